@@ -1,0 +1,140 @@
+//! `hkgen extract`: reads every type table among the inputs (tagfiles, compendia, the runtime
+//! registry) in parallel and merges them into one schema per SDK version.
+
+use crate::inputs::{self, Compendia, Format};
+use crate::registry;
+use crate::schema::{Conflict, Merger, Origin, Schema};
+use crate::Error;
+use hktypes::tagfile::{self, CompendiumId, TagFile, TypeSource};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What an extraction produced and met on the way.
+#[derive(Default)]
+pub struct Extraction {
+    pub schemas: Vec<Schema>,
+    pub conflicts: Vec<Conflict>,
+    /// Files that could not be read, with the reason.
+    pub failures: Vec<(PathBuf, String)>,
+    /// Compendia that no input tagfile names: their SDK version is unknown, so they are left out.
+    pub unreferenced: Vec<PathBuf>,
+    /// Requested-alignment codes recovered from registry hashes: (type, code).
+    pub recovered_alignment: Vec<(String, u32)>,
+    pub files_read: usize,
+    pub bytes_read: u64,
+}
+
+enum Tables {
+    Own(String, Arc<hktypes::reflect::TypeTable>),
+    Uses(String, CompendiumId),
+}
+
+fn read_tagfile(path: &Path, compendia: &Compendia) -> Result<(Tables, u64), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    // A file whose compendium is missing still says which one it wanted.
+    let t = TagFile::read(&bytes, &compendia.set_for(path)).map_err(|e| e.to_string())?;
+    let n = bytes.len() as u64;
+    Ok(match t.source {
+        TypeSource::Own => (Tables::Own(t.sdk, t.types), n),
+        TypeSource::Compendium { id, .. } => (Tables::Uses(t.sdk, id), n),
+    })
+}
+
+/// Extracts schemas from `inputs` (files or directories). `progress` is told each file done.
+pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<Extraction, Error> {
+    let files = inputs::walk(inputs)?;
+    let formats: Vec<(PathBuf, Format)> = files
+        .par_iter()
+        .map(|p| Ok((p.clone(), inputs::sniff_path(p)?)))
+        .collect::<Result<_, Error>>()?;
+    let mut out = Extraction::default();
+    let of = |f: Format| formats.iter().filter(move |(_, g)| *g == f).map(|(p, _)| p.clone());
+
+    let compendium_files: Vec<PathBuf> = of(Format::Tcm0).collect();
+    let mut compendia = Compendia::default();
+    let read: Vec<(PathBuf, Result<(tagfile::Compendium, u64), String>)> = compendium_files
+        .par_iter()
+        .map(|p| {
+            let r = std::fs::read(p)
+                .map_err(|e| e.to_string())
+                .and_then(|b| tagfile::Compendium::read(&b).map(|c| (c, b.len() as u64)).map_err(|e| e.to_string()));
+            progress(p);
+            (p.clone(), r)
+        })
+        .collect();
+    for (p, r) in read {
+        match r {
+            Ok((c, n)) => {
+                out.files_read += 1;
+                out.bytes_read += n;
+                compendia.add(&p, c);
+            }
+            Err(e) => out.failures.push((p, e)),
+        }
+    }
+
+    let tagfiles: Vec<PathBuf> = of(Format::Tag0).collect();
+    let results: Vec<(PathBuf, Result<(Tables, u64), String>)> = tagfiles
+        .par_iter()
+        .map(|p| {
+            let r = read_tagfile(p, &compendia);
+            progress(p);
+            (p.clone(), r)
+        })
+        .collect();
+
+    let mut merger = Merger::new();
+    // (compendium file, SDKV) -> tagfiles that use it.
+    let mut uses: BTreeMap<(PathBuf, String), u32> = BTreeMap::new();
+    for (p, r) in results {
+        match r {
+            Ok((tables, n)) => {
+                out.files_read += 1;
+                out.bytes_read += n;
+                match tables {
+                    Tables::Own(sdkv, table) => merger.add(&sdkv, table, Origin::OwnTypes, 1),
+                    Tables::Uses(sdkv, id) => {
+                        if let Some(f) = compendia.file_for(&p, &id) {
+                            *uses.entry((f.to_path_buf(), sdkv)).or_default() += 1;
+                        }
+                    }
+                }
+            }
+            Err(e) => out.failures.push((p, e)),
+        }
+    }
+    for (path, c) in &compendia.files {
+        let ids: Vec<String> = c.ids.iter().map(|i| i.to_string()).collect();
+        let mut any = false;
+        for ((f, sdkv), n) in &uses {
+            if f == path {
+                merger.add(sdkv, Arc::clone(&c.types), Origin::Compendium(ids.clone()), *n);
+                any = true;
+            }
+        }
+        if !any {
+            out.unreferenced.push(path.clone());
+        }
+    }
+
+    for p in of(Format::Registry) {
+        let text = std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
+        progress(&p);
+        match registry::import(text.trim_start_matches('\u{feff}')) {
+            Ok(reg) => {
+                out.files_read += 1;
+                out.bytes_read += text.len() as u64;
+                out.recovered_alignment
+                    .extend(reg.recovered_alignment.iter().map(|(i, c)| (reg.types.full_name(*i), *c)));
+                merger.add(&reg.sdkv, Arc::new(reg.types), Origin::Registry, 0);
+            }
+            Err(e) => out.failures.push((p, e.to_string())),
+        }
+    }
+    let (schemas, conflicts) = merger.finish();
+    out.schemas = schemas;
+    out.conflicts = conflicts;
+    Ok(out)
+}

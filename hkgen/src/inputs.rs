@@ -1,0 +1,170 @@
+//! Input files: walking the paths a user names, telling the Havok formats apart by their first
+//! bytes, and gathering the TCM0 compendia that TAG0 files reference.
+
+use crate::Error;
+use hktypes::tagfile::{Compendium, CompendiumId, CompendiumSet};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a file is, from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    Tag0,
+    Tcm0,
+    Packfile,
+    /// The Elden Ring runtime type registry dump (XML with a `HavokTypeRegistry` root).
+    Registry,
+    /// Something else (including Havok XML files and the older binary tagfile).
+    Other,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Tag0 => "tag0",
+            Format::Tcm0 => "tcm0",
+            Format::Packfile => "packfile",
+            Format::Registry => "registry",
+            Format::Other => "other",
+        }
+    }
+}
+
+pub const PACKFILE_MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10];
+
+/// Classifies a file by its first bytes (up to 512 are looked at).
+pub fn sniff(head: &[u8]) -> Format {
+    match hktypes::tagfile::sniff(head) {
+        Some("tag0") => return Format::Tag0,
+        Some("tcm0") => return Format::Tcm0,
+        _ => {}
+    }
+    if head.starts_with(&PACKFILE_MAGIC) {
+        return Format::Packfile;
+    }
+    let text = String::from_utf8_lossy(&head[..head.len().min(512)]);
+    if text.contains("<HavokTypeRegistry") {
+        return Format::Registry;
+    }
+    Format::Other
+}
+
+/// Reads the first bytes of a file for [`sniff`].
+pub fn sniff_path(path: &Path) -> Result<Format, Error> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut head = [0u8; 512];
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    Ok(sniff(&head[..n]))
+}
+
+/// Every file under the given paths (directories walked recursively, links not followed), sorted
+/// and without duplicates.
+pub fn walk(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        walk_one(p, &mut out)?;
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn walk_one(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+    let meta = std::fs::symlink_metadata(p).map_err(|e| Error::io(p, e))?;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(p).map_err(|e| Error::io(p, e))? {
+            let entry = entry.map_err(|e| Error::io(p, e))?;
+            walk_one(&entry.path(), out)?;
+        }
+    } else if meta.is_file() || meta.file_type().is_symlink() && p.is_file() {
+        out.push(p.to_path_buf());
+    }
+    Ok(())
+}
+
+/// Compendia by id. Several compendia may claim one id (a newer one lists the ids of those it
+/// extends, and copies of one compendium may store different subsets of hashes); a tagfile takes the
+/// candidate nearest to it in the directory tree, the way a binder keeps a compendium beside the
+/// files that use it. Candidates whose tables disagree on a type are reported as clashes.
+#[derive(Default)]
+pub struct Compendia {
+    pub files: BTreeMap<PathBuf, Compendium>,
+    pub clashes: Vec<(CompendiumId, PathBuf, PathBuf)>,
+    candidates: BTreeMap<CompendiumId, Vec<PathBuf>>,
+}
+
+/// Whether two tables agree type by type (stored hashes aside) on every index both have.
+fn compatible(a: &hktypes::reflect::TypeTable, b: &hktypes::reflect::TypeTable) -> bool {
+    a.types.iter().zip(&b.types).all(|(x, y)| hktypes::reflect::TypeDef { hash: None, ..x.clone() } == hktypes::reflect::TypeDef { hash: None, ..y.clone() })
+}
+
+fn common_prefix(a: &Path, b: &Path) -> usize {
+    a.components().zip(b.components()).take_while(|(x, y)| x == y).count()
+}
+
+impl Compendia {
+    pub fn add(&mut self, path: &Path, c: Compendium) {
+        for id in &c.ids {
+            let list = self.candidates.entry(*id).or_default();
+            if let Some(first) = list.first() {
+                if !compatible(&self.files[first].types, &c.types) {
+                    self.clashes.push((*id, first.clone(), path.to_path_buf()));
+                }
+            }
+            list.push(path.to_path_buf());
+        }
+        self.files.insert(path.to_path_buf(), c);
+    }
+
+    /// The compendium file that a tagfile at `tagfile` takes for `id`.
+    pub fn file_for(&self, tagfile: &Path, id: &CompendiumId) -> Option<&Path> {
+        let list = self.candidates.get(id)?;
+        // Nearest by shared leading path components; the first in path order on a tie.
+        let mut best: Option<(&PathBuf, usize)> = None;
+        for p in list {
+            let n = common_prefix(p, tagfile);
+            if best.is_none_or(|(_, m)| n > m) {
+                best = Some((p, n));
+            }
+        }
+        best.map(|(p, _)| p.as_path())
+    }
+
+    /// The compendia a tagfile at `tagfile` reads against: for each id, its nearest candidate.
+    pub fn set_for(&self, tagfile: &Path) -> CompendiumSet {
+        let mut set = CompendiumSet::new();
+        for id in self.candidates.keys() {
+            if let Some(p) = self.file_for(tagfile, id) {
+                set.insert(*id, Arc::clone(&self.files[p].types));
+            }
+        }
+        set
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Loads every TCM0 among `paths` (files or directories); other files are ignored.
+    pub fn load(paths: &[PathBuf]) -> Result<Self, Error> {
+        let mut out = Compendia::default();
+        for p in walk(paths)? {
+            if sniff_path(&p)? == Format::Tcm0 {
+                let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
+                let c = Compendium::read(&bytes).map_err(|e| Error::Havok(e.in_file(p.display().to_string())))?;
+                out.add(&p, c);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,12 @@
+//! `hkgen`: the schema tool of hkgen. It reads the type tables of Havok files ([`inputs`]), merges
+//! them into per-SDK schema snapshots ([`schema`]), checks files ([`verify`]) and drives the code
+//! generator.
+
+pub mod error;
+pub mod extract;
+pub mod inputs;
+pub mod registry;
+pub mod schema;
+pub mod verify;
+
+pub use error::Error;

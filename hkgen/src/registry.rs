@@ -1,0 +1,246 @@
+//! Import of the Elden Ring runtime type registry (`classdata/eldenring-2018.1-registry.xml`, as
+//! HKLib dumps it) into the same [`TypeTable`] model that tagfiles read into, so its hashes
+//! recompute by the same recipe and its types merge into `schemas/2018.1`.
+//!
+//! `Optionals` is the runtime presence set; runtime bits 0, 1, 4, 23, 24, 26, 17 and 28 are the
+//! tagfile presence bits 1, 2, 4, 8, 16, 32, 64 and 128. Template parameter names lack the `t`/`v`
+//! prefix that tagfiles give them; `Kind` says which it is. The dump drops bits 12-15 of the
+//! alignment word (the requested-alignment code); [`import`] recovers them from the stored hashes.
+
+use crate::Error;
+use hktypes::reflect::hash::{Hasher, Recipe};
+use hktypes::reflect::{field_flags, presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable};
+use std::collections::HashMap;
+
+/// (runtime Optionals bit, tagfile presence bit)
+const OPTIONAL_BITS: [(u32, u32); 8] = [
+    (0, presence::FORMAT),
+    (1, presence::SUBTYPE),
+    (4, presence::VERSION),
+    (23, presence::SIZE_ALIGN),
+    (24, presence::FLAGS),
+    (26, presence::FIELDS),
+    (17, presence::INTERFACES),
+    (28, presence::ATTRIBUTE),
+];
+
+/// An imported registry.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    /// The `Version` attribute, an `SDKV`-style string (`20180100`).
+    pub sdkv: String,
+    pub types: TypeTable,
+    /// The registry id of each type index.
+    pub ids: Vec<u64>,
+    /// Enumeration items (`Presets`) by type index: (name, value).
+    pub presets: HashMap<TypeIndex, Vec<(String, i64)>>,
+    /// Types whose requested-alignment code was recovered from the stored hash: (index, code).
+    pub recovered_alignment: Vec<(TypeIndex, u32)>,
+}
+
+fn attr<'a>(n: roxmltree::Node<'a, '_>, name: &str) -> Result<&'a str, Error> {
+    n.attribute(name).ok_or_else(|| {
+        let pos = n.document().text_pos_at(n.range().start);
+        Error::Registry(format!("line {}: <{}> lacks attribute {name}", pos.row, n.tag_name().name()))
+    })
+}
+
+fn num<T: std::str::FromStr>(n: roxmltree::Node<'_, '_>, name: &str) -> Result<T, Error> {
+    let s = attr(n, name)?;
+    s.parse().map_err(|_| {
+        let pos = n.document().text_pos_at(n.range().start);
+        Error::Registry(format!("line {}: attribute {name}={s:?} is not a number", pos.row))
+    })
+}
+
+fn line(n: roxmltree::Node<'_, '_>) -> u32 {
+    n.document().text_pos_at(n.range().start).row
+}
+
+fn value_param(v: i64) -> u64 {
+    if v < 0 {
+        u64::from(v as i32 as u32)
+    } else {
+        v as u64
+    }
+}
+
+/// Reads a registry dump.
+pub fn import(xml: &str) -> Result<Registry, Error> {
+    let doc = roxmltree::Document::parse(xml).map_err(|e| Error::Registry(e.to_string()))?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "HavokTypeRegistry" {
+        return Err(Error::Registry(format!("root element is <{}>, not <HavokTypeRegistry>", root.tag_name().name())));
+    }
+    let sdkv = attr(root, "Version")?.to_owned();
+    let nodes: Vec<roxmltree::Node<'_, '_>> =
+        root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "HavokType").collect();
+    // Indices in id order, so the table does not depend on how the dump groups its types.
+    let mut ids: Vec<(u64, usize)> = Vec::with_capacity(nodes.len());
+    for (k, n) in nodes.iter().enumerate() {
+        ids.push((num(*n, "Id")?, k));
+    }
+    ids.sort();
+    let mut index: HashMap<u64, TypeIndex> = HashMap::with_capacity(ids.len());
+    for (pos, (id, _)) in ids.iter().enumerate() {
+        if index.insert(*id, pos as TypeIndex + 1).is_some() {
+            return Err(Error::Registry(format!("type id {id} appears twice")));
+        }
+    }
+    let resolve = |n: roxmltree::Node<'_, '_>, id: u64| -> Result<TypeIndex, Error> {
+        if id == 0 {
+            return Ok(0);
+        }
+        index.get(&id).copied().ok_or_else(|| Error::Registry(format!("line {}: unknown type id {id}", line(n))))
+    };
+
+    let mut types = vec![TypeDef::default()];
+    let mut presets = HashMap::new();
+    for (pos, (_, k)) in ids.iter().enumerate() {
+        let n = nodes[*k];
+        let name: String = attr(n, "Name")?.to_owned();
+        let opt: u32 = num(n, "Optionals")?;
+        let mut p = 0;
+        for (rt, tag) in OPTIONAL_BITS {
+            if opt & (1 << rt) != 0 {
+                p |= tag;
+            }
+        }
+        if p & presence::ATTRIBUTE != 0 {
+            return Err(Error::Registry(format!("line {}: {name} has an attribute string, which is not supported", line(n))));
+        }
+        let mut t = TypeDef { name: name.clone(), parent: resolve(n, num(n, "Parent")?)?, ..TypeDef::default() };
+        if p & presence::FORMAT != 0 {
+            t.format = Some(num(n, "Format")?);
+        }
+        if p & presence::SUBTYPE != 0 {
+            t.subtype = Some(resolve(n, num(n, "SubType")?)?);
+        }
+        if p & presence::VERSION != 0 {
+            t.version = Some(num(n, "Version")?);
+        }
+        if p & presence::SIZE_ALIGN != 0 {
+            t.size = Some(SizeAlign { size: num(n, "Size")?, align: num(n, "Alignment")? });
+        }
+        if p & presence::FLAGS != 0 {
+            t.flags = Some(num(n, "Flags")?);
+        }
+        t.hash = match n.attribute("Hash") {
+            None => None,
+            Some(_) => match num::<u32>(n, "Hash")? {
+                0 => None,
+                h => Some(h),
+            },
+        };
+        for child in n.children().filter(|c| c.is_element()) {
+            match child.tag_name().name() {
+                "Template" => {
+                    for prm in child.children().filter(|c| c.is_element()) {
+                        let pname = attr(prm, "Name")?;
+                        let (prefix, arg) = match attr(prm, "Kind")? {
+                            "Type" => ('t', TemplateArg::Type(resolve(prm, num(prm, "Value")?)?)),
+                            // Tagfiles store a value parameter as an unsigned packed integer; a negative
+                            // value is its 32-bit two's complement (`hkHandle`'s -1 is 0xFFFFFFFF).
+                            "Value" => ('v', TemplateArg::Value(value_param(num(prm, "Value")?))),
+                            other => {
+                                return Err(Error::Registry(format!("line {}: parameter kind {other:?}", line(prm))))
+                            }
+                        };
+                        t.params.push(TemplateParam { name: format!("{prefix}{pname}"), arg });
+                    }
+                }
+                "Members" if p & presence::FIELDS != 0 => {
+                    // A member flagged 0x10 is a property: tagfiles count it in the high half of
+                    // the field-count word and store no record for it.
+                    let mut fields = Vec::new();
+                    let mut properties: u16 = 0;
+                    for m in child.children().filter(|c| c.is_element()) {
+                        let flags: u32 = num(m, "Flags")?;
+                        if flags & field_flags::PROPERTY != 0 {
+                            properties = properties.saturating_add(1);
+                            continue;
+                        }
+                        fields.push(Field {
+                            name: attr(m, "Name")?.to_owned(),
+                            flags,
+                            offset: num(m, "Offset")?,
+                            ty: resolve(m, num(m, "Type")?)?,
+                        });
+                    }
+                    t.fields = Some(fields);
+                    t.properties = Some(properties);
+                }
+                "Interfaces" if p & presence::INTERFACES != 0 => {
+                    let mut list = Vec::new();
+                    for m in child.children().filter(|c| c.is_element()) {
+                        list.push(Interface { ty: resolve(m, num(m, "Type")?)?, value: num(m, "Offset")? });
+                    }
+                    t.interfaces = Some(list);
+                }
+                "Presets" => {
+                    let mut items = Vec::new();
+                    for m in child.children().filter(|c| c.is_element()) {
+                        items.push((attr(m, "Name")?.to_owned(), num(m, "Value")?));
+                    }
+                    presets.insert(pos as TypeIndex + 1, items);
+                }
+                _ => {}
+            }
+        }
+        if p & presence::FIELDS != 0 && t.fields.is_none() {
+            t.fields = Some(Vec::new());
+            t.properties = Some(0);
+        }
+        if p & presence::INTERFACES != 0 && t.interfaces.is_none() {
+            t.interfaces = Some(Vec::new());
+        }
+        types.push(t);
+    }
+    let mut table = TypeTable { types };
+    let recovered_alignment = recover_alignment_codes(&mut table)?;
+    Ok(Registry { sdkv, types: table, ids: ids.iter().map(|(id, _)| *id).collect(), presets, recovered_alignment })
+}
+
+/// For every type whose stored hash does not recompute, tries the requested-alignment codes 1-15 in
+/// bits 12-15 of its alignment word and keeps the one that makes the hash recompute. Repeats until
+/// nothing changes, since a containing type recomputes only once its member's code is right.
+fn recover_alignment_codes(table: &mut TypeTable) -> Result<Vec<(TypeIndex, u32)>, Error> {
+    let recipe = Recipe::InheritedFields;
+    let mut found = Vec::new();
+    loop {
+        let mut changed = false;
+        let mismatched: Vec<TypeIndex> = {
+            let mut h = Hasher::new(table, recipe);
+            table
+                .iter()
+                .filter(|(_, t)| t.size.is_some() && t.hash.is_some())
+                .map(|(i, t)| (i, t.hash))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .filter(|&(i, stored)| h.hash(i).ok() != stored)
+                .map(|(i, _)| i)
+                .collect()
+        };
+        for i in mismatched {
+            let Some(orig) = table.types[i as usize].size else { continue };
+            if orig.request_code() != 0 {
+                continue;
+            }
+            for code in 1..16u32 {
+                table.types[i as usize].size = Some(SizeAlign { align: orig.align | code << 12, ..orig });
+                let ok = Hasher::new(table, recipe).hash(i).ok() == table.types[i as usize].hash;
+                if ok {
+                    found.push((i, code));
+                    changed = true;
+                    break;
+                }
+                table.types[i as usize].size = Some(orig);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    found.sort();
+    Ok(found)
+}

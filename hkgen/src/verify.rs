@@ -1,0 +1,119 @@
+//! `hkgen verify`: per file, parse it and check what can be checked: today every type hash its
+//! table stores (or, for a tagfile that names a compendium, the compendium's).
+
+use crate::inputs::{sniff, Format};
+use crate::registry;
+use hktypes::reflect::hash::{check_table, Recipe};
+use hktypes::reflect::TypeTable;
+use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
+use serde::Serialize;
+
+/// The result for one file, printed as one JSON line by `--json`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    pub path: String,
+    pub format: &'static str,
+    /// `2018.1`, or null for a compendium (which stores no SDK version).
+    pub sdk: Option<String>,
+    /// Types in the file's table (the null type not counted).
+    pub types: usize,
+    pub hashes_stored: usize,
+    pub hashes_matched: usize,
+    /// For a tagfile: its own `TYPE` or the compendium id it names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_source: Option<String>,
+    /// The hash recipe the file's table follows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<Recipe>,
+    /// The first few hash mismatches, as `name: stored != computed`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mismatches: Vec<String>,
+    /// Registry only: requested-alignment codes recovered from stored hashes, as `name: code`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recovered_alignment: Vec<String>,
+    /// A format this version does not check (packfiles, XML); not counted as passed or failed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
+    pub ok: bool,
+    pub error: Option<String>,
+}
+
+const MAX_MISMATCHES: usize = 8;
+
+impl Report {
+    fn hashes(&mut self, table: &TypeTable, recipe: Recipe) {
+        self.types = table.types.len().saturating_sub(1);
+        self.recipe = Some(recipe);
+        match check_table(table, recipe) {
+            Ok(c) => {
+                self.hashes_stored = c.stored;
+                self.hashes_matched = c.matched;
+                self.mismatches = c
+                    .mismatches
+                    .iter()
+                    .take(MAX_MISMATCHES)
+                    .map(|(_, name, s, h)| format!("{name}: stored {s:#010x}, computed {h:#010x}"))
+                    .collect();
+                self.ok = c.stored == c.matched;
+                if !self.ok {
+                    self.error = Some(format!("{} of {} stored type hashes do not recompute", c.stored - c.matched, c.stored));
+                }
+            }
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    fn fail(&mut self, e: String) {
+        self.ok = false;
+        self.error = Some(e);
+    }
+}
+
+/// Verifies one file already in memory.
+pub fn verify_bytes(path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Report {
+    let format = sniff(bytes);
+    let mut r = Report { path: path.to_owned(), format: format.name(), ..Report::default() };
+    match format {
+        Format::Tag0 => match TagFile::read(bytes, compendia) {
+            Ok(t) => {
+                r.sdk = Some(t.sdk_version());
+                r.type_source = Some(match &t.source {
+                    TypeSource::Own => "TYPE".to_owned(),
+                    TypeSource::Compendium { id, .. } => format!("TCRF:{id}"),
+                });
+                r.hashes(&t.types, Recipe::for_sdk(&t.sdk));
+            }
+            Err(e) => r.fail(e.to_string()),
+        },
+        Format::Tcm0 => match Compendium::read(bytes) {
+            Ok(c) => {
+                r.type_source = Some(c.ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(","));
+                r.hashes(&c.types, Recipe::detect(&c.types));
+            }
+            Err(e) => r.fail(e.to_string()),
+        },
+        Format::Registry => match std::str::from_utf8(bytes).map_err(|e| e.to_string()).and_then(|s| {
+            registry::import(s.trim_start_matches('\u{feff}')).map_err(|e| e.to_string())
+        }) {
+            Ok(reg) => {
+                r.sdk = Some(hktypes::tagfile::sdk_version(&reg.sdkv));
+                r.recovered_alignment = reg
+                    .recovered_alignment
+                    .iter()
+                    .map(|(i, code)| format!("{}: {code}", reg.types.full_name(*i)))
+                    .collect();
+                r.hashes(&reg.types, Recipe::for_sdk(&reg.sdkv));
+            }
+            Err(e) => r.fail(e),
+        },
+        Format::Packfile => {
+            r.skipped = true;
+            r.error = Some("packfiles are not checked yet".to_owned());
+        }
+        Format::Other => {
+            r.skipped = true;
+            r.error = Some("not a TAG0, TCM0, packfile or type registry".to_owned());
+        }
+    }
+    r
+}

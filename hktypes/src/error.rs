@@ -1,0 +1,174 @@
+//! Located errors: every failure to read a file names the byte offset, the section path and, where
+//! known, the type and field being read, e.g. `TAG0/TYPE/TBDY+0x1a4 (file 0x48a4) in hkaSkeleton:
+//! packed integer runs past the end of the section`.
+
+use std::fmt;
+
+/// What went wrong, without where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ErrorKind {
+    #[error("unexpected end of data: need {need} bytes, {have} left")]
+    Eof { need: u64, have: u64 },
+    #[error("not a Havok tagfile or compendium (magic {0:?})")]
+    BadMagic(String),
+    #[error("section size {size} is smaller than its header or runs past its parent ({room} bytes left)")]
+    BadSectionSize { size: u64, room: u64 },
+    #[error("missing section {0}")]
+    MissingSection(&'static str),
+    #[error("unexpected section {0}")]
+    UnexpectedSection(String),
+    #[error("invalid packed integer first byte {0:#04x}")]
+    BadPackedInt(u8),
+    #[error("{what} {index} out of range ({count} available)")]
+    IndexOutOfRange { what: &'static str, index: u64, count: u64 },
+    #[error("{0} is declared more than once")]
+    Duplicate(String),
+    #[error("string is not terminated")]
+    UnterminatedString,
+    #[error("string is not valid UTF-8")]
+    BadUtf8,
+    #[error("count {count} of {what} exceeds what {room} bytes can hold")]
+    CountTooLarge { what: &'static str, count: u64, room: u64 },
+    #[error("{0}")]
+    Invalid(String),
+    #[error("type compendium {0} not found among the given compendia")]
+    MissingCompendium(String),
+    #[error("cyclic {0}")]
+    Cycle(String),
+    #[error("{0}")]
+    Io(String),
+}
+
+/// A located error. Boxed so that `Result<T>` stays one word wide on the happy path.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<Inner>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inner {
+    kind: ErrorKind,
+    /// Absolute offset in the file, when the failure is tied to one.
+    offset: Option<u64>,
+    /// Section path such as `TAG0/TYPE/TBDY` and the section's own start offset.
+    section: Option<(String, u64)>,
+    /// Type and field context, innermost last (`hkaSkeleton`, `bones`).
+    path: Vec<String>,
+    /// The file the error came from, when known.
+    file: Option<String>,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(kind: ErrorKind) -> Self {
+        Error(Box::new(Inner { kind, offset: None, section: None, path: Vec::new(), file: None }))
+    }
+
+    /// An error at an absolute file offset.
+    pub fn at(offset: u64, kind: ErrorKind) -> Self {
+        Self::new(kind).with_offset(offset)
+    }
+
+    pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
+        Self::at(offset, ErrorKind::Invalid(msg.into()))
+    }
+
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    pub fn offset(&self) -> Option<u64> {
+        self.0.offset
+    }
+
+    pub fn section(&self) -> Option<&str> {
+        self.0.section.as_ref().map(|(s, _)| s.as_str())
+    }
+
+    /// The type/field path, outermost first.
+    pub fn path(&self) -> Vec<&str> {
+        self.0.path.iter().rev().map(String::as_str).collect()
+    }
+
+    pub fn with_offset(mut self, offset: u64) -> Self {
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
+        }
+        self
+    }
+
+    /// Names the section the error happened in; the innermost section wins.
+    pub fn in_section(mut self, path: &str, start: u64) -> Self {
+        if self.0.section.is_none() {
+            self.0.section = Some((path.to_owned(), start));
+        }
+        self
+    }
+
+    /// Pushes a type or field name while the error travels outwards.
+    pub fn in_context(mut self, name: impl Into<String>) -> Self {
+        self.0.path.push(name.into());
+        self
+    }
+
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        if self.0.file.is_none() {
+            self.0.file = Some(file.into());
+        }
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let i = &*self.0;
+        if let Some(file) = &i.file {
+            write!(f, "{file}: ")?;
+        }
+        match (&i.section, i.offset) {
+            (Some((sec, start)), Some(off)) if off >= *start => {
+                write!(f, "{sec}+{:#x} (file {off:#x})", off - start)?
+            }
+            (Some((sec, _)), Some(off)) => write!(f, "{sec} (file {off:#x})")?,
+            (Some((sec, _)), None) => write!(f, "{sec}")?,
+            (None, Some(off)) => write!(f, "file {off:#x}")?,
+            (None, None) => {}
+        }
+        if !i.path.is_empty() {
+            let path: Vec<&str> = i.path.iter().rev().map(String::as_str).collect();
+            write!(f, " in {}", path.join("."))?;
+        }
+        if i.section.is_some() || i.offset.is_some() || !i.path.is_empty() {
+            f.write_str(": ")?;
+        }
+        write!(f, "{}", i.kind)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({self})")
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+/// Adds context to any result on its way out.
+pub trait Context<T> {
+    fn context(self, name: impl FnOnce() -> String) -> Result<T>;
+    fn section(self, path: &str, start: u64) -> Result<T>;
+}
+
+impl<T> Context<T> for Result<T> {
+    fn context(self, name: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|e| e.in_context(name()))
+    }
+    fn section(self, path: &str, start: u64) -> Result<T> {
+        self.map_err(|e| e.in_section(path, start))
+    }
+}

@@ -1,0 +1,9 @@
+//! `hktypes`: the Havok runtime of hkgen. Data flows one way: bytes -> sections ([`tagfile`]) ->
+//! type table ([`reflect`]) and items -> typed objects, and back.
+
+pub mod bytes;
+pub mod error;
+pub mod reflect;
+pub mod tagfile;
+
+pub use error::{Error, ErrorKind, Result};

@@ -1,0 +1,203 @@
+//! The type hash stored in `THSH` (spec: "Type hash (THSH)"): a chained CRC-32 over a type's own
+//! description, recomputable from the table alone. Each step continues a standard CRC-32 from the
+//! previous value; numbers enter as four little-endian bytes, names as their bytes.
+//!
+//! Recipe, for type T: the parent's hash (0 without one); each interface's type name and number; the
+//! format word, and for a fixed-size array the element type's hash; the name; the template
+//! parameters (a type parameter as its type's name followed by that type's own parameters, a value
+//! parameter as its value); the version; `size | align << 16`; the type flags; and every field of T
+//! and its ancestors, root class first, as name, offset and the field type's hash.
+//!
+//! SDK 2019.1 departs from the spec in one step: its field step hashes only T's own fields (the
+//! parent's hash already covers the inherited ones). 2015.1, 2016.2 and 2018.1 hash the inherited
+//! fields again. Both are checked on every stored hash of the corpus by the `type_hashes` test;
+//! [`Recipe::for_sdk`] picks one from the `SDKV` string, [`Recipe::detect`] from the stored hashes of a
+//! table that has no `SDKV` (a compendium).
+
+use super::{TemplateArg, TypeIndex, TypeTable};
+use crate::error::{Error, ErrorKind, Result};
+
+/// How deep type references may nest before a table is taken to be hostile. Stock tables stay far
+/// below this; the limit keeps the recursion off the end of the stack.
+pub const MAX_DEPTH: usize = 256;
+
+fn crc(prev: u32, bytes: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new_with_initial(prev);
+    h.update(bytes);
+    h.finalize()
+}
+
+fn crc_u32(prev: u32, v: u32) -> u32 {
+    crc(prev, &v.to_le_bytes())
+}
+
+/// Which variant of the recipe a table's hashes follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+pub enum Recipe {
+    /// Fields of T and of every ancestor, root class first (SDK 2015.1 to 2018.1).
+    #[default]
+    InheritedFields,
+    /// T's own fields only (SDK 2019.1).
+    OwnFields,
+}
+
+impl Recipe {
+    pub const ALL: [Recipe; 2] = [Recipe::InheritedFields, Recipe::OwnFields];
+
+    /// The recipe of an `SDKV` string such as `20190100`.
+    pub fn for_sdk(sdkv: &str) -> Recipe {
+        match sdkv.get(..4).and_then(|y| y.parse::<u32>().ok()) {
+            Some(year) if year >= 2019 => Recipe::OwnFields,
+            _ => Recipe::InheritedFields,
+        }
+    }
+
+    /// The recipe under which the most stored hashes of `table` recompute (the default on a tie).
+    pub fn detect(table: &TypeTable) -> Recipe {
+        let mut best = (Recipe::default(), 0usize);
+        for r in Recipe::ALL {
+            let n = check_table(table, r).map(|c| c.matched).unwrap_or(0);
+            if n > best.1 {
+                best = (r, n);
+            }
+        }
+        best.0
+    }
+}
+
+/// Computes the hash of every type of a table (index 0 gets 0).
+pub struct Hasher<'t> {
+    recipe: Recipe,
+    table: &'t TypeTable,
+    memo: Vec<Option<u32>>,
+    in_progress: Vec<bool>,
+}
+
+impl<'t> Hasher<'t> {
+    pub fn new(table: &'t TypeTable, recipe: Recipe) -> Self {
+        let n = table.types.len();
+        Hasher { recipe, table, memo: vec![None; n], in_progress: vec![false; n] }
+    }
+
+    /// The computed hash of type `i`.
+    pub fn hash(&mut self, i: TypeIndex) -> Result<u32> {
+        self.hash_at(i, 0)
+    }
+
+    fn get(&self, i: TypeIndex) -> Result<&'t super::TypeDef> {
+        self.table.get(i).ok_or_else(|| {
+            Error::new(ErrorKind::IndexOutOfRange {
+                what: "type index",
+                index: u64::from(i),
+                count: self.table.types.len() as u64,
+            })
+        })
+    }
+
+    fn hash_at(&mut self, i: TypeIndex, depth: usize) -> Result<u32> {
+        if let Some(Some(h)) = self.memo.get(i as usize) {
+            return Ok(*h);
+        }
+        let t = self.get(i)?;
+        if depth > MAX_DEPTH {
+            return Err(Error::new(ErrorKind::Cycle(format!("or too deep type references at {}", t.name))));
+        }
+        if self.in_progress[i as usize] {
+            return Err(Error::new(ErrorKind::Cycle(format!("type reference through {}", t.name))));
+        }
+        self.in_progress[i as usize] = true;
+        let r = self.compute(i, depth).map_err(|e| e.in_context(t.name.clone()));
+        self.in_progress[i as usize] = false;
+        let h = r?;
+        self.memo[i as usize] = Some(h);
+        Ok(h)
+    }
+
+    fn compute(&mut self, i: TypeIndex, depth: usize) -> Result<u32> {
+        let t = self.get(i)?;
+        let mut h = if t.parent != 0 { self.hash_at(t.parent, depth + 1)? } else { 0 };
+        if let Some(ifaces) = &t.interfaces {
+            for iface in ifaces {
+                h = crc(h, self.get(iface.ty)?.name.as_bytes());
+                h = crc_u32(h, iface.value);
+            }
+        }
+        if let Some(format) = t.format() {
+            h = crc_u32(h, format.0);
+            if format.is_fixed_array() {
+                let elem = t.subtype.unwrap_or(0);
+                h = crc_u32(h, self.hash_at(elem, depth + 1)?);
+            }
+        }
+        h = crc(h, t.name.as_bytes());
+        h = self.params(h, i, depth)?;
+        if let Some(v) = t.version {
+            h = crc_u32(h, v);
+        }
+        if let Some(sa) = t.size {
+            h = crc_u32(h, sa.size | (sa.align << 16));
+        }
+        if let Some(f) = t.flags {
+            h = crc_u32(h, f);
+        }
+        if t.fields.is_some() {
+            let owners = match self.recipe {
+                Recipe::InheritedFields => self.table.ancestry(i),
+                Recipe::OwnFields => vec![i],
+            };
+            for owner in owners {
+                let owner = self.get(owner)?;
+                for f in owner.fields() {
+                    h = crc(h, f.name.as_bytes());
+                    h = crc_u32(h, f.offset);
+                    h = crc_u32(h, self.hash_at(f.ty, depth + 1)?);
+                }
+            }
+        }
+        Ok(h)
+    }
+
+    fn params(&self, mut h: u32, i: TypeIndex, depth: usize) -> Result<u32> {
+        if depth > MAX_DEPTH {
+            return Err(Error::new(ErrorKind::Cycle("or too deep template parameters".into())));
+        }
+        let t = self.get(i)?;
+        for p in &t.params {
+            match p.arg {
+                TemplateArg::Type(ti) => {
+                    h = crc(h, self.get(ti)?.name.as_bytes());
+                    h = self.params(h, ti, depth + 1)?;
+                }
+                TemplateArg::Value(v) => h = crc_u32(h, v as u32),
+            }
+        }
+        Ok(h)
+    }
+}
+
+/// Outcome of checking every stored hash of a table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HashCheck {
+    pub stored: usize,
+    pub matched: usize,
+    /// (type index, full name, stored, computed) of each mismatch.
+    pub mismatches: Vec<(TypeIndex, String, u32, u32)>,
+}
+
+/// Recomputes every stored hash of `table`.
+pub fn check_table(table: &TypeTable, recipe: Recipe) -> Result<HashCheck> {
+    let mut hasher = Hasher::new(table, recipe);
+    let mut out = HashCheck::default();
+    for (i, t) in table.iter() {
+        if let Some(stored) = t.hash {
+            out.stored += 1;
+            let computed = hasher.hash(i)?;
+            if computed == stored {
+                out.matched += 1;
+            } else {
+                out.mismatches.push((i, table.full_name(i), stored, computed));
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,241 @@
+//! The in-memory type table: what a TAG0/TCM0 `TYPE` section (or the Elden Ring runtime registry)
+//! says about each type, indexed as the file indexes it. Spec: "Type table", "Type flags",
+//! "Size and alignment word", "Field flags". The THSH recipe lives in [`hash`].
+
+pub mod format;
+pub mod hash;
+
+pub use format::{Format, Kind};
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a type in its table; 0 is the null type ("none").
+pub type TypeIndex = u32;
+
+/// Presence bits of a `TBDY` record (spec: "Presence bit").
+pub mod presence {
+    pub const FORMAT: u32 = 1;
+    pub const SUBTYPE: u32 = 2;
+    pub const VERSION: u32 = 4;
+    pub const SIZE_ALIGN: u32 = 8;
+    pub const FLAGS: u32 = 16;
+    pub const FIELDS: u32 = 32;
+    pub const INTERFACES: u32 = 64;
+    pub const ATTRIBUTE: u32 = 128;
+    pub const KNOWN: u32 = 0xFF;
+}
+
+/// Type flag bits (names as HKLib gives them).
+pub mod type_flags {
+    pub const NOT_SERIALIZABLE: u32 = 1;
+    pub const ABSTRACT: u32 = 2;
+    pub const INTERFACE: u32 = 16;
+    pub const WEAK_POINTER: u32 = 64;
+    pub const OWN_VTABLE: u32 = 128;
+    pub const ATTRIBUTE: u32 = 256;
+}
+
+/// Field flag bits (the 2018 SDK's declaration flags).
+pub mod field_flags {
+    pub const NOT_SERIALIZABLE: u32 = 0x01;
+    pub const PROTECTED: u32 = 0x02;
+    pub const PRIVATE: u32 = 0x04;
+    pub const HIDDEN: u32 = 0x08;
+    pub const PROPERTY: u32 = 0x10;
+    pub const DATA_FIELD: u32 = 0x20;
+    pub const CUSTOM_SETTER: u32 = 0x40;
+}
+
+/// A template parameter: a name starting with `t` takes a type, one starting with `v` a number.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TemplateArg {
+    Type(TypeIndex),
+    Value(u64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TemplateParam {
+    pub name: String,
+    pub arg: TemplateArg,
+}
+
+/// The size and alignment word pair. `align` is the whole stored word: low 12 bits the alignment in
+/// bytes, bits 12-15 a requested-alignment code (3 = 8 bytes, 15 = a four-real request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SizeAlign {
+    pub size: u32,
+    pub align: u32,
+}
+
+impl SizeAlign {
+    /// Alignment in bytes.
+    pub fn alignment(&self) -> u32 {
+        self.align & 0xFFF
+    }
+    /// The requested-alignment code of bits 12-15 (0 on nearly every type).
+    pub fn request_code(&self) -> u32 {
+        (self.align >> 12) & 0xF
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Field {
+    pub name: String,
+    pub flags: u32,
+    pub offset: u32,
+    pub ty: TypeIndex,
+}
+
+impl Field {
+    /// A member whose bytes read as zero in every file (flag 0x01).
+    pub fn is_serializable(&self) -> bool {
+        self.flags & field_flags::NOT_SERIALIZABLE == 0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Interface {
+    pub ty: TypeIndex,
+    pub value: u32,
+}
+
+/// One type of a table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TypeDef {
+    pub name: String,
+    pub params: Vec<TemplateParam>,
+    /// 0 when the type has no parent.
+    pub parent: TypeIndex,
+    pub format: Option<u32>,
+    pub subtype: Option<TypeIndex>,
+    pub version: Option<u32>,
+    pub size: Option<SizeAlign>,
+    pub flags: Option<u32>,
+    /// The high 16 bits of the field-count word: properties, which store no records here.
+    pub properties: Option<u16>,
+    /// Present exactly when `properties` is.
+    pub fields: Option<Vec<Field>>,
+    pub interfaces: Option<Vec<Interface>>,
+    /// The hash stored in `THSH`, if any.
+    pub hash: Option<u32>,
+}
+
+impl TypeDef {
+    /// The presence word that a `TBDY` record of this type carries.
+    pub fn presence(&self) -> u32 {
+        let mut p = 0;
+        if self.format.is_some() {
+            p |= presence::FORMAT;
+        }
+        if self.subtype.is_some() {
+            p |= presence::SUBTYPE;
+        }
+        if self.version.is_some() {
+            p |= presence::VERSION;
+        }
+        if self.size.is_some() {
+            p |= presence::SIZE_ALIGN;
+        }
+        if self.flags.is_some() {
+            p |= presence::FLAGS;
+        }
+        if self.fields.is_some() {
+            p |= presence::FIELDS;
+        }
+        if self.interfaces.is_some() {
+            p |= presence::INTERFACES;
+        }
+        p
+    }
+
+    pub fn fields(&self) -> &[Field] {
+        self.fields.as_deref().unwrap_or(&[])
+    }
+
+    pub fn format(&self) -> Option<Format> {
+        self.format.map(Format)
+    }
+}
+
+/// A whole type table. Index 0 is the null type and holds a default [`TypeDef`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypeTable {
+    pub types: Vec<TypeDef>,
+}
+
+impl TypeTable {
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.len() <= 1
+    }
+
+    pub fn get(&self, i: TypeIndex) -> Option<&TypeDef> {
+        if i == 0 {
+            None
+        } else {
+            self.types.get(i as usize)
+        }
+    }
+
+    /// Iterates over the real types with their indices (skipping the null type).
+    pub fn iter(&self) -> impl Iterator<Item = (TypeIndex, &TypeDef)> {
+        self.types.iter().enumerate().skip(1).map(|(i, t)| (i as TypeIndex, t))
+    }
+
+    /// The full name with template arguments expanded: `hkArray<hkaBone, hkContainerHeapAllocator>`.
+    /// Bounded in depth so that a hostile table cannot recurse without end.
+    pub fn full_name(&self, i: TypeIndex) -> String {
+        let mut s = String::new();
+        self.write_full_name(i, &mut s, 0);
+        s
+    }
+
+    fn write_full_name(&self, i: TypeIndex, out: &mut String, depth: usize) {
+        let Some(t) = self.get(i) else {
+            out.push_str("void?");
+            return;
+        };
+        out.push_str(&t.name);
+        if t.params.is_empty() {
+            return;
+        }
+        if depth > 32 {
+            out.push_str("<...>");
+            return;
+        }
+        out.push('<');
+        for (n, p) in t.params.iter().enumerate() {
+            if n > 0 {
+                out.push_str(", ");
+            }
+            match p.arg {
+                TemplateArg::Type(ti) => self.write_full_name(ti, out, depth + 1),
+                TemplateArg::Value(v) => out.push_str(&v.to_string()),
+            }
+        }
+        out.push('>');
+    }
+
+    /// The chain of parents, root class first, ending with `i` itself. Stops at a cycle.
+    pub fn ancestry(&self, i: TypeIndex) -> Vec<TypeIndex> {
+        let mut chain = vec![i];
+        let mut cur = i;
+        while let Some(t) = self.get(cur) {
+            if t.parent == 0 || chain.contains(&t.parent) || chain.len() > self.types.len() {
+                break;
+            }
+            chain.push(t.parent);
+            cur = t.parent;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// Number of types with a stored hash.
+    pub fn stored_hashes(&self) -> usize {
+        self.types.iter().filter(|t| t.hash.is_some()).count()
+    }
+}

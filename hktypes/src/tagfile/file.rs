@@ -1,0 +1,112 @@
+//! A TAG0 tagfile split into its parts: `SDKV`, `DATA`, a `TYPE` section of its own or a `TCRF`
+//! reference to a compendium, and `INDX` with `ITEM` and `PTCH`. Spec: "Sections".
+
+use super::compendium::{CompendiumId, CompendiumSet};
+use super::index::{self, Item, Patch};
+use super::section::{read_root, Section};
+use super::type_section;
+use crate::error::{Error, ErrorKind, Result};
+use crate::reflect::TypeTable;
+use std::sync::Arc;
+
+/// Where a tagfile's types come from.
+#[derive(Clone, Debug)]
+pub enum TypeSource {
+    /// The file's own `TYPE` section.
+    Own,
+    /// A `TCRF` naming a compendium; `rest` holds the bytes after the id as stored.
+    Compendium { id: CompendiumId, rest: Vec<u8> },
+}
+
+/// A read TAG0 file. `data` borrows the file's `DATA` body.
+#[derive(Clone, Debug)]
+pub struct TagFile<'a> {
+    /// The `SDKV` string, e.g. `20180100`.
+    pub sdk: String,
+    pub data: &'a [u8],
+    /// Absolute offset of the `DATA` body.
+    pub data_offset: u64,
+    pub source: TypeSource,
+    pub types: Arc<TypeTable>,
+    pub items: Vec<Item>,
+    pub patches: Vec<Patch>,
+}
+
+/// Whether `bytes` start like a TAG0 or TCM0 file (the tag at offset 4).
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    match bytes.get(4..8) {
+        Some(b"TAG0") => Some("tag0"),
+        Some(b"TCM0") => Some("tcm0"),
+        _ => None,
+    }
+}
+
+/// The compendium a TAG0 file names, if any, without reading the rest of it.
+pub fn compendium_reference(bytes: &[u8]) -> Result<Option<CompendiumId>> {
+    let root = read_root(bytes)?;
+    Ok(root.child(b"TCRF").and_then(|s| s.body.get(..8)).map(|b| CompendiumId(b.try_into().unwrap_or([0; 8]))))
+}
+
+impl<'a> TagFile<'a> {
+    /// Reads a TAG0 file; a file that names a compendium takes its types from `compendia`.
+    pub fn read(bytes: &'a [u8], compendia: &CompendiumSet) -> Result<Self> {
+        let root = read_root(bytes)?;
+        if root.tag.0 != *b"TAG0" {
+            return Err(Error::at(0, ErrorKind::BadMagic(root.tag.as_str())));
+        }
+        let sdkv = root.require(&[b"SDKV"])?;
+        let sdk = std::str::from_utf8(sdkv.body)
+            .map_err(|_| sdkv.locate(Error::at(sdkv.body_offset(), ErrorKind::BadUtf8)))?
+            .trim_end_matches('\0')
+            .to_owned();
+        let data = root.require(&[b"DATA"])?;
+        let (source, types) = Self::read_types(&root, compendia)?;
+        let indx = root.require(&[b"INDX"])?;
+        let item = indx.require(&[b"ITEM"])?;
+        let items = index::read_items(item)?;
+        let patches = match indx.child(b"PTCH") {
+            Some(p) => index::read_patches(p)?,
+            None => Vec::new(),
+        };
+        Ok(TagFile { sdk, data: data.body, data_offset: data.body_offset(), source, types, items, patches })
+    }
+
+    fn read_types(root: &Section<'_>, compendia: &CompendiumSet) -> Result<(TypeSource, Arc<TypeTable>)> {
+        if let Some(ty) = root.child(b"TYPE") {
+            return Ok((TypeSource::Own, Arc::new(type_section::read(ty)?)));
+        }
+        let tcrf = root.require(&[b"TYPE", b"TCRF"])?;
+        let id: [u8; 8] = tcrf
+            .body
+            .get(..8)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| tcrf.locate(Error::at(tcrf.body_offset(), ErrorKind::Eof { need: 8, have: tcrf.body.len() as u64 })))?;
+        let id = CompendiumId(id);
+        let types = compendia
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| tcrf.locate(Error::at(tcrf.body_offset(), ErrorKind::MissingCompendium(id.to_string()))))?;
+        Ok((TypeSource::Compendium { id, rest: tcrf.body[8..].to_vec() }, types))
+    }
+
+    /// The SDK version as `2018.1` from the `SDKV` string `20180100`.
+    pub fn sdk_version(&self) -> String {
+        sdk_version(&self.sdk)
+    }
+}
+
+/// `20180100` -> `2018.1`; anything else is returned as it is.
+pub fn sdk_version(sdkv: &str) -> String {
+    if sdkv.len() == 8 && sdkv.bytes().all(|b| b.is_ascii_digit()) {
+        let year = &sdkv[..4];
+        let minor: u32 = sdkv[4..6].parse().unwrap_or(0);
+        let patch: u32 = sdkv[6..8].parse().unwrap_or(0);
+        if patch == 0 {
+            format!("{year}.{minor}")
+        } else {
+            format!("{year}.{minor}.{patch}")
+        }
+    } else {
+        sdkv.to_owned()
+    }
+}

@@ -1,0 +1,89 @@
+//! `INDX`: the item table `ITEM` (12-byte records: 24-bit type index, kind byte, DATA offset,
+//! element count) and the patch table `PTCH` (per slot type, the DATA offsets of its item
+//! references). Spec: "Item table", "Patch table".
+
+use super::section::Section;
+use crate::bytes::{check_count, Cursor};
+use crate::error::{Error, Result};
+use crate::reflect::TypeIndex;
+
+/// Kind nibble of an item: a single object reached through a pointer (or the root)...
+pub const KIND_OBJECT: u8 = 0x1;
+/// ...or a run of elements (an array's contents or a string's characters).
+pub const KIND_RUN: u8 = 0x2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub ty: TypeIndex,
+    /// The whole kind byte: high nibble the kind, low nibble flags.
+    pub kind_byte: u8,
+    pub offset: u32,
+    pub count: u32,
+}
+
+impl Item {
+    pub fn kind(&self) -> u8 {
+        self.kind_byte >> 4
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Patch {
+    pub ty: TypeIndex,
+    pub offsets: Vec<u32>,
+}
+
+pub fn read_items(sec: &Section<'_>) -> Result<Vec<Item>> {
+    let body = sec.body;
+    if body.len() % 12 != 0 {
+        return Err(sec.locate(Error::invalid(sec.body_offset(), format!("ITEM size {} is not a multiple of 12", body.len()))));
+    }
+    let mut c = sec.cursor();
+    let mut items = Vec::with_capacity(body.len() / 12);
+    while !c.is_empty() {
+        let w = c.u32_le()?;
+        let offset = c.u32_le()?;
+        let count = c.u32_le()?;
+        items.push(Item { ty: w & 0x00FF_FFFF, kind_byte: (w >> 24) as u8, offset, count });
+    }
+    Ok(items)
+}
+
+pub fn read_patches(sec: &Section<'_>) -> Result<Vec<Patch>> {
+    let mut c: Cursor<'_> = sec.cursor();
+    let mut out = Vec::new();
+    while !c.is_empty() {
+        let ty = c.u32_le().map_err(|e| sec.locate(e))?;
+        let at = c.offset();
+        let n = c.u32_le().map_err(|e| sec.locate(e))?;
+        let n = check_count("patch offsets", u64::from(n), 4, c.remaining(), at).map_err(|e| sec.locate(e))?;
+        let mut offsets = Vec::with_capacity(n);
+        for _ in 0..n {
+            offsets.push(c.u32_le()?);
+        }
+        out.push(Patch { ty, offsets });
+    }
+    Ok(out)
+}
+
+pub fn write_items(items: &[Item]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(items.len() * 12);
+    for it in items {
+        out.extend_from_slice(&((it.ty & 0x00FF_FFFF) | (u32::from(it.kind_byte) << 24)).to_le_bytes());
+        out.extend_from_slice(&it.offset.to_le_bytes());
+        out.extend_from_slice(&it.count.to_le_bytes());
+    }
+    out
+}
+
+pub fn write_patches(patches: &[Patch]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for p in patches {
+        out.extend_from_slice(&p.ty.to_le_bytes());
+        out.extend_from_slice(&(p.offsets.len() as u32).to_le_bytes());
+        for o in &p.offsets {
+            out.extend_from_slice(&o.to_le_bytes());
+        }
+    }
+    out
+}

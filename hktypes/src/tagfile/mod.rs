@@ -1,0 +1,12 @@
+//! The TAG0 tagfile and TCM0 compendium container (spec: havok-tagfile-fromsoft.txt): section
+//! framing, packed integers, the type section, the item and patch tables.
+
+pub mod compendium;
+pub mod file;
+pub mod index;
+pub mod packed;
+pub mod section;
+pub mod type_section;
+
+pub use compendium::{Compendium, CompendiumId, CompendiumSet};
+pub use file::{sdk_version, sniff, TagFile, TypeSource};

@@ -1,0 +1,191 @@
+//! Section framing shared by TAG0 files and TCM0 compendia: an 8-byte header of a big-endian size
+//! word (low 30 bits the size including the header, bit 30 the leaf flag) and a four-character
+//! tag. A section without the leaf flag holds further sections (spec: "Section framing").
+
+use crate::bytes::Cursor;
+use crate::error::{Error, ErrorKind, Result};
+
+pub const HEADER_LEN: usize = 8;
+const SIZE_MASK: u32 = 0x3FFF_FFFF;
+const LEAF: u32 = 0x4000_0000;
+
+/// A four-character section tag such as `TAG0` or `TBDY`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tag(pub [u8; 4]);
+
+impl Tag {
+    pub const fn new(s: &[u8; 4]) -> Self {
+        Tag(*s)
+    }
+    pub fn as_str(&self) -> String {
+        self.0.iter().map(|&b| if b.is_ascii_graphic() { b as char } else { '?' }).collect()
+    }
+}
+
+impl std::fmt::Debug for Tag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.as_str())
+    }
+}
+
+impl std::fmt::Display for Tag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.as_str())
+    }
+}
+
+/// One section as read: its tag, flag bits, where it starts, and its body (children parsed when it
+/// is not a leaf).
+#[derive(Clone, Debug)]
+pub struct Section<'a> {
+    pub tag: Tag,
+    /// The two flag bits above the size (bit 0 of this is the leaf flag).
+    pub flags: u8,
+    /// Absolute offset of the section header.
+    pub start: u64,
+    /// Section path from the outermost section, e.g. `TAG0/TYPE/TBDY`.
+    pub path: String,
+    pub body: &'a [u8],
+    pub children: Vec<Section<'a>>,
+}
+
+impl<'a> Section<'a> {
+    pub fn is_leaf(&self) -> bool {
+        self.flags & 1 != 0
+    }
+
+    /// Absolute offset of the first body byte.
+    pub fn body_offset(&self) -> u64 {
+        self.start + HEADER_LEN as u64
+    }
+
+    pub fn cursor(&self) -> Cursor<'a> {
+        Cursor::new(self.body, self.body_offset())
+    }
+
+    pub fn child(&self, tag: &[u8; 4]) -> Option<&Section<'a>> {
+        self.children.iter().find(|s| s.tag.0 == *tag)
+    }
+
+    /// The first child whose tag is any of `tags` (older and newer SDKs name some sections
+    /// differently).
+    pub fn child_any(&self, tags: &[&[u8; 4]]) -> Option<&Section<'a>> {
+        self.children.iter().find(|s| tags.iter().any(|t| s.tag.0 == **t))
+    }
+
+    /// Wraps an error with this section's path.
+    pub fn locate(&self, e: Error) -> Error {
+        e.in_section(&self.path, self.body_offset())
+    }
+
+    pub fn require(&self, tags: &[&[u8; 4]]) -> Result<&Section<'a>> {
+        self.child_any(tags).ok_or_else(|| {
+            let name: &'static str = match tags.first() {
+                Some(t) => tag_name(t),
+                None => "?",
+            };
+            Error::at(self.start, ErrorKind::MissingSection(name)).in_section(&self.path, self.body_offset())
+        })
+    }
+}
+
+fn tag_name(t: &[u8; 4]) -> &'static str {
+    // Static names for the error message; unknown tags are never required.
+    match t {
+        b"SDKV" => "SDKV",
+        b"DATA" => "DATA",
+        b"TYPE" => "TYPE",
+        b"TCRF" => "TCRF",
+        b"INDX" => "INDX",
+        b"ITEM" => "ITEM",
+        b"PTCH" => "PTCH",
+        b"TCID" => "TCID",
+        b"TPTR" => "TPTR",
+        b"TSTR" => "TSTR",
+        b"TNA1" => "TNA1",
+        b"FSTR" => "FSTR",
+        b"TBDY" => "TBDY",
+        _ => "section",
+    }
+}
+
+/// Reads the one top-level section that makes up a whole file.
+pub fn read_root(data: &[u8]) -> Result<Section<'_>> {
+    let mut c = Cursor::new(data, 0);
+    let root = read_one(&mut c, "", 0)?;
+    if !c.is_empty() {
+        return Err(Error::invalid(c.offset(), format!("{} bytes after the {} section", c.remaining(), root.tag)));
+    }
+    Ok(root)
+}
+
+const MAX_DEPTH: usize = 8;
+
+fn read_one<'a>(c: &mut Cursor<'a>, parent: &str, depth: usize) -> Result<Section<'a>> {
+    let start = c.offset();
+    let room = c.remaining() as u64;
+    let word = c.u32_be()?;
+    let tag = Tag(c.array::<4>()?);
+    let size = u64::from(word & SIZE_MASK);
+    if size < HEADER_LEN as u64 || size > room {
+        return Err(Error::at(start, ErrorKind::BadSectionSize { size, room }).in_section(parent, start));
+    }
+    let body = c.bytes(size as usize - HEADER_LEN)?;
+    let path = if parent.is_empty() { tag.as_str() } else { format!("{parent}/{tag}") };
+    let flags = (word >> 30) as u8;
+    let mut sec = Section { tag, flags, start, path, body, children: Vec::new() };
+    if word & LEAF == 0 {
+        if depth >= MAX_DEPTH {
+            return Err(Error::invalid(start, "sections nested too deeply").in_section(&sec.path, start));
+        }
+        let mut inner = Cursor::new(body, start + HEADER_LEN as u64);
+        while !inner.is_empty() {
+            sec.children.push(read_one(&mut inner, &sec.path, depth + 1)?);
+        }
+    }
+    Ok(sec)
+}
+
+/// Builds sections back into bytes.
+pub struct SectionWriter {
+    pub out: Vec<u8>,
+    open: Vec<(usize, u8)>,
+}
+
+impl Default for SectionWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SectionWriter {
+    pub fn new() -> Self {
+        SectionWriter { out: Vec::new(), open: Vec::new() }
+    }
+
+    /// Opens a section whose length is filled in by [`SectionWriter::end`].
+    pub fn begin(&mut self, tag: &[u8; 4], flags: u8) {
+        self.open.push((self.out.len(), flags));
+        self.out.extend_from_slice(&[0; 4]);
+        self.out.extend_from_slice(tag);
+    }
+
+    pub fn end(&mut self) {
+        let (start, flags) = self.open.pop().expect("end without begin");
+        let size = (self.out.len() - start) as u32;
+        let word = size | (u32::from(flags) << 30);
+        self.out[start..start + 4].copy_from_slice(&word.to_be_bytes());
+    }
+
+    /// A whole leaf section with the leaf flag set.
+    pub fn leaf(&mut self, tag: &[u8; 4], body: &[u8]) {
+        self.begin(tag, 1);
+        self.out.extend_from_slice(body);
+        self.end();
+    }
+
+    pub fn finish(self) -> Vec<u8> {
+        assert!(self.open.is_empty(), "unclosed section");
+        self.out
+    }
+}
