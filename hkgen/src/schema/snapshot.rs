@@ -33,7 +33,12 @@ pub fn group_of(full_name: &str) -> String {
 }
 
 fn pretty() -> ron::ser::PrettyConfig {
-    ron::ser::PrettyConfig::new().indentor("  ".to_owned()).struct_names(false).new_line("\n".to_owned())
+    ron::ser::PrettyConfig::new()
+        .indentor("  ".to_owned())
+        .new_line("\n".to_owned())
+        .struct_names(false)
+        .depth_limit(3)
+        .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
 fn to_ron<T: serde::Serialize>(v: &T) -> Result<String, Error> {
