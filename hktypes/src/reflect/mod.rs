@@ -4,6 +4,7 @@
 
 pub mod format;
 pub mod hash;
+pub mod layout;
 
 pub use format::{Format, Kind};
 
@@ -61,7 +62,7 @@ pub struct TemplateParam {
 
 /// The size and alignment word pair. `align` is the whole stored word: low 12 bits the alignment in
 /// bytes, bits 12-15 a requested-alignment code (3 = 8 bytes, 15 = a four-real request).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SizeAlign {
     pub size: u32,
     pub align: u32,

@@ -30,6 +30,11 @@ pub struct TagFile<'a> {
     pub types: Arc<TypeTable>,
     pub items: Vec<Item>,
     pub patches: Vec<Patch>,
+    /// The `SDKV` body as stored.
+    pub sdkv_raw: &'a [u8],
+    /// The whole `TYPE` section (header included) of a file with its own types, as stored, so a
+    /// writer can give it back unchanged.
+    pub type_section: Option<&'a [u8]>,
 }
 
 /// Whether `bytes` start like a TAG0 or TCM0 file (the tag at offset 4).
@@ -68,7 +73,21 @@ impl<'a> TagFile<'a> {
             Some(p) => index::read_patches(p)?,
             None => Vec::new(),
         };
-        Ok(TagFile { sdk, data: data.body, data_offset: data.body_offset(), source, types, items, patches })
+        let type_section = root.child(b"TYPE").map(|t| {
+            let start = t.start as usize;
+            &bytes[start..start + t.body.len() + super::section::HEADER_LEN]
+        });
+        Ok(TagFile {
+            sdk,
+            data: data.body,
+            data_offset: data.body_offset(),
+            source,
+            types,
+            items,
+            patches,
+            sdkv_raw: sdkv.body,
+            type_section,
+        })
     }
 
     fn read_types(root: &Section<'_>, compendia: &CompendiumSet) -> Result<(TypeSource, Arc<TypeTable>)> {

@@ -4,9 +4,11 @@
 pub mod compendium;
 pub mod file;
 pub mod index;
+pub mod items;
 pub mod packed;
 pub mod section;
 pub mod type_section;
+pub mod write;
 
 pub use compendium::{Compendium, CompendiumId, CompendiumSet};
 pub use file::{sdk_version, sniff, TagFile, TypeSource};

@@ -1,0 +1,166 @@
+//! Where the item references sit in one element of a type: every pointer, string and variable
+//! array slot, found by flattening records (with their ancestors' fields) and fixed-size arrays.
+//! Spec: "Values" (slot encodings) and "Order and layout of DATA" (numbering by slot offset).
+//!
+//! A type without a format word of its own takes its parent's shape (`hkQsTransform` is an alias of
+//! `hkQsTransformf`); a record with a parent inherits its fields.
+
+use super::{Kind, TypeDef, TypeIndex, TypeTable};
+use crate::error::{Error, ErrorKind, Result};
+
+/// What a reference slot refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SlotKind {
+    /// A pointer (`T*`, `hkRefPtr`, `hkViewPtr`, `hkRefVariant`): an object item, index in the low
+    /// four bytes of 8.
+    Pointer,
+    /// A variable array (`hkArray`: index then 12 zero bytes; `hkRelArray`: a 4-byte index).
+    Array,
+    /// A string (`hkStringPtr`, `char*`): a run of characters, index in the low four bytes.
+    String,
+}
+
+/// One reference slot within an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Byte offset within one element.
+    pub offset: u32,
+    /// The slot's own type (the pointer, array or string type of the member): `PTCH` groups by it.
+    pub ty: TypeIndex,
+    pub kind: SlotKind,
+}
+
+/// The shape of a type after aliases are followed.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// The type that carries the format word (the type itself, or the ancestor it aliases).
+    pub def: TypeIndex,
+    pub kind: Kind,
+    pub size: u32,
+    pub align: u32,
+}
+
+const MAX_DEPTH: usize = 64;
+
+/// Per-type layout facts, computed on demand and cached.
+pub struct Layouts<'t> {
+    table: &'t TypeTable,
+    shapes: Vec<Option<Option<Shape>>>,
+    slots: Vec<Option<std::sync::Arc<[Slot]>>>,
+}
+
+impl<'t> Layouts<'t> {
+    pub fn new(table: &'t TypeTable) -> Self {
+        let n = table.types.len();
+        Layouts { table, shapes: vec![None; n], slots: vec![None; n] }
+    }
+
+    pub fn table(&self) -> &'t TypeTable {
+        self.table
+    }
+
+    fn def(&self, i: TypeIndex) -> Result<&'t TypeDef> {
+        self.table.get(i).ok_or_else(|| {
+            Error::new(ErrorKind::IndexOutOfRange { what: "type index", index: i.into(), count: self.table.types.len() as u64 })
+        })
+    }
+
+    /// The shape of `i`: its own format, size and alignment, or those of the first ancestor that has
+    /// them. `None` for a type with no format anywhere in its chain (a bare declaration).
+    pub fn shape(&mut self, i: TypeIndex) -> Result<Option<Shape>> {
+        if let Some(Some(s)) = self.shapes.get(i as usize) {
+            return Ok(*s);
+        }
+        let mut cur = i;
+        let mut size = None;
+        let mut found = None;
+        for _ in 0..self.table.types.len().min(1 << 16) {
+            let t = self.def(cur)?;
+            if size.is_none() {
+                size = t.size;
+            }
+            if let Some(f) = t.format() {
+                found = Some((cur, f.kind()));
+                break;
+            }
+            if t.parent == 0 {
+                break;
+            }
+            cur = t.parent;
+        }
+        let shape = found.map(|(def, kind)| {
+            let sa = size.unwrap_or_default();
+            Shape { def, kind, size: sa.size, align: sa.alignment() }
+        });
+        self.shapes[i as usize] = Some(shape);
+        Ok(shape)
+    }
+
+    /// Size in bytes of one element of `i`.
+    pub fn size_of(&mut self, i: TypeIndex) -> Result<u32> {
+        Ok(self.shape(i)?.map_or(0, |s| s.size))
+    }
+
+    /// Every reference slot of one element of `i`, in ascending offset order.
+    pub fn slots(&mut self, i: TypeIndex) -> Result<std::sync::Arc<[Slot]>> {
+        self.slots_at_depth(i, 0)
+    }
+
+    fn collect(&mut self, i: TypeIndex, base: u32, out: &mut Vec<Slot>, depth: usize) -> Result<()> {
+        if depth > MAX_DEPTH {
+            return Err(Error::new(ErrorKind::Cycle(format!("or too deep nesting of members in {}", self.def(i)?.name))));
+        }
+        let Some(shape) = self.shape(i)? else { return Ok(()) };
+        let def = self.def(shape.def)?;
+        let fmt = def.format().unwrap_or(super::Format(0));
+        match shape.kind {
+            Kind::Pointer => out.push(Slot { offset: base, ty: i, kind: SlotKind::Pointer }),
+            Kind::String => out.push(Slot { offset: base, ty: i, kind: SlotKind::String }),
+            Kind::Array if !fmt.is_fixed_array() => out.push(Slot { offset: base, ty: i, kind: SlotKind::Array }),
+            Kind::Array => {
+                let elem = def.subtype.unwrap_or(0);
+                if elem == 0 {
+                    return Ok(());
+                }
+                let n = fmt.fixed_count();
+                let size = self.size_of(elem)?;
+                // Only element types that hold references need expanding.
+                let inner = self.slots_at_depth(elem, depth + 1)?;
+                if inner.is_empty() {
+                    return Ok(());
+                }
+                for k in 0..n {
+                    let at = base.checked_add(k.checked_mul(size).ok_or_else(overflow)?).ok_or_else(overflow)?;
+                    out.extend(inner.iter().map(|s| Slot { offset: s.offset + at, ..*s }));
+                }
+            }
+            Kind::Record => {
+                for owner in self.table.ancestry(shape.def) {
+                    let fields = self.def(owner)?.fields();
+                    for f in fields {
+                        let at = base.checked_add(f.offset).ok_or_else(overflow)?;
+                        self.collect(f.ty, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn slots_at_depth(&mut self, i: TypeIndex, depth: usize) -> Result<std::sync::Arc<[Slot]>> {
+        if let Some(Some(s)) = self.slots.get(i as usize) {
+            return Ok(s.clone());
+        }
+        let mut out = Vec::new();
+        self.collect(i, 0, &mut out, depth)?;
+        out.sort_by_key(|s| s.offset);
+        let arc: std::sync::Arc<[Slot]> = out.into();
+        self.slots[i as usize] = Some(arc.clone());
+        Ok(arc)
+    }
+}
+
+fn overflow() -> Error {
+    Error::new(ErrorKind::Invalid("member offset overflows".into()))
+}

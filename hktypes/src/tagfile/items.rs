@@ -1,0 +1,169 @@
+//! The items of a tagfile as bytes: each `ITEM` record's elements copied out of `DATA`, with its
+//! reference slots (from [`Layouts`]) checked to name items of the right kind. This is the lossless
+//! middle layer between the container and typed objects: every byte of every item is kept, so a
+//! writer that lays the items out again loses nothing. Spec: "Item table", "Values".
+
+use super::file::TagFile;
+use super::index::{KIND_OBJECT, KIND_RUN};
+use crate::error::{Error, ErrorKind, Result};
+use crate::reflect::layout::{Layouts, Slot, SlotKind};
+use crate::reflect::TypeIndex;
+use std::sync::Arc;
+
+/// One item: `count` elements of type `ty`, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemData {
+    pub ty: TypeIndex,
+    /// The kind byte as stored: high nibble 1 (an object) or 2 (a run), low nibble flags.
+    pub kind_byte: u8,
+    pub count: u32,
+    /// Size of one element.
+    pub elem_size: u32,
+    /// `count * elem_size` bytes.
+    pub bytes: Vec<u8>,
+    /// The reference slots of one element.
+    pub slots: Arc<[Slot]>,
+}
+
+impl ItemData {
+    pub fn kind(&self) -> u8 {
+        self.kind_byte >> 4
+    }
+
+    pub fn is_object(&self) -> bool {
+        self.kind() == KIND_OBJECT
+    }
+
+    /// The item index stored in a slot of element `elem`.
+    pub fn target(&self, elem: u32, slot: &Slot) -> u32 {
+        let at = (elem * self.elem_size + slot.offset) as usize;
+        // Slots were checked to lie inside the element when the item was read.
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap_or([0; 4]))
+    }
+
+    /// Every (element, slot, target) with a nonzero target, in element then slot order.
+    pub fn references(&self) -> impl Iterator<Item = (u32, Slot, u32)> + '_ {
+        (0..self.count).flat_map(move |e| {
+            self.slots.iter().filter_map(move |s| {
+                let t = self.target(e, s);
+                (t != 0).then_some((e, *s, t))
+            })
+        })
+    }
+}
+
+/// Every item of a file; index 0 is the null item.
+#[derive(Clone, Debug, Default)]
+pub struct Items {
+    pub items: Vec<ItemData>,
+}
+
+/// The most elements an item may claim per input byte: a run of zero-sized elements would
+/// otherwise let a tiny file describe an enormous loop.
+const MAX_ELEMENTS_PER_BYTE: u64 = 1;
+
+impl Items {
+    /// Copies every item out of `file`'s `DATA`, checking ranges and references.
+    pub fn read(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
+        let data = file.data;
+        let mut items = Vec::with_capacity(file.items.len());
+        let n_items = file.items.len() as u64;
+        let mut total_elems: u64 = 0;
+        // Items of stock files never overlap, so their bytes add up to at most DATA; holding a
+        // hostile file to that keeps the copies in proportion to the input.
+        let mut total_bytes: u64 = 0;
+        for (index, it) in file.items.iter().enumerate() {
+            let locate = |e: Error| e.in_section("TAG0/INDX/ITEM", 0).in_context(format!("item {index}"));
+            if index == 0 {
+                items.push(ItemData {
+                    ty: it.ty,
+                    kind_byte: it.kind_byte,
+                    count: it.count,
+                    elem_size: 0,
+                    bytes: Vec::new(),
+                    slots: Arc::from([]),
+                });
+                continue;
+            }
+            let type_name = || file.types.get(it.ty).map_or_else(|| format!("type {}", it.ty), |t| t.name.clone());
+            if file.types.get(it.ty).is_none() {
+                return Err(locate(Error::new(ErrorKind::IndexOutOfRange {
+                    what: "item type index",
+                    index: it.ty.into(),
+                    count: file.types.types.len() as u64,
+                })));
+            }
+            let kind = it.kind_byte >> 4;
+            if kind != KIND_OBJECT && kind != KIND_RUN {
+                return Err(locate(Error::invalid(file.data_offset + u64::from(it.offset), format!("item kind byte {:#04x}", it.kind_byte))));
+            }
+            let elem_size = layouts.size_of(it.ty).map_err(|e| locate(e.in_context(type_name())))?;
+            total_elems += u64::from(it.count);
+            if total_elems > (data.len() as u64 + n_items) * MAX_ELEMENTS_PER_BYTE {
+                return Err(locate(Error::new(ErrorKind::CountTooLarge {
+                    what: "item elements",
+                    count: u64::from(it.count),
+                    room: data.len() as u64,
+                })));
+            }
+            let len = u64::from(it.count) * u64::from(elem_size);
+            let start = u64::from(it.offset);
+            if start + len > data.len() as u64 {
+                return Err(Error::at(
+                    file.data_offset + start,
+                    ErrorKind::Eof { need: len, have: (data.len() as u64).saturating_sub(start) },
+                )
+                .in_section("TAG0/DATA", file.data_offset)
+                .in_context(format!("item {index} ({} x{})", type_name(), it.count)));
+            }
+            total_bytes += len;
+            if total_bytes > data.len() as u64 {
+                return Err(locate(Error::invalid(
+                    file.data_offset + start,
+                    format!("items claim {total_bytes} bytes, more than DATA's {}", data.len()),
+                )));
+            }
+            let slots = layouts.slots(it.ty).map_err(|e| locate(e.in_context(type_name())))?;
+            if let Some(s) = slots.iter().find(|s| s.offset + 4 > elem_size) {
+                return Err(locate(Error::invalid(
+                    file.data_offset + start,
+                    format!("reference slot at {} lies outside the {elem_size}-byte element of {}", s.offset, type_name()),
+                )));
+            }
+            let bytes = data[start as usize..(start + len) as usize].to_vec();
+            items.push(ItemData { ty: it.ty, kind_byte: it.kind_byte, count: it.count, elem_size, bytes, slots });
+        }
+        let graph = Items { items };
+        graph.check_references(file)?;
+        Ok(graph)
+    }
+
+    /// Every slot names an existing item of the kind the slot expects.
+    fn check_references(&self, file: &TagFile<'_>) -> Result<()> {
+        let n = self.items.len() as u32;
+        for (index, it) in self.items.iter().enumerate().skip(1) {
+            for (e, s, t) in it.references() {
+                let at = file.data_offset
+                    + u64::from(file.items[index].offset)
+                    + u64::from(e * it.elem_size + s.offset);
+                let ctx = || {
+                    let field = file.types.get(s.ty).map_or("?", |t| t.name.as_str()).to_owned();
+                    let owner = file.types.get(it.ty).map_or("?", |t| t.name.as_str()).to_owned();
+                    format!("{owner}[{e}] slot +{:#x} ({field})", s.offset)
+                };
+                if t >= n {
+                    return Err(Error::at(at, ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n.into() })
+                        .in_section("TAG0/DATA", file.data_offset)
+                        .in_context(ctx()));
+                }
+                let want = if s.kind == SlotKind::Pointer { KIND_OBJECT } else { KIND_RUN };
+                if self.items[t as usize].kind() != want {
+                    return Err(Error::invalid(at, format!("slot refers to item {t} of kind {:#04x}", self.items[t as usize].kind_byte))
+                        .in_section("TAG0/DATA", file.data_offset)
+                        .in_context(ctx()));
+                }
+            }
+        }
+        Ok(())
+    }
+}
