@@ -5,5 +5,6 @@ pub mod bytes;
 pub mod error;
 pub mod reflect;
 pub mod tagfile;
+pub mod value;
 
 pub use error::{Error, ErrorKind, Result};

@@ -1,0 +1,80 @@
+//! What a generated class knows about itself ([`Class`], from its schema record) and what any
+//! object answers at run time ([`Object`]), so that a pointer to a base class can hold an object of
+//! a derived class and be downcast with a check.
+//!
+//! A derived class holds its parent as its first member (`base`, at offset 0, the parent's size)
+//! and dereferences to it, so inherited fields read as `derived.field`.
+
+use super::{Value, Visitor};
+use std::any::Any;
+
+/// One member of a class, as the schema describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// Havok's member name (`motionType`).
+    pub name: &'static str,
+    /// The Rust field name (`motion_type`).
+    pub rust_name: &'static str,
+    /// Offset in the class's bytes.
+    pub offset: u32,
+    /// Size of the member's type.
+    pub size: u32,
+    /// Field flags (spec: "Field flags").
+    pub flags: u32,
+    /// Key of the member's type in the schema.
+    pub ty: &'static str,
+}
+
+/// A class generated from a schema record.
+pub trait Class: Value + Object {
+    /// The schema key: full name, with `#hash` when the SDK has more than one layout of the name.
+    const NAME: &'static str;
+    /// The class version, when the type table stores one.
+    const VERSION: Option<u32>;
+    /// The layout hash computed from the schema.
+    const HASH: u32;
+    /// The hash a file or the registry stores, when any does.
+    const STORED_HASH: Option<u32>;
+    /// Type flags (spec: "Type flags").
+    const FLAGS: Option<u32>;
+    /// The parent's schema key.
+    const PARENT: Option<&'static str>;
+    /// The class's own members in offset order (the parent's are on the parent).
+    const FIELDS: &'static [FieldInfo];
+}
+
+/// Any generated object, behind `dyn`: its class name, its base-class part and its references.
+pub trait Object: Any {
+    fn class_name(&self) -> &'static str;
+    /// The part of the object that is its parent class.
+    fn parent_object(&self) -> Option<&dyn Object>;
+    fn as_any(&self) -> &dyn Any;
+    fn visit_object_refs(&self, v: &mut dyn Visitor);
+}
+
+impl dyn Object {
+    /// The object viewed as class `T`: itself or one of its bases. `None` when it is neither.
+    pub fn downcast_ref<T: Object>(&self) -> Option<&T> {
+        let mut cur: Option<&dyn Object> = Some(self);
+        // The chain is as long as the class hierarchy, which the schema bounds.
+        while let Some(o) = cur {
+            if let Some(t) = o.as_any().downcast_ref::<T>() {
+                return Some(t);
+            }
+            cur = o.parent_object();
+        }
+        None
+    }
+
+    /// Whether the object is of class `name` or derives from it.
+    pub fn is_a(&self, name: &str) -> bool {
+        let mut cur: Option<&dyn Object> = Some(self);
+        while let Some(o) = cur {
+            if o.class_name() == name {
+                return true;
+            }
+            cur = o.parent_object();
+        }
+        false
+    }
+}

@@ -1,0 +1,235 @@
+//! Typed values: the Rust types that Havok members map to, and the traits that read one value from
+//! the bytes of an object and write it back (spec: "Values"). Generated classes implement the same
+//! traits, so a class reads itself field by field at the offsets of its schema layout.
+//!
+//! A reference (pointer, array, string) stores an item index in the low four bytes of its slot and
+//! zeros after it. Reading resolves array and string contents through [`Items`] (the file's item
+//! table); pointers stay handles ([`Ptr`]) because objects are shared and are loaded by the object
+//! graph, not by the slot that meets them. Writing is two-phase like the file writer it serves:
+//! [`Value::visit_refs`] lists every reference slot so that items can be numbered and laid out
+//! first, then [`Value::write`] asks [`Refs`] for the index each slot stores.
+
+mod class;
+mod enums;
+mod math;
+mod prim;
+mod refs;
+
+pub use class::{Class, FieldInfo, Object};
+pub use enums::{Enum, Enumeration, Flags, IntStorage};
+pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, Vector4};
+pub use prim::{Be, Bool32, Bool8, Half16, Opaque};
+pub use refs::{Array, NoItems, Ptr, RelArray, Run, RunValue, SourceIndices, StringPtr, Unknown};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// How deep array and string contents may nest while reading, so that an item that refers to
+/// itself ends in an error rather than a stack overflow.
+pub const MAX_DEPTH: u32 = 64;
+
+/// A value with a fixed-size slot in its owner's bytes.
+pub trait Value: Sized + 'static {
+    /// Bytes of the slot (the type table's size).
+    const SIZE: usize;
+    /// Alignment in bytes (low 12 bits of the type table's alignment word).
+    const ALIGN: usize;
+
+    /// Reads the value from `r`, which holds exactly [`Self::SIZE`] bytes.
+    fn read(r: &Reader<'_>) -> Result<Self>;
+
+    /// Writes the value into `w`, which holds exactly [`Self::SIZE`] zero bytes.
+    fn write(&self, w: &mut Writer<'_>) -> Result<()>;
+
+    /// Reports every reference slot of the value, in ascending offset; `at` is the offset of the
+    /// value within the element being visited.
+    fn visit_refs(&self, at: usize, v: &mut dyn Visitor) {
+        let _ = (at, v);
+    }
+}
+
+/// What a reference slot refers to, as [`Visitor`] and [`Refs`] see it.
+pub enum Target<'a> {
+    /// An object item, by handle.
+    Object(u32),
+    /// The elements of an array.
+    Run(&'a dyn RunValue),
+    /// The characters of a string; `None` is the null string.
+    Str(Option<&'a str>),
+}
+
+/// Receives the reference slots of a value (see [`Value::visit_refs`]).
+pub trait Visitor {
+    /// A reference slot at `at` (offset within the visited element).
+    fn reference(&mut self, at: usize, target: Target<'_>);
+}
+
+impl<F: FnMut(usize, Target<'_>)> Visitor for F {
+    fn reference(&mut self, at: usize, target: Target<'_>) {
+        self(at, target)
+    }
+}
+
+/// The item table a reader resolves array and string contents from.
+pub trait Items {
+    /// The run (kind `0x20` item) with index `index` (never 0).
+    fn run(&self, index: u32) -> Result<Run<'_>>;
+}
+
+/// Chooses the item index that a reference slot stores when it is written.
+pub trait Refs {
+    /// `slot` is the absolute offset of the slot being written.
+    fn index(&mut self, slot: u64, target: Target<'_>) -> Result<u32>;
+}
+
+/// The bytes of one value: a bounds-checked window that knows its absolute file offset.
+#[derive(Clone, Copy)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    base: u64,
+    items: &'a dyn Items,
+    depth: u32,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(data: &'a [u8], base: u64, items: &'a dyn Items) -> Self {
+        Reader { data, base, items, depth: 0 }
+    }
+
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Absolute file offset of the first byte.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    pub fn items(&self) -> &'a dyn Items {
+        self.items
+    }
+
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The window `offset..offset + len`.
+    pub fn sub(&self, offset: usize, len: usize) -> Result<Reader<'a>> {
+        let end = offset.checked_add(len).filter(|&e| e <= self.data.len());
+        match end {
+            Some(end) => Ok(Reader { data: &self.data[offset..end], ..*self }),
+            None => Err(Error::at(
+                self.base + offset.min(self.data.len()) as u64,
+                ErrorKind::Eof { need: len as u64, have: self.data.len().saturating_sub(offset) as u64 },
+            )),
+        }
+    }
+
+    /// A window over other bytes (an item's run), one level deeper.
+    pub fn nested(&self, data: &'a [u8], base: u64) -> Result<Reader<'a>> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Error::at(base, ErrorKind::Cycle(format!("nesting of arrays deeper than {MAX_DEPTH}"))));
+        }
+        Ok(Reader { data, base, items: self.items, depth: self.depth + 1 })
+    }
+
+    /// Reads a `T` at `offset`, naming `name` in the error path.
+    pub fn field<T: Value>(&self, offset: usize, name: &'static str) -> Result<T> {
+        self.sub(offset, T::SIZE).and_then(|r| T::read(&r)).map_err(|e| e.in_context(name))
+    }
+
+    /// Reads a `T` at `offset` without naming it (a base class, an array element).
+    pub fn value<T: Value>(&self, offset: usize) -> Result<T> {
+        self.sub(offset, T::SIZE).and_then(|r| T::read(&r))
+    }
+
+    pub fn bytes<const N: usize>(&self, offset: usize) -> Result<[u8; N]> {
+        let r = self.sub(offset, N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(r.data);
+        Ok(a)
+    }
+
+    pub fn u32_le(&self, offset: usize) -> Result<u32> {
+        self.bytes::<4>(offset).map(u32::from_le_bytes)
+    }
+
+    /// Checks that `offset..` of the window is zero: the unused part of a reference slot.
+    pub fn expect_zero(&self, offset: usize) -> Result<()> {
+        match self.data.get(offset..).unwrap_or(&[]).iter().position(|&b| b != 0) {
+            None => Ok(()),
+            Some(p) => Err(Error::invalid(
+                self.base + (offset + p) as u64,
+                "nonzero byte after the item index of a reference slot",
+            )),
+        }
+    }
+}
+
+/// The zeroed bytes one value is written into, with the [`Refs`] that choose item indices.
+pub struct Writer<'a> {
+    out: &'a mut [u8],
+    base: u64,
+    refs: &'a mut dyn Refs,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(out: &'a mut [u8], base: u64, refs: &'a mut dyn Refs) -> Self {
+        Writer { out, base, refs }
+    }
+
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    pub fn out(&mut self) -> &mut [u8] {
+        self.out
+    }
+
+    pub fn sub(&mut self, offset: usize, len: usize) -> Result<Writer<'_>> {
+        let have = self.out.len();
+        match offset.checked_add(len).filter(|&e| e <= have) {
+            Some(end) => Ok(Writer { out: &mut self.out[offset..end], base: self.base + offset as u64, refs: &mut *self.refs }),
+            None => Err(Error::at(
+                self.base + offset.min(have) as u64,
+                ErrorKind::Eof { need: len as u64, have: have.saturating_sub(offset) as u64 },
+            )),
+        }
+    }
+
+    /// Writes `v` at `offset`, naming `name` in the error path.
+    pub fn field<T: Value>(&mut self, offset: usize, name: &'static str, v: &T) -> Result<()> {
+        self.sub(offset, T::SIZE).and_then(|mut w| v.write(&mut w)).map_err(|e| e.in_context(name))
+    }
+
+    pub fn value<T: Value>(&mut self, offset: usize, v: &T) -> Result<()> {
+        self.sub(offset, T::SIZE).and_then(|mut w| v.write(&mut w))
+    }
+
+    pub fn put(&mut self, offset: usize, bytes: &[u8]) -> Result<()> {
+        let w = self.sub(offset, bytes.len())?;
+        w.out.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Asks [`Refs`] for the index of the reference slot at the start of this window and stores it
+    /// in the low four bytes.
+    pub fn reference(&mut self, target: Target<'_>) -> Result<()> {
+        let index = self.refs.index(self.base, target)?;
+        self.put(0, &index.to_le_bytes())
+    }
+}
+
+/// Reads a whole value from `data` at absolute offset `base`, resolving contents through `items`.
+pub fn read_value<T: Value>(data: &[u8], base: u64, items: &dyn Items) -> Result<T> {
+    Reader::new(data, base, items).value(0)
+}
+
+/// Writes `v` into a fresh buffer of [`Value::SIZE`] bytes placed at absolute offset `base`.
+pub fn write_value<T: Value>(v: &T, base: u64, refs: &mut dyn Refs) -> Result<Vec<u8>> {
+    let mut out = vec![0u8; T::SIZE];
+    v.write(&mut Writer::new(&mut out, base, refs))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

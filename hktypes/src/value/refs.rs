@@ -1,0 +1,293 @@
+//! Reference slots (spec: "Values", "Item table"): pointers, variable arrays and strings store an
+//! item index in their low four bytes and zeros in the rest of the slot (8 bytes for a pointer or
+//! string, 16 for `hkArray`, 4 for `hkRelArray`). Arrays and strings read their contents from the
+//! run item the index names; index 0 is a null pointer, an empty array, a null string. An empty
+//! string is a run holding only its terminator, so it stays apart from the null string.
+
+use super::{Items, Reader, Refs, Target, Value, Visitor, Writer};
+use crate::error::{Error, ErrorKind, Result};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// The run an array or string slot refers to: the bytes of its elements and their count.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    /// The item's bytes from its first element on (at least `count` elements' worth).
+    pub data: &'a [u8],
+    /// Absolute file offset of `data[0]`.
+    pub base: u64,
+    pub count: u32,
+}
+
+/// Items for reading a value on its own: every nonzero array or string index is an error.
+pub struct NoItems;
+
+impl Items for NoItems {
+    fn run(&self, index: u32) -> Result<Run<'_>> {
+        Err(Error::new(ErrorKind::IndexOutOfRange { what: "item", index: index as u64, count: 0 }))
+    }
+}
+
+/// Refs that store, for every slot, the index found at the same offset in `data` (the bytes the
+/// value was read from): writing back a value read from a file reproduces its slots exactly.
+pub struct SourceIndices<'a> {
+    pub data: &'a [u8],
+    /// Absolute offset of `data[0]`.
+    pub base: u64,
+}
+
+impl Refs for SourceIndices<'_> {
+    fn index(&mut self, slot: u64, _: Target<'_>) -> Result<u32> {
+        let at = slot.checked_sub(self.base).and_then(|p| usize::try_from(p).ok());
+        let bytes = at.and_then(|p| self.data.get(p..p.checked_add(4)?));
+        match bytes {
+            Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => Err(Error::at(slot, ErrorKind::Eof { need: 4, have: 0 })),
+        }
+    }
+}
+
+/// A type a pointer names but the generated code has no Rust type for (`void`, opaque types,
+/// declarations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unknown {}
+
+/// A typed, nullable handle to an object item (`T*`, `hkRefPtr`, `hkViewPtr`). For now the handle
+/// is the item index of the file the value was read from; the object graph resolves it, and a
+/// handle to a base class may name an object of any class derived from it (the graph's checked
+/// downcast gives the derived type). Handles are shared freely: two slots naming one object
+/// hold equal handles.
+pub struct Ptr<T: ?Sized> {
+    index: u32,
+    target: PhantomData<fn() -> T>,
+}
+
+impl<T: ?Sized> Ptr<T> {
+    pub const NULL: Self = Ptr { index: 0, target: PhantomData };
+
+    pub fn from_index(index: u32) -> Self {
+        Ptr { index, target: PhantomData }
+    }
+
+    /// The item index; 0 for null.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.index == 0
+    }
+}
+
+impl<T: ?Sized> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: ?Sized> Copy for Ptr<T> {}
+impl<T: ?Sized> PartialEq for Ptr<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+impl<T: ?Sized> Eq for Ptr<T> {}
+impl<T: ?Sized> Default for Ptr<T> {
+    fn default() -> Self {
+        Self::NULL
+    }
+}
+impl<T: ?Sized> fmt::Debug for Ptr<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            f.write_str("Ptr(null)")
+        } else {
+            write!(f, "Ptr(#{})", self.index)
+        }
+    }
+}
+
+impl<T: ?Sized + 'static> Value for Ptr<T> {
+    const SIZE: usize = 8;
+    const ALIGN: usize = 8;
+    fn read(r: &Reader<'_>) -> Result<Self> {
+        let index = r.u32_le(0)?;
+        r.expect_zero(4)?;
+        Ok(Ptr::from_index(index))
+    }
+    fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.reference(Target::Object(self.index))
+    }
+    fn visit_refs(&self, at: usize, v: &mut dyn Visitor) {
+        if !self.is_null() {
+            v.reference(at, Target::Object(self.index));
+        }
+    }
+}
+
+/// The elements of an array, type-erased for the file writer that lays them out as a run.
+pub trait RunValue {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn elem_size(&self) -> usize;
+    fn elem_align(&self) -> usize;
+    /// Writes element `i` into `w` (exactly one element's bytes).
+    fn write_elem(&self, i: usize, w: &mut Writer<'_>) -> Result<()>;
+    fn visit_elem(&self, i: usize, at: usize, v: &mut dyn Visitor);
+}
+
+impl<T: Value> RunValue for Vec<T> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn elem_size(&self) -> usize {
+        T::SIZE
+    }
+    fn elem_align(&self) -> usize {
+        T::ALIGN
+    }
+    fn write_elem(&self, i: usize, w: &mut Writer<'_>) -> Result<()> {
+        match self.get(i) {
+            Some(x) => x.write(w),
+            None => Err(Error::new(ErrorKind::IndexOutOfRange { what: "element", index: i as u64, count: self.len() as u64 })),
+        }
+    }
+    fn visit_elem(&self, i: usize, at: usize, v: &mut dyn Visitor) {
+        if let Some(x) = self.get(i) {
+            x.visit_refs(at, v);
+        }
+    }
+}
+
+/// A variable array (`hkArray<T>` with `SLOT` 16, `hkRelArray<T>` with 4, `hkPropertyBag` with 8):
+/// its elements, read from the run its slot names. Empty is index 0.
+#[derive(Clone, PartialEq)]
+pub struct Array<T, const SLOT: usize = 16> {
+    pub items: Vec<T>,
+}
+
+/// `hkRelArray<T>`: in a tagfile a 4-byte slot holding an item index, like `hkArray`.
+pub type RelArray<T> = Array<T, 4>;
+
+impl<T, const SLOT: usize> Default for Array<T, SLOT> {
+    fn default() -> Self {
+        Array { items: Vec::new() }
+    }
+}
+
+impl<T: fmt::Debug, const SLOT: usize> fmt::Debug for Array<T, SLOT> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl<T, const SLOT: usize> std::ops::Deref for Array<T, SLOT> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.items
+    }
+}
+
+impl<T, const SLOT: usize> std::ops::DerefMut for Array<T, SLOT> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.items
+    }
+}
+
+impl<T, const SLOT: usize> From<Vec<T>> for Array<T, SLOT> {
+    fn from(items: Vec<T>) -> Self {
+        Array { items }
+    }
+}
+
+impl<T: Value, const SLOT: usize> Value for Array<T, SLOT> {
+    const SIZE: usize = SLOT;
+    const ALIGN: usize = if SLOT >= 8 { 8 } else { 4 };
+    fn read(r: &Reader<'_>) -> Result<Self> {
+        let index = r.u32_le(0)?;
+        r.expect_zero(4)?;
+        if index == 0 {
+            return Ok(Array::default());
+        }
+        let run = r.items().run(index).map_err(|e| e.with_offset(r.base()))?;
+        let count = run.count as usize;
+        let room = run.data.len();
+        // A zero-sized element still counts against the run's bytes, so that a hostile count
+        // cannot drive a long loop.
+        let fits = count.checked_mul(T::SIZE.max(1)).is_some_and(|n| n <= room);
+        if !fits {
+            return Err(Error::at(
+                run.base,
+                ErrorKind::CountTooLarge { what: "array elements", count: count as u64, room: room as u64 },
+            ));
+        }
+        let elems = r.nested(run.data, run.base)?;
+        let mut items = Vec::with_capacity(count);
+        for i in 0..count {
+            items.push(elems.value::<T>(i * T::SIZE).map_err(|e| e.in_context(format!("[{i}]")))?);
+        }
+        Ok(Array { items })
+    }
+    fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        if self.items.is_empty() {
+            return Ok(());
+        }
+        w.reference(Target::Run(&self.items))
+    }
+    fn visit_refs(&self, at: usize, v: &mut dyn Visitor) {
+        if !self.items.is_empty() {
+            v.reference(at, Target::Run(&self.items));
+        }
+    }
+}
+
+/// A string slot (`hkStringPtr`, `char*`, `const char*`): `None` is the null string (index 0),
+/// `Some("")` the empty string (a run holding only the terminator).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StringPtr(pub Option<String>);
+
+impl StringPtr {
+    pub fn as_deref(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl From<&str> for StringPtr {
+    fn from(s: &str) -> Self {
+        StringPtr(Some(s.to_owned()))
+    }
+}
+
+impl Value for StringPtr {
+    const SIZE: usize = 8;
+    const ALIGN: usize = 8;
+    fn read(r: &Reader<'_>) -> Result<Self> {
+        let index = r.u32_le(0)?;
+        r.expect_zero(4)?;
+        if index == 0 {
+            return Ok(StringPtr(None));
+        }
+        let run = r.items().run(index).map_err(|e| e.with_offset(r.base()))?;
+        let chars = run
+            .data
+            .get(..run.count as usize)
+            .ok_or_else(|| Error::at(run.base, ErrorKind::Eof { need: run.count as u64, have: run.data.len() as u64 }))?;
+        let Some((&0, text)) = chars.split_last() else {
+            return Err(Error::at(run.base, ErrorKind::UnterminatedString));
+        };
+        let text = std::str::from_utf8(text).map_err(|_| Error::at(run.base, ErrorKind::BadUtf8))?;
+        Ok(StringPtr(Some(text.to_owned())))
+    }
+    fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        if self.0.is_none() {
+            return Ok(());
+        }
+        w.reference(Target::Str(self.0.as_deref()))
+    }
+    fn visit_refs(&self, at: usize, v: &mut dyn Visitor) {
+        if self.0.is_some() {
+            v.reference(at, Target::Str(self.0.as_deref()));
+        }
+    }
+}
