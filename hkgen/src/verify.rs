@@ -1,11 +1,13 @@
-//! `hkgen verify`: per file, parse it and check what can be checked: today every type hash its
-//! table stores (or, for a tagfile that names a compendium, the compendium's).
+//! `hkgen verify`: per file, parse it and check what can be checked: every type hash its table
+//! stores (or, for a tagfile that names a compendium, the compendium's), and for a TAG0 file that
+//! reading it and writing it again gives the same bytes.
 
 use crate::inputs::{sniff, Format};
 use crate::registry;
 use hktypes::reflect::hash::{check_table, Recipe};
 use hktypes::reflect::TypeTable;
-use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
+use hktypes::tagfile::locate::locate;
+use hktypes::tagfile::{write, Compendium, CompendiumSet, TagFile, TypeSource};
 use serde::Serialize;
 
 /// The result for one file, printed as one JSON line by `--json`.
@@ -31,6 +33,18 @@ pub struct Report {
     /// Registry only: requested-alignment codes recovered from stored hashes, as `name: code`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub recovered_alignment: Vec<String>,
+    /// For a TAG0 file: `exact` when reading and writing it again gives the same bytes, `differs`,
+    /// or `error` when it could not be rewritten.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roundtrip: Option<&'static str>,
+    /// Where a round trip first differs (file offset), or why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roundtrip_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roundtrip_detail: Option<String>,
+    /// Items of a TAG0 file (objects and runs, the null item not counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<usize>,
     /// A format this version does not check (packfiles, XML); not counted as passed or failed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
@@ -63,6 +77,29 @@ impl Report {
         }
     }
 
+    fn roundtrip(&mut self, bytes: &[u8], t: &TagFile<'_>) {
+        match write::rewrite(t) {
+            Ok(out) if out == bytes => self.roundtrip = Some("exact"),
+            Ok(out) => {
+                let at = out.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
+                let place = locate(bytes, at as u64, Some(t));
+                self.roundtrip = Some("differs");
+                self.roundtrip_offset = Some(at as u64);
+                self.roundtrip_detail = Some(format!(
+                    "first difference at {at:#x}, {place} (written {} bytes, read {})",
+                    out.len(),
+                    bytes.len()
+                ));
+                self.fail(format!("round trip differs at {at:#x}, {place}"));
+            }
+            Err(e) => {
+                self.roundtrip = Some("error");
+                self.roundtrip_detail = Some(e.to_string());
+                self.fail(format!("round trip: {e}"));
+            }
+        }
+    }
+
     fn fail(&mut self, e: String) {
         self.ok = false;
         self.error = Some(e);
@@ -82,6 +119,8 @@ pub fn verify_bytes(path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Repo
                     TypeSource::Compendium { id, .. } => format!("TCRF:{id}"),
                 });
                 r.hashes(&t.types, Recipe::for_sdk(&t.sdk));
+                r.items = Some(t.items.len().saturating_sub(1));
+                r.roundtrip(bytes, &t);
             }
             Err(e) => r.fail(e.to_string()),
         },

@@ -5,6 +5,7 @@ pub mod compendium;
 pub mod file;
 pub mod index;
 pub mod items;
+pub mod locate;
 pub mod packed;
 pub mod section;
 pub mod type_section;
