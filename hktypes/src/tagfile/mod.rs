@@ -9,6 +9,7 @@ pub mod locate;
 pub mod packed;
 pub mod section;
 pub mod type_section;
+pub mod type_writer;
 pub mod write;
 
 pub use compendium::{Compendium, CompendiumId, CompendiumSet};
