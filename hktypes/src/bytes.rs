@@ -12,11 +12,13 @@ pub struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    #[inline]
     pub fn new(data: &'a [u8], base: u64) -> Self {
         Cursor { data, pos: 0, base }
     }
 
     /// Absolute file offset of the next byte.
+    #[inline]
     pub fn offset(&self) -> u64 {
         self.base + self.pos as u64
     }
@@ -29,22 +31,28 @@ impl<'a> Cursor<'a> {
         self.pos
     }
 
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0
     }
 
+    #[inline]
     pub fn rest(&self) -> &'a [u8] {
         &self.data[self.pos..]
     }
 
+    #[cold]
+    #[inline(never)]
     fn eof(&self, need: usize) -> Error {
         Error::at(self.offset(), ErrorKind::Eof { need: need as u64, have: self.remaining() as u64 })
     }
 
+    #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.remaining() {
             return Err(self.eof(n));
@@ -54,6 +62,7 @@ impl<'a> Cursor<'a> {
         Ok(s)
     }
 
+    #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let s = self.bytes(N)?;
         let mut a = [0u8; N];
@@ -61,27 +70,33 @@ impl<'a> Cursor<'a> {
         Ok(a)
     }
 
+    #[inline]
     pub fn peek_u8(&self) -> Result<u8> {
         self.data.get(self.pos).copied().ok_or_else(|| self.eof(1))
     }
 
+    #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }
 
+    #[inline]
     pub fn u32_be(&mut self) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array()?))
     }
 
+    #[inline]
     pub fn u32_le(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
+    #[inline]
     pub fn skip(&mut self, n: usize) -> Result<()> {
         self.bytes(n).map(|_| ())
     }
 
     /// A NUL-terminated string (the terminator is consumed, not returned).
+    #[inline]
     pub fn cstr(&mut self) -> Result<&'a [u8]> {
         let start = self.offset();
         let rest = self.rest();

@@ -38,14 +38,15 @@ pub fn read_items(sec: &Section<'_>) -> Result<Vec<Item>> {
     if body.len() % 12 != 0 {
         return Err(sec.locate(Error::invalid(sec.body_offset(), format!("ITEM size {} is not a multiple of 12", body.len()))));
     }
-    let mut c = sec.cursor();
-    let mut items = Vec::with_capacity(body.len() / 12);
-    while !c.is_empty() {
-        let w = c.u32_le()?;
-        let offset = c.u32_le()?;
-        let count = c.u32_le()?;
-        items.push(Item { ty: w & 0x00FF_FFFF, kind_byte: (w >> 24) as u8, offset, count });
-    }
+    // The size is a multiple of 12, so every record is whole.
+    let word = |r: &[u8], i: usize| u32::from_le_bytes([r[i], r[i + 1], r[i + 2], r[i + 3]]);
+    let items = body
+        .chunks_exact(12)
+        .map(|r| {
+            let w = word(r, 0);
+            Item { ty: w & 0x00FF_FFFF, kind_byte: (w >> 24) as u8, offset: word(r, 4), count: word(r, 8) }
+        })
+        .collect();
     Ok(items)
 }
 

@@ -6,7 +6,17 @@ use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Reads one packed integer.
+#[inline]
 pub fn read(c: &mut Cursor<'_>) -> Result<u64> {
+    // Most integers of a table are one byte: take those without the general decoding.
+    if let Some(&b0 @ 0x00..=0x7F) = c.rest().first() {
+        c.skip(1)?;
+        return Ok(u64::from(b0));
+    }
+    read_wide(c)
+}
+
+fn read_wide(c: &mut Cursor<'_>) -> Result<u64> {
     let at = c.offset();
     let b0 = c.peek_u8()?;
     // (total width in bytes, value bits carried by the first byte)
@@ -30,6 +40,7 @@ pub fn read(c: &mut Cursor<'_>) -> Result<u64> {
 }
 
 /// Reads a packed integer that must fit in 32 bits.
+#[inline]
 pub fn read_u32(c: &mut Cursor<'_>) -> Result<u32> {
     let at = c.offset();
     let v = read(c)?;

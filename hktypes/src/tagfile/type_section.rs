@@ -37,23 +37,29 @@ pub fn read(ty: &Section<'_>) -> Result<TypeTable> {
 }
 
 /// Splits a string table into its NUL-terminated strings; trailing padding (zero or 0xFF bytes
-/// after the last terminator) is not a string.
-fn read_strings(sec: &Section<'_>) -> Result<Vec<String>> {
+/// after the last terminator) is not a string. The strings borrow the section; a type or field
+/// takes its own copy of the one it names.
+fn read_strings<'a>(sec: &Section<'a>) -> Result<Vec<&'a str>> {
     let body = sec.body;
     let end = body.iter().rposition(|&b| b == 0).map_or(0, |p| p + 1);
+    // Valid UTF-8 as a whole is valid string by string (NUL is a character of its own); only a
+    // table that is not needs the walk below, which says where.
+    if let Ok(all) = std::str::from_utf8(&body[..end]) {
+        return Ok(all.split_terminator('\0').collect());
+    }
     let mut out = Vec::new();
     let mut c = Cursor::new(&body[..end], sec.body_offset());
     while !c.is_empty() {
         let at = c.offset();
         let s = c.cstr()?;
         let s = std::str::from_utf8(s).map_err(|_| Error::at(at, ErrorKind::BadUtf8))?;
-        out.push(s.to_owned());
+        out.push(s);
     }
     Ok(out)
 }
 
-fn string_at(strings: &[String], index: u64, at: u64, what: &'static str) -> Result<String> {
-    strings.get(index as usize).cloned().ok_or_else(|| {
+fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str) -> Result<String> {
+    strings.get(index as usize).map(|s| (*s).to_owned()).ok_or_else(|| {
         Error::at(at, ErrorKind::IndexOutOfRange { what, index, count: strings.len() as u64 })
     })
 }
@@ -67,7 +73,7 @@ fn type_index(c: &mut Cursor<'_>, count: usize) -> Result<TypeIndex> {
     Ok(v as TypeIndex)
 }
 
-fn read_names(sec: &Section<'_>, strings: &[String]) -> Result<TypeTable> {
+fn read_names(sec: &Section<'_>, strings: &[&str]) -> Result<TypeTable> {
     let mut c = sec.cursor();
     let at = c.offset();
     let count = packed::read(&mut c)?;
@@ -109,7 +115,7 @@ fn expect_padding(c: &Cursor<'_>) -> Result<()> {
     Ok(())
 }
 
-fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[String]) -> Result<()> {
+fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[&str]) -> Result<()> {
     let count = table.types.len();
     let mut seen = vec![false; count];
     let mut c = sec.cursor();
@@ -125,13 +131,14 @@ fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[String]) -> R
         if std::mem::replace(&mut seen[i as usize], true) {
             return Err(Error::at(at, ErrorKind::Duplicate(format!("body of type {i}"))));
         }
-        let name = table.types[i as usize].name.clone();
-        read_body(&mut c, &mut table.types[i as usize], count, fields).map_err(|e| e.in_context(name))?;
+        // The name is copied into the error only when there is one.
+        read_body(&mut c, &mut table.types[i as usize], count, fields)
+            .map_err(|e| e.in_context(table.types[i as usize].name.clone()))?;
     }
     Ok(())
 }
 
-fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[String]) -> Result<()> {
+fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str]) -> Result<()> {
     t.parent = type_index(c, count)?;
     let at = c.offset();
     let p = packed::read_u32(c)?;
