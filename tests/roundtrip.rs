@@ -113,3 +113,21 @@ fn generated_type_sections_read_back() {
     eprintln!("generated TYPE sections identical to the stock ones: {identical} of {tables}");
     assert!(tables > 70);
 }
+
+/// Every object of every corpus tagfile decodes through the file's own type table.
+#[test]
+fn every_corpus_tagfile_dumps() {
+    let Some(corpus) = common::corpus() else { return };
+    let entries = common::manifest(&corpus);
+    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
+    let compendia = Compendia::load(&tcm0).unwrap();
+    let mut objects = 0;
+    for e in entries.iter().filter(|e| e.format == "tag0") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let file = TagFile::read(&bytes, &compendia.set_for(&e.path)).unwrap();
+        let dump = hktypes::dynamic::dump(&file).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+        assert_eq!(dump[0].id, "#1", "{}", e.relpath);
+        objects += dump.len();
+    }
+    eprintln!("{objects} objects decoded");
+}

@@ -1,4 +1,5 @@
-//! The `hkgen` command line: `extract` schema snapshots, `verify` files.
+//! The `hkgen` command line: `extract` schema snapshots, `verify` files, `codegen` to print the
+//! Rust code the root crate's build script generates.
 
 use clap::{Parser, Subcommand};
 use hkgen::inputs::{self, Compendia};
@@ -30,7 +31,19 @@ enum Command {
         /// Files or directories (walked recursively).
         inputs: Vec<PathBuf>,
     },
-    /// Parse and check each file; recompute every stored type hash.
+    /// Print the objects of a tagfile with Havok's names, for people and for diffs.
+    Dump {
+        /// `ron` or `json`.
+        #[arg(long, default_value = "ron", value_parser = ["ron", "json"])]
+        format: String,
+        /// TCM0 compendia (files or directories) for a tagfile that names one. Without it, the
+        /// compendia beside the file (its directory and the two above) are tried.
+        #[arg(long = "compendium", value_name = "PATH")]
+        compendia: Vec<PathBuf>,
+        file: PathBuf,
+    },
+    /// Parse and check each file; recompute every stored type hash; write every TAG0 file again
+    /// and compare.
     Verify {
         /// One JSON object per file and line on stdout.
         #[arg(long)]
@@ -41,6 +54,18 @@ enum Command {
         compendia: Vec<PathBuf>,
         /// Files or directories (walked recursively). Defaults as for `extract`.
         inputs: Vec<PathBuf>,
+    },
+    /// Write the Rust module that the root crate's build script generates for one SDK version.
+    Codegen {
+        /// SDK version, e.g. 2018.1.
+        #[arg(long)]
+        sdk: String,
+        /// The directory of snapshots (holding <sdk>/sdk.ron).
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
+        /// Output file; stdout when absent.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -83,6 +108,8 @@ fn main() -> ExitCode {
     let r = match cli.command {
         Command::Extract { out, inputs } => extract(out, inputs),
         Command::Verify { json, compendia, inputs } => verify(json, compendia, inputs),
+        Command::Dump { format, compendia, file } => dump(&format, compendia, &file),
+        Command::Codegen { sdk, schemas, out } => codegen(&sdk, &schemas, out.as_deref()),
     };
     match r {
         Ok(code) => code,
@@ -137,6 +164,20 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
     }
     eprintln!("read {} files ({} bytes)", ex.files_read, ex.bytes_read);
     Ok(if ex.failures.is_empty() && ex.conflicts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>) -> Result<ExitCode, String> {
+    let schema = hkgen::schema::snapshot::read(&schemas.join(sdk)).map_err(|e| e.to_string())?;
+    let n = schema.types.len();
+    let text = hkgen::codegen::Config::new()
+        .header(&format!("SDK {sdk}: {n} types."))
+        .render(&schema)
+        .map_err(|e| e.to_string())?;
+    match out {
+        Some(p) => std::fs::write(p, &text).map_err(|e| Error::io(p, e).to_string())?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn verify(json: bool, compendium_paths: Vec<PathBuf>, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
@@ -197,4 +238,31 @@ fn read_and_verify(p: &Path, compendia: &Compendia) -> Report {
             Report { path, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() }
         }
     }
+}
+
+fn dump(format: &str, compendium_paths: Vec<PathBuf>, file: &Path) -> Result<ExitCode, String> {
+    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    let mut paths = compendium_paths;
+    if paths.is_empty() {
+        // Binders keep the compendium a few folders up from the files that use it.
+        let mut dir = file.parent();
+        for _ in 0..3 {
+            if let Some(d) = dir {
+                paths.push(if d.as_os_str().is_empty() { PathBuf::from(".") } else { d.to_path_buf() });
+                dir = d.parent();
+            }
+        }
+    }
+    let compendia = Compendia::load(&paths).map_err(|e| e.to_string())?;
+    let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file))
+        .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    let objects = hktypes::dynamic::dump(&t).map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    let text = match format {
+        "json" => serde_json::to_string_pretty(&objects).map_err(|e| e.to_string())?,
+        _ => ron::ser::to_string_pretty(&objects, ron::ser::PrettyConfig::new().indentor("  ".to_owned()))
+            .map_err(|e| e.to_string())?,
+    };
+    // A closed pipe (`hkgen dump f | head`) ends the output quietly.
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(ExitCode::SUCCESS)
 }

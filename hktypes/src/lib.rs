@@ -2,6 +2,7 @@
 //! type table ([`reflect`]) and items -> typed objects, and back.
 
 pub mod bytes;
+pub mod dynamic;
 pub mod error;
 pub mod reflect;
 pub mod tagfile;

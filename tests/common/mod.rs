@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 pub fn corpus() -> Option<PathBuf> {
     let dir = match std::env::var_os("HKGEN_CORPUS") {
         Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        None => workspace_root().join("../shared/corpus"),
     };
     if dir.join("MANIFEST.tsv").is_file() {
         return Some(dir);
@@ -23,6 +23,16 @@ pub fn corpus() -> Option<PathBuf> {
     }
     eprintln!("SKIPPED: {msg}");
     None
+}
+
+/// The workspace root (this module serves the root crate's tests and those of `hkgen/`).
+pub fn workspace_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if here.join("schemas").is_dir() {
+        here.to_path_buf()
+    } else {
+        here.join("..")
+    }
 }
 
 /// `../shared/classdata` beside the corpus.
@@ -65,7 +75,7 @@ pub fn manifest(corpus: &Path) -> Vec<Entry> {
 /// The corpus the committed snapshots under `schemas/` were extracted from: `../shared/corpus`
 /// beside the checkout, whatever `HKGEN_CORPUS` says. Absent as for [`corpus`].
 pub fn snapshot_corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let dir = workspace_root().join("../shared/corpus");
     if dir.join("MANIFEST.tsv").is_file() {
         return Some(dir);
     }

@@ -1,0 +1,72 @@
+//! The `hkgen` binary on corpus files: `verify --json` lines, the closing count line, `dump`.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::process::Command;
+
+fn hkgen() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hkgen"))
+}
+
+#[test]
+fn verify_reports_every_corpus_tagfile_as_exact() {
+    let Some(corpus) = common::corpus() else { return };
+    let out = hkgen().arg("verify").arg("--json").arg(&corpus).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stderr}");
+    let last = stderr.lines().last().unwrap();
+    let tag0 = common::manifest(&corpus).iter().filter(|e| e.format == "tag0").count();
+    let tcm0 = common::manifest(&corpus).iter().filter(|e| e.format == "tcm0").count();
+    assert_eq!(last, format!("{} passed, 0 failed", tag0 + tcm0));
+    let mut exact = 0;
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for key in ["path", "format", "sdk", "types", "hashes_stored", "hashes_matched", "ok", "error"] {
+            assert!(v.get(key).is_some(), "{key} missing in {line}");
+        }
+        if v["format"] == "tag0" {
+            assert_eq!(v["roundtrip"], "exact", "{line}");
+            assert_eq!(v["hashes_stored"], v["hashes_matched"], "{line}");
+            exact += 1;
+        }
+    }
+    assert_eq!(exact, tag0);
+}
+
+#[test]
+fn verify_fails_on_a_missing_compendium_and_names_it() {
+    let Some(corpus) = common::corpus() else { return };
+    let e = common::manifest(&corpus)
+        .into_iter()
+        .find(|e| e.format == "tag0" && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).unwrap().is_some())
+        .unwrap();
+    let id = hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).unwrap().unwrap();
+    let out = hkgen().args(["verify", "--json"]).arg(&e.path).output().unwrap();
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().unwrap().contains(&id.to_string()), "{stdout}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().last().unwrap(), "0 passed, 1 failed");
+    // With the compendium given, it passes.
+    let out = hkgen().args(["verify", "--compendium"]).arg(&corpus).arg(&e.path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn dump_prints_the_object_tree_in_both_formats() {
+    let Some(corpus) = common::corpus() else { return };
+    let e = common::manifest(&corpus).into_iter().find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0").unwrap();
+    let json = hkgen().args(["dump", "--format", "json"]).arg(&e.path).output().unwrap();
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v[0]["id"], "#1");
+    assert_eq!(v[0]["type"], "hkRootLevelContainer");
+    let skeleton = v.as_array().unwrap().iter().find(|o| o["type"] == "hkaSkeleton").expect("a skeleton");
+    assert!(skeleton["value"]["bones"].as_array().unwrap().len() > 1);
+    let ron = hkgen().arg("dump").arg(&e.path).output().unwrap();
+    assert!(ron.status.success());
+    assert!(String::from_utf8_lossy(&ron.stdout).contains("type: \"hkaSkeleton\""));
+}

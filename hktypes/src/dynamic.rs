@@ -1,0 +1,208 @@
+//! Dynamic values: any item of a tagfile decoded through the file's own type table, for types no
+//! generated class covers and for `hkgen dump`. Arrays and strings are inlined from their runs;
+//! pointers stay item indices (objects are shared), shown as `#12`.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::reflect::layout::Layouts;
+use crate::reflect::{Kind, TypeIndex};
+use crate::tagfile::items::Items;
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+/// One decoded value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dyn {
+    /// A null pointer, a null string or an empty array.
+    Null,
+    /// A `bool`/`hkBool` byte as stored (odd values kept).
+    Bool(u8),
+    Int(i64),
+    UInt(u64),
+    Float(f32),
+    /// `hkHalf16`: the top 16 bits of a float.
+    Half(u16),
+    Str(String),
+    /// An object item.
+    Ptr(u32),
+    List(Vec<Dyn>),
+    /// Members of a record (ancestors' first) by Havok name.
+    Record(Vec<(String, Dyn)>),
+    /// Bytes of an opaque or unknown type.
+    Bytes(Vec<u8>),
+}
+
+const MAX_DEPTH: usize = 64;
+
+/// Decodes items of one file.
+pub struct Decoder<'a, 't> {
+    items: &'a Items,
+    layouts: &'a mut Layouts<'t>,
+}
+
+impl<'a, 't> Decoder<'a, 't> {
+    pub fn new(items: &'a Items, layouts: &'a mut Layouts<'t>) -> Self {
+        Decoder { items, layouts }
+    }
+
+    /// Element `elem` of item `index`.
+    pub fn item(&mut self, index: u32, elem: u32) -> Result<Dyn> {
+        let it = self.item_data(index)?;
+        let size = it.elem_size as usize;
+        let start = elem as usize * size;
+        let bytes = it.bytes.get(start..start + size).ok_or_else(|| {
+            Error::new(ErrorKind::IndexOutOfRange { what: "element", index: elem.into(), count: it.count.into() })
+        })?;
+        self.value(it.ty, bytes, 0)
+    }
+
+    fn item_data(&self, index: u32) -> Result<&'a crate::tagfile::items::ItemData> {
+        self.items.items.get(index as usize).filter(|_| index != 0).ok_or_else(|| {
+            Error::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
+        })
+    }
+
+    fn index_at(bytes: &[u8], at: usize) -> u32 {
+        bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Decodes one value of type `ty` from exactly its bytes.
+    pub fn value(&mut self, ty: TypeIndex, bytes: &[u8], depth: usize) -> Result<Dyn> {
+        if depth > MAX_DEPTH {
+            return Err(Error::new(ErrorKind::Cycle("or too deep values".into())));
+        }
+        let Some(shape) = self.layouts.shape(ty)? else { return Ok(Dyn::Bytes(bytes.to_vec())) };
+        let table = self.layouts.table();
+        let def = table.get(shape.def).cloned().unwrap_or_default();
+        let fmt = def.format().unwrap_or(crate::reflect::Format(0));
+        Ok(match shape.kind {
+            Kind::Bool if bytes.len() == 1 => Dyn::Bool(bytes[0]),
+            Kind::Bool | Kind::Int => {
+                let mut b = [0u8; 8];
+                let n = bytes.len().min(8);
+                b[..n].copy_from_slice(&bytes[..n]);
+                let u = u64::from_le_bytes(b);
+                if fmt.is_signed() && n > 0 && n < 8 {
+                    let shift = 64 - 8 * n as u32;
+                    Dyn::Int(((u << shift) as i64) >> shift)
+                } else if fmt.is_signed() {
+                    Dyn::Int(u as i64)
+                } else {
+                    Dyn::UInt(u)
+                }
+            }
+            Kind::Float if bytes.len() == 4 => Dyn::Float(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+            Kind::Float if bytes.len() == 2 => Dyn::Half(u16::from_le_bytes([bytes[0], bytes[1]])),
+            Kind::Pointer => match Self::index_at(bytes, 0) {
+                0 => Dyn::Null,
+                i => Dyn::Ptr(i),
+            },
+            Kind::String => match Self::index_at(bytes, 0) {
+                0 => Dyn::Null,
+                i => {
+                    let run = self.item_data(i)?;
+                    let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes);
+                    Dyn::Str(String::from_utf8_lossy(text).into_owned())
+                }
+            },
+            Kind::Array if !fmt.is_fixed_array() => match Self::index_at(bytes, 0) {
+                0 => Dyn::Null,
+                i => {
+                    let run = self.item_data(i)?;
+                    let mut list = Vec::with_capacity(run.count as usize);
+                    for e in 0..run.count {
+                        let s = (e * run.elem_size) as usize;
+                        let elem = &run.bytes[s..s + run.elem_size as usize];
+                        list.push(self.value(run.ty, elem, depth + 1)?);
+                    }
+                    Dyn::List(list)
+                }
+            },
+            Kind::Array => {
+                let elem = def.subtype.unwrap_or(0);
+                let size = self.layouts.size_of(elem)? as usize;
+                let n = fmt.fixed_count() as usize;
+                if size == 0 || n.saturating_mul(size) > bytes.len() {
+                    return Ok(Dyn::Bytes(bytes.to_vec()));
+                }
+                let mut list = Vec::with_capacity(n);
+                for k in 0..n {
+                    list.push(self.value(elem, &bytes[k * size..(k + 1) * size], depth + 1)?);
+                }
+                Dyn::List(list)
+            }
+            Kind::Record => {
+                let mut members = Vec::new();
+                for owner in table.ancestry(shape.def) {
+                    let Some(t) = table.get(owner) else { continue };
+                    for f in t.fields() {
+                        let size = self.layouts.size_of(f.ty)? as usize;
+                        let at = f.offset as usize;
+                        let Some(b) = bytes.get(at..at + size) else {
+                            return Err(Error::invalid(0, format!("member {} lies outside its {}-byte owner", f.name, bytes.len())));
+                        };
+                        let v = self.value(f.ty, b, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                        members.push((f.name.clone(), v));
+                    }
+                }
+                Dyn::Record(members)
+            }
+            _ => Dyn::Bytes(bytes.to_vec()),
+        })
+    }
+}
+
+impl Serialize for Dyn {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Dyn::Null => s.serialize_unit(),
+            Dyn::Bool(b) if *b <= 1 => s.serialize_bool(*b == 1),
+            Dyn::Bool(b) => s.serialize_u8(*b),
+            Dyn::Int(v) => s.serialize_i64(*v),
+            Dyn::UInt(v) => s.serialize_u64(*v),
+            Dyn::Float(f) => s.serialize_f32(*f),
+            Dyn::Half(h) => s.serialize_f32(f32::from_bits(u32::from(*h) << 16)),
+            Dyn::Str(t) => s.serialize_str(t),
+            Dyn::Ptr(i) => s.serialize_str(&format!("#{i}")),
+            Dyn::List(l) => {
+                let mut q = s.serialize_seq(Some(l.len()))?;
+                for v in l {
+                    q.serialize_element(v)?;
+                }
+                q.end()
+            }
+            Dyn::Record(m) => {
+                let mut q = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m {
+                    q.serialize_entry(k, v)?;
+                }
+                q.end()
+            }
+            Dyn::Bytes(b) => s.serialize_str(&b.iter().map(|x| format!("{x:02x}")).collect::<String>()),
+        }
+    }
+}
+
+/// One object of a dump: its item index, full type name and value.
+#[derive(Serialize)]
+pub struct DumpObject {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub value: Dyn,
+}
+
+/// Every object item of a file, decoded, in item order.
+pub fn dump(file: &crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject>> {
+    let mut layouts = Layouts::new(&file.types);
+    let items = Items::read(file, &mut layouts)?;
+    let mut out = Vec::new();
+    for (i, it) in items.items.iter().enumerate().skip(1) {
+        if !it.is_object() {
+            continue;
+        }
+        let ty = file.types.full_name(it.ty);
+        let value = Decoder::new(&items, &mut layouts).item(i as u32, 0).map_err(|e| e.in_context(format!("#{i} {ty}")))?;
+        out.push(DumpObject { id: format!("#{i}"), ty, value });
+    }
+    Ok(out)
+}
