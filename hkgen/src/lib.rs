@@ -2,6 +2,7 @@
 //! them into per-SDK schema snapshots ([`schema`]), checks files ([`verify`]) and drives the code
 //! generator.
 
+pub mod codegen;
 pub mod error;
 pub mod extract;
 pub mod inputs;

@@ -5,7 +5,8 @@
 //! A derived class holds its parent as its first member (`base`, at offset 0, the parent's size)
 //! and dereferences to it, so inherited fields read as `derived.field`.
 
-use super::{Value, Visitor};
+use super::{Reader, Value, Visitor, Writer};
+use crate::error::Result;
 use std::any::Any;
 
 /// One member of a class, as the schema describes it.
@@ -50,6 +51,54 @@ pub trait Object: Any {
     fn parent_object(&self) -> Option<&dyn Object>;
     fn as_any(&self) -> &dyn Any;
     fn visit_object_refs(&self, v: &mut dyn Visitor);
+    /// Writes the object's bytes (its class's [`Value::SIZE`]) into `w`.
+    fn write_object(&self, w: &mut Writer<'_>) -> Result<()>;
+}
+
+/// A class in a module's table of classes: what the object graph needs to read an item of that
+/// class by name, and what a test needs to compare the layout with the schema.
+#[derive(Clone, Copy)]
+pub struct ClassEntry {
+    pub name: &'static str,
+    pub size: usize,
+    pub align: usize,
+    pub version: Option<u32>,
+    pub hash: u32,
+    pub parent: Option<&'static str>,
+    pub fields: &'static [FieldInfo],
+    /// Reads an object of the class from exactly `size` bytes.
+    pub read: fn(&Reader<'_>) -> Result<Box<dyn Object>>,
+}
+
+impl std::fmt::Debug for ClassEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClassEntry").field("name", &self.name).field("size", &self.size).finish_non_exhaustive()
+    }
+}
+
+fn read_boxed<T: Class>(r: &Reader<'_>) -> Result<Box<dyn Object>> {
+    Ok(Box::new(T::read(r)?))
+}
+
+impl ClassEntry {
+    /// The entry of class `T`.
+    pub const fn of<T: Class>() -> Self {
+        ClassEntry {
+            name: T::NAME,
+            size: T::SIZE,
+            align: T::ALIGN,
+            version: T::VERSION,
+            hash: T::HASH,
+            parent: T::PARENT,
+            fields: T::FIELDS,
+            read: read_boxed::<T>,
+        }
+    }
+
+    /// Finds `name` in a sorted table of classes.
+    pub fn find<'a>(table: &'a [ClassEntry], name: &str) -> Option<&'a ClassEntry> {
+        table.binary_search_by(|e| e.name.cmp(name)).ok().map(|i| &table[i])
+    }
 }
 
 impl dyn Object {

@@ -15,7 +15,7 @@ mod math;
 mod prim;
 mod refs;
 
-pub use class::{Class, FieldInfo, Object};
+pub use class::{Class, ClassEntry, FieldInfo, Object};
 pub use enums::{Enum, Enumeration, Flags, IntStorage};
 pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, Vector4};
 pub use prim::{Be, Bool32, Bool8, Half16, Opaque};

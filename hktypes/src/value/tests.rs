@@ -162,6 +162,9 @@ fn downcast_walks_the_bases() {
             self
         }
         fn visit_object_refs(&self, _: &mut dyn Visitor) {}
+        fn write_object(&self, _: &mut Writer<'_>) -> Result<()> {
+            Ok(())
+        }
     }
     impl Object for Derived {
         fn class_name(&self) -> &'static str {
@@ -174,6 +177,9 @@ fn downcast_walks_the_bases() {
             self
         }
         fn visit_object_refs(&self, _: &mut dyn Visitor) {}
+        fn write_object(&self, _: &mut Writer<'_>) -> Result<()> {
+            Ok(())
+        }
     }
     let d: Box<dyn Object> = Box::new(Derived { base: Base });
     assert!(d.downcast_ref::<Derived>().is_some());

@@ -1,0 +1,276 @@
+//! Token streams for the items of one SDK module: a marker type per enumeration, a type alias per
+//! typedef, and per class a struct with its `Value`, `Class` and `Object` implementations.
+//!
+//! Inheritance is composition: a derived class's first member is `base: Parent` (offset 0, the
+//! parent's size), and the struct dereferences to it, so `body.base_field` and `&derived.base`
+//! work without copying inherited fields into every class.
+
+use super::names;
+use super::types::Model;
+use crate::schema::model::Type;
+use crate::Error;
+use hktypes::reflect::SizeAlign;
+use proc_macro2::TokenStream;
+use proc_macro2::Literal;
+use quote::quote;
+
+/// Doc attributes, one per line, each line led by a space as `///` would write it.
+fn docs(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| if l.is_empty() { String::new() } else { format!(" {}", l.trim_start()) });
+    quote!(#(#[doc = #lines])*)
+}
+
+fn lit(n: usize) -> Literal {
+    Literal::usize_unsuffixed(n)
+}
+
+fn hex(n: u32) -> TokenStream {
+    // A hex literal reads like the schema's hashes and flags.
+    let l: Literal = format!("{n:#010x}").parse().unwrap_or_else(|_| Literal::u32_unsuffixed(n));
+    quote!(#l)
+}
+
+pub fn enumeration(m: &Model<'_>, krate: &TokenStream, key: &str, items: &[(String, i64)]) -> Result<TokenStream, Error> {
+    let rt = m.rt();
+    let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: enumeration without a name")))?;
+    let doc = format!(" Enumeration `{key}`: a marker for [`Enum`]({krate}::value::Enum) and [`Flags`]({krate}::value::Flags).");
+    let names = items.iter().map(|(n, _)| n);
+    let values = items.iter().map(|(_, v)| v);
+    let doc = docs(&doc);
+    Ok(quote! {
+        #doc
+        pub enum #id {}
+        impl #rt::Enumeration for #id {
+            const NAME: &'static str = #key;
+            const ITEMS: &'static [(&'static str, i64)] = &[#((#names, #values)),*];
+        }
+    })
+}
+
+pub fn alias(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
+    let id = m.ident(&t.key).ok_or_else(|| Error::Schema(format!("{}: typedef without a name", t.key)))?;
+    let target = m.rust_type(&t.key)?;
+    let doc = format!(" Havok typedef `{}` of `{}`.", t.key, t.parent.as_deref().unwrap_or_default());
+    let doc = docs(&doc);
+    Ok(quote! {
+        #doc
+        pub type #id = #target;
+    })
+}
+
+struct Member {
+    havok: String,
+    ident: proc_macro2::Ident,
+    rust: String,
+    ty: TokenStream,
+    offset: usize,
+    flags: u32,
+    ty_key: String,
+    refs: bool,
+}
+
+pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream, Error> {
+    let rt = m.rt();
+    let key = t.key.as_str();
+    let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: class without a name")))?;
+    let size = t.size.ok_or_else(|| Error::Schema(format!("{key}: class without a size")))? as usize;
+    let align = SizeAlign { size: size as u32, align: t.align.unwrap_or(1) }.alignment().max(1) as usize;
+    let parent = match t.parent.as_deref() {
+        Some(p) => Some((p, m.rust_type(p)?, m.has_refs(p))),
+        None => None,
+    };
+
+    let mut fields: Vec<&crate::schema::model::Field> = t.fields.iter().flatten().collect();
+    fields.sort_by_key(|f| f.offset);
+    let reserved: &[&str] = if parent.is_some() { &["base"] } else { &[] };
+    let rust_names = names::field_names(fields.iter().map(|f| f.name.as_str()), reserved);
+    let mut members = Vec::new();
+    for (f, rust) in fields.iter().zip(rust_names) {
+        let ty = m.rust_type(&f.ty).map_err(|e| Error::Schema(format!("{key}.{}: {e}", f.name)))?;
+        members.push(Member {
+            havok: f.name.clone(),
+            ident: names::ident(&rust),
+            rust,
+            ty,
+            offset: f.offset as usize,
+            flags: f.flags.0,
+            ty_key: f.ty.clone(),
+            refs: m.has_refs(&f.ty),
+        });
+    }
+
+    let mut doc = format!(" Havok class `{key}`");
+    if t.full_name() != key {
+        doc.push_str(" (one of its layouts)");
+    }
+    doc.push_str(&format!(": {size} bytes, alignment {align}"));
+    if let Some(v) = t.version {
+        doc.push_str(&format!(", version {v}"));
+    }
+    doc.push_str(&format!(", hash {}", t.computed));
+    if let Some(h) = t.hash.filter(|h| *h != t.computed) {
+        doc.push_str(&format!(" (stored {h})"));
+    }
+    doc.push('.');
+    if let Some((p, _, _)) = &parent {
+        doc.push_str(&format!("\n\nDerives from `{p}`, held in `base` and reached through `Deref`."));
+    }
+
+    let field_defs = members.iter().map(|x| {
+        let size = m.size_of(&x.ty_key).unwrap_or(0);
+        let d = format!(
+            " `{}`: offset {}, {} bytes, `{}`, flags {:#04x}.",
+            x.havok, x.offset, size, x.ty_key, x.flags
+        );
+        let (i, ty) = (&x.ident, &x.ty);
+        let d = docs(&d);
+        quote!(#d pub #i: #ty)
+    });
+    let base_def = parent.as_ref().map(|(p, ty, _)| {
+        let d = format!(" The `{p}` part of the object.");
+        let d = docs(&d);
+        quote!(#d pub base: #ty,)
+    });
+
+    let reads = members.iter().map(|x| {
+        let (i, o, n) = (&x.ident, lit(x.offset), &x.havok);
+        quote!(#i: r.field(#o, #n)?)
+    });
+    let writes = members.iter().map(|x| {
+        let (i, o, n) = (&x.ident, lit(x.offset), &x.havok);
+        quote!(w.field(#o, #n, &self.#i)?;)
+    });
+    let base_read = parent.as_ref().map(|_| quote!(base: r.value(0)?,));
+    let base_write = parent.as_ref().map(|_| quote!(w.value(0, &self.base)?;));
+    let visits: Vec<TokenStream> = parent
+        .iter()
+        .filter(|(_, _, refs)| *refs)
+        .map(|_| quote!(#rt::Value::visit_refs(&self.base, at, v);))
+        .chain(members.iter().filter(|x| x.refs).map(|x| {
+            let (i, o) = (&x.ident, lit(x.offset));
+            quote!(#rt::Value::visit_refs(&self.#i, at + #o, v);)
+        }))
+        .collect();
+    let visit_fn = (!visits.is_empty()).then(|| {
+        quote! {
+            fn visit_refs(&self, at: usize, v: &mut dyn #rt::Visitor) {
+                #(#visits)*
+            }
+        }
+    });
+
+    let infos = members.iter().map(|x| {
+        let (n, r, o, fl, tk, ty) = (&x.havok, &x.rust, lit(x.offset), hex(x.flags), &x.ty_key, &x.ty);
+        quote! {
+            #rt::FieldInfo {
+                name: #n,
+                rust_name: #r,
+                offset: #o,
+                size: <#ty as #rt::Value>::SIZE as u32,
+                flags: #fl,
+                ty: #tk,
+            }
+        }
+    });
+    let opt = |v: Option<TokenStream>| match v {
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
+    };
+    let version = opt(t.version.map(|v| {
+        let l = Literal::u32_unsuffixed(v);
+        quote!(#l)
+    }));
+    let hash = hex(t.computed.0);
+    let stored = opt(t.hash.map(|h| hex(h.0)));
+    let flags = opt(t.flags.map(|h| hex(h.0)));
+    let parent_name = match &parent {
+        Some((p, _, _)) => quote!(Some(#p)),
+        None => quote!(None),
+    };
+    let parent_object = if parent.as_ref().is_some_and(|(p, _, _)| m.is_struct(p)) {
+        quote!(Some(&self.base))
+    } else {
+        quote!(None)
+    };
+    let deref = parent.as_ref().map(|(_, ty, _)| {
+        quote! {
+            impl ::core::ops::Deref for #id {
+                type Target = #ty;
+                fn deref(&self) -> &#ty {
+                    &self.base
+                }
+            }
+            impl ::core::ops::DerefMut for #id {
+                fn deref_mut(&mut self) -> &mut #ty {
+                    &mut self.base
+                }
+            }
+        }
+    });
+
+    let (size_l, align_l) = (lit(size), lit(align));
+    let empty = members.is_empty() && parent.is_none();
+    let (r, w) = if empty { (quote!(_r), quote!(_w)) } else { (quote!(r), quote!(w)) };
+    let doc = docs(&doc);
+    Ok(quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #id {
+            #base_def
+            #(#field_defs,)*
+        }
+        impl #rt::Value for #id {
+            const SIZE: usize = #size_l;
+            const ALIGN: usize = #align_l;
+            fn read(#r: &#rt::Reader<'_>) -> #krate::Result<Self> {
+                Ok(Self { #base_read #(#reads,)* })
+            }
+            fn write(&self, #w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
+                #base_write
+                #(#writes)*
+                Ok(())
+            }
+            #visit_fn
+        }
+        impl #rt::Class for #id {
+            const NAME: &'static str = #key;
+            const VERSION: Option<u32> = #version;
+            const HASH: u32 = #hash;
+            const STORED_HASH: Option<u32> = #stored;
+            const FLAGS: Option<u32> = #flags;
+            const PARENT: Option<&'static str> = #parent_name;
+            const FIELDS: &'static [#rt::FieldInfo] = &[#(#infos),*];
+        }
+        impl #rt::Object for #id {
+            fn class_name(&self) -> &'static str {
+                #key
+            }
+            fn parent_object(&self) -> Option<&dyn #rt::Object> {
+                #parent_object
+            }
+            fn as_any(&self) -> &dyn ::core::any::Any {
+                self
+            }
+            fn visit_object_refs(&self, v: &mut dyn #rt::Visitor) {
+                #rt::Value::visit_refs(self, 0, v)
+            }
+            fn write_object(&self, w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
+                #rt::Value::write(self, w)
+            }
+        }
+        #deref
+    })
+}
+
+/// The module's table of classes, sorted by name for [`ClassEntry::find`](hktypes::value::ClassEntry::find).
+pub fn class_table(m: &Model<'_>) -> TokenStream {
+    let rt = m.rt();
+    let mut entries: Vec<(&str, proc_macro2::Ident)> =
+        m.structs.iter().filter_map(|t| Some((t.key.as_str(), m.ident(&t.key)?))).collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let ids = entries.iter().map(|(_, id)| id);
+    quote! {
+        /// Every class of the module, sorted by Havok name.
+        pub static CLASSES: &[#rt::ClassEntry] = &[#(#rt::ClassEntry::of::<#ids>()),*];
+    }
+}
