@@ -72,8 +72,9 @@ impl<'a, 't> Decoder<'a, 't> {
         }
         let Some(shape) = self.layouts.shape(ty)? else { return Ok(Dyn::Bytes(bytes.to_vec())) };
         let table = self.layouts.table();
-        let def = table.get(shape.def).cloned().unwrap_or_default();
-        let fmt = def.format().unwrap_or(crate::reflect::Format(0));
+        let (fmt, subtype) = table
+            .get(shape.def)
+            .map_or((crate::reflect::Format(0), None), |d| (d.format().unwrap_or(crate::reflect::Format(0)), d.subtype));
         Ok(match shape.kind {
             Kind::Bool if bytes.len() == 1 => Dyn::Bool(bytes[0]),
             Kind::Bool | Kind::Int => {
@@ -118,7 +119,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 }
             },
             Kind::Array => {
-                let elem = def.subtype.unwrap_or(0);
+                let elem = subtype.unwrap_or(0);
                 let size = self.layouts.size_of(elem)? as usize;
                 let n = fmt.fixed_count() as usize;
                 if size == 0 || n.saturating_mul(size) > bytes.len() {

@@ -1,0 +1,39 @@
+//! Reads the tagfiles given (compendia found among them) into objects, decoding every member of
+//! every object, as many times as fit in about two seconds; prints the throughput. Used by
+//! `bench/soulstruct.sh` to compare with soulstruct-havok on the same files.
+//!
+//! `cargo run --release -p hkgen --example read_throughput -- FILE...`
+
+use hkgen::inputs::Compendia;
+use hktypes::tagfile::TagFile;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn main() {
+    let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let compendia = Compendia::load(&paths).expect("compendia");
+    let files: Vec<(Vec<u8>, _)> = paths
+        .iter()
+        .filter(|p| hkgen::inputs::sniff_path(p).ok() == Some(hkgen::inputs::Format::Tag0))
+        .map(|p| (std::fs::read(p).expect("read"), compendia.set_for(p)))
+        .collect();
+    let bytes: usize = files.iter().map(|(b, _)| b.len()).sum();
+    let start = Instant::now();
+    let mut passes = 0u32;
+    let mut objects = 0usize;
+    while passes == 0 || start.elapsed().as_secs_f64() < 2.0 {
+        for (b, set) in &files {
+            let f = TagFile::read(b, set).expect("read tagfile");
+            objects += std::hint::black_box(hktypes::dynamic::dump(&f).expect("decode")).len();
+        }
+        passes += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{} files, {bytes} bytes, {passes} passes, {} objects per pass, {:.3} s, {:.1} MB/s",
+        files.len(),
+        objects / passes as usize,
+        secs,
+        bytes as f64 * f64::from(passes) / secs / 1e6
+    );
+}
