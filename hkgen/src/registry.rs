@@ -67,7 +67,15 @@ fn value_param(v: i64) -> u64 {
 
 /// Reads a registry dump.
 pub fn import(xml: &str) -> Result<Registry, Error> {
-    let doc = roxmltree::Document::parse(xml).map_err(|e| Error::Registry(e.to_string()))?;
+    let doc = roxmltree::Document::parse(xml).map_err(|e| {
+        // roxmltree names the position in some of its messages only, and none for a dump that
+        // ends too soon: there, it is the last line.
+        let row = match e {
+            roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode => xml.matches('\n').count() + 1,
+            _ => e.pos().row as usize,
+        };
+        Error::Registry(format!("line {row}: {e}"))
+    })?;
     let root = doc.root_element();
     if root.tag_name().name() != "HavokTypeRegistry" {
         return Err(Error::Registry(format!("root element is <{}>, not <HavokTypeRegistry>", root.tag_name().name())));
@@ -82,9 +90,9 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
     }
     ids.sort();
     let mut index: HashMap<u64, TypeIndex> = HashMap::with_capacity(ids.len());
-    for (pos, (id, _)) in ids.iter().enumerate() {
+    for (pos, (id, k)) in ids.iter().enumerate() {
         if index.insert(*id, pos as TypeIndex + 1).is_some() {
-            return Err(Error::Registry(format!("type id {id} appears twice")));
+            return Err(Error::Registry(format!("line {}: type id {id} appears twice", line(nodes[*k]))));
         }
     }
     let resolve = |n: roxmltree::Node<'_, '_>, id: u64| -> Result<TypeIndex, Error> {
@@ -197,6 +205,15 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         types.push(t);
     }
     let mut table = TypeTable { types };
+    // A corrupt dump can make a parent chain loop, which the rest of hkgen takes to be impossible
+    // (the tagfile reader refuses such tables too).
+    for (i, t) in table.iter() {
+        let root = table.ancestry(i).first().and_then(|&r| table.get(r)).map_or(0, |r| r.parent);
+        if root != 0 {
+            let at = ids.get(i as usize - 1).map_or(0, |&(_, k)| line(nodes[k]));
+            return Err(Error::Registry(format!("line {at}: the parent chain of {} runs into a cycle", t.name)));
+        }
+    }
     let recovered_alignment = recover_alignment_codes(&mut table)?;
     Ok(Registry { sdkv, types: table, ids: ids.iter().map(|(id, _)| *id).collect(), presets, recovered_alignment })
 }

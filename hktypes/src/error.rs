@@ -135,7 +135,8 @@ impl fmt::Display for Error {
         }
         if !i.path.is_empty() {
             let path: Vec<&str> = i.path.iter().rev().map(String::as_str).collect();
-            write!(f, " in {}", path.join("."))?;
+            let space = if i.section.is_some() || i.offset.is_some() { " " } else { "" };
+            write!(f, "{space}in {}", path.join("."))?;
         }
         if i.section.is_some() || i.offset.is_some() || !i.path.is_empty() {
             f.write_str(": ")?;
@@ -170,5 +171,18 @@ impl<T> Context<T> for Result<T> {
     }
     fn section(self, path: &str, start: u64) -> Result<T> {
         self.map_err(|e| e.in_section(path, start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_with_and_without_a_location() {
+        let e = Error::new(ErrorKind::Cycle("x".into())).in_context("T");
+        assert_eq!(e.to_string(), "in T: cyclic x");
+        let e = Error::at(0x10, ErrorKind::BadUtf8).in_section("TAG0/SDKV", 8).in_context("T");
+        assert_eq!(e.to_string(), "TAG0/SDKV+0x8 (file 0x10) in T: string is not valid UTF-8");
     }
 }

@@ -21,6 +21,12 @@ use crate::error::{Error, ErrorKind, Result};
 /// below this; the limit keeps the recursion off the end of the stack.
 pub const MAX_DEPTH: usize = 256;
 
+/// How many template arguments the expansions of one table's types may visit in all, per type of
+/// the table. A type argument is hashed with its own arguments, unshared, so a hostile table of
+/// types that each take the previous one twice would otherwise expand without end; stock types
+/// visit a handful each.
+const PARAM_STEPS_PER_TYPE: usize = 64;
+
 fn crc(prev: u32, bytes: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new_with_initial(prev);
     h.update(bytes);
@@ -71,12 +77,15 @@ pub struct Hasher<'t> {
     table: &'t TypeTable,
     memo: Vec<Option<u32>>,
     in_progress: Vec<bool>,
+    /// Template arguments that expansions may still visit (see [`PARAM_STEPS_PER_TYPE`]).
+    param_steps: usize,
 }
 
 impl<'t> Hasher<'t> {
     pub fn new(table: &'t TypeTable, recipe: Recipe) -> Self {
         let n = table.types.len();
-        Hasher { recipe, table, memo: vec![None; n], in_progress: vec![false; n] }
+        let param_steps = PARAM_STEPS_PER_TYPE.saturating_mul(n).saturating_add(4096);
+        Hasher { recipe, table, memo: vec![None; n], in_progress: vec![false; n], param_steps }
     }
 
     /// The computed hash of type `i`.
@@ -142,7 +151,7 @@ impl<'t> Hasher<'t> {
         }
         if t.fields.is_some() {
             let owners = match self.recipe {
-                Recipe::InheritedFields => self.table.ancestry(i),
+                Recipe::InheritedFields => self.ancestry(i)?,
                 Recipe::OwnFields => vec![i],
             };
             for owner in owners {
@@ -157,7 +166,27 @@ impl<'t> Hasher<'t> {
         Ok(h)
     }
 
-    fn params(&self, mut h: u32, i: TypeIndex, depth: usize) -> Result<u32> {
+    /// The parent chain of `i`, root class first, ending with `i`. The parents' hashes are computed
+    /// first, so the chain has no cycle; it is bounded all the same, so that a table that was not
+    /// validated cannot make every type walk a chain as long as the table.
+    fn ancestry(&self, i: TypeIndex) -> Result<Vec<TypeIndex>> {
+        let mut chain = vec![i];
+        let mut cur = i;
+        while let Some(t) = self.table.get(cur) {
+            if t.parent == 0 {
+                break;
+            }
+            if chain.len() > MAX_DEPTH {
+                return Err(Error::new(ErrorKind::Cycle(format!("or parent chain longer than {MAX_DEPTH} types"))));
+            }
+            chain.push(t.parent);
+            cur = t.parent;
+        }
+        chain.reverse();
+        Ok(chain)
+    }
+
+    fn params(&mut self, mut h: u32, i: TypeIndex, depth: usize) -> Result<u32> {
         if depth > MAX_DEPTH {
             return Err(Error::new(ErrorKind::Cycle("or too deep template parameters".into())));
         }
@@ -165,6 +194,9 @@ impl<'t> Hasher<'t> {
         for p in &t.params {
             match p.arg {
                 TemplateArg::Type(ti) => {
+                    self.param_steps = self.param_steps.checked_sub(1).ok_or_else(|| {
+                        Error::new(ErrorKind::Invalid("template arguments expand out of proportion to the table".into()))
+                    })?;
                     h = crc(h, self.get(ti)?.name.as_bytes());
                     h = self.params(h, ti, depth + 1)?;
                 }
@@ -200,4 +232,47 @@ pub fn check_table(table: &TypeTable, recipe: Recipe) -> Result<HashCheck> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+    use crate::reflect::{TemplateParam, TypeDef};
+
+    fn named(name: &str) -> TypeDef {
+        TypeDef { name: name.into(), ..TypeDef::default() }
+    }
+
+    #[test]
+    fn template_arguments_that_double_with_every_type_stop() {
+        // Type k takes type k-1 twice: hashing type 60 would visit 2^60 arguments.
+        let mut types = vec![TypeDef::default(), named("T")];
+        for k in 2..=60u32 {
+            let arg = |n: &str| TemplateParam { name: n.into(), arg: TemplateArg::Type(k - 1) };
+            types.push(TypeDef { params: vec![arg("tA"), arg("tB")], hash: Some(0), ..named("T") });
+        }
+        let table = TypeTable { types };
+        let e = check_table(&table, Recipe::InheritedFields).unwrap_err();
+        assert!(e.to_string().contains("out of proportion"), "{e}");
+        assert_eq!(e.path(), ["T"]);
+        // The names stop too.
+        assert!(table.full_name(60).len() <= crate::reflect::MAX_FULL_NAME + 100);
+    }
+
+    #[test]
+    fn a_long_parent_chain_in_an_unvalidated_table_stops() {
+        // 20 000 types, each the parent of the next and each with (no) fields: walking the whole
+        // chain for every type would be quadratic.
+        let n = 20_000u32;
+        let mut types = vec![TypeDef::default()];
+        for k in 1..=n {
+            types.push(TypeDef { parent: k - 1, fields: Some(Vec::new()), properties: Some(0), hash: Some(1), ..named("C") });
+        }
+        let table = TypeTable { types };
+        let e = check_table(&table, Recipe::InheritedFields).unwrap_err();
+        assert!(e.to_string().contains("parent chain longer than"), "{e}");
+        // The own-fields recipe walks no chain, and hashes every type.
+        let c = check_table(&table, Recipe::OwnFields).unwrap();
+        assert_eq!(c.stored, n as usize);
+    }
 }

@@ -158,6 +158,11 @@ impl TypeDef {
     }
 }
 
+/// Where [`TypeTable::full_name`] stops expanding template arguments: six times the longest full
+/// name of the corpus and the Elden Ring registry (167 bytes). It bounds what naming every type of a
+/// hostile table can take to about 1 kB per record of a few bytes.
+pub const MAX_FULL_NAME: usize = 1024;
+
 /// A whole type table. Index 0 is the null type and holds a default [`TypeDef`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeTable {
@@ -187,14 +192,23 @@ impl TypeTable {
     }
 
     /// The full name with template arguments expanded: `hkArray<hkaBone, hkContainerHeapAllocator>`.
-    /// Bounded in depth so that a hostile table cannot recurse without end.
+    /// Bounded in depth and length (a hostile table's arguments can expand exponentially), so that
+    /// it cannot recurse or grow without end; a name cut short ends in `...`.
     pub fn full_name(&self, i: TypeIndex) -> String {
         let mut s = String::new();
         self.write_full_name(i, &mut s, 0);
+        if s.len() >= MAX_FULL_NAME {
+            s.push_str("...");
+        }
+        // Growing by pushes may have doubled the buffer; a caller that names every type keeps them.
+        s.shrink_to_fit();
         s
     }
 
     fn write_full_name(&self, i: TypeIndex, out: &mut String, depth: usize) {
+        if out.len() >= MAX_FULL_NAME {
+            return;
+        }
         let Some(t) = self.get(i) else {
             out.push_str("void?");
             return;
@@ -209,6 +223,9 @@ impl TypeTable {
         }
         out.push('<');
         for (n, p) in t.params.iter().enumerate() {
+            if out.len() >= MAX_FULL_NAME {
+                return;
+            }
             if n > 0 {
                 out.push_str(", ");
             }
@@ -220,16 +237,27 @@ impl TypeTable {
         out.push('>');
     }
 
-    /// The chain of parents, root class first, ending with `i` itself. Stops at a cycle.
+    /// The chain of parents, root class first, ending with `i` itself. Stops at a cycle. Linear in
+    /// the length of the chain: an acyclic chain ends within `len()` steps, and only a walk that
+    /// runs longer looks for the repeat.
     pub fn ancestry(&self, i: TypeIndex) -> Vec<TypeIndex> {
         let mut chain = vec![i];
         let mut cur = i;
         while let Some(t) = self.get(cur) {
-            if t.parent == 0 || chain.contains(&t.parent) || chain.len() > self.types.len() {
+            if t.parent == 0 || chain.len() > self.types.len() {
                 break;
             }
             chain.push(t.parent);
             cur = t.parent;
+        }
+        if chain.len() > self.types.len() {
+            // A cycle: keep the chain up to the first type met twice.
+            let mut seen = vec![false; self.types.len()];
+            let end = chain
+                .iter()
+                .position(|&j| seen.get_mut(j as usize).is_some_and(|s| std::mem::replace(s, true)))
+                .unwrap_or(chain.len());
+            chain.truncate(end);
         }
         chain.reverse();
         chain
@@ -238,5 +266,38 @@ impl TypeTable {
     /// Number of types with a stored hash.
     pub fn stored_hashes(&self) -> usize {
         self.types.iter().filter(|t| t.hash.is_some()).count()
+    }
+}
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+
+    #[test]
+    fn ancestry_stops_at_a_cycle_and_is_linear_on_a_long_chain() {
+        // 1 -> 2 -> 3 -> 2
+        let t = |parent| TypeDef { parent, ..TypeDef::default() };
+        let table = TypeTable { types: vec![TypeDef::default(), t(2), t(3), t(2)] };
+        assert_eq!(table.ancestry(1), vec![3, 2, 1]);
+        assert_eq!(table.ancestry(0), vec![0]);
+        assert_eq!(TypeTable::default().ancestry(5), vec![5]);
+        let n = 100_000u32;
+        let table = TypeTable { types: (0..=n).map(|k| t(k.saturating_sub(1))).collect() };
+        let chain = table.ancestry(n);
+        assert_eq!(chain.len(), n as usize);
+        assert_eq!(chain[0], 1);
+    }
+
+    #[test]
+    fn full_names_are_bounded() {
+        let mut types = vec![TypeDef::default(), TypeDef { name: "T".into(), ..TypeDef::default() }];
+        for k in 2..=40u32 {
+            let arg = |n: &str| TemplateParam { name: n.into(), arg: TemplateArg::Type(k - 1) };
+            types.push(TypeDef { name: "T".into(), params: vec![arg("tA"), arg("tB")], ..TypeDef::default() });
+        }
+        let table = TypeTable { types };
+        assert_eq!(table.full_name(3), "T<T<T, T>, T<T, T>>");
+        let long = table.full_name(40);
+        assert!(long.len() <= MAX_FULL_NAME + 10 && long.ends_with("..."), "{}", long.len());
     }
 }

@@ -124,11 +124,14 @@ const MAX_DEPTH: usize = 8;
 fn read_one<'a>(c: &mut Cursor<'a>, parent: &str, depth: usize) -> Result<Section<'a>> {
     let start = c.offset();
     let room = c.remaining() as u64;
-    let word = c.u32_be()?;
-    let tag = Tag(c.array::<4>()?);
+    // A bad header is an error of the section that holds it (of none, for the file's own).
+    let parent_body = c.base();
+    let in_parent = |e: Error| if parent.is_empty() { e } else { e.in_section(parent, parent_body) };
+    let word = c.u32_be().map_err(in_parent)?;
+    let tag = Tag(c.array::<4>().map_err(in_parent)?);
     let size = u64::from(word & SIZE_MASK);
     if size < HEADER_LEN as u64 || size > room {
-        return Err(Error::at(start, ErrorKind::BadSectionSize { size, room }).in_section(parent, start));
+        return Err(in_parent(Error::at(start, ErrorKind::BadSectionSize { size, room })));
     }
     let body = c.bytes(size as usize - HEADER_LEN)?;
     let path = if parent.is_empty() { tag.as_str() } else { format!("{parent}/{tag}") };
@@ -187,5 +190,38 @@ impl SectionWriter {
     pub fn finish(self) -> Vec<u8> {
         assert!(self.open.is_empty(), "unclosed section");
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_header_names_the_section_that_holds_it() {
+        let mut w = SectionWriter::new();
+        w.begin(b"TAG0", 0);
+        w.leaf(b"SDKV", b"20180100");
+        w.begin(b"INDX", 0);
+        w.leaf(b"ITEM", &[0; 12]);
+        w.end();
+        w.end();
+        let good = w.finish();
+        assert!(read_root(&good).is_ok());
+        // ITEM's size word (at 0x20) made larger than INDX.
+        let mut bad = good.clone();
+        bad[0x20..0x24].copy_from_slice(&0x4000_0100u32.to_be_bytes());
+        let e = read_root(&bad).unwrap_err();
+        assert_eq!((e.section(), e.offset()), (Some("TAG0/INDX"), Some(0x20)), "{e}");
+        assert!(e.to_string().starts_with("TAG0/INDX+0x0 (file 0x20)"), "{e}");
+        // A header cut short inside INDX.
+        let mut cut = good[..0x22].to_vec();
+        cut[0..4].copy_from_slice(&0x22u32.to_be_bytes());
+        cut[0x18..0x1c].copy_from_slice(&0x0Au32.to_be_bytes());
+        let e = read_root(&cut).unwrap_err();
+        assert_eq!((e.section(), e.offset()), (Some("TAG0/INDX"), Some(0x20)), "{e}");
+        // The file's own header belongs to no section.
+        let e = read_root(&good[..6]).unwrap_err();
+        assert_eq!((e.section(), e.offset()), (None, Some(4)), "{e}");
     }
 }

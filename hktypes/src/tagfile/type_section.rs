@@ -8,6 +8,7 @@ use super::packed;
 use super::section::Section;
 use crate::bytes::{check_count, Cursor};
 use crate::error::{Error, ErrorKind, Result};
+use crate::reflect::hash::MAX_DEPTH;
 use crate::reflect::{
     presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
 };
@@ -25,10 +26,11 @@ pub fn read(ty: &Section<'_>) -> Result<TypeTable> {
     let fstr = ty.require(FIELD_STRINGS)?;
     let field_strings = read_strings(fstr).map_err(|e| fstr.locate(e))?;
 
+    let mut budget = NameBudget::for_section(ty);
     let tna = ty.require(TYPE_NAMES)?;
-    let mut table = read_names(tna, &type_strings).map_err(|e| tna.locate(e))?;
+    let mut table = read_names(tna, &type_strings, &mut budget).map_err(|e| tna.locate(e))?;
     let tbdy = ty.require(BODIES)?;
-    read_bodies(tbdy, &mut table, &field_strings).map_err(|e| tbdy.locate(e))?;
+    read_bodies(tbdy, &mut table, &field_strings, &mut budget).map_err(|e| tbdy.locate(e))?;
     if let Some(thsh) = ty.child_any(HASHES) {
         read_hashes(thsh, &mut table).map_err(|e| thsh.locate(e))?;
     }
@@ -58,10 +60,38 @@ fn read_strings<'a>(sec: &Section<'a>) -> Result<Vec<&'a str>> {
     Ok(out)
 }
 
-fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str) -> Result<String> {
-    strings.get(index as usize).map(|s| (*s).to_owned()).ok_or_else(|| {
+/// How many bytes the copies of type, parameter and field names may still take. Every record names
+/// its string by index, so a hostile table could name one long string from every record and make
+/// its copies out of all proportion to the file; stock tables take less than one byte of names per
+/// byte of their `TYPE` section.
+struct NameBudget {
+    left: u64,
+    limit: u64,
+}
+
+impl NameBudget {
+    fn for_section(ty: &Section<'_>) -> Self {
+        let limit = 4 * ty.body.len() as u64 + (64 << 10);
+        NameBudget { left: limit, limit }
+    }
+
+    fn take(&mut self, n: usize, at: u64) -> Result<()> {
+        match self.left.checked_sub(n as u64) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => Err(Error::invalid(at, format!("names take more than {} bytes, out of proportion to the TYPE section", self.limit))),
+        }
+    }
+}
+
+fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str, budget: &mut NameBudget) -> Result<String> {
+    let s = strings.get(index as usize).ok_or_else(|| {
         Error::at(at, ErrorKind::IndexOutOfRange { what, index, count: strings.len() as u64 })
-    })
+    })?;
+    budget.take(s.len(), at)?;
+    Ok((*s).to_owned())
 }
 
 fn type_index(c: &mut Cursor<'_>, count: usize) -> Result<TypeIndex> {
@@ -73,7 +103,7 @@ fn type_index(c: &mut Cursor<'_>, count: usize) -> Result<TypeIndex> {
     Ok(v as TypeIndex)
 }
 
-fn read_names(sec: &Section<'_>, strings: &[&str]) -> Result<TypeTable> {
+fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> Result<TypeTable> {
     let mut c = sec.cursor();
     let at = c.offset();
     let count = packed::read(&mut c)?;
@@ -83,14 +113,14 @@ fn read_names(sec: &Section<'_>, strings: &[&str]) -> Result<TypeTable> {
     types.push(TypeDef::default());
     for _ in 1..count.max(1) {
         let at = c.offset();
-        let name = string_at(strings, packed::read(&mut c)?, at, "type name string")?;
+        let name = string_at(strings, packed::read(&mut c)?, at, "type name string", budget)?;
         let at = c.offset();
         let nparams = packed::read(&mut c)?;
         let nparams = check_count("template parameters", nparams, 2, c.remaining(), at)?;
         let mut params = Vec::with_capacity(nparams);
         for _ in 0..nparams {
             let at = c.offset();
-            let pname = string_at(strings, packed::read(&mut c)?, at, "template parameter name string")?;
+            let pname = string_at(strings, packed::read(&mut c)?, at, "template parameter name string", budget)?;
             let arg = if pname.starts_with('t') {
                 TemplateArg::Type(type_index(&mut c, count)?)
             } else if pname.starts_with('v') {
@@ -115,7 +145,7 @@ fn expect_padding(c: &Cursor<'_>) -> Result<()> {
     Ok(())
 }
 
-fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[&str]) -> Result<()> {
+fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[&str], budget: &mut NameBudget) -> Result<()> {
     let count = table.types.len();
     let mut seen = vec![false; count];
     let mut c = sec.cursor();
@@ -132,13 +162,13 @@ fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[&str]) -> Res
             return Err(Error::at(at, ErrorKind::Duplicate(format!("body of type {i}"))));
         }
         // The name is copied into the error only when there is one.
-        read_body(&mut c, &mut table.types[i as usize], count, fields)
+        read_body(&mut c, &mut table.types[i as usize], count, fields, budget)
             .map_err(|e| e.in_context(table.types[i as usize].name.clone()))?;
     }
     Ok(())
 }
 
-fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str]) -> Result<()> {
+fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str], budget: &mut NameBudget) -> Result<()> {
     t.parent = type_index(c, count)?;
     let at = c.offset();
     let p = packed::read_u32(c)?;
@@ -174,7 +204,7 @@ fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str])
         let mut list = Vec::with_capacity(n);
         for _ in 0..n {
             let at = c.offset();
-            let name = string_at(fields, packed::read(c)?, at, "field name string")?;
+            let name = string_at(fields, packed::read(c)?, at, "field name string", budget)?;
             let flags = packed::read_u32(c)?;
             let offset = packed::read_u32(c)?;
             let ty = type_index(c, count).map_err(|e| e.in_context(name.clone()))?;
@@ -218,23 +248,28 @@ fn read_hashes(sec: &Section<'_>, table: &mut TypeTable) -> Result<()> {
 /// The order in which `THSH` lists its hashes, for writing a section back as it was read.
 pub fn hash_order(ty: &Section<'_>, count: usize) -> Result<Vec<TypeIndex>> {
     let Some(sec) = ty.child_any(HASHES) else { return Ok(Vec::new()) };
-    let mut c = sec.cursor();
-    let n = packed::read(&mut c)?;
-    let n = check_count("hashes", n, 5, c.remaining(), sec.body_offset())?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(type_index(&mut c, count)?);
-        c.skip(4)?;
-    }
-    Ok(out)
+    let read = || {
+        let mut c = sec.cursor();
+        let n = packed::read(&mut c)?;
+        let n = check_count("hashes", n, 5, c.remaining(), sec.body_offset())?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(type_index(&mut c, count)?);
+            c.skip(4)?;
+        }
+        Ok(out)
+    };
+    read().map_err(|e| sec.locate(e))
 }
 
-/// Structural checks the rest of the crate relies on: every parent chain ends. Linear in the
-/// number of types (each type is settled once), so a hostile table cannot make it quadratic.
+/// Structural checks the rest of the crate relies on: every parent chain ends, within
+/// [`MAX_DEPTH`] types (stock chains are under ten), so that walking the ancestry of every type
+/// stays linear. Linear itself (each type is settled once, with its depth), so a hostile table
+/// cannot make it quadratic.
 fn validate(table: &TypeTable) -> Result<()> {
-    const UNSEEN: u8 = 0;
-    const ON_PATH: u8 = 1;
-    const DONE: u8 = 2;
+    // Per type: 0 unseen, 1 on the path being walked, else 2 + the length of its parent chain.
+    const UNSEEN: usize = 0;
+    const ON_PATH: usize = 1;
     let mut state = vec![UNSEEN; table.types.len()];
     let mut path = Vec::new();
     for (start, _) in table.iter() {
@@ -248,9 +283,112 @@ fn validate(table: &TypeTable) -> Result<()> {
             let name = table.types[cur as usize].name.clone();
             return Err(Error::new(ErrorKind::Cycle(format!("parent chain through {name}"))));
         }
-        for i in path.drain(..) {
-            state[i as usize] = DONE;
+        let mut depth = if cur == 0 { 0 } else { state[cur as usize] - 2 };
+        for &i in path.iter().rev() {
+            depth += 1;
+            if depth > MAX_DEPTH {
+                let name = table.types[i as usize].name.clone();
+                return Err(Error::new(ErrorKind::Invalid(format!("parent chain longer than {MAX_DEPTH} types"))).in_context(name));
+            }
+            state[i as usize] = depth + 2;
         }
+        path.clear();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+    use crate::tagfile::section::{read_root, SectionWriter};
+
+    fn type_section(children: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+        let mut w = SectionWriter::new();
+        w.begin(b"TYPE", 0);
+        for (tag, body) in children {
+            w.leaf(tag, body);
+        }
+        w.end();
+        w.finish()
+    }
+
+    fn packed_all(values: &[u64]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &v in values {
+            packed::write(&mut out, v);
+        }
+        out
+    }
+
+    /// `n` types after the null one, each named string 0 and without parameters.
+    fn names(n: u64) -> Vec<u8> {
+        let mut out = packed_all(&[n + 1]);
+        for _ in 0..n {
+            out.extend([0, 0]);
+        }
+        out
+    }
+
+    fn read_bytes(bytes: &[u8]) -> Result<TypeTable> {
+        read(&read_root(bytes)?)
+    }
+
+    #[test]
+    fn one_long_string_named_by_every_type_is_refused() {
+        // 2 000 types naming one 10 000-byte string would copy 20 MB out of a 14 kB section.
+        let mut long = vec![b'A'; 10_000];
+        long.push(0);
+        let bytes = type_section(&[(b"TSTR", long), (b"FSTR", vec![0]), (b"TNA1", names(2_000)), (b"TBDY", vec![])]);
+        let e = read_bytes(&bytes).unwrap_err();
+        assert!(e.offset().is_some(), "{e}");
+        assert_eq!(e.section(), Some("TYPE/TNA1"), "{e}");
+        assert!(e.to_string().contains("out of proportion"), "{e}");
+    }
+
+    #[test]
+    fn one_long_string_named_by_every_field_is_refused() {
+        let mut long = vec![b'F'; 10_000];
+        long.push(0);
+        let mut tbdy = packed_all(&[1, 0, presence::FIELDS as u64, 2_000]);
+        for _ in 0..2_000 {
+            tbdy.extend(packed_all(&[0, 0x20, 0, 0]));
+        }
+        let bytes = type_section(&[(b"TSTR", b"T\0".to_vec()), (b"FSTR", long), (b"TNA1", names(1)), (b"TBDY", tbdy)]);
+        let e = read_bytes(&bytes).unwrap_err();
+        assert_eq!(e.section(), Some("TYPE/TBDY"), "{e}");
+        assert!(e.offset().is_some() && e.path() == ["T"], "{e}");
+    }
+
+    #[test]
+    fn names_within_the_budget_still_read() {
+        // Every type named by one 100-byte string: 20 kB of copies from a 4 kB section is fine.
+        let mut s = vec![b'A'; 100];
+        s.push(0);
+        let bytes = type_section(&[(b"TSTR", s), (b"FSTR", vec![0]), (b"TNA1", names(200)), (b"TBDY", vec![])]);
+        let t = read_bytes(&bytes).unwrap();
+        assert_eq!(t.len(), 201);
+        assert_eq!(t.types[200].name.len(), 100);
+    }
+
+    #[test]
+    fn a_parent_chain_longer_than_the_limit_is_refused() {
+        let chain = |n: u64| {
+            let tbdy: Vec<u8> = (1..=n).flat_map(|k| packed_all(&[k, k - 1, 0])).collect();
+            type_section(&[(b"TSTR", b"T\0".to_vec()), (b"FSTR", vec![0]), (b"TNA1", names(n)), (b"TBDY", tbdy)])
+        };
+        assert!(read_bytes(&chain(MAX_DEPTH as u64)).is_ok());
+        let e = read_bytes(&chain(MAX_DEPTH as u64 + 1)).unwrap_err();
+        assert_eq!(e.section(), Some("TYPE/TBDY"), "{e}");
+        assert!(e.to_string().contains("parent chain longer than"), "{e}");
+    }
+
+    #[test]
+    fn hash_order_errors_name_the_section() {
+        let mut thsh = packed_all(&[2, 1]);
+        thsh.extend([0, 0, 0]); // a hash one byte short
+        let bytes = type_section(&[(b"THSH", thsh)]);
+        let e = hash_order(&read_root(&bytes).unwrap(), 2).unwrap_err();
+        assert_eq!(e.section(), Some("TYPE/THSH"), "{e}");
+        assert!(e.offset().is_some(), "{e}");
+    }
 }
