@@ -1,0 +1,23 @@
+//! The Havok packfile container of SDK 5.5 to 2014 (specs: havok-packfile-botw.txt and the
+//! "Packfiles, versions 9 and 11" part of havok-tagfile-fromsoft.txt): the header with its layout
+//! rules, the section headers, `__classnames__`, `__types__` and `__data__` with their local,
+//! global and virtual fixups, and the `0xFF` fill. Both byte orders, 4- and 8-byte pointers.
+//!
+//! [`raw`] holds the on-disk records, [`file`] reads and checks them into a [`PackFile`], and
+//! [`write`] rebuilds the bytes from a `PackFile`'s parts (a stock file comes back byte for byte).
+//! The objects inside `__data__` are left as bytes here; laying them out is the schema's job.
+
+pub mod file;
+pub mod raw;
+pub mod write;
+
+pub use file::{
+    Body, ClassName, ClassNames, ContentsVersion, Fill, GlobalFixup, Header, HeaderTail, LocalFixup, PackFile,
+    Section, SectionName, VirtualFixup, CLASSNAMES, DATA, TYPES,
+};
+pub use raw::{Endian, LayoutRules, MAGIC};
+
+/// Whether `bytes` start with the packfile magic.
+pub fn sniff(bytes: &[u8]) -> bool {
+    bytes.starts_with(&MAGIC)
+}
