@@ -3,6 +3,7 @@
 //! generator.
 
 pub mod codegen;
+pub mod diff;
 pub mod error;
 pub mod extract;
 pub mod inputs;

@@ -31,6 +31,17 @@ enum Command {
         /// Files or directories (walked recursively).
         inputs: Vec<PathBuf>,
     },
+    /// Compare two schema snapshots class by class (directories, or git revisions as REV:path).
+    Diff {
+        /// `table`, `markdown` or `json`.
+        #[arg(long, default_value = "table", value_parser = ["table", "markdown", "json"])]
+        format: String,
+        /// Also list classes added, removed, or changed only in their hash.
+        #[arg(long)]
+        all: bool,
+        old: String,
+        new: String,
+    },
     /// Print the objects of a tagfile with Havok's names, for people and for diffs.
     Dump {
         /// `ron` or `json`.
@@ -109,6 +120,7 @@ fn main() -> ExitCode {
         Command::Extract { out, inputs } => extract(out, inputs),
         Command::Verify { json, compendia, inputs } => verify(json, compendia, inputs),
         Command::Dump { format, compendia, file } => dump(&format, compendia, &file),
+        Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out } => codegen(&sdk, &schemas, out.as_deref()),
     };
     match r {
@@ -264,5 +276,18 @@ fn dump(format: &str, compendium_paths: Vec<PathBuf>, file: &Path) -> Result<Exi
     };
     // A closed pipe (`hkgen dump f | head`) ends the output quietly.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn diff(format: &str, all: bool, old: &str, new: &str) -> Result<ExitCode, String> {
+    let a = hkgen::schema::snapshot::open(old).map_err(|e| e.to_string())?;
+    let b = hkgen::schema::snapshot::open(new).map_err(|e| e.to_string())?;
+    let changes = hkgen::diff::diff(&a, &b);
+    let text = match format {
+        "json" => serde_json::to_string_pretty(&changes).map_err(|e| e.to_string())? + "\n",
+        "markdown" => hkgen::diff::markdown(&changes, all),
+        _ => hkgen::diff::table(&changes, all),
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }

@@ -97,8 +97,7 @@ pub fn write(dir: &Path, schema: &Schema) -> Result<PathBuf, Error> {
 /// Reads the snapshot in `dir` (a `<sdk>` directory holding `sdk.ron`).
 pub fn read(dir: &Path) -> Result<Schema, Error> {
     let head = dir.join("sdk.ron");
-    let text = fs::read_to_string(&head).map_err(|e| Error::io(&head, e))?;
-    let mut schema: Schema = ron::from_str(&text).map_err(|e| Error::Schema(format!("{}: {e}", head.display())))?;
+    let sdk = fs::read_to_string(&head).map_err(|e| Error::io(&head, e))?;
     let types_dir = dir.join("types");
     let mut paths: Vec<PathBuf> = fs::read_dir(&types_dir)
         .map_err(|e| Error::io(&types_dir, e))?
@@ -106,16 +105,93 @@ pub fn read(dir: &Path) -> Result<Schema, Error> {
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();
     paths.sort();
+    let mut files = Vec::with_capacity(paths.len());
     for p in paths {
         let text = fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
-        let list: Vec<Type> = ron::from_str(&text).map_err(|e| Error::Schema(format!("{}: {e}", p.display())))?;
+        files.push((p.display().to_string(), text));
+    }
+    parse(&head.display().to_string(), &sdk, files)
+}
+
+/// Builds a schema from the text of its `sdk.ron` and of its `types/*.ron` files (named for error
+/// messages), wherever they came from: a directory, or a git revision.
+pub fn parse(head_name: &str, sdk: &str, types: Vec<(String, String)>) -> Result<Schema, Error> {
+    let mut schema: Schema = ron::from_str(sdk).map_err(|e| Error::Schema(format!("{head_name}: {e}")))?;
+    for (name, text) in types {
+        let list: Vec<Type> = ron::from_str(&text).map_err(|e| Error::Schema(format!("{name}: {e}")))?;
         for t in list {
             if let Some(old) = schema.types.insert(t.key.clone(), t) {
-                return Err(Error::Schema(format!("{}: type {} defined twice", p.display(), old.key)));
+                return Err(Error::Schema(format!("{name}: type {} defined twice", old.key)));
             }
         }
     }
     Ok(schema)
+}
+
+/// Reads the snapshot at `path` in git revision `rev` of the repository around the current
+/// directory (`hkgen diff HEAD~1:schemas/2018.1 schemas/2018.1`).
+pub fn read_git(rev: &str, path: &str) -> Result<Schema, Error> {
+    let git = |args: &[&str]| -> Result<String, Error> {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .output()
+            .map_err(|e| Error::Schema(format!("running git: {e}")))?;
+        if !out.status.success() {
+            return Err(Error::Schema(format!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim())));
+        }
+        String::from_utf8(out.stdout).map_err(|_| Error::Schema("git printed non-UTF-8 text".into()))
+    };
+    let path = path.trim_end_matches('/');
+    let sdk = git(&["show", &format!("{rev}:{path}/sdk.ron")])?;
+    let listing = git(&["ls-tree", "-r", "--name-only", rev, "--", &format!("{path}/types/")])?;
+    let names: Vec<&str> = listing.lines().filter(|l| l.ends_with(".ron")).collect();
+    let texts = cat_files(rev, &names)?;
+    let files = names.iter().map(|n| format!("{rev}:{n}")).zip(texts).collect();
+    parse(&format!("{rev}:{path}/sdk.ron"), &sdk, files)
+}
+
+/// The contents of many files of one revision through a single `git cat-file --batch`.
+fn cat_files(rev: &str, names: &[&str]) -> Result<Vec<String>, Error> {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("git")
+        .args(["cat-file", "--batch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::Schema(format!("running git: {e}")))?;
+    let mut stdin = child.stdin.take().ok_or_else(|| Error::Schema("git stdin".into()))?;
+    let request: String = names.iter().map(|n| format!("{rev}:{n}\n")).collect();
+    let writer = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
+    let out = child.wait_with_output().map_err(|e| Error::Schema(format!("git cat-file: {e}")))?;
+    let _ = writer.join();
+    let mut rest = &out.stdout[..];
+    let mut texts = Vec::with_capacity(names.len());
+    for name in names {
+        let nl = rest.iter().position(|&b| b == b'\n').ok_or_else(|| Error::Schema("git cat-file: short output".into()))?;
+        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
+        let size: usize = header
+            .rsplit(' ')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .filter(|_| header.contains(" blob "))
+            .ok_or_else(|| Error::Schema(format!("git cat-file {rev}:{name}: {header}")))?;
+        let body = rest.get(nl + 1..nl + 1 + size).ok_or_else(|| Error::Schema("git cat-file: short output".into()))?;
+        texts.push(String::from_utf8(body.to_vec()).map_err(|_| Error::Schema(format!("{rev}:{name} is not UTF-8")))?);
+        rest = rest.get(nl + 2 + size..).unwrap_or(&[]);
+    }
+    Ok(texts)
+}
+
+/// Reads a snapshot named as a directory, or as `REV:path` for a git revision.
+pub fn open(spec: &str) -> Result<Schema, Error> {
+    let p = Path::new(spec);
+    if p.join("sdk.ron").is_file() {
+        return read(p);
+    }
+    match spec.split_once(':') {
+        Some((rev, path)) if !rev.is_empty() => read_git(rev, path),
+        _ => Err(Error::Schema(format!("{spec}: no sdk.ron there, and not a REV:path"))),
+    }
 }
 
 /// Lists the SDK snapshot directories under `dir` (those holding `sdk.ron`), sorted.
