@@ -7,6 +7,7 @@ pub mod diff;
 pub mod error;
 pub mod extract;
 pub mod inputs;
+pub mod reflection;
 pub mod registry;
 pub mod schema;
 pub mod verify;

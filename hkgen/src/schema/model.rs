@@ -178,3 +178,220 @@ impl Schema {
         self.types.get(key)
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// hkClass records: the reflection of the packfile SDKs (2010-2014), a record kind of its own.
+// ---------------------------------------------------------------------------------------------
+
+/// `hkClassMember::Type` of the 2010-2014 SDKs, numbered as they store it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum MemberType {
+    Void,
+    Bool,
+    Char,
+    Int8,
+    Uint8,
+    Int16,
+    Uint16,
+    Int32,
+    Uint32,
+    Int64,
+    Uint64,
+    Real,
+    Vector4,
+    Quaternion,
+    Matrix3,
+    Rotation,
+    QsTransform,
+    Matrix4,
+    Transform,
+    Zero,
+    Pointer,
+    FunctionPointer,
+    Array,
+    InplaceArray,
+    Enum,
+    Struct,
+    SimpleArray,
+    HomogeneousArray,
+    Variant,
+    CString,
+    Ulong,
+    Flags,
+    Half,
+    StringPtr,
+    RelArray,
+}
+
+impl MemberType {
+    pub const ALL: [MemberType; 35] = [
+        MemberType::Void,
+        MemberType::Bool,
+        MemberType::Char,
+        MemberType::Int8,
+        MemberType::Uint8,
+        MemberType::Int16,
+        MemberType::Uint16,
+        MemberType::Int32,
+        MemberType::Uint32,
+        MemberType::Int64,
+        MemberType::Uint64,
+        MemberType::Real,
+        MemberType::Vector4,
+        MemberType::Quaternion,
+        MemberType::Matrix3,
+        MemberType::Rotation,
+        MemberType::QsTransform,
+        MemberType::Matrix4,
+        MemberType::Transform,
+        MemberType::Zero,
+        MemberType::Pointer,
+        MemberType::FunctionPointer,
+        MemberType::Array,
+        MemberType::InplaceArray,
+        MemberType::Enum,
+        MemberType::Struct,
+        MemberType::SimpleArray,
+        MemberType::HomogeneousArray,
+        MemberType::Variant,
+        MemberType::CString,
+        MemberType::Ulong,
+        MemberType::Flags,
+        MemberType::Half,
+        MemberType::StringPtr,
+        MemberType::RelArray,
+    ];
+
+    /// The number an hkClassMember stores.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u8) -> Option<Self> {
+        Self::ALL.get(code as usize).copied()
+    }
+
+    /// `TYPE_ARRAY` and the like, as reflection dumps name them.
+    pub fn sdk_name(self) -> String {
+        format!("TYPE_{}", format!("{self:?}").to_ascii_uppercase())
+    }
+
+    pub fn from_sdk_name(name: &str) -> Option<Self> {
+        let bare = name.strip_prefix("TYPE_")?;
+        Self::ALL.iter().copied().find(|t| format!("{t:?}").eq_ignore_ascii_case(bare))
+    }
+}
+
+/// hkClassMember flags the layout and the signature look at.
+pub mod member_flags {
+    pub const ALIGN_8: u16 = 128;
+    pub const ALIGN_16: u16 = 256;
+    pub const NOT_OWNED: u16 = 512;
+    pub const SERIALIZE_IGNORED: u16 = 1024;
+}
+
+/// One hkClassMember, without its offset (offsets belong to a platform, see the layout).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberRecord {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: MemberType,
+    #[serde(default = "void", skip_serializing_if = "is_void")]
+    pub subtype: MemberType,
+    /// The struct or pointee class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Key of the enum in [`ClassSchema::enums`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enumeration: Option<String>,
+    /// C array length (0 for a single value).
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
+    pub c_array_size: u16,
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
+    pub flags: u16,
+}
+
+fn void() -> MemberType {
+    MemberType::Void
+}
+fn is_void(t: &MemberType) -> bool {
+    *t == MemberType::Void
+}
+fn is_zero_u16(v: &u16) -> bool {
+    *v == 0
+}
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+/// One hkClassEnum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnumRecord {
+    /// The enum's own name (`Platform`); the key adds the class that declares it.
+    pub name: String,
+    /// (value, name) in declaration order.
+    pub items: Vec<(i64, String)>,
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub flags: u32,
+    /// The items the stored class signatures were computed with, where they differ from `items`
+    /// (BotW's Switch runtime added `HCL_PLATFORM_NX` to `hclClothData::Platform` after its files
+    /// were written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature_items: Option<Vec<(i64, String)>>,
+}
+
+/// One hkClass: platform-neutral (member types, C-array sizes, alignment flags, interface count,
+/// enum storage); offsets and sizes are computed per layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassRecord {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub flags: u32,
+    /// Interfaces this class itself implements (extra vtable pointers; 1 for hkBaseObject).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub interfaces: u32,
+    /// Keys of the enums it declares, in declaration order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enums: Vec<String>,
+    pub members: Vec<MemberRecord>,
+    /// The signature files store for it, when one is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Hex>,
+}
+
+/// The hkClass reflection of one packfile SDK.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassSchema {
+    /// `2014.2`.
+    pub sdk: String,
+    /// Where the records came from.
+    pub sources: Vec<String>,
+    pub classes: BTreeMap<String, ClassRecord>,
+    /// Enums by key: `Class::Name` for a declared enum, the bare name otherwise.
+    pub enums: BTreeMap<String, EnumRecord>,
+}
+
+impl ClassSchema {
+    pub fn class(&self, name: &str) -> Option<&ClassRecord> {
+        self.classes.get(name)
+    }
+
+    /// The class and its parents, the class first.
+    pub fn ancestry<'a>(&'a self, name: &str) -> Vec<&'a ClassRecord> {
+        let mut out = Vec::new();
+        let mut next = self.classes.get(name);
+        while let Some(c) = next {
+            if out.len() > 256 || out.iter().any(|o: &&ClassRecord| o.name == c.name) {
+                break;
+            }
+            out.push(c);
+            next = c.parent.as_deref().and_then(|p| self.classes.get(p));
+        }
+        out
+    }
+}

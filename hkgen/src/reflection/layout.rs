@@ -1,0 +1,1 @@
+//! Member offsets and class sizes from platform-neutral class records and a file's layout rules.

@@ -1,0 +1,91 @@
+//! Class signatures recomputed from hkClass records: the 60 of botw-2014.2-signatures.tsv and the
+//! `__classnames__` entries of every corpus packfile of hk_2014.2.0-r1 from the BotW Switch
+//! reflection dump; the hk_2014.1.0-r1 entries are tried against the same records and counted.
+
+mod common;
+
+use hkgen::reflection::{botw, signature};
+use hktypes::packfile::PackFile;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn botw_schema(corpus: &std::path::Path) -> hkgen::schema::model::ClassSchema {
+    let json = std::fs::read_to_string(common::classdata(corpus).join("botw-2014.2-switch-reflection.json")).unwrap();
+    botw::import(&json).unwrap().0
+}
+
+/// Every (class, signature) a packfile of `version` stores.
+fn stored(corpus: &std::path::Path, version: &str) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut out: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for e in common::manifest(corpus).into_iter().filter(|e| e.format == "packfile") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let f = PackFile::read(&bytes).unwrap();
+        if f.contents_version() != version {
+            continue;
+        }
+        for c in &f.class_names().entries {
+            out.entry(c.name.clone()).or_default().insert(c.signature);
+        }
+    }
+    out
+}
+
+#[test]
+fn botw_tsv_signatures_recompute() {
+    let Some(corpus) = common::corpus() else { return };
+    let schema = botw_schema(&corpus);
+    let tsv = std::fs::read_to_string(common::classdata(&corpus).join("botw-2014.2-signatures.tsv")).unwrap();
+    let (mut ok, mut bad) = (0, Vec::new());
+    for line in tsv.lines().skip(1).filter(|l| !l.is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let want = u32::from_str_radix(f[1].trim_start_matches("0x"), 16).unwrap();
+        match signature::class_signature(&schema, f[0]) {
+            Ok(got) if got == want => ok += 1,
+            Ok(got) => bad.push(format!("{}: {got:#010x}, stored {want:#010x}", f[0])),
+            Err(m) => bad.push(format!("{}: {m}", f[0])),
+        }
+    }
+    eprintln!("botw-2014.2-signatures.tsv: {ok} of {} recompute", ok + bad.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert_eq!(ok, 60);
+}
+
+#[test]
+fn corpus_2014_2_signatures_recompute() {
+    let Some(corpus) = common::corpus() else { return };
+    let schema = botw_schema(&corpus);
+    let stored = stored(&corpus, "hk_2014.2.0-r1");
+    let mut bad = Vec::new();
+    for (name, sigs) in &stored {
+        match signature::class_signature(&schema, name) {
+            Ok(got) if sigs.len() == 1 && sigs.contains(&got) => {}
+            Ok(got) => bad.push(format!("{name}: {got:#010x}, stored {sigs:x?}")),
+            Err(m) => bad.push(format!("{name}: {m}")),
+        }
+    }
+    eprintln!("hk_2014.2.0-r1: {} of {} classes in corpus packfiles recompute", stored.len() - bad.len(), stored.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// hk_2014.1.0-r1 files against the 2014.2 records: counted, not required (the versions differ).
+#[test]
+fn corpus_2014_1_signatures_against_2014_2_records() {
+    let Some(corpus) = common::corpus() else { return };
+    let schema = botw_schema(&corpus);
+    let stored = stored(&corpus, "hk_2014.1.0-r1");
+    let (mut same, mut differ, mut absent) = (0, Vec::new(), Vec::new());
+    for (name, sigs) in &stored {
+        match signature::class_signature(&schema, name) {
+            Ok(got) if sigs.contains(&got) => same += 1,
+            Ok(_) => differ.push(name.as_str()),
+            Err(_) => absent.push(name.as_str()),
+        }
+    }
+    eprintln!(
+        "hk_2014.1.0-r1: {} classes; {same} recompute from the 2014.2 records, {} differ ({}), {} not in them",
+        stored.len(),
+        differ.len(),
+        differ.join(", "),
+        absent.len()
+    );
+    assert!(same > 0);
+}
