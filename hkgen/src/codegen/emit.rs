@@ -30,12 +30,20 @@ fn hex(n: u32) -> TokenStream {
     quote!(#l)
 }
 
-pub fn enumeration(m: &Model<'_>, krate: &TokenStream, key: &str, items: &[(String, i64)]) -> Result<TokenStream, Error> {
+pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<TokenStream, Error> {
     let rt = m.rt();
     let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: enumeration without a name")))?;
-    let doc = format!(" Enumeration `{key}`: a marker for [`Enum`]({krate}::value::Enum) and [`Flags`]({krate}::value::Flags).");
+    let mut doc = format!("Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.");
+    if items.is_empty() {
+        doc.push_str("\n\nNo item names are known.");
+    } else {
+        doc.push_str("\n\nKnown items:");
+        for (n, v) in items {
+            doc.push_str(&format!("\n- `{n}` = {v}"));
+        }
+    }
     let names = items.iter().map(|(n, _)| n);
-    let values = items.iter().map(|(_, v)| v);
+    let values = items.iter().map(|(_, v)| Literal::i64_unsuffixed(*v));
     let doc = docs(&doc);
     Ok(quote! {
         #doc
@@ -60,6 +68,8 @@ pub fn alias(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
 
 struct Member {
     havok: String,
+    /// The enumeration the overlay gives the member.
+    overlay: Option<String>,
     ident: proc_macro2::Ident,
     rust: String,
     ty: TokenStream,
@@ -86,9 +96,10 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
     let rust_names = names::field_names(fields.iter().map(|f| f.name.as_str()), reserved);
     let mut members = Vec::new();
     for (f, rust) in fields.iter().zip(rust_names) {
-        let ty = m.rust_type(&f.ty).map_err(|e| Error::Schema(format!("{key}.{}: {e}", f.name)))?;
+        let ty = m.member_type(t, &f.name, &f.ty).map_err(|e| Error::Schema(format!("{key}.{}: {e}", f.name)))?;
         members.push(Member {
             havok: f.name.clone(),
+            overlay: m.member_enums.get(&(t.full_name(), f.name.as_str())).map(|e| e.to_string()),
             ident: names::ident(&rust),
             rust,
             ty,
@@ -118,10 +129,10 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
 
     let field_defs = members.iter().map(|x| {
         let size = m.size_of(&x.ty_key).unwrap_or(0);
-        let d = format!(
-            " `{}`: offset {}, {} bytes, `{}`, flags {:#04x}.",
-            x.havok, x.offset, size, x.ty_key, x.flags
-        );
+        let mut d = format!("`{}`: offset {}, {} bytes, `{}`, flags {:#04x}.", x.havok, x.offset, size, x.ty_key, x.flags);
+        if let Some(e) = &x.overlay {
+            d.push_str(&format!(" Enumeration `{e}` by the overlay `enums.ron`."));
+        }
         let (i, ty) = (&x.ident, &x.ty);
         let d = docs(&d);
         quote!(#d pub #i: #ty)

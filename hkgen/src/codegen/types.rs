@@ -42,8 +42,11 @@ pub struct Model<'s> {
     has_refs: std::cell::RefCell<BTreeMap<&'s str, bool>>,
     /// Typedefs (a name and a parent only) that map to something.
     pub aliases: Vec<&'s Type>,
-    /// Enumerations: the `tENUM`/`tBITS` arguments of `hkEnum`/`hkFlags`.
+    /// Enumerations: the `tENUM`/`tBITS` arguments of `hkEnum`/`hkFlags`, and those the overlay
+    /// gives to integer members.
     pub enums: BTreeSet<&'s str>,
+    /// Enumeration by (class full name, member) for members stored as a bare integer.
+    pub member_enums: BTreeMap<(&'s str, &'s str), &'s str>,
     rt: TokenStream,
 }
 
@@ -57,7 +60,22 @@ fn is_alias(t: &Type) -> bool {
 
 impl<'s> Model<'s> {
     pub fn new(schema: &'s Schema, rt: TokenStream) -> Result<Self, Error> {
-        let mut enums = BTreeSet::new();
+        Self::with_members(schema, rt, &EMPTY)
+    }
+
+    /// A model in which the members of `members` ((class, member) -> enumeration) are enumerations.
+    pub fn with_members(
+        schema: &'s Schema,
+        rt: TokenStream,
+        members: &'s BTreeMap<(String, String), String>,
+    ) -> Result<Self, Error> {
+        // Only members of classes this SDK has, so that an SDK without them gets no marker.
+        let member_enums: BTreeMap<(&'s str, &'s str), &'s str> = members
+            .iter()
+            .filter(|((c, _), _)| schema.types.values().any(|t| t.full_name() == c))
+            .map(|((c, f), e)| ((c.as_str(), f.as_str()), e.as_str()))
+            .collect();
+        let mut enums: BTreeSet<&'s str> = member_enums.values().copied().collect();
         for t in schema.types.values() {
             if t.name == "hkEnum" || t.name == "hkFlags" {
                 for p in &t.params {
@@ -75,6 +93,7 @@ impl<'s> Model<'s> {
             has_refs: Default::default(),
             aliases: Vec::new(),
             enums,
+            member_enums,
             rt,
         };
         for t in schema.types.values() {
@@ -147,6 +166,24 @@ impl<'s> Model<'s> {
 
     pub fn ident(&self, key: &str) -> Option<proc_macro2::Ident> {
         self.names.get(key).map(|s| names::ident(s))
+    }
+
+    /// The Rust type of member `field` (of type `key`) of class `class`: an enumeration when the
+    /// overlay makes it one and its type is an integer, else [`Self::rust_type`].
+    pub fn member_type(&self, class: &Type, field: &str, key: &str) -> Result<TokenStream, Error> {
+        let plain = self.rust_type(key)?;
+        let Some(e) = self.member_enums.get(&(class.full_name(), field)) else {
+            return Ok(plain);
+        };
+        let int = self.effective(key).and_then(|t| Some((Format(t.format?.0), t.size?)));
+        match int {
+            Some((f, size)) if f.kind() == Kind::Int && int_type(f, size).is_some() => {
+                let rt = &self.rt;
+                let id = self.ident(e).ok_or_else(|| Error::Schema(format!("{e}: unnamed enumeration")))?;
+                Ok(quote!(#rt::Enum<#id, #plain>))
+            }
+            _ => Ok(plain),
+        }
     }
 
     /// The Rust type of a value slot of type `key`.
@@ -342,6 +379,8 @@ fn int_type(f: Format, size: u32) -> Option<TokenStream> {
         _ => return None,
     })
 }
+
+static EMPTY: BTreeMap<(String, String), String> = BTreeMap::new();
 
 /// Names generated code uses unqualified, which no generated type may take.
 pub const RESERVED: &[&str] = &["Ok", "Some", "None", "Option", "Self", "CLASSES"];
