@@ -4,7 +4,7 @@
 //! size, flags) and the Switch offsets and sizes; it lacks the interface counts, which come from
 //! [`INTERFACES`].
 
-use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
+use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, FixedLayout, LayoutOverride, MemberRecord, MemberType};
 use crate::Error;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -159,4 +159,67 @@ pub fn import(json: &str) -> Result<(ClassSchema, ObservedLayout), Error> {
         schema.classes.insert(cname.clone(), rec);
     }
     Ok((schema, observed))
+}
+
+/// Interface counts the dump leaves out, found from its own offsets: for each class (parents
+/// first) whose computed Switch layout differs from the dump, the smallest count of 1 to 4 that
+/// makes it agree. Sets them in `schema` (with an override that says where they came from) and
+/// returns them. A class that no count explains hides members: its override fixes the dump's
+/// Switch layout, and no other layout can be computed for it.
+pub fn infer_interfaces(schema: &mut ClassSchema, observed: &ObservedLayout) -> Vec<(String, u32)> {
+    use super::layout::Layouts;
+    use hktypes::packfile::LayoutRules;
+    let mut order: Vec<(usize, String)> = schema.classes.keys().map(|n| (schema.ancestry(n).len(), n.clone())).collect();
+    order.sort();
+    let mut found = Vec::new();
+    for (_, name) in order {
+        let (Some(size), Some(offsets)) = (observed.sizes.get(&name), observed.offsets.get(&name)) else { continue };
+        let agrees = |s: &ClassSchema| {
+            Layouts::new(s, LayoutRules::SWITCH).class(&name).is_ok_and(|l| l.size == *size && l.offsets == *offsets)
+        };
+        if agrees(schema) || schema.classes[&name].interfaces != 0 {
+            continue;
+        }
+        for k in 1..=4 {
+            if let Some(c) = schema.classes.get_mut(&name) {
+                c.interfaces = k;
+            }
+            if agrees(schema) {
+                found.push((name.clone(), k));
+                break;
+            }
+            if let Some(c) = schema.classes.get_mut(&name) {
+                c.interfaces = 0;
+            }
+        }
+    }
+    for (name, _) in &found {
+        schema.overrides.insert(
+            name.clone(),
+            LayoutOverride {
+                reason: "interfaces: not in the dump, found from its Switch offsets".into(),
+                hidden_members: false,
+                fixed: BTreeMap::new(),
+            },
+        );
+    }
+    // What no interface count explains: members the reflection hides. Their Switch layout is the
+    // dump's; other layouts cannot be computed.
+    for (name, size) in &observed.sizes {
+        let l = Layouts::new(schema, LayoutRules::SWITCH).class(name);
+        if l.as_ref().is_ok_and(|l| l.size == *size && l.offsets == observed.offsets[name]) {
+            continue;
+        }
+        let align = l.map_or(16, |l| l.align);
+        let fixed = FixedLayout { size: *size, align, offsets: observed.offsets[name].clone() };
+        schema.overrides.insert(
+            name.clone(),
+            LayoutOverride {
+                reason: "hidden members: the reflection does not describe all bytes; laid out only where a dump gives the offsets".into(),
+                hidden_members: true,
+                fixed: BTreeMap::from([(LayoutRules::SWITCH.to_string(), fixed)]),
+            },
+        );
+    }
+    found
 }

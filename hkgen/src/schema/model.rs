@@ -374,6 +374,31 @@ pub struct ClassSchema {
     pub classes: BTreeMap<String, ClassRecord>,
     /// Enums by key: `Class::Name` for a declared enum, the bare name otherwise.
     pub enums: BTreeMap<String, EnumRecord>,
+    /// Classes that the description alone does not lay out, and what is known instead.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overrides: BTreeMap<String, LayoutOverride>,
+}
+
+/// What a class's reflection leaves out of its layout.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayoutOverride {
+    /// Why: `interfaces` (a count the source lacks, found from its offsets; it is in the record)
+    /// or `hidden members` (bytes the reflection does not describe).
+    pub reason: String,
+    /// The reflection does not describe every byte: only a `fixed` layout lays it out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden_members: bool,
+    /// Layouts known from a source, by layout rules (`8,1,1,1`): used as they are.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fixed: BTreeMap<String, FixedLayout>,
+}
+
+/// A class's size, alignment and declared members' offsets under one set of layout rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FixedLayout {
+    pub size: u32,
+    pub align: u32,
+    pub offsets: Vec<u32>,
 }
 
 impl ClassSchema {
