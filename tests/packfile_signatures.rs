@@ -89,3 +89,44 @@ fn corpus_2014_1_signatures_against_2014_2_records() {
     );
     assert!(same > 0);
 }
+
+/// The FromSoft 2014.1 type table: its stored hashes and the corpus hk_2014.1.0-r1 signatures,
+/// from the table alone and completed from the 2014.2 records where names agree.
+#[test]
+fn fromsoft_2014_1_signatures() {
+    use hkgen::reflection::fromsoft;
+    let Some(corpus) = common::corpus() else { return };
+    let xml = std::fs::read_to_string(common::classdata(&corpus).join("fromsoft-2014.1-types.xml")).unwrap();
+    let alone = fromsoft::import(&xml).unwrap();
+    let mut completed = alone.clone();
+    let botw = botw_schema(&corpus);
+    let changed = fromsoft::complete_from(&mut completed, &botw);
+    eprintln!(
+        "completed from 2014.2: {} enums' items, {} classes' declared enums, {} members",
+        changed.enum_items.len(),
+        changed.declared_enums.len(),
+        changed.members.len()
+    );
+    let stored_files = stored(&corpus, "hk_2014.1.0-r1");
+    for (label, schema) in [("table alone", &alone), ("completed", &completed)] {
+        let hashes = fromsoft::stored_signatures(schema);
+        let ok = hashes.iter().filter(|(n, h)| signature::class_signature(schema, n) == Ok(**h)).count();
+        let in_files: Vec<&String> = stored_files.keys().filter(|n| schema.class(n).is_some()).collect();
+        let mut file_ok = 0;
+        let mut file_bad = Vec::new();
+        for n in &in_files {
+            match signature::class_signature(schema, n) {
+                Ok(s) if stored_files[*n].contains(&s) => file_ok += 1,
+                Ok(_) => file_bad.push(n.as_str()),
+                Err(m) => file_bad.push(Box::leak(format!("{n} ({m})").into_boxed_str())),
+            }
+        }
+        eprintln!(
+            "2014.1 {label}: {ok} of {} table hashes recompute; {file_ok} of {} corpus classes the table has recompute (of {} in the files); not: {}",
+            hashes.len(),
+            in_files.len(),
+            stored_files.len(),
+            file_bad.join(", ")
+        );
+    }
+}

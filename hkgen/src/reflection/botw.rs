@@ -61,7 +61,7 @@ fn enum_record(v: &Value, what: &str) -> Result<EnumRecord, Error> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let flags = v.get("flags").and_then(Value::as_u64).unwrap_or(0) as u32;
-    Ok(EnumRecord { name, items, flags, signature_items: None })
+    Ok(EnumRecord { name, items, flags, signature_items: None, items_unknown: false })
 }
 
 /// Reads the dump.

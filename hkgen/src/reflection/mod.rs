@@ -1,10 +1,12 @@
 //! hkClass reflection as a schema source for the packfile SDKs (2010-2014): importers that turn a
-//! reflection dump ([`botw`]: the BotW Switch JSON) into platform-neutral [`ClassSchema`] records,
+//! reflection dump ([`botw`]: the BotW Switch JSON; [`fromsoft`]: the FromSoftware 2014.1 type
+//! table) into platform-neutral [`ClassSchema`] records,
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
 //! member offsets and class sizes a platform's layout rules give ([`layout`]).
 //!
 //! [`ClassSchema`]: crate::schema::model::ClassSchema
 
 pub mod botw;
+pub mod fromsoft;
 pub mod layout;
 pub mod signature;

@@ -21,6 +21,8 @@ use crate::schema::model::{member_flags, ClassRecord, ClassSchema, EnumRecord, M
 pub enum Missing {
     Class(String),
     Enum(String),
+    /// The enum is known by name only.
+    EnumItems(String),
 }
 
 impl std::fmt::Display for Missing {
@@ -28,6 +30,7 @@ impl std::fmt::Display for Missing {
         match self {
             Missing::Class(c) => write!(f, "class {c} is not in the schema"),
             Missing::Enum(e) => write!(f, "enum {e} is not in the schema"),
+            Missing::EnumItems(e) => write!(f, "the items of enum {e} are unknown"),
         }
     }
 }
@@ -98,7 +101,11 @@ fn write_class(schema: &ClassSchema, c: &ClassRecord, w: &mut Stream, depth: usi
     if depth > 64 {
         return Err(Missing::Class(format!("{} (struct members nested too deeply)", c.name)));
     }
-    let enum_of = |key: &str| schema.enums.get(key).ok_or_else(|| Missing::Enum(key.to_owned()));
+    let enum_of = |key: &str| match schema.enums.get(key) {
+        None => Err(Missing::Enum(key.to_owned())),
+        Some(e) if e.items_unknown => Err(Missing::EnumItems(key.to_owned())),
+        Some(e) => Ok(e),
+    };
     w.w32(c.interfaces);
     for key in &c.enums {
         write_enum(enum_of(key)?, w);

@@ -339,6 +339,10 @@ pub struct EnumRecord {
     /// were written).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signature_items: Option<Vec<(i64, String)>>,
+    /// The source names the enum but not its items (a type table), so `items` is empty for want
+    /// of data and no signature that includes it can be computed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub items_unknown: bool,
 }
 
 /// One hkClass: platform-neutral (member types, C-array sizes, alignment flags, interface count,
