@@ -130,3 +130,98 @@ fn fromsoft_2014_1_signatures() {
         );
     }
 }
+
+/// Packfiles that embed their hkClass objects in `__types__`: every class read from them, its
+/// signature recomputed against the file's `__classnames__` and its layout under the file's rules
+/// against the offsets the objects store. For hk_2014.1.0-r1 the embedded records are then tried on
+/// every class of every corpus file of that version.
+#[test]
+fn embedded_hkclass_objects() {
+    use hkgen::reflection::{layout::Layouts, types_section};
+    let Some(corpus) = common::corpus() else { return };
+    let mut merged_2014_1: Option<hkgen::schema::model::ClassSchema> = None;
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let f = PackFile::read(&bytes).unwrap();
+        let has_classes = f.section_index(hktypes::packfile::TYPES).is_some_and(|i| f.objects(i).iter().any(|(_, c)| c.name == "hkClass"));
+        if !has_classes {
+            continue;
+        }
+        let version = f.contents_version();
+        let (schema, observed) = match types_section::import(&f, &version) {
+            Ok(s) => s,
+            Err(err) => {
+                eprintln!("{} ({version}, {}): {err}", e.relpath, f.layout());
+                continue;
+            }
+        };
+        let named: Vec<_> = f.class_names().entries.iter().filter(|c| schema.class(&c.name).is_some()).collect();
+        let sig_ok = named.iter().filter(|c| signature::class_signature(&schema, &c.name) == Ok(c.signature)).count();
+        let mut layouts = Layouts::new(&schema, f.layout());
+        let lay_ok = observed
+            .sizes
+            .iter()
+            .filter(|(n, size)| layouts.class(n).is_ok_and(|l| l.size == **size && l.offsets == observed.offsets[*n]))
+            .count();
+        eprintln!(
+            "{} ({version}, {}): {} hkClass objects; {sig_ok} of {} signatures in __classnames__ recompute; {lay_ok} of {} layouts match the stored offsets",
+            e.relpath,
+            f.layout(),
+            schema.classes.len(),
+            named.len(),
+            observed.sizes.len()
+        );
+        if version == "hk_2014.1.0-r1" {
+            merged_2014_1 = Some(schema);
+        }
+    }
+    let Some(schema) = merged_2014_1 else { return };
+    let stored = stored(&corpus, "hk_2014.1.0-r1");
+    let (mut ok, mut differ, mut absent) = (0, Vec::new(), 0);
+    for (name, sigs) in &stored {
+        match signature::class_signature(&schema, name) {
+            Ok(s) if sigs.contains(&s) => ok += 1,
+            Ok(_) => differ.push(name.as_str()),
+            Err(_) => absent += 1,
+        }
+    }
+    eprintln!("hk_2014.1.0-r1 corpus classes from the embedded records: {ok} of {} recompute, {} differ ({}), {absent} not in them", stored.len(), differ.len(), differ.join(", "));
+    assert!(differ.is_empty());
+}
+
+/// hk_2014.1.0-r1: every corpus class whose signature some source recomputes (the embedded
+/// records of c1400.HKX, the FromSoft table completed from 2014.2, the 2014.2 records), counted.
+#[test]
+fn corpus_2014_1_from_all_sources() {
+    use hkgen::reflection::{fromsoft, types_section};
+    let Some(corpus) = common::corpus() else { return };
+    let botw = botw_schema(&corpus);
+    let xml = std::fs::read_to_string(common::classdata(&corpus).join("fromsoft-2014.1-types.xml")).unwrap();
+    let mut table = fromsoft::import(&xml).unwrap();
+    fromsoft::complete_from(&mut table, &botw);
+    let mut sources = vec![("2014.2 records", botw), ("FromSoft table (completed)", table)];
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let f = PackFile::read(&bytes).unwrap();
+        if f.contents_version() == "hk_2014.1.0-r1" {
+            if let Ok((s, _)) = types_section::import(&f, "2014.1") {
+                sources.insert(0, ("embedded __types__", s));
+            }
+        }
+    }
+    let stored = stored(&corpus, "hk_2014.1.0-r1");
+    let mut by: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut none = Vec::new();
+    for (name, sigs) in &stored {
+        match sources.iter().find(|(_, s)| signature::class_signature(s, name).is_ok_and(|x| sigs.contains(&x))) {
+            Some((label, _)) => *by.entry(label).or_default() += 1,
+            None => none.push(name.as_str()),
+        }
+    }
+    eprintln!(
+        "hk_2014.1.0-r1: {} of {} corpus classes recompute from some source ({by:?}); none for: {}",
+        stored.len() - none.len(),
+        stored.len(),
+        none.join(", ")
+    );
+}

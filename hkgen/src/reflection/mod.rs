@@ -1,6 +1,7 @@
 //! hkClass reflection as a schema source for the packfile SDKs (2010-2014): importers that turn a
 //! reflection dump ([`botw`]: the BotW Switch JSON; [`fromsoft`]: the FromSoftware 2014.1 type
-//! table) into platform-neutral [`ClassSchema`] records,
+//! table; [`types_section`]: the hkClass objects a packfile embeds) into platform-neutral
+//! [`ClassSchema`] records,
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
 //! member offsets and class sizes a platform's layout rules give ([`layout`]).
 //!
@@ -10,3 +11,4 @@ pub mod botw;
 pub mod fromsoft;
 pub mod layout;
 pub mod signature;
+pub mod types_section;

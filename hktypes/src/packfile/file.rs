@@ -423,6 +423,17 @@ impl<'a> PackFile<'a> {
             .collect()
     }
 
+    /// Where the pointers of section `index` point: source offset -> (target section, target
+    /// offset), from its local and global fixups.
+    pub fn pointers(&self, index: usize) -> std::collections::HashMap<u32, (u32, u32)> {
+        let Some(sec) = self.sections.get(index) else { return Default::default() };
+        sec.local
+            .iter()
+            .map(|f| (f.src, (index as u32, f.dst)))
+            .chain(sec.global.iter().map(|f| (f.src, (f.section, f.dst))))
+            .collect()
+    }
+
     /// Checks the references between sections: fixup destinations, class names, the contents
     /// section and class named by the header.
     fn check(&self) -> Result<()> {
