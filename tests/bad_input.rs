@@ -358,7 +358,44 @@ fn mutations(bytes: &[u8], secs: &[Sec], rng: &mut Rng) -> Vec<Mutation> {
         }
     }
 
-    // Random byte flips outside the DATA body (which no reader here looks into).
+    // Inside DATA, which the item reader, the writer and the dynamic decoder look into: every
+    // reference slot that PTCH lists set to a huge index, to the root (an object where an array or
+    // string may stand), and to the last item; and random flips.
+    let items_n = secs.iter().find(|s| s.tag == *b"ITEM").map_or(0, |s| s.body().len() / 12) as u32;
+    if let (Some(d), Some(pt)) = (secs.iter().find(|s| s.tag == *b"DATA"), secs.iter().find(|s| s.tag == *b"PTCH")) {
+        let (db, pb) = (d.body(), pt.body());
+        let mut slots = Vec::new();
+        let mut o = pb.start;
+        while o + 8 <= pb.end {
+            let n = u32::from_le_bytes(bytes[o + 4..o + 8].try_into().unwrap()) as usize;
+            for k in 0..n {
+                let at = o + 8 + 4 * k;
+                if at + 4 <= pb.end {
+                    slots.push(u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize);
+                }
+            }
+            o += 8 + 4 * n;
+        }
+        for _ in 0..12.min(slots.len()) {
+            let slot = db.start + slots[rng.below(slots.len())];
+            if slot + 4 > db.end {
+                continue;
+            }
+            for v in [0xFFFF_FFFF, 1, items_n.saturating_sub(1), items_n] {
+                let mut w = Vec::new();
+                write_le(&mut w, slot, v);
+                out.push(Mutation::Write(w));
+            }
+        }
+        if !db.is_empty() {
+            for _ in 0..24 {
+                let at = db.start + rng.below(db.len());
+                out.push(Mutation::Write(vec![(at, bytes[at] ^ rng.byte_nonzero())]));
+            }
+        }
+    }
+
+    // Random byte flips outside the DATA body.
     let data = secs.iter().find(|s| s.tag == *b"DATA").map(|s| s.body());
     let outside: Vec<std::ops::Range<usize>> = match &data {
         Some(d) => vec![0..d.start, d.end..len],
@@ -510,6 +547,9 @@ struct Stock<'a> {
     /// The stock file's own table, to skip re-hashing an unchanged one.
     table: Option<Arc<TypeTable>>,
     compendium: Option<Arc<TypeTable>>,
+    /// The stock file's `DATA` and `ITEM` records, to skip rewriting and decoding an input whose
+    /// items are unchanged (the mutation lies in the type section, already covered).
+    items: Option<(Vec<u8>, Vec<hktypes::tagfile::index::Item>)>,
 }
 
 fn read_all(input: &[u8], stock: &Stock<'_>, what: &str, factor: usize, tally: &mut Tally) {
@@ -524,6 +564,18 @@ fn read_all(input: &[u8], stock: &Stock<'_>, what: &str, factor: usize, tally: &
                         || !stock.set.is_empty() && matches!(t.source, hktypes::tagfile::TypeSource::Compendium { .. });
                     if !known {
                         hash(&t.types, &[Recipe::for_sdk(&t.sdk)], what, &mut local);
+                    }
+                    // The items and the writer's walk, and decoding every object.
+                    let same_items = stock.items.as_ref().is_some_and(|(d, i)| d == t.data && *i == t.items) && known;
+                    if !same_items {
+                        match hktypes::tagfile::write::rewrite(&t) {
+                            Ok(_) => local.ok += 1,
+                            Err(e) => check_error(&e, &format!("{what}: rewrite"), &mut local),
+                        }
+                        match hktypes::dynamic::dump(&t) {
+                            Ok(_) => local.ok += 1,
+                            Err(e) => check_error(&e, &format!("{what}: dump"), &mut local),
+                        }
                     }
                 }
                 Err(e) => check_error(&e, &format!("{what}: TagFile"), &mut local),
@@ -586,23 +638,24 @@ fn mutated_tagfiles_and_compendia_fail_cleanly() {
         let set = compendia.set_for(&e.path);
         let secs = layout(&bytes);
         // The stock file itself: reads, and sets the baseline ratio.
-        let (stock_table, compendium_table, peak) = {
+        let (stock_table, compendium_table, stock_items, peak) = {
             let (r, peak) = measured(|| {
                 if e.format == "tag0" {
                     let t = TagFile::read(&bytes, &set).unwrap_or_else(|err| panic!("{}: stock file: {err}", e.relpath));
-                    (matches!(t.source, hktypes::tagfile::TypeSource::Own).then(|| Arc::clone(&t.types)), None)
+                    let own = matches!(t.source, hktypes::tagfile::TypeSource::Own).then(|| Arc::clone(&t.types));
+                    (own, None, Some((t.data.to_vec(), t.items.clone())))
                 } else {
                     let c = Compendium::read(&bytes).unwrap_or_else(|err| panic!("{}: stock file: {err}", e.relpath));
-                    (None, Some(c.types))
+                    (None, Some(c.types), None)
                 }
             });
-            (r.0, r.1, peak)
+            (r.0, r.1, r.2, peak)
         };
         let ratio = peak as f64 / bytes.len() as f64;
         if ratio > stock_ratio.0 {
             stock_ratio = (ratio, e.relpath.clone());
         }
-        let stock = Stock { set: &set, table: stock_table, compendium: compendium_table };
+        let stock = Stock { set: &set, table: stock_table, compendium: compendium_table, items: stock_items };
         let mut rng = Rng::new(&e.relpath);
         let list = mutations(&bytes, &secs, &mut rng);
         let mut work = bytes.clone();
@@ -612,7 +665,7 @@ fn mutated_tagfiles_and_compendia_fail_cleanly() {
         }
         // A TCRF file without its compendium.
         if e.format == "tag0" {
-            let stock = Stock { set: &empty, table: None, compendium: None };
+            let stock = Stock { set: &empty, table: None, compendium: None, items: None };
             read_all(&bytes, &stock, &format!("{} [no compendia]", e.relpath), ALLOC_FACTOR, &mut tally);
         }
     }
@@ -904,7 +957,7 @@ const CRAFTED_ALLOC_FACTOR: usize = 160;
 fn crafted_hostile_tables_fail_cleanly() {
     let _serial = serial();
     let empty = CompendiumSet::new();
-    let stock = Stock { set: &empty, table: None, compendium: None };
+    let stock = Stock { set: &empty, table: None, compendium: None, items: None };
     let mut tally = Tally::default();
     for (what, bytes) in crafted() {
         let t = std::time::Instant::now();

@@ -9,9 +9,51 @@ use crate::tagfile::items::Items;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-/// One decoded value.
+/// A primitive element type, for arrays of numbers kept as their stored bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prim {
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    Half,
+}
+
+impl Prim {
+    fn size(self) -> usize {
+        match self {
+            Prim::I8 | Prim::U8 => 1,
+            Prim::I16 | Prim::U16 | Prim::Half => 2,
+            Prim::I32 | Prim::U32 | Prim::F32 => 4,
+            Prim::I64 | Prim::U64 => 8,
+        }
+    }
+
+    fn of(kind: Kind, fmt: crate::reflect::Format, size: u32) -> Option<Prim> {
+        Some(match (kind, size, fmt.is_signed()) {
+            (Kind::Int, 1, true) => Prim::I8,
+            (Kind::Int, 1, false) => Prim::U8,
+            (Kind::Int, 2, true) => Prim::I16,
+            (Kind::Int, 2, false) => Prim::U16,
+            (Kind::Int, 4, true) => Prim::I32,
+            (Kind::Int, 4, false) => Prim::U32,
+            (Kind::Int, 8, true) => Prim::I64,
+            (Kind::Int, 8, false) => Prim::U64,
+            (Kind::Float, 4, _) => Prim::F32,
+            (Kind::Float, 2, _) => Prim::Half,
+            _ => return None,
+        })
+    }
+}
+
+/// One decoded value. Member names borrow from the type table (`'t`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Dyn {
+pub enum Dyn<'t> {
     /// A null pointer, a null string or an empty array.
     Null,
     /// A `bool`/`hkBool` byte as stored (odd values kept).
@@ -24,9 +66,12 @@ pub enum Dyn {
     Str(String),
     /// An object item.
     Ptr(u32),
-    List(Vec<Dyn>),
+    List(Vec<Dyn<'t>>),
+    /// An array of numbers, kept as the stored little-endian bytes (one byte per byte of input,
+    /// where a list of values would take dozens).
+    Prims(Prim, Vec<u8>),
     /// Members of a record (ancestors' first) by Havok name.
-    Record(Vec<(String, Dyn)>),
+    Record(Vec<(&'t str, Dyn<'t>)>),
     /// Bytes of an opaque or unknown type.
     Bytes(Vec<u8>),
 }
@@ -45,7 +90,7 @@ impl<'a, 't> Decoder<'a, 't> {
     }
 
     /// Element `elem` of item `index`.
-    pub fn item(&mut self, index: u32, elem: u32) -> Result<Dyn> {
+    pub fn item(&mut self, index: u32, elem: u32) -> Result<Dyn<'t>> {
         let it = self.item_data(index)?;
         let size = it.elem_size as usize;
         let start = elem as usize * size;
@@ -61,12 +106,19 @@ impl<'a, 't> Decoder<'a, 't> {
         })
     }
 
+    /// The primitive kind of a number type, if `ty` is one.
+    fn prim(&mut self, ty: TypeIndex) -> Result<Option<Prim>> {
+        let Some(shape) = self.layouts.shape(ty)? else { return Ok(None) };
+        let fmt = self.layouts.table().get(shape.def).and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        Ok(Prim::of(shape.kind, fmt, shape.size))
+    }
+
     fn index_at(bytes: &[u8], at: usize) -> u32 {
         bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// Decodes one value of type `ty` from exactly its bytes.
-    pub fn value(&mut self, ty: TypeIndex, bytes: &[u8], depth: usize) -> Result<Dyn> {
+    pub fn value(&mut self, ty: TypeIndex, bytes: &[u8], depth: usize) -> Result<Dyn<'t>> {
         if depth > MAX_DEPTH {
             return Err(Error::new(ErrorKind::Cycle("or too deep values".into())));
         }
@@ -109,6 +161,9 @@ impl<'a, 't> Decoder<'a, 't> {
                 0 => Dyn::Null,
                 i => {
                     let run = self.item_data(i)?;
+                    if let Some(p) = self.prim(run.ty)? {
+                        return Ok(Dyn::Prims(p, run.bytes.clone()));
+                    }
                     let mut list = Vec::with_capacity(run.count as usize);
                     for e in 0..run.count {
                         let s = (e * run.elem_size) as usize;
@@ -120,10 +175,16 @@ impl<'a, 't> Decoder<'a, 't> {
             },
             Kind::Array => {
                 let elem = subtype.unwrap_or(0);
+                if elem == 0 {
+                    return Ok(Dyn::Bytes(bytes.to_vec()));
+                }
                 let size = self.layouts.size_of(elem)? as usize;
                 let n = fmt.fixed_count() as usize;
                 if size == 0 || n.saturating_mul(size) > bytes.len() {
                     return Ok(Dyn::Bytes(bytes.to_vec()));
+                }
+                if let Some(p) = self.prim(elem)? {
+                    return Ok(Dyn::Prims(p, bytes[..n * size].to_vec()));
                 }
                 let mut list = Vec::with_capacity(n);
                 for k in 0..n {
@@ -142,7 +203,7 @@ impl<'a, 't> Decoder<'a, 't> {
                             return Err(Error::invalid(0, format!("member {} lies outside its {}-byte owner", f.name, bytes.len())));
                         };
                         let v = self.value(f.ty, b, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
-                        members.push((f.name.clone(), v));
+                        members.push((f.name.as_str(), v));
                     }
                 }
                 Dyn::Record(members)
@@ -152,7 +213,30 @@ impl<'a, 't> Decoder<'a, 't> {
     }
 }
 
-impl Serialize for Dyn {
+fn prim_seq<S: Serializer>(s: S, p: Prim, bytes: &[u8]) -> std::result::Result<S::Ok, S::Error> {
+    let n = p.size();
+    let mut q = s.serialize_seq(Some(bytes.len() / n))?;
+    for c in bytes.chunks_exact(n) {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(c);
+        let u = u64::from_le_bytes(b);
+        match p {
+            Prim::I8 => q.serialize_element(&(u as u8 as i8))?,
+            Prim::U8 => q.serialize_element(&(u as u8))?,
+            Prim::I16 => q.serialize_element(&(u as u16 as i16))?,
+            Prim::U16 => q.serialize_element(&(u as u16))?,
+            Prim::I32 => q.serialize_element(&(u as u32 as i32))?,
+            Prim::U32 => q.serialize_element(&(u as u32))?,
+            Prim::I64 => q.serialize_element(&(u as i64))?,
+            Prim::U64 => q.serialize_element(&u)?,
+            Prim::F32 => q.serialize_element(&f32::from_bits(u as u32))?,
+            Prim::Half => q.serialize_element(&f32::from_bits((u as u32) << 16))?,
+        }
+    }
+    q.end()
+}
+
+impl Serialize for Dyn<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
             Dyn::Null => s.serialize_unit(),
@@ -171,6 +255,7 @@ impl Serialize for Dyn {
                 }
                 q.end()
             }
+            Dyn::Prims(p, b) => prim_seq(s, *p, b),
             Dyn::Record(m) => {
                 let mut q = s.serialize_map(Some(m.len()))?;
                 for (k, v) in m {
@@ -185,15 +270,15 @@ impl Serialize for Dyn {
 
 /// One object of a dump: its item index, full type name and value.
 #[derive(Serialize)]
-pub struct DumpObject {
+pub struct DumpObject<'t> {
     pub id: String,
     #[serde(rename = "type")]
     pub ty: String,
-    pub value: Dyn,
+    pub value: Dyn<'t>,
 }
 
 /// Every object item of a file, decoded, in item order.
-pub fn dump(file: &crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject>> {
+pub fn dump<'t>(file: &'t crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject<'t>>> {
     let mut layouts = Layouts::new(&file.types);
     let items = Items::read(file, &mut layouts)?;
     let mut out = Vec::new();
@@ -202,7 +287,10 @@ pub fn dump(file: &crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject>> {
             continue;
         }
         let ty = file.types.full_name(it.ty);
-        let value = Decoder::new(&items, &mut layouts).item(i as u32, 0).map_err(|e| e.in_context(format!("#{i} {ty}")))?;
+        let at = file.data_offset + u64::from(file.items[i].offset);
+        let value = Decoder::new(&items, &mut layouts)
+            .item(i as u32, 0)
+            .map_err(|e| e.with_offset(at).in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {ty}")))?;
         out.push(DumpObject { id: format!("#{i}"), ty, value });
     }
     Ok(out)

@@ -66,6 +66,9 @@ impl Items {
     /// Copies every item out of `file`'s `DATA`, checking ranges and references.
     pub fn read(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
         let data = file.data;
+        if file.items.is_empty() {
+            return Err(Error::new(ErrorKind::Invalid("ITEM lacks the null item".into())).in_section("TAG0/INDX/ITEM", 0));
+        }
         let mut items = Vec::with_capacity(file.items.len());
         let n_items = file.items.len() as u64;
         let mut total_elems: u64 = 0;
@@ -96,6 +99,13 @@ impl Items {
             let kind = it.kind_byte >> 4;
             if kind != KIND_OBJECT && kind != KIND_RUN {
                 return Err(locate(Error::invalid(file.data_offset + u64::from(it.offset), format!("item kind byte {:#04x}", it.kind_byte))));
+            }
+            // Spec: every item of kind 0x10 holds exactly one object.
+            if kind == KIND_OBJECT && it.count != 1 {
+                return Err(locate(Error::invalid(
+                    file.data_offset + u64::from(it.offset),
+                    format!("object item holds {} elements, not one", it.count),
+                )));
             }
             let elem_size = layouts.size_of(it.ty).map_err(|e| locate(e.in_context(type_name())))?;
             total_elems += u64::from(it.count);
