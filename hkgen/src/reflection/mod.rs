@@ -3,7 +3,9 @@
 //! table; [`types_section`]: the hkClass objects a packfile embeds) into platform-neutral
 //! [`ClassSchema`] records,
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
-//! member offsets and class sizes a platform's layout rules give ([`layout`]).
+//! member offsets and class sizes a platform's layout rules give ([`layout`]). [`sources::extract`]
+//! builds the 2014.2, 2014.1 and 2013.1 schemas from all of them and [`snapshot`] writes them under
+//! `schemas/<sdk>/classes/`.
 //!
 //! [`ClassSchema`]: crate::schema::model::ClassSchema
 
@@ -11,4 +13,6 @@ pub mod botw;
 pub mod fromsoft;
 pub mod layout;
 pub mod signature;
+pub mod snapshot;
+pub mod sources;
 pub mod types_section;

@@ -381,6 +381,9 @@ pub struct ClassSchema {
     /// Classes that the description alone does not lay out, and what is known instead.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub overrides: BTreeMap<String, LayoutOverride>,
+    /// Classes this SDK's files name whose stored signature no source recomputes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<String>,
 }
 
 /// What a class's reflection leaves out of its layout.

@@ -1,0 +1,297 @@
+//! Building the hkClass schemas of the packfile SDKs from everything the inputs hold: the BotW
+//! Switch reflection dump and its signature list (2014.2), the hkClass objects packfiles embed in
+//! `__types__`, the FromSoft type table (2014.1), and the signatures every packfile stores in
+//! `__classnames__`. The entry point is [`extract`]; [`super::snapshot`] writes the result under
+//! `schemas/<sdk>/classes/`.
+//!
+//! Per SDK the sources are taken in order of how much they say, and a class comes from the first
+//! that has it; a class from a later source (or another SDK) is only taken when its signature,
+//! computed in the schema being built, equals what that SDK's files store for it:
+//!
+//! - 2014.2: the BotW dump, its interface counts completed from its own offsets.
+//! - 2014.1: hkClass objects embedded in 2014.1 files; the FromSoft table completed from 2014.2;
+//!   then 2014.2 records that give the 2014.1 files' signatures.
+//! - 2013.1 (no class data of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
+//!   files' signatures; the classes none gives are listed in [`Extraction::unresolved`].
+
+use super::{botw, fromsoft, signature, types_section};
+use crate::inputs::{sniff_path, walk, Format};
+use crate::schema::model::{ClassSchema, Hex, MemberType};
+use crate::Error;
+use hktypes::packfile::PackFile;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The class schemas built, and what could not be resolved.
+#[derive(Clone, Debug, Default)]
+pub struct Extraction {
+    pub schemas: Vec<ClassSchema>,
+    /// Per SDK, classes its files name whose signature no source recomputes.
+    pub unresolved: BTreeMap<String, Vec<String>>,
+}
+
+/// `hk_2014.1.0-r1` -> `2014.1`; `Havok-5.5.0-r1` -> `5.5`.
+pub fn sdk_of_contents_version(v: &str) -> String {
+    let v = v.strip_prefix("hk_").or_else(|| v.strip_prefix("Havok-")).unwrap_or(v);
+    let v = v.split('-').next().unwrap_or(v);
+    v.strip_suffix(".0").unwrap_or(v).to_owned()
+}
+
+/// What the inputs hold.
+#[derive(Default)]
+struct Found {
+    botw_json: Option<String>,
+    botw_tsv: Option<String>,
+    fromsoft_xml: Option<String>,
+    /// SDK -> class -> signatures the files store.
+    stored: BTreeMap<String, BTreeMap<String, BTreeSet<u32>>>,
+    /// SDK -> schemas read from embedded hkClass objects (in path order).
+    embedded: BTreeMap<String, Vec<(String, ClassSchema)>>,
+}
+
+fn read_text(p: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(p).map_err(|e| Error::io(p, e))
+}
+
+fn gather(inputs: &[PathBuf]) -> Result<Found, Error> {
+    let mut found = Found::default();
+    for path in walk(inputs)? {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name == "botw-2014.2-switch-reflection.json" {
+            found.botw_json = Some(read_text(&path)?);
+            continue;
+        }
+        if name == "botw-2014.2-signatures.tsv" {
+            found.botw_tsv = Some(read_text(&path)?);
+            continue;
+        }
+        if name == "fromsoft-2014.1-types.xml" {
+            found.fromsoft_xml = Some(read_text(&path)?);
+            continue;
+        }
+        if sniff_path(&path)? != Format::Packfile {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let file = PackFile::read(&bytes).map_err(|e| Error::Havok(e.in_file(path.display().to_string())))?;
+        let sdk = sdk_of_contents_version(&file.contents_version());
+        let stored = found.stored.entry(sdk.clone()).or_default();
+        for c in &file.class_names().entries {
+            stored.entry(c.name.clone()).or_default().insert(c.signature);
+        }
+        let embeds = file
+            .section_index(hktypes::packfile::TYPES)
+            .is_some_and(|i| file.objects(i).iter().any(|(_, c)| c.name == "hkClass"));
+        if embeds {
+            let (schema, _) = types_section::import(&file, &sdk)?;
+            found.embedded.entry(sdk).or_default().push((path.display().to_string(), schema));
+        }
+    }
+    Ok(found)
+}
+
+/// Adds `name` from `from` to `to`, with every class and enum its layout and signature need that
+/// `to` lacks (parents, struct classes, enums; not the classes it points to, which are taken on
+/// their own merits); returns what it added.
+fn add_closure(to: &mut ClassSchema, from: &ClassSchema, name: &str) -> (Vec<String>, Vec<String>) {
+    let mut added_classes = Vec::new();
+    let mut added_enums = Vec::new();
+    let mut queue = vec![name.to_owned()];
+    while let Some(n) = queue.pop() {
+        if to.classes.contains_key(&n) {
+            continue;
+        }
+        let Some(c) = from.classes.get(&n) else { continue };
+        to.classes.insert(n.clone(), c.clone());
+        added_classes.push(n);
+        queue.extend(c.parent.iter().cloned());
+        queue.extend(
+            c.members
+                .iter()
+                .filter(|m| m.ty != MemberType::Pointer && m.subtype != MemberType::Pointer)
+                .filter_map(|m| m.class.clone()),
+        );
+        for e in c.enums.iter().chain(c.members.iter().filter_map(|m| m.enumeration.as_ref())) {
+            if !to.enums.contains_key(e) {
+                if let Some(rec) = from.enums.get(e) {
+                    to.enums.insert(e.clone(), rec.clone());
+                    added_enums.push(e.clone());
+                }
+            }
+        }
+    }
+    (added_classes, added_enums)
+}
+
+/// [`add_closure`], kept only when the signature of `name` then equals one of `want`.
+fn adopt(to: &mut ClassSchema, from: &ClassSchema, name: &str, want: &BTreeSet<u32>) -> bool {
+    let (classes, enums) = add_closure(to, from, name);
+    if signature::class_signature(to, name).is_ok_and(|s| want.contains(&s)) {
+        return true;
+    }
+    for c in classes {
+        to.classes.remove(&c);
+    }
+    for e in enums {
+        to.enums.remove(&e);
+    }
+    false
+}
+
+/// Removes classes whose signature contradicts what the files store, unless another class needs
+/// them for its layout (as parent or struct), until none is left to remove.
+fn prune(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) {
+    let Some(stored) = stored else { return };
+    loop {
+        let needed: BTreeSet<String> = schema
+            .classes
+            .values()
+            .flat_map(|c| {
+                c.parent.iter().cloned().chain(
+                    c.members
+                        .iter()
+                        .filter(|m| m.ty != MemberType::Pointer && m.subtype != MemberType::Pointer)
+                        .filter_map(|m| m.class.clone()),
+                )
+            })
+            .collect();
+        let bad: Vec<String> = stored
+            .iter()
+            .filter(|(n, _)| schema.classes.contains_key(*n) && !needed.contains(*n))
+            .filter(|(n, s)| !signature::class_signature(schema, n).is_ok_and(|x| s.contains(&x)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if bad.is_empty() {
+            return;
+        }
+        for n in bad {
+            schema.classes.remove(&n);
+        }
+    }
+}
+
+/// Records the stored signatures of `sdk` in its classes.
+fn note_signatures(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>, tsv: Option<&str>) {
+    let mut sigs: BTreeMap<String, u32> = BTreeMap::new();
+    for line in tsv.unwrap_or("").lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        if let (Some(n), Some(h)) = (f.first(), f.get(1)) {
+            if let Ok(v) = u32::from_str_radix(h.trim_start_matches("0x"), 16) {
+                sigs.insert((*n).to_owned(), v);
+            }
+        }
+    }
+    for (n, s) in stored.into_iter().flatten() {
+        if let Some(v) = s.iter().next() {
+            sigs.insert(n.clone(), *v);
+        }
+    }
+    for (n, v) in sigs {
+        if let Some(c) = schema.classes.get_mut(&n) {
+            c.signature = Some(Hex(v));
+        }
+    }
+}
+
+/// Classes of `sdk`'s files whose signature `schema` does not recompute.
+fn unresolved(schema: &ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) -> Vec<String> {
+    stored
+        .into_iter()
+        .flatten()
+        .filter(|(n, s)| !signature::class_signature(schema, n).is_ok_and(|x| s.contains(&x)))
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+/// Builds the 2014.2, 2014.1 and 2013.1 class schemas from `inputs` (files and directories).
+pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
+    let found = gather(inputs)?;
+    let mut out = Extraction::default();
+
+    let Some(json) = &found.botw_json else { return Ok(out) };
+    let (mut s2014_2, observed) = botw::import(json)?;
+    botw::infer_interfaces(&mut s2014_2, &observed);
+    note_signatures(&mut s2014_2, found.stored.get("2014.2"), found.botw_tsv.as_deref());
+    out.unresolved.insert("2014.2".into(), unresolved(&s2014_2, found.stored.get("2014.2")));
+
+    // 2014.1: embedded records, the FromSoft table, then 2014.2 records, each checked.
+    let stored_2014_1 = found.stored.get("2014.1");
+    let mut s2014_1 = ClassSchema { sdk: "2014.1".into(), ..Default::default() };
+    for (path, emb) in found.embedded.get("2014.1").into_iter().flatten() {
+        let file = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path);
+        s2014_1.sources.push(format!("hkClass objects in {file}"));
+        for (k, e) in &emb.enums {
+            s2014_1.enums.entry(k.clone()).or_insert_with(|| e.clone());
+        }
+        for (n, c) in &emb.classes {
+            s2014_1.classes.entry(n.clone()).or_insert_with(|| c.clone());
+        }
+    }
+    if let Some(xml) = &found.fromsoft_xml {
+        let mut table = fromsoft::import(xml)?;
+        fromsoft::complete_from(&mut table, &s2014_2);
+        s2014_1.sources.push("fromsoft-2014.1-types.xml (completed from 2014.2)".into());
+        let names: Vec<String> = table.classes.keys().cloned().collect();
+        for n in names {
+            // A class the files store a signature for must give it; one they do not name is kept
+            // as the table describes it.
+            let want = stored_2014_1.and_then(|s| s.get(&n));
+            match want {
+                Some(w) => {
+                    adopt(&mut s2014_1, &table, &n, w);
+                }
+                // Not named by any 2014.1 file: nothing to check it against.
+                None => {
+                    add_closure(&mut s2014_1, &table, &n);
+                }
+            }
+        }
+        for (k, e) in &table.enums {
+            s2014_1.enums.entry(k.clone()).or_insert_with(|| e.clone());
+        }
+    }
+    let mut from_2014_2 = 0;
+    for (n, want) in stored_2014_1.into_iter().flatten() {
+        if !signature::class_signature(&s2014_1, n).is_ok_and(|s| want.contains(&s)) && !s2014_1.classes.contains_key(n) && adopt(&mut s2014_1, &s2014_2, n, want) {
+            from_2014_2 += 1;
+        }
+    }
+    if from_2014_2 > 0 {
+        s2014_1.sources.push("botw-2014.2-switch-reflection.json (classes whose signatures agree)".into());
+    }
+    prune(&mut s2014_1, stored_2014_1);
+    note_signatures(&mut s2014_1, stored_2014_1, None);
+    out.unresolved.insert("2014.1".into(), unresolved(&s2014_1, stored_2014_1));
+
+    // 2013.1: nothing of its own.
+    let stored_2013_1 = found.stored.get("2013.1");
+    let mut s2013_1 = ClassSchema { sdk: "2013.1".into(), ..Default::default() };
+    for (src, label) in [(&s2014_1, "2014.1"), (&s2014_2, "2014.2")] {
+        let mut taken = 0;
+        for (n, want) in stored_2013_1.into_iter().flatten() {
+            if !s2013_1.classes.contains_key(n) && adopt(&mut s2013_1, src, n, want) {
+                taken += 1;
+            }
+        }
+        if taken > 0 {
+            s2013_1.sources.push(format!("{label} classes whose signatures agree with the 2013.1 files"));
+        }
+    }
+    prune(&mut s2013_1, stored_2013_1);
+    note_signatures(&mut s2013_1, stored_2013_1, None);
+    out.unresolved.insert("2013.1".into(), unresolved(&s2013_1, stored_2013_1));
+    // Overrides of the classes a schema holds.
+    for s in [&mut s2014_1, &mut s2013_1] {
+        s.overrides = s2014_2
+            .overrides
+            .iter()
+            .filter(|(n, _)| s.classes.contains_key(*n) && s.classes.get(*n) == s2014_2.classes.get(*n))
+            .map(|(n, o)| (n.clone(), o.clone()))
+            .collect();
+    }
+    for s in [&mut s2014_2, &mut s2014_1, &mut s2013_1] {
+        s.unresolved = out.unresolved.get(&s.sdk).cloned().unwrap_or_default();
+    }
+    out.schemas = vec![s2014_2, s2014_1, s2013_1];
+    Ok(out)
+}
