@@ -69,3 +69,46 @@ fn class_snapshots_recompute_their_signatures() {
         }
     }
 }
+
+/// `check_packfile` over the corpus with the committed class schemas: what `hkgen verify` will
+/// report per contents version (signatures stored and matched, round trips exact), and a
+/// difference is located.
+#[test]
+fn packfile_checks_with_the_committed_schemas() {
+    use hkgen::reflection::check::{check_packfile, ClassSchemas};
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&schemas_dir()).unwrap();
+    let mut per: std::collections::BTreeMap<String, [usize; 4]> = Default::default();
+    let mut example = None;
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let r = check_packfile(&bytes, &schemas).unwrap();
+        let n = per.entry(r.contents_version.clone()).or_default();
+        n[0] += 1;
+        n[1] += usize::from(r.roundtrip == "exact");
+        n[2] += r.signatures_stored;
+        n[3] += r.signatures_matched;
+        if example.is_none() {
+            example = Some(bytes);
+        }
+    }
+    for (v, [files, exact, stored, matched]) in &per {
+        eprintln!("{v:<16} {files:>4} files, {exact:>4} round trips exact, signatures {matched}/{stored}");
+    }
+    assert!(per.values().all(|n| n[0] == n[1]));
+    for v in ["hk_2014.2.0-r1"] {
+        let n = per[v];
+        assert_eq!(n[2], n[3], "{v}");
+    }
+    // Whatever reads writes back the same (the reader keeps every byte it does not derive), so
+    // a difference can only come from a changed part; `locate` names where one would be.
+    let bytes = example.unwrap();
+    let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+    let h = f.header.byte_len() as u64;
+    assert_eq!(hkgen::reflection::check::locate(&f, 0x11), "header +0x11");
+    assert!(hkgen::reflection::check::locate(&f, h + 0x14).starts_with("section header 0 (__classnames__)"));
+    let plan = hktypes::packfile::write::plan(&f).unwrap();
+    let data = &plan.sections[2];
+    let at = u64::from(data.start) + u64::from(data.offsets[0]) + 4;
+    assert_eq!(hkgen::reflection::check::locate(&f, at), "__data__ local fixups +0x4");
+}

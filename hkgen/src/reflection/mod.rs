@@ -5,11 +5,12 @@
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
 //! member offsets and class sizes a platform's layout rules give ([`layout`]). [`sources::extract`]
 //! builds the 2014.2, 2014.1 and 2013.1 schemas from all of them and [`snapshot`] writes them under
-//! `schemas/<sdk>/classes/`.
+//! `schemas/<sdk>/classes/`. [`check`] is what `hkgen verify` reports of a packfile.
 //!
 //! [`ClassSchema`]: crate::schema::model::ClassSchema
 
 pub mod botw;
+pub mod check;
 pub mod fromsoft;
 pub mod layout;
 pub mod signature;

@@ -13,6 +13,7 @@
 //!   then 2014.2 records that give the 2014.1 files' signatures.
 //! - 2013.1 (no class data of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
 //!   files' signatures; the classes none gives are listed in [`Extraction::unresolved`].
+//! - Any other SDK whose files embed hkClass objects (5.5, 2010.2 in the corpus): those records.
 
 use super::{botw, fromsoft, signature, types_section};
 use crate::inputs::{sniff_path, walk, Format};
@@ -293,5 +294,28 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         s.unresolved = out.unresolved.get(&s.sdk).cloned().unwrap_or_default();
     }
     out.schemas = vec![s2014_2, s2014_1, s2013_1];
+
+    // Other SDKs: what their files embed, where any does.
+    for (sdk, list) in &found.embedded {
+        if out.schemas.iter().any(|s| s.sdk == *sdk) {
+            continue;
+        }
+        let mut s = ClassSchema { sdk: sdk.clone(), ..Default::default() };
+        for (path, emb) in list {
+            let file = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path);
+            s.sources.push(format!("hkClass objects in {file}"));
+            for (k, e) in &emb.enums {
+                s.enums.entry(k.clone()).or_insert_with(|| e.clone());
+            }
+            for (n, c) in &emb.classes {
+                s.classes.entry(n.clone()).or_insert_with(|| c.clone());
+            }
+        }
+        let stored = found.stored.get(sdk);
+        note_signatures(&mut s, stored, None);
+        s.unresolved = unresolved(&s, stored);
+        out.unresolved.insert(sdk.clone(), s.unresolved.clone());
+        out.schemas.push(s);
+    }
     Ok(out)
 }

@@ -1,0 +1,150 @@
+//! What `hkgen verify` checks of a packfile: that it reads, that every class signature its
+//! `__classnames__` stores recomputes from the SDK's class schema, and that writing its parts back
+//! gives the same bytes (with the first difference located by header, section and table).
+
+use super::signature;
+use super::snapshot;
+use super::sources::sdk_of_contents_version;
+use crate::schema::model::ClassSchema;
+use hktypes::packfile::{raw::RawSectionHeader, PackFile};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The class schemas by SDK (`2014.2`), as loaded from `schemas/`.
+#[derive(Clone, Debug, Default)]
+pub struct ClassSchemas {
+    pub by_sdk: BTreeMap<String, ClassSchema>,
+}
+
+impl ClassSchemas {
+    /// Every `DIR/<sdk>/classes/` there is; none is no error (signatures then go unchecked).
+    pub fn load(dir: &Path) -> Result<Self, crate::Error> {
+        let mut by_sdk = BTreeMap::new();
+        if dir.is_dir() {
+            for sdk in snapshot::list(dir)? {
+                by_sdk.insert(sdk.clone(), snapshot::read(dir, &sdk)?);
+            }
+        }
+        Ok(ClassSchemas { by_sdk })
+    }
+
+    pub fn from_schemas(schemas: impl IntoIterator<Item = ClassSchema>) -> Self {
+        ClassSchemas { by_sdk: schemas.into_iter().map(|s| (s.sdk.clone(), s)).collect() }
+    }
+}
+
+/// The result for one packfile.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PackfileCheck {
+    /// `2014.2` from the contents version `hk_2014.2.0-r1`.
+    pub sdk: String,
+    pub contents_version: String,
+    pub file_version: u32,
+    /// `8,1,1,1`.
+    pub layout: String,
+    /// `__classnames__` entries.
+    pub classes: usize,
+    /// Objects in `__data__` (its virtual fixups).
+    pub objects: usize,
+    pub signatures_stored: usize,
+    pub signatures_matched: usize,
+    /// The first few that do not, as `name: stored != computed` or `name: why not`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mismatches: Vec<String>,
+    /// `exact`, `differs` or `error`.
+    pub roundtrip: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roundtrip_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roundtrip_detail: Option<String>,
+}
+
+impl PackfileCheck {
+    /// Everything stored recomputes and the round trip is exact.
+    pub fn ok(&self) -> bool {
+        self.signatures_matched == self.signatures_stored && self.roundtrip == "exact"
+    }
+}
+
+const MAX_MISMATCHES: usize = 8;
+
+/// Checks one packfile against `schemas`.
+pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCheck, hktypes::Error> {
+    let file = PackFile::read(bytes)?;
+    let contents_version = file.contents_version();
+    let sdk = sdk_of_contents_version(&contents_version);
+    let mut r = PackfileCheck {
+        sdk: sdk.clone(),
+        contents_version,
+        file_version: file.header.file_version,
+        layout: file.layout().to_string(),
+        classes: file.class_names().entries.len(),
+        objects: file.section_index(hktypes::packfile::DATA).map_or(0, |i| file.objects(i).len()),
+        ..Default::default()
+    };
+    let schema = schemas.by_sdk.get(&sdk);
+    for c in &file.class_names().entries {
+        r.signatures_stored += 1;
+        let got = match schema {
+            Some(s) => signature::class_signature(s, &c.name).map_err(|m| m.to_string()),
+            None => Err(format!("no class schema for SDK {sdk}")),
+        };
+        match got {
+            Ok(s) if s == c.signature => r.signatures_matched += 1,
+            Ok(s) if r.mismatches.len() < MAX_MISMATCHES => {
+                r.mismatches.push(format!("{}: {:#010x} != {s:#010x}", c.name, c.signature))
+            }
+            Err(why) if r.mismatches.len() < MAX_MISMATCHES => r.mismatches.push(format!("{}: {why}", c.name)),
+            _ => {}
+        }
+    }
+    match file.to_bytes() {
+        Ok(out) if out == bytes => r.roundtrip = "exact",
+        Ok(out) => {
+            let at = out.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len())) as u64;
+            r.roundtrip = "differs";
+            r.roundtrip_offset = Some(at);
+            r.roundtrip_detail = Some(locate(&file, at));
+        }
+        Err(e) => {
+            r.roundtrip = "error";
+            r.roundtrip_detail = Some(e.to_string());
+        }
+    }
+    Ok(r)
+}
+
+/// Names the part of a packfile an offset falls in: `header`, `section header 2 (__data__)`,
+/// `__data__ local fixups +0x18`, and so on.
+pub fn locate(file: &PackFile<'_>, at: u64) -> String {
+    let header = file.header.byte_len() as u64;
+    if at < header {
+        return format!("header +{at:#x}");
+    }
+    let sh = RawSectionHeader::len(file.header.file_version) as u64;
+    let heads_end = header + sh * file.sections.len() as u64;
+    if at < heads_end {
+        let i = (at - header) / sh;
+        let name = file.sections.get(i as usize).map(|s| s.name.as_str().into_owned()).unwrap_or_default();
+        return format!("section header {i} ({name}) +{:#x}", (at - header) % sh);
+    }
+    let Ok(plan) = hktypes::packfile::write::plan(file) else { return format!("file {at:#x}") };
+    for (s, p) in file.sections.iter().zip(&plan.sections) {
+        let start = u64::from(p.start);
+        let end = start + u64::from(p.offsets[5]);
+        if at < start || at >= end {
+            continue;
+        }
+        let rel = at - start;
+        let parts = ["data", "local fixups", "global fixups", "virtual fixups", "exports", "imports"];
+        for (k, part) in parts.iter().enumerate() {
+            let from = if k == 0 { 0 } else { u64::from(p.offsets[k - 1]) };
+            if rel >= from && rel < u64::from(p.offsets[k]) {
+                return format!("{} {part} +{:#x}", s.name.as_str(), rel - from);
+            }
+        }
+        return format!("{} +{rel:#x}", s.name.as_str());
+    }
+    format!("file {at:#x}, past the last section")
+}
