@@ -376,7 +376,9 @@ impl<'a> PackFile<'a> {
             sections.push(read_section(bytes, e, h).map_err(|err| err.in_section(&path, u64::from(h.start)).in_context(format!("section {i} (header at {at:#x})")))?);
         }
         let file = PackFile { header, sections };
-        file.check()?;
+        let starts: Vec<u64> = heads.iter().map(|(_, h)| u64::from(h.start)).collect();
+        let tables: Vec<[u64; 3]> = heads.iter().map(|(_, h)| [0, 1, 2].map(|k| u64::from(h.start) + u64::from(h.offsets[k]))).collect();
+        file.check(&starts, &tables)?;
         Ok(file)
     }
 
@@ -434,41 +436,48 @@ impl<'a> PackFile<'a> {
             .collect()
     }
 
-    /// Checks the references between sections: fixup destinations, class names, the contents
-    /// section and class named by the header.
-    fn check(&self) -> Result<()> {
+    /// Checks the references between sections: fixup sources and destinations, class names, the
+    /// contents section and class named by the header. `starts` are the sections' file offsets,
+    /// `tables` where each one's local, global and virtual fixup tables start (for the error's
+    /// location: the offending record).
+    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> Result<()> {
         let n = self.sections.len() as u32;
         let ptr = self.pointer_size();
         let lens: Vec<u32> = self.sections.iter().map(|s| s.body_len() as u32).collect();
         let len_of = |i: u32| lens.get(i as usize).copied();
-        for (s, &len) in self.sections.iter().zip(&lens) {
+        for (i, (s, &len)) in self.sections.iter().zip(&lens).enumerate() {
             let path = format!("packfile/{}", s.name.as_str());
-            let bad = |what: String| Error::new(crate::ErrorKind::Invalid(what)).in_section(&path, 0);
+            let at = |table: usize, rec: usize, size: usize| tables[i][table] + (rec * size) as u64;
+            let bad = |offset: u64, what: String| Error::invalid(offset, what).in_section(&path, starts[i]);
             let src_ok = |src: u32| src.checked_add(ptr).is_some_and(|end| end <= len);
-            for f in &s.local {
+            for (k, f) in s.local.iter().enumerate() {
                 if !src_ok(f.src) || f.dst > len {
-                    return Err(bad(format!("local fixup {:#x} -> {:#x} outside the section's {len:#x} data bytes", f.src, f.dst)));
+                    let what = format!("local fixup {:#x} -> {:#x} outside the section's {len:#x} data bytes", f.src, f.dst);
+                    return Err(bad(at(0, k, LOCAL_FIXUP_LEN), what));
                 }
             }
-            for f in &s.global {
+            for (k, f) in s.global.iter().enumerate() {
+                let here = at(1, k, GLOBAL_FIXUP_LEN);
                 let Some(tlen) = len_of(f.section) else {
-                    return Err(bad(format!("global fixup at {:#x} names section {} of {n}", f.src, f.section)));
+                    return Err(bad(here, format!("global fixup at {:#x} names section {} of {n}", f.src, f.section)));
                 };
                 if !src_ok(f.src) || f.dst > tlen {
-                    return Err(bad(format!("global fixup {:#x} -> {}:{:#x} outside its sections", f.src, f.section, f.dst)));
+                    return Err(bad(here, format!("global fixup {:#x} -> {}:{:#x} outside its sections", f.src, f.section, f.dst)));
                 }
             }
-            for f in &s.virtuals {
+            for (k, f) in s.virtuals.iter().enumerate() {
+                let here = at(2, k, VIRTUAL_FIXUP_LEN);
                 let names = self.sections.get(f.section as usize).and_then(|t| t.class_names());
                 let Some(names) = names else {
-                    return Err(bad(format!("virtual fixup at {:#x} names section {}, which holds no class names", f.src, f.section)));
+                    let what = format!("virtual fixup at {:#x} names section {}, which holds no class names", f.src, f.section);
+                    return Err(bad(here, what));
                 };
                 // An object may be empty (hkxpack's test-base.hkx has one at the end of an empty section).
                 if f.src > len {
-                    return Err(bad(format!("virtual fixup at {:#x} outside the section's {len:#x} data bytes", f.src)));
+                    return Err(bad(here, format!("virtual fixup at {:#x} outside the section's {len:#x} data bytes", f.src)));
                 }
                 if names.at_offset(f.name_offset).is_none() {
-                    return Err(bad(format!("virtual fixup at {:#x}: no class name starts at {:#x}", f.src, f.name_offset)));
+                    return Err(bad(here, format!("virtual fixup at {:#x}: no class name starts at {:#x}", f.src, f.name_offset)));
                 }
             }
         }
