@@ -171,7 +171,9 @@ impl ClassNames {
     pub fn read(body: &[u8], base: u64, e: Endian) -> Result<Self> {
         let mut c = Cursor::new(body, base);
         let mut entries = Vec::new();
-        while !c.rest().iter().all(|&b| b == FILL) {
+        // Every entry ends in a NUL, so the fill is the run of 0xFF at the end.
+        let fill_start = body.len() - body.iter().rev().take_while(|&&b| b == FILL).count();
+        while c.position() < fill_start {
             let at = c.offset();
             let sig: [u8; 4] = c.array()?;
             let mark = c.u8()?;
@@ -416,13 +418,13 @@ impl<'a> PackFile<'a> {
     /// The objects of section `index`: their offsets and class names, in virtual-fixup order.
     pub fn objects(&self, index: usize) -> Vec<(u32, &ClassName)> {
         let Some(sec) = self.sections.get(index) else { return Vec::new() };
-        sec.virtuals
-            .iter()
-            .filter_map(|v| {
-                let names = self.sections.get(v.section as usize)?.class_names()?;
-                Some((v.src, names.at_offset(v.name_offset)?))
-            })
-            .collect()
+        let mut by_offset: std::collections::HashMap<(u32, u32), &ClassName> = Default::default();
+        for (i, s) in self.sections.iter().enumerate() {
+            if let Some(names) = s.class_names() {
+                by_offset.extend(names.name_offsets().zip(&names.entries).map(|(o, e)| ((i as u32, o), e)));
+            }
+        }
+        sec.virtuals.iter().filter_map(|v| Some((v.src, *by_offset.get(&(v.section, v.name_offset))?))).collect()
     }
 
     /// Where the pointers of section `index` point: source offset -> (target section, target
@@ -445,6 +447,9 @@ impl<'a> PackFile<'a> {
         let ptr = self.pointer_size();
         let lens: Vec<u32> = self.sections.iter().map(|s| s.body_len() as u32).collect();
         let len_of = |i: u32| lens.get(i as usize).copied();
+        // Name offsets of each class-name section, looked up once per virtual fixup.
+        let name_starts: Vec<Option<std::collections::HashSet<u32>>> =
+            self.sections.iter().map(|s| s.class_names().map(|c| c.name_offsets().collect())).collect();
         for (i, (s, &len)) in self.sections.iter().zip(&lens).enumerate() {
             let path = format!("packfile/{}", s.name.as_str());
             let at = |table: usize, rec: usize, size: usize| tables[i][table] + (rec * size) as u64;
@@ -467,7 +472,7 @@ impl<'a> PackFile<'a> {
             }
             for (k, f) in s.virtuals.iter().enumerate() {
                 let here = at(2, k, VIRTUAL_FIXUP_LEN);
-                let names = self.sections.get(f.section as usize).and_then(|t| t.class_names());
+                let names = name_starts.get(f.section as usize).and_then(Option::as_ref);
                 let Some(names) = names else {
                     let what = format!("virtual fixup at {:#x} names section {}, which holds no class names", f.src, f.section);
                     return Err(bad(here, what));
@@ -476,7 +481,7 @@ impl<'a> PackFile<'a> {
                 if f.src > len {
                     return Err(bad(here, format!("virtual fixup at {:#x} outside the section's {len:#x} data bytes", f.src)));
                 }
-                if names.at_offset(f.name_offset).is_none() {
+                if !names.contains(&f.name_offset) {
                     return Err(bad(here, format!("virtual fixup at {:#x}: no class name starts at {:#x}", f.src, f.name_offset)));
                 }
             }
