@@ -1,6 +1,7 @@
 //! `hkgen`: the schema tool of hkgen. It reads the type tables of Havok files ([`inputs`]), merges
 //! them into per-SDK schema snapshots ([`schema`]), checks files ([`verify`]) and drives the code
-//! generator.
+//! generator. The packfile SDKs (2010-2014) describe their classes with hkClass reflection instead:
+//! [`reflection`] imports it, computes class signatures and per-platform layouts.
 
 pub mod codegen;
 pub mod diff;
