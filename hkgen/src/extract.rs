@@ -5,7 +5,7 @@ use crate::inputs::{self, Compendia, Format};
 use crate::registry;
 use crate::schema::{Conflict, Merger, Origin, Schema};
 use crate::Error;
-use hktypes::tagfile::{self, CompendiumId, TagFile, TypeSource};
+use hktypes::tagfile::{self, CompendiumId, TagFile, TypeCache, TypeSource};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,10 +31,10 @@ enum Tables {
     Uses(String, CompendiumId),
 }
 
-fn read_tagfile(path: &Path, compendia: &Compendia) -> Result<(Tables, u64), String> {
+fn read_tagfile(path: &Path, compendia: &Compendia, cache: &TypeCache) -> Result<(Tables, u64), String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    // A file whose compendium is missing still says which one it wanted.
-    let t = TagFile::read(&bytes, &compendia.set_for(path)).map_err(|e| e.to_string())?;
+    // Files that share a TYPE section share one table, read once.
+    let t = TagFile::read_cached(&bytes, &compendia.set_for(path), Some(cache)).map_err(|e| e.to_string())?;
     let n = bytes.len() as u64;
     Ok(match t.source {
         TypeSource::Own => (Tables::Own(t.sdk, t.types), n),
@@ -76,10 +76,11 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
     }
 
     let tagfiles: Vec<PathBuf> = of(Format::Tag0).collect();
+    let cache = TypeCache::new();
     let results: Vec<(PathBuf, Result<(Tables, u64), String>)> = tagfiles
         .par_iter()
         .map(|p| {
-            let r = read_tagfile(p, &compendia);
+            let r = read_tagfile(p, &compendia, &cache);
             progress(p);
             (p.clone(), r)
         })

@@ -37,6 +37,9 @@ struct SdkTables {
     recipe: Option<Recipe>,
     tables: Vec<TableUse>,
     by_content: HashMap<u64, usize>,
+    /// Tables added before, by address: a table shared between files (read once through a cache)
+    /// is recognised without hashing it again.
+    by_address: HashMap<usize, usize>,
     tagfiles: u32,
 }
 
@@ -72,6 +75,13 @@ impl Merger {
         acc.sdkv = sdkv.to_owned();
         acc.recipe.get_or_insert(Recipe::for_sdk(sdkv));
         acc.tagfiles += files;
+        if let Some(&i) = acc.by_address.get(&(Arc::as_ptr(&table) as usize)) {
+            let u = &mut acc.tables[i];
+            if u.origin == origin {
+                u.files += files;
+                return;
+            }
+        }
         let key = content_hash(&table);
         if let Some(&i) = acc.by_content.get(&key) {
             let u = &mut acc.tables[i];
@@ -88,6 +98,7 @@ impl Merger {
             }
         }
         acc.by_content.insert(key, acc.tables.len());
+        acc.by_address.insert(Arc::as_ptr(&table) as usize, acc.tables.len());
         acc.tables.push(TableUse { table, origin, files });
     }
 

@@ -55,6 +55,12 @@ pub fn compendium_reference(bytes: &[u8]) -> Result<Option<CompendiumId>> {
 impl<'a> TagFile<'a> {
     /// Reads a TAG0 file; a file that names a compendium takes its types from `compendia`.
     pub fn read(bytes: &'a [u8], compendia: &CompendiumSet) -> Result<Self> {
+        Self::read_cached(bytes, compendia, None)
+    }
+
+    /// Like [`TagFile::read`], taking an own `TYPE` section from `cache` when a file with the same
+    /// section bytes was read before (the files of one game share a few hundred tables).
+    pub fn read_cached(bytes: &'a [u8], compendia: &CompendiumSet, cache: Option<&TypeCache>) -> Result<Self> {
         let root = read_root(bytes)?;
         if root.tag.0 != *b"TAG0" {
             return Err(Error::at(0, ErrorKind::BadMagic(root.tag.as_str())));
@@ -65,7 +71,7 @@ impl<'a> TagFile<'a> {
             .trim_end_matches('\0')
             .to_owned();
         let data = root.require(&[b"DATA"])?;
-        let (source, types) = Self::read_types(&root, compendia)?;
+        let (source, types) = Self::read_types(bytes, &root, compendia, cache)?;
         let indx = root.require(&[b"INDX"])?;
         let item = indx.require(&[b"ITEM"])?;
         let items = index::read_items(item)?;
@@ -90,9 +96,22 @@ impl<'a> TagFile<'a> {
         })
     }
 
-    fn read_types(root: &Section<'_>, compendia: &CompendiumSet) -> Result<(TypeSource, Arc<TypeTable>)> {
+    fn read_types(
+        bytes: &[u8],
+        root: &Section<'_>,
+        compendia: &CompendiumSet,
+        cache: Option<&TypeCache>,
+    ) -> Result<(TypeSource, Arc<TypeTable>)> {
         if let Some(ty) = root.child(b"TYPE") {
-            return Ok((TypeSource::Own, Arc::new(type_section::read(ty)?)));
+            let table = match cache {
+                None => Arc::new(type_section::read(ty)?),
+                Some(cache) => {
+                    let start = ty.start as usize;
+                    let raw = &bytes[start..start + ty.body.len() + super::section::HEADER_LEN];
+                    cache.get_or_read(raw, || type_section::read(ty))?
+                }
+            };
+            return Ok((TypeSource::Own, table));
         }
         let tcrf = root.require(&[b"TYPE", b"TCRF"])?;
         let id: [u8; 8] = tcrf
@@ -127,5 +146,42 @@ pub fn sdk_version(sdkv: &str) -> String {
         }
     } else {
         sdkv.to_owned()
+    }
+}
+
+/// Type tables already read, by the exact bytes of their `TYPE` section. Shared between threads.
+#[derive(Default)]
+pub struct TypeCache {
+    tables: std::sync::Mutex<std::collections::HashMap<Vec<u8>, Arc<TypeTable>>>,
+}
+
+impl TypeCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The table of the section `raw`, read by `read` the first time these bytes are met. Two
+    /// threads meeting new bytes at once may both read them; the first to finish is kept.
+    pub fn get_or_read(&self, raw: &[u8], read: impl FnOnce() -> Result<TypeTable>) -> Result<Arc<TypeTable>> {
+        if let Some(t) = self.lock().get(raw) {
+            return Ok(Arc::clone(t));
+        }
+        let table = Arc::new(read()?);
+        Ok(Arc::clone(self.lock().entry(raw.to_vec()).or_insert(table)))
+    }
+
+    /// Distinct tables held.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Vec<u8>, Arc<TypeTable>>> {
+        // A panic while holding the lock cannot leave the map half-updated, so a poisoned lock is
+        // still usable.
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

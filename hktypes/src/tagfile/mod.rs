@@ -13,4 +13,4 @@ pub mod type_writer;
 pub mod write;
 
 pub use compendium::{Compendium, CompendiumId, CompendiumSet};
-pub use file::{sdk_version, sniff, TagFile, TypeSource};
+pub use file::{sdk_version, sniff, TagFile, TypeCache, TypeSource};
