@@ -158,8 +158,15 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
         .filter(|(_, _, refs)| *refs)
         .map(|_| quote!(#rt::Value::visit_refs(&self.base, at, v);))
         .chain(members.iter().filter(|x| x.refs).map(|x| {
-            let (i, o) = (&x.ident, lit(x.offset));
-            quote!(#rt::Value::visit_refs(&self.#i, at + #o, v);)
+            let i = &x.ident;
+            let at = match x.offset {
+                0 => quote!(at),
+                o => {
+                    let o = lit(o);
+                    quote!(at + #o)
+                }
+            };
+            quote!(#rt::Value::visit_refs(&self.#i, #at, v);)
         }))
         .collect();
     let visit_fn = (!visits.is_empty()).then(|| {

@@ -170,7 +170,7 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.property_map, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.property_map, at, v);
         ::hktypes::value::Value::visit_refs(&self.transient_property_map, at + 32, v);
     }
 }
@@ -394,7 +394,7 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.items, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.items, at, v);
         ::hktypes::value::Value::visit_refs(&self.index, at + 16, v);
     }
 }
@@ -537,7 +537,7 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.entries, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.entries, at, v);
     }
 }
 impl ::hktypes::value::Class for hkHashMapDetail_Index {
@@ -683,7 +683,7 @@ impl ::hktypes::value::Value for hkPropertyDesc {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.r#type, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.r#type, at, v);
         ::hktypes::value::Value::visit_refs(&self.name, at + 8, v);
     }
 }
@@ -763,7 +763,7 @@ impl ::hktypes::value::Value for hkPropertyId {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.desc, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.desc, at, v);
     }
 }
 impl ::hktypes::value::Class for hkPropertyId {
@@ -824,7 +824,7 @@ impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.ptr_and_int, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.ptr_and_int, at, v);
     }
 }
 impl ::hktypes::value::Class for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
@@ -995,7 +995,7 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self._0, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self._0, at, v);
     }
 }
 impl ::hktypes::value::Class
@@ -1234,7 +1234,7 @@ impl ::hktypes::value::Value for hkaBone {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.name, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.name, at, v);
     }
 }
 impl ::hktypes::value::Class for hkaBone {
@@ -1484,7 +1484,7 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.local_frame, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.local_frame, at, v);
     }
 }
 impl ::hktypes::value::Class for hkaSkeleton_LocalFrameOnBone {
@@ -1562,7 +1562,7 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.name, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.name, at, v);
     }
 }
 impl ::hktypes::value::Class for hkaSkeleton_Partition {
@@ -1722,7 +1722,7 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
         Ok(())
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
-        ::hktypes::value::Value::visit_refs(&self.shape, at + 0, v);
+        ::hktypes::value::Value::visit_refs(&self.shape, at, v);
         ::hktypes::value::Value::visit_refs(&self.name, at + 24, v);
         ::hktypes::value::Value::visit_refs(&self.mass_distribution, at + 120, v);
         ::hktypes::value::Value::visit_refs(&self.drag_properties, at + 128, v);
