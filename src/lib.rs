@@ -21,3 +21,19 @@ sdk_modules! {
     "hk2018_1", hk2018_1, "2018.1";
     "hk2019_1", hk2019_1, "2019.1";
 }
+
+/// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
+/// gives it), when its feature is enabled; otherwise none (objects then read as dynamic values).
+pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
+    match sdk {
+        #[cfg(feature = "hk2015_1")]
+        "2015.1" => hk2015_1::CLASSES,
+        #[cfg(feature = "hk2016_2")]
+        "2016.2" => hk2016_2::CLASSES,
+        #[cfg(feature = "hk2018_1")]
+        "2018.1" => hk2018_1::CLASSES,
+        #[cfg(feature = "hk2019_1")]
+        "2019.1" => hk2019_1::CLASSES,
+        _ => &[],
+    }
+}

@@ -4,6 +4,7 @@
 pub mod bytes;
 pub mod dynamic;
 pub mod error;
+pub mod graph;
 pub mod packfile;
 pub mod reflect;
 pub mod tagfile;

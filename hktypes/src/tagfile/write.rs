@@ -133,6 +133,10 @@ pub fn plan(items: &Items, layouts: &mut Layouts<'_>) -> Result<Plan> {
         queue: VecDeque::new(),
     };
     for old in 1..n as u32 {
+        // Kind byte 0 marks a placeholder (a handle with no item), which no file holds.
+        if items.items[old as usize].kind_byte == 0 {
+            continue;
+        }
         let via = if items.items[old as usize].kind() == KIND_OBJECT { SlotKind::Pointer } else { SlotKind::Array };
         if w.number(old, via) {
             w.run_from(old, layouts)?;

@@ -1,0 +1,500 @@
+//! The object graph of a tagfile: every object item as a typed object (a generated class that the
+//! file's type table agrees with by name and hash) or, for any other type, a dynamic object kept as
+//! its bytes and the runs it owns. Pointers are handles (the object's item index in the file read)
+//! that keep sharing and allow cycles; arrays and strings belong to the object that holds them.
+//!
+//! Writing turns the graph back into items and lays them out by the spec's walk
+//! ([`crate::tagfile::write`]). A typed object is kept typed only when writing it reproduces its
+//! bytes and those of every run it owns; otherwise it stays dynamic, so nothing read is lost.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::reflect::hash::{Hasher, Recipe};
+use crate::reflect::layout::{Layouts, SlotKind};
+use crate::reflect::{TypeIndex, TypeTable};
+use crate::tagfile::items::{ItemData, Items};
+use crate::tagfile::write::{self, TypesOut};
+use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
+use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A handle to an object of a [`Document`]: the object's item index in the file it was read from
+/// (objects added later get new ones).
+pub type Handle = u32;
+
+/// One object of the graph.
+pub enum Node {
+    /// A generated class.
+    Typed(Box<dyn Object>),
+    /// Any other type: the object's bytes (reference slots holding item indices of the file read)
+    /// and the runs it reaches without passing through a pointer, by those indices.
+    Dynamic { item: ItemData, runs: BTreeMap<u32, ItemData> },
+}
+
+struct Entry {
+    ty: TypeIndex,
+    kind_byte: u8,
+    node: Node,
+}
+
+/// Where a document's types go when it is written.
+#[derive(Clone, Debug)]
+enum TypesRaw {
+    Section(Vec<u8>),
+    Reference(Vec<u8>),
+}
+
+/// A tagfile as objects.
+pub struct Document {
+    sdkv: Vec<u8>,
+    types: Arc<TypeTable>,
+    raw_types: TypesRaw,
+    /// By handle; `None` where the handle is not an object (index 0, runs).
+    objects: Vec<Option<Entry>>,
+    root: Handle,
+    /// Whether equal strings share one run, as the file read did (some writers share them, the
+    /// SDK's do not).
+    shared_strings: bool,
+}
+
+/// The file's items as the generated readers see them.
+struct FileRuns<'a> {
+    items: &'a Items,
+    file: &'a TagFile<'a>,
+}
+
+impl value::Items for FileRuns<'_> {
+    fn run(&self, index: u32) -> Result<Run<'_>> {
+        let it = self.items.items.get(index as usize).filter(|_| index != 0).ok_or_else(|| {
+            Error::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
+        })?;
+        let base = self.file.data_offset + u64::from(self.file.items[index as usize].offset);
+        Ok(Run { data: &it.bytes, base, count: it.count })
+    }
+}
+
+/// Classes by schema key, for [`Document::read`]: the `CLASSES` table of a generated SDK module.
+pub type Classes = &'static [ClassEntry];
+
+/// The runs an item reaches through arrays and strings (not through pointers), with itself.
+fn owned_runs(items: &Items, start: &ItemData, out: &mut BTreeMap<u32, ItemData>) {
+    let mut stack: Vec<u32> = start.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t).collect();
+    while let Some(t) = stack.pop() {
+        if out.contains_key(&t) {
+            continue;
+        }
+        let it = &items.items[t as usize];
+        stack.extend(it.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t));
+        out.insert(t, it.clone());
+    }
+}
+
+impl Document {
+    /// Reads a tagfile; objects whose type a class of `classes` matches (same key, same computed
+    /// hash) become typed. Pass `&[]` for a purely dynamic graph.
+    pub fn read(bytes: &[u8], compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<Document> {
+        let file = TagFile::read(bytes, compendia)?;
+        Self::from_file(&file, classes)
+    }
+
+    pub fn from_file(file: &TagFile<'_>, classes: &[ClassEntry]) -> Result<Document> {
+        let mut layouts = Layouts::new(&file.types);
+        let items = Items::read(file, &mut layouts)?;
+        let mut hasher = Hasher::new(&file.types, Recipe::for_sdk(&file.sdk));
+        // Type index -> class entry, decided once per type.
+        let mut class_of: BTreeMap<TypeIndex, Option<&ClassEntry>> = BTreeMap::new();
+        let runs = FileRuns { items: &items, file };
+        let sharing = Sharing::of(&items);
+        let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
+        for (i, it) in items.items.iter().enumerate().skip(1) {
+            if !it.is_object() {
+                continue;
+            }
+            let entry = match class_of.get(&it.ty) {
+                Some(e) => *e,
+                None => {
+                    let e = find_class(classes, &file.types, it.ty, &mut hasher);
+                    class_of.insert(it.ty, e);
+                    e
+                }
+            };
+            let mut node = None;
+            if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && sharing.typed_ok) {
+                let base = file.data_offset + u64::from(file.items[i].offset);
+                let obj = (class.read)(&value::Reader::new(&it.bytes, base, &runs))
+                    .map_err(|e| e.in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {}", class.name)))?;
+                if writes_back(&*obj, it, &items, &file.types, sharing.strings)? {
+                    node = Some(Node::Typed(obj));
+                }
+            }
+            let node = match node {
+                Some(n) => n,
+                None => {
+                    let mut owned = BTreeMap::new();
+                    owned_runs(&items, it, &mut owned);
+                    Node::Dynamic { item: it.clone(), runs: owned }
+                }
+            };
+            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node });
+        }
+        let raw_types = match (&file.source, file.type_section) {
+            (TypeSource::Own, Some(raw)) => TypesRaw::Section(raw.to_vec()),
+            (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
+            (TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE"))),
+        };
+        let root = if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 };
+        Ok(Document {
+            sdkv: file.sdkv_raw.to_vec(),
+            types: Arc::clone(&file.types),
+            raw_types,
+            objects,
+            root,
+            shared_strings: sharing.strings,
+        })
+    }
+
+    /// The type table the objects are described by.
+    pub fn types(&self) -> &TypeTable {
+        &self.types
+    }
+
+    /// The root object (item 1).
+    pub fn root(&self) -> Handle {
+        self.root
+    }
+
+    /// Every object handle, in handle order.
+    pub fn handles(&self) -> impl Iterator<Item = Handle> + '_ {
+        self.objects.iter().enumerate().filter(|(_, e)| e.is_some()).map(|(i, _)| i as Handle)
+    }
+
+    pub fn node(&self, h: Handle) -> Option<&Node> {
+        self.objects.get(h as usize)?.as_ref().map(|e| &e.node)
+    }
+
+    /// The full type name of an object.
+    pub fn type_name(&self, h: Handle) -> Option<String> {
+        let e = self.objects.get(h as usize)?.as_ref()?;
+        Some(self.types.full_name(e.ty))
+    }
+
+    /// The object as class `T` (itself or one of its bases); `None` when it is dynamic or neither.
+    pub fn get<T: Object>(&self, h: Handle) -> Option<&T> {
+        match self.node(h)? {
+            Node::Typed(o) => o.downcast_ref::<T>(),
+            Node::Dynamic { .. } => None,
+        }
+    }
+
+    /// The object as class `T`, to change it. Only the object's own class, not a base, can be
+    /// taken mutably.
+    pub fn get_mut<T: Object>(&mut self, h: Handle) -> Option<&mut T> {
+        match &mut self.objects.get_mut(h as usize)?.as_mut()?.node {
+            Node::Typed(o) => {
+                let any: &mut dyn std::any::Any = &mut **o;
+                any.downcast_mut::<T>()
+            }
+            Node::Dynamic { .. } => None,
+        }
+    }
+
+    /// Every object of class `T` (or derived from it), with its handle.
+    pub fn all<'a, T: Object>(&'a self) -> impl Iterator<Item = (Handle, &'a T)> + 'a {
+        self.handles().filter_map(move |h| self.get::<T>(h).map(|o| (h, o)))
+    }
+
+    /// (typed, dynamic) object counts.
+    pub fn counts(&self) -> (usize, usize) {
+        let typed = self.objects.iter().flatten().filter(|e| matches!(e.node, Node::Typed(_))).count();
+        (typed, self.objects.iter().flatten().count() - typed)
+    }
+
+    /// Adds a typed object of the file's type named `T::NAME`; returns its handle.
+    pub fn add<T: value::Class>(&mut self, obj: T) -> Result<Handle> {
+        let ty = self
+            .types
+            .iter()
+            .find(|(i, _)| self.types.full_name(*i) == base_key(T::NAME))
+            .map(|(i, _)| i)
+            .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
+        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)) }));
+        Ok(self.objects.len() as Handle - 1)
+    }
+
+    /// Writes the document as a TAG0 file: the items by the spec's walk from the root, the type
+    /// section as read.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut b = Builder::new(&self.types, self.objects.len(), self.shared_strings);
+        for (h, e) in self.objects.iter().enumerate() {
+            let Some(e) = e else { continue };
+            let item = match &e.node {
+                Node::Typed(o) => b.typed(e.ty, e.kind_byte, &**o)?,
+                Node::Dynamic { item, runs } => b.dynamic(item, runs)?,
+            };
+            b.items[h] = item;
+        }
+        // Handles that are not objects (runs of the file read, removed objects) must not be
+        // reached: the walk starts at the root and numbers what it meets.
+        let items = Items { items: b.items };
+        let mut layouts = Layouts::new(&self.types);
+        let order_root = self.root;
+        if order_root != 1 {
+            return Err(Error::new(ErrorKind::Invalid("the root object must keep handle 1".into())));
+        }
+        let plan = write::plan(&items, &mut layouts)?;
+        let (data, table, patches) = write::lay_out(&items, &plan);
+        let types = match &self.raw_types {
+            TypesRaw::Section(raw) => TypesOut::Section(raw),
+            TypesRaw::Reference(body) => TypesOut::Reference(body),
+        };
+        Ok(write::write_file(&self.sdkv, &data, types, &table, &patches))
+    }
+}
+
+/// A schema key without its `#hash` variant suffix.
+fn base_key(key: &str) -> &str {
+    match key.rfind('#') {
+        Some(p) if key.len() - p == 9 => &key[..p],
+        _ => key,
+    }
+}
+
+/// The class of `classes` for type `ty`: by full name, or by `name#hash` where the SDK has several
+/// layouts of the name, and only when the computed hashes agree.
+fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, hasher: &mut Hasher<'_>) -> Option<&'c ClassEntry> {
+    let name = table.full_name(ty);
+    let hash = hasher.hash(ty).ok()?;
+    ClassEntry::find(classes, &name)
+        .filter(|c| c.hash == hash)
+        .or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(|c| c.hash == hash))
+}
+
+/// Whether writing `obj` gives back `item`'s bytes and those of every run it owns.
+fn writes_back(obj: &dyn Object, item: &ItemData, items: &Items, table: &TypeTable, shared_strings: bool) -> Result<bool> {
+    let mut b = Builder::new(table, items.items.len(), shared_strings);
+    // A typed object that cannot be written (say, an array whose element size the table
+    // disagrees with) stays dynamic.
+    match b.typed(item.ty, item.kind_byte, obj) {
+        Ok(new) => Ok(same_tree(&new, &b.items, item, items)),
+        Err(_) => Ok(false),
+    }
+}
+
+/// Compares two items and, through their array and string slots, the runs below them.
+fn same_tree(a: &ItemData, a_items: &[ItemData], b: &ItemData, b_items: &Items) -> bool {
+    if a.ty != b.ty || a.count != b.count || a.bytes.len() != b.bytes.len() {
+        return false;
+    }
+    let mut mask = vec![false; a.bytes.len()];
+    for e in 0..a.count {
+        for s in a.slots.iter() {
+            let at = (e * a.elem_size + s.offset) as usize;
+            mask[at..at + 4].iter_mut().for_each(|m| *m = true);
+            let (ta, tb) = (a.target(e, s), b.target(e, s));
+            match (s.kind, ta, tb) {
+                (_, 0, 0) => {}
+                (_, 0, _) | (_, _, 0) => return false,
+                (SlotKind::Pointer, x, y) if x != y => return false,
+                (SlotKind::Pointer, _, _) => {}
+                (_, x, y) => {
+                    let (Some(ra), Some(rb)) = (a_items.get(x as usize), b_items.items.get(y as usize)) else { return false };
+                    if !same_tree(ra, a_items, rb, b_items) {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    a.bytes.iter().zip(&b.bytes).zip(&mask).all(|((x, y), m)| *m || x == y)
+}
+
+/// How a file shares runs between reference slots.
+struct Sharing {
+    /// Equal strings are one run (and some run is referenced more than once).
+    strings: bool,
+    /// Typed objects can reproduce the file: no array run is shared, and strings are either never
+    /// shared or always shared when equal.
+    typed_ok: bool,
+}
+
+impl Sharing {
+    fn of(items: &Items) -> Sharing {
+        let mut refs = vec![0u32; items.items.len()];
+        let mut string_runs = vec![false; items.items.len()];
+        for it in &items.items {
+            for (_, s, t) in it.references() {
+                refs[t as usize] += 1;
+                if s.kind == SlotKind::String {
+                    string_runs[t as usize] = true;
+                }
+            }
+        }
+        let shared_string = (0..refs.len()).any(|i| string_runs[i] && refs[i] > 1);
+        let shared_array = (0..refs.len()).any(|i| !string_runs[i] && !items.items[i].is_object() && refs[i] > 1);
+        let mut by_text: BTreeMap<&[u8], u32> = BTreeMap::new();
+        let mut each_text_once = true;
+        for (i, it) in items.items.iter().enumerate() {
+            if string_runs[i] && by_text.insert(&it.bytes, i as u32).is_some() {
+                each_text_once = false;
+            }
+        }
+        Sharing { strings: shared_string, typed_ok: !shared_array && (!shared_string || each_text_once) }
+    }
+}
+
+/// Turns objects back into items: objects keep their handles as item indices; runs get fresh
+/// indices after them.
+struct Builder<'t> {
+    table: &'t TypeTable,
+    layouts: Layouts<'t>,
+    items: Vec<ItemData>,
+    char_ty: Option<TypeIndex>,
+    /// With shared strings: the run of each text written so far.
+    strings: Option<std::collections::HashMap<String, u32>>,
+    /// Runs of dynamic objects already written, by their index in the file read (a run two
+    /// objects share is written once).
+    dyn_runs: BTreeMap<u32, u32>,
+}
+
+fn empty_item() -> ItemData {
+    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Vec::new(), slots: Arc::from([]) }
+}
+
+impl<'t> Builder<'t> {
+    fn new(table: &'t TypeTable, handles: usize, shared_strings: bool) -> Self {
+        let char_ty = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
+        Builder {
+            table,
+            layouts: Layouts::new(table),
+            items: (0..handles).map(|_| empty_item()).collect(),
+            char_ty,
+            strings: shared_strings.then(Default::default),
+            dyn_runs: BTreeMap::new(),
+        }
+    }
+
+    fn push(&mut self, it: ItemData) -> u32 {
+        self.items.push(it);
+        self.items.len() as u32 - 1
+    }
+
+    /// The item of a typed object of type `ty`.
+    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object) -> Result<ItemData> {
+        let size = self.layouts.size_of(ty)? as usize;
+        let slots = self.layouts.slots(ty)?;
+        let mut bytes = vec![0u8; size];
+        {
+            let mut refs = Emit { b: self, ty, size };
+            obj.write_object(&mut Writer::new(&mut bytes, 0, &mut refs))?;
+        }
+        Ok(ItemData { ty, kind_byte, count: 1, elem_size: size as u32, bytes, slots })
+    }
+
+    /// The item of a dynamic object, its owned runs copied under fresh indices.
+    fn dynamic(&mut self, item: &ItemData, runs: &BTreeMap<u32, ItemData>) -> Result<ItemData> {
+        let mut fresh = Vec::new();
+        for (&old, it) in runs {
+            if !self.dyn_runs.contains_key(&old) {
+                let new = self.push(it.clone());
+                self.dyn_runs.insert(old, new);
+                fresh.push(new);
+            }
+        }
+        let map = self.dyn_runs.clone();
+        let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<()> {
+            let refs: Vec<(u32, crate::reflect::layout::Slot, u32)> = it.references().collect();
+            for (e, s, t) in refs {
+                if s.kind == SlotKind::Pointer {
+                    continue;
+                }
+                let new = *map.get(&t).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
+                let at = (e * it.elem_size + s.offset) as usize;
+                it.bytes[at..at + 4].copy_from_slice(&new.to_le_bytes());
+            }
+            Ok(())
+        };
+        for new in fresh {
+            let mut it = std::mem::replace(&mut self.items[new as usize], empty_item());
+            remap(&mut it, &map)?;
+            self.items[new as usize] = it;
+        }
+        let mut out = item.clone();
+        remap(&mut out, &map)?;
+        Ok(out)
+    }
+
+    /// A run of `value`'s elements of type `elem`.
+    fn run(&mut self, elem: TypeIndex, value: &dyn value::RunValue) -> Result<u32> {
+        let size = self.layouts.size_of(elem)? as usize;
+        if size != value.elem_size() {
+            return Err(Error::new(ErrorKind::Invalid(format!(
+                "array of {} has {}-byte elements where the type table says {size}",
+                self.table.full_name(elem),
+                value.elem_size()
+            ))));
+        }
+        let slots = self.layouts.slots(elem)?;
+        let n = value.len();
+        let mut bytes = vec![0u8; n * size];
+        for i in 0..n {
+            let mut refs = Emit { b: self, ty: elem, size };
+            let base = (i * size) as u64;
+            value.write_elem(i, &mut Writer::new(&mut bytes[i * size..(i + 1) * size], base, &mut refs))?;
+        }
+        Ok(self.push(ItemData { ty: elem, kind_byte: 0x20, count: n as u32, elem_size: size as u32, bytes, slots }))
+    }
+
+    fn string(&mut self, s: &str) -> Result<u32> {
+        if let Some(&i) = self.strings.as_ref().and_then(|m| m.get(s)) {
+            return Ok(i);
+        }
+        let ty = self.char_ty.ok_or_else(|| Error::new(ErrorKind::Invalid("the type table has no `char` type for strings".into())))?;
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.push(0);
+        let count = bytes.len() as u32;
+        let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes, slots: Arc::from([]) });
+        if let Some(m) = &mut self.strings {
+            m.insert(s.to_owned(), i);
+        }
+        Ok(i)
+    }
+}
+
+/// Hands out item indices while one element of type `ty` is written.
+struct Emit<'b, 't> {
+    b: &'b mut Builder<'t>,
+    ty: TypeIndex,
+    size: usize,
+}
+
+impl Refs for Emit<'_, '_> {
+    fn index(&mut self, slot: u64, target: Target<'_>) -> Result<u32> {
+        let within = (slot as usize % self.size.max(1)) as u32;
+        let slots = self.b.layouts.slots(self.ty)?;
+        let s = slots.iter().find(|s| s.offset == within).copied().ok_or_else(|| {
+            Error::new(ErrorKind::Invalid(format!("{} has no reference slot at {within}", self.b.table.full_name(self.ty))))
+        })?;
+        match target {
+            Target::Object(h) => Ok(h),
+            Target::Str(None) => Ok(0),
+            Target::Str(Some(text)) => self.b.string(text),
+            Target::Run(r) if r.is_empty() => Ok(0),
+            Target::Run(r) => {
+                let elem = self.b.element_of(s.ty)?;
+                self.b.run(elem, r)
+            }
+        }
+    }
+}
+
+impl Builder<'_> {
+    /// The element type of an array slot type (its shape's subtype).
+    fn element_of(&mut self, slot_ty: TypeIndex) -> Result<TypeIndex> {
+        let def = self.layouts.shape(slot_ty)?.map(|s| s.def).unwrap_or(slot_ty);
+        self.table
+            .get(def)
+            .and_then(|t| t.subtype)
+            .filter(|&t| t != 0)
+            .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("array type {} has no element type", self.table.full_name(slot_ty)))))
+    }
+}
