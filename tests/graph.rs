@@ -46,3 +46,50 @@ fn every_corpus_tagfile_round_trips_through_the_object_graph() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Change a body of a ragdoll (Sekiro `c7190.hkx` and Elden Ring `c3460.hkx`), write, read back:
+/// the change is there and every other byte is the same.
+#[test]
+fn a_typed_edit_changes_only_its_bytes() {
+    let Some(corpus) = common::corpus() else { return };
+    for (rel, sdk) in [
+        ("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx", "2016.2"),
+        ("Axelph237__mod/chr/c3460.chrbnd/chr/c3460/c3460.hkx", "2018.1"),
+    ] {
+        let bytes = std::fs::read(corpus.join(rel)).unwrap();
+        match sdk {
+            "2016.2" => edit_2016(&bytes),
+            _ => edit_2018(&bytes),
+        }
+    }
+}
+
+macro_rules! ragdoll_edit {
+    ($name:ident, $m:ident) => {
+        fn $name(bytes: &[u8]) {
+            use hkclasses::$m::{hknpMotionType_Enum, hknpRagdollData};
+            use hktypes::value::Enum;
+            let mut doc = Document::read(bytes, &Default::default(), hkclasses::$m::CLASSES).unwrap();
+            let (h, ragdoll) = doc.all::<hknpRagdollData>().next().expect("a typed hknpRagdollData");
+            let before = ragdoll.body_cinfos[1].clone();
+            let r = doc.get_mut::<hknpRagdollData>(h).unwrap();
+            r.body_cinfos[1].mass = 123.5;
+            r.body_cinfos[1].motion_type = Enum::<hknpMotionType_Enum, u8>::new(1);
+            let out = doc.write().unwrap();
+            assert_eq!(out.len(), bytes.len());
+            let diff: Vec<usize> = (0..out.len()).filter(|&i| out[i] != bytes[i]).collect();
+            // The mass (4 bytes, f32) and the motion type (1 byte): at most five bytes change,
+            // none of them outside one 160-byte body record.
+            assert!(!diff.is_empty() && diff.len() <= 5, "{diff:x?}");
+            assert!(diff.last().unwrap() - diff.first().unwrap() < 160, "{diff:x?}");
+            let again = Document::read(&out, &Default::default(), hkclasses::$m::CLASSES).unwrap();
+            let body = &again.all::<hknpRagdollData>().next().unwrap().1.body_cinfos[1];
+            assert_eq!(body.mass, 123.5);
+            assert_eq!(body.motion_type.name(), Some("KEYFRAMED"));
+            assert_eq!(body.name, before.name);
+            assert_eq!(body.position, before.position);
+        }
+    };
+}
+ragdoll_edit!(edit_2016, hk2016_2);
+ragdoll_edit!(edit_2018, hk2018_1);

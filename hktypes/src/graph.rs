@@ -35,6 +35,10 @@ struct Entry {
     ty: TypeIndex,
     kind_byte: u8,
     node: Node,
+    /// For a typed object: the string runs its slots named in the file read, in the order the
+    /// object writes its strings, with their text. A string written where the same text was read
+    /// keeps that run's identity, so runs the file shared between slots stay shared.
+    strings: Vec<(u32, Box<[u8]>)>,
 }
 
 /// Where a document's types go when it is written.
@@ -52,9 +56,6 @@ pub struct Document {
     /// By handle; `None` where the handle is not an object (index 0, runs).
     objects: Vec<Option<Entry>>,
     root: Handle,
-    /// Whether equal strings share one run, as the file read did (some writers share them, the
-    /// SDK's do not).
-    shared_strings: bool,
 }
 
 /// The file's items as the generated readers see them.
@@ -104,7 +105,7 @@ impl Document {
         // Type index -> class entry, decided once per type.
         let mut class_of: BTreeMap<TypeIndex, Option<&ClassEntry>> = BTreeMap::new();
         let runs = FileRuns { items: &items, file };
-        let sharing = Sharing::of(&items);
+        let shared_arrays = shares_array_runs(&items);
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
         for (i, it) in items.items.iter().enumerate().skip(1) {
             if !it.is_object() {
@@ -119,12 +120,16 @@ impl Document {
                 }
             };
             let mut node = None;
-            if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && sharing.typed_ok) {
+            let mut strings = Vec::new();
+            if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
                 let obj = (class.read)(&value::Reader::new(&it.bytes, base, &runs))
                     .map_err(|e| e.in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {}", class.name)))?;
-                if writes_back(&*obj, it, &items, &file.types, sharing.strings)? {
+                string_origins(&items, it, &mut strings, 0);
+                if writes_back(&*obj, it, &items, &file.types, &strings)? {
                     node = Some(Node::Typed(obj));
+                } else {
+                    strings.clear();
                 }
             }
             let node = match node {
@@ -135,7 +140,7 @@ impl Document {
                     Node::Dynamic { item: it.clone(), runs: owned }
                 }
             };
-            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node });
+            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings });
         }
         let raw_types = match (&file.source, file.type_section) {
             (TypeSource::Own, Some(raw)) => TypesRaw::Section(raw.to_vec()),
@@ -149,7 +154,6 @@ impl Document {
             raw_types,
             objects,
             root,
-            shared_strings: sharing.strings,
         })
     }
 
@@ -217,18 +221,18 @@ impl Document {
             .find(|(i, _)| self.types.full_name(*i) == base_key(T::NAME))
             .map(|(i, _)| i)
             .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
-        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)) }));
+        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Vec::new() }));
         Ok(self.objects.len() as Handle - 1)
     }
 
     /// Writes the document as a TAG0 file: the items by the spec's walk from the root, the type
     /// section as read.
     pub fn write(&self) -> Result<Vec<u8>> {
-        let mut b = Builder::new(&self.types, self.objects.len(), self.shared_strings);
+        let mut b = Builder::new(&self.types, self.objects.len());
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };
             let item = match &e.node {
-                Node::Typed(o) => b.typed(e.ty, e.kind_byte, &**o)?,
+                Node::Typed(o) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
                 Node::Dynamic { item, runs } => b.dynamic(item, runs)?,
             };
             b.items[h] = item;
@@ -270,11 +274,11 @@ fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, h
 }
 
 /// Whether writing `obj` gives back `item`'s bytes and those of every run it owns.
-fn writes_back(obj: &dyn Object, item: &ItemData, items: &Items, table: &TypeTable, shared_strings: bool) -> Result<bool> {
-    let mut b = Builder::new(table, items.items.len(), shared_strings);
+fn writes_back(obj: &dyn Object, item: &ItemData, items: &Items, table: &TypeTable, strings: &[(u32, Box<[u8]>)]) -> Result<bool> {
+    let mut b = Builder::new(table, items.items.len());
     // A typed object that cannot be written (say, an array whose element size the table
     // disagrees with) stays dynamic.
-    match b.typed(item.ty, item.kind_byte, obj) {
+    match b.typed(item.ty, item.kind_byte, obj, strings) {
         Ok(new) => Ok(same_tree(&new, &b.items, item, items)),
         Err(_) => Ok(false),
     }
@@ -308,37 +312,42 @@ fn same_tree(a: &ItemData, a_items: &[ItemData], b: &ItemData, b_items: &Items) 
     a.bytes.iter().zip(&b.bytes).zip(&mask).all(|((x, y), m)| *m || x == y)
 }
 
-/// How a file shares runs between reference slots.
-struct Sharing {
-    /// Equal strings are one run (and some run is referenced more than once).
-    strings: bool,
-    /// Typed objects can reproduce the file: no array run is shared, and strings are either never
-    /// shared or always shared when equal.
-    typed_ok: bool,
+/// Whether some array run is named by more than one slot. Typed objects own their arrays, so
+/// such a file is read as dynamic objects, which keep run identities.
+fn shares_array_runs(items: &Items) -> bool {
+    let mut seen = vec![false; items.items.len()];
+    for it in &items.items {
+        for (_, s, t) in it.references() {
+            if s.kind == SlotKind::Array && std::mem::replace(&mut seen[t as usize], true) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
-impl Sharing {
-    fn of(items: &Items) -> Sharing {
-        let mut refs = vec![0u32; items.items.len()];
-        let mut string_runs = vec![false; items.items.len()];
-        for it in &items.items {
-            for (_, s, t) in it.references() {
-                refs[t as usize] += 1;
-                if s.kind == SlotKind::String {
-                    string_runs[t as usize] = true;
+/// The string runs below `item` (itself, then through array runs), in the order a typed object
+/// writes them: slots by offset within each element, elements in order, an array's run entered
+/// where its slot stands.
+fn string_origins(items: &Items, item: &ItemData, out: &mut Vec<(u32, Box<[u8]>)>, depth: usize) {
+    if depth > crate::value::MAX_DEPTH as usize {
+        return;
+    }
+    for e in 0..item.count {
+        for s in item.slots.iter() {
+            let t = item.target(e, s);
+            if t == 0 {
+                continue;
+            }
+            match s.kind {
+                SlotKind::String => {
+                    let text = items.items[t as usize].bytes.strip_suffix(&[0]).unwrap_or(&[]);
+                    out.push((t, text.into()));
                 }
+                SlotKind::Array => string_origins(items, &items.items[t as usize], out, depth + 1),
+                SlotKind::Pointer => {}
             }
         }
-        let shared_string = (0..refs.len()).any(|i| string_runs[i] && refs[i] > 1);
-        let shared_array = (0..refs.len()).any(|i| !string_runs[i] && !items.items[i].is_object() && refs[i] > 1);
-        let mut by_text: BTreeMap<&[u8], u32> = BTreeMap::new();
-        let mut each_text_once = true;
-        for (i, it) in items.items.iter().enumerate() {
-            if string_runs[i] && by_text.insert(&it.bytes, i as u32).is_some() {
-                each_text_once = false;
-            }
-        }
-        Sharing { strings: shared_string, typed_ok: !shared_array && (!shared_string || each_text_once) }
     }
 }
 
@@ -349,11 +358,12 @@ struct Builder<'t> {
     layouts: Layouts<'t>,
     items: Vec<ItemData>,
     char_ty: Option<TypeIndex>,
-    /// With shared strings: the run of each text written so far.
-    strings: Option<std::collections::HashMap<String, u32>>,
-    /// Runs of dynamic objects already written, by their index in the file read (a run two
-    /// objects share is written once).
-    dyn_runs: BTreeMap<u32, u32>,
+    /// The string origins of the typed object being written, and how many were used.
+    origins: Vec<(u32, Box<[u8]>)>,
+    next_origin: usize,
+    /// Runs of the file read already written (by dynamic objects, or strings of typed objects
+    /// whose text is unchanged) -> their new indices: a run two slots share is written once.
+    old_runs: BTreeMap<u32, u32>,
 }
 
 fn empty_item() -> ItemData {
@@ -361,15 +371,16 @@ fn empty_item() -> ItemData {
 }
 
 impl<'t> Builder<'t> {
-    fn new(table: &'t TypeTable, handles: usize, shared_strings: bool) -> Self {
+    fn new(table: &'t TypeTable, handles: usize) -> Self {
         let char_ty = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
         Builder {
             table,
             layouts: Layouts::new(table),
             items: (0..handles).map(|_| empty_item()).collect(),
             char_ty,
-            strings: shared_strings.then(Default::default),
-            dyn_runs: BTreeMap::new(),
+            origins: Vec::new(),
+            next_origin: 0,
+            old_runs: BTreeMap::new(),
         }
     }
 
@@ -379,7 +390,9 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of a typed object of type `ty`.
-    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object) -> Result<ItemData> {
+    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &[(u32, Box<[u8]>)]) -> Result<ItemData> {
+        self.origins = origins.to_vec();
+        self.next_origin = 0;
         let size = self.layouts.size_of(ty)? as usize;
         let slots = self.layouts.slots(ty)?;
         let mut bytes = vec![0u8; size];
@@ -394,13 +407,13 @@ impl<'t> Builder<'t> {
     fn dynamic(&mut self, item: &ItemData, runs: &BTreeMap<u32, ItemData>) -> Result<ItemData> {
         let mut fresh = Vec::new();
         for (&old, it) in runs {
-            if !self.dyn_runs.contains_key(&old) {
+            if !self.old_runs.contains_key(&old) {
                 let new = self.push(it.clone());
-                self.dyn_runs.insert(old, new);
+                self.old_runs.insert(old, new);
                 fresh.push(new);
             }
         }
-        let map = self.dyn_runs.clone();
+        let map = self.old_runs.clone();
         let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<()> {
             let refs: Vec<(u32, crate::reflect::layout::Slot, u32)> = it.references().collect();
             for (e, s, t) in refs {
@@ -445,16 +458,22 @@ impl<'t> Builder<'t> {
     }
 
     fn string(&mut self, s: &str) -> Result<u32> {
-        if let Some(&i) = self.strings.as_ref().and_then(|m| m.get(s)) {
-            return Ok(i);
+        // The run this string had in the file read, if the text is still the one read there.
+        let origin = match self.origins.get(self.next_origin) {
+            Some((old, text)) if **text == *s.as_bytes() => Some(*old),
+            _ => None,
+        };
+        self.next_origin += 1;
+        if let Some(&new) = origin.and_then(|o| self.old_runs.get(&o)) {
+            return Ok(new);
         }
         let ty = self.char_ty.ok_or_else(|| Error::new(ErrorKind::Invalid("the type table has no `char` type for strings".into())))?;
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         let count = bytes.len() as u32;
         let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes, slots: Arc::from([]) });
-        if let Some(m) = &mut self.strings {
-            m.insert(s.to_owned(), i);
+        if let Some(o) = origin {
+            self.old_runs.insert(o, i);
         }
         Ok(i)
     }

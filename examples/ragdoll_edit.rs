@@ -1,0 +1,50 @@
+//! A typed edit, end to end: open Sekiro's Genichiro ragdoll (`c7190.hkx`, SDK 2016.2), make its
+//! first body keyframed and double its mass, write the file, read it back and show the change.
+//!
+//! `cargo run --example ragdoll_edit --features hk2016_2 -- [IN] [OUT]`
+//! (IN defaults to the corpus copy, OUT to `target/c7190-edited.hkx`).
+
+use hkclasses::hk2016_2::{hknpMotionType_Enum, hknpRagdollData};
+use hktypes::graph::Document;
+use hktypes::value::Enum;
+use std::path::PathBuf;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let corpus = std::env::var_os("HKGEN_CORPUS").map(PathBuf::from).unwrap_or_else(|| "../shared/corpus".into());
+    let mut args = std::env::args_os().skip(1);
+    let input = args
+        .next()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx"));
+    let output = args.next().map(PathBuf::from).unwrap_or_else(|| "target/c7190-edited.hkx".into());
+
+    let bytes = std::fs::read(&input)?;
+    let mut doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES)?;
+    let (typed, dynamic) = doc.counts();
+    println!("{}: {typed} typed and {dynamic} dynamic objects", input.display());
+
+    let (handle, ragdoll) = doc.all::<hknpRagdollData>().next().ok_or("no hknpRagdollData in the file")?;
+    let body = &ragdoll.body_cinfos[0];
+    println!(
+        "body 0 {:?}: motion type {} ({:?}), mass {}",
+        body.name.as_deref().unwrap_or(""),
+        body.motion_type.value(),
+        body.motion_type.name(),
+        body.mass
+    );
+
+    let ragdoll = doc.get_mut::<hknpRagdollData>(handle).ok_or("ragdoll is not typed")?;
+    let body = &mut ragdoll.body_cinfos[0];
+    body.motion_type = Enum::<hknpMotionType_Enum, u8>::new(1); // KEYFRAMED
+    body.mass *= 2.0;
+
+    let out = doc.write()?;
+    std::fs::write(&output, &out)?;
+    let changed: Vec<usize> = bytes.iter().zip(&out).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
+    println!("wrote {} ({} bytes, {} bytes differ: {:x?})", output.display(), out.len(), changed.len(), changed);
+
+    let again = Document::read(&out, &Default::default(), hkclasses::hk2016_2::CLASSES)?;
+    let body = &again.all::<hknpRagdollData>().next().ok_or("ragdoll lost")?.1.body_cinfos[0];
+    println!("read back: motion type {} ({:?}), mass {}", body.motion_type.value(), body.motion_type.name(), body.mass);
+    Ok(())
+}
