@@ -8,7 +8,7 @@ macro_rules! sdk_modules {
     ($($feature:literal, $module:ident, $sdk:literal;)*) => {$(
         #[cfg(feature = $feature)]
         #[doc = concat!("The classes of Havok SDK ", $sdk, ".")]
-        #[allow(non_camel_case_types, non_snake_case, clippy::all)]
+        #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, clippy::all)]
         pub mod $module {
             include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));
         }

@@ -12,7 +12,7 @@ fn fixture() -> hkgen::schema::Schema {
     hkgen::schema::snapshot::read(&dir().join("fixture")).expect("fixture schema reads")
 }
 
-#[allow(non_camel_case_types, non_snake_case, dead_code)]
+#[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
 mod expected {
     include!("codegen/fixture.rs");
 }
@@ -54,6 +54,17 @@ fn expected_code_round_trips_an_object() {
     // The overlay makes the bare byte an enumeration; the byte is kept.
     assert_eq!(body.motion_type.name(), Some("DYNAMIC"));
     assert_eq!(body.motion_type.raw, 2u8);
+    // Items are constants of the enumeration type.
+    assert!(body.motion_type == hknpMotionType_Enum::DYNAMIC);
+    assert_eq!(body.motion_type.item(), Some(hknpMotionType_Enum::DYNAMIC));
+    let keyframed = value::Enum::<hknpMotionType_Enum, u8>::of(hknpMotionType_Enum::KEYFRAMED);
+    assert_eq!(keyframed.raw, 1);
+    let mut m = body.motion_type;
+    assert!(m.set(hknpMotionType_Enum::STATIC));
+    assert_eq!(m.raw, 0);
+    // Only the fixture SDK's names apply: 2018.1's, not the 2014.2 group's.
+    assert_eq!(hkaAnimationBinding_BlendHint::ADDITIVE_PARENT_SPACE.value, 1);
+    assert_eq!(<hkaAnimationBinding_BlendHint as value::Enumeration>::name_of(2), Some("ADDITIVE_CHILD_SPACE"));
     assert_eq!(body.name.0, None);
     let back = value::write_value(&body, 0x100, &mut SourceIndices { data: &bytes, base: 0x100 }).unwrap();
     assert_eq!(back, bytes);

@@ -33,17 +33,35 @@ fn hex(n: u32) -> TokenStream {
 pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<TokenStream, Error> {
     let rt = m.rt();
     let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: enumeration without a name")))?;
-    let mut doc = format!("Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.");
+    let mut doc = format!(
+        "Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer."
+    );
     if items.is_empty() {
         doc.push_str("\n\nNo item names are known.");
     } else {
-        doc.push_str("\n\nKnown items:");
+        doc.push_str("\n\nKnown items (from the overlay `enums.ron`), each also a constant of this type:");
         for (n, v) in items {
             doc.push_str(&format!("\n- `{n}` = {v}"));
         }
     }
     let names = items.iter().map(|(n, _)| n);
     let values = items.iter().map(|(_, v)| Literal::i64_unsuffixed(*v));
+    let consts: Vec<TokenStream> = names::item_consts(items.iter().map(|(n, _)| n.as_str()))
+        .into_iter()
+        .zip(items)
+        .filter_map(|(c, (n, v))| {
+            let c = c?;
+            let v = Literal::i64_unsuffixed(*v);
+            Some(quote!(pub const #c: #rt::Item<Self> = #rt::Item::new(#n, #v);))
+        })
+        .collect();
+    let inherent = (!consts.is_empty()).then(|| {
+        quote! {
+            impl #id {
+                #(#consts)*
+            }
+        }
+    });
     let doc = docs(&doc);
     Ok(quote! {
         #doc
@@ -52,6 +70,7 @@ pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<
             const NAME: &'static str = #key;
             const ITEMS: &'static [(&'static str, i64)] = &[#((#names, #values)),*];
         }
+        #inherent
     })
 }
 

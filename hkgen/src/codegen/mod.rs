@@ -153,13 +153,13 @@ pub const OVERLAY: &str = "enums.ron";
 
 /// Writes `OUT/<module>.rs` for every SDK of `sdks` from the snapshot `schemas/<sdk>/`. An SDK
 /// without a snapshot gets a file without items, so that its feature still builds. The overlay
-/// `schemas/enums.ron`, when present, is applied to `config`. Files whose contents do not change
+/// `schemas/enums.ron`, when present, is applied to `config` with the items it gives each SDK. Files whose contents do not change
 /// are left alone.
 pub fn generate_sdks(config: &Config, schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<Generated>, Error> {
     let mut done = Vec::new();
-    let config = overlay::Overlay::read(&schemas.join(OVERLAY))?.apply(config.clone());
-    let config = &config;
+    let overlay = overlay::Overlay::read(&schemas.join(OVERLAY))?;
     for sdk in sdks {
+        let config = &overlay.apply(config.clone(), sdk);
         let path = out.join(format!("{}.rs", module_name(sdk)));
         let dir = schemas.join(sdk);
         let (text, types) = if dir.join("sdk.ron").is_file() {

@@ -2,16 +2,22 @@
 // SDK fixture: 89 types.
 /// Havok enumeration `hkPropertyFlags::Enum`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.
 ///
-/// Known items:
+/// Known items (from the overlay `enums.ron`), each also a constant of this type:
 /// - `NEGATIVE` = -1
 pub enum hkPropertyFlags_Enum {}
 impl ::hktypes::value::Enumeration for hkPropertyFlags_Enum {
     const NAME: &'static str = "hkPropertyFlags::Enum";
     const ITEMS: &'static [(&'static str, i64)] = &[("NEGATIVE", -1)];
 }
+impl hkPropertyFlags_Enum {
+    pub const NEGATIVE: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "NEGATIVE",
+        -1,
+    );
+}
 /// Havok enumeration `hkaAnimationBinding::BlendHint`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.
 ///
-/// Known items:
+/// Known items (from the overlay `enums.ron`), each also a constant of this type:
 /// - `NORMAL` = 0
 /// - `ADDITIVE_PARENT_SPACE` = 1
 /// - `ADDITIVE_CHILD_SPACE` = 2
@@ -24,9 +30,23 @@ impl ::hktypes::value::Enumeration for hkaAnimationBinding_BlendHint {
         ("ADDITIVE_CHILD_SPACE", 2),
     ];
 }
+impl hkaAnimationBinding_BlendHint {
+    pub const NORMAL: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "NORMAL",
+        0,
+    );
+    pub const ADDITIVE_PARENT_SPACE: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "ADDITIVE_PARENT_SPACE",
+        1,
+    );
+    pub const ADDITIVE_CHILD_SPACE: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "ADDITIVE_CHILD_SPACE",
+        2,
+    );
+}
 /// Havok enumeration `hknpMotionType::Enum`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.
 ///
-/// Known items:
+/// Known items (from the overlay `enums.ron`), each also a constant of this type:
 /// - `STATIC` = 0
 /// - `KEYFRAMED` = 1
 /// - `DYNAMIC` = 2
@@ -38,6 +58,20 @@ impl ::hktypes::value::Enumeration for hknpMotionType_Enum {
         ("KEYFRAMED", 1),
         ("DYNAMIC", 2),
     ];
+}
+impl hknpMotionType_Enum {
+    pub const STATIC: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "STATIC",
+        0,
+    );
+    pub const KEYFRAMED: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "KEYFRAMED",
+        1,
+    );
+    pub const DYNAMIC: ::hktypes::value::Item<Self> = ::hktypes::value::Item::new(
+        "DYNAMIC",
+        2,
+    );
 }
 /// Havok typedef `hkInt16` of `short`.
 pub type hkInt16 = i16;

@@ -1,7 +1,10 @@
 //! Enumerated members (spec: "Enumerated members"): `hkEnum<E, S>` and `hkFlags<E, S>` store an
 //! integer of the storage type `S`; the type table names the enumeration `E` but lists none of its
 //! items. The stored integer is kept as is, so values without a name survive; names come from the
-//! enumeration's [`Enumeration::ITEMS`] (an overlay, not the file).
+//! enumeration's [`Enumeration::ITEMS`] (an overlay, not the file). A generated enumeration type
+//! also has one constant per known item ([`Item`]), so code names values rather than numbers:
+//! `Enum::<hknpMotionType_Enum, u8>::of(hknpMotionType_Enum::DYNAMIC)`,
+//! `body.motion_type == hknpMotionType_Enum::DYNAMIC`.
 
 use super::{Be, Reader, Value, Writer};
 use crate::error::Result;
@@ -21,6 +24,37 @@ pub trait Enumeration: 'static {
 
     fn value_of(name: &str) -> Option<i64> {
         Self::ITEMS.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
+}
+
+/// A named item of enumeration `E`: the constants of a generated enumeration type.
+pub struct Item<E> {
+    pub name: &'static str,
+    pub value: i64,
+    e: PhantomData<fn() -> E>,
+}
+
+impl<E> Item<E> {
+    pub const fn new(name: &'static str, value: i64) -> Self {
+        Item { name, value, e: PhantomData }
+    }
+}
+
+impl<E> Clone for Item<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E> Copy for Item<E> {}
+impl<E> PartialEq for Item<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+impl<E> Eq for Item<E> {}
+impl<E> fmt::Debug for Item<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({})", self.name, self.value)
     }
 }
 
@@ -126,6 +160,46 @@ impl<E: Enumeration, S: IntStorage> Enum<E, S> {
     pub fn name(&self) -> Option<&'static str> {
         E::name_of(self.value())
     }
+
+    /// The known item the value is, if any.
+    pub fn item(&self) -> Option<Item<E>> {
+        let v = self.value();
+        E::name_of(v).map(|n| Item::new(n, v))
+    }
+
+    /// The value `item`; `None` when its value does not fit the storage `S`.
+    pub fn try_of(item: Item<E>) -> Option<Self> {
+        S::from_i64(item.value).map(Self::new)
+    }
+
+    /// The value `item`.
+    ///
+    /// # Panics
+    ///
+    /// When the item's value does not fit the storage `S` (see [`Self::try_of`]).
+    pub fn of(item: Item<E>) -> Self {
+        match Self::try_of(item) {
+            Some(v) => v,
+            None => panic!("{}::{} = {} does not fit the storage of this member", E::NAME, item.name, item.value),
+        }
+    }
+
+    /// Stores `item`; `false` (and no change) when its value does not fit the storage.
+    pub fn set(&mut self, item: Item<E>) -> bool {
+        match S::from_i64(item.value) {
+            Some(raw) => {
+                self.raw = raw;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl<E: Enumeration, S: IntStorage> PartialEq<Item<E>> for Enum<E, S> {
+    fn eq(&self, item: &Item<E>) -> bool {
+        self.value() == item.value
+    }
 }
 
 impl<E: Enumeration, S: IntStorage> fmt::Debug for Enum<E, S> {
@@ -150,6 +224,35 @@ impl<E: Enumeration, S: IntStorage> Flags<E, S> {
             }
         }
         (names, rest)
+    }
+}
+
+impl<E: Enumeration, S: IntStorage> Flags<E, S> {
+    /// Whether every bit of `item` is set.
+    pub fn contains(&self, item: Item<E>) -> bool {
+        self.value() & item.value == item.value
+    }
+
+    /// Sets the bits of `item`; `false` (and no change) when the result does not fit the storage.
+    pub fn insert(&mut self, item: Item<E>) -> bool {
+        match S::from_i64(self.value() | item.value) {
+            Some(raw) => {
+                self.raw = raw;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Clears the bits of `item`.
+    pub fn remove(&mut self, item: Item<E>) -> bool {
+        match S::from_i64(self.value() & !item.value) {
+            Some(raw) => {
+                self.raw = raw;
+                true
+            }
+            None => false,
+        }
     }
 }
 

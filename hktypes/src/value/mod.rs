@@ -16,7 +16,7 @@ mod prim;
 mod refs;
 
 pub use class::{Class, ClassEntry, FieldInfo, Object};
-pub use enums::{Enum, Enumeration, Flags, IntStorage};
+pub use enums::{Enum, Enumeration, Flags, IntStorage, Item};
 pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, Vector4};
 pub use prim::{Be, Bool32, Bool8, Half16, Opaque};
 pub use refs::{Array, NoItems, Ptr, RelArray, Run, RunValue, SourceIndices, StringPtr, Unknown};
