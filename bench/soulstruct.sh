@@ -33,7 +33,7 @@ PY
 )
 # soulstruct prints a warning about a Windows-only DLL on stdout; the figure is the last line.
 ss=$(echo "$ss" | tail -n 1)
-ours=$(cargo run -q --release -p hkgen --example read_throughput -- "${files[@]}")
+ours=$(cargo run -q --release --example read_throughput -- "${files[@]}")
 ours_mbs=$(echo "$ours" | sed -E 's/.* ([0-9.]+) MB\/s$/\1/')
 echo "files: ${#files[@]} SDK 2015.1 tagfiles"
 echo "soulstruct-havok 1.5.0: $ss MB/s"

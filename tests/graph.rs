@@ -32,6 +32,15 @@ fn every_corpus_tagfile_round_trips_through_the_object_graph() {
         n[0] += 1;
         n[2] += typed;
         n[3] += dynamic;
+        // Every typed object written through its generated class gives the same file too.
+        match doc.write_typed() {
+            Ok(out) if out == bytes => {}
+            Ok(out) => {
+                let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
+                bad.push(format!("{}: typed write differs at {at:#x}", e.relpath));
+            }
+            Err(err) => bad.push(format!("{}: typed write: {err}", e.relpath)),
+        }
         match doc.write() {
             Ok(out) if out == bytes => n[1] += 1,
             Ok(out) => {

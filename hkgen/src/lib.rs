@@ -3,6 +3,8 @@
 //! generator. The packfile SDKs (2010-2014) describe their classes with hkClass reflection instead:
 //! [`reflection`] imports it, computes class signatures and per-platform layouts.
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod codegen;
 pub mod diff;
 pub mod error;

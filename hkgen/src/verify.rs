@@ -1,13 +1,18 @@
-//! `hkgen verify`: per file, parse it and check what can be checked: every type hash its table
-//! stores (or, for a tagfile that names a compendium, the compendium's), and for a TAG0 file that
-//! reading it and writing it again gives the same bytes.
+//! `hkgen verify`: per file, parse it and check what can be checked. A TAG0 file: every type hash
+//! its table stores (or its compendium's), and that reading it into objects (typed through the
+//! generated classes where they match, dynamic otherwise) and writing it again gives the same
+//! bytes. A TCM0 compendium or the registry: its hashes. A packfile: its class signatures against
+//! the class schemas under `schemas/`, and its container round trip.
 
 use crate::inputs::{sniff, Format};
 use crate::registry;
 use hktypes::reflect::hash::{check_table, Recipe};
 use hktypes::reflect::TypeTable;
 use hktypes::tagfile::locate::locate;
-use hktypes::tagfile::{write, Compendium, CompendiumSet, TagFile, TypeSource};
+use crate::reflection::check::{check_packfile, ClassSchemas};
+use hktypes::graph::Document;
+use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
+use hktypes::value::ClassEntry;
 use serde::Serialize;
 
 /// The result for one file, printed as one JSON line by `--json`.
@@ -37,6 +42,10 @@ pub struct Report {
     /// or `error` when it could not be rewritten.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip: Option<&'static str>,
+    /// A TAG0 file: `exact` when writing every typed object through its generated class (not from
+    /// the bytes it was read from) still gives the same bytes, `differs` or `error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub typed_roundtrip: Option<&'static str>,
     /// Where a round trip first differs (file offset), or why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
@@ -45,6 +54,25 @@ pub struct Report {
     /// Items of a TAG0 file (objects and runs, the null item not counted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<usize>,
+    /// Objects read through a generated class, and objects read as dynamic values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub typed: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dynamic: Option<usize>,
+    /// A packfile: its `__classnames__` signatures, and how many recompute from the class schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signatures_stored: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signatures_matched: Option<usize>,
+    /// False when no class schema covers the packfile's SDK: its signatures cannot be checked, and
+    /// the file passes on its round trip alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signatures_checked: Option<bool>,
+    /// A packfile: its contents version and layout bytes (`8,1,1,1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contents_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
     /// A format this version does not check (packfiles, XML); not counted as passed or failed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
@@ -77,9 +105,25 @@ impl Report {
         }
     }
 
-    fn roundtrip(&mut self, bytes: &[u8], t: &TagFile<'_>) {
-        match write::rewrite(t) {
-            Ok(out) if out == bytes => self.roundtrip = Some("exact"),
+    fn roundtrip(&mut self, bytes: &[u8], t: &TagFile<'_>, classes: &[ClassEntry]) {
+        let written = Document::from_file(t, classes).and_then(|doc| {
+            let (typed, dynamic) = doc.counts();
+            self.typed = Some(typed);
+            self.dynamic = Some(dynamic);
+            self.typed_roundtrip = Some(match doc.write_typed() {
+                Ok(out) if out == bytes => "exact",
+                Ok(_) => "differs",
+                Err(_) => "error",
+            });
+            doc.write()
+        });
+        match written {
+            Ok(out) if out == bytes => {
+                self.roundtrip = Some("exact");
+                if self.typed_roundtrip != Some("exact") {
+                    self.fail(format!("writing the typed objects through their classes {}", self.typed_roundtrip.unwrap_or("failed")));
+                }
+            }
             Ok(out) => {
                 let at = out.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
                 let place = locate(bytes, at as u64, Some(t));
@@ -106,8 +150,38 @@ impl Report {
     }
 }
 
-/// Verifies one file already in memory.
+/// The generated classes of an SDK version (`2018.1`); none makes every object dynamic.
+pub type ClassesOf = fn(&str) -> &'static [ClassEntry];
+
+fn no_classes(_: &str) -> &'static [ClassEntry] {
+    &[]
+}
+
+/// What a verification checks against: the generated classes, the packfile class schemas.
+pub struct Verifier {
+    pub classes: ClassesOf,
+    pub class_schemas: ClassSchemas,
+}
+
+impl Default for Verifier {
+    fn default() -> Self {
+        Verifier { classes: no_classes, class_schemas: ClassSchemas::default() }
+    }
+}
+
+/// Verifies one file already in memory, without generated classes or packfile class schemas.
 pub fn verify_bytes(path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Report {
+    Verifier::default().verify(path, bytes, compendia)
+}
+
+impl Verifier {
+    /// Verifies one file already in memory.
+    pub fn verify(&self, path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Report {
+        verify_with(self, path, bytes, compendia)
+    }
+}
+
+fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Report {
     let format = sniff(bytes);
     let mut r = Report { path: path.to_owned(), format: format.name(), ..Report::default() };
     match format {
@@ -120,7 +194,8 @@ pub fn verify_bytes(path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Repo
                 });
                 r.hashes(&t.types, Recipe::for_sdk(&t.sdk));
                 r.items = Some(t.items.len().saturating_sub(1));
-                r.roundtrip(bytes, &t);
+                let classes = (v.classes)(&t.sdk_version());
+                r.roundtrip(bytes, &t, classes);
             }
             Err(e) => r.fail(e.to_string()),
         },
@@ -145,10 +220,34 @@ pub fn verify_bytes(path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Repo
             }
             Err(e) => r.fail(e),
         },
-        Format::Packfile => {
-            r.skipped = true;
-            r.error = Some("packfiles are not checked yet".to_owned());
-        }
+        Format::Packfile => match check_packfile(bytes, &v.class_schemas) {
+            Ok(c) => {
+                r.sdk = Some(c.sdk.clone());
+                r.types = c.classes;
+                r.items = Some(c.objects);
+                r.signatures_stored = Some(c.signatures_stored);
+                r.signatures_matched = Some(c.signatures_matched);
+                r.contents_version = Some(c.contents_version.clone());
+                r.layout = Some(c.layout.clone());
+                let checked = v.class_schemas.by_sdk.contains_key(&c.sdk);
+                r.signatures_checked = Some(checked);
+                if checked {
+                    r.mismatches = c.mismatches.clone();
+                }
+                r.roundtrip = Some(c.roundtrip);
+                r.roundtrip_offset = c.roundtrip_offset;
+                r.roundtrip_detail = c.roundtrip_detail.clone();
+                r.ok = if checked { c.ok() } else { c.roundtrip == "exact" };
+                if !r.ok {
+                    r.error = Some(if c.signatures_matched != c.signatures_stored {
+                        format!("{} of {} class signatures do not recompute", c.signatures_stored - c.signatures_matched, c.signatures_stored)
+                    } else {
+                        format!("round trip {}", c.roundtrip)
+                    });
+                }
+            }
+            Err(e) => r.fail(e.to_string()),
+        },
         Format::Other => {
             r.skipped = true;
             r.error = Some("not a TAG0, TCM0, packfile or type registry".to_owned());

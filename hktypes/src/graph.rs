@@ -4,8 +4,10 @@
 //! that keep sharing and allow cycles; arrays and strings belong to the object that holds them.
 //!
 //! Writing turns the graph back into items and lays them out by the spec's walk
-//! ([`crate::tagfile::write`]). A typed object is kept typed only when writing it reproduces its
-//! bytes and those of every run it owns; otherwise it stays dynamic, so nothing read is lost.
+//! ([`crate::tagfile::write`]). A typed object keeps the bytes it was read from until it is taken
+//! mutably: an object left alone is written from those bytes, so nothing read is lost, and one
+//! that was changed is written through its class. [`Document::write_typed`] writes every typed
+//! object through its class, which is how `hkgen verify` checks the generated writers.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::reflect::hash::{Hasher, Recipe};
@@ -38,8 +40,13 @@ struct Entry {
     /// For a typed object: the string runs its slots named in the file read, in the order the
     /// object writes its strings, with their text. A string written where the same text was read
     /// keeps that run's identity, so runs the file shared between slots stay shared.
-    strings: Vec<(u32, Box<[u8]>)>,
+    strings: Origins,
+    /// A typed object's bytes and owned runs as read, while it has not been taken mutably.
+    raw: Option<(ItemData, BTreeMap<u32, ItemData>)>,
 }
+
+/// String origins of a typed object (see [`Entry::strings`]), shared cheaply.
+type Origins = Arc<[(u32, Box<[u8]>)]>;
 
 /// Where a document's types go when it is written.
 #[derive(Clone, Debug)]
@@ -120,27 +127,22 @@ impl Document {
                 }
             };
             let mut node = None;
-            let mut strings = Vec::new();
+            let mut strings: Vec<(u32, Box<[u8]>)> = Vec::new();
             if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
-                let obj = (class.read)(&value::Reader::new(&it.bytes, base, &runs))
-                    .map_err(|e| e.in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {}", class.name)))?;
-                string_origins(&items, it, &mut strings, 0);
-                if writes_back(&*obj, it, &items, &file.types, &strings)? {
+                // A value the class cannot read (a hostile or odd file) leaves the object dynamic.
+                if let Ok(obj) = (class.read)(&value::Reader::new(&it.bytes, base, &runs)) {
+                    string_origins(&items, it, &mut strings, 0);
                     node = Some(Node::Typed(obj));
-                } else {
-                    strings.clear();
                 }
             }
-            let node = match node {
-                Some(n) => n,
-                None => {
-                    let mut owned = BTreeMap::new();
-                    owned_runs(&items, it, &mut owned);
-                    Node::Dynamic { item: it.clone(), runs: owned }
-                }
+            let mut owned = BTreeMap::new();
+            owned_runs(&items, it, &mut owned);
+            let (node, raw) = match node {
+                Some(n) => (n, Some((it.clone(), owned))),
+                None => (Node::Dynamic { item: it.clone(), runs: owned }, None),
             };
-            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings });
+            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings: strings.into(), raw });
         }
         let raw_types = match (&file.source, file.type_section) {
             (TypeSource::Own, Some(raw)) => TypesRaw::Section(raw.to_vec()),
@@ -193,7 +195,10 @@ impl Document {
     /// The object as class `T`, to change it. Only the object's own class, not a base, can be
     /// taken mutably.
     pub fn get_mut<T: Object>(&mut self, h: Handle) -> Option<&mut T> {
-        match &mut self.objects.get_mut(h as usize)?.as_mut()?.node {
+        let entry = self.objects.get_mut(h as usize)?.as_mut()?;
+        // From here on the object is written through its class.
+        entry.raw = None;
+        match &mut entry.node {
             Node::Typed(o) => {
                 let any: &mut dyn std::any::Any = &mut **o;
                 any.downcast_mut::<T>()
@@ -221,19 +226,31 @@ impl Document {
             .find(|(i, _)| self.types.full_name(*i) == base_key(T::NAME))
             .map(|(i, _)| i)
             .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
-        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Vec::new() }));
+        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Arc::from([]), raw: None }));
         Ok(self.objects.len() as Handle - 1)
     }
 
     /// Writes the document as a TAG0 file: the items by the spec's walk from the root, the type
-    /// section as read.
+    /// section as read. Typed objects not taken mutably are written from the bytes they were read
+    /// from.
     pub fn write(&self) -> Result<Vec<u8>> {
+        self.write_with(false)
+    }
+
+    /// Like [`Document::write`], but every typed object is written through its class: for a stock
+    /// file this gives the same bytes when the generated writers are right.
+    pub fn write_typed(&self) -> Result<Vec<u8>> {
+        self.write_with(true)
+    }
+
+    fn write_with(&self, all_typed: bool) -> Result<Vec<u8>> {
         let mut b = Builder::new(&self.types, self.objects.len());
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };
-            let item = match &e.node {
-                Node::Typed(o) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
-                Node::Dynamic { item, runs } => b.dynamic(item, runs)?,
+            let item = match (&e.node, &e.raw) {
+                (Node::Typed(_), Some((item, runs))) if !all_typed => b.dynamic(item, runs)?,
+                (Node::Typed(o), _) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
+                (Node::Dynamic { item, runs }, _) => b.dynamic(item, runs)?,
             };
             b.items[h] = item;
         }
@@ -271,45 +288,6 @@ fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, h
     ClassEntry::find(classes, &name)
         .filter(|c| c.hash == hash)
         .or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(|c| c.hash == hash))
-}
-
-/// Whether writing `obj` gives back `item`'s bytes and those of every run it owns.
-fn writes_back(obj: &dyn Object, item: &ItemData, items: &Items, table: &TypeTable, strings: &[(u32, Box<[u8]>)]) -> Result<bool> {
-    let mut b = Builder::new(table, items.items.len());
-    // A typed object that cannot be written (say, an array whose element size the table
-    // disagrees with) stays dynamic.
-    match b.typed(item.ty, item.kind_byte, obj, strings) {
-        Ok(new) => Ok(same_tree(&new, &b.items, item, items)),
-        Err(_) => Ok(false),
-    }
-}
-
-/// Compares two items and, through their array and string slots, the runs below them.
-fn same_tree(a: &ItemData, a_items: &[ItemData], b: &ItemData, b_items: &Items) -> bool {
-    if a.ty != b.ty || a.count != b.count || a.bytes.len() != b.bytes.len() {
-        return false;
-    }
-    let mut mask = vec![false; a.bytes.len()];
-    for e in 0..a.count {
-        for s in a.slots.iter() {
-            let at = (e * a.elem_size + s.offset) as usize;
-            mask[at..at + 4].iter_mut().for_each(|m| *m = true);
-            let (ta, tb) = (a.target(e, s), b.target(e, s));
-            match (s.kind, ta, tb) {
-                (_, 0, 0) => {}
-                (_, 0, _) | (_, _, 0) => return false,
-                (SlotKind::Pointer, x, y) if x != y => return false,
-                (SlotKind::Pointer, _, _) => {}
-                (_, x, y) => {
-                    let (Some(ra), Some(rb)) = (a_items.get(x as usize), b_items.items.get(y as usize)) else { return false };
-                    if !same_tree(ra, a_items, rb, b_items) {
-                        return false;
-                    }
-                }
-            }
-        }
-    }
-    a.bytes.iter().zip(&b.bytes).zip(&mask).all(|((x, y), m)| *m || x == y)
 }
 
 /// Whether some array run is named by more than one slot. Typed objects own their arrays, so
@@ -359,26 +337,27 @@ struct Builder<'t> {
     items: Vec<ItemData>,
     char_ty: Option<TypeIndex>,
     /// The string origins of the typed object being written, and how many were used.
-    origins: Vec<(u32, Box<[u8]>)>,
+    origins: Origins,
     next_origin: usize,
     /// Runs of the file read already written (by dynamic objects, or strings of typed objects
     /// whose text is unchanged) -> their new indices: a run two slots share is written once.
     old_runs: BTreeMap<u32, u32>,
 }
 
-fn empty_item() -> ItemData {
-    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Vec::new(), slots: Arc::from([]) }
+fn empty_item(slots: &Arc<[crate::reflect::layout::Slot]>) -> ItemData {
+    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Vec::new(), slots: Arc::clone(slots) }
 }
 
 impl<'t> Builder<'t> {
     fn new(table: &'t TypeTable, handles: usize) -> Self {
         let char_ty = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
+        let none: Arc<[crate::reflect::layout::Slot]> = Arc::from([]);
         Builder {
             table,
             layouts: Layouts::new(table),
-            items: (0..handles).map(|_| empty_item()).collect(),
+            items: (0..handles).map(|_| empty_item(&none)).collect(),
             char_ty,
-            origins: Vec::new(),
+            origins: Arc::from([]),
             next_origin: 0,
             old_runs: BTreeMap::new(),
         }
@@ -390,8 +369,8 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of a typed object of type `ty`.
-    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &[(u32, Box<[u8]>)]) -> Result<ItemData> {
-        self.origins = origins.to_vec();
+    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &Origins) -> Result<ItemData> {
+        self.origins = Arc::clone(origins);
         self.next_origin = 0;
         let size = self.layouts.size_of(ty)? as usize;
         let slots = self.layouts.slots(ty)?;
@@ -427,7 +406,7 @@ impl<'t> Builder<'t> {
             Ok(())
         };
         for new in fresh {
-            let mut it = std::mem::replace(&mut self.items[new as usize], empty_item());
+            let mut it = self.items[new as usize].clone();
             remap(&mut it, &map)?;
             self.items[new as usize] = it;
         }
@@ -449,7 +428,8 @@ impl<'t> Builder<'t> {
         let slots = self.layouts.slots(elem)?;
         let n = value.len();
         let mut bytes = vec![0u8; n * size];
-        for i in 0..n {
+        let plain = value.write_plain(&mut bytes);
+        for i in (0..n).filter(|_| !plain) {
             let mut refs = Emit { b: self, ty: elem, size };
             let base = (i * size) as u64;
             value.write_elem(i, &mut Writer::new(&mut bytes[i * size..(i + 1) * size], base, &mut refs))?;

@@ -45,7 +45,7 @@ pub trait Class: Value + Object {
 }
 
 /// Any generated object, behind `dyn`: its class name, its base-class part and its references.
-pub trait Object: Any {
+pub trait Object: Any + Send + Sync {
     fn class_name(&self) -> &'static str;
     /// The part of the object that is its parent class.
     fn parent_object(&self) -> Option<&dyn Object>;

@@ -11,12 +11,14 @@
 
 mod class;
 mod enums;
+mod fields;
 mod math;
 mod prim;
 mod refs;
 
 pub use class::{Class, ClassEntry, FieldInfo, Object};
 pub use enums::{Enum, Enumeration, Flags, IntStorage, Item};
+pub use fields::{FieldReader, FieldWriter};
 pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, Vector4};
 pub use prim::{Be, Bool32, Bool8, Half16, Opaque};
 pub use refs::{Array, NoItems, Ptr, RelArray, Run, RunValue, SourceIndices, StringPtr, Unknown};
@@ -44,6 +46,23 @@ pub trait Value: Sized + 'static {
     /// value within the element being visited.
     fn visit_refs(&self, at: usize, v: &mut dyn Visitor) {
         let _ = (at, v);
+    }
+
+    /// Reads `count` consecutive values from the start of `r`. Scalars override this with one
+    /// pass over the bytes; the default reads element by element, naming the element in errors.
+    fn read_run(r: &Reader<'_>, count: usize) -> Result<Vec<Self>> {
+        let mut items = Vec::with_capacity(count);
+        for i in 0..count {
+            items.push(r.value::<Self>(i * Self::SIZE).map_err(|e| e.in_context(format!("[{i}]")))?);
+        }
+        Ok(items)
+    }
+
+    /// Writes `values` into `out` (exactly their bytes) when they hold no reference slots, and
+    /// says whether it did; scalars do, the default leaves it to [`Value::write`] per element.
+    fn write_plain(values: &[Self], out: &mut [u8]) -> bool {
+        let _ = (values, out);
+        false
     }
 }
 

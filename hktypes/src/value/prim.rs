@@ -17,6 +17,21 @@ macro_rules! scalar {
             fn write(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.put(0, &self.to_le_bytes())
             }
+            fn read_run(r: &Reader<'_>, count: usize) -> Result<Vec<Self>> {
+                const N: usize = std::mem::size_of::<$t>();
+                let bytes = r.sub(0, count.checked_mul(N).unwrap_or(usize::MAX))?.data();
+                Ok(bytes.chunks_exact(N).map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or([0; N]))).collect())
+            }
+            fn write_plain(values: &[Self], out: &mut [u8]) -> bool {
+                const N: usize = std::mem::size_of::<$t>();
+                if out.len() != values.len() * N {
+                    return false;
+                }
+                for (c, v) in out.chunks_exact_mut(N).zip(values) {
+                    c.copy_from_slice(&v.to_le_bytes());
+                }
+                true
+            }
         }
     )*};
 }

@@ -135,6 +135,12 @@ pub trait RunValue {
     /// Writes element `i` into `w` (exactly one element's bytes).
     fn write_elem(&self, i: usize, w: &mut Writer<'_>) -> Result<()>;
     fn visit_elem(&self, i: usize, at: usize, v: &mut dyn Visitor);
+    /// Writes every element into `out` at once when they hold no references (see
+    /// [`Value::write_plain`]); says whether it did.
+    fn write_plain(&self, out: &mut [u8]) -> bool {
+        let _ = out;
+        false
+    }
 }
 
 impl<T: Value> RunValue for Vec<T> {
@@ -157,6 +163,9 @@ impl<T: Value> RunValue for Vec<T> {
         if let Some(x) = self.get(i) {
             x.visit_refs(at, v);
         }
+    }
+    fn write_plain(&self, out: &mut [u8]) -> bool {
+        T::write_plain(self, out)
     }
 }
 
@@ -223,11 +232,7 @@ impl<T: Value, const SLOT: usize> Value for Array<T, SLOT> {
             ));
         }
         let elems = r.nested(run.data, run.base)?;
-        let mut items = Vec::with_capacity(count);
-        for i in 0..count {
-            items.push(elems.value::<T>(i * T::SIZE).map_err(|e| e.in_context(format!("[{i}]")))?);
-        }
-        Ok(Array { items })
+        Ok(Array { items: T::read_run(&elems, count)? })
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
         if self.items.is_empty() {

@@ -1,10 +1,14 @@
-//! The `hkgen` command line: `extract` schema snapshots, `verify` files, `codegen` to print the
-//! Rust code the root crate's build script generates.
+//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files, `diff`
+//! snapshots, `codegen` to print the Rust code the root crate's build script generates.
+//!
+//! The binary lives in the root crate (`src/main.rs`), which hands [`main_with`] the generated
+//! classes of every SDK it was built with, so that `verify` reads objects through them.
 
+use crate as hkgen;
+use crate::inputs::{self, Compendia};
+use crate::verify::{ClassesOf, Report, Verifier};
+use crate::Error;
 use clap::{Parser, Subcommand};
-use hkgen::inputs::{self, Compendia};
-use hkgen::verify::{verify_bytes, Report};
-use hkgen::Error;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
@@ -63,6 +67,9 @@ enum Command {
         /// inputs is used too.
         #[arg(long = "compendium", value_name = "PATH")]
         compendia: Vec<PathBuf>,
+        /// The snapshots whose packfile class schemas (`<sdk>/classes/`) check signatures.
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
         /// Files or directories (walked recursively). Defaults as for `extract`.
         inputs: Vec<PathBuf>,
     },
@@ -94,9 +101,18 @@ fn default_inputs() -> Result<Vec<PathBuf>, String> {
         ));
     }
     let mut v = vec![corpus.clone()];
-    let registry = corpus.join("../classdata/eldenring-2018.1-registry.xml");
-    if registry.is_file() {
-        v.push(registry);
+    // The class data beside the corpus: the Elden Ring registry (tagfile types of 2018.1) and the
+    // packfile class sources (BotW reflection and signatures, the FromSoft 2014.1 table).
+    for name in [
+        "eldenring-2018.1-registry.xml",
+        "botw-2014.2-switch-reflection.json",
+        "botw-2014.2-signatures.tsv",
+        "fromsoft-2014.1-types.xml",
+    ] {
+        let p = corpus.join("../classdata").join(name);
+        if p.is_file() {
+            v.push(p);
+        }
     }
     Ok(v)
 }
@@ -114,11 +130,13 @@ fn progress_bar(len: u64) -> ProgressBar {
     pb
 }
 
-fn main() -> ExitCode {
+/// Runs the command line, reading objects through `classes` (the generated classes of an SDK
+/// version; `|_| &[]` for none).
+pub fn main_with(classes: ClassesOf) -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Extract { out, inputs } => extract(out, inputs),
-        Command::Verify { json, compendia, inputs } => verify(json, compendia, inputs),
+        Command::Verify { json, compendia, schemas, inputs } => verify(json, compendia, &schemas, inputs, classes),
         Command::Dump { format, compendia, file } => dump(&format, compendia, &file),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out } => codegen(&sdk, &schemas, out.as_deref()),
@@ -175,6 +193,14 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
         eprintln!("{}: {e}", p.display());
     }
     eprintln!("read {} files ({} bytes)", ex.files_read, ex.bytes_read);
+    // Packfile class schemas (hkClass records) from the class data and the packfiles among the
+    // inputs.
+    let classes = hkgen::reflection::sources::extract(&inputs).map_err(|e| e.to_string())?;
+    for s in &classes.schemas {
+        let dir = hkgen::reflection::snapshot::write(&out, s).map_err(|e| e.to_string())?;
+        let unresolved = classes.unresolved.get(&s.sdk).map_or(0, Vec::len);
+        eprintln!("{}: {} classes, {unresolved} classes of its packfiles unresolved", dir.display(), s.classes.len());
+    }
     Ok(if ex.failures.is_empty() && ex.conflicts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
@@ -192,8 +218,16 @@ fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>) -> Result<ExitCode, St
     Ok(ExitCode::SUCCESS)
 }
 
-fn verify(json: bool, compendium_paths: Vec<PathBuf>, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
+fn verify(
+    json: bool,
+    compendium_paths: Vec<PathBuf>,
+    schemas: &Path,
+    inputs: Vec<PathBuf>,
+    classes: ClassesOf,
+) -> Result<ExitCode, String> {
     let inputs = inputs_or_default(inputs)?;
+    let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
+    let verifier = Verifier { classes, class_schemas };
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let mut comp_paths = compendium_paths;
     comp_paths.extend(inputs.iter().cloned());
@@ -209,7 +243,7 @@ fn verify(json: bool, compendium_paths: Vec<PathBuf>, inputs: Vec<PathBuf>) -> R
     let reports: Vec<Report> = files
         .par_iter()
         .map(|p| {
-            let r = read_and_verify(p, &compendia);
+            let r = read_and_verify(p, &compendia, &verifier);
             pb.inc(1);
             r
         })
@@ -235,16 +269,16 @@ fn verify(json: bool, compendium_paths: Vec<PathBuf>, inputs: Vec<PathBuf>) -> R
     }
     drop(out);
     if skipped > 0 {
-        eprintln!("{skipped} skipped (formats this version does not check: packfiles, XML, other files)");
+        eprintln!("{skipped} skipped (formats this version does not check: XML, older binary tagfiles, other files)");
     }
     eprintln!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-fn read_and_verify(p: &Path, compendia: &Compendia) -> Report {
+fn read_and_verify(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Report {
     let path = p.display().to_string();
     match std::fs::read(p) {
-        Ok(bytes) => verify_bytes(&path, &bytes, &compendia.set_for(p)),
+        Ok(bytes) => verifier.verify(&path, &bytes, &compendia.set_for(p)),
         Err(e) => {
             let e = Error::io(p, e);
             Report { path, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() }

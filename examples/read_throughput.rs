@@ -1,10 +1,12 @@
-//! Reads the tagfiles given (compendia found among them) into objects, decoding every member of
-//! every object, as many times as fit in about two seconds; prints the throughput. Used by
-//! `bench/soulstruct.sh` to compare with soulstruct-havok on the same files.
+//! Reads the tagfiles given (compendia found among them) into objects: typed through the generated
+//! classes, every member of every object decoded (dynamic values where no class matches), as many
+//! times as fit in about two seconds; prints the throughput. Used by `bench/soulstruct.sh` to
+//! compare with soulstruct-havok on the same files.
 //!
-//! `cargo run --release -p hkgen --example read_throughput -- FILE...`
+//! `cargo run --release --example read_throughput -- FILE...`
 
 use hkgen::inputs::Compendia;
+use hktypes::graph::Document;
 use hktypes::tagfile::TagFile;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -24,13 +26,14 @@ fn main() {
     while passes == 0 || start.elapsed().as_secs_f64() < 2.0 {
         for (b, set) in &files {
             let f = TagFile::read(b, set).expect("read tagfile");
-            objects += std::hint::black_box(hktypes::dynamic::dump(&f).expect("decode")).len();
+            let doc = Document::from_file(&f, hkclasses::classes_for_sdk(&f.sdk_version())).expect("read objects");
+            objects += std::hint::black_box(doc).counts().0;
         }
         passes += 1;
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{} files, {bytes} bytes, {passes} passes, {} objects per pass, {:.3} s, {:.1} MB/s",
+        "{} files, {bytes} bytes, {passes} passes, {} typed objects per pass, {:.3} s, {:.1} MB/s",
         files.len(),
         objects / passes as usize,
         secs,

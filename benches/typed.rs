@@ -1,0 +1,68 @@
+//! Reading the corpus tagfiles into typed objects (`Document::from_file` with the generated
+//! classes) and writing them back, one core, in MB/s of file bytes. See `bench/README.md`.
+//!
+//! `cargo bench --bench typed`
+
+use divan::counter::{BytesCount, ItemsCount};
+use divan::{black_box, Bencher};
+use hkgen::inputs::Compendia;
+use hktypes::graph::Document;
+use hktypes::tagfile::{CompendiumSet, TagFile};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+static CORPUS: OnceLock<(Vec<(Vec<u8>, CompendiumSet)>, u64)> = OnceLock::new();
+
+fn corpus() -> &'static (Vec<(Vec<u8>, CompendiumSet)>, u64) {
+    CORPUS.get().expect("corpus loaded in main")
+}
+
+fn counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
+    let (files, bytes) = corpus();
+    b.counter(BytesCount::new(*bytes)).counter(ItemsCount::new(files.len()))
+}
+
+fn read(bytes: &[u8], set: &CompendiumSet) -> Document {
+    let f = TagFile::read(bytes, set).unwrap();
+    Document::from_file(&f, hkclasses::classes_for_sdk(&f.sdk_version())).unwrap()
+}
+
+#[divan::bench]
+fn typed_read(b: Bencher) {
+    counted(b).bench(|| {
+        for (bytes, set) in &corpus().0 {
+            black_box(read(bytes, set));
+        }
+    });
+}
+
+#[divan::bench]
+fn typed_write(b: Bencher) {
+    let docs: Vec<Document> = corpus().0.iter().map(|(bytes, set)| read(bytes, set)).collect();
+    counted(b).bench(|| {
+        for d in &docs {
+            black_box(d.write().unwrap());
+        }
+    });
+}
+
+fn main() {
+    let dir = std::env::var_os("HKGEN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if !dir.join("MANIFEST.tsv").is_file() {
+        println!("SKIPPED: no corpus at {} (set HKGEN_CORPUS)", dir.display());
+        return;
+    }
+    let compendia = Compendia::load(std::slice::from_ref(&dir)).expect("compendia");
+    let mut files = Vec::new();
+    for p in hkgen::inputs::walk(std::slice::from_ref(&dir)).expect("walk") {
+        if hkgen::inputs::sniff_path(&p).ok() == Some(hkgen::inputs::Format::Tag0) {
+            files.push((std::fs::read(&p).expect("read"), compendia.set_for(&p)));
+        }
+    }
+    let bytes = files.iter().map(|(b, _)| b.len() as u64).sum();
+    println!("{} TAG0 files, {bytes} bytes", files.len());
+    let _ = CORPUS.set((files, bytes));
+    divan::main();
+}
