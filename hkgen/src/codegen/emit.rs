@@ -162,16 +162,17 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
         quote!(#d pub base: #ty,)
     });
 
+    // Members through FieldReader/FieldWriter, which keep the first error: no `?` per member.
     let reads = members.iter().map(|x| {
         let (i, o, n) = (&x.ident, lit(x.offset), &x.havok);
-        quote!(#i: r.field(#o, #n)?)
+        quote!(#i: f.get(#o, #n))
     });
     let writes = members.iter().map(|x| {
         let (i, o, n) = (&x.ident, lit(x.offset), &x.havok);
-        quote!(w.field(#o, #n, &self.#i)?;)
+        quote!(f.put(#o, #n, &self.#i);)
     });
-    let base_read = parent.as_ref().map(|_| quote!(base: r.value(0)?,));
-    let base_write = parent.as_ref().map(|_| quote!(w.value(0, &self.base)?;));
+    let base_read = parent.as_ref().map(|_| quote!(base: f.base(),));
+    let base_write = parent.as_ref().map(|_| quote!(f.base(&self.base);));
     let visits: Vec<TokenStream> = parent
         .iter()
         .filter(|(_, _, refs)| *refs)
@@ -248,6 +249,23 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
     let (size_l, align_l) = (lit(size), lit(align));
     let empty = members.is_empty() && parent.is_none();
     let (r, w) = if empty { (quote!(_r), quote!(_w)) } else { (quote!(r), quote!(w)) };
+    let (read_body, write_body) = if empty {
+        (quote!(Ok(Self {})), quote!(Ok(())))
+    } else {
+        (
+            quote! {
+                let mut f = r.fields();
+                let v = Self { #base_read #(#reads,)* };
+                f.finish(v)
+            },
+            quote! {
+                let mut f = w.fields();
+                #base_write
+                #(#writes)*
+                f.finish()
+            },
+        )
+    };
     let doc = docs(&doc);
     Ok(quote! {
         #doc
@@ -260,12 +278,10 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
             const SIZE: usize = #size_l;
             const ALIGN: usize = #align_l;
             fn read(#r: &#rt::Reader<'_>) -> #krate::Result<Self> {
-                Ok(Self { #base_read #(#reads,)* })
+                #read_body
             }
             fn write(&self, #w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
-                #base_write
-                #(#writes)*
-                Ok(())
+                #write_body
             }
             #visit_fn
         }

@@ -191,17 +191,20 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
     const SIZE: usize = 72;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            property_map: r.field(0, "propertyMap")?,
-            transient_property_map: r.field(32, "transientPropertyMap")?,
-            locked: r.field(64, "locked")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            property_map: f.get(0, "propertyMap"),
+            transient_property_map: f.get(32, "transientPropertyMap"),
+            locked: f.get(64, "locked"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "propertyMap", &self.property_map)?;
-        w.field(32, "transientPropertyMap", &self.transient_property_map)?;
-        w.field(64, "locked", &self.locked)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "propertyMap", &self.property_map);
+        f.put(32, "transientPropertyMap", &self.transient_property_map);
+        f.put(64, "locked", &self.locked);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.property_map, at, v);
@@ -274,13 +277,14 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000a {
     const SIZE: usize = 4;
     const ALIGN: usize = 4;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            r#type: r.field(0, "type")?,
-        })
+        let mut f = r.fields();
+        let v = Self { r#type: f.get(0, "type") };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "type", &self.r#type)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "type", &self.r#type);
+        f.finish()
     }
 }
 impl ::hktypes::value::Class for hkFixtureVariant_0000000a {
@@ -335,17 +339,20 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
     const SIZE: usize = 8;
     const ALIGN: usize = 4;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            r#type: r.field(0, "type")?,
-            self_: r.field(4, "self")?,
-            m_bool: r.field(6, "mBool")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            r#type: f.get(0, "type"),
+            self_: f.get(4, "self"),
+            m_bool: f.get(6, "mBool"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "type", &self.r#type)?;
-        w.field(4, "self", &self.self_)?;
-        w.field(6, "mBool", &self.m_bool)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "type", &self.r#type);
+        f.put(4, "self", &self.self_);
+        f.put(6, "mBool", &self.m_bool);
+        f.finish()
     }
 }
 impl ::hktypes::value::Class for hkFixtureVariant_0000000b {
@@ -417,15 +424,18 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 32;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            items: r.field(0, "items")?,
-            index: r.field(16, "index")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            items: f.get(0, "items"),
+            index: f.get(16, "index"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "items", &self.items)?;
-        w.field(16, "index", &self.index)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "items", &self.items);
+        f.put(16, "index", &self.index);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.items, at, v);
@@ -494,11 +504,14 @@ impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 32;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self { base: r.value(0)? })
+        let mut f = r.fields();
+        let v = Self { base: f.base() };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.value(0, &self.base)?;
-        Ok(())
+        let mut f = w.fields();
+        f.base(&self.base);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
@@ -560,15 +573,18 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            entries: r.field(0, "entries")?,
-            hash_mod: r.field(8, "hashMod")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            entries: f.get(0, "entries"),
+            hash_mod: f.get(8, "hashMod"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "entries", &self.entries)?;
-        w.field(8, "hashMod", &self.hash_mod)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "entries", &self.entries);
+        f.put(8, "hashMod", &self.hash_mod);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.entries, at, v);
@@ -634,11 +650,14 @@ impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self { base: r.value(0)? })
+        let mut f = r.fields();
+        let v = Self { base: f.base() };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.value(0, &self.base)?;
-        Ok(())
+        let mut f = w.fields();
+        f.base(&self.base);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
@@ -704,17 +723,20 @@ impl ::hktypes::value::Value for hkPropertyDesc {
     const SIZE: usize = 24;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            r#type: r.field(0, "type")?,
-            name: r.field(8, "name")?,
-            flags: r.field(16, "flags")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            r#type: f.get(0, "type"),
+            name: f.get(8, "name"),
+            flags: f.get(16, "flags"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "type", &self.r#type)?;
-        w.field(8, "name", &self.name)?;
-        w.field(16, "flags", &self.flags)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "type", &self.r#type);
+        f.put(8, "name", &self.name);
+        f.put(16, "flags", &self.flags);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.r#type, at, v);
@@ -790,11 +812,14 @@ impl ::hktypes::value::Value for hkPropertyId {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self { desc: r.field(0, "desc")? })
+        let mut f = r.fields();
+        let v = Self { desc: f.get(0, "desc") };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "desc", &self.desc)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "desc", &self.desc);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.desc, at, v);
@@ -849,13 +874,16 @@ impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            ptr_and_int: r.field(0, "ptrAndInt")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            ptr_and_int: f.get(0, "ptrAndInt"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "ptrAndInt", &self.ptr_and_int)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "ptrAndInt", &self.ptr_and_int);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.ptr_and_int, at, v);
@@ -919,19 +947,22 @@ impl ::hktypes::value::Value for hkReferencedObject {
     const SIZE: usize = 24;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            base: r.value(0)?,
-            property_bag: r.field(8, "propertyBag")?,
-            mem_size_and_flags: r.field(16, "memSizeAndFlags")?,
-            ref_count: r.field(18, "refCount")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            base: f.base(),
+            property_bag: f.get(8, "propertyBag"),
+            mem_size_and_flags: f.get(16, "memSizeAndFlags"),
+            ref_count: f.get(18, "refCount"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.value(0, &self.base)?;
-        w.field(8, "propertyBag", &self.property_bag)?;
-        w.field(16, "memSizeAndFlags", &self.mem_size_and_flags)?;
-        w.field(18, "refCount", &self.ref_count)?;
-        Ok(())
+        let mut f = w.fields();
+        f.base(&self.base);
+        f.put(8, "propertyBag", &self.property_bag);
+        f.put(16, "memSizeAndFlags", &self.mem_size_and_flags);
+        f.put(18, "refCount", &self.ref_count);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.property_bag, at + 8, v);
@@ -1018,15 +1049,18 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            _0: r.field(0, "0")?,
-            _1: r.field(16, "1")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            _0: f.get(0, "0"),
+            _1: f.get(16, "1"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "0", &self._0)?;
-        w.field(16, "1", &self._1)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "0", &self._0);
+        f.put(16, "1", &self._1);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self._0, at, v);
@@ -1105,34 +1139,32 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
     const SIZE: usize = 96;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            base: r.value(0)?,
-            original_skeleton_name: r.field(24, "originalSkeletonName")?,
-            animation: r.field(32, "animation")?,
-            transform_track_to_bone_indices: r.field(40, "transformTrackToBoneIndices")?,
-            float_track_to_float_slot_indices: r
-                .field(56, "floatTrackToFloatSlotIndices")?,
-            partition_indices: r.field(72, "partitionIndices")?,
-            blend_hint: r.field(88, "blendHint")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            base: f.base(),
+            original_skeleton_name: f.get(24, "originalSkeletonName"),
+            animation: f.get(32, "animation"),
+            transform_track_to_bone_indices: f.get(40, "transformTrackToBoneIndices"),
+            float_track_to_float_slot_indices: f.get(56, "floatTrackToFloatSlotIndices"),
+            partition_indices: f.get(72, "partitionIndices"),
+            blend_hint: f.get(88, "blendHint"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.value(0, &self.base)?;
-        w.field(24, "originalSkeletonName", &self.original_skeleton_name)?;
-        w.field(32, "animation", &self.animation)?;
-        w.field(
-            40,
-            "transformTrackToBoneIndices",
-            &self.transform_track_to_bone_indices,
-        )?;
-        w.field(
+        let mut f = w.fields();
+        f.base(&self.base);
+        f.put(24, "originalSkeletonName", &self.original_skeleton_name);
+        f.put(32, "animation", &self.animation);
+        f.put(40, "transformTrackToBoneIndices", &self.transform_track_to_bone_indices);
+        f.put(
             56,
             "floatTrackToFloatSlotIndices",
             &self.float_track_to_float_slot_indices,
-        )?;
-        w.field(72, "partitionIndices", &self.partition_indices)?;
-        w.field(88, "blendHint", &self.blend_hint)?;
-        Ok(())
+        );
+        f.put(72, "partitionIndices", &self.partition_indices);
+        f.put(88, "blendHint", &self.blend_hint);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
@@ -1257,15 +1289,18 @@ impl ::hktypes::value::Value for hkaBone {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            name: r.field(0, "name")?,
-            lock_translation: r.field(8, "lockTranslation")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            name: f.get(0, "name"),
+            lock_translation: f.get(8, "lockTranslation"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "name", &self.name)?;
-        w.field(8, "lockTranslation", &self.lock_translation)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "name", &self.name);
+        f.put(8, "lockTranslation", &self.lock_translation);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.name, at, v);
@@ -1345,29 +1380,32 @@ impl ::hktypes::value::Value for hkaSkeleton {
     const SIZE: usize = 144;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            base: r.value(0)?,
-            name: r.field(24, "name")?,
-            parent_indices: r.field(32, "parentIndices")?,
-            bones: r.field(48, "bones")?,
-            reference_pose: r.field(64, "referencePose")?,
-            reference_floats: r.field(80, "referenceFloats")?,
-            float_slots: r.field(96, "floatSlots")?,
-            local_frames: r.field(112, "localFrames")?,
-            partitions: r.field(128, "partitions")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            base: f.base(),
+            name: f.get(24, "name"),
+            parent_indices: f.get(32, "parentIndices"),
+            bones: f.get(48, "bones"),
+            reference_pose: f.get(64, "referencePose"),
+            reference_floats: f.get(80, "referenceFloats"),
+            float_slots: f.get(96, "floatSlots"),
+            local_frames: f.get(112, "localFrames"),
+            partitions: f.get(128, "partitions"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.value(0, &self.base)?;
-        w.field(24, "name", &self.name)?;
-        w.field(32, "parentIndices", &self.parent_indices)?;
-        w.field(48, "bones", &self.bones)?;
-        w.field(64, "referencePose", &self.reference_pose)?;
-        w.field(80, "referenceFloats", &self.reference_floats)?;
-        w.field(96, "floatSlots", &self.float_slots)?;
-        w.field(112, "localFrames", &self.local_frames)?;
-        w.field(128, "partitions", &self.partitions)?;
-        Ok(())
+        let mut f = w.fields();
+        f.base(&self.base);
+        f.put(24, "name", &self.name);
+        f.put(32, "parentIndices", &self.parent_indices);
+        f.put(48, "bones", &self.bones);
+        f.put(64, "referencePose", &self.reference_pose);
+        f.put(80, "referenceFloats", &self.reference_floats);
+        f.put(96, "floatSlots", &self.float_slots);
+        f.put(112, "localFrames", &self.local_frames);
+        f.put(128, "partitions", &self.partitions);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
@@ -1507,15 +1545,18 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            local_frame: r.field(0, "localFrame")?,
-            bone_index: r.field(8, "boneIndex")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            local_frame: f.get(0, "localFrame"),
+            bone_index: f.get(8, "boneIndex"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "localFrame", &self.local_frame)?;
-        w.field(8, "boneIndex", &self.bone_index)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "localFrame", &self.local_frame);
+        f.put(8, "boneIndex", &self.bone_index);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.local_frame, at, v);
@@ -1583,17 +1624,20 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            name: r.field(0, "name")?,
-            start_bone_index: r.field(8, "startBoneIndex")?,
-            num_bones: r.field(10, "numBones")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            name: f.get(0, "name"),
+            start_bone_index: f.get(8, "startBoneIndex"),
+            num_bones: f.get(10, "numBones"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "name", &self.name)?;
-        w.field(8, "startBoneIndex", &self.start_bone_index)?;
-        w.field(10, "numBones", &self.num_bones)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "name", &self.name);
+        f.put(8, "startBoneIndex", &self.start_bone_index);
+        f.put(10, "numBones", &self.num_bones);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.name, at, v);
@@ -1705,55 +1749,58 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
     const SIZE: usize = 176;
     const ALIGN: usize = 16;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            shape: r.field(0, "shape")?,
-            flags: r.field(8, "flags")?,
-            collision_cntrl: r.field(12, "collisionCntrl")?,
-            collision_filter_info: r.field(16, "collisionFilterInfo")?,
-            material_id: r.field(20, "materialId")?,
-            quality_id: r.field(22, "qualityId")?,
-            name: r.field(24, "name")?,
-            user_data: r.field(32, "userData")?,
-            motion_type: r.field(40, "motionType")?,
-            position: r.field(48, "position")?,
-            orientation: r.field(64, "orientation")?,
-            linear_velocity: r.field(80, "linearVelocity")?,
-            angular_velocity: r.field(96, "angularVelocity")?,
-            mass: r.field(112, "mass")?,
-            mass_distribution: r.field(120, "massDistribution")?,
-            drag_properties: r.field(128, "dragProperties")?,
-            motion_properties_id: r.field(136, "motionPropertiesId")?,
-            desired_body_id: r.field(140, "desiredBodyId")?,
-            motion_id: r.field(144, "motionId")?,
-            collision_look_ahead_distance: r.field(148, "collisionLookAheadDistance")?,
-            local_frame: r.field(152, "localFrame")?,
-            activation_priority: r.field(160, "activationPriority")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            shape: f.get(0, "shape"),
+            flags: f.get(8, "flags"),
+            collision_cntrl: f.get(12, "collisionCntrl"),
+            collision_filter_info: f.get(16, "collisionFilterInfo"),
+            material_id: f.get(20, "materialId"),
+            quality_id: f.get(22, "qualityId"),
+            name: f.get(24, "name"),
+            user_data: f.get(32, "userData"),
+            motion_type: f.get(40, "motionType"),
+            position: f.get(48, "position"),
+            orientation: f.get(64, "orientation"),
+            linear_velocity: f.get(80, "linearVelocity"),
+            angular_velocity: f.get(96, "angularVelocity"),
+            mass: f.get(112, "mass"),
+            mass_distribution: f.get(120, "massDistribution"),
+            drag_properties: f.get(128, "dragProperties"),
+            motion_properties_id: f.get(136, "motionPropertiesId"),
+            desired_body_id: f.get(140, "desiredBodyId"),
+            motion_id: f.get(144, "motionId"),
+            collision_look_ahead_distance: f.get(148, "collisionLookAheadDistance"),
+            local_frame: f.get(152, "localFrame"),
+            activation_priority: f.get(160, "activationPriority"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "shape", &self.shape)?;
-        w.field(8, "flags", &self.flags)?;
-        w.field(12, "collisionCntrl", &self.collision_cntrl)?;
-        w.field(16, "collisionFilterInfo", &self.collision_filter_info)?;
-        w.field(20, "materialId", &self.material_id)?;
-        w.field(22, "qualityId", &self.quality_id)?;
-        w.field(24, "name", &self.name)?;
-        w.field(32, "userData", &self.user_data)?;
-        w.field(40, "motionType", &self.motion_type)?;
-        w.field(48, "position", &self.position)?;
-        w.field(64, "orientation", &self.orientation)?;
-        w.field(80, "linearVelocity", &self.linear_velocity)?;
-        w.field(96, "angularVelocity", &self.angular_velocity)?;
-        w.field(112, "mass", &self.mass)?;
-        w.field(120, "massDistribution", &self.mass_distribution)?;
-        w.field(128, "dragProperties", &self.drag_properties)?;
-        w.field(136, "motionPropertiesId", &self.motion_properties_id)?;
-        w.field(140, "desiredBodyId", &self.desired_body_id)?;
-        w.field(144, "motionId", &self.motion_id)?;
-        w.field(148, "collisionLookAheadDistance", &self.collision_look_ahead_distance)?;
-        w.field(152, "localFrame", &self.local_frame)?;
-        w.field(160, "activationPriority", &self.activation_priority)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "shape", &self.shape);
+        f.put(8, "flags", &self.flags);
+        f.put(12, "collisionCntrl", &self.collision_cntrl);
+        f.put(16, "collisionFilterInfo", &self.collision_filter_info);
+        f.put(20, "materialId", &self.material_id);
+        f.put(22, "qualityId", &self.quality_id);
+        f.put(24, "name", &self.name);
+        f.put(32, "userData", &self.user_data);
+        f.put(40, "motionType", &self.motion_type);
+        f.put(48, "position", &self.position);
+        f.put(64, "orientation", &self.orientation);
+        f.put(80, "linearVelocity", &self.linear_velocity);
+        f.put(96, "angularVelocity", &self.angular_velocity);
+        f.put(112, "mass", &self.mass);
+        f.put(120, "massDistribution", &self.mass_distribution);
+        f.put(128, "dragProperties", &self.drag_properties);
+        f.put(136, "motionPropertiesId", &self.motion_properties_id);
+        f.put(140, "desiredBodyId", &self.desired_body_id);
+        f.put(144, "motionId", &self.motion_id);
+        f.put(148, "collisionLookAheadDistance", &self.collision_look_ahead_distance);
+        f.put(152, "localFrame", &self.local_frame);
+        f.put(160, "activationPriority", &self.activation_priority);
+        f.finish()
     }
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.shape, at, v);
@@ -1990,13 +2037,16 @@ impl ::hktypes::value::Value for hknpBodyId {
     const SIZE: usize = 4;
     const ALIGN: usize = 4;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
-        Ok(Self {
-            serial_and_index: r.field(0, "serialAndIndex")?,
-        })
+        let mut f = r.fields();
+        let v = Self {
+            serial_and_index: f.get(0, "serialAndIndex"),
+        };
+        f.finish(v)
     }
     fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
-        w.field(0, "serialAndIndex", &self.serial_and_index)?;
-        Ok(())
+        let mut f = w.fields();
+        f.put(0, "serialAndIndex", &self.serial_and_index);
+        f.finish()
     }
 }
 impl ::hktypes::value::Class for hknpBodyId {
