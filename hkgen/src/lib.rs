@@ -8,11 +8,15 @@ pub mod cli;
 pub mod codegen;
 pub mod diff;
 pub mod error;
+#[cfg(feature = "tool")]
 pub mod extract;
 pub mod inputs;
+#[cfg(feature = "tool")]
 pub mod reflection;
+#[cfg(feature = "tool")]
 pub mod registry;
 pub mod schema;
+#[cfg(feature = "tool")]
 pub mod verify;
 
 pub use error::Error;

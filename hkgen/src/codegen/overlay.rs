@@ -18,8 +18,11 @@
 //! in 2018.1). Groups of SDKs with equal items share one entry.
 
 use super::Config;
+#[cfg(feature = "tool")]
 use crate::registry::Registry;
-use crate::schema::model::{ClassSchema, Schema};
+#[cfg(feature = "tool")]
+use crate::schema::model::ClassSchema;
+use crate::schema::model::Schema;
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,7 +111,8 @@ pub fn enumerations(schema: &Schema, members: &BTreeMap<String, String>) -> BTre
 }
 
 /// Builds the overlay for the tagfile snapshots `schemas` from the registry and the BotW
-/// reflection (either may be absent).
+/// reflection (either may be absent). With the `tool` feature.
+#[cfg(feature = "tool")]
 pub fn build(schemas: &[Schema], registry: Option<&Registry>, botw: Option<&ClassSchema>) -> Overlay {
     let members: BTreeMap<String, String> = SPEC_MEMBERS.iter().map(|(m, e)| (m.to_string(), e.to_string())).collect();
     let mut reg: BTreeMap<String, Vec<(String, i64)>> = BTreeMap::new();
@@ -163,7 +167,9 @@ pub fn build(schemas: &[Schema], registry: Option<&Registry>, botw: Option<&Clas
 }
 
 /// Reads the inputs of [`build`] from their usual places: the tagfile snapshots under `schemas`
-/// (those with an `sdk.ron`), and the registry and BotW reflection files given.
+/// (those with an `sdk.ron`), and the registry and BotW reflection files given. With the `tool`
+/// feature.
+#[cfg(feature = "tool")]
 pub fn build_from(schemas: &Path, registry: Option<&Path>, botw: Option<&Path>) -> Result<Overlay, Error> {
     let mut list = Vec::new();
     for dir in crate::schema::snapshot::list(schemas)? {
