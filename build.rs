@@ -23,7 +23,8 @@ fn main() {
             std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some()
         })
         .collect();
-    let config = hkgen::codegen::Config::new();
+    // Unformatted even when the CLI feature gives the build script's hkgen prettyplease.
+    let config = hkgen::codegen::Config::new().formatted(false);
     match hkgen::codegen::generate_sdks(&config, &schemas, &out, &enabled) {
         Ok(done) => {
             for g in done {

@@ -34,6 +34,7 @@ pub struct Config {
     enum_items: BTreeMap<String, Vec<(String, i64)>>,
     member_enums: BTreeMap<(String, String), String>,
     header: String,
+    formatted: bool,
 }
 
 impl Default for Config {
@@ -43,6 +44,7 @@ impl Default for Config {
             enum_items: BTreeMap::new(),
             member_enums: BTreeMap::new(),
             header: String::new(),
+            formatted: true,
         }
     }
 }
@@ -72,6 +74,14 @@ impl Config {
     /// stored as the integer the schema gives.
     pub fn member_enum(mut self, class: &str, field: &str, key: &str) -> Self {
         self.member_enums.insert((class.to_owned(), field.to_owned()), key.to_owned());
+        self
+    }
+
+    /// Whether [`Self::render`] pretty-prints (with the `pretty` feature; the default) or writes one
+    /// item per line. Build scripts turn it off: nobody reads their output, and a build whose
+    /// features enable `pretty` elsewhere would otherwise spend seconds formatting it.
+    pub fn formatted(mut self, on: bool) -> Self {
+        self.formatted = on;
         self
     }
 
@@ -117,7 +127,7 @@ impl Config {
                 s.push('\n');
             }
         }
-        s.push_str(&print(items)?);
+        s.push_str(&if self.formatted { print(items)? } else { print_plain(items) });
         Ok(s)
     }
 }
@@ -131,12 +141,16 @@ fn print(items: Vec<TokenStream>) -> Result<String, Error> {
 
 #[cfg(not(feature = "pretty"))]
 fn print(items: Vec<TokenStream>) -> Result<String, Error> {
+    Ok(print_plain(items))
+}
+
+fn print_plain(items: Vec<TokenStream>) -> String {
     let mut s = String::new();
     for item in items {
         s.push_str(&item.to_string());
         s.push('\n');
     }
-    Ok(s)
+    s
 }
 
 /// What [`generate_sdks`] did for one SDK.
