@@ -201,6 +201,21 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
         let unresolved = classes.unresolved.get(&s.sdk).map_or(0, Vec::len);
         eprintln!("{}: {} classes, {unresolved} classes of its packfiles unresolved", dir.display(), s.classes.len());
     }
+    // Enumeration item names for the code generator, from the registry and the BotW reflection
+    // among the inputs, for the enumerations of the snapshots just written.
+    let find = |name: &str| inputs.iter().find(|p| p.file_name().is_some_and(|n| n == name)).cloned();
+    let overlay = hkgen::codegen::overlay::build_from(
+        &out,
+        find("eldenring-2018.1-registry.xml").as_deref(),
+        find("botw-2014.2-switch-reflection.json").as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
+    let path = out.join("enums.ron");
+    let text = overlay.render();
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        std::fs::write(&path, text).map_err(|e| Error::io(&path, e).to_string())?;
+    }
+    eprintln!("{}: enumeration item names", path.display());
     Ok(if ex.failures.is_empty() && ex.conflicts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
