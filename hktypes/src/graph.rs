@@ -392,26 +392,27 @@ impl<'t> Builder<'t> {
                 fresh.push(new);
             }
         }
-        let map = self.old_runs.clone();
         let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<()> {
-            let refs: Vec<(u32, crate::reflect::layout::Slot, u32)> = it.references().collect();
-            for (e, s, t) in refs {
-                if s.kind == SlotKind::Pointer {
-                    continue;
+            for e in 0..it.count {
+                for k in 0..it.slots.len() {
+                    let s = it.slots[k];
+                    let t = it.target(e, &s);
+                    if s.kind == SlotKind::Pointer || t == 0 {
+                        continue;
+                    }
+                    let new = *map.get(&t).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
+                    let at = (e * it.elem_size + s.offset) as usize;
+                    it.bytes[at..at + 4].copy_from_slice(&new.to_le_bytes());
                 }
-                let new = *map.get(&t).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
-                let at = (e * it.elem_size + s.offset) as usize;
-                it.bytes[at..at + 4].copy_from_slice(&new.to_le_bytes());
             }
             Ok(())
         };
+        let Builder { items, old_runs, .. } = self;
         for new in fresh {
-            let mut it = self.items[new as usize].clone();
-            remap(&mut it, &map)?;
-            self.items[new as usize] = it;
+            remap(&mut items[new as usize], old_runs)?;
         }
         let mut out = item.clone();
-        remap(&mut out, &map)?;
+        remap(&mut out, old_runs)?;
         Ok(out)
     }
 
