@@ -28,9 +28,9 @@ pub type Handle = u32;
 pub enum Node {
     /// A generated class.
     Typed(Box<dyn Object>),
-    /// Any other type: the object's bytes (reference slots holding item indices of the file read)
-    /// and the runs it reaches without passing through a pointer, by those indices.
-    Dynamic { item: ItemData, runs: BTreeMap<u32, ItemData> },
+    /// Any other type: the object is item `item` of the file read, kept with the runs it reaches
+    /// (see [`Document::source_item`]); its reference slots hold that file's item indices.
+    Dynamic { item: u32 },
 }
 
 struct Entry {
@@ -41,8 +41,8 @@ struct Entry {
     /// object writes its strings, with their text. A string written where the same text was read
     /// keeps that run's identity, so runs the file shared between slots stay shared.
     strings: Origins,
-    /// A typed object's bytes and owned runs as read, while it has not been taken mutably.
-    raw: Option<(ItemData, BTreeMap<u32, ItemData>)>,
+    /// A typed object not yet taken mutably: written from its item in the file read.
+    raw: Option<u32>,
 }
 
 /// String origins of a typed object (see [`Entry::strings`]), shared cheaply.
@@ -63,6 +63,8 @@ pub struct Document {
     /// By handle; `None` where the handle is not an object (index 0, runs).
     objects: Vec<Option<Entry>>,
     root: Handle,
+    /// The items of the file read, which dynamic and untouched typed objects are written from.
+    source: Items,
 }
 
 /// The file's items as the generated readers see them.
@@ -83,19 +85,6 @@ impl value::Items for FileRuns<'_> {
 
 /// Classes by schema key, for [`Document::read`]: the `CLASSES` table of a generated SDK module.
 pub type Classes = &'static [ClassEntry];
-
-/// The runs an item reaches through arrays and strings (not through pointers), with itself.
-fn owned_runs(items: &Items, start: &ItemData, out: &mut BTreeMap<u32, ItemData>) {
-    let mut stack: Vec<u32> = start.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t).collect();
-    while let Some(t) = stack.pop() {
-        if out.contains_key(&t) {
-            continue;
-        }
-        let it = &items.items[t as usize];
-        stack.extend(it.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t));
-        out.insert(t, it.clone());
-    }
-}
 
 impl Document {
     /// Reads a tagfile; objects whose type a class of `classes` matches (same key, same computed
@@ -136,11 +125,9 @@ impl Document {
                     node = Some(Node::Typed(obj));
                 }
             }
-            let mut owned = BTreeMap::new();
-            owned_runs(&items, it, &mut owned);
             let (node, raw) = match node {
-                Some(n) => (n, Some((it.clone(), owned))),
-                None => (Node::Dynamic { item: it.clone(), runs: owned }, None),
+                Some(n) => (n, Some(i as u32)),
+                None => (Node::Dynamic { item: i as u32 }, None),
             };
             objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings: strings.into(), raw });
         }
@@ -149,6 +136,7 @@ impl Document {
             (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
             (TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE"))),
         };
+        drop(runs);
         let root = if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 };
         Ok(Document {
             sdkv: file.sdkv_raw.to_vec(),
@@ -156,7 +144,13 @@ impl Document {
             raw_types,
             objects,
             root,
+            source: items,
         })
+    }
+
+    /// An item of the file read (a dynamic object's bytes, or a run it holds).
+    pub fn source_item(&self, index: u32) -> Option<&ItemData> {
+        self.source.items.get(index as usize)
     }
 
     /// The type table the objects are described by.
@@ -248,9 +242,9 @@ impl Document {
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };
             let item = match (&e.node, &e.raw) {
-                (Node::Typed(_), Some((item, runs))) if !all_typed => b.dynamic(item, runs)?,
+                (Node::Typed(_), Some(index)) if !all_typed => b.dynamic(&self.source, *index)?,
                 (Node::Typed(o), _) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
-                (Node::Dynamic { item, runs }, _) => b.dynamic(item, runs)?,
+                (Node::Dynamic { item }, _) => b.dynamic(&self.source, *item)?,
             };
             b.items[h] = item;
         }
@@ -383,14 +377,21 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of a dynamic object, its owned runs copied under fresh indices.
-    fn dynamic(&mut self, item: &ItemData, runs: &BTreeMap<u32, ItemData>) -> Result<ItemData> {
+    fn dynamic(&mut self, source: &Items, index: u32) -> Result<ItemData> {
+        let item = source.items.get(index as usize).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("no item {index}"))))?;
+        // The runs the object reaches through arrays and strings that are not written yet, each
+        // copied once (a run two objects share is written once).
         let mut fresh = Vec::new();
-        for (&old, it) in runs {
-            if !self.old_runs.contains_key(&old) {
-                let new = self.push(it.clone());
-                self.old_runs.insert(old, new);
-                fresh.push(new);
+        let mut stack: Vec<u32> = item.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t).collect();
+        while let Some(old) = stack.pop() {
+            if self.old_runs.contains_key(&old) {
+                continue;
             }
+            let it = &source.items[old as usize];
+            stack.extend(it.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t));
+            let new = self.push(it.clone());
+            self.old_runs.insert(old, new);
+            fresh.push(new);
         }
         let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<()> {
             for e in 0..it.count {
