@@ -70,21 +70,7 @@ pub fn folder(dir: &Path, sdk: &str) -> PathBuf {
 /// Writes `schema` under `dir/<sdk>/classes/`, removing files it no longer produces.
 pub fn write(dir: &Path, schema: &ClassSchema) -> Result<PathBuf, Error> {
     let root = folder(dir, &schema.sdk);
-    fs::create_dir_all(&root).map_err(|e| Error::io(&root, e))?;
-    let files = render(schema)?;
-    let keep: Vec<PathBuf> = files.iter().map(|(p, _)| root.join(p)).collect();
-    for entry in fs::read_dir(&root).map_err(|e| Error::io(&root, e))? {
-        let p = entry.map_err(|e| Error::io(&root, e))?.path();
-        if p.extension().is_some_and(|x| x == "ron") && !keep.contains(&p) {
-            fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
-        }
-    }
-    for (rel, text) in files {
-        let p = root.join(rel);
-        if fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
-            fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
-        }
-    }
+    crate::schema::snapshot::write_files(&root, &root, render(schema)?)?;
     Ok(root)
 }
 

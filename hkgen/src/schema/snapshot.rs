@@ -74,24 +74,29 @@ pub fn render(schema: &Schema) -> Result<Vec<(PathBuf, String)>, Error> {
 /// Writes `schema` under `dir/<sdk>/`, removing snapshot files that it no longer produces.
 pub fn write(dir: &Path, schema: &Schema) -> Result<PathBuf, Error> {
     let root = dir.join(&schema.sdk);
-    let files = render(schema)?;
-    let types_dir = root.join("types");
-    fs::create_dir_all(&types_dir).map_err(|e| Error::io(&types_dir, e))?;
+    write_files(&root, &root.join("types"), render(schema)?)?;
+    Ok(root)
+}
+
+/// Writes `files` (paths relative to `root`), removing the `.ron` files of `owned` (a folder
+/// under `root` that only generated files live in) that are not among them. Files whose contents
+/// are unchanged are left alone, so their timestamps do not trigger rebuilds.
+pub fn write_files(root: &Path, owned: &Path, files: Vec<(PathBuf, String)>) -> Result<(), Error> {
+    fs::create_dir_all(owned).map_err(|e| Error::io(owned, e))?;
     let keep: std::collections::BTreeSet<PathBuf> = files.iter().map(|(p, _)| root.join(p)).collect();
-    for entry in fs::read_dir(&types_dir).map_err(|e| Error::io(&types_dir, e))? {
-        let p = entry.map_err(|e| Error::io(&types_dir, e))?.path();
+    for entry in fs::read_dir(owned).map_err(|e| Error::io(owned, e))? {
+        let p = entry.map_err(|e| Error::io(owned, e))?.path();
         if p.extension().is_some_and(|x| x == "ron") && !keep.contains(&p) {
             fs::remove_file(&p).map_err(|e| Error::io(&p, e))?;
         }
     }
     for (rel, text) in files {
         let p = root.join(rel);
-        // Leave unchanged files alone so their timestamps do not trigger rebuilds.
         if fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
             fs::write(&p, text).map_err(|e| Error::io(&p, e))?;
         }
     }
-    Ok(root)
+    Ok(())
 }
 
 /// Reads the snapshot in `dir` (a `<sdk>` directory holding `sdk.ron`).
