@@ -217,7 +217,7 @@ impl Document {
         let ty = self
             .types
             .iter()
-            .find(|(i, _)| self.types.full_name(*i) == base_key(T::NAME))
+            .find(|(i, _)| self.types.full_name(*i) == value::base_key(T::NAME))
             .map(|(i, _)| i)
             .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
         self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Arc::from([]), raw: None }));
@@ -263,14 +263,6 @@ impl Document {
             TypesRaw::Reference(body) => TypesOut::Reference(body),
         };
         Ok(write::write_file(&self.sdkv, &data, types, &table, &patches))
-    }
-}
-
-/// A schema key without its `#hash` variant suffix.
-fn base_key(key: &str) -> &str {
-    match key.rfind('#') {
-        Some(p) if key.len() - p == 9 => &key[..p],
-        _ => key,
     }
 }
 

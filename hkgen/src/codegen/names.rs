@@ -51,10 +51,8 @@ fn sanitize(s: &str) -> String {
 
 /// The identifier spelling of a type key, before collisions are resolved.
 pub fn type_name(key: &str) -> String {
-    let (base, variant) = match key.rfind('#') {
-        Some(p) => (&key[..p], Some(&key[p + 1..])),
-        None => (key, None),
-    };
+    let base = crate::schema::model::base_key(key);
+    let variant = key.get(base.len() + 1..).filter(|_| base.len() < key.len());
     let mut s = sanitize(base);
     if let Some(v) = variant {
         s.push('_');

@@ -139,13 +139,8 @@ impl Type {
     }
 }
 
-/// Strips a `#hash` variant suffix from a key.
-pub fn base_key(key: &str) -> &str {
-    match key.rfind('#') {
-        Some(p) if key[p + 1..].len() == 8 && key[p + 1..].bytes().all(|b| b.is_ascii_hexdigit()) => &key[..p],
-        _ => key,
-    }
-}
+/// Strips a `#hash` variant suffix from a key (one definition, shared with the runtime).
+pub use hktypes::value::base_key;
 
 /// What produced a snapshot.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

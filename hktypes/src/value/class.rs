@@ -55,6 +55,15 @@ pub trait Object: Any + Send + Sync {
     fn write_object(&self, w: &mut Writer<'_>) -> Result<()>;
 }
 
+/// A schema key without its `#hash` variant suffix (`hkcdSimdTree::Node#1a2b3c4d` ->
+/// `hkcdSimdTree::Node`): the type's full name.
+pub fn base_key(key: &str) -> &str {
+    match key.rfind('#') {
+        Some(p) if key[p + 1..].len() == 8 && key[p + 1..].bytes().all(|b| b.is_ascii_hexdigit()) => &key[..p],
+        _ => key,
+    }
+}
+
 /// A class in a module's table of classes: what the object graph needs to read an item of that
 /// class by name, and what a test needs to compare the layout with the schema.
 #[derive(Clone, Copy)]
