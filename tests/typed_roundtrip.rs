@@ -99,8 +99,8 @@ fn one_object_of_each_class_round_trips() {
                 bad.push(format!("{sdk} {name} ({}): write: {err}", e.relpath));
                 continue;
             }
-            if out != it.bytes {
-                let at = out.iter().zip(&it.bytes).position(|(a, b)| a != b).unwrap_or(0);
+            if out[..] != it.bytes[..] {
+                let at = out.iter().zip(it.bytes.iter()).position(|(a, b)| a != b).unwrap_or(0);
                 bad.push(format!("{sdk} {name} ({}): written bytes differ at {at:#x}", e.relpath));
             }
         }

@@ -153,7 +153,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 0 => Dyn::Null,
                 i => {
                     let run = self.item_data(i)?;
-                    let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes);
+                    let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes[..]);
                     Dyn::Str(String::from_utf8_lossy(text).into_owned())
                 }
             },
@@ -162,7 +162,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 i => {
                     let run = self.item_data(i)?;
                     if let Some(p) = self.prim(run.ty)? {
-                        return Ok(Dyn::Prims(p, run.bytes.clone()));
+                        return Ok(Dyn::Prims(p, run.bytes.to_vec()));
                     }
                     let mut list = Vec::with_capacity(run.count as usize);
                     for e in 0..run.count {

@@ -38,15 +38,15 @@ struct Entry {
     kind_byte: u8,
     node: Node,
     /// For a typed object: the string runs its slots named in the file read, in the order the
-    /// object writes its strings, with their text. A string written where the same text was read
-    /// keeps that run's identity, so runs the file shared between slots stay shared.
+    /// object writes its strings. A string written where the same text was read keeps that run's
+    /// identity, so runs the file shared between slots stay shared.
     strings: Origins,
     /// A typed object not yet taken mutably: written from its item in the file read.
     raw: Option<u32>,
 }
 
-/// String origins of a typed object (see [`Entry::strings`]), shared cheaply.
-type Origins = Arc<[(u32, Box<[u8]>)]>;
+/// String origins of a typed object (see [`Entry::strings`]): item indices of the file read.
+type Origins = Arc<[u32]>;
 
 /// Where a document's types go when it is written.
 #[derive(Clone, Debug)]
@@ -116,7 +116,7 @@ impl Document {
                 }
             };
             let mut node = None;
-            let mut strings: Vec<(u32, Box<[u8]>)> = Vec::new();
+            let mut strings: Vec<u32> = Vec::new();
             if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
                 // A value the class cannot read (a hostile or odd file) leaves the object dynamic.
@@ -238,7 +238,7 @@ impl Document {
     }
 
     fn write_with(&self, all_typed: bool) -> Result<Vec<u8>> {
-        let mut b = Builder::new(&self.types, self.objects.len());
+        let mut b = Builder::new(&self.types, &self.source, self.objects.len());
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };
             let item = match (&e.node, &e.raw) {
@@ -293,21 +293,19 @@ fn shares_array_runs(items: &Items) -> bool {
 /// The string runs below `item` (itself, then through array runs), in the order a typed object
 /// writes them: slots by offset within each element, elements in order, an array's run entered
 /// where its slot stands.
-fn string_origins(items: &Items, item: &ItemData, out: &mut Vec<(u32, Box<[u8]>)>, depth: usize) {
+fn string_origins(items: &Items, item: &ItemData, out: &mut Vec<u32>, depth: usize) {
     if depth > crate::value::MAX_DEPTH as usize {
         return;
     }
-    for e in 0..item.count {
+    let elems = if item.slots.is_empty() { 0 } else { item.count };
+    for e in 0..elems {
         for s in item.slots.iter() {
             let t = item.target(e, s);
             if t == 0 {
                 continue;
             }
             match s.kind {
-                SlotKind::String => {
-                    let text = items.items[t as usize].bytes.strip_suffix(&[0]).unwrap_or(&[]);
-                    out.push((t, text.into()));
-                }
+                SlotKind::String => out.push(t),
                 SlotKind::Array => string_origins(items, &items.items[t as usize], out, depth + 1),
                 SlotKind::Pointer => {}
             }
@@ -319,6 +317,8 @@ fn string_origins(items: &Items, item: &ItemData, out: &mut Vec<(u32, Box<[u8]>)
 /// indices after them.
 struct Builder<'t> {
     table: &'t TypeTable,
+    /// The items of the file read: the text of a string origin.
+    source: &'t Items,
     layouts: Layouts<'t>,
     items: Vec<ItemData>,
     char_ty: Option<TypeIndex>,
@@ -331,15 +331,16 @@ struct Builder<'t> {
 }
 
 fn empty_item(slots: &Arc<[crate::reflect::layout::Slot]>) -> ItemData {
-    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Vec::new(), slots: Arc::clone(slots) }
+    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Default::default(), slots: Arc::clone(slots) }
 }
 
 impl<'t> Builder<'t> {
-    fn new(table: &'t TypeTable, handles: usize) -> Self {
+    fn new(table: &'t TypeTable, source: &'t Items, handles: usize) -> Self {
         let char_ty = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
         let none: Arc<[crate::reflect::layout::Slot]> = Arc::from([]);
         Builder {
             table,
+            source,
             layouts: Layouts::new(table),
             items: (0..handles).map(|_| empty_item(&none)).collect(),
             char_ty,
@@ -365,7 +366,7 @@ impl<'t> Builder<'t> {
             let mut refs = Emit { b: self, ty, size };
             obj.write_object(&mut Writer::new(&mut bytes, 0, &mut refs))?;
         }
-        Ok(ItemData { ty, kind_byte, count: 1, elem_size: size as u32, bytes, slots })
+        Ok(ItemData { ty, kind_byte, count: 1, elem_size: size as u32, bytes: bytes.into(), slots })
     }
 
     /// The item of a dynamic object, its owned runs copied under fresh indices.
@@ -386,7 +387,8 @@ impl<'t> Builder<'t> {
             fresh.push(new);
         }
         let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<()> {
-            for e in 0..it.count {
+            let elems = if it.slots.is_empty() { 0 } else { it.count };
+            for e in 0..elems {
                 for k in 0..it.slots.len() {
                     let s = it.slots[k];
                     let t = it.target(e, &s);
@@ -395,7 +397,7 @@ impl<'t> Builder<'t> {
                     }
                     let new = *map.get(&t).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
                     let at = (e * it.elem_size + s.offset) as usize;
-                    it.bytes[at..at + 4].copy_from_slice(&new.to_le_bytes());
+                    it.bytes.to_mut()[at..at + 4].copy_from_slice(&new.to_le_bytes());
                 }
             }
             Ok(())
@@ -428,13 +430,15 @@ impl<'t> Builder<'t> {
             let base = (i * size) as u64;
             value.write_elem(i, &mut Writer::new(&mut bytes[i * size..(i + 1) * size], base, &mut refs))?;
         }
-        Ok(self.push(ItemData { ty: elem, kind_byte: 0x20, count: n as u32, elem_size: size as u32, bytes, slots }))
+        Ok(self.push(ItemData { ty: elem, kind_byte: 0x20, count: n as u32, elem_size: size as u32, bytes: bytes.into(), slots }))
     }
 
     fn string(&mut self, s: &str) -> Result<u32> {
         // The run this string had in the file read, if the text is still the one read there.
+        let source = self.source;
+        let text_read = |old: u32| source.items.get(old as usize).map(|it| it.bytes.strip_suffix(&[0]).unwrap_or(&[]));
         let origin = match self.origins.get(self.next_origin) {
-            Some((old, text)) if **text == *s.as_bytes() => Some(*old),
+            Some(&old) if text_read(old) == Some(s.as_bytes()) => Some(old),
             _ => None,
         };
         self.next_origin += 1;
@@ -445,7 +449,7 @@ impl<'t> Builder<'t> {
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         let count = bytes.len() as u32;
-        let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes, slots: Arc::from([]) });
+        let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes: bytes.into(), slots: Arc::from([]) });
         if let Some(o) = origin {
             self.old_runs.insert(o, i);
         }

@@ -1,4 +1,4 @@
-//! The items of a tagfile as bytes: each `ITEM` record's elements copied out of `DATA`, with its
+//! The items of a tagfile as bytes: each `ITEM` record's elements as a range of `DATA`, with its
 //! reference slots (from [`Layouts`]) checked to name items of the right kind. This is the lossless
 //! middle layer between the container and typed objects: every byte of every item is kept, so a
 //! writer that lays the items out again loses nothing. Spec: "Item table", "Values".
@@ -8,7 +8,94 @@ use super::index::{KIND_OBJECT, KIND_RUN};
 use crate::error::{Error, ErrorKind, Result};
 use crate::reflect::layout::{Layouts, Slot, SlotKind};
 use crate::reflect::TypeIndex;
+use std::ops::Deref;
 use std::sync::Arc;
+
+/// The bytes of one item: a range of the `DATA` it was read from (one copy of `DATA` shared by
+/// every item of the file), or bytes of its own once built or changed.
+#[derive(Clone)]
+pub struct ItemBytes(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Shared { data: Arc<[u8]>, start: usize, end: usize },
+    Owned(Vec<u8>),
+}
+
+impl ItemBytes {
+    /// `data[start..end]`, shared; `None` when the range is not inside `data`.
+    pub fn shared(data: &Arc<[u8]>, start: usize, end: usize) -> Option<ItemBytes> {
+        data.get(start..end)?;
+        Some(ItemBytes(Repr::Shared { data: Arc::clone(data), start, end }))
+    }
+
+    /// The bytes, to change: a shared range is copied out first.
+    pub fn to_mut(&mut self) -> &mut Vec<u8> {
+        if let Repr::Shared { data, start, end } = &self.0 {
+            self.0 = Repr::Owned(data[*start..*end].to_vec());
+        }
+        match &mut self.0 {
+            Repr::Owned(v) => v,
+            Repr::Shared { .. } => unreachable!("made owned above"),
+        }
+    }
+}
+
+impl Deref for ItemBytes {
+    type Target = [u8];
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            // The range was checked when the value was made.
+            Repr::Shared { data, start, end } => data.get(*start..*end).unwrap_or(&[]),
+            Repr::Owned(v) => v,
+        }
+    }
+}
+
+impl AsRef<[u8]> for ItemBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl From<Vec<u8>> for ItemBytes {
+    fn from(v: Vec<u8>) -> Self {
+        ItemBytes(Repr::Owned(v))
+    }
+}
+
+impl Default for ItemBytes {
+    fn default() -> Self {
+        ItemBytes(Repr::Owned(Vec::new()))
+    }
+}
+
+impl PartialEq for ItemBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for ItemBytes {}
+
+impl PartialEq<[u8]> for ItemBytes {
+    fn eq(&self, other: &[u8]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<Vec<u8>> for ItemBytes {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for ItemBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
 
 /// One item: `count` elements of type `ty`, as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +107,7 @@ pub struct ItemData {
     /// Size of one element.
     pub elem_size: u32,
     /// `count * elem_size` bytes.
-    pub bytes: Vec<u8>,
+    pub bytes: ItemBytes,
     /// The reference slots of one element.
     pub slots: Arc<[Slot]>,
 }
@@ -43,7 +130,9 @@ impl ItemData {
 
     /// Every (element, slot, target) with a nonzero target, in element then slot order.
     pub fn references(&self) -> impl Iterator<Item = (u32, Slot, u32)> + '_ {
-        (0..self.count).flat_map(move |e| {
+        // A run of plain values has no slots: nothing to visit per element.
+        let elems = if self.slots.is_empty() { 0 } else { self.count };
+        (0..elems).flat_map(move |e| {
             self.slots.iter().filter_map(move |s| {
                 let t = self.target(e, s);
                 (t != 0).then_some((e, *s, t))
@@ -63,9 +152,11 @@ pub struct Items {
 const MAX_ELEMENTS_PER_BYTE: u64 = 1;
 
 impl Items {
-    /// Copies every item out of `file`'s `DATA`, checking ranges and references.
+    /// Every item of `file`'s `DATA` (which is copied once and shared by the items), checking
+    /// ranges and references.
     pub fn read(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
         let data = file.data;
+        let shared: Arc<[u8]> = Arc::from(data);
         if file.items.is_empty() {
             return Err(Error::new(ErrorKind::Invalid("ITEM lacks the null item".into())).in_section("TAG0/INDX/ITEM", 0));
         }
@@ -83,7 +174,7 @@ impl Items {
                     kind_byte: it.kind_byte,
                     count: it.count,
                     elem_size: 0,
-                    bytes: Vec::new(),
+                    bytes: ItemBytes::default(),
                     slots: Arc::from([]),
                 });
                 continue;
@@ -140,7 +231,8 @@ impl Items {
                     format!("reference slot at {} lies outside the {elem_size}-byte element of {}", s.offset, type_name()),
                 )));
             }
-            let bytes = data[start as usize..(start + len) as usize].to_vec();
+            let bytes = ItemBytes::shared(&shared, start as usize, (start + len) as usize)
+                .ok_or_else(|| locate(Error::invalid(file.data_offset + start, "item outside DATA")))?;
             items.push(ItemData { ty: it.ty, kind_byte: it.kind_byte, count: it.count, elem_size, bytes, slots });
         }
         let graph = Items { items };

@@ -14,7 +14,7 @@ pub struct FieldReader<'r, 'a> {
 
 /// The value a member takes after an error, never seen by callers: the value of all-zero bytes
 /// (null references, empty arrays, zero numbers), which every value type reads.
-fn zeroed<T: Value>() -> T {
+pub(crate) fn zeroed<T: Value>() -> T {
     let zeros = vec![0u8; T::SIZE];
     match T::read(&Reader::new(&zeros, 0, &NoItems)) {
         Ok(v) => v,

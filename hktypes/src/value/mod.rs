@@ -58,6 +58,24 @@ pub trait Value: Sized + 'static {
         Ok(items)
     }
 
+    /// Reads `N` consecutive values from the start of `r` (a C-array member), naming the element
+    /// in errors. Scalars override this with one bounds check for the whole array.
+    fn read_array<const N: usize>(r: &Reader<'_>) -> Result<[Self; N]> {
+        // Built in place: the first error is kept and the remaining elements read as zero bytes.
+        let mut first_err = None;
+        let v = std::array::from_fn(|i| match first_err {
+            Some(_) => fields::zeroed(),
+            None => r.value::<Self>(i * Self::SIZE).unwrap_or_else(|e| {
+                first_err = Some(e.in_context(format!("[{i}]")));
+                fields::zeroed()
+            }),
+        });
+        match first_err {
+            None => Ok(v),
+            Some(e) => Err(e),
+        }
+    }
+
     /// Writes `values` into `out` (exactly their bytes) when they hold no reference slots, and
     /// says whether it did; scalars do, the default leaves it to [`Value::write`] per element.
     fn write_plain(values: &[Self], out: &mut [u8]) -> bool {
@@ -114,28 +132,33 @@ impl<'a> Reader<'a> {
         Reader { data, base, items, depth: 0 }
     }
 
+    #[inline]
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
 
     /// Absolute file offset of the first byte.
+    #[inline]
     pub fn base(&self) -> u64 {
         self.base
     }
 
+    #[inline]
     pub fn items(&self) -> &'a dyn Items {
         self.items
     }
 
+    #[inline]
     pub fn depth(&self) -> u32 {
         self.depth
     }
 
     /// The window `offset..offset + len`.
+    #[inline]
     pub fn sub(&self, offset: usize, len: usize) -> Result<Reader<'a>> {
         let end = offset.checked_add(len).filter(|&e| e <= self.data.len());
         match end {
-            Some(end) => Ok(Reader { data: &self.data[offset..end], ..*self }),
+            Some(end) => Ok(Reader { data: &self.data[offset..end], base: self.base + offset as u64, ..*self }),
             None => Err(Error::at(
                 self.base + offset.min(self.data.len()) as u64,
                 ErrorKind::Eof { need: len as u64, have: self.data.len().saturating_sub(offset) as u64 },
@@ -144,6 +167,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A window over other bytes (an item's run), one level deeper.
+    #[inline]
     pub fn nested(&self, data: &'a [u8], base: u64) -> Result<Reader<'a>> {
         if self.depth >= MAX_DEPTH {
             return Err(Error::at(base, ErrorKind::Cycle(format!("nesting of arrays deeper than {MAX_DEPTH}"))));
@@ -152,15 +176,18 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a `T` at `offset`, naming `name` in the error path.
+    #[inline]
     pub fn field<T: Value>(&self, offset: usize, name: &'static str) -> Result<T> {
         self.sub(offset, T::SIZE).and_then(|r| T::read(&r)).map_err(|e| e.in_context(name))
     }
 
     /// Reads a `T` at `offset` without naming it (a base class, an array element).
+    #[inline]
     pub fn value<T: Value>(&self, offset: usize) -> Result<T> {
         self.sub(offset, T::SIZE).and_then(|r| T::read(&r))
     }
 
+    #[inline]
     pub fn bytes<const N: usize>(&self, offset: usize) -> Result<[u8; N]> {
         let r = self.sub(offset, N)?;
         let mut a = [0u8; N];
@@ -168,11 +195,13 @@ impl<'a> Reader<'a> {
         Ok(a)
     }
 
+    #[inline]
     pub fn u32_le(&self, offset: usize) -> Result<u32> {
         self.bytes::<4>(offset).map(u32::from_le_bytes)
     }
 
     /// Checks that `offset..` of the window is zero: the unused part of a reference slot.
+    #[inline]
     pub fn expect_zero(&self, offset: usize) -> Result<()> {
         match self.data.get(offset..).unwrap_or(&[]).iter().position(|&b| b != 0) {
             None => Ok(()),
@@ -204,6 +233,7 @@ impl<'a> Writer<'a> {
         self.out
     }
 
+    #[inline]
     pub fn sub(&mut self, offset: usize, len: usize) -> Result<Writer<'_>> {
         let have = self.out.len();
         match offset.checked_add(len).filter(|&e| e <= have) {
@@ -216,14 +246,17 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes `v` at `offset`, naming `name` in the error path.
+    #[inline]
     pub fn field<T: Value>(&mut self, offset: usize, name: &'static str, v: &T) -> Result<()> {
         self.sub(offset, T::SIZE).and_then(|mut w| v.write(&mut w)).map_err(|e| e.in_context(name))
     }
 
+    #[inline]
     pub fn value<T: Value>(&mut self, offset: usize, v: &T) -> Result<()> {
         self.sub(offset, T::SIZE).and_then(|mut w| v.write(&mut w))
     }
 
+    #[inline]
     pub fn put(&mut self, offset: usize, bytes: &[u8]) -> Result<()> {
         let w = self.sub(offset, bytes.len())?;
         w.out.copy_from_slice(bytes);

@@ -11,11 +11,22 @@ macro_rules! scalar {
         impl Value for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             const ALIGN: usize = std::mem::size_of::<$t>();
+            #[inline]
             fn read(r: &Reader<'_>) -> Result<Self> {
                 Ok(<$t>::from_le_bytes(r.bytes(0)?))
             }
             fn write(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.put(0, &self.to_le_bytes())
+            }
+            #[inline]
+            fn read_array<const K: usize>(r: &Reader<'_>) -> Result<[Self; K]> {
+                const N: usize = std::mem::size_of::<$t>();
+                let bytes = r.sub(0, K * N)?.data();
+                Ok(std::array::from_fn(|i| {
+                    let mut b = [0u8; N];
+                    b.copy_from_slice(&bytes[i * N..(i + 1) * N]);
+                    <$t>::from_le_bytes(b)
+                }))
             }
             fn read_run(r: &Reader<'_>, count: usize) -> Result<Vec<Self>> {
                 const N: usize = std::mem::size_of::<$t>();
@@ -205,14 +216,12 @@ impl<T: Value, const N: usize> Value for [T; N] {
     const SIZE: usize = T::SIZE * N;
     const ALIGN: usize = T::ALIGN;
     fn read(r: &Reader<'_>) -> Result<Self> {
-        let mut v = Vec::with_capacity(N);
-        for i in 0..N {
-            v.push(r.value::<T>(i * T::SIZE).map_err(|e| e.in_context(format!("[{i}]")))?);
-        }
-        // The vector holds exactly N elements, so the conversion cannot fail.
-        v.try_into().map_err(|_| crate::Error::new(crate::ErrorKind::Invalid("fixed array length".into())))
+        T::read_array::<N>(r)
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+        if T::write_plain(self, w.out()) {
+            return Ok(());
+        }
         for (i, x) in self.iter().enumerate() {
             w.value(i * T::SIZE, x).map_err(|e| e.in_context(format!("[{i}]")))?;
         }
