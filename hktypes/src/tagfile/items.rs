@@ -151,6 +151,17 @@ pub struct Items {
 /// otherwise let a tiny file describe an enormous loop.
 const MAX_ELEMENTS_PER_BYTE: u64 = 1;
 
+/// The most elements the items of a file with `data_len` bytes of `DATA` and `n_items` items
+/// may hold together (see [`MAX_ELEMENTS_PER_BYTE`]); the reader and the writer both hold files
+/// to it, so that whatever is written reads back.
+pub(crate) fn check_element_budget(elements: u64, data_len: u64, n_items: u64) -> Result<()> {
+    let room = (data_len + n_items) * MAX_ELEMENTS_PER_BYTE;
+    if elements > room {
+        return Err(Error::new(ErrorKind::CountTooLarge { what: "item elements", count: elements, room }));
+    }
+    Ok(())
+}
+
 impl Items {
     /// Every item of `file`'s `DATA` (which is copied once and shared by the items), checking
     /// ranges and references.
@@ -200,13 +211,7 @@ impl Items {
             }
             let elem_size = layouts.size_of(it.ty).map_err(|e| locate(e.in_context(type_name())))?;
             total_elems += u64::from(it.count);
-            if total_elems > (data.len() as u64 + n_items) * MAX_ELEMENTS_PER_BYTE {
-                return Err(locate(Error::new(ErrorKind::CountTooLarge {
-                    what: "item elements",
-                    count: u64::from(it.count),
-                    room: data.len() as u64,
-                })));
-            }
+            check_element_budget(total_elems, data.len() as u64, n_items).map_err(locate)?;
             let len = u64::from(it.count) * u64::from(elem_size);
             let start = u64::from(it.offset);
             if start + len > data.len() as u64 {

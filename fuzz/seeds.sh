@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Seed folders for the fuzz targets, made of links to the corpus files (never copies) of at most
+# 128 KiB, by the MANIFEST's format column; registry seeds are small dumps cut from the Elden Ring
+# registry (each a few types with everything they reference).
+#
+#   fuzz/seeds.sh [OUT]     # OUT defaults to ${TMPDIR:-/tmp}/hkgen-fuzz-seeds
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+corpus="${HKGEN_CORPUS:-$(cd "$here/../.." && pwd)/shared/corpus}"
+classdata="${HKGEN_CLASSDATA:-$(cd "$here/../.." && pwd)/shared/classdata}"
+out="${1:-${TMPDIR:-/tmp}/hkgen-fuzz-seeds}"
+[ -f "$corpus/MANIFEST.tsv" ] || { echo "no corpus at $corpus (set HKGEN_CORPUS)" >&2; exit 1; }
+rm -rf "$out"
+mkdir -p "$out"/{tag0,tcm0,packfile,registry}
+awk -F'\t' 'NR > 1 && $3 <= 131072 { print $4 "\t" $1 }' "$corpus/MANIFEST.tsv" |
+    while IFS=$'\t' read -r format path; do
+        case "$format" in
+            tag0 | tcm0 | packfile) ln -sf "$corpus/$path" "$out/$format/$(echo "$path" | tr '/' '_')" ;;
+        esac
+    done
+# The typed target reads tagfiles too.
+ln -sfn "$out/tag0" "$out/typed"
+python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
+for d in "$out"/*; do echo "$(basename "$d"): $(find -L "$d" -type f | wc -l) seeds"; done
