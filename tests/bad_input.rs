@@ -21,7 +21,6 @@ use hktypes::reflect::TypeTable;
 use hktypes::tagfile::packed;
 use hktypes::tagfile::section::{read_root, Section, SectionWriter};
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -29,62 +28,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 // ---------------------------------------------------------------------------------------------
 // Counting allocator.
 
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(n: usize) {
-    let now = CURRENT.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-fn shrank(n: usize) {
-    CURRENT.fetch_sub(n, Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        shrank(layout.size());
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = System.realloc(ptr, layout, new_size);
-        if !p.is_null() {
-            if new_size > layout.size() {
-                grew(new_size - layout.size());
-            } else {
-                shrank(layout.size() - new_size);
-            }
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Runs `f` and returns its result with the rise of the heap peak over what was live before.
-fn measured<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let r = f();
-    (r, PEAK.load(Ordering::Relaxed).saturating_sub(base))
-}
+static ALLOC: common::counting::Counting = common::counting::Counting;
+use common::counting::measured;
 
 const ALLOC_FACTOR: usize = 32;
 const ALLOC_SLACK: usize = 1 << 20;

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod counting;
+
 /// The corpus: `$HKGEN_CORPUS`, else `../shared/corpus` beside the checkout. `None` (with a line on
 /// stderr saying so) when it is absent; under `HKGEN_REQUIRE_CORPUS=1` an absent corpus fails the
 /// test instead.

@@ -145,7 +145,8 @@ pub fn plan(items: &Items, layouts: &mut Layouts<'_>) -> Result<Plan> {
     let data_len = w.cursor;
     // What the reader would refuse, the writer does not write.
     let elements: u64 = w.order.iter().skip(1).map(|&old| u64::from(items.items[old as usize].count)).sum();
-    super::items::check_element_budget(elements, align_up(data_len, 16) as u64, w.order.len() as u64)?;
+    super::items::check_element_budget(elements, align_up(data_len, 16) as u64, w.order.len() as u64)
+        .map_err(|e| e.in_section("TAG0/INDX/ITEM", 0).in_context("the items to write"))?;
     Ok(Plan { new_index: w.new_index, order: w.order, offset: w.offset, data_len })
 }
 
