@@ -515,7 +515,13 @@ fn read_all(input: &[u8], stock: &Stock<'_>, what: &str, factor: usize, tally: &
                     let same_items = stock.items.as_ref().is_some_and(|(d, i)| d == t.data && *i == t.items) && known;
                     if !same_items {
                         match hktypes::tagfile::write::rewrite(&t) {
-                            Ok(_) => local.ok += 1,
+                            // What the writer writes, the reader reads (the fuzzers' first finding
+                            // was a written file the reader refused).
+                            Ok(out) => match TagFile::read(&out, stock.set).and_then(|r| hktypes::tagfile::write::rewrite(&r)) {
+                                Ok(again) if again == out => local.ok += 1,
+                                Ok(_) => local.fail(format!("{what}: rewriting the written file changes it")),
+                                Err(e) => local.fail(format!("{what}: the written file does not read back: {e}")),
+                            },
                             Err(e) => check_error(&e, &format!("{what}: rewrite"), &mut local),
                         }
                         match hktypes::dynamic::dump(&t) {
