@@ -464,6 +464,8 @@ fn check_error(e: &hktypes::Error, what: &str, tally: &mut Tally) {
     tally.errors += 1;
     if e.offset().is_none() && e.section().is_none() {
         tally.fail(format!("{what}: unlocated error: {shown}"));
+    } else if e.layer().is_none() {
+        tally.fail(format!("{what}: error names no layer: {shown}"));
     } else if e.offset().is_none() {
         // Located by section only (a property of the whole table, such as a parent cycle).
         tally.section_only += 1;

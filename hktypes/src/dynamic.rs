@@ -2,7 +2,7 @@
 //! generated class covers and for `hkgen dump`. Arrays and strings are inlined from their runs;
 //! pointers stay item indices (objects are shared), shown as `#12`.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Layer, Result};
 use crate::reflect::layout::Layouts;
 use crate::reflect::{Kind, TypeIndex};
 use crate::tagfile::items::Items;
@@ -290,7 +290,7 @@ pub fn dump<'t>(file: &'t crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject<
         let at = file.data_offset + u64::from(file.items[i].offset);
         let value = Decoder::new(&items, &mut layouts)
             .item(i as u32, 0)
-            .map_err(|e| e.with_offset(at).in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {ty}")))?;
+            .map_err(|e| e.with_offset(at).in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {ty}")).in_layer(Layer::Values))?;
         out.push(DumpObject { id: format!("#{i}"), ty, value });
     }
     Ok(out)

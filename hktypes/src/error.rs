@@ -39,6 +39,36 @@ pub enum ErrorKind {
     Io(String),
 }
 
+/// The layer of the readers and writers an error comes from, innermost first: the container's
+/// framing (sections, headers, fixup tables), the type table, the items (`ITEM`/`PTCH` and what
+/// they claim of `DATA`), the values (members decoded through a class or a type table), and the
+/// writer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layer {
+    /// Section framing of a tagfile or compendium, a packfile's header and tables.
+    Container,
+    /// A `TYPE` section: strings, names, bodies, hashes.
+    TypeTable,
+    /// The item and patch tables and the item ranges of `DATA`.
+    Items,
+    /// Member values read through generated classes or the file's type table.
+    Values,
+    /// Laying out and writing a file.
+    Writer,
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Layer::Container => "container",
+            Layer::TypeTable => "type table",
+            Layer::Items => "items",
+            Layer::Values => "values",
+            Layer::Writer => "writer",
+        })
+    }
+}
+
 /// A located error. Boxed so that `Result<T>` stays one word wide on the happy path.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<Inner>);
@@ -54,13 +84,15 @@ struct Inner {
     path: Vec<String>,
     /// The file the error came from, when known.
     file: Option<String>,
+    /// The layer that failed, when known.
+    layer: Option<Layer>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind) -> Self {
-        Error(Box::new(Inner { kind, offset: None, section: None, path: Vec::new(), file: None }))
+        Error(Box::new(Inner { kind, offset: None, section: None, path: Vec::new(), file: None, layer: None }))
     }
 
     /// An error at an absolute file offset.
@@ -107,6 +139,19 @@ impl Error {
     /// Pushes a type or field name while the error travels outwards.
     pub fn in_context(mut self, name: impl Into<String>) -> Self {
         self.0.path.push(name.into());
+        self
+    }
+
+    /// The layer that failed (see [`Layer`]); the innermost layer named wins.
+    pub fn layer(&self) -> Option<Layer> {
+        self.0.layer
+    }
+
+    /// Names the layer the error comes from, unless an inner one was named already.
+    pub fn in_layer(mut self, layer: Layer) -> Self {
+        if self.0.layer.is_none() {
+            self.0.layer = Some(layer);
+        }
         self
     }
 

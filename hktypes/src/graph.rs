@@ -9,7 +9,7 @@
 //! that was changed is written through its class. [`Document::write_typed`] writes every typed
 //! object through its class, which is how `hkgen verify` checks the generated writers.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Layer, Result};
 use crate::reflect::hash::{Hasher, Recipe};
 use crate::reflect::layout::{Layouts, SlotKind};
 use crate::reflect::{TypeIndex, TypeTable};
@@ -238,6 +238,10 @@ impl Document {
     }
 
     fn write_with(&self, all_typed: bool) -> Result<Vec<u8>> {
+        self.write_items(all_typed).map_err(|e| e.in_layer(Layer::Writer))
+    }
+
+    fn write_items(&self, all_typed: bool) -> Result<Vec<u8>> {
         let mut b = Builder::new(&self.types, &self.source, self.objects.len());
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };

@@ -10,4 +10,4 @@ pub mod reflect;
 pub mod tagfile;
 pub mod value;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Layer, Result};

@@ -3,7 +3,7 @@
 
 use super::section::{read_root, Section};
 use super::type_section;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Layer, Result};
 use crate::reflect::TypeTable;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,8 +36,8 @@ pub struct Compendium {
 
 impl Compendium {
     pub fn read(data: &[u8]) -> Result<Self> {
-        let root = read_root(data)?;
-        Self::from_root(&root)
+        let root = read_root(data).map_err(|e| e.in_layer(Layer::Container))?;
+        Self::from_root(&root).map_err(|e| e.in_layer(Layer::Container))
     }
 
     pub(crate) fn from_root(root: &Section<'_>) -> Result<Self> {
@@ -50,7 +50,7 @@ impl Compendium {
         }
         let ids = tcid.body.chunks_exact(8).map(|c| CompendiumId(c.try_into().unwrap_or([0; 8]))).collect();
         let ty = root.require(&[b"TYPE"])?;
-        let types = type_section::read(ty)?;
+        let types = type_section::read(ty).map_err(|e| e.in_layer(Layer::TypeTable))?;
         Ok(Compendium { ids, types: Arc::new(types) })
     }
 }

@@ -5,7 +5,7 @@ use super::compendium::{CompendiumId, CompendiumSet};
 use super::index::{self, Item, Patch};
 use super::section::{read_root, Section};
 use super::type_section;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Layer, Result};
 use crate::reflect::TypeTable;
 use std::sync::Arc;
 
@@ -61,6 +61,10 @@ impl<'a> TagFile<'a> {
     /// Like [`TagFile::read`], taking an own `TYPE` section from `cache` when a file with the same
     /// section bytes was read before (the files of one game share a few hundred tables).
     pub fn read_cached(bytes: &'a [u8], compendia: &CompendiumSet, cache: Option<&TypeCache>) -> Result<Self> {
+        Self::read_layers(bytes, compendia, cache).map_err(|e| e.in_layer(Layer::Container))
+    }
+
+    fn read_layers(bytes: &'a [u8], compendia: &CompendiumSet, cache: Option<&TypeCache>) -> Result<Self> {
         let root = read_root(bytes)?;
         if root.tag.0 != *b"TAG0" {
             return Err(Error::at(0, ErrorKind::BadMagic(root.tag.as_str())));
@@ -74,9 +78,9 @@ impl<'a> TagFile<'a> {
         let (source, types) = Self::read_types(bytes, &root, compendia, cache)?;
         let indx = root.require(&[b"INDX"])?;
         let item = indx.require(&[b"ITEM"])?;
-        let items = index::read_items(item)?;
+        let items = index::read_items(item).map_err(|e| e.in_layer(Layer::Items))?;
         let patches = match indx.child(b"PTCH") {
-            Some(p) => index::read_patches(p)?,
+            Some(p) => index::read_patches(p).map_err(|e| e.in_layer(Layer::Items))?,
             None => Vec::new(),
         };
         let type_section = root.child(b"TYPE").map(|t| {
@@ -104,11 +108,11 @@ impl<'a> TagFile<'a> {
     ) -> Result<(TypeSource, Arc<TypeTable>)> {
         if let Some(ty) = root.child(b"TYPE") {
             let table = match cache {
-                None => Arc::new(type_section::read(ty)?),
+                None => Arc::new(type_section::read(ty).map_err(|e| e.in_layer(Layer::TypeTable))?),
                 Some(cache) => {
                     let start = ty.start as usize;
                     let raw = &bytes[start..start + ty.body.len() + super::section::HEADER_LEN];
-                    cache.get_or_read(raw, || type_section::read(ty))?
+                    cache.get_or_read(raw, || type_section::read(ty).map_err(|e| e.in_layer(Layer::TypeTable)))?
                 }
             };
             return Ok((TypeSource::Own, table));

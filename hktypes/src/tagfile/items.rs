@@ -5,7 +5,7 @@
 
 use super::file::TagFile;
 use super::index::{KIND_OBJECT, KIND_RUN};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Layer, Result};
 use crate::reflect::layout::{Layouts, Slot, SlotKind};
 use crate::reflect::TypeIndex;
 use std::ops::Deref;
@@ -166,6 +166,10 @@ impl Items {
     /// Every item of `file`'s `DATA` (which is copied once and shared by the items), checking
     /// ranges and references.
     pub fn read(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
+        Self::read_checked(file, layouts).map_err(|e| e.in_layer(Layer::Items))
+    }
+
+    fn read_checked(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
         let data = file.data;
         let shared: Arc<[u8]> = Arc::from(data);
         if file.items.is_empty() {

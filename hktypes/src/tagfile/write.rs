@@ -16,7 +16,7 @@
 use super::index::{self, Item, Patch, KIND_OBJECT};
 use super::items::Items;
 use super::section::SectionWriter;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Layer, Result};
 use crate::reflect::layout::{Layouts, SlotKind};
 use crate::reflect::TypeIndex;
 use std::collections::{BTreeMap, VecDeque};
@@ -214,7 +214,7 @@ pub fn write_file(sdkv: &[u8], data: &[u8], types: TypesOut<'_>, items: &[Item],
 pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
     let mut layouts = Layouts::new(&file.types);
     let items = Items::read(file, &mut layouts)?;
-    let plan = plan(&items, &mut layouts)?;
+    let plan = plan(&items, &mut layouts).map_err(|e| e.in_layer(Layer::Writer))?;
     let (data, table, patches) = lay_out(&items, &plan);
     let tcrf;
     let types = match (&file.source, file.type_section) {
@@ -223,7 +223,7 @@ pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
             tcrf = [&id.0[..], rest].concat();
             TypesOut::Reference(&tcrf)
         }
-        (super::TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE"))),
+        (super::TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE")).in_layer(Layer::Writer)),
     };
     Ok(write_file(file.sdkv_raw, &data, types, &table, &patches))
 }
