@@ -3,6 +3,7 @@
 //! generator. The packfile SDKs (2010-2014) describe their classes with hkClass reflection instead:
 //! [`reflection`] imports it, computes class signatures and per-platform layouts.
 
+pub mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod codegen;
@@ -19,4 +20,5 @@ pub mod schema;
 #[cfg(feature = "tool")]
 pub mod verify;
 
+pub use builder::Builder;
 pub use error::Error;
