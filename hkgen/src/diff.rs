@@ -9,38 +9,60 @@ use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+/// How a class differs between the two snapshots.
 pub enum Change {
+    /// Only the new snapshot has it.
     Added,
+    /// Only the old snapshot has it.
     Removed,
+    /// Both have it, with some difference (layout or hash).
     Changed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A member whose type changed.
 pub struct Retyped {
+    /// The member's Havok name.
     pub member: String,
+    /// Its type key in the old snapshot.
     pub old: String,
+    /// Its type key in the new snapshot.
     pub new: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A member whose offset changed.
 pub struct Moved {
+    /// The member's Havok name.
     pub member: String,
+    /// Its offset in the old snapshot.
     pub old: u32,
+    /// Its offset in the new snapshot.
     pub new: u32,
 }
 
 /// One class's change. Pairs are (old, new).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClassChange {
+    /// The class's full name.
     pub class: String,
+    /// Added, removed or changed.
     pub change: Change,
+    /// The class version (`None` where a snapshot lacks the class or stores no version).
     pub version: (Option<u32>, Option<u32>),
+    /// Size in bytes.
     pub size: (Option<u32>, Option<u32>),
+    /// Alignment in bytes.
     pub align: (Option<u32>, Option<u32>),
+    /// The computed type hash, as `0x...`.
     pub hash: (Option<String>, Option<String>),
+    /// Members only the new snapshot has (its own members, not inherited ones), in order.
     pub added: Vec<String>,
+    /// Members only the old snapshot has.
     pub removed: Vec<String>,
+    /// Members in both whose type changed.
     pub retyped: Vec<Retyped>,
+    /// Members in both whose offset changed.
     pub moved: Vec<Moved>,
 }
 

@@ -14,7 +14,9 @@ use std::sync::Arc;
 /// What an extraction produced and met on the way.
 #[derive(Default)]
 pub struct Extraction {
+    /// One merged schema per SDK version found, sorted by SDK.
     pub schemas: Vec<Schema>,
+    /// Keys under which two tables of one SDK hold different records.
     pub conflicts: Vec<Conflict>,
     /// Files that could not be read, with the reason.
     pub failures: Vec<(PathBuf, String)>,
@@ -22,7 +24,9 @@ pub struct Extraction {
     pub unreferenced: Vec<PathBuf>,
     /// Requested-alignment codes recovered from registry hashes: (type, code).
     pub recovered_alignment: Vec<(String, u32)>,
+    /// Files read successfully.
     pub files_read: usize,
+    /// Their total size in bytes.
     pub bytes_read: u64,
 }
 

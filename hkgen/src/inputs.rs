@@ -10,8 +10,11 @@ use std::sync::Arc;
 /// What a file is, from its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
+    /// A TAG0 tagfile (SDK 2015 and later).
     Tag0,
+    /// A TCM0 type compendium.
     Tcm0,
+    /// A 2010-2014 binary packfile.
     Packfile,
     /// The Elden Ring runtime type registry dump (XML with a `HavokTypeRegistry` root).
     Registry,
@@ -20,6 +23,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// The lower-case name `verify --json` prints (`tag0`, `tcm0`, `packfile`, `registry`, `other`).
     pub fn name(self) -> &'static str {
         match self {
             Format::Tag0 => "tag0",
@@ -31,6 +35,7 @@ impl Format {
     }
 }
 
+/// The first eight bytes of a binary packfile.
 pub const PACKFILE_MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10];
 
 /// Classifies a file by its first bytes (up to 512 are looked at).
@@ -98,7 +103,9 @@ fn walk_one(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 /// files that use it. Candidates whose tables disagree on a type are reported as clashes.
 #[derive(Default)]
 pub struct Compendia {
+    /// Every compendium loaded, by path.
     pub files: BTreeMap<PathBuf, Compendium>,
+    /// Compendia that claim one id with tables that disagree: (id, first path, other path).
     pub clashes: Vec<(CompendiumId, PathBuf, PathBuf)>,
     candidates: BTreeMap<CompendiumId, Vec<PathBuf>>,
 }
@@ -113,6 +120,7 @@ fn common_prefix(a: &Path, b: &Path) -> usize {
 }
 
 impl Compendia {
+    /// Adds the compendium read from `path` as a candidate for each of its ids.
     pub fn add(&mut self, path: &Path, c: Compendium) {
         for id in &c.ids {
             let list = self.candidates.entry(*id).or_default();
@@ -151,6 +159,7 @@ impl Compendia {
         set
     }
 
+    /// Whether no compendium was loaded.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }

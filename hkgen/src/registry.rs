@@ -29,6 +29,7 @@ const OPTIONAL_BITS: [(u32, u32); 8] = [
 pub struct Registry {
     /// The `Version` attribute, an `SDKV`-style string (`20180100`).
     pub sdkv: String,
+    /// The types, as a tagfile type table would hold them.
     pub types: TypeTable,
     /// The registry id of each type index.
     pub ids: Vec<u64>,

@@ -50,6 +50,7 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The default settings: runtime `::hktypes`, no enumeration names, formatted, no header.
     pub fn new() -> Self {
         Self::default()
     }
@@ -155,6 +156,7 @@ fn print_plain(items: Vec<TokenStream>) -> String {
 
 /// What [`generate_sdks`] did for one SDK.
 pub struct Generated {
+    /// The SDK version (`2018.1`).
     pub sdk: String,
     /// The module file written (always; empty of items when there is no snapshot).
     pub path: PathBuf,

@@ -41,6 +41,8 @@ pub struct Items {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The overlay file's contents: item names per enumeration and SDK group, and the members that are
+/// enumerations stored as integers.
 pub struct Overlay {
     /// Items by enumeration key (`hknpMotionType::Enum`), per group of SDKs.
     #[serde(default)]
@@ -95,6 +97,7 @@ pub const SPEC_MEMBERS: &[(&str, &str)] = &[("hknpBodyCinfo.motionType", "hknpMo
 
 /// The SDK of the registry's presets and of the BotW reflection.
 pub const REGISTRY_SDK: &str = "2018.1";
+/// The SDK of the BotW Switch reflection.
 pub const BOTW_SDK: &str = "2014.2";
 
 /// The enumeration keys a snapshot's generated module has: the `tENUM`/`tBITS` arguments of its
@@ -193,6 +196,7 @@ fn quoted(s: &str) -> String {
 }
 
 impl Overlay {
+    /// Parses the text of an `enums.ron`.
     pub fn parse(text: &str) -> Result<Self, Error> {
         ron::from_str(text).map_err(|e| Error::Schema(format!("enumeration overlay: {e}")))
     }

@@ -33,6 +33,7 @@ pub const WELL_KNOWN: &[(&str, &str, u32)] = &[
 
 /// The mapping of a whole schema.
 pub struct Model<'s> {
+    /// The schema mapped.
     pub schema: &'s Schema,
     /// Rust identifier of every struct, typedef and enumeration, by key.
     pub names: BTreeMap<String, String>,
@@ -59,6 +60,8 @@ fn is_alias(t: &Type) -> bool {
 }
 
 impl<'s> Model<'s> {
+    /// A model of `schema` whose generated code names the runtime's `value` module as `rt`
+    /// (`::hktypes::value`).
     pub fn new(schema: &'s Schema, rt: TokenStream) -> Result<Self, Error> {
         Self::with_members(schema, rt, &EMPTY)
     }
@@ -139,10 +142,12 @@ impl<'s> Model<'s> {
         false
     }
 
+    /// The path of the runtime's `value` module in generated code.
     pub fn rt(&self) -> &TokenStream {
         &self.rt
     }
 
+    /// The type of key `key`, or a schema error naming it.
     pub fn get(&self, key: &str) -> Result<&'s Type, Error> {
         self.schema.types.get(key).ok_or_else(|| Error::Schema(format!("unknown type {key:?}")))
     }
@@ -164,6 +169,7 @@ impl<'s> Model<'s> {
         self.effective(key)?.size
     }
 
+    /// The Rust identifier of a struct, typedef or enumeration, by key.
     pub fn ident(&self, key: &str) -> Option<proc_macro2::Ident> {
         self.names.get(key).map(|s| names::ident(s))
     }

@@ -21,6 +21,7 @@ pub enum Origin {
     Compendium(Vec<String>),
     /// A tagfile's own `TYPE` section.
     OwnTypes,
+    /// The runtime type registry.
     Registry,
 }
 
@@ -46,7 +47,9 @@ struct SdkTables {
 /// A merge conflict: one key, two different records.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
+    /// The SDK version.
     pub sdk: String,
+    /// The type key.
     pub key: String,
 }
 
@@ -63,6 +66,7 @@ fn content_hash(t: &TypeTable) -> u64 {
 }
 
 impl Merger {
+    /// An empty merger.
     pub fn new() -> Self {
         Self::default()
     }

@@ -43,28 +43,40 @@ impl<'de> Deserialize<'de> for Hex {
 /// A template argument: a type key or a number.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Arg {
+    /// A type, by key.
     Type(String),
+    /// A number (a template value parameter, negative ones as their 32-bit two's complement).
     Value(u64),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A template parameter: its name (`tT`, `vN`) and argument.
 pub struct Param {
+    /// The parameter's name: `t...` for a type, `v...` for a value.
     pub name: String,
+    /// The argument.
     pub arg: Arg,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A member of a record type.
 pub struct Field {
+    /// The Havok member name (`bodyCinfos`).
     pub name: String,
+    /// The member flags word of the type table.
     pub flags: Hex,
+    /// Offset in bytes from the start of the record.
     pub offset: u32,
     /// Key of the field's type.
     pub ty: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// An interface a type implements.
 pub struct Interface {
+    /// Key of the interface type.
     pub ty: String,
+    /// The value the table stores with it.
     pub value: u32,
 }
 
@@ -89,33 +101,44 @@ pub struct Type {
     /// The name as the type table stores it (`hkArray`, `T*`).
     pub name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Template parameters, in order.
     pub params: Vec<Param>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Key of the parent type (the base class, or what a typedef names).
     pub parent: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The format word (kind in the low bits; see `hktypes::reflect::Format`).
     pub format: Option<Hex>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Key of the element type of an array or the pointee of a pointer.
     pub subtype: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The class version.
     pub version: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Size in bytes.
     pub size: Option<u32>,
     /// The whole alignment word (low 12 bits bytes, bits 12-15 a requested-alignment code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub align: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The type flags word.
     pub flags: Option<Hex>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Number of properties (registry members with flag `0x10`, which have no record).
     pub properties: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its own members (not inherited ones).
     pub fields: Option<Vec<Field>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Interfaces it implements.
     pub interfaces: Option<Vec<Interface>>,
     /// The hash a `THSH` (or the registry) stores for it, when any does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<Hex>,
     /// The hash computed by the recipe, stored or not: identifies the layout.
     pub computed: Hex,
+    /// Where it was seen.
     pub seen: Seen,
 }
 
@@ -149,6 +172,7 @@ pub struct Sources {
     pub tagfiles: u32,
     /// Compendium ids whose types were merged.
     pub compendia: Vec<String>,
+    /// Defined by the runtime type registry.
     pub registry: bool,
 }
 
@@ -159,7 +183,9 @@ pub struct Schema {
     pub sdk: String,
     /// The `SDKV` string, `20180100`.
     pub sdkv: String,
+    /// The type-hash recipe the SDK's tables follow.
     pub recipe: hktypes::reflect::hash::Recipe,
+    /// What was read to make it.
     pub sources: Sources,
     /// Full names under which more than one layout was seen, with their variant keys.
     pub variants: BTreeMap<String, Vec<String>>,
@@ -169,6 +195,7 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// The type of key `key`.
     pub fn get(&self, key: &str) -> Option<&Type> {
         self.types.get(key)
     }
@@ -182,44 +209,80 @@ impl Schema {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[allow(clippy::upper_case_acronyms)]
 pub enum MemberType {
+    /// `TYPE_VOID`, code 0.
     Void,
+    /// `TYPE_BOOL`, code 1.
     Bool,
+    /// `TYPE_CHAR`, code 2.
     Char,
+    /// `TYPE_INT8`, code 3.
     Int8,
+    /// `TYPE_UINT8`, code 4.
     Uint8,
+    /// `TYPE_INT16`, code 5.
     Int16,
+    /// `TYPE_UINT16`, code 6.
     Uint16,
+    /// `TYPE_INT32`, code 7.
     Int32,
+    /// `TYPE_UINT32`, code 8.
     Uint32,
+    /// `TYPE_INT64`, code 9.
     Int64,
+    /// `TYPE_UINT64`, code 10.
     Uint64,
+    /// `TYPE_REAL`, code 11.
     Real,
+    /// `TYPE_VECTOR4`, code 12.
     Vector4,
+    /// `TYPE_QUATERNION`, code 13.
     Quaternion,
+    /// `TYPE_MATRIX3`, code 14.
     Matrix3,
+    /// `TYPE_ROTATION`, code 15.
     Rotation,
+    /// `TYPE_QSTRANSFORM`, code 16.
     QsTransform,
+    /// `TYPE_MATRIX4`, code 17.
     Matrix4,
+    /// `TYPE_TRANSFORM`, code 18.
     Transform,
+    /// `TYPE_ZERO`, code 19.
     Zero,
+    /// `TYPE_POINTER`, code 20.
     Pointer,
+    /// `TYPE_FUNCTIONPOINTER`, code 21.
     FunctionPointer,
+    /// `TYPE_ARRAY`, code 22.
     Array,
+    /// `TYPE_INPLACEARRAY`, code 23.
     InplaceArray,
+    /// `TYPE_ENUM`, code 24.
     Enum,
+    /// `TYPE_STRUCT`, code 25.
     Struct,
+    /// `TYPE_SIMPLEARRAY`, code 26.
     SimpleArray,
+    /// `TYPE_HOMOGENEOUSARRAY`, code 27.
     HomogeneousArray,
+    /// `TYPE_VARIANT`, code 28.
     Variant,
+    /// `TYPE_CSTRING`, code 29.
     CString,
+    /// `TYPE_ULONG`, code 30.
     Ulong,
+    /// `TYPE_FLAGS`, code 31.
     Flags,
+    /// `TYPE_HALF`, code 32.
     Half,
+    /// `TYPE_STRINGPTR`, code 33.
     StringPtr,
+    /// `TYPE_RELARRAY`, code 34.
     RelArray,
 }
 
 impl MemberType {
+    /// Every member type, in code order (`ALL[code]`).
     pub const ALL: [MemberType; 35] = [
         MemberType::Void,
         MemberType::Bool,
@@ -263,6 +326,7 @@ impl MemberType {
         self as u8
     }
 
+    /// The member type stored as `code`.
     pub fn from_code(code: u8) -> Option<Self> {
         Self::ALL.get(code as usize).copied()
     }
@@ -272,6 +336,7 @@ impl MemberType {
         format!("TYPE_{}", format!("{self:?}").to_ascii_uppercase())
     }
 
+    /// The member type named `TYPE_...` (as [`Self::sdk_name`] spells it).
     pub fn from_sdk_name(name: &str) -> Option<Self> {
         let bare = name.strip_prefix("TYPE_")?;
         Self::ALL.iter().copied().find(|t| format!("{t:?}").eq_ignore_ascii_case(bare))
@@ -280,19 +345,26 @@ impl MemberType {
 
 /// hkClassMember flags the layout and the signature look at.
 pub mod member_flags {
+    /// Member aligned to 8 bytes.
     pub const ALIGN_8: u16 = 128;
+    /// Member aligned to 16 bytes.
     pub const ALIGN_16: u16 = 256;
+    /// Pointer that does not own its target.
     pub const NOT_OWNED: u16 = 512;
+    /// Member not serialized.
     pub const SERIALIZE_IGNORED: u16 = 1024;
 }
 
 /// One hkClassMember, without its offset (offsets belong to a platform, see the layout).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemberRecord {
+    /// The member's name.
     pub name: String,
     #[serde(rename = "type")]
+    /// Its type.
     pub ty: MemberType,
     #[serde(default = "void", skip_serializing_if = "is_void")]
+    /// The element type of an array or pointer (`Void` for none).
     pub subtype: MemberType,
     /// The struct or pointee class.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -304,6 +376,7 @@ pub struct MemberRecord {
     #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub c_array_size: u16,
     #[serde(default, skip_serializing_if = "is_zero_u16")]
+    /// hkClassMember flags ([`member_flags`]).
     pub flags: u16,
 }
 
@@ -328,6 +401,7 @@ pub struct EnumRecord {
     /// (value, name) in declaration order.
     pub items: Vec<(i64, String)>,
     #[serde(default, skip_serializing_if = "is_zero_u32")]
+    /// hkClassEnum flags.
     pub flags: u32,
     /// The items the stored class signatures were computed with, where they differ from `items`
     /// (BotW's Switch runtime added `HCL_PLATFORM_NX` to `hclClothData::Platform` after its files
@@ -344,12 +418,16 @@ pub struct EnumRecord {
 /// enum storage); offsets and sizes are computed per layout.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassRecord {
+    /// The class name.
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The parent class's name.
     pub parent: Option<String>,
     #[serde(default, skip_serializing_if = "is_zero_u32")]
+    /// The class version.
     pub version: u32,
     #[serde(default, skip_serializing_if = "is_zero_u32")]
+    /// hkClass flags.
     pub flags: u32,
     /// Interfaces this class itself implements (extra vtable pointers; 1 for hkBaseObject).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
@@ -357,6 +435,7 @@ pub struct ClassRecord {
     /// Keys of the enums it declares, in declaration order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub enums: Vec<String>,
+    /// Its own members, in declaration order.
     pub members: Vec<MemberRecord>,
     /// The signature files store for it, when one is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -370,6 +449,7 @@ pub struct ClassSchema {
     pub sdk: String,
     /// Where the records came from.
     pub sources: Vec<String>,
+    /// Classes by name.
     pub classes: BTreeMap<String, ClassRecord>,
     /// Enums by key: `Class::Name` for a declared enum, the bare name otherwise.
     pub enums: BTreeMap<String, EnumRecord>,
@@ -398,12 +478,16 @@ pub struct LayoutOverride {
 /// A class's size, alignment and declared members' offsets under one set of layout rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FixedLayout {
+    /// Size in bytes.
     pub size: u32,
+    /// Alignment in bytes.
     pub align: u32,
+    /// Offsets of the class's own members, in declaration order.
     pub offsets: Vec<u32>,
 }
 
 impl ClassSchema {
+    /// The class named `name`.
     pub fn class(&self, name: &str) -> Option<&ClassRecord> {
         self.classes.get(name)
     }
