@@ -4,6 +4,19 @@
 use crate::error::{Error, ErrorKind, Result};
 
 #[derive(Clone, Copy)]
+/// A read position in a byte slice that lies at file offset `base`: every read checks the bounds
+/// and a failed one reports the absolute offset.
+///
+/// ```
+/// use hktypes::bytes::Cursor;
+///
+/// let mut c = Cursor::new(&[0, 0, 0, 16, b'T', b'A', b'G', b'0', 1], 0x100);
+/// assert_eq!(c.u32_be().unwrap(), 16);
+/// assert_eq!(c.bytes(4).unwrap(), b"TAG0");
+/// assert_eq!((c.offset(), c.remaining()), (0x108, 1));
+/// let e = c.u32_le().unwrap_err(); // three bytes short
+/// assert_eq!(e.offset(), Some(0x108));
+/// ```
 pub struct Cursor<'a> {
     data: &'a [u8],
     pos: usize,
@@ -13,6 +26,7 @@ pub struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     #[inline]
+    /// A cursor at the start of `data`, which lies at file offset `base`.
     pub fn new(data: &'a [u8], base: u64) -> Self {
         Cursor { data, pos: 0, base }
     }
@@ -23,25 +37,30 @@ impl<'a> Cursor<'a> {
         self.base + self.pos as u64
     }
 
+    /// File offset of the start of the slice.
     pub fn base(&self) -> u64 {
         self.base
     }
 
+    /// Bytes read so far (the position in the slice).
     pub fn position(&self) -> usize {
         self.pos
     }
 
     #[inline]
+    /// Bytes left to read.
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
 
     #[inline]
+    /// Whether nothing is left to read.
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0
     }
 
     #[inline]
+    /// The bytes left, without moving.
     pub fn rest(&self) -> &'a [u8] {
         &self.data[self.pos..]
     }
@@ -53,6 +72,7 @@ impl<'a> Cursor<'a> {
     }
 
     #[inline]
+    /// The next `n` bytes.
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.remaining() {
             return Err(self.eof(n));
@@ -63,6 +83,7 @@ impl<'a> Cursor<'a> {
     }
 
     #[inline]
+    /// The next `N` bytes as an array.
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let s = self.bytes(N)?;
         let mut a = [0u8; N];
@@ -71,26 +92,31 @@ impl<'a> Cursor<'a> {
     }
 
     #[inline]
+    /// The next byte, without moving.
     pub fn peek_u8(&self) -> Result<u8> {
         self.data.get(self.pos).copied().ok_or_else(|| self.eof(1))
     }
 
     #[inline]
+    /// The next byte.
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }
 
     #[inline]
+    /// A big-endian `u32` (section headers).
     pub fn u32_be(&mut self) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array()?))
     }
 
     #[inline]
+    /// A little-endian `u32`.
     pub fn u32_le(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
     #[inline]
+    /// Moves past `n` bytes.
     pub fn skip(&mut self, n: usize) -> Result<()> {
         self.bytes(n).map(|_| ())
     }

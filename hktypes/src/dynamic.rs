@@ -12,15 +12,25 @@ use serde::{Serialize, Serializer};
 /// A primitive element type, for arrays of numbers kept as their stored bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prim {
+    /// `hkInt8`.
     I8,
+    /// `hkUint8`.
     U8,
+    /// `hkInt16`.
     I16,
+    /// `hkUint16`.
     U16,
+    /// `hkInt32`.
     I32,
+    /// `hkUint32`.
     U32,
+    /// `hkInt64`.
     I64,
+    /// `hkUint64`.
     U64,
+    /// `float`.
     F32,
+    /// `hkHalf16`.
     Half,
 }
 
@@ -58,14 +68,19 @@ pub enum Dyn<'t> {
     Null,
     /// A `bool`/`hkBool` byte as stored (odd values kept).
     Bool(u8),
+    /// A signed integer (or an enumeration's stored value).
     Int(i64),
+    /// An unsigned integer.
     UInt(u64),
+    /// A `float`.
     Float(f32),
     /// `hkHalf16`: the top 16 bits of a float.
     Half(u16),
+    /// A string, from its run of characters.
     Str(String),
     /// An object item.
     Ptr(u32),
+    /// An array or a fixed array of non-numeric values.
     List(Vec<Dyn<'t>>),
     /// An array of numbers, kept as the stored little-endian bytes (one byte per byte of input,
     /// where a list of values would take dozens).
@@ -85,6 +100,7 @@ pub struct Decoder<'a, 't> {
 }
 
 impl<'a, 't> Decoder<'a, 't> {
+    /// A decoder over a file's items, laying out its types through `layouts`.
     pub fn new(items: &'a Items, layouts: &'a mut Layouts<'t>) -> Self {
         Decoder { items, layouts }
     }
@@ -271,9 +287,12 @@ impl Serialize for Dyn<'_> {
 /// One object of a dump: its item index, full type name and value.
 #[derive(Serialize)]
 pub struct DumpObject<'t> {
+    /// The item index, as `#12`.
     pub id: String,
     #[serde(rename = "type")]
+    /// The full type name (`hknpRagdollData`).
     pub ty: String,
+    /// The decoded object.
     pub value: Dyn<'t>,
 }
 

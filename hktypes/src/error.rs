@@ -8,34 +8,73 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ErrorKind {
     #[error("unexpected end of data: need {need} bytes, {have} left")]
-    Eof { need: u64, have: u64 },
+    /// A read runs past the end of the data.
+    Eof {
+        /// Bytes the read needs.
+        need: u64,
+        /// Bytes left.
+        have: u64,
+    },
     #[error("not a Havok tagfile or compendium (magic {0:?})")]
+    /// The file does not start like any Havok container this crate reads.
     BadMagic(String),
     #[error("section size {size} is smaller than its header or runs past its parent ({room} bytes left)")]
-    BadSectionSize { size: u64, room: u64 },
+    /// A section header gives an impossible size.
+    BadSectionSize {
+        /// The size the header gives.
+        size: u64,
+        /// Bytes left in the parent section.
+        room: u64,
+    },
     #[error("missing section {0}")]
+    /// A required section is absent.
     MissingSection(&'static str),
     #[error("unexpected section {0}")]
+    /// A section where the format allows none of its tag.
     UnexpectedSection(String),
     #[error("invalid packed integer first byte {0:#04x}")]
+    /// A packed integer's first byte is not a valid prefix.
     BadPackedInt(u8),
     #[error("{what} {index} out of range ({count} available)")]
-    IndexOutOfRange { what: &'static str, index: u64, count: u64 },
+    /// An index (type, item, string...) past the end of its table.
+    IndexOutOfRange {
+        /// What kind of index.
+        what: &'static str,
+        /// The index.
+        index: u64,
+        /// Entries the table has.
+        count: u64,
+    },
     #[error("{0} is declared more than once")]
+    /// Something that must be unique appears twice.
     Duplicate(String),
     #[error("string is not terminated")]
+    /// A NUL-terminated string has no NUL before the end.
     UnterminatedString,
     #[error("string is not valid UTF-8")]
+    /// A string is not UTF-8.
     BadUtf8,
     #[error("count {count} of {what} exceeds what {room} bytes can hold")]
-    CountTooLarge { what: &'static str, count: u64, room: u64 },
+    /// A count that the remaining bytes cannot hold (checked before allocating).
+    CountTooLarge {
+        /// What is counted.
+        what: &'static str,
+        /// The count.
+        count: u64,
+        /// Bytes left.
+        room: u64,
+    },
     #[error("{0}")]
+    /// Anything else that is not as the format requires, described.
     Invalid(String),
     #[error("type compendium {0} not found among the given compendia")]
+    /// A tagfile names (`TCRF`) a compendium id that is not among the given compendia.
     MissingCompendium(String),
     #[error("cyclic {0}")]
+    /// A cycle where none may be (a type's parent chain, nested values).
     Cycle(String),
     #[error("{0}")]
+    /// An I/O failure, as text.
     Io(String),
 }
 
@@ -88,9 +127,19 @@ struct Inner {
     layer: Option<Layer>,
 }
 
+/// A result with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error of `kind` without a location.
+    ///
+    /// ```
+    /// use hktypes::error::{Error, ErrorKind};
+    ///
+    /// let e = Error::new(ErrorKind::BadUtf8).with_offset(0x48a4).in_context("hkaSkeleton");
+    /// assert_eq!(e.to_string(), "file 0x48a4 in hkaSkeleton: string is not valid UTF-8");
+    /// assert_eq!(e.kind(), &ErrorKind::BadUtf8);
+    /// ```
     pub fn new(kind: ErrorKind) -> Self {
         Error(Box::new(Inner { kind, offset: None, section: None, path: Vec::new(), file: None, layer: None }))
     }
@@ -100,18 +149,22 @@ impl Error {
         Self::new(kind).with_offset(offset)
     }
 
+    /// An [`ErrorKind::Invalid`] at an absolute file offset.
     pub fn invalid(offset: u64, msg: impl Into<String>) -> Self {
         Self::at(offset, ErrorKind::Invalid(msg.into()))
     }
 
+    /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
     }
 
+    /// The absolute file offset, when the failure is tied to one.
     pub fn offset(&self) -> Option<u64> {
         self.0.offset
     }
 
+    /// The section path (`TAG0/TYPE/TBDY`), when known.
     pub fn section(&self) -> Option<&str> {
         self.0.section.as_ref().map(|(s, _)| s.as_str())
     }
@@ -121,6 +174,7 @@ impl Error {
         self.0.path.iter().rev().map(String::as_str).collect()
     }
 
+    /// Sets the file offset, unless one is set already (the innermost wins).
     pub fn with_offset(mut self, offset: u64) -> Self {
         if self.0.offset.is_none() {
             self.0.offset = Some(offset);
@@ -155,6 +209,7 @@ impl Error {
         self
     }
 
+    /// Names the file, unless one is named already.
     pub fn in_file(mut self, file: impl Into<String>) -> Self {
         if self.0.file.is_none() {
             self.0.file = Some(file.into());
@@ -206,7 +261,9 @@ impl From<ErrorKind> for Error {
 
 /// Adds context to any result on its way out.
 pub trait Context<T> {
+    /// Adds a type or field name to the error's path (see [`Error::path`]).
     fn context(self, name: impl FnOnce() -> String) -> Result<T>;
+    /// Names the section (its path and start offset), unless one is named already.
     fn section(self, path: &str, start: u64) -> Result<T>;
 }
 

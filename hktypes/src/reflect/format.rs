@@ -3,22 +3,44 @@
 /// What a type is, from the low 5 bits of its format word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// Kind 0: no value (`void`).
     Void,
+    /// Kind 1: bytes with no known shape.
     Opaque,
+    /// Kind 2: a boolean.
     Bool,
+    /// Kind 3: a string (a pointer to characters, or characters inline).
     String,
+    /// Kind 4: an integer (width and signedness in the word).
     Int,
+    /// Kind 5: a floating-point number.
     Float,
+    /// Kind 6: a pointer to an object.
     Pointer,
+    /// Kind 7: a record (class or struct) of members.
     Record,
+    /// Kind 8: an array, fixed or variable.
     Array,
+    /// A kind this crate does not know.
     Other(u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A type's format word.
+///
+/// ```
+/// use hktypes::reflect::{Format, Kind};
+///
+/// let int = Format(0x4204); // hkInt16: kind 4, signed, 16 bits
+/// assert_eq!((int.kind(), int.is_signed(), int.int_bits()), (Kind::Int, true, 16));
+/// let fixed = Format(0x0428); // T[4]: an array of form 1 with 4 elements
+/// assert!(fixed.is_fixed_array());
+/// assert_eq!(fixed.fixed_count(), 4);
+/// ```
 pub struct Format(pub u32);
 
 impl Format {
+    /// The kind, from the low 5 bits.
     pub fn kind(self) -> Kind {
         match self.0 & 0x1F {
             0 => Kind::Void,

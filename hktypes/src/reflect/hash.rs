@@ -48,6 +48,7 @@ pub enum Recipe {
 }
 
 impl Recipe {
+    /// Both recipes.
     pub const ALL: [Recipe; 2] = [Recipe::InheritedFields, Recipe::OwnFields];
 
     /// The recipe of an `SDKV` string such as `20190100`.
@@ -82,6 +83,7 @@ pub struct Hasher<'t> {
 }
 
 impl<'t> Hasher<'t> {
+    /// A hasher over `table` following `recipe`.
     pub fn new(table: &'t TypeTable, recipe: Recipe) -> Self {
         let n = table.types.len();
         let param_steps = PARAM_STEPS_PER_TYPE.saturating_mul(n).saturating_add(4096);
@@ -210,7 +212,9 @@ impl<'t> Hasher<'t> {
 /// Outcome of checking every stored hash of a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HashCheck {
+    /// Types with a stored hash.
     pub stored: usize,
+    /// Of those, the ones whose hash recomputes.
     pub matched: usize,
     /// (type index, full name, stored, computed) of each mismatch.
     pub mismatches: Vec<(TypeIndex, String, u32, u32)>,

@@ -27,6 +27,7 @@ pub struct Slot {
     pub offset: u32,
     /// The slot's own type (the pointer, array or string type of the member): `PTCH` groups by it.
     pub ty: TypeIndex,
+    /// What the slot refers to.
     pub kind: SlotKind,
 }
 
@@ -35,8 +36,11 @@ pub struct Slot {
 pub struct Shape {
     /// The type that carries the format word (the type itself, or the ancestor it aliases).
     pub def: TypeIndex,
+    /// The kind of its format word.
     pub kind: Kind,
+    /// Size in bytes.
     pub size: u32,
+    /// Alignment in bytes.
     pub align: u32,
 }
 
@@ -50,11 +54,13 @@ pub struct Layouts<'t> {
 }
 
 impl<'t> Layouts<'t> {
+    /// Layouts of the types of `table`, none computed yet.
     pub fn new(table: &'t TypeTable) -> Self {
         let n = table.types.len();
         Layouts { table, shapes: vec![None; n], slots: vec![None; n] }
     }
 
+    /// The table.
     pub fn table(&self) -> &'t TypeTable {
         self.table
     }

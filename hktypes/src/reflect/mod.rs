@@ -15,48 +15,75 @@ pub type TypeIndex = u32;
 
 /// Presence bits of a `TBDY` record (spec: "Presence bit").
 pub mod presence {
+    /// A format word follows.
     pub const FORMAT: u32 = 1;
+    /// A subtype (element or pointee) index follows.
     pub const SUBTYPE: u32 = 2;
+    /// A version follows.
     pub const VERSION: u32 = 4;
+    /// A size and alignment pair follows.
     pub const SIZE_ALIGN: u32 = 8;
+    /// A flags word follows.
     pub const FLAGS: u32 = 16;
+    /// Field records follow.
     pub const FIELDS: u32 = 32;
+    /// Interface records follow.
     pub const INTERFACES: u32 = 64;
+    /// An attribute string follows.
     pub const ATTRIBUTE: u32 = 128;
+    /// Every bit this crate knows.
     pub const KNOWN: u32 = 0xFF;
 }
 
 /// Type flag bits (names as HKLib gives them).
 pub mod type_flags {
+    /// Objects of the type are not serialized.
     pub const NOT_SERIALIZABLE: u32 = 1;
+    /// An abstract class.
     pub const ABSTRACT: u32 = 2;
+    /// An interface.
     pub const INTERFACE: u32 = 16;
+    /// A weak (non-owning) pointer type.
     pub const WEAK_POINTER: u32 = 64;
+    /// The class has its own virtual table.
     pub const OWN_VTABLE: u32 = 128;
+    /// The type carries attributes.
     pub const ATTRIBUTE: u32 = 256;
 }
 
 /// Field flag bits (the 2018 SDK's declaration flags).
 pub mod field_flags {
+    /// The member is not serialized (its bytes read as zero).
     pub const NOT_SERIALIZABLE: u32 = 0x01;
+    /// A protected member.
     pub const PROTECTED: u32 = 0x02;
+    /// A private member.
     pub const PRIVATE: u32 = 0x04;
+    /// A hidden member.
     pub const HIDDEN: u32 = 0x08;
+    /// A property (no record in tagfiles).
     pub const PROPERTY: u32 = 0x10;
+    /// A data member.
     pub const DATA_FIELD: u32 = 0x20;
+    /// The member has a custom setter.
     pub const CUSTOM_SETTER: u32 = 0x40;
 }
 
 /// A template parameter: a name starting with `t` takes a type, one starting with `v` a number.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TemplateArg {
+    /// A type, by index.
     Type(TypeIndex),
+    /// A number.
     Value(u64),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One template parameter of a type (`tT` = `hkaBone` in `hkArray<hkaBone, ...>`).
 pub struct TemplateParam {
+    /// The parameter's name (`tT`, `vN`).
     pub name: String,
+    /// Its argument.
     pub arg: TemplateArg,
 }
 
@@ -64,7 +91,9 @@ pub struct TemplateParam {
 /// bytes, bits 12-15 a requested-alignment code (3 = 8 bytes, 15 = a four-real request).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SizeAlign {
+    /// Size in bytes.
     pub size: u32,
+    /// The stored alignment word (see [`SizeAlign::alignment`], [`SizeAlign::request_code`]).
     pub align: u32,
 }
 
@@ -80,10 +109,15 @@ impl SizeAlign {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A member record of a type.
 pub struct Field {
+    /// The Havok member name.
     pub name: String,
+    /// Field flag bits ([`field_flags`]).
     pub flags: u32,
+    /// Offset in bytes from the start of the record.
     pub offset: u32,
+    /// The member's type.
     pub ty: TypeIndex,
 }
 
@@ -95,27 +129,38 @@ impl Field {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// An interface record of a type.
 pub struct Interface {
+    /// The interface type.
     pub ty: TypeIndex,
+    /// The value stored with it.
     pub value: u32,
 }
 
 /// One type of a table.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypeDef {
+    /// The name as stored (`hkArray`, `T*`); [`TypeTable::full_name`] adds template arguments.
     pub name: String,
+    /// Template parameters, in order.
     pub params: Vec<TemplateParam>,
     /// 0 when the type has no parent.
     pub parent: TypeIndex,
+    /// The format word ([`Format`]).
     pub format: Option<u32>,
+    /// The element type of an array or the pointee of a pointer.
     pub subtype: Option<TypeIndex>,
+    /// The class version.
     pub version: Option<u32>,
+    /// Size and alignment.
     pub size: Option<SizeAlign>,
+    /// Type flag bits ([`type_flags`]).
     pub flags: Option<u32>,
     /// The high 16 bits of the field-count word: properties, which store no records here.
     pub properties: Option<u16>,
     /// Present exactly when `properties` is.
     pub fields: Option<Vec<Field>>,
+    /// Interfaces the type implements.
     pub interfaces: Option<Vec<Interface>>,
     /// The hash stored in `THSH`, if any.
     pub hash: Option<u32>,
@@ -149,10 +194,12 @@ impl TypeDef {
         p
     }
 
+    /// Its own member records (none when it has no field list).
     pub fn fields(&self) -> &[Field] {
         self.fields.as_deref().unwrap_or(&[])
     }
 
+    /// The format word, as a [`Format`].
     pub fn format(&self) -> Option<Format> {
         self.format.map(Format)
     }
@@ -166,18 +213,22 @@ pub const MAX_FULL_NAME: usize = 1024;
 /// A whole type table. Index 0 is the null type and holds a default [`TypeDef`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeTable {
+    /// The types by index, the null type first.
     pub types: Vec<TypeDef>,
 }
 
 impl TypeTable {
+    /// Number of entries, the null type included.
     pub fn len(&self) -> usize {
         self.types.len()
     }
 
+    /// Whether the table holds no type but the null one.
     pub fn is_empty(&self) -> bool {
         self.types.len() <= 1
     }
 
+    /// The type at index `i`; `None` for 0 (the null type) and out-of-range indices.
     pub fn get(&self, i: TypeIndex) -> Option<&TypeDef> {
         if i == 0 {
             None
