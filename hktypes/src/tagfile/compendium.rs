@@ -30,11 +30,14 @@ impl std::fmt::Debug for CompendiumId {
 /// A read compendium.
 #[derive(Clone, Debug)]
 pub struct Compendium {
+    /// The ids the compendium answers to (its `TCID`): its own and those of the compendia it extends.
     pub ids: Vec<CompendiumId>,
+    /// Its type table, shared with the tagfiles that read against it.
     pub types: Arc<TypeTable>,
 }
 
 impl Compendium {
+    /// Reads a whole TCM0 file.
     pub fn read(data: &[u8]) -> Result<Self> {
         let root = read_root(data).map_err(|e| e.in_layer(Layer::Container))?;
         Self::from_root(&root).map_err(|e| e.in_layer(Layer::Container))
@@ -62,10 +65,12 @@ pub struct CompendiumSet {
 }
 
 impl CompendiumSet {
+    /// An empty set (tagfiles with their own `TYPE` need no more).
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Registers `c` under each of its ids.
     pub fn add(&mut self, c: &Compendium) {
         for id in &c.ids {
             self.by_id.insert(*id, Arc::clone(&c.types));
@@ -77,14 +82,17 @@ impl CompendiumSet {
         self.by_id.insert(id, types);
     }
 
+    /// The table registered under `id`.
     pub fn get(&self, id: &CompendiumId) -> Option<&Arc<TypeTable>> {
         self.by_id.get(id)
     }
 
+    /// Number of ids registered.
     pub fn len(&self) -> usize {
         self.by_id.len()
     }
 
+    /// Whether no id is registered.
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
     }

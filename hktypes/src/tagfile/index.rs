@@ -13,26 +13,48 @@ pub const KIND_OBJECT: u8 = 0x1;
 pub const KIND_RUN: u8 = 0x2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One `ITEM` record: an object, or a run of array elements or string characters in `DATA`.
 pub struct Item {
+    /// The type of the object or of one element (24 bits).
     pub ty: TypeIndex,
     /// The whole kind byte: high nibble the kind, low nibble flags.
     pub kind_byte: u8,
+    /// Offset of the first byte in the `DATA` body.
     pub offset: u32,
+    /// Number of elements (1 for an object).
     pub count: u32,
 }
 
 impl Item {
+    /// The kind nibble: [`KIND_OBJECT`], [`KIND_RUN`] or 0 (the null item).
     pub fn kind(&self) -> u8 {
         self.kind_byte >> 4
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// One `PTCH` group: the `DATA` offsets of every reference slot of one slot type.
 pub struct Patch {
+    /// The slot type (a pointer, array or string type).
     pub ty: TypeIndex,
+    /// Offsets in the `DATA` body of the slots, ascending.
     pub offsets: Vec<u32>,
 }
 
+/// Reads an `ITEM` section.
+///
+/// ```
+/// use hktypes::tagfile::index::{read_items, write_items, Item, KIND_OBJECT};
+/// use hktypes::tagfile::section::{read_root, SectionWriter};
+///
+/// let items = [Item { ty: 0, kind_byte: 0, offset: 0, count: 0 }, Item { ty: 5, kind_byte: KIND_OBJECT << 4, offset: 16, count: 1 }];
+/// let mut w = SectionWriter::new();
+/// w.leaf(b"ITEM", &write_items(&items));
+/// let bytes = w.finish();
+/// let back = read_items(&read_root(&bytes).unwrap()).unwrap();
+/// assert_eq!(back, items);
+/// assert_eq!(back[1].kind(), KIND_OBJECT);
+/// ```
 pub fn read_items(sec: &Section<'_>) -> Result<Vec<Item>> {
     let body = sec.body;
     if body.len() % 12 != 0 {
@@ -50,6 +72,7 @@ pub fn read_items(sec: &Section<'_>) -> Result<Vec<Item>> {
     Ok(items)
 }
 
+/// Reads a `PTCH` section.
 pub fn read_patches(sec: &Section<'_>) -> Result<Vec<Patch>> {
     let mut c: Cursor<'_> = sec.cursor();
     let mut out = Vec::new();
@@ -67,6 +90,7 @@ pub fn read_patches(sec: &Section<'_>) -> Result<Vec<Patch>> {
     Ok(out)
 }
 
+/// The body of an `ITEM` section.
 pub fn write_items(items: &[Item]) -> Vec<u8> {
     let mut out = Vec::with_capacity(items.len() * 12);
     for it in items {
@@ -77,6 +101,7 @@ pub fn write_items(items: &[Item]) -> Vec<u8> {
     out
 }
 
+/// The body of a `PTCH` section.
 pub fn write_patches(patches: &[Patch]) -> Vec<u8> {
     let mut out = Vec::new();
     for p in patches {

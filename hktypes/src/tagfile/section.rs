@@ -5,6 +5,7 @@
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 
+/// Length of a section header: the size word and the tag.
 pub const HEADER_LEN: usize = 8;
 const SIZE_MASK: u32 = 0x3FFF_FFFF;
 const LEAF: u32 = 0x4000_0000;
@@ -14,9 +15,11 @@ const LEAF: u32 = 0x4000_0000;
 pub struct Tag(pub [u8; 4]);
 
 impl Tag {
+    /// The tag of these four bytes.
     pub const fn new(s: &[u8; 4]) -> Self {
         Tag(*s)
     }
+    /// The tag as text, non-printing bytes as `?`.
     pub fn as_str(&self) -> String {
         self.0.iter().map(|&b| if b.is_ascii_graphic() { b as char } else { '?' }).collect()
     }
@@ -38,6 +41,7 @@ impl std::fmt::Display for Tag {
 /// is not a leaf).
 #[derive(Clone, Debug)]
 pub struct Section<'a> {
+    /// The section's tag.
     pub tag: Tag,
     /// The two flag bits above the size (bit 0 of this is the leaf flag).
     pub flags: u8,
@@ -45,11 +49,14 @@ pub struct Section<'a> {
     pub start: u64,
     /// Section path from the outermost section, e.g. `TAG0/TYPE/TBDY`.
     pub path: String,
+    /// The body (after the header), children included.
     pub body: &'a [u8],
+    /// The sections inside a non-leaf section, in order.
     pub children: Vec<Section<'a>>,
 }
 
 impl<'a> Section<'a> {
+    /// Whether the section holds bytes rather than further sections.
     pub fn is_leaf(&self) -> bool {
         self.flags & 1 != 0
     }
@@ -59,10 +66,12 @@ impl<'a> Section<'a> {
         self.start + HEADER_LEN as u64
     }
 
+    /// A cursor over the body, at its file offset.
     pub fn cursor(&self) -> Cursor<'a> {
         Cursor::new(self.body, self.body_offset())
     }
 
+    /// The first child with tag `tag`.
     pub fn child(&self, tag: &[u8; 4]) -> Option<&Section<'a>> {
         self.children.iter().find(|s| s.tag.0 == *tag)
     }
@@ -78,6 +87,7 @@ impl<'a> Section<'a> {
         e.in_section(&self.path, self.body_offset())
     }
 
+    /// The first child whose tag is any of `tags`, or a [`ErrorKind::MissingSection`] error.
     pub fn require(&self, tags: &[&[u8; 4]]) -> Result<&Section<'a>> {
         self.child_any(tags).ok_or_else(|| {
             let name: &'static str = match tags.first() {
@@ -151,6 +161,7 @@ fn read_one<'a>(c: &mut Cursor<'a>, parent: &str, depth: usize) -> Result<Sectio
 
 /// Builds sections back into bytes.
 pub struct SectionWriter {
+    /// The bytes written so far.
     pub out: Vec<u8>,
     open: Vec<(usize, u8)>,
 }
@@ -162,6 +173,7 @@ impl Default for SectionWriter {
 }
 
 impl SectionWriter {
+    /// An empty writer.
     pub fn new() -> Self {
         SectionWriter { out: Vec::new(), open: Vec::new() }
     }
@@ -173,6 +185,7 @@ impl SectionWriter {
         self.out.extend_from_slice(tag);
     }
 
+    /// Closes the innermost open section, filling in its size.
     pub fn end(&mut self) {
         let (start, flags) = self.open.pop().expect("end without begin");
         let size = (self.out.len() - start) as u32;
@@ -187,6 +200,7 @@ impl SectionWriter {
         self.end();
     }
 
+    /// The bytes written (every section closed).
     pub fn finish(self) -> Vec<u8> {
         assert!(self.open.is_empty(), "unclosed section");
         self.out

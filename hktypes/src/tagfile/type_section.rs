@@ -13,10 +13,15 @@ use crate::reflect::{
     presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
 };
 
+/// Tags of the type-name string table (2019.1 names it `TST1`).
 pub const TYPE_STRINGS: &[&[u8; 4]] = &[b"TSTR", b"TST1"];
+/// Tags of the type-name records (2015.1 names it `TNAM`).
 pub const TYPE_NAMES: &[&[u8; 4]] = &[b"TNA1", b"TNAM"];
+/// Tags of the field-name string table (2019.1 names it `FST1`).
 pub const FIELD_STRINGS: &[&[u8; 4]] = &[b"FSTR", b"FST1"];
+/// Tags of the type bodies (2015.1 names it `TBOD`).
 pub const BODIES: &[&[u8; 4]] = &[b"TBDY", b"TBOD"];
+/// Tags of the stored type hashes.
 pub const HASHES: &[&[u8; 4]] = &[b"THSH"];
 
 /// Reads a `TYPE` section into a type table.
