@@ -1,247 +1,60 @@
-//! Member offsets and class sizes from platform-neutral class records and a file's four layout
-//! rules (pointer size, byte order, reuse of a base's tail padding, empty-base optimisation), the
-//! way the SDK's compilers lay out the classes:
-//!
-//! - A member goes at the next multiple of its alignment; a class's alignment is the largest of
-//!   its members' (and its parent's), its size its end rounded up to that.
-//! - `ALIGN_8` / `ALIGN_16` raise a member's alignment; a C array is its element `c_array_size`
-//!   times.
-//! - A class that implements interfaces has one vtable pointer per interface: at the start of a
-//!   root class, after the parent's part otherwise (the interface is a secondary base).
-//! - With reuse-padding rules, a derived class's members start at the end of its parent's last
-//!   member (its "data size") rather than at the parent's padded size, when the parent is not a
-//!   plain struct (it has a vtable).
-//! - With empty-base rules, a parent with no members and no vtable takes no room.
-//! - A class with an override that fixes its layout for these rules (hidden members) takes it.
-//!
-//! Containers by pointer size P: `hkArray` is a pointer and two 32-bit words (P + 8, aligned to
-//! P); a simple array a pointer and a count; a homogeneous array a class pointer, a data pointer and
-//! a count; a variant two pointers; `hkRelArray` two 16-bit words.
+//! Member offsets and class sizes of the schema's classes under a file's layout rules. The
+//! algorithm is the runtime's ([`hktypes::packfile::layout`], one copy for the schema tool and for
+//! reading objects); this module makes a [`ClassSchema`] one of its class sources, converting each
+//! record when it is first asked for (with its layout override and its computed signature).
 
-use crate::schema::model::{member_flags, ClassSchema, MemberRecord, MemberType};
+use crate::schema::model::{ClassRecord, ClassSchema, MemberType as SchemaType};
+use hktypes::packfile::layout::{Class, ClassSource, FixedLayout, Member, MemberType};
 use hktypes::packfile::LayoutRules;
-use std::collections::HashMap;
+use std::borrow::Cow;
 
-/// One class laid out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClassLayout {
-    pub size: u32,
-    pub align: u32,
-    /// Declared members' offsets, in declaration order.
-    pub offsets: Vec<u32>,
-    /// End of the last member (the part a derived class cannot reuse).
-    pub data_size: u32,
-    /// Whether the class or a parent has a vtable.
-    pub has_vtable: bool,
-    /// No members and no vtable anywhere in its ancestry.
-    pub empty: bool,
+pub use hktypes::packfile::layout::{ClassLayout, LayoutError};
+
+/// Layouts of a [`ClassSchema`]'s classes under one set of rules.
+pub type Layouts<'a> = hktypes::packfile::layout::Layouts<'a, ClassSchema>;
+
+/// The runtime member type of a schema member type (the two number them alike).
+pub fn member_type(t: SchemaType) -> MemberType {
+    MemberType::from_code(t.code()).unwrap_or(MemberType::Void)
 }
 
-/// Why a class could not be laid out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LayoutError {
-    MissingClass(String),
-    /// A member type whose size the description alone does not give (`TYPE_INPLACEARRAY`).
-    Unsized { class: String, member: String, ty: MemberType },
-    Cycle(String),
-    /// The class hides members and no source gives its layout under these rules.
-    Hidden(String),
-}
-
-impl std::fmt::Display for LayoutError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LayoutError::MissingClass(c) => write!(f, "class {c} is not in the schema"),
-            LayoutError::Unsized { class, member, ty } => write!(f, "{class}.{member}: {} has no size from the description", ty.sdk_name()),
-            LayoutError::Cycle(c) => write!(f, "class {c} contains itself"),
-            LayoutError::Hidden(c) => write!(f, "class {c} hides members; no layout is known for these rules"),
-        }
-    }
-}
-
-/// Lays out the classes of one schema under one set of rules, caching what it computed.
-pub struct Layouts<'a> {
-    schema: &'a ClassSchema,
-    rules: LayoutRules,
-    cache: HashMap<String, ClassLayout>,
-    busy: Vec<String>,
-}
-
-fn align_up(v: u32, a: u32) -> u32 {
-    if a <= 1 {
-        v
-    } else {
-        v.div_ceil(a) * a
+/// The runtime description of one schema class, with its override.
+pub fn runtime_class(schema: &ClassSchema, c: &ClassRecord) -> Class {
+    let over = schema.overrides.get(&c.name);
+    Class {
+        name: c.name.clone(),
+        parent: c.parent.clone(),
+        interfaces: c.interfaces,
+        members: c
+            .members
+            .iter()
+            .map(|m| Member {
+                name: m.name.clone(),
+                ty: member_type(m.ty),
+                subtype: member_type(m.subtype),
+                class: m.class.clone(),
+                c_array_size: m.c_array_size,
+                flags: m.flags,
+            })
+            .collect(),
+        hidden_members: over.is_some_and(|o| o.hidden_members),
+        fixed: over
+            .map(|o| {
+                o.fixed
+                    .iter()
+                    .filter_map(|(k, f)| Some((LayoutRules::parse(k)?, FixedLayout { size: f.size, align: f.align, offsets: f.offsets.clone() })))
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
-impl<'a> Layouts<'a> {
-    pub fn new(schema: &'a ClassSchema, rules: LayoutRules) -> Self {
-        Layouts { schema, rules, cache: HashMap::new(), busy: Vec::new() }
+impl ClassSource for ClassSchema {
+    fn class(&self, name: &str) -> Option<Cow<'_, Class>> {
+        self.classes.get(name).map(|c| Cow::Owned(runtime_class(self, c)))
     }
 
-    pub fn rules(&self) -> LayoutRules {
-        self.rules
-    }
-
-    fn ptr(&self) -> u32 {
-        u32::from(self.rules.pointer_size)
-    }
-
-    /// Size and alignment of one value of a member type (not counting its C array).
-    fn type_shape(&mut self, class: &str, m: &MemberRecord, ty: MemberType) -> Result<(u32, u32), LayoutError> {
-        let p = self.ptr();
-        Ok(match ty {
-            MemberType::Void => (0, 1),
-            MemberType::Bool | MemberType::Char | MemberType::Int8 | MemberType::Uint8 => (1, 1),
-            MemberType::Int16 | MemberType::Uint16 | MemberType::Half => (2, 2),
-            MemberType::Int32 | MemberType::Uint32 | MemberType::Real => (4, 4),
-            MemberType::Int64 | MemberType::Uint64 => (8, 8),
-            MemberType::Ulong
-            | MemberType::Pointer
-            | MemberType::FunctionPointer
-            | MemberType::CString
-            | MemberType::StringPtr => (p, p),
-            MemberType::Vector4 | MemberType::Quaternion => (16, 16),
-            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => (48, 16),
-            MemberType::Matrix4 | MemberType::Transform => (64, 16),
-            MemberType::Array => (p + 8, p),
-            MemberType::SimpleArray => (align_up(p + 4, p), p),
-            MemberType::HomogeneousArray => (align_up(2 * p + 4, p), p),
-            MemberType::Variant => (2 * p, p),
-            MemberType::RelArray => (4, 2),
-            MemberType::Enum | MemberType::Flags | MemberType::Zero => {
-                if m.subtype == ty {
-                    return Err(LayoutError::Unsized { class: class.into(), member: m.name.clone(), ty });
-                }
-                return self.type_shape(class, m, m.subtype);
-            }
-            MemberType::Struct => {
-                let name = m.class.clone().ok_or_else(|| LayoutError::MissingClass(format!("{class}.{} (no struct class)", m.name)))?;
-                let l = self.class(&name)?;
-                (l.size, l.align)
-            }
-            MemberType::InplaceArray => {
-                return Err(LayoutError::Unsized { class: class.into(), member: m.name.clone(), ty });
-            }
-        })
-    }
-
-    /// The layout of `name`.
-    pub fn class(&mut self, name: &str) -> Result<ClassLayout, LayoutError> {
-        if let Some(l) = self.cache.get(name) {
-            return Ok(l.clone());
-        }
-        if self.busy.iter().any(|b| b == name) || self.busy.len() > 256 {
-            return Err(LayoutError::Cycle(name.into()));
-        }
-        let schema = self.schema;
-        let c = schema.class(name).ok_or_else(|| LayoutError::MissingClass(name.into()))?;
-        self.busy.push(name.to_owned());
-        let key = self.rules.to_string();
-        let over = schema.overrides.get(name);
-        if over.is_some_and(|o| o.hidden_members && !o.fixed.contains_key(&key)) {
-            self.busy.pop();
-            return Err(LayoutError::Hidden(name.into()));
-        }
-        if let Some(fixed) = over.and_then(|o| o.fixed.get(&key)) {
-            self.busy.pop();
-            let has_vtable = match &c.parent {
-                Some(p) => self.class(p)?.has_vtable,
-                None => false,
-            } || c.interfaces > 0;
-            // Where the hidden bytes end is unknown: a derived class starts after the padded size.
-            let l = ClassLayout { size: fixed.size, align: fixed.align, offsets: fixed.offsets.clone(), data_size: fixed.size, has_vtable, empty: false };
-            self.cache.insert(name.to_owned(), l.clone());
-            return Ok(l);
-        }
-        let parent = c.parent.as_ref().map(|p| self.class(p)).transpose();
-        let result = parent.and_then(|parent| self.lay_out(c, parent));
-        self.busy.pop();
-        let l = result?;
-        self.cache.insert(name.to_owned(), l.clone());
-        Ok(l)
-    }
-
-    fn lay_out(&mut self, c: &crate::schema::model::ClassRecord, parent: Option<ClassLayout>) -> Result<ClassLayout, LayoutError> {
-        let p = self.ptr();
-        let (mut cursor, mut align, mut has_vtable, mut empty) = match &parent {
-            None => (0, 1, false, true),
-            Some(pl) if pl.empty && self.rules.empty_base == 1 => (0, pl.align, false, true),
-            Some(pl) => {
-                let start = if self.rules.reuse_padding == 1 { pl.data_size } else { pl.size };
-                (start, pl.align, pl.has_vtable, pl.empty)
-            }
-        };
-        if c.interfaces > 0 {
-            cursor = align_up(cursor, p) + p * c.interfaces;
-            align = align.max(p);
-            has_vtable = true;
-            empty = false;
-        }
-        let mut offsets = Vec::with_capacity(c.members.len());
-        for m in &c.members {
-            let (size, mut a) = self.type_shape(&c.name, m, m.ty)?;
-            if m.flags & member_flags::ALIGN_16 != 0 {
-                a = a.max(16);
-            } else if m.flags & member_flags::ALIGN_8 != 0 {
-                a = a.max(8);
-            }
-            let at = align_up(cursor, a);
-            offsets.push(at);
-            cursor = at + size * u32::from(m.c_array_size.max(1));
-            align = align.max(a);
-            empty = false;
-        }
-        let size = if empty { 1 } else { align_up(cursor, align) };
-        Ok(ClassLayout { size, align, offsets, data_size: cursor, has_vtable, empty })
-    }
-}
-
-impl Layouts<'_> {
-    /// Offsets, from the start of an object of class `name`, of every pointer-sized slot a fixup may
-    /// patch: pointers, strings, the data pointers of arrays, both pointers of a variant and of a
-    /// homogeneous array; through structs and C arrays, parents included.
-    pub fn pointer_slots(&mut self, name: &str) -> Result<Vec<u32>, LayoutError> {
-        let mut out = Vec::new();
-        self.slots_into(name, 0, &mut out, 0)?;
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
-    }
-
-    fn slots_into(&mut self, name: &str, base: u32, out: &mut Vec<u32>, depth: usize) -> Result<(), LayoutError> {
-        if depth > 64 {
-            return Err(LayoutError::Cycle(name.into()));
-        }
-        let schema = self.schema;
-        let c = schema.class(name).ok_or_else(|| LayoutError::MissingClass(name.into()))?;
-        if let Some(p) = &c.parent {
-            self.slots_into(p, base, out, depth + 1)?;
-        }
-        let l = self.class(name)?;
-        let p = self.ptr();
-        for (m, &off) in c.members.iter().zip(&l.offsets) {
-            let (size, _) = self.type_shape(&c.name, m, m.ty)?;
-            for i in 0..u32::from(m.c_array_size.max(1)) {
-                let at = base + off + i * size;
-                match m.ty {
-                    MemberType::Pointer
-                    | MemberType::FunctionPointer
-                    | MemberType::CString
-                    | MemberType::StringPtr
-                    | MemberType::Array
-                    | MemberType::SimpleArray => out.push(at),
-                    MemberType::Variant | MemberType::HomogeneousArray => out.extend([at, at + p]),
-                    MemberType::Struct => {
-                        if let Some(cl) = &m.class {
-                            self.slots_into(cl, at, out, depth + 1)?;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Ok(())
+    fn signature(&self, name: &str) -> Option<u32> {
+        super::signature::class_signature(self, name).ok()
     }
 }

@@ -8,6 +8,8 @@
 //! The objects inside `__data__` are left as bytes here; laying them out is the schema's job.
 
 pub mod file;
+pub mod layout;
+pub mod objects;
 pub mod raw;
 pub mod write;
 

@@ -1,0 +1,877 @@
+//! The objects of a packfile's `__data__` section as values, and a writer that lays them out again.
+//!
+//! Reading: each virtual fixup starts an object of a named class. An object whose class the
+//! [`ClassSource`] describes (and whose signature, where the source computes one, is the one the
+//! file stores) is read member by member from the layout the file's four rules give: global
+//! fixups are pointers to objects, local fixups the out-of-line data of arrays and strings. Any
+//! other object is kept as [`Raw`] bytes (from its start up to the next object) with its fixups, so
+//! that it round-trips too.
+//!
+//! Writing ([`Document::write`], [`Document::write_as`]) lays `__data__` out again the way stock
+//! files do: objects in order, each 16-aligned; after each object the out-of-line data of its
+//! members in member order, depth first (an array's elements, then the data of each element's
+//! members); array data 16-aligned, strings 2-aligned; `0` padding to 16 after each member's data
+//! (the strings of an array of strings follow each other and are padded after the last); local
+//! fixups in the order their data is written, global fixups in member order as the walk meets
+//! them (an array's pointers while its data is written, before the pointers of later members),
+//! virtual fixups in object order.
+
+use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, VirtualFixup, DATA};
+use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
+use super::raw::{Endian, LayoutRules};
+use crate::error::{Error, ErrorKind, Layer, Result};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// An object's index in [`Document::objects`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Handle(pub u32);
+
+/// Where a pointer points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ref {
+    /// No fixup patches the slot.
+    Null,
+    /// The start of an object of `__data__`.
+    Object(Handle),
+    /// `offset` bytes into an object of `__data__`.
+    Inside(Handle, u32),
+    /// A place in another section (a class in `__types__`, a name in `__classnames__`).
+    Section(u32, u32),
+}
+
+/// One member value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `TYPE_VOID`: no bytes.
+    Void,
+    /// A `bool` byte as stored.
+    Bool(u8),
+    /// A signed integer (`TYPE_CHAR`, `TYPE_INT8` to `TYPE_INT64`).
+    Int(i64),
+    /// An unsigned integer (`TYPE_UINT8` to `TYPE_UINT64`, `TYPE_ULONG`).
+    UInt(u64),
+    /// `TYPE_REAL`.
+    Real(f32),
+    /// `TYPE_HALF`: the stored 16 bits.
+    Half(u16),
+    /// Vectors, quaternions, matrices and transforms: their floats in storage order.
+    Floats(Vec<f32>),
+    /// A pointer (or a function pointer).
+    Ptr(Ref),
+    /// A C string or `hkStringPtr` (`None`: null), without its NUL.
+    Str(Option<Vec<u8>>),
+    /// `hkArray` and simple arrays.
+    Array(Array),
+    /// An embedded struct: its members, the ancestors' first.
+    Struct(Vec<Value>),
+    /// A C array of a member's values.
+    CArray(Vec<Value>),
+    /// `hkVariant`: the object and its class.
+    Variant(Ref, Ref),
+}
+
+/// An array's elements and the words stored beside them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    /// The elements.
+    pub items: Vec<Value>,
+    /// `hkArray`'s capacity-and-flags word as stored (`len | 0x80000000` in stock files).
+    pub capacity: u32,
+}
+
+impl Array {
+    /// An array of `items` with the stock capacity word.
+    pub fn new(items: Vec<Value>) -> Self {
+        let capacity = items.len() as u32 | 0x8000_0000;
+        Array { items, capacity }
+    }
+}
+
+/// An object kept as its bytes: from its start to the next object, with the fixups inside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Raw {
+    /// The bytes (the object, its out-of-line data and the padding after).
+    pub bytes: Vec<u8>,
+    /// Local fixups, relative to the object's start.
+    pub local: Vec<LocalFixup>,
+    /// Global fixups: source relative to the object's start, and target.
+    pub global: Vec<(u32, Ref)>,
+}
+
+/// What an object holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// Its members through the class description, the ancestors' first.
+    Typed(Vec<Value>),
+    /// Its bytes, for a class no description covers.
+    Raw(Raw),
+}
+
+/// One object of `__data__`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    /// The class name.
+    pub class: String,
+    /// The virtual fixup's class-name section and name offset.
+    pub class_ref: (u32, u32),
+    /// The values.
+    pub body: Body,
+}
+
+/// One member of a class with its parents' members before it, laid out.
+#[derive(Clone, Debug)]
+struct Field {
+    member: Member,
+    offset: u32,
+    /// Size of one value (of the C array's element).
+    size: u32,
+}
+
+/// Flattened, laid out members per class, under one set of rules.
+struct Plan<'c> {
+    layouts: Layouts<'c, ClassSet>,
+    fields: HashMap<String, (Rc<[Field]>, u32)>,
+    ptr: u32,
+    e: Endian,
+}
+
+fn layout_err(e: super::layout::LayoutError) -> Error {
+    Error::new(ErrorKind::Invalid(e.to_string()))
+}
+
+fn elem_member(m: &Member) -> Member {
+    Member { name: m.name.clone(), ty: m.subtype, subtype: MemberType::Void, class: m.class.clone(), c_array_size: 0, flags: 0 }
+}
+
+impl<'c> Plan<'c> {
+    fn new(classes: &'c ClassSet, rules: LayoutRules) -> Result<Self> {
+        let e = rules.endian().ok_or_else(|| Error::new(ErrorKind::Invalid(format!("layout {rules}: endian byte is neither 0 nor 1"))))?;
+        if rules.pointer_size != 4 && rules.pointer_size != 8 {
+            return Err(Error::new(ErrorKind::Invalid(format!("layout {rules}: pointer size is neither 4 nor 8"))));
+        }
+        Ok(Plan { layouts: Layouts::new(classes, rules), fields: HashMap::new(), ptr: u32::from(rules.pointer_size), e })
+    }
+
+    /// The fields and size of `class`.
+    fn fields(&mut self, class: &str) -> Result<(Rc<[Field]>, u32)> {
+        if let Some(f) = self.fields.get(class) {
+            return Ok(f.clone());
+        }
+        let size = self.layouts.class(class).map_err(layout_err)?.size;
+        let mut chain = Vec::new();
+        let mut next = Some(class.to_owned());
+        while let Some(n) = next {
+            if chain.len() > 64 {
+                return Err(Error::new(ErrorKind::Cycle(format!("parents of {class}"))));
+            }
+            let c = self.layouts.source().class(&n).ok_or_else(|| layout_err(super::layout::LayoutError::MissingClass(n.clone())))?;
+            next = c.parent.clone();
+            chain.push(c);
+        }
+        let mut out = Vec::new();
+        for c in chain.iter().rev() {
+            let l = self.layouts.class(&c.name).map_err(layout_err)?;
+            for (m, &off) in c.members.iter().zip(&l.offsets) {
+                let (sz, _) = self.layouts.type_shape(&c.name, m, m.ty).map_err(layout_err)?;
+                out.push(Field { member: m.clone(), offset: off, size: sz });
+            }
+        }
+        let f: (Rc<[Field]>, u32) = (out.into(), size);
+        self.fields.insert(class.to_owned(), f.clone());
+        Ok(f)
+    }
+
+    /// Size and alignment of one array element.
+    fn elem_shape(&mut self, class: &str, m: &Member) -> Result<(u32, u32)> {
+        self.layouts.type_shape(class, &elem_member(m), m.subtype).map_err(layout_err)
+    }
+}
+
+/// A packfile whose `__data__` objects are values.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The container: the header, the other sections, and `__data__` with its tables as read
+    /// (replaced when writing).
+    pub file: PackFile<'static>,
+    /// Index of `__data__` in `file.sections`.
+    pub data_index: usize,
+    /// The objects in file order.
+    pub objects: Vec<Object>,
+    /// The descriptions of the typed objects' classes, their parents and struct members.
+    pub classes: ClassSet,
+    /// The object the header's contents offset names.
+    pub root: Option<Handle>,
+}
+
+/// Object reading state.
+struct Reader<'d, 'c> {
+    d: &'d [u8],
+    base: u64,
+    data_index: u32,
+    local: HashMap<u32, u32>,
+    global: HashMap<u32, (u32, u32)>,
+    objects: &'d [(u32, u32)],
+    plan: Plan<'c>,
+}
+
+/// Unsupported member kinds make an object raw.
+fn unsupported(at: u64, what: impl Into<String>) -> Error {
+    Error::invalid(at, what)
+}
+
+impl Reader<'_, '_> {
+    fn loc(&self, at: u32) -> u64 {
+        self.base + u64::from(at)
+    }
+
+    fn bytes(&self, at: u32, n: u32) -> Result<&[u8]> {
+        let (a, b) = (at as usize, at as usize + n as usize);
+        self.d.get(a..b).ok_or_else(|| Error::at(self.loc(at), ErrorKind::Eof { need: u64::from(n), have: self.d.len().saturating_sub(a) as u64 }))
+    }
+
+    fn u32(&self, at: u32) -> Result<u32> {
+        Ok(self.plan.e.u32(self.bytes(at, 4)?.try_into().unwrap()))
+    }
+
+    fn uint(&self, at: u32, n: u32) -> Result<u64> {
+        let b = self.bytes(at, n)?;
+        let mut v = 0u64;
+        match self.plan.e {
+            Endian::Big => b.iter().for_each(|&x| v = v << 8 | u64::from(x)),
+            Endian::Little => b.iter().rev().for_each(|&x| v = v << 8 | u64::from(x)),
+        }
+        Ok(v)
+    }
+
+    fn floats(&self, at: u32, n: u32) -> Result<Vec<f32>> {
+        (0..n).map(|i| Ok(f32::from_bits(self.u32(at + 4 * i)?))).collect()
+    }
+
+    fn resolve(&self, slot: u32) -> Result<Ref> {
+        if self.local.contains_key(&slot) {
+            return Err(unsupported(self.loc(slot), "a pointer to out-of-line data (local fixup) where an object pointer belongs"));
+        }
+        let Some(&(sec, dst)) = self.global.get(&slot) else { return Ok(Ref::Null) };
+        if sec != self.data_index {
+            return Ok(Ref::Section(sec, dst));
+        }
+        let i = self.objects.partition_point(|&(o, _)| o <= dst);
+        let Some(i) = i.checked_sub(1) else { return Ok(Ref::Section(sec, dst)) };
+        let (o, _) = self.objects[i];
+        Ok(if o == dst { Ref::Object(Handle(i as u32)) } else { Ref::Inside(Handle(i as u32), dst - o) })
+    }
+
+    fn read_struct(&mut self, class: &str, at: u32, depth: usize) -> Result<Vec<Value>> {
+        if depth > 64 {
+            return Err(Error::at(self.loc(at), ErrorKind::Cycle(format!("nesting of {class}"))));
+        }
+        let (fields, _) = self.plan.fields(class)?;
+        let mut out = Vec::with_capacity(fields.len());
+        for f in fields.iter() {
+            let v = if f.member.c_array_size > 0 {
+                let mut items = Vec::with_capacity(f.member.count() as usize);
+                for i in 0..f.member.count() {
+                    items.push(self.read_one(class, &f.member, f.member.ty, at + f.offset + i * f.size, depth)?);
+                }
+                Value::CArray(items)
+            } else {
+                self.read_one(class, &f.member, f.member.ty, at + f.offset, depth)?
+            };
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn read_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, depth: usize) -> Result<Value> {
+        let p = self.plan.ptr;
+        let here = |e: Error| e.in_context(format!("{class}.{}", m.name));
+        Ok(match ty {
+            MemberType::Void => Value::Void,
+            MemberType::Bool => Value::Bool(self.bytes(at, 1)?[0]),
+            MemberType::Char | MemberType::Int8 => Value::Int(i64::from(self.bytes(at, 1)?[0] as i8)),
+            MemberType::Uint8 => Value::UInt(self.uint(at, 1)?),
+            MemberType::Int16 => Value::Int(i64::from(self.uint(at, 2)? as u16 as i16)),
+            MemberType::Uint16 => Value::UInt(self.uint(at, 2)?),
+            MemberType::Int32 => Value::Int(i64::from(self.uint(at, 4)? as u32 as i32)),
+            MemberType::Uint32 => Value::UInt(self.uint(at, 4)?),
+            MemberType::Int64 => Value::Int(self.uint(at, 8)? as i64),
+            MemberType::Uint64 => Value::UInt(self.uint(at, 8)?),
+            MemberType::Ulong => Value::UInt(self.uint(at, p)?),
+            MemberType::Real => Value::Real(f32::from_bits(self.u32(at)?)),
+            MemberType::Half => Value::Half(self.uint(at, 2)? as u16),
+            MemberType::Vector4 | MemberType::Quaternion => Value::Floats(self.floats(at, 4)?),
+            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => Value::Floats(self.floats(at, 12)?),
+            MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.floats(at, 16)?),
+            MemberType::Enum | MemberType::Flags | MemberType::Zero => {
+                if m.subtype == ty {
+                    return Err(here(unsupported(self.loc(at), "an enum without a storage type")));
+                }
+                self.read_one(class, m, m.subtype, at, depth)?
+            }
+            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.resolve(at).map_err(here)?),
+            MemberType::Variant => Value::Variant(self.resolve(at).map_err(here)?, self.resolve(at + p).map_err(here)?),
+            MemberType::CString | MemberType::StringPtr => {
+                if self.global.contains_key(&at) {
+                    return Err(here(unsupported(self.loc(at), "a string pointer with a global fixup")));
+                }
+                match self.local.get(&at) {
+                    None => Value::Str(None),
+                    Some(&dst) => {
+                        let rest = self.d.get(dst as usize..).unwrap_or(&[]);
+                        let n = rest.iter().position(|&b| b == 0).ok_or_else(|| here(Error::at(self.loc(dst), ErrorKind::UnterminatedString)))?;
+                        Value::Str(Some(rest[..n].to_vec()))
+                    }
+                }
+            }
+            MemberType::Array | MemberType::SimpleArray => {
+                let n = self.uint(at + p, 4)? as u32;
+                let capacity = if ty == MemberType::Array { self.u32(at + p + 4)? } else { 0 };
+                let items = match self.local.get(&at).copied() {
+                    None if n == 0 => Vec::new(),
+                    None => return Err(here(Error::invalid(self.loc(at), format!("array of {n} elements without a data pointer")))),
+                    Some(dst) => {
+                        let (stride, _) = self.plan.elem_shape(class, m).map_err(here)?;
+                        let room = self.d.len().saturating_sub(dst as usize);
+                        let count = crate::bytes::check_count("array elements", u64::from(n), u64::from(stride), room, self.loc(at)).map_err(here)?;
+                        let em = elem_member(m);
+                        let mut items = Vec::with_capacity(count);
+                        for i in 0..n {
+                            items.push(self.read_one(class, &em, m.subtype, dst + i * stride, depth + 1).map_err(|e| e.in_context(format!("[{i}]")))?);
+                        }
+                        items
+                    }
+                };
+                if self.global.contains_key(&at) {
+                    return Err(here(unsupported(self.loc(at), "array data pointer with a global fixup")));
+                }
+                Value::Array(Array { items, capacity })
+            }
+            MemberType::Struct => {
+                let name = m.class.clone().ok_or_else(|| here(Error::invalid(self.loc(at), "struct member without a class")))?;
+                Value::Struct(self.read_struct(&name, at, depth + 1).map_err(here)?)
+            }
+            MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
+                return Err(here(unsupported(self.loc(at), format!("{} is not read as a value", ty.sdk_name()))));
+            }
+        })
+    }
+}
+
+/// Copies `name`, its parents and its struct members' classes from `source` into `into`.
+fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: &mut ClassSet, depth: usize) -> bool {
+    if into.classes.contains_key(name) {
+        return true;
+    }
+    if depth > 64 {
+        return false;
+    }
+    let Some(c) = source.class(name) else { return false };
+    let c: Class = c.into_owned();
+    into.classes.insert(name.to_owned(), c.clone());
+    let mut ok = c.parent.as_deref().is_none_or(|p| copy_class(source, p, into, depth + 1));
+    for m in &c.members {
+        if m.ty == MemberType::Struct || (matches!(m.ty, MemberType::Array | MemberType::SimpleArray) && m.subtype == MemberType::Struct) {
+            ok &= m.class.as_deref().is_some_and(|s| copy_class(source, s, into, depth + 1));
+        }
+    }
+    ok
+}
+
+/// How many objects were read through their class, and how many kept as bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Objects with [`Body::Typed`].
+    pub typed: usize,
+    /// Objects with [`Body::Raw`].
+    pub raw: usize,
+}
+
+impl Document {
+    /// Reads a packfile's objects through the classes of `source`.
+    pub fn read<S: ClassSource + ?Sized>(bytes: &[u8], source: &S) -> Result<Document> {
+        let file = PackFile::read(bytes)?;
+        Self::from_file(file, source)
+    }
+
+    /// Reads the objects of an already parsed packfile.
+    pub fn from_file<S: ClassSource + ?Sized>(file: PackFile<'_>, source: &S) -> Result<Document> {
+        let file = owned(file);
+        let data_index = file.section_index(DATA).ok_or(Error::new(ErrorKind::MissingSection("__data__")).in_layer(Layer::Container))?;
+        let names = file.class_names().clone();
+        let sec = &file.sections[data_index];
+        let d = sec.data().unwrap_or(&[]);
+        let mut objects: Vec<(u32, u32)> = sec.virtuals.iter().map(|v| (v.src, 0)).collect();
+        if !objects.windows(2).all(|w| w[0].0 < w[1].0) {
+            return Err(Error::invalid(0, "virtual fixups are not in ascending order of their objects").in_layer(Layer::Items));
+        }
+        if objects.first().is_some_and(|o| o.0 != 0) {
+            return Err(Error::invalid(0, "bytes before the first object of __data__").in_layer(Layer::Items));
+        }
+        for i in 0..objects.len() {
+            objects[i].1 = objects.get(i + 1).map_or(d.len() as u32, |o| o.0);
+        }
+        let rules = file.layout();
+        // The classes the typed objects use.
+        let mut classes = ClassSet::default();
+        let mut typed_class: HashMap<String, bool> = HashMap::new();
+        for v in &sec.virtuals {
+            let Some(cn) = names.at_offset(v.name_offset) else { continue };
+            if typed_class.contains_key(&cn.name) {
+                continue;
+            }
+            let sig_ok = source.signature(&cn.name).is_none_or(|s| s == cn.signature);
+            let mut trial = classes.clone();
+            let ok = sig_ok && copy_class(source, &cn.name, &mut trial, 0) && Layouts::new(&trial, rules).class(&cn.name).is_ok();
+            if ok {
+                classes = trial;
+            }
+            typed_class.insert(cn.name.clone(), ok);
+        }
+        let mut reader = Reader {
+            d,
+            // Errors name file offsets.
+            base: super::write::plan(&file).map_or(0, |p| u64::from(p.sections[data_index].start)),
+            data_index: data_index as u32,
+            local: sec.local.iter().map(|f| (f.src, f.dst)).collect(),
+            global: sec.global.iter().map(|f| (f.src, (f.section, f.dst))).collect(),
+            objects: &objects,
+            plan: Plan::new(&classes, rules)?,
+        };
+        let mut out = Vec::with_capacity(objects.len());
+        for (i, (v, &(at, end))) in sec.virtuals.iter().zip(&objects).enumerate() {
+            let class = names
+                .at_offset(v.name_offset)
+                .map(|c| c.name.clone())
+                .ok_or_else(|| Error::invalid(u64::from(at), format!("object {i}: no class name at {:#x}", v.name_offset)))?;
+            let typed = if typed_class.get(&class).copied().unwrap_or(false)
+                && reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
+            {
+                reader.read_struct(&class, at, 0).ok()
+            } else {
+                None
+            };
+            let body = match typed {
+                Some(values) => Body::Typed(values),
+                None => {
+                    let local = sec
+                        .local
+                        .iter()
+                        .filter(|f| f.src >= at && f.src < end)
+                        .map(|f| {
+                            if f.dst < at || f.dst > end {
+                                Err(Error::invalid(u64::from(f.src), format!("{class} at {at:#x}: local fixup {:#x} -> {:#x} leaves the object's bytes", f.src, f.dst)))
+                            } else {
+                                Ok(LocalFixup { src: f.src - at, dst: f.dst - at })
+                            }
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    let global = sec
+                        .global
+                        .iter()
+                        .filter(|f| f.src >= at && f.src < end)
+                        .map(|f| Ok((f.src - at, reader.resolve(f.src)?)))
+                        .collect::<Result<Vec<_>>>()?;
+                    Body::Raw(Raw { bytes: d[at as usize..end as usize].to_vec(), local, global })
+                }
+            };
+            out.push(Object { class, class_ref: (v.section, v.name_offset), body });
+        }
+        let root = if file.header.contents_section_index as usize == data_index {
+            objects.iter().position(|o| o.0 == file.header.contents_section_offset).map(|i| Handle(i as u32))
+        } else {
+            None
+        };
+        drop(reader);
+        Ok(Document { file, data_index, objects: out, classes, root })
+    }
+
+    /// How many objects are typed and how many raw.
+    pub fn counts(&self) -> Counts {
+        let typed = self.objects.iter().filter(|o| matches!(o.body, Body::Typed(_))).count();
+        Counts { typed, raw: self.objects.len() - typed }
+    }
+
+    /// The layout rules the file was read with.
+    pub fn layout(&self) -> LayoutRules {
+        self.file.layout()
+    }
+
+    /// The names of a typed object's members (ancestors' first), in the order of its values.
+    pub fn member_names(&self, class: &str) -> Vec<String> {
+        let mut chain = Vec::new();
+        let mut next = self.classes.classes.get(class);
+        while let Some(c) = next {
+            if chain.len() > 64 {
+                break;
+            }
+            chain.push(c);
+            next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
+        }
+        chain.iter().rev().flat_map(|c| c.members.iter().map(|m| m.name.clone())).collect()
+    }
+
+    /// The class of a struct member, to name its values.
+    pub fn member(&self, class: &str, index: usize) -> Option<&Member> {
+        let mut chain = Vec::new();
+        let mut next = self.classes.classes.get(class);
+        while let Some(c) = next {
+            if chain.len() > 64 {
+                break;
+            }
+            chain.push(c);
+            next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
+        }
+        chain.iter().rev().flat_map(|c| c.members.iter()).nth(index)
+    }
+
+    /// The file again, `__data__` laid out from the objects under the file's own rules.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        self.write_as(self.layout())
+    }
+
+    /// The file with `__data__` laid out under `rules` (another platform's pointer size, byte
+    /// order and padding rules). Raw objects cannot change layout: writing them under other rules
+    /// is an error that names them.
+    pub fn write_as(&self, rules: LayoutRules) -> Result<Vec<u8>> {
+        self.to_packfile(rules)?.to_bytes()
+    }
+
+    /// The container with `__data__` rebuilt under `rules`.
+    pub fn to_packfile(&self, rules: LayoutRules) -> Result<PackFile<'static>> {
+        let own = self.layout();
+        let same = rules == own;
+        if !same {
+            if let Some((i, o)) = self.objects.iter().enumerate().find(|(_, o)| matches!(o.body, Body::Raw(_))) {
+                return Err(Error::new(ErrorKind::Invalid(format!(
+                    "object {i} ({}) has no class description: it cannot be laid out under {rules}",
+                    o.class
+                )))
+                .in_layer(Layer::Writer));
+            }
+        }
+        let mut w = Writer { plan: Plan::new(&self.classes, rules)?, out: Vec::new(), local: Vec::new(), pending: Vec::new() };
+        let mut starts = Vec::with_capacity(self.objects.len());
+        let mut virtuals = Vec::with_capacity(self.objects.len());
+        for (i, o) in self.objects.iter().enumerate() {
+            w.pad(16);
+            let at = w.out.len() as u32;
+            starts.push(at);
+            virtuals.push(VirtualFixup { src: at, section: o.class_ref.0, name_offset: o.class_ref.1 });
+            match &o.body {
+                Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)).in_layer(Layer::Writer))?,
+                Body::Raw(r) => {
+                    w.out.extend_from_slice(&r.bytes);
+                    w.local.extend(r.local.iter().map(|f| LocalFixup { src: f.src + at, dst: f.dst + at }));
+                    w.pending.extend(r.global.iter().map(|&(src, t)| (src + at, t)));
+                }
+            }
+        }
+        w.pad(16);
+        let di = self.data_index as u32;
+        let global = w
+            .pending
+            .iter()
+            .filter(|(_, t)| *t != Ref::Null)
+            .map(|&(src, t)| {
+                let (section, dst) = match t {
+                    Ref::Null => (0, 0),
+                    Ref::Object(h) => (di, *starts.get(h.0 as usize).ok_or_else(|| bad_handle(&h))?),
+                    Ref::Inside(h, off) => (di, starts.get(h.0 as usize).ok_or_else(|| bad_handle(&h))? + off),
+                    Ref::Section(s, o) => (s, o),
+                };
+                Ok(GlobalFixup { src, section, dst })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut file = self.file.clone();
+        file.header.layout = rules;
+        if let Some(r) = self.root {
+            file.header.contents_section_offset = *starts.get(r.0 as usize).ok_or_else(|| bad_handle(&r))?;
+        }
+        let sec = &mut file.sections[self.data_index];
+        sec.body = SectionBody::Data(Cow::Owned(w.out));
+        sec.local = w.local;
+        sec.global = global;
+        sec.virtuals = virtuals;
+        if !same {
+            sec.fill = Default::default();
+        }
+        Ok(file)
+    }
+}
+
+fn bad_handle(h: &Handle) -> Error {
+    Error::new(ErrorKind::IndexOutOfRange { what: "object handle", index: u64::from(h.0), count: 0 }).in_layer(Layer::Writer)
+}
+
+/// The container with every borrowed part copied.
+fn owned(file: PackFile<'_>) -> PackFile<'static> {
+    PackFile {
+        header: file.header,
+        sections: file
+            .sections
+            .into_iter()
+            .map(|s| super::file::Section {
+                name: s.name,
+                body: match s.body {
+                    SectionBody::Data(d) => SectionBody::Data(Cow::Owned(d.into_owned())),
+                    SectionBody::ClassNames(c) => SectionBody::ClassNames(c),
+                },
+                local: s.local,
+                global: s.global,
+                virtuals: s.virtuals,
+                exports: Cow::Owned(s.exports.into_owned()),
+                imports: Cow::Owned(s.imports.into_owned()),
+                fill: s.fill,
+                header_tail: s.header_tail,
+            })
+            .collect(),
+    }
+}
+
+/// Laying out `__data__`.
+struct Writer<'c> {
+    plan: Plan<'c>,
+    out: Vec<u8>,
+    local: Vec<LocalFixup>,
+    /// Global fixups in walk order, targets resolved once every object is placed.
+    pending: Vec<(u32, Ref)>,
+}
+
+fn mismatch(what: &str, v: &Value) -> Error {
+    Error::new(ErrorKind::Invalid(format!("{what}: value {} does not fit the member type", short(v))))
+}
+
+fn short(v: &Value) -> String {
+    let s = format!("{v:?}");
+    if s.len() > 60 {
+        format!("{}...", &s[..60])
+    } else {
+        s
+    }
+}
+
+impl Writer<'_> {
+    fn pad(&mut self, a: usize) {
+        let n = self.out.len().div_ceil(a) * a;
+        self.out.resize(n, 0);
+    }
+
+    fn put(&mut self, at: u32, b: &[u8]) {
+        self.out[at as usize..at as usize + b.len()].copy_from_slice(b);
+    }
+
+    fn put_uint(&mut self, at: u32, n: u32, v: u64) {
+        let b = match self.plan.e {
+            Endian::Big => v.to_be_bytes()[8 - n as usize..].to_vec(),
+            Endian::Little => v.to_le_bytes()[..n as usize].to_vec(),
+        };
+        self.put(at, &b);
+    }
+
+    fn object(&mut self, class: &str, values: &[Value]) -> Result<()> {
+        let (_, size) = self.plan.fields(class)?;
+        let at = self.out.len() as u32;
+        self.out.resize(self.out.len() + size as usize, 0);
+        self.inline_struct(class, at, values)?;
+        // Top-level data starts on a 16-byte boundary after the object.
+        self.pad(16);
+        self.data_struct(class, at, values)?;
+        self.pad(16);
+        Ok(())
+    }
+
+    /// Writes a struct's inline bytes at `at` (already zeroed room).
+    fn inline_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<()> {
+        let (fields, _) = self.plan.fields(class)?;
+        if fields.len() != values.len() {
+            return Err(Error::new(ErrorKind::Invalid(format!("{class}: {} values for {} members", values.len(), fields.len()))));
+        }
+        for (f, v) in fields.iter().zip(values) {
+            let here = |e: Error| e.in_context(format!("{class}.{}", f.member.name));
+            match (f.member.c_array_size > 0, v) {
+                (true, Value::CArray(items)) if items.len() == f.member.count() as usize => {
+                    for (i, item) in items.iter().enumerate() {
+                        self.inline_one(class, &f.member, f.member.ty, at + f.offset + i as u32 * f.size, item).map_err(here)?;
+                    }
+                }
+                (true, _) => return Err(here(mismatch("C array", v))),
+                (false, v) => self.inline_one(class, &f.member, f.member.ty, at + f.offset, v).map_err(here)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn inline_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<()> {
+        let p = self.plan.ptr;
+        let int = |v: &Value| match v {
+            Value::Int(i) => Some(*i as u64),
+            Value::UInt(u) => Some(*u),
+            _ => None,
+        };
+        match ty {
+            MemberType::Void => {}
+            MemberType::Bool => match v {
+                Value::Bool(b) => self.put(at, &[*b]),
+                _ => return Err(mismatch("bool", v)),
+            },
+            MemberType::Char | MemberType::Int8 | MemberType::Uint8 => self.put_uint(at, 1, int(v).ok_or_else(|| mismatch("8-bit integer", v))?),
+            MemberType::Int16 | MemberType::Uint16 => self.put_uint(at, 2, int(v).ok_or_else(|| mismatch("16-bit integer", v))?),
+            MemberType::Int32 | MemberType::Uint32 => self.put_uint(at, 4, int(v).ok_or_else(|| mismatch("32-bit integer", v))?),
+            MemberType::Int64 | MemberType::Uint64 => self.put_uint(at, 8, int(v).ok_or_else(|| mismatch("64-bit integer", v))?),
+            MemberType::Ulong => self.put_uint(at, p, int(v).ok_or_else(|| mismatch("ulong", v))?),
+            MemberType::Real => match v {
+                Value::Real(r) => self.put_uint(at, 4, u64::from(r.to_bits())),
+                _ => return Err(mismatch("real", v)),
+            },
+            MemberType::Half => match v {
+                Value::Half(h) => self.put_uint(at, 2, u64::from(*h)),
+                _ => return Err(mismatch("half", v)),
+            },
+            MemberType::Vector4
+            | MemberType::Quaternion
+            | MemberType::Matrix3
+            | MemberType::Rotation
+            | MemberType::QsTransform
+            | MemberType::Matrix4
+            | MemberType::Transform => match v {
+                Value::Floats(fs) => {
+                    for (i, x) in fs.iter().enumerate() {
+                        self.put_uint(at + 4 * i as u32, 4, u64::from(x.to_bits()));
+                    }
+                }
+                _ => return Err(mismatch("vector", v)),
+            },
+            MemberType::Enum | MemberType::Flags | MemberType::Zero => {
+                if m.subtype == ty {
+                    return Err(mismatch("enum without storage", v));
+                }
+                self.inline_one(class, m, m.subtype, at, v)?
+            }
+            MemberType::Pointer | MemberType::FunctionPointer => {
+                if !matches!(v, Value::Ptr(_)) {
+                    return Err(mismatch("pointer", v));
+                }
+            }
+            MemberType::Variant => {
+                if !matches!(v, Value::Variant(..)) {
+                    return Err(mismatch("variant", v));
+                }
+            }
+            MemberType::CString | MemberType::StringPtr => {
+                if !matches!(v, Value::Str(_)) {
+                    return Err(mismatch("string", v));
+                }
+            }
+            MemberType::Array | MemberType::SimpleArray => match v {
+                Value::Array(a) => {
+                    self.put_uint(at + p, 4, a.items.len() as u64);
+                    if ty == MemberType::Array {
+                        self.put_uint(at + p + 4, 4, u64::from(a.capacity));
+                    }
+                }
+                _ => return Err(mismatch("array", v)),
+            },
+            MemberType::Struct => match v {
+                Value::Struct(vals) => {
+                    let name = m.class.clone().ok_or_else(|| mismatch("struct without class", v))?;
+                    self.inline_struct(&name, at, vals)?
+                }
+                _ => return Err(mismatch("struct", v)),
+            },
+            MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
+                return Err(Error::new(ErrorKind::Invalid(format!("{class}.{}: {} cannot be written", m.name, ty.sdk_name()))))
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the out-of-line data of a struct placed at `at`, member by member, and records its
+    /// fixups; pads to 16 after each member that wrote data.
+    fn data_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<()> {
+        let (fields, _) = self.plan.fields(class)?;
+        for (f, v) in fields.iter().zip(values) {
+            let before = self.out.len();
+            match v {
+                Value::CArray(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        self.data_one(class, &f.member, f.member.ty, at + f.offset + i as u32 * f.size, item)?;
+                    }
+                }
+                v => self.data_one(class, &f.member, f.member.ty, at + f.offset, v)?,
+            }
+            if self.out.len() != before {
+                self.pad(16);
+            }
+        }
+        Ok(())
+    }
+
+    fn data_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<()> {
+        let p = self.plan.ptr;
+        match (ty, v) {
+            (MemberType::Enum | MemberType::Flags | MemberType::Zero, _) => {}
+            (MemberType::Pointer | MemberType::FunctionPointer, Value::Ptr(r)) => self.pending.push((at, *r)),
+            (MemberType::Variant, Value::Variant(a, b)) => {
+                self.pending.push((at, *a));
+                self.pending.push((at + p, *b));
+            }
+            (MemberType::CString | MemberType::StringPtr, Value::Str(Some(s))) => {
+                self.pad(2);
+                let dst = self.out.len() as u32;
+                self.out.extend_from_slice(s);
+                self.out.push(0);
+                self.local.push(LocalFixup { src: at, dst });
+            }
+            (MemberType::Array | MemberType::SimpleArray, Value::Array(a)) if !a.items.is_empty() => {
+                let (stride, _) = self.plan.elem_shape(class, m)?;
+                self.pad(16);
+                let dst = self.out.len() as u32;
+                self.local.push(LocalFixup { src: at, dst });
+                self.out.resize(self.out.len() + stride as usize * a.items.len(), 0);
+                let em = elem_member(m);
+                for (i, item) in a.items.iter().enumerate() {
+                    self.inline_one(class, &em, m.subtype, dst + i as u32 * stride, item)?;
+                }
+                for (i, item) in a.items.iter().enumerate() {
+                    let slot = dst + i as u32 * stride;
+                    match (m.subtype, item) {
+                        (MemberType::Struct, Value::Struct(vals)) => {
+                            let name = m.class.clone().unwrap_or_default();
+                            self.data_struct(&name, slot, vals)?;
+                        }
+                        _ => self.data_one(class, &em, m.subtype, slot, item)?,
+                    }
+                }
+            }
+            (MemberType::Struct, Value::Struct(vals)) => {
+                let name = m.class.clone().unwrap_or_default();
+                self.data_struct(&name, at, vals)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Value {
+    /// A short name of the variant, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Void => "void",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::UInt(_) => "uint",
+            Value::Real(_) => "real",
+            Value::Half(_) => "half",
+            Value::Floats(_) => "floats",
+            Value::Ptr(_) => "pointer",
+            Value::Str(_) => "string",
+            Value::Array(_) => "array",
+            Value::Struct(_) => "struct",
+            Value::CArray(_) => "c array",
+            Value::Variant(..) => "variant",
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Packfile objects: every corpus packfile read into objects (typed through the SDK's class
+//! schema where it covers the class and the stored signature recomputes, raw bytes otherwise) and
+//! `__data__` laid out again from them, counted per contents version.
+
+mod common;
+
+use hkgen::reflection::check::ClassSchemas;
+use hkgen::reflection::sources::sdk_of_contents_version;
+use hktypes::packfile::layout::ClassSet;
+use hktypes::packfile::objects::Document;
+use std::collections::BTreeMap;
+
+/// The versions whose every file must come back exact.
+const TARGET: [&str; 3] = ["hk_2014.2.0-r1", "hk_2014.1.0-r1", "hk_2013.1.0-r1"];
+
+#[test]
+fn corpus_packfiles_round_trip_through_objects() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let empty = ClassSet::default();
+    // version -> [files, exact, typed objects, raw objects]
+    let mut per: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    let mut bad = Vec::new();
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        let version = f.contents_version();
+        let doc = match schemas.by_sdk.get(&sdk_of_contents_version(&version)) {
+            Some(s) => Document::from_file(f, s),
+            None => Document::from_file(f, &empty),
+        };
+        let n = per.entry(version.clone()).or_default();
+        n[0] += 1;
+        let doc = match doc {
+            Ok(d) => d,
+            Err(err) => {
+                bad.push(format!("{version} {}: read: {err}", e.relpath));
+                continue;
+            }
+        };
+        let c = doc.counts();
+        n[2] += c.typed;
+        n[3] += c.raw;
+        match doc.write() {
+            Ok(out) if out == bytes => n[1] += 1,
+            Ok(out) => {
+                let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
+                let file = hktypes::packfile::PackFile::read(&bytes).unwrap();
+                let detail = data_diff(&file, &out);
+                bad.push(format!("{version} {} {}: differs at {at:#x} ({}{}), len {} vs {}", e.relpath, file.layout(), hkgen::reflection::check::locate(&file, at as u64), in_object(&file, at), out.len(), bytes.len()) + &detail);
+            }
+            Err(err) => bad.push(format!("{version} {}: write: {err}", e.relpath)),
+        }
+    }
+    for (v, [files, exact, typed, raw]) in &per {
+        eprintln!("{v}: {exact} of {files} files exact through objects; {typed} objects typed, {raw} raw");
+    }
+    bad.sort_by_key(|b| !TARGET.iter().any(|v| b.starts_with(v)));
+    for b in bad.iter().take(60) {
+        eprintln!("  {b}");
+    }
+    for v in TARGET {
+        let [files, exact, ..] = per.get(v).copied().unwrap_or_default();
+        assert_eq!(exact, files, "{v}: {exact} of {files} exact");
+    }
+}
+
+/// `, in object 3 hkaSkeleton +0x18` when `at` falls in `__data__`'s data.
+fn in_object(file: &hktypes::packfile::PackFile<'_>, at: usize) -> String {
+    let Ok(plan) = hktypes::packfile::write::plan(file) else { return String::new() };
+    let Some(di) = file.section_index(hktypes::packfile::DATA) else { return String::new() };
+    let start = plan.sections[di].start as usize;
+    let Some(rel) = at.checked_sub(start) else { return String::new() };
+    let objects = file.objects(di);
+    match objects.iter().rposition(|(o, _)| *o as usize <= rel) {
+        Some(i) => format!(", in object {i} {} +{:#x}", objects[i].1.name, rel - objects[i].0 as usize),
+        None => String::new(),
+    }
+}
+
+/// Where the written `__data__` first differs from the stock one.
+fn data_diff(file: &hktypes::packfile::PackFile<'_>, out: &[u8]) -> String {
+    let Ok(back) = hktypes::packfile::PackFile::read(out) else { return "; written file does not read".into() };
+    let di = file.section_index(hktypes::packfile::DATA).unwrap();
+    let (a, b) = (file.sections[di].data().unwrap(), back.sections[di].data().unwrap());
+    let objects = file.objects(di);
+    let obj = |rel: usize| match objects.iter().rposition(|(o, _)| *o as usize <= rel) {
+        Some(i) => format!("object {i} {} +{:#x}", objects[i].1.name, rel - objects[i].0 as usize),
+        None => String::new(),
+    };
+    if let Some(at) = a.iter().zip(b).position(|(x, y)| x != y).or((a.len() != b.len()).then(|| a.len().min(b.len()))) {
+        return format!("; data first differs at +{at:#x} ({}): stock {:02x?} written {:02x?}", obj(at), &a[at..(at + 16).min(a.len())], &b[at.min(b.len())..(at + 16).min(b.len())]);
+    }
+    let (sa, sb) = (&file.sections[di], &back.sections[di]);
+    if let Some(k) = sa.local.iter().zip(&sb.local).position(|(x, y)| x != y) {
+        return format!("; local fixup {k}: stock {:x?} written {:x?}", sa.local[k], sb.local[k]);
+    }
+    if let Some(k) = sa.global.iter().zip(&sb.global).position(|(x, y)| x != y) {
+        return format!("; global fixup {k}: stock {:x?} written {:x?}", sa.global[k], sb.global[k]);
+    }
+    format!("; tables: local {} vs {}, global {} vs {}", sa.local.len(), sb.local.len(), sa.global.len(), sb.global.len())
+}
