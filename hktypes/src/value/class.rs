@@ -46,10 +46,13 @@ pub trait Class: Value + Object {
 
 /// Any generated object, behind `dyn`: its class name, its base-class part and its references.
 pub trait Object: Any + Send + Sync {
+    /// The Havok name of the object's class (its schema key).
     fn class_name(&self) -> &'static str;
     /// The part of the object that is its parent class.
     fn parent_object(&self) -> Option<&dyn Object>;
+    /// The object as `Any`, for downcasting to its generated struct.
     fn as_any(&self) -> &dyn Any;
+    /// Calls `v` for every reference slot of the object, at offsets from its start.
     fn visit_object_refs(&self, v: &mut dyn Visitor);
     /// Writes the object's bytes (its class's [`Value::SIZE`]) into `w`.
     fn write_object(&self, w: &mut Writer<'_>) -> Result<()>;
@@ -68,12 +71,19 @@ pub fn base_key(key: &str) -> &str {
 /// class by name, and what a test needs to compare the layout with the schema.
 #[derive(Clone, Copy)]
 pub struct ClassEntry {
+    /// The class's schema key (`hknpBodyCinfo`).
     pub name: &'static str,
+    /// Size in bytes.
     pub size: usize,
+    /// Alignment in bytes.
     pub align: usize,
+    /// The class version.
     pub version: Option<u32>,
+    /// The computed type hash: with the name, what a file's type must match for the class to read it.
     pub hash: u32,
+    /// The parent's schema key.
     pub parent: Option<&'static str>,
+    /// The class's own members.
     pub fields: &'static [FieldInfo],
     /// Reads an object of the class from exactly `size` bytes.
     pub read: fn(&Reader<'_>) -> Result<Box<dyn Object>>,

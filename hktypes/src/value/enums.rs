@@ -12,16 +12,35 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// An enumeration: its Havok name and the items known by name.
+///
+/// Generated modules implement it for a marker type per enumeration; by hand:
+///
+/// ```
+/// use hktypes::value::{Enum, Enumeration};
+///
+/// enum MotionType {}
+/// impl Enumeration for MotionType {
+///     const NAME: &'static str = "hknpMotionType::Enum";
+///     const ITEMS: &'static [(&'static str, i64)] = &[("STATIC", 0), ("KEYFRAMED", 1), ("DYNAMIC", 2)];
+/// }
+/// let m = Enum::<MotionType, u8>::new(2);
+/// assert_eq!((m.value(), m.name()), (2, Some("DYNAMIC")));
+/// assert_eq!(MotionType::value_of("KEYFRAMED"), Some(1));
+/// // A value without a name is kept.
+/// assert_eq!(Enum::<MotionType, u8>::new(7).name(), None);
+/// ```
 pub trait Enumeration: 'static {
     /// Havok's full name (`hknpMotionType::Enum`).
     const NAME: &'static str;
     /// Known items as (name, value).
     const ITEMS: &'static [(&'static str, i64)];
 
+    /// The name of the known item of value `value`.
     fn name_of(value: i64) -> Option<&'static str> {
         Self::ITEMS.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
     }
 
+    /// The value of the known item named `name`.
     fn value_of(name: &str) -> Option<i64> {
         Self::ITEMS.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
@@ -29,12 +48,15 @@ pub trait Enumeration: 'static {
 
 /// A named item of enumeration `E`: the constants of a generated enumeration type.
 pub struct Item<E> {
+    /// The item's Havok name (`DYNAMIC`).
     pub name: &'static str,
+    /// Its value.
     pub value: i64,
     e: PhantomData<fn() -> E>,
 }
 
 impl<E> Item<E> {
+    /// The item `name` = `value`.
     pub const fn new(name: &'static str, value: i64) -> Self {
         Item { name, value, e: PhantomData }
     }
@@ -61,6 +83,7 @@ impl<E> fmt::Debug for Item<E> {
 /// An integer that can store an enumeration: converts to and from `i64` without loss of any
 /// value of its own width.
 pub trait IntStorage: Value + Copy + PartialEq + fmt::Debug {
+    /// The stored integer as an `i64` (an unsigned 64-bit value as its bits).
     fn to_i64(self) -> i64;
     /// `None` when `v` does not fit the storage.
     fn from_i64(v: i64) -> Option<Self>;
@@ -110,12 +133,14 @@ macro_rules! stored_int {
         }
 
         impl<E, S> $name<E, S> {
+            /// A value storing `raw`.
             pub const fn new(raw: S) -> Self {
                 $name { raw, e: PhantomData }
             }
         }
 
         impl<E: Enumeration, S: IntStorage> $name<E, S> {
+            /// The stored integer.
             pub fn value(&self) -> i64 {
                 self.raw.to_i64()
             }

@@ -6,20 +6,33 @@ use super::{Reader, Value, Writer};
 use crate::error::Result;
 
 /// `hkVector4f`: four lanes, 16 bytes, 16-aligned.
+///
+/// ```
+/// use hktypes::value::{read_value, write_value, NoItems, SourceIndices, Vector4};
+///
+/// let bytes: Vec<u8> = [1.0f32, 2.0, 3.0, 0.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+/// let v: Vector4 = read_value(&bytes, 0, &NoItems).unwrap();
+/// assert_eq!(v.lanes, [1.0, 2.0, 3.0, 0.0]);
+/// let back = write_value(&v, 0, &mut SourceIndices { data: &bytes, base: 0 }).unwrap();
+/// assert_eq!(back, bytes);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Vector4 {
+    /// `x, y, z, w`.
     pub lanes: [f32; 4],
 }
 
 /// `hkQuaternionf`: `x, y, z, w` lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Quaternion {
+    /// `x, y, z, w` (`w` the real part).
     pub lanes: [f32; 4],
 }
 
 /// `hkMatrix3f`: three columns of four lanes, 48 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Matrix3 {
+    /// The columns (the fourth lane of each is padding).
     pub cols: [Vector4; 3],
 }
 
@@ -29,21 +42,27 @@ pub type Rotation = Matrix3;
 /// `hkMatrix4f`: four columns of four lanes, 64 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Matrix4 {
+    /// The columns.
     pub cols: [Vector4; 4],
 }
 
 /// `hkTransformf`: rotation columns then translation, 64 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Transform {
+    /// The rotation part.
     pub rotation: Rotation,
+    /// The translation (fourth lane padding).
     pub translation: Vector4,
 }
 
 /// `hkQsTransformf`: translation, rotation, scale, 48 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct QsTransform {
+    /// The translation.
     pub translation: Vector4,
+    /// The rotation.
     pub rotation: Quaternion,
+    /// The scale.
     pub scale: Vector4,
 }
 

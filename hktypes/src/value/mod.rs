@@ -128,11 +128,13 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A window over `data` (at file offset `base`) whose reference slots resolve through `items`.
     pub fn new(data: &'a [u8], base: u64, items: &'a dyn Items) -> Self {
         Reader { data, base, items, depth: 0 }
     }
 
     #[inline]
+    /// The window's bytes.
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
@@ -144,11 +146,13 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
+    /// The items that array and string slots resolve through.
     pub fn items(&self) -> &'a dyn Items {
         self.items
     }
 
     #[inline]
+    /// How many runs deep this window is (see [`MAX_DEPTH`]).
     pub fn depth(&self) -> u32 {
         self.depth
     }
@@ -188,6 +192,7 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
+    /// `N` bytes at `offset`.
     pub fn bytes<const N: usize>(&self, offset: usize) -> Result<[u8; N]> {
         let r = self.sub(offset, N)?;
         let mut a = [0u8; N];
@@ -196,6 +201,7 @@ impl<'a> Reader<'a> {
     }
 
     #[inline]
+    /// A little-endian `u32` at `offset`.
     pub fn u32_le(&self, offset: usize) -> Result<u32> {
         self.bytes::<4>(offset).map(u32::from_le_bytes)
     }
@@ -221,19 +227,23 @@ pub struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
+    /// A writer into `out` (zeroed, at file offset `base`) whose slots take their indices from `refs`.
     pub fn new(out: &'a mut [u8], base: u64, refs: &'a mut dyn Refs) -> Self {
         Writer { out, base, refs }
     }
 
+    /// Absolute file offset of the first byte.
     pub fn base(&self) -> u64 {
         self.base
     }
 
+    /// The bytes to write into.
     pub fn out(&mut self) -> &mut [u8] {
         self.out
     }
 
     #[inline]
+    /// The window `offset..offset + len`.
     pub fn sub(&mut self, offset: usize, len: usize) -> Result<Writer<'_>> {
         let have = self.out.len();
         match offset.checked_add(len).filter(|&e| e <= have) {
@@ -252,11 +262,13 @@ impl<'a> Writer<'a> {
     }
 
     #[inline]
+    /// Writes `v` at `offset` without naming it (a base class, an array element).
     pub fn value<T: Value>(&mut self, offset: usize, v: &T) -> Result<()> {
         self.sub(offset, T::SIZE).and_then(|mut w| v.write(&mut w))
     }
 
     #[inline]
+    /// Copies `bytes` to `offset`.
     pub fn put(&mut self, offset: usize, bytes: &[u8]) -> Result<()> {
         let w = self.sub(offset, bytes.len())?;
         w.out.copy_from_slice(bytes);

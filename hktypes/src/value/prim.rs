@@ -76,6 +76,7 @@ big_endian!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 pub struct Half16(pub u16);
 
 impl Half16 {
+    /// The `float` these are the top bits of.
     pub fn to_f32(self) -> f32 {
         f32::from_bits((self.0 as u32) << 16)
     }
@@ -108,6 +109,7 @@ impl Value for Half16 {
 pub struct Bool8(pub u8);
 
 impl Bool8 {
+    /// Whether the stored byte is nonzero.
     pub fn get(self) -> bool {
         self.0 != 0
     }
@@ -135,6 +137,7 @@ impl Value for Bool8 {
 pub struct Bool32(pub u32);
 
 impl Bool32 {
+    /// Whether the stored word is nonzero.
     pub fn get(self) -> bool {
         self.0 != 0
     }

@@ -16,6 +16,7 @@ pub struct Run<'a> {
     pub data: &'a [u8],
     /// Absolute file offset of `data[0]`.
     pub base: u64,
+    /// Number of elements.
     pub count: u32,
 }
 
@@ -31,6 +32,7 @@ impl Items for NoItems {
 /// Refs that store, for every slot, the index found at the same offset in `data` (the bytes the
 /// value was read from): writing back a value read from a file reproduces its slots exactly.
 pub struct SourceIndices<'a> {
+    /// The bytes the value was read from.
     pub data: &'a [u8],
     /// Absolute offset of `data[0]`.
     pub base: u64,
@@ -63,8 +65,10 @@ pub struct Ptr<T: ?Sized> {
 }
 
 impl<T: ?Sized> Ptr<T> {
+    /// The null pointer (index 0).
     pub const NULL: Self = Ptr { index: 0, target: PhantomData };
 
+    /// A handle to item `index` of the file.
     pub fn from_index(index: u32) -> Self {
         Ptr { index, target: PhantomData }
     }
@@ -74,6 +78,7 @@ impl<T: ?Sized> Ptr<T> {
         self.index
     }
 
+    /// Whether this is the null pointer.
     pub fn is_null(&self) -> bool {
         self.index == 0
     }
@@ -126,14 +131,19 @@ impl<T: ?Sized + 'static> Value for Ptr<T> {
 
 /// The elements of an array, type-erased for the file writer that lays them out as a run.
 pub trait RunValue {
+    /// Number of elements.
     fn len(&self) -> usize;
+    /// Whether there are none.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Size of one element in bytes.
     fn elem_size(&self) -> usize;
+    /// Alignment of an element in bytes.
     fn elem_align(&self) -> usize;
     /// Writes element `i` into `w` (exactly one element's bytes).
     fn write_elem(&self, i: usize, w: &mut Writer<'_>) -> Result<()>;
+    /// Calls `v` for every reference slot of element `i`, at offsets from `at`.
     fn visit_elem(&self, i: usize, at: usize, v: &mut dyn Visitor);
     /// Writes every element into `out` at once when they hold no references (see
     /// [`Value::write_plain`]); says whether it did.
@@ -173,6 +183,7 @@ impl<T: Value> RunValue for Vec<T> {
 /// its elements, read from the run its slot names. Empty is index 0.
 #[derive(Clone, PartialEq)]
 pub struct Array<T, const SLOT: usize = 16> {
+    /// The elements.
     pub items: Vec<T>,
 }
 
@@ -253,6 +264,7 @@ impl<T: Value, const SLOT: usize> Value for Array<T, SLOT> {
 pub struct StringPtr(pub Option<String>);
 
 impl StringPtr {
+    /// The string, `None` for the null string.
     pub fn as_deref(&self) -> Option<&str> {
         self.0.as_deref()
     }
