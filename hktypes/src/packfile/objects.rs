@@ -585,6 +585,12 @@ impl Document {
             })
             .collect::<Result<Vec<_>>>()?;
         let mut file = self.file.clone();
+        if rules.endian() != own.endian() {
+            // The version-11 header region holds 32-bit words (20, then zeros).
+            if let super::file::HeaderTail::Predicates { region, .. } = &mut file.header.tail {
+                region.chunks_exact_mut(4).for_each(|w| w.reverse());
+            }
+        }
         file.header.layout = rules;
         if let Some(r) = self.root {
             file.header.contents_section_offset = *starts.get(r.0 as usize).ok_or_else(|| bad_handle(&r))?;
