@@ -49,8 +49,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// What can go wrong in [`Builder::generate`].
-#[derive(Debug, thiserror::Error)]
+/// What can go wrong in [`Builder::generate`]. Its `Debug` is its message, so that a build
+/// script's `.unwrap()` or `?` prints the message rather than the variant's fields.
+#[derive(thiserror::Error)]
 pub enum BuildError {
     /// The schemas path holds no `sdk.ron`; `found` lists the SDK snapshots under it, if any.
     #[error("{}: no schema snapshot (sdk.ron) here{}", path.display(), found_list(found))]
@@ -91,6 +92,12 @@ pub enum BuildError {
     /// Reading the snapshot or the overlay, generating or writing the code failed.
     #[error(transparent)]
     Hkgen(#[from] crate::Error),
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 fn found_list(found: &[PathBuf]) -> String {

@@ -50,6 +50,9 @@ fn errors_name_what_is_wrong() {
         }
         other => panic!("{other:?}"),
     }
+    // What a build script's unwrap prints: the message.
+    let e = Builder::new().classes(["hknpRagdolData"]).select(&s).unwrap_err();
+    assert_eq!(format!("{e:?}"), e.to_string());
     // The base class cannot be left out.
     match Builder::new().classes(["hknpRagdollData"]).exclude(["hknpPhysicsSystemData"]).select(&s) {
         Err(e @ BuildError::NeedsExcluded(_)) => {
