@@ -18,8 +18,8 @@ fn corpus_packfiles_round_trip_through_objects() {
     let Some(corpus) = common::corpus() else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let empty = ClassSet::default();
-    // version -> [files, exact, typed objects, raw objects]
-    let mut per: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    // version -> [files, exact, typed objects, raw objects, demoted objects, files all typed]
+    let mut per: BTreeMap<String, [usize; 6]> = BTreeMap::new();
     let mut bad = Vec::new();
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
         let bytes = std::fs::read(&e.path).unwrap();
@@ -41,6 +41,10 @@ fn corpus_packfiles_round_trip_through_objects() {
         let c = doc.counts();
         n[2] += c.typed;
         n[3] += c.raw;
+        n[4] += c.demoted;
+        if c.raw == 0 {
+            n[5] += 1;
+        }
         match doc.write() {
             Ok(out) if out == bytes => n[1] += 1,
             Ok(out) => {
@@ -52,17 +56,26 @@ fn corpus_packfiles_round_trip_through_objects() {
             Err(err) => bad.push(format!("{version} {}: write: {err}", e.relpath)),
         }
     }
-    for (v, [files, exact, typed, raw]) in &per {
-        eprintln!("{v}: {exact} of {files} files exact through objects; {typed} objects typed, {raw} raw");
+    for (v, [files, exact, typed, raw, demoted, all_typed]) in &per {
+        eprintln!(
+            "{v}: {exact} of {files} files exact through objects ({all_typed} with every object typed); {typed} objects typed, {raw} raw ({demoted} of them read through their class but kept raw: their values do not write back to their bytes)"
+        );
     }
     bad.sort_by_key(|b| !TARGET.iter().any(|v| b.starts_with(v)));
     for b in bad.iter().take(60) {
         eprintln!("  {b}");
     }
     for v in TARGET {
-        let [files, exact, ..] = per.get(v).copied().unwrap_or_default();
+        let [files, exact, _, _, demoted, _] = per.get(v).copied().unwrap_or_default();
         assert_eq!(exact, files, "{v}: {exact} of {files} exact");
+        // No object of these versions that reads through its class needs its stored bytes.
+        assert_eq!(demoted, 0, "{v}");
     }
+    // Every object of every BotW file is typed.
+    let [files, _, _, raw, _, all_typed] = per.get("hk_2014.2.0-r1").copied().unwrap_or_default();
+    assert_eq!((raw, all_typed), (0, files));
+    // Every corpus packfile of any version round-trips through its objects.
+    assert!(per.values().all(|n| n[0] == n[1]), "{per:?}");
 }
 
 /// `, in object 3 hkaSkeleton +0x18` when `at` falls in `__data__`'s data.

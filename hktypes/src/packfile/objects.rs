@@ -203,6 +203,9 @@ pub struct Document {
     pub classes: ClassSet,
     /// The object the header's contents offset names.
     pub root: Option<Handle>,
+    /// Objects that read through their class but whose values do not write back to their bytes
+    /// (padding or bytes the reflection does not describe): kept raw.
+    pub demoted: usize,
 }
 
 /// Object reading state.
@@ -386,6 +389,8 @@ pub struct Counts {
     pub typed: usize,
     /// Objects with [`Body::Raw`].
     pub raw: usize,
+    /// Of the raw ones, those whose class reads them but does not write them back exactly.
+    pub demoted: usize,
 }
 
 impl Document {
@@ -439,42 +444,62 @@ impl Document {
             objects: &objects,
             plan: Plan::new(&classes, rules)?,
         };
+        // Each object's fixups, in table order: sources fall in [start, next start).
+        let owner = |src: u32| objects.partition_point(|&(o, _)| o <= src).checked_sub(1);
+        let mut local_of: Vec<Vec<LocalFixup>> = vec![Vec::new(); objects.len()];
+        for f in &sec.local {
+            if let Some(i) = owner(f.src) {
+                local_of[i].push(*f);
+            }
+        }
+        let mut global_of: Vec<Vec<u32>> = vec![Vec::new(); objects.len()];
+        for f in &sec.global {
+            if let Some(i) = owner(f.src) {
+                global_of[i].push(f.src);
+            }
+        }
         let mut out = Vec::with_capacity(objects.len());
+        let mut demoted = 0;
         for (i, (v, &(at, end))) in sec.virtuals.iter().zip(&objects).enumerate() {
             let class = names
                 .at_offset(v.name_offset)
                 .map(|c| c.name.clone())
                 .ok_or_else(|| Error::invalid(u64::from(at), format!("object {i}: no class name at {:#x}", v.name_offset)))?;
-            let typed = if typed_class.get(&class).copied().unwrap_or(false)
+            let span = &d[at as usize..end as usize];
+            let local: Vec<LocalFixup> = local_of[i]
+                .iter()
+                .map(|f| {
+                    if f.dst < at || f.dst > end {
+                        Err(Error::invalid(reader.loc(f.src), format!("{class} at {at:#x}: local fixup {:#x} -> {:#x} leaves the object's bytes", f.src, f.dst)))
+                    } else {
+                        Ok(LocalFixup { src: f.src - at, dst: f.dst - at })
+                    }
+                })
+                .collect::<Result<_>>()?;
+            let global: Vec<(u32, Ref)> = global_of[i].iter().map(|&src| Ok((src - at, reader.resolve(src)?))).collect::<Result<_>>()?;
+            let typed = if at % 16 == 0
+                && typed_class.get(&class).copied().unwrap_or(false)
                 && reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
             {
                 reader.read_struct(&class, at, 0).ok()
             } else {
                 None
             };
+            // A typed object is kept typed only when writing it gives back its bytes and fixups
+            // (padding the reflection does not describe, a stray byte: the object stays raw).
+            let typed = typed.and_then(|values| {
+                let mut w = Writer { plan: Plan::new(&classes, rules).ok()?, out: Vec::with_capacity(span.len()), local: Vec::new(), pending: Vec::new() };
+                w.object(&class, &values).ok()?;
+                let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
+                let same = w.out == span && w.local == local && pending == global;
+                if !same {
+                    demoted += 1;
+                }
+                same.then_some(values)
+            });
             let body = match typed {
                 Some(values) => Body::Typed(values),
-                None => {
-                    let local = sec
-                        .local
-                        .iter()
-                        .filter(|f| f.src >= at && f.src < end)
-                        .map(|f| {
-                            if f.dst < at || f.dst > end {
-                                Err(Error::invalid(u64::from(f.src), format!("{class} at {at:#x}: local fixup {:#x} -> {:#x} leaves the object's bytes", f.src, f.dst)))
-                            } else {
-                                Ok(LocalFixup { src: f.src - at, dst: f.dst - at })
-                            }
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    let global = sec
-                        .global
-                        .iter()
-                        .filter(|f| f.src >= at && f.src < end)
-                        .map(|f| Ok((f.src - at, reader.resolve(f.src)?)))
-                        .collect::<Result<Vec<_>>>()?;
-                    Body::Raw(Raw { bytes: d[at as usize..end as usize].to_vec(), local, global })
-                }
+                None => Body::Raw(Raw { bytes: span.to_vec(), local, global }),
             };
             out.push(Object { class, class_ref: (v.section, v.name_offset), body });
         }
@@ -484,13 +509,13 @@ impl Document {
             None
         };
         drop(reader);
-        Ok(Document { file, data_index, objects: out, classes, root })
+        Ok(Document { file, data_index, objects: out, classes, root, demoted })
     }
 
     /// How many objects are typed and how many raw.
     pub fn counts(&self) -> Counts {
         let typed = self.objects.iter().filter(|o| matches!(o.body, Body::Typed(_))).count();
-        Counts { typed, raw: self.objects.len() - typed }
+        Counts { typed, raw: self.objects.len() - typed, demoted: self.demoted }
     }
 
     /// The layout rules the file was read with.
