@@ -105,6 +105,27 @@ fn field_map(t: &Type) -> BTreeMap<&str, (u32, &str)> {
 }
 
 /// Every class that differs between `old` and `new`, by name.
+///
+/// ```
+/// use hkgen::diff::{diff, table, Change};
+/// use hkgen::schema::snapshot;
+///
+/// let sdk = r#"(sdk: "x", sdkv: "x", recipe: InheritedFields, sources: (tagfiles: 1, compendia: [], registry: false), variants: {})"#;
+/// let v = |version: u32, extra: &str| format!(
+///     r#"#![enable(implicit_some)]
+///     [(key: "int", name: "int", format: "0x00008204", size: 4, align: 4, computed: "0x00000001", seen: (files: 1)),
+///        (key: "hkaBone", name: "hkaBone", format: "0x00000007", version: {version}, size: 8, align: 4,
+///         fields: [(name: "a", flags: "0x00000020", offset: 0, ty: "int"){extra}],
+///         computed: "0x0000000{version}", seen: (files: 1))]"#);
+/// let old = snapshot::parse("old", sdk, vec![("t".into(), v(1, ""))])?;
+/// let new = snapshot::parse("new", sdk, vec![("t".into(), v(2, r#", (name: "b", flags: "0x00000020", offset: 4, ty: "int")"#))])?;
+/// let changes = diff(&old, &new);
+/// assert_eq!(changes[0].class, "hkaBone");
+/// assert_eq!((changes[0].change, changes[0].version), (Change::Changed, (Some(1), Some(2))));
+/// assert_eq!(changes[0].added, ["b"]);
+/// println!("{}", table(&changes, false));
+/// # Ok::<(), hkgen::Error>(())
+/// ```
 pub fn diff(old: &Schema, new: &Schema) -> Vec<ClassChange> {
     let (a, b) = (classes(old), classes(new));
     let mut names: Vec<&str> = a.keys().chain(b.keys()).copied().collect();

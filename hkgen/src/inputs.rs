@@ -39,6 +39,15 @@ impl Format {
 pub const PACKFILE_MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10];
 
 /// Classifies a file by its first bytes (up to 512 are looked at).
+///
+/// ```
+/// use hkgen::inputs::{sniff, Format, PACKFILE_MAGIC};
+///
+/// assert_eq!(sniff(b"\x00\x00\x01\x00TAG0\x40\x00\x00\x10SDKV20180100"), Format::Tag0);
+/// assert_eq!(sniff(&PACKFILE_MAGIC), Format::Packfile);
+/// assert_eq!(sniff(b"<?xml version=\"1.0\"?><HavokTypeRegistry>"), Format::Registry);
+/// assert_eq!(sniff(b"hello"), Format::Other);
+/// ```
 pub fn sniff(head: &[u8]) -> Format {
     match hktypes::tagfile::sniff(head) {
         Some("tag0") => return Format::Tag0,

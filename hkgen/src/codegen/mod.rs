@@ -5,6 +5,30 @@
 //!
 //! The generated items use the runtime of `hktypes::value` and contain no inner attributes, so
 //! that a module can `include!` them.
+//!
+//! A snapshot parsed from text in memory, and the struct generated for its one class:
+//!
+//! ```
+//! use hkgen::schema::snapshot;
+//!
+//! let sdk = r#"(sdk: "2018.1", sdkv: "20180100", recipe: InheritedFields,
+//!     sources: (tagfiles: 1, compendia: [], registry: false), variants: {})"#;
+//! let types = r#"#![enable(implicit_some)]
+//! [
+//!   (key: "unsigned int", name: "unsigned int", format: "0x00008004", size: 4, align: 4,
+//!    computed: "0x94e0eb06", seen: (files: 1)),
+//!   (key: "hkUint32", name: "hkUint32", parent: "unsigned int", computed: "0x664be534", seen: (files: 1)),
+//!   (key: "hknpBodyId", name: "hknpBodyId", format: "0x00000007", size: 4, align: 4,
+//!    fields: [(name: "serialAndIndex", flags: "0x00000022", offset: 0, ty: "hkUint32")],
+//!    computed: "0x96199f12", seen: (files: 1)),
+//! ]"#;
+//! let schema = snapshot::parse("sdk.ron", sdk, vec![("types.ron".into(), types.into())])?;
+//! let code = hkgen::codegen::Config::new().formatted(false).render(&schema)?;
+//! assert!(code.starts_with("// @generated"));
+//! assert!(code.contains("pub struct hknpBodyId"));
+//! assert!(code.contains("pub serial_and_index : u32"));
+//! # Ok::<(), hkgen::Error>(())
+//! ```
 
 mod emit;
 pub mod names;
@@ -23,6 +47,10 @@ use std::path::{Path, PathBuf};
 pub const SDKS: &[&str] = &["2015.1", "2016.2", "2018.1", "2019.1"];
 
 /// The module (and cargo feature) name of an SDK version: `2018.1` -> `hk2018_1`.
+///
+/// ```
+/// assert_eq!(hkgen::codegen::module_name("2018.1"), "hk2018_1");
+/// ```
 pub fn module_name(sdk: &str) -> String {
     format!("hk{}", sdk.replace(['.', '-'], "_"))
 }

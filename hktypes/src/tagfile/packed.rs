@@ -1,6 +1,6 @@
 //! The variable-length integers of type tables (spec: "Packed integers"): big-endian within the
 //! integer, the first byte's high bits giving the width. Stock files always use the shortest form,
-//! so [`write`] picks it and reproduces their bytes.
+//! so [`write()`] picks it and reproduces their bytes.
 
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
