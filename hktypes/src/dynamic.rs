@@ -297,6 +297,20 @@ pub struct DumpObject<'t> {
 }
 
 /// Every object item of a file, decoded, in item order.
+///
+/// ```
+/// use hktypes::tagfile::TagFile;
+///
+/// // Elden Ring's c3460.hkx from the corpus ($HKGEN_CORPUS, else ../shared/corpus); none, no test.
+/// let corpus = std::env::var("HKGEN_CORPUS").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").into());
+/// let Ok(bytes) = std::fs::read(format!("{corpus}/Axelph237__mod/chr/c3460.chrbnd/chr/c3460/c3460.hkx")) else { return };
+/// let file = TagFile::read(&bytes, &Default::default()).unwrap();
+/// let objects = hktypes::dynamic::dump(&file).unwrap();
+/// assert_eq!(objects[0].ty, "hkRootLevelContainer");
+/// let ragdoll = objects.iter().find(|o| o.ty == "hknpRagdollData").unwrap();
+/// let hktypes::dynamic::Dyn::Record(members) = &ragdoll.value else { panic!() };
+/// assert!(members.iter().any(|(name, _)| *name == "bodyCinfos"));
+/// ```
 pub fn dump<'t>(file: &'t crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject<'t>>> {
     let mut layouts = Layouts::new(&file.types);
     let items = Items::read(file, &mut layouts)?;

@@ -48,6 +48,19 @@ pub fn read_u32(c: &mut Cursor<'_>) -> Result<u32> {
 }
 
 /// Appends `v` in its shortest form.
+///
+/// ```
+/// use hktypes::{bytes::Cursor, tagfile::packed};
+///
+/// let mut out = Vec::new();
+/// for v in [5, 0x1234, 0x12_3456, 0x1234_5678] {
+///     packed::write(&mut out, v);
+/// }
+/// assert_eq!(out.len(), 1 + 2 + 3 + 5); // the first byte's high bits give the width
+/// let mut c = Cursor::new(&out, 0);
+/// let back: Vec<u64> = (0..4).map(|_| packed::read(&mut c).unwrap()).collect();
+/// assert_eq!(back, [5, 0x1234, 0x12_3456, 0x1234_5678]);
+/// ```
 pub fn write(out: &mut Vec<u8>, v: u64) {
     let (width, prefix): (usize, u8) = if v < 1 << 7 {
         (1, 0x00)
