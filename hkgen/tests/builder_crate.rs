@@ -89,14 +89,14 @@ version = "0.0.0"
 edition = "2021"
 publish = false
 
-# Not a member of the hkgen workspace that holds target/.
+# Not a member of the hkgen workspace that holds target/. Literal strings: paths as they are.
 [workspace]
 
 [dependencies]
-hktypes = {{ path = "{ws}/hktypes" }}
+hktypes = {{ path = '{ws}/hktypes' }}
 
 [build-dependencies]
-hkgen = {{ path = "{ws}/hkgen", default-features = false }}
+hkgen = {{ path = '{ws}/hkgen', default-features = false }}
 "#,
         ws = ws.display()
     );
