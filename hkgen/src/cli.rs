@@ -46,7 +46,7 @@ enum Command {
         old: String,
         new: String,
     },
-    /// Print the objects of a tagfile with Havok's names, for people and for diffs.
+    /// Print the objects of a tagfile or packfile with Havok's names, for people and for diffs.
     Dump {
         /// `ron` or `json`.
         #[arg(long, default_value = "ron", value_parser = ["ron", "json"])]
@@ -55,7 +55,24 @@ enum Command {
         /// compendia beside the file (its directory and the two above) are tried.
         #[arg(long = "compendium", value_name = "PATH")]
         compendia: Vec<PathBuf>,
+        /// The snapshots whose packfile class schemas (`<sdk>/classes/`) lay out a packfile's
+        /// objects.
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
         file: PathBuf,
+    },
+    /// Write a packfile under other layout rules (another platform): its objects are read through
+    /// the SDK's class schema and laid out again, e.g. a BotW Wii U file (4,0,0,1) as Switch
+    /// (8,1,1,1).
+    Convert {
+        /// Pointer size, little-endian, reuse-padding and empty-base bytes, e.g. `8,1,1,1`.
+        #[arg(long)]
+        layout: String,
+        /// The snapshots whose packfile class schemas (`<sdk>/classes/`) lay out the objects.
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
+        input: PathBuf,
+        output: PathBuf,
     },
     /// Parse and check each file; recompute every stored type hash; write every TAG0 file again
     /// and compare.
@@ -137,7 +154,8 @@ pub fn main_with(classes: ClassesOf) -> ExitCode {
     let r = match cli.command {
         Command::Extract { out, inputs } => extract(out, inputs),
         Command::Verify { json, compendia, schemas, inputs } => verify(json, compendia, &schemas, inputs, classes),
-        Command::Dump { format, compendia, file } => dump(&format, compendia, &file),
+        Command::Dump { format, compendia, schemas, file } => dump(&format, compendia, &schemas, &file),
+        Command::Convert { layout, schemas, input, output } => convert(&layout, &schemas, &input, &output),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out } => codegen(&sdk, &schemas, out.as_deref()),
     };
@@ -301,8 +319,50 @@ fn read_and_verify(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Repo
     }
 }
 
-fn dump(format: &str, compendium_paths: Vec<PathBuf>, file: &Path) -> Result<ExitCode, String> {
+/// A packfile's objects through the class schema of its SDK (raw where it has none).
+fn packfile_document(bytes: &[u8], schemas: &Path, file: &Path) -> Result<hktypes::packfile::objects::Document, String> {
+    let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
+    let pf = hktypes::packfile::PackFile::read(bytes).map_err(located)?;
+    let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
+    let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
+    match schemas.by_sdk.get(&sdk) {
+        Some(s) => hktypes::packfile::objects::Document::from_file(pf, s),
+        None => hktypes::packfile::objects::Document::from_file(pf, &hktypes::packfile::layout::ClassSet::default()),
+    }
+    .map_err(located)
+}
+
+fn print(format: &str, value: &impl serde::Serialize) -> Result<(), String> {
+    let text = match format {
+        "json" => serde_json::to_string_pretty(value).map_err(|e| e.to_string())?,
+        _ => ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::new().indentor("  ".to_owned())).map_err(|e| e.to_string())?,
+    };
+    // A closed pipe (`hkgen dump f | head`) ends the output quietly.
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(())
+}
+
+fn convert(layout: &str, schemas: &Path, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    let rules = hktypes::packfile::LayoutRules::parse(layout).ok_or_else(|| format!("--layout {layout}: expected four numbers like 8,1,1,1"))?;
+    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    if !hktypes::packfile::sniff(&bytes) {
+        return Err(format!("{}: not a packfile", input.display()));
+    }
+    let doc = packfile_document(&bytes, schemas, input)?;
+    let out = doc.write_as(rules).map_err(|e| e.in_file(input.display().to_string()).to_string())?;
+    std::fs::write(output, &out).map_err(|e| Error::io(output, e).to_string())?;
+    let c = doc.counts();
+    eprintln!("{} ({}) -> {} ({rules}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), c.typed + c.raw, out.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Path) -> Result<ExitCode, String> {
     let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    if hktypes::packfile::sniff(&bytes) {
+        let doc = packfile_document(&bytes, schemas, file)?;
+        print(format, &doc.dump())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut paths = compendium_paths;
     if paths.is_empty() {
         // Binders keep the compendium a few folders up from the files that use it.

@@ -46,6 +46,10 @@ pub struct Report {
     /// the bytes it was read from) still gives the same bytes, `differs` or `error`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed_roundtrip: Option<&'static str>,
+    /// A packfile: `roundtrip` is through its objects (`__data__` laid out again from them); this
+    /// is its container alone (sections and tables written back from their parts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container_roundtrip: Option<&'static str>,
     /// Where a round trip first differs (file offset), or why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
@@ -54,7 +58,8 @@ pub struct Report {
     /// Items of a TAG0 file (objects and runs, the null item not counted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<usize>,
-    /// Objects read through a generated class, and objects read as dynamic values.
+    /// Objects read through a generated class, and objects read as dynamic values (a packfile:
+    /// objects read through the class schema, and objects kept as their bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -235,14 +240,18 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                     r.mismatches = c.mismatches.clone();
                 }
                 r.roundtrip = Some(c.roundtrip);
+                r.container_roundtrip = Some(c.container_roundtrip);
                 r.roundtrip_offset = c.roundtrip_offset;
                 r.roundtrip_detail = c.roundtrip_detail.clone();
-                r.ok = if checked { c.ok() } else { c.roundtrip == "exact" };
+                // Objects typed through the class schema, and objects kept as their bytes.
+                r.typed = Some(c.typed);
+                r.dynamic = Some(c.raw);
+                r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" };
                 if !r.ok {
                     r.error = Some(if c.signatures_matched != c.signatures_stored {
                         format!("{} of {} class signatures do not recompute", c.signatures_stored - c.signatures_matched, c.signatures_stored)
                     } else {
-                        format!("round trip {}", c.roundtrip)
+                        format!("round trip {} (container {})", c.roundtrip, c.container_roundtrip)
                     });
                 }
             }

@@ -1,11 +1,14 @@
 //! What `hkgen verify` checks of a packfile: that it reads, that every class signature its
-//! `__classnames__` stores recomputes from the SDK's class schema, and that writing its parts back
-//! gives the same bytes (with the first difference located by header, section and table).
+//! `__classnames__` stores recomputes from the SDK's class schema, that writing its parts back
+//! gives the same bytes, and that reading `__data__` into objects (typed through the class schema
+//! where it covers them) and laying it out again from them does too (with the first difference
+//! located by header, section and table).
 
 use super::signature;
 use super::snapshot;
 use super::sources::sdk_of_contents_version;
 use crate::schema::model::ClassSchema;
+use hktypes::packfile::objects::Document;
 use hktypes::packfile::{raw::RawSectionHeader, PackFile};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -52,8 +55,14 @@ pub struct PackfileCheck {
     /// The first few that do not, as `name: stored != computed` or `name: why not`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<String>,
-    /// `exact`, `differs` or `error`.
+    /// Through the objects: `exact`, `differs` or `error`.
     pub roundtrip: &'static str,
+    /// The container alone (sections and tables written back from their parts): `exact`,
+    /// `differs` or `error`.
+    pub container_roundtrip: &'static str,
+    /// Objects read through the class schema, and objects kept as bytes.
+    pub typed: usize,
+    pub raw: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,7 +72,7 @@ pub struct PackfileCheck {
 impl PackfileCheck {
     /// Everything stored recomputes and the round trip is exact.
     pub fn ok(&self) -> bool {
-        self.signatures_matched == self.signatures_stored && self.roundtrip == "exact"
+        self.signatures_matched == self.signatures_stored && self.roundtrip == "exact" && self.container_roundtrip == "exact"
     }
 }
 
@@ -99,7 +108,22 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
             _ => {}
         }
     }
-    match file.to_bytes() {
+    r.container_roundtrip = match file.to_bytes() {
+        Ok(out) if out == bytes => "exact",
+        Ok(_) => "differs",
+        Err(_) => "error",
+    };
+    let empty = hktypes::packfile::layout::ClassSet::default();
+    let doc = match schema {
+        Some(s) => Document::from_file(file.clone(), s),
+        None => Document::from_file(file.clone(), &empty),
+    };
+    match doc.and_then(|d| {
+        let c = d.counts();
+        r.typed = c.typed;
+        r.raw = c.raw;
+        d.write()
+    }) {
         Ok(out) if out == bytes => r.roundtrip = "exact",
         Ok(out) => {
             let at = out.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len())) as u64;

@@ -7,6 +7,7 @@
 //! [`write`] rebuilds the bytes from a `PackFile`'s parts (a stock file comes back byte for byte).
 //! The objects inside `__data__` are left as bytes here; laying them out is the schema's job.
 
+pub mod dump;
 pub mod file;
 pub mod layout;
 pub mod objects;
