@@ -325,11 +325,8 @@ fn packfile_document(bytes: &[u8], schemas: &Path, file: &Path) -> Result<hktype
     let pf = hktypes::packfile::PackFile::read(bytes).map_err(located)?;
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
     let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    match schemas.by_sdk.get(&sdk) {
-        Some(s) => hktypes::packfile::objects::Document::from_file(pf, s),
-        None => hktypes::packfile::objects::Document::from_file(pf, &hktypes::packfile::layout::ClassSet::default()),
-    }
-    .map_err(located)
+    let empty = hktypes::packfile::layout::ClassSet::default();
+    hktypes::packfile::objects::Document::from_file(pf, schemas.class_set(&sdk).unwrap_or(&empty)).map_err(located)
 }
 
 fn print(format: &str, value: &impl serde::Serialize) -> Result<(), String> {

@@ -8,6 +8,7 @@ use super::signature;
 use super::snapshot;
 use super::sources::sdk_of_contents_version;
 use crate::schema::model::ClassSchema;
+use hktypes::packfile::layout::ClassSet;
 use hktypes::packfile::objects::Document;
 use hktypes::packfile::{raw::RawSectionHeader, PackFile};
 use serde::Serialize;
@@ -18,6 +19,8 @@ use std::path::Path;
 #[derive(Clone, Debug, Default)]
 pub struct ClassSchemas {
     pub by_sdk: BTreeMap<String, ClassSchema>,
+    /// The same as runtime class sets with their signatures, built on first use.
+    sets: std::sync::OnceLock<BTreeMap<String, ClassSet>>,
 }
 
 impl ClassSchemas {
@@ -29,11 +32,16 @@ impl ClassSchemas {
                 by_sdk.insert(sdk.clone(), snapshot::read(dir, &sdk)?);
             }
         }
-        Ok(ClassSchemas { by_sdk })
+        Ok(ClassSchemas { by_sdk, sets: Default::default() })
     }
 
     pub fn from_schemas(schemas: impl IntoIterator<Item = ClassSchema>) -> Self {
-        ClassSchemas { by_sdk: schemas.into_iter().map(|s| (s.sdk.clone(), s)).collect() }
+        ClassSchemas { by_sdk: schemas.into_iter().map(|s| (s.sdk.clone(), s)).collect(), sets: Default::default() }
+    }
+
+    /// The class set of `sdk` (every class with its recomputed signature), for reading objects.
+    pub fn class_set(&self, sdk: &str) -> Option<&ClassSet> {
+        self.sets.get_or_init(|| self.by_sdk.iter().map(|(k, s)| (k.clone(), super::layout::class_set(s))).collect()).get(sdk)
     }
 }
 
@@ -113,11 +121,8 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         Ok(_) => "differs",
         Err(_) => "error",
     };
-    let empty = hktypes::packfile::layout::ClassSet::default();
-    let doc = match schema {
-        Some(s) => Document::from_file(file.clone(), s),
-        None => Document::from_file(file.clone(), &empty),
-    };
+    let empty = ClassSet::default();
+    let doc = Document::from_file(file.clone(), schemas.class_set(&sdk).unwrap_or(&empty));
     match doc.and_then(|d| {
         let c = d.counts();
         r.typed = c.typed;

@@ -58,3 +58,17 @@ impl ClassSource for ClassSchema {
         super::signature::class_signature(self, name).ok()
     }
 }
+
+/// Every class of `schema` as a runtime [`ClassSet`], with the signatures the schema recomputes
+/// (computed once: reading many files through the set is cheaper than through the schema, which
+/// converts a record and recomputes its signature on every request).
+pub fn class_set(schema: &ClassSchema) -> hktypes::packfile::layout::ClassSet {
+    let mut set = hktypes::packfile::layout::ClassSet::default();
+    for c in schema.classes.values() {
+        set.classes.insert(c.name.clone(), runtime_class(schema, c));
+        if let Ok(sig) = super::signature::class_signature(schema, &c.name) {
+            set.signatures.insert(c.name.clone(), sig);
+        }
+    }
+    set
+}

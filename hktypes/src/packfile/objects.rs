@@ -183,8 +183,13 @@ impl<'c> Plan<'c> {
         Ok(f)
     }
 
-    /// Size and alignment of one array element.
+    /// Size of one array element.
     fn elem_shape(&mut self, class: &str, m: &Member) -> Result<(u32, u32)> {
+        if m.subtype == MemberType::Struct {
+            if let Some(c) = &m.class {
+                return Ok((self.fields(c)?.1, 0));
+            }
+        }
         self.layouts.type_shape(class, &elem_member(m), m.subtype).map_err(layout_err)
     }
 }
@@ -427,10 +432,10 @@ impl Document {
                 continue;
             }
             let sig_ok = source.signature(&cn.name).is_none_or(|s| s == cn.signature);
-            let mut trial = classes.clone();
-            let ok = sig_ok && copy_class(source, &cn.name, &mut trial, 0) && Layouts::new(&trial, rules).class(&cn.name).is_ok();
-            if ok {
-                classes = trial;
+            let before: std::collections::HashSet<String> = if sig_ok { classes.classes.keys().cloned().collect() } else { Default::default() };
+            let ok = sig_ok && copy_class(source, &cn.name, &mut classes, 0) && Layouts::new(&classes, rules).class(&cn.name).is_ok();
+            if sig_ok && !ok {
+                classes.classes.retain(|k, _| before.contains(k));
             }
             typed_class.insert(cn.name.clone(), ok);
         }
@@ -460,6 +465,7 @@ impl Document {
         }
         let mut out = Vec::with_capacity(objects.len());
         let mut demoted = 0;
+        let mut check_plan = Plan::new(&classes, rules)?;
         for (i, (v, &(at, end))) in sec.virtuals.iter().zip(&objects).enumerate() {
             let class = names
                 .at_offset(v.name_offset)
@@ -488,7 +494,7 @@ impl Document {
             // A typed object is kept typed only when writing it gives back its bytes and fixups
             // (padding the reflection does not describe, a stray byte: the object stays raw).
             let typed = typed.and_then(|values| {
-                let mut w = Writer { plan: Plan::new(&classes, rules).ok()?, out: Vec::with_capacity(span.len()), local: Vec::new(), pending: Vec::new() };
+                let mut w = Writer { plan: &mut check_plan, out: Vec::with_capacity(span.len()), local: Vec::new(), pending: Vec::new() };
                 w.object(&class, &values).ok()?;
                 let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
                 let same = w.out == span && w.local == local && pending == global;
@@ -576,7 +582,8 @@ impl Document {
                 .in_layer(Layer::Writer));
             }
         }
-        let mut w = Writer { plan: Plan::new(&self.classes, rules)?, out: Vec::new(), local: Vec::new(), pending: Vec::new() };
+        let mut plan = Plan::new(&self.classes, rules)?;
+        let mut w = Writer { plan: &mut plan, out: Vec::new(), local: Vec::new(), pending: Vec::new() };
         let mut starts = Vec::with_capacity(self.objects.len());
         let mut virtuals = Vec::with_capacity(self.objects.len());
         for (i, o) in self.objects.iter().enumerate() {
@@ -662,8 +669,8 @@ fn owned(file: PackFile<'_>) -> PackFile<'static> {
 }
 
 /// Laying out `__data__`.
-struct Writer<'c> {
-    plan: Plan<'c>,
+struct Writer<'p, 'c> {
+    plan: &'p mut Plan<'c>,
     out: Vec<u8>,
     local: Vec<LocalFixup>,
     /// Global fixups in walk order, targets resolved once every object is placed.
@@ -683,7 +690,7 @@ fn short(v: &Value) -> String {
     }
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     fn pad(&mut self, a: usize) {
         let n = self.out.len().div_ceil(a) * a;
         self.out.resize(n, 0);
