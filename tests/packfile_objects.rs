@@ -1,12 +1,12 @@
 //! Packfile objects: every corpus packfile read into objects (typed through the SDK's class
-//! schema where it covers the class and the stored signature recomputes, raw bytes otherwise) and
+//! schema, or a neighbouring SDK's, where it covers the class and the stored signature
+//! recomputes; raw bytes otherwise) and
 //! `__data__` laid out again from them, counted per contents version.
 
 mod common;
 
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::layout::ClassSet;
 use hktypes::packfile::objects::Document;
 use std::collections::BTreeMap;
 
@@ -17,7 +17,6 @@ const TARGET: [&str; 3] = ["hk_2014.2.0-r1", "hk_2014.1.0-r1", "hk_2013.1.0-r1"]
 fn corpus_packfiles_round_trip_through_objects() {
     let Some(corpus) = common::corpus() else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let empty = ClassSet::default();
     // version -> [files, exact, typed objects, raw objects, demoted objects, files all typed]
     let mut per: BTreeMap<String, [usize; 6]> = BTreeMap::new();
     let mut bad = Vec::new();
@@ -25,10 +24,7 @@ fn corpus_packfiles_round_trip_through_objects() {
         let bytes = std::fs::read(&e.path).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let version = f.contents_version();
-        let doc = match schemas.by_sdk.get(&sdk_of_contents_version(&version)) {
-            Some(s) => Document::from_file(f, s),
-            None => Document::from_file(f, &empty),
-        };
+        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk_of_contents_version(&version)));
         let n = per.entry(version.clone()).or_default();
         n[0] += 1;
         let doc = match doc {

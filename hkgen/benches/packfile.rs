@@ -34,10 +34,10 @@ fn corpus() -> &'static Corpus {
     CORPUS.get().expect("corpus loaded in main")
 }
 
-fn source(sdk: &Option<String>) -> &'static dyn ClassSource {
-    match sdk.as_ref().and_then(|s| corpus().schemas.class_set(s)) {
-        Some(s) => s,
-        None => EMPTY.get_or_init(ClassSet::default),
+fn sources(sdk: &Option<String>) -> Vec<&'static dyn ClassSource> {
+    match sdk {
+        Some(s) => corpus().schemas.sources_for(s),
+        None => vec![EMPTY.get_or_init(ClassSet::default)],
     }
 }
 
@@ -48,7 +48,7 @@ fn load(dir: &Path, schemas: ClassSchemas) -> Corpus {
         let bytes = std::fs::read(&p).expect("read");
         if let Ok(f) = PackFile::read(&bytes) {
             let sdk = sdk_of_contents_version(&f.contents_version());
-            let sdk = schemas.by_sdk.contains_key(&sdk).then_some(sdk);
+            let sdk = Some(sdk);
             files.push((bytes, sdk));
         }
     }
@@ -74,14 +74,14 @@ fn read_container(b: Bencher) {
 fn read_objects(b: Bencher) {
     counters(b).bench(|| {
         for (bytes, sdk) in &corpus().files {
-            black_box(Document::read(bytes, source(sdk)).unwrap());
+            black_box(Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap());
         }
     });
 }
 
 #[divan::bench]
 fn write_objects(b: Bencher) {
-    let docs: Vec<Document> = corpus().files.iter().map(|(bytes, sdk)| Document::read(bytes, source(sdk)).unwrap()).collect();
+    let docs: Vec<Document> = corpus().files.iter().map(|(bytes, sdk)| Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
     counters(b).bench(|| {
         for d in &docs {
             black_box(d.write().unwrap());
@@ -96,7 +96,7 @@ fn convert_botw(b: Bencher) {
     let n: u64 = wiiu.iter().map(|(b, _)| b.len() as u64).sum();
     b.counter(BytesCount::new(n)).counter(ItemsCount::new(wiiu.len())).bench(|| {
         for (bytes, sdk) in &wiiu {
-            let d = Document::read(bytes, source(sdk)).unwrap();
+            let d = Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap();
             black_box(d.write_as(LayoutRules::SWITCH).unwrap());
         }
     });

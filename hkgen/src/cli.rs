@@ -325,8 +325,7 @@ fn packfile_document(bytes: &[u8], schemas: &Path, file: &Path) -> Result<hktype
     let pf = hktypes::packfile::PackFile::read(bytes).map_err(located)?;
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
     let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    let empty = hktypes::packfile::layout::ClassSet::default();
-    hktypes::packfile::objects::Document::from_file(pf, schemas.class_set(&sdk).unwrap_or(&empty)).map_err(located)
+    hktypes::packfile::objects::Document::from_file_with(pf, &schemas.sources_for(&sdk)).map_err(located)
 }
 
 fn print(format: &str, value: &impl serde::Serialize) -> Result<(), String> {

@@ -15,6 +15,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+static NO_CLASSES: std::sync::LazyLock<ClassSet> = std::sync::LazyLock::new(ClassSet::default);
+
 /// The class schemas by SDK (`2014.2`), as loaded from `schemas/`.
 #[derive(Clone, Debug, Default)]
 pub struct ClassSchemas {
@@ -37,6 +39,23 @@ impl ClassSchemas {
 
     pub fn from_schemas(schemas: impl IntoIterator<Item = ClassSchema>) -> Self {
         ClassSchemas { by_sdk: schemas.into_iter().map(|s| (s.sdk.clone(), s)).collect(), sets: Default::default() }
+    }
+
+    /// The class sets to read a file of `sdk` with: its own first, then the other SDKs' nearest
+    /// first (their records lay out only classes whose signature they recompute as the file
+    /// stores it; see [`Document::from_file_with`]).
+    pub fn sources_for(&self, sdk: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        let num = |s: &str| s.parse::<f64>().unwrap_or(0.0);
+        let mut others: Vec<&String> = self.by_sdk.keys().filter(|k| k.as_str() != sdk).collect();
+        others.sort_by(|a, b| (num(a) - num(sdk)).abs().total_cmp(&(num(b) - num(sdk)).abs()));
+        let mut out: Vec<&dyn hktypes::packfile::layout::ClassSource> = Vec::new();
+        match self.class_set(sdk) {
+            Some(s) => out.push(s),
+            // No schema of its own: nothing unknown is laid out on trust.
+            None => out.push(&*NO_CLASSES),
+        }
+        out.extend(others.into_iter().filter_map(|k| self.class_set(k)).map(|s| s as &dyn hktypes::packfile::layout::ClassSource));
+        out
     }
 
     /// The class set of `sdk` (every class with its recomputed signature), for reading objects.
@@ -121,8 +140,7 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         Ok(_) => "differs",
         Err(_) => "error",
     };
-    let empty = ClassSet::default();
-    let doc = Document::from_file(file.clone(), schemas.class_set(&sdk).unwrap_or(&empty));
+    let doc = Document::from_file_with(file.clone(), &schemas.sources_for(&sdk));
     match doc.and_then(|d| {
         let c = d.counts();
         r.typed = c.typed;

@@ -400,13 +400,21 @@ pub struct Counts {
 
 impl Document {
     /// Reads a packfile's objects through the classes of `source`.
-    pub fn read<S: ClassSource + ?Sized>(bytes: &[u8], source: &S) -> Result<Document> {
+    pub fn read(bytes: &[u8], source: &dyn ClassSource) -> Result<Document> {
         let file = PackFile::read(bytes)?;
         Self::from_file(file, source)
     }
 
     /// Reads the objects of an already parsed packfile.
-    pub fn from_file<S: ClassSource + ?Sized>(file: PackFile<'_>, source: &S) -> Result<Document> {
+    pub fn from_file(file: PackFile<'_>, source: &dyn ClassSource) -> Result<Document> {
+        Self::from_file_with(file, &[source])
+    }
+
+    /// Reads the objects through the first of `sources` that describes each class with the
+    /// signature the file stores: a neighbouring SDK's record of a class whose signature agrees
+    /// lays it out as well as the file's own SDK would. The first source may also lay out a class
+    /// whose signature it cannot compute; the others only classes whose signature they recompute.
+    pub fn from_file_with(file: PackFile<'_>, sources: &[&dyn ClassSource]) -> Result<Document> {
         let file = owned(file);
         let data_index = file.section_index(DATA).ok_or(Error::new(ErrorKind::MissingSection("__data__")).in_layer(Layer::Container))?;
         let names = file.class_names().clone();
@@ -431,10 +439,18 @@ impl Document {
             if typed_class.contains_key(&cn.name) {
                 continue;
             }
-            let sig_ok = source.signature(&cn.name).is_none_or(|s| s == cn.signature);
-            let before: std::collections::HashSet<String> = if sig_ok { classes.classes.keys().cloned().collect() } else { Default::default() };
-            let ok = sig_ok && copy_class(source, &cn.name, &mut classes, 0) && Layouts::new(&classes, rules).class(&cn.name).is_ok();
-            if sig_ok && !ok {
+            let mut ok = false;
+            for (k, source) in sources.iter().enumerate() {
+                let sig = source.signature(&cn.name);
+                let sig_ok = if k == 0 { sig.is_none_or(|s| s == cn.signature) } else { sig == Some(cn.signature) };
+                if !sig_ok || source.class(&cn.name).is_none() {
+                    continue;
+                }
+                let before: std::collections::HashSet<String> = classes.classes.keys().cloned().collect();
+                ok = copy_class(*source, &cn.name, &mut classes, 0) && Layouts::new(&classes, rules).class(&cn.name).is_ok();
+                if ok {
+                    break;
+                }
                 classes.classes.retain(|k, _| before.contains(k));
             }
             typed_class.insert(cn.name.clone(), ok);
