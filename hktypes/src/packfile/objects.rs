@@ -222,6 +222,9 @@ struct Reader<'d, 'c> {
     global: HashMap<u32, (u32, u32)>,
     objects: &'d [(u32, u32)],
     plan: Plan<'c>,
+    /// Array elements and strings left to read: out-of-line data that several slots share (or
+    /// that contains itself) could otherwise be read without end.
+    budget: u64,
 }
 
 /// Unsupported member kinds make an object raw.
@@ -255,6 +258,13 @@ impl Reader<'_, '_> {
 
     fn floats(&self, at: u32, n: u32) -> Result<Vec<f32>> {
         (0..n).map(|i| Ok(f32::from_bits(self.u32(at + 4 * i)?))).collect()
+    }
+
+    fn spend(&mut self, n: u64, at: u32) -> Result<()> {
+        self.budget = self.budget.checked_sub(n).ok_or_else(|| {
+            Error::invalid(self.loc(at), "more array elements and strings than the data holds (out-of-line data shared or containing itself)")
+        })?;
+        Ok(())
     }
 
     fn resolve(&self, slot: u32) -> Result<Ref> {
@@ -327,6 +337,7 @@ impl Reader<'_, '_> {
                 match self.local.get(&at) {
                     None => Value::Str(None),
                     Some(&dst) => {
+                        self.spend(1, at)?;
                         let rest = self.d.get(dst as usize..).unwrap_or(&[]);
                         let n = rest.iter().position(|&b| b == 0).ok_or_else(|| here(Error::at(self.loc(dst), ErrorKind::UnterminatedString)))?;
                         Value::Str(Some(rest[..n].to_vec()))
@@ -343,6 +354,7 @@ impl Reader<'_, '_> {
                         let (stride, _) = self.plan.elem_shape(class, m).map_err(here)?;
                         let room = self.d.len().saturating_sub(dst as usize);
                         let count = crate::bytes::check_count("array elements", u64::from(n), u64::from(stride), room, self.loc(at)).map_err(here)?;
+                        self.spend(u64::from(n), at)?;
                         let em = elem_member(m);
                         let mut items = Vec::with_capacity(count);
                         for i in 0..n {
@@ -464,6 +476,7 @@ impl Document {
             global: sec.global.iter().map(|f| (f.src, (f.section, f.dst))).collect(),
             objects: &objects,
             plan: Plan::new(&classes, rules)?,
+            budget: d.len() as u64 + 64,
         };
         // Each object's fixups, in table order: sources fall in [start, next start).
         let owner = |src: u32| objects.partition_point(|&(o, _)| o <= src).checked_sub(1);
