@@ -5,6 +5,7 @@
 #   fuzz/run.sh TARGET [SECONDS] [RUNS]    # defaults: 1800 s, 10^7 executions, whichever first
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP=1 lets it build on stable.
+# HKGEN_FUZZ_BIN=path runs an already built target binary instead of building one.
 # Work folders go to ${HKGEN_FUZZ_WORK:-${TMPDIR:-/tmp}/hkgen-fuzz}/TARGET: corpus/ (what the
 # fuzzer grew), crashes/ (artifacts, minimized copies as *.min), fuzz.log and the binary used.
 set -euo pipefail
@@ -13,10 +14,14 @@ target="$1"; secs="${2:-1800}"; runs="${3:-10000000}"
 seeds="${HKGEN_FUZZ_SEEDS:-${TMPDIR:-/tmp}/hkgen-fuzz-seeds}"
 work="${HKGEN_FUZZ_WORK:-${TMPDIR:-/tmp}/hkgen-fuzz}/$target"
 [ -d "$seeds/$target" ] || "$here/seeds.sh" "$seeds"
-(cd "$here" && RUSTC_BOOTSTRAP=1 cargo fuzz build -O "$target")
 mkdir -p "$work/corpus" "$work/crashes"
 bin="$work/$target-$(git -C "$here" rev-parse --short HEAD)"
-cp "$here/target/x86_64-unknown-linux-gnu/release/$target" "$bin"
+if [ -n "${HKGEN_FUZZ_BIN:-}" ]; then
+    cp "$HKGEN_FUZZ_BIN" "$bin"
+else
+    (cd "$here" && RUSTC_BOOTSTRAP=1 cargo fuzz build -O "$target")
+    cp "$here/target/x86_64-unknown-linux-gnu/release/$target" "$bin"
+fi
 # -max_len bounds an input as the seeds are bounded; the memory limits make an allocation out of
 # proportion to a 128 KiB input a finding.
 "$bin" "$work/corpus" "$seeds/$target" \

@@ -280,15 +280,24 @@ fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, h
         .or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(|c| c.hash == hash))
 }
 
-/// Whether some array run is named by more than one slot. Typed objects own their arrays, so
-/// such a file is read as dynamic objects, which keep run identities.
+/// Whether some array run is named by more than one slot (of any kind: a string slot may name
+/// the same run as an array slot in a hostile file). Typed objects own their arrays, so such a
+/// file is read as dynamic objects, which keep run identities.
 fn shares_array_runs(items: &Items) -> bool {
-    let mut seen = vec![false; items.items.len()];
+    // Per run: named at all, and named by an array slot.
+    let mut named = vec![(false, false); items.items.len()];
     for it in &items.items {
         for (_, s, t) in it.references() {
-            if s.kind == SlotKind::Array && std::mem::replace(&mut seen[t as usize], true) {
+            if s.kind == SlotKind::Pointer {
+                continue;
+            }
+            let (any, array) = &mut named[t as usize];
+            let is_array = s.kind == SlotKind::Array;
+            if *any && (*array || is_array) {
                 return true;
             }
+            *any = true;
+            *array |= is_array;
         }
     }
     false
@@ -340,12 +349,18 @@ fn empty_item(slots: &Arc<[crate::reflect::layout::Slot]>) -> ItemData {
 
 impl<'t> Builder<'t> {
     fn new(table: &'t TypeTable, source: &'t Items, handles: usize) -> Self {
-        let char_ty = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
+        // A table may name several types `char` (a hostile one may give one a size other than 1).
+        let mut layouts = Layouts::new(table);
+        let char_ty = table
+            .iter()
+            .filter(|(_, t)| t.name == "char")
+            .map(|(i, _)| i)
+            .find(|&i| layouts.size_of(i).ok() == Some(1));
         let none: Arc<[crate::reflect::layout::Slot]> = Arc::from([]);
         Builder {
             table,
             source,
-            layouts: Layouts::new(table),
+            layouts,
             items: (0..handles).map(|_| empty_item(&none)).collect(),
             char_ty,
             origins: Arc::from([]),
@@ -449,7 +464,11 @@ impl<'t> Builder<'t> {
         if let Some(&new) = origin.and_then(|o| self.old_runs.get(&o)) {
             return Ok(new);
         }
-        let ty = self.char_ty.ok_or_else(|| Error::new(ErrorKind::Invalid("the type table has no `char` type for strings".into())))?;
+        // The type of the run read there, if it held one-byte characters; else `char`.
+        let read_ty = origin.and_then(|o| self.source.items.get(o as usize)).filter(|it| it.elem_size == 1).map(|it| it.ty);
+        let ty = read_ty
+            .or(self.char_ty)
+            .ok_or_else(|| Error::new(ErrorKind::Invalid("the type table has no one-byte `char` type for strings".into())))?;
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         let count = bytes.len() as u32;
