@@ -30,7 +30,10 @@ pub enum Node {
     Typed(Box<dyn Object>),
     /// Any other type: the object is item `item` of the file read, kept with the runs it reaches
     /// (see [`Document::source_item`]); its reference slots hold that file's item indices.
-    Dynamic { item: u32 },
+    Dynamic {
+        /// The object's item index in the file read.
+        item: u32,
+    },
 }
 
 struct Entry {
@@ -94,6 +97,8 @@ impl Document {
         Self::from_file(&file, classes)
     }
 
+    /// Like [`Document::read`], from a file already read (its type table may come from a
+    /// [`crate::tagfile::TypeCache`]).
     pub fn from_file(file: &TagFile<'_>, classes: &[ClassEntry]) -> Result<Document> {
         let mut layouts = Layouts::new(&file.types);
         let items = Items::read(file, &mut layouts)?;
@@ -168,6 +173,7 @@ impl Document {
         self.objects.iter().enumerate().filter(|(_, e)| e.is_some()).map(|(i, _)| i as Handle)
     }
 
+    /// The object behind a handle, typed or dynamic.
     pub fn node(&self, h: Handle) -> Option<&Node> {
         self.objects.get(h as usize)?.as_ref().map(|e| &e.node)
     }

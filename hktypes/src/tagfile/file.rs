@@ -15,7 +15,12 @@ pub enum TypeSource {
     /// The file's own `TYPE` section.
     Own,
     /// A `TCRF` naming a compendium; `rest` holds the bytes after the id as stored.
-    Compendium { id: CompendiumId, rest: Vec<u8> },
+    Compendium {
+        /// The compendium id (the first eight bytes of `TCRF`).
+        id: CompendiumId,
+        /// What `TCRF` holds after the id, kept for writing.
+        rest: Vec<u8>,
+    },
 }
 
 /// A read TAG0 file. `data` borrows the file's `DATA` body.
@@ -23,12 +28,17 @@ pub enum TypeSource {
 pub struct TagFile<'a> {
     /// The `SDKV` string, e.g. `20180100`.
     pub sdk: String,
+    /// The `DATA` body: every item's bytes.
     pub data: &'a [u8],
     /// Absolute offset of the `DATA` body.
     pub data_offset: u64,
+    /// Where the types came from: the file's own `TYPE` section or a compendium.
     pub source: TypeSource,
+    /// The type table the items are described by.
     pub types: Arc<TypeTable>,
+    /// The `ITEM` records; index 0 is the null item.
     pub items: Vec<Item>,
+    /// The `PTCH` records, as stored.
     pub patches: Vec<Patch>,
     /// The `SDKV` body as stored.
     pub sdkv_raw: &'a [u8],
@@ -160,6 +170,7 @@ pub struct TypeCache {
 }
 
 impl TypeCache {
+    /// An empty cache.
     pub fn new() -> Self {
         Self::default()
     }
@@ -179,6 +190,7 @@ impl TypeCache {
         self.lock().len()
     }
 
+    /// Whether no table is held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

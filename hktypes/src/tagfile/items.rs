@@ -100,9 +100,11 @@ impl std::fmt::Debug for ItemBytes {
 /// One item: `count` elements of type `ty`, as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemData {
+    /// The type of one element.
     pub ty: TypeIndex,
     /// The kind byte as stored: high nibble 1 (an object) or 2 (a run), low nibble flags.
     pub kind_byte: u8,
+    /// Elements held (1 for an object).
     pub count: u32,
     /// Size of one element.
     pub elem_size: u32,
@@ -113,10 +115,12 @@ pub struct ItemData {
 }
 
 impl ItemData {
+    /// The kind nibble: 1 an object, 2 a run.
     pub fn kind(&self) -> u8 {
         self.kind_byte >> 4
     }
 
+    /// Whether the item is an object (kind 1).
     pub fn is_object(&self) -> bool {
         self.kind() == KIND_OBJECT
     }
@@ -144,6 +148,7 @@ impl ItemData {
 /// Every item of a file; index 0 is the null item.
 #[derive(Clone, Debug, Default)]
 pub struct Items {
+    /// By item index.
     pub items: Vec<ItemData>,
 }
 
