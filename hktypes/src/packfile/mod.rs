@@ -5,7 +5,10 @@
 //!
 //! [`raw`] holds the on-disk records, [`file`] reads and checks them into a [`PackFile`], and
 //! [`write`] rebuilds the bytes from a `PackFile`'s parts (a stock file comes back byte for byte).
-//! The objects inside `__data__` are left as bytes here; laying them out is the schema's job.
+//! [`layout`] lays classes out from platform-neutral hkClass descriptions under a file's four layout
+//! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
+//! fits) and lays it out again, under the file's rules or another platform's; [`dump`] prints the
+//! objects.
 
 pub mod dump;
 pub mod file;
