@@ -8,6 +8,7 @@
 //! - `read_objects`: `Document::read`: the container, every object through its class (and the
 //!   check that it writes back to its bytes) or kept raw.
 //! - `write_objects`: from documents already read, `Document::write`.
+//! - `read_botw`, `write_botw`: the same over the BotW files alone (every object typed).
 //! - `convert_botw`: the BotW Wii U files, read and written as Switch.
 
 use divan::counter::{BytesCount, ItemsCount};
@@ -83,6 +84,33 @@ fn read_objects(b: Bencher) {
 fn write_objects(b: Bencher) {
     let docs: Vec<Document> = corpus().files.iter().map(|(bytes, sdk)| Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
     counters(b).bench(|| {
+        for d in &docs {
+            black_box(d.write().unwrap());
+        }
+    });
+}
+
+fn botw() -> (Vec<&'static (Vec<u8>, Option<String>)>, u64) {
+    let files: Vec<_> = corpus().files.iter().filter(|(bytes, _)| PackFile::read(bytes).is_ok_and(|f| f.contents_version() == "hk_2014.2.0-r1")).collect();
+    let n = files.iter().map(|(b, _)| b.len() as u64).sum();
+    (files, n)
+}
+
+#[divan::bench]
+fn read_botw(b: Bencher) {
+    let (files, n) = botw();
+    b.counter(BytesCount::new(n)).counter(ItemsCount::new(files.len())).bench(|| {
+        for (bytes, sdk) in &files {
+            black_box(Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap());
+        }
+    });
+}
+
+#[divan::bench]
+fn write_botw(b: Bencher) {
+    let (files, n) = botw();
+    let docs: Vec<Document> = files.iter().map(|(bytes, sdk)| Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
+    b.counter(BytesCount::new(n)).counter(ItemsCount::new(files.len())).bench(|| {
         for d in &docs {
             black_box(d.write().unwrap());
         }

@@ -125,6 +125,7 @@ impl Document {
             Value::UInt(u) => Dumped::UInt(*u),
             Value::Real(r) => Dumped::Float(*r),
             Value::Half(h) => Dumped::Float(f32::from_bits(u32::from(*h) << 16)),
+            Value::Vec4(fs) => Dumped::List(fs.iter().map(|f| Dumped::Float(*f)).collect()),
             Value::Floats(fs) => Dumped::List(fs.iter().map(|f| Dumped::Float(*f)).collect()),
             Value::Ptr(r) => ptr(r),
             Value::Str(None) => Dumped::Null,

@@ -24,6 +24,41 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// FxHash (rustc's): member lookups by offset and class name are the reader's inner loop, where
+/// SipHash showed in profiles.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(u64::from(v));
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+}
+
+impl Fx {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+
 /// An object's index in [`Document::objects`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Handle(pub u32);
@@ -56,7 +91,9 @@ pub enum Value {
     Real(f32),
     /// `TYPE_HALF`: the stored 16 bits.
     Half(u16),
-    /// Vectors, quaternions, matrices and transforms: their floats in storage order.
+    /// `hkVector4` and `hkQuaternion`.
+    Vec4([f32; 4]),
+    /// Matrices and transforms (12 or 16 floats) in storage order.
     Floats(Vec<f32>),
     /// A pointer (or a function pointer).
     Ptr(Ref),
@@ -132,7 +169,9 @@ struct Field {
 /// Flattened, laid out members per class, under one set of rules.
 struct Plan<'c> {
     layouts: Layouts<'c, ClassSet>,
-    fields: HashMap<String, (Rc<[Field]>, u32)>,
+    fields: FxMap<String, (Rc<[Field]>, u32)>,
+    /// The last class looked up (arrays of structs ask for one class many times running).
+    last: Option<(String, Rc<[Field]>, u32)>,
     ptr: u32,
     e: Endian,
 }
@@ -151,13 +190,20 @@ impl<'c> Plan<'c> {
         if rules.pointer_size != 4 && rules.pointer_size != 8 {
             return Err(Error::new(ErrorKind::Invalid(format!("layout {rules}: pointer size is neither 4 nor 8"))));
         }
-        Ok(Plan { layouts: Layouts::new(classes, rules), fields: HashMap::new(), ptr: u32::from(rules.pointer_size), e })
+        Ok(Plan { layouts: Layouts::new(classes, rules), fields: FxMap::default(), last: None, ptr: u32::from(rules.pointer_size), e })
     }
 
     /// The fields and size of `class`.
     fn fields(&mut self, class: &str) -> Result<(Rc<[Field]>, u32)> {
+        if let Some((name, f, size)) = &self.last {
+            if name == class {
+                return Ok((f.clone(), *size));
+            }
+        }
         if let Some(f) = self.fields.get(class) {
-            return Ok(f.clone());
+            let f = f.clone();
+            self.last = Some((class.to_owned(), f.0.clone(), f.1));
+            return Ok(f);
         }
         let size = self.layouts.class(class).map_err(layout_err)?.size;
         let mut chain = Vec::new();
@@ -218,8 +264,8 @@ struct Reader<'d, 'c> {
     d: &'d [u8],
     base: u64,
     data_index: u32,
-    local: HashMap<u32, u32>,
-    global: HashMap<u32, (u32, u32)>,
+    local: FxMap<u32, u32>,
+    global: FxMap<u32, (u32, u32)>,
     objects: &'d [(u32, u32)],
     plan: Plan<'c>,
     /// Array elements and strings left to read: out-of-line data that several slots share (or
@@ -319,7 +365,13 @@ impl Reader<'_, '_> {
             MemberType::Ulong => Value::UInt(self.uint(at, p)?),
             MemberType::Real => Value::Real(f32::from_bits(self.u32(at)?)),
             MemberType::Half => Value::Half(self.uint(at, 2)? as u16),
-            MemberType::Vector4 | MemberType::Quaternion => Value::Floats(self.floats(at, 4)?),
+            MemberType::Vector4 | MemberType::Quaternion => {
+                let mut v = [0f32; 4];
+                for (i, x) in v.iter_mut().enumerate() {
+                    *x = f32::from_bits(self.u32(at + 4 * i as u32)?);
+                }
+                Value::Vec4(v)
+            }
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => Value::Floats(self.floats(at, 12)?),
             MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.floats(at, 16)?),
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
@@ -369,8 +421,8 @@ impl Reader<'_, '_> {
                 Value::Array(Array { items, capacity })
             }
             MemberType::Struct => {
-                let name = m.class.clone().ok_or_else(|| here(Error::invalid(self.loc(at), "struct member without a class")))?;
-                Value::Struct(self.read_struct(&name, at, depth + 1).map_err(here)?)
+                let name = m.class.as_deref().ok_or_else(|| here(Error::invalid(self.loc(at), "struct member without a class")))?;
+                Value::Struct(self.read_struct(name, at, depth + 1).map_err(here)?)
             }
             MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
                 return Err(here(unsupported(self.loc(at), format!("{} is not read as a value", ty.sdk_name()))));
@@ -730,11 +782,17 @@ impl Writer<'_, '_> {
     }
 
     fn put_uint(&mut self, at: u32, n: u32, v: u64) {
-        let b = match self.plan.e {
-            Endian::Big => v.to_be_bytes()[8 - n as usize..].to_vec(),
-            Endian::Little => v.to_le_bytes()[..n as usize].to_vec(),
-        };
-        self.put(at, &b);
+        let n = n as usize;
+        match self.plan.e {
+            Endian::Big => {
+                let b = v.to_be_bytes();
+                self.put(at, &b[8 - n..]);
+            }
+            Endian::Little => {
+                let b = v.to_le_bytes();
+                self.put(at, &b[..n]);
+            }
+        }
     }
 
     fn object(&mut self, class: &str, values: &[Value]) -> Result<()> {
@@ -796,20 +854,25 @@ impl Writer<'_, '_> {
                 Value::Half(h) => self.put_uint(at, 2, u64::from(*h)),
                 _ => return Err(mismatch("half", v)),
             },
-            MemberType::Vector4
-            | MemberType::Quaternion
-            | MemberType::Matrix3
-            | MemberType::Rotation
-            | MemberType::QsTransform
-            | MemberType::Matrix4
-            | MemberType::Transform => match v {
-                Value::Floats(fs) => {
+            MemberType::Vector4 | MemberType::Quaternion => match v {
+                Value::Vec4(fs) => {
                     for (i, x) in fs.iter().enumerate() {
                         self.put_uint(at + 4 * i as u32, 4, u64::from(x.to_bits()));
                     }
                 }
                 _ => return Err(mismatch("vector", v)),
             },
+            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform | MemberType::Matrix4 | MemberType::Transform => {
+                let n = if matches!(ty, MemberType::Matrix4 | MemberType::Transform) { 16 } else { 12 };
+                match v {
+                    Value::Floats(fs) if fs.len() == n => {
+                        for (i, x) in fs.iter().enumerate() {
+                            self.put_uint(at + 4 * i as u32, 4, u64::from(x.to_bits()));
+                        }
+                    }
+                    _ => return Err(mismatch(&format!("{n} floats"), v)),
+                }
+            }
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 if m.subtype == ty {
                     return Err(mismatch("enum without storage", v));
@@ -842,8 +905,8 @@ impl Writer<'_, '_> {
             },
             MemberType::Struct => match v {
                 Value::Struct(vals) => {
-                    let name = m.class.clone().ok_or_else(|| mismatch("struct without class", v))?;
-                    self.inline_struct(&name, at, vals)?
+                    let name = m.class.as_deref().ok_or_else(|| mismatch("struct without class", v))?;
+                    self.inline_struct(name, at, vals)?
                 }
                 _ => return Err(mismatch("struct", v)),
             },
@@ -905,16 +968,14 @@ impl Writer<'_, '_> {
                     let slot = dst + i as u32 * stride;
                     match (m.subtype, item) {
                         (MemberType::Struct, Value::Struct(vals)) => {
-                            let name = m.class.clone().unwrap_or_default();
-                            self.data_struct(&name, slot, vals)?;
+                            self.data_struct(m.class.as_deref().unwrap_or_default(), slot, vals)?;
                         }
                         _ => self.data_one(class, &em, m.subtype, slot, item)?,
                     }
                 }
             }
             (MemberType::Struct, Value::Struct(vals)) => {
-                let name = m.class.clone().unwrap_or_default();
-                self.data_struct(&name, at, vals)?;
+                self.data_struct(m.class.as_deref().unwrap_or_default(), at, vals)?;
             }
             _ => {}
         }
@@ -932,6 +993,7 @@ impl Value {
             Value::UInt(_) => "uint",
             Value::Real(_) => "real",
             Value::Half(_) => "half",
+            Value::Vec4(_) => "vector",
             Value::Floats(_) => "floats",
             Value::Ptr(_) => "pointer",
             Value::Str(_) => "string",
