@@ -194,3 +194,38 @@ fn self_containing_array_data_is_an_error() {
     assert_eq!(doc.counts().typed, 0);
     assert_eq!(doc.write().unwrap(), bytes);
 }
+
+/// A typed edit end to end: a BotW ragdoll's skeleton gets a longer name and one more parent
+/// index; the file is laid out again (everything after moves), reads back with the edit, and the
+/// other objects are unchanged.
+#[test]
+fn edited_botw_skeleton_writes_and_reads_back() {
+    use hktypes::packfile::objects::Value;
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let set = schemas.class_set("2014.2").unwrap();
+    let path = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
+    let Ok(bytes) = std::fs::read(corpus.join(path)) else { return };
+    let mut doc = Document::read(&bytes, set).unwrap();
+    let h = doc.find("hkaSkeleton").next().unwrap();
+    assert_eq!(doc.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton".to_vec()))));
+    *doc.field_mut(h, "name").unwrap() = Value::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()));
+    let Some(Value::Array(a)) = doc.field_mut(h, "parentIndices") else { panic!("parentIndices") };
+    let n = a.items.len();
+    a.items.push(Value::Int(0));
+    a.capacity = (n as u32 + 1) | 0x8000_0000;
+    let out = doc.write().unwrap();
+    assert_ne!(out, bytes);
+    let back = Document::read(&out, set).unwrap();
+    assert_eq!(back.counts(), doc.counts());
+    assert_eq!(back.objects, doc.objects);
+    assert_eq!(back.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()))));
+    // And the edited file converts to Switch and back like a stock one.
+    let sw = back.write_as(hktypes::packfile::LayoutRules::SWITCH).unwrap();
+    let down = Document::read(&sw, set).unwrap().write_as(hktypes::packfile::LayoutRules::WII_U).unwrap();
+    assert_eq!(down, out);
+    // A value of the wrong type is a located error, not a panic.
+    *doc.field_mut(h, "name").unwrap() = Value::Real(1.0);
+    let err = doc.write().unwrap_err().to_string();
+    assert!(err.contains("hkaSkeleton.name"), "{err}");
+}

@@ -605,6 +605,30 @@ impl Document {
         Counts { typed, raw: self.objects.len() - typed, demoted: self.demoted }
     }
 
+    /// The objects of class `class`, in file order.
+    pub fn find<'a>(&'a self, class: &'a str) -> impl Iterator<Item = Handle> + 'a {
+        self.objects.iter().enumerate().filter(move |(_, o)| o.class == class).map(|(i, _)| Handle(i as u32))
+    }
+
+    /// The value of member `name` (its own or an ancestor's) of a typed object.
+    pub fn field(&self, h: Handle, name: &str) -> Option<&Value> {
+        let o = self.objects.get(h.0 as usize)?;
+        let Body::Typed(values) = &o.body else { return None };
+        let i = self.member_names(&o.class).iter().position(|n| n == name)?;
+        values.get(i)
+    }
+
+    /// The value of member `name` of a typed object, to change it (the writer checks that the new
+    /// value fits the member's type).
+    pub fn field_mut(&mut self, h: Handle, name: &str) -> Option<&mut Value> {
+        let class = self.objects.get(h.0 as usize)?.class.clone();
+        let i = self.member_names(&class).iter().position(|n| n == name)?;
+        match &mut self.objects.get_mut(h.0 as usize)?.body {
+            Body::Typed(values) => values.get_mut(i),
+            Body::Raw(_) => None,
+        }
+    }
+
     /// The layout rules the file was read with.
     pub fn layout(&self) -> LayoutRules {
         self.file.layout()
