@@ -1,5 +1,7 @@
 //! Reading the corpus tagfiles into typed objects (`Document::from_file` with the generated
-//! classes) and writing them back, one core, in MB/s of file bytes. See `bench/README.md`.
+//! classes), writing them back, and `hkgen verify`'s whole check of each file (hashes, the round
+//! trip through the graph and through the classes), one core, in MB/s of file bytes. See
+//! `bench/README.md`.
 //!
 //! `cargo bench --bench typed`
 
@@ -42,6 +44,18 @@ fn typed_write(b: Bencher) {
     counted(b).bench(|| {
         for d in &docs {
             black_box(d.write().unwrap());
+        }
+    });
+}
+
+#[divan::bench]
+fn verify(b: Bencher) {
+    let verifier = hkgen::verify::Verifier { classes: hkclasses::classes_for_sdk, ..Default::default() };
+    counted(b).bench(|| {
+        for (bytes, set) in &corpus().0 {
+            let report = verifier.verify("bench", bytes, set);
+            assert!(report.ok, "a corpus tagfile fails verify: {:?}", report.error);
+            black_box(report);
         }
     });
 }
