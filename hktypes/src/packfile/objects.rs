@@ -546,7 +546,6 @@ impl Document {
         }
         let mut out = Vec::with_capacity(objects.len());
         let mut demoted = 0;
-        let mut check_plan = Plan::new(&classes, rules)?;
         for (i, (v, &(at, end))) in sec.virtuals.iter().zip(&objects).enumerate() {
             let class = names
                 .at_offset(v.name_offset)
@@ -575,7 +574,8 @@ impl Document {
             // A typed object is kept typed only when writing it gives back its bytes and fixups
             // (padding the reflection does not describe, a stray byte: the object stays raw).
             let typed = typed.and_then(|values| {
-                let mut w = Writer { plan: &mut check_plan, out: Vec::with_capacity(span.len()), local: Vec::new(), pending: Vec::new() };
+                // The reader's plan: the same classes under the same rules, laid out once.
+                let mut w = Writer { plan: &mut reader.plan, out: Vec::with_capacity(span.len()), local: Vec::new(), pending: Vec::new() };
                 w.object(&class, &values).ok()?;
                 let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
                 let same = w.out == span && w.local == local && pending == global;
