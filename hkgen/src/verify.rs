@@ -18,13 +18,19 @@ use serde::Serialize;
 /// The result for one file, printed as one JSON line by `--json`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Report {
+    /// The file's path, as given to [`Verifier::verify`] (on the command line: as walked from the
+    /// inputs).
     pub path: String,
+    /// The format sniffed from the file's first bytes: `tag0`, `tcm0`, `packfile`, `registry` or
+    /// `other` (see [`Format::name`]).
     pub format: &'static str,
     /// `2018.1`, or null for a compendium (which stores no SDK version).
     pub sdk: Option<String>,
     /// Types in the file's table (the null type not counted).
     pub types: usize,
+    /// Type hashes (THSH) the table stores; 0 for a packfile, which stores none.
     pub hashes_stored: usize,
+    /// How many of the stored type hashes recompute from the table under its hash recipe.
     pub hashes_matched: usize,
     /// For a tagfile: its own `TYPE` or the compendium id it names.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -53,6 +59,8 @@ pub struct Report {
     /// Where a round trip first differs (file offset), or why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
+    /// When a round trip differs: the first differing offset with the part of the file it falls in
+    /// and the written and read lengths; when it failed: the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_detail: Option<String>,
     /// Items of a TAG0 file (objects and runs, the null item not counted).
@@ -62,11 +70,15 @@ pub struct Report {
     /// objects read through the class schema, and objects kept as their bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed: Option<usize>,
+    /// Objects read as dynamic values (a packfile: objects kept as their raw bytes with their
+    /// fixups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic: Option<usize>,
     /// A packfile: its `__classnames__` signatures, and how many recompute from the class schema.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signatures_stored: Option<usize>,
+    /// A packfile: how many of its stored `__classnames__` signatures recompute from the class
+    /// schema of its SDK.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signatures_matched: Option<usize>,
     /// False when no class schema covers the packfile's SDK: its signatures cannot be checked, and
@@ -76,12 +88,17 @@ pub struct Report {
     /// A packfile: its contents version and layout bytes (`8,1,1,1`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contents_version: Option<String>,
+    /// A packfile: its layout rules from the header (pointer size, little-endian, reuse padding,
+    /// empty base class optimization), as `8,1,1,1`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout: Option<String>,
     /// A format this version does not check (packfiles, XML); not counted as passed or failed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
+    /// True when the file passed: every stored hash (or checked signature) recomputes and every
+    /// round trip is exact.
     pub ok: bool,
+    /// Why the file failed (or, when skipped, why it was not checked); null when it passed.
     pub error: Option<String>,
 }
 
@@ -164,7 +181,11 @@ fn no_classes(_: &str) -> &'static [ClassEntry] {
 
 /// What a verification checks against: the generated classes, the packfile class schemas.
 pub struct Verifier {
+    /// The generated classes per SDK version that TAG0 objects are typed through; the default
+    /// gives none, so every object is read as a dynamic value.
     pub classes: ClassesOf,
+    /// The packfile class schemas per SDK that signatures are recomputed from and packfile objects
+    /// are typed through; the default is empty, so packfile signatures go unchecked.
     pub class_schemas: ClassSchemas,
 }
 

@@ -20,6 +20,7 @@ static NO_CLASSES: std::sync::LazyLock<ClassSet> = std::sync::LazyLock::new(Clas
 /// The class schemas by SDK (`2014.2`), as loaded from `schemas/`.
 #[derive(Clone, Debug, Default)]
 pub struct ClassSchemas {
+    /// Each SDK's class schema, keyed by its SDK version (`2014.2`).
     pub by_sdk: BTreeMap<String, ClassSchema>,
     /// The same as runtime class sets with their signatures, built on first use.
     sets: std::sync::OnceLock<BTreeMap<String, ClassSet>>,
@@ -37,6 +38,8 @@ impl ClassSchemas {
         Ok(ClassSchemas { by_sdk, sets: Default::default() })
     }
 
+    /// The given class schemas, each keyed by its own SDK version (a later one of the same SDK
+    /// replaces an earlier one).
     pub fn from_schemas(schemas: impl IntoIterator<Item = ClassSchema>) -> Self {
         ClassSchemas { by_sdk: schemas.into_iter().map(|s| (s.sdk.clone(), s)).collect(), sets: Default::default() }
     }
@@ -69,7 +72,9 @@ impl ClassSchemas {
 pub struct PackfileCheck {
     /// `2014.2` from the contents version `hk_2014.2.0-r1`.
     pub sdk: String,
+    /// The contents version string from the header (`hk_2014.2.0-r1`).
     pub contents_version: String,
+    /// The file version from the header.
     pub file_version: u32,
     /// `8,1,1,1`.
     pub layout: String,
@@ -77,7 +82,9 @@ pub struct PackfileCheck {
     pub classes: usize,
     /// Objects in `__data__` (its virtual fixups).
     pub objects: usize,
+    /// Class signatures its `__classnames__` stores (one per entry).
     pub signatures_stored: usize,
+    /// How many of the stored signatures recompute from the class schema of its SDK.
     pub signatures_matched: usize,
     /// The first few that do not, as `name: stored != computed` or `name: why not`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -89,9 +96,13 @@ pub struct PackfileCheck {
     pub container_roundtrip: &'static str,
     /// Objects read through the class schema, and objects kept as bytes.
     pub typed: usize,
+    /// Objects kept as their raw bytes (with their fixups), not read through a class schema.
     pub raw: usize,
+    /// When the round trip through the objects differs: the first differing file offset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
+    /// When the round trip through the objects differs: the part of the file the first difference
+    /// falls in (see [`locate`]); when it failed: the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_detail: Option<String>,
 }

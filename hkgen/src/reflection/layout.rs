@@ -59,7 +59,7 @@ impl ClassSource for ClassSchema {
     }
 }
 
-/// Every class of `schema` as a runtime [`ClassSet`], with the signatures the schema recomputes
+/// Every class of `schema` as a runtime [`ClassSet`](hktypes::packfile::layout::ClassSet), with the signatures the schema recomputes
 /// (computed once: reading many files through the set is cheaper than through the schema, which
 /// converts a record and recomputes its signature on every request).
 pub fn class_set(schema: &ClassSchema) -> hktypes::packfile::layout::ClassSet {

@@ -19,7 +19,10 @@ use crate::schema::model::{member_flags, ClassRecord, ClassSchema, EnumRecord, M
 /// Why a signature could not be computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Missing {
+    /// The named class (the class asked for, a parent or a struct member's class) is not in the
+    /// schema, or its parent chain or struct nesting is too deep.
     Class(String),
+    /// The named enum, declared by a class or used by a member, is not in the schema.
     Enum(String),
     /// The enum is known by name only.
     EnumItems(String),

@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 /// The class schemas built, and what could not be resolved.
 #[derive(Clone, Debug, Default)]
 pub struct Extraction {
+    /// One class schema per SDK: 2014.2, 2014.1 and 2013.1 first, then any other SDK whose files
+    /// embed hkClass objects.
     pub schemas: Vec<ClassSchema>,
     /// Per SDK, classes its files name whose signature no source recomputes.
     pub unresolved: BTreeMap<String, Vec<String>>,
