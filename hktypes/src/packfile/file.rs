@@ -16,8 +16,11 @@ use crate::bytes::{check_count, Cursor};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 
+/// Name of the class-name section, `__classnames__`.
 pub const CLASSNAMES: &str = "__classnames__";
+/// Name of the types section, `__types__` (hkClass objects, or empty).
 pub const TYPES: &str = "__types__";
+/// Name of the data section, `__data__`, which holds the objects.
 pub const DATA: &str = "__data__";
 
 /// A section name field: the name, NUL-padded, with `0xFF` in the last byte as stock files have
@@ -53,6 +56,7 @@ impl std::fmt::Debug for SectionName {
 pub struct ContentsVersion(pub [u8; CONTENTS_VERSION_LEN]);
 
 impl ContentsVersion {
+    /// The stock field for `version`: at most 15 bytes, a NUL, then `0xFF` fill.
     pub fn new(version: &str) -> Self {
         let mut b = [FILL; CONTENTS_VERSION_LEN];
         let n = version.len().min(CONTENTS_VERSION_LEN - 1);
@@ -61,6 +65,7 @@ impl ContentsVersion {
         ContentsVersion(b)
     }
 
+    /// The version string up to its first NUL.
     pub fn as_str(&self) -> Cow<'_, str> {
         let end = self.0.iter().position(|&b| b == 0).unwrap_or(CONTENTS_VERSION_LEN);
         String::from_utf8_lossy(&self.0[..end])
@@ -80,25 +85,41 @@ pub enum HeaderTail {
     Pad([u8; 4]),
     /// Version 11: the max predicate (21 in stock files) and the region between the header and the
     /// first section header whose size the next 16-bit word gives (16 bytes `14 00 ..` or none).
-    Predicates { max_predicate: u16, region: Vec<u8> },
+    Predicates {
+        /// The first 16-bit word at 0x3C (21 in stock files).
+        max_predicate: u16,
+        /// The bytes between the header and the first section header.
+        region: Vec<u8>,
+    },
 }
 
 /// The file header, interpreted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The word at 0x08 (0 in stock files).
     pub user_tag: u32,
+    /// The file version at 0x0C (5, 7, 8, 9 or 11).
     pub file_version: u32,
+    /// The four layout bytes at 0x10.
     pub layout: LayoutRules,
+    /// Index of the section holding the root object (the word at 0x18).
     pub contents_section_index: u32,
+    /// Offset of the root object in that section (the word at 0x1C).
     pub contents_section_offset: u32,
+    /// Index of the section holding the root object's class name (the word at 0x20).
     pub contents_class_name_section_index: u32,
+    /// Offset of that class name in its section (the word at 0x24).
     pub contents_class_name_section_offset: u32,
+    /// The contents version at 0x28.
     pub contents_version: ContentsVersion,
+    /// The flags word at 0x38 (0 in stock files).
     pub flags: u32,
+    /// The bytes at 0x3C and, from version 11, the region after the header.
     pub tail: HeaderTail,
 }
 
 impl Header {
+    /// The file's byte order (little-endian when the endian byte is neither 0 nor 1).
     pub fn endian(&self) -> Endian {
         self.layout.endian().unwrap_or(Endian::Little)
     }
@@ -115,15 +136,20 @@ impl Header {
 /// A pointer at `src` to `dst`, both offsets into the same section's data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocalFixup {
+    /// Offset of the pointer.
     pub src: u32,
+    /// Offset it points to.
     pub dst: u32,
 }
 
 /// A pointer at `src` to `dst` in section `section`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GlobalFixup {
+    /// Offset of the pointer.
     pub src: u32,
+    /// Index of the section pointed into.
     pub section: u32,
+    /// Offset it points to in that section.
     pub dst: u32,
 }
 
@@ -131,8 +157,11 @@ pub struct GlobalFixup {
 /// class-name section). This is the file's class mapping.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VirtualFixup {
+    /// Offset of the object.
     pub src: u32,
+    /// Index of the class-name section.
     pub section: u32,
+    /// Offset of the class name in that section.
     pub name_offset: u32,
 }
 
@@ -141,8 +170,11 @@ pub struct VirtualFixup {
 /// later; some 5.5 and 6.6 files pad their global fixups further.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Fill {
+    /// Fill after the local fixups.
     pub local: Option<u32>,
+    /// Fill after the global fixups.
     pub global: Option<u32>,
+    /// Fill after the virtual fixups.
     pub virtuals: Option<u32>,
 }
 
@@ -151,6 +183,7 @@ pub struct Fill {
 pub struct ClassName {
     /// The class signature (a CRC of its reflection).
     pub signature: u32,
+    /// The class name.
     pub name: String,
 }
 
@@ -158,6 +191,7 @@ pub struct ClassName {
 /// `0xFF` up to a multiple of 16.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassNames {
+    /// The entries, in file order.
     pub entries: Vec<ClassName>,
     /// The fill when it is not the stock amount.
     pub fill: Option<u32>,
@@ -211,6 +245,7 @@ impl ClassNames {
         self.name_offsets().zip(&self.entries).find(|(_, e)| e.name == name).map(|(o, _)| o)
     }
 
+    /// The first entry named `name`.
     pub fn get(&self, name: &str) -> Option<&ClassName> {
         self.entries.iter().find(|e| e.name == name)
     }
@@ -233,6 +268,7 @@ impl ClassNames {
 /// What a section holds before its fixup tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body<'a> {
+    /// The `__classnames__` body, read into its entries.
     ClassNames(ClassNames),
     /// Object bytes (`__data__`, and `__types__` when it carries hkClass objects), kept as stored.
     Data(Cow<'a, [u8]>),
@@ -241,14 +277,21 @@ pub enum Body<'a> {
 /// One section: its data and its tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section<'a> {
+    /// The name field from the section header.
     pub name: SectionName,
+    /// The class names or object bytes before the fixup tables.
     pub body: Body<'a>,
+    /// Local fixups, in file order.
     pub local: Vec<LocalFixup>,
+    /// Global fixups, in file order.
     pub global: Vec<GlobalFixup>,
+    /// Virtual fixups, in file order.
     pub virtuals: Vec<VirtualFixup>,
     /// Export and import lists, kept as stored (empty in every corpus file).
     pub exports: Cow<'a, [u8]>,
+    /// The import list, kept as stored (empty in every corpus file).
     pub imports: Cow<'a, [u8]>,
+    /// `0xFF` fill after each fixup table when it is not the stock amount.
     pub fill: Fill,
     /// The 16 bytes a version-11 section header ends with (`0xFF` in stock files).
     pub header_tail: [u8; 16],
@@ -263,6 +306,7 @@ impl<'a> Section<'a> {
         }
     }
 
+    /// The class-name entries (`None` for a data section).
     pub fn class_names(&self) -> Option<&ClassNames> {
         match &self.body {
             Body::ClassNames(c) => Some(c),
@@ -297,7 +341,9 @@ impl<'a> Section<'a> {
 /// A whole packfile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackFile<'a> {
+    /// The file header.
     pub header: Header,
+    /// The sections, in file order.
     pub sections: Vec<Section<'a>>,
 }
 
@@ -384,18 +430,22 @@ impl<'a> PackFile<'a> {
         Ok(file)
     }
 
+    /// The file's byte order.
     pub fn endian(&self) -> Endian {
         self.header.endian()
     }
 
+    /// The four layout rules at 0x10.
     pub fn layout(&self) -> LayoutRules {
         self.header.layout
     }
 
+    /// Pointer size in bytes (4 or 8).
     pub fn pointer_size(&self) -> u32 {
         u32::from(self.header.layout.pointer_size)
     }
 
+    /// The contents version string (`hk_2014.2.0-r1` in BotW files).
     pub fn contents_version(&self) -> String {
         self.header.contents_version.as_str().into_owned()
     }
@@ -405,6 +455,7 @@ impl<'a> PackFile<'a> {
         self.sections.iter().position(|s| s.name.as_str() == name)
     }
 
+    /// The first section named `name`.
     pub fn section(&self, name: &str) -> Option<&Section<'a>> {
         self.sections.iter().find(|s| s.name.as_str() == name)
     }

@@ -3,8 +3,8 @@
 //! rules, the section headers, `__classnames__`, `__types__` and `__data__` with their local,
 //! global and virtual fixups, and the `0xFF` fill. Both byte orders, 4- and 8-byte pointers.
 //!
-//! [`raw`] holds the on-disk records, [`file`] reads and checks them into a [`PackFile`], and
-//! [`write`] rebuilds the bytes from a `PackFile`'s parts (a stock file comes back byte for byte).
+//! [`raw`] holds the on-disk records, [`mod@file`] reads and checks them into a [`PackFile`], and
+//! [`mod@write`] rebuilds the bytes from a `PackFile`'s parts (a stock file comes back byte for byte).
 //! [`layout`] lays classes out from platform-neutral hkClass descriptions under a file's four layout
 //! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
 //! fits) and lays it out again, under the file's rules or another platform's; [`dump`] prints the

@@ -25,60 +25,73 @@
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 
+/// The eight signature bytes at 0x00.
 pub const MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10];
 /// Size of the fixed part of the header; version 11 may add a region after it.
 pub const HEADER_LEN: usize = 0x40;
 /// The first file version with 64-byte section headers and the predicate words at 0x3C.
 pub const VERSION_11: u32 = 11;
+/// Size of a section name field.
 pub const SECTION_NAME_LEN: usize = 20;
+/// Size of the contents version field at 0x28.
 pub const CONTENTS_VERSION_LEN: usize = 16;
 /// Local fixup record: source, destination.
 pub const LOCAL_FIXUP_LEN: usize = 8;
 /// Global and virtual fixup records: source, section, destination (or class-name offset).
 pub const GLOBAL_FIXUP_LEN: usize = 12;
+/// Virtual fixup record: source, class-name section, class-name offset.
 pub const VIRTUAL_FIXUP_LEN: usize = 12;
 /// Tables and sections are padded with `0xFF` to this.
 pub const FILL_ALIGN: usize = 16;
+/// The fill byte, `0xFF`.
 pub const FILL: u8 = 0xFF;
 
 /// Byte order of a file's words, from layout byte 0x11 (0 big, 1 little).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Endian {
+    /// Most significant byte first (Wii U).
     Big,
+    /// Least significant byte first (Switch, Windows).
     Little,
 }
 
 impl Endian {
+    /// Decodes a 16-bit word.
     pub fn u16(self, b: [u8; 2]) -> u16 {
         match self {
             Endian::Big => u16::from_be_bytes(b),
             Endian::Little => u16::from_le_bytes(b),
         }
     }
+    /// Decodes a 32-bit word.
     pub fn u32(self, b: [u8; 4]) -> u32 {
         match self {
             Endian::Big => u32::from_be_bytes(b),
             Endian::Little => u32::from_le_bytes(b),
         }
     }
+    /// Decodes a 64-bit word.
     pub fn u64(self, b: [u8; 8]) -> u64 {
         match self {
             Endian::Big => u64::from_be_bytes(b),
             Endian::Little => u64::from_le_bytes(b),
         }
     }
+    /// Encodes a 16-bit word.
     pub fn u16_bytes(self, v: u16) -> [u8; 2] {
         match self {
             Endian::Big => v.to_be_bytes(),
             Endian::Little => v.to_le_bytes(),
         }
     }
+    /// Encodes a 32-bit word.
     pub fn u32_bytes(self, v: u32) -> [u8; 4] {
         match self {
             Endian::Big => v.to_be_bytes(),
             Endian::Little => v.to_le_bytes(),
         }
     }
+    /// Encodes a 64-bit word.
     pub fn u64_bytes(self, v: u64) -> [u8; 8] {
         match self {
             Endian::Big => v.to_be_bytes(),
@@ -89,6 +102,7 @@ impl Endian {
     pub fn read_u32(self, c: &mut Cursor<'_>) -> Result<u32> {
         Ok(self.u32(c.array()?))
     }
+    /// Reads one 16-bit word from a cursor.
     pub fn read_u16(self, c: &mut Cursor<'_>) -> Result<u16> {
         Ok(self.u16(c.array()?))
     }
@@ -99,6 +113,7 @@ impl Endian {
 /// base, and whether an empty base class takes no room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LayoutRules {
+    /// Pointer size in bytes (4 or 8).
     pub pointer_size: u8,
     /// 1 little-endian, 0 big-endian.
     pub little_endian: u8,
@@ -116,10 +131,12 @@ impl LayoutRules {
     /// 64-bit Windows and PlayStation 4 (FromSoftware's files).
     pub const WIN64: LayoutRules = LayoutRules { pointer_size: 8, little_endian: 1, reuse_padding: 0, empty_base: 1 };
 
+    /// From the four bytes at 0x10: pointer size, endian, reuse padding, empty base.
     pub fn from_bytes(b: [u8; 4]) -> Self {
         LayoutRules { pointer_size: b[0], little_endian: b[1], reuse_padding: b[2], empty_base: b[3] }
     }
 
+    /// The four bytes as stored at 0x10.
     pub fn to_bytes(self) -> [u8; 4] {
         [self.pointer_size, self.little_endian, self.reuse_padding, self.empty_base]
     }
@@ -150,15 +167,25 @@ impl std::fmt::Display for LayoutRules {
 /// The fixed 64-byte header, words decoded but not interpreted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawHeader {
+    /// The word at 0x08.
     pub user_tag: u32,
+    /// The file version at 0x0C.
     pub file_version: u32,
+    /// The four layout bytes at 0x10.
     pub layout: LayoutRules,
+    /// The section count at 0x14.
     pub num_sections: u32,
+    /// Index of the section holding the root object (0x18).
     pub contents_section_index: u32,
+    /// Offset of the root object in that section (0x1C).
     pub contents_section_offset: u32,
+    /// Index of the section holding the root object's class name (0x20).
     pub contents_class_name_section_index: u32,
+    /// Offset of that class name in its section (0x24).
     pub contents_class_name_section_offset: u32,
+    /// The contents version field at 0x28, as stored.
     pub contents_version: [u8; CONTENTS_VERSION_LEN],
+    /// The flags word at 0x38.
     pub flags: u32,
     /// The raw bytes at 0x3C (a pad word before version 11, two 16-bit words from 11).
     pub word_3c: [u8; 4],
@@ -198,6 +225,7 @@ impl RawHeader {
         Ok((h, endian))
     }
 
+    /// Appends the 64 header bytes in byte order `e`.
     pub fn write(&self, e: Endian, out: &mut Vec<u8>) {
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&e.u32_bytes(self.user_tag));
@@ -221,6 +249,7 @@ impl RawHeader {
 /// One section header as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawSectionHeader {
+    /// The name field, as stored.
     pub name: [u8; SECTION_NAME_LEN],
     /// Absolute offset of the section.
     pub start: u32,
@@ -231,6 +260,7 @@ pub struct RawSectionHeader {
 }
 
 impl RawSectionHeader {
+    /// Size of a section header: 64 bytes from version 11, 48 before.
     pub fn len(file_version: u32) -> usize {
         if file_version >= VERSION_11 {
             64
@@ -239,6 +269,7 @@ impl RawSectionHeader {
         }
     }
 
+    /// Reads one section header; the 16-byte tail only from version 11.
     pub fn read(c: &mut Cursor<'_>, e: Endian, file_version: u32) -> Result<Self> {
         let name = c.array()?;
         let start = e.read_u32(c)?;
@@ -250,6 +281,7 @@ impl RawSectionHeader {
         Ok(RawSectionHeader { name, start, offsets, tail })
     }
 
+    /// Appends the section header in byte order `e`.
     pub fn write(&self, e: Endian, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.name);
         out.extend_from_slice(&e.u32_bytes(self.start));

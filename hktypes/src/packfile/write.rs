@@ -1,5 +1,5 @@
 //! Writing a packfile from its parts, in two phases: [`plan`] places every section and table and
-//! so fixes every header word; [`write`] then emits the bytes in one pass. Sections follow their
+//! so fixes every header word; [`fn@write`] then emits the bytes in one pass. Sections follow their
 //! headers without gaps; each fixup table is its records and `0xFF` up to a multiple of 16 from the
 //! section start (or the fill a file was read with, see [`Fill`](super::Fill)).
 
@@ -24,8 +24,11 @@ pub struct SectionPlan {
 /// The placement of every section: the first phase of writing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// Size of the header, including the version-11 region.
     pub header_len: usize,
+    /// Placement of each section, in file order.
     pub sections: Vec<SectionPlan>,
+    /// Total file size.
     pub file_len: usize,
 }
 
