@@ -23,6 +23,7 @@
 //! # std::fs::remove_file(&out)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![warn(missing_docs)]
 
 pub mod builder;
 #[cfg(feature = "cli")]

@@ -1,5 +1,6 @@
 //! `hktypes`: the Havok runtime of hkgen. Data flows one way: bytes -> sections ([`tagfile`]) ->
 //! type table ([`reflect`]) and items -> typed objects, and back.
+#![warn(missing_docs)]
 
 pub mod bytes;
 pub mod dynamic;
