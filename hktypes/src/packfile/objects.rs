@@ -636,20 +636,17 @@ impl Document {
 
     /// The names of a typed object's members (ancestors' first), in the order of its values.
     pub fn member_names(&self, class: &str) -> Vec<String> {
-        let mut chain = Vec::new();
-        let mut next = self.classes.classes.get(class);
-        while let Some(c) = next {
-            if chain.len() > 64 {
-                break;
-            }
-            chain.push(c);
-            next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
-        }
-        chain.iter().rev().flat_map(|c| c.members.iter().map(|m| m.name.clone())).collect()
+        self.members_of(class).map(|m| m.name.clone()).collect()
     }
 
     /// The class of a struct member, to name its values.
     pub fn member(&self, class: &str, index: usize) -> Option<&Member> {
+        self.members_of(class).nth(index)
+    }
+
+    /// A class's members with its ancestors' first (a parent chain is followed 65 classes deep at
+    /// most, so a cyclic one ends).
+    fn members_of(&self, class: &str) -> impl Iterator<Item = &Member> + '_ {
         let mut chain = Vec::new();
         let mut next = self.classes.classes.get(class);
         while let Some(c) = next {
@@ -659,7 +656,7 @@ impl Document {
             chain.push(c);
             next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
         }
-        chain.iter().rev().flat_map(|c| c.members.iter()).nth(index)
+        chain.into_iter().rev().flat_map(|c| c.members.iter())
     }
 
     /// The file again, `__data__` laid out from the objects under the file's own rules.
