@@ -118,7 +118,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         if p & presence::ATTRIBUTE != 0 {
             return Err(Error::Registry(format!("line {}: {name} has an attribute string, which is not supported", line(n))));
         }
-        let mut t = TypeDef { name: name.clone(), parent: resolve(n, num(n, "Parent")?)?, ..TypeDef::default() };
+        let mut t = TypeDef { name: name.as_str().into(), parent: resolve(n, num(n, "Parent")?)?, ..TypeDef::default() };
         if p & presence::FORMAT != 0 {
             t.format = Some(num(n, "Format")?);
         }
@@ -155,7 +155,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
                                 return Err(Error::Registry(format!("line {}: parameter kind {other:?}", line(prm))))
                             }
                         };
-                        t.params.push(TemplateParam { name: format!("{prefix}{pname}"), arg });
+                        t.params.push(TemplateParam { name: format!("{prefix}{pname}").into(), arg });
                     }
                 }
                 "Members" if p & presence::FIELDS != 0 => {
@@ -170,7 +170,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
                             continue;
                         }
                         fields.push(Field {
-                            name: attr(m, "Name")?.to_owned(),
+                            name: attr(m, "Name")?.into(),
                             flags,
                             offset: num(m, "Offset")?,
                             ty: resolve(m, num(m, "Type")?)?,

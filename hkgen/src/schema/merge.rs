@@ -183,12 +183,12 @@ fn build(sdk: &str, acc: SdkTables) -> (Schema, Vec<String>) {
             }
             let rec = Type {
                 key: k.clone(),
-                name: ty.name.clone(),
+                name: ty.name.to_string(),
                 params: ty
                     .params
                     .iter()
                     .map(|p| Param {
-                        name: p.name.clone(),
+                        name: p.name.to_string(),
                         arg: match p.arg {
                             TemplateArg::Type(x) => Arg::Type(key(x)),
                             TemplateArg::Value(v) => Arg::Value(v),
@@ -205,7 +205,7 @@ fn build(sdk: &str, acc: SdkTables) -> (Schema, Vec<String>) {
                 properties: ty.properties,
                 fields: ty.fields.as_ref().map(|fs| {
                     fs.iter()
-                        .map(|f| Field { name: f.name.clone(), flags: Hex(f.flags), offset: f.offset, ty: key(f.ty) })
+                        .map(|f| Field { name: f.name.to_string(), flags: Hex(f.flags), offset: f.offset, ty: key(f.ty) })
                         .collect()
                 }),
                 interfaces: ty

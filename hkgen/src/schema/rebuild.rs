@@ -25,7 +25,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
             .iter()
             .map(|p| {
                 Ok(TemplateParam {
-                    name: p.name.clone(),
+                    name: p.name.as_str().into(),
                     arg: match &p.arg {
                         Arg::Type(k) => TemplateArg::Type(resolve(owner, k)?),
                         Arg::Value(v) => TemplateArg::Value(*v),
@@ -37,7 +37,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
             None => None,
             Some(fs) => Some(
                 fs.iter()
-                    .map(|f| Ok(Field { name: f.name.clone(), flags: f.flags.0, offset: f.offset, ty: resolve(owner, &f.ty)? }))
+                    .map(|f| Ok(Field { name: f.name.as_str().into(), flags: f.flags.0, offset: f.offset, ty: resolve(owner, &f.ty)? }))
                     .collect::<Result<Vec<_>, Error>>()?,
             ),
         };
@@ -55,7 +55,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
             _ => return Err(Error::Schema(format!("{owner}: size and align must be given together"))),
         };
         types.push(TypeDef {
-            name: t.name.clone(),
+            name: t.name.as_str().into(),
             params,
             parent: match &t.parent {
                 Some(p) => resolve(owner, p)?,

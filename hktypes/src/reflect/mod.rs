@@ -8,6 +8,11 @@ pub mod layout;
 
 pub use format::{Format, Kind};
 
+/// The name of a type, template parameter or field. Names of up to 24 bytes (nearly all Havok names)
+/// are held inline, so reading a table allocates per type and field list, not per name; it derefs to
+/// `str` and compares, hashes and serializes as its text.
+pub type Name = compact_str::CompactString;
+
 use serde::{Deserialize, Serialize};
 
 /// Index of a type in its table; 0 is the null type ("none").
@@ -82,7 +87,7 @@ pub enum TemplateArg {
 /// One template parameter of a type (`tT` = `hkaBone` in `hkArray<hkaBone, ...>`).
 pub struct TemplateParam {
     /// The parameter's name (`tT`, `vN`).
-    pub name: String,
+    pub name: Name,
     /// Its argument.
     pub arg: TemplateArg,
 }
@@ -112,7 +117,7 @@ impl SizeAlign {
 /// A member record of a type.
 pub struct Field {
     /// The Havok member name.
-    pub name: String,
+    pub name: Name,
     /// Field flag bits ([`field_flags`]).
     pub flags: u32,
     /// Offset in bytes from the start of the record.
@@ -141,7 +146,7 @@ pub struct Interface {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypeDef {
     /// The name as stored (`hkArray`, `T*`); [`TypeTable::full_name`] adds template arguments.
-    pub name: String,
+    pub name: Name,
     /// Template parameters, in order.
     pub params: Vec<TemplateParam>,
     /// 0 when the type has no parent.

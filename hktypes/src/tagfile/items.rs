@@ -199,7 +199,7 @@ impl Items {
                 });
                 continue;
             }
-            let type_name = || file.types.get(it.ty).map_or_else(|| format!("type {}", it.ty), |t| t.name.clone());
+            let type_name = || file.types.get(it.ty).map_or_else(|| format!("type {}", it.ty), |t| t.name.to_string());
             if file.types.get(it.ty).is_none() {
                 return Err(locate(Error::new(ErrorKind::IndexOutOfRange {
                     what: "item type index",

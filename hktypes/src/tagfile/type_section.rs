@@ -10,7 +10,7 @@ use crate::bytes::{check_count, Cursor};
 use crate::error::{Error, ErrorKind, Result};
 use crate::reflect::hash::MAX_DEPTH;
 use crate::reflect::{
-    presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
+    presence, Field, Interface, Name, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
 };
 
 /// Tags of the type-name string table (2019.1 names it `TST1`).
@@ -45,22 +45,27 @@ pub fn read(ty: &Section<'_>) -> Result<TypeTable> {
 
 /// Splits a string table into its NUL-terminated strings; trailing padding (zero or 0xFF bytes
 /// after the last terminator) is not a string. The strings borrow the section; a type or field
-/// takes its own copy of the one it names.
+/// takes its own [`Name`] of the one it names.
 fn read_strings<'a>(sec: &Section<'a>) -> Result<Vec<&'a str>> {
     let body = sec.body;
     let end = body.iter().rposition(|&b| b == 0).map_or(0, |p| p + 1);
-    // Valid UTF-8 as a whole is valid string by string (NUL is a character of its own); only a
-    // table that is not needs the walk below, which says where.
-    if let Ok(all) = std::str::from_utf8(&body[..end]) {
-        return Ok(all.split_terminator('\0').collect());
-    }
-    let mut out = Vec::new();
-    let mut c = Cursor::new(&body[..end], sec.body_offset());
-    while !c.is_empty() {
-        let at = c.offset();
-        let s = c.cstr()?;
-        let s = std::str::from_utf8(s).map_err(|_| Error::at(at, ErrorKind::BadUtf8))?;
-        out.push(s);
+    let text = match std::str::from_utf8(&body[..end]) {
+        Ok(t) => t,
+        Err(e) => {
+            // Say which string is not UTF-8: the one holding the first bad byte.
+            let at = body[..e.valid_up_to()].iter().rposition(|&b| b == 0).map_or(0, |p| p + 1);
+            return Err(Error::at(sec.body_offset() + at as u64, ErrorKind::BadUtf8));
+        }
+    };
+    // Valid UTF-8 as a whole is valid string by string (NUL is a character of its own, so every
+    // cut below falls between characters). Names are short: a plain walk beats a memchr per name.
+    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == 0).count());
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == 0 {
+            out.push(text.get(start..i).unwrap_or_default());
+            start = i + 1;
+        }
     }
     Ok(out)
 }
@@ -91,12 +96,12 @@ impl NameBudget {
     }
 }
 
-fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str, budget: &mut NameBudget) -> Result<String> {
+fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str, budget: &mut NameBudget) -> Result<Name> {
     let s = strings.get(index as usize).ok_or_else(|| {
         Error::at(at, ErrorKind::IndexOutOfRange { what, index, count: strings.len() as u64 })
     })?;
     budget.take(s.len(), at)?;
-    Ok((*s).to_owned())
+    Ok(Name::new(s))
 }
 
 fn type_index(c: &mut Cursor<'_>, count: usize) -> Result<TypeIndex> {
