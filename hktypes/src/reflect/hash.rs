@@ -27,10 +27,32 @@ pub const MAX_DEPTH: usize = 256;
 /// visit a handful each.
 const PARAM_STEPS_PER_TYPE: usize = 64;
 
+/// The CRC-32 (IEEE, reflected) table. Hashed pieces are names and single words, a few bytes each,
+/// for which a plain table walk is faster than a general CRC's setup.
+const CRC_TABLE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
+/// Continues the standard CRC-32 whose value so far is `prev` over `bytes`.
+#[inline]
 fn crc(prev: u32, bytes: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new_with_initial(prev);
-    h.update(bytes);
-    h.finalize()
+    let mut c = !prev;
+    for &b in bytes {
+        c = CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    }
+    !c
 }
 
 fn crc_u32(prev: u32, v: u32) -> u32 {
@@ -152,40 +174,36 @@ impl<'t> Hasher<'t> {
             h = crc_u32(h, f);
         }
         if t.fields.is_some() {
-            let owners = match self.recipe {
-                Recipe::InheritedFields => self.ancestry(i)?,
-                Recipe::OwnFields => vec![i],
+            h = match self.recipe {
+                Recipe::InheritedFields => self.inherited_fields(h, i, depth, 0)?,
+                Recipe::OwnFields => self.own_fields(h, t, depth)?,
             };
-            for owner in owners {
-                let owner = self.get(owner)?;
-                for f in owner.fields() {
-                    h = crc(h, f.name.as_bytes());
-                    h = crc_u32(h, f.offset);
-                    h = crc_u32(h, self.hash_at(f.ty, depth + 1)?);
-                }
-            }
         }
         Ok(h)
     }
 
-    /// The parent chain of `i`, root class first, ending with `i`. The parents' hashes are computed
-    /// first, so the chain has no cycle; it is bounded all the same, so that a table that was not
-    /// validated cannot make every type walk a chain as long as the table.
-    fn ancestry(&self, i: TypeIndex) -> Result<Vec<TypeIndex>> {
-        let mut chain = vec![i];
-        let mut cur = i;
-        while let Some(t) = self.table.get(cur) {
-            if t.parent == 0 {
-                break;
-            }
-            if chain.len() > MAX_DEPTH {
+    /// Continues `h` over the fields of `i` and its ancestors, root class first. The parents'
+    /// hashes are computed first, so the chain has no cycle; it is bounded all the same, so that a
+    /// table that was not validated cannot make every type walk a chain as long as the table.
+    fn inherited_fields(&mut self, mut h: u32, i: TypeIndex, depth: usize, chain: usize) -> Result<u32> {
+        let t = self.get(i)?;
+        if t.parent != 0 {
+            if chain >= MAX_DEPTH {
                 return Err(Error::new(ErrorKind::Cycle(format!("or parent chain longer than {MAX_DEPTH} types"))));
             }
-            chain.push(t.parent);
-            cur = t.parent;
+            h = self.inherited_fields(h, t.parent, depth, chain + 1)?;
         }
-        chain.reverse();
-        Ok(chain)
+        self.own_fields(h, t, depth)
+    }
+
+    /// Continues `h` over the fields of `t` itself: name, offset and the field type's hash.
+    fn own_fields(&mut self, mut h: u32, t: &'t super::TypeDef, depth: usize) -> Result<u32> {
+        for f in t.fields() {
+            h = crc(h, f.name.as_bytes());
+            h = crc_u32(h, f.offset);
+            h = crc_u32(h, self.hash_at(f.ty, depth + 1)?);
+        }
+        Ok(h)
     }
 
     fn params(&mut self, mut h: u32, i: TypeIndex, depth: usize) -> Result<u32> {
@@ -236,6 +254,22 @@ pub fn check_table(table: &TypeTable, recipe: Recipe) -> Result<HashCheck> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod crc_tests {
+    use super::*;
+
+    #[test]
+    fn the_table_crc_is_the_standard_one_and_chains() {
+        // The check value of CRC-32/ISO-HDLC.
+        assert_eq!(crc(0, b"123456789"), 0xCBF4_3926);
+        let mut whole = crc32fast::Hasher::new();
+        whole.update(b"hkaSkeleton");
+        whole.update(&7u32.to_le_bytes());
+        assert_eq!(crc_u32(crc(0, b"hkaSkeleton"), 7), whole.finalize());
+        assert_eq!(crc(0x1234_5678, b""), 0x1234_5678);
+    }
 }
 
 #[cfg(test)]
