@@ -58,14 +58,12 @@ fn read_strings<'a>(sec: &Section<'a>) -> Result<Vec<&'a str>> {
         }
     };
     // Valid UTF-8 as a whole is valid string by string (NUL is a character of its own, so every
-    // cut below falls between characters). Names are short: a plain walk beats a memchr per name.
-    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == 0).count());
+    // cut below falls between characters).
+    let mut out = Vec::with_capacity(memchr::memchr_iter(0, text.as_bytes()).count());
     let mut start = 0;
-    for (i, b) in text.bytes().enumerate() {
-        if b == 0 {
-            out.push(text.get(start..i).unwrap_or_default());
-            start = i + 1;
-        }
+    for i in memchr::memchr_iter(0, text.as_bytes()) {
+        out.push(text.get(start..i).unwrap_or_default());
+        start = i + 1;
     }
     Ok(out)
 }
