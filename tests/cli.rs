@@ -84,3 +84,32 @@ fn dump_prints_the_object_tree_in_both_formats() {
     assert!(ron.status.success());
     assert!(String::from_utf8_lossy(&ron.stdout).contains("type: \"hkaSkeleton\""));
 }
+
+/// A file alone in the temporary directory: `dump` looks for compendia only near it (the
+/// temporary directory's parent is the filesystem root, which it must not walk), reads a file
+/// with its own type table, and on a cut copy prints a located error and exits non-zero without a
+/// panic message.
+#[test]
+fn dump_of_a_file_far_from_any_compendium() {
+    let Some(corpus) = common::corpus() else { return };
+    let e = common::manifest(&corpus)
+        .into_iter()
+        // SDK 2015.1 files carry their own type table.
+        .find(|e| e.format == "tag0" && e.sdk == "20150100" && e.bytes > 4096)
+        .expect("an SDK 2015.1 tagfile");
+    let bytes = std::fs::read(&e.path).unwrap();
+    let dir = std::env::temp_dir().join(format!("hkgen-dump-alone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.hkx");
+    let cut = dir.join("cut.hkx");
+    std::fs::write(&whole, &bytes).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let ok = hkgen().arg("dump").arg(&whole).output().unwrap();
+    let bad = hkgen().arg("dump").arg(&cut).output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(ok.status.success(), "{}: {}", e.relpath, String::from_utf8_lossy(&ok.stderr));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("id: \"#1\""));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success());
+    assert!(err.contains("cut.hkx") && err.contains("0x") && !err.contains("panicked"), "{err}");
+}

@@ -52,7 +52,7 @@ enum Command {
         #[arg(long, default_value = "ron", value_parser = ["ron", "json"])]
         format: String,
         /// TCM0 compendia (files or directories) for a tagfile that names one. Without it, the
-        /// compendia beside the file (its directory and the two above) are tried.
+        /// compendia beside the file (its directory and the two above, two levels down each) are tried.
         #[arg(long = "compendium", value_name = "PATH")]
         compendia: Vec<PathBuf>,
         /// The snapshots whose packfile class schemas (`<sdk>/classes/`) lay out a packfile's
@@ -359,18 +359,9 @@ fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Pat
         print(format, &doc.dump())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut paths = compendium_paths;
-    if paths.is_empty() {
-        // Binders keep the compendium a few folders up from the files that use it.
-        let mut dir = file.parent();
-        for _ in 0..3 {
-            if let Some(d) = dir {
-                paths.push(if d.as_os_str().is_empty() { PathBuf::from(".") } else { d.to_path_buf() });
-                dir = d.parent();
-            }
-        }
-    }
-    let compendia = Compendia::load(&paths).map_err(|e| e.to_string())?;
+    // Without compendia named, the ones a binder keeps beside the file are looked for.
+    let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
+        .map_err(|e| e.to_string())?;
     let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file))
         .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     let objects = hktypes::dynamic::dump(&t).map_err(|e| e.in_file(file.display().to_string()).to_string())?;

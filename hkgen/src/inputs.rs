@@ -106,6 +106,46 @@ fn walk_one(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
     Ok(())
 }
 
+/// How many directory levels below each candidate directory [`files_near`] looks.
+pub const NEAR_DEPTH: usize = 2;
+/// How many files [`files_near`] looks at before it stops.
+pub const NEAR_FILES: usize = 4096;
+
+/// Files where a binder keeps the compendium of `file`: its directory and the two above it, each
+/// searched [`NEAR_DEPTH`] levels down. This is a guess, not a request, so unreadable entries are
+/// passed over, and it stops after [`NEAR_FILES`] files: a file in `/tmp` must not walk the disk.
+pub fn files_near(file: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            if out.len() >= NEAR_FILES {
+                return;
+            }
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => {
+                    if depth > 0 {
+                        walk(&path, depth - 1, out);
+                    }
+                }
+                Ok(t) if t.is_file() || t.is_symlink() && path.is_file() => out.push(path),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut dir = file.parent();
+    for _ in 0..3 {
+        let Some(d) = dir else { break };
+        let d = if d.as_os_str().is_empty() { Path::new(".") } else { d };
+        walk(d, NEAR_DEPTH, &mut out);
+        dir = d.parent();
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Compendia by id. Several compendia may claim one id (a newer one lists the ids of those it
 /// extends, and copies of one compendium may store different subsets of hashes); a tagfile takes the
 /// candidate nearest to it in the directory tree, the way a binder keeps a compendium beside the
@@ -171,6 +211,20 @@ impl Compendia {
     /// Whether no compendium was loaded.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+
+    /// Loads the compendia among [`files_near`] `file`; files that cannot be read are passed over,
+    /// a compendium that does not parse is an error.
+    pub fn load_near(file: &Path) -> Result<Self, Error> {
+        let mut out = Compendia::default();
+        for p in files_near(file) {
+            if sniff_path(&p).ok() == Some(Format::Tcm0) {
+                let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
+                let c = Compendium::read(&bytes).map_err(|e| Error::Havok(e.in_file(p.display().to_string())))?;
+                out.add(&p, c);
+            }
+        }
+        Ok(out)
     }
 
     /// Loads every TCM0 among `paths` (files or directories); other files are ignored.
