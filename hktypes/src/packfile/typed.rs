@@ -27,7 +27,7 @@
 //! ```
 //!
 //! Member types: integers as `i8`...`u64` (`TYPE_ULONG` as `u64`), `hkBool` as
-//! [`Bool8`](crate::value::Bool8) (the stored byte), `hkHalf` as [`Half16`], `hkReal` as `f32`, the
+//! [`Bool8`] (the stored byte), `hkHalf` as [`Half16`], `hkReal` as `f32`, the
 //! math types as [`crate::value`]'s lane types, enums and flags with named items as
 //! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
 //! [`StringPtr`] (UTF-8; other bytes make the conversion fail), pointers as [`Ptr`], `hkArray` as
