@@ -18,11 +18,15 @@
 //! # fn demo<Skeleton: PackClass>(doc: &mut Document) -> hktypes::Result<()> {
 //! // With a generated `hkaSkeleton` (`hkclasses::hk2014_2::hkaSkeleton`):
 //! for (h, skeleton) in doc.all::<Skeleton>() {
-//!     let mut s = skeleton?;
+//!     let _s = skeleton?; // read every skeleton
+//! }
+//! let handles: Vec<_> = doc.find(Skeleton::NAME).collect();
+//! for h in handles {
+//!     let s: Skeleton = doc.get(h)?;
 //!     // ... change s ...
 //!     doc.set(h, &s)?;
 //! }
-//! let bytes = doc.write()?;
+//! let _bytes = doc.write()?;
 //! # Ok(()) }
 //! ```
 //!
