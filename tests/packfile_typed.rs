@@ -138,6 +138,18 @@ fn botw_ragdoll_edited_through_structs() {
     let err = doc.get::<hkaSkeleton>(rb).unwrap_err().to_string();
     assert!(err.contains("not a hkaSkeleton"), "{err}");
 
+    // Nor does a struct whose signature is not the one the file stores for the class.
+    let mut other = doc.clone();
+    for sec in &mut other.file.sections {
+        if let hktypes::packfile::Body::ClassNames(names) = &mut sec.body {
+            names.entries.iter_mut().filter(|e| e.name == "hkaSkeleton").for_each(|e| e.signature ^= 1);
+        }
+    }
+    let err = other.get::<hkaSkeleton>(sk).unwrap_err().to_string();
+    assert!(err.contains("signature"), "{err}");
+    let skeletons = other.find("hkaSkeleton").count();
+    assert_eq!(other.through_structs(hk2014_2::CLASSES).dynamic, skeletons);
+
     // Editing: a longer skeleton name (everything after it moves), a bone name, friction.
     let untouched: Vec<_> = doc.objects.clone();
     doc.update::<hkaSkeleton, _>(sk, |s| {

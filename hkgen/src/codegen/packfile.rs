@@ -420,3 +420,64 @@ pub fn coverage(schema: &ClassSchema) -> (usize, usize) {
     let n = schema.classes.keys().filter(|c| signature::class_signature(schema, c).is_ok()).count();
     (n, schema.classes.len() - n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::model::EnumRecord;
+
+    fn member(name: &str, ty: MemberType, subtype: MemberType, class: Option<&str>) -> MemberRecord {
+        MemberRecord { name: name.into(), ty, subtype, class: class.map(Into::into), enumeration: None, c_array_size: 0, flags: 0 }
+    }
+
+    fn record(name: &str, parent: Option<&str>, members: Vec<MemberRecord>) -> ClassRecord {
+        ClassRecord { name: name.into(), parent: parent.map(Into::into), version: 0, flags: 0, interfaces: 0, enums: vec![], members, signature: None }
+    }
+
+    #[test]
+    fn structs_hold_no_offsets_and_skip_classes_without_signature() {
+        let mut kind = member("kind", MemberType::Enum, MemberType::Uint8, None);
+        kind.enumeration = Some("Base::Kind".into());
+        let mut pair = member("pair", MemberType::Real, MemberType::Void, None);
+        pair.c_array_size = 2;
+        let classes = [
+            record("Base", None, vec![kind]),
+            record(
+                "Derived",
+                Some("Base"),
+                vec![
+                    member("name", MemberType::StringPtr, MemberType::Void, None),
+                    member("items", MemberType::Array, MemberType::Struct, Some("Base")),
+                    member("next", MemberType::Pointer, MemberType::Struct, Some("Derived")),
+                    member("other", MemberType::Pointer, MemberType::Struct, Some("Broken")),
+                    pair,
+                ],
+            ),
+            // Holds a class the schema lacks: no signature, no struct.
+            record("Broken", None, vec![member("m", MemberType::Struct, MemberType::Void, Some("Missing"))]),
+        ];
+        let enums = [(
+            "Base::Kind".to_owned(),
+            EnumRecord { name: "Kind".into(), items: vec![(0, "A".into()), (1, "B".into())], flags: 0, signature_items: None, items_unknown: false },
+        )];
+        let schema = ClassSchema {
+            sdk: "2014.2".into(),
+            classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+            enums: enums.into_iter().collect(),
+            ..Default::default()
+        };
+        assert_eq!(coverage(&schema), (2, 1));
+        let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
+        let sig = signature_of(&schema, "Derived").unwrap();
+        assert!(code.contains(&format!("const SIGNATURE : u32 = {sig:#010x}")), "{code}");
+        assert!(code.contains("pub struct Derived { # [doc = \" The `Base` part of the object.\"] pub base : Base"), "{code}");
+        assert!(code.contains("pub kind : :: hktypes :: value :: Enum < Base_Kind , u8 >"), "{code}");
+        assert!(code.contains("pub items : :: std :: vec :: Vec < Base >"), "{code}");
+        assert!(code.contains("pub next : :: hktypes :: packfile :: typed :: Ptr < Derived >"), "{code}");
+        assert!(code.contains("pub other : :: hktypes :: packfile :: typed :: Ptr < :: hktypes :: value :: Unknown >"), "{code}");
+        assert!(code.contains("pub pair : [f32 ; 2]"), "{code}");
+        assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"kind\" , \"name\" , \"items\" , \"next\" , \"other\" , \"pair\"]"), "{code}");
+        assert!(!code.contains("pub struct Broken"));
+        assert!(!code.contains("offset"), "no offsets in packfile structs");
+    }
+}
