@@ -204,3 +204,22 @@ fn botw_enum_members_name_their_items() {
     let motion_type = body.motion.r#type;
     assert!(motion_type.name().is_some(), "{motion_type:?}");
 }
+
+/// `hkgen verify` counts the objects that went through generated structs.
+#[test]
+fn verify_reports_objects_through_structs() {
+    let Some(corpus) = common::corpus() else { return };
+    let Ok(bytes) = std::fs::read(corpus.join(RAGDOLL)) else { return };
+    let verifier = hkgen::verify::Verifier {
+        class_schemas: ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap(),
+        packfile_classes: hkclasses::packfile_classes_for_sdk,
+        ..Default::default()
+    };
+    let r = verifier.verify(RAGDOLL, &bytes, &Default::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(r.structs, r.items);
+    assert_eq!(r.typed_roundtrip, Some("exact"));
+    // Without structs the field is absent.
+    let plain = hkgen::verify::Verifier { class_schemas: verifier.class_schemas.clone(), ..Default::default() };
+    assert_eq!(plain.verify(RAGDOLL, &bytes, &Default::default()).structs, None);
+}
