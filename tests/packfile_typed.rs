@@ -180,6 +180,21 @@ fn botw_ragdoll_edited_through_structs() {
             assert_eq!(a, b, "object {i} ({})", a.class);
         }
     }
+    // A new object: a copy of the edited body, appended and pointed at by the ragdoll.
+    let mut grown = Document::read(&out, set).unwrap();
+    let n = grown.objects.len();
+    let new = grown.push(&b2).unwrap();
+    assert_eq!(new, Handle(n as u32));
+    let rh = grown.find("hkaRagdollInstance").next().unwrap();
+    grown.update::<hkaRagdollInstance, _>(rh, |r| r.rigid_bodies.push(Ptr::to(new))).unwrap();
+    let grown_bytes = grown.write().unwrap();
+    let reread = Document::read(&grown_bytes, set).unwrap();
+    assert_eq!(reread.objects.len(), n + 1);
+    let r: hkaRagdollInstance = reread.get(rh).unwrap();
+    assert_eq!(r.rigid_bodies.last().and_then(|p| p.handle()), Some(new));
+    assert_eq!(reread.get::<hkpRigidBody>(new).unwrap(), b2);
+    assert!(grown.push(&hk2014_2::hkaBone { name: "x".into(), lock_translation: hktypes::value::Bool8(0) }).is_err());
+
     // Undoing the edits gives the stock file back.
     let mut undo = back;
     undo.set(sk, &skeleton).unwrap();

@@ -607,6 +607,22 @@ impl Document {
         Ok(r)
     }
 
+    /// Appends a new object holding `value` (written after the others) and returns its handle.
+    /// The file must already hold an object of `T`'s class that `T` applies to: the new object
+    /// takes its `__classnames__` entry, and the document its layout.
+    pub fn push<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
+        let like = self
+            .find(T::NAME)
+            .find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok())
+            .ok_or_else(|| err(format!("no object of class {} to take its class name entry and layout from", T::NAME)))?;
+        let class_ref = self.objects[like.0 as usize].class_ref;
+        let mut out = Vec::with_capacity(T::MEMBERS.len());
+        value.to_values(&mut out);
+        let h = Handle(self.objects.len() as u32);
+        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out) });
+        Ok(h)
+    }
+
     /// Converts every object a class of `table` applies to into its struct and back (replacing
     /// its values with the struct's), and counts them: what `hkgen verify` and the tests use to
     /// check that the generated structs lose nothing.
