@@ -1,6 +1,8 @@
 //! Build script of the root crate: generates one module per enabled SDK feature from the schema
 //! snapshots under `schemas/<sdk>/` (or `$HKCLASSES_SCHEMAS`) into `OUT_DIR`, which `src/lib.rs`
-//! includes. An SDK without a snapshot gets an empty module, so every feature builds.
+//! includes: tagfile SDKs from `sdk.ron` and `types/`, packfile SDKs (`hk2014_2`, `hk2014_1`) from
+//! the hkClass schema in `classes/`. An SDK without a snapshot gets an empty module, so every
+//! feature builds.
 use std::path::PathBuf;
 
 fn main() {
@@ -25,6 +27,27 @@ fn main() {
         .collect();
     // Unformatted even when the CLI feature gives the build script's hkgen prettyplease.
     let config = hkgen::codegen::Config::new().formatted(false);
+    let packfile: Vec<&str> = hkgen::codegen::PACKFILE_SDKS
+        .iter()
+        .copied()
+        .filter(|sdk| {
+            let feature = hkgen::codegen::module_name(sdk).to_uppercase();
+            std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some()
+        })
+        .collect();
+    match hkgen::codegen::generate_packfile_sdks(&config, &schemas, &out, &packfile) {
+        Ok(done) => {
+            for g in done {
+                if g.types.is_none() {
+                    println!("cargo:warning=no class schema for SDK {} under {}; its module is empty", g.sdk, schemas.display());
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("code generation failed: {e}");
+            std::process::exit(1);
+        }
+    }
     match hkgen::codegen::generate_sdks(&config, &schemas, &out, &enabled) {
         Ok(done) => {
             for g in done {

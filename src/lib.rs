@@ -2,6 +2,13 @@
 //! snapshots under `schemas/` and enabled by one cargo feature each (`hk2018_1`, ...). Every class
 //! is a struct under its Havok name with the `hktypes::value` traits implemented; see
 //! `hkgen::codegen` for the mapping.
+//!
+//! The packfile SDKs (`hk2014_2`: Breath of the Wild; `hk2014_1`: Dark Souls III and its
+//! neighbours) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
+//! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
+//! `hktypes::packfile::objects::Document` lays them out per file (`doc.get::<T>(handle)`,
+//! `doc.set(handle, &value)`, `doc.write()`). [`packfile_classes_for_sdk`] picks a module's table
+//! at run time.
 pub use hktypes;
 
 macro_rules! sdk_modules {
@@ -16,6 +23,8 @@ macro_rules! sdk_modules {
 }
 
 sdk_modules! {
+    "hk2014_1", hk2014_1, "2014.1";
+    "hk2014_2", hk2014_2, "2014.2";
     "hk2015_1", hk2015_1, "2015.1";
     "hk2016_2", hk2016_2, "2016.2";
     "hk2018_1", hk2018_1, "2018.1";
@@ -34,6 +43,19 @@ pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
         "2018.1" => hk2018_1::CLASSES,
         #[cfg(feature = "hk2019_1")]
         "2019.1" => hk2019_1::CLASSES,
+        _ => &[],
+    }
+}
+
+/// The packfile structs of the SDK version `sdk` (`2014.2`, as
+/// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
+/// otherwise none.
+pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::packfile::typed::ClassEntry] {
+    match sdk {
+        #[cfg(feature = "hk2014_1")]
+        "2014.1" => hk2014_1::CLASSES,
+        #[cfg(feature = "hk2014_2")]
+        "2014.2" => hk2014_2::CLASSES,
         _ => &[],
     }
 }

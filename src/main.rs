@@ -1,5 +1,6 @@
 //! The `hkgen` command line (see `hkgen::cli`), with the generated classes of every SDK this build
-//! enables, so `hkgen verify` reads objects as typed values.
+//! enables, so `hkgen verify` reads objects as typed values
+//! (packfile objects through the generated structs of `hk2014_2` and `hk2014_1`).
 fn main() -> std::process::ExitCode {
-    hkgen::cli::main_with(hkclasses::classes_for_sdk)
+    hkgen::cli::main_with_packfiles(hkclasses::classes_for_sdk, hkclasses::packfile_classes_for_sdk)
 }

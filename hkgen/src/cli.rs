@@ -6,7 +6,7 @@
 
 use crate as hkgen;
 use crate::inputs::{self, Compendia};
-use crate::verify::{ClassesOf, Report, Verifier};
+use crate::verify::{ClassesOf, PackfileClassesOf, Report, Verifier};
 use crate::Error;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -150,10 +150,16 @@ fn progress_bar(len: u64) -> ProgressBar {
 /// Runs the command line, reading objects through `classes` (the generated classes of an SDK
 /// version; `|_| &[]` for none).
 pub fn main_with(classes: ClassesOf) -> ExitCode {
+    main_with_packfiles(classes, |_| &[])
+}
+
+/// Runs the command line as [`main_with`] does, and `verify` also takes every packfile object a
+/// generated struct of `packfile_classes` (per SDK version) applies to through it.
+pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClassesOf) -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Extract { out, inputs } => extract(out, inputs),
-        Command::Verify { json, compendia, schemas, inputs } => verify(json, compendia, &schemas, inputs, classes),
+        Command::Verify { json, compendia, schemas, inputs } => verify(json, compendia, &schemas, inputs, classes, packfile_classes),
         Command::Dump { format, compendia, schemas, file } => dump(&format, compendia, &schemas, &file),
         Command::Convert { layout, schemas, input, output } => convert(&layout, &schemas, &input, &output),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
@@ -238,12 +244,16 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
 }
 
 fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>) -> Result<ExitCode, String> {
-    let schema = hkgen::schema::snapshot::read(&schemas.join(sdk)).map_err(|e| e.to_string())?;
-    let n = schema.types.len();
-    let text = hkgen::codegen::Config::new()
-        .header(&format!("SDK {sdk}: {n} types."))
-        .render(&schema)
-        .map_err(|e| e.to_string())?;
+    let packfile = !schemas.join(sdk).join("sdk.ron").is_file() && hkgen::codegen::packfile::has_schema(schemas, sdk);
+    let text = if packfile {
+        // A packfile SDK: the structs of its hkClass schema.
+        let schema = hkgen::codegen::packfile::read_schema(schemas, sdk).map_err(|e| e.to_string())?;
+        hkgen::codegen::Config::new().header(&format!("SDK {sdk}: hkClass schema.")).render_packfile(&schema).map_err(|e| e.to_string())?
+    } else {
+        let schema = hkgen::schema::snapshot::read(&schemas.join(sdk)).map_err(|e| e.to_string())?;
+        let n = schema.types.len();
+        hkgen::codegen::Config::new().header(&format!("SDK {sdk}: {n} types.")).render(&schema).map_err(|e| e.to_string())?
+    };
     match out {
         Some(p) => std::fs::write(p, &text).map_err(|e| Error::io(p, e).to_string())?,
         None => print!("{text}"),
@@ -257,10 +267,11 @@ fn verify(
     schemas: &Path,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
+    packfile_classes: PackfileClassesOf,
 ) -> Result<ExitCode, String> {
     let inputs = inputs_or_default(inputs)?;
     let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    let verifier = Verifier { classes, class_schemas };
+    let verifier = Verifier { classes, class_schemas, packfile_classes };
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let mut comp_paths = compendium_paths;
     comp_paths.extend(inputs.iter().cloned());

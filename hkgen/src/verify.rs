@@ -12,6 +12,7 @@ use hktypes::tagfile::locate::locate;
 use crate::reflection::check::{check_packfile, ClassSchemas};
 use hktypes::graph::Document;
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
+use hktypes::packfile::typed::ClassEntry as PackfileClass;
 use hktypes::value::ClassEntry;
 use serde::Serialize;
 
@@ -49,7 +50,9 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip: Option<&'static str>,
     /// A TAG0 file: `exact` when writing every typed object through its generated class (not from
-    /// the bytes it was read from) still gives the same bytes, `differs` or `error`.
+    /// the bytes it was read from) still gives the same bytes, `differs` or `error`. A packfile
+    /// (when generated structs of its SDK are given): the same after every object a struct
+    /// applies to went into its struct and back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed_roundtrip: Option<&'static str>,
     /// A packfile: `roundtrip` is through its objects (`__data__` laid out again from them); this
@@ -74,6 +77,10 @@ pub struct Report {
     /// fixups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic: Option<usize>,
+    /// A packfile, when generated structs of its SDK are given ([`Verifier::packfile_classes`]):
+    /// objects converted into their generated struct and back (the others stay values or bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structs: Option<usize>,
     /// A packfile: its `__classnames__` signatures, and how many recompute from the class schema.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub signatures_stored: Option<usize>,
@@ -166,6 +173,38 @@ impl Report {
         }
     }
 
+    /// Every packfile object a generated struct applies to into the struct and back, then the
+    /// file written: `structs` and `typed_roundtrip`; fails the file when a struct does not
+    /// convert its object or the bytes differ.
+    fn through_structs(&mut self, bytes: &[u8], schemas: &ClassSchemas, sdk: &str, table: &[PackfileClass]) {
+        let doc = hktypes::packfile::PackFile::read(bytes).and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(sdk)));
+        let mut doc = match doc {
+            Ok(d) => d,
+            Err(e) => {
+                self.typed_roundtrip = Some("error");
+                if self.ok {
+                    self.fail(format!("reading the objects for the structs: {e}"));
+                }
+                return;
+            }
+        };
+        let c = doc.through_structs(table);
+        self.structs = Some(c.structs);
+        self.typed_roundtrip = Some(match doc.write() {
+            Ok(out) if out == bytes && c.failed == 0 => "exact",
+            Ok(out) if out == bytes => "error",
+            Ok(_) => "differs",
+            Err(_) => "error",
+        });
+        if !self.ok {
+            // The first failure stays the file's error.
+        } else if c.failed > 0 {
+            self.fail(format!("{} objects do not convert into their generated struct", c.failed));
+        } else if self.typed_roundtrip != Some("exact") {
+            self.fail(format!("writing the objects through their generated structs {}", self.typed_roundtrip.unwrap_or("failed")));
+        }
+    }
+
     fn fail(&mut self, e: String) {
         self.ok = false;
         self.error = Some(e);
@@ -179,6 +218,14 @@ fn no_classes(_: &str) -> &'static [ClassEntry] {
     &[]
 }
 
+/// The generated packfile structs of an SDK version (`2014.2`); none leaves packfile objects as
+/// values.
+pub type PackfileClassesOf = fn(&str) -> &'static [PackfileClass];
+
+fn no_packfile_classes(_: &str) -> &'static [PackfileClass] {
+    &[]
+}
+
 /// What a verification checks against: the generated classes, the packfile class schemas.
 pub struct Verifier {
     /// The generated classes per SDK version that TAG0 objects are typed through; the default
@@ -187,11 +234,14 @@ pub struct Verifier {
     /// The packfile class schemas per SDK that signatures are recomputed from and packfile objects
     /// are typed through; the default is empty, so packfile signatures go unchecked.
     pub class_schemas: ClassSchemas,
+    /// The generated packfile structs per SDK version that packfile objects go through (into the
+    /// struct and back, then written); the default gives none.
+    pub packfile_classes: PackfileClassesOf,
 }
 
 impl Default for Verifier {
     fn default() -> Self {
-        Verifier { classes: no_classes, class_schemas: ClassSchemas::default() }
+        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_packfile_classes }
     }
 }
 
@@ -274,6 +324,10 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                     } else {
                         format!("round trip {} (container {})", c.roundtrip, c.container_roundtrip)
                     });
+                }
+                let structs = (v.packfile_classes)(&c.sdk);
+                if !structs.is_empty() {
+                    r.through_structs(bytes, &v.class_schemas, &c.sdk, structs);
                 }
             }
             Err(e) => r.fail(e.to_string()),

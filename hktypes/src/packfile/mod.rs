@@ -7,14 +7,15 @@
 //! [`mod@write`] rebuilds the bytes from a `PackFile`'s parts (a stock file comes back byte for byte).
 //! [`layout`] lays classes out from platform-neutral hkClass descriptions under a file's four layout
 //! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
-//! fits) and lays it out again, under the file's rules or another platform's; [`dump`] prints the
-//! objects.
+//! fits) and lays it out again, under the file's rules or another platform's; [`typed`] converts
+//! objects to and from generated structs; [`dump`] prints the objects.
 
 pub mod dump;
 pub mod file;
 pub mod layout;
 pub mod objects;
 pub mod raw;
+pub mod typed;
 pub mod write;
 
 pub use file::{

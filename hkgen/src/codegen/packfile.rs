@@ -1,0 +1,483 @@
+//! Structs for the hkClass schemas of the packfile SDKs (`schemas/<sdk>/classes/`): per class a
+//! struct of its own members (a derived class holds its parent in `base` and dereferences to
+//! it, as the tagfile classes do) implementing `hktypes::packfile::typed::{PackValue, PackClass}`,
+//! per enum with a class member naming it a marker type implementing
+//! `hktypes::value::Enumeration`, and a `CLASSES` table.
+//!
+//! No offset is generated: the layout of a member depends on the platform (pointer size, byte
+//! order, reuse-padding, empty-base), so `hktypes::packfile::objects::Document` lays classes out
+//! per file at run time, and a struct converts to and from the object's member values in
+//! declaration order. A class is generated when its signature recomputes from the schema (then its
+//! parents and struct members' classes are generated too); the struct's `SIGNATURE` is that
+//! signature, which the file's `__classnames__` must store for the struct to apply.
+//!
+//! Member types follow [`SCALARS`] for the scalar kinds; enums and flags whose enum the schema
+//! names are `Enum<E, S>`/`Flags<E, S>` over the storage, others their storage integer; pointers
+//! are `Ptr<C>` (`Ptr<Unknown>` when the pointee is not generated), `hkArray` is `Vec`, a simple
+//! array `SimpleArray`, a C array `[T; N]`, embedded structs their struct, and what has no value
+//! mapping ([`DYNAMIC`]) the document's dynamic `Value`.
+
+// The schema tool's reflection module (its on-disk snapshot reader and the signature recipe) is
+// behind the `tool` feature, which a build script does without; the generator compiles the same
+// files on their own.
+#[allow(dead_code)]
+#[path = "../reflection/signature.rs"]
+mod signature;
+#[allow(dead_code)]
+#[path = "../reflection/snapshot.rs"]
+mod snapshot;
+
+use super::names;
+use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
+use crate::Error;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Reads the class schema of `sdk` under `dir` (`dir/<sdk>/classes/`).
+pub fn read_schema(dir: &Path, sdk: &str) -> Result<ClassSchema, Error> {
+    snapshot::read(dir, sdk)
+}
+
+/// Whether `dir/<sdk>/classes/` holds a class schema.
+pub fn has_schema(dir: &Path, sdk: &str) -> bool {
+    snapshot::folder(dir, sdk).join("schema.ron").is_file()
+}
+
+/// The signature of `name` as the schema recomputes it, or why it does not.
+pub fn signature_of(schema: &ClassSchema, name: &str) -> Result<u32, String> {
+    signature::class_signature(schema, name).map_err(|m| m.to_string())
+}
+
+/// Where a scalar member type's Rust type lives.
+#[derive(Clone, Copy, Debug)]
+pub enum Scalar {
+    /// A primitive (`i8`, `f32`).
+    Prim(&'static str),
+    /// A type of `hktypes::value` (`Bool8`, `Vector4`).
+    Value(&'static str),
+}
+
+/// The Rust type of every member kind that maps to one type regardless of the member.
+pub const SCALARS: &[(MemberType, Scalar)] = &[
+    (MemberType::Void, Scalar::Prim("()")),
+    (MemberType::Bool, Scalar::Value("Bool8")),
+    (MemberType::Char, Scalar::Prim("i8")),
+    (MemberType::Int8, Scalar::Prim("i8")),
+    (MemberType::Uint8, Scalar::Prim("u8")),
+    (MemberType::Int16, Scalar::Prim("i16")),
+    (MemberType::Uint16, Scalar::Prim("u16")),
+    (MemberType::Int32, Scalar::Prim("i32")),
+    (MemberType::Uint32, Scalar::Prim("u32")),
+    (MemberType::Int64, Scalar::Prim("i64")),
+    (MemberType::Uint64, Scalar::Prim("u64")),
+    (MemberType::Ulong, Scalar::Prim("u64")),
+    (MemberType::Real, Scalar::Prim("f32")),
+    (MemberType::Half, Scalar::Value("Half16")),
+    (MemberType::Vector4, Scalar::Value("Vector4")),
+    (MemberType::Quaternion, Scalar::Value("Quaternion")),
+    (MemberType::Matrix3, Scalar::Value("Matrix3")),
+    (MemberType::Rotation, Scalar::Value("Rotation")),
+    (MemberType::QsTransform, Scalar::Value("QsTransform")),
+    (MemberType::Matrix4, Scalar::Value("Matrix4")),
+    (MemberType::Transform, Scalar::Value("Transform")),
+    (MemberType::CString, Scalar::Value("StringPtr")),
+    (MemberType::StringPtr, Scalar::Value("StringPtr")),
+];
+
+/// Member kinds the document reads no value of its own for: they are the dynamic `Value`.
+pub const DYNAMIC: &[MemberType] = &[MemberType::InplaceArray, MemberType::HomogeneousArray, MemberType::RelArray];
+
+/// Names no generated type may take.
+const RESERVED: &[&str] = &["Ok", "Some", "None", "Option", "Self", "Vec", "CLASSES", "SDK"];
+
+/// The mapping of one class schema.
+struct Model<'s> {
+    schema: &'s ClassSchema,
+    /// Classes generated, with their signatures.
+    classes: BTreeMap<&'s str, u32>,
+    /// Enums that get a marker type.
+    enums: BTreeSet<&'s str>,
+    /// Rust identifiers of classes and enums.
+    names: BTreeMap<String, String>,
+    krate: TokenStream,
+}
+
+impl<'s> Model<'s> {
+    fn new(schema: &'s ClassSchema, krate: TokenStream) -> Self {
+        let classes: BTreeMap<&str, u32> =
+            schema.classes.values().filter_map(|c| Some((c.name.as_str(), signature::class_signature(schema, &c.name).ok()?))).collect();
+        let enums: BTreeSet<&str> = classes
+            .keys()
+            .filter_map(|n| schema.classes.get(*n))
+            .flat_map(|c| c.members.iter())
+            .filter(|m| matches!(m.ty, MemberType::Enum | MemberType::Flags))
+            .filter_map(|m| m.enumeration.as_deref())
+            .filter(|e| schema.enums.contains_key(*e))
+            .collect();
+        let keys: Vec<(&str, u32)> = classes
+            .iter()
+            .map(|(n, s)| (*n, *s))
+            .chain(enums.iter().map(|e| (*e, schema.enums.get(*e).map_or(0, signature::enum_signature))))
+            .collect();
+        let names = names::assign(&keys, RESERVED);
+        Model { schema, classes, enums, names, krate }
+    }
+
+    fn ident(&self, key: &str) -> Result<proc_macro2::Ident, Error> {
+        self.names.get(key).map(|s| names::ident(s)).ok_or_else(|| Error::Schema(format!("{key}: no Rust name")))
+    }
+
+    fn value_path(&self) -> TokenStream {
+        let k = &self.krate;
+        quote!(#k::value)
+    }
+
+    fn typed(&self) -> TokenStream {
+        let k = &self.krate;
+        quote!(#k::packfile::typed)
+    }
+
+    fn dynamic(&self) -> TokenStream {
+        let k = &self.krate;
+        quote!(#k::packfile::objects::Value)
+    }
+
+    fn scalar(&self, t: MemberType) -> Option<TokenStream> {
+        let rt = self.value_path();
+        SCALARS.iter().find(|(k, _)| *k == t).map(|(_, s)| match s {
+            Scalar::Prim(p) => p.parse().unwrap_or_else(|_| quote!(())),
+            Scalar::Value(v) => {
+                let v = format_ident!("{v}");
+                quote!(#rt::#v)
+            }
+        })
+    }
+
+    fn pointer(&self, class: Option<&str>) -> TokenStream {
+        let (rt, typed) = (self.value_path(), self.typed());
+        match class.filter(|c| self.classes.contains_key(c)).and_then(|c| self.ident(c).ok()) {
+            Some(id) => quote!(#typed::Ptr<#id>),
+            None => quote!(#typed::Ptr<#rt::Unknown>),
+        }
+    }
+
+    /// The Rust type of one value of kind `ty` of member `m` (an array's element when `ty` is its
+    /// subtype).
+    fn one(&self, m: &MemberRecord, ty: MemberType, elem: bool) -> TokenStream {
+        let (rt, typed, dynamic) = (self.value_path(), self.typed(), self.dynamic());
+        if DYNAMIC.contains(&ty) {
+            return dynamic;
+        }
+        if let Some(s) = self.scalar(ty) {
+            return s;
+        }
+        match ty {
+            MemberType::Enum | MemberType::Flags | MemberType::Zero if !elem => {
+                let Some(storage) = (m.subtype != ty).then(|| self.scalar(m.subtype)).flatten() else { return dynamic };
+                let marker = m.enumeration.as_deref().filter(|e| ty != MemberType::Zero && self.enums.contains(e));
+                match marker.and_then(|e| self.ident(e).ok()) {
+                    Some(e) if ty == MemberType::Enum => quote!(#rt::Enum<#e, #storage>),
+                    Some(e) => quote!(#rt::Flags<#e, #storage>),
+                    None => storage,
+                }
+            }
+            MemberType::Pointer => self.pointer(if elem || m.subtype == MemberType::Struct { m.class.as_deref() } else { None }),
+            MemberType::FunctionPointer => self.pointer(None),
+            MemberType::Variant => quote!(#typed::Variant),
+            MemberType::Struct => match m.class.as_deref().filter(|c| self.classes.contains_key(c)).map(|c| self.ident(c)) {
+                Some(Ok(id)) => quote!(#id),
+                _ => dynamic,
+            },
+            MemberType::Array | MemberType::SimpleArray if !elem => {
+                let e = self.one(m, m.subtype, true);
+                if ty == MemberType::Array {
+                    quote!(::std::vec::Vec<#e>)
+                } else {
+                    quote!(#typed::SimpleArray<#e>)
+                }
+            }
+            _ => dynamic,
+        }
+    }
+
+    fn member_type(&self, m: &MemberRecord) -> TokenStream {
+        let t = self.one(m, m.ty, false);
+        if m.c_array_size > 0 {
+            let n = Literal::usize_unsuffixed(usize::from(m.c_array_size));
+            quote!([#t; #n])
+        } else {
+            t
+        }
+    }
+
+    /// The class and its parents, the root first.
+    fn chain(&self, c: &'s ClassRecord) -> Vec<&'s ClassRecord> {
+        let mut v = self.schema.ancestry(&c.name);
+        v.reverse();
+        v
+    }
+}
+
+fn docs(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| if l.is_empty() { String::new() } else { format!(" {l}") });
+    quote!(#(#[doc = #lines])*)
+}
+
+fn hex(n: u32) -> TokenStream {
+    let l: Literal = format!("{n:#010x}").parse().unwrap_or_else(|_| Literal::u32_unsuffixed(n));
+    quote!(#l)
+}
+
+fn enumeration(m: &Model<'_>, key: &str) -> Result<TokenStream, Error> {
+    let rt = m.value_path();
+    let id = m.ident(key)?;
+    let e = m.schema.enums.get(key).ok_or_else(|| Error::Schema(format!("enum {key} is not in the schema")))?;
+    let mut doc = format!("Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.");
+    if e.items.is_empty() {
+        doc.push_str("\n\nNo item names are known.");
+    } else {
+        doc.push_str("\n\nItems (from the class schema), each also a constant of this type:");
+        for (v, n) in &e.items {
+            doc.push_str(&format!("\n- `{n}` = {v}"));
+        }
+    }
+    let names = e.items.iter().map(|(_, n)| n);
+    let values = e.items.iter().map(|(v, _)| Literal::i64_unsuffixed(*v));
+    let consts: Vec<TokenStream> = names::item_consts(e.items.iter().map(|(_, n)| n.as_str()))
+        .into_iter()
+        .zip(&e.items)
+        .filter_map(|(c, (v, n))| {
+            let c = c?;
+            let v = Literal::i64_unsuffixed(*v);
+            Some(quote!(pub const #c: #rt::Item<Self> = #rt::Item::new(#n, #v);))
+        })
+        .collect();
+    let inherent = (!consts.is_empty()).then(|| quote!(impl #id { #(#consts)* }));
+    let doc = docs(&doc);
+    Ok(quote! {
+        #doc
+        pub enum #id {}
+        impl #rt::Enumeration for #id {
+            const NAME: &'static str = #key;
+            const ITEMS: &'static [(&'static str, i64)] = &[#((#names, #values)),*];
+        }
+        #inherent
+    })
+}
+
+fn type_doc(m: &MemberRecord) -> String {
+    let mut d = format!("`{}`: {}", m.name, m.ty.sdk_name());
+    if m.subtype != MemberType::Void {
+        d.push_str(&format!(" of {}", m.subtype.sdk_name()));
+    }
+    if let Some(c) = &m.class {
+        d.push_str(&format!(" `{c}`"));
+    }
+    if let Some(e) = &m.enumeration {
+        d.push_str(&format!(", enum `{e}`"));
+    }
+    if m.c_array_size > 0 {
+        d.push_str(&format!(", C array of {}", m.c_array_size));
+    }
+    if m.flags != 0 {
+        d.push_str(&format!(", flags {:#x}", m.flags));
+    }
+    d.push('.');
+    d
+}
+
+fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, Error> {
+    let (typed, dynamic, krate) = (m.typed(), m.dynamic(), &m.krate);
+    let id = m.ident(&c.name)?;
+    let name = c.name.as_str();
+    let chain = m.chain(c);
+    let all: Vec<&str> = chain.iter().flat_map(|k| k.members.iter().map(|x| x.name.as_str())).collect();
+    let own = c.members.len();
+    let inherited = all.len() - own;
+    let parent = match c.parent.as_deref() {
+        Some(p) => Some((p, m.ident(p)?)),
+        None => None,
+    };
+    let reserved: &[&str] = if parent.is_some() { &["base"] } else { &[] };
+    let rust = names::field_names(c.members.iter().map(|x| x.name.as_str()), reserved);
+    let idents: Vec<proc_macro2::Ident> = rust.iter().map(|r| names::ident(r)).collect();
+
+    let mut doc = format!("Havok class `{name}`, signature {signature:#010x}");
+    if c.version != 0 {
+        doc.push_str(&format!(", version {}", c.version));
+    }
+    doc.push_str(&format!(": {own} members of its own"));
+    if let Some((p, _)) = &parent {
+        doc.push_str(&format!(", {inherited} inherited from `{p}` (held in `base`, reached through `Deref`)"));
+    }
+    doc.push('.');
+    let doc = docs(&doc);
+
+    let base_def = parent.as_ref().map(|(p, pid)| {
+        let d = docs(&format!("The `{p}` part of the object."));
+        quote!(#d pub base: #pid,)
+    });
+    let field_defs = c.members.iter().zip(&idents).map(|(x, i)| {
+        let d = docs(&type_doc(x));
+        let t = m.member_type(x);
+        quote!(#d pub #i: #t)
+    });
+    let base_read = parent.as_ref().map(|(_, pid)| {
+        let n = Literal::usize_unsuffixed(inherited);
+        quote!(base: <#pid as #typed::PackClass>::from_values(&values[..#n])?,)
+    });
+    let reads = c.members.iter().zip(&idents).enumerate().map(|(k, (x, i))| {
+        let (at, n) = (Literal::usize_unsuffixed(inherited + k), &x.name);
+        quote!(#i: #typed::member(values, #at, #n)?)
+    });
+    let base_write = parent.as_ref().map(|(_, pid)| quote!(<#pid as #typed::PackClass>::to_values(&self.base, out);));
+    let writes = idents.iter().map(|i| quote!(out.push(#typed::PackValue::to_value(&self.#i));));
+    let version = Literal::u32_unsuffixed(c.version);
+    let parent_name = match &parent {
+        Some((p, _)) => quote!(Some(#p)),
+        None => quote!(None),
+    };
+    let sig = hex(signature);
+    let deref = parent.as_ref().map(|(_, pid)| {
+        quote! {
+            impl ::core::ops::Deref for #id {
+                type Target = #pid;
+                fn deref(&self) -> &#pid {
+                    &self.base
+                }
+            }
+            impl ::core::ops::DerefMut for #id {
+                fn deref_mut(&mut self) -> &mut #pid {
+                    &mut self.base
+                }
+            }
+        }
+    });
+    let (values, out) = if all.is_empty() { (quote!(_values), quote!(_out)) } else { (quote!(values), quote!(out)) };
+    Ok(quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #id {
+            #base_def
+            #(#field_defs,)*
+        }
+        impl #typed::PackValue for #id {
+            fn from_value(v: &#dynamic) -> #krate::Result<Self> {
+                #typed::struct_values(v)
+            }
+            fn to_value(&self) -> #dynamic {
+                #typed::to_struct(self)
+            }
+        }
+        impl #typed::PackClass for #id {
+            const NAME: &'static str = #name;
+            const SIGNATURE: u32 = #sig;
+            const VERSION: u32 = #version;
+            const PARENT: Option<&'static str> = #parent_name;
+            const MEMBERS: &'static [&'static str] = &[#(#all),*];
+            fn from_values(#values: &[#dynamic]) -> #krate::Result<Self> {
+                #typed::check_count::<Self>(#values)?;
+                Ok(Self { #base_read #(#reads,)* })
+            }
+            fn to_values(&self, #out: &mut ::std::vec::Vec<#dynamic>) {
+                #base_write
+                #(#writes)*
+            }
+        }
+        #deref
+    })
+}
+
+/// The items of one packfile SDK module: enum markers, class structs, `SDK` and `CLASSES`.
+pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStream>, Error> {
+    let m = Model::new(schema, krate.clone());
+    let mut out = Vec::new();
+    for e in &m.enums {
+        out.push(enumeration(&m, e)?);
+    }
+    for (name, sig) in &m.classes {
+        let c = schema.classes.get(*name).ok_or_else(|| Error::Schema(format!("class {name} vanished")))?;
+        out.push(class(&m, c, *sig)?);
+    }
+    let typed = m.typed();
+    let ids = m.classes.keys().map(|n| m.ident(n)).collect::<Result<Vec<_>, _>>()?;
+    let sdk = &schema.sdk;
+    let sdk_doc = docs(&format!("The SDK version of these classes (`{sdk}`)."));
+    out.push(quote! {
+        #sdk_doc
+        pub const SDK: &str = #sdk;
+        /// Every class of the module, sorted by Havok name (for `ClassEntry::find` and
+        /// `Document::through_structs`).
+        pub static CLASSES: &[#typed::ClassEntry] = &[#(#typed::ClassEntry::of::<#ids>()),*];
+    });
+    Ok(out)
+}
+
+/// How many classes of `schema` get a struct (their signature recomputes), and how many do not.
+pub fn coverage(schema: &ClassSchema) -> (usize, usize) {
+    let n = schema.classes.keys().filter(|c| signature::class_signature(schema, c).is_ok()).count();
+    (n, schema.classes.len() - n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::model::EnumRecord;
+
+    fn member(name: &str, ty: MemberType, subtype: MemberType, class: Option<&str>) -> MemberRecord {
+        MemberRecord { name: name.into(), ty, subtype, class: class.map(Into::into), enumeration: None, c_array_size: 0, flags: 0 }
+    }
+
+    fn record(name: &str, parent: Option<&str>, members: Vec<MemberRecord>) -> ClassRecord {
+        ClassRecord { name: name.into(), parent: parent.map(Into::into), version: 0, flags: 0, interfaces: 0, enums: vec![], members, signature: None }
+    }
+
+    #[test]
+    fn structs_hold_no_offsets_and_skip_classes_without_signature() {
+        let mut kind = member("kind", MemberType::Enum, MemberType::Uint8, None);
+        kind.enumeration = Some("Base::Kind".into());
+        let mut pair = member("pair", MemberType::Real, MemberType::Void, None);
+        pair.c_array_size = 2;
+        let classes = [
+            record("Base", None, vec![kind]),
+            record(
+                "Derived",
+                Some("Base"),
+                vec![
+                    member("name", MemberType::StringPtr, MemberType::Void, None),
+                    member("items", MemberType::Array, MemberType::Struct, Some("Base")),
+                    member("next", MemberType::Pointer, MemberType::Struct, Some("Derived")),
+                    member("other", MemberType::Pointer, MemberType::Struct, Some("Broken")),
+                    pair,
+                ],
+            ),
+            // Holds a class the schema lacks: no signature, no struct.
+            record("Broken", None, vec![member("m", MemberType::Struct, MemberType::Void, Some("Missing"))]),
+        ];
+        let enums = [(
+            "Base::Kind".to_owned(),
+            EnumRecord { name: "Kind".into(), items: vec![(0, "A".into()), (1, "B".into())], flags: 0, signature_items: None, items_unknown: false },
+        )];
+        let schema = ClassSchema {
+            sdk: "2014.2".into(),
+            classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+            enums: enums.into_iter().collect(),
+            ..Default::default()
+        };
+        assert_eq!(coverage(&schema), (2, 1));
+        let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
+        let sig = signature_of(&schema, "Derived").unwrap();
+        assert!(code.contains(&format!("const SIGNATURE : u32 = {sig:#010x}")), "{code}");
+        assert!(code.contains("pub struct Derived { # [doc = \" The `Base` part of the object.\"] pub base : Base"), "{code}");
+        assert!(code.contains("pub kind : :: hktypes :: value :: Enum < Base_Kind , u8 >"), "{code}");
+        assert!(code.contains("pub items : :: std :: vec :: Vec < Base >"), "{code}");
+        assert!(code.contains("pub next : :: hktypes :: packfile :: typed :: Ptr < Derived >"), "{code}");
+        assert!(code.contains("pub other : :: hktypes :: packfile :: typed :: Ptr < :: hktypes :: value :: Unknown >"), "{code}");
+        assert!(code.contains("pub pair : [f32 ; 2]"), "{code}");
+        assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"kind\" , \"name\" , \"items\" , \"next\" , \"other\" , \"pair\"]"), "{code}");
+        assert!(!code.contains("pub struct Broken"));
+        assert!(!code.contains("offset"), "no offsets in packfile structs");
+    }
+}

@@ -1,0 +1,651 @@
+//! Packfile objects as generated Rust structs (the `hk2014_2` and `hk2014_1` modules of the root
+//! crate), on top of [`Document`]'s values.
+//!
+//! A generated struct holds no offsets: [`Document`] lays a class out under the file's own four
+//! layout rules (pointer size, byte order, reuse-padding, empty-base) when it reads and writes, and
+//! a struct converts to and from the object's member values, member by member in declaration order
+//! (the ancestors' first, as [`Body::Typed`] holds them). So one struct serves every platform, and
+//! [`Document::write_as`] lays an edited object out for another.
+//!
+//! A struct applies to an object only when the class name matches, the signature the file stores
+//! in `__classnames__` is the struct's [`PackClass::SIGNATURE`] (the schema's, recomputed), and the
+//! document read the object through a description with the same members. Objects of other classes
+//! stay values ([`Document::field`]) or bytes ([`Body::Raw`]).
+//!
+//! ```no_run
+//! # use hktypes::packfile::objects::Document;
+//! # use hktypes::packfile::typed::PackClass;
+//! # fn demo<Skeleton: PackClass>(doc: &mut Document) -> hktypes::Result<()> {
+//! // With a generated `hkaSkeleton` (`hkclasses::hk2014_2::hkaSkeleton`):
+//! for (h, skeleton) in doc.all::<Skeleton>() {
+//!     let _s = skeleton?; // read every skeleton
+//! }
+//! let handles: Vec<_> = doc.find(Skeleton::NAME).collect();
+//! for h in handles {
+//!     let s: Skeleton = doc.get(h)?;
+//!     // ... change s ...
+//!     doc.set(h, &s)?;
+//! }
+//! let _bytes = doc.write()?;
+//! # Ok(()) }
+//! ```
+//!
+//! Member types: integers as `i8`...`u64` (`TYPE_ULONG` as `u64`), `hkBool` as
+//! [`Bool8`] (the stored byte), `hkHalf` as [`Half16`], `hkReal` as `f32`, the
+//! math types as [`crate::value`]'s lane types, enums and flags with named items as
+//! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
+//! [`StringPtr`] (UTF-8; other bytes make the conversion fail), pointers as [`Ptr`], `hkArray` as
+//! `Vec` (its capacity word must be the stock `len | 0x80000000`), C arrays as `[T; N]`, embedded
+//! structs as their struct, `hkVariant` as [`Variant`], and member kinds the reader keeps no value
+//! for as a dynamic [`Value`].
+
+use super::objects::{Array, Body, Document, Handle, Ref, Value};
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, StringPtr, Transform, Vector4};
+use std::fmt;
+use std::marker::PhantomData;
+
+fn err(msg: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Invalid(msg.into()))
+}
+
+fn expected(what: &str, v: &Value) -> Error {
+    err(format!("expected {what}, found a {} value", v.kind()))
+}
+
+/// A Rust type that one member value (of [`Value`]) converts to and from without loss.
+pub trait PackValue: Sized {
+    /// The Rust value of `v`; an error when `v` is not of this member's shape or does not fit.
+    fn from_value(v: &Value) -> Result<Self>;
+    /// The member value, as [`Document`] writes it.
+    fn to_value(&self) -> Value;
+}
+
+/// A generated packfile class: its identity and its conversion to and from an object's member
+/// values (the ancestors' members first).
+pub trait PackClass: PackValue {
+    /// The Havok class name.
+    const NAME: &'static str;
+    /// The class signature the schema recomputes (what `__classnames__` stores for it).
+    const SIGNATURE: u32;
+    /// The class version (0 when the schema gives none).
+    const VERSION: u32;
+    /// The parent class.
+    const PARENT: Option<&'static str>;
+    /// The names of the members, the ancestors' first: the order of [`Body::Typed`]'s values.
+    const MEMBERS: &'static [&'static str];
+    /// The struct from an object's values (exactly [`Self::MEMBERS`]`.len()` of them).
+    fn from_values(values: &[Value]) -> Result<Self>;
+    /// Appends the values of every member, the ancestors' first.
+    fn to_values(&self, out: &mut Vec<Value>);
+}
+
+/// A typed pointer to an object of a packfile (`T*`, `hkRefPtr<T>`): where the pointer points,
+/// with the class the schema declares. A pointer to a base class may point at an object of a
+/// derived class; [`Document::follow`] reads the target only as exactly `T`.
+pub struct Ptr<T: ?Sized> {
+    /// The target as the document resolves it.
+    pub target: Ref,
+    t: PhantomData<fn() -> T>,
+}
+
+impl<T: ?Sized> Ptr<T> {
+    /// The null pointer.
+    pub const NULL: Self = Ptr { target: Ref::Null, t: PhantomData };
+
+    /// A pointer to `target`.
+    pub const fn new(target: Ref) -> Self {
+        Ptr { target, t: PhantomData }
+    }
+
+    /// A pointer to the start of object `h`.
+    pub const fn to(h: Handle) -> Self {
+        Self::new(Ref::Object(h))
+    }
+
+    /// The object pointed at, when the pointer names the start of an object of `__data__`.
+    pub fn handle(&self) -> Option<Handle> {
+        match self.target {
+            Ref::Object(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Whether no fixup patches the slot.
+    pub fn is_null(&self) -> bool {
+        self.target == Ref::Null
+    }
+}
+
+impl<T: ?Sized> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: ?Sized> Copy for Ptr<T> {}
+impl<T: ?Sized> PartialEq for Ptr<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.target == other.target
+    }
+}
+impl<T: ?Sized> Eq for Ptr<T> {}
+impl<T: ?Sized> Default for Ptr<T> {
+    fn default() -> Self {
+        Self::NULL
+    }
+}
+impl<T: ?Sized> fmt::Debug for Ptr<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.target {
+            Ref::Null => f.write_str("Ptr(null)"),
+            Ref::Object(h) => write!(f, "Ptr(#{})", h.0),
+            t => write!(f, "Ptr({t:?})"),
+        }
+    }
+}
+
+impl<T: ?Sized> PackValue for Ptr<T> {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Ptr(r) => Ok(Ptr::new(*r)),
+            _ => Err(expected("a pointer", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Ptr(self.target)
+    }
+}
+
+/// `hkVariant`: an object and its class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Variant {
+    /// The object.
+    pub object: Ptr<crate::value::Unknown>,
+    /// Its class (usually in `__types__`).
+    pub class: Ptr<crate::value::Unknown>,
+}
+
+impl PackValue for Variant {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Variant(a, b) => Ok(Variant { object: Ptr::new(*a), class: Ptr::new(*b) }),
+            _ => Err(expected("a variant", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Variant(self.object.target, self.class.target)
+    }
+}
+
+impl PackValue for Value {
+    fn from_value(v: &Value) -> Result<Self> {
+        Ok(v.clone())
+    }
+    fn to_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl PackValue for () {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Void => Ok(()),
+            _ => Err(expected("void", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Void
+    }
+}
+
+macro_rules! ints {
+    ($variant:ident, $wide:ty: $($t:ty),*) => {$(
+        impl PackValue for $t {
+            fn from_value(v: &Value) -> Result<Self> {
+                match v {
+                    Value::$variant(i) => <$t>::try_from(*i).map_err(|_| err(format!("{i} does not fit {}", stringify!($t)))),
+                    _ => Err(expected(stringify!($t), v)),
+                }
+            }
+            fn to_value(&self) -> Value {
+                Value::$variant(<$wide>::from(*self))
+            }
+        }
+    )*};
+}
+
+ints!(Int, i64: i8, i16, i32, i64);
+ints!(UInt, u64: u8, u16, u32, u64);
+
+impl PackValue for f32 {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Real(r) => Ok(*r),
+            _ => Err(expected("a real", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Real(*self)
+    }
+}
+
+impl PackValue for Bool8 {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Bool(b) => Ok(Bool8(*b)),
+            _ => Err(expected("a bool", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Bool(self.0)
+    }
+}
+
+impl PackValue for Half16 {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Half(h) => Ok(Half16(*h)),
+            _ => Err(expected("a half", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Half(self.0)
+    }
+}
+
+impl PackValue for Vector4 {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Vec4(l) => Ok(Vector4 { lanes: *l }),
+            _ => Err(expected("a vector", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Vec4(self.lanes)
+    }
+}
+
+impl PackValue for Quaternion {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Vec4(l) => Ok(Quaternion { lanes: *l }),
+            _ => Err(expected("a quaternion", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Vec4(self.lanes)
+    }
+}
+
+/// `N` lanes of four floats from a [`Value::Floats`] of `4 * N`.
+fn columns<const N: usize>(v: &Value) -> Result<[[f32; 4]; N]> {
+    match v {
+        Value::Floats(fs) if fs.len() == 4 * N => {
+            let mut out = [[0f32; 4]; N];
+            for (c, chunk) in out.iter_mut().zip(fs.chunks_exact(4)) {
+                c.copy_from_slice(chunk);
+            }
+            Ok(out)
+        }
+        _ => Err(expected(&format!("{} floats", 4 * N), v)),
+    }
+}
+
+fn floats(cols: &[[f32; 4]]) -> Value {
+    Value::Floats(cols.iter().flatten().copied().collect())
+}
+
+fn v4(l: [f32; 4]) -> Vector4 {
+    Vector4 { lanes: l }
+}
+
+impl PackValue for Matrix3 {
+    fn from_value(v: &Value) -> Result<Self> {
+        let [a, b, c] = columns::<3>(v)?;
+        Ok(Matrix3 { cols: [v4(a), v4(b), v4(c)] })
+    }
+    fn to_value(&self) -> Value {
+        floats(&self.cols.map(|c| c.lanes))
+    }
+}
+
+impl PackValue for Matrix4 {
+    fn from_value(v: &Value) -> Result<Self> {
+        let [a, b, c, d] = columns::<4>(v)?;
+        Ok(Matrix4 { cols: [v4(a), v4(b), v4(c), v4(d)] })
+    }
+    fn to_value(&self) -> Value {
+        floats(&self.cols.map(|c| c.lanes))
+    }
+}
+
+impl PackValue for Transform {
+    fn from_value(v: &Value) -> Result<Self> {
+        let [a, b, c, t] = columns::<4>(v)?;
+        Ok(Transform { rotation: Matrix3 { cols: [v4(a), v4(b), v4(c)] }, translation: v4(t) })
+    }
+    fn to_value(&self) -> Value {
+        let r = self.rotation.cols;
+        floats(&[r[0].lanes, r[1].lanes, r[2].lanes, self.translation.lanes])
+    }
+}
+
+impl PackValue for QsTransform {
+    fn from_value(v: &Value) -> Result<Self> {
+        let [t, r, s] = columns::<3>(v)?;
+        Ok(QsTransform { translation: v4(t), rotation: Quaternion { lanes: r }, scale: v4(s) })
+    }
+    fn to_value(&self) -> Value {
+        floats(&[self.translation.lanes, self.rotation.lanes, self.scale.lanes])
+    }
+}
+
+impl PackValue for StringPtr {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Str(None) => Ok(StringPtr(None)),
+            Value::Str(Some(b)) => match std::str::from_utf8(b) {
+                Ok(s) => Ok(StringPtr(Some(s.to_owned()))),
+                Err(_) => Err(Error::new(ErrorKind::BadUtf8)),
+            },
+            _ => Err(expected("a string", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Str(self.0.as_ref().map(|s| s.as_bytes().to_vec()))
+    }
+}
+
+impl<E, S: PackValue> PackValue for Enum<E, S> {
+    fn from_value(v: &Value) -> Result<Self> {
+        S::from_value(v).map(Enum::new)
+    }
+    fn to_value(&self) -> Value {
+        self.raw.to_value()
+    }
+}
+
+impl<E, S: PackValue> PackValue for Flags<E, S> {
+    fn from_value(v: &Value) -> Result<Self> {
+        S::from_value(v).map(Flags::new)
+    }
+    fn to_value(&self) -> Value {
+        self.raw.to_value()
+    }
+}
+
+/// `hkArray<T>`: the capacity word must be the stock one (`len | 0x80000000`), which
+/// [`PackValue::to_value`] writes; an array with another stays a value of the document.
+impl<T: PackValue> PackValue for Vec<T> {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Array(a) => {
+                if a.capacity != 0x8000_0000 | a.items.len() as u32 {
+                    return Err(err(format!("array of {} with capacity word {:#x}, not the stock one", a.items.len(), a.capacity)));
+                }
+                items(&a.items)
+            }
+            _ => Err(expected("an array", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Array(Array::new(self.iter().map(PackValue::to_value).collect()))
+    }
+}
+
+fn items<T: PackValue>(values: &[Value]) -> Result<Vec<T>> {
+    values.iter().enumerate().map(|(i, v)| T::from_value(v).map_err(|e| e.in_context(format!("[{i}]")))).collect()
+}
+
+/// A simple array (`TYPE_SIMPLEARRAY`: pointer and count, no capacity word), as a `Vec`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimpleArray<T>(pub Vec<T>);
+
+impl<T> std::ops::Deref for SimpleArray<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+impl<T> std::ops::DerefMut for SimpleArray<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T: PackValue> PackValue for SimpleArray<T> {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Array(a) => items(&a.items).map(SimpleArray),
+            _ => Err(expected("an array", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Array(Array { items: self.0.iter().map(PackValue::to_value).collect(), capacity: 0 })
+    }
+}
+
+impl<T: PackValue, const N: usize> PackValue for [T; N] {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::CArray(vs) if vs.len() == N => {
+                let list: Vec<T> = items(vs)?;
+                list.try_into().map_err(|_| err("C array length"))
+            }
+            _ => Err(expected(&format!("a C array of {N}"), v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::CArray(self.iter().map(PackValue::to_value).collect())
+    }
+}
+
+/// Reads member `i` (named `name`) of a generated class's values; used by generated code.
+pub fn member<T: PackValue>(values: &[Value], i: usize, name: &str) -> Result<T> {
+    let v = values.get(i).ok_or_else(|| err(format!("member {name}: only {} values", values.len())))?;
+    T::from_value(v).map_err(|e| e.in_context(name.to_owned()))
+}
+
+/// The values of a generated class from a [`Value::Struct`] (embedded structs); used by generated
+/// code for [`PackValue::from_value`].
+pub fn struct_values<T: PackClass>(v: &Value) -> Result<T> {
+    match v {
+        Value::Struct(values) => T::from_values(values).map_err(|e| e.in_context(T::NAME)),
+        _ => Err(expected(&format!("a {} struct", T::NAME), v)),
+    }
+}
+
+/// The [`Value::Struct`] of a generated class; used by generated code for
+/// [`PackValue::to_value`].
+pub fn to_struct<T: PackClass>(t: &T) -> Value {
+    let mut out = Vec::with_capacity(T::MEMBERS.len());
+    t.to_values(&mut out);
+    Value::Struct(out)
+}
+
+/// Checks the number of values a generated class is read from; used by generated code.
+pub fn check_count<T: PackClass>(values: &[Value]) -> Result<()> {
+    if values.len() == T::MEMBERS.len() {
+        Ok(())
+    } else {
+        Err(err(format!("{}: {} values for {} members", T::NAME, values.len(), T::MEMBERS.len())))
+    }
+}
+
+/// A generated class by name, for code that handles every class of a module (the module's
+/// `CLASSES` table, sorted by name).
+#[derive(Clone, Copy, Debug)]
+pub struct ClassEntry {
+    /// The Havok class name.
+    pub name: &'static str,
+    /// The signature the schema recomputes.
+    pub signature: u32,
+    /// Member names, the ancestors' first.
+    pub members: &'static [&'static str],
+    /// Converts an object's values into the struct and back.
+    pub roundtrip: fn(&[Value]) -> Result<Vec<Value>>,
+    /// The struct of an object's values, printed with `{:#?}`.
+    pub debug: fn(&[Value]) -> Result<String>,
+}
+
+fn roundtrip_of<T: PackClass>(values: &[Value]) -> Result<Vec<Value>> {
+    let t = T::from_values(values)?;
+    let mut out = Vec::with_capacity(values.len());
+    t.to_values(&mut out);
+    Ok(out)
+}
+
+fn debug_of<T: PackClass + fmt::Debug>(values: &[Value]) -> Result<String> {
+    Ok(format!("{:#?}", T::from_values(values)?))
+}
+
+impl ClassEntry {
+    /// The entry of `T`.
+    pub const fn of<T: PackClass + fmt::Debug>() -> Self {
+        ClassEntry { name: T::NAME, signature: T::SIGNATURE, members: T::MEMBERS, roundtrip: roundtrip_of::<T>, debug: debug_of::<T> }
+    }
+
+    /// The entry named `name` of a table sorted by name.
+    pub fn find<'a>(table: &'a [ClassEntry], name: &str) -> Option<&'a ClassEntry> {
+        table.binary_search_by(|e| e.name.cmp(name)).ok().map(|i| &table[i])
+    }
+}
+
+/// What [`Document::through_structs`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StructCounts {
+    /// Objects converted into their generated struct and back.
+    pub structs: usize,
+    /// Objects left as they are: no struct of their class (or of its signature), or raw.
+    pub dynamic: usize,
+    /// Objects that have a struct but whose values did not convert (kept as they were).
+    pub failed: usize,
+}
+
+impl Document {
+    /// The signature `__classnames__` stores for the class of object `h`.
+    pub fn signature_of(&self, h: Handle) -> Option<u32> {
+        let o = self.objects.get(h.0 as usize)?;
+        self.file.class_names().at_offset(o.class_ref.1).map(|c| c.signature)
+    }
+
+    /// Whether the members the document read `class` with are, by name, `members`.
+    fn members_are(&self, class: &str, members: &[&str]) -> bool {
+        let mut chain = Vec::new();
+        let mut next = self.classes.classes.get(class);
+        while let Some(c) = next {
+            if chain.len() > 64 {
+                return false;
+            }
+            chain.push(c);
+            next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
+        }
+        let mut names = chain.iter().rev().flat_map(|c| c.members.iter().map(|m| m.name.as_str()));
+        members.iter().all(|m| names.next() == Some(*m)) && names.next().is_none()
+    }
+
+    /// The values of object `h` when a class of that name, signature and members applies to it.
+    fn applies(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
+        let o = self.objects.get(h.0 as usize).ok_or_else(|| {
+            Error::new(ErrorKind::IndexOutOfRange { what: "object handle", index: u64::from(h.0), count: self.objects.len() as u64 })
+        })?;
+        if o.class != name {
+            return Err(err(format!("object {} is a {}, not a {name}", h.0, o.class)));
+        }
+        let stored = self.signature_of(h);
+        if stored != Some(signature) {
+            return Err(err(format!(
+                "object {} ({name}): the file stores signature {}, the struct is {signature:#010x}",
+                h.0,
+                stored.map_or("none".to_owned(), |s| format!("{s:#010x}"))
+            )));
+        }
+        let Body::Typed(values) = &o.body else {
+            return Err(err(format!("object {} ({name}) is kept as its bytes (raw), not as values", h.0)));
+        };
+        if !self.members_are(name, members) {
+            return Err(err(format!("object {} ({name}) was read with other members than the struct's", h.0)));
+        }
+        Ok(values)
+    }
+
+    /// Object `h` as the generated struct `T`: an error when `T` does not apply to it (another
+    /// class, another signature, a raw object) or a value does not convert.
+    pub fn get<T: PackClass>(&self, h: Handle) -> Result<T> {
+        let values = self.applies(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
+        T::from_values(values).map_err(|e| e.in_context(format!("object {} ({})", h.0, T::NAME)))
+    }
+
+    /// The object a pointer points at, as `T` (exactly that class; see [`Self::get`]).
+    pub fn follow<T: PackClass>(&self, p: Ptr<T>) -> Result<T> {
+        let h = p.handle().ok_or_else(|| err(format!("pointer {:?} does not point at the start of an object", p.target)))?;
+        self.get(h)
+    }
+
+    /// Every object of `T`'s class, in file order, each converted (or the reason it does not).
+    pub fn all<T: PackClass>(&self) -> impl Iterator<Item = (Handle, Result<T>)> + '_ {
+        self.find(T::NAME).map(|h| (h, self.get(h)))
+    }
+
+    /// Replaces the values of object `h` with those of `value` (which [`Self::write`] then lays
+    /// out); `T` must apply to the object as for [`Self::get`].
+    pub fn set<T: PackClass>(&mut self, h: Handle, value: &T) -> Result<()> {
+        self.applies(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
+        let mut out = Vec::with_capacity(T::MEMBERS.len());
+        value.to_values(&mut out);
+        if let Some(o) = self.objects.get_mut(h.0 as usize) {
+            o.body = Body::Typed(out);
+        }
+        Ok(())
+    }
+
+    /// Reads object `h` as `T`, lets `f` change it and stores it back; returns what `f` returns.
+    pub fn update<T: PackClass, R>(&mut self, h: Handle, f: impl FnOnce(&mut T) -> R) -> Result<R> {
+        let mut t = self.get::<T>(h)?;
+        let r = f(&mut t);
+        self.set(h, &t)?;
+        Ok(r)
+    }
+
+    /// Appends a new object holding `value` (written after the others) and returns its handle.
+    /// The file must already hold an object of `T`'s class that `T` applies to: the new object
+    /// takes its `__classnames__` entry, and the document its layout.
+    pub fn push<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
+        let like = self
+            .find(T::NAME)
+            .find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok())
+            .ok_or_else(|| err(format!("no object of class {} to take its class name entry and layout from", T::NAME)))?;
+        let class_ref = self.objects[like.0 as usize].class_ref;
+        let mut out = Vec::with_capacity(T::MEMBERS.len());
+        value.to_values(&mut out);
+        let h = Handle(self.objects.len() as u32);
+        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out) });
+        Ok(h)
+    }
+
+    /// Converts every object a class of `table` applies to into its struct and back (replacing
+    /// its values with the struct's), and counts them: what `hkgen verify` and the tests use to
+    /// check that the generated structs lose nothing.
+    pub fn through_structs(&mut self, table: &[ClassEntry]) -> StructCounts {
+        let mut c = StructCounts::default();
+        for i in 0..self.objects.len() {
+            let h = Handle(i as u32);
+            let Some(e) = ClassEntry::find(table, &self.objects[i].class) else {
+                c.dynamic += 1;
+                continue;
+            };
+            let Ok(values) = self.applies(h, e.name, e.signature, e.members) else {
+                c.dynamic += 1;
+                continue;
+            };
+            match (e.roundtrip)(values) {
+                Ok(v) => {
+                    self.objects[i].body = Body::Typed(v);
+                    c.structs += 1;
+                }
+                Err(_) => c.failed += 1,
+            }
+        }
+        c
+    }
+}
