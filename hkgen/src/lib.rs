@@ -34,7 +34,6 @@ pub mod error;
 #[cfg(feature = "tool")]
 pub mod extract;
 pub mod inputs;
-#[cfg(feature = "tool")]
 pub mod reflection;
 #[cfg(feature = "tool")]
 pub mod registry;

@@ -17,15 +17,7 @@
 //! array `SimpleArray`, a C array `[T; N]`, embedded structs their struct, and what has no value
 //! mapping ([`DYNAMIC`]) the document's dynamic `Value`.
 
-// The schema tool's reflection module (its on-disk snapshot reader and the signature recipe) is
-// behind the `tool` feature, which a build script does without; the generator compiles the same
-// files on their own.
-#[allow(dead_code)]
-#[path = "../reflection/signature.rs"]
-mod signature;
-#[allow(dead_code)]
-#[path = "../reflection/snapshot.rs"]
-mod snapshot;
+use crate::reflection::{signature, snapshot};
 
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};

@@ -9,11 +9,19 @@
 //!
 //! [`ClassSchema`]: crate::schema::model::ClassSchema
 
+// The signature recipe and the snapshot files are all a build script's code generator needs; the
+// importers and checks come with the `tool` feature.
+#[cfg(feature = "tool")]
 pub mod botw;
+#[cfg(feature = "tool")]
 pub mod check;
+#[cfg(feature = "tool")]
 pub mod fromsoft;
+#[cfg(feature = "tool")]
 pub mod layout;
 pub mod signature;
 pub mod snapshot;
+#[cfg(feature = "tool")]
 pub mod sources;
+#[cfg(feature = "tool")]
 pub mod types_section;
