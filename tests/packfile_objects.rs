@@ -229,3 +229,46 @@ fn edited_botw_skeleton_writes_and_reads_back() {
     let err = doc.write().unwrap_err().to_string();
     assert!(err.contains("hkaSkeleton.name"), "{err}");
 }
+
+/// An edited integer that its member cannot hold is an error on write, not cut to fit; the largest
+/// unsigned and the smallest signed value of the width still write.
+#[test]
+fn an_integer_too_wide_for_its_member_is_refused() {
+    use hktypes::packfile::layout::MemberType;
+    use hktypes::packfile::objects::{Body, Handle, Value};
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let mut checked = 0;
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        if f.contents_version() != "hk_2014.2.0-r1" {
+            continue;
+        }
+        let mut doc = Document::from_file_with(f, &schemas.sources_for("2014.2")).unwrap();
+        // The first typed object with an 8-bit integer member outside any C array.
+        let found = doc.objects.iter().enumerate().find_map(|(i, o)| {
+            if !matches!(o.body, Body::Typed(_)) {
+                return None;
+            }
+            let names = doc.member_names(&o.class);
+            (0..names.len()).find_map(|k| {
+                let m = doc.member(&o.class, k)?;
+                (matches!(m.ty, MemberType::Uint8 | MemberType::Int8) && m.c_array_size == 0).then(|| (Handle(i as u32), m.name.clone()))
+            })
+        });
+        let Some((h, name)) = found else { continue };
+        for (v, ok) in [(Value::UInt(256), false), (Value::Int(-129), false), (Value::UInt(255), true), (Value::Int(-128), true)] {
+            *doc.field_mut(h, &name).unwrap() = v.clone();
+            match doc.write() {
+                Ok(_) => assert!(ok, "{}: {v:?} in {name} wrote", e.relpath),
+                Err(err) => {
+                    assert!(!ok, "{}: {v:?} in {name}: {err}", e.relpath);
+                    assert!(err.to_string().contains("does not fit in 8 bits"), "{err}");
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "no 2014.2 packfile with an 8-bit integer member");
+}

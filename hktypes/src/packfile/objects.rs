@@ -785,8 +785,8 @@ fn mismatch(what: &str, v: &Value) -> Error {
 
 fn short(v: &Value) -> String {
     let s = format!("{v:?}");
-    if s.len() > 60 {
-        format!("{}...", &s[..60])
+    if let Some((cut, _)) = s.char_indices().nth(60) {
+        format!("{}...", &s[..cut])
     } else {
         s
     }
@@ -851,10 +851,24 @@ impl Writer<'_, '_> {
 
     fn inline_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<()> {
         let p = self.plan.ptr;
-        let int = |v: &Value| match v {
-            Value::Int(i) => Some(*i as u64),
-            Value::UInt(u) => Some(*u),
-            _ => None,
+        // An integer member of `n` bytes takes a value in its signed or its unsigned range (the
+        // reader gives signed types as `Int`, unsigned as `UInt`; an edit may give either); a value
+        // outside both would be cut silently, so it is refused.
+        let int = |v: &Value, n: u32, what: &str| -> Result<u64> {
+            let bits = 8 * n;
+            let fits = match *v {
+                Value::Int(i) => bits >= 64 || (-(1i128 << (bits - 1))..(1i128 << bits)).contains(&i128::from(i)),
+                Value::UInt(u) => bits >= 64 || u < 1u64 << bits,
+                _ => return Err(mismatch(what, v)),
+            };
+            if !fits {
+                return Err(Error::new(ErrorKind::Invalid(format!("{what}: value {} does not fit in {bits} bits", short(v)))));
+            }
+            Ok(match *v {
+                Value::Int(i) => i as u64,
+                Value::UInt(u) => u,
+                _ => 0,
+            })
         };
         match ty {
             MemberType::Void => {}
@@ -862,11 +876,11 @@ impl Writer<'_, '_> {
                 Value::Bool(b) => self.put(at, &[*b]),
                 _ => return Err(mismatch("bool", v)),
             },
-            MemberType::Char | MemberType::Int8 | MemberType::Uint8 => self.put_uint(at, 1, int(v).ok_or_else(|| mismatch("8-bit integer", v))?),
-            MemberType::Int16 | MemberType::Uint16 => self.put_uint(at, 2, int(v).ok_or_else(|| mismatch("16-bit integer", v))?),
-            MemberType::Int32 | MemberType::Uint32 => self.put_uint(at, 4, int(v).ok_or_else(|| mismatch("32-bit integer", v))?),
-            MemberType::Int64 | MemberType::Uint64 => self.put_uint(at, 8, int(v).ok_or_else(|| mismatch("64-bit integer", v))?),
-            MemberType::Ulong => self.put_uint(at, p, int(v).ok_or_else(|| mismatch("ulong", v))?),
+            MemberType::Char | MemberType::Int8 | MemberType::Uint8 => self.put_uint(at, 1, int(v, 1, "8-bit integer")?),
+            MemberType::Int16 | MemberType::Uint16 => self.put_uint(at, 2, int(v, 2, "16-bit integer")?),
+            MemberType::Int32 | MemberType::Uint32 => self.put_uint(at, 4, int(v, 4, "32-bit integer")?),
+            MemberType::Int64 | MemberType::Uint64 => self.put_uint(at, 8, int(v, 8, "64-bit integer")?),
+            MemberType::Ulong => self.put_uint(at, p, int(v, p, "ulong")?),
             MemberType::Real => match v {
                 Value::Real(r) => self.put_uint(at, 4, u64::from(r.to_bits())),
                 _ => return Err(mismatch("real", v)),
