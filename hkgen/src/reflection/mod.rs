@@ -16,4 +16,5 @@ pub mod layout;
 pub mod signature;
 pub mod snapshot;
 pub mod sources;
+pub mod transcribed;
 pub mod types_section;

@@ -10,12 +10,13 @@
 //!
 //! - 2014.2: the BotW dump, its interface counts completed from its own offsets.
 //! - 2014.1: hkClass objects embedded in 2014.1 files; the FromSoft table completed from 2014.2;
-//!   then 2014.2 records that give the 2014.1 files' signatures.
+//!   then 2014.2 records that give the 2014.1 files' signatures; last the records transcribed into
+//!   the repository's `classdata/` ([`transcribed`]) for the classes still missing or wrong.
 //! - 2013.1 (no class data of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
 //!   files' signatures; the classes none gives are listed in [`Extraction::unresolved`].
 //! - Any other SDK whose files embed hkClass objects (5.5, 2010.2 in the corpus): those records.
 
-use super::{botw, fromsoft, signature, types_section};
+use super::{botw, fromsoft, signature, transcribed, types_section};
 use crate::inputs::{sniff_path, walk, Format};
 use crate::schema::model::{ClassSchema, Hex, MemberType};
 use crate::Error;
@@ -141,6 +142,37 @@ fn adopt(to: &mut ClassSchema, from: &ClassSchema, name: &str, want: &BTreeSet<u
     false
 }
 
+/// [`adopt`] for a class `to` may already hold with another signature: the class is taken from
+/// `from` (with what it needs that `to` lacks) only when its signature then equals one of `want`
+/// and every class of `stored` that recomputed before still does.
+fn adopt_in_place_of(
+    to: &mut ClassSchema,
+    from: &ClassSchema,
+    name: &str,
+    want: &BTreeSet<u32>,
+    stored: Option<&BTreeMap<String, BTreeSet<u32>>>,
+) -> bool {
+    let recomputes = |s: &ClassSchema| -> BTreeSet<String> {
+        stored
+            .into_iter()
+            .flatten()
+            .filter(|(n, sigs)| signature::class_signature(s, n).is_ok_and(|x| sigs.contains(&x)))
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    if !to.classes.contains_key(name) {
+        return adopt(to, from, name, want);
+    }
+    let before = recomputes(to);
+    let mut trial = to.clone();
+    trial.classes.remove(name);
+    if !adopt(&mut trial, from, name, want) || !recomputes(&trial).is_superset(&before) {
+        return false;
+    }
+    *to = trial;
+    true
+}
+
 /// Removes classes whose signature contradicts what the files store, unless another class needs
 /// them for its layout (as parent or struct), until none is left to remove.
 fn prune(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) {
@@ -261,6 +293,21 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     }
     if from_2014_2 > 0 {
         s2014_1.sources.push("botw-2014.2-switch-reflection.json (classes whose signatures agree)".into());
+    }
+    // Last, the records transcribed into the repository's classdata/, for what is still missing
+    // or wrong.
+    let transcribed = transcribed::hk2014_1()?;
+    let mut from_transcribed = 0;
+    for (n, want) in stored_2014_1.into_iter().flatten() {
+        if signature::class_signature(&s2014_1, n).is_ok_and(|s| want.contains(&s)) || !transcribed.classes.contains_key(n) {
+            continue;
+        }
+        if adopt_in_place_of(&mut s2014_1, &transcribed, n, want, stored_2014_1) {
+            from_transcribed += 1;
+        }
+    }
+    if from_transcribed > 0 {
+        s2014_1.sources.push(format!("{} (classes whose signatures agree)", transcribed::HK2014_1_NAME));
     }
     prune(&mut s2014_1, stored_2014_1);
     note_signatures(&mut s2014_1, stored_2014_1, None);
