@@ -225,3 +225,92 @@ fn corpus_2014_1_from_all_sources() {
         none.join(", ")
     );
 }
+
+/// The inputs `hkgen extract` reads by default: the corpus and the class data beside it.
+fn extract_inputs(corpus: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let cd = common::classdata(corpus);
+    vec![
+        corpus.to_path_buf(),
+        cd.join("botw-2014.2-switch-reflection.json"),
+        cd.join("botw-2014.2-signatures.tsv"),
+        cd.join("fromsoft-2014.1-types.xml"),
+    ]
+}
+
+/// The class schemas `hkgen extract` builds from every source (the records transcribed into
+/// `classdata/` last) against every class signature the corpus packfiles of hk_2014.1.0-r1 and
+/// hk_2013.1.0-r1 store: exactly these classes recompute, and exactly these do not (no source
+/// describes them; see `classdata/hkclass-2014.1.ron`).
+#[test]
+fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
+    use hkgen::reflection::sources;
+    let Some(corpus) = common::corpus() else { return };
+    let ex = sources::extract(&extract_inputs(&corpus)).unwrap();
+    let expected: [(&str, &str, usize, &[&str]); 2] = [
+        (
+            "2014.1",
+            "hk_2014.1.0-r1",
+            82,
+            &[
+                "CustomLookAtTwistModifier",
+                "CustomManualSelectorGenerator",
+                "CustomTransitionEffect",
+                "fsnpCustomMeshParameter",
+                "fsnpCustomParamCompressedMeshShape",
+                "hclClothData",
+                "hclObjectSpaceMeshMeshDeformPNOperator",
+                "hclObjectSpaceMeshMeshDeformPOperator",
+                "hclObjectSpaceSkinPNOperator",
+                "hclObjectSpaceSkinPNTOperator",
+                "hknpCompressedMeshShapeData",
+            ],
+        ),
+        (
+            "2013.1",
+            "hk_2013.1.0-r1",
+            5,
+            &[
+                "hkaAnimationBinding",
+                "hkaAnimationContainer",
+                "hkaDefaultAnimatedReferenceFrame",
+                "hkaInterleavedUncompressedAnimation",
+                "hkaSkeleton",
+                "hkaSplineCompressedAnimation",
+                "hkxEnvironment",
+            ],
+        ),
+    ];
+    for (sdk, version, want_ok, want_not) in expected {
+        let schema = ex.schemas.iter().find(|s| s.sdk == sdk).unwrap();
+        let stored = stored(&corpus, version);
+        let (ok, not): (Vec<&String>, Vec<&String>) =
+            stored.keys().partition(|n| signature::class_signature(schema, n).is_ok_and(|s| stored[*n].contains(&s)));
+        eprintln!("{version}: {} of {} corpus classes recompute from the extracted schema; not: {not:?}", ok.len(), stored.len());
+        assert_eq!(not, want_not, "{version}");
+        assert_eq!(ok.len(), want_ok, "{version}");
+        assert_eq!(schema.unresolved, want_not, "{version}");
+    }
+}
+
+/// Every record of `classdata/hkclass-2014.1.ron` that gives a `signature` is what the extracted
+/// 2014.1 schema holds for that class, and that signature recomputes and is what the corpus stores.
+#[test]
+fn transcribed_2014_1_records_are_taken_and_recompute() {
+    use hkgen::reflection::{sources, transcribed};
+    let Some(corpus) = common::corpus() else { return };
+    let tr = transcribed::hk2014_1().unwrap();
+    let ex = sources::extract(&extract_inputs(&corpus)).unwrap();
+    let schema = ex.schemas.iter().find(|s| s.sdk == "2014.1").unwrap();
+    let stored = stored(&corpus, "hk_2014.1.0-r1");
+    let with: Vec<_> = tr.classes.values().filter(|c| c.signature.is_some()).collect();
+    for c in &with {
+        let want = c.signature.unwrap().0;
+        assert!(stored.get(&c.name).is_some_and(|s| s.contains(&want)), "{}: {want:#010x} is not what the corpus stores", c.name);
+        let mut ours = schema.classes.get(&c.name).unwrap_or_else(|| panic!("{} not taken", c.name)).clone();
+        ours.signature = c.signature;
+        assert_eq!(&ours, *c, "{}", c.name);
+        assert_eq!(signature::class_signature(schema, &c.name), Ok(want), "{}", c.name);
+    }
+    eprintln!("classdata/hkclass-2014.1.ron: {} classes, {} with a corpus signature, all taken", tr.classes.len(), with.len());
+    assert_eq!(with.len(), 32);
+}
