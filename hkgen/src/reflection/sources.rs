@@ -296,18 +296,23 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     }
     // Last, the records transcribed into the repository's classdata/, for what is still missing
     // or wrong.
+    // A transcribed class may need classes (parents, structs) only the 2014.2 records describe;
+    // the stored signature checks them with it.
     let transcribed = transcribed::hk2014_1()?;
+    let mut with_2014_2 = s2014_2.clone();
+    with_2014_2.classes.extend(transcribed.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
+    with_2014_2.enums.extend(transcribed.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
     let mut from_transcribed = 0;
     for (n, want) in stored_2014_1.into_iter().flatten() {
         if signature::class_signature(&s2014_1, n).is_ok_and(|s| want.contains(&s)) || !transcribed.classes.contains_key(n) {
             continue;
         }
-        if adopt_in_place_of(&mut s2014_1, &transcribed, n, want, stored_2014_1) {
+        if adopt_in_place_of(&mut s2014_1, &with_2014_2, n, want, stored_2014_1) {
             from_transcribed += 1;
         }
     }
     if from_transcribed > 0 {
-        s2014_1.sources.push(format!("{} (classes whose signatures agree)", transcribed::HK2014_1_NAME));
+        s2014_1.sources.push(format!("{} (classes whose signatures agree, with the 2014.2 records they need)", transcribed::HK2014_1_NAME));
     }
     prune(&mut s2014_1, stored_2014_1);
     note_signatures(&mut s2014_1, stored_2014_1, None);
