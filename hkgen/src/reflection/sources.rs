@@ -304,7 +304,7 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     with_2014_2.enums.extend(transcribed.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
     let mut from_transcribed = 0;
     for (n, want) in stored_2014_1.into_iter().flatten() {
-        if signature::class_signature(&s2014_1, n).is_ok_and(|s| want.contains(&s)) || !transcribed.classes.contains_key(n) {
+        if signature::class_signature(&s2014_1, n).is_ok_and(|s| want.contains(&s)) || !with_2014_2.classes.contains_key(n) {
             continue;
         }
         if adopt_in_place_of(&mut s2014_1, &with_2014_2, n, want, stored_2014_1) {
