@@ -12,8 +12,9 @@
 //! - 2014.1: hkClass objects embedded in 2014.1 files; the FromSoft table completed from 2014.2;
 //!   then 2014.2 records that give the 2014.1 files' signatures; last the records transcribed into
 //!   the repository's `classdata/` ([`transcribed`]) for the classes still missing or wrong.
-//! - 2013.1 (no class data of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
-//!   files' signatures; the classes none gives are listed in [`Extraction::unresolved`].
+//! - 2013.1 (no dump of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
+//!   files' signatures, then the 2013.1 records transcribed into `classdata/` where 2013.1
+//!   differs; the classes none gives are listed in [`Extraction::unresolved`].
 //! - Any other SDK whose files embed hkClass objects (5.5, 2010.2 in the corpus): those records.
 
 use super::{botw, fromsoft, signature, transcribed, types_section};
@@ -318,7 +319,7 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     note_signatures(&mut s2014_1, stored_2014_1, None);
     out.unresolved.insert("2014.1".into(), unresolved(&s2014_1, stored_2014_1));
 
-    // 2013.1: nothing of its own.
+    // 2013.1: the 2014.1 and 2014.2 records where they agree, then its transcribed differences.
     let stored_2013_1 = found.stored.get("2013.1");
     let mut s2013_1 = ClassSchema { sdk: "2013.1".into(), ..Default::default() };
     for (src, label) in [(&s2014_1, "2014.1"), (&s2014_2, "2014.2")] {
@@ -331,6 +332,25 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         if taken > 0 {
             s2013_1.sources.push(format!("{label} classes whose signatures agree with the 2013.1 files"));
         }
+    }
+    // Then the 2013.1 records transcribed into classdata/, with the 2014.1 and 2014.2 records
+    // they need.
+    let transcribed_2013_1 = transcribed::hk2013_1()?;
+    let mut with_2014 = s2014_2.clone();
+    for src in [&s2014_1, &transcribed_2013_1] {
+        with_2014.classes.extend(src.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
+        with_2014.enums.extend(src.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
+    }
+    let mut taken = 0;
+    for (n, want) in stored_2013_1.into_iter().flatten() {
+        if !signature::class_signature(&s2013_1, n).is_ok_and(|s| want.contains(&s))
+            && adopt_in_place_of(&mut s2013_1, &with_2014, n, want, stored_2013_1)
+        {
+            taken += 1;
+        }
+    }
+    if taken > 0 {
+        s2013_1.sources.push(format!("{} (classes whose signatures agree, with the 2014.1 and 2014.2 records they need)", transcribed::HK2013_1_NAME));
     }
     prune(&mut s2013_1, stored_2013_1);
     note_signatures(&mut s2013_1, stored_2013_1, None);

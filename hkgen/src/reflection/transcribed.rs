@@ -19,6 +19,12 @@ pub const HK2014_1: &str = include_str!("../../../classdata/hkclass-2014.1.ron")
 /// The file name of [`HK2014_1`] in `classdata/`, for the schema's list of sources.
 pub const HK2014_1_NAME: &str = "classdata/hkclass-2014.1.ron";
 
+/// The transcribed hk_2013.1.0-r1 records (where 2013.1 differs from 2014.1), built in.
+pub const HK2013_1: &str = include_str!("../../../classdata/hkclass-2013.1.ron");
+
+/// The file name of [`HK2013_1`] in `classdata/`, for the schema's list of sources.
+pub const HK2013_1_NAME: &str = "classdata/hkclass-2013.1.ron";
+
 #[derive(Deserialize)]
 struct File {
     classes: Vec<ClassRecord>,
@@ -43,4 +49,9 @@ pub fn parse(text: &str, sdk: &str, what: &str) -> Result<ClassSchema, Error> {
 /// The built-in hk_2014.1.0-r1 transcription.
 pub fn hk2014_1() -> Result<ClassSchema, Error> {
     parse(HK2014_1, "2014.1", HK2014_1_NAME)
+}
+
+/// The built-in hk_2013.1.0-r1 transcription.
+pub fn hk2013_1() -> Result<ClassSchema, Error> {
+    parse(HK2013_1, "2013.1", HK2013_1_NAME)
 }
