@@ -19,7 +19,7 @@
 
 use super::{botw, fromsoft, signature, transcribed, types_section};
 use crate::inputs::{sniff_path, walk, Format};
-use crate::schema::model::{ClassSchema, Hex, MemberType};
+use crate::schema::model::{ClassRecord, ClassSchema, Hex, MemberType};
 use crate::Error;
 use hktypes::packfile::PackFile;
 use std::collections::{BTreeMap, BTreeSet};
@@ -296,9 +296,8 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         s2014_1.sources.push("botw-2014.2-switch-reflection.json (classes whose signatures agree)".into());
     }
     // Last, the records transcribed into the repository's classdata/, for what is still missing
-    // or wrong.
-    // A transcribed class may need classes (parents, structs) only the 2014.2 records describe;
-    // the stored signature checks them with it.
+    // or wrong. A transcribed class may need classes (parents, structs) only the 2014.2 records
+    // describe, and a 2014.2 class a transcribed one; the stored signature checks them together.
     let transcribed = transcribed::hk2014_1()?;
     let mut with_2014_2 = s2014_2.clone();
     with_2014_2.classes.extend(transcribed.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
@@ -363,6 +362,15 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
             .filter(|(n, _)| s.classes.contains_key(*n) && s.classes.get(*n) == s2014_2.classes.get(*n))
             .map(|(n, o)| (n.clone(), o.clone()))
             .collect();
+        // And those of the transcribed records it holds as transcribed.
+        for t in [&transcribed, &transcribed_2013_1] {
+            for (n, o) in &t.overrides {
+                let same = |c: &ClassRecord, d: &ClassRecord| ClassRecord { signature: None, ..c.clone() } == ClassRecord { signature: None, ..d.clone() };
+                if s.classes.get(n).zip(t.classes.get(n)).is_some_and(|(c, d)| same(c, d)) {
+                    s.overrides.insert(n.clone(), o.clone());
+                }
+            }
+        }
     }
     for s in [&mut s2014_2, &mut s2014_1, &mut s2013_1] {
         s.unresolved = out.unresolved.get(&s.sdk).cloned().unwrap_or_default();

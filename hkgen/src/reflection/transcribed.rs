@@ -4,11 +4,12 @@
 //! header and above each record. [`super::sources::extract`] takes them last, and only a class
 //! whose signature then equals what the files of its SDK store.
 //!
-//! A file is RON: `(classes: [ClassRecord, ...], enums: {key: EnumRecord, ...})`, in the
-//! records of [`crate::schema::model`]. A record's `signature` is the one the corpus files store
+//! A file is RON: `(classes: [ClassRecord, ...], enums: {key: EnumRecord, ...}, overrides:
+//! {class: LayoutOverride, ...})`, in the records of [`crate::schema::model`]; an override marks
+//! a class whose bytes the reflection does not all describe (its objects stay raw). A record's `signature` is the one the corpus files store
 //! for it, as documentation; it is checked, not trusted.
 
-use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord};
+use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, LayoutOverride};
 use crate::Error;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -30,6 +31,8 @@ struct File {
     classes: Vec<ClassRecord>,
     #[serde(default)]
     enums: BTreeMap<String, EnumRecord>,
+    #[serde(default)]
+    overrides: BTreeMap<String, LayoutOverride>,
 }
 
 /// Reads a transcription into a class schema of SDK `sdk`; `what` names it in errors.
@@ -43,6 +46,7 @@ pub fn parse(text: &str, sdk: &str, what: &str) -> Result<ClassSchema, Error> {
         schema.classes.insert(c.name.clone(), c);
     }
     schema.enums = f.enums;
+    schema.overrides = f.overrides;
     Ok(schema)
 }
 
