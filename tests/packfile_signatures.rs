@@ -225,3 +225,86 @@ fn corpus_2014_1_from_all_sources() {
         none.join(", ")
     );
 }
+
+/// The inputs `hkgen extract` reads by default: the corpus and the class data beside it.
+fn extract_inputs(corpus: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let cd = common::classdata(corpus);
+    vec![
+        corpus.to_path_buf(),
+        cd.join("botw-2014.2-switch-reflection.json"),
+        cd.join("botw-2014.2-signatures.tsv"),
+        cd.join("fromsoft-2014.1-types.xml"),
+    ]
+}
+
+/// The class schemas `hkgen extract` builds from every source (the records transcribed into
+/// `classdata/` last) against every class signature the corpus packfiles of hk_2014.1.0-r1 and
+/// hk_2013.1.0-r1 store: this many classes recompute, and these (none now) do not.
+#[test]
+fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
+    use hkgen::reflection::sources;
+    let Some(corpus) = common::corpus() else { return };
+    let ex = sources::extract(&extract_inputs(&corpus)).unwrap();
+    let expected: [(&str, &str, usize, &[&str]); 2] = [
+        (
+            "2014.1",
+            "hk_2014.1.0-r1",
+            93,
+            &[],
+        ),
+        (
+            "2013.1",
+            "hk_2013.1.0-r1",
+            12,
+            &[],
+        ),
+    ];
+    for (sdk, version, want_ok, want_not) in expected {
+        let schema = ex.schemas.iter().find(|s| s.sdk == sdk).unwrap();
+        let stored = stored(&corpus, version);
+        let (ok, not): (Vec<&String>, Vec<&String>) =
+            stored.keys().partition(|n| signature::class_signature(schema, n).is_ok_and(|s| stored[*n].contains(&s)));
+        eprintln!("{version}: {} of {} corpus classes recompute from the extracted schema; not: {not:?}", ok.len(), stored.len());
+        assert_eq!(not, want_not, "{version}");
+        assert_eq!(ok.len(), want_ok, "{version}");
+        assert_eq!(schema.unresolved, want_not, "{version}");
+    }
+}
+
+/// Every record of `classdata/hkclass-2014.1.ron` and `classdata/hkclass-2013.1.ron` that gives a
+/// `signature` is what the extracted schema of its SDK holds for that class, and that signature
+/// recomputes and is what the corpus stores; the others are held as transcribed.
+#[test]
+fn transcribed_records_are_taken_and_recompute() {
+    use hkgen::reflection::{sources, transcribed};
+    let Some(corpus) = common::corpus() else { return };
+    let ex = sources::extract(&extract_inputs(&corpus)).unwrap();
+    for (tr, version, want_with) in [
+        (transcribed::hk2014_1().unwrap(), "hk_2014.1.0-r1", 39),
+        (transcribed::hk2013_1().unwrap(), "hk_2013.1.0-r1", 1),
+    ] {
+        let schema = ex.schemas.iter().find(|s| s.sdk == tr.sdk).unwrap();
+        let stored = stored(&corpus, version);
+        let with: Vec<_> = tr.classes.values().filter(|c| c.signature.is_some()).collect();
+        for c in &with {
+            let want = c.signature.unwrap().0;
+            assert!(stored.get(&c.name).is_some_and(|s| s.contains(&want)), "{}: {want:#010x} is not what the corpus stores", c.name);
+            let mut ours = schema.classes.get(&c.name).unwrap_or_else(|| panic!("{} not taken", c.name)).clone();
+            ours.signature = c.signature;
+            assert_eq!(&ours, *c, "{}", c.name);
+            assert_eq!(signature::class_signature(schema, &c.name), Ok(want), "{}", c.name);
+        }
+        // The records without one that the schema holds (what the others need) are held as
+        // transcribed.
+        let held: Vec<_> = tr.classes.values().filter(|c| c.signature.is_none() && schema.classes.contains_key(&c.name)).collect();
+        for c in &held {
+            assert_eq!(&schema.classes[&c.name], *c, "{} ({version})", c.name);
+        }
+        let missing: Vec<_> = tr.classes.keys().filter(|n| !schema.classes.contains_key(*n)).collect();
+        // Only pointed to or only declaring an enum: nothing needs them for a signature.
+        let unneeded: &[&str] = if tr.sdk == "2014.1" { &["hkbBlendCurveUtils", "hkbCustomIdSelector"] } else { &[] };
+        assert_eq!(missing, unneeded, "{version}");
+        eprintln!("{}: {} classes, {} with a corpus signature, all taken", tr.sources[0], tr.classes.len(), with.len());
+        assert_eq!(with.len(), want_with, "{version}");
+    }
+}

@@ -1,7 +1,7 @@
 //! hkClass reflection as a schema source for the packfile SDKs (2010-2014): importers that turn a
 //! reflection dump ([`botw`]: the BotW Switch JSON; [`fromsoft`]: the FromSoftware 2014.1 type
-//! table; [`types_section`]: the hkClass objects a packfile embeds) into platform-neutral
-//! [`ClassSchema`] records,
+//! table; [`types_section`]: the hkClass objects a packfile embeds; [`transcribed`]: the records
+//! transcribed into the repository's `classdata/`) into platform-neutral [`ClassSchema`] records,
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
 //! member offsets and class sizes a platform's layout rules give ([`layout`]). [`sources::extract`]
 //! builds the 2014.2, 2014.1 and 2013.1 schemas from all of them and [`snapshot`] writes them under
@@ -23,5 +23,7 @@ pub mod signature;
 pub mod snapshot;
 #[cfg(feature = "tool")]
 pub mod sources;
+#[cfg(feature = "tool")]
+pub mod transcribed;
 #[cfg(feature = "tool")]
 pub mod types_section;

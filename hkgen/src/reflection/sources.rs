@@ -10,14 +10,16 @@
 //!
 //! - 2014.2: the BotW dump, its interface counts completed from its own offsets.
 //! - 2014.1: hkClass objects embedded in 2014.1 files; the FromSoft table completed from 2014.2;
-//!   then 2014.2 records that give the 2014.1 files' signatures.
-//! - 2013.1 (no class data of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
-//!   files' signatures; the classes none gives are listed in [`Extraction::unresolved`].
+//!   then 2014.2 records that give the 2014.1 files' signatures; last the records transcribed into
+//!   the repository's `classdata/` ([`transcribed`]) for the classes still missing or wrong.
+//! - 2013.1 (no dump of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
+//!   files' signatures, then the 2013.1 records transcribed into `classdata/` where 2013.1
+//!   differs; the classes none gives are listed in [`Extraction::unresolved`].
 //! - Any other SDK whose files embed hkClass objects (5.5, 2010.2 in the corpus): those records.
 
-use super::{botw, fromsoft, signature, types_section};
+use super::{botw, fromsoft, signature, transcribed, types_section};
 use crate::inputs::{sniff_path, walk, Format};
-use crate::schema::model::{ClassSchema, Hex, MemberType};
+use crate::schema::model::{ClassRecord, ClassSchema, Hex, MemberType};
 use crate::Error;
 use hktypes::packfile::PackFile;
 use std::collections::{BTreeMap, BTreeSet};
@@ -141,6 +143,37 @@ fn adopt(to: &mut ClassSchema, from: &ClassSchema, name: &str, want: &BTreeSet<u
     false
 }
 
+/// [`adopt`] for a class `to` may already hold with another signature: the class is taken from
+/// `from` (with what it needs that `to` lacks) only when its signature then equals one of `want`
+/// and every class of `stored` that recomputed before still does.
+fn adopt_in_place_of(
+    to: &mut ClassSchema,
+    from: &ClassSchema,
+    name: &str,
+    want: &BTreeSet<u32>,
+    stored: Option<&BTreeMap<String, BTreeSet<u32>>>,
+) -> bool {
+    let recomputes = |s: &ClassSchema| -> BTreeSet<String> {
+        stored
+            .into_iter()
+            .flatten()
+            .filter(|(n, sigs)| signature::class_signature(s, n).is_ok_and(|x| sigs.contains(&x)))
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    if !to.classes.contains_key(name) {
+        return adopt(to, from, name, want);
+    }
+    let before = recomputes(to);
+    let mut trial = to.clone();
+    trial.classes.remove(name);
+    if !adopt(&mut trial, from, name, want) || !recomputes(&trial).is_superset(&before) {
+        return false;
+    }
+    *to = trial;
+    true
+}
+
 /// Removes classes whose signature contradicts what the files store, unless another class needs
 /// them for its layout (as parent or struct), until none is left to remove.
 fn prune(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) {
@@ -262,11 +295,30 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     if from_2014_2 > 0 {
         s2014_1.sources.push("botw-2014.2-switch-reflection.json (classes whose signatures agree)".into());
     }
+    // Last, the records transcribed into the repository's classdata/, for what is still missing
+    // or wrong. A transcribed class may need classes (parents, structs) only the 2014.2 records
+    // describe, and a 2014.2 class a transcribed one; the stored signature checks them together.
+    let transcribed = transcribed::hk2014_1()?;
+    let mut with_2014_2 = s2014_2.clone();
+    with_2014_2.classes.extend(transcribed.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
+    with_2014_2.enums.extend(transcribed.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
+    let mut from_transcribed = 0;
+    for (n, want) in stored_2014_1.into_iter().flatten() {
+        if signature::class_signature(&s2014_1, n).is_ok_and(|s| want.contains(&s)) || !with_2014_2.classes.contains_key(n) {
+            continue;
+        }
+        if adopt_in_place_of(&mut s2014_1, &with_2014_2, n, want, stored_2014_1) {
+            from_transcribed += 1;
+        }
+    }
+    if from_transcribed > 0 {
+        s2014_1.sources.push(format!("{} (classes whose signatures agree, with the 2014.2 records they need)", transcribed::HK2014_1_NAME));
+    }
     prune(&mut s2014_1, stored_2014_1);
     note_signatures(&mut s2014_1, stored_2014_1, None);
     out.unresolved.insert("2014.1".into(), unresolved(&s2014_1, stored_2014_1));
 
-    // 2013.1: nothing of its own.
+    // 2013.1: the 2014.1 and 2014.2 records where they agree, then its transcribed differences.
     let stored_2013_1 = found.stored.get("2013.1");
     let mut s2013_1 = ClassSchema { sdk: "2013.1".into(), ..Default::default() };
     for (src, label) in [(&s2014_1, "2014.1"), (&s2014_2, "2014.2")] {
@@ -280,6 +332,25 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
             s2013_1.sources.push(format!("{label} classes whose signatures agree with the 2013.1 files"));
         }
     }
+    // Then the 2013.1 records transcribed into classdata/, with the 2014.1 and 2014.2 records
+    // they need.
+    let transcribed_2013_1 = transcribed::hk2013_1()?;
+    let mut with_2014 = s2014_2.clone();
+    for src in [&s2014_1, &transcribed_2013_1] {
+        with_2014.classes.extend(src.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
+        with_2014.enums.extend(src.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
+    }
+    let mut taken = 0;
+    for (n, want) in stored_2013_1.into_iter().flatten() {
+        if !signature::class_signature(&s2013_1, n).is_ok_and(|s| want.contains(&s))
+            && adopt_in_place_of(&mut s2013_1, &with_2014, n, want, stored_2013_1)
+        {
+            taken += 1;
+        }
+    }
+    if taken > 0 {
+        s2013_1.sources.push(format!("{} (classes whose signatures agree, with the 2014.1 and 2014.2 records they need)", transcribed::HK2013_1_NAME));
+    }
     prune(&mut s2013_1, stored_2013_1);
     note_signatures(&mut s2013_1, stored_2013_1, None);
     out.unresolved.insert("2013.1".into(), unresolved(&s2013_1, stored_2013_1));
@@ -291,6 +362,15 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
             .filter(|(n, _)| s.classes.contains_key(*n) && s.classes.get(*n) == s2014_2.classes.get(*n))
             .map(|(n, o)| (n.clone(), o.clone()))
             .collect();
+        // And those of the transcribed records it holds as transcribed.
+        for t in [&transcribed, &transcribed_2013_1] {
+            for (n, o) in &t.overrides {
+                let same = |c: &ClassRecord, d: &ClassRecord| ClassRecord { signature: None, ..c.clone() } == ClassRecord { signature: None, ..d.clone() };
+                if s.classes.get(n).zip(t.classes.get(n)).is_some_and(|(c, d)| same(c, d)) {
+                    s.overrides.insert(n.clone(), o.clone());
+                }
+            }
+        }
     }
     for s in [&mut s2014_2, &mut s2014_1, &mut s2013_1] {
         s.unresolved = out.unresolved.get(&s.sdk).cloned().unwrap_or_default();

@@ -1,0 +1,61 @@
+//! hkClass records transcribed by hand from public descriptions of the classes (the repository's
+//! `classdata/` folder): the classes no dump among the inputs describes, such as the behaviour
+//! (`hkb*`) classes of FromSoftware's hk_2014.1.0-r1 files. Each file names its sources in its
+//! header and above each record. [`super::sources::extract`] takes them last, and only a class
+//! whose signature then equals what the files of its SDK store.
+//!
+//! A file is RON: `(classes: [ClassRecord, ...], enums: {key: EnumRecord, ...}, overrides:
+//! {class: LayoutOverride, ...})`, in the records of [`crate::schema::model`]; an override marks
+//! a class whose bytes the reflection does not all describe (its objects stay raw). A record's `signature` is the one the corpus files store
+//! for it, as documentation; it is checked, not trusted.
+
+use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, LayoutOverride};
+use crate::Error;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The transcribed hk_2014.1.0-r1 records, built in.
+pub const HK2014_1: &str = include_str!("../../../classdata/hkclass-2014.1.ron");
+
+/// The file name of [`HK2014_1`] in `classdata/`, for the schema's list of sources.
+pub const HK2014_1_NAME: &str = "classdata/hkclass-2014.1.ron";
+
+/// The transcribed hk_2013.1.0-r1 records (where 2013.1 differs from 2014.1), built in.
+pub const HK2013_1: &str = include_str!("../../../classdata/hkclass-2013.1.ron");
+
+/// The file name of [`HK2013_1`] in `classdata/`, for the schema's list of sources.
+pub const HK2013_1_NAME: &str = "classdata/hkclass-2013.1.ron";
+
+#[derive(Deserialize)]
+struct File {
+    classes: Vec<ClassRecord>,
+    #[serde(default)]
+    enums: BTreeMap<String, EnumRecord>,
+    #[serde(default)]
+    overrides: BTreeMap<String, LayoutOverride>,
+}
+
+/// Reads a transcription into a class schema of SDK `sdk`; `what` names it in errors.
+pub fn parse(text: &str, sdk: &str, what: &str) -> Result<ClassSchema, Error> {
+    let f: File = ron::from_str(text).map_err(|e| Error::Schema(format!("{what}: {e}")))?;
+    let mut schema = ClassSchema { sdk: sdk.to_owned(), sources: vec![what.to_owned()], ..Default::default() };
+    for c in f.classes {
+        if schema.classes.contains_key(&c.name) {
+            return Err(Error::Schema(format!("{what}: class {} twice", c.name)));
+        }
+        schema.classes.insert(c.name.clone(), c);
+    }
+    schema.enums = f.enums;
+    schema.overrides = f.overrides;
+    Ok(schema)
+}
+
+/// The built-in hk_2014.1.0-r1 transcription.
+pub fn hk2014_1() -> Result<ClassSchema, Error> {
+    parse(HK2014_1, "2014.1", HK2014_1_NAME)
+}
+
+/// The built-in hk_2013.1.0-r1 transcription.
+pub fn hk2013_1() -> Result<ClassSchema, Error> {
+    parse(HK2013_1, "2013.1", HK2013_1_NAME)
+}
