@@ -4,7 +4,8 @@
 //! `hkgen::codegen` for the mapping.
 //!
 //! The packfile SDKs (`hk2014_2`: Breath of the Wild; `hk2014_1`: Dark Souls III and its
-//! neighbours) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
+//! neighbours; `hk2013_1`, `hk2010_2` and `hk5_5`, from the classes their files embed or agree
+//! with) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
 //! `hktypes::packfile::objects::Document` lays them out per file (`doc.get::<T>(handle)`,
 //! `doc.set(handle, &value)`, `doc.write()`). [`packfile_classes_for_sdk`] picks a module's table
@@ -23,6 +24,9 @@ macro_rules! sdk_modules {
 }
 
 sdk_modules! {
+    "hk5_5", hk5_5, "5.5";
+    "hk2010_2", hk2010_2, "2010.2";
+    "hk2013_1", hk2013_1, "2013.1";
     "hk2014_1", hk2014_1, "2014.1";
     "hk2014_2", hk2014_2, "2014.2";
     "hk2015_1", hk2015_1, "2015.1";
@@ -52,6 +56,12 @@ pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
 /// otherwise none.
 pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::packfile::typed::ClassEntry] {
     match sdk {
+        #[cfg(feature = "hk5_5")]
+        "5.5" => hk5_5::CLASSES,
+        #[cfg(feature = "hk2010_2")]
+        "2010.2" => hk2010_2::CLASSES,
+        #[cfg(feature = "hk2013_1")]
+        "2013.1" => hk2013_1::CLASSES,
         #[cfg(feature = "hk2014_1")]
         "2014.1" => hk2014_1::CLASSES,
         #[cfg(feature = "hk2014_2")]

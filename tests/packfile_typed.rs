@@ -1,12 +1,13 @@
-//! Packfile objects through the generated structs (`hk2014_2`, `hk2014_1`): every corpus packfile
+//! Packfile objects through the generated structs (`hk2014_2`, `hk2014_1`, `hk2013_1`, `hk2010_2`,
+//! `hk5_5`): every corpus packfile
 //! of those SDKs read into a document, every object whose class has a struct converted into it
 //! and back (replacing its values), the file written again and compared with the stock bytes; and
 //! typed edits of a BotW ragdoll through the structs.
-#![cfg(all(feature = "hk2014_2", feature = "hk2014_1"))]
+#![cfg(all(feature = "hk2014_2", feature = "hk2014_1", feature = "hk2013_1", feature = "hk2010_2", feature = "hk5_5"))]
 
 mod common;
 
-use hkclasses::{hk2014_1, hk2014_2};
+use hkclasses::{hk2010_2, hk2013_1, hk2014_1, hk2014_2, hk5_5};
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::objects::{Body, Document, Handle};
@@ -15,12 +16,21 @@ use std::collections::BTreeMap;
 
 /// Objects that went through a struct in all corpus files of each version, at least: the figures
 /// when this test was written (the schemas may grow, the counts may not shrink).
-const FLOOR: [(&str, usize); 2] = [("hk_2014.2.0-r1", 1382), ("hk_2014.1.0-r1", 1004)];
+const FLOOR: [(&str, usize); 5] = [
+    ("hk_2014.2.0-r1", 1382),
+    ("hk_2014.1.0-r1", 26608),
+    ("hk_2013.1.0-r1", 85),
+    ("hk_2010.2.0-r1", 436),
+    ("Havok-5.5.0-r1", 1841),
+];
 
 fn table(version: &str) -> &'static [ClassEntry] {
     match version {
         "hk_2014.2.0-r1" => hk2014_2::CLASSES,
         "hk_2014.1.0-r1" => hk2014_1::CLASSES,
+        "hk_2013.1.0-r1" => hk2013_1::CLASSES,
+        "hk_2010.2.0-r1" => hk2010_2::CLASSES,
+        "Havok-5.5.0-r1" => hk5_5::CLASSES,
         _ => &[],
     }
 }

@@ -199,7 +199,8 @@ impl Report {
         if !self.ok {
             // The first failure stays the file's error.
         } else if c.failed > 0 {
-            self.fail(format!("{} objects do not convert into their generated struct", c.failed));
+            let first = c.first_failure.as_ref().map_or(String::new(), |(h, class, e)| format!("; the first, object {} ({class}): {e}", h.0));
+            self.fail(format!("{} objects do not convert into their generated struct{first}", c.failed));
         } else if self.typed_roundtrip != Some("exact") {
             self.fail(format!("writing the objects through their generated structs {}", self.typed_roundtrip.unwrap_or("failed")));
         }

@@ -49,6 +49,8 @@ pub enum Scalar {
     Prim(&'static str),
     /// A type of `hktypes::value` (`Bool8`, `Vector4`).
     Value(&'static str),
+    /// A type of `hktypes::packfile::typed` (`PackString`).
+    Typed(&'static str),
 }
 
 /// The Rust type of every member kind that maps to one type regardless of the member.
@@ -74,8 +76,8 @@ pub const SCALARS: &[(MemberType, Scalar)] = &[
     (MemberType::QsTransform, Scalar::Value("QsTransform")),
     (MemberType::Matrix4, Scalar::Value("Matrix4")),
     (MemberType::Transform, Scalar::Value("Transform")),
-    (MemberType::CString, Scalar::Value("StringPtr")),
-    (MemberType::StringPtr, Scalar::Value("StringPtr")),
+    (MemberType::CString, Scalar::Typed("PackString")),
+    (MemberType::StringPtr, Scalar::Typed("PackString")),
 ];
 
 /// Member kinds the document reads no value of its own for: they are the dynamic `Value`.
@@ -143,6 +145,11 @@ impl<'s> Model<'s> {
             Scalar::Value(v) => {
                 let v = format_ident!("{v}");
                 quote!(#rt::#v)
+            }
+            Scalar::Typed(v) => {
+                let typed = self.typed();
+                let v = format_ident!("{v}");
+                quote!(#typed::#v)
             }
         })
     }

@@ -34,14 +34,14 @@
 //! [`Bool8`] (the stored byte), `hkHalf` as [`Half16`], `hkReal` as `f32`, the
 //! math types as [`crate::value`]'s lane types, enums and flags with named items as
 //! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
-//! [`StringPtr`] (UTF-8; other bytes make the conversion fail), pointers as [`Ptr`], `hkArray` as
+//! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
 //! `Vec` (its capacity word must be the stock `len | 0x80000000`), C arrays as `[T; N]`, embedded
 //! structs as their struct, `hkVariant` as [`Variant`], and member kinds the reader keeps no value
 //! for as a dynamic [`Value`].
 
 use super::objects::{Array, Body, Document, Handle, Ref, Value};
 use crate::error::{Error, ErrorKind, Result};
-use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, StringPtr, Transform, Vector4};
+use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Transform, Vector4};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -340,19 +340,51 @@ impl PackValue for QsTransform {
     }
 }
 
-impl PackValue for StringPtr {
+/// A packfile string (`char*`, `hkStringPtr`): its bytes as stored, without the terminator;
+/// `None` is the null pointer, `Some(vec![])` the empty string. Packfiles name no encoding (older
+/// files hold Latin-1 or Shift-JIS paths), so the bytes are kept as they are and write back
+/// unchanged; [`PackString::as_deref`] gives the text when it is UTF-8.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PackString(pub Option<Vec<u8>>);
+
+impl PackString {
+    /// The text, when the string is not null and its bytes are UTF-8.
+    pub fn as_deref(&self) -> Option<&str> {
+        self.0.as_deref().and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The bytes, `None` for the null string.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        self.0.as_deref()
+    }
+
+    /// Whether this is the null string.
+    pub fn is_null(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl From<&str> for PackString {
+    fn from(s: &str) -> Self {
+        PackString(Some(s.as_bytes().to_vec()))
+    }
+}
+
+impl From<String> for PackString {
+    fn from(s: String) -> Self {
+        PackString(Some(s.into_bytes()))
+    }
+}
+
+impl PackValue for PackString {
     fn from_value(v: &Value) -> Result<Self> {
         match v {
-            Value::Str(None) => Ok(StringPtr(None)),
-            Value::Str(Some(b)) => match std::str::from_utf8(b) {
-                Ok(s) => Ok(StringPtr(Some(s.to_owned()))),
-                Err(_) => Err(Error::new(ErrorKind::BadUtf8)),
-            },
+            Value::Str(s) => Ok(PackString(s.clone())),
             _ => Err(expected("a string", v)),
         }
     }
     fn to_value(&self) -> Value {
-        Value::Str(self.0.as_ref().map(|s| s.as_bytes().to_vec()))
+        Value::Str(self.0.clone())
     }
 }
 
@@ -512,7 +544,7 @@ impl ClassEntry {
 }
 
 /// What [`Document::through_structs`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StructCounts {
     /// Objects converted into their generated struct and back.
     pub structs: usize,
@@ -520,6 +552,8 @@ pub struct StructCounts {
     pub dynamic: usize,
     /// Objects that have a struct but whose values did not convert (kept as they were).
     pub failed: usize,
+    /// The first of those: the object, its class and why.
+    pub first_failure: Option<(Handle, String, String)>,
 }
 
 impl Document {
@@ -643,7 +677,12 @@ impl Document {
                     self.objects[i].body = Body::Typed(v);
                     c.structs += 1;
                 }
-                Err(_) => c.failed += 1,
+                Err(e) => {
+                    c.failed += 1;
+                    if c.first_failure.is_none() {
+                        c.first_failure = Some((h, self.objects[i].class.clone(), e.to_string()));
+                    }
+                }
             }
         }
         c
