@@ -20,5 +20,7 @@ awk -F'\t' 'NR > 1 && $3 <= 131072 { print $4 "\t" $1 }' "$corpus/MANIFEST.tsv" 
     done
 # The typed target reads tagfiles too.
 ln -sfn "$out/tag0" "$out/typed"
+# The packfile object graph reads packfiles.
+ln -sfn "$out/packfile" "$out/packfile_objects"
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
 for d in "$out"/*; do echo "$(basename "$d"): $(find -L "$d" -type f | wc -l) seeds"; done

@@ -33,6 +33,7 @@ fn fuzz_findings_stay_fixed() {
         ("tcm0", checks::tcm0),
         ("registry", checks::registry),
         ("packfile", checks::packfile),
+        ("packfile_objects", checks::packfile_objects),
         ("typed", checks::typed),
     ] {
         counts.push(format!("{target} {}", run(target, check)));

@@ -64,13 +64,22 @@ impl Walk<'_> {
     }
 
     /// Numbers the items `old` refers to; queues new objects and returns new runs.
-    fn visit(&mut self, old: u32) -> Vec<u32> {
+    fn visit(&mut self, old: u32) -> Result<Vec<u32>> {
         let it = &self.items.items[old as usize];
+        let n = self.items.items.len();
         let mut runs = Vec::new();
         for strings in [false, true] {
             for s in it.slots.iter().filter(|s| (s.kind == SlotKind::String) == strings) {
                 for e in 0..it.count {
                     let t = it.target(e, s);
+                    // A hostile type table may lay two slots over each other, so that writing
+                    // one slot's new index garbles the other's: refused, not followed.
+                    if t as usize >= n {
+                        let at = u64::from(e) * u64::from(it.elem_size) + u64::from(s.offset);
+                        return Err(Error::at(at, ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n as u64 })
+                            .in_section("TAG0/INDX/ITEM", 0)
+                            .in_context(format!("the items to write: item {old} (offset within its bytes), slot +{:#x}", s.offset)));
+                    }
                     if t != 0 && self.number(t, s.kind) {
                         if self.items.items[t as usize].is_object() {
                             self.queue.push_back(t);
@@ -81,7 +90,7 @@ impl Walk<'_> {
                 }
             }
         }
-        runs
+        Ok(runs)
     }
 
     fn place(&mut self, old: u32, layouts: &mut Layouts<'_>) -> Result<()> {
@@ -104,14 +113,14 @@ impl Walk<'_> {
         self.queue.push_back(root);
         while let Some(obj) = self.queue.pop_front() {
             self.place(obj, layouts)?;
-            let mut level = self.visit(obj);
+            let mut level = self.visit(obj)?;
             while !level.is_empty() {
                 for &r in &level {
                     self.place(r, layouts)?;
                 }
                 let mut next = Vec::new();
                 for &r in &level {
-                    next.extend(self.visit(r));
+                    next.extend(self.visit(r)?);
                 }
                 level = next;
             }
