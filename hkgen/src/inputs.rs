@@ -123,11 +123,7 @@ pub fn files_near(file: &Path) -> Vec<PathBuf> {
             }
             let path = entry.path();
             match entry.file_type() {
-                Ok(t) if t.is_dir() => {
-                    if depth > 0 {
-                        walk(&path, depth - 1, out);
-                    }
-                }
+                Ok(t) if t.is_dir() && depth > 0 => walk(&path, depth - 1, out),
                 Ok(t) if t.is_file() || t.is_symlink() && path.is_file() => out.push(path),
                 _ => {}
             }
