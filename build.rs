@@ -17,43 +17,31 @@ fn main() {
     // changes.
     println!("cargo:rerun-if-changed={}", schemas.display());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let enabled: Vec<&str> = hkgen::codegen::SDKS
-        .iter()
-        .copied()
-        .filter(|sdk| {
-            let feature = hkgen::codegen::module_name(sdk).to_uppercase();
-            std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some()
-        })
-        .collect();
     // Unformatted even when the CLI feature gives the build script's hkgen prettyplease.
     let config = hkgen::codegen::Config::new().formatted(false);
-    let packfile: Vec<&str> = hkgen::codegen::PACKFILE_SDKS
-        .iter()
+    let packfile = enabled(hkgen::codegen::PACKFILE_SDKS);
+    report(hkgen::codegen::generate_packfile_sdks(&config, &schemas, &out, &packfile), "class schema", &schemas);
+    let tagfile = enabled(hkgen::codegen::SDKS);
+    report(hkgen::codegen::generate_sdks(&config, &schemas, &out, &tagfile), "schema snapshot", &schemas);
+}
+
+/// The SDKs of `sdks` whose cargo feature is on.
+fn enabled(sdks: &'static [&'static str]) -> Vec<&'static str> {
+    sdks.iter()
         .copied()
         .filter(|sdk| {
             let feature = hkgen::codegen::module_name(sdk).to_uppercase();
             std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some()
         })
-        .collect();
-    match hkgen::codegen::generate_packfile_sdks(&config, &schemas, &out, &packfile) {
+        .collect()
+}
+
+/// Warns of each SDK generated empty for want of its `what`; a failure ends the build.
+fn report(done: Result<Vec<hkgen::codegen::Generated>, hkgen::Error>, what: &str, schemas: &std::path::Path) {
+    match done {
         Ok(done) => {
-            for g in done {
-                if g.types.is_none() {
-                    println!("cargo:warning=no class schema for SDK {} under {}; its module is empty", g.sdk, schemas.display());
-                }
-            }
-        }
-        Err(e) => {
-            eprintln!("code generation failed: {e}");
-            std::process::exit(1);
-        }
-    }
-    match hkgen::codegen::generate_sdks(&config, &schemas, &out, &enabled) {
-        Ok(done) => {
-            for g in done {
-                if g.types.is_none() {
-                    println!("cargo:warning=no schema snapshot for SDK {} under {}; its module is empty", g.sdk, schemas.display());
-                }
+            for g in done.iter().filter(|g| g.types.is_none()) {
+                println!("cargo:warning=no {what} for SDK {} under {}; its module is empty", g.sdk, schemas.display());
             }
         }
         Err(e) => {
@@ -62,3 +50,4 @@ fn main() {
         }
     }
 }
+
