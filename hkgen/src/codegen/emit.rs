@@ -20,6 +20,24 @@ fn docs(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
+/// `Deref` and `DerefMut` of a generated class to its parent, held in its `base` field (tagfile
+/// and packfile classes alike).
+pub(super) fn deref_to_base(id: &impl quote::ToTokens, parent: &impl quote::ToTokens) -> TokenStream {
+    quote! {
+        impl ::core::ops::Deref for #id {
+            type Target = #parent;
+            fn deref(&self) -> &#parent {
+                &self.base
+            }
+        }
+        impl ::core::ops::DerefMut for #id {
+            fn deref_mut(&mut self) -> &mut #parent {
+                &mut self.base
+            }
+        }
+    }
+}
+
 fn lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
@@ -230,21 +248,7 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
     } else {
         quote!(None)
     };
-    let deref = parent.as_ref().map(|(_, ty, _)| {
-        quote! {
-            impl ::core::ops::Deref for #id {
-                type Target = #ty;
-                fn deref(&self) -> &#ty {
-                    &self.base
-                }
-            }
-            impl ::core::ops::DerefMut for #id {
-                fn deref_mut(&mut self) -> &mut #ty {
-                    &mut self.base
-                }
-            }
-        }
-    });
+    let deref = parent.as_ref().map(|(_, ty, _)| deref_to_base(&id, ty));
 
     let (size_l, align_l) = (lit(size), lit(align));
     let empty = members.is_empty() && parent.is_none();

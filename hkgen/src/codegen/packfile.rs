@@ -339,21 +339,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
         None => quote!(None),
     };
     let sig = hex(signature);
-    let deref = parent.as_ref().map(|(_, pid)| {
-        quote! {
-            impl ::core::ops::Deref for #id {
-                type Target = #pid;
-                fn deref(&self) -> &#pid {
-                    &self.base
-                }
-            }
-            impl ::core::ops::DerefMut for #id {
-                fn deref_mut(&mut self) -> &mut #pid {
-                    &mut self.base
-                }
-            }
-        }
-    });
+    let deref = parent.as_ref().map(|(_, pid)| super::emit::deref_to_base(&id, pid));
     let (values, out) = if all.is_empty() { (quote!(_values), quote!(_out)) } else { (quote!(values), quote!(out)) };
     Ok(quote! {
         #doc
