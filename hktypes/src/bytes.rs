@@ -115,6 +115,13 @@ impl<'a> Cursor<'a> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
+    #[inline(always)]
+    /// Moves past `n` bytes already known to be there (see [`Cursor::rest`]); past the end, stops
+    /// at the end.
+    pub fn advance(&mut self, n: usize) {
+        self.pos = self.data.len().min(self.pos + n);
+    }
+
     #[inline]
     /// Moves past `n` bytes.
     pub fn skip(&mut self, n: usize) -> Result<()> {

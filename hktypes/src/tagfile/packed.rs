@@ -6,16 +6,24 @@ use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Reads one packed integer.
-#[inline]
+#[inline(always)]
 pub fn read(c: &mut Cursor<'_>) -> Result<u64> {
-    // Most integers of a table are one byte: take those without the general decoding.
-    if let Some(&b0 @ 0x00..=0x7F) = c.rest().first() {
-        c.skip(1)?;
-        return Ok(u64::from(b0));
+    // Nearly every integer of a table is one or two bytes: take those without the general
+    // decoding, checking the bounds once.
+    match *c.rest() {
+        [b0 @ 0x00..=0x7F, ..] => {
+            c.advance(1);
+            Ok(u64::from(b0))
+        }
+        [b0 @ 0x80..=0xBF, b1, ..] => {
+            c.advance(2);
+            Ok(u64::from(b0 & 0x3F) << 8 | u64::from(b1))
+        }
+        _ => read_wide(c),
     }
-    read_wide(c)
 }
 
+#[inline(never)]
 fn read_wide(c: &mut Cursor<'_>) -> Result<u64> {
     let at = c.offset();
     let b0 = c.peek_u8()?;
@@ -40,11 +48,16 @@ fn read_wide(c: &mut Cursor<'_>) -> Result<u64> {
 }
 
 /// Reads a packed integer that must fit in 32 bits.
-#[inline]
+#[inline(always)]
 pub fn read_u32(c: &mut Cursor<'_>) -> Result<u32> {
     let at = c.offset();
     let v = read(c)?;
-    u32::try_from(v).map_err(|_| Error::invalid(at, format!("packed integer {v} does not fit in 32 bits")))
+    u32::try_from(v).map_err(|_| too_wide(at, v))
+}
+
+#[cold]
+fn too_wide(at: u64, v: u64) -> Error {
+    Error::invalid(at, format!("packed integer {v} does not fit in 32 bits"))
 }
 
 /// Appends `v` in its shortest form.

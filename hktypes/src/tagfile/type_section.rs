@@ -94,6 +94,7 @@ impl NameBudget {
     }
 }
 
+#[inline]
 fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str, budget: &mut NameBudget) -> Result<Name> {
     let s = strings.get(index as usize).ok_or_else(|| {
         Error::at(at, ErrorKind::IndexOutOfRange { what, index, count: strings.len() as u64 })
@@ -102,6 +103,7 @@ fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str, budget: 
     Ok(Name::new(s))
 }
 
+#[inline]
 fn type_index(c: &mut Cursor<'_>, count: usize) -> Result<TypeIndex> {
     let at = c.offset();
     let v = packed::read(c)?;
