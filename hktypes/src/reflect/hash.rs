@@ -27,10 +27,11 @@ pub const MAX_DEPTH: usize = 256;
 /// visit a handful each.
 const PARAM_STEPS_PER_TYPE: usize = 64;
 
-/// The CRC-32 (IEEE, reflected) table. Hashed pieces are names and single words, a few bytes each,
-/// for which a plain table walk is faster than a general CRC's setup.
-const CRC_TABLE: [u32; 256] = {
-    let mut t = [0u32; 256];
+/// The CRC-32 (IEEE, reflected) tables for slicing by eight: `CRC_TABLES[0]` is the byte-wise
+/// table, `CRC_TABLES[k]` advances a byte through `k` more zero bytes. Hashed pieces are names and
+/// single words, a few bytes each, for which a table walk is faster than a general CRC's setup.
+const CRC_TABLES: [[u32; 256]; 8] = {
+    let mut t = [[0u32; 256]; 8];
     let mut i = 0;
     while i < 256 {
         let mut c = i as u32;
@@ -39,24 +40,49 @@ const CRC_TABLE: [u32; 256] = {
             c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
             k += 1;
         }
-        t[i] = c;
+        t[0][i] = c;
         i += 1;
+    }
+    let mut k = 1;
+    while k < 8 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = t[k - 1][i];
+            t[k][i] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
+            i += 1;
+        }
+        k += 1;
     }
     t
 };
+
+/// Advances the (inverted) CRC register over the four bytes of `x` (already combined with it),
+/// through tables `k..k + 4`: `k = 0` for the last word of a step, `k = 4` for the one before.
+#[inline(always)]
+fn slice4(x: u32, k: usize) -> u32 {
+    let t = &CRC_TABLES;
+    t[k + 3][(x & 0xFF) as usize] ^ t[k + 2][((x >> 8) & 0xFF) as usize] ^ t[k + 1][((x >> 16) & 0xFF) as usize] ^ t[k][(x >> 24) as usize]
+}
 
 /// Continues the standard CRC-32 whose value so far is `prev` over `bytes`.
 #[inline]
 fn crc(prev: u32, bytes: &[u8]) -> u32 {
     let mut c = !prev;
-    for &b in bytes {
-        c = CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let a = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) ^ c;
+        let b = u32::from_le_bytes([w[4], w[5], w[6], w[7]]);
+        c = slice4(a, 4) ^ slice4(b, 0);
+    }
+    for &b in words.remainder() {
+        c = CRC_TABLES[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
     }
     !c
 }
 
+#[inline]
 fn crc_u32(prev: u32, v: u32) -> u32 {
-    crc(prev, &v.to_le_bytes())
+    !slice4(!prev ^ v, 0)
 }
 
 /// Which variant of the recipe a table's hashes follow.
@@ -269,6 +295,13 @@ mod crc_tests {
         whole.update(&7u32.to_le_bytes());
         assert_eq!(crc_u32(crc(0, b"hkaSkeleton"), 7), whole.finalize());
         assert_eq!(crc(0x1234_5678, b""), 0x1234_5678);
+        // Every length around the eight-byte steps, continued from a nonzero value.
+        let text: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
+        for n in 0..text.len() {
+            let mut h = crc32fast::Hasher::new_with_initial(0xDEAD_BEEF);
+            h.update(&text[..n]);
+            assert_eq!(crc(0xDEAD_BEEF, &text[..n]), h.finalize(), "length {n}");
+        }
     }
 }
 
