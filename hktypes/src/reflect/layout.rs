@@ -137,7 +137,9 @@ impl<'t> Layouts<'t> {
                 }
                 for k in 0..n {
                     let at = base.checked_add(k.checked_mul(size).ok_or_else(overflow)?).ok_or_else(overflow)?;
-                    out.extend(inner.iter().map(|s| Slot { offset: s.offset + at, ..*s }));
+                    for s in inner.iter() {
+                        out.push(Slot { offset: s.offset.checked_add(at).ok_or_else(overflow)?, ..*s });
+                    }
                 }
             }
             Kind::Record => {
@@ -145,7 +147,16 @@ impl<'t> Layouts<'t> {
                     let fields = self.def(owner)?.fields();
                     for f in fields {
                         let at = base.checked_add(f.offset).ok_or_else(overflow)?;
-                        self.collect(f.ty, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                        let nested = matches!(self.shape(f.ty)?, Some(Shape { kind: Kind::Record, .. }));
+                        if nested {
+                            // A record member's slots are computed once per type and shifted into place.
+                            let inner = self.slots_at_depth(f.ty, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                            for s in inner.iter() {
+                                out.push(Slot { offset: s.offset.checked_add(at).ok_or_else(overflow)?, ..*s });
+                            }
+                        } else {
+                            self.collect(f.ty, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                        }
                     }
                 }
             }
