@@ -280,8 +280,13 @@ impl Document {
 /// layouts of the name, and only when the computed hashes agree.
 fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, hasher: &mut Hasher<'_>) -> Option<&'c ClassEntry> {
     let name = table.full_name(ty);
+    // Hashing is the costly part: only a type some class is named after is hashed.
+    let by_name = ClassEntry::find(classes, &name);
+    if by_name.is_none() && !ClassEntry::has_layouts_of(classes, &name) {
+        return None;
+    }
     let hash = hasher.hash(ty).ok()?;
-    ClassEntry::find(classes, &name)
+    by_name
         .filter(|c| c.hash == hash)
         .or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(|c| c.hash == hash))
 }

@@ -118,6 +118,15 @@ impl ClassEntry {
     pub fn find<'a>(table: &'a [ClassEntry], name: &str) -> Option<&'a ClassEntry> {
         table.binary_search_by(|e| e.name.cmp(name)).ok().map(|i| &table[i])
     }
+
+    /// Whether `table` (sorted by name) holds classes keyed `name#hash`: the layouts of a name the
+    /// SDK has several of.
+    pub fn has_layouts_of(table: &[ClassEntry], name: &str) -> bool {
+        // The first key not below `name#` (compared without building it) starts with it if any does.
+        let key = || name.bytes().chain(*b"#");
+        let i = table.partition_point(|e| e.name.bytes().lt(key()));
+        table.get(i).is_some_and(|e| e.name.as_bytes().starts_with(name.as_bytes()) && e.name.as_bytes().get(name.len()) == Some(&b'#'))
+    }
 }
 
 impl dyn Object {
