@@ -4,12 +4,20 @@
 //! compare with soulstruct-havok on the same files.
 //!
 //! `cargo run --release --example read_throughput -- FILE...`
+//!
+//! It allocates through mimalloc, as the `hkgen` binary does; `--features system-allocator` makes
+//! it use the system allocator.
 
 use hkgen::inputs::Compendia;
 use hktypes::graph::Document;
 use hktypes::tagfile::TagFile;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The allocator the `hkgen` binary uses (`bench/README.md` gives the system allocator's figure).
+#[cfg(not(feature = "system-allocator"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
