@@ -458,20 +458,19 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// Errors seen, to print every 997th as a sample.
 static SEEN: AtomicUsize = AtomicUsize::new(0);
 
-/// Checks one read error: it must say where it happened.
+/// Checks one read error: it must say where it happened (the layer it comes from is in its type,
+/// `hktypes::Error`'s variant, so every error has one).
 fn check_error(e: &hktypes::Error, what: &str, tally: &mut Tally) {
     let shown = e.to_string();
     tally.errors += 1;
     if e.offset().is_none() && e.section().is_none() {
-        tally.fail(format!("{what}: unlocated error: {shown}"));
-    } else if e.layer().is_none() {
-        tally.fail(format!("{what}: error names no layer: {shown}"));
+        tally.fail(format!("{what}: unlocated error ({} layer): {shown}", e.layer()));
     } else if e.offset().is_none() {
         // Located by section only (a property of the whole table, such as a parent cycle).
         tally.section_only += 1;
     }
     if SEEN.fetch_add(1, Ordering::Relaxed) % 997 == 0 {
-        tally.samples.push(format!("{what}: {shown}"));
+        tally.samples.push(format!("{what}: [{}] {shown}", e.layer()));
     }
 }
 

@@ -31,6 +31,18 @@ pub enum Error {
     Registry(String),
 }
 
+/// Each layer's error of the runtime converts as the enum does.
+macro_rules! from_layer {
+    ($($t:ident),*) => {$(
+        impl From<hktypes::error::$t> for Error {
+            fn from(e: hktypes::error::$t) -> Self {
+                Error::Havok(e.into())
+            }
+        }
+    )*};
+}
+from_layer!(ContainerError, TypeTableError, ItemsError, ValueError, WriteError);
+
 impl Error {
     /// An [`Error::Io`] for `path`.
     pub fn io(path: &Path, e: std::io::Error) -> Self {

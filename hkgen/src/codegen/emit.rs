@@ -116,7 +116,7 @@ struct Member {
     refs: bool,
 }
 
-pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream, Error> {
+pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
     let rt = m.rt();
     let key = t.key.as_str();
     let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: class without a name")))?;
@@ -281,10 +281,10 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
         impl #rt::Value for #id {
             const SIZE: usize = #size_l;
             const ALIGN: usize = #align_l;
-            fn read(#r: &#rt::Reader<'_>) -> #krate::Result<Self> {
+            fn read(#r: &#rt::Reader<'_>) -> #rt::Result<Self> {
                 #read_body
             }
-            fn write(&self, #w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
+            fn write(&self, #w: &mut #rt::Writer<'_>) -> #rt::Result<()> {
                 #write_body
             }
             #visit_fn
@@ -311,7 +311,7 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
             fn visit_object_refs(&self, v: &mut dyn #rt::Visitor) {
                 #rt::Value::visit_refs(self, 0, v)
             }
-            fn write_object(&self, w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
+            fn write_object(&self, w: &mut #rt::Writer<'_>) -> #rt::Result<()> {
                 #rt::Value::write(self, w)
             }
         }

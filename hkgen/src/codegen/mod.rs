@@ -144,7 +144,7 @@ impl Config {
             out.push(emit::alias(&model, t)?);
         }
         for t in &model.structs {
-            out.push(emit::class(&model, krate, t)?);
+            out.push(emit::class(&model, t)?);
         }
         out.push(emit::class_table(&model));
         Ok(out)

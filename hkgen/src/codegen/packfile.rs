@@ -288,7 +288,7 @@ fn type_doc(m: &MemberRecord) -> String {
 }
 
 fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, Error> {
-    let (typed, dynamic, krate) = (m.typed(), m.dynamic(), &m.krate);
+    let (typed, dynamic, rt) = (m.typed(), m.dynamic(), m.value_path());
     let id = m.ident(&c.name)?;
     let name = c.name.as_str();
     let chain = m.chain(c);
@@ -349,7 +349,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
             #(#field_defs,)*
         }
         impl #typed::PackValue for #id {
-            fn from_value(v: &#dynamic) -> #krate::Result<Self> {
+            fn from_value(v: &#dynamic) -> #rt::Result<Self> {
                 #typed::struct_values(v)
             }
             fn to_value(&self) -> #dynamic {
@@ -362,7 +362,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
             const VERSION: u32 = #version;
             const PARENT: Option<&'static str> = #parent_name;
             const MEMBERS: &'static [&'static str] = &[#(#all),*];
-            fn from_values(#values: &[#dynamic]) -> #krate::Result<Self> {
+            fn from_values(#values: &[#dynamic]) -> #rt::Result<Self> {
                 #typed::check_count::<Self>(#values)?;
                 Ok(Self { #base_read #(#reads,)* })
             }

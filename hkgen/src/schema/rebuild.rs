@@ -78,11 +78,11 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
 /// Recomputes, from the schema alone, every stored hash and every computed hash it records.
 pub fn check(schema: &Schema) -> Result<(HashCheck, usize), Error> {
     let (table, index) = to_table(schema)?;
-    let stored = check_table(&table, schema.recipe).map_err(Error::Havok)?;
+    let stored = check_table(&table, schema.recipe)?;
     let mut hasher = hktypes::reflect::hash::Hasher::new(&table, schema.recipe);
     let mut computed_ok = 0;
     for (key, &i) in &index {
-        let h = hasher.hash(i).map_err(Error::Havok)?;
+        let h = hasher.hash(i)?;
         if h == schema.types[*key].computed.0 {
             computed_ok += 1;
         }
