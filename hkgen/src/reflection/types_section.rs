@@ -21,7 +21,7 @@ use hktypes::packfile::{Endian, PackFile, TYPES};
 use std::collections::HashMap;
 
 fn err(msg: impl Into<String>) -> Error {
-    Error::Schema(format!("__types__: {}", msg.into()))
+    Error::schema(format!("__types__: {}", msg.into()))
 }
 
 struct Reader<'a> {

@@ -2,6 +2,7 @@
 //! stores: the check that a snapshot lost nothing.
 
 use super::model::{Arg, Schema};
+use crate::error::SchemaError;
 use crate::Error;
 use hktypes::reflect::hash::{check_table, HashCheck};
 use hktypes::reflect::{Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable};
@@ -15,7 +16,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
         if key.is_empty() {
             return Ok(0);
         }
-        index.get(key).copied().ok_or_else(|| Error::Schema(format!("{owner} refers to unknown type {key:?}")))
+        index.get(key).copied().ok_or_else(|| Error::Schema(SchemaError::new(format!("refers to unknown type {key:?}")).in_context(owner)))
     };
     let mut types = vec![TypeDef::default()];
     for t in schema.types.values() {
@@ -52,7 +53,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
         let size = match (t.size, t.align) {
             (Some(size), Some(align)) => Some(SizeAlign { size, align }),
             (None, None) => None,
-            _ => return Err(Error::Schema(format!("{owner}: size and align must be given together"))),
+            _ => return Err(SchemaError::new("size and align must be given together").in_context(owner).into()),
         };
         types.push(TypeDef {
             name: t.name.as_str().into(),
