@@ -1,6 +1,7 @@
 //! A bounds-checked cursor over a byte slice that knows its absolute position in the file, so every
 //! read failure can say where it happened. Every layer reads through it, so its failures are
-//! [`UnlayeredError`]s, which `?` turns into the error of the calling layer.
+//! [`UnlayeredError`](crate::error::UnlayeredError)s, which `?` turns into the error of the
+//! calling layer.
 
 use crate::error::{ErrorKind, UnlayeredError as Error};
 

@@ -124,7 +124,6 @@ impl ErrorKind {
             "type name string" | "template parameter name string" => Some("TSTR"),
             "field name string" => Some("FSTR"),
             "type index" | "item type index" => Some("the type table"),
-            "object handle" => Some("the document"),
             _ => None,
         }
     }

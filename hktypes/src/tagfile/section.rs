@@ -2,8 +2,9 @@
 //! word (low 30 bits the size including the header, bit 30 the leaf flag) and a four-character
 //! tag. A section without the leaf flag holds further sections (spec: "Section framing").
 //!
-//! Framing errors ([`read_root`]) are [`ContainerError`]s; [`Section::require`], which every layer
-//! uses to find its sections, fails with an [`UnlayeredError`] that takes the caller's layer.
+//! Framing errors ([`read_root`]) are [`ContainerError`](crate::error::ContainerError)s;
+//! [`Section::require`], which every layer uses to find its sections, fails with an
+//! [`UnlayeredError`] that takes the caller's layer.
 
 use crate::bytes::Cursor;
 use crate::error::{ContainerError as Error, ErrorKind, Locate, UnlayeredError};
