@@ -23,6 +23,8 @@ use hktypes::tagfile::section::{read_root, Section, SectionWriter};
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use hktypes::Layer;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 // ---------------------------------------------------------------------------------------------
@@ -441,6 +443,8 @@ struct Tally {
     samples: Vec<String>,
     section_only: usize,
     max_ratio: (f64, String),
+    /// Errors by the layer that failed.
+    by_layer: HashMap<Layer, usize>,
 }
 
 impl Tally {
@@ -458,20 +462,20 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// Errors seen, to print every 997th as a sample.
 static SEEN: AtomicUsize = AtomicUsize::new(0);
 
-/// Checks one read error: it must say where it happened.
+/// Checks one read error: it must say where it happened (the layer it comes from is in its type,
+/// `hktypes::Error`'s variant, so every error has one).
 fn check_error(e: &hktypes::Error, what: &str, tally: &mut Tally) {
     let shown = e.to_string();
     tally.errors += 1;
+    *tally.by_layer.entry(e.layer()).or_default() += 1;
     if e.offset().is_none() && e.section().is_none() {
-        tally.fail(format!("{what}: unlocated error: {shown}"));
-    } else if e.layer().is_none() {
-        tally.fail(format!("{what}: error names no layer: {shown}"));
+        tally.fail(format!("{what}: unlocated error ({} layer): {shown}", e.layer()));
     } else if e.offset().is_none() {
         // Located by section only (a property of the whole table, such as a parent cycle).
         tally.section_only += 1;
     }
     if SEEN.fetch_add(1, Ordering::Relaxed) % 997 == 0 {
-        tally.samples.push(format!("{what}: {shown}"));
+        tally.samples.push(format!("{what}: [{}] {shown}", e.layer()));
     }
 }
 
@@ -552,6 +556,9 @@ fn read_all(input: &[u8], stock: &Stock<'_>, what: &str, factor: usize, tally: &
             tally.ok += local.ok;
             tally.errors += local.errors;
             tally.section_only += local.section_only;
+            for (layer, n) in local.by_layer {
+                *tally.by_layer.entry(layer).or_default() += n;
+            }
             tally.hashed += local.hashed;
             tally.hash_errors += local.hash_errors;
             for f in local.failures {
@@ -642,8 +649,15 @@ fn mutated_tagfiles_and_compendia_fail_cleanly() {
         tally.max_ratio.1,
         started.elapsed().as_secs_f64()
     );
+    let layers = [Layer::Container, Layer::TypeTable, Layer::Items, Layer::Values, Layer::Writer];
+    let by_layer: Vec<String> = layers.iter().map(|l| format!("{l} {}", tally.by_layer.get(l).copied().unwrap_or(0))).collect();
+    eprintln!("errors by layer: {}", by_layer.join(", "));
     assert!(stock_ratio.0 * 2.0 < ALLOC_FACTOR as f64, "stock files need half the allocation bound at most");
     assert!(tally.failures.is_empty(), "{} failures:\n{}", tally.failures.len(), tally.failures.join("\n"));
+    // The mutations reach the framing, the type tables and the item tables: each fails in its layer.
+    for l in [Layer::Container, Layer::TypeTable, Layer::Items] {
+        assert!(tally.by_layer.get(&l).is_some_and(|&n| n > 0), "no mutation failed in the {l} layer: {}", by_layer.join(", "));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -112,4 +112,7 @@ fn dump_of_a_file_far_from_any_compendium() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(!bad.status.success());
     assert!(err.contains("cut.hkx") && err.contains("0x") && !err.contains("panicked"), "{err}");
+    // One line, no backtrace: `hkgen: FILE: SECTION+OFFSET (file OFFSET)...: what went wrong`.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("hkgen: ") && !err.contains("stack backtrace"), "{err}");
 }

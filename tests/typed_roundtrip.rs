@@ -11,8 +11,8 @@ use hkgen::inputs::Compendia;
 use hktypes::reflect::layout::Layouts;
 use hktypes::tagfile::items::Items as FileItems;
 use hktypes::tagfile::TagFile;
-use hktypes::value::{self, ClassEntry, Reader, Run, SourceIndices, Writer};
-use hktypes::{Error, ErrorKind, Result};
+use hktypes::value::{self, ClassEntry, Reader, Result, Run, SourceIndices, ValueError, Writer};
+use hktypes::ErrorKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The file's items as the value readers see them. Item `i` is placed at the synthetic absolute
@@ -22,7 +22,7 @@ struct ItemsOf<'a>(&'a FileItems);
 impl value::Items for ItemsOf<'_> {
     fn run(&self, index: u32) -> Result<Run<'_>> {
         let it = self.0.items.get(index as usize).ok_or_else(|| {
-            Error::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.0.items.len() as u64 })
+            ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.0.items.len() as u64 })
         })?;
         Ok(Run { data: &it.bytes, base: u64::from(index) << 32, count: it.count })
     }

@@ -7,6 +7,7 @@
 //! prefix that tagfiles give them; `Kind` says which it is. The dump drops bits 12-15 of the
 //! alignment word (the requested-alignment code); [`import`] recovers them from the stored hashes.
 
+use crate::error::RegistryError;
 use crate::Error;
 use hktypes::reflect::hash::{Hasher, Recipe};
 use hktypes::reflect::{field_flags, presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable};
@@ -39,23 +40,18 @@ pub struct Registry {
     pub recovered_alignment: Vec<(TypeIndex, u32)>,
 }
 
+/// An error at the start of element `n`: its line, column and byte offset in the XML.
+fn at(n: roxmltree::Node<'_, '_>, message: impl Into<String>) -> Error {
+    RegistryError::at(n.document().input_text(), n.range().start, message).into()
+}
+
 fn attr<'a>(n: roxmltree::Node<'a, '_>, name: &str) -> Result<&'a str, Error> {
-    n.attribute(name).ok_or_else(|| {
-        let pos = n.document().text_pos_at(n.range().start);
-        Error::Registry(format!("line {}: <{}> lacks attribute {name}", pos.row, n.tag_name().name()))
-    })
+    n.attribute(name).ok_or_else(|| at(n, format!("<{}> lacks attribute {name}", n.tag_name().name())))
 }
 
 fn num<T: std::str::FromStr>(n: roxmltree::Node<'_, '_>, name: &str) -> Result<T, Error> {
     let s = attr(n, name)?;
-    s.parse().map_err(|_| {
-        let pos = n.document().text_pos_at(n.range().start);
-        Error::Registry(format!("line {}: attribute {name}={s:?} is not a number", pos.row))
-    })
-}
-
-fn line(n: roxmltree::Node<'_, '_>) -> u32 {
-    n.document().text_pos_at(n.range().start).row
+    s.parse().map_err(|_| at(n, format!("attribute {name}={s:?} is not a number")))
 }
 
 fn value_param(v: i64) -> u64 {
@@ -71,15 +67,14 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
     let doc = roxmltree::Document::parse(xml).map_err(|e| {
         // roxmltree names the position in some of its messages only, and none for a dump that
         // ends too soon: there, it is the last line.
-        let row = match e {
-            roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode => xml.matches('\n').count() + 1,
-            _ => e.pos().row as usize,
-        };
-        Error::Registry(format!("line {row}: {e}"))
+        match e {
+            roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode => RegistryError::at(xml, xml.len(), e.to_string()),
+            _ => RegistryError::at_line(xml, e.pos().row as usize, e.pos().col as usize, e.to_string()),
+        }
     })?;
     let root = doc.root_element();
     if root.tag_name().name() != "HavokTypeRegistry" {
-        return Err(Error::Registry(format!("root element is <{}>, not <HavokTypeRegistry>", root.tag_name().name())));
+        return Err(at(root, format!("root element is <{}>, not <HavokTypeRegistry>", root.tag_name().name())));
     }
     let sdkv = attr(root, "Version")?.to_owned();
     let nodes: Vec<roxmltree::Node<'_, '_>> =
@@ -93,14 +88,14 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
     let mut index: HashMap<u64, TypeIndex> = HashMap::with_capacity(ids.len());
     for (pos, (id, k)) in ids.iter().enumerate() {
         if index.insert(*id, pos as TypeIndex + 1).is_some() {
-            return Err(Error::Registry(format!("line {}: type id {id} appears twice", line(nodes[*k]))));
+            return Err(at(nodes[*k], format!("type id {id} appears twice")));
         }
     }
     let resolve = |n: roxmltree::Node<'_, '_>, id: u64| -> Result<TypeIndex, Error> {
         if id == 0 {
             return Ok(0);
         }
-        index.get(&id).copied().ok_or_else(|| Error::Registry(format!("line {}: unknown type id {id}", line(n))))
+        index.get(&id).copied().ok_or_else(|| at(n, format!("unknown type id {id}")))
     };
 
     let mut types = vec![TypeDef::default()];
@@ -116,7 +111,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
             }
         }
         if p & presence::ATTRIBUTE != 0 {
-            return Err(Error::Registry(format!("line {}: {name} has an attribute string, which is not supported", line(n))));
+            return Err(at(n, format!("{name} has an attribute string, which is not supported")));
         }
         let mut t = TypeDef { name: name.as_str().into(), parent: resolve(n, num(n, "Parent")?)?, ..TypeDef::default() };
         if p & presence::FORMAT != 0 {
@@ -152,7 +147,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
                             // value is its 32-bit two's complement (`hkHandle`'s -1 is 0xFFFFFFFF).
                             "Value" => ('v', TemplateArg::Value(value_param(num(prm, "Value")?))),
                             other => {
-                                return Err(Error::Registry(format!("line {}: parameter kind {other:?}", line(prm))))
+                                return Err(at(prm, format!("parameter kind {other:?}")))
                             }
                         };
                         t.params.push(TemplateParam { name: format!("{prefix}{pname}").into(), arg });
@@ -211,8 +206,11 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
     for (i, t) in table.iter() {
         let root = table.ancestry(i).first().and_then(|&r| table.get(r)).map_or(0, |r| r.parent);
         if root != 0 {
-            let at = ids.get(i as usize - 1).map_or(0, |&(_, k)| line(nodes[k]));
-            return Err(Error::Registry(format!("line {at}: the parent chain of {} runs into a cycle", t.name)));
+            let message = format!("the parent chain of {} runs into a cycle", t.name);
+            return Err(match ids.get(i as usize - 1) {
+                Some(&(_, k)) => at(nodes[k], message),
+                None => RegistryError::new(message).into(),
+            });
         }
     }
     let recovered_alignment = recover_alignment_codes(&mut table)?;

@@ -1,7 +1,11 @@
 //! A bounds-checked cursor over a byte slice that knows its absolute position in the file, so every
-//! read failure can say where it happened.
+//! read failure can say where it happened. Every layer reads through it, so its failures are
+//! [`UnlayeredError`](crate::error::UnlayeredError)s, which `?` turns into the error of the
+//! calling layer.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, UnlayeredError as Error};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Clone, Copy)]
 /// A read position in a byte slice that lies at file offset `base`: every read checks the bounds

@@ -1,8 +1,9 @@
 //! Dynamic values: any item of a tagfile decoded through the file's own type table, for types no
 //! generated class covers and for `hkgen dump`. Arrays and strings are inlined from their runs;
-//! pointers stay item indices (objects are shared), shown as `#12`.
+//! pointers stay item indices (objects are shared), shown as `#12`. Decoding fails with a
+//! [`ValueError`].
 
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ErrorKind, Result, ValueError};
 use crate::reflect::layout::Layouts;
 use crate::reflect::{Kind, TypeIndex};
 use crate::tagfile::items::Items;
@@ -106,24 +107,24 @@ impl<'a, 't> Decoder<'a, 't> {
     }
 
     /// Element `elem` of item `index`.
-    pub fn item(&mut self, index: u32, elem: u32) -> Result<Dyn<'t>> {
+    pub fn item(&mut self, index: u32, elem: u32) -> Result<Dyn<'t>, ValueError> {
         let it = self.item_data(index)?;
         let size = it.elem_size as usize;
         let start = elem as usize * size;
         let bytes = it.bytes.get(start..start + size).ok_or_else(|| {
-            Error::new(ErrorKind::IndexOutOfRange { what: "element", index: elem.into(), count: it.count.into() })
+            ValueError::new(ErrorKind::IndexOutOfRange { what: "element", index: elem.into(), count: it.count.into() })
         })?;
         self.value(it.ty, bytes, 0)
     }
 
-    fn item_data(&self, index: u32) -> Result<&'a crate::tagfile::items::ItemData> {
+    fn item_data(&self, index: u32) -> Result<&'a crate::tagfile::items::ItemData, ValueError> {
         self.items.items.get(index as usize).filter(|_| index != 0).ok_or_else(|| {
-            Error::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
+            ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
         })
     }
 
     /// The primitive kind of a number type, if `ty` is one.
-    fn prim(&mut self, ty: TypeIndex) -> Result<Option<Prim>> {
+    fn prim(&mut self, ty: TypeIndex) -> Result<Option<Prim>, ValueError> {
         let Some(shape) = self.layouts.shape(ty)? else { return Ok(None) };
         let fmt = self.layouts.table().get(shape.def).and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
         Ok(Prim::of(shape.kind, fmt, shape.size))
@@ -134,9 +135,9 @@ impl<'a, 't> Decoder<'a, 't> {
     }
 
     /// Decodes one value of type `ty` from exactly its bytes.
-    pub fn value(&mut self, ty: TypeIndex, bytes: &[u8], depth: usize) -> Result<Dyn<'t>> {
+    pub fn value(&mut self, ty: TypeIndex, bytes: &[u8], depth: usize) -> Result<Dyn<'t>, ValueError> {
         if depth > MAX_DEPTH {
-            return Err(Error::new(ErrorKind::Cycle("or too deep values".into())));
+            return Err(ValueError::new(ErrorKind::Cycle("or too deep values".into())));
         }
         let Some(shape) = self.layouts.shape(ty)? else { return Ok(Dyn::Bytes(bytes.to_vec())) };
         let table = self.layouts.table();
@@ -216,7 +217,7 @@ impl<'a, 't> Decoder<'a, 't> {
                         let size = self.layouts.size_of(f.ty)? as usize;
                         let at = f.offset as usize;
                         let Some(b) = bytes.get(at..at + size) else {
-                            return Err(Error::invalid(0, format!("member {} lies outside its {}-byte owner", f.name, bytes.len())));
+                            return Err(ValueError::invalid(0, format!("member {} lies outside its {}-byte owner", f.name, bytes.len())));
                         };
                         let v = self.value(f.ty, b, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
                         members.push((f.name.as_str(), v));
@@ -323,7 +324,7 @@ pub fn dump<'t>(file: &'t crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject<
         let at = file.data_offset + u64::from(file.items[i].offset);
         let value = Decoder::new(&items, &mut layouts)
             .item(i as u32, 0)
-            .map_err(|e| e.with_offset(at).in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {ty}")).in_layer(Layer::Values))?;
+            .map_err(|e| e.with_offset(at).in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {ty}")))?;
         out.push(DumpObject { id: format!("#{i}"), ty, value });
     }
     Ok(out)

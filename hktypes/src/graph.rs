@@ -9,7 +9,7 @@
 //! that was changed is written through its class. [`Document::write_typed`] writes every typed
 //! object through its class, which is how `hkgen verify` checks the generated writers.
 
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ErrorKind, Result, ValueError, WriteError};
 use crate::reflect::hash::{Hasher, Recipe};
 use crate::reflect::layout::{Layouts, SlotKind};
 use crate::reflect::{TypeIndex, TypeTable};
@@ -77,9 +77,9 @@ struct FileRuns<'a> {
 }
 
 impl value::Items for FileRuns<'_> {
-    fn run(&self, index: u32) -> Result<Run<'_>> {
+    fn run(&self, index: u32) -> Result<Run<'_>, ValueError> {
         let it = self.items.items.get(index as usize).filter(|_| index != 0).ok_or_else(|| {
-            Error::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
+            ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
         })?;
         let base = self.file.data_offset + u64::from(self.file.items[index as usize].offset);
         Ok(Run { data: &it.bytes, base, count: it.count })
@@ -139,7 +139,7 @@ impl Document {
         let raw_types = match (&file.source, file.type_section) {
             (TypeSource::Own, Some(raw)) => TypesRaw::Section(raw.to_vec()),
             (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
-            (TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE"))),
+            (TypeSource::Own, None) => return Err(crate::error::ContainerError::new(ErrorKind::MissingSection("TYPE")).into()),
         };
         drop(runs);
         let root = if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 };
@@ -219,13 +219,13 @@ impl Document {
     }
 
     /// Adds a typed object of the file's type named `T::NAME`; returns its handle.
-    pub fn add<T: value::Class>(&mut self, obj: T) -> Result<Handle> {
+    pub fn add<T: value::Class>(&mut self, obj: T) -> Result<Handle, ValueError> {
         let ty = self
             .types
             .iter()
             .find(|(i, _)| self.types.full_name(*i) == value::base_key(T::NAME))
             .map(|(i, _)| i)
-            .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
+            .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
         self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Arc::from([]), raw: None }));
         Ok(self.objects.len() as Handle - 1)
     }
@@ -243,11 +243,9 @@ impl Document {
         self.write_with(true)
     }
 
+    /// The writer's own failures are [`WriteError`]s; a typed object that cannot write its values
+    /// fails with their [`ValueError`].
     fn write_with(&self, all_typed: bool) -> Result<Vec<u8>> {
-        self.write_items(all_typed).map_err(|e| e.in_layer(Layer::Writer))
-    }
-
-    fn write_items(&self, all_typed: bool) -> Result<Vec<u8>> {
         let mut b = Builder::new(&self.types, &self.source, self.objects.len());
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };
@@ -264,7 +262,7 @@ impl Document {
         let mut layouts = Layouts::new(&self.types);
         let order_root = self.root;
         if order_root != 1 {
-            return Err(Error::new(ErrorKind::Invalid("the root object must keep handle 1".into())));
+            return Err(WriteError::new(ErrorKind::Invalid("the root object must keep handle 1".into())).into());
         }
         let plan = write::plan(&items, &mut layouts)?;
         let (data, table, patches) = write::lay_out(&items, &plan);
@@ -386,7 +384,7 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of a typed object of type `ty`.
-    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &Origins) -> Result<ItemData> {
+    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &Origins) -> Result<ItemData, ValueError> {
         self.origins = Arc::clone(origins);
         self.next_origin = 0;
         let size = self.layouts.size_of(ty)? as usize;
@@ -400,8 +398,8 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of a dynamic object, its owned runs copied under fresh indices.
-    fn dynamic(&mut self, source: &Items, index: u32) -> Result<ItemData> {
-        let item = source.items.get(index as usize).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("no item {index}"))))?;
+    fn dynamic(&mut self, source: &Items, index: u32) -> Result<ItemData, WriteError> {
+        let item = source.items.get(index as usize).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("no item {index}"))))?;
         // The runs the object reaches through arrays and strings that are not written yet, each
         // copied once (a run two objects share is written once).
         let mut fresh = Vec::new();
@@ -416,7 +414,7 @@ impl<'t> Builder<'t> {
             self.old_runs.insert(old, new);
             fresh.push(new);
         }
-        let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<()> {
+        let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<(), WriteError> {
             let elems = if it.slots.is_empty() { 0 } else { it.count };
             for e in 0..elems {
                 for k in 0..it.slots.len() {
@@ -425,7 +423,7 @@ impl<'t> Builder<'t> {
                     if s.kind == SlotKind::Pointer || t == 0 {
                         continue;
                     }
-                    let new = *map.get(&t).ok_or_else(|| Error::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
+                    let new = *map.get(&t).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
                     let at = (e * it.elem_size + s.offset) as usize;
                     it.bytes.to_mut()[at..at + 4].copy_from_slice(&new.to_le_bytes());
                 }
@@ -442,10 +440,10 @@ impl<'t> Builder<'t> {
     }
 
     /// A run of `value`'s elements of type `elem`.
-    fn run(&mut self, elem: TypeIndex, value: &dyn value::RunValue) -> Result<u32> {
+    fn run(&mut self, elem: TypeIndex, value: &dyn value::RunValue) -> Result<u32, ValueError> {
         let size = self.layouts.size_of(elem)? as usize;
         if size != value.elem_size() {
-            return Err(Error::new(ErrorKind::Invalid(format!(
+            return Err(ValueError::new(ErrorKind::Invalid(format!(
                 "array of {} has {}-byte elements where the type table says {size}",
                 self.table.full_name(elem),
                 value.elem_size()
@@ -463,7 +461,7 @@ impl<'t> Builder<'t> {
         Ok(self.push(ItemData { ty: elem, kind_byte: 0x20, count: n as u32, elem_size: size as u32, bytes: bytes.into(), slots }))
     }
 
-    fn string(&mut self, s: &str) -> Result<u32> {
+    fn string(&mut self, s: &str) -> Result<u32, ValueError> {
         // The run this string had in the file read, if the text is still the one read there.
         let source = self.source;
         let text_read = |old: u32| source.items.get(old as usize).map(|it| it.bytes.strip_suffix(&[0]).unwrap_or(&[]));
@@ -479,7 +477,7 @@ impl<'t> Builder<'t> {
         let read_ty = origin.and_then(|o| self.source.items.get(o as usize)).filter(|it| it.elem_size == 1).map(|it| it.ty);
         let ty = read_ty
             .or(self.char_ty)
-            .ok_or_else(|| Error::new(ErrorKind::Invalid("the type table has no one-byte `char` type for strings".into())))?;
+            .ok_or_else(|| ValueError::new(ErrorKind::Invalid("the type table has no one-byte `char` type for strings".into())))?;
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         let count = bytes.len() as u32;
@@ -499,11 +497,11 @@ struct Emit<'b, 't> {
 }
 
 impl Refs for Emit<'_, '_> {
-    fn index(&mut self, slot: u64, target: Target<'_>) -> Result<u32> {
+    fn index(&mut self, slot: u64, target: Target<'_>) -> Result<u32, ValueError> {
         let within = (slot as usize % self.size.max(1)) as u32;
         let slots = self.b.layouts.slots(self.ty)?;
         let s = slots.iter().find(|s| s.offset == within).copied().ok_or_else(|| {
-            Error::new(ErrorKind::Invalid(format!("{} has no reference slot at {within}", self.b.table.full_name(self.ty))))
+            ValueError::new(ErrorKind::Invalid(format!("{} has no reference slot at {within}", self.b.table.full_name(self.ty))))
         })?;
         match target {
             Target::Object(h) => Ok(h),
@@ -520,12 +518,12 @@ impl Refs for Emit<'_, '_> {
 
 impl Builder<'_> {
     /// The element type of an array slot type (its shape's subtype).
-    fn element_of(&mut self, slot_ty: TypeIndex) -> Result<TypeIndex> {
+    fn element_of(&mut self, slot_ty: TypeIndex) -> Result<TypeIndex, ValueError> {
         let def = self.layouts.shape(slot_ty)?.map(|s| s.def).unwrap_or(slot_ty);
         self.table
             .get(def)
             .and_then(|t| t.subtype)
             .filter(|&t| t != 0)
-            .ok_or_else(|| Error::new(ErrorKind::Invalid(format!("array type {} has no element type", self.table.full_name(slot_ty)))))
+            .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("array type {} has no element type", self.table.full_name(slot_ty)))))
     }
 }

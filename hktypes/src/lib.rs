@@ -11,4 +11,4 @@ pub mod reflect;
 pub mod tagfile;
 pub mod value;
 
-pub use error::{Error, ErrorKind, Layer, Result};
+pub use error::{ContainerError, Error, ErrorKind, ItemsError, Layer, Result, TypeTableError, ValueError, WriteError};

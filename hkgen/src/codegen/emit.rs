@@ -8,6 +8,7 @@
 use super::names;
 use super::types::Model;
 use crate::schema::model::Type;
+use crate::error::CodegenInputError;
 use crate::Error;
 use hktypes::reflect::SizeAlign;
 use proc_macro2::TokenStream;
@@ -50,7 +51,7 @@ fn hex(n: u32) -> TokenStream {
 
 pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<TokenStream, Error> {
     let rt = m.rt();
-    let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: enumeration without a name")))?;
+    let id = m.ident(key).ok_or_else(|| CodegenInputError::of(key, "enumeration without a name"))?;
     let mut doc = format!(
         "Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer."
     );
@@ -93,7 +94,7 @@ pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<
 }
 
 pub fn alias(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
-    let id = m.ident(&t.key).ok_or_else(|| Error::Schema(format!("{}: typedef without a name", t.key)))?;
+    let id = m.ident(&t.key).ok_or_else(|| CodegenInputError::of(t.key.as_str(), "typedef without a name"))?;
     let target = m.rust_type(&t.key)?;
     let doc = format!(" Havok typedef `{}` of `{}`.", t.key, t.parent.as_deref().unwrap_or_default());
     let doc = docs(&doc);
@@ -116,11 +117,11 @@ struct Member {
     refs: bool,
 }
 
-pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream, Error> {
+pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
     let rt = m.rt();
     let key = t.key.as_str();
-    let id = m.ident(key).ok_or_else(|| Error::Schema(format!("{key}: class without a name")))?;
-    let size = t.size.ok_or_else(|| Error::Schema(format!("{key}: class without a size")))? as usize;
+    let id = m.ident(key).ok_or_else(|| CodegenInputError::of(key, "class without a name"))?;
+    let size = t.size.ok_or_else(|| CodegenInputError::of(key, "class without a size"))? as usize;
     let align = SizeAlign { size: size as u32, align: t.align.unwrap_or(1) }.alignment().max(1) as usize;
     let parent = match t.parent.as_deref() {
         Some(p) => Some((p, m.rust_type(p)?, m.has_refs(p))),
@@ -133,7 +134,7 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
     let rust_names = names::field_names(fields.iter().map(|f| f.name.as_str()), reserved);
     let mut members = Vec::new();
     for (f, rust) in fields.iter().zip(rust_names) {
-        let ty = m.member_type(t, &f.name, &f.ty).map_err(|e| Error::Schema(format!("{key}.{}: {e}", f.name)))?;
+        let ty = m.member_type(t, &f.name, &f.ty).map_err(|e| e.in_context(f.name.as_str()).in_context(key))?;
         members.push(Member {
             havok: f.name.clone(),
             overlay: m.member_enums.get(&(t.full_name(), f.name.as_str())).map(|e| e.to_string()),
@@ -281,10 +282,10 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
         impl #rt::Value for #id {
             const SIZE: usize = #size_l;
             const ALIGN: usize = #align_l;
-            fn read(#r: &#rt::Reader<'_>) -> #krate::Result<Self> {
+            fn read(#r: &#rt::Reader<'_>) -> #rt::Result<Self> {
                 #read_body
             }
-            fn write(&self, #w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
+            fn write(&self, #w: &mut #rt::Writer<'_>) -> #rt::Result<()> {
                 #write_body
             }
             #visit_fn
@@ -311,7 +312,7 @@ pub fn class(m: &Model<'_>, krate: &TokenStream, t: &Type) -> Result<TokenStream
             fn visit_object_refs(&self, v: &mut dyn #rt::Visitor) {
                 #rt::Value::visit_refs(self, 0, v)
             }
-            fn write_object(&self, w: &mut #rt::Writer<'_>) -> #krate::Result<()> {
+            fn write_object(&self, w: &mut #rt::Writer<'_>) -> #rt::Result<()> {
                 #rt::Value::write(self, w)
             }
         }

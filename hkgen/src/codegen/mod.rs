@@ -95,7 +95,7 @@ impl Config {
             (i == 0 && seg.is_empty()) || (!seg.is_empty() && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         });
         let p: Option<TokenStream> = path.parse().ok().filter(|_| ok);
-        self.krate = p.ok_or_else(|| Error::Schema(format!("runtime crate path {path:?} is not a path")))?;
+        self.krate = p.ok_or_else(|| Error::codegen(format!("runtime crate path {path:?} is not a path")))?;
         Ok(self)
     }
 
@@ -131,8 +131,12 @@ impl Config {
         Ok(self.items(schema)?.into_iter().collect())
     }
 
-    /// The items of one SDK module, one token stream per generated type.
+    /// The items of one SDK module, one token stream per generated type. An error names the SDK.
     fn items(&self, schema: &Schema) -> Result<Vec<TokenStream>, Error> {
+        self.items_of(schema).map_err(|e| e.for_sdk(&schema.sdk))
+    }
+
+    fn items_of(&self, schema: &Schema) -> Result<Vec<TokenStream>, Error> {
         let krate = &self.krate;
         let model = types::Model::with_members(schema, quote!(#krate::value), &self.member_enums)?;
         let mut out = Vec::new();
@@ -144,7 +148,7 @@ impl Config {
             out.push(emit::alias(&model, t)?);
         }
         for t in &model.structs {
-            out.push(emit::class(&model, krate, t)?);
+            out.push(emit::class(&model, t)?);
         }
         out.push(emit::class_table(&model));
         Ok(out)
@@ -158,12 +162,17 @@ impl Config {
 
     /// The items of one packfile SDK module from its hkClass schema (see [`packfile`]).
     pub fn generate_packfile(&self, schema: &ClassSchema) -> Result<TokenStream, Error> {
-        Ok(packfile::items(schema, &self.krate)?.into_iter().collect())
+        Ok(self.packfile_items(schema)?.into_iter().collect())
     }
 
     /// The source of one packfile SDK module, as [`Self::render`] prints a tagfile SDK's.
     pub fn render_packfile(&self, schema: &ClassSchema) -> Result<String, Error> {
-        self.source("class schema", packfile::items(schema, &self.krate)?)
+        self.source("class schema", self.packfile_items(schema)?)
+    }
+
+    /// The items of one packfile SDK module. An error names the SDK.
+    fn packfile_items(&self, schema: &ClassSchema) -> Result<Vec<TokenStream>, Error> {
+        packfile::items(schema, &self.krate).map_err(|e| e.for_sdk(&schema.sdk))
     }
 
     /// A module's source: the `@generated` line naming its input, the header as comments, then the
@@ -183,7 +192,7 @@ impl Config {
 #[cfg(feature = "pretty")]
 fn print(items: Vec<TokenStream>) -> Result<String, Error> {
     let tokens: TokenStream = items.into_iter().collect();
-    let file: syn::File = syn::parse2(tokens).map_err(|e| Error::Schema(format!("generated code does not parse: {e}")))?;
+    let file: syn::File = syn::parse2(tokens).map_err(|e| Error::codegen(format!("generated code does not parse: {e}")))?;
     Ok(prettyplease::unparse(&file))
 }
 

@@ -23,6 +23,7 @@ use crate::registry::Registry;
 #[cfg(feature = "tool")]
 use crate::schema::model::ClassSchema;
 use crate::schema::model::Schema;
+use crate::error::SchemaError;
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -198,13 +199,18 @@ fn quoted(s: &str) -> String {
 impl Overlay {
     /// Parses the text of an `enums.ron`.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        ron::from_str(text).map_err(|e| Error::Schema(format!("enumeration overlay: {e}")))
+        Self::parse_named(text, "enumeration overlay")
+    }
+
+    /// Parses the text of an `enums.ron` named `name` in errors.
+    fn parse_named(text: &str, name: &str) -> Result<Self, Error> {
+        ron::from_str(text).map_err(|e| SchemaError::ron(name, text, &e).into())
     }
 
     /// Reads `path`; a missing file is an empty overlay.
     pub fn read(path: &Path) -> Result<Self, Error> {
         match std::fs::read_to_string(path) {
-            Ok(text) => Self::parse(&text).map_err(|e| Error::Schema(format!("{}: {e}", path.display()))),
+            Ok(text) => Self::parse_named(&text, &path.display().to_string()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
             Err(e) => Err(Error::io(path, e)),
         }

@@ -21,6 +21,7 @@ use crate::reflection::{signature, snapshot};
 
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
+use crate::error::CodegenInputError;
 use crate::Error;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -120,7 +121,7 @@ impl<'s> Model<'s> {
     }
 
     fn ident(&self, key: &str) -> Result<proc_macro2::Ident, Error> {
-        self.names.get(key).map(|s| names::ident(s)).ok_or_else(|| Error::Schema(format!("{key}: no Rust name")))
+        self.names.get(key).map(|s| names::ident(s)).ok_or_else(|| Error::Codegen(CodegenInputError::of(key, "no Rust name")))
     }
 
     fn value_path(&self) -> TokenStream {
@@ -232,7 +233,7 @@ fn hex(n: u32) -> TokenStream {
 fn enumeration(m: &Model<'_>, key: &str) -> Result<TokenStream, Error> {
     let rt = m.value_path();
     let id = m.ident(key)?;
-    let e = m.schema.enums.get(key).ok_or_else(|| Error::Schema(format!("enum {key} is not in the schema")))?;
+    let e = m.schema.enums.get(key).ok_or_else(|| Error::Codegen(CodegenInputError::of(key, "enum is not in the schema")))?;
     let mut doc = format!("Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.");
     if e.items.is_empty() {
         doc.push_str("\n\nNo item names are known.");
@@ -288,7 +289,7 @@ fn type_doc(m: &MemberRecord) -> String {
 }
 
 fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, Error> {
-    let (typed, dynamic, krate) = (m.typed(), m.dynamic(), &m.krate);
+    let (typed, dynamic, rt) = (m.typed(), m.dynamic(), m.value_path());
     let id = m.ident(&c.name)?;
     let name = c.name.as_str();
     let chain = m.chain(c);
@@ -349,7 +350,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
             #(#field_defs,)*
         }
         impl #typed::PackValue for #id {
-            fn from_value(v: &#dynamic) -> #krate::Result<Self> {
+            fn from_value(v: &#dynamic) -> #rt::Result<Self> {
                 #typed::struct_values(v)
             }
             fn to_value(&self) -> #dynamic {
@@ -362,7 +363,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
             const VERSION: u32 = #version;
             const PARENT: Option<&'static str> = #parent_name;
             const MEMBERS: &'static [&'static str] = &[#(#all),*];
-            fn from_values(#values: &[#dynamic]) -> #krate::Result<Self> {
+            fn from_values(#values: &[#dynamic]) -> #rt::Result<Self> {
                 #typed::check_count::<Self>(#values)?;
                 Ok(Self { #base_read #(#reads,)* })
             }
@@ -383,7 +384,7 @@ pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStrea
         out.push(enumeration(&m, e)?);
     }
     for (name, sig) in &m.classes {
-        let c = schema.classes.get(*name).ok_or_else(|| Error::Schema(format!("class {name} vanished")))?;
+        let c = schema.classes.get(*name).ok_or_else(|| Error::Codegen(CodegenInputError::of(*name, "class vanished")))?;
         out.push(class(&m, c, *sig)?);
     }
     let typed = m.typed();

@@ -7,6 +7,7 @@
 
 use super::names;
 use crate::schema::model::{Arg, Schema, Type};
+use crate::error::CodegenInputError;
 use crate::Error;
 use hktypes::reflect::{Format, Kind};
 use proc_macro2::{Literal, TokenStream};
@@ -149,7 +150,7 @@ impl<'s> Model<'s> {
 
     /// The type of key `key`, or a schema error naming it.
     pub fn get(&self, key: &str) -> Result<&'s Type, Error> {
-        self.schema.types.get(key).ok_or_else(|| Error::Schema(format!("unknown type {key:?}")))
+        self.schema.types.get(key).ok_or_else(|| Error::codegen(format!("unknown type {key:?}")))
     }
 
     /// The type a typedef chain ends in: the first with a format or a size.
@@ -185,7 +186,7 @@ impl<'s> Model<'s> {
         match int {
             Some((f, size)) if f.kind() == Kind::Int && int_type(f, size).is_some() => {
                 let rt = &self.rt;
-                let id = self.ident(e).ok_or_else(|| Error::Schema(format!("{e}: unnamed enumeration")))?;
+                let id = self.ident(e).ok_or_else(|| CodegenInputError::of(*e, "unnamed enumeration"))?;
                 Ok(quote!(#rt::Enum<#id, #plain>))
             }
             _ => Ok(plain),
@@ -199,7 +200,7 @@ impl<'s> Model<'s> {
 
     fn map(&self, key: &str, depth: u32) -> Result<TokenStream, Error> {
         if depth > 32 {
-            return Err(Error::Schema(format!("{key}: types nest too deeply")));
+            return Err(CodegenInputError::of(key, "types nest too deeply").into());
         }
         let rt = &self.rt;
         let mut t = self.get(key)?;
@@ -217,7 +218,7 @@ impl<'s> Model<'s> {
             t = self.get(t.parent.as_deref().unwrap_or_default())?;
         }
         if self.struct_keys.contains(t.key.as_str()) {
-            let id = self.ident(&t.key).ok_or_else(|| Error::Schema(format!("{key}: struct without a name")))?;
+            let id = self.ident(&t.key).ok_or_else(|| CodegenInputError::of(key, "struct without a name"))?;
             return Ok(quote!(#id));
         }
         let size = t.size.unwrap_or(0);
@@ -243,7 +244,7 @@ impl<'s> Model<'s> {
                     let e = self.param(t, &["tENUM", "tBITS"]);
                     let s = self.param(t, &["tSTORAGE"]);
                     if let (Some(e), Some(s)) = (e, s) {
-                        let e = self.ident(e).ok_or_else(|| Error::Schema(format!("{key}: unnamed enumeration")))?;
+                        let e = self.ident(e).ok_or_else(|| CodegenInputError::of(key, "unnamed enumeration"))?;
                         let s = self.map(s, depth + 1)?;
                         let w = format_ident!("{}", if t.name == "hkEnum" { "Enum" } else { "Flags" });
                         return Ok(quote!(#rt::#w<#e, #s>));

@@ -33,7 +33,7 @@ pub struct ObservedLayout {
 }
 
 fn schema_err(msg: impl Into<String>) -> Error {
-    Error::Schema(format!("BotW reflection dump: {}", msg.into()))
+    Error::schema(format!("BotW reflection dump: {}", msg.into()))
 }
 
 fn str_of<'a>(v: &'a Value, key: &str, what: &str) -> Result<&'a str, Error> {

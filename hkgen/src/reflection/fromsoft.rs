@@ -14,7 +14,7 @@ use roxmltree::Node;
 use std::collections::{BTreeMap, HashMap};
 
 fn err(msg: impl Into<String>) -> Error {
-    Error::Schema(format!("FromSoft type table: {}", msg.into()))
+    Error::schema(format!("FromSoft type table: {}", msg.into()))
 }
 
 /// Names of the basic types, Havok's and C's.

@@ -4,6 +4,7 @@
 //! `types/` without being taken for them. Writing the same schema twice changes no byte.
 
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, LayoutOverride};
+use crate::error::SchemaError;
 use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -27,7 +28,7 @@ fn pretty() -> ron::ser::PrettyConfig {
 }
 
 fn to_ron<T: Serialize>(v: &T) -> Result<String, Error> {
-    let mut s = ron::ser::to_string_pretty(v, pretty()).map_err(|e| Error::Schema(format!("RON: {e}")))?;
+    let mut s = ron::ser::to_string_pretty(v, pretty()).map_err(|e| Error::schema(format!("RON: {e}")))?;
     s.push('\n');
     Ok(s)
 }
@@ -75,7 +76,7 @@ pub fn write(dir: &Path, schema: &ClassSchema) -> Result<PathBuf, Error> {
 }
 
 fn parse<T: serde::de::DeserializeOwned>(p: &Path, t: &str) -> Result<T, Error> {
-    ron::from_str(t).map_err(|e| Error::Schema(format!("{}: {e}", p.display())))
+    ron::from_str(t).map_err(|e| SchemaError::ron(p.display().to_string(), t, &e).into())
 }
 
 /// Reads the class schema in `dir/<sdk>/classes/`.

@@ -10,6 +10,7 @@
 //! for it, as documentation; it is checked, not trusted.
 
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, LayoutOverride};
+use crate::error::SchemaError;
 use crate::Error;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -37,11 +38,11 @@ struct File {
 
 /// Reads a transcription into a class schema of SDK `sdk`; `what` names it in errors.
 pub fn parse(text: &str, sdk: &str, what: &str) -> Result<ClassSchema, Error> {
-    let f: File = ron::from_str(text).map_err(|e| Error::Schema(format!("{what}: {e}")))?;
+    let f: File = ron::from_str(text).map_err(|e| SchemaError::ron(what, text, &e))?;
     let mut schema = ClassSchema { sdk: sdk.to_owned(), sources: vec![what.to_owned()], ..Default::default() };
     for c in f.classes {
         if schema.classes.contains_key(&c.name) {
-            return Err(Error::Schema(format!("{what}: class {} twice", c.name)));
+            return Err(SchemaError::in_file(what, "class defined twice").in_context(c.name.as_str()).into());
         }
         schema.classes.insert(c.name.clone(), c);
     }

@@ -16,11 +16,12 @@
 use super::botw::ObservedLayout;
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
 use crate::Error;
+use hktypes::error::ValueError;
 use hktypes::packfile::{Endian, PackFile, TYPES};
 use std::collections::HashMap;
 
 fn err(msg: impl Into<String>) -> Error {
-    Error::Schema(format!("__types__: {}", msg.into()))
+    Error::schema(format!("__types__: {}", msg.into()))
 }
 
 struct Reader<'a> {
@@ -136,7 +137,7 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
         let name = r.name_at(at)?;
         let items_at = r.ptr(at + r.p)?;
         let n = r.u32(at + 2 * r.p)?;
-        let n = hktypes::bytes::check_count("enum items", u64::from(n), u64::from(2 * r.p), data.len(), u64::from(at))?;
+        let n = hktypes::bytes::check_count("enum items", u64::from(n), u64::from(2 * r.p), data.len(), u64::from(at)).map_err(ValueError::from)?;
         let mut items = Vec::with_capacity(n);
         if let Some(base) = items_at {
             for i in 0..n as u32 {
@@ -149,7 +150,7 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
     for &c in &classes {
         let cname = class_name(c)?;
         let n = r.u32(c + o.class_num_enums())?;
-        let n = hktypes::bytes::check_count("declared enums", u64::from(n), u64::from(o.enum_len()), data.len(), u64::from(c))?;
+        let n = hktypes::bytes::check_count("declared enums", u64::from(n), u64::from(o.enum_len()), data.len(), u64::from(c)).map_err(ValueError::from)?;
         if let Some(base) = r.ptr(c + o.class_enums())? {
             for i in 0..n as u32 {
                 let at = base + i * o.enum_len();
@@ -166,7 +167,7 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
         let name = class_name(c)?;
         let parent = r.ptr(c + o.class_parent())?.map(class_name).transpose()?;
         let nm = r.u32(c + o.class_num_members())?;
-        let nm = hktypes::bytes::check_count("declared members", u64::from(nm), u64::from(o.member_len()), data.len(), u64::from(c))?;
+        let nm = hktypes::bytes::check_count("declared members", u64::from(nm), u64::from(o.member_len()), data.len(), u64::from(c)).map_err(ValueError::from)?;
         let mut members = Vec::with_capacity(nm);
         let mut offsets = Vec::with_capacity(nm);
         if let Some(base) = r.ptr(c + o.class_members())? {

@@ -2,6 +2,7 @@
 //! stores: the check that a snapshot lost nothing.
 
 use super::model::{Arg, Schema};
+use crate::error::SchemaError;
 use crate::Error;
 use hktypes::reflect::hash::{check_table, HashCheck};
 use hktypes::reflect::{Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable};
@@ -15,7 +16,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
         if key.is_empty() {
             return Ok(0);
         }
-        index.get(key).copied().ok_or_else(|| Error::Schema(format!("{owner} refers to unknown type {key:?}")))
+        index.get(key).copied().ok_or_else(|| Error::Schema(SchemaError::new(format!("refers to unknown type {key:?}")).in_context(owner)))
     };
     let mut types = vec![TypeDef::default()];
     for t in schema.types.values() {
@@ -52,7 +53,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
         let size = match (t.size, t.align) {
             (Some(size), Some(align)) => Some(SizeAlign { size, align }),
             (None, None) => None,
-            _ => return Err(Error::Schema(format!("{owner}: size and align must be given together"))),
+            _ => return Err(SchemaError::new("size and align must be given together").in_context(owner).into()),
         };
         types.push(TypeDef {
             name: t.name.as_str().into(),
@@ -78,11 +79,11 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
 /// Recomputes, from the schema alone, every stored hash and every computed hash it records.
 pub fn check(schema: &Schema) -> Result<(HashCheck, usize), Error> {
     let (table, index) = to_table(schema)?;
-    let stored = check_table(&table, schema.recipe).map_err(Error::Havok)?;
+    let stored = check_table(&table, schema.recipe)?;
     let mut hasher = hktypes::reflect::hash::Hasher::new(&table, schema.recipe);
     let mut computed_ok = 0;
     for (key, &i) in &index {
-        let h = hasher.hash(i).map_err(Error::Havok)?;
+        let h = hasher.hash(i)?;
         if h == schema.types[*key].computed.0 {
             computed_ok += 1;
         }

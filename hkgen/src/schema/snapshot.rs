@@ -5,6 +5,7 @@
 //! stably: writing the same schema twice changes no byte.
 
 use super::model::{Schema, Type};
+use crate::error::SchemaError;
 use crate::Error;
 use std::collections::BTreeMap;
 use std::fs;
@@ -42,7 +43,7 @@ fn pretty() -> ron::ser::PrettyConfig {
 }
 
 fn to_ron<T: serde::Serialize>(v: &T) -> Result<String, Error> {
-    let mut s = ron::ser::to_string_pretty(v, pretty()).map_err(|e| Error::Schema(format!("RON: {e}")))?;
+    let mut s = ron::ser::to_string_pretty(v, pretty()).map_err(|e| Error::schema(format!("RON: {e}")))?;
     s.push('\n');
     Ok(s)
 }
@@ -121,12 +122,12 @@ pub fn read(dir: &Path) -> Result<Schema, Error> {
 /// Builds a schema from the text of its `sdk.ron` and of its `types/*.ron` files (named for error
 /// messages), wherever they came from: a directory, or a git revision.
 pub fn parse(head_name: &str, sdk: &str, types: Vec<(String, String)>) -> Result<Schema, Error> {
-    let mut schema: Schema = ron::from_str(sdk).map_err(|e| Error::Schema(format!("{head_name}: {e}")))?;
+    let mut schema: Schema = ron::from_str(sdk).map_err(|e| SchemaError::ron(head_name, sdk, &e))?;
     for (name, text) in types {
-        let list: Vec<Type> = ron::from_str(&text).map_err(|e| Error::Schema(format!("{name}: {e}")))?;
+        let list: Vec<Type> = ron::from_str(&text).map_err(|e| SchemaError::ron(&name, &text, &e))?;
         for t in list {
             if let Some(old) = schema.types.insert(t.key.clone(), t) {
-                return Err(Error::Schema(format!("{name}: type {} defined twice", old.key)));
+                return Err(SchemaError::in_file(name, "type defined twice").in_context(old.key.as_str()).into());
             }
         }
     }
@@ -140,11 +141,11 @@ pub fn read_git(rev: &str, path: &str) -> Result<Schema, Error> {
         let out = std::process::Command::new("git")
             .args(args)
             .output()
-            .map_err(|e| Error::Schema(format!("running git: {e}")))?;
+            .map_err(|e| Error::schema(format!("running git: {e}")))?;
         if !out.status.success() {
-            return Err(Error::Schema(format!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim())));
+            return Err(Error::schema(format!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim())));
         }
-        String::from_utf8(out.stdout).map_err(|_| Error::Schema("git printed non-UTF-8 text".into()))
+        String::from_utf8(out.stdout).map_err(|_| Error::schema("git printed non-UTF-8 text"))
     };
     let path = path.trim_end_matches('/');
     let sdk = git(&["show", &format!("{rev}:{path}/sdk.ron")])?;
@@ -163,25 +164,25 @@ fn cat_files(rev: &str, names: &[&str]) -> Result<Vec<String>, Error> {
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .map_err(|e| Error::Schema(format!("running git: {e}")))?;
-    let mut stdin = child.stdin.take().ok_or_else(|| Error::Schema("git stdin".into()))?;
+        .map_err(|e| Error::schema(format!("running git: {e}")))?;
+    let mut stdin = child.stdin.take().ok_or_else(|| Error::schema("git stdin"))?;
     let request: String = names.iter().map(|n| format!("{rev}:{n}\n")).collect();
     let writer = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
-    let out = child.wait_with_output().map_err(|e| Error::Schema(format!("git cat-file: {e}")))?;
+    let out = child.wait_with_output().map_err(|e| Error::schema(format!("git cat-file: {e}")))?;
     let _ = writer.join();
     let mut rest = &out.stdout[..];
     let mut texts = Vec::with_capacity(names.len());
     for name in names {
-        let nl = rest.iter().position(|&b| b == b'\n').ok_or_else(|| Error::Schema("git cat-file: short output".into()))?;
+        let nl = rest.iter().position(|&b| b == b'\n').ok_or_else(|| Error::schema("git cat-file: short output"))?;
         let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
         let size: usize = header
             .rsplit(' ')
             .next()
             .and_then(|s| s.parse().ok())
             .filter(|_| header.contains(" blob "))
-            .ok_or_else(|| Error::Schema(format!("git cat-file {rev}:{name}: {header}")))?;
-        let body = rest.get(nl + 1..nl + 1 + size).ok_or_else(|| Error::Schema("git cat-file: short output".into()))?;
-        texts.push(String::from_utf8(body.to_vec()).map_err(|_| Error::Schema(format!("{rev}:{name} is not UTF-8")))?);
+            .ok_or_else(|| SchemaError::in_file(format!("{rev}:{name}"), format!("git cat-file: {header}")))?;
+        let body = rest.get(nl + 1..nl + 1 + size).ok_or_else(|| Error::schema("git cat-file: short output"))?;
+        texts.push(String::from_utf8(body.to_vec()).map_err(|_| SchemaError::in_file(format!("{rev}:{name}"), "not UTF-8"))?);
         rest = rest.get(nl + 2 + size..).unwrap_or(&[]);
     }
     Ok(texts)
@@ -195,7 +196,7 @@ pub fn open(spec: &str) -> Result<Schema, Error> {
     }
     match spec.split_once(':') {
         Some((rev, path)) if !rev.is_empty() => read_git(rev, path),
-        _ => Err(Error::Schema(format!("{spec}: no sdk.ron there, and not a REV:path"))),
+        _ => Err(SchemaError::in_file(spec, "no sdk.ron there, and not a REV:path").into()),
     }
 }
 

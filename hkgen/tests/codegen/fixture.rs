@@ -99,10 +99,13 @@ pub struct hkBaseObject {}
 impl ::hktypes::value::Value for hkBaseObject {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
-    fn read(_r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(_r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         Ok(Self {})
     }
-    fn write(&self, _w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        _w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         Ok(())
     }
 }
@@ -131,7 +134,7 @@ impl ::hktypes::value::Object for hkBaseObject {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -141,10 +144,13 @@ pub struct hkContainerHeapAllocator {}
 impl ::hktypes::value::Value for hkContainerHeapAllocator {
     const SIZE: usize = 1;
     const ALIGN: usize = 1;
-    fn read(_r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(_r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         Ok(Self {})
     }
-    fn write(&self, _w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        _w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         Ok(())
     }
 }
@@ -173,7 +179,7 @@ impl ::hktypes::value::Object for hkContainerHeapAllocator {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -190,7 +196,7 @@ pub struct hkDefaultPropertyBag {
 impl ::hktypes::value::Value for hkDefaultPropertyBag {
     const SIZE: usize = 72;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             property_map: f.get(0, "propertyMap"),
@@ -199,7 +205,10 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "propertyMap", &self.property_map);
         f.put(32, "transientPropertyMap", &self.transient_property_map);
@@ -263,7 +272,7 @@ impl ::hktypes::value::Object for hkDefaultPropertyBag {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -276,12 +285,15 @@ pub struct hkFixtureVariant_0000000a {
 impl ::hktypes::value::Value for hkFixtureVariant_0000000a {
     const SIZE: usize = 4;
     const ALIGN: usize = 4;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self { r#type: f.get(0, "type") };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "type", &self.r#type);
         f.finish()
@@ -321,7 +333,7 @@ impl ::hktypes::value::Object for hkFixtureVariant_0000000a {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -338,7 +350,7 @@ pub struct hkFixtureVariant_0000000b {
 impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
     const SIZE: usize = 8;
     const ALIGN: usize = 4;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             r#type: f.get(0, "type"),
@@ -347,7 +359,10 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "type", &self.r#type);
         f.put(4, "self", &self.self_);
@@ -405,7 +420,7 @@ impl ::hktypes::value::Object for hkFixtureVariant_0000000b {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -423,7 +438,7 @@ impl ::hktypes::value::Value
 for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 32;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             items: f.get(0, "items"),
@@ -431,7 +446,10 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "items", &self.items);
         f.put(16, "index", &self.index);
@@ -488,7 +506,7 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -503,12 +521,15 @@ pub struct hkHashMap_hkPropertyId_hkReflect_Any {
 impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 32;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self { base: f.base() };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.base(&self.base);
         f.finish()
@@ -544,7 +565,7 @@ impl ::hktypes::value::Object for hkHashMap_hkPropertyId_hkReflect_Any {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -572,7 +593,7 @@ pub struct hkHashMapDetail_Index {
 impl ::hktypes::value::Value for hkHashMapDetail_Index {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             entries: f.get(0, "entries"),
@@ -580,7 +601,10 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "entries", &self.entries);
         f.put(8, "hashMod", &self.hash_mod);
@@ -634,7 +658,7 @@ impl ::hktypes::value::Object for hkHashMapDetail_Index {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -649,12 +673,15 @@ pub struct hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
 impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self { base: f.base() };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.base(&self.base);
         f.finish()
@@ -690,7 +717,7 @@ impl ::hktypes::value::Object for hkHashMapDetail_MapTuple_hkPropertyId_hkReflec
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -722,7 +749,7 @@ pub struct hkPropertyDesc {
 impl ::hktypes::value::Value for hkPropertyDesc {
     const SIZE: usize = 24;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             r#type: f.get(0, "type"),
@@ -731,7 +758,10 @@ impl ::hktypes::value::Value for hkPropertyDesc {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "type", &self.r#type);
         f.put(8, "name", &self.name);
@@ -798,7 +828,7 @@ impl ::hktypes::value::Object for hkPropertyDesc {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -811,12 +841,15 @@ pub struct hkPropertyId {
 impl ::hktypes::value::Value for hkPropertyId {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self { desc: f.get(0, "desc") };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "desc", &self.desc);
         f.finish()
@@ -860,7 +893,7 @@ impl ::hktypes::value::Object for hkPropertyId {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -873,14 +906,17 @@ pub struct hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
 impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             ptr_and_int: f.get(0, "ptrAndInt"),
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "ptrAndInt", &self.ptr_and_int);
         f.finish()
@@ -925,7 +961,7 @@ impl ::hktypes::value::Object for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -946,7 +982,7 @@ pub struct hkReferencedObject {
 impl ::hktypes::value::Value for hkReferencedObject {
     const SIZE: usize = 24;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             base: f.base(),
@@ -956,7 +992,10 @@ impl ::hktypes::value::Value for hkReferencedObject {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.base(&self.base);
         f.put(8, "propertyBag", &self.property_bag);
@@ -1021,7 +1060,7 @@ impl ::hktypes::value::Object for hkReferencedObject {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1048,7 +1087,7 @@ impl ::hktypes::value::Value
 for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             _0: f.get(0, "0"),
@@ -1056,7 +1095,10 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "0", &self._0);
         f.put(16, "1", &self._1);
@@ -1111,7 +1153,7 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1138,7 +1180,7 @@ pub struct hkaAnimationBinding {
 impl ::hktypes::value::Value for hkaAnimationBinding {
     const SIZE: usize = 96;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             base: f.base(),
@@ -1151,7 +1193,10 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.base(&self.base);
         f.put(24, "originalSkeletonName", &self.original_skeleton_name);
@@ -1262,7 +1307,7 @@ impl ::hktypes::value::Object for hkaAnimationBinding {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1288,7 +1333,7 @@ pub struct hkaBone {
 impl ::hktypes::value::Value for hkaBone {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             name: f.get(0, "name"),
@@ -1296,7 +1341,10 @@ impl ::hktypes::value::Value for hkaBone {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "name", &self.name);
         f.put(8, "lockTranslation", &self.lock_translation);
@@ -1348,7 +1396,7 @@ impl ::hktypes::value::Object for hkaBone {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1379,7 +1427,7 @@ pub struct hkaSkeleton {
 impl ::hktypes::value::Value for hkaSkeleton {
     const SIZE: usize = 144;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             base: f.base(),
@@ -1394,7 +1442,10 @@ impl ::hktypes::value::Value for hkaSkeleton {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.base(&self.base);
         f.put(24, "name", &self.name);
@@ -1518,7 +1569,7 @@ impl ::hktypes::value::Object for hkaSkeleton {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1544,7 +1595,7 @@ pub struct hkaSkeleton_LocalFrameOnBone {
 impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             local_frame: f.get(0, "localFrame"),
@@ -1552,7 +1603,10 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "localFrame", &self.local_frame);
         f.put(8, "boneIndex", &self.bone_index);
@@ -1606,7 +1660,7 @@ impl ::hktypes::value::Object for hkaSkeleton_LocalFrameOnBone {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1623,7 +1677,7 @@ pub struct hkaSkeleton_Partition {
 impl ::hktypes::value::Value for hkaSkeleton_Partition {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             name: f.get(0, "name"),
@@ -1632,7 +1686,10 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "name", &self.name);
         f.put(8, "startBoneIndex", &self.start_bone_index);
@@ -1693,7 +1750,7 @@ impl ::hktypes::value::Object for hkaSkeleton_Partition {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -1748,7 +1805,7 @@ pub struct hknpBodyCinfo {
 impl ::hktypes::value::Value for hknpBodyCinfo {
     const SIZE: usize = 176;
     const ALIGN: usize = 16;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             shape: f.get(0, "shape"),
@@ -1776,7 +1833,10 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "shape", &self.shape);
         f.put(8, "flags", &self.flags);
@@ -2023,7 +2083,7 @@ impl ::hktypes::value::Object for hknpBodyCinfo {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }
@@ -2036,14 +2096,17 @@ pub struct hknpBodyId {
 impl ::hktypes::value::Value for hknpBodyId {
     const SIZE: usize = 4;
     const ALIGN: usize = 4;
-    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::Result<Self> {
+    fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = Self {
             serial_and_index: f.get(0, "serialAndIndex"),
         };
         f.finish(v)
     }
-    fn write(&self, w: &mut ::hktypes::value::Writer<'_>) -> ::hktypes::Result<()> {
+    fn write(
+        &self,
+        w: &mut ::hktypes::value::Writer<'_>,
+    ) -> ::hktypes::value::Result<()> {
         let mut f = w.fields();
         f.put(0, "serialAndIndex", &self.serial_and_index);
         f.finish()
@@ -2083,7 +2146,7 @@ impl ::hktypes::value::Object for hknpBodyId {
     fn write_object(
         &self,
         w: &mut ::hktypes::value::Writer<'_>,
-    ) -> ::hktypes::Result<()> {
+    ) -> ::hktypes::value::Result<()> {
         ::hktypes::value::Value::write(self, w)
     }
 }

@@ -6,14 +6,17 @@
 //! Everything is checked while reading, so that a [`PackFile`] can be trusted by later stages:
 //! every fixup source and destination lies inside its section's data, every virtual fixup names a
 //! class-name entry, every table ends in `0xFF` fill only. A file that breaks one of these rules
-//! gives a located error, never a panic.
+//! gives a located error, never a panic: a [`ContainerError`] for the header, the section headers
+//! and the tables, an [`ItemsError`] for a fixup that points outside its sections.
 
 use super::raw::{
     minimal_fill, Endian, LayoutRules, RawHeader, RawSectionHeader, CONTENTS_VERSION_LEN, FILL,
     GLOBAL_FIXUP_LEN, HEADER_LEN, LOCAL_FIXUP_LEN, SECTION_NAME_LEN, VERSION_11, VIRTUAL_FIXUP_LEN,
 };
 use crate::bytes::{check_count, Cursor};
-use crate::error::{Error, Result};
+use crate::error::{ContainerError as Error, ContainerError, ItemsError};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 use std::borrow::Cow;
 
 /// Name of the class-name section, `__classnames__`.
@@ -349,7 +352,7 @@ pub struct PackFile<'a> {
 
 impl<'a> PackFile<'a> {
     /// Reads and checks a packfile; data bytes are borrowed from `bytes`.
-    pub fn read(bytes: &'a [u8]) -> Result<Self> {
+    pub fn read(bytes: &'a [u8]) -> crate::Result<Self> {
         let (raw, e) = RawHeader::read(bytes)?;
         let version = raw.file_version;
         let tail = if version >= VERSION_11 {
@@ -376,14 +379,14 @@ impl<'a> PackFile<'a> {
         };
         let ptr = u32::from(raw.layout.pointer_size);
         if ptr != 4 && ptr != 8 {
-            return Err(Error::invalid(0x10, format!("pointer size {ptr} is neither 4 nor 8")));
+            return Err(Error::invalid(0x10, format!("pointer size {ptr} is neither 4 nor 8")).into());
         }
 
         // Section headers.
         let hdr_len = RawSectionHeader::len(version);
         let first = header.byte_len();
         let room = bytes.len().saturating_sub(first);
-        let n = check_count("section headers", u64::from(raw.num_sections), hdr_len as u64, room, 0x14)?;
+        let n = check_count("section headers", u64::from(raw.num_sections), hdr_len as u64, room, 0x14).map_err(Error::from)?;
         let mut c = Cursor::new(&bytes[first..], first as u64);
         let mut heads = Vec::with_capacity(n);
         for _ in 0..n {
@@ -399,23 +402,24 @@ impl<'a> PackFile<'a> {
                 return Err(loc(Error::invalid(
                     at + SECTION_NAME_LEN as u64,
                     format!("section starts at {:#x}, not where the previous one ends ({expect:#x})", h.start),
-                )));
+                ))
+                .into());
             }
             let mut prev = 0;
             for (k, &o) in h.offsets.iter().enumerate() {
                 if o < prev {
-                    return Err(loc(Error::invalid(at + 24 + 4 * k as u64, format!("section offset {o:#x} is before the previous one ({prev:#x})"))));
+                    return Err(loc(Error::invalid(at + 24 + 4 * k as u64, format!("section offset {o:#x} is before the previous one ({prev:#x})"))).into());
                 }
                 prev = o;
             }
             let end = u64::from(h.start) + u64::from(h.offsets[5]);
             if end > bytes.len() as u64 {
-                return Err(loc(Error::invalid(at + 44, format!("section ends at {end:#x}, past the end of the file ({:#x})", bytes.len()))));
+                return Err(loc(Error::invalid(at + 44, format!("section ends at {end:#x}, past the end of the file ({:#x})", bytes.len()))).into());
             }
             expect = end;
         }
         if expect != bytes.len() as u64 {
-            return Err(Error::invalid(expect, format!("{} bytes after the last section", bytes.len() as u64 - expect)));
+            return Err(Error::invalid(expect, format!("{} bytes after the last section", bytes.len() as u64 - expect)).into());
         }
 
         let mut sections = Vec::with_capacity(n);
@@ -492,8 +496,9 @@ impl<'a> PackFile<'a> {
     /// Checks the references between sections: fixup sources and destinations, class names, the
     /// contents section and class named by the header. `starts` are the sections' file offsets,
     /// `tables` where each one's local, global and virtual fixup tables start (for the error's
-    /// location: the offending record).
-    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> Result<()> {
+    /// location: the offending record). A fixup outside its sections is an [`ItemsError`], a
+    /// header index out of range a [`ContainerError`].
+    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> crate::Result<()> {
         let n = self.sections.len() as u32;
         let ptr = self.pointer_size();
         let lens: Vec<u32> = self.sections.iter().map(|s| s.body_len() as u32).collect();
@@ -504,7 +509,7 @@ impl<'a> PackFile<'a> {
         for (i, (s, &len)) in self.sections.iter().zip(&lens).enumerate() {
             let path = format!("packfile/{}", s.name.as_str());
             let at = |table: usize, rec: usize, size: usize| tables[i][table] + (rec * size) as u64;
-            let bad = |offset: u64, what: String| Error::invalid(offset, what).in_section(&path, starts[i]);
+            let bad = |offset: u64, what: String| -> crate::Error { ItemsError::invalid(offset, what).in_section(&path, starts[i]).into() };
             let src_ok = |src: u32| src.checked_add(ptr).is_some_and(|end| end <= len);
             for (k, f) in s.local.iter().enumerate() {
                 if !src_ok(f.src) || f.dst > len {
@@ -543,7 +548,7 @@ impl<'a> PackFile<'a> {
             ("contents class-name section", h.contents_class_name_section_index, 0x20),
         ] {
             if idx >= n {
-                return Err(Error::invalid(at, format!("{what} index {idx} out of range ({n} sections)")));
+                return Err(ContainerError::invalid(at, format!("{what} index {idx} out of range ({n} sections)")).into());
             }
         }
         Ok(())

@@ -19,7 +19,7 @@
 use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, VirtualFixup, DATA};
 use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
 use super::raw::{Endian, LayoutRules};
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ContainerError, ErrorKind, ItemsError, Result, UnlayeredError, ValueError, WriteError};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -176,8 +176,8 @@ struct Plan<'c> {
     e: Endian,
 }
 
-fn layout_err(e: super::layout::LayoutError) -> Error {
-    Error::new(ErrorKind::Invalid(e.to_string()))
+fn layout_err(e: super::layout::LayoutError) -> UnlayeredError {
+    UnlayeredError::new(ErrorKind::Invalid(e.to_string()))
 }
 
 fn elem_member(m: &Member) -> Member {
@@ -185,16 +185,18 @@ fn elem_member(m: &Member) -> Member {
 }
 
 impl<'c> Plan<'c> {
-    fn new(classes: &'c ClassSet, rules: LayoutRules) -> Result<Self> {
-        let e = rules.endian().ok_or_else(|| Error::new(ErrorKind::Invalid(format!("layout {rules}: endian byte is neither 0 nor 1"))))?;
+    fn new(classes: &'c ClassSet, rules: LayoutRules) -> Result<Self, UnlayeredError> {
+        let e = rules
+            .endian()
+            .ok_or_else(|| UnlayeredError::new(ErrorKind::Invalid(format!("layout {rules}: endian byte is neither 0 nor 1"))))?;
         if rules.pointer_size != 4 && rules.pointer_size != 8 {
-            return Err(Error::new(ErrorKind::Invalid(format!("layout {rules}: pointer size is neither 4 nor 8"))));
+            return Err(UnlayeredError::new(ErrorKind::Invalid(format!("layout {rules}: pointer size is neither 4 nor 8"))));
         }
         Ok(Plan { layouts: Layouts::new(classes, rules), fields: FxMap::default(), last: None, ptr: u32::from(rules.pointer_size), e })
     }
 
     /// The fields and size of `class`.
-    fn fields(&mut self, class: &str) -> Result<(Rc<[Field]>, u32)> {
+    fn fields(&mut self, class: &str) -> Result<(Rc<[Field]>, u32), UnlayeredError> {
         if let Some((name, f, size)) = &self.last {
             if name == class {
                 return Ok((f.clone(), *size));
@@ -210,7 +212,7 @@ impl<'c> Plan<'c> {
         let mut next = Some(class.to_owned());
         while let Some(n) = next {
             if chain.len() > 64 {
-                return Err(Error::new(ErrorKind::Cycle(format!("parents of {class}"))));
+                return Err(UnlayeredError::new(ErrorKind::Cycle(format!("parents of {class}"))));
             }
             let c = self.layouts.source().class(&n).ok_or_else(|| layout_err(super::layout::LayoutError::MissingClass(n.clone())))?;
             next = c.parent.clone();
@@ -230,7 +232,7 @@ impl<'c> Plan<'c> {
     }
 
     /// Size of one array element.
-    fn elem_shape(&mut self, class: &str, m: &Member) -> Result<(u32, u32)> {
+    fn elem_shape(&mut self, class: &str, m: &Member) -> Result<(u32, u32), UnlayeredError> {
         if m.subtype == MemberType::Struct {
             if let Some(c) = &m.class {
                 return Ok((self.fields(c)?.1, 0));
@@ -274,25 +276,28 @@ struct Reader<'d, 'c> {
 }
 
 /// Unsupported member kinds make an object raw.
-fn unsupported(at: u64, what: impl Into<String>) -> Error {
-    Error::invalid(at, what)
+fn unsupported(at: u64, what: impl Into<String>) -> UnlayeredError {
+    UnlayeredError::invalid(at, what)
 }
+
+/// The object reader's errors: values read through their class.
+type Error = ValueError;
 
 impl Reader<'_, '_> {
     fn loc(&self, at: u32) -> u64 {
         self.base + u64::from(at)
     }
 
-    fn bytes(&self, at: u32, n: u32) -> Result<&[u8]> {
+    fn bytes(&self, at: u32, n: u32) -> Result<&[u8], Error> {
         let (a, b) = (at as usize, at as usize + n as usize);
         self.d.get(a..b).ok_or_else(|| Error::at(self.loc(at), ErrorKind::Eof { need: u64::from(n), have: self.d.len().saturating_sub(a) as u64 }))
     }
 
-    fn u32(&self, at: u32) -> Result<u32> {
+    fn u32(&self, at: u32) -> Result<u32, Error> {
         Ok(self.plan.e.u32(self.bytes(at, 4)?.try_into().unwrap()))
     }
 
-    fn uint(&self, at: u32, n: u32) -> Result<u64> {
+    fn uint(&self, at: u32, n: u32) -> Result<u64, Error> {
         let b = self.bytes(at, n)?;
         let mut v = 0u64;
         match self.plan.e {
@@ -302,18 +307,19 @@ impl Reader<'_, '_> {
         Ok(v)
     }
 
-    fn floats(&self, at: u32, n: u32) -> Result<Vec<f32>> {
+    fn floats(&self, at: u32, n: u32) -> Result<Vec<f32>, Error> {
         (0..n).map(|i| Ok(f32::from_bits(self.u32(at + 4 * i)?))).collect()
     }
 
-    fn spend(&mut self, n: u64, at: u32) -> Result<()> {
+    fn spend(&mut self, n: u64, at: u32) -> Result<(), Error> {
         self.budget = self.budget.checked_sub(n).ok_or_else(|| {
             Error::invalid(self.loc(at), "more array elements and strings than the data holds (out-of-line data shared or containing itself)")
         })?;
         Ok(())
     }
 
-    fn resolve(&self, slot: u32) -> Result<Ref> {
+    /// The target of the pointer slot at `slot`, from its global fixup.
+    fn resolve(&self, slot: u32) -> Result<Ref, UnlayeredError> {
         if self.local.contains_key(&slot) {
             return Err(unsupported(self.loc(slot), "a pointer to out-of-line data (local fixup) where an object pointer belongs"));
         }
@@ -327,7 +333,7 @@ impl Reader<'_, '_> {
         Ok(if o == dst { Ref::Object(Handle(i as u32)) } else { Ref::Inside(Handle(i as u32), dst - o) })
     }
 
-    fn read_struct(&mut self, class: &str, at: u32, depth: usize) -> Result<Vec<Value>> {
+    fn read_struct(&mut self, class: &str, at: u32, depth: usize) -> Result<Vec<Value>, Error> {
         if depth > 64 {
             return Err(Error::at(self.loc(at), ErrorKind::Cycle(format!("nesting of {class}"))));
         }
@@ -348,7 +354,7 @@ impl Reader<'_, '_> {
         Ok(out)
     }
 
-    fn read_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, depth: usize) -> Result<Value> {
+    fn read_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, depth: usize) -> Result<Value, Error> {
         let p = self.plan.ptr;
         let here = |e: Error| e.in_context(format!("{class}.{}", m.name));
         Ok(match ty {
@@ -376,15 +382,17 @@ impl Reader<'_, '_> {
             MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.floats(at, 16)?),
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 if m.subtype == ty {
-                    return Err(here(unsupported(self.loc(at), "an enum without a storage type")));
+                    return Err(here(unsupported(self.loc(at), "an enum without a storage type").into()));
                 }
                 self.read_one(class, m, m.subtype, at, depth)?
             }
-            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.resolve(at).map_err(here)?),
-            MemberType::Variant => Value::Variant(self.resolve(at).map_err(here)?, self.resolve(at + p).map_err(here)?),
+            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.resolve(at).map_err(|e| here(e.into()))?),
+            MemberType::Variant => {
+                Value::Variant(self.resolve(at).map_err(|e| here(e.into()))?, self.resolve(at + p).map_err(|e| here(e.into()))?)
+            }
             MemberType::CString | MemberType::StringPtr => {
                 if self.global.contains_key(&at) {
-                    return Err(here(unsupported(self.loc(at), "a string pointer with a global fixup")));
+                    return Err(here(unsupported(self.loc(at), "a string pointer with a global fixup").into()));
                 }
                 match self.local.get(&at) {
                     None => Value::Str(None),
@@ -403,9 +411,10 @@ impl Reader<'_, '_> {
                     None if n == 0 => Vec::new(),
                     None => return Err(here(Error::invalid(self.loc(at), format!("array of {n} elements without a data pointer")))),
                     Some(dst) => {
-                        let (stride, _) = self.plan.elem_shape(class, m).map_err(here)?;
+                        let (stride, _) = self.plan.elem_shape(class, m).map_err(|e| here(e.into()))?;
                         let room = self.d.len().saturating_sub(dst as usize);
-                        let count = crate::bytes::check_count("array elements", u64::from(n), u64::from(stride), room, self.loc(at)).map_err(here)?;
+                        let count = crate::bytes::check_count("array elements", u64::from(n), u64::from(stride), room, self.loc(at))
+                            .map_err(|e| here(e.into()))?;
                         self.spend(u64::from(n), at)?;
                         let em = elem_member(m);
                         let mut items = Vec::with_capacity(count);
@@ -416,7 +425,7 @@ impl Reader<'_, '_> {
                     }
                 };
                 if self.global.contains_key(&at) {
-                    return Err(here(unsupported(self.loc(at), "array data pointer with a global fixup")));
+                    return Err(here(unsupported(self.loc(at), "array data pointer with a global fixup").into()));
                 }
                 Value::Array(Array { items, capacity })
             }
@@ -425,7 +434,7 @@ impl Reader<'_, '_> {
                 Value::Struct(self.read_struct(name, at, depth + 1).map_err(here)?)
             }
             MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
-                return Err(here(unsupported(self.loc(at), format!("{} is not read as a value", ty.sdk_name()))));
+                return Err(here(unsupported(self.loc(at), format!("{} is not read as a value", ty.sdk_name())).into()));
             }
         })
     }
@@ -478,18 +487,21 @@ impl Document {
     /// signature the file stores: a neighbouring SDK's record of a class whose signature agrees
     /// lays it out as well as the file's own SDK would. The first source may also lay out a class
     /// whose signature it cannot compute; the others only classes whose signature they recompute.
+    ///
+    /// A missing `__data__` is a [`ContainerError`]; fixups that do not fit the objects are
+    /// [`ItemsError`]s. An object whose values do not read through its class stays raw.
     pub fn from_file_with(file: PackFile<'_>, sources: &[&dyn ClassSource]) -> Result<Document> {
         let file = owned(file);
-        let data_index = file.section_index(DATA).ok_or(Error::new(ErrorKind::MissingSection("__data__")).in_layer(Layer::Container))?;
+        let data_index = file.section_index(DATA).ok_or_else(|| ContainerError::new(ErrorKind::MissingSection("__data__")))?;
         let names = file.class_names().clone();
         let sec = &file.sections[data_index];
         let d = sec.data().unwrap_or(&[]);
         let mut objects: Vec<(u32, u32)> = sec.virtuals.iter().map(|v| (v.src, 0)).collect();
         if !objects.windows(2).all(|w| w[0].0 < w[1].0) {
-            return Err(Error::invalid(0, "virtual fixups are not in ascending order of their objects").in_layer(Layer::Items));
+            return Err(ItemsError::invalid(0, "virtual fixups are not in ascending order of their objects").into());
         }
         if objects.first().is_some_and(|o| o.0 != 0) {
-            return Err(Error::invalid(0, "bytes before the first object of __data__").in_layer(Layer::Items));
+            return Err(ItemsError::invalid(0, "bytes before the first object of __data__").into());
         }
         for i in 0..objects.len() {
             objects[i].1 = objects.get(i + 1).map_or(d.len() as u32, |o| o.0);
@@ -527,7 +539,7 @@ impl Document {
             local: sec.local.iter().map(|f| (f.src, f.dst)).collect(),
             global: sec.global.iter().map(|f| (f.src, (f.section, f.dst))).collect(),
             objects: &objects,
-            plan: Plan::new(&classes, rules)?,
+            plan: Plan::new(&classes, rules).map_err(ContainerError::from)?,
             budget: d.len() as u64 + 64,
         };
         // Each object's fixups, in table order: sources fall in [start, next start).
@@ -550,19 +562,23 @@ impl Document {
             let class = names
                 .at_offset(v.name_offset)
                 .map(|c| c.name.clone())
-                .ok_or_else(|| Error::invalid(u64::from(at), format!("object {i}: no class name at {:#x}", v.name_offset)))?;
+                .ok_or_else(|| ItemsError::invalid(u64::from(at), format!("object {i}: no class name at {:#x}", v.name_offset)))?;
             let span = &d[at as usize..end as usize];
             let local: Vec<LocalFixup> = local_of[i]
                 .iter()
                 .map(|f| {
                     if f.dst < at || f.dst > end {
-                        Err(Error::invalid(reader.loc(f.src), format!("{class} at {at:#x}: local fixup {:#x} -> {:#x} leaves the object's bytes", f.src, f.dst)))
+                        Err(ItemsError::invalid(
+                            reader.loc(f.src),
+                            format!("{class} at {at:#x}: local fixup {:#x} -> {:#x} leaves the object's bytes", f.src, f.dst),
+                        ))
                     } else {
                         Ok(LocalFixup { src: f.src - at, dst: f.dst - at })
                     }
                 })
-                .collect::<Result<_>>()?;
-            let global: Vec<(u32, Ref)> = global_of[i].iter().map(|&src| Ok((src - at, reader.resolve(src)?))).collect::<Result<_>>()?;
+                .collect::<Result<_, ItemsError>>()?;
+            let global: Vec<(u32, Ref)> =
+                global_of[i].iter().map(|&src| Ok((src - at, reader.resolve(src)?))).collect::<Result<_, ItemsError>>()?;
             let typed = if at % 16 == 0
                 && typed_class.get(&class).copied().unwrap_or(false)
                 && reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
@@ -659,7 +675,8 @@ impl Document {
         chain.into_iter().rev().flat_map(|c| c.members.iter())
     }
 
-    /// The file again, `__data__` laid out from the objects under the file's own rules.
+    /// The file again, `__data__` laid out from the objects under the file's own rules. The
+    /// error is a [`WriteError`].
     pub fn write(&self) -> Result<Vec<u8>> {
         self.write_as(self.layout())
     }
@@ -672,16 +689,15 @@ impl Document {
     }
 
     /// The container with `__data__` rebuilt under `rules`.
-    pub fn to_packfile(&self, rules: LayoutRules) -> Result<PackFile<'static>> {
+    pub fn to_packfile(&self, rules: LayoutRules) -> Result<PackFile<'static>, WriteError> {
         let own = self.layout();
         let same = rules == own;
         if !same {
             if let Some((i, o)) = self.objects.iter().enumerate().find(|(_, o)| matches!(o.body, Body::Raw(_))) {
-                return Err(Error::new(ErrorKind::Invalid(format!(
+                return Err(WriteError::new(ErrorKind::Invalid(format!(
                     "object {i} ({}) has no class description: it cannot be laid out under {rules}",
                     o.class
-                )))
-                .in_layer(Layer::Writer));
+                ))));
             }
         }
         let mut plan = Plan::new(&self.classes, rules)?;
@@ -694,7 +710,7 @@ impl Document {
             starts.push(at);
             virtuals.push(VirtualFixup { src: at, section: o.class_ref.0, name_offset: o.class_ref.1 });
             match &o.body {
-                Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)).in_layer(Layer::Writer))?,
+                Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?,
                 Body::Raw(r) => {
                     w.out.extend_from_slice(&r.bytes);
                     w.local.extend(r.local.iter().map(|f| LocalFixup { src: f.src + at, dst: f.dst + at }));
@@ -717,7 +733,7 @@ impl Document {
                 };
                 Ok(GlobalFixup { src, section, dst })
             })
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>, WriteError>>()?;
         let mut file = self.file.clone();
         if rules.endian() != own.endian() {
             // The version-11 header region holds 32-bit words (20, then zeros).
@@ -741,8 +757,8 @@ impl Document {
     }
 }
 
-fn bad_handle(h: &Handle) -> Error {
-    Error::new(ErrorKind::IndexOutOfRange { what: "object handle", index: u64::from(h.0), count: 0 }).in_layer(Layer::Writer)
+fn bad_handle(h: &Handle) -> WriteError {
+    WriteError::new(ErrorKind::IndexOutOfRange { what: "object handle", index: u64::from(h.0), count: 0 })
 }
 
 /// The container with every borrowed part copied.
@@ -779,8 +795,8 @@ struct Writer<'p, 'c> {
     pending: Vec<(u32, Ref)>,
 }
 
-fn mismatch(what: &str, v: &Value) -> Error {
-    Error::new(ErrorKind::Invalid(format!("{what}: value {} does not fit the member type", short(v))))
+fn mismatch(what: &str, v: &Value) -> WriteError {
+    WriteError::new(ErrorKind::Invalid(format!("{what}: value {} does not fit the member type", short(v))))
 }
 
 fn short(v: &Value) -> String {
@@ -816,7 +832,7 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn object(&mut self, class: &str, values: &[Value]) -> Result<()> {
+    fn object(&mut self, class: &str, values: &[Value]) -> Result<(), WriteError> {
         let (_, size) = self.plan.fields(class)?;
         let at = self.out.len() as u32;
         self.out.resize(self.out.len() + size as usize, 0);
@@ -829,13 +845,13 @@ impl Writer<'_, '_> {
     }
 
     /// Writes a struct's inline bytes at `at` (already zeroed room).
-    fn inline_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<()> {
+    fn inline_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<(), WriteError> {
         let (fields, _) = self.plan.fields(class)?;
         if fields.len() != values.len() {
-            return Err(Error::new(ErrorKind::Invalid(format!("{class}: {} values for {} members", values.len(), fields.len()))));
+            return Err(WriteError::new(ErrorKind::Invalid(format!("{class}: {} values for {} members", values.len(), fields.len()))));
         }
         for (f, v) in fields.iter().zip(values) {
-            let here = |e: Error| e.in_context(format!("{class}.{}", f.member.name));
+            let here = |e: WriteError| e.in_context(format!("{class}.{}", f.member.name));
             match (f.member.c_array_size > 0, v) {
                 (true, Value::CArray(items)) if items.len() == f.member.count() as usize => {
                     for (i, item) in items.iter().enumerate() {
@@ -849,12 +865,12 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
-    fn inline_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<()> {
+    fn inline_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<(), WriteError> {
         let p = self.plan.ptr;
         // An integer member of `n` bytes takes a value in its signed or its unsigned range (the
         // reader gives signed types as `Int`, unsigned as `UInt`; an edit may give either); a value
         // outside both would be cut silently, so it is refused.
-        let int = |v: &Value, n: u32, what: &str| -> Result<u64> {
+        let int = |v: &Value, n: u32, what: &str| -> Result<u64, WriteError> {
             let bits = 8 * n;
             let fits = match *v {
                 Value::Int(i) => bits >= 64 || (-(1i128 << (bits - 1))..(1i128 << bits)).contains(&i128::from(i)),
@@ -862,7 +878,7 @@ impl Writer<'_, '_> {
                 _ => return Err(mismatch(what, v)),
             };
             if !fits {
-                return Err(Error::new(ErrorKind::Invalid(format!("{what}: value {} does not fit in {bits} bits", short(v)))));
+                return Err(WriteError::new(ErrorKind::Invalid(format!("{what}: value {} does not fit in {bits} bits", short(v)))));
             }
             Ok(match *v {
                 Value::Int(i) => i as u64,
@@ -946,7 +962,7 @@ impl Writer<'_, '_> {
                 _ => return Err(mismatch("struct", v)),
             },
             MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
-                return Err(Error::new(ErrorKind::Invalid(format!("{class}.{}: {} cannot be written", m.name, ty.sdk_name()))))
+                return Err(WriteError::new(ErrorKind::Invalid(format!("{class}.{}: {} cannot be written", m.name, ty.sdk_name()))))
             }
         }
         Ok(())
@@ -954,7 +970,7 @@ impl Writer<'_, '_> {
 
     /// Writes the out-of-line data of a struct placed at `at`, member by member, and records its
     /// fixups; pads to 16 after each member that wrote data.
-    fn data_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<()> {
+    fn data_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<(), WriteError> {
         let (fields, _) = self.plan.fields(class)?;
         for (f, v) in fields.iter().zip(values) {
             let before = self.out.len();
@@ -973,7 +989,7 @@ impl Writer<'_, '_> {
         Ok(())
     }
 
-    fn data_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<()> {
+    fn data_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<(), WriteError> {
         let p = self.plan.ptr;
         match (ty, v) {
             (MemberType::Enum | MemberType::Flags | MemberType::Zero, _) => {}

@@ -23,7 +23,9 @@
 //! exports, imports, end); version 11 adds 16 bytes (`0xFF` in stock files).
 
 use crate::bytes::Cursor;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ContainerError as Error, ErrorKind, UnlayeredError};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The eight signature bytes at 0x00.
 pub const MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10];
@@ -99,11 +101,11 @@ impl Endian {
         }
     }
     /// Reads one word from a cursor.
-    pub fn read_u32(self, c: &mut Cursor<'_>) -> Result<u32> {
+    pub fn read_u32(self, c: &mut Cursor<'_>) -> Result<u32, UnlayeredError> {
         Ok(self.u32(c.array()?))
     }
     /// Reads one 16-bit word from a cursor.
-    pub fn read_u16(self, c: &mut Cursor<'_>) -> Result<u16> {
+    pub fn read_u16(self, c: &mut Cursor<'_>) -> Result<u16, UnlayeredError> {
         Ok(self.u16(c.array()?))
     }
 }

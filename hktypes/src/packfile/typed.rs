@@ -40,8 +40,8 @@
 //! for as a dynamic [`Value`].
 
 use super::objects::{Array, Body, Document, Handle, Ref, Value};
-use crate::error::{Error, ErrorKind, Result};
-use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Transform, Vector4};
+use crate::error::{ErrorKind, ValueError as Error};
+use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Result, Transform, Vector4};
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -1,14 +1,17 @@
 //! Writing a packfile from its parts, in two phases: [`plan`] places every section and table and
 //! so fixes every header word; [`fn@write`] then emits the bytes in one pass. Sections follow their
 //! headers without gaps; each fixup table is its records and `0xFF` up to a multiple of 16 from the
-//! section start (or the fill a file was read with, see [`Fill`](super::Fill)).
+//! section start (or the fill a file was read with, see [`Fill`](super::Fill)). Both phases fail
+//! with a [`WriteError`](crate::error::WriteError).
 
 use super::file::{Body, HeaderTail, PackFile, Section};
 use super::raw::{
     minimal_fill, RawHeader, RawSectionHeader, FILL, GLOBAL_FIXUP_LEN, HEADER_LEN, LOCAL_FIXUP_LEN, VERSION_11,
     VIRTUAL_FIXUP_LEN,
 };
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, WriteError as Error};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Where one section and its tables go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,8 +154,8 @@ fn write_section(s: &Section<'_>, p: &SectionPlan, e: super::Endian, out: &mut V
 
 impl PackFile<'_> {
     /// The file's bytes, rebuilt from its parts.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        write(self)
+    pub fn to_bytes(&self) -> crate::Result<Vec<u8>> {
+        Ok(write(self)?)
     }
 }
 
@@ -219,7 +222,9 @@ mod tests {
     fn packfile_bad_fixups_are_errors() {
         let mut f = sample(LayoutRules::SWITCH, 11);
         f.sections[2].global[0].section = 7;
-        let err = PackFile::read(&f.to_bytes().unwrap()).unwrap_err().to_string();
+        let err = PackFile::read(&f.to_bytes().unwrap()).unwrap_err();
+        assert_eq!(err.layer(), crate::Layer::Items, "{err}");
+        let err = err.to_string();
         assert!(err.contains("names section 7"), "{err}");
         let mut f = sample(LayoutRules::WII_U, 11);
         f.sections[2].virtuals[0].name_offset = 3;
@@ -227,7 +232,8 @@ mod tests {
         assert!(err.contains("no class name starts at 0x3"), "{err}");
         let bytes = sample(LayoutRules::WII_U, 9).to_bytes().unwrap();
         for cut in 0..bytes.len() {
-            assert!(PackFile::read(&bytes[..cut]).is_err());
+            let err = PackFile::read(&bytes[..cut]).unwrap_err();
+            assert_eq!(err.layer(), crate::Layer::Container, "{err}");
         }
     }
 }

@@ -15,7 +15,9 @@
 //! table that has no `SDKV` (a compendium).
 
 use super::{TemplateArg, TypeIndex, TypeTable};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, TypeTableError as Error};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// How deep type references may nest before a table is taken to be hostile. Stock tables stay far
 /// below this; the limit keeps the recursion off the end of the stack.

@@ -6,7 +6,9 @@
 //! `hkQsTransformf`); a record with a parent inherits its fields.
 
 use super::{Kind, TypeDef, TypeIndex, TypeTable};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, UnlayeredError as Error};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What a reference slot refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -3,7 +3,7 @@
 
 use super::section::{read_root, Section};
 use super::type_section;
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ContainerError, ErrorKind, Result};
 use crate::reflect::TypeTable;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,23 +37,23 @@ pub struct Compendium {
 }
 
 impl Compendium {
-    /// Reads a whole TCM0 file.
+    /// Reads a whole TCM0 file. The error is the container's or the type table's.
     pub fn read(data: &[u8]) -> Result<Self> {
-        let root = read_root(data).map_err(|e| e.in_layer(Layer::Container))?;
-        Self::from_root(&root).map_err(|e| e.in_layer(Layer::Container))
+        let root = read_root(data)?;
+        Self::from_root(&root)
     }
 
     pub(crate) fn from_root(root: &Section<'_>) -> Result<Self> {
         if root.tag.0 != *b"TCM0" {
-            return Err(Error::at(0, ErrorKind::BadMagic(root.tag.as_str())));
+            return Err(ContainerError::at(0, ErrorKind::BadMagic(root.tag.as_str())).into());
         }
-        let tcid = root.require(&[b"TCID"])?;
+        let tcid = root.require(&[b"TCID"]).map_err(ContainerError::from)?;
         if tcid.body.len() % 8 != 0 {
-            return Err(tcid.locate(Error::invalid(tcid.body_offset(), "TCID size is not a multiple of 8")));
+            return Err(tcid.locate(ContainerError::invalid(tcid.body_offset(), "TCID size is not a multiple of 8")).into());
         }
         let ids = tcid.body.chunks_exact(8).map(|c| CompendiumId(c.try_into().unwrap_or([0; 8]))).collect();
-        let ty = root.require(&[b"TYPE"])?;
-        let types = type_section::read(ty).map_err(|e| e.in_layer(Layer::TypeTable))?;
+        let ty = root.require(&[b"TYPE"]).map_err(ContainerError::from)?;
+        let types = type_section::read(ty)?;
         Ok(Compendium { ids, types: Arc::new(types) })
     }
 }

@@ -5,7 +5,7 @@ use super::compendium::{CompendiumId, CompendiumSet};
 use super::index::{self, Item, Patch};
 use super::section::{read_root, Section};
 use super::type_section;
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ContainerError, ErrorKind, Result, TypeTableError};
 use crate::reflect::TypeTable;
 use std::sync::Arc;
 
@@ -57,13 +57,14 @@ pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
 }
 
 /// The compendium a TAG0 file names, if any, without reading the rest of it.
-pub fn compendium_reference(bytes: &[u8]) -> Result<Option<CompendiumId>> {
+pub fn compendium_reference(bytes: &[u8]) -> Result<Option<CompendiumId>, ContainerError> {
     let root = read_root(bytes)?;
     Ok(root.child(b"TCRF").and_then(|s| s.body.get(..8)).map(|b| CompendiumId(b.try_into().unwrap_or([0; 8]))))
 }
 
 impl<'a> TagFile<'a> {
-    /// Reads a TAG0 file; a file that names a compendium takes its types from `compendia`.
+    /// Reads a TAG0 file; a file that names a compendium takes its types from `compendia`. The
+    /// error says which layer failed: the container, the type table or the item tables.
     pub fn read(bytes: &'a [u8], compendia: &CompendiumSet) -> Result<Self> {
         Self::read_cached(bytes, compendia, None)
     }
@@ -71,26 +72,22 @@ impl<'a> TagFile<'a> {
     /// Like [`TagFile::read`], taking an own `TYPE` section from `cache` when a file with the same
     /// section bytes was read before (the files of one game share a few hundred tables).
     pub fn read_cached(bytes: &'a [u8], compendia: &CompendiumSet, cache: Option<&TypeCache>) -> Result<Self> {
-        Self::read_layers(bytes, compendia, cache).map_err(|e| e.in_layer(Layer::Container))
-    }
-
-    fn read_layers(bytes: &'a [u8], compendia: &CompendiumSet, cache: Option<&TypeCache>) -> Result<Self> {
         let root = read_root(bytes)?;
         if root.tag.0 != *b"TAG0" {
-            return Err(Error::at(0, ErrorKind::BadMagic(root.tag.as_str())));
+            return Err(ContainerError::at(0, ErrorKind::BadMagic(root.tag.as_str())).into());
         }
-        let sdkv = root.require(&[b"SDKV"])?;
+        let sdkv = root.require(&[b"SDKV"]).map_err(ContainerError::from)?;
         let sdk = std::str::from_utf8(sdkv.body)
-            .map_err(|_| sdkv.locate(Error::at(sdkv.body_offset(), ErrorKind::BadUtf8)))?
+            .map_err(|_| sdkv.locate(ContainerError::at(sdkv.body_offset(), ErrorKind::BadUtf8)))?
             .trim_end_matches('\0')
             .to_owned();
-        let data = root.require(&[b"DATA"])?;
+        let data = root.require(&[b"DATA"]).map_err(ContainerError::from)?;
         let (source, types) = Self::read_types(bytes, &root, compendia, cache)?;
-        let indx = root.require(&[b"INDX"])?;
-        let item = indx.require(&[b"ITEM"])?;
-        let items = index::read_items(item).map_err(|e| e.in_layer(Layer::Items))?;
+        let indx = root.require(&[b"INDX"]).map_err(ContainerError::from)?;
+        let item = indx.require(&[b"ITEM"]).map_err(ContainerError::from)?;
+        let items = index::read_items(item)?;
         let patches = match indx.child(b"PTCH") {
-            Some(p) => index::read_patches(p).map_err(|e| e.in_layer(Layer::Items))?,
+            Some(p) => index::read_patches(p)?,
             None => Vec::new(),
         };
         let type_section = root.child(b"TYPE").map(|t| {
@@ -118,26 +115,26 @@ impl<'a> TagFile<'a> {
     ) -> Result<(TypeSource, Arc<TypeTable>)> {
         if let Some(ty) = root.child(b"TYPE") {
             let table = match cache {
-                None => Arc::new(type_section::read(ty).map_err(|e| e.in_layer(Layer::TypeTable))?),
+                None => Arc::new(type_section::read(ty)?),
                 Some(cache) => {
                     let start = ty.start as usize;
                     let raw = &bytes[start..start + ty.body.len() + super::section::HEADER_LEN];
-                    cache.get_or_read(raw, || type_section::read(ty).map_err(|e| e.in_layer(Layer::TypeTable)))?
+                    cache.get_or_read(raw, || type_section::read(ty))?
                 }
             };
             return Ok((TypeSource::Own, table));
         }
-        let tcrf = root.require(&[b"TYPE", b"TCRF"])?;
+        let tcrf = root.require(&[b"TYPE", b"TCRF"]).map_err(ContainerError::from)?;
         let id: [u8; 8] = tcrf
             .body
             .get(..8)
             .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| tcrf.locate(Error::at(tcrf.body_offset(), ErrorKind::Eof { need: 8, have: tcrf.body.len() as u64 })))?;
+            .ok_or_else(|| tcrf.locate(ContainerError::at(tcrf.body_offset(), ErrorKind::Eof { need: 8, have: tcrf.body.len() as u64 })))?;
         let id = CompendiumId(id);
         let types = compendia
             .get(&id)
             .cloned()
-            .ok_or_else(|| tcrf.locate(Error::at(tcrf.body_offset(), ErrorKind::MissingCompendium(id.to_string()))))?;
+            .ok_or_else(|| tcrf.locate(ContainerError::at(tcrf.body_offset(), ErrorKind::MissingCompendium(id.to_string()))))?;
         Ok((TypeSource::Compendium { id, rest: tcrf.body[8..].to_vec() }, types))
     }
 
@@ -177,7 +174,11 @@ impl TypeCache {
 
     /// The table of the section `raw`, read by `read` the first time these bytes are met. Two
     /// threads meeting new bytes at once may both read them; the first to finish is kept.
-    pub fn get_or_read(&self, raw: &[u8], read: impl FnOnce() -> Result<TypeTable>) -> Result<Arc<TypeTable>> {
+    pub fn get_or_read(
+        &self,
+        raw: &[u8],
+        read: impl FnOnce() -> Result<TypeTable, TypeTableError>,
+    ) -> Result<Arc<TypeTable>, TypeTableError> {
         if let Some(t) = self.lock().get(raw) {
             return Ok(Arc::clone(t));
         }

@@ -1,10 +1,12 @@
 //! `INDX`: the item table `ITEM` (12-byte records: 24-bit type index, kind byte, DATA offset,
 //! element count) and the patch table `PTCH` (per slot type, the DATA offsets of its item
-//! references). Spec: "Item table", "Patch table".
+//! references). Spec: "Item table", "Patch table". Errors are [`ItemsError`]s.
 
 use super::section::Section;
 use crate::bytes::{check_count, Cursor};
-use crate::error::{Error, Result};
+use crate::error::ItemsError;
+
+type Result<T, E = ItemsError> = std::result::Result<T, E>;
 use crate::reflect::TypeIndex;
 
 /// Kind nibble of an item: a single object reached through a pointer (or the root)...
@@ -58,7 +60,7 @@ pub struct Patch {
 pub fn read_items(sec: &Section<'_>) -> Result<Vec<Item>> {
     let body = sec.body;
     if body.len() % 12 != 0 {
-        return Err(sec.locate(Error::invalid(sec.body_offset(), format!("ITEM size {} is not a multiple of 12", body.len()))));
+        return Err(sec.locate(ItemsError::invalid(sec.body_offset(), format!("ITEM size {} is not a multiple of 12", body.len()))));
     }
     // The size is a multiple of 12, so every record is whole.
     let word = |r: &[u8], i: usize| u32::from_le_bytes([r[i], r[i + 1], r[i + 2], r[i + 3]]);
@@ -77,10 +79,10 @@ pub fn read_patches(sec: &Section<'_>) -> Result<Vec<Patch>> {
     let mut c: Cursor<'_> = sec.cursor();
     let mut out = Vec::new();
     while !c.is_empty() {
-        let ty = c.u32_le().map_err(|e| sec.locate(e))?;
+        let ty = c.u32_le().map_err(|e| sec.locate(ItemsError::from(e)))?;
         let at = c.offset();
-        let n = c.u32_le().map_err(|e| sec.locate(e))?;
-        let n = check_count("patch offsets", u64::from(n), 4, c.remaining(), at).map_err(|e| sec.locate(e))?;
+        let n = c.u32_le().map_err(|e| sec.locate(ItemsError::from(e)))?;
+        let n = check_count("patch offsets", u64::from(n), 4, c.remaining(), at).map_err(|e| sec.locate(ItemsError::from(e)))?;
         let mut offsets = Vec::with_capacity(n);
         for _ in 0..n {
             offsets.push(c.u32_le()?);

@@ -5,11 +5,13 @@
 
 use super::file::TagFile;
 use super::index::{KIND_OBJECT, KIND_RUN};
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ErrorKind, ItemsError as Error, UnlayeredError};
 use crate::reflect::layout::{Layouts, Slot, SlotKind};
 use crate::reflect::TypeIndex;
 use std::ops::Deref;
 use std::sync::Arc;
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The bytes of one item: a range of the `DATA` it was read from (one copy of `DATA` shared by
 /// every item of the file), or bytes of its own once built or changed.
@@ -159,10 +161,10 @@ const MAX_ELEMENTS_PER_BYTE: u64 = 1;
 /// The most elements the items of a file with `data_len` bytes of `DATA` and `n_items` items
 /// may hold together (see [`MAX_ELEMENTS_PER_BYTE`]); the reader and the writer both hold files
 /// to it, so that whatever is written reads back.
-pub(crate) fn check_element_budget(elements: u64, data_len: u64, n_items: u64) -> Result<()> {
+pub(crate) fn check_element_budget(elements: u64, data_len: u64, n_items: u64) -> Result<(), UnlayeredError> {
     let room = (data_len + n_items) * MAX_ELEMENTS_PER_BYTE;
     if elements > room {
-        return Err(Error::new(ErrorKind::CountTooLarge { what: "item elements", count: elements, room }));
+        return Err(UnlayeredError::new(ErrorKind::CountTooLarge { what: "item elements", count: elements, room }));
     }
     Ok(())
 }
@@ -171,10 +173,6 @@ impl Items {
     /// Every item of `file`'s `DATA` (which is copied once and shared by the items), checking
     /// ranges and references.
     pub fn read(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
-        Self::read_checked(file, layouts).map_err(|e| e.in_layer(Layer::Items))
-    }
-
-    fn read_checked(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
         let data = file.data;
         let shared: Arc<[u8]> = Arc::from(data);
         if file.items.is_empty() {
@@ -218,9 +216,9 @@ impl Items {
                     format!("object item holds {} elements, not one", it.count),
                 )));
             }
-            let elem_size = layouts.size_of(it.ty).map_err(|e| locate(e.in_context(type_name())))?;
+            let elem_size = layouts.size_of(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
             total_elems += u64::from(it.count);
-            check_element_budget(total_elems, data.len() as u64, n_items).map_err(locate)?;
+            check_element_budget(total_elems, data.len() as u64, n_items).map_err(|e| locate(e.into()))?;
             let len = u64::from(it.count) * u64::from(elem_size);
             let start = u64::from(it.offset);
             if start + len > data.len() as u64 {
@@ -238,7 +236,7 @@ impl Items {
                     format!("items claim {total_bytes} bytes, more than DATA's {}", data.len()),
                 )));
             }
-            let slots = layouts.slots(it.ty).map_err(|e| locate(e.in_context(type_name())))?;
+            let slots = layouts.slots(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
             if let Some(s) = slots.iter().find(|s| s.offset + 4 > elem_size) {
                 return Err(locate(Error::invalid(
                     file.data_offset + start,

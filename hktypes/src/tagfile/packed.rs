@@ -3,7 +3,9 @@
 //! so [`write()`] picks it and reproduces their bytes.
 
 use crate::bytes::Cursor;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, UnlayeredError as Error};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Reads one packed integer.
 #[inline(always)]

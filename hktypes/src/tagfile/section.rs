@@ -1,9 +1,15 @@
 //! Section framing shared by TAG0 files and TCM0 compendia: an 8-byte header of a big-endian size
 //! word (low 30 bits the size including the header, bit 30 the leaf flag) and a four-character
 //! tag. A section without the leaf flag holds further sections (spec: "Section framing").
+//!
+//! Framing errors ([`read_root`]) are [`ContainerError`](crate::error::ContainerError)s;
+//! [`Section::require`], which every layer uses to find its sections, fails with an
+//! [`UnlayeredError`] that takes the caller's layer.
 
 use crate::bytes::Cursor;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ContainerError as Error, ErrorKind, Locate, UnlayeredError};
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Length of a section header: the size word and the tag.
 pub const HEADER_LEN: usize = 8;
@@ -82,19 +88,19 @@ impl<'a> Section<'a> {
         self.children.iter().find(|s| tags.iter().any(|t| s.tag.0 == **t))
     }
 
-    /// Wraps an error with this section's path.
-    pub fn locate(&self, e: Error) -> Error {
+    /// Wraps an error (of any layer) with this section's path.
+    pub fn locate<E: Locate>(&self, e: E) -> E {
         e.in_section(&self.path, self.body_offset())
     }
 
     /// The first child whose tag is any of `tags`, or a [`ErrorKind::MissingSection`] error.
-    pub fn require(&self, tags: &[&[u8; 4]]) -> Result<&Section<'a>> {
+    pub fn require(&self, tags: &[&[u8; 4]]) -> Result<&Section<'a>, UnlayeredError> {
         self.child_any(tags).ok_or_else(|| {
             let name: &'static str = match tags.first() {
                 Some(t) => tag_name(t),
                 None => "?",
             };
-            Error::at(self.start, ErrorKind::MissingSection(name)).in_section(&self.path, self.body_offset())
+            UnlayeredError::at(self.start, ErrorKind::MissingSection(name)).in_section(&self.path, self.body_offset())
         })
     }
 }
@@ -137,8 +143,8 @@ fn read_one<'a>(c: &mut Cursor<'a>, parent: &str, depth: usize) -> Result<Sectio
     // A bad header is an error of the section that holds it (of none, for the file's own).
     let parent_body = c.base();
     let in_parent = |e: Error| if parent.is_empty() { e } else { e.in_section(parent, parent_body) };
-    let word = c.u32_be().map_err(in_parent)?;
-    let tag = Tag(c.array::<4>().map_err(in_parent)?);
+    let word = c.u32_be().map_err(|e| in_parent(e.into()))?;
+    let tag = Tag(c.array::<4>().map_err(|e| in_parent(e.into()))?);
     let size = u64::from(word & SIZE_MASK);
     if size < HEADER_LEN as u64 || size > room {
         return Err(in_parent(Error::at(start, ErrorKind::BadSectionSize { size, room })));

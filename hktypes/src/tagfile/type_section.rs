@@ -7,11 +7,13 @@
 use super::packed;
 use super::section::Section;
 use crate::bytes::{check_count, Cursor};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, TypeTableError as Error};
 use crate::reflect::hash::MAX_DEPTH;
 use crate::reflect::{
     presence, Field, Interface, Name, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
 };
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Tags of the type-name string table (2019.1 names it `TST1`).
 pub const TYPE_STRINGS: &[&[u8; 4]] = &[b"TSTR", b"TST1"];
@@ -258,7 +260,7 @@ fn read_hashes(sec: &Section<'_>, table: &mut TypeTable) -> Result<()> {
 /// The order in which `THSH` lists its hashes, for writing a section back as it was read.
 pub fn hash_order(ty: &Section<'_>, count: usize) -> Result<Vec<TypeIndex>> {
     let Some(sec) = ty.child_any(HASHES) else { return Ok(Vec::new()) };
-    let read = || {
+    let read = || -> Result<Vec<TypeIndex>> {
         let mut c = sec.cursor();
         let n = packed::read(&mut c)?;
         let n = check_count("hashes", n, 5, c.remaining(), sec.body_offset())?;
@@ -339,8 +341,8 @@ mod hostile_tests {
         out
     }
 
-    fn read_bytes(bytes: &[u8]) -> Result<TypeTable> {
-        read(&read_root(bytes)?)
+    fn read_bytes(bytes: &[u8]) -> crate::Result<TypeTable> {
+        Ok(read(&read_root(bytes)?)?)
     }
 
     #[test]

@@ -12,11 +12,13 @@
 //!
 //! Items the walk does not reach (stock files have none) are laid out after it, as further roots
 //! in their old order, so nothing read is lost.
+//!
+//! The walk's errors are [`WriteError`](crate::error::WriteError)s.
 
 use super::index::{self, Item, Patch, KIND_OBJECT};
 use super::items::Items;
 use super::section::SectionWriter;
-use crate::error::{Error, ErrorKind, Layer, Result};
+use crate::error::{ErrorKind, Result, WriteError as Error};
 use crate::reflect::layout::{Layouts, SlotKind};
 use crate::reflect::TypeIndex;
 use std::collections::{BTreeMap, VecDeque};
@@ -64,7 +66,7 @@ impl Walk<'_> {
     }
 
     /// Numbers the items `old` refers to; queues new objects and returns new runs.
-    fn visit(&mut self, old: u32) -> Result<Vec<u32>> {
+    fn visit(&mut self, old: u32) -> Result<Vec<u32>, Error> {
         let it = &self.items.items[old as usize];
         let n = self.items.items.len();
         let mut runs = Vec::new();
@@ -93,7 +95,7 @@ impl Walk<'_> {
         Ok(runs)
     }
 
-    fn place(&mut self, old: u32, layouts: &mut Layouts<'_>) -> Result<()> {
+    fn place(&mut self, old: u32, layouts: &mut Layouts<'_>) -> Result<(), Error> {
         let it = &self.items.items[old as usize];
         let align = if it.is_object() {
             let a = layouts.shape(it.ty)?.map_or(1, |s| s.align) as usize;
@@ -109,7 +111,7 @@ impl Walk<'_> {
         Ok(())
     }
 
-    fn run_from(&mut self, root: u32, layouts: &mut Layouts<'_>) -> Result<()> {
+    fn run_from(&mut self, root: u32, layouts: &mut Layouts<'_>) -> Result<(), Error> {
         self.queue.push_back(root);
         while let Some(obj) = self.queue.pop_front() {
             self.place(obj, layouts)?;
@@ -130,7 +132,7 @@ impl Walk<'_> {
 }
 
 /// Numbers and places every item, starting the walk at item 1 (the root).
-pub fn plan(items: &Items, layouts: &mut Layouts<'_>) -> Result<Plan> {
+pub fn plan(items: &Items, layouts: &mut Layouts<'_>) -> Result<Plan, Error> {
     let n = items.items.len();
     let mut w = Walk {
         items,
@@ -155,7 +157,7 @@ pub fn plan(items: &Items, layouts: &mut Layouts<'_>) -> Result<Plan> {
     // What the reader would refuse, the writer does not write.
     let elements: u64 = w.order.iter().skip(1).map(|&old| u64::from(items.items[old as usize].count)).sum();
     super::items::check_element_budget(elements, align_up(data_len, 16) as u64, w.order.len() as u64)
-        .map_err(|e| e.in_section("TAG0/INDX/ITEM", 0).in_context("the items to write"))?;
+        .map_err(|e| Error::from(e).in_section("TAG0/INDX/ITEM", 0).in_context("the items to write"))?;
     Ok(Plan { new_index: w.new_index, order: w.order, offset: w.offset, data_len })
 }
 
@@ -219,11 +221,11 @@ pub fn write_file(sdkv: &[u8], data: &[u8], types: TypesOut<'_>, items: &[Item],
 }
 
 /// Reads the items of `file` and writes the file again by the walk: the round trip that gives a
-/// stock file back byte for byte.
+/// stock file back byte for byte. The error is the items' (reading) or the writer's.
 pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
     let mut layouts = Layouts::new(&file.types);
     let items = Items::read(file, &mut layouts)?;
-    let plan = plan(&items, &mut layouts).map_err(|e| e.in_layer(Layer::Writer))?;
+    let plan = plan(&items, &mut layouts)?;
     let (data, table, patches) = lay_out(&items, &plan);
     let tcrf;
     let types = match (&file.source, file.type_section) {
@@ -232,7 +234,7 @@ pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
             tcrf = [&id.0[..], rest].concat();
             TypesOut::Reference(&tcrf)
         }
-        (super::TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE")).in_layer(Layer::Writer)),
+        (super::TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE")).into()),
     };
     Ok(write_file(file.sdkv_raw, &data, types, &table, &patches))
 }

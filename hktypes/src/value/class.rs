@@ -6,7 +6,7 @@
 //! and dereferences to it, so inherited fields read as `derived.field`.
 
 use super::{Reader, Value, Visitor, Writer};
-use crate::error::Result;
+use super::Result;
 use std::any::Any;
 
 /// One member of a class, as the schema describes it.

@@ -7,7 +7,7 @@
 //! `body.motion_type == hknpMotionType_Enum::DYNAMIC`.
 
 use super::{Be, Reader, Value, Writer};
-use crate::error::Result;
+use super::Result;
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -4,7 +4,7 @@
 //! path) per member, which is most of what its compile time was.
 
 use super::{NoItems, Reader, Value, Writer};
-use crate::error::{Error, Result};
+use super::{Result, ValueError as Error};
 
 /// Reads the members of one object (see [`Reader::fields`]).
 pub struct FieldReader<'r, 'a> {

@@ -3,7 +3,7 @@
 //! bits, so no pattern is lost. Matrices hold their stored `hkVector4` columns in order.
 
 use super::{Reader, Value, Writer};
-use crate::error::Result;
+use super::Result;
 
 /// `hkVector4f`: four lanes, 16 bytes, 16-aligned.
 ///

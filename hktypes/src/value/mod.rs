@@ -8,6 +8,9 @@
 //! graph, not by the slot that meets them. Writing is two-phase like the file writer it serves:
 //! [`Value::visit_refs`] lists every reference slot so that items can be numbered and laid out
 //! first, then [`Value::write`] asks [`Refs`] for the index each slot stores.
+//!
+//! Every failure here is a [`ValueError`], located by the byte offset of the value and the path of
+//! fields that led to it.
 
 mod class;
 mod enums;
@@ -23,7 +26,12 @@ pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, V
 pub use prim::{Be, Bool32, Bool8, Half16, Opaque};
 pub use refs::{Array, NoItems, Ptr, RelArray, Run, RunValue, SourceIndices, StringPtr, Unknown};
 
-use crate::error::{Error, ErrorKind, Result};
+pub use crate::error::ValueError;
+use crate::error::{ErrorKind, ValueError as Error};
+
+/// A result of the values layer (what [`Value::read`] and [`Value::write`] and the generated
+/// classes return).
+pub type Result<T, E = ValueError> = std::result::Result<T, E>;
 
 /// How deep array and string contents may nest while reading, so that an item that refers to
 /// itself ends in an error rather than a stack overflow.

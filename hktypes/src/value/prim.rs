@@ -3,7 +3,7 @@
 //! what a tagfile never serialises, and fixed-size arrays.
 
 use super::{Reader, Value, Writer};
-use crate::error::Result;
+use super::Result;
 use std::fmt;
 
 macro_rules! scalar {

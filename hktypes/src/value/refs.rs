@@ -5,7 +5,8 @@
 //! string is a run holding only its terminator, so it stays apart from the null string.
 
 use super::{Items, Reader, Refs, Target, Value, Visitor, Writer};
-use crate::error::{Error, ErrorKind, Result};
+use super::{Result, ValueError as Error};
+use crate::error::ErrorKind;
 use std::fmt;
 use std::marker::PhantomData;
 
