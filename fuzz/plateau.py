@@ -6,7 +6,9 @@ run has plateaued.
 
 libFuzzer's status lines carry the execution count and the average executions per second since the
 start, so their quotient is the time into the run. Prints cov and ft at every step, and the growth
-over the last window (10 minutes unless told): none, or below 0.5% of ft, counts as a plateau.
+over the last window (10 minutes unless told). Edge coverage (cov) that grew by less than 0.5% in
+the window counts as a plateau; features (ft, which count hit counts too) keep creeping up long
+after, and are shown for what they are.
 """
 import argparse
 import re
@@ -47,8 +49,8 @@ def main():
         return
     b = before[-1]
     dcov, dft = end[2] - b[2], end[3] - b[3]
-    flat = dft <= 0.005 * end[3]
-    print(f"last {a.window:g} min: cov +{dcov}, ft +{dft} ({100.0 * dft / max(end[3], 1):.2f}% of ft): "
+    flat = dcov < 0.005 * end[2]
+    print(f"last {a.window:g} min: cov +{dcov} ({100.0 * dcov / max(end[2], 1):.2f}%), ft +{dft} ({100.0 * dft / max(end[3], 1):.2f}%): "
           + ("plateau" if flat else "still growing"))
 
 
