@@ -12,20 +12,10 @@ fn schemas_dir() -> PathBuf {
     common::workspace_root().join("schemas")
 }
 
-fn inputs(corpus: &Path) -> Vec<PathBuf> {
-    let cd = common::classdata(corpus);
-    vec![
-        corpus.to_path_buf(),
-        cd.join("botw-2014.2-switch-reflection.json"),
-        cd.join("botw-2014.2-signatures.tsv"),
-        cd.join("fromsoft-2014.1-types.xml"),
-    ]
-}
-
 #[test]
 fn committed_class_schemas_equal_a_fresh_extraction() {
     let Some(corpus) = common::snapshot_corpus() else { return };
-    let ex = sources::extract(&inputs(&corpus)).unwrap();
+    let ex = sources::extract(&common::class_inputs(&corpus)).unwrap();
     for (sdk, names) in &ex.unresolved {
         let s = ex.schemas.iter().find(|s| s.sdk == *sdk).unwrap();
         eprintln!("{sdk}: {} classes; {} classes of its files unresolved: {}", s.classes.len(), names.len(), names.join(", "));

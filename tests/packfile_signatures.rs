@@ -226,17 +226,6 @@ fn corpus_2014_1_from_all_sources() {
     );
 }
 
-/// The inputs `hkgen extract` reads by default: the corpus and the class data beside it.
-fn extract_inputs(corpus: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let cd = common::classdata(corpus);
-    vec![
-        corpus.to_path_buf(),
-        cd.join("botw-2014.2-switch-reflection.json"),
-        cd.join("botw-2014.2-signatures.tsv"),
-        cd.join("fromsoft-2014.1-types.xml"),
-    ]
-}
-
 /// The class schemas `hkgen extract` builds from every source (the records transcribed into
 /// `classdata/` last) against every class signature the corpus packfiles of hk_2014.1.0-r1 and
 /// hk_2013.1.0-r1 store: this many classes recompute, and these (none now) do not.
@@ -244,7 +233,7 @@ fn extract_inputs(corpus: &std::path::Path) -> Vec<std::path::PathBuf> {
 fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
     use hkgen::reflection::sources;
     let Some(corpus) = common::corpus() else { return };
-    let ex = sources::extract(&extract_inputs(&corpus)).unwrap();
+    let ex = sources::extract(&common::class_inputs(&corpus)).unwrap();
     let expected: [(&str, &str, usize, &[&str]); 2] = [
         (
             "2014.1",
@@ -278,7 +267,7 @@ fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
 fn transcribed_records_are_taken_and_recompute() {
     use hkgen::reflection::{sources, transcribed};
     let Some(corpus) = common::corpus() else { return };
-    let ex = sources::extract(&extract_inputs(&corpus)).unwrap();
+    let ex = sources::extract(&common::class_inputs(&corpus)).unwrap();
     for (tr, version, want_with) in [
         (transcribed::hk2014_1().unwrap(), "hk_2014.1.0-r1", 39),
         (transcribed::hk2013_1().unwrap(), "hk_2013.1.0-r1", 1),

@@ -120,12 +120,7 @@ fn default_inputs() -> Result<Vec<PathBuf>, String> {
     let mut v = vec![corpus.clone()];
     // The class data beside the corpus: the Elden Ring registry (tagfile types of 2018.1) and the
     // packfile class sources (BotW reflection and signatures, the FromSoft 2014.1 table).
-    for name in [
-        "eldenring-2018.1-registry.xml",
-        "botw-2014.2-switch-reflection.json",
-        "botw-2014.2-signatures.tsv",
-        "fromsoft-2014.1-types.xml",
-    ] {
+    for name in std::iter::once("eldenring-2018.1-registry.xml").chain(crate::reflection::sources::CLASS_DATA) {
         let p = corpus.join("../classdata").join(name);
         if p.is_file() {
             v.push(p);

@@ -42,6 +42,12 @@ pub fn classdata(corpus: &Path) -> PathBuf {
     corpus.join("../classdata")
 }
 
+/// The packfile inputs `hkgen extract` reads by default: the corpus and the class data beside it.
+pub fn class_inputs(corpus: &Path) -> Vec<PathBuf> {
+    let cd = classdata(corpus);
+    std::iter::once(corpus.to_path_buf()).chain(hkgen::reflection::sources::CLASS_DATA.map(|f| cd.join(f))).collect()
+}
+
 /// One row of `MANIFEST.tsv`.
 #[derive(Clone, Debug)]
 pub struct Entry {

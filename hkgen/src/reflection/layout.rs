@@ -3,8 +3,8 @@
 //! reading objects); this module makes a [`ClassSchema`] one of its class sources, converting each
 //! record when it is first asked for (with its layout override and its computed signature).
 
-use crate::schema::model::{ClassRecord, ClassSchema, MemberType as SchemaType};
-use hktypes::packfile::layout::{Class, ClassSource, FixedLayout, Member, MemberType};
+use crate::schema::model::{ClassRecord, ClassSchema};
+use hktypes::packfile::layout::{Class, ClassSource, FixedLayout, Member};
 use hktypes::packfile::LayoutRules;
 use std::borrow::Cow;
 
@@ -12,11 +12,6 @@ pub use hktypes::packfile::layout::{ClassLayout, LayoutError};
 
 /// Layouts of a [`ClassSchema`]'s classes under one set of rules.
 pub type Layouts<'a> = hktypes::packfile::layout::Layouts<'a, ClassSchema>;
-
-/// The runtime member type of a schema member type (the two number them alike).
-pub fn member_type(t: SchemaType) -> MemberType {
-    MemberType::from_code(t.code()).unwrap_or(MemberType::Void)
-}
 
 /// The runtime description of one schema class, with its override.
 pub fn runtime_class(schema: &ClassSchema, c: &ClassRecord) -> Class {
@@ -30,8 +25,8 @@ pub fn runtime_class(schema: &ClassSchema, c: &ClassRecord) -> Class {
             .iter()
             .map(|m| Member {
                 name: m.name.clone(),
-                ty: member_type(m.ty),
-                subtype: member_type(m.subtype),
+                ty: m.ty,
+                subtype: m.subtype,
                 class: m.class.clone(),
                 c_array_size: m.c_array_size,
                 flags: m.flags,

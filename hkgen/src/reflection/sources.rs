@@ -239,6 +239,10 @@ fn unresolved(schema: &ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u3
         .collect()
 }
 
+/// The files of the class data (`classdata/`, beside the corpus) that the packfile class schemas
+/// are built from, in the order `hkgen extract` reads them.
+pub const CLASS_DATA: [&str; 3] = ["botw-2014.2-switch-reflection.json", "botw-2014.2-signatures.tsv", "fromsoft-2014.1-types.xml"];
+
 /// Builds the 2014.2, 2014.1 and 2013.1 class schemas from `inputs` (files and directories).
 pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     let found = gather(inputs)?;

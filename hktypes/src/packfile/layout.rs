@@ -25,44 +25,79 @@ use super::raw::LayoutRules;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// `hkClassMember::Type` of the 2010-2014 SDKs, numbered as they store it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[allow(missing_docs)]
+/// `hkClassMember::Type` of the 2010-2014 SDKs, numbered as they store it. Schema records
+/// (`hkgen`'s snapshots) serialize it by variant name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum MemberType {
+    /// `TYPE_VOID`, code 0.
     Void,
+    /// `TYPE_BOOL`, code 1.
     Bool,
+    /// `TYPE_CHAR`, code 2.
     Char,
+    /// `TYPE_INT8`, code 3.
     Int8,
+    /// `TYPE_UINT8`, code 4.
     Uint8,
+    /// `TYPE_INT16`, code 5.
     Int16,
+    /// `TYPE_UINT16`, code 6.
     Uint16,
+    /// `TYPE_INT32`, code 7.
     Int32,
+    /// `TYPE_UINT32`, code 8.
     Uint32,
+    /// `TYPE_INT64`, code 9.
     Int64,
+    /// `TYPE_UINT64`, code 10.
     Uint64,
+    /// `TYPE_REAL`, code 11.
     Real,
+    /// `TYPE_VECTOR4`, code 12.
     Vector4,
+    /// `TYPE_QUATERNION`, code 13.
     Quaternion,
+    /// `TYPE_MATRIX3`, code 14.
     Matrix3,
+    /// `TYPE_ROTATION`, code 15.
     Rotation,
+    /// `TYPE_QSTRANSFORM`, code 16.
     QsTransform,
+    /// `TYPE_MATRIX4`, code 17.
     Matrix4,
+    /// `TYPE_TRANSFORM`, code 18.
     Transform,
+    /// `TYPE_ZERO`, code 19.
     Zero,
+    /// `TYPE_POINTER`, code 20.
     Pointer,
+    /// `TYPE_FUNCTIONPOINTER`, code 21.
     FunctionPointer,
+    /// `TYPE_ARRAY`, code 22.
     Array,
+    /// `TYPE_INPLACEARRAY`, code 23.
     InplaceArray,
+    /// `TYPE_ENUM`, code 24.
     Enum,
+    /// `TYPE_STRUCT`, code 25.
     Struct,
+    /// `TYPE_SIMPLEARRAY`, code 26.
     SimpleArray,
+    /// `TYPE_HOMOGENEOUSARRAY`, code 27.
     HomogeneousArray,
+    /// `TYPE_VARIANT`, code 28.
     Variant,
+    /// `TYPE_CSTRING`, code 29.
     CString,
+    /// `TYPE_ULONG`, code 30.
     Ulong,
+    /// `TYPE_FLAGS`, code 31.
     Flags,
+    /// `TYPE_HALF`, code 32.
     Half,
+    /// `TYPE_STRINGPTR`, code 33.
     StringPtr,
+    /// `TYPE_RELARRAY`, code 34.
     RelArray,
 }
 
@@ -90,6 +125,12 @@ impl MemberType {
     /// `TYPE_ARRAY` and the like, as reflection dumps name them.
     pub fn sdk_name(self) -> String {
         format!("TYPE_{}", format!("{self:?}").to_ascii_uppercase())
+    }
+
+    /// The member type named `TYPE_...` (as [`Self::sdk_name`] spells it).
+    pub fn from_sdk_name(name: &str) -> Option<Self> {
+        let bare = name.strip_prefix("TYPE_")?;
+        Self::ALL.iter().copied().find(|t| format!("{t:?}").eq_ignore_ascii_case(bare))
     }
 }
 
