@@ -6,7 +6,7 @@
 mod common;
 
 use hkgen::reflection::{signature, snapshot, sources};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn schemas_dir() -> PathBuf {
     common::workspace_root().join("schemas")
