@@ -138,9 +138,13 @@ impl ItemData {
     pub fn references(&self) -> impl Iterator<Item = (u32, Slot, u32)> + '_ {
         // A run of plain values has no slots: nothing to visit per element.
         let elems = if self.slots.is_empty() { 0 } else { self.count };
+        // The bytes are looked up once, not per slot.
+        let bytes: &[u8] = &self.bytes;
+        let size = self.elem_size as usize;
         (0..elems).flat_map(move |e| {
             self.slots.iter().filter_map(move |s| {
-                let t = self.target(e, s);
+                let at = e as usize * size + s.offset as usize;
+                let t = bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or([0; 4])));
                 (t != 0).then_some((e, *s, t))
             })
         })

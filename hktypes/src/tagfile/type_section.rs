@@ -121,9 +121,11 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
     let count = packed::read(&mut c)?;
     // Every type after the null one takes at least two bytes (name and parameter count).
     let count = check_count("types", count, 2, c.remaining() + 2, at)?;
-    let mut types = Vec::with_capacity(count);
-    types.push(TypeDef::default());
-    for _ in 1..count.max(1) {
+    // Filled in place: a type record is large enough that building each one aside and moving it
+    // in costs a copy per type.
+    let mut types = Vec::new();
+    types.resize_with(count.max(1), TypeDef::default);
+    for t in types.iter_mut().skip(1) {
         let at = c.offset();
         let name = string_at(strings, packed::read(&mut c)?, at, "type name string", budget)?;
         let at = c.offset();
@@ -143,7 +145,8 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
             };
             params.push(TemplateParam { name: pname, arg });
         }
-        types.push(TypeDef { name, params, ..TypeDef::default() });
+        t.name = name;
+        t.params = params;
     }
     expect_padding(&c)?;
     Ok(TypeTable { types })
