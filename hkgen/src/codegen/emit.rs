@@ -43,29 +43,36 @@ fn lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
 
-fn hex(n: u32) -> TokenStream {
+pub(super) fn hex(n: u32) -> TokenStream {
     // A hex literal reads like the schema's hashes and flags.
     let l: Literal = format!("{n:#010x}").parse().unwrap_or_else(|_| Literal::u32_unsuffixed(n));
     quote!(#l)
 }
 
 pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<TokenStream, Error> {
-    let rt = m.rt();
     let id = m.ident(key).ok_or_else(|| CodegenInputError::of(key, "enumeration without a name"))?;
+    let items: Vec<(&str, i64)> = items.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    Ok(enumeration_type(m.rt(), &id, key, &items, "from the overlay `enums.ron`"))
+}
+
+/// The marker type of Havok enumeration `key` (tagfile and packfile classes alike): its
+/// `Enumeration` impl with the items, as (name, value), and a constant for each item that makes a
+/// Rust name. `source` says where the item names come from, for the documentation.
+pub(super) fn enumeration_type(rt: &TokenStream, id: &impl quote::ToTokens, key: &str, items: &[(&str, i64)], source: &str) -> TokenStream {
     let mut doc = format!(
         "Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer."
     );
     if items.is_empty() {
         doc.push_str("\n\nNo item names are known.");
     } else {
-        doc.push_str("\n\nKnown items (from the overlay `enums.ron`), each also a constant of this type:");
+        doc.push_str(&format!("\n\nKnown items ({source}), each also a constant of this type:"));
         for (n, v) in items {
             doc.push_str(&format!("\n- `{n}` = {v}"));
         }
     }
     let names = items.iter().map(|(n, _)| n);
     let values = items.iter().map(|(_, v)| Literal::i64_unsuffixed(*v));
-    let consts: Vec<TokenStream> = names::item_consts(items.iter().map(|(n, _)| n.as_str()))
+    let consts: Vec<TokenStream> = names::item_consts(items.iter().map(|(n, _)| *n))
         .into_iter()
         .zip(items)
         .filter_map(|(c, (n, v))| {
@@ -82,7 +89,7 @@ pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<
         }
     });
     let doc = docs(&doc);
-    Ok(quote! {
+    quote! {
         #doc
         pub enum #id {}
         impl #rt::Enumeration for #id {
@@ -90,7 +97,7 @@ pub fn enumeration(m: &Model<'_>, key: &str, items: &[(String, i64)]) -> Result<
             const ITEMS: &'static [(&'static str, i64)] = &[#((#names, #values)),*];
         }
         #inherent
-    })
+    }
 }
 
 pub fn alias(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {

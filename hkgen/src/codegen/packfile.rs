@@ -19,6 +19,7 @@
 
 use crate::reflection::{signature, snapshot};
 
+use super::emit::hex;
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
 use crate::error::CodegenInputError;
@@ -225,46 +226,11 @@ fn docs(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-fn hex(n: u32) -> TokenStream {
-    let l: Literal = format!("{n:#010x}").parse().unwrap_or_else(|_| Literal::u32_unsuffixed(n));
-    quote!(#l)
-}
-
 fn enumeration(m: &Model<'_>, key: &str) -> Result<TokenStream, Error> {
-    let rt = m.value_path();
     let id = m.ident(key)?;
     let e = m.schema.enums.get(key).ok_or_else(|| Error::Codegen(CodegenInputError::of(key, "enum is not in the schema")))?;
-    let mut doc = format!("Havok enumeration `{key}`: the `E` of `Enum<E, S>` and `Flags<E, S>`, which keep the stored integer.");
-    if e.items.is_empty() {
-        doc.push_str("\n\nNo item names are known.");
-    } else {
-        doc.push_str("\n\nItems (from the class schema), each also a constant of this type:");
-        for (v, n) in &e.items {
-            doc.push_str(&format!("\n- `{n}` = {v}"));
-        }
-    }
-    let names = e.items.iter().map(|(_, n)| n);
-    let values = e.items.iter().map(|(v, _)| Literal::i64_unsuffixed(*v));
-    let consts: Vec<TokenStream> = names::item_consts(e.items.iter().map(|(_, n)| n.as_str()))
-        .into_iter()
-        .zip(&e.items)
-        .filter_map(|(c, (v, n))| {
-            let c = c?;
-            let v = Literal::i64_unsuffixed(*v);
-            Some(quote!(pub const #c: #rt::Item<Self> = #rt::Item::new(#n, #v);))
-        })
-        .collect();
-    let inherent = (!consts.is_empty()).then(|| quote!(impl #id { #(#consts)* }));
-    let doc = docs(&doc);
-    Ok(quote! {
-        #doc
-        pub enum #id {}
-        impl #rt::Enumeration for #id {
-            const NAME: &'static str = #key;
-            const ITEMS: &'static [(&'static str, i64)] = &[#((#names, #values)),*];
-        }
-        #inherent
-    })
+    let items: Vec<(&str, i64)> = e.items.iter().map(|(v, n)| (n.as_str(), *v)).collect();
+    Ok(super::emit::enumeration_type(&m.value_path(), &id, key, &items, "from the class schema"))
 }
 
 fn type_doc(m: &MemberRecord) -> String {
