@@ -2,6 +2,31 @@
 //! type table ([`reflect`]) and items -> typed objects, and back.
 #![warn(missing_docs)]
 
+/// `Clone`, `Copy`, `PartialEq`, `Eq` and `Default` (its `NULL`) for a handle `$ty<T: ?Sized>`
+/// that holds `T` only as a phantom and compares by `$key`: deriving would require `T: Clone`
+/// and the rest of every class it points at. Shared by the tagfile and packfile pointers.
+macro_rules! phantom_handle_impls {
+    ($ty:ident, $key:ident) => {
+        impl<T: ?Sized> Clone for $ty<T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T: ?Sized> Copy for $ty<T> {}
+        impl<T: ?Sized> PartialEq for $ty<T> {
+            fn eq(&self, other: &Self) -> bool {
+                self.$key == other.$key
+            }
+        }
+        impl<T: ?Sized> Eq for $ty<T> {}
+        impl<T: ?Sized> Default for $ty<T> {
+            fn default() -> Self {
+                Self::NULL
+            }
+        }
+    };
+}
+
 pub mod bytes;
 pub mod dynamic;
 pub mod error;

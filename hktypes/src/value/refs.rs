@@ -85,23 +85,7 @@ impl<T: ?Sized> Ptr<T> {
     }
 }
 
-impl<T: ?Sized> Clone for Ptr<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T: ?Sized> Copy for Ptr<T> {}
-impl<T: ?Sized> PartialEq for Ptr<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
-    }
-}
-impl<T: ?Sized> Eq for Ptr<T> {}
-impl<T: ?Sized> Default for Ptr<T> {
-    fn default() -> Self {
-        Self::NULL
-    }
-}
+phantom_handle_impls!(Ptr, index);
 impl<T: ?Sized> fmt::Debug for Ptr<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_null() {
