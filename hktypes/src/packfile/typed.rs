@@ -201,64 +201,30 @@ macro_rules! ints {
 ints!(Int, i64: i8, i16, i32, i64);
 ints!(UInt, u64: u8, u16, u32, u64);
 
-impl PackValue for f32 {
-    fn from_value(v: &Value) -> Result<Self> {
-        match v {
-            Value::Real(r) => Ok(*r),
-            _ => Err(expected("a real", v)),
+/// `PackValue` for a type held in one [`Value`] variant: `$p => $from` builds it from the
+/// variant's payload, `$s => $to` gives the payload back.
+macro_rules! one_variant {
+    ($($t:ty: $variant:ident, $what:literal, $p:ident => $from:expr, $s:ident => $to:expr;)*) => {$(
+        impl PackValue for $t {
+            fn from_value(v: &Value) -> Result<Self> {
+                match v {
+                    Value::$variant($p) => Ok($from),
+                    _ => Err(expected($what, v)),
+                }
+            }
+            fn to_value(&$s) -> Value {
+                Value::$variant($to)
+            }
         }
-    }
-    fn to_value(&self) -> Value {
-        Value::Real(*self)
-    }
+    )*};
 }
 
-impl PackValue for Bool8 {
-    fn from_value(v: &Value) -> Result<Self> {
-        match v {
-            Value::Bool(b) => Ok(Bool8(*b)),
-            _ => Err(expected("a bool", v)),
-        }
-    }
-    fn to_value(&self) -> Value {
-        Value::Bool(self.0)
-    }
-}
-
-impl PackValue for Half16 {
-    fn from_value(v: &Value) -> Result<Self> {
-        match v {
-            Value::Half(h) => Ok(Half16(*h)),
-            _ => Err(expected("a half", v)),
-        }
-    }
-    fn to_value(&self) -> Value {
-        Value::Half(self.0)
-    }
-}
-
-impl PackValue for Vector4 {
-    fn from_value(v: &Value) -> Result<Self> {
-        match v {
-            Value::Vec4(l) => Ok(Vector4 { lanes: *l }),
-            _ => Err(expected("a vector", v)),
-        }
-    }
-    fn to_value(&self) -> Value {
-        Value::Vec4(self.lanes)
-    }
-}
-
-impl PackValue for Quaternion {
-    fn from_value(v: &Value) -> Result<Self> {
-        match v {
-            Value::Vec4(l) => Ok(Quaternion { lanes: *l }),
-            _ => Err(expected("a quaternion", v)),
-        }
-    }
-    fn to_value(&self) -> Value {
-        Value::Vec4(self.lanes)
-    }
+one_variant! {
+    f32: Real, "a real", r => *r, self => *self;
+    Bool8: Bool, "a bool", b => Bool8(*b), self => self.0;
+    Half16: Half, "a half", h => Half16(*h), self => self.0;
+    Vector4: Vec4, "a vector", l => Vector4 { lanes: *l }, self => self.lanes;
+    Quaternion: Vec4, "a quaternion", l => Quaternion { lanes: *l }, self => self.lanes;
 }
 
 /// `N` lanes of four floats from a [`Value::Floats`] of `4 * N`.
