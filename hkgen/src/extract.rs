@@ -46,6 +46,9 @@ fn read_tagfile(path: &Path, compendia: &Compendia, cache: &TypeCache) -> Result
     })
 }
 
+/// A file and what reading it gave: the value and the bytes read, or why it failed.
+type Outcome<T> = (PathBuf, Result<(T, u64), String>);
+
 /// Extracts schemas from `inputs` (files or directories). `progress` is told each file done.
 pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<Extraction, Error> {
     let files = inputs::walk(inputs)?;
@@ -58,7 +61,7 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
 
     let compendium_files: Vec<PathBuf> = of(Format::Tcm0).collect();
     let mut compendia = Compendia::default();
-    let read: Vec<(PathBuf, Result<(tagfile::Compendium, u64), String>)> = compendium_files
+    let read: Vec<Outcome<tagfile::Compendium>> = compendium_files
         .par_iter()
         .map(|p| {
             let r = std::fs::read(p)
@@ -81,7 +84,7 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
 
     let tagfiles: Vec<PathBuf> = of(Format::Tag0).collect();
     let cache = TypeCache::new();
-    let results: Vec<(PathBuf, Result<(Tables, u64), String>)> = tagfiles
+    let results: Vec<Outcome<Tables>> = tagfiles
         .par_iter()
         .map(|p| {
             let r = read_tagfile(p, &compendia, &cache);

@@ -141,7 +141,6 @@ impl Document {
             (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
             (TypeSource::Own, None) => return Err(crate::error::ContainerError::new(ErrorKind::MissingSection("TYPE")).into()),
         };
-        drop(runs);
         let root = if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 };
         Ok(Document {
             sdkv: file.sdkv_raw.to_vec(),

@@ -142,7 +142,8 @@ pub fn build(schemas: &[Schema], registry: Option<&Registry>, botw: Option<&Clas
         SPEC_ITEMS.iter().map(|(k, items)| (*k, items.iter().map(|(n, v)| (n.to_string(), *v)).collect())).collect();
 
     // (key, from, items) -> SDKs.
-    let mut groups: BTreeMap<(String, String, Vec<(String, i64)>), BTreeSet<String>> = BTreeMap::new();
+    type Group = (String, String, Vec<(String, i64)>);
+    let mut groups: BTreeMap<Group, BTreeSet<String>> = BTreeMap::new();
     for schema in schemas {
         for key in enumerations(schema, &members) {
             let (from, items) = if let Some(i) = reg.get(&key) {

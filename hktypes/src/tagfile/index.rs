@@ -59,7 +59,7 @@ pub struct Patch {
 /// ```
 pub fn read_items(sec: &Section<'_>) -> Result<Vec<Item>> {
     let body = sec.body;
-    if body.len() % 12 != 0 {
+    if !body.len().is_multiple_of(12) {
         return Err(sec.locate(ItemsError::invalid(sec.body_offset(), format!("ITEM size {} is not a multiple of 12", body.len()))));
     }
     // The size is a multiple of 12, so every record is whole.

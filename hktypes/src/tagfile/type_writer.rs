@@ -58,7 +58,7 @@ impl Strings {
 }
 
 fn pad4(v: &mut Vec<u8>, byte: u8) {
-    while v.len() % 4 != 0 {
+    while !v.len().is_multiple_of(4) {
         v.push(byte);
     }
 }
