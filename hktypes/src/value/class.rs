@@ -155,3 +155,29 @@ impl dyn Object {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &'static str) -> ClassEntry {
+        fn unread(_: &Reader<'_>) -> Result<Box<dyn Object>> {
+            Err(crate::error::ValueError::invalid(0, "not read in this test"))
+        }
+        ClassEntry { name, size: 0, align: 1, version: None, hash: 0, parent: None, fields: &[], read: unread }
+    }
+
+    #[test]
+    fn layouts_of_a_name_are_found_by_their_keys() {
+        // Sorted by bytes, as generated tables are: ' ' and '<' sort before '#', 'A' after.
+        let table: Vec<ClassEntry> =
+            ["T", "T <x>", "T#0000abcd", "T#1234abcd", "TA", "U#00000001"].into_iter().map(entry).collect();
+        assert!(table.windows(2).all(|w| w[0].name < w[1].name));
+        assert!(ClassEntry::has_layouts_of(&table, "T"));
+        assert!(ClassEntry::has_layouts_of(&table, "U"));
+        assert!(!ClassEntry::has_layouts_of(&table, "TA"));
+        assert!(!ClassEntry::has_layouts_of(&table, "S"));
+        assert!(!ClassEntry::has_layouts_of(&table, "V"));
+        assert!(!ClassEntry::has_layouts_of(&[], "T"));
+    }
+}
