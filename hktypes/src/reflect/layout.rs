@@ -139,9 +139,7 @@ impl<'t> Layouts<'t> {
                 }
                 for k in 0..n {
                     let at = base.checked_add(k.checked_mul(size).ok_or_else(overflow)?).ok_or_else(overflow)?;
-                    for s in inner.iter() {
-                        out.push(Slot { offset: s.offset.checked_add(at).ok_or_else(overflow)?, ..*s });
-                    }
+                    push_shifted(out, &inner, at)?;
                 }
             }
             Kind::Record => {
@@ -153,9 +151,7 @@ impl<'t> Layouts<'t> {
                         if nested {
                             // A record member's slots are computed once per type and shifted into place.
                             let inner = self.slots_at_depth(f.ty, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
-                            for s in inner.iter() {
-                                out.push(Slot { offset: s.offset.checked_add(at).ok_or_else(overflow)?, ..*s });
-                            }
+                            push_shifted(out, &inner, at)?;
                         } else {
                             self.collect(f.ty, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
                         }
@@ -178,6 +174,14 @@ impl<'t> Layouts<'t> {
         self.slots[i as usize] = Some(arc.clone());
         Ok(arc)
     }
+}
+
+/// Appends the slots of a value that lies at offset `at` of the element being collected.
+fn push_shifted(out: &mut Vec<Slot>, inner: &[Slot], at: u32) -> Result<()> {
+    for s in inner {
+        out.push(Slot { offset: s.offset.checked_add(at).ok_or_else(overflow)?, ..*s });
+    }
+    Ok(())
 }
 
 fn overflow() -> Error {

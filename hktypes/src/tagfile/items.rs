@@ -129,9 +129,7 @@ impl ItemData {
 
     /// The item index stored in a slot of element `elem`.
     pub fn target(&self, elem: u32, slot: &Slot) -> u32 {
-        let at = (elem * self.elem_size + slot.offset) as usize;
-        // Slots were checked to lie inside the element when the item was read.
-        u32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap_or([0; 4]))
+        slot_target(&self.bytes, self.elem_size, elem, slot)
     }
 
     /// Every (element, slot, target) with a nonzero target, in element then slot order.
@@ -140,15 +138,22 @@ impl ItemData {
         let elems = if self.slots.is_empty() { 0 } else { self.count };
         // The bytes are looked up once, not per slot.
         let bytes: &[u8] = &self.bytes;
-        let size = self.elem_size as usize;
         (0..elems).flat_map(move |e| {
             self.slots.iter().filter_map(move |s| {
-                let at = e as usize * size + s.offset as usize;
-                let t = bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or([0; 4])));
+                let t = slot_target(bytes, self.elem_size, e, s);
                 (t != 0).then_some((e, *s, t))
             })
         })
     }
+}
+
+/// The item index stored in `slot` of element `elem` of `bytes` (elements of `elem_size` bytes).
+/// Slots were checked to lie inside the element when the item was read; one that does not reads
+/// as 0 rather than panicking.
+#[inline]
+fn slot_target(bytes: &[u8], elem_size: u32, elem: u32, slot: &Slot) -> u32 {
+    let at = elem as usize * elem_size as usize + slot.offset as usize;
+    bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or([0; 4])))
 }
 
 /// Every item of a file; index 0 is the null item.
