@@ -74,11 +74,20 @@ impl Walk<'_> {
             for s in it.slots.iter().filter(|s| (s.kind == SlotKind::String) == strings) {
                 for e in 0..it.count {
                     let t = it.target(e, s);
-                    // A hostile type table may lay two slots over each other, so that writing
-                    // one slot's new index garbles the other's: refused, not followed.
-                    if t as usize >= n {
+                    // Refused, not followed: a target past the items (a hostile type table may lay
+                    // two slots over each other, so that writing one slot's new index garbles the
+                    // other's), and a handle that names no item (a document's pointer to what was
+                    // a run in the file read), which would be written as an item of the null type.
+                    let refused = if t as usize >= n {
+                        Some(ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n as u64 })
+                    } else if t != 0 && self.items.items[t as usize].kind_byte == 0 {
+                        Some(ErrorKind::Invalid(format!("item {t} is not an object or a run of the document")))
+                    } else {
+                        None
+                    };
+                    if let Some(kind) = refused {
                         let at = u64::from(e) * u64::from(it.elem_size) + u64::from(s.offset);
-                        return Err(Error::at(at, ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n as u64 })
+                        return Err(Error::at(at, kind)
                             .in_section("TAG0/INDX/ITEM", 0)
                             .in_context(format!("the items to write: item {old} (offset within its bytes), slot +{:#x}", s.offset)));
                     }
