@@ -1,32 +1,56 @@
-//! Every input a fuzzer failed on (kept under `tests/fuzz_regressions/<target>/`, minimized),
-//! run through the same check as the fuzz target (`fuzz/src/checks.rs`): each must now read, or
-//! fail with a located error, without a panic. Stable Rust, no fuzzer needed.
+//! Every input a fuzzer failed on, run through the same check as the fuzz target
+//! (`fuzz/src/checks.rs`): each must now read, or fail with a located error, without a panic.
+//! Stable Rust, no fuzzer needed.
+//!
+//! An input is kept under `tests/fuzz_regressions/<target>/` in one of two forms:
+//! - `NAME.bin`: the input itself (minimized where the fuzzer could shrink it);
+//! - `NAME.edits`: a corpus file and the bytes the fuzzer changed in it, so that the project
+//!   holds no game data. Lines are `corpus PATH` (relative to the corpus folder), then
+//!   `OFFSET OLD NEW` (hex), each OLD checked against the corpus file before NEW is written;
+//!   `#` starts a comment. These need the corpus (see `tests/common`).
 
 #[allow(dead_code)]
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
+mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-fn run(target: &str, check: fn(&[u8])) -> usize {
+/// The bytes of one kept input; `None` for an edit script when the corpus is absent.
+fn input(path: &Path, corpus: Option<&Path>) -> Option<Vec<u8>> {
+    if path.extension().is_some_and(|x| x == "bin") {
+        return Some(std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+    }
+    Some(common::edited_corpus_file(path, corpus?))
+}
+
+/// Runs every kept input of `target`; returns how many ran and how many needed the corpus that
+/// is absent.
+fn run(target: &str, check: fn(&[u8]), corpus: Option<&Path>) -> (usize, usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions").join(target);
-    let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+        .filter(|p| p.extension().is_some_and(|x| x == "bin" || x == "edits"))
         .collect();
     inputs.sort();
+    let (mut ran, mut skipped) = (0, 0);
     for p in &inputs {
-        let bytes = std::fs::read(p).expect("read regression input");
+        let Some(bytes) = input(p, corpus) else {
+            skipped += 1;
+            continue;
+        };
         if std::panic::catch_unwind(|| check(&bytes)).is_err() {
             panic!("{target}: {} fails its check again", p.display());
         }
+        ran += 1;
     }
-    inputs.len()
+    (ran, skipped)
 }
 
 #[test]
 fn fuzz_findings_stay_fixed() {
+    let corpus = common::corpus();
     let mut counts = Vec::new();
     for (target, check) in [
         ("tag0", checks::tag0 as fn(&[u8])),
@@ -36,7 +60,11 @@ fn fuzz_findings_stay_fixed() {
         ("packfile_objects", checks::packfile_objects),
         ("typed", checks::typed),
     ] {
-        counts.push(format!("{target} {}", run(target, check)));
+        let (ran, skipped) = run(target, check, corpus.as_deref());
+        counts.push(format!("{target} {ran}"));
+        if skipped > 0 {
+            counts.push(format!("({skipped} skipped: no corpus)"));
+        }
     }
     println!("fuzz regression inputs: {}", counts.join(", "));
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use hkgen::inputs::Compendia;
-use hktypes::graph::Document;
+use hktypes::graph::{Document, Node};
 use hktypes::tagfile::TagFile;
 use std::collections::BTreeMap;
 
@@ -102,3 +102,48 @@ macro_rules! ragdoll_edit {
 }
 ragdoll_edit!(edit_2016, hk2016_2);
 ragdoll_edit!(edit_2018, hk2018_1);
+
+/// A file whose type table gives `hkaAnimationContainer` its stock name and hash but lays a
+/// variable array where the class has a pointer (the typed fuzz target's finding, kept as an edit
+/// of a stock skeleton): the class must not read it, so the object stays dynamic, and the
+/// document writes a file that reads back.
+#[test]
+fn a_class_reads_only_objects_whose_references_sit_where_the_file_says() {
+    let Some(corpus) = common::corpus() else { return };
+    let script = common::workspace_root().join("tests/fuzz_regressions/typed/class_layout_differs.edits");
+    let bytes = common::edited_corpus_file(&script, &corpus);
+    let stock = std::fs::read(corpus.join("Vumsy101__ProjectVumsyPatch/chr/c0300.anibnd/c0300/hkx/Skeleton.hkx")).unwrap();
+    let typed_names = |bytes: &[u8]| {
+        let file = TagFile::read(bytes, &Default::default()).unwrap();
+        let doc = Document::from_file(&file, hkclasses::classes_for_sdk(&file.sdk_version())).unwrap();
+        let names: Vec<String> =
+            doc.handles().filter(|&h| matches!(doc.node(h), Some(Node::Typed(_)))).filter_map(|h| doc.type_name(h)).collect();
+        (doc, names)
+    };
+    let (_, stock_typed) = typed_names(&stock);
+    assert!(stock_typed.iter().any(|n| n == "hkaAnimationContainer"), "{stock_typed:?}");
+    let (doc, edited_typed) = typed_names(&bytes);
+    assert!(!edited_typed.iter().any(|n| n == "hkaAnimationContainer"), "{edited_typed:?}");
+    for out in [doc.write(), doc.write_typed()] {
+        let out = out.unwrap();
+        Document::read(&out, &Default::default(), &[]).unwrap();
+    }
+}
+
+/// A pointer set to a handle that is not an object (here a run of the file read) is refused by
+/// the writer with a located error, not written as an item of the null type.
+#[test]
+fn a_pointer_to_what_is_not_an_object_is_refused_on_write() {
+    let Some(corpus) = common::corpus() else { return };
+    use hkclasses::hk2016_2::hknpRagdollData;
+    let bytes = std::fs::read(corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx")).unwrap();
+    let mut doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES).unwrap();
+    let objects: Vec<u32> = doc.handles().collect();
+    let run = (1..).find(|h| !objects.contains(h) && doc.source_item(*h).is_some()).unwrap();
+    let (h, _) = doc.all::<hknpRagdollData>().next().unwrap();
+    doc.get_mut::<hknpRagdollData>(h).unwrap().body_cinfos[0].shape = hktypes::value::Ptr::from_index(run);
+    let err = doc.write().unwrap_err();
+    assert_eq!(err.layer(), hktypes::error::Layer::Writer, "{err}");
+    let text = err.to_string();
+    assert!(text.contains(&format!("item {run} is not an object")) && text.contains("TAG0/INDX/ITEM"), "{text}");
+}

@@ -124,10 +124,13 @@ impl Document {
             let mut strings: Vec<u32> = Vec::new();
             if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
-                // A value the class cannot read (a hostile or odd file) leaves the object dynamic.
+                // A value the class cannot read (a hostile or odd file) leaves the object dynamic, and
+                // so does one whose references the class found elsewhere than the file's slots.
                 if let Ok(obj) = (class.read)(&value::Reader::new(&it.bytes, base, &runs)) {
-                    string_origins(&items, it, &mut strings, 0);
-                    node = Some(Node::Typed(obj));
+                    if refs_agree(&items, it, &*obj) {
+                        string_origins(&items, it, &mut strings, 0);
+                        node = Some(Node::Typed(obj));
+                    }
                 }
             }
             let (node, raw) = match node {
@@ -286,6 +289,94 @@ fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, h
     by_name
         .filter(|c| c.hash == hash)
         .or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(|c| c.hash == hash))
+}
+
+/// Whether the references of `obj`, read by its class from `item`, are the references the file's
+/// slots hold: the same offsets, kinds and targets, and within every array run the same again,
+/// element by element. A name and a hash do not promise that the file lays a type out as the
+/// class does (a hostile table may give a member of the right name another format), and a class
+/// that took plain bytes for a reference, or a reference for plain bytes, would be written back
+/// wrong. Null slots agree with anything: they read as null either way.
+fn refs_agree(items: &Items, item: &ItemData, obj: &dyn Object) -> bool {
+    let mut check = RefCheck::new(items, item, 0);
+    obj.visit_object_refs(&mut check);
+    check.done()
+}
+
+/// Walks a value's reported references against the nonzero slots of the item it was read from
+/// (see [`refs_agree`]), both in ascending offset.
+struct RefCheck<'a> {
+    items: &'a Items,
+    item: &'a ItemData,
+    /// The next slot of the item to compare: element and slot number.
+    elem: u32,
+    slot: usize,
+    ok: bool,
+    depth: u32,
+}
+
+impl<'a> RefCheck<'a> {
+    fn new(items: &'a Items, item: &'a ItemData, depth: u32) -> Self {
+        RefCheck { items, item, elem: 0, slot: 0, ok: depth <= crate::value::MAX_DEPTH, depth }
+    }
+
+    /// The item's next nonzero slot: offset within its bytes, kind and target.
+    fn next_expected(&mut self) -> Option<(usize, SlotKind, u32)> {
+        let it = self.item;
+        let elems = if it.slots.is_empty() { 0 } else { it.count };
+        while self.elem < elems {
+            while let Some(s) = it.slots.get(self.slot) {
+                self.slot += 1;
+                let t = it.target(self.elem, s);
+                if t != 0 {
+                    return Some((self.elem as usize * it.elem_size as usize + s.offset as usize, s.kind, t));
+                }
+            }
+            self.slot = 0;
+            self.elem += 1;
+        }
+        None
+    }
+
+    fn done(&mut self) -> bool {
+        self.ok && self.next_expected().is_none()
+    }
+
+    /// Whether a run the class read as `run` is the file's item `index`, element by element.
+    fn run_agrees(&self, index: u32, run: &dyn value::RunValue) -> bool {
+        let Some(it) = self.items.items.get(index as usize) else { return false };
+        if run.len() != it.count as usize || run.elem_size() != it.elem_size as usize {
+            return false;
+        }
+        let mut inner = RefCheck::new(self.items, it, self.depth + 1);
+        if run.holds_refs() {
+            for i in 0..run.len() {
+                run.visit_elem(i, i * run.elem_size(), &mut inner);
+                if !inner.ok {
+                    return false;
+                }
+            }
+        }
+        inner.done()
+    }
+}
+
+impl value::Visitor for RefCheck<'_> {
+    fn reference(&mut self, at: usize, target: Target<'_>) {
+        if !self.ok {
+            return;
+        }
+        let Some((offset, kind, t)) = self.next_expected() else {
+            self.ok = false;
+            return;
+        };
+        self.ok = offset == at
+            && match target {
+                Target::Object(h) => kind == SlotKind::Pointer && h == t,
+                Target::Str(_) => kind == SlotKind::String,
+                Target::Run(r) => kind == SlotKind::Array && self.run_agrees(t, r),
+            };
+    }
 }
 
 /// Whether some array run is named by more than one slot (of any kind: a string slot may name
@@ -502,6 +593,18 @@ impl Refs for Emit<'_, '_> {
         let s = slots.iter().find(|s| s.offset == within).copied().ok_or_else(|| {
             ValueError::new(ErrorKind::Invalid(format!("{} has no reference slot at {within}", self.b.table.full_name(self.ty))))
         })?;
+        let kind = match target {
+            Target::Object(_) => SlotKind::Pointer,
+            Target::Str(_) => SlotKind::String,
+            Target::Run(_) => SlotKind::Array,
+        };
+        if s.kind != kind {
+            return Err(ValueError::new(ErrorKind::Invalid(format!(
+                "the class writes a {kind:?} slot at {within} where {} has a {:?} slot",
+                self.b.table.full_name(self.ty),
+                s.kind
+            ))));
+        }
         match target {
             Target::Object(h) => Ok(h),
             Target::Str(None) => Ok(0),
@@ -518,11 +621,8 @@ impl Refs for Emit<'_, '_> {
 impl Builder<'_> {
     /// The element type of an array slot type (its shape's subtype).
     fn element_of(&mut self, slot_ty: TypeIndex) -> Result<TypeIndex, ValueError> {
-        let def = self.layouts.shape(slot_ty)?.map(|s| s.def).unwrap_or(slot_ty);
-        self.table
-            .get(def)
-            .and_then(|t| t.subtype)
-            .filter(|&t| t != 0)
+        self.layouts
+            .element_of(slot_ty)?
             .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("array type {} has no element type", self.table.full_name(slot_ty)))))
     }
 }

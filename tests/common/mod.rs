@@ -94,3 +94,34 @@ pub fn snapshot_corpus() -> Option<PathBuf> {
     eprintln!("SKIPPED: {msg}");
     None
 }
+
+/// A corpus file with a few bytes changed, as an edit script says (`tests/fuzz_regressions/`
+/// keeps fuzz findings this way, so that the project holds no game data): `corpus PATH`
+/// (relative to `corpus`), then lines `OFFSET OLD NEW` in hex; each OLD is checked against the
+/// file before NEW is written. `#` starts a comment.
+pub fn edited_corpus_file(script: &Path, corpus: &Path) -> Vec<u8> {
+    let text = std::fs::read_to_string(script).unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    let mut out: Option<Vec<u8>> = None;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = || format!("{}:{}", script.display(), n + 1);
+        if let Some(rel) = line.strip_prefix("corpus ") {
+            let file = corpus.join(rel.trim());
+            out = Some(std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {}: {e}", at(), file.display())));
+            continue;
+        }
+        let data = out.as_mut().unwrap_or_else(|| panic!("{}: an edit before the `corpus` line", at()));
+        let nums: Vec<usize> = line
+            .split_whitespace()
+            .map(|w| usize::from_str_radix(w.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("{}: {w:?} is not hex", at())))
+            .collect();
+        let [offset, old, new] = nums[..] else { panic!("{}: want OFFSET OLD NEW", at()) };
+        let byte = data.get_mut(offset).unwrap_or_else(|| panic!("{}: offset {offset:#x} past the file", at()));
+        assert_eq!(usize::from(*byte), old, "{}: the corpus file has changed at {offset:#x}", at());
+        *byte = u8::try_from(new).unwrap_or_else(|_| panic!("{}: {new:#x} is not a byte", at()));
+    }
+    out.unwrap_or_else(|| panic!("{}: no `corpus` line", script.display()))
+}

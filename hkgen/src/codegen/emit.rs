@@ -217,6 +217,7 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
         .collect();
     let visit_fn = (!visits.is_empty()).then(|| {
         quote! {
+            const HAS_REFS: bool = true;
             fn visit_refs(&self, at: usize, v: &mut dyn #rt::Visitor) {
                 #(#visits)*
             }

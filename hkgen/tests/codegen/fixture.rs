@@ -215,6 +215,7 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
         f.put(64, "locked", &self.locked);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.property_map, at, v);
         ::hktypes::value::Value::visit_refs(&self.transient_property_map, at + 32, v);
@@ -455,6 +456,7 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         f.put(16, "index", &self.index);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.items, at, v);
         ::hktypes::value::Value::visit_refs(&self.index, at + 16, v);
@@ -534,6 +536,7 @@ impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
         f.base(&self.base);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
     }
@@ -610,6 +613,7 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
         f.put(8, "hashMod", &self.hash_mod);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.entries, at, v);
     }
@@ -686,6 +690,7 @@ impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect
         f.base(&self.base);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
     }
@@ -768,6 +773,7 @@ impl ::hktypes::value::Value for hkPropertyDesc {
         f.put(16, "flags", &self.flags);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.r#type, at, v);
         ::hktypes::value::Value::visit_refs(&self.name, at + 8, v);
@@ -854,6 +860,7 @@ impl ::hktypes::value::Value for hkPropertyId {
         f.put(0, "desc", &self.desc);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.desc, at, v);
     }
@@ -921,6 +928,7 @@ impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
         f.put(0, "ptrAndInt", &self.ptr_and_int);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.ptr_and_int, at, v);
     }
@@ -1003,6 +1011,7 @@ impl ::hktypes::value::Value for hkReferencedObject {
         f.put(18, "refCount", &self.ref_count);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.property_bag, at + 8, v);
     }
@@ -1104,6 +1113,7 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
         f.put(16, "1", &self._1);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self._0, at, v);
     }
@@ -1211,6 +1221,7 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
         f.put(88, "blendHint", &self.blend_hint);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
         ::hktypes::value::Value::visit_refs(&self.original_skeleton_name, at + 24, v);
@@ -1350,6 +1361,7 @@ impl ::hktypes::value::Value for hkaBone {
         f.put(8, "lockTranslation", &self.lock_translation);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.name, at, v);
     }
@@ -1458,6 +1470,7 @@ impl ::hktypes::value::Value for hkaSkeleton {
         f.put(128, "partitions", &self.partitions);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.base, at, v);
         ::hktypes::value::Value::visit_refs(&self.name, at + 24, v);
@@ -1612,6 +1625,7 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
         f.put(8, "boneIndex", &self.bone_index);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.local_frame, at, v);
     }
@@ -1696,6 +1710,7 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
         f.put(10, "numBones", &self.num_bones);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.name, at, v);
     }
@@ -1862,6 +1877,7 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
         f.put(160, "activationPriority", &self.activation_priority);
         f.finish()
     }
+    const HAS_REFS: bool = true;
     fn visit_refs(&self, at: usize, v: &mut dyn ::hktypes::value::Visitor) {
         ::hktypes::value::Value::visit_refs(&self.shape, at, v);
         ::hktypes::value::Value::visit_refs(&self.name, at + 24, v);

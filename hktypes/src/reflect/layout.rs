@@ -114,6 +114,13 @@ impl<'t> Layouts<'t> {
         self.slots_at_depth(i, 0)
     }
 
+    /// The element type of a variable-array slot type (its shape's subtype); `None` when the type
+    /// names none.
+    pub fn element_of(&mut self, slot_ty: TypeIndex) -> Result<Option<TypeIndex>> {
+        let def = self.shape(slot_ty)?.map_or(slot_ty, |s| s.def);
+        Ok(self.def(def)?.subtype.filter(|&t| t != 0))
+    }
+
     fn collect(&mut self, i: TypeIndex, base: u32, out: &mut Vec<Slot>, depth: usize) -> Result<()> {
         if depth > MAX_DEPTH {
             return Err(Error::new(ErrorKind::Cycle(format!("or too deep nesting of members in {}", self.def(i)?.name))));

@@ -43,6 +43,8 @@ pub trait Value: Sized + 'static {
     const SIZE: usize;
     /// Alignment in bytes (low 12 bits of the type table's alignment word).
     const ALIGN: usize;
+    /// Whether the type lays out reference slots, so that [`Value::visit_refs`] may report any.
+    const HAS_REFS: bool = false;
 
     /// Reads the value from `r`, which holds exactly [`Self::SIZE`] bytes.
     fn read(r: &Reader<'_>) -> Result<Self>;

@@ -218,6 +218,7 @@ impl Value for () {
 impl<T: Value, const N: usize> Value for [T; N] {
     const SIZE: usize = T::SIZE * N;
     const ALIGN: usize = T::ALIGN;
+    const HAS_REFS: bool = T::HAS_REFS;
     fn read(r: &Reader<'_>) -> Result<Self> {
         T::read_array::<N>(r)
     }

@@ -99,6 +99,7 @@ impl<T: ?Sized> fmt::Debug for Ptr<T> {
 impl<T: ?Sized + 'static> Value for Ptr<T> {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
+    const HAS_REFS: bool = true;
     fn read(r: &Reader<'_>) -> Result<Self> {
         let index = r.u32_le(0)?;
         r.expect_zero(4)?;
@@ -126,6 +127,8 @@ pub trait RunValue {
     fn elem_size(&self) -> usize;
     /// Alignment of an element in bytes.
     fn elem_align(&self) -> usize;
+    /// Whether an element may hold references ([`Value::HAS_REFS`] of the element type).
+    fn holds_refs(&self) -> bool;
     /// Writes element `i` into `w` (exactly one element's bytes).
     fn write_elem(&self, i: usize, w: &mut Writer<'_>) -> Result<()>;
     /// Calls `v` for every reference slot of element `i`, at offsets from `at`.
@@ -147,6 +150,9 @@ impl<T: Value> RunValue for Vec<T> {
     }
     fn elem_align(&self) -> usize {
         T::ALIGN
+    }
+    fn holds_refs(&self) -> bool {
+        T::HAS_REFS
     }
     fn write_elem(&self, i: usize, w: &mut Writer<'_>) -> Result<()> {
         match self.get(i) {
@@ -209,6 +215,7 @@ impl<T, const SLOT: usize> From<Vec<T>> for Array<T, SLOT> {
 impl<T: Value, const SLOT: usize> Value for Array<T, SLOT> {
     const SIZE: usize = SLOT;
     const ALIGN: usize = if SLOT >= 8 { 8 } else { 4 };
+    const HAS_REFS: bool = true;
     fn read(r: &Reader<'_>) -> Result<Self> {
         let index = r.u32_le(0)?;
         r.expect_zero(4)?;
@@ -264,6 +271,7 @@ impl From<&str> for StringPtr {
 impl Value for StringPtr {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
+    const HAS_REFS: bool = true;
     fn read(r: &Reader<'_>) -> Result<Self> {
         let index = r.u32_le(0)?;
         r.expect_zero(4)?;
