@@ -11,7 +11,7 @@
 
 use crate::error::{ErrorKind, Result, ValueError, WriteError};
 use crate::reflect::hash::{Hasher, Recipe};
-use crate::reflect::layout::{Layouts, SlotKind};
+use crate::reflect::layout::{Layouts, Slot, SlotKind};
 use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemData, Items};
 use crate::tagfile::write::{self, TypesOut};
@@ -298,44 +298,32 @@ fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, h
 /// that took plain bytes for a reference, or a reference for plain bytes, would be written back
 /// wrong. Null slots agree with anything: they read as null either way.
 fn refs_agree(items: &Items, item: &ItemData, obj: &dyn Object) -> bool {
-    let mut check = RefCheck::new(items, item, 0);
+    let mut check = ref_check(items, item, 0);
     obj.visit_object_refs(&mut check);
     check.done()
 }
 
 /// Walks a value's reported references against the nonzero slots of the item it was read from
-/// (see [`refs_agree`]), both in ascending offset.
-struct RefCheck<'a> {
+/// ([`ItemData::references`]; see [`refs_agree`]), both in ascending offset.
+struct RefCheck<'a, I> {
     items: &'a Items,
-    item: &'a ItemData,
-    /// The next slot of the item to compare: element and slot number.
-    elem: u32,
-    slot: usize,
+    /// The item's references not compared yet.
+    expected: I,
+    elem_size: usize,
     ok: bool,
     depth: u32,
 }
 
-impl<'a> RefCheck<'a> {
-    fn new(items: &'a Items, item: &'a ItemData, depth: u32) -> Self {
-        RefCheck { items, item, elem: 0, slot: 0, ok: depth <= crate::value::MAX_DEPTH, depth }
-    }
+/// A check of the references read from `item`, `depth` runs below the object.
+fn ref_check<'a>(items: &'a Items, item: &'a ItemData, depth: u32) -> RefCheck<'a, impl Iterator<Item = (u32, Slot, u32)> + 'a> {
+    RefCheck { items, expected: item.references(), elem_size: item.elem_size as usize, ok: depth <= crate::value::MAX_DEPTH, depth }
+}
 
+impl<I: Iterator<Item = (u32, Slot, u32)>> RefCheck<'_, I> {
     /// The item's next nonzero slot: offset within its bytes, kind and target.
     fn next_expected(&mut self) -> Option<(usize, SlotKind, u32)> {
-        let it = self.item;
-        let elems = if it.slots.is_empty() { 0 } else { it.count };
-        while self.elem < elems {
-            while let Some(s) = it.slots.get(self.slot) {
-                self.slot += 1;
-                let t = it.target(self.elem, s);
-                if t != 0 {
-                    return Some((self.elem as usize * it.elem_size as usize + s.offset as usize, s.kind, t));
-                }
-            }
-            self.slot = 0;
-            self.elem += 1;
-        }
-        None
+        let (e, s, t) = self.expected.next()?;
+        Some((e as usize * self.elem_size + s.offset as usize, s.kind, t))
     }
 
     fn done(&mut self) -> bool {
@@ -348,7 +336,7 @@ impl<'a> RefCheck<'a> {
         if run.len() != it.count as usize || run.elem_size() != it.elem_size as usize {
             return false;
         }
-        let mut inner = RefCheck::new(self.items, it, self.depth + 1);
+        let mut inner = ref_check(self.items, it, self.depth + 1);
         if run.holds_refs() {
             for i in 0..run.len() {
                 run.visit_elem(i, i * run.elem_size(), &mut inner);
@@ -361,7 +349,7 @@ impl<'a> RefCheck<'a> {
     }
 }
 
-impl value::Visitor for RefCheck<'_> {
+impl<I: Iterator<Item = (u32, Slot, u32)>> value::Visitor for RefCheck<'_, I> {
     fn reference(&mut self, at: usize, target: Target<'_>) {
         if !self.ok {
             return;
