@@ -127,6 +127,12 @@ impl ItemData {
         self.kind() == KIND_OBJECT
     }
 
+    /// Whether this is a placeholder (kind byte 0): a handle of a document with no item behind it,
+    /// which no file holds and no writer writes.
+    pub fn is_placeholder(&self) -> bool {
+        self.kind_byte == 0
+    }
+
     /// The item index stored in a slot of element `elem`.
     pub fn target(&self, elem: u32, slot: &Slot) -> u32 {
         slot_target(&self.bytes, self.elem_size, elem, slot)

@@ -80,7 +80,7 @@ impl Walk<'_> {
                     // a run in the file read), which would be written as an item of the null type.
                     let refused = if t as usize >= n {
                         Some(ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n as u64 })
-                    } else if t != 0 && self.items.items[t as usize].kind_byte == 0 {
+                    } else if t != 0 && self.items.items[t as usize].is_placeholder() {
                         Some(ErrorKind::Invalid(format!("item {t} is not an object or a run of the document")))
                     } else {
                         None
@@ -153,8 +153,7 @@ pub fn plan(items: &Items, layouts: &mut Layouts<'_>) -> Result<Plan, Error> {
         queue: VecDeque::new(),
     };
     for old in 1..n as u32 {
-        // Kind byte 0 marks a placeholder (a handle with no item), which no file holds.
-        if items.items[old as usize].kind_byte == 0 {
+        if items.items[old as usize].is_placeholder() {
             continue;
         }
         let via = if items.items[old as usize].kind() == KIND_OBJECT { SlotKind::Pointer } else { SlotKind::Array };
