@@ -96,13 +96,15 @@ impl NameBudget {
     }
 }
 
-#[inline]
-fn string_at(strings: &[&str], index: u64, at: u64, what: &'static str, budget: &mut NameBudget) -> Result<Name> {
-    let s = strings.get(index as usize).ok_or_else(|| {
-        Error::at(at, ErrorKind::IndexOutOfRange { what, index, count: strings.len() as u64 })
-    })?;
+/// The string `index` names, charged to `budget`. It returns the borrowed text, not a [`Name`]:
+/// the caller makes the name where it is kept, which spares a move of the name through the result.
+#[inline(always)]
+fn string_at<'s>(strings: &[&'s str], index: u64, at: u64, what: &'static str, budget: &mut NameBudget) -> Result<&'s str> {
+    let Some(&s) = strings.get(index as usize) else {
+        return Err(Error::at(at, ErrorKind::IndexOutOfRange { what, index, count: strings.len() as u64 }));
+    };
     budget.take(s.len(), at)?;
-    Ok(Name::new(s))
+    Ok(s)
 }
 
 #[inline]
@@ -143,9 +145,9 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
                 return Err(Error::invalid(at, format!("template parameter {pname:?} is neither `t` nor `v`"))
                     .in_context(name));
             };
-            params.push(TemplateParam { name: pname, arg });
+            params.push(TemplateParam { name: Name::new(pname), arg });
         }
-        t.name = name;
+        t.name = Name::new(name);
         t.params = params;
     }
     expect_padding(&c)?;
@@ -222,8 +224,8 @@ fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str],
             let name = string_at(fields, packed::read(c)?, at, "field name string", budget)?;
             let flags = packed::read_u32(c)?;
             let offset = packed::read_u32(c)?;
-            let ty = type_index(c, count).map_err(|e| e.in_context(name.clone()))?;
-            list.push(Field { name, flags, offset, ty });
+            let ty = type_index(c, count).map_err(|e| e.in_context(name))?;
+            list.push(Field { name: Name::new(name), flags, offset, ty });
         }
         t.fields = Some(list);
     }
