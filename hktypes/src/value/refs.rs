@@ -251,9 +251,11 @@ impl<T: Value, const SLOT: usize> Value for Array<T, SLOT> {
 }
 
 /// A string slot (`hkStringPtr`, `char*`, `const char*`): `None` is the null string (index 0),
-/// `Some("")` the empty string (a run holding only the terminator).
+/// `Some("")` the empty string (a run holding only the terminator). The text is a
+/// [`compact_str::CompactString`], which holds strings of up to 24 bytes (nearly every bone, track
+/// and object name) without an allocation of their own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct StringPtr(pub Option<String>);
+pub struct StringPtr(pub Option<compact_str::CompactString>);
 
 impl StringPtr {
     /// The string, `None` for the null string.
@@ -264,7 +266,7 @@ impl StringPtr {
 
 impl From<&str> for StringPtr {
     fn from(s: &str) -> Self {
-        StringPtr(Some(s.to_owned()))
+        StringPtr(Some(s.into()))
     }
 }
 
@@ -287,7 +289,7 @@ impl Value for StringPtr {
             return Err(Error::at(run.base, ErrorKind::UnterminatedString));
         };
         let text = std::str::from_utf8(text).map_err(|_| Error::at(run.base, ErrorKind::BadUtf8))?;
-        Ok(StringPtr(Some(text.to_owned())))
+        Ok(StringPtr(Some(text.into())))
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
         if self.0.is_none() {
