@@ -11,7 +11,7 @@
 
 use crate::error::{ErrorKind, Result, ValueError, WriteError};
 use crate::reflect::hash::{Hasher, Recipe};
-use crate::reflect::layout::{Layouts, Slot, SlotKind};
+use crate::reflect::layout::{Layouts, Slot, SlotKind, Slots};
 use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemData, Items};
 use crate::tagfile::write::{self, TypesOut};
@@ -49,7 +49,7 @@ struct Entry {
 }
 
 /// String origins of a typed object (see [`Entry::strings`]): item indices of the file read.
-type Origins = Arc<[u32]>;
+type Origins = Box<[u32]>;
 
 /// Where a document's types go when it is written.
 #[derive(Clone, Debug)]
@@ -228,7 +228,7 @@ impl Document {
             .find(|(i, _)| self.types.full_name(*i) == value::base_key(T::NAME))
             .map(|(i, _)| i)
             .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
-        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Arc::from([]), raw: None }));
+        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Origins::default(), raw: None }));
         Ok(self.objects.len() as Handle - 1)
     }
 
@@ -423,15 +423,15 @@ struct Builder<'t> {
     items: Vec<ItemData>,
     char_ty: Option<TypeIndex>,
     /// The string origins of the typed object being written, and how many were used.
-    origins: Origins,
+    origins: &'t [u32],
     next_origin: usize,
     /// Runs of the file read already written (by dynamic objects, or strings of typed objects
     /// whose text is unchanged) -> their new indices: a run two slots share is written once.
     old_runs: BTreeMap<u32, u32>,
 }
 
-fn empty_item(slots: &Arc<[crate::reflect::layout::Slot]>) -> ItemData {
-    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Default::default(), slots: Arc::clone(slots) }
+fn empty_item() -> ItemData {
+    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Default::default(), slots: Slots::NONE }
 }
 
 impl<'t> Builder<'t> {
@@ -443,14 +443,13 @@ impl<'t> Builder<'t> {
             .filter(|(_, t)| t.name == "char")
             .map(|(i, _)| i)
             .find(|&i| layouts.size_of(i).ok() == Some(1));
-        let none: Arc<[crate::reflect::layout::Slot]> = Arc::from([]);
         Builder {
             table,
             source,
             layouts,
-            items: (0..handles).map(|_| empty_item(&none)).collect(),
+            items: (0..handles).map(|_| empty_item()).collect(),
             char_ty,
-            origins: Arc::from([]),
+            origins: &[],
             next_origin: 0,
             old_runs: BTreeMap::new(),
         }
@@ -462,8 +461,8 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of a typed object of type `ty`.
-    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &Origins) -> Result<ItemData, ValueError> {
-        self.origins = Arc::clone(origins);
+    fn typed(&mut self, ty: TypeIndex, kind_byte: u8, obj: &dyn Object, origins: &'t [u32]) -> Result<ItemData, ValueError> {
+        self.origins = origins;
         self.next_origin = 0;
         let size = self.layouts.size_of(ty)? as usize;
         let slots = self.layouts.slots(ty)?;
@@ -559,7 +558,7 @@ impl<'t> Builder<'t> {
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
         let count = bytes.len() as u32;
-        let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes: bytes.into(), slots: Arc::from([]) });
+        let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes: bytes.into(), slots: Slots::NONE });
         if let Some(o) = origin {
             self.old_runs.insert(o, i);
         }

@@ -33,6 +33,35 @@ pub struct Slot {
     pub kind: SlotKind,
 }
 
+/// The reference slots of one element of a type, in ascending offset. The items of one type share
+/// one list; a type without slots (a run of numbers or characters, most runs of a file) needs no
+/// shared list at all, so making, cloning and dropping its empty list costs nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Slots(Option<std::sync::Arc<[Slot]>>);
+
+impl Slots {
+    /// No slots.
+    pub const NONE: Slots = Slots(None);
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [Slot];
+    #[inline]
+    fn deref(&self) -> &[Slot] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl From<Vec<Slot>> for Slots {
+    fn from(v: Vec<Slot>) -> Self {
+        if v.is_empty() {
+            Slots::NONE
+        } else {
+            Slots(Some(v.into()))
+        }
+    }
+}
+
 /// The shape of a type after aliases are followed.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
@@ -52,7 +81,7 @@ const MAX_DEPTH: usize = 64;
 pub struct Layouts<'t> {
     table: &'t TypeTable,
     shapes: Vec<Option<Option<Shape>>>,
-    slots: Vec<Option<std::sync::Arc<[Slot]>>>,
+    slots: Vec<Option<Slots>>,
 }
 
 impl<'t> Layouts<'t> {
@@ -110,7 +139,7 @@ impl<'t> Layouts<'t> {
     }
 
     /// Every reference slot of one element of `i`, in ascending offset order.
-    pub fn slots(&mut self, i: TypeIndex) -> Result<std::sync::Arc<[Slot]>> {
+    pub fn slots(&mut self, i: TypeIndex) -> Result<Slots> {
         self.slots_at_depth(i, 0)
     }
 
@@ -170,16 +199,16 @@ impl<'t> Layouts<'t> {
         Ok(())
     }
 
-    fn slots_at_depth(&mut self, i: TypeIndex, depth: usize) -> Result<std::sync::Arc<[Slot]>> {
+    fn slots_at_depth(&mut self, i: TypeIndex, depth: usize) -> Result<Slots> {
         if let Some(Some(s)) = self.slots.get(i as usize) {
             return Ok(s.clone());
         }
         let mut out = Vec::new();
         self.collect(i, 0, &mut out, depth)?;
         out.sort_by_key(|s| s.offset);
-        let arc: std::sync::Arc<[Slot]> = out.into();
-        self.slots[i as usize] = Some(arc.clone());
-        Ok(arc)
+        let slots = Slots::from(out);
+        self.slots[i as usize] = Some(slots.clone());
+        Ok(slots)
     }
 }
 

@@ -6,7 +6,7 @@
 use super::file::TagFile;
 use super::index::{KIND_OBJECT, KIND_RUN};
 use crate::error::{ErrorKind, ItemsError as Error, UnlayeredError};
-use crate::reflect::layout::{Layouts, Slot, SlotKind};
+use crate::reflect::layout::{Layouts, Slot, SlotKind, Slots};
 use crate::reflect::TypeIndex;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -113,7 +113,7 @@ pub struct ItemData {
     /// `count * elem_size` bytes.
     pub bytes: ItemBytes,
     /// The reference slots of one element.
-    pub slots: Arc<[Slot]>,
+    pub slots: Slots,
 }
 
 impl ItemData {
@@ -208,7 +208,7 @@ impl Items {
                     count: it.count,
                     elem_size: 0,
                     bytes: ItemBytes::default(),
-                    slots: Arc::from([]),
+                    slots: Slots::NONE,
                 });
                 continue;
             }
