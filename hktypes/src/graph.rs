@@ -11,9 +11,9 @@
 
 use crate::error::{ErrorKind, Result, ValueError, WriteError};
 use crate::reflect::hash::{Hasher, Recipe};
-use crate::reflect::layout::{Layouts, Slot, SlotKind, Slots};
+use crate::reflect::layout::{Layouts, SlotKind, Slots};
 use crate::reflect::{TypeIndex, TypeTable};
-use crate::tagfile::items::{ItemData, Items};
+use crate::tagfile::items::{ItemData, Items, References};
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
@@ -305,21 +305,21 @@ fn refs_agree(items: &Items, item: &ItemData, obj: &dyn Object) -> bool {
 
 /// Walks a value's reported references against the nonzero slots of the item it was read from
 /// ([`ItemData::references`]; see [`refs_agree`]), both in ascending offset.
-struct RefCheck<'a, I> {
+struct RefCheck<'a> {
     items: &'a Items,
     /// The item's references not compared yet.
-    expected: I,
+    expected: References<'a>,
     elem_size: usize,
     ok: bool,
     depth: u32,
 }
 
 /// A check of the references read from `item`, `depth` runs below the object.
-fn ref_check<'a>(items: &'a Items, item: &'a ItemData, depth: u32) -> RefCheck<'a, impl Iterator<Item = (u32, Slot, u32)> + 'a> {
+fn ref_check<'a>(items: &'a Items, item: &'a ItemData, depth: u32) -> RefCheck<'a> {
     RefCheck { items, expected: item.references(), elem_size: item.elem_size as usize, ok: depth <= crate::value::MAX_DEPTH, depth }
 }
 
-impl<I: Iterator<Item = (u32, Slot, u32)>> RefCheck<'_, I> {
+impl RefCheck<'_> {
     /// The item's next nonzero slot: offset within its bytes, kind and target.
     fn next_expected(&mut self) -> Option<(usize, SlotKind, u32)> {
         let (e, s, t) = self.expected.next()?;
@@ -349,7 +349,7 @@ impl<I: Iterator<Item = (u32, Slot, u32)>> RefCheck<'_, I> {
     }
 }
 
-impl<I: Iterator<Item = (u32, Slot, u32)>> value::Visitor for RefCheck<'_, I> {
+impl value::Visitor for RefCheck<'_> {
     fn reference(&mut self, at: usize, target: Target<'_>) {
         if !self.ok {
             return;

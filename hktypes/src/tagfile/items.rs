@@ -139,17 +139,41 @@ impl ItemData {
     }
 
     /// Every (element, slot, target) with a nonzero target, in element then slot order.
-    pub fn references(&self) -> impl Iterator<Item = (u32, Slot, u32)> + '_ {
+    pub fn references(&self) -> References<'_> {
         // A run of plain values has no slots: nothing to visit per element.
         let elems = if self.slots.is_empty() { 0 } else { self.count };
-        // The bytes are looked up once, not per slot.
-        let bytes: &[u8] = &self.bytes;
-        (0..elems).flat_map(move |e| {
-            self.slots.iter().filter_map(move |s| {
-                let t = slot_target(bytes, self.elem_size, e, s);
-                (t != 0).then_some((e, *s, t))
-            })
-        })
+        References { bytes: &self.bytes, slots: &self.slots, elem_size: self.elem_size, elems, elem: 0, slot: 0 }
+    }
+}
+
+/// The nonzero reference slots of an item ([`ItemData::references`]), walked element by element.
+#[derive(Clone, Debug)]
+pub struct References<'a> {
+    bytes: &'a [u8],
+    slots: &'a [Slot],
+    elem_size: u32,
+    elems: u32,
+    elem: u32,
+    slot: usize,
+}
+
+impl Iterator for References<'_> {
+    type Item = (u32, Slot, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, Slot, u32)> {
+        while self.elem < self.elems {
+            while let Some(s) = self.slots.get(self.slot) {
+                self.slot += 1;
+                let t = slot_target(self.bytes, self.elem_size, self.elem, s);
+                if t != 0 {
+                    return Some((self.elem, *s, t));
+                }
+            }
+            self.slot = 0;
+            self.elem += 1;
+        }
+        None
     }
 }
 
