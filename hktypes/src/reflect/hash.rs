@@ -76,7 +76,12 @@ fn crc(prev: u32, bytes: &[u8]) -> u32 {
         let b = u32::from_le_bytes([w[4], w[5], w[6], w[7]]);
         c = slice4(a, 4) ^ slice4(b, 0);
     }
-    for &b in words.remainder() {
+    let mut rest = words.remainder();
+    if let [a, b, c4, d, tail @ ..] = rest {
+        c = slice4(u32::from_le_bytes([*a, *b, *c4, *d]) ^ c, 0);
+        rest = tail;
+    }
+    for &b in rest {
         c = CRC_TABLES[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
     }
     !c
@@ -85,6 +90,12 @@ fn crc(prev: u32, bytes: &[u8]) -> u32 {
 #[inline]
 fn crc_u32(prev: u32, v: u32) -> u32 {
     !slice4(!prev ^ v, 0)
+}
+
+/// `crc_u32(crc_u32(prev, a), b)` in one step of eight bytes.
+#[inline]
+fn crc_u32x2(prev: u32, a: u32, b: u32) -> u32 {
+    !(slice4(!prev ^ a, 4) ^ slice4(b, 0))
 }
 
 /// Which variant of the recipe a table's hashes follow.
@@ -228,8 +239,7 @@ impl<'t> Hasher<'t> {
     fn own_fields(&mut self, mut h: u32, t: &'t super::TypeDef, depth: usize) -> Result<u32> {
         for f in t.fields() {
             h = crc(h, f.name.as_bytes());
-            h = crc_u32(h, f.offset);
-            h = crc_u32(h, self.hash_at(f.ty, depth + 1)?);
+            h = crc_u32x2(h, f.offset, self.hash_at(f.ty, depth + 1)?);
         }
         Ok(h)
     }
@@ -295,7 +305,9 @@ mod crc_tests {
         let mut whole = crc32fast::Hasher::new();
         whole.update(b"hkaSkeleton");
         whole.update(&7u32.to_le_bytes());
-        assert_eq!(crc_u32(crc(0, b"hkaSkeleton"), 7), whole.finalize());
+        assert_eq!(crc_u32(crc(0, b"hkaSkeleton"), 7), whole.clone().finalize());
+        whole.update(&0xA1B2_C3D4u32.to_le_bytes());
+        assert_eq!(crc_u32x2(crc(0, b"hkaSkeleton"), 7, 0xA1B2_C3D4), whole.finalize());
         assert_eq!(crc(0x1234_5678, b""), 0x1234_5678);
         // Every length around the eight-byte steps, continued from a nonzero value.
         let text: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
