@@ -66,13 +66,38 @@ pub struct QsTransform {
     pub scale: Vector4,
 }
 
+/// The `N` lanes at the start of `r`, checked against its window once (a matrix or an array of
+/// vectors reads as one row of lanes, not as vectors one by one).
+#[inline]
+fn lanes<const N: usize>(r: &Reader<'_>) -> Result<[f32; N]> {
+    f32::read_array::<N>(r)
+}
+
+/// Four lanes from a row of lanes, from lane `at` on.
+#[inline(always)]
+fn vector(l: &[f32], at: usize) -> Vector4 {
+    Vector4 { lanes: [l[at], l[at + 1], l[at + 2], l[at + 3]] }
+}
+
 macro_rules! lanes {
     ($($t:ident),*) => {$(
         impl Value for $t {
             const SIZE: usize = 16;
             const ALIGN: usize = 16;
+            #[inline]
             fn read(r: &Reader<'_>) -> Result<Self> {
-                Ok($t { lanes: r.value(0)? })
+                Ok($t { lanes: lanes(r)? })
+            }
+            #[inline]
+            fn read_array<const K: usize>(r: &Reader<'_>) -> Result<[Self; K]> {
+                let bytes = r.sub(0, K * 16)?.data();
+                Ok(std::array::from_fn(|i| {
+                    let lane = |j: usize| {
+                        let at = i * 16 + j * 4;
+                        f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+                    };
+                    $t { lanes: [lane(0), lane(1), lane(2), lane(3)] }
+                }))
             }
             fn write(&self, w: &mut Writer<'_>) -> Result<()> {
                 w.value(0, &self.lanes)
@@ -86,8 +111,10 @@ lanes!(Vector4, Quaternion);
 impl Value for Matrix3 {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &Reader<'_>) -> Result<Self> {
-        Ok(Matrix3 { cols: r.value(0)? })
+        let l: [f32; 12] = lanes(r)?;
+        Ok(Matrix3 { cols: [vector(&l, 0), vector(&l, 4), vector(&l, 8)] })
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
         w.value(0, &self.cols)
@@ -97,8 +124,10 @@ impl Value for Matrix3 {
 impl Value for Matrix4 {
     const SIZE: usize = 64;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &Reader<'_>) -> Result<Self> {
-        Ok(Matrix4 { cols: r.value(0)? })
+        let l: [f32; 16] = lanes(r)?;
+        Ok(Matrix4 { cols: [vector(&l, 0), vector(&l, 4), vector(&l, 8), vector(&l, 12)] })
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
         w.value(0, &self.cols)
@@ -108,8 +137,10 @@ impl Value for Matrix4 {
 impl Value for Transform {
     const SIZE: usize = 64;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &Reader<'_>) -> Result<Self> {
-        Ok(Transform { rotation: r.field(0, "rotation")?, translation: r.field(48, "translation")? })
+        let l: [f32; 16] = lanes(r)?;
+        Ok(Transform { rotation: Matrix3 { cols: [vector(&l, 0), vector(&l, 4), vector(&l, 8)] }, translation: vector(&l, 12) })
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
         w.field(0, "rotation", &self.rotation)?;
@@ -120,12 +151,11 @@ impl Value for Transform {
 impl Value for QsTransform {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &Reader<'_>) -> Result<Self> {
-        Ok(QsTransform {
-            translation: r.field(0, "translation")?,
-            rotation: r.field(16, "rotation")?,
-            scale: r.field(32, "scale")?,
-        })
+        let l: [f32; 12] = lanes(r)?;
+        let v = vector(&l, 4);
+        Ok(QsTransform { translation: vector(&l, 0), rotation: Quaternion { lanes: v.lanes }, scale: vector(&l, 8) })
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
         w.field(0, "translation", &self.translation)?;
