@@ -268,7 +268,7 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
         (
             quote! {
                 let mut f = r.fields();
-                let v = Self { #base_read #(#reads,)* };
+                let v = <Self as #rt::Value>::read_members(&mut f);
                 f.finish(v)
             },
             quote! {
@@ -279,6 +279,14 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
             },
         )
     };
+    // Members (and the base) are read in place through the one field reader of the object.
+    let read_members = (!empty).then(|| {
+        quote! {
+            fn read_members(f: &mut #rt::FieldReader<'_, '_>) -> Self {
+                Self { #base_read #(#reads,)* }
+            }
+        }
+    });
     let doc = docs(&doc);
     Ok(quote! {
         #doc
@@ -293,6 +301,7 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
             fn read(#r: &#rt::Reader<'_>) -> #rt::Result<Self> {
                 #read_body
             }
+            #read_members
             fn write(&self, #w: &mut #rt::Writer<'_>) -> #rt::Result<()> {
                 #write_body
             }

@@ -198,12 +198,15 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             property_map: f.get(0, "propertyMap"),
             transient_property_map: f.get(32, "transientPropertyMap"),
             locked: f.get(64, "locked"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -288,8 +291,11 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000a {
     const ALIGN: usize = 4;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self { r#type: f.get(0, "type") };
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self { r#type: f.get(0, "type") }
     }
     fn write(
         &self,
@@ -353,12 +359,15 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
     const ALIGN: usize = 4;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             r#type: f.get(0, "type"),
             self_: f.get(4, "self"),
             m_bool: f.get(6, "mBool"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -441,11 +450,14 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             items: f.get(0, "items"),
             index: f.get(16, "index"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -525,8 +537,11 @@ impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self { base: f.base() };
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self { base: f.base() }
     }
     fn write(
         &self,
@@ -598,11 +613,14 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             entries: f.get(0, "entries"),
             hash_mod: f.get(8, "hashMod"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -679,8 +697,11 @@ impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect
     const ALIGN: usize = 16;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self { base: f.base() };
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self { base: f.base() }
     }
     fn write(
         &self,
@@ -756,12 +777,15 @@ impl ::hktypes::value::Value for hkPropertyDesc {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             r#type: f.get(0, "type"),
             name: f.get(8, "name"),
             flags: f.get(16, "flags"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -849,8 +873,11 @@ impl ::hktypes::value::Value for hkPropertyId {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self { desc: f.get(0, "desc") };
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self { desc: f.get(0, "desc") }
     }
     fn write(
         &self,
@@ -915,10 +942,13 @@ impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
-            ptr_and_int: f.get(0, "ptrAndInt"),
-        };
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
+            ptr_and_int: f.get(0, "ptrAndInt"),
+        }
     }
     fn write(
         &self,
@@ -992,13 +1022,16 @@ impl ::hktypes::value::Value for hkReferencedObject {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             base: f.base(),
             property_bag: f.get(8, "propertyBag"),
             mem_size_and_flags: f.get(16, "memSizeAndFlags"),
             ref_count: f.get(18, "refCount"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1098,11 +1131,14 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
     const ALIGN: usize = 16;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             _0: f.get(0, "0"),
             _1: f.get(16, "1"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1192,7 +1228,11 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             base: f.base(),
             original_skeleton_name: f.get(24, "originalSkeletonName"),
             animation: f.get(32, "animation"),
@@ -1200,8 +1240,7 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
             float_track_to_float_slot_indices: f.get(56, "floatTrackToFloatSlotIndices"),
             partition_indices: f.get(72, "partitionIndices"),
             blend_hint: f.get(88, "blendHint"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1346,11 +1385,14 @@ impl ::hktypes::value::Value for hkaBone {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             name: f.get(0, "name"),
             lock_translation: f.get(8, "lockTranslation"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1441,7 +1483,11 @@ impl ::hktypes::value::Value for hkaSkeleton {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             base: f.base(),
             name: f.get(24, "name"),
             parent_indices: f.get(32, "parentIndices"),
@@ -1451,8 +1497,7 @@ impl ::hktypes::value::Value for hkaSkeleton {
             float_slots: f.get(96, "floatSlots"),
             local_frames: f.get(112, "localFrames"),
             partitions: f.get(128, "partitions"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1610,11 +1655,14 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             local_frame: f.get(0, "localFrame"),
             bone_index: f.get(8, "boneIndex"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1693,12 +1741,15 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
     const ALIGN: usize = 8;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             name: f.get(0, "name"),
             start_bone_index: f.get(8, "startBoneIndex"),
             num_bones: f.get(10, "numBones"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -1822,7 +1873,11 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
     const ALIGN: usize = 16;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
+        f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
             shape: f.get(0, "shape"),
             flags: f.get(8, "flags"),
             collision_cntrl: f.get(12, "collisionCntrl"),
@@ -1845,8 +1900,7 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
             collision_look_ahead_distance: f.get(148, "collisionLookAheadDistance"),
             local_frame: f.get(152, "localFrame"),
             activation_priority: f.get(160, "activationPriority"),
-        };
-        f.finish(v)
+        }
     }
     fn write(
         &self,
@@ -2114,10 +2168,13 @@ impl ::hktypes::value::Value for hknpBodyId {
     const ALIGN: usize = 4;
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
-        let v = Self {
-            serial_and_index: f.get(0, "serialAndIndex"),
-        };
+        let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
+    }
+    fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
+        Self {
+            serial_and_index: f.get(0, "serialAndIndex"),
+        }
     }
     fn write(
         &self,

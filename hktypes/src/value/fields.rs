@@ -24,9 +24,23 @@ pub(crate) fn zeroed<T: Value>() -> T {
 
 impl<'r, 'a> FieldReader<'r, 'a> {
     /// Member `name` of type `T` at `offset`; after an error, a placeholder.
+    #[inline]
     pub fn get<T: Value>(&mut self, offset: usize, name: &'static str) -> T {
+        self.member(offset, Some(name))
+    }
+
+    /// The base-class part at offset 0 (not named in errors).
+    #[inline]
+    pub fn base<T: Value>(&mut self) -> T {
+        self.member(0, None)
+    }
+
+    /// The whole window as one `T`, through [`Value::read`] (what [`Value::read_members`] does
+    /// for a type that reads no members of its own).
+    #[inline]
+    pub fn whole<T: Value>(&mut self) -> T {
         if self.err.is_none() {
-            match self.r.field(offset, name) {
+            match T::read(self.r) {
                 Ok(v) => return v,
                 Err(e) => self.err = Some(e),
             }
@@ -34,12 +48,20 @@ impl<'r, 'a> FieldReader<'r, 'a> {
         zeroed()
     }
 
-    /// The base-class part at offset 0 (not named in errors).
-    pub fn base<T: Value>(&mut self) -> T {
+    #[inline]
+    fn member<T: Value>(&mut self, offset: usize, name: Option<&'static str>) -> T {
         if self.err.is_none() {
-            match self.r.value(0) {
-                Ok(v) => return v,
-                Err(e) => self.err = Some(e),
+            match self.r.sub(offset, T::SIZE) {
+                Ok(window) => {
+                    let mut inner = FieldReader { r: &window, err: None };
+                    let v = T::read_members(&mut inner);
+                    // After an error the value is incomplete, and never used: the error is.
+                    if let Some(e) = inner.err {
+                        self.err = Some(name_error(e, name));
+                    }
+                    return v;
+                }
+                Err(e) => self.err = Some(name_error(e, name)),
             }
         }
         zeroed()
@@ -51,6 +73,14 @@ impl<'r, 'a> FieldReader<'r, 'a> {
             None => Ok(value),
             Some(e) => Err(e),
         }
+    }
+}
+
+#[cold]
+fn name_error(e: Error, name: Option<&'static str>) -> Error {
+    match name {
+        Some(n) => e.in_context(n),
+        None => e,
     }
 }
 

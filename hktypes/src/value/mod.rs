@@ -49,6 +49,16 @@ pub trait Value: Sized + 'static {
     /// Reads the value from `r`, which holds exactly [`Self::SIZE`] bytes.
     fn read(r: &Reader<'_>) -> Result<Self>;
 
+    /// Reads the value from the window of `f`, keeping the first error in `f` rather than
+    /// returning it; after an error the value is incomplete and must not be used. A generated class
+    /// reads its members (and its base) this way, so that a nested value is built where it is kept
+    /// instead of being returned and moved at every level of nesting. The default reads through
+    /// [`Value::read`].
+    #[inline]
+    fn read_members(f: &mut FieldReader<'_, '_>) -> Self {
+        f.whole()
+    }
+
     /// Writes the value into `w`, which holds exactly [`Self::SIZE`] zero bytes.
     fn write(&self, w: &mut Writer<'_>) -> Result<()>;
 
