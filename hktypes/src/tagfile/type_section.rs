@@ -61,7 +61,8 @@ fn read_strings<'a>(sec: &Section<'a>) -> Result<Vec<&'a str>> {
     };
     // Valid UTF-8 as a whole is valid string by string (NUL is a character of its own, so every
     // cut below falls between characters).
-    let mut out = Vec::with_capacity(memchr::memchr_iter(0, text.as_bytes()).count());
+    // One pass; stock strings average well over eight bytes, so this rarely grows.
+    let mut out = Vec::with_capacity(text.len() / 8 + 1);
     let mut start = 0;
     for i in memchr::memchr_iter(0, text.as_bytes()) {
         out.push(text.get(start..i).unwrap_or_default());
