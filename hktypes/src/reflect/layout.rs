@@ -179,7 +179,7 @@ impl<'t> Layouts<'t> {
                 }
             }
             Kind::Record => {
-                for owner in self.table.ancestry(shape.def) {
+                for &owner in self.table.ancestry_chain(shape.def).iter() {
                     let fields = self.def(owner)?.fields();
                     for f in fields {
                         let at = base.checked_add(f.offset).ok_or_else(overflow)?;

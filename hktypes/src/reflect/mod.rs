@@ -319,9 +319,54 @@ impl TypeTable {
         chain
     }
 
+    /// [`TypeTable::ancestry`] without an allocation for a chain of up to [`Chain::INLINE`] types
+    /// (every stock chain is shorter than ten).
+    pub fn ancestry_chain(&self, i: TypeIndex) -> Chain {
+        let mut chain = [0; Chain::INLINE];
+        let mut n = 0;
+        let mut cur = i;
+        loop {
+            if n == Chain::INLINE {
+                return Chain::Long(self.ancestry(i));
+            }
+            chain[n] = cur;
+            n += 1;
+            match self.get(cur) {
+                Some(t) if t.parent != 0 => cur = t.parent,
+                _ => break,
+            }
+        }
+        chain[..n].reverse();
+        Chain::Short(chain, n as u8)
+    }
+
     /// Number of types with a stored hash.
     pub fn stored_hashes(&self) -> usize {
         self.types.iter().filter(|t| t.hash.is_some()).count()
+    }
+}
+
+/// A chain of parents, root class first (see [`TypeTable::ancestry_chain`]).
+#[derive(Clone, Debug)]
+pub enum Chain {
+    /// Up to [`Chain::INLINE`] types, the first `n` of the array.
+    Short([TypeIndex; Chain::INLINE], u8),
+    /// A longer chain (or a cycle), as [`TypeTable::ancestry`] gives it.
+    Long(Vec<TypeIndex>),
+}
+
+impl Chain {
+    /// The longest chain held without an allocation.
+    pub const INLINE: usize = 16;
+}
+
+impl std::ops::Deref for Chain {
+    type Target = [TypeIndex];
+    fn deref(&self) -> &[TypeIndex] {
+        match self {
+            Chain::Short(a, n) => &a[..*n as usize],
+            Chain::Long(v) => v,
+        }
     }
 }
 
@@ -335,13 +380,19 @@ mod hostile_tests {
         let t = |parent| TypeDef { parent, ..TypeDef::default() };
         let table = TypeTable { types: vec![TypeDef::default(), t(2), t(3), t(2)] };
         assert_eq!(table.ancestry(1), vec![3, 2, 1]);
+        assert_eq!(*table.ancestry_chain(1), [3, 2, 1]);
         assert_eq!(table.ancestry(0), vec![0]);
+        assert_eq!(*table.ancestry_chain(0), [0]);
         assert_eq!(TypeTable::default().ancestry(5), vec![5]);
+        assert_eq!(*TypeTable::default().ancestry_chain(5), [5]);
         let n = 100_000u32;
         let table = TypeTable { types: (0..=n).map(|k| t(k.saturating_sub(1))).collect() };
         let chain = table.ancestry(n);
         assert_eq!(chain.len(), n as usize);
         assert_eq!(chain[0], 1);
+        assert_eq!(*table.ancestry_chain(n), chain[..]);
+        assert_eq!(*table.ancestry_chain(Chain::INLINE as u32), table.ancestry(Chain::INLINE as u32)[..]);
+        assert_eq!(*table.ancestry_chain(Chain::INLINE as u32 + 1), table.ancestry(Chain::INLINE as u32 + 1)[..]);
     }
 
     #[test]
