@@ -104,7 +104,7 @@ impl Document {
         let items = Items::read(file, &mut layouts)?;
         let mut hasher = Hasher::new(&file.types, Recipe::for_sdk(&file.sdk));
         // Type index -> class entry, decided once per type.
-        let mut class_of: BTreeMap<TypeIndex, Option<&ClassEntry>> = BTreeMap::new();
+        let mut class_of: Vec<Option<Option<&ClassEntry>>> = vec![None; file.types.len()];
         let runs = FileRuns { items: &items, file };
         let shared_arrays = shares_array_runs(&items);
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
@@ -112,11 +112,14 @@ impl Document {
             if !it.is_object() {
                 continue;
             }
-            let entry = match class_of.get(&it.ty) {
-                Some(e) => *e,
+            // Item types were checked to be in the table.
+            let entry = match class_of.get(it.ty as usize).copied().flatten() {
+                Some(e) => e,
                 None => {
                     let e = find_class(classes, &file.types, it.ty, &mut hasher);
-                    class_of.insert(it.ty, e);
+                    if let Some(slot) = class_of.get_mut(it.ty as usize) {
+                        *slot = Some(e);
+                    }
                     e
                 }
             };
