@@ -157,7 +157,8 @@ pub struct Compendia {
 
 /// Whether two tables agree type by type (stored hashes aside) on every index both have.
 fn compatible(a: &hktypes::reflect::TypeTable, b: &hktypes::reflect::TypeTable) -> bool {
-    a.types.iter().zip(&b.types).all(|(x, y)| hktypes::reflect::TypeDef { hash: None, ..x.clone() } == hktypes::reflect::TypeDef { hash: None, ..y.clone() })
+    let unhashed = |t: &hktypes::reflect::TypeTable, i| t.record(i).map(|r| hktypes::reflect::TypeRecord { hash: None, ..r });
+    (0..a.len().min(b.len()) as u32).all(|i| unhashed(a, i) == unhashed(b, i))
 }
 
 fn common_prefix(a: &Path, b: &Path) -> usize {

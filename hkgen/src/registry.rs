@@ -10,7 +10,7 @@
 use crate::error::RegistryError;
 use crate::Error;
 use hktypes::reflect::hash::{Hasher, Recipe};
-use hktypes::reflect::{field_flags, presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable};
+use hktypes::reflect::{field_flags, presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
 
 /// (runtime Optionals bit, tagfile presence bit)
@@ -98,7 +98,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         index.get(&id).copied().ok_or_else(|| at(n, format!("unknown type id {id}")))
     };
 
-    let mut types = vec![TypeDef::default()];
+    let mut types = vec![TypeRecord::default()];
     let mut presets = HashMap::new();
     for (pos, (_, k)) in ids.iter().enumerate() {
         let n = nodes[*k];
@@ -113,7 +113,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         if p & presence::ATTRIBUTE != 0 {
             return Err(at(n, format!("{name} has an attribute string, which is not supported")));
         }
-        let mut t = TypeDef { name: name.as_str().into(), parent: resolve(n, num(n, "Parent")?)?, ..TypeDef::default() };
+        let mut t = TypeRecord { name: name.as_str().into(), parent: resolve(n, num(n, "Parent")?)?, ..TypeRecord::default() };
         if p & presence::FORMAT != 0 {
             t.format = Some(num(n, "Format")?);
         }
@@ -200,7 +200,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         }
         types.push(t);
     }
-    let mut table = TypeTable { types };
+    let mut table = TypeTable::from_records(types);
     // A corrupt dump can make a parent chain loop, which the rest of hkgen takes to be impossible
     // (the tagfile reader refuses such tables too).
     for (i, t) in table.iter() {

@@ -213,7 +213,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 let mut members = Vec::new();
                 for owner in table.ancestry(shape.def) {
                     let Some(t) = table.get(owner) else { continue };
-                    for f in t.fields() {
+                    for f in table.fields_of(t) {
                         let size = self.layouts.size_of(f.ty)? as usize;
                         let at = f.offset as usize;
                         let Some(b) = bytes.get(at..at + size) else {

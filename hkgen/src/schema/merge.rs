@@ -184,8 +184,8 @@ fn build(sdk: &str, acc: SdkTables) -> (Schema, Vec<String>) {
             let rec = Type {
                 key: k.clone(),
                 name: ty.name.to_string(),
-                params: ty
-                    .params
+                params: t
+                    .params_of(ty)
                     .iter()
                     .map(|p| Param {
                         name: p.name.to_string(),
@@ -203,8 +203,9 @@ fn build(sdk: &str, acc: SdkTables) -> (Schema, Vec<String>) {
                 align: ty.size.map(|s| s.align),
                 flags: ty.flags.map(Hex),
                 properties: ty.properties,
-                fields: ty.fields.as_ref().map(|fs| {
-                    fs.iter()
+                fields: ty.fields.map(|_| {
+                    t.fields_of(ty)
+                        .iter()
                         .map(|f| Field { name: f.name.to_string(), flags: Hex(f.flags), offset: f.offset, ty: key(f.ty) })
                         .collect()
                 }),

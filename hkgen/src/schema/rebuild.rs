@@ -5,7 +5,7 @@ use super::model::{Arg, Schema};
 use crate::error::SchemaError;
 use crate::Error;
 use hktypes::reflect::hash::{check_table, HashCheck};
-use hktypes::reflect::{Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable};
+use hktypes::reflect::{Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::BTreeMap;
 
 /// Every type of `schema` in one table, in key order from index 1; with the index of each key.
@@ -18,7 +18,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
         }
         index.get(key).copied().ok_or_else(|| Error::Schema(SchemaError::new(format!("refers to unknown type {key:?}")).in_context(owner)))
     };
-    let mut types = vec![TypeDef::default()];
+    let mut types = vec![TypeRecord::default()];
     for t in schema.types.values() {
         let owner = t.key.as_str();
         let params = t
@@ -55,7 +55,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
             (None, None) => None,
             _ => return Err(SchemaError::new("size and align must be given together").in_context(owner).into()),
         };
-        types.push(TypeDef {
+        types.push(TypeRecord {
             name: t.name.as_str().into(),
             params,
             parent: match &t.parent {
@@ -73,7 +73,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
             hash: t.hash.map(|h| h.0),
         });
     }
-    Ok((TypeTable { types }, index))
+    Ok((TypeTable::from_records(types), index))
 }
 
 /// Recomputes, from the schema alone, every stored hash and every computed hash it records.

@@ -237,7 +237,7 @@ impl<'t> Hasher<'t> {
 
     /// Continues `h` over the fields of `t` itself: name, offset and the field type's hash.
     fn own_fields(&mut self, mut h: u32, t: &'t super::TypeDef, depth: usize) -> Result<u32> {
-        for f in t.fields() {
+        for f in self.table.fields_of(t) {
             h = crc(h, f.name.as_bytes());
             h = crc_u32x2(h, f.offset, self.hash_at(f.ty, depth + 1)?);
         }
@@ -249,7 +249,7 @@ impl<'t> Hasher<'t> {
             return Err(Error::new(ErrorKind::Cycle("or too deep template parameters".into())));
         }
         let t = self.get(i)?;
-        for p in &t.params {
+        for p in self.table.params_of(t) {
             match p.arg {
                 TemplateArg::Type(ti) => {
                     self.param_steps = self.param_steps.checked_sub(1).ok_or_else(|| {
@@ -322,21 +322,21 @@ mod crc_tests {
 #[cfg(test)]
 mod hostile_tests {
     use super::*;
-    use crate::reflect::{TemplateParam, TypeDef};
+    use crate::reflect::{TemplateParam, TypeRecord};
 
-    fn named(name: &str) -> TypeDef {
-        TypeDef { name: name.into(), ..TypeDef::default() }
+    fn named(name: &str) -> TypeRecord {
+        TypeRecord { name: name.into(), ..TypeRecord::default() }
     }
 
     #[test]
     fn template_arguments_that_double_with_every_type_stop() {
         // Type k takes type k-1 twice: hashing type 60 would visit 2^60 arguments.
-        let mut types = vec![TypeDef::default(), named("T")];
+        let mut types = vec![TypeRecord::default(), named("T")];
         for k in 2..=60u32 {
             let arg = |n: &str| TemplateParam { name: n.into(), arg: TemplateArg::Type(k - 1) };
-            types.push(TypeDef { params: vec![arg("tA"), arg("tB")], hash: Some(0), ..named("T") });
+            types.push(TypeRecord { params: vec![arg("tA"), arg("tB")], hash: Some(0), ..named("T") });
         }
-        let table = TypeTable { types };
+        let table = TypeTable::from_records(types);
         let e = check_table(&table, Recipe::InheritedFields).unwrap_err();
         assert!(e.to_string().contains("out of proportion"), "{e}");
         assert_eq!(e.path(), ["T"]);
@@ -349,11 +349,11 @@ mod hostile_tests {
         // 20 000 types, each the parent of the next and each with (no) fields: walking the whole
         // chain for every type would be quadratic.
         let n = 20_000u32;
-        let mut types = vec![TypeDef::default()];
+        let mut types = vec![TypeRecord::default()];
         for k in 1..=n {
-            types.push(TypeDef { parent: k - 1, fields: Some(Vec::new()), properties: Some(0), hash: Some(1), ..named("C") });
+            types.push(TypeRecord { parent: k - 1, fields: Some(Vec::new()), properties: Some(0), hash: Some(1), ..named("C") });
         }
-        let table = TypeTable { types };
+        let table = TypeTable::from_records(types);
         let e = check_table(&table, Recipe::InheritedFields).unwrap_err();
         assert!(e.to_string().contains("parent chain longer than"), "{e}");
         // The own-fields recipe walks no chain, and hashes every type.

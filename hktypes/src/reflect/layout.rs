@@ -180,7 +180,7 @@ impl<'t> Layouts<'t> {
             }
             Kind::Record => {
                 for &owner in self.table.ancestry_chain(shape.def).iter() {
-                    let fields = self.def(owner)?.fields();
+                    let fields = self.table.fields_of(self.def(owner)?);
                     for f in fields {
                         let at = base.checked_add(f.offset).ok_or_else(overflow)?;
                         let nested = matches!(self.shape(f.ty)?, Some(Shape { kind: Kind::Record, .. }));

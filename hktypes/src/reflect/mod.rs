@@ -142,10 +142,59 @@ pub struct Interface {
     pub value: u32,
 }
 
-/// One type of a table.
+/// A run of a table's template parameters or fields: where one type's own start in
+/// [`TypeTable::params`] or [`TypeTable::fields`], and how many there are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Span {
+    /// Index of the first one.
+    pub start: u32,
+    /// How many.
+    pub len: u32,
+}
+
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
+}
+
+/// One type of a table. Its template parameters and fields are kept by the table, in two lists
+/// shared by all its types ([`TypeTable::params_of`], [`TypeTable::fields_of`]), so that reading a
+/// table allocates per table, not per type; [`TypeRecord`] is the same type with lists of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypeDef {
     /// The name as stored (`hkArray`, `T*`); [`TypeTable::full_name`] adds template arguments.
+    pub name: Name,
+    /// Template parameters, in order: a span of [`TypeTable::params`].
+    pub params: Span,
+    /// 0 when the type has no parent.
+    pub parent: TypeIndex,
+    /// The format word ([`Format`]).
+    pub format: Option<u32>,
+    /// The element type of an array or the pointee of a pointer.
+    pub subtype: Option<TypeIndex>,
+    /// The class version.
+    pub version: Option<u32>,
+    /// Size and alignment.
+    pub size: Option<SizeAlign>,
+    /// Type flag bits ([`type_flags`]).
+    pub flags: Option<u32>,
+    /// The high 16 bits of the field-count word: properties, which store no records here.
+    pub properties: Option<u16>,
+    /// The member records, a span of [`TypeTable::fields`]; present exactly when `properties` is.
+    pub fields: Option<Span>,
+    /// Interfaces the type implements.
+    pub interfaces: Option<Vec<Interface>>,
+    /// The hash stored in `THSH`, if any.
+    pub hash: Option<u32>,
+}
+
+/// One type with its template parameters and fields held by itself: what a builder of a table
+/// fills in ([`TypeTable::from_records`]) and what types of two tables compare as
+/// ([`TypeTable::record`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TypeRecord {
+    /// The name as stored.
     pub name: Name,
     /// Template parameters, in order.
     pub params: Vec<TemplateParam>,
@@ -199,11 +248,6 @@ impl TypeDef {
         p
     }
 
-    /// Its own member records (none when it has no field list).
-    pub fn fields(&self) -> &[Field] {
-        self.fields.as_deref().unwrap_or(&[])
-    }
-
     /// The format word, as a [`Format`].
     pub fn format(&self) -> Option<Format> {
         self.format.map(Format)
@@ -215,14 +259,114 @@ impl TypeDef {
 /// hostile table can take to about 1 kB per record of a few bytes.
 pub const MAX_FULL_NAME: usize = 1024;
 
-/// A whole type table. Index 0 is the null type and holds a default [`TypeDef`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// A whole type table. Index 0 is the null type and holds a default [`TypeDef`]. Two tables are
+/// equal when their types are, type by type, whatever order their shared lists hold them in.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct TypeTable {
     /// The types by index, the null type first.
     pub types: Vec<TypeDef>,
+    /// The template parameters of every type, each type's a [`Span`] of them.
+    pub params: Vec<TemplateParam>,
+    /// The member records of every type, each type's a [`Span`] of them.
+    pub fields: Vec<Field>,
 }
 
+impl PartialEq for TypeTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.types.len() == other.types.len()
+            && self.types.iter().zip(&other.types).all(|(a, b)| {
+                let (fa, fb) = (a.fields.map(|_| self.fields_of(a)), b.fields.map(|_| other.fields_of(b)));
+                TypeDef { params: Span::default(), fields: None, ..a.clone() } == TypeDef { params: Span::default(), fields: None, ..b.clone() }
+                    && self.params_of(a) == other.params_of(b)
+                    && fa == fb
+            })
+    }
+}
+
+impl Eq for TypeTable {}
+
 impl TypeTable {
+    /// A table of `records`, the null type first.
+    pub fn from_records(records: impl IntoIterator<Item = TypeRecord>) -> TypeTable {
+        let mut table = TypeTable::default();
+        for r in records {
+            table.push(r);
+        }
+        table
+    }
+
+    /// Appends a type; returns its index.
+    pub fn push(&mut self, r: TypeRecord) -> TypeIndex {
+        let params = self.add_params(r.params);
+        let fields = r.fields.map(|f| self.add_fields(f));
+        self.types.push(TypeDef {
+            name: r.name,
+            params,
+            parent: r.parent,
+            format: r.format,
+            subtype: r.subtype,
+            version: r.version,
+            size: r.size,
+            flags: r.flags,
+            properties: r.properties,
+            fields,
+            interfaces: r.interfaces,
+            hash: r.hash,
+        });
+        self.types.len() as TypeIndex - 1
+    }
+
+    /// Appends template parameters to the shared list; the span to give the type that has them.
+    pub fn add_params(&mut self, params: impl IntoIterator<Item = TemplateParam>) -> Span {
+        let start = self.params.len();
+        self.params.extend(params);
+        Span { start: start as u32, len: (self.params.len() - start) as u32 }
+    }
+
+    /// Appends fields to the shared list; the span to give the type that has them.
+    pub fn add_fields(&mut self, fields: impl IntoIterator<Item = Field>) -> Span {
+        let start = self.fields.len();
+        self.fields.extend(fields);
+        Span { start: start as u32, len: (self.fields.len() - start) as u32 }
+    }
+
+    /// The template parameters of `t`, a type of this table.
+    #[inline]
+    pub fn params_of(&self, t: &TypeDef) -> &[TemplateParam] {
+        self.params.get(t.params.range()).unwrap_or(&[])
+    }
+
+    /// The member records of `t`, a type of this table (none when it has no field list).
+    #[inline]
+    pub fn fields_of(&self, t: &TypeDef) -> &[Field] {
+        t.fields.and_then(|s| self.fields.get(s.range())).unwrap_or(&[])
+    }
+
+    /// The member records of type `i`, to change them in place.
+    pub fn fields_of_mut(&mut self, i: TypeIndex) -> Option<&mut [Field]> {
+        let span = self.get(i)?.fields?;
+        self.fields.get_mut(span.range())
+    }
+
+    /// Type `i` with its parameters and fields held by itself; `None` out of range.
+    pub fn record(&self, i: TypeIndex) -> Option<TypeRecord> {
+        let t = self.types.get(i as usize)?;
+        Some(TypeRecord {
+            name: t.name.clone(),
+            params: self.params_of(t).to_vec(),
+            parent: t.parent,
+            format: t.format,
+            subtype: t.subtype,
+            version: t.version,
+            size: t.size,
+            flags: t.flags,
+            properties: t.properties,
+            fields: t.fields.map(|_| self.fields_of(t).to_vec()),
+            interfaces: t.interfaces.clone(),
+            hash: t.hash,
+        })
+    }
+
     /// Number of entries, the null type included.
     pub fn len(&self) -> usize {
         self.types.len()
@@ -270,7 +414,8 @@ impl TypeTable {
             return;
         };
         out.push_str(&t.name);
-        if t.params.is_empty() {
+        let params = self.params_of(t);
+        if params.is_empty() {
             return;
         }
         if depth > 32 {
@@ -278,7 +423,7 @@ impl TypeTable {
             return;
         }
         out.push('<');
-        for (n, p) in t.params.iter().enumerate() {
+        for (n, p) in params.iter().enumerate() {
             if out.len() >= MAX_FULL_NAME {
                 return;
             }
@@ -378,7 +523,7 @@ mod hostile_tests {
     fn ancestry_stops_at_a_cycle_and_is_linear_on_a_long_chain() {
         // 1 -> 2 -> 3 -> 2
         let t = |parent| TypeDef { parent, ..TypeDef::default() };
-        let table = TypeTable { types: vec![TypeDef::default(), t(2), t(3), t(2)] };
+        let table = TypeTable { types: vec![TypeDef::default(), t(2), t(3), t(2)], ..TypeTable::default() };
         assert_eq!(table.ancestry(1), vec![3, 2, 1]);
         assert_eq!(*table.ancestry_chain(1), [3, 2, 1]);
         assert_eq!(table.ancestry(0), vec![0]);
@@ -386,7 +531,7 @@ mod hostile_tests {
         assert_eq!(TypeTable::default().ancestry(5), vec![5]);
         assert_eq!(*TypeTable::default().ancestry_chain(5), [5]);
         let n = 100_000u32;
-        let table = TypeTable { types: (0..=n).map(|k| t(k.saturating_sub(1))).collect() };
+        let table = TypeTable { types: (0..=n).map(|k| t(k.saturating_sub(1))).collect(), ..TypeTable::default() };
         let chain = table.ancestry(n);
         assert_eq!(chain.len(), n as usize);
         assert_eq!(chain[0], 1);
@@ -397,12 +542,12 @@ mod hostile_tests {
 
     #[test]
     fn full_names_are_bounded() {
-        let mut types = vec![TypeDef::default(), TypeDef { name: "T".into(), ..TypeDef::default() }];
+        let mut types = vec![TypeRecord::default(), TypeRecord { name: "T".into(), ..TypeRecord::default() }];
         for k in 2..=40u32 {
             let arg = |n: &str| TemplateParam { name: n.into(), arg: TemplateArg::Type(k - 1) };
-            types.push(TypeDef { name: "T".into(), params: vec![arg("tA"), arg("tB")], ..TypeDef::default() });
+            types.push(TypeRecord { name: "T".into(), params: vec![arg("tA"), arg("tB")], ..TypeRecord::default() });
         }
-        let table = TypeTable { types };
+        let table = TypeTable::from_records(types);
         assert_eq!(table.full_name(3), "T<T<T, T>, T<T, T>>");
         let long = table.full_name(40);
         assert!(long.len() <= MAX_FULL_NAME + 10 && long.ends_with("..."), "{}", long.len());

@@ -90,7 +90,7 @@ fn member_path(layouts: &mut Layouts<'_>, ty: TypeIndex, off: u32, out: &mut Str
     let mut best: Option<(&str, u32, TypeIndex)> = None;
     for owner in table.ancestry(shape.def) {
         let Some(t) = table.get(owner) else { continue };
-        for f in t.fields() {
+        for f in table.fields_of(t) {
             if f.offset <= off && best.is_none_or(|(_, o, _)| f.offset >= o) {
                 let size = layouts.size_of(f.ty).unwrap_or(0);
                 if off < f.offset + size.max(1) {

@@ -10,7 +10,7 @@ use crate::bytes::{check_count, Cursor};
 use crate::error::{ErrorKind, TypeTableError as Error};
 use crate::reflect::hash::MAX_DEPTH;
 use crate::reflect::{
-    presence, Field, Interface, Name, SizeAlign, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
+    presence, Field, Interface, Name, SizeAlign, Span, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
 };
 
 type Result<T, E = Error> = std::result::Result<T, E>;
@@ -125,16 +125,17 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
     // Every type after the null one takes at least two bytes (name and parameter count).
     let count = check_count("types", count, 2, c.remaining() + 2, at)?;
     // Filled in place: a type record is large enough that building each one aside and moving it
-    // in costs a copy per type.
+    // in costs a copy per type. Parameters go to the table's one list.
     let mut types = Vec::new();
     types.resize_with(count.max(1), TypeDef::default);
+    let mut params = Vec::new();
     for t in types.iter_mut().skip(1) {
         let at = c.offset();
         let name = string_at(strings, packed::read(&mut c)?, at, "type name string", budget)?;
         let at = c.offset();
         let nparams = packed::read(&mut c)?;
         let nparams = check_count("template parameters", nparams, 2, c.remaining(), at)?;
-        let mut params = Vec::with_capacity(nparams);
+        let start = params.len();
         for _ in 0..nparams {
             let at = c.offset();
             let pname = string_at(strings, packed::read(&mut c)?, at, "template parameter name string", budget)?;
@@ -149,10 +150,10 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
             params.push(TemplateParam { name: Name::new(pname), arg });
         }
         t.name = Name::new(name);
-        t.params = params;
+        t.params = Span { start: start as u32, len: nparams as u32 };
     }
     expect_padding(&c)?;
-    Ok(TypeTable { types })
+    Ok(TypeTable { types, params, fields: Vec::new() })
 }
 
 /// What may follow the last record of a packed sub-section: zero bytes only.
@@ -180,13 +181,20 @@ fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[&str], budget
             return Err(Error::at(at, ErrorKind::Duplicate(format!("body of type {i}"))));
         }
         // The name is copied into the error only when there is one.
-        read_body(&mut c, &mut table.types[i as usize], count, fields, budget)
+        read_body(&mut c, &mut table.types[i as usize], &mut table.fields, count, fields, budget)
             .map_err(|e| e.in_context(table.types[i as usize].name.clone()))?;
     }
     Ok(())
 }
 
-fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str], budget: &mut NameBudget) -> Result<()> {
+fn read_body(
+    c: &mut Cursor<'_>,
+    t: &mut TypeDef,
+    all_fields: &mut Vec<Field>,
+    count: usize,
+    fields: &[&str],
+    budget: &mut NameBudget,
+) -> Result<()> {
     t.parent = type_index(c, count)?;
     let at = c.offset();
     let p = packed::read_u32(c)?;
@@ -219,16 +227,17 @@ fn read_body(c: &mut Cursor<'_>, t: &mut TypeDef, count: usize, fields: &[&str],
         let word = packed::read_u32(c)?;
         let n = check_count("fields", u64::from(word & 0xFFFF), 4, c.remaining(), at)?;
         t.properties = Some((word >> 16) as u16);
-        let mut list = Vec::with_capacity(n);
+        let start = all_fields.len();
+        all_fields.reserve(n);
         for _ in 0..n {
             let at = c.offset();
             let name = string_at(fields, packed::read(c)?, at, "field name string", budget)?;
             let flags = packed::read_u32(c)?;
             let offset = packed::read_u32(c)?;
             let ty = type_index(c, count).map_err(|e| e.in_context(name))?;
-            list.push(Field { name: Name::new(name), flags, offset, ty });
+            all_fields.push(Field { name: Name::new(name), flags, offset, ty });
         }
-        t.fields = Some(list);
+        t.fields = Some(Span { start: start as u32, len: n as u32 });
     }
     if p & presence::INTERFACES != 0 {
         let at = c.offset();

@@ -69,7 +69,7 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
     let mut tstr = Strings::new();
     for (_, t) in table.iter() {
         tstr.intern(&t.name);
-        for p in &t.params {
+        for p in table.params_of(t) {
             tstr.intern(&p.name);
             // SDK 2019.1 interns a type parameter's type name right after the parameter name;
             // older SDKs only when that type's own entry comes.
@@ -86,8 +86,9 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
     packed::write(&mut tna, n as u64);
     for (_, t) in table.iter() {
         packed::write(&mut tna, tstr.intern(&t.name));
-        packed::write(&mut tna, t.params.len() as u64);
-        for p in &t.params {
+        let params = table.params_of(t);
+        packed::write(&mut tna, params.len() as u64);
+        for p in params {
             packed::write(&mut tna, tstr.intern(&p.name));
             match p.arg {
                 TemplateArg::Type(ti) => packed::write(&mut tna, u64::from(ti)),
@@ -121,7 +122,8 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
         if let Some(f) = t.flags {
             packed::write(&mut tbdy, f.into());
         }
-        if let Some(fields) = &t.fields {
+        if t.fields.is_some() {
+            let fields = table.fields_of(t);
             let word = (u64::from(t.properties.unwrap_or(0)) << 16) | fields.len() as u64;
             packed::write(&mut tbdy, word);
             for f in fields {
