@@ -128,7 +128,8 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
     // in costs a copy per type. Parameters go to the table's one list.
     let mut types = Vec::new();
     types.resize_with(count.max(1), TypeDef::default);
-    let mut params = Vec::new();
+    // Sized once for the common case: a parameter takes three bytes or more of this section.
+    let mut params = Vec::with_capacity(c.remaining() / 6);
     for t in types.iter_mut().skip(1) {
         let at = c.offset();
         let name = string_at(strings, packed::read(&mut c)?, at, "type name string", budget)?;
@@ -166,6 +167,9 @@ fn expect_padding(c: &Cursor<'_>) -> Result<()> {
 
 fn read_bodies(sec: &Section<'_>, table: &mut TypeTable, fields: &[&str], budget: &mut NameBudget) -> Result<()> {
     let count = table.types.len();
+    // Sized once for the common case (stock bodies take about ten bytes per field, a field at
+    // least four); a table with more grows it.
+    table.fields.reserve(sec.body.len() / 8);
     let mut seen = vec![false; count];
     let mut c = sec.cursor();
     while !c.is_empty() {
