@@ -105,6 +105,7 @@ impl Document {
         let mut hasher = Hasher::new(&file.types, Recipe::for_sdk(&file.sdk));
         // Type index -> class entry, decided once per type.
         let mut class_of: Vec<Option<Option<&ClassEntry>>> = vec![None; file.types.len()];
+        let mut name = String::new();
         let runs = FileRuns { items: &items, file };
         let shared_arrays = shares_array_runs(&items);
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
@@ -116,7 +117,7 @@ impl Document {
             let entry = match class_of.get(it.ty as usize).copied().flatten() {
                 Some(e) => e,
                 None => {
-                    let e = find_class(classes, &file.types, it.ty, &mut hasher);
+                    let e = find_class(classes, &file.types, it.ty, &mut hasher, &mut name);
                     if let Some(slot) = class_of.get_mut(it.ty as usize) {
                         *slot = Some(e);
                     }
@@ -281,8 +282,16 @@ impl Document {
 
 /// The class of `classes` for type `ty`: by full name, or by `name#hash` where the SDK has several
 /// layouts of the name, and only when the computed hashes agree.
-fn find_class<'c>(classes: &'c [ClassEntry], table: &TypeTable, ty: TypeIndex, hasher: &mut Hasher<'_>) -> Option<&'c ClassEntry> {
-    let name = table.full_name(ty);
+/// `name` is a buffer for the type's full name.
+fn find_class<'c>(
+    classes: &'c [ClassEntry],
+    table: &TypeTable,
+    ty: TypeIndex,
+    hasher: &mut Hasher<'_>,
+    name: &mut String,
+) -> Option<&'c ClassEntry> {
+    table.full_name_into(ty, name);
+    let name = name.as_str();
     // Hashing is the costly part: only a type some class is named after is hashed.
     let by_name = ClassEntry::find(classes, &name);
     if by_name.is_none() && !ClassEntry::has_layouts_of(classes, &name) {

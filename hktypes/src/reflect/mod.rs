@@ -396,13 +396,20 @@ impl TypeTable {
     /// it cannot recurse or grow without end; a name cut short ends in `...`.
     pub fn full_name(&self, i: TypeIndex) -> String {
         let mut s = String::new();
-        self.write_full_name(i, &mut s, 0);
-        if s.len() >= MAX_FULL_NAME {
-            s.push_str("...");
-        }
+        self.full_name_into(i, &mut s);
         // Growing by pushes may have doubled the buffer; a caller that names every type keeps them.
         s.shrink_to_fit();
         s
+    }
+
+    /// [`TypeTable::full_name`] into `out` (cleared first), for a caller that names many types
+    /// one after another and keeps none of the names.
+    pub fn full_name_into(&self, i: TypeIndex, out: &mut String) {
+        out.clear();
+        self.write_full_name(i, out, 0);
+        if out.len() >= MAX_FULL_NAME {
+            out.push_str("...");
+        }
     }
 
     fn write_full_name(&self, i: TypeIndex, out: &mut String, depth: usize) {
