@@ -151,10 +151,17 @@ impl<'t> Layouts<'t> {
     }
 
     fn collect(&mut self, i: TypeIndex, base: u32, out: &mut Vec<Slot>, depth: usize) -> Result<()> {
+        match self.shape(i)? {
+            Some(shape) => self.collect_shaped(i, shape, base, out, depth),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Layouts::collect`] for a type whose shape is known.
+    fn collect_shaped(&mut self, i: TypeIndex, shape: Shape, base: u32, out: &mut Vec<Slot>, depth: usize) -> Result<()> {
         if depth > MAX_DEPTH {
             return Err(Error::new(ErrorKind::Cycle(format!("or too deep nesting of members in {}", self.def(i)?.name))));
         }
-        let Some(shape) = self.shape(i)? else { return Ok(()) };
         let def = self.def(shape.def)?;
         let fmt = def.format().unwrap_or(super::Format(0));
         match shape.kind {
@@ -183,13 +190,16 @@ impl<'t> Layouts<'t> {
                     let fields = self.table.fields_of(self.def(owner)?);
                     for f in fields {
                         let at = base.checked_add(f.offset).ok_or_else(overflow)?;
-                        let nested = matches!(self.shape(f.ty)?, Some(Shape { kind: Kind::Record, .. }));
-                        if nested {
-                            // A record member's slots are computed once per type and shifted into place.
-                            let inner = self.slots_at_depth(f.ty, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
-                            push_shifted(out, &inner, at)?;
-                        } else {
-                            self.collect(f.ty, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                        match self.shape(f.ty)? {
+                            None => {}
+                            Some(Shape { kind: Kind::Record, .. }) => {
+                                // A record member's slots are computed once per type and shifted into place.
+                                let inner = self.slots_at_depth(f.ty, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                                push_shifted(out, &inner, at)?;
+                            }
+                            Some(shape) => {
+                                self.collect_shaped(f.ty, shape, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                            }
                         }
                     }
                 }
@@ -205,7 +215,10 @@ impl<'t> Layouts<'t> {
         }
         let mut out = Vec::new();
         self.collect(i, 0, &mut out, depth)?;
-        out.sort_by_key(|s| s.offset);
+        // Members are nearly always listed in offset order already.
+        if !out.is_sorted_by_key(|s| s.offset) {
+            out.sort_by_key(|s| s.offset);
+        }
         let slots = Slots::from(out);
         self.slots[i as usize] = Some(slots.clone());
         Ok(slots)
