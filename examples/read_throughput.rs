@@ -1,6 +1,8 @@
 //! Reads the tagfiles given (compendia found among them) into objects: typed through the generated
 //! classes, every member of every object decoded (dynamic values where no class matches), as many
-//! times as fit in about two seconds; prints the throughput. Used by `bench/soulstruct.sh` to
+//! times as fit in about two seconds; prints the throughput. Each file is read from a shared
+//! buffer that its document keeps (`Document::from_file_sharing`), as a caller holding the bytes
+//! would; nothing is kept from one read to the next. Used by `bench/soulstruct.sh` to
 //! compare with soulstruct-havok on the same files.
 //!
 //! `cargo run --release --example read_throughput -- FILE...`
@@ -12,6 +14,7 @@ use hkgen::inputs::Compendia;
 use hktypes::graph::Document;
 use hktypes::tagfile::TagFile;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The allocator the `hkgen` binary uses (`bench/README.md` gives the system allocator's figure).
@@ -22,10 +25,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
     let compendia = Compendia::load(&paths).expect("compendia");
-    let files: Vec<(Vec<u8>, _)> = paths
+    // Each file is held as a shared buffer, which the documents keep instead of copying DATA.
+    let files: Vec<(Arc<[u8]>, _)> = paths
         .iter()
         .filter(|p| hkgen::inputs::sniff_path(p).ok() == Some(hkgen::inputs::Format::Tag0))
-        .map(|p| (std::fs::read(p).expect("read"), compendia.set_for(p)))
+        .map(|p| (Arc::from(std::fs::read(p).expect("read")), compendia.set_for(p)))
         .collect();
     let bytes: usize = files.iter().map(|(b, _)| b.len()).sum();
     let start = Instant::now();
@@ -34,7 +38,7 @@ fn main() {
     while passes == 0 || start.elapsed().as_secs_f64() < 2.0 {
         for (b, set) in &files {
             let f = TagFile::read(b, set).expect("read tagfile");
-            let doc = Document::from_file(&f, hkclasses::classes_for_sdk(&f.sdk_version())).expect("read objects");
+            let doc = Document::from_file_sharing(&f, Some(b), hkclasses::classes_for_sdk(&f.sdk_version())).expect("read objects");
             objects += std::hint::black_box(doc).counts().0;
         }
         passes += 1;

@@ -147,3 +147,34 @@ fn a_pointer_to_what_is_not_an_object_is_refused_on_write() {
     let text = err.to_string();
     assert!(text.contains(&format!("item {run} is not an object")) && text.contains("TAG0/INDX/ITEM"), "{text}");
 }
+
+/// A document read from a shared buffer keeps that buffer, not a copy of its `DATA`: its items'
+/// bytes lie in it, and it writes the same file as a document that copied. A buffer holding the
+/// same bytes elsewhere is not the file's and is not kept.
+#[test]
+fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
+    let Some(corpus) = common::corpus() else { return };
+    let path = corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx");
+    let bytes: std::sync::Arc<[u8]> = std::fs::read(path).unwrap().into();
+    let classes = hkclasses::hk2016_2::CLASSES;
+    let copied = Document::read(&bytes, &Default::default(), classes).unwrap();
+    assert_eq!(std::sync::Arc::strong_count(&bytes), 1);
+    let shared = Document::read_shared(&bytes, &Default::default(), classes).unwrap();
+    assert!(std::sync::Arc::strong_count(&bytes) > 1, "the document keeps the buffer");
+    let range = bytes.as_ptr_range();
+    let inside = |doc: &Document| range.contains(&doc.source_item(1).unwrap().bytes.as_ptr());
+    assert!(inside(&shared) && !inside(&copied));
+    assert_eq!(shared.counts(), copied.counts());
+    assert_eq!(shared.write().unwrap(), copied.write().unwrap());
+    assert_eq!(shared.write_typed().unwrap(), copied.write_typed().unwrap());
+    assert_eq!(shared.write().unwrap(), &bytes[..], "a stock file writes back as read");
+    drop(shared);
+    assert_eq!(std::sync::Arc::strong_count(&bytes), 1);
+
+    let file = TagFile::read(&bytes, &Default::default()).unwrap();
+    let elsewhere: std::sync::Arc<[u8]> = bytes.to_vec().into();
+    let doc = Document::from_file_sharing(&file, Some(&elsewhere), classes).unwrap();
+    assert_eq!(std::sync::Arc::strong_count(&elsewhere), 1, "another buffer is not kept");
+    assert!(!inside(&doc));
+    assert_eq!(doc.write().unwrap(), &bytes[..]);
+}

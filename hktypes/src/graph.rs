@@ -100,8 +100,21 @@ impl Document {
     /// Like [`Document::read`], from a file already read (its type table may come from a
     /// [`crate::tagfile::TypeCache`]).
     pub fn from_file(file: &TagFile<'_>, classes: &[ClassEntry]) -> Result<Document> {
+        Self::from_file_sharing(file, None, classes)
+    }
+
+    /// Reads a tagfile held in a shared buffer: the document keeps the buffer instead of a copy
+    /// of its `DATA`.
+    pub fn read_shared(bytes: &Arc<[u8]>, compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<Document> {
+        let file = TagFile::read(bytes, compendia)?;
+        Self::from_file_sharing(&file, Some(bytes), classes)
+    }
+
+    /// Like [`Document::from_file`]; when `bytes` is the buffer `file` was read from, the document
+    /// keeps it instead of a copy of `DATA` (see [`Items::read_sharing`]).
+    pub fn from_file_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, classes: &[ClassEntry]) -> Result<Document> {
         let mut layouts = Layouts::new(&file.types);
-        let items = Items::read(file, &mut layouts)?;
+        let items = Items::read_sharing(file, bytes, &mut layouts)?;
         let mut hasher = Hasher::new(&file.types, Recipe::for_sdk(&file.sdk));
         // Type index -> class entry, decided once per type.
         let mut class_of: Vec<Option<Option<&ClassEntry>>> = vec![None; file.types.len()];

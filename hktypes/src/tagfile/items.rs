@@ -177,6 +177,14 @@ impl Iterator for References<'_> {
     }
 }
 
+/// Whether `data` is the part of `bytes` that starts at `offset` (the same memory, not equal bytes).
+fn holds_at(bytes: &[u8], data: &[u8], offset: u64) -> bool {
+    usize::try_from(offset)
+        .ok()
+        .and_then(|o| bytes.get(o..o.checked_add(data.len())?))
+        .is_some_and(|part| std::ptr::eq(part, data))
+}
+
 /// The item index stored in `slot` of element `elem` of `bytes` (elements of `elem_size` bytes).
 /// Slots were checked to lie inside the element when the item was read; one that does not reads
 /// as 0 rather than panicking.
@@ -212,8 +220,18 @@ impl Items {
     /// Every item of `file`'s `DATA` (which is copied once and shared by the items), checking
     /// ranges and references.
     pub fn read(file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<Items> {
+        Self::read_sharing(file, None, layouts)
+    }
+
+    /// Like [`Items::read`]; when `bytes` is the buffer `file` was read from, the items share it
+    /// instead of a copy of `DATA` (any other buffer is ignored and `DATA` is copied).
+    pub fn read_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, layouts: &mut Layouts<'_>) -> Result<Items> {
         let data = file.data;
-        let shared: Arc<[u8]> = Arc::from(data);
+        // The items' ranges are offsets into `shared`, from `base` on.
+        let (shared, base) = match bytes.filter(|b| holds_at(b, data, file.data_offset)) {
+            Some(b) => (Arc::clone(b), file.data_offset as usize),
+            None => (Arc::from(data), 0),
+        };
         if file.items.is_empty() {
             return Err(Error::new(ErrorKind::Invalid("ITEM lacks the null item".into())).in_section("TAG0/INDX/ITEM", 0));
         }
@@ -282,7 +300,7 @@ impl Items {
                     format!("reference slot at {} lies outside the {elem_size}-byte element of {}", s.offset, type_name()),
                 )));
             }
-            let bytes = ItemBytes::shared(&shared, start as usize, (start + len) as usize)
+            let bytes = ItemBytes::shared(&shared, base + start as usize, base + (start + len) as usize)
                 .ok_or_else(|| locate(Error::invalid(file.data_offset + start, "item outside DATA")))?;
             items.push(ItemData { ty: it.ty, kind_byte: it.kind_byte, count: it.count, elem_size, bytes, slots });
         }
