@@ -153,20 +153,26 @@ pub struct Span {
 }
 
 impl Span {
+    /// The span of a list's elements `start..end`.
+    pub fn between(start: usize, end: usize) -> Span {
+        Span { start: start as u32, len: end.saturating_sub(start) as u32 }
+    }
+
     fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.start as usize + self.len as usize
     }
 }
 
-/// One type of a table. Its template parameters and fields are kept by the table, in two lists
-/// shared by all its types ([`TypeTable::params_of`], [`TypeTable::fields_of`]), so that reading a
-/// table allocates per table, not per type; [`TypeRecord`] is the same type with lists of its own.
+/// One type of a table. In a table (`TypeDef`, the default parameters) its template parameters and
+/// fields are [`Span`]s of two lists shared by all its types ([`TypeTable::params_of`],
+/// [`TypeTable::fields_of`]), so that reading a table allocates per table, not per type; a
+/// [`TypeRecord`] holds them as lists of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TypeDef {
+pub struct TypeDef<P = Span, F = Span> {
     /// The name as stored (`hkArray`, `T*`); [`TypeTable::full_name`] adds template arguments.
     pub name: Name,
-    /// Template parameters, in order: a span of [`TypeTable::params`].
-    pub params: Span,
+    /// Template parameters, in order.
+    pub params: P,
     /// 0 when the type has no parent.
     pub parent: TypeIndex,
     /// The format word ([`Format`]).
@@ -181,8 +187,8 @@ pub struct TypeDef {
     pub flags: Option<u32>,
     /// The high 16 bits of the field-count word: properties, which store no records here.
     pub properties: Option<u16>,
-    /// The member records, a span of [`TypeTable::fields`]; present exactly when `properties` is.
-    pub fields: Option<Span>,
+    /// The member records; present exactly when `properties` is.
+    pub fields: Option<F>,
     /// Interfaces the type implements.
     pub interfaces: Option<Vec<Interface>>,
     /// The hash stored in `THSH`, if any.
@@ -192,35 +198,9 @@ pub struct TypeDef {
 /// One type with its template parameters and fields held by itself: what a builder of a table
 /// fills in ([`TypeTable::from_records`]) and what types of two tables compare as
 /// ([`TypeTable::record`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TypeRecord {
-    /// The name as stored.
-    pub name: Name,
-    /// Template parameters, in order.
-    pub params: Vec<TemplateParam>,
-    /// 0 when the type has no parent.
-    pub parent: TypeIndex,
-    /// The format word ([`Format`]).
-    pub format: Option<u32>,
-    /// The element type of an array or the pointee of a pointer.
-    pub subtype: Option<TypeIndex>,
-    /// The class version.
-    pub version: Option<u32>,
-    /// Size and alignment.
-    pub size: Option<SizeAlign>,
-    /// Type flag bits ([`type_flags`]).
-    pub flags: Option<u32>,
-    /// The high 16 bits of the field-count word: properties, which store no records here.
-    pub properties: Option<u16>,
-    /// Present exactly when `properties` is.
-    pub fields: Option<Vec<Field>>,
-    /// Interfaces the type implements.
-    pub interfaces: Option<Vec<Interface>>,
-    /// The hash stored in `THSH`, if any.
-    pub hash: Option<u32>,
-}
+pub type TypeRecord = TypeDef<Vec<TemplateParam>, Vec<Field>>;
 
-impl TypeDef {
+impl<P, F> TypeDef<P, F> {
     /// The presence word that a `TBDY` record of this type carries.
     pub fn presence(&self) -> u32 {
         let mut p = 0;
@@ -252,6 +232,24 @@ impl TypeDef {
     pub fn format(&self) -> Option<Format> {
         self.format.map(Format)
     }
+
+    /// The same type with its parameters and fields held as `params` and `fields`.
+    pub fn with_lists<Q, G>(self, params: Q, fields: Option<G>) -> TypeDef<Q, G> {
+        TypeDef {
+            name: self.name,
+            params,
+            parent: self.parent,
+            format: self.format,
+            subtype: self.subtype,
+            version: self.version,
+            size: self.size,
+            flags: self.flags,
+            properties: self.properties,
+            fields,
+            interfaces: self.interfaces,
+            hash: self.hash,
+        }
+    }
 }
 
 /// Where [`TypeTable::full_name`] stops expanding template arguments: six times the longest full
@@ -273,12 +271,11 @@ pub struct TypeTable {
 
 impl PartialEq for TypeTable {
     fn eq(&self, other: &Self) -> bool {
+        // Type by type as `record` would give them, without copying the lists out.
+        let apart = |t: &TypeDef| t.clone().with_lists((), t.fields.map(|_| ()));
         self.types.len() == other.types.len()
             && self.types.iter().zip(&other.types).all(|(a, b)| {
-                let (fa, fb) = (a.fields.map(|_| self.fields_of(a)), b.fields.map(|_| other.fields_of(b)));
-                TypeDef { params: Span::default(), fields: None, ..a.clone() } == TypeDef { params: Span::default(), fields: None, ..b.clone() }
-                    && self.params_of(a) == other.params_of(b)
-                    && fa == fb
+                apart(a) == apart(b) && self.params_of(a) == other.params_of(b) && self.fields_of(a) == other.fields_of(b)
             })
     }
 }
@@ -296,23 +293,10 @@ impl TypeTable {
     }
 
     /// Appends a type; returns its index.
-    pub fn push(&mut self, r: TypeRecord) -> TypeIndex {
-        let params = self.add_params(r.params);
-        let fields = r.fields.map(|f| self.add_fields(f));
-        self.types.push(TypeDef {
-            name: r.name,
-            params,
-            parent: r.parent,
-            format: r.format,
-            subtype: r.subtype,
-            version: r.version,
-            size: r.size,
-            flags: r.flags,
-            properties: r.properties,
-            fields,
-            interfaces: r.interfaces,
-            hash: r.hash,
-        });
+    pub fn push(&mut self, mut r: TypeRecord) -> TypeIndex {
+        let params = self.add_params(std::mem::take(&mut r.params));
+        let fields = r.fields.take().map(|f| self.add_fields(f));
+        self.types.push(r.with_lists(params, fields));
         self.types.len() as TypeIndex - 1
     }
 
@@ -320,14 +304,14 @@ impl TypeTable {
     pub fn add_params(&mut self, params: impl IntoIterator<Item = TemplateParam>) -> Span {
         let start = self.params.len();
         self.params.extend(params);
-        Span { start: start as u32, len: (self.params.len() - start) as u32 }
+        Span::between(start, self.params.len())
     }
 
     /// Appends fields to the shared list; the span to give the type that has them.
     pub fn add_fields(&mut self, fields: impl IntoIterator<Item = Field>) -> Span {
         let start = self.fields.len();
         self.fields.extend(fields);
-        Span { start: start as u32, len: (self.fields.len() - start) as u32 }
+        Span::between(start, self.fields.len())
     }
 
     /// The template parameters of `t`, a type of this table.
@@ -351,20 +335,8 @@ impl TypeTable {
     /// Type `i` with its parameters and fields held by itself; `None` out of range.
     pub fn record(&self, i: TypeIndex) -> Option<TypeRecord> {
         let t = self.types.get(i as usize)?;
-        Some(TypeRecord {
-            name: t.name.clone(),
-            params: self.params_of(t).to_vec(),
-            parent: t.parent,
-            format: t.format,
-            subtype: t.subtype,
-            version: t.version,
-            size: t.size,
-            flags: t.flags,
-            properties: t.properties,
-            fields: t.fields.map(|_| self.fields_of(t).to_vec()),
-            interfaces: t.interfaces.clone(),
-            hash: t.hash,
-        })
+        let fields = t.fields.map(|_| self.fields_of(t).to_vec());
+        Some(t.clone().with_lists(self.params_of(t).to_vec(), fields))
     }
 
     /// Number of entries, the null type included.

@@ -151,7 +151,7 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
             params.push(TemplateParam { name: Name::new(pname), arg });
         }
         t.name = Name::new(name);
-        t.params = Span { start: start as u32, len: nparams as u32 };
+        t.params = Span::between(start, params.len());
     }
     expect_padding(&c)?;
     Ok(TypeTable { types, params, fields: Vec::new() })
@@ -241,7 +241,7 @@ fn read_body(
             let ty = type_index(c, count).map_err(|e| e.in_context(name))?;
             all_fields.push(Field { name: Name::new(name), flags, offset, ty });
         }
-        t.fields = Some(Span { start: start as u32, len: n as u32 });
+        t.fields = Some(Span::between(start, all_fields.len()));
     }
     if p & presence::INTERFACES != 0 {
         let at = c.offset();
