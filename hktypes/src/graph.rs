@@ -306,8 +306,8 @@ fn find_class<'c>(
     table.full_name_into(ty, name);
     let name = name.as_str();
     // Hashing is the costly part: only a type some class is named after is hashed.
-    let by_name = ClassEntry::find(classes, &name);
-    if by_name.is_none() && !ClassEntry::has_layouts_of(classes, &name) {
+    let by_name = ClassEntry::find(classes, name);
+    if by_name.is_none() && !ClassEntry::has_layouts_of(classes, name) {
         return None;
     }
     let hash = hasher.hash(ty).ok()?;
