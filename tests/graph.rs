@@ -5,6 +5,7 @@ mod common;
 
 use hkgen::inputs::Compendia;
 use hktypes::graph::{Document, Node};
+use hktypes::tagfile::items::{ItemData, INLINE_ITEM_BYTES};
 use hktypes::tagfile::TagFile;
 use std::collections::BTreeMap;
 
@@ -148,8 +149,9 @@ fn a_pointer_to_what_is_not_an_object_is_refused_on_write() {
     assert!(text.contains(&format!("item {run} is not an object")) && text.contains("TAG0/INDX/ITEM"), "{text}");
 }
 
-/// A document read from a shared buffer keeps that buffer, not a copy of its `DATA`: its items'
-/// bytes lie in it, and it writes the same file as a document that copied. A buffer holding the
+/// A document read from a shared buffer keeps that buffer, not a copy of its `DATA`: the bytes of
+/// its items longer than [`INLINE_ITEM_BYTES`] lie in it (shorter ones are held in place), and it
+/// writes the same file as a document that copied. A buffer holding the
 /// same bytes elsewhere is not the file's and is not kept.
 #[test]
 fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
@@ -162,8 +164,19 @@ fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
     let shared = Document::read_shared(&bytes, &Default::default(), classes).unwrap();
     assert!(std::sync::Arc::strong_count(&bytes) > 1, "the document keeps the buffer");
     let range = bytes.as_ptr_range();
-    let inside = |doc: &Document| range.contains(&doc.source_item(1).unwrap().bytes.as_ptr());
-    assert!(inside(&shared) && !inside(&copied));
+    // Whether every item longer than the in-place limit lies in the buffer, and every shorter one
+    // outside it; the file has items of both lengths.
+    let lengths: Vec<usize> = (1..).map_while(|i| copied.source_item(i)).map(|it| it.bytes.len()).collect();
+    assert!(lengths.iter().any(|&n| n > INLINE_ITEM_BYTES) && lengths.iter().any(|&n| (1..=INLINE_ITEM_BYTES).contains(&n)));
+    let placed = |doc: &Document| -> (bool, bool) {
+        let items = (1..).map_while(|i| doc.source_item(i)).filter(|it| !it.bytes.is_empty());
+        let (long, short): (Vec<_>, Vec<_>) = items.partition(|it| it.bytes.len() > INLINE_ITEM_BYTES);
+        let within = |it: &&ItemData| range.contains(&it.bytes.as_ptr());
+        (long.iter().all(within), short.iter().any(within))
+    };
+    assert_eq!(placed(&shared), (true, false), "long items lie in the buffer, short ones are held in place");
+    assert!(!placed(&copied).0, "a document that copied holds no range of the buffer");
+    let inside = |doc: &Document| placed(doc).0;
     assert_eq!(shared.counts(), copied.counts());
     assert_eq!(shared.write().unwrap(), copied.write().unwrap());
     assert_eq!(shared.write_typed().unwrap(), copied.write_typed().unwrap());
