@@ -95,8 +95,12 @@ impl std::fmt::Debug for ClassEntry {
     }
 }
 
+/// Reads an object of class `T` into a box allocated first, so that a large object is built in
+/// its allocation rather than on the stack and then copied in.
 fn read_boxed<T: Class>(r: &Reader<'_>) -> Result<Box<dyn Object>> {
-    Ok(Box::new(T::read(r)?))
+    let mut f = r.fields();
+    let object = Box::write(Box::new_uninit(), T::read_members(&mut f));
+    f.finish(object as Box<dyn Object>)
 }
 
 impl ClassEntry {
