@@ -13,7 +13,7 @@ use crate::error::{ErrorKind, Result, ValueError, WriteError};
 use crate::reflect::hash::{Hasher, Recipe};
 use crate::reflect::layout::{Layouts, SlotKind, Slots};
 use crate::reflect::{TypeIndex, TypeTable};
-use crate::tagfile::items::{ItemData, Items, References};
+use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
@@ -54,7 +54,8 @@ type Origins = Box<[u32]>;
 /// Where a document's types go when it is written.
 #[derive(Clone, Debug)]
 enum TypesRaw {
-    Section(Vec<u8>),
+    /// The file's own `TYPE` section as read (a range of a shared buffer, or a copy).
+    Section(ItemBytes),
     Reference(Vec<u8>),
 }
 
@@ -157,7 +158,7 @@ impl Document {
             objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings: strings.into(), raw });
         }
         let raw_types = match (&file.source, file.type_section) {
-            (TypeSource::Own, Some(raw)) => TypesRaw::Section(raw.to_vec()),
+            (TypeSource::Own, Some(raw)) => TypesRaw::Section(ItemBytes::part_of(bytes, raw)),
             (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
             (TypeSource::Own, None) => return Err(crate::error::ContainerError::new(ErrorKind::MissingSection("TYPE")).into()),
         };

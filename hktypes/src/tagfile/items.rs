@@ -54,6 +54,16 @@ impl ItemBytes {
         Some(ItemBytes(Repr::Shared { data: Arc::clone(data), start, end }))
     }
 
+    /// `part`, as a range of `buffer` when it lies there (found by address, as
+    /// [`Items::read_sharing`] finds `DATA`), else as a copy.
+    pub fn part_of(buffer: Option<&Arc<[u8]>>, part: &[u8]) -> ItemBytes {
+        let start = buffer.and_then(|b| (part.as_ptr() as usize).checked_sub(b.as_ptr() as usize).filter(|&o| holds_at(b, part, o as u64)));
+        match (buffer, start) {
+            (Some(b), Some(start)) => ItemBytes::shared(b, start, start + part.len()).unwrap_or_else(|| part.to_vec().into()),
+            _ => part.to_vec().into(),
+        }
+    }
+
     /// The bytes, to change: a shared range or bytes held in place are copied out first.
     pub fn to_mut(&mut self) -> &mut Vec<u8> {
         if !matches!(self.0, Repr::Owned(_)) {
