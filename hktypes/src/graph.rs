@@ -123,6 +123,8 @@ impl Document {
         let runs = FileRuns { items: &items, file };
         let shared_arrays = shares_array_runs(&items);
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
+        // The string origins of the object being read (see `refs_agree`), reused.
+        let mut strings: Vec<u32> = Vec::new();
         for (i, it) in items.items.iter().enumerate().skip(1) {
             if !it.is_object() {
                 continue;
@@ -139,23 +141,23 @@ impl Document {
                 }
             };
             let mut node = None;
-            let mut strings: Vec<u32> = Vec::new();
+            strings.clear();
             if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
                 // A value the class cannot read (a hostile or odd file) leaves the object dynamic, and
                 // so does one whose references the class found elsewhere than the file's slots.
                 if let Ok(obj) = (class.read)(&value::Reader::new(&it.bytes, base, &runs)) {
-                    if refs_agree(&items, it, &*obj) {
-                        string_origins(&items, it, &mut strings, 0);
+                    if refs_agree(&items, it, &*obj, &mut strings) {
                         node = Some(Node::Typed(obj));
                     }
                 }
             }
-            let (node, raw) = match node {
-                Some(n) => (n, Some(i as u32)),
-                None => (Node::Dynamic { item: i as u32 }, None),
+            // The string origins gathered mean nothing for an object left dynamic.
+            let (node, raw, strings) = match node {
+                Some(n) => (n, Some(i as u32), Origins::from(&strings[..])),
+                None => (Node::Dynamic { item: i as u32 }, None, Origins::default()),
             };
-            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings: strings.into(), raw });
+            objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings, raw });
         }
         let raw_types = match (&file.source, file.type_section) {
             (TypeSource::Own, Some(raw)) => TypesRaw::Section(ItemBytes::part_of(bytes, raw)),
@@ -323,29 +325,43 @@ fn find_class<'c>(
 /// class does (a hostile table may give a member of the right name another format), and a class
 /// that took plain bytes for a reference, or a reference for plain bytes, would be written back
 /// wrong. Null slots agree with anything: they read as null either way.
-fn refs_agree(items: &Items, item: &ItemData, obj: &dyn Object) -> bool {
-    let mut check = ref_check(items, item, 0);
+///
+/// On the way it appends to `strings` the string runs below `item` (itself, then through array
+/// runs) in the order a typed object writes them: slots by offset within each element, elements
+/// in order, an array's run entered where its slot stands. They mean nothing when the references
+/// disagree.
+fn refs_agree(items: &Items, item: &ItemData, obj: &dyn Object, strings: &mut Vec<u32>) -> bool {
+    let mut check = ref_check(items, item, 0, strings);
     obj.visit_object_refs(&mut check);
     check.done()
 }
 
 /// Walks a value's reported references against the nonzero slots of the item it was read from
 /// ([`ItemData::references`]; see [`refs_agree`]), both in ascending offset.
-struct RefCheck<'a> {
+struct RefCheck<'a, 's> {
     items: &'a Items,
     /// The item's references not compared yet.
     expected: References<'a>,
     elem_size: usize,
     ok: bool,
     depth: u32,
+    /// The string runs met so far.
+    strings: &'s mut Vec<u32>,
 }
 
 /// A check of the references read from `item`, `depth` runs below the object.
-fn ref_check<'a>(items: &'a Items, item: &'a ItemData, depth: u32) -> RefCheck<'a> {
-    RefCheck { items, expected: item.references(), elem_size: item.elem_size as usize, ok: depth <= crate::value::MAX_DEPTH, depth }
+fn ref_check<'a, 's>(items: &'a Items, item: &'a ItemData, depth: u32, strings: &'s mut Vec<u32>) -> RefCheck<'a, 's> {
+    RefCheck {
+        items,
+        expected: item.references(),
+        elem_size: item.elem_size as usize,
+        ok: depth <= crate::value::MAX_DEPTH,
+        depth,
+        strings,
+    }
 }
 
-impl RefCheck<'_> {
+impl RefCheck<'_, '_> {
     /// The item's next nonzero slot: offset within its bytes, kind and target.
     fn next_expected(&mut self) -> Option<(usize, SlotKind, u32)> {
         let (e, s, t) = self.expected.next()?;
@@ -357,12 +373,13 @@ impl RefCheck<'_> {
     }
 
     /// Whether a run the class read as `run` is the file's item `index`, element by element.
-    fn run_agrees(&self, index: u32, run: &dyn value::RunValue) -> bool {
-        let Some(it) = self.items.items.get(index as usize) else { return false };
+    fn run_agrees(&mut self, index: u32, run: &dyn value::RunValue) -> bool {
+        let items = self.items;
+        let Some(it) = items.items.get(index as usize) else { return false };
         if run.len() != it.count as usize || run.elem_size() != it.elem_size as usize {
             return false;
         }
-        let mut inner = ref_check(self.items, it, self.depth + 1);
+        let mut inner = ref_check(items, it, self.depth + 1, self.strings);
         if run.holds_refs() {
             for i in 0..run.len() {
                 run.visit_elem(i, i * run.elem_size(), &mut inner);
@@ -375,7 +392,7 @@ impl RefCheck<'_> {
     }
 }
 
-impl value::Visitor for RefCheck<'_> {
+impl value::Visitor for RefCheck<'_, '_> {
     fn reference(&mut self, at: usize, target: Target<'_>) {
         if !self.ok {
             return;
@@ -387,7 +404,10 @@ impl value::Visitor for RefCheck<'_> {
         self.ok = offset == at
             && match target {
                 Target::Object(h) => kind == SlotKind::Pointer && h == t,
-                Target::Str(_) => kind == SlotKind::String,
+                Target::Str(_) => {
+                    self.strings.push(t);
+                    kind == SlotKind::String
+                }
                 Target::Run(r) => kind == SlotKind::Array && self.run_agrees(t, r),
             };
     }
@@ -414,29 +434,6 @@ fn shares_array_runs(items: &Items) -> bool {
         }
     }
     false
-}
-
-/// The string runs below `item` (itself, then through array runs), in the order a typed object
-/// writes them: slots by offset within each element, elements in order, an array's run entered
-/// where its slot stands.
-fn string_origins(items: &Items, item: &ItemData, out: &mut Vec<u32>, depth: usize) {
-    if depth > crate::value::MAX_DEPTH as usize {
-        return;
-    }
-    let elems = if item.slots.is_empty() { 0 } else { item.count };
-    for e in 0..elems {
-        for s in item.slots.iter() {
-            let t = item.target(e, s);
-            if t == 0 {
-                continue;
-            }
-            match s.kind {
-                SlotKind::String => out.push(t),
-                SlotKind::Array => string_origins(items, &items.items[t as usize], out, depth + 1),
-                SlotKind::Pointer => {}
-            }
-        }
-    }
 }
 
 /// Turns objects back into items: objects keep their handles as item indices; runs get fresh
