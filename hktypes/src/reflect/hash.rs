@@ -76,13 +76,18 @@ fn crc(prev: u32, bytes: &[u8]) -> u32 {
         let b = u32::from_le_bytes([w[4], w[5], w[6], w[7]]);
         c = slice4(a, 4) ^ slice4(b, 0);
     }
-    let mut rest = words.remainder();
-    if let [a, b, c4, d, tail @ ..] = rest {
-        c = slice4(u32::from_le_bytes([*a, *b, *c4, *d]) ^ c, 0);
-        rest = tail;
-    }
-    for &b in rest {
-        c = CRC_TABLES[0][((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    // The last k < 8 bytes in one slicing step: byte j (combined with byte j of the register
+    // while there is one) advances through the k - 1 - j bytes after it, and what is left of the
+    // register moves down by k bytes. The lookups do not wait on each other, as a byte-wise loop's do.
+    let rest = words.remainder();
+    let k = rest.len();
+    if k > 0 {
+        let reg = u64::from(c);
+        let mut next = (reg >> (8 * k)) as u32;
+        for (j, &b) in rest.iter().enumerate() {
+            next ^= CRC_TABLES[k - 1 - j][usize::from(b ^ (reg >> (8 * j)) as u8)];
+        }
+        c = next;
     }
     !c
 }
@@ -166,10 +171,18 @@ impl<'t> Hasher<'t> {
         })
     }
 
+    /// The hash of `i`, from the memo when it was computed before (most calls: every field type
+    /// is hashed once per table and met many times).
+    #[inline]
     fn hash_at(&mut self, i: TypeIndex, depth: usize) -> Result<u32> {
-        if let Some(Some(h)) = self.memo.get(i as usize) {
-            return Ok(*h);
+        match self.memo.get(i as usize) {
+            Some(Some(h)) => Ok(*h),
+            _ => self.hash_new(i, depth),
         }
+    }
+
+    #[inline(never)]
+    fn hash_new(&mut self, i: TypeIndex, depth: usize) -> Result<u32> {
         let t = self.get(i)?;
         if depth > MAX_DEPTH {
             return Err(Error::new(ErrorKind::Cycle(format!("or too deep type references at {}", t.name))));
