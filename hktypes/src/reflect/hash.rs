@@ -268,8 +268,12 @@ impl<'t> Hasher<'t> {
                     self.param_steps = self.param_steps.checked_sub(1).ok_or_else(|| {
                         Error::new(ErrorKind::Invalid("template arguments expand out of proportion to the table".into()))
                     })?;
-                    h = crc(h, self.get(ti)?.name.as_bytes());
-                    h = self.params(h, ti, depth + 1)?;
+                    let arg = self.get(ti)?;
+                    h = crc(h, arg.name.as_bytes());
+                    // Most arguments take no parameters of their own.
+                    if arg.params.len > 0 {
+                        h = self.params(h, ti, depth + 1)?;
+                    }
                 }
                 TemplateArg::Value(v) => h = crc_u32(h, v as u32),
             }
