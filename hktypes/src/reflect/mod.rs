@@ -200,6 +200,25 @@ pub struct TypeDef<P = Span, F = Span> {
 /// ([`TypeTable::record`]).
 pub type TypeRecord = TypeDef<Vec<TemplateParam>, Vec<Field>>;
 
+impl TypeDef {
+    /// A type of a table with nothing known of it yet (the `Default`), as a constant: a table
+    /// reader starts from one per type.
+    pub const EMPTY: TypeDef = TypeDef {
+        name: Name::const_new(""),
+        params: Span { start: 0, len: 0 },
+        parent: 0,
+        format: None,
+        subtype: None,
+        version: None,
+        size: None,
+        flags: None,
+        properties: None,
+        fields: None,
+        interfaces: None,
+        hash: None,
+    };
+}
+
 impl<P, F> TypeDef<P, F> {
     /// The presence word that a `TBDY` record of this type carries.
     pub fn presence(&self) -> u32 {
@@ -497,6 +516,11 @@ impl std::ops::Deref for Chain {
 #[cfg(test)]
 mod hostile_tests {
     use super::*;
+
+    #[test]
+    fn the_empty_type_is_the_default_one() {
+        assert_eq!(TypeDef::EMPTY, TypeDef::default());
+    }
 
     #[test]
     fn ancestry_stops_at_a_cycle_and_is_linear_on_a_long_chain() {

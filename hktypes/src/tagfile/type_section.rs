@@ -126,8 +126,12 @@ fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> R
     let count = check_count("types", count, 2, c.remaining() + 2, at)?;
     // Filled in place: a type record is large enough that building each one aside and moving it
     // in costs a copy per type. Parameters go to the table's one list.
-    let mut types = Vec::new();
-    types.resize_with(count.max(1), TypeDef::default);
+    let mut types = Vec::with_capacity(count.max(1));
+    // Pushed from the constant rather than built by `Default` each time, which compiles to a
+    // copy per type instead of assembling each one on the stack.
+    for _ in 0..count.max(1) {
+        types.push(TypeDef::EMPTY);
+    }
     // Sized once for the common case: a parameter takes three bytes or more of this section.
     let mut params = Vec::with_capacity(c.remaining() / 6);
     for t in types.iter_mut().skip(1) {
