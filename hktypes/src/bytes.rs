@@ -149,9 +149,15 @@ impl<'a> Cursor<'a> {
 
 /// Checks that `count` items of at least `min_size` bytes each can fit in `room` bytes, so that a
 /// hostile count never drives an allocation larger than the input.
+#[inline]
 pub fn check_count(what: &'static str, count: u64, min_size: u64, room: usize, at: u64) -> Result<usize> {
     if count.saturating_mul(min_size.max(1)) > room as u64 {
-        return Err(Error::at(at, ErrorKind::CountTooLarge { what, count, room: room as u64 }));
+        return Err(count_too_large(what, count, room, at));
     }
     Ok(count as usize)
+}
+
+#[cold]
+fn count_too_large(what: &'static str, count: u64, room: usize, at: u64) -> Error {
+    Error::at(at, ErrorKind::CountTooLarge { what, count, room: room as u64 })
 }
