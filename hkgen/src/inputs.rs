@@ -108,38 +108,87 @@ fn walk_one(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
 
 /// How many directory levels below each candidate directory [`files_near`] looks.
 pub const NEAR_DEPTH: usize = 2;
-/// How many files [`files_near`] looks at before it stops.
-pub const NEAR_FILES: usize = 4096;
+/// How many directory entries [`files_near`] looks at, files and directories together, before
+/// it stops.
+pub const NEAR_ENTRIES: usize = 4096;
+/// The shortest file that can hold a compendium: one section header.
+const NEAR_MIN_BYTES: u64 = 8;
 
 /// Files where a binder keeps the compendium of `file`: its directory and the two above it, each
 /// searched [`NEAR_DEPTH`] levels down. This is a guess, not a request, so unreadable entries are
-/// passed over, and it stops after [`NEAR_FILES`] files: a file in `/tmp` must not walk the disk.
+/// passed over, and the walk is kept small and safe wherever the file lies:
+/// - it stops after [`NEAR_ENTRIES`] entries, so a file in `/tmp` does not walk the disk;
+/// - it never searches the filesystem root, and never leaves the file system that holds `file`'s
+///   directory, so it does not reach `/proc`, `/sys` or a mount. Opening some of their files
+///   (`/proc/kmsg`) blocks forever, and any of them may be slow;
+/// - it takes only regular files (directly or through a link) of at least a section header's
+///   size, never a pipe or a device.
 pub fn files_near(file: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries.flatten() {
-            if out.len() >= NEAR_FILES {
-                return;
-            }
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() && depth > 0 => walk(&path, depth - 1, out),
-                Ok(t) if t.is_file() || t.is_symlink() && path.is_file() => out.push(path),
-                _ => {}
+    struct Walk {
+        device: Option<u64>,
+        seen: usize,
+        out: Vec<PathBuf>,
+    }
+    impl Walk {
+        fn dir(&mut self, dir: &Path, depth: usize) {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            for entry in entries.flatten() {
+                if self.seen >= NEAR_ENTRIES {
+                    return;
+                }
+                self.seen += 1;
+                let path = entry.path();
+                let Ok(kind) = entry.file_type() else { continue };
+                if kind.is_dir() {
+                    if depth > 0 && std::fs::symlink_metadata(&path).is_ok_and(|m| self.holds(&m)) {
+                        self.dir(&path, depth - 1);
+                    }
+                } else if kind.is_file() || kind.is_symlink() {
+                    // `metadata` follows a link to what it names.
+                    if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() >= NEAR_MIN_BYTES && self.holds(&m)) {
+                        self.out.push(path);
+                    }
+                }
             }
         }
+        /// Whether `m` is on the file system the walk started on.
+        fn holds(&self, m: &std::fs::Metadata) -> bool {
+            self.device.is_none_or(|d| device_of(m) == Some(d))
+        }
     }
-    let mut out = Vec::new();
-    let mut dir = file.parent();
+    let start = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // Ascending needs real names: the parent of `.` is not the directory above it.
+    let Ok(start) = std::fs::canonicalize(start) else { return Vec::new() };
+    let Ok(meta) = std::fs::metadata(&start) else { return Vec::new() };
+    let mut walk = Walk { device: device_of(&meta), seen: 0, out: Vec::new() };
+    let mut dir = Some(start.as_path());
     for _ in 0..3 {
-        let Some(d) = dir else { break };
-        let d = if d.as_os_str().is_empty() { Path::new(".") } else { d };
-        walk(d, NEAR_DEPTH, &mut out);
+        // The root has no parent; it is every file's ancestor and no binder's folder.
+        let Some(d) = dir.filter(|d| d.parent().is_some()) else { break };
+        walk.dir(d, NEAR_DEPTH);
         dir = d.parent();
     }
+    let mut out = walk.out;
     out.sort();
     out.dedup();
     out
+}
+
+/// The id of the file system holding `m`'s file, where the platform tells it.
+fn device_of(m: &std::fs::Metadata) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(m.dev())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        None
+    }
 }
 
 /// Compendia by id. Several compendia may claim one id (a newer one lists the ids of those it
@@ -235,5 +284,84 @@ impl Compendia {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system's temporary one, removed on drop.
+    struct Scratch(PathBuf);
+    impl Scratch {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!("hkgen-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(std::fs::canonicalize(&dir).unwrap())
+        }
+    }
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn the_near_walk_takes_regular_files_within_its_depth() {
+        let t = Scratch::new("near-kinds");
+        let bnd = t.0.join("c1000.anibnd");
+        std::fs::create_dir_all(bnd.join("a/b/c/d")).unwrap();
+        std::fs::write(bnd.join("types.compendium"), [0u8; 16]).unwrap();
+        std::fs::write(bnd.join("a/b/two-down.hkx"), [0u8; 16]).unwrap();
+        std::fs::write(bnd.join("a/b/c/d/too-deep.hkx"), [0u8; 16]).unwrap();
+        std::fs::write(bnd.join("short"), [0u8; 3]).unwrap();
+        let fifo = bnd.join("pipe");
+        let have_fifo = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        let file = bnd.join("a/anim.hkx");
+        std::fs::write(&file, [0u8; 16]).unwrap();
+
+        let near = files_near(&file);
+        assert!(near.contains(&bnd.join("types.compendium")), "{near:?}");
+        assert!(near.contains(&bnd.join("a/b/two-down.hkx")), "{near:?}");
+        assert!(!near.contains(&bnd.join("a/b/c/d/too-deep.hkx")), "more than two levels below `bnd`: {near:?}");
+        assert!(!near.contains(&bnd.join("short")), "shorter than a section header: {near:?}");
+        if have_fifo {
+            assert!(!near.contains(&fifo), "a pipe is not a file to sniff: {near:?}");
+        }
+    }
+
+    #[test]
+    fn the_near_walk_never_searches_the_root() {
+        // A file one or two levels below the root (as in `/tmp/x/file.hkx`) must not walk `/`,
+        // whose `/proc/kmsg` blocks when opened. Every file found lies under an ancestor of the
+        // file's directory that is not the root.
+        let t = Scratch::new("near-root");
+        let file = t.0.join("alone.hkx");
+        std::fs::write(&file, [0u8; 16]).unwrap();
+        let ancestors: Vec<&Path> = t.0.ancestors().take(3).filter(|d| d.parent().is_some()).collect();
+        let near = files_near(&file);
+        assert!(near.contains(&file), "{near:?}");
+        for p in &near {
+            assert!(ancestors.iter().any(|d| p.starts_with(d)), "{} is outside {ancestors:?}", p.display());
+        }
+        // The file's own directory is the root's child here only if the temporary directory is
+        // (`/tmp`); a file placed straight in a root-level directory must see only that directory.
+        let root_child = t.0.ancestors().find(|d| d.parent() == Some(Path::new("/")));
+        if let Some(top) = root_child {
+            for p in files_near(&top.join("no-such-file.hkx")) {
+                assert!(p.starts_with(top), "{} is outside {}", p.display(), top.display());
+            }
+        }
+    }
+
+    #[test]
+    fn the_near_walk_of_a_relative_name_ascends_from_the_real_directory() {
+        // `x.hkx` has the parent `` (the working directory), whose parent is not the directory
+        // above; the walk must name files by their real paths.
+        let near = files_near(Path::new("Cargo.toml"));
+        let here = std::fs::canonicalize(".").unwrap();
+        assert!(near.contains(&here.join("Cargo.toml")), "{near:?}");
+        assert!(near.iter().any(|p| !p.starts_with(&here)), "nothing from the directory above: {near:?}");
     }
 }
