@@ -124,6 +124,26 @@ pub fn field_names<'a>(names: impl IntoIterator<Item = &'a str>, reserved: &[&st
     out
 }
 
+/// The constant names of an enumeration's items: the item name where it is an identifier (made
+/// identifier-safe otherwise, raw for keywords), each once; `None` for an item whose name repeats
+/// one taken before it or collides with the enumeration trait's `NAME`/`ITEMS`.
+pub fn item_consts<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Option<Ident>> {
+    let mut seen: BTreeSet<String> = ["NAME", "ITEMS"].iter().map(|s| s.to_string()).collect();
+    names
+        .into_iter()
+        .map(|n| {
+            let mut s = sanitize(n);
+            if s.is_empty() {
+                return None;
+            }
+            if s.starts_with(|c: char| c.is_ascii_digit()) {
+                s.insert(0, '_');
+            }
+            seen.insert(s.clone()).then(|| ident(&s))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,24 +173,4 @@ mod tests {
         assert_eq!(m["a_b"], "a_b_00000002");
         assert_eq!(m["c"], "c");
     }
-}
-
-/// The constant names of an enumeration's items: the item name where it is an identifier (made
-/// identifier-safe otherwise, raw for keywords), each once; `None` for an item whose name repeats
-/// one taken before it or collides with the enumeration trait's `NAME`/`ITEMS`.
-pub fn item_consts<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Option<Ident>> {
-    let mut seen: BTreeSet<String> = ["NAME", "ITEMS"].iter().map(|s| s.to_string()).collect();
-    names
-        .into_iter()
-        .map(|n| {
-            let mut s = sanitize(n);
-            if s.is_empty() {
-                return None;
-            }
-            if s.starts_with(|c: char| c.is_ascii_digit()) {
-                s.insert(0, '_');
-            }
-            seen.insert(s.clone()).then(|| ident(&s))
-        })
-        .collect()
 }
