@@ -11,7 +11,7 @@ fn hkgen() -> Command {
 #[test]
 fn verify_reports_every_corpus_tagfile_as_exact() {
     let Some(corpus) = common::corpus() else { return };
-    let out = hkgen().arg("verify").arg("--json").arg("--schemas").arg(common::workspace_root().join("schemas")).arg(&corpus).output().unwrap();
+    let out = common::run(hkgen().arg("verify").arg("--json").arg("--schemas").arg(common::workspace_root().join("schemas")).arg(&corpus));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let tag0 = common::manifest(&corpus).iter().filter(|e| e.format == "tag0").count();
@@ -57,7 +57,7 @@ fn verify_fails_on_a_missing_compendium_and_names_it() {
         .find(|e| e.format == "tag0" && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).unwrap().is_some())
         .unwrap();
     let id = hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).unwrap().unwrap();
-    let out = hkgen().args(["verify", "--json"]).arg(&e.path).output().unwrap();
+    let out = common::run(hkgen().args(["verify", "--json"]).arg(&e.path));
     assert!(!out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let v: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
@@ -65,7 +65,7 @@ fn verify_fails_on_a_missing_compendium_and_names_it() {
     assert!(v["error"].as_str().unwrap().contains(&id.to_string()), "{stdout}");
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().last().unwrap(), "0 passed, 1 failed");
     // With the compendium given, it passes.
-    let out = hkgen().args(["verify", "--compendium"]).arg(&corpus).arg(&e.path).output().unwrap();
+    let out = common::run(hkgen().args(["verify", "--compendium"]).arg(&corpus).arg(&e.path));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -73,14 +73,14 @@ fn verify_fails_on_a_missing_compendium_and_names_it() {
 fn dump_prints_the_object_tree_in_both_formats() {
     let Some(corpus) = common::corpus() else { return };
     let e = common::manifest(&corpus).into_iter().find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0").unwrap();
-    let json = hkgen().args(["dump", "--format", "json"]).arg(&e.path).output().unwrap();
+    let json = common::run(hkgen().args(["dump", "--format", "json"]).arg(&e.path));
     assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v[0]["id"], "#1");
     assert_eq!(v[0]["type"], "hkRootLevelContainer");
     let skeleton = v.as_array().unwrap().iter().find(|o| o["type"] == "hkaSkeleton").expect("a skeleton");
     assert!(skeleton["value"]["bones"].as_array().unwrap().len() > 1);
-    let ron = hkgen().arg("dump").arg(&e.path).output().unwrap();
+    let ron = common::run(hkgen().arg("dump").arg(&e.path));
     assert!(ron.status.success());
     assert!(String::from_utf8_lossy(&ron.stdout).contains("type: \"hkaSkeleton\""));
 }
@@ -104,8 +104,8 @@ fn dump_of_a_file_far_from_any_compendium() {
     let cut = dir.join("cut.hkx");
     std::fs::write(&whole, &bytes).unwrap();
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
-    let ok = hkgen().arg("dump").arg(&whole).output().unwrap();
-    let bad = hkgen().arg("dump").arg(&cut).output().unwrap();
+    let ok = common::run(hkgen().arg("dump").arg(&whole));
+    let bad = common::run(hkgen().arg("dump").arg(&cut));
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(ok.status.success(), "{}: {}", e.relpath, String::from_utf8_lossy(&ok.stderr));
     assert!(String::from_utf8_lossy(&ok.stdout).contains("id: \"#1\""));

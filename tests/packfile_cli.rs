@@ -16,7 +16,7 @@ const SWITCH: &str = "NiceneNerd__UKMM/crates/uk-content/test/Actor/Pack/Enemy_M
 fn verify_round_trips_every_packfile_through_its_objects() {
     let Some(corpus) = common::corpus() else { return };
     let schemas = common::workspace_root().join("schemas");
-    let out = hkgen().arg("verify").arg("--json").arg("--schemas").arg(&schemas).arg(&corpus).output().unwrap();
+    let out = common::run(hkgen().arg("verify").arg("--json").arg("--schemas").arg(&schemas).arg(&corpus));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let mut packfiles = 0;
     for line in stdout.lines() {
@@ -39,7 +39,7 @@ fn verify_round_trips_every_packfile_through_its_objects() {
 fn dump_prints_packfile_objects() {
     let Some(corpus) = common::corpus() else { return };
     let schemas = common::workspace_root().join("schemas");
-    let out = hkgen().args(["dump", "--format", "json", "--schemas"]).arg(&schemas).arg(corpus.join(WIIU)).output().unwrap();
+    let out = common::run(hkgen().args(["dump", "--format", "json", "--schemas"]).arg(&schemas).arg(corpus.join(WIIU)));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let objects = v.as_array().unwrap();
@@ -48,7 +48,7 @@ fn dump_prints_packfile_objects() {
     assert_eq!(objects[0]["members"]["namedVariants"][0]["className"], "hkaAnimationContainer");
     assert_eq!(objects[0]["members"]["namedVariants"][0]["variant"], "#1");
     assert_eq!(objects[2]["members"]["name"], "model_skeleton");
-    let ron = hkgen().args(["dump", "--schemas"]).arg(&schemas).arg(corpus.join(WIIU)).output().unwrap();
+    let ron = common::run(hkgen().args(["dump", "--schemas"]).arg(&schemas).arg(corpus.join(WIIU)));
     assert!(String::from_utf8_lossy(&ron.stdout).contains("\"hkaSkeleton\""));
 }
 
@@ -60,14 +60,14 @@ fn convert_wiiu_to_switch_gives_the_stock_switch_file() {
     std::fs::create_dir_all(&dir).unwrap();
     let (sw, wu) = (dir.join("switch.hkrg"), dir.join("wiiu.hkrg"));
     let run = |layout: &str, from: &std::path::Path, to: &std::path::Path| {
-        let out = hkgen().args(["convert", "--layout", layout, "--schemas"]).arg(&schemas).arg(from).arg(to).output().unwrap();
+        let out = common::run(hkgen().args(["convert", "--layout", layout, "--schemas"]).arg(&schemas).arg(from).arg(to));
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
     run("8,1,1,1", &corpus.join(WIIU), &sw);
     assert!(std::fs::read(&sw).unwrap() == std::fs::read(corpus.join(SWITCH)).unwrap(), "converted file differs from the stock Switch file");
     run("4,0,0,1", &sw, &wu);
     assert!(std::fs::read(&wu).unwrap() == std::fs::read(corpus.join(WIIU)).unwrap(), "Switch -> Wii U differs from the stock Wii U file");
-    let bad = hkgen().args(["convert", "--layout", "8,1"]).arg(corpus.join(WIIU)).arg(&sw).output().unwrap();
+    let bad = common::run(hkgen().args(["convert", "--layout", "8,1"]).arg(corpus.join(WIIU)).arg(&sw));
     assert!(!bad.status.success());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -125,3 +125,44 @@ pub fn edited_corpus_file(script: &Path, corpus: &Path) -> Vec<u8> {
     }
     out.unwrap_or_else(|| panic!("{}: no `corpus` line", script.display()))
 }
+
+/// How long a program run by a test may take before the test kills it and fails. Far above what
+/// any run takes; it is there so that a hang fails one test instead of stalling the whole job.
+pub const CHILD_DEADLINE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// Runs `cmd` to its end and returns its exit status and output, like [`Command::output`]; a run
+/// still going after [`CHILD_DEADLINE`] is killed and fails the test with the command line.
+///
+/// [`Command::output`]: std::process::Command::output
+pub fn run(cmd: &mut std::process::Command) -> std::process::Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    fn drain(mut from: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            from.read_to_end(&mut bytes).expect("reading a child's output");
+            bytes
+        })
+    }
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let stdout = drain(child.stdout.take().unwrap());
+    let stderr = drain(child.stderr.take().unwrap());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > CHILD_DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} was still running after {CHILD_DEADLINE:?}; killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    std::process::Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+}
