@@ -45,7 +45,7 @@ pub fn locate(bytes: &[u8], offset: u64, file: Option<&TagFile<'_>>) -> Place {
         return Place { section: "file".into(), section_offset: offset, object: None };
     };
     let mut place = Place {
-        section: sec.path.clone(),
+        section: sec.path.to_string(),
         section_offset: offset.saturating_sub(sec.body_offset()),
         object: None,
     };

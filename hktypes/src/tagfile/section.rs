@@ -27,7 +27,18 @@ impl Tag {
     }
     /// The tag as text, non-printing bytes as `?`.
     pub fn as_str(&self) -> String {
-        self.0.iter().map(|&b| if b.is_ascii_graphic() { b as char } else { '?' }).collect()
+        self.0.iter().map(|&b| Self::shown(b)).collect()
+    }
+
+    /// Appends the tag as [`Tag::as_str`] spells it.
+    fn push_to(&self, out: &mut compact_str::CompactString) {
+        for &b in &self.0 {
+            out.push(Self::shown(b));
+        }
+    }
+
+    fn shown(b: u8) -> char {
+        if b.is_ascii_graphic() { b as char } else { '?' }
     }
 }
 
@@ -53,8 +64,9 @@ pub struct Section<'a> {
     pub flags: u8,
     /// Absolute offset of the section header.
     pub start: u64,
-    /// Section path from the outermost section, e.g. `TAG0/TYPE/TBDY`.
-    pub path: String,
+    /// Section path from the outermost section, e.g. `TAG0/TYPE/TBDY`. Held in place (stock paths
+    /// are at most 14 bytes), since every section of every read has one.
+    pub path: compact_str::CompactString,
     /// The body (after the header), children included.
     pub body: &'a [u8],
     /// The sections inside a non-leaf section, in order.
@@ -150,7 +162,12 @@ fn read_one<'a>(c: &mut Cursor<'a>, parent: &str, depth: usize) -> Result<Sectio
         return Err(in_parent(Error::at(start, ErrorKind::BadSectionSize { size, room })));
     }
     let body = c.bytes(size as usize - HEADER_LEN)?;
-    let path = if parent.is_empty() { tag.as_str() } else { format!("{parent}/{tag}") };
+    let mut path = compact_str::CompactString::const_new("");
+    if !parent.is_empty() {
+        path.push_str(parent);
+        path.push('/');
+    }
+    tag.push_to(&mut path);
     let flags = (word >> 30) as u8;
     let mut sec = Section { tag, flags, start, path, body, children: Vec::new() };
     if word & LEAF == 0 {
