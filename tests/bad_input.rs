@@ -103,7 +103,7 @@ fn layout(bytes: &[u8]) -> Vec<Sec> {
         let me = out.len();
         out.push(Sec {
             tag: s.tag.0,
-            path: s.path.clone(),
+            path: s.path.to_string(),
             start,
             end: start + 8 + s.body.len(),
             leaf: s.is_leaf(),
