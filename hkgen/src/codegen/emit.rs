@@ -189,15 +189,16 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
     });
 
     // Members through FieldReader/FieldWriter, which keep the first error: no `?` per member.
+    // Each member is read through a pointer to its place in the object being built.
     let reads = members.iter().map(|x| {
         let (i, o, n) = (&x.ident, lit(x.offset), &x.havok);
-        quote!(#i: f.get(#o, #n))
+        quote!(f.get_into(#o, #n, &raw mut (*p).#i);)
     });
     let writes = members.iter().map(|x| {
         let (i, o, n) = (&x.ident, lit(x.offset), &x.havok);
         quote!(f.put(#o, #n, &self.#i);)
     });
-    let base_read = parent.as_ref().map(|_| quote!(base: f.base(),));
+    let base_read = parent.as_ref().map(|_| quote!(f.base_into(&raw mut (*p).base);));
     let base_write = parent.as_ref().map(|_| quote!(f.base(&self.base);));
     let visits: Vec<TokenStream> = parent
         .iter()
@@ -279,11 +280,25 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
             },
         )
     };
-    // Members (and the base) are read in place through the one field reader of the object.
+    // Members (and the base) are read in place through the one field reader of the object: the
+    // base and every member, as declared above, each written once.
     let read_members = (!empty).then(|| {
         quote! {
             fn read_members(f: &mut #rt::FieldReader<'_, '_>) -> Self {
-                Self { #base_read #(#reads,)* }
+                f.take()
+            }
+            fn read_members_into<'o>(
+                f: &mut #rt::FieldReader<'_, '_>,
+                out: &'o mut ::core::mem::MaybeUninit<Self>,
+            ) -> &'o mut Self {
+                let p = out.as_mut_ptr();
+                // SAFETY: each place is a field of `out`, written once; with the base and every
+                // member written, `out` is initialised.
+                unsafe {
+                    #base_read
+                    #(#reads)*
+                    out.assume_init_mut()
+                }
             }
         }
     });

@@ -202,10 +202,18 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            property_map: f.get(0, "propertyMap"),
-            transient_property_map: f.get(32, "transientPropertyMap"),
-            locked: f.get(64, "locked"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "propertyMap", &raw mut (*p).property_map);
+            f.get_into(32, "transientPropertyMap", &raw mut (*p).transient_property_map);
+            f.get_into(64, "locked", &raw mut (*p).locked);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -295,7 +303,17 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000a {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self { r#type: f.get(0, "type") }
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "type", &raw mut (*p).r#type);
+            out.assume_init_mut()
+        }
     }
     fn write(
         &self,
@@ -363,10 +381,18 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            r#type: f.get(0, "type"),
-            self_: f.get(4, "self"),
-            m_bool: f.get(6, "mBool"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "type", &raw mut (*p).r#type);
+            f.get_into(4, "self", &raw mut (*p).self_);
+            f.get_into(6, "mBool", &raw mut (*p).m_bool);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -454,9 +480,17 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            items: f.get(0, "items"),
-            index: f.get(16, "index"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "items", &raw mut (*p).items);
+            f.get_into(16, "index", &raw mut (*p).index);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -541,7 +575,17 @@ impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self { base: f.base() }
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.base_into(&raw mut (*p).base);
+            out.assume_init_mut()
+        }
     }
     fn write(
         &self,
@@ -617,9 +661,17 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            entries: f.get(0, "entries"),
-            hash_mod: f.get(8, "hashMod"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "entries", &raw mut (*p).entries);
+            f.get_into(8, "hashMod", &raw mut (*p).hash_mod);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -701,7 +753,17 @@ impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self { base: f.base() }
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.base_into(&raw mut (*p).base);
+            out.assume_init_mut()
+        }
     }
     fn write(
         &self,
@@ -781,10 +843,18 @@ impl ::hktypes::value::Value for hkPropertyDesc {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            r#type: f.get(0, "type"),
-            name: f.get(8, "name"),
-            flags: f.get(16, "flags"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "type", &raw mut (*p).r#type);
+            f.get_into(8, "name", &raw mut (*p).name);
+            f.get_into(16, "flags", &raw mut (*p).flags);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -877,7 +947,17 @@ impl ::hktypes::value::Value for hkPropertyId {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self { desc: f.get(0, "desc") }
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "desc", &raw mut (*p).desc);
+            out.assume_init_mut()
+        }
     }
     fn write(
         &self,
@@ -946,8 +1026,16 @@ impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            ptr_and_int: f.get(0, "ptrAndInt"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "ptrAndInt", &raw mut (*p).ptr_and_int);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1026,11 +1114,19 @@ impl ::hktypes::value::Value for hkReferencedObject {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            base: f.base(),
-            property_bag: f.get(8, "propertyBag"),
-            mem_size_and_flags: f.get(16, "memSizeAndFlags"),
-            ref_count: f.get(18, "refCount"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.base_into(&raw mut (*p).base);
+            f.get_into(8, "propertyBag", &raw mut (*p).property_bag);
+            f.get_into(16, "memSizeAndFlags", &raw mut (*p).mem_size_and_flags);
+            f.get_into(18, "refCount", &raw mut (*p).ref_count);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1135,9 +1231,17 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            _0: f.get(0, "0"),
-            _1: f.get(16, "1"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "0", &raw mut (*p)._0);
+            f.get_into(16, "1", &raw mut (*p)._1);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1232,14 +1336,30 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            base: f.base(),
-            original_skeleton_name: f.get(24, "originalSkeletonName"),
-            animation: f.get(32, "animation"),
-            transform_track_to_bone_indices: f.get(40, "transformTrackToBoneIndices"),
-            float_track_to_float_slot_indices: f.get(56, "floatTrackToFloatSlotIndices"),
-            partition_indices: f.get(72, "partitionIndices"),
-            blend_hint: f.get(88, "blendHint"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.base_into(&raw mut (*p).base);
+            f.get_into(24, "originalSkeletonName", &raw mut (*p).original_skeleton_name);
+            f.get_into(32, "animation", &raw mut (*p).animation);
+            f.get_into(
+                40,
+                "transformTrackToBoneIndices",
+                &raw mut (*p).transform_track_to_bone_indices,
+            );
+            f.get_into(
+                56,
+                "floatTrackToFloatSlotIndices",
+                &raw mut (*p).float_track_to_float_slot_indices,
+            );
+            f.get_into(72, "partitionIndices", &raw mut (*p).partition_indices);
+            f.get_into(88, "blendHint", &raw mut (*p).blend_hint);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1389,9 +1509,17 @@ impl ::hktypes::value::Value for hkaBone {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            name: f.get(0, "name"),
-            lock_translation: f.get(8, "lockTranslation"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "name", &raw mut (*p).name);
+            f.get_into(8, "lockTranslation", &raw mut (*p).lock_translation);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1487,16 +1615,24 @@ impl ::hktypes::value::Value for hkaSkeleton {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            base: f.base(),
-            name: f.get(24, "name"),
-            parent_indices: f.get(32, "parentIndices"),
-            bones: f.get(48, "bones"),
-            reference_pose: f.get(64, "referencePose"),
-            reference_floats: f.get(80, "referenceFloats"),
-            float_slots: f.get(96, "floatSlots"),
-            local_frames: f.get(112, "localFrames"),
-            partitions: f.get(128, "partitions"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.base_into(&raw mut (*p).base);
+            f.get_into(24, "name", &raw mut (*p).name);
+            f.get_into(32, "parentIndices", &raw mut (*p).parent_indices);
+            f.get_into(48, "bones", &raw mut (*p).bones);
+            f.get_into(64, "referencePose", &raw mut (*p).reference_pose);
+            f.get_into(80, "referenceFloats", &raw mut (*p).reference_floats);
+            f.get_into(96, "floatSlots", &raw mut (*p).float_slots);
+            f.get_into(112, "localFrames", &raw mut (*p).local_frames);
+            f.get_into(128, "partitions", &raw mut (*p).partitions);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1659,9 +1795,17 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            local_frame: f.get(0, "localFrame"),
-            bone_index: f.get(8, "boneIndex"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "localFrame", &raw mut (*p).local_frame);
+            f.get_into(8, "boneIndex", &raw mut (*p).bone_index);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1745,10 +1889,18 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            name: f.get(0, "name"),
-            start_bone_index: f.get(8, "startBoneIndex"),
-            num_bones: f.get(10, "numBones"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "name", &raw mut (*p).name);
+            f.get_into(8, "startBoneIndex", &raw mut (*p).start_bone_index);
+            f.get_into(10, "numBones", &raw mut (*p).num_bones);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -1877,29 +2029,41 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            shape: f.get(0, "shape"),
-            flags: f.get(8, "flags"),
-            collision_cntrl: f.get(12, "collisionCntrl"),
-            collision_filter_info: f.get(16, "collisionFilterInfo"),
-            material_id: f.get(20, "materialId"),
-            quality_id: f.get(22, "qualityId"),
-            name: f.get(24, "name"),
-            user_data: f.get(32, "userData"),
-            motion_type: f.get(40, "motionType"),
-            position: f.get(48, "position"),
-            orientation: f.get(64, "orientation"),
-            linear_velocity: f.get(80, "linearVelocity"),
-            angular_velocity: f.get(96, "angularVelocity"),
-            mass: f.get(112, "mass"),
-            mass_distribution: f.get(120, "massDistribution"),
-            drag_properties: f.get(128, "dragProperties"),
-            motion_properties_id: f.get(136, "motionPropertiesId"),
-            desired_body_id: f.get(140, "desiredBodyId"),
-            motion_id: f.get(144, "motionId"),
-            collision_look_ahead_distance: f.get(148, "collisionLookAheadDistance"),
-            local_frame: f.get(152, "localFrame"),
-            activation_priority: f.get(160, "activationPriority"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "shape", &raw mut (*p).shape);
+            f.get_into(8, "flags", &raw mut (*p).flags);
+            f.get_into(12, "collisionCntrl", &raw mut (*p).collision_cntrl);
+            f.get_into(16, "collisionFilterInfo", &raw mut (*p).collision_filter_info);
+            f.get_into(20, "materialId", &raw mut (*p).material_id);
+            f.get_into(22, "qualityId", &raw mut (*p).quality_id);
+            f.get_into(24, "name", &raw mut (*p).name);
+            f.get_into(32, "userData", &raw mut (*p).user_data);
+            f.get_into(40, "motionType", &raw mut (*p).motion_type);
+            f.get_into(48, "position", &raw mut (*p).position);
+            f.get_into(64, "orientation", &raw mut (*p).orientation);
+            f.get_into(80, "linearVelocity", &raw mut (*p).linear_velocity);
+            f.get_into(96, "angularVelocity", &raw mut (*p).angular_velocity);
+            f.get_into(112, "mass", &raw mut (*p).mass);
+            f.get_into(120, "massDistribution", &raw mut (*p).mass_distribution);
+            f.get_into(128, "dragProperties", &raw mut (*p).drag_properties);
+            f.get_into(136, "motionPropertiesId", &raw mut (*p).motion_properties_id);
+            f.get_into(140, "desiredBodyId", &raw mut (*p).desired_body_id);
+            f.get_into(144, "motionId", &raw mut (*p).motion_id);
+            f.get_into(
+                148,
+                "collisionLookAheadDistance",
+                &raw mut (*p).collision_look_ahead_distance,
+            );
+            f.get_into(152, "localFrame", &raw mut (*p).local_frame);
+            f.get_into(160, "activationPriority", &raw mut (*p).activation_priority);
+            out.assume_init_mut()
         }
     }
     fn write(
@@ -2172,8 +2336,16 @@ impl ::hktypes::value::Value for hknpBodyId {
         f.finish(v)
     }
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
-        Self {
-            serial_and_index: f.get(0, "serialAndIndex"),
+        f.take()
+    }
+    fn read_members_into<'o>(
+        f: &mut ::hktypes::value::FieldReader<'_, '_>,
+        out: &'o mut ::core::mem::MaybeUninit<Self>,
+    ) -> &'o mut Self {
+        let p = out.as_mut_ptr();
+        unsafe {
+            f.get_into(0, "serialAndIndex", &raw mut (*p).serial_and_index);
+            out.assume_init_mut()
         }
     }
     fn write(

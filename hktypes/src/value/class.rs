@@ -99,7 +99,10 @@ impl std::fmt::Debug for ClassEntry {
 /// its allocation rather than on the stack and then copied in.
 fn read_boxed<T: Class>(r: &Reader<'_>) -> Result<Box<dyn Object>> {
     let mut f = r.fields();
-    let object = Box::write(Box::new_uninit(), T::read_members(&mut f));
+    let mut object = Box::<T>::new_uninit();
+    super::fields::fill(&mut f, &mut object);
+    // SAFETY: `fill` initialised the box.
+    let object = unsafe { object.assume_init() };
     f.finish(object as Box<dyn Object>)
 }
 

@@ -1,9 +1,16 @@
-//! Member-by-member reading and writing for generated classes. A class reads its members into
-//! one struct literal and writes them in a row; these helpers keep the first error instead of
-//! returning at each member, so that the generated code needs no `?` (and no early-return drop
-//! path) per member, which is most of what its compile time was.
+//! Member-by-member reading and writing for generated classes. A class reads each member (and its
+//! base) into its place in the object being built ([`Value::read_members_into`]) and writes them in
+//! a row; these helpers keep the first error instead of returning at each member, so that the
+//! generated code needs no `?` (and no early-return drop path) per member, which is most of what its
+//! compile time was.
+//!
+//! The in-place read is the one `unsafe` part of the runtime: a generated class writes every field
+//! of a `MaybeUninit` of itself through a raw pointer, and [`fill`] checks that what a
+//! `read_members_into` hands back is the place it was given before that place is taken as
+//! initialised.
 
 use super::{NoItems, Reader, Value, Writer};
+use std::mem::MaybeUninit;
 use super::{Result, ValueError as Error};
 
 /// Reads the members of one object (see [`Reader::fields`]).
@@ -67,6 +74,58 @@ impl<'r, 'a> FieldReader<'r, 'a> {
         zeroed()
     }
 
+    /// Member `name` of type `T` at `offset`, read where it is kept (see
+    /// [`Value::read_members_into`]); after an error, a placeholder. `out` is initialised on
+    /// return.
+    ///
+    /// # Safety
+    /// `out` is valid for writes of a `T`, aligned, and not otherwise accessed during the call;
+    /// what it held before is overwritten, not dropped.
+    #[inline]
+    pub unsafe fn get_into<T: Value>(&mut self, offset: usize, name: &'static str, out: *mut T) {
+        // SAFETY: the caller's promise; `MaybeUninit<T>` has the layout of `T`.
+        self.member_into(offset, Some(name), unsafe { &mut *out.cast::<MaybeUninit<T>>() });
+    }
+
+    /// The base-class part at offset 0, read where it is kept.
+    ///
+    /// # Safety
+    /// As for [`FieldReader::get_into`].
+    #[inline]
+    pub unsafe fn base_into<T: Value>(&mut self, out: *mut T) {
+        // SAFETY: the caller's promise; `MaybeUninit<T>` has the layout of `T`.
+        self.member_into(0, None, unsafe { &mut *out.cast::<MaybeUninit<T>>() });
+    }
+
+    /// `T` read member by member into a local and returned (what [`Value::read_members`] is for
+    /// a class that reads its members in place).
+    #[inline]
+    pub fn take<T: Value>(&mut self) -> T {
+        let mut v = MaybeUninit::<T>::uninit();
+        fill(self, &mut v);
+        // SAFETY: `fill` initialised `v`.
+        unsafe { v.assume_init() }
+    }
+
+    #[inline]
+    fn member_into<T: Value>(&mut self, offset: usize, name: Option<&'static str>, out: &mut MaybeUninit<T>) {
+        if self.err.is_none() {
+            match self.r.sub(offset, T::SIZE) {
+                Ok(window) => {
+                    let mut inner = FieldReader { r: &window, err: None };
+                    fill(&mut inner, out);
+                    // After an error the value is incomplete, and never used: the error is.
+                    if let Some(e) = inner.err {
+                        self.err = Some(name_error(e, name));
+                    }
+                    return;
+                }
+                Err(e) => self.err = Some(name_error(e, name)),
+            }
+        }
+        out.write(zeroed());
+    }
+
     /// `value`, or the first error met while reading its members.
     pub fn finish<T>(self, value: T) -> Result<T> {
         match self.err {
@@ -74,6 +133,15 @@ impl<'r, 'a> FieldReader<'r, 'a> {
             Some(e) => Err(e),
         }
     }
+}
+
+/// Reads `T` into `out` through [`Value::read_members_into`], and makes sure that what it returned
+/// is `out` initialised: the callers take `out` as initialised afterwards.
+#[inline]
+pub(crate) fn fill<T: Value>(f: &mut FieldReader<'_, '_>, out: &mut MaybeUninit<T>) {
+    let at = out.as_ptr();
+    let filled: *const T = T::read_members_into(f, out);
+    assert!(std::ptr::eq(filled, at), "{}::read_members_into returned a place other than its own", std::any::type_name::<T>());
 }
 
 #[cold]

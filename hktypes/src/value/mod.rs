@@ -50,13 +50,21 @@ pub trait Value: Sized + 'static {
     fn read(r: &Reader<'_>) -> Result<Self>;
 
     /// Reads the value from the window of `f`, keeping the first error in `f` rather than
-    /// returning it; after an error the value is incomplete and must not be used. A generated class
-    /// reads its members (and its base) this way, so that a nested value is built where it is kept
-    /// instead of being returned and moved at every level of nesting. The default reads through
-    /// [`Value::read`].
+    /// returning it; after an error the value is incomplete and must not be used. The default reads
+    /// through [`Value::read`]; a generated class reads in place ([`Value::read_members_into`]).
     #[inline]
     fn read_members(f: &mut FieldReader<'_, '_>) -> Self {
         f.whole()
+    }
+
+    /// Reads the value as [`Value::read_members`] does, into `out`, and returns `out`
+    /// initialised (after an error, with placeholders). A generated class writes each member (and
+    /// its base) through a pointer to its place in `out`, so that an object is built in its
+    /// allocation rather than moved there from every level of its nesting. The default writes
+    /// [`Value::read_members`].
+    #[inline]
+    fn read_members_into<'o>(f: &mut FieldReader<'_, '_>, out: &'o mut std::mem::MaybeUninit<Self>) -> &'o mut Self {
+        out.write(Self::read_members(f))
     }
 
     /// Writes the value into `w`, which holds exactly [`Self::SIZE`] zero bytes.

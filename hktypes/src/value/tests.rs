@@ -188,3 +188,27 @@ fn downcast_walks_the_bases() {
     let b: Box<dyn Object> = Box::new(Base);
     assert!(b.downcast_ref::<Derived>().is_none());
 }
+
+#[test]
+#[should_panic(expected = "returned a place other than its own")]
+fn a_member_read_in_place_must_fill_its_own_place() {
+    // A hand-written value that hands back some other initialised value than the one it was
+    // given to fill: the reader stops rather than take the place as initialised.
+    struct Elsewhere(u32);
+    impl Value for Elsewhere {
+        const SIZE: usize = 4;
+        const ALIGN: usize = 4;
+        fn read(r: &Reader<'_>) -> Result<Self> {
+            Ok(Elsewhere(r.field(0, "v")?))
+        }
+        fn read_members_into<'o>(_: &mut FieldReader<'_, '_>, _: &'o mut std::mem::MaybeUninit<Self>) -> &'o mut Self {
+            Box::leak(Box::new(Elsewhere(7)))
+        }
+        fn write(&self, w: &mut Writer<'_>) -> Result<()> {
+            w.field(0, "v", &self.0)
+        }
+    }
+    let bytes = [1, 0, 0, 0];
+    let r = Reader::new(&bytes, 0, &NoItems);
+    let _: Elsewhere = r.fields().take();
+}
