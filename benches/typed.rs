@@ -1,9 +1,13 @@
-//! Reading the corpus tagfiles into typed objects (`Document::from_file` with the generated
-//! classes), writing them back, and `hkgen verify`'s whole check of each file (hashes, the round
+//! Reading the corpus tagfiles into typed objects (`Document::read_shared` with the generated
+//! classes, keeping each file's buffer rather than a copy of its DATA, as a caller holding the
+//! bytes would), writing them back, and `hkgen verify`'s whole check of each file (hashes, the round
 //! trip through the graph and through the classes), one core, in MB/s of file bytes. See
 //! `bench/README.md`.
 //!
 //! `cargo bench --bench typed`
+//!
+//! It allocates through mimalloc, as the `hkgen` binary does; `--features system-allocator`
+//! measures the system allocator instead.
 
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{black_box, Bencher};
@@ -11,11 +15,16 @@ use hkgen::inputs::Compendia;
 use hktypes::graph::Document;
 use hktypes::tagfile::{CompendiumSet, TagFile};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-static CORPUS: OnceLock<(Vec<(Vec<u8>, CompendiumSet)>, u64)> = OnceLock::new();
+/// The allocator of the `hkgen` binary.
+#[cfg(not(feature = "system-allocator"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn corpus() -> &'static (Vec<(Vec<u8>, CompendiumSet)>, u64) {
+static CORPUS: OnceLock<(Vec<(Arc<[u8]>, CompendiumSet)>, u64)> = OnceLock::new();
+
+fn corpus() -> &'static (Vec<(Arc<[u8]>, CompendiumSet)>, u64) {
     CORPUS.get().expect("corpus loaded in main")
 }
 
@@ -24,9 +33,9 @@ fn counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
     b.counter(BytesCount::new(*bytes)).counter(ItemsCount::new(files.len()))
 }
 
-fn read(bytes: &[u8], set: &CompendiumSet) -> Document {
+fn read(bytes: &Arc<[u8]>, set: &CompendiumSet) -> Document {
     let f = TagFile::read(bytes, set).unwrap();
-    Document::from_file(&f, hkclasses::classes_for_sdk(&f.sdk_version())).unwrap()
+    Document::from_file_sharing(&f, Some(bytes), hkclasses::classes_for_sdk(&f.sdk_version())).unwrap()
 }
 
 #[divan::bench]
@@ -72,10 +81,10 @@ fn main() {
     let mut files = Vec::new();
     for p in hkgen::inputs::walk(std::slice::from_ref(&dir)).expect("walk") {
         if hkgen::inputs::sniff_path(&p).ok() == Some(hkgen::inputs::Format::Tag0) {
-            files.push((std::fs::read(&p).expect("read"), compendia.set_for(&p)));
+            files.push((Arc::<[u8]>::from(std::fs::read(&p).expect("read")), compendia.set_for(&p)));
         }
     }
-    let bytes = files.iter().map(|(b, _)| b.len() as u64).sum();
+    let bytes: u64 = files.iter().map(|(b, _)| b.len() as u64).sum();
     println!("{} TAG0 files, {bytes} bytes", files.len());
     let _ = CORPUS.set((files, bytes));
     divan::main();

@@ -17,7 +17,6 @@ use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A handle to an object of a [`Document`]: the object's item index in the file it was read from
@@ -450,7 +449,8 @@ struct Builder<'t> {
     next_origin: usize,
     /// Runs of the file read already written (by dynamic objects, or strings of typed objects
     /// whose text is unchanged) -> their new indices: a run two slots share is written once.
-    old_runs: BTreeMap<u32, u32>,
+    /// Indexed by the run's item index in the file read; 0 for a run not written yet.
+    old_runs: Vec<u32>,
 }
 
 fn empty_item() -> ItemData {
@@ -466,16 +466,24 @@ impl<'t> Builder<'t> {
             .filter(|(_, t)| t.name == "char")
             .map(|(i, _)| i)
             .find(|&i| layouts.size_of(i).ok() == Some(1));
+        // Objects keep their handles; a round trip writes about as many runs as were read.
+        let mut items = Vec::with_capacity(handles.max(source.items.len()));
+        items.resize_with(handles, empty_item);
         Builder {
             table,
             source,
             layouts,
-            items: (0..handles).map(|_| empty_item()).collect(),
+            items,
             char_ty,
             origins: &[],
             next_origin: 0,
-            old_runs: BTreeMap::new(),
+            old_runs: vec![0; source.items.len()],
         }
+    }
+
+    /// The new index of run `old` of the file read, once written.
+    fn written_run(&self, old: u32) -> Option<u32> {
+        self.old_runs.get(old as usize).copied().filter(|&n| n != 0)
     }
 
     fn push(&mut self, it: ItemData) -> u32 {
@@ -505,16 +513,16 @@ impl<'t> Builder<'t> {
         let mut fresh = Vec::new();
         let mut stack: Vec<u32> = item.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t).collect();
         while let Some(old) = stack.pop() {
-            if self.old_runs.contains_key(&old) {
+            if self.written_run(old).is_some() {
                 continue;
             }
             let it = &source.items[old as usize];
             stack.extend(it.references().filter(|(_, s, _)| s.kind != SlotKind::Pointer).map(|(_, _, t)| t));
             let new = self.push(it.clone());
-            self.old_runs.insert(old, new);
+            self.old_runs[old as usize] = new;
             fresh.push(new);
         }
-        let remap = |it: &mut ItemData, map: &BTreeMap<u32, u32>| -> Result<(), WriteError> {
+        let remap = |it: &mut ItemData, map: &[u32]| -> Result<(), WriteError> {
             let elems = if it.slots.is_empty() { 0 } else { it.count };
             for e in 0..elems {
                 for k in 0..it.slots.len() {
@@ -523,9 +531,16 @@ impl<'t> Builder<'t> {
                     if s.kind == SlotKind::Pointer || t == 0 {
                         continue;
                     }
-                    let new = *map.get(&t).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
-                    let at = (e * it.elem_size + s.offset) as usize;
-                    it.bytes.to_mut()[at..at + 4].copy_from_slice(&new.to_le_bytes());
+                    let new = map
+                        .get(t as usize)
+                        .copied()
+                        .filter(|&n| n != 0)
+                        .ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
+                    // The bytes are copied only where an index changes.
+                    if new != t {
+                        let at = (e * it.elem_size + s.offset) as usize;
+                        it.bytes.to_mut()[at..at + 4].copy_from_slice(&new.to_le_bytes());
+                    }
                 }
             }
             Ok(())
@@ -570,7 +585,7 @@ impl<'t> Builder<'t> {
             _ => None,
         };
         self.next_origin += 1;
-        if let Some(&new) = origin.and_then(|o| self.old_runs.get(&o)) {
+        if let Some(new) = origin.and_then(|o| self.written_run(o)) {
             return Ok(new);
         }
         // The type of the run read there, if it held one-byte characters; else `char`.
@@ -582,8 +597,8 @@ impl<'t> Builder<'t> {
         bytes.push(0);
         let count = bytes.len() as u32;
         let i = self.push(ItemData { ty, kind_byte: 0x20, count, elem_size: 1, bytes: bytes.into(), slots: Slots::NONE });
-        if let Some(o) = origin {
-            self.old_runs.insert(o, i);
+        if let Some(slot) = origin.and_then(|o| self.old_runs.get_mut(o as usize)) {
+            *slot = i;
         }
         Ok(i)
     }

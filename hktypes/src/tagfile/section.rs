@@ -201,6 +201,11 @@ impl SectionWriter {
         SectionWriter { out: Vec::new(), open: Vec::new() }
     }
 
+    /// An empty writer that holds `bytes` before it grows.
+    pub fn with_capacity(bytes: usize) -> Self {
+        SectionWriter { out: Vec::with_capacity(bytes), open: Vec::new() }
+    }
+
     /// Opens a section whose length is filled in by [`SectionWriter::end`].
     pub fn begin(&mut self, tag: &[u8; 4], flags: u8) {
         self.open.push((self.out.len(), flags));

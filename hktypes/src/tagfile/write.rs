@@ -210,7 +210,15 @@ pub enum TypesOut<'a> {
 /// A whole TAG0 file: `SDKV`, `DATA`, `TYPE` or `TCRF`, `INDX` (`ITEM`, then `PTCH` when any slot
 /// holds a reference). Section lengths count their headers; the leaf sections carry the leaf flag.
 pub fn write_file(sdkv: &[u8], data: &[u8], types: TypesOut<'_>, items: &[Item], patches: &[Patch]) -> Vec<u8> {
-    let mut w = SectionWriter::new();
+    let items_bytes = index::write_items(items);
+    let patch_bytes = (!patches.is_empty()).then(|| index::write_patches(patches));
+    let types_len = match types {
+        TypesOut::Section(raw) => raw.len(),
+        TypesOut::Reference(body) => 8 + body.len(),
+    };
+    // Six section headers, and the bodies: the whole file, in one allocation.
+    let len = 6 * 8 + sdkv.len() + data.len() + types_len + items_bytes.len() + patch_bytes.as_ref().map_or(0, Vec::len);
+    let mut w = SectionWriter::with_capacity(len);
     w.begin(b"TAG0", 0);
     w.leaf(b"SDKV", sdkv);
     w.leaf(b"DATA", data);
@@ -219,9 +227,9 @@ pub fn write_file(sdkv: &[u8], data: &[u8], types: TypesOut<'_>, items: &[Item],
         TypesOut::Reference(body) => w.leaf(b"TCRF", body),
     }
     w.begin(b"INDX", 0);
-    w.leaf(b"ITEM", &index::write_items(items));
-    if !patches.is_empty() {
-        w.leaf(b"PTCH", &index::write_patches(patches));
+    w.leaf(b"ITEM", &items_bytes);
+    if let Some(p) = &patch_bytes {
+        w.leaf(b"PTCH", p);
     }
     w.end();
     w.end();
