@@ -1,4 +1,4 @@
-//! Reading the corpus tagfiles into typed objects (`Document::read_shared` with the generated
+//! Reading the corpus tagfiles into typed objects (`Document::from_file_sharing` with the generated
 //! classes, keeping each file's buffer rather than a copy of its DATA, as a caller holding the
 //! bytes would), writing them back, and `hkgen verify`'s whole check of each file (hashes, the round
 //! trip through the graph and through the classes), one core, in MB/s of file bytes. See

@@ -453,6 +453,11 @@ struct Builder<'t> {
     old_runs: Vec<u32>,
 }
 
+/// The new index of run `old` in a table of [`Builder::old_runs`], once written.
+fn written_run(old_runs: &[u32], old: u32) -> Option<u32> {
+    old_runs.get(old as usize).copied().filter(|&n| n != 0)
+}
+
 fn empty_item() -> ItemData {
     ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Default::default(), slots: Slots::NONE }
 }
@@ -483,7 +488,7 @@ impl<'t> Builder<'t> {
 
     /// The new index of run `old` of the file read, once written.
     fn written_run(&self, old: u32) -> Option<u32> {
-        self.old_runs.get(old as usize).copied().filter(|&n| n != 0)
+        written_run(&self.old_runs, old)
     }
 
     fn push(&mut self, it: ItemData) -> u32 {
@@ -531,11 +536,7 @@ impl<'t> Builder<'t> {
                     if s.kind == SlotKind::Pointer || t == 0 {
                         continue;
                     }
-                    let new = map
-                        .get(t as usize)
-                        .copied()
-                        .filter(|&n| n != 0)
-                        .ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
+                    let new = written_run(map, t).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("run {t} not owned"))))?;
                     // The bytes are copied only where an index changes.
                     if new != t {
                         let at = (e * it.elem_size + s.offset) as usize;

@@ -10,8 +10,8 @@
 //! initialised.
 
 use super::{NoItems, Reader, Value, Writer};
-use std::mem::MaybeUninit;
 use super::{Result, ValueError as Error};
+use std::mem::MaybeUninit;
 
 /// Reads the members of one object (see [`Reader::fields`]).
 pub struct FieldReader<'r, 'a> {
@@ -30,7 +30,8 @@ pub(crate) fn zeroed<T: Value>() -> T {
 }
 
 impl<'r, 'a> FieldReader<'r, 'a> {
-    /// Member `name` of type `T` at `offset`; after an error, a placeholder.
+    /// Member `name` of type `T` at `offset`; after an error, a placeholder. The safe form of
+    /// [`FieldReader::get_into`], for a `read_members` written by hand.
     #[inline]
     pub fn get<T: Value>(&mut self, offset: usize, name: &'static str) -> T {
         self.member(offset, Some(name))
@@ -57,21 +58,10 @@ impl<'r, 'a> FieldReader<'r, 'a> {
 
     #[inline]
     fn member<T: Value>(&mut self, offset: usize, name: Option<&'static str>) -> T {
-        if self.err.is_none() {
-            match self.r.sub(offset, T::SIZE) {
-                Ok(window) => {
-                    let mut inner = FieldReader { r: &window, err: None };
-                    let v = T::read_members(&mut inner);
-                    // After an error the value is incomplete, and never used: the error is.
-                    if let Some(e) = inner.err {
-                        self.err = Some(name_error(e, name));
-                    }
-                    return v;
-                }
-                Err(e) => self.err = Some(name_error(e, name)),
-            }
-        }
-        zeroed()
+        let mut v = MaybeUninit::<T>::uninit();
+        self.member_into(offset, name, &mut v);
+        // SAFETY: `member_into` initialises its place on every path.
+        unsafe { v.assume_init() }
     }
 
     /// Member `name` of type `T` at `offset`, read where it is kept (see

@@ -212,3 +212,17 @@ fn a_member_read_in_place_must_fill_its_own_place() {
     let r = Reader::new(&bytes, 0, &NoItems);
     let _: Elsewhere = r.fields().take();
 }
+
+#[test]
+fn a_member_read_by_hand_is_named_in_its_error() {
+    let bytes = [7, 0, 0, 0, 9, 0];
+    let r = Reader::new(&bytes, 0x10, &NoItems);
+    let mut f = r.fields();
+    let a: u32 = f.get(0, "first");
+    assert_eq!(a, 7);
+    // Four bytes at offset 4 run past the six of the window: a placeholder, and the error.
+    let b: u32 = f.get(4, "second");
+    assert_eq!(b, 0);
+    let e = f.finish(()).unwrap_err();
+    assert_eq!(e.path(), vec!["second"]);
+}
