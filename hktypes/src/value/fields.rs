@@ -4,7 +4,8 @@
 //! generated code needs no `?` (and no early-return drop path) per member, which is most of what its
 //! compile time was.
 //!
-//! The in-place read is the one `unsafe` part of the runtime: a generated class writes every field
+//! The in-place read is one of the two `unsafe` parts of the runtime (the other takes ASCII string
+//! bytes as text without checking them again, in `refs.rs`): a generated class writes every field
 //! of a `MaybeUninit` of itself through a raw pointer, and [`fill`] checks that what a
 //! `read_members_into` hands back is the place it was given before that place is taken as
 //! initialised.

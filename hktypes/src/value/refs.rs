@@ -270,6 +270,18 @@ impl From<&str> for StringPtr {
     }
 }
 
+/// `bytes` as text, when they are UTF-8. Havok's strings are nearly all ASCII, which a word at a
+/// time tells apart faster than a full UTF-8 check does for strings this short.
+#[inline]
+fn utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII bytes are UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
 impl Value for StringPtr {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
@@ -288,7 +300,7 @@ impl Value for StringPtr {
         let Some((&0, text)) = chars.split_last() else {
             return Err(Error::at(run.base, ErrorKind::UnterminatedString));
         };
-        let text = std::str::from_utf8(text).map_err(|_| Error::at(run.base, ErrorKind::BadUtf8))?;
+        let text = utf8(text).ok_or_else(|| Error::at(run.base, ErrorKind::BadUtf8))?;
         Ok(StringPtr(Some(text.into())))
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
