@@ -5,7 +5,6 @@ use crate::Error;
 use hktypes::tagfile::{Compendium, CompendiumId, CompendiumSet};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// What a file is, from its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -248,7 +247,7 @@ impl Compendia {
         let mut set = CompendiumSet::new();
         for id in self.candidates.keys() {
             if let Some(p) = self.file_for(tagfile, id) {
-                set.insert(*id, Arc::clone(&self.files[p].types));
+                set.add_as(*id, &self.files[p]);
             }
         }
         set

@@ -313,7 +313,7 @@ pub struct DumpObject<'t> {
 /// assert!(members.iter().any(|(name, _)| *name == "bodyCinfos"));
 /// ```
 pub fn dump<'t>(file: &'t crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject<'t>>> {
-    let mut layouts = Layouts::new(&file.types);
+    let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
     let mut out = Vec::new();
     for (i, it) in items.items.iter().enumerate().skip(1) {

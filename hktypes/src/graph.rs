@@ -10,7 +10,7 @@
 //! object through its class, which is how `hkgen verify` checks the generated writers.
 
 use crate::error::{ErrorKind, Result, ValueError, WriteError};
-use crate::reflect::hash::{Hasher, Recipe};
+use crate::reflect::hash::Hasher;
 use crate::reflect::layout::{Layouts, SlotKind, Slots};
 use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
@@ -113,14 +113,16 @@ impl Document {
     /// Like [`Document::from_file`]; when `bytes` is the buffer `file` was read from, the document
     /// keeps it instead of a copy of `DATA` (see [`Items::read_sharing`]).
     pub fn from_file_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, classes: &[ClassEntry]) -> Result<Document> {
-        let mut layouts = Layouts::new(&file.types);
-        let items = Items::read_sharing(file, bytes, &mut layouts)?;
-        let mut hasher = Hasher::new(&file.types, Recipe::for_sdk(&file.sdk));
+        let mut layouts = file.layouts();
+        let (items, sharing) = Items::read_checked(file, bytes, &mut layouts)?;
+        let mut hasher = file.hasher();
         // Type index -> class entry, decided once per type.
         let mut class_of: Vec<Option<Option<&ClassEntry>>> = vec![None; file.types.len()];
         let mut name = String::new();
         let runs = FileRuns { items: &items, file };
-        let shared_arrays = shares_array_runs(&items);
+        // Typed objects own their arrays: a file in which some array run is named by more than
+        // one slot is read as dynamic objects, which keep run identities.
+        let shared_arrays = sharing.shared_arrays;
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
         // The string origins of the object being read (see `refs_agree`), reused.
         let mut strings: Vec<u32> = Vec::new();
@@ -410,29 +412,6 @@ impl value::Visitor for RefCheck<'_, '_> {
                 Target::Run(r) => kind == SlotKind::Array && self.run_agrees(t, r),
             };
     }
-}
-
-/// Whether some array run is named by more than one slot (of any kind: a string slot may name
-/// the same run as an array slot in a hostile file). Typed objects own their arrays, so such a
-/// file is read as dynamic objects, which keep run identities.
-fn shares_array_runs(items: &Items) -> bool {
-    // Per run: named at all, and named by an array slot.
-    let mut named = vec![(false, false); items.items.len()];
-    for it in &items.items {
-        for (_, s, t) in it.references() {
-            if s.kind == SlotKind::Pointer {
-                continue;
-            }
-            let (any, array) = &mut named[t as usize];
-            let is_array = s.kind == SlotKind::Array;
-            if *any && (*array || is_array) {
-                return true;
-            }
-            *any = true;
-            *array |= is_array;
-        }
-    }
-    false
 }
 
 /// Turns objects back into items: objects keep their handles as item indices; runs get fresh

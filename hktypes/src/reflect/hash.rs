@@ -16,6 +16,7 @@
 
 use super::{TemplateArg, TypeIndex, TypeTable};
 use crate::error::{ErrorKind, TypeTableError as Error};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -138,11 +139,50 @@ impl Recipe {
     }
 }
 
+/// Hashes of the types of one table by one recipe, each computed at most once and then kept; the
+/// memo a [`Hasher`] fills. A memo that outlives one file is shared through
+/// [`super::facts::TableFacts`], which keeps it with the table it describes. A hash is a function
+/// of the table and the recipe alone, so it may be taken from whichever hasher computed it first.
+pub struct HashMemo(Box<[AtomicU64]>);
+
+/// The mark of a computed hash in a [`HashMemo`] entry (0 is "not computed").
+const COMPUTED: u64 = 1 << 32;
+
+impl HashMemo {
+    /// An empty memo for a table of `n` types.
+    pub(crate) fn new(n: usize) -> Self {
+        HashMemo((0..n).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline]
+    fn get(&self, i: TypeIndex) -> Option<u32> {
+        let v = self.0.get(i as usize)?.load(Ordering::Relaxed);
+        (v & COMPUTED != 0).then_some(v as u32)
+    }
+
+    fn set(&self, i: TypeIndex, h: u32) {
+        if let Some(cell) = self.0.get(i as usize) {
+            cell.store(COMPUTED | u64::from(h), Ordering::Relaxed);
+        }
+    }
+
+    /// Types of the table.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// The memo of a [`Hasher`]: its own, or one shared with other files of the same table.
+enum MemoRef<'t> {
+    Own(HashMemo),
+    Shared(&'t HashMemo),
+}
+
 /// Computes the hash of every type of a table (index 0 gets 0).
 pub struct Hasher<'t> {
     recipe: Recipe,
     table: &'t TypeTable,
-    memo: Vec<Option<u32>>,
+    memo: MemoRef<'t>,
     in_progress: Vec<bool>,
     /// Template arguments that expansions may still visit (see [`PARAM_STEPS_PER_TYPE`]).
     param_steps: usize,
@@ -151,9 +191,28 @@ pub struct Hasher<'t> {
 impl<'t> Hasher<'t> {
     /// A hasher over `table` following `recipe`.
     pub fn new(table: &'t TypeTable, recipe: Recipe) -> Self {
+        Self::with(table, recipe, MemoRef::Own(HashMemo::new(table.types.len())))
+    }
+
+    /// A hasher over `table` following `recipe` that keeps its hashes in `memo`, which must be a
+    /// memo of this very table and recipe (see [`super::facts::TableFacts::hasher`], which makes
+    /// sure of it).
+    pub(crate) fn with_memo(table: &'t TypeTable, recipe: Recipe, memo: &'t HashMemo) -> Self {
+        debug_assert_eq!(memo.len(), table.types.len());
+        Self::with(table, recipe, MemoRef::Shared(memo))
+    }
+
+    fn with(table: &'t TypeTable, recipe: Recipe, memo: MemoRef<'t>) -> Self {
         let n = table.types.len();
         let param_steps = PARAM_STEPS_PER_TYPE.saturating_mul(n).saturating_add(4096);
-        Hasher { recipe, table, memo: vec![None; n], in_progress: vec![false; n], param_steps }
+        Hasher { recipe, table, memo, in_progress: vec![false; n], param_steps }
+    }
+
+    fn memo(&self) -> &HashMemo {
+        match &self.memo {
+            MemoRef::Own(m) => m,
+            MemoRef::Shared(m) => m,
+        }
     }
 
     /// The computed hash of type `i`.
@@ -175,9 +234,9 @@ impl<'t> Hasher<'t> {
     /// is hashed once per table and met many times).
     #[inline]
     fn hash_at(&mut self, i: TypeIndex, depth: usize) -> Result<u32> {
-        match self.memo.get(i as usize) {
-            Some(Some(h)) => Ok(*h),
-            _ => self.hash_new(i, depth),
+        match self.memo().get(i) {
+            Some(h) => Ok(h),
+            None => self.hash_new(i, depth),
         }
     }
 
@@ -194,7 +253,7 @@ impl<'t> Hasher<'t> {
         let r = self.compute(i, depth).map_err(|e| e.in_context(t.name.clone()));
         self.in_progress[i as usize] = false;
         let h = r?;
-        self.memo[i as usize] = Some(h);
+        self.memo().set(i, h);
         Ok(h)
     }
 

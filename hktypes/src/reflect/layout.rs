@@ -7,6 +7,7 @@
 
 use super::{Kind, TypeDef, TypeIndex, TypeTable};
 use crate::error::{ErrorKind, UnlayeredError as Error};
+use std::sync::OnceLock;
 
 type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -77,18 +78,56 @@ pub struct Shape {
 
 const MAX_DEPTH: usize = 64;
 
+/// Shapes and slots of the types of one table, each computed at most once and then kept; the
+/// cache a [`Layouts`] fills. A cache that outlives one file is shared through
+/// [`super::facts::TableFacts`], which keeps it with the table it describes.
+pub struct LayoutCache {
+    shapes: Box<[OnceLock<Option<Shape>>]>,
+    slots: Box<[OnceLock<Slots>]>,
+}
+
+impl LayoutCache {
+    /// An empty cache for a table of `n` types.
+    pub(crate) fn new(n: usize) -> Self {
+        LayoutCache { shapes: (0..n).map(|_| OnceLock::new()).collect(), slots: (0..n).map(|_| OnceLock::new()).collect() }
+    }
+
+    /// Types of the table.
+    pub(crate) fn len(&self) -> usize {
+        self.shapes.len()
+    }
+}
+
+/// The cache of a [`Layouts`]: its own, or one shared with other files of the same table.
+enum CacheRef<'t> {
+    Own(LayoutCache),
+    Shared(&'t LayoutCache),
+}
+
 /// Per-type layout facts, computed on demand and cached.
 pub struct Layouts<'t> {
     table: &'t TypeTable,
-    shapes: Vec<Option<Option<Shape>>>,
-    slots: Vec<Option<Slots>>,
+    cache: CacheRef<'t>,
 }
 
 impl<'t> Layouts<'t> {
     /// Layouts of the types of `table`, none computed yet.
     pub fn new(table: &'t TypeTable) -> Self {
-        let n = table.types.len();
-        Layouts { table, shapes: vec![None; n], slots: vec![None; n] }
+        Layouts { table, cache: CacheRef::Own(LayoutCache::new(table.types.len())) }
+    }
+
+    /// Layouts of `table` kept in `cache`, which must be a cache of this very table (see
+    /// [`super::facts::TableFacts::layouts`], which makes sure of it).
+    pub(crate) fn with_cache(table: &'t TypeTable, cache: &'t LayoutCache) -> Self {
+        debug_assert_eq!(cache.len(), table.types.len());
+        Layouts { table, cache: CacheRef::Shared(cache) }
+    }
+
+    fn cache(&self) -> &LayoutCache {
+        match &self.cache {
+            CacheRef::Own(c) => c,
+            CacheRef::Shared(c) => c,
+        }
     }
 
     /// The table.
@@ -105,7 +144,7 @@ impl<'t> Layouts<'t> {
     /// The shape of `i`: its own format, size and alignment, or those of the first ancestor that has
     /// them. `None` for a type with no format anywhere in its chain (a bare declaration).
     pub fn shape(&mut self, i: TypeIndex) -> Result<Option<Shape>> {
-        if let Some(Some(s)) = self.shapes.get(i as usize) {
+        if let Some(s) = self.cache().shapes.get(i as usize).and_then(OnceLock::get) {
             return Ok(*s);
         }
         let mut cur = i;
@@ -129,7 +168,10 @@ impl<'t> Layouts<'t> {
             let sa = size.unwrap_or_default();
             Shape { def, kind, size: sa.size, align: sa.alignment() }
         });
-        self.shapes[i as usize] = Some(shape);
+        if let Some(cell) = self.cache().shapes.get(i as usize) {
+            // Another thread sharing the cache may have set the same shape first.
+            let _ = cell.set(shape);
+        }
         Ok(shape)
     }
 
@@ -210,7 +252,7 @@ impl<'t> Layouts<'t> {
     }
 
     fn slots_at_depth(&mut self, i: TypeIndex, depth: usize) -> Result<Slots> {
-        if let Some(Some(s)) = self.slots.get(i as usize) {
+        if let Some(s) = self.cache().slots.get(i as usize).and_then(OnceLock::get) {
             return Ok(s.clone());
         }
         let mut out = Vec::new();
@@ -220,7 +262,9 @@ impl<'t> Layouts<'t> {
             out.sort_by_key(|s| s.offset);
         }
         let slots = Slots::from(out);
-        self.slots[i as usize] = Some(slots.clone());
+        if let Some(cell) = self.cache().slots.get(i as usize) {
+            let _ = cell.set(slots.clone());
+        }
         Ok(slots)
     }
 }

@@ -2,6 +2,7 @@
 //! says about each type, indexed as the file indexes it. Spec: "Type table", "Type flags",
 //! "Size and alignment word", "Field flags". The THSH recipe lives in [`hash`].
 
+pub mod facts;
 pub mod format;
 pub mod hash;
 pub mod layout;

@@ -4,6 +4,7 @@
 use super::section::{read_root, Section};
 use super::type_section;
 use crate::error::{ContainerError, ErrorKind, Result};
+use crate::reflect::facts::TableFacts;
 use crate::reflect::TypeTable;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -34,6 +35,8 @@ pub struct Compendium {
     pub ids: Vec<CompendiumId>,
     /// Its type table, shared with the tagfiles that read against it.
     pub types: Arc<TypeTable>,
+    /// The hashes and layouts of `types` those tagfiles share.
+    pub facts: Arc<TableFacts>,
 }
 
 impl Compendium {
@@ -53,15 +56,17 @@ impl Compendium {
         }
         let ids = tcid.body.chunks_exact(8).map(|c| CompendiumId(c.try_into().unwrap_or([0; 8]))).collect();
         let ty = root.require(&[b"TYPE"]).map_err(ContainerError::from)?;
-        let types = type_section::read(ty)?;
-        Ok(Compendium { ids, types: Arc::new(types) })
+        let types = Arc::new(type_section::read(ty)?);
+        let facts = TableFacts::new(&types);
+        Ok(Compendium { ids, types, facts })
     }
 }
 
-/// Compendia looked up by id.
+/// Compendia looked up by id, each table with the facts ([`TableFacts`]) of the files that read
+/// against it.
 #[derive(Clone, Debug, Default)]
 pub struct CompendiumSet {
-    by_id: HashMap<CompendiumId, Arc<TypeTable>>,
+    by_id: HashMap<CompendiumId, (Arc<TypeTable>, Arc<TableFacts>)>,
 }
 
 impl CompendiumSet {
@@ -73,18 +78,31 @@ impl CompendiumSet {
     /// Registers `c` under each of its ids.
     pub fn add(&mut self, c: &Compendium) {
         for id in &c.ids {
-            self.by_id.insert(*id, Arc::clone(&c.types));
+            self.add_as(*id, c);
         }
     }
 
-    /// Registers one id; an id given twice keeps the later table.
+    /// Registers `c` under one id (one it answers to or not); an id given twice keeps the later
+    /// compendium.
+    pub fn add_as(&mut self, id: CompendiumId, c: &Compendium) {
+        self.by_id.insert(id, (Arc::clone(&c.types), Arc::clone(&c.facts)));
+    }
+
+    /// Registers one id with a table of no compendium read (its facts start empty); an id given
+    /// twice keeps the later table.
     pub fn insert(&mut self, id: CompendiumId, types: Arc<TypeTable>) {
-        self.by_id.insert(id, types);
+        let facts = TableFacts::new(&types);
+        self.by_id.insert(id, (types, facts));
     }
 
     /// The table registered under `id`.
     pub fn get(&self, id: &CompendiumId) -> Option<&Arc<TypeTable>> {
-        self.by_id.get(id)
+        self.by_id.get(id).map(|(t, _)| t)
+    }
+
+    /// The table registered under `id`, with its facts.
+    pub fn get_shared(&self, id: &CompendiumId) -> Option<(&Arc<TypeTable>, &Arc<TableFacts>)> {
+        self.by_id.get(id).map(|(t, f)| (t, f))
     }
 
     /// Number of ids registered.

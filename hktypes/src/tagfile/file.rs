@@ -6,6 +6,9 @@ use super::index::{self, Item, Patch};
 use super::section::{read_root, Section};
 use super::type_section;
 use crate::error::{ContainerError, ErrorKind, Result, TypeTableError};
+use crate::reflect::facts::TableFacts;
+use crate::reflect::hash::{Hasher, Recipe};
+use crate::reflect::layout::Layouts;
 use crate::reflect::TypeTable;
 use std::sync::Arc;
 
@@ -36,6 +39,9 @@ pub struct TagFile<'a> {
     pub source: TypeSource,
     /// The type table the items are described by.
     pub types: Arc<TypeTable>,
+    /// Hashes and layouts of `types` shared with the other files read against the same table (a
+    /// compendium's, or one from a [`TypeCache`]); `None` for a table this file alone holds.
+    pub facts: Option<Arc<TableFacts>>,
     /// The `ITEM` records; index 0 is the null item.
     pub items: Vec<Item>,
     /// The `PTCH` records, as stored.
@@ -82,7 +88,7 @@ impl<'a> TagFile<'a> {
             .trim_end_matches('\0')
             .to_owned();
         let data = root.require(&[b"DATA"]).map_err(ContainerError::from)?;
-        let (source, types) = Self::read_types(bytes, &root, compendia, cache)?;
+        let (source, types, facts) = Self::read_types(bytes, &root, compendia, cache)?;
         let indx = root.require(&[b"INDX"]).map_err(ContainerError::from)?;
         let item = indx.require(&[b"ITEM"]).map_err(ContainerError::from)?;
         let items = index::read_items(item)?;
@@ -100,6 +106,7 @@ impl<'a> TagFile<'a> {
             data_offset: data.body_offset(),
             source,
             types,
+            facts,
             items,
             patches,
             sdkv_raw: sdkv.body,
@@ -112,17 +119,18 @@ impl<'a> TagFile<'a> {
         root: &Section<'_>,
         compendia: &CompendiumSet,
         cache: Option<&TypeCache>,
-    ) -> Result<(TypeSource, Arc<TypeTable>)> {
+    ) -> Result<(TypeSource, Arc<TypeTable>, Option<Arc<TableFacts>>)> {
         if let Some(ty) = root.child(b"TYPE") {
-            let table = match cache {
-                None => Arc::new(type_section::read(ty)?),
+            let (table, facts) = match cache {
+                None => (Arc::new(type_section::read(ty)?), None),
                 Some(cache) => {
                     let start = ty.start as usize;
                     let raw = &bytes[start..start + ty.body.len() + super::section::HEADER_LEN];
-                    cache.get_or_read(raw, || type_section::read(ty))?
+                    let (table, facts) = cache.get_or_read_shared(raw, || type_section::read(ty))?;
+                    (table, Some(facts))
                 }
             };
-            return Ok((TypeSource::Own, table));
+            return Ok((TypeSource::Own, table, facts));
         }
         let tcrf = root.require(&[b"TYPE", b"TCRF"]).map_err(ContainerError::from)?;
         let id: [u8; 8] = tcrf
@@ -131,11 +139,29 @@ impl<'a> TagFile<'a> {
             .and_then(|b| b.try_into().ok())
             .ok_or_else(|| tcrf.locate(ContainerError::at(tcrf.body_offset(), ErrorKind::Eof { need: 8, have: tcrf.body.len() as u64 })))?;
         let id = CompendiumId(id);
-        let types = compendia
-            .get(&id)
-            .cloned()
+        let (types, facts) = compendia
+            .get_shared(&id)
             .ok_or_else(|| tcrf.locate(ContainerError::at(tcrf.body_offset(), ErrorKind::MissingCompendium(id.to_string()))))?;
-        Ok((TypeSource::Compendium { id, rest: tcrf.body[8..].to_vec() }, types))
+        Ok((TypeSource::Compendium { id, rest: tcrf.body[8..].to_vec() }, Arc::clone(types), Some(Arc::clone(facts))))
+    }
+
+    /// Layouts of the file's types, sharing what other files of the same table computed when the
+    /// table is shared ([`TagFile::facts`]).
+    pub fn layouts(&self) -> Layouts<'_> {
+        match &self.facts {
+            Some(f) => f.layouts(&self.types),
+            None => Layouts::new(&self.types),
+        }
+    }
+
+    /// A hasher of the file's types by its SDK's recipe, sharing hashes as [`TagFile::layouts`]
+    /// shares layouts.
+    pub fn hasher(&self) -> Hasher<'_> {
+        let recipe = Recipe::for_sdk(&self.sdk);
+        match &self.facts {
+            Some(f) => f.hasher(&self.types, recipe),
+            None => Hasher::new(&self.types, recipe),
+        }
     }
 
     /// The SDK version as `2018.1` from the `SDKV` string `20180100`.
@@ -160,11 +186,15 @@ pub fn sdk_version(sdkv: &str) -> String {
     }
 }
 
-/// Type tables already read, by the exact bytes of their `TYPE` section. Shared between threads.
+/// Type tables already read, by the exact bytes of their `TYPE` section, each with the facts
+/// ([`TableFacts`]) the files that read it share. Shared between threads.
 #[derive(Default)]
 pub struct TypeCache {
-    tables: std::sync::Mutex<std::collections::HashMap<Vec<u8>, Arc<TypeTable>>>,
+    tables: std::sync::Mutex<std::collections::HashMap<Vec<u8>, Shared>>,
 }
+
+/// A table of a [`TypeCache`] and its facts.
+type Shared = (Arc<TypeTable>, Arc<TableFacts>);
 
 impl TypeCache {
     /// An empty cache.
@@ -179,11 +209,22 @@ impl TypeCache {
         raw: &[u8],
         read: impl FnOnce() -> Result<TypeTable, TypeTableError>,
     ) -> Result<Arc<TypeTable>, TypeTableError> {
-        if let Some(t) = self.lock().get(raw) {
-            return Ok(Arc::clone(t));
+        self.get_or_read_shared(raw, read).map(|(table, _)| table)
+    }
+
+    /// [`TypeCache::get_or_read`], with the table's facts.
+    pub fn get_or_read_shared(
+        &self,
+        raw: &[u8],
+        read: impl FnOnce() -> Result<TypeTable, TypeTableError>,
+    ) -> Result<Shared, TypeTableError> {
+        if let Some((t, f)) = self.lock().get(raw) {
+            return Ok((Arc::clone(t), Arc::clone(f)));
         }
         let table = Arc::new(read()?);
-        Ok(Arc::clone(self.lock().entry(raw.to_vec()).or_insert(table)))
+        let facts = TableFacts::new(&table);
+        let (t, f) = self.lock().entry(raw.to_vec()).or_insert((table, facts)).clone();
+        Ok((t, f))
     }
 
     /// Distinct tables held.
@@ -196,7 +237,7 @@ impl TypeCache {
         self.len() == 0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Vec<u8>, Arc<TypeTable>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Vec<u8>, Shared>> {
         // A panic while holding the lock cannot leave the map half-updated, so a poisoned lock is
         // still usable.
         self.tables.lock().unwrap_or_else(|e| e.into_inner())

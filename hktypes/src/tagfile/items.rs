@@ -228,6 +228,19 @@ fn slot_target(bytes: &[u8], elem_size: u32, elem: u32, slot: &Slot) -> u32 {
     bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or([0; 4])))
 }
 
+/// What [`Items::read_checked`] saw of how runs are named.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunSharing {
+    /// Some run is named by more than one slot (of any kind but pointer), an array slot among
+    /// them: a hostile file's string slot may name the same run as an array slot.
+    pub shared_arrays: bool,
+}
+
+/// A run named by some slot (see `check_references`).
+const NAMED: u8 = 1;
+/// A run named by an array slot.
+const NAMED_BY_ARRAY: u8 = 2;
+
 /// Every item of a file; index 0 is the null item.
 #[derive(Clone, Debug, Default)]
 pub struct Items {
@@ -260,6 +273,15 @@ impl Items {
     /// Like [`Items::read`]; when `bytes` is the buffer `file` was read from, the items share it
     /// instead of a copy of `DATA` (any other buffer is ignored and `DATA` is copied).
     pub fn read_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, layouts: &mut Layouts<'_>) -> Result<Items> {
+        Self::read_checked(file, bytes, layouts).map(|(items, _)| items)
+    }
+
+    /// [`Items::read_sharing`], also telling what the reference check saw on the way.
+    pub(crate) fn read_checked(
+        file: &TagFile<'_>,
+        bytes: Option<&Arc<[u8]>>,
+        layouts: &mut Layouts<'_>,
+    ) -> Result<(Items, RunSharing)> {
         let data = file.data;
         // The items' ranges are offsets into `shared`, from `base` on.
         let (shared, base) = match bytes.filter(|b| holds_at(b, data, file.data_offset)) {
@@ -275,6 +297,9 @@ impl Items {
         // Items of stock files never overlap, so their bytes add up to at most DATA; holding a
         // hostile file to that keeps the copies in proportion to the input.
         let mut total_bytes: u64 = 0;
+        // Per type: its element size and slots, once they were checked to fit (most items share
+        // a handful of types).
+        let mut shapes: Vec<Option<(u32, Slots)>> = vec![None; file.types.types.len()];
         for (index, it) in file.items.iter().enumerate() {
             let locate = |e: Error| e.in_section("TAG0/INDX/ITEM", 0).in_context(format!("item {index}"));
             if index == 0 {
@@ -307,7 +332,21 @@ impl Items {
                     format!("object item holds {} elements, not one", it.count),
                 )));
             }
-            let elem_size = layouts.size_of(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
+            let (elem_size, slots) = match &shapes[it.ty as usize] {
+                Some((size, slots)) => (*size, slots.clone()),
+                None => {
+                    let size = layouts.size_of(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
+                    let slots = layouts.slots(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
+                    if let Some(s) = slots.iter().find(|s| s.offset + 4 > size) {
+                        return Err(locate(Error::invalid(
+                            file.data_offset + u64::from(it.offset),
+                            format!("reference slot at {} lies outside the {size}-byte element of {}", s.offset, type_name()),
+                        )));
+                    }
+                    shapes[it.ty as usize] = Some((size, slots.clone()));
+                    (size, slots)
+                }
+            };
             total_elems += u64::from(it.count);
             check_element_budget(total_elems, data.len() as u64, n_items).map_err(|e| locate(e.into()))?;
             let len = u64::from(it.count) * u64::from(elem_size);
@@ -327,48 +366,65 @@ impl Items {
                     format!("items claim {total_bytes} bytes, more than DATA's {}", data.len()),
                 )));
             }
-            let slots = layouts.slots(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
-            if let Some(s) = slots.iter().find(|s| s.offset + 4 > elem_size) {
-                return Err(locate(Error::invalid(
-                    file.data_offset + start,
-                    format!("reference slot at {} lies outside the {elem_size}-byte element of {}", s.offset, type_name()),
-                )));
-            }
             let bytes = ItemBytes::shared(&shared, base + start as usize, base + (start + len) as usize)
                 .ok_or_else(|| locate(Error::invalid(file.data_offset + start, "item outside DATA")))?;
             items.push(ItemData { ty: it.ty, kind_byte: it.kind_byte, count: it.count, elem_size, bytes, slots });
         }
         let graph = Items { items };
-        graph.check_references(file)?;
-        Ok(graph)
+        let sharing = graph.check_references(file)?;
+        Ok((graph, sharing))
     }
 
-    /// Every slot names an existing item of the kind the slot expects.
-    fn check_references(&self, file: &TagFile<'_>) -> Result<()> {
-        let n = self.items.len() as u32;
+    /// Every slot names an existing item of the kind the slot expects; on the way, whether some
+    /// run is named by more than one slot with an array slot among them.
+    fn check_references(&self, file: &TagFile<'_>) -> Result<RunSharing> {
+        // Per item: its kind nibble, and how slots named it so far (see `NAMED_*`).
+        let mut kinds: Vec<(u8, u8)> = self.items.iter().map(|it| (it.kind(), 0)).collect();
+        let mut shared_arrays = false;
         for (index, it) in self.items.iter().enumerate().skip(1) {
-            for (e, s, t) in it.references() {
-                let at = file.data_offset
-                    + u64::from(file.items[index].offset)
-                    + u64::from(e * it.elem_size + s.offset);
-                let ctx = || {
-                    let field = file.types.get(s.ty).map_or("?", |t| t.name.as_str()).to_owned();
-                    let owner = file.types.get(it.ty).map_or("?", |t| t.name.as_str()).to_owned();
-                    format!("{owner}[{e}] slot +{:#x} ({field})", s.offset)
-                };
-                if t >= n {
-                    return Err(Error::at(at, ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n.into() })
-                        .in_section("TAG0/DATA", file.data_offset)
-                        .in_context(ctx()));
-                }
-                let want = if s.kind == SlotKind::Pointer { KIND_OBJECT } else { KIND_RUN };
-                if self.items[t as usize].kind() != want {
-                    return Err(Error::invalid(at, format!("slot refers to item {t} of kind {:#04x}", self.items[t as usize].kind_byte))
-                        .in_section("TAG0/DATA", file.data_offset)
-                        .in_context(ctx()));
+            // Slots were checked to fit the element, so an item with slots has elements of at
+            // least four bytes.
+            let size = it.elem_size as usize;
+            if it.slots.is_empty() || size == 0 {
+                continue;
+            }
+            for (e, elem) in it.bytes.chunks_exact(size).enumerate() {
+                for s in it.slots.iter() {
+                    let t = elem
+                        .get(s.offset as usize..s.offset as usize + 4)
+                        .map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap_or([0; 4])));
+                    if t == 0 {
+                        continue;
+                    }
+                    let want = if s.kind == SlotKind::Pointer { KIND_OBJECT } else { KIND_RUN };
+                    let Some((_, named)) = kinds.get_mut(t as usize).filter(|(kind, _)| *kind == want) else {
+                        return Err(self.bad_reference(file, index, e as u32, s, t));
+                    };
+                    if s.kind != SlotKind::Pointer {
+                        let by_array = s.kind == SlotKind::Array;
+                        shared_arrays |= *named != 0 && (by_array || *named & NAMED_BY_ARRAY != 0);
+                        *named |= NAMED | if by_array { NAMED_BY_ARRAY } else { 0 };
+                    }
                 }
             }
         }
-        Ok(())
+        Ok(RunSharing { shared_arrays })
+    }
+
+    /// The error for slot `s` of element `e` of item `index`, which names item `t`: one that does
+    /// not exist, or one of the wrong kind.
+    #[cold]
+    fn bad_reference(&self, file: &TagFile<'_>, index: usize, e: u32, s: &Slot, t: u32) -> Error {
+        let it = &self.items[index];
+        let at = file.data_offset + u64::from(file.items[index].offset) + u64::from(e) * u64::from(it.elem_size) + u64::from(s.offset);
+        let field = file.types.get(s.ty).map_or("?", |t| t.name.as_str());
+        let owner = file.types.get(it.ty).map_or("?", |t| t.name.as_str());
+        let ctx = format!("{owner}[{e}] slot +{:#x} ({field})", s.offset);
+        let n = self.items.len();
+        let err = match self.items.get(t as usize) {
+            None => Error::at(at, ErrorKind::IndexOutOfRange { what: "item", index: t.into(), count: n as u64 }),
+            Some(target) => Error::invalid(at, format!("slot refers to item {t} of kind {:#04x}", target.kind_byte)),
+        };
+        err.in_section("TAG0/DATA", file.data_offset).in_context(ctx)
     }
 }

@@ -58,7 +58,7 @@ pub fn locate(bytes: &[u8], offset: u64, file: Option<&TagFile<'_>>) -> Place {
 }
 
 fn data_path(file: &TagFile<'_>, rel: u64) -> Option<String> {
-    let mut layouts = Layouts::new(&file.types);
+    let mut layouts = file.layouts();
     for (index, it) in file.items.iter().enumerate().skip(1) {
         let size = u64::from(layouts.size_of(it.ty).ok()?);
         let start = u64::from(it.offset);

@@ -239,7 +239,7 @@ pub fn write_file(sdkv: &[u8], data: &[u8], types: TypesOut<'_>, items: &[Item],
 /// Reads the items of `file` and writes the file again by the walk: the round trip that gives a
 /// stock file back byte for byte. The error is the items' (reading) or the writer's.
 pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
-    let mut layouts = Layouts::new(&file.types);
+    let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
     let plan = plan(&items, &mut layouts)?;
     let (data, table, patches) = lay_out(&items, &plan);
