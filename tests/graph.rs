@@ -191,3 +191,84 @@ fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
     assert!(!inside(&doc));
     assert_eq!(doc.write().unwrap(), &bytes[..]);
 }
+
+/// A file in which two array slots name one run (a stock ragdoll, its second array slot edited to
+/// name the run of the first) is read as dynamic objects, which keep run identities, rather than
+/// typed ones that would each own a copy of the run; the document still writes a file that reads
+/// back with the run shared.
+#[test]
+fn a_run_named_by_two_array_slots_keeps_the_objects_dynamic() {
+    let Some(corpus) = common::corpus() else { return };
+    use hktypes::reflect::layout::SlotKind;
+    use hktypes::tagfile::items::Items;
+    let stock = std::fs::read(corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx")).unwrap();
+    let classes = hkclasses::hk2016_2::CLASSES;
+    let file = TagFile::read(&stock, &Default::default()).unwrap();
+    let items = Items::read(&file, &mut file.layouts()).unwrap();
+    // The first two array slots, in item order, that name two different runs.
+    let arrays: Vec<(usize, u32)> = items
+        .items
+        .iter()
+        .enumerate()
+        .flat_map(|(i, it)| {
+            let at = file.data_offset as usize + file.items[i].offset as usize;
+            it.references()
+                .filter(|(_, s, _)| s.kind == SlotKind::Array)
+                .map(move |(e, s, t)| (at + (e * it.elem_size + s.offset) as usize, t))
+        })
+        .collect();
+    let (first, second) = (arrays[0], arrays.iter().copied().find(|&(_, t)| t != arrays[0].1).unwrap());
+    let mut edited = stock.clone();
+    edited[second.0..second.0 + 4].copy_from_slice(&first.1.to_le_bytes());
+
+    let (typed, _) = Document::read(&stock, &Default::default(), classes).unwrap().counts();
+    assert!(typed > 0);
+    let doc = Document::read(&edited, &Default::default(), classes).unwrap();
+    assert_eq!(doc.counts().0, 0, "no object of a file sharing an array run is typed");
+    let out = doc.write().unwrap();
+    let again = TagFile::read(&out, &Default::default()).unwrap();
+    let runs = Items::read(&again, &mut again.layouts()).unwrap();
+    let mut named = BTreeMap::<u32, usize>::new();
+    for it in &runs.items {
+        for (_, s, t) in it.references() {
+            if s.kind == SlotKind::Array {
+                *named.entry(t).or_default() += 1;
+            }
+        }
+    }
+    assert!(named.values().any(|&n| n == 2), "the written file names one run from two array slots");
+}
+
+/// The tagfiles that read against one compendium share its facts: the hashes and layouts the
+/// first file's read computed serve the next, and the documents are those read with facts of
+/// their own.
+#[test]
+fn tagfiles_of_one_compendium_share_its_facts() {
+    let Some(corpus) = common::corpus() else { return };
+    let entries = common::manifest(&corpus);
+    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
+    let compendia = Compendia::load(&tcm0).unwrap();
+    let mut checked = 0;
+    for e in entries.iter().filter(|e| e.format == "tag0") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let set = compendia.set_for(&e.path);
+        let file = TagFile::read(&bytes, &set).unwrap();
+        let Some(facts) = &file.facts else { continue };
+        assert!(facts.is_for(&file.types), "{}", e.relpath);
+        // The same file read again takes the same facts, the ones of the compendium.
+        let again = TagFile::read(&bytes, &compendia.set_for(&e.path)).unwrap();
+        assert!(std::sync::Arc::ptr_eq(facts, again.facts.as_ref().unwrap()), "{}", e.relpath);
+        let classes = hkclasses::classes_for_sdk(&file.sdk_version());
+        let shared = Document::from_file(&file, classes).unwrap();
+        let mut alone = file.clone();
+        alone.facts = None;
+        let own = Document::from_file(&alone, classes).unwrap();
+        assert_eq!(shared.counts(), own.counts(), "{}", e.relpath);
+        assert_eq!(shared.write_typed().unwrap(), own.write_typed().unwrap(), "{}", e.relpath);
+        checked += 1;
+        if checked == 20 {
+            break;
+        }
+    }
+    assert_eq!(checked, 20, "the corpus holds at least 20 compendium tagfiles");
+}
