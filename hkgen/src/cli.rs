@@ -26,8 +26,8 @@ struct Cli {
 enum Command {
     /// Merge the type tables of Havok files into one RON snapshot per SDK version.
     ///
-    /// With no INPUT, reads the corpus ($HKGEN_CORPUS, else ../shared/corpus) and the Elden Ring
-    /// registry beside it (../shared/classdata/eldenring-2018.1-registry.xml).
+    /// With no INPUT, reads the corpus ($HKGEN_CORPUS, else ../shared/corpus) and the class data
+    /// beside it (../shared/classdata: the Elden Ring registry and the packfile class sources).
     Extract {
         /// Where the snapshots go: one directory per SDK version.
         #[arg(long, default_value = "schemas")]
@@ -119,10 +119,11 @@ fn default_inputs() -> Result<Vec<PathBuf>, String> {
     }
     let mut v = vec![corpus.clone()];
     // The class data beside the corpus: the Elden Ring registry (tagfile types of 2018.1) and the
-    // packfile class sources (BotW reflection and signatures, the FromSoft 2014.1 table).
+    // packfile class sources (BotW reflection and signatures, the FromSoft 2014.1 table, the
+    // serde-hkx 2010.2 and DSMapStudio 2014.1 class folders).
     for name in std::iter::once("eldenring-2018.1-registry.xml").chain(crate::reflection::sources::CLASS_DATA) {
         let p = corpus.join("../classdata").join(name);
-        if p.is_file() {
+        if p.exists() {
             v.push(p);
         }
     }

@@ -321,7 +321,12 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" };
                 if !r.ok {
                     r.error = Some(if c.signatures_matched != c.signatures_stored {
-                        format!("{} of {} class signatures do not recompute", c.signatures_stored - c.signatures_matched, c.signatures_stored)
+                        format!(
+                            "{} of {} class signatures do not recompute: {}",
+                            c.signatures_stored - c.signatures_matched,
+                            c.signatures_stored,
+                            c.mismatches.join(", ")
+                        )
                     } else {
                         format!("round trip {} (container {})", c.roundtrip, c.container_roundtrip)
                     });

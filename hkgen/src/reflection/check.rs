@@ -86,7 +86,8 @@ pub struct PackfileCheck {
     pub signatures_stored: usize,
     /// How many of the stored signatures recompute from the class schema of its SDK.
     pub signatures_matched: usize,
-    /// The first few that do not, as `name: stored != computed` or `name: why not`.
+    /// Every one that does not, as `name (stored 0x..., computed 0x...)` or `name (stored 0x...,
+    /// why not)`, in `__classnames__` order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<String>,
     /// Through the objects: `exact`, `differs` or `error`.
@@ -114,8 +115,6 @@ impl PackfileCheck {
     }
 }
 
-const MAX_MISMATCHES: usize = 8;
-
 /// Checks one packfile against `schemas`.
 pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCheck, hktypes::Error> {
     let file = PackFile::read(bytes)?;
@@ -139,11 +138,8 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         };
         match got {
             Ok(s) if s == c.signature => r.signatures_matched += 1,
-            Ok(s) if r.mismatches.len() < MAX_MISMATCHES => {
-                r.mismatches.push(format!("{}: {:#010x} != {s:#010x}", c.name, c.signature))
-            }
-            Err(why) if r.mismatches.len() < MAX_MISMATCHES => r.mismatches.push(format!("{}: {why}", c.name)),
-            _ => {}
+            Ok(s) => r.mismatches.push(format!("{} (stored {:#010x}, computed {s:#010x})", c.name, c.signature)),
+            Err(why) => r.mismatches.push(format!("{} (stored {:#010x}, {why})", c.name, c.signature)),
         }
     }
     r.container_roundtrip = match file.to_bytes() {

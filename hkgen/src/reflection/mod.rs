@@ -1,6 +1,7 @@
 //! hkClass reflection as a schema source for the packfile SDKs (2010-2014): importers that turn a
 //! reflection dump ([`botw`]: the BotW Switch JSON; [`fromsoft`]: the FromSoftware 2014.1 type
-//! table; [`types_section`]: the hkClass objects a packfile embeds; [`transcribed`]: the records
+//! table; [`serde_hkx`]: the 2010.2 class JSON; [`dsmapstudio`]: the Dark Souls III 2014.1 class
+//! XML, both checked against what they state by [`facts`]; [`types_section`]: the hkClass objects a packfile embeds; [`transcribed`]: the records
 //! transcribed into the repository's `classdata/`) into platform-neutral [`ClassSchema`] records,
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
 //! member offsets and class sizes a platform's layout rules give ([`layout`]). [`sources::extract`]
@@ -16,9 +17,15 @@ pub mod botw;
 #[cfg(feature = "tool")]
 pub mod check;
 #[cfg(feature = "tool")]
+pub mod dsmapstudio;
+#[cfg(feature = "tool")]
+pub mod facts;
+#[cfg(feature = "tool")]
 pub mod fromsoft;
 #[cfg(feature = "tool")]
 pub mod layout;
+#[cfg(feature = "tool")]
+pub mod serde_hkx;
 pub mod signature;
 pub mod snapshot;
 #[cfg(feature = "tool")]

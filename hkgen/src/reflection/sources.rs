@@ -17,7 +17,8 @@
 //!   differs; the classes none gives are listed in [`Extraction::unresolved`].
 //! - Any other SDK whose files embed hkClass objects (5.5, 2010.2 in the corpus): those records.
 
-use super::{botw, fromsoft, signature, transcribed, types_section};
+use super::facts::SourceFacts;
+use super::{botw, dsmapstudio, fromsoft, serde_hkx, signature, transcribed, types_section};
 use crate::inputs::{sniff_path, walk, Format};
 use crate::schema::model::{ClassRecord, ClassSchema, Hex, MemberType};
 use crate::Error;
@@ -48,6 +49,10 @@ struct Found {
     botw_json: Option<String>,
     botw_tsv: Option<String>,
     fromsoft_xml: Option<String>,
+    /// The serde-hkx class files (2010.2), as (file name, contents).
+    serde_hkx: Vec<(String, String)>,
+    /// The DSMapStudio class files (2014.1), as (file name, contents).
+    dsmapstudio: Vec<(String, String)>,
     /// SDK -> class -> signatures the files store.
     stored: BTreeMap<String, BTreeMap<String, BTreeSet<u32>>>,
     /// SDK -> schemas read from embedded hkClass objects (in path order).
@@ -72,6 +77,18 @@ fn gather(inputs: &[PathBuf]) -> Result<Found, Error> {
         }
         if name == "fromsoft-2014.1-types.xml" {
             found.fromsoft_xml = Some(read_text(&path)?);
+            continue;
+        }
+        // The class sources kept one class per file, known by the folder they are in.
+        let dir = |p: Option<&Path>| p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("").to_owned();
+        let (parent, grandparent) = (dir(path.parent()), dir(path.parent().and_then(Path::parent)));
+        let ext = path.extension().and_then(|x| x.to_str()).unwrap_or("");
+        if parent == "classes" && grandparent == serde_hkx::FOLDER && ext == "json" {
+            found.serde_hkx.push((name.to_owned(), read_text(&path)?));
+            continue;
+        }
+        if parent == dsmapstudio::FOLDER && ext == "xml" {
+            found.dsmapstudio.push((name.to_owned(), read_text(&path)?));
             continue;
         }
         if sniff_path(&path)? != Format::Packfile {
@@ -206,6 +223,77 @@ fn prune(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32
     }
 }
 
+/// What [`take_source`] did with a complete source's classes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Taken {
+    /// Classes the files store a signature for that the source's record gives.
+    pub agreeing: Vec<String>,
+    /// Classes the files store a signature for that the schema already gave (the files' own
+    /// records come first).
+    pub already: Vec<String>,
+    /// Classes the files store a signature for that the source's record does not give: the files
+    /// decide, and the source's record is left out.
+    pub refused: Vec<String>,
+    /// Classes no file names, taken as the source has them.
+    pub unchecked: Vec<String>,
+}
+
+/// Takes the classes of a complete source into `to`: one whose signature the files of the SDK
+/// store only where its signature then agrees (with the classes it needs, and in place of what `to`
+/// holds where every class that recomputed still does), every other one as the source has it
+/// where `to` lacks it; then the source's enums `to` lacks, and the layout overrides of the
+/// records `to` now holds as the source has them.
+fn take_source(to: &mut ClassSchema, src: &SourceFacts, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) -> Taken {
+    let mut taken = Taken::default();
+    for n in src.schema.classes.keys() {
+        match stored.and_then(|s| s.get(n)) {
+            Some(want) => {
+                if signature::class_signature(to, n).is_ok_and(|s| want.contains(&s)) {
+                    taken.already.push(n.clone());
+                } else if adopt_in_place_of(to, &src.schema, n, want, stored) {
+                    taken.agreeing.push(n.clone());
+                } else {
+                    taken.refused.push(n.clone());
+                }
+            }
+            None => {
+                if !to.classes.contains_key(n) {
+                    add_closure(to, &src.schema, n);
+                    taken.unchecked.push(n.clone());
+                }
+            }
+        }
+    }
+    for (k, e) in &src.schema.enums {
+        to.enums.entry(k.clone()).or_insert_with(|| e.clone());
+    }
+    for (n, o) in &src.schema.overrides {
+        if to.classes.get(n).is_some_and(|c| src.schema.classes.get(n).is_some_and(|d| same_record(c, d))) {
+            to.overrides.insert(n.clone(), o.clone());
+        }
+    }
+    taken
+}
+
+/// Two records of one class that differ at most in the signature they note.
+fn same_record(c: &ClassRecord, d: &ClassRecord) -> bool {
+    ClassRecord { signature: None, ..c.clone() } == ClassRecord { signature: None, ..d.clone() }
+}
+
+/// Notes in each class of `schema` that has none the signature a source states for it, where the
+/// record recomputes it.
+fn note_stated_signatures(schema: &mut ClassSchema, src: &SourceFacts) {
+    let names: Vec<String> = schema.classes.keys().cloned().collect();
+    for n in names {
+        let Some(stated) = src.signatures.get(&n) else { continue };
+        if schema.classes[&n].signature.is_none() && signature::class_signature(schema, &n).is_ok_and(|s| s == *stated) {
+            if let Some(c) = schema.classes.get_mut(&n) {
+                c.signature = Some(Hex(*stated));
+            }
+        }
+    }
+}
+
 /// Records the stored signatures of `sdk` in its classes.
 fn note_signatures(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>, tsv: Option<&str>) {
     let mut sigs: BTreeMap<String, u32> = BTreeMap::new();
@@ -241,7 +329,13 @@ fn unresolved(schema: &ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u3
 
 /// The files of the class data (`classdata/`, beside the corpus) that the packfile class schemas
 /// are built from, in the order `hkgen extract` reads them.
-pub const CLASS_DATA: [&str; 3] = ["botw-2014.2-switch-reflection.json", "botw-2014.2-signatures.tsv", "fromsoft-2014.1-types.xml"];
+pub const CLASS_DATA: [&str; 5] = [
+    "botw-2014.2-switch-reflection.json",
+    "botw-2014.2-signatures.tsv",
+    "fromsoft-2014.1-types.xml",
+    serde_hkx::FOLDER,
+    dsmapstudio::FOLDER,
+];
 
 /// Builds the 2014.2, 2014.1 and 2013.1 class schemas from `inputs` (files and directories).
 pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
@@ -266,6 +360,18 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         for (n, c) in &emb.classes {
             s2014_1.classes.entry(n.clone()).or_insert_with(|| c.clone());
         }
+    }
+    // Then the Dark Souls III reflection, the one complete 2014.1 source: a class the files name
+    // only where its signature agrees.
+    let ds3 = if found.dsmapstudio.is_empty() { None } else { Some(dsmapstudio::import(found.dsmapstudio.iter().map(|(n, t)| (n.as_str(), t.as_str())))?.0) };
+    if let Some(d) = &ds3 {
+        let t = take_source(&mut s2014_1, d, stored_2014_1);
+        s2014_1.sources.push(format!(
+            "{} ({} classes the files name, whose signatures agree; {} no file names)",
+            dsmapstudio::FOLDER,
+            t.agreeing.len(),
+            t.unchecked.len()
+        ));
     }
     if let Some(xml) = &found.fromsoft_xml {
         let mut table = fromsoft::import(xml)?;
@@ -320,6 +426,9 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     }
     prune(&mut s2014_1, stored_2014_1);
     note_signatures(&mut s2014_1, stored_2014_1, None);
+    if let Some(d) = &ds3 {
+        note_stated_signatures(&mut s2014_1, d);
+    }
     out.unresolved.insert("2014.1".into(), unresolved(&s2014_1, stored_2014_1));
 
     // 2013.1: the 2014.1 and 2014.2 records where they agree, then its transcribed differences.
@@ -360,12 +469,13 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     out.unresolved.insert("2013.1".into(), unresolved(&s2013_1, stored_2013_1));
     // Overrides of the classes a schema holds.
     for s in [&mut s2014_1, &mut s2013_1] {
-        s.overrides = s2014_2
+        let from_2014_2: Vec<_> = s2014_2
             .overrides
             .iter()
             .filter(|(n, _)| s.classes.contains_key(*n) && s.classes.get(*n) == s2014_2.classes.get(*n))
             .map(|(n, o)| (n.clone(), o.clone()))
             .collect();
+        s.overrides.extend(from_2014_2);
         // And those of the transcribed records it holds as transcribed.
         for t in [&transcribed, &transcribed_2013_1] {
             for (n, o) in &t.overrides {
@@ -381,13 +491,21 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     }
     out.schemas = vec![s2014_2, s2014_1, s2013_1];
 
-    // Other SDKs: what their files embed, where any does.
-    for (sdk, list) in &found.embedded {
+    // Other SDKs: what their files embed, where any does; for 2010.2 then the serde-hkx classes,
+    // a class the files name only where its signature agrees.
+    let skyrim = if found.serde_hkx.is_empty() { None } else { Some(serde_hkx::import(found.serde_hkx.iter().map(|(n, t)| (n.as_str(), t.as_str())))?) };
+    let mut sdks: BTreeSet<&String> = found.embedded.keys().collect();
+    let s2010_2 = "2010.2".to_owned();
+    if skyrim.is_some() {
+        sdks.insert(&s2010_2);
+    }
+    for sdk in sdks {
         if out.schemas.iter().any(|s| s.sdk == *sdk) {
             continue;
         }
         let mut s = ClassSchema { sdk: sdk.clone(), ..Default::default() };
-        for (path, emb) in list {
+        let stored = found.stored.get(sdk);
+        for (path, emb) in found.embedded.get(sdk).into_iter().flatten() {
             let file = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path);
             s.sources.push(format!("hkClass objects in {file}"));
             for (k, e) in &emb.enums {
@@ -397,8 +515,21 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
                 s.classes.entry(n.clone()).or_insert_with(|| c.clone());
             }
         }
-        let stored = found.stored.get(sdk);
+        let source = skyrim.as_ref().filter(|_| *sdk == s2010_2);
+        if let Some(src) = source {
+            let t = take_source(&mut s, src, stored);
+            s.sources.push(format!(
+                "{}/classes ({} classes the files name, whose signatures agree; {} no file names)",
+                serde_hkx::FOLDER,
+                t.agreeing.len(),
+                t.unchecked.len()
+            ));
+            prune(&mut s, stored);
+        }
         note_signatures(&mut s, stored, None);
+        if let Some(src) = source {
+            note_stated_signatures(&mut s, src);
+        }
         s.unresolved = unresolved(&s, stored);
         out.unresolved.insert(sdk.clone(), s.unresolved.clone());
         out.schemas.push(s);
