@@ -220,6 +220,12 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
         let dir = hkgen::reflection::snapshot::write(&out, s).map_err(|e| e.to_string())?;
         let unresolved = classes.unresolved.get(&s.sdk).map_or(0, Vec::len);
         eprintln!("{}: {} classes, {unresolved} classes of its packfiles unresolved", dir.display(), s.classes.len());
+        // Each unresolved class with the files that name it.
+        for (name, files) in classes.unresolved_in.get(&s.sdk).into_iter().flatten() {
+            const SHOWN: usize = 3;
+            let more = if files.len() > SHOWN { format!(" and {} more", files.len() - SHOWN) } else { String::new() };
+            eprintln!("  {} {name}: unresolved, named by {}{more}", s.sdk, files[..files.len().min(SHOWN)].join(", "));
+        }
     }
     // Enumeration item names for the code generator, from the registry and the BotW reflection
     // among the inputs, for the enumerations of the snapshots just written.

@@ -96,9 +96,8 @@ pub(crate) fn hex(s: &str, what: &str) -> Result<u32, Error> {
 }
 
 /// Resolves a member's enum, named by its own name: declared by the member's class or a parent
-/// (nearest first), else by the one class that declares an enum of that name (the first in name
-/// order whose items are the same, when several do). `declared` maps an enum's own name to its
-/// keys (`Class::Name`).
+/// (nearest first), else by another class that declares an enum of that name (the first in file
+/// order, when several do). `declared` maps an enum's own name to its keys (`Class::Name`).
 pub(crate) fn resolve_enum(schema: &ClassSchema, class: &str, enum_name: &str, declared: &BTreeMap<String, Vec<String>>) -> Option<String> {
     for c in schema.ancestry(class) {
         let key = format!("{}::{enum_name}", c.name);
@@ -183,6 +182,13 @@ pub fn import<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result
     facts.layouts.insert(X86.to_string(), x86);
     facts.layouts.insert(X86_64.to_string(), x86_64);
     super::facts::infer_interfaces(&mut facts, X86_64, "interfaces: not in the serde-hkx JSON, found from its x86_64 offsets");
+    // hkpWorld holds a member its reflection does not describe (m_dynamicsStepInfo): the source's
+    // two layouts are kept as they are.
+    super::facts::fix_hidden_members(
+        &mut facts,
+        &[X86, X86_64],
+        "hidden members: the reflection does not describe all bytes; laid out only where the serde-hkx JSON gives the offsets (x86, x86_64)",
+    );
     Ok(facts)
 }
 

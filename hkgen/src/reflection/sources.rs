@@ -34,6 +34,8 @@ pub struct Extraction {
     pub schemas: Vec<ClassSchema>,
     /// Per SDK, classes its files name whose signature no source recomputes.
     pub unresolved: BTreeMap<String, Vec<String>>,
+    /// Per SDK, each unresolved class with the files that name it (paths as walked).
+    pub unresolved_in: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
 /// `hk_2014.1.0-r1` -> `2014.1`; `Havok-5.5.0-r1` -> `5.5`.
@@ -55,6 +57,8 @@ struct Found {
     dsmapstudio: Vec<(String, String)>,
     /// SDK -> class -> signatures the files store.
     stored: BTreeMap<String, BTreeMap<String, BTreeSet<u32>>>,
+    /// SDK -> class -> the files that name it.
+    users: BTreeMap<String, BTreeMap<String, Vec<String>>>,
     /// SDK -> schemas read from embedded hkClass objects (in path order).
     embedded: BTreeMap<String, Vec<(String, ClassSchema)>>,
 }
@@ -98,8 +102,13 @@ fn gather(inputs: &[PathBuf]) -> Result<Found, Error> {
         let file = PackFile::read(&bytes).map_err(|e| Error::Havok(e.in_file(path.display().to_string())))?;
         let sdk = sdk_of_contents_version(&file.contents_version());
         let stored = found.stored.entry(sdk.clone()).or_default();
+        let users = found.users.entry(sdk.clone()).or_default();
         for c in &file.class_names().entries {
             stored.entry(c.name.clone()).or_default().insert(c.signature);
+            let list = users.entry(c.name.clone()).or_default();
+            if list.last() != Some(&path.display().to_string()) {
+                list.push(path.display().to_string());
+            }
         }
         let embeds = file
             .section_index(hktypes::packfile::TYPES)
@@ -275,9 +284,10 @@ fn take_source(to: &mut ClassSchema, src: &SourceFacts, stored: Option<&BTreeMap
     taken
 }
 
-/// Two records of one class that differ at most in the signature they note.
+/// Two records of one class that differ at most in the signature they note and the version (which
+/// neither the layout nor the signature depends on): an override of one applies to the other.
 fn same_record(c: &ClassRecord, d: &ClassRecord) -> bool {
-    ClassRecord { signature: None, ..c.clone() } == ClassRecord { signature: None, ..d.clone() }
+    ClassRecord { signature: None, version: 0, ..c.clone() } == ClassRecord { signature: None, version: 0, ..d.clone() }
 }
 
 /// Notes in each class of `schema` that has none the signature a source states for it, where the
@@ -479,8 +489,7 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         // And those of the transcribed records it holds as transcribed.
         for t in [&transcribed, &transcribed_2013_1] {
             for (n, o) in &t.overrides {
-                let same = |c: &ClassRecord, d: &ClassRecord| ClassRecord { signature: None, ..c.clone() } == ClassRecord { signature: None, ..d.clone() };
-                if s.classes.get(n).zip(t.classes.get(n)).is_some_and(|(c, d)| same(c, d)) {
+                if s.classes.get(n).zip(t.classes.get(n)).is_some_and(|(c, d)| same_record(c, d)) {
                     s.overrides.insert(n.clone(), o.clone());
                 }
             }
@@ -533,6 +542,11 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         s.unresolved = unresolved(&s, stored);
         out.unresolved.insert(sdk.clone(), s.unresolved.clone());
         out.schemas.push(s);
+    }
+    for (sdk, names) in &out.unresolved {
+        let users = found.users.get(sdk);
+        let files = names.iter().map(|n| (n.clone(), users.and_then(|u| u.get(n)).cloned().unwrap_or_default())).collect();
+        out.unresolved_in.insert(sdk.clone(), files);
     }
     Ok(out)
 }
