@@ -224,3 +224,31 @@ fn source_layout_rules() {
     assert_eq!(serde_hkx::X86_64, LayoutRules::parse("8,1,0,1").unwrap());
     assert_eq!(dsmapstudio::RULES, LayoutRules::parse("8,1,0,1").unwrap());
 }
+
+/// `verify` names every class whose signature does not recompute, with the stored signature and
+/// the computed one (or why none is), in its JSON `mismatches` and in its error.
+#[test]
+fn verify_names_the_classes_whose_signatures_do_not_recompute() {
+    use hkgen::reflection::check::ClassSchemas;
+    let Some(corpus) = common::corpus() else { return };
+    let e = common::manifest(&corpus).into_iter().find(|e| e.format == "packfile" && e.sdk == "hk_2014.1.0-r1").unwrap();
+    let bytes = std::fs::read(&e.path).unwrap();
+    let file = PackFile::read(&bytes).unwrap();
+    let names: Vec<(String, u32)> = file.class_names().entries.iter().map(|c| (c.name.clone(), c.signature)).collect();
+    let mut schema = hkgen::reflection::snapshot::read(&common::workspace_root().join("schemas"), "2014.1").unwrap();
+    // The first class leaves the schema; the last gets an interface it does not have.
+    let (gone, gone_sig) = names[0].clone();
+    let (changed, changed_sig) = names[names.len() - 1].clone();
+    schema.classes.remove(&gone);
+    schema.classes.get_mut(&changed).unwrap().interfaces += 1;
+    let computed = signature::class_signature(&schema, &changed).unwrap();
+    let verifier = hkgen::verify::Verifier { class_schemas: ClassSchemas::from_schemas([schema]), ..Default::default() };
+    let r = verifier.verify(&e.relpath, &bytes, &Default::default());
+    let want_gone = format!("{gone} (stored {gone_sig:#010x}, class {gone} is not in the schema)");
+    let want_changed = format!("{changed} (stored {changed_sig:#010x}, computed {computed:#010x})");
+    assert!(r.mismatches.contains(&want_gone) && r.mismatches.contains(&want_changed), "{:?}", r.mismatches);
+    let n = r.mismatches.len();
+    let error = r.error.unwrap();
+    assert!(error.starts_with(&format!("{n} of {} class signatures do not recompute: ", names.len())), "{error}");
+    assert!(error.contains(&want_gone) && error.contains(&want_changed), "{error}");
+}

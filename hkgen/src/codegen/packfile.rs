@@ -307,7 +307,9 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     };
     let sig = hex(signature);
     let deref = parent.as_ref().map(|(_, pid)| super::emit::deref_to_base(&id, pid));
-    let (values, out) = if all.is_empty() { (quote!(_values), quote!(_out)) } else { (quote!(values), quote!(out)) };
+    // A class with no members at all uses neither, unless a (memberless) parent is read through
+    // them (hknpShapeKeyMask under hkBaseObject).
+    let (values, out) = if all.is_empty() && parent.is_none() { (quote!(_values), quote!(_out)) } else { (quote!(values), quote!(out)) };
     Ok(quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! Building the hkClass schemas of the packfile SDKs from everything the inputs hold: the BotW
 //! Switch reflection dump and its signature list (2014.2), the hkClass objects packfiles embed in
-//! `__types__`, the FromSoft type table (2014.1), and the signatures every packfile stores in
-//! `__classnames__`. The entry point is [`extract`]; [`super::snapshot`] writes the result under
+//! `__types__`, the DSMapStudio class XML and the FromSoft type table (2014.1), the serde-hkx
+//! class JSON (2010.2), and the signatures every packfile stores in `__classnames__`. The entry point is [`extract`]; [`super::snapshot`] writes the result under
 //! `schemas/<sdk>/classes/`.
 //!
 //! Per SDK the sources are taken in order of how much they say, and a class comes from the first
@@ -9,13 +9,20 @@
 //! computed in the schema being built, equals what that SDK's files store for it:
 //!
 //! - 2014.2: the BotW dump, its interface counts completed from its own offsets.
-//! - 2014.1: hkClass objects embedded in 2014.1 files; the FromSoft table completed from 2014.2;
+//! - 2014.1: hkClass objects embedded in 2014.1 files; the DSMapStudio XML (every Dark Souls III
+//!   class; one the files name only where its signature agrees); the FromSoft table completed
+//!   from 2014.2;
 //!   then 2014.2 records that give the 2014.1 files' signatures; last the records transcribed into
 //!   the repository's `classdata/` ([`transcribed`]) for the classes still missing or wrong.
 //! - 2013.1 (no dump of its own): 2014.1 records, then 2014.2 records, that give the 2013.1
 //!   files' signatures, then the 2013.1 records transcribed into `classdata/` where 2013.1
 //!   differs; the classes none gives are listed in [`Extraction::unresolved`].
-//! - Any other SDK whose files embed hkClass objects (5.5, 2010.2 in the corpus): those records.
+//! - 2010.2: hkClass objects embedded in 2010.2 files, then the serde-hkx JSON (every Skyrim
+//!   class; one the files name only where its signature agrees).
+//! - Any other SDK whose files embed hkClass objects (5.5 in the corpus): those records.
+//!
+//! A class the files name whose signature no source gives is listed in
+//! [`Extraction::unresolved`], with the files that name it in [`Extraction::unresolved_in`].
 
 use super::facts::SourceFacts;
 use super::{botw, dsmapstudio, fromsoft, serde_hkx, signature, transcribed, types_section};
@@ -337,8 +344,8 @@ fn unresolved(schema: &ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u3
         .collect()
 }
 
-/// The files of the class data (`classdata/`, beside the corpus) that the packfile class schemas
-/// are built from, in the order `hkgen extract` reads them.
+/// The files and folders of the class data (`classdata/`, beside the corpus) that the packfile
+/// class schemas are built from.
 pub const CLASS_DATA: [&str; 5] = [
     "botw-2014.2-switch-reflection.json",
     "botw-2014.2-signatures.tsv",
@@ -347,7 +354,8 @@ pub const CLASS_DATA: [&str; 5] = [
     dsmapstudio::FOLDER,
 ];
 
-/// Builds the 2014.2, 2014.1 and 2013.1 class schemas from `inputs` (files and directories).
+/// Builds the 2014.2, 2014.1, 2013.1 and 2010.2 class schemas (and those of other SDKs whose files
+/// embed hkClass objects) from `inputs` (files and directories).
 pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     let found = gather(inputs)?;
     let mut out = Extraction::default();
