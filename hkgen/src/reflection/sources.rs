@@ -254,6 +254,19 @@ pub struct Taken {
     pub unchecked: Vec<String>,
 }
 
+impl Taken {
+    /// ` (N classes the files name, whose signatures agree; M no file names; the files contradict
+    /// its records of A, B)`, for a schema's list of sources.
+    fn describe(&self) -> String {
+        let mut s = format!(" ({} classes the files name, whose signatures agree; {} no file names", self.agreeing.len(), self.unchecked.len());
+        if !self.refused.is_empty() {
+            s.push_str(&format!("; the files contradict its records of {}", self.refused.join(", ")));
+        }
+        s.push(')');
+        s
+    }
+}
+
 /// Takes the classes of a complete source into `to`: one whose signature the files of the SDK
 /// store only where its signature then agrees (with the classes it needs, and in place of what `to`
 /// holds where every class that recomputed still does), every other one as the source has it
@@ -384,12 +397,7 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     let ds3 = if found.dsmapstudio.is_empty() { None } else { Some(dsmapstudio::import(found.dsmapstudio.iter().map(|(n, t)| (n.as_str(), t.as_str())))?.0) };
     if let Some(d) = &ds3 {
         let t = take_source(&mut s2014_1, d, stored_2014_1);
-        s2014_1.sources.push(format!(
-            "{} ({} classes the files name, whose signatures agree; {} no file names)",
-            dsmapstudio::FOLDER,
-            t.agreeing.len(),
-            t.unchecked.len()
-        ));
+        s2014_1.sources.push(format!("{}{}", dsmapstudio::FOLDER, t.describe()));
     }
     if let Some(xml) = &found.fromsoft_xml {
         let mut table = fromsoft::import(xml)?;
@@ -535,12 +543,7 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         let source = skyrim.as_ref().filter(|_| *sdk == s2010_2);
         if let Some(src) = source {
             let t = take_source(&mut s, src, stored);
-            s.sources.push(format!(
-                "{}/classes ({} classes the files name, whose signatures agree; {} no file names)",
-                serde_hkx::FOLDER,
-                t.agreeing.len(),
-                t.unchecked.len()
-            ));
+            s.sources.push(format!("{}/classes{}", serde_hkx::FOLDER, t.describe()));
             prune(&mut s, stored);
         }
         note_signatures(&mut s, stored, None);
