@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         dirs.push((schema.sdk.clone(), dir));
     }
     // The enumeration overlay (item names the tables do not store) for those snapshots.
-    let overlay = hkgen::codegen::overlay::build_from(&out, None, None)?;
+    let overlay = hkgen::codegen::overlay::build_from(&out, &[], None)?;
     std::fs::write(out.join(hkgen::codegen::OVERLAY), overlay.render())?;
 
     // 2. Classes for each SDK found: the ragdoll (and what it holds) where the SDK has one,

@@ -1,5 +1,5 @@
 //! The committed enumeration overlay `schemas/enums.ron` is what `hkgen::codegen::overlay::build`
-//! makes of the committed tagfile snapshots, the Elden Ring registry's `<Presets>` and the BotW
+//! makes of the committed tagfile snapshots, the registries' `<Presets>` and the BotW
 //! Switch reflection, byte for byte. On a mismatch the fresh file is written into the tree for
 //! review (as `snapshots.rs` does for the schemas) and the test fails.
 
@@ -13,9 +13,10 @@ fn committed_overlay_equals_a_fresh_build() {
     let data = common::classdata(&corpus);
     let root = common::workspace_root();
     let schemas = root.join("schemas");
+    let registries: Vec<_> = hkgen::registry::CLASS_DATA.iter().map(|f| data.join(f)).collect();
     let fresh = overlay::build_from(
         &schemas,
-        Some(&data.join("eldenring-2018.1-registry.xml")),
+        &registries.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
         Some(&data.join("botw-2014.2-switch-reflection.json")),
     )
     .expect("build the overlay");

@@ -55,7 +55,17 @@ fn every_corpus_tagfile_round_trips_through_the_object_graph() {
         eprintln!("{sdk}: {exact}/{files} files exact; {typed} typed and {dynamic} dynamic objects");
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // Armored Core VI: with the registry's classes, every object of the 2019.1 files is typed.
+    #[cfg(feature = "hk2019_1")]
+    {
+        let [files, exact, typed, dynamic] = per_sdk.get("2019.1").copied().unwrap_or_default();
+        assert_eq!((files, exact, typed, dynamic), (3, 3, TYPED_2019_1, 0));
+    }
 }
+
+/// Objects of the three 2019.1 corpus files, all typed.
+#[cfg(feature = "hk2019_1")]
+const TYPED_2019_1: usize = 9;
 
 /// Change a body of a ragdoll (Sekiro `c7190.hkx` and Elden Ring `c3460.hkx`), write, read back:
 /// the change is there and every other byte is the same.

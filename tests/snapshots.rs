@@ -1,5 +1,5 @@
 //! The committed snapshots under `schemas/` are what `hkgen extract` makes of the corpus and the
-//! registry, byte for byte (the bootstrap check prost-build uses: on a mismatch the fresh files are
+//! registries, byte for byte (the bootstrap check prost-build uses: on a mismatch the fresh files are
 //! written into the tree, so the fix is left for review, and the test fails); and a snapshot alone
 //! rebuilds every type record and recomputes every hash it records.
 
@@ -27,8 +27,14 @@ fn read_tree(dir: &Path) -> BTreeMap<PathBuf, String> {
     out
 }
 
+/// The tagfile inputs `hkgen extract` reads by default: the corpus and the registries beside it.
+fn inputs(corpus: &Path) -> Vec<PathBuf> {
+    let cd = common::classdata(corpus);
+    std::iter::once(corpus.to_path_buf()).chain(hkgen::registry::CLASS_DATA.iter().map(|f| cd.join(f))).collect()
+}
+
 fn fresh(corpus: &Path) -> BTreeMap<PathBuf, String> {
-    let inputs = vec![corpus.to_path_buf(), common::classdata(corpus).join("eldenring-2018.1-registry.xml")];
+    let inputs = inputs(corpus);
     let ex = hkgen::extract::extract(&inputs, &|_| {}).expect("extract");
     assert!(ex.failures.is_empty(), "{:?}", ex.failures);
     assert!(ex.conflicts.is_empty(), "{:?}", ex.conflicts);
@@ -55,8 +61,7 @@ fn committed_snapshots_equal_a_fresh_extraction() {
     list.sort();
     list.dedup();
     // Leave the fresh snapshots in the tree for review, as prost-build's bootstrap test does.
-    let inputs = vec![corpus.clone(), common::classdata(&corpus).join("eldenring-2018.1-registry.xml")];
-    let ex = hkgen::extract::extract(&inputs, &|_| {}).unwrap();
+    let ex = hkgen::extract::extract(&inputs(&corpus), &|_| {}).unwrap();
     for s in &ex.schemas {
         snapshot::write(&dir, s).unwrap();
     }
@@ -92,6 +97,11 @@ fn snapshots_rebuild_and_recompute_every_hash() {
         assert!(stored.stored > 0);
         assert_eq!(stored.matched, stored.stored, "{}: {:?}", schema.sdk, stored.mismatches.first());
         assert_eq!(computed_ok, schema.types.len(), "{}", schema.sdk);
+        if schema.sdk == "2019.1" {
+            // Armored Core VI's registry: every one of its 2,969 types, each with its stored hash.
+            assert_eq!((schema.types.len(), stored.stored), (2969, 2969));
+            assert!(schema.sources.registry && schema.sources.tagfiles == 3);
+        }
         // Every variant key listed in sdk.ron is a type of the snapshot.
         for keys in schema.variants.values() {
             for k in keys {

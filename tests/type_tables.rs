@@ -120,6 +120,84 @@ fn registry_hashes_recompute_and_alignment_codes_are_recovered() {
     );
 }
 
+/// Armored Core VI's registry (SDK 2019.1): every stored hash recomputes by the 2019.1 recipe, and
+/// every hash the 2019.1 corpus tagfiles store (their own `TYPE` sections and any compendium they
+/// name) is the hash the registry stores and computes for the type of that name.
+#[test]
+fn ac6_registry_hashes_agree_with_the_2019_1_files() {
+    let Some(corpus) = common::corpus() else { return };
+    let path = common::classdata(&corpus).join("ac6-2019.1-registry.xml");
+    let text = std::fs::read_to_string(&path).expect("registry present beside the corpus");
+    let reg = hkgen::registry::import(text.trim_start_matches('\u{feff}')).expect("registry imports");
+    assert_eq!(reg.sdkv, "20190100");
+    let recipe = Recipe::for_sdk(&reg.sdkv);
+    assert_eq!(recipe, Recipe::OwnFields);
+    let check = check_table(&reg.types, recipe).unwrap();
+    let types = reg.types.len() - 1;
+    let recovered: Vec<(String, u32)> = reg.recovered_alignment.iter().map(|(i, c)| (reg.types.full_name(*i), *c)).collect();
+    eprintln!(
+        "registry 2019.1: {types} types, {} with a stored hash, {} recompute, {} do not: {:?}; alignment codes recovered: {recovered:?}",
+        check.stored,
+        check.matched,
+        check.mismatches.len(),
+        check.mismatches,
+    );
+    assert_eq!((types, check.stored, check.matched), (2969, 2969, 2969), "{:?}", &check.mismatches[..check.mismatches.len().min(5)]);
+    // The dump drops the requested-alignment code of 14 types; their stored hashes give it back.
+    assert_eq!(recovered.len(), 14, "{recovered:?}");
+    for (name, code) in [("hkpConstraintAtom", 15), ("hkCompressedMassProperties", 3), ("hkVector4f", 4), ("hkIntVector", 15)] {
+        assert!(recovered.contains(&(name.to_owned(), code)), "{name}: {recovered:?}");
+    }
+    // No runtime bit tracks type flags in 2019.1: `void` has them (nonzero), `bool` not.
+    let flags = |name: &str| reg.types.iter().find(|(_, t)| t.name == name).map(|(_, t)| t.flags);
+    assert_eq!(flags("void"), Some(Some(1)));
+    assert_eq!(flags("bool"), Some(None));
+    let motion = reg.types.iter().find(|(_, t)| t.name == "hknpMotionType::Enum").expect("hknpMotionType::Enum").0;
+    assert_eq!(
+        reg.presets[&motion],
+        [("STATIC", 0), ("KEYFRAMED", 1), ("DYNAMIC", 2), ("NUM_TYPES", 3)].map(|(n, v)| (n.to_owned(), v))
+    );
+
+    // The registry's stored and computed hash by full name.
+    let mut hasher = hktypes::reflect::hash::Hasher::new(&reg.types, recipe);
+    let mut by_name: BTreeMap<String, (Option<u32>, u32)> = BTreeMap::new();
+    for (i, t) in reg.types.iter() {
+        let computed = hasher.hash(i).unwrap();
+        assert!(by_name.insert(reg.types.full_name(i), (t.hash, computed)).is_none(), "one type per full name");
+    }
+    let entries = common::manifest(&corpus);
+    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
+    let compendia = Compendia::load(&tcm0).expect("compendia load");
+    let (mut files, mut compendium_files, mut file_hashes, mut agree) = (0, 0, 0, 0);
+    let mut disagreements = Vec::new();
+    let mut unknown = Vec::new();
+    for e in entries.iter().filter(|e| e.format == "tag0" && e.sdk == "20190100") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let t = TagFile::read(&bytes, &compendia.set_for(&e.path)).unwrap();
+        files += 1;
+        if matches!(t.source, TypeSource::Compendium { .. }) {
+            compendium_files += 1;
+        }
+        for (i, ty) in t.types.iter() {
+            let Some(stored) = ty.hash else { continue };
+            file_hashes += 1;
+            let name = t.types.full_name(i);
+            match by_name.get(&name) {
+                Some(&(reg_stored, reg_computed)) if reg_stored == Some(stored) && reg_computed == stored => agree += 1,
+                Some(&(reg_stored, reg_computed)) => disagreements.push((e.relpath.clone(), name, stored, reg_stored, reg_computed)),
+                None => unknown.push((e.relpath.clone(), name)),
+            }
+        }
+    }
+    eprintln!(
+        "2019.1 tagfiles: {files} ({compendium_files} through a compendium), {file_hashes} stored hashes, {agree} agree with the registry; disagreements {disagreements:?}; not in the registry {unknown:?}"
+    );
+    assert_eq!((files, compendium_files), (3, 0));
+    assert!(disagreements.is_empty(), "file, type, stored in the file, stored in the registry, computed from it: {disagreements:?}");
+    assert!(unknown.is_empty(), "types of the files the registry lacks: {unknown:?}");
+    assert_eq!((file_hashes, agree), (48, 48));
+}
+
 #[test]
 fn missing_compendium_error_names_the_id() {
     let Some(corpus) = common::corpus() else { return };

@@ -27,7 +27,8 @@ enum Command {
     /// Merge the type tables of Havok files into one RON snapshot per SDK version.
     ///
     /// With no INPUT, reads the corpus ($HKGEN_CORPUS, else ../shared/corpus) and the class data
-    /// beside it (../shared/classdata: the Elden Ring registry and the packfile class sources).
+    /// beside it (../shared/classdata): the Elden Ring and Armored Core VI registries
+    /// (eldenring-2018.1-registry.xml, ac6-2019.1-registry.xml) and the packfile class sources.
     Extract {
         /// Where the snapshots go: one directory per SDK version.
         #[arg(long, default_value = "schemas")]
@@ -118,10 +119,10 @@ fn default_inputs() -> Result<Vec<PathBuf>, String> {
         ));
     }
     let mut v = vec![corpus.clone()];
-    // The class data beside the corpus: the Elden Ring registry (tagfile types of 2018.1) and the
-    // packfile class sources (BotW reflection and signatures, the FromSoft 2014.1 table, the
-    // serde-hkx 2010.2 and DSMapStudio 2014.1 class folders).
-    for name in std::iter::once("eldenring-2018.1-registry.xml").chain(crate::reflection::sources::CLASS_DATA) {
+    // The class data beside the corpus: the runtime type registries (tagfile types of 2018.1 and
+    // 2019.1) and the packfile class sources (BotW reflection and signatures, the FromSoft 2014.1
+    // table, the serde-hkx 2010.2 and DSMapStudio 2014.1 class folders).
+    for name in crate::registry::CLASS_DATA.iter().copied().chain(crate::reflection::sources::CLASS_DATA) {
         let p = corpus.join("../classdata").join(name);
         if p.exists() {
             v.push(p);
@@ -200,8 +201,8 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
             eprintln!("  {name}: {} layouts", keys.len());
         }
     }
-    for (name, code) in &ex.recovered_alignment {
-        eprintln!("registry: recovered requested-alignment code {code} of {name} from its stored hash");
+    for (sdk, name, code) in &ex.recovered_alignment {
+        eprintln!("registry {sdk}: recovered requested-alignment code {code} of {name} from its stored hash");
     }
     for p in &ex.unreferenced {
         eprintln!("{}: no input tagfile names this compendium, so its SDK is unknown; left out", p.display());
@@ -230,9 +231,10 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
     // Enumeration item names for the code generator, from the registry and the BotW reflection
     // among the inputs, for the enumerations of the snapshots just written.
     let find = |name: &str| inputs.iter().find(|p| p.file_name().is_some_and(|n| n == name)).cloned();
+    let registries: Vec<PathBuf> = hkgen::registry::CLASS_DATA.iter().filter_map(|n| find(n)).collect();
     let overlay = hkgen::codegen::overlay::build_from(
         &out,
-        find("eldenring-2018.1-registry.xml").as_deref(),
+        &registries.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
         find("botw-2014.2-switch-reflection.json").as_deref(),
     )
     .map_err(|e| e.to_string())?;

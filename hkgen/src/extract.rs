@@ -22,8 +22,8 @@ pub struct Extraction {
     pub failures: Vec<(PathBuf, String)>,
     /// Compendia that no input tagfile names: their SDK version is unknown, so they are left out.
     pub unreferenced: Vec<PathBuf>,
-    /// Requested-alignment codes recovered from registry hashes: (type, code).
-    pub recovered_alignment: Vec<(String, u32)>,
+    /// Requested-alignment codes recovered from registry hashes: (SDK version, type, code).
+    pub recovered_alignment: Vec<(String, String, u32)>,
     /// Files read successfully.
     pub files_read: usize,
     /// Their total size in bytes.
@@ -134,8 +134,9 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
             Ok(reg) => {
                 out.files_read += 1;
                 out.bytes_read += text.len() as u64;
+                let sdk = hktypes::tagfile::sdk_version(&reg.sdkv);
                 out.recovered_alignment
-                    .extend(reg.recovered_alignment.iter().map(|(i, c)| (reg.types.full_name(*i), *c)));
+                    .extend(reg.recovered_alignment.iter().map(|(i, c)| (sdk.clone(), reg.types.full_name(*i), *c)));
                 merger.add(&reg.sdkv, Arc::new(reg.types), Origin::Registry, 0);
             }
             Err(e) => out.failures.push((p, e.to_string())),

@@ -1,11 +1,13 @@
-//! Import of the Elden Ring runtime type registry (`classdata/eldenring-2018.1-registry.xml`, as
-//! HKLib dumps it) into the same [`TypeTable`] model that tagfiles read into, so its hashes
-//! recompute by the same recipe and its types merge into `schemas/2018.1`.
+//! Import of a runtime type registry as HKLib dumps it (Elden Ring's
+//! `classdata/eldenring-2018.1-registry.xml`, SDK 2018.1, and Armored Core VI's
+//! `classdata/ac6-2019.1-registry.xml`, SDK 2019.1) into the same [`TypeTable`] model that tagfiles
+//! read into, so its hashes recompute by the same recipe and its types merge into the SDK's snapshot.
 //!
-//! `Optionals` is the runtime presence set; runtime bits 0, 1, 4, 23, 24, 26, 17 and 28 are the
-//! tagfile presence bits 1, 2, 4, 8, 16, 32, 64 and 128. Template parameter names lack the `t`/`v`
-//! prefix that tagfiles give them; `Kind` says which it is. The dump drops bits 12-15 of the
-//! alignment word (the requested-alignment code); [`import`] recovers them from the stored hashes.
+//! `Optionals` is the runtime presence set, and which runtime bit stands for which tagfile presence
+//! bit differs between SDKs: [`OPTIONALS`] holds the mapping per registry `Version`. Template
+//! parameter names lack the `t`/`v` prefix that tagfiles give them; `Kind` says which it is. The dump
+//! drops bits 12-15 of the alignment word (the requested-alignment code); [`import`] recovers them
+//! from the stored hashes.
 
 use crate::error::RegistryError;
 use crate::Error;
@@ -13,17 +15,83 @@ use hktypes::reflect::hash::{Hasher, Recipe};
 use hktypes::reflect::{field_flags, presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
 
-/// (runtime Optionals bit, tagfile presence bit)
-const OPTIONAL_BITS: [(u32, u32); 8] = [
-    (0, presence::FORMAT),
-    (1, presence::SUBTYPE),
-    (4, presence::VERSION),
-    (23, presence::SIZE_ALIGN),
-    (24, presence::FLAGS),
-    (26, presence::FIELDS),
-    (17, presence::INTERFACES),
-    (28, presence::ATTRIBUTE),
+/// The registry dumps among the class data beside the corpus (`../shared/classdata`), which
+/// `hkgen extract` and `verify` read by default.
+pub const CLASS_DATA: &[&str] = &["eldenring-2018.1-registry.xml", "ac6-2019.1-registry.xml"];
+
+/// Where a registry dump says that a type has type flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlagsPresence {
+    /// Runtime `Optionals` bit `n`.
+    Bit(u32),
+    /// No bit tracks them: a type has flags where its `Flags` attribute is nonzero.
+    Nonzero,
+}
+
+/// How one SDK's registry encodes presence in `Optionals`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionalBits {
+    /// The registry's `Version` attribute (`20180100`).
+    pub version: &'static str,
+    /// (runtime `Optionals` bit, tagfile presence bit), for every presence bit but the type flags.
+    pub bits: &'static [(u32, u32)],
+    /// Where the type flags are present.
+    pub flags: FlagsPresence,
+}
+
+/// The `Optionals` mapping of each registry version hkgen reads (classdata/README.md).
+pub const OPTIONALS: &[OptionalBits] = &[
+    OptionalBits {
+        version: "20180100",
+        bits: &[
+            (0, presence::FORMAT),
+            (1, presence::SUBTYPE),
+            (4, presence::VERSION),
+            (23, presence::SIZE_ALIGN),
+            (26, presence::FIELDS),
+            (17, presence::INTERFACES),
+            (28, presence::ATTRIBUTE),
+        ],
+        flags: FlagsPresence::Bit(24),
+    },
+    OptionalBits {
+        version: "20190100",
+        bits: &[
+            (0, presence::FORMAT),
+            (1, presence::SUBTYPE),
+            (4, presence::VERSION),
+            (20, presence::SIZE_ALIGN),
+            (23, presence::FIELDS),
+            (14, presence::INTERFACES),
+        ],
+        flags: FlagsPresence::Nonzero,
+    },
 ];
+
+impl OptionalBits {
+    /// The mapping of registry version `version`, if hkgen knows it.
+    pub fn for_version(version: &str) -> Option<&'static OptionalBits> {
+        OPTIONALS.iter().find(|o| o.version == version)
+    }
+
+    /// The tagfile presence bits of a type whose `Optionals` is `optionals` and `Flags` is `flags`.
+    pub fn presence(&self, optionals: u32, flags: u32) -> u32 {
+        let mut p = 0;
+        for &(rt, tag) in self.bits {
+            if optionals & (1 << rt) != 0 {
+                p |= tag;
+            }
+        }
+        let has_flags = match self.flags {
+            FlagsPresence::Bit(rt) => optionals & (1 << rt) != 0,
+            FlagsPresence::Nonzero => flags != 0,
+        };
+        if has_flags {
+            p |= presence::FLAGS;
+        }
+        p
+    }
+}
 
 /// An imported registry.
 #[derive(Clone, Debug)]
@@ -77,6 +145,10 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         return Err(at(root, format!("root element is <{}>, not <HavokTypeRegistry>", root.tag_name().name())));
     }
     let sdkv = attr(root, "Version")?.to_owned();
+    let optional_bits = OptionalBits::for_version(&sdkv).ok_or_else(|| {
+        let known: Vec<&str> = OPTIONALS.iter().map(|o| o.version).collect();
+        at(root, format!("registry Version={sdkv:?} is not one whose Optionals bits hkgen knows ({})", known.join(", ")))
+    })?;
     let nodes: Vec<roxmltree::Node<'_, '_>> =
         root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "HavokType").collect();
     // Indices in id order, so the table does not depend on how the dump groups its types.
@@ -104,12 +176,11 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
         let n = nodes[*k];
         let name: String = attr(n, "Name")?.to_owned();
         let opt: u32 = num(n, "Optionals")?;
-        let mut p = 0;
-        for (rt, tag) in OPTIONAL_BITS {
-            if opt & (1 << rt) != 0 {
-                p |= tag;
-            }
-        }
+        let flags_attr: u32 = match optional_bits.flags {
+            FlagsPresence::Bit(_) => 0,
+            FlagsPresence::Nonzero => num(n, "Flags")?,
+        };
+        let p = optional_bits.presence(opt, flags_attr);
         if p & presence::ATTRIBUTE != 0 {
             return Err(at(n, format!("{name} has an attribute string, which is not supported")));
         }
@@ -184,6 +255,11 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
                 "Presets" => {
                     let mut items = Vec::new();
                     for m in child.children().filter(|c| c.is_element()) {
+                        // A preset without a value names a constant of a type that is no
+                        // integer (2019.1's `nullptr_t` has `nullptr`): no enumeration item.
+                        if m.attribute("Value").is_none() {
+                            continue;
+                        }
                         items.push((attr(m, "Name")?.to_owned(), num(m, "Value")?));
                     }
                     presets.insert(pos as TypeIndex + 1, items);
@@ -213,15 +289,14 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
             });
         }
     }
-    let recovered_alignment = recover_alignment_codes(&mut table)?;
+    let recovered_alignment = recover_alignment_codes(&mut table, Recipe::for_sdk(&sdkv))?;
     Ok(Registry { sdkv, types: table, ids: ids.iter().map(|(id, _)| *id).collect(), presets, recovered_alignment })
 }
 
 /// For every type whose stored hash does not recompute, tries the requested-alignment codes 1-15 in
 /// bits 12-15 of its alignment word and keeps the one that makes the hash recompute. Repeats until
 /// nothing changes, since a containing type recomputes only once its member's code is right.
-fn recover_alignment_codes(table: &mut TypeTable) -> Result<Vec<(TypeIndex, u32)>, Error> {
-    let recipe = Recipe::InheritedFields;
+fn recover_alignment_codes(table: &mut TypeTable, recipe: Recipe) -> Result<Vec<(TypeIndex, u32)>, Error> {
     let mut found = Vec::new();
     loop {
         let mut changed = false;

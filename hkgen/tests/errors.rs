@@ -49,3 +49,21 @@ fn a_registry_error_names_line_column_and_byte() {
     assert_eq!((p.line, p.column, p.offset), (2, 3, xml.find("<HavokType ")), "{e}");
     assert!(e.to_string().starts_with("line 2:3 (byte "), "{e}");
 }
+
+#[cfg(feature = "tool")]
+#[test]
+fn a_registry_of_an_unknown_version_is_a_located_error() {
+    // The Optionals bits differ per SDK; a version without a known mapping is refused, not guessed.
+    let xml = "<HavokTypeRegistry Version=\"20200100\">\n</HavokTypeRegistry>";
+    let e = hkgen::registry::import(xml).unwrap_err();
+    let Error::Registry(r) = &e else { panic!("not a registry error: {e}") };
+    assert_eq!(r.position.map(|p| (p.line, p.column)), Some((1, 1)), "{e}");
+    assert!(e.to_string().contains("20200100") && e.to_string().contains("20190100"), "{e}");
+    // 2019.1: a type's flags are present where `Flags` is nonzero; a missing `Flags` is an error at
+    // that type.
+    let xml = "<HavokTypeRegistry Version=\"20190100\">\n  <HavokType Id=\"1\" Name=\"void\" Parent=\"0\" Optionals=\"0\"/>\n</HavokTypeRegistry>";
+    let e = hkgen::registry::import(xml).unwrap_err();
+    let Error::Registry(r) = &e else { panic!("not a registry error: {e}") };
+    assert_eq!(r.position.map(|p| p.line), Some(2), "{e}");
+    assert!(e.to_string().contains("Flags"), "{e}");
+}

@@ -27,11 +27,13 @@ pub(super) fn deref_to_base(id: &impl quote::ToTokens, parent: &impl quote::ToTo
     quote! {
         impl ::core::ops::Deref for #id {
             type Target = #parent;
+            #[inline]
             fn deref(&self) -> &#parent {
                 &self.base
             }
         }
         impl ::core::ops::DerefMut for #id {
+            #[inline]
             fn deref_mut(&mut self) -> &mut #parent {
                 &mut self.base
             }
@@ -282,8 +284,13 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
     };
     // Members (and the base) are read in place through the one field reader of the object: the
     // base and every member, as declared above, each written once.
+    // `read_members` and `read` are `#[inline]`: a class's own copy is compiled only where it is
+    // used (objects are read through `read_members_into`), and the pointer casts below stand for
+    // `MaybeUninit::as_mut_ptr`/`assume_init_mut`, each of which would be one more function per
+    // class in a debug build.
     let read_members = (!empty).then(|| {
         quote! {
+            #[inline]
             fn read_members(f: &mut #rt::FieldReader<'_, '_>) -> Self {
                 f.take()
             }
@@ -291,13 +298,13 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
                 f: &mut #rt::FieldReader<'_, '_>,
                 out: &'o mut ::core::mem::MaybeUninit<Self>,
             ) -> &'o mut Self {
-                let p = out.as_mut_ptr();
+                let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
                 // SAFETY: each place is a field of `out`, written once; with the base and every
                 // member written, `out` is initialised.
                 unsafe {
                     #base_read
                     #(#reads)*
-                    out.assume_init_mut()
+                    &mut *p
                 }
             }
         }
@@ -313,6 +320,7 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
         impl #rt::Value for #id {
             const SIZE: usize = #size_l;
             const ALIGN: usize = #align_l;
+            #[inline]
             fn read(#r: &#rt::Reader<'_>) -> #rt::Result<Self> {
                 #read_body
             }

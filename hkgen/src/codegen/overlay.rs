@@ -7,8 +7,10 @@
 //! The overlay is generated data ([`build`], committed like the schema snapshots): for every
 //! enumeration of a tagfile snapshot it takes the items of
 //!
-//! 1. the Elden Ring registry's `<Presets>` (SDK 2018.1), where the registry has the enumeration
-//!    under the same key;
+//! 1. the `<Presets>` of a runtime type registry, where it has the enumeration under the same key:
+//!    the registry of the snapshot's own SDK (Elden Ring's for 2018.1, Armored Core VI's for
+//!    2019.1), or for an SDK without one the registry of the nearest later SDK (2015.1 and 2016.2
+//!    take Elden Ring's) — see [`registry_for`];
 //! 2. else the BotW Switch reflection (SDK 2014.2), where it has the enumeration under the same key;
 //! 3. else the spec's items ([`SPEC_ITEMS`]).
 //!
@@ -96,8 +98,6 @@ pub const SPEC_ITEMS: &[(&str, &[(&str, i64)])] = &[
 /// Members that Havok declares as an enumeration but tables store as a bare integer (the spec).
 pub const SPEC_MEMBERS: &[(&str, &str)] = &[("hknpBodyCinfo.motionType", "hknpMotionType::Enum"), ("hclShape.type", "hclShapeType")];
 
-/// The SDK of the registry's presets and of the BotW reflection.
-pub const REGISTRY_SDK: &str = "2018.1";
 /// The SDK of the BotW Switch reflection.
 pub const BOTW_SDK: &str = "2014.2";
 
@@ -114,22 +114,42 @@ pub fn enumerations(schema: &Schema, members: &BTreeMap<String, String>) -> BTre
     }
 }
 
-/// Builds the overlay for the tagfile snapshots `schemas` from the registry and the BotW
-/// reflection (either may be absent). With the `tool` feature.
+/// The SDK whose registry names the enumerations of SDK `sdk`, among the SDKs `registries` (of
+/// the registries at hand): `sdk` itself, else the nearest later one. SDKs compare as versions
+/// (`2016.2` < `2018.1`).
+///
+/// ```
+/// use hkgen::codegen::overlay::registry_for;
+/// let have = ["2018.1", "2019.1"];
+/// assert_eq!(registry_for("2019.1", &have), Some("2019.1"));
+/// assert_eq!(registry_for("2016.2", &have), Some("2018.1"));
+/// assert_eq!(registry_for("2020.1", &have), None);
+/// ```
+pub fn registry_for<'a>(sdk: &str, registries: &[&'a str]) -> Option<&'a str> {
+    let version = |s: &str| -> Vec<u32> { s.split(['.', '-']).map(|p| p.parse().unwrap_or(0)).collect() };
+    let want = version(sdk);
+    registries.iter().copied().filter(|r| version(r) >= want).min_by_key(|r| version(r))
+}
+
+/// Builds the overlay for the tagfile snapshots `schemas` from the registries (any number, one per
+/// SDK) and the BotW reflection (may be absent). With the `tool` feature.
 #[cfg(feature = "tool")]
-pub fn build(schemas: &[Schema], registry: Option<&Registry>, botw: Option<&ClassSchema>) -> Overlay {
+pub fn build(schemas: &[Schema], registries: &[Registry], botw: Option<&ClassSchema>) -> Overlay {
     let members: BTreeMap<String, String> = SPEC_MEMBERS.iter().map(|(m, e)| (m.to_string(), e.to_string())).collect();
-    let mut reg: BTreeMap<String, Vec<(String, i64)>> = BTreeMap::new();
-    if let Some(r) = registry {
+    // Items by enumeration key, per registry SDK.
+    let mut reg: BTreeMap<String, BTreeMap<String, Vec<(String, i64)>>> = BTreeMap::new();
+    for r in registries {
+        let by_key = reg.entry(hktypes::tagfile::sdk_version(&r.sdkv)).or_default();
         let mut idx: Vec<_> = r.presets.keys().copied().collect();
         idx.sort();
         for i in idx {
             let items = &r.presets[&i];
             if !items.is_empty() {
-                reg.entry(r.types.full_name(i)).or_insert_with(|| items.clone());
+                by_key.entry(r.types.full_name(i)).or_insert_with(|| items.clone());
             }
         }
     }
+    let reg_sdks: Vec<&str> = reg.keys().map(String::as_str).collect();
     let mut bw: BTreeMap<&str, Vec<(String, i64)>> = BTreeMap::new();
     if let Some(b) = botw {
         for (k, e) in &b.enums {
@@ -145,9 +165,10 @@ pub fn build(schemas: &[Schema], registry: Option<&Registry>, botw: Option<&Clas
     type Group = (String, String, Vec<(String, i64)>);
     let mut groups: BTreeMap<Group, BTreeSet<String>> = BTreeMap::new();
     for schema in schemas {
+        let own = registry_for(&schema.sdk, &reg_sdks).and_then(|r| Some((r, reg.get(r)?)));
         for key in enumerations(schema, &members) {
-            let (from, items) = if let Some(i) = reg.get(&key) {
-                (format!("registry {REGISTRY_SDK}"), i.clone())
+            let (from, items) = if let Some((r, i)) = own.and_then(|(r, by_key)| Some((r, by_key.get(&key)?))) {
+                (format!("registry {r}"), i.clone())
             } else if let Some(i) = bw.get(key.as_str()) {
                 (format!("botw {BOTW_SDK}"), i.clone())
             } else if let Some(i) = spec.get(key.as_str()) {
@@ -175,22 +196,23 @@ pub fn build(schemas: &[Schema], registry: Option<&Registry>, botw: Option<&Clas
 /// (those with an `sdk.ron`), and the registry and BotW reflection files given. With the `tool`
 /// feature.
 #[cfg(feature = "tool")]
-pub fn build_from(schemas: &Path, registry: Option<&Path>, botw: Option<&Path>) -> Result<Overlay, Error> {
+pub fn build_from(schemas: &Path, registries: &[&Path], botw: Option<&Path>) -> Result<Overlay, Error> {
     let mut list = Vec::new();
     for dir in crate::schema::snapshot::list(schemas)? {
         if dir.join("sdk.ron").is_file() {
             list.push(crate::schema::snapshot::read(&dir)?);
         }
     }
-    let registry = match registry {
-        Some(p) => Some(crate::registry::import(&std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?)?),
-        None => None,
-    };
+    let mut imported = Vec::new();
+    for p in registries {
+        let text = std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?;
+        imported.push(crate::registry::import(text.trim_start_matches('\u{feff}'))?);
+    }
     let botw = match botw {
         Some(p) => Some(crate::reflection::botw::import(&std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?)?.0),
         None => None,
     };
-    Ok(build(&list, registry.as_ref(), botw.as_ref()))
+    Ok(build(&list, &imported, botw.as_ref()))
 }
 
 fn quoted(s: &str) -> String {
@@ -220,8 +242,9 @@ impl Overlay {
     /// The file's text: stable, one item list per line.
     pub fn render(&self) -> String {
         let mut s = String::from(
-            "// @generated by hkgen::codegen::overlay::build from the tagfile snapshots, the Elden Ring registry's\n\
-             // <Presets> (2018.1), the BotW Switch reflection (2014.2) and the spec's items; do not edit.\n(\n  enums: {\n",
+            "// @generated by hkgen::codegen::overlay::build from the tagfile snapshots, the registries'\n\
+             // <Presets> (Elden Ring 2018.1, Armored Core VI 2019.1), the BotW Switch reflection (2014.2) and\n\
+             // the spec's items; do not edit.\n(\n  enums: {\n",
         );
         for (key, list) in &self.enums {
             let _ = writeln!(s, "    {}: [", quoted(key));

@@ -99,6 +99,7 @@ pub struct hkBaseObject {}
 impl ::hktypes::value::Value for hkBaseObject {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(_r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         Ok(Self {})
     }
@@ -144,6 +145,7 @@ pub struct hkContainerHeapAllocator {}
 impl ::hktypes::value::Value for hkContainerHeapAllocator {
     const SIZE: usize = 1;
     const ALIGN: usize = 1;
+    #[inline]
     fn read(_r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         Ok(Self {})
     }
@@ -196,11 +198,13 @@ pub struct hkDefaultPropertyBag {
 impl ::hktypes::value::Value for hkDefaultPropertyBag {
     const SIZE: usize = 72;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -208,12 +212,12 @@ impl ::hktypes::value::Value for hkDefaultPropertyBag {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "propertyMap", &raw mut (*p).property_map);
             f.get_into(32, "transientPropertyMap", &raw mut (*p).transient_property_map);
             f.get_into(64, "locked", &raw mut (*p).locked);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -297,11 +301,13 @@ pub struct hkFixtureVariant_0000000a {
 impl ::hktypes::value::Value for hkFixtureVariant_0000000a {
     const SIZE: usize = 4;
     const ALIGN: usize = 4;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -309,10 +315,10 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000a {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "type", &raw mut (*p).r#type);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -375,11 +381,13 @@ pub struct hkFixtureVariant_0000000b {
 impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
     const SIZE: usize = 8;
     const ALIGN: usize = 4;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -387,12 +395,12 @@ impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "type", &raw mut (*p).r#type);
             f.get_into(4, "self", &raw mut (*p).self_);
             f.get_into(6, "mBool", &raw mut (*p).m_bool);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -474,11 +482,13 @@ impl ::hktypes::value::Value
 for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 32;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -486,11 +496,11 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "items", &raw mut (*p).items);
             f.get_into(16, "index", &raw mut (*p).index);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -569,11 +579,13 @@ pub struct hkHashMap_hkPropertyId_hkReflect_Any {
 impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 32;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -581,10 +593,10 @@ impl ::hktypes::value::Value for hkHashMap_hkPropertyId_hkReflect_Any {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.base_into(&raw mut (*p).base);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -633,11 +645,13 @@ impl ::hktypes::value::Object for hkHashMap_hkPropertyId_hkReflect_Any {
 }
 impl ::core::ops::Deref for hkHashMap_hkPropertyId_hkReflect_Any {
     type Target = hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any;
+    #[inline]
     fn deref(&self) -> &hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         &self.base
     }
 }
 impl ::core::ops::DerefMut for hkHashMap_hkPropertyId_hkReflect_Any {
+    #[inline]
     fn deref_mut(
         &mut self,
     ) -> &mut hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
@@ -655,11 +669,13 @@ pub struct hkHashMapDetail_Index {
 impl ::hktypes::value::Value for hkHashMapDetail_Index {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -667,11 +683,11 @@ impl ::hktypes::value::Value for hkHashMapDetail_Index {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "entries", &raw mut (*p).entries);
             f.get_into(8, "hashMod", &raw mut (*p).hash_mod);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -747,11 +763,13 @@ pub struct hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
 impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -759,10 +777,10 @@ impl ::hktypes::value::Value for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.base_into(&raw mut (*p).base);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -811,6 +829,7 @@ impl ::hktypes::value::Object for hkHashMapDetail_MapTuple_hkPropertyId_hkReflec
 }
 impl ::core::ops::Deref for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     type Target = hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void;
+    #[inline]
     fn deref(
         &self,
     ) -> &hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
@@ -818,6 +837,7 @@ impl ::core::ops::Deref for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any 
     }
 }
 impl ::core::ops::DerefMut for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
+    #[inline]
     fn deref_mut(
         &mut self,
     ) -> &mut hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
@@ -837,11 +857,13 @@ pub struct hkPropertyDesc {
 impl ::hktypes::value::Value for hkPropertyDesc {
     const SIZE: usize = 24;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -849,12 +871,12 @@ impl ::hktypes::value::Value for hkPropertyDesc {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "type", &raw mut (*p).r#type);
             f.get_into(8, "name", &raw mut (*p).name);
             f.get_into(16, "flags", &raw mut (*p).flags);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -941,11 +963,13 @@ pub struct hkPropertyId {
 impl ::hktypes::value::Value for hkPropertyId {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -953,10 +977,10 @@ impl ::hktypes::value::Value for hkPropertyId {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "desc", &raw mut (*p).desc);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1020,11 +1044,13 @@ pub struct hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
 impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1032,10 +1058,10 @@ impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "ptrAndInt", &raw mut (*p).ptr_and_int);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1108,11 +1134,13 @@ pub struct hkReferencedObject {
 impl ::hktypes::value::Value for hkReferencedObject {
     const SIZE: usize = 24;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1120,13 +1148,13 @@ impl ::hktypes::value::Value for hkReferencedObject {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.base_into(&raw mut (*p).base);
             f.get_into(8, "propertyBag", &raw mut (*p).property_bag);
             f.get_into(16, "memSizeAndFlags", &raw mut (*p).mem_size_and_flags);
             f.get_into(18, "refCount", &raw mut (*p).ref_count);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1204,11 +1232,13 @@ impl ::hktypes::value::Object for hkReferencedObject {
 }
 impl ::core::ops::Deref for hkReferencedObject {
     type Target = hkBaseObject;
+    #[inline]
     fn deref(&self) -> &hkBaseObject {
         &self.base
     }
 }
 impl ::core::ops::DerefMut for hkReferencedObject {
+    #[inline]
     fn deref_mut(&mut self) -> &mut hkBaseObject {
         &mut self.base
     }
@@ -1225,11 +1255,13 @@ impl ::hktypes::value::Value
 for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
     const SIZE: usize = 48;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1237,11 +1269,11 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "0", &raw mut (*p)._0);
             f.get_into(16, "1", &raw mut (*p)._1);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1330,11 +1362,13 @@ pub struct hkaAnimationBinding {
 impl ::hktypes::value::Value for hkaAnimationBinding {
     const SIZE: usize = 96;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1342,7 +1376,7 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.base_into(&raw mut (*p).base);
             f.get_into(24, "originalSkeletonName", &raw mut (*p).original_skeleton_name);
@@ -1359,7 +1393,7 @@ impl ::hktypes::value::Value for hkaAnimationBinding {
             );
             f.get_into(72, "partitionIndices", &raw mut (*p).partition_indices);
             f.get_into(88, "blendHint", &raw mut (*p).blend_hint);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1483,11 +1517,13 @@ impl ::hktypes::value::Object for hkaAnimationBinding {
 }
 impl ::core::ops::Deref for hkaAnimationBinding {
     type Target = hkReferencedObject;
+    #[inline]
     fn deref(&self) -> &hkReferencedObject {
         &self.base
     }
 }
 impl ::core::ops::DerefMut for hkaAnimationBinding {
+    #[inline]
     fn deref_mut(&mut self) -> &mut hkReferencedObject {
         &mut self.base
     }
@@ -1503,11 +1539,13 @@ pub struct hkaBone {
 impl ::hktypes::value::Value for hkaBone {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1515,11 +1553,11 @@ impl ::hktypes::value::Value for hkaBone {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "name", &raw mut (*p).name);
             f.get_into(8, "lockTranslation", &raw mut (*p).lock_translation);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1609,11 +1647,13 @@ pub struct hkaSkeleton {
 impl ::hktypes::value::Value for hkaSkeleton {
     const SIZE: usize = 144;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1621,7 +1661,7 @@ impl ::hktypes::value::Value for hkaSkeleton {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.base_into(&raw mut (*p).base);
             f.get_into(24, "name", &raw mut (*p).name);
@@ -1632,7 +1672,7 @@ impl ::hktypes::value::Value for hkaSkeleton {
             f.get_into(96, "floatSlots", &raw mut (*p).float_slots);
             f.get_into(112, "localFrames", &raw mut (*p).local_frames);
             f.get_into(128, "partitions", &raw mut (*p).partitions);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1769,11 +1809,13 @@ impl ::hktypes::value::Object for hkaSkeleton {
 }
 impl ::core::ops::Deref for hkaSkeleton {
     type Target = hkReferencedObject;
+    #[inline]
     fn deref(&self) -> &hkReferencedObject {
         &self.base
     }
 }
 impl ::core::ops::DerefMut for hkaSkeleton {
+    #[inline]
     fn deref_mut(&mut self) -> &mut hkReferencedObject {
         &mut self.base
     }
@@ -1789,11 +1831,13 @@ pub struct hkaSkeleton_LocalFrameOnBone {
 impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1801,11 +1845,11 @@ impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "localFrame", &raw mut (*p).local_frame);
             f.get_into(8, "boneIndex", &raw mut (*p).bone_index);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -1883,11 +1927,13 @@ pub struct hkaSkeleton_Partition {
 impl ::hktypes::value::Value for hkaSkeleton_Partition {
     const SIZE: usize = 16;
     const ALIGN: usize = 8;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -1895,12 +1941,12 @@ impl ::hktypes::value::Value for hkaSkeleton_Partition {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "name", &raw mut (*p).name);
             f.get_into(8, "startBoneIndex", &raw mut (*p).start_bone_index);
             f.get_into(10, "numBones", &raw mut (*p).num_bones);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -2023,11 +2069,13 @@ pub struct hknpBodyCinfo {
 impl ::hktypes::value::Value for hknpBodyCinfo {
     const SIZE: usize = 176;
     const ALIGN: usize = 16;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -2035,7 +2083,7 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "shape", &raw mut (*p).shape);
             f.get_into(8, "flags", &raw mut (*p).flags);
@@ -2063,7 +2111,7 @@ impl ::hktypes::value::Value for hknpBodyCinfo {
             );
             f.get_into(152, "localFrame", &raw mut (*p).local_frame);
             f.get_into(160, "activationPriority", &raw mut (*p).activation_priority);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(
@@ -2330,11 +2378,13 @@ pub struct hknpBodyId {
 impl ::hktypes::value::Value for hknpBodyId {
     const SIZE: usize = 4;
     const ALIGN: usize = 4;
+    #[inline]
     fn read(r: &::hktypes::value::Reader<'_>) -> ::hktypes::value::Result<Self> {
         let mut f = r.fields();
         let v = <Self as ::hktypes::value::Value>::read_members(&mut f);
         f.finish(v)
     }
+    #[inline]
     fn read_members(f: &mut ::hktypes::value::FieldReader<'_, '_>) -> Self {
         f.take()
     }
@@ -2342,10 +2392,10 @@ impl ::hktypes::value::Value for hknpBodyId {
         f: &mut ::hktypes::value::FieldReader<'_, '_>,
         out: &'o mut ::core::mem::MaybeUninit<Self>,
     ) -> &'o mut Self {
-        let p = out.as_mut_ptr();
+        let p = out as *mut ::core::mem::MaybeUninit<Self> as *mut Self;
         unsafe {
             f.get_into(0, "serialAndIndex", &raw mut (*p).serial_and_index);
-            out.assume_init_mut()
+            &mut *p
         }
     }
     fn write(

@@ -97,13 +97,30 @@ impl std::fmt::Debug for ClassEntry {
 
 /// Reads an object of class `T` into a box allocated first, so that a large object is built in
 /// its allocation rather than on the stack and then copied in.
+///
+/// It is instantiated for every class, so the allocation is made through `std::alloc` rather than
+/// `Box::new_uninit`, whose helpers (and the drop glue of a `Box<MaybeUninit<T>>`) would each be
+/// one more function per class in a debug build.
 fn read_boxed<T: Class>(r: &Reader<'_>) -> Result<Box<dyn Object>> {
     let mut f = r.fields();
-    let mut object = Box::<T>::new_uninit();
-    super::fields::fill(&mut f, &mut object);
-    // SAFETY: `fill` initialised the box.
-    let object = unsafe { object.assume_init() };
-    f.finish(object as Box<dyn Object>)
+    if const { std::mem::size_of::<T>() == 0 } {
+        // A class without members: no allocation to build it in.
+        let object: Box<dyn Object> = Box::new(f.take::<T>());
+        return f.finish(object);
+    }
+    let layout = const { std::alloc::Layout::new::<T>() };
+    // SAFETY: `T` is not zero-sized.
+    let bytes = unsafe { std::alloc::alloc(layout) };
+    if bytes.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    let place = bytes as *mut std::mem::MaybeUninit<T>;
+    // SAFETY: `place` is a fresh allocation for a `T`, valid and not aliased.
+    super::fields::fill(&mut f, unsafe { &mut *place });
+    // SAFETY: `fill` initialised the allocation, made by the global allocator with `T`'s layout
+    // as `Box` requires. (Were `fill` to panic, the allocation would leak; it does not drop.)
+    let object: Box<dyn Object> = unsafe { Box::from_raw(place as *mut T) };
+    f.finish(object)
 }
 
 impl ClassEntry {

@@ -75,7 +75,7 @@ impl<'r, 'a> FieldReader<'r, 'a> {
     #[inline]
     pub unsafe fn get_into<T: Value>(&mut self, offset: usize, name: &'static str, out: *mut T) {
         // SAFETY: the caller's promise; `MaybeUninit<T>` has the layout of `T`.
-        self.member_into(offset, Some(name), unsafe { &mut *out.cast::<MaybeUninit<T>>() });
+        self.member_into(offset, Some(name), unsafe { &mut *(out as *mut MaybeUninit<T>) });
     }
 
     /// The base-class part at offset 0, read where it is kept.
@@ -85,7 +85,7 @@ impl<'r, 'a> FieldReader<'r, 'a> {
     #[inline]
     pub unsafe fn base_into<T: Value>(&mut self, out: *mut T) {
         // SAFETY: the caller's promise; `MaybeUninit<T>` has the layout of `T`.
-        self.member_into(0, None, unsafe { &mut *out.cast::<MaybeUninit<T>>() });
+        self.member_into(0, None, unsafe { &mut *(out as *mut MaybeUninit<T>) });
     }
 
     /// `T` read member by member into a local and returned (what [`Value::read_members`] is for
@@ -114,7 +114,15 @@ impl<'r, 'a> FieldReader<'r, 'a> {
                 Err(e) => self.err = Some(name_error(e, name)),
             }
         }
-        out.write(zeroed());
+        // After an error, the value of all-zero bytes (see `zeroed`), read in place by the same
+        // `fill` so that no other function is instantiated per member type.
+        let zeros = vec![0u8; T::SIZE];
+        let window = Reader::new(&zeros, 0, &NoItems);
+        let mut inner = FieldReader { r: &window, err: None };
+        fill(&mut inner, out);
+        if let Some(e) = inner.err {
+            zero_bytes_failed(T::SIZE, e);
+        }
     }
 
     /// `value`, or the first error met while reading its members.
@@ -128,11 +136,28 @@ impl<'r, 'a> FieldReader<'r, 'a> {
 
 /// Reads `T` into `out` through [`Value::read_members_into`], and makes sure that what it returned
 /// is `out` initialised: the callers take `out` as initialised afterwards.
+///
+/// It is instantiated for every class, so it uses no generic helper of its own (`as_ptr`,
+/// `ptr::eq`, `type_name`): in a debug build each would be one more function per class.
 #[inline]
 pub(crate) fn fill<T: Value>(f: &mut FieldReader<'_, '_>, out: &mut MaybeUninit<T>) {
-    let at = out.as_ptr();
-    let filled: *const T = T::read_members_into(f, out);
-    assert!(std::ptr::eq(filled, at), "{}::read_members_into returned a place other than its own", std::any::type_name::<T>());
+    let at = out as *mut MaybeUninit<T> as usize;
+    let filled = T::read_members_into(f, out) as *mut T as usize;
+    if filled != at {
+        wrong_place();
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn zero_bytes_failed(size: usize, e: Error) -> ! {
+    panic!("a value of {size} bytes does not read from zero bytes: {e}")
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_place() -> ! {
+    panic!("a read_members_into returned a place other than its own")
 }
 
 #[cold]
@@ -152,9 +177,15 @@ pub struct FieldWriter<'w, 'a> {
 impl FieldWriter<'_, '_> {
     /// Writes member `name` at `offset`; nothing after an error.
     pub fn put<T: Value>(&mut self, offset: usize, name: &'static str, v: &T) {
+        // A `match` rather than `Writer::field`'s closures: this is instantiated for every member
+        // type, and in a debug build each closure and combinator is one more function per type.
         if self.err.is_none() {
-            if let Err(e) = self.w.field(offset, name, v) {
-                self.err = Some(e);
+            let done = match self.w.sub(offset, T::SIZE) {
+                Ok(mut w) => v.write(&mut w),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = done {
+                self.err = Some(name_error(e, Some(name)));
             }
         }
     }
@@ -162,7 +193,11 @@ impl FieldWriter<'_, '_> {
     /// Writes the base-class part at offset 0.
     pub fn base<T: Value>(&mut self, v: &T) {
         if self.err.is_none() {
-            if let Err(e) = self.w.value(0, v) {
+            let done = match self.w.sub(0, T::SIZE) {
+                Ok(mut w) => v.write(&mut w),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = done {
                 self.err = Some(e);
             }
         }
