@@ -370,9 +370,13 @@ impl Items {
             let slots = match &shapes[it.ty as usize] {
                 Some((_, slots)) => slots.clone(),
                 None => {
-                    let slots = layouts
-                        .slots_within(it.ty, slot_budget)
-                        .map_err(|e| locate(Error::from(e).in_context(type_name())))?;
+                    let slots = layouts.slots_within(it.ty, slot_budget).map_err(|e| {
+                        Error::from(e)
+                            .in_context(type_name())
+                            .with_offset(file.data_offset + start)
+                            .in_section("TAG0/DATA", file.data_offset)
+                            .in_context(format!("item {index}"))
+                    })?;
                     slot_budget -= slots.len();
                     if let Some(s) = slots.iter().find(|s| u64::from(s.offset) + 4 > u64::from(elem_size)) {
                         return Err(locate(Error::invalid(
