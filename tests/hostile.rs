@@ -238,6 +238,30 @@ fn a_run_of_records_with_more_slots_than_bytes_is_refused() {
     items_fail("a C array of 10^6 pointers, a run of 2 000", &bytes, 2, "reference slots in one element");
 }
 
+/// A record of 65,535 members that overlap (ints at offset 0 of 8 bytes), as a run of 2,000 that
+/// one object holds: decoding it as dynamic values (`hkgen dump`) made 65,535 values per element.
+#[test]
+fn dynamic_values_of_overlapping_members_are_bounded() {
+    let _s = serial();
+    let fields: Vec<(String, u32, u32)> = (0..0xFFFF).map(|k| (format!("f{k}"), 0, 1)).collect();
+    let types = [
+        ty("int", FMT_INT32, 4, 4),
+        Ty { fields: Some(fields), ..record("R", 8, &[]) },
+        Ty { subtype: Some(2), ..ty("hkArray<R>", FMT_ARRAY, 16, 8) },
+        record("Root", 16, &[("rs", 0, 3)]),
+    ];
+    let mut data = vec![0u8; 16 + 8 * 2000];
+    data[0..4].copy_from_slice(&2u32.to_le_bytes());
+    let bytes = tag0(&types, &data, &[object(4, 0), run(2, 16, 2000)]);
+    let set = CompendiumSet::new();
+    let e = bounded("65 535 overlapping members x 2 000: dump", &bytes, 5, || {
+        let file = TagFile::read(&bytes, &set).unwrap();
+        hktypes::dynamic::dump(&file).map(|_| ()).unwrap_err()
+    });
+    eprintln!("  {e}");
+    assert!(e.offset().is_some() && e.to_string().contains("more values than"), "{e}");
+}
+
 /// One record of 65,535 fields inherited by 60,000 types that store hashes (and have objects):
 /// hashing the inherited fields again for every heir took minutes.
 #[test]
