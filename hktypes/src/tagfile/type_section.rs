@@ -450,11 +450,20 @@ mod hostile_tests {
     }
 
     #[test]
+    fn more_types_than_the_section_holds_are_refused() {
+        let bytes = type_section(&[(b"TSTR", b"T\0".to_vec()), (b"FSTR", vec![0]), (b"TNA1", names(2_000)), (b"TBDY", vec![])]);
+        let e = read_bytes(&bytes).unwrap_err();
+        assert_eq!(e.section(), Some("TYPE/TNA1"), "{e}");
+        assert!(e.offset().is_some() && e.to_string().contains("more than one per 16 bytes"), "{e}");
+    }
+
+    #[test]
     fn one_long_string_named_by_every_type_is_refused() {
-        // 2 000 types naming one 10 000-byte string would copy 20 MB out of a 14 kB section.
-        let mut long = vec![b'A'; 10_000];
+        // 800 types naming one 60 000-byte string would copy 48 MB out of a 62 kB section (few
+        // enough types for the section's size, see `MIN_TYPE_BYTES`).
+        let mut long = vec![b'A'; 60_000];
         long.push(0);
-        let bytes = type_section(&[(b"TSTR", long), (b"FSTR", vec![0]), (b"TNA1", names(2_000)), (b"TBDY", vec![])]);
+        let bytes = type_section(&[(b"TSTR", long), (b"FSTR", vec![0]), (b"TNA1", names(800)), (b"TBDY", vec![])]);
         let e = read_bytes(&bytes).unwrap_err();
         assert!(e.offset().is_some(), "{e}");
         assert_eq!(e.section(), Some("TYPE/TNA1"), "{e}");
