@@ -66,6 +66,10 @@ pub struct Report {
     /// and the written and read lengths; when it failed: the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_detail: Option<String>,
+    /// A TAG0 file: bytes after the `TAG0` section (Helldivers 2 `.physics` files carry data of
+    /// their own there), kept and written back verbatim by the round trip.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trailing_bytes: Option<usize>,
     /// Items of a TAG0 file (objects and runs, the null item not counted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<usize>,
@@ -271,8 +275,18 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 });
                 r.hashes(&t.types, Recipe::for_sdk(&t.sdk));
                 r.items = Some(t.items.len().saturating_sub(1));
+                r.trailing_bytes = Some(t.trailing.len());
                 let classes = (v.classes)(&t.sdk_version());
                 r.roundtrip(bytes, &t, classes);
+                {
+                    // References that read but make no sense (a pointer to an object of another
+                    // class, an object pointing to itself, a string naming its own run): the
+                    // file's first problem, whatever the round trip gave.
+                    let mut layouts = t.layouts();
+                    if let Err(e) = hktypes::tagfile::items::Items::read(&t, &mut layouts).and_then(|items| items.check_targets(&t, &mut layouts)) {
+                        r.fail(format!("references: {e}"));
+                    }
+                }
             }
             Err(e) => r.fail(e.to_string()),
         },
@@ -330,6 +344,20 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                     } else {
                         format!("round trip {} (container {})", c.roundtrip, c.container_roundtrip)
                     });
+                }
+                if r.ok && c.raw > 0 {
+                    // Objects kept raw because their values claim more than the data holds (an
+                    // array of 0x7FFFFFFF elements) name the object and member.
+                    let doc = hktypes::packfile::PackFile::read(bytes)
+                        .and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &v.class_schemas.sources_for(&c.sdk)));
+                    match doc {
+                        Ok(doc) => {
+                            if let Some((_, e)) = &doc.bad_values {
+                                r.fail(format!("an object's values do not fit the data: {e}"));
+                            }
+                        }
+                        Err(e) => r.fail(format!("reading the objects: {e}")),
+                    }
                 }
                 let structs = (v.packfile_classes)(&c.sdk);
                 if !structs.is_empty() {

@@ -94,16 +94,30 @@ pub enum Dyn<'t> {
 
 const MAX_DEPTH: usize = 64;
 
+/// Values a [`Decoder`] may make in all, per byte of the items it decodes (see
+/// [`Decoder::new`]): a record of many members that overlap (or take no bytes), or runs named by
+/// many slots, would otherwise make values out of all proportion to the file.
+pub const VALUES_PER_BYTE: usize = 2;
+/// Values a [`Decoder`] may make beyond [`VALUES_PER_BYTE`]'s share, per item and in all.
+const VALUES_PER_ITEM: usize = 16;
+const VALUES_SLACK: usize = 4096;
+
 /// Decodes items of one file.
 pub struct Decoder<'a, 't> {
     items: &'a Items,
     layouts: &'a mut Layouts<'t>,
+    /// Values that may still be made.
+    values_left: usize,
 }
 
 impl<'a, 't> Decoder<'a, 't> {
-    /// A decoder over a file's items, laying out its types through `layouts`.
+    /// A decoder over a file's items, laying out its types through `layouts`. All it decodes
+    /// (however many objects) makes at most [`VALUES_PER_BYTE`] values per byte of the items,
+    /// plus 16 per item and 4096; past that a value is an error.
     pub fn new(items: &'a Items, layouts: &'a mut Layouts<'t>) -> Self {
-        Decoder { items, layouts }
+        let bytes: usize = items.items.iter().map(|it| it.bytes.len()).sum();
+        let values_left = bytes.saturating_mul(VALUES_PER_BYTE).saturating_add(VALUES_PER_ITEM.saturating_mul(items.items.len())) + VALUES_SLACK;
+        Decoder { items, layouts, values_left }
     }
 
     /// Element `elem` of item `index`.
@@ -139,6 +153,11 @@ impl<'a, 't> Decoder<'a, 't> {
         if depth > MAX_DEPTH {
             return Err(ValueError::new(ErrorKind::Cycle("or too deep values".into())));
         }
+        self.values_left = self.values_left.checked_sub(1).ok_or_else(|| {
+            ValueError::new(ErrorKind::Invalid(format!(
+                "more values than {VALUES_PER_BYTE} per byte of the items (members that overlap, or runs named by many slots)"
+            )))
+        })?;
         let Some(shape) = self.layouts.shape(ty)? else { return Ok(Dyn::Bytes(bytes.to_vec())) };
         let table = self.layouts.table();
         let (fmt, subtype) = table
@@ -316,13 +335,15 @@ pub fn dump<'t>(file: &'t crate::tagfile::TagFile<'_>) -> Result<Vec<DumpObject<
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
     let mut out = Vec::new();
+    // One decoder for every object: its budget of values is the file's.
+    let mut decoder = Decoder::new(&items, &mut layouts);
     for (i, it) in items.items.iter().enumerate().skip(1) {
         if !it.is_object() {
             continue;
         }
         let ty = file.types.full_name(it.ty);
         let at = file.data_offset + u64::from(file.items[i].offset);
-        let value = Decoder::new(&items, &mut layouts)
+        let value = decoder
             .item(i as u32, 0)
             .map_err(|e| e.with_offset(at).in_section("TAG0/DATA", file.data_offset).in_context(format!("#{i} {ty}")))?;
         out.push(DumpObject { id: format!("#{i}"), ty, value });

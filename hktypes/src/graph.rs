@@ -68,6 +68,8 @@ pub struct Document {
     root: Handle,
     /// The items of the file read, which dynamic and untouched typed objects are written from.
     source: Items,
+    /// The bytes after the `TAG0` section of the file read, written back after it.
+    trailing: Vec<u8>,
 }
 
 /// The file's items as the generated readers see them.
@@ -173,6 +175,7 @@ impl Document {
             objects,
             root,
             source: items,
+            trailing: file.trailing.to_vec(),
         })
     }
 
@@ -293,7 +296,20 @@ impl Document {
             TypesRaw::Section(raw) => TypesOut::Section(raw),
             TypesRaw::Reference(body) => TypesOut::Reference(body),
         };
-        Ok(write::write_file(&self.sdkv, &data, types, &table, &patches))
+        let mut out = write::write_file(&self.sdkv, &data, types, &table, &patches);
+        out.extend_from_slice(&self.trailing);
+        Ok(out)
+    }
+
+    /// The bytes after the `TAG0` section of the file read (empty for a stock Havok file), which
+    /// [`Document::write`] writes after the section as they were.
+    pub fn trailing(&self) -> &[u8] {
+        &self.trailing
+    }
+
+    /// Replaces the bytes written after the `TAG0` section.
+    pub fn set_trailing(&mut self, bytes: Vec<u8>) {
+        self.trailing = bytes;
     }
 }
 

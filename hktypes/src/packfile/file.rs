@@ -543,12 +543,20 @@ impl<'a> PackFile<'a> {
             }
         }
         let h = &self.header;
-        for (what, idx, at) in [
-            ("contents section", h.contents_section_index, 0x18u64),
-            ("contents class-name section", h.contents_class_name_section_index, 0x20),
+        for (what, idx, offset, at) in [
+            ("contents section", h.contents_section_index, h.contents_section_offset, 0x18u64),
+            ("contents class-name section", h.contents_class_name_section_index, h.contents_class_name_section_offset, 0x20),
         ] {
-            if idx >= n {
+            let Some(len) = len_of(idx).filter(|_| idx < n) else {
                 return Err(ContainerError::invalid(at, format!("{what} index {idx} out of range ({n} sections)")).into());
+            };
+            // The offset (the word after the index) must lie inside the section's data.
+            if offset > len {
+                return Err(ContainerError::invalid(
+                    at + 4,
+                    format!("{what} offset {offset:#x} outside the section's {len:#x} data bytes"),
+                )
+                .into());
             }
         }
         Ok(())

@@ -259,6 +259,11 @@ pub struct Document {
     /// Objects that read through their class but whose values do not write back to their bytes
     /// (padding or bytes the reflection does not describe): kept raw.
     pub demoted: usize,
+    /// The first object whose class describes it but whose values claim more than the data
+    /// holds (an array count past its bytes, a string without its end, data read past the
+    /// section): kept raw, and named here for `hkgen verify`. Classes the reader does not read
+    /// (unsupported member kinds) are not counted.
+    pub bad_values: Option<(Handle, ValueError)>,
 }
 
 /// Object reading state.
@@ -558,6 +563,7 @@ impl Document {
         }
         let mut out = Vec::with_capacity(objects.len());
         let mut demoted = 0;
+        let mut bad_values = None;
         for (i, (v, &(at, end))) in sec.virtuals.iter().zip(&objects).enumerate() {
             let class = names
                 .at_offset(v.name_offset)
@@ -583,7 +589,19 @@ impl Document {
                 && typed_class.get(&class).copied().unwrap_or(false)
                 && reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
             {
-                reader.read_struct(&class, at, 0).ok()
+                match reader.read_struct(&class, at, 0) {
+                    Ok(values) => Some(values),
+                    Err(e) => {
+                        let data_error = matches!(
+                            e.kind(),
+                            ErrorKind::CountTooLarge { .. } | ErrorKind::Eof { .. } | ErrorKind::UnterminatedString | ErrorKind::Cycle(_)
+                        );
+                        if data_error && bad_values.is_none() {
+                            bad_values = Some((Handle(i as u32), e.in_context(format!("object {i} ({class})"))));
+                        }
+                        None
+                    }
+                }
             } else {
                 None
             };
@@ -612,7 +630,7 @@ impl Document {
             None
         };
         drop(reader);
-        Ok(Document { file, data_index, objects: out, classes, root, demoted })
+        Ok(Document { file, data_index, objects: out, classes, root, demoted, bad_values })
     }
 
     /// How many objects are typed and how many raw.

@@ -78,6 +78,11 @@ pub struct Shape {
 
 const MAX_DEPTH: usize = 64;
 
+/// The fewest bytes of an element a reference slot takes: the item index of a pointer, string or
+/// `hkRelArray` (an `hkArray` or `T*` takes more). An element of `size` bytes holds at most
+/// `size / MIN_SLOT_BYTES` slots that do not overlap; a type that claims more is refused.
+pub const MIN_SLOT_BYTES: usize = 4;
+
 /// Shapes and slots of the types of one table, each computed at most once and then kept; the
 /// cache a [`Layouts`] fills. A cache that outlives one file is shared through
 /// [`super::facts::TableFacts`], which keeps it with the table it describes.
@@ -180,9 +185,22 @@ impl<'t> Layouts<'t> {
         Ok(self.shape(i)?.map_or(0, |s| s.size))
     }
 
-    /// Every reference slot of one element of `i`, in ascending offset order.
+    /// Every reference slot of one element of `i`, in ascending offset order. A slot takes at
+    /// least four bytes of the element, so an element of `size` bytes holds at most `size / 4`
+    /// (see [`Layouts::slots_within`]).
     pub fn slots(&mut self, i: TypeIndex) -> Result<Slots> {
-        self.slots_at_depth(i, 0)
+        let limit = self.size_of(i)? as usize / MIN_SLOT_BYTES;
+        self.slots_within(i, limit)
+    }
+
+    /// [`Layouts::slots`], refusing once more than `limit` slots would be collected (and before
+    /// they are: the fixed-size arrays of a hostile table nested a few levels deep would otherwise
+    /// expand into more slots than memory holds). The limit also applies to the member types
+    /// collected on the way; the caller derives it from what the input holds (a reader from the
+    /// element size and the size of `DATA`), so that the work is in proportion to the file.
+    pub fn slots_within(&mut self, i: TypeIndex, limit: usize) -> Result<Slots> {
+        let limit = limit.min(self.size_of(i)? as usize / MIN_SLOT_BYTES);
+        self.slots_at_depth(i, 0, limit)
     }
 
     /// The element type of a variable-array slot type (its shape's subtype); `None` when the type
@@ -192,24 +210,32 @@ impl<'t> Layouts<'t> {
         Ok(self.def(def)?.subtype.filter(|&t| t != 0))
     }
 
-    fn collect(&mut self, i: TypeIndex, base: u32, out: &mut Vec<Slot>, depth: usize) -> Result<()> {
+    fn collect(&mut self, i: TypeIndex, base: u32, out: &mut Vec<Slot>, depth: usize, limit: usize) -> Result<()> {
         match self.shape(i)? {
-            Some(shape) => self.collect_shaped(i, shape, base, out, depth),
+            Some(shape) => self.collect_shaped(i, shape, base, out, depth, limit),
             None => Ok(()),
         }
     }
 
     /// [`Layouts::collect`] for a type whose shape is known.
-    fn collect_shaped(&mut self, i: TypeIndex, shape: Shape, base: u32, out: &mut Vec<Slot>, depth: usize) -> Result<()> {
+    fn collect_shaped(&mut self, i: TypeIndex, shape: Shape, base: u32, out: &mut Vec<Slot>, depth: usize, limit: usize) -> Result<()> {
         if depth > MAX_DEPTH {
             return Err(Error::new(ErrorKind::Cycle(format!("or too deep nesting of members in {}", self.def(i)?.name))));
         }
         let def = self.def(shape.def)?;
         let fmt = def.format().unwrap_or(super::Format(0));
+        let kind = match shape.kind {
+            Kind::Pointer => Some(SlotKind::Pointer),
+            Kind::String => Some(SlotKind::String),
+            Kind::Array if !fmt.is_fixed_array() => Some(SlotKind::Array),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            make_room(out, 1, limit)?;
+            out.push(Slot { offset: base, ty: i, kind });
+            return Ok(());
+        }
         match shape.kind {
-            Kind::Pointer => out.push(Slot { offset: base, ty: i, kind: SlotKind::Pointer }),
-            Kind::String => out.push(Slot { offset: base, ty: i, kind: SlotKind::String }),
-            Kind::Array if !fmt.is_fixed_array() => out.push(Slot { offset: base, ty: i, kind: SlotKind::Array }),
             Kind::Array => {
                 let elem = def.subtype.unwrap_or(0);
                 if elem == 0 {
@@ -218,17 +244,32 @@ impl<'t> Layouts<'t> {
                 let n = fmt.fixed_count();
                 let size = self.size_of(elem)?;
                 // Only element types that hold references need expanding.
-                let inner = self.slots_at_depth(elem, depth + 1)?;
+                let inner = self.slots_at_depth(elem, depth + 1, limit.saturating_sub(out.len()))?;
                 if inner.is_empty() {
                     return Ok(());
                 }
+                // Refused before any is pushed: `n` copies of the element's slots.
+                make_room(out, (n as usize).saturating_mul(inner.len()), limit)?;
                 for k in 0..n {
                     let at = base.checked_add(k.checked_mul(size).ok_or_else(overflow)?).ok_or_else(overflow)?;
                     push_shifted(out, &inner, at)?;
                 }
             }
             Kind::Record => {
-                for &owner in self.table.ancestry_chain(shape.def).iter() {
+                // The parent's slots, computed once for all its heirs, when the parent is a
+                // record of its own shape: its fields lie at the same offsets in the heir. (A
+                // table of many heirs of one record with many fields would otherwise walk those
+                // fields again for every heir.)
+                let parent = def.parent;
+                let chain = self.table.ancestry_chain(shape.def);
+                let mut owners = &chain[..];
+                if parent != 0 && depth < MAX_DEPTH && matches!(self.shape(parent)?, Some(Shape { def, kind: Kind::Record, .. }) if def == parent) {
+                    let inner = self.slots_at_depth(parent, depth + 1, limit.saturating_sub(out.len()))?;
+                    make_room(out, inner.len(), limit)?;
+                    push_shifted(out, &inner, base)?;
+                    owners = chain.last().map_or(&[][..], std::slice::from_ref);
+                }
+                for &owner in owners.iter() {
                     let fields = self.table.fields_of(self.def(owner)?);
                     for f in fields {
                         let at = base.checked_add(f.offset).ok_or_else(overflow)?;
@@ -236,11 +277,14 @@ impl<'t> Layouts<'t> {
                             None => {}
                             Some(Shape { kind: Kind::Record, .. }) => {
                                 // A record member's slots are computed once per type and shifted into place.
-                                let inner = self.slots_at_depth(f.ty, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                                let inner = self
+                                    .slots_at_depth(f.ty, depth + 1, limit.saturating_sub(out.len()))
+                                    .map_err(|e| e.in_context(f.name.clone()))?;
+                                make_room(out, inner.len(), limit).map_err(|e| e.in_context(f.name.clone()))?;
                                 push_shifted(out, &inner, at)?;
                             }
                             Some(shape) => {
-                                self.collect_shaped(f.ty, shape, at, out, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                                self.collect_shaped(f.ty, shape, at, out, depth + 1, limit).map_err(|e| e.in_context(f.name.clone()))?;
                             }
                         }
                     }
@@ -251,12 +295,17 @@ impl<'t> Layouts<'t> {
         Ok(())
     }
 
-    fn slots_at_depth(&mut self, i: TypeIndex, depth: usize) -> Result<Slots> {
+    /// The slots of `i`, from the cache or collected (at most `limit` of them; a list that would
+    /// be longer is refused and not cached, since another caller may allow more).
+    fn slots_at_depth(&mut self, i: TypeIndex, depth: usize, limit: usize) -> Result<Slots> {
         if let Some(s) = self.cache().slots.get(i as usize).and_then(OnceLock::get) {
+            if s.len() > limit {
+                return Err(too_many_slots(s.len(), limit));
+            }
             return Ok(s.clone());
         }
         let mut out = Vec::new();
-        self.collect(i, 0, &mut out, depth)?;
+        self.collect(i, 0, &mut out, depth, limit)?;
         // Members are nearly always listed in offset order already.
         if !out.is_sorted_by_key(|s| s.offset) {
             out.sort_by_key(|s| s.offset);
@@ -267,6 +316,23 @@ impl<'t> Layouts<'t> {
         }
         Ok(slots)
     }
+}
+
+/// Makes room in `out` for `more` slots, or refuses when that would pass `limit` (checked before
+/// anything is allocated, so that no slot list outgrows what the caller allows).
+fn make_room(out: &mut Vec<Slot>, more: usize, limit: usize) -> Result<()> {
+    let want = out.len().saturating_add(more);
+    if want > limit {
+        return Err(too_many_slots(want, limit));
+    }
+    out.try_reserve(more).map_err(|_| too_many_slots(want, limit))
+}
+
+#[cold]
+fn too_many_slots(want: usize, limit: usize) -> Error {
+    Error::new(ErrorKind::Invalid(format!(
+        "{want} or more reference slots in one element, past the {limit} that its size and DATA allow (a slot takes {MIN_SLOT_BYTES} bytes)"
+    )))
 }
 
 /// Appends the slots of a value that lies at offset `at` of the element being collected.

@@ -3,7 +3,7 @@
 
 use super::compendium::{CompendiumId, CompendiumSet};
 use super::index::{self, Item, Patch};
-use super::section::{read_root, Section};
+use super::section::{read_root_and_rest, Section};
 use super::type_section;
 use crate::error::{ContainerError, ErrorKind, Result, TypeTableError};
 use crate::reflect::facts::TableFacts;
@@ -51,6 +51,9 @@ pub struct TagFile<'a> {
     /// The whole `TYPE` section (header included) of a file with its own types, as stored, so a
     /// writer can give it back unchanged.
     pub type_section: Option<&'a [u8]>,
+    /// The bytes after the `TAG0` section, as stored (empty in stock Havok files; Helldivers 2
+    /// `.physics` files carry data of their own there). Writers give them back verbatim.
+    pub trailing: &'a [u8],
 }
 
 /// Whether `bytes` start like a TAG0 or TCM0 file (the tag at offset 4).
@@ -64,7 +67,7 @@ pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
 
 /// The compendium a TAG0 file names, if any, without reading the rest of it.
 pub fn compendium_reference(bytes: &[u8]) -> Result<Option<CompendiumId>, ContainerError> {
-    let root = read_root(bytes)?;
+    let (root, _) = read_root_and_rest(bytes)?;
     Ok(root.child(b"TCRF").and_then(|s| s.body.get(..8)).map(|b| CompendiumId(b.try_into().unwrap_or([0; 8]))))
 }
 
@@ -78,7 +81,7 @@ impl<'a> TagFile<'a> {
     /// Like [`TagFile::read`], taking an own `TYPE` section from `cache` when a file with the same
     /// section bytes was read before (the files of one game share a few hundred tables).
     pub fn read_cached(bytes: &'a [u8], compendia: &CompendiumSet, cache: Option<&TypeCache>) -> Result<Self> {
-        let root = read_root(bytes)?;
+        let (root, trailing) = read_root_and_rest(bytes)?;
         if root.tag.0 != *b"TAG0" {
             return Err(ContainerError::at(0, ErrorKind::BadMagic(root.tag.as_str())).into());
         }
@@ -111,6 +114,7 @@ impl<'a> TagFile<'a> {
             patches,
             sdkv_raw: sdkv.body,
             type_section,
+            trailing,
         })
     }
 

@@ -6,7 +6,7 @@
 use super::file::TagFile;
 use super::index::{KIND_OBJECT, KIND_RUN};
 use crate::error::{ErrorKind, ItemsError as Error, UnlayeredError};
-use crate::reflect::layout::{Layouts, Slot, SlotKind, Slots};
+use crate::reflect::layout::{Layouts, Slot, SlotKind, Slots, MIN_SLOT_BYTES};
 use crate::reflect::TypeIndex;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -248,6 +248,10 @@ pub struct Items {
     pub items: Vec<ItemData>,
 }
 
+/// Reference slots the item types of a file may have in all beyond a quarter of its `DATA` (see
+/// `slot_budget` in [`Items::read_checked`]): room for the types of empty runs.
+const MIN_SLOT_BUDGET: usize = 4096;
+
 /// The most elements an item may claim per input byte: a run of zero-sized elements would
 /// otherwise let a tiny file describe an enormous loop.
 const MAX_ELEMENTS_PER_BYTE: u64 = 1;
@@ -300,6 +304,11 @@ impl Items {
         // Per type: its element size and slots, once they were checked to fit (most items share
         // a handful of types).
         let mut shapes: Vec<Option<(u32, Slots)>> = vec![None; file.types.types.len()];
+        // The reference slots the item types may have in all: an element takes four bytes per
+        // slot, and the elements of distinct types lie apart in DATA (checked below), so stock
+        // files stay below a quarter of DATA's size. Charged per type as its slots are collected,
+        // it bounds the slot lists, and the reference check that walks them, by DATA.
+        let mut slot_budget = data.len() / MIN_SLOT_BYTES + MIN_SLOT_BUDGET;
         for (index, it) in file.items.iter().enumerate() {
             let locate = |e: Error| e.in_section("TAG0/INDX/ITEM", 0).in_context(format!("item {index}"));
             if index == 0 {
@@ -332,20 +341,10 @@ impl Items {
                     format!("object item holds {} elements, not one", it.count),
                 )));
             }
-            let (elem_size, slots) = match &shapes[it.ty as usize] {
-                Some((size, slots)) => (*size, slots.clone()),
-                None => {
-                    let size = layouts.size_of(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
-                    let slots = layouts.slots(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())))?;
-                    if let Some(s) = slots.iter().find(|s| s.offset + 4 > size) {
-                        return Err(locate(Error::invalid(
-                            file.data_offset + u64::from(it.offset),
-                            format!("reference slot at {} lies outside the {size}-byte element of {}", s.offset, type_name()),
-                        )));
-                    }
-                    shapes[it.ty as usize] = Some((size, slots.clone()));
-                    (size, slots)
-                }
+            let size_of = |layouts: &mut Layouts<'_>| layouts.size_of(it.ty).map_err(|e| locate(Error::from(e).in_context(type_name())));
+            let elem_size = match &shapes[it.ty as usize] {
+                Some((size, _)) => *size,
+                None => size_of(layouts)?,
             };
             total_elems += u64::from(it.count);
             check_element_budget(total_elems, data.len() as u64, n_items).map_err(|e| locate(e.into()))?;
@@ -366,6 +365,29 @@ impl Items {
                     format!("items claim {total_bytes} bytes, more than DATA's {}", data.len()),
                 )));
             }
+            // The slots of each item type, collected once the item was found to fit DATA, and
+            // no more of them than DATA could hold (see `slot_budget`).
+            let slots = match &shapes[it.ty as usize] {
+                Some((_, slots)) => slots.clone(),
+                None => {
+                    let slots = layouts.slots_within(it.ty, slot_budget).map_err(|e| {
+                        Error::from(e)
+                            .in_context(type_name())
+                            .with_offset(file.data_offset + start)
+                            .in_section("TAG0/DATA", file.data_offset)
+                            .in_context(format!("item {index}"))
+                    })?;
+                    slot_budget -= slots.len();
+                    if let Some(s) = slots.iter().find(|s| u64::from(s.offset) + 4 > u64::from(elem_size)) {
+                        return Err(locate(Error::invalid(
+                            file.data_offset + u64::from(it.offset),
+                            format!("reference slot at {} lies outside the {elem_size}-byte element of {}", s.offset, type_name()),
+                        )));
+                    }
+                    shapes[it.ty as usize] = Some((elem_size, slots.clone()));
+                    slots
+                }
+            };
             let bytes = ItemBytes::shared(&shared, base + start as usize, base + (start + len) as usize)
                 .ok_or_else(|| locate(Error::invalid(file.data_offset + start, "item outside DATA")))?;
             items.push(ItemData { ty: it.ty, kind_byte: it.kind_byte, count: it.count, elem_size, bytes, slots });
@@ -411,6 +433,60 @@ impl Items {
         Ok(RunSharing { shared_arrays })
     }
 
+    /// What reading leaves to `hkgen verify`: every reference names an item of the right kind
+    /// (checked on reading), and here also one that makes sense for the slot. A pointer names an
+    /// object of its pointee class or of a class derived from it (or implementing it, for an
+    /// interface; a pointer without a pointee class, such as `void*`, takes any object), and not
+    /// the object that holds it; a string names a run of one-byte characters other than the run
+    /// that holds it; an array names a run other than its own. A reader still reads such a file
+    /// (as dynamic values where a class does not fit); the error names the first slot that does
+    /// not, by item, element and member path.
+    pub fn check_targets(&self, file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<()> {
+        // Per (slot type, target type): whether the target's class fits the pointer.
+        let mut fits: std::collections::HashMap<(TypeIndex, TypeIndex), bool> = std::collections::HashMap::new();
+        for (index, it) in self.items.iter().enumerate().skip(1) {
+            for (e, s, t) in it.references() {
+                let Some(target) = self.items.get(t as usize) else {
+                    return Err(self.bad_reference(file, index, e, &s, t));
+                };
+                let problem = match s.kind {
+                    SlotKind::Pointer if t as usize == index => Some("points to the object that holds it".to_owned()),
+                    SlotKind::Pointer => {
+                        let ok = match fits.get(&(s.ty, target.ty)) {
+                            Some(&ok) => ok,
+                            None => {
+                                let ok = pointee_fits(layouts, s.ty, target.ty)?;
+                                fits.insert((s.ty, target.ty), ok);
+                                ok
+                            }
+                        };
+                        (!ok).then(|| {
+                            let pointee = layouts.element_of(s.ty).ok().flatten().map_or_else(|| "?".to_owned(), |p| file.types.full_name(p));
+                            format!(
+                                "points to item {t}, a {}, which is neither a {pointee} nor a class derived from it",
+                                file.types.full_name(target.ty)
+                            )
+                        })
+                    }
+                    SlotKind::String if t as usize == index => Some("names the run that holds it as its characters".to_owned()),
+                    SlotKind::String if target.elem_size != 1 => Some(format!(
+                        "names item {t}, a run of {} ({} bytes each), as its characters",
+                        file.types.full_name(target.ty),
+                        target.elem_size
+                    )),
+                    SlotKind::Array if t as usize == index => Some("names the run that holds it as its elements".to_owned()),
+                    _ => None,
+                };
+                if let Some(problem) = problem {
+                    let rel = u64::from(file.items[index].offset) + u64::from(e) * u64::from(it.elem_size) + u64::from(s.offset);
+                    let path = super::locate::data_path(file, rel).unwrap_or_else(|| format!("item {index}"));
+                    return Err(Error::invalid(file.data_offset + rel, problem).in_section("TAG0/DATA", file.data_offset).in_context(path));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The error for slot `s` of element `e` of item `index`, which names item `t`: one that does
     /// not exist, or one of the wrong kind.
     #[cold]
@@ -427,4 +503,27 @@ impl Items {
         };
         err.in_section("TAG0/DATA", file.data_offset).in_context(ctx)
     }
+}
+
+/// Whether an object of type `target` may stand behind a pointer of type `slot_ty`: the pointer
+/// names no pointee class (`void*`, or a pointee with no shape), or the target's class is the
+/// pointee, derives from it or implements it as an interface. Classes are matched by index and
+/// else by full name (a table may hold one class under two indices).
+fn pointee_fits(layouts: &mut Layouts<'_>, slot_ty: TypeIndex, target: TypeIndex) -> Result<bool, UnlayeredError> {
+    let table = layouts.table();
+    let Some(pointee) = layouts.element_of(slot_ty)? else { return Ok(true) };
+    if layouts.shape(pointee)?.is_none_or(|s| s.kind != crate::reflect::Kind::Record) {
+        return Ok(true);
+    }
+    let name = table.full_name(pointee);
+    for a in table.ancestry_chain(target).iter().copied() {
+        if a == pointee || table.get(a).is_some_and(|t| t.name == table.get(pointee).map_or("", |p| p.name.as_str())) && table.full_name(a) == name {
+            return Ok(true);
+        }
+        let Some(t) = table.get(a) else { continue };
+        if t.interfaces.iter().flatten().any(|i| i.ty == pointee || table.full_name(i.ty) == name) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }

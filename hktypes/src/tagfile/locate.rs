@@ -3,7 +3,7 @@
 //! first differs.
 
 use super::file::TagFile;
-use super::section::{read_root, Section};
+use super::section::{read_root_and_rest, Section};
 use crate::reflect::layout::Layouts;
 use crate::reflect::{Kind, TypeIndex};
 
@@ -38,7 +38,7 @@ fn innermost<'a>(s: &'a Section<'a>, off: u64) -> Option<&'a Section<'a>> {
 
 /// Describes `offset` of `bytes`; `file` (the same bytes, read) adds the object path in `DATA`.
 pub fn locate(bytes: &[u8], offset: u64, file: Option<&TagFile<'_>>) -> Place {
-    let Ok(root) = read_root(bytes) else {
+    let Ok((root, _)) = read_root_and_rest(bytes) else {
         return Place { section: "file".into(), section_offset: offset, object: None };
     };
     let Some(sec) = innermost(&root, offset) else {
@@ -57,7 +57,8 @@ pub fn locate(bytes: &[u8], offset: u64, file: Option<&TagFile<'_>>) -> Place {
     place
 }
 
-fn data_path(file: &TagFile<'_>, rel: u64) -> Option<String> {
+/// The item and member path of byte `rel` of `file`'s `DATA` (`item 12 hknpBodyCinfo[0].motionType`).
+pub(crate) fn data_path(file: &TagFile<'_>, rel: u64) -> Option<String> {
     let mut layouts = file.layouts();
     for (index, it) in file.items.iter().enumerate().skip(1) {
         let size = u64::from(layouts.size_of(it.ty).ok()?);
@@ -93,7 +94,7 @@ fn member_path(layouts: &mut Layouts<'_>, ty: TypeIndex, off: u32, out: &mut Str
         for f in table.fields_of(t) {
             if f.offset <= off && best.is_none_or(|(_, o, _)| f.offset >= o) {
                 let size = layouts.size_of(f.ty).unwrap_or(0);
-                if off < f.offset + size.max(1) {
+                if u64::from(off) < u64::from(f.offset) + u64::from(size.max(1)) {
                     best = Some((f.name.as_str(), f.offset, f.ty));
                 }
             }

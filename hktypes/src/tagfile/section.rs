@@ -139,12 +139,20 @@ fn tag_name(t: &[u8; 4]) -> &'static str {
 
 /// Reads the one top-level section that makes up a whole file.
 pub fn read_root(data: &[u8]) -> Result<Section<'_>> {
-    let mut c = Cursor::new(data, 0);
-    let root = read_one(&mut c, "", 0)?;
-    if !c.is_empty() {
-        return Err(Error::invalid(c.offset(), format!("{} bytes after the {} section", c.remaining(), root.tag)));
+    let (root, rest) = read_root_and_rest(data)?;
+    if !rest.is_empty() {
+        return Err(Error::invalid(root.start + (data.len() - rest.len()) as u64, format!("{} bytes after the {} section", rest.len(), root.tag)));
     }
     Ok(root)
+}
+
+/// Reads the top-level section that starts the file, and returns the bytes after it (Helldivers
+/// 2 `.physics` files carry data of their own after the `TAG0` section). Bytes before the first
+/// section are an error as in [`read_root`]: the file must start with a section header.
+pub fn read_root_and_rest(data: &[u8]) -> Result<(Section<'_>, &[u8])> {
+    let mut c = Cursor::new(data, 0);
+    let root = read_one(&mut c, "", 0)?;
+    Ok((root, c.rest()))
 }
 
 const MAX_DEPTH: usize = 8;

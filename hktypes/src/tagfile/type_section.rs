@@ -35,7 +35,7 @@ pub fn read(ty: &Section<'_>) -> Result<TypeTable> {
 
     let mut budget = NameBudget::for_section(ty);
     let tna = ty.require(TYPE_NAMES)?;
-    let mut table = read_names(tna, &type_strings, &mut budget).map_err(|e| tna.locate(e))?;
+    let mut table = read_names(tna, &type_strings, &mut budget, ty.body.len()).map_err(|e| tna.locate(e))?;
     let tbdy = ty.require(BODIES)?;
     read_bodies(tbdy, &mut table, &field_strings, &mut budget).map_err(|e| tbdy.locate(e))?;
     if let Some(thsh) = ty.child_any(HASHES) {
@@ -142,12 +142,29 @@ fn type_index(c: &mut Cursor<'_>, count: usize) -> Result<TypeIndex> {
     Ok(v as TypeIndex)
 }
 
-fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget) -> Result<TypeTable> {
+/// The fewest bytes of its `TYPE` section that a type of a table may take on average: a table of
+/// more types than `section bytes / MIN_TYPE_BYTES + TYPE_SLACK` is refused before any is read.
+/// A type takes about 250 bytes of memory in the reader, the hasher and the layouts together,
+/// whatever its record's size (two bytes at the least), so this bounds that memory by about 16 x
+/// the section's size; stock tables take 39 bytes or more per type (the fewest in the corpus:
+/// 38.96, a 50-type skeleton), two and a half times the limit.
+pub const MIN_TYPE_BYTES: usize = 16;
+/// Types a table may hold beyond [`MIN_TYPE_BYTES`]'s share (tables of a few hand-built types).
+pub const TYPE_SLACK: usize = 256;
+
+fn read_names(sec: &Section<'_>, strings: &[&str], budget: &mut NameBudget, section_len: usize) -> Result<TypeTable> {
     let mut c = sec.cursor();
     let at = c.offset();
     let count = packed::read(&mut c)?;
     // Every type after the null one takes at least two bytes (name and parameter count).
     let count = check_count("types", count, 2, c.remaining() + 2, at)?;
+    let most = section_len / MIN_TYPE_BYTES + TYPE_SLACK;
+    if count > most {
+        return Err(Error::invalid(
+            at,
+            format!("{count} types in a TYPE section of {section_len} bytes: more than one per {MIN_TYPE_BYTES} bytes (at most {most})"),
+        ));
+    }
     // Filled in place: a type record is large enough that building each one aside and moving it
     // in costs a copy per type. Parameters go to the table's one list.
     let mut types = Vec::with_capacity(count.max(1));
@@ -353,6 +370,37 @@ fn validate(table: &TypeTable) -> Result<()> {
         }
         path.clear();
     }
+    check_members(table)
+}
+
+/// Every member of a record lies inside it: its offset plus its type's size is at most the
+/// record's size. (Slots and values are read at `offset` within an element of the record's size;
+/// a member past the end, or one whose offset wraps around 2^32 when its size is added, would be
+/// read from the next element or not at all.)
+fn check_members(table: &TypeTable) -> Result<()> {
+    use crate::reflect::layout::{Layouts, Shape};
+    use crate::reflect::Kind;
+    let mut layouts = Layouts::new(table);
+    for (i, t) in table.iter() {
+        let fields = table.fields_of(t);
+        if fields.is_empty() {
+            continue;
+        }
+        let Some(Shape { kind: Kind::Record, size, .. }) = layouts.shape(i).map_err(|e| Error::from(e).in_context(t.name.clone()))? else {
+            continue;
+        };
+        for f in fields {
+            let member = layouts.size_of(f.ty).map_err(|e| Error::from(e).in_context(f.name.clone()).in_context(t.name.clone()))?;
+            if u64::from(f.offset) + u64::from(member) > u64::from(size) {
+                return Err(Error::new(ErrorKind::Invalid(format!(
+                    "member at offset {} of {member} bytes does not fit the {size}-byte record",
+                    f.offset
+                )))
+                .in_context(f.name.clone())
+                .in_context(t.name.clone()));
+            }
+        }
+    }
     Ok(())
 }
 
@@ -402,11 +450,20 @@ mod hostile_tests {
     }
 
     #[test]
+    fn more_types_than_the_section_holds_are_refused() {
+        let bytes = type_section(&[(b"TSTR", b"T\0".to_vec()), (b"FSTR", vec![0]), (b"TNA1", names(2_000)), (b"TBDY", vec![])]);
+        let e = read_bytes(&bytes).unwrap_err();
+        assert_eq!(e.section(), Some("TYPE/TNA1"), "{e}");
+        assert!(e.offset().is_some() && e.to_string().contains("more than one per 16 bytes"), "{e}");
+    }
+
+    #[test]
     fn one_long_string_named_by_every_type_is_refused() {
-        // 2 000 types naming one 10 000-byte string would copy 20 MB out of a 14 kB section.
-        let mut long = vec![b'A'; 10_000];
+        // 800 types naming one 60 000-byte string would copy 48 MB out of a 62 kB section (few
+        // enough types for the section's size, see `MIN_TYPE_BYTES`).
+        let mut long = vec![b'A'; 60_000];
         long.push(0);
-        let bytes = type_section(&[(b"TSTR", long), (b"FSTR", vec![0]), (b"TNA1", names(2_000)), (b"TBDY", vec![])]);
+        let bytes = type_section(&[(b"TSTR", long), (b"FSTR", vec![0]), (b"TNA1", names(800)), (b"TBDY", vec![])]);
         let e = read_bytes(&bytes).unwrap_err();
         assert!(e.offset().is_some(), "{e}");
         assert_eq!(e.section(), Some("TYPE/TNA1"), "{e}");

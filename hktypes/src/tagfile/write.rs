@@ -237,7 +237,8 @@ pub fn write_file(sdkv: &[u8], data: &[u8], types: TypesOut<'_>, items: &[Item],
 }
 
 /// Reads the items of `file` and writes the file again by the walk: the round trip that gives a
-/// stock file back byte for byte. The error is the items' (reading) or the writer's.
+/// stock file back byte for byte. Bytes after the `TAG0` section ([`super::TagFile::trailing`])
+/// follow it as read. The error is the items' (reading) or the writer's.
 pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
@@ -252,5 +253,7 @@ pub fn rewrite(file: &super::TagFile<'_>) -> Result<Vec<u8>> {
         }
         (super::TypeSource::Own, None) => return Err(Error::new(ErrorKind::MissingSection("TYPE")).into()),
     };
-    Ok(write_file(file.sdkv_raw, &data, types, &table, &patches))
+    let mut out = write_file(file.sdkv_raw, &data, types, &table, &patches);
+    out.extend_from_slice(file.trailing);
+    Ok(out)
 }

@@ -1,0 +1,541 @@
+//! Crafted hostile files, one per case of issue 21: bounded work and memory, nonsense refused,
+//! and data after the TAG0 section kept. Each crafted file is made here by the test code (no game
+//! data); the cases that change a real file take a corpus file and change a few bytes of it.
+//!
+//! Bounds checked (stated in the README, "Speed, memory and bad input"): reading and verifying a
+//! crafted file allocates at most `READ_FACTOR` x its size + `READ_SLACK` (a counting allocator
+//! measures the peak of live heap bytes) and each case ends within a few seconds.
+
+mod common;
+
+use common::counting::measured;
+use hkgen::verify::verify_bytes;
+use hktypes::reflect::hash::{check_table, Recipe};
+use hktypes::tagfile::index::{write_items, Item};
+use hktypes::tagfile::items::Items;
+use hktypes::tagfile::packed;
+use hktypes::tagfile::section::SectionWriter;
+use hktypes::tagfile::{CompendiumSet, TagFile};
+use hktypes::Layer;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOC: common::counting::Counting = common::counting::Counting;
+
+/// The bound of the README: reading (and verifying) a file allocates at most this many times its
+/// size, plus [`READ_SLACK`].
+const READ_FACTOR: usize = 32;
+const READ_SLACK: usize = 1 << 20;
+
+/// The tests share the allocator's counters: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f` on `input` under the counting allocator; fails when it takes more than the stated
+/// memory bound or `seconds`.
+fn bounded<R>(what: &str, input: &[u8], seconds: u64, f: impl FnOnce() -> R) -> R {
+    let t = Instant::now();
+    let (r, peak) = measured(f);
+    let took = t.elapsed();
+    let bound = READ_FACTOR * input.len() + READ_SLACK;
+    eprintln!("{what}: {} bytes, peak {peak} bytes ({:.1} x), {:.2} s", input.len(), peak as f64 / input.len() as f64, took.as_secs_f64());
+    assert!(peak <= bound, "{what}: heap peak {peak} over the bound {bound} for {} input bytes", input.len());
+    assert!(took <= Duration::from_secs(seconds), "{what}: took {took:?}, over {seconds} s");
+    r
+}
+
+// ---------------------------------------------------------------------------------------------
+// A crafted TAG0 file.
+
+const FMT_INT8: u32 = 4 | (8 << 10);
+const FMT_INT32: u32 = 4 | (32 << 10);
+const FMT_STRING: u32 = 3;
+const FMT_POINTER: u32 = 6;
+const FMT_RECORD: u32 = 7;
+const FMT_ARRAY: u32 = 8 | (2 << 5);
+
+const fn fmt_c_array(n: u32) -> u32 {
+    8 | (1 << 5) | (n << 8)
+}
+
+#[derive(Clone, Default)]
+struct Ty {
+    name: String,
+    parent: u32,
+    format: Option<u32>,
+    subtype: Option<u32>,
+    size: Option<(u32, u32)>,
+    fields: Option<Vec<(String, u32, u32)>>,
+    hash: Option<u32>,
+}
+
+fn ty(name: &str, format: u32, size: u32, align: u32) -> Ty {
+    Ty { name: name.into(), format: Some(format), size: Some((size, align)), ..Ty::default() }
+}
+
+fn record(name: &str, size: u32, fields: &[(&str, u32, u32)]) -> Ty {
+    Ty { fields: Some(fields.iter().map(|&(n, o, t)| (n.to_owned(), o, t)).collect()), ..ty(name, FMT_RECORD, size, 8) }
+}
+
+fn packed_all(out: &mut Vec<u8>, values: impl IntoIterator<Item = u64>) {
+    for v in values {
+        packed::write(out, v);
+    }
+}
+
+/// Strings of a string table, NUL-terminated, and the index of each name.
+struct Strings {
+    bytes: Vec<u8>,
+    index: std::collections::HashMap<String, u64>,
+}
+
+impl Strings {
+    fn new() -> Self {
+        Strings { bytes: Vec::new(), index: Default::default() }
+    }
+    fn of(&mut self, s: &str) -> u64 {
+        let n = self.index.len() as u64;
+        *self.index.entry(s.to_owned()).or_insert_with(|| {
+            self.bytes.extend(s.as_bytes());
+            self.bytes.push(0);
+            n
+        })
+    }
+}
+
+/// A TAG0 file of SDK 2018.1 with types `types` (indices from 1), `DATA` and `ITEM` records
+/// (the null item is added first).
+fn tag0(types: &[Ty], data: &[u8], items: &[Item]) -> Vec<u8> {
+    let (mut tstr, mut fstr) = (Strings::new(), Strings::new());
+    let mut tna1 = Vec::new();
+    packed_all(&mut tna1, [types.len() as u64 + 1]);
+    let mut tbdy = Vec::new();
+    let mut thsh = Vec::new();
+    let hashes = types.iter().filter(|t| t.hash.is_some()).count();
+    packed_all(&mut thsh, [hashes as u64]);
+    for (k, t) in types.iter().enumerate() {
+        let k = k as u64 + 1;
+        packed_all(&mut tna1, [tstr.of(&t.name), 0]);
+        let presence = t.format.map_or(0, |_| 1) | t.subtype.map_or(0, |_| 2) | t.size.map_or(0, |_| 8) | t.fields.as_ref().map_or(0, |_| 32);
+        packed_all(&mut tbdy, [k, u64::from(t.parent), presence]);
+        packed_all(&mut tbdy, t.format.map(u64::from));
+        packed_all(&mut tbdy, t.subtype.map(u64::from));
+        if let Some((size, align)) = t.size {
+            packed_all(&mut tbdy, [u64::from(size), u64::from(align)]);
+        }
+        if let Some(fields) = &t.fields {
+            packed_all(&mut tbdy, [fields.len() as u64]);
+            for (name, offset, ty) in fields {
+                packed_all(&mut tbdy, [fstr.of(name), 0x20, u64::from(*offset), u64::from(*ty)]);
+            }
+        }
+        if let Some(h) = t.hash {
+            packed_all(&mut thsh, [k]);
+            thsh.extend(h.to_le_bytes());
+        }
+    }
+    let mut all = vec![Item { ty: 0, kind_byte: 0, offset: 0, count: 0 }];
+    all.extend_from_slice(items);
+    let mut w = SectionWriter::new();
+    w.begin(b"TAG0", 0);
+    w.leaf(b"SDKV", b"20180100");
+    w.leaf(b"DATA", data);
+    w.begin(b"TYPE", 0);
+    w.leaf(b"TSTR", &tstr.bytes);
+    w.leaf(b"TNA1", &tna1);
+    w.leaf(b"FSTR", &fstr.bytes);
+    w.leaf(b"TBDY", &tbdy);
+    if hashes > 0 {
+        w.leaf(b"THSH", &thsh);
+    }
+    w.end();
+    w.begin(b"INDX", 0);
+    w.leaf(b"ITEM", &write_items(&all));
+    w.end();
+    w.end();
+    w.finish()
+}
+
+fn object(ty: u32, offset: u32) -> Item {
+    Item { ty, kind_byte: 0x10, offset, count: 1 }
+}
+
+fn run(ty: u32, offset: u32, count: u32) -> Item {
+    Item { ty, kind_byte: 0x20, offset, count }
+}
+
+/// The items of `bytes` read to an error of the items layer, with an offset and within bounds.
+fn items_fail(what: &str, bytes: &[u8], seconds: u64, expect: &str) {
+    let set = CompendiumSet::new();
+    let e = bounded(what, bytes, seconds, || {
+        let file = TagFile::read(bytes, &set).expect("the type table reads");
+        let mut layouts = file.layouts();
+        Items::read(&file, &mut layouts).map(|_| ()).unwrap_err()
+    });
+    eprintln!("  {e}");
+    assert_eq!(e.layer(), Layer::Items, "{what}: {e}");
+    assert!(e.offset().is_some() && e.section().is_some(), "{what}: not located: {e}");
+    assert!(e.to_string().contains(expect), "{what}: {e}");
+    // verify says the same, within the same bounds.
+    let r = bounded(&format!("{what} (verify)"), bytes, seconds, || verify_bytes("crafted", bytes, &set));
+    assert!(!r.ok, "{what}: verify passed");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Bounded work and memory.
+
+/// `T[N]` in a record in `T[N]` ...: the slots of one element would be N x N x ... pointers.
+#[test]
+fn nested_c_arrays_are_refused_before_their_slots_are_collected() {
+    let _s = serial();
+    let n = (1 << 24) - 1;
+    // Zero-size elements: a pointer type with no size, arrays and records of size 0 or 8.
+    let types = [
+        Ty { name: "P".into(), format: Some(FMT_POINTER), ..Ty::default() },
+        Ty { subtype: Some(1), ..ty("P[N]", fmt_c_array(n), 0, 8) },
+        record("R1", 8, &[("a", 0, 2)]),
+        Ty { subtype: Some(3), ..ty("R1[N]", fmt_c_array(n), 0, 8) },
+        record("R2", 16, &[("b", 0, 4)]),
+    ];
+    let bytes = tag0(&types, &[0; 16], &[object(5, 0)]);
+    items_fail("two levels of 2^24-1, zero-size pointers", &bytes, 2, "reference slots in one element");
+    // Real sizes (as stated by the type table): three levels of 4096 pointers of 8 bytes.
+    let n = 4096;
+    let types = [
+        ty("P", FMT_POINTER, 8, 8),
+        Ty { subtype: Some(1), ..ty("P[N]", fmt_c_array(n), 8 * n, 8) },
+        record("R1", 8 * n, &[("a", 0, 2)]),
+        Ty { subtype: Some(3), ..ty("R1[N]", fmt_c_array(n), 16, 8) },
+        record("R2", 16, &[("b", 0, 4)]),
+        Ty { subtype: Some(5), ..ty("R2[N]", fmt_c_array(n), 16, 8) },
+        record("R3", 16, &[("c", 0, 6)]),
+    ];
+    let bytes = tag0(&types, &[0; 16], &[object(7, 0)]);
+    items_fail("three levels of 4096, 8-byte pointers", &bytes, 2, "reference slots in one element");
+}
+
+/// A run of 2,000 elements of a record that claims far more slots than its size holds: the
+/// reference check took elements x slots.
+#[test]
+fn a_run_of_records_with_more_slots_than_bytes_is_refused() {
+    let _s = serial();
+    // 60 000 pointer members at offset 0 of an 8-byte record.
+    let fields: Vec<(String, u32, u32)> = (0..60_000).map(|k| (format!("p{k}"), 0, 1)).collect();
+    let types = [ty("P", FMT_POINTER, 8, 8), Ty { fields: Some(fields), ..record("R", 8, &[]) }];
+    let bytes = tag0(&types, &vec![0; 8 * 2000], &[run(2, 0, 2000)]);
+    items_fail("60 000 overlapping pointers, a run of 2 000", &bytes, 2, "reference slots in one element");
+    // One member of 1 000 000 pointers in a record of 16 bytes.
+    let types = [
+        ty("P", FMT_POINTER, 8, 8),
+        Ty { subtype: Some(1), ..ty("P[N]", fmt_c_array(1_000_000), 16, 8) },
+        record("R", 16, &[("a", 0, 2)]),
+    ];
+    let bytes = tag0(&types, &vec![0; 16 * 2000], &[run(3, 0, 2000)]);
+    items_fail("a C array of 10^6 pointers, a run of 2 000", &bytes, 2, "reference slots in one element");
+}
+
+/// A record of 65,535 members that overlap (ints at offset 0 of 8 bytes), as a run of 2,000 that
+/// one object holds: decoding it as dynamic values (`hkgen dump`) made 65,535 values per element.
+#[test]
+fn dynamic_values_of_overlapping_members_are_bounded() {
+    let _s = serial();
+    let fields: Vec<(String, u32, u32)> = (0..0xFFFF).map(|k| (format!("f{k}"), 0, 1)).collect();
+    let types = [
+        ty("int", FMT_INT32, 4, 4),
+        Ty { fields: Some(fields), ..record("R", 8, &[]) },
+        Ty { subtype: Some(2), ..ty("hkArray<R>", FMT_ARRAY, 16, 8) },
+        record("Root", 16, &[("rs", 0, 3)]),
+    ];
+    let mut data = vec![0u8; 16 + 8 * 2000];
+    data[0..4].copy_from_slice(&2u32.to_le_bytes());
+    let bytes = tag0(&types, &data, &[object(4, 0), run(2, 16, 2000)]);
+    let set = CompendiumSet::new();
+    let e = bounded("65 535 overlapping members x 2 000: dump", &bytes, 5, || {
+        let file = TagFile::read(&bytes, &set).unwrap();
+        hktypes::dynamic::dump(&file).map(|_| ()).unwrap_err()
+    });
+    eprintln!("  {e}");
+    assert!(e.offset().is_some() && e.to_string().contains("more values than"), "{e}");
+}
+
+/// One record of 65,535 fields inherited by 60,000 types that store hashes (and have objects):
+/// hashing the inherited fields again for every heir took minutes.
+#[test]
+fn many_heirs_of_a_record_with_many_fields_hash_and_lay_out_in_linear_time() {
+    let _s = serial();
+    let heirs = 60_000u32;
+    let fields: Vec<(String, u32, u32)> = (0..0xFFFF).map(|k| (format!("f{k}"), 0, 1)).collect();
+    let mut types = vec![ty("int", FMT_INT32, 4, 4), Ty { fields: Some(fields), hash: Some(1), ..record("Base", 8, &[]) }];
+    for k in 0..heirs {
+        types.push(Ty { name: format!("H{k}"), parent: 2, fields: Some(Vec::new()), hash: Some(k), ..ty("", FMT_RECORD, 8, 8) });
+    }
+    let items: Vec<Item> = (0..heirs).map(|k| object(3 + k, 8 * k)).collect();
+    let bytes = tag0(&types, &vec![0; 8 * heirs as usize], &items);
+    let set = CompendiumSet::new();
+    let c = bounded("65 535 fields, 60 000 heirs: hashes", &bytes, 10, || {
+        let file = TagFile::read(&bytes, &set).unwrap();
+        check_table(&file.types, Recipe::InheritedFields).unwrap()
+    });
+    assert_eq!(c.stored, heirs as usize + 1);
+    // Each heir's hash is its own: they differ in name.
+    let file = TagFile::read(&bytes, &set).unwrap();
+    let mut h = hktypes::reflect::hash::Hasher::new(&file.types, Recipe::InheritedFields);
+    let (a, b) = (h.hash(3).unwrap(), h.hash(4).unwrap());
+    assert_ne!(a, b);
+    // verify: hashes, the items (60 000 objects of 60 000 types) and the round trip.
+    let r = bounded("65 535 fields, 60 000 heirs: verify", &bytes, 20, || verify_bytes("crafted", &bytes, &set));
+    assert_eq!(r.hashes_stored, heirs as usize + 1);
+    assert_eq!(r.roundtrip, Some("exact"), "{:?}", r.error);
+}
+
+/// About 190 bytes of memory per two-byte type record: tables of more types than their TYPE
+/// section's bytes allow (one per `MIN_TYPE_BYTES`) are refused before any is made.
+#[test]
+fn tables_of_tiny_types_are_refused_past_the_stated_ratio() {
+    use hktypes::tagfile::type_section::{MIN_TYPE_BYTES, TYPE_SLACK};
+    let _s = serial();
+    let set = CompendiumSet::new();
+    // 1 000 000 types of two bytes each.
+    let types: Vec<Ty> = (0..1_000_000).map(|_| Ty { name: "T".into(), ..Ty::default() }).collect();
+    let bytes = tag0(&types, &[], &[]);
+    let e = bounded("10^6 two-byte types", &bytes, 5, || TagFile::read(&bytes, &set).map(|_| ()).unwrap_err());
+    assert_eq!(e.layer(), Layer::TypeTable, "{e}");
+    assert!(e.offset().is_some() && e.to_string().contains("types in a TYPE section"), "{e}");
+    // At the limit (the section padded to MIN_TYPE_BYTES per type), reading and verifying stay
+    // within the bound.
+    let n = 100_000usize;
+    let types: Vec<Ty> = (0..n).map(|_| Ty { name: "T".into(), ..Ty::default() }).collect();
+    let small = tag0(&types, &[], &[]);
+    let pad = (n - TYPE_SLACK) * MIN_TYPE_BYTES;
+    let bytes = with_type_padding(&small, pad);
+    let r = bounded("10^5 two-byte types at the limit: verify", &bytes, 10, || verify_bytes("crafted", &bytes, &set));
+    assert_eq!(r.types, n, "{:?}", r.error);
+}
+
+/// `small` with a `TPAD` section of `pad` bytes added at the end of its `TYPE` section.
+fn with_type_padding(small: &[u8], pad: usize) -> Vec<u8> {
+    let root = hktypes::tagfile::section::read_root(small).unwrap();
+    let mut w = SectionWriter::new();
+    w.begin(b"TAG0", 0);
+    for s in &root.children {
+        if s.is_leaf() {
+            w.leaf(&s.tag.0, s.body);
+            continue;
+        }
+        w.begin(&s.tag.0, 0);
+        for c in &s.children {
+            w.leaf(&c.tag.0, c.body);
+        }
+        if s.tag.0 == *b"TYPE" {
+            w.leaf(b"TPAD", &vec![0; pad]);
+        }
+        w.end();
+    }
+    w.end();
+    w.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. No nonsense accepted.
+
+/// A member offset near 2^32 wrapped `offset + 4 > size`.
+#[test]
+fn a_member_that_does_not_fit_its_record_is_a_type_table_error() {
+    let set = CompendiumSet::new();
+    for offset in [0xFFFF_FFFE, 0xFFFF_FFFC, 8, 5] {
+        let types = [ty("P", FMT_POINTER, 8, 8), record("R", 8, &[("p", offset, 1)])];
+        let bytes = tag0(&types, &[0; 8], &[object(2, 0)]);
+        let e = TagFile::read(&bytes, &set).map(|_| ()).unwrap_err();
+        assert_eq!(e.layer(), Layer::TypeTable, "{e}");
+        assert_eq!(e.path(), ["R", "p"], "{e}");
+        assert!(e.section().is_some_and(|s| s.ends_with("TBDY")) && e.to_string().contains("does not fit the 8-byte record"), "{e}");
+    }
+    // One that fits reads.
+    let types = [ty("P", FMT_POINTER, 8, 8), record("R", 16, &[("p", 8, 1)])];
+    assert!(TagFile::read(&tag0(&types, &[0; 16], &[object(2, 0)]), &set).is_ok());
+}
+
+/// Types of the pointer tests: `Base`, `Derived : Base`, `Other`, each an 8-byte record that
+/// holds a pointer to a `Base`; and a run of `Holder` elements with a string.
+fn pointer_types() -> Vec<Ty> {
+    vec![
+        Ty { subtype: Some(2), ..ty("Base*", FMT_POINTER, 8, 8) }, // 1
+        record("Base", 8, &[("next", 0, 1)]),                     // 2
+        Ty { parent: 2, ..record("Derived", 8, &[]) },             // 3
+        record("Other", 8, &[("next", 0, 1)]),                    // 4
+        ty("char", FMT_INT8, 1, 1),                               // 5
+        Ty { subtype: Some(5), ..ty("char*", FMT_STRING, 8, 8) }, // 6
+        record("Holder", 8, &[("name", 0, 6)]),                   // 7
+        Ty { subtype: Some(7), ..ty("hkArray<Holder>", FMT_ARRAY, 16, 8) }, // 8
+        record("Root", 16, &[("holders", 0, 8)]),                 // 9
+    ]
+}
+
+/// Item 1 an object of `first` whose pointer names item `target`; item 2 an object of `second`.
+fn two_objects(first: u32, second: u32, target: u32) -> Vec<u8> {
+    let mut data = vec![0u8; 32];
+    data[0..4].copy_from_slice(&target.to_le_bytes());
+    tag0(&pointer_types(), &data, &[object(first, 0), object(second, 16)])
+}
+
+fn verify_fails(what: &str, bytes: &[u8], expect: &[&str]) {
+    let r = verify_bytes("crafted", bytes, &CompendiumSet::new());
+    let e = r.error.clone().unwrap_or_default();
+    eprintln!("{what}: {e}");
+    assert!(!r.ok, "{what}: verify passed");
+    for x in expect {
+        assert!(e.contains(x), "{what}: {e:?} does not say {x:?}");
+    }
+}
+
+#[test]
+fn pointers_to_objects_of_another_class_fail_verify() {
+    // Base -> Other: not a Base.
+    verify_fails("Base.next -> Other", &two_objects(2, 4, 2), &["item 1 Base[0].next", "neither a Base nor a class derived from it"]);
+    // An object pointing to itself.
+    verify_fails("Base.next -> itself", &two_objects(2, 3, 1), &["item 1 Base[0].next", "points to the object that holds it"]);
+    // A subclass is fine: Base -> Derived reads, and the pointer check has nothing to say.
+    let set = CompendiumSet::new();
+    let bytes = two_objects(2, 3, 2);
+    let file = TagFile::read(&bytes, &set).unwrap();
+    let mut layouts = file.layouts();
+    let items = Items::read(&file, &mut layouts).unwrap();
+    items.check_targets(&file, &mut layouts).unwrap();
+    // A string slot naming the run that holds it: Root.holders -> run 2 of Holder, whose name
+    // names run 2 again.
+    let mut data = vec![0u8; 32];
+    data[0..4].copy_from_slice(&2u32.to_le_bytes());
+    data[16..20].copy_from_slice(&2u32.to_le_bytes());
+    let bytes = tag0(&pointer_types(), &data, &[object(9, 0), run(7, 16, 1)]);
+    verify_fails("a string naming its own run", &bytes, &["item 2 Holder[0].name", "names the run that holds it"]);
+}
+
+/// The same on a real file: `hkbProjectData.stringData` (an `hkRefPtr<hkbProjectStringData>`)
+/// made to name the project data itself, then the root container; a string of the string data
+/// made to name its own run.
+#[test]
+fn a_corpus_project_file_with_its_pointers_turned_fails_verify() {
+    let Some(corpus) = common::corpus() else { return };
+    let path = corpus.join("AriT000__midir-NR/chr/c6211.behbnd/c6211/Export/c6211.hkx");
+    let stock = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let set = CompendiumSet::new();
+    assert!(verify_bytes("stock", &stock, &set).ok);
+    let file = TagFile::read(&stock, &set).unwrap();
+    let mut layouts = file.layouts();
+    let items = Items::read(&file, &mut layouts).unwrap();
+    let named = |name: &str| items.items.iter().position(|it| file.types.get(it.ty).is_some_and(|t| t.name == name)).unwrap();
+    let project = named("hkbProjectData");
+    let strings = named("hkbProjectStringData");
+    // The slot of the project data that names the string data.
+    let it = &items.items[project];
+    let (_, slot, _) = it.references().find(|&(_, _, t)| t as usize == strings).expect("stringData names the string data");
+    let at = file.data_offset as usize + file.items[project].offset as usize + slot.offset as usize;
+    let set_slot = |bytes: &[u8], at: usize, v: u32| {
+        let mut b = bytes.to_vec();
+        b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    verify_fails("stringData -> the project data", &set_slot(&stock, at, project as u32), &["hkbProjectData[0].stringData", "holds it"]);
+    verify_fails(
+        "stringData -> the root container",
+        &set_slot(&stock, at, 1),
+        &["hkbProjectData[0].stringData", "a hkRootLevelContainer, which is neither a hkbProjectStringData"],
+    );
+    // A run of strings (`hkStringPtr` elements) one of whose strings names that run.
+    let (index, it) = items
+        .items
+        .iter()
+        .enumerate()
+        .find(|(_, it)| !it.is_object() && it.slots.iter().any(|s| s.kind == hktypes::reflect::layout::SlotKind::String) && it.count > 0)
+        .expect("a run of strings");
+    let s = it.slots.iter().find(|s| s.kind == hktypes::reflect::layout::SlotKind::String).unwrap();
+    let at = file.data_offset as usize + file.items[index].offset as usize + s.offset as usize;
+    verify_fails("a string naming its own run", &set_slot(&stock, at, index as u32), &["names the run that holds it"]);
+}
+
+/// A packfile from the corpus: a small Dark Souls III skeleton (2014.1, little-endian, 8-byte
+/// pointers), whose class schemas are committed.
+fn packfile_skeleton() -> Option<Vec<u8>> {
+    let corpus = common::corpus()?;
+    let path = corpus.join(
+        "monaxiastr__MonaxiaSouls/MonaxiaSouls/parts/wp_a_10010.partsbnd/Weapon/WP_A_10010/WP_A_10010_1.anibnd/WP_A_0500/hkx/skeleton_1.HKX",
+    );
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+#[test]
+fn a_packfile_contents_offset_outside_its_section_is_an_error() {
+    let Some(stock) = packfile_skeleton() else { return };
+    assert!(hktypes::packfile::PackFile::read(&stock).is_ok());
+    for (at, v) in [(0x1C, 0xFFFF_FFF0u32), (0x24, 0xFFFF_FFF0)] {
+        let mut bytes = stock.clone();
+        bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        let e = hktypes::packfile::PackFile::read(&bytes).map(|_| ()).unwrap_err();
+        assert_eq!(e.offset(), Some(at as u64), "{e}");
+        assert!(e.to_string().contains("offset 0xfffffff0 outside"), "{e}");
+    }
+}
+
+#[test]
+fn a_packfile_array_of_0x7fffffff_elements_fails_verify() {
+    let Some(stock) = packfile_skeleton() else { return };
+    let schemas = hkgen::reflection::check::ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let v = hkgen::verify::Verifier { class_schemas: schemas, ..Default::default() };
+    let set = CompendiumSet::new();
+    assert!(v.verify("stock", &stock, &set).ok);
+    // An array slot of __data__: a local fixup at the data pointer, then the count and the
+    // capacity word (the count with the high bit set) after it.
+    let file = hktypes::packfile::PackFile::read(&stock).unwrap();
+    let i = file.section_index("__data__").unwrap();
+    let sec = &file.sections[i];
+    let d = sec.data().unwrap();
+    let base = d.as_ptr() as usize - stock.as_ptr() as usize;
+    let u32_at = |o: usize| d.get(o..o + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+    let count_at = sec
+        .local
+        .iter()
+        .map(|f| f.src as usize + 8)
+        .find(|&o| u32_at(o).is_some_and(|n| n > 0 && u32_at(o + 4) == Some(n | 0x8000_0000)))
+        .expect("an hkArray in __data__");
+    let mut bytes = stock.clone();
+    bytes[base + count_at..base + count_at + 4].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+    let r = v.verify("crafted", &bytes, &set);
+    let e = r.error.clone().unwrap_or_default();
+    eprintln!("0x7FFFFFFF elements: {e}");
+    assert!(!r.ok);
+    assert!(e.contains("2147483647") && e.contains("object "), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Data after the TAG0 section.
+
+#[test]
+fn bytes_after_the_tag0_section_are_kept_and_written_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let path = corpus.join("AriT000__midir-NR/chr/c6211.behbnd/c6211/Export/c6211.hkx");
+    let stock = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let set = CompendiumSet::new();
+    // Helldivers 2 style: the TAG0 file, then data of its own.
+    let trailing: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
+    let bytes = [&stock[..], &trailing].concat();
+    let file = TagFile::read(&bytes, &set).unwrap();
+    assert_eq!(file.trailing, &trailing[..]);
+    assert_eq!(hktypes::tagfile::write::rewrite(&file).unwrap(), bytes);
+    let doc = hktypes::graph::Document::read(&bytes, &set, &[]).unwrap();
+    assert_eq!(doc.trailing(), &trailing[..]);
+    assert_eq!(doc.write().unwrap(), bytes);
+    let r = verify_bytes("helldivers-style", &bytes, &set);
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!((r.trailing_bytes, r.roundtrip), (Some(1000), Some("exact")));
+    assert_eq!(verify_bytes("stock", &stock, &set).trailing_bytes, Some(0));
+    // Bytes before the first section stay an error.
+    let before = [&[0u8; 16][..], &stock].concat();
+    assert!(TagFile::read(&before, &set).is_err());
+    // A compendium takes no trailing bytes.
+    let e = hktypes::tagfile::Compendium::read(&[&stock[..], b"x"].concat()).map(|_| ()).unwrap_err();
+    assert!(e.offset().is_some(), "{e}");
+}
