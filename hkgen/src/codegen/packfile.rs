@@ -469,4 +469,27 @@ mod tests {
         assert!(!code.contains("pub struct Broken"));
         assert!(!code.contains("offset"), "no offsets in packfile structs");
     }
+
+    #[test]
+    fn relative_arrays_are_typed_and_hidden_bytes_are_a_field() {
+        use crate::schema::model::LayoutOverride;
+        let classes = [
+            record("Shape", None, vec![member("verts", MemberType::RelArray, MemberType::Vector4, None)]),
+            record("Mesh", Some("Shape"), vec![member("stride", MemberType::Int32, MemberType::Void, None)]),
+        ];
+        let hidden = LayoutOverride { reason: "hidden members".into(), hidden_members: true, fixed: Default::default() };
+        let schema = ClassSchema {
+            sdk: "2014.1".into(),
+            classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+            overrides: [("Mesh".to_owned(), hidden)].into_iter().collect(),
+            ..Default::default()
+        };
+        let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
+        assert!(code.contains("pub verts : :: hktypes :: packfile :: typed :: RelArray < :: hktypes :: value :: Vector4 >"), "{code}");
+        assert!(code.contains("pub hidden_bytes : :: hktypes :: packfile :: typed :: Opaque"), "{code}");
+        assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"verts\" , \"stride\" , \"(hidden bytes)\"]"), "{code}");
+        assert!(code.contains("hidden_bytes : :: hktypes :: packfile :: typed :: member (values , 2 , :: hktypes :: packfile :: typed :: HIDDEN) ?"), "{code}");
+        let shape = &code[code.find("pub struct Shape").unwrap()..];
+        assert!(!shape[..shape.find('}').unwrap()].contains("hidden_bytes"), "Shape hides nothing: {code}");
+    }
 }
