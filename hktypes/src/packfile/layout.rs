@@ -12,7 +12,9 @@
 //!   member (its "data size") rather than at the parent's padded size, when the parent is not a
 //!   plain struct (it has a vtable).
 //! - With empty-base rules, a parent with no members and no vtable takes no room.
-//! - A class with a fixed layout for these rules (hidden members) takes it.
+//! - A class with a fixed layout for these rules (hidden members) takes it; a class with hidden
+//!   members and none is refused, unless the reader keeps the bytes no member describes
+//!   ([`Layouts::hidden_from_members`]).
 //!
 //! Containers by pointer size P: `hkArray` is a pointer and two 32-bit words (P + 8, aligned to
 //! P); a simple array a pointer and a count; a homogeneous array a class pointer, a data pointer and

@@ -5,13 +5,17 @@
 //! file stores) is read member by member from the layout the file's four rules give: global
 //! fixups are pointers to objects, local fixups the out-of-line data of arrays and strings. Any
 //! other object is kept as [`Raw`] bytes (from its start up to the next object) with its fixups, so
-//! that it round-trips too.
+//! that it round-trips too. `hkRelArray` elements are read from inside the object (the member's
+//! 16-bit offset from itself); a class with hidden members ([`Class::hidden_members`]) gets, after
+//! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers.
 //!
 //! Writing ([`Document::write`], [`Document::write_as`]) lays `__data__` out again the way stock
 //! files do: objects in order, each 16-aligned; after each object the out-of-line data of its
 //! members in member order, depth first (an array's elements, then the data of each element's
-//! members); array data 16-aligned, strings 2-aligned; `0` padding to 16 after each member's data
-//! (the strings of an array of strings follow each other and are padded after the last); local
+//! members); array data 16-aligned (8-aligned for an object read so, [`ArrayAlign`]), strings
+//! 2-aligned; an object's relative arrays' elements right after its own bytes, each 16-aligned;
+//! `0` padding to 16 after each member's data (the strings of an array of strings follow each
+//! other and are padded after the last); local
 //! fixups in the order their data is written, global fixups in member order as the walk meets
 //! them (an array's pointers while its data is written, before the pointers of later members),
 //! virtual fixups in object order.
