@@ -18,10 +18,23 @@ use std::collections::BTreeMap;
 /// when this test was written (the schemas may grow, the counts may not shrink).
 const FLOOR: [(&str, usize); 5] = [
     ("hk_2014.2.0-r1", 1382),
-    ("hk_2014.1.0-r1", 26608),
+    ("hk_2014.1.0-r1", 26662),
     ("hk_2013.1.0-r1", 85),
     ("hk_2010.2.0-r1", 436),
     ("Havok-5.5.0-r1", 1841),
+];
+
+/// Per version: the corpus packfiles, and how many of them had every object go through its
+/// struct (none left as a value or raw, none failed) and came back byte for byte, exactly. 2014.1:
+/// all but `hkxpack/test-base.hkx`, whose one `hkBaseObject` object has no bytes (the file ends
+/// where its 8 begin), so it stays raw. 2010.2 and 5.5: the classes their schemas lack (those
+/// files' signatures do not recompute) stay raw.
+const ALL_THROUGH_STRUCTS: [(&str, usize, usize); 5] = [
+    ("hk_2014.2.0-r1", 22, 22),
+    ("hk_2014.1.0-r1", 86, 85),
+    ("hk_2013.1.0-r1", 18, 18),
+    ("hk_2010.2.0-r1", 32, 2),
+    ("Havok-5.5.0-r1", 28, 2),
 ];
 
 fn table(version: &str) -> &'static [ClassEntry] {
@@ -41,6 +54,8 @@ fn corpus_packfiles_round_trip_through_structs() {
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     // version -> (files, exact, counts, objects the document typed, classes through structs)
     let mut per: BTreeMap<String, (usize, usize, StructCounts, usize, BTreeMap<String, usize>)> = BTreeMap::new();
+    // version -> files whose every object went through its struct and that came back exact
+    let mut all_through: BTreeMap<String, usize> = BTreeMap::new();
     let mut bad = Vec::new();
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
         if !FLOOR.iter().any(|(v, _)| *v == e.sdk) {
@@ -83,7 +98,12 @@ fn corpus_packfiles_round_trip_through_structs() {
             bad.push(format!("{}: {} objects failed to convert: {failures:?}", e.relpath, c.failed));
         }
         match doc.write() {
-            Ok(out) if out == bytes => n.1 += 1,
+            Ok(out) if out == bytes => {
+                n.1 += 1;
+                if c.structs == doc.objects.len() && c.failed == 0 {
+                    *all_through.entry(version.clone()).or_default() += 1;
+                }
+            }
             Ok(_) => bad.push(format!("{}: written bytes differ", e.relpath)),
             Err(err) => bad.push(format!("{}: write: {err}", e.relpath)),
         }
@@ -100,6 +120,11 @@ fn corpus_packfiles_round_trip_through_structs() {
     for b in bad.iter().take(40) {
         eprintln!("  {b}");
     }
+    let through: Vec<(&str, usize, usize)> = ALL_THROUGH_STRUCTS
+        .iter()
+        .map(|(v, _, _)| (*v, per.get(*v).map_or(0, |n| n.0), all_through.get(*v).copied().unwrap_or(0)))
+        .collect();
+    eprintln!("files, and files with every object through its struct: {through:?}");
     assert!(bad.is_empty(), "{} problems", bad.len());
     for (v, floor) in FLOOR {
         let (files, exact, c, _, _) = per.get(v).cloned().unwrap_or_default();
@@ -110,6 +135,7 @@ fn corpus_packfiles_round_trip_through_structs() {
     }
     // Every object of every BotW file goes through a struct.
     assert_eq!(per["hk_2014.2.0-r1"].2.dynamic, 0);
+    assert_eq!(through, ALL_THROUGH_STRUCTS, "per version: files, files with every object through its struct");
 }
 
 const RAGDOLL: &str =
@@ -247,4 +273,86 @@ fn verify_reports_objects_through_structs() {
     // Without structs the field is absent.
     let plain = hkgen::verify::Verifier { class_schemas: verifier.class_schemas.clone(), ..Default::default() };
     assert_eq!(plain.verify(RAGDOLL, &bytes, &Default::default()).structs, None);
+}
+
+/// Dark Souls III's c1400 (a 2014.1 packfile of 19 `hknpCapsuleShape`s, whose vertices, planes,
+/// faces and indices are `hkRelArray`s inside the object).
+const CAPSULES: &str = "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX";
+
+/// `hkRelArray` members through the structs: read, edited (a vertex moved, an index added, which
+/// moves the elements after it), written, read back; undoing the edit gives the stock bytes.
+#[test]
+fn relative_arrays_through_structs() {
+    use hk2014_1::hknpCapsuleShape;
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let set = schemas.class_set("2014.1").unwrap();
+    let bytes = std::fs::read(corpus.join(CAPSULES)).unwrap();
+    let mut doc = Document::read(&bytes, set).unwrap();
+    let capsules: Vec<_> = doc.all::<hknpCapsuleShape>().map(|(h, c)| (h, c.unwrap())).collect();
+    assert_eq!(capsules.len(), 19);
+    let (h, stock) = capsules[0].clone();
+    assert!(!stock.vertices.is_empty() && !stock.planes.is_empty() && !stock.faces.is_empty() && !stock.indices.is_empty());
+    let face_indices: usize = stock.faces.iter().map(|f| usize::from(f.num_indices)).sum();
+    assert_eq!(face_indices, stock.indices.len(), "the faces use every index");
+
+    let mut edited = stock.clone();
+    edited.vertices[0].lanes[0] += 1.0;
+    edited.indices.push(0);
+    doc.set(h, &edited).unwrap();
+    let out = doc.write().unwrap();
+    assert_ne!(out, bytes);
+    let back = Document::read(&out, set).unwrap();
+    assert_eq!(back.get::<hknpCapsuleShape>(h).unwrap(), edited);
+    for (k, (other, c)) in capsules.iter().enumerate().skip(1) {
+        assert_eq!(&back.get::<hknpCapsuleShape>(*other).unwrap(), c, "capsule {k}");
+    }
+    let mut undo = back;
+    undo.set(h, &stock).unwrap();
+    assert_eq!(undo.write().unwrap(), bytes);
+}
+
+/// `fsnpCustomMeshParameter`, whose schema marks it `hidden_members` (4 bytes after `version`
+/// that its reflection does not describe): every corpus object goes through the struct with
+/// those bytes (and the 4 of padding before its first member) in `hidden_bytes` (zero in all 35;
+/// 9 of them are objects whose arrays start on 8 bytes, not 16, which the document keeps); hidden
+/// bytes an edit sets are written and read back; under other layout rules, which leave no room
+/// for them, writing is an error that names the class.
+#[test]
+fn hidden_bytes_through_structs() {
+    use hk2014_1::fsnpCustomMeshParameter;
+    use hktypes::packfile::objects::ArrayAlign;
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let set = schemas.class_set("2014.1").unwrap();
+    let (mut objects, mut eight) = (0, 0);
+    let mut smallest: Option<(Vec<u8>, Handle, fsnpCustomMeshParameter)> = None;
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile" && e.sdk == "hk_2014.1.0-r1") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let doc = Document::read(&bytes, set).unwrap();
+        for (h, p) in doc.all::<fsnpCustomMeshParameter>() {
+            let p = p.unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+            assert_eq!(p.hidden_bytes.0, [0; 8], "{}", e.relpath);
+            objects += 1;
+            eight += usize::from(doc.objects[h.0 as usize].array_align == ArrayAlign::Eight);
+            if smallest.as_ref().is_none_or(|(b, _, _)| bytes.len() < b.len()) {
+                smallest = Some((bytes.clone(), h, p));
+            }
+        }
+    }
+    assert_eq!((objects, eight), (35, 9));
+    let (bytes, h, p) = smallest.unwrap();
+    let mut doc = Document::read(&bytes, set).unwrap();
+    let mut edited = p.clone();
+    edited.version += 1;
+    edited.hidden_bytes.0 = vec![1, 2, 3, 4, 5, 6, 7, 8];
+    doc.set(h, &edited).unwrap();
+    let out = doc.write().unwrap();
+    assert_eq!(Document::read(&out, set).unwrap().get::<fsnpCustomMeshParameter>(h).unwrap(), edited);
+    let err = doc.write_as(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap()).unwrap_err().to_string();
+    assert!(err.contains("fsnpCustomMeshParameter") && err.contains("hidden bytes"), "{err}");
+    // Hidden bytes of another length do not write.
+    edited.hidden_bytes.0.pop();
+    doc.set(h, &edited).unwrap();
+    assert!(doc.write().unwrap_err().to_string().contains("7 hidden bytes where the layout leaves 8"));
 }

@@ -18,6 +18,7 @@
 //! mapping ([`DYNAMIC`]) the document's dynamic `Value`.
 
 use crate::reflection::{signature, snapshot};
+use hktypes::packfile::objects::HIDDEN;
 
 use super::emit::hex;
 use super::names;
@@ -82,8 +83,14 @@ pub const SCALARS: &[(MemberType, Scalar)] = &[
     (MemberType::StringPtr, Scalar::Typed("PackString")),
 ];
 
-/// Member kinds the document reads no value of its own for: they are the dynamic `Value`.
-pub const DYNAMIC: &[MemberType] = &[MemberType::InplaceArray, MemberType::HomogeneousArray, MemberType::RelArray];
+/// Member kinds the document reads no value of its own for: they are the dynamic `Value`
+/// (`TYPE_INPLACEARRAY` has no size from its description, so a class holding one is never laid
+/// out; a homogeneous array's elements are of a class only the file's `__types__` names).
+pub const DYNAMIC: &[MemberType] = &[MemberType::InplaceArray, MemberType::HomogeneousArray];
+
+/// The field of a class with hidden members that holds the bytes no member describes (the
+/// runtime's `hktypes::packfile::objects::HIDDEN` value, after the class's own members).
+pub const HIDDEN_FIELD: &str = "hidden_bytes";
 
 /// Names no generated type may take.
 const RESERVED: &[&str] = &["Ok", "Some", "None", "Option", "Self", "Vec", "CLASSES", "SDK"];
@@ -191,12 +198,12 @@ impl<'s> Model<'s> {
                 Some(Ok(id)) => quote!(#id),
                 _ => dynamic,
             },
-            MemberType::Array | MemberType::SimpleArray if !elem => {
+            MemberType::Array | MemberType::SimpleArray | MemberType::RelArray if !elem => {
                 let e = self.one(m, m.subtype, true);
-                if ty == MemberType::Array {
-                    quote!(::std::vec::Vec<#e>)
-                } else {
-                    quote!(#typed::SimpleArray<#e>)
+                match ty {
+                    MemberType::Array => quote!(::std::vec::Vec<#e>),
+                    MemberType::SimpleArray => quote!(#typed::SimpleArray<#e>),
+                    _ => quote!(#typed::RelArray<#e>),
                 }
             }
             _ => dynamic,
@@ -211,6 +218,12 @@ impl<'s> Model<'s> {
         } else {
             t
         }
+    }
+
+    /// Whether the schema's layout override says the reflection of `class` does not describe
+    /// every byte: its struct then keeps those bytes ([`HIDDEN_FIELD`]).
+    fn hidden(&self, class: &str) -> bool {
+        self.schema.overrides.get(class).is_some_and(|o| o.hidden_members)
     }
 
     /// The class and its parents, the root first.
@@ -259,14 +272,23 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     let id = m.ident(&c.name)?;
     let name = c.name.as_str();
     let chain = m.chain(c);
-    let all: Vec<&str> = chain.iter().flat_map(|k| k.members.iter().map(|x| x.name.as_str())).collect();
-    let own = c.members.len();
+    let all: Vec<&str> = chain
+        .iter()
+        .flat_map(|k| k.members.iter().map(|x| x.name.as_str()).chain(m.hidden(&k.name).then_some(HIDDEN)))
+        .collect();
+    let hidden = m.hidden(name);
+    let own = c.members.len() + usize::from(hidden);
     let inherited = all.len() - own;
     let parent = match c.parent.as_deref() {
         Some(p) => Some((p, m.ident(p)?)),
         None => None,
     };
-    let reserved: &[&str] = if parent.is_some() { &["base"] } else { &[] };
+    let reserved: &[&str] = match (parent.is_some(), hidden) {
+        (true, true) => &["base", HIDDEN_FIELD],
+        (true, false) => &["base"],
+        (false, true) => &[HIDDEN_FIELD],
+        (false, false) => &[],
+    };
     let rust = names::field_names(c.members.iter().map(|x| x.name.as_str()), reserved);
     let idents: Vec<proc_macro2::Ident> = rust.iter().map(|r| names::ident(r)).collect();
 
@@ -274,7 +296,10 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     if c.version != 0 {
         doc.push_str(&format!(", version {}", c.version));
     }
-    doc.push_str(&format!(": {own} members of its own"));
+    doc.push_str(&format!(": {} members of its own", c.members.len()));
+    if hidden {
+        doc.push_str(&format!(" and the bytes its reflection does not describe (`{HIDDEN_FIELD}`)"));
+    }
     if let Some((p, _)) = &parent {
         doc.push_str(&format!(", {inherited} inherited from `{p}` (held in `base`, reached through `Deref`)"));
     }
@@ -294,6 +319,16 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
         let n = Literal::usize_unsuffixed(inherited);
         quote!(base: <#pid as #typed::PackClass>::from_values(&values[..#n])?,)
     });
+    let hidden_id = format_ident!("{HIDDEN_FIELD}");
+    let hidden_def = hidden.then(|| {
+        let d = docs("The bytes of this class's part of the object that its reflection does not describe, in offset order (the schema's layout override marks the class `hidden_members`); written back as they are.");
+        quote!(#d pub #hidden_id: #typed::Opaque,)
+    });
+    let hidden_read = hidden.then(|| {
+        let at = Literal::usize_unsuffixed(inherited + c.members.len());
+        quote!(#hidden_id: #typed::member(values, #at, #typed::HIDDEN)?,)
+    });
+    let hidden_write = hidden.then(|| quote!(out.push(#typed::PackValue::to_value(&self.#hidden_id));));
     let reads = c.members.iter().zip(&idents).enumerate().map(|(k, (x, i))| {
         let (at, n) = (Literal::usize_unsuffixed(inherited + k), &x.name);
         quote!(#i: #typed::member(values, #at, #n)?)
@@ -316,6 +351,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
         pub struct #id {
             #base_def
             #(#field_defs,)*
+            #hidden_def
         }
         impl #typed::PackValue for #id {
             fn from_value(v: &#dynamic) -> #rt::Result<Self> {
@@ -333,11 +369,12 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
             const MEMBERS: &'static [&'static str] = &[#(#all),*];
             fn from_values(#values: &[#dynamic]) -> #rt::Result<Self> {
                 #typed::check_count::<Self>(#values)?;
-                Ok(Self { #base_read #(#reads,)* })
+                Ok(Self { #base_read #(#reads,)* #hidden_read })
             }
             fn to_values(&self, #out: &mut ::std::vec::Vec<#dynamic>) {
                 #base_write
                 #(#writes)*
+                #hidden_write
             }
         }
         #deref
@@ -433,5 +470,28 @@ mod tests {
         assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"kind\" , \"name\" , \"items\" , \"next\" , \"other\" , \"pair\"]"), "{code}");
         assert!(!code.contains("pub struct Broken"));
         assert!(!code.contains("offset"), "no offsets in packfile structs");
+    }
+
+    #[test]
+    fn relative_arrays_are_typed_and_hidden_bytes_are_a_field() {
+        use crate::schema::model::LayoutOverride;
+        let classes = [
+            record("Shape", None, vec![member("verts", MemberType::RelArray, MemberType::Vector4, None)]),
+            record("Mesh", Some("Shape"), vec![member("stride", MemberType::Int32, MemberType::Void, None)]),
+        ];
+        let hidden = LayoutOverride { reason: "hidden members".into(), hidden_members: true, fixed: Default::default() };
+        let schema = ClassSchema {
+            sdk: "2014.1".into(),
+            classes: classes.into_iter().map(|c| (c.name.clone(), c)).collect(),
+            overrides: [("Mesh".to_owned(), hidden)].into_iter().collect(),
+            ..Default::default()
+        };
+        let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
+        assert!(code.contains("pub verts : :: hktypes :: packfile :: typed :: RelArray < :: hktypes :: value :: Vector4 >"), "{code}");
+        assert!(code.contains("pub hidden_bytes : :: hktypes :: packfile :: typed :: Opaque"), "{code}");
+        assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"verts\" , \"stride\" , \"(hidden bytes)\"]"), "{code}");
+        assert!(code.contains("hidden_bytes : :: hktypes :: packfile :: typed :: member (values , 2 , :: hktypes :: packfile :: typed :: HIDDEN) ?"), "{code}");
+        let shape = &code[code.find("pub struct Shape").unwrap()..];
+        assert!(!shape[..shape.find('}').unwrap()].contains("hidden_bytes"), "Shape hides nothing: {code}");
     }
 }

@@ -143,6 +143,11 @@ impl Document {
                 None => Dumped::List(vals.iter().map(|x| self.value(None, x, depth + 1)).collect()),
             },
             Value::Variant(a, b) => Dumped::Record(vec![("object".into(), ptr(a)), ("class".into(), ptr(b))]),
+            Value::RelArray(items) => {
+                let elem = m.map(|m| Member { ty: m.subtype, subtype: MemberType::Void, c_array_size: 0, ..m.clone() });
+                Dumped::List(items.iter().map(|x| self.value(elem.as_ref(), x, depth + 1)).collect())
+            }
+            Value::Opaque(b) => Dumped::List(b.iter().map(|x| Dumped::UInt(u64::from(*x))).collect()),
         }
     }
 }

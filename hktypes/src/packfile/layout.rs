@@ -12,7 +12,9 @@
 //!   member (its "data size") rather than at the parent's padded size, when the parent is not a
 //!   plain struct (it has a vtable).
 //! - With empty-base rules, a parent with no members and no vtable takes no room.
-//! - A class with a fixed layout for these rules (hidden members) takes it.
+//! - A class with a fixed layout for these rules (hidden members) takes it; a class with hidden
+//!   members and none is refused, unless the reader keeps the bytes no member describes
+//!   ([`Layouts::hidden_from_members`]).
 //!
 //! Containers by pointer size P: `hkArray` is a pointer and two 32-bit words (P + 8, aligned to
 //! P); a simple array a pointer and a count; a homogeneous array a class pointer, a data pointer and
@@ -193,7 +195,9 @@ pub struct Class {
     pub interfaces: u32,
     /// Declared members, in declaration order.
     pub members: Vec<Member>,
-    /// The reflection does not describe every byte: only a `fixed` layout lays it out.
+    /// The reflection does not describe every byte: only a `fixed` layout lays it out (or, for
+    /// a reader that keeps the bytes, its members: [`Layouts::hidden_from_members`]). The bytes
+    /// of its part of an object that no member covers are kept as an opaque value.
     pub hidden_members: bool,
     /// Layouts known from a source, by rules.
     pub fixed: Vec<(LayoutRules, FixedLayout)>,
@@ -284,6 +288,9 @@ pub struct Layouts<'a, S: ClassSource + ?Sized> {
     rules: LayoutRules,
     cache: HashMap<String, ClassLayout>,
     busy: Vec<String>,
+    /// Whether a class with hidden members and no fixed layout for the rules is laid out from its
+    /// declared members (see [`Self::hidden_from_members`]).
+    hidden_from_members: bool,
 }
 
 /// `v` rounded up to a multiple of `a`.
@@ -298,7 +305,17 @@ pub fn align_up(v: u32, a: u32) -> u32 {
 impl<'a, S: ClassSource + ?Sized> Layouts<'a, S> {
     /// Layouts of `source`'s classes under `rules`.
     pub fn new(source: &'a S, rules: LayoutRules) -> Self {
-        Layouts { source, rules, cache: HashMap::new(), busy: Vec::new() }
+        Layouts { source, rules, cache: HashMap::new(), busy: Vec::new(), hidden_from_members: false }
+    }
+
+    /// Lays out a class with hidden members that has no fixed layout under these rules from its
+    /// declared members, as if the hidden bytes sat in its padding, instead of refusing it
+    /// ([`LayoutError::Hidden`]). Only for a reader that keeps the bytes no member describes and
+    /// checks, object by object, that they come back (`packfile::objects::Document` does): the
+    /// size is a guess such a check confirms, not a fact of the class.
+    pub fn hidden_from_members(mut self, on: bool) -> Self {
+        self.hidden_from_members = on;
+        self
     }
 
     /// The rules.
@@ -366,7 +383,7 @@ impl<'a, S: ClassSource + ?Sized> Layouts<'a, S> {
         let c = source.class(name).ok_or_else(|| LayoutError::MissingClass(name.into()))?;
         self.busy.push(name.to_owned());
         let fixed = c.fixed.iter().find(|(r, _)| *r == self.rules).map(|(_, f)| f);
-        if c.hidden_members && fixed.is_none() {
+        if c.hidden_members && fixed.is_none() && !self.hidden_from_members {
             self.busy.pop();
             return Err(LayoutError::Hidden(name.into()));
         }
@@ -385,7 +402,11 @@ impl<'a, S: ClassSource + ?Sized> Layouts<'a, S> {
         let parent = c.parent.as_ref().map(|p| self.class(p)).transpose();
         let result = parent.and_then(|parent| self.lay_out(&c, parent));
         self.busy.pop();
-        let l = result?;
+        let mut l = result?;
+        if c.hidden_members {
+            // As for a fixed layout: a derived class starts after the padded size.
+            l.data_size = l.size;
+        }
         self.cache.insert(name.to_owned(), l.clone());
         Ok(l)
     }

@@ -5,13 +5,17 @@
 //! file stores) is read member by member from the layout the file's four rules give: global
 //! fixups are pointers to objects, local fixups the out-of-line data of arrays and strings. Any
 //! other object is kept as [`Raw`] bytes (from its start up to the next object) with its fixups, so
-//! that it round-trips too.
+//! that it round-trips too. `hkRelArray` elements are read from inside the object (the member's
+//! 16-bit offset from itself); a class with hidden members ([`Class::hidden_members`]) gets, after
+//! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers.
 //!
 //! Writing ([`Document::write`], [`Document::write_as`]) lays `__data__` out again the way stock
 //! files do: objects in order, each 16-aligned; after each object the out-of-line data of its
 //! members in member order, depth first (an array's elements, then the data of each element's
-//! members); array data 16-aligned, strings 2-aligned; `0` padding to 16 after each member's data
-//! (the strings of an array of strings follow each other and are padded after the last); local
+//! members); array data 16-aligned (8-aligned for an object read so, [`ArrayAlign`]), strings
+//! 2-aligned; an object's relative arrays' elements right after its own bytes, each 16-aligned;
+//! `0` padding to 16 after each member's data (the strings of an array of strings follow each
+//! other and are padded after the last); local
 //! fixups in the order their data is written, global fixups in member order as the walk meets
 //! them (an array's pointers while its data is written, before the pointers of later members),
 //! virtual fixups in object order.
@@ -107,6 +111,24 @@ pub enum Value {
     CArray(Vec<Value>),
     /// `hkVariant`: the object and its class.
     Variant(Ref, Ref),
+    /// `hkRelArray`: the elements, which the object holds after its members (the stored 16-bit
+    /// offset from the member to them is laid out again when writing).
+    RelArray(Vec<Value>),
+    /// The bytes of a class's part of an object that none of its members describes (a class
+    /// with hidden members, [`Class::hidden_members`]), in offset order: kept so that they write
+    /// back. It follows the class's own members in the object's values; its member name is
+    /// [`HIDDEN`].
+    Opaque(Vec<u8>),
+}
+
+/// The name of the value that holds a class's hidden bytes ([`Value::Opaque`]) among its
+/// members' (no Havok member name has parentheses).
+pub const HIDDEN: &str = "(hidden bytes)";
+
+/// The member description of [`HIDDEN`].
+fn hidden_member() -> &'static Member {
+    static M: std::sync::OnceLock<Member> = std::sync::OnceLock::new();
+    M.get_or_init(|| Member { name: HIDDEN.to_owned(), ty: MemberType::Void, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0 })
 }
 
 /// An array's elements and the words stored beside them.
@@ -155,6 +177,29 @@ pub struct Object {
     pub class_ref: (u32, u32),
     /// The values.
     pub body: Body,
+    /// Where the writer starts the elements of the object's arrays.
+    pub array_align: ArrayAlign,
+}
+
+/// Where an object's array elements start in its out-of-line data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ArrayAlign {
+    /// On a 16-byte boundary, as Havok's own tools write them.
+    #[default]
+    Sixteen,
+    /// On an 8-byte boundary, as some other tools write them (objects of FromSoftware collision
+    /// files that modding tools wrote again): the reader takes this where the stock rule does not
+    /// give the object's bytes back and this one does.
+    Eight,
+}
+
+impl ArrayAlign {
+    fn bytes(self) -> usize {
+        match self {
+            ArrayAlign::Sixteen => 16,
+            ArrayAlign::Eight => 8,
+        }
+    }
 }
 
 /// One member of a class with its parents' members before it, laid out.
@@ -164,6 +209,9 @@ struct Field {
     offset: u32,
     /// Size of one value (of the C array's element).
     size: u32,
+    /// For the [`HIDDEN`] value of a class with hidden members: the (offset, length) runs of the
+    /// bytes of its part that no member covers; `None` for a member.
+    hidden: Option<Vec<(u32, u32)>>,
 }
 
 /// Flattened, laid out members per class, under one set of rules.
@@ -192,7 +240,7 @@ impl<'c> Plan<'c> {
         if rules.pointer_size != 4 && rules.pointer_size != 8 {
             return Err(UnlayeredError::new(ErrorKind::Invalid(format!("layout {rules}: pointer size is neither 4 nor 8"))));
         }
-        Ok(Plan { layouts: Layouts::new(classes, rules), fields: FxMap::default(), last: None, ptr: u32::from(rules.pointer_size), e })
+        Ok(Plan { layouts: Layouts::new(classes, rules).hidden_from_members(true), fields: FxMap::default(), last: None, ptr: u32::from(rules.pointer_size), e })
     }
 
     /// The fields and size of `class`.
@@ -219,12 +267,39 @@ impl<'c> Plan<'c> {
             chain.push(c);
         }
         let mut out = Vec::new();
+        // Each hidden class's part: from its parent's end to its size.
+        let mut parts = Vec::new();
+        let mut parent_end = 0;
         for c in chain.iter().rev() {
             let l = self.layouts.class(&c.name).map_err(layout_err)?;
             for (m, &off) in c.members.iter().zip(&l.offsets) {
                 let (sz, _) = self.layouts.type_shape(&c.name, m, m.ty).map_err(layout_err)?;
-                out.push(Field { member: m.clone(), offset: off, size: sz });
+                out.push(Field { member: m.clone(), offset: off, size: sz, hidden: None });
             }
+            if c.hidden_members {
+                parts.push((out.len(), parent_end, l.size));
+                out.push(Field { member: hidden_member().clone(), offset: parent_end, size: 0, hidden: Some(Vec::new()) });
+            }
+            parent_end = l.data_size;
+        }
+        // The runs of each part that no member of the chain covers.
+        for (i, start, end) in parts {
+            let mut covered = vec![false; end.saturating_sub(start) as usize];
+            for f in &out {
+                let (a, b) = (f.offset, f.offset + f.size * f.member.count());
+                for x in a.max(start)..b.min(end) {
+                    covered[(x - start) as usize] = true;
+                }
+            }
+            let mut runs: Vec<(u32, u32)> = Vec::new();
+            for (k, _) in covered.iter().enumerate().filter(|(_, c)| !**c) {
+                let x = start + k as u32;
+                match runs.last_mut() {
+                    Some((a, n)) if *a + *n == x => *n += 1,
+                    _ => runs.push((x, 1)),
+                }
+            }
+            out[i].hidden = Some(runs);
         }
         let f: (Rc<[Field]>, u32) = (out.into(), size);
         self.fields.insert(class.to_owned(), f.clone());
@@ -235,7 +310,8 @@ impl<'c> Plan<'c> {
     fn elem_shape(&mut self, class: &str, m: &Member) -> Result<(u32, u32), UnlayeredError> {
         if m.subtype == MemberType::Struct {
             if let Some(c) = &m.class {
-                return Ok((self.fields(c)?.1, 0));
+                let size = self.fields(c)?.1;
+                return Ok((size, self.layouts.class(c).map_err(layout_err)?.align));
             }
         }
         self.layouts.type_shape(class, &elem_member(m), m.subtype).map_err(layout_err)
@@ -345,7 +421,13 @@ impl Reader<'_, '_> {
         let (fields, _) = self.plan.fields(class)?;
         let mut out = Vec::with_capacity(fields.len());
         for f in fields.iter() {
-            let v = if f.member.c_array_size > 0 {
+            let v = if let Some(runs) = &f.hidden {
+                let mut bytes = Vec::with_capacity(runs.iter().map(|r| r.1 as usize).sum());
+                for &(off, n) in runs {
+                    bytes.extend_from_slice(self.bytes(at + off, n).map_err(|e| e.in_context(format!("{class}.{HIDDEN}")))?);
+                }
+                Value::Opaque(bytes)
+            } else if f.member.c_array_size > 0 {
                 let mut items = Vec::with_capacity(f.member.count() as usize);
                 for i in 0..f.member.count() {
                     items.push(self.read_one(class, &f.member, f.member.ty, at + f.offset + i * f.size, depth)?);
@@ -438,7 +520,31 @@ impl Reader<'_, '_> {
                 let name = m.class.as_deref().ok_or_else(|| here(Error::invalid(self.loc(at), "struct member without a class")))?;
                 Value::Struct(self.read_struct(name, at, depth + 1).map_err(here)?)
             }
-            MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
+            MemberType::RelArray => {
+                if self.local.contains_key(&at) || self.global.contains_key(&at) {
+                    return Err(here(unsupported(self.loc(at), "a relative array with a fixup").into()));
+                }
+                let n = self.uint(at, 2)? as u32;
+                let offset = self.uint(at + 2, 2)? as u32;
+                let mut items = Vec::new();
+                if n > 0 {
+                    let (stride, _) = self.plan.elem_shape(class, m).map_err(|e| here(e.into()))?;
+                    let dst = at + offset;
+                    let room = self.d.len().saturating_sub(dst as usize);
+                    let count = crate::bytes::check_count("relative array elements", u64::from(n), u64::from(stride), room, self.loc(at))
+                        .map_err(|e| here(e.into()))?;
+                    self.spend(u64::from(n), at)?;
+                    let em = elem_member(m);
+                    items.reserve(count);
+                    for i in 0..n {
+                        items.push(self.read_one(class, &em, m.subtype, dst + i * stride, depth + 1).map_err(|e| e.in_context(format!("[{i}]")))?);
+                    }
+                } else if offset != 0 {
+                    return Err(here(unsupported(self.loc(at), format!("an empty relative array with offset {offset}")).into()));
+                }
+                Value::RelArray(items)
+            }
+            MemberType::InplaceArray | MemberType::HomogeneousArray => {
                 return Err(here(unsupported(self.loc(at), format!("{} is not read as a value", ty.sdk_name())).into()));
             }
         })
@@ -458,7 +564,9 @@ fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: &mut ClassS
     into.classes.insert(name.to_owned(), c.clone());
     let mut ok = c.parent.as_deref().is_none_or(|p| copy_class(source, p, into, depth + 1));
     for m in &c.members {
-        if m.ty == MemberType::Struct || (matches!(m.ty, MemberType::Array | MemberType::SimpleArray) && m.subtype == MemberType::Struct) {
+        if m.ty == MemberType::Struct
+            || (matches!(m.ty, MemberType::Array | MemberType::SimpleArray | MemberType::RelArray) && m.subtype == MemberType::Struct)
+        {
             ok &= m.class.as_deref().is_some_and(|s| copy_class(source, s, into, depth + 1));
         }
     }
@@ -528,7 +636,7 @@ impl Document {
                     continue;
                 }
                 let before: std::collections::HashSet<String> = classes.classes.keys().cloned().collect();
-                ok = copy_class(*source, &cn.name, &mut classes, 0) && Layouts::new(&classes, rules).class(&cn.name).is_ok();
+                ok = copy_class(*source, &cn.name, &mut classes, 0) && Layouts::new(&classes, rules).hidden_from_members(true).class(&cn.name).is_ok();
                 if ok {
                     break;
                 }
@@ -606,23 +714,39 @@ impl Document {
                 None
             };
             // A typed object is kept typed only when writing it gives back its bytes and fixups
-            // (padding the reflection does not describe, a stray byte: the object stays raw).
+            // (padding the reflection does not describe, a stray byte: the object stays raw),
+            // under the stock rule for where array elements start or else the other tools' one.
+            let mut array_align = ArrayAlign::Sixteen;
             let typed = typed.and_then(|values| {
-                // The reader's plan: the same classes under the same rules, laid out once.
-                let mut w = Writer { plan: &mut reader.plan, out: Vec::with_capacity(span.len()), local: Vec::new(), pending: Vec::new() };
-                w.object(&class, &values).ok()?;
-                let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
-                let same = w.out == span && w.local == local && pending == global;
-                if !same {
-                    demoted += 1;
+                for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
+                    // The reader's plan: the same classes under the same rules, laid out once.
+                    let mut w = Writer {
+                        plan: &mut reader.plan,
+                        out: Vec::with_capacity(span.len()),
+                        local: Vec::new(),
+                        pending: Vec::new(),
+                        rel: None,
+                        array_align: align.bytes(),
+                    };
+                    w.object(&class, &values).ok()?;
+                    let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
+                    if w.out == span && w.local == local && pending == global {
+                        array_align = align;
+                        return Some(values);
+                    }
+                    if local.is_empty() {
+                        // No out-of-line data: where arrays start cannot matter.
+                        break;
+                    }
                 }
-                same.then_some(values)
+                demoted += 1;
+                None
             });
             let body = match typed {
                 Some(values) => Body::Typed(values),
                 None => Body::Raw(Raw { bytes: span.to_vec(), local, global }),
             };
-            out.push(Object { class, class_ref: (v.section, v.name_offset), body });
+            out.push(Object { class, class_ref: (v.section, v.name_offset), body, array_align });
         }
         let root = if file.header.contents_section_index as usize == data_index {
             objects.iter().position(|o| o.0 == file.header.contents_section_offset).map(|i| Handle(i as u32))
@@ -690,7 +814,7 @@ impl Document {
             chain.push(c);
             next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
         }
-        chain.into_iter().rev().flat_map(|c| c.members.iter())
+        chain.into_iter().rev().flat_map(|c| c.members.iter().chain(c.hidden_members.then(hidden_member)))
     }
 
     /// The file again, `__data__` laid out from the objects under the file's own rules. The
@@ -719,7 +843,7 @@ impl Document {
             }
         }
         let mut plan = Plan::new(&self.classes, rules)?;
-        let mut w = Writer { plan: &mut plan, out: Vec::new(), local: Vec::new(), pending: Vec::new() };
+        let mut w = Writer { plan: &mut plan, out: Vec::new(), local: Vec::new(), pending: Vec::new(), rel: None, array_align: 16 };
         let mut starts = Vec::with_capacity(self.objects.len());
         let mut virtuals = Vec::with_capacity(self.objects.len());
         for (i, o) in self.objects.iter().enumerate() {
@@ -727,6 +851,7 @@ impl Document {
             let at = w.out.len() as u32;
             starts.push(at);
             virtuals.push(VirtualFixup { src: at, section: o.class_ref.0, name_offset: o.class_ref.1 });
+            w.array_align = o.array_align.bytes();
             match &o.body {
                 Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?,
                 Body::Raw(r) => {
@@ -811,6 +936,12 @@ struct Writer<'p, 'c> {
     local: Vec<LocalFixup>,
     /// Global fixups in walk order, targets resolved once every object is placed.
     pending: Vec<(u32, Ref)>,
+    /// While an object's own bytes are written: its relative arrays (slot, member, elements),
+    /// whose elements go after those bytes. `None` elsewhere (array elements, out-of-line
+    /// data), where a relative array has no place to go.
+    rel: Option<Vec<(u32, Member, Vec<Value>)>>,
+    /// Where array elements start: [`ArrayAlign::bytes`] of the object being written.
+    array_align: usize,
 }
 
 fn mismatch(what: &str, v: &Value) -> WriteError {
@@ -854,7 +985,13 @@ impl Writer<'_, '_> {
         let (_, size) = self.plan.fields(class)?;
         let at = self.out.len() as u32;
         self.out.resize(self.out.len() + size as usize, 0);
-        self.inline_struct(class, at, values)?;
+        self.rel = Some(Vec::new());
+        let inline = self.inline_struct(class, at, values);
+        let rel = self.rel.take().unwrap_or_default();
+        inline?;
+        for (slot, m, items) in &rel {
+            self.rel_data(class, *slot, m, items).map_err(|e| e.in_context(format!("{class}.{}", m.name)))?;
+        }
         // Top-level data starts on a 16-byte boundary after the object.
         self.pad(16);
         self.data_struct(class, at, values)?;
@@ -870,6 +1007,27 @@ impl Writer<'_, '_> {
         }
         for (f, v) in fields.iter().zip(values) {
             let here = |e: WriteError| e.in_context(format!("{class}.{}", f.member.name));
+            if let Some(runs) = &f.hidden {
+                let n: usize = runs.iter().map(|r| r.1 as usize).sum();
+                match v {
+                    Value::Opaque(b) if b.len() == n => {
+                        let mut b = &b[..];
+                        for &(off, len) in runs {
+                            let (run, rest) = b.split_at(len as usize);
+                            self.put(at + off, run);
+                            b = rest;
+                        }
+                    }
+                    Value::Opaque(b) => {
+                        return Err(here(WriteError::new(ErrorKind::Invalid(format!(
+                            "{} hidden bytes where the layout leaves {n}",
+                            b.len()
+                        )))))
+                    }
+                    _ => return Err(here(mismatch("hidden bytes", v))),
+                }
+                continue;
+            }
             match (f.member.c_array_size > 0, v) {
                 (true, Value::CArray(items)) if items.len() == f.member.count() as usize => {
                     for (i, item) in items.iter().enumerate() {
@@ -979,9 +1137,46 @@ impl Writer<'_, '_> {
                 }
                 _ => return Err(mismatch("struct", v)),
             },
-            MemberType::InplaceArray | MemberType::HomogeneousArray | MemberType::RelArray => {
+            MemberType::RelArray => match (v, &mut self.rel) {
+                (Value::RelArray(items), Some(rel)) => rel.push((at, m.clone(), items.clone())),
+                (Value::RelArray(_), None) => {
+                    return Err(WriteError::new(ErrorKind::Invalid(format!(
+                        "{class}.{}: a relative array outside an object's own members has no place for its elements",
+                        m.name
+                    ))))
+                }
+                _ => return Err(mismatch("relative array", v)),
+            },
+            MemberType::InplaceArray | MemberType::HomogeneousArray => {
                 return Err(WriteError::new(ErrorKind::Invalid(format!("{class}.{}: {} cannot be written", m.name, ty.sdk_name()))))
             }
+        }
+        Ok(())
+    }
+
+    /// The elements of a relative array whose slot is `slot`: after what the object holds so far,
+    /// 16-aligned (or to the element, when more), with the slot's count and offset.
+    fn rel_data(&mut self, class: &str, slot: u32, m: &Member, items: &[Value]) -> Result<(), WriteError> {
+        if items.is_empty() {
+            return Ok(());
+        }
+        // Stock files start each relative array's elements on a 16-byte boundary.
+        let (stride, align) = self.plan.elem_shape(class, m)?;
+        self.pad(align.max(16) as usize);
+        let dst = self.out.len() as u32;
+        let offset = dst - slot;
+        let (Ok(n), Ok(offset)) = (u16::try_from(items.len()), u16::try_from(offset)) else {
+            return Err(WriteError::new(ErrorKind::Invalid(format!(
+                "{} elements at {offset} bytes from the member do not fit a relative array's 16-bit count and offset",
+                items.len()
+            ))));
+        };
+        self.put_uint(slot, 2, u64::from(n));
+        self.put_uint(slot + 2, 2, u64::from(offset));
+        self.out.resize(self.out.len() + stride as usize * items.len(), 0);
+        let em = elem_member(m);
+        for (i, item) in items.iter().enumerate() {
+            self.inline_one(class, &em, m.subtype, dst + i as u32 * stride, item).map_err(|e| e.in_context(format!("[{i}]")))?;
         }
         Ok(())
     }
@@ -1025,7 +1220,7 @@ impl Writer<'_, '_> {
             }
             (MemberType::Array | MemberType::SimpleArray, Value::Array(a)) if !a.items.is_empty() => {
                 let (stride, _) = self.plan.elem_shape(class, m)?;
-                self.pad(16);
+                self.pad(self.array_align);
                 let dst = self.out.len() as u32;
                 self.local.push(LocalFixup { src: at, dst });
                 self.out.resize(self.out.len() + stride as usize * a.items.len(), 0);
@@ -1070,6 +1265,8 @@ impl Value {
             Value::Struct(_) => "struct",
             Value::CArray(_) => "c array",
             Value::Variant(..) => "variant",
+            Value::RelArray(_) => "relative array",
+            Value::Opaque(_) => "hidden bytes",
         }
     }
 }

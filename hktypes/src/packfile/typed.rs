@@ -36,9 +36,12 @@
 //! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
 //! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
 //! `Vec` (its capacity word must be the stock `len | 0x80000000`), C arrays as `[T; N]`, embedded
-//! structs as their struct, `hkVariant` as [`Variant`], and member kinds the reader keeps no value
-//! for as a dynamic [`Value`].
+//! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`RelArray`], the bytes of
+//! a class with hidden members that no member describes as [`Opaque`] (after the class's own
+//! members, named [`HIDDEN`]), and member kinds the reader keeps no value for
+//! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
 
+pub use super::objects::HIDDEN;
 use super::objects::{Array, Body, Document, Handle, Ref, Value};
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Result, Transform, Vector4};
@@ -407,6 +410,54 @@ impl<T: PackValue> PackValue for SimpleArray<T> {
     }
 }
 
+/// `hkRelArray<T>`: elements the object holds after its own members, as a `Vec` (the writer
+/// places them and stores their 16-bit count and offset).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RelArray<T>(pub Vec<T>);
+
+impl<T> std::ops::Deref for RelArray<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+impl<T> std::ops::DerefMut for RelArray<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T: PackValue> PackValue for RelArray<T> {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::RelArray(a) => items(a).map(RelArray),
+            _ => Err(expected("a relative array", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::RelArray(self.0.iter().map(PackValue::to_value).collect())
+    }
+}
+
+/// The bytes of a class's part of an object that its reflection does not describe (a class with
+/// hidden members, marked so by its schema's layout override), in offset order: what the file
+/// stored there, written back as they are. Its member name is [`HIDDEN`]; the layout fixes its
+/// length (a value of another length does not write).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Opaque(pub Vec<u8>);
+
+impl PackValue for Opaque {
+    fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Opaque(b) => Ok(Opaque(b.clone())),
+            _ => Err(expected("hidden bytes", v)),
+        }
+    }
+    fn to_value(&self) -> Value {
+        Value::Opaque(self.0.clone())
+    }
+}
+
 impl<T: PackValue, const N: usize> PackValue for [T; N] {
     fn from_value(v: &Value) -> Result<Self> {
         match v {
@@ -524,7 +575,8 @@ impl Document {
             chain.push(c);
             next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
         }
-        let mut names = chain.iter().rev().flat_map(|c| c.members.iter().map(|m| m.name.as_str()));
+        let mut names =
+            chain.iter().rev().flat_map(|c| c.members.iter().map(|m| m.name.as_str()).chain(c.hidden_members.then_some(HIDDEN)));
         members.iter().all(|m| names.next() == Some(*m)) && names.next().is_none()
     }
 
@@ -603,7 +655,7 @@ impl Document {
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
         let h = Handle(self.objects.len() as u32);
-        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out) });
+        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out), array_align: Default::default() });
         Ok(h)
     }
 
