@@ -116,3 +116,209 @@ fn dump_of_a_file_far_from_any_compendium() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("hkgen: ") && !err.contains("stack backtrace"), "{err}");
 }
+
+/// A fresh, emptied folder for one test under `target/`.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+
+/// The first SDK 2015.1 tagfile of the corpus (it carries its own type table).
+fn own_types_tagfile(corpus: &std::path::Path) -> common::Entry {
+    common::manifest(corpus).into_iter().find(|e| e.format == "tag0" && e.sdk == "20150100").expect("an SDK 2015.1 tagfile")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `extract` writes into the committed `schemas/` only when asked: without `--out` or `--update`
+/// it refuses, saying how, and writes nothing; inputs without a type table write nothing either.
+#[test]
+fn extract_writes_only_where_it_is_told() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("extract");
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let e = own_types_tagfile(&corpus);
+    std::fs::copy(&e.path, input.join("file.hkx")).unwrap();
+    for args in [vec![input.as_os_str()], vec![]] {
+        let out = common::run(hkgen().arg("extract").args(&args).current_dir(&dir));
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains("--out DIR") && err.contains("--update") && err.contains("schemas/"), "{err}");
+        assert!(!dir.join("schemas").exists(), "extract wrote {} without being asked", dir.join("schemas").display());
+    }
+    // A folder of no Havok file: an error, and nothing written.
+    let junk = dir.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    std::fs::write(junk.join("a.png"), PNG).unwrap();
+    let out = common::run(hkgen().arg("extract").arg("--out").arg(dir.join("mine")).arg(&junk));
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no type table"), "{}", stderr(&out));
+    assert!(!dir.join("mine").exists());
+    // Told where: the snapshot of the one SDK found.
+    let out = common::run(hkgen().arg("extract").arg("--out").arg(dir.join("mine")).arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.join("mine/2015.1/sdk.ron").is_file() && dir.join("mine/enums.ron").is_file(), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A named file that is not a Havok file fails `verify` (naming it and its first bytes) unless
+/// `--skip-unknown`; in a directory walk such files are passed over and counted; an input with no
+/// Havok file at all (an empty folder) is an error.
+#[test]
+fn verify_refuses_what_is_not_a_havok_file() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("verify-unknown");
+    let png = dir.join("picture.png");
+    let txt = dir.join("notes.txt");
+    std::fs::write(&png, PNG).unwrap();
+    std::fs::write(&txt, "hello\n").unwrap();
+    let e = own_types_tagfile(&corpus);
+    let good = dir.join("good.hkx");
+    std::fs::copy(&e.path, &good).unwrap();
+    let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml").expect("a Havok XML file");
+    std::fs::copy(&xml.path, dir.join("packfile.xml")).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+
+    for (file, bytes) in [(&png, "89 50 4E 47 0D 0A 1A 0A"), (&txt, "68 65 6C 6C 6F 0A")] {
+        let out = common::run(hkgen().args(["verify", "--json"]).arg(file));
+        assert!(!out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["ok"], false);
+        let error = v["error"].as_str().unwrap();
+        assert!(error.contains("not a Havok file") && error.contains(bytes), "{error}");
+        assert_eq!(stderr(&out).lines().last().unwrap(), "0 passed, 1 failed");
+        // Without --json the failing file is named.
+        let out = common::run(hkgen().arg("verify").arg(file));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&*file.display().to_string()) && text.contains("not a Havok file"), "{text}");
+    }
+    // Named XML is a Havok file not read yet: it fails too, saying so.
+    let out = common::run(hkgen().args(["verify", "--json"]).arg(dir.join("packfile.xml")));
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "xml");
+    assert!(v["error"].as_str().unwrap().contains("not supported yet"), "{v}");
+    // Asked to skip them, the named unknown files are passed over.
+    let out = common::run(hkgen().args(["verify", "--skip-unknown"]).arg(&png).arg(&txt).arg(&good));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 skipped: 0 Havok XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
+    // A walk passes over what it cannot verify, and counts it.
+    let out = common::run(hkgen().arg("verify").arg(&dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("3 skipped: 1 Havok XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
+    // Nothing to verify is an error.
+    for input in [&empty, &png] {
+        let out = common::run(hkgen().arg("verify").arg("--skip-unknown").arg(input));
+        assert!(!out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).contains("no Havok file to verify"), "{}", stderr(&out));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `dump` of what is not a Havok file names its first bytes; of Havok XML says it is not read yet;
+/// of a TCM0 compendium prints its ids and type table.
+#[test]
+fn dump_names_what_it_cannot_read_and_prints_compendia() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("dump-unknown");
+    let png = dir.join("picture.png");
+    std::fs::write(&png, PNG).unwrap();
+    let out = common::run(hkgen().arg("dump").arg(&png));
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("picture.png: not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ..."), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml").expect("a Havok XML file");
+    let out = common::run(hkgen().arg("dump").arg(&xml.path));
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("Havok XML: not supported yet"), "{}", stderr(&out));
+    let tcm0 = common::manifest(&corpus).into_iter().find(|e| e.format == "tcm0").expect("a compendium");
+    let out = common::run(hkgen().args(["dump", "--format", "json"]).arg(&tcm0.path));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = hktypes::tagfile::Compendium::read(&std::fs::read(&tcm0.path).unwrap()).unwrap();
+    assert_eq!(v["ids"].as_array().unwrap().len(), c.ids.len());
+    assert_eq!(v["ids"][0], c.ids[0].to_string());
+    let types = v["types"].as_object().unwrap();
+    assert!(types.len() > 100, "{} types", types.len());
+    assert!(types.contains_key("hkReferencedObject"), "{:?}", types.keys().take(5).collect::<Vec<_>>());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `convert` creates the folders its output goes in, and a write that fails names the output.
+#[test]
+fn convert_creates_its_output_folder_and_names_the_output_on_failure() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("convert-out");
+    let schemas = common::workspace_root().join("schemas");
+    let input = corpus.join("NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg");
+    let output = dir.join("not/yet/there/switch.hkrg");
+    let out = common::run(hkgen().args(["convert", "--layout", "8,1,1,1", "--schemas"]).arg(&schemas).arg(&input).arg(&output));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(output.is_file());
+    // The output is a folder: the error says it is the output that cannot be written.
+    let out = common::run(hkgen().args(["convert", "--layout", "8,1,1,1", "--schemas"]).arg(&schemas).arg(&input).arg(&dir));
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&format!("cannot write the output {}", dir.display())), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tagfile that names a compendium, copied away from it: `dump` and `verify` name the missing
+/// compendium and say to pass `--compendium`.
+#[test]
+fn a_tagfile_away_from_its_compendium_is_told_about_compendium() {
+    let Some(corpus) = common::corpus() else { return };
+    let e = common::manifest(&corpus)
+        .into_iter()
+        .find(|e| e.format == "tag0" && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).unwrap().is_some())
+        .expect("a tagfile naming a compendium");
+    let dir = scratch("alone");
+    let file = dir.join("alone.hkx");
+    std::fs::copy(&e.path, &file).unwrap();
+    let dump = common::run(hkgen().arg("dump").arg(&file));
+    let verify = common::run(hkgen().arg("verify").arg(&file));
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (what, out, text) in [("dump", &dump, stderr(&dump)), ("verify", &verify, String::from_utf8_lossy(&verify.stdout).into_owned())] {
+        assert!(!out.status.success(), "{what}");
+        assert!(text.contains("not found among the given compendia") && text.contains("--compendium PATH"), "{what}: {text}");
+    }
+}
+
+/// `hkgen codegen --unformatted` prints byte for byte the module the build script wrote into
+/// `OUT_DIR` (and so compiled), the enumeration overlay included; without the flag the same code
+/// is pretty-printed.
+#[cfg(all(feature = "hk2018_1", feature = "hk2014_2"))]
+#[test]
+fn codegen_prints_what_the_build_script_compiles() {
+    let out_dir = std::path::Path::new(env!("OUT_DIR"));
+    let schemas = match option_env!("HKCLASSES_SCHEMAS") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => common::workspace_root().join("schemas"),
+    };
+    for (sdk, module) in [("2018.1", "hk2018_1.rs"), ("2014.2", "hk2014_2.rs")] {
+        let built = std::fs::read(out_dir.join(module)).unwrap();
+        let out = common::run(hkgen().args(["codegen", "--unformatted", "--sdk", sdk, "--schemas"]).arg(&schemas));
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout == built, "hkgen codegen --sdk {sdk} differs from {}", out_dir.join(module).display());
+        let pretty = common::run(hkgen().args(["codegen", "--sdk", sdk, "--schemas"]).arg(&schemas));
+        assert!(pretty.status.success());
+        assert!(pretty.stdout.len() > built.len() / 2);
+    }
+    // The overlay: a body's motion type is the enum the build script gives it.
+    let pretty = common::run(hkgen().args(["codegen", "--sdk", "2018.1", "--schemas"]).arg(&schemas));
+    let text = String::from_utf8_lossy(&pretty.stdout);
+    assert!(text.contains("pub motion_type: ::hktypes::value::Enum<hknpMotionType_Enum, u8>"), "no enum overlay in hknpBodyCinfo");
+    let bad = common::run(hkgen().args(["codegen", "--sdk", "1999.1", "--schemas"]).arg(&schemas));
+    assert!(!bad.status.success() && stderr(&bad).contains("no snapshot for SDK 1999.1"), "{}", stderr(&bad));
+}

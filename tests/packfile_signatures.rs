@@ -175,7 +175,7 @@ fn embedded_hkclass_objects() {
             merged_2014_1 = Some(schema);
         }
     }
-    let Some(schema) = merged_2014_1 else { return };
+    let schema = merged_2014_1.expect("an hk_2014.1.0-r1 corpus packfile whose __types__ hold hkClass objects");
     let stored = stored(&corpus, "hk_2014.1.0-r1");
     let (mut ok, mut differ, mut absent) = (0, Vec::new(), 0);
     for (name, sigs) in &stored {
