@@ -124,7 +124,11 @@ fn damaged_packfiles_read_into_objects_without_panics() {
     for cut in (0..bytes.len()).step_by(7) {
         match Document::read(&bytes[..cut], set) {
             Ok(_) => ok += 1,
-            Err(_) => err += 1,
+            Err(e) => {
+                err += 1;
+                let off = e.offset().unwrap_or_else(|| panic!("cut at {cut:#x}: no offset in {e}"));
+                assert!(off <= cut as u64, "cut at {cut:#x}: offset {off:#x} past the end: {e}");
+            }
         }
     }
     for at in (0x100..bytes.len()).step_by(3) {
@@ -139,7 +143,10 @@ fn damaged_packfiles_read_into_objects_without_panics() {
                 }
                 Err(e) => {
                     err += 1;
-                    assert!(e.offset().is_some() || !e.to_string().is_empty());
+                    // Located: the file offset, and the message says where.
+                    let off = e.offset().unwrap_or_else(|| panic!("byte {at:#x} = {v:#04x}: no offset in {e}"));
+                    assert!(off <= bytes.len() as u64, "byte {at:#x}: offset {off:#x} past the file: {e}");
+                    assert!(e.to_string().contains("0x"), "byte {at:#x}: {e}");
                 }
             }
         }
