@@ -16,8 +16,21 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let tag0 = common::manifest(&corpus).iter().filter(|e| e.format == "tag0").count();
     let (mut exact, mut passed, mut failed) = (0, 0, 0);
+    let mut per_format: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut skipped_formats: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut failing = Vec::new();
     for line in stdout.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *per_format.entry(v["format"].as_str().unwrap().to_owned()).or_default() += 1;
+        if v.get("skipped").is_some() {
+            *skipped_formats.entry(v["format"].as_str().unwrap().to_owned()).or_default() += 1;
+        } else if v["ok"] != true {
+            failing.push(format!("{}: {}", v["path"], v["error"]));
+        }
+        if v["format"] == "tcm0" {
+            assert!(v["hashes_stored"].as_u64().unwrap() > 0, "{line}");
+            assert_eq!(v["hashes_stored"], v["hashes_matched"], "{line}");
+        }
         for key in ["path", "format", "sdk", "types", "hashes_stored", "hashes_matched", "ok", "error"] {
             assert!(v.get(key).is_some(), "{key} missing in {line}");
         }
@@ -45,9 +58,32 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
         }
     }
     assert_eq!(exact, tag0);
+    // One line per file the walk finds, by format as the manifest has them: its Havok XML is
+    // skipped (not supported yet), and so is MANIFEST.tsv, the one file that is not Havok.
+    let manifest = common::manifest(&corpus);
+    let count = |f: &str| manifest.iter().filter(|e| e.format == f).count();
+    let xml = manifest.iter().filter(|e| e.format.starts_with("xml")).count();
+    let want = std::collections::BTreeMap::from([
+        ("tag0".to_owned(), tag0),
+        ("tcm0".to_owned(), count("tcm0")),
+        ("packfile".to_owned(), count("packfile")),
+        ("xml".to_owned(), xml),
+        ("other".to_owned(), 1),
+    ]);
+    assert_eq!(per_format, want);
+    assert_eq!(skipped_formats, std::collections::BTreeMap::from([("xml".to_owned(), xml), ("other".to_owned(), 1)]));
+    assert_eq!(passed + failed, tag0 + count("tcm0") + count("packfile"));
+    assert!(stderr.contains(&format!("{} skipped: {xml} Havok XML (not supported yet), 1 not Havok files", xml + 1)), "{stderr}");
+    // The figures of 2026-12-04: the files that fail are packfiles whose class signatures no
+    // schema recomputes yet; their number may fall, not grow.
+    assert!(failed <= FAILING_PACKFILES, "{failed} files fail:\n{}", failing.join("\n"));
+    assert!(failing.iter().all(|f| f.contains("class signatures do not recompute")), "{}", failing.join("\n"));
     assert_eq!(stderr.lines().last().unwrap(), format!("{passed} passed, {failed} failed"));
     assert_eq!(out.status.success(), failed == 0);
 }
+
+/// Corpus packfiles `verify` failed on 2026-12-04 (class signatures that no schema recomputes).
+const FAILING_PACKFILES: usize = 0;
 
 #[test]
 fn verify_fails_on_a_missing_compendium_and_names_it() {
