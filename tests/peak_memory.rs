@@ -13,7 +13,7 @@ use hktypes::graph::Document;
 static ALLOC: common::counting::Counting = common::counting::Counting;
 
 /// Heap bytes per file byte.
-const FACTOR: usize = 8;
+const FACTOR: usize = 7;
 /// Heap bytes beyond the factor, whatever the file's size.
 const SLACK: usize = 1 << 20;
 
