@@ -31,8 +31,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 static CORPUS: OnceLock<(Vec<(Arc<[u8]>, CompendiumSet)>, u64)> = OnceLock::new();
 
-/// For each file of the corpus, the compendium it names: its id and type table.
-static NAMED: OnceLock<Vec<Option<(CompendiumId, Arc<TypeTable>)>>> = OnceLock::new();
+/// The compendium a file names: its id and type table.
+type Named = Option<(CompendiumId, Arc<TypeTable>)>;
+
+/// For each file of the corpus, the compendium it names.
+static NAMED: OnceLock<Vec<Named>> = OnceLock::new();
 
 fn corpus() -> &'static (Vec<(Arc<[u8]>, CompendiumSet)>, u64) {
     CORPUS.get().expect("corpus loaded in main")

@@ -298,7 +298,8 @@ fn convert_creates_its_output_folder_and_names_the_output_on_failure() {
     let Some(corpus) = common::corpus() else { return };
     let dir = scratch("convert-out");
     let schemas = common::workspace_root().join("schemas");
-    let input = corpus.join("NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg");
+    let input =
+        corpus.join("NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg");
     let output = dir.join("not/yet/there/switch.hkrg");
     let out = common::run(hkgen().args(["convert", "--layout", "8,1,1,1", "--schemas"]).arg(&schemas).arg(&input).arg(&output));
     assert!(out.status.success(), "{}", stderr(&out));
@@ -383,10 +384,16 @@ fn the_readme_main_command_reproduces_the_committed_schemas() {
     assert!(run.status.success(), "{}", stderr(&run));
     let (fresh, committed) = (tree(&out), tree(&root.join("schemas")));
     let differ: Vec<_> = fresh.keys().chain(committed.keys()).filter(|k| fresh.get(*k) != committed.get(*k)).collect();
-    assert!(differ.is_empty(), "{} files differ from schemas/, e.g. {:?} (the fresh ones are in {})", differ.len(), &differ[..differ.len().min(5)], out.display());
+    assert!(
+        differ.is_empty(),
+        "{} files differ from schemas/, e.g. {:?} (the fresh ones are in {})",
+        differ.len(),
+        &differ[..differ.len().min(5)],
+        out.display()
+    );
     std::fs::remove_dir_all(&out).unwrap();
     // `--update` is accepted; on an input that is not there it writes nothing.
-    let bad = common::run(hkgen().args(["extract", "--update", "/nonexistent/hkgen-input"]).current_dir(&out.parent().unwrap()));
+    let bad = common::run(hkgen().args(["extract", "--update", "/nonexistent/hkgen-input"]).current_dir(out.parent().unwrap()));
     assert!(!bad.status.success() && stderr(&bad).contains("/nonexistent/hkgen-input"), "{}", stderr(&bad));
     assert!(!out.parent().unwrap().join("schemas").exists());
 }

@@ -16,12 +16,8 @@ use std::path::{Path, PathBuf};
 
 /// The early returns a test may use: the shared helpers, which fail under
 /// `HKGEN_REQUIRE_CORPUS=1` and say "SKIPPED" otherwise.
-const HELPER_RETURNS: &[&str] = &[
-    "common::corpus() else { return }",
-    "common::snapshot_corpus() else { return }",
-    "common::corpus_file(",
-    "common::corpus()?",
-];
+const HELPER_RETURNS: &[&str] =
+    &["common::corpus() else { return }", "common::snapshot_corpus() else { return }", "common::corpus_file(", "common::corpus()?"];
 
 /// Ways a test returns early without failing.
 fn early_return(line: &str) -> bool {
@@ -30,7 +26,11 @@ fn early_return(line: &str) -> bool {
     let code = if let Some(doc) = line.trim_start().strip_prefix("///").or_else(|| line.trim_start().strip_prefix("//!")) { doc } else { code };
     // `else { return }`, `if !path.exists() { return; }` and the like.
     let bare_else = ["{ return }", "{ return; }", "{return}", "{return;}"].iter().any(|p| code.contains(p));
-    let bare = code.trim() == "return;" || code.trim() == "return" || code.contains("=> return,") || code.contains("=> return;") || code.contains("=> return }");
+    let bare = code.trim() == "return;"
+        || code.trim() == "return"
+        || code.contains("=> return,")
+        || code.contains("=> return;")
+        || code.contains("=> return }");
     bare_else || bare || code.contains(".ok()?")
 }
 
@@ -112,7 +112,11 @@ fn the_scan_catches_the_silent_skips_it_is_for() {
     }
     assert_eq!(offending(old[2], true), [1]);
     // The helpers and marked returns pass; a library's code lines are not doctests.
-    for line in ["    let Some(corpus) = common::corpus() else { return };", "    let Some(b) = common::corpus_file(&corpus, P) else { return };", "        return; // not-a-skip: the check passed"] {
+    for line in [
+        "    let Some(corpus) = common::corpus() else { return };",
+        "    let Some(b) = common::corpus_file(&corpus, P) else { return };",
+        "        return; // not-a-skip: the check passed",
+    ] {
         assert!(offending(line, false).is_empty(), "{line}");
     }
     assert!(offending("    let Some(x) = y else { return };", true).is_empty());
