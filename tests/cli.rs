@@ -397,3 +397,23 @@ fn the_readme_main_command_reproduces_the_committed_schemas() {
     assert!(!bad.status.success() && stderr(&bad).contains("/nonexistent/hkgen-input"), "{}", stderr(&bad));
     assert!(!out.parent().unwrap().join("schemas").exists());
 }
+
+/// `verify` without inputs reads the corpus and the class data beside it: the class data files
+/// that are not Havok files (JSON, TSV, RON) are passed over as in a walk, not failed as named.
+#[test]
+fn verify_of_the_default_inputs_passes_over_the_class_data() {
+    let Some(corpus) = common::snapshot_corpus() else { return };
+    let root = common::workspace_root();
+    let out = common::run(hkgen().args(["verify", "--json"]).current_dir(&root).env("HKGEN_CORPUS", &corpus));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut class_data = 0;
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["path"].as_str().unwrap().contains("classdata") && v["format"] == "other" {
+            class_data += 1;
+            assert_eq!(v["skipped"], true, "{line}");
+        }
+    }
+    assert!(class_data > 0, "no class data file among the default inputs:\n{}", stderr(&out));
+    assert!(stderr(&out).lines().last().unwrap().ends_with(" failed"), "{}", stderr(&out));
+}

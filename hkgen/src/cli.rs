@@ -332,6 +332,9 @@ fn verify(
     classes: ClassesOf,
     packfile_classes: PackfileClassesOf,
 ) -> Result<ExitCode, String> {
+    // The default inputs (the corpus and the class data beside it) are not named by the user: their
+    // files that are not Havok files are passed over as in a walk.
+    let by_user = !inputs.is_empty();
     let inputs = inputs_or_default(inputs)?;
     let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
     let verifier = Verifier { classes, class_schemas, packfile_classes };
@@ -349,7 +352,7 @@ fn verify(
     // A file named on the command line is meant to be verified: one that is not a Havok file (or
     // Havok XML, not read yet) fails unless --skip-unknown. In a directory walk such files are
     // passed over and counted.
-    let named: std::collections::BTreeSet<&Path> = inputs.iter().filter(|p| p.is_file()).map(PathBuf::as_path).collect();
+    let named: std::collections::BTreeSet<&Path> = inputs.iter().filter(|p| by_user && p.is_file()).map(PathBuf::as_path).collect();
     let pb = progress_bar(files.len() as u64);
     let mut reports: Vec<Report> = files
         .par_iter()
