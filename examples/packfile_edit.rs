@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Without arguments it reads a ragdoll of the corpus (`$HKGEN_CORPUS`, else `../shared/corpus`)
-//! and writes `packfile_edit.hkrg` in the current directory.
+//! and writes `target/packfile_edit.hkrg` (under the current directory, the checkout's `target/`
+//! when run through cargo), never into the checkout itself.
 use hkclasses::hk2014_2::{hkaSkeleton, hkpRigidBody};
 use hktypes::packfile::objects::Document;
 use hktypes::packfile::LayoutRules;
@@ -18,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let corpus = std::env::var_os("HKGEN_CORPUS").map_or_else(|| "../shared/corpus".into(), std::path::PathBuf::from);
         corpus.join("NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg")
     });
-    let output = args.next().unwrap_or_else(|| "packfile_edit.hkrg".into());
+    let output = args.next().unwrap_or_else(|| "target/packfile_edit.hkrg".into());
 
     // The class layouts come from the schema at run time, under the file's own layout rules.
     let schemas = hkgen::reflection::check::ClassSchemas::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/schemas")))?;
@@ -47,6 +48,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         doc.set(h, &s)?;
     }
 
+    if let Some(dir) = std::path::Path::new(&output).parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     std::fs::write(&output, doc.write()?)?;
     // The same objects for the other platform (pointer size, byte order and padding rules).
     let other = if doc.layout().pointer_size == 8 { LayoutRules::WII_U } else { LayoutRules::SWITCH };

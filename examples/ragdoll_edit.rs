@@ -39,6 +39,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     body.mass *= 2.0;
 
     let out = doc.write()?;
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     std::fs::write(&output, &out)?;
     let changed: Vec<usize> = bytes.iter().zip(&out).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
     println!("wrote {} ({} bytes, {} bytes differ: {:x?})", output.display(), out.len(), changed.len(), changed);

@@ -16,8 +16,21 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let tag0 = common::manifest(&corpus).iter().filter(|e| e.format == "tag0").count();
     let (mut exact, mut passed, mut failed) = (0, 0, 0);
+    let mut per_format: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut skipped_formats: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut failing = Vec::new();
     for line in stdout.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *per_format.entry(v["format"].as_str().unwrap().to_owned()).or_default() += 1;
+        if v.get("skipped").is_some() {
+            *skipped_formats.entry(v["format"].as_str().unwrap().to_owned()).or_default() += 1;
+        } else if v["ok"] != true {
+            failing.push((v["format"].as_str().unwrap().to_owned(), format!("{}: {}", v["path"], v["error"])));
+        }
+        if v["format"] == "tcm0" {
+            assert!(v["hashes_stored"].as_u64().unwrap() > 0, "{line}");
+            assert_eq!(v["hashes_stored"], v["hashes_matched"], "{line}");
+        }
         for key in ["path", "format", "sdk", "types", "hashes_stored", "hashes_matched", "ok", "error"] {
             assert!(v.get(key).is_some(), "{key} missing in {line}");
         }
@@ -45,9 +58,33 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
         }
     }
     assert_eq!(exact, tag0);
+    // One line per file the walk finds, by format as the manifest has them: its Havok XML is
+    // skipped (not supported yet), and so is MANIFEST.tsv, the one file that is not Havok.
+    let manifest = common::manifest(&corpus);
+    let count = |f: &str| manifest.iter().filter(|e| e.format == f).count();
+    let xml = manifest.iter().filter(|e| e.format.starts_with("xml")).count();
+    let want = std::collections::BTreeMap::from([
+        ("tag0".to_owned(), tag0),
+        ("tcm0".to_owned(), count("tcm0")),
+        ("packfile".to_owned(), count("packfile")),
+        ("xml".to_owned(), xml),
+        ("other".to_owned(), 1),
+    ]);
+    assert_eq!(per_format, want);
+    assert_eq!(skipped_formats, std::collections::BTreeMap::from([("xml".to_owned(), xml), ("other".to_owned(), 1)]));
+    assert_eq!(passed + failed, tag0 + count("tcm0") + count("packfile"));
+    assert!(stderr.contains(&format!("{} skipped: {xml} Havok XML (not supported yet), 1 not Havok files", xml + 1)), "{stderr}");
+    // The figures of 2026-12-04: the files that fail are packfiles whose class signatures no
+    // schema recomputes yet; their number may fall, not grow.
+    let list = || failing.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join("\n");
+    assert!(failed <= FAILING_PACKFILES, "{failed} files fail:\n{}", list());
+    assert!(failing.iter().all(|(format, f)| format == "packfile" && f.contains("signature")), "{}", list());
     assert_eq!(stderr.lines().last().unwrap(), format!("{passed} passed, {failed} failed"));
     assert_eq!(out.status.success(), failed == 0);
 }
+
+/// Corpus packfiles `verify` failed on 2026-12-04 (class signatures that no schema recomputes).
+const FAILING_PACKFILES: usize = 60;
 
 #[test]
 fn verify_fails_on_a_missing_compendium_and_names_it() {
@@ -115,4 +152,268 @@ fn dump_of_a_file_far_from_any_compendium() {
     // One line, no backtrace: `hkgen: FILE: SECTION+OFFSET (file OFFSET)...: what went wrong`.
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("hkgen: ") && !err.contains("stack backtrace"), "{err}");
+}
+
+/// A fresh, emptied folder for one test under `target/`.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+
+/// The first SDK 2015.1 tagfile of the corpus (it carries its own type table).
+fn own_types_tagfile(corpus: &std::path::Path) -> common::Entry {
+    common::manifest(corpus).into_iter().find(|e| e.format == "tag0" && e.sdk == "20150100").expect("an SDK 2015.1 tagfile")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `extract` writes into the committed `schemas/` only when asked: without `--out` or `--update`
+/// it refuses, saying how, and writes nothing; inputs without a type table write nothing either.
+#[test]
+fn extract_writes_only_where_it_is_told() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("extract");
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    let e = own_types_tagfile(&corpus);
+    std::fs::copy(&e.path, input.join("file.hkx")).unwrap();
+    for args in [vec![input.as_os_str()], vec![]] {
+        let out = common::run(hkgen().arg("extract").args(&args).current_dir(&dir));
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains("--out DIR") && err.contains("--update") && err.contains("schemas/"), "{err}");
+        assert!(!dir.join("schemas").exists(), "extract wrote {} without being asked", dir.join("schemas").display());
+    }
+    // A folder of no Havok file: an error, and nothing written.
+    let junk = dir.join("junk");
+    std::fs::create_dir_all(&junk).unwrap();
+    std::fs::write(junk.join("a.png"), PNG).unwrap();
+    let out = common::run(hkgen().arg("extract").arg("--out").arg(dir.join("mine")).arg(&junk));
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no type table"), "{}", stderr(&out));
+    assert!(!dir.join("mine").exists());
+    // Told where: the snapshot of the one SDK found.
+    let out = common::run(hkgen().arg("extract").arg("--out").arg(dir.join("mine")).arg(&input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.join("mine/2015.1/sdk.ron").is_file() && dir.join("mine/enums.ron").is_file(), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A named file that is not a Havok file fails `verify` (naming it and its first bytes) unless
+/// `--skip-unknown`; in a directory walk such files are passed over and counted; an input with no
+/// Havok file at all (an empty folder) is an error.
+#[test]
+fn verify_refuses_what_is_not_a_havok_file() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("verify-unknown");
+    let png = dir.join("picture.png");
+    let txt = dir.join("notes.txt");
+    std::fs::write(&png, PNG).unwrap();
+    std::fs::write(&txt, "hello\n").unwrap();
+    let e = own_types_tagfile(&corpus);
+    let good = dir.join("good.hkx");
+    std::fs::copy(&e.path, &good).unwrap();
+    let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml").expect("a Havok XML file");
+    std::fs::copy(&xml.path, dir.join("packfile.xml")).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+
+    for (file, bytes) in [(&png, "89 50 4E 47 0D 0A 1A 0A"), (&txt, "68 65 6C 6C 6F 0A")] {
+        let out = common::run(hkgen().args(["verify", "--json"]).arg(file));
+        assert!(!out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["ok"], false);
+        let error = v["error"].as_str().unwrap();
+        assert!(error.contains("not a Havok file") && error.contains(bytes), "{error}");
+        assert_eq!(stderr(&out).lines().last().unwrap(), "0 passed, 1 failed");
+        // Without --json the failing file is named.
+        let out = common::run(hkgen().arg("verify").arg(file));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&*file.display().to_string()) && text.contains("not a Havok file"), "{text}");
+    }
+    // Named XML is a Havok file not read yet: it fails too, saying so.
+    let out = common::run(hkgen().args(["verify", "--json"]).arg(dir.join("packfile.xml")));
+    assert!(!out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "xml");
+    assert!(v["error"].as_str().unwrap().contains("not supported yet"), "{v}");
+    // Asked to skip them, the named unknown files are passed over.
+    let out = common::run(hkgen().args(["verify", "--skip-unknown"]).arg(&png).arg(&txt).arg(&good));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 skipped: 0 Havok XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
+    // A walk passes over what it cannot verify, and counts it.
+    let out = common::run(hkgen().arg("verify").arg(&dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("3 skipped: 1 Havok XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
+    // Nothing to verify is an error.
+    for input in [&empty, &png] {
+        let out = common::run(hkgen().arg("verify").arg("--skip-unknown").arg(input));
+        assert!(!out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).contains("no Havok file to verify"), "{}", stderr(&out));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `dump` of what is not a Havok file names its first bytes; of Havok XML says it is not read yet;
+/// of a TCM0 compendium prints its ids and type table.
+#[test]
+fn dump_names_what_it_cannot_read_and_prints_compendia() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("dump-unknown");
+    let png = dir.join("picture.png");
+    std::fs::write(&png, PNG).unwrap();
+    let out = common::run(hkgen().arg("dump").arg(&png));
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("picture.png: not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ..."), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml").expect("a Havok XML file");
+    let out = common::run(hkgen().arg("dump").arg(&xml.path));
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("Havok XML: not supported yet"), "{}", stderr(&out));
+    let tcm0 = common::manifest(&corpus).into_iter().find(|e| e.format == "tcm0").expect("a compendium");
+    let out = common::run(hkgen().args(["dump", "--format", "json"]).arg(&tcm0.path));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = hktypes::tagfile::Compendium::read(&std::fs::read(&tcm0.path).unwrap()).unwrap();
+    assert_eq!(v["ids"].as_array().unwrap().len(), c.ids.len());
+    assert_eq!(v["ids"][0], c.ids[0].to_string());
+    let types = v["types"].as_object().unwrap();
+    assert!(types.len() > 100, "{} types", types.len());
+    assert!(types.contains_key("hkReferencedObject"), "{:?}", types.keys().take(5).collect::<Vec<_>>());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `convert` creates the folders its output goes in, and a write that fails names the output.
+#[test]
+fn convert_creates_its_output_folder_and_names_the_output_on_failure() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = scratch("convert-out");
+    let schemas = common::workspace_root().join("schemas");
+    let input =
+        corpus.join("NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg");
+    let output = dir.join("not/yet/there/switch.hkrg");
+    let out = common::run(hkgen().args(["convert", "--layout", "8,1,1,1", "--schemas"]).arg(&schemas).arg(&input).arg(&output));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(output.is_file());
+    // The output is a folder: the error says it is the output that cannot be written.
+    let out = common::run(hkgen().args(["convert", "--layout", "8,1,1,1", "--schemas"]).arg(&schemas).arg(&input).arg(&dir));
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains(&format!("cannot write the output {}", dir.display())), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tagfile that names a compendium, copied away from it: `dump` and `verify` name the missing
+/// compendium and say to pass `--compendium`.
+#[test]
+fn a_tagfile_away_from_its_compendium_is_told_about_compendium() {
+    let Some(corpus) = common::corpus() else { return };
+    let e = common::manifest(&corpus)
+        .into_iter()
+        .find(|e| e.format == "tag0" && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).unwrap().is_some())
+        .expect("a tagfile naming a compendium");
+    let dir = scratch("alone");
+    let file = dir.join("alone.hkx");
+    std::fs::copy(&e.path, &file).unwrap();
+    let dump = common::run(hkgen().arg("dump").arg(&file));
+    let verify = common::run(hkgen().arg("verify").arg(&file));
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (what, out, text) in [("dump", &dump, stderr(&dump)), ("verify", &verify, String::from_utf8_lossy(&verify.stdout).into_owned())] {
+        assert!(!out.status.success(), "{what}");
+        assert!(text.contains("not found among the given compendia") && text.contains("--compendium PATH"), "{what}: {text}");
+    }
+}
+
+/// `hkgen codegen --unformatted` prints byte for byte the module the build script wrote into
+/// `OUT_DIR` (and so compiled), the enumeration overlay included; without the flag the same code
+/// is pretty-printed.
+#[cfg(all(feature = "hk2018_1", feature = "hk2014_2"))]
+#[test]
+fn codegen_prints_what_the_build_script_compiles() {
+    let out_dir = std::path::Path::new(env!("OUT_DIR"));
+    let schemas = match option_env!("HKCLASSES_SCHEMAS") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => common::workspace_root().join("schemas"),
+    };
+    for (sdk, module) in [("2018.1", "hk2018_1.rs"), ("2014.2", "hk2014_2.rs")] {
+        let built = std::fs::read(out_dir.join(module)).unwrap();
+        let out = common::run(hkgen().args(["codegen", "--unformatted", "--sdk", sdk, "--schemas"]).arg(&schemas));
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout == built, "hkgen codegen --sdk {sdk} differs from {}", out_dir.join(module).display());
+        let pretty = common::run(hkgen().args(["codegen", "--sdk", sdk, "--schemas"]).arg(&schemas));
+        assert!(pretty.status.success());
+        assert!(pretty.stdout.len() > built.len() / 2);
+    }
+    // The overlay: a body's motion type is the enum the build script gives it.
+    let pretty = common::run(hkgen().args(["codegen", "--sdk", "2018.1", "--schemas"]).arg(&schemas));
+    let text = String::from_utf8_lossy(&pretty.stdout);
+    assert!(text.contains("pub motion_type: ::hktypes::value::Enum<hknpMotionType_Enum, u8>"), "no enum overlay in hknpBodyCinfo");
+    let bad = common::run(hkgen().args(["codegen", "--sdk", "1999.1", "--schemas"]).arg(&schemas));
+    assert!(!bad.status.success() && stderr(&bad).contains("no snapshot for SDK 1999.1"), "{}", stderr(&bad));
+}
+
+/// Every file under `dir`, by path relative to it.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    hkgen::inputs::walk(&[dir.to_path_buf()])
+        .unwrap()
+        .into_iter()
+        .map(|f| (f.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&f).unwrap()))
+        .collect()
+}
+
+/// The README's main command, `hkgen extract --update`, run from the checkout on the default
+/// inputs: into a folder of its own here (`--out`, which `--update` is short for), it gives the
+/// committed `schemas/` byte for byte, so the command is a no-op on a fresh clone.
+#[test]
+fn the_readme_main_command_reproduces_the_committed_schemas() {
+    let Some(corpus) = common::snapshot_corpus() else { return };
+    let root = common::workspace_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(readme.contains("cargo run --release -- extract --update\n"), "the README's main command changed");
+    let out = scratch("readme-extract");
+    let run = common::run(hkgen().args(["extract", "--out"]).arg(&out).current_dir(&root).env("HKGEN_CORPUS", &corpus));
+    assert!(run.status.success(), "{}", stderr(&run));
+    let (fresh, committed) = (tree(&out), tree(&root.join("schemas")));
+    let differ: Vec<_> = fresh.keys().chain(committed.keys()).filter(|k| fresh.get(*k) != committed.get(*k)).collect();
+    assert!(
+        differ.is_empty(),
+        "{} files differ from schemas/, e.g. {:?} (the fresh ones are in {})",
+        differ.len(),
+        &differ[..differ.len().min(5)],
+        out.display()
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    // `--update` is accepted; on an input that is not there it writes nothing.
+    let bad = common::run(hkgen().args(["extract", "--update", "/nonexistent/hkgen-input"]).current_dir(out.parent().unwrap()));
+    assert!(!bad.status.success() && stderr(&bad).contains("/nonexistent/hkgen-input"), "{}", stderr(&bad));
+    assert!(!out.parent().unwrap().join("schemas").exists());
+}
+
+/// `verify` without inputs reads the corpus and the class data beside it: the class data files
+/// that are not Havok files (JSON, TSV, RON) are passed over as in a walk, not failed as named.
+#[test]
+fn verify_of_the_default_inputs_passes_over_the_class_data() {
+    let Some(corpus) = common::snapshot_corpus() else { return };
+    let root = common::workspace_root();
+    let out = common::run(hkgen().args(["verify", "--json"]).current_dir(&root).env("HKGEN_CORPUS", &corpus));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut class_data = 0;
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["path"].as_str().unwrap().contains("classdata") && v["format"] == "other" {
+            class_data += 1;
+            assert_eq!(v["skipped"], true, "{line}");
+        }
+    }
+    assert!(class_data > 0, "no class data file among the default inputs:\n{}", stderr(&out));
+    assert!(stderr(&out).lines().last().unwrap().ends_with(" failed"), "{}", stderr(&out));
 }

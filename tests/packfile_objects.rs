@@ -119,12 +119,16 @@ fn damaged_packfiles_read_into_objects_without_panics() {
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let set = schemas.class_set("2014.2").unwrap();
     let path = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Item_Spear_050_Broken.sbactorpack/Cloth/Weapon_Spear_050/Weapon_Spear_050.hkcl";
-    let Ok(bytes) = std::fs::read(corpus.join(path)) else { return };
+    let Some(bytes) = common::corpus_file(&corpus, path) else { return };
     let (mut ok, mut err) = (0, 0);
     for cut in (0..bytes.len()).step_by(7) {
         match Document::read(&bytes[..cut], set) {
             Ok(_) => ok += 1,
-            Err(_) => err += 1,
+            Err(e) => {
+                err += 1;
+                let off = e.offset().unwrap_or_else(|| panic!("cut at {cut:#x}: no offset in {e}"));
+                assert!(off <= cut as u64, "cut at {cut:#x}: offset {off:#x} past the end: {e}");
+            }
         }
     }
     for at in (0x100..bytes.len()).step_by(3) {
@@ -139,7 +143,10 @@ fn damaged_packfiles_read_into_objects_without_panics() {
                 }
                 Err(e) => {
                     err += 1;
-                    assert!(e.offset().is_some() || !e.to_string().is_empty());
+                    // Located: the file offset, and the message says where.
+                    let off = e.offset().unwrap_or_else(|| panic!("byte {at:#x} = {v:#04x}: no offset in {e}"));
+                    assert!(off <= bytes.len() as u64, "byte {at:#x}: offset {off:#x} past the file: {e}");
+                    assert!(e.to_string().contains("0x"), "byte {at:#x}: {e}");
                 }
             }
         }
@@ -205,7 +212,7 @@ fn edited_botw_skeleton_writes_and_reads_back() {
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let set = schemas.class_set("2014.2").unwrap();
     let path = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
-    let Ok(bytes) = std::fs::read(corpus.join(path)) else { return };
+    let Some(bytes) = common::corpus_file(&corpus, path) else { return };
     let mut doc = Document::read(&bytes, set).unwrap();
     let h = doc.find("hkaSkeleton").next().unwrap();
     assert_eq!(doc.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton".to_vec()))));

@@ -1,6 +1,7 @@
 //! The committed hkClass schemas under `schemas/<sdk>/classes/` (2014.2, 2014.1, 2013.1) are what
 //! `reflection::sources::extract` makes of the corpus and the class data, byte for byte (on a
-//! mismatch the fresh files are written into the tree for review, and the test fails); and a
+//! mismatch the fresh files are written under `target/tmp/snapshot-mismatch/classes/` for review,
+//! never into `schemas/`, and the test fails saying where); and a
 //! snapshot read back alone recomputes every signature it records.
 
 mod common;
@@ -35,18 +36,27 @@ fn committed_class_schemas_equal_a_fresh_extraction() {
         }
     }
     if changed.is_empty() {
-        return;
+        return; // not-a-skip: the schemas are equal
     }
+    // The fresh schemas go under target/ for review, never into schemas/.
+    let out = common::mismatch_dir("classes");
     for s in &ex.schemas {
-        snapshot::write(&dir, s).unwrap();
+        snapshot::write(&out, s).unwrap();
     }
-    panic!("schemas/*/classes differ from a fresh extraction in {} files (rewritten; review and commit): {}", changed.len(), changed.join(", "));
+    panic!(
+        "schemas/*/classes differ from a fresh extraction in {} files: {}\nthe fresh class schemas are in {} \
+         (compare with `diff -r schemas/<sdk>/classes {}/<sdk>/classes`)",
+        changed.len(),
+        changed.join(", "),
+        out.display(),
+        out.display()
+    );
 }
 
 #[test]
 fn class_snapshots_recompute_their_signatures() {
     let dir = schemas_dir();
-    let Ok(sdks) = snapshot::list(&dir) else { return };
+    let sdks = snapshot::list(&dir).unwrap();
     for sdk in sdks {
         let s = snapshot::read(&dir, &sdk).unwrap();
         let with: Vec<_> = s.classes.values().filter(|c| c.signature.is_some()).collect();

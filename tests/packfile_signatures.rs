@@ -107,8 +107,13 @@ fn fromsoft_2014_1_signatures() {
         changed.declared_enums.len(),
         changed.members.len()
     );
+    // The figures of 2026-12-04: what completing from 2014.2 changes.
+    assert_eq!((changed.enum_items.len(), changed.declared_enums.len(), changed.members.len()), (22, 10, 2));
     let stored_files = stored(&corpus, "hk_2014.1.0-r1");
-    for (label, schema) in [("table alone", &alone), ("completed", &completed)] {
+    assert_eq!(stored_files.len(), 93, "hk_2014.1.0-r1 classes in the corpus files");
+    // (label, schema, table hashes that recompute, of them; corpus classes of the table that
+    // recompute, of them): completing the table makes more of both recompute.
+    for (label, schema, want) in [("table alone", &alone, (5, 17, 6, 17)), ("completed", &completed, (11, 17, 13, 17))] {
         let hashes = fromsoft::stored_signatures(schema);
         let ok = hashes.iter().filter(|(n, h)| signature::class_signature(schema, n) == Ok(**h)).count();
         let in_files: Vec<&String> = stored_files.keys().filter(|n| schema.class(n).is_some()).collect();
@@ -128,6 +133,7 @@ fn fromsoft_2014_1_signatures() {
             stored_files.len(),
             file_bad.join(", ")
         );
+        assert_eq!((ok, hashes.len(), file_ok, in_files.len()), want, "2014.1 {label}");
     }
 }
 
@@ -175,7 +181,7 @@ fn embedded_hkclass_objects() {
             merged_2014_1 = Some(schema);
         }
     }
-    let Some(schema) = merged_2014_1 else { return };
+    let schema = merged_2014_1.expect("an hk_2014.1.0-r1 corpus packfile whose __types__ hold hkClass objects");
     let stored = stored(&corpus, "hk_2014.1.0-r1");
     let (mut ok, mut differ, mut absent) = (0, Vec::new(), 0);
     for (name, sigs) in &stored {
@@ -224,6 +230,10 @@ fn corpus_2014_1_from_all_sources() {
         stored.len(),
         none.join(", ")
     );
+    // The figures of 2026-12-04: the first source that recomputes each class.
+    assert_eq!(stored.len(), 93);
+    assert_eq!(by, BTreeMap::from([("2014.2 records", 35), ("embedded __types__", 15)]));
+    assert_eq!(none.len(), 43, "{}", none.join(", "));
 }
 
 /// The class schemas `hkgen extract` builds from every source (the records transcribed into

@@ -141,12 +141,6 @@ fn corpus_packfiles_round_trip_through_structs() {
 const RAGDOLL: &str =
     "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
 
-fn botw(set: &hktypes::packfile::layout::ClassSet) -> Option<(Vec<u8>, Document)> {
-    let corpus = common::corpus()?;
-    let bytes = std::fs::read(corpus.join(RAGDOLL)).ok()?;
-    let doc = Document::read(&bytes, set).unwrap();
-    Some((bytes, doc))
-}
 
 /// Edits through the structs: the skeleton's name and a bone, a rigid body's friction and name;
 /// the file is laid out again, reads back with the edits, and every other object is unchanged.
@@ -155,7 +149,9 @@ fn botw_ragdoll_edited_through_structs() {
     use hk2014_2::{hkaRagdollInstance, hkaSkeleton, hkpRigidBody};
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let set = schemas.class_set("2014.2").unwrap();
-    let Some((bytes, mut doc)) = botw(set) else { return };
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
+    let mut doc = Document::read(&bytes, set).unwrap();
 
     // Reading: a ragdoll instance points at its skeleton and bodies.
     let (_, ragdoll) = doc.all::<hkaRagdollInstance>().next().expect("a ragdoll instance");
@@ -249,7 +245,9 @@ fn botw_enum_members_name_their_items() {
     use hk2014_2::hkpRigidBody;
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let set = schemas.class_set("2014.2").unwrap();
-    let Some((_, doc)) = botw(set) else { return };
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
+    let doc = Document::read(&bytes, set).unwrap();
     let (_, body) = doc.all::<hkpRigidBody>().next().unwrap();
     let body = body.unwrap();
     let motion_type = body.motion.r#type;
@@ -260,7 +258,7 @@ fn botw_enum_members_name_their_items() {
 #[test]
 fn verify_reports_objects_through_structs() {
     let Some(corpus) = common::corpus() else { return };
-    let Ok(bytes) = std::fs::read(corpus.join(RAGDOLL)) else { return };
+    let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
     let verifier = hkgen::verify::Verifier {
         class_schemas: ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap(),
         packfile_classes: hkclasses::packfile_classes_for_sdk,

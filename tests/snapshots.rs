@@ -1,6 +1,7 @@
 //! The committed snapshots under `schemas/` are what `hkgen extract` makes of the corpus and the
-//! registries, byte for byte (the bootstrap check prost-build uses: on a mismatch the fresh files are
-//! written into the tree, so the fix is left for review, and the test fails); and a snapshot alone
+//! registries and the class data, byte for byte (on a mismatch the fresh files are written under
+//! `target/tmp/snapshot-mismatch/schemas/` for review, never into `schemas/`, and the test fails
+//! saying where); and a snapshot alone
 //! rebuilds every type record and recomputes every hash it records.
 
 mod common;
@@ -54,21 +55,26 @@ fn committed_snapshots_equal_a_fresh_extraction() {
     let dir = schemas_dir();
     let have = read_tree(&dir);
     if want == have {
-        return;
+        return; // not-a-skip: the snapshots are equal
     }
     let changed: Vec<_> = want.keys().chain(have.keys()).filter(|k| want.get(*k) != have.get(*k)).collect();
     let mut list: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
     list.sort();
     list.dedup();
-    // Leave the fresh snapshots in the tree for review, as prost-build's bootstrap test does.
-    let ex = hkgen::extract::extract(&inputs(&corpus), &|_| {}).unwrap();
-    for s in &ex.schemas {
-        snapshot::write(&dir, s).unwrap();
+    // The fresh snapshots go under target/ for review, never into schemas/.
+    let out = common::mismatch_dir("schemas");
+    for (rel, text) in &want {
+        let path = out.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
     }
     panic!(
-        "schemas/ differs from a fresh `hkgen extract` in {} files (rewritten in the tree; review and commit): {}",
+        "schemas/ differs from a fresh `hkgen extract` in {} files: {}\nthe fresh snapshots are in {} \
+         (compare with `diff -r schemas {}`; `hkgen extract --update` rewrites schemas/)",
         list.len(),
-        list.iter().take(20).cloned().collect::<Vec<_>>().join(", ")
+        list.iter().take(20).cloned().collect::<Vec<_>>().join(", "),
+        out.display(),
+        out.display()
     );
 }
 

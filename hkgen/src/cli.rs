@@ -29,10 +29,15 @@ enum Command {
     /// With no INPUT, reads the corpus ($HKGEN_CORPUS, else ../shared/corpus) and the class data
     /// beside it (../shared/classdata): the Elden Ring and Armored Core VI registries
     /// (eldenring-2018.1-registry.xml, ac6-2019.1-registry.xml) and the packfile class sources.
+    /// The snapshots go where --out says; --update writes them over the committed snapshots under
+    /// schemas/.
     Extract {
-        /// Where the snapshots go: one directory per SDK version.
-        #[arg(long, default_value = "schemas")]
-        out: PathBuf,
+        /// Where the snapshots go: one directory per SDK version, and enums.ron.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Rewrite the committed snapshots under schemas/ (the same as --out schemas).
+        #[arg(long, conflicts_with = "out")]
+        update: bool,
         /// Files or directories (walked recursively).
         inputs: Vec<PathBuf>,
     },
@@ -88,20 +93,30 @@ enum Command {
         /// The snapshots whose packfile class schemas (`<sdk>/classes/`) check signatures.
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
+        /// Pass over files named on the command line that are not Havok files (or Havok XML, not
+        /// read yet) instead of failing them. In a directory walk such files are always passed
+        /// over, and counted.
+        #[arg(long)]
+        skip_unknown: bool,
         /// Files or directories (walked recursively). Defaults as for `extract`.
         inputs: Vec<PathBuf>,
     },
-    /// Write the Rust module that the root crate's build script generates for one SDK version.
+    /// Write the Rust module that the root crate's build script generates for one SDK version:
+    /// the same code (with the enumeration overlay <schemas>/enums.ron applied), pretty-printed.
     Codegen {
         /// SDK version, e.g. 2018.1.
         #[arg(long)]
         sdk: String,
-        /// The directory of snapshots (holding <sdk>/sdk.ron).
+        /// The directory of snapshots (holding <sdk>/sdk.ron, or <sdk>/classes/ for a packfile SDK).
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
         /// Output file; stdout when absent.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Print the module as the build script writes it, byte for byte: one item per line, not
+        /// pretty-printed.
+        #[arg(long)]
+        unformatted: bool,
     },
 }
 
@@ -155,12 +170,20 @@ pub fn main_with(classes: ClassesOf) -> ExitCode {
 pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClassesOf) -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
-        Command::Extract { out, inputs } => extract(out, inputs),
-        Command::Verify { json, compendia, schemas, inputs } => verify(json, compendia, &schemas, inputs, classes, packfile_classes),
+        Command::Extract { out, update, inputs } => match (out, update) {
+            (Some(out), _) => extract(out, inputs),
+            (None, true) => extract(PathBuf::from("schemas"), inputs),
+            (None, false) => Err("extract writes its snapshots where you say: --out DIR for a folder of your own, or --update \
+                 (the same as --out schemas) to rewrite the committed snapshots under schemas/"
+                .to_owned()),
+        },
+        Command::Verify { json, compendia, schemas, skip_unknown, inputs } => {
+            verify(json, compendia, &schemas, skip_unknown, inputs, classes, packfile_classes)
+        }
         Command::Dump { format, compendia, schemas, file } => dump(&format, compendia, &schemas, &file),
         Command::Convert { layout, schemas, input, output } => convert(&layout, &schemas, &input, &output),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
-        Command::Codegen { sdk, schemas, out } => codegen(&sdk, &schemas, out.as_deref()),
+        Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
     };
     match r {
         Ok(code) => code,
@@ -179,12 +202,30 @@ fn inputs_or_default(inputs: Vec<PathBuf>) -> Result<Vec<PathBuf>, String> {
     }
 }
 
+/// Extracts `inputs` (the default corpus when empty) into `out`; nothing is written when no input
+/// holds a type table or class record.
 fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
     let inputs = inputs_or_default(inputs)?;
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let pb = progress_bar(files.len() as u64);
     let ex = hkgen::extract::extract(&inputs, &|_: &Path| pb.inc(1)).map_err(|e| e.to_string())?;
     pb.finish_and_clear();
+    // Packfile class schemas (hkClass records) from the class data and the packfiles among the
+    // inputs.
+    let classes = hkgen::reflection::sources::extract(&inputs).map_err(|e| e.to_string())?;
+    if ex.schemas.is_empty() && classes.schemas.is_empty() {
+        for (p, e) in &ex.failures {
+            eprintln!("{}: {e}", p.display());
+        }
+        let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "no type table in {} ({} files, {} unreadable); nothing written to {}",
+            names.join(", "),
+            files.len(),
+            ex.failures.len(),
+            out.display()
+        ));
+    }
     for schema in &ex.schemas {
         let dir = hkgen::schema::snapshot::write(&out, schema).map_err(|e| e.to_string())?;
         eprintln!(
@@ -214,9 +255,6 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
         eprintln!("{}: {e}", p.display());
     }
     eprintln!("read {} files ({} bytes)", ex.files_read, ex.bytes_read);
-    // Packfile class schemas (hkClass records) from the class data and the packfiles among the
-    // inputs.
-    let classes = hkgen::reflection::sources::extract(&inputs).map_err(|e| e.to_string())?;
     for s in &classes.schemas {
         let dir = hkgen::reflection::snapshot::write(&out, s).map_err(|e| e.to_string())?;
         let unresolved = classes.unresolved.get(&s.sdk).map_or(0, Vec::len);
@@ -247,32 +285,66 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
     Ok(if ex.failures.is_empty() && ex.conflicts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>) -> Result<ExitCode, String> {
-    let packfile = !schemas.join(sdk).join("sdk.ron").is_file() && hkgen::codegen::packfile::has_schema(schemas, sdk);
-    let text = if packfile {
-        // A packfile SDK: the structs of its hkClass schema.
-        let schema = hkgen::codegen::packfile::read_schema(schemas, sdk).map_err(|e| e.to_string())?;
-        hkgen::codegen::Config::new().header(&format!("SDK {sdk}: hkClass schema.")).render_packfile(&schema).map_err(|e| e.to_string())?
+/// The module through the build script's own code path (`generate_sdks` /
+/// `generate_packfile_sdks`, overlay and header included) into a scratch folder, then printed:
+/// what `hkgen codegen` shows is what the build script compiles.
+fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>, unformatted: bool) -> Result<ExitCode, String> {
+    let tagfile = schemas.join(sdk).join("sdk.ron").is_file();
+    if !tagfile && !hkgen::codegen::packfile::has_schema(schemas, sdk) {
+        return Err(format!("no snapshot for SDK {sdk} under {} (neither {sdk}/sdk.ron nor {sdk}/classes/)", schemas.display()));
+    }
+    let scratch = std::env::temp_dir().join(format!("hkgen-codegen-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| Error::io(&scratch, e).to_string())?;
+    let config = hkgen::codegen::Config::new().formatted(!unformatted);
+    let done = if tagfile {
+        hkgen::codegen::generate_sdks(&config, schemas, &scratch, &[sdk])
     } else {
-        let schema = hkgen::schema::snapshot::read(&schemas.join(sdk)).map_err(|e| e.to_string())?;
-        let n = schema.types.len();
-        hkgen::codegen::Config::new().header(&format!("SDK {sdk}: {n} types.")).render(&schema).map_err(|e| e.to_string())?
+        hkgen::codegen::generate_packfile_sdks(&config, schemas, &scratch, &[sdk])
     };
+    let text = done.map_err(|e| e.to_string()).and_then(|g| {
+        let path = &g[0].path;
+        std::fs::read_to_string(path).map_err(|e| Error::io(path, e).to_string())
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let text = text?;
     match out {
-        Some(p) => std::fs::write(p, &text).map_err(|e| Error::io(p, e).to_string())?,
-        None => print!("{text}"),
+        Some(p) => write_output(p, text.as_bytes())?,
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes an output file, creating the folders it goes in; an error names the output path.
+fn write_output(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let failed = |e: std::io::Error| format!("cannot write the output {}: {e}", path.display());
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(failed)?;
+    }
+    std::fs::write(path, bytes).map_err(failed)
+}
+
+/// The text of [`ErrorKind::MissingCompendium`](hktypes::error::ErrorKind) for `bytes` when it is
+/// a tagfile that names a compendium: to recognise that error and add how to give one.
+fn missing_compendium_hint(error: &str, bytes: &[u8]) -> Option<String> {
+    let id = hktypes::tagfile::file::compendium_reference(bytes).ok()??;
+    let text = hktypes::error::ErrorKind::MissingCompendium(id.to_string()).to_string();
+    error.contains(&text).then(|| format!("{error} (pass the .compendium file or a folder holding it with --compendium PATH)"))
 }
 
 fn verify(
     json: bool,
     compendium_paths: Vec<PathBuf>,
     schemas: &Path,
+    skip_unknown: bool,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
     packfile_classes: PackfileClassesOf,
 ) -> Result<ExitCode, String> {
+    // The default inputs (the corpus and the class data beside it) are not named by the user: their
+    // files that are not Havok files are passed over as in a walk.
+    let by_user = !inputs.is_empty();
     let inputs = inputs_or_default(inputs)?;
     let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
     let verifier = Verifier { classes, class_schemas, packfile_classes };
@@ -287,8 +359,12 @@ fn verify(
             b.display()
         );
     }
+    // A file named on the command line is meant to be verified: one that is not a Havok file (or
+    // Havok XML, not read yet) fails unless --skip-unknown. In a directory walk such files are
+    // passed over and counted.
+    let named: std::collections::BTreeSet<&Path> = inputs.iter().filter(|p| by_user && p.is_file()).map(PathBuf::as_path).collect();
     let pb = progress_bar(files.len() as u64);
-    let reports: Vec<Report> = files
+    let mut reports: Vec<Report> = files
         .par_iter()
         .map(|p| {
             let r = read_and_verify(p, &compendia, &verifier);
@@ -297,6 +373,14 @@ fn verify(
         })
         .collect();
     pb.finish_and_clear();
+    for (r, p) in reports.iter_mut().zip(&files) {
+        if r.skipped && !skip_unknown && named.contains(p.as_path()) {
+            r.skipped = false;
+            r.ok = false;
+            let why = r.error.take().unwrap_or_default();
+            r.error = Some(format!("{why} (--skip-unknown passes over such files)"));
+        }
+    }
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -317,16 +401,27 @@ fn verify(
     }
     drop(out);
     if skipped > 0 {
-        eprintln!("{skipped} skipped (formats this version does not check: XML, older binary tagfiles, other files)");
+        let xml = reports.iter().filter(|r| r.skipped && r.format == "xml").count();
+        eprintln!("{skipped} skipped: {xml} Havok XML (not supported yet), {} not Havok files", skipped - xml);
     }
     eprintln!("{passed} passed, {failed} failed");
+    if passed + failed == 0 {
+        let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!("no Havok file to verify in {} ({} files found, {skipped} skipped)", names.join(", "), files.len()));
+    }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 fn read_and_verify(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Report {
     let path = p.display().to_string();
     match std::fs::read(p) {
-        Ok(bytes) => verifier.verify(&path, &bytes, &compendia.set_for(p)),
+        Ok(bytes) => {
+            let mut r = verifier.verify(&path, &bytes, &compendia.set_for(p));
+            if let Some(e) = r.error.as_deref().and_then(|e| missing_compendium_hint(e, &bytes)) {
+                r.error = Some(e);
+            }
+            r
+        }
         Err(e) => {
             let e = Error::io(p, e);
             Report { path, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() }
@@ -361,7 +456,7 @@ fn convert(layout: &str, schemas: &Path, input: &Path, output: &Path) -> Result<
     }
     let doc = packfile_document(&bytes, schemas, input)?;
     let out = doc.write_as(rules).map_err(|e| e.in_file(input.display().to_string()).to_string())?;
-    std::fs::write(output, &out).map_err(|e| Error::io(output, e).to_string())?;
+    write_output(output, &out)?;
     let c = doc.counts();
     eprintln!("{} ({}) -> {} ({rules}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), c.typed + c.raw, out.len());
     Ok(ExitCode::SUCCESS)
@@ -374,11 +469,19 @@ fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Pat
         print(format, &doc.dump())?;
         return Ok(ExitCode::SUCCESS);
     }
+    match inputs::sniff(&bytes) {
+        inputs::Format::Tag0 => {}
+        inputs::Format::Tcm0 => return dump_compendium(format, &bytes, file),
+        _ if hkgen::verify::is_havok_xml(&bytes) => return Err(format!("{}: Havok XML: not supported yet", file.display())),
+        _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
+    }
     // Without compendia named, the ones a binder keeps beside the file are looked for.
     let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
         .map_err(|e| e.to_string())?;
-    let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file))
-        .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file)).map_err(|e| {
+        let e = e.in_file(file.display().to_string()).to_string();
+        missing_compendium_hint(&e, &bytes).unwrap_or(e)
+    })?;
     let objects = hktypes::dynamic::dump(&t).map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     let text = match format {
         "json" => serde_json::to_string_pretty(&objects).map_err(|e| e.to_string())?,
@@ -387,6 +490,26 @@ fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Pat
     };
     // A closed pipe (`hkgen dump f | head`) ends the output quietly.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A TCM0 compendium: its ids and its type table, type by type under its full name, as a snapshot
+/// holds them.
+fn dump_compendium(format: &str, bytes: &[u8], file: &Path) -> Result<ExitCode, String> {
+    #[derive(serde::Serialize)]
+    struct CompendiumDump<'a> {
+        ids: Vec<String>,
+        types: &'a std::collections::BTreeMap<String, hkgen::schema::model::Type>,
+    }
+    let c = hktypes::tagfile::Compendium::read(bytes).map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    let ids: Vec<String> = c.ids.iter().map(|i| i.to_string()).collect();
+    let mut m = hkgen::schema::Merger::new();
+    // A compendium stores no SDK version; the records do not depend on one.
+    m.add("", c.types.clone(), hkgen::schema::Origin::Compendium(ids.clone()), 0);
+    let (schemas, _) = m.finish();
+    let empty = std::collections::BTreeMap::new();
+    let types = schemas.first().map_or(&empty, |s| &s.types);
+    print(format, &CompendiumDump { ids, types })?;
     Ok(ExitCode::SUCCESS)
 }
 

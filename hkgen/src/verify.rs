@@ -22,8 +22,8 @@ pub struct Report {
     /// The file's path, as given to [`Verifier::verify`] (on the command line: as walked from the
     /// inputs).
     pub path: String,
-    /// The format sniffed from the file's first bytes: `tag0`, `tcm0`, `packfile`, `registry` or
-    /// `other` (see [`Format::name`]).
+    /// The format sniffed from the file's first bytes: `tag0`, `tcm0`, `packfile`, `registry`,
+    /// `xml` (Havok XML, not read yet) or `other` (see [`Format::name`]).
     pub format: &'static str,
     /// `2018.1`, or null for a compendium (which stores no SDK version).
     pub sdk: Option<String>,
@@ -103,7 +103,9 @@ pub struct Report {
     /// empty base class optimization), as `8,1,1,1`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout: Option<String>,
-    /// A format this version does not check (packfiles, XML); not counted as passed or failed.
+    /// A file this version does not check (Havok XML, files that are not Havok files); not counted
+    /// as passed or failed. The command line fails a file named on it that is skipped, unless told
+    /// `--skip-unknown`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
     /// True when the file passed: every stored hash (or checked signature) recomputes and every
@@ -368,8 +370,39 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
         },
         Format::Other => {
             r.skipped = true;
-            r.error = Some("not a TAG0, TCM0, packfile or type registry".to_owned());
+            if is_havok_xml(bytes) {
+                r.format = "xml";
+                r.error = Some("Havok XML: not supported yet".to_owned());
+            } else {
+                r.error = Some(not_havok(bytes));
+            }
         }
     }
     r
+}
+
+/// A Havok XML packfile or tagfile (`<hkpackfile`, `<hktagfile` near the start, after an optional
+/// byte-order mark and XML declaration): a Havok file that `verify` does not read yet.
+pub fn is_havok_xml(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1024)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+    let text = String::from_utf8_lossy(&head[start..]);
+    text.starts_with('<') && (text.contains("<hkpackfile") || text.contains("<hktagfile"))
+}
+
+/// Why `bytes` are not a Havok file, naming their first bytes in hex and as text (`not a Havok
+/// file: starts with 89 50 4E 47 0D 0A 1A 0A ...` for a PNG), or `not a Havok file: it is empty`.
+pub fn not_havok(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "not a Havok file: it is empty".to_owned();
+    }
+    let head = &bytes[..bytes.len().min(8)];
+    let hex: Vec<String> = head.iter().map(|b| format!("{b:02X}")).collect();
+    let more = if bytes.len() > head.len() { " ..." } else { "" };
+    format!(
+        "not a Havok file: starts with {}{more} ({:?}; a TAG0 or TCM0 tagfile, a packfile or the type registry was expected)",
+        hex.join(" "),
+        String::from_utf8_lossy(head)
+    )
 }

@@ -6,26 +6,14 @@
 //! The crate lives under `target/builder-crate/` with its own target directory beside it, so that
 //! it does not lock the workspace's and its rebuilds stay cheap.
 
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("hkgen/ has a parent").to_path_buf()
-}
-
-/// `$HKGEN_CORPUS`, else `../shared/corpus` beside the checkout; `None` with a message when absent
-/// (a failure under `HKGEN_REQUIRE_CORPUS=1`).
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("HKGEN_CORPUS").map(PathBuf::from).unwrap_or_else(|| workspace().join("../shared/corpus"));
-    if dir.join("MANIFEST.tsv").is_file() {
-        return Some(dir);
-    }
-    let msg = format!("corpus not found at {} (set HKGEN_CORPUS to the folder holding MANIFEST.tsv)", dir.display());
-    if std::env::var_os("HKGEN_REQUIRE_CORPUS").is_some_and(|v| v == "1") {
-        panic!("{msg}; HKGEN_REQUIRE_CORPUS=1 makes this a failure");
-    }
-    eprintln!("SKIPPED: {msg}");
-    None
 }
 
 const BUILD_RS: &str = r#"
@@ -76,7 +64,7 @@ fn main() {
 
 #[test]
 fn an_external_crate_generates_classes_with_the_builder_and_reads_a_typed_field() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = common::corpus() else { return };
     let file = corpus.join("Axelph237__mod/chr/c3460.chrbnd/chr/c3460/c3460.hkx");
     let ws = workspace();
     let root = ws.join("target/builder-crate");

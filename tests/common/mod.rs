@@ -20,11 +20,35 @@ pub fn corpus() -> Option<PathBuf> {
         "corpus not found at {} (set HKGEN_CORPUS to the folder holding MANIFEST.tsv)",
         dir.display()
     );
-    if std::env::var_os("HKGEN_REQUIRE_CORPUS").is_some_and(|v| v == "1") {
+    if corpus_required() {
         panic!("{msg}; HKGEN_REQUIRE_CORPUS=1 makes this a failure");
     }
     eprintln!("SKIPPED: {msg}");
     None
+}
+
+/// True under `HKGEN_REQUIRE_CORPUS=1`, where a corpus test that cannot find its files fails.
+pub fn corpus_required() -> bool {
+    std::env::var_os("HKGEN_REQUIRE_CORPUS").is_some_and(|v| v == "1")
+}
+
+/// The bytes of the corpus file `rel` (relative to `corpus`), the one way the tests read a single
+/// named corpus file. `None` (with a line on stderr saying so) when it cannot be read; under
+/// `HKGEN_REQUIRE_CORPUS=1` that fails the test instead. `tests/honest_tests.rs` checks that no
+/// test skips a corpus file any other way.
+pub fn corpus_file(corpus: &Path, rel: &str) -> Option<Vec<u8>> {
+    let path = corpus.join(rel);
+    match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            let msg = format!("corpus file {}: {e}", path.display());
+            if corpus_required() {
+                panic!("{msg}; HKGEN_REQUIRE_CORPUS=1 makes this a failure");
+            }
+            eprintln!("SKIPPED: {msg}");
+            None
+        }
+    }
 }
 
 /// The workspace root (this module serves the root crate's tests and those of `hkgen/`).
@@ -35,6 +59,16 @@ pub fn workspace_root() -> PathBuf {
     } else {
         here.join("..")
     }
+}
+
+/// Where a failing snapshot test leaves the output it made instead of the committed files: a
+/// fresh, emptied folder `NAME` under `target/` (the test binary's temporary folder), never the
+/// source tree.
+pub fn mismatch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("snapshot-mismatch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
 }
 
 /// `../shared/classdata` beside the corpus.
@@ -88,7 +122,7 @@ pub fn snapshot_corpus() -> Option<PathBuf> {
         return Some(dir);
     }
     let msg = format!("the snapshot corpus {} is absent", dir.display());
-    if std::env::var_os("HKGEN_REQUIRE_CORPUS").is_some_and(|v| v == "1") {
+    if corpus_required() {
         panic!("{msg}; HKGEN_REQUIRE_CORPUS=1 makes this a failure");
     }
     eprintln!("SKIPPED: {msg}");
