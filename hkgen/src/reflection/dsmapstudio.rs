@@ -8,7 +8,7 @@
 
 use super::botw::ObservedLayout;
 use super::facts::{RecoveredFlag, SourceFacts};
-use super::serde_hkx::{hex, member_flags_of, member_type, resolve_enum};
+use super::serde_hkx::{hex, member_flags_of, member_type, resolve_member_enums};
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord};
 use crate::Error;
 use hktypes::packfile::LayoutRules;
@@ -115,19 +115,7 @@ pub fn import<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result
         observed.sizes.insert(name.clone(), p.size);
         observed.offsets.insert(name, p.offsets);
     }
-    let names: Vec<String> = facts.schema.classes.keys().cloned().collect();
-    for n in names {
-        let resolved: Vec<Option<String>> = facts.schema.classes[&n]
-            .members
-            .iter()
-            .map(|m| m.enumeration.as_deref().map(|e| resolve_enum(&facts.schema, &n, e, &declared).unwrap_or_else(|| e.to_owned())))
-            .collect();
-        if let Some(c) = facts.schema.classes.get_mut(&n) {
-            for (m, r) in c.members.iter_mut().zip(resolved) {
-                m.enumeration = r;
-            }
-        }
-    }
+    resolve_member_enums(&mut facts.schema, &declared);
     facts.layouts.insert(RULES.to_string(), observed);
     // Interface counts from the offsets, then the flags the XML drops from the signatures it
     // states, then interface counts of the classes whose offsets those flags explain.

@@ -108,6 +108,24 @@ pub(crate) fn resolve_enum(schema: &ClassSchema, class: &str, enum_name: &str, d
     declared.get(enum_name).and_then(|keys| keys.first().cloned())
 }
 
+/// Replaces every member's enum name by the key [`resolve_enum`] gives it (the name as it is where
+/// none does), once every class, and so every parent, is in `schema`.
+pub(crate) fn resolve_member_enums(schema: &mut ClassSchema, declared: &BTreeMap<String, Vec<String>>) {
+    let names: Vec<String> = schema.classes.keys().cloned().collect();
+    for n in names {
+        let resolved: Vec<Option<String>> = schema.classes[&n]
+            .members
+            .iter()
+            .map(|m| m.enumeration.as_deref().map(|e| resolve_enum(schema, &n, e, declared).unwrap_or_else(|| e.to_owned())))
+            .collect();
+        if let Some(c) = schema.classes.get_mut(&n) {
+            for (m, r) in c.members.iter_mut().zip(resolved) {
+                m.enumeration = r;
+            }
+        }
+    }
+}
+
 /// Reads the class files: `(file name, contents)` each.
 pub fn import<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<SourceFacts, Error> {
     let mut facts = SourceFacts {
@@ -166,19 +184,7 @@ pub fn import<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result
         x86_64.offsets.insert(c.name.clone(), c.members.iter().map(|m| m.offset_x86_64).collect());
     }
     // Member enums by name -> key, once every class (and so every parent) is in.
-    let names: Vec<String> = facts.schema.classes.keys().cloned().collect();
-    for n in names {
-        let resolved: Vec<Option<String>> = facts.schema.classes[&n]
-            .members
-            .iter()
-            .map(|m| m.enumeration.as_deref().map(|e| resolve_enum(&facts.schema, &n, e, &declared).unwrap_or_else(|| e.to_owned())))
-            .collect();
-        if let Some(c) = facts.schema.classes.get_mut(&n) {
-            for (m, r) in c.members.iter_mut().zip(resolved) {
-                m.enumeration = r;
-            }
-        }
-    }
+    resolve_member_enums(&mut facts.schema, &declared);
     facts.layouts.insert(X86.to_string(), x86);
     facts.layouts.insert(X86_64.to_string(), x86_64);
     super::facts::infer_interfaces(&mut facts, X86_64, "interfaces: not in the serde-hkx JSON, found from its x86_64 offsets");
