@@ -169,40 +169,8 @@ pub fn import(json: &str) -> Result<(ClassSchema, ObservedLayout), Error> {
 pub fn infer_interfaces(schema: &mut ClassSchema, observed: &ObservedLayout) -> Vec<(String, u32)> {
     use super::layout::Layouts;
     use hktypes::packfile::LayoutRules;
-    let mut order: Vec<(usize, String)> = schema.classes.keys().map(|n| (schema.ancestry(n).len(), n.clone())).collect();
-    order.sort();
-    let mut found = Vec::new();
-    for (_, name) in order {
-        let (Some(size), Some(offsets)) = (observed.sizes.get(&name), observed.offsets.get(&name)) else { continue };
-        let agrees = |s: &ClassSchema| {
-            Layouts::new(s, LayoutRules::SWITCH).class(&name).is_ok_and(|l| l.size == *size && l.offsets == *offsets)
-        };
-        if agrees(schema) || schema.classes[&name].interfaces != 0 {
-            continue;
-        }
-        for k in 1..=4 {
-            if let Some(c) = schema.classes.get_mut(&name) {
-                c.interfaces = k;
-            }
-            if agrees(schema) {
-                found.push((name.clone(), k));
-                break;
-            }
-            if let Some(c) = schema.classes.get_mut(&name) {
-                c.interfaces = 0;
-            }
-        }
-    }
-    for (name, _) in &found {
-        schema.overrides.insert(
-            name.clone(),
-            LayoutOverride {
-                reason: "interfaces: not in the dump, found from its Switch offsets".into(),
-                hidden_members: false,
-                fixed: BTreeMap::new(),
-            },
-        );
-    }
+    let reason = "interfaces: not in the dump, found from its Switch offsets";
+    let found = super::facts::infer_interface_counts(schema, observed, LayoutRules::SWITCH, &BTreeMap::new(), reason);
     // What no interface count explains: members the reflection hides. Their Switch layout is the
     // dump's; other layouts cannot be computed.
     for (name, size) in &observed.sizes {

@@ -97,13 +97,24 @@ pub fn layout_disagreements(facts: &SourceFacts, rules: LayoutRules) -> (usize, 
 /// whose reason says where the count came from (`reason`), and returns them.
 pub fn infer_interfaces(facts: &mut SourceFacts, rules: LayoutRules, reason: &str) -> Vec<(String, u32)> {
     let Some(observed) = facts.layouts.get(&rules.to_string()) else { return Vec::new() };
-    let schema = &mut facts.schema;
+    infer_interface_counts(&mut facts.schema, observed, rules, &facts.signatures, reason)
+}
+
+/// [`infer_interfaces`] over any dump's `observed` layout under `rules`: `stated` holds the
+/// signatures the dump states (none for a dump that states none, such as the BotW reflection).
+pub(crate) fn infer_interface_counts(
+    schema: &mut ClassSchema,
+    observed: &ObservedLayout,
+    rules: LayoutRules,
+    stated: &BTreeMap<String, u32>,
+    reason: &str,
+) -> Vec<(String, u32)> {
     let mut order: Vec<(usize, String)> = schema.classes.keys().map(|n| (schema.ancestry(n).len(), n.clone())).collect();
     order.sort();
     let mut found = Vec::new();
     for (_, name) in order {
         let (Some(size), Some(offsets)) = (observed.sizes.get(&name), observed.offsets.get(&name)) else { continue };
-        let stated = facts.signatures.get(&name);
+        let stated = stated.get(&name);
         let lays_out = |s: &ClassSchema| Layouts::new(s, rules).class(&name).is_ok_and(|l| l.size == *size && l.offsets == *offsets);
         let agrees = |s: &ClassSchema| lays_out(s) && stated.is_none_or(|st| signature::class_signature(s, &name).is_ok_and(|c| c == *st));
         if schema.classes[&name].interfaces != 0 || lays_out(schema) {
