@@ -26,7 +26,7 @@ fi
 # proportion to a 128 KiB input a finding.
 "$bin" "$work/corpus" "$seeds/$target" \
     -max_len=131072 -max_total_time="$secs" -runs="$runs" \
-    -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
+    -rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=10 \
     -artifact_prefix="$work/crashes/" -print_final_stats=1 2>&1 | tee "$work/fuzz.log" | grep -E "INITED|DONE|ERROR|SUMMARY|panicked" || true
 for c in "$work"/crashes/crash-* "$work"/crashes/oom-* "$work"/crashes/timeout-* "$work"/crashes/leak-*; do
     [ -f "$c" ] || continue

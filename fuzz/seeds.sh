@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seed folders for the fuzz targets, made of links to the corpus files (never copies) of at most
 # 128 KiB, by the MANIFEST's format column; registry seeds are small dumps cut from the Elden Ring
-# registry (each a few types with everything they reference).
+# registry (each a few types with everything they reference); the crafted hostile files of
+# tests/hostile.rs are written as seeds beside the corpus links.
 #
 #   fuzz/seeds.sh [OUT]     # OUT defaults to ${TMPDIR:-/tmp}/hkgen-fuzz-seeds
 set -euo pipefail
@@ -22,5 +23,8 @@ awk -F'\t' 'NR > 1 && $3 <= 131072 { print $4 "\t" $1 }' "$corpus/MANIFEST.tsv" 
 ln -sfn "$out/tag0" "$out/typed"
 # The packfile object graph reads packfiles.
 ln -sfn "$out/packfile" "$out/packfile_objects"
+# The crafted hostile files of tests/hostile.rs (made by the test code, no game data; each at most
+# 128 KiB) go to tag0/crafted/ and packfile/crafted/.
+(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --all-features --test hostile > /dev/null)
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
 for d in "$out"/*; do echo "$(basename "$d"): $(find -L "$d" -type f | wc -l) seeds"; done

@@ -38,6 +38,7 @@ fn serial() -> MutexGuard<'static, ()> {
 /// Runs `f` on `input` under the counting allocator; fails when it takes more than the stated
 /// memory bound or `seconds`.
 fn bounded<R>(what: &str, input: &[u8], seconds: u64, f: impl FnOnce() -> R) -> R {
+    common::fuzz_seed(input);
     let t = Instant::now();
     let (r, peak) = measured(f);
     let took = t.elapsed();
@@ -339,6 +340,64 @@ fn with_type_padding(small: &[u8], pad: usize) -> Vec<u8> {
     w.finish()
 }
 
+/// The large cases above in versions that fit the fuzzers' inputs (at most
+/// `common::FUZZ_SEED_MAX` bytes), held to the same bounds: refused or read as the large ones
+/// are. With `HKGEN_FUZZ_SEED_DIR` set they become the fuzz seeds of those cases.
+#[test]
+fn small_versions_of_the_large_cases_end_the_same_way() {
+    let _s = serial();
+    let set = CompendiumSet::new();
+    let small = |bytes: &[u8]| assert!(bytes.len() <= common::FUZZ_SEED_MAX, "{} bytes", bytes.len());
+    // 4,000 pointer members at offset 0 of an 8-byte record, a run of 100.
+    let fields: Vec<(String, u32, u32)> = (0..4_000).map(|k| (format!("p{k}"), 0, 1)).collect();
+    let types = [ty("P", FMT_POINTER, 8, 8), Ty { fields: Some(fields), ..record("R", 8, &[]) }];
+    let bytes = tag0(&types, &[0; 8 * 100], &[run(2, 0, 100)]);
+    small(&bytes);
+    items_fail("4 000 overlapping pointers, a run of 100", &bytes, 2, "reference slots in one element");
+    // 2,000 overlapping int members x 100 elements, decoded as dynamic values.
+    let fields: Vec<(String, u32, u32)> = (0..2_000).map(|k| (format!("f{k}"), 0, 1)).collect();
+    let types = [
+        ty("int", FMT_INT32, 4, 4),
+        Ty { fields: Some(fields), ..record("R", 8, &[]) },
+        Ty { subtype: Some(2), ..ty("hkArray<R>", FMT_ARRAY, 16, 8) },
+        record("Root", 16, &[("rs", 0, 3)]),
+    ];
+    let mut data = vec![0u8; 16 + 8 * 100];
+    data[0..4].copy_from_slice(&2u32.to_le_bytes());
+    let bytes = tag0(&types, &data, &[object(4, 0), run(2, 16, 100)]);
+    small(&bytes);
+    let e = bounded("2 000 overlapping members x 100: dump", &bytes, 5, || {
+        let file = TagFile::read(&bytes, &set).unwrap();
+        hktypes::dynamic::dump(&file).map(|_| ()).unwrap_err()
+    });
+    assert!(e.offset().is_some() && e.to_string().contains("more values than"), "{e}");
+    // 1,000 fields inherited by 1,000 heirs that store hashes and have objects.
+    let heirs = 1_000u32;
+    let fields: Vec<(String, u32, u32)> = (0..1_000).map(|k| (format!("f{k}"), 0, 1)).collect();
+    let mut types = vec![ty("int", FMT_INT32, 4, 4), Ty { fields: Some(fields), hash: Some(1), ..record("Base", 8, &[]) }];
+    for k in 0..heirs {
+        types.push(Ty { name: format!("H{k}"), parent: 2, fields: Some(Vec::new()), hash: Some(k), ..ty("", FMT_RECORD, 8, 8) });
+    }
+    let items: Vec<Item> = (0..heirs).map(|k| object(3 + k, 8 * k)).collect();
+    let bytes = tag0(&types, &vec![0; 8 * heirs as usize], &items);
+    small(&bytes);
+    let r = bounded("1 000 fields, 1 000 heirs: verify", &bytes, 5, || verify_bytes("crafted", &bytes, &set));
+    assert_eq!((r.hashes_stored, r.roundtrip), (heirs as usize + 1, Some("exact")), "{:?}", r.error);
+    // 10^4 two-byte types: refused; 2,000 at the limit: read and verified.
+    let types: Vec<Ty> = (0..10_000).map(|_| Ty { name: "T".into(), ..Ty::default() }).collect();
+    let bytes = tag0(&types, &[], &[]);
+    small(&bytes);
+    let e = bounded("10^4 two-byte types", &bytes, 5, || TagFile::read(&bytes, &set).map(|_| ()).unwrap_err());
+    assert!(e.layer() == Layer::TypeTable && e.to_string().contains("types in a TYPE section"), "{e}");
+    let n = 2_000usize;
+    let types: Vec<Ty> = (0..n).map(|_| Ty { name: "T".into(), ..Ty::default() }).collect();
+    let pad = (n - hktypes::tagfile::type_section::TYPE_SLACK) * hktypes::tagfile::type_section::MIN_TYPE_BYTES;
+    let bytes = with_type_padding(&tag0(&types, &[], &[]), pad);
+    small(&bytes);
+    let r = bounded("2 000 two-byte types at the limit: verify", &bytes, 5, || verify_bytes("crafted", &bytes, &set));
+    assert_eq!(r.types, n, "{:?}", r.error);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. No nonsense accepted.
 
@@ -349,6 +408,7 @@ fn a_member_that_does_not_fit_its_record_is_a_type_table_error() {
     for offset in [0xFFFF_FFFE, 0xFFFF_FFFC, 8, 5] {
         let types = [ty("P", FMT_POINTER, 8, 8), record("R", 8, &[("p", offset, 1)])];
         let bytes = tag0(&types, &[0; 8], &[object(2, 0)]);
+        common::fuzz_seed(&bytes);
         let e = TagFile::read(&bytes, &set).map(|_| ()).unwrap_err();
         assert_eq!(e.layer(), Layer::TypeTable, "{e}");
         assert_eq!(e.path(), ["R", "p"], "{e}");
@@ -383,6 +443,7 @@ fn two_objects(first: u32, second: u32, target: u32) -> Vec<u8> {
 }
 
 fn verify_fails(what: &str, bytes: &[u8], expect: &[&str]) {
+    common::fuzz_seed(bytes);
     let r = verify_bytes("crafted", bytes, &CompendiumSet::new());
     let e = r.error.clone().unwrap_or_default();
     eprintln!("{what}: {e}");
@@ -474,6 +535,7 @@ fn a_packfile_contents_offset_outside_its_section_is_an_error() {
     for (at, v) in [(0x1C, 0xFFFF_FFF0u32), (0x24, 0xFFFF_FFF0)] {
         let mut bytes = stock.clone();
         bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        common::fuzz_seed(&bytes);
         let e = hktypes::packfile::PackFile::read(&bytes).map(|_| ()).unwrap_err();
         assert_eq!(e.offset(), Some(at as u64), "{e}");
         assert!(e.to_string().contains("offset 0xfffffff0 outside"), "{e}");
@@ -503,6 +565,7 @@ fn a_packfile_array_of_0x7fffffff_elements_fails_verify() {
         .expect("an hkArray in __data__");
     let mut bytes = stock.clone();
     bytes[base + count_at..base + count_at + 4].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+    common::fuzz_seed(&bytes);
     let r = v.verify("crafted", &bytes, &set);
     let e = r.error.clone().unwrap_or_default();
     eprintln!("0x7FFFFFFF elements: {e}");
@@ -522,6 +585,7 @@ fn bytes_after_the_tag0_section_are_kept_and_written_back() {
     // Helldivers 2 style: the TAG0 file, then data of its own.
     let trailing: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
     let bytes = [&stock[..], &trailing].concat();
+    common::fuzz_seed(&bytes);
     let file = TagFile::read(&bytes, &set).unwrap();
     assert_eq!(file.trailing, &trailing[..]);
     assert_eq!(hktypes::tagfile::write::rewrite(&file).unwrap(), bytes);
