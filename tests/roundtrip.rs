@@ -72,28 +72,65 @@ fn a_difference_is_located() {
     panic!("no corpus file with padding between items");
 }
 
+/// The first sub-section of two `TYPE` sections that differs, with the offset in its body of the
+/// first differing byte (and the two sizes), or `None` when the sections are identical.
+fn first_difference(generated: &[u8], stock: &[u8]) -> Option<String> {
+    use hktypes::tagfile::section::read_root;
+    if generated == stock {
+        return None;
+    }
+    let (g, s) = (read_root(generated).unwrap(), read_root(stock).unwrap());
+    for (a, b) in g.children.iter().zip(&s.children) {
+        if a.tag != b.tag || a.body != b.body {
+            let at = a.body.iter().zip(b.body).position(|(x, y)| x != y).unwrap_or(a.body.len().min(b.body.len()));
+            return Some(format!("{} (stock {}): byte {at} of {} (stock {})", a.tag, b.tag, a.body.len(), b.body.len()));
+        }
+    }
+    Some(format!("{} sub-sections (stock {})", g.children.len(), s.children.len()))
+}
+
 /// A `TYPE` section generated from a table (for files built from scratch or whose types changed)
-/// reads back to the same table, its hashes recompute, and a file written with it reads and
-/// holds the same items. How many stock sections it reproduces byte for byte is printed.
+/// equals the stock one byte for byte when given the stock `THSH` order: all 81 corpus sections
+/// (29 distinct). Without it (`THSH` in walk order, all the table says) every sub-section but
+/// `THSH` is still the stock one, and `THSH` differs in all 81, from its fourth entry on (the data
+/// writer lists `hkRefVariant` before `hkStringPtr`). The generated section reads back to the same
+/// table, its hashes recompute, and a file written with it reads and holds the same items.
 #[test]
 fn generated_type_sections_read_back() {
     use hktypes::reflect::hash::{check_table, Recipe};
     use hktypes::tagfile::section::read_root;
     use hktypes::tagfile::{type_section, type_writer};
     let Some(corpus) = common::corpus() else { return };
-    let (mut tables, mut identical) = (0, 0);
+    let (mut tables, mut identical, mut identical_but_thsh, mut thsh_differs) = (0, 0, 0, 0);
+    let mut distinct = std::collections::HashSet::new();
+    let mut mismatches = Vec::new();
     for e in common::manifest(&corpus).iter().filter(|e| e.format == "tag0" || e.format == "tcm0") {
         let bytes = std::fs::read(&e.path).unwrap();
         let root = read_root(&bytes).unwrap();
         let Some(ty) = root.child(b"TYPE") else { continue };
         let sdkv = root.child(b"SDKV").map_or("20180100".to_owned(), |s| String::from_utf8_lossy(s.body).into_owned());
+        let stock = &bytes[ty.start as usize..ty.start as usize + 8 + ty.body.len()];
+        distinct.insert(stock.to_vec());
         let table = type_section::read(ty).unwrap();
-        let generated = type_writer::write(&table, type_writer::Style::for_sdk(&sdkv));
+        let style = type_writer::Style::for_sdk(&sdkv);
+        let order = type_section::hash_order(ty, table.types.len()).unwrap();
+        let generated = type_writer::write_ordered(&table, style, &order);
         tables += 1;
-        if generated == bytes[ty.start as usize..ty.start as usize + 8 + ty.body.len()] {
-            identical += 1;
+        match first_difference(&generated, stock) {
+            None => identical += 1,
+            Some(d) => mismatches.push(format!("{}: {d}", e.relpath)),
         }
-        let back = type_section::read(&read_root(&generated).unwrap()).unwrap();
+        // Without the stock THSH order: only THSH differs.
+        let walked = type_writer::write(&table, style);
+        match first_difference(&walked, stock) {
+            None => identical_but_thsh += 1,
+            Some(d) if d.starts_with("THSH") => {
+                identical_but_thsh += 1;
+                thsh_differs += 1;
+            }
+            Some(d) => mismatches.push(format!("{} (walk-order THSH): {d}", e.relpath)),
+        }
+        let back = type_section::read(&read_root(&walked).unwrap()).unwrap();
         assert_eq!(back, table, "{}", e.relpath);
         let check = check_table(&back, Recipe::for_sdk(&sdkv)).unwrap();
         assert_eq!(check.matched, check.stored, "{}", e.relpath);
@@ -103,15 +140,17 @@ fn generated_type_sections_read_back() {
             let items = hktypes::tagfile::items::Items::read(&file, &mut layouts).unwrap();
             let plan = write::plan(&items, &mut layouts).unwrap();
             let (data, table_out, patches) = write::lay_out(&items, &plan);
-            let out = write::write_file(file.sdkv_raw, &data, write::TypesOut::Section(&generated), &table_out, &patches);
+            let out = write::write_file(file.sdkv_raw, &data, write::TypesOut::Section(&walked), &table_out, &patches);
             let again = TagFile::read(&out, &Default::default()).unwrap();
             assert_eq!(*again.types, *file.types);
             assert_eq!(again.data, file.data, "{}", e.relpath);
             assert_eq!(again.items, file.items);
         }
     }
-    eprintln!("generated TYPE sections identical to the stock ones: {identical} of {tables}");
-    assert!(tables > 70);
+    assert!(mismatches.is_empty(), "{} sections differ:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert_eq!((tables, distinct.len()), (81, 29));
+    assert_eq!(identical, 81, "generated TYPE sections identical to the stock ones");
+    assert_eq!((identical_but_thsh, thsh_differs), (81, 81), "sections in walk order identical but for THSH");
 }
 
 /// Every object of every corpus tagfile decodes through the file's own type table.

@@ -1,21 +1,39 @@
 //! Writes a [`TypeTable`] as a `TYPE` section, for files built from scratch or whose types changed
 //! (a file read with its own `TYPE` section writes that section back as it was).
 //!
-//! The layout follows stock files: `TPTR` with eight zero bytes per type; `TSTR` holding every type
-//! and parameter name once, in the order a pass over the types meets them (a type's name, then its
-//! template parameters' names; SDK 2019.1 also puts a type parameter's type name right after the
-//! parameter's); `TNA1`; `FSTR` with the field names in the order the bodies use them; `TBDY` with
-//! one record per type that has a parent or any optional part; `THSH`; `TPAD`.
+//! Stock sections are laid out by a walk over the types, which [`write_ordered`] reproduces; given
+//! the order of a file's `THSH` entries it writes every one of the corpus's 81 stock sections byte
+//! for byte (`tests/roundtrip.rs`).
 //!
-//! Stock files order the `TBDY` records and `THSH` entries by a walk over the types that this
-//! writer does not reproduce (it writes both in index order), and SDK 2019.1 sizes `TPTR`
-//! differently; the sections it writes read back to the same table with the same hashes.
+//! - **The walk.** Its roots are the types no type of a lower index refers to (as parent, subtype,
+//!   template argument, field or interface): the types Havok's data writer met first in the
+//!   objects, in index order. From each root the walk meets a type's *dependencies*: its parent,
+//!   its type arguments, its fields' types, its interfaces, and its subtype only when it has no
+//!   fields (the subtype of `hkRefVariant` or `hkPropertyBag` is met through the pointer field
+//!   instead). Up to SDK 2018.1 the walk is breadth-first, parent and type arguments before fields;
+//!   SDK 2019.1 meets a type's fields, interfaces and subtype before its type arguments, and after
+//!   listing all the new dependencies of a type it walks each of them in turn (depth-first by
+//!   sibling group). Types the walk does not reach come last, in index order.
+//! - **`TPTR`**: eight zero bytes per type, the null type included; SDK 2019.1 only per type with
+//!   a `TBDY` record, plus one.
+//! - **`TSTR`**: every type and parameter name once, in walk order (a type's name, then its
+//!   parameters' names); SDK 2019.1 takes the types in index order and puts a type parameter's
+//!   type name right after the parameter's.
+//! - **`TNA1`**: every type in index order.
+//! - **`FSTR`**: the field names in the order the bodies use them.
+//! - **`TBDY`**: one record per type that has a parent or any optional part, in walk order.
+//! - **`THSH`**: the stored hashes, in the order Havok's data writer first met the types (the
+//!   order in which it numbers the objects' references: every non-string reference before the
+//!   strings, so `hkRefVariant` comes before `hkStringPtr` although the walk meets it later). The
+//!   table does not say that order; [`write`] uses walk order, which differs from every stock
+//!   section from the fourth entry on, and [`write_ordered`] takes the order as given.
+//!
 //! Packed integers take their shortest form and every sub-section is padded to four bytes (string
 //! tables with 0xFF from SDK 2019.1 on, zero before).
 
 use super::packed;
 use super::section::SectionWriter;
-use crate::reflect::{presence, TemplateArg, TypeTable};
+use crate::reflect::{presence, TemplateArg, TypeDef, TypeIndex, TypeTable};
 use std::collections::HashMap;
 
 /// Which sub-section names and padding a section is written with.
@@ -63,16 +81,133 @@ fn pad4(v: &mut Vec<u8>, byte: u8) {
     }
 }
 
-/// The `TYPE` section (header included) for `table`.
-pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
+/// Every type a type refers to: its type arguments, parent, subtype, fields' types and interfaces
+/// (the null type left out).
+fn references<'a>(table: &'a TypeTable, t: &'a TypeDef) -> impl Iterator<Item = TypeIndex> + 'a {
+    let args = table.params_of(t).iter().filter_map(|p| match p.arg {
+        TemplateArg::Type(ti) => Some(ti),
+        TemplateArg::Value(_) => None,
+    });
+    args.chain([t.parent])
+        .chain(t.subtype)
+        .chain(table.fields_of(t).iter().map(|f| f.ty))
+        .chain(t.interfaces.iter().flatten().map(|x| x.ty))
+        .filter(|&r| r != 0)
+}
+
+/// The types the walk meets from `t`, in the order it meets them (see the module doc).
+fn dependencies(table: &TypeTable, t: &TypeDef, style: Style, out: &mut Vec<TypeIndex>) {
+    out.clear();
+    let args = table.params_of(t).iter().filter_map(|p| match p.arg {
+        TemplateArg::Type(ti) => Some(ti),
+        TemplateArg::Value(_) => None,
+    });
+    out.push(t.parent);
+    if !style.v2019 {
+        out.extend(args.clone());
+    }
+    out.extend(table.fields_of(t).iter().map(|f| f.ty));
+    out.extend(t.interfaces.iter().flatten().map(|x| x.ty));
+    if t.fields.is_none() {
+        out.extend(t.subtype);
+    }
+    if style.v2019 {
+        out.extend(args);
+    }
+    out.retain(|&d| d != 0 && (d as usize) < table.types.len());
+}
+
+/// Every type of `table` but the null one, in the order Havok's writer walks them (module doc).
+pub fn walk_order(table: &TypeTable, style: Style) -> Vec<TypeIndex> {
     let n = table.types.len();
+    // The lowest index that refers to each type; a type that no lower index refers to is a root.
+    let mut first_referrer = vec![TypeIndex::MAX; n];
+    for (i, t) in table.iter() {
+        for r in references(table, t) {
+            if let Some(f) = first_referrer.get_mut(r as usize) {
+                *f = (*f).min(i);
+            }
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n.saturating_sub(1));
+    let mut deps = Vec::new();
+    for root in 1..n as TypeIndex {
+        if first_referrer[root as usize] < root || !meet(root, &mut seen, &mut order) {
+            continue;
+        }
+        if !style.v2019 {
+            // Breadth-first: the types met are walked in the order they were met.
+            let mut next = order.len() - 1;
+            while next < order.len() {
+                dependencies(table, &table.types[order[next] as usize], style, &mut deps);
+                for &d in &deps {
+                    meet(d, &mut seen, &mut order);
+                }
+                next += 1;
+            }
+        } else {
+            // A type's new dependencies are all met, then each is walked in turn. The stack holds,
+            // per type being walked, the range of `order` its new dependencies took.
+            let mut stack = vec![(order.len() - 1, order.len())];
+            while let Some(top) = stack.last_mut() {
+                if top.0 == top.1 {
+                    stack.pop();
+                    continue;
+                }
+                let t = order[top.0];
+                top.0 += 1;
+                dependencies(table, &table.types[t as usize], style, &mut deps);
+                let start = order.len();
+                for &d in &deps {
+                    meet(d, &mut seen, &mut order);
+                }
+                stack.push((start, order.len()));
+            }
+        }
+    }
+    // Types the walk did not reach (a type met only as the subtype of a type with fields).
+    for i in 1..n as TypeIndex {
+        meet(i, &mut seen, &mut order);
+    }
+    order
+}
+
+/// Marks `d` met; appends it to `order` and says so if it was not met before.
+fn meet(d: TypeIndex, seen: &mut [bool], order: &mut Vec<TypeIndex>) -> bool {
+    let new = !std::mem::replace(&mut seen[d as usize], true);
+    if new {
+        order.push(d);
+    }
+    new
+}
+
+/// Whether a type gets a `TBDY` record: it has a parent or any optional part.
+fn has_body(t: &TypeDef) -> bool {
+    t.presence() != 0 || t.parent != 0
+}
+
+/// The `TYPE` section (header included) for `table`, its `THSH` entries in walk order (stock files
+/// order them by the data writer's walk, which the table does not say: see [`write_ordered`]).
+pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
+    let order = walk_order(table, style);
+    let hashed: Vec<TypeIndex> = order.iter().copied().filter(|&i| table.types[i as usize].hash.is_some()).collect();
+    write_ordered(table, style, &hashed)
+}
+
+/// The `TYPE` section (header included) for `table`, with the `THSH` entries of the types
+/// `hash_order` lists, in that order (each must have a hash; one that has none is left out, and so
+/// is a type listed twice or out of range). A stock file's `THSH` order
+/// ([`type_section::hash_order`](super::type_section::hash_order)) gives back its section.
+pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) -> Vec<u8> {
+    let n = table.types.len();
+    let order = walk_order(table, style);
     let mut tstr = Strings::new();
-    for (_, t) in table.iter() {
+    let intern_names = |tstr: &mut Strings, t: &TypeDef| {
         tstr.intern(&t.name);
         for p in table.params_of(t) {
             tstr.intern(&p.name);
-            // SDK 2019.1 interns a type parameter's type name right after the parameter name;
-            // older SDKs only when that type's own entry comes.
+            // SDK 2019.1 interns a type parameter's type name right after the parameter name.
             if style.v2019 {
                 if let TemplateArg::Type(ti) = p.arg {
                     if let Some(pt) = table.get(ti) {
@@ -80,6 +215,15 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
                     }
                 }
             }
+        }
+    };
+    if style.v2019 {
+        for (_, t) in table.iter() {
+            intern_names(&mut tstr, t);
+        }
+    } else {
+        for &i in &order {
+            intern_names(&mut tstr, &table.types[i as usize]);
         }
     }
     let mut tna = Vec::new();
@@ -98,11 +242,14 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
     }
     let mut fstr = Strings::new();
     let mut tbdy = Vec::new();
-    for (i, t) in table.iter() {
-        let p = t.presence();
-        if p == 0 && t.parent == 0 {
+    let mut records = 0usize;
+    for &i in &order {
+        let t = &table.types[i as usize];
+        if !has_body(t) {
             continue;
         }
+        records += 1;
+        let p = t.presence();
         packed::write(&mut tbdy, u64::from(i));
         packed::write(&mut tbdy, u64::from(t.parent));
         packed::write(&mut tbdy, u64::from(p));
@@ -142,7 +289,14 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
         }
         debug_assert_eq!(p & presence::ATTRIBUTE, 0);
     }
-    let hashed: Vec<_> = table.iter().filter_map(|(i, t)| t.hash.map(|h| (i, h))).collect();
+    let mut listed = vec![false; n];
+    let hashed: Vec<(TypeIndex, u32)> = hash_order
+        .iter()
+        .filter_map(|&i| {
+            let h = table.get(i)?.hash?;
+            (!std::mem::replace(&mut listed[i as usize], true)).then_some((i, h))
+        })
+        .collect();
     let mut thsh = Vec::new();
     packed::write(&mut thsh, hashed.len() as u64);
     for (i, h) in hashed {
@@ -158,9 +312,12 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
     pad4(&mut tbdy, 0);
     pad4(&mut thsh, 0);
 
+    // SDK 2019.1 keeps a pointer slot per type with a record (and the null type); older SDKs one
+    // per type.
+    let slots = if style.v2019 { records + 1 } else { n };
     let mut w = SectionWriter::new();
     w.begin(b"TYPE", 0);
-    w.leaf(b"TPTR", &vec![0u8; 8 * n]);
+    w.leaf(b"TPTR", &vec![0u8; 8 * slots]);
     w.leaf(if style.v2019 { b"TST1" } else { b"TSTR" }, &ts);
     w.leaf(if style.old_names { b"TNAM" } else { b"TNA1" }, &tna);
     w.leaf(if style.v2019 { b"FST1" } else { b"FSTR" }, &fs);
