@@ -1,9 +1,11 @@
 //! Writes a [`TypeTable`] as a `TYPE` section, for files built from scratch or whose types changed
 //! (a file read with its own `TYPE` section writes that section back as it was).
 //!
-//! Stock sections are laid out by a walk over the types, which [`write_ordered`] reproduces; given
-//! the order of a file's `THSH` entries it writes every one of the corpus's 81 stock sections byte
-//! for byte (`tests/roundtrip.rs`).
+//! Stock sections are laid out by a walk over the types, which [`write`] reproduces, and list their
+//! hashes in the order the data writer met the types, which [`data_hash_order`] recomputes from a
+//! file's items and patches and [`write_ordered`] takes. So generated, every one of the corpus's 81
+//! stock sections comes out byte for byte (`tests/roundtrip.rs`: the 76 of TAG0 files with the
+//! order from their items, the 5 of TCM0 compendia, which hold no items, with their stored order).
 //!
 //! - **The walk.** Its roots are the types no type of a lower index refers to (as parent, subtype,
 //!   template argument, field or interface): the types Havok's data writer met first in the
@@ -22,18 +24,21 @@
 //! - **`TNA1`**: every type in index order.
 //! - **`FSTR`**: the field names in the order the bodies use them.
 //! - **`TBDY`**: one record per type that has a parent or any optional part, in walk order.
-//! - **`THSH`**: the stored hashes, in the order Havok's data writer first met the types (the
-//!   order in which it numbers the objects' references: every non-string reference before the
-//!   strings, so `hkRefVariant` comes before `hkStringPtr` although the walk meets it later). The
-//!   table does not say that order; [`write`] uses walk order, which differs from every stock
-//!   section from the fourth entry on, and [`write_ordered`] takes the order as given.
+//! - **`THSH`**: the hashes of exactly the types of the file's items and of its patched slots, in
+//!   the order Havok's data writer meets them ([`data_hash_order`]): the items in `DATA` order,
+//!   each its own type and then its slots' types, non-strings before strings. So `hkRefVariant`
+//!   comes before `hkStringPtr` although the walk over the types meets it later. The table alone
+//!   does not say that order; [`write`] lists the hashes in walk order, which differs from every
+//!   stock section from the fourth entry on. A compendium's order (it holds no items) is kept only
+//!   by its `THSH` ([`type_section::hash_order`](super::type_section::hash_order)).
 //!
 //! Packed integers take their shortest form and every sub-section is padded to four bytes (string
 //! tables with 0xFF from SDK 2019.1 on, zero before).
 
+use super::index::{Item, Patch};
 use super::packed;
 use super::section::SectionWriter;
-use crate::reflect::{presence, TemplateArg, TypeDef, TypeIndex, TypeTable};
+use crate::reflect::{presence, Kind, TemplateArg, TypeDef, TypeIndex, TypeTable};
 use std::collections::HashMap;
 
 /// Which sub-section names and padding a section is written with.
@@ -193,6 +198,66 @@ pub fn write(table: &TypeTable, style: Style) -> Vec<u8> {
     let order = walk_order(table, style);
     let hashed: Vec<TypeIndex> = order.iter().copied().filter(|&i| table.types[i as usize].hash.is_some()).collect();
     write_ordered(table, style, &hashed)
+}
+
+/// The first of `key` that `t` or an ancestor of it has (at most as many steps as the table has
+/// types, so a parent cycle of a hand-built table ends).
+fn inherited<T>(table: &TypeTable, mut t: TypeIndex, key: impl Fn(&TypeDef) -> Option<T>) -> Option<T> {
+    for _ in 0..table.types.len() {
+        let def = table.get(t)?;
+        if let Some(v) = key(def) {
+            return Some(v);
+        }
+        t = def.parent;
+    }
+    None
+}
+
+/// The order of a file's `THSH` entries, as Havok's data writer meets the types: the items in the
+/// order they lie in `DATA`, each its own type and then the types of the slots it holds (the
+/// `PTCH` entries within its bytes) in the order the walk numbers their references, every
+/// non-string slot before the strings, each group by offset within an element and then by
+/// element. Every corpus TAG0 file stores exactly the types this lists (its items' and its
+/// patches'), in this order (`tests/roundtrip.rs`). `items` and `patches` are a file's `ITEM` and
+/// `PTCH` tables as [`write::lay_out`](super::write::lay_out) gives them.
+pub fn data_hash_order(table: &TypeTable, items: &[Item], patches: &[Patch]) -> Vec<TypeIndex> {
+    // Items by offset (the null item left out); among items at one offset, the later numbered
+    // holds the bytes (an empty run shares its offset with what follows it).
+    let mut by_offset: Vec<usize> = (1..items.len()).collect();
+    by_offset.sort_by_key(|&k| (items[k].offset, k));
+    let starts: Vec<u32> = by_offset.iter().map(|&k| items[k].offset).collect();
+    let mut slots: Vec<Vec<(u32, TypeIndex)>> = vec![Vec::new(); by_offset.len()];
+    for p in patches {
+        for &at in &p.offsets {
+            if let Some(j) = starts.partition_point(|&s| s <= at).checked_sub(1) {
+                slots[j].push((at, p.ty));
+            }
+        }
+    }
+    let is_string = |t: TypeIndex| inherited(table, t, |d| d.format()).is_some_and(|f| f.kind() == Kind::String);
+    let mut seen = vec![false; table.types.len()];
+    let mut order = Vec::new();
+    let mut meet = |t: TypeIndex, order: &mut Vec<TypeIndex>| {
+        if let Some(s) = seen.get_mut(t as usize) {
+            if !std::mem::replace(s, true) {
+                order.push(t);
+            }
+        }
+    };
+    for (j, &k) in by_offset.iter().enumerate() {
+        let item = &items[k];
+        meet(item.ty, &mut order);
+        let size = inherited(table, item.ty, |d| d.size.map(|s| s.size)).unwrap_or(0).max(1);
+        let mut held = std::mem::take(&mut slots[j]);
+        held.sort_by_key(|&(at, ty)| {
+            let rel = at - item.offset;
+            (is_string(ty), rel % size, rel / size)
+        });
+        for (_, ty) in held {
+            meet(ty, &mut order);
+        }
+    }
+    order
 }
 
 /// The `TYPE` section (header included) for `table`, with the `THSH` entries of the types
