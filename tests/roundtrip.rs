@@ -157,6 +157,135 @@ fn generated_type_sections_read_back() {
     assert_eq!(thsh_only, 81, "sections from the table alone identical but for THSH");
 }
 
+/// Havok numbers a file's types by a walk from the types its data writer met first
+/// (`type_writer::havok_order`): applied to the roots `type_writer::roots` finds, it gives back the
+/// index order of every one of the 81 corpus tables, and renumbering by it changes nothing.
+#[test]
+fn havok_numbers_every_stock_table_by_its_walk() {
+    use hktypes::tagfile::section::read_root;
+    use hktypes::tagfile::{type_section, type_writer};
+    let Some(corpus) = common::corpus() else { return };
+    let mut tables = 0;
+    for e in common::manifest(&corpus).iter().filter(|e| e.format == "tag0" || e.format == "tcm0") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let root = read_root(&bytes).unwrap();
+        let Some(ty) = root.child(b"TYPE") else { continue };
+        let sdkv = root.child(b"SDKV").map_or("20180100".to_owned(), |s| String::from_utf8_lossy(s.body).into_owned());
+        let table = type_section::read(ty).unwrap();
+        let style = type_writer::Style::for_sdk(&sdkv);
+        let order = type_writer::havok_order(&table, &type_writer::roots(&table), style);
+        let identity: Vec<u32> = (1..table.types.len() as u32).collect();
+        assert_eq!(order, identity, "{}", e.relpath);
+        assert_eq!(type_writer::renumber(&table, &order).unwrap(), table, "{}", e.relpath);
+        tables += 1;
+    }
+    assert_eq!(tables, 81);
+}
+
+/// The path of a document whose types changed: its types taken from the committed schema snapshot
+/// of its SDK (`hkgen::schema::rebuild::to_table`, every type of the SDK), SDK 2019.1's unneeded
+/// types reduced to declarations (`type_writer::declare_unneeded`), numbered as Havok numbers them
+/// from the file's roots (`havok_order`, `renumber`), and written with the file's `THSH` order:
+/// all 81 sections come out byte for byte (a compendium, which states no SDK, from the snapshot
+/// that holds its types).
+#[test]
+fn type_sections_from_schema_snapshots() {
+    use hkgen::schema::{rebuild, snapshot};
+    use hktypes::reflect::hash::Hasher;
+    use hktypes::reflect::{TypeIndex, TypeTable};
+    use hktypes::tagfile::section::read_root;
+    use hktypes::tagfile::{type_section, type_writer};
+    let Some(corpus) = common::corpus() else { return };
+    let schemas_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let snapshots: Vec<(hkgen::schema::model::Schema, TypeTable, BTreeMap<String, TypeIndex>)> = snapshot::list(&schemas_dir)
+        .unwrap()
+        .iter()
+        .map(|dir| {
+            let schema = snapshot::read(dir).unwrap();
+            let (table, index) = rebuild::to_table(&schema).unwrap();
+            let index = index.into_iter().map(|(k, i)| (k.to_owned(), i)).collect();
+            (schema, table, index)
+        })
+        .collect();
+    let (mut identical, mut others) = (0, Vec::new());
+    for e in common::manifest(&corpus).iter().filter(|e| e.format == "tag0" || e.format == "tcm0") {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let root = read_root(&bytes).unwrap();
+        let Some(ty) = root.child(b"TYPE") else { continue };
+        let sdkv = root.child(b"SDKV").map(|s| String::from_utf8_lossy(s.body).into_owned());
+        let stock = &bytes[ty.start as usize..ty.start as usize + 8 + ty.body.len()];
+        let table = type_section::read(ty).unwrap();
+        let hash_order = type_section::hash_order(ty, table.types.len()).unwrap();
+        // A compendium states no SDK: the snapshot that holds its types is tried among all.
+        let mut reasons = Vec::new();
+        let mut matched = false;
+        for (schema, snap, index) in snapshots.iter().filter(|(s, _, _)| sdkv.as_deref().is_none_or(|v| v == s.sdkv)) {
+            let style = type_writer::Style::for_sdk(&schema.sdkv);
+            let mut hasher = Hasher::new(&table, schema.recipe);
+            let mut to_snapshot = vec![0; table.types.len()];
+            let mut missing = None;
+            for (i, _) in table.iter() {
+                let name = table.full_name(i);
+                let variant = format!("{name}#{:08x}", hasher.hash(i).unwrap());
+                match index.get(&variant).or_else(|| index.get(&name)) {
+                    Some(&k) => to_snapshot[i as usize] = k,
+                    None => {
+                        missing = Some(name);
+                        break;
+                    }
+                }
+            }
+            if let Some(name) = missing {
+                reasons.push(format!("{}: {name} is not in the snapshot", schema.sdk));
+                continue;
+            }
+            // SDK 2019.1 gives records only to the types the data needs.
+            let stripped;
+            let snap = if style.v2019 {
+                let data_types: Vec<TypeIndex> = hash_order.iter().map(|&t| to_snapshot[t as usize]).collect();
+                stripped = type_writer::declare_unneeded(snap, &data_types);
+                &stripped
+            } else {
+                snap
+            };
+            // A type the file only declares (no record in TBDY) but the snapshot defines.
+            let declared: Vec<String> = table
+                .iter()
+                .filter(|&(i, t)| t.presence() == 0 && t.parent == 0 && snap.types[to_snapshot[i as usize] as usize].presence() != 0)
+                .map(|(i, _)| table.full_name(i))
+                .collect();
+            if !declared.is_empty() {
+                reasons.push(format!("{}: the file only declares {} types the snapshot defines ({})", schema.sdk, declared.len(), declared.join(", ")));
+                continue;
+            }
+            let roots: Vec<TypeIndex> = type_writer::roots(&table).iter().map(|&r| to_snapshot[r as usize]).collect();
+            let order = type_writer::havok_order(snap, &roots, style);
+            let rebuilt = type_writer::renumber(snap, &order).unwrap();
+            let unhashed = |t: &TypeTable, i| t.record(i).map(|r| hktypes::reflect::TypeRecord { hash: None, ..r });
+            if rebuilt.types.len() != table.types.len() {
+                reasons.push(format!("{}: its types reach {} types, the file has {}", schema.sdk, rebuilt.types.len(), table.types.len()));
+                continue;
+            }
+            if let Some((i, _)) = table.iter().find(|&(i, _)| unhashed(&rebuilt, i) != unhashed(&table, i)) {
+                reasons.push(format!("{}: {} differs from the file's", schema.sdk, table.full_name(i)));
+                continue;
+            }
+            let generated = type_writer::write_ordered(&rebuilt, style, &hash_order);
+            match first_difference(&generated, stock) {
+                None => matched = true,
+                Some(d) => reasons.push(format!("{}: {d}", schema.sdk)),
+            }
+            break;
+        }
+        if matched {
+            identical += 1;
+        } else {
+            others.push(format!("{}: {}", e.relpath, reasons.join("; ")));
+        }
+    }
+    assert_eq!((identical, others.len()), (81, 0), "{}", others.join("\n"));
+}
+
 /// Every object of every corpus tagfile decodes through the file's own type table.
 #[test]
 fn every_corpus_tagfile_dumps() {

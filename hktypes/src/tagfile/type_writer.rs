@@ -7,6 +7,12 @@
 //! stock sections comes out byte for byte (`tests/roundtrip.rs`: the 76 of TAG0 files with the
 //! order from their items, the 5 of TCM0 compendia, which hold no items, with their stored order).
 //!
+//! A table whose indices are not Havok's (rebuilt from a schema snapshot, or built from scratch) is
+//! first numbered as Havok numbers a file's types: [`havok_order`] from the types the data writer
+//! meets first, then [`renumber`]; for SDK 2019.1, [`declare_unneeded`] first reduces the types
+//! the data does not need to declarations. From the committed snapshots this gives all 81 stock
+//! sections again.
+//!
 //! - **The walk.** Its roots are the types no type of a lower index refers to (as parent, subtype,
 //!   template argument, field or interface): the types Havok's data writer met first in the
 //!   objects, in index order. From each root the walk meets a type's *dependencies*: its parent,
@@ -23,7 +29,9 @@
 //!   type name right after the parameter's.
 //! - **`TNA1`**: every type in index order.
 //! - **`FSTR`**: the field names in the order the bodies use them.
-//! - **`TBDY`**: one record per type that has a parent or any optional part, in walk order.
+//! - **`TBDY`**: one record per type that has a parent or any optional part, in walk order. (SDK
+//!   2019.1 writes a type the data does not need as a declaration, with no record:
+//!   [`declare_unneeded`].)
 //! - **`THSH`**: the hashes of exactly the types of the file's items and of its patched slots, in
 //!   the order Havok's data writer meets them ([`data_hash_order`]): the items in `DATA` order,
 //!   each its own type and then its slots' types, non-strings before strings. So `hkRefVariant`
@@ -38,7 +46,7 @@
 use super::index::{Item, Patch};
 use super::packed;
 use super::section::SectionWriter;
-use crate::reflect::{presence, Kind, TemplateArg, TypeDef, TypeIndex, TypeTable};
+use crate::reflect::{presence, Kind, TemplateArg, TypeDef, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
 
 /// Which sub-section names and padding a section is written with.
@@ -86,18 +94,20 @@ fn pad4(v: &mut Vec<u8>, byte: u8) {
     }
 }
 
-/// Every type a type refers to: its type arguments, parent, subtype, fields' types and interfaces
-/// (the null type left out).
-fn references<'a>(table: &'a TypeTable, t: &'a TypeDef) -> impl Iterator<Item = TypeIndex> + 'a {
-    let args = table.params_of(t).iter().filter_map(|p| match p.arg {
+/// Every type a type refers to, in the order Havok numbers them up to SDK 2018.1: its parent, type
+/// arguments, subtype, fields' types and interfaces (the null type and indices out of range left
+/// out).
+fn references(table: &TypeTable, t: &TypeDef, out: &mut Vec<TypeIndex>) {
+    out.clear();
+    out.push(t.parent);
+    out.extend(table.params_of(t).iter().filter_map(|p| match p.arg {
         TemplateArg::Type(ti) => Some(ti),
         TemplateArg::Value(_) => None,
-    });
-    args.chain([t.parent])
-        .chain(t.subtype)
-        .chain(table.fields_of(t).iter().map(|f| f.ty))
-        .chain(t.interfaces.iter().flatten().map(|x| x.ty))
-        .filter(|&r| r != 0)
+    }));
+    out.extend(t.subtype);
+    out.extend(table.fields_of(t).iter().map(|f| f.ty));
+    out.extend(t.interfaces.iter().flatten().map(|x| x.ty));
+    out.retain(|&d| d != 0 && (d as usize) < table.types.len());
 }
 
 /// The types the walk meets from `t`, in the order it meets them (see the module doc).
@@ -122,23 +132,30 @@ fn dependencies(table: &TypeTable, t: &TypeDef, style: Style, out: &mut Vec<Type
     out.retain(|&d| d != 0 && (d as usize) < table.types.len());
 }
 
+/// The roots of a table's walks: the types no type of a lower index refers to, in index order.
+/// In a stock table these are the types Havok's data writer met first in the objects.
+pub fn roots(table: &TypeTable) -> Vec<TypeIndex> {
+    let n = table.types.len();
+    // The lowest index that refers to each type.
+    let mut first_referrer = vec![TypeIndex::MAX; n];
+    let mut refs = Vec::new();
+    for (i, t) in table.iter() {
+        references(table, t, &mut refs);
+        for &r in &refs {
+            first_referrer[r as usize] = first_referrer[r as usize].min(i);
+        }
+    }
+    (1..n as TypeIndex).filter(|&t| first_referrer[t as usize] >= t).collect()
+}
+
 /// Every type of `table` but the null one, in the order Havok's writer walks them (module doc).
 pub fn walk_order(table: &TypeTable, style: Style) -> Vec<TypeIndex> {
     let n = table.types.len();
-    // The lowest index that refers to each type; a type that no lower index refers to is a root.
-    let mut first_referrer = vec![TypeIndex::MAX; n];
-    for (i, t) in table.iter() {
-        for r in references(table, t) {
-            if let Some(f) = first_referrer.get_mut(r as usize) {
-                *f = (*f).min(i);
-            }
-        }
-    }
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n.saturating_sub(1));
     let mut deps = Vec::new();
-    for root in 1..n as TypeIndex {
-        if first_referrer[root as usize] < root || !meet(root, &mut seen, &mut order) {
+    for root in roots(table) {
+        if !meet(root, &mut seen, &mut order) {
             continue;
         }
         if !style.v2019 {
@@ -176,6 +193,151 @@ pub fn walk_order(table: &TypeTable, style: Style) -> Vec<TypeIndex> {
         meet(i, &mut seen, &mut order);
     }
     order
+}
+
+/// The types reachable from `roots` in the order Havok numbers them, for a table whose indices are
+/// not Havok's (one rebuilt from a schema snapshot, or built from scratch): `order[k]` is the type
+/// that gets index `k + 1` ([`renumber`] makes the table). `roots` are the types in the order the
+/// data writer meets them first (the types of the root object and of the items after it). Every
+/// corpus table numbers its types this way from the roots [`walk_order`] infers
+/// (`tests/roundtrip.rs`):
+///
+/// - up to SDK 2018.1, breadth-first from each root over a type's parent, type arguments,
+///   subtype, fields' types and interfaces;
+/// - SDK 2019.1 numbers a type's type arguments (and theirs) right after it, and otherwise follows
+///   [`walk_order`]'s walk, numbering the subtype of a type with fields (which that walk does not
+///   follow) as the type's dependencies are listed. One 2019.1 table is in the corpus, so this rule
+///   rests on it alone.
+pub fn havok_order(table: &TypeTable, roots: &[TypeIndex], style: Style) -> Vec<TypeIndex> {
+    let n = table.types.len();
+    let mut numbered = vec![false; n];
+    let mut order = Vec::new();
+    let mut deps = Vec::new();
+    if !style.v2019 {
+        for &root in roots {
+            if root == 0 || root as usize >= n || !meet(root, &mut numbered, &mut order) {
+                continue;
+            }
+            let mut next = order.len() - 1;
+            while next < order.len() {
+                references(table, &table.types[order[next] as usize], &mut deps);
+                for &d in &deps {
+                    meet(d, &mut numbered, &mut order);
+                }
+                next += 1;
+            }
+        }
+        return order;
+    }
+    // SDK 2019.1: `number` gives a type its index and then its type arguments theirs, depth-first.
+    let mut pending = Vec::new();
+    let mut number = |t: TypeIndex, numbered: &mut Vec<bool>, order: &mut Vec<TypeIndex>| {
+        pending.push(t);
+        while let Some(x) = pending.pop() {
+            if meet(x, numbered, order) {
+                let args = table.params_of(&table.types[x as usize]).iter().rev();
+                pending.extend(args.filter_map(|p| match p.arg {
+                    TemplateArg::Type(ti) if ti != 0 && (ti as usize) < n => Some(ti),
+                    _ => None,
+                }));
+            }
+        }
+    };
+    let mut walked = vec![false; n];
+    for &root in roots {
+        if root == 0 || root as usize >= n || std::mem::replace(&mut walked[root as usize], true) {
+            continue;
+        }
+        number(root, &mut numbered, &mut order);
+        let mut stack: Vec<Vec<TypeIndex>> = vec![vec![root]];
+        while let Some(top) = stack.last_mut() {
+            let Some(t) = top.pop() else {
+                stack.pop();
+                continue;
+            };
+            let def = &table.types[t as usize];
+            if def.fields.is_some() {
+                if let Some(s) = def.subtype.filter(|&s| s != 0 && (s as usize) < n) {
+                    number(s, &mut numbered, &mut order);
+                }
+            }
+            dependencies(table, def, style, &mut deps);
+            let mut new = Vec::new();
+            for &d in &deps {
+                if !std::mem::replace(&mut walked[d as usize], true) {
+                    number(d, &mut numbered, &mut order);
+                    new.push(d);
+                }
+            }
+            new.reverse();
+            stack.push(new);
+        }
+    }
+    order
+}
+
+/// The table with every type the data does not need reduced to a declaration (its name and
+/// template parameters, no `TBDY` record), as SDK 2019.1 writes it: a type keeps its record when a
+/// type of `data_types` (the types of the items and patched slots, [`data_hash_order`]) leads to it
+/// through parents, fields' types, interfaces and the subtype of a type that has no fields and is
+/// not a pointer. So the element types of empty arrays, `hkContainerHeapAllocator` and `void` are
+/// declared only. Older SDKs give every type its record. The rule rests on the corpus's one 2019.1
+/// table, whose 37 records it reproduces from a snapshot that defines all 50 of its types.
+pub fn declare_unneeded(table: &TypeTable, data_types: &[TypeIndex]) -> TypeTable {
+    let n = table.types.len();
+    let mut needed = vec![false; n];
+    let mut stack: Vec<TypeIndex> = data_types.iter().copied().filter(|&t| t != 0 && (t as usize) < n).collect();
+    while let Some(t) = stack.pop() {
+        if std::mem::replace(&mut needed[t as usize], true) {
+            continue;
+        }
+        let def = &table.types[t as usize];
+        stack.push(def.parent);
+        stack.extend(table.fields_of(def).iter().map(|f| f.ty));
+        stack.extend(def.interfaces.iter().flatten().map(|x| x.ty));
+        if def.fields.is_none() && def.format().is_none_or(|f| f.kind() != Kind::Pointer) {
+            stack.extend(def.subtype);
+        }
+        stack.retain(|&d| d != 0 && (d as usize) < n);
+    }
+    let mut out = table.clone();
+    for (t, keep) in out.types.iter_mut().zip(needed).skip(1) {
+        if !keep {
+            *t = TypeDef { name: t.name.clone(), params: t.params, hash: t.hash, ..TypeDef::EMPTY };
+        }
+    }
+    out
+}
+
+/// The table of the types `order` lists, `order[k]` at index `k + 1`, every reference renumbered;
+/// `None` when a listed type refers to one `order` leaves out (an order from [`havok_order`]
+/// never does).
+pub fn renumber(table: &TypeTable, order: &[TypeIndex]) -> Option<TypeTable> {
+    let mut new_index = vec![None; table.types.len()];
+    new_index[0] = Some(0);
+    for (k, &old) in order.iter().enumerate() {
+        *new_index.get_mut(old as usize)? = Some(k as TypeIndex + 1);
+    }
+    let map = |i: TypeIndex| new_index.get(i as usize).copied().flatten();
+    let mut records = vec![TypeRecord::default()];
+    for &old in order {
+        let mut r = table.record(old)?;
+        for p in &mut r.params {
+            if let TemplateArg::Type(ti) = &mut p.arg {
+                *ti = map(*ti)?;
+            }
+        }
+        r.parent = map(r.parent)?;
+        r.subtype = r.subtype.map(map).map_or(Some(None), |s| s.map(Some))?;
+        for f in r.fields.iter_mut().flatten() {
+            f.ty = map(f.ty)?;
+        }
+        for x in r.interfaces.iter_mut().flatten() {
+            x.ty = map(x.ty)?;
+        }
+        records.push(r);
+    }
+    Some(TypeTable::from_records(records))
 }
 
 /// Marks `d` met; appends it to `order` and says so if it was not met before.
