@@ -1,7 +1,7 @@
 //! Writes a [`TypeTable`] as a `TYPE` section, for files built from scratch or whose types changed
 //! (a file read with its own `TYPE` section writes that section back as it was).
 //!
-//! Stock sections are laid out by a walk over the types, which [`write`] reproduces, and list their
+//! Stock sections are laid out by a walk over the types, which [`write()`] reproduces, and list their
 //! hashes in the order the data writer met the types, which [`data_hash_order`] recomputes from a
 //! file's items and patches and [`write_ordered`] takes. So generated, every one of the corpus's 81
 //! stock sections comes out byte for byte (`tests/roundtrip.rs`: the 76 of TAG0 files with the
@@ -36,7 +36,7 @@
 //!   the order Havok's data writer meets them ([`data_hash_order`]): the items in `DATA` order,
 //!   each its own type and then its slots' types, non-strings before strings. So `hkRefVariant`
 //!   comes before `hkStringPtr` although the walk over the types meets it later. The table alone
-//!   does not say that order; [`write`] lists the hashes in walk order, which differs from every
+//!   does not say that order; [`write()`] lists the hashes in walk order, which differs from every
 //!   stock section from the fourth entry on. A compendium's order (it holds no items) is kept only
 //!   by its `THSH` ([`type_section::hash_order`](super::type_section::hash_order)).
 //!
