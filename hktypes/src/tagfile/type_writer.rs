@@ -554,3 +554,63 @@ pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) 
     w.end();
     w.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reflect::{Field, SizeAlign, TemplateParam};
+
+    fn record(name: &str, parent: TypeIndex, fields: &[TypeIndex]) -> TypeRecord {
+        TypeRecord {
+            name: name.into(),
+            parent,
+            format: Some(7),
+            size: Some(SizeAlign { size: 8, align: 8 }),
+            properties: Some(0),
+            fields: Some(fields.iter().map(|&ty| Field { name: "f".into(), flags: 0x20, offset: 0, ty }).collect()),
+            ..TypeRecord::default()
+        }
+    }
+
+    /// A root (1) holding a field of a template type (3) whose argument is 2, and a class (4) no
+    /// type refers to, numbered as Havok does from the roots 1 and 4 whatever order they hold.
+    #[test]
+    fn havok_order_renumbers_a_shuffled_table() {
+        // Shuffled: index 1 the argument, 2 the template type, 3 the root, 4 the lone class.
+        let mut w = record("W", 0, &[]);
+        w.params = vec![TemplateParam { name: "tT".into(), arg: TemplateArg::Type(1) }];
+        let shuffled =
+            TypeTable::from_records([TypeRecord::default(), record("A", 0, &[]), w, record("Root", 0, &[2]), record("Lone", 0, &[])]);
+        let style = Style::for_sdk("20180100");
+        let order = havok_order(&shuffled, &[3, 4], style);
+        assert_eq!(order, [3, 2, 1, 4]);
+        let table = renumber(&shuffled, &order).unwrap();
+        let names: Vec<&str> = table.iter().map(|(_, t)| t.name.as_str()).collect();
+        assert_eq!(names, ["Root", "W", "A", "Lone"]);
+        assert_eq!(roots(&table), [1, 4]);
+        assert_eq!(walk_order(&table, style), [1, 2, 3, 4]);
+        assert_eq!(havok_order(&table, &roots(&table), style), [1, 2, 3, 4]);
+        // An order that leaves out a type a listed one refers to cannot be renumbered.
+        assert!(renumber(&shuffled, &[3, 4]).is_none());
+    }
+
+    /// A hand-built table with a parent cycle and references out of range: every walk ends.
+    #[test]
+    fn walks_end_on_cycles_and_bad_indices() {
+        let table = TypeTable::from_records([TypeRecord::default(), record("A", 2, &[9]), record("B", 1, &[1])]);
+        for sdkv in ["20180100", "20190100"] {
+            let style = Style::for_sdk(sdkv);
+            assert_eq!(walk_order(&table, style).len(), 2);
+            assert_eq!(havok_order(&table, &[1, 7, 0], style), [1, 2]);
+            let section = write(&table, style);
+            assert!(!section.is_empty());
+        }
+        let items = [Item { ty: 0, kind_byte: 0, offset: 0, count: 0 }, Item { ty: 1, kind_byte: 0x10, offset: 0, count: 1 }];
+        let patches = [Patch { ty: 2, offsets: vec![0] }];
+        assert_eq!(data_hash_order(&table, &items, &patches), [1, 2]);
+        let reduced = declare_unneeded(&table, &[2]);
+        assert!(reduced.types[1].fields.is_some() && reduced.types[2].fields.is_some());
+        let reduced = declare_unneeded(&TypeTable::from_records([TypeRecord::default(), record("C", 0, &[])]), &[]);
+        assert_eq!(reduced.types[1].presence(), 0);
+    }
+}
