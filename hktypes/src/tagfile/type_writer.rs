@@ -198,9 +198,9 @@ pub fn walk_order(table: &TypeTable, style: Style) -> Vec<TypeIndex> {
 /// The types reachable from `roots` in the order Havok numbers them, for a table whose indices are
 /// not Havok's (one rebuilt from a schema snapshot, or built from scratch): `order[k]` is the type
 /// that gets index `k + 1` ([`renumber`] makes the table). `roots` are the types in the order the
-/// data writer meets them first (the types of the root object and of the items after it). Every
-/// corpus table numbers its types this way from the roots [`walk_order`] infers
-/// (`tests/roundtrip.rs`):
+/// data writer meets them: [`data_hash_order`] of the file's items and patches, which gives back
+/// the index order of all 76 corpus TAG0 tables; from the roots [`roots`] infers, every one of the
+/// 81 corpus tables comes out in its own order (`tests/roundtrip.rs`):
 ///
 /// - up to SDK 2018.1, breadth-first from each root over a type's parent, type arguments,
 ///   subtype, fields' types and interfaces;
