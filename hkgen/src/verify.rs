@@ -81,11 +81,6 @@ pub struct Report {
     /// fixups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dynamic: Option<usize>,
-    /// A packfile: of the typed objects, those whose bytes their values do not lay out to
-    /// (padding other than zeros, data placed elsewhere: files other tools wrote), kept and
-    /// written back while the object is unchanged.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kept: Option<usize>,
     /// A packfile, when generated structs of its SDK are given ([`Verifier::packfile_classes`]):
     /// objects converted into their generated struct and back (the others stay values or bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -339,7 +334,6 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 // Objects typed through the class schema, and objects kept as their bytes.
                 r.typed = Some(c.typed);
                 r.dynamic = Some(c.raw);
-                r.kept = Some(c.kept);
                 r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" };
                 if !r.ok {
                     r.error = Some(if c.signatures_matched != c.signatures_stored {

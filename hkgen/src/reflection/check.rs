@@ -99,9 +99,6 @@ pub struct PackfileCheck {
     pub typed: usize,
     /// Objects kept as their raw bytes (with their fixups), not read through a class schema.
     pub raw: usize,
-    /// Of the typed objects, those whose bytes their values do not lay out to (files other
-    /// tools wrote), kept beside the values ([`hktypes::packfile::objects::Kept`]).
-    pub kept: usize,
     /// When the round trip through the objects differs: the first differing file offset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
@@ -155,7 +152,6 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         let c = d.counts();
         r.typed = c.typed;
         r.raw = c.raw;
-        r.kept = c.kept;
         d.write()
     }) {
         Ok(out) if out == bytes => r.roundtrip = "exact",

@@ -7,10 +7,7 @@
 //! other object is kept as [`Raw`] bytes (from its start up to the next object) with its fixups, so
 //! that it round-trips too. `hkRelArray` elements are read from inside the object (the member's
 //! 16-bit offset from itself); a class with hidden members ([`Class::hidden_members`]) gets, after
-//! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers. A typed
-//! object whose values, laid out again, do not give back its bytes (files other tools wrote:
-//! `0x7F` padding, out-of-line data placed elsewhere, `__data__` ending inside an object) keeps
-//! those bytes beside its values ([`Kept`]), so that nothing read is lost on write.
+//! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers.
 //!
 //! Writing ([`Document::write`], [`Document::write_as`]) lays `__data__` out again the way stock
 //! files do: objects in order, each 16-aligned; after each object the out-of-line data of its
@@ -21,8 +18,7 @@
 //! other and are padded after the last); local
 //! fixups in the order their data is written, global fixups in member order as the walk meets
 //! them (an array's pointers while its data is written, before the pointers of later members),
-//! virtual fixups in object order. An object with [`Kept`] bytes whose values did not change
-//! writes those bytes instead, when the document is written under its own rules.
+//! virtual fixups in object order.
 
 use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, VirtualFixup, DATA};
 use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
@@ -183,30 +179,6 @@ pub struct Object {
     pub body: Body,
     /// Where the writer starts the elements of the object's arrays.
     pub array_align: ArrayAlign,
-    /// For a typed object whose values, laid out again, do not give back its bytes: the bytes as
-    /// read, written instead of the layout while the values are still the ones read.
-    pub kept: Option<Box<Kept>>,
-}
-
-/// What a typed object's values do not describe: its bytes and fixups as read, with the values
-/// they stand for.
-///
-/// Tools other than Havok's lay objects out in their own ways: Pandora and Nemesis pad with
-/// `0x7F` instead of zeros, HKX2 places out-of-line data elsewhere, hkxpack ends `__data__`
-/// inside an object whose missing bytes hold no member. The reader reads such an object's values
-/// as for any other and keeps its bytes here, so that writing the document unchanged gives the
-/// file back. The writer uses them while the object's values equal [`Kept::values`] and the
-/// document is written under its own layout rules; an object whose values changed (or a
-/// document written for another platform) is laid out the way Havok's tools lay it out, and
-/// what only the kept bytes held (the padding bytes, the other tool's placement) is not carried
-/// over.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Kept {
-    /// The values as read: the bytes stand for these values only.
-    pub values: Vec<Value>,
-    /// The object's bytes as read (with the out-of-line data and padding up to the next
-    /// object) and its fixups.
-    pub stock: Raw,
 }
 
 /// Where an object's array elements start in its out-of-line data.
@@ -360,6 +332,9 @@ pub struct Document {
     pub classes: ClassSet,
     /// The object the header's contents offset names.
     pub root: Option<Handle>,
+    /// Objects that read through their class but whose values do not write back to their bytes
+    /// (padding or bytes the reflection does not describe): kept raw.
+    pub demoted: usize,
     /// The first object whose class describes it but whose values claim more than the data
     /// holds (an array count past its bytes, a string without its end, data read past the
     /// section): kept raw, and named here for `hkgen verify`. Classes the reader does not read
@@ -379,9 +354,6 @@ struct Reader<'d, 'c> {
     /// Array elements and strings left to read: out-of-line data that several slots share (or
     /// that contains itself) could otherwise be read without end.
     budget: u64,
-    /// Whether an `hkArray` read since the last object has a capacity word other than the
-    /// stock one.
-    odd_capacity: bool,
 }
 
 /// Unsupported member kinds make an object raw.
@@ -428,16 +400,11 @@ impl Reader<'_, '_> {
     }
 
     /// The target of the pointer slot at `slot`, from its global fixup.
-    /// Where a pointer slot points. Stock files patch object pointers with global fixups; HKX2
-    /// patches a pointer to an object it placed among the holder's out-of-line data (no virtual
-    /// fixup starts it) with a local one: that reads as a place inside the holder.
     fn resolve(&self, slot: u32) -> Result<Ref, UnlayeredError> {
-        let (sec, dst) = match (self.local.get(&slot), self.global.get(&slot)) {
-            (Some(&dst), None) => (self.data_index, dst),
-            (None, Some(&t)) => t,
-            (None, None) => return Ok(Ref::Null),
-            (Some(_), Some(_)) => return Err(UnlayeredError::new(ErrorKind::Invalid(format!("slot {slot:#x} has a local and a global fixup")))),
-        };
+        if self.local.contains_key(&slot) {
+            return Err(unsupported(self.loc(slot), "a pointer to out-of-line data (local fixup) where an object pointer belongs"));
+        }
+        let Some(&(sec, dst)) = self.global.get(&slot) else { return Ok(Ref::Null) };
         if sec != self.data_index {
             return Ok(Ref::Section(sec, dst));
         }
@@ -445,19 +412,6 @@ impl Reader<'_, '_> {
         let Some(i) = i.checked_sub(1) else { return Ok(Ref::Section(sec, dst)) };
         let (o, _) = self.objects[i];
         Ok(if o == dst { Ref::Object(Handle(i as u32)) } else { Ref::Inside(Handle(i as u32), dst - o) })
-    }
-
-    /// Where the out-of-line data of the string or array whose pointer is at `slot` lies in
-    /// `__data__`: a local fixup's target (stock files), or a global fixup's target in
-    /// `__data__` (HKX2 shares strings and array data between objects that way).
-    fn data_target(&self, slot: u32) -> Result<Option<u32>, UnlayeredError> {
-        match (self.local.get(&slot), self.global.get(&slot)) {
-            (Some(&dst), None) => Ok(Some(dst)),
-            (None, Some(&(sec, dst))) if sec == self.data_index => Ok(Some(dst)),
-            (None, Some(_)) => Err(unsupported(self.loc(slot), "out-of-line data in another section than __data__")),
-            (None, None) => Ok(None),
-            (Some(_), Some(_)) => Err(UnlayeredError::new(ErrorKind::Invalid(format!("slot {slot:#x} has a local and a global fixup")))),
-        }
     }
 
     fn read_struct(&mut self, class: &str, at: u32, depth: usize) -> Result<Vec<Value>, Error> {
@@ -524,9 +478,12 @@ impl Reader<'_, '_> {
                 Value::Variant(self.resolve(at).map_err(|e| here(e.into()))?, self.resolve(at + p).map_err(|e| here(e.into()))?)
             }
             MemberType::CString | MemberType::StringPtr => {
-                match self.data_target(at).map_err(|e| here(e.into()))? {
+                if self.global.contains_key(&at) {
+                    return Err(here(unsupported(self.loc(at), "a string pointer with a global fixup").into()));
+                }
+                match self.local.get(&at) {
                     None => Value::Str(None),
-                    Some(dst) => {
+                    Some(&dst) => {
                         self.spend(1, at)?;
                         let rest = self.d.get(dst as usize..).unwrap_or(&[]);
                         let n = rest.iter().position(|&b| b == 0).ok_or_else(|| here(Error::at(self.loc(dst), ErrorKind::UnterminatedString)))?;
@@ -537,8 +494,7 @@ impl Reader<'_, '_> {
             MemberType::Array | MemberType::SimpleArray => {
                 let n = self.uint(at + p, 4)? as u32;
                 let capacity = if ty == MemberType::Array { self.u32(at + p + 4)? } else { 0 };
-                self.odd_capacity |= ty == MemberType::Array && capacity != Array::new(Vec::new()).capacity | n;
-                let items = match self.data_target(at).map_err(|e| here(e.into()))? {
+                let items = match self.local.get(&at).copied() {
                     None if n == 0 => Vec::new(),
                     None => return Err(here(Error::invalid(self.loc(at), format!("array of {n} elements without a data pointer")))),
                     Some(dst) => {
@@ -555,6 +511,9 @@ impl Reader<'_, '_> {
                         items
                     }
                 };
+                if self.global.contains_key(&at) {
+                    return Err(here(unsupported(self.loc(at), "array data pointer with a global fixup").into()));
+                }
                 Value::Array(Array { items, capacity })
             }
             MemberType::Struct => {
@@ -621,8 +580,8 @@ pub struct Counts {
     pub typed: usize,
     /// Objects with [`Body::Raw`].
     pub raw: usize,
-    /// Of the typed ones, those whose bytes their values do not give back ([`Object::kept`]).
-    pub kept: usize,
+    /// Of the raw ones, those whose class reads them but does not write them back exactly.
+    pub demoted: usize,
 }
 
 impl Document {
@@ -695,7 +654,6 @@ impl Document {
             objects: &objects,
             plan: Plan::new(&classes, rules).map_err(ContainerError::from)?,
             budget: d.len() as u64 + 64,
-            odd_capacity: false,
         };
         // Each object's fixups, in table order: sources fall in [start, next start).
         let owner = |src: u32| objects.partition_point(|&(o, _)| o <= src).checked_sub(1);
@@ -712,6 +670,7 @@ impl Document {
             }
         }
         let mut out = Vec::with_capacity(objects.len());
+        let mut demoted = 0;
         let mut bad_values = None;
         for (i, (v, &(at, end))) in sec.virtuals.iter().zip(&objects).enumerate() {
             let class = names
@@ -734,12 +693,10 @@ impl Document {
                 .collect::<Result<_, ItemsError>>()?;
             let global: Vec<(u32, Ref)> =
                 global_of[i].iter().map(|&src| Ok((src - at, reader.resolve(src)?))).collect::<Result<_, ItemsError>>()?;
-            // An object needs its class's bytes, except where `__data__` ends inside it before any
-            // of its members (the missing bytes are then kept as missing).
-            let fits = |plan: &mut Plan| {
-                plan.fields(&class).is_ok_and(|(fields, size)| size <= end - at || end as usize == d.len() && members_end(&fields) <= end - at)
-            };
-            let typed = if at % 16 == 0 && typed_class.get(&class).copied().unwrap_or(false) && fits(&mut reader.plan) {
+            let typed = if at % 16 == 0
+                && typed_class.get(&class).copied().unwrap_or(false)
+                && reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
+            {
                 match reader.read_struct(&class, at, 0) {
                     Ok(values) => Some(values),
                     Err(e) => {
@@ -756,13 +713,11 @@ impl Document {
             } else {
                 None
             };
-            // Writing a typed object should give back its bytes and fixups, under the stock rule
-            // for where array elements start or else the other tools' one; where neither does
-            // (padding the reflection does not describe, data placed elsewhere), the object keeps
-            // its bytes beside its values.
+            // A typed object is kept typed only when writing it gives back its bytes and fixups
+            // (padding the reflection does not describe, a stray byte: the object stays raw),
+            // under the stock rule for where array elements start or else the other tools' one.
             let mut array_align = ArrayAlign::Sixteen;
-            let mut exact = true;
-            let typed = typed.map(|values| {
+            let typed = typed.and_then(|values| {
                 for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
                     // The reader's plan: the same classes under the same rules, laid out once.
                     let mut w = Writer {
@@ -773,34 +728,25 @@ impl Document {
                         rel: None,
                         array_align: align.bytes(),
                     };
-                    if w.object(&class, &values).is_err() {
-                        break;
-                    }
+                    w.object(&class, &values).ok()?;
                     let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
                     if w.out == span && w.local == local && pending == global {
                         array_align = align;
-                        return values;
+                        return Some(values);
                     }
                     if local.is_empty() {
                         // No out-of-line data: where arrays start cannot matter.
                         break;
                     }
                 }
-                exact = false;
-                values
+                demoted += 1;
+                None
             });
-            // An array's capacity word other than the stock one is kept in the bytes too: the
-            // generated structs hold arrays as `Vec`s, without it.
-            exact &= !std::mem::take(&mut reader.odd_capacity);
-            let (body, kept) = match typed {
-                Some(values) if exact => (Body::Typed(values), None),
-                Some(values) => {
-                    let stock = Raw { bytes: span.to_vec(), local, global };
-                    (Body::Typed(values.clone()), Some(Box::new(Kept { values, stock })))
-                }
-                None => (Body::Raw(Raw { bytes: span.to_vec(), local, global }), None),
+            let body = match typed {
+                Some(values) => Body::Typed(values),
+                None => Body::Raw(Raw { bytes: span.to_vec(), local, global }),
             };
-            out.push(Object { class, class_ref: (v.section, v.name_offset), body, array_align, kept });
+            out.push(Object { class, class_ref: (v.section, v.name_offset), body, array_align });
         }
         let root = if file.header.contents_section_index as usize == data_index {
             objects.iter().position(|o| o.0 == file.header.contents_section_offset).map(|i| Handle(i as u32))
@@ -808,14 +754,13 @@ impl Document {
             None
         };
         drop(reader);
-        Ok(Document { file, data_index, objects: out, classes, root, bad_values })
+        Ok(Document { file, data_index, objects: out, classes, root, demoted, bad_values })
     }
 
     /// How many objects are typed and how many raw.
     pub fn counts(&self) -> Counts {
         let typed = self.objects.iter().filter(|o| matches!(o.body, Body::Typed(_))).count();
-        let kept = self.objects.iter().filter(|o| matches!(o.body, Body::Typed(_)) && o.kept.is_some()).count();
-        Counts { typed, raw: self.objects.len() - typed, kept }
+        Counts { typed, raw: self.objects.len() - typed, demoted: self.demoted }
     }
 
     /// The objects of class `class`, in file order.
@@ -901,27 +846,19 @@ impl Document {
         let mut w = Writer { plan: &mut plan, out: Vec::new(), local: Vec::new(), pending: Vec::new(), rel: None, array_align: 16 };
         let mut starts = Vec::with_capacity(self.objects.len());
         let mut virtuals = Vec::with_capacity(self.objects.len());
-        // The size of each object laid out again from its values (`None`: written as its bytes).
-        let mut laid_out: Vec<Option<u32>> = Vec::with_capacity(self.objects.len());
         for (i, o) in self.objects.iter().enumerate() {
             w.pad(16);
             let at = w.out.len() as u32;
             starts.push(at);
             virtuals.push(VirtualFixup { src: at, section: o.class_ref.0, name_offset: o.class_ref.1 });
             w.array_align = o.array_align.bytes();
-            let stock = match &o.body {
-                Body::Raw(r) => Some(r),
-                // A typed object still holding the values it was read with writes its kept bytes.
-                Body::Typed(v) => o.kept.as_deref().filter(|k| same && same_values(v, &k.values, true)).map(|k| &k.stock),
-            };
-            if let Some(r) = stock {
-                w.out.extend_from_slice(&r.bytes);
-                w.local.extend(r.local.iter().map(|f| LocalFixup { src: f.src + at, dst: f.dst + at }));
-                w.pending.extend(r.global.iter().map(|&(src, t)| (src + at, t)));
-                laid_out.push(None);
-            } else if let Body::Typed(values) = &o.body {
-                w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?;
-                laid_out.push(w.plan.fields(&o.class).ok().map(|f| f.1));
+            match &o.body {
+                Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?,
+                Body::Raw(r) => {
+                    w.out.extend_from_slice(&r.bytes);
+                    w.local.extend(r.local.iter().map(|f| LocalFixup { src: f.src + at, dst: f.dst + at }));
+                    w.pending.extend(r.global.iter().map(|&(src, t)| (src + at, t)));
+                }
             }
         }
         w.pad(16);
@@ -934,18 +871,7 @@ impl Document {
                 let (section, dst) = match t {
                     Ref::Null => (0, 0),
                     Ref::Object(h) => (di, *starts.get(h.0 as usize).ok_or_else(|| bad_handle(&h))?),
-                    Ref::Inside(h, off) => {
-                        // A place past the members of an object laid out again was out-of-line
-                        // data that only its kept bytes held (HKX2 places objects there).
-                        if let Some(Some(size)) = laid_out.get(h.0 as usize).filter(|s| s.is_some_and(|s| off >= s)) {
-                            return Err(WriteError::new(ErrorKind::Invalid(format!(
-                                "a pointer to {off:#x} bytes into object {} ({}), past its {size} bytes: that object was laid out again from its values, and what its read bytes held there is gone",
-                                h.0,
-                                self.objects[h.0 as usize].class
-                            ))));
-                        }
-                        (di, starts.get(h.0 as usize).ok_or_else(|| bad_handle(&h))? + off)
-                    }
+                    Ref::Inside(h, off) => (di, starts.get(h.0 as usize).ok_or_else(|| bad_handle(&h))? + off),
                     Ref::Section(s, o) => (s, o),
                 };
                 Ok(GlobalFixup { src, section, dst })
@@ -972,36 +898,6 @@ impl Document {
         }
         Ok(file)
     }
-}
-
-/// Whether two lists of values hold the same bits: as `==`, except that floats compare by their
-/// bits (a NaN read twice is the same value; `0.0` and `-0.0` differ) and, without `capacity`,
-/// arrays' capacity words are not compared.
-pub fn same_values(a: &[Value], b: &[Value], capacity: bool) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y, capacity))
-}
-
-fn same_value(a: &Value, b: &Value, capacity: bool) -> bool {
-    let floats = |x: &[f32], y: &[f32]| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits());
-    match (a, b) {
-        (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
-        (Value::Vec4(x), Value::Vec4(y)) => floats(x, y),
-        (Value::Floats(x), Value::Floats(y)) => floats(x, y),
-        (Value::Array(x), Value::Array(y)) => (!capacity || x.capacity == y.capacity) && same_values(&x.items, &y.items, capacity),
-        (Value::Struct(x), Value::Struct(y)) | (Value::CArray(x), Value::CArray(y)) | (Value::RelArray(x), Value::RelArray(y)) => {
-            same_values(x, y, capacity)
-        }
-        _ => a == b,
-    }
-}
-
-/// Where the last member of a class's fields ends (0 for none): the bytes an object needs.
-fn members_end(fields: &[Field]) -> u32 {
-    let end = |f: &Field| match &f.hidden {
-        Some(runs) => runs.iter().map(|&(a, n)| a + n).max().unwrap_or(0),
-        None => f.offset.saturating_add(f.size.saturating_mul(f.member.count())),
-    };
-    fields.iter().map(end).max().unwrap_or(0)
 }
 
 fn bad_handle(h: &Handle) -> WriteError {

@@ -35,7 +35,7 @@
 //! math types as [`crate::value`]'s lane types, enums and flags with named items as
 //! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
 //! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
-//! `Vec` (writing the stock capacity word, `len | 0x80000000`), C arrays as `[T; N]`, embedded
+//! `Vec` (its capacity word must be the stock `len | 0x80000000`), C arrays as `[T; N]`, embedded
 //! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`RelArray`], the bytes of
 //! a class with hidden members that no member describes as [`Opaque`] (after the class's own
 //! members, named [`HIDDEN`]), and member kinds the reader keeps no value for
@@ -359,13 +359,17 @@ impl<E, S: PackValue> PackValue for Flags<E, S> {
     }
 }
 
-/// `hkArray<T>`: its elements. [`PackValue::to_value`] writes the stock capacity word
-/// (`len | 0x80000000`); an object read with another one keeps it in its kept bytes
-/// ([`super::objects::Kept`]), which the document writes while the object is unchanged.
+/// `hkArray<T>`: the capacity word must be the stock one (`len | 0x80000000`), which
+/// [`PackValue::to_value`] writes; an array with another stays a value of the document.
 impl<T: PackValue> PackValue for Vec<T> {
     fn from_value(v: &Value) -> Result<Self> {
         match v {
-            Value::Array(a) => items(&a.items),
+            Value::Array(a) => {
+                if a.capacity != 0x8000_0000 | a.items.len() as u32 {
+                    return Err(err(format!("array of {} with capacity word {:#x}, not the stock one", a.items.len(), a.capacity)));
+                }
+                items(&a.items)
+            }
             _ => Err(expected("an array", v)),
         }
     }
@@ -625,21 +629,10 @@ impl Document {
         self.applies(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
-        self.store(h.0 as usize, out);
-        Ok(())
-    }
-
-    /// Stores `values` as object `i`'s. Its kept bytes ([`super::objects::Kept`]) stay its own
-    /// while the values are those read but for the arrays' capacity words, which a struct does
-    /// not hold and the kept bytes do.
-    fn store(&mut self, i: usize, values: Vec<Value>) {
-        let Some(o) = self.objects.get_mut(i) else { return };
-        if let Some(k) = o.kept.as_deref_mut() {
-            if super::objects::same_values(&values, &k.values, false) {
-                k.values = values.clone();
-            }
+        if let Some(o) = self.objects.get_mut(h.0 as usize) {
+            o.body = Body::Typed(out);
         }
-        o.body = Body::Typed(values);
+        Ok(())
     }
 
     /// Reads object `h` as `T`, lets `f` change it and stores it back; returns what `f` returns.
@@ -662,7 +655,7 @@ impl Document {
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
         let h = Handle(self.objects.len() as u32);
-        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out), array_align: Default::default(), kept: None });
+        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out), array_align: Default::default() });
         Ok(h)
     }
 
@@ -683,7 +676,7 @@ impl Document {
             };
             match (e.roundtrip)(values) {
                 Ok(v) => {
-                    self.store(i, v);
+                    self.objects[i].body = Body::Typed(v);
                     c.structs += 1;
                 }
                 Err(e) => {
