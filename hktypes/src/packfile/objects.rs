@@ -19,6 +19,12 @@
 //! fixups in the order their data is written, global fixups in member order as the walk meets
 //! them (an array's pointers while its data is written, before the pointers of later members),
 //! virtual fixups in object order.
+//!
+//! An object that does not write back this way under its class is still typed when what differs
+//! is only where its out-of-line data starts, where its bytes end, or padding bytes no value
+//! writes: the reader keeps those on the object ([`Kept`]) and the writer puts them back under
+//! the same layout (the edit rules are on [`Kept`]). Any other difference (a byte a value writes,
+//! a fixup the values do not give) leaves the object raw.
 
 use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, VirtualFixup, DATA};
 use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
@@ -384,7 +390,8 @@ pub struct Document {
     /// The object the header's contents offset names.
     pub root: Option<Handle>,
     /// Objects that read through their class but whose values do not write back to their bytes
-    /// (padding or bytes the reflection does not describe): kept raw.
+    /// even with [`Kept`] data (bytes a value writes that differ, fixups the values do not
+    /// give): kept raw.
     pub demoted: usize,
     /// The first object whose class describes it but whose values claim more than the data
     /// holds (an array count past its bytes, a string without its end, data read past the
