@@ -9,7 +9,11 @@
 //! per file at run time, and a struct converts to and from the object's member values in
 //! declaration order. A class is generated when its signature recomputes from the schema (then its
 //! parents and struct members' classes are generated too); the struct's `SIGNATURE` is that
-//! signature, which the file's `__classnames__` must store for the struct to apply.
+//! signature, which the file's `__classnames__` must store for the struct to apply. A class whose
+//! signature does not recompute only because an enum it names is not in the schema (the source
+//! states the member's storage type but not the enum's items) is generated too, with the
+//! signature the source states ([`class_signature`]): its layout needs only the storage type,
+//! and such a member is its storage integer.
 //!
 //! Member types follow [`SCALARS`] for the scalar kinds; enums and flags whose enum the schema
 //! names are `Enum<E, S>`/`Flags<E, S>` over the storage, others their storage integer; pointers
@@ -38,6 +42,33 @@ pub fn read_schema(dir: &Path, sdk: &str) -> Result<ClassSchema, Error> {
 /// Whether `dir/<sdk>/classes/` holds a class schema.
 pub fn has_schema(dir: &Path, sdk: &str) -> bool {
     snapshot::folder(dir, sdk).join("schema.ron").is_file()
+}
+
+/// The signature a struct of `name` takes: the one the schema recomputes or, where that fails
+/// only because enums named in its parent chain are not in the schema, the one the source states
+/// for it (the layout needs the members' storage types, which the schema has; the enums' items
+/// are what is missing). `None`: no struct.
+pub fn class_signature(schema: &ClassSchema, name: &str) -> Option<u32> {
+    stated_or_recomputed(schema, name, 0)
+}
+
+fn stated_or_recomputed(schema: &ClassSchema, name: &str, depth: usize) -> Option<u32> {
+    match signature::class_signature(schema, name) {
+        Ok(s) => Some(s),
+        Err(signature::Missing::Enum(_)) if depth < 64 => {
+            let stated = schema.class(name)?.signature.as_ref()?.0;
+            let chain = schema.ancestry(name);
+            let described = chain.last().is_some_and(|c| c.parent.is_none())
+                && chain.iter().flat_map(|c| &c.members).all(|m| {
+                    let enum_storage = !matches!(m.ty, MemberType::Enum | MemberType::Flags) || m.subtype != m.ty;
+                    let needs_class = m.ty == MemberType::Struct
+                        || matches!(m.ty, MemberType::Array | MemberType::SimpleArray | MemberType::RelArray) && m.subtype == MemberType::Struct;
+                    enum_storage && (!needs_class || m.class.as_deref().is_some_and(|c| stated_or_recomputed(schema, c, depth + 1).is_some()))
+                });
+            described.then_some(stated)
+        }
+        Err(_) => None,
+    }
 }
 
 /// The signature of `name` as the schema recomputes it, or why it does not.
@@ -110,7 +141,7 @@ struct Model<'s> {
 impl<'s> Model<'s> {
     fn new(schema: &'s ClassSchema, krate: TokenStream) -> Self {
         let classes: BTreeMap<&str, u32> =
-            schema.classes.values().filter_map(|c| Some((c.name.as_str(), signature::class_signature(schema, &c.name).ok()?))).collect();
+            schema.classes.values().filter_map(|c| Some((c.name.as_str(), class_signature(schema, &c.name)?))).collect();
         let enums: BTreeSet<&str> = classes
             .keys()
             .filter_map(|n| schema.classes.get(*n))
@@ -406,9 +437,9 @@ pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStrea
     Ok(out)
 }
 
-/// How many classes of `schema` get a struct (their signature recomputes), and how many do not.
+/// How many classes of `schema` get a struct ([`class_signature`]), and how many do not.
 pub fn coverage(schema: &ClassSchema) -> (usize, usize) {
-    let n = schema.classes.keys().filter(|c| signature::class_signature(schema, c).is_ok()).count();
+    let n = schema.classes.keys().filter(|c| class_signature(schema, c).is_some()).count();
     (n, schema.classes.len() - n)
 }
 
@@ -470,6 +501,40 @@ mod tests {
         assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"kind\" , \"name\" , \"items\" , \"next\" , \"other\" , \"pair\"]"), "{code}");
         assert!(!code.contains("pub struct Broken"));
         assert!(!code.contains("offset"), "no offsets in packfile structs");
+    }
+
+    /// A class whose enum the source does not describe gets a struct with the signature the
+    /// source states and the member as its storage integer; one whose parent is missing, or
+    /// whose enum member states no storage, gets none.
+    #[test]
+    fn a_missing_enum_takes_the_stated_signature() {
+        use crate::schema::model::Hex;
+        let mut mode = member("mode", MemberType::Flags, MemberType::Uint8, None);
+        mode.enumeration = Some("UserEdgeFlagBits".into());
+        let mut bare = member("bare", MemberType::Enum, MemberType::Enum, None);
+        bare.enumeration = Some("UserEdgeFlagBits".into());
+        let mut input = record("Input", None, vec![mode.clone(), member("up", MemberType::Vector4, MemberType::Void, None)]);
+        input.signature = Some(Hex(0x399a366c));
+        let mut derived = record("Derived", Some("Input"), vec![]);
+        derived.signature = Some(Hex(0x1234));
+        let mut unstated = record("Unstated", None, vec![mode.clone()]);
+        unstated.signature = None;
+        let mut orphan = record("Orphan", Some("MissingParent"), vec![mode]);
+        orphan.signature = Some(Hex(0x5678));
+        let mut no_storage = record("NoStorage", None, vec![bare]);
+        no_storage.signature = Some(Hex(0x9abc));
+        let schema = ClassSchema {
+            sdk: "2014.1".into(),
+            classes: [input, derived, unstated, orphan, no_storage].into_iter().map(|c| (c.name.clone(), c)).collect(),
+            ..Default::default()
+        };
+        assert_eq!(class_signature(&schema, "Input"), Some(0x399a366c));
+        assert_eq!(class_signature(&schema, "Derived"), Some(0x1234));
+        assert_eq!((class_signature(&schema, "Unstated"), class_signature(&schema, "Orphan"), class_signature(&schema, "NoStorage")), (None, None, None));
+        assert_eq!(coverage(&schema), (2, 3));
+        let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
+        assert!(code.contains("const SIGNATURE : u32 = 0x399a366c"), "{code}");
+        assert!(code.contains("pub mode : u8"), "{code}");
     }
 
     #[test]

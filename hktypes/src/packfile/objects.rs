@@ -19,6 +19,12 @@
 //! fixups in the order their data is written, global fixups in member order as the walk meets
 //! them (an array's pointers while its data is written, before the pointers of later members),
 //! virtual fixups in object order.
+//!
+//! An object that does not write back this way under its class is still typed when what differs
+//! is only where its out-of-line data starts, where its bytes end, or padding bytes no value
+//! writes: the reader keeps those on the object ([`Kept`]) and the writer puts them back under
+//! the same layout (the edit rules are on [`Kept`]). Any other difference (a byte a value writes,
+//! a fixup the values do not give) leaves the object raw.
 
 use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, VirtualFixup, DATA};
 use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
@@ -179,6 +185,44 @@ pub struct Object {
     pub body: Body,
     /// Where the writer starts the elements of the object's arrays.
     pub array_align: ArrayAlign,
+    /// What the object's bytes hold that neither its values nor the stock layout give back (empty
+    /// for objects Havok's own tools wrote).
+    pub kept: Kept,
+}
+
+/// What a typed object's bytes hold beyond its values, kept so that it writes back as read
+/// ("nothing read is lost on write"): where its out-of-line data starts when that is not where
+/// the stock layout puts it, where its bytes end (other padding after it, or an object cut short
+/// at the end of `__data__`), and padding bytes that are not zero. Offsets are from the object's
+/// start.
+///
+/// The writer follows it only under the layout the object was read with
+/// ([`Document::write`]; [`Document::write_as`] another layout lays every object out the stock
+/// way), and only while the object is laid out as it was read: each kept place is taken when
+/// the writer reaches it from where it did when reading (`from`). From the first place where an
+/// edit changed that (an array or string of another length before it), the rest of the object
+/// is laid out the stock way and the kept padding bytes after that point are dropped. Kept
+/// padding bytes are only ever put where no value writes (struct padding, vtable slots), so an
+/// edited value always wins over them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// Each piece of out-of-line data in the order the writer places it (arrays' elements,
+    /// strings, relative arrays' elements): `(from, to)`, where the stock writer had got to and
+    /// where the file starts the data.
+    pub places: Vec<(u32, u32)>,
+    /// The end of the object's bytes (where the next object starts): `(from, to)` as for
+    /// [`Kept::places`]; `to` may be less than `from` when the file ends inside the object's
+    /// own bytes where no value is written (a truncated last object).
+    pub end: Option<(u32, u32)>,
+    /// Runs of bytes no value writes that the file does not hold as zeros: `(offset, bytes)`.
+    pub padding: Vec<(u32, Vec<u8>)>,
+}
+
+impl Kept {
+    /// Nothing kept: the object is laid out the stock way.
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty() && self.end.is_none() && self.padding.is_empty()
+    }
 }
 
 /// Where an object's array elements start in its out-of-line data.
@@ -306,6 +350,19 @@ impl<'c> Plan<'c> {
         Ok(f)
     }
 
+    /// Where the bytes of `class`'s values end: past the last member (or hidden byte).
+    fn extent(&mut self, class: &str) -> Result<u32, UnlayeredError> {
+        let (fields, _) = self.fields(class)?;
+        Ok(fields
+            .iter()
+            .map(|f| match &f.hidden {
+                Some(runs) => runs.iter().map(|r| r.0 + r.1).max().unwrap_or(0),
+                None => f.offset + f.size * f.member.count(),
+            })
+            .max()
+            .unwrap_or(0))
+    }
+
     /// Size of one array element.
     fn elem_shape(&mut self, class: &str, m: &Member) -> Result<(u32, u32), UnlayeredError> {
         if m.subtype == MemberType::Struct {
@@ -333,7 +390,8 @@ pub struct Document {
     /// The object the header's contents offset names.
     pub root: Option<Handle>,
     /// Objects that read through their class but whose values do not write back to their bytes
-    /// (padding or bytes the reflection does not describe): kept raw.
+    /// even with [`Kept`] data (bytes a value writes that differ, fixups the values do not
+    /// give): kept raw.
     pub demoted: usize,
     /// The first object whose class describes it but whose values claim more than the data
     /// holds (an array count past its bytes, a string without its end, data read past the
@@ -551,6 +609,59 @@ impl Reader<'_, '_> {
     }
 }
 
+/// One object written alone, as the reader checks it.
+struct Written<'k> {
+    out: Vec<u8>,
+    local: Vec<LocalFixup>,
+    /// The non-null pointers.
+    pending: Vec<(u32, Ref)>,
+    follow: Follow<'k>,
+    written: Option<Vec<bool>>,
+}
+
+/// Writes the object of `class` with `values` from offset 0; `None` when the values do not
+/// write.
+fn write_one<'k>(plan: &mut Plan<'_>, class: &str, values: &[Value], align: ArrayAlign, follow: Follow<'k>) -> Option<Written<'k>> {
+    let mut w = Writer {
+        plan,
+        out: Vec::new(),
+        local: Vec::new(),
+        pending: Vec::new(),
+        rel: None,
+        array_align: align.bytes(),
+        align: 1,
+        follow,
+        start: 0,
+        written: None,
+    };
+    w.object(class, values).ok()?;
+    let pending = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
+    Some(Written { out: w.out, local: w.local, pending, follow: w.follow, written: w.written })
+}
+
+impl Written<'_> {
+    /// What a write that learned the file's places keeps: its places and end, and the bytes
+    /// where the file differs, when all of them are bytes no value writes and the fixups agree.
+    fn kept(self, span: &[u8], local: &[LocalFixup], global: &[(u32, Ref)]) -> Option<Kept> {
+        let Follow::Learn { places, end, failed: false, .. } = self.follow else { return None };
+        if self.out.len() != span.len() || self.local != local || self.pending != global {
+            return None;
+        }
+        let written = self.written.unwrap_or_default();
+        let mut padding: Vec<(u32, Vec<u8>)> = Vec::new();
+        for k in (0..span.len()).filter(|&k| self.out[k] != span[k]) {
+            if written.get(k).copied().unwrap_or(false) {
+                return None;
+            }
+            match padding.last_mut() {
+                Some((a, b)) if *a as usize + b.len() == k => b.push(span[k]),
+                _ => padding.push((k as u32, vec![span[k]])),
+            }
+        }
+        Some(Kept { places, end, padding })
+    }
+}
+
 /// Copies `name`, its parents and its struct members' classes from `source` into `into`.
 fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: &mut ClassSet, depth: usize) -> bool {
     if into.classes.contains_key(name) {
@@ -695,7 +806,9 @@ impl Document {
                 global_of[i].iter().map(|&src| Ok((src - at, reader.resolve(src)?))).collect::<Result<_, ItemsError>>()?;
             let typed = if at % 16 == 0
                 && typed_class.get(&class).copied().unwrap_or(false)
-                && reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
+                && (reader.plan.layouts.class(&class).is_ok_and(|l| l.size <= end - at)
+                    // The last object may end early where the file ends, past its values' bytes.
+                    || end as usize == d.len() && reader.plan.extent(&class).is_ok_and(|n| n <= end - at))
             {
                 match reader.read_struct(&class, at, 0) {
                     Ok(values) => Some(values),
@@ -713,30 +826,39 @@ impl Document {
             } else {
                 None
             };
-            // A typed object is kept typed only when writing it gives back its bytes and fixups
-            // (padding the reflection does not describe, a stray byte: the object stays raw),
-            // under the stock rule for where array elements start or else the other tools' one.
+            // A typed object is kept typed only when writing it gives back its bytes and fixups:
+            // under the stock rule for where array elements start, or else the other tools' one,
+            // or else with what the values do not give kept on the object ([`Kept`]: where the
+            // file puts out-of-line data, where the object ends, padding bytes that are not zero).
+            // Anything else (a byte a value writes that differs, fixups the values do not give)
+            // leaves the object raw.
             let mut array_align = ArrayAlign::Sixteen;
+            let mut kept = Kept::default();
             let typed = typed.and_then(|values| {
                 for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
                     // The reader's plan: the same classes under the same rules, laid out once.
-                    let mut w = Writer {
-                        plan: &mut reader.plan,
-                        out: Vec::with_capacity(span.len()),
-                        local: Vec::new(),
-                        pending: Vec::new(),
-                        rel: None,
-                        array_align: align.bytes(),
-                    };
-                    w.object(&class, &values).ok()?;
-                    let pending: Vec<(u32, Ref)> = w.pending.into_iter().filter(|(_, r)| *r != Ref::Null).collect();
-                    if w.out == span && w.local == local && pending == global {
+                    let w = write_one(&mut reader.plan, &class, &values, align, Follow::Stock)?;
+                    if w.out == span && w.local == local && w.pending == global {
                         array_align = align;
                         return Some(values);
                     }
                     if local.is_empty() {
                         // No out-of-line data: where arrays start cannot matter.
                         break;
+                    }
+                }
+                let learn = Follow::Learn {
+                    span,
+                    local: local.iter().map(|f| (f.src, f.dst)).collect(),
+                    places: Vec::new(),
+                    end: None,
+                    failed: false,
+                };
+                if let Some(k) = write_one(&mut reader.plan, &class, &values, ArrayAlign::Sixteen, learn).and_then(|w| w.kept(span, &local, &global)) {
+                    let w = write_one(&mut reader.plan, &class, &values, ArrayAlign::Sixteen, Follow::Replay { kept: &k, next: 0, off: None })?;
+                    if w.out == span && w.local == local && w.pending == global {
+                        kept = k;
+                        return Some(values);
                     }
                 }
                 demoted += 1;
@@ -746,7 +868,7 @@ impl Document {
                 Some(values) => Body::Typed(values),
                 None => Body::Raw(Raw { bytes: span.to_vec(), local, global }),
             };
-            out.push(Object { class, class_ref: (v.section, v.name_offset), body, array_align });
+            out.push(Object { class, class_ref: (v.section, v.name_offset), body, array_align, kept });
         }
         let root = if file.header.contents_section_index as usize == data_index {
             objects.iter().position(|o| o.0 == file.header.contents_section_offset).map(|i| Handle(i as u32))
@@ -804,7 +926,7 @@ impl Document {
 
     /// A class's members with its ancestors' first (a parent chain is followed 65 classes deep at
     /// most, so a cyclic one ends).
-    fn members_of(&self, class: &str) -> impl Iterator<Item = &Member> + '_ {
+    pub(super) fn members_of(&self, class: &str) -> impl Iterator<Item = &Member> + '_ {
         let mut chain = Vec::new();
         let mut next = self.classes.classes.get(class);
         while let Some(c) = next {
@@ -843,15 +965,27 @@ impl Document {
             }
         }
         let mut plan = Plan::new(&self.classes, rules)?;
-        let mut w = Writer { plan: &mut plan, out: Vec::new(), local: Vec::new(), pending: Vec::new(), rel: None, array_align: 16 };
+        let mut w = Writer {
+            plan: &mut plan,
+            out: Vec::new(),
+            local: Vec::new(),
+            pending: Vec::new(),
+            rel: None,
+            array_align: 16,
+            align: 1,
+            follow: Follow::Stock,
+            start: 0,
+            written: None,
+        };
         let mut starts = Vec::with_capacity(self.objects.len());
         let mut virtuals = Vec::with_capacity(self.objects.len());
         for (i, o) in self.objects.iter().enumerate() {
-            w.pad(16);
-            let at = w.out.len() as u32;
+            let at = w.place(16, None);
             starts.push(at);
             virtuals.push(VirtualFixup { src: at, section: o.class_ref.0, name_offset: o.class_ref.1 });
             w.array_align = o.array_align.bytes();
+            // Kept places and padding hold for the layout the object was read with.
+            w.follow = if same && !o.kept.is_empty() { Follow::Replay { kept: &o.kept, next: 0, off: None } } else { Follow::Stock };
             match &o.body {
                 Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?,
                 Body::Raw(r) => {
@@ -861,7 +995,7 @@ impl Document {
                 }
             }
         }
-        w.pad(16);
+        w.place(16, None);
         let di = self.data_index as u32;
         let global = w
             .pending
@@ -930,7 +1064,7 @@ fn owned(file: PackFile<'_>) -> PackFile<'static> {
 }
 
 /// Laying out `__data__`.
-struct Writer<'p, 'c> {
+struct Writer<'p, 'c, 'k> {
     plan: &'p mut Plan<'c>,
     out: Vec<u8>,
     local: Vec<LocalFixup>,
@@ -942,6 +1076,35 @@ struct Writer<'p, 'c> {
     rel: Option<Vec<(u32, Member, Vec<Value>)>>,
     /// Where array elements start: [`ArrayAlign::bytes`] of the object being written.
     array_align: usize,
+    /// The alignment the next placed data needs (padding is laid down when data is placed, so
+    /// that a kept place can replace it).
+    align: usize,
+    /// How the object being written places its data.
+    follow: Follow<'k>,
+    /// The start of the object being written, and which of its bytes a value wrote (while
+    /// learning or following kept places).
+    start: u32,
+    written: Option<Vec<bool>>,
+}
+
+/// Where an object's data goes.
+enum Follow<'k> {
+    /// The stock layout.
+    Stock,
+    /// Reading: where the file puts it (its bytes and its local fixups, from the object's start),
+    /// recorded as [`Kept`] places.
+    Learn { span: &'k [u8], local: FxMap<u32, u32>, places: Vec<(u32, u32)>, end: Option<(u32, u32)>, failed: bool },
+    /// Writing an object with [`Kept`] data: the next kept place, and where the object stopped
+    /// following it (relative offset), if it did.
+    Replay { kept: &'k Kept, next: usize, off: Option<u32> },
+}
+
+/// What out-of-line data is placed for: the slot of a pointer with a local fixup, or of a
+/// relative array.
+#[derive(Clone, Copy)]
+enum Src {
+    Fixup(u32),
+    Rel(u32),
 }
 
 fn mismatch(what: &str, v: &Value) -> WriteError {
@@ -957,14 +1120,119 @@ fn short(v: &Value) -> String {
     }
 }
 
-impl Writer<'_, '_> {
+impl Writer<'_, '_, '_> {
+    /// Asks that the next data placed start on an `a`-byte boundary.
     fn pad(&mut self, a: usize) {
-        let n = self.out.len().div_ceil(a) * a;
-        self.out.resize(n, 0);
+        self.align = self.align.max(a);
+    }
+
+    /// Pads for data that needs alignment `a` (and what [`Writer::pad`] asked) and returns where
+    /// it starts: the stock place, or where the file put it ([`Follow`]).
+    fn place(&mut self, a: usize, src: Option<Src>) -> u32 {
+        let a = a.max(self.align);
+        self.align = 1;
+        let len = self.out.len() as u32;
+        let stock = (self.out.len().div_ceil(a) * a) as u32;
+        let (start, e) = (self.start, self.plan.e);
+        let from = len.wrapping_sub(start);
+        let target = match (&mut self.follow, src) {
+            (Follow::Stock, _) | (_, None) => stock,
+            (Follow::Learn { span, local, places, failed, .. }, Some(src)) => {
+                let to = match src {
+                    Src::Fixup(slot) => local.get(&(slot - start)).copied(),
+                    Src::Rel(slot) => {
+                        let at = (slot - start) as usize + 2;
+                        span.get(at..at + 2).map(|b| (slot - start) + u32::from(e.u16([b[0], b[1]])))
+                    }
+                };
+                match to {
+                    Some(to) if to >= from => {
+                        places.push((from, to));
+                        start + to
+                    }
+                    _ => {
+                        *failed = true;
+                        stock
+                    }
+                }
+            }
+            (Follow::Replay { kept, next, off }, Some(_)) => match kept.places.get(*next) {
+                Some(&(f, t)) if off.is_none() && f == from => {
+                    *next += 1;
+                    start + t
+                }
+                _ => {
+                    off.get_or_insert(from);
+                    stock
+                }
+            },
+        };
+        self.out.resize(target as usize, 0);
+        target
+    }
+
+    /// Whether the object's bytes may end at `to` (from its start) though more was written: no
+    /// value wrote past it and no fixup starts or lands past it.
+    fn cuttable(&self, to: u32) -> bool {
+        let cut = self.start + to;
+        self.written.as_ref().is_some_and(|w| w.iter().skip(to as usize).all(|x| !x))
+            && self.local.iter().all(|f| f.src < cut && f.dst < cut)
+            && self.pending.iter().all(|p| p.0 < cut)
+    }
+
+    /// Ends the object: pads to 16 the stock way, or ends where the file ended it; then puts
+    /// back kept padding bytes.
+    fn finish(&mut self) {
+        let a = self.align.max(16);
+        self.align = 1;
+        let stock = self.out.len().div_ceil(a) * a;
+        let from = (self.out.len() as u32).wrapping_sub(self.start);
+        let end = match &self.follow {
+            Follow::Stock => None,
+            Follow::Learn { span, .. } => Some(span.len() as u32),
+            Follow::Replay { kept, off, .. } => kept.end.filter(|&(f, _)| off.is_none() && f == from).map(|(_, t)| t),
+        };
+        let ok = end.filter(|&to| to >= from || self.cuttable(to));
+        match (&mut self.follow, ok) {
+            (Follow::Learn { end: e, .. }, Some(to)) => *e = Some((from, to)),
+            (Follow::Learn { failed, .. }, None) => *failed = true,
+            (Follow::Replay { off, .. }, None) => {
+                off.get_or_insert(from);
+            }
+            _ => {}
+        }
+        match ok {
+            Some(to) => self.out.resize((self.start + to) as usize, 0),
+            None => self.out.resize(stock, 0),
+        }
+        if let (Follow::Replay { kept, off, .. }, Some(w)) = (&self.follow, &self.written) {
+            let limit = off.unwrap_or(u32::MAX) as usize;
+            let n = self.out.len() - self.start as usize;
+            for (at, bytes) in &kept.padding {
+                for (j, &b) in bytes.iter().enumerate() {
+                    let k = *at as usize + j;
+                    if k < limit && k < n && !w.get(k).copied().unwrap_or(false) {
+                        self.out[self.start as usize + k] = b;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes that a value wrote `n` bytes at `at` (while learning or following kept places).
+    fn mark(&mut self, at: u32, n: usize) {
+        if let Some(w) = &mut self.written {
+            let s = (at - self.start) as usize;
+            if w.len() < s + n {
+                w.resize(s + n, false);
+            }
+            w[s..s + n].fill(true);
+        }
     }
 
     fn put(&mut self, at: u32, b: &[u8]) {
         self.out[at as usize..at as usize + b.len()].copy_from_slice(b);
+        self.mark(at, b.len());
     }
 
     fn put_uint(&mut self, at: u32, n: u32, v: u64) {
@@ -984,6 +1252,8 @@ impl Writer<'_, '_> {
     fn object(&mut self, class: &str, values: &[Value]) -> Result<(), WriteError> {
         let (_, size) = self.plan.fields(class)?;
         let at = self.out.len() as u32;
+        self.start = at;
+        self.written = (!matches!(self.follow, Follow::Stock)).then(Vec::new);
         self.out.resize(self.out.len() + size as usize, 0);
         self.rel = Some(Vec::new());
         let inline = self.inline_struct(class, at, values);
@@ -995,7 +1265,7 @@ impl Writer<'_, '_> {
         // Top-level data starts on a 16-byte boundary after the object.
         self.pad(16);
         self.data_struct(class, at, values)?;
-        self.pad(16);
+        self.finish();
         Ok(())
     }
 
@@ -1106,23 +1376,28 @@ impl Writer<'_, '_> {
                 }
                 self.inline_one(class, m, m.subtype, at, v)?
             }
+            // Pointer slots are the fixups' (kept padding never goes there).
             MemberType::Pointer | MemberType::FunctionPointer => {
                 if !matches!(v, Value::Ptr(_)) {
                     return Err(mismatch("pointer", v));
                 }
+                self.mark(at, p as usize);
             }
             MemberType::Variant => {
                 if !matches!(v, Value::Variant(..)) {
                     return Err(mismatch("variant", v));
                 }
+                self.mark(at, 2 * p as usize);
             }
             MemberType::CString | MemberType::StringPtr => {
                 if !matches!(v, Value::Str(_)) {
                     return Err(mismatch("string", v));
                 }
+                self.mark(at, p as usize);
             }
             MemberType::Array | MemberType::SimpleArray => match v {
                 Value::Array(a) => {
+                    self.mark(at, p as usize);
                     self.put_uint(at + p, 4, a.items.len() as u64);
                     if ty == MemberType::Array {
                         self.put_uint(at + p + 4, 4, u64::from(a.capacity));
@@ -1138,7 +1413,10 @@ impl Writer<'_, '_> {
                 _ => return Err(mismatch("struct", v)),
             },
             MemberType::RelArray => match (v, &mut self.rel) {
-                (Value::RelArray(items), Some(rel)) => rel.push((at, m.clone(), items.clone())),
+                (Value::RelArray(items), Some(rel)) => {
+                    rel.push((at, m.clone(), items.clone()));
+                    self.mark(at, 4);
+                }
                 (Value::RelArray(_), None) => {
                     return Err(WriteError::new(ErrorKind::Invalid(format!(
                         "{class}.{}: a relative array outside an object's own members has no place for its elements",
@@ -1162,8 +1440,7 @@ impl Writer<'_, '_> {
         }
         // Stock files start each relative array's elements on a 16-byte boundary.
         let (stride, align) = self.plan.elem_shape(class, m)?;
-        self.pad(align.max(16) as usize);
-        let dst = self.out.len() as u32;
+        let dst = self.place(align.max(16) as usize, Some(Src::Rel(slot)));
         let offset = dst - slot;
         let (Ok(n), Ok(offset)) = (u16::try_from(items.len()), u16::try_from(offset)) else {
             return Err(WriteError::new(ErrorKind::Invalid(format!(
@@ -1212,16 +1489,15 @@ impl Writer<'_, '_> {
                 self.pending.push((at + p, *b));
             }
             (MemberType::CString | MemberType::StringPtr, Value::Str(Some(s))) => {
-                self.pad(2);
-                let dst = self.out.len() as u32;
+                let dst = self.place(2, Some(Src::Fixup(at)));
                 self.out.extend_from_slice(s);
                 self.out.push(0);
+                self.mark(dst, s.len() + 1);
                 self.local.push(LocalFixup { src: at, dst });
             }
             (MemberType::Array | MemberType::SimpleArray, Value::Array(a)) if !a.items.is_empty() => {
                 let (stride, _) = self.plan.elem_shape(class, m)?;
-                self.pad(self.array_align);
-                let dst = self.out.len() as u32;
+                let dst = self.place(self.array_align, Some(Src::Fixup(at)));
                 self.local.push(LocalFixup { src: at, dst });
                 self.out.resize(self.out.len() + stride as usize * a.items.len(), 0);
                 let em = elem_member(m);

@@ -580,6 +580,24 @@ impl Document {
         members.iter().all(|m| names.next() == Some(*m)) && names.next().is_none()
     }
 
+    /// Whether every hkArray among `values` (of `class`, its members' values) has the stock
+    /// capacity word (`len | 0x80000000`), which a `Vec` stands for.
+    fn stock_capacities(&self, class: &str, values: &[Value], depth: usize) -> bool {
+        depth <= 64 && self.members_of(class).zip(values).all(|(m, v)| self.stock_value(m, m.ty, v, depth))
+    }
+
+    fn stock_value(&self, m: &super::layout::Member, ty: super::layout::MemberType, v: &Value, depth: usize) -> bool {
+        use super::layout::MemberType as T;
+        match (ty, v) {
+            (T::Array, Value::Array(a)) if a.capacity != 0x8000_0000 | a.items.len() as u32 => false,
+            (_, Value::Array(a)) => a.items.iter().all(|x| self.stock_value(m, m.subtype, x, depth + 1)),
+            (_, Value::RelArray(items)) => items.iter().all(|x| self.stock_value(m, m.subtype, x, depth + 1)),
+            (_, Value::CArray(items)) => items.iter().all(|x| self.stock_value(m, ty, x, depth + 1)),
+            (_, Value::Struct(vs)) => m.class.as_deref().is_some_and(|c| self.stock_capacities(c, vs, depth + 1)),
+            _ => true,
+        }
+    }
+
     /// The values of object `h` when a class of that name, signature and members applies to it.
     fn applies(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
         let o = self.objects.get(h.0 as usize).ok_or_else(|| {
@@ -655,7 +673,7 @@ impl Document {
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
         let h = Handle(self.objects.len() as u32);
-        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out), array_align: Default::default() });
+        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out), array_align: Default::default(), kept: Default::default() });
         Ok(h)
     }
 
@@ -670,7 +688,15 @@ impl Document {
                 c.dynamic += 1;
                 continue;
             };
-            let Ok(values) = self.applies(h, e.name, e.signature, e.members) else {
+            // An hkArray whose capacity word is not the stock one has no `Vec` to go into: the
+            // object stays values of the document, whose writer keeps the word.
+            let Ok(values) = self.applies(h, e.name, e.signature, e.members).and_then(|v| {
+                if self.stock_capacities(&self.objects[i].class, v, 0) {
+                    Ok(v)
+                } else {
+                    Err(err("an hkArray capacity word that is not the stock one"))
+                }
+            }) else {
                 c.dynamic += 1;
                 continue;
             };
