@@ -603,3 +603,233 @@ fn bytes_after_the_tag0_section_are_kept_and_written_back() {
     let e = hktypes::tagfile::Compendium::read(&[&stock[..], b"x"].concat()).map(|_| ()).unwrap_err();
     assert!(e.offset().is_some(), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 4. The checks added with the allocation audit.
+
+/// The pointer test types, with an array of `Base` elements and its holder.
+fn array_types() -> Vec<Ty> {
+    let mut types = pointer_types();
+    types.push(Ty { subtype: Some(2), ..ty("hkArray<Base>", FMT_ARRAY, 16, 8) }); // 10
+    types.push(record("BaseRoot", 16, &[("bases", 0, 10)])); // 11
+    types
+}
+
+/// A root object of type `root` whose array names item 2, a run of one element of type `elem`.
+fn root_and_run(root: u32, elem: u32) -> Vec<u8> {
+    let mut data = vec![0u8; 32];
+    data[0..4].copy_from_slice(&2u32.to_le_bytes());
+    tag0(&array_types(), &data, &[object(root, 0), run(elem, 16, 1)])
+}
+
+#[test]
+fn an_array_whose_run_is_of_another_type_fails_verify() {
+    // Root.holders is an hkArray<Holder>; its run holds an Other.
+    verify_fails(
+        "hkArray<Holder> -> a run of Other",
+        &root_and_run(9, 4),
+        &["item 1 Root[0].holders", "names item 2, a run of Other, as its elements, which are neither Holder"],
+    );
+    // hkArray<Base> naming a run of Other (a record of the same size, not derived from Base).
+    verify_fails("hkArray<Base> -> a run of Other", &root_and_run(11, 4), &["item 1 BaseRoot[0].bases", "a run of Other", "neither Base"]);
+    // A run of the element type, or of a class derived from it, passes the check.
+    let set = CompendiumSet::new();
+    for (root, elem) in [(9, 7), (11, 2), (11, 3)] {
+        let bytes = root_and_run(root, elem);
+        common::fuzz_seed(&bytes);
+        let file = TagFile::read(&bytes, &set).unwrap();
+        let mut layouts = file.layouts();
+        let items = Items::read(&file, &mut layouts).unwrap();
+        items.check_targets(&file, &mut layouts).unwrap_or_else(|e| panic!("root {root}, run of type {elem}: {e}"));
+    }
+}
+
+#[test]
+fn a_type_smaller_than_its_parent_is_a_type_table_error() {
+    let set = CompendiumSet::new();
+    let base = record("Base", 16, &[("a", 0, 1), ("b", 8, 1)]);
+    for (size, ok) in [(8, false), (15, false), (16, true), (24, true)] {
+        let types = [ty("int", FMT_INT32, 4, 4), base.clone(), Ty { parent: 2, ..record("Derived", size, &[]) }];
+        let bytes = tag0(&types, &[0; 24], &[object(3, 0)]);
+        common::fuzz_seed(&bytes);
+        match TagFile::read(&bytes, &set) {
+            Ok(_) => assert!(ok, "size {size}: read"),
+            Err(e) => {
+                assert!(!ok, "size {size}: {e}");
+                assert_eq!(e.layer(), Layer::TypeTable, "{e}");
+                assert_eq!(e.path(), ["Derived"], "{e}");
+                assert!(e.section().is_some_and(|s| s.ends_with("TBDY")), "{e}");
+                assert!(e.to_string().contains(&format!("size {size} is smaller than the 16 bytes of its parent Base")), "{e}");
+                verify_fails("a type smaller than its parent", &bytes, &["Derived", "smaller than the 16 bytes of its parent Base"]);
+            }
+        }
+    }
+}
+
+/// The 2014.1 class schemas, for the packfile tests.
+fn verifier_2014() -> hkgen::verify::Verifier {
+    let schemas = hkgen::reflection::check::ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    hkgen::verify::Verifier { class_schemas: schemas, ..Default::default() }
+}
+
+/// The skeleton packfile with the global fixup that names the `hkaSkeleton` object made to name
+/// `to(objects)` instead (`objects`: each object's start and class).
+fn skeleton_pointer_turned(stock: &[u8], to: impl Fn(&[(u32, String)]) -> u32) -> Vec<u8> {
+    let mut file = hktypes::packfile::PackFile::read(stock).unwrap();
+    let i = file.section_index("__data__").unwrap();
+    let objects: Vec<(u32, String)> = file.objects(i).into_iter().map(|(at, c)| (at, c.name.clone())).collect();
+    let skeleton = objects.iter().find(|(_, c)| c == "hkaSkeleton").expect("an hkaSkeleton").0;
+    let target = to(&objects);
+    let sec = &mut file.sections[i];
+    let fixups: Vec<usize> = (0..sec.global.len()).filter(|&k| sec.global[k].section == i as u32 && sec.global[k].dst == skeleton).collect();
+    assert_eq!(fixups.len(), 1, "one pointer names the skeleton");
+    sec.global[fixups[0]].dst = target;
+    file.to_bytes().unwrap()
+}
+
+#[test]
+fn a_packfile_pointer_to_an_object_of_another_class_or_into_one_fails_verify() {
+    let Some(stock) = packfile_skeleton() else { return }; // not-a-skip: packfile_skeleton reads through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
+    let v = verifier_2014();
+    let set = CompendiumSet::new();
+    let r = v.verify("stock", &stock, &set);
+    assert!(r.ok, "{:?}", r.error);
+    // hkaAnimationContainer.skeletons[0] made to name the container itself.
+    let bytes = skeleton_pointer_turned(&stock, |objects| objects.iter().find(|(_, c)| c == "hkaAnimationContainer").unwrap().0);
+    common::fuzz_seed(&bytes);
+    let r = v.verify("crafted", &bytes, &set);
+    let e = r.error.clone().unwrap_or_default();
+    eprintln!("skeletons[0] -> the container: {e}");
+    assert!(!r.ok);
+    assert!(e.contains("(hkaAnimationContainer).skeletons[0]") && e.contains("a hkaAnimationContainer, which is neither a hkaSkeleton nor a class derived from it"), "{e}");
+    assert!(e.contains("__data__"), "not located: {e}");
+    // ... and 16 bytes into the skeleton.
+    let bytes = skeleton_pointer_turned(&stock, |objects| objects.iter().find(|(_, c)| c == "hkaSkeleton").unwrap().0 + 16);
+    common::fuzz_seed(&bytes);
+    let r = v.verify("crafted", &bytes, &set);
+    let e = r.error.clone().unwrap_or_default();
+    eprintln!("skeletons[0] -> skeleton + 16: {e}");
+    assert!(!r.ok);
+    assert!(e.contains("(hkaAnimationContainer).skeletons[0]") && e.contains("points 0x10 bytes into object") && e.contains("where a hkaSkeleton object's start is expected"), "{e}");
+}
+
+/// One run of bytes named by the arrays of 20,000 elements: the dynamic decoder (`hkgen dump`)
+/// copied it once per array, 10^10 bytes from a file of under a megabyte.
+#[test]
+fn a_run_named_by_many_arrays_is_not_copied_for_each() {
+    let _s = serial();
+    let (k, n) = (20_000u32, 500_000u32);
+    let types = [
+        ty("hkUint8", FMT_INT8, 1, 1),                                    // 1
+        Ty { subtype: Some(1), ..ty("hkArray<hkUint8>", FMT_ARRAY, 16, 8) }, // 2
+        record("R", 16, &[("bytes", 0, 2)]),                              // 3
+        Ty { subtype: Some(3), ..ty("hkArray<R>", FMT_ARRAY, 16, 8) },    // 4
+        record("Root", 16, &[("rs", 0, 4)]),                              // 5
+    ];
+    let mut data = vec![0u8; 16 + 16 * k as usize + n as usize];
+    data[0..4].copy_from_slice(&2u32.to_le_bytes());
+    for e in 0..k as usize {
+        data[16 + 16 * e..20 + 16 * e].copy_from_slice(&3u32.to_le_bytes());
+    }
+    let bytes = tag0(&types, &data, &[object(5, 0), run(3, 16, k), run(1, 16 + 16 * k, n)]);
+    let set = CompendiumSet::new();
+    let e = bounded("a run named by 20 000 arrays: dump", &bytes, 10, || {
+        let file = TagFile::read(&bytes, &set).unwrap();
+        hktypes::dynamic::dump(&file).map(|_| ()).unwrap_err()
+    });
+    eprintln!("  {e}");
+    assert!(e.offset().is_some() && e.to_string().contains("more values than"), "{e}");
+    // The same run named once dumps.
+    let mut once = data.clone();
+    for e in 1..k as usize {
+        once[16 + 16 * e..20 + 16 * e].copy_from_slice(&0u32.to_le_bytes());
+    }
+    let bytes = tag0(&types, &once, &[object(5, 0), run(3, 16, k), run(1, 16 + 16 * k, n)]);
+    let file = TagFile::read(&bytes, &set).unwrap();
+    assert_eq!(hktypes::dynamic::dump(&file).unwrap().len(), 1);
+}
+
+/// A packfile whose 10,000 bone names all point at one string of 100,000 bytes: the object
+/// reader copied it once per name (10^9 bytes from a file of about 400 kB).
+#[test]
+fn a_packfile_string_named_by_many_members_is_not_copied_for_each() {
+    use hktypes::packfile::objects::{Array, Document, Value};
+    let _s = serial();
+    let Some(stock) = packfile_skeleton() else { return }; // not-a-skip: packfile_skeleton reads through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
+    let v = verifier_2014();
+    let set = CompendiumSet::new();
+    let sources = v.class_schemas.sources_for("2014.1");
+    let mut doc = Document::from_file_with(hktypes::packfile::PackFile::read(&stock).unwrap(), &sources).unwrap();
+    let skeleton = doc.find("hkaSkeleton").next().expect("an hkaSkeleton");
+    let long = vec![b'A'; 100_000];
+    let bones: Vec<Value> = (0..10_000)
+        .map(|k| Value::Struct(vec![Value::Str(Some(if k == 0 { long.clone() } else { b"b".to_vec() })), Value::Bool(0)]))
+        .collect();
+    *doc.field_mut(skeleton, "bones").expect("hkaSkeleton.bones") = Value::Array(Array::new(bones));
+    let written = doc.write().unwrap();
+    // Every bone name's local fixup made to point at the long name.
+    let mut file = hktypes::packfile::PackFile::read(&written).unwrap();
+    let i = file.section_index("__data__").unwrap();
+    let d = file.sections[i].data().unwrap().to_vec();
+    let sec = &mut file.sections[i];
+    let long_at = sec.local.iter().find(|f| d[f.dst as usize..].starts_with(&long)).expect("the long name").dst;
+    let mut turned = 0;
+    for f in sec.local.iter_mut().filter(|f| d[f.dst as usize..].starts_with(b"b\0")) {
+        f.dst = long_at;
+        turned += 1;
+    }
+    assert_eq!(turned, 9_999);
+    let bytes = file.to_bytes().unwrap();
+    let r = bounded("10 000 names of one 100 000-byte string: verify", &bytes, 20, || v.verify("crafted", &bytes, &set));
+    let e = r.error.clone().unwrap_or_default();
+    eprintln!("  {e}");
+    assert!(!r.ok);
+    assert!(e.contains("of bytes of array elements and strings read exceeds") && e.contains("hkaSkeleton"), "{e}");
+}
+
+/// A packfile's own `__types__` (Dark Souls III c1400.HKX, 8-byte pointers) with every member
+/// name made to point at one string of 200,000 bytes appended to the section: the importer
+/// copied it once per member.
+#[test]
+fn a_types_section_name_shared_by_every_member_is_not_copied_for_each() {
+    use hktypes::packfile::{Body, LocalFixup, PackFile};
+    let _s = serial();
+    let Some(corpus) = common::corpus() else { return };
+    let Some(stock) = common::corpus_file(&corpus, "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX") else {
+        return; // not-a-skip: common::corpus_file fails under HKGEN_REQUIRE_CORPUS=1
+    };
+    let mut file = PackFile::read(&stock).unwrap();
+    assert_eq!(file.pointer_size(), 8);
+    let (schema, _) = hkgen::reflection::types_section::import(&file, "2014.1").unwrap();
+    let ti = file.section_index("__types__").unwrap();
+    let mut data = file.sections[ti].data().unwrap().to_vec();
+    let u32_at = |d: &[u8], at: usize| u32::from_le_bytes(d[at..at + 4].try_into().unwrap());
+    // The name slot of every hkClassMember: hkClass members at +40, their count at +48, each
+    // member record 40 bytes with its name first.
+    let local: std::collections::HashMap<u32, u32> = file.sections[ti].local.iter().map(|f| (f.src, f.dst)).collect();
+    let mut name_slots = std::collections::HashSet::new();
+    for (at, c) in file.objects(ti) {
+        if c.name != "hkClass" {
+            continue;
+        }
+        let Some(&base) = local.get(&(at + 40)) else { continue };
+        for i in 0..u32_at(&data, at as usize + 48) {
+            name_slots.insert(base + 40 * i);
+        }
+    }
+    let members: usize = schema.classes.values().map(|c| c.members.len()).sum();
+    assert_eq!(name_slots.len(), members);
+    let long_at = data.len() as u32;
+    data.extend(std::iter::repeat_n(b'A', 200_000));
+    data.extend([0u8; 16]);
+    let sec = &mut file.sections[ti];
+    sec.body = Body::Data(data.into());
+    sec.local = sec.local.iter().map(|f| LocalFixup { src: f.src, dst: if name_slots.contains(&f.src) { long_at } else { f.dst } }).collect();
+    let bytes = file.to_bytes().unwrap();
+    let e = bounded("every member name one 200 000-byte string: __types__ import", &bytes, 10, || {
+        let file = PackFile::read(&bytes).unwrap();
+        hkgen::reflection::types_section::import(&file, "2014.1").map(|_| ()).unwrap_err()
+    });
+    eprintln!("  {e}");
+    assert!(e.to_string().contains("bytes read per byte of the section"), "{e}");
+}

@@ -66,6 +66,11 @@ pub struct Report {
     /// and the written and read lengths; when it failed: the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_detail: Option<String>,
+    /// A packfile: the first pointer of a typed object that names neither the start of an object
+    /// of its member's class nor of a class derived from it, located and named by object and
+    /// member (`hktypes::packfile::objects::Document::check_pointers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bad_pointer: Option<String>,
     /// A TAG0 file: bytes after the `TAG0` section (Helldivers 2 `.physics` files carry data of
     /// their own there), kept and written back verbatim by the round trip.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -331,10 +336,11 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 r.container_roundtrip = Some(c.container_roundtrip);
                 r.roundtrip_offset = c.roundtrip_offset;
                 r.roundtrip_detail = c.roundtrip_detail.clone();
+                r.bad_pointer = c.bad_pointer.clone();
                 // Objects typed through the class schema, and objects kept as their bytes.
                 r.typed = Some(c.typed);
                 r.dynamic = Some(c.raw);
-                r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" };
+                r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" && c.bad_pointer.is_none() };
                 if !r.ok {
                     r.error = Some(if c.signatures_matched != c.signatures_stored {
                         format!(
@@ -343,6 +349,8 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                             c.signatures_stored,
                             c.mismatches.join(", ")
                         )
+                    } else if let (Some(e), "exact", "exact") = (&c.bad_pointer, c.roundtrip, c.container_roundtrip) {
+                        format!("a pointer does not name what its member expects: {e}")
                     } else {
                         format!("round trip {} (container {})", c.roundtrip, c.container_roundtrip)
                     });

@@ -98,6 +98,15 @@ const MAX_DEPTH: usize = 64;
 /// [`Decoder::new`]): a record of many members that overlap (or take no bytes), or runs named by
 /// many slots, would otherwise make values out of all proportion to the file.
 pub const VALUES_PER_BYTE: usize = 2;
+
+/// The error once a decoder's budget of values is spent.
+#[cold]
+fn over_budget() -> ValueError {
+    ValueError::new(ErrorKind::Invalid(format!(
+        "more values than {VALUES_PER_BYTE} per byte of the items (members that overlap, or runs named by many slots)"
+    )))
+}
+
 /// Values a [`Decoder`] may make beyond [`VALUES_PER_BYTE`]'s share, per item and in all.
 const VALUES_PER_ITEM: usize = 16;
 const VALUES_SLACK: usize = 4096;
@@ -113,7 +122,8 @@ pub struct Decoder<'a, 't> {
 impl<'a, 't> Decoder<'a, 't> {
     /// A decoder over a file's items, laying out its types through `layouts`. All it decodes
     /// (however many objects) makes at most [`VALUES_PER_BYTE`] values per byte of the items,
-    /// plus 16 per item and 4096; past that a value is an error.
+    /// plus 16 per item and 4096, where a copy of bytes (a string, a run of numbers, bytes no
+    /// type describes) counts one value per byte; past that a value is an error.
     pub fn new(items: &'a Items, layouts: &'a mut Layouts<'t>) -> Self {
         let bytes: usize = items.items.iter().map(|it| it.bytes.len()).sum();
         let values_left = bytes.saturating_mul(VALUES_PER_BYTE).saturating_add(VALUES_PER_ITEM.saturating_mul(items.items.len())) + VALUES_SLACK;
@@ -148,17 +158,26 @@ impl<'a, 't> Decoder<'a, 't> {
         bytes.get(at..at + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
+    /// Takes `n` values from the budget: a copy of `n` bytes costs one per byte, so that a run
+    /// named by many slots is not copied once per slot out of proportion to the file.
+    fn charge(&mut self, n: usize) -> Result<(), ValueError> {
+        self.values_left = self.values_left.checked_sub(n).ok_or_else(over_budget)?;
+        Ok(())
+    }
+
+    /// `bytes` copied, charged to the budget ([`Decoder::charge`]).
+    fn copy(&mut self, bytes: &[u8]) -> Result<Vec<u8>, ValueError> {
+        self.charge(bytes.len())?;
+        Ok(bytes.to_vec())
+    }
+
     /// Decodes one value of type `ty` from exactly its bytes.
     pub fn value(&mut self, ty: TypeIndex, bytes: &[u8], depth: usize) -> Result<Dyn<'t>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(ValueError::new(ErrorKind::Cycle("or too deep values".into())));
         }
-        self.values_left = self.values_left.checked_sub(1).ok_or_else(|| {
-            ValueError::new(ErrorKind::Invalid(format!(
-                "more values than {VALUES_PER_BYTE} per byte of the items (members that overlap, or runs named by many slots)"
-            )))
-        })?;
-        let Some(shape) = self.layouts.shape(ty)? else { return Ok(Dyn::Bytes(bytes.to_vec())) };
+        self.values_left = self.values_left.checked_sub(1).ok_or_else(over_budget)?;
+        let Some(shape) = self.layouts.shape(ty)? else { return Ok(Dyn::Bytes(self.copy(bytes)?)) };
         let table = self.layouts.table();
         let (fmt, subtype) = table
             .get(shape.def)
@@ -190,6 +209,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 i => {
                     let run = self.item_data(i)?;
                     let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes[..]);
+                    self.charge(text.len())?;
                     Dyn::Str(String::from_utf8_lossy(text).into_owned())
                 }
             },
@@ -198,7 +218,12 @@ impl<'a, 't> Decoder<'a, 't> {
                 i => {
                     let run = self.item_data(i)?;
                     if let Some(p) = self.prim(run.ty)? {
-                        return Ok(Dyn::Prims(p, run.bytes.to_vec()));
+                        return Ok(Dyn::Prims(p, self.copy(&run.bytes)?));
+                    }
+                    // The elements are charged one by one below; a list the budget cannot fill
+                    // is refused before its room is taken.
+                    if run.count as usize > self.values_left {
+                        return Err(over_budget());
                     }
                     let mut list = Vec::with_capacity(run.count as usize);
                     for e in 0..run.count {
@@ -212,15 +237,18 @@ impl<'a, 't> Decoder<'a, 't> {
             Kind::Array => {
                 let elem = subtype.unwrap_or(0);
                 if elem == 0 {
-                    return Ok(Dyn::Bytes(bytes.to_vec()));
+                    return Ok(Dyn::Bytes(self.copy(bytes)?));
                 }
                 let size = self.layouts.size_of(elem)? as usize;
                 let n = fmt.fixed_count() as usize;
                 if size == 0 || n.saturating_mul(size) > bytes.len() {
-                    return Ok(Dyn::Bytes(bytes.to_vec()));
+                    return Ok(Dyn::Bytes(self.copy(bytes)?));
                 }
                 if let Some(p) = self.prim(elem)? {
-                    return Ok(Dyn::Prims(p, bytes[..n * size].to_vec()));
+                    return Ok(Dyn::Prims(p, self.copy(&bytes[..n * size])?));
+                }
+                if n > self.values_left {
+                    return Err(over_budget());
                 }
                 let mut list = Vec::with_capacity(n);
                 for k in 0..n {
@@ -244,7 +272,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 }
                 Dyn::Record(members)
             }
-            _ => Dyn::Bytes(bytes.to_vec()),
+            _ => Dyn::Bytes(self.copy(bytes)?),
         })
     }
 }

@@ -106,12 +106,20 @@ pub struct PackfileCheck {
     /// falls in (see [`locate`]); when it failed: the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_detail: Option<String>,
+    /// The first pointer of a typed object that does not name the start of an object of its
+    /// member's class or a class derived from it ([`Document::check_pointers`]), located and
+    /// named by object and member.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bad_pointer: Option<String>,
 }
 
 impl PackfileCheck {
-    /// Everything stored recomputes and the round trip is exact.
+    /// Everything stored recomputes, the round trip is exact and every checked pointer fits.
     pub fn ok(&self) -> bool {
-        self.signatures_matched == self.signatures_stored && self.roundtrip == "exact" && self.container_roundtrip == "exact"
+        self.signatures_matched == self.signatures_stored
+            && self.roundtrip == "exact"
+            && self.container_roundtrip == "exact"
+            && self.bad_pointer.is_none()
     }
 }
 
@@ -147,11 +155,13 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         Ok(_) => "differs",
         Err(_) => "error",
     };
-    let doc = Document::from_file_with(file.clone(), &schemas.sources_for(&sdk));
+    let sources = schemas.sources_for(&sdk);
+    let doc = Document::from_file_with(file.clone(), &sources);
     match doc.and_then(|d| {
         let c = d.counts();
         r.typed = c.typed;
         r.raw = c.raw;
+        r.bad_pointer = d.check_pointers(&sources).err().map(|e| e.to_string());
         d.write()
     }) {
         Ok(out) if out == bytes => r.roundtrip = "exact",

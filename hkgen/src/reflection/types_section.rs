@@ -30,7 +30,15 @@ struct Reader<'a> {
     e: Endian,
     p: u32,
     ptrs: HashMap<u32, (u32, u32)>,
+    /// Bytes of records and names left to read ([`Reader::charge`]).
+    left: std::cell::Cell<u64>,
 }
+
+/// What one import may read, per byte of `__types__`, plus [`READ_SLACK`]: records that several
+/// classes share (a members array, a name) are read again for each, which a stock section does
+/// for class names only (each is read once per member that names the class).
+const READ_PER_BYTE: u64 = 4;
+const READ_SLACK: u64 = 1 << 16;
 
 impl Reader<'_> {
     fn bytes<const N: usize>(&self, at: u32) -> Result<[u8; N], Error> {
@@ -57,9 +65,21 @@ impl Reader<'_> {
             Some(&(s, _)) => Err(err(format!("pointer at {at:#x} leaves the section (to section {s})"))),
         }
     }
+    /// Takes `n` bytes from what the import may still read: shared records and names would
+    /// otherwise be copied once per class that points to them, out of proportion to the section.
+    fn charge(&self, n: u64, at: u32) -> Result<(), Error> {
+        let left = self.left.get().checked_sub(n).ok_or_else(|| {
+            err(format!(
+                "record or name at {at:#x}: more than {READ_PER_BYTE} bytes read per byte of the section (records shared by many classes)"
+            ))
+        })?;
+        self.left.set(left);
+        Ok(())
+    }
     fn cstr(&self, at: u32) -> Result<String, Error> {
         let rest = self.data.get(at as usize..).ok_or_else(|| err(format!("string at {at:#x} outside the section")))?;
         let n = rest.iter().position(|&b| b == 0).ok_or_else(|| err(format!("string at {at:#x} not terminated")))?;
+        self.charge(n as u64 + 1, at)?;
         String::from_utf8(rest[..n].to_vec()).map_err(|_| err(format!("string at {at:#x} not UTF-8")))
     }
     fn name_at(&self, at: u32) -> Result<String, Error> {
@@ -121,7 +141,8 @@ impl Offsets {
 pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLayout), Error> {
     let ti = file.section_index(TYPES).ok_or_else(|| err("no __types__ section"))?;
     let data = file.sections[ti].data().ok_or_else(|| err("__types__ holds class names"))?;
-    let r = Reader { data, section: ti as u32, e: file.endian(), p: file.pointer_size(), ptrs: file.pointers(ti) };
+    let left = std::cell::Cell::new((data.len() as u64).saturating_mul(READ_PER_BYTE) + READ_SLACK);
+    let r = Reader { data, section: ti as u32, e: file.endian(), p: file.pointer_size(), ptrs: file.pointers(ti), left };
     let o = Offsets { p: r.p };
     let objects = file.objects(ti);
     let classes: Vec<u32> = objects.iter().filter(|(_, c)| c.name == "hkClass").map(|(at, _)| *at).collect();
@@ -132,12 +153,17 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
 
     // Enums: declared ones keyed by their class, then any other the members point to.
     let mut enum_key: HashMap<u32, String> = HashMap::new();
+    // The declared enums by content (name, items, flags), each the first key in order of those
+    // that hold it: a separate hkClassEnum object is matched to one by lookup, not by a scan of
+    // all of them (a hostile section may hold many of each).
+    let mut declared: HashMap<(String, Vec<(i64, String)>, u32), String> = HashMap::new();
     let mut schema = ClassSchema { sdk: sdk.into(), sources: vec!["packfile __types__".into()], ..Default::default() };
     let read_enum = |at: u32| -> Result<EnumRecord, Error> {
         let name = r.name_at(at)?;
         let items_at = r.ptr(at + r.p)?;
         let n = r.u32(at + 2 * r.p)?;
         let n = hktypes::bytes::check_count("enum items", u64::from(n), u64::from(2 * r.p), data.len(), u64::from(at)).map_err(ValueError::from)?;
+        r.charge(u64::from(o.enum_len()) + n as u64 * u64::from(2 * r.p), at)?;
         let mut items = Vec::with_capacity(n);
         if let Some(base) = items_at {
             for i in 0..n as u32 {
@@ -157,6 +183,11 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
                 let rec = read_enum(at)?;
                 let key = format!("{cname}::{}", rec.name);
                 enum_key.insert(at, key.clone());
+                declared.entry((rec.name.clone(), rec.items.clone(), rec.flags)).and_modify(|k: &mut String| {
+                    if key < *k {
+                        k.clone_from(&key);
+                    }
+                }).or_insert_with(|| key.clone());
                 schema.enums.insert(key, rec);
             }
         }
@@ -168,6 +199,7 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
         let parent = r.ptr(c + o.class_parent())?.map(class_name).transpose()?;
         let nm = r.u32(c + o.class_num_members())?;
         let nm = hktypes::bytes::check_count("declared members", u64::from(nm), u64::from(o.member_len()), data.len(), u64::from(c)).map_err(ValueError::from)?;
+        r.charge(nm as u64 * u64::from(o.member_len()), c)?;
         let mut members = Vec::with_capacity(nm);
         let mut offsets = Vec::with_capacity(nm);
         if let Some(base) = r.ptr(c + o.class_members())? {
@@ -186,8 +218,8 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
                         // its offset when another enum has that name).
                         None => {
                             let rec = read_enum(at)?;
-                            let declared = schema.enums.iter().find(|(k, d)| k.contains("::") && **d == rec).map(|(k, _)| k.clone());
-                            let key = match declared {
+                            let same = declared.get(&(rec.name.clone(), rec.items.clone(), rec.flags)).cloned();
+                            let key = match same {
                                 Some(k) => k,
                                 None => {
                                     let mut k = rec.name.clone();

@@ -8,8 +8,10 @@
 //! [`layout`] lays classes out from platform-neutral hkClass descriptions under a file's four layout
 //! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
 //! fits) and lays it out again, under the file's rules or another platform's; [`typed`] converts
-//! objects to and from generated structs; [`dump`] prints the objects.
+//! objects to and from generated structs; [`dump`] prints the objects; [`check`] checks where the
+//! typed objects' pointers point (for `hkgen verify`).
 
+pub mod check;
 pub mod dump;
 pub mod file;
 pub mod layout;

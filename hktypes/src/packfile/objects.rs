@@ -409,8 +409,9 @@ struct Reader<'d, 'c> {
     global: FxMap<u32, (u32, u32)>,
     objects: &'d [(u32, u32)],
     plan: Plan<'c>,
-    /// Array elements and strings left to read: out-of-line data that several slots share (or
-    /// that contains itself) could otherwise be read without end.
+    /// Bytes of array elements and strings left to read (the size of `__data__`, plus 64): a
+    /// stock file reads each byte of out-of-line data once, while data that several slots share
+    /// (or that contains itself) could otherwise be read again for each of them.
     budget: u64,
 }
 
@@ -452,7 +453,8 @@ impl Reader<'_, '_> {
 
     fn spend(&mut self, n: u64, at: u32) -> Result<(), Error> {
         self.budget = self.budget.checked_sub(n).ok_or_else(|| {
-            Error::invalid(self.loc(at), "more array elements and strings than the data holds (out-of-line data shared or containing itself)")
+            // Out-of-line data shared by several slots, or containing itself.
+            Error::at(self.loc(at), ErrorKind::CountTooLarge { what: "bytes of array elements and strings read", count: n, room: self.budget })
         })?;
         Ok(())
     }
@@ -542,9 +544,9 @@ impl Reader<'_, '_> {
                 match self.local.get(&at) {
                     None => Value::Str(None),
                     Some(&dst) => {
-                        self.spend(1, at)?;
                         let rest = self.d.get(dst as usize..).unwrap_or(&[]);
                         let n = rest.iter().position(|&b| b == 0).ok_or_else(|| here(Error::at(self.loc(dst), ErrorKind::UnterminatedString)))?;
+                        self.spend(n as u64 + 1, at)?;
                         Value::Str(Some(rest[..n].to_vec()))
                     }
                 }
@@ -560,7 +562,7 @@ impl Reader<'_, '_> {
                         let room = self.d.len().saturating_sub(dst as usize);
                         let count = crate::bytes::check_count("array elements", u64::from(n), u64::from(stride), room, self.loc(at))
                             .map_err(|e| here(e.into()))?;
-                        self.spend(u64::from(n), at)?;
+                        self.spend(u64::from(n) * u64::from(stride.max(1)), at)?;
                         let em = elem_member(m);
                         let mut items = Vec::with_capacity(count);
                         for i in 0..n {
@@ -591,7 +593,7 @@ impl Reader<'_, '_> {
                     let room = self.d.len().saturating_sub(dst as usize);
                     let count = crate::bytes::check_count("relative array elements", u64::from(n), u64::from(stride), room, self.loc(at))
                         .map_err(|e| here(e.into()))?;
-                    self.spend(u64::from(n), at)?;
+                    self.spend(u64::from(n) * u64::from(stride.max(1)), at)?;
                     let em = elem_member(m);
                     items.reserve(count);
                     for i in 0..n {

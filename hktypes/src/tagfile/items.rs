@@ -438,11 +438,12 @@ impl Items {
     /// object of its pointee class or of a class derived from it (or implementing it, for an
     /// interface; a pointer without a pointee class, such as `void*`, takes any object), and not
     /// the object that holds it; a string names a run of one-byte characters other than the run
-    /// that holds it; an array names a run other than its own. A reader still reads such a file
+    /// that holds it; an array names a run other than its own, whose elements are of the array's
+    /// element type (or, for an array of records, of a class derived from it). A reader still reads such a file
     /// (as dynamic values where a class does not fit); the error names the first slot that does
     /// not, by item, element and member path.
     pub fn check_targets(&self, file: &TagFile<'_>, layouts: &mut Layouts<'_>) -> Result<()> {
-        // Per (slot type, target type): whether the target's class fits the pointer.
+        // Per (slot type, target type): whether the target's type fits the pointer or array.
         let mut fits: std::collections::HashMap<(TypeIndex, TypeIndex), bool> = std::collections::HashMap::new();
         for (index, it) in self.items.iter().enumerate().skip(1) {
             for (e, s, t) in it.references() {
@@ -475,6 +476,23 @@ impl Items {
                         target.elem_size
                     )),
                     SlotKind::Array if t as usize == index => Some("names the run that holds it as its elements".to_owned()),
+                    SlotKind::Array => {
+                        let ok = match fits.get(&(s.ty, target.ty)) {
+                            Some(&ok) => ok,
+                            None => {
+                                let ok = element_fits(layouts, s.ty, target.ty)?;
+                                fits.insert((s.ty, target.ty), ok);
+                                ok
+                            }
+                        };
+                        (!ok).then(|| {
+                            let element = layouts.element_of(s.ty).ok().flatten().map_or_else(|| "?".to_owned(), |p| file.types.full_name(p));
+                            format!(
+                                "names item {t}, a run of {}, as its elements, which are neither {element} nor of a class derived from it",
+                                file.types.full_name(target.ty)
+                            )
+                        })
+                    }
                     _ => None,
                 };
                 if let Some(problem) = problem {
@@ -503,6 +521,26 @@ impl Items {
         };
         err.in_section("TAG0/DATA", file.data_offset).in_context(ctx)
     }
+}
+
+/// Whether a run of `target` elements may be the elements of an array of type `slot_ty`: its
+/// element type is the array's (by index, or by full name: a table may hold one type under two
+/// indices), or the array's is a record the run's type derives from. An array type that names no
+/// element type takes any run.
+fn element_fits(layouts: &mut Layouts<'_>, slot_ty: TypeIndex, target: TypeIndex) -> Result<bool, UnlayeredError> {
+    let table = layouts.table();
+    let Some(element) = layouts.element_of(slot_ty)? else { return Ok(true) };
+    if element == target {
+        return Ok(true);
+    }
+    let name = table.full_name(element);
+    if table.full_name(target) == name {
+        return Ok(true);
+    }
+    if layouts.shape(element)?.is_none_or(|s| s.kind != crate::reflect::Kind::Record) {
+        return Ok(false);
+    }
+    Ok(table.ancestry_chain(target).iter().any(|&a| a == element || table.full_name(a) == name))
 }
 
 /// Whether an object of type `target` may stand behind a pointer of type `slot_ty`: the pointer

@@ -377,11 +377,25 @@ fn validate(table: &TypeTable) -> Result<()> {
 /// record's size. (Slots and values are read at `offset` within an element of the record's size;
 /// a member past the end, or one whose offset wraps around 2^32 when its size is added, would be
 /// read from the next element or not at all.)
+///
+/// And a type that states its own size is at least as large as its parent (an heir holds its
+/// parent's members at their offsets; a smaller one would have them read past its elements).
 fn check_members(table: &TypeTable) -> Result<()> {
     use crate::reflect::layout::{Layouts, Shape};
     use crate::reflect::Kind;
     let mut layouts = Layouts::new(table);
     for (i, t) in table.iter() {
+        if let (Some(own), true) = (t.size, t.parent != 0) {
+            let parent = layouts.size_of(t.parent).map_err(|e| Error::from(e).in_context(t.name.clone()))?;
+            if own.size < parent {
+                return Err(Error::new(ErrorKind::Invalid(format!(
+                    "size {} is smaller than the {parent} bytes of its parent {}",
+                    own.size,
+                    table.full_name(t.parent)
+                )))
+                .in_context(table.full_name(i)));
+            }
+        }
         let fields = table.fields_of(t);
         if fields.is_empty() {
             continue;
