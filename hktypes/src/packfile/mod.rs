@@ -8,7 +8,8 @@
 //! [`layout`] lays classes out from platform-neutral hkClass descriptions under a file's four layout
 //! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
 //! fits) and lays it out again, under the file's rules or another platform's; [`typed`] converts
-//! objects to and from generated structs; [`dump`] prints the objects.
+//! objects to and from generated structs; [`dump`] prints the objects; [`xml`] reads and writes
+//! the objects as Havok's `<hkpackfile>` XML.
 
 pub mod dump;
 pub mod file;
@@ -17,6 +18,7 @@ pub mod objects;
 pub mod raw;
 pub mod typed;
 pub mod write;
+pub mod xml;
 
 pub use file::{
     Body, ClassName, ClassNames, ContentsVersion, Fill, GlobalFixup, Header, HeaderTail, LocalFixup, PackFile,
