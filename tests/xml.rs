@@ -219,7 +219,8 @@ fn corpus_xml_files_read_and_round_trip() {
     failed.sort();
     eprintln!("{read} of {} read, {same} the same through XML\n{}", entries.len(), failed.join("\n"));
     assert_eq!((entries.len(), read, same), (23, 14, 14));
-    // Those that do not read: SDK 5.5 animation classes no schema describes; two HavokLib test
+    // Those that do not read: SDK 5.5 animation classes no schema describes (with the XML's
+    // signature); two HavokLib test
     // files whose numelements disagree with their text; two hkxlib files written for other class
     // versions (a bool member given -1, a struct member given a number).
     let short: Vec<String> = failed.iter().map(|f| f.split(": ").take(3).collect::<Vec<_>>().join(": ")).collect();

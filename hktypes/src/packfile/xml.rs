@@ -811,34 +811,38 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             return Ok(k);
         }
         let params: Vec<&str> = elements(node).filter_map(|p| p.attribute("name")).collect();
-        for (k, source) in self.sources.iter().enumerate() {
-            if source.class(class).is_none() {
-                continue;
-            }
-            if let Some(s) = signature {
-                if source.signature(class).is_some_and(|own| own != s) {
+        // First a source whose class knows every parameter; else the first that has the class
+        // (whose members then name the parameter it lacks).
+        for all_params in [true, false] {
+            for (k, source) in self.sources.iter().enumerate() {
+                if source.class(class).is_none() {
                     continue;
                 }
+                if let Some(s) = signature {
+                    if source.signature(class).is_some_and(|own| own != s) {
+                        continue;
+                    }
+                }
+                let mut trial = ClassSet::default();
+                if !copy_class(*source, class, &mut trial, 0) {
+                    continue;
+                }
+                let members = members_of(&trial, class);
+                if all_params && !params.iter().all(|p| members.iter().any(|m| m.name == *p)) {
+                    continue;
+                }
+                if !copy_class(*source, class, &mut self.classes, 0) {
+                    continue;
+                }
+                if super::layout::Layouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
+                    return Err(self.err(node, Some(at), format!("class {class} does not lay out under {}", self.rules)));
+                }
+                self.chosen.insert(class.to_owned(), k);
+                return Ok(k);
             }
-            let mut trial = ClassSet::default();
-            if !copy_class(*source, class, &mut trial, 0) {
-                continue;
-            }
-            let members = members_of(&trial, class);
-            if !params.iter().all(|p| members.iter().any(|m| m.name == *p)) {
-                continue;
-            }
-            if !copy_class(*source, class, &mut self.classes, 0) {
-                continue;
-            }
-            if super::layout::Layouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
-                return Err(self.err(node, Some(at), format!("class {class} does not lay out under {}", self.rules)));
-            }
-            self.chosen.insert(class.to_owned(), k);
-            return Ok(k);
         }
         let sig = signature.map(|s| format!(" with signature {s:#x}")).unwrap_or_default();
-        Err(self.err(node, Some(at), format!("unknown class {class}{sig} (no class schema has it with these members)")))
+        Err(self.err(node, Some(at), format!("unknown class {class}{sig} (no class schema has it)")))
     }
 
     fn members(&self, node: roxmltree::Node<'_, '_>, class: &str, at: &At<'_>, depth: usize) -> Result<Vec<Value>, ValueError> {
