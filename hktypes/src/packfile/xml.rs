@@ -157,6 +157,12 @@ impl Default for ReadOptions {
 /// `hkClassEnum` and `hkClassEnumItem` (where a source has their signatures), then each class
 /// where its first object is.
 pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) -> Result<Document> {
+    read_with(bytes, |_| sources.to_vec(), options)
+}
+
+/// [`read`] with the class sources chosen from the XML's `contentsversion` (`hk_2010.2.0-r1`),
+/// which `sources_for` is given.
+pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn ClassSource>, options: ReadOptions) -> Result<Document> {
     let rules = options.layout;
     match sniff(bytes) {
         Some(XmlForm::Packfile) => {}
@@ -172,7 +178,8 @@ pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) ->
         let p = e.pos();
         ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
     })?;
-    XmlReader { xml: &xml, sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new() }.document(options.order)
+    let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
+    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new() }.document(options.order)
 }
 
 // ---------------------------------------------------------------------------------------------
