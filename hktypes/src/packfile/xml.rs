@@ -888,7 +888,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         };
         if m.name == HIDDEN {
             let t = p.text().unwrap_or_default().trim();
-            if t.len() % 2 != 0 {
+            if !t.len().is_multiple_of(2) {
                 return Err(self.err(p, Some(at), "hidden bytes are not pairs of hex digits"));
             }
             let bytes = (0..t.len() / 2)
