@@ -12,11 +12,12 @@ classdata="${HKGEN_CLASSDATA:-$(cd "$here/../.." && pwd)/shared/classdata}"
 out="${1:-${TMPDIR:-/tmp}/hkgen-fuzz-seeds}"
 [ -f "$corpus/MANIFEST.tsv" ] || { echo "no corpus at $corpus (set HKGEN_CORPUS)" >&2; exit 1; }
 rm -rf "$out"
-mkdir -p "$out"/{tag0,tcm0,packfile,registry}
+mkdir -p "$out"/{tag0,tcm0,packfile,registry,packfile_xml}
 awk -F'\t' 'NR > 1 && $3 <= 131072 { print $4 "\t" $1 }' "$corpus/MANIFEST.tsv" |
     while IFS=$'\t' read -r format path; do
         case "$format" in
             tag0 | tcm0 | packfile) ln -sf "$corpus/$path" "$out/$format/$(echo "$path" | tr '/' '_')" ;;
+            xml) ln -sf "$corpus/$path" "$out/packfile_xml/$(echo "$path" | tr '/' '_')" ;;
         esac
     done
 # The typed target reads tagfiles too.

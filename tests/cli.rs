@@ -58,11 +58,13 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
         }
     }
     assert_eq!(exact, tag0);
-    // One line per file the walk finds, by format as the manifest has them: its Havok XML is
-    // skipped (not supported yet), and so is MANIFEST.tsv, the one file that is not Havok.
+    // One line per file the walk finds, by format as the manifest has them: its hktagfile XML is
+    // skipped (not supported yet), and so is MANIFEST.tsv, the one file that is not Havok; its
+    // packfile XML is verified.
     let manifest = common::manifest(&corpus);
     let count = |f: &str| manifest.iter().filter(|e| e.format == f).count();
     let xml = manifest.iter().filter(|e| e.format.starts_with("xml")).count();
+    let tagfile_xml = count("xml-tagfile");
     let want = std::collections::BTreeMap::from([
         ("tag0".to_owned(), tag0),
         ("tcm0".to_owned(), count("tcm0")),
@@ -71,14 +73,16 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
         ("other".to_owned(), 1),
     ]);
     assert_eq!(per_format, want);
-    assert_eq!(skipped_formats, std::collections::BTreeMap::from([("xml".to_owned(), xml), ("other".to_owned(), 1)]));
-    assert_eq!(passed + failed, tag0 + count("tcm0") + count("packfile"));
-    assert!(stderr.contains(&format!("{} skipped: {xml} Havok XML (not supported yet), 1 not Havok files", xml + 1)), "{stderr}");
+    assert_eq!(skipped_formats, std::collections::BTreeMap::from([("xml".to_owned(), tagfile_xml), ("other".to_owned(), 1)]));
+    assert_eq!(passed + failed, tag0 + count("tcm0") + count("packfile") + count("xml"));
+    assert!(stderr.contains(&format!("{} skipped: {tagfile_xml} hktagfile XML (not supported yet), 1 not Havok files", tagfile_xml + 1)), "{stderr}");
     // The figures of 2026-12-04: the files that fail are the 5.5 packfiles (Demon's Souls and
     // HavokLib's allosaur files), whose class signatures no schema recomputes yet.
     let list = || failing.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join("\n");
-    assert_eq!(failed, FAILING_PACKFILES, "{failed} files fail:\n{}", list());
-    assert!(failing.iter().all(|(format, f)| format == "packfile" && f.contains("signature")), "{}", list());
+    assert_eq!(failed, FAILING_PACKFILES + FAILING_XML, "{failed} files fail:\n{}", list());
+    assert_eq!(failing.iter().filter(|(format, f)| format == "packfile" && f.contains("signature")).count(), FAILING_PACKFILES, "{}", list());
+    // The XML that does not read (see tests/xml.rs): located errors.
+    assert_eq!(failing.iter().filter(|(format, f)| format == "xml" && f.contains(", line ")).count(), FAILING_XML, "{}", list());
     assert_eq!(stderr.lines().last().unwrap(), format!("{passed} passed, {failed} failed"));
     assert_eq!(out.status.success(), failed == 0);
 }
@@ -86,6 +90,11 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
 /// Corpus packfiles `verify` failed on 2026-12-04 (class signatures that no schema recomputes):
 /// the 28 of SDK 5.5. Before the serde-hkx classes came in, the 32 of 2010.2 failed too.
 const FAILING_PACKFILES: usize = 28;
+
+/// Corpus `<hkpackfile>` XML files `verify` fails on (9 of 23): SDK 5.5 animation classes no
+/// schema describes, two HavokLib files whose numelements disagree with their text, two hkxlib
+/// files written for other class versions.
+const FAILING_XML: usize = 9;
 
 #[test]
 fn verify_fails_on_a_missing_compendium_and_names_it() {
@@ -238,22 +247,31 @@ fn verify_refuses_what_is_not_a_havok_file() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains(&*file.display().to_string()) && text.contains("not a Havok file"), "{text}");
     }
-    // Named XML is a Havok file not read yet: it fails too, saying so.
+    // Named packfile XML is verified: it reads, and XML -> binary -> XML gives it back.
     let out = common::run(hkgen().args(["verify", "--json"]).arg(dir.join("packfile.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "xml");
+    assert_eq!(v["roundtrip"], "exact", "{v}");
+    assert_eq!(v["sdk"], "2010.2", "{v}");
+    // Named tagfile XML is a Havok file not read yet: it fails, saying so.
+    let tagfile_xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml-tagfile").expect("a tagfile XML file");
+    std::fs::copy(&tagfile_xml.path, dir.join("tagfile.xml")).unwrap();
+    let out = common::run(hkgen().args(["verify", "--json"]).arg(dir.join("tagfile.xml")));
     assert!(!out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["format"], "xml");
-    assert!(v["error"].as_str().unwrap().contains("not supported yet"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("hktagfile XML: not supported yet"), "{v}");
     // Asked to skip them, the named unknown files are passed over.
     let out = common::run(hkgen().args(["verify", "--skip-unknown"]).arg(&png).arg(&txt).arg(&good));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("2 skipped: 0 Havok XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 skipped: 0 hktagfile XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
     assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
     // A walk passes over what it cannot verify, and counts it.
     let out = common::run(hkgen().arg("verify").arg(&dir));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("3 skipped: 1 Havok XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
-    assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
+    assert!(stderr(&out).contains("3 skipped: 1 hktagfile XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "2 passed, 0 failed");
     // Nothing to verify is an error.
     for input in [&empty, &png] {
         let out = common::run(hkgen().arg("verify").arg("--skip-unknown").arg(input));
@@ -263,7 +281,8 @@ fn verify_refuses_what_is_not_a_havok_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `dump` of what is not a Havok file names its first bytes; of Havok XML says it is not read yet;
+/// `dump` of what is not a Havok file names its first bytes; of hktagfile XML says it is not read
+/// yet; of packfile XML prints its objects;
 /// of a TCM0 compendium prints its ids and type table.
 #[test]
 fn dump_names_what_it_cannot_read_and_prints_compendia() {
@@ -276,10 +295,16 @@ fn dump_names_what_it_cannot_read_and_prints_compendia() {
     let err = stderr(&out);
     assert!(err.contains("picture.png: not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ..."), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml").expect("a Havok XML file");
+    let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml-tagfile").expect("a tagfile XML file");
     let out = common::run(hkgen().arg("dump").arg(&xml.path));
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("Havok XML: not supported yet"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hktagfile XML: not supported yet"), "{}", stderr(&out));
+    let Some(bytes) = common::corpus_file(&corpus, "serde-hkx/defaultmale.xml") else { return };
+    std::fs::write(dir.join("defaultmale.xml"), bytes).unwrap();
+    let out = common::run(hkgen().args(["dump", "--format", "json", "--schemas"]).arg(common::workspace_root().join("schemas")).arg(dir.join("defaultmale.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("hkbProjectStringData") && text.contains("Characters\\\\DefaultMale.hkx"), "{text}");
     let tcm0 = common::manifest(&corpus).into_iter().find(|e| e.format == "tcm0").expect("a compendium");
     let out = common::run(hkgen().args(["dump", "--format", "json"]).arg(&tcm0.path));
     assert!(out.status.success(), "{}", stderr(&out));
@@ -417,4 +442,37 @@ fn verify_of_the_default_inputs_passes_over_the_class_data() {
     }
     assert!(class_data > 0, "no class data file among the default inputs:\n{}", stderr(&out));
     assert!(stderr(&out).lines().last().unwrap().ends_with(" failed"), "{}", stderr(&out));
+}
+
+/// `convert` between packfile XML and binary: the output form from OUT's extension or `--to`;
+/// serde-hkx's `defaultmale.xml` in Havok's object order under its binary's layout gives exactly
+/// the binary Havok's packer made of it, and that binary to XML and back gives it again.
+#[test]
+fn convert_between_xml_and_binary() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(xml) = common::corpus_file(&corpus, "serde-hkx/defaultmale.xml") else { return };
+    let Some(bin) = common::corpus_file(&corpus, "serde-hkx/defaultmale_x86.hkx") else { return };
+    let dir = scratch("convert-xml");
+    let schemas = common::workspace_root().join("schemas");
+    std::fs::write(dir.join("defaultmale.xml"), &xml).unwrap();
+    let out = common::run(hkgen().args(["convert", "--havok-order", "--layout", "4,1,0,1", "--schemas"]).arg(&schemas).arg(dir.join("defaultmale.xml")).arg(dir.join("out.hkx")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.join("out.hkx")).unwrap() == bin, "XML -> binary is not Havok's bytes");
+    // Binary -> XML (by extension) -> binary (by --to; the XML's layout is given again).
+    let out = common::run(hkgen().args(["convert", "--schemas"]).arg(&schemas).arg(dir.join("out.hkx")).arg(dir.join("again.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(dir.join("again.xml")).unwrap();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"8\" contentsversion=\"hk_2010.2.0-r1\" toplevelobject=\"#0001\">"), "{text}");
+    let out = common::run(hkgen().args(["convert", "--to", "packfile", "--layout", "4,1,0,1", "--schemas"]).arg(&schemas).arg(dir.join("again.xml")).arg(dir.join("again.bin")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.join("again.bin")).unwrap() == bin, "binary -> XML -> binary is not the same bytes");
+    // Havok's six-decimal reals on request.
+    let out = common::run(hkgen().args(["convert", "--floats", "havok", "--schemas"]).arg(&schemas).arg(dir.join("out.hkx")).arg(dir.join("havok.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(dir.join("havok.xml")).unwrap().contains("<hkparam name=\"worldUpWS\">(0.000000 0.000000 1.000000 0.000000)</hkparam>"));
+    // XML holds no layout.
+    let out = common::run(hkgen().args(["convert", "--layout", "4,1,0,1", "--schemas"]).arg(&schemas).arg(dir.join("out.hkx")).arg(dir.join("x.xml")));
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("XML holds no layout"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -164,7 +164,7 @@ fn self_containing_array_data_is_an_error() {
     use std::borrow::Cow;
     // Node { children: hkArray<Node> } with a 2-element array whose elements' arrays point back at it.
     let mut set = ClassSet::default();
-    let member = Member { name: "children".into(), ty: MemberType::Array, subtype: MemberType::Struct, class: Some("Node".into()), c_array_size: 0, flags: 0 };
+    let member = Member { name: "children".into(), ty: MemberType::Array, subtype: MemberType::Struct, class: Some("Node".into()), c_array_size: 0, flags: 0, enumeration: None };
     set.classes.insert("Node".into(), Class { name: "Node".into(), parent: None, interfaces: 0, members: vec![member], hidden_members: false, fixed: vec![] });
     let rules = LayoutRules::SWITCH;
     let mut data = vec![0u8; 64];

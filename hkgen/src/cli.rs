@@ -67,13 +67,26 @@ enum Command {
         schemas: PathBuf,
         file: PathBuf,
     },
-    /// Write a packfile under other layout rules (another platform): its objects are read through
-    /// the SDK's class schema and laid out again, e.g. a BotW Wii U file (4,0,0,1) as Switch
-    /// (8,1,1,1).
+    /// Convert a packfile between its binary form and Havok's `<hkpackfile>` XML, or write it
+    /// under other layout rules (another platform): its objects are read through the SDK's class
+    /// schema and written again, e.g. a BotW Wii U file (4,0,0,1) as Switch (8,1,1,1). The input's
+    /// form is told by its content; the output's by --to, else OUT's extension (`.xml`: XML).
     Convert {
-        /// Pointer size, little-endian, reuse-padding and empty-base bytes, e.g. `8,1,1,1`.
+        /// Pointer size, little-endian, reuse-padding and empty-base bytes of a binary output,
+        /// e.g. `8,1,1,1`. Default: the input's own; for XML input `8,1,0,1`.
         #[arg(long)]
-        layout: String,
+        layout: Option<String>,
+        /// The output form: `xml` or `packfile` (default: from OUT's extension).
+        #[arg(long, value_parser = ["xml", "packfile"])]
+        to: Option<String>,
+        /// How XML output prints reals: `shortest` (reads back to the same bits) or `havok`
+        /// (six decimals, as Havok's tools write them; loses bits).
+        #[arg(long, default_value = "shortest", value_parser = ["shortest", "havok"])]
+        floats: String,
+        /// A binary written from XML takes its objects in the order Havok's packer writes them
+        /// (depth first from the root object) instead of the XML's.
+        #[arg(long)]
+        havok_order: bool,
         /// The snapshots whose packfile class schemas (`<sdk>/classes/`) lay out the objects.
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
@@ -93,8 +106,8 @@ enum Command {
         /// The snapshots whose packfile class schemas (`<sdk>/classes/`) check signatures.
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
-        /// Pass over files named on the command line that are not Havok files (or Havok XML, not
-        /// read yet) instead of failing them. In a directory walk such files are always passed
+        /// Pass over files named on the command line that are not Havok files (or hktagfile XML,
+        /// not read yet) instead of failing them. In a directory walk such files are always passed
         /// over, and counted.
         #[arg(long)]
         skip_unknown: bool,
@@ -181,7 +194,9 @@ pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClasses
             verify(json, compendia, &schemas, skip_unknown, inputs, classes, packfile_classes)
         }
         Command::Dump { format, compendia, schemas, file } => dump(&format, compendia, &schemas, &file),
-        Command::Convert { layout, schemas, input, output } => convert(&layout, &schemas, &input, &output),
+        Command::Convert { layout, to, floats, havok_order, schemas, input, output } => {
+            convert(&ConvertOptions { layout, to, floats, havok_order }, &schemas, &input, &output)
+        }
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
     };
@@ -360,7 +375,7 @@ fn verify(
         );
     }
     // A file named on the command line is meant to be verified: one that is not a Havok file (or
-    // Havok XML, not read yet) fails unless --skip-unknown. In a directory walk such files are
+    // hktagfile XML, not read yet) fails unless --skip-unknown. In a directory walk such files are
     // passed over and counted.
     let named: std::collections::BTreeSet<&Path> = inputs.iter().filter(|p| by_user && p.is_file()).map(PathBuf::as_path).collect();
     let pb = progress_bar(files.len() as u64);
@@ -402,7 +417,7 @@ fn verify(
     drop(out);
     if skipped > 0 {
         let xml = reports.iter().filter(|r| r.skipped && r.format == "xml").count();
-        eprintln!("{skipped} skipped: {xml} Havok XML (not supported yet), {} not Havok files", skipped - xml);
+        eprintln!("{skipped} skipped: {xml} hktagfile XML (not supported yet), {} not Havok files", skipped - xml);
     }
     eprintln!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
@@ -448,31 +463,77 @@ fn print(format: &str, value: &impl serde::Serialize) -> Result<(), String> {
     Ok(())
 }
 
-fn convert(layout: &str, schemas: &Path, input: &Path, output: &Path) -> Result<ExitCode, String> {
-    let rules = hktypes::packfile::LayoutRules::parse(layout).ok_or_else(|| format!("--layout {layout}: expected four numbers like 8,1,1,1"))?;
-    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
-    if !hktypes::packfile::sniff(&bytes) {
-        return Err(format!("{}: not a packfile", input.display()));
+struct ConvertOptions {
+    layout: Option<String>,
+    to: Option<String>,
+    floats: String,
+    havok_order: bool,
+}
+
+/// The objects of a binary packfile or of `<hkpackfile>` XML (told apart by content), read
+/// through the class schemas of its SDK; XML laid out under `layout` (default `8,1,0,1`).
+fn any_packfile_document(
+    bytes: &[u8],
+    schemas: &Path,
+    file: &Path,
+    layout: Option<hktypes::packfile::LayoutRules>,
+    order: hktypes::packfile::xml::ObjectOrder,
+) -> Result<hktypes::packfile::objects::Document, String> {
+    use hktypes::packfile::xml;
+    if hktypes::packfile::sniff(bytes) {
+        return packfile_document(bytes, schemas, file);
     }
-    let doc = packfile_document(&bytes, schemas, input)?;
-    let out = doc.write_as(rules).map_err(|e| e.in_file(input.display().to_string()).to_string())?;
+    match xml::sniff(bytes) {
+        Some(xml::XmlForm::Packfile) => {}
+        Some(xml::XmlForm::Tagfile) => return Err(format!("{}: hktagfile XML: not supported yet", file.display())),
+        None => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
+    }
+    let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
+    let options = xml::ReadOptions { layout: layout.unwrap_or(xml::DEFAULT_LAYOUT), order };
+    xml::read_with(bytes, |contents| schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
+        .map_err(|e| e.in_file(file.display().to_string()).to_string())
+}
+
+fn convert(o: &ConvertOptions, schemas: &Path, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    use hktypes::packfile::xml;
+    let rules = match &o.layout {
+        Some(l) => Some(hktypes::packfile::LayoutRules::parse(l).ok_or_else(|| format!("--layout {l}: expected four numbers like 8,1,1,1"))?),
+        None => None,
+    };
+    let to_xml = match o.to.as_deref() {
+        Some(t) => t == "xml",
+        None => output.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")),
+    };
+    if to_xml && rules.is_some() {
+        return Err("--layout is for a binary output; XML holds no layout".to_owned());
+    }
+    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    let order = if o.havok_order { xml::ObjectOrder::Havok } else { xml::ObjectOrder::Xml };
+    let doc = any_packfile_document(&bytes, schemas, input, rules, order)?;
+    let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
+    let (out, form) = if to_xml {
+        let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
+        (xml::write(&doc, xml::WriteOptions { floats }).map_err(located)?.into_bytes(), "XML".to_owned())
+    } else {
+        let rules = rules.unwrap_or_else(|| doc.layout());
+        (doc.write_as(rules).map_err(located)?, rules.to_string())
+    };
     write_output(output, &out)?;
-    let c = doc.counts();
-    eprintln!("{} ({}) -> {} ({rules}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), c.typed + c.raw, out.len());
+    eprintln!("{} ({}) -> {} ({form}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), doc.objects.len(), out.len());
     Ok(ExitCode::SUCCESS)
 }
 
 fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Path) -> Result<ExitCode, String> {
     let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
-    if hktypes::packfile::sniff(&bytes) {
-        let doc = packfile_document(&bytes, schemas, file)?;
+    if hktypes::packfile::sniff(&bytes) || hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Packfile) {
+        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
         print(format, &doc.dump())?;
         return Ok(ExitCode::SUCCESS);
     }
     match inputs::sniff(&bytes) {
         inputs::Format::Tag0 => {}
         inputs::Format::Tcm0 => return dump_compendium(format, &bytes, file),
-        _ if hkgen::verify::is_havok_xml(&bytes) => return Err(format!("{}: Havok XML: not supported yet", file.display())),
+        _ if hkgen::verify::is_havok_xml(&bytes) => return Err(format!("{}: hktagfile XML: not supported yet", file.display())),
         _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
     }
     // Without compendia named, the ones a binder keeps beside the file are looked for.

@@ -10,6 +10,7 @@ use hktypes::reflect::hash::{check_table, Recipe};
 use hktypes::reflect::TypeTable;
 use hktypes::tagfile::locate::locate;
 use crate::reflection::check::{check_packfile, ClassSchemas};
+use crate::reflection::sources::sdk_of_contents_version;
 use hktypes::graph::Document;
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
 use hktypes::packfile::typed::ClassEntry as PackfileClass;
@@ -23,7 +24,8 @@ pub struct Report {
     /// inputs).
     pub path: String,
     /// The format sniffed from the file's first bytes: `tag0`, `tcm0`, `packfile`, `registry`,
-    /// `xml` (Havok XML, not read yet) or `other` (see [`Format::name`]).
+    /// `xml` (Havok XML: `<hkpackfile>` read, `<hktagfile>` not yet) or `other` (see
+    /// [`Format::name`]).
     pub format: &'static str,
     /// `2018.1`, or null for a compendium (which stores no SDK version).
     pub sdk: Option<String>,
@@ -376,27 +378,76 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Other => {
-            r.skipped = true;
-            if is_havok_xml(bytes) {
+        Format::Other => match hktypes::packfile::xml::sniff(bytes) {
+            Some(hktypes::packfile::xml::XmlForm::Packfile) => {
                 r.format = "xml";
-                r.error = Some("Havok XML: not supported yet".to_owned());
-            } else {
+                r.check_xml(bytes, &v.class_schemas);
+            }
+            Some(hktypes::packfile::xml::XmlForm::Tagfile) => {
+                r.skipped = true;
+                r.format = "xml";
+                r.error = Some("hktagfile XML: not supported yet".to_owned());
+            }
+            None => {
+                r.skipped = true;
                 r.error = Some(not_havok(bytes));
             }
-        }
+        },
     }
     r
 }
 
-/// A Havok XML packfile or tagfile (`<hkpackfile`, `<hktagfile` near the start, after an optional
-/// byte-order mark and XML declaration): a Havok file that `verify` does not read yet.
+/// A Havok XML packfile or tagfile (its first element `<hkpackfile>` or `<hktagfile>`, by
+/// content: [`hktypes::packfile::xml::sniff`]).
 pub fn is_havok_xml(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(1024)];
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
-    let text = String::from_utf8_lossy(&head[start..]);
-    text.starts_with('<') && (text.contains("<hkpackfile") || text.contains("<hktagfile"))
+    hktypes::packfile::xml::sniff(bytes).is_some()
+}
+
+impl Report {
+    /// An `<hkpackfile>` XML file: it reads through the class schemas of its contents version,
+    /// and XML -> binary -> XML gives the same document (the binary's objects equal the XML's,
+    /// and their XML is the same text).
+    fn check_xml(&mut self, bytes: &[u8], schemas: &ClassSchemas) {
+        use hktypes::packfile::xml;
+        let mut sdk = String::new();
+        let doc = xml::read_with(
+            bytes,
+            |contents| {
+                sdk = sdk_of_contents_version(contents);
+                schemas.sources_for(&sdk)
+            },
+            xml::ReadOptions::default(),
+        );
+        self.sdk = Some(sdk);
+        let doc = match doc {
+            Ok(d) => d,
+            Err(e) => return self.fail(e.to_string()),
+        };
+        self.contents_version = Some(doc.file.contents_version());
+        self.layout = Some(doc.layout().to_string());
+        self.types = doc.file.class_names().entries.len();
+        self.items = Some(doc.objects.len());
+        self.typed = Some(doc.objects.len());
+        self.dynamic = Some(0);
+        let again = doc
+            .write()
+            .and_then(|bin| hktypes::packfile::objects::Document::from_file_with(hktypes::packfile::PackFile::read(&bin)?, &[&doc.classes]))
+            .and_then(|again| Ok((xml::write(&doc, Default::default())?, xml::write(&again, Default::default())?, again)));
+        match again {
+            Ok((a, b, again)) if a == b && again.objects == doc.objects => {
+                self.roundtrip = Some("exact");
+                self.ok = true;
+            }
+            Ok(_) => {
+                self.roundtrip = Some("differs");
+                self.fail("XML -> binary -> XML gives another document".to_owned());
+            }
+            Err(e) => {
+                self.roundtrip = Some("error");
+                self.fail(format!("XML -> binary -> XML: {e}"));
+            }
+        }
+    }
 }
 
 /// Why `bytes` are not a Havok file, naming their first bytes in hex and as text (`not a Havok

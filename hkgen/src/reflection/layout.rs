@@ -30,6 +30,7 @@ pub fn runtime_class(schema: &ClassSchema, c: &ClassRecord) -> Class {
                 class: m.class.clone(),
                 c_array_size: m.c_array_size,
                 flags: m.flags,
+                enumeration: m.enumeration.clone(),
             })
             .collect(),
         hidden_members: over.is_some_and(|o| o.hidden_members),
@@ -52,6 +53,10 @@ impl ClassSource for ClassSchema {
     fn signature(&self, name: &str) -> Option<u32> {
         super::signature::class_signature(self, name).ok()
     }
+
+    fn enumeration(&self, name: &str) -> Option<Cow<'_, [(i64, String)]>> {
+        self.enums.get(name).map(|e| Cow::Borrowed(e.items.as_slice()))
+    }
 }
 
 /// Every class of `schema` as a runtime [`ClassSet`](hktypes::packfile::layout::ClassSet), with the signatures the schema recomputes
@@ -65,5 +70,6 @@ pub fn class_set(schema: &ClassSchema) -> hktypes::packfile::layout::ClassSet {
             set.signatures.insert(c.name.clone(), sig);
         }
     }
+    set.enums = schema.enums.iter().map(|(k, e)| (k.clone(), e.items.clone())).collect();
     set
 }

@@ -163,6 +163,9 @@ pub struct Member {
     pub c_array_size: u16,
     /// hkClassMember flags ([`member_flags`]).
     pub flags: u16,
+    /// The enum of an `Enum` or `Flags` member (a key of [`ClassSet::enums`], `Class::Name`),
+    /// which names its values in XML.
+    pub enumeration: Option<String>,
 }
 
 impl Member {
@@ -212,6 +215,11 @@ pub trait ClassSource {
     fn signature(&self, _name: &str) -> Option<u32> {
         None
     }
+    /// The items (value, name) of the enum keyed `name` ([`Member::enumeration`]), when the source
+    /// has them.
+    fn enumeration(&self, _name: &str) -> Option<Cow<'_, [(i64, String)]>> {
+        None
+    }
 }
 
 /// Class descriptions held at run time.
@@ -221,6 +229,8 @@ pub struct ClassSet {
     pub classes: HashMap<String, Class>,
     /// Known signatures by class name.
     pub signatures: HashMap<String, u32>,
+    /// Enum items (value, name) by enum key ([`Member::enumeration`]).
+    pub enums: HashMap<String, Vec<(i64, String)>>,
 }
 
 impl ClassSource for ClassSet {
@@ -229,6 +239,9 @@ impl ClassSource for ClassSet {
     }
     fn signature(&self, name: &str) -> Option<u32> {
         self.signatures.get(name).copied()
+    }
+    fn enumeration(&self, name: &str) -> Option<Cow<'_, [(i64, String)]>> {
+        self.enums.get(name).map(|e| Cow::Borrowed(e.as_slice()))
     }
 }
 

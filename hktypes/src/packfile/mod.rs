@@ -9,7 +9,8 @@
 //! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
 //! fits) and lays it out again, under the file's rules or another platform's; [`typed`] converts
 //! objects to and from generated structs; [`dump`] prints the objects; [`check`] checks where the
-//! typed objects' pointers point (for `hkgen verify`).
+//! typed objects' pointers point (for `hkgen verify`); [`xml`] reads and writes the objects as
+//! Havok's `<hkpackfile>` XML.
 
 pub mod check;
 pub mod dump;
@@ -19,6 +20,7 @@ pub mod objects;
 pub mod raw;
 pub mod typed;
 pub mod write;
+pub mod xml;
 
 pub use file::{
     Body, ClassName, ClassNames, ContentsVersion, Fill, GlobalFixup, Header, HeaderTail, LocalFixup, PackFile,

@@ -132,9 +132,9 @@ pub enum Value {
 pub const HIDDEN: &str = "(hidden bytes)";
 
 /// The member description of [`HIDDEN`].
-fn hidden_member() -> &'static Member {
+pub(crate) fn hidden_member() -> &'static Member {
     static M: std::sync::OnceLock<Member> = std::sync::OnceLock::new();
-    M.get_or_init(|| Member { name: HIDDEN.to_owned(), ty: MemberType::Void, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0 })
+    M.get_or_init(|| Member { name: HIDDEN.to_owned(), ty: MemberType::Void, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0, enumeration: None })
 }
 
 /// An array's elements and the words stored beside them.
@@ -273,7 +273,7 @@ fn layout_err(e: super::layout::LayoutError) -> UnlayeredError {
 }
 
 fn elem_member(m: &Member) -> Member {
-    Member { name: m.name.clone(), ty: m.subtype, subtype: MemberType::Void, class: m.class.clone(), c_array_size: 0, flags: 0 }
+    Member { name: m.name.clone(), ty: m.subtype, subtype: MemberType::Void, class: m.class.clone(), c_array_size: 0, flags: 0, enumeration: m.enumeration.clone() }
 }
 
 impl<'c> Plan<'c> {
@@ -665,7 +665,7 @@ impl Written<'_> {
 }
 
 /// Copies `name`, its parents and its struct members' classes from `source` into `into`.
-fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: &mut ClassSet, depth: usize) -> bool {
+pub(crate) fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: &mut ClassSet, depth: usize) -> bool {
     if into.classes.contains_key(name) {
         return true;
     }
@@ -677,6 +677,13 @@ fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: &mut ClassS
     into.classes.insert(name.to_owned(), c.clone());
     let mut ok = c.parent.as_deref().is_none_or(|p| copy_class(source, p, into, depth + 1));
     for m in &c.members {
+        if let Some(e) = &m.enumeration {
+            if !into.enums.contains_key(e) {
+                if let Some(items) = source.enumeration(e) {
+                    into.enums.insert(e.clone(), items.into_owned());
+                }
+            }
+        }
         if m.ty == MemberType::Struct
             || (matches!(m.ty, MemberType::Array | MemberType::SimpleArray | MemberType::RelArray) && m.subtype == MemberType::Struct)
         {

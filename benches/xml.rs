@@ -1,0 +1,86 @@
+//! Packfile XML over the corpus: binary -> XML (`to_xml`: `xml::write` of each document) and
+//! XML -> binary (`from_xml`: `xml::read` of each text through the class schemas, then
+//! `Document::write`), one core, over the corpus packfiles whose objects are all typed and that
+//! have an XML form. Both rows count the files' **binary bytes** (the packfiles as stored), not
+//! the XML text's, so that the two directions compare. See `bench/README.md`.
+//!
+//! `cargo bench --bench xml`
+
+use divan::counter::{BytesCount, ItemsCount};
+use divan::{black_box, Bencher};
+use hkgen::reflection::check::ClassSchemas;
+use hkgen::reflection::sources::sdk_of_contents_version;
+use hktypes::packfile::objects::{Body, Document};
+use hktypes::packfile::xml::{self, ReadOptions, WriteOptions};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+#[cfg(not(feature = "system-allocator"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+struct File {
+    sdk: String,
+    doc: Document,
+    text: String,
+}
+
+static SCHEMAS: OnceLock<ClassSchemas> = OnceLock::new();
+static CORPUS: OnceLock<(Vec<File>, u64)> = OnceLock::new();
+
+fn counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
+    let (files, bytes) = CORPUS.get().expect("corpus loaded in main");
+    b.counter(BytesCount::new(*bytes)).counter(ItemsCount::new(files.len()))
+}
+
+#[divan::bench]
+fn to_xml(b: Bencher) {
+    counted(b).bench(|| {
+        for f in &CORPUS.get().unwrap().0 {
+            black_box(xml::write(&f.doc, WriteOptions::default()).unwrap());
+        }
+    });
+}
+
+#[divan::bench]
+fn from_xml(b: Bencher) {
+    let schemas = SCHEMAS.get().unwrap();
+    counted(b).bench(|| {
+        for f in &CORPUS.get().unwrap().0 {
+            let options = ReadOptions { layout: f.doc.layout(), ..Default::default() };
+            let doc = xml::read(f.text.as_bytes(), &schemas.sources_for(&f.sdk), options).unwrap();
+            black_box(doc.write().unwrap());
+        }
+    });
+}
+
+fn main() {
+    let dir = std::env::var_os("HKGEN_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if !dir.join("MANIFEST.tsv").is_file() {
+        println!("SKIPPED: no corpus at {} (set HKGEN_CORPUS)", dir.display());
+        return;
+    }
+    let schemas = SCHEMAS.get_or_init(|| ClassSchemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas")).expect("schemas"));
+    let mut files = Vec::new();
+    let mut bytes = 0u64;
+    for p in hkgen::inputs::walk(std::slice::from_ref(&dir)).expect("walk") {
+        if hkgen::inputs::sniff_path(&p).ok() != Some(hkgen::inputs::Format::Packfile) {
+            continue;
+        }
+        let data = std::fs::read(&p).expect("read");
+        let file = hktypes::packfile::PackFile::read(&data).expect("a corpus packfile reads");
+        let sdk = sdk_of_contents_version(&file.contents_version());
+        let Ok(doc) = Document::from_file_with(file, &schemas.sources_for(&sdk)) else { continue };
+        if doc.objects.iter().any(|o| matches!(o.body, Body::Raw(_))) {
+            continue;
+        }
+        let Ok(text) = xml::write(&doc, WriteOptions::default()) else { continue };
+        bytes += data.len() as u64;
+        files.push(File { sdk, doc, text });
+    }
+    println!("{} packfiles with every object typed, {bytes} binary bytes", files.len());
+    let _ = CORPUS.set((files, bytes));
+    divan::main();
+}
