@@ -79,10 +79,17 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
     // The figures of 2026-12-04: the files that fail are the 5.5 packfiles (Demon's Souls and
     // HavokLib's allosaur files), whose class signatures no schema recomputes yet.
     let list = || failing.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join("\n");
-    assert_eq!(failed, FAILING_PACKFILES + FAILING_XML, "{failed} files fail:\n{}", list());
+    assert_eq!(failed, FAILING_PACKFILES + FAILING_XML + 1, "{failed} files fail:\n{}", list());
+    // HKX2's chickenbehavior.hkx places members 8 bytes past the 2010.2 layout: the few objects
+    // that still read through their classes hold pointers to objects of the wrong class.
+    assert!(
+        failing.iter().any(|(_, f)| f.contains("HKX2-Enhanced-Library/chickenbehavior.hkx") && f.contains("a pointer does not name what its member expects")),
+        "{}",
+        list()
+    );
     assert_eq!(failing.iter().filter(|(format, f)| format == "packfile" && f.contains("signature")).count(), FAILING_PACKFILES, "{}", list());
     // The XML that does not read (see tests/xml.rs): located errors.
-    assert_eq!(failing.iter().filter(|(format, f)| format == "xml" && f.contains(", line ")).count(), FAILING_XML, "{}", list());
+    assert_eq!(failing.iter().filter(|(format, f)| format == "xml" && f.contains(" line ") && f.contains(", column ")).count(), FAILING_XML, "{}", list());
     assert_eq!(stderr.lines().last().unwrap(), format!("{passed} passed, {failed} failed"));
     assert_eq!(out.status.success(), failed == 0);
 }

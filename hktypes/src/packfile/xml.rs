@@ -757,7 +757,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             let name = o.attribute("name").unwrap_or_default();
             let at = At { object: name, path: String::new() };
             let values = self.members(*o, class, &at, 0)?;
-            out.push(Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen });
+            out.push(Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() });
         }
         let root_handle = match root.attribute("toplevelobject") {
             Some(n) => Some(*self.names.get(n).ok_or_else(|| self.err(root, None, format!("toplevelobject {n:?} names no object")))?),
