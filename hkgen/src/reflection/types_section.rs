@@ -137,6 +137,9 @@ impl Offsets {
     }
 }
 
+/// An enum's name, items and flags: what tells two hkClassEnum records apart.
+type EnumContent = (String, Vec<(i64, String)>, u32);
+
 /// Reads every hkClass of the file's `__types__` section. `sdk` names the schema (`2014.1`).
 pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLayout), Error> {
     let ti = file.section_index(TYPES).ok_or_else(|| err("no __types__ section"))?;
@@ -156,7 +159,7 @@ pub fn import(file: &PackFile<'_>, sdk: &str) -> Result<(ClassSchema, ObservedLa
     // The declared enums by content (name, items, flags), each the first key in order of those
     // that hold it: a separate hkClassEnum object is matched to one by lookup, not by a scan of
     // all of them (a hostile section may hold many of each).
-    let mut declared: HashMap<(String, Vec<(i64, String)>, u32), String> = HashMap::new();
+    let mut declared: HashMap<EnumContent, String> = HashMap::new();
     let mut schema = ClassSchema { sdk: sdk.into(), sources: vec!["packfile __types__".into()], ..Default::default() };
     let read_enum = |at: u32| -> Result<EnumRecord, Error> {
         let name = r.name_at(at)?;
