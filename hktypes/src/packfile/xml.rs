@@ -40,7 +40,7 @@
 //! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is not
 //! read yet.
 //!
-//! Writing ([`write`]) needs every object typed (a raw object has no members to name) and every
+//! Writing ([`write()`]) needs every object typed (a raw object has no members to name) and every
 //! pointer to the start of an object of `__data__`.
 
 use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionName};
@@ -109,7 +109,7 @@ pub enum FloatForm {
     Havok,
 }
 
-/// Options of [`write`].
+/// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WriteOptions {
     /// How reals are printed.
