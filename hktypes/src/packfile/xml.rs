@@ -15,7 +15,8 @@
 //! text (see [`FloatForm`]); `hkVector4` and quaternions as `(x y z w)`; matrices and transforms as
 //! groups in parentheses, of three numbers where Havok drops a zero `w` (`hkQsTransform`:
 //! `(t)(q)(s)` of 3, 4 and 3; a group of four is read too, and the lossless writer writes one
-//! when the dropped word is not zero); pointers as an object's name or `null`; enums and flags by
+//! when the dropped word is not what Havok's packer fills in: 0, or 1 for an `hkTransform`'s
+//! translation); `hkHalf` as the real whose upper 16 bits it is; pointers as an object's name or `null`; enums and flags by
 //! item name (flags joined by `|`; a number where no name fits); strings as their text, with bytes
 //! of 0x80 and above as character references of the byte value (`&#129;`, as Havok's `ascii`
 //! writer does; the reader maps each character below 256 back to one byte, others to their UTF-8
@@ -29,7 +30,8 @@
 //! (5, 8, 9, 11) share these forms; object names are `#0001`-style when written and any text when
 //! read (`0x74939800` in version 5 files).
 //!
-//! Reading ([`read`]) uses roxmltree: a tree of the text with positions, no DTD (a `<!DOCTYPE`,
+//! Reading ([`read`], [`read_with`] to choose the class sources from the `contentsversion`;
+//! [`ReadOptions`]: the layout of the packfile written, the object order) uses roxmltree: a tree of the text with positions, no DTD (a `<!DOCTYPE`,
 //! and so any entity beyond the five built-in ones, is an error), and a parser that does not
 //! recurse. The walk over objects and structs stops at [`MAX_DEPTH`]. Every error is a
 //! [`ValueError`] whose message names the line and column, the object and the member path.
@@ -38,7 +40,7 @@
 //! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is not
 //! read yet.
 //!
-//! Writing ([`write`]) needs every object typed (a raw object has no members to name) and every
+//! Writing ([`write()`]) needs every object typed (a raw object has no members to name) and every
 //! pointer to the start of an object of `__data__`.
 
 use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionName};
@@ -107,7 +109,7 @@ pub enum FloatForm {
     Havok,
 }
 
-/// Options of [`write`].
+/// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WriteOptions {
     /// How reals are printed.
