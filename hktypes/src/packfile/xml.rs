@@ -11,7 +11,8 @@
 //!           <hkparam name="variant">#0002</hkparam>
 //! ```
 //!
-//! Forms, by member type: integers in decimal (`0x` hex is read too); `true`/`false`; reals as
+//! Forms, by member type: integers in decimal (`0x` hex is read too); `true`/`false` (a number
+//! is read as the stored byte, `-1` as `0xFF`); reals as
 //! text (see [`FloatForm`]); `hkVector4` and quaternions as `(x y z w)`; matrices and transforms as
 //! groups in parentheses, of three numbers where Havok drops a zero `w` (`hkQsTransform`:
 //! `(t)(q)(s)` of 3, 4 and 3; a group of four is read too, and the lossless writer writes one
@@ -21,7 +22,8 @@
 //! of 0x80 and above as character references of the byte value (`&#129;`, as Havok's `ascii`
 //! writer does; the reader maps each character below 256 back to one byte, others to their UTF-8
 //! bytes), an empty string as empty text and a null one as `&#9216;` (`␀`, as serde-hkx writes
-//! it); arrays with `numelements`, their scalars separated by
+//! it); arrays with `numelements` (where it disagrees with the text, the text's elements are
+//! read), their scalars separated by
 //! white space, their structs as `<hkobject>` without a name, their strings as `<hkcstring>`; C
 //! arrays the same without `numelements`; embedded structs as one nameless `<hkobject>`;
 //! `SERIALIZE_IGNORED` members as a comment (`<!-- memSizeAndFlags SERIALIZE_IGNORED -->`; the
@@ -40,10 +42,30 @@
 //! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is not
 //! read yet.
 //!
-//! Writing ([`write()`]) needs every object typed (a raw object has no members to name) and every
-//! pointer to the start of an object of `__data__`.
+//! Writing ([`write()`]) needs every object typed (a raw object has no members to name).
+//!
+//! **Nothing read is lost on write.** What Havok's XML has no place for, the lossless writer puts
+//! in comments of its own, which [`read`] takes back, so that binary -> XML -> binary gives the
+//! same bytes:
+//! - `<!-- hkgen:container HEX -->` after `<hkpackfile>`, where the container is not the one the
+//!   reader builds for these objects (Havok's packer's): the packfile with `__data__` emptied, in
+//!   hex (header and its version-11 region, `__classnames__` with unused entries, `__types__`
+//!   with its class records, each section's fill). The reader takes it when the layout it
+//!   writes is the one the container states, and builds the stock container otherwise.
+//! - `<!-- hkgen:object align=8 places=F:T,.. end=F:T padding=OFF:HEX,.. refs=K:TARGET,.. -->`
+//!   first in an `<hkobject>`, where the object has any of these: its arrays on 8-byte
+//!   boundaries ([`ArrayAlign::Eight`]), kept bytes ([`objects::Kept`](super::objects::Kept):
+//!   data places, the object's end, padding that is not zero), pointers that name no object's
+//!   start (written `null` in the parameter; `K` counts the object's pointers depth first in
+//!   member order, `TARGET` is `s1+400`, 400 bytes into section 1, or `#0003+16`, 16 bytes into
+//!   an object).
+//!
+//! Comments, because Havok's own writer writes comments (the `SERIALIZE_IGNORED` members), so its
+//! reader and every tool that reads its XML skips them; an unknown attribute or processing
+//! instruction is not known to be skipped by Havok's tools. With [`FloatForm::Havok`] no such
+//! comment is written: that form is for tools that compare text with Havok's.
 
-use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionName};
+use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
 use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Handle, Object, Ref, Value, HIDDEN};
@@ -276,7 +298,20 @@ impl XmlWriter<'_> {
         if let Some(r) = doc.root {
             write!(self.out, " toplevelobject=\"{}\"", self.names[r.0 as usize]).unwrap();
         }
-        self.out.push_str(">\n\n\t<hksection name=\"__data__\">\n\n");
+        self.out.push_str(">\n");
+        // A container other than the stock one for these objects: kept whole in a comment.
+        let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), doc.file.class_names().at_offset(o.class_ref.1).map_or(0, |c| c.signature))).collect();
+        let (stock, stock_refs) = stock_container(classversion, &contents, doc.layout(), &classes, doc.root);
+        let own = container_of(doc);
+        if self.floats == FloatForm::Shortest && (own != stock || doc.objects.iter().zip(&stock_refs).any(|(o, r)| o.class_ref != *r)) {
+            let bytes = own.to_bytes().map_err(|e| ValueError::new(ErrorKind::Invalid(format!("the container: {e}"))))?;
+            self.out.push_str("\n\t<!-- ");
+            self.out.push_str(CONTAINER_NOTE);
+            self.out.push(' ');
+            to_hex(&mut self.out, &bytes);
+            self.out.push_str(" -->\n");
+        }
+        self.out.push_str("\n\t<hksection name=\"__data__\">\n\n");
         let names = doc.file.class_names();
         for (i, o) in doc.objects.iter().enumerate() {
             let Body::Typed(values) = &o.body else {
@@ -290,11 +325,59 @@ impl XmlWriter<'_> {
                 write!(self.out, " signature=\"{:#x}\"", c.signature).unwrap();
             }
             self.out.push_str(">\n");
+            if self.floats == FloatForm::Shortest {
+                self.object_note(o, values);
+            }
             self.members(&o.class, values, 3, &format!("object {} ({})", self.names[i], o.class), 0)?;
             self.out.push_str("\t\t</hkobject>\n\n");
         }
         self.out.push_str("\t</hksection>\n\n</hkpackfile>\n");
         Ok(())
+    }
+
+    /// What the object's XML has no place for, as a comment: the 8-byte array alignment, the
+    /// kept bytes, pointers into other sections or into objects.
+    fn object_note(&mut self, o: &Object, values: &[Value]) {
+        let mut note = String::new();
+        if o.array_align == ArrayAlign::Eight {
+            note.push_str(" align=8");
+        }
+        let pairs = |note: &mut String, key: &str, pairs: &[(u32, u32)]| {
+            if !pairs.is_empty() {
+                write!(note, " {key}=").unwrap();
+                for (k, (a, b)) in pairs.iter().enumerate() {
+                    write!(note, "{}{a}:{b}", if k > 0 { "," } else { "" }).unwrap();
+                }
+            }
+        };
+        pairs(&mut note, "places", &o.kept.places);
+        pairs(&mut note, "end", o.kept.end.as_slice());
+        if !o.kept.padding.is_empty() {
+            note.push_str(" padding=");
+            for (k, (at, bytes)) in o.kept.padding.iter().enumerate() {
+                write!(note, "{}{at}:", if k > 0 { "," } else { "" }).unwrap();
+                to_hex(&mut note, bytes);
+            }
+        }
+        let mut targets = Vec::new();
+        let mut k = 0usize;
+        values.iter().for_each(|v| {
+            refs(v, &mut |r| {
+                match r {
+                    Ref::Section(s, off) => targets.push(format!("{k}:s{s}+{off}")),
+                    Ref::Inside(h, off) => targets.push(format!("{k}:{}+{off}", self.names.get(h.0 as usize).map_or("?", String::as_str))),
+                    _ => {}
+                }
+                k += 1;
+            })
+        });
+        if !targets.is_empty() {
+            write!(note, " refs={}", targets.join(",")).unwrap();
+        }
+        if !note.is_empty() {
+            indent(&mut self.out, 3);
+            write!(self.out, "<!-- {OBJECT_NOTE}{note} -->\n").unwrap();
+        }
     }
 
     fn members(&mut self, class: &str, values: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
@@ -408,8 +491,8 @@ impl XmlWriter<'_> {
                 let name = self.names.get(h.0 as usize).ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("{path}: pointer to object {} of {}", h.0, self.names.len()))))?;
                 self.out.push_str(name);
             }
-            Ref::Inside(h, off) => return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: a pointer {off} bytes into object {} has no XML form", h.0)))),
-            Ref::Section(s, off) => return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: a pointer into section {s} (at {off:#x}) has no XML form")))),
+            // Havok's XML has no form for these: `null`, and the object's note gives the target.
+            Ref::Inside(..) | Ref::Section(..) => self.out.push_str("null"),
         }
         Ok(())
     }
@@ -666,6 +749,92 @@ pub fn reorder(doc: &mut Document, order: &[Handle]) -> Result<()> {
     Ok(())
 }
 
+/// The comment that holds the container of a packfile whose container is not the one
+/// [`read`] builds (`<!-- hkgen:container HEX -->`, after `<hkpackfile>`).
+const CONTAINER_NOTE: &str = "hkgen:container";
+
+/// The comment that holds what an object's XML has no place for (`<!-- hkgen:object ... -->`,
+/// first in its `<hkobject>`).
+const OBJECT_NOTE: &str = "hkgen:object";
+
+/// The header Havok's packer writes for a classversion, contents version and layout.
+fn stock_header(classversion: u32, contents: &str, rules: LayoutRules) -> Header {
+    let tail = if classversion >= super::raw::VERSION_11 {
+        // Stock files of the corpus hold no region after the header.
+        HeaderTail::Predicates { max_predicate: 21, region: Vec::new() }
+    } else {
+        HeaderTail::Pad([FILL; 4])
+    };
+    Header {
+        user_tag: 0,
+        file_version: classversion,
+        layout: rules,
+        contents_section_index: 2,
+        contents_section_offset: 0,
+        contents_class_name_section_index: 0,
+        contents_class_name_section_offset: 0,
+        contents_version: ContentsVersion::new(contents),
+        flags: 0,
+        tail,
+    }
+}
+
+/// The container Havok's packer writes around objects of `classes` (class name and signature
+/// per object, in order) with an empty `__data__`: the header, `__classnames__` (`hkClass`,
+/// `hkClassMember`, `hkClassEnum` and `hkClassEnumItem`, then each class where its first object
+/// is), an empty `__types__`; and each object's `(section, offset)` of its class name.
+fn stock_container(classversion: u32, contents: &str, rules: LayoutRules, classes: &[(&str, u32)], root: Option<Handle>) -> (PackFile<'static>, Vec<(u32, u32)>) {
+    let mut entries: Vec<ClassName> = Vec::new();
+    let mut seen: HashMap<&str, ()> = HashMap::new();
+    for (name, signature) in ["hkClass", "hkClassMember", "hkClassEnum", "hkClassEnumItem"].into_iter().zip(meta_signatures(classversion)) {
+        seen.insert(name, ());
+        entries.push(ClassName { signature, name: name.to_owned() });
+    }
+    for &(class, signature) in classes {
+        if seen.insert(class, ()).is_none() {
+            entries.push(ClassName { signature, name: class.to_owned() });
+        }
+    }
+    let class_names = ClassNames { entries, fill: None };
+    let refs: Vec<(u32, u32)> = classes.iter().map(|(c, _)| (0, class_names.offset_of(c).unwrap_or(0))).collect();
+    let mut header = stock_header(classversion, contents, rules);
+    header.contents_class_name_section_offset = root.and_then(|h| refs.get(h.0 as usize)).map_or(0, |r| r.1);
+    let mut names_section = Section::empty(CLASSNAMES);
+    names_section.body = SectionBody::ClassNames(class_names);
+    (PackFile { header, sections: vec![names_section, Section::empty(TYPES), Section::empty(DATA)] }, refs)
+}
+
+/// `doc`'s container as [`stock_container`] compares it: `__data__` emptied, no root offset.
+fn container_of(doc: &Document) -> PackFile<'static> {
+    let mut file = super::objects::owned(doc.file.clone());
+    file.header.contents_section_offset = 0;
+    if let Some(s) = file.sections.get_mut(doc.data_index) {
+        s.body = SectionBody::Data(Vec::new().into());
+        s.local.clear();
+        s.global.clear();
+        s.virtuals.clear();
+    }
+    file
+}
+
+fn to_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(2 * bytes.len());
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+}
+
+fn from_hex(t: &str) -> Option<Vec<u8>> {
+    let t = t.as_bytes();
+    if !t.len().is_multiple_of(2) {
+        return None;
+    }
+    let digit = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
+    t.chunks_exact(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading
 
@@ -759,59 +928,103 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             let name = o.attribute("name").unwrap_or_default();
             let at = At { object: name, path: String::new() };
             let values = self.members(*o, class, &at, 0)?;
-            out.push(Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() });
+            let mut object = Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() };
+            self.object_note(*o, &at, &mut object)?;
+            out.push(object);
         }
         let root_handle = match root.attribute("toplevelobject") {
             Some(n) => Some(*self.names.get(n).ok_or_else(|| self.err(root, None, format!("toplevelobject {n:?} names no object")))?),
             // The packfile's header names an object: the first, as Havok's packer writes it.
             None => (!objects.is_empty()).then_some(Handle(0)),
         };
-        let tail = if classversion >= super::raw::VERSION_11 {
-            // Stock files of the corpus hold no region after the header.
-            HeaderTail::Predicates { max_predicate: 21, region: Vec::new() }
-        } else {
-            HeaderTail::Pad([FILL; 4])
-        };
-        let header = Header {
-            user_tag: 0,
-            file_version: classversion,
-            layout: self.rules,
-            contents_section_index: 2,
-            contents_section_offset: 0,
-            contents_class_name_section_index: 0,
-            contents_class_name_section_offset: 0,
-            contents_version: ContentsVersion::new(contents),
-            flags: 0,
-            tail,
-        };
-        let mut doc =
-            Document { file: PackFile { header, sections: Vec::new() }, data_index: 2, objects: out, classes: self.classes, root: root_handle, demoted: 0, bad_values: None };
+        let placeholder = PackFile { header: stock_header(classversion, contents, self.rules), sections: Vec::new() };
+        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None };
         if order == ObjectOrder::Havok {
             let o = havok_order(&doc);
             reorder(&mut doc, &o)?;
         }
-        // The classes, in the order of the objects.
-        let mut entries: Vec<ClassName> = Vec::new();
-        for (name, signature) in ["hkClass", "hkClassMember", "hkClassEnum", "hkClassEnumItem"].into_iter().zip(meta_signatures(classversion)) {
-            entries.push(ClassName { signature, name: name.to_owned() });
-        }
-        for o in &doc.objects {
-            if !entries.iter().any(|e| e.name == o.class) {
-                entries.push(ClassName { signature: signatures.get(o.class.as_str()).copied().unwrap_or(0), name: o.class.clone() });
+        let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), signatures.get(o.class.as_str()).copied().unwrap_or(0))).collect();
+        let (mut file, mut class_refs) = stock_container(classversion, contents, self.rules, &classes, doc.root);
+        // The container the XML was written from (see `write`), where it states one for this layout.
+        let note = root.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(CONTAINER_NOTE)));
+        if let Some(n) = note {
+            let hex = n.text().unwrap_or_default().trim_start().trim_start_matches(CONTAINER_NOTE).trim();
+            let bytes = from_hex(hex).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: not hex digits")))?;
+            let kept = PackFile::read(&bytes).map_err(|e| self.err(n, None, format!("{CONTAINER_NOTE}: {e}")))?;
+            if kept.header.layout == self.rules && kept.header.file_version == classversion {
+                let kept = super::objects::owned(kept);
+                let names_at = kept.section_index(CLASSNAMES).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __classnames__ section")))?;
+                doc.data_index = kept.section_index(DATA).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __data__ section")))?;
+                class_refs = doc.objects.iter().map(|o| (names_at as u32, kept.class_names().offset_of(&o.class).unwrap_or(0))).collect();
+                file = kept;
             }
         }
-        let class_names = ClassNames { entries, fill: None };
-        for o in &mut doc.objects {
-            o.class_ref = (0, class_names.offset_of(&o.class).unwrap_or(0));
+        for (o, r) in doc.objects.iter_mut().zip(class_refs) {
+            o.class_ref = r;
         }
-        let root_class_offset = doc.root.map_or(0, |h| doc.objects[h.0 as usize].class_ref.1);
-        let mut names_section = Section::empty(CLASSNAMES);
-        names_section.body = SectionBody::ClassNames(class_names);
-        let sections = vec![names_section, Section::empty(TYPES), Section::empty(DATA)];
-        debug_assert_eq!(sections[0].name, SectionName::new(CLASSNAMES));
-        doc.file.sections = sections;
-        doc.file.header.contents_class_name_section_offset = root_class_offset;
+        doc.file = file;
         Ok(doc)
+    }
+
+    /// Applies the object's `hkgen:object` comment (see [`XmlWriter::object_note`]).
+    fn object_note(&self, node: roxmltree::Node<'_, '_>, at: &At<'_>, object: &mut Object) -> Result<(), ValueError> {
+        let Some(n) = node.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(OBJECT_NOTE))) else { return Ok(()) };
+        let text = n.text().unwrap_or_default().trim_start().trim_start_matches(OBJECT_NOTE);
+        let bad = |what: &str| self.err(n, Some(at), format!("{OBJECT_NOTE}: {what}"));
+        let pair = |t: &str| -> Result<(u32, u32), ValueError> {
+            let (a, b) = t.split_once(':').ok_or_else(|| bad(&format!("{t:?} is not from:to")))?;
+            Ok((a.parse().map_err(|_| bad(&format!("{a:?} is not an offset")))?, b.parse().map_err(|_| bad(&format!("{b:?} is not an offset")))?))
+        };
+        let mut targets: HashMap<usize, Ref> = HashMap::new();
+        for item in text.split_ascii_whitespace() {
+            let (key, value) = item.split_once('=').ok_or_else(|| bad(&format!("{item:?} is not key=value")))?;
+            match key {
+                "align" if value == "8" => object.array_align = ArrayAlign::Eight,
+                "places" => object.kept.places = value.split(',').map(pair).collect::<Result<_, _>>()?,
+                "end" => object.kept.end = Some(pair(value)?),
+                "padding" => {
+                    for run in value.split(',') {
+                        let (at, hex) = run.split_once(':').ok_or_else(|| bad(&format!("{run:?} is not offset:bytes")))?;
+                        let at = at.parse().map_err(|_| bad(&format!("{at:?} is not an offset")))?;
+                        object.kept.padding.push((at, from_hex(hex).ok_or_else(|| bad("padding bytes are not hex"))?));
+                    }
+                }
+                "refs" => {
+                    for r in value.split(',') {
+                        let (k, target) = r.split_once(':').ok_or_else(|| bad(&format!("{r:?} is not index:target")))?;
+                        let k: usize = k.parse().map_err(|_| bad(&format!("{k:?} is not an index")))?;
+                        let (to, off) = target.rsplit_once('+').ok_or_else(|| bad(&format!("{target:?} is not target+offset")))?;
+                        let off: u32 = off.parse().map_err(|_| bad(&format!("{off:?} is not an offset")))?;
+                        let r = match to.strip_prefix('s').and_then(|s| s.parse::<u32>().ok()) {
+                            Some(section) => Ref::Section(section, off),
+                            None => Ref::Inside(*self.names.get(to).ok_or_else(|| bad(&format!("{to:?} names no object")))?, off),
+                        };
+                        targets.insert(k, r);
+                    }
+                }
+                _ => return Err(bad(&format!("unknown item {item:?}"))),
+            }
+        }
+        if !targets.is_empty() {
+            let Body::Typed(values) = &mut object.body else { return Ok(()) };
+            let mut k = 0usize;
+            let mut wrong = None;
+            values.iter_mut().for_each(|v| {
+                refs_mut(v, &mut |r| {
+                    if let Some(t) = targets.remove(&k) {
+                        if *r != Ref::Null {
+                            wrong = Some(k);
+                        }
+                        *r = t;
+                    }
+                    k += 1;
+                })
+            });
+            if let Some(k) = wrong.or(targets.keys().next().copied()) {
+                return Err(bad(&format!("pointer {k} is not a null pointer of the object")));
+            }
+        }
+        Ok(())
     }
 
     /// The source that describes `class` (copied into `self.classes` on first use).
@@ -884,10 +1097,12 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
     }
 
     fn param(&self, p: roxmltree::Node<'_, '_>, m: &Member, at: &At<'_>, depth: usize) -> Result<Value, ValueError> {
-        let numelements = match p.attribute("numelements") {
-            Some(n) => Some(n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?),
-            None => None,
-        };
+        // `numelements` must be a count, but where it disagrees with the text the text's
+        // elements are the array (two of HavokLib's test files say 7 and 1 for arrays that hold
+        // 1 and 0).
+        if let Some(n) = p.attribute("numelements") {
+            n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?;
+        }
         if m.name == HIDDEN {
             let t = p.text().unwrap_or_default().trim();
             if !t.len().is_multiple_of(2) {
@@ -900,7 +1115,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         }
         match m.ty {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
-                let items = self.items(p, m, m.subtype, at, depth, numelements)?;
+                let items = self.items(p, m, m.subtype, at, depth, None)?;
                 Ok(match m.ty {
                     MemberType::RelArray => Value::RelArray(items),
                     MemberType::Array => Value::Array(Array::new(items)),
@@ -932,7 +1147,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         }
     }
 
-    /// The elements of an array (`count` from `numelements`) or C array.
+    /// The elements of an array (`count` is `None`) or of a C array (exactly `count`).
     fn items(&self, p: roxmltree::Node<'_, '_>, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
         match ty {
             MemberType::Struct => {
@@ -992,7 +1207,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
 
     fn counted(&self, p: roxmltree::Node<'_, '_>, at: &At<'_>, items: Vec<Value>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
         match count {
-            Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("numelements says {n}, the text holds {}", items.len()))),
+            Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("the C array has {n} elements, the text holds {}", items.len()))),
             _ => Ok(items),
         }
     }
@@ -1018,7 +1233,9 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             MemberType::Bool => match want(toks)? {
                 Tok::Word("true") => Value::Bool(1),
                 Tok::Word("false") => Value::Bool(0),
-                Tok::Word(t) => Value::Bool(parse_u64(t).filter(|&v| v <= 255).ok_or_else(|| bad("true or false", t))? as u8),
+                // A number is the stored byte; a negative one its two's complement (hkxlib writes
+                // `-1` for a member that was an `hkInt8` in other class versions).
+                Tok::Word(t) => Value::Bool(parse_i64(t).filter(|v| (-128..=255).contains(v)).ok_or_else(|| bad("true or false", t))? as u8),
                 Tok::Group(g) => return Err(bad("true or false", g)),
             },
             MemberType::Char | MemberType::Int8 => int(word(self, p, at, want(toks)?)?, -128, 127)?,
