@@ -127,7 +127,8 @@ pub enum FloatForm {
     /// as its bits in hex (`0x7fc00001`), which the reader takes as bits too.
     #[default]
     Shortest,
-    /// Six decimals, as Havok's own writer prints them (`1.000000`): loses bits.
+    /// Six decimals, as Havok's own writer prints them (`1.000000`; at most 17 significant
+    /// digits, as its C runtime prints them): loses bits.
     Havok,
 }
 
@@ -279,7 +280,7 @@ fn escape_text(out: &mut String, bytes: &[u8], path: &str) -> Result<(), ValueEr
 impl XmlWriter<'_> {
     fn float(&mut self, x: f32) {
         match self.floats {
-            FloatForm::Havok => write!(self.out, "{x:.6}").unwrap(),
+            FloatForm::Havok => havok_float(&mut self.out, x),
             FloatForm::Shortest if x.is_nan() && x.to_bits() != f32::NAN.to_bits() => write!(self.out, "{:#010x}", x.to_bits()).unwrap(),
             FloatForm::Shortest => self.out.push_str(ryu::Buffer::new().format(x)),
         }
@@ -561,6 +562,43 @@ impl XmlWriter<'_> {
         }
         self.out.push(')');
     }
+}
+
+/// `x` as Havok's writer prints it: `%f` of the MSVC runtime Havok's tools were built with, six
+/// decimals and at most 17 significant digits, zeros after them (`18446726481523507000.000000`
+/// for 2^64 - 2^44, where the exact value ends in `7200`).
+fn havok_float(out: &mut String, x: f32) {
+    let start = out.len();
+    write!(out, "{x:.6}").unwrap();
+    let digits_end = out[start..].find('.').map_or(out.len(), |d| start + d);
+    let first = start + usize::from(out[start..].starts_with('-'));
+    let n = digits_end - first;
+    if n <= 17 {
+        return;
+    }
+    // Round at the 17th digit (the exact tail decides), then zeros.
+    let mut digits: Vec<u8> = out[first..digits_end].bytes().collect();
+    let up = digits[17] > b'5' || (digits[17] == b'5' && digits[18..].iter().any(|&d| d != b'0')) || (digits[17] == b'5' && digits[16] % 2 == 1);
+    digits[17..].iter_mut().for_each(|d| *d = b'0');
+    let mut carry = up;
+    for d in digits[..17].iter_mut().rev() {
+        if !carry {
+            break;
+        }
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            carry = false;
+        }
+    }
+    if carry {
+        digits.insert(0, b'1');
+    }
+    // A float's fraction is zero this far from zero.
+    out.truncate(first);
+    digits.iter().for_each(|&d| out.push(char::from(d)));
+    out.push_str(".000000");
 }
 
 /// An enum value by item name; flags as the names of their bits joined by `|` (`0` for none).
@@ -1468,6 +1506,19 @@ mod tests {
     fn tokens_split_words_and_groups() {
         let t: Vec<String> = Tokens::new(" 1 -2\n(3 4)(5 6 7) null ").map(|t| format!("{t:?}")).collect();
         assert_eq!(t, ["Word(\"1\")", "Word(\"-2\")", "Group(\"3 4\")", "Group(\"5 6 7\")", "Word(\"null\")"]);
+    }
+
+    #[test]
+    fn havok_floats_keep_17_digits() {
+        let text = |x: f32| {
+            let mut s = String::new();
+            havok_float(&mut s, x);
+            s
+        };
+        assert_eq!(text(18446726481523507200.0), "18446726481523507000.000000");
+        assert_eq!(text(-1.0e20), "-100000002004087730000.000000");
+        assert_eq!(text(0.5), "0.500000");
+        assert_eq!(text(1.0e16), "10000000272564224.000000");
     }
 
     #[test]
