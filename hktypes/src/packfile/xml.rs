@@ -72,7 +72,10 @@ use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Documen
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 use std::collections::HashMap;
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 /// A null string's text (serde-hkx's `␀`, U+2400); empty text is an empty string, as Havok's
 /// packer reads it.
@@ -145,7 +148,9 @@ pub const DEFAULT_LAYOUT: LayoutRules = LayoutRules { pointer_size: 8, little_en
 
 /// A packfile's objects written as `<hkpackfile>` XML.
 pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
-    let mut w = XmlWriter { doc, out: String::new(), floats: options.floats, names: Vec::new() };
+    // About four bytes of text per byte of `__data__`.
+    let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
+    let mut w = XmlWriter { doc, out: String::with_capacity(4 * size + 4096), floats: options.floats, names: Vec::new(), members: HashMap::new() };
     w.document()?;
     Ok(w.out)
 }
@@ -204,7 +209,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
     })?;
     let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
-    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new() }.document(options.order)
+    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default() }.document(options.order)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,6 +220,8 @@ struct XmlWriter<'d> {
     out: String,
     floats: FloatForm,
     names: Vec<String>,
+    /// Per class: its members with its ancestors' first.
+    members: HashMap<&'d str, Rc<[&'d Member]>>,
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
@@ -232,8 +239,12 @@ fn members_of<'c>(classes: &'c ClassSet, class: &str) -> Vec<&'c Member> {
 }
 
 fn indent(out: &mut String, n: usize) {
-    for _ in 0..n {
-        out.push('\t');
+    const TABS: &str = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    let mut n = n;
+    while n > 0 {
+        let k = n.min(TABS.len());
+        out.push_str(&TABS[..k]);
+        n -= k;
     }
 }
 
@@ -257,11 +268,39 @@ fn groups(ty: MemberType) -> &'static [usize] {
     }
 }
 
-fn wrong(path: &str, what: &str, v: &Value) -> ValueError {
+/// Where a value is: built on the stack as a walk goes down, spelled out only in an error message.
+#[derive(Clone, Copy, Debug)]
+enum Path<'a> {
+    /// The object (the writer: `object #0001 (hkFoo)`; the reader: empty, the object apart).
+    Root(&'a str),
+    /// A member of a struct.
+    Member(&'a Path<'a>, &'a str),
+    /// An element of an array.
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn is_root(&self) -> bool {
+        matches!(self, Path::Root(_))
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root(s) => f.write_str(s),
+            Path::Member(Path::Root(""), name) => f.write_str(name),
+            Path::Member(p, name) => write!(f, "{p}.{name}"),
+            Path::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
+fn wrong(path: &Path<'_>, what: &str, v: &Value) -> ValueError {
     ValueError::new(ErrorKind::Invalid(format!("{path}: a {} value where {what} belongs", v.kind())))
 }
 
-fn escape_text(out: &mut String, bytes: &[u8], path: &str) -> Result<(), ValueError> {
+fn escape_text(out: &mut String, bytes: &[u8], path: &Path<'_>) -> Result<(), ValueError> {
     for &b in bytes {
         match b {
             b'&' => out.push_str("&amp;"),
@@ -277,7 +316,11 @@ fn escape_text(out: &mut String, bytes: &[u8], path: &str) -> Result<(), ValueEr
     Ok(())
 }
 
-impl XmlWriter<'_> {
+impl<'d> XmlWriter<'d> {
+    fn int(&mut self, i: impl itoa::Integer) {
+        self.out.push_str(itoa::Buffer::new().format(i));
+    }
+
     fn float(&mut self, x: f32) {
         match self.floats {
             FloatForm::Havok => havok_float(&mut self.out, x),
@@ -294,7 +337,7 @@ impl XmlWriter<'_> {
         let classversion = doc.file.header.file_version;
         let contents = doc.file.contents_version();
         write!(self.out, "<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"{classversion}\" contentsversion=\"").unwrap();
-        escape_text(&mut self.out, contents.as_bytes(), "contentsversion")?;
+        escape_text(&mut self.out, contents.as_bytes(), &Path::Root("contentsversion"))?;
         self.out.push('"');
         if let Some(r) = doc.root {
             write!(self.out, " toplevelobject=\"{}\"", self.names[r.0 as usize]).unwrap();
@@ -329,7 +372,8 @@ impl XmlWriter<'_> {
             if self.floats == FloatForm::Shortest {
                 self.object_note(o, values);
             }
-            self.members(&o.class, values, 3, &format!("object {} ({})", self.names[i], o.class), 0)?;
+            let root = format!("object {} ({})", self.names[i], o.class);
+            self.members(&o.class, values, 3, &Path::Root(&root), 0)?;
             self.out.push_str("\t\t</hkobject>\n\n");
         }
         self.out.push_str("\t</hksection>\n\n</hkpackfile>\n");
@@ -381,16 +425,29 @@ impl XmlWriter<'_> {
         }
     }
 
-    fn members(&mut self, class: &str, values: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
+    /// [`members_of`], once per class.
+    fn members_of(&mut self, class: &str) -> Rc<[&'d Member]> {
+        if let Some(m) = self.members.get(class) {
+            return m.clone();
+        }
+        let classes = &self.doc.classes;
+        let Some((name, _)) = classes.classes.get_key_value(class) else { return Rc::from(Vec::new()) };
+        let m: Rc<[&'d Member]> = members_of(classes, class).into();
+        self.members.insert(name.as_str(), m.clone());
+        m
+    }
+
+    fn members(&mut self, class: &str, values: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         if nest > MAX_DEPTH {
             return Err(ValueError::new(ErrorKind::Cycle(format!("{path}: structs nested more than {MAX_DEPTH} deep"))));
         }
-        let members = members_of(&self.doc.classes, class);
+        let members = self.members_of(class);
         if members.len() != values.len() {
             return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: {} values for the {} members of {class}", values.len(), members.len()))));
         }
-        for (m, v) in members.into_iter().zip(values) {
-            let path = format!("{path}.{}", m.name);
+        for (&m, v) in members.iter().zip(values) {
+            let sub = Path::Member(path, &m.name);
+            let path = &sub;
             if m.ty == MemberType::Void && m.name != HIDDEN {
                 continue;
             }
@@ -402,29 +459,33 @@ impl XmlWriter<'_> {
                 continue;
             }
             indent(&mut self.out, depth);
-            write!(self.out, "<hkparam name=\"{}\"", m.name).unwrap();
+            self.out.push_str("<hkparam name=\"");
+            self.out.push_str(&m.name);
+            self.out.push('"');
             match v {
                 Value::Array(Array { items, .. }) | Value::RelArray(items) => {
-                    write!(self.out, " numelements=\"{}\">", items.len()).unwrap();
-                    self.items(m, items, depth, &path, nest)?;
+                    self.out.push_str(" numelements=\"");
+                    self.int(items.len());
+                    self.out.push_str("\">");
+                    self.items(m, items, depth, path, nest)?;
                 }
                 Value::CArray(items) => {
                     self.out.push('>');
-                    self.items(m, items, depth, &path, nest)?;
+                    self.items(m, items, depth, path, nest)?;
                 }
                 Value::Struct(fields) => {
                     self.out.push_str(">\n");
                     let c = m.class.as_deref().unwrap_or_default();
-                    self.nested(c, fields, depth + 1, &path, nest)?;
+                    self.nested(c, fields, depth + 1, path, nest)?;
                     indent(&mut self.out, depth);
                 }
                 Value::Opaque(bytes) => {
                     self.out.push('>');
-                    bytes.iter().for_each(|b| write!(self.out, "{b:02x}").unwrap());
+                    to_hex(&mut self.out, bytes);
                 }
                 _ => {
                     self.out.push('>');
-                    self.scalar(m, m.ty, v, &path)?;
+                    self.scalar(m, m.ty, v, path)?;
                 }
             }
             self.out.push_str("</hkparam>\n");
@@ -432,7 +493,7 @@ impl XmlWriter<'_> {
         Ok(())
     }
 
-    fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
+    fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         indent(&mut self.out, depth);
         self.out.push_str("<hkobject>\n");
         self.members(class, fields, depth + 1, path, nest + 1)?;
@@ -442,7 +503,7 @@ impl XmlWriter<'_> {
     }
 
     /// The elements of an array or C array (the member's element type: `subtype` for arrays).
-    fn items(&mut self, m: &Member, items: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
+    fn items(&mut self, m: &Member, items: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         if items.is_empty() {
             return Ok(());
         }
@@ -453,14 +514,14 @@ impl XmlWriter<'_> {
                 let c = m.class.as_deref().unwrap_or_default();
                 for (i, v) in items.iter().enumerate() {
                     let Value::Struct(fields) = v else { return Err(wrong(path, "a struct", v)) };
-                    self.nested(c, fields, depth + 1, &format!("{path}[{i}]"), nest)?;
+                    self.nested(c, fields, depth + 1, &Path::Index(path, i), nest)?;
                 }
             }
             MemberType::CString | MemberType::StringPtr => {
                 for (i, v) in items.iter().enumerate() {
                     indent(&mut self.out, depth + 1);
                     self.out.push_str("<hkcstring>");
-                    self.scalar(m, ty, v, &format!("{path}[{i}]"))?;
+                    self.scalar(m, ty, v, &Path::Index(path, i))?;
                     self.out.push_str("</hkcstring>\n");
                 }
             }
@@ -475,7 +536,7 @@ impl XmlWriter<'_> {
                         if k > 0 {
                             self.out.push(' ');
                         }
-                        self.scalar(m, ty, v, &format!("{path}[{}]", i * per_line + k))?;
+                        self.scalar(m, ty, v, &Path::Index(path, i * per_line + k))?;
                     }
                     self.out.push('\n');
                 }
@@ -485,7 +546,7 @@ impl XmlWriter<'_> {
         Ok(())
     }
 
-    fn pointer(&mut self, r: &Ref, path: &str) -> Result<(), ValueError> {
+    fn pointer(&mut self, r: &Ref, path: &Path<'_>) -> Result<(), ValueError> {
         match r {
             Ref::Null => self.out.push_str("null"),
             Ref::Object(h) => {
@@ -498,12 +559,12 @@ impl XmlWriter<'_> {
         Ok(())
     }
 
-    fn scalar(&mut self, m: &Member, ty: MemberType, v: &Value, path: &str) -> Result<(), ValueError> {
+    fn scalar(&mut self, m: &Member, ty: MemberType, v: &Value, path: &Path<'_>) -> Result<(), ValueError> {
         match (ty, v) {
             (MemberType::Bool, Value::Bool(b)) => match b {
                 0 => self.out.push_str("false"),
                 1 => self.out.push_str("true"),
-                _ => write!(self.out, "{b}").unwrap(),
+                _ => self.int(*b),
             },
             (MemberType::Enum | MemberType::Flags, Value::Int(_) | Value::UInt(_)) => {
                 let n = match v {
@@ -514,11 +575,11 @@ impl XmlWriter<'_> {
                 let items = m.enumeration.as_deref().and_then(|e| self.doc.classes.enums.get(e));
                 match items.and_then(|items| enum_text(items, n, ty == MemberType::Flags)) {
                     Some(t) => self.out.push_str(&t),
-                    None => write!(self.out, "{n}").unwrap(),
+                    None => self.int(n),
                 }
             }
-            (_, Value::Int(i)) => write!(self.out, "{i}").unwrap(),
-            (_, Value::UInt(u)) => write!(self.out, "{u}").unwrap(),
+            (_, Value::Int(i)) => self.int(*i),
+            (_, Value::UInt(u)) => self.int(*u),
             (MemberType::Real, Value::Real(x)) => self.float(*x),
             (MemberType::Half, Value::Half(h)) => self.float(half_to_f32(*h)),
             (MemberType::Vector4 | MemberType::Quaternion, Value::Vec4(v4)) => self.group(v4, 4),
@@ -602,9 +663,9 @@ fn havok_float(out: &mut String, x: f32) {
 }
 
 /// An enum value by item name; flags as the names of their bits joined by `|` (`0` for none).
-fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<String> {
+fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<Cow<'_, str>> {
     if let Some((_, name)) = items.iter().find(|(v, _)| *v == n) {
-        return Some(name.clone());
+        return Some(Cow::Borrowed(name));
     }
     if !flags || n <= 0 {
         return None;
@@ -617,7 +678,7 @@ fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<String> {
             rest &= !v;
         }
     }
-    (rest == 0).then(|| parts.join("|"))
+    (rest == 0).then(|| Cow::Owned(parts.join("|")))
 }
 
 /// The value of a member no parameter gives (and of a `SERIALIZE_IGNORED` one): zeros, null,
@@ -844,15 +905,31 @@ fn stock_container(classversion: u32, contents: &str, rules: LayoutRules, classe
 
 /// `doc`'s container as [`stock_container`] compares it: `__data__` emptied, no root offset.
 fn container_of(doc: &Document) -> PackFile<'static> {
-    let mut file = super::objects::owned(doc.file.clone());
-    file.header.contents_section_offset = 0;
-    if let Some(s) = file.sections.get_mut(doc.data_index) {
-        s.body = SectionBody::Data(Vec::new().into());
-        s.local.clear();
-        s.global.clear();
-        s.virtuals.clear();
-    }
-    file
+    let mut header = doc.file.header.clone();
+    header.contents_section_offset = 0;
+    let sections = doc
+        .file
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i != doc.data_index {
+                return s.clone();
+            }
+            Section {
+                name: s.name,
+                body: SectionBody::Data(Cow::Borrowed(&[])),
+                local: Vec::new(),
+                global: Vec::new(),
+                virtuals: Vec::new(),
+                exports: s.exports.clone(),
+                imports: s.imports.clone(),
+                fill: s.fill,
+                header_tail: s.header_tail,
+            }
+        })
+        .collect();
+    super::objects::owned(PackFile { header, sections })
 }
 
 fn to_hex(out: &mut String, bytes: &[u8]) {
@@ -884,12 +961,14 @@ struct XmlReader<'x, 'i, 's> {
     /// Per class name: whether it was copied into `classes` (and from which source).
     chosen: HashMap<String, usize>,
     names: HashMap<&'x str, Handle>,
+    /// Per class: its members with its ancestors' first (once the classes are chosen).
+    members: RefCell<HashMap<String, Rc<[Member]>>>,
 }
 
 /// Where a value is read: the object's name and the member path.
 struct At<'a> {
     object: &'a str,
-    path: String,
+    path: Path<'a>,
 }
 
 fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
@@ -900,7 +979,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
     fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
         let p = self.xml.text_pos_at(node.range().start);
         let place = match at {
-            Some(a) if a.path.is_empty() => format!("object {}: ", a.object),
+            Some(a) if a.path.is_root() => format!("object {}: ", a.object),
             Some(a) => format!("object {}, member {}: ", a.object, a.path),
             None => String::new(),
         };
@@ -949,7 +1028,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         let mut object_classes = Vec::with_capacity(objects.len());
         for o in &objects {
             let name = o.attribute("name").unwrap_or_default();
-            let at = At { object: name, path: String::new() };
+            let at = At { object: name, path: Path::Root("") };
             let class = o.attribute("class").ok_or_else(|| self.err(*o, Some(&at), "<hkobject> without a class"))?;
             let signature = match o.attribute("signature") {
                 Some(s) => Some(parse_u64(s).filter(|&v| v <= u64::from(u32::MAX)).ok_or_else(|| self.err(*o, Some(&at), format!("signature {s:?} is not a 32-bit number")))? as u32),
@@ -964,7 +1043,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         let mut out = Vec::with_capacity(objects.len());
         for (o, class) in objects.iter().zip(&object_classes) {
             let name = o.attribute("name").unwrap_or_default();
-            let at = At { object: name, path: String::new() };
+            let at = At { object: name, path: Path::Root("") };
             let values = self.members(*o, class, &at, 0)?;
             let mut object = Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() };
             self.object_note(*o, &at, &mut object)?;
@@ -1105,23 +1184,33 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         Err(self.err(node, Some(at), format!("unknown class {class}{sig} (no class schema has it)")))
     }
 
+    /// [`members_of`], once per class.
+    fn members_of(&self, class: &str) -> Rc<[Member]> {
+        if let Some(m) = self.members.borrow().get(class) {
+            return m.clone();
+        }
+        let m: Rc<[Member]> = members_of(&self.classes, class).into_iter().cloned().collect();
+        self.members.borrow_mut().insert(class.to_owned(), m.clone());
+        m
+    }
+
     fn members(&self, node: roxmltree::Node<'_, '_>, class: &str, at: &At<'_>, depth: usize) -> Result<Vec<Value>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(self.err(node, Some(at), format!("objects nested more than {MAX_DEPTH} deep")));
         }
-        let members = members_of(&self.classes, class);
+        let members = self.members_of(class);
         let mut values: Vec<Option<Value>> = vec![None; members.len()];
         for p in elements(node) {
             if p.tag_name().name() != "hkparam" {
                 return Err(self.err(p, Some(at), format!("<{}> where <hkparam> belongs", p.tag_name().name())));
             }
             let name = p.attribute("name").ok_or_else(|| self.err(p, Some(at), "<hkparam> without a name"))?;
-            let sub = At { object: at.object, path: if at.path.is_empty() { name.to_owned() } else { format!("{}.{name}", at.path) } };
+            let sub = At { object: at.object, path: Path::Member(&at.path, name) };
             let i = members.iter().position(|m| m.name == name).ok_or_else(|| self.err(p, Some(at), format!("unknown member {name} of {class}")))?;
             if values[i].is_some() {
                 return Err(self.err(p, Some(&sub), "a second value"));
             }
-            values[i] = Some(self.param(p, members[i], &sub, depth)?);
+            values[i] = Some(self.param(p, &members[i], &sub, depth)?);
         }
         members
             .iter()
@@ -1195,7 +1284,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                     if o.tag_name().name() != "hkobject" {
                         return Err(self.err(o, Some(at), format!("<{}> where <hkobject> belongs", o.tag_name().name())));
                     }
-                    let sub = At { object: at.object, path: format!("{}[{i}]", at.path) };
+                    let sub = At { object: at.object, path: Path::Index(&at.path, i) };
                     items.push(self.members(o, class, &sub, depth + 1)?);
                 }
                 let items: Vec<Value> = items.into_iter().map(Value::Struct).collect();
@@ -1237,7 +1326,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             if count.is_some_and(|n| out.len() >= n) {
                 return Err(self.err(p, Some(at), format!("more than {} elements", count.unwrap_or(0))));
             }
-            let sub = At { object: at.object, path: format!("{}[{}]", at.path, out.len()) };
+            let sub = At { object: at.object, path: Path::Index(&at.path, out.len()) };
             out.push(self.token(p, &em, ty, &mut toks, &sub)?);
         }
         self.counted(p, at, out, count)
@@ -1360,22 +1449,19 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         if let Some(bits) = t.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) {
             return Ok(f32::from_bits(bits));
         }
-        let lower = t.to_ascii_lowercase();
-        // Havok's (MSVC's) spellings of the special values.
-        let special = match lower.as_str() {
-            "1.#inf00" | "1.#inf" | "inf" => Some(f32::INFINITY),
-            "-1.#inf00" | "-1.#inf" | "-inf" => Some(f32::NEG_INFINITY),
-            "1.#qnan0" | "-1.#ind00" | "-1.#qnan0" | "nan" | "-nan(ind)" | "nan(ind)" => Some(f32::NAN),
-            _ => None,
-        };
-        if let Some(x) = special {
+        if let Ok(x) = t.parse::<f32>() {
+            if x.is_infinite() && !t.to_ascii_lowercase().contains("inf") {
+                return Err(self.err(p, Some(at), format!("{t} is out of range for a 32-bit real")));
+            }
             return Ok(x);
         }
-        let x: f32 = t.parse().map_err(|_| self.err(p, Some(at), format!("{t:?} is not a real number")))?;
-        if x.is_infinite() && !lower.contains("inf") {
-            return Err(self.err(p, Some(at), format!("{t} is out of range for a 32-bit real")));
+        // Havok's (MSVC's) spellings of the special values.
+        match t.to_ascii_lowercase().as_str() {
+            "1.#inf00" | "1.#inf" => Ok(f32::INFINITY),
+            "-1.#inf00" | "-1.#inf" => Ok(f32::NEG_INFINITY),
+            "1.#qnan0" | "-1.#ind00" | "-1.#qnan0" | "-nan(ind)" | "nan(ind)" => Ok(f32::NAN),
+            _ => Err(self.err(p, Some(at), format!("{t:?} is not a real number"))),
         }
-        Ok(x)
     }
 
     /// A parenthesized group of `n` floats (a group of four where `n` is 3: the fourth is kept;
@@ -1420,8 +1506,13 @@ fn parse_u64(t: &str) -> Option<u64> {
 }
 
 /// The text of a string element: its text children joined (the XML escapes already resolved).
-fn string_text(n: roxmltree::Node<'_, '_>) -> String {
-    n.children().filter(|c| c.is_text()).filter_map(|c| c.text()).collect()
+fn string_text<'a>(n: roxmltree::Node<'a, '_>) -> Cow<'a, str> {
+    let mut texts = n.children().filter(|c| c.is_text()).filter_map(|c| c.text());
+    match (texts.next(), texts.next()) {
+        (None, _) => Cow::Borrowed(""),
+        (Some(a), None) => Cow::Borrowed(a),
+        (Some(a), Some(b)) => Cow::Owned([a, b].into_iter().chain(texts).collect()),
+    }
 }
 
 /// A string's bytes: characters below 256 as one byte each, others as UTF-8; `␀` alone is a
