@@ -452,6 +452,23 @@ fn hostile_xml_gives_located_errors() {
         ("unknown member", project("<hkparam name=\"noSuchMember\">1</hkparam>"), "line 5, column 1: object #0001: unknown member noSuchMember of hkbProjectData"),
         ("real out of range", project("<hkparam name=\"worldUpWS\">(1e39 0 0 0)</hkparam>"), "line 5, column 1: object #0001, member worldUpWS: 1e39 is out of range for a 32-bit real"),
         ("tagfile XML", "<?xml version=\"1.0\"?><hktagfile version=\"3\"></hktagfile>".to_owned(), "hktagfile XML: not supported yet"),
+        (
+            "kept places beyond the input",
+            project("<!-- hkgen:object places=0:4000000000 -->"),
+            "line 5, column 1: object #0001: hkgen:object: offsets up to 4000000000 exceed the",
+        ),
+        ("a place backwards", project("<!-- hkgen:object places=64:16 -->"), "line 5, column 1: object #0001: hkgen:object: a place moves data backwards"),
+        ("a pointer note on no pointer", project("<!-- hkgen:object refs=7:s1+16 -->"), "hkgen:object: pointer 7 is not a null pointer of the object"),
+        (
+            "a container that is not hex",
+            project("").replacen("<hksection", "<!-- hkgen:container 5a5z -->\n<hksection", 1),
+            "line 3, column 1: hkgen:container: not hex digits",
+        ),
+        (
+            "a container that is no packfile",
+            project("").replacen("<hksection", "<!-- hkgen:container 00112233 -->\n<hksection", 1),
+            "line 3, column 1: hkgen:container: ",
+        ),
     ];
     for (what, text, want) in cases {
         let got = err(&text);

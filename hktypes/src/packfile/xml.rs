@@ -209,7 +209,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
     })?;
     let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
-    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default() }.document(options.order)
+    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default(), note_budget: bytes.len().into() }.document(options.order)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -963,6 +963,10 @@ struct XmlReader<'x, 'i, 's> {
     names: HashMap<&'x str, Handle>,
     /// Per class: its members with its ancestors' first (once the classes are chosen).
     members: RefCell<HashMap<String, Rc<[Member]>>>,
+    /// What the objects' `hkgen:object` notes may still place (the bytes of the input): each
+    /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
+    /// make the writer allocate beyond the input's size.
+    note_budget: std::cell::Cell<usize>,
 }
 
 /// Where a value is read: the object's name and the member path.
@@ -1062,6 +1066,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         }
         let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), signatures.get(o.class.as_str()).copied().unwrap_or(0))).collect();
         let (mut file, mut class_refs) = stock_container(classversion, contents, self.rules, &classes, doc.root);
+        let mut restored = false;
         // The container the XML was written from (see `write`), where it states one for this layout.
         let note = root.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(CONTAINER_NOTE)));
         if let Some(n) = note {
@@ -1074,10 +1079,32 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                 doc.data_index = kept.section_index(DATA).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __data__ section")))?;
                 class_refs = doc.objects.iter().map(|o| (names_at as u32, kept.class_names().offset_of(&o.class).unwrap_or(0))).collect();
                 file = kept;
+                restored = true;
             }
         }
         for (o, r) in doc.objects.iter_mut().zip(class_refs) {
             o.class_ref = r;
+        }
+        // Pointers into other sections: into the container's, within their bytes; without the
+        // container they point at nothing written, and are null.
+        let mut outside = None;
+        for (i, o) in doc.objects.iter_mut().enumerate() {
+            let Body::Typed(values) = &mut o.body else { continue };
+            values.iter_mut().for_each(|v| {
+                refs_mut(v, &mut |r| {
+                    if let Ref::Section(s, off) = *r {
+                        let fits = s as usize != doc.data_index && file.sections.get(s as usize).is_some_and(|sec| off as usize <= sec.body_len());
+                        match (fits, restored) {
+                            (true, _) => {}
+                            (false, false) => *r = Ref::Null,
+                            (false, true) => outside = outside.or(Some((i, s, off))),
+                        }
+                    }
+                })
+            });
+        }
+        if let Some((i, s, off)) = outside {
+            return Err(self.err(root, None, format!("object {i}: a pointer to {off:#x} in section {s}, which the container does not hold")).into());
         }
         doc.file = file;
         Ok(doc)
@@ -1122,6 +1149,21 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                 _ => return Err(bad(&format!("unknown item {item:?}"))),
             }
         }
+        // Kept places move data forward only; every offset counts against the note budget.
+        if object.kept.places.iter().any(|&(from, to)| to < from) {
+            return Err(bad("a place moves data backwards"));
+        }
+        let k = &object.kept;
+        let reach = k.places.iter().map(|p| p.1 as usize).chain(k.end.iter().flat_map(|e| [e.0 as usize, e.1 as usize]))
+            .chain(k.padding.iter().map(|(at, b)| *at as usize + b.len()))
+            .chain(targets.values().map(|r| match r { Ref::Inside(_, off) | Ref::Section(_, off) => *off as usize, _ => 0 }))
+            .max()
+            .unwrap_or(0);
+        let left = self.note_budget.get();
+        if reach > left {
+            return Err(bad(&format!("offsets up to {reach} exceed the {left} bytes the input has left for them")));
+        }
+        self.note_budget.set(left - reach);
         if !targets.is_empty() {
             let Body::Typed(values) = &mut object.body else { return Ok(()) };
             let mut k = 0usize;
