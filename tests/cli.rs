@@ -472,6 +472,11 @@ fn convert_between_xml_and_binary() {
     let out = common::run(hkgen().args(["convert", "--to", "packfile", "--layout", "4,1,0,1", "--schemas"]).arg(&schemas).arg(dir.join("again.xml")).arg(dir.join("again.bin")));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(std::fs::read(dir.join("again.bin")).unwrap() == bin, "binary -> XML -> binary is not the same bytes");
+    // Without --layout: the layout the XML's hkgen:container comment states.
+    assert!(text.contains("<!-- hkgen:container "), "{text}");
+    let out = common::run(hkgen().args(["convert", "--schemas"]).arg(&schemas).arg(dir.join("again.xml")).arg(dir.join("again2.hkx")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.join("again2.hkx")).unwrap() == bin, "binary -> XML -> binary without --layout is not the same bytes");
     // Havok's six-decimal reals on request.
     let out = common::run(hkgen().args(["convert", "--floats", "havok", "--schemas"]).arg(&schemas).arg(dir.join("out.hkx")).arg(dir.join("havok.xml")));
     assert!(out.status.success(), "{}", stderr(&out));

@@ -349,7 +349,8 @@ impl<'d> XmlWriter<'d> {
         let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), doc.file.class_names().at_offset(o.class_ref.1).map_or(0, |c| c.signature))).collect();
         let (stock, stock_refs) = stock_container(classversion, &contents, doc.layout(), &classes, doc.root);
         let own = container_of(doc);
-        if self.floats == FloatForm::Shortest && (own != stock || doc.objects.iter().zip(&stock_refs).any(|(o, r)| o.class_ref != *r)) {
+        let stock_refs_differ = doc.objects.iter().zip(&stock_refs).any(|(o, r)| o.class_ref != *r);
+        if self.floats == FloatForm::Shortest && (own != stock || stock_refs_differ || doc.layout() != DEFAULT_LAYOUT) {
             let bytes = own.to_bytes().map_err(|e| ValueError::new(ErrorKind::Invalid(format!("the container: {e}"))))?;
             self.out.push_str("\n\t<!-- ");
             self.out.push_str(CONTAINER_NOTE);
@@ -857,6 +858,19 @@ const CONTAINER_NOTE: &str = "hkgen:container";
 /// The comment that holds what an object's XML has no place for (`<!-- hkgen:object ... -->`,
 /// first in its `<hkobject>`).
 const OBJECT_NOTE: &str = "hkgen:object";
+
+/// The layout the `hkgen:container` comment of packfile XML states: the layout of the packfile
+/// the XML was written from, where it was not [`DEFAULT_LAYOUT`] (see [`write()`]); `None` where
+/// the XML has no such comment (or one that does not read).
+pub fn stated_layout(bytes: &[u8]) -> Option<LayoutRules> {
+    let head = b"<!-- hkgen:container ";
+    // The comment comes before the first section.
+    let before = bytes.windows(10).position(|w| w == b"<hksection").unwrap_or(bytes.len());
+    let at = bytes[..before].windows(head.len()).position(|w| w == head)? + head.len();
+    let len = bytes[at..].iter().position(|b| !b.is_ascii_hexdigit())?;
+    let hex = std::str::from_utf8(&bytes[at..at + len]).ok()?;
+    PackFile::read(&from_hex(hex)?).ok().map(|f| f.header.layout)
+}
 
 /// The header Havok's packer writes for a classversion, contents version and layout.
 fn stock_header(classversion: u32, contents: &str, rules: LayoutRules) -> Header {
