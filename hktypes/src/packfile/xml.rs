@@ -424,7 +424,7 @@ impl<'d> XmlWriter<'d> {
         }
         if !note.is_empty() {
             indent(&mut self.out, 3);
-            write!(self.out, "<!-- {OBJECT_NOTE}{note} -->\n").unwrap();
+            writeln!(self.out, "<!-- {OBJECT_NOTE}{note} -->").unwrap();
         }
     }
 
