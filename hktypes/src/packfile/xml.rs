@@ -131,7 +131,8 @@ pub enum FloatForm {
     #[default]
     Shortest,
     /// Six decimals, as Havok's own writer prints them (`1.000000`; at most 17 significant
-    /// digits, as its C runtime prints them): loses bits.
+    /// digits, as its C runtime prints them): loses bits. No `hkgen:` comment is written either
+    /// (see the module documentation): the text is Havok's.
     Havok,
 }
 
@@ -171,6 +172,8 @@ pub enum ObjectOrder {
 #[derive(Clone, Copy, Debug)]
 pub struct ReadOptions {
     /// The layout rules of the packfile the document writes ([`DEFAULT_LAYOUT`] unless given).
+    /// An `hkgen:container` comment is taken only where it states this layout ([`stated_layout`]
+    /// tells which it states).
     pub layout: LayoutRules,
     /// Where the objects go.
     pub order: ObjectOrder,
