@@ -42,8 +42,9 @@ fn binary_to_xml_to_binary_is_exact() {
         }
         n[1] += 1;
         let text = xml::write(&doc, WriteOptions::default());
-        if text.as_ref().is_ok_and(|t| t.contains("<!-- hkgen:")) {
+        if let Some(t) = text.as_ref().ok().filter(|t| t.contains("<!-- hkgen:")) {
             noted += 1;
+            common::fuzz_seed(t.as_bytes());
         }
         // The layout is the one the XML states (`hkgen convert`'s default).
         let result = text
@@ -477,6 +478,7 @@ fn hostile_xml_gives_located_errors() {
         ),
     ];
     for (what, text, want) in cases {
+        common::fuzz_seed(text.as_bytes());
         let got = err(&text);
         assert!(got.contains(want), "{what}: {got}");
     }
