@@ -153,7 +153,7 @@ pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
     // of XML for 37 MB), reserved at once: growing by doubling copies and touches every page
     // twice.
     let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
-    let mut w = XmlWriter { doc, out: String::with_capacity(12 * size + 4096), floats: options.floats, names: Vec::new(), members: HashMap::new() };
+    let mut w = XmlWriter { doc, out: String::with_capacity(12 * size + 4096), floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None };
     w.document()?;
     Ok(w.out)
 }
@@ -214,7 +214,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
     })?;
     let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
-    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default(), note_budget: bytes.len().into() }.document(options.order)
+    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default(), note_budget: bytes.len().into(), section_refs: false.into() }.document(options.order)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,6 +227,8 @@ struct XmlWriter<'d> {
     names: Vec<String>,
     /// Per class: its members with its ancestors' first.
     members: HashMap<&'d str, Rc<[&'d Member]>>,
+    /// The class last looked up there (the elements of an array of structs are of one class).
+    last: Option<(&'d str, Rc<[&'d Member]>)>,
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
@@ -433,13 +435,22 @@ impl<'d> XmlWriter<'d> {
 
     /// [`members_of`], once per class.
     fn members_of(&mut self, class: &str) -> Rc<[&'d Member]> {
-        if let Some(m) = self.members.get(class) {
-            return m.clone();
+        if let Some((name, m)) = &self.last {
+            if *name == class {
+                return m.clone();
+            }
         }
         let classes = &self.doc.classes;
         let Some((name, _)) = classes.classes.get_key_value(class) else { return Rc::from(Vec::new()) };
-        let m: Rc<[&'d Member]> = members_of(classes, class).into();
-        self.members.insert(name.as_str(), m.clone());
+        let m = match self.members.get(class) {
+            Some(m) => m.clone(),
+            None => {
+                let m: Rc<[&'d Member]> = members_of(classes, class).into();
+                self.members.insert(name.as_str(), m.clone());
+                m
+            }
+        };
+        self.last = Some((name.as_str(), m.clone()));
         m
     }
 
@@ -761,6 +772,12 @@ fn meta_signatures(file_version: u32) -> [u32; 4] {
     [class, member, 0x8a36_09cf, 0xce6f_8a6c]
 }
 
+/// Whether a value may hold a pointer: the elements of an array are of one type, so an array
+/// whose first element cannot holds none.
+fn may_hold_refs(v: &Value) -> bool {
+    matches!(v, Value::Ptr(_) | Value::Variant(..) | Value::Array(_) | Value::Struct(_) | Value::CArray(_) | Value::RelArray(_))
+}
+
 /// Every pointer of `v`, depth first in member order.
 fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
     match v {
@@ -769,8 +786,11 @@ fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
             f(a);
             f(b);
         }
-        Value::Array(Array { items, .. }) | Value::Struct(items) | Value::CArray(items) | Value::RelArray(items) => {
-            items.iter().for_each(|v| refs(v, f));
+        Value::Struct(items) => items.iter().for_each(|v| refs(v, f)),
+        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) => {
+            if items.first().is_some_and(may_hold_refs) {
+                items.iter().for_each(|v| refs(v, f));
+            }
         }
         _ => {}
     }
@@ -784,8 +804,11 @@ fn refs_mut(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
             f(a);
             f(b);
         }
-        Value::Array(Array { items, .. }) | Value::Struct(items) | Value::CArray(items) | Value::RelArray(items) => {
-            items.iter_mut().for_each(|v| refs_mut(v, f));
+        Value::Struct(items) => items.iter_mut().for_each(|v| refs_mut(v, f)),
+        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) => {
+            if items.first().is_some_and(may_hold_refs) {
+                items.iter_mut().for_each(|v| refs_mut(v, f));
+            }
         }
         _ => {}
     }
@@ -986,6 +1009,8 @@ struct XmlReader<'x, 'i, 's> {
     /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
     /// make the writer allocate beyond the input's size.
     note_budget: std::cell::Cell<usize>,
+    /// Whether a note gave a pointer into another section (checked against the container).
+    section_refs: std::cell::Cell<bool>,
 }
 
 /// Where a value is read: the object's name and the member path.
@@ -1107,7 +1132,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         // Pointers into other sections: into the container's, within their bytes; without the
         // container they point at nothing written, and are null.
         let mut outside = None;
-        for (i, o) in doc.objects.iter_mut().enumerate() {
+        for (i, o) in doc.objects.iter_mut().enumerate().filter(|_| self.section_refs.get()) {
             let Body::Typed(values) = &mut o.body else { continue };
             values.iter_mut().for_each(|v| {
                 refs_mut(v, &mut |r| {
@@ -1159,7 +1184,10 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                         let (to, off) = target.rsplit_once('+').ok_or_else(|| bad(&format!("{target:?} is not target+offset")))?;
                         let off: u32 = off.parse().map_err(|_| bad(&format!("{off:?} is not an offset")))?;
                         let r = match to.strip_prefix('s').and_then(|s| s.parse::<u32>().ok()) {
-                            Some(section) => Ref::Section(section, off),
+                            Some(section) => {
+                                self.section_refs.set(true);
+                                Ref::Section(section, off)
+                            }
                             None => Ref::Inside(*self.names.get(to).ok_or_else(|| bad(&format!("{to:?} names no object")))?, off),
                         };
                         targets.insert(k, r);
