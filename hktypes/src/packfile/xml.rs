@@ -787,10 +787,8 @@ fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
             f(b);
         }
         Value::Struct(items) => items.iter().for_each(|v| refs(v, f)),
-        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) => {
-            if items.first().is_some_and(may_hold_refs) {
-                items.iter().for_each(|v| refs(v, f));
-            }
+        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
+            items.iter().for_each(|v| refs(v, f));
         }
         _ => {}
     }
@@ -805,10 +803,8 @@ fn refs_mut(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
             f(b);
         }
         Value::Struct(items) => items.iter_mut().for_each(|v| refs_mut(v, f)),
-        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) => {
-            if items.first().is_some_and(may_hold_refs) {
-                items.iter_mut().for_each(|v| refs_mut(v, f));
-            }
+        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
+            items.iter_mut().for_each(|v| refs_mut(v, f));
         }
         _ => {}
     }
