@@ -80,7 +80,8 @@ fn main() {
         bytes += data.len() as u64;
         files.push(File { sdk, doc, text });
     }
-    println!("{} packfiles with every object typed, {bytes} binary bytes", files.len());
+    let text_bytes: usize = files.iter().map(|f| f.text.len()).sum();
+    println!("{} packfiles with every object typed, {bytes} binary bytes, {text_bytes} bytes of XML", files.len());
     let _ = CORPUS.set((files, bytes));
     divan::main();
 }

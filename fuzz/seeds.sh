@@ -25,7 +25,8 @@ ln -sfn "$out/tag0" "$out/typed"
 # The packfile object graph reads packfiles.
 ln -sfn "$out/packfile" "$out/packfile_objects"
 # The crafted hostile files of tests/hostile.rs (made by the test code, no game data; each at most
-# 128 KiB) go to tag0/crafted/ and packfile/crafted/.
-(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --all-features --test hostile > /dev/null)
+# 128 KiB) go to tag0/crafted/ and packfile/crafted/; tests/xml.rs writes its hostile XML and the
+# XML of corpus packfiles that carries hkgen: comments to packfile_xml/crafted/.
+(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --all-features --test hostile --test xml > /dev/null)
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
 for d in "$out"/*; do echo "$(basename "$d"): $(find -L "$d" -type f | wc -l) seeds"; done

@@ -947,3 +947,148 @@ fn crafted_hostile_tables_fail_cleanly() {
     }
     assert!(tally.failures.is_empty(), "{}", tally.failures.join("\n"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Packfile XML.
+
+/// Bytes that XML and the value texts care about, put in place of others.
+const XML_BYTES: &[u8] = b"<>\"&/#()09- =!?;x\xFF";
+
+/// Texts put in place of a word (a number, a name, a count, an object name).
+const XML_WORDS: &[&str] =
+    &["-1", "99999999999999999999", "4294967295", "1e39", "nan", "#9999", "null", "(1 2)", "", "&lol;", "hkNoSuchClass", "<hkobject>", "]]>", "<!--", "0x", "1.#INF00"];
+
+/// Peak heap while one XML input is read and written again: at most this many times its size,
+/// plus `ALLOC_SLACK` (the classes copied from the schemas). Every stock input peaks within half
+/// of that bound.
+const XML_ALLOC_FACTOR: usize = 16;
+
+/// A word at or after `at`: a run of letters, digits and `#._-`.
+fn word_at(text: &[u8], at: usize) -> Option<(usize, usize)> {
+    let is_word = |b: &u8| b.is_ascii_alphanumeric() || b"#._-".contains(b);
+    let start = at + text.get(at..)?.iter().position(is_word)?;
+    let len = text[start..].iter().take_while(|b| is_word(b)).count();
+    Some((start, start + len))
+}
+
+/// Mutations of one XML text: truncations, bytes replaced, words replaced; where it has `hkgen:`
+/// notes, words inside them replaced too.
+fn xml_mutations(text: &[u8], rng: &mut Rng) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for _ in 0..6 {
+        let n = rng.below(text.len());
+        out.push((format!("truncated to {n}"), text[..n].to_vec()));
+    }
+    for _ in 0..24 {
+        let (at, b) = (rng.below(text.len()), XML_BYTES[rng.below(XML_BYTES.len())]);
+        let mut m = text.to_vec();
+        m[at] = b;
+        out.push((format!("byte {at:#x} = {b:#04x}"), m));
+    }
+    let notes: Vec<usize> = text.windows(6).enumerate().filter(|(_, w)| w == b"hkgen:").map(|(i, _)| i).collect();
+    for k in 0..24 + if notes.is_empty() { 0 } else { 16 } {
+        let at = if k >= 24 { notes[rng.below(notes.len())] + 6 + rng.below(60) } else { rng.below(text.len()) };
+        let Some((a, b)) = word_at(text, at) else { continue };
+        let w = XML_WORDS[rng.below(XML_WORDS.len())];
+        let mut m = text[..a].to_vec();
+        m.extend_from_slice(w.as_bytes());
+        m.extend_from_slice(&text[b..]);
+        out.push((format!("word {a:#x}..{b:#x} = {w:?}"), m));
+    }
+    out
+}
+
+/// Every `<hkpackfile>` XML file of the corpus, and the XML written from four corpus packfiles
+/// whose XML carries `hkgen:` notes (kept bytes, `__types__` records, a pointer into
+/// `__types__`, an object cut off by the end of its file), mutated: each mutant reads to a
+/// document that goes XML -> binary -> XML unchanged, or to an error that names its line and
+/// column (or a byte offset); no panic, and no allocation beyond `XML_ALLOC_FACTOR` x its size.
+#[test]
+fn mutated_packfile_xml_fails_cleanly() {
+    use hktypes::packfile::{objects::Document, xml, PackFile};
+    let _serial = serial();
+    let Some(corpus) = common::corpus() else { return };
+    let started = std::time::Instant::now();
+    let schemas = hkgen::reflection::check::ClassSchemas::load(&common::workspace_root().join("schemas")).expect("schemas");
+    let sdk_of = hkgen::reflection::sources::sdk_of_contents_version;
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "xml") {
+        let bytes = common::corpus_file(&corpus, &e.relpath).expect("corpus XML file");
+        inputs.push((e.relpath, bytes));
+    }
+    for rel in [
+        "Pandora-Behaviour-Engine-Plus/skeleton.hkx",
+        "soulstruct-havok/PTDE__c2240__c2240.hkx",
+        "DSAnimStudio/skeleton.hkx",
+        "hkxpack/test-base.hkx",
+    ] {
+        let bytes = common::corpus_file(&corpus, rel).expect("corpus packfile");
+        let file = PackFile::read(&bytes).expect("stock packfile reads");
+        let sdk = sdk_of(&file.contents_version());
+        let doc = Document::from_file_with(file, &schemas.sources_for(&sdk)).expect("stock packfile reads into objects");
+        let text = xml::write(&doc, xml::WriteOptions::default()).expect("an all-typed packfile writes as XML");
+        assert!(text.contains("<!-- hkgen:"), "{rel}: its XML has no hkgen note");
+        inputs.push((format!("{rel} as XML"), text.into_bytes()));
+    }
+    let read = |bytes: &[u8]| xml::read_with(bytes, |c| schemas.sources_for(&sdk_of(c)), xml::ReadOptions::default());
+    let (mut tried, mut ok, mut located, mut stock_ratio, mut max_ratio) = (0, 0, 0, 0.0f64, (0.0f64, String::new()));
+    let mut failures = Vec::new();
+    for (name, text) in &inputs {
+        let (_, peak) = measured(|| read(text).map(|d| d.write()));
+        stock_ratio = stock_ratio.max(peak as f64 / text.len() as f64);
+        if 2 * peak > XML_ALLOC_FACTOR * text.len() + ALLOC_SLACK {
+            failures.push(format!("{name}: the stock input peaks at {peak} bytes, more than half the bound"));
+        }
+        let mut rng = Rng::new(name);
+        for (what, m) in xml_mutations(text, &mut rng) {
+            tried += 1;
+            let what = format!("{name} [{what}]");
+            let run = catch_unwind(AssertUnwindSafe(|| {
+                measured(|| {
+                    let doc = read(&m)?;
+                    let text = xml::write(&doc, xml::WriteOptions::default())?;
+                    let bin = doc.write()?;
+                    let again = Document::from_file_with(PackFile::read(&bin)?, &[&doc.classes])?;
+                    let text2 = xml::write(&again, xml::WriteOptions::default())?;
+                    Ok::<bool, hktypes::Error>(again.objects == doc.objects && text2 == text)
+                })
+            }));
+            match run {
+                Err(p) => failures.push(format!("{what}: PANIC {}", panic_message(&*p))),
+                Ok((result, peak)) => {
+                    let ratio = peak as f64 / m.len().max(1) as f64;
+                    if ratio > max_ratio.0 {
+                        max_ratio = (ratio, what.clone());
+                    }
+                    if peak > XML_ALLOC_FACTOR * m.len() + ALLOC_SLACK {
+                        failures.push(format!("{what}: peak heap {peak} bytes for {} input bytes", m.len()));
+                    }
+                    match result {
+                        Ok(true) => ok += 1,
+                        Ok(false) => failures.push(format!("{what}: XML -> binary -> XML changes the document")),
+                        Err(e) => {
+                            let shown = e.to_string();
+                            if shown.contains("line ") && shown.contains(", column ") || e.offset().is_some() {
+                                located += 1;
+                            } else {
+                                failures.push(format!("{what}: unlocated error: {shown}"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} XML inputs, {tried} mutants: {ok} read and come back, {located} located errors; stock peak {stock_ratio:.1} x input, mutated peak {:.1} x ({}); {:.1} s",
+        inputs.len(),
+        max_ratio.0,
+        max_ratio.1,
+        started.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!((inputs.len(), tried, ok + located), (27, XML_MUTANTS, XML_MUTANTS));
+}
+
+/// The mutants `xml_mutations` makes of the 27 inputs (fixed by the seeded generator).
+const XML_MUTANTS: usize = 1522;

@@ -73,7 +73,8 @@ enum Command {
     /// form is told by its content; the output's by --to, else OUT's extension (`.xml`: XML).
     Convert {
         /// Pointer size, little-endian, reuse-padding and empty-base bytes of a binary output,
-        /// e.g. `8,1,1,1`. Default: the input's own; for XML input `8,1,0,1`.
+        /// e.g. `8,1,1,1`. Default: the input's own; for XML input the layout of the binary it was written from (its
+        /// `hkgen:container` comment), else `8,1,0,1`.
         #[arg(long)]
         layout: Option<String>,
         /// The output form: `xml` or `packfile` (default: from OUT's extension).
@@ -471,7 +472,8 @@ struct ConvertOptions {
 }
 
 /// The objects of a binary packfile or of `<hkpackfile>` XML (told apart by content), read
-/// through the class schemas of its SDK; XML laid out under `layout` (default `8,1,0,1`).
+/// through the class schemas of its SDK; XML laid out under `layout` (default: the layout its
+/// `hkgen:container` comment states, else `8,1,0,1`).
 fn any_packfile_document(
     bytes: &[u8],
     schemas: &Path,
@@ -489,7 +491,7 @@ fn any_packfile_document(
         None => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
     let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    let options = xml::ReadOptions { layout: layout.unwrap_or(xml::DEFAULT_LAYOUT), order };
+    let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order };
     xml::read_with(bytes, |contents| schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
         .map_err(|e| e.in_file(file.display().to_string()).to_string())
 }

@@ -1048,7 +1048,7 @@ fn bad_handle(h: &Handle) -> WriteError {
 }
 
 /// The container with every borrowed part copied.
-fn owned(file: PackFile<'_>) -> PackFile<'static> {
+pub(super) fn owned(file: PackFile<'_>) -> PackFile<'static> {
     PackFile {
         header: file.header,
         sections: file

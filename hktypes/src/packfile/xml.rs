@@ -11,7 +11,8 @@
 //!           <hkparam name="variant">#0002</hkparam>
 //! ```
 //!
-//! Forms, by member type: integers in decimal (`0x` hex is read too); `true`/`false`; reals as
+//! Forms, by member type: integers in decimal (`0x` hex is read too); `true`/`false` (a number
+//! is read as the stored byte, `-1` as `0xFF`); reals as
 //! text (see [`FloatForm`]); `hkVector4` and quaternions as `(x y z w)`; matrices and transforms as
 //! groups in parentheses, of three numbers where Havok drops a zero `w` (`hkQsTransform`:
 //! `(t)(q)(s)` of 3, 4 and 3; a group of four is read too, and the lossless writer writes one
@@ -21,7 +22,8 @@
 //! of 0x80 and above as character references of the byte value (`&#129;`, as Havok's `ascii`
 //! writer does; the reader maps each character below 256 back to one byte, others to their UTF-8
 //! bytes), an empty string as empty text and a null one as `&#9216;` (`␀`, as serde-hkx writes
-//! it); arrays with `numelements`, their scalars separated by
+//! it); arrays with `numelements` (where it disagrees with the text, the text's elements are
+//! read), their scalars separated by
 //! white space, their structs as `<hkobject>` without a name, their strings as `<hkcstring>`; C
 //! arrays the same without `numelements`; embedded structs as one nameless `<hkobject>`;
 //! `SERIALIZE_IGNORED` members as a comment (`<!-- memSizeAndFlags SERIALIZE_IGNORED -->`; the
@@ -40,17 +42,40 @@
 //! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is not
 //! read yet.
 //!
-//! Writing ([`write()`]) needs every object typed (a raw object has no members to name) and every
-//! pointer to the start of an object of `__data__`.
+//! Writing ([`write()`]) needs every object typed (a raw object has no members to name).
+//!
+//! **Nothing read is lost on write.** What Havok's XML has no place for, the lossless writer puts
+//! in comments of its own, which [`read`] takes back, so that binary -> XML -> binary gives the
+//! same bytes:
+//! - `<!-- hkgen:container HEX -->` after `<hkpackfile>`, where the container is not the one the
+//!   reader builds for these objects (Havok's packer's): the packfile with `__data__` emptied, in
+//!   hex (header and its version-11 region, `__classnames__` with unused entries, `__types__`
+//!   with its class records, each section's fill). The reader takes it when the layout it
+//!   writes is the one the container states, and builds the stock container otherwise.
+//! - `<!-- hkgen:object align=8 places=F:T,.. end=F:T padding=OFF:HEX,.. refs=K:TARGET,.. -->`
+//!   first in an `<hkobject>`, where the object has any of these: its arrays on 8-byte
+//!   boundaries ([`ArrayAlign::Eight`]), kept bytes ([`objects::Kept`](super::objects::Kept):
+//!   data places, the object's end, padding that is not zero), pointers that name no object's
+//!   start (written `null` in the parameter; `K` counts the object's pointers depth first in
+//!   member order, `TARGET` is `s1+400`, 400 bytes into section 1, or `#0003+16`, 16 bytes into
+//!   an object).
+//!
+//! Comments, because Havok's own writer writes comments (the `SERIALIZE_IGNORED` members), so its
+//! reader and every tool that reads its XML skips them; an unknown attribute or processing
+//! instruction is not known to be skipped by Havok's tools. With [`FloatForm::Havok`] no such
+//! comment is written: that form is for tools that compare text with Havok's.
 
-use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionName};
+use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
 use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Handle, Object, Ref, Value, HIDDEN};
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 use std::collections::HashMap;
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 /// A null string's text (serde-hkx's `␀`, U+2400); empty text is an empty string, as Havok's
 /// packer reads it.
@@ -105,7 +130,9 @@ pub enum FloatForm {
     /// as its bits in hex (`0x7fc00001`), which the reader takes as bits too.
     #[default]
     Shortest,
-    /// Six decimals, as Havok's own writer prints them (`1.000000`): loses bits.
+    /// Six decimals, as Havok's own writer prints them (`1.000000`; at most 17 significant
+    /// digits, as its C runtime prints them): loses bits. No `hkgen:` comment is written either
+    /// (see the module documentation): the text is Havok's.
     Havok,
 }
 
@@ -122,7 +149,11 @@ pub const DEFAULT_LAYOUT: LayoutRules = LayoutRules { pointer_size: 8, little_en
 
 /// A packfile's objects written as `<hkpackfile>` XML.
 pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
-    let mut w = XmlWriter { doc, out: String::new(), floats: options.floats, names: Vec::new() };
+    // About eleven bytes of text per byte of `__data__` (the corpus's all-typed packfiles: 405 MB
+    // of XML for 37 MB), reserved at once: growing by doubling copies and touches every page
+    // twice.
+    let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
+    let mut w = XmlWriter { doc, out: String::with_capacity(12 * size + 4096), floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None };
     w.document()?;
     Ok(w.out)
 }
@@ -141,6 +172,8 @@ pub enum ObjectOrder {
 #[derive(Clone, Copy, Debug)]
 pub struct ReadOptions {
     /// The layout rules of the packfile the document writes ([`DEFAULT_LAYOUT`] unless given).
+    /// An `hkgen:container` comment is taken only where it states this layout ([`stated_layout`]
+    /// tells which it states).
     pub layout: LayoutRules,
     /// Where the objects go.
     pub order: ObjectOrder,
@@ -181,7 +214,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
     })?;
     let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
-    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new() }.document(options.order)
+    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default(), note_budget: bytes.len().into(), section_refs: false.into() }.document(options.order)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,6 +225,10 @@ struct XmlWriter<'d> {
     out: String,
     floats: FloatForm,
     names: Vec<String>,
+    /// Per class: its members with its ancestors' first.
+    members: HashMap<&'d str, Rc<[&'d Member]>>,
+    /// The class last looked up there (the elements of an array of structs are of one class).
+    last: Option<(&'d str, Rc<[&'d Member]>)>,
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
@@ -209,8 +246,12 @@ fn members_of<'c>(classes: &'c ClassSet, class: &str) -> Vec<&'c Member> {
 }
 
 fn indent(out: &mut String, n: usize) {
-    for _ in 0..n {
-        out.push('\t');
+    const TABS: &str = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    let mut n = n;
+    while n > 0 {
+        let k = n.min(TABS.len());
+        out.push_str(&TABS[..k]);
+        n -= k;
     }
 }
 
@@ -234,11 +275,39 @@ fn groups(ty: MemberType) -> &'static [usize] {
     }
 }
 
-fn wrong(path: &str, what: &str, v: &Value) -> ValueError {
+/// Where a value is: built on the stack as a walk goes down, spelled out only in an error message.
+#[derive(Clone, Copy, Debug)]
+enum Path<'a> {
+    /// The object (the writer: `object #0001 (hkFoo)`; the reader: empty, the object apart).
+    Root(&'a str),
+    /// A member of a struct.
+    Member(&'a Path<'a>, &'a str),
+    /// An element of an array.
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn is_root(&self) -> bool {
+        matches!(self, Path::Root(_))
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root(s) => f.write_str(s),
+            Path::Member(Path::Root(""), name) => f.write_str(name),
+            Path::Member(p, name) => write!(f, "{p}.{name}"),
+            Path::Index(p, i) => write!(f, "{p}[{i}]"),
+        }
+    }
+}
+
+fn wrong(path: &Path<'_>, what: &str, v: &Value) -> ValueError {
     ValueError::new(ErrorKind::Invalid(format!("{path}: a {} value where {what} belongs", v.kind())))
 }
 
-fn escape_text(out: &mut String, bytes: &[u8], path: &str) -> Result<(), ValueError> {
+fn escape_text(out: &mut String, bytes: &[u8], path: &Path<'_>) -> Result<(), ValueError> {
     for &b in bytes {
         match b {
             b'&' => out.push_str("&amp;"),
@@ -254,10 +323,14 @@ fn escape_text(out: &mut String, bytes: &[u8], path: &str) -> Result<(), ValueEr
     Ok(())
 }
 
-impl XmlWriter<'_> {
+impl<'d> XmlWriter<'d> {
+    fn int(&mut self, i: impl itoa::Integer) {
+        self.out.push_str(itoa::Buffer::new().format(i));
+    }
+
     fn float(&mut self, x: f32) {
         match self.floats {
-            FloatForm::Havok => write!(self.out, "{x:.6}").unwrap(),
+            FloatForm::Havok => havok_float(&mut self.out, x),
             FloatForm::Shortest if x.is_nan() && x.to_bits() != f32::NAN.to_bits() => write!(self.out, "{:#010x}", x.to_bits()).unwrap(),
             FloatForm::Shortest => self.out.push_str(ryu::Buffer::new().format(x)),
         }
@@ -271,12 +344,26 @@ impl XmlWriter<'_> {
         let classversion = doc.file.header.file_version;
         let contents = doc.file.contents_version();
         write!(self.out, "<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"{classversion}\" contentsversion=\"").unwrap();
-        escape_text(&mut self.out, contents.as_bytes(), "contentsversion")?;
+        escape_text(&mut self.out, contents.as_bytes(), &Path::Root("contentsversion"))?;
         self.out.push('"');
         if let Some(r) = doc.root {
             write!(self.out, " toplevelobject=\"{}\"", self.names[r.0 as usize]).unwrap();
         }
-        self.out.push_str(">\n\n\t<hksection name=\"__data__\">\n\n");
+        self.out.push_str(">\n");
+        // A container other than the stock one for these objects: kept whole in a comment.
+        let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), doc.file.class_names().at_offset(o.class_ref.1).map_or(0, |c| c.signature))).collect();
+        let (stock, stock_refs) = stock_container(classversion, &contents, doc.layout(), &classes, doc.root);
+        let own = container_of(doc);
+        let stock_refs_differ = doc.objects.iter().zip(&stock_refs).any(|(o, r)| o.class_ref != *r);
+        if self.floats == FloatForm::Shortest && (own != stock || stock_refs_differ || doc.layout() != DEFAULT_LAYOUT) {
+            let bytes = own.to_bytes().map_err(|e| ValueError::new(ErrorKind::Invalid(format!("the container: {e}"))))?;
+            self.out.push_str("\n\t<!-- ");
+            self.out.push_str(CONTAINER_NOTE);
+            self.out.push(' ');
+            to_hex(&mut self.out, &bytes);
+            self.out.push_str(" -->\n");
+        }
+        self.out.push_str("\n\t<hksection name=\"__data__\">\n\n");
         let names = doc.file.class_names();
         for (i, o) in doc.objects.iter().enumerate() {
             let Body::Typed(values) = &o.body else {
@@ -290,23 +377,94 @@ impl XmlWriter<'_> {
                 write!(self.out, " signature=\"{:#x}\"", c.signature).unwrap();
             }
             self.out.push_str(">\n");
-            self.members(&o.class, values, 3, &format!("object {} ({})", self.names[i], o.class), 0)?;
+            if self.floats == FloatForm::Shortest {
+                self.object_note(o, values);
+            }
+            let root = format!("object {} ({})", self.names[i], o.class);
+            self.members(&o.class, values, 3, &Path::Root(&root), 0)?;
             self.out.push_str("\t\t</hkobject>\n\n");
         }
         self.out.push_str("\t</hksection>\n\n</hkpackfile>\n");
         Ok(())
     }
 
-    fn members(&mut self, class: &str, values: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
+    /// What the object's XML has no place for, as a comment: the 8-byte array alignment, the
+    /// kept bytes, pointers into other sections or into objects.
+    fn object_note(&mut self, o: &Object, values: &[Value]) {
+        let mut note = String::new();
+        if o.array_align == ArrayAlign::Eight {
+            note.push_str(" align=8");
+        }
+        let pairs = |note: &mut String, key: &str, pairs: &[(u32, u32)]| {
+            if !pairs.is_empty() {
+                write!(note, " {key}=").unwrap();
+                for (k, (a, b)) in pairs.iter().enumerate() {
+                    write!(note, "{}{a}:{b}", if k > 0 { "," } else { "" }).unwrap();
+                }
+            }
+        };
+        pairs(&mut note, "places", &o.kept.places);
+        pairs(&mut note, "end", o.kept.end.as_slice());
+        if !o.kept.padding.is_empty() {
+            note.push_str(" padding=");
+            for (k, (at, bytes)) in o.kept.padding.iter().enumerate() {
+                write!(note, "{}{at}:", if k > 0 { "," } else { "" }).unwrap();
+                to_hex(&mut note, bytes);
+            }
+        }
+        let mut targets = Vec::new();
+        let mut k = 0usize;
+        values.iter().for_each(|v| {
+            refs(v, &mut |r| {
+                match r {
+                    Ref::Section(s, off) => targets.push(format!("{k}:s{s}+{off}")),
+                    Ref::Inside(h, off) => targets.push(format!("{k}:{}+{off}", self.names.get(h.0 as usize).map_or("?", String::as_str))),
+                    _ => {}
+                }
+                k += 1;
+            })
+        });
+        if !targets.is_empty() {
+            write!(note, " refs={}", targets.join(",")).unwrap();
+        }
+        if !note.is_empty() {
+            indent(&mut self.out, 3);
+            writeln!(self.out, "<!-- {OBJECT_NOTE}{note} -->").unwrap();
+        }
+    }
+
+    /// [`members_of`], once per class.
+    fn members_of(&mut self, class: &str) -> Rc<[&'d Member]> {
+        if let Some((name, m)) = &self.last {
+            if *name == class {
+                return m.clone();
+            }
+        }
+        let classes = &self.doc.classes;
+        let Some((name, _)) = classes.classes.get_key_value(class) else { return Rc::from(Vec::new()) };
+        let m = match self.members.get(class) {
+            Some(m) => m.clone(),
+            None => {
+                let m: Rc<[&'d Member]> = members_of(classes, class).into();
+                self.members.insert(name.as_str(), m.clone());
+                m
+            }
+        };
+        self.last = Some((name.as_str(), m.clone()));
+        m
+    }
+
+    fn members(&mut self, class: &str, values: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         if nest > MAX_DEPTH {
             return Err(ValueError::new(ErrorKind::Cycle(format!("{path}: structs nested more than {MAX_DEPTH} deep"))));
         }
-        let members = members_of(&self.doc.classes, class);
+        let members = self.members_of(class);
         if members.len() != values.len() {
             return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: {} values for the {} members of {class}", values.len(), members.len()))));
         }
-        for (m, v) in members.into_iter().zip(values) {
-            let path = format!("{path}.{}", m.name);
+        for (&m, v) in members.iter().zip(values) {
+            let sub = Path::Member(path, &m.name);
+            let path = &sub;
             if m.ty == MemberType::Void && m.name != HIDDEN {
                 continue;
             }
@@ -318,29 +476,33 @@ impl XmlWriter<'_> {
                 continue;
             }
             indent(&mut self.out, depth);
-            write!(self.out, "<hkparam name=\"{}\"", m.name).unwrap();
+            self.out.push_str("<hkparam name=\"");
+            self.out.push_str(&m.name);
+            self.out.push('"');
             match v {
                 Value::Array(Array { items, .. }) | Value::RelArray(items) => {
-                    write!(self.out, " numelements=\"{}\">", items.len()).unwrap();
-                    self.items(m, items, depth, &path, nest)?;
+                    self.out.push_str(" numelements=\"");
+                    self.int(items.len());
+                    self.out.push_str("\">");
+                    self.items(m, items, depth, path, nest)?;
                 }
                 Value::CArray(items) => {
                     self.out.push('>');
-                    self.items(m, items, depth, &path, nest)?;
+                    self.items(m, items, depth, path, nest)?;
                 }
                 Value::Struct(fields) => {
                     self.out.push_str(">\n");
                     let c = m.class.as_deref().unwrap_or_default();
-                    self.nested(c, fields, depth + 1, &path, nest)?;
+                    self.nested(c, fields, depth + 1, path, nest)?;
                     indent(&mut self.out, depth);
                 }
                 Value::Opaque(bytes) => {
                     self.out.push('>');
-                    bytes.iter().for_each(|b| write!(self.out, "{b:02x}").unwrap());
+                    to_hex(&mut self.out, bytes);
                 }
                 _ => {
                     self.out.push('>');
-                    self.scalar(m, m.ty, v, &path)?;
+                    self.scalar(m, m.ty, v, path)?;
                 }
             }
             self.out.push_str("</hkparam>\n");
@@ -348,7 +510,7 @@ impl XmlWriter<'_> {
         Ok(())
     }
 
-    fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
+    fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         indent(&mut self.out, depth);
         self.out.push_str("<hkobject>\n");
         self.members(class, fields, depth + 1, path, nest + 1)?;
@@ -358,7 +520,7 @@ impl XmlWriter<'_> {
     }
 
     /// The elements of an array or C array (the member's element type: `subtype` for arrays).
-    fn items(&mut self, m: &Member, items: &[Value], depth: usize, path: &str, nest: usize) -> Result<(), ValueError> {
+    fn items(&mut self, m: &Member, items: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         if items.is_empty() {
             return Ok(());
         }
@@ -369,14 +531,14 @@ impl XmlWriter<'_> {
                 let c = m.class.as_deref().unwrap_or_default();
                 for (i, v) in items.iter().enumerate() {
                     let Value::Struct(fields) = v else { return Err(wrong(path, "a struct", v)) };
-                    self.nested(c, fields, depth + 1, &format!("{path}[{i}]"), nest)?;
+                    self.nested(c, fields, depth + 1, &Path::Index(path, i), nest)?;
                 }
             }
             MemberType::CString | MemberType::StringPtr => {
                 for (i, v) in items.iter().enumerate() {
                     indent(&mut self.out, depth + 1);
                     self.out.push_str("<hkcstring>");
-                    self.scalar(m, ty, v, &format!("{path}[{i}]"))?;
+                    self.scalar(m, ty, v, &Path::Index(path, i))?;
                     self.out.push_str("</hkcstring>\n");
                 }
             }
@@ -391,7 +553,7 @@ impl XmlWriter<'_> {
                         if k > 0 {
                             self.out.push(' ');
                         }
-                        self.scalar(m, ty, v, &format!("{path}[{}]", i * per_line + k))?;
+                        self.scalar(m, ty, v, &Path::Index(path, i * per_line + k))?;
                     }
                     self.out.push('\n');
                 }
@@ -401,25 +563,25 @@ impl XmlWriter<'_> {
         Ok(())
     }
 
-    fn pointer(&mut self, r: &Ref, path: &str) -> Result<(), ValueError> {
+    fn pointer(&mut self, r: &Ref, path: &Path<'_>) -> Result<(), ValueError> {
         match r {
             Ref::Null => self.out.push_str("null"),
             Ref::Object(h) => {
                 let name = self.names.get(h.0 as usize).ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("{path}: pointer to object {} of {}", h.0, self.names.len()))))?;
                 self.out.push_str(name);
             }
-            Ref::Inside(h, off) => return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: a pointer {off} bytes into object {} has no XML form", h.0)))),
-            Ref::Section(s, off) => return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: a pointer into section {s} (at {off:#x}) has no XML form")))),
+            // Havok's XML has no form for these: `null`, and the object's note gives the target.
+            Ref::Inside(..) | Ref::Section(..) => self.out.push_str("null"),
         }
         Ok(())
     }
 
-    fn scalar(&mut self, m: &Member, ty: MemberType, v: &Value, path: &str) -> Result<(), ValueError> {
+    fn scalar(&mut self, m: &Member, ty: MemberType, v: &Value, path: &Path<'_>) -> Result<(), ValueError> {
         match (ty, v) {
             (MemberType::Bool, Value::Bool(b)) => match b {
                 0 => self.out.push_str("false"),
                 1 => self.out.push_str("true"),
-                _ => write!(self.out, "{b}").unwrap(),
+                _ => self.int(*b),
             },
             (MemberType::Enum | MemberType::Flags, Value::Int(_) | Value::UInt(_)) => {
                 let n = match v {
@@ -430,11 +592,11 @@ impl XmlWriter<'_> {
                 let items = m.enumeration.as_deref().and_then(|e| self.doc.classes.enums.get(e));
                 match items.and_then(|items| enum_text(items, n, ty == MemberType::Flags)) {
                     Some(t) => self.out.push_str(&t),
-                    None => write!(self.out, "{n}").unwrap(),
+                    None => self.int(n),
                 }
             }
-            (_, Value::Int(i)) => write!(self.out, "{i}").unwrap(),
-            (_, Value::UInt(u)) => write!(self.out, "{u}").unwrap(),
+            (_, Value::Int(i)) => self.int(*i),
+            (_, Value::UInt(u)) => self.int(*u),
             (MemberType::Real, Value::Real(x)) => self.float(*x),
             (MemberType::Half, Value::Half(h)) => self.float(half_to_f32(*h)),
             (MemberType::Vector4 | MemberType::Quaternion, Value::Vec4(v4)) => self.group(v4, 4),
@@ -480,10 +642,47 @@ impl XmlWriter<'_> {
     }
 }
 
+/// `x` as Havok's writer prints it: `%f` of the MSVC runtime Havok's tools were built with, six
+/// decimals and at most 17 significant digits, zeros after them (`18446726481523507000.000000`
+/// for 2^64 - 2^44, where the exact value ends in `7200`).
+fn havok_float(out: &mut String, x: f32) {
+    let start = out.len();
+    write!(out, "{x:.6}").unwrap();
+    let digits_end = out[start..].find('.').map_or(out.len(), |d| start + d);
+    let first = start + usize::from(out[start..].starts_with('-'));
+    let n = digits_end - first;
+    if n <= 17 {
+        return;
+    }
+    // Round at the 17th digit (the exact tail decides), then zeros.
+    let mut digits: Vec<u8> = out[first..digits_end].bytes().collect();
+    let up = digits[17] > b'5' || (digits[17] == b'5' && digits[18..].iter().any(|&d| d != b'0')) || (digits[17] == b'5' && digits[16] % 2 == 1);
+    digits[17..].iter_mut().for_each(|d| *d = b'0');
+    let mut carry = up;
+    for d in digits[..17].iter_mut().rev() {
+        if !carry {
+            break;
+        }
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            carry = false;
+        }
+    }
+    if carry {
+        digits.insert(0, b'1');
+    }
+    // A float's fraction is zero this far from zero.
+    out.truncate(first);
+    digits.iter().for_each(|&d| out.push(char::from(d)));
+    out.push_str(".000000");
+}
+
 /// An enum value by item name; flags as the names of their bits joined by `|` (`0` for none).
-fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<String> {
+fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<Cow<'_, str>> {
     if let Some((_, name)) = items.iter().find(|(v, _)| *v == n) {
-        return Some(name.clone());
+        return Some(Cow::Borrowed(name));
     }
     if !flags || n <= 0 {
         return None;
@@ -496,7 +695,7 @@ fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<String> {
             rest &= !v;
         }
     }
-    (rest == 0).then(|| parts.join("|"))
+    (rest == 0).then(|| Cow::Owned(parts.join("|")))
 }
 
 /// The value of a member no parameter gives (and of a `SERIALIZE_IGNORED` one): zeros, null,
@@ -573,6 +772,12 @@ fn meta_signatures(file_version: u32) -> [u32; 4] {
     [class, member, 0x8a36_09cf, 0xce6f_8a6c]
 }
 
+/// Whether a value may hold a pointer: the elements of an array are of one type, so an array
+/// whose first element cannot holds none.
+fn may_hold_refs(v: &Value) -> bool {
+    matches!(v, Value::Ptr(_) | Value::Variant(..) | Value::Array(_) | Value::Struct(_) | Value::CArray(_) | Value::RelArray(_))
+}
+
 /// Every pointer of `v`, depth first in member order.
 fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
     match v {
@@ -581,7 +786,8 @@ fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
             f(a);
             f(b);
         }
-        Value::Array(Array { items, .. }) | Value::Struct(items) | Value::CArray(items) | Value::RelArray(items) => {
+        Value::Struct(items) => items.iter().for_each(|v| refs(v, f)),
+        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
             items.iter().for_each(|v| refs(v, f));
         }
         _ => {}
@@ -596,7 +802,8 @@ fn refs_mut(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
             f(a);
             f(b);
         }
-        Value::Array(Array { items, .. }) | Value::Struct(items) | Value::CArray(items) | Value::RelArray(items) => {
+        Value::Struct(items) => items.iter_mut().for_each(|v| refs_mut(v, f)),
+        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
             items.iter_mut().for_each(|v| refs_mut(v, f));
         }
         _ => {}
@@ -666,6 +873,121 @@ pub fn reorder(doc: &mut Document, order: &[Handle]) -> Result<()> {
     Ok(())
 }
 
+/// The comment that holds the container of a packfile whose container is not the one
+/// [`read`] builds (`<!-- hkgen:container HEX -->`, after `<hkpackfile>`).
+const CONTAINER_NOTE: &str = "hkgen:container";
+
+/// The comment that holds what an object's XML has no place for (`<!-- hkgen:object ... -->`,
+/// first in its `<hkobject>`).
+const OBJECT_NOTE: &str = "hkgen:object";
+
+/// The layout the `hkgen:container` comment of packfile XML states: the layout of the packfile
+/// the XML was written from, where it was not [`DEFAULT_LAYOUT`] (see [`write()`]); `None` where
+/// the XML has no such comment (or one that does not read).
+pub fn stated_layout(bytes: &[u8]) -> Option<LayoutRules> {
+    let head = b"<!-- hkgen:container ";
+    // The comment comes before the first section.
+    let before = bytes.windows(10).position(|w| w == b"<hksection").unwrap_or(bytes.len());
+    let at = bytes[..before].windows(head.len()).position(|w| w == head)? + head.len();
+    let len = bytes[at..].iter().position(|b| !b.is_ascii_hexdigit())?;
+    let hex = std::str::from_utf8(&bytes[at..at + len]).ok()?;
+    PackFile::read(&from_hex(hex)?).ok().map(|f| f.header.layout)
+}
+
+/// The header Havok's packer writes for a classversion, contents version and layout.
+fn stock_header(classversion: u32, contents: &str, rules: LayoutRules) -> Header {
+    let tail = if classversion >= super::raw::VERSION_11 {
+        // Stock files of the corpus hold no region after the header.
+        HeaderTail::Predicates { max_predicate: 21, region: Vec::new() }
+    } else {
+        HeaderTail::Pad([FILL; 4])
+    };
+    Header {
+        user_tag: 0,
+        file_version: classversion,
+        layout: rules,
+        contents_section_index: 2,
+        contents_section_offset: 0,
+        contents_class_name_section_index: 0,
+        contents_class_name_section_offset: 0,
+        contents_version: ContentsVersion::new(contents),
+        flags: 0,
+        tail,
+    }
+}
+
+/// The container Havok's packer writes around objects of `classes` (class name and signature
+/// per object, in order) with an empty `__data__`: the header, `__classnames__` (`hkClass`,
+/// `hkClassMember`, `hkClassEnum` and `hkClassEnumItem`, then each class where its first object
+/// is), an empty `__types__`; and each object's `(section, offset)` of its class name.
+fn stock_container(classversion: u32, contents: &str, rules: LayoutRules, classes: &[(&str, u32)], root: Option<Handle>) -> (PackFile<'static>, Vec<(u32, u32)>) {
+    let mut entries: Vec<ClassName> = Vec::new();
+    let mut seen: HashMap<&str, ()> = HashMap::new();
+    for (name, signature) in ["hkClass", "hkClassMember", "hkClassEnum", "hkClassEnumItem"].into_iter().zip(meta_signatures(classversion)) {
+        seen.insert(name, ());
+        entries.push(ClassName { signature, name: name.to_owned() });
+    }
+    for &(class, signature) in classes {
+        if seen.insert(class, ()).is_none() {
+            entries.push(ClassName { signature, name: class.to_owned() });
+        }
+    }
+    let class_names = ClassNames { entries, fill: None };
+    let refs: Vec<(u32, u32)> = classes.iter().map(|(c, _)| (0, class_names.offset_of(c).unwrap_or(0))).collect();
+    let mut header = stock_header(classversion, contents, rules);
+    header.contents_class_name_section_offset = root.and_then(|h| refs.get(h.0 as usize)).map_or(0, |r| r.1);
+    let mut names_section = Section::empty(CLASSNAMES);
+    names_section.body = SectionBody::ClassNames(class_names);
+    (PackFile { header, sections: vec![names_section, Section::empty(TYPES), Section::empty(DATA)] }, refs)
+}
+
+/// `doc`'s container as [`stock_container`] compares it: `__data__` emptied, no root offset.
+fn container_of(doc: &Document) -> PackFile<'static> {
+    let mut header = doc.file.header.clone();
+    header.contents_section_offset = 0;
+    let sections = doc
+        .file
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if i != doc.data_index {
+                return s.clone();
+            }
+            Section {
+                name: s.name,
+                body: SectionBody::Data(Cow::Borrowed(&[])),
+                local: Vec::new(),
+                global: Vec::new(),
+                virtuals: Vec::new(),
+                exports: s.exports.clone(),
+                imports: s.imports.clone(),
+                fill: s.fill,
+                header_tail: s.header_tail,
+            }
+        })
+        .collect();
+    super::objects::owned(PackFile { header, sections })
+}
+
+fn to_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(2 * bytes.len());
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+}
+
+fn from_hex(t: &str) -> Option<Vec<u8>> {
+    let t = t.as_bytes();
+    if !t.len().is_multiple_of(2) {
+        return None;
+    }
+    let digit = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
+    t.chunks_exact(2).map(|p| Some(digit(p[0])? << 4 | digit(p[1])?)).collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading
 
@@ -677,12 +999,20 @@ struct XmlReader<'x, 'i, 's> {
     /// Per class name: whether it was copied into `classes` (and from which source).
     chosen: HashMap<String, usize>,
     names: HashMap<&'x str, Handle>,
+    /// Per class: its members with its ancestors' first (once the classes are chosen).
+    members: RefCell<HashMap<String, Rc<[Member]>>>,
+    /// What the objects' `hkgen:object` notes may still place (the bytes of the input): each
+    /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
+    /// make the writer allocate beyond the input's size.
+    note_budget: std::cell::Cell<usize>,
+    /// Whether a note gave a pointer into another section (checked against the container).
+    section_refs: std::cell::Cell<bool>,
 }
 
 /// Where a value is read: the object's name and the member path.
 struct At<'a> {
     object: &'a str,
-    path: String,
+    path: Path<'a>,
 }
 
 fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
@@ -693,7 +1023,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
     fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
         let p = self.xml.text_pos_at(node.range().start);
         let place = match at {
-            Some(a) if a.path.is_empty() => format!("object {}: ", a.object),
+            Some(a) if a.path.is_root() => format!("object {}: ", a.object),
             Some(a) => format!("object {}, member {}: ", a.object, a.path),
             None => String::new(),
         };
@@ -742,7 +1072,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         let mut object_classes = Vec::with_capacity(objects.len());
         for o in &objects {
             let name = o.attribute("name").unwrap_or_default();
-            let at = At { object: name, path: String::new() };
+            let at = At { object: name, path: Path::Root("") };
             let class = o.attribute("class").ok_or_else(|| self.err(*o, Some(&at), "<hkobject> without a class"))?;
             let signature = match o.attribute("signature") {
                 Some(s) => Some(parse_u64(s).filter(|&v| v <= u64::from(u32::MAX)).ok_or_else(|| self.err(*o, Some(&at), format!("signature {s:?} is not a 32-bit number")))? as u32),
@@ -757,61 +1087,146 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         let mut out = Vec::with_capacity(objects.len());
         for (o, class) in objects.iter().zip(&object_classes) {
             let name = o.attribute("name").unwrap_or_default();
-            let at = At { object: name, path: String::new() };
+            let at = At { object: name, path: Path::Root("") };
             let values = self.members(*o, class, &at, 0)?;
-            out.push(Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() });
+            let mut object = Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() };
+            self.object_note(*o, &at, &mut object)?;
+            out.push(object);
         }
         let root_handle = match root.attribute("toplevelobject") {
             Some(n) => Some(*self.names.get(n).ok_or_else(|| self.err(root, None, format!("toplevelobject {n:?} names no object")))?),
             // The packfile's header names an object: the first, as Havok's packer writes it.
             None => (!objects.is_empty()).then_some(Handle(0)),
         };
-        let tail = if classversion >= super::raw::VERSION_11 {
-            // Stock files of the corpus hold no region after the header.
-            HeaderTail::Predicates { max_predicate: 21, region: Vec::new() }
-        } else {
-            HeaderTail::Pad([FILL; 4])
-        };
-        let header = Header {
-            user_tag: 0,
-            file_version: classversion,
-            layout: self.rules,
-            contents_section_index: 2,
-            contents_section_offset: 0,
-            contents_class_name_section_index: 0,
-            contents_class_name_section_offset: 0,
-            contents_version: ContentsVersion::new(contents),
-            flags: 0,
-            tail,
-        };
-        let mut doc =
-            Document { file: PackFile { header, sections: Vec::new() }, data_index: 2, objects: out, classes: self.classes, root: root_handle, demoted: 0, bad_values: None };
+        let placeholder = PackFile { header: stock_header(classversion, contents, self.rules), sections: Vec::new() };
+        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None };
         if order == ObjectOrder::Havok {
             let o = havok_order(&doc);
             reorder(&mut doc, &o)?;
         }
-        // The classes, in the order of the objects.
-        let mut entries: Vec<ClassName> = Vec::new();
-        for (name, signature) in ["hkClass", "hkClassMember", "hkClassEnum", "hkClassEnumItem"].into_iter().zip(meta_signatures(classversion)) {
-            entries.push(ClassName { signature, name: name.to_owned() });
-        }
-        for o in &doc.objects {
-            if !entries.iter().any(|e| e.name == o.class) {
-                entries.push(ClassName { signature: signatures.get(o.class.as_str()).copied().unwrap_or(0), name: o.class.clone() });
+        let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), signatures.get(o.class.as_str()).copied().unwrap_or(0))).collect();
+        let (mut file, mut class_refs) = stock_container(classversion, contents, self.rules, &classes, doc.root);
+        let mut restored = false;
+        // The container the XML was written from (see `write`), where it states one for this layout.
+        let note = root.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(CONTAINER_NOTE)));
+        if let Some(n) = note {
+            let hex = n.text().unwrap_or_default().trim_start().trim_start_matches(CONTAINER_NOTE).trim();
+            let bytes = from_hex(hex).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: not hex digits")))?;
+            let kept = PackFile::read(&bytes).map_err(|e| self.err(n, None, format!("{CONTAINER_NOTE}: {e}")))?;
+            if kept.header.layout == self.rules && kept.header.file_version == classversion {
+                let kept = super::objects::owned(kept);
+                let names_at = kept.section_index(CLASSNAMES).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __classnames__ section")))?;
+                doc.data_index = kept.section_index(DATA).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __data__ section")))?;
+                class_refs = doc.objects.iter().map(|o| (names_at as u32, kept.class_names().offset_of(&o.class).unwrap_or(0))).collect();
+                file = kept;
+                restored = true;
             }
         }
-        let class_names = ClassNames { entries, fill: None };
-        for o in &mut doc.objects {
-            o.class_ref = (0, class_names.offset_of(&o.class).unwrap_or(0));
+        for (o, r) in doc.objects.iter_mut().zip(class_refs) {
+            o.class_ref = r;
         }
-        let root_class_offset = doc.root.map_or(0, |h| doc.objects[h.0 as usize].class_ref.1);
-        let mut names_section = Section::empty(CLASSNAMES);
-        names_section.body = SectionBody::ClassNames(class_names);
-        let sections = vec![names_section, Section::empty(TYPES), Section::empty(DATA)];
-        debug_assert_eq!(sections[0].name, SectionName::new(CLASSNAMES));
-        doc.file.sections = sections;
-        doc.file.header.contents_class_name_section_offset = root_class_offset;
+        // Pointers into other sections: into the container's, within their bytes; without the
+        // container they point at nothing written, and are null.
+        let mut outside = None;
+        for (i, o) in doc.objects.iter_mut().enumerate().filter(|_| self.section_refs.get()) {
+            let Body::Typed(values) = &mut o.body else { continue };
+            values.iter_mut().for_each(|v| {
+                refs_mut(v, &mut |r| {
+                    if let Ref::Section(s, off) = *r {
+                        let fits = s as usize != doc.data_index && file.sections.get(s as usize).is_some_and(|sec| off as usize <= sec.body_len());
+                        match (fits, restored) {
+                            (true, _) => {}
+                            (false, false) => *r = Ref::Null,
+                            (false, true) => outside = outside.or(Some((i, s, off))),
+                        }
+                    }
+                })
+            });
+        }
+        if let Some((i, s, off)) = outside {
+            return Err(self.err(root, None, format!("object {i}: a pointer to {off:#x} in section {s}, which the container does not hold")).into());
+        }
+        doc.file = file;
         Ok(doc)
+    }
+
+    /// Applies the object's `hkgen:object` comment (see [`XmlWriter::object_note`]).
+    fn object_note(&self, node: roxmltree::Node<'_, '_>, at: &At<'_>, object: &mut Object) -> Result<(), ValueError> {
+        let Some(n) = node.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(OBJECT_NOTE))) else { return Ok(()) };
+        let text = n.text().unwrap_or_default().trim_start().trim_start_matches(OBJECT_NOTE);
+        let bad = |what: &str| self.err(n, Some(at), format!("{OBJECT_NOTE}: {what}"));
+        let pair = |t: &str| -> Result<(u32, u32), ValueError> {
+            let (a, b) = t.split_once(':').ok_or_else(|| bad(&format!("{t:?} is not from:to")))?;
+            Ok((a.parse().map_err(|_| bad(&format!("{a:?} is not an offset")))?, b.parse().map_err(|_| bad(&format!("{b:?} is not an offset")))?))
+        };
+        let mut targets: HashMap<usize, Ref> = HashMap::new();
+        for item in text.split_ascii_whitespace() {
+            let (key, value) = item.split_once('=').ok_or_else(|| bad(&format!("{item:?} is not key=value")))?;
+            match key {
+                "align" if value == "8" => object.array_align = ArrayAlign::Eight,
+                "places" => object.kept.places = value.split(',').map(pair).collect::<Result<_, _>>()?,
+                "end" => object.kept.end = Some(pair(value)?),
+                "padding" => {
+                    for run in value.split(',') {
+                        let (at, hex) = run.split_once(':').ok_or_else(|| bad(&format!("{run:?} is not offset:bytes")))?;
+                        let at = at.parse().map_err(|_| bad(&format!("{at:?} is not an offset")))?;
+                        object.kept.padding.push((at, from_hex(hex).ok_or_else(|| bad("padding bytes are not hex"))?));
+                    }
+                }
+                "refs" => {
+                    for r in value.split(',') {
+                        let (k, target) = r.split_once(':').ok_or_else(|| bad(&format!("{r:?} is not index:target")))?;
+                        let k: usize = k.parse().map_err(|_| bad(&format!("{k:?} is not an index")))?;
+                        let (to, off) = target.rsplit_once('+').ok_or_else(|| bad(&format!("{target:?} is not target+offset")))?;
+                        let off: u32 = off.parse().map_err(|_| bad(&format!("{off:?} is not an offset")))?;
+                        let r = match to.strip_prefix('s').and_then(|s| s.parse::<u32>().ok()) {
+                            Some(section) => {
+                                self.section_refs.set(true);
+                                Ref::Section(section, off)
+                            }
+                            None => Ref::Inside(*self.names.get(to).ok_or_else(|| bad(&format!("{to:?} names no object")))?, off),
+                        };
+                        targets.insert(k, r);
+                    }
+                }
+                _ => return Err(bad(&format!("unknown item {item:?}"))),
+            }
+        }
+        // Kept places move data forward only; every offset counts against the note budget.
+        if object.kept.places.iter().any(|&(from, to)| to < from) {
+            return Err(bad("a place moves data backwards"));
+        }
+        let k = &object.kept;
+        let reach = k.places.iter().map(|p| p.1 as usize).chain(k.end.iter().flat_map(|e| [e.0 as usize, e.1 as usize]))
+            .chain(k.padding.iter().map(|(at, b)| *at as usize + b.len()))
+            .chain(targets.values().map(|r| match r { Ref::Inside(_, off) | Ref::Section(_, off) => *off as usize, _ => 0 }))
+            .max()
+            .unwrap_or(0);
+        let left = self.note_budget.get();
+        if reach > left {
+            return Err(bad(&format!("offsets up to {reach} exceed the {left} bytes the input has left for them")));
+        }
+        self.note_budget.set(left - reach);
+        if !targets.is_empty() {
+            let Body::Typed(values) = &mut object.body else { return Ok(()) };
+            let mut k = 0usize;
+            let mut wrong = None;
+            values.iter_mut().for_each(|v| {
+                refs_mut(v, &mut |r| {
+                    if let Some(t) = targets.remove(&k) {
+                        if *r != Ref::Null {
+                            wrong = Some(k);
+                        }
+                        *r = t;
+                    }
+                    k += 1;
+                })
+            });
+            if let Some(k) = wrong.or(targets.keys().next().copied()) {
+                return Err(bad(&format!("pointer {k} is not a null pointer of the object")));
+            }
+        }
+        Ok(())
     }
 
     /// The source that describes `class` (copied into `self.classes` on first use).
@@ -854,23 +1269,33 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         Err(self.err(node, Some(at), format!("unknown class {class}{sig} (no class schema has it)")))
     }
 
+    /// [`members_of`], once per class.
+    fn members_of(&self, class: &str) -> Rc<[Member]> {
+        if let Some(m) = self.members.borrow().get(class) {
+            return m.clone();
+        }
+        let m: Rc<[Member]> = members_of(&self.classes, class).into_iter().cloned().collect();
+        self.members.borrow_mut().insert(class.to_owned(), m.clone());
+        m
+    }
+
     fn members(&self, node: roxmltree::Node<'_, '_>, class: &str, at: &At<'_>, depth: usize) -> Result<Vec<Value>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(self.err(node, Some(at), format!("objects nested more than {MAX_DEPTH} deep")));
         }
-        let members = members_of(&self.classes, class);
+        let members = self.members_of(class);
         let mut values: Vec<Option<Value>> = vec![None; members.len()];
         for p in elements(node) {
             if p.tag_name().name() != "hkparam" {
                 return Err(self.err(p, Some(at), format!("<{}> where <hkparam> belongs", p.tag_name().name())));
             }
             let name = p.attribute("name").ok_or_else(|| self.err(p, Some(at), "<hkparam> without a name"))?;
-            let sub = At { object: at.object, path: if at.path.is_empty() { name.to_owned() } else { format!("{}.{name}", at.path) } };
+            let sub = At { object: at.object, path: Path::Member(&at.path, name) };
             let i = members.iter().position(|m| m.name == name).ok_or_else(|| self.err(p, Some(at), format!("unknown member {name} of {class}")))?;
             if values[i].is_some() {
                 return Err(self.err(p, Some(&sub), "a second value"));
             }
-            values[i] = Some(self.param(p, members[i], &sub, depth)?);
+            values[i] = Some(self.param(p, &members[i], &sub, depth)?);
         }
         members
             .iter()
@@ -884,10 +1309,12 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
     }
 
     fn param(&self, p: roxmltree::Node<'_, '_>, m: &Member, at: &At<'_>, depth: usize) -> Result<Value, ValueError> {
-        let numelements = match p.attribute("numelements") {
-            Some(n) => Some(n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?),
-            None => None,
-        };
+        // `numelements` must be a count, but where it disagrees with the text the text's
+        // elements are the array (two of HavokLib's test files say 7 and 1 for arrays that hold
+        // 1 and 0).
+        if let Some(n) = p.attribute("numelements") {
+            n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?;
+        }
         if m.name == HIDDEN {
             let t = p.text().unwrap_or_default().trim();
             if !t.len().is_multiple_of(2) {
@@ -900,7 +1327,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         }
         match m.ty {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
-                let items = self.items(p, m, m.subtype, at, depth, numelements)?;
+                let items = self.items(p, m, m.subtype, at, depth, None)?;
                 Ok(match m.ty {
                     MemberType::RelArray => Value::RelArray(items),
                     MemberType::Array => Value::Array(Array::new(items)),
@@ -932,7 +1359,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         }
     }
 
-    /// The elements of an array (`count` from `numelements`) or C array.
+    /// The elements of an array (`count` is `None`) or of a C array (exactly `count`).
     fn items(&self, p: roxmltree::Node<'_, '_>, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
         match ty {
             MemberType::Struct => {
@@ -942,7 +1369,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                     if o.tag_name().name() != "hkobject" {
                         return Err(self.err(o, Some(at), format!("<{}> where <hkobject> belongs", o.tag_name().name())));
                     }
-                    let sub = At { object: at.object, path: format!("{}[{i}]", at.path) };
+                    let sub = At { object: at.object, path: Path::Index(&at.path, i) };
                     items.push(self.members(o, class, &sub, depth + 1)?);
                 }
                 let items: Vec<Value> = items.into_iter().map(Value::Struct).collect();
@@ -966,7 +1393,9 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         let text = string_text(p);
         let mut toks = Tokens::new(&text);
         let em = Member { c_array_size: 0, ..m.clone() };
-        let mut out = Vec::new();
+        // As many as numelements says, where the text can hold them (two bytes a value at least).
+        let hint = count.or_else(|| p.attribute("numelements").and_then(|n| n.trim().parse().ok())).unwrap_or(0);
+        let mut out = Vec::with_capacity(hint.min(text.len() / 2 + 1));
         while let Some(tok) = toks.peek() {
             // Reals may come in groups (`vectorData` of vertex buffers: numelements counts the
             // floats).
@@ -984,7 +1413,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             if count.is_some_and(|n| out.len() >= n) {
                 return Err(self.err(p, Some(at), format!("more than {} elements", count.unwrap_or(0))));
             }
-            let sub = At { object: at.object, path: format!("{}[{}]", at.path, out.len()) };
+            let sub = At { object: at.object, path: Path::Index(&at.path, out.len()) };
             out.push(self.token(p, &em, ty, &mut toks, &sub)?);
         }
         self.counted(p, at, out, count)
@@ -992,7 +1421,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
 
     fn counted(&self, p: roxmltree::Node<'_, '_>, at: &At<'_>, items: Vec<Value>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
         match count {
-            Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("numelements says {n}, the text holds {}", items.len()))),
+            Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("the C array has {n} elements, the text holds {}", items.len()))),
             _ => Ok(items),
         }
     }
@@ -1018,7 +1447,9 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             MemberType::Bool => match want(toks)? {
                 Tok::Word("true") => Value::Bool(1),
                 Tok::Word("false") => Value::Bool(0),
-                Tok::Word(t) => Value::Bool(parse_u64(t).filter(|&v| v <= 255).ok_or_else(|| bad("true or false", t))? as u8),
+                // A number is the stored byte; a negative one its two's complement (hkxlib writes
+                // `-1` for a member that was an `hkInt8` in other class versions).
+                Tok::Word(t) => Value::Bool(parse_i64(t).filter(|v| (-128..=255).contains(v)).ok_or_else(|| bad("true or false", t))? as u8),
                 Tok::Group(g) => return Err(bad("true or false", g)),
             },
             MemberType::Char | MemberType::Int8 => int(word(self, p, at, want(toks)?)?, -128, 127)?,
@@ -1105,22 +1536,19 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         if let Some(bits) = t.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) {
             return Ok(f32::from_bits(bits));
         }
-        let lower = t.to_ascii_lowercase();
-        // Havok's (MSVC's) spellings of the special values.
-        let special = match lower.as_str() {
-            "1.#inf00" | "1.#inf" | "inf" => Some(f32::INFINITY),
-            "-1.#inf00" | "-1.#inf" | "-inf" => Some(f32::NEG_INFINITY),
-            "1.#qnan0" | "-1.#ind00" | "-1.#qnan0" | "nan" | "-nan(ind)" | "nan(ind)" => Some(f32::NAN),
-            _ => None,
-        };
-        if let Some(x) = special {
+        if let Ok(x) = t.parse::<f32>() {
+            if x.is_infinite() && !t.to_ascii_lowercase().contains("inf") {
+                return Err(self.err(p, Some(at), format!("{t} is out of range for a 32-bit real")));
+            }
             return Ok(x);
         }
-        let x: f32 = t.parse().map_err(|_| self.err(p, Some(at), format!("{t:?} is not a real number")))?;
-        if x.is_infinite() && !lower.contains("inf") {
-            return Err(self.err(p, Some(at), format!("{t} is out of range for a 32-bit real")));
+        // Havok's (MSVC's) spellings of the special values.
+        match t.to_ascii_lowercase().as_str() {
+            "1.#inf00" | "1.#inf" => Ok(f32::INFINITY),
+            "-1.#inf00" | "-1.#inf" => Ok(f32::NEG_INFINITY),
+            "1.#qnan0" | "-1.#ind00" | "-1.#qnan0" | "-nan(ind)" | "nan(ind)" => Ok(f32::NAN),
+            _ => Err(self.err(p, Some(at), format!("{t:?} is not a real number"))),
         }
-        Ok(x)
     }
 
     /// A parenthesized group of `n` floats (a group of four where `n` is 3: the fourth is kept;
@@ -1165,8 +1593,13 @@ fn parse_u64(t: &str) -> Option<u64> {
 }
 
 /// The text of a string element: its text children joined (the XML escapes already resolved).
-fn string_text(n: roxmltree::Node<'_, '_>) -> String {
-    n.children().filter(|c| c.is_text()).filter_map(|c| c.text()).collect()
+fn string_text<'a>(n: roxmltree::Node<'a, '_>) -> Cow<'a, str> {
+    let mut texts = n.children().filter(|c| c.is_text()).filter_map(|c| c.text());
+    match (texts.next(), texts.next()) {
+        (None, _) => Cow::Borrowed(""),
+        (Some(a), None) => Cow::Borrowed(a),
+        (Some(a), Some(b)) => Cow::Owned([a, b].into_iter().chain(texts).collect()),
+    }
 }
 
 /// A string's bytes: characters below 256 as one byte each, others as UTF-8; `␀` alone is a
@@ -1194,21 +1627,23 @@ enum Tok<'t> {
 
 struct Tokens<'t> {
     rest: &'t str,
+    /// The token [`Tokens::peek`] looked at.
+    peeked: Option<Option<Tok<'t>>>,
 }
 
 impl<'t> Tokens<'t> {
     fn new(text: &'t str) -> Self {
-        Tokens { rest: text }
+        Tokens { rest: text, peeked: None }
     }
 
-    fn peek(&self) -> Option<Tok<'t>> {
-        Tokens { rest: self.rest }.next()
+    fn peek(&mut self) -> Option<Tok<'t>> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.advance());
+        }
+        self.peeked.flatten()
     }
-}
 
-impl<'t> Iterator for Tokens<'t> {
-    type Item = Tok<'t>;
-    fn next(&mut self) -> Option<Tok<'t>> {
+    fn advance(&mut self) -> Option<Tok<'t>> {
         let s = self.rest.trim_start();
         if s.is_empty() {
             self.rest = s;
@@ -1223,6 +1658,16 @@ impl<'t> Iterator for Tokens<'t> {
         let end = s.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(s.len());
         self.rest = &s[end..];
         Some(Tok::Word(&s[..end]))
+    }
+}
+
+impl<'t> Iterator for Tokens<'t> {
+    type Item = Tok<'t>;
+    fn next(&mut self) -> Option<Tok<'t>> {
+        match self.peeked.take() {
+            Some(t) => t,
+            None => self.advance(),
+        }
     }
 }
 
@@ -1251,6 +1696,19 @@ mod tests {
     fn tokens_split_words_and_groups() {
         let t: Vec<String> = Tokens::new(" 1 -2\n(3 4)(5 6 7) null ").map(|t| format!("{t:?}")).collect();
         assert_eq!(t, ["Word(\"1\")", "Word(\"-2\")", "Group(\"3 4\")", "Group(\"5 6 7\")", "Word(\"null\")"]);
+    }
+
+    #[test]
+    fn havok_floats_keep_17_digits() {
+        let text = |x: f32| {
+            let mut s = String::new();
+            havok_float(&mut s, x);
+            s
+        };
+        assert_eq!(text(18446726481523507200.0), "18446726481523507000.000000");
+        assert_eq!(text(-1.0e20), "-100000002004087730000.000000");
+        assert_eq!(text(0.5), "0.500000");
+        assert_eq!(text(1.0e16), "10000000272564224.000000");
     }
 
     #[test]
