@@ -112,6 +112,10 @@ pub enum ErrorKind {
     #[error("{0}")]
     /// An I/O failure, as text.
     Io(String),
+    #[error("not a Havok file: {0}")]
+    /// The bytes are none of the formats [`crate::sniff`] recognises; says how they start
+    /// (`starts with 89 50 4E 47 ...`).
+    NotHavok(String),
 }
 
 impl ErrorKind {

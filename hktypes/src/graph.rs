@@ -1,5 +1,5 @@
 //! The object graph of a tagfile: every object item as a typed object (a generated class that the
-//! file's type table agrees with by name and hash) or, for any other type, a dynamic object kept as
+//! file's type table agrees with by name and hash) or, for any other type, an untyped object kept as
 //! its bytes and the runs it owns. Pointers are handles (the object's item index in the file read)
 //! that keep sharing and allow cycles; arrays and strings belong to the object that holds them.
 //!
@@ -17,11 +17,8 @@ use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
+use crate::{Counts, Handle};
 use std::sync::Arc;
-
-/// A handle to an object of a [`Document`]: the object's item index in the file it was read from
-/// (objects added later get new ones).
-pub type Handle = u32;
 
 /// One object of the graph.
 pub enum Node {
@@ -29,7 +26,7 @@ pub enum Node {
     Typed(Box<dyn Object>),
     /// Any other type: the object is item `item` of the file read, kept with the runs it reaches
     /// (see [`Document::source_item`]); its reference slots hold that file's item indices.
-    Dynamic {
+    Untyped {
         /// The object's item index in the file read.
         item: u32,
     },
@@ -66,7 +63,7 @@ pub struct Document {
     /// By handle; `None` where the handle is not an object (index 0, runs).
     objects: Vec<Option<Entry>>,
     root: Handle,
-    /// The items of the file read, which dynamic and untouched typed objects are written from.
+    /// The items of the file read, which untyped and untouched typed objects are written from.
     source: Items,
     /// The bytes after the `TAG0` section of the file read, written back after it.
     trailing: Vec<u8>,
@@ -93,7 +90,7 @@ pub type Classes = &'static [ClassEntry];
 
 impl Document {
     /// Reads a tagfile; objects whose type a class of `classes` matches (same key, same computed
-    /// hash) become typed. Pass `&[]` for a purely dynamic graph.
+    /// hash) become typed. Pass `&[]` for a purely untyped graph.
     pub fn read(bytes: &[u8], compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<Document> {
         let file = TagFile::read(bytes, compendia)?;
         Self::from_file(&file, classes)
@@ -123,7 +120,7 @@ impl Document {
         let mut name = String::new();
         let runs = FileRuns { items: &items, file };
         // Typed objects own their arrays: a file in which some array run is named by more than
-        // one slot is read as dynamic objects, which keep run identities.
+        // one slot is read as untyped objects, which keep run identities.
         let shared_arrays = sharing.shared_arrays;
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
         // The string origins of the object being read (see `refs_agree`), reused.
@@ -147,7 +144,7 @@ impl Document {
             strings.clear();
             if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
-                // A value the class cannot read (a hostile or odd file) leaves the object dynamic, and
+                // A value the class cannot read (a hostile or odd file) leaves the object untyped, and
                 // so does one whose references the class found elsewhere than the file's slots.
                 if let Ok(obj) = (class.read)(&value::Reader::new(&it.bytes, base, &runs)) {
                     if refs_agree(&items, it, &*obj, &mut strings) {
@@ -155,10 +152,10 @@ impl Document {
                     }
                 }
             }
-            // The string origins gathered mean nothing for an object left dynamic.
+            // The string origins gathered mean nothing for an object left untyped.
             let (node, raw, strings) = match node {
                 Some(n) => (n, Some(i as u32), Origins::from(&strings[..])),
-                None => (Node::Dynamic { item: i as u32 }, None, Origins::default()),
+                None => (Node::Untyped { item: i as u32 }, None, Origins::default()),
             };
             objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings, raw });
         }
@@ -167,7 +164,7 @@ impl Document {
             (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
             (TypeSource::Own, None) => return Err(crate::error::ContainerError::new(ErrorKind::MissingSection("TYPE")).into()),
         };
-        let root = if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 };
+        let root = Handle(if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 });
         Ok(Document {
             sdkv: file.sdkv_raw.to_vec(),
             types: Arc::clone(&file.types),
@@ -179,7 +176,7 @@ impl Document {
         })
     }
 
-    /// An item of the file read (a dynamic object's bytes, or a run it holds).
+    /// An item of the file read (an untyped object's bytes, or a run it holds).
     pub fn source_item(&self, index: u32) -> Option<&ItemData> {
         self.source.items.get(index as usize)
     }
@@ -196,32 +193,32 @@ impl Document {
 
     /// Every object handle, in handle order.
     pub fn handles(&self) -> impl Iterator<Item = Handle> + '_ {
-        self.objects.iter().enumerate().filter(|(_, e)| e.is_some()).map(|(i, _)| i as Handle)
+        self.objects.iter().enumerate().filter(|(_, e)| e.is_some()).map(|(i, _)| Handle(i as u32))
     }
 
-    /// The object behind a handle, typed or dynamic.
+    /// The object behind a handle, typed or untyped.
     pub fn node(&self, h: Handle) -> Option<&Node> {
-        self.objects.get(h as usize)?.as_ref().map(|e| &e.node)
+        self.objects.get(h.0 as usize)?.as_ref().map(|e| &e.node)
     }
 
     /// The full type name of an object.
     pub fn type_name(&self, h: Handle) -> Option<String> {
-        let e = self.objects.get(h as usize)?.as_ref()?;
+        let e = self.objects.get(h.0 as usize)?.as_ref()?;
         Some(self.types.full_name(e.ty))
     }
 
-    /// The object as class `T` (itself or one of its bases); `None` when it is dynamic or neither.
+    /// The object as class `T` (itself or one of its bases); `None` when it is untyped or neither.
     pub fn get<T: Object>(&self, h: Handle) -> Option<&T> {
         match self.node(h)? {
             Node::Typed(o) => o.downcast_ref::<T>(),
-            Node::Dynamic { .. } => None,
+            Node::Untyped { .. } => None,
         }
     }
 
     /// The object as class `T`, to change it. Only the object's own class, not a base, can be
     /// taken mutably.
     pub fn get_mut<T: Object>(&mut self, h: Handle) -> Option<&mut T> {
-        let entry = self.objects.get_mut(h as usize)?.as_mut()?;
+        let entry = self.objects.get_mut(h.0 as usize)?.as_mut()?;
         // From here on the object is written through its class.
         entry.raw = None;
         match &mut entry.node {
@@ -229,7 +226,7 @@ impl Document {
                 let any: &mut dyn std::any::Any = &mut **o;
                 any.downcast_mut::<T>()
             }
-            Node::Dynamic { .. } => None,
+            Node::Untyped { .. } => None,
         }
     }
 
@@ -238,10 +235,10 @@ impl Document {
         self.handles().filter_map(move |h| self.get::<T>(h).map(|o| (h, o)))
     }
 
-    /// (typed, dynamic) object counts.
-    pub fn counts(&self) -> (usize, usize) {
+    /// How many objects are typed and how many untyped (no class matched; `demoted` is 0).
+    pub fn counts(&self) -> Counts {
         let typed = self.objects.iter().flatten().filter(|e| matches!(e.node, Node::Typed(_))).count();
-        (typed, self.objects.iter().flatten().count() - typed)
+        Counts { typed, untyped: self.objects.iter().flatten().count() - typed, demoted: 0 }
     }
 
     /// Adds a typed object of the file's type named `T::NAME`; returns its handle.
@@ -253,7 +250,7 @@ impl Document {
             .map(|(i, _)| i)
             .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
         self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Origins::default(), raw: None }));
-        Ok(self.objects.len() as Handle - 1)
+        Ok(Handle(self.objects.len() as u32 - 1))
     }
 
     /// Writes the document as a TAG0 file: the items by the spec's walk from the root, the type
@@ -278,7 +275,7 @@ impl Document {
             let item = match (&e.node, &e.raw) {
                 (Node::Typed(_), Some(index)) if !all_typed => b.dynamic(&self.source, *index)?,
                 (Node::Typed(o), _) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
-                (Node::Dynamic { item }, _) => b.dynamic(&self.source, *item)?,
+                (Node::Untyped { item }, _) => b.dynamic(&self.source, *item)?,
             };
             b.items[h] = item;
         }
@@ -287,7 +284,7 @@ impl Document {
         let items = Items { items: b.items };
         let mut layouts = Layouts::new(&self.types);
         let order_root = self.root;
-        if order_root != 1 {
+        if order_root != Handle(1) {
             return Err(WriteError::new(ErrorKind::Invalid("the root object must keep handle 1".into())).into());
         }
         let plan = write::plan(&items, &mut layouts)?;
@@ -442,7 +439,7 @@ struct Builder<'t> {
     /// The string origins of the typed object being written, and how many were used.
     origins: &'t [u32],
     next_origin: usize,
-    /// Runs of the file read already written (by dynamic objects, or strings of typed objects
+    /// Runs of the file read already written (by untyped objects, or strings of typed objects
     /// whose text is unchanged) -> their new indices: a run two slots share is written once.
     /// Indexed by the run's item index in the file read; 0 for a run not written yet.
     old_runs: Vec<u32>,
@@ -505,7 +502,7 @@ impl<'t> Builder<'t> {
         Ok(ItemData { ty, kind_byte, count: 1, elem_size: size as u32, bytes: bytes.into(), slots })
     }
 
-    /// The item of a dynamic object, its owned runs copied under fresh indices.
+    /// The item of an untyped object, its owned runs copied under fresh indices.
     fn dynamic(&mut self, source: &Items, index: u32) -> Result<ItemData, WriteError> {
         let item = source.items.get(index as usize).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("no item {index}"))))?;
         // The runs the object reaches through arrays and strings that are not written yet, each

@@ -10,7 +10,7 @@
 //! A struct applies to an object only when the class name matches, the signature the file stores
 //! in `__classnames__` is the struct's [`PackClass::SIGNATURE`] (the schema's, recomputed), and the
 //! document read the object through a description with the same members. Objects of other classes
-//! stay values ([`Document::field`]) or bytes ([`Body::Raw`]).
+//! stay values ([`Document::field`]) or bytes ([`Body::Untyped`]).
 //!
 //! ```no_run
 //! # use hktypes::packfile::objects::Document;
@@ -42,7 +42,8 @@
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{Array, Body, Document, Handle, Ref, Value};
+use super::objects::{Array, Body, Document, Ref, Value};
+use crate::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Result, Transform, Vector4};
 use std::fmt;
@@ -549,7 +550,7 @@ impl ClassEntry {
 pub struct StructCounts {
     /// Objects converted into their generated struct and back.
     pub structs: usize,
-    /// Objects left as they are: no struct of their class (or of its signature), or raw.
+    /// Objects left as they are: no struct of their class (or of its signature), or untyped.
     pub dynamic: usize,
     /// Objects that have a struct but whose values did not convert (kept as they were).
     pub failed: usize,
@@ -664,7 +665,7 @@ impl Document {
     /// Appends a new object holding `value` (written after the others) and returns its handle.
     /// The file must already hold an object of `T`'s class that `T` applies to: the new object
     /// takes its `__classnames__` entry, and the document its layout.
-    pub fn push<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
+    pub fn add<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
         let like = self
             .find(T::NAME)
             .find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok())

@@ -46,7 +46,8 @@
 use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionName};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Handle, Object, Ref, Value, HIDDEN};
+use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Object, Ref, Value, HIDDEN};
+use crate::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 use std::collections::HashMap;
