@@ -16,7 +16,10 @@ pub fn corpus() -> Option<PathBuf> {
     if dir.join("MANIFEST.tsv").is_file() {
         return Some(dir);
     }
-    let msg = format!("corpus not found at {} (set HKGEN_CORPUS to the folder holding MANIFEST.tsv)", dir.display());
+    let msg = format!(
+        "corpus not found at {} (set HKGEN_CORPUS to the folder holding MANIFEST.tsv)",
+        dir.display()
+    );
     if corpus_required() {
         panic!("{msg}; HKGEN_REQUIRE_CORPUS=1 makes this a failure");
     }
@@ -175,8 +178,12 @@ pub fn run(cmd: &mut std::process::Command) -> std::process::Output {
             bytes
         })
     }
-    let mut child =
-        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
     let stdout = drain(child.stdout.take().unwrap());
     let stderr = drain(child.stderr.take().unwrap());
     let start = std::time::Instant::now();
