@@ -18,7 +18,9 @@
 //!   generated class (*typed*) and the others (*untyped*: kept as their bytes, written back as
 //!   read). [`Document`] answers the same questions with the same names in both formats:
 //!   [`Document::format`], [`Document::counts`], [`Document::handles`], [`Document::class_name`],
-//!   [`Document::find`], [`Document::root`], [`Document::write`].
+//!   [`Document::find`], [`Document::root`], [`Document::pointers_of`], [`Document::referrers`],
+//!   [`Document::remove`] (refused, naming the referrers, while another object points at the
+//!   one removed), [`Document::write`].
 //! - **The format difference is an option, not a second API.** A packfile's layout rules are
 //!   [`Document::layout`] and the argument of [`Document::write_as`]; a tagfile's compendium is
 //!   [`OpenOptions::compendia`]; the class sources of each format are fields of [`OpenOptions`].
@@ -34,7 +36,7 @@
 //! reads as untyped and still writes back byte for byte.
 //!
 //! Not yet here (issue 23): one `Ptr<T>` and one `ClassEntry` for both formats' generated
-//! classes, typed `get`/`get_mut`/`all`/`add` on [`Document`] itself, `remove`, and documents
+//! classes, typed `get`/`get_mut`/`all`/`add` on [`Document`] itself, and documents
 //! made from nothing (`Document::new(sdk, format)`); they need the generated packfile classes to
 //! share the tagfile ones' traits.
 //!
@@ -267,6 +269,36 @@ impl Document {
         match self {
             Document::Packfile(d) => d.find(class).collect(),
             _ => self.handles().into_iter().filter(|&h| self.class_name(h).as_deref() == Some(class)).collect(),
+        }
+    }
+
+    /// The objects `h` points at, each once, in ascending order.
+    pub fn pointers_of(&self, h: Handle) -> Vec<Handle> {
+        match self {
+            Document::Tagfile(d) => d.pointers_of(h),
+            Document::Packfile(d) => d.pointers_of(h),
+            Document::Compendium(_) => Vec::new(),
+        }
+    }
+
+    /// The objects that point at `h`, in handle order.
+    pub fn referrers(&self, h: Handle) -> Vec<Handle> {
+        match self {
+            Document::Tagfile(d) => d.referrers(h),
+            Document::Packfile(d) => d.referrers(h),
+            Document::Compendium(_) => Vec::new(),
+        }
+    }
+
+    /// Removes object `h`: refused while another object points at it, with an
+    /// [`ErrorKind::Referenced`] naming them, and for the root object. A tagfile's other objects
+    /// keep their handles; a packfile's later objects move down by one (its handles are places
+    /// in `__data__`).
+    pub fn remove(&mut self, h: Handle) -> Result<()> {
+        match self {
+            Document::Tagfile(d) => Ok(d.remove(h)?),
+            Document::Packfile(d) => Ok(d.remove(h)?),
+            Document::Compendium(_) => Err(no_objects("remove").into()),
         }
     }
 

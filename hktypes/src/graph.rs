@@ -253,6 +253,62 @@ impl Document {
         Ok(Handle(self.objects.len() as u32 - 1))
     }
 
+    /// The objects `h` points at, directly or through its arrays, each once, in ascending order.
+    pub fn pointers_of(&self, h: Handle) -> Vec<Handle> {
+        let Some(e) = self.objects.get(h.0 as usize).and_then(Option::as_ref) else { return Vec::new() };
+        let mut out = Vec::new();
+        match &e.node {
+            Node::Typed(o) => {
+                let mut collect = PointerCollector { out: &mut out, depth: 0 };
+                o.visit_object_refs(&mut collect);
+            }
+            Node::Untyped { item } => {
+                // Pointers in the item and in the runs its arrays reach (strings hold none).
+                let mut seen = std::collections::HashSet::new();
+                let mut stack = vec![*item];
+                while let Some(i) = stack.pop() {
+                    let Some(it) = self.source.items.get(i as usize).filter(|_| seen.insert(i)) else { continue };
+                    for (_, slot, t) in it.references() {
+                        match slot.kind {
+                            SlotKind::Pointer => out.push(t),
+                            SlotKind::Array => stack.push(t),
+                            SlotKind::String => {}
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out.retain(|&t| t != 0);
+        out.into_iter().map(Handle).collect()
+    }
+
+    /// The objects that point at `h`, in handle order.
+    pub fn referrers(&self, h: Handle) -> Vec<Handle> {
+        self.handles().filter(|&o| o != h && self.pointers_of(o).contains(&h)).collect()
+    }
+
+    /// Removes object `h`. Refused while another object points at it (the error names them, see
+    /// [`ErrorKind::Referenced`]) and for the root object; an unknown handle is an error too.
+    /// The other objects keep their handles.
+    pub fn remove(&mut self, h: Handle) -> Result<(), ValueError> {
+        let name = |d: &Document, o: Handle| format!("object {} ({})", o.0, d.type_name(o).unwrap_or_default());
+        if self.node(h).is_none() {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("no object {}", h.0))));
+        }
+        if h == self.root {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("{} is the root object", name(self, h)))));
+        }
+        let referrers = self.referrers(h);
+        if !referrers.is_empty() {
+            let referrers = referrers.into_iter().map(|o| name(self, o)).collect();
+            return Err(ValueError::new(ErrorKind::Referenced { object: name(self, h), referrers }));
+        }
+        self.objects[h.0 as usize] = None;
+        Ok(())
+    }
+
     /// Writes the document as a TAG0 file: the items by the spec's walk from the root, the type
     /// section as read. Typed objects not taken mutably are written from the bytes they were read
     /// from.
@@ -424,6 +480,27 @@ impl value::Visitor for RefCheck<'_, '_> {
                 }
                 Target::Run(r) => kind == SlotKind::Array && self.run_agrees(t, r),
             };
+    }
+}
+
+/// Collects the object targets of a typed object's slots, through its arrays' elements.
+struct PointerCollector<'o> {
+    out: &'o mut Vec<u32>,
+    depth: u32,
+}
+
+impl value::Visitor for PointerCollector<'_> {
+    fn reference(&mut self, _at: usize, target: Target<'_>) {
+        match target {
+            Target::Object(t) => self.out.push(t),
+            Target::Run(r) if r.holds_refs() && self.depth < crate::value::MAX_DEPTH => {
+                let mut inner = PointerCollector { out: &mut *self.out, depth: self.depth + 1 };
+                for i in 0..r.len() {
+                    r.visit_elem(i, i * r.elem_size(), &mut inner);
+                }
+            }
+            _ => {}
+        }
     }
 }
 

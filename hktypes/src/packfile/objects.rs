@@ -880,6 +880,65 @@ impl Document {
         Counts { typed, untyped: self.objects.len() - typed, demoted: self.demoted }
     }
 
+    /// The objects `h` points at (from its values, or an untyped object's global fixups), each
+    /// once, in ascending order.
+    pub fn pointers_of(&self, h: Handle) -> Vec<Handle> {
+        let mut out = Vec::new();
+        if let Some(o) = self.objects.get(h.0 as usize) {
+            body_refs(&o.body, &mut |r: &Ref| {
+                if let Ref::Object(t) | Ref::Inside(t, _) = *r {
+                    out.push(t);
+                }
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The objects that point at `h`, in file order.
+    pub fn referrers(&self, h: Handle) -> Vec<Handle> {
+        (0..self.objects.len() as u32).map(Handle).filter(|&o| o != h && self.pointers_of(o).contains(&h)).collect()
+    }
+
+    /// Removes object `h`. Refused while another object points at it (the error names them, see
+    /// [`ErrorKind::Referenced`]) and for the contents (root) object. The objects after it move
+    /// down by one handle, and every pointer to them follows.
+    pub fn remove(&mut self, h: Handle) -> Result<(), ValueError> {
+        let name = |d: &Document, o: Handle| format!("object {} ({})", o.0, d.objects[o.0 as usize].class);
+        if h.0 as usize >= self.objects.len() {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("no object {}", h.0))));
+        }
+        if Some(h) == self.root {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("{} is the contents (root) object", name(self, h)))));
+        }
+        let referrers = self.referrers(h);
+        if !referrers.is_empty() {
+            let referrers = referrers.into_iter().map(|o| name(self, o)).collect();
+            return Err(ValueError::new(ErrorKind::Referenced { object: name(self, h), referrers }));
+        }
+        self.objects.remove(h.0 as usize);
+        let down = |t: &mut Handle| {
+            if t.0 > h.0 {
+                t.0 -= 1;
+            }
+        };
+        for o in &mut self.objects {
+            each_ref(&mut o.body, &mut |r: &mut Ref| {
+                if let Ref::Object(t) | Ref::Inside(t, _) = r {
+                    down(t);
+                }
+            });
+        }
+        if let Some(r) = &mut self.root {
+            down(r);
+        }
+        if let Some((b, _)) = &mut self.bad_values {
+            down(b);
+        }
+        Ok(())
+    }
+
     /// The objects of class `class`, in file order.
     pub fn find<'a>(&'a self, class: &'a str) -> impl Iterator<Item = Handle> + 'a {
         self.objects.iter().enumerate().filter(move |(_, o)| o.class == class).map(|(i, _)| Handle(i as u32))
@@ -1515,6 +1574,47 @@ impl Writer<'_, '_, '_> {
             _ => {}
         }
         Ok(())
+    }
+}
+
+/// Calls `f` on every pointer of an object: the values' pointers and variants, or an untyped
+/// object's global fixups.
+fn body_refs(body: &Body, f: &mut impl FnMut(&Ref)) {
+    fn value(v: &Value, f: &mut impl FnMut(&Ref)) {
+        match v {
+            Value::Ptr(r) => f(r),
+            Value::Variant(a, b) => {
+                f(a);
+                f(b);
+            }
+            Value::Array(a) => a.items.iter().for_each(|x| value(x, f)),
+            Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter().for_each(|x| value(x, f)),
+            _ => {}
+        }
+    }
+    match body {
+        Body::Typed(vs) => vs.iter().for_each(|v| value(v, f)),
+        Body::Untyped(u) => u.global.iter().for_each(|(_, r)| f(r)),
+    }
+}
+
+/// [`body_refs`] with the pointers given mutably (for renumbering them).
+fn each_ref(body: &mut Body, f: &mut impl FnMut(&mut Ref)) {
+    fn value(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
+        match v {
+            Value::Ptr(r) => f(r),
+            Value::Variant(a, b) => {
+                f(a);
+                f(b);
+            }
+            Value::Array(a) => a.items.iter_mut().for_each(|x| value(x, f)),
+            Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter_mut().for_each(|x| value(x, f)),
+            _ => {}
+        }
+    }
+    match body {
+        Body::Typed(vs) => vs.iter_mut().for_each(|v| value(v, f)),
+        Body::Untyped(u) => u.global.iter_mut().for_each(|(_, r)| f(r)),
     }
 }
 
