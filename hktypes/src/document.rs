@@ -228,6 +228,16 @@ impl Document {
         }
     }
 
+    /// The SDK the file was written by: a tagfile's `2018.1` (from its `SDKV`), a packfile's
+    /// contents version (`hk_2014.2.0-r1`); `None` for a compendium, which stores none.
+    pub fn sdk(&self) -> Option<String> {
+        match self {
+            Document::Tagfile(d) => Some(d.sdk_version()),
+            Document::Packfile(d) => Some(d.file.contents_version()),
+            Document::Compendium(_) => None,
+        }
+    }
+
     /// A packfile's layout rules (pointer size, byte order, padding reuse, empty bases); `None`
     /// for a tagfile, which has one layout.
     pub fn layout(&self) -> Option<LayoutRules> {

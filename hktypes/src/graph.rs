@@ -186,6 +186,11 @@ impl Document {
         &self.types
     }
 
+    /// The SDK version of the file read, as [`TagFile::sdk_version`] gives it (`2018.1`).
+    pub fn sdk_version(&self) -> String {
+        crate::tagfile::sdk_version(&String::from_utf8_lossy(&self.sdkv))
+    }
+
     /// The root object (item 1).
     pub fn root(&self) -> Handle {
         self.root
