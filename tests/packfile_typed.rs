@@ -11,8 +11,8 @@ use hkclasses::{hk2010_2, hk2013_1, hk2014_1, hk2014_2, hk5_5};
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::objects::{Body, Document};
-use hktypes::Handle;
 use hktypes::packfile::typed::{ClassEntry, PackClass, Ptr, StructCounts};
+use hktypes::Handle;
 use std::collections::BTreeMap;
 
 /// Objects that went through a struct in all corpus files of each version, at least: the figures

@@ -663,14 +663,33 @@ impl Document {
     }
 
     /// Appends a new object holding `value` (written after the others) and returns its handle.
-    /// The file must already hold an object of `T`'s class that `T` applies to: the new object
-    /// takes its `__classnames__` entry, and the document its layout.
+    /// `T`'s class must be one the document lists in `__classnames__` with `T`'s signature and
+    /// describes with `T`'s members: a class of the file read, or one [`Document::declare`]d.
+    /// The first object added to an empty document is its root.
     pub fn add<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
-        let like = self
-            .find(T::NAME)
-            .find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok())
-            .ok_or_else(|| err(format!("no object of class {} to take its class name entry and layout from", T::NAME)))?;
-        let class_ref = self.objects[like.0 as usize].class_ref;
+        let like = self.find(T::NAME).find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok());
+        let class_ref = match like {
+            Some(like) => self.objects[like.0 as usize].class_ref,
+            None => {
+                let section = self.file.section_index(super::CLASSNAMES);
+                let names = self.file.class_names();
+                let offset = names.get(T::NAME).filter(|c| c.signature == T::SIGNATURE).and_then(|_| names.offset_of(T::NAME));
+                match (section, offset) {
+                    (Some(s), Some(o)) if self.members_are(T::NAME, T::MEMBERS) => (s as u32, o),
+                    _ => {
+                        return Err(err(format!(
+                            "{} (signature {:#010x}) is not a class of the document: declare it first",
+                            T::NAME,
+                            T::SIGNATURE
+                        )))
+                    }
+                }
+            }
+        };
+        if self.root.is_none() && self.objects.is_empty() {
+            self.root = Some(Handle(0));
+            self.file.header.contents_class_name_section_offset = class_ref.1;
+        }
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
         let h = Handle(self.objects.len() as u32);
