@@ -1,7 +1,9 @@
-//! Packfiles made from nothing: an empty `packfile::objects::Document`, classes declared from the
-//! class schemas under `schemas/`, objects added through the generated structs, written, read
-//! back through `hktypes::open` and `hkgen verify`.
-#![cfg(all(feature = "hk2014_1", feature = "hk2014_2"))]
+//! Files made from nothing. Packfiles: an empty `packfile::objects::Document`, classes declared
+//! from the class schemas under `schemas/`, objects added through the generated structs. Tagfiles:
+//! an empty `graph::Document` over the type table rebuilt from the SDK's snapshot, objects added
+//! through the generated classes, the `TYPE` section written by `tagfile::type_writer`. Each is
+//! written, read back through `hktypes::open` and passes `hkgen verify`.
+#![cfg(all(feature = "hk2014_1", feature = "hk2014_2", feature = "hk2018_1"))]
 
 mod common;
 
@@ -108,4 +110,56 @@ fn a_botw_skeleton_made_from_nothing_reads_back_and_verifies() {
     let report = hkgen::verify::verify_bytes(&path.display().to_string(), &bytes, &Default::default());
     assert!(report.ok, "{:?}", report.error);
     assert_eq!((report.format, report.sdk.as_deref()), ("packfile", Some("2014.2")));
+}
+
+/// An Elden Ring skeleton (2018.1, its own `TYPE` section).
+const ER_SKELETON: &str = "Axelph237__mod/chr/c2110.anibnd/c2110/hkx/skeleton.hkx";
+
+#[test]
+fn a_2018_skeleton_made_from_nothing_reads_back_and_verifies() {
+    use hkclasses::hk2018_1;
+    use hktypes::value::Ptr as TagPtr;
+    let Some(corpus) = common::corpus() else { return };
+    let Some(stock) = common::corpus_file(&corpus, ER_SKELETON) else { return };
+    let read = hktypes::graph::Document::read(&stock, &Default::default(), hk2018_1::CLASSES).unwrap();
+    let one = |n: usize| assert_eq!(n, 1);
+    one(read.all::<hk2018_1::hkRootLevelContainer>().count());
+    one(read.all::<hk2018_1::hkaAnimationContainer>().count());
+    one(read.all::<hk2018_1::hkaSkeleton>().count());
+    let mut root = read.all::<hk2018_1::hkRootLevelContainer>().next().unwrap().1.clone();
+    let mut container = read.all::<hk2018_1::hkaAnimationContainer>().next().unwrap().1.clone();
+    let skeleton = read.all::<hk2018_1::hkaSkeleton>().next().unwrap().1.clone();
+    // Handles of the new document: the root 1, the container 2, the skeleton 3.
+    assert_eq!(root.named_variants.items.len(), 1);
+    root.named_variants.items[0].variant = TagPtr::from_index(2);
+    assert!(container.animations.items.is_empty() && container.bindings.items.is_empty());
+    container.skeletons.items = vec![TagPtr::from_index(3)];
+
+    let snapshot = hkgen::schema::snapshot::read(&common::workspace_root().join("schemas/2018.1")).unwrap();
+    let (table, _) = hkgen::schema::rebuild::to_table(&snapshot).unwrap();
+    let mut doc = hktypes::graph::Document::new("20180100", std::sync::Arc::new(table));
+    assert_eq!(doc.add(root.clone()).unwrap(), Handle(1));
+    assert_eq!(doc.add(container).unwrap(), Handle(2));
+    assert_eq!(doc.add(skeleton.clone()).unwrap(), Handle(3));
+    assert_eq!(doc.pointers_of(Handle(3)), []);
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("scratch");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c2110_skeleton.hkx");
+    std::fs::write(&path, doc.write().unwrap()).unwrap();
+
+    let bytes = std::fs::read(&path).unwrap();
+    let back = open(&bytes, &OpenOptions { tagfile_classes: hk2018_1::CLASSES, ..OpenOptions::default() }).unwrap();
+    assert_eq!(back.counts(), Counts { typed: 3, untyped: 0, demoted: 0 });
+    assert_eq!(back.sdk().as_deref(), Some("2018.1"));
+    assert_eq!(back.write().unwrap(), bytes);
+    let hktypes::Document::Tagfile(back) = back else { panic!("not a tagfile") };
+    // Read back, objects are numbered by the file's items: the root stays 1.
+    let skeletons: Vec<_> = back.all::<hk2018_1::hkaSkeleton>().map(|(_, s)| s).collect();
+    assert!(skeletons.len() == 1 && *skeletons[0] == skeleton, "the skeleton does not read back as written");
+    let back_root = back.get::<hk2018_1::hkRootLevelContainer>(Handle(1)).unwrap();
+    assert_eq!(back_root.named_variants.items[0].name, root.named_variants.items[0].name);
+    assert_eq!(skeleton.bones.len(), 193);
+    let report = hkgen::verify::verify_bytes(&path.display().to_string(), &bytes, &Default::default());
+    assert!(report.ok, "{:?}", report.error);
+    assert_eq!((report.format, report.sdk.as_deref()), ("tag0", Some("2018.1")));
 }

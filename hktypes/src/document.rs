@@ -35,17 +35,20 @@
 //! version (`hk_2014.2.0-r1`) by [`OpenOptions::packfile_classes`]. With neither, every object
 //! reads as untyped and still writes back byte for byte.
 //!
-//! Documents from nothing: a packfile one is [`objects::Document::new`] (contents version, file
+//! Documents from nothing, made with the format's own document and wrapped in [`Document`] to
+//! share the vocabulary: a packfile one is [`objects::Document::new`] (contents version, file
 //! version, layout rules), [`objects::Document::declare`] of each class from a class source
-//! (which lists it in `__classnames__` with its signature) and `add` of generated structs; the
-//! writer lays `__data__` out. A Dark Souls III skeleton made so is its stock file byte for byte
-//! (`tests/scratch.rs`).
+//! (which lists it in `__classnames__` with its signature) and `add` of generated structs; a
+//! tagfile one is [`graph::Document::new`] (the `SDKV` and the SDK's type table, as `hkgen`
+//! rebuilds it from a snapshot) and `add` of generated classes, its `TYPE` section written by
+//! [`crate::tagfile::type_writer`]. A Dark Souls III skeleton made so is its stock file byte for
+//! byte; a BotW and an Elden Ring skeleton read back and pass `hkgen verify`
+//! (`tests/scratch.rs`). The tagfile's `TYPE` section holds every type of the table given, not
+//! only those its objects use.
 //!
 //! Not yet here (issue 23): one `Ptr<T>` and one `ClassEntry` for both formats' generated
-//! classes, typed `get`/`get_mut`/`all`/`add` on [`Document`] itself, and tagfiles made from
-//! nothing (`Document::new(sdk, format)` writing the `TYPE` section through
-//! [`crate::tagfile::type_writer`]); the first two need the generated packfile classes to share
-//! the tagfile ones' traits.
+//! classes, and typed `get`/`get_mut`/`all`/`add` on [`Document`] itself; they need the generated
+//! packfile classes to share the tagfile ones' traits.
 //!
 //! ```
 //! use hktypes::{open, ErrorKind, OpenOptions};

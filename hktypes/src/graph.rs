@@ -14,6 +14,7 @@ use crate::reflect::hash::Hasher;
 use crate::reflect::layout::{Layouts, SlotKind, Slots};
 use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
+use crate::tagfile::type_writer;
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
@@ -53,6 +54,9 @@ enum TypesRaw {
     /// The file's own `TYPE` section as read (a range of a shared buffer, or a copy).
     Section(ItemBytes),
     Reference(Vec<u8>),
+    /// A document made from nothing: the section is written from the table
+    /// ([`crate::tagfile::type_writer`]), its hashes in the order the data writer meets the types.
+    Written,
 }
 
 /// A tagfile as objects.
@@ -174,6 +178,23 @@ impl Document {
             source: items,
             trailing: file.trailing.to_vec(),
         })
+    }
+
+    /// An empty document of SDK `sdkv` (`20180100`, as a file's `SDKV` holds it) whose objects
+    /// are described by `types` (every type of the SDK, as `hkgen`'s `schema::rebuild::to_table`
+    /// gives them from a snapshot, or a compendium's). The first object [`Document::add`]ed is the
+    /// root (handle 1). The writer writes a `TYPE` section of `types` through
+    /// [`crate::tagfile::type_writer`], hashes in the order its data writer meets the types.
+    pub fn new(sdkv: &str, types: Arc<TypeTable>) -> Document {
+        Document {
+            sdkv: sdkv.as_bytes().to_vec(),
+            types,
+            raw_types: TypesRaw::Written,
+            objects: vec![None],
+            root: Handle(1),
+            source: Items { items: Vec::new() },
+            trailing: Vec::new(),
+        }
     }
 
     /// An item of the file read (an untyped object's bytes, or a run it holds).
@@ -350,9 +371,15 @@ impl Document {
         }
         let plan = write::plan(&items, &mut layouts)?;
         let (data, table, patches) = write::lay_out(&items, &plan);
+        let written;
         let types = match &self.raw_types {
             TypesRaw::Section(raw) => TypesOut::Section(raw),
             TypesRaw::Reference(body) => TypesOut::Reference(body),
+            TypesRaw::Written => {
+                let style = type_writer::Style::for_sdk(&String::from_utf8_lossy(&self.sdkv));
+                written = type_writer::write_ordered(&self.types, style, &type_writer::data_hash_order(&self.types, &table, &patches));
+                TypesOut::Section(&written)
+            }
         };
         let mut out = write::write_file(&self.sdkv, &data, types, &table, &patches);
         out.extend_from_slice(&self.trailing);
