@@ -73,7 +73,7 @@ fn main() {
         let file = hktypes::packfile::PackFile::read(&data).expect("a corpus packfile reads");
         let sdk = sdk_of_contents_version(&file.contents_version());
         let Ok(doc) = Document::from_file_with(file, &schemas.sources_for(&sdk)) else { continue };
-        if doc.objects.iter().any(|o| matches!(o.body, Body::Raw(_))) {
+        if doc.objects.iter().any(|o| matches!(o.body, Body::Untyped(_))) {
             continue;
         }
         let Ok(text) = xml::write(&doc, WriteOptions::default()) else { continue };

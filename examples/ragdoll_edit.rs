@@ -20,8 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let bytes = std::fs::read(&input)?;
     let mut doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES)?;
-    let (typed, dynamic) = doc.counts();
-    println!("{}: {typed} typed and {dynamic} dynamic objects", input.display());
+    let hktypes::Counts { typed, untyped, .. } = doc.counts();
+    println!("{}: {typed} typed and {untyped} untyped objects", input.display());
 
     let (handle, ragdoll) = doc.all::<hknpRagdollData>().next().ok_or("no hknpRagdollData in the file")?;
     let body = &ragdoll.body_cinfos[0];

@@ -20,8 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Objects whose class the table has (by name and layout hash) are typed; the rest are dynamic.
     let doc = Document::read(&bytes, &Default::default(), hkclasses::hk2018_1::CLASSES)?;
-    let (typed, dynamic) = doc.counts();
-    println!("{}: {typed} typed and {dynamic} dynamic objects", path.display());
+    let hktypes::Counts { typed, untyped, .. } = doc.counts();
+    println!("{}: {typed} typed and {untyped} untyped objects", path.display());
     for h in doc.handles().take(8) {
         println!("  object {h:?}: {}", doc.type_name(h).unwrap_or_default());
     }

@@ -39,7 +39,7 @@ fn main() {
         for (b, set) in &files {
             let f = TagFile::read(b, set).expect("read tagfile");
             let doc = Document::from_file_sharing(&f, Some(b), hkclasses::classes_for_sdk(&f.sdk_version())).expect("read objects");
-            objects += std::hint::black_box(doc).counts().0;
+            objects += std::hint::black_box(doc).counts().typed;
         }
         passes += 1;
     }

@@ -36,9 +36,9 @@ fn corpus_packfiles_round_trip_through_objects() {
         };
         let c = doc.counts();
         n[2] += c.typed;
-        n[3] += c.raw;
+        n[3] += c.untyped;
         n[4] += c.demoted;
-        if c.raw == 0 {
+        if c.untyped == 0 {
             n[5] += 1;
         }
         match doc.write() {
@@ -242,7 +242,8 @@ fn edited_botw_skeleton_writes_and_reads_back() {
 #[test]
 fn an_integer_too_wide_for_its_member_is_refused() {
     use hktypes::packfile::layout::MemberType;
-    use hktypes::packfile::objects::{Body, Handle, Value};
+    use hktypes::packfile::objects::{Body, Value};
+    use hktypes::Handle;
     let Some(corpus) = common::corpus() else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let mut checked = 0;

@@ -10,8 +10,9 @@ mod common;
 use hkclasses::{hk2010_2, hk2013_1, hk2014_1, hk2014_2, hk5_5};
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::{Body, Document, Handle};
+use hktypes::packfile::objects::{Body, Document};
 use hktypes::packfile::typed::{ClassEntry, PackClass, Ptr, StructCounts};
+use hktypes::Handle;
 use std::collections::BTreeMap;
 
 /// Objects that went through a struct in all corpus files of each version, at least: the figures
@@ -300,7 +301,7 @@ fn botw_ragdoll_edited_through_structs() {
     // A new object: a copy of the edited body, appended and pointed at by the ragdoll.
     let mut grown = Document::read(&out, set).unwrap();
     let n = grown.objects.len();
-    let new = grown.push(&b2).unwrap();
+    let new = grown.add(&b2).unwrap();
     assert_eq!(new, Handle(n as u32));
     let rh = grown.find("hkaRagdollInstance").next().unwrap();
     grown.update::<hkaRagdollInstance, _>(rh, |r| r.rigid_bodies.push(Ptr::to(new))).unwrap();
@@ -310,7 +311,7 @@ fn botw_ragdoll_edited_through_structs() {
     let r: hkaRagdollInstance = reread.get(rh).unwrap();
     assert_eq!(r.rigid_bodies.last().and_then(|p| p.handle()), Some(new));
     assert_eq!(reread.get::<hkpRigidBody>(new).unwrap(), b2);
-    assert!(grown.push(&hk2014_2::hkaBone { name: "x".into(), lock_translation: hktypes::value::Bool8(0) }).is_err());
+    assert!(grown.add(&hk2014_2::hkaBone { name: "x".into(), lock_translation: hktypes::value::Bool8(0) }).is_err());
 
     // Undoing the edits gives the stock file back.
     let mut undo = back;

@@ -149,9 +149,9 @@ impl Report {
 
     fn roundtrip(&mut self, bytes: &[u8], t: &TagFile<'_>, classes: &[ClassEntry]) {
         let written = Document::from_file(t, classes).and_then(|doc| {
-            let (typed, dynamic) = doc.counts();
-            self.typed = Some(typed);
-            self.dynamic = Some(dynamic);
+            let c = doc.counts();
+            self.typed = Some(c.typed);
+            self.dynamic = Some(c.untyped);
             self.typed_roundtrip = Some(match doc.write_typed() {
                 Ok(out) if out == bytes => "exact",
                 Ok(_) => "differs",
@@ -341,7 +341,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 r.bad_pointer = c.bad_pointer.clone();
                 // Objects typed through the class schema, and objects kept as their bytes.
                 r.typed = Some(c.typed);
-                r.dynamic = Some(c.raw);
+                r.dynamic = Some(c.untyped);
                 r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" && c.bad_pointer.is_none() };
                 if !r.ok {
                     r.error = Some(if c.signatures_matched != c.signatures_stored {
@@ -357,7 +357,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                         format!("round trip {} (container {})", c.roundtrip, c.container_roundtrip)
                     });
                 }
-                if r.ok && c.raw > 0 {
+                if r.ok && c.untyped > 0 {
                     // Objects kept raw because their values claim more than the data holds (an
                     // array of 0x7FFFFFFF elements) name the object and member.
                     let doc = hktypes::packfile::PackFile::read(bytes)

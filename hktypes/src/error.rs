@@ -112,6 +112,19 @@ pub enum ErrorKind {
     #[error("{0}")]
     /// An I/O failure, as text.
     Io(String),
+    #[error("cannot remove {object}: still pointed at by {}", .referrers.join(", "))]
+    /// `remove` of an object that other objects point at; they are named (`object 3
+    /// (hkaAnimationContainer)`) so that their pointers can be cleared first.
+    Referenced {
+        /// The object to remove.
+        object: String,
+        /// The objects that point at it, in handle order.
+        referrers: Vec<String>,
+    },
+    #[error("not a Havok file: {0}")]
+    /// The bytes are none of the formats [`crate::sniff`] recognises; says how they start
+    /// (`starts with 89 50 4E 47 ...`).
+    NotHavok(String),
 }
 
 impl ErrorKind {

@@ -1,5 +1,5 @@
 //! The object graph of a tagfile: every object item as a typed object (a generated class that the
-//! file's type table agrees with by name and hash) or, for any other type, a dynamic object kept as
+//! file's type table agrees with by name and hash) or, for any other type, an untyped object kept as
 //! its bytes and the runs it owns. Pointers are handles (the object's item index in the file read)
 //! that keep sharing and allow cycles; arrays and strings belong to the object that holds them.
 //!
@@ -14,14 +14,12 @@ use crate::reflect::hash::Hasher;
 use crate::reflect::layout::{Layouts, SlotKind, Slots};
 use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
+use crate::tagfile::type_writer;
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
+use crate::{Counts, Handle};
 use std::sync::Arc;
-
-/// A handle to an object of a [`Document`]: the object's item index in the file it was read from
-/// (objects added later get new ones).
-pub type Handle = u32;
 
 /// One object of the graph.
 pub enum Node {
@@ -29,7 +27,7 @@ pub enum Node {
     Typed(Box<dyn Object>),
     /// Any other type: the object is item `item` of the file read, kept with the runs it reaches
     /// (see [`Document::source_item`]); its reference slots hold that file's item indices.
-    Dynamic {
+    Untyped {
         /// The object's item index in the file read.
         item: u32,
     },
@@ -56,6 +54,9 @@ enum TypesRaw {
     /// The file's own `TYPE` section as read (a range of a shared buffer, or a copy).
     Section(ItemBytes),
     Reference(Vec<u8>),
+    /// A document made from nothing: the section is written from the table
+    /// ([`crate::tagfile::type_writer`]), its hashes in the order the data writer meets the types.
+    Written,
 }
 
 /// A tagfile as objects.
@@ -66,7 +67,7 @@ pub struct Document {
     /// By handle; `None` where the handle is not an object (index 0, runs).
     objects: Vec<Option<Entry>>,
     root: Handle,
-    /// The items of the file read, which dynamic and untouched typed objects are written from.
+    /// The items of the file read, which untyped and untouched typed objects are written from.
     source: Items,
     /// The bytes after the `TAG0` section of the file read, written back after it.
     trailing: Vec<u8>,
@@ -93,7 +94,7 @@ pub type Classes = &'static [ClassEntry];
 
 impl Document {
     /// Reads a tagfile; objects whose type a class of `classes` matches (same key, same computed
-    /// hash) become typed. Pass `&[]` for a purely dynamic graph.
+    /// hash) become typed. Pass `&[]` for a purely untyped graph.
     pub fn read(bytes: &[u8], compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<Document> {
         let file = TagFile::read(bytes, compendia)?;
         Self::from_file(&file, classes)
@@ -123,7 +124,7 @@ impl Document {
         let mut name = String::new();
         let runs = FileRuns { items: &items, file };
         // Typed objects own their arrays: a file in which some array run is named by more than
-        // one slot is read as dynamic objects, which keep run identities.
+        // one slot is read as untyped objects, which keep run identities.
         let shared_arrays = sharing.shared_arrays;
         let mut objects: Vec<Option<Entry>> = (0..items.items.len()).map(|_| None).collect();
         // The string origins of the object being read (see `refs_agree`), reused.
@@ -147,7 +148,7 @@ impl Document {
             strings.clear();
             if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
-                // A value the class cannot read (a hostile or odd file) leaves the object dynamic, and
+                // A value the class cannot read (a hostile or odd file) leaves the object untyped, and
                 // so does one whose references the class found elsewhere than the file's slots.
                 if let Ok(obj) = (class.read)(&value::Reader::new(&it.bytes, base, &runs)) {
                     if refs_agree(&items, it, &*obj, &mut strings) {
@@ -155,10 +156,10 @@ impl Document {
                     }
                 }
             }
-            // The string origins gathered mean nothing for an object left dynamic.
+            // The string origins gathered mean nothing for an object left untyped.
             let (node, raw, strings) = match node {
                 Some(n) => (n, Some(i as u32), Origins::from(&strings[..])),
-                None => (Node::Dynamic { item: i as u32 }, None, Origins::default()),
+                None => (Node::Untyped { item: i as u32 }, None, Origins::default()),
             };
             objects[i] = Some(Entry { ty: it.ty, kind_byte: it.kind_byte, node, strings, raw });
         }
@@ -167,7 +168,7 @@ impl Document {
             (TypeSource::Compendium { id, rest }, _) => TypesRaw::Reference([&id.0[..], rest].concat()),
             (TypeSource::Own, None) => return Err(crate::error::ContainerError::new(ErrorKind::MissingSection("TYPE")).into()),
         };
-        let root = if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 };
+        let root = Handle(if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 });
         Ok(Document {
             sdkv: file.sdkv_raw.to_vec(),
             types: Arc::clone(&file.types),
@@ -179,7 +180,24 @@ impl Document {
         })
     }
 
-    /// An item of the file read (a dynamic object's bytes, or a run it holds).
+    /// An empty document of SDK `sdkv` (`20180100`, as a file's `SDKV` holds it) whose objects
+    /// are described by `types` (every type of the SDK, as `hkgen`'s `schema::rebuild::to_table`
+    /// gives them from a snapshot, or a compendium's). The first object [`Document::add`]ed is the
+    /// root (handle 1). The writer writes a `TYPE` section of `types` through
+    /// [`crate::tagfile::type_writer`], hashes in the order its data writer meets the types.
+    pub fn new(sdkv: &str, types: Arc<TypeTable>) -> Document {
+        Document {
+            sdkv: sdkv.as_bytes().to_vec(),
+            types,
+            raw_types: TypesRaw::Written,
+            objects: vec![None],
+            root: Handle(1),
+            source: Items { items: Vec::new() },
+            trailing: Vec::new(),
+        }
+    }
+
+    /// An item of the file read (an untyped object's bytes, or a run it holds).
     pub fn source_item(&self, index: u32) -> Option<&ItemData> {
         self.source.items.get(index as usize)
     }
@@ -189,6 +207,11 @@ impl Document {
         &self.types
     }
 
+    /// The SDK version of the file read, as [`TagFile::sdk_version`] gives it (`2018.1`).
+    pub fn sdk_version(&self) -> String {
+        crate::tagfile::sdk_version(&String::from_utf8_lossy(&self.sdkv))
+    }
+
     /// The root object (item 1).
     pub fn root(&self) -> Handle {
         self.root
@@ -196,32 +219,32 @@ impl Document {
 
     /// Every object handle, in handle order.
     pub fn handles(&self) -> impl Iterator<Item = Handle> + '_ {
-        self.objects.iter().enumerate().filter(|(_, e)| e.is_some()).map(|(i, _)| i as Handle)
+        self.objects.iter().enumerate().filter(|(_, e)| e.is_some()).map(|(i, _)| Handle(i as u32))
     }
 
-    /// The object behind a handle, typed or dynamic.
+    /// The object behind a handle, typed or untyped.
     pub fn node(&self, h: Handle) -> Option<&Node> {
-        self.objects.get(h as usize)?.as_ref().map(|e| &e.node)
+        self.objects.get(h.0 as usize)?.as_ref().map(|e| &e.node)
     }
 
     /// The full type name of an object.
     pub fn type_name(&self, h: Handle) -> Option<String> {
-        let e = self.objects.get(h as usize)?.as_ref()?;
+        let e = self.objects.get(h.0 as usize)?.as_ref()?;
         Some(self.types.full_name(e.ty))
     }
 
-    /// The object as class `T` (itself or one of its bases); `None` when it is dynamic or neither.
+    /// The object as class `T` (itself or one of its bases); `None` when it is untyped or neither.
     pub fn get<T: Object>(&self, h: Handle) -> Option<&T> {
         match self.node(h)? {
             Node::Typed(o) => o.downcast_ref::<T>(),
-            Node::Dynamic { .. } => None,
+            Node::Untyped { .. } => None,
         }
     }
 
     /// The object as class `T`, to change it. Only the object's own class, not a base, can be
     /// taken mutably.
     pub fn get_mut<T: Object>(&mut self, h: Handle) -> Option<&mut T> {
-        let entry = self.objects.get_mut(h as usize)?.as_mut()?;
+        let entry = self.objects.get_mut(h.0 as usize)?.as_mut()?;
         // From here on the object is written through its class.
         entry.raw = None;
         match &mut entry.node {
@@ -229,7 +252,7 @@ impl Document {
                 let any: &mut dyn std::any::Any = &mut **o;
                 any.downcast_mut::<T>()
             }
-            Node::Dynamic { .. } => None,
+            Node::Untyped { .. } => None,
         }
     }
 
@@ -238,10 +261,10 @@ impl Document {
         self.handles().filter_map(move |h| self.get::<T>(h).map(|o| (h, o)))
     }
 
-    /// (typed, dynamic) object counts.
-    pub fn counts(&self) -> (usize, usize) {
+    /// How many objects are typed and how many untyped (no class matched; `demoted` is 0).
+    pub fn counts(&self) -> Counts {
         let typed = self.objects.iter().flatten().filter(|e| matches!(e.node, Node::Typed(_))).count();
-        (typed, self.objects.iter().flatten().count() - typed)
+        Counts { typed, untyped: self.objects.iter().flatten().count() - typed, demoted: 0 }
     }
 
     /// Adds a typed object of the file's type named `T::NAME`; returns its handle.
@@ -253,7 +276,63 @@ impl Document {
             .map(|(i, _)| i)
             .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
         self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Origins::default(), raw: None }));
-        Ok(self.objects.len() as Handle - 1)
+        Ok(Handle(self.objects.len() as u32 - 1))
+    }
+
+    /// The objects `h` points at, directly or through its arrays, each once, in ascending order.
+    pub fn pointers_of(&self, h: Handle) -> Vec<Handle> {
+        let Some(e) = self.objects.get(h.0 as usize).and_then(Option::as_ref) else { return Vec::new() };
+        let mut out = Vec::new();
+        match &e.node {
+            Node::Typed(o) => {
+                let mut collect = PointerCollector { out: &mut out, depth: 0 };
+                o.visit_object_refs(&mut collect);
+            }
+            Node::Untyped { item } => {
+                // Pointers in the item and in the runs its arrays reach (strings hold none).
+                let mut seen = std::collections::HashSet::new();
+                let mut stack = vec![*item];
+                while let Some(i) = stack.pop() {
+                    let Some(it) = self.source.items.get(i as usize).filter(|_| seen.insert(i)) else { continue };
+                    for (_, slot, t) in it.references() {
+                        match slot.kind {
+                            SlotKind::Pointer => out.push(t),
+                            SlotKind::Array => stack.push(t),
+                            SlotKind::String => {}
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out.retain(|&t| t != 0);
+        out.into_iter().map(Handle).collect()
+    }
+
+    /// The objects that point at `h`, in handle order.
+    pub fn referrers(&self, h: Handle) -> Vec<Handle> {
+        self.handles().filter(|&o| o != h && self.pointers_of(o).contains(&h)).collect()
+    }
+
+    /// Removes object `h`. Refused while another object points at it (the error names them, see
+    /// [`ErrorKind::Referenced`]) and for the root object; an unknown handle is an error too.
+    /// The other objects keep their handles.
+    pub fn remove(&mut self, h: Handle) -> Result<(), ValueError> {
+        let name = |d: &Document, o: Handle| format!("object {} ({})", o.0, d.type_name(o).unwrap_or_default());
+        if self.node(h).is_none() {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("no object {}", h.0))));
+        }
+        if h == self.root {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("{} is the root object", name(self, h)))));
+        }
+        let referrers = self.referrers(h);
+        if !referrers.is_empty() {
+            let referrers = referrers.into_iter().map(|o| name(self, o)).collect();
+            return Err(ValueError::new(ErrorKind::Referenced { object: name(self, h), referrers }));
+        }
+        self.objects[h.0 as usize] = None;
+        Ok(())
     }
 
     /// Writes the document as a TAG0 file: the items by the spec's walk from the root, the type
@@ -278,7 +357,7 @@ impl Document {
             let item = match (&e.node, &e.raw) {
                 (Node::Typed(_), Some(index)) if !all_typed => b.dynamic(&self.source, *index)?,
                 (Node::Typed(o), _) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
-                (Node::Dynamic { item }, _) => b.dynamic(&self.source, *item)?,
+                (Node::Untyped { item }, _) => b.dynamic(&self.source, *item)?,
             };
             b.items[h] = item;
         }
@@ -287,14 +366,20 @@ impl Document {
         let items = Items { items: b.items };
         let mut layouts = Layouts::new(&self.types);
         let order_root = self.root;
-        if order_root != 1 {
+        if order_root != Handle(1) {
             return Err(WriteError::new(ErrorKind::Invalid("the root object must keep handle 1".into())).into());
         }
         let plan = write::plan(&items, &mut layouts)?;
         let (data, table, patches) = write::lay_out(&items, &plan);
+        let written;
         let types = match &self.raw_types {
             TypesRaw::Section(raw) => TypesOut::Section(raw),
             TypesRaw::Reference(body) => TypesOut::Reference(body),
+            TypesRaw::Written => {
+                let style = type_writer::Style::for_sdk(&String::from_utf8_lossy(&self.sdkv));
+                written = type_writer::write_ordered(&self.types, style, &type_writer::data_hash_order(&self.types, &table, &patches));
+                TypesOut::Section(&written)
+            }
         };
         let mut out = write::write_file(&self.sdkv, &data, types, &table, &patches);
         out.extend_from_slice(&self.trailing);
@@ -430,6 +515,27 @@ impl value::Visitor for RefCheck<'_, '_> {
     }
 }
 
+/// Collects the object targets of a typed object's slots, through its arrays' elements.
+struct PointerCollector<'o> {
+    out: &'o mut Vec<u32>,
+    depth: u32,
+}
+
+impl value::Visitor for PointerCollector<'_> {
+    fn reference(&mut self, _at: usize, target: Target<'_>) {
+        match target {
+            Target::Object(t) => self.out.push(t),
+            Target::Run(r) if r.holds_refs() && self.depth < crate::value::MAX_DEPTH => {
+                let mut inner = PointerCollector { out: &mut *self.out, depth: self.depth + 1 };
+                for i in 0..r.len() {
+                    r.visit_elem(i, i * r.elem_size(), &mut inner);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Turns objects back into items: objects keep their handles as item indices; runs get fresh
 /// indices after them.
 struct Builder<'t> {
@@ -442,7 +548,7 @@ struct Builder<'t> {
     /// The string origins of the typed object being written, and how many were used.
     origins: &'t [u32],
     next_origin: usize,
-    /// Runs of the file read already written (by dynamic objects, or strings of typed objects
+    /// Runs of the file read already written (by untyped objects, or strings of typed objects
     /// whose text is unchanged) -> their new indices: a run two slots share is written once.
     /// Indexed by the run's item index in the file read; 0 for a run not written yet.
     old_runs: Vec<u32>,
@@ -505,7 +611,7 @@ impl<'t> Builder<'t> {
         Ok(ItemData { ty, kind_byte, count: 1, elem_size: size as u32, bytes: bytes.into(), slots })
     }
 
-    /// The item of a dynamic object, its owned runs copied under fresh indices.
+    /// The item of an untyped object, its owned runs copied under fresh indices.
     fn dynamic(&mut self, source: &Items, index: u32) -> Result<ItemData, WriteError> {
         let item = source.items.get(index as usize).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("no item {index}"))))?;
         // The runs the object reaches through arrays and strings that are not written yet, each

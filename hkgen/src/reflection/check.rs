@@ -67,6 +67,13 @@ impl ClassSchemas {
     }
 }
 
+/// [`hktypes::open`] reads a packfile through the schema of the SDK its contents version names.
+impl hktypes::PackfileClasses for ClassSchemas {
+    fn for_version(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        self.sources_for(&crate::reflection::sources::sdk_of_contents_version(version))
+    }
+}
+
 /// The result for one packfile.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PackfileCheck {
@@ -97,8 +104,8 @@ pub struct PackfileCheck {
     pub container_roundtrip: &'static str,
     /// Objects read through the class schema, and objects kept as bytes.
     pub typed: usize,
-    /// Objects kept as their raw bytes (with their fixups), not read through a class schema.
-    pub raw: usize,
+    /// Objects kept untyped: their bytes (with their fixups), not read through a class schema.
+    pub untyped: usize,
     /// When the round trip through the objects differs: the first differing file offset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_offset: Option<u64>,
@@ -160,7 +167,7 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
     match doc.and_then(|d| {
         let c = d.counts();
         r.typed = c.typed;
-        r.raw = c.raw;
+        r.untyped = c.untyped;
         r.bad_pointer = d.check_pointers(&sources).err().map(|e| e.to_string());
         d.write()
     }) {

@@ -9,7 +9,8 @@
 //! accepted, as is a pointer into another section (a class in `__types__`).
 
 use super::layout::{ClassSource, Member, MemberType};
-use super::objects::{Body, Document, Handle, Ref, Value};
+use super::objects::{Body, Document, Ref, Value};
+use crate::Handle;
 use crate::error::ItemsError;
 
 /// How deep values nest before the walk stops (struct members within struct members: stock

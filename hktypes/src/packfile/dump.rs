@@ -89,7 +89,7 @@ impl Document {
                 class: o.class.clone(),
                 members: match &o.body {
                     Body::Typed(values) => self.record(&o.class, values, 0),
-                    Body::Raw(r) => Dumped::Record(vec![
+                    Body::Untyped(r) => Dumped::Record(vec![
                         ("raw_bytes".into(), Dumped::UInt(r.bytes.len() as u64)),
                         ("local_fixups".into(), Dumped::UInt(r.local.len() as u64)),
                         ("pointers".into(), Dumped::List(r.global.iter().map(|(_, t)| ptr(t)).collect())),

@@ -8,7 +8,8 @@
 //! [`layout`] lays classes out from platform-neutral hkClass descriptions under a file's four layout
 //! rules; [`objects`] reads `__data__` into objects through them (raw bytes where no description
 //! fits) and lays it out again, under the file's rules or another platform's; [`typed`] converts
-//! objects to and from generated structs; [`dump`] prints the objects; [`check`] checks where the
+//! objects to and from generated structs; [`scratch`] makes an empty document to
+//! which classes are declared and objects added; [`dump`] prints the objects; [`check`] checks where the
 //! typed objects' pointers point (for `hkgen verify`); [`xml`] reads and writes the objects as
 //! Havok's `<hkpackfile>` XML.
 
@@ -18,6 +19,7 @@ pub mod file;
 pub mod layout;
 pub mod objects;
 pub mod raw;
+pub mod scratch;
 pub mod typed;
 pub mod write;
 pub mod xml;

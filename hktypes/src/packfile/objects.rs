@@ -4,7 +4,7 @@
 //! [`ClassSource`] describes (and whose signature, where the source computes one, is the one the
 //! file stores) is read member by member from the layout the file's four rules give: global
 //! fixups are pointers to objects, local fixups the out-of-line data of arrays and strings. Any
-//! other object is kept as [`Raw`] bytes (from its start up to the next object) with its fixups, so
+//! other object is kept as [`Untyped`] bytes (from its start up to the next object) with its fixups, so
 //! that it round-trips too. `hkRelArray` elements are read from inside the object (the member's
 //! 16-bit offset from itself); a class with hidden members ([`Class::hidden_members`]) gets, after
 //! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers.
@@ -30,6 +30,7 @@ use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, Virtua
 use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
 use super::raw::{Endian, LayoutRules};
 use crate::error::{ContainerError, ErrorKind, ItemsError, Result, UnlayeredError, ValueError, WriteError};
+use crate::{Counts, Handle};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -68,10 +69,6 @@ impl Fx {
 }
 
 type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
-
-/// An object's index in [`Document::objects`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Handle(pub u32);
 
 /// Where a pointer points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -156,7 +153,7 @@ impl Array {
 
 /// An object kept as its bytes: from its start to the next object, with the fixups inside.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Raw {
+pub struct Untyped {
     /// The bytes (the object, its out-of-line data and the padding after).
     pub bytes: Vec<u8>,
     /// Local fixups, relative to the object's start.
@@ -171,7 +168,7 @@ pub enum Body {
     /// Its members through the class description, the ancestors' first.
     Typed(Vec<Value>),
     /// Its bytes, for a class no description covers.
-    Raw(Raw),
+    Untyped(Untyped),
 }
 
 /// One object of `__data__`.
@@ -693,17 +690,6 @@ pub(crate) fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: 
     ok
 }
 
-/// How many objects were read through their class, and how many kept as bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Objects with [`Body::Typed`].
-    pub typed: usize,
-    /// Objects with [`Body::Raw`].
-    pub raw: usize,
-    /// Of the raw ones, those whose class reads them but does not write them back exactly.
-    pub demoted: usize,
-}
-
 impl Document {
     /// Reads a packfile's objects through the classes of `source`.
     pub fn read(bytes: &[u8], source: &dyn ClassSource) -> Result<Document> {
@@ -875,7 +861,7 @@ impl Document {
             });
             let body = match typed {
                 Some(values) => Body::Typed(values),
-                None => Body::Raw(Raw { bytes: span.to_vec(), local, global }),
+                None => Body::Untyped(Untyped { bytes: span.to_vec(), local, global }),
             };
             out.push(Object { class, class_ref: (v.section, v.name_offset), body, array_align, kept });
         }
@@ -888,10 +874,69 @@ impl Document {
         Ok(Document { file, data_index, objects: out, classes, root, demoted, bad_values })
     }
 
-    /// How many objects are typed and how many raw.
+    /// How many objects are typed and how many untyped (kept as their bytes).
     pub fn counts(&self) -> Counts {
         let typed = self.objects.iter().filter(|o| matches!(o.body, Body::Typed(_))).count();
-        Counts { typed, raw: self.objects.len() - typed, demoted: self.demoted }
+        Counts { typed, untyped: self.objects.len() - typed, demoted: self.demoted }
+    }
+
+    /// The objects `h` points at (from its values, or an untyped object's global fixups), each
+    /// once, in ascending order.
+    pub fn pointers_of(&self, h: Handle) -> Vec<Handle> {
+        let mut out = Vec::new();
+        if let Some(o) = self.objects.get(h.0 as usize) {
+            body_refs(&o.body, &mut |r: &Ref| {
+                if let Ref::Object(t) | Ref::Inside(t, _) = *r {
+                    out.push(t);
+                }
+            });
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The objects that point at `h`, in file order.
+    pub fn referrers(&self, h: Handle) -> Vec<Handle> {
+        (0..self.objects.len() as u32).map(Handle).filter(|&o| o != h && self.pointers_of(o).contains(&h)).collect()
+    }
+
+    /// Removes object `h`. Refused while another object points at it (the error names them, see
+    /// [`ErrorKind::Referenced`]) and for the contents (root) object. The objects after it move
+    /// down by one handle, and every pointer to them follows.
+    pub fn remove(&mut self, h: Handle) -> Result<(), ValueError> {
+        let name = |d: &Document, o: Handle| format!("object {} ({})", o.0, d.objects[o.0 as usize].class);
+        if h.0 as usize >= self.objects.len() {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("no object {}", h.0))));
+        }
+        if Some(h) == self.root {
+            return Err(ValueError::new(ErrorKind::Invalid(format!("{} is the contents (root) object", name(self, h)))));
+        }
+        let referrers = self.referrers(h);
+        if !referrers.is_empty() {
+            let referrers = referrers.into_iter().map(|o| name(self, o)).collect();
+            return Err(ValueError::new(ErrorKind::Referenced { object: name(self, h), referrers }));
+        }
+        self.objects.remove(h.0 as usize);
+        let down = |t: &mut Handle| {
+            if t.0 > h.0 {
+                t.0 -= 1;
+            }
+        };
+        for o in &mut self.objects {
+            each_ref(&mut o.body, &mut |r: &mut Ref| {
+                if let Ref::Object(t) | Ref::Inside(t, _) = r {
+                    down(t);
+                }
+            });
+        }
+        if let Some(r) = &mut self.root {
+            down(r);
+        }
+        if let Some((b, _)) = &mut self.bad_values {
+            down(b);
+        }
+        Ok(())
     }
 
     /// The objects of class `class`, in file order.
@@ -914,7 +959,7 @@ impl Document {
         let i = self.member_names(&class).iter().position(|n| n == name)?;
         match &mut self.objects.get_mut(h.0 as usize)?.body {
             Body::Typed(values) => values.get_mut(i),
-            Body::Raw(_) => None,
+            Body::Untyped(_) => None,
         }
     }
 
@@ -955,7 +1000,7 @@ impl Document {
     }
 
     /// The file with `__data__` laid out under `rules` (another platform's pointer size, byte
-    /// order and padding rules). Raw objects cannot change layout: writing them under other rules
+    /// order and padding rules). Untyped objects cannot change layout: writing them under other rules
     /// is an error that names them.
     pub fn write_as(&self, rules: LayoutRules) -> Result<Vec<u8>> {
         self.to_packfile(rules)?.to_bytes()
@@ -966,7 +1011,7 @@ impl Document {
         let own = self.layout();
         let same = rules == own;
         if !same {
-            if let Some((i, o)) = self.objects.iter().enumerate().find(|(_, o)| matches!(o.body, Body::Raw(_))) {
+            if let Some((i, o)) = self.objects.iter().enumerate().find(|(_, o)| matches!(o.body, Body::Untyped(_))) {
                 return Err(WriteError::new(ErrorKind::Invalid(format!(
                     "object {i} ({}) has no class description: it cannot be laid out under {rules}",
                     o.class
@@ -997,7 +1042,7 @@ impl Document {
             w.follow = if same && !o.kept.is_empty() { Follow::Replay { kept: &o.kept, next: 0, off: None } } else { Follow::Stock };
             match &o.body {
                 Body::Typed(values) => w.object(&o.class, values).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?,
-                Body::Raw(r) => {
+                Body::Untyped(r) => {
                     w.out.extend_from_slice(&r.bytes);
                     w.local.extend(r.local.iter().map(|f| LocalFixup { src: f.src + at, dst: f.dst + at }));
                     w.pending.extend(r.global.iter().map(|&(src, t)| (src + at, t)));
@@ -1529,6 +1574,47 @@ impl Writer<'_, '_, '_> {
             _ => {}
         }
         Ok(())
+    }
+}
+
+/// Calls `f` on every pointer of an object: the values' pointers and variants, or an untyped
+/// object's global fixups.
+fn body_refs(body: &Body, f: &mut impl FnMut(&Ref)) {
+    fn value(v: &Value, f: &mut impl FnMut(&Ref)) {
+        match v {
+            Value::Ptr(r) => f(r),
+            Value::Variant(a, b) => {
+                f(a);
+                f(b);
+            }
+            Value::Array(a) => a.items.iter().for_each(|x| value(x, f)),
+            Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter().for_each(|x| value(x, f)),
+            _ => {}
+        }
+    }
+    match body {
+        Body::Typed(vs) => vs.iter().for_each(|v| value(v, f)),
+        Body::Untyped(u) => u.global.iter().for_each(|(_, r)| f(r)),
+    }
+}
+
+/// [`body_refs`] with the pointers given mutably (for renumbering them).
+fn each_ref(body: &mut Body, f: &mut impl FnMut(&mut Ref)) {
+    fn value(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
+        match v {
+            Value::Ptr(r) => f(r),
+            Value::Variant(a, b) => {
+                f(a);
+                f(b);
+            }
+            Value::Array(a) => a.items.iter_mut().for_each(|x| value(x, f)),
+            Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter_mut().for_each(|x| value(x, f)),
+            _ => {}
+        }
+    }
+    match body {
+        Body::Typed(vs) => vs.iter_mut().for_each(|v| value(v, f)),
+        Body::Untyped(u) => u.global.iter_mut().for_each(|(_, r)| f(r)),
     }
 }
 

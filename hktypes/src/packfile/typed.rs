@@ -10,7 +10,7 @@
 //! A struct applies to an object only when the class name matches, the signature the file stores
 //! in `__classnames__` is the struct's [`PackClass::SIGNATURE`] (the schema's, recomputed), and the
 //! document read the object through a description with the same members. Objects of other classes
-//! stay values ([`Document::field`]) or bytes ([`Body::Raw`]).
+//! stay values ([`Document::field`]) or bytes ([`Body::Untyped`]).
 //!
 //! ```no_run
 //! # use hktypes::packfile::objects::Document;
@@ -42,7 +42,8 @@
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{Array, Body, Document, Handle, Ref, Value};
+use super::objects::{Array, Body, Document, Ref, Value};
+use crate::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Result, Transform, Vector4};
 use std::fmt;
@@ -549,7 +550,7 @@ impl ClassEntry {
 pub struct StructCounts {
     /// Objects converted into their generated struct and back.
     pub structs: usize,
-    /// Objects left as they are: no struct of their class (or of its signature), or raw.
+    /// Objects left as they are: no struct of their class (or of its signature), or untyped.
     pub dynamic: usize,
     /// Objects that have a struct but whose values did not convert (kept as they were).
     pub failed: usize,
@@ -662,14 +663,33 @@ impl Document {
     }
 
     /// Appends a new object holding `value` (written after the others) and returns its handle.
-    /// The file must already hold an object of `T`'s class that `T` applies to: the new object
-    /// takes its `__classnames__` entry, and the document its layout.
-    pub fn push<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
-        let like = self
-            .find(T::NAME)
-            .find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok())
-            .ok_or_else(|| err(format!("no object of class {} to take its class name entry and layout from", T::NAME)))?;
-        let class_ref = self.objects[like.0 as usize].class_ref;
+    /// `T`'s class must be one the document lists in `__classnames__` with `T`'s signature and
+    /// describes with `T`'s members: a class of the file read, or one [`Document::declare`]d.
+    /// The first object added to an empty document is its root.
+    pub fn add<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
+        let like = self.find(T::NAME).find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok());
+        let class_ref = match like {
+            Some(like) => self.objects[like.0 as usize].class_ref,
+            None => {
+                let section = self.file.section_index(super::CLASSNAMES);
+                let names = self.file.class_names();
+                let offset = names.get(T::NAME).filter(|c| c.signature == T::SIGNATURE).and_then(|_| names.offset_of(T::NAME));
+                match (section, offset) {
+                    (Some(s), Some(o)) if self.members_are(T::NAME, T::MEMBERS) => (s as u32, o),
+                    _ => {
+                        return Err(err(format!(
+                            "{} (signature {:#010x}) is not a class of the document: declare it first",
+                            T::NAME,
+                            T::SIGNATURE
+                        )))
+                    }
+                }
+            }
+        };
+        if self.root.is_none() && self.objects.is_empty() {
+            self.root = Some(Handle(0));
+            self.file.header.contents_class_name_section_offset = class_ref.1;
+        }
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
         let h = Handle(self.objects.len() as u32);

@@ -68,7 +68,8 @@
 use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Handle, Object, Ref, Value, HIDDEN};
+use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Object, Ref, Value, HIDDEN};
+use crate::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 use std::collections::HashMap;
@@ -762,7 +763,7 @@ fn f32_to_half(x: f32) -> u16 {
 /// The signatures of `hkClass`, `hkClassMember`, `hkClassEnum` and `hkClassEnumItem` that
 /// Havok's packer lists first in `__classnames__`, by file version (as the corpus's packfiles
 /// store them: 5.5; 6.6, 7.1 and 2010.1; 2010.2 and 2011; 2012.2 to 2014.2).
-fn meta_signatures(file_version: u32) -> [u32; 4] {
+pub(crate) fn meta_signatures(file_version: u32) -> [u32; 4] {
     let (class, member) = match file_version {
         ..=5 => (0x3877_1f8e, 0xa524_0f57),
         6 | 7 => (0x1442_5e51, 0x4a98_6551),

@@ -1,0 +1,361 @@
+//! One entry point for every Havok file: [`open`] tells the formats apart by their bytes and gives
+//! back a [`Document`], whatever the file holds.
+//!
+//! # Design
+//!
+//! The model is the `object` crate's `File`: one enum over the formats, the same methods on each,
+//! and the format-specific types left where they are for those who need them.
+//!
+//! - **One entry point.** [`open`]`(&bytes, &`[`OpenOptions`]`)` reads a TAG0 tagfile, a TCM0
+//!   compendium, a binary packfile of any version (5.5 to 2014, both byte orders, 4- and 8-byte
+//!   pointers) and `<hkpackfile>` XML. `<hktagfile>` XML has its dispatch point in [`open`] (it is
+//!   refused today, with an error saying so) and lands there when its reader does. Anything else
+//!   is one error, [`ErrorKind::NotHavok`]: `not a Havok file: starts with 89 50 4E 47 ...`.
+//! - **One sniffer.** [`sniff`] returns the [`Format`] of a file from its first bytes; it is the
+//!   one `open` uses, so what `sniff` says is what `open` reads.
+//! - **One vocabulary.** A [`Handle`] names an object in either format (a tagfile object's item
+//!   index, a packfile object's index in `__data__`); [`Counts`] counts the objects read through a
+//!   generated class (*typed*) and the others (*untyped*: kept as their bytes, written back as
+//!   read). [`Document`] answers the same questions with the same names in both formats:
+//!   [`Document::format`], [`Document::counts`], [`Document::handles`], [`Document::class_name`],
+//!   [`Document::find`], [`Document::root`], [`Document::pointers_of`], [`Document::referrers`],
+//!   [`Document::remove`] (refused, naming the referrers, while another object points at the
+//!   one removed), [`Document::write`].
+//! - **The format difference is an option, not a second API.** A packfile's layout rules are
+//!   [`Document::layout`] and the argument of [`Document::write_as`]; a tagfile's compendium is
+//!   [`OpenOptions::compendia`]; the class sources of each format are fields of [`OpenOptions`].
+//! - **Format-specific types stay underneath.** [`Document::Tagfile`] holds a
+//!   [`crate::graph::Document`] and [`Document::Packfile`] a [`crate::packfile::objects::Document`],
+//!   with their typed access (`get`, `get_mut`, `all`, `add`) through the generated classes of
+//!   each format; [`crate::tagfile`] and [`crate::packfile`] keep their containers.
+//!
+//! Where the classes come from: tagfile classes are the `CLASSES` table of a generated SDK module
+//! of the root crate (`hkclasses::hk2018_1::CLASSES`), given as [`OpenOptions::tagfile_classes`];
+//! packfile classes are [`crate::packfile::layout::ClassSource`]s chosen from the file's contents
+//! version (`hk_2014.2.0-r1`) by [`OpenOptions::packfile_classes`]. With neither, every object
+//! reads as untyped and still writes back byte for byte.
+//!
+//! Documents from nothing, made with the format's own document and wrapped in [`Document`] to
+//! share the vocabulary: a packfile one is [`objects::Document::new`] (contents version, file
+//! version, layout rules), [`objects::Document::declare`] of each class from a class source
+//! (which lists it in `__classnames__` with its signature) and `add` of generated structs; a
+//! tagfile one is [`graph::Document::new`] (the `SDKV` and the SDK's type table, as `hkgen`
+//! rebuilds it from a snapshot) and `add` of generated classes, its `TYPE` section written by
+//! [`crate::tagfile::type_writer`]. A Dark Souls III skeleton made so is its stock file byte for
+//! byte; a BotW and an Elden Ring skeleton read back and pass `hkgen verify`
+//! (`tests/scratch.rs`). The tagfile's `TYPE` section holds every type of the table given, not
+//! only those its objects use.
+//!
+//! Not yet here (issue 23): one `Ptr<T>` and one `ClassEntry` for both formats' generated
+//! classes, and typed `get`/`get_mut`/`all`/`add` on [`Document`] itself; they need the generated
+//! packfile classes to share the tagfile ones' traits.
+//!
+//! ```
+//! use hktypes::{open, ErrorKind, OpenOptions};
+//!
+//! let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+//! let e = open(png, &OpenOptions::default()).unwrap_err();
+//! assert!(matches!(e.kind(), ErrorKind::NotHavok(_)));
+//! assert_eq!(e.to_string(), "not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ...");
+//! ```
+
+use crate::error::{ContainerError, ErrorKind, Result, ValueError, WriteError};
+use crate::packfile::layout::ClassSource;
+use crate::packfile::{self, objects, LayoutRules};
+use crate::tagfile::{self, Compendium, CompendiumSet};
+use crate::{graph, value};
+
+/// An object of a [`Document`]: a tagfile object's item index in the file read (objects added
+/// later get new ones), or a packfile object's index in `__data__`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Handle(pub u32);
+
+/// How many objects a document holds, by how they were read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Objects read through a generated class (a tagfile) or a class description (a packfile).
+    pub typed: usize,
+    /// Objects no class matched, kept as their bytes and written back as read.
+    pub untyped: usize,
+    /// Of the untyped ones, those a class read but whose values do not write back to their bytes
+    /// (packfiles only; a tagfile object is untyped only when no class matches).
+    pub demoted: usize,
+}
+
+/// What a file is, from its first bytes ([`sniff`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// A TAG0 tagfile (SDK 2015 and later).
+    Tag0,
+    /// A TCM0 type compendium: types for the tagfiles that name it, no objects.
+    Tcm0,
+    /// A binary packfile (SDK 5.5 to 2014).
+    Packfile,
+    /// `<hkpackfile>` XML.
+    PackfileXml,
+    /// `<hktagfile>` XML.
+    TagfileXml,
+}
+
+impl Format {
+    /// The lower-case name (`tag0`, `tcm0`, `packfile`, `packfile-xml`, `tagfile-xml`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Tag0 => "tag0",
+            Format::Tcm0 => "tcm0",
+            Format::Packfile => "packfile",
+            Format::PackfileXml => "packfile-xml",
+            Format::TagfileXml => "tagfile-xml",
+        }
+    }
+}
+
+/// The [`Format`] of `bytes`, from the first bytes (XML from its first element, never from a file
+/// name); `None` when it is none of them.
+///
+/// ```
+/// use hktypes::{sniff, Format};
+///
+/// assert_eq!(sniff(b"\x00\x00\x01\x00TAG0\x40\x00\x00\x10SDKV20180100"), Some(Format::Tag0));
+/// assert_eq!(sniff(&hktypes::packfile::MAGIC), Some(Format::Packfile));
+/// assert_eq!(sniff(b"<?xml version=\"1.0\"?>\n<hkpackfile>"), Some(Format::PackfileXml));
+/// assert_eq!(sniff(b"\x89PNG"), None);
+/// ```
+pub fn sniff(bytes: &[u8]) -> Option<Format> {
+    match bytes.get(4..8) {
+        Some(b"TAG0") => return Some(Format::Tag0),
+        Some(b"TCM0") => return Some(Format::Tcm0),
+        _ => {}
+    }
+    if bytes.starts_with(&packfile::MAGIC) {
+        return Some(Format::Packfile);
+    }
+    match packfile::xml::sniff(bytes)? {
+        packfile::xml::XmlForm::Packfile => Some(Format::PackfileXml),
+        packfile::xml::XmlForm::Tagfile => Some(Format::TagfileXml),
+    }
+}
+
+/// Where [`open`] finds the class descriptions of a packfile: the sources for its contents
+/// version (`hk_2014.2.0-r1`), first source first (see [`objects::Document::from_file_with`] for
+/// how they are tried). `hkgen`'s `ClassSchemas` is one (the snapshots under `schemas/`).
+pub trait PackfileClasses {
+    /// The sources for a file of contents version `version`.
+    fn for_version(&self, version: &str) -> Vec<&dyn ClassSource>;
+}
+
+/// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
+#[derive(Clone, Copy)]
+pub struct OpenOptions<'a> {
+    /// The compendia a TAG0 file that names one (`TCRF`) takes its types from.
+    pub compendia: Option<&'a CompendiumSet>,
+    /// The generated tagfile classes: the `CLASSES` table of an SDK module of the root crate
+    /// (`hkclasses::hk2018_1::CLASSES`). A tagfile object whose type one of them matches (same
+    /// name, same computed hash) is typed.
+    pub tagfile_classes: &'a [value::ClassEntry],
+    /// The packfile class descriptions; `None` reads every packfile object untyped.
+    pub packfile_classes: Option<&'a dyn PackfileClasses>,
+    /// The layout rules a document read from `<hkpackfile>` XML writes under
+    /// ([`packfile::xml::DEFAULT_LAYOUT`] by default).
+    pub xml_layout: LayoutRules,
+}
+
+impl Default for OpenOptions<'_> {
+    fn default() -> Self {
+        OpenOptions { compendia: None, tagfile_classes: &[], packfile_classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT }
+    }
+}
+
+/// A Havok file read by [`open`]. Each variant holds the format's own document, which keeps its
+/// typed access through the generated classes.
+///
+/// Its `Debug` form is the format and the counts (`Document { format: Tag0, counts: .. }`).
+pub enum Document {
+    /// A TAG0 tagfile's object graph.
+    Tagfile(graph::Document),
+    /// A packfile's objects, read from a binary packfile or from `<hkpackfile>` XML.
+    Packfile(objects::Document),
+    /// A TCM0 compendium: a type table for other files, no objects.
+    Compendium(Compendium),
+}
+
+/// Reads any Havok file [`sniff`] recognises.
+///
+/// Errors: [`ErrorKind::NotHavok`] when the bytes are no Havok file; else the located error of
+/// the format's reader.
+pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
+    let Some(format) = sniff(bytes) else {
+        return Err(ContainerError::new(ErrorKind::NotHavok(head_hex(bytes))).into());
+    };
+    let pick = |version: &str| options.packfile_classes.map(|c| c.for_version(version)).unwrap_or_default();
+    match format {
+        Format::Tag0 => {
+            let empty = CompendiumSet::new();
+            let file = tagfile::TagFile::read(bytes, options.compendia.unwrap_or(&empty))?;
+            Ok(Document::Tagfile(graph::Document::from_file(&file, options.tagfile_classes)?))
+        }
+        Format::Tcm0 => Ok(Document::Compendium(Compendium::read(bytes)?)),
+        Format::Packfile => {
+            let file = packfile::PackFile::read(bytes)?;
+            let sources = pick(&file.contents_version());
+            Ok(Document::Packfile(objects::Document::from_file_with(file, &sources)?))
+        }
+        Format::PackfileXml => {
+            let read = packfile::xml::ReadOptions { layout: options.xml_layout, ..Default::default() };
+            Ok(Document::Packfile(packfile::xml::read_with(bytes, pick, read)?))
+        }
+        // The dispatch point of the tagfile XML reader.
+        Format::TagfileXml => Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: not supported yet".into())).into()),
+    }
+}
+
+/// `starts with 89 50 4E 47 0D 0A 1A 0A ...`: the first eight bytes in hex, `...` when more
+/// follow.
+fn head_hex(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "it is empty".to_owned();
+    }
+    let head = &bytes[..bytes.len().min(8)];
+    let hex: Vec<String> = head.iter().map(|b| format!("{b:02X}")).collect();
+    let more = if bytes.len() > head.len() { " ..." } else { "" };
+    format!("starts with {}{more}", hex.join(" "))
+}
+
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Document").field("format", &self.format()).field("counts", &self.counts()).finish()
+    }
+}
+
+impl Document {
+    /// The format the document was read from (a document read from XML writes as a binary
+    /// packfile, [`Format::PackfileXml`] is never returned).
+    pub fn format(&self) -> Format {
+        match self {
+            Document::Tagfile(_) => Format::Tag0,
+            Document::Packfile(_) => Format::Packfile,
+            Document::Compendium(_) => Format::Tcm0,
+        }
+    }
+
+    /// The SDK the file was written by: a tagfile's `2018.1` (from its `SDKV`), a packfile's
+    /// contents version (`hk_2014.2.0-r1`); `None` for a compendium, which stores none.
+    pub fn sdk(&self) -> Option<String> {
+        match self {
+            Document::Tagfile(d) => Some(d.sdk_version()),
+            Document::Packfile(d) => Some(d.file.contents_version()),
+            Document::Compendium(_) => None,
+        }
+    }
+
+    /// A packfile's layout rules (pointer size, byte order, padding reuse, empty bases); `None`
+    /// for a tagfile, which has one layout.
+    pub fn layout(&self) -> Option<LayoutRules> {
+        match self {
+            Document::Packfile(d) => Some(d.layout()),
+            _ => None,
+        }
+    }
+
+    /// How many objects are typed and untyped.
+    pub fn counts(&self) -> Counts {
+        match self {
+            Document::Tagfile(d) => d.counts(),
+            Document::Packfile(d) => d.counts(),
+            Document::Compendium(_) => Counts::default(),
+        }
+    }
+
+    /// Every object, in handle order.
+    pub fn handles(&self) -> Vec<Handle> {
+        match self {
+            Document::Tagfile(d) => d.handles().collect(),
+            Document::Packfile(d) => (0..d.objects.len() as u32).map(Handle).collect(),
+            Document::Compendium(_) => Vec::new(),
+        }
+    }
+
+    /// The class (type) name of an object, `None` when `h` is none.
+    pub fn class_name(&self, h: Handle) -> Option<String> {
+        match self {
+            Document::Tagfile(d) => d.type_name(h),
+            Document::Packfile(d) => d.objects.get(h.0 as usize).map(|o| o.class.clone()),
+            Document::Compendium(_) => None,
+        }
+    }
+
+    /// The objects of class `class` (exactly, not derived ones), in handle order.
+    pub fn find(&self, class: &str) -> Vec<Handle> {
+        match self {
+            Document::Packfile(d) => d.find(class).collect(),
+            _ => self.handles().into_iter().filter(|&h| self.class_name(h).as_deref() == Some(class)).collect(),
+        }
+    }
+
+    /// The objects `h` points at, each once, in ascending order.
+    pub fn pointers_of(&self, h: Handle) -> Vec<Handle> {
+        match self {
+            Document::Tagfile(d) => d.pointers_of(h),
+            Document::Packfile(d) => d.pointers_of(h),
+            Document::Compendium(_) => Vec::new(),
+        }
+    }
+
+    /// The objects that point at `h`, in handle order.
+    pub fn referrers(&self, h: Handle) -> Vec<Handle> {
+        match self {
+            Document::Tagfile(d) => d.referrers(h),
+            Document::Packfile(d) => d.referrers(h),
+            Document::Compendium(_) => Vec::new(),
+        }
+    }
+
+    /// Removes object `h`: refused while another object points at it, with an
+    /// [`ErrorKind::Referenced`] naming them, and for the root object. A tagfile's other objects
+    /// keep their handles; a packfile's later objects move down by one (its handles are places
+    /// in `__data__`).
+    pub fn remove(&mut self, h: Handle) -> Result<()> {
+        match self {
+            Document::Tagfile(d) => Ok(d.remove(h)?),
+            Document::Packfile(d) => Ok(d.remove(h)?),
+            Document::Compendium(_) => Err(no_objects("remove").into()),
+        }
+    }
+
+    /// The root object (a tagfile's first object, a packfile's contents object).
+    pub fn root(&self) -> Option<Handle> {
+        match self {
+            Document::Tagfile(d) => Some(d.root()),
+            Document::Packfile(d) => d.root,
+            Document::Compendium(_) => None,
+        }
+    }
+
+    /// The file's bytes: a tagfile as TAG0, a packfile under its own layout rules. A document
+    /// left alone writes back the bytes it was read from.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        match self {
+            Document::Tagfile(d) => d.write(),
+            Document::Packfile(d) => d.write(),
+            Document::Compendium(_) => Err(no_objects("write").into()),
+        }
+    }
+
+    /// A packfile laid out under other rules (another platform's pointer size or byte order).
+    /// A tagfile has one layout: the rules must be `None`.
+    pub fn write_as(&self, layout: Option<LayoutRules>) -> Result<Vec<u8>> {
+        match (self, layout) {
+            (Document::Packfile(d), Some(rules)) => d.write_as(rules),
+            (_, None) => self.write(),
+            (_, Some(rules)) => Err(WriteError::new(ErrorKind::Invalid(format!(
+                "layout rules {rules} are for packfiles; a {} has one layout",
+                self.format().name()
+            )))
+            .into()),
+        }
+    }
+}
+
+fn no_objects(what: &str) -> WriteError {
+    WriteError::new(ErrorKind::Invalid(format!("a TCM0 compendium holds types, no objects: nothing to {what}")))
+}

@@ -1,0 +1,190 @@
+//! The one entry point: every corpus file opens through `hktypes::open`, whatever its format (but
+//! the XML files the XML readers refuse), and a document left alone writes back the bytes it was
+//! read from (binary files; XML writes as a binary packfile). Tagfiles are opened without classes
+//! here (every object untyped; tests/graph.rs reads them through the generated classes), packfiles
+//! through the class schemas under `schemas/`.
+
+mod common;
+
+use hkgen::inputs::Compendia;
+use hkgen::reflection::check::ClassSchemas;
+use hktypes::{open, sniff, Counts, ErrorKind, Format, OpenOptions};
+use std::collections::BTreeMap;
+
+/// Per manifest format: files, files opened, typed objects, untyped objects, demoted objects,
+/// files written back byte for byte.
+type Tally = BTreeMap<String, [usize; 6]>;
+
+#[test]
+fn every_corpus_file_opens_through_the_one_entry_point() {
+    let Some(corpus) = common::corpus() else { return };
+    let entries = common::manifest(&corpus);
+    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
+    let compendia = Compendia::load(&tcm0).unwrap();
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let mut tally = Tally::new();
+    let mut refused = Vec::new();
+    for e in &entries {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let set = compendia.set_for(&e.path);
+        let options = OpenOptions { compendia: Some(&set), packfile_classes: Some(&schemas), ..OpenOptions::default() };
+        let n = tally.entry(e.format.clone()).or_default();
+        n[0] += 1;
+        let doc = match open(&bytes, &options) {
+            Ok(d) => d,
+            Err(err) => {
+                refused.push(format!("{}: {err}", e.relpath));
+                continue;
+            }
+        };
+        n[1] += 1;
+        let Counts { typed, untyped, demoted } = doc.counts();
+        n[2] += typed;
+        n[3] += untyped;
+        n[4] += demoted;
+        let expected = match e.format.as_str() {
+            "tag0" => Format::Tag0,
+            "tcm0" => Format::Tcm0,
+            _ => Format::Packfile,
+        };
+        assert_eq!(doc.format(), expected, "{}", e.relpath);
+        assert_eq!(doc.handles().len(), typed + untyped, "{}", e.relpath);
+        if doc.format() != Format::Tcm0 && e.format != "xml" && doc.write().is_ok_and(|out| out == bytes) {
+            n[5] += 1;
+        }
+    }
+    let expected: Tally = [
+        ("packfile", [301, 301, 39653, 1633, 137, 301]),
+        ("tag0", [340, 340, 0, 15584, 0, 340]),
+        ("tcm0", [5, 5, 0, 0, 0, 0]),
+        ("xml", [23, 14, 614, 0, 0, 0]),
+        ("xml-tagfile", [1, 0, 0, 0, 0, 0]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    assert_eq!(tally, expected, "refused: {refused:#?}");
+    // The tagfile XML waits for its reader; the packfile XML files are the nine that
+    // tests/xml.rs lists as refused by the XML reader (classes no schema has, numelements that
+    // disagree with the text, values of other class versions).
+    let refused_files: Vec<&str> = refused.iter().map(|r| r.split(": ").next().unwrap_or("")).collect();
+    assert_eq!(
+        refused_files,
+        [
+            "HKLibForHD2/Havester.ik_skeleton.xml.bak",
+            "HavokLib/allosaur_run_D12_8_3.xml",
+            "HavokLib/allosaur_run_S32_V16_B255_D1.xml",
+            "HavokLib/allosaur_run_S40_V16_B25_D3.xml",
+            "HavokLib/allosaur_run_S48_V8_B255_D2.xml",
+            "HavokLib/animref.xml",
+            "HavokLib/visual__teapot_scale_whole.xml",
+            "HavokLib/visual__teapot_scale_whole_offsets.xml",
+            "hkxlib/Minotaur_behavior.xml",
+            "hkxlib/minotaur__characters__Minotaur_character.xml",
+        ]
+    );
+    assert!(refused[0].ends_with("hktagfile XML: not supported yet"), "{}", refused[0]);
+}
+
+#[test]
+fn sniff_names_each_corpus_format() {
+    let Some(corpus) = common::corpus() else { return };
+    let mut per: BTreeMap<(String, Option<Format>), usize> = BTreeMap::new();
+    for e in common::manifest(&corpus) {
+        let bytes = std::fs::read(&e.path).unwrap();
+        *per.entry((e.format, sniff(&bytes))).or_default() += 1;
+    }
+    let expected: BTreeMap<(String, Option<Format>), usize> = [
+        ("packfile", Some(Format::Packfile), 301),
+        ("tag0", Some(Format::Tag0), 340),
+        ("tcm0", Some(Format::Tcm0), 5),
+        ("xml", Some(Format::PackfileXml), 23),
+        ("xml-tagfile", Some(Format::TagfileXml), 1),
+    ]
+    .into_iter()
+    .map(|(f, s, n)| ((f.to_owned(), s), n))
+    .collect();
+    assert_eq!(per, expected);
+}
+
+#[test]
+fn bytes_of_no_havok_format_are_one_error() {
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    let e = open(png, &OpenOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), &ErrorKind::NotHavok("starts with 89 50 4E 47 0D 0A 1A 0A ...".into()));
+    assert_eq!(e.to_string(), "not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ...");
+    let e = open(b"", &OpenOptions::default()).unwrap_err();
+    assert_eq!(e.to_string(), "not a Havok file: it is empty");
+    let e = open(b"PK\x03", &OpenOptions::default()).unwrap_err();
+    assert_eq!(e.to_string(), "not a Havok file: starts with 50 4B 03");
+}
+
+/// The Wii U rigid body of BotW's `Obj_Mineral_A_01` (2014.2 packfile, 4-byte big-endian).
+const MINERAL: &str =
+    "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Obj_Mineral_A_01.sbactorpack/RigidBody/Obj_Mineral_A/Obj_Mineral_A_01.hkrb";
+/// A 2016.2 ragdoll tagfile of Sekiro.
+const RAGDOLL: &str = "nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx";
+
+/// Every pointer of `v` to `target` made null.
+fn clear_pointers(v: &mut hktypes::packfile::objects::Value, target: hktypes::Handle) -> usize {
+    use hktypes::packfile::objects::{Ref, Value};
+    match v {
+        Value::Ptr(r) if matches!(*r, Ref::Object(t) | Ref::Inside(t, _) if t == target) => {
+            *r = Ref::Null;
+            1
+        }
+        Value::Array(a) => a.items.iter_mut().map(|x| clear_pointers(x, target)).sum(),
+        Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter_mut().map(|x| clear_pointers(x, target)).sum(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn remove_refuses_while_pointed_at_and_removes_once_free() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, MINERAL) else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let options = OpenOptions { packfile_classes: Some(&schemas), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let classes: Vec<String> = doc.handles().into_iter().map(|h| doc.class_name(h).unwrap()).collect();
+    assert_eq!(classes, ["hkRootLevelContainer", "hkpPhysicsData", "hkpPhysicsSystem", "hkpRigidBody", "hkpConvexVerticesShape"]);
+    let shape = doc.find("hkpConvexVerticesShape")[0];
+    let body = doc.find("hkpRigidBody")[0];
+    assert_eq!(doc.referrers(shape), [body]);
+    assert_eq!(doc.pointers_of(body), [shape]);
+    let e = doc.remove(shape).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &ErrorKind::Referenced { object: "object 4 (hkpConvexVerticesShape)".into(), referrers: vec!["object 3 (hkpRigidBody)".into()] }
+    );
+    assert_eq!(e.to_string(), "cannot remove object 4 (hkpConvexVerticesShape): still pointed at by object 3 (hkpRigidBody)");
+    assert_eq!(doc.remove(doc.root().unwrap()).unwrap_err().to_string(), "object 0 (hkRootLevelContainer) is the contents (root) object");
+    // Cleared, the shape goes; the file written without it reads back, verifies and writes
+    // back the same bytes.
+    let hktypes::Document::Packfile(p) = &mut doc else { panic!("not a packfile") };
+    let hktypes::packfile::objects::Body::Typed(values) = &mut p.objects[body.0 as usize].body else { panic!("the body is untyped") };
+    assert_eq!(values.iter_mut().map(|v| clear_pointers(v, shape)).sum::<usize>(), 1);
+    doc.remove(shape).unwrap();
+    assert_eq!(doc.counts(), Counts { typed: 4, untyped: 0, demoted: 0 });
+    let out = doc.write().unwrap();
+    let back = open(&out, &options).unwrap();
+    assert_eq!(back.find("hkpConvexVerticesShape"), []);
+    assert_eq!(back.counts(), Counts { typed: 4, untyped: 0, demoted: 0 });
+    assert_eq!(back.write().unwrap(), out);
+    let report = hkgen::verify::verify_bytes("without-shape.hkrb", &out, &Default::default());
+    assert!(report.ok, "{:?}", report.error);
+
+    // A tagfile: every object but the root is pointed at by another.
+    let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
+    let mut doc = open(&bytes, &OpenOptions::default()).unwrap();
+    let root = doc.root().unwrap();
+    let free: Vec<_> = doc.handles().into_iter().filter(|&h| h != root && doc.referrers(h).is_empty()).collect();
+    assert_eq!(free, []);
+    let last = *doc.handles().last().unwrap();
+    let referrers = doc.referrers(last);
+    let e = doc.remove(last).unwrap_err();
+    let ErrorKind::Referenced { referrers: named, .. } = e.kind() else { panic!("{e}") };
+    assert_eq!(named.len(), referrers.len());
+    assert_eq!(doc.remove(root).unwrap_err().to_string(), "object 1 (hkRootLevelContainer) is the root object");
+    assert_eq!(doc.write().unwrap(), bytes, "a refused remove changes nothing");
+}
