@@ -168,7 +168,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
     let rules = options.layout;
     match sniff(bytes) {
         Some(XmlForm::Packfile) => {}
-        Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: not supported yet".into())).into()),
+        Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: a tagfile, read by tagfile::xml::read".into())).into()),
         None => return Err(ValueError::invalid(0, "not Havok XML: the first element is neither <hkpackfile> nor <hktagfile>").into()),
     }
     let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
