@@ -31,7 +31,7 @@ use super::type_writer;
 use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
-use crate::packfile::xml::FloatForm;
+pub use crate::packfile::xml::FloatForm;
 use crate::reflect::layout::{Layouts, Slots};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
@@ -39,6 +39,11 @@ use std::fmt::Write as _;
 
 /// How deep values may nest (records, arrays) in reading and writing.
 pub const MAX_DEPTH: usize = 64;
+
+/// What the error for a type without member records starts with: HKLib's files list no members,
+/// so their record values cannot be laid out without a type registry (`hkgen verify` skips such a
+/// file, saying so).
+pub const NO_MEMBERS: &str = "hktagfile XML without member records";
 
 /// The `SDKV` of a file whose root names none (HKLib's files do not).
 pub const DEFAULT_SDKV: &str = "20180100";
@@ -575,6 +580,11 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         let mut records = vec![TypeRecord::default()];
         for n in &type_nodes {
             records.push(self.type_record(*n)?);
+        }
+        // A record type of an object's values with neither members nor a size: HKLib's form.
+        if let Some(k) = records.iter().position(|r| r.format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && r.fields.is_none() && r.size.is_none()) {
+            let name = records[k].name.clone();
+            return Err(self.err(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
         }
         let types = TypeTable::from_records(records);
         for (k, n) in object_nodes.iter().enumerate() {
