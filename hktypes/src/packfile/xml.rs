@@ -37,8 +37,8 @@
 //! [`ValueError`] whose message names the line and column, the object and the member path.
 //! Which classes describe the objects: per class, the first of the given sources that has it
 //! with the signature the XML states (any, where it states none) and knows every parameter of
-//! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is not
-//! read yet.
+//! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is
+//! read by [`crate::tagfile::xml`].
 //!
 //! Writing ([`write()`]) needs every object typed (a raw object has no members to name) and every
 //! pointer to the start of an object of `__data__`.
@@ -64,7 +64,7 @@ pub const MAX_DEPTH: usize = 64;
 pub enum XmlForm {
     /// `<hkpackfile>`: the objects of a packfile.
     Packfile,
-    /// `<hktagfile>`: a tagfile with its types (not read yet).
+    /// `<hktagfile>`: a tagfile with its types ([`crate::tagfile::xml`]).
     Tagfile,
 }
 
