@@ -31,8 +31,9 @@ struct File {
 
 static SCHEMAS: OnceLock<ClassSchemas> = OnceLock::new();
 static CORPUS: OnceLock<(Vec<File>, u64)> = OnceLock::new();
-/// TAG0 files with their own types: the binary and its XML.
-static TAGFILES: OnceLock<(Vec<(Vec<u8>, String)>, u64)> = OnceLock::new();
+/// A TAG0 file with its own types: the binary and its XML.
+type Tagfile = (Vec<u8>, String);
+static TAGFILES: OnceLock<(Vec<Tagfile>, u64)> = OnceLock::new();
 
 fn tagfiles_counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
     let (files, bytes) = TAGFILES.get().expect("corpus loaded in main");

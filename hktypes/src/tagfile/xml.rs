@@ -464,7 +464,7 @@ fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltre
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
     let s = s.trim().as_bytes();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     s.chunks_exact(2)
@@ -733,8 +733,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         at: &At<'_>,
         ty: TypeIndex,
         bytes: Vec<u8>,
-        count: u32,
-        elem_size: u32,
+        (count, elem_size): (u32, u32),
     ) -> Result<u32, ValueError> {
         let kind_byte = match n.attribute("kind") {
             Some(_) => self.number(n, Some(at), "kind")?,
@@ -886,7 +885,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                     .checked_sub(bytes.len())
                     .ok_or_else(|| self.err(n, Some(at), "more item bytes than the text could describe"))?;
                 let count = bytes.len() as u32;
-                let i = self.new_run(b, n, at, elem, bytes, count, 1)?;
+                let i = self.new_run(b, n, at, elem, bytes, (count, 1))?;
                 put_index(out, i);
             }
             (Kind::Array, "array") => {
@@ -923,7 +922,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                         self.value(b, et, *c, &mut run[k * size..(k + 1) * size], at, depth + 1)?;
                         at.path.truncate(len);
                     }
-                    let i = self.new_run(b, n, at, et, run, count, size as u32)?;
+                    let i = self.new_run(b, n, at, et, run, (count, size as u32))?;
                     put_index(out, i);
                 }
             }
