@@ -4,6 +4,10 @@
 //! have an XML form. Both rows count the files' **binary bytes** (the packfiles as stored), not
 //! the XML text's, so that the two directions compare. See `bench/README.md`.
 //!
+//! `tagfile_to_xml` and `tagfile_from_xml` do the same for `<hktagfile>` XML over the corpus TAG0
+//! files with a `TYPE` section of their own (`tagfile::xml::write` of each file read;
+//! `tagfile::xml::read` then `write_tag0`), counting their binary bytes.
+//!
 //! `cargo bench --bench xml`
 
 use divan::counter::{BytesCount, ItemsCount};
@@ -27,6 +31,35 @@ struct File {
 
 static SCHEMAS: OnceLock<ClassSchemas> = OnceLock::new();
 static CORPUS: OnceLock<(Vec<File>, u64)> = OnceLock::new();
+/// A TAG0 file with its own types: the binary and its XML.
+type Tagfile = (Vec<u8>, String);
+static TAGFILES: OnceLock<(Vec<Tagfile>, u64)> = OnceLock::new();
+
+fn tagfiles_counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
+    let (files, bytes) = TAGFILES.get().expect("corpus loaded in main");
+    b.counter(BytesCount::new(*bytes)).counter(ItemsCount::new(files.len()))
+}
+
+#[divan::bench]
+fn tagfile_to_xml(b: Bencher) {
+    let none = Default::default();
+    tagfiles_counted(b).bench(|| {
+        for (data, _) in &TAGFILES.get().unwrap().0 {
+            let file = hktypes::tagfile::TagFile::read(data, &none).unwrap();
+            black_box(hktypes::tagfile::xml::write(&file, Default::default()).unwrap());
+        }
+    });
+}
+
+#[divan::bench]
+fn tagfile_from_xml(b: Bencher) {
+    let none = Default::default();
+    tagfiles_counted(b).bench(|| {
+        for (_, text) in &TAGFILES.get().unwrap().0 {
+            black_box(hktypes::tagfile::xml::read(text.as_bytes()).unwrap().write_tag0(&none).unwrap());
+        }
+    });
+}
 
 fn counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
     let (files, bytes) = CORPUS.get().expect("corpus loaded in main");
@@ -65,7 +98,17 @@ fn main() {
     let schemas = SCHEMAS.get_or_init(|| ClassSchemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas")).expect("schemas"));
     let mut files = Vec::new();
     let mut bytes = 0u64;
+    let (mut tagfiles, mut tag_bytes) = (Vec::new(), 0u64);
     for p in hkgen::inputs::walk(std::slice::from_ref(&dir)).expect("walk") {
+        if hkgen::inputs::sniff_path(&p).ok() == Some(hkgen::inputs::Format::Tag0) {
+            let data = std::fs::read(&p).expect("read");
+            // TCRF files need their compendium: left out.
+            let Ok(file) = hktypes::tagfile::TagFile::read(&data, &Default::default()) else { continue };
+            let text = hktypes::tagfile::xml::write(&file, Default::default()).expect("a corpus TAG0 file writes as XML");
+            tag_bytes += data.len() as u64;
+            tagfiles.push((data, text));
+            continue;
+        }
         if hkgen::inputs::sniff_path(&p).ok() != Some(hkgen::inputs::Format::Packfile) {
             continue;
         }
@@ -83,5 +126,7 @@ fn main() {
     let text_bytes: usize = files.iter().map(|f| f.text.len()).sum();
     println!("{} packfiles with every object typed, {bytes} binary bytes, {text_bytes} bytes of XML", files.len());
     let _ = CORPUS.set((files, bytes));
+    println!("{} TAG0 files with their own types, {tag_bytes} binary bytes", tagfiles.len());
+    let _ = TAGFILES.set((tagfiles, tag_bytes));
     divan::main();
 }

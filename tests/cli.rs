@@ -58,8 +58,8 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
         }
     }
     assert_eq!(exact, tag0);
-    // One line per file the walk finds, by format as the manifest has them: its hktagfile XML is
-    // skipped (not supported yet), and so is MANIFEST.tsv, the one file that is not Havok; its
+    // One line per file the walk finds, by format as the manifest has them: its hktagfile XML
+    // (HKLib's, whose types list no members) is skipped, and so is MANIFEST.tsv, the one file that is not Havok; its
     // packfile XML is verified.
     let manifest = common::manifest(&corpus);
     let count = |f: &str| manifest.iter().filter(|e| e.format == f).count();
@@ -75,7 +75,7 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
     assert_eq!(per_format, want);
     assert_eq!(skipped_formats, std::collections::BTreeMap::from([("xml".to_owned(), tagfile_xml), ("other".to_owned(), 1)]));
     assert_eq!(passed + failed, tag0 + count("tcm0") + count("packfile") + count("xml"));
-    assert!(stderr.contains(&format!("{} skipped: {tagfile_xml} hktagfile XML (not supported yet), 1 not Havok files", tagfile_xml + 1)), "{stderr}");
+    assert!(stderr.contains(&format!("{} skipped: {tagfile_xml} hktagfile XML without member records, 1 not Havok files", tagfile_xml + 1)), "{stderr}");
     // The figures of 2026-12-04: the files that fail are the 5.5 packfiles (Demon's Souls and
     // HavokLib's allosaur files), whose class signatures no schema recomputes yet.
     let list = || failing.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join("\n");
@@ -260,23 +260,23 @@ fn verify_refuses_what_is_not_a_havok_file() {
     assert_eq!(v["format"], "xml");
     assert_eq!(v["roundtrip"], "exact", "{v}");
     assert_eq!(v["sdk"], "2010.2", "{v}");
-    // Named tagfile XML is a Havok file not read yet: it fails, saying so.
+    // Named HKLib tagfile XML, whose types list no members, is skipped and so fails, saying why.
     let tagfile_xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml-tagfile").expect("a tagfile XML file");
     std::fs::copy(&tagfile_xml.path, dir.join("tagfile.xml")).unwrap();
     let out = common::run(hkgen().args(["verify", "--json"]).arg(dir.join("tagfile.xml")));
     assert!(!out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["format"], "xml");
-    assert!(v["error"].as_str().unwrap().contains("hktagfile XML: not supported yet"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("hktagfile XML without member records: type hkaSkeleton"), "{v}");
     // Asked to skip them, the named unknown files are passed over.
     let out = common::run(hkgen().args(["verify", "--skip-unknown"]).arg(&png).arg(&txt).arg(&good));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("2 skipped: 0 hktagfile XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 skipped: 0 hktagfile XML without member records, 2 not Havok files"), "{}", stderr(&out));
     assert_eq!(stderr(&out).lines().last().unwrap(), "1 passed, 0 failed");
     // A walk passes over what it cannot verify, and counts it.
     let out = common::run(hkgen().arg("verify").arg(&dir));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("3 skipped: 1 hktagfile XML (not supported yet), 2 not Havok files"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("3 skipped: 1 hktagfile XML without member records, 2 not Havok files"), "{}", stderr(&out));
     assert_eq!(stderr(&out).lines().last().unwrap(), "2 passed, 0 failed");
     // Nothing to verify is an error.
     for input in [&empty, &png] {
@@ -287,8 +287,8 @@ fn verify_refuses_what_is_not_a_havok_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `dump` of what is not a Havok file names its first bytes; of hktagfile XML says it is not read
-/// yet; of packfile XML prints its objects;
+/// `dump` of what is not a Havok file names its first bytes; of HKLib's hktagfile XML says that its
+/// types list no members; of packfile XML prints its objects;
 /// of a TCM0 compendium prints its ids and type table.
 #[test]
 fn dump_names_what_it_cannot_read_and_prints_compendia() {
@@ -304,7 +304,7 @@ fn dump_names_what_it_cannot_read_and_prints_compendia() {
     let xml = common::manifest(&corpus).into_iter().find(|e| e.format == "xml-tagfile").expect("a tagfile XML file");
     let out = common::run(hkgen().arg("dump").arg(&xml.path));
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("hktagfile XML: not supported yet"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hktagfile XML without member records"), "{}", stderr(&out));
     let Some(bytes) = common::corpus_file(&corpus, "serde-hkx/defaultmale.xml") else { return };
     std::fs::write(dir.join("defaultmale.xml"), bytes).unwrap();
     let out = common::run(hkgen().args(["dump", "--format", "json", "--schemas"]).arg(common::workspace_root().join("schemas")).arg(dir.join("defaultmale.xml")));
@@ -485,5 +485,33 @@ fn convert_between_xml_and_binary() {
     let out = common::run(hkgen().args(["convert", "--layout", "4,1,0,1", "--schemas"]).arg(&schemas).arg(dir.join("out.hkx")).arg(dir.join("x.xml")));
     assert!(!out.status.success());
     assert!(stderr(&out).contains("XML holds no layout"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `convert` between TAG0 and hktagfile XML: by OUT's extension or `--to`, back to the same bytes,
+/// and `verify` and `dump` read the XML.
+#[test]
+fn convert_between_tagfile_and_xml() {
+    let Some(corpus) = common::corpus() else { return };
+    let rel = "AriT000__midir-NR/chr/c6211.behbnd/Export/Characters/c6211.hkx";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let dir = scratch("convert-tagfile-xml");
+    std::fs::write(dir.join("c6211.hkx"), &bytes).unwrap();
+    let out = common::run(hkgen().arg("convert").arg(dir.join("c6211.hkx")).arg(dir.join("c6211.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(dir.join("c6211.xml")).unwrap();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<hktagfile version=\"3\" sdkversion=\"20180100\">"), "{}", &text[..200]);
+    let out = common::run(hkgen().args(["convert", "--to", "tagfile"]).arg(dir.join("c6211.xml")).arg(dir.join("back.bin")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.join("back.bin")).unwrap() == bytes, "TAG0 -> XML -> TAG0 differs");
+    let out = common::run(hkgen().args(["verify", "--json"]).arg(dir.join("c6211.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["format"].as_str(), v["sdk"].as_str(), v["ok"].as_bool()), (Some("xml"), Some("2018.1"), Some(true)), "{v}");
+    let out = common::run(hkgen().args(["dump", "--format", "json"]).arg(dir.join("c6211.xml")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hkbCharacterData"));
+    let out = common::run(hkgen().args(["convert", "--to", "packfile"]).arg(dir.join("c6211.xml")).arg(dir.join("x.hkx")));
+    assert!(stderr(&out).contains("a tagfile converts to xml or tagfile, not packfile"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
 }

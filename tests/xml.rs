@@ -225,12 +225,12 @@ fn corpus_xml_files_read_and_round_trip() {
     );
     assert_eq!(failed.iter().filter(|f| f.contains("(no class schema has it)")).count(), 5);
     assert!(failed[5].ends_with("pointer to \"1\", which names no object"), "{}", failed[5]);
-    // The tagfile XML is told apart by content, and refused by name.
+    // The tagfile XML is told apart by content, and the packfile reader refers it to tagfile::xml.
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "xml-tagfile") {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
         assert_eq!(xml::sniff(&bytes), Some(xml::XmlForm::Tagfile), "{}", e.relpath);
         let err = read_xml(&schemas, &bytes, "2014.1", ReadOptions::default()).unwrap_err().to_string();
-        assert!(err.contains("hktagfile XML: not supported yet"), "{err}");
+        assert!(err.contains("hktagfile XML: a tagfile, read by tagfile::xml::read"), "{err}");
     }
 }
 
@@ -459,7 +459,7 @@ fn hostile_xml_gives_located_errors() {
         ("unknown class", format!("{head}<hkobject name=\"#0001\" class=\"hkNoSuchClass\"></hkobject>\n{tail}"), "line 4, column 1: object #0001: unknown class hkNoSuchClass"),
         ("unknown member", project("<hkparam name=\"noSuchMember\">1</hkparam>"), "line 5, column 1: object #0001: unknown member noSuchMember of hkbProjectData"),
         ("real out of range", project("<hkparam name=\"worldUpWS\">(1e39 0 0 0)</hkparam>"), "line 5, column 1: object #0001, member worldUpWS: 1e39 is out of range for a 32-bit real"),
-        ("tagfile XML", "<?xml version=\"1.0\"?><hktagfile version=\"3\"></hktagfile>".to_owned(), "hktagfile XML: not supported yet"),
+        ("tagfile XML", "<?xml version=\"1.0\"?><hktagfile version=\"3\"></hktagfile>".to_owned(), "hktagfile XML: a tagfile, read by tagfile::xml::read"),
         (
             "kept places beyond the input",
             project("<!-- hkgen:object places=0:4000000000 -->"),

@@ -77,8 +77,9 @@ enum Command {
         /// `hkgen:container` comment), else `8,1,0,1`.
         #[arg(long)]
         layout: Option<String>,
-        /// The output form: `xml` or `packfile` (default: from OUT's extension).
-        #[arg(long, value_parser = ["xml", "packfile"])]
+        /// The output form: `xml`, `packfile` or `tagfile` (default: from OUT's extension; a TAG0
+        /// file or `<hktagfile>` XML converts to the other form).
+        #[arg(long, value_parser = ["xml", "packfile", "tagfile"])]
         to: Option<String>,
         /// How XML output prints reals: `shortest` (reads back to the same bits) or `havok`
         /// (six decimals, as Havok's tools write them; loses bits).
@@ -418,7 +419,7 @@ fn verify(
     drop(out);
     if skipped > 0 {
         let xml = reports.iter().filter(|r| r.skipped && r.format == "xml").count();
-        eprintln!("{skipped} skipped: {xml} hktagfile XML (not supported yet), {} not Havok files", skipped - xml);
+        eprintln!("{skipped} skipped: {xml} hktagfile XML without member records, {} not Havok files", skipped - xml);
     }
     eprintln!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
@@ -487,7 +488,7 @@ fn any_packfile_document(
     }
     match xml::sniff(bytes) {
         Some(xml::XmlForm::Packfile) => {}
-        Some(xml::XmlForm::Tagfile) => return Err(format!("{}: hktagfile XML: not supported yet", file.display())),
+        Some(xml::XmlForm::Tagfile) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
         None => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
     let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
@@ -510,6 +511,9 @@ fn convert(o: &ConvertOptions, schemas: &Path, input: &Path, output: &Path) -> R
         return Err("--layout is for a binary output; XML holds no layout".to_owned());
     }
     let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    if let Some(done) = convert_tagfile(o, &bytes, input, output)? {
+        return Ok(done);
+    }
     let order = if o.havok_order { xml::ObjectOrder::Havok } else { xml::ObjectOrder::Xml };
     let doc = any_packfile_document(&bytes, schemas, input, rules, order)?;
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
@@ -525,8 +529,54 @@ fn convert(o: &ConvertOptions, schemas: &Path, input: &Path, output: &Path) -> R
     Ok(ExitCode::SUCCESS)
 }
 
+/// A TAG0 file to `<hktagfile>` XML, or such XML to TAG0 (told apart by content; the output form
+/// from `--to`, else OUT's extension, else the other form). A TCRF file reads with the compendia
+/// beside it; XML that names one of those writes TCRF again, else a `TYPE` section of its own.
+/// `None` when the input is neither.
+fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path) -> Result<Option<ExitCode>, String> {
+    use hktypes::tagfile::{xml, TagFile};
+    let is_xml = hktypes::packfile::xml::sniff(bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile);
+    if !is_xml && !matches!(inputs::sniff(bytes), inputs::Format::Tag0) {
+        return Ok(None);
+    }
+    if o.layout.is_some() || o.havok_order {
+        return Err("--layout and --havok-order are for packfiles; a tagfile has one layout".to_owned());
+    }
+    let to_xml = match o.to.as_deref() {
+        Some("xml") => true,
+        Some("tagfile") => false,
+        Some(other) => return Err(format!("{}: a tagfile converts to xml or tagfile, not {other}", input.display())),
+        None => match output.extension() {
+            Some(e) if e.eq_ignore_ascii_case("xml") => true,
+            Some(_) => false,
+            None => !is_xml,
+        },
+    };
+    let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
+    let compendia = Compendia::load_near(input).map_err(|e| e.to_string())?;
+    let set = compendia.set_for(input);
+    let tag0 = if is_xml { xml::read(bytes).and_then(|d| d.write_tag0(&set)).map_err(located)? } else { bytes.to_vec() };
+    let out = if to_xml {
+        let file = TagFile::read(&tag0, &set).map_err(located)?;
+        let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
+        xml::write(&file, xml::WriteOptions { floats }).map_err(located)?.into_bytes()
+    } else {
+        tag0
+    };
+    write_output(output, &out)?;
+    let form = if to_xml { "hktagfile XML" } else { "TAG0" };
+    eprintln!("{} -> {} ({form}): {} bytes", input.display(), output.display(), out.len());
+    Ok(Some(ExitCode::SUCCESS))
+}
+
 fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Path) -> Result<ExitCode, String> {
-    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
+    if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {
+        bytes = hktypes::tagfile::xml::read(&bytes)
+            .and_then(|d| d.write_tag0(&Default::default()))
+            .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    }
     if hktypes::packfile::sniff(&bytes) || hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Packfile) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
         print(format, &doc.dump())?;
@@ -535,7 +585,6 @@ fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Pat
     match inputs::sniff(&bytes) {
         inputs::Format::Tag0 => {}
         inputs::Format::Tcm0 => return dump_compendium(format, &bytes, file),
-        _ if hkgen::verify::is_havok_xml(&bytes) => return Err(format!("{}: hktagfile XML: not supported yet", file.display())),
         _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
     }
     // Without compendia named, the ones a binder keeps beside the file are looked for.

@@ -204,8 +204,15 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
             let read = packfile::xml::ReadOptions { layout: options.xml_layout, ..Default::default() };
             Ok(Document::Packfile(packfile::xml::read_with(bytes, pick, read)?))
         }
-        // The dispatch point of the tagfile XML reader.
-        Format::TagfileXml => Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: not supported yet".into())).into()),
+        // Tagfile XML is read as the TAG0 file it describes (types from its `<type>` records, a
+        // TCRF file's compendium from the options), then as that TAG0.
+        Format::TagfileXml => {
+            let empty = CompendiumSet::new();
+            let compendia = options.compendia.unwrap_or(&empty);
+            let tag0 = tagfile::xml::read(bytes)?.write_tag0(compendia)?;
+            let file = tagfile::TagFile::read(&tag0, compendia)?;
+            Ok(Document::Tagfile(graph::Document::from_file(&file, options.tagfile_classes)?))
+        }
     }
 }
 

@@ -39,8 +39,8 @@
 //! [`ValueError`] whose message names the line and column, the object and the member path.
 //! Which classes describe the objects: per class, the first of the given sources that has it
 //! with the signature the XML states (any, where it states none) and knows every parameter of
-//! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is not
-//! read yet.
+//! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is
+//! read by [`crate::tagfile::xml`].
 //!
 //! Writing ([`write()`]) needs every object typed (a raw object has no members to name).
 //!
@@ -90,7 +90,7 @@ pub const MAX_DEPTH: usize = 64;
 pub enum XmlForm {
     /// `<hkpackfile>`: the objects of a packfile.
     Packfile,
-    /// `<hktagfile>`: a tagfile with its types (not read yet).
+    /// `<hktagfile>`: a tagfile with its types ([`crate::tagfile::xml`]).
     Tagfile,
 }
 
@@ -202,7 +202,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
     let rules = options.layout;
     match sniff(bytes) {
         Some(XmlForm::Packfile) => {}
-        Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: not supported yet".into())).into()),
+        Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: a tagfile, read by tagfile::xml::read".into())).into()),
         None => return Err(ValueError::invalid(0, "not Havok XML: the first element is neither <hkpackfile> nor <hktagfile>").into()),
     }
     let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {

@@ -11,6 +11,7 @@ pub mod section;
 pub mod type_section;
 pub mod type_writer;
 pub mod write;
+pub mod xml;
 
 pub use compendium::{Compendium, CompendiumId, CompendiumSet};
 pub use file::{sdk_version, sniff, TagFile, TypeCache, TypeSource};

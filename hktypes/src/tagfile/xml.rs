@@ -1,0 +1,1003 @@
+//! `<hktagfile version="3">` XML, the form HKLib writes tagfiles in: `<type id="typeN">` records
+//! (name, parent, format, subtype, version, template parameters) and `<object id="objectN"
+//! typeid="typeN">` trees of `<record>`/`<field name>`, `<array count elementtypeid>`,
+//! `<integer value>`, `<real dec hex>`, `<bool value>`, `<string value>`.
+//!
+//! Writing ([`write`]) gives a TAG0 file's types and items. Beyond HKLib's records, each type also
+//! carries what a `TYPE` section holds (`<size value align>`, `<flags value>`, `<members
+//! properties>` of `<member name flags offset typeid>`, `<interfaces>` of `<interface typeid
+//! value>`, `<hash value>`, and a `name` on each `<typeparam>`/`<valueparam>`), so that XML -> TAG0
+//! needs no compendium and no registry. The root names the `SDKV` (`sdkversion`), the compendium
+//! of a TCRF file (`compendium`, `tcrf`: hex) and bytes after `TAG0` (`trailing`: hex). Values:
+//! pointers as `<pointer id="objectN"/>`, a null pointer, string or array as `<null/>`; reals as
+//! `dec` (shortest round trip by default, [`FloatForm`]) and `hex` (HKLib's: the bits of the value
+//! as a double, `#3ff0000000000000`), which the reader prefers; `hkHalf16` as a real; strings not
+//! representable as XML text as `<string bytes="hex"/>`; bytes of opaque types as `<bytes
+//! value="hex"/>`. Objects are written in item order (the root first); arrays and strings inline.
+//!
+//! Reading ([`read`]) builds the type table from the `<type>` records (in order: `typeN` is the
+//! N-th record) and the items from the objects, and [`XmlTagfile::write_tag0`] lays them out as
+//! Havok does ([`super::write`]) with a `TYPE` section from [`super::type_writer`], or the `TCRF`
+//! again when the compendium named is given. Types without `<members>` (HKLib's own files list
+//! none) are records without fields: such a file reads, but its record values cannot be laid out
+//! and give a located error. Parsing uses roxmltree: no DTD (so no entity beyond XML's five),
+//! values nested at most [`MAX_DEPTH`] deep, item bytes bounded by the text's length; every error
+//! names the line and column, and the object and member where there is one.
+
+use super::compendium::{CompendiumId, CompendiumSet};
+use super::index::{KIND_OBJECT, KIND_RUN};
+use super::items::{ItemBytes, ItemData, Items};
+use super::type_writer;
+use super::write::{self as tag_write, TypesOut};
+use super::{TagFile, TypeSource};
+use crate::error::{ErrorKind, Result, ValueError};
+pub use crate::packfile::xml::FloatForm;
+use crate::reflect::layout::{Layouts, Slots};
+use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// How deep values may nest (records, arrays) in reading and writing.
+pub const MAX_DEPTH: usize = 64;
+
+/// What the error for a type without member records starts with: HKLib's files list no members,
+/// so their record values cannot be laid out without a type registry (`hkgen verify` skips such a
+/// file, saying so).
+pub const NO_MEMBERS: &str = "hktagfile XML without member records";
+
+/// The `SDKV` of a file whose root names none (HKLib's files do not).
+pub const DEFAULT_SDKV: &str = "20180100";
+
+/// Item bytes a text may describe: this many per byte of text, plus [`BYTES_SLACK`].
+const BYTES_PER_TEXT_BYTE: usize = 16;
+const BYTES_SLACK: usize = 1 << 20;
+
+/// Options of [`write`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WriteOptions {
+    /// How the `dec` text of reals is printed (the `hex` keeps the bits either way).
+    pub floats: FloatForm,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+fn hex(out: &mut String, bytes: &[u8]) {
+    for b in bytes {
+        write!(out, "{b:02x}").unwrap();
+    }
+}
+
+fn escape_attr(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => write!(out, "&#{};", c as u32).unwrap(),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Whether `s` can stand as XML attribute text (no control character but tab, newline, return).
+fn xml_text(s: &str) -> bool {
+    s.chars().all(|c| c >= ' ' || matches!(c, '\t' | '\n' | '\r'))
+}
+
+fn indent(out: &mut String, n: usize) {
+    for _ in 0..n {
+        out.push_str("  ");
+    }
+}
+
+struct XmlWriter<'a, 't> {
+    items: &'a Items,
+    /// Per item: whether more than one slot names it (a run written with its `run` number).
+    shared: Vec<bool>,
+    layouts: Layouts<'t>,
+    out: String,
+    floats: FloatForm,
+}
+
+/// A TAG0 file as `<hktagfile version="3">` XML (see the module docs).
+pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
+    let mut layouts = file.layouts();
+    let items = Items::read(file, &mut layouts)?;
+    let mut named = vec![0u8; items.items.len()];
+    for it in &items.items {
+        for (_, slot, t) in it.references() {
+            if slot.kind != crate::reflect::layout::SlotKind::Pointer {
+                if let Some(n) = named.get_mut(t as usize) {
+                    *n = n.saturating_add(1);
+                }
+            }
+        }
+    }
+    let shared = named.iter().map(|&n| n > 1).collect();
+    let mut w = XmlWriter {
+        items: &items,
+        shared,
+        layouts,
+        out: String::new(),
+        floats: options.floats,
+    };
+    w.out
+        .push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<hktagfile version=\"3\" sdkversion=\"");
+    escape_attr(&mut w.out, &String::from_utf8_lossy(file.sdkv_raw));
+    w.out.push('"');
+    if let TypeSource::Compendium { id, rest } = &file.source {
+        w.out.push_str(" compendium=\"");
+        hex(&mut w.out, &id.0);
+        w.out.push_str("\" tcrf=\"");
+        hex(&mut w.out, rest);
+        w.out.push('"');
+    }
+    if !file.trailing.is_empty() {
+        w.out.push_str(" trailing=\"");
+        hex(&mut w.out, file.trailing);
+        w.out.push('"');
+    }
+    w.out.push_str(">\n");
+    w.types(&file.types);
+    for (i, it) in items.items.iter().enumerate().skip(1) {
+        if !it.is_object() {
+            continue;
+        }
+        w.object(i as u32, it).map_err(|e| e.in_context(format!("object{i}")))?;
+    }
+    w.out.push_str("</hktagfile>\n");
+    Ok(w.out)
+}
+
+impl XmlWriter<'_, '_> {
+    fn types(&mut self, table: &TypeTable) {
+        let o = &mut self.out;
+        for (i, t) in table.iter() {
+            write!(o, "  <type id=\"type{i}\">\n    <name value=\"").unwrap();
+            escape_attr(o, &t.name);
+            o.push_str("\" />\n");
+            if t.parent != 0 {
+                writeln!(o, "    <parent id=\"type{}\" />", t.parent).unwrap();
+            }
+            if let Some(f) = t.format {
+                writeln!(o, "    <format value=\"{f}\" />").unwrap();
+            }
+            if let Some(s) = t.subtype {
+                writeln!(o, "    <subtype id=\"type{s}\" />").unwrap();
+            }
+            if let Some(v) = t.version {
+                writeln!(o, "    <version value=\"{v}\" />").unwrap();
+            }
+            let params = table.params_of(t);
+            if !params.is_empty() {
+                writeln!(o, "    <parameters count=\"{}\">", params.len()).unwrap();
+                for p in params {
+                    o.push_str("      <");
+                    match p.arg {
+                        TemplateArg::Type(ti) => write!(o, "typeparam id=\"type{ti}\" name=\"").unwrap(),
+                        TemplateArg::Value(v) => write!(o, "valueparam value=\"{v}\" name=\"").unwrap(),
+                    }
+                    escape_attr(o, &p.name);
+                    o.push_str("\" />\n");
+                }
+                o.push_str("    </parameters>\n");
+            }
+            if let Some(s) = t.size {
+                writeln!(o, "    <size value=\"{}\" align=\"{}\" />", s.size, s.align).unwrap();
+            }
+            if let Some(f) = t.flags {
+                writeln!(o, "    <flags value=\"{f}\" />").unwrap();
+            }
+            if t.fields.is_some() {
+                let fields = table.fields_of(t);
+                writeln!(
+                    o,
+                    "    <members count=\"{}\" properties=\"{}\">",
+                    fields.len(),
+                    t.properties.unwrap_or(0)
+                )
+                .unwrap();
+                for f in fields {
+                    o.push_str("      <member name=\"");
+                    escape_attr(o, &f.name);
+                    writeln!(o, "\" flags=\"{}\" offset=\"{}\" typeid=\"type{}\" />", f.flags, f.offset, f.ty).unwrap();
+                }
+                o.push_str("    </members>\n");
+            }
+            if let Some(ifs) = &t.interfaces {
+                writeln!(o, "    <interfaces count=\"{}\">", ifs.len()).unwrap();
+                for f in ifs {
+                    writeln!(o, "      <interface typeid=\"type{}\" value=\"{}\" />", f.ty, f.value).unwrap();
+                }
+                o.push_str("    </interfaces>\n");
+            }
+            if let Some(h) = t.hash {
+                writeln!(o, "    <hash value=\"{h}\" />").unwrap();
+            }
+            o.push_str("  </type>\n");
+        }
+    }
+
+    fn object(&mut self, index: u32, it: &ItemData) -> Result<(), ValueError> {
+        write!(self.out, "  <object id=\"object{index}\" typeid=\"type{}\"", it.ty).unwrap();
+        if it.kind_byte != KIND_OBJECT << 4 {
+            write!(self.out, " kind=\"{}\"", it.kind_byte).unwrap();
+        }
+        self.out.push_str(">\n");
+        self.value(it.ty, &it.bytes, 2, 0)?;
+        self.out.push_str("  </object>\n");
+        Ok(())
+    }
+
+    fn real(&mut self, x: f32) {
+        self.out.push_str("<real dec=\"");
+        match self.floats {
+            FloatForm::Shortest => self.out.push_str(ryu::Buffer::new().format(x)),
+            FloatForm::Havok => write!(self.out, "{x:.6}").unwrap(),
+        }
+        let wide = f64::from(x);
+        if (wide as f32).to_bits() == x.to_bits() {
+            write!(self.out, "\" hex=\"#{:x}\" />", wide.to_bits()).unwrap();
+        } else {
+            // A NaN whose bits a double does not keep.
+            write!(self.out, "\" bits=\"{:#010x}\" />", x.to_bits()).unwrap();
+        }
+    }
+
+    fn run(&self, index: u32) -> Result<&ItemData, ValueError> {
+        self.items.items.get(index as usize).ok_or_else(|| {
+            ValueError::new(ErrorKind::IndexOutOfRange {
+                what: "item",
+                index: index.into(),
+                count: self.items.items.len() as u64,
+            })
+        })
+    }
+
+    fn value(&mut self, ty: TypeIndex, bytes: &[u8], ind: usize, depth: usize) -> Result<(), ValueError> {
+        if depth > MAX_DEPTH {
+            return Err(ValueError::new(ErrorKind::Cycle(format!(
+                "values nested more than {MAX_DEPTH} deep"
+            ))));
+        }
+        indent(&mut self.out, ind);
+        let Some(shape) = self.layouts.shape(ty)? else {
+            return self.bytes_value(bytes);
+        };
+        let table = self.layouts.table();
+        let def = table.get(shape.def);
+        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
+        let word = |b: &[u8], at: usize| b.get(at..at + 4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        match shape.kind {
+            Kind::Bool if bytes.len() == 1 => match bytes[0] {
+                0 => self.out.push_str("<bool value=\"false\" />"),
+                1 => self.out.push_str("<bool value=\"true\" />"),
+                b => write!(self.out, "<bool value=\"{b}\" />").unwrap(),
+            },
+            Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
+                let mut b = [0u8; 8];
+                b[..bytes.len()].copy_from_slice(bytes);
+                let u = u64::from_le_bytes(b);
+                let shift = 64 - 8 * bytes.len() as u32;
+                if fmt.is_signed() {
+                    write!(self.out, "<integer value=\"{}\" />", ((u << shift) as i64) >> shift).unwrap();
+                } else {
+                    write!(self.out, "<integer value=\"{u}\" />").unwrap();
+                }
+            }
+            Kind::Float if bytes.len() == 4 => self.real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+            Kind::Float if bytes.len() == 2 => self.real(f32::from_bits(u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16)),
+            Kind::Pointer => match word(bytes, 0) {
+                0 => self.out.push_str("<null />"),
+                i => write!(self.out, "<pointer id=\"object{i}\" />").unwrap(),
+            },
+            Kind::String => match word(bytes, 0) {
+                0 => self.out.push_str("<null />"),
+                i => {
+                    let run = self.run(i)?;
+                    let elem = run.ty;
+                    let text = run
+                        .bytes
+                        .strip_suffix(&[0])
+                        .and_then(|t| std::str::from_utf8(t).ok())
+                        .filter(|t| !t.contains('\0') && xml_text(t));
+                    match text {
+                        Some(t) => {
+                            let t = t.to_owned();
+                            self.out.push_str("<string value=\"");
+                            escape_attr(&mut self.out, &t);
+                        }
+                        None => {
+                            let b = run.bytes.to_vec();
+                            self.out.push_str("<string bytes=\"");
+                            hex(&mut self.out, &b);
+                        }
+                    }
+                    write!(self.out, "\" elementtypeid=\"type{elem}\"").unwrap();
+                    self.run_number(i);
+                    self.out.push_str(" />");
+                }
+            },
+            Kind::Array if !fmt.is_fixed_array() => match word(bytes, 0) {
+                0 => self.out.push_str("<null />"),
+                i => {
+                    let run = self.run(i)?.clone();
+                    write!(self.out, "<array count=\"{}\" elementtypeid=\"type{}\"", run.count, run.ty).unwrap();
+                    if run.kind_byte != KIND_RUN << 4 {
+                        write!(self.out, " kind=\"{}\"", run.kind_byte).unwrap();
+                    }
+                    self.run_number(i);
+                    self.elements(run.ty, &run.bytes, run.count as usize, run.elem_size as usize, ind, depth)?;
+                }
+            },
+            Kind::Array => {
+                let n = fmt.fixed_count() as usize;
+                let size = self.layouts.size_of(subtype)? as usize;
+                if subtype == 0 || size.checked_mul(n) != Some(bytes.len()) {
+                    return self.bytes_value(bytes);
+                }
+                write!(self.out, "<array count=\"{n}\" elementtypeid=\"type{subtype}\"").unwrap();
+                self.elements(subtype, bytes, n, size, ind, depth)?;
+            }
+            Kind::Record => {
+                let mut fields = Vec::new();
+                for owner in table.ancestry(shape.def) {
+                    if let Some(t) = table.get(owner) {
+                        fields.extend(table.fields_of(t).iter().cloned());
+                    }
+                }
+                if fields.is_empty() {
+                    self.out.push_str("<record />\n");
+                    return Ok(());
+                }
+                self.out.push_str("<record>\n");
+                for f in fields {
+                    let size = self.layouts.size_of(f.ty)? as usize;
+                    let at = f.offset as usize;
+                    let Some(b) = bytes.get(at..at + size) else {
+                        return Err(ValueError::invalid(
+                            0,
+                            format!("member {} lies outside its {}-byte owner", f.name, bytes.len()),
+                        ));
+                    };
+                    indent(&mut self.out, ind + 1);
+                    self.out.push_str("<field name=\"");
+                    escape_attr(&mut self.out, &f.name);
+                    self.out.push_str("\">\n");
+                    self.value(f.ty, b, ind + 2, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
+                    indent(&mut self.out, ind + 1);
+                    self.out.push_str("</field>\n");
+                }
+                indent(&mut self.out, ind);
+                self.out.push_str("</record>");
+            }
+            _ => return self.bytes_value(bytes),
+        }
+        self.out.push('\n');
+        Ok(())
+    }
+
+    /// ` run="N"` for a run that more than one slot names: the reader makes it once.
+    fn run_number(&mut self, index: u32) {
+        if self.shared.get(index as usize).copied().unwrap_or(false) {
+            write!(self.out, " run=\"{index}\"").unwrap();
+        }
+    }
+
+    /// The rest of an `<array` start tag (after its attributes), its elements and its end.
+    fn elements(&mut self, ty: TypeIndex, bytes: &[u8], n: usize, size: usize, ind: usize, depth: usize) -> Result<(), ValueError> {
+        if n == 0 || size == 0 {
+            self.out.push_str(" />");
+            return Ok(());
+        }
+        self.out.push_str(">\n");
+        for k in 0..n {
+            let b = bytes
+                .get(k * size..(k + 1) * size)
+                .ok_or_else(|| ValueError::invalid(0, format!("element {k} lies outside its run")))?;
+            self.value(ty, b, ind + 1, depth + 1).map_err(|e| e.in_context(format!("[{k}]")))?;
+        }
+        indent(&mut self.out, ind);
+        self.out.push_str("</array>");
+        Ok(())
+    }
+
+    fn bytes_value(&mut self, bytes: &[u8]) -> Result<(), ValueError> {
+        self.out.push_str("<bytes value=\"");
+        hex(&mut self.out, bytes);
+        self.out.push_str("\" />\n");
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/// A tagfile read from XML: its `SDKV`, types and items, ready to be written as TAG0.
+#[derive(Clone, Debug)]
+pub struct XmlTagfile {
+    /// The `SDKV` body (the root's `sdkversion`, else [`DEFAULT_SDKV`]).
+    pub sdkv: Vec<u8>,
+    /// The types of the `<type>` records, the null type first.
+    pub types: TypeTable,
+    /// The items: the objects in document order (the first is the root), then their runs.
+    pub items: Items,
+    /// The compendium of a TCRF file and the `TCRF` bytes after its id.
+    pub compendium: Option<(CompendiumId, Vec<u8>)>,
+    /// Bytes after the `TAG0` section.
+    pub trailing: Vec<u8>,
+}
+
+impl XmlTagfile {
+    /// The TAG0 file: the items laid out as Havok does, then a `TCRF` when the XML names a
+    /// compendium that `compendia` holds, else a `TYPE` section generated from the types.
+    pub fn write_tag0(&self, compendia: &CompendiumSet) -> Result<Vec<u8>> {
+        let mut layouts = Layouts::new(&self.types);
+        let plan = tag_write::plan(&self.items, &mut layouts)?;
+        let (data, table, patches) = tag_write::lay_out(&self.items, &plan);
+        let tcrf;
+        let section;
+        let types = match &self.compendium {
+            Some((id, rest)) if compendia.get(id).is_some() => {
+                tcrf = [&id.0[..], rest].concat();
+                TypesOut::Reference(&tcrf)
+            }
+            _ => {
+                let style = type_writer::Style::for_sdk(&String::from_utf8_lossy(&self.sdkv));
+                let order = type_writer::data_hash_order(&self.types, &table, &patches);
+                section = type_writer::write_ordered(&self.types, style, &order);
+                TypesOut::Section(&section)
+            }
+        };
+        let mut out = tag_write::write_file(&self.sdkv, &data, types, &table, &patches);
+        out.extend_from_slice(&self.trailing);
+        Ok(out)
+    }
+}
+
+fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+    n.children().filter(|c| c.is_element())
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim().as_bytes();
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    s.chunks_exact(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())
+        .collect()
+}
+
+struct XmlReader<'x, 'i> {
+    xml: &'x roxmltree::Document<'i>,
+    types: HashMap<&'x str, TypeIndex>,
+    objects: HashMap<&'x str, u32>,
+    /// Runs made for a `run` number.
+    runs: HashMap<&'x str, u32>,
+    /// Item bytes that may still be made.
+    budget: usize,
+}
+
+/// Where a value is: the object's id and the member path.
+struct At<'a> {
+    object: &'a str,
+    path: String,
+}
+
+/// Reads `<hktagfile version="3">` XML (see the module docs).
+pub fn read(bytes: &[u8]) -> Result<XmlTagfile> {
+    let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
+        .map_err(|e| ValueError::invalid(e.valid_up_to() as u64, "hktagfile XML: not UTF-8"))?;
+    let xml = roxmltree::Document::parse(text).map_err(|e| {
+        let p = e.pos();
+        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
+    })?;
+    let budget = text.len().saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK);
+    let r = XmlReader {
+        xml: &xml,
+        types: HashMap::new(),
+        objects: HashMap::new(),
+        runs: HashMap::new(),
+        budget,
+    };
+    Ok(r.document()?)
+}
+
+impl<'x, 'i> XmlReader<'x, 'i> {
+    fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
+        let p = self.xml.text_pos_at(node.range().start);
+        let place = match at {
+            Some(a) if a.path.is_empty() => format!("object {}: ", a.object),
+            Some(a) => format!("object {}, member {}: ", a.object, a.path),
+            None => String::new(),
+        };
+        ValueError::invalid(node.range().start as u64, format!("line {}, column {}: {place}{msg}", p.row, p.col))
+    }
+
+    fn attr(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<&'x str, ValueError> {
+        n.attribute(name)
+            .ok_or_else(|| self.err(n, at, format!("<{}> without {name}", n.tag_name().name())))
+    }
+
+    fn number<T: std::str::FromStr>(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<T, ValueError> {
+        let v = self.attr(n, at, name)?;
+        v.trim()
+            .parse()
+            .map_err(|_| self.err(n, at, format!("{name} {v:?} is not a number in range")))
+    }
+
+    fn type_ref(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<TypeIndex, ValueError> {
+        let id = self.attr(n, at, name)?;
+        self.types
+            .get(id)
+            .copied()
+            .ok_or_else(|| self.err(n, at, format!("unknown type id {id:?}")))
+    }
+
+    fn document(mut self) -> Result<XmlTagfile, ValueError> {
+        let root = self.xml.root_element();
+        if root.tag_name().name() != "hktagfile" {
+            return Err(self.err(root, None, format!("<{}> where <hktagfile> belongs", root.tag_name().name())));
+        }
+        let version: u32 = self.number(root, None, "version")?;
+        if version != 3 {
+            return Err(self.err(root, None, format!("hktagfile version {version}: only version 3 is read")));
+        }
+        let sdkv = root.attribute("sdkversion").unwrap_or(DEFAULT_SDKV).as_bytes().to_vec();
+        let hex_attr = |name: &str| -> Result<Option<Vec<u8>>, ValueError> {
+            root.attribute(name)
+                .map(|v| unhex(v).ok_or_else(|| self.err(root, None, format!("{name} {v:?} is not hex"))))
+                .transpose()
+        };
+        let compendium = match hex_attr("compendium")? {
+            Some(id) => {
+                let id: [u8; 8] = id.try_into().map_err(|_| self.err(root, None, "compendium is not 8 bytes"))?;
+                Some((CompendiumId(id), hex_attr("tcrf")?.unwrap_or_default()))
+            }
+            None => None,
+        };
+        let trailing = hex_attr("trailing")?.unwrap_or_default();
+        let (mut type_nodes, mut object_nodes) = (Vec::new(), Vec::new());
+        for n in elements(root) {
+            match n.tag_name().name() {
+                "type" => type_nodes.push(n),
+                "object" => object_nodes.push(n),
+                other => return Err(self.err(n, None, format!("<{other}> where <type> or <object> belongs"))),
+            }
+        }
+        // `type0` is the null type (a subtype or template argument of none).
+        self.types.insert("type0", 0);
+        for (k, n) in type_nodes.iter().enumerate() {
+            let id = self.attr(*n, None, "id")?;
+            if self.types.insert(id, k as TypeIndex + 1).is_some() {
+                return Err(self.err(*n, None, format!("a second type {id:?}")));
+            }
+        }
+        let mut records = vec![TypeRecord::default()];
+        for n in &type_nodes {
+            records.push(self.type_record(*n)?);
+        }
+        // A record type of an object's values with neither members nor a size: HKLib's form.
+        if let Some(k) = records.iter().position(|r| r.format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && r.fields.is_none() && r.size.is_none()) {
+            let name = records[k].name.clone();
+            return Err(self.err(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
+        }
+        let types = TypeTable::from_records(records);
+        for (k, n) in object_nodes.iter().enumerate() {
+            let id = self.attr(*n, None, "id")?;
+            if self.objects.insert(id, k as u32 + 1).is_some() {
+                return Err(self.err(*n, None, format!("a second object {id:?}")));
+            }
+        }
+        let mut b = Builder {
+            layouts: Layouts::new(&types),
+            items: Vec::with_capacity(object_nodes.len() + 1),
+        };
+        b.items.push(ItemData {
+            ty: 0,
+            kind_byte: 0,
+            count: 0,
+            elem_size: 0,
+            bytes: ItemBytes::default(),
+            slots: Slots::NONE,
+        });
+        for n in &object_nodes {
+            let at = At {
+                object: n.attribute("id").unwrap_or_default(),
+                path: String::new(),
+            };
+            let ty = self.type_ref(*n, Some(&at), "typeid")?;
+            let kind_byte = match n.attribute("kind") {
+                Some(_) => self.number(*n, Some(&at), "kind")?,
+                None => KIND_OBJECT << 4,
+            };
+            b.items.push(ItemData {
+                ty,
+                kind_byte,
+                count: 1,
+                elem_size: 0,
+                bytes: ItemBytes::default(),
+                slots: Slots::NONE,
+            });
+        }
+        for (k, n) in object_nodes.iter().enumerate() {
+            let mut at = At {
+                object: n.attribute("id").unwrap_or_default(),
+                path: String::new(),
+            };
+            let ty = b.items[k + 1].ty;
+            let size = b.layouts.size_of(ty).map_err(|e| self.err(*n, Some(&at), e))? as usize;
+            let mut bytes = self.take(*n, &at, size)?;
+            let mut vals = elements(*n);
+            let (Some(v), None) = (vals.next(), vals.next()) else {
+                return Err(self.err(*n, Some(&at), "an <object> holds exactly one value"));
+            };
+            self.value(&mut b, ty, v, &mut bytes, &mut at, 0)?;
+            let slots = b.layouts.slots(ty).map_err(|e| self.err(*n, Some(&at), e))?;
+            let it = &mut b.items[k + 1];
+            it.elem_size = size as u32;
+            it.bytes = bytes.into();
+            it.slots = slots;
+        }
+        let items = Items { items: b.items };
+        Ok(XmlTagfile {
+            sdkv,
+            types,
+            items,
+            compendium,
+            trailing,
+        })
+    }
+
+    fn take(&mut self, n: roxmltree::Node<'_, '_>, at: &At<'_>, size: usize) -> Result<Vec<u8>, ValueError> {
+        self.budget = self
+            .budget
+            .checked_sub(size)
+            .ok_or_else(|| self.err(n, Some(at), "more item bytes than the text could describe"))?;
+        Ok(vec![0; size])
+    }
+
+    fn type_record(&self, n: roxmltree::Node<'x, 'i>) -> Result<TypeRecord, ValueError> {
+        let mut r = TypeRecord::default();
+        for c in elements(n) {
+            match c.tag_name().name() {
+                "name" => r.name = self.attr(c, None, "value")?.into(),
+                "parent" => r.parent = self.type_ref(c, None, "id")?,
+                "format" => r.format = Some(self.number(c, None, "value")?),
+                "subtype" => r.subtype = Some(self.type_ref(c, None, "id")?),
+                "version" => r.version = Some(self.number(c, None, "value")?),
+                "size" => {
+                    r.size = Some(SizeAlign {
+                        size: self.number(c, None, "value")?,
+                        align: self.number(c, None, "align")?,
+                    })
+                }
+                "flags" => r.flags = Some(self.number(c, None, "value")?),
+                "hash" => r.hash = Some(self.number(c, None, "value")?),
+                "parameters" => {
+                    for p in elements(c) {
+                        let (arg, default) = match p.tag_name().name() {
+                            "typeparam" => (TemplateArg::Type(self.type_ref(p, None, "id")?), "tT"),
+                            "valueparam" => (TemplateArg::Value(self.number(p, None, "value")?), "vN"),
+                            other => return Err(self.err(p, None, format!("<{other}> where <typeparam> or <valueparam> belongs"))),
+                        };
+                        r.params.push(TemplateParam {
+                            name: p.attribute("name").unwrap_or(default).into(),
+                            arg,
+                        });
+                    }
+                }
+                "members" => {
+                    r.properties = Some(match c.attribute("properties") {
+                        Some(_) => self.number(c, None, "properties")?,
+                        None => 0,
+                    });
+                    let mut fields = Vec::new();
+                    for m in elements(c) {
+                        if m.tag_name().name() != "member" {
+                            return Err(self.err(m, None, format!("<{}> where <member> belongs", m.tag_name().name())));
+                        }
+                        fields.push(Field {
+                            name: self.attr(m, None, "name")?.into(),
+                            flags: self.number(m, None, "flags")?,
+                            offset: self.number(m, None, "offset")?,
+                            ty: self.type_ref(m, None, "typeid")?,
+                        });
+                    }
+                    r.fields = Some(fields);
+                }
+                "interfaces" => {
+                    let mut list = Vec::new();
+                    for m in elements(c) {
+                        list.push(Interface {
+                            ty: self.type_ref(m, None, "typeid")?,
+                            value: self.number(m, None, "value")?,
+                        });
+                    }
+                    r.interfaces = Some(list);
+                }
+                other => return Err(self.err(c, None, format!("<{other}> in a <type>"))),
+            }
+        }
+        Ok(r)
+    }
+
+    fn new_run(
+        &mut self,
+        b: &mut Builder<'_>,
+        n: roxmltree::Node<'x, 'i>,
+        at: &At<'_>,
+        ty: TypeIndex,
+        bytes: Vec<u8>,
+        (count, elem_size): (u32, u32),
+    ) -> Result<u32, ValueError> {
+        let kind_byte = match n.attribute("kind") {
+            Some(_) => self.number(n, Some(at), "kind")?,
+            None => KIND_RUN << 4,
+        };
+        let slots = b.layouts.slots(ty).map_err(|e| self.err(n, Some(at), e))?;
+        b.items.push(ItemData {
+            ty,
+            kind_byte,
+            count,
+            elem_size,
+            bytes: bytes.into(),
+            slots,
+        });
+        let i = u32::try_from(b.items.len() - 1).map_err(|_| self.err(n, Some(at), "more than 2^32 items"))?;
+        if let Some(r) = n.attribute("run") {
+            self.runs.insert(r, i);
+        }
+        Ok(i)
+    }
+
+    fn value(
+        &mut self,
+        b: &mut Builder<'_>,
+        ty: TypeIndex,
+        n: roxmltree::Node<'x, 'i>,
+        out: &mut [u8],
+        at: &mut At<'_>,
+        depth: usize,
+    ) -> Result<(), ValueError> {
+        if depth > MAX_DEPTH {
+            return Err(self.err(n, Some(at), format!("values nested more than {MAX_DEPTH} deep")));
+        }
+        let tag = n.tag_name().name();
+        let shape = b.layouts.shape(ty).map_err(|e| self.err(n, Some(at), e))?;
+        let table = b.layouts.table();
+        let name = || table.full_name(ty);
+        if tag == "bytes" {
+            let v = self.attr(n, Some(at), "value")?;
+            let bytes = unhex(v)
+                .filter(|x| x.len() == out.len())
+                .ok_or_else(|| self.err(n, Some(at), format!("{} bytes of hex for {}", out.len(), name())))?;
+            out.copy_from_slice(&bytes);
+            return Ok(());
+        }
+        let Some(shape) = shape else {
+            return Err(self.err(n, Some(at), format!("<{tag}> for {}, which has no layout", name())));
+        };
+        let def = table.get(shape.def);
+        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
+        let wrong = |this: &Self| {
+            this.err(
+                n,
+                Some(at),
+                format!(
+                    "<{tag}> where a value of {} ({:?}, {} bytes) belongs",
+                    name(),
+                    shape.kind,
+                    out.len()
+                ),
+            )
+        };
+        let put_index = |out: &mut [u8], i: u32| {
+            if let Some(w) = out.get_mut(..4) {
+                w.copy_from_slice(&i.to_le_bytes());
+            }
+        };
+        match (shape.kind, tag) {
+            (Kind::Pointer | Kind::String, "null") | (Kind::Array, "null") if !fmt.is_fixed_array() || shape.kind != Kind::Array => {
+                put_index(out, 0);
+            }
+            (Kind::Bool, "bool") if out.len() == 1 => {
+                let v = self.attr(n, Some(at), "value")?;
+                out[0] = match v.trim() {
+                    "true" => 1,
+                    "false" => 0,
+                    t => t
+                        .parse()
+                        .map_err(|_| self.err(n, Some(at), format!("bool {v:?} is not true, false or a byte")))?,
+                };
+            }
+            (Kind::Bool | Kind::Int, "integer") if (1..=8).contains(&out.len()) => {
+                let v = self.attr(n, Some(at), "value")?.trim();
+                let bits = 8 * out.len() as u32;
+                let raw: u64 = if fmt.is_signed() {
+                    let x: i64 = v
+                        .parse()
+                        .map_err(|_| self.err(n, Some(at), format!("{v:?} is not a signed integer")))?;
+                    let (lo, hi) = if bits == 64 {
+                        (i64::MIN, i64::MAX)
+                    } else {
+                        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+                    };
+                    if x < lo || x > hi {
+                        return Err(self.err(n, Some(at), format!("{x} is out of range for {} ({bits}-bit signed)", name())));
+                    }
+                    x as u64
+                } else {
+                    let x: u64 = v
+                        .parse()
+                        .map_err(|_| self.err(n, Some(at), format!("{v:?} is not an unsigned integer")))?;
+                    if bits < 64 && x >> bits != 0 {
+                        return Err(self.err(n, Some(at), format!("{x} is out of range for {} ({bits}-bit unsigned)", name())));
+                    }
+                    x
+                };
+                out.copy_from_slice(&raw.to_le_bytes()[..out.len()]);
+            }
+            (Kind::Float, "real") if out.len() == 4 || out.len() == 2 => {
+                let x = self.real(n, at)?;
+                if out.len() == 4 {
+                    out.copy_from_slice(&x.to_bits().to_le_bytes());
+                } else {
+                    if x.to_bits() & 0xFFFF != 0 {
+                        return Err(self.err(n, Some(at), format!("{x} is not a half (its low 16 bits are not zero)")));
+                    }
+                    out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
+                }
+            }
+            (Kind::Pointer, "pointer") => {
+                let id = self.attr(n, Some(at), "id")?;
+                let i = *self
+                    .objects
+                    .get(id)
+                    .ok_or_else(|| self.err(n, Some(at), format!("pointer to a missing object {id:?}")))?;
+                put_index(out, i);
+            }
+            (Kind::String | Kind::Array, "string" | "array") if !fmt.is_fixed_array() && self.shared_run(n).is_some() => {
+                put_index(out, self.shared_run(n).unwrap_or(0));
+            }
+            (Kind::String, "string") => {
+                let bytes = match (n.attribute("value"), n.attribute("bytes")) {
+                    (Some(v), None) => [v.as_bytes(), &[0]].concat(),
+                    (None, Some(h)) => unhex(h).ok_or_else(|| self.err(n, Some(at), "string bytes are not hex"))?,
+                    _ => return Err(self.err(n, Some(at), "a <string> has one of value and bytes")),
+                };
+                // The run's type: as written, else the table's `char`.
+                let elem = match n.attribute("elementtypeid") {
+                    Some(_) => self.type_ref(n, Some(at), "elementtypeid")?,
+                    None => table
+                        .iter()
+                        .find(|(_, t)| t.name == "char")
+                        .map(|(i, _)| i)
+                        .ok_or_else(|| self.err(n, Some(at), "a <string> without elementtypeid in a table without char"))?,
+                };
+                self.budget = self
+                    .budget
+                    .checked_sub(bytes.len())
+                    .ok_or_else(|| self.err(n, Some(at), "more item bytes than the text could describe"))?;
+                let count = bytes.len() as u32;
+                let i = self.new_run(b, n, at, elem, bytes, (count, 1))?;
+                put_index(out, i);
+            }
+            (Kind::Array, "array") => {
+                let count: u32 = self.number(n, Some(at), "count")?;
+                let children: Vec<_> = elements(n).collect();
+                if children.len() != count as usize {
+                    return Err(self.err(n, Some(at), format!("count {count} but {} elements", children.len())));
+                }
+                if fmt.is_fixed_array() {
+                    let size = b.layouts.size_of(subtype).map_err(|e| self.err(n, Some(at), e))? as usize;
+                    if count != fmt.fixed_count() || size.checked_mul(count as usize) != Some(out.len()) {
+                        return Err(self.err(
+                            n,
+                            Some(at),
+                            format!("{count} elements where {} holds {}", name(), fmt.fixed_count()),
+                        ));
+                    }
+                    for (k, c) in children.iter().enumerate() {
+                        let len = at.path.len();
+                        write!(at.path, "[{k}]").unwrap();
+                        self.value(b, subtype, *c, &mut out[k * size..(k + 1) * size], at, depth + 1)?;
+                        at.path.truncate(len);
+                    }
+                } else {
+                    let et = self.type_ref(n, Some(at), "elementtypeid")?;
+                    let size = b.layouts.size_of(et).map_err(|e| self.err(n, Some(at), e))? as usize;
+                    let total = size
+                        .checked_mul(count as usize)
+                        .ok_or_else(|| self.err(n, Some(at), "array too large"))?;
+                    let mut run = self.take(n, at, total)?;
+                    for (k, c) in children.iter().enumerate() {
+                        let len = at.path.len();
+                        write!(at.path, "[{k}]").unwrap();
+                        self.value(b, et, *c, &mut run[k * size..(k + 1) * size], at, depth + 1)?;
+                        at.path.truncate(len);
+                    }
+                    let i = self.new_run(b, n, at, et, run, (count, size as u32))?;
+                    put_index(out, i);
+                }
+            }
+            (Kind::Record, "record") => {
+                let mut fields: Vec<Field> = Vec::new();
+                for owner in table.ancestry(shape.def) {
+                    if let Some(t) = table.get(owner) {
+                        fields.extend(table.fields_of(t).iter().cloned());
+                    }
+                }
+                for c in elements(n) {
+                    if c.tag_name().name() != "field" {
+                        return Err(self.err(c, Some(at), format!("<{}> where <field> belongs", c.tag_name().name())));
+                    }
+                    let fname = self.attr(c, Some(at), "name")?;
+                    let f = fields
+                        .iter()
+                        .find(|f| f.name == fname)
+                        .ok_or_else(|| self.err(c, Some(at), format!("{} has no member {fname:?}", name())))?;
+                    let size = b.layouts.size_of(f.ty).map_err(|e| self.err(c, Some(at), e))? as usize;
+                    let range = f.offset as usize..f.offset as usize + size;
+                    if range.end > out.len() {
+                        return Err(self.err(c, Some(at), format!("member {fname} lies outside its {}-byte owner", out.len())));
+                    }
+                    let mut vals = elements(c);
+                    let (Some(v), None) = (vals.next(), vals.next()) else {
+                        return Err(self.err(c, Some(at), "a <field> holds exactly one value"));
+                    };
+                    let len = at.path.len();
+                    if len > 0 {
+                        at.path.push('.');
+                    }
+                    at.path.push_str(fname);
+                    self.value(b, f.ty, v, &mut out[range], at, depth + 1)?;
+                    at.path.truncate(len);
+                }
+            }
+            _ => return Err(wrong(self)),
+        }
+        Ok(())
+    }
+
+    /// The run already made for `n`'s `run` number, if any.
+    fn shared_run(&self, n: roxmltree::Node<'x, 'i>) -> Option<u32> {
+        n.attribute("run").and_then(|r| self.runs.get(r).copied())
+    }
+
+    fn real(&self, n: roxmltree::Node<'x, 'i>, at: &At<'_>) -> Result<f32, ValueError> {
+        if let Some(v) = n.attribute("bits") {
+            let t = v.trim();
+            let t = t.strip_prefix("0x").unwrap_or(t);
+            return u32::from_str_radix(t, 16)
+                .map(f32::from_bits)
+                .map_err(|_| self.err(n, Some(at), format!("bits {v:?} are not a 32-bit hex number")));
+        }
+        if let Some(v) = n.attribute("hex") {
+            let t = v.trim();
+            let t = t.strip_prefix('#').unwrap_or(t);
+            let wide = u64::from_str_radix(t, 16)
+                .map(f64::from_bits)
+                .map_err(|_| self.err(n, Some(at), format!("hex {v:?} is not a 64-bit hex number")))?;
+            let x = wide as f32;
+            if f64::from(x).to_bits() != wide.to_bits() && !wide.is_nan() {
+                return Err(self.err(n, Some(at), format!("hex {v:?} is not a float's value")));
+            }
+            return Ok(x);
+        }
+        let v = self.attr(n, Some(at), "dec")?;
+        v.trim()
+            .parse::<f32>()
+            .map_err(|_| self.err(n, Some(at), format!("dec {v:?} is not a number")))
+    }
+}
+
+struct Builder<'t> {
+    layouts: Layouts<'t>,
+    items: Vec<ItemData>,
+}
