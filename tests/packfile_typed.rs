@@ -219,6 +219,44 @@ fn kept_bytes_of_mod_tool_files() {
     assert_eq!(doc.write().unwrap(), bytes);
 }
 
+/// A hand-built [`Kept`](hktypes::packfile::objects::Kept) the writer cannot follow is an error
+/// naming the object, not a wrapped offset, a cut into bytes already written or a 4 GiB
+/// allocation: a kept place far past the 32-bit offsets, one 2 MiB past the writer's position
+/// (more than any gap the reader keeps), one before it, a kept end far past the 32-bit offsets.
+/// The documents as read still write their files back.
+#[test]
+fn hand_built_kept_offsets_are_errors() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let read = |rel: &str| {
+        let bytes = common::corpus_file(&corpus, rel).unwrap();
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        let doc = Document::from_file_with(f, &schemas.sources_for("2010.2")).unwrap();
+        (bytes, doc)
+    };
+    let refused = |doc: &Document, i: usize, what: &str, edit: &dyn Fn(&mut Document)| {
+        let mut d = doc.clone();
+        edit(&mut d);
+        let e = d.write().expect_err(what).to_string();
+        assert!(e.contains(&format!("object {i} ({})", doc.objects[i].class)) && e.contains(what), "{e}");
+    };
+
+    let (bytes, doc) = read("Project-New-Reign---Nemesis-Main/NAR0_2hw_staggerbacksmallest.hkx");
+    let kept: Vec<usize> = (0..doc.objects.len()).filter(|&i| !doc.objects[i].kept.places.is_empty()).collect();
+    assert_eq!(kept.len(), 1);
+    let i = kept[0];
+    let (from, _) = doc.objects[i].kept.places[0];
+    refused(&doc, i, "kept place", &|d| d.objects[i].kept.places[0].1 = u32::MAX - 8);
+    refused(&doc, i, "kept place", &|d| d.objects[i].kept.places[0].1 = from + (2 << 20));
+    refused(&doc, i, "kept place", &|d| d.objects[i].kept.places[0].1 = from - 1);
+    assert_eq!(doc.write().unwrap(), bytes);
+
+    let (bytes, doc) = read("hkxpack/test-base.hkx");
+    assert_eq!(doc.objects[0].kept.end, Some((8, 0)));
+    refused(&doc, 0, "kept end", &|d| d.objects[0].kept.end = Some((8, u32::MAX)));
+    assert_eq!(doc.write().unwrap(), bytes);
+}
+
 /// (objects with kept data, kept places with padding before the data, kept padding bytes)
 const KEPT_HORSE: (usize, usize, usize) = (6, 26, 108);
 const KEPT_NEMESIS: (usize, usize, usize) = (1, 107, 0);
