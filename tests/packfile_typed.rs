@@ -8,6 +8,7 @@
 mod common;
 
 use hkclasses::{hk2010_2, hk2013_1, hk2014_1, hk2014_2, hk5_5};
+use hkclasses::packfile_sources_for_sdk;
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::objects::{Body, Document, Handle};
@@ -58,7 +59,6 @@ fn table(version: &str) -> &'static [ClassEntry] {
 #[test]
 fn corpus_packfiles_round_trip_through_structs() {
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     // version -> (files, exact, counts, objects the document typed, classes through structs)
     let mut per: BTreeMap<String, (usize, usize, StructCounts, usize, BTreeMap<String, usize>)> = BTreeMap::new();
     // version -> files whose every object went through its struct and that came back exact
@@ -73,7 +73,7 @@ fn corpus_packfiles_round_trip_through_structs() {
         let bytes = std::fs::read(&e.path).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let version = f.contents_version();
-        let mut doc = Document::from_file_with(f, &schemas.sources_for(&sdk_of_contents_version(&version))).unwrap();
+        let mut doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk_of_contents_version(&version))).unwrap();
         let typed = doc.counts().typed;
         let before = doc.objects.clone();
         let c = doc.through_structs(table(&version));
@@ -162,12 +162,11 @@ fn corpus_packfiles_round_trip_through_structs() {
 fn kept_bytes_of_mod_tool_files() {
     use hktypes::packfile::objects::{Kept, Value};
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let read = |rel: &str| {
         let bytes = common::corpus_file(&corpus, rel).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
-        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk)).unwrap();
         (bytes, doc)
     };
     let kept = |doc: &Document| {
@@ -202,7 +201,7 @@ fn kept_bytes_of_mod_tool_files() {
     let out = doc.write().unwrap();
     let root_padding: usize = doc.objects[root.0 as usize].kept.padding.iter().map(|(_, b)| b.len()).sum();
     assert!(sevens(&out) < sevens(&bytes) && sevens(&out) >= sevens(&bytes) - root_padding, "{} of {}", sevens(&out), sevens(&bytes));
-    let back = Document::from_file_with(hktypes::packfile::PackFile::read(&out).unwrap(), &schemas.sources_for("2010.2")).unwrap();
+    let back = Document::from_file_with(hktypes::packfile::PackFile::read(&out).unwrap(), &packfile_sources_for_sdk("2010.2")).unwrap();
     assert_eq!(back.counts().typed, 7);
     assert_eq!(back.field(root, "namedVariants"), doc.field(root, "namedVariants"));
     assert_eq!(back.write().unwrap(), out);
@@ -227,11 +226,10 @@ fn kept_bytes_of_mod_tool_files() {
 #[test]
 fn hand_built_kept_offsets_are_errors() {
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let read = |rel: &str| {
         let bytes = common::corpus_file(&corpus, rel).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
-        let doc = Document::from_file_with(f, &schemas.sources_for("2010.2")).unwrap();
+        let doc = Document::from_file_with(f, &packfile_sources_for_sdk("2010.2")).unwrap();
         (bytes, doc)
     };
     let refused = |doc: &Document, i: usize, what: &str, edit: &dyn Fn(&mut Document)| {
@@ -270,8 +268,7 @@ const RAGDOLL: &str =
 #[test]
 fn botw_ragdoll_edited_through_structs() {
     use hk2014_2::{hkaRagdollInstance, hkaSkeleton, hkpRigidBody};
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.2").unwrap();
+    let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
     let mut doc = Document::read(&bytes, set).unwrap();
@@ -366,8 +363,7 @@ fn botw_ragdoll_edited_through_structs() {
 #[test]
 fn botw_enum_members_name_their_items() {
     use hk2014_2::hkpRigidBody;
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.2").unwrap();
+    let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
     let doc = Document::read(&bytes, set).unwrap();
@@ -406,8 +402,7 @@ const CAPSULES: &str = "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/c
 fn relative_arrays_through_structs() {
     use hk2014_1::hknpCapsuleShape;
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.1").unwrap();
+    let set = &hk2014_1::SCHEMA;
     let bytes = std::fs::read(corpus.join(CAPSULES)).unwrap();
     let mut doc = Document::read(&bytes, set).unwrap();
     let capsules: Vec<_> = doc.all::<hknpCapsuleShape>().map(|(h, c)| (h, c.unwrap())).collect();
@@ -444,8 +439,7 @@ fn hidden_bytes_through_structs() {
     use hk2014_1::fsnpCustomMeshParameter;
     use hktypes::packfile::objects::ArrayAlign;
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.1").unwrap();
+    let set = &hk2014_1::SCHEMA;
     let (mut objects, mut eight) = (0, 0);
     let mut smallest: Option<(Vec<u8>, Handle, fsnpCustomMeshParameter)> = None;
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile" && e.sdk == "hk_2014.1.0-r1") {
@@ -477,3 +471,30 @@ fn hidden_bytes_through_structs() {
     doc.set(h, &edited).unwrap();
     assert!(doc.write().unwrap_err().to_string().contains("7 hidden bytes where the layout leaves 8"));
 }
+
+/// The compiled-in class descriptions (`hkclasses::<sdk>::SCHEMA`, which the tests above read
+/// with) hold exactly what the committed snapshots under `schemas/<sdk>/classes/` give at run
+/// time: every class, every recomputed signature, every enum; and `packfile_sources_for_sdk`
+/// orders the SDKs as `ClassSchemas::sources_for` does.
+#[test]
+fn compiled_in_classes_equal_the_snapshots() {
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let mut counts = Vec::new();
+    for compiled in hkclasses::PACKFILE_SCHEMAS {
+        let from_disk = schemas.class_set(compiled.sdk).unwrap();
+        let built = compiled.to_class_set();
+        assert_eq!(built.classes, from_disk.classes, "{}", compiled.sdk);
+        assert_eq!(built.signatures, from_disk.signatures, "{}", compiled.sdk);
+        assert_eq!(built.enums, from_disk.enums, "{}", compiled.sdk);
+        counts.push((compiled.sdk, compiled.classes.len(), compiled.classes.iter().filter(|c| c.signature.is_some()).count()));
+        let order = |sources: Vec<&dyn hktypes::packfile::layout::ClassSource>| -> Vec<Option<u32>> {
+            sources.iter().map(|s| s.signature("hkBaseObject").or(s.signature("hkReferencedObject"))).collect()
+        };
+        assert_eq!(order(packfile_sources_for_sdk(compiled.sdk)), order(schemas.sources_for(compiled.sdk)), "{}", compiled.sdk);
+    }
+    assert_eq!(counts, COMPILED_IN);
+}
+
+/// Per packfile SDK: classes compiled in, and how many of them have a recomputed signature.
+const COMPILED_IN: [(&str, usize, usize); 5] =
+    [("5.5", 35, 35), ("2010.2", 678, 678), ("2013.1", 23, 23), ("2014.1", 1364, 1357), ("2014.2", 984, 981)];

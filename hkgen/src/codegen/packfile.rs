@@ -434,7 +434,68 @@ pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStrea
         /// `Document::through_structs`).
         pub static CLASSES: &[#typed::ClassEntry] = &[#(#typed::ClassEntry::of::<#ids>()),*];
     });
+    out.push(schema_data(schema, krate));
     Ok(out)
+}
+
+/// `SCHEMA`: every class of `schema` (with a struct or not), its signature where the schema
+/// recomputes one, its layout overrides, and every enum, as the static data of a
+/// `hktypes::packfile::layout::StaticClassSet` (the same facts as
+/// [`class_set`](crate::reflection::layout::class_set) gives at run time): one struct literal per
+/// class and member, no code.
+pub fn schema_data(schema: &ClassSchema, krate: &TokenStream) -> TokenStream {
+    let set = crate::reflection::layout::class_set(schema);
+    let opt = |s: &Option<String>| match s {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    };
+    let classes = set.classes.iter().collect::<BTreeMap<_, _>>().into_values().map(|c| {
+        let name = &c.name;
+        let parent = opt(&c.parent);
+        let interfaces = c.interfaces;
+        let hidden = c.hidden_members;
+        let members = c.members.iter().map(|m| {
+            let (n, ty, sub) = (&m.name, format_ident!("{}", format!("{:?}", m.ty)), format_ident!("{}", format!("{:?}", m.subtype)));
+            let (class, cs, flags, en) = (opt(&m.class), m.c_array_size, m.flags, opt(&m.enumeration));
+            quote!(M { name: #n, ty: T::#ty, subtype: T::#sub, class: #class, c_array_size: #cs, flags: #flags, enumeration: #en })
+        });
+        let fixed = c.fixed.iter().map(|(r, f)| {
+            let (p, l, u, e) = (r.pointer_size, r.little_endian, r.reuse_padding, r.empty_base);
+            let (size, align, offsets) = (f.size, f.align, &f.offsets);
+            quote!(F { rules: R { pointer_size: #p, little_endian: #l, reuse_padding: #u, empty_base: #e }, size: #size, align: #align, offsets: &[#(#offsets),*] })
+        });
+        let sig = match set.signatures.get(name) {
+            Some(&s) => {
+                let s = hex(s);
+                quote!(Some(#s))
+            }
+            None => quote!(None),
+        };
+        quote!(C { name: #name, parent: #parent, interfaces: #interfaces, members: &[#(#members),*], hidden_members: #hidden, fixed: &[#(#fixed),*], signature: #sig })
+    });
+    let enums = set.enums.iter().collect::<BTreeMap<_, _>>().into_iter().map(|(key, items)| {
+        let items = items.iter().map(|(v, n)| {
+            let v = Literal::i64_unsuffixed(*v);
+            quote!((#v, #n))
+        });
+        quote!(E { name: #key, items: &[#(#items),*] })
+    });
+    let sdk = &schema.sdk;
+    let doc = docs(&format!(
+        "The hkClass descriptions of SDK {sdk}: every class of the schema snapshot with the signature it recomputes, \
+         and every enum. A `ClassSource` for `Document::from_file_with`; see [`packfile_sources_for_sdk`](crate::packfile_sources_for_sdk)."
+    ));
+    quote! {
+        // Not every SDK has fixed layouts (F, R).
+        #[allow(unused_imports)]
+        mod schema_data {
+            use #krate::packfile::layout::{MemberType as T, StaticClass as C, StaticClassSet, StaticEnum as E, StaticFixedLayout as F, StaticMember as M};
+            use #krate::packfile::LayoutRules as R;
+            pub static SCHEMA: StaticClassSet = StaticClassSet { sdk: #sdk, classes: &[#(#classes),*], enums: &[#(#enums),*] };
+        }
+        #doc
+        pub use schema_data::SCHEMA;
+    }
 }
 
 /// How many classes of `schema` get a struct ([`class_signature`]), and how many do not.
