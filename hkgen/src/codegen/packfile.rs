@@ -24,7 +24,7 @@
 use crate::reflection::{signature, snapshot};
 use hktypes::packfile::objects::HIDDEN;
 
-use super::emit::hex;
+use super::emit::{hex, serde_derive, serde_field, serde_helper};
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
 use crate::error::CodegenInputError;
@@ -341,11 +341,18 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
         let d = docs(&format!("The `{p}` part of the object."));
         quote!(#d pub base: #pid,)
     });
-    let field_defs = c.members.iter().zip(&idents).map(|(x, i)| {
+    let field_defs = c.members.iter().zip(&idents).zip(&rust).map(|((x, i), r)| {
         let d = docs(&type_doc(x));
         let t = m.member_type(x);
-        quote!(#d pub #i: #t)
+        let with = if DYNAMIC.contains(&x.ty) {
+            Some(serde_helper(&rt, "unsupported"))
+        } else {
+            (x.c_array_size > 0).then(|| serde_helper(&rt, "array"))
+        };
+        let s = serde_field(&x.name, r, with);
+        quote!(#d #s pub #i: #t)
     });
+    let serde = serde_derive();
     let base_read = parent.as_ref().map(|(_, pid)| {
         let n = Literal::usize_unsuffixed(inherited);
         quote!(base: <#pid as #typed::PackClass>::from_values(&values[..#n])?,)
@@ -379,6 +386,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     Ok(quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
+        #serde
         pub struct #id {
             #base_def
             #(#field_defs,)*
