@@ -8,8 +8,12 @@
 //! with) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
 //! `hktypes::packfile::objects::Document` lays them out per file (`doc.get::<T>(handle)`,
-//! `doc.set(handle, &value)`, `doc.write()`). [`packfile_classes_for_sdk`] picks a module's table
-//! at run time.
+//! `doc.set(handle, &value)`, `doc.write()`), with the class descriptions each module compiles in
+//! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
+//! [`packfile_classes_for_sdk`] picks a module's table at run time.
+//!
+//! With the `serde` feature every generated struct derives `Serialize` and `Deserialize` under
+//! Havok's member names (`hktypes::serde_support` gives the runtime types their forms).
 pub use hktypes;
 
 macro_rules! sdk_modules {

@@ -39,10 +39,14 @@ const ALL_THROUGH_STRUCTS: [(&str, usize, usize); 5] = [
 ];
 
 /// The one packfile of 2010.2, 2014.1 and 2014.2 whose objects do not all go through their
-/// structs: HKX2 wrote its `hkRootLevelContainer` with 8 bytes before the array (its local fixup is
-/// at +8, where the class has none), and most of its other objects hold bytes their values do not
-/// give back; 14 objects read as values but hold hkArray capacity words that are not the stock
-/// ones (0 for empty arrays), which no `Vec` stands for. It round-trips (raw objects and values).
+/// structs, and which `verify` fails: HKX2 wrote every object with an 8-byte word before its
+/// class's bytes (its own object number, 84 to 333), where the virtual fixup and every pointer to
+/// the object land, so every member sits 8 bytes past the 2010.2 layout, for plain structs
+/// (`hkRootLevelContainer`, no vtable) as for virtual classes. No header byte or layout rule
+/// declares it, and Havok's loader would read those words as the objects' first members: the
+/// file is malformed, not a layout of its own ([`hkx2_objects_begin_with_a_word_outside_their_class`]).
+/// 236 objects stay raw; the 14 that happen to read as values hold pointers to objects of the
+/// wrong class, which `verify` reports (`bad_pointer`). It round-trips (raw objects and values).
 const NOT_ALL_THROUGH: [&str; 1] = ["HKX2-Enhanced-Library/chickenbehavior.hkx"];
 
 fn table(version: &str) -> &'static [ClassEntry] {
@@ -497,4 +501,38 @@ fn compiled_in_classes_equal_the_snapshots() {
 
 /// Per packfile SDK: classes compiled in, and how many of them have a recomputed signature.
 const COMPILED_IN: [(&str, usize, usize); 5] =
-    [("5.5", 35, 35), ("2010.2", 678, 678), ("2013.1", 23, 23), ("2014.1", 1364, 1357), ("2014.2", 984, 981)];
+    [("5.5", 35, 35), ("2010.2", 678, 678), ("2013.1", 23, 23), ("2014.1", 1365, 1359), ("2014.2", 984, 981)];
+
+/// What HKX2 did to `chickenbehavior.hkx` ([`NOT_ALL_THROUGH`]): each of its 250 objects starts
+/// with an 8-byte word outside its class, holding a distinct number from 84 to 333; its
+/// `hkRootLevelContainer` (a plain struct whose array pointer is its first member) has its local
+/// fixup at +8 and none at +0; every pointer into `__data__` names such a word. A stock Skyrim SE
+/// behaviour of the same layout rules (Pandora's `dogbehavior.hkx`) has its root's fixup at +0.
+#[test]
+fn hkx2_objects_begin_with_a_word_outside_their_class() {
+    let Some(corpus) = common::corpus() else { return };
+    // The `__data__` bytes, object starts, local fixup sources and global fixup targets.
+    type Data = (Vec<u8>, std::collections::BTreeSet<u32>, std::collections::BTreeSet<u32>, Vec<(u32, u32)>);
+    let data = |rel: &str| -> Data {
+        let bytes = common::corpus_file(&corpus, rel).unwrap();
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        let sec = f.sections.iter().find(|s| !s.virtuals.is_empty()).unwrap();
+        (
+            sec.data().unwrap().to_vec(),
+            sec.virtuals.iter().map(|v| v.src).collect(),
+            sec.local.iter().map(|l| l.src).collect(),
+            sec.global.iter().map(|g| (g.section, g.dst)).collect(),
+        )
+    };
+    let (bytes, starts, locals, globals) = data(NOT_ALL_THROUGH[0]);
+    let mut words: Vec<u64> = starts.iter().map(|&s| u64::from_le_bytes(bytes[s as usize..s as usize + 8].try_into().unwrap())).collect();
+    words.sort_unstable();
+    assert_eq!(words, (84..=333).collect::<Vec<u64>>());
+    assert!(!locals.contains(&0) && locals.contains(&8));
+    let into_data: Vec<u32> = globals.iter().filter(|g| g.0 == 2).map(|g| g.1).collect();
+    assert_eq!(into_data.len(), 280);
+    assert!(into_data.iter().all(|d| starts.contains(d)));
+
+    let (_, _, stock_locals, _) = data("Pandora-Behaviour-Engine-Plus/dogbehavior.hkx");
+    assert!(stock_locals.contains(&0));
+}

@@ -2,7 +2,10 @@
 //! struct of its own members (a derived class holds its parent in `base` and dereferences to
 //! it, as the tagfile classes do) implementing `hktypes::packfile::typed::{PackValue, PackClass}`,
 //! per enum with a class member naming it a marker type implementing
-//! `hktypes::value::Enumeration`, and a `CLASSES` table.
+//! `hktypes::value::Enumeration`, a `CLASSES` table, and `SCHEMA`, the schema's hkClass
+//! descriptions as static data ([`schema_data`]), which lays the structs out at run time without
+//! the schema folder. Under the generated crate's `serde` feature the structs derive `Serialize`
+//! and `Deserialize` under Havok's member names.
 //!
 //! No offset is generated: the layout of a member depends on the platform (pointer size, byte
 //! order, reuse-padding, empty-base), so `hktypes::packfile::objects::Document` lays classes out
