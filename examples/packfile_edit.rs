@@ -21,11 +21,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let output = args.next().unwrap_or_else(|| "target/packfile_edit.hkrg".into());
 
-    // The class layouts come from the schema at run time, under the file's own layout rules.
-    let schemas = hkgen::reflection::check::ClassSchemas::load(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/schemas")))?;
-    let set = schemas.class_set("2014.2").ok_or("no 2014.2 class schema")?;
+    // The class descriptions are compiled in (`hk2014_2::SCHEMA`, no schema folder at run time);
+    // the document lays them out under the file's own layout rules.
     let bytes = std::fs::read(&input)?;
-    let mut doc = Document::read(&bytes, set)?;
+    let mut doc = Document::read(&bytes, &hkclasses::hk2014_2::SCHEMA)?;
     println!("{}: layout {}, {} objects", input.display(), doc.layout(), doc.objects.len());
 
     let bodies: Vec<_> = doc.find("hkpRigidBody").collect();

@@ -8,8 +8,12 @@
 //! with) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
 //! `hktypes::packfile::objects::Document` lays them out per file (`doc.get::<T>(handle)`,
-//! `doc.set(handle, &value)`, `doc.write()`). [`packfile_classes_for_sdk`] picks a module's table
-//! at run time.
+//! `doc.set(handle, &value)`, `doc.write()`), with the class descriptions each module compiles in
+//! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
+//! [`packfile_classes_for_sdk`] picks a module's table at run time.
+//!
+//! With the `serde` feature every generated struct derives `Serialize` and `Deserialize` under
+//! Havok's member names (`hktypes::serde_support` gives the runtime types their forms).
 pub use hktypes;
 
 macro_rules! sdk_modules {
@@ -68,4 +72,43 @@ pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::packfile::typed
         "2014.2" => hk2014_2::CLASSES,
         _ => &[],
     }
+}
+
+/// The compiled-in hkClass descriptions of every packfile SDK this build enables
+/// (`hk2014_2::SCHEMA`, ...), oldest first.
+pub static PACKFILE_SCHEMAS: &[&hktypes::packfile::layout::StaticClassSet] = &[
+    #[cfg(feature = "hk5_5")]
+    &hk5_5::SCHEMA,
+    #[cfg(feature = "hk2010_2")]
+    &hk2010_2::SCHEMA,
+    #[cfg(feature = "hk2013_1")]
+    &hk2013_1::SCHEMA,
+    #[cfg(feature = "hk2014_1")]
+    &hk2014_1::SCHEMA,
+    #[cfg(feature = "hk2014_2")]
+    &hk2014_2::SCHEMA,
+];
+
+/// The class sources to read a packfile of SDK `sdk` (`2014.2`) with, compiled in (no schema
+/// folder at run time): its own [`PACKFILE_SCHEMAS`] entry first (an empty one when its feature is
+/// off, so that nothing unknown is laid out on trust), then the other SDKs' nearest first, whose
+/// records lay out only classes whose signature they recompute as the file stores it. The same
+/// order as `hkgen::reflection::check::ClassSchemas::sources_for` gives for the snapshots.
+///
+/// ```
+/// # #[cfg(feature = "hk2014_2")] {
+/// let sources = hkclasses::packfile_sources_for_sdk("2014.2");
+/// // let doc = hktypes::packfile::objects::Document::from_file_with(file, &sources)?;
+/// assert!(sources[0].signature("hkaSkeleton").is_some());
+/// # }
+/// ```
+pub fn packfile_sources_for_sdk(sdk: &str) -> Vec<&'static dyn hktypes::packfile::layout::ClassSource> {
+    static NONE: hktypes::packfile::layout::StaticClassSet = hktypes::packfile::layout::StaticClassSet { sdk: "", classes: &[], enums: &[] };
+    let num = |s: &str| s.parse::<f64>().unwrap_or(0.0);
+    let own = PACKFILE_SCHEMAS.iter().find(|s| s.sdk == sdk).copied().unwrap_or(&NONE);
+    let mut others: Vec<&'static hktypes::packfile::layout::StaticClassSet> = PACKFILE_SCHEMAS.iter().copied().filter(|s| s.sdk != sdk).collect();
+    others.sort_by(|a, b| (num(a.sdk) - num(sdk)).abs().total_cmp(&(num(b.sdk) - num(sdk)).abs()));
+    let mut out: Vec<&'static dyn hktypes::packfile::layout::ClassSource> = vec![own];
+    out.extend(others.into_iter().map(|s| s as &'static dyn hktypes::packfile::layout::ClassSource));
+    out
 }

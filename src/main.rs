@@ -1,6 +1,7 @@
 //! The `hkgen` command line (see `hkgen::cli`), with the generated classes of every SDK this build
 //! enables, so `hkgen verify` reads objects as typed values
-//! (packfile objects through the generated structs of `hk2014_2` and `hk2014_1`).
+//! (packfile objects through the generated structs of `hk2014_2` and `hk2014_1`), and `dump` and
+//! `convert` lay packfile objects out with the class descriptions compiled in.
 
 /// Reading a file makes many small allocations, which mimalloc serves faster than the system
 /// allocator (see `bench/README.md`).
@@ -9,5 +10,5 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    hkgen::cli::main_with_packfiles(hkclasses::classes_for_sdk, hkclasses::packfile_classes_for_sdk)
+    hkgen::cli::main_with_compiled(hkclasses::classes_for_sdk, hkclasses::packfile_classes_for_sdk, Some(hkclasses::packfile_sources_for_sdk))
 }

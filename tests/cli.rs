@@ -170,6 +170,31 @@ fn dump_of_a_file_far_from_any_compendium() {
     assert!(err.starts_with("hkgen: ") && !err.contains("stack backtrace"), "{err}");
 }
 
+/// `dump` of a BotW packfile run where there is no `schemas/` folder lays its objects out with
+/// the classes compiled into the binary: every object with members, none raw, and the same text
+/// as with `--schemas` naming the committed snapshots.
+#[test]
+fn dump_of_a_packfile_needs_no_schemas_folder() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    let dir = scratch("dump-compiled");
+    std::fs::write(dir.join("ragdoll.hkrg"), &bytes).unwrap();
+    let compiled = common::run(hkgen().args(["dump", "--format", "json", "ragdoll.hkrg"]).current_dir(&dir));
+    let snapshots = common::run(
+        hkgen().args(["dump", "--format", "json", "--schemas"]).arg(common::workspace_root().join("schemas")).arg("ragdoll.hkrg").current_dir(&dir),
+    );
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    assert!(!dir.join("schemas").exists());
+    let v: serde_json::Value = serde_json::from_slice(&compiled.stdout).unwrap();
+    let objects = v.as_array().unwrap();
+    assert_eq!(objects.len(), 126);
+    assert_eq!(objects.iter().filter(|o| o["members"].is_object()).count(), 126);
+    assert_eq!(compiled.stdout, snapshots.stdout);
+}
+
+const BOTW_RAGDOLL: &str =
+    "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
+
 /// A fresh, emptied folder for one test under `target/`.
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli").join(name);

@@ -114,3 +114,29 @@ fn packfile_checks_with_the_committed_schemas() {
     let at = u64::from(data.start) + u64::from(data.offsets[0]) + 4;
     assert_eq!(hkgen::reflection::check::locate(&f, at), "__data__ local fixups +0x4");
 }
+
+/// The two 2014.1 classes whose struct needed a class DSMapStudio lacks. `hkpSimpleShapePhantom`:
+/// its element class `hkpSimpleShapePhantomCollisionDetail`, whose 2010.2 and 2014.2 records
+/// both recompute the `0x9b09059f` DSMapStudio states for it, so extraction borrows the 2014.2
+/// record and the class gets its signature. `hkbnpPhysicsInterface`: its parent
+/// `hkbPhysicsInterface` is in no source, so it still recomputes nothing and has no struct.
+#[test]
+fn classes_of_2014_1_that_need_a_class_dsmapstudio_lacks() {
+    let dir = schemas_dir();
+    let ds3 = snapshot::read(&dir, "2014.1").unwrap();
+    assert_eq!(signature::class_signature(&ds3, "hkpSimpleShapePhantom").ok(), Some(0x9b09059f));
+    let mut computed = Vec::new();
+    for other in ["2010.2", "2014.2"] {
+        let from = snapshot::read(&dir, other).unwrap();
+        let mut borrowed = ds3.clone();
+        borrowed.classes.remove("hkpSimpleShapePhantomCollisionDetail");
+        assert!(signature::class_signature(&borrowed, "hkpSimpleShapePhantom").is_err());
+        let detail = from.classes["hkpSimpleShapePhantomCollisionDetail"].clone();
+        borrowed.classes.insert(detail.name.clone(), detail);
+        computed.push(signature::class_signature(&borrowed, "hkpSimpleShapePhantom").ok());
+    }
+    assert_eq!(computed, [Some(0x9b09059f), Some(0x9b09059f)]);
+    assert_eq!(ds3.classes["hkbnpPhysicsInterface"].parent.as_deref(), Some("hkbPhysicsInterface"));
+    assert!(!ds3.classes.contains_key("hkbPhysicsInterface"));
+    assert!(signature::class_signature(&ds3, "hkbnpPhysicsInterface").is_err());
+}

@@ -8,6 +8,7 @@
 mod common;
 
 use hkclasses::{hk2010_2, hk2013_1, hk2014_1, hk2014_2, hk5_5};
+use hkclasses::packfile_sources_for_sdk;
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::objects::{Body, Document};
@@ -39,10 +40,14 @@ const ALL_THROUGH_STRUCTS: [(&str, usize, usize); 5] = [
 ];
 
 /// The one packfile of 2010.2, 2014.1 and 2014.2 whose objects do not all go through their
-/// structs: HKX2 wrote its `hkRootLevelContainer` with 8 bytes before the array (its local fixup is
-/// at +8, where the class has none), and most of its other objects hold bytes their values do not
-/// give back; 14 objects read as values but hold hkArray capacity words that are not the stock
-/// ones (0 for empty arrays), which no `Vec` stands for. It round-trips (raw objects and values).
+/// structs, and which `verify` fails: HKX2 wrote every object with an 8-byte word before its
+/// class's bytes (its own object number, 84 to 333), where the virtual fixup and every pointer to
+/// the object land, so every member sits 8 bytes past the 2010.2 layout, for plain structs
+/// (`hkRootLevelContainer`, no vtable) as for virtual classes. No header byte or layout rule
+/// declares it, and Havok's loader would read those words as the objects' first members: the
+/// file is malformed, not a layout of its own ([`hkx2_objects_begin_with_a_word_outside_their_class`]).
+/// 236 objects stay raw; the 14 that happen to read as values hold pointers to objects of the
+/// wrong class, which `verify` reports (`bad_pointer`). It round-trips (raw objects and values).
 const NOT_ALL_THROUGH: [&str; 1] = ["HKX2-Enhanced-Library/chickenbehavior.hkx"];
 
 fn table(version: &str) -> &'static [ClassEntry] {
@@ -59,7 +64,6 @@ fn table(version: &str) -> &'static [ClassEntry] {
 #[test]
 fn corpus_packfiles_round_trip_through_structs() {
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     // version -> (files, exact, counts, objects the document typed, classes through structs)
     let mut per: BTreeMap<String, (usize, usize, StructCounts, usize, BTreeMap<String, usize>)> = BTreeMap::new();
     // version -> files whose every object went through its struct and that came back exact
@@ -74,7 +78,7 @@ fn corpus_packfiles_round_trip_through_structs() {
         let bytes = std::fs::read(&e.path).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let version = f.contents_version();
-        let mut doc = Document::from_file_with(f, &schemas.sources_for(&sdk_of_contents_version(&version))).unwrap();
+        let mut doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk_of_contents_version(&version))).unwrap();
         let typed = doc.counts().typed;
         let before = doc.objects.clone();
         let c = doc.through_structs(table(&version));
@@ -163,12 +167,11 @@ fn corpus_packfiles_round_trip_through_structs() {
 fn kept_bytes_of_mod_tool_files() {
     use hktypes::packfile::objects::{Kept, Value};
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let read = |rel: &str| {
         let bytes = common::corpus_file(&corpus, rel).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
-        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk)).unwrap();
         (bytes, doc)
     };
     let kept = |doc: &Document| {
@@ -203,7 +206,7 @@ fn kept_bytes_of_mod_tool_files() {
     let out = doc.write().unwrap();
     let root_padding: usize = doc.objects[root.0 as usize].kept.padding.iter().map(|(_, b)| b.len()).sum();
     assert!(sevens(&out) < sevens(&bytes) && sevens(&out) >= sevens(&bytes) - root_padding, "{} of {}", sevens(&out), sevens(&bytes));
-    let back = Document::from_file_with(hktypes::packfile::PackFile::read(&out).unwrap(), &schemas.sources_for("2010.2")).unwrap();
+    let back = Document::from_file_with(hktypes::packfile::PackFile::read(&out).unwrap(), &packfile_sources_for_sdk("2010.2")).unwrap();
     assert_eq!(back.counts().typed, 7);
     assert_eq!(back.field(root, "namedVariants"), doc.field(root, "namedVariants"));
     assert_eq!(back.write().unwrap(), out);
@@ -220,6 +223,43 @@ fn kept_bytes_of_mod_tool_files() {
     assert_eq!(doc.write().unwrap(), bytes);
 }
 
+/// A hand-built [`Kept`](hktypes::packfile::objects::Kept) the writer cannot follow is an error
+/// naming the object, not a wrapped offset, a cut into bytes already written or a 4 GiB
+/// allocation: a kept place far past the 32-bit offsets, one 2 MiB past the writer's position
+/// (more than any gap the reader keeps), one before it, a kept end far past the 32-bit offsets.
+/// The documents as read still write their files back.
+#[test]
+fn hand_built_kept_offsets_are_errors() {
+    let Some(corpus) = common::corpus() else { return };
+    let read = |rel: &str| {
+        let bytes = common::corpus_file(&corpus, rel).unwrap();
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        let doc = Document::from_file_with(f, &packfile_sources_for_sdk("2010.2")).unwrap();
+        (bytes, doc)
+    };
+    let refused = |doc: &Document, i: usize, what: &str, edit: &dyn Fn(&mut Document)| {
+        let mut d = doc.clone();
+        edit(&mut d);
+        let e = d.write().expect_err(what).to_string();
+        assert!(e.contains(&format!("object {i} ({})", doc.objects[i].class)) && e.contains(what), "{e}");
+    };
+
+    let (bytes, doc) = read("Project-New-Reign---Nemesis-Main/NAR0_2hw_staggerbacksmallest.hkx");
+    let kept: Vec<usize> = (0..doc.objects.len()).filter(|&i| !doc.objects[i].kept.places.is_empty()).collect();
+    assert_eq!(kept.len(), 1);
+    let i = kept[0];
+    let (from, _) = doc.objects[i].kept.places[0];
+    refused(&doc, i, "kept place", &|d| d.objects[i].kept.places[0].1 = u32::MAX - 8);
+    refused(&doc, i, "kept place", &|d| d.objects[i].kept.places[0].1 = from + (2 << 20));
+    refused(&doc, i, "kept place", &|d| d.objects[i].kept.places[0].1 = from - 1);
+    assert_eq!(doc.write().unwrap(), bytes);
+
+    let (bytes, doc) = read("hkxpack/test-base.hkx");
+    assert_eq!(doc.objects[0].kept.end, Some((8, 0)));
+    refused(&doc, 0, "kept end", &|d| d.objects[0].kept.end = Some((8, u32::MAX)));
+    assert_eq!(doc.write().unwrap(), bytes);
+}
+
 /// (objects with kept data, kept places with padding before the data, kept padding bytes)
 const KEPT_HORSE: (usize, usize, usize) = (6, 26, 108);
 const KEPT_NEMESIS: (usize, usize, usize) = (1, 107, 0);
@@ -233,8 +273,7 @@ const RAGDOLL: &str =
 #[test]
 fn botw_ragdoll_edited_through_structs() {
     use hk2014_2::{hkaRagdollInstance, hkaSkeleton, hkpRigidBody};
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.2").unwrap();
+    let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
     let mut doc = Document::read(&bytes, set).unwrap();
@@ -329,8 +368,7 @@ fn botw_ragdoll_edited_through_structs() {
 #[test]
 fn botw_enum_members_name_their_items() {
     use hk2014_2::hkpRigidBody;
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.2").unwrap();
+    let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
     let doc = Document::read(&bytes, set).unwrap();
@@ -369,8 +407,7 @@ const CAPSULES: &str = "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/c
 fn relative_arrays_through_structs() {
     use hk2014_1::hknpCapsuleShape;
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.1").unwrap();
+    let set = &hk2014_1::SCHEMA;
     let bytes = std::fs::read(corpus.join(CAPSULES)).unwrap();
     let mut doc = Document::read(&bytes, set).unwrap();
     let capsules: Vec<_> = doc.all::<hknpCapsuleShape>().map(|(h, c)| (h, c.unwrap())).collect();
@@ -407,8 +444,7 @@ fn hidden_bytes_through_structs() {
     use hk2014_1::fsnpCustomMeshParameter;
     use hktypes::packfile::objects::ArrayAlign;
     let Some(corpus) = common::corpus() else { return };
-    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let set = schemas.class_set("2014.1").unwrap();
+    let set = &hk2014_1::SCHEMA;
     let (mut objects, mut eight) = (0, 0);
     let mut smallest: Option<(Vec<u8>, Handle, fsnpCustomMeshParameter)> = None;
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile" && e.sdk == "hk_2014.1.0-r1") {
@@ -439,4 +475,65 @@ fn hidden_bytes_through_structs() {
     edited.hidden_bytes.0.pop();
     doc.set(h, &edited).unwrap();
     assert!(doc.write().unwrap_err().to_string().contains("7 hidden bytes where the layout leaves 8"));
+}
+
+/// The compiled-in class descriptions (`hkclasses::<sdk>::SCHEMA`, which the tests above read
+/// with) hold exactly what the committed snapshots under `schemas/<sdk>/classes/` give at run
+/// time: every class, every recomputed signature, every enum; and `packfile_sources_for_sdk`
+/// orders the SDKs as `ClassSchemas::sources_for` does.
+#[test]
+fn compiled_in_classes_equal_the_snapshots() {
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    let mut counts = Vec::new();
+    for compiled in hkclasses::PACKFILE_SCHEMAS {
+        let from_disk = schemas.class_set(compiled.sdk).unwrap();
+        let built = compiled.to_class_set();
+        assert_eq!(built.classes, from_disk.classes, "{}", compiled.sdk);
+        assert_eq!(built.signatures, from_disk.signatures, "{}", compiled.sdk);
+        assert_eq!(built.enums, from_disk.enums, "{}", compiled.sdk);
+        counts.push((compiled.sdk, compiled.classes.len(), compiled.classes.iter().filter(|c| c.signature.is_some()).count()));
+        let order = |sources: Vec<&dyn hktypes::packfile::layout::ClassSource>| -> Vec<Option<u32>> {
+            sources.iter().map(|s| s.signature("hkBaseObject").or(s.signature("hkReferencedObject"))).collect()
+        };
+        assert_eq!(order(packfile_sources_for_sdk(compiled.sdk)), order(schemas.sources_for(compiled.sdk)), "{}", compiled.sdk);
+    }
+    assert_eq!(counts, COMPILED_IN);
+}
+
+/// Per packfile SDK: classes compiled in, and how many of them have a recomputed signature.
+const COMPILED_IN: [(&str, usize, usize); 5] =
+    [("5.5", 35, 35), ("2010.2", 678, 678), ("2013.1", 23, 23), ("2014.1", 1365, 1359), ("2014.2", 984, 981)];
+
+/// What HKX2 did to `chickenbehavior.hkx` ([`NOT_ALL_THROUGH`]): each of its 250 objects starts
+/// with an 8-byte word outside its class, holding a distinct number from 84 to 333; its
+/// `hkRootLevelContainer` (a plain struct whose array pointer is its first member) has its local
+/// fixup at +8 and none at +0; every pointer into `__data__` names such a word. A stock Skyrim SE
+/// behaviour of the same layout rules (Pandora's `dogbehavior.hkx`) has its root's fixup at +0.
+#[test]
+fn hkx2_objects_begin_with_a_word_outside_their_class() {
+    let Some(corpus) = common::corpus() else { return };
+    // The `__data__` bytes, object starts, local fixup sources and global fixup targets.
+    type Data = (Vec<u8>, std::collections::BTreeSet<u32>, std::collections::BTreeSet<u32>, Vec<(u32, u32)>);
+    let data = |rel: &str| -> Data {
+        let bytes = common::corpus_file(&corpus, rel).unwrap();
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        let sec = f.sections.iter().find(|s| !s.virtuals.is_empty()).unwrap();
+        (
+            sec.data().unwrap().to_vec(),
+            sec.virtuals.iter().map(|v| v.src).collect(),
+            sec.local.iter().map(|l| l.src).collect(),
+            sec.global.iter().map(|g| (g.section, g.dst)).collect(),
+        )
+    };
+    let (bytes, starts, locals, globals) = data(NOT_ALL_THROUGH[0]);
+    let mut words: Vec<u64> = starts.iter().map(|&s| u64::from_le_bytes(bytes[s as usize..s as usize + 8].try_into().unwrap())).collect();
+    words.sort_unstable();
+    assert_eq!(words, (84..=333).collect::<Vec<u64>>());
+    assert!(!locals.contains(&0) && locals.contains(&8));
+    let into_data: Vec<u32> = globals.iter().filter(|g| g.0 == 2).map(|g| g.1).collect();
+    assert_eq!(into_data.len(), 280);
+    assert!(into_data.iter().all(|d| starts.contains(d)));
+
+    let (_, _, stock_locals, _) = data("Pandora-Behaviour-Engine-Plus/dogbehavior.hkx");
+    assert!(stock_locals.contains(&0));
 }

@@ -61,10 +61,10 @@ enum Command {
         /// compendia beside the file (its directory and the two above, two levels down each) are tried.
         #[arg(long = "compendium", value_name = "PATH")]
         compendia: Vec<PathBuf>,
-        /// The snapshots whose packfile class schemas (`<sdk>/classes/`) lay out a packfile's
-        /// objects.
-        #[arg(long, default_value = "schemas")]
-        schemas: PathBuf,
+        /// Snapshots of your own whose packfile class schemas (`<sdk>/classes/`) lay out a
+        /// packfile's objects. Default: the classes compiled into this program.
+        #[arg(long, value_name = "DIR")]
+        schemas: Option<PathBuf>,
         file: PathBuf,
     },
     /// Convert a packfile between its binary form and Havok's `<hkpackfile>` XML, or write it
@@ -89,9 +89,10 @@ enum Command {
         /// (depth first from the root object) instead of the XML's.
         #[arg(long)]
         havok_order: bool,
-        /// The snapshots whose packfile class schemas (`<sdk>/classes/`) lay out the objects.
-        #[arg(long, default_value = "schemas")]
-        schemas: PathBuf,
+        /// Snapshots of your own whose packfile class schemas (`<sdk>/classes/`) lay out the
+        /// objects. Default: the classes compiled into this program.
+        #[arg(long, value_name = "DIR")]
+        schemas: Option<PathBuf>,
         input: PathBuf,
         output: PathBuf,
     },
@@ -183,6 +184,17 @@ pub fn main_with(classes: ClassesOf) -> ExitCode {
 /// Runs the command line as [`main_with`] does, and `verify` also takes every packfile object a
 /// generated struct of `packfile_classes` (per SDK version) applies to through it.
 pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClassesOf) -> ExitCode {
+    main_with_compiled(classes, packfile_classes, None)
+}
+
+/// The class descriptions compiled into a program, per packfile SDK version
+/// (`hkclasses::packfile_sources_for_sdk`).
+pub type PackfileSourcesOf = fn(&str) -> Vec<&'static dyn hktypes::packfile::layout::ClassSource>;
+
+/// Runs the command line as [`main_with_packfiles`] does, and `dump` and `convert` lay packfile
+/// objects out with `packfile_sources` (the classes compiled in) unless `--schemas DIR` names
+/// snapshots; without it they read the snapshots under `./schemas`.
+pub fn main_with_compiled(classes: ClassesOf, packfile_classes: PackfileClassesOf, packfile_sources: Option<PackfileSourcesOf>) -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Extract { out, update, inputs } => match (out, update) {
@@ -195,10 +207,11 @@ pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClasses
         Command::Verify { json, compendia, schemas, skip_unknown, inputs } => {
             verify(json, compendia, &schemas, skip_unknown, inputs, classes, packfile_classes)
         }
-        Command::Dump { format, compendia, schemas, file } => dump(&format, compendia, &schemas, &file),
-        Command::Convert { layout, to, floats, havok_order, schemas, input, output } => {
-            convert(&ConvertOptions { layout, to, floats, havok_order }, &schemas, &input, &output)
+        Command::Dump { format, compendia, schemas, file } => {
+            PackSources::new(schemas, packfile_sources).and_then(|s| dump(&format, compendia, &s, &file))
         }
+        Command::Convert { layout, to, floats, havok_order, schemas, input, output } => PackSources::new(schemas, packfile_sources)
+            .and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order }, &s, &input, &output)),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
     };
@@ -446,13 +459,41 @@ fn read_and_verify(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Repo
     }
 }
 
+/// Where `dump` and `convert` take packfile class descriptions from: snapshots on disk, or the
+/// classes compiled into the program.
+enum PackSources {
+    Snapshots(hkgen::reflection::check::ClassSchemas),
+    Compiled(PackfileSourcesOf),
+}
+
+impl PackSources {
+    /// `--schemas DIR` when given; else the compiled-in classes, or `./schemas` for a program
+    /// without them.
+    fn new(dir: Option<PathBuf>, compiled: Option<PackfileSourcesOf>) -> Result<Self, String> {
+        match (dir, compiled) {
+            (None, Some(c)) => Ok(PackSources::Compiled(c)),
+            (dir, _) => {
+                let dir = dir.unwrap_or_else(|| PathBuf::from("schemas"));
+                hkgen::reflection::check::ClassSchemas::load(&dir).map(PackSources::Snapshots).map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    /// The sources to read a file of `sdk` with, its own first.
+    fn for_sdk(&self, sdk: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        match self {
+            PackSources::Snapshots(s) => s.sources_for(sdk),
+            PackSources::Compiled(c) => c(sdk),
+        }
+    }
+}
+
 /// A packfile's objects through the class schema of its SDK (raw where it has none).
-fn packfile_document(bytes: &[u8], schemas: &Path, file: &Path) -> Result<hktypes::packfile::objects::Document, String> {
+fn packfile_document(bytes: &[u8], schemas: &PackSources, file: &Path) -> Result<hktypes::packfile::objects::Document, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
     let pf = hktypes::packfile::PackFile::read(bytes).map_err(located)?;
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
-    let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    hktypes::packfile::objects::Document::from_file_with(pf, &schemas.sources_for(&sdk)).map_err(located)
+    hktypes::packfile::objects::Document::from_file_with(pf, &schemas.for_sdk(&sdk)).map_err(located)
 }
 
 fn print(format: &str, value: &impl serde::Serialize) -> Result<(), String> {
@@ -477,7 +518,7 @@ struct ConvertOptions {
 /// `hkgen:container` comment states, else `8,1,0,1`).
 fn any_packfile_document(
     bytes: &[u8],
-    schemas: &Path,
+    schemas: &PackSources,
     file: &Path,
     layout: Option<hktypes::packfile::LayoutRules>,
     order: hktypes::packfile::xml::ObjectOrder,
@@ -491,13 +532,12 @@ fn any_packfile_document(
         Some(xml::XmlForm::Tagfile) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
         None => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
-    let schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
     let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order };
-    xml::read_with(bytes, |contents| schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
+    xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
         .map_err(|e| e.in_file(file.display().to_string()).to_string())
 }
 
-fn convert(o: &ConvertOptions, schemas: &Path, input: &Path, output: &Path) -> Result<ExitCode, String> {
+fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Path) -> Result<ExitCode, String> {
     use hktypes::packfile::xml;
     let rules = match &o.layout {
         Some(l) => Some(hktypes::packfile::LayoutRules::parse(l).ok_or_else(|| format!("--layout {l}: expected four numbers like 8,1,1,1"))?),
@@ -569,7 +609,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     Ok(Some(ExitCode::SUCCESS))
 }
 
-fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &Path, file: &Path) -> Result<ExitCode, String> {
+fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
     if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {

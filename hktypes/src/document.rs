@@ -59,7 +59,7 @@
 //! assert_eq!(e.to_string(), "not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ...");
 //! ```
 
-use crate::error::{ContainerError, ErrorKind, Result, ValueError, WriteError};
+use crate::error::{ContainerError, ErrorKind, Result, WriteError};
 use crate::packfile::layout::ClassSource;
 use crate::packfile::{self, objects, LayoutRules};
 use crate::tagfile::{self, Compendium, CompendiumSet};

@@ -53,6 +53,8 @@ pub mod error;
 pub mod graph;
 pub mod packfile;
 pub mod reflect;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 pub mod tagfile;
 pub mod value;
 

@@ -45,6 +45,28 @@ fn lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
 
+/// `Serialize` and `Deserialize` derived under the generated crate's `serde` feature.
+pub(super) fn serde_derive() -> TokenStream {
+    quote!(#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))])
+}
+
+/// A field's serde attributes: Havok's member name where the Rust name differs, and `with` a
+/// helper of the runtime's `serde_support` (C arrays, which serde's derive takes only up to 32
+/// elements; members with no serde form).
+pub(super) fn serde_field(havok: &str, rust: &str, with: Option<String>) -> TokenStream {
+    let rename = (havok != rust).then(|| quote!(#[cfg_attr(feature = "serde", serde(rename = #havok))]));
+    let with = with.map(|w| quote!(#[cfg_attr(feature = "serde", serde(with = #w))]));
+    quote!(#rename #with)
+}
+
+/// The path of `hktypes::serde_support::<name>` as a string, from the runtime's `value` module
+/// path `rt` (`::hktypes::value`).
+pub(super) fn serde_helper(rt: &TokenStream, name: &str) -> String {
+    let rt = rt.to_string().replace(' ', "");
+    let krate = rt.strip_suffix("::value").unwrap_or(&rt);
+    format!("{krate}::serde_support::{name}")
+}
+
 pub(super) fn hex(n: u32) -> TokenStream {
     // A hex literal reads like the schema's hashes and flags.
     let l: Literal = format!("{n:#010x}").parse().unwrap_or_else(|_| Literal::u32_unsuffixed(n));
@@ -182,7 +204,9 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
         }
         let (i, ty) = (&x.ident, &x.ty);
         let d = docs(&d);
-        quote!(#d pub #i: #ty)
+        let array = ty.to_string().starts_with('[').then(|| serde_helper(rt, "array"));
+        let s = serde_field(&x.havok, &x.rust, array);
+        quote!(#d #s pub #i: #ty)
     });
     let base_def = parent.as_ref().map(|(p, ty, _)| {
         let d = format!(" The `{p}` part of the object.");
@@ -310,9 +334,11 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
         }
     });
     let doc = docs(&doc);
+    let serde = serde_derive();
     Ok(quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
+        #serde
         pub struct #id {
             #base_def
             #(#field_defs,)*

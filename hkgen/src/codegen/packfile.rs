@@ -2,7 +2,10 @@
 //! struct of its own members (a derived class holds its parent in `base` and dereferences to
 //! it, as the tagfile classes do) implementing `hktypes::packfile::typed::{PackValue, PackClass}`,
 //! per enum with a class member naming it a marker type implementing
-//! `hktypes::value::Enumeration`, and a `CLASSES` table.
+//! `hktypes::value::Enumeration`, a `CLASSES` table, and `SCHEMA`, the schema's hkClass
+//! descriptions as static data ([`schema_data`]), which lays the structs out at run time without
+//! the schema folder. Under the generated crate's `serde` feature the structs derive `Serialize`
+//! and `Deserialize` under Havok's member names.
 //!
 //! No offset is generated: the layout of a member depends on the platform (pointer size, byte
 //! order, reuse-padding, empty-base), so `hktypes::packfile::objects::Document` lays classes out
@@ -24,7 +27,7 @@
 use crate::reflection::{signature, snapshot};
 use hktypes::packfile::objects::HIDDEN;
 
-use super::emit::hex;
+use super::emit::{hex, serde_derive, serde_field, serde_helper};
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
 use crate::error::CodegenInputError;
@@ -341,11 +344,18 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
         let d = docs(&format!("The `{p}` part of the object."));
         quote!(#d pub base: #pid,)
     });
-    let field_defs = c.members.iter().zip(&idents).map(|(x, i)| {
+    let field_defs = c.members.iter().zip(&idents).zip(&rust).map(|((x, i), r)| {
         let d = docs(&type_doc(x));
         let t = m.member_type(x);
-        quote!(#d pub #i: #t)
+        let with = if DYNAMIC.contains(&x.ty) {
+            Some(serde_helper(&rt, "unsupported"))
+        } else {
+            (x.c_array_size > 0).then(|| serde_helper(&rt, "array"))
+        };
+        let s = serde_field(&x.name, r, with);
+        quote!(#d #s pub #i: #t)
     });
+    let serde = serde_derive();
     let base_read = parent.as_ref().map(|(_, pid)| {
         let n = Literal::usize_unsuffixed(inherited);
         quote!(base: <#pid as #typed::PackClass>::from_values(&values[..#n])?,)
@@ -379,6 +389,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     Ok(quote! {
         #doc
         #[derive(Clone, Debug, PartialEq)]
+        #serde
         pub struct #id {
             #base_def
             #(#field_defs,)*
@@ -434,7 +445,68 @@ pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStrea
         /// `Document::through_structs`).
         pub static CLASSES: &[#typed::ClassEntry] = &[#(#typed::ClassEntry::of::<#ids>()),*];
     });
+    out.push(schema_data(schema, krate));
     Ok(out)
+}
+
+/// `SCHEMA`: every class of `schema` (with a struct or not), its signature where the schema
+/// recomputes one, its layout overrides, and every enum, as the static data of a
+/// `hktypes::packfile::layout::StaticClassSet` (the same facts as
+/// [`class_set`](crate::reflection::layout::class_set) gives at run time): one struct literal per
+/// class and member, no code.
+pub fn schema_data(schema: &ClassSchema, krate: &TokenStream) -> TokenStream {
+    let set = crate::reflection::layout::class_set(schema);
+    let opt = |s: &Option<String>| match s {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    };
+    let classes = set.classes.iter().collect::<BTreeMap<_, _>>().into_values().map(|c| {
+        let name = &c.name;
+        let parent = opt(&c.parent);
+        let interfaces = c.interfaces;
+        let hidden = c.hidden_members;
+        let members = c.members.iter().map(|m| {
+            let (n, ty, sub) = (&m.name, format_ident!("{}", format!("{:?}", m.ty)), format_ident!("{}", format!("{:?}", m.subtype)));
+            let (class, cs, flags, en) = (opt(&m.class), m.c_array_size, m.flags, opt(&m.enumeration));
+            quote!(M { name: #n, ty: T::#ty, subtype: T::#sub, class: #class, c_array_size: #cs, flags: #flags, enumeration: #en })
+        });
+        let fixed = c.fixed.iter().map(|(r, f)| {
+            let (p, l, u, e) = (r.pointer_size, r.little_endian, r.reuse_padding, r.empty_base);
+            let (size, align, offsets) = (f.size, f.align, &f.offsets);
+            quote!(F { rules: R { pointer_size: #p, little_endian: #l, reuse_padding: #u, empty_base: #e }, size: #size, align: #align, offsets: &[#(#offsets),*] })
+        });
+        let sig = match set.signatures.get(name) {
+            Some(&s) => {
+                let s = hex(s);
+                quote!(Some(#s))
+            }
+            None => quote!(None),
+        };
+        quote!(C { name: #name, parent: #parent, interfaces: #interfaces, members: &[#(#members),*], hidden_members: #hidden, fixed: &[#(#fixed),*], signature: #sig })
+    });
+    let enums = set.enums.iter().collect::<BTreeMap<_, _>>().into_iter().map(|(key, items)| {
+        let items = items.iter().map(|(v, n)| {
+            let v = Literal::i64_unsuffixed(*v);
+            quote!((#v, #n))
+        });
+        quote!(E { name: #key, items: &[#(#items),*] })
+    });
+    let sdk = &schema.sdk;
+    let doc = docs(&format!(
+        "The hkClass descriptions of SDK {sdk}: every class of the schema snapshot with the signature it recomputes, \
+         and every enum. A `ClassSource` for `Document::from_file_with`; see [`packfile_sources_for_sdk`](crate::packfile_sources_for_sdk)."
+    ));
+    quote! {
+        // Not every SDK has fixed layouts (F, R).
+        #[allow(unused_imports)]
+        mod schema_data {
+            use #krate::packfile::layout::{MemberType as T, StaticClass as C, StaticClassSet, StaticEnum as E, StaticFixedLayout as F, StaticMember as M};
+            use #krate::packfile::LayoutRules as R;
+            pub static SCHEMA: StaticClassSet = StaticClassSet { sdk: #sdk, classes: &[#(#classes),*], enums: &[#(#enums),*] };
+        }
+        #doc
+        pub use schema_data::SCHEMA;
+    }
 }
 
 /// How many classes of `schema` get a struct ([`class_signature`]), and how many do not.

@@ -11,8 +11,8 @@
 //!
 //! [`ClassSchema`]: crate::schema::model::ClassSchema
 
-// The signature recipe and the snapshot files are all a build script's code generator needs; the
-// importers and checks come with the `tool` feature.
+// The signature recipe, the runtime class descriptions and the snapshot files are all a build
+// script's code generator needs; the importers and checks come with the `tool` feature.
 #[cfg(feature = "tool")]
 pub mod botw;
 #[cfg(feature = "tool")]
@@ -23,7 +23,6 @@ pub mod dsmapstudio;
 pub mod facts;
 #[cfg(feature = "tool")]
 pub mod fromsoft;
-#[cfg(feature = "tool")]
 pub mod layout;
 #[cfg(feature = "tool")]
 pub mod serde_hkx;

@@ -207,6 +207,38 @@ fn adopt_in_place_of(
     true
 }
 
+/// Takes from `from` the classes (with what they need) that a class of `to` needs for its layout
+/// and signature (a parent, a struct member's class) and `to` lacks, keeping them only where the
+/// signature `src` states for that class then recomputes (`hkpSimpleShapePhantom`, whose element
+/// class DSMapStudio lacks); returns how many classes recompute their stated signature through
+/// them.
+fn borrow_missing(to: &mut ClassSchema, from: &ClassSchema, src: &SourceFacts) -> usize {
+    let names: Vec<String> = to.classes.keys().cloned().collect();
+    let mut borrowed = 0;
+    for n in names {
+        let Some(&stated) = src.signatures.get(&n) else { continue };
+        let (mut classes, mut enums) = (Vec::new(), Vec::new());
+        let ok = loop {
+            match signature::class_signature(to, &n) {
+                Ok(s) => break s == stated,
+                Err(signature::Missing::Class(m)) if !to.classes.contains_key(&m) && from.classes.contains_key(&m) => {
+                    let (c, e) = add_closure(to, from, &m);
+                    classes.extend(c);
+                    enums.extend(e);
+                }
+                Err(_) => break false,
+            }
+        };
+        if ok && !classes.is_empty() {
+            borrowed += 1;
+        } else if !ok {
+            classes.iter().for_each(|c| drop(to.classes.remove(c)));
+            enums.iter().for_each(|e| drop(to.enums.remove(e)));
+        }
+    }
+    borrowed
+}
+
 /// Removes classes whose signature contradicts what the files store, unless another class needs
 /// them for its layout (as parent or struct), until none is left to remove.
 fn prune(schema: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) {
@@ -451,6 +483,11 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         s2014_1.sources.push(format!("{} (classes whose signatures agree, with the 2014.2 records they need)", transcribed::HK2014_1_NAME));
     }
     prune(&mut s2014_1, stored_2014_1);
+    if let Some(d) = &ds3 {
+        if borrow_missing(&mut s2014_1, &s2014_2, d) > 0 {
+            s2014_1.sources.push("botw-2014.2-switch-reflection.json (classes DSMapStudio's classes need but lack, where their stated signatures then recompute)".into());
+        }
+    }
     note_signatures(&mut s2014_1, stored_2014_1, None);
     if let Some(d) = &ds3 {
         note_stated_signatures(&mut s2014_1, d);

@@ -245,6 +245,140 @@ impl ClassSource for ClassSet {
     }
 }
 
+/// One hkClassMember of a [`StaticClassSet`] ([`Member`] as static data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaticMember {
+    /// The member name.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: MemberType,
+    /// The element, pointee or storage type.
+    pub subtype: MemberType,
+    /// The struct or pointee class.
+    pub class: Option<&'static str>,
+    /// C array length (0 for a single value).
+    pub c_array_size: u16,
+    /// hkClassMember flags ([`member_flags`]).
+    pub flags: u16,
+    /// The enum of an `Enum` or `Flags` member.
+    pub enumeration: Option<&'static str>,
+}
+
+/// A layout of a [`StaticClass`] known from a source ([`FixedLayout`] as static data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaticFixedLayout {
+    /// The rules it holds for.
+    pub rules: LayoutRules,
+    /// Class size.
+    pub size: u32,
+    /// Class alignment.
+    pub align: u32,
+    /// Offsets of the declared members.
+    pub offsets: &'static [u32],
+}
+
+/// One hkClass of a [`StaticClassSet`] ([`Class`] as static data), with its signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaticClass {
+    /// The class name.
+    pub name: &'static str,
+    /// The parent class.
+    pub parent: Option<&'static str>,
+    /// Interfaces this class itself implements.
+    pub interfaces: u32,
+    /// Declared members, in declaration order.
+    pub members: &'static [StaticMember],
+    /// The reflection does not describe every byte ([`Class::hidden_members`]).
+    pub hidden_members: bool,
+    /// Layouts known from a source, by rules.
+    pub fixed: &'static [StaticFixedLayout],
+    /// The signature the schema recomputes for the class, when it does.
+    pub signature: Option<u32>,
+}
+
+/// The items of one enum of a [`StaticClassSet`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaticEnum {
+    /// The enum key ([`Member::enumeration`]).
+    pub name: &'static str,
+    /// (value, name) in declaration order.
+    pub items: &'static [(i64, &'static str)],
+}
+
+/// The class descriptions of one packfile SDK compiled into a program: the same facts as a
+/// [`ClassSet`], as static data (`hkclasses::hk2014_2::SCHEMA`, generated from the committed
+/// schema snapshot), so that a reader needs no schema folder at run time.
+#[derive(Clone, Copy, Debug)]
+pub struct StaticClassSet {
+    /// The SDK version (`2014.2`).
+    pub sdk: &'static str,
+    /// The classes, sorted by name.
+    pub classes: &'static [StaticClass],
+    /// The enums, sorted by key.
+    pub enums: &'static [StaticEnum],
+}
+
+impl StaticClass {
+    /// The runtime description.
+    pub fn to_class(&self) -> Class {
+        Class {
+            name: self.name.to_string(),
+            parent: self.parent.map(str::to_string),
+            interfaces: self.interfaces,
+            members: self
+                .members
+                .iter()
+                .map(|m| Member {
+                    name: m.name.to_string(),
+                    ty: m.ty,
+                    subtype: m.subtype,
+                    class: m.class.map(str::to_string),
+                    c_array_size: m.c_array_size,
+                    flags: m.flags,
+                    enumeration: m.enumeration.map(str::to_string),
+                })
+                .collect(),
+            hidden_members: self.hidden_members,
+            fixed: self.fixed.iter().map(|f| (f.rules, FixedLayout { size: f.size, align: f.align, offsets: f.offsets.to_vec() })).collect(),
+        }
+    }
+}
+
+impl StaticClassSet {
+    /// The class named `name`.
+    pub fn get(&self, name: &str) -> Option<&'static StaticClass> {
+        let classes = self.classes;
+        classes.binary_search_by(|c| c.name.cmp(name)).ok().map(|i| &classes[i])
+    }
+
+    /// The same descriptions as a runtime [`ClassSet`].
+    pub fn to_class_set(&self) -> ClassSet {
+        ClassSet {
+            classes: self.classes.iter().map(|c| (c.name.to_string(), c.to_class())).collect(),
+            signatures: self.classes.iter().filter_map(|c| Some((c.name.to_string(), c.signature?))).collect(),
+            enums: self.enums.iter().map(|e| (e.name.to_string(), owned_items(e.items))).collect(),
+        }
+    }
+}
+
+fn owned_items(items: &[(i64, &str)]) -> Vec<(i64, String)> {
+    items.iter().map(|&(v, n)| (v, n.to_string())).collect()
+}
+
+impl ClassSource for StaticClassSet {
+    fn class(&self, name: &str) -> Option<Cow<'_, Class>> {
+        self.get(name).map(|c| Cow::Owned(c.to_class()))
+    }
+    fn signature(&self, name: &str) -> Option<u32> {
+        self.get(name)?.signature
+    }
+    fn enumeration(&self, name: &str) -> Option<Cow<'_, [(i64, String)]>> {
+        let enums = self.enums;
+        let i = enums.binary_search_by(|e| e.name.cmp(name)).ok()?;
+        Some(Cow::Owned(owned_items(enums[i].items)))
+    }
+}
+
 /// One class laid out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassLayout {

@@ -1034,7 +1034,7 @@ impl Document {
         let mut starts = Vec::with_capacity(self.objects.len());
         let mut virtuals = Vec::with_capacity(self.objects.len());
         for (i, o) in self.objects.iter().enumerate() {
-            let at = w.place(16, None);
+            let at = w.place(16, None).map_err(|e| e.in_context(format!("object {i} ({})", o.class)))?;
             starts.push(at);
             virtuals.push(VirtualFixup { src: at, section: o.class_ref.0, name_offset: o.class_ref.1 });
             w.array_align = o.array_align.bytes();
@@ -1049,7 +1049,7 @@ impl Document {
                 }
             }
         }
-        w.place(16, None);
+        w.place(16, None)?;
         let di = self.data_index as u32;
         let global = w
             .pending
@@ -1161,6 +1161,29 @@ enum Src {
     Rel(u32),
 }
 
+/// Where a [`Kept`] place or end `(from, to)` puts data of the object that starts at `start`:
+/// an error, not a wrapped offset or a cut into bytes already written, when a hand-built
+/// [`Kept`] asks for data before the writer's position or past the 32-bit offsets of a packfile.
+fn kept_target(start: u32, from: u32, to: u32, what: &str) -> Result<u32, WriteError> {
+    match start.checked_add(to) {
+        Some(target) if to >= from && to - from <= MAX_KEPT_GAP => Ok(target),
+        _ => Err(WriteError::new(ErrorKind::Invalid(format!(
+            "{what} ({from:#x}, {to:#x}) of the object at {start:#x} is before the data already written, \
+             more than {MAX_KEPT_GAP:#x} bytes past it or past a packfile's 32-bit offsets"
+        )))),
+    }
+}
+
+/// The most padding a [`Kept`] place or end may put before an object's data or end: the reader
+/// keeps no larger gap (such an object stays raw), and the writer refuses one from a hand-built
+/// [`Kept`], so that no `Kept` makes it allocate more than this per place.
+const MAX_KEPT_GAP: u32 = 1 << 20;
+
+/// The error of a `__data__` section grown past a packfile's 32-bit offsets.
+fn too_large(len: usize) -> WriteError {
+    WriteError::new(ErrorKind::Invalid(format!("__data__ of {len} bytes does not fit a packfile's 32-bit offsets")))
+}
+
 fn mismatch(what: &str, v: &Value) -> WriteError {
     WriteError::new(ErrorKind::Invalid(format!("{what}: value {} does not fit the member type", short(v))))
 }
@@ -1182,11 +1205,11 @@ impl Writer<'_, '_, '_> {
 
     /// Pads for data that needs alignment `a` (and what [`Writer::pad`] asked) and returns where
     /// it starts: the stock place, or where the file put it ([`Follow`]).
-    fn place(&mut self, a: usize, src: Option<Src>) -> u32 {
+    fn place(&mut self, a: usize, src: Option<Src>) -> Result<u32, WriteError> {
         let a = a.max(self.align);
         self.align = 1;
         let len = self.out.len() as u32;
-        let stock = (self.out.len().div_ceil(a) * a) as u32;
+        let stock = u32::try_from(self.out.len().div_ceil(a) * a).map_err(|_| too_large(self.out.len()))?;
         let (start, e) = (self.start, self.plan.e);
         let from = len.wrapping_sub(start);
         let target = match (&mut self.follow, src) {
@@ -1200,7 +1223,7 @@ impl Writer<'_, '_, '_> {
                     }
                 };
                 match to {
-                    Some(to) if to >= from => {
+                    Some(to) if to >= from && to - from <= MAX_KEPT_GAP => {
                         places.push((from, to));
                         start + to
                     }
@@ -1213,7 +1236,7 @@ impl Writer<'_, '_, '_> {
             (Follow::Replay { kept, next, off }, Some(_)) => match kept.places.get(*next) {
                 Some(&(f, t)) if off.is_none() && f == from => {
                     *next += 1;
-                    start + t
+                    kept_target(start, f, t, "kept place")?
                 }
                 _ => {
                     off.get_or_insert(from);
@@ -1222,7 +1245,7 @@ impl Writer<'_, '_, '_> {
             },
         };
         self.out.resize(target as usize, 0);
-        target
+        Ok(target)
     }
 
     /// Whether the object's bytes may end at `to` (from its start) though more was written: no
@@ -1236,7 +1259,7 @@ impl Writer<'_, '_, '_> {
 
     /// Ends the object: pads to 16 the stock way, or ends where the file ended it; then puts
     /// back kept padding bytes.
-    fn finish(&mut self) {
+    fn finish(&mut self) -> Result<(), WriteError> {
         let a = self.align.max(16);
         self.align = 1;
         let stock = self.out.len().div_ceil(a) * a;
@@ -1246,7 +1269,7 @@ impl Writer<'_, '_, '_> {
             Follow::Learn { span, .. } => Some(span.len() as u32),
             Follow::Replay { kept, off, .. } => kept.end.filter(|&(f, _)| off.is_none() && f == from).map(|(_, t)| t),
         };
-        let ok = end.filter(|&to| to >= from || self.cuttable(to));
+        let ok = end.filter(|&to| (to >= from && (to - from <= MAX_KEPT_GAP || matches!(self.follow, Follow::Replay { .. }))) || self.cuttable(to));
         match (&mut self.follow, ok) {
             (Follow::Learn { end: e, .. }, Some(to)) => *e = Some((from, to)),
             (Follow::Learn { failed, .. }, None) => *failed = true,
@@ -1256,8 +1279,17 @@ impl Writer<'_, '_, '_> {
             _ => {}
         }
         match ok {
+            // A kept end past the stock one only adds padding; one before it only cuts bytes no
+            // value wrote ([`Writer::cuttable`]).
+            Some(to) if matches!(self.follow, Follow::Replay { .. }) => {
+                let end = kept_target(self.start, from.min(to), to, "kept end")?;
+                self.out.resize(end as usize, 0);
+            }
             Some(to) => self.out.resize((self.start + to) as usize, 0),
-            None => self.out.resize(stock, 0),
+            None => {
+                u32::try_from(stock).map_err(|_| too_large(stock))?;
+                self.out.resize(stock, 0);
+            }
         }
         if let (Follow::Replay { kept, off, .. }, Some(w)) = (&self.follow, &self.written) {
             let limit = off.unwrap_or(u32::MAX) as usize;
@@ -1271,6 +1303,7 @@ impl Writer<'_, '_, '_> {
                 }
             }
         }
+        Ok(())
     }
 
     /// Notes that a value wrote `n` bytes at `at` (while learning or following kept places).
@@ -1319,8 +1352,7 @@ impl Writer<'_, '_, '_> {
         // Top-level data starts on a 16-byte boundary after the object.
         self.pad(16);
         self.data_struct(class, at, values)?;
-        self.finish();
-        Ok(())
+        self.finish()
     }
 
     /// Writes a struct's inline bytes at `at` (already zeroed room).
@@ -1494,7 +1526,7 @@ impl Writer<'_, '_, '_> {
         }
         // Stock files start each relative array's elements on a 16-byte boundary.
         let (stride, align) = self.plan.elem_shape(class, m)?;
-        let dst = self.place(align.max(16) as usize, Some(Src::Rel(slot)));
+        let dst = self.place(align.max(16) as usize, Some(Src::Rel(slot)))?;
         let offset = dst - slot;
         let (Ok(n), Ok(offset)) = (u16::try_from(items.len()), u16::try_from(offset)) else {
             return Err(WriteError::new(ErrorKind::Invalid(format!(
@@ -1543,7 +1575,7 @@ impl Writer<'_, '_, '_> {
                 self.pending.push((at + p, *b));
             }
             (MemberType::CString | MemberType::StringPtr, Value::Str(Some(s))) => {
-                let dst = self.place(2, Some(Src::Fixup(at)));
+                let dst = self.place(2, Some(Src::Fixup(at)))?;
                 self.out.extend_from_slice(s);
                 self.out.push(0);
                 self.mark(dst, s.len() + 1);
@@ -1551,7 +1583,7 @@ impl Writer<'_, '_, '_> {
             }
             (MemberType::Array | MemberType::SimpleArray, Value::Array(a)) if !a.items.is_empty() => {
                 let (stride, _) = self.plan.elem_shape(class, m)?;
-                let dst = self.place(self.array_align, Some(Src::Fixup(at)));
+                let dst = self.place(self.array_align, Some(Src::Fixup(at)))?;
                 self.local.push(LocalFixup { src: at, dst });
                 self.out.resize(self.out.len() + stride as usize * a.items.len(), 0);
                 let em = elem_member(m);

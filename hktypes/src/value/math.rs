@@ -17,6 +17,7 @@ use super::Result;
 /// assert_eq!(back, bytes);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Vector4 {
     /// `x, y, z, w`.
     pub lanes: [f32; 4],
@@ -24,6 +25,7 @@ pub struct Vector4 {
 
 /// `hkQuaternionf`: `x, y, z, w` lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Quaternion {
     /// `x, y, z, w` (`w` the real part).
     pub lanes: [f32; 4],
@@ -31,6 +33,7 @@ pub struct Quaternion {
 
 /// `hkMatrix3f`: three columns of four lanes, 48 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Matrix3 {
     /// The columns (the fourth lane of each is padding).
     pub cols: [Vector4; 3],
@@ -41,6 +44,7 @@ pub type Rotation = Matrix3;
 
 /// `hkMatrix4f`: four columns of four lanes, 64 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Matrix4 {
     /// The columns.
     pub cols: [Vector4; 4],
@@ -48,6 +52,7 @@ pub struct Matrix4 {
 
 /// `hkTransformf`: rotation columns then translation, 64 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Transform {
     /// The rotation part.
     pub rotation: Rotation,
@@ -57,6 +62,7 @@ pub struct Transform {
 
 /// `hkQsTransformf`: translation, rotation, scale, 48 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QsTransform {
     /// The translation.
     pub translation: Vector4,
