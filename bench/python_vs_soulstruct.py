@@ -44,9 +44,9 @@ def hkgen_read(doc):
     def walk(v):
         nonlocal n
         if isinstance(v, hkgen.Record):
-            for k in v.keys():
+            for _, x in v.items():
                 n += 1
-                walk(v[k])
+                walk(x)
         elif isinstance(v, list):
             for x in v:
                 if not (isinstance(x, hkgen.Record) and x.handle is not None):

@@ -391,6 +391,15 @@ impl Document {
         }
     }
 
+    /// Every member of the record at `loc`, in [`Document::keys`] order.
+    pub fn get_all(&self, loc: &Loc) -> Result<Vec<(String, Val)>, Failure> {
+        match (self, loc) {
+            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
+            (Document::Pack(p), Loc::Pack { handle, class, steps }) => Ok(p.get_all(*handle, class, steps)),
+            _ => Ok(Vec::new()),
+        }
+    }
+
     /// Assigns member `name` of the record at `loc`. `bytes` are the file's bytes: a tagfile is
     /// changed in them and read again.
     pub fn set(&mut self, loc: &Loc, name: &str, value: NewVal) -> Result<(), SetError> {
@@ -510,6 +519,17 @@ impl TagDoc {
 
     fn get(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Result<Option<Val>, Failure> {
         let Some((owner, f)) = self.owned_fields(ty).into_iter().find(|(_, f)| f.name.as_str() == name) else { return Ok(None) };
+        self.member(owner, f, item, at).map(Some)
+    }
+
+    /// Every member of the record of type `ty` at byte `at` of item `item`.
+    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(String, Val)>, Failure> {
+        self.owned_fields(ty).into_iter().map(|(owner, f)| Ok((f.name.to_string(), self.member(owner, f, item, at)?))).collect()
+    }
+
+    /// Member `f` (declared by `owner`) of the record at byte `at` of item `item`.
+    fn member(&self, owner: TypeIndex, f: &hktypes::reflect::Field, item: u32, at: u32) -> Result<Val, Failure> {
+        let name = f.name.as_str();
         let at = at + f.offset;
         let mut member_enum = self.enum_of(f.ty);
         if member_enum.is_none() {
@@ -517,7 +537,7 @@ impl TagDoc {
             let key = format!("{}.{}", self.types.full_name(owner), name);
             member_enum = overlay().and_then(|o| o.members.get(&key).cloned());
         }
-        self.value(f.ty, item, at, member_enum, 0).map(Some).map_err(|e| Failure { path: vec![name.to_owned()], ..e })
+        self.value(f.ty, item, at, member_enum, 0).map_err(|e| Failure { path: vec![name.to_owned()], ..e })
     }
 
     fn item_bytes(&self, item: u32, at: u32, size: u32) -> Result<&[u8], Failure> {
@@ -783,6 +803,20 @@ impl PackDoc {
     fn get(&self, handle: u32, class: &str, steps: &[Step], name: &str) -> Option<Val> {
         let names = self.doc.member_names(class);
         let i = names.iter().position(|n| n == name && n != objects::HIDDEN)?;
+        self.get_index(handle, class, steps, i)
+    }
+
+    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(String, Val)> {
+        let names = self.doc.member_names(class);
+        names
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| n != objects::HIDDEN)
+            .filter_map(|(i, n)| Some((n, self.get_index(handle, class, steps, i)?)))
+            .collect()
+    }
+
+    fn get_index(&self, handle: u32, class: &str, steps: &[Step], i: usize) -> Option<Val> {
         let member = self.doc.member(class, i)?.clone();
         let value = self.record(handle, steps)?.get(i)?;
         let mut path = steps.to_vec();

@@ -154,13 +154,14 @@ impl Record {
             d.inner.get(&self.loc, name).map_err(|f| havok_error(py, Failure { path: vec![self.path.clone(), name.to_owned()], ..f }))?
         };
         match val {
-            Some(v) => Ok(Some(to_py(py, &self.doc, v, &format!("{}.{name}", self.path))?)),
+            Some(v) => Ok(Some(to_py(py, &self.doc, v, &self.path, name)?)),
             None => Ok(None),
         }
     }
 }
 
-fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, path: &str) -> PyResult<PyObject> {
+/// `v` as a Python value; `parent` and `key` name it in the member path a nested record keeps.
+fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) -> PyResult<PyObject> {
     Ok(match v {
         Val::None => py.None(),
         Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
@@ -188,7 +189,8 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, path: &str) -> PyResult<PyO
         Val::List(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.into_iter().enumerate() {
-                out.push(to_py(py, doc, v, &format!("{path}[{i}]"))?);
+                let key = if matches!(v, Val::Record(..) | Val::List(_)) { format!("{key}[{i}]") } else { String::new() };
+                out.push(to_py(py, doc, v, parent, &key)?);
             }
             PyList::new(py, out)?.into_any().unbind()
         }
@@ -208,7 +210,7 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, path: &str) -> PyResult<PyO
             view.call_method1("cast", (format,))?.unbind()
         }
         Val::Record(loc, type_name) => {
-            Py::new(py, Record { doc: doc.clone_ref(py), loc, type_name, path: path.to_owned(), handle: None })?.into_any()
+            Py::new(py, Record { doc: doc.clone_ref(py), loc, type_name, path: format!("{parent}.{key}"), handle: None })?.into_any()
         }
     })
 }
@@ -241,11 +243,14 @@ impl Record {
 
     /// (name, value) pairs of every member.
     fn items(&self, py: Python<'_>) -> PyResult<Vec<(String, PyObject)>> {
-        let mut out = Vec::new();
-        for k in self.keys(py) {
-            if let Some(v) = self.member(py, &k)? {
-                out.push((k, v));
-            }
+        let vals = {
+            let d = self.doc.borrow(py);
+            d.inner.get_all(&self.loc).map_err(|f| havok_error(py, Failure { path: vec![self.path.clone()], ..f }))?
+        };
+        let mut out = Vec::with_capacity(vals.len());
+        for (k, v) in vals {
+            let v = to_py(py, &self.doc, v, &self.path, &k)?;
+            out.push((k, v));
         }
         Ok(out)
     }

@@ -16,9 +16,9 @@ def walk(value, counts):
     """Reads every member of a record and what it holds (objects a pointer reaches are walked
     where they are listed, not through the pointer)."""
     if isinstance(value, hkgen.Record):
-        for name in value.keys():
+        for _, member in value.items():
             counts["members"] += 1
-            walk(value[name], counts)
+            walk(member, counts)
     elif isinstance(value, list):
         for v in value:
             if not (isinstance(v, hkgen.Record) and v.handle is not None):
@@ -129,6 +129,14 @@ def test_skeleton_reads_typed():
     assert len(pose.translation) == 4 and len(pose.rotation) == 4
     assert all(isinstance(x, float) for x in pose.scale)
     assert skeleton["name"] == skeleton.name
+    # items() reads what the attributes read.
+    body = doc.objects("hknpRagdollData")[0].bodyCinfos[1]
+    items = body.items()
+    assert [k for k, _ in items] == body.keys() and len(items) == 21
+    for k, v in items:
+        if not isinstance(v, hkgen.Record):
+            assert v == getattr(body, k) or v is None, k
+    assert body.to_dict()["name"] == body.name
 
 
 def test_bad_input_raises_the_layer_exception():
