@@ -531,8 +531,10 @@ impl TagDoc {
     fn member(&self, owner: TypeIndex, f: &hktypes::reflect::Field, item: u32, at: u32) -> Result<Val, Failure> {
         let name = f.name.as_str();
         let at = at + f.offset;
-        let mut member_enum = self.enum_of(f.ty);
-        if member_enum.is_none() {
+        // Only integers are enumerations: the lookups below are spared for every other member.
+        let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
+        let mut member_enum = if is_int { self.enum_of(f.ty) } else { None };
+        if is_int && member_enum.is_none() {
             // A member stored as a bare integer that the overlay knows as an enumeration.
             let key = format!("{}.{}", self.types.full_name(owner), name);
             member_enum = overlay().and_then(|o| o.members.get(&key).cloned());

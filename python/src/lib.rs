@@ -43,6 +43,8 @@ struct Document {
     /// The file's bytes as a Python object (a tagfile's), which number arrays are views of;
     /// made on first use and again after an assignment.
     raw: Option<Py<PyBytes>>,
+    /// The `IntEnum` class of each Havok enumeration met (None: items not known).
+    enums: std::collections::HashMap<String, Option<PyObject>>,
 }
 
 impl Document {
@@ -171,10 +173,23 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) ->
         Val::Str(s) => PyString::new(py, &s).into_any().unbind(),
         Val::Bytes(b) => PyBytes::new(py, &b).into_any().unbind(),
         Val::Enum { name, value } => {
-            let items = doc.borrow(py).inner.enum_items(&name);
-            match items {
-                Some(items) => py.import("hkgen._support")?.getattr("enum_value")?.call1((name, items, value))?.unbind(),
-                None => value.into_pyobject(py)?.into_any().unbind(),
+            let cached = doc.borrow(py).enums.get(&name).map(|c| c.as_ref().map(|c| c.clone_ref(py)));
+            let class = match cached {
+                Some(c) => c,
+                None => {
+                    let items = doc.borrow(py).inner.enum_items(&name);
+                    let class = match items {
+                        Some(items) => Some(py.import("hkgen._support")?.getattr("enum_class")?.call1((name.as_str(), items))?.unbind()),
+                        None => None,
+                    };
+                    doc.borrow_mut(py).enums.insert(name, class.as_ref().map(|c| c.clone_ref(py)));
+                    class
+                }
+            };
+            // A value no item has (a flags combination) stays a plain int.
+            match class.map(|c| c.call1(py, (value,))) {
+                Some(Ok(v)) => v,
+                _ => value.into_pyobject(py)?.into_any().unbind(),
             }
         }
         Val::Floats(f, 0) => PyTuple::new(py, f)?.into_any().unbind(),
@@ -347,7 +362,7 @@ fn open(py: Python<'_>, path_or_bytes: &Bound<'_, PyAny>, compendium: Option<&Bo
         };
         havok_error(py, f)
     })?;
-    Ok(Document { inner, raw: None })
+    Ok(Document { inner, raw: None, enums: Default::default() })
 }
 
 /// The report of `hkgen verify --json` for one file, as a dict.
