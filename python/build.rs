@@ -8,7 +8,11 @@ fn main() {
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
     println!("cargo:rerun-if-changed={}", schemas.display());
     let mut blob = Vec::new();
-    let mut sdks: Vec<_> = std::fs::read_dir(&schemas).expect("schemas/").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut sdks: Vec<_> = std::fs::read_dir(&schemas)
+        .expect("schemas/")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     sdks.sort();
     for sdk in sdks {
         let classes = sdk.join("classes");
@@ -16,7 +20,11 @@ fn main() {
             continue;
         }
         println!("cargo:rerun-if-changed={}", classes.display());
-        let mut files: Vec<_> = std::fs::read_dir(&classes).expect("classes/").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(&classes)
+            .expect("classes/")
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .collect();
         files.retain(|p| p.extension().is_some_and(|x| x == "ron"));
         files.sort();
         for f in files {

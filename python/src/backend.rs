@@ -39,7 +39,13 @@ pub struct Failure {
 
 impl Failure {
     fn input(message: impl Into<String>) -> Self {
-        Failure { layer: "input", message: message.into(), offset: None, section: None, path: Vec::new() }
+        Failure {
+            layer: "input",
+            message: message.into(),
+            offset: None,
+            section: None,
+            path: Vec::new(),
+        }
     }
 }
 
@@ -185,7 +191,10 @@ pub enum Val {
 /// The class descriptions of the packfile SDKs, embedded at build time, parsed on first use.
 fn class_schemas() -> Result<&'static ClassSchemas, Failure> {
     static SCHEMAS: OnceLock<Result<ClassSchemas, String>> = OnceLock::new();
-    SCHEMAS.get_or_init(load_class_schemas).as_ref().map_err(|e| Failure::input(format!("the embedded class schemas: {e}")))
+    SCHEMAS
+        .get_or_init(load_class_schemas)
+        .as_ref()
+        .map_err(|e| Failure::input(format!("the embedded class schemas: {e}")))
 }
 
 /// The blob `build.rs` writes: per file, `sdk NUL name NUL length(u32 LE)` and the text.
@@ -205,14 +214,24 @@ fn load_class_schemas() -> Result<ClassSchemas, String> {
         let len = rest.get(..4).ok_or("truncated blob")?;
         let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
         let text = rest.get(4..4 + len).ok_or("truncated blob")?;
-        files.push((sdk, name, std::str::from_utf8(text).map_err(|e| e.to_string())?));
+        files.push((
+            sdk,
+            name,
+            std::str::from_utf8(text).map_err(|e| e.to_string())?,
+        ));
         rest = &rest[4 + len..];
     }
     let mut sdks: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
     sdks.dedup();
     let mut schemas = Vec::new();
     for sdk in sdks {
-        let of = |n: &str| files.iter().find(|f| f.0 == sdk && f.1 == n).map(|f| f.2).ok_or(format!("{sdk}: no {n}"));
+        let of = |n: &str| {
+            files
+                .iter()
+                .find(|f| f.0 == sdk && f.1 == n)
+                .map(|f| f.2)
+                .ok_or(format!("{sdk}: no {n}"))
+        };
         let path = |n: &str| PathBuf::from(format!("schemas/{sdk}/classes/{n}"));
         let (head, enums) = (of("schema.ron")?, of("enums.ron")?);
         let classes: Vec<(PathBuf, &str)> = files
@@ -235,14 +254,19 @@ fn load_class_schemas() -> Result<ClassSchemas, String> {
 /// and the integer members that hold one.
 fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
     static OVERLAY: OnceLock<Option<hkgen::codegen::overlay::Overlay>> = OnceLock::new();
-    OVERLAY.get_or_init(|| hkgen::codegen::overlay::Overlay::parse(include_str!("../../schemas/enums.ron")).ok()).as_ref()
+    OVERLAY
+        .get_or_init(|| {
+            hkgen::codegen::overlay::Overlay::parse(include_str!("../../schemas/enums.ron")).ok()
+        })
+        .as_ref()
 }
 
 /// The compendia for a tagfile at `path`: those named, else the ones beside it (as the CLI finds
 /// them).
 /// The compendia last named are kept, read once, for the next file that names the same.
 pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<CompendiumSet, Failure> {
-    static LAST: std::sync::Mutex<Option<(Vec<PathBuf>, hkgen::inputs::Compendia)>> = std::sync::Mutex::new(None);
+    static LAST: std::sync::Mutex<Option<(Vec<PathBuf>, hkgen::inputs::Compendia)>> =
+        std::sync::Mutex::new(None);
     let at = path.unwrap_or(Path::new("."));
     match (path, named.is_empty()) {
         (_, false) => {
@@ -262,7 +286,10 @@ pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<Compendiu
 
 /// `hkgen verify --json`'s report of one file, as JSON text.
 pub fn verify(path: &Path, bytes: &[u8], compendia: &CompendiumSet) -> Result<String, Failure> {
-    let verifier = hkgen::verify::Verifier { class_schemas: class_schemas()?.clone(), ..Default::default() };
+    let verifier = hkgen::verify::Verifier {
+        class_schemas: class_schemas()?.clone(),
+        ..Default::default()
+    };
     let report = verifier.verify(&path.display().to_string(), bytes, compendia);
     serde_json::to_string(&report).map_err(|e| Failure::input(e.to_string()))
 }
@@ -303,21 +330,40 @@ impl Document {
             let pf = hktypes::packfile::PackFile::read(&bytes)?;
             let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
             let doc = objects::Document::from_file_with(pf, &class_schemas()?.sources_for(&sdk))?;
-            return Ok(Document::Pack(PackDoc { doc, format: "packfile" }));
+            return Ok(Document::Pack(PackDoc {
+                doc,
+                format: "packfile",
+            }));
         }
         match xml::sniff(&bytes) {
             Some(xml::XmlForm::Packfile) => {
                 let schemas = class_schemas()?;
-                let options = xml::ReadOptions { layout: xml::DEFAULT_LAYOUT, order: Default::default() };
-                let doc = xml::read_with(&bytes, |v| schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(v)), options)?;
-                return Ok(Document::Pack(PackDoc { doc, format: "packfile_xml" }));
+                let options = xml::ReadOptions {
+                    layout: xml::DEFAULT_LAYOUT,
+                    order: Default::default(),
+                };
+                let doc = xml::read_with(
+                    &bytes,
+                    |v| {
+                        schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(v))
+                    },
+                    options,
+                )?;
+                return Ok(Document::Pack(PackDoc {
+                    doc,
+                    format: "packfile_xml",
+                }));
             }
-            Some(xml::XmlForm::Tagfile) => return Err(Failure::input("hktagfile XML: not supported yet")),
+            Some(xml::XmlForm::Tagfile) => {
+                return Err(Failure::input("hktagfile XML: not supported yet"))
+            }
             None => {}
         }
         match hktypes::tagfile::file::sniff(&bytes) {
             Some("tag0") => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
-            Some(_) => Err(Failure::input("a TCM0 compendium holds types, not objects: open the tagfiles that name it")),
+            Some(_) => Err(Failure::input(
+                "a TCM0 compendium holds types, not objects: open the tagfiles that name it",
+            )),
             None => Err(Failure::input(hkgen::verify::not_havok(&bytes))),
         }
     }
@@ -326,7 +372,9 @@ impl Document {
     pub fn sdk(&self) -> String {
         match self {
             Document::Tag(t) => t.sdk.clone(),
-            Document::Pack(p) => hkgen::reflection::sources::sdk_of_contents_version(&p.doc.file.contents_version()),
+            Document::Pack(p) => {
+                hkgen::reflection::sources::sdk_of_contents_version(&p.doc.file.contents_version())
+            }
         }
     }
 
@@ -341,7 +389,9 @@ impl Document {
     /// Every object's handle, in file order.
     pub fn handles(&self) -> Vec<u32> {
         match self {
-            Document::Tag(t) => (1..t.items.items.len() as u32).filter(|&i| t.items.items[i as usize].is_object()).collect(),
+            Document::Tag(t) => (1..t.items.items.len() as u32)
+                .filter(|&i| t.items.items[i as usize].is_object())
+                .collect(),
             Document::Pack(p) => (0..p.doc.objects.len() as u32).collect(),
         }
     }
@@ -357,7 +407,12 @@ impl Document {
     /// The class name of an object.
     pub fn class_name(&self, h: u32) -> Option<String> {
         match self {
-            Document::Tag(t) => t.items.items.get(h as usize).filter(|it| it.is_object()).map(|it| t.types.full_name(it.ty)),
+            Document::Tag(t) => t
+                .items
+                .items
+                .get(h as usize)
+                .filter(|it| it.is_object())
+                .map(|it| t.types.full_name(it.ty)),
             Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| o.class.clone()),
         }
     }
@@ -365,19 +420,43 @@ impl Document {
     /// The record of an object itself.
     pub fn object_loc(&self, h: u32) -> Option<Loc> {
         match self {
-            Document::Tag(t) => t.items.items.get(h as usize).filter(|it| it.is_object()).map(|it| Loc::Tag { ty: it.ty, item: h, at: 0 }),
-            Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| Loc::Pack { handle: h, class: o.class.clone(), steps: Vec::new() }),
+            Document::Tag(t) => t
+                .items
+                .items
+                .get(h as usize)
+                .filter(|it| it.is_object())
+                .map(|it| Loc::Tag {
+                    ty: it.ty,
+                    item: h,
+                    at: 0,
+                }),
+            Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| Loc::Pack {
+                handle: h,
+                class: o.class.clone(),
+                steps: Vec::new(),
+            }),
         }
     }
 
     /// The member names of a record, ancestors' first.
     pub fn keys(&self, loc: &Loc) -> Vec<String> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, .. }) => t.fields(*ty).into_iter().map(|f| f.name.to_string()).collect(),
-            (Document::Pack(p), Loc::Pack { handle, class, .. }) => match p.doc.objects.get(*handle as usize).map(|o| &o.body) {
-                Some(Body::Typed(_)) => p.doc.member_names(class).into_iter().filter(|n| n != objects::HIDDEN).collect(),
-                _ => Vec::new(),
-            },
+            (Document::Tag(t), Loc::Tag { ty, .. }) => t
+                .fields(*ty)
+                .into_iter()
+                .map(|f| f.name.to_string())
+                .collect(),
+            (Document::Pack(p), Loc::Pack { handle, class, .. }) => {
+                match p.doc.objects.get(*handle as usize).map(|o| &o.body) {
+                    Some(Body::Typed(_)) => p
+                        .doc
+                        .member_names(class)
+                        .into_iter()
+                        .filter(|n| n != objects::HIDDEN)
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }
             _ => Vec::new(),
         }
     }
@@ -386,7 +465,14 @@ impl Document {
     pub fn get(&self, loc: &Loc, name: &str) -> Result<Option<Val>, Failure> {
         match (self, loc) {
             (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get(*ty, *item, *at, name),
-            (Document::Pack(p), Loc::Pack { handle, class, steps }) => Ok(p.get(*handle, class, steps, name)),
+            (
+                Document::Pack(p),
+                Loc::Pack {
+                    handle,
+                    class,
+                    steps,
+                },
+            ) => Ok(p.get(*handle, class, steps, name)),
             _ => Ok(None),
         }
     }
@@ -395,7 +481,14 @@ impl Document {
     pub fn get_all(&self, loc: &Loc) -> Result<Vec<(String, Val)>, Failure> {
         match (self, loc) {
             (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
-            (Document::Pack(p), Loc::Pack { handle, class, steps }) => Ok(p.get_all(*handle, class, steps)),
+            (
+                Document::Pack(p),
+                Loc::Pack {
+                    handle,
+                    class,
+                    steps,
+                },
+            ) => Ok(p.get_all(*handle, class, steps)),
             _ => Ok(Vec::new()),
         }
     }
@@ -405,7 +498,14 @@ impl Document {
     pub fn set(&mut self, loc: &Loc, name: &str, value: NewVal) -> Result<(), SetError> {
         match (self, loc) {
             (Document::Tag(t), Loc::Tag { ty, item, at }) => t.set(*ty, *item, *at, name, value),
-            (Document::Pack(p), Loc::Pack { handle, class, steps }) => p.set(*handle, class, steps, name, value),
+            (
+                Document::Pack(p),
+                Loc::Pack {
+                    handle,
+                    class,
+                    steps,
+                },
+            ) => p.set(*handle, class, steps, name, value),
             _ => Err(SetError::NoMember(name.to_owned())),
         }
     }
@@ -415,7 +515,12 @@ impl Document {
     pub fn enum_items(&self, name: &str) -> Option<Vec<(String, i64)>> {
         match self {
             Document::Tag(t) => overlay()?.items(name, &t.sdk).map(|i| i.items.clone()),
-            Document::Pack(p) => p.doc.classes.enums.get(name).map(|v| v.iter().map(|(n, s)| (s.clone(), *n)).collect()),
+            Document::Pack(p) => p
+                .doc
+                .classes
+                .enums
+                .get(name)
+                .map(|v| v.iter().map(|(n, s)| (s.clone(), *n)).collect()),
         }
     }
 
@@ -471,9 +576,23 @@ impl TagDoc {
         let t = TagFile::read(&bytes, &compendia)?;
         let mut layouts = t.layouts();
         let items = Items::read(&t, &mut layouts).map_err(hktypes::Error::from)?;
-        let shapes = (0..t.types.len() as TypeIndex).map(|i| layouts.shape(i).ok().flatten()).collect();
-        let offsets = t.items.iter().map(|it| (t.data_offset + u64::from(it.offset)) as usize).collect();
-        Ok(TagDoc { sdk: t.sdk_version(), types: Arc::clone(&t.types), shapes, items, offsets, compendia, bytes })
+        let shapes = (0..t.types.len() as TypeIndex)
+            .map(|i| layouts.shape(i).ok().flatten())
+            .collect();
+        let offsets = t
+            .items
+            .iter()
+            .map(|it| (t.data_offset + u64::from(it.offset)) as usize)
+            .collect();
+        Ok(TagDoc {
+            sdk: t.sdk_version(),
+            types: Arc::clone(&t.types),
+            shapes,
+            items,
+            offsets,
+            compendia,
+            bytes,
+        })
     }
 
     fn shape(&self, ty: TypeIndex) -> Option<Shape> {
@@ -503,7 +622,11 @@ impl TagDoc {
         for _ in 0..16 {
             let t = self.types.get(cur)?;
             if t.name.as_str() == "hkEnum" || t.name.as_str() == "hkFlags" {
-                let param = self.types.params_of(t).iter().find(|p| p.name.as_str() == "tENUM" || p.name.as_str() == "tBITS")?;
+                let param = self
+                    .types
+                    .params_of(t)
+                    .iter()
+                    .find(|p| p.name.as_str() == "tENUM" || p.name.as_str() == "tBITS")?;
                 return match param.arg {
                     TemplateArg::Type(e) => Some(self.types.full_name(e)),
                     TemplateArg::Value(_) => None,
@@ -518,17 +641,32 @@ impl TagDoc {
     }
 
     fn get(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Result<Option<Val>, Failure> {
-        let Some((owner, f)) = self.owned_fields(ty).into_iter().find(|(_, f)| f.name.as_str() == name) else { return Ok(None) };
+        let Some((owner, f)) = self
+            .owned_fields(ty)
+            .into_iter()
+            .find(|(_, f)| f.name.as_str() == name)
+        else {
+            return Ok(None);
+        };
         self.member(owner, f, item, at).map(Some)
     }
 
     /// Every member of the record of type `ty` at byte `at` of item `item`.
     fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(String, Val)>, Failure> {
-        self.owned_fields(ty).into_iter().map(|(owner, f)| Ok((f.name.to_string(), self.member(owner, f, item, at)?))).collect()
+        self.owned_fields(ty)
+            .into_iter()
+            .map(|(owner, f)| Ok((f.name.to_string(), self.member(owner, f, item, at)?)))
+            .collect()
     }
 
     /// Member `f` (declared by `owner`) of the record at byte `at` of item `item`.
-    fn member(&self, owner: TypeIndex, f: &hktypes::reflect::Field, item: u32, at: u32) -> Result<Val, Failure> {
+    fn member(
+        &self,
+        owner: TypeIndex,
+        f: &hktypes::reflect::Field,
+        item: u32,
+        at: u32,
+    ) -> Result<Val, Failure> {
         let name = f.name.as_str();
         let at = at + f.offset;
         // Only integers are enumerations: the lookups below are spared for every other member.
@@ -539,29 +677,56 @@ impl TagDoc {
             let key = format!("{}.{}", self.types.full_name(owner), name);
             member_enum = overlay().and_then(|o| o.members.get(&key).cloned());
         }
-        self.value(f.ty, item, at, member_enum, 0).map_err(|e| Failure { path: vec![name.to_owned()], ..e })
+        self.value(f.ty, item, at, member_enum, 0)
+            .map_err(|e| Failure {
+                path: vec![name.to_owned()],
+                ..e
+            })
     }
 
     fn item_bytes(&self, item: u32, at: u32, size: u32) -> Result<&[u8], Failure> {
-        let it = self.items.items.get(item as usize).ok_or_else(|| Failure::input(format!("no item #{item}")))?;
-        it.bytes.get(at as usize..(at + size) as usize).ok_or_else(|| Failure {
-            layer: "values",
-            message: format!("a member at byte {at} of item #{item} lies outside its {} bytes", it.bytes.len()),
-            offset: self.offsets.get(item as usize).map(|o| (*o + at as usize) as u64),
-            section: Some("TAG0/DATA".into()),
-            path: Vec::new(),
-        })
+        let it = self
+            .items
+            .items
+            .get(item as usize)
+            .ok_or_else(|| Failure::input(format!("no item #{item}")))?;
+        it.bytes
+            .get(at as usize..(at + size) as usize)
+            .ok_or_else(|| Failure {
+                layer: "values",
+                message: format!(
+                    "a member at byte {at} of item #{item} lies outside its {} bytes",
+                    it.bytes.len()
+                ),
+                offset: self
+                    .offsets
+                    .get(item as usize)
+                    .map(|o| (*o + at as usize) as u64),
+                section: Some("TAG0/DATA".into()),
+                path: Vec::new(),
+            })
     }
 
     /// The value of type `ty` at byte `at` of item `item`.
-    fn value(&self, ty: TypeIndex, item: u32, at: u32, enumeration: Option<String>, depth: usize) -> Result<Val, Failure> {
+    fn value(
+        &self,
+        ty: TypeIndex,
+        item: u32,
+        at: u32,
+        enumeration: Option<String>,
+        depth: usize,
+    ) -> Result<Val, Failure> {
         if depth > 64 {
             return Err(Failure::input("values nested more than 64 deep"));
         }
-        let Some(shape) = self.shape(ty) else { return Ok(Val::Bytes(Vec::new())) };
+        let Some(shape) = self.shape(ty) else {
+            return Ok(Val::Bytes(Vec::new()));
+        };
         let bytes = self.item_bytes(item, at, shape.size)?;
         let def = self.types.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(hktypes::reflect::Format(0));
+        let fmt = def
+            .and_then(|d| d.format())
+            .unwrap_or(hktypes::reflect::Format(0));
         Ok(match shape.kind {
             Kind::Bool => Val::Bool(le(bytes) != 0),
             Kind::Int => {
@@ -577,22 +742,42 @@ impl TagDoc {
                 };
                 match (enumeration, v) {
                     (Some(name), Val::Int(value)) => Val::Enum { name, value },
-                    (Some(name), Val::UInt(value)) => Val::Enum { name, value: value as i64 },
+                    (Some(name), Val::UInt(value)) => Val::Enum {
+                        name,
+                        value: value as i64,
+                    },
                     (_, v) => v,
                 }
             }
-            Kind::Float if bytes.len() == 4 => Val::Float(f64::from(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))),
-            Kind::Float if bytes.len() == 2 => Val::Float(half_to_f64(u16::from_le_bytes([bytes[0], bytes[1]]))),
-            Kind::Float if bytes.len() == 8 => Val::Float(f64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]))),
+            Kind::Float if bytes.len() == 4 => Val::Float(f64::from(f32::from_le_bytes([
+                bytes[0], bytes[1], bytes[2], bytes[3],
+            ]))),
+            Kind::Float if bytes.len() == 2 => {
+                Val::Float(half_to_f64(u16::from_le_bytes([bytes[0], bytes[1]])))
+            }
+            Kind::Float if bytes.len() == 8 => {
+                Val::Float(f64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])))
+            }
             Kind::Pointer => match le(&bytes[..bytes.len().min(4)]) as u32 {
                 0 => Val::None,
-                i if self.items.items.get(i as usize).is_some_and(|it| it.is_object()) => Val::Object(i),
+                i if self
+                    .items
+                    .items
+                    .get(i as usize)
+                    .is_some_and(|it| it.is_object()) =>
+                {
+                    Val::Object(i)
+                }
                 _ => Val::None,
             },
             Kind::String => match le(&bytes[..bytes.len().min(4)]) as u32 {
                 0 => Val::None,
                 i => {
-                    let run = self.items.items.get(i as usize).ok_or_else(|| Failure::input(format!("no string item #{i}")))?;
+                    let run = self
+                        .items
+                        .items
+                        .get(i as usize)
+                        .ok_or_else(|| Failure::input(format!("no string item #{i}")))?;
                     let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes[..]);
                     Val::Str(String::from_utf8_lossy(text).into_owned())
                 }
@@ -600,7 +785,11 @@ impl TagDoc {
             Kind::Array if !fmt.is_fixed_array() => match le(&bytes[..bytes.len().min(4)]) as u32 {
                 0 => Val::List(Vec::new()),
                 i => {
-                    let run = self.items.items.get(i as usize).ok_or_else(|| Failure::input(format!("no array item #{i}")))?;
+                    let run = self
+                        .items
+                        .items
+                        .get(i as usize)
+                        .ok_or_else(|| Failure::input(format!("no array item #{i}")))?;
                     self.elements(run.ty, i, 0, run.count, run.elem_size, depth)?
                 }
             },
@@ -619,9 +808,21 @@ impl TagDoc {
     }
 
     /// `count` elements of type `elem` from byte `at` of item `item` (an array's run).
-    fn elements(&self, elem: TypeIndex, item: u32, at: u32, count: u32, size: u32, depth: usize) -> Result<Val, Failure> {
+    fn elements(
+        &self,
+        elem: TypeIndex,
+        item: u32,
+        at: u32,
+        count: u32,
+        size: u32,
+        depth: usize,
+    ) -> Result<Val, Failure> {
         let shape = self.shape(elem);
-        let signed = self.types.get(shape.map_or(elem, |s| s.def)).and_then(|d| d.format()).is_some_and(|f| f.is_signed());
+        let signed = self
+            .types
+            .get(shape.map_or(elem, |s| s.def))
+            .and_then(|d| d.format())
+            .is_some_and(|f| f.is_signed());
         if let Some(format) = shape.and_then(|s| number_format(s.kind, s.size, signed)) {
             let start = self.offsets.get(item as usize).copied().unwrap_or(0) + at as usize;
             let len = count as usize * size as usize;
@@ -638,14 +839,27 @@ impl TagDoc {
     }
 
     /// A fixed array: floats as a vector (or rows of a matrix), other elements as a list.
-    fn fixed(&self, elem: TypeIndex, item: u32, at: u32, n: u32, size: u32, depth: usize) -> Result<Val, Failure> {
+    fn fixed(
+        &self,
+        elem: TypeIndex,
+        item: u32,
+        at: u32,
+        n: u32,
+        size: u32,
+        depth: usize,
+    ) -> Result<Val, Failure> {
         let kind = self.shape(elem).map(|s| s.kind);
         let mut list = Vec::with_capacity(n as usize);
         for k in 0..n {
             list.push(self.value(elem, item, at + k * size, None, depth + 1)?);
         }
         if kind == Some(Kind::Float) {
-            return Ok(Val::Floats(list.iter().map(|v| if let Val::Float(f) = v { *f } else { 0.0 }).collect(), 0));
+            return Ok(Val::Floats(
+                list.iter()
+                    .map(|v| if let Val::Float(f) = v { *f } else { 0.0 })
+                    .collect(),
+                0,
+            ));
         }
         // A matrix: rows that are vectors.
         if list.iter().all(|v| matches!(v, Val::Floats(_, 0))) && !list.is_empty() {
@@ -662,12 +876,30 @@ impl TagDoc {
         Ok(Val::List(list))
     }
 
-    fn set(&mut self, ty: TypeIndex, item: u32, at: u32, name: &str, value: NewVal) -> Result<(), SetError> {
-        let Some(f) = self.fields(ty).into_iter().find(|f| f.name.as_str() == name).cloned() else {
+    fn set(
+        &mut self,
+        ty: TypeIndex,
+        item: u32,
+        at: u32,
+        name: &str,
+        value: NewVal,
+    ) -> Result<(), SetError> {
+        let Some(f) = self
+            .fields(ty)
+            .into_iter()
+            .find(|f| f.name.as_str() == name)
+            .cloned()
+        else {
             return Err(SetError::NoMember(name.to_owned()));
         };
-        let shape = self.shape(f.ty).ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
-        let fmt = self.types.get(shape.def).and_then(|d| d.format()).unwrap_or(hktypes::reflect::Format(0));
+        let shape = self
+            .shape(f.ty)
+            .ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
+        let fmt = self
+            .types
+            .get(shape.def)
+            .and_then(|d| d.format())
+            .unwrap_or(hktypes::reflect::Format(0));
         let size = shape.size as usize;
         let stored: Vec<u8> = match (shape.kind, value) {
             (Kind::Bool, NewVal::Bool(b)) => {
@@ -723,7 +955,8 @@ impl TagDoc {
                 )))
             }
         };
-        let start = self.offsets.get(item as usize).copied().unwrap_or(0) + (at + f.offset) as usize;
+        let start =
+            self.offsets.get(item as usize).copied().unwrap_or(0) + (at + f.offset) as usize;
         let mut bytes = std::mem::take(&mut self.bytes);
         match bytes.get_mut(start..start + size) {
             Some(slot) => slot.copy_from_slice(&stored),
@@ -741,7 +974,9 @@ impl TagDoc {
 impl PackDoc {
     /// The values of the record at `steps` from object `handle`.
     fn record(&self, handle: u32, steps: &[Step]) -> Option<&[Value]> {
-        let Body::Typed(values) = &self.doc.objects.get(handle as usize)?.body else { return None };
+        let Body::Typed(values) = &self.doc.objects.get(handle as usize)?.body else {
+            return None;
+        };
         let mut cur: &[Value] = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
@@ -772,7 +1007,9 @@ impl PackDoc {
     }
 
     fn record_mut(&mut self, handle: u32, steps: &[Step]) -> Option<&mut Vec<Value>> {
-        let Body::Typed(values) = &mut self.doc.objects.get_mut(handle as usize)?.body else { return None };
+        let Body::Typed(values) = &mut self.doc.objects.get_mut(handle as usize)?.body else {
+            return None;
+        };
         let mut cur: &mut Vec<Value> = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
@@ -804,7 +1041,9 @@ impl PackDoc {
 
     fn get(&self, handle: u32, class: &str, steps: &[Step], name: &str) -> Option<Val> {
         let names = self.doc.member_names(class);
-        let i = names.iter().position(|n| n == name && n != objects::HIDDEN)?;
+        let i = names
+            .iter()
+            .position(|n| n == name && n != objects::HIDDEN)?;
         self.get_index(handle, class, steps, i)
     }
 
@@ -828,18 +1067,31 @@ impl PackDoc {
 
     fn value(&self, handle: u32, path: &[Step], v: &Value, m: &Member) -> Val {
         let record = |steps: Vec<Step>| match &m.class {
-            Some(c) => Val::Record(Loc::Pack { handle, class: c.clone(), steps }, c.clone()),
+            Some(c) => Val::Record(
+                Loc::Pack {
+                    handle,
+                    class: c.clone(),
+                    steps,
+                },
+                c.clone(),
+            ),
             None => Val::None,
         };
         match v {
             Value::Void => Val::None,
             Value::Bool(b) => Val::Bool(*b != 0),
             Value::Int(i) => match &m.enumeration {
-                Some(e) => Val::Enum { name: e.clone(), value: *i },
+                Some(e) => Val::Enum {
+                    name: e.clone(),
+                    value: *i,
+                },
                 None => Val::Int(*i),
             },
             Value::UInt(u) => match &m.enumeration {
-                Some(e) => Val::Enum { name: e.clone(), value: *u as i64 },
+                Some(e) => Val::Enum {
+                    name: e.clone(),
+                    value: *u as i64,
+                },
                 None => Val::UInt(*u),
             },
             Value::Real(f) => Val::Float(f64::from(*f)),
@@ -848,7 +1100,9 @@ impl PackDoc {
             Value::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
             Value::Ptr(Ref::Object(h)) | Value::Variant(Ref::Object(h), _) => Val::Object(h.0),
             Value::Ptr(_) | Value::Variant(..) => Val::None,
-            Value::Str(s) => s.as_ref().map_or(Val::None, |s| Val::Str(String::from_utf8_lossy(s).into_owned())),
+            Value::Str(s) => s.as_ref().map_or(Val::None, |s| {
+                Val::Str(String::from_utf8_lossy(s).into_owned())
+            }),
             Value::Struct(_) => record(path.to_vec()),
             Value::Array(a) => self.list(handle, path, &a.items, m),
             Value::CArray(a) | Value::RelArray(a) => self.list(handle, path, a, m),
@@ -892,8 +1146,17 @@ impl PackDoc {
 
     fn plain_list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
         // An element is described by the member with its element type.
-        let elem = Member { ty: m.subtype, subtype: MemberType::Void, c_array_size: 0, ..m.clone() };
-        let elem = if m.ty == MemberType::Array || m.ty == MemberType::InplaceArray { &elem } else { m };
+        let elem = Member {
+            ty: m.subtype,
+            subtype: MemberType::Void,
+            c_array_size: 0,
+            ..m.clone()
+        };
+        let elem = if m.ty == MemberType::Array || m.ty == MemberType::InplaceArray {
+            &elem
+        } else {
+            m
+        };
         Val::List(
             items
                 .iter()
@@ -907,11 +1170,29 @@ impl PackDoc {
         )
     }
 
-    fn set(&mut self, handle: u32, class: &str, steps: &[Step], name: &str, value: NewVal) -> Result<(), SetError> {
+    fn set(
+        &mut self,
+        handle: u32,
+        class: &str,
+        steps: &[Step],
+        name: &str,
+        value: NewVal,
+    ) -> Result<(), SetError> {
         let names = self.doc.member_names(class);
-        let i = names.iter().position(|n| n == name && n != objects::HIDDEN).ok_or_else(|| SetError::NoMember(name.to_owned()))?;
-        let member = self.doc.member(class, i).ok_or_else(|| SetError::NoMember(name.to_owned()))?.clone();
-        let storage = if member.ty == MemberType::Enum || member.ty == MemberType::Flags { member.subtype } else { member.ty };
+        let i = names
+            .iter()
+            .position(|n| n == name && n != objects::HIDDEN)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
+        let member = self
+            .doc
+            .member(class, i)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?
+            .clone();
+        let storage = if member.ty == MemberType::Enum || member.ty == MemberType::Flags {
+            member.subtype
+        } else {
+            member.ty
+        };
         let int_range = |ty: MemberType| -> Option<(i128, i128)> {
             Some(match ty {
                 MemberType::Int8 | MemberType::Char => (i8::MIN.into(), i8::MAX.into()),
@@ -925,8 +1206,12 @@ impl PackDoc {
                 _ => return None,
             })
         };
-        let record = self.record_mut(handle, steps).ok_or_else(|| SetError::NoMember(name.to_owned()))?;
-        let slot = record.get_mut(i).ok_or_else(|| SetError::NoMember(name.to_owned()))?;
+        let record = self
+            .record_mut(handle, steps)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
+        let slot = record
+            .get_mut(i)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
         let new = match (&*slot, value) {
             (Value::Bool(_), NewVal::Bool(b)) => Value::Bool(u8::from(b)),
             (Value::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
@@ -936,9 +1221,12 @@ impl PackDoc {
                     NewVal::Bool(b) => i128::from(b),
                     _ => 0,
                 };
-                let (lo, hi) = int_range(storage).ok_or_else(|| SetError::Type(format!("{name}: not an integer member")))?;
+                let (lo, hi) = int_range(storage)
+                    .ok_or_else(|| SetError::Type(format!("{name}: not an integer member")))?;
                 if i < lo || i > hi {
-                    return Err(SetError::Range(format!("{name}: {i} is out of the range {lo}..={hi} of {storage:?}")));
+                    return Err(SetError::Range(format!(
+                        "{name}: {i} is out of the range {lo}..={hi} of {storage:?}"
+                    )));
                 }
                 if matches!(slot, Value::Int(_)) {
                     Value::Int(i as i64)
@@ -946,7 +1234,9 @@ impl PackDoc {
                     Value::UInt(i as u64)
                 }
             }
-            (Value::Int(_) | Value::UInt(_), _) => return Err(SetError::Type(format!("{name}: expected an int"))),
+            (Value::Int(_) | Value::UInt(_), _) => {
+                return Err(SetError::Type(format!("{name}: expected an int")))
+            }
             (Value::Real(_) | Value::Half(_), NewVal::Float(_) | NewVal::Int(_)) => {
                 let x = match value {
                     NewVal::Float(x) => x,
@@ -954,7 +1244,9 @@ impl PackDoc {
                     _ => 0.0,
                 };
                 if x.is_finite() && x.abs() > f64::from(f32::MAX) {
-                    return Err(SetError::Range(format!("{name}: {x} is out of the range of a 32-bit float")));
+                    return Err(SetError::Range(format!(
+                        "{name}: {x} is out of the range of a 32-bit float"
+                    )));
                 }
                 match slot {
                     Value::Real(_) => Value::Real(x as f32),
@@ -964,12 +1256,14 @@ impl PackDoc {
                     }
                 }
             }
-            (Value::Real(_) | Value::Half(_), _) => return Err(SetError::Type(format!("{name}: expected a float"))),
+            (Value::Real(_) | Value::Half(_), _) => {
+                return Err(SetError::Type(format!("{name}: expected a float")))
+            }
             (v, _) => {
                 return Err(SetError::Type(format!(
-                    "{name}: assigning a {} member is not supported (numbers, booleans and enums are)",
-                    v.kind()
-                )))
+                "{name}: assigning a {} member is not supported (numbers, booleans and enums are)",
+                v.kind()
+            )))
             }
         };
         *slot = new;

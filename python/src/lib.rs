@@ -10,13 +10,48 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 
-create_exception!(hkgen, HavokError, PyException, "A Havok file could not be read or written. Attributes: layer, offset, section, path.");
-create_exception!(hkgen, ContainerError, HavokError, "Section framing, a packfile's header or tables.");
-create_exception!(hkgen, TypeTableError, HavokError, "A TYPE section: strings, names, bodies, hashes.");
-create_exception!(hkgen, ItemsError, HavokError, "The item and patch tables, a packfile's fixups.");
-create_exception!(hkgen, ValuesError, HavokError, "Member values read through a class or the file's type table.");
-create_exception!(hkgen, WriteError, HavokError, "Laying out and writing a file.");
-create_exception!(hkgen, FormatError, HavokError, "Not a file the package reads (or one it does not read yet).");
+create_exception!(
+    hkgen,
+    HavokError,
+    PyException,
+    "A Havok file could not be read or written. Attributes: layer, offset, section, path."
+);
+create_exception!(
+    hkgen,
+    ContainerError,
+    HavokError,
+    "Section framing, a packfile's header or tables."
+);
+create_exception!(
+    hkgen,
+    TypeTableError,
+    HavokError,
+    "A TYPE section: strings, names, bodies, hashes."
+);
+create_exception!(
+    hkgen,
+    ItemsError,
+    HavokError,
+    "The item and patch tables, a packfile's fixups."
+);
+create_exception!(
+    hkgen,
+    ValuesError,
+    HavokError,
+    "Member values read through a class or the file's type table."
+);
+create_exception!(
+    hkgen,
+    WriteError,
+    HavokError,
+    "Laying out and writing a file."
+);
+create_exception!(
+    hkgen,
+    FormatError,
+    HavokError,
+    "Not a file the package reads (or one it does not read yet)."
+);
 
 fn havok_error(py: Python<'_>, f: Failure) -> PyErr {
     let err = match f.layer {
@@ -58,8 +93,16 @@ impl Document {
 
 fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>> {
     let d = doc.borrow(py);
-    let (Some(loc), Some(class)) = (d.inner.object_loc(h), d.inner.class_name(h)) else { return Ok(None) };
-    Ok(Some(Record { doc: doc.clone_ref(py), loc, type_name: class.clone(), path: format!("{class}#{h}"), handle: Some(h) }))
+    let (Some(loc), Some(class)) = (d.inner.object_loc(h), d.inner.class_name(h)) else {
+        return Ok(None);
+    };
+    Ok(Some(Record {
+        doc: doc.clone_ref(py),
+        loc,
+        type_name: class.clone(),
+        path: format!("{class}#{h}"),
+        handle: Some(h),
+    }))
 }
 
 #[pymethods]
@@ -93,7 +136,11 @@ impl Document {
         let doc = slf.clone().unbind();
         let handles: Vec<u32> = {
             let d = slf.borrow();
-            d.inner.handles().into_iter().filter(|h| class_name.is_none() || d.inner.class_name(*h).as_deref() == class_name).collect()
+            d.inner
+                .handles()
+                .into_iter()
+                .filter(|h| class_name.is_none() || d.inner.class_name(*h).as_deref() == class_name)
+                .collect()
         };
         let mut out = Vec::with_capacity(handles.len());
         for h in handles {
@@ -106,7 +153,8 @@ impl Document {
 
     /// The object of handle `handle`.
     fn object(slf: &Bound<'_, Self>, handle: u32) -> PyResult<Record> {
-        object(slf.py(), &slf.clone().unbind(), handle)?.ok_or_else(|| PyKeyError::new_err(format!("no object #{handle}")))
+        object(slf.py(), &slf.clone().unbind(), handle)?
+            .ok_or_else(|| PyKeyError::new_err(format!("no object #{handle}")))
     }
 
     /// The file written: a tagfile with its assignments (every other byte as read), a packfile laid
@@ -127,13 +175,22 @@ impl Document {
     /// when its items are not known for this file's SDK.
     fn enum_class<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self.inner.enum_items(name) {
-            Some(items) => Ok(Some(py.import("hkgen._support")?.getattr("enum_class")?.call1((name, items))?)),
+            Some(items) => Ok(Some(
+                py.import("hkgen._support")?
+                    .getattr("enum_class")?
+                    .call1((name, items))?,
+            )),
             None => Ok(None),
         }
     }
 
     fn __repr__(&self) -> String {
-        format!("<hkgen.Document {} {} ({} objects)>", self.inner.format(), self.inner.sdk(), self.inner.handles().len())
+        format!(
+            "<hkgen.Document {} {} ({} objects)>",
+            self.inner.format(),
+            self.inner.sdk(),
+            self.inner.handles().len()
+        )
     }
 }
 
@@ -153,7 +210,15 @@ impl Record {
     fn member(&self, py: Python<'_>, name: &str) -> PyResult<Option<PyObject>> {
         let val = {
             let d = self.doc.borrow(py);
-            d.inner.get(&self.loc, name).map_err(|f| havok_error(py, Failure { path: vec![self.path.clone(), name.to_owned()], ..f }))?
+            d.inner.get(&self.loc, name).map_err(|f| {
+                havok_error(
+                    py,
+                    Failure {
+                        path: vec![self.path.clone(), name.to_owned()],
+                        ..f
+                    },
+                )
+            })?
         };
         match val {
             Some(v) => Ok(Some(to_py(py, &self.doc, v, &self.path, name)?)),
@@ -163,7 +228,13 @@ impl Record {
 }
 
 /// `v` as a Python value; `parent` and `key` name it in the member path a nested record keeps.
-fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) -> PyResult<PyObject> {
+fn to_py(
+    py: Python<'_>,
+    doc: &Py<Document>,
+    v: Val,
+    parent: &str,
+    key: &str,
+) -> PyResult<PyObject> {
     Ok(match v {
         Val::None => py.None(),
         Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
@@ -173,16 +244,27 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) ->
         Val::Str(s) => PyString::new(py, &s).into_any().unbind(),
         Val::Bytes(b) => PyBytes::new(py, &b).into_any().unbind(),
         Val::Enum { name, value } => {
-            let cached = doc.borrow(py).enums.get(&name).map(|c| c.as_ref().map(|c| c.clone_ref(py)));
+            let cached = doc
+                .borrow(py)
+                .enums
+                .get(&name)
+                .map(|c| c.as_ref().map(|c| c.clone_ref(py)));
             let class = match cached {
                 Some(c) => c,
                 None => {
                     let items = doc.borrow(py).inner.enum_items(&name);
                     let class = match items {
-                        Some(items) => Some(py.import("hkgen._support")?.getattr("enum_class")?.call1((name.as_str(), items))?.unbind()),
+                        Some(items) => Some(
+                            py.import("hkgen._support")?
+                                .getattr("enum_class")?
+                                .call1((name.as_str(), items))?
+                                .unbind(),
+                        ),
                         None => None,
                     };
-                    doc.borrow_mut(py).enums.insert(name, class.as_ref().map(|c| c.clone_ref(py)));
+                    doc.borrow_mut(py)
+                        .enums
+                        .insert(name, class.as_ref().map(|c| c.clone_ref(py)));
                     class
                 }
             };
@@ -194,7 +276,10 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) ->
         }
         Val::Floats(f, 0) => PyTuple::new(py, f)?.into_any().unbind(),
         Val::Floats(f, width) => {
-            let rows: Vec<Bound<'_, PyTuple>> = f.chunks(width).map(|r| PyTuple::new(py, r)).collect::<PyResult<_>>()?;
+            let rows: Vec<Bound<'_, PyTuple>> = f
+                .chunks(width)
+                .map(|r| PyTuple::new(py, r))
+                .collect::<PyResult<_>>()?;
             PyTuple::new(py, rows)?.into_any().unbind()
         }
         Val::Object(h) => match object(py, doc, h)? {
@@ -204,7 +289,11 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) ->
         Val::List(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.into_iter().enumerate() {
-                let key = if matches!(v, Val::Record(..) | Val::List(_)) { format!("{key}[{i}]") } else { String::new() };
+                let key = if matches!(v, Val::Record(..) | Val::List(_)) {
+                    format!("{key}[{i}]")
+                } else {
+                    String::new()
+                };
                 out.push(to_py(py, doc, v, parent, &key)?);
             }
             PyList::new(py, out)?.into_any().unbind()
@@ -213,20 +302,37 @@ fn to_py(py: Python<'_>, doc: &Py<Document>, v: Val, parent: &str, key: &str) ->
             let raw = doc.borrow_mut(py).raw(py);
             match raw {
                 Some(raw) => {
-                    let view = py.import("builtins")?.getattr("memoryview")?.call1((raw,))?;
-                    let slice = pyo3::types::PySlice::new(py, start as isize, (start + len) as isize, 1);
-                    view.get_item(slice)?.call_method1("cast", (format,))?.unbind()
+                    let view = py
+                        .import("builtins")?
+                        .getattr("memoryview")?
+                        .call1((raw,))?;
+                    let slice =
+                        pyo3::types::PySlice::new(py, start as isize, (start + len) as isize, 1);
+                    view.get_item(slice)?
+                        .call_method1("cast", (format,))?
+                        .unbind()
                 }
                 None => py.None(),
             }
         }
         Val::Numbers { format, bytes } => {
-            let view = py.import("builtins")?.getattr("memoryview")?.call1((PyBytes::new(py, &bytes),))?;
+            let view = py
+                .import("builtins")?
+                .getattr("memoryview")?
+                .call1((PyBytes::new(py, &bytes),))?;
             view.call_method1("cast", (format,))?.unbind()
         }
-        Val::Record(loc, type_name) => {
-            Py::new(py, Record { doc: doc.clone_ref(py), loc, type_name, path: format!("{parent}.{key}"), handle: None })?.into_any()
-        }
+        Val::Record(loc, type_name) => Py::new(
+            py,
+            Record {
+                doc: doc.clone_ref(py),
+                loc,
+                type_name,
+                path: format!("{parent}.{key}"),
+                handle: None,
+            },
+        )?
+        .into_any(),
     })
 }
 
@@ -260,7 +366,15 @@ impl Record {
     fn items(&self, py: Python<'_>) -> PyResult<Vec<(String, PyObject)>> {
         let vals = {
             let d = self.doc.borrow(py);
-            d.inner.get_all(&self.loc).map_err(|f| havok_error(py, Failure { path: vec![self.path.clone()], ..f }))?
+            d.inner.get_all(&self.loc).map_err(|f| {
+                havok_error(
+                    py,
+                    Failure {
+                        path: vec![self.path.clone()],
+                        ..f
+                    },
+                )
+            })?
         };
         let mut out = Vec::with_capacity(vals.len());
         for (k, v) in vals {
@@ -280,11 +394,17 @@ impl Record {
     }
 
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
-        self.member(py, name)?.ok_or_else(|| PyAttributeError::new_err(format!("{} ({}) has no member {name}", self.path, self.type_name)))
+        self.member(py, name)?.ok_or_else(|| {
+            PyAttributeError::new_err(format!(
+                "{} ({}) has no member {name}",
+                self.path, self.type_name
+            ))
+        })
     }
 
     fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
-        self.member(py, name)?.ok_or_else(|| PyKeyError::new_err(name.to_owned()))
+        self.member(py, name)?
+            .ok_or_else(|| PyKeyError::new_err(name.to_owned()))
     }
 
     fn __contains__(&self, py: Python<'_>, name: &str) -> bool {
@@ -292,7 +412,9 @@ impl Record {
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(PyList::new(py, self.keys(py))?.call_method0("__iter__")?.unbind())
+        Ok(PyList::new(py, self.keys(py))?
+            .call_method0("__iter__")?
+            .unbind())
     }
 
     fn __len__(&self, py: Python<'_>) -> usize {
@@ -306,7 +428,11 @@ impl Record {
         } else if value.is_instance_of::<pyo3::types::PyInt>() {
             match value.extract::<i128>() {
                 Ok(i) => NewVal::Int(i),
-                Err(_) => return Err(PyValueError::new_err(format!("{member_path}: {value} is out of range"))),
+                Err(_) => {
+                    return Err(PyValueError::new_err(format!(
+                        "{member_path}: {value} is out of range"
+                    )))
+                }
             }
         } else if value.is_instance_of::<pyo3::types::PyFloat>() {
             NewVal::Float(value.extract()?)
@@ -315,7 +441,9 @@ impl Record {
         };
         if let NewVal::Other = new {
             let ty = value.get_type().name()?.to_string();
-            return Err(PyTypeError::new_err(format!("{member_path}: a {ty} is not assignable (numbers, booleans and enums are)")));
+            return Err(PyTypeError::new_err(format!(
+                "{member_path}: a {ty} is not assignable (numbers, booleans and enums are)"
+            )));
         }
         let result = self.doc.borrow_mut(py).inner.set(&self.loc, name, new);
         match result {
@@ -326,7 +454,10 @@ impl Record {
             }
             Err(SetError::Type(m)) => Err(PyTypeError::new_err(format!("{}.{m}", self.path))),
             Err(SetError::Range(m)) => Err(PyValueError::new_err(format!("{}.{m}", self.path))),
-            Err(SetError::NoMember(m)) => Err(PyAttributeError::new_err(format!("{} ({}) has no member {m}", self.path, self.type_name))),
+            Err(SetError::NoMember(m)) => Err(PyAttributeError::new_err(format!(
+                "{} ({}) has no member {m}",
+                self.path, self.type_name
+            ))),
             Err(SetError::Havok(f)) => Err(havok_error(py, f)),
         }
     }
@@ -340,7 +471,11 @@ impl Record {
 /// folders for a tagfile that names one; by default the ones beside the file.
 #[pyfunction]
 #[pyo3(signature = (path_or_bytes, compendium=None))]
-fn open(py: Python<'_>, path_or_bytes: &Bound<'_, PyAny>, compendium: Option<&Bound<'_, PyAny>>) -> PyResult<Document> {
+fn open(
+    py: Python<'_>,
+    path_or_bytes: &Bound<'_, PyAny>,
+    compendium: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Document> {
     let named: Vec<PathBuf> = match compendium {
         None => Vec::new(),
         Some(c) if c.extract::<PathBuf>().is_ok() => vec![c.extract()?],
@@ -354,24 +489,41 @@ fn open(py: Python<'_>, path_or_bytes: &Bound<'_, PyAny>, compendium: Option<&Bo
         let p: PathBuf = path_or_bytes.extract()?;
         (std::fs::read(&p)?, Some(p))
     };
-    let compendia = backend::compendia_for(path.as_deref(), &named).map_err(|f| havok_error(py, f))?;
-    let inner = py.allow_threads(|| backend::Document::open(bytes, compendia)).map_err(|f| {
-        let f = match &path {
-            Some(p) => Failure { message: format!("{}: {}", p.display(), f.message), ..f },
-            None => f,
-        };
-        havok_error(py, f)
-    })?;
-    Ok(Document { inner, raw: None, enums: Default::default() })
+    let compendia =
+        backend::compendia_for(path.as_deref(), &named).map_err(|f| havok_error(py, f))?;
+    let inner = py
+        .allow_threads(|| backend::Document::open(bytes, compendia))
+        .map_err(|f| {
+            let f = match &path {
+                Some(p) => Failure {
+                    message: format!("{}: {}", p.display(), f.message),
+                    ..f
+                },
+                None => f,
+            };
+            havok_error(py, f)
+        })?;
+    Ok(Document {
+        inner,
+        raw: None,
+        enums: Default::default(),
+    })
 }
 
 /// The report of `hkgen verify --json` for one file, as a dict.
 #[pyfunction]
 #[pyo3(signature = (path, compendium=None))]
-fn verify<'py>(py: Python<'py>, path: PathBuf, compendium: Option<Vec<PathBuf>>) -> PyResult<Bound<'py, PyAny>> {
+fn verify<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    compendium: Option<Vec<PathBuf>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let bytes = std::fs::read(&path)?;
-    let compendia = backend::compendia_for(Some(&path), &compendium.unwrap_or_default()).map_err(|f| havok_error(py, f))?;
-    let json = py.allow_threads(|| backend::verify(&path, &bytes, &compendia)).map_err(|f| havok_error(py, f))?;
+    let compendia = backend::compendia_for(Some(&path), &compendium.unwrap_or_default())
+        .map_err(|f| havok_error(py, f))?;
+    let json = py
+        .allow_threads(|| backend::verify(&path, &bytes, &compendia))
+        .map_err(|f| havok_error(py, f))?;
     py.import("json")?.getattr("loads")?.call1((json,))
 }
 
