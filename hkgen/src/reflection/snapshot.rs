@@ -84,10 +84,7 @@ pub fn read(dir: &Path, sdk: &str) -> Result<ClassSchema, Error> {
     let root = folder(dir, sdk);
     let text = |p: &Path| fs::read_to_string(p).map_err(|e| Error::io(p, e));
     let head_path = root.join("schema.ron");
-    let head: Head = parse(&head_path, &text(&head_path)?)?;
     let enums_path = root.join("enums.ron");
-    let enums: BTreeMap<String, EnumRecord> = parse(&enums_path, &text(&enums_path)?)?;
-    let mut classes = BTreeMap::new();
     let mut files: Vec<PathBuf> = fs::read_dir(&root)
         .map_err(|e| Error::io(&root, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -95,8 +92,28 @@ pub fn read(dir: &Path, sdk: &str) -> Result<ClassSchema, Error> {
         .filter(|p| p.file_name().is_some_and(|n| n != "schema.ron" && n != "enums.ron"))
         .collect();
     files.sort();
-    for p in files {
-        let list: Vec<ClassRecord> = parse(&p, &text(&p)?)?;
+    let texts = files.iter().map(|p| Ok((p.clone(), text(p)?))).collect::<Result<Vec<_>, Error>>()?;
+    from_texts(
+        (&head_path, &text(&head_path)?),
+        (&enums_path, &text(&enums_path)?),
+        texts.iter().map(|(p, t)| (p.as_path(), t.as_str())),
+    )
+}
+
+/// A class schema from the texts of its snapshot files, each with the path its errors name:
+/// `schema.ron`, `enums.ron` and the class files in order (a later record of a name replaces an
+/// earlier one). [`read`] reads them from a folder; a program that embeds the snapshots (the
+/// Python package) passes them from memory.
+pub fn from_texts<'a>(
+    head: (&Path, &str),
+    enums: (&Path, &str),
+    class_files: impl IntoIterator<Item = (&'a Path, &'a str)>,
+) -> Result<ClassSchema, Error> {
+    let head: Head = parse(head.0, head.1)?;
+    let enums: BTreeMap<String, EnumRecord> = parse(enums.0, enums.1)?;
+    let mut classes = BTreeMap::new();
+    for (p, t) in class_files {
+        let list: Vec<ClassRecord> = parse(p, t)?;
         for c in list {
             classes.insert(c.name.clone(), c);
         }

@@ -1,0 +1,126 @@
+"""hkgen's Python package against soulstruct-havok 1.5.0 on the corpus's SDK 2015.1 tagfiles, in
+one interpreter session (soulstruct-havok 1.5.0 needs Python >= 3.13; hkgen's abi3 wheel loads in
+it). Prints, per file and in all, the best of N runs of:
+
+  (a) open: the file's bytes parsed into objects (`hkgen.open` / `HKX.from_bytes`);
+  (b) read: every member of every object read into Python values, starting from the opened
+      document (hkgen: each object of `doc.objects()`, its members, records and lists, number
+      arrays turned into lists as soulstruct holds them; soulstruct: every dataclass instance
+      reachable from the root, each field's value).
+
+    python bench/python_vs_soulstruct.py [--runs N]
+
+The corpus is $HKGEN_CORPUS, else ../shared/corpus beside the checkout.
+"""
+
+import argparse
+import dataclasses
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+import hkgen
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("HKGEN_CORPUS") or ROOT.parent / "shared" / "corpus")
+
+
+def files_2015():
+    rows = []
+    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            r = dict(zip(header, line.rstrip("\n").split("\t")))
+            if r["format"] == "tag0" and r["sdk_version"] == "20150100":
+                rows.append(CORPUS / r["relpath"])
+    return rows
+
+
+def hkgen_read(doc):
+    n = 0
+
+    def walk(v):
+        nonlocal n
+        if isinstance(v, hkgen.Record):
+            for _, x in v.items():
+                n += 1
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                if not (isinstance(x, hkgen.Record) and x.handle is not None):
+                    walk(x)
+        elif isinstance(v, memoryview):
+            v.tolist()
+
+    for obj in doc.objects():
+        walk(obj)
+    return n
+
+
+def soulstruct_read(hkx):
+    n = 0
+    seen = set()
+
+    def walk(v):
+        nonlocal n
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            for f in dataclasses.fields(v):
+                n += 1
+                walk(getattr(v, f.name))
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+
+    walk(hkx.root)
+    return n
+
+
+def best(f, runs):
+    t = float("inf")
+    out = None
+    for _ in range(runs):
+        s = time.perf_counter()
+        out = f()
+        t = min(t, time.perf_counter() - s)
+    return t, out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    logging.disable(logging.WARNING)
+    from soulstruct.havok import HKX  # soulstruct-havok 1.5.0
+
+    files = files_2015()
+    if not files:
+        sys.exit(f"no SDK 2015.1 tagfile in {CORPUS}")
+    print(f"{len(files)} SDK 2015.1 tagfiles of {CORPUS}; best of {args.runs} runs; load {os.getloadavg()[0]:.2f}")
+    print(f"{'file':60} {'bytes':>8} {'open hkgen':>11} {'soulstruct':>11} {'ratio':>7} {'read hkgen':>11} {'soulstruct':>11} {'ratio':>7}")
+    total = [0.0, 0.0, 0.0, 0.0]
+    for p in files:
+        data = p.read_bytes()
+        # Warm both (soulstruct imports its class modules on first use).
+        doc = hkgen.open(data)
+        hkx = HKX.from_bytes(data)
+        a_h, doc = best(lambda: hkgen.open(data), args.runs)
+        a_s, hkx = best(lambda: HKX.from_bytes(data), args.runs)
+        b_h, _ = best(lambda: hkgen_read(doc), args.runs)
+        b_s, _ = best(lambda: soulstruct_read(hkx), args.runs)
+        for i, t in enumerate((a_h, a_s, b_h, b_s)):
+            total[i] += t
+        name = str(p.relative_to(CORPUS))[-60:]
+        print(f"{name:60} {len(data):8} {a_h * 1e3:9.3f}ms {a_s * 1e3:9.3f}ms {a_s / a_h:6.0f}x {b_h * 1e3:9.3f}ms {b_s * 1e3:9.3f}ms {b_s / b_h:6.1f}x")
+    a_h, a_s, b_h, b_s = total
+    print(f"{'all':60} {'':8} {a_h * 1e3:9.3f}ms {a_s * 1e3:9.3f}ms {a_s / a_h:6.0f}x {b_h * 1e3:9.3f}ms {b_s * 1e3:9.3f}ms {b_s / b_h:6.1f}x")
+    print(f"(a) open: hkgen {a_s / a_h:.0f}x faster than soulstruct-havok (target >= 100x)")
+    print(f"(b) read every member: hkgen {b_s / b_h:.1f}x faster (target >= 5x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+from ._native import (
+    ContainerError as ContainerError,
+    Document as Document,
+    FormatError as FormatError,
+    HavokError as HavokError,
+    ItemsError as ItemsError,
+    Record as Record,
+    TypeTableError as TypeTableError,
+    ValuesError as ValuesError,
+    WriteError as WriteError,
+    open as open,
+    verify as verify,
+)

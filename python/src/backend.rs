@@ -1,0 +1,1272 @@
+//! Every call of the Python package into the Rust crates, behind one small API: a [`Document`]
+//! opened from bytes, its objects by handle, members read as [`Val`]s at a [`Loc`] and assigned
+//! in place, the file written back, and `verify`. The PyO3 layer (`lib.rs`) sees only this
+//! module's types, so that moving to another Rust API (issue 23's `hktypes::open`) means editing
+//! this module alone.
+//!
+//! Tagfiles (TAG0) are read through the file's own type table: no generated class is compiled in.
+//! An assignment writes the new value over the member's bytes in the file and reads the file again,
+//! so every other byte stays as it was. Packfiles are read as `hktypes::packfile::objects`
+//! documents through the class descriptions of `schemas/<sdk>/classes/`, embedded in the library
+//! at build time (see `build.rs`); an assignment changes the object's value and the file is written
+//! by the packfile writer.
+
+use hkgen::reflection::check::ClassSchemas;
+use hktypes::packfile::layout::{Member, MemberType};
+use hktypes::packfile::objects::{self, Body, Ref, Value};
+use hktypes::reflect::layout::Shape;
+use hktypes::reflect::{Kind, TemplateArg, TypeIndex, TypeTable};
+use hktypes::tagfile::items::Items;
+use hktypes::tagfile::{CompendiumSet, TagFile};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// A failure of the Rust side, by the layer that found it.
+#[derive(Debug)]
+pub struct Failure {
+    /// `container`, `type_table`, `items`, `values`, `writer`, or `input` (not a Havok file the
+    /// package reads, a file that cannot be read).
+    pub layer: &'static str,
+    /// The message as `hkgen` prints it.
+    pub message: String,
+    /// The absolute byte offset in the file, when known.
+    pub offset: Option<u64>,
+    /// The section (`TAG0/DATA`, `__data__`), when known.
+    pub section: Option<String>,
+    /// The member path, outermost first.
+    pub path: Vec<String>,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Self {
+        Failure {
+            layer: "input",
+            message: message.into(),
+            offset: None,
+            section: None,
+            path: Vec::new(),
+        }
+    }
+}
+
+impl From<hktypes::Error> for Failure {
+    fn from(e: hktypes::Error) -> Self {
+        use hktypes::Layer;
+        let layer = match e.layer() {
+            Layer::Container => "container",
+            Layer::TypeTable => "type_table",
+            Layer::Items => "items",
+            Layer::Values => "values",
+            Layer::Writer => "writer",
+        };
+        Failure {
+            layer,
+            message: e.to_string(),
+            offset: e.offset(),
+            section: e.section().map(str::to_owned),
+            path: e.path().into_iter().map(str::to_owned).collect(),
+        }
+    }
+}
+
+impl From<hkgen::Error> for Failure {
+    fn from(e: hkgen::Error) -> Self {
+        match e {
+            hkgen::Error::Havok(h) => h.into(),
+            e => Failure::input(e.to_string()),
+        }
+    }
+}
+
+/// Why an assignment was refused.
+#[derive(Debug)]
+pub enum SetError {
+    /// The value is of the wrong type for the member (Python's `TypeError`).
+    Type(String),
+    /// The value is out of the member's range (Python's `ValueError`).
+    Range(String),
+    /// No such member (Python's `AttributeError`).
+    NoMember(String),
+    /// The file could not be read again after the change.
+    Havok(Failure),
+}
+
+/// A value assigned from Python.
+#[derive(Clone, Copy, Debug)]
+pub enum NewVal {
+    /// `True`/`False`.
+    Bool(bool),
+    /// An integer (an `IntEnum` member included), as Python holds it.
+    Int(i128),
+    /// A float.
+    Float(f64),
+    /// Any other Python type, by name.
+    Other,
+}
+
+/// Where a record lives: the object (tagfile item or packfile handle) and the way into it.
+#[derive(Clone, Debug)]
+pub enum Loc {
+    /// A record of a tagfile: type `ty` at byte `at` of item `item`.
+    Tag {
+        /// The record's type.
+        ty: TypeIndex,
+        /// The item holding it.
+        item: u32,
+        /// Its byte offset in the item.
+        at: u32,
+    },
+    /// A record of a packfile object: the object's values, then struct members and elements.
+    Pack {
+        /// The object.
+        handle: u32,
+        /// The record's class.
+        class: String,
+        /// Member and element indices from the object's values to the record.
+        steps: Vec<Step>,
+    },
+}
+
+/// One step into a packfile value.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// Member `i` of a struct's values.
+    Member(usize),
+    /// Element `i` of an array.
+    Elem(usize),
+}
+
+/// A member's value, as Python will see it.
+#[derive(Debug)]
+pub enum Val {
+    /// A null pointer or string, no value.
+    None,
+    /// A boolean.
+    Bool(bool),
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer.
+    UInt(u64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(String),
+    /// Bytes no type describes.
+    Bytes(Vec<u8>),
+    /// A value of Havok enumeration `name` (its items: [`Document::enum_items`]).
+    Enum {
+        /// `hknpMotionType::Enum`.
+        name: String,
+        /// The stored value.
+        value: i64,
+    },
+    /// A vector, quaternion or matrix: its floats in storage order, in rows of `width` when it
+    /// is a matrix (0: one row).
+    Floats(Vec<f64>, usize),
+    /// A pointer to an object.
+    Object(u32),
+    /// An array or fixed array of non-numeric values.
+    List(Vec<Val>),
+    /// An array of numbers lying at `start..start + len` of the file's bytes, elements of
+    /// Python's `struct` format `format`.
+    FileNumbers {
+        /// `f`, `i`, `H`...
+        format: &'static str,
+        /// The first byte.
+        start: usize,
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// An array of numbers as packed bytes of `format` elements.
+    Numbers {
+        /// `f`, `i`, `H`...
+        format: &'static str,
+        /// Little-endian elements.
+        bytes: Vec<u8>,
+    },
+    /// A nested record.
+    Record(Loc, String),
+}
+
+/// The class descriptions of the packfile SDKs, embedded at build time, parsed on first use.
+fn class_schemas() -> Result<&'static ClassSchemas, Failure> {
+    static SCHEMAS: OnceLock<Result<ClassSchemas, String>> = OnceLock::new();
+    SCHEMAS
+        .get_or_init(load_class_schemas)
+        .as_ref()
+        .map_err(|e| Failure::input(format!("the embedded class schemas: {e}")))
+}
+
+/// The blob `build.rs` writes: per file, `sdk NUL name NUL length(u32 LE)` and the text.
+fn load_class_schemas() -> Result<ClassSchemas, String> {
+    static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/class_schemas.bin"));
+    let mut files: Vec<(String, String, &str)> = Vec::new();
+    let mut rest = BLOB;
+    while !rest.is_empty() {
+        let mut field = || -> Result<String, String> {
+            let end = rest.iter().position(|&b| b == 0).ok_or("truncated blob")?;
+            let s = String::from_utf8(rest[..end].to_vec()).map_err(|e| e.to_string())?;
+            rest = &rest[end + 1..];
+            Ok(s)
+        };
+        let sdk = field()?;
+        let name = field()?;
+        let len = rest.get(..4).ok_or("truncated blob")?;
+        let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+        let text = rest.get(4..4 + len).ok_or("truncated blob")?;
+        files.push((
+            sdk,
+            name,
+            std::str::from_utf8(text).map_err(|e| e.to_string())?,
+        ));
+        rest = &rest[4 + len..];
+    }
+    let mut sdks: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    sdks.dedup();
+    let mut schemas = Vec::new();
+    for sdk in sdks {
+        let of = |n: &str| {
+            files
+                .iter()
+                .find(|f| f.0 == sdk && f.1 == n)
+                .map(|f| f.2)
+                .ok_or(format!("{sdk}: no {n}"))
+        };
+        let path = |n: &str| PathBuf::from(format!("schemas/{sdk}/classes/{n}"));
+        let (head, enums) = (of("schema.ron")?, of("enums.ron")?);
+        let classes: Vec<(PathBuf, &str)> = files
+            .iter()
+            .filter(|f| f.0 == sdk && f.1 != "schema.ron" && f.1 != "enums.ron")
+            .map(|f| (path(&f.1), f.2))
+            .collect();
+        let s = hkgen::reflection::snapshot::from_texts(
+            (&path("schema.ron"), head),
+            (&path("enums.ron"), enums),
+            classes.iter().map(|(p, t)| (p.as_path(), *t)),
+        )
+        .map_err(|e| e.to_string())?;
+        schemas.push(s);
+    }
+    Ok(ClassSchemas::from_schemas(schemas))
+}
+
+/// The enumeration overlay of the tagfile SDKs (`schemas/enums.ron`): item names of enumerations
+/// and the integer members that hold one.
+fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
+    static OVERLAY: OnceLock<Option<hkgen::codegen::overlay::Overlay>> = OnceLock::new();
+    OVERLAY
+        .get_or_init(|| {
+            hkgen::codegen::overlay::Overlay::parse(include_str!("../../schemas/enums.ron")).ok()
+        })
+        .as_ref()
+}
+
+/// The compendia for a tagfile at `path`: those named, else the ones beside it (as the CLI finds
+/// them).
+/// The compendia last named are kept, read once, for the next file that names the same.
+pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<CompendiumSet, Failure> {
+    static LAST: std::sync::Mutex<Option<(Vec<PathBuf>, hkgen::inputs::Compendia)>> =
+        std::sync::Mutex::new(None);
+    let at = path.unwrap_or(Path::new("."));
+    match (path, named.is_empty()) {
+        (_, false) => {
+            let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, c)) = last.as_ref().filter(|(paths, _)| paths == named) {
+                return Ok(c.set_for(at));
+            }
+            let c = hkgen::inputs::Compendia::load(named)?;
+            let set = c.set_for(at);
+            *last = Some((named.to_vec(), c));
+            Ok(set)
+        }
+        (Some(p), true) => Ok(hkgen::inputs::Compendia::load_near(p)?.set_for(at)),
+        (None, true) => Ok(CompendiumSet::new()),
+    }
+}
+
+/// `hkgen verify --json`'s report of one file, as JSON text.
+pub fn verify(path: &Path, bytes: &[u8], compendia: &CompendiumSet) -> Result<String, Failure> {
+    let verifier = hkgen::verify::Verifier {
+        class_schemas: class_schemas()?.clone(),
+        ..Default::default()
+    };
+    let report = verifier.verify(&path.display().to_string(), bytes, compendia);
+    serde_json::to_string(&report).map_err(|e| Failure::input(e.to_string()))
+}
+
+/// An open file.
+pub enum Document {
+    /// A TAG0 tagfile.
+    Tag(TagDoc),
+    /// A binary packfile or `<hkpackfile>` XML.
+    Pack(PackDoc),
+}
+
+/// A tagfile: its items and type table, and what reading it again needs.
+pub struct TagDoc {
+    sdk: String,
+    types: Arc<TypeTable>,
+    /// Per type, its shape (`None`: no layout).
+    shapes: Vec<Option<Shape>>,
+    items: Items,
+    /// Per item, the absolute offset of its bytes in the file.
+    offsets: Vec<usize>,
+    compendia: CompendiumSet,
+    /// The file, with the assignments made.
+    bytes: Vec<u8>,
+}
+
+/// A packfile's objects.
+pub struct PackDoc {
+    doc: objects::Document,
+    format: &'static str,
+}
+
+impl Document {
+    /// Reads a file of any format the package reads.
+    pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<Document, Failure> {
+        use hktypes::packfile::xml;
+        if hktypes::packfile::sniff(&bytes) {
+            let pf = hktypes::packfile::PackFile::read(&bytes)?;
+            let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
+            let doc = objects::Document::from_file_with(pf, &class_schemas()?.sources_for(&sdk))?;
+            return Ok(Document::Pack(PackDoc {
+                doc,
+                format: "packfile",
+            }));
+        }
+        match xml::sniff(&bytes) {
+            Some(xml::XmlForm::Packfile) => {
+                let schemas = class_schemas()?;
+                let options = xml::ReadOptions {
+                    layout: xml::DEFAULT_LAYOUT,
+                    order: Default::default(),
+                };
+                let doc = xml::read_with(
+                    &bytes,
+                    |v| {
+                        schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(v))
+                    },
+                    options,
+                )?;
+                return Ok(Document::Pack(PackDoc {
+                    doc,
+                    format: "packfile_xml",
+                }));
+            }
+            Some(xml::XmlForm::Tagfile) => {
+                return Err(Failure::input("hktagfile XML: not supported yet"))
+            }
+            None => {}
+        }
+        match hktypes::tagfile::file::sniff(&bytes) {
+            Some("tag0") => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
+            Some(_) => Err(Failure::input(
+                "a TCM0 compendium holds types, not objects: open the tagfiles that name it",
+            )),
+            None => Err(Failure::input(hkgen::verify::not_havok(&bytes))),
+        }
+    }
+
+    /// `2018.1`.
+    pub fn sdk(&self) -> String {
+        match self {
+            Document::Tag(t) => t.sdk.clone(),
+            Document::Pack(p) => {
+                hkgen::reflection::sources::sdk_of_contents_version(&p.doc.file.contents_version())
+            }
+        }
+    }
+
+    /// `tag0`, `packfile` or `packfile_xml`.
+    pub fn format(&self) -> &'static str {
+        match self {
+            Document::Tag(_) => "tag0",
+            Document::Pack(p) => p.format,
+        }
+    }
+
+    /// Every object's handle, in file order.
+    pub fn handles(&self) -> Vec<u32> {
+        match self {
+            Document::Tag(t) => (1..t.items.items.len() as u32)
+                .filter(|&i| t.items.items[i as usize].is_object())
+                .collect(),
+            Document::Pack(p) => (0..p.doc.objects.len() as u32).collect(),
+        }
+    }
+
+    /// The root object.
+    pub fn root(&self) -> Option<u32> {
+        match self {
+            Document::Tag(t) => t.items.items.get(1).filter(|it| it.is_object()).map(|_| 1),
+            Document::Pack(p) => p.doc.root.map(|h| h.0),
+        }
+    }
+
+    /// The class name of an object.
+    pub fn class_name(&self, h: u32) -> Option<String> {
+        match self {
+            Document::Tag(t) => t
+                .items
+                .items
+                .get(h as usize)
+                .filter(|it| it.is_object())
+                .map(|it| t.types.full_name(it.ty)),
+            Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| o.class.clone()),
+        }
+    }
+
+    /// The record of an object itself.
+    pub fn object_loc(&self, h: u32) -> Option<Loc> {
+        match self {
+            Document::Tag(t) => t
+                .items
+                .items
+                .get(h as usize)
+                .filter(|it| it.is_object())
+                .map(|it| Loc::Tag {
+                    ty: it.ty,
+                    item: h,
+                    at: 0,
+                }),
+            Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| Loc::Pack {
+                handle: h,
+                class: o.class.clone(),
+                steps: Vec::new(),
+            }),
+        }
+    }
+
+    /// The member names of a record, ancestors' first.
+    pub fn keys(&self, loc: &Loc) -> Vec<String> {
+        match (self, loc) {
+            (Document::Tag(t), Loc::Tag { ty, .. }) => t
+                .fields(*ty)
+                .into_iter()
+                .map(|f| f.name.to_string())
+                .collect(),
+            (Document::Pack(p), Loc::Pack { handle, class, .. }) => {
+                match p.doc.objects.get(*handle as usize).map(|o| &o.body) {
+                    Some(Body::Typed(_)) => p
+                        .doc
+                        .member_names(class)
+                        .into_iter()
+                        .filter(|n| n != objects::HIDDEN)
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Member `name` of the record at `loc`; `Ok(None)` when it has no such member.
+    pub fn get(&self, loc: &Loc, name: &str) -> Result<Option<Val>, Failure> {
+        match (self, loc) {
+            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get(*ty, *item, *at, name),
+            (
+                Document::Pack(p),
+                Loc::Pack {
+                    handle,
+                    class,
+                    steps,
+                },
+            ) => Ok(p.get(*handle, class, steps, name)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Every member of the record at `loc`, in [`Document::keys`] order.
+    pub fn get_all(&self, loc: &Loc) -> Result<Vec<(String, Val)>, Failure> {
+        match (self, loc) {
+            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
+            (
+                Document::Pack(p),
+                Loc::Pack {
+                    handle,
+                    class,
+                    steps,
+                },
+            ) => Ok(p.get_all(*handle, class, steps)),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// Assigns member `name` of the record at `loc`. `bytes` are the file's bytes: a tagfile is
+    /// changed in them and read again.
+    pub fn set(&mut self, loc: &Loc, name: &str, value: NewVal) -> Result<(), SetError> {
+        match (self, loc) {
+            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.set(*ty, *item, *at, name, value),
+            (
+                Document::Pack(p),
+                Loc::Pack {
+                    handle,
+                    class,
+                    steps,
+                },
+            ) => p.set(*handle, class, steps, name, value),
+            _ => Err(SetError::NoMember(name.to_owned())),
+        }
+    }
+
+    /// The items of Havok enumeration `name`, where known (the packfile's class descriptions, the
+    /// tagfile SDKs' overlay).
+    pub fn enum_items(&self, name: &str) -> Option<Vec<(String, i64)>> {
+        match self {
+            Document::Tag(t) => overlay()?.items(name, &t.sdk).map(|i| i.items.clone()),
+            Document::Pack(p) => p
+                .doc
+                .classes
+                .enums
+                .get(name)
+                .map(|v| v.iter().map(|(n, s)| (s.clone(), *n)).collect()),
+        }
+    }
+
+    /// The file's bytes as read (a tagfile's with its assignments).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Document::Tag(t) => Some(&t.bytes),
+            Document::Pack(_) => None,
+        }
+    }
+
+    /// The file written: a tagfile's bytes with its assignments, a packfile laid out again from
+    /// its objects by the packfile writer.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Failure> {
+        match self {
+            Document::Tag(t) => Ok(t.bytes.clone()),
+            Document::Pack(p) => Ok(p.doc.write()?),
+        }
+    }
+}
+
+/// Python's `struct` format of a number array's elements (`None`: not one `memoryview.cast` takes
+/// as is).
+fn number_format(kind: Kind, size: u32, signed: bool) -> Option<&'static str> {
+    Some(match (kind, size, signed) {
+        (Kind::Int, 1, true) => "b",
+        (Kind::Int, 1, false) => "B",
+        (Kind::Int, 2, true) => "h",
+        (Kind::Int, 2, false) => "H",
+        (Kind::Int, 4, true) => "i",
+        (Kind::Int, 4, false) => "I",
+        (Kind::Int, 8, true) => "q",
+        (Kind::Int, 8, false) => "Q",
+        (Kind::Float, 4, _) => "f",
+        _ => return None,
+    })
+}
+
+/// `hkHalf16`: the top 16 bits of an `f32`.
+fn half_to_f64(h: u16) -> f64 {
+    f64::from(f32::from_bits(u32::from(h) << 16))
+}
+
+fn le(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = bytes.len().min(8);
+    b[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(b)
+}
+
+impl TagDoc {
+    fn read(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<TagDoc, Failure> {
+        let t = TagFile::read(&bytes, &compendia)?;
+        let mut layouts = t.layouts();
+        let items = Items::read(&t, &mut layouts).map_err(hktypes::Error::from)?;
+        let shapes = (0..t.types.len() as TypeIndex)
+            .map(|i| layouts.shape(i).ok().flatten())
+            .collect();
+        let offsets = t
+            .items
+            .iter()
+            .map(|it| (t.data_offset + u64::from(it.offset)) as usize)
+            .collect();
+        Ok(TagDoc {
+            sdk: t.sdk_version(),
+            types: Arc::clone(&t.types),
+            shapes,
+            items,
+            offsets,
+            compendia,
+            bytes,
+        })
+    }
+
+    fn shape(&self, ty: TypeIndex) -> Option<Shape> {
+        self.shapes.get(ty as usize).copied().flatten()
+    }
+
+    /// A record type's fields, ancestors' first (by the type that carries its format).
+    fn fields(&self, ty: TypeIndex) -> Vec<&hktypes::reflect::Field> {
+        self.owned_fields(ty).into_iter().map(|(_, f)| f).collect()
+    }
+
+    /// Like [`TagDoc::fields`], each with the type that declares it.
+    fn owned_fields(&self, ty: TypeIndex) -> Vec<(TypeIndex, &hktypes::reflect::Field)> {
+        let def = self.shape(ty).map_or(ty, |s| s.def);
+        let mut out = Vec::new();
+        for owner in self.types.ancestry(def) {
+            if let Some(t) = self.types.get(owner) {
+                out.extend(self.types.fields_of(t).iter().map(|f| (owner, f)));
+            }
+        }
+        out
+    }
+
+    /// The enumeration a member of type `ty` holds: `hkEnum<E, S>`/`hkFlags<E, S>` name theirs.
+    fn enum_of(&self, ty: TypeIndex) -> Option<String> {
+        let mut cur = ty;
+        for _ in 0..16 {
+            let t = self.types.get(cur)?;
+            if t.name.as_str() == "hkEnum" || t.name.as_str() == "hkFlags" {
+                let param = self
+                    .types
+                    .params_of(t)
+                    .iter()
+                    .find(|p| p.name.as_str() == "tENUM" || p.name.as_str() == "tBITS")?;
+                return match param.arg {
+                    TemplateArg::Type(e) => Some(self.types.full_name(e)),
+                    TemplateArg::Value(_) => None,
+                };
+            }
+            if t.parent == 0 {
+                return None;
+            }
+            cur = t.parent;
+        }
+        None
+    }
+
+    fn get(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Result<Option<Val>, Failure> {
+        let Some((owner, f)) = self
+            .owned_fields(ty)
+            .into_iter()
+            .find(|(_, f)| f.name.as_str() == name)
+        else {
+            return Ok(None);
+        };
+        self.member(owner, f, item, at).map(Some)
+    }
+
+    /// Every member of the record of type `ty` at byte `at` of item `item`.
+    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(String, Val)>, Failure> {
+        self.owned_fields(ty)
+            .into_iter()
+            .map(|(owner, f)| Ok((f.name.to_string(), self.member(owner, f, item, at)?)))
+            .collect()
+    }
+
+    /// Member `f` (declared by `owner`) of the record at byte `at` of item `item`.
+    fn member(
+        &self,
+        owner: TypeIndex,
+        f: &hktypes::reflect::Field,
+        item: u32,
+        at: u32,
+    ) -> Result<Val, Failure> {
+        let name = f.name.as_str();
+        let at = at + f.offset;
+        // Only integers are enumerations: the lookups below are spared for every other member.
+        let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
+        let mut member_enum = if is_int { self.enum_of(f.ty) } else { None };
+        if is_int && member_enum.is_none() {
+            // A member stored as a bare integer that the overlay knows as an enumeration.
+            let key = format!("{}.{}", self.types.full_name(owner), name);
+            member_enum = overlay().and_then(|o| o.members.get(&key).cloned());
+        }
+        self.value(f.ty, item, at, member_enum, 0)
+            .map_err(|e| Failure {
+                path: vec![name.to_owned()],
+                ..e
+            })
+    }
+
+    fn item_bytes(&self, item: u32, at: u32, size: u32) -> Result<&[u8], Failure> {
+        let it = self
+            .items
+            .items
+            .get(item as usize)
+            .ok_or_else(|| Failure::input(format!("no item #{item}")))?;
+        it.bytes
+            .get(at as usize..(at + size) as usize)
+            .ok_or_else(|| Failure {
+                layer: "values",
+                message: format!(
+                    "a member at byte {at} of item #{item} lies outside its {} bytes",
+                    it.bytes.len()
+                ),
+                offset: self
+                    .offsets
+                    .get(item as usize)
+                    .map(|o| (*o + at as usize) as u64),
+                section: Some("TAG0/DATA".into()),
+                path: Vec::new(),
+            })
+    }
+
+    /// The value of type `ty` at byte `at` of item `item`.
+    fn value(
+        &self,
+        ty: TypeIndex,
+        item: u32,
+        at: u32,
+        enumeration: Option<String>,
+        depth: usize,
+    ) -> Result<Val, Failure> {
+        if depth > 64 {
+            return Err(Failure::input("values nested more than 64 deep"));
+        }
+        let Some(shape) = self.shape(ty) else {
+            return Ok(Val::Bytes(Vec::new()));
+        };
+        let bytes = self.item_bytes(item, at, shape.size)?;
+        let def = self.types.get(shape.def);
+        let fmt = def
+            .and_then(|d| d.format())
+            .unwrap_or(hktypes::reflect::Format(0));
+        Ok(match shape.kind {
+            Kind::Bool => Val::Bool(le(bytes) != 0),
+            Kind::Int => {
+                let u = le(bytes);
+                let n = bytes.len();
+                let v = if fmt.is_signed() && n > 0 && n < 8 {
+                    let shift = 64 - 8 * n as u32;
+                    Val::Int(((u << shift) as i64) >> shift)
+                } else if fmt.is_signed() {
+                    Val::Int(u as i64)
+                } else {
+                    Val::UInt(u)
+                };
+                match (enumeration, v) {
+                    (Some(name), Val::Int(value)) => Val::Enum { name, value },
+                    (Some(name), Val::UInt(value)) => Val::Enum {
+                        name,
+                        value: value as i64,
+                    },
+                    (_, v) => v,
+                }
+            }
+            Kind::Float if bytes.len() == 4 => Val::Float(f64::from(f32::from_le_bytes([
+                bytes[0], bytes[1], bytes[2], bytes[3],
+            ]))),
+            Kind::Float if bytes.len() == 2 => {
+                Val::Float(half_to_f64(u16::from_le_bytes([bytes[0], bytes[1]])))
+            }
+            Kind::Float if bytes.len() == 8 => {
+                Val::Float(f64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])))
+            }
+            Kind::Pointer => match le(&bytes[..bytes.len().min(4)]) as u32 {
+                0 => Val::None,
+                i if self
+                    .items
+                    .items
+                    .get(i as usize)
+                    .is_some_and(|it| it.is_object()) =>
+                {
+                    Val::Object(i)
+                }
+                _ => Val::None,
+            },
+            Kind::String => match le(&bytes[..bytes.len().min(4)]) as u32 {
+                0 => Val::None,
+                i => {
+                    let run = self
+                        .items
+                        .items
+                        .get(i as usize)
+                        .ok_or_else(|| Failure::input(format!("no string item #{i}")))?;
+                    let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes[..]);
+                    Val::Str(String::from_utf8_lossy(text).into_owned())
+                }
+            },
+            Kind::Array if !fmt.is_fixed_array() => match le(&bytes[..bytes.len().min(4)]) as u32 {
+                0 => Val::List(Vec::new()),
+                i => {
+                    let run = self
+                        .items
+                        .items
+                        .get(i as usize)
+                        .ok_or_else(|| Failure::input(format!("no array item #{i}")))?;
+                    self.elements(run.ty, i, 0, run.count, run.elem_size, depth)?
+                }
+            },
+            Kind::Array => {
+                let elem = def.and_then(|d| d.subtype).unwrap_or(0);
+                let size = self.shape(elem).map_or(0, |s| s.size);
+                let n = fmt.fixed_count();
+                if elem == 0 || size == 0 || u64::from(n) * u64::from(size) > bytes.len() as u64 {
+                    return Ok(Val::Bytes(bytes.to_vec()));
+                }
+                self.fixed(elem, item, at, n, size, depth)?
+            }
+            Kind::Record => Val::Record(Loc::Tag { ty, item, at }, self.types.full_name(ty)),
+            _ => Val::Bytes(bytes.to_vec()),
+        })
+    }
+
+    /// `count` elements of type `elem` from byte `at` of item `item` (an array's run).
+    fn elements(
+        &self,
+        elem: TypeIndex,
+        item: u32,
+        at: u32,
+        count: u32,
+        size: u32,
+        depth: usize,
+    ) -> Result<Val, Failure> {
+        let shape = self.shape(elem);
+        let signed = self
+            .types
+            .get(shape.map_or(elem, |s| s.def))
+            .and_then(|d| d.format())
+            .is_some_and(|f| f.is_signed());
+        if let Some(format) = shape.and_then(|s| number_format(s.kind, s.size, signed)) {
+            let start = self.offsets.get(item as usize).copied().unwrap_or(0) + at as usize;
+            let len = count as usize * size as usize;
+            if start + len <= self.bytes.len() {
+                return Ok(Val::FileNumbers { format, start, len });
+            }
+        }
+        let enumeration = self.enum_of(elem);
+        let mut list = Vec::with_capacity(count.min(1 << 20) as usize);
+        for e in 0..count {
+            list.push(self.value(elem, item, at + e * size, enumeration.clone(), depth + 1)?);
+        }
+        Ok(Val::List(list))
+    }
+
+    /// A fixed array: floats as a vector (or rows of a matrix), other elements as a list.
+    fn fixed(
+        &self,
+        elem: TypeIndex,
+        item: u32,
+        at: u32,
+        n: u32,
+        size: u32,
+        depth: usize,
+    ) -> Result<Val, Failure> {
+        let kind = self.shape(elem).map(|s| s.kind);
+        let mut list = Vec::with_capacity(n as usize);
+        for k in 0..n {
+            list.push(self.value(elem, item, at + k * size, None, depth + 1)?);
+        }
+        if kind == Some(Kind::Float) {
+            return Ok(Val::Floats(
+                list.iter()
+                    .map(|v| if let Val::Float(f) = v { *f } else { 0.0 })
+                    .collect(),
+                0,
+            ));
+        }
+        // A matrix: rows that are vectors.
+        if list.iter().all(|v| matches!(v, Val::Floats(_, 0))) && !list.is_empty() {
+            let mut width = 0;
+            let mut all = Vec::new();
+            for v in list {
+                if let Val::Floats(f, _) = v {
+                    width = f.len();
+                    all.extend(f);
+                }
+            }
+            return Ok(Val::Floats(all, width));
+        }
+        Ok(Val::List(list))
+    }
+
+    fn set(
+        &mut self,
+        ty: TypeIndex,
+        item: u32,
+        at: u32,
+        name: &str,
+        value: NewVal,
+    ) -> Result<(), SetError> {
+        let Some(f) = self
+            .fields(ty)
+            .into_iter()
+            .find(|f| f.name.as_str() == name)
+            .cloned()
+        else {
+            return Err(SetError::NoMember(name.to_owned()));
+        };
+        let shape = self
+            .shape(f.ty)
+            .ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
+        let fmt = self
+            .types
+            .get(shape.def)
+            .and_then(|d| d.format())
+            .unwrap_or(hktypes::reflect::Format(0));
+        let size = shape.size as usize;
+        let stored: Vec<u8> = match (shape.kind, value) {
+            (Kind::Bool, NewVal::Bool(b)) => {
+                let mut v = vec![0u8; size];
+                if let Some(first) = v.first_mut() {
+                    *first = u8::from(b);
+                }
+                v
+            }
+            (Kind::Bool, _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
+            (Kind::Int, NewVal::Int(_) | NewVal::Bool(_)) if size <= 8 => {
+                let i = match value {
+                    NewVal::Int(i) => i,
+                    NewVal::Bool(b) => i128::from(b),
+                    _ => 0,
+                };
+                let bits = 8 * size as u32;
+                let (lo, hi) = if fmt.is_signed() {
+                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                } else {
+                    (0, (1i128 << bits) - 1)
+                };
+                if i < lo || i > hi {
+                    return Err(SetError::Range(format!("{name}: {i} is out of the range {lo}..={hi} of a {size}-byte integer")));
+                }
+                (i as u64).to_le_bytes()[..size].to_vec()
+            }
+            (Kind::Int, _) => return Err(SetError::Type(format!("{name}: expected an int"))),
+            (Kind::Float, NewVal::Float(_)) | (Kind::Float, NewVal::Int(_)) => {
+                let x = match value {
+                    NewVal::Float(x) => x,
+                    NewVal::Int(i) => i as f64,
+                    _ => 0.0,
+                };
+                if x.is_finite() && x.abs() > f64::from(f32::MAX) {
+                    return Err(SetError::Range(format!("{name}: {x} is out of the range of a 32-bit float")));
+                }
+                let bits = (x as f32).to_bits();
+                match size {
+                    4 => bits.to_le_bytes().to_vec(),
+                    // hkHalf16: the float's top 16 bits, rounded to nearest even.
+                    2 => {
+                        let rounded = bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16;
+                        (rounded as u16).to_le_bytes().to_vec()
+                    }
+                    _ => return Err(SetError::Type(format!("{name}: a {size}-byte float is not assignable"))),
+                }
+            }
+            (Kind::Float, _) => return Err(SetError::Type(format!("{name}: expected a float"))),
+            (k, _) => {
+                return Err(SetError::Type(format!(
+                    "{name}: assigning a {k:?} member is not supported (numbers, booleans and enums are)"
+                )))
+            }
+        };
+        let start =
+            self.offsets.get(item as usize).copied().unwrap_or(0) + (at + f.offset) as usize;
+        let mut bytes = std::mem::take(&mut self.bytes);
+        match bytes.get_mut(start..start + size) {
+            Some(slot) => slot.copy_from_slice(&stored),
+            None => {
+                self.bytes = bytes;
+                return Err(SetError::Type(format!("{name}: lies outside the file")));
+            }
+        }
+        let compendia = std::mem::take(&mut self.compendia);
+        *self = TagDoc::read(bytes, compendia).map_err(SetError::Havok)?;
+        Ok(())
+    }
+}
+
+impl PackDoc {
+    /// The values of the record at `steps` from object `handle`.
+    fn record(&self, handle: u32, steps: &[Step]) -> Option<&[Value]> {
+        let Body::Typed(values) = &self.doc.objects.get(handle as usize)?.body else {
+            return None;
+        };
+        let mut cur: &[Value] = values;
+        let mut it = steps.iter();
+        while let Some(step) = it.next() {
+            let v = match step {
+                Step::Member(i) => cur.get(*i)?,
+                Step::Elem(_) => return None,
+            };
+            cur = match v {
+                Value::Struct(vs) => vs,
+                Value::Array(a) => match it.next()? {
+                    Step::Elem(e) => match a.items.get(*e)? {
+                        Value::Struct(vs) => vs,
+                        _ => return None,
+                    },
+                    _ => return None,
+                },
+                Value::CArray(a) | Value::RelArray(a) => match it.next()? {
+                    Step::Elem(e) => match a.get(*e)? {
+                        Value::Struct(vs) => vs,
+                        _ => return None,
+                    },
+                    _ => return None,
+                },
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+
+    fn record_mut(&mut self, handle: u32, steps: &[Step]) -> Option<&mut Vec<Value>> {
+        let Body::Typed(values) = &mut self.doc.objects.get_mut(handle as usize)?.body else {
+            return None;
+        };
+        let mut cur: &mut Vec<Value> = values;
+        let mut it = steps.iter();
+        while let Some(step) = it.next() {
+            let v = match step {
+                Step::Member(i) => cur.get_mut(*i)?,
+                Step::Elem(_) => return None,
+            };
+            cur = match v {
+                Value::Struct(vs) => vs,
+                Value::Array(a) => match it.next()? {
+                    Step::Elem(e) => match a.items.get_mut(*e)? {
+                        Value::Struct(vs) => vs,
+                        _ => return None,
+                    },
+                    _ => return None,
+                },
+                Value::CArray(a) | Value::RelArray(a) => match it.next()? {
+                    Step::Elem(e) => match a.get_mut(*e)? {
+                        Value::Struct(vs) => vs,
+                        _ => return None,
+                    },
+                    _ => return None,
+                },
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+
+    fn get(&self, handle: u32, class: &str, steps: &[Step], name: &str) -> Option<Val> {
+        let names = self.doc.member_names(class);
+        let i = names
+            .iter()
+            .position(|n| n == name && n != objects::HIDDEN)?;
+        self.get_index(handle, class, steps, i)
+    }
+
+    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(String, Val)> {
+        let names = self.doc.member_names(class);
+        names
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| n != objects::HIDDEN)
+            .filter_map(|(i, n)| Some((n, self.get_index(handle, class, steps, i)?)))
+            .collect()
+    }
+
+    fn get_index(&self, handle: u32, class: &str, steps: &[Step], i: usize) -> Option<Val> {
+        let member = self.doc.member(class, i)?.clone();
+        let value = self.record(handle, steps)?.get(i)?;
+        let mut path = steps.to_vec();
+        path.push(Step::Member(i));
+        Some(self.value(handle, &path, value, &member))
+    }
+
+    fn value(&self, handle: u32, path: &[Step], v: &Value, m: &Member) -> Val {
+        let record = |steps: Vec<Step>| match &m.class {
+            Some(c) => Val::Record(
+                Loc::Pack {
+                    handle,
+                    class: c.clone(),
+                    steps,
+                },
+                c.clone(),
+            ),
+            None => Val::None,
+        };
+        match v {
+            Value::Void => Val::None,
+            Value::Bool(b) => Val::Bool(*b != 0),
+            Value::Int(i) => match &m.enumeration {
+                Some(e) => Val::Enum {
+                    name: e.clone(),
+                    value: *i,
+                },
+                None => Val::Int(*i),
+            },
+            Value::UInt(u) => match &m.enumeration {
+                Some(e) => Val::Enum {
+                    name: e.clone(),
+                    value: *u as i64,
+                },
+                None => Val::UInt(*u),
+            },
+            Value::Real(f) => Val::Float(f64::from(*f)),
+            Value::Half(h) => Val::Float(half_to_f64(*h)),
+            Value::Vec4(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 0),
+            Value::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
+            Value::Ptr(Ref::Object(h)) | Value::Variant(Ref::Object(h), _) => Val::Object(h.0),
+            Value::Ptr(_) | Value::Variant(..) => Val::None,
+            Value::Str(s) => s.as_ref().map_or(Val::None, |s| {
+                Val::Str(String::from_utf8_lossy(s).into_owned())
+            }),
+            Value::Struct(_) => record(path.to_vec()),
+            Value::Array(a) => self.list(handle, path, &a.items, m),
+            Value::CArray(a) | Value::RelArray(a) => self.list(handle, path, a, m),
+            Value::Opaque(b) => Val::Bytes(b.clone()),
+        }
+    }
+
+    fn list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
+        let format = match m.subtype {
+            MemberType::Real => Some("f"),
+            MemberType::Int8 => Some("b"),
+            MemberType::Uint8 => Some("B"),
+            MemberType::Int16 => Some("h"),
+            MemberType::Uint16 => Some("H"),
+            MemberType::Int32 => Some("i"),
+            MemberType::Uint32 => Some("I"),
+            MemberType::Int64 => Some("q"),
+            MemberType::Uint64 => Some("Q"),
+            _ => None,
+        };
+        if let Some(format) = format.filter(|_| m.enumeration.is_none()) {
+            let mut bytes = Vec::new();
+            for v in items {
+                match (v, format) {
+                    (Value::Real(f), _) => bytes.extend(f.to_le_bytes()),
+                    (Value::Int(i), "b") => bytes.extend((*i as i8).to_le_bytes()),
+                    (Value::Int(i), "h") => bytes.extend((*i as i16).to_le_bytes()),
+                    (Value::Int(i), "i") => bytes.extend((*i as i32).to_le_bytes()),
+                    (Value::Int(i), _) => bytes.extend(i.to_le_bytes()),
+                    (Value::UInt(u), "B") => bytes.extend((*u as u8).to_le_bytes()),
+                    (Value::UInt(u), "H") => bytes.extend((*u as u16).to_le_bytes()),
+                    (Value::UInt(u), "I") => bytes.extend((*u as u32).to_le_bytes()),
+                    (Value::UInt(u), _) => bytes.extend(u.to_le_bytes()),
+                    _ => return self.plain_list(handle, path, items, m),
+                }
+            }
+            return Val::Numbers { format, bytes };
+        }
+        self.plain_list(handle, path, items, m)
+    }
+
+    fn plain_list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
+        // An element is described by the member with its element type.
+        let elem = Member {
+            ty: m.subtype,
+            subtype: MemberType::Void,
+            c_array_size: 0,
+            ..m.clone()
+        };
+        let elem = if m.ty == MemberType::Array || m.ty == MemberType::InplaceArray {
+            &elem
+        } else {
+            m
+        };
+        Val::List(
+            items
+                .iter()
+                .enumerate()
+                .map(|(e, v)| {
+                    let mut p = path.to_vec();
+                    p.push(Step::Elem(e));
+                    self.value(handle, &p, v, elem)
+                })
+                .collect(),
+        )
+    }
+
+    fn set(
+        &mut self,
+        handle: u32,
+        class: &str,
+        steps: &[Step],
+        name: &str,
+        value: NewVal,
+    ) -> Result<(), SetError> {
+        let names = self.doc.member_names(class);
+        let i = names
+            .iter()
+            .position(|n| n == name && n != objects::HIDDEN)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
+        let member = self
+            .doc
+            .member(class, i)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?
+            .clone();
+        let storage = if member.ty == MemberType::Enum || member.ty == MemberType::Flags {
+            member.subtype
+        } else {
+            member.ty
+        };
+        let int_range = |ty: MemberType| -> Option<(i128, i128)> {
+            Some(match ty {
+                MemberType::Int8 | MemberType::Char => (i8::MIN.into(), i8::MAX.into()),
+                MemberType::Uint8 => (0, u8::MAX.into()),
+                MemberType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+                MemberType::Uint16 => (0, u16::MAX.into()),
+                MemberType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+                MemberType::Uint32 => (0, u32::MAX.into()),
+                MemberType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+                MemberType::Uint64 | MemberType::Ulong => (0, u64::MAX.into()),
+                _ => return None,
+            })
+        };
+        let record = self
+            .record_mut(handle, steps)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
+        let slot = record
+            .get_mut(i)
+            .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
+        let new = match (&*slot, value) {
+            (Value::Bool(_), NewVal::Bool(b)) => Value::Bool(u8::from(b)),
+            (Value::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
+            (Value::Int(_) | Value::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
+                let i = match value {
+                    NewVal::Int(i) => i,
+                    NewVal::Bool(b) => i128::from(b),
+                    _ => 0,
+                };
+                let (lo, hi) = int_range(storage)
+                    .ok_or_else(|| SetError::Type(format!("{name}: not an integer member")))?;
+                if i < lo || i > hi {
+                    return Err(SetError::Range(format!(
+                        "{name}: {i} is out of the range {lo}..={hi} of {storage:?}"
+                    )));
+                }
+                if matches!(slot, Value::Int(_)) {
+                    Value::Int(i as i64)
+                } else {
+                    Value::UInt(i as u64)
+                }
+            }
+            (Value::Int(_) | Value::UInt(_), _) => {
+                return Err(SetError::Type(format!("{name}: expected an int")))
+            }
+            (Value::Real(_) | Value::Half(_), NewVal::Float(_) | NewVal::Int(_)) => {
+                let x = match value {
+                    NewVal::Float(x) => x,
+                    NewVal::Int(i) => i as f64,
+                    _ => 0.0,
+                };
+                if x.is_finite() && x.abs() > f64::from(f32::MAX) {
+                    return Err(SetError::Range(format!(
+                        "{name}: {x} is out of the range of a 32-bit float"
+                    )));
+                }
+                match slot {
+                    Value::Real(_) => Value::Real(x as f32),
+                    _ => {
+                        let bits = (x as f32).to_bits();
+                        Value::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
+                    }
+                }
+            }
+            (Value::Real(_) | Value::Half(_), _) => {
+                return Err(SetError::Type(format!("{name}: expected a float")))
+            }
+            (v, _) => {
+                return Err(SetError::Type(format!(
+                "{name}: assigning a {} member is not supported (numbers, booleans and enums are)",
+                v.kind()
+            )))
+            }
+        };
+        *slot = new;
+        Ok(())
+    }
+}

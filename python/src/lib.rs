@@ -1,0 +1,545 @@
+//! `hkgen._native`: the Python classes over [`backend`]. The package `hkgen` (python/hkgen/)
+//! re-exports them; see its docstring for the API.
+
+mod backend;
+
+use backend::{Failure, Loc, NewVal, SetError, Val};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::path::PathBuf;
+
+create_exception!(
+    hkgen,
+    HavokError,
+    PyException,
+    "A Havok file could not be read or written. Attributes: layer, offset, section, path."
+);
+create_exception!(
+    hkgen,
+    ContainerError,
+    HavokError,
+    "Section framing, a packfile's header or tables."
+);
+create_exception!(
+    hkgen,
+    TypeTableError,
+    HavokError,
+    "A TYPE section: strings, names, bodies, hashes."
+);
+create_exception!(
+    hkgen,
+    ItemsError,
+    HavokError,
+    "The item and patch tables, a packfile's fixups."
+);
+create_exception!(
+    hkgen,
+    ValuesError,
+    HavokError,
+    "Member values read through a class or the file's type table."
+);
+create_exception!(
+    hkgen,
+    WriteError,
+    HavokError,
+    "Laying out and writing a file."
+);
+create_exception!(
+    hkgen,
+    FormatError,
+    HavokError,
+    "Not a file the package reads (or one it does not read yet)."
+);
+
+fn havok_error(py: Python<'_>, f: Failure) -> PyErr {
+    let err = match f.layer {
+        "container" => ContainerError::new_err(f.message),
+        "type_table" => TypeTableError::new_err(f.message),
+        "items" => ItemsError::new_err(f.message),
+        "values" => ValuesError::new_err(f.message),
+        "writer" => WriteError::new_err(f.message),
+        _ => FormatError::new_err(f.message),
+    };
+    let v = err.value(py);
+    // Setting attributes on a fresh exception instance does not fail.
+    let _ = v.setattr("layer", f.layer);
+    let _ = v.setattr("offset", f.offset);
+    let _ = v.setattr("section", f.section);
+    let _ = v.setattr("path", f.path.join("."));
+    err
+}
+
+/// An open Havok file: `hkgen.open(...)`.
+#[pyclass(module = "hkgen", unsendable)]
+struct Document {
+    inner: backend::Document,
+    /// The file's bytes as a Python object (a tagfile's), which number arrays are views of;
+    /// made on first use and again after an assignment.
+    raw: Option<Py<PyBytes>>,
+    /// The `IntEnum` class of each Havok enumeration met (None: items not known).
+    enums: std::collections::HashMap<String, Option<PyObject>>,
+}
+
+impl Document {
+    fn raw(&mut self, py: Python<'_>) -> Option<Py<PyBytes>> {
+        if self.raw.is_none() {
+            self.raw = self.inner.bytes().map(|b| PyBytes::new(py, b).unbind());
+        }
+        self.raw.as_ref().map(|r| r.clone_ref(py))
+    }
+}
+
+fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>> {
+    let d = doc.borrow(py);
+    let (Some(loc), Some(class)) = (d.inner.object_loc(h), d.inner.class_name(h)) else {
+        return Ok(None);
+    };
+    Ok(Some(Record {
+        doc: doc.clone_ref(py),
+        loc,
+        type_name: class.clone(),
+        path: format!("{class}#{h}"),
+        handle: Some(h),
+    }))
+}
+
+#[pymethods]
+impl Document {
+    /// The SDK version, `2018.1`.
+    #[getter]
+    fn sdk(&self) -> String {
+        self.inner.sdk()
+    }
+
+    /// `tag0`, `packfile` or `packfile_xml`.
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.format()
+    }
+
+    /// The root object (`hkRootLevelContainer`), or None.
+    #[getter]
+    fn root(slf: &Bound<'_, Self>) -> PyResult<Option<Record>> {
+        let root = slf.borrow().inner.root();
+        match root {
+            Some(h) => object(slf.py(), &slf.clone().unbind(), h),
+            None => Ok(None),
+        }
+    }
+
+    /// The objects, in file order; of class `class_name` only when given.
+    #[pyo3(signature = (class_name=None))]
+    fn objects(slf: &Bound<'_, Self>, class_name: Option<&str>) -> PyResult<Vec<Record>> {
+        let py = slf.py();
+        let doc = slf.clone().unbind();
+        let handles: Vec<u32> = {
+            let d = slf.borrow();
+            d.inner
+                .handles()
+                .into_iter()
+                .filter(|h| class_name.is_none() || d.inner.class_name(*h).as_deref() == class_name)
+                .collect()
+        };
+        let mut out = Vec::with_capacity(handles.len());
+        for h in handles {
+            if let Some(o) = object(py, &doc, h)? {
+                out.push(o);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The object of handle `handle`.
+    fn object(slf: &Bound<'_, Self>, handle: u32) -> PyResult<Record> {
+        object(slf.py(), &slf.clone().unbind(), handle)?
+            .ok_or_else(|| PyKeyError::new_err(format!("no object #{handle}")))
+    }
+
+    /// The file written: a tagfile with its assignments (every other byte as read), a packfile laid
+    /// out again from its objects.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = self.inner.to_bytes().map_err(|f| havok_error(py, f))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes the file to `path`.
+    fn write(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let bytes = self.inner.to_bytes().map_err(|f| havok_error(py, f))?;
+        std::fs::write(&path, bytes)?;
+        Ok(())
+    }
+
+    /// The `enum.IntEnum` class of Havok enumeration `name` (`hknpMotionType::Enum`), or None
+    /// when its items are not known for this file's SDK.
+    fn enum_class<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.inner.enum_items(name) {
+            Some(items) => Ok(Some(
+                py.import("hkgen._support")?
+                    .getattr("enum_class")?
+                    .call1((name, items))?,
+            )),
+            None => Ok(None),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<hkgen.Document {} {} ({} objects)>",
+            self.inner.format(),
+            self.inner.sdk(),
+            self.inner.handles().len()
+        )
+    }
+}
+
+/// An object or a nested record: members by Havok name, as attributes and as a read-only mapping.
+#[pyclass(module = "hkgen", unsendable)]
+struct Record {
+    doc: Py<Document>,
+    loc: Loc,
+    type_name: String,
+    /// `hknpRagdollData#5.bodyCinfos[0]`, for messages.
+    path: String,
+    /// The object's handle (None for a nested record).
+    handle: Option<u32>,
+}
+
+impl Record {
+    fn member(&self, py: Python<'_>, name: &str) -> PyResult<Option<PyObject>> {
+        let val = {
+            let d = self.doc.borrow(py);
+            d.inner.get(&self.loc, name).map_err(|f| {
+                havok_error(
+                    py,
+                    Failure {
+                        path: vec![self.path.clone(), name.to_owned()],
+                        ..f
+                    },
+                )
+            })?
+        };
+        match val {
+            Some(v) => Ok(Some(to_py(py, &self.doc, v, &self.path, name)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// `v` as a Python value; `parent` and `key` name it in the member path a nested record keeps.
+fn to_py(
+    py: Python<'_>,
+    doc: &Py<Document>,
+    v: Val,
+    parent: &str,
+    key: &str,
+) -> PyResult<PyObject> {
+    Ok(match v {
+        Val::None => py.None(),
+        Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Val::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Val::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
+        Val::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+        Val::Str(s) => PyString::new(py, &s).into_any().unbind(),
+        Val::Bytes(b) => PyBytes::new(py, &b).into_any().unbind(),
+        Val::Enum { name, value } => {
+            let cached = doc
+                .borrow(py)
+                .enums
+                .get(&name)
+                .map(|c| c.as_ref().map(|c| c.clone_ref(py)));
+            let class = match cached {
+                Some(c) => c,
+                None => {
+                    let items = doc.borrow(py).inner.enum_items(&name);
+                    let class = match items {
+                        Some(items) => Some(
+                            py.import("hkgen._support")?
+                                .getattr("enum_class")?
+                                .call1((name.as_str(), items))?
+                                .unbind(),
+                        ),
+                        None => None,
+                    };
+                    doc.borrow_mut(py)
+                        .enums
+                        .insert(name, class.as_ref().map(|c| c.clone_ref(py)));
+                    class
+                }
+            };
+            // A value no item has (a flags combination) stays a plain int.
+            match class.map(|c| c.call1(py, (value,))) {
+                Some(Ok(v)) => v,
+                _ => value.into_pyobject(py)?.into_any().unbind(),
+            }
+        }
+        Val::Floats(f, 0) => PyTuple::new(py, f)?.into_any().unbind(),
+        Val::Floats(f, width) => {
+            let rows: Vec<Bound<'_, PyTuple>> = f
+                .chunks(width)
+                .map(|r| PyTuple::new(py, r))
+                .collect::<PyResult<_>>()?;
+            PyTuple::new(py, rows)?.into_any().unbind()
+        }
+        Val::Object(h) => match object(py, doc, h)? {
+            Some(o) => Py::new(py, o)?.into_any(),
+            None => py.None(),
+        },
+        Val::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, v) in items.into_iter().enumerate() {
+                let key = if matches!(v, Val::Record(..) | Val::List(_)) {
+                    format!("{key}[{i}]")
+                } else {
+                    String::new()
+                };
+                out.push(to_py(py, doc, v, parent, &key)?);
+            }
+            PyList::new(py, out)?.into_any().unbind()
+        }
+        Val::FileNumbers { format, start, len } => {
+            let raw = doc.borrow_mut(py).raw(py);
+            match raw {
+                Some(raw) => {
+                    let view = py
+                        .import("builtins")?
+                        .getattr("memoryview")?
+                        .call1((raw,))?;
+                    let slice =
+                        pyo3::types::PySlice::new(py, start as isize, (start + len) as isize, 1);
+                    view.get_item(slice)?
+                        .call_method1("cast", (format,))?
+                        .unbind()
+                }
+                None => py.None(),
+            }
+        }
+        Val::Numbers { format, bytes } => {
+            let view = py
+                .import("builtins")?
+                .getattr("memoryview")?
+                .call1((PyBytes::new(py, &bytes),))?;
+            view.call_method1("cast", (format,))?.unbind()
+        }
+        Val::Record(loc, type_name) => Py::new(
+            py,
+            Record {
+                doc: doc.clone_ref(py),
+                loc,
+                type_name,
+                path: format!("{parent}.{key}"),
+                handle: None,
+            },
+        )?
+        .into_any(),
+    })
+}
+
+#[pymethods]
+impl Record {
+    /// The Havok class name (`hknpRagdollData`).
+    #[getter]
+    fn type_name(&self) -> &str {
+        &self.type_name
+    }
+
+    /// The object's handle (its item index in a tagfile, its index in a packfile), or None for a
+    /// nested record.
+    #[getter]
+    fn handle(&self) -> Option<u32> {
+        self.handle
+    }
+
+    /// The member path of this record (`hknpRagdollData#5.bodyCinfos[0]`).
+    #[getter]
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The member names, ancestors' first.
+    fn keys(&self, py: Python<'_>) -> Vec<String> {
+        self.doc.borrow(py).inner.keys(&self.loc)
+    }
+
+    /// (name, value) pairs of every member.
+    fn items(&self, py: Python<'_>) -> PyResult<Vec<(String, PyObject)>> {
+        let vals = {
+            let d = self.doc.borrow(py);
+            d.inner.get_all(&self.loc).map_err(|f| {
+                havok_error(
+                    py,
+                    Failure {
+                        path: vec![self.path.clone()],
+                        ..f
+                    },
+                )
+            })?
+        };
+        let mut out = Vec::with_capacity(vals.len());
+        for (k, v) in vals {
+            let v = to_py(py, &self.doc, v, &self.path, &k)?;
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+
+    /// Every member as a dict (nested records stay records).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.items(py)? {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
+        self.member(py, name)?.ok_or_else(|| {
+            PyAttributeError::new_err(format!(
+                "{} ({}) has no member {name}",
+                self.path, self.type_name
+            ))
+        })
+    }
+
+    fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
+        self.member(py, name)?
+            .ok_or_else(|| PyKeyError::new_err(name.to_owned()))
+    }
+
+    fn __contains__(&self, py: Python<'_>, name: &str) -> bool {
+        self.keys(py).iter().any(|k| k == name)
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(PyList::new(py, self.keys(py))?
+            .call_method0("__iter__")?
+            .unbind())
+    }
+
+    fn __len__(&self, py: Python<'_>) -> usize {
+        self.keys(py).len()
+    }
+
+    fn __setattr__(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let member_path = format!("{}.{name}", self.path);
+        let new = if value.is_instance_of::<pyo3::types::PyBool>() {
+            NewVal::Bool(value.extract()?)
+        } else if value.is_instance_of::<pyo3::types::PyInt>() {
+            match value.extract::<i128>() {
+                Ok(i) => NewVal::Int(i),
+                Err(_) => {
+                    return Err(PyValueError::new_err(format!(
+                        "{member_path}: {value} is out of range"
+                    )))
+                }
+            }
+        } else if value.is_instance_of::<pyo3::types::PyFloat>() {
+            NewVal::Float(value.extract()?)
+        } else {
+            NewVal::Other
+        };
+        if let NewVal::Other = new {
+            let ty = value.get_type().name()?.to_string();
+            return Err(PyTypeError::new_err(format!(
+                "{member_path}: a {ty} is not assignable (numbers, booleans and enums are)"
+            )));
+        }
+        let result = self.doc.borrow_mut(py).inner.set(&self.loc, name, new);
+        match result {
+            Ok(()) => {
+                // Views made before keep the bytes they were made of.
+                self.doc.borrow_mut(py).raw = None;
+                Ok(())
+            }
+            Err(SetError::Type(m)) => Err(PyTypeError::new_err(format!("{}.{m}", self.path))),
+            Err(SetError::Range(m)) => Err(PyValueError::new_err(format!("{}.{m}", self.path))),
+            Err(SetError::NoMember(m)) => Err(PyAttributeError::new_err(format!(
+                "{} ({}) has no member {m}",
+                self.path, self.type_name
+            ))),
+            Err(SetError::Havok(f)) => Err(havok_error(py, f)),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<{} {}>", self.type_name, self.path)
+    }
+}
+
+/// Opens a Havok file: a path (str or os.PathLike) or its bytes. `compendium`: TCM0 files or
+/// folders for a tagfile that names one; by default the ones beside the file.
+#[pyfunction]
+#[pyo3(signature = (path_or_bytes, compendium=None))]
+fn open(
+    py: Python<'_>,
+    path_or_bytes: &Bound<'_, PyAny>,
+    compendium: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Document> {
+    let named: Vec<PathBuf> = match compendium {
+        None => Vec::new(),
+        Some(c) if c.extract::<PathBuf>().is_ok() => vec![c.extract()?],
+        Some(c) => c.extract()?,
+    };
+    let (bytes, path) = if let Ok(b) = path_or_bytes.downcast::<PyBytes>() {
+        (b.as_bytes().to_vec(), None)
+    } else if let Ok(b) = path_or_bytes.downcast::<pyo3::types::PyByteArray>() {
+        (b.to_vec(), None)
+    } else {
+        let p: PathBuf = path_or_bytes.extract()?;
+        (std::fs::read(&p)?, Some(p))
+    };
+    let compendia =
+        backend::compendia_for(path.as_deref(), &named).map_err(|f| havok_error(py, f))?;
+    let inner = py
+        .allow_threads(|| backend::Document::open(bytes, compendia))
+        .map_err(|f| {
+            let f = match &path {
+                Some(p) => Failure {
+                    message: format!("{}: {}", p.display(), f.message),
+                    ..f
+                },
+                None => f,
+            };
+            havok_error(py, f)
+        })?;
+    Ok(Document {
+        inner,
+        raw: None,
+        enums: Default::default(),
+    })
+}
+
+/// The report of `hkgen verify --json` for one file, as a dict.
+#[pyfunction]
+#[pyo3(signature = (path, compendium=None))]
+fn verify<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    compendium: Option<Vec<PathBuf>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = std::fs::read(&path)?;
+    let compendia = backend::compendia_for(Some(&path), &compendium.unwrap_or_default())
+        .map_err(|f| havok_error(py, f))?;
+    let json = py
+        .allow_threads(|| backend::verify(&path, &bytes, &compendia))
+        .map_err(|f| havok_error(py, f))?;
+    py.import("json")?.getattr("loads")?.call1((json,))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_class::<Document>()?;
+    m.add_class::<Record>()?;
+    m.add("HavokError", py.get_type::<HavokError>())?;
+    m.add("ContainerError", py.get_type::<ContainerError>())?;
+    m.add("TypeTableError", py.get_type::<TypeTableError>())?;
+    m.add("ItemsError", py.get_type::<ItemsError>())?;
+    m.add("ValuesError", py.get_type::<ValuesError>())?;
+    m.add("WriteError", py.get_type::<WriteError>())?;
+    m.add("FormatError", py.get_type::<FormatError>())?;
+    Ok(())
+}
