@@ -95,6 +95,7 @@ pub type hkUintReal = u32;
 pub type hkVector4 = ::hktypes::value::Vector4;
 /// Havok class `hkBaseObject`: 8 bytes, alignment 8, hash 0xa27d6612.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkBaseObject {}
 impl ::hktypes::value::Value for hkBaseObject {
     const SIZE: usize = 8;
@@ -141,6 +142,7 @@ impl ::hktypes::value::Object for hkBaseObject {
 }
 /// Havok class `hkContainerHeapAllocator`: 1 bytes, alignment 1, hash 0x3745716a.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkContainerHeapAllocator {}
 impl ::hktypes::value::Value for hkContainerHeapAllocator {
     const SIZE: usize = 1;
@@ -187,10 +189,13 @@ impl ::hktypes::value::Object for hkContainerHeapAllocator {
 }
 /// Havok class `hkDefaultPropertyBag`: 72 bytes, alignment 8, version 1, hash 0xa4e13c81.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkDefaultPropertyBag {
     /// `propertyMap`: offset 0, 32 bytes, `hkHashMap<hkPropertyId, hkReflect::Any>`, flags 0x22.
+    #[cfg_attr(feature = "serde", serde(rename = "propertyMap"))]
     pub property_map: hkHashMap_hkPropertyId_hkReflect_Any,
     /// `transientPropertyMap`: offset 32, 32 bytes, `hkHashMap<hkPropertyId, hkReflect::Any>`, flags 0x23.
+    #[cfg_attr(feature = "serde", serde(rename = "transientPropertyMap"))]
     pub transient_property_map: hkHashMap_hkPropertyId_hkReflect_Any,
     /// `locked`: offset 64, 1 bytes, `bool`, flags 0x21.
     pub locked: ::hktypes::value::Bool8,
@@ -294,6 +299,7 @@ impl ::hktypes::value::Object for hkDefaultPropertyBag {
 }
 /// Havok class `hkFixtureVariant#0000000a` (one of its layouts): 4 bytes, alignment 4, version 1, hash 0x0000000a.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkFixtureVariant_0000000a {
     /// `type`: offset 0, 4 bytes, `int`, flags 0x20.
     pub r#type: i32,
@@ -370,12 +376,14 @@ impl ::hktypes::value::Object for hkFixtureVariant_0000000a {
 }
 /// Havok class `hkFixtureVariant#0000000b` (one of its layouts): 8 bytes, alignment 4, version 2, hash 0x0000000b.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkFixtureVariant_0000000b {
     /// `type`: offset 0, 4 bytes, `int`, flags 0x20.
     pub r#type: i32,
     /// `self`: offset 4, 2 bytes, `hkHalf16`, flags 0x21.
     pub self_: ::hktypes::value::Half16,
     /// `mBool`: offset 6, 1 bytes, `hkBool`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "mBool"))]
     pub m_bool: ::hktypes::value::Bool8,
 }
 impl ::hktypes::value::Value for hkFixtureVariant_0000000b {
@@ -470,6 +478,7 @@ impl ::hktypes::value::Object for hkFixtureVariant_0000000b {
 }
 /// Havok class `hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>`: 32 bytes, alignment 8, hash 0xcd3c24a6.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     /// `items`: offset 0, 16 bytes, `hkArray<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>, hkContainerHeapAllocator>`, flags 0x22.
     pub items: ::hktypes::value::Array<
@@ -572,6 +581,7 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
 ///
 /// Derives from `hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>`, held in `base` and reached through `Deref`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkHashMap_hkPropertyId_hkReflect_Any {
     /// The `hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>` part of the object.
     pub base: hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any,
@@ -660,10 +670,12 @@ impl ::core::ops::DerefMut for hkHashMap_hkPropertyId_hkReflect_Any {
 }
 /// Havok class `hkHashMapDetail::Index`: 16 bytes, alignment 8, hash 0x513e8ee6.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkHashMapDetail_Index {
     /// `entries`: offset 0, 8 bytes, `T*<void>`, flags 0x20.
     pub entries: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `hashMod`: offset 8, 4 bytes, `int`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "hashMod"))]
     pub hash_mod: i32,
 }
 impl ::hktypes::value::Value for hkHashMapDetail_Index {
@@ -756,6 +768,7 @@ impl ::hktypes::value::Object for hkHashMapDetail_Index {
 ///
 /// Derives from `hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>`, held in `base` and reached through `Deref`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     /// The `hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>` part of the object.
     pub base: hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void,
@@ -846,6 +859,7 @@ impl ::core::ops::DerefMut for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_A
 }
 /// Havok class `hkPropertyDesc`: 24 bytes, alignment 8, hash 0x257ed6e3.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkPropertyDesc {
     /// `type`: offset 0, 8 bytes, `T*<hkReflect::Type>`, flags 0x20.
     pub r#type: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
@@ -956,6 +970,7 @@ impl ::hktypes::value::Object for hkPropertyDesc {
 }
 /// Havok class `hkPropertyId`: 8 bytes, alignment 8, hash 0x3bba4203.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkPropertyId {
     /// `desc`: offset 0, 8 bytes, `hkPtrAndInt<hkPropertyDesc, unsigned int, 1>`, flags 0x25.
     pub desc: hkPtrAndInt_hkPropertyDesc_unsigned_int_1,
@@ -1037,8 +1052,10 @@ impl ::hktypes::value::Object for hkPropertyId {
 }
 /// Havok class `hkPtrAndInt<hkPropertyDesc, unsigned int, 1>`: 8 bytes, alignment 8, hash 0xaed47af2.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     /// `ptrAndInt`: offset 0, 8 bytes, `T*<hkPropertyDesc>`, flags 0x24.
+    #[cfg_attr(feature = "serde", serde(rename = "ptrAndInt"))]
     pub ptr_and_int: ::hktypes::value::Ptr<hkPropertyDesc>,
 }
 impl ::hktypes::value::Value for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
@@ -1121,14 +1138,18 @@ impl ::hktypes::value::Object for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
 ///
 /// Derives from `hkBaseObject`, held in `base` and reached through `Deref`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkReferencedObject {
     /// The `hkBaseObject` part of the object.
     pub base: hkBaseObject,
     /// `propertyBag`: offset 8, 8 bytes, `hkPropertyBag`, flags 0x24.
+    #[cfg_attr(feature = "serde", serde(rename = "propertyBag"))]
     pub property_bag: ::hktypes::value::Array<hkDefaultPropertyBag, 8>,
     /// `memSizeAndFlags`: offset 16, 2 bytes, `hkUint16`, flags 0x25.
+    #[cfg_attr(feature = "serde", serde(rename = "memSizeAndFlags"))]
     pub mem_size_and_flags: u16,
     /// `refCount`: offset 18, 2 bytes, `hkUint16`, flags 0x25.
+    #[cfg_attr(feature = "serde", serde(rename = "refCount"))]
     pub ref_count: u16,
 }
 impl ::hktypes::value::Value for hkReferencedObject {
@@ -1245,10 +1266,13 @@ impl ::core::ops::DerefMut for hkReferencedObject {
 }
 /// Havok class `hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>`: 48 bytes, alignment 16, hash 0x8e6f0a41.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
     /// `0`: offset 0, 8 bytes, `hkPropertyId`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "0"))]
     pub _0: hkPropertyId,
     /// `1`: offset 16, 32 bytes, `hkReflect::Any`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "1"))]
     pub _1: ::hktypes::value::Opaque<32, 16>,
 }
 impl ::hktypes::value::Value
@@ -1343,20 +1367,26 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
 ///
 /// Derives from `hkReferencedObject`, held in `base` and reached through `Deref`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkaAnimationBinding {
     /// The `hkReferencedObject` part of the object.
     pub base: hkReferencedObject,
     /// `originalSkeletonName`: offset 24, 8 bytes, `hkStringPtr`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "originalSkeletonName"))]
     pub original_skeleton_name: ::hktypes::value::StringPtr,
     /// `animation`: offset 32, 8 bytes, `hkRefPtr<hkaAnimation>`, flags 0x20.
     pub animation: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `transformTrackToBoneIndices`: offset 40, 16 bytes, `hkArray<hkInt16, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "transformTrackToBoneIndices"))]
     pub transform_track_to_bone_indices: ::hktypes::value::Array<i16>,
     /// `floatTrackToFloatSlotIndices`: offset 56, 16 bytes, `hkArray<hkInt16, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "floatTrackToFloatSlotIndices"))]
     pub float_track_to_float_slot_indices: ::hktypes::value::Array<i16>,
     /// `partitionIndices`: offset 72, 16 bytes, `hkArray<hkInt16, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "partitionIndices"))]
     pub partition_indices: ::hktypes::value::Array<i16>,
     /// `blendHint`: offset 88, 1 bytes, `hkEnum<hkaAnimationBinding::BlendHint, hkInt8>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "blendHint"))]
     pub blend_hint: ::hktypes::value::Enum<hkaAnimationBinding_BlendHint, i8>,
 }
 impl ::hktypes::value::Value for hkaAnimationBinding {
@@ -1530,10 +1560,12 @@ impl ::core::ops::DerefMut for hkaAnimationBinding {
 }
 /// Havok class `hkaBone`: 16 bytes, alignment 8, hash 0x29fca214.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkaBone {
     /// `name`: offset 0, 8 bytes, `hkStringPtr`, flags 0x20.
     pub name: ::hktypes::value::StringPtr,
     /// `lockTranslation`: offset 8, 1 bytes, `hkBool`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "lockTranslation"))]
     pub lock_translation: ::hktypes::value::Bool8,
 }
 impl ::hktypes::value::Value for hkaBone {
@@ -1624,22 +1656,28 @@ impl ::hktypes::value::Object for hkaBone {
 ///
 /// Derives from `hkReferencedObject`, held in `base` and reached through `Deref`.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkaSkeleton {
     /// The `hkReferencedObject` part of the object.
     pub base: hkReferencedObject,
     /// `name`: offset 24, 8 bytes, `hkStringPtr`, flags 0x20.
     pub name: ::hktypes::value::StringPtr,
     /// `parentIndices`: offset 32, 16 bytes, `hkArray<hkInt16, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "parentIndices"))]
     pub parent_indices: ::hktypes::value::Array<i16>,
     /// `bones`: offset 48, 16 bytes, `hkArray<hkaBone, hkContainerHeapAllocator>`, flags 0x20.
     pub bones: ::hktypes::value::Array<hkaBone>,
     /// `referencePose`: offset 64, 16 bytes, `hkArray<hkQsTransform, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "referencePose"))]
     pub reference_pose: ::hktypes::value::Array<::hktypes::value::QsTransform>,
     /// `referenceFloats`: offset 80, 16 bytes, `hkArray<hkReal, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "referenceFloats"))]
     pub reference_floats: ::hktypes::value::Array<f32>,
     /// `floatSlots`: offset 96, 16 bytes, `hkArray<hkStringPtr, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "floatSlots"))]
     pub float_slots: ::hktypes::value::Array<::hktypes::value::StringPtr>,
     /// `localFrames`: offset 112, 16 bytes, `hkArray<hkaSkeleton::LocalFrameOnBone, hkContainerHeapAllocator>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "localFrames"))]
     pub local_frames: ::hktypes::value::Array<hkaSkeleton_LocalFrameOnBone>,
     /// `partitions`: offset 128, 16 bytes, `hkArray<hkaSkeleton::Partition, hkContainerHeapAllocator>`, flags 0x20.
     pub partitions: ::hktypes::value::Array<hkaSkeleton_Partition>,
@@ -1822,10 +1860,13 @@ impl ::core::ops::DerefMut for hkaSkeleton {
 }
 /// Havok class `hkaSkeleton::LocalFrameOnBone`: 16 bytes, alignment 8, hash 0x20102c43.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkaSkeleton_LocalFrameOnBone {
     /// `localFrame`: offset 0, 8 bytes, `hkRefPtr<hkLocalFrame>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "localFrame"))]
     pub local_frame: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `boneIndex`: offset 8, 2 bytes, `hkInt16`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "boneIndex"))]
     pub bone_index: i16,
 }
 impl ::hktypes::value::Value for hkaSkeleton_LocalFrameOnBone {
@@ -1916,12 +1957,15 @@ impl ::hktypes::value::Object for hkaSkeleton_LocalFrameOnBone {
 }
 /// Havok class `hkaSkeleton::Partition`: 16 bytes, alignment 8, version 1, hash 0xc15a60df.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hkaSkeleton_Partition {
     /// `name`: offset 0, 8 bytes, `hkStringPtr`, flags 0x20.
     pub name: ::hktypes::value::StringPtr,
     /// `startBoneIndex`: offset 8, 2 bytes, `hkInt16`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "startBoneIndex"))]
     pub start_bone_index: i16,
     /// `numBones`: offset 10, 2 bytes, `hkInt16`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "numBones"))]
     pub num_bones: i16,
 }
 impl ::hktypes::value::Value for hkaSkeleton_Partition {
@@ -2020,50 +2064,67 @@ impl ::hktypes::value::Object for hkaSkeleton_Partition {
 }
 /// Havok class `hknpBodyCinfo`: 176 bytes, alignment 16, version 8, hash 0xf45dd92d.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hknpBodyCinfo {
     /// `shape`: offset 0, 8 bytes, `hkRefPtr<hknpShape>`, flags 0x20.
     pub shape: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `flags`: offset 8, 4 bytes, `int`, flags 0x20.
     pub flags: i32,
     /// `collisionCntrl`: offset 12, 2 bytes, `short`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "collisionCntrl"))]
     pub collision_cntrl: i16,
     /// `collisionFilterInfo`: offset 16, 4 bytes, `hkUint32`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "collisionFilterInfo"))]
     pub collision_filter_info: u32,
     /// `materialId`: offset 20, 2 bytes, `unsigned short`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "materialId"))]
     pub material_id: u16,
     /// `qualityId`: offset 22, 1 bytes, `unsigned char`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "qualityId"))]
     pub quality_id: u8,
     /// `name`: offset 24, 8 bytes, `hkStringPtr`, flags 0x20.
     pub name: ::hktypes::value::StringPtr,
     /// `userData`: offset 32, 8 bytes, `hkUint64`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "userData"))]
     pub user_data: u64,
     /// `motionType`: offset 40, 1 bytes, `unsigned char`, flags 0x20. Enumeration `hknpMotionType::Enum` by the overlay `enums.ron`.
+    #[cfg_attr(feature = "serde", serde(rename = "motionType"))]
     pub motion_type: ::hktypes::value::Enum<hknpMotionType_Enum, u8>,
     /// `position`: offset 48, 16 bytes, `hkVector4`, flags 0x20.
     pub position: ::hktypes::value::Vector4,
     /// `orientation`: offset 64, 16 bytes, `hkQuaternion`, flags 0x20.
     pub orientation: ::hktypes::value::Quaternion,
     /// `linearVelocity`: offset 80, 16 bytes, `hkVector4`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "linearVelocity"))]
     pub linear_velocity: ::hktypes::value::Vector4,
     /// `angularVelocity`: offset 96, 16 bytes, `hkVector4`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "angularVelocity"))]
     pub angular_velocity: ::hktypes::value::Vector4,
     /// `mass`: offset 112, 4 bytes, `hkReal`, flags 0x20.
     pub mass: f32,
     /// `massDistribution`: offset 120, 8 bytes, `hkRefPtr<hknpRefMassDistribution>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "massDistribution"))]
     pub mass_distribution: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `dragProperties`: offset 128, 8 bytes, `hkRefPtr<hknpRefDragProperties>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "dragProperties"))]
     pub drag_properties: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `motionPropertiesId`: offset 136, 2 bytes, `unsigned short`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "motionPropertiesId"))]
     pub motion_properties_id: u16,
     /// `desiredBodyId`: offset 140, 4 bytes, `hknpBodyId`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "desiredBodyId"))]
     pub desired_body_id: hknpBodyId,
     /// `motionId`: offset 144, 4 bytes, `unsigned int`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "motionId"))]
     pub motion_id: u32,
     /// `collisionLookAheadDistance`: offset 148, 4 bytes, `hkReal`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "collisionLookAheadDistance"))]
     pub collision_look_ahead_distance: f32,
     /// `localFrame`: offset 152, 8 bytes, `hkRefPtr<hkLocalFrame>`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "localFrame"))]
     pub local_frame: ::hktypes::value::Ptr<::hktypes::value::Unknown>,
     /// `activationPriority`: offset 160, 1 bytes, `hkInt8`, flags 0x20.
+    #[cfg_attr(feature = "serde", serde(rename = "activationPriority"))]
     pub activation_priority: i8,
 }
 impl ::hktypes::value::Value for hknpBodyCinfo {
@@ -2371,8 +2432,10 @@ impl ::hktypes::value::Object for hknpBodyCinfo {
 }
 /// Havok class `hknpBodyId`: 4 bytes, alignment 4, hash 0x96199f12.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(::serde::Serialize, ::serde::Deserialize))]
 pub struct hknpBodyId {
     /// `serialAndIndex`: offset 0, 4 bytes, `hkUint32`, flags 0x22.
+    #[cfg_attr(feature = "serde", serde(rename = "serialAndIndex"))]
     pub serial_and_index: u32,
 }
 impl ::hktypes::value::Value for hknpBodyId {
