@@ -3,7 +3,6 @@
 
 mod common;
 
-use hkgen::inputs::Compendia;
 use hktypes::graph::{Document, Node};
 use hktypes::tagfile::items::{ItemData, INLINE_ITEM_BYTES};
 use hktypes::tagfile::TagFile;
@@ -13,8 +12,7 @@ use std::collections::BTreeMap;
 fn every_corpus_tagfile_round_trips_through_the_object_graph() {
     let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     let mut per_sdk: BTreeMap<String, [usize; 4]> = BTreeMap::new();
     let mut bad = Vec::new();
     for e in entries.iter().filter(|e| e.format == "tag0") {
@@ -256,8 +254,7 @@ fn a_run_named_by_two_array_slots_keeps_the_objects_dynamic() {
 fn tagfiles_of_one_compendium_share_its_facts() {
     let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     let mut checked = 0;
     for e in entries.iter().filter(|e| e.format == "tag0") {
         let bytes = std::fs::read(&e.path).unwrap();

@@ -6,7 +6,6 @@
 
 mod common;
 
-use hkgen::inputs::Compendia;
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::{open, sniff, Counts, ErrorKind, Format, OpenOptions};
 use std::collections::BTreeMap;
@@ -19,8 +18,7 @@ type Tally = BTreeMap<String, [usize; 6]>;
 fn every_corpus_file_opens_through_the_one_entry_point() {
     let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let mut tally = Tally::new();
     let mut refused = Vec::new();

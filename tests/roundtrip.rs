@@ -3,7 +3,6 @@
 
 mod common;
 
-use hkgen::inputs::Compendia;
 use hkgen::verify::verify_bytes;
 use hktypes::tagfile::{write, TagFile};
 use std::collections::BTreeMap;
@@ -12,8 +11,7 @@ use std::collections::BTreeMap;
 fn every_corpus_tagfile_round_trips_exactly() {
     let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     let mut per_sdk: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut bad = Vec::new();
     for e in entries.iter().filter(|e| e.format == "tag0") {
@@ -305,8 +303,7 @@ fn type_sections_from_schema_snapshots() {
 fn every_corpus_tagfile_dumps() {
     let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     let mut objects = 0;
     for e in entries.iter().filter(|e| e.format == "tag0") {
         let bytes = std::fs::read(&e.path).unwrap();

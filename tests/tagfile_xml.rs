@@ -4,7 +4,6 @@
 
 mod common;
 
-use hkgen::inputs::Compendia;
 use hktypes::packfile::xml::FloatForm;
 use hktypes::tagfile::xml::{self, WriteOptions};
 use hktypes::tagfile::TagFile;
@@ -13,8 +12,7 @@ use std::collections::BTreeMap;
 /// Binary -> XML -> binary, per SDK: (files, byte-exact), and the failures with their reasons.
 fn round_trips(corpus: &std::path::Path, floats: FloatForm) -> (BTreeMap<String, (usize, usize)>, Vec<String>) {
     let entries = common::manifest(corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     let mut per_sdk: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut bad = Vec::new();
     for e in entries.iter().filter(|e| e.format == "tag0") {

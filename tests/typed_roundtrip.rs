@@ -7,7 +7,6 @@
 
 mod common;
 
-use hkgen::inputs::Compendia;
 use hktypes::reflect::layout::Layouts;
 use hktypes::tagfile::items::Items as FileItems;
 use hktypes::tagfile::TagFile;
@@ -46,8 +45,7 @@ fn classes_of(sdk: &str) -> Option<&'static [ClassEntry]> {
 fn one_object_of_each_class_round_trips() {
     let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
-    let tcm0: Vec<_> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
-    let compendia = Compendia::load(&tcm0).unwrap();
+    let compendia = common::compendia(&entries);
     // (sdk, class) -> first file, or the failure.
     let mut done: BTreeSet<(String, String)> = BTreeSet::new();
     let mut bad = Vec::new();

@@ -114,6 +114,12 @@ pub fn manifest(corpus: &Path) -> Vec<Entry> {
         .collect()
 }
 
+/// The TCM0 compendia the manifest lists, loaded for the tagfiles that name them.
+pub fn compendia(entries: &[Entry]) -> hkgen::inputs::Compendia {
+    let tcm0: Vec<PathBuf> = entries.iter().filter(|e| e.format == "tcm0").map(|e| e.path.clone()).collect();
+    hkgen::inputs::Compendia::load(&tcm0).expect("load the corpus compendia")
+}
+
 /// The corpus the committed snapshots under `schemas/` were extracted from: `../shared/corpus`
 /// beside the checkout, whatever `HKGEN_CORPUS` says. Absent as for [`corpus`].
 pub fn snapshot_corpus() -> Option<PathBuf> {
