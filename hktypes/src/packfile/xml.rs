@@ -210,10 +210,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         // Not UTF-8: each byte is one character (Latin-1), as the strings map back.
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect::<String>().into(),
     };
-    let xml = roxmltree::Document::parse(&text).map_err(|e| {
-        let p = e.pos();
-        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
-    })?;
+    let xml = parse(&text)?;
     let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
     XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default(), note_budget: bytes.len().into(), section_refs: false.into() }.document(options.order)
 }
@@ -1016,19 +1013,42 @@ struct At<'a> {
     path: Path<'a>,
 }
 
-fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+/// Parses XML text with roxmltree, which refuses any DTD (so no entity beyond XML's five); the
+/// error is located by line and column. Shared by the packfile and tagfile XML readers.
+pub(crate) fn parse(text: &str) -> Result<roxmltree::Document<'_>, ValueError> {
+    roxmltree::Document::parse(text).map_err(|e| {
+        let p = e.pos();
+        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
+    })
+}
+
+/// The element children of `n` (text, comments and processing instructions passed over).
+pub(crate) fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
     n.children().filter(|c| c.is_element())
+}
+
+/// An XML reader's located error: `line L, column C: ` of `node`, then `object O: ` or
+/// `object O, member M: ` when `place` names the object (and the member, `None` at the object's
+/// own level), then `msg`. Shared by the packfile and tagfile XML readers.
+pub(crate) fn located(
+    xml: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    place: Option<(&str, Option<&dyn std::fmt::Display>)>,
+    msg: impl std::fmt::Display,
+) -> ValueError {
+    let p = xml.text_pos_at(node.range().start);
+    let place = match place {
+        Some((object, None)) => format!("object {object}: "),
+        Some((object, Some(member))) => format!("object {object}, member {member}: "),
+        None => String::new(),
+    };
+    ValueError::invalid(node.range().start as u64, format!("line {}, column {}: {place}{msg}", p.row, p.col))
 }
 
 impl<'x, 'i> XmlReader<'x, 'i, '_> {
     fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
-        let p = self.xml.text_pos_at(node.range().start);
-        let place = match at {
-            Some(a) if a.path.is_root() => format!("object {}: ", a.object),
-            Some(a) => format!("object {}, member {}: ", a.object, a.path),
-            None => String::new(),
-        };
-        ValueError::invalid(node.range().start as u64, format!("line {}, column {}: {place}{msg}", p.row, p.col))
+        let place = at.map(|a| (a.object, (!a.path.is_root()).then_some(&a.path as &dyn std::fmt::Display)));
+        located(self.xml, node, place, msg)
     }
 
     fn document(mut self, order: ObjectOrder) -> Result<Document> {

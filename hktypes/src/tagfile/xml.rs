@@ -32,6 +32,7 @@ use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::packfile::xml::FloatForm;
+use crate::packfile::xml::{elements, located, parse};
 use crate::reflect::layout::{Layouts, Slots};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
@@ -458,10 +459,6 @@ impl XmlTagfile {
     }
 }
 
-fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
-    n.children().filter(|c| c.is_element())
-}
-
 fn unhex(s: &str) -> Option<Vec<u8>> {
     let s = s.trim().as_bytes();
     if !s.len().is_multiple_of(2) {
@@ -492,10 +489,7 @@ struct At<'a> {
 pub fn read(bytes: &[u8]) -> Result<XmlTagfile> {
     let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
         .map_err(|e| ValueError::invalid(e.valid_up_to() as u64, "hktagfile XML: not UTF-8"))?;
-    let xml = roxmltree::Document::parse(text).map_err(|e| {
-        let p = e.pos();
-        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
-    })?;
+    let xml = parse(text)?;
     let budget = text.len().saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK);
     let r = XmlReader {
         xml: &xml,
@@ -509,13 +503,8 @@ pub fn read(bytes: &[u8]) -> Result<XmlTagfile> {
 
 impl<'x, 'i> XmlReader<'x, 'i> {
     fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
-        let p = self.xml.text_pos_at(node.range().start);
-        let place = match at {
-            Some(a) if a.path.is_empty() => format!("object {}: ", a.object),
-            Some(a) => format!("object {}, member {}: ", a.object, a.path),
-            None => String::new(),
-        };
-        ValueError::invalid(node.range().start as u64, format!("line {}, column {}: {place}{msg}", p.row, p.col))
+        let place = at.map(|a| (a.object, (!a.path.is_empty()).then_some(&a.path as &dyn std::fmt::Display)));
+        located(self.xml, node, place, msg)
     }
 
     fn attr(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<&'x str, ValueError> {
