@@ -35,7 +35,7 @@ impl Format {
 }
 
 /// The first eight bytes of a binary packfile.
-pub const PACKFILE_MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10];
+pub const PACKFILE_MAGIC: [u8; 8] = hktypes::packfile::MAGIC;
 
 /// Classifies a file by its first bytes (up to 512 are looked at).
 ///
@@ -48,13 +48,12 @@ pub const PACKFILE_MAGIC: [u8; 8] = [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0
 /// assert_eq!(sniff(b"hello"), Format::Other);
 /// ```
 pub fn sniff(head: &[u8]) -> Format {
-    match hktypes::tagfile::sniff(head) {
-        Some("tag0") => return Format::Tag0,
-        Some("tcm0") => return Format::Tcm0,
+    match hktypes::sniff(head) {
+        Some(hktypes::Format::Tag0) => return Format::Tag0,
+        Some(hktypes::Format::Tcm0) => return Format::Tcm0,
+        Some(hktypes::Format::Packfile) => return Format::Packfile,
+        // Havok XML is `Other` here (its readers tell its forms apart), unless it is a registry.
         _ => {}
-    }
-    if head.starts_with(&PACKFILE_MAGIC) {
-        return Format::Packfile;
     }
     let text = String::from_utf8_lossy(&head[..head.len().min(512)]);
     if text.contains("<HavokTypeRegistry") {
