@@ -971,6 +971,18 @@ impl TagDoc {
     }
 }
 
+/// The element of `items` that `step` names (`None` when it names a member, not an element).
+fn elem<'v>(items: &'v [Value], step: &Step) -> Option<&'v Value> {
+    let Step::Elem(e) = step else { return None };
+    items.get(*e)
+}
+
+/// [`elem`], to change it.
+fn elem_mut<'v>(items: &'v mut [Value], step: &Step) -> Option<&'v mut Value> {
+    let Step::Elem(e) = step else { return None };
+    items.get_mut(*e)
+}
+
 impl PackDoc {
     /// The values of the record at `steps` from object `handle`.
     fn record(&self, handle: u32, steps: &[Step]) -> Option<&[Value]> {
@@ -980,28 +992,16 @@ impl PackDoc {
         let mut cur: &[Value] = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
-            let v = match step {
-                Step::Member(i) => cur.get(*i)?,
-                Step::Elem(_) => return None,
+            let Step::Member(i) = step else { return None };
+            // A struct member is the record; an array member's record is the element the next
+            // step names.
+            let v = match cur.get(*i)? {
+                Value::Array(a) => elem(&a.items, it.next()?)?,
+                Value::CArray(a) | Value::RelArray(a) => elem(a, it.next()?)?,
+                v => v,
             };
-            cur = match v {
-                Value::Struct(vs) => vs,
-                Value::Array(a) => match it.next()? {
-                    Step::Elem(e) => match a.items.get(*e)? {
-                        Value::Struct(vs) => vs,
-                        _ => return None,
-                    },
-                    _ => return None,
-                },
-                Value::CArray(a) | Value::RelArray(a) => match it.next()? {
-                    Step::Elem(e) => match a.get(*e)? {
-                        Value::Struct(vs) => vs,
-                        _ => return None,
-                    },
-                    _ => return None,
-                },
-                _ => return None,
-            };
+            let Value::Struct(vs) = v else { return None };
+            cur = vs;
         }
         Some(cur)
     }
@@ -1013,28 +1013,14 @@ impl PackDoc {
         let mut cur: &mut Vec<Value> = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
-            let v = match step {
-                Step::Member(i) => cur.get_mut(*i)?,
-                Step::Elem(_) => return None,
+            let Step::Member(i) = step else { return None };
+            let v = match cur.get_mut(*i)? {
+                Value::Array(a) => elem_mut(&mut a.items, it.next()?)?,
+                Value::CArray(a) | Value::RelArray(a) => elem_mut(a, it.next()?)?,
+                v => v,
             };
-            cur = match v {
-                Value::Struct(vs) => vs,
-                Value::Array(a) => match it.next()? {
-                    Step::Elem(e) => match a.items.get_mut(*e)? {
-                        Value::Struct(vs) => vs,
-                        _ => return None,
-                    },
-                    _ => return None,
-                },
-                Value::CArray(a) | Value::RelArray(a) => match it.next()? {
-                    Step::Elem(e) => match a.get_mut(*e)? {
-                        Value::Struct(vs) => vs,
-                        _ => return None,
-                    },
-                    _ => return None,
-                },
-                _ => return None,
-            };
+            let Value::Struct(vs) = v else { return None };
+            cur = vs;
         }
         Some(cur)
     }
