@@ -10,11 +10,13 @@ use hktypes::tagfile::TagFile;
 use std::collections::BTreeMap;
 
 /// Binary -> XML -> binary, per SDK: (files, byte-exact), and the failures with their reasons.
-fn round_trips(corpus: &std::path::Path, floats: FloatForm) -> (BTreeMap<String, (usize, usize)>, Vec<String>) {
+/// Also the largest XML text per byte of `DATA` (over files with at least 4 KiB of it), and its file.
+fn round_trips(corpus: &std::path::Path, floats: FloatForm) -> (BTreeMap<String, (usize, usize)>, Vec<String>, (f64, String)) {
     let entries = common::manifest(corpus);
     let compendia = common::compendia(&entries);
     let mut per_sdk: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut bad = Vec::new();
+    let mut widest = (0.0, String::new());
     for e in entries.iter().filter(|e| e.format == "tag0") {
         let bytes = std::fs::read(&e.path).unwrap();
         let set = compendia.set_for(&e.path);
@@ -22,6 +24,12 @@ fn round_trips(corpus: &std::path::Path, floats: FloatForm) -> (BTreeMap<String,
         let n = per_sdk.entry(file.sdk_version()).or_default();
         n.0 += 1;
         let back = xml::write(&file, WriteOptions { floats })
+            .inspect(|text| {
+                let ratio = text.len() as f64 / file.data.len() as f64;
+                if file.data.len() >= 4096 && ratio > widest.0 {
+                    widest = (ratio, e.relpath.clone());
+                }
+            })
             .and_then(|text| xml::read(text.as_bytes()))
             .and_then(|doc| doc.write_tag0(&set));
         match back {
@@ -42,19 +50,22 @@ fn round_trips(corpus: &std::path::Path, floats: FloatForm) -> (BTreeMap<String,
             Err(err) => bad.push(format!("{}: {err}", e.relpath)),
         }
     }
-    (per_sdk, bad)
+    (per_sdk, bad, widest)
 }
 
 #[test]
 fn every_corpus_tagfile_round_trips_through_xml() {
     let Some(corpus) = common::corpus() else { return };
-    let (per_sdk, bad) = round_trips(&corpus, FloatForm::Shortest);
+    let (per_sdk, bad, widest) = round_trips(&corpus, FloatForm::Shortest);
     let figures: Vec<String> = per_sdk
         .iter()
         .map(|(sdk, (files, exact))| format!("{sdk}: {exact}/{files}"))
         .collect();
     assert!(bad.is_empty(), "{}\n{}", figures.join(", "), bad.join("\n"));
     assert_eq!(figures.join(", "), "2015.1: 4/4, 2016.2: 126/126, 2018.1: 207/207, 2019.1: 3/3");
+    // The writer's bound on its text leaves the corpus ample room.
+    assert!(widest.0 * 4.0 < xml::TEXT_PER_DATA_BYTE as f64, "{widest:?}");
+    println!("widest XML per DATA byte: {widest:?}");
 }
 
 /// HKLib's `<hktagfile version="3">` file lists its types without member records: it parses, and
@@ -93,6 +104,24 @@ fn small_tagfile_xml_goes_to_tag0_and_back() {
     let text = xml::write(&file, WriteOptions::default()).unwrap();
     assert!(text.contains(r#"<integer value="-5" />"#) && text.contains(r#"<pointer id="object2" />"#), "{text}");
     assert_eq!(xml::read(text.as_bytes()).unwrap().write_tag0(&none).unwrap(), tag0);
+}
+
+/// A type table whose records hold their members over and over (8 members at offset 0 of the next
+/// record, 10 levels) makes 8^10 values of one 2-byte object: the writer stops at its bound on the
+/// text with an error, instead of growing without end.
+#[test]
+fn tagfile_xml_writer_stops_at_its_text_bound() {
+    let mut text = String::from("<hktagfile version=\"3\">");
+    for k in 1..=10 {
+        let members: String = (0..8).map(|m| format!(r#"<member name="m{m}" flags="32" offset="0" typeid="type{}" />"#, k + 1)).collect();
+        text += &format!(r#"<type id="type{k}"><name value="R{k}" /><format value="7" /><size value="2" align="2" /><members>{members}</members></type>"#);
+    }
+    text += r#"<type id="type11"><name value="short" /><format value="16900" /><size value="2" align="2" /></type><object id="object1" typeid="type1"><record /></object></hktagfile>"#;
+    let none = Default::default();
+    let tag0 = xml::read(text.as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap();
+    let file = TagFile::read(&tag0, &none).unwrap();
+    let e = xml::write(&file, WriteOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("the XML text would exceed") && e.contains("m0"), "{e}");
 }
 
 /// Hostile tagfile XML: each gets an error naming the line and column (and the object and member

@@ -53,6 +53,17 @@ pub const DEFAULT_SDKV: &str = "20180100";
 const BYTES_PER_TEXT_BYTE: usize = 16;
 const BYTES_SLACK: usize = 1 << 20;
 
+/// XML text [`write`] may give: this many bytes per byte of the `DATA` section, plus
+/// [`TEXT_SLACK`]. The corpus needs at most a sixth of it (43, an Elden Ring effect file whose
+/// byte arrays take an `<integer>` element per byte; `tests/tagfile_xml.rs`); a type table
+/// of overlapping or repeated members, or a run that many slots name, could otherwise make the
+/// text grow without bound in the input's size (each member of a record may itself be a record of
+/// many members at the same offset, 64 levels deep). Past it, writing stops with an error.
+pub const TEXT_PER_DATA_BYTE: usize = 256;
+/// Text [`write`] may give beyond [`TEXT_PER_DATA_BYTE`] per data byte: room for the type
+/// records and for small files.
+pub const TEXT_SLACK: usize = 64 << 20;
+
 /// Options of [`write`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WriteOptions {
@@ -99,6 +110,8 @@ struct XmlWriter<'a, 't> {
     shared: Vec<bool>,
     layouts: Layouts<'t>,
     out: String,
+    /// How long `out` may grow (see [`TEXT_PER_DATA_BYTE`]).
+    limit: usize,
     floats: FloatForm,
 }
 
@@ -122,6 +135,7 @@ pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
         shared,
         layouts,
         out: String::new(),
+        limit: file.data.len().saturating_mul(TEXT_PER_DATA_BYTE).saturating_add(TEXT_SLACK),
         floats: options.floats,
     };
     w.out
@@ -261,6 +275,15 @@ impl XmlWriter<'_, '_> {
         if depth > MAX_DEPTH {
             return Err(ValueError::new(ErrorKind::Cycle(format!(
                 "values nested more than {MAX_DEPTH} deep"
+            ))));
+        }
+        // One value adds at most its own bytes' text (bounded by the value's size) past this check.
+        if self.out.len() > self.limit {
+            return Err(ValueError::new(ErrorKind::Invalid(format!(
+                "the XML text would exceed {} bytes ({TEXT_PER_DATA_BYTE} per byte of DATA, plus {} MiB): \
+                 the types repeat or overlap members, or many slots name one run",
+                self.limit,
+                TEXT_SLACK >> 20
             ))));
         }
         indent(&mut self.out, ind);
