@@ -513,6 +513,71 @@ fn convert_between_xml_and_binary() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `convert` of a directory: every Havok file under it to the form `--to` names, at the same
+/// relative path under OUT (`a.hkx` -> `a.xml`, `a.hkrg` -> `a.hkrg.xml`, and back), with other
+/// files passed over and counted; the round trip gives the same bytes; files that exist are left
+/// alone unless `--force`; an OUT inside INPUT and a missing `--to` are refused.
+#[test]
+fn convert_a_directory_file_by_file() {
+    let Some(corpus) = common::corpus() else { return };
+    let files = [
+        ("serde-hkx/defaultmale_x86.hkx", "male/defaultmale_x86.hkx", "male/defaultmale_x86.xml"),
+        (
+            "NiceneNerd__UKMM/crates/uk-content/test/Actor/Pack/Enemy_Moriblin_Junior.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg",
+            "Moriblin_Blue.hkrg",
+            "Moriblin_Blue.hkrg.xml",
+        ),
+        ("AriT000__midir-NR/chr/c6211.behbnd/Export/Characters/c6211.hkx", "c6211.hkx", "c6211.xml"),
+    ];
+    let dir = scratch("convert-dir");
+    let (input, xml, back) = (dir.join("in"), dir.join("xml"), dir.join("back"));
+    for (rel, name, _) in files {
+        let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+        std::fs::create_dir_all(input.join(name).parent().unwrap()).unwrap();
+        std::fs::write(input.join(name), bytes).unwrap();
+    }
+    std::fs::write(input.join("notes.txt"), "not Havok").unwrap();
+    std::fs::write(input.join("logo.png"), PNG).unwrap();
+
+    let out = common::run(hkgen().args(["convert", "--to", "xml"]).arg(&input).arg(&xml));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "3 converted, 0 failed; passed over: 2 not Havok files", "{}", stderr(&out));
+    for (_, _, xml_name) in files {
+        let text = std::fs::read_to_string(xml.join(xml_name)).unwrap();
+        assert!(text.contains("<hkpackfile ") || text.contains("<hktagfile "), "{xml_name}");
+    }
+    assert!(!xml.join("notes.txt").exists() && !xml.join("notes.txt.xml").exists());
+
+    // Back to each file's binary form, under its first name, byte for byte.
+    let out = common::run(hkgen().args(["convert", "--to", "binary"]).arg(&xml).arg(&back));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "3 converted, 0 failed", "{}", stderr(&out));
+    for (_, name, _) in files {
+        assert!(std::fs::read(back.join(name)).unwrap() == std::fs::read(input.join(name)).unwrap(), "{name} differs after XML");
+    }
+
+    // Again into the same OUT: every output exists, so every file fails and nothing is replaced.
+    std::fs::write(xml.join("c6211.xml"), "mine").unwrap();
+    let out = common::run(hkgen().args(["convert", "--to", "xml"]).arg(&input).arg(&xml));
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("c6211.xml exists (--force replaces it)"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().last().unwrap(), "0 converted, 3 failed; passed over: 2 not Havok files", "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(xml.join("c6211.xml")).unwrap(), "mine");
+    let out = common::run(hkgen().args(["convert", "--force", "--to", "xml"]).arg(&input).arg(&xml));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(xml.join("c6211.xml")).unwrap().contains("<hktagfile "));
+
+    // Files already in the output form are passed over; a directory needs --to; OUT may not lie in INPUT.
+    let out = common::run(hkgen().args(["convert", "--to", "binary"]).arg(&input).arg(dir.join("same")));
+    assert!(!out.status.success());
+    assert_eq!(stderr(&out).lines().nth_back(1).unwrap(), "0 converted, 0 failed; passed over: 3 already in the output form, 2 not Havok files", "{}", stderr(&out));
+    let out = common::run(hkgen().arg("convert").arg(&input).arg(dir.join("x")));
+    assert!(stderr(&out).contains("say the output form with --to"), "{}", stderr(&out));
+    let out = common::run(hkgen().args(["convert", "--to", "xml"]).arg(&input).arg(input.join("sub")));
+    assert!(stderr(&out).contains("must lie outside the input directory"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `convert` between TAG0 and hktagfile XML: by OUT's extension or `--to`, back to the same bytes,
 /// and `verify` and `dump` read the XML.
 #[test]

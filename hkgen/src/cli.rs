@@ -71,15 +71,23 @@ enum Command {
     /// under other layout rules (another platform): its objects are read through the SDK's class
     /// schema and written again, e.g. a BotW Wii U file (4,0,0,1) as Switch (8,1,1,1). The input's
     /// form is told by its content; the output's by --to, else OUT's extension (`.xml`: XML).
+    ///
+    /// With a directory as INPUT, every Havok file under it converts (in parallel, with a progress
+    /// bar) to the same relative path under the directory OUT, in the form --to names: `a.hkx`
+    /// becomes `a.xml` and other names gain `.xml` (`a.hkrg.xml`); back to binary, `a.hkrg.xml`
+    /// becomes `a.hkrg` and `a.xml` `a.hkx`. Files already in the output form (except binary
+    /// packfiles given --layout), compendia and files that are not Havok files are passed over
+    /// and counted; a file that exists under OUT is left alone unless --force.
     Convert {
         /// Pointer size, little-endian, reuse-padding and empty-base bytes of a binary output,
         /// e.g. `8,1,1,1`. Default: the input's own; for XML input the layout of the binary it was written from (its
         /// `hkgen:container` comment), else `8,1,0,1`.
         #[arg(long)]
         layout: Option<String>,
-        /// The output form: `xml`, `packfile` or `tagfile` (default: from OUT's extension; a TAG0
-        /// file or `<hktagfile>` XML converts to the other form).
-        #[arg(long, value_parser = ["xml", "packfile", "tagfile"])]
+        /// The output form: `xml`, `packfile`, `tagfile`, or `binary` (the binary form of each
+        /// input's own kind). Default: from OUT's extension; a TAG0 file or `<hktagfile>` XML
+        /// converts to the other form. Needed when INPUT is a directory.
+        #[arg(long, value_parser = ["xml", "packfile", "tagfile", "binary"])]
         to: Option<String>,
         /// How XML output prints reals: `shortest` (reads back to the same bits) or `havok`
         /// (six decimals, as Havok's tools write them; loses bits).
@@ -93,6 +101,9 @@ enum Command {
         /// objects. Default: the classes compiled into this program.
         #[arg(long, value_name = "DIR")]
         schemas: Option<PathBuf>,
+        /// With a directory INPUT: replace files that already exist under OUT.
+        #[arg(long)]
+        force: bool,
         input: PathBuf,
         output: PathBuf,
     },
@@ -210,8 +221,8 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: PackfileClassesO
         Command::Dump { format, compendia, schemas, file } => {
             PackSources::new(schemas, packfile_sources).and_then(|s| dump(&format, compendia, &s, &file))
         }
-        Command::Convert { layout, to, floats, havok_order, schemas, input, output } => PackSources::new(schemas, packfile_sources)
-            .and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order }, &s, &input, &output)),
+        Command::Convert { layout, to, floats, havok_order, schemas, force, input, output } => PackSources::new(schemas, packfile_sources)
+            .and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force }, &s, &input, &output)),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
     };
@@ -511,6 +522,7 @@ struct ConvertOptions {
     to: Option<String>,
     floats: String,
     havok_order: bool,
+    force: bool,
 }
 
 /// The objects of a binary packfile or of `<hkpackfile>` XML (told apart by content), read
@@ -538,6 +550,18 @@ fn any_packfile_document(
 }
 
 fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    if input.is_dir() {
+        return convert_dir(o, schemas, input, output);
+    }
+    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    let done = convert_file(o, schemas, &bytes, input, output, None)?;
+    eprintln!("{done}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Converts one file (`bytes`, read from `input`) to `output`; the summary line it gives is
+/// printed by the caller. A tagfile takes `compendia`, else those beside it.
+fn convert_file(o: &ConvertOptions, schemas: &PackSources, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<String, String> {
     use hktypes::packfile::xml;
     let rules = match &o.layout {
         Some(l) => Some(hktypes::packfile::LayoutRules::parse(l).ok_or_else(|| format!("--layout {l}: expected four numbers like 8,1,1,1"))?),
@@ -550,12 +574,14 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
     if to_xml && rules.is_some() {
         return Err("--layout is for a binary output; XML holds no layout".to_owned());
     }
-    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
-    if let Some(done) = convert_tagfile(o, &bytes, input, output)? {
+    if let Some(done) = convert_tagfile(o, bytes, input, output, compendia)? {
         return Ok(done);
     }
+    if o.to.as_deref() == Some("tagfile") {
+        return Err(format!("{}: a packfile converts to xml or packfile, not tagfile", input.display()));
+    }
     let order = if o.havok_order { xml::ObjectOrder::Havok } else { xml::ObjectOrder::Xml };
-    let doc = any_packfile_document(&bytes, schemas, input, rules, order)?;
+    let doc = any_packfile_document(bytes, schemas, input, rules, order)?;
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let (out, form) = if to_xml {
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
@@ -565,15 +591,136 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
         (doc.write_as(rules).map_err(located)?, rules.to_string())
     };
     write_output(output, &out)?;
-    eprintln!("{} ({}) -> {} ({form}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), doc.objects.len(), out.len());
-    Ok(ExitCode::SUCCESS)
+    Ok(format!("{} ({}) -> {} ({form}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), doc.objects.len(), out.len()))
+}
+
+/// Where a file converted from `rel` (a path under the input directory) goes under `out`: to XML,
+/// `a.hkx` becomes `a.xml` and any other name gains `.xml`; to a binary form, `a.hkrg.xml`
+/// becomes `a.hkrg`, `a.xml` becomes `a.hkx`, and other names are kept.
+fn converted_name(rel: &Path, to_xml: bool) -> PathBuf {
+    let ext = |p: &Path, e: &str| p.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
+    if to_xml {
+        if ext(rel, "hkx") {
+            rel.with_extension("xml")
+        } else if ext(rel, "xml") {
+            rel.to_path_buf()
+        } else {
+            let mut name = rel.as_os_str().to_owned();
+            name.push(".xml");
+            PathBuf::from(name)
+        }
+    } else if ext(rel, "xml") {
+        let stem = rel.with_extension("");
+        if stem.extension().is_some() { stem } else { rel.with_extension("hkx") }
+    } else {
+        rel.to_path_buf()
+    }
+}
+
+/// What became of one file of a directory conversion.
+enum Converted {
+    Done,
+    Failed(String),
+    /// Passed over, with the reason it is counted under.
+    PassedOver(&'static str),
+}
+
+/// Converts every Havok file under the directory `input` to the same relative path under `output`
+/// (see [`converted_name`]), in the form `--to` names, with a progress bar; prints each failure
+/// and a summary. Fails when a file failed or when no file converted.
+fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    let Some(to) = o.to.as_deref() else {
+        return Err(format!("{} is a directory: say the output form with --to xml|packfile|tagfile|binary", input.display()));
+    };
+    if output.exists() && !output.is_dir() {
+        return Err(format!("{} is a directory but the output {} is not", input.display(), output.display()));
+    }
+    // An output inside the input would be read as input by the next run, and the other way round.
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let (cin, cout) = (canon(input), canon(output));
+    if cout.starts_with(&cin) || cin.starts_with(&cout) {
+        return Err(format!("the output directory {} must lie outside the input directory {} (and not hold it)", output.display(), input.display()));
+    }
+    let to_xml = to == "xml";
+    let files = inputs::walk(&[input.to_path_buf()]).map_err(|e| e.to_string())?;
+    // The tagfiles of a directory take the compendia in it (and beside it, as one file would).
+    let mut compendia = Compendia::load(&[input.to_path_buf()]).map_err(|e| e.to_string())?;
+    if compendia.is_empty() {
+        // `load_near` looks beside a file: a name in the directory stands for the directory.
+        compendia = Compendia::load_near(&input.join("-")).map_err(|e| e.to_string())?;
+    }
+    let pb = progress_bar(files.len() as u64);
+    let results: Vec<(PathBuf, Converted)> = files
+        .par_iter()
+        .map(|file| {
+            let r = convert_one_of_dir(o, schemas, to_xml, &compendia, input, output, file);
+            pb.inc(1);
+            (file.clone(), r)
+        })
+        .collect();
+    pb.finish_and_clear();
+    let (mut done, mut failed) = (0usize, 0usize);
+    let mut passed_over: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (file, r) in &results {
+        match r {
+            Converted::Done => done += 1,
+            Converted::Failed(e) => {
+                failed += 1;
+                eprintln!("FAIL {}: {e}", file.display());
+            }
+            Converted::PassedOver(why) => *passed_over.entry(why).or_default() += 1,
+        }
+    }
+    let over: Vec<String> = passed_over.iter().map(|(why, n)| format!("{n} {why}")).collect();
+    let over = if over.is_empty() { String::new() } else { format!("; passed over: {}", over.join(", ")) };
+    eprintln!("{done} converted, {failed} failed{over}");
+    if done + failed == 0 {
+        return Err(format!("no file to convert to {to} in {} ({} files found)", input.display(), files.len()));
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn convert_one_of_dir(
+    o: &ConvertOptions,
+    schemas: &PackSources,
+    to_xml: bool,
+    compendia: &Compendia,
+    input: &Path,
+    output: &Path,
+    file: &Path,
+) -> Converted {
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => return Converted::Failed(Error::io(file, e).to_string()),
+    };
+    let Some(format) = hktypes::sniff(&bytes) else { return Converted::PassedOver("not Havok files") };
+    use hktypes::Format;
+    let to = o.to.as_deref().unwrap_or_default();
+    let already = match format {
+        Format::Tcm0 => return Converted::PassedOver("compendia"),
+        Format::PackfileXml | Format::TagfileXml => to_xml,
+        Format::Packfile => matches!(to, "packfile" | "binary") && o.layout.is_none(),
+        Format::Tag0 => matches!(to, "tagfile" | "binary"),
+    };
+    if already {
+        return Converted::PassedOver("already in the output form");
+    }
+    let rel = file.strip_prefix(input).unwrap_or(file);
+    let target = output.join(converted_name(rel, to_xml));
+    if target.exists() && !o.force {
+        return Converted::Failed(format!("{} exists (--force replaces it)", target.display()));
+    }
+    match convert_file(o, schemas, &bytes, file, &target, Some(compendia)) {
+        Ok(_) => Converted::Done,
+        Err(e) => Converted::Failed(e),
+    }
 }
 
 /// A TAG0 file to `<hktagfile>` XML, or such XML to TAG0 (told apart by content; the output form
 /// from `--to`, else OUT's extension, else the other form). A TCRF file reads with the compendia
 /// beside it; XML that names one of those writes TCRF again, else a `TYPE` section of its own.
 /// `None` when the input is neither.
-fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path) -> Result<Option<ExitCode>, String> {
+fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<Option<String>, String> {
     use hktypes::tagfile::{xml, TagFile};
     let is_xml = hktypes::packfile::xml::sniff(bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile);
     if !is_xml && !matches!(inputs::sniff(bytes), inputs::Format::Tag0) {
@@ -584,7 +731,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     }
     let to_xml = match o.to.as_deref() {
         Some("xml") => true,
-        Some("tagfile") => false,
+        Some("tagfile" | "binary") => false,
         Some(other) => return Err(format!("{}: a tagfile converts to xml or tagfile, not {other}", input.display())),
         None => match output.extension() {
             Some(e) if e.eq_ignore_ascii_case("xml") => true,
@@ -593,7 +740,14 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
         },
     };
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
-    let compendia = Compendia::load_near(input).map_err(|e| e.to_string())?;
+    let near;
+    let compendia = match compendia {
+        Some(c) => c,
+        None => {
+            near = Compendia::load_near(input).map_err(|e| e.to_string())?;
+            &near
+        }
+    };
     let set = compendia.set_for(input);
     let tag0 = if is_xml { xml::read(bytes).and_then(|d| d.write_tag0(&set)).map_err(located)? } else { bytes.to_vec() };
     let out = if to_xml {
@@ -605,8 +759,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     };
     write_output(output, &out)?;
     let form = if to_xml { "hktagfile XML" } else { "TAG0" };
-    eprintln!("{} -> {} ({form}): {} bytes", input.display(), output.display(), out.len());
-    Ok(Some(ExitCode::SUCCESS))
+    Ok(Some(format!("{} -> {} ({form}): {} bytes", input.display(), output.display(), out.len())))
 }
 
 fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
