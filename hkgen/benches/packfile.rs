@@ -90,7 +90,10 @@ fn write_objects(b: Bencher) {
     });
 }
 
-fn botw() -> (Vec<&'static (Vec<u8>, Option<String>)>, u64) {
+/// A corpus file: its bytes and its SDK.
+type CorpusFile = (Vec<u8>, Option<String>);
+
+fn botw() -> (Vec<&'static CorpusFile>, u64) {
     let files: Vec<_> = corpus().files.iter().filter(|(bytes, _)| PackFile::read(bytes).is_ok_and(|f| f.contents_version() == "hk_2014.2.0-r1")).collect();
     let n = files.iter().map(|(b, _)| b.len() as u64).sum();
     (files, n)
