@@ -12,12 +12,18 @@ classdata="${HKGEN_CLASSDATA:-$(cd "$here/../.." && pwd)/shared/classdata}"
 out="${1:-${TMPDIR:-/tmp}/hkgen-fuzz-seeds}"
 [ -f "$corpus/MANIFEST.tsv" ] || { echo "no corpus at $corpus (set HKGEN_CORPUS)" >&2; exit 1; }
 rm -rf "$out"
-mkdir -p "$out"/{tag0,tcm0,packfile,registry,packfile_xml}
+mkdir -p "$out"/{tag0,tcm0,packfile,registry,packfile_xml,tagfile_xml}
 awk -F'\t' 'NR > 1 && $3 <= 131072 { print $4 "\t" $1 }' "$corpus/MANIFEST.tsv" |
     while IFS=$'\t' read -r format path; do
         case "$format" in
             tag0 | tcm0 | packfile) ln -sf "$corpus/$path" "$out/$format/$(echo "$path" | tr '/' '_')" ;;
-            xml) ln -sf "$corpus/$path" "$out/packfile_xml/$(echo "$path" | tr '/' '_')" ;;
+            xml)
+                if head -c 512 "$corpus/$path" | grep -q '<hktagfile'; then
+                    ln -sf "$corpus/$path" "$out/tagfile_xml/$(echo "$path" | tr '/' '_')"
+                else
+                    ln -sf "$corpus/$path" "$out/packfile_xml/$(echo "$path" | tr '/' '_')"
+                fi
+                ;;
         esac
     done
 # The typed target reads tagfiles too.
@@ -26,7 +32,9 @@ ln -sfn "$out/tag0" "$out/typed"
 ln -sfn "$out/packfile" "$out/packfile_objects"
 # The crafted hostile files of tests/hostile.rs (made by the test code, no game data; each at most
 # 128 KiB) go to tag0/crafted/ and packfile/crafted/; tests/xml.rs writes its hostile XML and the
-# XML of corpus packfiles that carries hkgen: comments to packfile_xml/crafted/.
-(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --all-features --test hostile --test xml > /dev/null)
+# XML of corpus packfiles that carries hkgen: comments to packfile_xml/crafted/; tests/tagfile_xml.rs
+# writes the XML of small corpus tagfiles and its hostile XML to tagfile_xml/crafted/. (`cli` builds
+# every SDK's classes; the serde derives of --all-features are not needed.)
+(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --features cli --test hostile --test xml --test tagfile_xml > /dev/null)
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
 for d in "$out"/*; do echo "$(basename "$d"): $(find -L "$d" -type f | wc -l) seeds"; done

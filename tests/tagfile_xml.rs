@@ -25,6 +25,7 @@ fn round_trips(corpus: &std::path::Path, floats: FloatForm) -> (BTreeMap<String,
         n.0 += 1;
         let back = xml::write(&file, WriteOptions { floats })
             .inspect(|text| {
+                common::fuzz_seed(text.as_bytes());
                 let ratio = text.len() as f64 / file.data.len() as f64;
                 if file.data.len() >= 4096 && ratio > widest.0 {
                     widest = (ratio, e.relpath.clone());
@@ -153,7 +154,9 @@ fn hostile_tagfile_xml_gets_located_errors() {
         ("dangling object ref", SMALL.replace(r#"<pointer id="object2" />"#, r#"<pointer id="object7" />"#), "object object1, member next: pointer to a missing object \"object7\""),
     ];
     let mut wrong = Vec::new();
+    common::fuzz_seed(SMALL.as_bytes());
     for (what, text, want) in &cases {
+        common::fuzz_seed(text.as_bytes());
         match xml::read(text.as_bytes()) {
             Ok(_) => wrong.push(format!("{what}: read")),
             Err(e) if e.to_string().contains(want) => {}

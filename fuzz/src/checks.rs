@@ -134,3 +134,18 @@ pub fn packfile_xml(data: &[u8]) {
     let text2 = xml::write(&again, xml::WriteOptions::default()).expect("objects read from the binary write as XML");
     assert!(text == text2, "XML -> binary -> XML changes the text");
 }
+
+/// `<hktagfile>` XML through TAG0 and back: where the XML reads and writes as TAG0, that TAG0 reads
+/// (no compendium), writes as XML that reads again, and gives the same TAG0 bytes.
+pub fn tagfile_xml(data: &[u8]) {
+    use hktypes::tagfile::xml;
+    let none = CompendiumSet::new();
+    let Ok(doc) = xml::read(data) else { return };
+    let Ok(tag0) = doc.write_tag0(&none) else { return };
+    let file = TagFile::read(&tag0, &none).expect("a TAG0 file written from XML reads back");
+    // Values the written types cannot lay out, or text past the writer's bound, are errors.
+    let Ok(text) = xml::write(&file, xml::WriteOptions::default()) else { return };
+    let again = xml::read(text.as_bytes()).expect("XML written from TAG0 reads");
+    let tag0_again = again.write_tag0(&none).expect("XML written from TAG0 writes as TAG0");
+    assert!(tag0 == tag0_again, "XML -> TAG0 -> XML -> TAG0 changes the bytes");
+}

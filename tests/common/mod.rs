@@ -213,7 +213,7 @@ pub const FUZZ_SEED_MAX: usize = 128 << 10;
 /// With `HKGEN_FUZZ_SEED_DIR=DIR` set (`fuzz/seeds.sh` sets it), writes a crafted input of the
 /// tests as a fuzz seed: a TAG0 file into `DIR/tag0/crafted/` (the `typed` target reads the same
 /// folder), a packfile into `DIR/packfile/crafted/` (so does `packfile_objects`), packfile XML into
-/// `DIR/packfile_xml/crafted/`, named by a hash of its bytes. Inputs over [`FUZZ_SEED_MAX`] bytes are not written (the tests craft small
+/// `DIR/packfile_xml/crafted/`, tagfile XML into `DIR/tagfile_xml/crafted/`, named by a hash of its bytes. Inputs over [`FUZZ_SEED_MAX`] bytes are not written (the tests craft small
 /// versions of the large cases for that). Without the variable it does nothing.
 pub fn fuzz_seed(bytes: &[u8]) {
     let Some(dir) = std::env::var_os("HKGEN_FUZZ_SEED_DIR") else { return }; // not-a-skip: seeds are written only when asked for
@@ -223,8 +223,9 @@ pub fn fuzz_seed(bytes: &[u8]) {
     let target = match bytes.get(..8) {
         Some(head) if &head[4..8] == b"TAG0" => "tag0",
         Some(head) if head == [0x57, 0xE0, 0xE0, 0x57, 0x10, 0xC0, 0xC0, 0x10] => "packfile",
+        Some(_) if bytes.windows(10).take(512).any(|w| w == b"<hktagfile") => "tagfile_xml",
         Some(head) if head == b"<?xml ve" || head == b"<hkpackf" => "packfile_xml",
-        _ => panic!("fuzz_seed: neither a TAG0 file, a packfile nor packfile XML"),
+        _ => panic!("fuzz_seed: neither a TAG0 file, a packfile, packfile XML nor tagfile XML"),
     };
     // FNV-1a of the bytes: the same input crafted twice is one seed.
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
