@@ -1,0 +1,239 @@
+//! `hkgen dump --format json|ron` and `hkgen build` over the corpus: every file that dumps goes
+//! to the one dump shape (`hktypes::dump`) as JSON (and, for every tenth, as RON) and back to the
+//! same bytes; and malformed dumps give errors that name their place in the dump.
+
+mod common;
+
+use hkgen::cli::{dump_text, parse_dump};
+use hkgen::reflection::check::ClassSchemas;
+use hkgen::reflection::sources::sdk_of_contents_version;
+use hktypes::dump::{build, dump_packfile, dump_tagfile, BuildOptions, Dump};
+use std::collections::BTreeMap;
+
+fn schemas() -> ClassSchemas {
+    ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()
+}
+
+/// A dump through its text and back, as `hkgen build` reads it.
+fn rebuild(dump: &Dump, format: &str, options: &BuildOptions<'_>) -> Result<Vec<u8>, String> {
+    let text = dump_text(format, dump)?;
+    let back = parse_dump(text.as_bytes())?;
+    if back != *dump {
+        return Err(format!("the {format} text reads back as another dump"));
+    }
+    build(&back, options, text.len()).map_err(|e| e.to_string())
+}
+
+/// Every corpus packfile and TAG0 file dumps, and its dump builds back to the same bytes: JSON for
+/// every file, RON for every tenth. TCM0 compendia hold types and no objects: they have no dump
+/// to build (`hkgen dump` prints their ids and types).
+#[test]
+fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
+    let Some(corpus) = common::corpus() else { return };
+    let started = std::time::Instant::now();
+    let entries = common::manifest(&corpus);
+    let compendia = common::compendia(&entries);
+    let schemas = schemas();
+    // (format, sdk) -> [files, exact through JSON, of them through RON too]
+    let mut per: BTreeMap<(String, String), [usize; 3]> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut k = 0;
+    for e in entries.iter().filter(|e| e.format == "packfile" || e.format == "tag0") {
+        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
+        let set = compendia.set_for(&e.path);
+        let (dump, sources) = if e.format == "packfile" {
+            let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+            let sdk = sdk_of_contents_version(&f.contents_version());
+            let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+            (dump_packfile(&doc), schemas.sources_for(&sdk))
+        } else {
+            let t = hktypes::tagfile::TagFile::read(&bytes, &set).unwrap();
+            (dump_tagfile(&t), Vec::new())
+        };
+        let n = per.entry((e.format.clone(), e.sdk.clone())).or_default();
+        n[0] += 1;
+        let dump = match dump {
+            Ok(d) => d,
+            Err(err) => {
+                failures.push(format!("{}: does not dump: {err}", e.relpath));
+                continue;
+            }
+        };
+        let options = BuildOptions { compendia: Some(&set), packfile_classes: sources };
+        match rebuild(&dump, "json", &options) {
+            Ok(out) if out == bytes => n[1] += 1,
+            Ok(out) => {
+                let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
+                failures.push(format!("{}: JSON build differs at {at:#x} ({} vs {} bytes)", e.relpath, out.len(), bytes.len()));
+                continue;
+            }
+            Err(err) => {
+                failures.push(format!("{}: JSON build: {err}", e.relpath));
+                continue;
+            }
+        }
+        k += 1;
+        if k % 10 == 0 {
+            match rebuild(&dump, "ron", &options) {
+                Ok(out) if out == bytes => n[2] += 1,
+                Ok(_) => failures.push(format!("{}: RON build differs", e.relpath)),
+                Err(err) => failures.push(format!("{}: RON build: {err}", e.relpath)),
+            }
+        }
+    }
+    eprintln!("dump -> build over the corpus: {:.1} s", started.elapsed().as_secs_f64());
+    assert!(failures.is_empty(), "{} files:\n{}", failures.len(), failures.join("\n"));
+    let table: Vec<String> = per.iter().map(|((f, s), [n, json, ron])| format!("{f} {s}: {n} {json} {ron}")).collect();
+    assert_eq!(
+        table,
+        [
+            "packfile Havok-5.5.0-r1: 28 28 3",
+            "packfile Havok-6.6.0-r1: 24 24 2",
+            "packfile Havok-7.1.0-r1: 24 24 2",
+            "packfile hk_2010.1.0-r1: 13 13 2",
+            "packfile hk_2010.2.0-r1: 32 32 3",
+            "packfile hk_2011.1.0-r1: 18 18 2",
+            "packfile hk_2011.2.0-r1: 18 18 2",
+            "packfile hk_2012.2.0-r1: 18 18 2",
+            "packfile hk_2013.1.0-r1: 18 18 2",
+            "packfile hk_2014.1.0-r1: 86 86 8",
+            "packfile hk_2014.2.0-r1: 22 22 2",
+            "tag0 20150100: 4 4 0",
+            "tag0 20160200: 126 126 12",
+            "tag0 20180100: 207 207 21",
+            "tag0 20190100: 3 3 1",
+        ],
+        "format sdk: files, exact through JSON, exact through RON (every tenth file)"
+    );
+}
+
+/// Dumps made wrong on purpose: each is an error that names its place in the dump, none panics,
+/// and none allocates what its numbers claim.
+#[test]
+fn malformed_dumps_are_located_errors() {
+    let Some(corpus) = common::corpus() else { return };
+    let entries = common::manifest(&corpus);
+    let schemas = schemas();
+    // A BotW ragdoll: every object typed.
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    let f = hktypes::packfile::PackFile::read(&pack).unwrap();
+    let sdk = sdk_of_contents_version(&f.contents_version());
+    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+    let pdump = dump_packfile(&doc).unwrap();
+    let skeleton = entries.iter().find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0").expect("a tagfile skeleton");
+    let Some(tag) = common::corpus_file(&corpus, &skeleton.relpath) else { return };
+    let compendia = common::compendia(&entries);
+    let set = compendia.set_for(&skeleton.path);
+    let tdump = dump_tagfile(&hktypes::tagfile::TagFile::read(&tag, &set).unwrap()).unwrap();
+    let popts = BuildOptions { compendia: None, packfile_classes: schemas.sources_for(&sdk) };
+    let topts = BuildOptions { compendia: Some(&set), packfile_classes: Vec::new() };
+
+    // Edits of the JSON text: (what, dump, edit of its JSON value, what the error says).
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, bool, Edit, &str); 8] = [
+        ("wrong type", true, |v| v["objects"][2]["members"]["name"] = serde_json::json!(12), "objects[2] (handle 2, hkaSkeleton).name: an integer where a string belongs"),
+        ("unknown class", true, |v| v["objects"][3]["class"] = serde_json::json!("hkpNoSuchBody"), "objects[3] (handle 3, hkpNoSuchBody): class \"hkpNoSuchBody\" is not in the container's __classnames__"),
+        ("dangling handle", true, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"ref": 9999}), "objects[0] (handle 0, hkRootLevelContainer).namedVariants[0].variant: a pointer to handle 9999, which names no object"),
+        ("unknown member", true, |v| v["objects"][2]["members"]["noSuchMember"] = serde_json::json!(1), "objects[2] (handle 2, hkaSkeleton): no member \"noSuchMember\""),
+        ("number out of range", true, |v| v["objects"][2]["members"]["parentIndices"][1] = serde_json::json!(70000), "objects[2] (handle 2, hkaSkeleton).parentIndices[1]: 70000 is out of range"),
+        ("tagfile wrong type", false, |v| v["objects"][0]["members"]["namedVariants"] = serde_json::json!("x"), "objects[0] (handle 1, hkRootLevelContainer).namedVariants: a string where a value of hkArray"),
+        ("tagfile dangling handle", false, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"ref": 4000000000u32}), "a pointer to handle 4000000000, which names no object"),
+        ("tagfile unknown class", false, |v| v["objects"][1]["class"] = serde_json::json!("hkNoSuchClass"), ": unknown class \"hkNoSuchClass\""),
+    ];
+    for (what, is_pack, edit, want) in cases {
+        let mut v = serde_json::to_value(if is_pack { &pdump } else { &tdump }).unwrap();
+        edit(&mut v);
+        let text = serde_json::to_string(&v).unwrap();
+        let dump = parse_dump(text.as_bytes()).unwrap();
+        let err = build(&dump, if is_pack { &popts } else { &topts }, text.len()).expect_err(what).to_string();
+        assert!(err.contains(want), "{what}: {err}");
+    }
+    // Huge counts: a list holds its elements, so a count is only ever a number the builder
+    // checks; what a dump can claim without holding it is a type's size, and the item bytes it
+    // asks for are bounded by the text's length.
+    let mut v = serde_json::to_value(&tdump).unwrap();
+    let types = v["kept"]["types"].as_array_mut().unwrap();
+    let root = types.iter_mut().find(|t| t["name"] == "hkRootLevelContainer").unwrap();
+    root["size"]["size"] = serde_json::json!(0x7fff_fff0u32);
+    let text = serde_json::to_string(&v).unwrap();
+    let err = build(&parse_dump(text.as_bytes()).unwrap(), &topts, text.len()).expect_err("a 2 GB object").to_string();
+    assert!(err.contains("objects[0] (handle 1, hkRootLevelContainer): more item bytes than the dump could describe"), "{err}");
+    let mut v = serde_json::to_value(&tdump).unwrap();
+    v["kept"]["types"] = serde_json::json!("not records");
+    let err = parse_dump(serde_json::to_string(&v).unwrap().as_bytes()).expect_err("types that are no records");
+    assert!(err.contains("JSON dump"), "{err}");
+    let mut big = tdump.clone();
+    big.objects[0].kept.ty = Some(u32::MAX);
+    let err = build(&big, &topts, 100).expect_err("a type index past the table").to_string();
+    assert!(err.contains("type index 4294967295 is not in the table"), "{err}");
+    // A tagfile dump that claims more bytes than its text could describe.
+    let err = build(&tdump, &topts, 0).map(|_| ()).err().map(|e| e.to_string());
+    assert_eq!(err, None, "1 MiB of slack holds a small skeleton");
+    let err = parse_dump(b"{\"format\": \"tag0\", \"objects\": [").expect_err("cut JSON");
+    assert!(err.contains("JSON dump") && err.contains("line 1"), "{err}");
+    let err = parse_dump(b"(format: 12)").expect_err("bad RON");
+    assert!(err.contains("RON dump"), "{err}");
+}
+
+/// The commands: `dump --format json|ron --out` writes the dump and refuses to replace a file
+/// without `--force`; `build` gives the file back, and refuses to replace OUT without `--force`;
+/// a TCRF tagfile builds with its compendium; a dump that does not fit fails naming its place.
+#[test]
+fn dump_and_build_commands() {
+    let Some(corpus) = common::corpus() else { return };
+    let hkgen = || std::process::Command::new(env!("CARGO_BIN_EXE_hkgen"));
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump_build");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let entries = common::manifest(&corpus);
+    let tcrf = entries
+        .iter()
+        .find(|e| e.format == "tag0" && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).ok().flatten().is_some())
+        .expect("a TCRF tagfile");
+    let tcm0: Vec<&common::Entry> = entries.iter().filter(|e| e.format == "tcm0").collect();
+    let Some(tcrf_bytes) = common::corpus_file(&corpus, &tcrf.relpath) else { return };
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    for (name, input, original, format) in [("tcrf", &tcrf.path, &tcrf_bytes, "ron"), ("ragdoll", &corpus.join(BOTW_RAGDOLL), &pack, "json")] {
+        let text = dir.join(format!("{name}.{format}"));
+        let out = dir.join(format!("{name}.bin"));
+        let mut dump = hkgen();
+        // The committed snapshots: a build without generated classes has none compiled in.
+        dump.args(["dump", "--format", format, "--schemas"]).arg(common::workspace_root().join("schemas")).arg("--out").arg(&text).arg(input);
+        for c in &tcm0 {
+            dump.arg("--compendium").arg(&c.path);
+        }
+        let first = common::run(&mut dump);
+        assert!(first.status.success(), "{name}: {}", stderr(&first));
+        let again = common::run(&mut dump);
+        assert!(!again.status.success() && stderr(&again).contains("exists; --force replaces it"), "{name}: {}", stderr(&again));
+        let mut build = hkgen();
+        build.args(["build", "--schemas"]).arg(common::workspace_root().join("schemas")).arg(&text).arg(&out);
+        for c in &tcm0 {
+            build.arg("--compendium").arg(&c.path);
+        }
+        let built = common::run(&mut build);
+        assert!(built.status.success(), "{name}: {}", stderr(&built));
+        assert!(std::fs::read(&out).unwrap() == *original, "{name}: dump -> build differs");
+        let again = common::run(&mut build);
+        assert!(!again.status.success() && stderr(&again).contains("exists; --force replaces it"), "{name}: {}", stderr(&again));
+        let forced = common::run(build.arg("--force"));
+        assert!(forced.status.success(), "{name}: {}", stderr(&forced));
+    }
+    // The TCRF dump without its compendium: far from any, it says how to give one.
+    let alone = dir.join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    std::fs::copy(dir.join("tcrf.ron"), alone.join("tcrf.ron")).unwrap();
+    let out = common::run(hkgen().arg("build").arg(alone.join("tcrf.ron")).arg(alone.join("x.bin")));
+    assert!(!out.status.success() && stderr(&out).contains("--compendium PATH"), "{}", stderr(&out));
+    // A dump with a member of the wrong kind.
+    let text = std::fs::read_to_string(dir.join("ragdoll.json")).unwrap().replacen("\"model_skeleton\"", "12", 1);
+    std::fs::write(dir.join("bad.json"), text).unwrap();
+    let out = common::run(hkgen().args(["build", "--schemas"]).arg(common::workspace_root().join("schemas")).arg(dir.join("bad.json")).arg(dir.join("bad.bin")));
+    assert!(!out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out).trim(), format!("hkgen: {}: dump objects[2] (handle 2, hkaSkeleton).name: an integer where a string belongs", dir.join("bad.json").display()));
+    assert!(!dir.join("bad.bin").exists());
+}
+
+const BOTW_RAGDOLL: &str =
+    "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
