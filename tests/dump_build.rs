@@ -29,7 +29,9 @@ fn rebuild(dump: &Dump, format: &str, options: &BuildOptions<'_>) -> Result<Vec<
 /// to build (`hkgen dump` prints their ids and types).
 #[test]
 fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let started = std::time::Instant::now();
     let entries = common::manifest(&corpus);
     let compendia = common::compendia(&entries);
@@ -38,13 +40,20 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
     let mut per: BTreeMap<(String, String), [usize; 3]> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut k = 0;
-    for e in entries.iter().filter(|e| e.format == "packfile" || e.format == "tag0") {
-        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
+    for e in entries
+        .iter()
+        .filter(|e| e.format == "packfile" || e.format == "tag0")
+    {
+        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else {
+            continue;
+        };
         let set = compendia.set_for(&e.path);
         let (dump, sources) = if e.format == "packfile" {
             let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
             let sdk = sdk_of_contents_version(&f.contents_version());
-            let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+            let doc =
+                hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
+                    .unwrap();
             (dump_packfile(&doc), schemas.sources_for(&sdk))
         } else {
             let t = hktypes::tagfile::TagFile::read(&bytes, &set).unwrap();
@@ -59,12 +68,24 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
                 continue;
             }
         };
-        let options = BuildOptions { compendia: Some(&set), packfile_classes: sources };
+        let options = BuildOptions {
+            compendia: Some(&set),
+            packfile_classes: sources,
+        };
         match rebuild(&dump, "json", &options) {
             Ok(out) if out == bytes => n[1] += 1,
             Ok(out) => {
-                let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
-                failures.push(format!("{}: JSON build differs at {at:#x} ({} vs {} bytes)", e.relpath, out.len(), bytes.len()));
+                let at = out
+                    .iter()
+                    .zip(&bytes)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(bytes.len()));
+                failures.push(format!(
+                    "{}: JSON build differs at {at:#x} ({} vs {} bytes)",
+                    e.relpath,
+                    out.len(),
+                    bytes.len()
+                ));
                 continue;
             }
             Err(err) => {
@@ -81,9 +102,20 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
             }
         }
     }
-    eprintln!("dump -> build over the corpus: {:.1} s", started.elapsed().as_secs_f64());
-    assert!(failures.is_empty(), "{} files:\n{}", failures.len(), failures.join("\n"));
-    let table: Vec<String> = per.iter().map(|((f, s), [n, json, ron])| format!("{f} {s}: {n} {json} {ron}")).collect();
+    eprintln!(
+        "dump -> build over the corpus: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} files:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let table: Vec<String> = per
+        .iter()
+        .map(|((f, s), [n, json, ron])| format!("{f} {s}: {n} {json} {ron}"))
+        .collect();
     assert_eq!(
         table,
         [
@@ -111,31 +143,53 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
 /// and none allocates what its numbers claim.
 #[test]
 fn malformed_dumps_are_located_errors() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let entries = common::manifest(&corpus);
     let schemas = schemas();
     // A BotW ragdoll: every object typed.
-    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else {
+        return;
+    };
     let f = hktypes::packfile::PackFile::read(&pack).unwrap();
     let sdk = sdk_of_contents_version(&f.contents_version());
-    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
+        .unwrap();
     let pdump = dump_packfile(&doc).unwrap();
-    let skeleton = entries.iter().find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0").expect("a tagfile skeleton");
-    let Some(tag) = common::corpus_file(&corpus, &skeleton.relpath) else { return };
+    let skeleton = entries
+        .iter()
+        .find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0")
+        .expect("a tagfile skeleton");
+    let Some(tag) = common::corpus_file(&corpus, &skeleton.relpath) else {
+        return;
+    };
     let compendia = common::compendia(&entries);
     let set = compendia.set_for(&skeleton.path);
     let tdump = dump_tagfile(&hktypes::tagfile::TagFile::read(&tag, &set).unwrap()).unwrap();
-    let popts = BuildOptions { compendia: None, packfile_classes: schemas.sources_for(&sdk) };
-    let topts = BuildOptions { compendia: Some(&set), packfile_classes: Vec::new() };
+    let popts = BuildOptions {
+        compendia: None,
+        packfile_classes: schemas.sources_for(&sdk),
+    };
+    let topts = BuildOptions {
+        compendia: Some(&set),
+        packfile_classes: Vec::new(),
+    };
 
     // Edits of the JSON text: (what, dump, edit of its JSON value, what the error says).
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, bool, Edit, &str); 8] = [
+    let cases: [(&str, bool, Edit, &str); 10] = [
         ("wrong type", true, |v| v["objects"][2]["members"]["name"] = serde_json::json!(12), "objects[2] (handle 2, hkaSkeleton).name: an integer where a string belongs"),
         ("unknown class", true, |v| v["objects"][3]["class"] = serde_json::json!("hkpNoSuchBody"), "objects[3] (handle 3, hkpNoSuchBody): class \"hkpNoSuchBody\" is not in the container's __classnames__"),
         ("dangling handle", true, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"ref": 9999}), "objects[0] (handle 0, hkRootLevelContainer).namedVariants[0].variant: a pointer to handle 9999, which names no object"),
         ("unknown member", true, |v| v["objects"][2]["members"]["noSuchMember"] = serde_json::json!(1), "objects[2] (handle 2, hkaSkeleton): no member \"noSuchMember\""),
         ("number out of range", true, |v| v["objects"][2]["members"]["parentIndices"][1] = serde_json::json!(70000), "objects[2] (handle 2, hkaSkeleton).parentIndices[1]: 70000 is out of range"),
+        ("fixup outside its object", true, |v| {
+            let o = v["objects"][1].as_object_mut().unwrap();
+            o.remove("members");
+            o.insert("untyped".into(), serde_json::json!({"bytes": "00000000", "local": [[0, 4000000000u32]], "global": []}));
+        }, "objects[1] (handle 1, hkaAnimationContainer).untyped.local[0]: a fixup (0, 4000000000) outside the object's 4 bytes"),
+        ("pointer into no section", true, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"section": 77, "offset": 0}), "namedVariants[0].variant: a pointer to 0x0 in section 77, which the container does not hold"),
         ("tagfile wrong type", false, |v| v["objects"][0]["members"]["namedVariants"] = serde_json::json!("x"), "objects[0] (handle 1, hkRootLevelContainer).namedVariants: a string where a value of hkArray"),
         ("tagfile dangling handle", false, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"ref": 4000000000u32}), "a pointer to handle 4000000000, which names no object"),
         ("tagfile unknown class", false, |v| v["objects"][1]["class"] = serde_json::json!("hkNoSuchClass"), ": unknown class \"hkNoSuchClass\""),
@@ -145,7 +199,9 @@ fn malformed_dumps_are_located_errors() {
         edit(&mut v);
         let text = serde_json::to_string(&v).unwrap();
         let dump = parse_dump(text.as_bytes()).unwrap();
-        let err = build(&dump, if is_pack { &popts } else { &topts }, text.len()).expect_err(what).to_string();
+        let err = build(&dump, if is_pack { &popts } else { &topts }, text.len())
+            .expect_err(what)
+            .to_string();
         assert!(err.contains(want), "{what}: {err}");
     }
     // Huge counts: a list holds its elements, so a count is only ever a number the builder
@@ -153,21 +209,35 @@ fn malformed_dumps_are_located_errors() {
     // asks for are bounded by the text's length.
     let mut v = serde_json::to_value(&tdump).unwrap();
     let types = v["kept"]["types"].as_array_mut().unwrap();
-    let root = types.iter_mut().find(|t| t["name"] == "hkRootLevelContainer").unwrap();
+    let root = types
+        .iter_mut()
+        .find(|t| t["name"] == "hkRootLevelContainer")
+        .unwrap();
     root["size"]["size"] = serde_json::json!(0x7fff_fff0u32);
     let text = serde_json::to_string(&v).unwrap();
-    let err = build(&parse_dump(text.as_bytes()).unwrap(), &topts, text.len()).expect_err("a 2 GB object").to_string();
+    let err = build(&parse_dump(text.as_bytes()).unwrap(), &topts, text.len())
+        .expect_err("a 2 GB object")
+        .to_string();
     assert!(err.contains("objects[0] (handle 1, hkRootLevelContainer): more item bytes than the dump could describe"), "{err}");
     let mut v = serde_json::to_value(&tdump).unwrap();
     v["kept"]["types"] = serde_json::json!("not records");
-    let err = parse_dump(serde_json::to_string(&v).unwrap().as_bytes()).expect_err("types that are no records");
+    let err = parse_dump(serde_json::to_string(&v).unwrap().as_bytes())
+        .expect_err("types that are no records");
     assert!(err.contains("JSON dump"), "{err}");
     let mut big = tdump.clone();
     big.objects[0].kept.ty = Some(u32::MAX);
-    let err = build(&big, &topts, 100).expect_err("a type index past the table").to_string();
-    assert!(err.contains("type index 4294967295 is not in the table"), "{err}");
+    let err = build(&big, &topts, 100)
+        .expect_err("a type index past the table")
+        .to_string();
+    assert!(
+        err.contains("type index 4294967295 is not in the table"),
+        "{err}"
+    );
     // A tagfile dump that claims more bytes than its text could describe.
-    let err = build(&tdump, &topts, 0).map(|_| ()).err().map(|e| e.to_string());
+    let err = build(&tdump, &topts, 0)
+        .map(|_| ())
+        .err()
+        .map(|e| e.to_string());
     assert_eq!(err, None, "1 MiB of slack holds a small skeleton");
     let err = parse_dump(b"{\"format\": \"tag0\", \"objects\": [").expect_err("cut JSON");
     assert!(err.contains("JSON dump") && err.contains("line 1"), "{err}");
@@ -180,7 +250,9 @@ fn malformed_dumps_are_located_errors() {
 /// a TCRF tagfile builds with its compendium; a dump that does not fit fails naming its place.
 #[test]
 fn dump_and_build_commands() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let hkgen = || std::process::Command::new(env!("CARGO_BIN_EXE_hkgen"));
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump_build");
@@ -189,34 +261,66 @@ fn dump_and_build_commands() {
     let entries = common::manifest(&corpus);
     let tcrf = entries
         .iter()
-        .find(|e| e.format == "tag0" && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap()).ok().flatten().is_some())
+        .find(|e| {
+            e.format == "tag0"
+                && hktypes::tagfile::file::compendium_reference(&std::fs::read(&e.path).unwrap())
+                    .ok()
+                    .flatten()
+                    .is_some()
+        })
         .expect("a TCRF tagfile");
     let tcm0: Vec<&common::Entry> = entries.iter().filter(|e| e.format == "tcm0").collect();
-    let Some(tcrf_bytes) = common::corpus_file(&corpus, &tcrf.relpath) else { return };
-    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
-    for (name, input, original, format) in [("tcrf", &tcrf.path, &tcrf_bytes, "ron"), ("ragdoll", &corpus.join(BOTW_RAGDOLL), &pack, "json")] {
+    let Some(tcrf_bytes) = common::corpus_file(&corpus, &tcrf.relpath) else {
+        return;
+    };
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else {
+        return;
+    };
+    for (name, input, original, format) in [
+        ("tcrf", &tcrf.path, &tcrf_bytes, "ron"),
+        ("ragdoll", &corpus.join(BOTW_RAGDOLL), &pack, "json"),
+    ] {
         let text = dir.join(format!("{name}.{format}"));
         let out = dir.join(format!("{name}.bin"));
         let mut dump = hkgen();
         // The committed snapshots: a build without generated classes has none compiled in.
-        dump.args(["dump", "--format", format, "--schemas"]).arg(common::workspace_root().join("schemas")).arg("--out").arg(&text).arg(input);
+        dump.args(["dump", "--format", format, "--schemas"])
+            .arg(common::workspace_root().join("schemas"))
+            .arg("--out")
+            .arg(&text)
+            .arg(input);
         for c in &tcm0 {
             dump.arg("--compendium").arg(&c.path);
         }
         let first = common::run(&mut dump);
         assert!(first.status.success(), "{name}: {}", stderr(&first));
         let again = common::run(&mut dump);
-        assert!(!again.status.success() && stderr(&again).contains("exists; --force replaces it"), "{name}: {}", stderr(&again));
+        assert!(
+            !again.status.success() && stderr(&again).contains("exists; --force replaces it"),
+            "{name}: {}",
+            stderr(&again)
+        );
         let mut build = hkgen();
-        build.args(["build", "--schemas"]).arg(common::workspace_root().join("schemas")).arg(&text).arg(&out);
+        build
+            .args(["build", "--schemas"])
+            .arg(common::workspace_root().join("schemas"))
+            .arg(&text)
+            .arg(&out);
         for c in &tcm0 {
             build.arg("--compendium").arg(&c.path);
         }
         let built = common::run(&mut build);
         assert!(built.status.success(), "{name}: {}", stderr(&built));
-        assert!(std::fs::read(&out).unwrap() == *original, "{name}: dump -> build differs");
+        assert!(
+            std::fs::read(&out).unwrap() == *original,
+            "{name}: dump -> build differs"
+        );
         let again = common::run(&mut build);
-        assert!(!again.status.success() && stderr(&again).contains("exists; --force replaces it"), "{name}: {}", stderr(&again));
+        assert!(
+            !again.status.success() && stderr(&again).contains("exists; --force replaces it"),
+            "{name}: {}",
+            stderr(&again)
+        );
         let forced = common::run(build.arg("--force"));
         assert!(forced.status.success(), "{name}: {}", stderr(&forced));
     }
@@ -224,12 +328,29 @@ fn dump_and_build_commands() {
     let alone = dir.join("alone");
     std::fs::create_dir_all(&alone).unwrap();
     std::fs::copy(dir.join("tcrf.ron"), alone.join("tcrf.ron")).unwrap();
-    let out = common::run(hkgen().arg("build").arg(alone.join("tcrf.ron")).arg(alone.join("x.bin")));
-    assert!(!out.status.success() && stderr(&out).contains("--compendium PATH"), "{}", stderr(&out));
+    let out = common::run(
+        hkgen()
+            .arg("build")
+            .arg(alone.join("tcrf.ron"))
+            .arg(alone.join("x.bin")),
+    );
+    assert!(
+        !out.status.success() && stderr(&out).contains("--compendium PATH"),
+        "{}",
+        stderr(&out)
+    );
     // A dump with a member of the wrong kind.
-    let text = std::fs::read_to_string(dir.join("ragdoll.json")).unwrap().replacen("\"model_skeleton\"", "12", 1);
+    let text = std::fs::read_to_string(dir.join("ragdoll.json"))
+        .unwrap()
+        .replacen("\"model_skeleton\"", "12", 1);
     std::fs::write(dir.join("bad.json"), text).unwrap();
-    let out = common::run(hkgen().args(["build", "--schemas"]).arg(common::workspace_root().join("schemas")).arg(dir.join("bad.json")).arg(dir.join("bad.bin")));
+    let out = common::run(
+        hkgen()
+            .args(["build", "--schemas"])
+            .arg(common::workspace_root().join("schemas"))
+            .arg(dir.join("bad.json"))
+            .arg(dir.join("bad.bin")),
+    );
     assert!(!out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out).trim(), format!("hkgen: {}: dump objects[2] (handle 2, hkaSkeleton).name: an integer where a string belongs", dir.join("bad.json").display()));
     assert!(!dir.join("bad.bin").exists());

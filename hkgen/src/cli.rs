@@ -1,5 +1,6 @@
-//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files, `diff`
-//! snapshots, `codegen` to print the Rust code the root crate's build script generates.
+//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files (and `build`
+//! a dump back into its file), `diff` snapshots, `codegen` to print the Rust code the root
+//! crate's build script generates.
 //!
 //! The binary lives in the root crate (`src/main.rs`), which hands [`main_with`] the generated
 //! classes of every SDK it was built with, so that `verify` reads objects through them.

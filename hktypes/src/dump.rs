@@ -19,8 +19,9 @@
 //!
 //! Values are the same whatever the format ([`Val`]): `null` (a null pointer, string or array),
 //! booleans, integers, reals (the shortest decimal that reads back to the same 32 bits; a real
-//! whose text would not, a NaN or an infinity is `{"bits": "0x7fc00001"}`), strings (an enum or
-//! flags member by item name where one fits, `A|B` for flags), lists (arrays, C arrays, vectors,
+//! whose text would not, a NaN or an infinity is `{"bits": "0x7fc00001"}`), strings (a packfile
+//! enum or flags member by item name where one item has its value; [`build`] also reads `A|B`
+//! for flags; a tagfile's type table names no items, so its enums stay numbers), lists (arrays, C arrays, vectors,
 //! matrices in storage order, a variant as its two pointers), records (`{member: value}`),
 //! pointers `{"ref": HANDLE}` (`{"ref": H, "offset": N}` into an object, `{"section": S,
 //! "offset": N}` into another packfile section), `{"bytes": "hex"}` (bytes no member describes, a
@@ -58,7 +59,9 @@
 
 use crate::error::{ErrorKind, Result, ValueError};
 use crate::packfile::layout::{ClassSet, ClassSource, Layouts as PackLayouts, Member, MemberType};
-use crate::packfile::objects::{self, Array, ArrayAlign, Body, Document as PackDocument, Ref, Untyped, Value, HIDDEN};
+use crate::packfile::objects::{
+    self, Array, ArrayAlign, Body, Document as PackDocument, Ref, Untyped, Value, HIDDEN,
+};
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
 use crate::reflect::{Kind, TypeIndex, TypeRecord, TypeTable};
@@ -255,7 +258,9 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;
     }
-    s.chunks_exact(2).map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok()).collect()
+    s.chunks_exact(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())
+        .collect()
 }
 
 impl Serialize for Members {
@@ -272,7 +277,9 @@ impl<'de> Deserialize<'de> for Members {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         match Val::deserialize(d)? {
             Val::Record(m) => Ok(m),
-            _ => Err(de::Error::custom("members are a map of member name to value")),
+            _ => Err(de::Error::custom(
+                "members are a map of member name to value",
+            )),
         }
     }
 }
@@ -355,7 +362,11 @@ impl<'de> Visitor<'de> for ValVisitor {
         Ok(Val::Bool(b))
     }
     fn visit_i64<E: de::Error>(self, i: i64) -> std::result::Result<Val, E> {
-        Ok(if i < 0 { Val::Int(i) } else { Val::UInt(i as u64) })
+        Ok(if i < 0 {
+            Val::Int(i)
+        } else {
+            Val::UInt(i as u64)
+        })
     }
     fn visit_u64<E: de::Error>(self, u: u64) -> std::result::Result<Val, E> {
         Ok(Val::UInt(u))
@@ -393,20 +404,24 @@ fn special(v: &[(String, Val)]) -> Option<Val> {
         Some(Val::UInt(u)) => u32::try_from(*u).ok(),
         _ => None,
     };
-    let keys: Vec<&str> = v.iter().map(|(k, _)| k.as_str()).collect();
+    // In any order: a hand-edited dump, or one that went through a sorted map, has them so.
+    let mut keys: Vec<&str> = v.iter().map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
     match keys.as_slice() {
         ["ref"] => Some(Val::Ref(num(get("ref"))?, None)),
-        ["ref", "offset"] => Some(Val::Ref(num(get("ref"))?, Some(num(get("offset"))?))),
-        ["section", "offset"] => Some(Val::Section(num(get("section"))?, num(get("offset"))?)),
+        ["offset", "ref"] => Some(Val::Ref(num(get("ref"))?, Some(num(get("offset"))?))),
+        ["offset", "section"] => Some(Val::Section(num(get("section"))?, num(get("offset"))?)),
         ["bytes"] => match get("bytes") {
             Some(Val::Str(s)) => Some(Val::Bytes(unhex(s)?)),
             _ => None,
         },
         ["bits"] => match get("bits") {
-            Some(Val::Str(s)) => u32::from_str_radix(s.trim_start_matches("0x"), 16).ok().map(Val::Bits),
+            Some(Val::Str(s)) => u32::from_str_radix(s.trim_start_matches("0x"), 16)
+                .ok()
+                .map(Val::Bits),
             _ => None,
         },
-        ["items", "capacity"] => match (get("items"), get("capacity")) {
+        ["capacity", "items"] => match (get("items"), get("capacity")) {
             (Some(Val::List(items)), c) => Some(Val::Array(items.clone(), num(c)?)),
             _ => None,
         },
@@ -434,7 +449,10 @@ impl Val {
 /// JSON and RON readers read numbers), else by its bits.
 fn real(x: f32) -> Val {
     if x.is_finite() {
-        let short: f64 = ryu::Buffer::new().format_finite(x).parse().unwrap_or(f64::NAN);
+        let short: f64 = ryu::Buffer::new()
+            .format_finite(x)
+            .parse()
+            .unwrap_or(f64::NAN);
         if (short as f32).to_bits() == x.to_bits() {
             return Val::Real(x);
         }
@@ -453,13 +471,19 @@ struct At {
 
 impl At {
     fn object(k: usize, o: &DumpObject) -> At {
-        At { path: format!("objects[{k}] (handle {}, {})", o.handle, o.class) }
+        At {
+            path: format!("objects[{k}] (handle {}, {})", o.handle, o.class),
+        }
     }
     fn field(&self, name: &str) -> At {
-        At { path: format!("{}.{name}", self.path) }
+        At {
+            path: format!("{}.{name}", self.path),
+        }
     }
     fn index(&self, i: usize) -> At {
-        At { path: format!("{}[{i}]", self.path) }
+        At {
+            path: format!("{}[{i}]", self.path),
+        }
     }
     fn err(&self, msg: impl std::fmt::Display) -> ValueError {
         ValueError::new(ErrorKind::Invalid(format!("dump {}: {msg}", self.path)))
@@ -507,7 +531,13 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
         first_of_name.entry(table.full_name(i)).or_insert(i);
     }
     let char_type = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
-    let mut d = TagDumper { items: &items, layouts, named, first_of_name, char_type };
+    let mut d = TagDumper {
+        items: &items,
+        layouts,
+        named,
+        first_of_name,
+        char_type,
+    };
     let mut objects = Vec::new();
     for (i, it) in items.items.iter().enumerate().skip(1) {
         if !it.is_object() {
@@ -521,19 +551,36 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
         if it.kind_byte != KIND_OBJECT << 4 {
             kept.kind = Some(it.kind_byte);
         }
-        let v = d.value(it.ty, &it.bytes, "", &mut kept, 0).map_err(|e| e.in_context(format!("object {i}")))?;
+        let v = d
+            .value(it.ty, &it.bytes, "", &mut kept, 0)
+            .map_err(|e| e.in_context(format!("object {i}")))?;
         let members = match v {
             Val::Record(m) => m,
             other => Members(vec![(String::new(), other)]),
         };
-        objects.push(DumpObject { handle: i as u32, class, members: Some(members), untyped: None, kept });
+        objects.push(DumpObject {
+            handle: i as u32,
+            class,
+            members: Some(members),
+            untyped: None,
+            kept,
+        });
     }
-    let mut kept = Kept { sdkv: Some(String::from_utf8_lossy(file.sdkv_raw).into_owned()), ..Kept::default() };
+    let mut kept = Kept {
+        sdkv: Some(String::from_utf8_lossy(file.sdkv_raw).into_owned()),
+        ..Kept::default()
+    };
     if String::from_utf8_lossy(file.sdkv_raw).as_bytes() != file.sdkv_raw {
         return Err(top("an SDKV that is not UTF-8").into());
     }
     match &file.source {
-        TypeSource::Own => kept.types = Some((1..table.types.len() as TypeIndex).filter_map(|i| table.record(i)).collect()),
+        TypeSource::Own => {
+            kept.types = Some(
+                (1..table.types.len() as TypeIndex)
+                    .filter_map(|i| table.record(i))
+                    .collect(),
+            )
+        }
         TypeSource::Compendium { id, rest } => {
             kept.compendium = Some(hex(&id.0));
             kept.tcrf = Some(hex(rest));
@@ -555,20 +602,40 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
 impl TagDumper<'_, '_> {
     fn run(&self, index: u32) -> std::result::Result<&ItemData, ValueError> {
         self.items.items.get(index as usize).ok_or_else(|| {
-            ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: index.into(), count: self.items.items.len() as u64 })
+            ValueError::new(ErrorKind::IndexOutOfRange {
+                what: "item",
+                index: index.into(),
+                count: self.items.items.len() as u64,
+            })
         })
     }
 
-    fn value(&mut self, ty: TypeIndex, bytes: &[u8], path: &str, kept: &mut ObjectKept, depth: usize) -> std::result::Result<Val, ValueError> {
+    fn value(
+        &mut self,
+        ty: TypeIndex,
+        bytes: &[u8],
+        path: &str,
+        kept: &mut ObjectKept,
+        depth: usize,
+    ) -> std::result::Result<Val, ValueError> {
         if depth > MAX_DEPTH {
-            return Err(ValueError::new(ErrorKind::Cycle(format!("values nested more than {MAX_DEPTH} deep"))));
+            return Err(ValueError::new(ErrorKind::Cycle(format!(
+                "values nested more than {MAX_DEPTH} deep"
+            ))));
         }
-        let Some(shape) = self.layouts.shape(ty)? else { return Ok(Val::Bytes(bytes.to_vec())) };
+        let Some(shape) = self.layouts.shape(ty)? else {
+            return Ok(Val::Bytes(bytes.to_vec()));
+        };
         let table = self.layouts.table();
         let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let fmt = def
+            .and_then(|d| d.format())
+            .unwrap_or(crate::reflect::Format(0));
         let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let word = |b: &[u8]| b.get(..4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+        let word = |b: &[u8]| {
+            b.get(..4)
+                .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        };
         Ok(match shape.kind {
             Kind::Bool if bytes.len() == 1 && bytes[0] <= 1 => Val::Bool(bytes[0] == 1),
             Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
@@ -583,8 +650,12 @@ impl TagDumper<'_, '_> {
                     Val::UInt(u)
                 }
             }
-            Kind::Float if bytes.len() == 4 => real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
-            Kind::Float if bytes.len() == 2 => real(f32::from_bits(u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16)),
+            Kind::Float if bytes.len() == 4 => {
+                real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+            }
+            Kind::Float if bytes.len() == 2 => real(f32::from_bits(
+                u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16,
+            )),
             Kind::Pointer => match word(bytes) {
                 0 => Val::Null,
                 i => Val::Ref(i, None),
@@ -593,7 +664,11 @@ impl TagDumper<'_, '_> {
                 0 => Val::Null,
                 i => {
                     let run = self.run(i)?;
-                    let text = run.bytes.strip_suffix(&[0]).and_then(|t| std::str::from_utf8(t).ok()).filter(|t| !t.contains('\0'));
+                    let text = run
+                        .bytes
+                        .strip_suffix(&[0])
+                        .and_then(|t| std::str::from_utf8(t).ok())
+                        .filter(|t| !t.contains('\0'));
                     let v = match text {
                         Some(t) => Val::Str(t.to_owned()),
                         None => Val::Bytes(run.bytes.to_vec()),
@@ -621,7 +696,15 @@ impl TagDumper<'_, '_> {
                     if facts != RunKept::default() {
                         kept.runs.insert(path.to_owned(), facts);
                     }
-                    Val::List(self.elements(run.ty, &run.bytes, run.count as usize, run.elem_size as usize, path, kept, depth)?)
+                    Val::List(self.elements(
+                        run.ty,
+                        &run.bytes,
+                        run.count as usize,
+                        run.elem_size as usize,
+                        path,
+                        kept,
+                        depth,
+                    )?)
                 }
             },
             Kind::Array => {
@@ -643,11 +726,24 @@ impl TagDumper<'_, '_> {
                 for f in fields {
                     let size = self.layouts.size_of(f.ty)? as usize;
                     let at = f.offset as usize;
-                    let b = bytes
-                        .get(at..at + size)
-                        .ok_or_else(|| ValueError::invalid(0, format!("member {} lies outside its {}-byte owner", f.name, bytes.len())))?;
-                    let p = if path.is_empty() { f.name.to_string() } else { format!("{path}.{}", f.name) };
-                    let v = self.value(f.ty, b, &p, kept, depth + 1).map_err(|e| e.in_context(f.name.to_string()))?;
+                    let b = bytes.get(at..at + size).ok_or_else(|| {
+                        ValueError::invalid(
+                            0,
+                            format!(
+                                "member {} lies outside its {}-byte owner",
+                                f.name,
+                                bytes.len()
+                            ),
+                        )
+                    })?;
+                    let p = if path.is_empty() {
+                        f.name.to_string()
+                    } else {
+                        format!("{path}.{}", f.name)
+                    };
+                    let v = self
+                        .value(f.ty, b, &p, kept, depth + 1)
+                        .map_err(|e| e.in_context(f.name.to_string()))?;
                     out.push((f.name.to_string(), v));
                 }
                 Val::Record(Members(out))
@@ -657,11 +753,25 @@ impl TagDumper<'_, '_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn elements(&mut self, ty: TypeIndex, bytes: &[u8], n: usize, size: usize, path: &str, kept: &mut ObjectKept, depth: usize) -> std::result::Result<Vec<Val>, ValueError> {
+    fn elements(
+        &mut self,
+        ty: TypeIndex,
+        bytes: &[u8],
+        n: usize,
+        size: usize,
+        path: &str,
+        kept: &mut ObjectKept,
+        depth: usize,
+    ) -> std::result::Result<Vec<Val>, ValueError> {
         let mut out = Vec::with_capacity(n.min(bytes.len()));
         for k in 0..n {
-            let b = bytes.get(k * size..(k + 1) * size).ok_or_else(|| ValueError::invalid(0, format!("element {k} lies outside its run")))?;
-            out.push(self.value(ty, b, &format!("{path}[{k}]"), kept, depth + 1).map_err(|e| e.in_context(format!("[{k}]")))?);
+            let b = bytes.get(k * size..(k + 1) * size).ok_or_else(|| {
+                ValueError::invalid(0, format!("element {k} lies outside its run"))
+            })?;
+            out.push(
+                self.value(ty, b, &format!("{path}[{k}]"), kept, depth + 1)
+                    .map_err(|e| e.in_context(format!("[{k}]")))?,
+            );
         }
         Ok(out)
     }
@@ -684,21 +794,30 @@ struct TagBuilder<'t> {
 
 fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Result<Vec<u8>> {
     let kept = &dump.kept;
-    let sdkv = kept.sdkv.clone().ok_or_else(|| top("kept.sdkv is missing"))?.into_bytes();
+    let sdkv = kept
+        .sdkv
+        .clone()
+        .ok_or_else(|| top("kept.sdkv is missing"))?
+        .into_bytes();
     let trailing = match &kept.trailing {
         Some(t) => unhex(t).ok_or_else(|| top("kept.trailing is not hex"))?,
         None => Vec::new(),
     };
     let compendium = match &kept.compendium {
         Some(c) => {
-            let id: [u8; 8] = unhex(c).and_then(|b| b.try_into().ok()).ok_or_else(|| top("kept.compendium is not 8 bytes of hex"))?;
-            let rest = unhex(kept.tcrf.as_deref().unwrap_or("")).ok_or_else(|| top("kept.tcrf is not hex"))?;
+            let id: [u8; 8] = unhex(c)
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| top("kept.compendium is not 8 bytes of hex"))?;
+            let rest = unhex(kept.tcrf.as_deref().unwrap_or(""))
+                .ok_or_else(|| top("kept.tcrf is not hex"))?;
             Some((CompendiumId(id), rest))
         }
         None => None,
     };
     let types: TypeTable = match (&kept.types, &compendium) {
-        (Some(records), _) => TypeTable::from_records(std::iter::once(TypeRecord::default()).chain(records.iter().cloned())),
+        (Some(records), _) => TypeTable::from_records(
+            std::iter::once(TypeRecord::default()).chain(records.iter().cloned()),
+        ),
         (None, Some((id, _))) => compendia
             .get(id)
             .map(|t| (**t).clone())
@@ -715,9 +834,18 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
         objects: HashMap::new(),
         runs: HashMap::new(),
         char_type: types.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i),
-        budget: text_len.saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK),
+        budget: text_len
+            .saturating_mul(BYTES_PER_TEXT_BYTE)
+            .saturating_add(BYTES_SLACK),
     };
-    b.items.push(ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: ItemBytes::default(), slots: crate::reflect::layout::Slots::NONE });
+    b.items.push(ItemData {
+        ty: 0,
+        kind_byte: 0,
+        count: 0,
+        elem_size: 0,
+        bytes: ItemBytes::default(),
+        slots: crate::reflect::layout::Slots::NONE,
+    });
     if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
         return Err(top("the root of a tagfile is its first object").into());
     }
@@ -729,10 +857,14 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
         let ty = match o.kept.ty {
             Some(t) if (t as usize) < types.types.len() && t != 0 => t,
             Some(t) => return Err(at.err(format!("type index {t} is not in the table")).into()),
-            None => *first_of_name.get(&o.class).ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
+            None => *first_of_name
+                .get(&o.class)
+                .ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
         };
         if o.untyped.is_some() {
-            return Err(at.err("a tagfile object has members, not untyped bytes").into());
+            return Err(at
+                .err("a tagfile object has members, not untyped bytes")
+                .into());
         }
         b.items.push(ItemData {
             ty,
@@ -760,17 +892,33 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
         it.bytes = bytes.into();
         it.slots = slots;
     }
-    let xml = crate::tagfile::xml::XmlTagfile { sdkv, types: types.clone(), items: Items { items: b.items }, compendium, trailing };
+    let xml = crate::tagfile::xml::XmlTagfile {
+        sdkv,
+        types: types.clone(),
+        items: Items { items: b.items },
+        compendium,
+        trailing,
+    };
     xml.write_tag0(compendia)
 }
 
 impl TagBuilder<'_> {
     fn take(&mut self, at: &At, size: usize) -> std::result::Result<Vec<u8>, ValueError> {
-        self.budget = self.budget.checked_sub(size).ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
+        self.budget = self
+            .budget
+            .checked_sub(size)
+            .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
         Ok(vec![0; size])
     }
 
-    fn new_run(&mut self, at: &At, ty: TypeIndex, bytes: Vec<u8>, (count, elem_size): (u32, u32), facts: Option<&RunKept>) -> std::result::Result<u32, ValueError> {
+    fn new_run(
+        &mut self,
+        at: &At,
+        ty: TypeIndex,
+        bytes: Vec<u8>,
+        (count, elem_size): (u32, u32),
+        facts: Option<&RunKept>,
+    ) -> std::result::Result<u32, ValueError> {
         let slots = self.layouts.slots(ty).map_err(|e| at.err(e))?;
         self.items.push(ItemData {
             ty,
@@ -788,7 +936,16 @@ impl TagBuilder<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn value(&mut self, ty: TypeIndex, v: &Val, out: &mut [u8], at: &At, path: &str, kept: &ObjectKept, depth: usize) -> std::result::Result<(), ValueError> {
+    fn value(
+        &mut self,
+        ty: TypeIndex,
+        v: &Val,
+        out: &mut [u8],
+        at: &At,
+        path: &str,
+        kept: &ObjectKept,
+        depth: usize,
+    ) -> std::result::Result<(), ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
@@ -798,17 +955,28 @@ impl TagBuilder<'_> {
         if let Val::Bytes(bytes) = v {
             if shape.is_none_or(|s| s.kind != Kind::String) {
                 if bytes.len() != out.len() {
-                    return Err(at.err(format!("{} bytes where {} holds {}", bytes.len(), name(), out.len())));
+                    return Err(at.err(format!(
+                        "{} bytes where {} holds {}",
+                        bytes.len(),
+                        name(),
+                        out.len()
+                    )));
                 }
                 out.copy_from_slice(bytes);
                 return Ok(());
             }
         }
         let Some(shape) = shape else {
-            return Err(at.err(format!("{} where {}, which has no layout, takes bytes", v.kind(), name())));
+            return Err(at.err(format!(
+                "{} where {}, which has no layout, takes bytes",
+                v.kind(),
+                name()
+            )));
         };
         let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let fmt = def
+            .and_then(|d| d.format())
+            .unwrap_or(crate::reflect::Format(0));
         let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
         let put_index = |out: &mut [u8], i: u32| {
             if let Some(w) = out.get_mut(..4) {
@@ -820,32 +988,53 @@ impl TagBuilder<'_> {
             (Kind::Pointer | Kind::String, Val::Null) => put_index(out, 0),
             (Kind::Array, Val::Null) if !fmt.is_fixed_array() => put_index(out, 0),
             (Kind::Bool, Val::Bool(x)) if out.len() == 1 => out[0] = u8::from(*x),
-            (Kind::Bool | Kind::Int, Val::UInt(_) | Val::Int(_)) if (1..=8).contains(&out.len()) => {
+            (Kind::Bool | Kind::Int, Val::UInt(_) | Val::Int(_))
+                if (1..=8).contains(&out.len()) =>
+            {
                 let bits = 8 * out.len() as u32;
                 let raw = match *v {
-                    Val::Int(x) if fmt.is_signed() && (bits == 64 || x >= -(1i64 << (bits - 1))) => x as u64,
+                    Val::Int(x)
+                        if fmt.is_signed() && (bits == 64 || x >= -(1i64 << (bits - 1))) =>
+                    {
+                        x as u64
+                    }
                     Val::UInt(x) if fmt.is_signed() && x <= (i64::MAX as u64) >> (64 - bits) => x,
                     Val::UInt(x) if !fmt.is_signed() && (bits == 64 || x >> bits == 0) => x,
-                    _ => return Err(at.err(format!("{v:?} is out of range for {} ({bits}-bit)", name()))),
+                    _ => {
+                        return Err(
+                            at.err(format!("{v:?} is out of range for {} ({bits}-bit)", name()))
+                        )
+                    }
                 };
                 out.copy_from_slice(&raw.to_le_bytes()[..out.len()]);
             }
-            (Kind::Float, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_)) if out.len() == 4 || out.len() == 2 => {
+            (Kind::Float, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
+                if out.len() == 4 || out.len() == 2 =>
+            {
                 let x = to_f32(v);
                 if out.len() == 4 {
                     out.copy_from_slice(&x.to_bits().to_le_bytes());
                 } else {
                     if x.to_bits() & 0xFFFF != 0 {
-                        return Err(at.err(format!("{x} is not a half (its low 16 bits are not zero)")));
+                        return Err(
+                            at.err(format!("{x} is not a half (its low 16 bits are not zero)"))
+                        );
                     }
                     out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
                 }
             }
             (Kind::Pointer, Val::Ref(h, None)) => {
-                let i = *self.objects.get(h).ok_or_else(|| at.err(format!("a pointer to handle {h}, which names no object")))?;
+                let i = *self.objects.get(h).ok_or_else(|| {
+                    at.err(format!("a pointer to handle {h}, which names no object"))
+                })?;
                 put_index(out, i);
             }
-            (Kind::String | Kind::Array, _) if !fmt.is_fixed_array() && facts.and_then(|f| f.share).is_some_and(|s| self.runs.contains_key(&s)) => {
+            (Kind::String | Kind::Array, _)
+                if !fmt.is_fixed_array()
+                    && facts
+                        .and_then(|f| f.share)
+                        .is_some_and(|s| self.runs.contains_key(&s)) =>
+            {
                 let s = facts.and_then(|f| f.share).unwrap_or(0);
                 put_index(out, self.runs.get(&s).copied().unwrap_or(0));
             }
@@ -857,22 +1046,43 @@ impl TagBuilder<'_> {
                 };
                 let elem = match facts.and_then(|f| f.ty) {
                     Some(t) => t,
-                    None => self.char_type.ok_or_else(|| at.err("a string in a table without char"))?,
+                    None => self
+                        .char_type
+                        .ok_or_else(|| at.err("a string in a table without char"))?,
                 };
-                self.budget = self.budget.checked_sub(bytes.len()).ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
-                let count = u32::try_from(bytes.len()).map_err(|_| at.err("a string of more than 2^32 bytes"))?;
+                self.budget = self
+                    .budget
+                    .checked_sub(bytes.len())
+                    .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
+                let count = u32::try_from(bytes.len())
+                    .map_err(|_| at.err("a string of more than 2^32 bytes"))?;
                 let i = self.new_run(at, elem, bytes, (count, 1), facts)?;
                 put_index(out, i);
             }
             (Kind::Array, Val::List(elems)) => {
-                let count = u32::try_from(elems.len()).map_err(|_| at.err("more than 2^32 elements"))?;
+                let count =
+                    u32::try_from(elems.len()).map_err(|_| at.err("more than 2^32 elements"))?;
                 if fmt.is_fixed_array() {
                     let size = self.layouts.size_of(subtype).map_err(|e| at.err(e))? as usize;
-                    if count != fmt.fixed_count() || size.checked_mul(count as usize) != Some(out.len()) {
-                        return Err(at.err(format!("{count} elements where {} holds {}", name(), fmt.fixed_count())));
+                    if count != fmt.fixed_count()
+                        || size.checked_mul(count as usize) != Some(out.len())
+                    {
+                        return Err(at.err(format!(
+                            "{count} elements where {} holds {}",
+                            name(),
+                            fmt.fixed_count()
+                        )));
                     }
                     for (k, e) in elems.iter().enumerate() {
-                        self.value(subtype, e, &mut out[k * size..(k + 1) * size], &at.index(k), &format!("{path}[{k}]"), kept, depth + 1)?;
+                        self.value(
+                            subtype,
+                            e,
+                            &mut out[k * size..(k + 1) * size],
+                            &at.index(k),
+                            &format!("{path}[{k}]"),
+                            kept,
+                            depth + 1,
+                        )?;
                     }
                 } else {
                     let et = facts.and_then(|f| f.ty).unwrap_or(subtype);
@@ -880,10 +1090,20 @@ impl TagBuilder<'_> {
                         return Err(at.err(format!("element type index {et} is not in the table")));
                     }
                     let size = self.layouts.size_of(et).map_err(|e| at.err(e))? as usize;
-                    let total = size.checked_mul(count as usize).ok_or_else(|| at.err("array too large"))?;
+                    let total = size
+                        .checked_mul(count as usize)
+                        .ok_or_else(|| at.err("array too large"))?;
                     let mut run = self.take(at, total)?;
                     for (k, e) in elems.iter().enumerate() {
-                        self.value(et, e, &mut run[k * size..(k + 1) * size], &at.index(k), &format!("{path}[{k}]"), kept, depth + 1)?;
+                        self.value(
+                            et,
+                            e,
+                            &mut run[k * size..(k + 1) * size],
+                            &at.index(k),
+                            &format!("{path}[{k}]"),
+                            kept,
+                            depth + 1,
+                        )?;
                     }
                     let i = self.new_run(at, et, run, (count, size as u32), facts)?;
                     put_index(out, i);
@@ -897,17 +1117,43 @@ impl TagBuilder<'_> {
                     }
                 }
                 for (fname, fv) in &members.0 {
-                    let f = fields.iter().find(|f| f.name == fname.as_str()).ok_or_else(|| at.err(format!("{} has no member {fname:?}", name())))?;
+                    let f = fields
+                        .iter()
+                        .find(|f| f.name == fname.as_str())
+                        .ok_or_else(|| at.err(format!("{} has no member {fname:?}", name())))?;
                     let size = self.layouts.size_of(f.ty).map_err(|e| at.err(e))? as usize;
                     let range = f.offset as usize..f.offset as usize + size;
                     if range.end > out.len() {
-                        return Err(at.err(format!("member {fname} lies outside its {}-byte owner", out.len())));
+                        return Err(at.err(format!(
+                            "member {fname} lies outside its {}-byte owner",
+                            out.len()
+                        )));
                     }
-                    let p = if path.is_empty() { fname.clone() } else { format!("{path}.{fname}") };
-                    self.value(f.ty, fv, &mut out[range], &at.field(fname), &p, kept, depth + 1)?;
+                    let p = if path.is_empty() {
+                        fname.clone()
+                    } else {
+                        format!("{path}.{fname}")
+                    };
+                    self.value(
+                        f.ty,
+                        fv,
+                        &mut out[range],
+                        &at.field(fname),
+                        &p,
+                        kept,
+                        depth + 1,
+                    )?;
                 }
             }
-            _ => return Err(at.err(format!("{} where a value of {} ({:?}, {} bytes) belongs", v.kind(), name(), shape.kind, out.len()))),
+            _ => {
+                return Err(at.err(format!(
+                    "{} where a value of {} ({:?}, {} bytes) belongs",
+                    v.kind(),
+                    name(),
+                    shape.kind,
+                    out.len()
+                )))
+            }
         }
         Ok(())
     }
@@ -930,7 +1176,10 @@ fn to_f32(v: &Val) -> f32 {
 pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
     let container = container_of(doc).to_bytes()?;
     let names = doc.file.class_names();
-    let names_index = doc.file.section_index(crate::packfile::file::CLASSNAMES).unwrap_or(0) as u32;
+    let names_index = doc
+        .file
+        .section_index(crate::packfile::file::CLASSNAMES)
+        .unwrap_or(0) as u32;
     let mut objects = Vec::with_capacity(doc.objects.len());
     for (i, o) in doc.objects.iter().enumerate() {
         let mut kept = ObjectKept::default();
@@ -945,11 +1194,17 @@ pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
             Body::Typed(values) => {
                 let ms = members_of(&doc.classes, &o.class);
                 if ms.len() != values.len() {
-                    return Err(top(format!("object {i} ({}): {} values for {} members", o.class, values.len(), ms.len())).into());
+                    return Err(top(format!(
+                        "object {i} ({}): {} values for {} members",
+                        o.class,
+                        values.len(),
+                        ms.len()
+                    ))
+                    .into());
                 }
                 let mut out = Vec::with_capacity(values.len());
                 for (m, v) in ms.iter().zip(values) {
-                    out.push((m.name.clone(), pack_val(&doc.classes, m, v, 0)));
+                    out.push((m.name.clone(), pack_val(&doc.classes, m, v)));
                 }
                 (Some(Members(out)), None)
             }
@@ -962,7 +1217,13 @@ pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
                 }),
             ),
         };
-        objects.push(DumpObject { handle: i as u32, class: o.class.clone(), members, untyped, kept });
+        objects.push(DumpObject {
+            handle: i as u32,
+            class: o.class.clone(),
+            members,
+            untyped,
+            kept,
+        });
     }
     Ok(Dump {
         format: "packfile".to_owned(),
@@ -970,7 +1231,10 @@ pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
         layout: Some(doc.layout().to_string()),
         root: doc.root.map(|h| h.0),
         objects,
-        kept: Kept { container: Some(hex(&container)), ..Kept::default() },
+        kept: Kept {
+            container: Some(hex(&container)),
+            ..Kept::default()
+        },
     })
 }
 
@@ -1018,7 +1282,15 @@ fn ref_val(r: Ref) -> Val {
 }
 
 fn elem_member(m: &Member) -> Member {
-    Member { name: m.name.clone(), ty: m.subtype, subtype: MemberType::Void, class: m.class.clone(), c_array_size: 0, flags: 0, enumeration: m.enumeration.clone() }
+    Member {
+        name: m.name.clone(),
+        ty: m.subtype,
+        subtype: MemberType::Void,
+        class: m.class.clone(),
+        c_array_size: 0,
+        flags: 0,
+        enumeration: m.enumeration.clone(),
+    }
 }
 
 fn enum_name(classes: &ClassSet, m: &Member, n: i64) -> Option<String> {
@@ -1026,7 +1298,8 @@ fn enum_name(classes: &ClassSet, m: &Member, n: i64) -> Option<String> {
     items.iter().find(|(v, _)| *v == n).map(|(_, s)| s.clone())
 }
 
-fn pack_val(classes: &ClassSet, m: &Member, v: &Value, depth: usize) -> Val {
+/// A read value as a dump value (the reader bounded its nesting).
+fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
     let enum_like = matches!(m.ty, MemberType::Enum | MemberType::Flags);
     match v {
         Value::Void => Val::Null,
@@ -1037,7 +1310,11 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value, depth: usize) -> Val {
             None if *i < 0 => Val::Int(*i),
             None => Val::UInt(*i as u64),
         },
-        Value::UInt(u) => match i64::try_from(*u).ok().and_then(|i| enum_name(classes, m, i)).filter(|_| enum_like) {
+        Value::UInt(u) => match i64::try_from(*u)
+            .ok()
+            .and_then(|i| enum_name(classes, m, i))
+            .filter(|_| enum_like)
+        {
             Some(s) => Val::Str(s),
             None => Val::UInt(*u),
         },
@@ -1053,7 +1330,11 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value, depth: usize) -> Val {
         },
         Value::Array(a) => {
             let em = elem_member(m);
-            let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x, depth + 1)).collect();
+            let items: Vec<Val> = a
+                .items
+                .iter()
+                .map(|x| pack_val(classes, &em, x))
+                .collect();
             let stock = a.items.len() as u32 | 0x8000_0000;
             if m.ty == MemberType::Array && a.capacity != stock {
                 Val::Array(items, a.capacity)
@@ -1062,17 +1343,37 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value, depth: usize) -> Val {
             }
         }
         Value::Struct(vals) => {
-            let ms = m.class.as_deref().map(|c| members_of(classes, c)).unwrap_or_default();
-            Val::Record(Members(ms.iter().zip(vals).map(|(sm, sv)| (sm.name.clone(), pack_val(classes, sm, sv, depth + 1))).collect()))
+            let ms = m
+                .class
+                .as_deref()
+                .map(|c| members_of(classes, c))
+                .unwrap_or_default();
+            Val::Record(Members(
+                ms.iter()
+                    .zip(vals)
+                    .map(|(sm, sv)| (sm.name.clone(), pack_val(classes, sm, sv)))
+                    .collect(),
+            ))
         }
         Value::CArray(vals) => {
-            let one = Member { c_array_size: 0, ..m.clone() };
-            Val::List(vals.iter().map(|x| pack_val(classes, &one, x, depth + 1)).collect())
+            let one = Member {
+                c_array_size: 0,
+                ..m.clone()
+            };
+            Val::List(
+                vals.iter()
+                    .map(|x| pack_val(classes, &one, x))
+                    .collect(),
+            )
         }
         Value::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
         Value::RelArray(vals) => {
             let em = elem_member(m);
-            Val::List(vals.iter().map(|x| pack_val(classes, &em, x, depth + 1)).collect())
+            Val::List(
+                vals.iter()
+                    .map(|x| pack_val(classes, &em, x))
+                    .collect(),
+            )
         }
         Value::Opaque(b) => Val::Bytes(b.clone()),
     }
@@ -1081,7 +1382,11 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value, depth: usize) -> Val {
 /// The class set a dump's typed objects need: per class, the first source with the signature
 /// `__classnames__` states (the first source also where it computes none), as a packfile reader
 /// picks it.
-fn classes_for(dump: &Dump, file: &PackFile<'_>, sources: &[&dyn ClassSource]) -> std::result::Result<ClassSet, ValueError> {
+fn classes_for(
+    dump: &Dump,
+    file: &PackFile<'_>,
+    sources: &[&dyn ClassSource],
+) -> std::result::Result<ClassSet, ValueError> {
     let rules = file.layout();
     let names = file.class_names();
     let mut classes = ClassSet::default();
@@ -1091,23 +1396,40 @@ fn classes_for(dump: &Dump, file: &PackFile<'_>, sources: &[&dyn ClassSource]) -
             continue;
         }
         let at = At::object(k, o);
-        let cn = names.get(&o.class).ok_or_else(|| at.err(format!("class {:?} is not in the container's __classnames__", o.class)))?;
+        let cn = names.get(&o.class).ok_or_else(|| {
+            at.err(format!(
+                "class {:?} is not in the container's __classnames__",
+                o.class
+            ))
+        })?;
         let mut ok = false;
         for (i, source) in sources.iter().enumerate() {
             let sig = source.signature(&cn.name);
-            let sig_ok = if i == 0 { sig.is_none_or(|s| s == cn.signature) } else { sig == Some(cn.signature) };
+            let sig_ok = if i == 0 {
+                sig.is_none_or(|s| s == cn.signature)
+            } else {
+                sig == Some(cn.signature)
+            };
             if !sig_ok || source.class(&cn.name).is_none() {
                 continue;
             }
-            let before: std::collections::HashSet<String> = classes.classes.keys().cloned().collect();
-            ok = objects::copy_class(*source, &cn.name, &mut classes, 0) && PackLayouts::new(&classes, rules).hidden_from_members(true).class(&cn.name).is_ok();
+            let before: std::collections::HashSet<String> =
+                classes.classes.keys().cloned().collect();
+            ok = objects::copy_class(*source, &cn.name, &mut classes, 0)
+                && PackLayouts::new(&classes, rules)
+                    .hidden_from_members(true)
+                    .class(&cn.name)
+                    .is_ok();
             if ok {
                 break;
             }
             classes.classes.retain(|k, _| before.contains(k));
         }
         if !ok {
-            return Err(at.err(format!("unknown class {:?} (signature {:#010x}): no class description has it", o.class, cn.signature)));
+            return Err(at.err(format!(
+                "unknown class {:?} (signature {:#010x}): no class description has it",
+                o.class, cn.signature
+            )));
         }
     }
     Ok(classes)
@@ -1116,27 +1438,67 @@ fn classes_for(dump: &Dump, file: &PackFile<'_>, sources: &[&dyn ClassSource]) -
 struct PackBuilder<'a> {
     classes: &'a ClassSet,
     count: u32,
+    /// The body length of each section of the container (`None` for `__data__`, which pointers
+    /// name by handle).
+    sections: Vec<Option<u32>>,
 }
 
+/// How far into an object a pointer may point: beyond any object a dump's text could describe
+/// within the writer's 32-bit offsets.
+const MAX_INSIDE: u32 = 1 << 30;
+
 fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> {
-    let container = unhex(dump.kept.container.as_deref().ok_or_else(|| top("kept.container is missing"))?).ok_or_else(|| top("kept.container is not hex"))?;
+    let container = unhex(
+        dump.kept
+            .container
+            .as_deref()
+            .ok_or_else(|| top("kept.container is missing"))?,
+    )
+    .ok_or_else(|| top("kept.container is not hex"))?;
     let file = PackFile::read(&container)?;
     if let Some(l) = &dump.layout {
         if LayoutRules::parse(l) != Some(file.layout()) {
-            return Err(top(format!("layout {l} is not the container's {}", file.layout())).into());
+            return Err(top(format!(
+                "layout {l} is not the container's {}",
+                file.layout()
+            ))
+            .into());
         }
     }
     let classes = classes_for(dump, &file, sources)?;
-    let names_index = file.section_index(crate::packfile::file::CLASSNAMES).unwrap_or(0) as u32;
-    let offsets: HashMap<String, u32> = file.class_names().entries.iter().filter_map(|c| Some((c.name.clone(), file.class_names().offset_of(&c.name)?))).collect();
+    let names_index = file
+        .section_index(crate::packfile::file::CLASSNAMES)
+        .unwrap_or(0) as u32;
+    let offsets: HashMap<String, u32> = file
+        .class_names()
+        .entries
+        .iter()
+        .filter_map(|c| Some((c.name.clone(), file.class_names().offset_of(&c.name)?)))
+        .collect();
+    let data_index = file.section_index(crate::packfile::file::DATA);
+    let sections = file
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (Some(i) != data_index).then(|| s.body_len() as u32))
+        .collect();
     let mut doc = PackDocument::from_file_with(file, &[])?;
     let count = u32::try_from(dump.objects.len()).map_err(|_| top("more than 2^32 objects"))?;
-    let b = PackBuilder { classes: &classes, count };
+    let b = PackBuilder {
+        classes: &classes,
+        count,
+        sections,
+    };
     let mut objects = Vec::with_capacity(dump.objects.len());
     for (k, o) in dump.objects.iter().enumerate() {
         let at = At::object(k, o);
         if o.handle as usize != k {
-            return Err(at.err(format!("handle {} where the {k}th object's handle is {k}", o.handle)).into());
+            return Err(at
+                .err(format!(
+                    "handle {} where the {k}th object's handle is {k}",
+                    o.handle
+                ))
+                .into());
         }
         let body = match (&o.members, &o.untyped) {
             (Some(members), None) => {
@@ -1144,34 +1506,79 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
                 Body::Typed(b.members(&ms, members, &at, 0)?)
             }
             (None, Some(u)) => {
-                let bytes = unhex(&u.bytes).ok_or_else(|| at.field("untyped.bytes").err("not hex"))?;
+                let bytes =
+                    unhex(&u.bytes).ok_or_else(|| at.field("untyped.bytes").err("not hex"))?;
+                let len = bytes.len() as u64;
+                for (f, &(src, dst)) in u.local.iter().enumerate() {
+                    if u64::from(src) + 4 > len || u64::from(dst) > len {
+                        return Err(at
+                            .field("untyped.local")
+                            .index(f)
+                            .err(format!(
+                                "a fixup ({src}, {dst}) outside the object's {len} bytes"
+                            ))
+                            .into());
+                    }
+                }
                 let mut global = Vec::with_capacity(u.global.len());
                 for (g, (src, r)) in u.global.iter().enumerate() {
-                    global.push((*src, b.pointer(r, &at.field("untyped.global").index(g))?));
+                    let here = at.field("untyped.global").index(g);
+                    if u64::from(*src) + 4 > len {
+                        return Err(here
+                            .err(format!("a fixup at {src} outside the object's {len} bytes"))
+                            .into());
+                    }
+                    global.push((*src, b.pointer(r, &here)?));
                 }
                 Body::Untyped(Untyped {
                     bytes,
-                    local: u.local.iter().map(|&(src, dst)| crate::packfile::file::LocalFixup { src, dst }).collect(),
+                    local: u
+                        .local
+                        .iter()
+                        .map(|&(src, dst)| crate::packfile::file::LocalFixup { src, dst })
+                        .collect(),
                     global,
                 })
             }
-            _ => return Err(at.err("an object has members or untyped bytes, one of them").into()),
+            _ => {
+                return Err(at
+                    .err("an object has members or untyped bytes, one of them")
+                    .into())
+            }
         };
         let class_ref = match (o.kept.class_ref, offsets.get(&o.class)) {
             (Some(r), _) => r,
             (None, Some(&off)) => (names_index, off),
-            (None, None) => return Err(at.err(format!("class {:?} is not in the container's __classnames__", o.class)).into()),
+            (None, None) => {
+                return Err(at
+                    .err(format!(
+                        "class {:?} is not in the container's __classnames__",
+                        o.class
+                    ))
+                    .into())
+            }
         };
         let mut padding = Vec::with_capacity(o.kept.padding.len());
         for (off, h) in &o.kept.padding {
-            padding.push((*off, unhex(h).ok_or_else(|| at.field("kept.padding").err("not hex"))?));
+            padding.push((
+                *off,
+                unhex(h).ok_or_else(|| at.field("kept.padding").err("not hex"))?,
+            ));
         }
         objects.push(objects::Object {
             class: o.class.clone(),
             class_ref,
             body,
-            array_align: if o.kept.align8 { ArrayAlign::Eight } else { ArrayAlign::Sixteen },
-            kept: objects::Kept { places: o.kept.places.clone(), end: o.kept.end, padding },
+            array_align: if o.kept.align8 {
+                ArrayAlign::Eight
+            } else {
+                ArrayAlign::Sixteen
+            },
+            kept: objects::Kept {
+                places: o.kept.places.clone(),
+                end: o.kept.end,
+                padding,
+            },
         });
     }
     doc.root = match dump.root {
@@ -1185,7 +1592,13 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
 }
 
 impl PackBuilder<'_> {
-    fn members(&self, ms: &[Member], members: &Members, at: &At, depth: usize) -> std::result::Result<Vec<Value>, ValueError> {
+    fn members(
+        &self,
+        ms: &[Member],
+        members: &Members,
+        at: &At,
+        depth: usize,
+    ) -> std::result::Result<Vec<Value>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
@@ -1196,7 +1609,12 @@ impl PackBuilder<'_> {
         }
         let mut out = Vec::with_capacity(ms.len());
         for m in ms {
-            let v = members.0.iter().find(|(n, _)| *n == m.name).map(|(_, v)| v).ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
+            let v = members
+                .0
+                .iter()
+                .find(|(n, _)| *n == m.name)
+                .map(|(_, v)| v)
+                .ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
             let here = at.field(&m.name);
             out.push(if m.name == HIDDEN {
                 match v {
@@ -1204,9 +1622,15 @@ impl PackBuilder<'_> {
                     other => return Err(here.wrong(other, "bytes")),
                 }
             } else if m.c_array_size > 0 {
-                let Val::List(items) = v else { return Err(here.wrong(v, "a list")) };
+                let Val::List(items) = v else {
+                    return Err(here.wrong(v, "a list"));
+                };
                 if items.len() != usize::from(m.c_array_size) {
-                    return Err(here.err(format!("{} elements where the C array holds {}", items.len(), m.c_array_size)));
+                    return Err(here.err(format!(
+                        "{} elements where the C array holds {}",
+                        items.len(),
+                        m.c_array_size
+                    )));
                 }
                 let mut vals = Vec::with_capacity(items.len());
                 for (k, x) in items.iter().enumerate() {
@@ -1221,22 +1645,46 @@ impl PackBuilder<'_> {
     }
 
     fn pointer(&self, v: &Val, at: &At) -> std::result::Result<Ref, ValueError> {
-        let check = |h: u32| if h < self.count { Ok(Handle(h)) } else { Err(at.err(format!("a pointer to handle {h}, which names no object"))) };
+        let check = |h: u32| {
+            if h < self.count {
+                Ok(Handle(h))
+            } else {
+                Err(at.err(format!("a pointer to handle {h}, which names no object")))
+            }
+        };
         Ok(match *v {
             Val::Null => Ref::Null,
             Val::Ref(h, None) => Ref::Object(check(h)?),
-            Val::Ref(h, Some(off)) => Ref::Inside(check(h)?, off),
-            Val::Section(s, off) => Ref::Section(s, off),
+            Val::Ref(h, Some(off)) if off < MAX_INSIDE => Ref::Inside(check(h)?, off),
+            Val::Ref(h, Some(off)) => {
+                return Err(at.err(format!(
+                    "a pointer {off} bytes into handle {h}, past any object"
+                )))
+            }
+            Val::Section(s, off) => {
+                match self.sections.get(s as usize) {
+                    Some(Some(len)) if off <= *len => Ref::Section(s, off),
+                    _ => return Err(at.err(format!(
+                        "a pointer to {off:#x} in section {s}, which the container does not hold"
+                    ))),
+                }
+            }
             _ => return Err(at.wrong(v, "a pointer")),
         })
     }
 
     fn reals(&self, v: &Val, n: usize, at: &At) -> std::result::Result<Vec<f32>, ValueError> {
-        let Val::List(items) = v else { return Err(at.wrong(v, &format!("a list of {n} reals"))) };
+        let Val::List(items) = v else {
+            return Err(at.wrong(v, &format!("a list of {n} reals")));
+        };
         if items.len() != n {
             return Err(at.err(format!("{} reals where {n} belong", items.len())));
         }
-        items.iter().enumerate().map(|(k, x)| self.real(x, &at.index(k))).collect()
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, x)| self.real(x, &at.index(k)))
+            .collect()
     }
 
     fn real(&self, v: &Val, at: &At) -> std::result::Result<f32, ValueError> {
@@ -1248,17 +1696,41 @@ impl PackBuilder<'_> {
 
     /// An enum item's name (or names joined by `|`) as its number.
     fn enum_number(&self, m: &Member, s: &str, at: &At) -> std::result::Result<i64, ValueError> {
-        let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e)).ok_or_else(|| at.err(format!("{s:?} where a number belongs (the member names no enum items)")))?;
+        let items = m
+            .enumeration
+            .as_deref()
+            .and_then(|e| self.classes.enums.get(e))
+            .ok_or_else(|| {
+                at.err(format!(
+                    "{s:?} where a number belongs (the member names no enum items)"
+                ))
+            })?;
         let mut n = 0i64;
         for part in s.split('|') {
             let part = part.trim();
-            let v = items.iter().find(|(_, name)| name == part).map(|(v, _)| *v).ok_or_else(|| at.err(format!("{part:?} is no item of {}", m.enumeration.as_deref().unwrap_or("?"))))?;
+            let v = items
+                .iter()
+                .find(|(_, name)| name == part)
+                .map(|(v, _)| *v)
+                .ok_or_else(|| {
+                    at.err(format!(
+                        "{part:?} is no item of {}",
+                        m.enumeration.as_deref().unwrap_or("?")
+                    ))
+                })?;
             n |= v;
         }
         Ok(n)
     }
 
-    fn one(&self, m: &Member, ty: MemberType, v: &Val, at: &At, depth: usize) -> std::result::Result<Value, ValueError> {
+    fn one(
+        &self,
+        m: &Member,
+        ty: MemberType,
+        v: &Val,
+        at: &At,
+        depth: usize,
+    ) -> std::result::Result<Value, ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
@@ -1269,13 +1741,29 @@ impl PackBuilder<'_> {
                 Val::Str(s) if m.enumeration.is_some() => i128::from(self.enum_number(m, s, at)?),
                 other => return Err(at.wrong(other, "an integer")),
             };
-            let (lo, hi) = if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+            let (lo, hi) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
             // An enum's item of the other sign fits by its bits.
-            let n = if !(lo..=hi).contains(&n) && matches!(v, Val::Str(_)) { n & ((1i128 << bits) - 1) } else { n };
+            let n = if !(lo..=hi).contains(&n) && matches!(v, Val::Str(_)) {
+                n & ((1i128 << bits) - 1)
+            } else {
+                n
+            };
             if !(lo..=hi).contains(&n) {
-                return Err(at.err(format!("{n} is out of range for {} ({bits}-bit {})", m.name, if signed { "signed" } else { "unsigned" })));
+                return Err(at.err(format!(
+                    "{n} is out of range for {} ({bits}-bit {})",
+                    m.name,
+                    if signed { "signed" } else { "unsigned" }
+                )));
             }
-            Ok(if signed { Value::Int(n as i64) } else { Value::UInt(n as u64) })
+            Ok(if signed {
+                Value::Int(n as i64)
+            } else {
+                Value::UInt(n as u64)
+            })
         };
         Ok(match ty {
             MemberType::Void => match v {
@@ -1307,7 +1795,9 @@ impl PackBuilder<'_> {
                 let f = self.reals(v, 4, at)?;
                 Value::Vec4([f[0], f[1], f[2], f[3]])
             }
-            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => Value::Floats(self.reals(v, 12, at)?),
+            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => {
+                Value::Floats(self.reals(v, 12, at)?)
+            }
             MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.reals(v, 16, at)?),
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 if m.subtype == ty {
@@ -1317,7 +1807,10 @@ impl PackBuilder<'_> {
             }
             MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.pointer(v, at)?),
             MemberType::Variant => match v {
-                Val::List(p) if p.len() == 2 => Value::Variant(self.pointer(&p[0], &at.index(0))?, self.pointer(&p[1], &at.index(1))?),
+                Val::List(p) if p.len() == 2 => Value::Variant(
+                    self.pointer(&p[0], &at.index(0))?,
+                    self.pointer(&p[1], &at.index(1))?,
+                ),
                 other => return Err(at.wrong(other, "a variant's two pointers")),
             },
             MemberType::CString | MemberType::StringPtr => match v {
@@ -1339,7 +1832,10 @@ impl PackBuilder<'_> {
                 }
                 match ty {
                     MemberType::RelArray => Value::RelArray(vals),
-                    MemberType::SimpleArray => Value::Array(Array { items: vals, capacity: 0 }),
+                    MemberType::SimpleArray => Value::Array(Array {
+                        items: vals,
+                        capacity: 0,
+                    }),
                     _ => {
                         let mut a = Array::new(vals);
                         if let Some(c) = capacity {
@@ -1350,12 +1846,19 @@ impl PackBuilder<'_> {
                 }
             }
             MemberType::Struct => {
-                let Val::Record(members) = v else { return Err(at.wrong(v, "a record")) };
-                let class = m.class.as_deref().ok_or_else(|| at.err("a struct member without a class"))?;
+                let Val::Record(members) = v else {
+                    return Err(at.wrong(v, "a record"));
+                };
+                let class = m
+                    .class
+                    .as_deref()
+                    .ok_or_else(|| at.err("a struct member without a class"))?;
                 let ms = members_of(self.classes, class);
                 Value::Struct(self.members(&ms, members, at, depth + 1)?)
             }
-            MemberType::InplaceArray | MemberType::HomogeneousArray => return Err(at.err(format!("{} has no value form", ty.sdk_name()))),
+            MemberType::InplaceArray | MemberType::HomogeneousArray => {
+                return Err(at.err(format!("{} has no value form", ty.sdk_name())))
+            }
         })
     }
 }
@@ -1376,7 +1879,11 @@ pub struct BuildOptions<'a> {
 /// it may describe.
 pub fn build(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result<Vec<u8>> {
     match dump.format.as_str() {
-        "tag0" => build_tagfile(dump, options.compendia.unwrap_or(&CompendiumSet::default()), text_len),
+        "tag0" => build_tagfile(
+            dump,
+            options.compendia.unwrap_or(&CompendiumSet::default()),
+            text_len,
+        ),
         "packfile" => build_packfile(dump, &options.packfile_classes),
         other => Err(top(format!("format {other:?}: a dump is tag0 or packfile")).into()),
     }
