@@ -178,7 +178,7 @@ fn malformed_dumps_are_located_errors() {
 
     // Edits of the JSON text: (what, dump, edit of its JSON value, what the error says).
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, bool, Edit, &str); 10] = [
+    let cases: [(&str, bool, Edit, &str); 11] = [
         ("wrong type", true, |v| v["objects"][2]["members"]["name"] = serde_json::json!(12), "objects[2] (handle 2, hkaSkeleton).name: an integer where a string belongs"),
         ("unknown class", true, |v| v["objects"][3]["class"] = serde_json::json!("hkpNoSuchBody"), "objects[3] (handle 3, hkpNoSuchBody): class \"hkpNoSuchBody\" is not in the container's __classnames__"),
         ("dangling handle", true, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"ref": 9999}), "objects[0] (handle 0, hkRootLevelContainer).namedVariants[0].variant: a pointer to handle 9999, which names no object"),
@@ -190,6 +190,14 @@ fn malformed_dumps_are_located_errors() {
             o.insert("untyped".into(), serde_json::json!({"bytes": "00000000", "local": [[0, 4000000000u32]], "global": []}));
         }, "objects[1] (handle 1, hkaAnimationContainer).untyped.local[0]: a fixup (0, 4000000000) outside the object's 4 bytes"),
         ("pointer into no section", true, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"section": 77, "offset": 0}), "namedVariants[0].variant: a pointer to 0x0 in section 77, which the container does not hold"),
+        (
+            "tagfile missing member",
+            false,
+            |v| {
+                v["objects"][0]["members"].as_object_mut().unwrap().remove("namedVariants");
+            },
+            "objects[0] (handle 1, hkRootLevelContainer): member \"namedVariants\" is missing",
+        ),
         ("tagfile wrong type", false, |v| v["objects"][0]["members"]["namedVariants"] = serde_json::json!("x"), "objects[0] (handle 1, hkRootLevelContainer).namedVariants: a string where a value of hkArray"),
         ("tagfile dangling handle", false, |v| v["objects"][0]["members"]["namedVariants"][0]["variant"] = serde_json::json!({"ref": 4000000000u32}), "a pointer to handle 4000000000, which names no object"),
         ("tagfile unknown class", false, |v| v["objects"][1]["class"] = serde_json::json!("hkNoSuchClass"), ": unknown class \"hkNoSuchClass\""),

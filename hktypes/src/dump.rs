@@ -263,6 +263,26 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+impl Members {
+    /// Every one of `names` once, and nothing else.
+    fn check<'n>(&self, names: impl Iterator<Item = &'n str> + Clone, at: &At) -> std::result::Result<(), ValueError> {
+        for (k, (name, _)) in self.0.iter().enumerate() {
+            if !names.clone().any(|n| n == name) {
+                return Err(at.err(format!("no member {name:?}")));
+            }
+            if self.0[..k].iter().any(|(n, _)| n == name) {
+                return Err(at.err(format!("member {name:?} twice")));
+            }
+        }
+        for n in names {
+            if !self.0.iter().any(|(m, _)| m == n) {
+                return Err(at.err(format!("member {n:?} is missing")));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Serialize for Members {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
@@ -1116,6 +1136,7 @@ impl TagBuilder<'_> {
                         fields.extend(table.fields_of(t).iter().cloned());
                     }
                 }
+                members.check(fields.iter().map(|f| f.name.as_str()), at)?;
                 for (fname, fv) in &members.0 {
                     let f = fields
                         .iter()
@@ -1602,11 +1623,7 @@ impl PackBuilder<'_> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
-        for (name, _) in &members.0 {
-            if !ms.iter().any(|m| &m.name == name) {
-                return Err(at.err(format!("no member {name:?}")));
-            }
-        }
+        members.check(ms.iter().map(|m| m.name.as_str()), at)?;
         let mut out = Vec::with_capacity(ms.len());
         for m in ms {
             let v = members
