@@ -147,29 +147,53 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
 #[test]
 fn xml_files_dump_as_the_binary_they_give() {
     use hktypes::packfile::xml;
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let schemas = schemas();
     let (mut exact, mut not_read) = (0, Vec::new());
     let entries = common::manifest(&corpus);
-    for e in entries.iter().filter(|e| e.format == "xml" || e.format == "xml-tagfile") {
-        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
+    for e in entries
+        .iter()
+        .filter(|e| e.format == "xml" || e.format == "xml-tagfile")
+    {
+        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else {
+            continue;
+        };
         let read = if e.format == "xml" {
             let sdk = sdk_of_contents_version(&e.sdk);
-            xml::read(&bytes, &schemas.sources_for(&sdk), xml::ReadOptions::default()).map(|doc| (doc, sdk))
+            xml::read(
+                &bytes,
+                &schemas.sources_for(&sdk),
+                xml::ReadOptions::default(),
+            )
+            .map(|doc| (doc, sdk))
         } else {
-            hktypes::tagfile::xml::read(&bytes).map(|_| unreachable!("HKLib's hktagfile XML lists no members"))
+            hktypes::tagfile::xml::read(&bytes)
+                .map(|_| unreachable!("HKLib's hktagfile XML lists no members"))
         };
         let (doc, sdk) = match read {
             Ok(d) => d,
             Err(err) => {
-                not_read.push(format!("{}: {}", e.relpath, err.to_string().rsplit(": ").next().unwrap_or("")));
+                not_read.push(format!(
+                    "{}: {}",
+                    e.relpath,
+                    err.to_string().rsplit(": ").next().unwrap_or("")
+                ));
                 continue;
             }
         };
         let binary = doc.write().unwrap();
         let dump = dump_packfile(&doc).unwrap();
-        let options = BuildOptions { compendia: None, packfile_classes: schemas.sources_for(&sdk) };
-        assert!(rebuild(&dump, "json", &options).unwrap() == binary, "{}", e.relpath);
+        let options = BuildOptions {
+            compendia: None,
+            packfile_classes: schemas.sources_for(&sdk),
+        };
+        assert!(
+            rebuild(&dump, "json", &options).unwrap() == binary,
+            "{}",
+            e.relpath
+        );
         exact += 1;
     }
     not_read.sort();
@@ -298,6 +322,34 @@ fn malformed_dumps_are_located_errors() {
     assert_eq!(err, None, "1 MiB of slack holds a small skeleton");
     let err = parse_dump(b"{\"format\": \"tag0\", \"objects\": [").expect_err("cut JSON");
     assert!(err.contains("JSON dump") && err.contains("line 1"), "{err}");
+    // Values nested past the parsers' limits: an error, not a stack overflow.
+    let deep = |open: &str, close: &str| {
+        format!(
+            "{}{}{}{}",
+            open,
+            "[".repeat(200_000),
+            "]".repeat(200_000),
+            close
+        )
+    };
+    let err = parse_dump(
+        deep(
+            "{\"format\": \"tag0\", \"objects\": [{\"members\": {\"m\": ",
+            "}}]}",
+        )
+        .as_bytes(),
+    )
+    .expect_err("deep JSON");
+    assert!(err.contains("recursion limit exceeded"), "{err}");
+    let err = parse_dump(
+        deep(
+            "(format: \"tag0\", objects: [(members: Some({\"m\": ",
+            "}))])",
+        )
+        .as_bytes(),
+    )
+    .expect_err("deep RON");
+    assert!(err.contains("Exceeded recursion limit"), "{err}");
     let err = parse_dump(b"(format: 12)").expect_err("bad RON");
     assert!(err.contains("RON dump"), "{err}");
 }

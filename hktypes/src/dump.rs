@@ -265,7 +265,11 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 
 impl Members {
     /// Every one of `names` once, and nothing else.
-    fn check<'n>(&self, names: impl Iterator<Item = &'n str> + Clone, at: &At) -> std::result::Result<(), ValueError> {
+    fn check<'n>(
+        &self,
+        names: impl Iterator<Item = &'n str> + Clone,
+        at: &At,
+    ) -> std::result::Result<(), ValueError> {
         for (k, (name, _)) in self.0.iter().enumerate() {
             if !names.clone().any(|n| n == name) {
                 return Err(at.err(format!("no member {name:?}")));
@@ -1351,11 +1355,7 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
         },
         Value::Array(a) => {
             let em = elem_member(m);
-            let items: Vec<Val> = a
-                .items
-                .iter()
-                .map(|x| pack_val(classes, &em, x))
-                .collect();
+            let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x)).collect();
             let stock = a.items.len() as u32 | 0x8000_0000;
             if m.ty == MemberType::Array && a.capacity != stock {
                 Val::Array(items, a.capacity)
@@ -1381,20 +1381,12 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
                 c_array_size: 0,
                 ..m.clone()
             };
-            Val::List(
-                vals.iter()
-                    .map(|x| pack_val(classes, &one, x))
-                    .collect(),
-            )
+            Val::List(vals.iter().map(|x| pack_val(classes, &one, x)).collect())
         }
         Value::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
         Value::RelArray(vals) => {
             let em = elem_member(m);
-            Val::List(
-                vals.iter()
-                    .map(|x| pack_val(classes, &em, x))
-                    .collect(),
-            )
+            Val::List(vals.iter().map(|x| pack_val(classes, &em, x)).collect())
         }
         Value::Opaque(b) => Val::Bytes(b.clone()),
     }
@@ -1678,14 +1670,14 @@ impl PackBuilder<'_> {
                     "a pointer {off} bytes into handle {h}, past any object"
                 )))
             }
-            Val::Section(s, off) => {
-                match self.sections.get(s as usize) {
-                    Some(Some(len)) if off <= *len => Ref::Section(s, off),
-                    _ => return Err(at.err(format!(
+            Val::Section(s, off) => match self.sections.get(s as usize) {
+                Some(Some(len)) if off <= *len => Ref::Section(s, off),
+                _ => {
+                    return Err(at.err(format!(
                         "a pointer to {off:#x} in section {s}, which the container does not hold"
-                    ))),
+                    )))
                 }
-            }
+            },
             _ => return Err(at.wrong(v, "a pointer")),
         })
     }
