@@ -29,9 +29,7 @@ fn rebuild(dump: &Dump, format: &str, options: &BuildOptions<'_>) -> Result<Vec<
 /// to build (`hkgen dump` prints their ids and types).
 #[test]
 fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let Some(corpus) = common::corpus() else { return };
     let started = std::time::Instant::now();
     let entries = common::manifest(&corpus);
     let compendia = common::compendia(&entries);
@@ -147,9 +145,7 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
 #[test]
 fn xml_files_dump_as_the_binary_they_give() {
     use hktypes::packfile::xml;
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let Some(corpus) = common::corpus() else { return };
     let schemas = schemas();
     let (mut exact, mut not_read) = (0, Vec::new());
     let entries = common::manifest(&corpus);
@@ -216,15 +212,11 @@ fn xml_files_dump_as_the_binary_they_give() {
 /// and none allocates what its numbers claim.
 #[test]
 fn malformed_dumps_are_located_errors() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let Some(corpus) = common::corpus() else { return };
     let entries = common::manifest(&corpus);
     let schemas = schemas();
     // A BotW ragdoll: every object typed.
-    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else {
-        return;
-    };
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
     let f = hktypes::packfile::PackFile::read(&pack).unwrap();
     let sdk = sdk_of_contents_version(&f.contents_version());
     let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
@@ -234,9 +226,7 @@ fn malformed_dumps_are_located_errors() {
         .iter()
         .find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0")
         .expect("a tagfile skeleton");
-    let Some(tag) = common::corpus_file(&corpus, &skeleton.relpath) else {
-        return;
-    };
+    let Some(tag) = common::corpus_file(&corpus, &skeleton.relpath) else { return };
     let compendia = common::compendia(&entries);
     let set = compendia.set_for(&skeleton.path);
     let tdump = dump_tagfile(&hktypes::tagfile::TagFile::read(&tag, &set).unwrap()).unwrap();
@@ -359,9 +349,7 @@ fn malformed_dumps_are_located_errors() {
 /// a TCRF tagfile builds with its compendium; a dump that does not fit fails naming its place.
 #[test]
 fn dump_and_build_commands() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let Some(corpus) = common::corpus() else { return };
     let hkgen = || std::process::Command::new(env!("CARGO_BIN_EXE_hkgen"));
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump_build");
@@ -379,12 +367,8 @@ fn dump_and_build_commands() {
         })
         .expect("a TCRF tagfile");
     let tcm0: Vec<&common::Entry> = entries.iter().filter(|e| e.format == "tcm0").collect();
-    let Some(tcrf_bytes) = common::corpus_file(&corpus, &tcrf.relpath) else {
-        return;
-    };
-    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else {
-        return;
-    };
+    let Some(tcrf_bytes) = common::corpus_file(&corpus, &tcrf.relpath) else { return };
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
     for (name, input, original, format) in [
         ("tcrf", &tcrf.path, &tcrf_bytes, "ron"),
         ("ragdoll", &corpus.join(BOTW_RAGDOLL), &pack, "json"),
