@@ -344,6 +344,97 @@ fn malformed_dumps_are_located_errors() {
     assert!(err.contains("RON dump"), "{err}");
 }
 
+/// Mutated dumps: bytes of a tagfile's and a packfile's JSON dump changed at random (a
+/// deterministic generator), each mutant read and built. None panics; each either fails with an
+/// error or builds a file (a changed number, string or name that still fits).
+#[test]
+fn mutated_dumps_fail_cleanly() {
+    let Some(corpus) = common::corpus() else { return };
+    let entries = common::manifest(&corpus);
+    let schemas = schemas();
+    let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    let f = hktypes::packfile::PackFile::read(&pack).unwrap();
+    let sdk = sdk_of_contents_version(&f.contents_version());
+    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
+        .unwrap();
+    let skeleton = entries
+        .iter()
+        .find(|e| e.relpath.ends_with("Skeleton.hkx") && e.format == "tag0")
+        .expect("a tagfile skeleton");
+    let Some(tag) = common::corpus_file(&corpus, &skeleton.relpath) else { return };
+    let compendia = common::compendia(&entries);
+    let set = compendia.set_for(&skeleton.path);
+    let tdump = dump_tagfile(&hktypes::tagfile::TagFile::read(&tag, &set).unwrap()).unwrap();
+    let pdump = dump_packfile(&doc).unwrap();
+    let inputs = [
+        (
+            "tagfile",
+            serde_json::to_string(&tdump).unwrap(),
+            BuildOptions {
+                compendia: Some(&set),
+                packfile_classes: Vec::new(),
+            },
+        ),
+        (
+            "packfile",
+            serde_json::to_string(&pdump).unwrap(),
+            BuildOptions {
+                compendia: None,
+                packfile_classes: schemas.sources_for(&sdk),
+            },
+        ),
+    ];
+    const MUTANTS: usize = 400;
+    const BYTES: &[u8] = b"{}[]\",:-.0123456789eEa9";
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for (name, text, options) in &inputs {
+        let (mut unread, mut refused, mut built) = (0, 0, 0);
+        for _ in 0..MUTANTS {
+            let mut m = text.clone().into_bytes();
+            let at = next(m.len());
+            match next(4) {
+                0 => m[at] = BYTES[next(BYTES.len())],
+                1 => {
+                    m.remove(at);
+                }
+                2 => m
+                    .splice(at..at, b"4294967295".iter().copied())
+                    .for_each(drop),
+                _ => m.splice(at..at, b"[[[[".iter().copied()).for_each(drop),
+            }
+            match parse_dump(&m) {
+                Err(_) => unread += 1,
+                Ok(d) => match build(&d, options, m.len()) {
+                    Ok(_) => built += 1,
+                    Err(e) => {
+                        // Named by its place in the dump, or (a kept offset the writer cannot
+                        // follow) by the object the writer was at.
+                        let e = e.to_string();
+                        assert!(e.contains("dump") || e.contains("object"), "{name}: {e}");
+                        refused += 1;
+                    }
+                },
+            }
+        }
+        let want = if *name == "tagfile" {
+            [228, 21, 151]
+        } else {
+            [145, 209, 46]
+        };
+        assert_eq!(
+            [unread, refused, built],
+            want,
+            "{name}: unread, refused, built of {MUTANTS}"
+        );
+    }
+}
+
 /// The commands: `dump --format json|ron --out` writes the dump and refuses to replace a file
 /// without `--force`; `build` gives the file back, and refuses to replace OUT without `--force`;
 /// a TCRF tagfile builds with its compendium; a dump that does not fit fails naming its place.

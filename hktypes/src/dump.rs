@@ -1468,7 +1468,7 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
             .ok_or_else(|| top("kept.container is missing"))?,
     )
     .ok_or_else(|| top("kept.container is not hex"))?;
-    let file = PackFile::read(&container)?;
+    let file = PackFile::read(&container).map_err(|e| top(format!("kept.container: {e}")))?;
     if let Some(l) = &dump.layout {
         if LayoutRules::parse(l) != Some(file.layout()) {
             return Err(top(format!(
