@@ -14,8 +14,9 @@
 //! - `root`: the handle of the root object.
 //! - `objects`: every object in file order, each with its `handle` (a tagfile's item index, a
 //!   packfile's object index: what pointers name), its `class` (the full type name) and its
-//!   `members` by Havok name, the ancestors' first. An object no class description matched
-//!   (packfile only) has `untyped` instead: its bytes in hex and its fixups.
+//!   `members` by Havok name, the ancestors' first (a tagfile object whose type is no record, which
+//!   Havok does not write, holds its one value under the name `""`). An object no class
+//!   description matched (packfile only) has `untyped` instead: its bytes in hex and its fixups.
 //!
 //! Values are the same whatever the format ([`Val`]): `null` (a null pointer, string or array),
 //! booleans, integers, reals (the shortest decimal that reads back to the same 32 bits; a real
