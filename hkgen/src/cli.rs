@@ -645,6 +645,9 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     Ok(Some(ExitCode::SUCCESS))
 }
 
+/// The readable listing of `hkgen dump` (`--format text`): RON of a tagfile's items and a
+/// packfile's objects as `hktypes::dynamic::dump` and `packfile::objects::Document::dump` give
+/// them.
 fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
     let format = "ron";
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
