@@ -129,10 +129,11 @@ fn dump_prints_the_object_tree_in_both_formats() {
     let json = common::run(hkgen().args(["dump", "--format", "json"]).arg(&e.path));
     assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(v[0]["id"], "#1");
-    assert_eq!(v[0]["type"], "hkRootLevelContainer");
-    let skeleton = v.as_array().unwrap().iter().find(|o| o["type"] == "hkaSkeleton").expect("a skeleton");
-    assert!(skeleton["value"]["bones"].as_array().unwrap().len() > 1);
+    assert_eq!((v["format"].as_str(), v["root"].as_u64()), (Some("tag0"), Some(1)));
+    assert_eq!(v["objects"][0]["handle"], 1);
+    assert_eq!(v["objects"][0]["class"], "hkRootLevelContainer");
+    let skeleton = v["objects"].as_array().unwrap().iter().find(|o| o["class"] == "hkaSkeleton").expect("a skeleton");
+    assert!(skeleton["members"]["bones"].as_array().unwrap().len() > 1);
     let ron = common::run(hkgen().arg("dump").arg(&e.path));
     assert!(ron.status.success());
     assert!(String::from_utf8_lossy(&ron.stdout).contains("type: \"hkaSkeleton\""));
@@ -186,7 +187,7 @@ fn dump_of_a_packfile_needs_no_schemas_folder() {
     assert!(compiled.status.success(), "{}", stderr(&compiled));
     assert!(!dir.join("schemas").exists());
     let v: serde_json::Value = serde_json::from_slice(&compiled.stdout).unwrap();
-    let objects = v.as_array().unwrap();
+    let objects = v["objects"].as_array().unwrap();
     assert_eq!(objects.len(), 126);
     assert_eq!(objects.iter().filter(|o| o["members"].is_object()).count(), 126);
     assert_eq!(compiled.stdout, snapshots.stdout);

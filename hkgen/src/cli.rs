@@ -1,5 +1,6 @@
-//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files, `diff`
-//! snapshots, `codegen` to print the Rust code the root crate's build script generates.
+//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files (and `build`
+//! a dump back into its file), `diff` snapshots, `codegen` to print the Rust code the root
+//! crate's build script generates.
 //!
 //! The binary lives in the root crate (`src/main.rs`), which hands [`main_with`] the generated
 //! classes of every SDK it was built with, so that `verify` reads objects through them.
@@ -52,11 +53,19 @@ enum Command {
         old: String,
         new: String,
     },
-    /// Print the objects of a tagfile or packfile with Havok's names, for people and for diffs.
+    /// Print the objects of a tagfile or packfile with Havok's names: for people (`text`, the
+    /// default), or in one shape for both formats (`json`, `ron`) that `hkgen build` turns back
+    /// into the same bytes.
     Dump {
-        /// `ron` or `json`.
-        #[arg(long, default_value = "ron", value_parser = ["ron", "json"])]
+        /// `text` (a readable listing), `json` or `ron` (the dump shape of `hktypes::dump`).
+        #[arg(long, default_value = "text", value_parser = ["text", "ron", "json"])]
         format: String,
+        /// Write to this file instead of stdout (an existing file only with --force).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+        /// Let --out replace an existing file.
+        #[arg(long)]
+        force: bool,
         /// TCM0 compendia (files or directories) for a tagfile that names one. Without it, the
         /// compendia beside the file (its directory and the two above, two levels down each) are tried.
         #[arg(long = "compendium", value_name = "PATH")]
@@ -102,6 +111,23 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         schemas: Option<PathBuf>,
         /// With a directory INPUT: replace files that already exist under OUT.
+        #[arg(long)]
+        force: bool,
+        input: PathBuf,
+        output: PathBuf,
+    },
+    /// Turn a dump (`hkgen dump --format json|ron`, told apart by content) back into the binary
+    /// file it was dumped from, byte for byte.
+    Build {
+        /// TCM0 compendia (files or directories) for a dump of a tagfile that names one. Without
+        /// it, the compendia beside the input (its directory and the two above) are tried.
+        #[arg(long = "compendium", value_name = "PATH")]
+        compendia: Vec<PathBuf>,
+        /// Snapshots of your own whose packfile class schemas (`<sdk>/classes/`) lay out the
+        /// objects. Default: the classes compiled into this program.
+        #[arg(long, value_name = "DIR")]
+        schemas: Option<PathBuf>,
+        /// Replace OUT when it exists.
         #[arg(long)]
         force: bool,
         input: PathBuf,
@@ -218,8 +244,18 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: PackfileClassesO
         Command::Verify { json, compendia, schemas, skip_unknown, inputs } => {
             verify(json, compendia, &schemas, skip_unknown, inputs, classes, packfile_classes)
         }
-        Command::Dump { format, compendia, schemas, file } => {
-            PackSources::new(schemas, packfile_sources).and_then(|s| dump(&format, compendia, &s, &file))
+        Command::Dump { format, out, force, compendia, schemas, file } => PackSources::new(schemas, packfile_sources).and_then(|s| {
+            if format == "text" {
+                if out.is_some() {
+                    return Err("--out is for --format json or ron".to_owned());
+                }
+                dump(compendia, &s, &file)
+            } else {
+                dump_shape(&format, out.as_deref(), force, compendia, &s, &file)
+            }
+        }),
+        Command::Build { compendia, schemas, force, input, output } => {
+            PackSources::new(schemas, packfile_sources).and_then(|s| build(compendia, &s, force, &input, &output))
         }
         Command::Convert { layout, to, floats, havok_order, schemas, force, input, output } => PackSources::new(schemas, packfile_sources)
             .and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force }, &s, &input, &output)),
@@ -762,7 +798,11 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     Ok(Some(format!("{} -> {} ({form}): {} bytes", input.display(), output.display(), out.len())))
 }
 
-fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
+/// The readable listing of `hkgen dump` (`--format text`): RON of a tagfile's items and a
+/// packfile's objects as `hktypes::dynamic::dump` and `packfile::objects::Document::dump` give
+/// them.
+fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
+    let format = "ron";
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
     if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {
@@ -795,6 +835,100 @@ fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &PackSources, fil
     };
     // A closed pipe (`hkgen dump f | head`) ends the output quietly.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `bytes` to `path`, which must not exist unless `force`.
+fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
+    if !force && path.exists() {
+        return Err(format!("{} exists; --force replaces it", path.display()));
+    }
+    write_output(path, bytes)
+}
+
+/// A file in the one dump shape of both formats (`hktypes::dump`); a TCM0 compendium, which holds
+/// no objects, as its ids and type table.
+fn dump_shape(format: &str, out: Option<&Path>, force: bool, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
+    let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
+    let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {
+        bytes = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
+    }
+    let shape = if hktypes::packfile::sniff(&bytes) || hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Packfile) {
+        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
+        hktypes::dump::dump_packfile(&doc).map_err(located)?
+    } else {
+        match inputs::sniff(&bytes) {
+            inputs::Format::Tag0 => {}
+            inputs::Format::Tcm0 if out.is_none() => return dump_compendium(format, &bytes, file),
+            inputs::Format::Tcm0 => return Err(format!("{}: a compendium holds no objects to dump to a file", file.display())),
+            _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
+        }
+        let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
+            .map_err(|e| e.to_string())?;
+        let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file)).map_err(|e| {
+            let e = located(e);
+            missing_compendium_hint(&e, &bytes).unwrap_or(e)
+        })?;
+        hktypes::dump::dump_tagfile(&t).map_err(located)?
+    };
+    let text = dump_text(format, &shape)?;
+    match out {
+        Some(path) => {
+            write_new(path, text.as_bytes(), force)?;
+            eprintln!("{} -> {} ({format}): {} objects, {} bytes", file.display(), path.display(), shape.objects.len(), text.len());
+        }
+        // A closed pipe (`hkgen dump f | head`) ends the output quietly.
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A dump's text: pretty JSON or RON, ending in a newline.
+pub fn dump_text(format: &str, dump: &hktypes::dump::Dump) -> Result<String, String> {
+    let mut text = match format {
+        "json" => serde_json::to_string_pretty(dump).map_err(|e| e.to_string())?,
+        _ => ron::ser::to_string_pretty(dump, ron::ser::PrettyConfig::new().indentor("  ".to_owned())).map_err(|e| e.to_string())?,
+    };
+    text.push('\n');
+    Ok(text)
+}
+
+/// A dump's text read back: JSON when it starts with `{`, else RON.
+pub fn parse_dump(text: &[u8]) -> Result<hktypes::dump::Dump, String> {
+    let s = std::str::from_utf8(text).map_err(|e| format!("a dump is UTF-8 text: {e}"))?;
+    if s.trim_start().starts_with('{') {
+        serde_json::from_str(s).map_err(|e| format!("JSON dump: {e}"))
+    } else {
+        ron::from_str(s).map_err(|e| format!("RON dump: {e}"))
+    }
+}
+
+/// A dump back to the binary file.
+fn build(compendium_paths: Vec<PathBuf>, schemas: &PackSources, force: bool, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
+    let text = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    let dump = parse_dump(&text).map_err(|e| format!("{}: {e}", input.display()))?;
+    let compendia = if dump.kept.compendium.is_some() {
+        if compendium_paths.is_empty() { Compendia::load_near(input) } else { Compendia::load(&compendium_paths) }.map_err(|e| e.to_string())?
+    } else {
+        Compendia::default()
+    };
+    let set = compendia.set_for(input);
+    let sdk = hkgen::reflection::sources::sdk_of_contents_version(&dump.sdk);
+    let options = hktypes::dump::BuildOptions { compendia: Some(&set), packfile_classes: schemas.for_sdk(&sdk) };
+    let bytes = hktypes::dump::build(&dump, &options, text.len()).map_err(|e| {
+        let e = located(e);
+        if e.contains("compendium") && dump.kept.compendium.is_some() {
+            format!("{e} (pass the .compendium file or a folder holding it with --compendium PATH)")
+        } else {
+            e
+        }
+    })?;
+    write_new(output, &bytes, force)?;
+    eprintln!("{} ({}) -> {}: {} objects, {} bytes", input.display(), dump.format, output.display(), dump.objects.len(), bytes.len());
     Ok(ExitCode::SUCCESS)
 }
 

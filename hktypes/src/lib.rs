@@ -48,6 +48,7 @@ macro_rules! phantom_handle_impls {
 
 pub mod bytes;
 pub mod document;
+pub mod dump;
 pub mod dynamic;
 pub mod error;
 pub mod graph;

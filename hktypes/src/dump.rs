@@ -1,0 +1,1900 @@
+//! A Havok file of either format as one plain-data shape (`hkgen dump --format json|ron`), and
+//! that shape back to the same bytes (`hkgen build`).
+//!
+//! # The shape
+//!
+//! ```text
+//! { format: "tag0" | "packfile", sdk, layout?, root?, objects: [ {handle, class, members?, untyped?, kept?} ], kept }
+//! ```
+//!
+//! - `format`: `tag0` (a TAG0 tagfile) or `packfile` (a binary packfile of any version).
+//! - `sdk`: the SDK version (`2018.1`, `2014.2`, ...); a packfile's from its contents version.
+//! - `layout`: a packfile's layout rules (`8,1,0,1`: pointer size, little-endian,
+//!   reuse-padding, empty-base); absent for tagfiles, which have one layout.
+//! - `root`: the handle of the root object.
+//! - `objects`: every object in file order, each with its `handle` (a tagfile's item index, a
+//!   packfile's object index: what pointers name), its `class` (the full type name) and its
+//!   `members` by Havok name, the ancestors' first (a tagfile object whose type is no record, which
+//!   Havok does not write, holds its one value under the name `""`). An object no class
+//!   description matched (packfile only) has `untyped` instead: its bytes in hex and its fixups.
+//!
+//! Values are the same whatever the format ([`Val`]): `null` (a null pointer, string or array),
+//! booleans, integers, reals (the shortest decimal that reads back to the same 32 bits; a real
+//! whose text would not, a NaN or an infinity is `{"bits": "0x7fc00001"}`), strings (a packfile
+//! enum or flags member by item name where one item has its value; [`build`] also reads `A|B`
+//! for flags; a tagfile's type table names no items, so its enums stay numbers), lists (arrays, C arrays, vectors,
+//! matrices in storage order, a variant as its two pointers), records (`{member: value}`),
+//! pointers `{"ref": HANDLE}` (`{"ref": H, "offset": N}` into an object, `{"section": S,
+//! "offset": N}` into another packfile section), `{"bytes": "hex"}` (bytes no member describes, a
+//! string that is not UTF-8), and `{"items": [...], "capacity": N}` for an `hkArray` whose
+//! capacity word is not the stock `len | 0x80000000`. A `hkHalf` is the real its 16 bits are the
+//! top of.
+//!
+//! What a byte-exact rebuild needs beyond the values sits in `kept`, never mixed with them (it is
+//! what the lossless XML forms keep in their `hkgen:` comments and attributes):
+//! - the document's `kept` ([`Kept`]): a packfile's `container` (the file with `__data__`
+//!   emptied, in hex: header, `__classnames__`, `__types__`, each section's fill); a tagfile's
+//!   `sdkv`, its `types` (the type records a `TYPE` section is written from) or, for a TCRF
+//!   file, its `compendium` id and `tcrf` bytes (the types then come from the compendium), and
+//!   `trailing` bytes after `TAG0`;
+//! - an object's `kept` ([`ObjectKept`]), only where the object has any: a packfile object's
+//!   `class_ref` (where its virtual fixup names its class, when not the class's own entry),
+//!   `align8` (arrays on 8-byte boundaries), `places`/`end`/`padding` (the bytes of
+//!   [`crate::packfile::objects::Kept`]); a tagfile object's `type` (its type index, when not
+//!   the first type of its name), `kind` (the item kind byte, when not the stock one) and `runs`:
+//!   per member path (`bones[3].name`) the run facts of arrays and strings that differ from
+//!   what the type table gives (the run's element `type`, its `kind` byte, `share`: the number
+//!   of a run that several slots name, made once).
+//!
+//! # Reading a dump back
+//!
+//! [`build`] lays the objects out again: a tagfile through the same item builder and writer as
+//! `<hktagfile>` XML (`TYPE` written again from the kept records, or `TCRF` when the compendium is
+//! given), a packfile through [`crate::packfile::objects::Document`]'s writer with each class
+//! described by the first given source that has it under the signature `__classnames__` states.
+//! Every error is a value naming its place in the dump (`objects[3] (handle 7,
+//! hkaSkeleton).bones[2].name: a string where a number belongs`): a value of the wrong kind, an
+//! unknown class or member, a missing member, a pointer to no object, a number out of its
+//! type's range. Item bytes are bounded by 16 per byte of the dump text plus 1 MiB, as the XML
+//! readers bound theirs.
+
+use crate::error::{ErrorKind, Result, ValueError};
+use crate::packfile::layout::{ClassSet, ClassSource, Layouts as PackLayouts, Member, MemberType};
+use crate::packfile::objects::{
+    self, Array, ArrayAlign, Body, Document as PackDocument, Ref, Untyped, Value, HIDDEN,
+};
+use crate::packfile::{LayoutRules, PackFile};
+use crate::reflect::layout::Layouts;
+use crate::reflect::{Kind, TypeIndex, TypeRecord, TypeTable};
+use crate::tagfile::compendium::{CompendiumId, CompendiumSet};
+use crate::tagfile::index::{KIND_OBJECT, KIND_RUN};
+use crate::tagfile::items::{ItemBytes, ItemData, Items};
+use crate::tagfile::{TagFile, TypeSource};
+use crate::Handle;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+/// How deep values may nest.
+pub const MAX_DEPTH: usize = 64;
+
+/// A whole file as plain data (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dump {
+    /// `tag0` or `packfile`.
+    pub format: String,
+    /// The SDK version.
+    pub sdk: String,
+    /// A packfile's layout rules (`8,1,0,1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<String>,
+    /// The root object's handle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<u32>,
+    /// The objects in file order.
+    pub objects: Vec<DumpObject>,
+    /// What a byte-exact rebuild needs beyond the values.
+    pub kept: Kept,
+}
+
+/// One object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DumpObject {
+    /// What pointers to it name.
+    pub handle: u32,
+    /// Its class (a tagfile type's full name).
+    pub class: String,
+    /// Its members by Havok name, the ancestors' first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Members>,
+    /// A packfile object no class description matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untyped: Option<UntypedObject>,
+    /// What its bytes hold beyond its values.
+    #[serde(default, skip_serializing_if = "ObjectKept::is_empty")]
+    pub kept: ObjectKept,
+}
+
+/// A packfile object kept as its bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UntypedObject {
+    /// Its bytes in hex, from its start to the next object.
+    pub bytes: String,
+    /// Local fixups `(source, target)`, relative to the object's start.
+    #[serde(default)]
+    pub local: Vec<(u32, u32)>,
+    /// Global fixups: the source relative to the object's start, and the pointer.
+    #[serde(default)]
+    pub global: Vec<(u32, Val)>,
+}
+
+/// The document's facts beyond its values.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Kept {
+    /// A packfile's container with `__data__` emptied, in hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// A tagfile's `SDKV` body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sdkv: Option<String>,
+    /// A tagfile's type records (the null type left out), unless its types are a compendium's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub types: Option<Vec<TypeRecord>>,
+    /// The compendium id a TCRF file names, in hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compendium: Option<String>,
+    /// The `TCRF` bytes after the id, in hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcrf: Option<String>,
+    /// Bytes after the `TAG0` section, in hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trailing: Option<String>,
+}
+
+/// An object's facts beyond its values (every field empty for most objects).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ObjectKept {
+    /// Packfile: the virtual fixup's class-name section and offset, when not the class's entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_ref: Option<(u32, u32)>,
+    /// Packfile: array elements on 8-byte boundaries.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub align8: bool,
+    /// Packfile: where out-of-line data starts, `(from, to)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<(u32, u32)>,
+    /// Packfile: where the object's bytes end, `(from, to)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<(u32, u32)>,
+    /// Packfile: padding bytes that are not zero, `(offset, hex)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub padding: Vec<(u32, String)>,
+    /// Tagfile: the object's type index, when not the first type of its name.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub ty: Option<u32>,
+    /// Tagfile: the item kind byte, when not the stock one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<u8>,
+    /// Tagfile: run facts by member path.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub runs: BTreeMap<String, RunKept>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl ObjectKept {
+    /// Nothing kept.
+    pub fn is_empty(&self) -> bool {
+        *self == ObjectKept::default()
+    }
+}
+
+/// A tagfile run's facts that its member's type does not give.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunKept {
+    /// The element type index, when not the member's element type (a string's: `char`).
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub ty: Option<u32>,
+    /// The item kind byte, when not the stock one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<u8>,
+    /// The run's item index where several slots name it: the first place makes it, the others
+    /// name it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<u32>,
+}
+
+/// Members by Havok name, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Members(pub Vec<(String, Val)>);
+
+/// One value (see the module documentation for its text forms).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    /// A null pointer, string or array; a `void` member.
+    Null,
+    /// A bool.
+    Bool(bool),
+    /// A negative integer.
+    Int(i64),
+    /// A non-negative integer.
+    UInt(u64),
+    /// A real.
+    Real(f32),
+    /// A real by its bits.
+    Bits(u32),
+    /// A string, or an enum item's name.
+    Str(String),
+    /// Elements.
+    List(Vec<Val>),
+    /// An `hkArray` with its capacity word.
+    Array(Vec<Val>, u32),
+    /// Members.
+    Record(Members),
+    /// A pointer: handle and offset into it.
+    Ref(u32, Option<u32>),
+    /// A pointer into another packfile section.
+    Section(u32, u32),
+    /// Bytes.
+    Bytes(Vec<u8>),
+}
+
+// ---------------------------------------------------------------------------------------------
+// serde of values
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        write!(s, "{b:02x}").unwrap();
+    }
+    s
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    let s = s.as_bytes();
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    s.chunks_exact(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())
+        .collect()
+}
+
+impl Members {
+    /// Every one of `names` once, and nothing else.
+    fn check<'n>(
+        &self,
+        names: impl Iterator<Item = &'n str> + Clone,
+        at: &At,
+    ) -> std::result::Result<(), ValueError> {
+        for (k, (name, _)) in self.0.iter().enumerate() {
+            if !names.clone().any(|n| n == name) {
+                return Err(at.err(format!("no member {name:?}")));
+            }
+            if self.0[..k].iter().any(|(n, _)| n == name) {
+                return Err(at.err(format!("member {name:?} twice")));
+            }
+        }
+        for n in names {
+            if !self.0.iter().any(|(m, _)| m == n) {
+                return Err(at.err(format!("member {n:?} is missing")));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Members {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Members {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match Val::deserialize(d)? {
+            Val::Record(m) => Ok(m),
+            _ => Err(de::Error::custom(
+                "members are a map of member name to value",
+            )),
+        }
+    }
+}
+
+impl Serialize for Val {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Val::Null => s.serialize_none(),
+            Val::Bool(b) => s.serialize_bool(*b),
+            Val::Int(i) => s.serialize_i64(*i),
+            Val::UInt(u) => s.serialize_u64(*u),
+            Val::Real(x) => s.serialize_f32(*x),
+            Val::Bits(b) => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("bits", &format!("{b:#010x}"))?;
+                m.end()
+            }
+            Val::Str(t) => s.serialize_str(t),
+            Val::List(v) => {
+                let mut q = s.serialize_seq(Some(v.len()))?;
+                for x in v {
+                    q.serialize_element(x)?;
+                }
+                q.end()
+            }
+            Val::Array(v, capacity) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("items", &Val::List(v.clone()))?;
+                m.serialize_entry("capacity", capacity)?;
+                m.end()
+            }
+            Val::Record(m) => m.serialize(s),
+            Val::Ref(h, at) => {
+                let mut m = s.serialize_map(Some(1 + usize::from(at.is_some())))?;
+                m.serialize_entry("ref", h)?;
+                if let Some(at) = at {
+                    m.serialize_entry("offset", at)?;
+                }
+                m.end()
+            }
+            Val::Section(sec, at) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("section", sec)?;
+                m.serialize_entry("offset", at)?;
+                m.end()
+            }
+            Val::Bytes(b) => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("bytes", &hex(b))?;
+                m.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Val {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(ValVisitor)
+    }
+}
+
+struct ValVisitor;
+
+impl<'de> Visitor<'de> for ValVisitor {
+    type Value = Val;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a Havok value: null, bool, number, string, list or map")
+    }
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Val, E> {
+        Ok(Val::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> std::result::Result<Val, E> {
+        Ok(Val::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Val, D::Error> {
+        Val::deserialize(d)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> std::result::Result<Val, E> {
+        Ok(Val::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> std::result::Result<Val, E> {
+        Ok(if i < 0 {
+            Val::Int(i)
+        } else {
+            Val::UInt(i as u64)
+        })
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> std::result::Result<Val, E> {
+        Ok(Val::UInt(u))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> std::result::Result<Val, E> {
+        Ok(Val::Real(x as f32))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<Val, E> {
+        Ok(Val::Str(s.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> std::result::Result<Val, E> {
+        Ok(Val::Str(s))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> std::result::Result<Val, A::Error> {
+        // No capacity from the input's claim: the elements are read one by one.
+        let mut v = Vec::new();
+        while let Some(x) = a.next_element()? {
+            v.push(x);
+        }
+        Ok(Val::List(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> std::result::Result<Val, A::Error> {
+        let mut v: Vec<(String, Val)> = Vec::new();
+        while let Some((k, x)) = a.next_entry::<String, Val>()? {
+            v.push((k, x));
+        }
+        Ok(special(&v).unwrap_or(Val::Record(Members(v))))
+    }
+}
+
+/// The forms of a map that are not a record: `ref`, `section`, `bytes`, `bits`, `items`.
+fn special(v: &[(String, Val)]) -> Option<Val> {
+    let get = |k: &str| v.iter().find(|(n, _)| n == k).map(|(_, x)| x);
+    let num = |x: Option<&Val>| match x {
+        Some(Val::UInt(u)) => u32::try_from(*u).ok(),
+        _ => None,
+    };
+    // In any order: a hand-edited dump, or one that went through a sorted map, has them so.
+    let mut keys: Vec<&str> = v.iter().map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
+    match keys.as_slice() {
+        ["ref"] => Some(Val::Ref(num(get("ref"))?, None)),
+        ["offset", "ref"] => Some(Val::Ref(num(get("ref"))?, Some(num(get("offset"))?))),
+        ["offset", "section"] => Some(Val::Section(num(get("section"))?, num(get("offset"))?)),
+        ["bytes"] => match get("bytes") {
+            Some(Val::Str(s)) => Some(Val::Bytes(unhex(s)?)),
+            _ => None,
+        },
+        ["bits"] => match get("bits") {
+            Some(Val::Str(s)) => u32::from_str_radix(s.trim_start_matches("0x"), 16)
+                .ok()
+                .map(Val::Bits),
+            _ => None,
+        },
+        ["capacity", "items"] => match (get("items"), get("capacity")) {
+            (Some(Val::List(items)), c) => Some(Val::Array(items.clone(), num(c)?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl Val {
+    fn kind(&self) -> &'static str {
+        match self {
+            Val::Null => "null",
+            Val::Bool(_) => "a bool",
+            Val::Int(_) | Val::UInt(_) => "an integer",
+            Val::Real(_) | Val::Bits(_) => "a real",
+            Val::Str(_) => "a string",
+            Val::List(_) | Val::Array(..) => "a list",
+            Val::Record(_) => "a record",
+            Val::Ref(..) | Val::Section(..) => "a pointer",
+            Val::Bytes(_) => "bytes",
+        }
+    }
+}
+
+/// A real as its shortest text where that reads back to the same bits through an `f64` (as
+/// JSON and RON readers read numbers), else by its bits.
+fn real(x: f32) -> Val {
+    if x.is_finite() {
+        let short: f64 = ryu::Buffer::new()
+            .format_finite(x)
+            .parse()
+            .unwrap_or(f64::NAN);
+        if (short as f32).to_bits() == x.to_bits() {
+            return Val::Real(x);
+        }
+    }
+    Val::Bits(x.to_bits())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/// Where in the dump a value sits: `objects[3] (handle 7, hkaSkeleton).bones[2].name`.
+#[derive(Clone)]
+struct At {
+    path: String,
+}
+
+impl At {
+    fn object(k: usize, o: &DumpObject) -> At {
+        At {
+            path: format!("objects[{k}] (handle {}, {})", o.handle, o.class),
+        }
+    }
+    fn field(&self, name: &str) -> At {
+        At {
+            path: format!("{}.{name}", self.path),
+        }
+    }
+    fn index(&self, i: usize) -> At {
+        At {
+            path: format!("{}[{i}]", self.path),
+        }
+    }
+    fn err(&self, msg: impl std::fmt::Display) -> ValueError {
+        ValueError::new(ErrorKind::Invalid(format!("dump {}: {msg}", self.path)))
+    }
+    fn wrong(&self, v: &Val, want: &str) -> ValueError {
+        self.err(format!("{} where {want} belongs", v.kind()))
+    }
+}
+
+fn top(msg: impl std::fmt::Display) -> ValueError {
+    ValueError::new(ErrorKind::Invalid(format!("dump: {msg}")))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tagfiles
+
+/// The run facts of a tagfile member, by its path within its object.
+struct TagDumper<'a, 't> {
+    items: &'a Items,
+    layouts: Layouts<'t>,
+    /// Per item: how many slots other than pointers name it.
+    named: Vec<u8>,
+    /// The first type index of each full name.
+    first_of_name: HashMap<String, TypeIndex>,
+    char_type: Option<TypeIndex>,
+}
+
+/// A TAG0 file as a [`Dump`].
+pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
+    let mut layouts = file.layouts();
+    let items = Items::read(file, &mut layouts)?;
+    let mut named = vec![0u8; items.items.len()];
+    for it in &items.items {
+        for (_, slot, t) in it.references() {
+            if slot.kind != crate::reflect::layout::SlotKind::Pointer {
+                if let Some(n) = named.get_mut(t as usize) {
+                    *n = n.saturating_add(1);
+                }
+            }
+        }
+    }
+    let table = layouts.table();
+    let mut first_of_name = HashMap::new();
+    for (i, _) in table.iter() {
+        first_of_name.entry(table.full_name(i)).or_insert(i);
+    }
+    let char_type = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
+    let mut d = TagDumper {
+        items: &items,
+        layouts,
+        named,
+        first_of_name,
+        char_type,
+    };
+    let mut objects = Vec::new();
+    for (i, it) in items.items.iter().enumerate().skip(1) {
+        if !it.is_object() {
+            continue;
+        }
+        let class = table.full_name(it.ty);
+        let mut kept = ObjectKept::default();
+        if d.first_of_name.get(&class) != Some(&it.ty) {
+            kept.ty = Some(it.ty);
+        }
+        if it.kind_byte != KIND_OBJECT << 4 {
+            kept.kind = Some(it.kind_byte);
+        }
+        let v = d
+            .value(it.ty, &it.bytes, "", &mut kept, 0)
+            .map_err(|e| e.in_context(format!("object {i}")))?;
+        let members = match v {
+            Val::Record(m) => m,
+            other => Members(vec![(String::new(), other)]),
+        };
+        objects.push(DumpObject {
+            handle: i as u32,
+            class,
+            members: Some(members),
+            untyped: None,
+            kept,
+        });
+    }
+    let mut kept = Kept {
+        sdkv: Some(String::from_utf8_lossy(file.sdkv_raw).into_owned()),
+        ..Kept::default()
+    };
+    if String::from_utf8_lossy(file.sdkv_raw).as_bytes() != file.sdkv_raw {
+        return Err(top("an SDKV that is not UTF-8").into());
+    }
+    match &file.source {
+        TypeSource::Own => {
+            kept.types = Some(
+                (1..table.types.len() as TypeIndex)
+                    .filter_map(|i| table.record(i))
+                    .collect(),
+            )
+        }
+        TypeSource::Compendium { id, rest } => {
+            kept.compendium = Some(hex(&id.0));
+            kept.tcrf = Some(hex(rest));
+        }
+    }
+    if !file.trailing.is_empty() {
+        kept.trailing = Some(hex(file.trailing));
+    }
+    Ok(Dump {
+        format: "tag0".to_owned(),
+        sdk: file.sdk_version(),
+        layout: None,
+        root: objects.first().map(|o| o.handle),
+        objects,
+        kept,
+    })
+}
+
+impl TagDumper<'_, '_> {
+    fn run(&self, index: u32) -> std::result::Result<&ItemData, ValueError> {
+        self.items.items.get(index as usize).ok_or_else(|| {
+            ValueError::new(ErrorKind::IndexOutOfRange {
+                what: "item",
+                index: index.into(),
+                count: self.items.items.len() as u64,
+            })
+        })
+    }
+
+    fn value(
+        &mut self,
+        ty: TypeIndex,
+        bytes: &[u8],
+        path: &str,
+        kept: &mut ObjectKept,
+        depth: usize,
+    ) -> std::result::Result<Val, ValueError> {
+        if depth > MAX_DEPTH {
+            return Err(ValueError::new(ErrorKind::Cycle(format!(
+                "values nested more than {MAX_DEPTH} deep"
+            ))));
+        }
+        let Some(shape) = self.layouts.shape(ty)? else {
+            return Ok(Val::Bytes(bytes.to_vec()));
+        };
+        let table = self.layouts.table();
+        let def = table.get(shape.def);
+        let fmt = def
+            .and_then(|d| d.format())
+            .unwrap_or(crate::reflect::Format(0));
+        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
+        let word = |b: &[u8]| {
+            b.get(..4)
+                .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        };
+        Ok(match shape.kind {
+            Kind::Bool if bytes.len() == 1 && bytes[0] <= 1 => Val::Bool(bytes[0] == 1),
+            Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
+                let mut b = [0u8; 8];
+                b[..bytes.len()].copy_from_slice(bytes);
+                let u = u64::from_le_bytes(b);
+                let shift = 64 - 8 * bytes.len() as u32;
+                let i = ((u << shift) as i64) >> shift;
+                if fmt.is_signed() && i < 0 {
+                    Val::Int(i)
+                } else {
+                    Val::UInt(u)
+                }
+            }
+            Kind::Float if bytes.len() == 4 => {
+                real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+            }
+            Kind::Float if bytes.len() == 2 => real(f32::from_bits(
+                u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16,
+            )),
+            Kind::Pointer => match word(bytes) {
+                0 => Val::Null,
+                i => Val::Ref(i, None),
+            },
+            Kind::String => match word(bytes) {
+                0 => Val::Null,
+                i => {
+                    let run = self.run(i)?;
+                    let text = run
+                        .bytes
+                        .strip_suffix(&[0])
+                        .and_then(|t| std::str::from_utf8(t).ok())
+                        .filter(|t| !t.contains('\0'));
+                    let v = match text {
+                        Some(t) => Val::Str(t.to_owned()),
+                        None => Val::Bytes(run.bytes.to_vec()),
+                    };
+                    let facts = RunKept {
+                        ty: (Some(run.ty) != self.char_type).then_some(run.ty),
+                        kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
+                        share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
+                    };
+                    if facts != RunKept::default() {
+                        kept.runs.insert(path.to_owned(), facts);
+                    }
+                    v
+                }
+            },
+            Kind::Array if !fmt.is_fixed_array() => match word(bytes) {
+                0 => Val::Null,
+                i => {
+                    let run = self.run(i)?.clone();
+                    let facts = RunKept {
+                        ty: (run.ty != subtype).then_some(run.ty),
+                        kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
+                        share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
+                    };
+                    if facts != RunKept::default() {
+                        kept.runs.insert(path.to_owned(), facts);
+                    }
+                    Val::List(self.elements(
+                        run.ty,
+                        &run.bytes,
+                        run.count as usize,
+                        run.elem_size as usize,
+                        path,
+                        kept,
+                        depth,
+                    )?)
+                }
+            },
+            Kind::Array => {
+                let n = fmt.fixed_count() as usize;
+                let size = self.layouts.size_of(subtype)? as usize;
+                if subtype == 0 || size.checked_mul(n) != Some(bytes.len()) {
+                    return Ok(Val::Bytes(bytes.to_vec()));
+                }
+                Val::List(self.elements(subtype, bytes, n, size, path, kept, depth)?)
+            }
+            Kind::Record => {
+                let mut fields = Vec::new();
+                for owner in table.ancestry(shape.def) {
+                    if let Some(t) = table.get(owner) {
+                        fields.extend(table.fields_of(t).iter().cloned());
+                    }
+                }
+                let mut out = Vec::with_capacity(fields.len());
+                for f in fields {
+                    let size = self.layouts.size_of(f.ty)? as usize;
+                    let at = f.offset as usize;
+                    let b = bytes.get(at..at + size).ok_or_else(|| {
+                        ValueError::invalid(
+                            0,
+                            format!(
+                                "member {} lies outside its {}-byte owner",
+                                f.name,
+                                bytes.len()
+                            ),
+                        )
+                    })?;
+                    let p = if path.is_empty() {
+                        f.name.to_string()
+                    } else {
+                        format!("{path}.{}", f.name)
+                    };
+                    let v = self
+                        .value(f.ty, b, &p, kept, depth + 1)
+                        .map_err(|e| e.in_context(f.name.to_string()))?;
+                    out.push((f.name.to_string(), v));
+                }
+                Val::Record(Members(out))
+            }
+            _ => Val::Bytes(bytes.to_vec()),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn elements(
+        &mut self,
+        ty: TypeIndex,
+        bytes: &[u8],
+        n: usize,
+        size: usize,
+        path: &str,
+        kept: &mut ObjectKept,
+        depth: usize,
+    ) -> std::result::Result<Vec<Val>, ValueError> {
+        let mut out = Vec::with_capacity(n.min(bytes.len()));
+        for k in 0..n {
+            let b = bytes.get(k * size..(k + 1) * size).ok_or_else(|| {
+                ValueError::invalid(0, format!("element {k} lies outside its run"))
+            })?;
+            out.push(
+                self.value(ty, b, &format!("{path}[{k}]"), kept, depth + 1)
+                    .map_err(|e| e.in_context(format!("[{k}]")))?,
+            );
+        }
+        Ok(out)
+    }
+}
+
+/// Item bytes a dump may describe: this many per byte of its text, plus [`BYTES_SLACK`].
+const BYTES_PER_TEXT_BYTE: usize = 16;
+const BYTES_SLACK: usize = 1 << 20;
+
+struct TagBuilder<'t> {
+    layouts: Layouts<'t>,
+    items: Vec<ItemData>,
+    /// Dump handle -> new item index.
+    objects: HashMap<u32, u32>,
+    /// Shared run number -> the item made for it.
+    runs: HashMap<u32, u32>,
+    char_type: Option<TypeIndex>,
+    budget: usize,
+}
+
+fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Result<Vec<u8>> {
+    let kept = &dump.kept;
+    let sdkv = kept
+        .sdkv
+        .clone()
+        .ok_or_else(|| top("kept.sdkv is missing"))?
+        .into_bytes();
+    let trailing = match &kept.trailing {
+        Some(t) => unhex(t).ok_or_else(|| top("kept.trailing is not hex"))?,
+        None => Vec::new(),
+    };
+    let compendium = match &kept.compendium {
+        Some(c) => {
+            let id: [u8; 8] = unhex(c)
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| top("kept.compendium is not 8 bytes of hex"))?;
+            let rest = unhex(kept.tcrf.as_deref().unwrap_or(""))
+                .ok_or_else(|| top("kept.tcrf is not hex"))?;
+            Some((CompendiumId(id), rest))
+        }
+        None => None,
+    };
+    let types: TypeTable = match (&kept.types, &compendium) {
+        (Some(records), _) => TypeTable::from_records(
+            std::iter::once(TypeRecord::default()).chain(records.iter().cloned()),
+        ),
+        (None, Some((id, _))) => compendia
+            .get(id)
+            .map(|t| (**t).clone())
+            .ok_or_else(|| ValueError::new(ErrorKind::MissingCompendium(id.to_string())))?,
+        (None, None) => return Err(top("kept holds neither types nor a compendium").into()),
+    };
+    let mut first_of_name = HashMap::new();
+    for (i, _) in types.iter() {
+        first_of_name.entry(types.full_name(i)).or_insert(i);
+    }
+    let mut b = TagBuilder {
+        layouts: Layouts::new(&types),
+        items: Vec::with_capacity(dump.objects.len().saturating_add(1)),
+        objects: HashMap::new(),
+        runs: HashMap::new(),
+        char_type: types.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i),
+        budget: text_len
+            .saturating_mul(BYTES_PER_TEXT_BYTE)
+            .saturating_add(BYTES_SLACK),
+    };
+    b.items.push(ItemData {
+        ty: 0,
+        kind_byte: 0,
+        count: 0,
+        elem_size: 0,
+        bytes: ItemBytes::default(),
+        slots: crate::reflect::layout::Slots::NONE,
+    });
+    if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
+        return Err(top("the root of a tagfile is its first object").into());
+    }
+    for (k, o) in dump.objects.iter().enumerate() {
+        let at = At::object(k, o);
+        if b.objects.insert(o.handle, k as u32 + 1).is_some() {
+            return Err(at.err("a second object with this handle").into());
+        }
+        let ty = match o.kept.ty {
+            Some(t) if (t as usize) < types.types.len() && t != 0 => t,
+            Some(t) => return Err(at.err(format!("type index {t} is not in the table")).into()),
+            None => *first_of_name
+                .get(&o.class)
+                .ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
+        };
+        if o.untyped.is_some() {
+            return Err(at
+                .err("a tagfile object has members, not untyped bytes")
+                .into());
+        }
+        b.items.push(ItemData {
+            ty,
+            kind_byte: o.kept.kind.unwrap_or(KIND_OBJECT << 4),
+            count: 1,
+            elem_size: 0,
+            bytes: ItemBytes::default(),
+            slots: crate::reflect::layout::Slots::NONE,
+        });
+    }
+    for (k, o) in dump.objects.iter().enumerate() {
+        let at = At::object(k, o);
+        let ty = b.items[k + 1].ty;
+        let size = b.layouts.size_of(ty).map_err(|e| at.err(e))? as usize;
+        let mut bytes = b.take(&at, size)?;
+        let members = o.members.clone().ok_or_else(|| at.err("no members"))?;
+        let v = match members.0.as_slice() {
+            [(name, v)] if name.is_empty() => v.clone(),
+            _ => Val::Record(members),
+        };
+        b.value(ty, &v, &mut bytes, &at, "", &o.kept, 0)?;
+        let slots = b.layouts.slots(ty).map_err(|e| at.err(e))?;
+        let it = &mut b.items[k + 1];
+        it.elem_size = size as u32;
+        it.bytes = bytes.into();
+        it.slots = slots;
+    }
+    let xml = crate::tagfile::xml::XmlTagfile {
+        sdkv,
+        types: types.clone(),
+        items: Items { items: b.items },
+        compendium,
+        trailing,
+    };
+    xml.write_tag0(compendia)
+}
+
+impl TagBuilder<'_> {
+    fn take(&mut self, at: &At, size: usize) -> std::result::Result<Vec<u8>, ValueError> {
+        self.budget = self
+            .budget
+            .checked_sub(size)
+            .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
+        Ok(vec![0; size])
+    }
+
+    fn new_run(
+        &mut self,
+        at: &At,
+        ty: TypeIndex,
+        bytes: Vec<u8>,
+        (count, elem_size): (u32, u32),
+        facts: Option<&RunKept>,
+    ) -> std::result::Result<u32, ValueError> {
+        let slots = self.layouts.slots(ty).map_err(|e| at.err(e))?;
+        self.items.push(ItemData {
+            ty,
+            kind_byte: facts.and_then(|f| f.kind).unwrap_or(KIND_RUN << 4),
+            count,
+            elem_size,
+            bytes: bytes.into(),
+            slots,
+        });
+        let i = u32::try_from(self.items.len() - 1).map_err(|_| at.err("more than 2^32 items"))?;
+        if let Some(s) = facts.and_then(|f| f.share) {
+            self.runs.insert(s, i);
+        }
+        Ok(i)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn value(
+        &mut self,
+        ty: TypeIndex,
+        v: &Val,
+        out: &mut [u8],
+        at: &At,
+        path: &str,
+        kept: &ObjectKept,
+        depth: usize,
+    ) -> std::result::Result<(), ValueError> {
+        if depth > MAX_DEPTH {
+            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
+        }
+        let shape = self.layouts.shape(ty).map_err(|e| at.err(e))?;
+        let table = self.layouts.table();
+        let name = || table.full_name(ty);
+        if let Val::Bytes(bytes) = v {
+            if shape.is_none_or(|s| s.kind != Kind::String) {
+                if bytes.len() != out.len() {
+                    return Err(at.err(format!(
+                        "{} bytes where {} holds {}",
+                        bytes.len(),
+                        name(),
+                        out.len()
+                    )));
+                }
+                out.copy_from_slice(bytes);
+                return Ok(());
+            }
+        }
+        let Some(shape) = shape else {
+            return Err(at.err(format!(
+                "{} where {}, which has no layout, takes bytes",
+                v.kind(),
+                name()
+            )));
+        };
+        let def = table.get(shape.def);
+        let fmt = def
+            .and_then(|d| d.format())
+            .unwrap_or(crate::reflect::Format(0));
+        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
+        let put_index = |out: &mut [u8], i: u32| {
+            if let Some(w) = out.get_mut(..4) {
+                w.copy_from_slice(&i.to_le_bytes());
+            }
+        };
+        let facts = kept.runs.get(path);
+        match (shape.kind, v) {
+            (Kind::Pointer | Kind::String, Val::Null) => put_index(out, 0),
+            (Kind::Array, Val::Null) if !fmt.is_fixed_array() => put_index(out, 0),
+            (Kind::Bool, Val::Bool(x)) if out.len() == 1 => out[0] = u8::from(*x),
+            (Kind::Bool | Kind::Int, Val::UInt(_) | Val::Int(_))
+                if (1..=8).contains(&out.len()) =>
+            {
+                let bits = 8 * out.len() as u32;
+                let raw = match *v {
+                    Val::Int(x)
+                        if fmt.is_signed() && (bits == 64 || x >= -(1i64 << (bits - 1))) =>
+                    {
+                        x as u64
+                    }
+                    Val::UInt(x) if fmt.is_signed() && x <= (i64::MAX as u64) >> (64 - bits) => x,
+                    Val::UInt(x) if !fmt.is_signed() && (bits == 64 || x >> bits == 0) => x,
+                    _ => {
+                        return Err(
+                            at.err(format!("{v:?} is out of range for {} ({bits}-bit)", name()))
+                        )
+                    }
+                };
+                out.copy_from_slice(&raw.to_le_bytes()[..out.len()]);
+            }
+            (Kind::Float, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
+                if out.len() == 4 || out.len() == 2 =>
+            {
+                let x = to_f32(v);
+                if out.len() == 4 {
+                    out.copy_from_slice(&x.to_bits().to_le_bytes());
+                } else {
+                    if x.to_bits() & 0xFFFF != 0 {
+                        return Err(
+                            at.err(format!("{x} is not a half (its low 16 bits are not zero)"))
+                        );
+                    }
+                    out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
+                }
+            }
+            (Kind::Pointer, Val::Ref(h, None)) => {
+                let i = *self.objects.get(h).ok_or_else(|| {
+                    at.err(format!("a pointer to handle {h}, which names no object"))
+                })?;
+                put_index(out, i);
+            }
+            (Kind::String | Kind::Array, _)
+                if !fmt.is_fixed_array()
+                    && facts
+                        .and_then(|f| f.share)
+                        .is_some_and(|s| self.runs.contains_key(&s)) =>
+            {
+                let s = facts.and_then(|f| f.share).unwrap_or(0);
+                put_index(out, self.runs.get(&s).copied().unwrap_or(0));
+            }
+            (Kind::String, Val::Str(_) | Val::Bytes(_)) => {
+                let bytes = match v {
+                    Val::Str(t) => [t.as_bytes(), &[0]].concat(),
+                    Val::Bytes(b) => b.clone(),
+                    _ => Vec::new(),
+                };
+                let elem = match facts.and_then(|f| f.ty) {
+                    Some(t) => t,
+                    None => self
+                        .char_type
+                        .ok_or_else(|| at.err("a string in a table without char"))?,
+                };
+                self.budget = self
+                    .budget
+                    .checked_sub(bytes.len())
+                    .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
+                let count = u32::try_from(bytes.len())
+                    .map_err(|_| at.err("a string of more than 2^32 bytes"))?;
+                let i = self.new_run(at, elem, bytes, (count, 1), facts)?;
+                put_index(out, i);
+            }
+            (Kind::Array, Val::List(elems)) => {
+                let count =
+                    u32::try_from(elems.len()).map_err(|_| at.err("more than 2^32 elements"))?;
+                if fmt.is_fixed_array() {
+                    let size = self.layouts.size_of(subtype).map_err(|e| at.err(e))? as usize;
+                    if count != fmt.fixed_count()
+                        || size.checked_mul(count as usize) != Some(out.len())
+                    {
+                        return Err(at.err(format!(
+                            "{count} elements where {} holds {}",
+                            name(),
+                            fmt.fixed_count()
+                        )));
+                    }
+                    for (k, e) in elems.iter().enumerate() {
+                        self.value(
+                            subtype,
+                            e,
+                            &mut out[k * size..(k + 1) * size],
+                            &at.index(k),
+                            &format!("{path}[{k}]"),
+                            kept,
+                            depth + 1,
+                        )?;
+                    }
+                } else {
+                    let et = facts.and_then(|f| f.ty).unwrap_or(subtype);
+                    if et as usize >= table.types.len() {
+                        return Err(at.err(format!("element type index {et} is not in the table")));
+                    }
+                    let size = self.layouts.size_of(et).map_err(|e| at.err(e))? as usize;
+                    let total = size
+                        .checked_mul(count as usize)
+                        .ok_or_else(|| at.err("array too large"))?;
+                    let mut run = self.take(at, total)?;
+                    for (k, e) in elems.iter().enumerate() {
+                        self.value(
+                            et,
+                            e,
+                            &mut run[k * size..(k + 1) * size],
+                            &at.index(k),
+                            &format!("{path}[{k}]"),
+                            kept,
+                            depth + 1,
+                        )?;
+                    }
+                    let i = self.new_run(at, et, run, (count, size as u32), facts)?;
+                    put_index(out, i);
+                }
+            }
+            (Kind::Record, Val::Record(members)) => {
+                let mut fields = Vec::new();
+                for owner in table.ancestry(shape.def) {
+                    if let Some(t) = table.get(owner) {
+                        fields.extend(table.fields_of(t).iter().cloned());
+                    }
+                }
+                members.check(fields.iter().map(|f| f.name.as_str()), at)?;
+                for (fname, fv) in &members.0 {
+                    let f = fields
+                        .iter()
+                        .find(|f| f.name == fname.as_str())
+                        .ok_or_else(|| at.err(format!("{} has no member {fname:?}", name())))?;
+                    let size = self.layouts.size_of(f.ty).map_err(|e| at.err(e))? as usize;
+                    let range = f.offset as usize..f.offset as usize + size;
+                    if range.end > out.len() {
+                        return Err(at.err(format!(
+                            "member {fname} lies outside its {}-byte owner",
+                            out.len()
+                        )));
+                    }
+                    let p = if path.is_empty() {
+                        fname.clone()
+                    } else {
+                        format!("{path}.{fname}")
+                    };
+                    self.value(
+                        f.ty,
+                        fv,
+                        &mut out[range],
+                        &at.field(fname),
+                        &p,
+                        kept,
+                        depth + 1,
+                    )?;
+                }
+            }
+            _ => {
+                return Err(at.err(format!(
+                    "{} where a value of {} ({:?}, {} bytes) belongs",
+                    v.kind(),
+                    name(),
+                    shape.kind,
+                    out.len()
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+fn to_f32(v: &Val) -> f32 {
+    match *v {
+        Val::Real(x) => x,
+        Val::Bits(b) => f32::from_bits(b),
+        Val::Int(i) => i as f32,
+        Val::UInt(u) => u as f32,
+        _ => f32::NAN,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packfiles
+
+/// A packfile document as a [`Dump`].
+pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
+    let container = container_of(doc).to_bytes()?;
+    let names = doc.file.class_names();
+    let names_index = doc
+        .file
+        .section_index(crate::packfile::file::CLASSNAMES)
+        .unwrap_or(0) as u32;
+    let mut objects = Vec::with_capacity(doc.objects.len());
+    for (i, o) in doc.objects.iter().enumerate() {
+        let mut kept = ObjectKept::default();
+        if names.offset_of(&o.class).map(|off| (names_index, off)) != Some(o.class_ref) {
+            kept.class_ref = Some(o.class_ref);
+        }
+        kept.align8 = o.array_align == ArrayAlign::Eight;
+        kept.places = o.kept.places.clone();
+        kept.end = o.kept.end;
+        kept.padding = o.kept.padding.iter().map(|(at, b)| (*at, hex(b))).collect();
+        let (members, untyped) = match &o.body {
+            Body::Typed(values) => {
+                let ms = members_of(&doc.classes, &o.class);
+                if ms.len() != values.len() {
+                    return Err(top(format!(
+                        "object {i} ({}): {} values for {} members",
+                        o.class,
+                        values.len(),
+                        ms.len()
+                    ))
+                    .into());
+                }
+                let mut out = Vec::with_capacity(values.len());
+                for (m, v) in ms.iter().zip(values) {
+                    out.push((m.name.clone(), pack_val(&doc.classes, m, v)));
+                }
+                (Some(Members(out)), None)
+            }
+            Body::Untyped(u) => (
+                None,
+                Some(UntypedObject {
+                    bytes: hex(&u.bytes),
+                    local: u.local.iter().map(|f| (f.src, f.dst)).collect(),
+                    global: u.global.iter().map(|(s, r)| (*s, ref_val(*r))).collect(),
+                }),
+            ),
+        };
+        objects.push(DumpObject {
+            handle: i as u32,
+            class: o.class.clone(),
+            members,
+            untyped,
+            kept,
+        });
+    }
+    Ok(Dump {
+        format: "packfile".to_owned(),
+        sdk: doc.file.contents_version(),
+        layout: Some(doc.layout().to_string()),
+        root: doc.root.map(|h| h.0),
+        objects,
+        kept: Kept {
+            container: Some(hex(&container)),
+            ..Kept::default()
+        },
+    })
+}
+
+/// `doc`'s container with `__data__` emptied and no root offset.
+fn container_of(doc: &PackDocument) -> PackFile<'static> {
+    let mut file = doc.file.clone();
+    file.header.contents_section_offset = 0;
+    if let Some(s) = file.sections.get_mut(doc.data_index) {
+        s.body = crate::packfile::file::Body::Data(std::borrow::Cow::Owned(Vec::new()));
+        s.local.clear();
+        s.global.clear();
+        s.virtuals.clear();
+    }
+    file
+}
+
+/// A class's members, its ancestors' first, with the hidden bytes where the class has them.
+fn members_of(classes: &ClassSet, class: &str) -> Vec<Member> {
+    let mut chain = Vec::new();
+    let mut next = classes.classes.get(class);
+    while let Some(c) = next {
+        if chain.len() > 64 {
+            break;
+        }
+        chain.push(c);
+        next = c.parent.as_deref().and_then(|p| classes.classes.get(p));
+    }
+    let mut out = Vec::new();
+    for c in chain.into_iter().rev() {
+        out.extend(c.members.iter().cloned());
+        if c.hidden_members {
+            out.push(objects::hidden_member().clone());
+        }
+    }
+    out
+}
+
+fn ref_val(r: Ref) -> Val {
+    match r {
+        Ref::Null => Val::Null,
+        Ref::Object(h) => Val::Ref(h.0, None),
+        Ref::Inside(h, at) => Val::Ref(h.0, Some(at)),
+        Ref::Section(s, at) => Val::Section(s, at),
+    }
+}
+
+fn elem_member(m: &Member) -> Member {
+    Member {
+        name: m.name.clone(),
+        ty: m.subtype,
+        subtype: MemberType::Void,
+        class: m.class.clone(),
+        c_array_size: 0,
+        flags: 0,
+        enumeration: m.enumeration.clone(),
+    }
+}
+
+fn enum_name(classes: &ClassSet, m: &Member, n: i64) -> Option<String> {
+    let items = classes.enums.get(m.enumeration.as_deref()?)?;
+    items.iter().find(|(v, _)| *v == n).map(|(_, s)| s.clone())
+}
+
+/// A read value as a dump value (the reader bounded its nesting).
+fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
+    let enum_like = matches!(m.ty, MemberType::Enum | MemberType::Flags);
+    match v {
+        Value::Void => Val::Null,
+        Value::Bool(b) if *b <= 1 => Val::Bool(*b == 1),
+        Value::Bool(b) => Val::UInt(u64::from(*b)),
+        Value::Int(i) => match enum_name(classes, m, *i).filter(|_| enum_like) {
+            Some(s) => Val::Str(s),
+            None if *i < 0 => Val::Int(*i),
+            None => Val::UInt(*i as u64),
+        },
+        Value::UInt(u) => match i64::try_from(*u)
+            .ok()
+            .and_then(|i| enum_name(classes, m, i))
+            .filter(|_| enum_like)
+        {
+            Some(s) => Val::Str(s),
+            None => Val::UInt(*u),
+        },
+        Value::Real(x) => real(*x),
+        Value::Half(h) => real(f32::from_bits(u32::from(*h) << 16)),
+        Value::Vec4(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
+        Value::Floats(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
+        Value::Ptr(r) => ref_val(*r),
+        Value::Str(None) => Val::Null,
+        Value::Str(Some(b)) => match std::str::from_utf8(b) {
+            Ok(t) if !t.contains('\0') => Val::Str(t.to_owned()),
+            _ => Val::Bytes(b.clone()),
+        },
+        Value::Array(a) => {
+            let em = elem_member(m);
+            let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x)).collect();
+            let stock = a.items.len() as u32 | 0x8000_0000;
+            if m.ty == MemberType::Array && a.capacity != stock {
+                Val::Array(items, a.capacity)
+            } else {
+                Val::List(items)
+            }
+        }
+        Value::Struct(vals) => {
+            let ms = m
+                .class
+                .as_deref()
+                .map(|c| members_of(classes, c))
+                .unwrap_or_default();
+            Val::Record(Members(
+                ms.iter()
+                    .zip(vals)
+                    .map(|(sm, sv)| (sm.name.clone(), pack_val(classes, sm, sv)))
+                    .collect(),
+            ))
+        }
+        Value::CArray(vals) => {
+            let one = Member {
+                c_array_size: 0,
+                ..m.clone()
+            };
+            Val::List(vals.iter().map(|x| pack_val(classes, &one, x)).collect())
+        }
+        Value::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
+        Value::RelArray(vals) => {
+            let em = elem_member(m);
+            Val::List(vals.iter().map(|x| pack_val(classes, &em, x)).collect())
+        }
+        Value::Opaque(b) => Val::Bytes(b.clone()),
+    }
+}
+
+/// The class set a dump's typed objects need: per class, the first source with the signature
+/// `__classnames__` states (the first source also where it computes none), as a packfile reader
+/// picks it.
+fn classes_for(
+    dump: &Dump,
+    file: &PackFile<'_>,
+    sources: &[&dyn ClassSource],
+) -> std::result::Result<ClassSet, ValueError> {
+    let rules = file.layout();
+    let names = file.class_names();
+    let mut classes = ClassSet::default();
+    let mut done: HashMap<&str, ()> = HashMap::new();
+    for (k, o) in dump.objects.iter().enumerate() {
+        if o.members.is_none() || done.insert(o.class.as_str(), ()).is_some() {
+            continue;
+        }
+        let at = At::object(k, o);
+        let cn = names.get(&o.class).ok_or_else(|| {
+            at.err(format!(
+                "class {:?} is not in the container's __classnames__",
+                o.class
+            ))
+        })?;
+        let mut ok = false;
+        for (i, source) in sources.iter().enumerate() {
+            let sig = source.signature(&cn.name);
+            let sig_ok = if i == 0 {
+                sig.is_none_or(|s| s == cn.signature)
+            } else {
+                sig == Some(cn.signature)
+            };
+            if !sig_ok || source.class(&cn.name).is_none() {
+                continue;
+            }
+            let before: std::collections::HashSet<String> =
+                classes.classes.keys().cloned().collect();
+            ok = objects::copy_class(*source, &cn.name, &mut classes, 0)
+                && PackLayouts::new(&classes, rules)
+                    .hidden_from_members(true)
+                    .class(&cn.name)
+                    .is_ok();
+            if ok {
+                break;
+            }
+            classes.classes.retain(|k, _| before.contains(k));
+        }
+        if !ok {
+            return Err(at.err(format!(
+                "unknown class {:?} (signature {:#010x}): no class description has it",
+                o.class, cn.signature
+            )));
+        }
+    }
+    Ok(classes)
+}
+
+struct PackBuilder<'a> {
+    classes: &'a ClassSet,
+    count: u32,
+    /// The body length of each section of the container (`None` for `__data__`, which pointers
+    /// name by handle).
+    sections: Vec<Option<u32>>,
+}
+
+/// How far into an object a pointer may point: beyond any object a dump's text could describe
+/// within the writer's 32-bit offsets.
+const MAX_INSIDE: u32 = 1 << 30;
+
+fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> {
+    let container = unhex(
+        dump.kept
+            .container
+            .as_deref()
+            .ok_or_else(|| top("kept.container is missing"))?,
+    )
+    .ok_or_else(|| top("kept.container is not hex"))?;
+    let file = PackFile::read(&container).map_err(|e| top(format!("kept.container: {e}")))?;
+    if let Some(l) = &dump.layout {
+        if LayoutRules::parse(l) != Some(file.layout()) {
+            return Err(top(format!(
+                "layout {l} is not the container's {}",
+                file.layout()
+            ))
+            .into());
+        }
+    }
+    let classes = classes_for(dump, &file, sources)?;
+    let names_index = file
+        .section_index(crate::packfile::file::CLASSNAMES)
+        .unwrap_or(0) as u32;
+    let offsets: HashMap<String, u32> = file
+        .class_names()
+        .entries
+        .iter()
+        .filter_map(|c| Some((c.name.clone(), file.class_names().offset_of(&c.name)?)))
+        .collect();
+    let data_index = file.section_index(crate::packfile::file::DATA);
+    let sections = file
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (Some(i) != data_index).then(|| s.body_len() as u32))
+        .collect();
+    let mut doc = PackDocument::from_file_with(file, &[])?;
+    let count = u32::try_from(dump.objects.len()).map_err(|_| top("more than 2^32 objects"))?;
+    let b = PackBuilder {
+        classes: &classes,
+        count,
+        sections,
+    };
+    let mut objects = Vec::with_capacity(dump.objects.len());
+    for (k, o) in dump.objects.iter().enumerate() {
+        let at = At::object(k, o);
+        if o.handle as usize != k {
+            return Err(at
+                .err(format!(
+                    "handle {} where the {k}th object's handle is {k}",
+                    o.handle
+                ))
+                .into());
+        }
+        let body = match (&o.members, &o.untyped) {
+            (Some(members), None) => {
+                let ms = members_of(&classes, &o.class);
+                Body::Typed(b.members(&ms, members, &at, 0)?)
+            }
+            (None, Some(u)) => {
+                let bytes =
+                    unhex(&u.bytes).ok_or_else(|| at.field("untyped.bytes").err("not hex"))?;
+                let len = bytes.len() as u64;
+                for (f, &(src, dst)) in u.local.iter().enumerate() {
+                    if u64::from(src) + 4 > len || u64::from(dst) > len {
+                        return Err(at
+                            .field("untyped.local")
+                            .index(f)
+                            .err(format!(
+                                "a fixup ({src}, {dst}) outside the object's {len} bytes"
+                            ))
+                            .into());
+                    }
+                }
+                let mut global = Vec::with_capacity(u.global.len());
+                for (g, (src, r)) in u.global.iter().enumerate() {
+                    let here = at.field("untyped.global").index(g);
+                    if u64::from(*src) + 4 > len {
+                        return Err(here
+                            .err(format!("a fixup at {src} outside the object's {len} bytes"))
+                            .into());
+                    }
+                    global.push((*src, b.pointer(r, &here)?));
+                }
+                Body::Untyped(Untyped {
+                    bytes,
+                    local: u
+                        .local
+                        .iter()
+                        .map(|&(src, dst)| crate::packfile::file::LocalFixup { src, dst })
+                        .collect(),
+                    global,
+                })
+            }
+            _ => {
+                return Err(at
+                    .err("an object has members or untyped bytes, one of them")
+                    .into())
+            }
+        };
+        let class_ref = match (o.kept.class_ref, offsets.get(&o.class)) {
+            (Some(r), _) => r,
+            (None, Some(&off)) => (names_index, off),
+            (None, None) => {
+                return Err(at
+                    .err(format!(
+                        "class {:?} is not in the container's __classnames__",
+                        o.class
+                    ))
+                    .into())
+            }
+        };
+        let mut padding = Vec::with_capacity(o.kept.padding.len());
+        for (off, h) in &o.kept.padding {
+            padding.push((
+                *off,
+                unhex(h).ok_or_else(|| at.field("kept.padding").err("not hex"))?,
+            ));
+        }
+        objects.push(objects::Object {
+            class: o.class.clone(),
+            class_ref,
+            body,
+            array_align: if o.kept.align8 {
+                ArrayAlign::Eight
+            } else {
+                ArrayAlign::Sixteen
+            },
+            kept: objects::Kept {
+                places: o.kept.places.clone(),
+                end: o.kept.end,
+                padding,
+            },
+        });
+    }
+    doc.root = match dump.root {
+        Some(r) if r < count => Some(Handle(r)),
+        Some(r) => return Err(top(format!("root {r} names no object")).into()),
+        None => None,
+    };
+    doc.objects = objects;
+    doc.classes = classes;
+    doc.write()
+}
+
+impl PackBuilder<'_> {
+    fn members(
+        &self,
+        ms: &[Member],
+        members: &Members,
+        at: &At,
+        depth: usize,
+    ) -> std::result::Result<Vec<Value>, ValueError> {
+        if depth > MAX_DEPTH {
+            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
+        }
+        members.check(ms.iter().map(|m| m.name.as_str()), at)?;
+        let mut out = Vec::with_capacity(ms.len());
+        for m in ms {
+            let v = members
+                .0
+                .iter()
+                .find(|(n, _)| *n == m.name)
+                .map(|(_, v)| v)
+                .ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
+            let here = at.field(&m.name);
+            out.push(if m.name == HIDDEN {
+                match v {
+                    Val::Bytes(b) => Value::Opaque(b.clone()),
+                    other => return Err(here.wrong(other, "bytes")),
+                }
+            } else if m.c_array_size > 0 {
+                let Val::List(items) = v else {
+                    return Err(here.wrong(v, "a list"));
+                };
+                if items.len() != usize::from(m.c_array_size) {
+                    return Err(here.err(format!(
+                        "{} elements where the C array holds {}",
+                        items.len(),
+                        m.c_array_size
+                    )));
+                }
+                let mut vals = Vec::with_capacity(items.len());
+                for (k, x) in items.iter().enumerate() {
+                    vals.push(self.one(m, m.ty, x, &here.index(k), depth)?);
+                }
+                Value::CArray(vals)
+            } else {
+                self.one(m, m.ty, v, &here, depth)?
+            });
+        }
+        Ok(out)
+    }
+
+    fn pointer(&self, v: &Val, at: &At) -> std::result::Result<Ref, ValueError> {
+        let check = |h: u32| {
+            if h < self.count {
+                Ok(Handle(h))
+            } else {
+                Err(at.err(format!("a pointer to handle {h}, which names no object")))
+            }
+        };
+        Ok(match *v {
+            Val::Null => Ref::Null,
+            Val::Ref(h, None) => Ref::Object(check(h)?),
+            Val::Ref(h, Some(off)) if off < MAX_INSIDE => Ref::Inside(check(h)?, off),
+            Val::Ref(h, Some(off)) => {
+                return Err(at.err(format!(
+                    "a pointer {off} bytes into handle {h}, past any object"
+                )))
+            }
+            Val::Section(s, off) => match self.sections.get(s as usize) {
+                Some(Some(len)) if off <= *len => Ref::Section(s, off),
+                _ => {
+                    return Err(at.err(format!(
+                        "a pointer to {off:#x} in section {s}, which the container does not hold"
+                    )))
+                }
+            },
+            _ => return Err(at.wrong(v, "a pointer")),
+        })
+    }
+
+    fn reals(&self, v: &Val, n: usize, at: &At) -> std::result::Result<Vec<f32>, ValueError> {
+        let Val::List(items) = v else {
+            return Err(at.wrong(v, &format!("a list of {n} reals")));
+        };
+        if items.len() != n {
+            return Err(at.err(format!("{} reals where {n} belong", items.len())));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, x)| self.real(x, &at.index(k)))
+            .collect()
+    }
+
+    fn real(&self, v: &Val, at: &At) -> std::result::Result<f32, ValueError> {
+        match v {
+            Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_) => Ok(to_f32(v)),
+            _ => Err(at.wrong(v, "a real")),
+        }
+    }
+
+    /// An enum item's name (or names joined by `|`) as its number.
+    fn enum_number(&self, m: &Member, s: &str, at: &At) -> std::result::Result<i64, ValueError> {
+        let items = m
+            .enumeration
+            .as_deref()
+            .and_then(|e| self.classes.enums.get(e))
+            .ok_or_else(|| {
+                at.err(format!(
+                    "{s:?} where a number belongs (the member names no enum items)"
+                ))
+            })?;
+        let mut n = 0i64;
+        for part in s.split('|') {
+            let part = part.trim();
+            let v = items
+                .iter()
+                .find(|(_, name)| name == part)
+                .map(|(v, _)| *v)
+                .ok_or_else(|| {
+                    at.err(format!(
+                        "{part:?} is no item of {}",
+                        m.enumeration.as_deref().unwrap_or("?")
+                    ))
+                })?;
+            n |= v;
+        }
+        Ok(n)
+    }
+
+    fn one(
+        &self,
+        m: &Member,
+        ty: MemberType,
+        v: &Val,
+        at: &At,
+        depth: usize,
+    ) -> std::result::Result<Value, ValueError> {
+        if depth > MAX_DEPTH {
+            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
+        }
+        let int = |signed: bool, bits: u32| -> std::result::Result<Value, ValueError> {
+            let n: i128 = match v {
+                Val::Int(i) => i128::from(*i),
+                Val::UInt(u) => i128::from(*u),
+                Val::Str(s) if m.enumeration.is_some() => i128::from(self.enum_number(m, s, at)?),
+                other => return Err(at.wrong(other, "an integer")),
+            };
+            let (lo, hi) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            // An enum's item of the other sign fits by its bits.
+            let n = if !(lo..=hi).contains(&n) && matches!(v, Val::Str(_)) {
+                n & ((1i128 << bits) - 1)
+            } else {
+                n
+            };
+            if !(lo..=hi).contains(&n) {
+                return Err(at.err(format!(
+                    "{n} is out of range for {} ({bits}-bit {})",
+                    m.name,
+                    if signed { "signed" } else { "unsigned" }
+                )));
+            }
+            Ok(if signed {
+                Value::Int(n as i64)
+            } else {
+                Value::UInt(n as u64)
+            })
+        };
+        Ok(match ty {
+            MemberType::Void => match v {
+                Val::Null => Value::Void,
+                other => return Err(at.wrong(other, "null (a void member)")),
+            },
+            MemberType::Bool => match v {
+                Val::Bool(b) => Value::Bool(u8::from(*b)),
+                Val::UInt(u) if *u <= 255 => Value::Bool(*u as u8),
+                other => return Err(at.wrong(other, "a bool")),
+            },
+            MemberType::Char | MemberType::Int8 => int(true, 8)?,
+            MemberType::Int16 => int(true, 16)?,
+            MemberType::Int32 => int(true, 32)?,
+            MemberType::Int64 => int(true, 64)?,
+            MemberType::Uint8 => int(false, 8)?,
+            MemberType::Uint16 => int(false, 16)?,
+            MemberType::Uint32 => int(false, 32)?,
+            MemberType::Uint64 | MemberType::Ulong => int(false, 64)?,
+            MemberType::Real => Value::Real(self.real(v, at)?),
+            MemberType::Half => {
+                let x = self.real(v, at)?;
+                if x.to_bits() & 0xFFFF != 0 {
+                    return Err(at.err(format!("{x} is not a half (its low 16 bits are not zero)")));
+                }
+                Value::Half((x.to_bits() >> 16) as u16)
+            }
+            MemberType::Vector4 | MemberType::Quaternion => {
+                let f = self.reals(v, 4, at)?;
+                Value::Vec4([f[0], f[1], f[2], f[3]])
+            }
+            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => {
+                Value::Floats(self.reals(v, 12, at)?)
+            }
+            MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.reals(v, 16, at)?),
+            MemberType::Enum | MemberType::Flags | MemberType::Zero => {
+                if m.subtype == ty {
+                    return Err(at.err("an enum without a storage type"));
+                }
+                self.one(m, m.subtype, v, at, depth)?
+            }
+            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.pointer(v, at)?),
+            MemberType::Variant => match v {
+                Val::List(p) if p.len() == 2 => Value::Variant(
+                    self.pointer(&p[0], &at.index(0))?,
+                    self.pointer(&p[1], &at.index(1))?,
+                ),
+                other => return Err(at.wrong(other, "a variant's two pointers")),
+            },
+            MemberType::CString | MemberType::StringPtr => match v {
+                Val::Null => Value::Str(None),
+                Val::Str(s) if !s.contains('\0') => Value::Str(Some(s.as_bytes().to_vec())),
+                Val::Bytes(b) => Value::Str(Some(b.clone())),
+                other => return Err(at.wrong(other, "a string")),
+            },
+            MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
+                let (items, capacity) = match v {
+                    Val::List(items) => (items, None),
+                    Val::Array(items, c) if ty == MemberType::Array => (items, Some(*c)),
+                    other => return Err(at.wrong(other, "a list")),
+                };
+                let em = elem_member(m);
+                let mut vals = Vec::with_capacity(items.len());
+                for (k, x) in items.iter().enumerate() {
+                    vals.push(self.one(&em, m.subtype, x, &at.index(k), depth + 1)?);
+                }
+                match ty {
+                    MemberType::RelArray => Value::RelArray(vals),
+                    MemberType::SimpleArray => Value::Array(Array {
+                        items: vals,
+                        capacity: 0,
+                    }),
+                    _ => {
+                        let mut a = Array::new(vals);
+                        if let Some(c) = capacity {
+                            a.capacity = c;
+                        }
+                        Value::Array(a)
+                    }
+                }
+            }
+            MemberType::Struct => {
+                let Val::Record(members) = v else {
+                    return Err(at.wrong(v, "a record"));
+                };
+                let class = m
+                    .class
+                    .as_deref()
+                    .ok_or_else(|| at.err("a struct member without a class"))?;
+                let ms = members_of(self.classes, class);
+                Value::Struct(self.members(&ms, members, at, depth + 1)?)
+            }
+            MemberType::InplaceArray | MemberType::HomogeneousArray => {
+                return Err(at.err(format!("{} has no value form", ty.sdk_name())))
+            }
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+
+/// Where [`build`] takes what the dump does not hold.
+#[derive(Default)]
+pub struct BuildOptions<'a> {
+    /// The compendia of a TCRF tagfile.
+    pub compendia: Option<&'a CompendiumSet>,
+    /// The class descriptions of a packfile's SDK, its own first (as for reading).
+    pub packfile_classes: Vec<&'a dyn ClassSource>,
+}
+
+/// The binary file a dump describes; `text_len` (the dump text's length) bounds the item bytes
+/// it may describe.
+pub fn build(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result<Vec<u8>> {
+    match dump.format.as_str() {
+        "tag0" => build_tagfile(
+            dump,
+            options.compendia.unwrap_or(&CompendiumSet::default()),
+            text_len,
+        ),
+        "packfile" => build_packfile(dump, &options.packfile_classes),
+        other => Err(top(format!("format {other:?}: a dump is tag0 or packfile")).into()),
+    }
+}
