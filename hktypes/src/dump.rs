@@ -540,16 +540,7 @@ struct TagDumper<'a, 't> {
 pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
-    let mut named = vec![0u8; items.items.len()];
-    for it in &items.items {
-        for (_, slot, t) in it.references() {
-            if slot.kind != crate::reflect::layout::SlotKind::Pointer {
-                if let Some(n) = named.get_mut(t as usize) {
-                    *n = n.saturating_add(1);
-                }
-            }
-        }
-    }
+    let named = items.inline_referrers();
     let table = layouts.table();
     let mut first_of_name = HashMap::new();
     for (i, _) in table.iter() {

@@ -274,6 +274,22 @@ impl Items {
         Self::read_sharing(file, None, layouts)
     }
 
+    /// Per item, how many slots other than pointers (strings, arrays) name it, at most 255: a run
+    /// named more than once is shared, and a writer that gives runs inline marks it so.
+    pub fn inline_referrers(&self) -> Vec<u8> {
+        let mut named = vec![0u8; self.items.len()];
+        for it in &self.items {
+            for (_, slot, t) in it.references() {
+                if slot.kind != crate::reflect::layout::SlotKind::Pointer {
+                    if let Some(n) = named.get_mut(t as usize) {
+                        *n = n.saturating_add(1);
+                    }
+                }
+            }
+        }
+        named
+    }
+
     /// Like [`Items::read`]; when `bytes` is the buffer `file` was read from, the items share it
     /// instead of a copy of `DATA` (any other buffer is ignored and `DATA` is copied).
     pub fn read_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, layouts: &mut Layouts<'_>) -> Result<Items> {

@@ -119,16 +119,7 @@ struct XmlWriter<'a, 't> {
 pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
-    let mut named = vec![0u8; items.items.len()];
-    for it in &items.items {
-        for (_, slot, t) in it.references() {
-            if slot.kind != crate::reflect::layout::SlotKind::Pointer {
-                if let Some(n) = named.get_mut(t as usize) {
-                    *n = n.saturating_add(1);
-                }
-            }
-        }
-    }
+    let named = items.inline_referrers();
     let shared = named.iter().map(|&n| n > 1).collect();
     let mut w = XmlWriter {
         items: &items,
