@@ -887,8 +887,17 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                     .budget
                     .checked_sub(bytes.len())
                     .ok_or_else(|| self.err(n, Some(at), "more item bytes than the text could describe"))?;
-                let count = bytes.len() as u32;
-                let i = self.new_run(b, n, at, elem, bytes, (count, 1))?;
+                // The run holds whole elements of its type (`char`, one byte, in every stock file).
+                let size = b.layouts.size_of(elem).map_err(|e| self.err(n, Some(at), e))?;
+                if size == 0 || bytes.len() % size as usize != 0 {
+                    return Err(self.err(
+                        n,
+                        Some(at),
+                        format!("a string of {} bytes is not a whole number of {size}-byte elements of its elementtypeid", bytes.len()),
+                    ));
+                }
+                let count = u32::try_from(bytes.len() / size as usize).map_err(|_| self.err(n, Some(at), "a string of 2^32 elements or more"))?;
+                let i = self.new_run(b, n, at, elem, bytes, (count, size))?;
                 put_index(out, i);
             }
             (Kind::Array, "array") => {
