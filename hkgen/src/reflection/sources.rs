@@ -39,8 +39,8 @@ use std::path::{Path, PathBuf};
 /// The class schemas built, and what could not be resolved.
 #[derive(Clone, Debug, Default)]
 pub struct Extraction {
-    /// One class schema per SDK: 2014.2, 2014.1 and 2013.1 first, then any other SDK whose files
-    /// embed hkClass objects.
+    /// One class schema per SDK: 2014.2, 2014.1 and 2013.1 first, then 2010.2, 5.5 and any other
+    /// SDK whose files embed hkClass objects.
     pub schemas: Vec<ClassSchema>,
     /// Per SDK, classes its files name whose signature no source recomputes.
     pub unresolved: BTreeMap<String, Vec<String>>,
@@ -437,8 +437,8 @@ pub const CLASS_DATA: [&str; 5] = [
     dsmapstudio::FOLDER,
 ];
 
-/// Builds the 2014.2, 2014.1, 2013.1 and 2010.2 class schemas (and those of other SDKs whose files
-/// embed hkClass objects) from `inputs` (files and directories).
+/// Builds the 2014.2, 2014.1, 2013.1, 2010.2 and 5.5 class schemas (and those of other SDKs whose
+/// files embed hkClass objects) from `inputs` (files and directories).
 pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     let found = gather(inputs)?;
     let mut out = Extraction::default();
