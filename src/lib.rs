@@ -5,7 +5,7 @@
 //!
 //! The packfile SDKs (`hk2014_2`: Breath of the Wild; `hk2014_1`: Dark Souls III and its
 //! neighbours; `hk2013_1`, `hk2010_2` and `hk5_5`, from the classes their files embed or agree
-//! with) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
+//! with, and the records transcribed or derived into `classdata/`) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
 //! `hktypes::packfile::objects::Document` lays them out per file (`doc.get::<T>(handle)`,
 //! `doc.set(handle, &value)`, `doc.write()`), with the class descriptions each module compiles in

@@ -960,8 +960,9 @@ const XML_WORDS: &[&str] =
 
 /// Peak heap while one XML input is read and written again: at most this many times its size,
 /// plus `ALLOC_SLACK` (the classes copied from the schemas). Every stock input peaks within half
-/// of that bound.
-const XML_ALLOC_FACTOR: usize = 16;
+/// of that bound. (16 until HavokLib's 5.5 animation XML files read: some of their mutants peak
+/// at 21.9 x, twice their stock peak.)
+const XML_ALLOC_FACTOR: usize = 24;
 
 /// A word at or after `at`: a run of letters, digits and `#._-`.
 fn word_at(text: &[u8], at: usize) -> Option<(usize, usize)> {
@@ -1050,7 +1051,8 @@ fn mutated_packfile_xml_fails_cleanly() {
                     let bin = doc.write()?;
                     let again = Document::from_file_with(PackFile::read(&bin)?, &[&doc.classes])?;
                     let text2 = xml::write(&again, xml::WriteOptions::default())?;
-                    Ok::<bool, hktypes::Error>(again.objects == doc.objects && text2 == text)
+                    // (A NaN real is not equal to itself: then the binary written again decides.)
+                    Ok::<bool, hktypes::Error>((again.objects == doc.objects || again.write()? == bin) && text2 == text)
                 })
             }));
             match run {

@@ -19,7 +19,10 @@
 //!   differs; the classes none gives are listed in [`Extraction::unresolved`].
 //! - 2010.2: hkClass objects embedded in 2010.2 files, then the serde-hkx JSON (every Skyrim
 //!   class; one the files name only where its signature agrees).
-//! - Any other SDK whose files embed hkClass objects (5.5 in the corpus): those records.
+//! - 5.5: hkClass objects embedded in 5.5 files, then 2010.2 records whose signatures agree
+//!   with the 5.5 files, then the 5.5 records derived into `classdata/` ([`transcribed`]),
+//!   with the 2010.2 records they need.
+//! - Any other SDK whose files embed hkClass objects: those records.
 //!
 //! A class the files name whose signature no source gives is listed in
 //! [`Extraction::unresolved`], with the files that name it in [`Extraction::unresolved_in`].
@@ -36,8 +39,8 @@ use std::path::{Path, PathBuf};
 /// The class schemas built, and what could not be resolved.
 #[derive(Clone, Debug, Default)]
 pub struct Extraction {
-    /// One class schema per SDK: 2014.2, 2014.1 and 2013.1 first, then any other SDK whose files
-    /// embed hkClass objects.
+    /// One class schema per SDK: 2014.2, 2014.1 and 2013.1 first, then 2010.2, 5.5 and any other
+    /// SDK whose files embed hkClass objects.
     pub schemas: Vec<ClassSchema>,
     /// Per SDK, classes its files name whose signature no source recomputes.
     pub unresolved: BTreeMap<String, Vec<String>>,
@@ -389,6 +392,41 @@ fn unresolved(schema: &ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u3
         .collect()
 }
 
+/// Completes the 5.5 schema `s` (the classes its files embed) for the classes its files name that
+/// it lacks or does not recompute: first the 2010.2 records of `built` whose signatures agree with
+/// the 5.5 files, then the records derived into `classdata/` ([`transcribed::hk5_5`]), with the
+/// 2010.2 records they need, each only where the stored signature then recomputes.
+fn derive_5_5(s: &mut ClassSchema, built: &[ClassSchema], stored: Option<&BTreeMap<String, BTreeSet<u32>>>) -> Result<(), Error> {
+    let s2010_2 = built.iter().find(|b| b.sdk == "2010.2");
+    let recomputes = |s: &ClassSchema, n: &str, want: &BTreeSet<u32>| signature::class_signature(s, n).is_ok_and(|x| want.contains(&x));
+    if let Some(older) = s2010_2 {
+        let mut taken = 0;
+        for (n, want) in stored.into_iter().flatten() {
+            if !recomputes(s, n, want) && adopt_in_place_of(s, older, n, want, stored) {
+                taken += 1;
+            }
+        }
+        if taken > 0 {
+            s.sources.push("2010.2 classes whose signatures agree with the 5.5 files".into());
+        }
+    }
+    let derived = transcribed::hk5_5()?;
+    let mut with_older = s2010_2.cloned().unwrap_or_default();
+    with_older.classes.extend(derived.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
+    with_older.enums.extend(derived.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
+    let mut taken = 0;
+    for (n, want) in stored.into_iter().flatten() {
+        if !recomputes(s, n, want) && with_older.classes.contains_key(n) && adopt_in_place_of(s, &with_older, n, want, stored) {
+            taken += 1;
+        }
+    }
+    if taken > 0 {
+        s.sources.push(format!("{} (classes whose signatures agree, with the 2010.2 records they need)", transcribed::HK5_5_NAME));
+    }
+    prune(s, stored);
+    Ok(())
+}
+
 /// The files and folders of the class data (`classdata/`, beside the corpus) that the packfile
 /// class schemas are built from.
 pub const CLASS_DATA: [&str; 5] = [
@@ -399,8 +437,8 @@ pub const CLASS_DATA: [&str; 5] = [
     dsmapstudio::FOLDER,
 ];
 
-/// Builds the 2014.2, 2014.1, 2013.1 and 2010.2 class schemas (and those of other SDKs whose files
-/// embed hkClass objects) from `inputs` (files and directories).
+/// Builds the 2014.2, 2014.1, 2013.1, 2010.2 and 5.5 class schemas (and those of other SDKs whose
+/// files embed hkClass objects) from `inputs` (files and directories).
 pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     let found = gather(inputs)?;
     let mut out = Extraction::default();
@@ -561,6 +599,10 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     if skyrim.is_some() {
         sdks.insert(&s2010_2);
     }
+    let s5_5 = "5.5".to_owned();
+    if found.stored.contains_key(&s5_5) {
+        sdks.insert(&s5_5);
+    }
     for sdk in sdks {
         if out.schemas.iter().any(|s| s.sdk == *sdk) {
             continue;
@@ -582,6 +624,9 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
             let t = take_source(&mut s, src, stored);
             s.sources.push(format!("{}/classes{}", serde_hkx::FOLDER, t.describe()));
             prune(&mut s, stored);
+        }
+        if *sdk == s5_5 {
+            derive_5_5(&mut s, &out.schemas, stored)?;
         }
         note_signatures(&mut s, stored, None);
         if let Some(src) = source {

@@ -1,7 +1,8 @@
 //! hkClass records transcribed by hand from public descriptions of the classes (the repository's
 //! `classdata/` folder): the classes no dump among the inputs describes, such as the behaviour
-//! (`hkb*`) classes of FromSoftware's hk_2014.1.0-r1 files. Each file names its sources in its
-//! header and above each record. [`super::sources::extract`] takes them last, and only a class
+//! (`hkb*`) classes of FromSoftware's hk_2014.1.0-r1 files, and the Havok 5.5.0-r1 classes of
+//! HavokLib's and Demon's Souls' files, derived from their public descriptions. Each file names
+//! its sources in its header and above each record. [`super::sources::extract`] takes them last, and only a class
 //! whose signature then equals what the files of its SDK store.
 //!
 //! A file is RON: `(classes: [ClassRecord, ...], enums: {key: EnumRecord, ...}, overrides:
@@ -26,6 +27,12 @@ pub const HK2013_1: &str = include_str!("../../../classdata/hkclass-2013.1.ron")
 
 /// The file name of [`HK2013_1`] in `classdata/`, for the schema's list of sources.
 pub const HK2013_1_NAME: &str = "classdata/hkclass-2013.1.ron";
+
+/// The Havok 5.5.0-r1 records derived where no other source gives them, built in.
+pub const HK5_5: &str = include_str!("../../../classdata/hkclass-5.5.ron");
+
+/// The file name of [`HK5_5`] in `classdata/`, for the schema's list of sources.
+pub const HK5_5_NAME: &str = "classdata/hkclass-5.5.ron";
 
 #[derive(Deserialize)]
 struct File {
@@ -59,4 +66,9 @@ pub fn hk2014_1() -> Result<ClassSchema, Error> {
 /// The built-in hk_2013.1.0-r1 transcription.
 pub fn hk2013_1() -> Result<ClassSchema, Error> {
     parse(HK2013_1, "2013.1", HK2013_1_NAME)
+}
+
+/// The built-in Havok 5.5.0-r1 records.
+pub fn hk5_5() -> Result<ClassSchema, Error> {
+    parse(HK5_5, "5.5", HK5_5_NAME)
 }

@@ -17,8 +17,11 @@
 //!   ([`Layouts::hidden_from_members`]).
 //!
 //! Containers by pointer size P: `hkArray` is a pointer and two 32-bit words (P + 8, aligned to
-//! P); a simple array a pointer and a count; a homogeneous array a class pointer, a data pointer and
-//! a count; a variant two pointers; `hkRelArray` two 16-bit words.
+//! P); a simple array a pointer and a 32-bit count (P + 4, aligned to P, not padded: Havok
+//! declares it as two members, so with 8-byte pointers the next member can take the 4 bytes after
+//! the count, as Havok 5.5's `hkaSkeletalAnimation::annotationTracks` shows); a homogeneous
+//! array a class pointer, a data pointer and a count; a variant two pointers; `hkRelArray` two
+//! 16-bit words.
 //!
 //! The descriptions come through [`ClassSource`], so that the schema tool's records (`hkgen`'s
 //! `ClassSchema`) and a runtime [`ClassSet`] share this one implementation.
@@ -497,7 +500,9 @@ impl<'a, S: ClassSource + ?Sized> Layouts<'a, S> {
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => (48, 16),
             MemberType::Matrix4 | MemberType::Transform => (64, 16),
             MemberType::Array => (p + 8, p),
-            MemberType::SimpleArray => (align_up(p + 4, p), p),
+            // Two members in Havok's headers, not one struct: with 8-byte pointers a 32-bit member
+            // (or a derived class's first member, under reuse-padding rules) follows the count.
+            MemberType::SimpleArray => (p + 4, p),
             MemberType::HomogeneousArray => (align_up(2 * p + 4, p), p),
             MemberType::Variant => (2 * p, p),
             MemberType::RelArray => (4, 2),
