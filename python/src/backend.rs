@@ -18,8 +18,14 @@ use hktypes::reflect::layout::Shape;
 use hktypes::reflect::{Kind, TemplateArg, TypeIndex, TypeTable};
 use hktypes::tagfile::items::Items;
 use hktypes::tagfile::{CompendiumSet, TagFile};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+
+/// A name shared by every value that carries it (a member, a class, an enumeration): made once
+/// per type of a document, not once per value read.
+pub type Name = Arc<str>;
 
 /// A failure of the Rust side, by the layer that found it.
 #[derive(Debug)]
@@ -156,7 +162,7 @@ pub enum Val {
     /// A value of Havok enumeration `name` (its items: [`Document::enum_items`]).
     Enum {
         /// `hknpMotionType::Enum`.
-        name: String,
+        name: Name,
         /// The stored value.
         value: i64,
     },
@@ -184,8 +190,8 @@ pub enum Val {
         /// Little-endian elements.
         bytes: Vec<u8>,
     },
-    /// A nested record.
-    Record(Loc, String),
+    /// A nested record, of the class named.
+    Record(Loc, Name),
 }
 
 /// The class descriptions of the packfile SDKs, embedded at build time, parsed on first use.
@@ -314,6 +320,21 @@ pub struct TagDoc {
     compendia: CompendiumSet,
     /// The file, with the assignments made.
     bytes: Vec<u8>,
+    /// Per record type, its members as read: made on first use (see [`TagDoc::members`]).
+    members: RefCell<HashMap<TypeIndex, Arc<[TagMember]>>>,
+    /// Per type, its full name, made on first use.
+    names: RefCell<HashMap<TypeIndex, Name>>,
+}
+
+/// One member of a tagfile record type, with what reading it needs, worked out once per type.
+struct TagMember {
+    name: Name,
+    /// Its type.
+    ty: TypeIndex,
+    /// Its byte offset in the record.
+    offset: u32,
+    /// The enumeration an integer member holds (by `hkEnum`/`hkFlags`, else by the overlay).
+    enumeration: Option<Name>,
 }
 
 /// A packfile's objects.
@@ -441,11 +462,9 @@ impl Document {
     /// The member names of a record, ancestors' first.
     pub fn keys(&self, loc: &Loc) -> Vec<String> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, .. }) => t
-                .fields(*ty)
-                .into_iter()
-                .map(|f| f.name.to_string())
-                .collect(),
+            (Document::Tag(t), Loc::Tag { ty, .. }) => {
+                t.members(*ty).iter().map(|m| m.name.to_string()).collect()
+            }
             (Document::Pack(p), Loc::Pack { handle, class, .. }) => {
                 match p.doc.objects.get(*handle as usize).map(|o| &o.body) {
                     Some(Body::Typed(_)) => p
@@ -478,7 +497,7 @@ impl Document {
     }
 
     /// Every member of the record at `loc`, in [`Document::keys`] order.
-    pub fn get_all(&self, loc: &Loc) -> Result<Vec<(String, Val)>, Failure> {
+    pub fn get_all(&self, loc: &Loc) -> Result<Vec<(Name, Val)>, Failure> {
         match (self, loc) {
             (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
             (
@@ -592,6 +611,8 @@ impl TagDoc {
             offsets,
             compendia,
             bytes,
+            members: Default::default(),
+            names: Default::default(),
         })
     }
 
@@ -599,25 +620,52 @@ impl TagDoc {
         self.shapes.get(ty as usize).copied().flatten()
     }
 
-    /// A record type's fields, ancestors' first (by the type that carries its format).
-    fn fields(&self, ty: TypeIndex) -> Vec<&hktypes::reflect::Field> {
-        self.owned_fields(ty).into_iter().map(|(_, f)| f).collect()
+    /// The full name of type `ty` (`hkArray<hkInt16, hkContainerHeapAllocator>`), made once.
+    fn name(&self, ty: TypeIndex) -> Name {
+        self.names
+            .borrow_mut()
+            .entry(ty)
+            .or_insert_with(|| Arc::from(self.types.full_name(ty)))
+            .clone()
     }
 
-    /// Like [`TagDoc::fields`], each with the type that declares it.
-    fn owned_fields(&self, ty: TypeIndex) -> Vec<(TypeIndex, &hktypes::reflect::Field)> {
+    /// A record type's members, ancestors' first (by the type that carries its format), with
+    /// their enumerations: worked out on the first read of a record of that type.
+    fn members(&self, ty: TypeIndex) -> Arc<[TagMember]> {
+        if let Some(m) = self.members.borrow().get(&ty) {
+            return Arc::clone(m);
+        }
         let def = self.shape(ty).map_or(ty, |s| s.def);
         let mut out = Vec::new();
         for owner in self.types.ancestry(def) {
-            if let Some(t) = self.types.get(owner) {
-                out.extend(self.types.fields_of(t).iter().map(|f| (owner, f)));
+            let Some(t) = self.types.get(owner) else {
+                continue;
+            };
+            for f in self.types.fields_of(t) {
+                // Only integers are enumerations: the lookups are spared for every other member.
+                let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
+                let mut enumeration = if is_int { self.enum_of(f.ty) } else { None };
+                if is_int && enumeration.is_none() {
+                    // A member stored as a bare integer that the overlay knows as an enumeration.
+                    let key = format!("{}.{}", self.types.full_name(owner), f.name.as_str());
+                    enumeration =
+                        overlay().and_then(|o| o.members.get(&key).map(|e| Arc::from(e.as_str())));
+                }
+                out.push(TagMember {
+                    name: Arc::from(f.name.as_str()),
+                    ty: f.ty,
+                    offset: f.offset,
+                    enumeration,
+                });
             }
         }
-        out
+        let members: Arc<[TagMember]> = out.into();
+        self.members.borrow_mut().insert(ty, Arc::clone(&members));
+        members
     }
 
     /// The enumeration a member of type `ty` holds: `hkEnum<E, S>`/`hkFlags<E, S>` name theirs.
-    fn enum_of(&self, ty: TypeIndex) -> Option<String> {
+    fn enum_of(&self, ty: TypeIndex) -> Option<Name> {
         let mut cur = ty;
         for _ in 0..16 {
             let t = self.types.get(cur)?;
@@ -628,7 +676,7 @@ impl TagDoc {
                     .iter()
                     .find(|p| p.name.as_str() == "tENUM" || p.name.as_str() == "tBITS")?;
                 return match param.arg {
-                    TemplateArg::Type(e) => Some(self.types.full_name(e)),
+                    TemplateArg::Type(e) => Some(self.name(e)),
                     TemplateArg::Value(_) => None,
                 };
             }
@@ -641,45 +689,26 @@ impl TagDoc {
     }
 
     fn get(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Result<Option<Val>, Failure> {
-        let Some((owner, f)) = self
-            .owned_fields(ty)
-            .into_iter()
-            .find(|(_, f)| f.name.as_str() == name)
-        else {
+        let members = self.members(ty);
+        let Some(m) = members.iter().find(|m| &*m.name == name) else {
             return Ok(None);
         };
-        self.member(owner, f, item, at).map(Some)
+        self.member(m, item, at).map(Some)
     }
 
     /// Every member of the record of type `ty` at byte `at` of item `item`.
-    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(String, Val)>, Failure> {
-        self.owned_fields(ty)
-            .into_iter()
-            .map(|(owner, f)| Ok((f.name.to_string(), self.member(owner, f, item, at)?)))
+    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(Name, Val)>, Failure> {
+        self.members(ty)
+            .iter()
+            .map(|m| Ok((Arc::clone(&m.name), self.member(m, item, at)?)))
             .collect()
     }
 
-    /// Member `f` (declared by `owner`) of the record at byte `at` of item `item`.
-    fn member(
-        &self,
-        owner: TypeIndex,
-        f: &hktypes::reflect::Field,
-        item: u32,
-        at: u32,
-    ) -> Result<Val, Failure> {
-        let name = f.name.as_str();
-        let at = at + f.offset;
-        // Only integers are enumerations: the lookups below are spared for every other member.
-        let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
-        let mut member_enum = if is_int { self.enum_of(f.ty) } else { None };
-        if is_int && member_enum.is_none() {
-            // A member stored as a bare integer that the overlay knows as an enumeration.
-            let key = format!("{}.{}", self.types.full_name(owner), name);
-            member_enum = overlay().and_then(|o| o.members.get(&key).cloned());
-        }
-        self.value(f.ty, item, at, member_enum, 0)
+    /// Member `m` of the record at byte `at` of item `item`.
+    fn member(&self, m: &TagMember, item: u32, at: u32) -> Result<Val, Failure> {
+        self.value(m.ty, item, at + m.offset, m.enumeration.clone(), 0)
             .map_err(|e| Failure {
-                path: vec![name.to_owned()],
+                path: vec![m.name.to_string()],
                 ..e
             })
     }
@@ -713,7 +742,7 @@ impl TagDoc {
         ty: TypeIndex,
         item: u32,
         at: u32,
-        enumeration: Option<String>,
+        enumeration: Option<Name>,
         depth: usize,
     ) -> Result<Val, Failure> {
         if depth > 64 {
@@ -802,7 +831,7 @@ impl TagDoc {
                 }
                 self.fixed(elem, item, at, n, size, depth)?
             }
-            Kind::Record => Val::Record(Loc::Tag { ty, item, at }, self.types.full_name(ty)),
+            Kind::Record => Val::Record(Loc::Tag { ty, item, at }, self.name(ty)),
             _ => Val::Bytes(bytes.to_vec()),
         })
     }
@@ -884,12 +913,8 @@ impl TagDoc {
         name: &str,
         value: NewVal,
     ) -> Result<(), SetError> {
-        let Some(f) = self
-            .fields(ty)
-            .into_iter()
-            .find(|f| f.name.as_str() == name)
-            .cloned()
-        else {
+        let members = self.members(ty);
+        let Some(f) = members.iter().find(|m| &*m.name == name) else {
             return Err(SetError::NoMember(name.to_owned()));
         };
         let shape = self
@@ -1033,13 +1058,13 @@ impl PackDoc {
         self.get_index(handle, class, steps, i)
     }
 
-    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(String, Val)> {
+    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(Name, Val)> {
         let names = self.doc.member_names(class);
         names
             .into_iter()
             .enumerate()
             .filter(|(_, n)| n != objects::HIDDEN)
-            .filter_map(|(i, n)| Some((n, self.get_index(handle, class, steps, i)?)))
+            .filter_map(|(i, n)| Some((Arc::from(n), self.get_index(handle, class, steps, i)?)))
             .collect()
     }
 
@@ -1059,7 +1084,7 @@ impl PackDoc {
                     class: c.clone(),
                     steps,
                 },
-                c.clone(),
+                Arc::from(c.as_str()),
             ),
             None => Val::None,
         };
@@ -1068,14 +1093,14 @@ impl PackDoc {
             Value::Bool(b) => Val::Bool(*b != 0),
             Value::Int(i) => match &m.enumeration {
                 Some(e) => Val::Enum {
-                    name: e.clone(),
+                    name: Arc::from(e.as_str()),
                     value: *i,
                 },
                 None => Val::Int(*i),
             },
             Value::UInt(u) => match &m.enumeration {
                 Some(e) => Val::Enum {
-                    name: e.clone(),
+                    name: Arc::from(e.as_str()),
                     value: *u as i64,
                 },
                 None => Val::UInt(*u),

@@ -3,12 +3,14 @@
 
 mod backend;
 
-use backend::{Failure, Loc, NewVal, SetError, Val};
+use backend::{Failure, Loc, Name, NewVal, SetError, Val};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 create_exception!(
     hkgen,
@@ -75,20 +77,109 @@ fn havok_error(py: Python<'_>, f: Failure) -> PyErr {
 #[pyclass(module = "hkgen", unsendable)]
 struct Document {
     inner: backend::Document,
-    /// The file's bytes as a Python object (a tagfile's), which number arrays are views of;
-    /// made on first use and again after an assignment.
-    raw: Option<Py<PyBytes>>,
+    /// A `memoryview` of the file's bytes (a tagfile's), which number arrays are slices of; made
+    /// on first use and again after an assignment.
+    raw: Option<PyObject>,
     /// The `IntEnum` class of each Havok enumeration met (None: items not known).
-    enums: std::collections::HashMap<String, Option<PyObject>>,
+    enums: HashMap<Name, Option<PyObject>>,
+    /// Each enumeration value met, as Python holds it (the `IntEnum` member, or the plain int
+    /// when no item has that value).
+    enum_values: HashMap<(Name, i64), PyObject>,
+    /// Member names as Python strings, interned: made once per name, not once per read.
+    keys: HashMap<Name, Py<PyString>>,
 }
 
 impl Document {
-    fn raw(&mut self, py: Python<'_>) -> Option<Py<PyBytes>> {
+    fn raw(&mut self, py: Python<'_>) -> PyResult<Option<PyObject>> {
         if self.raw.is_none() {
-            self.raw = self.inner.bytes().map(|b| PyBytes::new(py, b).unbind());
+            if let Some(b) = self.inner.bytes() {
+                let bytes = PyBytes::new(py, b);
+                self.raw = Some(
+                    py.import("builtins")?
+                        .getattr("memoryview")?
+                        .call1((bytes,))?
+                        .unbind(),
+                );
+            }
         }
-        self.raw.as_ref().map(|r| r.clone_ref(py))
+        Ok(self.raw.as_ref().map(|r| r.clone_ref(py)))
     }
+
+    fn key(&mut self, py: Python<'_>, name: &Name) -> Py<PyString> {
+        self.keys
+            .entry(Name::clone(name))
+            .or_insert_with(|| PyString::intern(py, name).unbind())
+            .clone_ref(py)
+    }
+
+    /// Value `value` of enumeration `name` as Python holds it.
+    fn enum_value(&mut self, py: Python<'_>, name: &Name, value: i64) -> PyResult<PyObject> {
+        if let Some(v) = self.enum_values.get(&(Name::clone(name), value)) {
+            return Ok(v.clone_ref(py));
+        }
+        let class = match self.enums.get(name) {
+            Some(c) => c.as_ref().map(|c| c.clone_ref(py)),
+            None => {
+                let class = match self.inner.enum_items(name) {
+                    Some(items) => Some(
+                        py.import("hkgen._support")?
+                            .getattr("enum_class")?
+                            .call1((&**name, items))?
+                            .unbind(),
+                    ),
+                    None => None,
+                };
+                self.enums
+                    .insert(Name::clone(name), class.as_ref().map(|c| c.clone_ref(py)));
+                class
+            }
+        };
+        // A value no item has (a flags combination) stays a plain int.
+        let v = match class.map(|c| c.call1(py, (value,))) {
+            Some(Ok(v)) => v,
+            _ => value.into_pyobject(py)?.into_any().unbind(),
+        };
+        self.enum_values
+            .insert((Name::clone(name), value), v.clone_ref(py));
+        Ok(v)
+    }
+}
+
+/// Where a record is, for messages (`hknpRagdollData#5.bodyCinfos[0]`): built only when asked
+/// for, from nodes its parent and siblings share.
+struct PathNode {
+    parent: Option<Rc<PathNode>>,
+    seg: Seg,
+}
+
+/// One step of a [`PathNode`].
+enum Seg {
+    /// An object: its class and handle.
+    Object(Name, u32),
+    /// A member.
+    Member(Name),
+    /// An element of an array.
+    Elem(usize),
+}
+
+impl std::fmt::Display for PathNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = &self.parent {
+            p.fmt(f)?;
+        }
+        match &self.seg {
+            Seg::Object(class, h) => write!(f, "{class}#{h}"),
+            Seg::Member(name) => write!(f, ".{name}"),
+            Seg::Elem(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+fn node(parent: &Rc<PathNode>, seg: Seg) -> Rc<PathNode> {
+    Rc::new(PathNode {
+        parent: Some(Rc::clone(parent)),
+        seg,
+    })
 }
 
 fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>> {
@@ -96,11 +187,15 @@ fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>
     let (Some(loc), Some(class)) = (d.inner.object_loc(h), d.inner.class_name(h)) else {
         return Ok(None);
     };
+    let class: Name = Name::from(class);
     Ok(Some(Record {
         doc: doc.clone_ref(py),
         loc,
-        type_name: class.clone(),
-        path: format!("{class}#{h}"),
+        type_name: Name::clone(&class),
+        path: Rc::new(PathNode {
+            parent: None,
+            seg: Seg::Object(class, h),
+        }),
         handle: Some(h),
     }))
 }
@@ -199,9 +294,9 @@ impl Document {
 struct Record {
     doc: Py<Document>,
     loc: Loc,
-    type_name: String,
+    type_name: Name,
     /// `hknpRagdollData#5.bodyCinfos[0]`, for messages.
-    path: String,
+    path: Rc<PathNode>,
     /// The object's handle (None for a nested record).
     handle: Option<u32>,
 }
@@ -214,26 +309,32 @@ impl Record {
                 havok_error(
                     py,
                     Failure {
-                        path: vec![self.path.clone(), name.to_owned()],
+                        path: vec![self.path.to_string(), name.to_owned()],
                         ..f
                     },
                 )
             })?
         };
         match val {
-            Some(v) => Ok(Some(to_py(py, &self.doc, v, &self.path, name)?)),
+            Some(v) => Ok(Some(to_py(
+                py,
+                &self.doc,
+                v,
+                &self.path,
+                Seg::Member(Name::from(name)),
+            )?)),
             None => Ok(None),
         }
     }
 }
 
-/// `v` as a Python value; `parent` and `key` name it in the member path a nested record keeps.
+/// `v` as a Python value; `parent` and `seg` name it in the member path a nested record keeps.
 fn to_py(
     py: Python<'_>,
     doc: &Py<Document>,
     v: Val,
-    parent: &str,
-    key: &str,
+    parent: &Rc<PathNode>,
+    seg: Seg,
 ) -> PyResult<PyObject> {
     Ok(match v {
         Val::None => py.None(),
@@ -243,37 +344,7 @@ fn to_py(
         Val::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
         Val::Str(s) => PyString::new(py, &s).into_any().unbind(),
         Val::Bytes(b) => PyBytes::new(py, &b).into_any().unbind(),
-        Val::Enum { name, value } => {
-            let cached = doc
-                .borrow(py)
-                .enums
-                .get(&name)
-                .map(|c| c.as_ref().map(|c| c.clone_ref(py)));
-            let class = match cached {
-                Some(c) => c,
-                None => {
-                    let items = doc.borrow(py).inner.enum_items(&name);
-                    let class = match items {
-                        Some(items) => Some(
-                            py.import("hkgen._support")?
-                                .getattr("enum_class")?
-                                .call1((name.as_str(), items))?
-                                .unbind(),
-                        ),
-                        None => None,
-                    };
-                    doc.borrow_mut(py)
-                        .enums
-                        .insert(name, class.as_ref().map(|c| c.clone_ref(py)));
-                    class
-                }
-            };
-            // A value no item has (a flags combination) stays a plain int.
-            match class.map(|c| c.call1(py, (value,))) {
-                Some(Ok(v)) => v,
-                _ => value.into_pyobject(py)?.into_any().unbind(),
-            }
-        }
+        Val::Enum { name, value } => doc.borrow_mut(py).enum_value(py, &name, value)?,
         Val::Floats(f, 0) => PyTuple::new(py, f)?.into_any().unbind(),
         Val::Floats(f, width) => {
             let rows: Vec<Bound<'_, PyTuple>> = f
@@ -287,28 +358,21 @@ fn to_py(
             None => py.None(),
         },
         Val::List(items) => {
+            let at = node(parent, seg);
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.into_iter().enumerate() {
-                let key = if matches!(v, Val::Record(..) | Val::List(_)) {
-                    format!("{key}[{i}]")
-                } else {
-                    String::new()
-                };
-                out.push(to_py(py, doc, v, parent, &key)?);
+                out.push(to_py(py, doc, v, &at, Seg::Elem(i))?);
             }
             PyList::new(py, out)?.into_any().unbind()
         }
         Val::FileNumbers { format, start, len } => {
-            let raw = doc.borrow_mut(py).raw(py);
+            let raw = doc.borrow_mut(py).raw(py)?;
             match raw {
-                Some(raw) => {
-                    let view = py
-                        .import("builtins")?
-                        .getattr("memoryview")?
-                        .call1((raw,))?;
+                Some(view) => {
                     let slice =
                         pyo3::types::PySlice::new(py, start as isize, (start + len) as isize, 1);
-                    view.get_item(slice)?
+                    view.bind(py)
+                        .get_item(slice)?
                         .call_method1("cast", (format,))?
                         .unbind()
                 }
@@ -328,7 +392,7 @@ fn to_py(
                 doc: doc.clone_ref(py),
                 loc,
                 type_name,
-                path: format!("{parent}.{key}"),
+                path: node(parent, seg),
                 handle: None,
             },
         )?
@@ -353,8 +417,8 @@ impl Record {
 
     /// The member path of this record (`hknpRagdollData#5.bodyCinfos[0]`).
     #[getter]
-    fn path(&self) -> &str {
-        &self.path
+    fn path(&self) -> String {
+        self.path.to_string()
     }
 
     /// The member names, ancestors' first.
@@ -363,14 +427,14 @@ impl Record {
     }
 
     /// (name, value) pairs of every member.
-    fn items(&self, py: Python<'_>) -> PyResult<Vec<(String, PyObject)>> {
+    fn items(&self, py: Python<'_>) -> PyResult<Vec<(Py<PyString>, PyObject)>> {
         let vals = {
             let d = self.doc.borrow(py);
             d.inner.get_all(&self.loc).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
-                        path: vec![self.path.clone()],
+                        path: vec![self.path.to_string()],
                         ..f
                     },
                 )
@@ -378,8 +442,9 @@ impl Record {
         };
         let mut out = Vec::with_capacity(vals.len());
         for (k, v) in vals {
-            let v = to_py(py, &self.doc, v, &self.path, &k)?;
-            out.push((k, v));
+            let key = self.doc.borrow_mut(py).key(py, &k);
+            let v = to_py(py, &self.doc, v, &self.path, Seg::Member(k))?;
+            out.push((key, v));
         }
         Ok(out)
     }
@@ -507,6 +572,8 @@ fn open(
         inner,
         raw: None,
         enums: Default::default(),
+        enum_values: Default::default(),
+        keys: Default::default(),
     })
 }
 
