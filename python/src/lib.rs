@@ -87,6 +87,9 @@ struct Document {
     enum_values: HashMap<(Name, i64), PyObject>,
     /// Member names as Python strings, interned: made once per name, not once per read.
     keys: HashMap<Name, Py<PyString>>,
+    /// Per assignment that had the tagfile written again by the writer's walk, the new item index
+    /// of each old one: a record made before finds its item through them (see [`Record::at`]).
+    renumberings: Vec<Vec<u32>>,
 }
 
 impl Document {
@@ -197,6 +200,7 @@ fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>
             seg: Seg::Object(class, h),
         }),
         handle: Some(h),
+        epoch: d.renumberings.len(),
     }))
 }
 
@@ -299,13 +303,42 @@ struct Record {
     path: Rc<PathNode>,
     /// The object's handle (None for a nested record).
     handle: Option<u32>,
+    /// How many renumberings of the document's items there had been when the record was made.
+    epoch: usize,
 }
 
 impl Record {
+    /// Where the record is now, and its handle: an item index made before a renumbering of the
+    /// document's items (an assignment of a tagfile's pointer, string or array) is followed
+    /// through it.
+    fn at(&self, py: Python<'_>) -> (std::borrow::Cow<'_, Loc>, Option<u32>) {
+        let d = self.doc.borrow(py);
+        let later = d.renumberings.get(self.epoch..).unwrap_or_default();
+        if later.is_empty() {
+            return (std::borrow::Cow::Borrowed(&self.loc), self.handle);
+        }
+        let follow = |mut i: u32| {
+            for map in later {
+                i = map.get(i as usize).copied().unwrap_or(0);
+            }
+            i
+        };
+        let loc = match &self.loc {
+            Loc::Tag { ty, item, at } => Loc::Tag {
+                ty: *ty,
+                item: follow(*item),
+                at: *at,
+            },
+            other => other.clone(),
+        };
+        (std::borrow::Cow::Owned(loc), self.handle.map(follow))
+    }
+
     fn member(&self, py: Python<'_>, name: &str) -> PyResult<Option<PyObject>> {
+        let (loc, _) = self.at(py);
         let val = {
             let d = self.doc.borrow(py);
-            d.inner.get(&self.loc, name).map_err(|f| {
+            d.inner.get(&loc, name).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
@@ -394,6 +427,7 @@ fn to_py(
                 type_name,
                 path: node(parent, seg),
                 handle: None,
+                epoch: doc.borrow(py).renumberings.len(),
             },
         )?
         .into_any(),
@@ -411,8 +445,8 @@ impl Record {
     /// The object's handle (its item index in a tagfile, its index in a packfile), or None for a
     /// nested record.
     #[getter]
-    fn handle(&self) -> Option<u32> {
-        self.handle
+    fn handle(&self, py: Python<'_>) -> Option<u32> {
+        self.at(py).1
     }
 
     /// The member path of this record (`hknpRagdollData#5.bodyCinfos[0]`).
@@ -423,14 +457,16 @@ impl Record {
 
     /// The member names, ancestors' first.
     fn keys(&self, py: Python<'_>) -> Vec<String> {
-        self.doc.borrow(py).inner.keys(&self.loc)
+        let (loc, _) = self.at(py);
+        self.doc.borrow(py).inner.keys(&loc)
     }
 
     /// (name, value) pairs of every member.
     fn items(&self, py: Python<'_>) -> PyResult<Vec<(Py<PyString>, PyObject)>> {
+        let (loc, _) = self.at(py);
         let vals = {
             let d = self.doc.borrow(py);
-            d.inner.get_all(&self.loc).map_err(|f| {
+            d.inner.get_all(&loc).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
@@ -488,33 +524,18 @@ impl Record {
 
     fn __setattr__(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let member_path = format!("{}.{name}", self.path);
-        let new = if value.is_instance_of::<pyo3::types::PyBool>() {
-            NewVal::Bool(value.extract()?)
-        } else if value.is_instance_of::<pyo3::types::PyInt>() {
-            match value.extract::<i128>() {
-                Ok(i) => NewVal::Int(i),
-                Err(_) => {
-                    return Err(PyValueError::new_err(format!(
-                        "{member_path}: {value} is out of range"
-                    )))
-                }
-            }
-        } else if value.is_instance_of::<pyo3::types::PyFloat>() {
-            NewVal::Float(value.extract()?)
-        } else {
-            NewVal::Other
-        };
-        if let NewVal::Other = new {
-            let ty = value.get_type().name()?.to_string();
-            return Err(PyTypeError::new_err(format!(
-                "{member_path}: a {ty} is not assignable (numbers, booleans and enums are)"
-            )));
-        }
-        let result = self.doc.borrow_mut(py).inner.set(&self.loc, name, new);
+        let new = new_val(value, &self.doc, &member_path, 0)?;
+        let (loc, _) = self.at(py);
+        let loc = loc.into_owned();
+        let result = self.doc.borrow_mut(py).inner.set(&loc, name, new);
         match result {
-            Ok(()) => {
+            Ok(renumbered) => {
+                let mut d = self.doc.borrow_mut(py);
                 // Views made before keep the bytes they were made of.
-                self.doc.borrow_mut(py).raw = None;
+                d.raw = None;
+                if let Some(map) = renumbered {
+                    d.renumberings.push(map);
+                }
                 Ok(())
             }
             Err(SetError::Type(m)) => Err(PyTypeError::new_err(format!("{}.{m}", self.path))),
@@ -530,6 +551,70 @@ impl Record {
     fn __repr__(&self) -> String {
         format!("<{} {}>", self.type_name, self.path)
     }
+}
+
+/// A Python value to assign, checked for what it can be: `None`, a bool, an int (an `IntEnum`
+/// member included), a float, a str, an object of document `doc`, or a list, tuple or memoryview
+/// of such values (nested up to 4 deep: a vector array's elements).
+fn new_val(
+    value: &Bound<'_, PyAny>,
+    doc: &Py<Document>,
+    member_path: &str,
+    depth: usize,
+) -> PyResult<NewVal> {
+    use pyo3::types::{PyBool, PyFloat, PyInt, PyMemoryView};
+    if value.is_none() {
+        return Ok(NewVal::None);
+    }
+    if value.is_instance_of::<PyBool>() {
+        return Ok(NewVal::Bool(value.extract()?));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return match value.extract::<i128>() {
+            Ok(i) => Ok(NewVal::Int(i)),
+            Err(_) => Err(PyValueError::new_err(format!(
+                "{member_path}: {value} is out of range"
+            ))),
+        };
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(NewVal::Float(value.extract()?));
+    }
+    if let Ok(s) = value.downcast::<PyString>() {
+        return Ok(NewVal::Str(s.extract()?));
+    }
+    if let Ok(r) = value.downcast::<Record>() {
+        let r = r.borrow();
+        return match r.at(value.py()).1 {
+            Some(h) if r.doc.is(doc) => Ok(NewVal::Object(h)),
+            Some(_) => Err(PyTypeError::new_err(format!(
+                "{member_path}: {} belongs to another document",
+                r.path
+            ))),
+            None => Err(PyTypeError::new_err(format!(
+                "{member_path}: {} is a nested record, not an object a pointer can name",
+                r.path
+            ))),
+        };
+    }
+    let seq = if value.is_instance_of::<PyMemoryView>() {
+        Some(value.call_method0("tolist")?)
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        Some(value.clone())
+    } else {
+        None
+    };
+    if let Some(seq) = seq.filter(|_| depth < 4) {
+        let mut out = Vec::new();
+        for (k, v) in seq.try_iter()?.enumerate() {
+            out.push(new_val(&v?, doc, &format!("{member_path}[{k}]"), depth + 1)?);
+        }
+        return Ok(NewVal::Seq(out));
+    }
+    let ty = value.get_type().name()?.to_string();
+    Err(PyTypeError::new_err(format!(
+        "{member_path}: a {ty} is not assignable (numbers, booleans, enums, str, None, objects of this document and sequences of them are)"
+    )))
 }
 
 /// Opens a Havok file: a path (str or os.PathLike) or its bytes. `compendium`: TCM0 files or
@@ -574,6 +659,7 @@ fn open(
         enums: Default::default(),
         enum_values: Default::default(),
         keys: Default::default(),
+        renumberings: Vec::new(),
     })
 }
 

@@ -104,7 +104,7 @@ def test_assignment_is_checked():
         body.motionType = 256
     with pytest.raises(ValueError, match=r"out of the range of a 32-bit float"):
         body.mass = 1e300
-    with pytest.raises(TypeError, match=r"bodyCinfos\[0\]\.name: assigning a String member is not supported"):
+    with pytest.raises(TypeError, match=r"bodyCinfos\[0\]\.name: expected a str or None"):
         body.name = 3
     with pytest.raises(AttributeError):
         body.nonexistent = 1
