@@ -895,6 +895,17 @@ impl TagDoc {
         depth: usize,
     ) -> Result<Val, Failure> {
         let kind = self.shape(elem).map(|s| s.kind);
+        if kind == Some(Kind::Float) && size == 4 {
+            // A vector or quaternion: its floats read at once.
+            let bytes = self.item_bytes(item, at, n * 4)?;
+            return Ok(Val::Floats(
+                bytes
+                    .chunks_exact(4)
+                    .map(|b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+                    .collect(),
+                0,
+            ));
+        }
         let mut list = Vec::with_capacity(n as usize);
         for k in 0..n {
             list.push(self.value(elem, item, at + k * size, None, depth + 1)?);

@@ -83,10 +83,12 @@ struct Document {
     /// The `IntEnum` class of each Havok enumeration met (None: items not known).
     enums: HashMap<Name, Option<PyObject>>,
     /// Each enumeration value met, as Python holds it (the `IntEnum` member, or the plain int
-    /// when no item has that value).
-    enum_values: HashMap<(Name, i64), PyObject>,
-    /// Member names as Python strings, interned: made once per name, not once per read.
-    keys: HashMap<Name, Py<PyString>>,
+    /// when no item has that value), by the address of the enumeration's name (kept alive in
+    /// the entry, so that the address is not reused) and the value.
+    enum_values: HashMap<(usize, i64), (Name, PyObject), ByAddress>,
+    /// Member names as Python strings, interned: made once per name, not once per read; by the
+    /// address of the backend's name, kept alive in the entry.
+    keys: HashMap<usize, (Name, Py<PyString>), ByAddress>,
     /// Per assignment that had the tagfile written again by the writer's walk, the new item index
     /// of each old one: a record made before finds its item through them (see [`Record::at`]).
     renumberings: Vec<Vec<u32>>,
@@ -109,15 +111,16 @@ impl Document {
     }
 
     fn key(&mut self, py: Python<'_>, name: &Name) -> Py<PyString> {
-        self.keys
-            .entry(Name::clone(name))
-            .or_insert_with(|| PyString::intern(py, name).unbind())
-            .clone_ref(py)
+        let (_, key) = self
+            .keys
+            .entry(address(name))
+            .or_insert_with(|| (Name::clone(name), PyString::intern(py, name).unbind()));
+        key.clone_ref(py)
     }
 
     /// Value `value` of enumeration `name` as Python holds it.
     fn enum_value(&mut self, py: Python<'_>, name: &Name, value: i64) -> PyResult<PyObject> {
-        if let Some(v) = self.enum_values.get(&(Name::clone(name), value)) {
+        if let Some((_, v)) = self.enum_values.get(&(address(name), value)) {
             return Ok(v.clone_ref(py));
         }
         let class = match self.enums.get(name) {
@@ -143,8 +146,47 @@ impl Document {
             _ => value.into_pyobject(py)?.into_any().unbind(),
         };
         self.enum_values
-            .insert((Name::clone(name), value), v.clone_ref(py));
+            .insert((address(name), value), (Name::clone(name), v.clone_ref(py)));
         Ok(v)
+    }
+}
+
+/// The address of a shared name: a map key that is hashed without reading the text.
+fn address(name: &Name) -> usize {
+    Name::as_ptr(name).cast::<u8>() as usize
+}
+
+/// A hasher for keys that are addresses (and small integers): a rotate and a multiply, much
+/// cheaper than the default SipHash, which a per-member lookup would pay on every read.
+#[derive(Clone, Copy, Default)]
+struct ByAddress;
+
+impl std::hash::BuildHasher for ByAddress {
+    type Hasher = AddressHasher;
+    fn build_hasher(&self) -> AddressHasher {
+        AddressHasher(0)
+    }
+}
+
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
     }
 }
 
@@ -312,7 +354,11 @@ impl Record {
     /// document's items (an assignment of a tagfile's pointer, string or array) is followed
     /// through it.
     fn at(&self, py: Python<'_>) -> (std::borrow::Cow<'_, Loc>, Option<u32>) {
-        let d = self.doc.borrow(py);
+        self.at_in(&self.doc.borrow(py))
+    }
+
+    /// [`Record::at`] in document `d`, borrowed already.
+    fn at_in(&self, d: &Document) -> (std::borrow::Cow<'_, Loc>, Option<u32>) {
         let later = d.renumberings.get(self.epoch..).unwrap_or_default();
         if later.is_empty() {
             return (std::borrow::Cow::Borrowed(&self.loc), self.handle);
@@ -335,10 +381,10 @@ impl Record {
     }
 
     fn member(&self, py: Python<'_>, name: &str) -> PyResult<Option<PyObject>> {
-        let (loc, _) = self.at(py);
-        let val = {
+        let (val, epoch) = {
             let d = self.doc.borrow(py);
-            d.inner.get(&loc, name).map_err(|f| {
+            let (loc, _) = self.at_in(&d);
+            let val = d.inner.get(&loc, name).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
@@ -346,7 +392,8 @@ impl Record {
                         ..f
                     },
                 )
-            })?
+            })?;
+            (val, d.renumberings.len())
         };
         match val {
             Some(v) => Ok(Some(to_py(
@@ -355,19 +402,22 @@ impl Record {
                 v,
                 &self.path,
                 Seg::Member(Name::from(name)),
+                epoch,
             )?)),
             None => Ok(None),
         }
     }
 }
 
-/// `v` as a Python value; `parent` and `seg` name it in the member path a nested record keeps.
+/// `v` as a Python value; `parent` and `seg` name it in the member path a nested record keeps,
+/// `epoch` is the document's count of renumberings (see [`Record::at`]).
 fn to_py(
     py: Python<'_>,
     doc: &Py<Document>,
     v: Val,
     parent: &Rc<PathNode>,
     seg: Seg,
+    epoch: usize,
 ) -> PyResult<PyObject> {
     Ok(match v {
         Val::None => py.None(),
@@ -394,7 +444,7 @@ fn to_py(
             let at = node(parent, seg);
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.into_iter().enumerate() {
-                out.push(to_py(py, doc, v, &at, Seg::Elem(i))?);
+                out.push(to_py(py, doc, v, &at, Seg::Elem(i), epoch)?);
             }
             PyList::new(py, out)?.into_any().unbind()
         }
@@ -427,7 +477,7 @@ fn to_py(
                 type_name,
                 path: node(parent, seg),
                 handle: None,
-                epoch: doc.borrow(py).renumberings.len(),
+                epoch,
             },
         )?
         .into_any(),
@@ -463,10 +513,11 @@ impl Record {
 
     /// (name, value) pairs of every member.
     fn items(&self, py: Python<'_>) -> PyResult<Vec<(Py<PyString>, PyObject)>> {
-        let (loc, _) = self.at(py);
-        let vals = {
-            let d = self.doc.borrow(py);
-            d.inner.get_all(&loc).map_err(|f| {
+        // One borrow of the document for the values and their names.
+        let (vals, keys, epoch) = {
+            let mut d = self.doc.borrow_mut(py);
+            let (loc, _) = self.at_in(&d);
+            let vals = d.inner.get_all(&loc).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
@@ -474,12 +525,14 @@ impl Record {
                         ..f
                     },
                 )
-            })?
+            })?;
+            drop(loc);
+            let keys: Vec<Py<PyString>> = vals.iter().map(|(k, _)| d.key(py, k)).collect();
+            (vals, keys, d.renumberings.len())
         };
         let mut out = Vec::with_capacity(vals.len());
-        for (k, v) in vals {
-            let key = self.doc.borrow_mut(py).key(py, &k);
-            let v = to_py(py, &self.doc, v, &self.path, Seg::Member(k))?;
+        for ((k, v), key) in vals.into_iter().zip(keys) {
+            let v = to_py(py, &self.doc, v, &self.path, Seg::Member(k), epoch)?;
             out.push((key, v));
         }
         Ok(out)
