@@ -1,7 +1,8 @@
 //! The code generator: one core that turns a [`Schema`] into Rust items, as a token stream
 //! ([`Config::generate`]) or as pretty-printed source starting with an `@generated` line
 //! ([`Config::render`]). The root crate's build script ([`generate_sdks`]) and `hkgen codegen`
-//! both call it, so they print the same code.
+//! both call it, so they print the same code. [`stubs`] writes Python type stubs of the same
+//! model for the Python package ([`generate_stubs`], `hkgen stubs`).
 //!
 //! The generated items use the runtime of `hktypes::value` and contain no inner attributes, so
 //! that a module can `include!` them.
