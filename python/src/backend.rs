@@ -11,10 +11,16 @@
 //! was. An assignment of a pointer, string or variable array changes the items (a run in place
 //! when one slot alone names it, else a new run; a run no slot names any more is dropped) and
 //! writes the file again through the tagfile writer's walk (`hktypes::tagfile::write`), which may
-//! number the items anew: [`Document::set`] returns the new index of each old item. Packfiles are read as `hktypes::packfile::objects`
-//! documents through the class descriptions of `schemas/<sdk>/classes/`, embedded in the library
-//! at build time (see `build.rs`); an assignment changes the object's value and the file is written
-//! by the packfile writer.
+//! number the items anew: [`Document::set`] returns the new index of each old item. The tagfile
+//! is read here rather than through `hktypes::open`, whose graph holds untyped objects as bytes:
+//! members are decoded when Python asks for them.
+//!
+//! Packfiles and `<hkpackfile>` XML are opened through `hktypes::open` as
+//! `hktypes::packfile::objects` documents, with the class descriptions of
+//! `schemas/<sdk>/classes/` embedded in the library at build time (see `build.rs`), or with the
+//! feature `compiled-classes` the root crate's compiled-in `hkclasses::<sdk>::SCHEMA` (which
+//! more than doubles the build; `verify` takes the embedded descriptions either way). An
+//! assignment changes the object's value and the file is written by the packfile writer.
 
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::packfile::layout::{Member, MemberType};
@@ -267,6 +273,33 @@ fn load_class_schemas() -> Result<ClassSchemas, String> {
     Ok(ClassSchemas::from_schemas(schemas))
 }
 
+/// The packfile class descriptions `open` reads packfiles through: the root crate's compiled-in
+/// classes (`hkclasses::<sdk>::SCHEMA`) with the feature `compiled-classes`, else the embedded RON
+/// descriptions.
+fn packfile_classes() -> Result<&'static dyn hktypes::PackfileClasses, Failure> {
+    #[cfg(feature = "compiled-classes")]
+    {
+        Ok(&CompiledClasses)
+    }
+    #[cfg(not(feature = "compiled-classes"))]
+    {
+        Ok(class_schemas()?)
+    }
+}
+
+/// The compiled-in packfile classes of every packfile SDK, for a file's contents version.
+#[cfg(feature = "compiled-classes")]
+struct CompiledClasses;
+
+#[cfg(feature = "compiled-classes")]
+impl hktypes::PackfileClasses for CompiledClasses {
+    fn for_version(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        hkclasses::packfile_sources_for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(
+            version,
+        ))
+    }
+}
+
 /// The enumeration overlay of the tagfile SDKs (`schemas/enums.ron`): item names of enumerations
 /// and the integer members that hold one.
 fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
@@ -357,39 +390,26 @@ pub struct PackDoc {
 impl Document {
     /// Reads a file of any format the package reads.
     pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<Document, Failure> {
-        use hktypes::packfile::xml;
-        if hktypes::packfile::sniff(&bytes) {
-            let pf = hktypes::packfile::PackFile::read(&bytes)?;
-            let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
-            let doc = objects::Document::from_file_with(pf, &class_schemas()?.sources_for(&sdk))?;
-            return Ok(Document::Pack(PackDoc {
-                doc,
-                format: "packfile",
-            }));
+        use hktypes::Format;
+        // Packfiles and `<hkpackfile>` XML through the one entry point, `hktypes::open`.
+        let format = hktypes::sniff(&bytes);
+        if let Some(f @ (Format::Packfile | Format::PackfileXml)) = format {
+            let options = hktypes::OpenOptions {
+                packfile_classes: Some(packfile_classes()?),
+                ..Default::default()
+            };
+            let hktypes::Document::Packfile(doc) = hktypes::open(&bytes, &options)? else {
+                return Err(Failure::input("a packfile that did not read as one"));
+            };
+            let format = if f == Format::Packfile {
+                "packfile"
+            } else {
+                "packfile_xml"
+            };
+            return Ok(Document::Pack(PackDoc { doc, format }));
         }
-        match xml::sniff(&bytes) {
-            Some(xml::XmlForm::Packfile) => {
-                let schemas = class_schemas()?;
-                let options = xml::ReadOptions {
-                    layout: xml::DEFAULT_LAYOUT,
-                    order: Default::default(),
-                };
-                let doc = xml::read_with(
-                    &bytes,
-                    |v| {
-                        schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(v))
-                    },
-                    options,
-                )?;
-                return Ok(Document::Pack(PackDoc {
-                    doc,
-                    format: "packfile_xml",
-                }));
-            }
-            Some(xml::XmlForm::Tagfile) => {
-                return Err(Failure::input("hktagfile XML: not supported yet"))
-            }
-            None => {}
+        if format == Some(Format::TagfileXml) {
+            return Err(Failure::input("hktagfile XML: not supported yet"));
         }
         match hktypes::tagfile::file::sniff(&bytes) {
             Some("tag0") => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
