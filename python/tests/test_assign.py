@@ -170,3 +170,18 @@ def test_packfile_pointer():
     # Every other object as read.
     others = lambda d: [fields(o) for o in d.objects() if o.type_name != "hclCollidable"]
     assert others(again) == others(hkgen.open(data))
+
+
+def test_tagfile_vector_changes_exactly_its_bytes():
+    data = corpus_file(RAGDOLL).read_bytes()
+    doc = hkgen.open(data)
+    body = doc.objects("hknpRagdollData")[0].bodyCinfos[0]
+    body.position = (1.0, 2.0, 3.0, 0.0)
+    out = doc.to_bytes()
+    assert len(out) == len(data)
+    changed = [i for i in range(len(data)) if out[i] != data[i]]
+    # Within the 16 bytes of one vector.
+    assert len(changed) > 0 and changed[-1] - changed[0] < 16
+    assert hkgen.open(out).objects("hknpRagdollData")[0].bodyCinfos[0].position == (1.0, 2.0, 3.0, 0.0)
+    with pytest.raises(ValueError, match=r"bodyCinfos\[0\]\.position: 3 values given for a fixed array of 4"):
+        body.position = (1.0, 2.0, 3.0)
