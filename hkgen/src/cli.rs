@@ -171,6 +171,19 @@ enum Command {
         #[arg(long)]
         unformatted: bool,
     },
+    /// Write the Python type stubs of the tagfile SDKs' classes (`<module>.pyi`, one per SDK) for
+    /// the Python package; the package ships them in python/hkgen/classes/.
+    Stubs {
+        /// SDK version, e.g. 2018.1; every tagfile SDK of the root crate when absent.
+        #[arg(long)]
+        sdk: Option<String>,
+        /// The directory of snapshots (holding <sdk>/sdk.ron and enums.ron).
+        #[arg(long, default_value = "schemas")]
+        schemas: PathBuf,
+        /// Where the .pyi files go.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// The corpus directory: `$HKGEN_CORPUS`, else `../shared/corpus`.
@@ -261,6 +274,10 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: PackfileClassesO
             .and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force }, &s, &input, &output)),
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
+        Command::Stubs { sdk, schemas, out } => {
+            let sdks: Vec<&str> = sdk.as_deref().map_or(hkgen::codegen::SDKS.to_vec(), |s| vec![s]);
+            hkgen::codegen::generate_stubs(&schemas, &out, &sdks).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string())
+        }
     };
     match r {
         Ok(code) => code,

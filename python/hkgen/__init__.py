@@ -6,6 +6,9 @@
     for body in doc.objects("hknpRagdollData")[0].bodyCinfos:
         print(body.name, body.mass, body.motionType)
     body.mass = 80.0                          # checked: TypeError / ValueError name the member
+    body.name = "Pelvis"                      # strings, pointers (an object of the same document
+    body.shape = other_body.shape             # or None) and arrays (a list of numbers or vectors)
+    skeleton.referenceFloats = [0.5, 1.0]     # are assigned too
     doc.write("out.hkx")                      # every byte not assigned comes back as read
     hkgen.verify("c7190.hkx")                 # the report of `hkgen verify --json`, as a dict
 
@@ -14,6 +17,10 @@ subclasses named after the Havok enumeration (where its items are known), vector
 tuples, pointers as objects, arrays as lists, and arrays of numbers as read-only ``memoryview``s
 (numpy.frombuffer wraps them without a copy; a tagfile's are views of the file's bytes).
 Errors are ``HavokError`` subclasses per layer with ``offset``, ``section`` and ``path``.
+
+Assigning a tagfile's pointer, string or array writes the file again through the tagfile writer,
+which may number its objects anew; records taken before follow their objects (``handle`` gives
+the new number). The classes of each SDK are typed in ``hkgen.classes`` (stubs for editors).
 """
 
 from ._native import (

@@ -5,11 +5,22 @@
 //! this module alone.
 //!
 //! Tagfiles (TAG0) are read through the file's own type table: no generated class is compiled in.
-//! An assignment writes the new value over the member's bytes in the file and reads the file again,
-//! so every other byte stays as it was. Packfiles are read as `hktypes::packfile::objects`
-//! documents through the class descriptions of `schemas/<sdk>/classes/`, embedded in the library
-//! at build time (see `build.rs`); an assignment changes the object's value and the file is written
-//! by the packfile writer.
+//! Each record type's members are worked out once per document ([`TagDoc::members`]). An
+//! assignment of a number, boolean, enumeration or fixed array (a vector) writes the new value
+//! over the member's bytes in the file and reads the file again, so every other byte stays as it
+//! was. An assignment of a pointer, string or variable array changes the items (a run in place
+//! when one slot alone names it, else a new run; a run no slot names any more is dropped) and
+//! writes the file again through the tagfile writer's walk (`hktypes::tagfile::write`), which may
+//! number the items anew: [`Document::set`] returns the new index of each old item. The tagfile
+//! is read here rather than through `hktypes::open`, whose graph holds untyped objects as bytes:
+//! members are decoded when Python asks for them.
+//!
+//! Packfiles and `<hkpackfile>` XML are opened through `hktypes::open` as
+//! `hktypes::packfile::objects` documents, with the class descriptions of
+//! `schemas/<sdk>/classes/` embedded in the library at build time (see `build.rs`), or with the
+//! feature `compiled-classes` the root crate's compiled-in `hkclasses::<sdk>::SCHEMA` (which
+//! more than doubles the build; `verify` takes the embedded descriptions either way). An
+//! assignment changes the object's value and the file is written by the packfile writer.
 
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::packfile::layout::{Member, MemberType};
@@ -18,8 +29,14 @@ use hktypes::reflect::layout::Shape;
 use hktypes::reflect::{Kind, TemplateArg, TypeIndex, TypeTable};
 use hktypes::tagfile::items::Items;
 use hktypes::tagfile::{CompendiumSet, TagFile};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+
+/// A name shared by every value that carries it (a member, a class, an enumeration): made once
+/// per type of a document, not once per value read.
+pub type Name = Arc<str>;
 
 /// A failure of the Rust side, by the layer that found it.
 #[derive(Debug)]
@@ -92,16 +109,22 @@ pub enum SetError {
 }
 
 /// A value assigned from Python.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum NewVal {
+    /// `None`: a null pointer or string.
+    None,
     /// `True`/`False`.
     Bool(bool),
     /// An integer (an `IntEnum` member included), as Python holds it.
     Int(i128),
     /// A float.
     Float(f64),
-    /// Any other Python type, by name.
-    Other,
+    /// A string.
+    Str(String),
+    /// An object of the same document, by handle.
+    Object(u32),
+    /// A list or tuple (a vector, a matrix's rows, an array's elements).
+    Seq(Vec<NewVal>),
 }
 
 /// Where a record lives: the object (tagfile item or packfile handle) and the way into it.
@@ -156,7 +179,7 @@ pub enum Val {
     /// A value of Havok enumeration `name` (its items: [`Document::enum_items`]).
     Enum {
         /// `hknpMotionType::Enum`.
-        name: String,
+        name: Name,
         /// The stored value.
         value: i64,
     },
@@ -184,8 +207,8 @@ pub enum Val {
         /// Little-endian elements.
         bytes: Vec<u8>,
     },
-    /// A nested record.
-    Record(Loc, String),
+    /// A nested record, of the class named.
+    Record(Loc, Name),
 }
 
 /// The class descriptions of the packfile SDKs, embedded at build time, parsed on first use.
@@ -248,6 +271,33 @@ fn load_class_schemas() -> Result<ClassSchemas, String> {
         schemas.push(s);
     }
     Ok(ClassSchemas::from_schemas(schemas))
+}
+
+/// The packfile class descriptions `open` reads packfiles through: the root crate's compiled-in
+/// classes (`hkclasses::<sdk>::SCHEMA`) with the feature `compiled-classes`, else the embedded RON
+/// descriptions.
+fn packfile_classes() -> Result<&'static dyn hktypes::PackfileClasses, Failure> {
+    #[cfg(feature = "compiled-classes")]
+    {
+        Ok(&CompiledClasses)
+    }
+    #[cfg(not(feature = "compiled-classes"))]
+    {
+        Ok(class_schemas()?)
+    }
+}
+
+/// The compiled-in packfile classes of every packfile SDK, for a file's contents version.
+#[cfg(feature = "compiled-classes")]
+struct CompiledClasses;
+
+#[cfg(feature = "compiled-classes")]
+impl hktypes::PackfileClasses for CompiledClasses {
+    fn for_version(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        hkclasses::packfile_sources_for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(
+            version,
+        ))
+    }
 }
 
 /// The enumeration overlay of the tagfile SDKs (`schemas/enums.ron`): item names of enumerations
@@ -314,6 +364,21 @@ pub struct TagDoc {
     compendia: CompendiumSet,
     /// The file, with the assignments made.
     bytes: Vec<u8>,
+    /// Per record type, its members as read: made on first use (see [`TagDoc::members`]).
+    members: RefCell<HashMap<TypeIndex, Arc<[TagMember]>>>,
+    /// Per type, its full name, made on first use.
+    names: RefCell<HashMap<TypeIndex, Name>>,
+}
+
+/// One member of a tagfile record type, with what reading it needs, worked out once per type.
+struct TagMember {
+    name: Name,
+    /// Its type.
+    ty: TypeIndex,
+    /// Its byte offset in the record.
+    offset: u32,
+    /// The enumeration an integer member holds (by `hkEnum`/`hkFlags`, else by the overlay).
+    enumeration: Option<Name>,
 }
 
 /// A packfile's objects.
@@ -325,39 +390,26 @@ pub struct PackDoc {
 impl Document {
     /// Reads a file of any format the package reads.
     pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<Document, Failure> {
-        use hktypes::packfile::xml;
-        if hktypes::packfile::sniff(&bytes) {
-            let pf = hktypes::packfile::PackFile::read(&bytes)?;
-            let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
-            let doc = objects::Document::from_file_with(pf, &class_schemas()?.sources_for(&sdk))?;
-            return Ok(Document::Pack(PackDoc {
-                doc,
-                format: "packfile",
-            }));
+        use hktypes::Format;
+        // Packfiles and `<hkpackfile>` XML through the one entry point, `hktypes::open`.
+        let format = hktypes::sniff(&bytes);
+        if let Some(f @ (Format::Packfile | Format::PackfileXml)) = format {
+            let options = hktypes::OpenOptions {
+                packfile_classes: Some(packfile_classes()?),
+                ..Default::default()
+            };
+            let hktypes::Document::Packfile(doc) = hktypes::open(&bytes, &options)? else {
+                return Err(Failure::input("a packfile that did not read as one"));
+            };
+            let format = if f == Format::Packfile {
+                "packfile"
+            } else {
+                "packfile_xml"
+            };
+            return Ok(Document::Pack(PackDoc { doc, format }));
         }
-        match xml::sniff(&bytes) {
-            Some(xml::XmlForm::Packfile) => {
-                let schemas = class_schemas()?;
-                let options = xml::ReadOptions {
-                    layout: xml::DEFAULT_LAYOUT,
-                    order: Default::default(),
-                };
-                let doc = xml::read_with(
-                    &bytes,
-                    |v| {
-                        schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(v))
-                    },
-                    options,
-                )?;
-                return Ok(Document::Pack(PackDoc {
-                    doc,
-                    format: "packfile_xml",
-                }));
-            }
-            Some(xml::XmlForm::Tagfile) => {
-                return Err(Failure::input("hktagfile XML: not supported yet"))
-            }
-            None => {}
+        if format == Some(Format::TagfileXml) {
+            return Err(Failure::input("hktagfile XML: not supported yet"));
         }
         match hktypes::tagfile::file::sniff(&bytes) {
             Some("tag0") => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
@@ -441,11 +493,9 @@ impl Document {
     /// The member names of a record, ancestors' first.
     pub fn keys(&self, loc: &Loc) -> Vec<String> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, .. }) => t
-                .fields(*ty)
-                .into_iter()
-                .map(|f| f.name.to_string())
-                .collect(),
+            (Document::Tag(t), Loc::Tag { ty, .. }) => {
+                t.members(*ty).iter().map(|m| m.name.to_string()).collect()
+            }
             (Document::Pack(p), Loc::Pack { handle, class, .. }) => {
                 match p.doc.objects.get(*handle as usize).map(|o| &o.body) {
                     Some(Body::Typed(_)) => p
@@ -478,7 +528,7 @@ impl Document {
     }
 
     /// Every member of the record at `loc`, in [`Document::keys`] order.
-    pub fn get_all(&self, loc: &Loc) -> Result<Vec<(String, Val)>, Failure> {
+    pub fn get_all(&self, loc: &Loc) -> Result<Vec<(Name, Val)>, Failure> {
         match (self, loc) {
             (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
             (
@@ -493,9 +543,15 @@ impl Document {
         }
     }
 
-    /// Assigns member `name` of the record at `loc`. `bytes` are the file's bytes: a tagfile is
-    /// changed in them and read again.
-    pub fn set(&mut self, loc: &Loc, name: &str, value: NewVal) -> Result<(), SetError> {
+    /// Assigns member `name` of the record at `loc`. A tagfile is changed in its bytes and read
+    /// again; when it was written again by the writer's walk (a pointer, string or array
+    /// assigned), its items may be numbered anew: the new index of each old item is returned.
+    pub fn set(
+        &mut self,
+        loc: &Loc,
+        name: &str,
+        value: NewVal,
+    ) -> Result<Option<Vec<u32>>, SetError> {
         match (self, loc) {
             (Document::Tag(t), Loc::Tag { ty, item, at }) => t.set(*ty, *item, *at, name, value),
             (
@@ -505,7 +561,7 @@ impl Document {
                     class,
                     steps,
                 },
-            ) => p.set(*handle, class, steps, name, value),
+            ) => p.set(*handle, class, steps, name, value).map(|()| None),
             _ => Err(SetError::NoMember(name.to_owned())),
         }
     }
@@ -592,6 +648,8 @@ impl TagDoc {
             offsets,
             compendia,
             bytes,
+            members: Default::default(),
+            names: Default::default(),
         })
     }
 
@@ -599,25 +657,52 @@ impl TagDoc {
         self.shapes.get(ty as usize).copied().flatten()
     }
 
-    /// A record type's fields, ancestors' first (by the type that carries its format).
-    fn fields(&self, ty: TypeIndex) -> Vec<&hktypes::reflect::Field> {
-        self.owned_fields(ty).into_iter().map(|(_, f)| f).collect()
+    /// The full name of type `ty` (`hkArray<hkInt16, hkContainerHeapAllocator>`), made once.
+    fn name(&self, ty: TypeIndex) -> Name {
+        self.names
+            .borrow_mut()
+            .entry(ty)
+            .or_insert_with(|| Arc::from(self.types.full_name(ty)))
+            .clone()
     }
 
-    /// Like [`TagDoc::fields`], each with the type that declares it.
-    fn owned_fields(&self, ty: TypeIndex) -> Vec<(TypeIndex, &hktypes::reflect::Field)> {
+    /// A record type's members, ancestors' first (by the type that carries its format), with
+    /// their enumerations: worked out on the first read of a record of that type.
+    fn members(&self, ty: TypeIndex) -> Arc<[TagMember]> {
+        if let Some(m) = self.members.borrow().get(&ty) {
+            return Arc::clone(m);
+        }
         let def = self.shape(ty).map_or(ty, |s| s.def);
         let mut out = Vec::new();
         for owner in self.types.ancestry(def) {
-            if let Some(t) = self.types.get(owner) {
-                out.extend(self.types.fields_of(t).iter().map(|f| (owner, f)));
+            let Some(t) = self.types.get(owner) else {
+                continue;
+            };
+            for f in self.types.fields_of(t) {
+                // Only integers are enumerations: the lookups are spared for every other member.
+                let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
+                let mut enumeration = if is_int { self.enum_of(f.ty) } else { None };
+                if is_int && enumeration.is_none() {
+                    // A member stored as a bare integer that the overlay knows as an enumeration.
+                    let key = format!("{}.{}", self.types.full_name(owner), f.name.as_str());
+                    enumeration =
+                        overlay().and_then(|o| o.members.get(&key).map(|e| Arc::from(e.as_str())));
+                }
+                out.push(TagMember {
+                    name: Arc::from(f.name.as_str()),
+                    ty: f.ty,
+                    offset: f.offset,
+                    enumeration,
+                });
             }
         }
-        out
+        let members: Arc<[TagMember]> = out.into();
+        self.members.borrow_mut().insert(ty, Arc::clone(&members));
+        members
     }
 
     /// The enumeration a member of type `ty` holds: `hkEnum<E, S>`/`hkFlags<E, S>` name theirs.
-    fn enum_of(&self, ty: TypeIndex) -> Option<String> {
+    fn enum_of(&self, ty: TypeIndex) -> Option<Name> {
         let mut cur = ty;
         for _ in 0..16 {
             let t = self.types.get(cur)?;
@@ -628,7 +713,7 @@ impl TagDoc {
                     .iter()
                     .find(|p| p.name.as_str() == "tENUM" || p.name.as_str() == "tBITS")?;
                 return match param.arg {
-                    TemplateArg::Type(e) => Some(self.types.full_name(e)),
+                    TemplateArg::Type(e) => Some(self.name(e)),
                     TemplateArg::Value(_) => None,
                 };
             }
@@ -641,45 +726,26 @@ impl TagDoc {
     }
 
     fn get(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Result<Option<Val>, Failure> {
-        let Some((owner, f)) = self
-            .owned_fields(ty)
-            .into_iter()
-            .find(|(_, f)| f.name.as_str() == name)
-        else {
+        let members = self.members(ty);
+        let Some(m) = members.iter().find(|m| &*m.name == name) else {
             return Ok(None);
         };
-        self.member(owner, f, item, at).map(Some)
+        self.member(m, item, at).map(Some)
     }
 
     /// Every member of the record of type `ty` at byte `at` of item `item`.
-    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(String, Val)>, Failure> {
-        self.owned_fields(ty)
-            .into_iter()
-            .map(|(owner, f)| Ok((f.name.to_string(), self.member(owner, f, item, at)?)))
+    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(Name, Val)>, Failure> {
+        self.members(ty)
+            .iter()
+            .map(|m| Ok((Arc::clone(&m.name), self.member(m, item, at)?)))
             .collect()
     }
 
-    /// Member `f` (declared by `owner`) of the record at byte `at` of item `item`.
-    fn member(
-        &self,
-        owner: TypeIndex,
-        f: &hktypes::reflect::Field,
-        item: u32,
-        at: u32,
-    ) -> Result<Val, Failure> {
-        let name = f.name.as_str();
-        let at = at + f.offset;
-        // Only integers are enumerations: the lookups below are spared for every other member.
-        let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
-        let mut member_enum = if is_int { self.enum_of(f.ty) } else { None };
-        if is_int && member_enum.is_none() {
-            // A member stored as a bare integer that the overlay knows as an enumeration.
-            let key = format!("{}.{}", self.types.full_name(owner), name);
-            member_enum = overlay().and_then(|o| o.members.get(&key).cloned());
-        }
-        self.value(f.ty, item, at, member_enum, 0)
+    /// Member `m` of the record at byte `at` of item `item`.
+    fn member(&self, m: &TagMember, item: u32, at: u32) -> Result<Val, Failure> {
+        self.value(m.ty, item, at + m.offset, m.enumeration.clone(), 0)
             .map_err(|e| Failure {
-                path: vec![name.to_owned()],
+                path: vec![m.name.to_string()],
                 ..e
             })
     }
@@ -713,7 +779,7 @@ impl TagDoc {
         ty: TypeIndex,
         item: u32,
         at: u32,
-        enumeration: Option<String>,
+        enumeration: Option<Name>,
         depth: usize,
     ) -> Result<Val, Failure> {
         if depth > 64 {
@@ -802,7 +868,7 @@ impl TagDoc {
                 }
                 self.fixed(elem, item, at, n, size, depth)?
             }
-            Kind::Record => Val::Record(Loc::Tag { ty, item, at }, self.types.full_name(ty)),
+            Kind::Record => Val::Record(Loc::Tag { ty, item, at }, self.name(ty)),
             _ => Val::Bytes(bytes.to_vec()),
         })
     }
@@ -849,6 +915,17 @@ impl TagDoc {
         depth: usize,
     ) -> Result<Val, Failure> {
         let kind = self.shape(elem).map(|s| s.kind);
+        if kind == Some(Kind::Float) && size == 4 {
+            // A vector or quaternion: its floats read at once.
+            let bytes = self.item_bytes(item, at, n * 4)?;
+            return Ok(Val::Floats(
+                bytes
+                    .chunks_exact(4)
+                    .map(|b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+                    .collect(),
+                0,
+            ));
+        }
         let mut list = Vec::with_capacity(n as usize);
         for k in 0..n {
             list.push(self.value(elem, item, at + k * size, None, depth + 1)?);
@@ -876,24 +953,17 @@ impl TagDoc {
         Ok(Val::List(list))
     }
 
-    fn set(
-        &mut self,
+    /// The bytes of a value of type `ty` assigned `value`: a boolean, an integer, a float, or a
+    /// fixed array of them (a vector, a matrix as rows) given as a sequence of its length.
+    fn encode(
+        &self,
         ty: TypeIndex,
-        item: u32,
-        at: u32,
+        value: &NewVal,
         name: &str,
-        value: NewVal,
-    ) -> Result<(), SetError> {
-        let Some(f) = self
-            .fields(ty)
-            .into_iter()
-            .find(|f| f.name.as_str() == name)
-            .cloned()
-        else {
-            return Err(SetError::NoMember(name.to_owned()));
-        };
+        depth: usize,
+    ) -> Result<Vec<u8>, SetError> {
         let shape = self
-            .shape(f.ty)
+            .shape(ty)
             .ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
         let fmt = self
             .types
@@ -901,19 +971,19 @@ impl TagDoc {
             .and_then(|d| d.format())
             .unwrap_or(hktypes::reflect::Format(0));
         let size = shape.size as usize;
-        let stored: Vec<u8> = match (shape.kind, value) {
+        Ok(match (shape.kind, value) {
             (Kind::Bool, NewVal::Bool(b)) => {
                 let mut v = vec![0u8; size];
                 if let Some(first) = v.first_mut() {
-                    *first = u8::from(b);
+                    *first = u8::from(*b);
                 }
                 v
             }
             (Kind::Bool, _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
-            (Kind::Int, NewVal::Int(_) | NewVal::Bool(_)) if size <= 8 => {
+            (Kind::Int, NewVal::Int(_) | NewVal::Bool(_)) if size <= 8 && size > 0 => {
                 let i = match value {
-                    NewVal::Int(i) => i,
-                    NewVal::Bool(b) => i128::from(b),
+                    NewVal::Int(i) => *i,
+                    NewVal::Bool(b) => i128::from(*b),
                     _ => 0,
                 };
                 let bits = 8 * size as u32;
@@ -923,19 +993,23 @@ impl TagDoc {
                     (0, (1i128 << bits) - 1)
                 };
                 if i < lo || i > hi {
-                    return Err(SetError::Range(format!("{name}: {i} is out of the range {lo}..={hi} of a {size}-byte integer")));
+                    return Err(SetError::Range(format!(
+                        "{name}: {i} is out of the range {lo}..={hi} of a {size}-byte integer"
+                    )));
                 }
                 (i as u64).to_le_bytes()[..size].to_vec()
             }
             (Kind::Int, _) => return Err(SetError::Type(format!("{name}: expected an int"))),
-            (Kind::Float, NewVal::Float(_)) | (Kind::Float, NewVal::Int(_)) => {
+            (Kind::Float, NewVal::Float(_) | NewVal::Int(_)) => {
                 let x = match value {
-                    NewVal::Float(x) => x,
-                    NewVal::Int(i) => i as f64,
+                    NewVal::Float(x) => *x,
+                    NewVal::Int(i) => *i as f64,
                     _ => 0.0,
                 };
                 if x.is_finite() && x.abs() > f64::from(f32::MAX) {
-                    return Err(SetError::Range(format!("{name}: {x} is out of the range of a 32-bit float")));
+                    return Err(SetError::Range(format!(
+                        "{name}: {x} is out of the range of a 32-bit float"
+                    )));
                 }
                 let bits = (x as f32).to_bits();
                 match size {
@@ -945,20 +1019,83 @@ impl TagDoc {
                         let rounded = bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16;
                         (rounded as u16).to_le_bytes().to_vec()
                     }
-                    _ => return Err(SetError::Type(format!("{name}: a {size}-byte float is not assignable"))),
+                    _ => {
+                        return Err(SetError::Type(format!(
+                            "{name}: a {size}-byte float is not assignable"
+                        )))
+                    }
                 }
             }
             (Kind::Float, _) => return Err(SetError::Type(format!("{name}: expected a float"))),
-            (k, _) => {
+            (Kind::Array, NewVal::Seq(items)) if fmt.is_fixed_array() && depth < 4 => {
+                let elem = self
+                    .types
+                    .get(shape.def)
+                    .and_then(|d| d.subtype)
+                    .unwrap_or(0);
+                let n = fmt.fixed_count() as usize;
+                let elem_size = self.shape(elem).map_or(0, |s| s.size as usize);
+                if elem == 0 || elem_size * n != size {
+                    return Err(SetError::Type(format!(
+                        "{name}: a fixed array of this type is not assignable"
+                    )));
+                }
+                if items.len() != n {
+                    return Err(SetError::Range(format!(
+                        "{name}: {} values given for a fixed array of {n}",
+                        items.len()
+                    )));
+                }
+                let mut out = Vec::with_capacity(size);
+                for (k, v) in items.iter().enumerate() {
+                    out.extend(self.encode(elem, v, &format!("{name}[{k}]"), depth + 1)?);
+                }
+                out
+            }
+            (Kind::Array, _) if fmt.is_fixed_array() => {
                 return Err(SetError::Type(format!(
-                    "{name}: assigning a {k:?} member is not supported (numbers, booleans and enums are)"
+                    "{name}: expected a sequence of {} values",
+                    fmt.fixed_count()
                 )))
             }
+            (k, _) => {
+                return Err(SetError::Type(format!(
+                    "{name}: assigning a {k:?} member is not supported"
+                )))
+            }
+        })
+    }
+
+    fn set(
+        &mut self,
+        ty: TypeIndex,
+        item: u32,
+        at: u32,
+        name: &str,
+        value: NewVal,
+    ) -> Result<Option<Vec<u32>>, SetError> {
+        let members = self.members(ty);
+        let Some(f) = members.iter().find(|m| &*m.name == name) else {
+            return Err(SetError::NoMember(name.to_owned()));
         };
+        let shape = self
+            .shape(f.ty)
+            .ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
+        let fixed = self
+            .types
+            .get(shape.def)
+            .and_then(|d| d.format())
+            .is_some_and(|f| f.is_fixed_array());
+        if matches!(shape.kind, Kind::Pointer | Kind::String)
+            || (shape.kind == Kind::Array && !fixed)
+        {
+            return self.set_reference(shape, item, at + f.offset, name, value);
+        }
+        let stored = self.encode(f.ty, &value, name, 0)?;
         let start =
             self.offsets.get(item as usize).copied().unwrap_or(0) + (at + f.offset) as usize;
         let mut bytes = std::mem::take(&mut self.bytes);
-        match bytes.get_mut(start..start + size) {
+        match bytes.get_mut(start..start + stored.len()) {
             Some(slot) => slot.copy_from_slice(&stored),
             None => {
                 self.bytes = bytes;
@@ -967,8 +1104,242 @@ impl TagDoc {
         }
         let compendia = std::mem::take(&mut self.compendia);
         *self = TagDoc::read(bytes, compendia).map_err(SetError::Havok)?;
-        Ok(())
+        Ok(None)
     }
+
+    /// Assigns a pointer, string or variable array member (of shape `shape`, its slot at byte `at`
+    /// of item `item`): the items are changed (a run changed in place when this slot alone names
+    /// it, else a new run; a run no slot names any more is dropped) and the file is written again
+    /// by the tagfile writer's walk, then read again.
+    fn set_reference(
+        &mut self,
+        shape: Shape,
+        item: u32,
+        at: u32,
+        name: &str,
+        value: NewVal,
+    ) -> Result<Option<Vec<u32>>, SetError> {
+        let mut items = self.items.clone();
+        let slot_at = at as usize;
+        let old = items
+            .items
+            .get(item as usize)
+            .and_then(|it| it.bytes.get(slot_at..slot_at + 4))
+            .map(le)
+            .ok_or_else(|| SetError::Type(format!("{name}: lies outside its item")))?
+            as u32;
+        let target_ty = self
+            .types
+            .get(shape.def)
+            .and_then(|d| d.subtype)
+            .unwrap_or(0);
+        let new = match (shape.kind, value) {
+            (Kind::Pointer | Kind::String, NewVal::None) => 0,
+            (Kind::Pointer, NewVal::Object(h)) => {
+                let obj = items
+                    .items
+                    .get(h as usize)
+                    .filter(|it| it.is_object())
+                    .ok_or_else(|| SetError::Type(format!("{name}: #{h} is not an object")))?;
+                let target = self.shape(target_ty).map_or(target_ty, |s| s.def);
+                let ancestry = self
+                    .types
+                    .ancestry(self.shape(obj.ty).map_or(obj.ty, |s| s.def));
+                if target_ty != 0 && !ancestry.contains(&target) {
+                    return Err(SetError::Type(format!(
+                        "{name}: a {} is not a {}",
+                        self.types.full_name(obj.ty),
+                        self.types.full_name(target_ty)
+                    )));
+                }
+                h
+            }
+            (Kind::Pointer, _) => {
+                return Err(SetError::Type(format!(
+                    "{name}: expected an object of this document or None"
+                )))
+            }
+            (Kind::String, NewVal::Str(s)) => {
+                if s.as_bytes().contains(&0) {
+                    return Err(SetError::Range(format!("{name}: a string holds no NUL")));
+                }
+                let mut bytes = s.into_bytes();
+                bytes.push(0);
+                let count = bytes.len() as u32;
+                // A new run is made like the file's other string runs.
+                let template = |items: &Items| {
+                    items
+                        .items
+                        .iter()
+                        .flat_map(|it| it.references())
+                        .find_map(|(_, slot, t)| {
+                            (slot.kind == hktypes::reflect::layout::SlotKind::String).then_some(t)
+                        })
+                };
+                place_run(&mut items, old, template, bytes, count).ok_or_else(|| {
+                    SetError::Type(format!(
+                        "{name}: the file has no string run to model one on"
+                    ))
+                })?
+            }
+            (Kind::String, _) => {
+                return Err(SetError::Type(format!("{name}: expected a str or None")))
+            }
+            (Kind::Array, NewVal::Seq(values)) => {
+                let elem_shape = self.shape(target_ty).ok_or_else(|| {
+                    SetError::Type(format!("{name}: its elements have no layout"))
+                })?;
+                let elem_fixed = self
+                    .types
+                    .get(elem_shape.def)
+                    .and_then(|d| d.format())
+                    .is_some_and(|f| f.is_fixed_array());
+                let assignable = matches!(elem_shape.kind, Kind::Bool | Kind::Int | Kind::Float)
+                    || (elem_shape.kind == Kind::Array && elem_fixed);
+                if !assignable {
+                    return Err(SetError::Type(format!(
+                        "{name}: assigning an array of {:?} elements is not supported (arrays of numbers, booleans and vectors are)",
+                        elem_shape.kind
+                    )));
+                }
+                let mut bytes = Vec::with_capacity(values.len() * elem_shape.size as usize);
+                for (k, v) in values.iter().enumerate() {
+                    bytes.extend(self.encode(target_ty, v, &format!("{name}[{k}]"), 0)?);
+                }
+                let count = values.len() as u32;
+                if count == 0 {
+                    place_run(&mut items, old, |_| None, Vec::new(), 0).unwrap_or(0)
+                } else {
+                    let template = |items: &Items| {
+                        items
+                            .items
+                            .iter()
+                            .position(|it| {
+                                it.ty == target_ty && !it.is_object() && !it.is_placeholder()
+                            })
+                            .map(|i| i as u32)
+                    };
+                    place_run(&mut items, old, template, bytes, count).ok_or_else(|| {
+                        SetError::Type(format!(
+                            "{name}: the file has no run of {} to model one on",
+                            self.types.full_name(target_ty)
+                        ))
+                    })?
+                }
+            }
+            (Kind::Array, _) => {
+                return Err(SetError::Type(format!("{name}: expected a list or tuple")))
+            }
+            (k, _) => {
+                return Err(SetError::Type(format!(
+                    "{name}: assigning a {k:?} member is not supported"
+                )))
+            }
+        };
+        if let Some(slot) = items
+            .items
+            .get_mut(item as usize)
+            .and_then(|it| it.bytes.to_mut().get_mut(slot_at..slot_at + 4))
+        {
+            slot.copy_from_slice(&new.to_le_bytes());
+        }
+        let (out, renumbered) = {
+            let file = TagFile::read(&self.bytes, &self.compendia)
+                .map_err(|e| SetError::Havok(e.into()))?;
+            let mut layouts = file.layouts();
+            let plan = hktypes::tagfile::write::plan(&items, &mut layouts)
+                .map_err(|e| SetError::Havok(hktypes::Error::from(e).into()))?;
+            let (data, table, patches) = hktypes::tagfile::write::lay_out(&items, &plan);
+            let tcrf;
+            let types = match (&file.source, file.type_section) {
+                (hktypes::tagfile::TypeSource::Own, Some(raw)) => {
+                    hktypes::tagfile::write::TypesOut::Section(raw)
+                }
+                (hktypes::tagfile::TypeSource::Compendium { id, rest }, _) => {
+                    tcrf = [&id.0[..], rest].concat();
+                    hktypes::tagfile::write::TypesOut::Reference(&tcrf)
+                }
+                (hktypes::tagfile::TypeSource::Own, None) => {
+                    return Err(SetError::Type(format!(
+                        "{name}: the file has no TYPE section"
+                    )))
+                }
+            };
+            let mut out =
+                hktypes::tagfile::write::write_file(file.sdkv_raw, &data, types, &table, &patches);
+            out.extend_from_slice(file.trailing);
+            (out, plan.new_index)
+        };
+        let compendia = std::mem::take(&mut self.compendia);
+        match TagDoc::read(out, compendia.clone()) {
+            Ok(doc) => {
+                *self = doc;
+                Ok(Some(renumbered))
+            }
+            Err(f) => {
+                self.compendia = compendia;
+                Err(SetError::Havok(f))
+            }
+        }
+    }
+}
+
+/// Puts a run of `count` elements `bytes` where slot content `old` was: in place when `old` is a
+/// run that one slot alone names, else as a new item made like item `template(items)` (`None`:
+/// none to model one on). A run that no slot names any more is dropped (made a placeholder, which
+/// the writer leaves out). Returns the item index for the slot (0 for an empty array).
+fn place_run(
+    items: &mut Items,
+    old: u32,
+    template: impl Fn(&Items) -> Option<u32>,
+    bytes: Vec<u8>,
+    count: u32,
+) -> Option<u32> {
+    let named = |items: &Items, i: u32| {
+        items
+            .items
+            .iter()
+            .flat_map(|it| it.references())
+            .filter(|(_, _, t)| *t == i)
+            .count()
+    };
+    let sole = old != 0
+        && items
+            .items
+            .get(old as usize)
+            .is_some_and(|it| !it.is_object() && it.slots.is_empty())
+        && named(items, old) == 1;
+    if sole && count == 0 {
+        let it = &mut items.items[old as usize];
+        it.kind_byte = 0;
+        it.count = 0;
+        it.bytes = Vec::new().into();
+        return Some(0);
+    }
+    if count == 0 {
+        return Some(0);
+    }
+    if sole {
+        let it = &mut items.items[old as usize];
+        it.bytes = bytes.into();
+        it.count = count;
+        return Some(old);
+    }
+    let t = if old != 0
+        && items
+            .items
+            .get(old as usize)
+            .is_some_and(|it| !it.is_object())
+    {
+        old
+    } else {
+        template(items)?
+    };
+    let mut run = items.items.get(t as usize)?.clone();
+    run.bytes = bytes.into();
+    run.count = count;
+    items.items.push(run);
+    Some(items.items.len() as u32 - 1)
 }
 
 /// The element of `items` that `step` names (`None` when it names a member, not an element).
@@ -1033,13 +1404,13 @@ impl PackDoc {
         self.get_index(handle, class, steps, i)
     }
 
-    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(String, Val)> {
+    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(Name, Val)> {
         let names = self.doc.member_names(class);
         names
             .into_iter()
             .enumerate()
             .filter(|(_, n)| n != objects::HIDDEN)
-            .filter_map(|(i, n)| Some((n, self.get_index(handle, class, steps, i)?)))
+            .filter_map(|(i, n)| Some((Arc::from(n), self.get_index(handle, class, steps, i)?)))
             .collect()
     }
 
@@ -1059,7 +1430,7 @@ impl PackDoc {
                     class: c.clone(),
                     steps,
                 },
-                c.clone(),
+                Arc::from(c.as_str()),
             ),
             None => Val::None,
         };
@@ -1068,14 +1439,14 @@ impl PackDoc {
             Value::Bool(b) => Val::Bool(*b != 0),
             Value::Int(i) => match &m.enumeration {
                 Some(e) => Val::Enum {
-                    name: e.clone(),
+                    name: Arc::from(e.as_str()),
                     value: *i,
                 },
                 None => Val::Int(*i),
             },
             Value::UInt(u) => match &m.enumeration {
                 Some(e) => Val::Enum {
-                    name: e.clone(),
+                    name: Arc::from(e.as_str()),
                     value: *u as i64,
                 },
                 None => Val::UInt(*u),
@@ -1174,85 +1545,230 @@ impl PackDoc {
             .member(class, i)
             .ok_or_else(|| SetError::NoMember(name.to_owned()))?
             .clone();
-        let storage = if member.ty == MemberType::Enum || member.ty == MemberType::Flags {
-            member.subtype
-        } else {
-            member.ty
-        };
-        let int_range = |ty: MemberType| -> Option<(i128, i128)> {
-            Some(match ty {
-                MemberType::Int8 | MemberType::Char => (i8::MIN.into(), i8::MAX.into()),
-                MemberType::Uint8 => (0, u8::MAX.into()),
-                MemberType::Int16 => (i16::MIN.into(), i16::MAX.into()),
-                MemberType::Uint16 => (0, u16::MAX.into()),
-                MemberType::Int32 => (i32::MIN.into(), i32::MAX.into()),
-                MemberType::Uint32 => (0, u32::MAX.into()),
-                MemberType::Int64 => (i64::MIN.into(), i64::MAX.into()),
-                MemberType::Uint64 | MemberType::Ulong => (0, u64::MAX.into()),
-                _ => return None,
-            })
-        };
+        // A pointer's target must be an object of the member's class (or a class derived from it).
+        if let NewVal::Object(h) = &value {
+            let object = self
+                .doc
+                .objects
+                .get(*h as usize)
+                .ok_or_else(|| SetError::Type(format!("{name}: #{h} is not an object")))?;
+            if let Some(want) = &member.class {
+                if !self.derives(&object.class, want) {
+                    return Err(SetError::Type(format!(
+                        "{name}: a {} is not a {want}",
+                        object.class
+                    )));
+                }
+            }
+        }
         let record = self
             .record_mut(handle, steps)
             .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
         let slot = record
             .get_mut(i)
             .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
-        let new = match (&*slot, value) {
-            (Value::Bool(_), NewVal::Bool(b)) => Value::Bool(u8::from(b)),
-            (Value::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
-            (Value::Int(_) | Value::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
-                let i = match value {
-                    NewVal::Int(i) => i,
-                    NewVal::Bool(b) => i128::from(b),
-                    _ => 0,
-                };
-                let (lo, hi) = int_range(storage)
-                    .ok_or_else(|| SetError::Type(format!("{name}: not an integer member")))?;
-                if i < lo || i > hi {
-                    return Err(SetError::Range(format!(
-                        "{name}: {i} is out of the range {lo}..={hi} of {storage:?}"
+        let new = match (&*slot, &value) {
+            (Value::Array(a), NewVal::Seq(values)) => {
+                let template = packed_element(member.subtype).ok_or_else(|| {
+                    SetError::Type(format!(
+                        "{name}: assigning an array of {:?} elements is not supported (arrays of numbers, booleans and vectors are)",
+                        member.subtype
+                    ))
+                })?;
+                if member.enumeration.is_some() {
+                    return Err(SetError::Type(format!(
+                        "{name}: assigning an array of enumeration values is not supported"
                     )));
                 }
-                if matches!(slot, Value::Int(_)) {
-                    Value::Int(i as i64)
+                let items = values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| {
+                        packed_value(&template, member.subtype, v, &format!("{name}[{k}]"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                // The capacity word keeps its flags; its count follows the new length.
+                let capacity = (a.capacity & 0xC000_0000) | items.len() as u32;
+                Value::Array(objects::Array { items, capacity })
+            }
+            (Value::Array(_), _) => {
+                return Err(SetError::Type(format!("{name}: expected a list or tuple")))
+            }
+            (slot, v) => {
+                let storage = if member.ty == MemberType::Enum || member.ty == MemberType::Flags {
+                    member.subtype
                 } else {
-                    Value::UInt(i as u64)
-                }
-            }
-            (Value::Int(_) | Value::UInt(_), _) => {
-                return Err(SetError::Type(format!("{name}: expected an int")))
-            }
-            (Value::Real(_) | Value::Half(_), NewVal::Float(_) | NewVal::Int(_)) => {
-                let x = match value {
-                    NewVal::Float(x) => x,
-                    NewVal::Int(i) => i as f64,
-                    _ => 0.0,
+                    member.ty
                 };
-                if x.is_finite() && x.abs() > f64::from(f32::MAX) {
-                    return Err(SetError::Range(format!(
-                        "{name}: {x} is out of the range of a 32-bit float"
-                    )));
-                }
-                match slot {
-                    Value::Real(_) => Value::Real(x as f32),
-                    _ => {
-                        let bits = (x as f32).to_bits();
-                        Value::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
-                    }
-                }
-            }
-            (Value::Real(_) | Value::Half(_), _) => {
-                return Err(SetError::Type(format!("{name}: expected a float")))
-            }
-            (v, _) => {
-                return Err(SetError::Type(format!(
-                "{name}: assigning a {} member is not supported (numbers, booleans and enums are)",
-                v.kind()
-            )))
+                packed_value(slot, storage, v, name)?
             }
         };
         *slot = new;
         Ok(())
     }
+
+    /// Whether class `class` is `base` or derives from it.
+    fn derives(&self, class: &str, base: &str) -> bool {
+        let mut cur = Some(class);
+        for _ in 0..64 {
+            let Some(c) = cur else { return false };
+            if c == base {
+                return true;
+            }
+            cur = self
+                .doc
+                .classes
+                .classes
+                .get(c)
+                .and_then(|c| c.parent.as_deref());
+        }
+        false
+    }
+}
+
+/// A zero element of an array of `subtype`, the kind of value its elements are (`None`: elements
+/// that are not assignable: structs, pointers, strings).
+fn packed_element(subtype: MemberType) -> Option<Value> {
+    Some(match subtype {
+        MemberType::Bool => Value::Bool(0),
+        MemberType::Real => Value::Real(0.0),
+        MemberType::Char
+        | MemberType::Int8
+        | MemberType::Int16
+        | MemberType::Int32
+        | MemberType::Int64 => Value::Int(0),
+        MemberType::Uint8
+        | MemberType::Uint16
+        | MemberType::Uint32
+        | MemberType::Uint64
+        | MemberType::Ulong => Value::UInt(0),
+        MemberType::Vector4 | MemberType::Quaternion => Value::Vec4([0.0; 4]),
+        _ => return None,
+    })
+}
+
+/// `value` as a packfile value of the kind `slot` is (integers of the range of `storage`).
+fn packed_value(
+    slot: &Value,
+    storage: MemberType,
+    value: &NewVal,
+    name: &str,
+) -> Result<Value, SetError> {
+    let float = |v: &NewVal, name: &str| -> Result<f32, SetError> {
+        let x = match v {
+            NewVal::Float(x) => *x,
+            NewVal::Int(i) => *i as f64,
+            _ => return Err(SetError::Type(format!("{name}: expected a float"))),
+        };
+        if x.is_finite() && x.abs() > f64::from(f32::MAX) {
+            return Err(SetError::Range(format!(
+                "{name}: {x} is out of the range of a 32-bit float"
+            )));
+        }
+        Ok(x as f32)
+    };
+    let int_range = |ty: MemberType| -> Option<(i128, i128)> {
+        Some(match ty {
+            MemberType::Int8 | MemberType::Char => (i8::MIN.into(), i8::MAX.into()),
+            MemberType::Uint8 => (0, u8::MAX.into()),
+            MemberType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+            MemberType::Uint16 => (0, u16::MAX.into()),
+            MemberType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+            MemberType::Uint32 => (0, u32::MAX.into()),
+            MemberType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+            MemberType::Uint64 | MemberType::Ulong => (0, u64::MAX.into()),
+            _ => return None,
+        })
+    };
+    Ok(match (slot, value) {
+        (Value::Bool(_), NewVal::Bool(b)) => Value::Bool(u8::from(*b)),
+        (Value::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
+        (Value::Int(_) | Value::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
+            let i = match value {
+                NewVal::Int(i) => *i,
+                NewVal::Bool(b) => i128::from(*b),
+                _ => 0,
+            };
+            let (lo, hi) = int_range(storage)
+                .ok_or_else(|| SetError::Type(format!("{name}: not an integer member")))?;
+            if i < lo || i > hi {
+                return Err(SetError::Range(format!(
+                    "{name}: {i} is out of the range {lo}..={hi} of {storage:?}"
+                )));
+            }
+            if matches!(slot, Value::Int(_)) {
+                Value::Int(i as i64)
+            } else {
+                Value::UInt(i as u64)
+            }
+        }
+        (Value::Int(_) | Value::UInt(_), _) => {
+            return Err(SetError::Type(format!("{name}: expected an int")))
+        }
+        (Value::Real(_), v) => Value::Real(float(v, name)?),
+        (Value::Half(_), v) => {
+            let bits = float(v, name)?.to_bits();
+            Value::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
+        }
+        (Value::Vec4(_), NewVal::Seq(xs)) if xs.len() == 4 => {
+            let mut v = [0f32; 4];
+            for (k, x) in xs.iter().enumerate() {
+                v[k] = float(x, &format!("{name}[{k}]"))?;
+            }
+            Value::Vec4(v)
+        }
+        (Value::Vec4(_), _) => {
+            return Err(SetError::Type(format!(
+                "{name}: expected a sequence of 4 floats"
+            )))
+        }
+        (Value::Floats(old), NewVal::Seq(rows)) => {
+            // A matrix: its rows as sequences of 4 floats, as the package reads it.
+            let mut v = Vec::with_capacity(old.len());
+            for (r, row) in rows.iter().enumerate() {
+                let NewVal::Seq(xs) = row else {
+                    return Err(SetError::Type(format!(
+                        "{name}[{r}]: expected a row of 4 floats"
+                    )));
+                };
+                for (k, x) in xs.iter().enumerate() {
+                    v.push(float(x, &format!("{name}[{r}][{k}]"))?);
+                }
+            }
+            if v.len() != old.len() {
+                return Err(SetError::Range(format!(
+                    "{name}: {} floats given for a matrix of {}",
+                    v.len(),
+                    old.len()
+                )));
+            }
+            Value::Floats(v)
+        }
+        (Value::Floats(_), _) => {
+            return Err(SetError::Type(format!("{name}: expected rows of 4 floats")))
+        }
+        (Value::Str(_), NewVal::None) => Value::Str(None),
+        (Value::Str(_), NewVal::Str(s)) => {
+            if s.as_bytes().contains(&0) {
+                return Err(SetError::Range(format!("{name}: a string holds no NUL")));
+            }
+            Value::Str(Some(s.as_bytes().to_vec()))
+        }
+        (Value::Str(_), _) => {
+            return Err(SetError::Type(format!("{name}: expected a str or None")))
+        }
+        (Value::Ptr(_), NewVal::None) => Value::Ptr(Ref::Null),
+        (Value::Ptr(_), NewVal::Object(h)) => Value::Ptr(Ref::Object(hktypes::Handle(*h))),
+        (Value::Ptr(_), _) => {
+            return Err(SetError::Type(format!(
+                "{name}: expected an object of this document or None"
+            )))
+        }
+        (v, _) => {
+            return Err(SetError::Type(format!(
+                "{name}: assigning a {} member is not supported",
+                v.kind()
+            )))
+        }
+    })
 }

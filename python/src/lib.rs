@@ -3,12 +3,14 @@
 
 mod backend;
 
-use backend::{Failure, Loc, NewVal, SetError, Val};
+use backend::{Failure, Loc, Name, NewVal, SetError, Val};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAttributeError, PyException, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 create_exception!(
     hkgen,
@@ -75,20 +77,154 @@ fn havok_error(py: Python<'_>, f: Failure) -> PyErr {
 #[pyclass(module = "hkgen", unsendable)]
 struct Document {
     inner: backend::Document,
-    /// The file's bytes as a Python object (a tagfile's), which number arrays are views of;
-    /// made on first use and again after an assignment.
-    raw: Option<Py<PyBytes>>,
+    /// A `memoryview` of the file's bytes (a tagfile's), which number arrays are slices of; made
+    /// on first use and again after an assignment.
+    raw: Option<PyObject>,
     /// The `IntEnum` class of each Havok enumeration met (None: items not known).
-    enums: std::collections::HashMap<String, Option<PyObject>>,
+    enums: HashMap<Name, Option<PyObject>>,
+    /// Each enumeration value met, as Python holds it (the `IntEnum` member, or the plain int
+    /// when no item has that value), by the address of the enumeration's name (kept alive in
+    /// the entry, so that the address is not reused) and the value.
+    enum_values: HashMap<(usize, i64), (Name, PyObject), ByAddress>,
+    /// Member names as Python strings, interned: made once per name, not once per read; by the
+    /// address of the backend's name, kept alive in the entry.
+    keys: HashMap<usize, (Name, Py<PyString>), ByAddress>,
+    /// Per assignment that had the tagfile written again by the writer's walk, the new item index
+    /// of each old one: a record made before finds its item through them (see [`Record::at`]).
+    renumberings: Vec<Vec<u32>>,
 }
 
 impl Document {
-    fn raw(&mut self, py: Python<'_>) -> Option<Py<PyBytes>> {
+    fn raw(&mut self, py: Python<'_>) -> PyResult<Option<PyObject>> {
         if self.raw.is_none() {
-            self.raw = self.inner.bytes().map(|b| PyBytes::new(py, b).unbind());
+            if let Some(b) = self.inner.bytes() {
+                let bytes = PyBytes::new(py, b);
+                self.raw = Some(
+                    py.import("builtins")?
+                        .getattr("memoryview")?
+                        .call1((bytes,))?
+                        .unbind(),
+                );
+            }
         }
-        self.raw.as_ref().map(|r| r.clone_ref(py))
+        Ok(self.raw.as_ref().map(|r| r.clone_ref(py)))
     }
+
+    fn key(&mut self, py: Python<'_>, name: &Name) -> Py<PyString> {
+        let (_, key) = self
+            .keys
+            .entry(address(name))
+            .or_insert_with(|| (Name::clone(name), PyString::intern(py, name).unbind()));
+        key.clone_ref(py)
+    }
+
+    /// Value `value` of enumeration `name` as Python holds it.
+    fn enum_value(&mut self, py: Python<'_>, name: &Name, value: i64) -> PyResult<PyObject> {
+        if let Some((_, v)) = self.enum_values.get(&(address(name), value)) {
+            return Ok(v.clone_ref(py));
+        }
+        let class = match self.enums.get(name) {
+            Some(c) => c.as_ref().map(|c| c.clone_ref(py)),
+            None => {
+                let class = match self.inner.enum_items(name) {
+                    Some(items) => Some(
+                        py.import("hkgen._support")?
+                            .getattr("enum_class")?
+                            .call1((&**name, items))?
+                            .unbind(),
+                    ),
+                    None => None,
+                };
+                self.enums
+                    .insert(Name::clone(name), class.as_ref().map(|c| c.clone_ref(py)));
+                class
+            }
+        };
+        // A value no item has (a flags combination) stays a plain int.
+        let v = match class.map(|c| c.call1(py, (value,))) {
+            Some(Ok(v)) => v,
+            _ => value.into_pyobject(py)?.into_any().unbind(),
+        };
+        self.enum_values
+            .insert((address(name), value), (Name::clone(name), v.clone_ref(py)));
+        Ok(v)
+    }
+}
+
+/// The address of a shared name: a map key that is hashed without reading the text.
+fn address(name: &Name) -> usize {
+    Name::as_ptr(name).cast::<u8>() as usize
+}
+
+/// A hasher for keys that are addresses (and small integers): a rotate and a multiply, much
+/// cheaper than the default SipHash, which a per-member lookup would pay on every read.
+#[derive(Clone, Copy, Default)]
+struct ByAddress;
+
+impl std::hash::BuildHasher for ByAddress {
+    type Hasher = AddressHasher;
+    fn build_hasher(&self) -> AddressHasher {
+        AddressHasher(0)
+    }
+}
+
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+/// Where a record is, for messages (`hknpRagdollData#5.bodyCinfos[0]`): built only when asked
+/// for, from nodes its parent and siblings share.
+struct PathNode {
+    parent: Option<Rc<PathNode>>,
+    seg: Seg,
+}
+
+/// One step of a [`PathNode`].
+enum Seg {
+    /// An object: its class and handle.
+    Object(Name, u32),
+    /// A member.
+    Member(Name),
+    /// An element of an array.
+    Elem(usize),
+}
+
+impl std::fmt::Display for PathNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(p) = &self.parent {
+            p.fmt(f)?;
+        }
+        match &self.seg {
+            Seg::Object(class, h) => write!(f, "{class}#{h}"),
+            Seg::Member(name) => write!(f, ".{name}"),
+            Seg::Elem(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+fn node(parent: &Rc<PathNode>, seg: Seg) -> Rc<PathNode> {
+    Rc::new(PathNode {
+        parent: Some(Rc::clone(parent)),
+        seg,
+    })
 }
 
 fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>> {
@@ -96,12 +232,17 @@ fn object(py: Python<'_>, doc: &Py<Document>, h: u32) -> PyResult<Option<Record>
     let (Some(loc), Some(class)) = (d.inner.object_loc(h), d.inner.class_name(h)) else {
         return Ok(None);
     };
+    let class: Name = Name::from(class);
     Ok(Some(Record {
         doc: doc.clone_ref(py),
         loc,
-        type_name: class.clone(),
-        path: format!("{class}#{h}"),
+        type_name: Name::clone(&class),
+        path: Rc::new(PathNode {
+            parent: None,
+            seg: Seg::Object(class, h),
+        }),
         handle: Some(h),
+        epoch: d.renumberings.len(),
     }))
 }
 
@@ -199,41 +340,84 @@ impl Document {
 struct Record {
     doc: Py<Document>,
     loc: Loc,
-    type_name: String,
+    type_name: Name,
     /// `hknpRagdollData#5.bodyCinfos[0]`, for messages.
-    path: String,
+    path: Rc<PathNode>,
     /// The object's handle (None for a nested record).
     handle: Option<u32>,
+    /// How many renumberings of the document's items there had been when the record was made.
+    epoch: usize,
 }
 
 impl Record {
+    /// Where the record is now, and its handle: an item index made before a renumbering of the
+    /// document's items (an assignment of a tagfile's pointer, string or array) is followed
+    /// through it.
+    fn at(&self, py: Python<'_>) -> (std::borrow::Cow<'_, Loc>, Option<u32>) {
+        self.at_in(&self.doc.borrow(py))
+    }
+
+    /// [`Record::at`] in document `d`, borrowed already.
+    fn at_in(&self, d: &Document) -> (std::borrow::Cow<'_, Loc>, Option<u32>) {
+        let later = d.renumberings.get(self.epoch..).unwrap_or_default();
+        if later.is_empty() {
+            return (std::borrow::Cow::Borrowed(&self.loc), self.handle);
+        }
+        let follow = |mut i: u32| {
+            for map in later {
+                i = map.get(i as usize).copied().unwrap_or(0);
+            }
+            i
+        };
+        let loc = match &self.loc {
+            Loc::Tag { ty, item, at } => Loc::Tag {
+                ty: *ty,
+                item: follow(*item),
+                at: *at,
+            },
+            other => other.clone(),
+        };
+        (std::borrow::Cow::Owned(loc), self.handle.map(follow))
+    }
+
     fn member(&self, py: Python<'_>, name: &str) -> PyResult<Option<PyObject>> {
-        let val = {
+        let (val, epoch) = {
             let d = self.doc.borrow(py);
-            d.inner.get(&self.loc, name).map_err(|f| {
+            let (loc, _) = self.at_in(&d);
+            let val = d.inner.get(&loc, name).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
-                        path: vec![self.path.clone(), name.to_owned()],
+                        path: vec![self.path.to_string(), name.to_owned()],
                         ..f
                     },
                 )
-            })?
+            })?;
+            (val, d.renumberings.len())
         };
         match val {
-            Some(v) => Ok(Some(to_py(py, &self.doc, v, &self.path, name)?)),
+            Some(v) => Ok(Some(to_py(
+                py,
+                &self.doc,
+                v,
+                &self.path,
+                Seg::Member(Name::from(name)),
+                epoch,
+            )?)),
             None => Ok(None),
         }
     }
 }
 
-/// `v` as a Python value; `parent` and `key` name it in the member path a nested record keeps.
+/// `v` as a Python value; `parent` and `seg` name it in the member path a nested record keeps,
+/// `epoch` is the document's count of renumberings (see [`Record::at`]).
 fn to_py(
     py: Python<'_>,
     doc: &Py<Document>,
     v: Val,
-    parent: &str,
-    key: &str,
+    parent: &Rc<PathNode>,
+    seg: Seg,
+    epoch: usize,
 ) -> PyResult<PyObject> {
     Ok(match v {
         Val::None => py.None(),
@@ -243,37 +427,7 @@ fn to_py(
         Val::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
         Val::Str(s) => PyString::new(py, &s).into_any().unbind(),
         Val::Bytes(b) => PyBytes::new(py, &b).into_any().unbind(),
-        Val::Enum { name, value } => {
-            let cached = doc
-                .borrow(py)
-                .enums
-                .get(&name)
-                .map(|c| c.as_ref().map(|c| c.clone_ref(py)));
-            let class = match cached {
-                Some(c) => c,
-                None => {
-                    let items = doc.borrow(py).inner.enum_items(&name);
-                    let class = match items {
-                        Some(items) => Some(
-                            py.import("hkgen._support")?
-                                .getattr("enum_class")?
-                                .call1((name.as_str(), items))?
-                                .unbind(),
-                        ),
-                        None => None,
-                    };
-                    doc.borrow_mut(py)
-                        .enums
-                        .insert(name, class.as_ref().map(|c| c.clone_ref(py)));
-                    class
-                }
-            };
-            // A value no item has (a flags combination) stays a plain int.
-            match class.map(|c| c.call1(py, (value,))) {
-                Some(Ok(v)) => v,
-                _ => value.into_pyobject(py)?.into_any().unbind(),
-            }
-        }
+        Val::Enum { name, value } => doc.borrow_mut(py).enum_value(py, &name, value)?,
         Val::Floats(f, 0) => PyTuple::new(py, f)?.into_any().unbind(),
         Val::Floats(f, width) => {
             let rows: Vec<Bound<'_, PyTuple>> = f
@@ -287,28 +441,21 @@ fn to_py(
             None => py.None(),
         },
         Val::List(items) => {
+            let at = node(parent, seg);
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.into_iter().enumerate() {
-                let key = if matches!(v, Val::Record(..) | Val::List(_)) {
-                    format!("{key}[{i}]")
-                } else {
-                    String::new()
-                };
-                out.push(to_py(py, doc, v, parent, &key)?);
+                out.push(to_py(py, doc, v, &at, Seg::Elem(i), epoch)?);
             }
             PyList::new(py, out)?.into_any().unbind()
         }
         Val::FileNumbers { format, start, len } => {
-            let raw = doc.borrow_mut(py).raw(py);
+            let raw = doc.borrow_mut(py).raw(py)?;
             match raw {
-                Some(raw) => {
-                    let view = py
-                        .import("builtins")?
-                        .getattr("memoryview")?
-                        .call1((raw,))?;
+                Some(view) => {
                     let slice =
                         pyo3::types::PySlice::new(py, start as isize, (start + len) as isize, 1);
-                    view.get_item(slice)?
+                    view.bind(py)
+                        .get_item(slice)?
                         .call_method1("cast", (format,))?
                         .unbind()
                 }
@@ -328,8 +475,9 @@ fn to_py(
                 doc: doc.clone_ref(py),
                 loc,
                 type_name,
-                path: format!("{parent}.{key}"),
+                path: node(parent, seg),
                 handle: None,
+                epoch,
             },
         )?
         .into_any(),
@@ -347,39 +495,45 @@ impl Record {
     /// The object's handle (its item index in a tagfile, its index in a packfile), or None for a
     /// nested record.
     #[getter]
-    fn handle(&self) -> Option<u32> {
-        self.handle
+    fn handle(&self, py: Python<'_>) -> Option<u32> {
+        self.at(py).1
     }
 
     /// The member path of this record (`hknpRagdollData#5.bodyCinfos[0]`).
     #[getter]
-    fn path(&self) -> &str {
-        &self.path
+    fn path(&self) -> String {
+        self.path.to_string()
     }
 
     /// The member names, ancestors' first.
     fn keys(&self, py: Python<'_>) -> Vec<String> {
-        self.doc.borrow(py).inner.keys(&self.loc)
+        let (loc, _) = self.at(py);
+        self.doc.borrow(py).inner.keys(&loc)
     }
 
     /// (name, value) pairs of every member.
-    fn items(&self, py: Python<'_>) -> PyResult<Vec<(String, PyObject)>> {
-        let vals = {
-            let d = self.doc.borrow(py);
-            d.inner.get_all(&self.loc).map_err(|f| {
+    fn items(&self, py: Python<'_>) -> PyResult<Vec<(Py<PyString>, PyObject)>> {
+        // One borrow of the document for the values and their names.
+        let (vals, keys, epoch) = {
+            let mut d = self.doc.borrow_mut(py);
+            let (loc, _) = self.at_in(&d);
+            let vals = d.inner.get_all(&loc).map_err(|f| {
                 havok_error(
                     py,
                     Failure {
-                        path: vec![self.path.clone()],
+                        path: vec![self.path.to_string()],
                         ..f
                     },
                 )
-            })?
+            })?;
+            drop(loc);
+            let keys: Vec<Py<PyString>> = vals.iter().map(|(k, _)| d.key(py, k)).collect();
+            (vals, keys, d.renumberings.len())
         };
         let mut out = Vec::with_capacity(vals.len());
-        for (k, v) in vals {
-            let v = to_py(py, &self.doc, v, &self.path, &k)?;
-            out.push((k, v));
+        for ((k, v), key) in vals.into_iter().zip(keys) {
+            let v = to_py(py, &self.doc, v, &self.path, Seg::Member(k), epoch)?;
+            out.push((key, v));
         }
         Ok(out)
     }
@@ -423,33 +577,18 @@ impl Record {
 
     fn __setattr__(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let member_path = format!("{}.{name}", self.path);
-        let new = if value.is_instance_of::<pyo3::types::PyBool>() {
-            NewVal::Bool(value.extract()?)
-        } else if value.is_instance_of::<pyo3::types::PyInt>() {
-            match value.extract::<i128>() {
-                Ok(i) => NewVal::Int(i),
-                Err(_) => {
-                    return Err(PyValueError::new_err(format!(
-                        "{member_path}: {value} is out of range"
-                    )))
-                }
-            }
-        } else if value.is_instance_of::<pyo3::types::PyFloat>() {
-            NewVal::Float(value.extract()?)
-        } else {
-            NewVal::Other
-        };
-        if let NewVal::Other = new {
-            let ty = value.get_type().name()?.to_string();
-            return Err(PyTypeError::new_err(format!(
-                "{member_path}: a {ty} is not assignable (numbers, booleans and enums are)"
-            )));
-        }
-        let result = self.doc.borrow_mut(py).inner.set(&self.loc, name, new);
+        let new = new_val(value, &self.doc, &member_path, 0)?;
+        let (loc, _) = self.at(py);
+        let loc = loc.into_owned();
+        let result = self.doc.borrow_mut(py).inner.set(&loc, name, new);
         match result {
-            Ok(()) => {
+            Ok(renumbered) => {
+                let mut d = self.doc.borrow_mut(py);
                 // Views made before keep the bytes they were made of.
-                self.doc.borrow_mut(py).raw = None;
+                d.raw = None;
+                if let Some(map) = renumbered {
+                    d.renumberings.push(map);
+                }
                 Ok(())
             }
             Err(SetError::Type(m)) => Err(PyTypeError::new_err(format!("{}.{m}", self.path))),
@@ -465,6 +604,70 @@ impl Record {
     fn __repr__(&self) -> String {
         format!("<{} {}>", self.type_name, self.path)
     }
+}
+
+/// A Python value to assign, checked for what it can be: `None`, a bool, an int (an `IntEnum`
+/// member included), a float, a str, an object of document `doc`, or a list, tuple or memoryview
+/// of such values (nested up to 4 deep: a vector array's elements).
+fn new_val(
+    value: &Bound<'_, PyAny>,
+    doc: &Py<Document>,
+    member_path: &str,
+    depth: usize,
+) -> PyResult<NewVal> {
+    use pyo3::types::{PyBool, PyFloat, PyInt, PyMemoryView};
+    if value.is_none() {
+        return Ok(NewVal::None);
+    }
+    if value.is_instance_of::<PyBool>() {
+        return Ok(NewVal::Bool(value.extract()?));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return match value.extract::<i128>() {
+            Ok(i) => Ok(NewVal::Int(i)),
+            Err(_) => Err(PyValueError::new_err(format!(
+                "{member_path}: {value} is out of range"
+            ))),
+        };
+    }
+    if value.is_instance_of::<PyFloat>() {
+        return Ok(NewVal::Float(value.extract()?));
+    }
+    if let Ok(s) = value.downcast::<PyString>() {
+        return Ok(NewVal::Str(s.extract()?));
+    }
+    if let Ok(r) = value.downcast::<Record>() {
+        let r = r.borrow();
+        return match r.at(value.py()).1 {
+            Some(h) if r.doc.is(doc) => Ok(NewVal::Object(h)),
+            Some(_) => Err(PyTypeError::new_err(format!(
+                "{member_path}: {} belongs to another document",
+                r.path
+            ))),
+            None => Err(PyTypeError::new_err(format!(
+                "{member_path}: {} is a nested record, not an object a pointer can name",
+                r.path
+            ))),
+        };
+    }
+    let seq = if value.is_instance_of::<PyMemoryView>() {
+        Some(value.call_method0("tolist")?)
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        Some(value.clone())
+    } else {
+        None
+    };
+    if let Some(seq) = seq.filter(|_| depth < 4) {
+        let mut out = Vec::new();
+        for (k, v) in seq.try_iter()?.enumerate() {
+            out.push(new_val(&v?, doc, &format!("{member_path}[{k}]"), depth + 1)?);
+        }
+        return Ok(NewVal::Seq(out));
+    }
+    let ty = value.get_type().name()?.to_string();
+    Err(PyTypeError::new_err(format!(
+        "{member_path}: a {ty} is not assignable (numbers, booleans, enums, str, None, objects of this document and sequences of them are)"
+    )))
 }
 
 /// Opens a Havok file: a path (str or os.PathLike) or its bytes. `compendium`: TCM0 files or
@@ -507,6 +710,9 @@ fn open(
         inner,
         raw: None,
         enums: Default::default(),
+        enum_values: Default::default(),
+        keys: Default::default(),
+        renumberings: Vec::new(),
     })
 }
 

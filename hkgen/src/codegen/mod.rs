@@ -1,7 +1,8 @@
 //! The code generator: one core that turns a [`Schema`] into Rust items, as a token stream
 //! ([`Config::generate`]) or as pretty-printed source starting with an `@generated` line
 //! ([`Config::render`]). The root crate's build script ([`generate_sdks`]) and `hkgen codegen`
-//! both call it, so they print the same code.
+//! both call it, so they print the same code. [`stubs`] writes Python type stubs of the same
+//! model for the Python package ([`generate_stubs`], `hkgen stubs`).
 //!
 //! The generated items use the runtime of `hktypes::value` and contain no inner attributes, so
 //! that a module can `include!` them.
@@ -34,6 +35,7 @@ mod emit;
 pub mod names;
 pub mod overlay;
 pub mod packfile;
+pub mod stubs;
 pub mod types;
 
 use crate::schema::model::ClassSchema;
@@ -285,6 +287,25 @@ pub fn generate_packfile_sdks(config: &Config, schemas: &Path, out: &Path, sdks:
             fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         done.push(Generated { sdk: sdk.to_string(), path, types });
+    }
+    Ok(done)
+}
+
+/// Writes `OUT/<module>.pyi`, the Python type stubs of [`stubs`], for every tagfile SDK of `sdks`
+/// from the snapshot `schemas/<sdk>/` and the overlay `schemas/enums.ron`. Files whose contents
+/// do not change are left alone.
+pub fn generate_stubs(schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<PathBuf>, Error> {
+    let overlay = overlay::Overlay::read(&schemas.join(OVERLAY))?;
+    fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let mut done = Vec::new();
+    for sdk in sdks {
+        let schema = snapshot::read(&schemas.join(sdk))?;
+        let text = stubs::render(&schema, &overlay)?;
+        let path = out.join(format!("{}.pyi", module_name(sdk)));
+        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        done.push(path);
     }
     Ok(done)
 }

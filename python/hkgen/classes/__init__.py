@@ -1,0 +1,13 @@
+"""Type stubs of each SDK's classes, generated from the schema snapshots by ``hkgen stubs`` (one
+module per tagfile SDK: ``hk2015_1``, ``hk2016_2``, ``hk2018_1``, ``hk2019_1``).
+
+They exist for editors and type checkers only: the objects ``hkgen.open`` returns are all
+``hkgen.Record`` instances. Annotate a record with its class to have its members completed::
+
+    from typing import TYPE_CHECKING
+    if TYPE_CHECKING:
+        from hkgen.classes.hk2018_1 import hknpBodyCinfo
+
+    body: "hknpBodyCinfo" = ragdoll.bodyCinfos[0]
+    body.motionType      # hknpMotionType_Enum
+"""
