@@ -153,6 +153,28 @@ fn hostile_tagfile_xml_gets_located_errors() {
         ("unknown type id", SMALL.replace(r#"typeid="type1"><record><field name="next"><null"#, r#"typeid="type9"><record><field name="next"><null"#), "line 9, column 3: object object2: unknown type id \"type9\""),
         ("dangling object ref", SMALL.replace(r#"<pointer id="object2" />"#, r#"<pointer id="object7" />"#), "object object1, member next: pointer to a missing object \"object7\""),
     ];
+    // A string whose elementtypeid is a 4-byte type (the tagfile_xml fuzz target's first finding:
+    // the run was made 4 times the string's length, taking in the bytes after it).
+    let string_of = |elem: &str, value: &str| {
+        format!(
+            r#"<hktagfile version="3">
+<type id="type1"><name value="S" /><format value="7" /><size value="8" align="8" /><members count="1"><member name="s" flags="32" offset="0" typeid="type2" /></members></type>
+<type id="type2"><name value="hkStringPtr" /><format value="3" /><size value="8" align="8" /></type>
+<type id="type3"><name value="char" /><format value="8196" /><size value="1" align="1" /></type>
+<type id="type4"><name value="unsigned int" /><format value="32772" /><size value="4" align="4" /></type>
+<object id="object1" typeid="type1"><record><field name="s"><string value="{value}" elementtypeid="{elem}" /></field></record></object>
+</hktagfile>"#
+        )
+    };
+    let none = Default::default();
+    let tag0 = xml::read(string_of("type3", "R_ThighTwist").as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap();
+    let text = xml::write(&TagFile::read(&tag0, &none).unwrap(), WriteOptions::default()).unwrap();
+    assert!(text.contains(r#"<string value="R_ThighTwist" elementtypeid="type3" />"#), "{text}");
+    // "abc" and its NUL are one 4-byte element: it reads, and goes round as it came.
+    let tag0 = xml::read(string_of("type4", "abc").as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap();
+    let text = xml::write(&TagFile::read(&tag0, &none).unwrap(), WriteOptions::default()).unwrap();
+    assert_eq!(xml::read(text.as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap(), tag0);
+    let cases = [cases, vec![("string of 4-byte elements", string_of("type4", "R_ThighTwist"), "line 6, column 61: object object1, member s: a string of 13 bytes is not a whole number of 4-byte elements")]].concat();
     let mut wrong = Vec::new();
     common::fuzz_seed(SMALL.as_bytes());
     for (what, text, want) in &cases {
