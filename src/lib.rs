@@ -40,7 +40,7 @@ sdk_modules! {
 }
 
 /// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
-/// gives it), when its feature is enabled; otherwise none (objects then read as dynamic values).
+/// gives it), when its feature is enabled; otherwise none (objects then read untyped).
 pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
     match sdk {
         #[cfg(feature = "hk2015_1")]
@@ -58,7 +58,7 @@ pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
 /// The packfile structs of the SDK version `sdk` (`2014.2`, as
 /// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
 /// otherwise none.
-pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::packfile::typed::ClassEntry] {
+pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
     match sdk {
         #[cfg(feature = "hk5_5")]
         "5.5" => hk5_5::CLASSES,

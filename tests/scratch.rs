@@ -10,7 +10,8 @@ mod common;
 use hkclasses::{hk2014_1, hk2014_2};
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::packfile::objects::Document;
-use hktypes::packfile::typed::{PackClass, Ptr};
+use hktypes::packfile::typed::PackClass;
+use hktypes::value::Ptr;
 use hktypes::packfile::{HeaderTail, LayoutRules};
 use hktypes::{open, Counts, Handle, OpenOptions};
 
@@ -131,9 +132,9 @@ fn a_2018_skeleton_made_from_nothing_reads_back_and_verifies() {
     let skeleton = read.all::<hk2018_1::hkaSkeleton>().next().unwrap().1.clone();
     // Handles of the new document: the root 1, the container 2, the skeleton 3.
     assert_eq!(root.named_variants.items.len(), 1);
-    root.named_variants.items[0].variant = TagPtr::from_index(2);
+    root.named_variants.items[0].variant = TagPtr::to(Handle(2));
     assert!(container.animations.items.is_empty() && container.bindings.items.is_empty());
-    container.skeletons.items = vec![TagPtr::from_index(3)];
+    container.skeletons.items = vec![TagPtr::to(Handle(3))];
 
     let snapshot = hkgen::schema::snapshot::read(&common::workspace_root().join("schemas/2018.1")).unwrap();
     let (table, _) = hkgen::schema::rebuild::to_table(&snapshot).unwrap();

@@ -6,7 +6,7 @@
 
 use crate as hkgen;
 use crate::inputs::{self, Compendia};
-use crate::verify::{ClassesOf, PackfileClassesOf, Report, Verifier};
+use crate::verify::{ClassesOf, Report, Verifier};
 use crate::Error;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -183,7 +183,7 @@ pub fn main_with(classes: ClassesOf) -> ExitCode {
 
 /// Runs the command line as [`main_with`] does, and `verify` also takes every packfile object a
 /// generated struct of `packfile_classes` (per SDK version) applies to through it.
-pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClassesOf) -> ExitCode {
+pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: ClassesOf) -> ExitCode {
     main_with_compiled(classes, packfile_classes, None)
 }
 
@@ -194,7 +194,7 @@ pub type PackfileSourcesOf = fn(&str) -> Vec<&'static dyn hktypes::packfile::lay
 /// Runs the command line as [`main_with_packfiles`] does, and `dump` and `convert` lay packfile
 /// objects out with `packfile_sources` (the classes compiled in) unless `--schemas DIR` names
 /// snapshots; without it they read the snapshots under `./schemas`.
-pub fn main_with_compiled(classes: ClassesOf, packfile_classes: PackfileClassesOf, packfile_sources: Option<PackfileSourcesOf>) -> ExitCode {
+pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packfile_sources: Option<PackfileSourcesOf>) -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Extract { out, update, inputs } => match (out, update) {
@@ -370,7 +370,7 @@ fn verify(
     skip_unknown: bool,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
-    packfile_classes: PackfileClassesOf,
+    packfile_classes: ClassesOf,
 ) -> Result<ExitCode, String> {
     // The default inputs (the corpus and the class data beside it) are not named by the user: their
     // files that are not Havok files are passed over as in a walk.

@@ -58,7 +58,9 @@
 //! assert_eq!(e.to_string(), "not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ...");
 //! ```
 
-use crate::error::{ContainerError, ErrorKind, Result, WriteError};
+use crate::error::{ContainerError, ErrorKind, Result, ValueError, WriteError};
+use crate::value::{PackfileClass, Typed};
+use std::borrow::Cow;
 use crate::packfile::layout::ClassSource;
 use crate::packfile::{self, objects, LayoutRules};
 use crate::tagfile::{self, Compendium, CompendiumSet};
@@ -358,6 +360,156 @@ impl Document {
                 self.format().name()
             )))
             .into()),
+        }
+    }
+}
+
+/// Typed access through the generated classes of either format, with one bound ([`Typed`]) and
+/// one return convention (see the module doc).
+impl Document {
+    /// Object `h` as class `T`: a tagfile object of class `T` or derived from it, borrowed
+    /// ([`Cow::Borrowed`]); a packfile object of exactly class `T` (its stored signature and the
+    /// members the document read it with agreeing), converted from its member values
+    /// ([`Cow::Owned`]). An error names the object and why: no such object, an untyped object,
+    /// another class, a class of the other format, or a value that does not convert.
+    pub fn get<T: Typed>(&self, h: Handle) -> Result<Cow<'_, T>> {
+        match self {
+            Document::Tagfile(d) => match d.get::<T>(h) {
+                Some(t) => Ok(Cow::Borrowed(t)),
+                None => Err(self.not_a::<T>(h).into()),
+            },
+            Document::Packfile(d) => {
+                let p = packfile_class::<T>(self.format())?;
+                let values = d.applies(h, T::ENTRY.name, p.signature, p.members)?;
+                let t = (p.read)(values).map_err(|e| e.in_context(format!("object {} ({})", h.0, T::ENTRY.name)))?;
+                match t.downcast::<T>() {
+                    Ok(t) => Ok(Cow::Owned(*t)),
+                    Err(_) => Err(wrong_entry::<T>().into()),
+                }
+            }
+            Document::Compendium(_) => Err(no_objects("read").into()),
+        }
+    }
+
+    /// Object `h` as class `T`, to change it: a tagfile object of exactly class `T` (not a
+    /// base), borrowed; a packfile object as for [`Document::get`], converted, and stored back as
+    /// member values when the [`ObjectMut`] is dropped. Either way the document writes the object
+    /// through its class from then on.
+    pub fn get_mut<T: Typed>(&mut self, h: Handle) -> Result<ObjectMut<'_, T>> {
+        if let Document::Packfile(_) = self {
+            let value = self.get::<T>(h)?.into_owned();
+            let Document::Packfile(doc) = self else { unreachable!("matched above") };
+            return Ok(ObjectMut(Mut::Packfile { doc, h, value }));
+        }
+        let error = self.not_a::<T>(h);
+        match self {
+            Document::Tagfile(d) => d.get_mut::<T>(h).map(|t| ObjectMut(Mut::Tagfile(t))).ok_or_else(|| error.into()),
+            _ => Err(no_objects("change").into()),
+        }
+    }
+
+    /// Every object [`Document::get`] gives as class `T` (a tagfile's objects of class `T` and
+    /// derived ones; a packfile's objects of class `T`), in handle order, each with its value or
+    /// the reason it did not convert.
+    pub fn all<T: Typed>(&self) -> impl Iterator<Item = (Handle, Result<Cow<'_, T>>)> + '_ {
+        let handles: Vec<Handle> = match self {
+            Document::Tagfile(d) => d.all::<T>().map(|(h, _)| h).collect(),
+            Document::Packfile(d) => d.find(T::ENTRY.name).collect(),
+            Document::Compendium(_) => Vec::new(),
+        };
+        handles.into_iter().map(move |h| (h, self.get::<T>(h)))
+    }
+
+    /// Adds `obj` as a new object and returns its handle: to a tagfile whose type table has a
+    /// type of `T`'s name, or to a packfile that lists `T`'s class in `__classnames__` with `T`'s
+    /// signature (a class of the file read, or one declared, see
+    /// [`objects::Document::declare`]). The first object added to an empty document is its root.
+    pub fn add<T: Typed>(&mut self, obj: T) -> Result<Handle> {
+        let format = self.format();
+        match self {
+            Document::Tagfile(d) => match obj.into_object() {
+                Ok(o) => Ok(d.add_object(T::ENTRY.name, o)?),
+                Err(_) => Err(other_format::<T>(format).into()),
+            },
+            Document::Packfile(d) => {
+                let p = packfile_class::<T>(format)?;
+                let mut values = Vec::with_capacity(p.members.len());
+                (p.write)(&obj, &mut values).ok_or_else(wrong_entry::<T>)?;
+                Ok(d.add_values(T::ENTRY.name, p.signature, p.members, values)?)
+            }
+            Document::Compendium(_) => Err(no_objects("add").into()),
+        }
+    }
+
+    /// Why a tagfile object is not a `T`.
+    fn not_a<T: Typed>(&self, h: Handle) -> ValueError {
+        let want = T::ENTRY.name;
+        let msg = match (self, self.class_name(h)) {
+            (_, None) => format!("no object {}", h.0),
+            (_, Some(_)) if T::ENTRY.as_tagfile().is_none() => return other_format::<T>(self.format()),
+            (Document::Tagfile(d), Some(c)) if matches!(d.node(h), Some(graph::Node::Untyped { .. })) => {
+                format!("object {} ({c}) is untyped: no generated class of the document's SDK read it as {want}", h.0)
+            }
+            (_, Some(c)) => format!("object {} is a {c}, not a {want}", h.0),
+        };
+        ValueError::new(ErrorKind::Invalid(msg))
+    }
+}
+
+/// `T`'s packfile half, or the error that `T` is a tagfile class.
+fn packfile_class<T: Typed>(format: Format) -> std::result::Result<PackfileClass, ValueError> {
+    T::ENTRY.as_packfile().copied().ok_or_else(|| other_format::<T>(format))
+}
+
+fn other_format<T: Typed>(format: Format) -> ValueError {
+    let of = if T::ENTRY.as_tagfile().is_some() { "tagfile" } else { "packfile" };
+    ValueError::new(ErrorKind::Invalid(format!("{} is a class of a {of} SDK; the document is a {}", T::ENTRY.name, format.name())))
+}
+
+/// A class whose entry converts to another type than itself (hand-written, not generated).
+fn wrong_entry<T: Typed>() -> ValueError {
+    ValueError::new(ErrorKind::Invalid(format!("the entry of {} converts to another type", T::ENTRY.name)))
+}
+
+/// An object of a [`Document`] taken mutably as class `T` ([`Document::get_mut`]); it
+/// dereferences to `T`. A packfile object's change is stored back when it is dropped.
+pub struct ObjectMut<'a, T: Typed>(Mut<'a, T>);
+
+enum Mut<'a, T: Typed> {
+    Tagfile(&'a mut T),
+    Packfile { doc: &'a mut objects::Document, h: Handle, value: T },
+}
+
+impl<T: Typed> std::ops::Deref for ObjectMut<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match &self.0 {
+            Mut::Tagfile(t) => t,
+            Mut::Packfile { value, .. } => value,
+        }
+    }
+}
+
+impl<T: Typed> std::ops::DerefMut for ObjectMut<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        match &mut self.0 {
+            Mut::Tagfile(t) => t,
+            Mut::Packfile { value, .. } => value,
+        }
+    }
+}
+
+impl<T: Typed> Drop for ObjectMut<'_, T> {
+    fn drop(&mut self) {
+        if let Mut::Packfile { doc, h, value } = &mut self.0 {
+            // `get_mut` converted the object through `T`'s entry, which writes a `T` back.
+            let Some(p) = T::ENTRY.as_packfile() else { return };
+            let mut values = Vec::with_capacity(p.members.len());
+            if (p.write)(&*value, &mut values).is_some() {
+                if let Some(o) = doc.objects.get_mut(h.0 as usize) {
+                    o.body = objects::Body::Typed(values);
+                }
+            }
         }
     }
 }
