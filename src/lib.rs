@@ -74,6 +74,38 @@ pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEnt
     }
 }
 
+/// Every SDK this build compiles in, for [`hktypes::open`]: the generated classes of a tagfile's
+/// SDK ([`classes_for_sdk`]) and the class descriptions of a packfile's
+/// ([`packfile_sources_for_sdk`] of the SDK its contents version names). No `hkgen` and no schema
+/// folder is needed at run time.
+///
+/// ```no_run
+/// let bytes = std::fs::read("skeleton.hkx")?;
+/// let doc = hktypes::open(&bytes, &hkclasses::open_options())?;
+/// println!("{:?}", doc.counts());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub static REGISTRY: Registry = Registry;
+
+/// The type of [`REGISTRY`].
+#[derive(Clone, Copy, Debug)]
+pub struct Registry;
+
+impl hktypes::ClassRegistry for Registry {
+    fn tagfile(&self, sdk: &str) -> &[hktypes::value::ClassEntry] {
+        classes_for_sdk(sdk)
+    }
+
+    fn packfile(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        packfile_sources_for_sdk(&hktypes::packfile::sdk_of_contents_version(version))
+    }
+}
+
+/// [`hktypes::OpenOptions`] that read through [`REGISTRY`] (every other option its default).
+pub fn open_options() -> hktypes::OpenOptions<'static> {
+    hktypes::OpenOptions { classes: Some(&REGISTRY), ..hktypes::OpenOptions::default() }
+}
+
 /// The compiled-in hkClass descriptions of every packfile SDK this build enables
 /// (`hk2014_2::SCHEMA`, ...), oldest first.
 pub static PACKFILE_SCHEMAS: &[&hktypes::packfile::layout::StaticClassSet] = &[

@@ -25,7 +25,7 @@ fn every_corpus_file_opens_through_the_one_entry_point() {
     for e in &entries {
         let bytes = std::fs::read(&e.path).unwrap();
         let set = compendia.set_for(&e.path);
-        let options = OpenOptions { compendia: Some(&set), packfile_classes: Some(&schemas), ..OpenOptions::default() };
+        let options = OpenOptions { compendia: Some(&set), classes: Some(&schemas), ..OpenOptions::default() };
         let n = tally.entry(e.format.clone()).or_default();
         n[0] += 1;
         let doc = match open(&bytes, &options) {
@@ -139,7 +139,7 @@ fn remove_refuses_while_pointed_at_and_removes_once_free() {
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, MINERAL) else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let options = OpenOptions { packfile_classes: Some(&schemas), ..OpenOptions::default() };
+    let options = OpenOptions { classes: Some(&schemas), ..OpenOptions::default() };
     let mut doc = open(&bytes, &options).unwrap();
     let classes: Vec<String> = doc.handles().into_iter().map(|h| doc.class_name(h).unwrap()).collect();
     assert_eq!(classes, ["hkRootLevelContainer", "hkpPhysicsData", "hkpPhysicsSystem", "hkpRigidBody", "hkpConvexVerticesShape"]);

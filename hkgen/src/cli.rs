@@ -524,13 +524,11 @@ fn any_packfile_document(
     order: hktypes::packfile::xml::ObjectOrder,
 ) -> Result<hktypes::packfile::objects::Document, String> {
     use hktypes::packfile::xml;
-    if hktypes::packfile::sniff(bytes) {
-        return packfile_document(bytes, schemas, file);
-    }
-    match xml::sniff(bytes) {
-        Some(xml::XmlForm::Packfile) => {}
-        Some(xml::XmlForm::Tagfile) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
-        None => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
+    match hktypes::sniff(bytes) {
+        Some(hktypes::Format::Packfile) => return packfile_document(bytes, schemas, file),
+        Some(hktypes::Format::PackfileXml) => {}
+        Some(hktypes::Format::TagfileXml) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
+        _ => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
     let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order };
     xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
@@ -575,8 +573,8 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
 /// `None` when the input is neither.
 fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path) -> Result<Option<ExitCode>, String> {
     use hktypes::tagfile::{xml, TagFile};
-    let is_xml = hktypes::packfile::xml::sniff(bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile);
-    if !is_xml && !matches!(inputs::sniff(bytes), inputs::Format::Tag0) {
+    let is_xml = hktypes::sniff(bytes) == Some(hktypes::Format::TagfileXml);
+    if !is_xml && hktypes::sniff(bytes) != Some(hktypes::Format::Tag0) {
         return Ok(None);
     }
     if o.layout.is_some() || o.havok_order {
@@ -612,12 +610,12 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
 fn dump(format: &str, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
-    if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {
+    if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = hktypes::tagfile::xml::read(&bytes)
             .and_then(|d| d.write_tag0(&Default::default()))
             .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     }
-    if hktypes::packfile::sniff(&bytes) || hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Packfile) {
+    if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
         print(format, &doc.dump())?;
         return Ok(ExitCode::SUCCESS);

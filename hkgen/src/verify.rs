@@ -369,16 +369,16 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Other => match hktypes::packfile::xml::sniff(bytes) {
-            Some(hktypes::packfile::xml::XmlForm::Packfile) => {
+        Format::Other => match hktypes::sniff(bytes) {
+            Some(hktypes::Format::PackfileXml) => {
                 r.format = "xml";
                 r.check_xml(bytes, &v.class_schemas);
             }
-            Some(hktypes::packfile::xml::XmlForm::Tagfile) => {
+            Some(hktypes::Format::TagfileXml) => {
                 r.format = "xml";
                 r.check_tagfile_xml(bytes);
             }
-            None => {
+            _ => {
                 r.skipped = true;
                 r.error = Some(not_havok(bytes));
             }
@@ -388,9 +388,9 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
 }
 
 /// A Havok XML packfile or tagfile (its first element `<hkpackfile>` or `<hktagfile>`, by
-/// content: [`hktypes::packfile::xml::sniff`]).
+/// content: [`hktypes::sniff`]).
 pub fn is_havok_xml(bytes: &[u8]) -> bool {
-    hktypes::packfile::xml::sniff(bytes).is_some()
+    matches!(hktypes::sniff(bytes), Some(hktypes::Format::PackfileXml | hktypes::Format::TagfileXml))
 }
 
 impl Report {

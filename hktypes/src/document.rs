@@ -59,12 +59,14 @@
 //! ```
 
 use crate::error::{ContainerError, ErrorKind, Result, ValueError, WriteError};
-use crate::value::{PackfileClass, Typed};
+use crate::value::{ClassEntry, PackfileClass, Typed};
 use std::borrow::Cow;
 use crate::packfile::layout::ClassSource;
 use crate::packfile::{self, objects, LayoutRules};
 use crate::tagfile::{self, Compendium, CompendiumSet};
-use crate::{graph, value};
+use crate::graph;
+use crate::reflect::TypeTable;
+use std::sync::Arc;
 
 /// An object of a [`Document`]: a tagfile object's item index in the file read (objects added
 /// later get new ones), or a packfile object's index in `__data__`.
@@ -137,12 +139,26 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     }
 }
 
-/// Where [`open`] finds the class descriptions of a packfile: the sources for its contents
-/// version (`hk_2014.2.0-r1`), first source first (see [`objects::Document::from_file_with`] for
-/// how they are tried). `hkgen`'s `ClassSchemas` is one (the snapshots under `schemas/`).
-pub trait PackfileClasses {
-    /// The sources for a file of contents version `version`.
-    fn for_version(&self, version: &str) -> Vec<&dyn ClassSource>;
+/// Where [`open`] finds the classes of a file's SDK: the generated classes of a tagfile SDK, the
+/// class descriptions (which lay objects out) of a packfile SDK. The root crate's
+/// `hkclasses::REGISTRY` gives every SDK the build compiles in, with no schema folder at run time;
+/// `hkgen`'s `ClassSchemas` gives the packfile snapshots of a schema folder of your own. Both
+/// methods give nothing by default.
+pub trait ClassRegistry {
+    /// The generated classes of tagfile SDK `sdk` (`2018.1`, as [`crate::tagfile::TagFile::sdk_version`]
+    /// gives it), sorted by name: a module's `CLASSES`. An object whose type one of them matches
+    /// (same name, same computed hash) is typed.
+    fn tagfile(&self, sdk: &str) -> &[ClassEntry] {
+        let _ = sdk;
+        &[]
+    }
+
+    /// The class sources for a packfile of contents version `version` (`hk_2014.2.0-r1`), first
+    /// source first (see [`objects::Document::from_file_with`] for how they are tried).
+    fn packfile(&self, version: &str) -> Vec<&dyn ClassSource> {
+        let _ = version;
+        Vec::new()
+    }
 }
 
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
@@ -150,12 +166,9 @@ pub trait PackfileClasses {
 pub struct OpenOptions<'a> {
     /// The compendia a TAG0 file that names one (`TCRF`) takes its types from.
     pub compendia: Option<&'a CompendiumSet>,
-    /// The generated tagfile classes: the `CLASSES` table of an SDK module of the root crate
-    /// (`hkclasses::hk2018_1::CLASSES`). A tagfile object whose type one of them matches (same
-    /// name, same computed hash) is typed.
-    pub tagfile_classes: &'a [value::ClassEntry],
-    /// The packfile class descriptions; `None` reads every packfile object untyped.
-    pub packfile_classes: Option<&'a dyn PackfileClasses>,
+    /// The classes of each SDK (`hkclasses::REGISTRY`: every SDK the build compiles in); `None`
+    /// reads every object untyped.
+    pub classes: Option<&'a dyn ClassRegistry>,
     /// The layout rules a document read from `<hkpackfile>` XML writes under
     /// ([`packfile::xml::DEFAULT_LAYOUT`] by default).
     pub xml_layout: LayoutRules,
@@ -163,7 +176,7 @@ pub struct OpenOptions<'a> {
 
 impl Default for OpenOptions<'_> {
     fn default() -> Self {
-        OpenOptions { compendia: None, tagfile_classes: &[], packfile_classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT }
+        OpenOptions { compendia: None, classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT }
     }
 }
 
@@ -188,12 +201,15 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
     let Some(format) = sniff(bytes) else {
         return Err(ContainerError::new(ErrorKind::NotHavok(head_hex(bytes))).into());
     };
-    let pick = |version: &str| options.packfile_classes.map(|c| c.for_version(version)).unwrap_or_default();
+    let pick = |version: &str| options.classes.map(|c| c.packfile(version)).unwrap_or_default();
+    let read_tagfile = |file: &tagfile::TagFile<'_>| -> Result<Document> {
+        let classes = options.classes.map_or(&[][..], |c| c.tagfile(&file.sdk_version()));
+        Ok(Document::Tagfile(graph::Document::from_file(file, classes)?))
+    };
     match format {
         Format::Tag0 => {
             let empty = CompendiumSet::new();
-            let file = tagfile::TagFile::read(bytes, options.compendia.unwrap_or(&empty))?;
-            Ok(Document::Tagfile(graph::Document::from_file(&file, options.tagfile_classes)?))
+            read_tagfile(&tagfile::TagFile::read(bytes, options.compendia.unwrap_or(&empty))?)
         }
         Format::Tcm0 => Ok(Document::Compendium(Compendium::read(bytes)?)),
         Format::Packfile => {
@@ -211,8 +227,7 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
             let empty = CompendiumSet::new();
             let compendia = options.compendia.unwrap_or(&empty);
             let tag0 = tagfile::xml::read(bytes)?.write_tag0(compendia)?;
-            let file = tagfile::TagFile::read(&tag0, compendia)?;
-            Ok(Document::Tagfile(graph::Document::from_file(&file, options.tagfile_classes)?))
+            read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)
         }
     }
 }
@@ -357,6 +372,80 @@ impl Document {
             (_, None) => self.write(),
             (_, Some(rules)) => Err(WriteError::new(ErrorKind::Invalid(format!(
                 "layout rules {rules} are for packfiles; a {} has one layout",
+                self.format().name()
+            )))
+            .into()),
+        }
+    }
+}
+
+/// What [`Document::new`] makes: the format and what it needs to start from nothing.
+#[derive(Clone)]
+pub enum NewFormat {
+    /// A TAG0 tagfile whose objects are described by `types` (every type of the SDK, as `hkgen`'s
+    /// `schema::rebuild::to_table` gives them from a snapshot, or a compendium's); its `TYPE`
+    /// section is written from them ([`crate::tagfile::type_writer`]).
+    Tagfile(Arc<TypeTable>),
+    /// A binary packfile laid out under these rules (pointer size, byte order, padding reuse,
+    /// empty bases), its header the one Havok's packer writes for the SDK. Classes are listed in
+    /// `__classnames__` by [`Document::declare`] before objects of them are added.
+    Packfile(LayoutRules),
+}
+
+/// The packfile contents version and file version of SDK `sdk`, as the corpus' stock files of
+/// each SDK store them.
+fn packfile_versions(sdk: &str) -> Option<(String, u32)> {
+    let (major, minor) = sdk.split_once('.')?;
+    let (major, minor): (u32, u32) = (major.parse().ok()?, minor.parse().ok()?);
+    let file_version = match (major, minor) {
+        (5, _) => 5,
+        (6 | 7, _) | (2010, 1) => 7,
+        (2010, 2) => 8,
+        (2011..=2013, _) => 9,
+        (2014, _) => 11,
+        _ => return None,
+    };
+    let prefix = if major >= 2010 { "hk_" } else { "Havok-" };
+    Some((format!("{prefix}{major}.{minor}.0-r1"), file_version))
+}
+
+impl Document {
+    /// An empty document of SDK `sdk` (`2018.1`, `2014.2`) in `format`. Objects are added with
+    /// [`Document::add`]; the first added is the root. A tagfile's `SDKV` is `sdk` (`20180100`);
+    /// a packfile's header names the SDK's contents version (`hk_2014.2.0-r1`) and packfile
+    /// version (11 for 2014, 9 for 2011 to 2013, 8 for 2010.2, 7 for 6.x to 2010.1, 5 for 5.5).
+    ///
+    /// Errors: an SDK that is not `<year or major>.<minor>`, or no packfile SDK.
+    pub fn new(sdk: &str, format: NewFormat) -> Result<Document> {
+        let invalid = |m: String| -> crate::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
+        match format {
+            NewFormat::Tagfile(types) => {
+                let (major, minor) = sdk.split_once('.').ok_or_else(|| invalid(format!("SDK {sdk:?} is not <year>.<minor>")))?;
+                match (major.parse::<u16>(), minor.parse::<u8>()) {
+                    (Ok(y), Ok(m)) if (2000..10000).contains(&y) && m < 100 => {
+                        Ok(Document::Tagfile(graph::Document::new(&format!("{y}{m:02}00"), types)))
+                    }
+                    _ => Err(invalid(format!("SDK {sdk:?} is not <year>.<minor>"))),
+                }
+            }
+            NewFormat::Packfile(rules) => {
+                let (contents, file_version) = packfile_versions(sdk).ok_or_else(|| invalid(format!("SDK {sdk:?} writes no packfiles")))?;
+                Ok(Document::Packfile(objects::Document::new(&contents, file_version, rules)))
+            }
+        }
+    }
+
+    /// Lists class `class` in a packfile's `__classnames__`, with the signature `source` computes,
+    /// and its description (with its parents' and its struct members' classes) for laying
+    /// objects out, so that [`Document::add`] takes objects of it; a class the document lists is
+    /// left as it is. `source` is a compiled-in class set (`hkclasses::hk2014_2::SCHEMA`) or one
+    /// of [`ClassRegistry::packfile`]. A tagfile's types are all in its type table: declaring is
+    /// a packfile's step, and an error on a tagfile.
+    pub fn declare(&mut self, class: &str, source: &dyn ClassSource) -> Result<()> {
+        match self {
+            Document::Packfile(d) => Ok(d.declare(class, source)?),
+            _ => Err(ValueError::new(ErrorKind::Invalid(format!(
+                "declare is a packfile's step; a {} names its types in its type table",
                 self.format().name()
             )))
             .into()),

@@ -58,5 +58,5 @@ pub mod serde_support;
 pub mod tagfile;
 pub mod value;
 
-pub use document::{open, sniff, Counts, Document, Format, Handle, ObjectMut, OpenOptions, PackfileClasses};
+pub use document::{open, sniff, ClassRegistry, Counts, Document, Format, Handle, NewFormat, ObjectMut, OpenOptions};
 pub use error::{ContainerError, Error, ErrorKind, ItemsError, Layer, Result, TypeTableError, ValueError, WriteError};

@@ -326,17 +326,18 @@ impl Document {
     /// Reads a file of any format the package reads.
     pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<Document, Failure> {
         use hktypes::packfile::xml;
-        if hktypes::packfile::sniff(&bytes) {
-            let pf = hktypes::packfile::PackFile::read(&bytes)?;
-            let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
-            let doc = objects::Document::from_file_with(pf, &class_schemas()?.sources_for(&sdk))?;
-            return Ok(Document::Pack(PackDoc {
-                doc,
-                format: "packfile",
-            }));
-        }
-        match xml::sniff(&bytes) {
-            Some(xml::XmlForm::Packfile) => {
+        use hktypes::Format;
+        match hktypes::sniff(&bytes) {
+            Some(Format::Packfile) => {
+                let pf = hktypes::packfile::PackFile::read(&bytes)?;
+                let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
+                let doc = objects::Document::from_file_with(pf, &class_schemas()?.sources_for(&sdk))?;
+                Ok(Document::Pack(PackDoc {
+                    doc,
+                    format: "packfile",
+                }))
+            }
+            Some(Format::PackfileXml) => {
                 let schemas = class_schemas()?;
                 let options = xml::ReadOptions {
                     layout: xml::DEFAULT_LAYOUT,
@@ -349,19 +350,14 @@ impl Document {
                     },
                     options,
                 )?;
-                return Ok(Document::Pack(PackDoc {
+                Ok(Document::Pack(PackDoc {
                     doc,
                     format: "packfile_xml",
-                }));
+                }))
             }
-            Some(xml::XmlForm::Tagfile) => {
-                return Err(Failure::input("hktagfile XML: not supported yet"))
-            }
-            None => {}
-        }
-        match hktypes::tagfile::file::sniff(&bytes) {
-            Some("tag0") => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
-            Some(_) => Err(Failure::input(
+            Some(Format::TagfileXml) => Err(Failure::input("hktagfile XML: not supported yet")),
+            Some(Format::Tag0) => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
+            Some(Format::Tcm0) => Err(Failure::input(
                 "a TCM0 compendium holds types, not objects: open the tagfiles that name it",
             )),
             None => Err(Failure::input(hkgen::verify::not_havok(&bytes))),
