@@ -28,26 +28,35 @@
 //!   with their typed access (`get`, `get_mut`, `all`, `add`) through the generated classes of
 //!   each format; [`crate::tagfile`] and [`crate::packfile`] keep their containers.
 //!
-//! Where the classes come from: tagfile classes are the `CLASSES` table of a generated SDK module
-//! of the root crate (`hkclasses::hk2018_1::CLASSES`), given as [`OpenOptions::tagfile_classes`];
-//! packfile classes are [`crate::packfile::layout::ClassSource`]s chosen from the file's contents
-//! version (`hk_2014.2.0-r1`) by [`OpenOptions::packfile_classes`]. With neither, every object
+//! Where the classes come from: [`OpenOptions::classes`], a [`ClassRegistry`] that gives the
+//! generated classes of a tagfile's SDK (a module's `CLASSES`) and the
+//! [`crate::packfile::layout::ClassSource`]s of a packfile's contents version (`hk_2014.2.0-r1`).
+//! `hkclasses::REGISTRY` (and `hkclasses::open_options()`) is every SDK the build compiles in;
+//! `hkgen`'s `ClassSchemas` the packfile snapshots of a schema folder. Without one, every object
 //! reads as untyped and still writes back byte for byte.
 //!
-//! Documents from nothing, made with the format's own document and wrapped in [`Document`] to
-//! share the vocabulary: a packfile one is [`objects::Document::new`] (contents version, file
-//! version, layout rules), [`objects::Document::declare`] of each class from a class source
-//! (which lists it in `__classnames__` with its signature) and `add` of generated structs; a
-//! tagfile one is [`graph::Document::new`] (the `SDKV` and the SDK's type table, as `hkgen`
-//! rebuilds it from a snapshot) and `add` of generated classes, its `TYPE` section written by
+//! Documents from nothing: [`Document::new`]`(sdk, `[`NewFormat`]`)`. A packfile one has the
+//! header Havok's packer writes for the SDK; [`Document::declare`] lists each class from a class
+//! source (`hkclasses::hk2014_2::SCHEMA`) in `__classnames__` with its signature, and `add` takes
+//! its objects. A tagfile one takes the SDK's type table (as `hkgen` rebuilds it from a
+//! snapshot), and `add` takes objects of the generated classes; its `TYPE` section is written by
 //! [`crate::tagfile::type_writer`]. A Dark Souls III skeleton made so is its stock file byte for
 //! byte; a BotW and an Elden Ring skeleton read back and pass `hkgen verify`
 //! (`tests/scratch.rs`). The tagfile's `TYPE` section holds every type of the table given, not
 //! only those its objects use.
 //!
-//! Not yet here (issue 23): one `Ptr<T>` and one `ClassEntry` for both formats' generated
-//! classes, and typed `get`/`get_mut`/`all`/`add` on [`Document`] itself; they need the generated
-//! packfile classes to share the tagfile ones' traits.
+//! **Typed access, one convention.** The generated classes of both formats implement one trait,
+//! [`Typed`] (with one [`crate::value::Ptr`] for their pointers and one [`ClassEntry`] in their
+//! modules' `CLASSES`), and [`Document::get`], [`Document::get_mut`], [`Document::all`] and
+//! [`Document::add`] take any of them. The formats hold objects differently: a tagfile's typed
+//! objects are the generated structs themselves, a packfile's are member values that a struct
+//! converts from and to (so that one struct serves every layout). One return convention covers
+//! both without copying where nothing needs converting: `get` returns `Result<Cow<'_, T>>`,
+//! borrowed from a tagfile, owned (converted) from a packfile; `get_mut` returns an
+//! [`ObjectMut`] that dereferences to `T` and, for a packfile, stores the change back when it is
+//! dropped. Errors rather than `None`, because a packfile object can fail to convert for a
+//! reason worth telling (another signature, a value that does not fit), and the error names the
+//! object either way.
 //!
 //! ```
 //! use hktypes::{open, ErrorKind, OpenOptions};
@@ -180,8 +189,89 @@ impl Default for OpenOptions<'_> {
     }
 }
 
-/// A Havok file read by [`open`]. Each variant holds the format's own document, which keeps its
-/// typed access through the generated classes.
+/// A Havok file read by [`open`] or made by [`Document::new`]: its objects, named by
+/// [`Handle`]s, in either format. Each variant holds the format's own document.
+///
+/// Where the classes come from: the root crate `hkclasses` compiles the generated classes of every
+/// SDK its features enable (`hkclasses::hk2018_1::hkaSkeleton`, `hkclasses::hk2014_2::hkaSkeleton`)
+/// and `hkclasses::open_options()` reads with all of them ([`ClassRegistry`]); no schema folder
+/// and no `hkgen` at run time. Typed access ([`Document::get`], [`Document::get_mut`],
+/// [`Document::all`], [`Document::add`]) takes any generated class of either format ([`Typed`]).
+///
+/// The example below makes a packfile from nothing, reads it, edits a member and writes it. It
+/// writes its one class by hand (hidden lines), as the code generator would, so that it runs
+/// without `hkclasses`; with it, the class is `hkclasses::hk2014_2::SomeClass`, the schema
+/// `hkclasses::hk2014_2::SCHEMA` and the options `hkclasses::open_options()`.
+///
+/// ```
+/// # use hktypes::packfile::layout::{MemberType, StaticClass, StaticClassSet, StaticMember};
+/// # use hktypes::packfile::objects::Value;
+/// # use hktypes::packfile::typed::{check_count, member, struct_values, to_struct, PackClass, PackValue};
+/// # use hktypes::value::{ClassEntry, Object, Result};
+/// use hktypes::packfile::LayoutRules;
+/// use hktypes::value::Typed;
+/// use hktypes::{open, ClassRegistry, Document, NewFormat, OpenOptions};
+///
+/// /// A class with one member, `count`.
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Counter {
+///     count: u32,
+/// }
+/// # impl PackValue for Counter {
+/// #     fn from_value(v: &Value) -> Result<Self> { struct_values(v) }
+/// #     fn to_value(&self) -> Value { to_struct(self) }
+/// # }
+/// # impl PackClass for Counter {
+/// #     const NAME: &'static str = "Counter";
+/// #     const SIGNATURE: u32 = 0x1234_5678;
+/// #     const VERSION: u32 = 0;
+/// #     const PARENT: Option<&'static str> = None;
+/// #     const MEMBERS: &'static [&'static str] = &["count"];
+/// #     fn from_values(values: &[Value]) -> Result<Self> {
+/// #         check_count::<Self>(values)?;
+/// #         Ok(Counter { count: member(values, 0, "count")? })
+/// #     }
+/// #     fn to_values(&self, out: &mut Vec<Value>) { out.push(self.count.to_value()) }
+/// # }
+/// # impl Typed for Counter {
+/// #     const ENTRY: ClassEntry = ClassEntry::packfile::<Self>();
+/// #     fn into_object(self) -> std::result::Result<Box<dyn Object>, Self> { Err(self) }
+/// # }
+/// # static SCHEMA: StaticClassSet = StaticClassSet {
+/// #     sdk: "2014.2",
+/// #     classes: &[StaticClass {
+/// #         name: "Counter", parent: None, interfaces: 0, hidden_members: false, fixed: &[], signature: Some(0x1234_5678),
+/// #         members: &[StaticMember {
+/// #             name: "count", ty: MemberType::Uint32, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0, enumeration: None,
+/// #         }],
+/// #     }],
+/// #     enums: &[],
+/// # };
+/// /// The classes `open` reads with (`hkclasses::REGISTRY` in a program).
+/// struct Classes;
+/// impl ClassRegistry for Classes {
+///     fn packfile(&self, _version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+///         vec![&SCHEMA]
+///     }
+/// }
+///
+/// // A Switch packfile (8-byte pointers, little-endian) of SDK 2014.2, made from nothing.
+/// let mut doc = Document::new("2014.2", NewFormat::Packfile(LayoutRules::SWITCH))?;
+/// doc.declare("Counter", &SCHEMA)?; // listed in `__classnames__` with its signature
+/// let h = doc.add(Counter { count: 1 })?;
+/// let bytes = doc.write()?;
+///
+/// // Read: the format is told by the bytes, the classes come from the options.
+/// let options = OpenOptions { classes: Some(&Classes), ..OpenOptions::default() };
+/// let mut doc = open(&bytes, &options)?;
+/// assert_eq!(doc.get::<Counter>(h)?.count, 1);
+///
+/// // Edit a member and write: what was not changed is written back as it was read.
+/// doc.get_mut::<Counter>(h)?.count += 41;
+/// let edited = doc.write()?;
+/// assert_eq!(open(&edited, &options)?.get::<Counter>(h)?.count, 42);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// Its `Debug` form is the format and the counts (`Document { format: Tag0, counts: .. }`).
 pub enum Document {
