@@ -12,6 +12,11 @@
 //! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
 //! [`packfile_classes_for_sdk`] picks a module's table at run time.
 //!
+//! Every generated class of both kinds implements `hktypes::value::Typed`, and every module's
+//! `CLASSES` is a table of the one `hktypes::value::ClassEntry`. [`REGISTRY`] (and
+//! [`open_options`]) hands every SDK this build enables to `hktypes::open`, whose `Document`
+//! gives typed access to either format with the same calls (`get`, `get_mut`, `all`, `add`).
+//!
 //! With the `serde` feature every generated struct derives `Serialize` and `Deserialize` under
 //! Havok's member names (`hktypes::serde_support` gives the runtime types their forms).
 pub use hktypes;

@@ -9,7 +9,7 @@
 //! - **One entry point.** [`open`]`(&bytes, &`[`OpenOptions`]`)` reads a TAG0 tagfile, a TCM0
 //!   compendium, a binary packfile of any version (5.5 to 2014, both byte orders, 4- and 8-byte
 //!   pointers), `<hkpackfile>` XML, and `<hktagfile>` XML (read as the TAG0 file it describes,
-//!   through [`tagfile::xml`](crate::tagfile::xml)). Anything else is one error, [`ErrorKind::NotHavok`]: `not a Havok file: starts with 89 50 4E 47 ...`.
+//!   through [`tagfile::xml`](mod@crate::tagfile::xml)). Anything else is one error, [`ErrorKind::NotHavok`]: `not a Havok file: starts with 89 50 4E 47 ...`.
 //! - **One sniffer.** [`sniff`] returns the [`Format`] of a file from its first bytes; it is the
 //!   one `open` uses, so what `sniff` says is what `open` reads.
 //! - **One vocabulary.** A [`Handle`] names an object in either format (a tagfile object's item
