@@ -4,14 +4,13 @@
 //! as it was read (binary files).
 //!
 //! `cargo run --example open_any -- [FILE]` (FILE defaults to a BotW 2014.2 rigid body of the
-//! corpus under `$HKGEN_CORPUS`, else `../shared/corpus`). Tagfile objects are typed through the
-//! generated classes of the file's SDK when its feature is built in; packfile objects through the
-//! class schemas under `schemas/`. Writes nothing.
+//! corpus under `$HKGEN_CORPUS`, else `../shared/corpus`). Objects are typed through the classes
+//! compiled in (`hkclasses::REGISTRY`) when the file's SDK feature is built in, untyped otherwise.
+//! Writes nothing.
 
-use hkgen::reflection::check::ClassSchemas;
 use hktypes::{open, Format, OpenOptions};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let corpus = std::env::var_os("HKGEN_CORPUS").map(PathBuf::from).unwrap_or_else(|| "../shared/corpus".into());
@@ -20,18 +19,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
 
-    // Where the classes come from: the schemas beside this example for packfiles, the compiled-in
-    // module of the file's SDK for tagfiles; a compendium the file names is looked for beside it.
-    let schemas = ClassSchemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas"))?;
+    // Where the classes come from: compiled in, every SDK this build enables (tagfile classes of
+    // the file's SDK, packfile class descriptions of its contents version); a compendium the file
+    // names is looked for beside it.
     let compendia = hkgen::inputs::Compendia::load_near(&path)?;
     let set = compendia.set_for(&path);
-    let options = OpenOptions { compendia: Some(&set), packfile_classes: Some(&schemas), ..OpenOptions::default() };
-    let mut doc = open(&bytes, &options).map_err(|e| e.in_file(path.display().to_string()))?;
-    if doc.format() == Format::Tag0 {
-        // A tagfile's SDK is known once read: read again through that SDK's classes.
-        let classes = hkclasses::classes_for_sdk(&doc.sdk().unwrap_or_default());
-        doc = open(&bytes, &OpenOptions { tagfile_classes: classes, ..options })?;
-    }
+    let options = OpenOptions { compendia: Some(&set), ..hkclasses::open_options() };
+    let doc = open(&bytes, &options).map_err(|e| e.in_file(path.display().to_string()))?;
 
     let c = doc.counts();
     println!("{}: {} (SDK {})", path.display(), doc.format().name(), doc.sdk().unwrap_or_default());

@@ -10,7 +10,6 @@
 //! and writes `target/packfile_edit.hkrg` (under the current directory, the checkout's `target/`
 //! when run through cargo), never into the checkout itself.
 use hkclasses::hk2014_2::{hkaSkeleton, hkpRigidBody};
-use hktypes::packfile::objects::Document;
 use hktypes::packfile::LayoutRules;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,30 +20,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let output = args.next().unwrap_or_else(|| "target/packfile_edit.hkrg".into());
 
-    // The class descriptions are compiled in (`hk2014_2::SCHEMA`, no schema folder at run time);
-    // the document lays them out under the file's own layout rules.
+    // The class descriptions are compiled in (`hkclasses::open_options()`, no schema folder at
+    // run time); the document lays them out under the file's own layout rules.
     let bytes = std::fs::read(&input)?;
-    let mut doc = Document::read(&bytes, &hkclasses::hk2014_2::SCHEMA)?;
-    println!("{}: layout {}, {} objects", input.display(), doc.layout(), doc.objects.len());
+    let mut doc = hktypes::open(&bytes, &hkclasses::open_options())?;
+    let layout = doc.layout().ok_or("not a packfile")?;
+    println!("{}: layout {layout}, {} objects", input.display(), doc.handles().len());
 
-    let bodies: Vec<_> = doc.find("hkpRigidBody").collect();
-    for h in bodies {
-        let (name, before, after) = doc.update::<hkpRigidBody, _>(h, |b| {
-            let before = b.material.friction;
-            b.material.friction *= 0.5;
-            (b.name.as_deref().unwrap_or("").to_owned(), before, b.material.friction)
-        })?;
-        println!("  {name}: friction {before} -> {after}, motion {:?}", doc.get::<hkpRigidBody>(h)?.motion.r#type);
+    for h in doc.find("hkpRigidBody") {
+        let mut b = doc.get_mut::<hkpRigidBody>(h)?;
+        let before = b.material.friction;
+        b.material.friction *= 0.5;
+        println!("  {}: friction {before} -> {}, motion {:?}", b.name.as_deref().unwrap_or(""), b.material.friction, b.motion.r#type);
     }
-    let skeleton = doc.find("hkaSkeleton").next();
-    if let Some(h) = skeleton {
-        let mut s: hkaSkeleton = doc.get(h)?;
+    if let Some(&h) = doc.find("hkaSkeleton").first() {
+        let mut s = doc.get_mut::<hkaSkeleton>(h)?;
         println!("  skeleton {:?}: {} bones", s.name.as_deref(), s.bones.len());
         if let Some(bone) = s.bones.first_mut() {
             println!("  first bone {:?} -> \"root_renamed\"", bone.name.as_deref());
             bone.name = "root_renamed".into();
         }
-        doc.set(h, &s)?;
     }
 
     if let Some(dir) = std::path::Path::new(&output).parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -52,8 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     std::fs::write(&output, doc.write()?)?;
     // The same objects for the other platform (pointer size, byte order and padding rules).
-    let other = if doc.layout().pointer_size == 8 { LayoutRules::WII_U } else { LayoutRules::SWITCH };
-    let converted = doc.write_as(other)?;
+    let other = if layout.pointer_size == 8 { LayoutRules::WII_U } else { LayoutRules::SWITCH };
+    let converted = doc.write_as(Some(other))?;
     println!("wrote {output}; as {other}: {} bytes", converted.len());
     Ok(())
 }

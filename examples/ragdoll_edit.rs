@@ -5,7 +5,6 @@
 //! (IN defaults to the corpus copy, OUT to `target/c7190-edited.hkx`).
 
 use hkclasses::hk2016_2::{hknpMotionType_Enum, hknpRagdollData};
-use hktypes::graph::Document;
 use hktypes::value::Enum;
 use std::path::PathBuf;
 
@@ -19,11 +18,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let output = args.next().map(PathBuf::from).unwrap_or_else(|| "target/c7190-edited.hkx".into());
 
     let bytes = std::fs::read(&input)?;
-    let mut doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES)?;
+    let mut doc = hktypes::open(&bytes, &hkclasses::open_options())?;
     let hktypes::Counts { typed, untyped, .. } = doc.counts();
     println!("{}: {typed} typed and {untyped} untyped objects", input.display());
 
     let (handle, ragdoll) = doc.all::<hknpRagdollData>().next().ok_or("no hknpRagdollData in the file")?;
+    let ragdoll = ragdoll?;
     let body = &ragdoll.body_cinfos[0];
     println!(
         "body 0 {:?}: motion type {} ({:?}), mass {}",
@@ -33,10 +33,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         body.mass
     );
 
-    let ragdoll = doc.get_mut::<hknpRagdollData>(handle).ok_or("ragdoll is not typed")?;
+    drop(ragdoll);
+    let mut ragdoll = doc.get_mut::<hknpRagdollData>(handle)?;
     let body = &mut ragdoll.body_cinfos[0];
     body.motion_type = Enum::<hknpMotionType_Enum, u8>::new(1); // KEYFRAMED
     body.mass *= 2.0;
+    drop(ragdoll);
 
     let out = doc.write()?;
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -46,8 +48,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let changed: Vec<usize> = bytes.iter().zip(&out).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i).collect();
     println!("wrote {} ({} bytes, {} bytes differ: {:x?})", output.display(), out.len(), changed.len(), changed);
 
-    let again = Document::read(&out, &Default::default(), hkclasses::hk2016_2::CLASSES)?;
-    let body = &again.all::<hknpRagdollData>().next().ok_or("ragdoll lost")?.1.body_cinfos[0];
+    let again = hktypes::open(&out, &hkclasses::open_options())?;
+    let ragdoll = again.get::<hknpRagdollData>(handle)?;
+    let body = &ragdoll.body_cinfos[0];
     println!("read back: motion type {} ({:?}), mass {}", body.motion_type.value(), body.motion_type.name(), body.mass);
     Ok(())
 }

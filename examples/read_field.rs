@@ -8,7 +8,6 @@
 #[cfg(feature = "hk2018_1")]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     use hkclasses::hk2018_1::hknpRagdollData;
-    use hktypes::graph::Document;
     use std::path::PathBuf;
 
     let corpus = std::env::var_os("HKGEN_CORPUS").map(PathBuf::from).unwrap_or_else(|| "../shared/corpus".into());
@@ -18,15 +17,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| corpus.join("Axelph237__mod/chr/c3460.chrbnd/chr/c3460/c3460.hkx"));
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
 
-    // Objects whose class the table has (by name and layout hash) are typed; the rest are dynamic.
-    let doc = Document::read(&bytes, &Default::default(), hkclasses::hk2018_1::CLASSES)?;
+    // Objects whose class the build compiles in (by name and layout hash) are typed; the rest are
+    // untyped.
+    let doc = hktypes::open(&bytes, &hkclasses::open_options())?;
     let hktypes::Counts { typed, untyped, .. } = doc.counts();
     println!("{}: {typed} typed and {untyped} untyped objects", path.display());
-    for h in doc.handles().take(8) {
-        println!("  object {h:?}: {}", doc.type_name(h).unwrap_or_default());
+    for h in doc.handles().into_iter().take(8) {
+        println!("  object {h:?}: {}", doc.class_name(h).unwrap_or_default());
     }
 
     let (_, ragdoll) = doc.all::<hknpRagdollData>().next().ok_or("no hknpRagdollData in the file")?;
+    let ragdoll = ragdoll?;
     // Inherited members through Deref: body_cinfos belongs to hknpPhysicsSystemData.
     for (i, body) in ragdoll.body_cinfos.iter().enumerate().take(5) {
         println!(

@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let bytes = std::fs::read(path)?;
         let r = verifier.verify(&path.display().to_string(), &bytes, &compendia.set_for(path));
         println!(
-            "{}: {} sdk {} types {} hashes {}/{} round trip {} typed {:?} dynamic {:?}{}",
+            "{}: {} sdk {} types {} hashes {}/{} round trip {} typed {:?} untyped {:?}{}",
             r.path,
             r.format,
             r.sdk.as_deref().unwrap_or("-"),
@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             r.hashes_stored,
             r.roundtrip.unwrap_or("-"),
             r.typed,
-            r.dynamic,
+            r.untyped,
             r.error.as_deref().map(|e| format!(" error: {e}")).unwrap_or_default()
         );
         failed += usize::from(!r.ok);

@@ -12,6 +12,11 @@
 //! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
 //! [`packfile_classes_for_sdk`] picks a module's table at run time.
 //!
+//! Every generated class of both kinds implements `hktypes::value::Typed`, and every module's
+//! `CLASSES` is a table of the one `hktypes::value::ClassEntry`. [`REGISTRY`] (and
+//! [`open_options`]) hands every SDK this build enables to `hktypes::open`, whose `Document`
+//! gives typed access to either format with the same calls (`get`, `get_mut`, `all`, `add`).
+//!
 //! With the `serde` feature every generated struct derives `Serialize` and `Deserialize` under
 //! Havok's member names (`hktypes::serde_support` gives the runtime types their forms).
 pub use hktypes;
@@ -40,7 +45,7 @@ sdk_modules! {
 }
 
 /// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
-/// gives it), when its feature is enabled; otherwise none (objects then read as dynamic values).
+/// gives it), when its feature is enabled; otherwise none (objects then read untyped).
 pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
     match sdk {
         #[cfg(feature = "hk2015_1")]
@@ -58,7 +63,7 @@ pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
 /// The packfile structs of the SDK version `sdk` (`2014.2`, as
 /// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
 /// otherwise none.
-pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::packfile::typed::ClassEntry] {
+pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
     match sdk {
         #[cfg(feature = "hk5_5")]
         "5.5" => hk5_5::CLASSES,
@@ -72,6 +77,38 @@ pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::packfile::typed
         "2014.2" => hk2014_2::CLASSES,
         _ => &[],
     }
+}
+
+/// Every SDK this build compiles in, for [`hktypes::open`]: the generated classes of a tagfile's
+/// SDK ([`classes_for_sdk`]) and the class descriptions of a packfile's
+/// ([`packfile_sources_for_sdk`] of the SDK its contents version names). No `hkgen` and no schema
+/// folder is needed at run time.
+///
+/// ```no_run
+/// let bytes = std::fs::read("skeleton.hkx")?;
+/// let doc = hktypes::open(&bytes, &hkclasses::open_options())?;
+/// println!("{:?}", doc.counts());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub static REGISTRY: Registry = Registry;
+
+/// The type of [`REGISTRY`].
+#[derive(Clone, Copy, Debug)]
+pub struct Registry;
+
+impl hktypes::ClassRegistry for Registry {
+    fn tagfile(&self, sdk: &str) -> &[hktypes::value::ClassEntry] {
+        classes_for_sdk(sdk)
+    }
+
+    fn packfile(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        packfile_sources_for_sdk(&hktypes::packfile::sdk_of_contents_version(version))
+    }
+}
+
+/// [`hktypes::OpenOptions`] that read through [`REGISTRY`] (every other option its default).
+pub fn open_options() -> hktypes::OpenOptions<'static> {
+    hktypes::OpenOptions { classes: Some(&REGISTRY), ..hktypes::OpenOptions::default() }
 }
 
 /// The compiled-in hkClass descriptions of every packfile SDK this build enables

@@ -46,8 +46,12 @@ fn check(sdk: &str, classes: &[ClassEntry]) {
     let mut problems = Vec::new();
     let mut checked = 0;
     for t in schema.types.values().filter(|t| is_class(t)) {
-        let Some(e) = ClassEntry::find(classes, &t.key) else {
+        let Some(entry) = ClassEntry::find(classes, &t.key) else {
             problems.push(format!("{}: no struct", t.key));
+            continue;
+        };
+        let Some(e) = entry.as_tagfile() else {
+            problems.push(format!("{}: a packfile class in a tagfile table", t.key));
             continue;
         };
         checked += 1;
@@ -58,8 +62,8 @@ fn check(sdk: &str, classes: &[ClassEntry]) {
         if e.align != align {
             problems.push(format!("{}: align {} != {align}", t.key, e.align));
         }
-        if e.parent != t.parent.as_deref() {
-            problems.push(format!("{}: parent {:?} != {:?}", t.key, e.parent, t.parent));
+        if entry.parent != t.parent.as_deref() {
+            problems.push(format!("{}: parent {:?} != {:?}", t.key, entry.parent, t.parent));
         }
         let mut fields: Vec<_> = t.fields.iter().flatten().collect();
         fields.sort_by_key(|f| f.offset);

@@ -38,7 +38,7 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
             assert_eq!(v["roundtrip"], "exact", "{line}");
             assert_eq!(v["typed_roundtrip"], "exact", "{line}");
             assert_eq!(v["hashes_stored"], v["hashes_matched"], "{line}");
-            assert_eq!(v["dynamic"], 0, "every corpus object reads typed: {line}");
+            assert_eq!(v["untyped"], 0, "every corpus object reads typed: {line}");
             assert!(v["typed"].as_u64().unwrap() > 0);
             exact += 1;
         }

@@ -150,7 +150,7 @@ fn a_pointer_to_what_is_not_an_object_is_refused_on_write() {
     let objects: Vec<u32> = doc.handles().map(|h| h.0).collect();
     let run = (1..).find(|h| !objects.contains(h) && doc.source_item(*h).is_some()).unwrap();
     let (h, _) = doc.all::<hknpRagdollData>().next().unwrap();
-    doc.get_mut::<hknpRagdollData>(h).unwrap().body_cinfos[0].shape = hktypes::value::Ptr::from_index(run);
+    doc.get_mut::<hknpRagdollData>(h).unwrap().body_cinfos[0].shape = hktypes::value::Ptr::to(hktypes::Handle(run));
     let err = doc.write().unwrap_err();
     assert_eq!(err.layer(), hktypes::error::Layer::Writer, "{err}");
     let text = err.to_string();

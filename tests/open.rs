@@ -25,7 +25,7 @@ fn every_corpus_file_opens_through_the_one_entry_point() {
     for e in &entries {
         let bytes = std::fs::read(&e.path).unwrap();
         let set = compendia.set_for(&e.path);
-        let options = OpenOptions { compendia: Some(&set), packfile_classes: Some(&schemas), ..OpenOptions::default() };
+        let options = OpenOptions { compendia: Some(&set), classes: Some(&schemas), ..OpenOptions::default() };
         let n = tally.entry(e.format.clone()).or_default();
         n[0] += 1;
         let doc = match open(&bytes, &options) {
@@ -74,6 +74,48 @@ fn every_corpus_file_opens_through_the_one_entry_point() {
         ]
     );
     assert!(refused[0].contains("hktagfile XML without member records"), "{}", refused[0]);
+}
+
+/// The same corpus through the classes compiled into `hkclasses` (`open_options()`: every SDK's
+/// generated classes and packfile class descriptions, no schema folder, no `hkgen`): tagfile
+/// objects are typed too, and every binary file still writes back byte for byte.
+#[cfg(feature = "all-sdks")]
+#[test]
+fn every_corpus_file_opens_with_the_compiled_in_classes() {
+    let Some(corpus) = common::corpus() else { return };
+    let entries = common::manifest(&corpus);
+    let compendia = common::compendia(&entries);
+    let mut tally = Tally::new();
+    for e in &entries {
+        let bytes = std::fs::read(&e.path).unwrap();
+        let set = compendia.set_for(&e.path);
+        let options = OpenOptions { compendia: Some(&set), ..hkclasses::open_options() };
+        let n = tally.entry(e.format.clone()).or_default();
+        n[0] += 1;
+        let Ok(doc) = open(&bytes, &options) else { continue };
+        n[1] += 1;
+        let Counts { typed, untyped, demoted } = doc.counts();
+        n[2] += typed;
+        n[3] += untyped;
+        n[4] += demoted;
+        if doc.format() != Format::Tcm0 && e.format != "xml" && doc.write().is_ok_and(|out| out == bytes) {
+            n[5] += 1;
+        }
+    }
+    let expected: Tally = [
+        // The same packfile tallies as through the snapshots under `schemas/` (the test above):
+        // the compiled-in descriptions are those snapshots.
+        ("packfile", [301, 301, 39653, 1633, 137, 301]),
+        // Every tagfile object typed.
+        ("tag0", [340, 340, 15584, 0, 0, 340]),
+        ("tcm0", [5, 5, 0, 0, 0, 0]),
+        ("xml", [23, 17, 629, 0, 0, 0]),
+        ("xml-tagfile", [1, 0, 0, 0, 0, 0]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    assert_eq!(tally, expected);
 }
 
 #[test]
@@ -134,7 +176,7 @@ fn remove_refuses_while_pointed_at_and_removes_once_free() {
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, MINERAL) else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
-    let options = OpenOptions { packfile_classes: Some(&schemas), ..OpenOptions::default() };
+    let options = OpenOptions { classes: Some(&schemas), ..OpenOptions::default() };
     let mut doc = open(&bytes, &options).unwrap();
     let classes: Vec<String> = doc.handles().into_iter().map(|h| doc.class_name(h).unwrap()).collect();
     assert_eq!(classes, ["hkRootLevelContainer", "hkpPhysicsData", "hkpPhysicsSystem", "hkpRigidBody", "hkpConvexVerticesShape"]);
@@ -177,4 +219,69 @@ fn remove_refuses_while_pointed_at_and_removes_once_free() {
     assert_eq!(named.len(), referrers.len());
     assert_eq!(doc.remove(root).unwrap_err().to_string(), "object 1 (hkRootLevelContainer) is the root object");
     assert_eq!(doc.write().unwrap(), bytes, "a refused remove changes nothing");
+}
+
+/// An Elden Ring skeleton (2018.1 tagfile, its own `TYPE` section).
+const ER_SKELETON: &str = "Axelph237__mod/chr/c2110.anibnd/c2110/hkx/skeleton.hkx";
+
+/// `get`, `get_mut`, `all` and `add` on the one `Document`, with the classes compiled into
+/// `hkclasses` (`open_options()`): the same calls on a BotW packfile and an Elden Ring tagfile.
+#[cfg(all(feature = "hk2014_2", feature = "hk2018_1"))]
+#[test]
+fn typed_access_is_one_api_for_both_formats() {
+    use hkclasses::{hk2014_2, hk2018_1};
+    use hktypes::Handle;
+    use std::borrow::Cow;
+    let Some(corpus) = common::corpus() else { return };
+    let Some(mineral) = common::corpus_file(&corpus, MINERAL) else { return };
+    let Some(skeleton) = common::corpus_file(&corpus, ER_SKELETON) else { return };
+
+    // A packfile: objects convert from their member values (owned), and a change made through
+    // `get_mut` is stored back when it is dropped.
+    let mut doc = open(&mineral, &hkclasses::open_options()).unwrap();
+    assert_eq!(doc.counts(), Counts { typed: 5, untyped: 0, demoted: 0 });
+    let shapes: Vec<_> = doc.all::<hk2014_2::hkpConvexVerticesShape>().collect();
+    assert_eq!(shapes.len(), 1);
+    let (shape, value) = (shapes[0].0, shapes[0].1.as_ref().unwrap());
+    assert!(matches!(value, Cow::Owned(_)));
+    let radius = value.radius;
+    drop(shapes);
+    assert_eq!(doc.get::<hk2014_2::hkpRigidBody>(shape).unwrap_err().to_string(), "object 4 is a hkpConvexVerticesShape, not a hkpRigidBody");
+    assert_eq!(
+        doc.get::<hk2018_1::hkaSkeleton>(shape).unwrap_err().to_string(),
+        "hkaSkeleton is a class of a tagfile SDK; the document is a packfile"
+    );
+    doc.get_mut::<hk2014_2::hkpConvexVerticesShape>(shape).unwrap().radius = radius * 2.0;
+    let out = doc.write().unwrap();
+    assert_eq!(out.len(), mineral.len());
+    let back = open(&out, &hkclasses::open_options()).unwrap();
+    assert_eq!(back.get::<hk2014_2::hkpConvexVerticesShape>(shape).unwrap().radius, radius * 2.0);
+    // An object of a class the file lists is added after the others.
+    let copy = back.get::<hk2014_2::hkpConvexVerticesShape>(shape).unwrap().into_owned();
+    let mut back = back;
+    assert_eq!(back.add(copy).unwrap(), Handle(5));
+    assert_eq!(back.all::<hk2014_2::hkpConvexVerticesShape>().count(), 2);
+
+    // A tagfile: objects are borrowed, a base class reaches a derived object.
+    let mut doc = open(&skeleton, &hkclasses::open_options()).unwrap();
+    let found: Vec<_> = doc.all::<hk2018_1::hkaSkeleton>().map(|(h, s)| (h, s.unwrap())).collect();
+    assert_eq!(found.len(), 1);
+    let (h, s) = &found[0];
+    assert!(matches!(s, Cow::Borrowed(_)));
+    assert_eq!((s.name.as_deref(), s.bones.items.len()), (Some("c2110"), 193));
+    let (h, ref_count) = (*h, s.ref_count);
+    drop(found);
+    let base = doc.get::<hk2018_1::hkReferencedObject>(h).unwrap();
+    assert!(matches!(base, Cow::Borrowed(_)) && base.ref_count == ref_count);
+    assert_eq!(
+        doc.get::<hk2018_1::hkaAnimationContainer>(h).unwrap_err().to_string(),
+        format!("object {} is a hkaSkeleton, not a hkaAnimationContainer", h.0)
+    );
+    assert_eq!(
+        doc.get::<hk2014_2::hkaSkeleton>(h).unwrap_err().to_string(),
+        "hkaSkeleton is a class of a packfile SDK; the document is a tag0"
+    );
+    doc.get_mut::<hk2018_1::hkaSkeleton>(h).unwrap().name = "Renamed".into();
+    let back = open(&doc.write().unwrap(), &hkclasses::open_options()).unwrap();
+    assert_eq!(back.get::<hk2018_1::hkaSkeleton>(h).unwrap().name.as_deref(), Some("Renamed"));
 }

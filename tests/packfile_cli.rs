@@ -28,7 +28,7 @@ fn verify_round_trips_every_packfile_through_its_objects() {
         assert_eq!(v["roundtrip"], "exact", "{line}");
         assert_eq!(v["container_roundtrip"], "exact", "{line}");
         if v["contents_version"] == "hk_2014.2.0-r1" {
-            assert_eq!(v["dynamic"], 0, "every BotW object typed: {line}");
+            assert_eq!(v["untyped"], 0, "every BotW object typed: {line}");
             assert!(v["typed"].as_u64().unwrap() > 0, "{line}");
         }
     }

@@ -12,7 +12,8 @@ use hkclasses::packfile_sources_for_sdk;
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::objects::{Body, Document};
-use hktypes::packfile::typed::{ClassEntry, PackClass, Ptr, StructCounts};
+use hktypes::packfile::typed::{PackClass, StructCounts};
+use hktypes::value::{ClassEntry, Ptr};
 use hktypes::Handle;
 use std::collections::BTreeMap;
 
@@ -88,7 +89,7 @@ fn corpus_packfiles_round_trip_through_structs() {
         let n = per.entry(version.clone()).or_default();
         n.0 += 1;
         n.2.structs += c.structs;
-        n.2.dynamic += c.dynamic;
+        n.2.untyped += c.untyped;
         n.2.failed += c.failed;
         n.3 += typed;
         for o in &doc.objects {
@@ -105,10 +106,10 @@ fn corpus_packfiles_round_trip_through_structs() {
             let failures: Vec<String> = (0..doc.objects.len())
                 .filter_map(|i| {
                     let o = &doc.objects[i];
-                    let entry = ClassEntry::find(table(&version), &o.class)?;
+                    let entry = ClassEntry::find(table(&version), &o.class)?.as_packfile()?;
                     let Body::Typed(v) = &o.body else { return None };
                     let sig_ok = doc.signature_of(Handle(i as u32)) == Some(entry.signature);
-                    (entry.roundtrip)(v).err().filter(|_| sig_ok).map(|err| format!("{}: {err}", o.class))
+                    entry.roundtrip(v).err().filter(|_| sig_ok).map(|err| format!("{}: {err}", o.class))
                 })
                 .take(3)
                 .collect();
@@ -135,7 +136,7 @@ fn corpus_packfiles_round_trip_through_structs() {
             "{v}: {exact} of {files} files exact through structs; {} objects through structs ({} classes), {} left dynamic ({typed} read typed by the document), {} failed",
             c.structs,
             classes.len(),
-            c.dynamic,
+            c.untyped,
             c.failed
         );
     }
@@ -156,7 +157,7 @@ fn corpus_packfiles_round_trip_through_structs() {
         assert_eq!(c.failed, 0, "{v}");
     }
     // Every object of every BotW file goes through a struct.
-    assert_eq!(per["hk_2014.2.0-r1"].2.dynamic, 0);
+    assert_eq!(per["hk_2014.2.0-r1"].2.untyped, 0);
     assert_eq!(through, ALL_THROUGH_STRUCTS, "per version: files, files with every object through its struct");
     assert_eq!(short, NOT_ALL_THROUGH);
 }
@@ -308,7 +309,7 @@ fn botw_ragdoll_edited_through_structs() {
     let err = other.get::<hkaSkeleton>(sk).unwrap_err().to_string();
     assert!(err.contains("signature"), "{err}");
     let skeletons = other.find("hkaSkeleton").count();
-    assert_eq!(other.through_structs(hk2014_2::CLASSES).dynamic, skeletons);
+    assert_eq!(other.through_structs(hk2014_2::CLASSES).untyped, skeletons);
 
     // Editing: a longer skeleton name (everything after it moves), a bone name, friction.
     let untouched: Vec<_> = doc.objects.clone();

@@ -1,18 +1,17 @@
-//! Files made from nothing. Packfiles: an empty `packfile::objects::Document`, classes declared
-//! from the class schemas under `schemas/`, objects added through the generated structs. Tagfiles:
-//! an empty `graph::Document` over the type table rebuilt from the SDK's snapshot, objects added
-//! through the generated classes, the `TYPE` section written by `tagfile::type_writer`. Each is
-//! written, read back through `hktypes::open` and passes `hkgen verify`.
+//! Files made from nothing through the one `hktypes::Document`: `Document::new(sdk, format)`,
+//! packfile classes declared from the descriptions compiled into `hkclasses` (`SCHEMA`), objects
+//! added and read through the generated classes with `add`, `get` and `all`. Packfiles: the
+//! header Havok's packer writes for the SDK. Tagfiles: the type table rebuilt from the SDK's
+//! snapshot, the `TYPE` section written by `tagfile::type_writer`. Each is written, read back
+//! through `hktypes::open` with the compiled-in classes and passes `hkgen verify`.
 #![cfg(all(feature = "hk2014_1", feature = "hk2014_2", feature = "hk2018_1"))]
 
 mod common;
 
 use hkclasses::{hk2014_1, hk2014_2};
-use hkgen::reflection::check::ClassSchemas;
-use hktypes::packfile::objects::Document;
-use hktypes::packfile::typed::{PackClass, Ptr};
 use hktypes::packfile::{HeaderTail, LayoutRules};
-use hktypes::{open, Counts, Handle, OpenOptions};
+use hktypes::value::{Ptr, Typed};
+use hktypes::{open, Counts, Document, Handle, NewFormat};
 
 /// A Dark Souls III weapon skeleton (2014.1, 8-byte little-endian): a root container, an
 /// animation container and a skeleton.
@@ -22,46 +21,41 @@ const DS3_SKELETON: &str =
 const BOTW_RAGDOLL: &str =
     "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Golem_Fire.sbactorpack/Ragdoll/Enemy_Golem/Enemy_Golem.hkrg";
 
-fn schemas() -> ClassSchemas {
-    ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()
-}
-
 /// The one object of class `T` in `doc`.
-fn only<T: PackClass>(doc: &Document) -> T {
+fn only<T: Typed>(doc: &Document) -> T {
     let all: Vec<_> = doc.all::<T>().collect();
-    assert_eq!(all.len(), 1, "{} objects of {}", all.len(), T::NAME);
-    all.into_iter().next().unwrap().1.unwrap()
+    assert_eq!(all.len(), 1, "{} objects of {}", all.len(), T::ENTRY.name);
+    all.into_iter().next().unwrap().1.unwrap().into_owned()
 }
 
 #[test]
 fn a_skeleton_made_from_nothing_is_the_stock_file_byte_for_byte() {
     let Some(corpus) = common::corpus() else { return };
     let Some(stock) = common::corpus_file(&corpus, DS3_SKELETON) else { return };
-    let schemas = schemas();
-    let source = schemas.class_set("2014.1").unwrap();
-    let read = Document::read(&stock, source).unwrap();
+    let read = open(&stock, &hkclasses::open_options()).unwrap();
     let (root, container, skeleton) = (
         only::<hk2014_1::hkRootLevelContainer>(&read),
         only::<hk2014_1::hkaAnimationContainer>(&read),
         only::<hk2014_1::hkaSkeleton>(&read),
     );
 
-    let mut doc = Document::new("hk_2014.1.0-r1", 11, LayoutRules::parse("8,1,0,1").unwrap());
+    let mut doc = Document::new("2014.1", NewFormat::Packfile(LayoutRules::parse("8,1,0,1").unwrap())).unwrap();
     // Dark Souls III's files carry a 16-byte header region (the word 20, then zeros) that
     // `Document::new` leaves out, as BotW's files do.
     let mut region = vec![0u8; 16];
     region[0] = 20;
-    doc.file.header.tail = HeaderTail::Predicates { max_predicate: 21, region };
+    let Document::Packfile(p) = &mut doc else { panic!("not a packfile") };
+    p.file.header.tail = HeaderTail::Predicates { max_predicate: 21, region };
     // A class not declared yet is refused, by name and signature.
-    let e = doc.add(&root).unwrap_err();
+    let e = doc.add(root.clone()).unwrap_err();
     assert_eq!(e.to_string(), "hkRootLevelContainer (signature 0x2772c11e) is not a class of the document: declare it first");
     for class in ["hkRootLevelContainer", "hkaAnimationContainer", "hkaSkeleton"] {
-        doc.declare(class, source).unwrap();
+        doc.declare(class, &hk2014_1::SCHEMA).unwrap();
     }
-    assert_eq!(doc.add(&root).unwrap(), Handle(0));
-    assert_eq!(doc.add(&container).unwrap(), Handle(1));
-    assert_eq!(doc.add(&skeleton).unwrap(), Handle(2));
-    assert_eq!(doc.root, Some(Handle(0)));
+    assert_eq!(doc.add(root).unwrap(), Handle(0));
+    assert_eq!(doc.add(container).unwrap(), Handle(1));
+    assert_eq!(doc.add(skeleton).unwrap(), Handle(2));
+    assert_eq!(doc.root(), Some(Handle(0)));
     let out = doc.write().unwrap();
     assert_eq!(out.len(), stock.len());
     assert!(out == stock, "first difference at {:#x}", out.iter().zip(&stock).position(|(a, b)| a != b).unwrap_or(out.len()));
@@ -71,12 +65,10 @@ fn a_skeleton_made_from_nothing_is_the_stock_file_byte_for_byte() {
 fn a_botw_skeleton_made_from_nothing_reads_back_and_verifies() {
     let Some(corpus) = common::corpus() else { return };
     let Some(ragdoll) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
-    let schemas = schemas();
-    let source = schemas.class_set("2014.2").unwrap();
-    let read = Document::read(&ragdoll, source).unwrap();
+    let read = open(&ragdoll, &hkclasses::open_options()).unwrap();
     let container = only::<hk2014_2::hkaAnimationContainer>(&read);
     // The ragdoll holds two skeletons: the animation container's first is the one taken.
-    let skeleton = read.follow(container.skeletons[0]).unwrap();
+    let skeleton = read.get::<hk2014_2::hkaSkeleton>(container.skeletons[0].handle().unwrap()).unwrap().into_owned();
     let mut root = only::<hk2014_2::hkRootLevelContainer>(&read);
     // Only the animation container, now object 1, with its skeleton, object 2.
     root.named_variants.retain(|v| v.class_name.as_deref() == Some("hkaAnimationContainer"));
@@ -86,24 +78,23 @@ fn a_botw_skeleton_made_from_nothing_reads_back_and_verifies() {
     assert!(container.animations.is_empty() && container.bindings.is_empty());
 
     let wii_u = LayoutRules::parse("4,0,0,1").unwrap();
-    let mut doc = Document::new("hk_2014.2.0-r1", 11, wii_u);
+    let mut doc = Document::new("2014.2", NewFormat::Packfile(wii_u)).unwrap();
     for class in ["hkRootLevelContainer", "hkaAnimationContainer", "hkaSkeleton"] {
-        doc.declare(class, source).unwrap();
+        doc.declare(class, &hk2014_2::SCHEMA).unwrap();
     }
-    doc.add(&root).unwrap();
-    doc.add(&container).unwrap();
-    doc.add(&skeleton).unwrap();
+    doc.add(root.clone()).unwrap();
+    doc.add(container).unwrap();
+    doc.add(skeleton.clone()).unwrap();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("scratch");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("golem_skeleton.hkrg");
     std::fs::write(&path, doc.write().unwrap()).unwrap();
 
     let bytes = std::fs::read(&path).unwrap();
-    let back = open(&bytes, &OpenOptions { packfile_classes: Some(&schemas), ..OpenOptions::default() }).unwrap();
+    let back = open(&bytes, &hkclasses::open_options()).unwrap();
     assert_eq!(back.counts(), Counts { typed: 3, untyped: 0, demoted: 0 });
     assert_eq!(back.layout(), Some(wii_u));
     assert_eq!(back.write().unwrap(), bytes);
-    let hktypes::Document::Packfile(back) = back else { panic!("not a packfile") };
     assert_eq!(only::<hk2014_2::hkaSkeleton>(&back), skeleton);
     assert_eq!(only::<hk2014_2::hkRootLevelContainer>(&back), root);
     assert_eq!((skeleton.name.as_deref(), skeleton.bones.len()), (Some("model_skeleton"), 12));
@@ -118,44 +109,42 @@ const ER_SKELETON: &str = "Axelph237__mod/chr/c2110.anibnd/c2110/hkx/skeleton.hk
 #[test]
 fn a_2018_skeleton_made_from_nothing_reads_back_and_verifies() {
     use hkclasses::hk2018_1;
-    use hktypes::value::Ptr as TagPtr;
     let Some(corpus) = common::corpus() else { return };
     let Some(stock) = common::corpus_file(&corpus, ER_SKELETON) else { return };
-    let read = hktypes::graph::Document::read(&stock, &Default::default(), hk2018_1::CLASSES).unwrap();
-    let one = |n: usize| assert_eq!(n, 1);
-    one(read.all::<hk2018_1::hkRootLevelContainer>().count());
-    one(read.all::<hk2018_1::hkaAnimationContainer>().count());
-    one(read.all::<hk2018_1::hkaSkeleton>().count());
-    let mut root = read.all::<hk2018_1::hkRootLevelContainer>().next().unwrap().1.clone();
-    let mut container = read.all::<hk2018_1::hkaAnimationContainer>().next().unwrap().1.clone();
-    let skeleton = read.all::<hk2018_1::hkaSkeleton>().next().unwrap().1.clone();
+    let Some(ragdoll) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    let read = open(&stock, &hkclasses::open_options()).unwrap();
+    let mut root = only::<hk2018_1::hkRootLevelContainer>(&read);
+    let mut container = only::<hk2018_1::hkaAnimationContainer>(&read);
+    let skeleton = only::<hk2018_1::hkaSkeleton>(&read);
     // Handles of the new document: the root 1, the container 2, the skeleton 3.
     assert_eq!(root.named_variants.items.len(), 1);
-    root.named_variants.items[0].variant = TagPtr::from_index(2);
+    root.named_variants.items[0].variant = Ptr::to(Handle(2));
     assert!(container.animations.items.is_empty() && container.bindings.items.is_empty());
-    container.skeletons.items = vec![TagPtr::from_index(3)];
+    container.skeletons.items = vec![Ptr::to(Handle(3))];
 
     let snapshot = hkgen::schema::snapshot::read(&common::workspace_root().join("schemas/2018.1")).unwrap();
     let (table, _) = hkgen::schema::rebuild::to_table(&snapshot).unwrap();
-    let mut doc = hktypes::graph::Document::new("20180100", std::sync::Arc::new(table));
+    let mut doc = Document::new("2018.1", NewFormat::Tagfile(std::sync::Arc::new(table))).unwrap();
     assert_eq!(doc.add(root.clone()).unwrap(), Handle(1));
     assert_eq!(doc.add(container).unwrap(), Handle(2));
     assert_eq!(doc.add(skeleton.clone()).unwrap(), Handle(3));
     assert_eq!(doc.pointers_of(Handle(3)), []);
+    // A packfile class has no place in a tagfile.
+    let botw = open(&ragdoll, &hkclasses::open_options()).unwrap();
+    let botw_skeleton = botw.get::<hk2014_2::hkaSkeleton>(botw.find("hkaSkeleton")[0]).unwrap().into_owned();
+    assert_eq!(doc.add(botw_skeleton).unwrap_err().to_string(), "hkaSkeleton is a class of a packfile SDK; the document is a tag0");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("scratch");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("c2110_skeleton.hkx");
     std::fs::write(&path, doc.write().unwrap()).unwrap();
 
     let bytes = std::fs::read(&path).unwrap();
-    let back = open(&bytes, &OpenOptions { tagfile_classes: hk2018_1::CLASSES, ..OpenOptions::default() }).unwrap();
+    let back = open(&bytes, &hkclasses::open_options()).unwrap();
     assert_eq!(back.counts(), Counts { typed: 3, untyped: 0, demoted: 0 });
     assert_eq!(back.sdk().as_deref(), Some("2018.1"));
     assert_eq!(back.write().unwrap(), bytes);
-    let hktypes::Document::Tagfile(back) = back else { panic!("not a tagfile") };
     // Read back, objects are numbered by the file's items: the root stays 1.
-    let skeletons: Vec<_> = back.all::<hk2018_1::hkaSkeleton>().map(|(_, s)| s).collect();
-    assert!(skeletons.len() == 1 && *skeletons[0] == skeleton, "the skeleton does not read back as written");
+    assert!(only::<hk2018_1::hkaSkeleton>(&back) == skeleton, "the skeleton does not read back as written");
     let back_root = back.get::<hk2018_1::hkRootLevelContainer>(Handle(1)).unwrap();
     assert_eq!(back_root.named_variants.items[0].name, root.named_variants.items[0].name);
     assert_eq!(skeleton.bones.len(), 193);

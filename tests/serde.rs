@@ -31,6 +31,11 @@ fn tagfile_skeleton_through_json() {
     assert!(json.get("parent_indices").is_none());
     assert_eq!(json["name"].as_str(), skeleton.name.as_deref());
     assert_eq!(json["bones"].as_array().unwrap().len(), 193);
+    // A pointer is where it points, in the form a packfile's takes: `{"Object": handle}`.
+    let (_, root) = doc.all::<hkclasses::hk2018_1::hkRootLevelContainer>().next().unwrap();
+    let target = root.named_variants.items[0].variant.handle().unwrap();
+    assert_eq!(doc.type_name(target).as_deref(), Some("hkaAnimationContainer"));
+    assert_eq!(through_json(root)["namedVariants"][0]["variant"], serde_json::json!({"Object": target.0}));
 }
 
 #[test]

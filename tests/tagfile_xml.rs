@@ -75,7 +75,7 @@ fn every_corpus_tagfile_round_trips_through_xml() {
 fn hklib_tagfile_xml_names_what_it_lacks() {
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, "HKLibForHD2/Havester.ik_skeleton.xml.bak") else { return };
-    assert_eq!(hktypes::packfile::xml::sniff(&bytes), Some(hktypes::packfile::xml::XmlForm::Tagfile));
+    assert_eq!(hktypes::sniff(&bytes), Some(hktypes::Format::TagfileXml));
     let err = xml::read(&bytes).unwrap_err().to_string();
     assert!(err.contains(xml::NO_MEMBERS), "{err}");
     assert!(err.contains("line 3, column 3") && err.contains("type hkaSkeleton"), "{err}");

@@ -71,10 +71,11 @@ fn one_object_of_each_class_round_trips() {
             let stored = file.types.get(it.ty).and_then(|t| t.hash);
             let prefix = format!("{name}#");
             let variants: Vec<&ClassEntry> = classes.iter().filter(|c| c.name.starts_with(&prefix)).collect();
-            let by_hash = variants.iter().copied().find(|c| Some(c.hash) == stored);
-            let by_size: Vec<&ClassEntry> = variants.iter().copied().filter(|c| c.size == it.bytes.len()).collect();
+            let tagfile = |c: &&ClassEntry| c.as_tagfile().copied();
+            let by_hash = variants.iter().find(|c| tagfile(c).map(|t| t.hash) == stored).copied();
+            let by_size: Vec<&ClassEntry> = variants.iter().copied().filter(|c| tagfile(c).is_some_and(|t| t.size == it.bytes.len())).collect();
             let found = ClassEntry::find(classes, &name).or(by_hash).or(if by_size.len() == 1 { Some(by_size[0]) } else { None });
-            let Some(class) = found else {
+            let Some(class) = found.and_then(ClassEntry::as_tagfile) else {
                 bad.push(format!("{sdk} {name} ({}): no generated class of that name", e.relpath));
                 continue;
             };

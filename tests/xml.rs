@@ -189,7 +189,7 @@ fn corpus_xml_files_read_and_round_trip() {
     let entries: Vec<_> = common::manifest(&corpus).into_iter().filter(|e| e.format == "xml").collect();
     for e in &entries {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
-        assert_eq!(xml::sniff(&bytes), Some(xml::XmlForm::Packfile), "{}", e.relpath);
+        assert_eq!(hktypes::sniff(&bytes), Some(hktypes::Format::PackfileXml), "{}", e.relpath);
         let sdk = sdk_of_contents_version(&e.sdk);
         let doc = match read_xml(&schemas, &bytes, &sdk, ReadOptions::default()) {
             Ok(d) => d,
@@ -227,7 +227,7 @@ fn corpus_xml_files_read_and_round_trip() {
     // The tagfile XML is told apart by content, and the packfile reader refers it to tagfile::xml.
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "xml-tagfile") {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
-        assert_eq!(xml::sniff(&bytes), Some(xml::XmlForm::Tagfile), "{}", e.relpath);
+        assert_eq!(hktypes::sniff(&bytes), Some(hktypes::Format::TagfileXml), "{}", e.relpath);
         let err = read_xml(&schemas, &bytes, "2014.1", ReadOptions::default()).unwrap_err().to_string();
         assert!(err.contains("hktagfile XML: a tagfile, read by tagfile::xml::read"), "{err}");
     }

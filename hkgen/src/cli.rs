@@ -7,7 +7,7 @@
 
 use crate as hkgen;
 use crate::inputs::{self, Compendia};
-use crate::verify::{ClassesOf, PackfileClassesOf, Report, Verifier};
+use crate::verify::{ClassesOf, Report, Verifier};
 use crate::Error;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -233,7 +233,7 @@ pub fn main_with(classes: ClassesOf) -> ExitCode {
 
 /// Runs the command line as [`main_with`] does, and `verify` also takes every packfile object a
 /// generated struct of `packfile_classes` (per SDK version) applies to through it.
-pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: PackfileClassesOf) -> ExitCode {
+pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: ClassesOf) -> ExitCode {
     main_with_compiled(classes, packfile_classes, None)
 }
 
@@ -244,7 +244,7 @@ pub type PackfileSourcesOf = fn(&str) -> Vec<&'static dyn hktypes::packfile::lay
 /// Runs the command line as [`main_with_packfiles`] does, and `dump` and `convert` lay packfile
 /// objects out with `packfile_sources` (the classes compiled in) unless `--schemas DIR` names
 /// snapshots; without it they read the snapshots under `./schemas`.
-pub fn main_with_compiled(classes: ClassesOf, packfile_classes: PackfileClassesOf, packfile_sources: Option<PackfileSourcesOf>) -> ExitCode {
+pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packfile_sources: Option<PackfileSourcesOf>) -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Extract { out, update, inputs } => match (out, update) {
@@ -434,7 +434,7 @@ fn verify(
     skip_unknown: bool,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
-    packfile_classes: PackfileClassesOf,
+    packfile_classes: ClassesOf,
 ) -> Result<ExitCode, String> {
     // The default inputs (the corpus and the class data beside it) are not named by the user: their
     // files that are not Havok files are passed over as in a walk.
@@ -589,13 +589,11 @@ fn any_packfile_document(
     order: hktypes::packfile::xml::ObjectOrder,
 ) -> Result<hktypes::packfile::objects::Document, String> {
     use hktypes::packfile::xml;
-    if hktypes::packfile::sniff(bytes) {
-        return packfile_document(bytes, schemas, file);
-    }
-    match xml::sniff(bytes) {
-        Some(xml::XmlForm::Packfile) => {}
-        Some(xml::XmlForm::Tagfile) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
-        None => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
+    match hktypes::sniff(bytes) {
+        Some(hktypes::Format::Packfile) => return packfile_document(bytes, schemas, file),
+        Some(hktypes::Format::PackfileXml) => {}
+        Some(hktypes::Format::TagfileXml) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
+        _ => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
     let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order };
     xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
@@ -775,8 +773,8 @@ fn convert_one_of_dir(
 /// `None` when the input is neither.
 fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<Option<String>, String> {
     use hktypes::tagfile::{xml, TagFile};
-    let is_xml = hktypes::packfile::xml::sniff(bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile);
-    if !is_xml && !matches!(inputs::sniff(bytes), inputs::Format::Tag0) {
+    let is_xml = hktypes::sniff(bytes) == Some(hktypes::Format::TagfileXml);
+    if !is_xml && hktypes::sniff(bytes) != Some(hktypes::Format::Tag0) {
         return Ok(None);
     }
     if o.layout.is_some() || o.havok_order {
@@ -822,12 +820,12 @@ fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> R
     let format = "ron";
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
-    if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {
+    if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = hktypes::tagfile::xml::read(&bytes)
             .and_then(|d| d.write_tag0(&Default::default()))
             .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     }
-    if hktypes::packfile::sniff(&bytes) || hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Packfile) {
+    if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
         print(format, &doc.dump())?;
         return Ok(ExitCode::SUCCESS);

@@ -1,6 +1,6 @@
 //! `hkgen verify`: per file, parse it and check what can be checked. A TAG0 file: every type hash
 //! its table stores (or its compendium's), and that reading it into objects (typed through the
-//! generated classes where they match, dynamic otherwise) and writing it again gives the same
+//! generated classes where they match, untyped otherwise) and writing it again gives the same
 //! bytes. A TCM0 compendium or the registry: its hashes. A packfile: its class signatures against
 //! the class schemas under `schemas/`, and its container round trip.
 
@@ -13,7 +13,6 @@ use crate::reflection::check::{check_packfile, ClassSchemas};
 use crate::reflection::sources::sdk_of_contents_version;
 use hktypes::graph::Document;
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
-use hktypes::packfile::typed::ClassEntry as PackfileClass;
 use hktypes::value::ClassEntry;
 use serde::Serialize;
 
@@ -80,14 +79,13 @@ pub struct Report {
     /// Items of a TAG0 file (objects and runs, the null item not counted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<usize>,
-    /// Objects read through a generated class, and objects read as dynamic values (a packfile:
-    /// objects read through the class schema, and objects kept as their bytes).
+    /// Objects read through a generated class (a packfile: objects read through the class
+    /// schema).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub typed: Option<usize>,
-    /// Objects read as dynamic values (a packfile: objects kept as their raw bytes with their
-    /// fixups).
+    /// Objects no class matched, kept as their bytes (a packfile's with their fixups).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dynamic: Option<usize>,
+    pub untyped: Option<usize>,
     /// A packfile, when generated structs of its SDK are given ([`Verifier::packfile_classes`]):
     /// objects converted into their generated struct and back (the others stay values or bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -151,7 +149,7 @@ impl Report {
         let written = Document::from_file(t, classes).and_then(|doc| {
             let c = doc.counts();
             self.typed = Some(c.typed);
-            self.dynamic = Some(c.untyped);
+            self.untyped = Some(c.untyped);
             self.typed_roundtrip = Some(match doc.write_typed() {
                 Ok(out) if out == bytes => "exact",
                 Ok(_) => "differs",
@@ -189,7 +187,7 @@ impl Report {
     /// Every packfile object a generated struct applies to into the struct and back, then the
     /// file written: `structs` and `typed_roundtrip`; fails the file when a struct does not
     /// convert its object or the bytes differ.
-    fn through_structs(&mut self, bytes: &[u8], schemas: &ClassSchemas, sdk: &str, table: &[PackfileClass]) {
+    fn through_structs(&mut self, bytes: &[u8], schemas: &ClassSchemas, sdk: &str, table: &[ClassEntry]) {
         let doc = hktypes::packfile::PackFile::read(bytes).and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(sdk)));
         let mut doc = match doc {
             Ok(d) => d,
@@ -225,37 +223,30 @@ impl Report {
     }
 }
 
-/// The generated classes of an SDK version (`2018.1`); none makes every object dynamic.
+/// The generated classes of an SDK version (a tagfile SDK's `2018.1`, a packfile SDK's `2014.2`);
+/// none makes every object untyped.
 pub type ClassesOf = fn(&str) -> &'static [ClassEntry];
 
 fn no_classes(_: &str) -> &'static [ClassEntry] {
     &[]
 }
 
-/// The generated packfile structs of an SDK version (`2014.2`); none leaves packfile objects as
-/// values.
-pub type PackfileClassesOf = fn(&str) -> &'static [PackfileClass];
-
-fn no_packfile_classes(_: &str) -> &'static [PackfileClass] {
-    &[]
-}
-
 /// What a verification checks against: the generated classes, the packfile class schemas.
 pub struct Verifier {
     /// The generated classes per SDK version that TAG0 objects are typed through; the default
-    /// gives none, so every object is read as a dynamic value.
+    /// gives none, so every object is read untyped.
     pub classes: ClassesOf,
     /// The packfile class schemas per SDK that signatures are recomputed from and packfile objects
     /// are typed through; the default is empty, so packfile signatures go unchecked.
     pub class_schemas: ClassSchemas,
     /// The generated packfile structs per SDK version that packfile objects go through (into the
     /// struct and back, then written); the default gives none.
-    pub packfile_classes: PackfileClassesOf,
+    pub packfile_classes: ClassesOf,
 }
 
 impl Default for Verifier {
     fn default() -> Self {
-        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_packfile_classes }
+        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_classes }
     }
 }
 
@@ -341,7 +332,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 r.bad_pointer = c.bad_pointer.clone();
                 // Objects typed through the class schema, and objects kept as their bytes.
                 r.typed = Some(c.typed);
-                r.dynamic = Some(c.untyped);
+                r.untyped = Some(c.untyped);
                 r.ok = if checked { c.ok() } else { c.roundtrip == "exact" && c.container_roundtrip == "exact" && c.bad_pointer.is_none() };
                 if !r.ok {
                     r.error = Some(if c.signatures_matched != c.signatures_stored {
@@ -378,16 +369,16 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Other => match hktypes::packfile::xml::sniff(bytes) {
-            Some(hktypes::packfile::xml::XmlForm::Packfile) => {
+        Format::Other => match hktypes::sniff(bytes) {
+            Some(hktypes::Format::PackfileXml) => {
                 r.format = "xml";
                 r.check_xml(bytes, &v.class_schemas);
             }
-            Some(hktypes::packfile::xml::XmlForm::Tagfile) => {
+            Some(hktypes::Format::TagfileXml) => {
                 r.format = "xml";
                 r.check_tagfile_xml(bytes);
             }
-            None => {
+            _ => {
                 r.skipped = true;
                 r.error = Some(not_havok(bytes));
             }
@@ -397,9 +388,9 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
 }
 
 /// A Havok XML packfile or tagfile (its first element `<hkpackfile>` or `<hktagfile>`, by
-/// content: [`hktypes::packfile::xml::sniff`]).
+/// content: [`hktypes::sniff`]).
 pub fn is_havok_xml(bytes: &[u8]) -> bool {
-    hktypes::packfile::xml::sniff(bytes).is_some()
+    matches!(hktypes::sniff(bytes), Some(hktypes::Format::PackfileXml | hktypes::Format::TagfileXml))
 }
 
 impl Report {
@@ -456,7 +447,7 @@ impl Report {
         self.types = doc.file.class_names().entries.len();
         self.items = Some(doc.objects.len());
         self.typed = Some(doc.objects.len());
-        self.dynamic = Some(0);
+        self.untyped = Some(0);
         let again = doc
             .write()
             .and_then(|bin| hktypes::packfile::objects::Document::from_file_with(hktypes::packfile::PackFile::read(&bin)?, &[&doc.classes]))

@@ -9,7 +9,7 @@
 //! - **One entry point.** [`open`]`(&bytes, &`[`OpenOptions`]`)` reads a TAG0 tagfile, a TCM0
 //!   compendium, a binary packfile of any version (5.5 to 2014, both byte orders, 4- and 8-byte
 //!   pointers), `<hkpackfile>` XML, and `<hktagfile>` XML (read as the TAG0 file it describes,
-//!   through [`tagfile::xml`](crate::tagfile::xml)). Anything else is one error, [`ErrorKind::NotHavok`]: `not a Havok file: starts with 89 50 4E 47 ...`.
+//!   through [`tagfile::xml`](mod@crate::tagfile::xml)). Anything else is one error, [`ErrorKind::NotHavok`]: `not a Havok file: starts with 89 50 4E 47 ...`.
 //! - **One sniffer.** [`sniff`] returns the [`Format`] of a file from its first bytes; it is the
 //!   one `open` uses, so what `sniff` says is what `open` reads.
 //! - **One vocabulary.** A [`Handle`] names an object in either format (a tagfile object's item
@@ -28,26 +28,35 @@
 //!   with their typed access (`get`, `get_mut`, `all`, `add`) through the generated classes of
 //!   each format; [`crate::tagfile`] and [`crate::packfile`] keep their containers.
 //!
-//! Where the classes come from: tagfile classes are the `CLASSES` table of a generated SDK module
-//! of the root crate (`hkclasses::hk2018_1::CLASSES`), given as [`OpenOptions::tagfile_classes`];
-//! packfile classes are [`crate::packfile::layout::ClassSource`]s chosen from the file's contents
-//! version (`hk_2014.2.0-r1`) by [`OpenOptions::packfile_classes`]. With neither, every object
+//! Where the classes come from: [`OpenOptions::classes`], a [`ClassRegistry`] that gives the
+//! generated classes of a tagfile's SDK (a module's `CLASSES`) and the
+//! [`crate::packfile::layout::ClassSource`]s of a packfile's contents version (`hk_2014.2.0-r1`).
+//! `hkclasses::REGISTRY` (and `hkclasses::open_options()`) is every SDK the build compiles in;
+//! `hkgen`'s `ClassSchemas` the packfile snapshots of a schema folder. Without one, every object
 //! reads as untyped and still writes back byte for byte.
 //!
-//! Documents from nothing, made with the format's own document and wrapped in [`Document`] to
-//! share the vocabulary: a packfile one is [`objects::Document::new`] (contents version, file
-//! version, layout rules), [`objects::Document::declare`] of each class from a class source
-//! (which lists it in `__classnames__` with its signature) and `add` of generated structs; a
-//! tagfile one is [`graph::Document::new`] (the `SDKV` and the SDK's type table, as `hkgen`
-//! rebuilds it from a snapshot) and `add` of generated classes, its `TYPE` section written by
+//! Documents from nothing: [`Document::new`]`(sdk, `[`NewFormat`]`)`. A packfile one has the
+//! header Havok's packer writes for the SDK; [`Document::declare`] lists each class from a class
+//! source (`hkclasses::hk2014_2::SCHEMA`) in `__classnames__` with its signature, and `add` takes
+//! its objects. A tagfile one takes the SDK's type table (as `hkgen` rebuilds it from a
+//! snapshot), and `add` takes objects of the generated classes; its `TYPE` section is written by
 //! [`crate::tagfile::type_writer`]. A Dark Souls III skeleton made so is its stock file byte for
 //! byte; a BotW and an Elden Ring skeleton read back and pass `hkgen verify`
 //! (`tests/scratch.rs`). The tagfile's `TYPE` section holds every type of the table given, not
 //! only those its objects use.
 //!
-//! Not yet here (issue 23): one `Ptr<T>` and one `ClassEntry` for both formats' generated
-//! classes, and typed `get`/`get_mut`/`all`/`add` on [`Document`] itself; they need the generated
-//! packfile classes to share the tagfile ones' traits.
+//! **Typed access, one convention.** The generated classes of both formats implement one trait,
+//! [`Typed`] (with one [`crate::value::Ptr`] for their pointers and one [`ClassEntry`] in their
+//! modules' `CLASSES`), and [`Document::get`], [`Document::get_mut`], [`Document::all`] and
+//! [`Document::add`] take any of them. The formats hold objects differently: a tagfile's typed
+//! objects are the generated structs themselves, a packfile's are member values that a struct
+//! converts from and to (so that one struct serves every layout). One return convention covers
+//! both without copying where nothing needs converting: `get` returns `Result<Cow<'_, T>>`,
+//! borrowed from a tagfile, owned (converted) from a packfile; `get_mut` returns an
+//! [`ObjectMut`] that dereferences to `T` and, for a packfile, stores the change back when it is
+//! dropped. Errors rather than `None`, because a packfile object can fail to convert for a
+//! reason worth telling (another signature, a value that does not fit), and the error names the
+//! object either way.
 //!
 //! ```
 //! use hktypes::{open, ErrorKind, OpenOptions};
@@ -58,11 +67,15 @@
 //! assert_eq!(e.to_string(), "not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A ...");
 //! ```
 
-use crate::error::{ContainerError, ErrorKind, Result, WriteError};
+use crate::error::{ContainerError, ErrorKind, Result, ValueError, WriteError};
+use crate::value::{ClassEntry, PackfileClass, Typed};
+use std::borrow::Cow;
 use crate::packfile::layout::ClassSource;
 use crate::packfile::{self, objects, LayoutRules};
 use crate::tagfile::{self, Compendium, CompendiumSet};
-use crate::{graph, value};
+use crate::graph;
+use crate::reflect::TypeTable;
+use std::sync::Arc;
 
 /// An object of a [`Document`]: a tagfile object's item index in the file read (objects added
 /// later get new ones), or a packfile object's index in `__data__`.
@@ -135,12 +148,26 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     }
 }
 
-/// Where [`open`] finds the class descriptions of a packfile: the sources for its contents
-/// version (`hk_2014.2.0-r1`), first source first (see [`objects::Document::from_file_with`] for
-/// how they are tried). `hkgen`'s `ClassSchemas` is one (the snapshots under `schemas/`).
-pub trait PackfileClasses {
-    /// The sources for a file of contents version `version`.
-    fn for_version(&self, version: &str) -> Vec<&dyn ClassSource>;
+/// Where [`open`] finds the classes of a file's SDK: the generated classes of a tagfile SDK, the
+/// class descriptions (which lay objects out) of a packfile SDK. The root crate's
+/// `hkclasses::REGISTRY` gives every SDK the build compiles in, with no schema folder at run time;
+/// `hkgen`'s `ClassSchemas` gives the packfile snapshots of a schema folder of your own. Both
+/// methods give nothing by default.
+pub trait ClassRegistry {
+    /// The generated classes of tagfile SDK `sdk` (`2018.1`, as [`crate::tagfile::TagFile::sdk_version`]
+    /// gives it), sorted by name: a module's `CLASSES`. An object whose type one of them matches
+    /// (same name, same computed hash) is typed.
+    fn tagfile(&self, sdk: &str) -> &[ClassEntry] {
+        let _ = sdk;
+        &[]
+    }
+
+    /// The class sources for a packfile of contents version `version` (`hk_2014.2.0-r1`), first
+    /// source first (see [`objects::Document::from_file_with`] for how they are tried).
+    fn packfile(&self, version: &str) -> Vec<&dyn ClassSource> {
+        let _ = version;
+        Vec::new()
+    }
 }
 
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
@@ -148,12 +175,9 @@ pub trait PackfileClasses {
 pub struct OpenOptions<'a> {
     /// The compendia a TAG0 file that names one (`TCRF`) takes its types from.
     pub compendia: Option<&'a CompendiumSet>,
-    /// The generated tagfile classes: the `CLASSES` table of an SDK module of the root crate
-    /// (`hkclasses::hk2018_1::CLASSES`). A tagfile object whose type one of them matches (same
-    /// name, same computed hash) is typed.
-    pub tagfile_classes: &'a [value::ClassEntry],
-    /// The packfile class descriptions; `None` reads every packfile object untyped.
-    pub packfile_classes: Option<&'a dyn PackfileClasses>,
+    /// The classes of each SDK (`hkclasses::REGISTRY`: every SDK the build compiles in); `None`
+    /// reads every object untyped.
+    pub classes: Option<&'a dyn ClassRegistry>,
     /// The layout rules a document read from `<hkpackfile>` XML writes under
     /// ([`packfile::xml::DEFAULT_LAYOUT`] by default).
     pub xml_layout: LayoutRules,
@@ -161,12 +185,93 @@ pub struct OpenOptions<'a> {
 
 impl Default for OpenOptions<'_> {
     fn default() -> Self {
-        OpenOptions { compendia: None, tagfile_classes: &[], packfile_classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT }
+        OpenOptions { compendia: None, classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT }
     }
 }
 
-/// A Havok file read by [`open`]. Each variant holds the format's own document, which keeps its
-/// typed access through the generated classes.
+/// A Havok file read by [`open`] or made by [`Document::new`]: its objects, named by
+/// [`Handle`]s, in either format. Each variant holds the format's own document.
+///
+/// Where the classes come from: the root crate `hkclasses` compiles the generated classes of every
+/// SDK its features enable (`hkclasses::hk2018_1::hkaSkeleton`, `hkclasses::hk2014_2::hkaSkeleton`)
+/// and `hkclasses::open_options()` reads with all of them ([`ClassRegistry`]); no schema folder
+/// and no `hkgen` at run time. Typed access ([`Document::get`], [`Document::get_mut`],
+/// [`Document::all`], [`Document::add`]) takes any generated class of either format ([`Typed`]).
+///
+/// The example below makes a packfile from nothing, reads it, edits a member and writes it. It
+/// writes its one class by hand (hidden lines), as the code generator would, so that it runs
+/// without `hkclasses`; with it, the class is `hkclasses::hk2014_2::SomeClass`, the schema
+/// `hkclasses::hk2014_2::SCHEMA` and the options `hkclasses::open_options()`.
+///
+/// ```
+/// # use hktypes::packfile::layout::{MemberType, StaticClass, StaticClassSet, StaticMember};
+/// # use hktypes::packfile::objects::Value;
+/// # use hktypes::packfile::typed::{check_count, member, struct_values, to_struct, PackClass, PackValue};
+/// # use hktypes::value::{ClassEntry, Object, Result};
+/// use hktypes::packfile::LayoutRules;
+/// use hktypes::value::Typed;
+/// use hktypes::{open, ClassRegistry, Document, NewFormat, OpenOptions};
+///
+/// /// A class with one member, `count`.
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Counter {
+///     count: u32,
+/// }
+/// # impl PackValue for Counter {
+/// #     fn from_value(v: &Value) -> Result<Self> { struct_values(v) }
+/// #     fn to_value(&self) -> Value { to_struct(self) }
+/// # }
+/// # impl PackClass for Counter {
+/// #     const NAME: &'static str = "Counter";
+/// #     const SIGNATURE: u32 = 0x1234_5678;
+/// #     const VERSION: u32 = 0;
+/// #     const PARENT: Option<&'static str> = None;
+/// #     const MEMBERS: &'static [&'static str] = &["count"];
+/// #     fn from_values(values: &[Value]) -> Result<Self> {
+/// #         check_count::<Self>(values)?;
+/// #         Ok(Counter { count: member(values, 0, "count")? })
+/// #     }
+/// #     fn to_values(&self, out: &mut Vec<Value>) { out.push(self.count.to_value()) }
+/// # }
+/// # impl Typed for Counter {
+/// #     const ENTRY: ClassEntry = ClassEntry::packfile::<Self>();
+/// #     fn into_object(self) -> std::result::Result<Box<dyn Object>, Self> { Err(self) }
+/// # }
+/// # static SCHEMA: StaticClassSet = StaticClassSet {
+/// #     sdk: "2014.2",
+/// #     classes: &[StaticClass {
+/// #         name: "Counter", parent: None, interfaces: 0, hidden_members: false, fixed: &[], signature: Some(0x1234_5678),
+/// #         members: &[StaticMember {
+/// #             name: "count", ty: MemberType::Uint32, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0, enumeration: None,
+/// #         }],
+/// #     }],
+/// #     enums: &[],
+/// # };
+/// /// The classes `open` reads with (`hkclasses::REGISTRY` in a program).
+/// struct Classes;
+/// impl ClassRegistry for Classes {
+///     fn packfile(&self, _version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+///         vec![&SCHEMA]
+///     }
+/// }
+///
+/// // A Switch packfile (8-byte pointers, little-endian) of SDK 2014.2, made from nothing.
+/// let mut doc = Document::new("2014.2", NewFormat::Packfile(LayoutRules::SWITCH))?;
+/// doc.declare("Counter", &SCHEMA)?; // listed in `__classnames__` with its signature
+/// let h = doc.add(Counter { count: 1 })?;
+/// let bytes = doc.write()?;
+///
+/// // Read: the format is told by the bytes, the classes come from the options.
+/// let options = OpenOptions { classes: Some(&Classes), ..OpenOptions::default() };
+/// let mut doc = open(&bytes, &options)?;
+/// assert_eq!(doc.get::<Counter>(h)?.count, 1);
+///
+/// // Edit a member and write: what was not changed is written back as it was read.
+/// doc.get_mut::<Counter>(h)?.count += 41;
+/// let edited = doc.write()?;
+/// assert_eq!(open(&edited, &options)?.get::<Counter>(h)?.count, 42);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// Its `Debug` form is the format and the counts (`Document { format: Tag0, counts: .. }`).
 pub enum Document {
@@ -186,12 +291,15 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
     let Some(format) = sniff(bytes) else {
         return Err(ContainerError::new(ErrorKind::NotHavok(head_hex(bytes))).into());
     };
-    let pick = |version: &str| options.packfile_classes.map(|c| c.for_version(version)).unwrap_or_default();
+    let pick = |version: &str| options.classes.map(|c| c.packfile(version)).unwrap_or_default();
+    let read_tagfile = |file: &tagfile::TagFile<'_>| -> Result<Document> {
+        let classes = options.classes.map_or(&[][..], |c| c.tagfile(&file.sdk_version()));
+        Ok(Document::Tagfile(graph::Document::from_file(file, classes)?))
+    };
     match format {
         Format::Tag0 => {
             let empty = CompendiumSet::new();
-            let file = tagfile::TagFile::read(bytes, options.compendia.unwrap_or(&empty))?;
-            Ok(Document::Tagfile(graph::Document::from_file(&file, options.tagfile_classes)?))
+            read_tagfile(&tagfile::TagFile::read(bytes, options.compendia.unwrap_or(&empty))?)
         }
         Format::Tcm0 => Ok(Document::Compendium(Compendium::read(bytes)?)),
         Format::Packfile => {
@@ -209,8 +317,7 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
             let empty = CompendiumSet::new();
             let compendia = options.compendia.unwrap_or(&empty);
             let tag0 = tagfile::xml::read(bytes)?.write_tag0(compendia)?;
-            let file = tagfile::TagFile::read(&tag0, compendia)?;
-            Ok(Document::Tagfile(graph::Document::from_file(&file, options.tagfile_classes)?))
+            read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)
         }
     }
 }
@@ -358,6 +465,230 @@ impl Document {
                 self.format().name()
             )))
             .into()),
+        }
+    }
+}
+
+/// What [`Document::new`] makes: the format and what it needs to start from nothing.
+#[derive(Clone)]
+pub enum NewFormat {
+    /// A TAG0 tagfile whose objects are described by `types` (every type of the SDK, as `hkgen`'s
+    /// `schema::rebuild::to_table` gives them from a snapshot, or a compendium's); its `TYPE`
+    /// section is written from them ([`crate::tagfile::type_writer`]).
+    Tagfile(Arc<TypeTable>),
+    /// A binary packfile laid out under these rules (pointer size, byte order, padding reuse,
+    /// empty bases), its header the one Havok's packer writes for the SDK. Classes are listed in
+    /// `__classnames__` by [`Document::declare`] before objects of them are added.
+    Packfile(LayoutRules),
+}
+
+/// The packfile contents version and file version of SDK `sdk`, as the corpus' stock files of
+/// each SDK store them.
+fn packfile_versions(sdk: &str) -> Option<(String, u32)> {
+    let (major, minor) = sdk.split_once('.')?;
+    let (major, minor): (u32, u32) = (major.parse().ok()?, minor.parse().ok()?);
+    let file_version = match (major, minor) {
+        (5, _) => 5,
+        (6 | 7, _) | (2010, 1) => 7,
+        (2010, 2) => 8,
+        (2011..=2013, _) => 9,
+        (2014, _) => 11,
+        _ => return None,
+    };
+    let prefix = if major >= 2010 { "hk_" } else { "Havok-" };
+    Some((format!("{prefix}{major}.{minor}.0-r1"), file_version))
+}
+
+impl Document {
+    /// An empty document of SDK `sdk` (`2018.1`, `2014.2`) in `format`. Objects are added with
+    /// [`Document::add`]; the first added is the root. A tagfile's `SDKV` is `sdk` (`20180100`);
+    /// a packfile's header names the SDK's contents version (`hk_2014.2.0-r1`) and packfile
+    /// version (11 for 2014, 9 for 2011 to 2013, 8 for 2010.2, 7 for 6.x to 2010.1, 5 for 5.5).
+    ///
+    /// Errors: an SDK that is not `<year or major>.<minor>`, or no packfile SDK.
+    pub fn new(sdk: &str, format: NewFormat) -> Result<Document> {
+        let invalid = |m: String| -> crate::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
+        match format {
+            NewFormat::Tagfile(types) => {
+                let (major, minor) = sdk.split_once('.').ok_or_else(|| invalid(format!("SDK {sdk:?} is not <year>.<minor>")))?;
+                match (major.parse::<u16>(), minor.parse::<u8>()) {
+                    (Ok(y), Ok(m)) if (2000..10000).contains(&y) && m < 100 => {
+                        Ok(Document::Tagfile(graph::Document::new(&format!("{y}{m:02}00"), types)))
+                    }
+                    _ => Err(invalid(format!("SDK {sdk:?} is not <year>.<minor>"))),
+                }
+            }
+            NewFormat::Packfile(rules) => {
+                let (contents, file_version) = packfile_versions(sdk).ok_or_else(|| invalid(format!("SDK {sdk:?} writes no packfiles")))?;
+                Ok(Document::Packfile(objects::Document::new(&contents, file_version, rules)))
+            }
+        }
+    }
+
+    /// Lists class `class` in a packfile's `__classnames__`, with the signature `source` computes,
+    /// and its description (with its parents' and its struct members' classes) for laying
+    /// objects out, so that [`Document::add`] takes objects of it; a class the document lists is
+    /// left as it is. `source` is a compiled-in class set (`hkclasses::hk2014_2::SCHEMA`) or one
+    /// of [`ClassRegistry::packfile`]. A tagfile's types are all in its type table: declaring is
+    /// a packfile's step, and an error on a tagfile.
+    pub fn declare(&mut self, class: &str, source: &dyn ClassSource) -> Result<()> {
+        match self {
+            Document::Packfile(d) => Ok(d.declare(class, source)?),
+            _ => Err(ValueError::new(ErrorKind::Invalid(format!(
+                "declare is a packfile's step; a {} names its types in its type table",
+                self.format().name()
+            )))
+            .into()),
+        }
+    }
+}
+
+/// Typed access through the generated classes of either format, with one bound ([`Typed`]) and
+/// one return convention (see the module doc).
+impl Document {
+    /// Object `h` as class `T`: a tagfile object of class `T` or derived from it, borrowed
+    /// ([`Cow::Borrowed`]); a packfile object of exactly class `T` (its stored signature and the
+    /// members the document read it with agreeing), converted from its member values
+    /// ([`Cow::Owned`]). An error names the object and why: no such object, an untyped object,
+    /// another class, a class of the other format, or a value that does not convert.
+    pub fn get<T: Typed>(&self, h: Handle) -> Result<Cow<'_, T>> {
+        match self {
+            Document::Tagfile(d) => match d.get::<T>(h) {
+                Some(t) => Ok(Cow::Borrowed(t)),
+                None => Err(self.not_a::<T>(h).into()),
+            },
+            Document::Packfile(d) => {
+                let p = packfile_class::<T>(self.format())?;
+                let values = d.applies(h, T::ENTRY.name, p.signature, p.members)?;
+                let t = (p.read)(values).map_err(|e| e.in_context(format!("object {} ({})", h.0, T::ENTRY.name)))?;
+                match t.downcast::<T>() {
+                    Ok(t) => Ok(Cow::Owned(*t)),
+                    Err(_) => Err(wrong_entry::<T>().into()),
+                }
+            }
+            Document::Compendium(_) => Err(no_objects("read").into()),
+        }
+    }
+
+    /// Object `h` as class `T`, to change it: a tagfile object of exactly class `T` (not a
+    /// base), borrowed; a packfile object as for [`Document::get`], converted, and stored back as
+    /// member values when the [`ObjectMut`] is dropped. Either way the document writes the object
+    /// through its class from then on.
+    pub fn get_mut<T: Typed>(&mut self, h: Handle) -> Result<ObjectMut<'_, T>> {
+        if let Document::Packfile(_) = self {
+            let value = self.get::<T>(h)?.into_owned();
+            let Document::Packfile(doc) = self else { unreachable!("matched above") };
+            return Ok(ObjectMut(Mut::Packfile { doc, h, value }));
+        }
+        let error = self.not_a::<T>(h);
+        match self {
+            Document::Tagfile(d) => d.get_mut::<T>(h).map(|t| ObjectMut(Mut::Tagfile(t))).ok_or_else(|| error.into()),
+            _ => Err(no_objects("change").into()),
+        }
+    }
+
+    /// Every object [`Document::get`] gives as class `T` (a tagfile's objects of class `T` and
+    /// derived ones; a packfile's objects of class `T`), in handle order, each with its value or
+    /// the reason it did not convert.
+    pub fn all<T: Typed>(&self) -> impl Iterator<Item = (Handle, Result<Cow<'_, T>>)> + '_ {
+        let handles: Vec<Handle> = match self {
+            Document::Tagfile(d) => d.all::<T>().map(|(h, _)| h).collect(),
+            Document::Packfile(d) => d.find(T::ENTRY.name).collect(),
+            Document::Compendium(_) => Vec::new(),
+        };
+        handles.into_iter().map(move |h| (h, self.get::<T>(h)))
+    }
+
+    /// Adds `obj` as a new object and returns its handle: to a tagfile whose type table has a
+    /// type of `T`'s name, or to a packfile that lists `T`'s class in `__classnames__` with `T`'s
+    /// signature (a class of the file read, or one declared, see
+    /// [`objects::Document::declare`]). The first object added to an empty document is its root.
+    pub fn add<T: Typed>(&mut self, obj: T) -> Result<Handle> {
+        let format = self.format();
+        match self {
+            Document::Tagfile(d) => match obj.into_object() {
+                Ok(o) => Ok(d.add_object(T::ENTRY.name, o)?),
+                Err(_) => Err(other_format::<T>(format).into()),
+            },
+            Document::Packfile(d) => {
+                let p = packfile_class::<T>(format)?;
+                let mut values = Vec::with_capacity(p.members.len());
+                (p.write)(&obj, &mut values).ok_or_else(wrong_entry::<T>)?;
+                Ok(d.add_values(T::ENTRY.name, p.signature, p.members, values)?)
+            }
+            Document::Compendium(_) => Err(no_objects("add").into()),
+        }
+    }
+
+    /// Why a tagfile object is not a `T`.
+    fn not_a<T: Typed>(&self, h: Handle) -> ValueError {
+        let want = T::ENTRY.name;
+        let msg = match (self, self.class_name(h)) {
+            (_, None) => format!("no object {}", h.0),
+            (_, Some(_)) if T::ENTRY.as_tagfile().is_none() => return other_format::<T>(self.format()),
+            (Document::Tagfile(d), Some(c)) if matches!(d.node(h), Some(graph::Node::Untyped { .. })) => {
+                format!("object {} ({c}) is untyped: no generated class of the document's SDK read it as {want}", h.0)
+            }
+            (_, Some(c)) => format!("object {} is a {c}, not a {want}", h.0),
+        };
+        ValueError::new(ErrorKind::Invalid(msg))
+    }
+}
+
+/// `T`'s packfile half, or the error that `T` is a tagfile class.
+fn packfile_class<T: Typed>(format: Format) -> std::result::Result<PackfileClass, ValueError> {
+    T::ENTRY.as_packfile().copied().ok_or_else(|| other_format::<T>(format))
+}
+
+fn other_format<T: Typed>(format: Format) -> ValueError {
+    let of = if T::ENTRY.as_tagfile().is_some() { "tagfile" } else { "packfile" };
+    ValueError::new(ErrorKind::Invalid(format!("{} is a class of a {of} SDK; the document is a {}", T::ENTRY.name, format.name())))
+}
+
+/// A class whose entry converts to another type than itself (hand-written, not generated).
+fn wrong_entry<T: Typed>() -> ValueError {
+    ValueError::new(ErrorKind::Invalid(format!("the entry of {} converts to another type", T::ENTRY.name)))
+}
+
+/// An object of a [`Document`] taken mutably as class `T` ([`Document::get_mut`]); it
+/// dereferences to `T`. A packfile object's change is stored back when it is dropped.
+pub struct ObjectMut<'a, T: Typed>(Mut<'a, T>);
+
+enum Mut<'a, T: Typed> {
+    Tagfile(&'a mut T),
+    Packfile { doc: &'a mut objects::Document, h: Handle, value: T },
+}
+
+impl<T: Typed> std::ops::Deref for ObjectMut<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match &self.0 {
+            Mut::Tagfile(t) => t,
+            Mut::Packfile { value, .. } => value,
+        }
+    }
+}
+
+impl<T: Typed> std::ops::DerefMut for ObjectMut<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        match &mut self.0 {
+            Mut::Tagfile(t) => t,
+            Mut::Packfile { value, .. } => value,
+        }
+    }
+}
+
+impl<T: Typed> Drop for ObjectMut<'_, T> {
+    fn drop(&mut self) {
+        if let Mut::Packfile { doc, h, value } = &mut self.0 {
+            // `get_mut` converted the object through `T`'s entry, which writes a `T` back.
+            let Some(p) = T::ENTRY.as_packfile() else { return };
+            let mut values = Vec::with_capacity(p.members.len());
+            if (p.write)(&*value, &mut values).is_some() {
+                if let Some(o) = doc.objects.get_mut(h.0 as usize) {
+                    o.body = objects::Body::Typed(values);
+                }
+            }
         }
     }
 }

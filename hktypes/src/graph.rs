@@ -19,6 +19,7 @@ use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
 use crate::{Counts, Handle};
+use std::any::Any;
 use std::sync::Arc;
 
 /// One object of the graph.
@@ -146,7 +147,7 @@ impl Document {
             };
             let mut node = None;
             strings.clear();
-            if let Some(class) = entry.filter(|c| c.size == it.bytes.len() && !shared_arrays) {
+            if let Some(class) = entry.and_then(ClassEntry::as_tagfile).filter(|c| c.size == it.bytes.len() && !shared_arrays) {
                 let base = file.data_offset + u64::from(file.items[i].offset);
                 // A value the class cannot read (a hostile or odd file) leaves the object untyped, and
                 // so does one whose references the class found elsewhere than the file's slots.
@@ -234,7 +235,7 @@ impl Document {
     }
 
     /// The object as class `T` (itself or one of its bases); `None` when it is untyped or neither.
-    pub fn get<T: Object>(&self, h: Handle) -> Option<&T> {
+    pub fn get<T: Any>(&self, h: Handle) -> Option<&T> {
         match self.node(h)? {
             Node::Typed(o) => o.downcast_ref::<T>(),
             Node::Untyped { .. } => None,
@@ -243,13 +244,13 @@ impl Document {
 
     /// The object as class `T`, to change it. Only the object's own class, not a base, can be
     /// taken mutably.
-    pub fn get_mut<T: Object>(&mut self, h: Handle) -> Option<&mut T> {
+    pub fn get_mut<T: Any>(&mut self, h: Handle) -> Option<&mut T> {
         let entry = self.objects.get_mut(h.0 as usize)?.as_mut()?;
         // From here on the object is written through its class.
         entry.raw = None;
         match &mut entry.node {
             Node::Typed(o) => {
-                let any: &mut dyn std::any::Any = &mut **o;
+                let any: &mut dyn Any = &mut **o;
                 any.downcast_mut::<T>()
             }
             Node::Untyped { .. } => None,
@@ -257,7 +258,7 @@ impl Document {
     }
 
     /// Every object of class `T` (or derived from it), with its handle.
-    pub fn all<'a, T: Object>(&'a self) -> impl Iterator<Item = (Handle, &'a T)> + 'a {
+    pub fn all<'a, T: Any>(&'a self) -> impl Iterator<Item = (Handle, &'a T)> + 'a {
         self.handles().filter_map(move |h| self.get::<T>(h).map(|o| (h, o)))
     }
 
@@ -269,13 +270,18 @@ impl Document {
 
     /// Adds a typed object of the file's type named `T::NAME`; returns its handle.
     pub fn add<T: value::Class>(&mut self, obj: T) -> Result<Handle, ValueError> {
+        self.add_object(T::NAME, Box::new(obj))
+    }
+
+    /// [`Self::add`] of an object of the class keyed `name` (its schema key).
+    pub(crate) fn add_object(&mut self, name: &str, obj: Box<dyn Object>) -> Result<Handle, ValueError> {
         let ty = self
             .types
             .iter()
-            .find(|(i, _)| self.types.full_name(*i) == value::base_key(T::NAME))
+            .find(|(i, _)| self.types.full_name(*i) == value::base_key(name))
             .map(|(i, _)| i)
-            .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("the file's type table has no type {}", T::NAME))))?;
-        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(Box::new(obj)), strings: Origins::default(), raw: None }));
+            .ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("the file's type table has no type {name}"))))?;
+        self.objects.push(Some(Entry { ty, kind_byte: 0x10, node: Node::Typed(obj), strings: Origins::default(), raw: None }));
         Ok(Handle(self.objects.len() as u32 - 1))
     }
 
@@ -355,9 +361,9 @@ impl Document {
         for (h, e) in self.objects.iter().enumerate() {
             let Some(e) = e else { continue };
             let item = match (&e.node, &e.raw) {
-                (Node::Typed(_), Some(index)) if !all_typed => b.dynamic(&self.source, *index)?,
+                (Node::Typed(_), Some(index)) if !all_typed => b.untyped(&self.source, *index)?,
                 (Node::Typed(o), _) => b.typed(e.ty, e.kind_byte, &**o, &e.strings)?,
-                (Node::Untyped { item }, _) => b.dynamic(&self.source, *item)?,
+                (Node::Untyped { item }, _) => b.untyped(&self.source, *item)?,
             };
             b.items[h] = item;
         }
@@ -416,9 +422,8 @@ fn find_class<'c>(
         return None;
     }
     let hash = hasher.hash(ty).ok()?;
-    by_name
-        .filter(|c| c.hash == hash)
-        .or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(|c| c.hash == hash))
+    let agrees = |c: &&ClassEntry| c.as_tagfile().is_some_and(|t| t.hash == hash);
+    by_name.filter(agrees).or_else(|| ClassEntry::find(classes, &format!("{name}#{hash:08x}")).filter(agrees))
 }
 
 /// Whether the references of `obj`, read by its class from `item`, are the references the file's
@@ -612,7 +617,7 @@ impl<'t> Builder<'t> {
     }
 
     /// The item of an untyped object, its owned runs copied under fresh indices.
-    fn dynamic(&mut self, source: &Items, index: u32) -> Result<ItemData, WriteError> {
+    fn untyped(&mut self, source: &Items, index: u32) -> Result<ItemData, WriteError> {
         let item = source.items.get(index as usize).ok_or_else(|| WriteError::new(ErrorKind::Invalid(format!("no item {index}"))))?;
         // The runs the object reaches through arrays and strings that are not written yet, each
         // copied once (a run two objects share is written once).

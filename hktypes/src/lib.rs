@@ -2,21 +2,33 @@
 //! type table ([`reflect`]) and items -> typed objects, and back.
 //!
 //! Start with [`open`]: it reads any Havok file (a TAG0 tagfile, a TCM0 compendium, a packfile of
-//! any version, `<hkpackfile>` XML) into one [`Document`], whose objects are named by [`Handle`]s
-//! and counted by [`Counts`] the same way in every format ([`mod@document`] has the design).
+//! any version, `<hkpackfile>` or `<hktagfile>` XML) into one [`Document`], whose objects are
+//! named by [`Handle`]s and counted by [`Counts`] the same way in every format ([`mod@document`]
+//! has the design). [`sniff`] says which format bytes are.
 //!
-//! ```no_run
-//! use hktypes::{open, OpenOptions};
+//! ```
+//! use hktypes::packfile::LayoutRules;
+//! use hktypes::{open, Counts, Document, Format, NewFormat, OpenOptions};
 //!
-//! let bytes = std::fs::read("skeleton.hkx")?;
-//! // Without classes every object reads untyped; give the generated ones for typed access
-//! // (`OpenOptions::tagfile_classes`, `OpenOptions::packfile_classes`).
+//! // Any Havok file: here an empty Wii U packfile of SDK 2014.2 made in memory; in a program,
+//! // `std::fs::read("skeleton.hkx")?`.
+//! let wii_u = LayoutRules::WII_U;
+//! let bytes = Document::new("2014.2", NewFormat::Packfile(wii_u))?.write()?;
+//!
+//! // Without classes every object reads untyped; `hkclasses::open_options()` gives the generated
+//! // classes of every SDK the root crate compiles in, for typed access (see [`Document`]).
 //! let doc = open(&bytes, &OpenOptions::default())?;
-//! println!("{} ({:?}): {:?}", doc.format().name(), doc.layout(), doc.counts());
+//! assert_eq!((doc.format(), doc.layout()), (Format::Packfile, Some(wii_u)));
+//! assert_eq!(doc.sdk().as_deref(), Some("hk_2014.2.0-r1"));
+//! assert_eq!(doc.counts(), Counts::default());
 //! for h in doc.find("hkaSkeleton") {
-//!     println!("{h:?}: {}", doc.class_name(h).unwrap_or_default());
+//!     println!("{h:?} is pointed at by {:?}", doc.referrers(h));
 //! }
 //! assert_eq!(doc.write()?, bytes); // a document left alone writes back what it read
+//!
+//! // Bytes of no Havok format are one error.
+//! let png = open(b"\x89PNG\r\n\x1a\n", &OpenOptions::default()).unwrap_err();
+//! assert_eq!(png.to_string(), "not a Havok file: starts with 89 50 4E 47 0D 0A 1A 0A");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
@@ -59,5 +71,5 @@ pub mod serde_support;
 pub mod tagfile;
 pub mod value;
 
-pub use document::{open, sniff, Counts, Document, Format, Handle, OpenOptions, PackfileClasses};
+pub use document::{open, sniff, ClassRegistry, Counts, Document, Format, Handle, NewFormat, ObjectMut, OpenOptions};
 pub use error::{ContainerError, Error, ErrorKind, ItemsError, Layer, Result, TypeTableError, ValueError, WriteError};

@@ -2,9 +2,9 @@
 //! `serde`), so that `hkclasses`' structs derive both. Each form keeps what the binary holds, so
 //! that a value goes to JSON or RON and back equal:
 //!
-//! - a tagfile [`Ptr`](crate::value::Ptr) is its item index (0 for null); a packfile
-//!   [`Ptr`](crate::packfile::typed::Ptr) is where it points: `"Null"`, `{"Object": 3}`,
-//!   `{"Inside": [3, 16]}` or `{"Section": [2, 64]}` (section index, offset);
+//! - a [`Ptr`] is where it points, in both formats: `"Null"`, `{"Object": 3}` (a handle: a
+//!   tagfile object's item index, a packfile object's index in `__data__`), and in a packfile
+//!   also `{"Inside": [3, 16]}` or `{"Section": [2, 64]}` (section index, offset);
 //! - arrays are sequences; C arrays of any length go through [`array`] (serde's own derive stops
 //!   at 32 elements);
 //! - strings are text or null; a packfile string whose bytes are not UTF-8 is a sequence of bytes;
@@ -22,17 +22,6 @@ use crate::value::{Array, Bool8, Enum, Flags, Half16, Opaque, Ptr, StringPtr};
 use serde::de::Error as _;
 use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-impl<T: ?Sized> Serialize for Ptr<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u32(self.index())
-    }
-}
-impl<'de, T: ?Sized> Deserialize<'de> for Ptr<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        u32::deserialize(d).map(Ptr::from_index)
-    }
-}
 
 impl<T: Serialize, const SLOT: usize> Serialize for Array<T, SLOT> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -134,14 +123,14 @@ impl From<RefForm> for Ref {
     }
 }
 
-impl<T: ?Sized> Serialize for typed::Ptr<T> {
+impl<T: ?Sized> Serialize for Ptr<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         RefForm::from(self.target).serialize(s)
     }
 }
-impl<'de, T: ?Sized> Deserialize<'de> for typed::Ptr<T> {
+impl<'de, T: ?Sized> Deserialize<'de> for Ptr<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        RefForm::deserialize(d).map(|r| typed::Ptr::new(r.into()))
+        RefForm::deserialize(d).map(|r| Ptr::new(r.into()))
     }
 }
 
@@ -160,7 +149,7 @@ impl Serialize for typed::Variant {
 impl<'de> Deserialize<'de> for typed::Variant {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = VariantForm::deserialize(d)?;
-        Ok(typed::Variant { object: typed::Ptr::new(v.object.into()), class: typed::Ptr::new(v.class.into()) })
+        Ok(typed::Variant { object: Ptr::new(v.object.into()), class: Ptr::new(v.class.into()) })
     }
 }
 

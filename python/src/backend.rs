@@ -276,27 +276,14 @@ fn load_class_schemas() -> Result<ClassSchemas, String> {
 /// The packfile class descriptions `open` reads packfiles through: the root crate's compiled-in
 /// classes (`hkclasses::<sdk>::SCHEMA`) with the feature `compiled-classes`, else the embedded RON
 /// descriptions.
-fn packfile_classes() -> Result<&'static dyn hktypes::PackfileClasses, Failure> {
+fn packfile_classes() -> Result<&'static dyn hktypes::ClassRegistry, Failure> {
     #[cfg(feature = "compiled-classes")]
     {
-        Ok(&CompiledClasses)
+        Ok(&hkclasses::REGISTRY)
     }
     #[cfg(not(feature = "compiled-classes"))]
     {
         Ok(class_schemas()?)
-    }
-}
-
-/// The compiled-in packfile classes of every packfile SDK, for a file's contents version.
-#[cfg(feature = "compiled-classes")]
-struct CompiledClasses;
-
-#[cfg(feature = "compiled-classes")]
-impl hktypes::PackfileClasses for CompiledClasses {
-    fn for_version(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
-        hkclasses::packfile_sources_for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(
-            version,
-        ))
     }
 }
 
@@ -395,7 +382,7 @@ impl Document {
         let format = hktypes::sniff(&bytes);
         if let Some(f @ (Format::Packfile | Format::PackfileXml)) = format {
             let options = hktypes::OpenOptions {
-                packfile_classes: Some(packfile_classes()?),
+                classes: Some(packfile_classes()?),
                 ..Default::default()
             };
             let hktypes::Document::Packfile(doc) = hktypes::open(&bytes, &options)? else {
@@ -408,11 +395,9 @@ impl Document {
             };
             return Ok(Document::Pack(PackDoc { doc, format }));
         }
-        if format == Some(Format::TagfileXml) {
-            return Err(Failure::input("hktagfile XML: not supported yet"));
-        }
-        match hktypes::tagfile::file::sniff(&bytes) {
-            Some("tag0") => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
+        match format {
+            Some(Format::TagfileXml) => Err(Failure::input("hktagfile XML: not supported yet")),
+            Some(Format::Tag0) => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
             Some(_) => Err(Failure::input(
                 "a TCM0 compendium holds types, not objects: open the tagfiles that name it",
             )),

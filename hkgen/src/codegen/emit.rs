@@ -365,6 +365,12 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
             const PARENT: Option<&'static str> = #parent_name;
             const FIELDS: &'static [#rt::FieldInfo] = &[#(#infos),*];
         }
+        impl #rt::Typed for #id {
+            const ENTRY: #rt::ClassEntry = #rt::ClassEntry::tagfile::<Self>();
+            fn into_object(self) -> ::core::result::Result<::std::boxed::Box<dyn #rt::Object>, Self> {
+                Ok(::std::boxed::Box::new(self))
+            }
+        }
         impl #rt::Object for #id {
             fn class_name(&self) -> &'static str {
                 #key
@@ -386,7 +392,8 @@ pub fn class(m: &Model<'_>, t: &Type) -> Result<TokenStream, Error> {
     })
 }
 
-/// The module's table of classes, sorted by name for [`ClassEntry::find`](hktypes::value::ClassEntry::find).
+/// The module's table of classes, sorted by name for [`ClassEntry::find`](hktypes::value::ClassEntry::find):
+/// each class's [`Typed::ENTRY`](hktypes::value::Typed::ENTRY).
 pub fn class_table(m: &Model<'_>) -> TokenStream {
     let rt = m.rt();
     let mut entries: Vec<(&str, proc_macro2::Ident)> =

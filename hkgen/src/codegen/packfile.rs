@@ -1,6 +1,6 @@
 //! Structs for the hkClass schemas of the packfile SDKs (`schemas/<sdk>/classes/`): per class a
 //! struct of its own members (a derived class holds its parent in `base` and dereferences to
-//! it, as the tagfile classes do) implementing `hktypes::packfile::typed::{PackValue, PackClass}`,
+//! it, as the tagfile classes do) implementing `hktypes::packfile::typed::{PackValue, PackClass}` and `hktypes::value::Typed`,
 //! per enum with a class member naming it a marker type implementing
 //! `hktypes::value::Enumeration`, a `CLASSES` table, and `SCHEMA`, the schema's hkClass
 //! descriptions as static data ([`schema_data`]), which lays the structs out at run time without
@@ -198,10 +198,10 @@ impl<'s> Model<'s> {
     }
 
     fn pointer(&self, class: Option<&str>) -> TokenStream {
-        let (rt, typed) = (self.value_path(), self.typed());
+        let rt = self.value_path();
         match class.filter(|c| self.classes.contains_key(c)).and_then(|c| self.ident(c).ok()) {
-            Some(id) => quote!(#typed::Ptr<#id>),
-            None => quote!(#typed::Ptr<#rt::Unknown>),
+            Some(id) => quote!(#rt::Ptr<#id>),
+            None => quote!(#rt::Ptr<#rt::Unknown>),
         }
     }
 
@@ -419,6 +419,12 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
                 #hidden_write
             }
         }
+        impl #rt::Typed for #id {
+            const ENTRY: #rt::ClassEntry = #rt::ClassEntry::packfile::<Self>();
+            fn into_object(self) -> ::core::result::Result<::std::boxed::Box<dyn #rt::Object>, Self> {
+                Err(self)
+            }
+        }
         #deref
     })
 }
@@ -434,7 +440,7 @@ pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStrea
         let c = schema.classes.get(*name).ok_or_else(|| Error::Codegen(CodegenInputError::of(*name, "class vanished")))?;
         out.push(class(&m, c, *sig)?);
     }
-    let typed = m.typed();
+    let rt = m.value_path();
     let ids = m.classes.keys().map(|n| m.ident(n)).collect::<Result<Vec<_>, _>>()?;
     let sdk = &schema.sdk;
     let sdk_doc = docs(&format!("The SDK version of these classes (`{sdk}`)."));
@@ -443,7 +449,7 @@ pub fn items(schema: &ClassSchema, krate: &TokenStream) -> Result<Vec<TokenStrea
         pub const SDK: &str = #sdk;
         /// Every class of the module, sorted by Havok name (for `ClassEntry::find` and
         /// `Document::through_structs`).
-        pub static CLASSES: &[#typed::ClassEntry] = &[#(#typed::ClassEntry::of::<#ids>()),*];
+        pub static CLASSES: &[#rt::ClassEntry] = &[#(#rt::ClassEntry::of::<#ids>()),*];
     });
     out.push(schema_data(schema, krate));
     Ok(out)
@@ -567,8 +573,8 @@ mod tests {
         assert!(code.contains("pub struct Derived { # [doc = \" The `Base` part of the object.\"] pub base : Base"), "{code}");
         assert!(code.contains("pub kind : :: hktypes :: value :: Enum < Base_Kind , u8 >"), "{code}");
         assert!(code.contains("pub items : :: std :: vec :: Vec < Base >"), "{code}");
-        assert!(code.contains("pub next : :: hktypes :: packfile :: typed :: Ptr < Derived >"), "{code}");
-        assert!(code.contains("pub other : :: hktypes :: packfile :: typed :: Ptr < :: hktypes :: value :: Unknown >"), "{code}");
+        assert!(code.contains("pub next : :: hktypes :: value :: Ptr < Derived >"), "{code}");
+        assert!(code.contains("pub other : :: hktypes :: value :: Ptr < :: hktypes :: value :: Unknown >"), "{code}");
         assert!(code.contains("pub pair : [f32 ; 2]"), "{code}");
         assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"kind\" , \"name\" , \"items\" , \"next\" , \"other\" , \"pair\"]"), "{code}");
         assert!(!code.contains("pub struct Broken"));

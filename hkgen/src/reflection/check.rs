@@ -67,9 +67,10 @@ impl ClassSchemas {
     }
 }
 
-/// [`hktypes::open`] reads a packfile through the schema of the SDK its contents version names.
-impl hktypes::PackfileClasses for ClassSchemas {
-    fn for_version(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+/// [`hktypes::open`] reads a packfile through the schema of the SDK its contents version names
+/// (tagfile classes are compiled in: `hkclasses::REGISTRY`).
+impl hktypes::ClassRegistry for ClassSchemas {
+    fn packfile(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
         self.sources_for(&crate::reflection::sources::sdk_of_contents_version(version))
     }
 }

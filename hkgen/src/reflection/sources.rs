@@ -48,12 +48,9 @@ pub struct Extraction {
     pub unresolved_in: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
-/// `hk_2014.1.0-r1` -> `2014.1`; `Havok-5.5.0-r1` -> `5.5`.
-pub fn sdk_of_contents_version(v: &str) -> String {
-    let v = v.strip_prefix("hk_").or_else(|| v.strip_prefix("Havok-")).unwrap_or(v);
-    let v = v.split('-').next().unwrap_or(v);
-    v.strip_suffix(".0").unwrap_or(v).to_owned()
-}
+/// `hk_2014.1.0-r1` -> `2014.1` (defined in `hktypes`, which `hktypes::open` and the compiled-in
+/// registry use too).
+pub use hktypes::packfile::sdk_of_contents_version;
 
 /// What the inputs hold.
 #[derive(Default)]

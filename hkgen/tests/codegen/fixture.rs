@@ -120,6 +120,16 @@ impl ::hktypes::value::Class for hkBaseObject {
     const PARENT: Option<&'static str> = None;
     const FIELDS: &'static [::hktypes::value::FieldInfo] = &[];
 }
+impl ::hktypes::value::Typed for hkBaseObject {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkBaseObject {
     fn class_name(&self) -> &'static str {
         "hkBaseObject"
@@ -166,6 +176,16 @@ impl ::hktypes::value::Class for hkContainerHeapAllocator {
     const FLAGS: Option<u32> = Some(0x00000010);
     const PARENT: Option<&'static str> = None;
     const FIELDS: &'static [::hktypes::value::FieldInfo] = &[];
+}
+impl ::hktypes::value::Typed for hkContainerHeapAllocator {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkContainerHeapAllocator {
     fn class_name(&self) -> &'static str {
@@ -277,6 +297,16 @@ impl ::hktypes::value::Class for hkDefaultPropertyBag {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkDefaultPropertyBag {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkDefaultPropertyBag {
     fn class_name(&self) -> &'static str {
         "hkDefaultPropertyBag"
@@ -353,6 +383,16 @@ impl ::hktypes::value::Class for hkFixtureVariant_0000000a {
             ty: "int",
         },
     ];
+}
+impl ::hktypes::value::Typed for hkFixtureVariant_0000000a {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkFixtureVariant_0000000a {
     fn class_name(&self) -> &'static str {
@@ -456,6 +496,16 @@ impl ::hktypes::value::Class for hkFixtureVariant_0000000b {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkFixtureVariant_0000000b {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkFixtureVariant_0000000b {
     fn class_name(&self) -> &'static str {
         "hkFixtureVariant#0000000b"
@@ -556,6 +606,17 @@ for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
         },
     ];
 }
+impl ::hktypes::value::Typed
+for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object
 for hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     fn class_name(&self) -> &'static str {
@@ -632,6 +693,16 @@ impl ::hktypes::value::Class for hkHashMap_hkPropertyId_hkReflect_Any {
         "hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>",
     );
     const FIELDS: &'static [::hktypes::value::FieldInfo] = &[];
+}
+impl ::hktypes::value::Typed for hkHashMap_hkPropertyId_hkReflect_Any {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkHashMap_hkPropertyId_hkReflect_Any {
     fn class_name(&self) -> &'static str {
@@ -744,6 +815,16 @@ impl ::hktypes::value::Class for hkHashMapDetail_Index {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkHashMapDetail_Index {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkHashMapDetail_Index {
     fn class_name(&self) -> &'static str {
         "hkHashMapDetail::Index"
@@ -819,6 +900,16 @@ impl ::hktypes::value::Class for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect
         "hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>",
     );
     const FIELDS: &'static [::hktypes::value::FieldInfo] = &[];
+}
+impl ::hktypes::value::Typed for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any {
     fn class_name(&self) -> &'static str {
@@ -948,6 +1039,16 @@ impl ::hktypes::value::Class for hkPropertyDesc {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkPropertyDesc {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkPropertyDesc {
     fn class_name(&self) -> &'static str {
         "hkPropertyDesc"
@@ -1029,6 +1130,16 @@ impl ::hktypes::value::Class for hkPropertyId {
             ty: "hkPtrAndInt<hkPropertyDesc, unsigned int, 1>",
         },
     ];
+}
+impl ::hktypes::value::Typed for hkPropertyId {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkPropertyId {
     fn class_name(&self) -> &'static str {
@@ -1113,6 +1224,16 @@ impl ::hktypes::value::Class for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
             ty: "T*<hkPropertyDesc>",
         },
     ];
+}
+impl ::hktypes::value::Typed for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkPtrAndInt_hkPropertyDesc_unsigned_int_1 {
     fn class_name(&self) -> &'static str {
@@ -1231,6 +1352,16 @@ impl ::hktypes::value::Class for hkReferencedObject {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkReferencedObject {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkReferencedObject {
     fn class_name(&self) -> &'static str {
         "hkReferencedObject"
@@ -1341,6 +1472,17 @@ for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
             ty: "hkReflect::Any",
         },
     ];
+}
+impl ::hktypes::value::Typed
+for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object
 for hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void {
@@ -1525,6 +1667,16 @@ impl ::hktypes::value::Class for hkaAnimationBinding {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkaAnimationBinding {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkaAnimationBinding {
     fn class_name(&self) -> &'static str {
         "hkaAnimationBinding"
@@ -1631,6 +1783,16 @@ impl ::hktypes::value::Class for hkaBone {
             ty: "hkBool",
         },
     ];
+}
+impl ::hktypes::value::Typed for hkaBone {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkaBone {
     fn class_name(&self) -> &'static str {
@@ -1825,6 +1987,16 @@ impl ::hktypes::value::Class for hkaSkeleton {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkaSkeleton {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkaSkeleton {
     fn class_name(&self) -> &'static str {
         "hkaSkeleton"
@@ -1935,6 +2107,16 @@ impl ::hktypes::value::Class for hkaSkeleton_LocalFrameOnBone {
         },
     ];
 }
+impl ::hktypes::value::Typed for hkaSkeleton_LocalFrameOnBone {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hkaSkeleton_LocalFrameOnBone {
     fn class_name(&self) -> &'static str {
         "hkaSkeleton::LocalFrameOnBone"
@@ -2041,6 +2223,16 @@ impl ::hktypes::value::Class for hkaSkeleton_Partition {
             ty: "hkInt16",
         },
     ];
+}
+impl ::hktypes::value::Typed for hkaSkeleton_Partition {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hkaSkeleton_Partition {
     fn class_name(&self) -> &'static str {
@@ -2410,6 +2602,16 @@ impl ::hktypes::value::Class for hknpBodyCinfo {
         },
     ];
 }
+impl ::hktypes::value::Typed for hknpBodyCinfo {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
+}
 impl ::hktypes::value::Object for hknpBodyCinfo {
     fn class_name(&self) -> &'static str {
         "hknpBodyCinfo"
@@ -2487,6 +2689,16 @@ impl ::hktypes::value::Class for hknpBodyId {
             ty: "hkUint32",
         },
     ];
+}
+impl ::hktypes::value::Typed for hknpBodyId {
+    const ENTRY: ::hktypes::value::ClassEntry = ::hktypes::value::ClassEntry::tagfile::<
+        Self,
+    >();
+    fn into_object(
+        self,
+    ) -> ::core::result::Result<::std::boxed::Box<dyn ::hktypes::value::Object>, Self> {
+        Ok(::std::boxed::Box::new(self))
+    }
 }
 impl ::hktypes::value::Object for hknpBodyId {
     fn class_name(&self) -> &'static str {

@@ -30,7 +30,14 @@ pub use file::{
 };
 pub use raw::{Endian, LayoutRules, MAGIC};
 
-/// Whether `bytes` start with the packfile magic.
-pub fn sniff(bytes: &[u8]) -> bool {
-    bytes.starts_with(&MAGIC)
+/// The SDK a contents version names: `hk_2014.1.0-r1` -> `2014.1`; `Havok-5.5.0-r1` -> `5.5`.
+///
+/// ```
+/// assert_eq!(hktypes::packfile::sdk_of_contents_version("hk_2014.2.0-r1"), "2014.2");
+/// assert_eq!(hktypes::packfile::sdk_of_contents_version("Havok-5.5.0-r1"), "5.5");
+/// ```
+pub fn sdk_of_contents_version(v: &str) -> String {
+    let v = v.strip_prefix("hk_").or_else(|| v.strip_prefix("Havok-")).unwrap_or(v);
+    let v = v.split('-').next().unwrap_or(v);
+    v.strip_suffix(".0").unwrap_or(v).to_owned()
 }

@@ -42,12 +42,14 @@
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{Array, Body, Document, Ref, Value};
+use super::objects::{Array, Body, Document, Value};
 use crate::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
-use crate::value::{Bool8, Enum, Flags, Half16, Matrix3, Matrix4, QsTransform, Quaternion, Result, Transform, Vector4};
+use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
+#[cfg(doc)]
+use crate::value::Typed;
+use std::any::Any;
 use std::fmt;
-use std::marker::PhantomData;
 
 fn err(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Invalid(msg.into()))
@@ -82,54 +84,6 @@ pub trait PackClass: PackValue {
     fn from_values(values: &[Value]) -> Result<Self>;
     /// Appends the values of every member, the ancestors' first.
     fn to_values(&self, out: &mut Vec<Value>);
-}
-
-/// A typed pointer to an object of a packfile (`T*`, `hkRefPtr<T>`): where the pointer points,
-/// with the class the schema declares. A pointer to a base class may point at an object of a
-/// derived class; [`Document::follow`] reads the target only as exactly `T`.
-pub struct Ptr<T: ?Sized> {
-    /// The target as the document resolves it.
-    pub target: Ref,
-    t: PhantomData<fn() -> T>,
-}
-
-impl<T: ?Sized> Ptr<T> {
-    /// The null pointer.
-    pub const NULL: Self = Ptr { target: Ref::Null, t: PhantomData };
-
-    /// A pointer to `target`.
-    pub const fn new(target: Ref) -> Self {
-        Ptr { target, t: PhantomData }
-    }
-
-    /// A pointer to the start of object `h`.
-    pub const fn to(h: Handle) -> Self {
-        Self::new(Ref::Object(h))
-    }
-
-    /// The object pointed at, when the pointer names the start of an object of `__data__`.
-    pub fn handle(&self) -> Option<Handle> {
-        match self.target {
-            Ref::Object(h) => Some(h),
-            _ => None,
-        }
-    }
-
-    /// Whether no fixup patches the slot.
-    pub fn is_null(&self) -> bool {
-        self.target == Ref::Null
-    }
-}
-
-phantom_handle_impls!(Ptr, target);
-impl<T: ?Sized> fmt::Debug for Ptr<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.target {
-            Ref::Null => f.write_str("Ptr(null)"),
-            Ref::Object(h) => write!(f, "Ptr(#{})", h.0),
-            t => write!(f, "Ptr({t:?})"),
-        }
-    }
 }
 
 impl<T: ?Sized> PackValue for Ptr<T> {
@@ -506,27 +460,12 @@ pub fn check_count<T: PackClass>(values: &[Value]) -> Result<()> {
     }
 }
 
-/// A generated class by name, for code that handles every class of a module (the module's
-/// `CLASSES` table, sorted by name).
-#[derive(Clone, Copy, Debug)]
-pub struct ClassEntry {
-    /// The Havok class name.
-    pub name: &'static str,
-    /// The signature the schema recomputes.
-    pub signature: u32,
-    /// Member names, the ancestors' first.
-    pub members: &'static [&'static str],
-    /// Converts an object's values into the struct and back.
-    pub roundtrip: fn(&[Value]) -> Result<Vec<Value>>,
-    /// The struct of an object's values, printed with `{:#?}`.
-    pub debug: fn(&[Value]) -> Result<String>,
+fn read_of<T: PackClass + 'static>(values: &[Value]) -> Result<Box<dyn Any>> {
+    Ok(Box::new(T::from_values(values)?))
 }
 
-fn roundtrip_of<T: PackClass>(values: &[Value]) -> Result<Vec<Value>> {
-    let t = T::from_values(values)?;
-    let mut out = Vec::with_capacity(values.len());
-    t.to_values(&mut out);
-    Ok(out)
+fn write_of<T: PackClass + 'static>(t: &dyn Any, out: &mut Vec<Value>) -> Option<()> {
+    t.downcast_ref::<T>().map(|t| t.to_values(out))
 }
 
 fn debug_of<T: PackClass + fmt::Debug>(values: &[Value]) -> Result<String> {
@@ -534,14 +473,21 @@ fn debug_of<T: PackClass + fmt::Debug>(values: &[Value]) -> Result<String> {
 }
 
 impl ClassEntry {
-    /// The entry of `T`.
-    pub const fn of<T: PackClass + fmt::Debug>() -> Self {
-        ClassEntry { name: T::NAME, signature: T::SIGNATURE, members: T::MEMBERS, roundtrip: roundtrip_of::<T>, debug: debug_of::<T> }
-    }
-
-    /// The entry named `name` of a table sorted by name.
-    pub fn find<'a>(table: &'a [ClassEntry], name: &str) -> Option<&'a ClassEntry> {
-        table.binary_search_by(|e| e.name.cmp(name)).ok().map(|i| &table[i])
+    /// The entry of packfile class `T` (what the generated [`Typed::ENTRY`] of a packfile class
+    /// is).
+    pub const fn packfile<T: PackClass + fmt::Debug + 'static>() -> Self {
+        ClassEntry {
+            name: T::NAME,
+            version: if T::VERSION == 0 { None } else { Some(T::VERSION) },
+            parent: T::PARENT,
+            format: ClassFormat::Packfile(PackfileClass {
+                signature: T::SIGNATURE,
+                members: T::MEMBERS,
+                read: read_of::<T>,
+                write: write_of::<T>,
+                debug: debug_of::<T>,
+            }),
+        }
     }
 }
 
@@ -551,7 +497,7 @@ pub struct StructCounts {
     /// Objects converted into their generated struct and back.
     pub structs: usize,
     /// Objects left as they are: no struct of their class (or of its signature), or untyped.
-    pub dynamic: usize,
+    pub untyped: usize,
     /// Objects that have a struct but whose values did not convert (kept as they were).
     pub failed: usize,
     /// The first of those: the object, its class and why.
@@ -600,7 +546,7 @@ impl Document {
     }
 
     /// The values of object `h` when a class of that name, signature and members applies to it.
-    fn applies(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
+    pub(crate) fn applies(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
         let o = self.objects.get(h.0 as usize).ok_or_else(|| {
             Error::new(ErrorKind::IndexOutOfRange { what: "object handle", index: u64::from(h.0), count: self.objects.len() as u64 })
         })?;
@@ -667,22 +613,23 @@ impl Document {
     /// describes with `T`'s members: a class of the file read, or one [`Document::declare`]d.
     /// The first object added to an empty document is its root.
     pub fn add<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
-        let like = self.find(T::NAME).find(|h| self.applies(*h, T::NAME, T::SIGNATURE, T::MEMBERS).is_ok());
+        let mut out = Vec::with_capacity(T::MEMBERS.len());
+        value.to_values(&mut out);
+        self.add_values(T::NAME, T::SIGNATURE, T::MEMBERS, out)
+    }
+
+    /// [`Self::add`] of the values of a class named `name` with `signature` and `members`.
+    pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], values: Vec<Value>) -> Result<Handle> {
+        let like = self.find(name).find(|h| self.applies(*h, name, signature, members).is_ok());
         let class_ref = match like {
             Some(like) => self.objects[like.0 as usize].class_ref,
             None => {
                 let section = self.file.section_index(super::CLASSNAMES);
                 let names = self.file.class_names();
-                let offset = names.get(T::NAME).filter(|c| c.signature == T::SIGNATURE).and_then(|_| names.offset_of(T::NAME));
+                let offset = names.get(name).filter(|c| c.signature == signature).and_then(|_| names.offset_of(name));
                 match (section, offset) {
-                    (Some(s), Some(o)) if self.members_are(T::NAME, T::MEMBERS) => (s as u32, o),
-                    _ => {
-                        return Err(err(format!(
-                            "{} (signature {:#010x}) is not a class of the document: declare it first",
-                            T::NAME,
-                            T::SIGNATURE
-                        )))
-                    }
+                    (Some(s), Some(o)) if self.members_are(name, members) => (s as u32, o),
+                    _ => return Err(err(format!("{name} (signature {signature:#010x}) is not a class of the document: declare it first"))),
                 }
             }
         };
@@ -690,10 +637,8 @@ impl Document {
             self.root = Some(Handle(0));
             self.file.header.contents_class_name_section_offset = class_ref.1;
         }
-        let mut out = Vec::with_capacity(T::MEMBERS.len());
-        value.to_values(&mut out);
         let h = Handle(self.objects.len() as u32);
-        self.objects.push(super::objects::Object { class: T::NAME.to_owned(), class_ref, body: Body::Typed(out), array_align: Default::default(), kept: Default::default() });
+        self.objects.push(super::objects::Object { class: name.to_owned(), class_ref, body: Body::Typed(values), array_align: Default::default(), kept: Default::default() });
         Ok(h)
     }
 
@@ -704,23 +649,23 @@ impl Document {
         let mut c = StructCounts::default();
         for i in 0..self.objects.len() {
             let h = Handle(i as u32);
-            let Some(e) = ClassEntry::find(table, &self.objects[i].class) else {
-                c.dynamic += 1;
+            let Some((name, e)) = ClassEntry::find(table, &self.objects[i].class).and_then(|e| Some((e.name, e.as_packfile()?))) else {
+                c.untyped += 1;
                 continue;
             };
             // An hkArray whose capacity word is not the stock one has no `Vec` to go into: the
             // object stays values of the document, whose writer keeps the word.
-            let Ok(values) = self.applies(h, e.name, e.signature, e.members).and_then(|v| {
+            let Ok(values) = self.applies(h, name, e.signature, e.members).and_then(|v| {
                 if self.stock_capacities(&self.objects[i].class, v, 0) {
                     Ok(v)
                 } else {
                     Err(err("an hkArray capacity word that is not the stock one"))
                 }
             }) else {
-                c.dynamic += 1;
+                c.untyped += 1;
                 continue;
             };
-            match (e.roundtrip)(values) {
+            match e.roundtrip(values) {
                 Ok(v) => {
                     self.objects[i].body = Body::Typed(v);
                     c.structs += 1;

@@ -39,7 +39,7 @@
 //! [`ValueError`] whose message names the line and column, the object and the member path.
 //! Which classes describe the objects: per class, the first of the given sources that has it
 //! with the signature the XML states (any, where it states none) and knows every parameter of
-//! its first object. [`sniff`] tells the XML forms apart by content; `<hktagfile>` XML is
+//! its first object. [`crate::sniff`] tells the XML forms apart by content; `<hktagfile>` XML is
 //! read by [`crate::tagfile::xml`].
 //!
 //! Writing ([`write()`]) needs every object typed (a raw object has no members to name).
@@ -85,9 +85,9 @@ const NULL_STRING: &str = "&#9216;";
 /// How deep objects, structs and arrays of structs may nest in the XML.
 pub const MAX_DEPTH: usize = 64;
 
-/// Which XML a text is.
+/// Which XML a text is ([`crate::sniff`] names it as a [`crate::Format`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum XmlForm {
+pub(crate) enum XmlForm {
     /// `<hkpackfile>`: the objects of a packfile.
     Packfile,
     /// `<hktagfile>`: a tagfile with its types ([`crate::tagfile::xml`]).
@@ -96,7 +96,7 @@ pub enum XmlForm {
 
 /// The XML form of `bytes` from its first element (after a byte-order mark, the XML declaration,
 /// comments, a document type and white space), never from a file name; `None` when it is neither.
-pub fn sniff(bytes: &[u8]) -> Option<XmlForm> {
+pub(crate) fn sniff(bytes: &[u8]) -> Option<XmlForm> {
     let mut s = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     // Each step removes at least one byte, so this ends.
     loop {

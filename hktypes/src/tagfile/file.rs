@@ -56,15 +56,6 @@ pub struct TagFile<'a> {
     pub trailing: &'a [u8],
 }
 
-/// Whether `bytes` start like a TAG0 or TCM0 file (the tag at offset 4).
-pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
-    match bytes.get(4..8) {
-        Some(b"TAG0") => Some("tag0"),
-        Some(b"TCM0") => Some("tcm0"),
-        _ => None,
-    }
-}
-
 /// The compendium a TAG0 file names, if any, without reading the rest of it.
 pub fn compendium_reference(bytes: &[u8]) -> Result<Option<CompendiumId>, ContainerError> {
     let (root, _) = read_root_and_rest(bytes)?;

@@ -14,4 +14,4 @@ pub mod write;
 pub mod xml;
 
 pub use compendium::{Compendium, CompendiumId, CompendiumSet};
-pub use file::{sdk_version, sniff, TagFile, TypeCache, TypeSource};
+pub use file::{sdk_version, TagFile, TypeCache, TypeSource};

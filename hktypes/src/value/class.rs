@@ -6,6 +6,7 @@
 //! and dereferences to it, so inherited fields read as `derived.field`.
 
 use super::{Reader, Value, Visitor, Writer};
+use crate::packfile::objects::Value as PackfileValue;
 use super::Result;
 use std::any::Any;
 
@@ -67,32 +68,94 @@ pub fn base_key(key: &str) -> &str {
     }
 }
 
-/// A class in a module's table of classes: what the object graph needs to read an item of that
-/// class by name, and what a test needs to compare the layout with the schema.
-#[derive(Clone, Copy)]
+/// A generated class in a module's `CLASSES` table (sorted by name), of either format: what a
+/// document needs to read an object of that class, and what a test needs to compare the class with
+/// its schema. A tagfile SDK module (`hkclasses::hk2018_1::CLASSES`) and a packfile SDK module
+/// (`hkclasses::hk2014_2::CLASSES`) hold the same type; [`ClassEntry::format`] holds what differs.
+#[derive(Clone, Copy, Debug)]
 pub struct ClassEntry {
-    /// The class's schema key (`hknpBodyCinfo`).
+    /// The class's name: a tagfile class's schema key (`hknpBodyCinfo`, with `#hash` where the SDK
+    /// has several layouts of the name), a packfile class's Havok name.
     pub name: &'static str,
+    /// The class version (a packfile class's 0 is `None`).
+    pub version: Option<u32>,
+    /// The parent's name (schema key).
+    pub parent: Option<&'static str>,
+    /// What the class is in its format.
+    pub format: ClassFormat,
+}
+
+/// The format-specific half of a [`ClassEntry`].
+#[derive(Clone, Copy, Debug)]
+pub enum ClassFormat {
+    /// A class of a tagfile SDK: a fixed layout, matched by name and hash.
+    Tagfile(TagfileClass),
+    /// A class of a packfile SDK: laid out per file, matched by name, signature and members.
+    Packfile(PackfileClass),
+}
+
+/// A tagfile class (see [`ClassFormat::Tagfile`]).
+#[derive(Clone, Copy)]
+pub struct TagfileClass {
     /// Size in bytes.
     pub size: usize,
     /// Alignment in bytes.
     pub align: usize,
-    /// The class version.
-    pub version: Option<u32>,
     /// The computed type hash: with the name, what a file's type must match for the class to read it.
     pub hash: u32,
-    /// The parent's schema key.
-    pub parent: Option<&'static str>,
     /// The class's own members.
     pub fields: &'static [FieldInfo],
     /// Reads an object of the class from exactly `size` bytes.
     pub read: fn(&Reader<'_>) -> Result<Box<dyn Object>>,
 }
 
-impl std::fmt::Debug for ClassEntry {
+impl std::fmt::Debug for TagfileClass {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClassEntry").field("name", &self.name).field("size", &self.size).finish_non_exhaustive()
+        f.debug_struct("TagfileClass").field("size", &self.size).field("hash", &format_args!("{:#010x}", self.hash)).finish_non_exhaustive()
     }
+}
+
+/// A packfile class (see [`ClassFormat::Packfile`]).
+#[derive(Clone, Copy)]
+pub struct PackfileClass {
+    /// The signature the schema recomputes (what `__classnames__` must store).
+    pub signature: u32,
+    /// Member names, the ancestors' first.
+    pub members: &'static [&'static str],
+    /// The struct of an object's member values (behind `Any`, for [`crate::Document::get`]).
+    pub read: fn(&[PackfileValue]) -> Result<Box<dyn Any>>,
+    /// Appends the member values of a struct of this class (`None` when it is of another type).
+    pub write: fn(&dyn Any, &mut Vec<PackfileValue>) -> Option<()>,
+    /// The struct of an object's values, printed with `{:#?}`.
+    pub debug: fn(&[PackfileValue]) -> Result<String>,
+}
+
+impl std::fmt::Debug for PackfileClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PackfileClass").field("signature", &format_args!("{:#010x}", self.signature)).finish_non_exhaustive()
+    }
+}
+
+impl PackfileClass {
+    /// Converts an object's values into the struct and back: what `hkgen verify` checks.
+    pub fn roundtrip(&self, values: &[PackfileValue]) -> Result<Vec<PackfileValue>> {
+        let t = (self.read)(values)?;
+        let mut out = Vec::with_capacity(values.len());
+        (self.write)(&*t, &mut out);
+        Ok(out)
+    }
+}
+
+/// A generated class of either format: the one bound of [`crate::Document`]'s typed access
+/// (`get`, `get_mut`, `all`, `add`). The code generator implements it for every class of a
+/// tagfile SDK module (with [`Class`] and [`Object`]) and of a packfile SDK module (with
+/// [`crate::packfile::typed::PackClass`]).
+pub trait Typed: Any + Clone + Send + Sync {
+    /// The class's entry, as the module's `CLASSES` table holds it.
+    const ENTRY: ClassEntry;
+    /// The object a tagfile document holds (`Ok` for a tagfile class); a packfile class gives
+    /// itself back.
+    fn into_object(self) -> std::result::Result<Box<dyn Object>, Self>;
 }
 
 /// Reads an object of class `T` into a box allocated first, so that a large object is built in
@@ -124,17 +187,34 @@ fn read_boxed<T: Class>(r: &Reader<'_>) -> Result<Box<dyn Object>> {
 }
 
 impl ClassEntry {
-    /// The entry of class `T`.
-    pub const fn of<T: Class>() -> Self {
+    /// The entry of a generated class of either format ([`Typed::ENTRY`]).
+    pub const fn of<T: Typed>() -> Self {
+        T::ENTRY
+    }
+
+    /// The entry of tagfile class `T` (what the generated [`Typed::ENTRY`] of a tagfile class is).
+    pub const fn tagfile<T: Class>() -> Self {
         ClassEntry {
             name: T::NAME,
-            size: T::SIZE,
-            align: T::ALIGN,
             version: T::VERSION,
-            hash: T::HASH,
             parent: T::PARENT,
-            fields: T::FIELDS,
-            read: read_boxed::<T>,
+            format: ClassFormat::Tagfile(TagfileClass { size: T::SIZE, align: T::ALIGN, hash: T::HASH, fields: T::FIELDS, read: read_boxed::<T> }),
+        }
+    }
+
+    /// The tagfile half of the entry, `None` for a packfile class.
+    pub fn as_tagfile(&self) -> Option<&TagfileClass> {
+        match &self.format {
+            ClassFormat::Tagfile(t) => Some(t),
+            ClassFormat::Packfile(_) => None,
+        }
+    }
+
+    /// The packfile half of the entry, `None` for a tagfile class.
+    pub fn as_packfile(&self) -> Option<&PackfileClass> {
+        match &self.format {
+            ClassFormat::Packfile(p) => Some(p),
+            ClassFormat::Tagfile(_) => None,
         }
     }
 
@@ -155,7 +235,7 @@ impl ClassEntry {
 
 impl dyn Object {
     /// The object viewed as class `T`: itself or one of its bases. `None` when it is neither.
-    pub fn downcast_ref<T: Object>(&self) -> Option<&T> {
+    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
         let mut cur: Option<&dyn Object> = Some(self);
         // The chain is as long as the class hierarchy, which the schema bounds.
         while let Some(o) = cur {
@@ -188,7 +268,12 @@ mod tests {
         fn unread(_: &Reader<'_>) -> Result<Box<dyn Object>> {
             Err(crate::error::ValueError::invalid(0, "not read in this test"))
         }
-        ClassEntry { name, size: 0, align: 1, version: None, hash: 0, parent: None, fields: &[], read: unread }
+        ClassEntry {
+            name,
+            version: None,
+            parent: None,
+            format: ClassFormat::Tagfile(TagfileClass { size: 0, align: 1, hash: 0, fields: &[], read: unread }),
+        }
     }
 
     #[test]

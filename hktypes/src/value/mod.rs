@@ -19,7 +19,7 @@ mod math;
 mod prim;
 mod refs;
 
-pub use class::{base_key, Class, ClassEntry, FieldInfo, Object};
+pub use class::{base_key, Class, ClassEntry, ClassFormat, FieldInfo, Object, PackfileClass, TagfileClass, Typed};
 pub use enums::{Enum, Enumeration, Flags, IntStorage, Item};
 pub use fields::{FieldReader, FieldWriter};
 pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, Vector4};

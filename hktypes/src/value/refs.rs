@@ -7,6 +7,8 @@
 use super::{Items, Reader, Refs, Target, Value, Visitor, Writer};
 use super::{Result, ValueError as Error};
 use crate::error::ErrorKind;
+use crate::packfile::objects::Ref;
+use crate::Handle;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -55,47 +57,58 @@ impl Refs for SourceIndices<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unknown {}
 
-/// A typed, nullable handle to an object item (`T*`, `hkRefPtr`, `hkViewPtr`). For now the handle
-/// is the item index of the file the value was read from; the object graph resolves it, and a
-/// handle to a base class may name an object of any class derived from it (the graph's checked
-/// downcast gives the derived type). Handles are shared freely: two slots naming one object
-/// hold equal handles.
+/// A typed pointer to an object (`T*`, `hkRefPtr<T>`, `hkViewPtr<T>`), in either format: where
+/// it points ([`Ref`]), with the class the schema declares. A tagfile pointer is null or names an
+/// object by its [`Handle`] (its item index); a packfile pointer may also point inside an object
+/// or into another section, as its fixups say. A pointer to a base class may point at an object
+/// of a derived class (a document's `get` gives the derived type). Pointers are shared freely: two
+/// slots naming one object hold equal pointers.
 pub struct Ptr<T: ?Sized> {
-    index: u32,
-    target: PhantomData<fn() -> T>,
+    /// Where the pointer points.
+    pub target: Ref,
+    t: PhantomData<fn() -> T>,
 }
 
 impl<T: ?Sized> Ptr<T> {
-    /// The null pointer (index 0).
-    pub const NULL: Self = Ptr { index: 0, target: PhantomData };
+    /// The null pointer.
+    pub const NULL: Self = Ptr { target: Ref::Null, t: PhantomData };
 
-    /// A handle to item `index` of the file.
-    pub fn from_index(index: u32) -> Self {
-        Ptr { index, target: PhantomData }
+    /// A pointer to `target`.
+    pub const fn new(target: Ref) -> Self {
+        Ptr { target, t: PhantomData }
     }
 
-    /// The item index; 0 for null.
-    pub fn index(&self) -> u32 {
-        self.index
+    /// A pointer to the start of object `h`.
+    pub const fn to(h: Handle) -> Self {
+        Self::new(Ref::Object(h))
+    }
+
+    /// The object pointed at, when the pointer names the start of an object.
+    pub fn handle(&self) -> Option<Handle> {
+        match self.target {
+            Ref::Object(h) => Some(h),
+            _ => None,
+        }
     }
 
     /// Whether this is the null pointer.
     pub fn is_null(&self) -> bool {
-        self.index == 0
+        self.target == Ref::Null
     }
 }
 
-phantom_handle_impls!(Ptr, index);
+phantom_handle_impls!(Ptr, target);
 impl<T: ?Sized> fmt::Debug for Ptr<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_null() {
-            f.write_str("Ptr(null)")
-        } else {
-            write!(f, "Ptr(#{})", self.index)
+        match self.target {
+            Ref::Null => f.write_str("Ptr(null)"),
+            Ref::Object(h) => write!(f, "Ptr(#{})", h.0),
+            t => write!(f, "Ptr({t:?})"),
         }
     }
 }
 
+/// A tagfile pointer slot: the item index in the low four bytes (0: null), zeros after it.
 impl<T: ?Sized + 'static> Value for Ptr<T> {
     const SIZE: usize = 8;
     const ALIGN: usize = 8;
@@ -103,14 +116,18 @@ impl<T: ?Sized + 'static> Value for Ptr<T> {
     fn read(r: &Reader<'_>) -> Result<Self> {
         let index = r.u32_le(0)?;
         r.expect_zero(4)?;
-        Ok(Ptr::from_index(index))
+        Ok(if index == 0 { Ptr::NULL } else { Ptr::to(Handle(index)) })
     }
     fn write(&self, w: &mut Writer<'_>) -> Result<()> {
-        w.reference(Target::Object(self.index))
+        match self.target {
+            Ref::Null => w.reference(Target::Object(0)),
+            Ref::Object(h) => w.reference(Target::Object(h.0)),
+            t => Err(Error::invalid(w.base(), format!("a tagfile pointer names an object or nothing, not {t:?}"))),
+        }
     }
     fn visit_refs(&self, at: usize, v: &mut dyn Visitor) {
-        if !self.is_null() {
-            v.reference(at, Target::Object(self.index));
+        if let Ref::Object(h) = self.target {
+            v.reference(at, Target::Object(h.0));
         }
     }
 }

@@ -109,7 +109,7 @@ fn reference_slots_must_be_zero_after_the_index() {
     let e = read_value::<Ptr<Unknown>>(&[5, 0, 0, 0, 0, 1, 0, 0], 0x20, &NoItems).unwrap_err();
     assert_eq!(e.offset(), Some(0x25));
     let p = round_trip::<Ptr<Unknown>>(&[5, 0, 0, 0, 0, 0, 0, 0], &NoItems);
-    assert_eq!(p.index(), 5);
+    assert_eq!(p.handle(), Some(crate::Handle(5)));
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn short_input_is_a_located_error() {
 
 #[test]
 fn visit_reports_slots_in_offset_order() {
-    let v = (Ptr::<Unknown>::from_index(3), StringPtr::from("x"));
+    let v = (Ptr::<Unknown>::to(crate::Handle(3)), StringPtr::from("x"));
     let mut seen = Vec::new();
     v.0.visit_refs(0, &mut |at, t: Target<'_>| seen.push((at, matches!(t, Target::Object(3)))));
     v.1.visit_refs(8, &mut |at, t: Target<'_>| seen.push((at, matches!(t, Target::Str(Some("x"))))));
