@@ -866,10 +866,10 @@ fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
 fn dump_shape(format: &str, out: Option<&Path>, force: bool, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
-    if hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Tagfile) {
+    if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
     }
-    let shape = if hktypes::packfile::sniff(&bytes) || hktypes::packfile::xml::sniff(&bytes) == Some(hktypes::packfile::xml::XmlForm::Packfile) {
+    let shape = if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
         hktypes::dump::dump_packfile(&doc).map_err(located)?
     } else {
