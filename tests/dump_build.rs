@@ -138,10 +138,9 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
 }
 
 /// XML files dump as the binary file they give (`hkgen dump` reads XML as `convert` does), and
-/// their dump builds that binary: 17 of the 23 `<hkpackfile>` XML files; the other 6 do not read
-/// (`tests/xml.rs` names why: five of SDK 5.5 animation classes no class schema describes, one
-/// pointer that names no object), nor does the one `<hktagfile>` file, whose types list no
-/// members.
+/// their dump builds that binary: 22 of the 23 `<hkpackfile>` XML files; the other does not read
+/// (`tests/xml.rs` names why: a pointer that names no object), nor does the one `<hktagfile>`
+/// file, whose types list no members.
 #[test]
 fn xml_files_dump_as_the_binary_they_give() {
     use hktypes::packfile::xml;
@@ -193,16 +192,11 @@ fn xml_files_dump_as_the_binary_they_give() {
         exact += 1;
     }
     not_read.sort();
-    assert_eq!(exact, 17);
+    assert_eq!(exact, 22);
     assert_eq!(
         not_read,
         [
             "HKLibForHD2/Havester.ik_skeleton.xml.bak: type hkaSkeleton (HKLib's form; its values need a type registry)",
-            "HavokLib/allosaur_run_D12_8_3.xml: unknown class hkaDeltaCompressedSkeletalAnimation with signature 0x83c6794c (no class schema has it)",
-            "HavokLib/allosaur_run_S32_V16_B255_D1.xml: unknown class hkaSplineSkeletalAnimation with signature 0x30a67d2a (no class schema has it)",
-            "HavokLib/allosaur_run_S40_V16_B25_D3.xml: unknown class hkaSplineSkeletalAnimation with signature 0x30a67d2a (no class schema has it)",
-            "HavokLib/allosaur_run_S48_V8_B255_D2.xml: unknown class hkaSplineSkeletalAnimation with signature 0x30a67d2a (no class schema has it)",
-            "HavokLib/animref.xml: unknown class hkaInterleavedSkeletalAnimation with signature 0x62b02e7b (no class schema has it)",
             "hkxlib/minotaur__characters__Minotaur_character.xml: pointer to \"1\", which names no object",
         ]
     );
