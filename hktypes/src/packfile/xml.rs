@@ -1121,6 +1121,13 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         };
         let placeholder = PackFile { header: stock_header(classversion, contents, self.rules), sections: Vec::new() };
         let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None };
+        // A note must come back from the binary: one its values do not fit would be dropped.
+        if let Some(i) = doc.first_unkept().map_err(|e| self.err(root, None, e))? {
+            let o = objects[i];
+            let note = o.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(OBJECT_NOTE))).unwrap_or(o);
+            let at = At { object: o.attribute("name").unwrap_or_default(), path: Path::Root("") };
+            return Err(self.err(note, Some(&at), format!("{OBJECT_NOTE}: the note does not fit the object's values (its places, end or padding are not where writing these values puts them, or the stock layout gives them anyway); without the note the object is laid out the stock way")).into());
+        }
         if order == ObjectOrder::Havok {
             let o = havok_order(&doc);
             reorder(&mut doc, &o)?;
