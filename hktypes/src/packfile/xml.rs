@@ -371,7 +371,7 @@ impl<'d> XmlWriter<'d, '_> {
 
     fn float(&mut self, x: f32) {
         match self.floats {
-            FloatForm::Havok => havok_float(&mut self.out, x),
+            FloatForm::Havok => havok_float(self.out, x),
             FloatForm::Shortest if x.is_nan() && x.to_bits() != f32::NAN.to_bits() => write!(self.out, "{:#010x}", x.to_bits()).unwrap(),
             FloatForm::Shortest => self.out.push_str(ryu::Buffer::new().format(x)),
         }
@@ -385,7 +385,7 @@ impl<'d> XmlWriter<'d, '_> {
         let classversion = doc.file.header.file_version;
         let contents = doc.file.contents_version();
         write!(self.out, "<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"{classversion}\" contentsversion=\"").unwrap();
-        escape_text(&mut self.out, contents.as_bytes(), &Path::Root("contentsversion"))?;
+        escape_text(self.out, contents.as_bytes(), &Path::Root("contentsversion"))?;
         self.out.push('"');
         if let Some(r) = doc.root {
             write!(self.out, " toplevelobject=\"{}\"", self.names[r.0 as usize]).unwrap();
@@ -401,7 +401,7 @@ impl<'d> XmlWriter<'d, '_> {
             self.out.push_str("\n\t<!-- ");
             self.out.push_str(CONTAINER_NOTE);
             self.out.push(' ');
-            to_hex(&mut self.out, &bytes);
+            to_hex(self.out, &bytes);
             self.out.push_str(" -->\n");
         }
         self.out.push_str("\n\t<hksection name=\"__data__\">\n\n");
@@ -469,7 +469,7 @@ impl<'d> XmlWriter<'d, '_> {
             write!(note, " refs={}", targets.join(",")).unwrap();
         }
         if !note.is_empty() {
-            indent(&mut self.out, 3);
+            indent(self.out, 3);
             writeln!(self.out, "<!-- {OBJECT_NOTE}{note} -->").unwrap();
         }
     }
@@ -512,11 +512,11 @@ impl<'d> XmlWriter<'d, '_> {
             if m.flags & member_flags::SERIALIZE_IGNORED != 0
                 && (self.floats == FloatForm::Havok || zero_value(&self.doc.classes, m, m.ty, 0).is_ok_and(|z| z == *v))
             {
-                indent(&mut self.out, depth);
+                indent(self.out, depth);
                 writeln!(self.out, "<!-- {} SERIALIZE_IGNORED -->", m.name).unwrap();
                 continue;
             }
-            indent(&mut self.out, depth);
+            indent(self.out, depth);
             self.out.push_str("<hkparam name=\"");
             self.out.push_str(&m.name);
             self.out.push('"');
@@ -535,11 +535,11 @@ impl<'d> XmlWriter<'d, '_> {
                     self.out.push_str(">\n");
                     let c = m.class.as_deref().unwrap_or_default();
                     self.nested(c, fields, depth + 1, path, nest)?;
-                    indent(&mut self.out, depth);
+                    indent(self.out, depth);
                 }
                 Value::Opaque(bytes) => {
                     self.out.push('>');
-                    to_hex(&mut self.out, bytes);
+                    to_hex(self.out, bytes);
                 }
                 _ => {
                     self.out.push('>');
@@ -552,10 +552,10 @@ impl<'d> XmlWriter<'d, '_> {
     }
 
     fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        indent(&mut self.out, depth);
+        indent(self.out, depth);
         self.out.push_str("<hkobject>\n");
         self.members(class, fields, depth + 1, path, nest + 1)?;
-        indent(&mut self.out, depth);
+        indent(self.out, depth);
         self.out.push_str("</hkobject>\n");
         Ok(())
     }
@@ -577,7 +577,7 @@ impl<'d> XmlWriter<'d, '_> {
             }
             MemberType::CString | MemberType::StringPtr => {
                 for (i, v) in items.iter().enumerate() {
-                    indent(&mut self.out, depth + 1);
+                    indent(self.out, depth + 1);
                     self.out.push_str("<hkcstring>");
                     self.scalar(m, ty, v, &Path::Index(path, i))?;
                     self.out.push_str("</hkcstring>\n");
@@ -589,7 +589,7 @@ impl<'d> XmlWriter<'d, '_> {
                     _ => 16,
                 };
                 for (i, chunk) in items.chunks(per_line).enumerate() {
-                    indent(&mut self.out, depth + 1);
+                    indent(self.out, depth + 1);
                     for (k, v) in chunk.iter().enumerate() {
                         if k > 0 {
                             self.out.push(' ');
@@ -600,7 +600,7 @@ impl<'d> XmlWriter<'d, '_> {
                 }
             }
         }
-        indent(&mut self.out, depth);
+        indent(self.out, depth);
         Ok(())
     }
 
@@ -662,7 +662,7 @@ impl<'d> XmlWriter<'d, '_> {
             }
             (MemberType::CString | MemberType::StringPtr, Value::Str(s)) => {
                 match s {
-                    Some(s) => escape_text(&mut self.out, s, path)?,
+                    Some(s) => escape_text(self.out, s, path)?,
                     None => self.out.push_str(NULL_STRING),
                 }
             }
@@ -1046,6 +1046,9 @@ enum Ev<'i> {
     Eof,
 }
 
+/// A child element where text belongs: where it starts and its name.
+type Child<'i> = (usize, Cow<'i, str>);
+
 /// quick-xml's reader over the text, giving each event with the byte offset where it starts.
 /// quick-xml checks that end tags match their start tags, attributes are not repeated and
 /// comments hold no `--`; the rest of what the reader needs (no DTD, known entities, closed
@@ -1170,7 +1173,7 @@ impl<'i> Pull<'i> {
     /// The text of the element opened at `pos`, up to its end: its character data joined
     /// (comments and the text of child elements passed over), and the first child element
     /// (where and which) if it has one.
-    fn content(&mut self, pos: usize) -> Result<(Cow<'i, str>, Option<(usize, Cow<'i, str>)>), ValueError> {
+    fn content(&mut self, pos: usize) -> Result<(Cow<'i, str>, Option<Child<'i>>), ValueError> {
         let mut text: Option<Cow<'i, str>> = None;
         let mut child = None;
         let mut depth = 0usize;
