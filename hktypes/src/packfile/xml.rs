@@ -1058,6 +1058,10 @@ struct Pull<'i> {
     text: &'i str,
     /// The end of an element written `<x/>`, given on the next call.
     close_next: bool,
+    /// The attributes (name, value as it stands in the text) of the element last opened, read
+    /// once when it was checked, and where that element starts (`usize::MAX`: none kept).
+    attr_buf: Vec<(&'i str, &'i str)>,
+    attr_of: usize,
 }
 
 impl<'i> Pull<'i> {
@@ -1068,7 +1072,7 @@ impl<'i> Pull<'i> {
         c.check_end_names = true;
         c.check_comments = true;
         c.expand_empty_elements = false;
-        Pull { r, text, close_next: false }
+        Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX }
     }
 
     fn pos(&self) -> usize {
@@ -1117,11 +1121,14 @@ impl<'i> Pull<'i> {
 
     /// A start tag whose element and attribute names are XML names, whose attributes are not
     /// repeated and whose attribute values hold no `<`.
-    fn checked<'s>(&self, s: BytesStart<'s>, at: usize) -> Result<BytesStart<'s>, ValueError> {
-        let bad = |what: String| located(self.text, at, None, format!("XML: {what}"));
+    fn checked<'s>(&mut self, s: BytesStart<'s>, at: usize) -> Result<BytesStart<'s>, ValueError> {
+        let text = self.text;
+        let bad = |what: String| located(text, at, None, format!("XML: {what}"));
         if !is_name(s.name().as_ref()) {
             return Err(bad(format!("{:?} is not an element name", String::from_utf8_lossy(s.name().as_ref()))));
         }
+        self.attr_buf.clear();
+        self.attr_of = at;
         for a in s.attributes() {
             let a = a.map_err(|e| bad(e.to_string()))?;
             if !is_name(a.key.as_ref()) {
@@ -1129,6 +1136,10 @@ impl<'i> Pull<'i> {
             }
             if a.value.contains(&b'<') {
                 return Err(bad("an attribute value holds '<'".to_owned()));
+            }
+            match (self.slice(a.key.as_ref()), self.slice(&a.value)) {
+                (Some(k), Some(v)) => self.attr_buf.push((k, v)),
+                _ => self.attr_of = usize::MAX,
             }
         }
         Ok(s)
@@ -1150,9 +1161,19 @@ impl<'i> Pull<'i> {
     }
 
     /// The values of the attributes `keys` of the element at `pos` (the references in them
-    /// resolved); every attribute is checked.
+    /// resolved): those [`Pull::checked`] kept when it is the element last opened, else read
+    /// again (the look ahead of [`XmlReader::param_names`]).
     fn attrs<const N: usize>(&self, s: &BytesStart<'_>, pos: usize, keys: [&str; N]) -> Result<[Option<Cow<'i, str>>; N], ValueError> {
         let mut out = [const { None }; N];
+        if self.attr_of == pos {
+            // The element just checked: its attributes are kept.
+            for &(key, value) in &self.attr_buf {
+                if let Some(k) = keys.iter().position(|k| *k == key) {
+                    out[k] = Some(unescape(value).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+                }
+            }
+            return Ok(out);
+        }
         for a in s.attributes() {
             let a = a.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?;
             let Some(k) = keys.iter().position(|k| k.as_bytes() == a.key.as_ref()) else { continue };
