@@ -641,15 +641,15 @@ fn write_one<'k>(plan: &mut Plan<'_>, class: &str, values: &[Value], align: Arra
 /// How an object whose bytes are `span` (with these fixups) is laid out, as the reader keeps it:
 /// under the stock rule for where array elements start, or else the other tools' one, or else
 /// with what the values do not give kept ([`Kept`]: where the file puts out-of-line data, where
-/// the object ends, padding bytes that are not zero). `None` when none of these writes `values`
-/// back as `span` and its fixups (a byte a value writes that differs, fixups the values do not
-/// give): the object stays raw.
-fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[Value], span: &[u8], local: &[LocalFixup], global: &[(u32, Ref)]) -> Option<(ArrayAlign, Kept)> {
+/// the object ends, padding bytes that are not zero). `Some(None)` when none of these writes
+/// `values` back as `span` and its fixups (a byte a value writes that differs, fixups the values
+/// do not give: the object is demoted to raw); `None` when the values do not write at all.
+fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[Value], span: &[u8], local: &[LocalFixup], global: &[(u32, Ref)]) -> Option<Option<(ArrayAlign, Kept)>> {
     for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
         // The reader's plan: the same classes under the same rules, laid out once.
         let w = write_one(plan, class, values, align, Follow::Stock)?;
         if w.out == span && w.local == local && w.pending == global {
-            return Some((align, Kept::default()));
+            return Some(Some((align, Kept::default())));
         }
         if local.is_empty() {
             // No out-of-line data: where arrays start cannot matter.
@@ -657,9 +657,13 @@ fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[Value], span: &[u8],
         }
     }
     let learn = Follow::Learn { span, local: local.iter().map(|f| (f.src, f.dst)).collect(), places: Vec::new(), end: None, failed: false };
-    let k = write_one(plan, class, values, ArrayAlign::Sixteen, learn).and_then(|w| w.kept(span, local, global))?;
-    let w = write_one(plan, class, values, ArrayAlign::Sixteen, Follow::Replay { kept: &k, next: 0, off: None })?;
-    (w.out == span && w.local == local && w.pending == global).then_some((ArrayAlign::Sixteen, k))
+    if let Some(k) = write_one(plan, class, values, ArrayAlign::Sixteen, learn).and_then(|w| w.kept(span, local, global)) {
+        let w = write_one(plan, class, values, ArrayAlign::Sixteen, Follow::Replay { kept: &k, next: 0, off: None })?;
+        if w.out == span && w.local == local && w.pending == global {
+            return Some(Some((ArrayAlign::Sixteen, k)));
+        }
+    }
+    Some(None)
 }
 
 impl Document {
@@ -676,7 +680,7 @@ impl Document {
             }
             let follow = if o.kept.is_empty() { Follow::Stock } else { Follow::Replay { kept: &o.kept, next: 0, off: None } };
             let Some(w) = write_one(&mut plan, &o.class, values, o.array_align, follow) else { return Ok(Some(i)) };
-            let learned = learn_layout(&mut plan, &o.class, values, &w.out, &w.local, &w.pending);
+            let learned = learn_layout(&mut plan, &o.class, values, &w.out, &w.local, &w.pending).flatten();
             if learned.as_ref().is_none_or(|(a, k)| *a != o.array_align || *k != o.kept) {
                 return Ok(Some(i));
             }
@@ -876,7 +880,7 @@ impl Document {
             // leaves the object raw.
             let mut array_align = ArrayAlign::Sixteen;
             let mut kept = Kept::default();
-            let typed = typed.and_then(|values| match learn_layout(&mut reader.plan, &class, &values, span, &local, &global) {
+            let typed = typed.and_then(|values| match learn_layout(&mut reader.plan, &class, &values, span, &local, &global)? {
                 Some((a, k)) => {
                     (array_align, kept) = (a, k);
                     Some(values)
