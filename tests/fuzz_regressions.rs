@@ -80,6 +80,6 @@ fn packfile_xml_note_that_does_not_fit_is_refused() {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let schemas = hkgen::reflection::check::ClassSchemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas")).expect("schemas");
     let read = xml::read_with(&bytes, |c| schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(c)), xml::ReadOptions::default());
-    let e = read.err().expect("a note that does not fit is refused").to_string();
+    let e = read.expect_err("a note that does not fit is refused").to_string();
     assert!(e.contains("line 33, column 4: object #0003: hkgen:object: the note does not fit the object's values"), "{e}");
 }
