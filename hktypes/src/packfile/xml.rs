@@ -91,6 +91,10 @@ const NULL_STRING: &str = "&#9216;";
 /// How deep objects, structs and arrays of structs may nest in the XML.
 pub const MAX_DEPTH: usize = 64;
 
+/// The most elements the reader reserves for an array of structs before reading them (from its
+/// `numelements`); a longer array grows as it is read.
+const STRUCTS_RESERVED: usize = 1024;
+
 /// Which XML a text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum XmlForm {
@@ -1866,9 +1870,10 @@ impl<'i> XmlReader<'i, '_> {
             MemberType::Struct => {
                 let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "an array of structs without a class"))?;
                 // As many as numelements says, where the rest of the text can hold them (an
-                // `<hkobject></hkobject>` is 21 bytes).
+                // `<hkobject></hkobject>` is 21 bytes), and at most `STRUCTS_RESERVED`: what a
+                // hostile count reserves stays small, and is given back when the array ends.
                 let room = self.pull.text.len().saturating_sub(p) / 21;
-                let mut items = Vec::with_capacity(count.or(hint).unwrap_or(0).min(room));
+                let mut items = Vec::with_capacity(count.or(hint).unwrap_or(0).min(room).min(STRUCTS_RESERVED));
                 loop {
                     let (q, ev) = self.pull.next()?;
                     match ev {
@@ -1885,6 +1890,7 @@ impl<'i> XmlReader<'i, '_> {
                         Ev::Eof => return Err(self.pull.unclosed(p)),
                     }
                 }
+                items.shrink_to_fit();
                 return self.counted(p, at, items, count);
             }
             MemberType::CString | MemberType::StringPtr => {
