@@ -1,7 +1,8 @@
 //! Packfile XML over the corpus: binary -> XML (`to_xml`: `xml::write` of each document) and
 //! XML -> binary (`from_xml`: `xml::read` of each text through the class schemas, then
 //! `Document::write`), one core, over the corpus packfiles whose objects are all typed and that
-//! have an XML form. Both rows count the files' **binary bytes** (the packfiles as stored), not
+//! have an XML form. `to_xml_reused` is `to_xml` into one buffer reused for every file
+//! (`xml::write_to`). The rows count the files' **binary bytes** (the packfiles as stored), not
 //! the XML text's, so that the two directions compare. See `bench/README.md`.
 //!
 //! `tagfile_to_xml` and `tagfile_from_xml` do the same for `<hktagfile>` XML over the corpus TAG0
@@ -71,6 +72,20 @@ fn to_xml(b: Bencher) {
     counted(b).bench(|| {
         for f in &CORPUS.get().unwrap().0 {
             black_box(xml::write(&f.doc, WriteOptions::default()).unwrap());
+        }
+    });
+}
+
+/// `to_xml` into one buffer for all files (`xml::write_to`, the buffer cleared before each file),
+/// as a converter of many files can write: the buffer's pages are touched once, not per file.
+#[divan::bench]
+fn to_xml_reused(b: Bencher) {
+    let mut out = String::new();
+    counted(b).bench_local(|| {
+        for f in &CORPUS.get().unwrap().0 {
+            out.clear();
+            xml::write_to(&f.doc, WriteOptions::default(), &mut out).unwrap();
+            black_box(&out);
         }
     });
 }

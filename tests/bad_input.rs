@@ -1094,3 +1094,24 @@ fn mutated_packfile_xml_fails_cleanly() {
 
 /// The mutants `xml_mutations` makes of the 27 inputs (fixed by the seeded generator).
 const XML_MUTANTS: usize = 1522;
+
+/// Arrays of structs that claim a billion elements and hold none, 2,000 of them: what the
+/// packfile XML reader reserves from a `numelements` stays within `XML_ALLOC_FACTOR` x the input,
+/// and the text's elements are the array (each reads empty).
+#[test]
+fn packfile_xml_counts_reserve_little() {
+    use hktypes::packfile::{objects::Value, xml};
+    let _serial = serial();
+    let schemas = hkgen::reflection::check::ClassSchemas::load(&common::workspace_root().join("schemas")).expect("schemas");
+    let mut text = String::from("<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"8\" contentsversion=\"hk_2010.2.0-r1\" toplevelobject=\"#1\">\n<hksection name=\"__data__\">\n");
+    for k in 1..=2000 {
+        text += &format!("<hkobject name=\"#{k}\" class=\"hkRootLevelContainer\" signature=\"0x2772c11e\"><hkparam name=\"namedVariants\" numelements=\"1000000000\"></hkparam></hkobject>\n");
+    }
+    text += "</hksection>\n</hkpackfile>\n";
+    let (doc, peak) = measured(|| xml::read(text.as_bytes(), &schemas.sources_for("2010.2"), xml::ReadOptions::default()));
+    let doc = doc.expect("empty arrays read");
+    assert_eq!(doc.objects.len(), 2000);
+    let hktypes::packfile::objects::Body::Typed(values) = &doc.objects[1999].body else { panic!("object 1999 is not typed") };
+    assert!(matches!(&values[0], Value::Array(a) if a.items.is_empty()), "{:?}", values[0]);
+    assert!(peak <= XML_ALLOC_FACTOR * text.len() + ALLOC_SLACK, "peak heap {peak} bytes for {} input bytes", text.len());
+}

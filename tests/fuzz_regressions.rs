@@ -59,6 +59,7 @@ fn fuzz_findings_stay_fixed() {
         ("packfile", checks::packfile),
         ("packfile_objects", checks::packfile_objects),
         ("typed", checks::typed),
+        ("packfile_xml", checks::packfile_xml),
     ] {
         let (ran, skipped) = run(target, check, corpus.as_deref());
         counts.push(format!("{target} {ran}"));
@@ -67,4 +68,18 @@ fn fuzz_findings_stay_fixed() {
         }
     }
     println!("fuzz regression inputs: {}", counts.join(", "));
+}
+
+/// The `packfile_xml` finding: an `hkgen:object` note whose kept places do not fit the object's
+/// values (the note was written for 107 annotation tracks, the XML holds 29) is refused where it
+/// stands, instead of being dropped on the way through the binary.
+#[test]
+fn packfile_xml_note_that_does_not_fit_is_refused() {
+    use hktypes::packfile::xml;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/packfile_xml/note_does_not_fit.bin");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let schemas = hkgen::reflection::check::ClassSchemas::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas")).expect("schemas");
+    let read = xml::read_with(&bytes, |c| schemas.sources_for(&hkgen::reflection::sources::sdk_of_contents_version(c)), xml::ReadOptions::default());
+    let e = read.expect_err("a note that does not fit is refused").to_string();
+    assert!(e.contains("line 33, column 4: object #0003: hkgen:object: the note does not fit the object's values"), "{e}");
 }

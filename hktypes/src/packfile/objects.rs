@@ -638,6 +638,57 @@ fn write_one<'k>(plan: &mut Plan<'_>, class: &str, values: &[Value], align: Arra
     Some(Written { out: w.out, local: w.local, pending, follow: w.follow, written: w.written })
 }
 
+/// How an object whose bytes are `span` (with these fixups) is laid out, as the reader keeps it:
+/// under the stock rule for where array elements start, or else the other tools' one, or else
+/// with what the values do not give kept ([`Kept`]: where the file puts out-of-line data, where
+/// the object ends, padding bytes that are not zero). `Some(None)` when none of these writes
+/// `values` back as `span` and its fixups (a byte a value writes that differs, fixups the values
+/// do not give: the object is demoted to raw); `None` when the values do not write at all.
+fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[Value], span: &[u8], local: &[LocalFixup], global: &[(u32, Ref)]) -> Option<Option<(ArrayAlign, Kept)>> {
+    for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
+        // The reader's plan: the same classes under the same rules, laid out once.
+        let w = write_one(plan, class, values, align, Follow::Stock)?;
+        if w.out == span && w.local == local && w.pending == global {
+            return Some(Some((align, Kept::default())));
+        }
+        if local.is_empty() {
+            // No out-of-line data: where arrays start cannot matter.
+            break;
+        }
+    }
+    let learn = Follow::Learn { span, local: local.iter().map(|f| (f.src, f.dst)).collect(), places: Vec::new(), end: None, failed: false };
+    if let Some(k) = write_one(plan, class, values, ArrayAlign::Sixteen, learn).and_then(|w| w.kept(span, local, global)) {
+        let w = write_one(plan, class, values, ArrayAlign::Sixteen, Follow::Replay { kept: &k, next: 0, off: None })?;
+        if w.out == span && w.local == local && w.pending == global {
+            return Some(Some((ArrayAlign::Sixteen, k)));
+        }
+    }
+    Some(None)
+}
+
+impl Document {
+    /// The first object whose array alignment and [`Kept`] data (given, not read from bytes:
+    /// an XML reader's `hkgen:object` note) are not what reading the bytes it writes gives back:
+    /// a kept place, end or padding that its values do not reach or overwrite, or a layout the
+    /// stock rules give anyway. Such an object would lose them on the way through the binary.
+    pub(crate) fn first_unkept(&self) -> Result<Option<usize>, WriteError> {
+        let mut plan = Plan::new(&self.classes, self.layout())?;
+        for (i, o) in self.objects.iter().enumerate() {
+            let Body::Typed(values) = &o.body else { continue };
+            if o.array_align == ArrayAlign::Sixteen && o.kept.is_empty() {
+                continue;
+            }
+            let follow = if o.kept.is_empty() { Follow::Stock } else { Follow::Replay { kept: &o.kept, next: 0, off: None } };
+            let Some(w) = write_one(&mut plan, &o.class, values, o.array_align, follow) else { return Ok(Some(i)) };
+            let learned = learn_layout(&mut plan, &o.class, values, &w.out, &w.local, &w.pending).flatten();
+            if learned.as_ref().is_none_or(|(a, k)| *a != o.array_align || *k != o.kept) {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+}
+
 impl Written<'_> {
     /// What a write that learned the file's places keeps: its places and end, and the bytes
     /// where the file differs, when all of them are bytes no value writes and the fixups agree.
@@ -829,35 +880,15 @@ impl Document {
             // leaves the object raw.
             let mut array_align = ArrayAlign::Sixteen;
             let mut kept = Kept::default();
-            let typed = typed.and_then(|values| {
-                for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
-                    // The reader's plan: the same classes under the same rules, laid out once.
-                    let w = write_one(&mut reader.plan, &class, &values, align, Follow::Stock)?;
-                    if w.out == span && w.local == local && w.pending == global {
-                        array_align = align;
-                        return Some(values);
-                    }
-                    if local.is_empty() {
-                        // No out-of-line data: where arrays start cannot matter.
-                        break;
-                    }
+            let typed = typed.and_then(|values| match learn_layout(&mut reader.plan, &class, &values, span, &local, &global)? {
+                Some((a, k)) => {
+                    (array_align, kept) = (a, k);
+                    Some(values)
                 }
-                let learn = Follow::Learn {
-                    span,
-                    local: local.iter().map(|f| (f.src, f.dst)).collect(),
-                    places: Vec::new(),
-                    end: None,
-                    failed: false,
-                };
-                if let Some(k) = write_one(&mut reader.plan, &class, &values, ArrayAlign::Sixteen, learn).and_then(|w| w.kept(span, &local, &global)) {
-                    let w = write_one(&mut reader.plan, &class, &values, ArrayAlign::Sixteen, Follow::Replay { kept: &k, next: 0, off: None })?;
-                    if w.out == span && w.local == local && w.pending == global {
-                        kept = k;
-                        return Some(values);
-                    }
+                None => {
+                    demoted += 1;
+                    None
                 }
-                demoted += 1;
-                None
             });
             let body = match typed {
                 Some(values) => Body::Typed(values),

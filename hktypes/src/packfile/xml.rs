@@ -33,10 +33,15 @@
 //! read (`0x74939800` in version 5 files).
 //!
 //! Reading ([`read`], [`read_with`] to choose the class sources from the `contentsversion`;
-//! [`ReadOptions`]: the layout of the packfile written, the object order) uses roxmltree: a tree of the text with positions, no DTD (a `<!DOCTYPE`,
-//! and so any entity beyond the five built-in ones, is an error), and a parser that does not
-//! recurse. The walk over objects and structs stops at [`MAX_DEPTH`]. Every error is a
-//! [`ValueError`] whose message names the line and column, the object and the member path.
+//! [`ReadOptions`]: the layout of the packfile written, the object order) pulls the text through
+//! quick-xml, one event at a time, and makes the values as it goes: no tree of the text is
+//! built, and the text of a parameter is borrowed from the input where it holds no reference.
+//! No DTD (a `<!DOCTYPE`, and so any entity beyond the five built-in ones, is an error);
+//! elements nested past the values are passed over without recursion, and the walk over objects
+//! and structs stops at [`MAX_DEPTH`]. Pointers may name objects further on: a name is resolved
+//! when `__data__` ends, and a name no object has is an error located at its first use. Every
+//! error is a [`ValueError`] whose message names the line and column, the object and the member
+//! path.
 //! Which classes describe the objects: per class, the first of the given sources that has it
 //! with the signature the XML states (any, where it states none) and knows every parameter of
 //! its first object. [`crate::sniff`] tells the XML forms apart by content; `<hktagfile>` XML is
@@ -77,6 +82,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::rc::Rc;
+use quick_xml::events::{BytesStart, Event};
 
 /// A null string's text (serde-hkx's `␀`, U+2400); empty text is an empty string, as Havok's
 /// packer reads it.
@@ -84,6 +90,10 @@ const NULL_STRING: &str = "&#9216;";
 
 /// How deep objects, structs and arrays of structs may nest in the XML.
 pub const MAX_DEPTH: usize = 64;
+
+/// The most elements the reader reserves for an array of structs before reading them (from its
+/// `numelements`); a longer array grows as it is read.
+const STRUCTS_RESERVED: usize = 1024;
 
 /// Which XML a text is ([`crate::sniff`] names it as a [`crate::Format`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,13 +160,23 @@ pub const DEFAULT_LAYOUT: LayoutRules = LayoutRules { pointer_size: 8, little_en
 
 /// A packfile's objects written as `<hkpackfile>` XML.
 pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
+    let mut out = String::new();
+    write_to(doc, options, &mut out)?;
+    Ok(out)
+}
+
+/// [`write()`], appending to `out`: a caller that converts many files can give the same buffer
+/// (cleared) for each, whose pages are then touched once instead of once per file. On an error,
+/// what was appended is left in `out`.
+pub fn write_to(doc: &Document, options: WriteOptions, out: &mut String) -> Result<()> {
     // About eleven bytes of text per byte of `__data__` (the corpus's all-typed packfiles: 405 MB
     // of XML for 37 MB), reserved at once: growing by doubling copies and touches every page
     // twice.
     let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
-    let mut w = XmlWriter { doc, out: String::with_capacity(12 * size + 4096), floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None };
+    out.reserve(12 * size + 4096);
+    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None };
     w.document()?;
-    Ok(w.out)
+    Ok(())
 }
 
 /// Where the objects of a document read from XML go.
@@ -210,17 +230,44 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         // Not UTF-8: each byte is one character (Latin-1), as the strings map back.
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect::<String>().into(),
     };
-    let xml = parse(&text)?;
-    let sources = sources_for(xml.root_element().attribute("contentsversion").unwrap_or_default());
-    XmlReader { xml: &xml, sources: &sources, rules, classes: ClassSet::default(), chosen: HashMap::new(), names: HashMap::new(), members: RefCell::default(), note_budget: bytes.len().into(), section_refs: false.into() }.document(options.order)
+    let mut pull = Pull::new(&text);
+    // Before the root element: declarations, comments, processing instructions, white space.
+    let (root_pos, root) = loop {
+        match pull.next()? {
+            (p, Ev::Open(s)) => break (p, s),
+            (_, Ev::Comment(_)) => {}
+            (_, Ev::Text(t, false)) if t.trim_ascii().is_empty() => {}
+            (p, Ev::Eof) => return Err(located(&text, p, None, "XML: no root element").into()),
+            (p, _) => return Err(located(&text, p, None, "XML: text before the root element").into()),
+        }
+    };
+    let tag = pull.tag(&root);
+    if tag != "hkpackfile" {
+        return Err(located(&text, root_pos, None, format!("<{tag}> where <hkpackfile> belongs")).into());
+    }
+    let [contents] = pull.attrs(&root, root_pos, ["contentsversion"])?;
+    let sources = sources_for(contents.as_deref().unwrap_or_default());
+    let reader = XmlReader {
+        pull,
+        sources,
+        rules,
+        classes: ClassSet::default(),
+        chosen: HashMap::new(),
+        names: RefCell::default(),
+        slots: RefCell::default(),
+        members: HashMap::new(),
+        note_budget: bytes.len(),
+        section_refs: false,
+    };
+    reader.document(root_pos, &root, options.order)
 }
 
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-struct XmlWriter<'d> {
+struct XmlWriter<'d, 'o> {
     doc: &'d Document,
-    out: String,
+    out: &'o mut String,
     floats: FloatForm,
     names: Vec<String>,
     /// Per class: its members with its ancestors' first.
@@ -321,14 +368,14 @@ fn escape_text(out: &mut String, bytes: &[u8], path: &Path<'_>) -> Result<(), Va
     Ok(())
 }
 
-impl<'d> XmlWriter<'d> {
+impl<'d> XmlWriter<'d, '_> {
     fn int(&mut self, i: impl itoa::Integer) {
         self.out.push_str(itoa::Buffer::new().format(i));
     }
 
     fn float(&mut self, x: f32) {
         match self.floats {
-            FloatForm::Havok => havok_float(&mut self.out, x),
+            FloatForm::Havok => havok_float(self.out, x),
             FloatForm::Shortest if x.is_nan() && x.to_bits() != f32::NAN.to_bits() => write!(self.out, "{:#010x}", x.to_bits()).unwrap(),
             FloatForm::Shortest => self.out.push_str(ryu::Buffer::new().format(x)),
         }
@@ -342,7 +389,7 @@ impl<'d> XmlWriter<'d> {
         let classversion = doc.file.header.file_version;
         let contents = doc.file.contents_version();
         write!(self.out, "<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"{classversion}\" contentsversion=\"").unwrap();
-        escape_text(&mut self.out, contents.as_bytes(), &Path::Root("contentsversion"))?;
+        escape_text(self.out, contents.as_bytes(), &Path::Root("contentsversion"))?;
         self.out.push('"');
         if let Some(r) = doc.root {
             write!(self.out, " toplevelobject=\"{}\"", self.names[r.0 as usize]).unwrap();
@@ -358,7 +405,7 @@ impl<'d> XmlWriter<'d> {
             self.out.push_str("\n\t<!-- ");
             self.out.push_str(CONTAINER_NOTE);
             self.out.push(' ');
-            to_hex(&mut self.out, &bytes);
+            to_hex(self.out, &bytes);
             self.out.push_str(" -->\n");
         }
         self.out.push_str("\n\t<hksection name=\"__data__\">\n\n");
@@ -426,7 +473,7 @@ impl<'d> XmlWriter<'d> {
             write!(note, " refs={}", targets.join(",")).unwrap();
         }
         if !note.is_empty() {
-            indent(&mut self.out, 3);
+            indent(self.out, 3);
             writeln!(self.out, "<!-- {OBJECT_NOTE}{note} -->").unwrap();
         }
     }
@@ -469,11 +516,11 @@ impl<'d> XmlWriter<'d> {
             if m.flags & member_flags::SERIALIZE_IGNORED != 0
                 && (self.floats == FloatForm::Havok || zero_value(&self.doc.classes, m, m.ty, 0).is_ok_and(|z| z == *v))
             {
-                indent(&mut self.out, depth);
+                indent(self.out, depth);
                 writeln!(self.out, "<!-- {} SERIALIZE_IGNORED -->", m.name).unwrap();
                 continue;
             }
-            indent(&mut self.out, depth);
+            indent(self.out, depth);
             self.out.push_str("<hkparam name=\"");
             self.out.push_str(&m.name);
             self.out.push('"');
@@ -492,11 +539,11 @@ impl<'d> XmlWriter<'d> {
                     self.out.push_str(">\n");
                     let c = m.class.as_deref().unwrap_or_default();
                     self.nested(c, fields, depth + 1, path, nest)?;
-                    indent(&mut self.out, depth);
+                    indent(self.out, depth);
                 }
                 Value::Opaque(bytes) => {
                     self.out.push('>');
-                    to_hex(&mut self.out, bytes);
+                    to_hex(self.out, bytes);
                 }
                 _ => {
                     self.out.push('>');
@@ -509,10 +556,10 @@ impl<'d> XmlWriter<'d> {
     }
 
     fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        indent(&mut self.out, depth);
+        indent(self.out, depth);
         self.out.push_str("<hkobject>\n");
         self.members(class, fields, depth + 1, path, nest + 1)?;
-        indent(&mut self.out, depth);
+        indent(self.out, depth);
         self.out.push_str("</hkobject>\n");
         Ok(())
     }
@@ -534,7 +581,7 @@ impl<'d> XmlWriter<'d> {
             }
             MemberType::CString | MemberType::StringPtr => {
                 for (i, v) in items.iter().enumerate() {
-                    indent(&mut self.out, depth + 1);
+                    indent(self.out, depth + 1);
                     self.out.push_str("<hkcstring>");
                     self.scalar(m, ty, v, &Path::Index(path, i))?;
                     self.out.push_str("</hkcstring>\n");
@@ -546,7 +593,7 @@ impl<'d> XmlWriter<'d> {
                     _ => 16,
                 };
                 for (i, chunk) in items.chunks(per_line).enumerate() {
-                    indent(&mut self.out, depth + 1);
+                    indent(self.out, depth + 1);
                     for (k, v) in chunk.iter().enumerate() {
                         if k > 0 {
                             self.out.push(' ');
@@ -557,7 +604,7 @@ impl<'d> XmlWriter<'d> {
                 }
             }
         }
-        indent(&mut self.out, depth);
+        indent(self.out, depth);
         Ok(())
     }
 
@@ -619,7 +666,7 @@ impl<'d> XmlWriter<'d> {
             }
             (MemberType::CString | MemberType::StringPtr, Value::Str(s)) => {
                 match s {
-                    Some(s) => escape_text(&mut self.out, s, path)?,
+                    Some(s) => escape_text(self.out, s, path)?,
                     None => self.out.push_str(NULL_STRING),
                 }
             }
@@ -989,22 +1036,308 @@ fn from_hex(t: &str) -> Option<Vec<u8>> {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-struct XmlReader<'x, 'i, 's> {
-    xml: &'x roxmltree::Document<'i>,
-    sources: &'s [&'s dyn ClassSource],
+/// One event of the pull parser.
+enum Ev<'i> {
+    /// An element's start tag (for `<x/>`, a [`Ev::Close`] follows).
+    Open(BytesStart<'i>),
+    /// An element's end.
+    Close,
+    /// Character data as it stands in the text (references not yet resolved), or the content of
+    /// a CDATA section (`true`: taken as it is).
+    Text(&'i str, bool),
+    /// A comment's text (between `<!--` and `-->`).
+    Comment(&'i str),
+    Eof,
+}
+
+/// A child element where text belongs: where it starts and its name.
+type Child<'i> = (usize, Cow<'i, str>);
+
+/// quick-xml's reader over the text, giving each event with the byte offset where it starts.
+/// quick-xml checks that end tags match their start tags, attributes are not repeated and
+/// comments hold no `--`; the rest of what the reader needs (no DTD, known entities, closed
+/// elements, one root element) is checked here.
+struct Pull<'i> {
+    r: quick_xml::Reader<&'i [u8]>,
+    text: &'i str,
+    /// The end of an element written `<x/>`, given on the next call.
+    close_next: bool,
+    /// The attributes (name, value as it stands in the text) of the element last opened, read
+    /// once when it was checked, and where that element starts (`usize::MAX`: none kept).
+    attr_buf: Vec<(&'i str, &'i str)>,
+    attr_of: usize,
+}
+
+impl<'i> Pull<'i> {
+    fn new(text: &'i str) -> Self {
+        let mut r = quick_xml::Reader::from_str(text);
+        let c = r.config_mut();
+        c.trim_text(false);
+        c.check_end_names = true;
+        c.check_comments = true;
+        c.expand_empty_elements = false;
+        Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX }
+    }
+
+    fn pos(&self) -> usize {
+        self.r.buffer_position() as usize
+    }
+
+    /// The next event and the byte offset where it starts (declarations and processing
+    /// instructions passed over; a document type is an error).
+    fn next(&mut self) -> Result<(usize, Ev<'i>), ValueError> {
+        if self.close_next {
+            self.close_next = false;
+            return Ok((self.pos(), Ev::Close));
+        }
+        loop {
+            let at = self.pos();
+            let ev = self.r.read_event().map_err(|e| located(self.text, self.r.error_position() as usize, None, format!("XML: {e}")))?;
+            let raw = self.text.get(at..self.pos()).unwrap_or_default();
+            let ev = match ev {
+                Event::Start(s) => Ev::Open(self.checked(s, at)?),
+                Event::Empty(s) => {
+                    self.close_next = true;
+                    Ev::Open(self.checked(s, at)?)
+                }
+                Event::End(_) => Ev::Close,
+                Event::Text(_) | Event::GeneralRef(_) => Ev::Text(raw, false),
+                Event::CData(_) => Ev::Text(raw.get(9..raw.len().saturating_sub(3)).unwrap_or_default(), true),
+                Event::Comment(_) => Ev::Comment(raw.get(4..raw.len().saturating_sub(3)).unwrap_or_default()),
+                Event::DocType(_) => return Err(located(self.text, at, None, "XML: a document type (<!DOCTYPE>): refused, so no entity beyond XML's five")),
+                Event::Decl(_) => {
+                    // Only first, and only XML's own pseudo-attributes.
+                    let body = raw.get(5..raw.len().saturating_sub(2)).unwrap_or_default();
+                    let decl = BytesStart::from_content(body, 0);
+                    let keys: Result<Vec<_>, _> = decl.attributes().map(|a| a.map(|a| a.key.as_ref().to_vec())).collect();
+                    let fits = keys.is_ok_and(|k| k.first().is_some_and(|f| f == b"version") && k.iter().all(|k| [&b"version"[..], b"encoding", b"standalone"].contains(&&k[..])));
+                    if at > 3 || !raw.starts_with("<?xml ") || !fits {
+                        return Err(located(self.text, at, None, "XML: a malformed XML declaration, or one not at the start"));
+                    }
+                    continue;
+                }
+                Event::PI(_) => continue,
+                Event::Eof => Ev::Eof,
+            };
+            return Ok((at, ev));
+        }
+    }
+
+    /// A start tag whose element and attribute names are XML names, whose attributes are not
+    /// repeated and whose attribute values hold no `<`.
+    fn checked<'s>(&mut self, s: BytesStart<'s>, at: usize) -> Result<BytesStart<'s>, ValueError> {
+        let text = self.text;
+        let bad = |what: String| located(text, at, None, format!("XML: {what}"));
+        if !is_name(s.name().as_ref()) {
+            return Err(bad(format!("{:?} is not an element name", String::from_utf8_lossy(s.name().as_ref()))));
+        }
+        self.attr_buf.clear();
+        self.attr_of = at;
+        for a in s.attributes() {
+            let a = a.map_err(|e| bad(e.to_string()))?;
+            if !is_name(a.key.as_ref()) {
+                return Err(bad(format!("{:?} is not an attribute name", String::from_utf8_lossy(a.key.as_ref()))));
+            }
+            if a.value.contains(&b'<') {
+                return Err(bad("an attribute value holds '<'".to_owned()));
+            }
+            match (self.slice(a.key.as_ref()), self.slice(&a.value)) {
+                (Some(k), Some(v)) => self.attr_buf.push((k, v)),
+                _ => self.attr_of = usize::MAX,
+            }
+        }
+        Ok(s)
+    }
+
+    /// A slice of the text that `b` (bytes borrowed from it) is.
+    fn slice(&self, b: &[u8]) -> Option<&'i str> {
+        let start = (b.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        self.text.get(start..start.checked_add(b.len())?)
+    }
+
+    /// An element's name.
+    fn tag(&self, s: &BytesStart<'_>) -> Cow<'i, str> {
+        let n = s.name();
+        match self.slice(n.as_ref()) {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Owned(String::from_utf8_lossy(n.as_ref()).into_owned()),
+        }
+    }
+
+    /// The values of the attributes `keys` of the element at `pos` (the references in them
+    /// resolved): those [`Pull::checked`] kept when it is the element last opened, else read
+    /// again (the look ahead of [`XmlReader::param_names`]).
+    fn attrs<const N: usize>(&self, s: &BytesStart<'_>, pos: usize, keys: [&str; N]) -> Result<[Option<Cow<'i, str>>; N], ValueError> {
+        let mut out = [const { None }; N];
+        if self.attr_of == pos {
+            // The element just checked: its attributes are kept.
+            for &(key, value) in &self.attr_buf {
+                if let Some(k) = keys.iter().position(|k| *k == key) {
+                    out[k] = Some(unescape(value).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+                }
+            }
+            return Ok(out);
+        }
+        for a in s.attributes() {
+            let a = a.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?;
+            let Some(k) = keys.iter().position(|k| k.as_bytes() == a.key.as_ref()) else { continue };
+            let v = match self.slice(&a.value) {
+                Some(t) => unescape(t),
+                None => unescape(&String::from_utf8_lossy(&a.value)).map(|c| Cow::Owned(c.into_owned())),
+            };
+            out[k] = Some(v.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+        }
+        Ok(out)
+    }
+
+    /// The error of an element the text ends inside.
+    fn unclosed(&self, pos: usize) -> ValueError {
+        located(self.text, pos, None, "XML: the element is not closed (the text ends inside it)")
+    }
+
+    /// The text of the element opened at `pos`, up to its end: its character data joined
+    /// (comments and the text of child elements passed over), and the first child element
+    /// (where and which) if it has one.
+    fn content(&mut self, pos: usize) -> Result<(Cow<'i, str>, Option<Child<'i>>), ValueError> {
+        let mut text: Option<Cow<'i, str>> = None;
+        let mut child = None;
+        let mut depth = 0usize;
+        loop {
+            let (q, ev) = self.next()?;
+            match ev {
+                Ev::Text(raw, cdata) if depth == 0 => {
+                    let t = if cdata { Cow::Borrowed(raw) } else { unescape(raw).map_err(|e| located(self.text, q, None, format!("XML: {e}")))? };
+                    text = Some(match text {
+                        None => t,
+                        Some(a) => Cow::Owned(a.into_owned() + &t),
+                    });
+                }
+                Ev::Open(s) => {
+                    if depth == 0 && child.is_none() {
+                        child = Some((q, self.tag(&s)));
+                    }
+                    depth += 1;
+                }
+                Ev::Close if depth == 0 => break,
+                Ev::Close => depth -= 1,
+                Ev::Eof => return Err(self.unclosed(pos)),
+                Ev::Text(..) | Ev::Comment(_) => {}
+            }
+        }
+        Ok((text.unwrap_or_default(), child))
+    }
+
+}
+
+/// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character
+/// beyond ASCII; not starting with a digit, `-` or `.`).
+fn is_name(n: &[u8]) -> bool {
+    let start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
+    n.first().is_some_and(|&b| start(b)) && n.iter().all(|&b| start(b) || b.is_ascii_digit() || b == b'-' || b == b'.')
+}
+
+/// Character data or an attribute value with XML's five entities and character references
+/// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.
+fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
+    let Some(first) = memchr::memchr2(b'&', b'\r', raw.as_bytes()) else { return Ok(Cow::Borrowed(raw)) };
+    let mut out = String::with_capacity(raw.len());
+    out.push_str(&raw[..first]);
+    let mut rest = &raw[first..];
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '\r' => {
+                out.push('\n');
+                rest = rest.strip_prefix("\r\n").unwrap_or(&rest[1..]);
+            }
+            '&' => {
+                let end = rest.find(';').filter(|&e| e <= 12).ok_or_else(|| format!("{:?}: a bare & (write &amp;)", &rest[..rest.len().min(12)]))?;
+                let name = &rest[1..end];
+                let ch = match name {
+                    "lt" => '<',
+                    "gt" => '>',
+                    "amp" => '&',
+                    "apos" => '\'',
+                    "quot" => '"',
+                    _ => {
+                        let n = match name.strip_prefix("#x") {
+                            Some(h) => u32::from_str_radix(h, 16).ok(),
+                            None => name.strip_prefix('#').and_then(|d| d.parse().ok()),
+                        };
+                        match n.and_then(char::from_u32) {
+                            Some(ch) if ch >= ' ' || matches!(ch, '\t' | '\n' | '\r') => ch,
+                            Some(_) => return Err(format!("&{name};: a character XML 1.0 does not allow")),
+                            None if name.starts_with('#') => return Err(format!("&{name};: not a character")),
+                            None => return Err(format!("&{name};: an unknown entity (XML's five are known; a DTD is refused)")),
+                        }
+                    }
+                };
+                out.push(ch);
+                rest = &rest[end + 1..];
+            }
+            _ => {
+                let next = memchr::memchr2(b'&', b'\r', rest.as_bytes()).unwrap_or(rest.len());
+                out.push_str(&rest[..next]);
+                rest = &rest[next..];
+            }
+        }
+    }
+    Ok(Cow::Owned(out))
+}
+
+/// Line and column (from 1, in characters) of byte `pos` of `text`.
+fn text_pos(text: &str, pos: usize) -> (usize, usize) {
+    let mut pos = pos.min(text.len());
+    while !text.is_char_boundary(pos) {
+        pos -= 1;
+    }
+    let before = &text.as_bytes()[..pos];
+    let line = 1 + memchr::memchr_iter(b'\n', before).count();
+    let start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
+    (line, 1 + text[start..pos].chars().count())
+}
+
+/// An XML reader's located error: `line L, column C: ` of byte `pos` of `text`, then
+/// `object O: ` or `object O, member M: ` when `place` names the object (and the member, `None`
+/// at the object's own level), then `msg`; its offset is `pos`. Shared by the packfile and
+/// tagfile XML readers.
+pub(crate) fn located(text: &str, pos: usize, place: Option<(&str, Option<&dyn std::fmt::Display>)>, msg: impl std::fmt::Display) -> ValueError {
+    let (line, col) = text_pos(text, pos);
+    let place = match place {
+        Some((object, None)) => format!("object {object}: "),
+        Some((object, Some(member))) => format!("object {object}, member {member}: "),
+        None => String::new(),
+    };
+    ValueError::invalid(pos as u64, format!("line {line}, column {col}: {place}{msg}"))
+}
+
+/// An object name as a pointer gives it, before the object is known: pointers may point forward.
+#[derive(Default)]
+struct Slot {
+    /// The object of that name (its index), once read.
+    object: Option<u32>,
+    /// Where the name was first used while no object had it: the error if none ever does.
+    first_use: Option<(usize, String, Option<String>, String)>,
+}
+
+struct XmlReader<'i, 's> {
+    pull: Pull<'i>,
+    sources: Vec<&'s dyn ClassSource>,
     rules: LayoutRules,
     classes: ClassSet,
     /// Per class name: whether it was copied into `classes` (and from which source).
     chosen: HashMap<String, usize>,
-    names: HashMap<&'x str, Handle>,
+    /// Per object name, its slot: values name objects by slot (`Handle(slot)`) until the
+    /// section is read, then by object.
+    names: RefCell<HashMap<Cow<'i, str>, u32>>,
+    slots: RefCell<Vec<Slot>>,
     /// Per class: its members with its ancestors' first (once the classes are chosen).
-    members: RefCell<HashMap<String, Rc<[Member]>>>,
+    members: HashMap<String, Rc<[Member]>>,
     /// What the objects' `hkgen:object` notes may still place (the bytes of the input): each
     /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
     /// make the writer allocate beyond the input's size.
-    note_budget: std::cell::Cell<usize>,
+    note_budget: usize,
     /// Whether a note gave a pointer into another section (checked against the container).
-    section_refs: std::cell::Cell<bool>,
+    section_refs: bool,
 }
 
 /// Where a value is read: the object's name and the member path.
@@ -1013,125 +1346,147 @@ struct At<'a> {
     path: Path<'a>,
 }
 
-/// Parses XML text with roxmltree, which refuses any DTD (so no entity beyond XML's five); the
-/// error is located by line and column. Shared by the packfile and tagfile XML readers.
-pub(crate) fn parse(text: &str) -> Result<roxmltree::Document<'_>, ValueError> {
-    roxmltree::Document::parse(text).map_err(|e| {
-        let p = e.pos();
-        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
-    })
+/// A top-level object as read: where it and its `hkgen:object` note are.
+struct ObjectAt<'i> {
+    pos: usize,
+    name: Cow<'i, str>,
+    note: Option<(usize, &'i str)>,
 }
 
-/// The element children of `n` (text, comments and processing instructions passed over).
-pub(crate) fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
-    n.children().filter(|c| c.is_element())
-}
-
-/// An XML reader's located error: `line L, column C: ` of `node`, then `object O: ` or
-/// `object O, member M: ` when `place` names the object (and the member, `None` at the object's
-/// own level), then `msg`. Shared by the packfile and tagfile XML readers.
-pub(crate) fn located(
-    xml: &roxmltree::Document<'_>,
-    node: roxmltree::Node<'_, '_>,
-    place: Option<(&str, Option<&dyn std::fmt::Display>)>,
-    msg: impl std::fmt::Display,
-) -> ValueError {
-    let p = xml.text_pos_at(node.range().start);
-    let place = match place {
-        Some((object, None)) => format!("object {object}: "),
-        Some((object, Some(member))) => format!("object {object}, member {member}: "),
-        None => String::new(),
-    };
-    ValueError::invalid(node.range().start as u64, format!("line {}, column {}: {place}{msg}", p.row, p.col))
-}
-
-impl<'x, 'i> XmlReader<'x, 'i, '_> {
-    fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
+impl<'i> XmlReader<'i, '_> {
+    fn err(&self, pos: usize, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
         let place = at.map(|a| (a.object, (!a.path.is_root()).then_some(&a.path as &dyn std::fmt::Display)));
-        located(self.xml, node, place, msg)
+        located(self.pull.text, pos, place, msg)
     }
 
-    fn document(mut self, order: ObjectOrder) -> Result<Document> {
-        let root = self.xml.root_element();
-        if root.tag_name().name() != "hkpackfile" {
-            return Err(self.err(root, None, format!("<{}> where <hkpackfile> belongs", root.tag_name().name())).into());
+    /// The slot of an object name (a new one the first time it is seen); `used` tells where
+    /// and how a use before its object is reported if no object has the name.
+    fn slot(&self, name: &str, used: Option<(usize, &At<'_>, String)>) -> u32 {
+        let mut names = self.names.borrow_mut();
+        let mut slots = self.slots.borrow_mut();
+        let k = match names.get(name) {
+            Some(&k) => k,
+            None => {
+                let k = slots.len() as u32;
+                slots.push(Slot::default());
+                names.insert(Cow::Owned(name.to_owned()), k);
+                k
+            }
+        };
+        let s = &mut slots[k as usize];
+        if let (None, None, Some((pos, at, msg))) = (s.object, &s.first_use, used) {
+            s.first_use = Some((pos, at.object.to_owned(), (!at.path.is_root()).then(|| at.path.to_string()), msg));
         }
-        let classversion: u32 = match root.attribute("classversion") {
-            Some(v) => v.trim().parse().map_err(|_| self.err(root, None, format!("classversion {v:?} is not a number")))?,
-            None => return Err(self.err(root, None, "<hkpackfile> without classversion").into()),
+        k
+    }
+
+    fn document(mut self, root_pos: usize, root: &BytesStart<'_>, order: ObjectOrder) -> Result<Document> {
+        let [classversion, contents, top] = self.pull.attrs(root, root_pos, ["classversion", "contentsversion", "toplevelobject"])?;
+        let classversion: u32 = match classversion {
+            Some(v) => v.trim().parse().map_err(|_| self.err(root_pos, None, format!("classversion {v:?} is not a number")))?,
+            None => return Err(self.err(root_pos, None, "<hkpackfile> without classversion").into()),
         };
         if !matches!(classversion, 5..=11) {
-            return Err(self.err(root, None, format!("classversion {classversion}: packfile XML has 5 to 11")).into());
+            return Err(self.err(root_pos, None, format!("classversion {classversion}: packfile XML has 5 to 11")).into());
         }
-        let contents = root.attribute("contentsversion").ok_or_else(|| self.err(root, None, "<hkpackfile> without contentsversion"))?;
-        let mut data = None;
-        for s in elements(root) {
-            if s.tag_name().name() != "hksection" {
-                return Err(self.err(s, None, format!("<{}> where <hksection> belongs", s.tag_name().name())).into());
-            }
-            match s.attribute("name") {
-                Some(DATA) if data.is_none() => data = Some(s),
-                Some(DATA) => return Err(self.err(s, None, "a second __data__ section").into()),
-                other => return Err(self.err(s, None, format!("section {other:?}: only __data__ holds objects")).into()),
+        let contents = contents.ok_or_else(|| self.err(root_pos, None, "<hkpackfile> without contentsversion"))?;
+        let mut data = false;
+        let mut container_note: Option<(usize, &'i str)> = None;
+        let mut objects: Vec<ObjectAt<'i>> = Vec::new();
+        let mut out: Vec<Object> = Vec::new();
+        let mut signatures: HashMap<String, u32> = HashMap::new();
+        loop {
+            let (p, ev) = self.pull.next()?;
+            match ev {
+                Ev::Open(s) => {
+                    let tag = self.pull.tag(&s);
+                    if tag != "hksection" {
+                        return Err(self.err(p, None, format!("<{tag}> where <hksection> belongs")).into());
+                    }
+                    let [name] = self.pull.attrs(&s, p, ["name"])?;
+                    match name.as_deref() {
+                        Some(DATA) if !data => data = true,
+                        Some(DATA) => return Err(self.err(p, None, "a second __data__ section").into()),
+                        other => return Err(self.err(p, None, format!("section {other:?}: only __data__ holds objects")).into()),
+                    }
+                    self.section(p, &mut objects, &mut out, &mut signatures)?;
+                }
+                Ev::Comment(c) => {
+                    if container_note.is_none() && c.trim_start().starts_with(CONTAINER_NOTE) {
+                        container_note = Some((p, c));
+                    }
+                }
+                Ev::Text(..) => {}
+                Ev::Close => break,
+                Ev::Eof => return Err(self.pull.unclosed(root_pos).into()),
             }
         }
-        let objects: Vec<roxmltree::Node<'x, 'i>> = match data {
-            Some(d) => elements(d).collect(),
-            None => Vec::new(),
+        // After the root element: comments, processing instructions and white space only.
+        loop {
+            match self.pull.next()? {
+                (_, Ev::Eof) => break,
+                (_, Ev::Comment(_)) => {}
+                (_, Ev::Text(t, false)) if t.trim_ascii().is_empty() => {}
+                (p, _) => return Err(self.err(p, None, "XML: content after the root element").into()),
+            }
+        }
+        // Every name a pointer or note gave is an object's: slots become handles.
+        let slot_objects: Vec<u32> = {
+            let slots = self.slots.borrow();
+            let mut v = Vec::with_capacity(slots.len());
+            for s in slots.iter() {
+                match (s.object, &s.first_use) {
+                    (Some(o), _) => v.push(o),
+                    (None, Some((pos, object, member, msg))) => {
+                        let member = member.as_ref().map(|m| m as &dyn std::fmt::Display);
+                        return Err(located(self.pull.text, *pos, Some((object, member)), msg).into());
+                    }
+                    // A slot is made for a use or for an object.
+                    (None, None) => v.push(0),
+                }
+            }
+            v
         };
-        // Names first: pointers may point forward.
-        for (i, o) in objects.iter().enumerate() {
-            if o.tag_name().name() != "hkobject" {
-                return Err(self.err(*o, None, format!("<{}> where <hkobject> belongs", o.tag_name().name())).into());
-            }
-            let name = o.attribute("name").ok_or_else(|| self.err(*o, None, "a top-level <hkobject> without a name"))?;
-            if self.names.insert(name, Handle(i as u32)).is_some() {
-                return Err(self.err(*o, None, format!("a second object named {name:?}")).into());
-            }
-        }
-        let mut signatures: HashMap<&str, u32> = HashMap::new();
-        let mut object_classes = Vec::with_capacity(objects.len());
-        for o in &objects {
-            let name = o.attribute("name").unwrap_or_default();
-            let at = At { object: name, path: Path::Root("") };
-            let class = o.attribute("class").ok_or_else(|| self.err(*o, Some(&at), "<hkobject> without a class"))?;
-            let signature = match o.attribute("signature") {
-                Some(s) => Some(parse_u64(s).filter(|&v| v <= u64::from(u32::MAX)).ok_or_else(|| self.err(*o, Some(&at), format!("signature {s:?} is not a 32-bit number")))? as u32),
-                None => None,
+        if slot_objects.iter().enumerate().any(|(k, &o)| k as u32 != o) {
+            let map = |r: &mut Ref| match r {
+                Ref::Object(h) | Ref::Inside(h, _) => *h = Handle(slot_objects[h.0 as usize]),
+                _ => {}
             };
-            let k = self.choose(*o, &at, class, signature)?;
-            if !signatures.contains_key(class) {
-                signatures.insert(class, signature.or_else(|| self.sources[k].signature(class)).unwrap_or(0));
+            let mut map = map;
+            for o in &mut out {
+                if let Body::Typed(values) = &mut o.body {
+                    values.iter_mut().for_each(|v| refs_mut(v, &mut map));
+                }
             }
-            object_classes.push(class);
         }
-        let mut out = Vec::with_capacity(objects.len());
-        for (o, class) in objects.iter().zip(&object_classes) {
-            let name = o.attribute("name").unwrap_or_default();
-            let at = At { object: name, path: Path::Root("") };
-            let values = self.members(*o, class, &at, 0)?;
-            let mut object = Object { class: (*class).to_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() };
-            self.object_note(*o, &at, &mut object)?;
-            out.push(object);
-        }
-        let root_handle = match root.attribute("toplevelobject") {
-            Some(n) => Some(*self.names.get(n).ok_or_else(|| self.err(root, None, format!("toplevelobject {n:?} names no object")))?),
+        let root_handle = match top {
+            Some(n) => {
+                let k = self.names.borrow().get(&*n).copied();
+                let o = k.and_then(|k| self.slots.borrow()[k as usize].object);
+                Some(Handle(o.ok_or_else(|| self.err(root_pos, None, format!("toplevelobject {n:?} names no object")))?))
+            }
             // The packfile's header names an object: the first, as Havok's packer writes it.
-            None => (!objects.is_empty()).then_some(Handle(0)),
+            None => (!out.is_empty()).then_some(Handle(0)),
         };
-        let placeholder = PackFile { header: stock_header(classversion, contents, self.rules), sections: Vec::new() };
+        let placeholder = PackFile { header: stock_header(classversion, &contents, self.rules), sections: Vec::new() };
         let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None };
+        // A note must come back from the binary: one its values do not fit would be dropped.
+        if let Some(i) = doc.first_unkept().map_err(|e| self.err(root_pos, None, e))? {
+            let o = &objects[i];
+            let at = At { object: &o.name, path: Path::Root("") };
+            let pos = o.note.map_or(o.pos, |n| n.0);
+            return Err(self.err(pos, Some(&at), format!("{OBJECT_NOTE}: the note does not fit the object's values (its places, end or padding are not where writing these values puts them, or the stock layout gives them anyway); without the note the object is laid out the stock way")).into());
+        }
         if order == ObjectOrder::Havok {
             let o = havok_order(&doc);
             reorder(&mut doc, &o)?;
         }
         let classes: Vec<(&str, u32)> = doc.objects.iter().map(|o| (o.class.as_str(), signatures.get(o.class.as_str()).copied().unwrap_or(0))).collect();
-        let (mut file, mut class_refs) = stock_container(classversion, contents, self.rules, &classes, doc.root);
+        let (mut file, mut class_refs) = stock_container(classversion, &contents, self.rules, &classes, doc.root);
         let mut restored = false;
         // The container the XML was written from (see `write`), where it states one for this layout.
-        let note = root.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(CONTAINER_NOTE)));
-        if let Some(n) = note {
-            let hex = n.text().unwrap_or_default().trim_start().trim_start_matches(CONTAINER_NOTE).trim();
+        if let Some((n, text)) = container_note {
+            let hex = text.trim_start().trim_start_matches(CONTAINER_NOTE).trim();
             let bytes = from_hex(hex).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: not hex digits")))?;
             let kept = PackFile::read(&bytes).map_err(|e| self.err(n, None, format!("{CONTAINER_NOTE}: {e}")))?;
             if kept.header.layout == self.rules && kept.header.file_version == classversion {
@@ -1149,7 +1504,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         // Pointers into other sections: into the container's, within their bytes; without the
         // container they point at nothing written, and are null.
         let mut outside = None;
-        for (i, o) in doc.objects.iter_mut().enumerate().filter(|_| self.section_refs.get()) {
+        for (i, o) in doc.objects.iter_mut().enumerate().filter(|_| self.section_refs) {
             let Body::Typed(values) = &mut o.body else { continue };
             values.iter_mut().for_each(|v| {
                 refs_mut(v, &mut |r| {
@@ -1165,22 +1520,66 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             });
         }
         if let Some((i, s, off)) = outside {
-            return Err(self.err(root, None, format!("object {i}: a pointer to {off:#x} in section {s}, which the container does not hold")).into());
+            return Err(self.err(root_pos, None, format!("object {i}: a pointer to {off:#x} in section {s}, which the container does not hold")).into());
         }
         doc.file = file;
         Ok(doc)
     }
 
-    /// Applies the object's `hkgen:object` comment (see [`XmlWriter::object_note`]).
-    fn object_note(&self, node: roxmltree::Node<'_, '_>, at: &At<'_>, object: &mut Object) -> Result<(), ValueError> {
-        let Some(n) = node.children().find(|c| c.is_comment() && c.text().is_some_and(|t| t.trim_start().starts_with(OBJECT_NOTE))) else { return Ok(()) };
-        let text = n.text().unwrap_or_default().trim_start().trim_start_matches(OBJECT_NOTE);
+    /// The objects of `__data__` (opened at `pos`), each with its class chosen, its values read
+    /// and its note applied.
+    fn section(&mut self, pos: usize, objects: &mut Vec<ObjectAt<'i>>, out: &mut Vec<Object>, signatures: &mut HashMap<String, u32>) -> Result<(), ValueError> {
+        loop {
+            let (p, ev) = self.pull.next()?;
+            let s = match ev {
+                Ev::Open(s) => s,
+                Ev::Comment(_) | Ev::Text(..) => continue,
+                Ev::Close => return Ok(()),
+                Ev::Eof => return Err(self.pull.unclosed(pos)),
+            };
+            let tag = self.pull.tag(&s);
+            if tag != "hkobject" {
+                return Err(self.err(p, None, format!("<{tag}> where <hkobject> belongs")));
+            }
+            let [name, class, signature] = self.pull.attrs(&s, p, ["name", "class", "signature"])?;
+            let name = name.ok_or_else(|| self.err(p, None, "a top-level <hkobject> without a name"))?;
+            let k = self.slot(&name, None);
+            let index = out.len() as u32;
+            match &mut self.slots.get_mut()[k as usize] {
+                Slot { object: Some(_), .. } => return Err(self.err(p, None, format!("a second object named {name:?}"))),
+                slot => slot.object = Some(index),
+            }
+            let at = At { object: &name, path: Path::Root("") };
+            let class = class.ok_or_else(|| self.err(p, Some(&at), "<hkobject> without a class"))?;
+            let signature = match signature {
+                Some(s) => Some(parse_u64(&s).filter(|&v| v <= u64::from(u32::MAX)).ok_or_else(|| self.err(p, Some(&at), format!("signature {s:?} is not a 32-bit number")))? as u32),
+                None => None,
+            };
+            let k = self.choose(p, &at, &class, signature)?;
+            if !signatures.contains_key(&*class) {
+                signatures.insert(class.to_string(), signature.or_else(|| self.sources[k].signature(&class)).unwrap_or(0));
+            }
+            let mut note = None;
+            let values = self.members(p, &class, &at, 0, Some(&mut note))?;
+            let mut object = Object { class: class.into_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() };
+            if let Some((n, text)) = note {
+                self.object_note(n, text, &at, &mut object)?;
+            }
+            out.push(object);
+            objects.push(ObjectAt { pos: p, name, note });
+        }
+    }
+
+    /// Applies the object's `hkgen:object` comment at `n` (see [`XmlWriter::object_note`]).
+    fn object_note(&mut self, n: usize, text: &str, at: &At<'_>, object: &mut Object) -> Result<(), ValueError> {
+        let text = text.trim_start().trim_start_matches(OBJECT_NOTE);
         let bad = |what: &str| self.err(n, Some(at), format!("{OBJECT_NOTE}: {what}"));
         let pair = |t: &str| -> Result<(u32, u32), ValueError> {
             let (a, b) = t.split_once(':').ok_or_else(|| bad(&format!("{t:?} is not from:to")))?;
             Ok((a.parse().map_err(|_| bad(&format!("{a:?} is not an offset")))?, b.parse().map_err(|_| bad(&format!("{b:?} is not an offset")))?))
         };
         let mut targets: HashMap<usize, Ref> = HashMap::new();
+        let mut section_refs = false;
         for item in text.split_ascii_whitespace() {
             let (key, value) = item.split_once('=').ok_or_else(|| bad(&format!("{item:?} is not key=value")))?;
             match key {
@@ -1202,10 +1601,13 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                         let off: u32 = off.parse().map_err(|_| bad(&format!("{off:?} is not an offset")))?;
                         let r = match to.strip_prefix('s').and_then(|s| s.parse::<u32>().ok()) {
                             Some(section) => {
-                                self.section_refs.set(true);
+                                section_refs = true;
                                 Ref::Section(section, off)
                             }
-                            None => Ref::Inside(*self.names.get(to).ok_or_else(|| bad(&format!("{to:?} names no object")))?, off),
+                            None => {
+                                let note_at = At { object: at.object, path: Path::Root("") };
+                                Ref::Inside(Handle(self.slot(to, Some((n, &note_at, format!("{OBJECT_NOTE}: {to:?} names no object"))))), off)
+                            }
                         };
                         targets.insert(k, r);
                     }
@@ -1223,11 +1625,12 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
             .chain(targets.values().map(|r| match r { Ref::Inside(_, off) | Ref::Section(_, off) => *off as usize, _ => 0 }))
             .max()
             .unwrap_or(0);
-        let left = self.note_budget.get();
+        let left = self.note_budget;
         if reach > left {
             return Err(bad(&format!("offsets up to {reach} exceed the {left} bytes the input has left for them")));
         }
-        self.note_budget.set(left - reach);
+        self.note_budget = left - reach;
+        self.section_refs |= section_refs;
         if !targets.is_empty() {
             let Body::Typed(values) = &mut object.body else { return Ok(()) };
             let mut k = 0usize;
@@ -1244,18 +1647,53 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                 })
             });
             if let Some(k) = wrong.or(targets.keys().next().copied()) {
-                return Err(bad(&format!("pointer {k} is not a null pointer of the object")));
+                return Err(self.err(n, Some(at), format!("{OBJECT_NOTE}: pointer {k} is not a null pointer of the object")));
             }
         }
         Ok(())
     }
 
+    /// The names of the parameters of the object whose start tag the reader just read (a look
+    /// ahead with a second reader, which stops at the object's end or at anything it cannot
+    /// read: the main reader reports that).
+    fn param_names(&self) -> Vec<Cow<'i, str>> {
+        let mut names = Vec::new();
+        if self.pull.close_next {
+            return names;
+        }
+        let from = self.pull.pos();
+        let Some(rest) = self.pull.text.get(from..) else { return names };
+        let mut ahead = quick_xml::Reader::from_str(rest);
+        ahead.config_mut().trim_text(false);
+        let mut depth = 0usize;
+        loop {
+            let (s, open) = match ahead.read_event() {
+                Ok(Event::Start(s)) => (s, true),
+                Ok(Event::Empty(s)) => (s, false),
+                Ok(Event::End(_)) if depth == 0 => break,
+                Ok(Event::End(_)) => {
+                    depth -= 1;
+                    continue;
+                }
+                Ok(Event::Eof) | Err(_) => break,
+                Ok(_) => continue,
+            };
+            if depth == 0 && s.name().as_ref() == b"hkparam" {
+                if let Ok([Some(n)]) = self.pull.attrs(&s, from, ["name"]) {
+                    names.push(n);
+                }
+            }
+            depth += usize::from(open);
+        }
+        names
+    }
+
     /// The source that describes `class` (copied into `self.classes` on first use).
-    fn choose(&mut self, node: roxmltree::Node<'_, '_>, at: &At<'_>, class: &str, signature: Option<u32>) -> Result<usize, ValueError> {
+    fn choose(&mut self, pos: usize, at: &At<'_>, class: &str, signature: Option<u32>) -> Result<usize, ValueError> {
         if let Some(&k) = self.chosen.get(class) {
             return Ok(k);
         }
-        let params: Vec<&str> = elements(node).filter_map(|p| p.attribute("name")).collect();
+        let params = self.param_names();
         // First a source whose class knows every parameter; else the first that has the class
         // (whose members then name the parameter it lacks).
         for all_params in [true, false] {
@@ -1280,75 +1718,112 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                     continue;
                 }
                 if super::layout::Layouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
-                    return Err(self.err(node, Some(at), format!("class {class} does not lay out under {}", self.rules)));
+                    return Err(self.err(pos, Some(at), format!("class {class} does not lay out under {}", self.rules)));
                 }
                 self.chosen.insert(class.to_owned(), k);
                 return Ok(k);
             }
         }
         let sig = signature.map(|s| format!(" with signature {s:#x}")).unwrap_or_default();
-        Err(self.err(node, Some(at), format!("unknown class {class}{sig} (no class schema has it)")))
+        Err(self.err(pos, Some(at), format!("unknown class {class}{sig} (no class schema has it)")))
     }
 
     /// [`members_of`], once per class.
-    fn members_of(&self, class: &str) -> Rc<[Member]> {
-        if let Some(m) = self.members.borrow().get(class) {
+    fn members_of(&mut self, class: &str) -> Rc<[Member]> {
+        if let Some(m) = self.members.get(class) {
             return m.clone();
         }
         let m: Rc<[Member]> = members_of(&self.classes, class).into_iter().cloned().collect();
-        self.members.borrow_mut().insert(class.to_owned(), m.clone());
+        self.members.insert(class.to_owned(), m.clone());
         m
     }
 
-    fn members(&self, node: roxmltree::Node<'_, '_>, class: &str, at: &At<'_>, depth: usize) -> Result<Vec<Value>, ValueError> {
+    /// The members of an `<hkobject>` (opened at `pos`) up to its end; `note` takes its first
+    /// `hkgen:object` comment.
+    fn members(&mut self, pos: usize, class: &str, at: &At<'_>, depth: usize, mut note: Option<&mut Option<(usize, &'i str)>>) -> Result<Vec<Value>, ValueError> {
         if depth > MAX_DEPTH {
-            return Err(self.err(node, Some(at), format!("objects nested more than {MAX_DEPTH} deep")));
+            return Err(self.err(pos, Some(at), format!("objects nested more than {MAX_DEPTH} deep")));
         }
         let members = self.members_of(class);
-        let mut values: Vec<Option<Value>> = vec![None; members.len()];
-        for p in elements(node) {
-            if p.tag_name().name() != "hkparam" {
-                return Err(self.err(p, Some(at), format!("<{}> where <hkparam> belongs", p.tag_name().name())));
+        // The values in place, with which were given (a bit per member where they are few).
+        let mut values: Vec<Value> = (0..members.len()).map(|_| Value::Void).collect();
+        let mut given_few = 0u64;
+        let mut given_many = vec![false; if members.len() > 64 { members.len() } else { 0 }];
+        let mut given = |i: usize| -> bool {
+            match given_many.get_mut(i) {
+                Some(g) => std::mem::replace(g, true),
+                None => {
+                    let was = given_few & 1 << i != 0;
+                    given_few |= 1 << i;
+                    was
+                }
             }
-            let name = p.attribute("name").ok_or_else(|| self.err(p, Some(at), "<hkparam> without a name"))?;
-            let sub = At { object: at.object, path: Path::Member(&at.path, name) };
-            let i = members.iter().position(|m| m.name == name).ok_or_else(|| self.err(p, Some(at), format!("unknown member {name} of {class}")))?;
-            if values[i].is_some() {
+        };
+        // Parameters mostly come in member order: the next member is tried first.
+        let mut next = 0usize;
+        loop {
+            let (p, ev) = self.pull.next()?;
+            let s = match ev {
+                Ev::Open(s) => s,
+                Ev::Comment(c) => {
+                    if let Some(n) = note.as_deref_mut().filter(|n| n.is_none() && c.trim_start().starts_with(OBJECT_NOTE)) {
+                        *n = Some((p, c));
+                    }
+                    continue;
+                }
+                Ev::Text(..) => continue,
+                Ev::Close => break,
+                Ev::Eof => return Err(self.pull.unclosed(pos)),
+            };
+            let tag = self.pull.tag(&s);
+            if tag != "hkparam" {
+                return Err(self.err(p, Some(at), format!("<{tag}> where <hkparam> belongs")));
+            }
+            let [name, numelements] = self.pull.attrs(&s, p, ["name", "numelements"])?;
+            let name = name.ok_or_else(|| self.err(p, Some(at), "<hkparam> without a name"))?;
+            let sub = At { object: at.object, path: Path::Member(&at.path, &name) };
+            let i = match members.get(next) {
+                Some(m) if m.name == *name => next,
+                _ => members.iter().position(|m| m.name == *name).ok_or_else(|| self.err(p, Some(at), format!("unknown member {name} of {class}")))?,
+            };
+            next = i + 1;
+            if given(i) {
                 return Err(self.err(p, Some(&sub), "a second value"));
             }
-            values[i] = Some(self.param(p, &members[i], &sub, depth)?);
+            values[i] = self.param(p, numelements.as_deref(), &members[i], &sub, depth)?;
         }
-        members
-            .iter()
-            .zip(values)
-            .map(|(m, v)| match v {
-                Some(v) => Ok(v),
-                None if m.name == HIDDEN => Err(self.err(node, Some(at), format!("{class}'s hidden bytes are missing"))),
-                None => zero_value(&self.classes, m, m.ty, 0).map_err(|e| self.err(node, Some(at), e)),
-            })
-            .collect()
+        for (i, m) in members.iter().enumerate() {
+            if given(i) {
+                continue;
+            }
+            if m.name == HIDDEN {
+                return Err(self.err(pos, Some(at), format!("{class}'s hidden bytes are missing")));
+            }
+            values[i] = zero_value(&self.classes, m, m.ty, 0).map_err(|e| self.err(pos, Some(at), e))?;
+        }
+        Ok(values)
     }
 
-    fn param(&self, p: roxmltree::Node<'_, '_>, m: &Member, at: &At<'_>, depth: usize) -> Result<Value, ValueError> {
+    /// The value of an `<hkparam>` (opened at `p`) up to its end.
+    fn param(&mut self, p: usize, numelements: Option<&str>, m: &Member, at: &At<'_>, depth: usize) -> Result<Value, ValueError> {
         // `numelements` must be a count, but where it disagrees with the text the text's
         // elements are the array (two of HavokLib's test files say 7 and 1 for arrays that hold
         // 1 and 0).
-        if let Some(n) = p.attribute("numelements") {
-            n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?;
-        }
+        let hint = match numelements {
+            Some(n) => Some(n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?),
+            None => None,
+        };
         if m.name == HIDDEN {
-            let t = p.text().unwrap_or_default().trim();
+            let (t, _) = self.pull.content(p)?;
+            let t = t.trim();
             if !t.len().is_multiple_of(2) {
                 return Err(self.err(p, Some(at), "hidden bytes are not pairs of hex digits"));
             }
-            let bytes = (0..t.len() / 2)
-                .map(|k| u8::from_str_radix(t.get(2 * k..2 * k + 2).unwrap_or("x"), 16).map_err(|_| self.err(p, Some(at), "hidden bytes are not hex")))
-                .collect::<Result<_, _>>()?;
-            return Ok(Value::Opaque(bytes));
+            return from_hex(t).map(Value::Opaque).ok_or_else(|| self.err(p, Some(at), "hidden bytes are not hex"));
         }
         match m.ty {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
-                let items = self.items(p, m, m.subtype, at, depth, None)?;
+                let items = self.items(p, m, m.subtype, at, depth, hint, None)?;
                 Ok(match m.ty {
                     MemberType::RelArray => Value::RelArray(items),
                     MemberType::Array => Value::Array(Array::new(items)),
@@ -1356,20 +1831,27 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
                 })
             }
             _ if m.c_array_size > 0 => {
-                let items = self.items(p, m, m.ty, at, depth, Some(m.c_array_size as usize))?;
+                let items = self.items(p, m, m.ty, at, depth, hint, Some(m.c_array_size as usize))?;
                 Ok(Value::CArray(items))
             }
             MemberType::Struct => {
                 let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "a struct member without a class"))?;
-                let mut kids = elements(p);
-                let (Some(o), None) = (kids.next(), kids.next()) else {
-                    return Err(self.err(p, Some(at), "a struct member holds one <hkobject>"));
-                };
-                Ok(Value::Struct(self.members(o, class, at, depth + 1)?))
+                let mut value = None;
+                loop {
+                    let (q, ev) = self.pull.next()?;
+                    match ev {
+                        Ev::Open(_) if value.is_none() => value = Some(self.members(q, class, at, depth + 1, None)?),
+                        Ev::Open(_) => return Err(self.err(p, Some(at), "a struct member holds one <hkobject>")),
+                        Ev::Comment(_) | Ev::Text(..) => {}
+                        Ev::Close => break,
+                        Ev::Eof => return Err(self.pull.unclosed(p)),
+                    }
+                }
+                Ok(Value::Struct(value.ok_or_else(|| self.err(p, Some(at), "a struct member holds one <hkobject>"))?))
             }
-            MemberType::CString | MemberType::StringPtr => Ok(Value::Str(text_bytes(&string_text(p)))),
+            MemberType::CString | MemberType::StringPtr => Ok(Value::Str(text_bytes(&self.pull.content(p)?.0))),
             ty => {
-                let text = string_text(p);
+                let (text, _) = self.pull.content(p)?;
                 let mut toks = Tokens::new(&text);
                 let v = self.token(p, m, ty, &mut toks, at)?;
                 if toks.next().is_some() {
@@ -1380,42 +1862,66 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         }
     }
 
-    /// The elements of an array (`count` is `None`) or of a C array (exactly `count`).
-    fn items(&self, p: roxmltree::Node<'_, '_>, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
+    /// The elements of an array (`count` is `None`; `hint` is its `numelements`) or of a C
+    /// array (exactly `count`), up to the end of the `<hkparam>` opened at `p`.
+    #[allow(clippy::too_many_arguments)]
+    fn items(&mut self, p: usize, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, hint: Option<usize>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
         match ty {
             MemberType::Struct => {
-                let mut items = Vec::new();
                 let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "an array of structs without a class"))?;
-                for (i, o) in elements(p).enumerate() {
-                    if o.tag_name().name() != "hkobject" {
-                        return Err(self.err(o, Some(at), format!("<{}> where <hkobject> belongs", o.tag_name().name())));
+                // As many as numelements says, where the rest of the text can hold them (an
+                // `<hkobject></hkobject>` is 21 bytes), and at most `STRUCTS_RESERVED`: what a
+                // hostile count reserves stays small, and is given back when the array ends.
+                let room = self.pull.text.len().saturating_sub(p) / 21;
+                let mut items = Vec::with_capacity(count.or(hint).unwrap_or(0).min(room).min(STRUCTS_RESERVED));
+                loop {
+                    let (q, ev) = self.pull.next()?;
+                    match ev {
+                        Ev::Open(s) => {
+                            let tag = self.pull.tag(&s);
+                            if tag != "hkobject" {
+                                return Err(self.err(q, Some(at), format!("<{tag}> where <hkobject> belongs")));
+                            }
+                            let sub = At { object: at.object, path: Path::Index(&at.path, items.len()) };
+                            items.push(Value::Struct(self.members(q, class, &sub, depth + 1, None)?));
+                        }
+                        Ev::Comment(_) | Ev::Text(..) => {}
+                        Ev::Close => break,
+                        Ev::Eof => return Err(self.pull.unclosed(p)),
                     }
-                    let sub = At { object: at.object, path: Path::Index(&at.path, i) };
-                    items.push(self.members(o, class, &sub, depth + 1)?);
                 }
-                let items: Vec<Value> = items.into_iter().map(Value::Struct).collect();
+                items.shrink_to_fit();
                 return self.counted(p, at, items, count);
             }
             MemberType::CString | MemberType::StringPtr => {
                 let mut out = Vec::new();
-                for s in elements(p) {
-                    if s.tag_name().name() != "hkcstring" {
-                        return Err(self.err(s, Some(at), format!("<{}> where <hkcstring> belongs", s.tag_name().name())));
+                loop {
+                    let (q, ev) = self.pull.next()?;
+                    match ev {
+                        Ev::Open(s) => {
+                            let tag = self.pull.tag(&s);
+                            if tag != "hkcstring" {
+                                return Err(self.err(q, Some(at), format!("<{tag}> where <hkcstring> belongs")));
+                            }
+                            out.push(Value::Str(text_bytes(&self.pull.content(q)?.0)));
+                        }
+                        Ev::Comment(_) | Ev::Text(..) => {}
+                        Ev::Close => break,
+                        Ev::Eof => return Err(self.pull.unclosed(p)),
                     }
-                    out.push(Value::Str(text_bytes(&string_text(s))));
                 }
                 return self.counted(p, at, out, count);
             }
             _ => {}
         }
-        if let Some(e) = elements(p).next() {
-            return Err(self.err(e, Some(at), format!("<{}> in an array of {}", e.tag_name().name(), ty.sdk_name())));
+        let (text, child) = self.pull.content(p)?;
+        if let Some((q, tag)) = child {
+            return Err(self.err(q, Some(at), format!("<{tag}> in an array of {}", ty.sdk_name())));
         }
-        let text = string_text(p);
         let mut toks = Tokens::new(&text);
-        let em = Member { c_array_size: 0, ..m.clone() };
+        let em = if m.c_array_size == 0 { Cow::Borrowed(m) } else { Cow::Owned(Member { c_array_size: 0, ..m.clone() }) };
         // As many as numelements says, where the text can hold them (two bytes a value at least).
-        let hint = count.or_else(|| p.attribute("numelements").and_then(|n| n.trim().parse().ok())).unwrap_or(0);
+        let hint = count.or(hint).unwrap_or(0);
         let mut out = Vec::with_capacity(hint.min(text.len() / 2 + 1));
         while let Some(tok) = toks.peek() {
             // Reals may come in groups (`vectorData` of vertex buffers: numelements counts the
@@ -1440,14 +1946,14 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         self.counted(p, at, out, count)
     }
 
-    fn counted(&self, p: roxmltree::Node<'_, '_>, at: &At<'_>, items: Vec<Value>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
+    fn counted(&self, p: usize, at: &At<'_>, items: Vec<Value>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
         match count {
             Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("the C array has {n} elements, the text holds {}", items.len()))),
             _ => Ok(items),
         }
     }
 
-    fn token<'t>(&self, p: roxmltree::Node<'_, '_>, m: &Member, ty: MemberType, toks: &mut Tokens<'t>, at: &At<'_>) -> Result<Value, ValueError> {
+    fn token<'t>(&self, p: usize, m: &Member, ty: MemberType, toks: &mut Tokens<'t>, at: &At<'_>) -> Result<Value, ValueError> {
         let bad = |what: &str, t: &str| self.err(p, Some(at), format!("{t:?} is not {what}"));
         let want = |toks: &mut Tokens<'t>| -> Result<Tok<'t>, ValueError> { toks.next().ok_or_else(|| self.err(p, Some(at), format!("a {} value is missing", ty.sdk_name()))) };
         let int = |t: &str, lo: i64, hi: i64| -> Result<Value, ValueError> {
@@ -1546,14 +2052,14 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
         })
     }
 
-    fn pointer(&self, p: roxmltree::Node<'_, '_>, at: &At<'_>, t: &str) -> Result<Ref, ValueError> {
+    fn pointer(&self, p: usize, at: &At<'_>, t: &str) -> Result<Ref, ValueError> {
         if t == "null" {
             return Ok(Ref::Null);
         }
-        self.names.get(t).map(|&h| Ref::Object(h)).ok_or_else(|| self.err(p, Some(at), format!("pointer to {t:?}, which names no object")))
+        Ok(Ref::Object(Handle(self.slot(t, Some((p, at, format!("pointer to {t:?}, which names no object")))))))
     }
 
-    fn float(&self, p: roxmltree::Node<'_, '_>, at: &At<'_>, t: &str) -> Result<f32, ValueError> {
+    fn float(&self, p: usize, at: &At<'_>, t: &str) -> Result<f32, ValueError> {
         if let Some(bits) = t.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) {
             return Ok(f32::from_bits(bits));
         }
@@ -1574,7 +2080,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
 
     /// A parenthesized group of `n` floats (a group of four where `n` is 3: the fourth is kept;
     /// else it is `w`).
-    fn group(&self, p: roxmltree::Node<'_, '_>, at: &At<'_>, tok: Tok<'_>, n: usize, w: f32) -> Result<[f32; 4], ValueError> {
+    fn group(&self, p: usize, at: &At<'_>, tok: Tok<'_>, n: usize, w: f32) -> Result<[f32; 4], ValueError> {
         let Tok::Group(g) = tok else { return Err(self.err(p, Some(at), format!("a group of {n} numbers in parentheses belongs here"))) };
         let mut out = [0.0, 0.0, 0.0, w];
         let mut k = 0;
@@ -1592,7 +2098,7 @@ impl<'x, 'i> XmlReader<'x, 'i, '_> {
     }
 }
 
-fn word<'t>(r: &XmlReader<'_, '_, '_>, p: roxmltree::Node<'_, '_>, at: &At<'_>, tok: Tok<'t>) -> Result<&'t str, ValueError> {
+fn word<'t>(r: &XmlReader<'_, '_>, p: usize, at: &At<'_>, tok: Tok<'t>) -> Result<&'t str, ValueError> {
     match tok {
         Tok::Word(w) => Ok(w),
         Tok::Group(g) => Err(r.err(p, Some(at), format!("({g}) where a single value belongs"))),
@@ -1611,16 +2117,6 @@ fn parse_u64(t: &str) -> Option<u64> {
         return u64::from_str_radix(h, 16).ok();
     }
     t.parse().ok()
-}
-
-/// The text of a string element: its text children joined (the XML escapes already resolved).
-fn string_text<'a>(n: roxmltree::Node<'a, '_>) -> Cow<'a, str> {
-    let mut texts = n.children().filter(|c| c.is_text()).filter_map(|c| c.text());
-    match (texts.next(), texts.next()) {
-        (None, _) => Cow::Borrowed(""),
-        (Some(a), None) => Cow::Borrowed(a),
-        (Some(a), Some(b)) => Cow::Owned([a, b].into_iter().chain(texts).collect()),
-    }
 }
 
 /// A string's bytes: characters below 256 as one byte each, others as UTF-8; `␀` alone is a

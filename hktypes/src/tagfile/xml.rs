@@ -32,7 +32,7 @@ use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::packfile::xml::FloatForm;
-use crate::packfile::xml::{elements, located, parse};
+use crate::packfile::xml::located;
 use crate::reflect::layout::{Layouts, Slots};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
@@ -493,6 +493,20 @@ struct XmlReader<'x, 'i> {
     budget: usize,
 }
 
+/// Parses XML text with roxmltree, which refuses any DTD (so no entity beyond XML's five); the
+/// error is located by line and column.
+fn parse(text: &str) -> Result<roxmltree::Document<'_>, ValueError> {
+    roxmltree::Document::parse(text).map_err(|e| {
+        let p = e.pos();
+        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
+    })
+}
+
+/// The element children of `n` (text, comments and processing instructions passed over).
+fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+    n.children().filter(|c| c.is_element())
+}
+
 /// Where a value is: the object's id and the member path.
 struct At<'a> {
     object: &'a str,
@@ -518,7 +532,7 @@ pub fn read(bytes: &[u8]) -> Result<XmlTagfile> {
 impl<'x, 'i> XmlReader<'x, 'i> {
     fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
         let place = at.map(|a| (a.object, (!a.path.is_empty()).then_some(&a.path as &dyn std::fmt::Display)));
-        located(self.xml, node, place, msg)
+        located(self.xml.input_text(), node.range().start, place, msg)
     }
 
     fn attr(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<&'x str, ValueError> {
