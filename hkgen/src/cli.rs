@@ -171,13 +171,13 @@ enum Command {
         #[arg(long)]
         unformatted: bool,
     },
-    /// Write the Python type stubs of the tagfile SDKs' classes (`<module>.pyi`, one per SDK) for
-    /// the Python package; the package ships them in python/hkgen/classes/.
+    /// Write the Python type stubs of the SDKs' classes (`<module>.pyi`, one per tagfile and
+    /// packfile SDK) for the Python package; the package ships them in python/hkgen/classes/.
     Stubs {
-        /// SDK version, e.g. 2018.1; every tagfile SDK of the root crate when absent.
+        /// SDK version, e.g. 2018.1 or 2014.2; every SDK of the root crate when absent.
         #[arg(long)]
         sdk: Option<String>,
-        /// The directory of snapshots (holding <sdk>/sdk.ron and enums.ron).
+        /// The directory of snapshots (holding enums.ron, and <sdk>/sdk.ron or, for a packfile SDK, <sdk>/classes/).
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
         /// Where the .pyi files go.
@@ -275,7 +275,8 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packf
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
         Command::Stubs { sdk, schemas, out } => {
-            let sdks: Vec<&str> = sdk.as_deref().map_or(hkgen::codegen::SDKS.to_vec(), |s| vec![s]);
+            let all = [hkgen::codegen::SDKS, hkgen::codegen::PACKFILE_SDKS].concat();
+            let sdks: Vec<&str> = sdk.as_deref().map_or(all, |s| vec![s]);
             hkgen::codegen::generate_stubs(&schemas, &out, &sdks).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string())
         }
     };

@@ -2,6 +2,7 @@
 ``hkgen stubs``): they parse, and they name the members and enumerations the package reads."""
 
 import ast
+import keyword
 from pathlib import Path
 
 import hkgen
@@ -72,3 +73,150 @@ def test_body_stub_matches_what_the_package_reads():
     assert sk["bones"] == "list[hkaBone]" and skeleton.bones[0].type_name == "hkaBone"
     assert sk["parentIndices"] == "memoryview" and isinstance(skeleton.parentIndices, memoryview)
     assert ast.unparse(classes["hkaSkeleton"].bases[0]) == "hkReferencedObject"
+
+
+# (classes, IntEnum classes) per packfile SDK module.
+EXPECTED_PACKFILE_STUB_COUNTS = {
+    "hk5_5": (83, 11),
+    "hk2010_2": (678, 106),
+    "hk2013_1": (23, 6),
+    "hk2014_1": (1359, 211),
+    "hk2014_2": (981, 123),
+}
+
+
+def test_every_packfile_sdk_stub_parses():
+    counts = {}
+    for module in EXPECTED_PACKFILE_STUB_COUNTS:
+        classes = stub_classes(stub_module(module))
+        enums = [c for c in classes.values() if any(ast.unparse(b) == "enum.IntEnum" for b in c.bases)]
+        counts[module] = (len(classes) - len(enums), len(enums))
+    assert counts == EXPECTED_PACKFILE_STUB_COUNTS
+
+
+class StubCheck:
+    """Checks every member of a packfile's objects against the stub module of its SDK: a record
+    of a class with a stub has the members of the stub's class and its bases, in that order, and
+    each value is of the member's annotated type."""
+
+    def __init__(self, module):
+        self.classes = stub_classes(stub_module(module))
+        # Havok class name (the docstring) -> stub class name.
+        self.by_havok = {ast.get_docstring(c): n for n, c in self.classes.items()}
+        self.counts = {"records": 0, "members": 0, "untyped": 0, "unnamed": 0}
+
+    def chain(self, name):
+        """(member, annotation) of stub class ``name`` and its bases, the root's first."""
+        cls = self.classes[name]
+        base = ast.unparse(cls.bases[0])
+        inherited = self.chain(base) if base in self.classes else []
+        return inherited + list(annotations(cls).items())
+
+    def derives(self, name, base):
+        while name in self.classes:
+            if name == base:
+                return True
+            name = ast.unparse(self.classes[name].bases[0])
+        return False
+
+    def record(self, rec, seen):
+        key = (rec.handle, repr(rec))
+        if key in seen:
+            return
+        seen.add(key)
+        name = self.by_havok.get(rec.type_name)
+        assert name is not None, f"{rec!r}: no stub class for {rec.type_name}"
+        members = self.chain(name)
+        # A member whose Havok name is not a Python identifier (`2dAng`) has no attribute in the
+        # stub (it reads as `rec["2dAng"]`).
+        named = [k for k in rec.keys() if k.isidentifier() and not keyword.iskeyword(k)]
+        assert [m for m, _ in members] == named, repr(rec)
+        self.counts["records"] += 1
+        self.counts["unnamed"] += len(rec.keys()) - len(named)
+        for member, annotation in members:
+            self.counts["members"] += 1
+            self.value(rec[member], ast.parse(annotation, mode="eval").body, f"{rec!r}.{member}", seen)
+
+    def value(self, v, t, where, seen):
+        text = ast.unparse(t)
+        if isinstance(t, ast.Subscript) and ast.unparse(t.value) == "Optional":
+            if v is not None:
+                self.value(v, t.slice, where, seen)
+        elif isinstance(t, ast.Subscript) and ast.unparse(t.value) == "list":
+            assert isinstance(v, list), f"{where}: {v!r} is not a {text}"
+            for x in v:
+                self.value(x, t.slice, where, seen)
+        elif text == "tuple[float, ...]":
+            assert isinstance(v, tuple) and all(isinstance(x, float) for x in v), f"{where}: {v!r}"
+        elif text == "tuple[tuple[float, ...], ...]":
+            assert isinstance(v, tuple) and all(isinstance(r, tuple) for r in v), f"{where}: {v!r}"
+        elif text == "memoryview":
+            assert isinstance(v, memoryview), f"{where}: {v!r}"
+        elif text in ("int", "float", "bool", "str"):
+            assert type(v).__name__ == text, f"{where}: {v!r} is not a {text}"
+        elif text == "Any":
+            self.counts["untyped"] += 1
+        elif text.startswith("Union["):
+            assert isinstance(v, int), f"{where}: {v!r}"
+        elif text == "Record":
+            assert isinstance(v, hkgen.Record), f"{where}: {v!r}"
+            self.record(v, seen)
+        elif text in self.classes and any(ast.unparse(b) == "enum.IntEnum" for b in self.classes[text].bases):
+            # A value no item has stays a plain int.
+            assert type(v).__name__ == text or type(v) is int, f"{where}: {v!r} is not a {text}"
+        else:
+            assert isinstance(v, hkgen.Record), f"{where}: {v!r} is not a {text}"
+            assert self.derives(self.by_havok[v.type_name], text), f"{where}: {v.type_name} is not a {text}"
+            self.record(v, seen)
+
+
+# One corpus file per packfile SDK: (sdk, records, members, members typed Any, members without a
+# Python name) the stub check walks, every object and what it holds.
+STUB_CHECKED_FILES = {
+    "HavokLib/550__animref[4101].hkx": ("5.5", 7, 31, 0, 0),
+    "Pandora-Behaviour-Engine-Plus/character_assets__skeleton.hkx": ("2010.2", 8, 33, 0, 0),
+    "HavokLib/2013_1__animref[4101].hkx": ("2013.1", 7, 38, 0, 0),
+    "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX": ("2014.1", 702, 3766, 0, 4),
+    "NiceneNerd__UKMM/crates/uk-content/test/Actor/Pack/Enemy_Moriblin_Junior.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg": (
+        "2014.2",
+        886,
+        5674,
+        0,
+        8,
+    ),
+}
+
+
+def test_packfile_stubs_type_what_the_package_reads():
+    found = {}
+    for rel, expected in STUB_CHECKED_FILES.items():
+        doc = hkgen.open(corpus_file(rel))
+        check = StubCheck("hk" + doc.sdk.replace(".", "_"))
+        seen = set()
+        for obj in doc.objects():
+            check.record(obj, seen)
+        c = check.counts
+        found[rel] = (doc.sdk, c["records"], c["members"], c["untyped"], c["unnamed"])
+    assert found == STUB_CHECKED_FILES
+
+
+def test_rigid_body_stub_matches_what_the_package_reads():
+    # BotW's Moriblin ragdoll (2014.2, 64-bit little-endian): a rigid body's members are the stub's
+    # (hkpRigidBody and its bases, in order), its motion's type is the stub's IntEnum.
+    doc = hkgen.open(corpus_file(list(STUB_CHECKED_FILES)[-1]))
+    check = StubCheck("hk2014_2")
+    body = doc.objects("hkpRigidBody")[0]
+    members = dict(check.chain("hkpRigidBody"))
+    assert list(members) == list(body.keys()) and len(members) == 29
+    assert members["name"] == "Optional[str]" and body.name == "Ragdoll_Skl_Root"
+    assert members["motion"] == "hkpMaxSizeMotion" and body.motion.type_name == "hkpMaxSizeMotion"
+    motion = dict(check.chain("hkpMotion"))
+    assert motion["type"] == "hkpMotion_MotionType"
+    MotionType = type(body.motion.type)
+    assert MotionType.__name__ == "hkpMotion_MotionType"
+    items = {
+        n.targets[0].id: n.value.value
+        for n in check.classes["hkpMotion_MotionType"].body
+        if isinstance(n, ast.Assign)
+    }
+    assert items == {m.name: m.value for m in MotionType}

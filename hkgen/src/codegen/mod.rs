@@ -2,7 +2,8 @@
 //! ([`Config::generate`]) or as pretty-printed source starting with an `@generated` line
 //! ([`Config::render`]). The root crate's build script ([`generate_sdks`]) and `hkgen codegen`
 //! both call it, so they print the same code. [`stubs`] writes Python type stubs of the same
-//! model for the Python package ([`generate_stubs`], `hkgen stubs`).
+//! model for the Python package ([`generate_stubs`], `hkgen stubs`), for the tagfile and the packfile
+//! SDKs.
 //!
 //! The generated items use the runtime of `hktypes::value` and contain no inner attributes, so
 //! that a module can `include!` them.
@@ -291,16 +292,21 @@ pub fn generate_packfile_sdks(config: &Config, schemas: &Path, out: &Path, sdks:
     Ok(done)
 }
 
-/// Writes `OUT/<module>.pyi`, the Python type stubs of [`stubs`], for every tagfile SDK of `sdks`
-/// from the snapshot `schemas/<sdk>/` and the overlay `schemas/enums.ron`. Files whose contents
-/// do not change are left alone.
+/// Writes `OUT/<module>.pyi`, the Python type stubs of [`stubs`], for every SDK of `sdks`: a
+/// tagfile SDK's from the snapshot `schemas/<sdk>/` and the overlay `schemas/enums.ron`, a packfile
+/// SDK's from its class schema `schemas/<sdk>/classes/`. Files whose contents do not change are
+/// left alone.
 pub fn generate_stubs(schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<PathBuf>, Error> {
     let overlay = overlay::Overlay::read(&schemas.join(OVERLAY))?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let mut done = Vec::new();
     for sdk in sdks {
-        let schema = snapshot::read(&schemas.join(sdk))?;
-        let text = stubs::render(&schema, &overlay)?;
+        let dir = schemas.join(sdk);
+        let text = if dir.join("sdk.ron").is_file() || !packfile::has_schema(schemas, sdk) {
+            stubs::render(&snapshot::read(&dir)?, &overlay)?
+        } else {
+            stubs::render_packfile(&packfile::read_schema(schemas, sdk)?).map_err(|e| e.for_sdk(sdk))?
+        };
         let path = out.join(format!("{}.pyi", module_name(sdk)));
         if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
             fs::write(&path, text).map_err(|e| Error::io(&path, e))?;

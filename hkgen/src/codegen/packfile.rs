@@ -129,20 +129,21 @@ pub const HIDDEN_FIELD: &str = "hidden_bytes";
 /// Names no generated type may take.
 const RESERVED: &[&str] = &["Ok", "Some", "None", "Option", "Self", "Vec", "CLASSES", "SDK"];
 
-/// The mapping of one class schema.
-struct Model<'s> {
-    schema: &'s ClassSchema,
+/// The mapping of one class schema (also the model of the packfile SDKs' Python stubs,
+/// [`super::stubs::render_packfile`]).
+pub(super) struct Model<'s> {
+    pub(super) schema: &'s ClassSchema,
     /// Classes generated, with their signatures.
-    classes: BTreeMap<&'s str, u32>,
+    pub(super) classes: BTreeMap<&'s str, u32>,
     /// Enums that get a marker type.
-    enums: BTreeSet<&'s str>,
+    pub(super) enums: BTreeSet<&'s str>,
     /// Rust identifiers of classes and enums.
-    names: BTreeMap<String, String>,
+    pub(super) names: BTreeMap<String, String>,
     krate: TokenStream,
 }
 
 impl<'s> Model<'s> {
-    fn new(schema: &'s ClassSchema, krate: TokenStream) -> Self {
+    pub(super) fn new(schema: &'s ClassSchema, krate: TokenStream) -> Self {
         let classes: BTreeMap<&str, u32> =
             schema.classes.values().filter_map(|c| Some((c.name.as_str(), class_signature(schema, &c.name)?))).collect();
         let enums: BTreeSet<&str> = classes

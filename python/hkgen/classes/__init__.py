@@ -1,5 +1,6 @@
-"""Type stubs of each SDK's classes, generated from the schema snapshots by ``hkgen stubs`` (one
-module per tagfile SDK: ``hk2015_1``, ``hk2016_2``, ``hk2018_1``, ``hk2019_1``).
+"""Type stubs of each SDK's classes, generated from the schemas by ``hkgen stubs`` (one module
+per tagfile SDK: ``hk2015_1``, ``hk2016_2``, ``hk2018_1``, ``hk2019_1``; and per packfile SDK:
+``hk5_5``, ``hk2010_2``, ``hk2013_1``, ``hk2014_1``, ``hk2014_2``).
 
 They exist for editors and type checkers only: the objects ``hkgen.open`` returns are all
 ``hkgen.Record`` instances. Annotate a record with its class to have its members completed::
