@@ -1,8 +1,9 @@
 //! Build script of the root crate: generates one module per enabled SDK feature from the schema
 //! snapshots under `schemas/<sdk>/` (or `$HKCLASSES_SCHEMAS`) into `OUT_DIR`, which `src/lib.rs`
 //! includes: tagfile SDKs from `sdk.ron` and `types/`, packfile SDKs (`hk2014_2`, `hk2014_1`) from
-//! the hkClass schema in `classes/`. An SDK without a snapshot gets an empty module, so every
-//! feature builds.
+//! the hkClass schema in `classes/`, and for each tagfile SDK its type table as a `TYPE` section
+//! (`<module>.types`, embedded by `tagfile_types_for_sdk`). An SDK without a snapshot gets an
+//! empty module (and an empty type file), so every feature builds.
 use std::path::PathBuf;
 
 fn main() {
@@ -23,6 +24,12 @@ fn main() {
     report(hkgen::codegen::generate_packfile_sdks(&config, &schemas, &out, &packfile), "class schema", &schemas);
     let tagfile = enabled(hkgen::codegen::SDKS);
     report(hkgen::codegen::generate_sdks(&config, &schemas, &out, &tagfile), "schema snapshot", &schemas);
+    // The SDK's type table as a `TYPE` section, for tagfiles made from nothing
+    // (`tagfile_types_for_sdk`); an SDK without a snapshot was warned of above.
+    if let Err(e) = hkgen::codegen::write_type_sections(&schemas, &out, &tagfile) {
+        eprintln!("type table generation failed: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// The SDKs of `sdks` whose cargo feature is on.

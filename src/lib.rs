@@ -60,6 +60,58 @@ pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
     }
 }
 
+/// The type table of tagfile SDK `sdk` (`2018.1`) when its feature is enabled: every type of the
+/// SDK's snapshot, as `hkgen`'s `schema::rebuild::to_table` rebuilds it. The build script writes it
+/// as a tagfile `TYPE` section (`OUT_DIR/<module>.types`), embedded here and parsed the first time
+/// it is asked for; later calls share that table. What [`REGISTRY`] gives
+/// `hktypes::Document::new(sdk, NewFormat::Tagfile, ..)`, so that a tagfile is made from nothing
+/// without `hkgen`. `None` for an SDK whose feature is off or that has no snapshot.
+///
+/// A section that does not parse (the build script writes it with the same runtime that reads
+/// it) gives `None`, and `Document::new` then says the registry has no table.
+///
+/// ```
+/// # #[cfg(feature = "hk2018_1")] {
+/// let types = hkclasses::tagfile_types_for_sdk("2018.1").unwrap();
+/// assert!(types.iter().any(|(_, t)| t.name.as_str() == "hkaSkeleton"));
+/// assert!(std::sync::Arc::ptr_eq(&types, &hkclasses::tagfile_types_for_sdk("2018.1").unwrap()));
+/// # }
+/// ```
+pub fn tagfile_types_for_sdk(sdk: &str) -> Option<std::sync::Arc<hktypes::reflect::TypeTable>> {
+    macro_rules! embedded {
+        ($($feature:literal, $sdk:literal;)*) => {
+            match sdk {
+                $(
+                    #[cfg(feature = $feature)]
+                    $sdk => {
+                        static TABLE: std::sync::OnceLock<Option<std::sync::Arc<hktypes::reflect::TypeTable>>> = std::sync::OnceLock::new();
+                        static SECTION: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/", $feature, ".types"));
+                        TABLE.get_or_init(|| parse_type_section(SECTION)).clone()
+                    }
+                )*
+                _ => None,
+            }
+        };
+    }
+    embedded! {
+        "hk2015_1", "2015.1";
+        "hk2016_2", "2016.2";
+        "hk2018_1", "2018.1";
+        "hk2019_1", "2019.1";
+    }
+}
+
+/// A `TYPE` section (header included) as a type table; `None` when it is empty (no snapshot) or
+/// does not parse.
+#[allow(dead_code)] // without a tagfile SDK feature nothing embeds a section
+fn parse_type_section(bytes: &[u8]) -> Option<std::sync::Arc<hktypes::reflect::TypeTable>> {
+    if bytes.is_empty() {
+        return None;
+    }
+    let section = hktypes::tagfile::section::read_root(bytes).ok()?;
+    hktypes::tagfile::type_section::read(&section).ok().map(std::sync::Arc::new)
+}
+
 /// The packfile structs of the SDK version `sdk` (`2014.2`, as
 /// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
 /// otherwise none.
@@ -79,8 +131,9 @@ pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEnt
     }
 }
 
-/// Every SDK this build compiles in, for [`hktypes::open`]: the generated classes of a tagfile's
-/// SDK ([`classes_for_sdk`]) and the class descriptions of a packfile's
+/// Every SDK this build compiles in, for [`hktypes::open`] and `hktypes::Document::new`: the
+/// generated classes of a tagfile's SDK ([`classes_for_sdk`]) and its type table
+/// ([`tagfile_types_for_sdk`]), and the class descriptions of a packfile's
 /// ([`packfile_sources_for_sdk`] of the SDK its contents version names). No `hkgen` and no schema
 /// folder is needed at run time.
 ///
@@ -103,6 +156,10 @@ impl hktypes::ClassRegistry for Registry {
 
     fn packfile(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
         packfile_sources_for_sdk(&hktypes::packfile::sdk_of_contents_version(version))
+    }
+
+    fn tagfile_types(&self, sdk: &str) -> Option<std::sync::Arc<hktypes::reflect::TypeTable>> {
+        tagfile_types_for_sdk(sdk)
     }
 }
 

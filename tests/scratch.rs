@@ -1,9 +1,10 @@
-//! Files made from nothing through the one `hktypes::Document`: `Document::new(sdk, format)`,
-//! packfile classes declared from the descriptions compiled into `hkclasses` (`SCHEMA`), objects
-//! added and read through the generated classes with `add`, `get` and `all`. Packfiles: the
-//! header Havok's packer writes for the SDK. Tagfiles: the type table rebuilt from the SDK's
-//! snapshot, the `TYPE` section written by `tagfile::type_writer`. Each is written, read back
-//! through `hktypes::open` with the compiled-in classes and passes `hkgen verify`.
+//! Files made from nothing through the one `hktypes::Document`: `Document::new(sdk, format,
+//! Some(&hkclasses::REGISTRY))`, objects added and read through the generated classes with `add`,
+//! `get` and `all`, and nothing from `hkgen` to make them. Packfiles: the header Havok's packer
+//! writes for the SDK, each added object's class listed in `__classnames__` from the compiled-in
+//! descriptions (`SCHEMA`). Tagfiles: the SDK's type table compiled into `hkclasses`, the `TYPE`
+//! section written by `tagfile::type_writer`. Each is written, read back through `hktypes::open`
+//! with the compiled-in classes and passes `hkgen verify`.
 #![cfg(all(feature = "hk2014_1", feature = "hk2014_2", feature = "hk2018_1"))]
 
 mod common;
@@ -11,7 +12,7 @@ mod common;
 use hkclasses::{hk2014_1, hk2014_2};
 use hktypes::packfile::{HeaderTail, LayoutRules};
 use hktypes::value::{Ptr, Typed};
-use hktypes::{open, Counts, Document, Handle, NewFormat};
+use hktypes::{open, ClassRegistry, Counts, Document, Handle, NewFormat};
 
 /// A Dark Souls III weapon skeleton (2014.1, 8-byte little-endian): a root container, an
 /// animation container and a skeleton.
@@ -39,23 +40,22 @@ fn a_skeleton_made_from_nothing_is_the_stock_file_byte_for_byte() {
         only::<hk2014_1::hkaSkeleton>(&read),
     );
 
-    let mut doc = Document::new("2014.1", NewFormat::Packfile(LayoutRules::parse("8,1,0,1").unwrap())).unwrap();
+    let mut doc = Document::new("2014.1", NewFormat::Packfile(LayoutRules::parse("8,1,0,1").unwrap()), Some(&hkclasses::REGISTRY)).unwrap();
     // Dark Souls III's files carry a 16-byte header region (the word 20, then zeros) that
     // `Document::new` leaves out, as BotW's files do.
     let mut region = vec![0u8; 16];
     region[0] = 20;
     let Document::Packfile(p) = &mut doc else { panic!("not a packfile") };
     p.file.header.tail = HeaderTail::Predicates { max_predicate: 21, region };
-    // A class not declared yet is refused, by name and signature.
-    let e = doc.add(root.clone()).unwrap_err();
-    assert_eq!(e.to_string(), "hkRootLevelContainer (signature 0x2772c11e) is not a class of the document: declare it first");
-    for class in ["hkRootLevelContainer", "hkaAnimationContainer", "hkaSkeleton"] {
-        doc.declare(class, &hk2014_1::SCHEMA).unwrap();
-    }
+    // Each `add` lists its object's class in `__classnames__` from the registry, after the four
+    // reflection classes every packfile lists.
     assert_eq!(doc.add(root).unwrap(), Handle(0));
     assert_eq!(doc.add(container).unwrap(), Handle(1));
     assert_eq!(doc.add(skeleton).unwrap(), Handle(2));
     assert_eq!(doc.root(), Some(Handle(0)));
+    let Document::Packfile(p) = &doc else { panic!("not a packfile") };
+    let names: Vec<(&str, u32)> = p.file.class_names().entries.iter().map(|c| (c.name.as_str(), c.signature)).collect();
+    assert_eq!(names[4..], [("hkRootLevelContainer", 0x2772c11e), ("hkaAnimationContainer", 0x26859f4c), ("hkaSkeleton", 0xfec1cedb)]);
     let out = doc.write().unwrap();
     assert_eq!(out.len(), stock.len());
     assert!(out == stock, "first difference at {:#x}", out.iter().zip(&stock).position(|(a, b)| a != b).unwrap_or(out.len()));
@@ -78,10 +78,7 @@ fn a_botw_skeleton_made_from_nothing_reads_back_and_verifies() {
     assert!(container.animations.is_empty() && container.bindings.is_empty());
 
     let wii_u = LayoutRules::parse("4,0,0,1").unwrap();
-    let mut doc = Document::new("2014.2", NewFormat::Packfile(wii_u)).unwrap();
-    for class in ["hkRootLevelContainer", "hkaAnimationContainer", "hkaSkeleton"] {
-        doc.declare(class, &hk2014_2::SCHEMA).unwrap();
-    }
+    let mut doc = Document::new("2014.2", NewFormat::Packfile(wii_u), Some(&hkclasses::REGISTRY)).unwrap();
     doc.add(root.clone()).unwrap();
     doc.add(container).unwrap();
     doc.add(skeleton.clone()).unwrap();
@@ -122,9 +119,7 @@ fn a_2018_skeleton_made_from_nothing_reads_back_and_verifies() {
     assert!(container.animations.items.is_empty() && container.bindings.items.is_empty());
     container.skeletons.items = vec![Ptr::to(Handle(3))];
 
-    let snapshot = hkgen::schema::snapshot::read(&common::workspace_root().join("schemas/2018.1")).unwrap();
-    let (table, _) = hkgen::schema::rebuild::to_table(&snapshot).unwrap();
-    let mut doc = Document::new("2018.1", NewFormat::Tagfile(std::sync::Arc::new(table))).unwrap();
+    let mut doc = Document::new("2018.1", NewFormat::Tagfile, Some(&hkclasses::REGISTRY)).unwrap();
     assert_eq!(doc.add(root.clone()).unwrap(), Handle(1));
     assert_eq!(doc.add(container).unwrap(), Handle(2));
     assert_eq!(doc.add(skeleton.clone()).unwrap(), Handle(3));
@@ -151,4 +146,43 @@ fn a_2018_skeleton_made_from_nothing_reads_back_and_verifies() {
     let report = hkgen::verify::verify_bytes(&path.display().to_string(), &bytes, &Default::default());
     assert!(report.ok, "{:?}", report.error);
     assert_eq!((report.format, report.sdk.as_deref()), ("tag0", Some("2018.1")));
+}
+
+/// The type table compiled into `hkclasses` is the one `hkgen` rebuilds from the snapshot, type
+/// for type, and is parsed once.
+#[test]
+fn the_compiled_in_type_table_is_the_snapshots() {
+    let snapshot = hkgen::schema::snapshot::read(&common::workspace_root().join("schemas/2018.1")).unwrap();
+    let (rebuilt, _) = hkgen::schema::rebuild::to_table(&snapshot).unwrap();
+    let compiled = hkclasses::REGISTRY.tagfile_types("2018.1").unwrap();
+    assert_eq!(compiled.types.len(), snapshot.types.len() + 1);
+    assert!(*compiled == rebuilt, "the compiled-in 2018.1 table differs from the rebuilt one");
+    assert!(std::sync::Arc::ptr_eq(&compiled, &hkclasses::REGISTRY.tagfile_types("2018.1").unwrap()));
+    // An SDK the build has no table of, and a packfile SDK, give none.
+    assert!(hkclasses::REGISTRY.tagfile_types("2014.2").is_none());
+    let e = Document::new("2014.2", NewFormat::Tagfile, Some(&hkclasses::REGISTRY)).unwrap_err();
+    assert_eq!(e.to_string(), "the class registry has no type table of SDK 2014.2");
+}
+
+/// Without a registry a packfile's classes are declared from a source of one's own; a class the
+/// registry's source for the document's SDK does not have is refused by name and signature.
+#[test]
+fn classes_without_a_registry_are_declared() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(ragdoll) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
+    let read = open(&ragdoll, &hkclasses::open_options()).unwrap();
+    let skeleton = read.get::<hk2014_2::hkaSkeleton>(read.find("hkaSkeleton")[0]).unwrap().into_owned();
+    let mut doc = Document::new("2014.2", NewFormat::Packfile(LayoutRules::WII_U), None).unwrap();
+    let e = doc.add(skeleton.clone()).unwrap_err();
+    assert_eq!(e.to_string(), "hkaSkeleton (signature 0xfec1cedb) is not a class of the document: declare it first");
+    doc.declare("hkaSkeleton", &hk2014_2::SCHEMA).unwrap();
+    assert_eq!(doc.add(skeleton.clone()).unwrap(), Handle(0));
+    // A registry without the SDK's classes (as `hkclasses::REGISTRY` for an SDK whose feature is
+    // off) declares nothing.
+    struct NoClasses;
+    impl ClassRegistry for NoClasses {}
+    static NO_CLASSES: NoClasses = NoClasses;
+    let mut empty = Document::new("2014.2", NewFormat::Packfile(LayoutRules::WII_U), Some(&NO_CLASSES)).unwrap();
+    let e = empty.add(skeleton).unwrap_err();
+    assert_eq!(e.to_string(), "hkaSkeleton (signature 0xfec1cedb) is not a class the class registry has for hk_2014.2.0-r1");
 }

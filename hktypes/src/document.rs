@@ -35,15 +35,19 @@
 //! `hkgen`'s `ClassSchemas` the packfile snapshots of a schema folder. Without one, every object
 //! reads as untyped and still writes back byte for byte.
 //!
-//! Documents from nothing: [`Document::new`]`(sdk, `[`NewFormat`]`)`. A packfile one has the
-//! header Havok's packer writes for the SDK; [`Document::declare`] lists each class from a class
-//! source (`hkclasses::hk2014_2::SCHEMA`) in `__classnames__` with its signature, and `add` takes
-//! its objects. A tagfile one takes the SDK's type table (as `hkgen` rebuilds it from a
-//! snapshot), and `add` takes objects of the generated classes; its `TYPE` section is written by
-//! [`crate::tagfile::type_writer`]. A Dark Souls III skeleton made so is its stock file byte for
-//! byte; a BotW and an Elden Ring skeleton read back and pass `hkgen verify`
-//! (`tests/scratch.rs`). The tagfile's `TYPE` section holds every type of the table given, not
-//! only those its objects use.
+//! Documents from nothing: [`Document::new`]`(sdk, `[`NewFormat`]`, Some(&hkclasses::REGISTRY))`,
+//! then [`Document::add`] of objects of any generated class of the SDK; the writer makes what
+//! describes them. A packfile one has the header Havok's packer writes for the SDK, and `add`
+//! lists each object's class in `__classnames__` with the signature the registry's class sources
+//! compute ([`ClassRegistry::packfile`]), as the packer lists the classes of the objects it
+//! writes; [`Document::declare`] lists a class from a class source of one's own beforehand. A
+//! tagfile one is described by the SDK's type table from the registry
+//! ([`ClassRegistry::tagfile_types`]: `hkclasses` compiles in each tagfile SDK's table, rebuilt
+//! from its snapshot by the build script and written as a `TYPE` section, parsed once at run
+//! time), and its `TYPE` section is written by [`crate::tagfile::type_writer`]. No `hkgen` is
+//! needed at run time. A Dark Souls III skeleton made so is its stock file byte for byte; a BotW
+//! and an Elden Ring skeleton read back and pass `hkgen verify` (`tests/scratch.rs`). The
+//! tagfile's `TYPE` section holds every type of the SDK's table, not only those its objects use.
 //!
 //! **Typed access, one convention.** The generated classes of both formats implement one trait,
 //! [`Typed`] (with one [`crate::value::Ptr`] for their pointers and one [`ClassEntry`] in their
@@ -168,6 +172,15 @@ pub trait ClassRegistry {
         let _ = version;
         Vec::new()
     }
+
+    /// The type table of tagfile SDK `sdk` (`2018.1`): every type of the SDK, which a tagfile
+    /// made from nothing ([`Document::new`] with [`NewFormat::Tagfile`]) is described by and
+    /// writes as its `TYPE` section. `hkclasses::REGISTRY` gives the table its build script
+    /// rebuilt from the SDK's snapshot, parsed once and shared.
+    fn tagfile_types(&self, sdk: &str) -> Option<Arc<TypeTable>> {
+        let _ = sdk;
+        None
+    }
 }
 
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
@@ -247,22 +260,23 @@ impl Default for OpenOptions<'_> {
 /// #     }],
 /// #     enums: &[],
 /// # };
-/// /// The classes `open` reads with (`hkclasses::REGISTRY` in a program).
+/// /// The classes documents are made and read with (`hkclasses::REGISTRY` in a program).
 /// struct Classes;
 /// impl ClassRegistry for Classes {
 ///     fn packfile(&self, _version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
 ///         vec![&SCHEMA]
 ///     }
 /// }
+/// static CLASSES: Classes = Classes;
 ///
 /// // A Switch packfile (8-byte pointers, little-endian) of SDK 2014.2, made from nothing.
-/// let mut doc = Document::new("2014.2", NewFormat::Packfile(LayoutRules::SWITCH))?;
-/// doc.declare("Counter", &SCHEMA)?; // listed in `__classnames__` with its signature
+/// let mut doc = Document::new("2014.2", NewFormat::Packfile(LayoutRules::SWITCH), Some(&CLASSES))?;
+/// // `Counter` is listed in `__classnames__` with its signature from the registry's schema.
 /// let h = doc.add(Counter { count: 1 })?;
 /// let bytes = doc.write()?;
 ///
 /// // Read: the format is told by the bytes, the classes come from the options.
-/// let options = OpenOptions { classes: Some(&Classes), ..OpenOptions::default() };
+/// let options = OpenOptions { classes: Some(&CLASSES), ..OpenOptions::default() };
 /// let mut doc = open(&bytes, &options)?;
 /// assert_eq!(doc.get::<Counter>(h)?.count, 1);
 ///
@@ -469,16 +483,17 @@ impl Document {
     }
 }
 
-/// What [`Document::new`] makes: the format and what it needs to start from nothing.
-#[derive(Clone)]
+/// What [`Document::new`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewFormat {
-    /// A TAG0 tagfile whose objects are described by `types` (every type of the SDK, as `hkgen`'s
-    /// `schema::rebuild::to_table` gives them from a snapshot, or a compendium's); its `TYPE`
-    /// section is written from them ([`crate::tagfile::type_writer`]).
-    Tagfile(Arc<TypeTable>),
+    /// A TAG0 tagfile whose objects are described by the SDK's type table, which the class
+    /// registry gives ([`ClassRegistry::tagfile_types`]); its `TYPE` section is written from it
+    /// ([`crate::tagfile::type_writer`]).
+    Tagfile,
     /// A binary packfile laid out under these rules (pointer size, byte order, padding reuse,
-    /// empty bases), its header the one Havok's packer writes for the SDK. Classes are listed in
-    /// `__classnames__` by [`Document::declare`] before objects of them are added.
+    /// empty bases), its header the one Havok's packer writes for the SDK. The class of an object
+    /// added is listed in `__classnames__` from the class registry ([`ClassRegistry::packfile`]),
+    /// or beforehand by [`Document::declare`] from a class source of one's own.
     Packfile(LayoutRules),
 }
 
@@ -500,27 +515,40 @@ fn packfile_versions(sdk: &str) -> Option<(String, u32)> {
 }
 
 impl Document {
-    /// An empty document of SDK `sdk` (`2018.1`, `2014.2`) in `format`. Objects are added with
-    /// [`Document::add`]; the first added is the root. A tagfile's `SDKV` is `sdk` (`20180100`);
-    /// a packfile's header names the SDK's contents version (`hk_2014.2.0-r1`) and packfile
-    /// version (11 for 2014, 9 for 2011 to 2013, 8 for 2010.2, 7 for 6.x to 2010.1, 5 for 5.5).
+    /// An empty document of SDK `sdk` (`2018.1`, `2014.2`) in `format`, whose classes come from
+    /// `classes` (`Some(&hkclasses::REGISTRY)`: every SDK the build compiles in), as
+    /// [`OpenOptions::classes`] for [`open`]. Objects are added with [`Document::add`]; the first
+    /// added is the root.
     ///
-    /// Errors: an SDK that is not `<year or major>.<minor>`, or no packfile SDK.
-    pub fn new(sdk: &str, format: NewFormat) -> Result<Document> {
+    /// A tagfile's `SDKV` is `sdk` (`20180100`) and its types the SDK's type table
+    /// ([`ClassRegistry::tagfile_types`]). A packfile's header names the SDK's contents version
+    /// (`hk_2014.2.0-r1`) and packfile version (11 for 2014, 9 for 2011 to 2013, 8 for 2010.2, 7
+    /// for 6.x to 2010.1, 5 for 5.5); `add` lists the class of each object in `__classnames__`,
+    /// with its signature, from the registry's class sources for that contents version (the
+    /// first that computes the object's signature), as Havok's packer lists the classes of the
+    /// objects it writes. Without a registry, a packfile's classes are [`Document::declare`]d.
+    ///
+    /// Errors: an SDK that is not `<year or major>.<minor>`, no packfile SDK, or a tagfile SDK
+    /// whose type table `classes` does not have (none given, or the SDK's feature off).
+    pub fn new(sdk: &str, format: NewFormat, classes: Option<&'static (dyn ClassRegistry + Sync)>) -> Result<Document> {
         let invalid = |m: String| -> crate::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
         match format {
-            NewFormat::Tagfile(types) => {
+            NewFormat::Tagfile => {
                 let (major, minor) = sdk.split_once('.').ok_or_else(|| invalid(format!("SDK {sdk:?} is not <year>.<minor>")))?;
-                match (major.parse::<u16>(), minor.parse::<u8>()) {
-                    (Ok(y), Ok(m)) if (2000..10000).contains(&y) && m < 100 => {
-                        Ok(Document::Tagfile(graph::Document::new(&format!("{y}{m:02}00"), types)))
-                    }
-                    _ => Err(invalid(format!("SDK {sdk:?} is not <year>.<minor>"))),
-                }
+                let sdkv = match (major.parse::<u16>(), minor.parse::<u8>()) {
+                    (Ok(y), Ok(m)) if (2000..10000).contains(&y) && m < 100 => format!("{y}{m:02}00"),
+                    _ => return Err(invalid(format!("SDK {sdk:?} is not <year>.<minor>"))),
+                };
+                let types = classes
+                    .and_then(|c| c.tagfile_types(sdk))
+                    .ok_or_else(|| invalid(format!("the class registry has no type table of SDK {sdk}")))?;
+                Ok(Document::Tagfile(graph::Document::new(&sdkv, types)))
             }
             NewFormat::Packfile(rules) => {
                 let (contents, file_version) = packfile_versions(sdk).ok_or_else(|| invalid(format!("SDK {sdk:?} writes no packfiles")))?;
-                Ok(Document::Packfile(objects::Document::new(&contents, file_version, rules)))
+                let mut doc = objects::Document::new(&contents, file_version, rules);
+                doc.declare_from = objects::DeclareFrom(classes);
+                Ok(Document::Packfile(doc))
             }
         }
     }
@@ -601,8 +629,9 @@ impl Document {
 
     /// Adds `obj` as a new object and returns its handle: to a tagfile whose type table has a
     /// type of `T`'s name, or to a packfile that lists `T`'s class in `__classnames__` with `T`'s
-    /// signature (a class of the file read, or one declared, see
-    /// [`objects::Document::declare`]). The first object added to an empty document is its root.
+    /// signature (a class of the file read, one declared, see [`objects::Document::declare`], or,
+    /// in a document made by [`Document::new`] with a class registry, one the registry has: it
+    /// is declared then). The first object added to an empty document is its root.
     pub fn add<T: Typed>(&mut self, obj: T) -> Result<Handle> {
         let format = self.format();
         match self {

@@ -13,7 +13,7 @@
 //! // Any Havok file: here an empty Wii U packfile of SDK 2014.2 made in memory; in a program,
 //! // `std::fs::read("skeleton.hkx")?`.
 //! let wii_u = LayoutRules::WII_U;
-//! let bytes = Document::new("2014.2", NewFormat::Packfile(wii_u))?.write()?;
+//! let bytes = Document::new("2014.2", NewFormat::Packfile(wii_u), None)?.write()?;
 //!
 //! // Without classes every object reads untyped; `hkclasses::open_options()` gives the generated
 //! // classes of every SDK the root crate compiles in, for typed access (see [`Document`]).

@@ -258,6 +258,39 @@ pub fn generate_sdks(config: &Config, schemas: &Path, out: &Path, sdks: &[&str])
     Ok(done)
 }
 
+/// How [`write_type_sections`] names the type table of SDK `sdk`: `hk2018_1.types`.
+pub fn type_section_file(sdk: &str) -> String {
+    format!("{}.types", module_name(sdk))
+}
+
+/// Writes `OUT/<module>.types` for every SDK of `sdks`: the type table rebuilt from the snapshot
+/// `schemas/<sdk>/` ([`crate::schema::rebuild::to_table`]) as a tagfile `TYPE` section
+/// ([`hktypes::tagfile::type_writer::write`] in the SDK's style), which the root crate embeds so
+/// that a document made from nothing has its SDK's types without `hkgen`
+/// (`hkclasses::tagfile_types_for_sdk`). An SDK without a snapshot gets an empty file. Returns the
+/// number of types written per SDK (`None`: no snapshot). Files whose contents do not change are
+/// left alone.
+pub fn write_type_sections(schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<Generated>, Error> {
+    let mut done = Vec::new();
+    for sdk in sdks {
+        let path = out.join(type_section_file(sdk));
+        let dir = schemas.join(sdk);
+        let (bytes, types) = if dir.join("sdk.ron").is_file() {
+            let schema = snapshot::read(&dir)?;
+            let (table, _) = crate::schema::rebuild::to_table(&schema)?;
+            let style = hktypes::tagfile::type_writer::Style::for_sdk(&schema.sdkv);
+            (hktypes::tagfile::type_writer::write(&table, style), Some(schema.types.len()))
+        } else {
+            (Vec::new(), None)
+        };
+        if fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+            fs::write(&path, bytes).map_err(|e| Error::io(&path, e))?;
+        }
+        done.push(Generated { sdk: sdk.to_string(), path, types });
+    }
+    Ok(done)
+}
+
 /// Writes `OUT/<module>.rs` for every packfile SDK of `sdks` from the class schema
 /// `schemas/<sdk>/classes/` (an SDK without one gets a module with an empty `CLASSES`). `types`
 /// of each [`Generated`] counts the classes that got a struct. Files whose contents do not

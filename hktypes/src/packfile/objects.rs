@@ -395,6 +395,22 @@ pub struct Document {
     /// section): kept raw, and named here for `hkgen verify`. Classes the reader does not read
     /// (unsupported member kinds) are not counted.
     pub bad_values: Option<(Handle, ValueError)>,
+    /// Where [`Document::add`] finds a class the document does not list yet: a document made by
+    /// `hktypes::Document::new` with a class registry declares it from there
+    /// ([`Document::declare`]); none for a document read from a file.
+    pub declare_from: DeclareFrom,
+}
+
+/// The class registry a packfile [`Document`] declares the classes of added objects from
+/// ([`Document::declare_from`]): `hkclasses::REGISTRY` for a document made by
+/// `hktypes::Document::new(sdk, format, Some(&hkclasses::REGISTRY))`.
+#[derive(Clone, Copy, Default)]
+pub struct DeclareFrom(pub Option<&'static (dyn crate::ClassRegistry + Sync)>);
+
+impl std::fmt::Debug for DeclareFrom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "DeclareFrom(registry)" } else { "DeclareFrom(none)" })
+    }
 }
 
 /// Object reading state.
@@ -902,7 +918,7 @@ impl Document {
             None
         };
         drop(reader);
-        Ok(Document { file, data_index, objects: out, classes, root, demoted, bad_values })
+        Ok(Document { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default() })
     }
 
     /// How many objects are typed and how many untyped (kept as their bytes).

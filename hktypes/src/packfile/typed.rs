@@ -624,6 +624,7 @@ impl Document {
         let class_ref = match like {
             Some(like) => self.objects[like.0 as usize].class_ref,
             None => {
+                self.declare_on_add(name, signature)?;
                 let section = self.file.section_index(super::CLASSNAMES);
                 let names = self.file.class_names();
                 let offset = names.get(name).filter(|c| c.signature == signature).and_then(|_| names.offset_of(name));
@@ -640,6 +641,24 @@ impl Document {
         let h = Handle(self.objects.len() as u32);
         self.objects.push(super::objects::Object { class: name.to_owned(), class_ref, body: Body::Typed(values), array_align: Default::default(), kept: Default::default() });
         Ok(h)
+    }
+
+    /// Declares class `name` of `signature` from [`Document::declare_from`] when the document
+    /// does not list `name` yet: from the registry's own class source for the document's contents
+    /// version (the first [`crate::ClassRegistry::packfile`] gives; the others describe the
+    /// classes of other SDKs, which a file of this one does not list), when it computes
+    /// `signature` for the class. Nothing to do when the document lists the class or has no
+    /// registry; an error when the registry's source has no such class.
+    fn declare_on_add(&mut self, name: &str, signature: u32) -> Result<()> {
+        let Some(registry) = self.declare_from.0 else { return Ok(()) };
+        if self.file.class_names().get(name).is_some() {
+            return Ok(());
+        }
+        let version = self.file.contents_version();
+        match registry.packfile(&version).first() {
+            Some(source) if source.signature(name) == Some(signature) => self.declare(name, *source),
+            _ => Err(err(format!("{name} (signature {signature:#010x}) is not a class the class registry has for {version}"))),
+        }
     }
 
     /// Converts every object a class of `table` applies to into its struct and back (replacing

@@ -1469,7 +1469,7 @@ impl<'i> XmlReader<'i, '_> {
             None => (!out.is_empty()).then_some(Handle(0)),
         };
         let placeholder = PackFile { header: stock_header(classversion, &contents, self.rules), sections: Vec::new() };
-        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None };
+        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default() };
         // A note must come back from the binary: one its values do not fit would be dropped.
         if let Some(i) = doc.first_unkept().map_err(|e| self.err(root_pos, None, e))? {
             let o = &objects[i];
