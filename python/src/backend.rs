@@ -355,6 +355,8 @@ pub struct TagDoc {
     members: RefCell<HashMap<TypeIndex, Arc<[TagMember]>>>,
     /// Per type, its full name, made on first use.
     names: RefCell<HashMap<TypeIndex, Name>>,
+    /// `tag0`, or `tagfile_xml` for a document read from `<hktagfile>` XML (written as TAG0).
+    format: &'static str,
 }
 
 /// One member of a tagfile record type, with what reading it needs, worked out once per type.
@@ -396,7 +398,14 @@ impl Document {
             return Ok(Document::Pack(PackDoc { doc, format }));
         }
         match format {
-            Some(Format::TagfileXml) => Err(Failure::input("hktagfile XML: not supported yet")),
+            // `<hktagfile>` XML holds its types: read as the TAG0 file it gives (the compendium it
+            // names, when given, makes that file TCRF again), as `hktypes::open` reads it.
+            Some(Format::TagfileXml) => {
+                let tag0 = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&compendia))?;
+                let mut t = TagDoc::read(tag0, compendia)?;
+                t.format = "tagfile_xml";
+                Ok(Document::Tag(t))
+            }
             Some(Format::Tag0) => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
             Some(_) => Err(Failure::input(
                 "a TCM0 compendium holds types, not objects: open the tagfiles that name it",
@@ -415,10 +424,11 @@ impl Document {
         }
     }
 
-    /// `tag0`, `packfile` or `packfile_xml`.
+    /// `tag0`, `tagfile_xml`, `packfile` or `packfile_xml` (the form read; documents are written
+    /// in their binary form).
     pub fn format(&self) -> &'static str {
         match self {
-            Document::Tag(_) => "tag0",
+            Document::Tag(t) => t.format,
             Document::Pack(p) => p.format,
         }
     }
@@ -635,6 +645,7 @@ impl TagDoc {
             bytes,
             members: Default::default(),
             names: Default::default(),
+            format: "tag0",
         })
     }
 
@@ -1088,7 +1099,9 @@ impl TagDoc {
             }
         }
         let compendia = std::mem::take(&mut self.compendia);
+        let format = self.format;
         *self = TagDoc::read(bytes, compendia).map_err(SetError::Havok)?;
+        self.format = format;
         Ok(None)
     }
 
@@ -1258,7 +1271,9 @@ impl TagDoc {
         let compendia = std::mem::take(&mut self.compendia);
         match TagDoc::read(out, compendia.clone()) {
             Ok(doc) => {
+                let format = self.format;
                 *self = doc;
+                self.format = format;
                 Ok(Some(renumbered))
             }
             Err(f) => {

@@ -254,7 +254,8 @@ impl Document {
         self.inner.sdk()
     }
 
-    /// `tag0`, `packfile` or `packfile_xml`.
+    /// `tag0`, `tagfile_xml`, `packfile` or `packfile_xml`: the form read (written back in its
+    /// binary form).
     #[getter]
     fn format(&self) -> &'static str {
         self.inner.format()
