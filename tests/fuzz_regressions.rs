@@ -60,6 +60,7 @@ fn fuzz_findings_stay_fixed() {
         ("packfile_objects", checks::packfile_objects),
         ("typed", checks::typed),
         ("packfile_xml", checks::packfile_xml),
+        ("tagfile_xml", checks::tagfile_xml),
     ] {
         let (ran, skipped) = run(target, check, corpus.as_deref());
         counts.push(format!("{target} {ran}"));

@@ -1493,7 +1493,16 @@ impl<'i> XmlReader<'i, '_> {
                 let kept = super::objects::owned(kept);
                 let names_at = kept.section_index(CLASSNAMES).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __classnames__ section")))?;
                 doc.data_index = kept.section_index(DATA).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: no __data__ section")))?;
-                class_refs = doc.objects.iter().map(|o| (names_at as u32, kept.class_names().offset_of(&o.class).unwrap_or(0))).collect();
+                // Every object's class must be in the kept `__classnames__`: its virtual fixup names it there.
+                let names = kept.class_names();
+                class_refs = doc
+                    .objects
+                    .iter()
+                    .map(|o| {
+                        let at = names.offset_of(&o.class).ok_or_else(|| self.err(n, None, format!("{CONTAINER_NOTE}: its __classnames__ has no class {}", o.class)))?;
+                        Ok((names_at as u32, at))
+                    })
+                    .collect::<Result<_, ValueError>>()?;
                 file = kept;
                 restored = true;
             }

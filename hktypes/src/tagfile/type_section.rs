@@ -341,8 +341,9 @@ pub fn hash_order(ty: &Section<'_>, count: usize) -> Result<Vec<TypeIndex>> {
 /// Structural checks the rest of the crate relies on: every parent chain ends, within
 /// [`MAX_DEPTH`] types (stock chains are under ten), so that walking the ancestry of every type
 /// stays linear. Linear itself (each type is settled once, with its depth), so a hostile table
-/// cannot make it quadratic.
-fn validate(table: &TypeTable) -> Result<()> {
+/// cannot make it quadratic. The `<hktagfile>` XML reader makes the same checks of the table it
+/// builds, so that what XML -> TAG0 writes reads back.
+pub(crate) fn validate(table: &TypeTable) -> Result<()> {
     // Per type: 0 unseen, 1 on the path being walked, else 2 + the length of its parent chain.
     const UNSEEN: usize = 0;
     const ON_PATH: usize = 1;

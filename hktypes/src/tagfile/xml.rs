@@ -604,6 +604,9 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             return Err(self.err(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
         }
         let types = TypeTable::from_records(records);
+        // The checks the TAG0 reader makes of a `TYPE` section (parent chains end; every member
+        // lies inside its record): the TAG0 file written from this XML must read back.
+        super::type_section::validate(&types).map_err(|e| self.err(root, None, format!("the types: {e}")))?;
         for (k, n) in object_nodes.iter().enumerate() {
             let id = self.attr(*n, None, "id")?;
             if self.objects.insert(id, k as u32 + 1).is_some() {
