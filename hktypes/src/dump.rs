@@ -854,14 +854,7 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
             .saturating_mul(BYTES_PER_TEXT_BYTE)
             .saturating_add(BYTES_SLACK),
     };
-    b.items.push(ItemData {
-        ty: 0,
-        kind_byte: 0,
-        count: 0,
-        elem_size: 0,
-        bytes: ItemBytes::default(),
-        slots: crate::reflect::layout::Slots::NONE,
-    });
+    b.items.push(ItemData::null());
     if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
         return Err(top("the root of a tagfile is its first object").into());
     }

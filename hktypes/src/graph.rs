@@ -564,10 +564,6 @@ fn written_run(old_runs: &[u32], old: u32) -> Option<u32> {
     old_runs.get(old as usize).copied().filter(|&n| n != 0)
 }
 
-fn empty_item() -> ItemData {
-    ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: Default::default(), slots: Slots::NONE }
-}
-
 impl<'t> Builder<'t> {
     fn new(table: &'t TypeTable, source: &'t Items, handles: usize) -> Self {
         // A table may name several types `char` (a hostile one may give one a size other than 1).
@@ -579,7 +575,7 @@ impl<'t> Builder<'t> {
             .find(|&i| layouts.size_of(i).ok() == Some(1));
         // Objects keep their handles; a round trip writes about as many runs as were read.
         let mut items = Vec::with_capacity(handles.max(source.items.len()));
-        items.resize_with(handles, empty_item);
+        items.resize_with(handles, ItemData::null);
         Builder {
             table,
             source,

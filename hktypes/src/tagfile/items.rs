@@ -151,6 +151,11 @@ pub struct ItemData {
 }
 
 impl ItemData {
+    /// The null item, index 0 of every item table: no type, no bytes.
+    pub fn null() -> ItemData {
+        ItemData { ty: 0, kind_byte: 0, count: 0, elem_size: 0, bytes: ItemBytes::default(), slots: crate::reflect::layout::Slots::NONE }
+    }
+
     /// The kind nibble: 1 an object, 2 a run.
     pub fn kind(&self) -> u8 {
         self.kind_byte >> 4

@@ -617,14 +617,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             layouts: Layouts::new(&types),
             items: Vec::with_capacity(object_nodes.len() + 1),
         };
-        b.items.push(ItemData {
-            ty: 0,
-            kind_byte: 0,
-            count: 0,
-            elem_size: 0,
-            bytes: ItemBytes::default(),
-            slots: Slots::NONE,
-        });
+        b.items.push(ItemData::null());
         for n in &object_nodes {
             let at = At {
                 object: n.attribute("id").unwrap_or_default(),
