@@ -3,7 +3,9 @@
 //! `Document::write`), one core, over the corpus packfiles whose objects are all typed and that
 //! have an XML form. `to_xml_reused` is `to_xml` into one buffer reused for every file
 //! (`xml::write_to`). The rows count the files' **binary bytes** (the packfiles as stored), not
-//! the XML text's, so that the two directions compare. See `bench/README.md`.
+//! the XML text's, so that the two directions compare. `xml_events_only` is quick-xml's event
+//! loop alone over the same texts: what any reader built on that tokenizer cannot beat. See
+//! `bench/README.md`.
 //!
 //! `tagfile_to_xml` and `tagfile_from_xml` do the same for `<hktagfile>` XML over the corpus TAG0
 //! files with a `TYPE` section of their own (`tagfile::xml::write` of each file read;
@@ -87,6 +89,22 @@ fn to_xml_reused(b: Bencher) {
             xml::write_to(&f.doc, WriteOptions::default(), &mut out).unwrap();
             black_box(&out);
         }
+    });
+}
+
+/// quick-xml's events over the same texts and nothing else (no attribute, text or number read):
+/// the ceiling of any reader built on that tokenizer, counted in the same binary bytes.
+#[divan::bench]
+fn xml_events_only(b: Bencher) {
+    counted(b).bench(|| {
+        let mut events = 0usize;
+        for f in &CORPUS.get().unwrap().0 {
+            let mut r = quick_xml::Reader::from_str(&f.text);
+            while !matches!(r.read_event().unwrap(), quick_xml::events::Event::Eof) {
+                events += 1;
+            }
+        }
+        black_box(events)
     });
 }
 
