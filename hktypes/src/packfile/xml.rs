@@ -174,7 +174,7 @@ pub fn write_to(doc: &Document, options: WriteOptions, out: &mut String) -> Resu
     // twice.
     let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
     out.reserve(12 * size + 4096);
-    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None };
+    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None, zeros: HashMap::new(), inner_refs: false };
     w.document()?;
     Ok(())
 }
@@ -274,6 +274,12 @@ struct XmlWriter<'d, 'o> {
     members: HashMap<&'d str, Rc<[&'d Member]>>,
     /// The class last looked up there (the elements of an array of structs are of one class).
     last: Option<(&'d str, Rc<[&'d Member]>)>,
+    /// Per `SERIALIZE_IGNORED` member (by address): its zero value, which it is written as a
+    /// comment for.
+    zeros: HashMap<*const Member, Option<Value>>,
+    /// Whether the object being written holds a pointer into an object or another section,
+    /// which its note then lists ([`XmlWriter::object_note`]).
+    inner_refs: bool,
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
@@ -422,20 +428,26 @@ impl<'d> XmlWriter<'d, '_> {
                 write!(self.out, " signature=\"{:#x}\"", c.signature).unwrap();
             }
             self.out.push_str(">\n");
-            if self.floats == FloatForm::Shortest {
-                self.object_note(o, values);
-            }
+            // The note comes first, but what it lists is known once the members are written:
+            // it is put in front of them then (rare: most objects have none).
+            let note_at = self.out.len();
+            self.inner_refs = false;
             let root = format!("object {} ({})", self.names[i], o.class);
             self.members(&o.class, values, 3, &Path::Root(&root), 0)?;
+            if self.floats == FloatForm::Shortest {
+                let note = self.object_note(o, values);
+                self.out.insert_str(note_at, &note);
+            }
             self.out.push_str("\t\t</hkobject>\n\n");
         }
         self.out.push_str("\t</hksection>\n\n</hkpackfile>\n");
         Ok(())
     }
 
-    /// What the object's XML has no place for, as a comment: the 8-byte array alignment, the
-    /// kept bytes, pointers into other sections or into objects.
-    fn object_note(&mut self, o: &Object, values: &[Value]) {
+    /// What the object's XML has no place for, as a comment line (empty when there is
+    /// nothing): the 8-byte array alignment, the kept bytes, pointers into other sections or into
+    /// objects (looked for only where writing the members met one).
+    fn object_note(&self, o: &Object, values: &[Value]) -> String {
         let mut note = String::new();
         if o.array_align == ArrayAlign::Eight {
             note.push_str(" align=8");
@@ -459,7 +471,7 @@ impl<'d> XmlWriter<'d, '_> {
         }
         let mut targets = Vec::new();
         let mut k = 0usize;
-        values.iter().for_each(|v| {
+        values.iter().filter(|_| self.inner_refs).for_each(|v| {
             refs(v, &mut |r| {
                 match r {
                     Ref::Section(s, off) => targets.push(format!("{k}:s{s}+{off}")),
@@ -472,10 +484,20 @@ impl<'d> XmlWriter<'d, '_> {
         if !targets.is_empty() {
             write!(note, " refs={}", targets.join(",")).unwrap();
         }
-        if !note.is_empty() {
-            indent(self.out, 3);
-            writeln!(self.out, "<!-- {OBJECT_NOTE}{note} -->").unwrap();
+        if note.is_empty() {
+            return note;
         }
+        let mut line = String::new();
+        indent(&mut line, 3);
+        writeln!(line, "<!-- {OBJECT_NOTE}{note} -->").unwrap();
+        line
+    }
+
+    /// Whether `v` is member `m`'s zero value ([`zero_value`], made once per member).
+    fn is_zero(&mut self, m: &'d Member, v: &Value) -> bool {
+        let classes = &self.doc.classes;
+        let zero = self.zeros.entry(m as *const Member).or_insert_with(|| zero_value(classes, m, m.ty, 0).ok());
+        zero.as_ref() == Some(v)
     }
 
     /// [`members_of`], once per class.
@@ -513,9 +535,7 @@ impl<'d> XmlWriter<'d, '_> {
             if m.ty == MemberType::Void && m.name != HIDDEN {
                 continue;
             }
-            if m.flags & member_flags::SERIALIZE_IGNORED != 0
-                && (self.floats == FloatForm::Havok || zero_value(&self.doc.classes, m, m.ty, 0).is_ok_and(|z| z == *v))
-            {
+            if m.flags & member_flags::SERIALIZE_IGNORED != 0 && (self.floats == FloatForm::Havok || self.is_zero(m, v)) {
                 indent(self.out, depth);
                 writeln!(self.out, "<!-- {} SERIALIZE_IGNORED -->", m.name).unwrap();
                 continue;
@@ -616,7 +636,10 @@ impl<'d> XmlWriter<'d, '_> {
                 self.out.push_str(name);
             }
             // Havok's XML has no form for these: `null`, and the object's note gives the target.
-            Ref::Inside(..) | Ref::Section(..) => self.out.push_str("null"),
+            Ref::Inside(..) | Ref::Section(..) => {
+                self.inner_refs = true;
+                self.out.push_str("null");
+            }
         }
         Ok(())
     }
