@@ -175,6 +175,11 @@ fn hostile_tagfile_xml_gets_located_errors() {
     let text = xml::write(&TagFile::read(&tag0, &none).unwrap(), WriteOptions::default()).unwrap();
     assert_eq!(xml::read(text.as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap(), tag0);
     let cases = [cases, vec![("member outside its record", SMALL.replace(r#"offset="8""#, r#"offset="20""#), "line 2, column 1: the types: in Root.small: member at offset 20 of 2 bytes does not fit the 16-byte record")]].concat();
+    // A template parameter whose name does not start with `t` (type) or `v` (value), which is
+    // how TAG0 tells them apart (the tagfile_xml fuzz target's third finding: the XML read, the
+    // TAG0 file written from it did not).
+    let param = SMALL.replace(r#"<subtype id="type1" />"#, r#"<subtype id="type1" /><parameters count="1"><typeparam id="type1" name="=tT" /></parameters>"#);
+    let cases = [cases, vec![("template parameter neither t nor v", param, "<typeparam> named \"=tT\": the name must start with `t`")]].concat();
     let cases = [cases, vec![("string of 4-byte elements", string_of("type4", "R_ThighTwist"), "line 6, column 61: object object1, member s: a string of 13 bytes is not a whole number of 4-byte elements")]].concat();
     let mut wrong = Vec::new();
     common::fuzz_seed(SMALL.as_bytes());

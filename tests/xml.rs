@@ -574,6 +574,12 @@ fn hostile_xml_gives_located_errors() {
         let got = err(&text);
         assert!(got.contains(want), "{what}: {got}");
     }
+    // A bare `&` followed by bytes beyond ASCII (read as Latin-1, two bytes each in UTF-8): the
+    // packfile_xml fuzz target found that the message cut the text inside a character and
+    // panicked. The input is kept under tests/fuzz_regressions/packfile_xml/.
+    let bare = b"<hkpackfile classversion=\"&\xff\xff\xff\xff\xff\xff\xff\">";
+    let got = read_xml(&schemas, bare, "2010.2", ReadOptions::default()).unwrap_err().to_string();
+    assert!(got.ends_with("line 1, column 1: XML: \"&\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\u{ff}\": a bare & (write &amp;)"), "{got}");
 }
 
 /// Mutations of two corpus XML files (every 7th byte replaced, in turn, by one of the bytes XML

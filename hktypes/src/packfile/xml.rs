@@ -1273,7 +1273,7 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
                 rest = rest.strip_prefix("\r\n").unwrap_or(&rest[1..]);
             }
             '&' => {
-                let end = rest.find(';').filter(|&e| e <= 12).ok_or_else(|| format!("{:?}: a bare & (write &amp;)", &rest[..rest.len().min(12)]))?;
+                let end = rest.find(';').filter(|&e| e <= 12).ok_or_else(|| format!("{:?}: a bare & (write &amp;)", rest.chars().take(12).collect::<String>()))?;
                 let name = &rest[1..end];
                 let ch = match name {
                     "lt" => '<',

@@ -698,10 +698,13 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                             "valueparam" => (TemplateArg::Value(self.number(p, None, "value")?), "vN"),
                             other => return Err(self.err(p, None, format!("<{other}> where <typeparam> or <valueparam> belongs"))),
                         };
-                        r.params.push(TemplateParam {
-                            name: p.attribute("name").unwrap_or(default).into(),
-                            arg,
-                        });
+                        let name = p.attribute("name").unwrap_or(default);
+                        // TAG0 tells a type parameter from a value parameter by the name's first
+                        // letter, as the reader of a TYPE section does.
+                        if !name.starts_with(&default[..1]) {
+                            return Err(self.err(p, None, format!("<{}> named {name:?}: the name must start with `{}`", p.tag_name().name(), &default[..1])));
+                        }
+                        r.params.push(TemplateParam { name: name.into(), arg });
                     }
                 }
                 "members" => {
