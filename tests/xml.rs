@@ -225,6 +225,8 @@ fn same_value(x: &Value, y: &Value, tolerance: f32, map: &mut HashMap<Handle, Ha
         (Value::Real(p), Value::Real(q)) if close(*p, *q, tolerance) => Ok(()),
         (Value::Vec4(p), Value::Vec4(q)) if p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
         (Value::Floats(p), Value::Floats(q)) if p.len() == q.len() && p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
+        // hkArray capacity words too: Havok 5.5's `len | 0xC0000000` come from the XML's contents version.
+        (Value::Array(p), Value::Array(q)) if p.capacity != q.capacity => Err(format!("capacity word {:#x} against {:#x}", p.capacity, q.capacity)),
         (Value::Array(p), Value::Array(q)) => same_items(&p.items, &q.items, tolerance, map, todo),
         (Value::Struct(p), Value::Struct(q)) | (Value::CArray(p), Value::CArray(q)) | (Value::RelArray(p), Value::RelArray(q)) => {
             same_items(p, q, tolerance, map, todo)
@@ -427,7 +429,9 @@ fn allosaur_xml_and_its_binaries_hold_the_same_objects() {
 /// HavokLib's SDK 5.5 animation XML files (`allosaur_run_<compression>.xml`, `animref.xml`) and
 /// the 5.5 binaries of the same name (`550__<name>[<layout>].hkx`: 4- and 8-byte pointers, both
 /// byte orders, reuse-padding on and off) hold the same objects, reals up to the XML's six
-/// decimals: the derived 5.5 classes read both forms alike. The one difference is the export's
+/// decimals, and the same hkArray capacity words (Havok 5.5's `len | 0xC0000000`, which the XML's
+/// contents version gives: `stock_array_flags`): the derived 5.5 classes read both forms alike.
+/// The one difference is the export's
 /// own record: the `hkxEnvironment` of the allosaur_run binaries says its export ran one more
 /// filter ("Write to Platform" twice in `infoString`) than the XML's, so that object is compared
 /// apart, and all others must be the same.

@@ -176,6 +176,9 @@ pub const DONT_DEALLOCATE: u32 = 0x8000_0000;
 /// use hktypes::packfile::objects::stock_array_flags;
 /// assert_eq!(stock_array_flags("Havok-5.5.0-r1"), 0xC000_0000);
 /// assert_eq!(stock_array_flags("hk_2010.2.0-r1"), 0x8000_0000);
+/// // A document made from nothing takes them.
+/// use hktypes::packfile::{objects::Document, LayoutRules};
+/// assert_eq!(Document::new("Havok-5.5.0-r1", 5, LayoutRules::WII_U).array_flags, 0xC000_0000);
 /// ```
 pub fn stock_array_flags(contents_version: &str) -> u32 {
     match super::sdk_of_contents_version(contents_version).as_str() {
