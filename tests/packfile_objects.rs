@@ -280,3 +280,73 @@ fn an_integer_too_wide_for_its_member_is_refused() {
     }
     assert!(checked > 0, "no 2014.2 packfile with an 8-bit integer member");
 }
+
+/// The hkArray capacity words of the corpus packfiles' typed objects (raw objects' arrays are not
+/// seen): per SDK, how many carry each flag pattern, and how many documents took each
+/// `array_flags`. Every word's capacity bits are the array's length. Havok 5.5 and 6.6 set both
+/// flag bits (`0xC0000000`, the empty arrays too), every other SDK `0x80000000` alone
+/// (`stock_array_flags`), but for the 25 empty arrays of HKX2's malformed `chickenbehavior.hkx`
+/// (2010.2), whose words are 0: that one document's flags are 0, the flags all its hkArrays carry.
+#[test]
+fn capacity_words_per_sdk() {
+    use hktypes::packfile::layout::{Member, MemberType};
+    use hktypes::packfile::objects::{Body, Value};
+    fn walk(doc: &Document, class: &str, values: &[Value], out: &mut BTreeMap<String, usize>) {
+        for (i, v) in values.iter().enumerate() {
+            let m = doc.member(class, i).unwrap().clone();
+            value(doc, &m, m.ty, v, out);
+        }
+    }
+    fn value(doc: &Document, m: &Member, ty: MemberType, v: &Value, out: &mut BTreeMap<String, usize>) {
+        match v {
+            Value::Array(a) => {
+                if ty == MemberType::Array {
+                    let len = a.items.len() as u32;
+                    assert_eq!(a.capacity & 0x3FFF_FFFF, len);
+                    *out.entry(format!("{:#x}{}", a.capacity & 0xC000_0000, if len == 0 { " empty" } else { "" })).or_default() += 1;
+                }
+                a.items.iter().for_each(|x| value(doc, m, m.subtype, x, out));
+            }
+            Value::RelArray(items) => items.iter().for_each(|x| value(doc, m, m.subtype, x, out)),
+            Value::CArray(items) => items.iter().for_each(|x| value(doc, m, ty, x, out)),
+            Value::Struct(vs) => walk(doc, m.class.as_deref().unwrap(), vs, out),
+            _ => {}
+        }
+    }
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
+    // sdk -> (flag pattern -> hkArrays, document flags -> files)
+    type Tally = BTreeMap<String, usize>;
+    let mut per: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
+    for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
+        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { return };
+        let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+        let sdk = sdk_of_contents_version(&f.contents_version());
+        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let n = per.entry(sdk).or_default();
+        for o in &doc.objects {
+            if let Body::Typed(values) = &o.body {
+                walk(&doc, &o.class, values, &mut n.0);
+            }
+        }
+        *n.1.entry(format!("{:#x}", doc.array_flags)).or_default() += 1;
+    }
+    let summary: Vec<String> = per.iter().map(|(sdk, (words, docs))| format!("{sdk}: words {words:?}, documents {docs:?}")).collect();
+    eprintln!("{}", summary.join("\n"));
+    assert_eq!(
+        summary,
+        [
+            r#"2010.1: words {"0x80000000": 103, "0x80000000 empty": 1274}, documents {"0x80000000": 13}"#,
+            r#"2010.2: words {"0x0 empty": 25, "0x80000000": 4319, "0x80000000 empty": 12036}, documents {"0x0": 1, "0x80000000": 31}"#,
+            r#"2011.1: words {"0x80000000": 80, "0x80000000 empty": 72}, documents {"0x80000000": 18}"#,
+            r#"2011.2: words {"0x80000000": 76, "0x80000000 empty": 72}, documents {"0x80000000": 18}"#,
+            r#"2012.2: words {"0x80000000": 150, "0x80000000 empty": 767}, documents {"0x80000000": 18}"#,
+            r#"2013.1: words {"0x80000000": 150, "0x80000000 empty": 859}, documents {"0x80000000": 18}"#,
+            r#"2014.1: words {"0x80000000": 16397, "0x80000000 empty": 63370}, documents {"0x80000000": 86}"#,
+            r#"2014.2: words {"0x80000000": 2171, "0x80000000 empty": 1071}, documents {"0x80000000": 22}"#,
+            r#"5.5: words {"0xc0000000": 43, "0xc0000000 empty": 19}, documents {"0xc0000000": 28}"#,
+            r#"6.6: words {"0xc0000000": 19}, documents {"0xc0000000": 24}"#,
+            r#"7.1: words {"0x80000000": 108, "0x80000000 empty": 96}, documents {"0x80000000": 24}"#,
+        ]
+    );
+}

@@ -24,23 +24,22 @@ const FLOOR: [(&str, usize); 5] = [
     ("hk_2014.1.0-r1", 26663),
     ("hk_2013.1.0-r1", 85),
     ("hk_2010.2.0-r1", 8687),
-    ("Havok-5.5.0-r1", 1867),
+    ("Havok-5.5.0-r1", 1894),
 ];
 
 /// Per version: the corpus packfiles, and how many of them had every object go through its
 /// struct (none left as a value or raw, none failed) and came back byte for byte, exactly. 2014.1
 /// and 2014.2: all (the objects of files mod tools wrote keep their other padding and places as
-/// [`Kept`](hktypes::packfile::objects::Kept)). 2010.2: all but [`NOT_ALL_THROUGH`]. 5.5: the
-/// physics classes its schema lacks stay raw in MapCollisionTemplate_DES.hkx; and Havok 5.5
-/// writes an `hkArray`'s capacity word as `len | 0xC0000000` (not the `len | 0x80000000` a `Vec`
-/// stands for), so the objects with an `hkArray` (`hkxEnvironment`, `hkaSplineSkeletalAnimation`)
-/// stay values in the 17 HavokLib files that hold one.
+/// [`Kept`](hktypes::packfile::objects::Kept)). 2010.2: all but [`NOT_ALL_THROUGH`]. 5.5: all but
+/// MapCollisionTemplate_DES.hkx, where the physics classes its schema lacks stay raw. (Havok 5.5
+/// writes an `hkArray`'s capacity word as `len | 0xC0000000`: the document's `array_flags`, which
+/// a `Vec` stands for; see [`mixed_array_flags_through_structs`].)
 const ALL_THROUGH_STRUCTS: [(&str, usize, usize); 5] = [
     ("hk_2014.2.0-r1", 22, 22),
     ("hk_2014.1.0-r1", 86, 86),
     ("hk_2013.1.0-r1", 18, 18),
     ("hk_2010.2.0-r1", 32, 31),
-    ("Havok-5.5.0-r1", 28, 10),
+    ("Havok-5.5.0-r1", 28, 27),
 ];
 
 /// The one packfile of 2010.2, 2014.1 and 2014.2 whose objects do not all go through their
@@ -51,7 +50,9 @@ const ALL_THROUGH_STRUCTS: [(&str, usize, usize); 5] = [
 /// declares it, and Havok's loader would read those words as the objects' first members: the
 /// file is malformed, not a layout of its own ([`hkx2_objects_begin_with_a_word_outside_their_class`]).
 /// 236 objects stay raw; the 14 that happen to read as values hold pointers to objects of the
-/// wrong class, which `verify` reports (`bad_pointer`). It round-trips (raw objects and values).
+/// wrong class, which `verify` reports (`bad_pointer`). (Those 14 go through their structs: the
+/// 25 hkArrays read from them are empty with the word 0, which the document takes as its array
+/// flags.) It round-trips (raw objects and values).
 const NOT_ALL_THROUGH: [&str; 1] = ["HKX2-Enhanced-Library/chickenbehavior.hkx"];
 
 fn table(version: &str) -> &'static [ClassEntry] {
@@ -540,4 +541,38 @@ fn hkx2_objects_begin_with_a_word_outside_their_class() {
 
     let (_, _, stock_locals, _) = data("Pandora-Behaviour-Engine-Plus/dogbehavior.hkx");
     assert!(stock_locals.contains(&0));
+}
+
+/// A 5.5 file whose hkArrays carry Havok 5.5's `len | 0xC0000000` goes through its structs: the
+/// document's flags are the file's. With one word made `len | 0x80000000` (mixed flags) the
+/// object that holds it stays values, the others go through, and the file writes back exactly;
+/// the struct of the stock object stored into it gives its arrays 5.5's words again.
+#[test]
+fn mixed_array_flags_through_structs() {
+    use hktypes::packfile::objects::Value;
+    let Some(corpus) = common::corpus() else { return };
+    let Some(stock) = common::corpus_file(&corpus, "HavokLib/550__allosaur_run_S32_V16_B255_D1[4101].hkx") else { return };
+    let read = |b: &[u8]| Document::from_file_with(hktypes::packfile::PackFile::read(b).unwrap(), &packfile_sources_for_sdk("5.5")).unwrap();
+    let mut doc = read(&stock);
+    assert_eq!(doc.array_flags, 0xC000_0000);
+    let n = doc.objects.len();
+    let c = doc.through_structs(hk5_5::CLASSES);
+    assert_eq!((c.structs, c.untyped, c.failed), (n, 0, 0));
+    assert_eq!(doc.write().unwrap(), stock);
+
+    let spline = doc.find("hkaSplineSkeletalAnimation").next().unwrap();
+    let Some(Value::Array(a)) = doc.field_mut(spline, "floatOffsets") else { panic!("floatOffsets") };
+    assert_eq!((a.items.len(), a.capacity), (0, 0xC000_0000));
+    a.capacity = 0x8000_0000;
+    let mixed = doc.write().unwrap();
+    let mut doc = read(&mixed);
+    assert_eq!(doc.array_flags, 0xC000_0000);
+    let c = doc.through_structs(hk5_5::CLASSES);
+    assert_eq!((c.structs, c.untyped, c.failed), (n - 1, 1, 0));
+    assert_eq!(doc.write().unwrap(), mixed);
+    let err = doc.get::<hk5_5::hkaSplineSkeletalAnimation>(spline).unwrap_err().to_string();
+    assert!(err.contains("hkArray whose capacity word is not its length | 0xc0000000"), "{err}");
+    let s: hk5_5::hkaSplineSkeletalAnimation = read(&stock).get(spline).unwrap();
+    doc.set(spline, &s).unwrap();
+    assert_eq!(doc.write().unwrap(), stock);
 }

@@ -30,8 +30,6 @@ fn binary_to_xml_to_binary_is_exact() {
     // sdk -> [files, all typed, exact]
     let mut per: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     let mut not_exact = Vec::new();
-    // All-typed files that come back but for hkArray capacity words (Havok 5.5's).
-    let mut capacity_only = Vec::new();
     let mut noted = 0;
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
@@ -58,11 +56,6 @@ fn binary_to_xml_to_binary_is_exact() {
             .and_then(|back| back.write());
         match result {
             Ok(out) if out == bytes => n[2] += 1,
-            // Havok 5.5 writes an hkArray's capacity word as `len | 0xC0000000`; the XML keeps
-            // no capacity word, and reading it gives the stock `len | 0x80000000`.
-            Ok(out) if out.len() == bytes.len() && out.iter().zip(&bytes).all(|(p, q)| p == q || (*p, *q) == (0x80, 0xC0)) => {
-                capacity_only.push(e.relpath.clone());
-            }
             Ok(out) => {
                 let at = out.iter().zip(&bytes).position(|(a, b)| a != b).unwrap_or(out.len().min(bytes.len()));
                 not_exact.push(format!("{sdk} {}: differs at {at:#x} ({})", e.relpath, hkgen::reflection::check::locate(&doc.file, at as u64)));
@@ -85,7 +78,7 @@ fn binary_to_xml_to_binary_is_exact() {
             "2013.1: 18 of 18 all-typed files exact (18 files)",
             "2014.1: 86 of 86 all-typed files exact (86 files)",
             "2014.2: 22 of 22 all-typed files exact (22 files)",
-            "5.5: 10 of 27 all-typed files exact (28 files)",
+            "5.5: 27 of 27 all-typed files exact (28 files)",
             "6.6: 0 of 0 all-typed files exact (24 files)",
             "7.1: 0 of 0 all-typed files exact (24 files)",
         ]
@@ -94,12 +87,86 @@ fn binary_to_xml_to_binary_is_exact() {
     // 8,1,0,1; kept bytes (Pandora's 0x7F padding, Nemesis's string placement, hkxpack's object
     // cut off by the end of the file), `__types__` records, unused `__classnames__` entries, a
     // pointer into `__types__`, the version-11 header region, a section's fill that is not the
-    // stock amount, 8-byte array alignment.
+    // stock amount, 8-byte array alignment. Havok 5.5's hkArray capacity words (`len |
+    // 0xC0000000`) need none: the contents version gives them.
     assert_eq!(noted, NOTED);
-    // The other 17 all-typed 5.5 files are HavokLib's allosaur files with an hkArray (in
-    // `hkxEnvironment`, `hkaSplineSkeletalAnimation`): only their capacity words differ.
-    assert_eq!(capacity_only.len(), 17, "{capacity_only:?}");
-    assert!(capacity_only.iter().all(|f| f.starts_with("HavokLib/550__allosaur")), "{capacity_only:?}");
+}
+
+/// hkArray capacity words other than a file's own convention come back through XML: a 5.5 file
+/// (whose 6 hkArrays carry `len | 0xC0000000`, Havok 5.5's flags) with one array's word made
+/// `len | 0x80000000` (mixed flags: the document keeps 5.5's flags, the XML notes the one word
+/// in its object's `hkgen:object` note), and with every word made so (the document takes the
+/// file's flags, the XML notes them in `hkgen:arrays`). Both write back and come back through
+/// XML byte for byte; the stock file's XML has neither note and reads back with 5.5's words.
+#[test]
+fn array_flags_come_back_through_xml() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let Some(stock) = common::corpus_file(&corpus, "HavokLib/550__allosaur_run_S32_V16_B255_D1[4101].hkx") else { return };
+    let read = |bytes: &[u8]| Document::from_file_with(hktypes::packfile::PackFile::read(bytes).unwrap(), &schemas.sources_for("5.5")).unwrap();
+    let through_xml = |doc: &Document| {
+        let text = xml::write(doc, WriteOptions::default()).unwrap();
+        let back = read_xml(&schemas, text.as_bytes(), "5.5", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml }).unwrap();
+        (text, back)
+    };
+    let doc = read(&stock);
+    assert_eq!(doc.array_flags, 0xC000_0000);
+    let (text, back) = through_xml(&doc);
+    assert!(!text.contains("hkgen:arrays") && !text.contains("caps="));
+    assert_eq!(back.array_flags, 0xC000_0000);
+    assert_eq!(back.write().unwrap(), stock);
+
+    let env = doc.find("hkxEnvironment").next().unwrap();
+    let spline = doc.find("hkaSplineSkeletalAnimation").next().unwrap();
+    let word = |doc: &mut Document, h: Handle, member: &str| {
+        let Some(Value::Array(a)) = doc.field_mut(h, member) else { panic!("{member}") };
+        a.capacity = a.items.len() as u32 | 0x8000_0000;
+    };
+
+    // One word of another flag: the 4th hkArray of the spline animation (`floatOffsets`, empty).
+    let mut mixed = read(&stock);
+    word(&mut mixed, spline, "floatOffsets");
+    let mixed_bytes = mixed.write().unwrap();
+    assert_eq!(mixed_bytes.len(), stock.len());
+    assert_eq!(mixed_bytes.iter().zip(&stock).filter(|(a, b)| a != b).count(), 1);
+    let mixed = read(&mixed_bytes);
+    assert_eq!(mixed.array_flags, 0xC000_0000);
+    assert_eq!(mixed.write().unwrap(), mixed_bytes);
+    let (text, back) = through_xml(&mixed);
+    assert!(!text.contains("hkgen:arrays"));
+    assert_eq!(text.matches(" caps=").count(), 1);
+    assert!(text.contains("<!-- hkgen:object caps=3:0x80000000 -->"), "{}", &text[..2000.min(text.len())]);
+    assert_eq!(back.write().unwrap(), mixed_bytes);
+
+    // Every word of the other flag: the document's flags are the file's.
+    let mut other = read(&stock);
+    for m in ["blockOffsets", "floatBlockOffsets", "transformOffsets", "floatOffsets", "data"] {
+        word(&mut other, spline, m);
+    }
+    word(&mut other, env, "variables");
+    let other_bytes = other.write().unwrap();
+    let other = read(&other_bytes);
+    assert_eq!(other.array_flags, 0x8000_0000);
+    let (text, back) = through_xml(&other);
+    assert_eq!(text.matches("<!-- hkgen:arrays flags=0x80000000 -->").count(), 1);
+    assert!(!text.contains("caps="));
+    assert_eq!(back.array_flags, 0x8000_0000);
+    assert_eq!(back.write().unwrap(), other_bytes);
+
+    // What the fuzz target checks (XML -> binary -> XML gives the same text) holds for each, and
+    // for an `hkgen:arrays` note on a file without hkArrays (HavokLib's 5.5 animref): the note
+    // gives no array its word, and the document's flags are learned from its arrays as its
+    // binary's are (none: 5.5's).
+    let Some(animref) = common::corpus_file(&corpus, "HavokLib/550__animref[4101].hkx") else { return };
+    let text = xml::write(&read(&animref), WriteOptions::default()).unwrap();
+    let noted = text.replacen("<hksection", "<!-- hkgen:arrays flags=0x80000000 -->\n\t<hksection", 1);
+    let back = read_xml(&schemas, noted.as_bytes(), "5.5", ReadOptions { layout: read(&animref).layout(), order: ObjectOrder::Xml }).unwrap();
+    assert_eq!(back.array_flags, 0xC000_0000);
+    assert_eq!(back.write().unwrap(), animref);
+    for doc in [&read(&stock), &mixed, &other] {
+        checks::packfile_xml(xml::write(doc, WriteOptions::default()).unwrap().as_bytes());
+    }
+    checks::packfile_xml(noted.as_bytes());
 }
 
 /// The all-typed corpus packfiles whose XML carries `hkgen:` comments.
@@ -158,6 +225,8 @@ fn same_value(x: &Value, y: &Value, tolerance: f32, map: &mut HashMap<Handle, Ha
         (Value::Real(p), Value::Real(q)) if close(*p, *q, tolerance) => Ok(()),
         (Value::Vec4(p), Value::Vec4(q)) if p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
         (Value::Floats(p), Value::Floats(q)) if p.len() == q.len() && p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
+        // hkArray capacity words too: Havok 5.5's `len | 0xC0000000` come from the XML's contents version.
+        (Value::Array(p), Value::Array(q)) if p.capacity != q.capacity => Err(format!("capacity word {:#x} against {:#x}", p.capacity, q.capacity)),
         (Value::Array(p), Value::Array(q)) => same_items(&p.items, &q.items, tolerance, map, todo),
         (Value::Struct(p), Value::Struct(q)) | (Value::CArray(p), Value::CArray(q)) | (Value::RelArray(p), Value::RelArray(q)) => {
             same_items(p, q, tolerance, map, todo)
@@ -360,7 +429,9 @@ fn allosaur_xml_and_its_binaries_hold_the_same_objects() {
 /// HavokLib's SDK 5.5 animation XML files (`allosaur_run_<compression>.xml`, `animref.xml`) and
 /// the 5.5 binaries of the same name (`550__<name>[<layout>].hkx`: 4- and 8-byte pointers, both
 /// byte orders, reuse-padding on and off) hold the same objects, reals up to the XML's six
-/// decimals: the derived 5.5 classes read both forms alike. The one difference is the export's
+/// decimals, and the same hkArray capacity words (Havok 5.5's `len | 0xC0000000`, which the XML's
+/// contents version gives: `stock_array_flags`): the derived 5.5 classes read both forms alike.
+/// The one difference is the export's
 /// own record: the `hkxEnvironment` of the allosaur_run binaries says its export ran one more
 /// filter ("Write to Platform" twice in `infoString`) than the XML's, so that object is compared
 /// apart, and all others must be the same.
@@ -568,6 +639,17 @@ fn hostile_xml_gives_located_errors() {
             project("").replacen("<hksection", "<!-- hkgen:container 00112233 -->\n<hksection", 1),
             "line 3, column 1: hkgen:container: ",
         ),
+        (
+            "array flags beyond the flag bits",
+            project("").replacen("<hksection", "<!-- hkgen:arrays flags=0x1 -->\n<hksection", 1),
+            "line 3, column 1: hkgen:arrays: not flags=HEX of the bits 0xc0000000",
+        ),
+        (
+            "array flags after __data__",
+            project("").replacen("</hkpackfile>", "<!-- hkgen:arrays flags=0x80000000 -->\n</hkpackfile>", 1),
+            "hkgen:arrays: one note, before __data__",
+        ),
+        ("a capacity word for no hkArray", project("<!-- hkgen:object caps=0:0x80000000 -->"), "line 5, column 1: object #0001: hkgen:object: hkArray 0: the object has no such hkArray"),
     ];
     for (what, text, want) in cases {
         common::fuzz_seed(text.as_bytes());

@@ -587,7 +587,7 @@ impl Document {
             },
             Document::Packfile(d) => {
                 let p = packfile_class::<T>(self.format())?;
-                let values = d.applies(h, T::ENTRY.name, p.signature, p.members)?;
+                let values = d.struct_source(h, T::ENTRY.name, p.signature, p.members)?;
                 let t = (p.read)(values).map_err(|e| e.in_context(format!("object {} ({})", h.0, T::ENTRY.name)))?;
                 match t.downcast::<T>() {
                     Ok(t) => Ok(Cow::Owned(*t)),
@@ -714,6 +714,7 @@ impl<T: Typed> Drop for ObjectMut<'_, T> {
             let Some(p) = T::ENTRY.as_packfile() else { return };
             let mut values = Vec::with_capacity(p.members.len());
             if (p.write)(&*value, &mut values).is_some() {
+                doc.give_array_flags(T::ENTRY.name, &mut values);
                 if let Some(o) = doc.objects.get_mut(h.0 as usize) {
                     o.body = objects::Body::Typed(values);
                 }

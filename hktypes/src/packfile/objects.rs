@@ -139,15 +139,51 @@ pub(crate) fn hidden_member() -> &'static Member {
 pub struct Array {
     /// The elements.
     pub items: Vec<Value>,
-    /// `hkArray`'s capacity-and-flags word as stored (`len | 0x80000000` in stock files).
+    /// `hkArray`'s capacity-and-flags word as stored: `len | flags` in stock files, the flags
+    /// being the document's [`Document::array_flags`] (0 for a simple array, which has none).
     pub capacity: u32,
 }
 
 impl Array {
-    /// An array of `items` with the stock capacity word.
+    /// An array of `items` with the capacity word `len | 0x80000000` (the flags of every SDK's
+    /// files but 5.5's and 6.6's, see [`stock_array_flags`]); a document gives the arrays of
+    /// values it stores for a struct its own [`Document::array_flags`].
     pub fn new(items: Vec<Value>) -> Self {
-        let capacity = items.len() as u32 | 0x8000_0000;
+        Self::with_flags(items, DONT_DEALLOCATE)
+    }
+
+    /// An array of `items` with the capacity word `len | flags`.
+    pub fn with_flags(items: Vec<Value>, flags: u32) -> Self {
+        let capacity = items.len() as u32 | flags;
         Array { items, capacity }
+    }
+}
+
+/// The flag bits of an `hkArray`'s capacity-and-flags word; the other 30 bits are the capacity.
+pub const ARRAY_FLAG_BITS: u32 = 0xC000_0000;
+
+/// Havok's `DONT_DEALLOCATE` flag of an `hkArray`'s capacity word: the flags of the stored arrays
+/// of every SDK's files but 5.5's and 6.6's.
+pub const DONT_DEALLOCATE: u32 = 0x8000_0000;
+
+/// The flags of the capacity words Havok's packer stores for the arrays of a contents version's
+/// files: [`DONT_DEALLOCATE`] and `0x40000000` (`0xC0000000`) for Havok 5.5 and 6.6, whose every
+/// corpus hkArray carries both (the empty ones too, as `0xC0000000`), else `DONT_DEALLOCATE`
+/// alone (2010.1 to 2014.2 and 7.1). What a document read from XML, or made from nothing, gives
+/// its arrays ([`Document::array_flags`]).
+///
+/// ```
+/// use hktypes::packfile::objects::stock_array_flags;
+/// assert_eq!(stock_array_flags("Havok-5.5.0-r1"), 0xC000_0000);
+/// assert_eq!(stock_array_flags("hk_2010.2.0-r1"), 0x8000_0000);
+/// // A document made from nothing takes them.
+/// use hktypes::packfile::{objects::Document, LayoutRules};
+/// assert_eq!(Document::new("Havok-5.5.0-r1", 5, LayoutRules::WII_U).array_flags, 0xC000_0000);
+/// ```
+pub fn stock_array_flags(contents_version: &str) -> u32 {
+    match super::sdk_of_contents_version(contents_version).as_str() {
+        "5.5" | "6.6" => ARRAY_FLAG_BITS,
+        _ => DONT_DEALLOCATE,
     }
 }
 
@@ -399,6 +435,15 @@ pub struct Document {
     /// `hktypes::Document::new` with a class registry declares it from there
     /// ([`Document::declare`]); none for a document read from a file.
     pub declare_from: DeclareFrom,
+    /// The flag bits ([`ARRAY_FLAG_BITS`]) of the capacity word of the document's hkArrays: an
+    /// hkArray whose word is `len | array_flags` converts to a `Vec` of a generated struct
+    /// ([`super::typed`]), and each hkArray of values stored from a struct gets that word; XML
+    /// writes no word for such an array. Read from a file (or from XML, once its arrays have their
+    /// words): the flags that every hkArray of its typed objects carries over exactly its length,
+    /// else (no hkArray, or arrays that disagree) [`stock_array_flags`] of its contents version,
+    /// as for a document made from nothing. An array whose word is another keeps it
+    /// ([`Array::capacity`]), and its object stays values.
+    pub array_flags: u32,
 }
 
 /// The class registry a packfile [`Document`] declares the classes of added objects from
@@ -410,6 +455,53 @@ pub struct DeclareFrom(pub Option<&'static (dyn crate::ClassRegistry + Sync)>);
 impl std::fmt::Debug for DeclareFrom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(if self.0.is_some() { "DeclareFrom(registry)" } else { "DeclareFrom(none)" })
+    }
+}
+
+/// [`Document::members_of`] in `classes`.
+fn members_in<'c>(classes: &'c ClassSet, class: &str) -> impl Iterator<Item = &'c Member> + 'c {
+    let mut chain = Vec::new();
+    let mut next = classes.classes.get(class);
+    while let Some(c) = next {
+        if chain.len() > 64 {
+            break;
+        }
+        chain.push(c);
+        next = c.parent.as_deref().and_then(|p| classes.classes.get(p));
+    }
+    chain.into_iter().rev().flat_map(|c| c.members.iter().chain(c.hidden_members.then(hidden_member)))
+}
+
+/// Calls `f` on each hkArray (`TYPE_ARRAY`: not simple or relative arrays) among `values`, the
+/// values of `class`'s members in `classes`: depth first in member order, an array before the
+/// arrays of its elements. Stops, giving `false`, where `f` gives `false`, at a struct value
+/// without a class, or past 64 levels of nesting from `depth`.
+pub(crate) fn each_hk_array<'v>(classes: &ClassSet, class: &str, values: &'v [Value], depth: usize, f: &mut dyn FnMut(&'v Array) -> bool) -> bool {
+    depth <= 64 && members_in(classes, class).zip(values).all(|(m, v)| hk_arrays_in(classes, m, m.ty, v, depth, f))
+}
+
+fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v Value, depth: usize, f: &mut dyn FnMut(&'v Array) -> bool) -> bool {
+    match v {
+        Value::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
+        Value::RelArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
+        Value::CArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, ty, x, depth + 1, f)),
+        Value::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array(classes, c, vs, depth + 1, f)),
+        _ => true,
+    }
+}
+
+/// [`each_hk_array`], to change the arrays' words.
+pub(crate) fn each_hk_array_mut(classes: &ClassSet, class: &str, values: &mut [Value], depth: usize, f: &mut dyn FnMut(&mut Array) -> bool) -> bool {
+    depth <= 64 && members_in(classes, class).zip(values).all(|(m, v)| hk_arrays_in_mut(classes, m, m.ty, v, depth, f))
+}
+
+fn hk_arrays_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut Value, depth: usize, f: &mut dyn FnMut(&mut Array) -> bool) -> bool {
+    match v {
+        Value::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        Value::RelArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        Value::CArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, ty, x, depth + 1, f)),
+        Value::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array_mut(classes, c, vs, depth + 1, f)),
+        _ => true,
     }
 }
 
@@ -918,7 +1010,35 @@ impl Document {
             None
         };
         drop(reader);
-        Ok(Document { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default() })
+        let mut doc = Document { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default(), array_flags: DONT_DEALLOCATE };
+        doc.learn_array_flags();
+        Ok(doc)
+    }
+
+    /// Sets [`Document::array_flags`] from the objects, as reading a file does: the flags every
+    /// hkArray of the typed objects carries, else those of the contents version's files.
+    pub(crate) fn learn_array_flags(&mut self) {
+        self.array_flags = self.common_array_flags().unwrap_or_else(|| stock_array_flags(&self.file.contents_version()));
+    }
+
+    /// The flags that every hkArray of the typed objects carries over exactly its length, when
+    /// there is at least one hkArray and they all agree.
+    fn common_array_flags(&self) -> Option<u32> {
+        let mut common: Option<Option<u32>> = None;
+        for o in &self.objects {
+            let Body::Typed(values) = &o.body else { continue };
+            let agree = each_hk_array(&self.classes, &o.class, values, 0, &mut |a| {
+                let flags = a.capacity & ARRAY_FLAG_BITS;
+                let fits = a.capacity & !ARRAY_FLAG_BITS == a.items.len() as u32;
+                let same = fits && common.is_none_or(|c| c == Some(flags));
+                common = Some(same.then_some(flags));
+                same
+            });
+            if !agree {
+                return None;
+            }
+        }
+        common.flatten()
     }
 
     /// How many objects are typed and how many untyped (kept as their bytes).
@@ -1028,16 +1148,7 @@ impl Document {
     /// A class's members with its ancestors' first (a parent chain is followed 65 classes deep at
     /// most, so a cyclic one ends).
     pub(super) fn members_of(&self, class: &str) -> impl Iterator<Item = &Member> + '_ {
-        let mut chain = Vec::new();
-        let mut next = self.classes.classes.get(class);
-        while let Some(c) = next {
-            if chain.len() > 64 {
-                break;
-            }
-            chain.push(c);
-            next = c.parent.as_deref().and_then(|p| self.classes.classes.get(p));
-        }
-        chain.into_iter().rev().flat_map(|c| c.members.iter().chain(c.hidden_members.then(hidden_member)))
+        members_in(&self.classes, class)
     }
 
     /// The file again, `__data__` laid out from the objects under the file's own rules. The

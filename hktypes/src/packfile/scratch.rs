@@ -3,13 +3,14 @@
 //! `hkClass`, `hkClassMember`, `hkClassEnum` and `hkClassEnumItem`, an empty `__types__` and
 //! `__data__`), to which classes are declared from a [`ClassSource`] and objects added through
 //! their generated structs ([`Document::add`]). The writer lays `__data__` out as for any
-//! document.
+//! document; its hkArrays carry the capacity-word flags of the contents version's files
+//! ([`super::objects::stock_array_flags`]).
 
 use super::file::{
     Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, CLASSNAMES, DATA, TYPES,
 };
 use super::layout::{ClassSet, ClassSource, Layouts};
-use super::objects::{copy_class, Document};
+use super::objects::{copy_class, stock_array_flags, Document};
 use super::raw::{LayoutRules, FILL, VERSION_11};
 use crate::error::{ErrorKind, ValueError};
 
@@ -43,7 +44,7 @@ impl Document {
         let mut names = Section::empty(CLASSNAMES);
         names.body = SectionBody::ClassNames(ClassNames { entries: entries.collect(), fill: None });
         let file = PackFile { header, sections: vec![names, Section::empty(TYPES), Section::empty(DATA)] };
-        Document { file, data_index: 2, objects: Vec::new(), classes: ClassSet::default(), root: None, demoted: 0, bad_values: None, declare_from: Default::default() }
+        Document { file, data_index: 2, objects: Vec::new(), classes: ClassSet::default(), root: None, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: stock_array_flags(contents_version) }
     }
 
     /// Declares class `class` from `source`: its description (with its parents and the classes

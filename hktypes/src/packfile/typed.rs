@@ -35,14 +35,15 @@
 //! math types as [`crate::value`]'s lane types, enums and flags with named items as
 //! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
 //! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
-//! `Vec` (its capacity word must be the stock `len | 0x80000000`), C arrays as `[T; N]`, embedded
+//! `Vec` (its capacity word must be `len | ` the document's [`Document::array_flags`], which the
+//! document also gives each hkArray of a struct it stores), C arrays as `[T; N]`, embedded
 //! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`RelArray`], the bytes of
 //! a class with hidden members that no member describes as [`Opaque`] (after the class's own
 //! members, named [`HIDDEN`]), and member kinds the reader keeps no value for
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{Array, Body, Document, Value};
+use super::objects::{each_hk_array, each_hk_array_mut, Array, Body, Document, Value, ARRAY_FLAG_BITS};
 use crate::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
@@ -314,14 +315,17 @@ impl<E, S: PackValue> PackValue for Flags<E, S> {
     }
 }
 
-/// `hkArray<T>`: the capacity word must be the stock one (`len | 0x80000000`), which
-/// [`PackValue::to_value`] writes; an array with another stays a value of the document.
+/// `hkArray<T>`: the capacity bits of the capacity word must be the length. Its flags are the
+/// document's: [`Document::get`] converts an object only where every hkArray's word is
+/// `len | `[`Document::array_flags`], and the document gives that word to each hkArray of a
+/// struct it stores (for which [`PackValue::to_value`] writes `len | 0x80000000`); an array with
+/// another word stays a value of the document.
 impl<T: PackValue> PackValue for Vec<T> {
     fn from_value(v: &Value) -> Result<Self> {
         match v {
             Value::Array(a) => {
-                if a.capacity != 0x8000_0000 | a.items.len() as u32 {
-                    return Err(err(format!("array of {} with capacity word {:#x}, not the stock one", a.items.len(), a.capacity)));
+                if a.capacity & !ARRAY_FLAG_BITS != a.items.len() as u32 {
+                    return Err(err(format!("array of {} with capacity word {:#x}, whose capacity is not its length", a.items.len(), a.capacity)));
                 }
                 items(&a.items)
             }
@@ -527,22 +531,33 @@ impl Document {
         members.iter().all(|m| names.next() == Some(*m)) && names.next().is_none()
     }
 
-    /// Whether every hkArray among `values` (of `class`, its members' values) has the stock
-    /// capacity word (`len | 0x80000000`), which a `Vec` stands for.
-    fn stock_capacities(&self, class: &str, values: &[Value], depth: usize) -> bool {
-        depth <= 64 && self.members_of(class).zip(values).all(|(m, v)| self.stock_value(m, m.ty, v, depth))
+    /// Whether every hkArray among `values` (of `class`, its members' values) has the capacity
+    /// word `len | `[`Document::array_flags`], which a `Vec` stands for.
+    fn stock_arrays(&self, class: &str, values: &[Value]) -> bool {
+        each_hk_array(&self.classes, class, values, 0, &mut |a| a.capacity == a.items.len() as u32 | self.array_flags)
     }
 
-    fn stock_value(&self, m: &super::layout::Member, ty: super::layout::MemberType, v: &Value, depth: usize) -> bool {
-        use super::layout::MemberType as T;
-        match (ty, v) {
-            (T::Array, Value::Array(a)) if a.capacity != 0x8000_0000 | a.items.len() as u32 => false,
-            (_, Value::Array(a)) => a.items.iter().all(|x| self.stock_value(m, m.subtype, x, depth + 1)),
-            (_, Value::RelArray(items)) => items.iter().all(|x| self.stock_value(m, m.subtype, x, depth + 1)),
-            (_, Value::CArray(items)) => items.iter().all(|x| self.stock_value(m, ty, x, depth + 1)),
-            (_, Value::Struct(vs)) => m.class.as_deref().is_some_and(|c| self.stock_capacities(c, vs, depth + 1)),
-            _ => true,
+    /// Gives every hkArray among `values` (of `class`, values from a struct) the capacity word
+    /// `len | `[`Document::array_flags`].
+    pub(crate) fn give_array_flags(&self, class: &str, values: &mut [Value]) {
+        each_hk_array_mut(&self.classes, class, values, 0, &mut |a| {
+            a.capacity = a.items.len() as u32 | self.array_flags;
+            true
+        });
+    }
+
+    /// The values of object `h` when a class of that name, signature and members applies to it
+    /// ([`Self::applies`]) and every hkArray among them has the document's capacity word
+    /// ([`Self::stock_arrays`]): the values a struct converts from.
+    pub(crate) fn struct_source(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
+        let values = self.applies(h, name, signature, members)?;
+        if !self.stock_arrays(name, values) {
+            return Err(err(format!(
+                "object {} ({name}) has an hkArray whose capacity word is not its length | {:#x} (the document's flags): it stays values",
+                h.0, self.array_flags
+            )));
         }
+        Ok(values)
     }
 
     /// The values of object `h` when a class of that name, signature and members applies to it.
@@ -571,9 +586,10 @@ impl Document {
     }
 
     /// Object `h` as the generated struct `T`: an error when `T` does not apply to it (another
-    /// class, another signature, a raw object) or a value does not convert.
+    /// class, another signature, a raw object, an hkArray whose capacity word is not
+    /// `len | `[`Document::array_flags`]) or a value does not convert.
     pub fn get<T: PackClass>(&self, h: Handle) -> Result<T> {
-        let values = self.applies(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
+        let values = self.struct_source(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
         T::from_values(values).map_err(|e| e.in_context(format!("object {} ({})", h.0, T::NAME)))
     }
 
@@ -594,6 +610,7 @@ impl Document {
         self.applies(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
         let mut out = Vec::with_capacity(T::MEMBERS.len());
         value.to_values(&mut out);
+        self.give_array_flags(T::NAME, &mut out);
         if let Some(o) = self.objects.get_mut(h.0 as usize) {
             o.body = Body::Typed(out);
         }
@@ -619,7 +636,7 @@ impl Document {
     }
 
     /// [`Self::add`] of the values of a class named `name` with `signature` and `members`.
-    pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], values: Vec<Value>) -> Result<Handle> {
+    pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], mut values: Vec<Value>) -> Result<Handle> {
         let like = self.find(name).find(|h| self.applies(*h, name, signature, members).is_ok());
         let class_ref = match like {
             Some(like) => self.objects[like.0 as usize].class_ref,
@@ -638,6 +655,7 @@ impl Document {
             self.root = Some(Handle(0));
             self.file.header.contents_class_name_section_offset = class_ref.1;
         }
+        self.give_array_flags(name, &mut values);
         let h = Handle(self.objects.len() as u32);
         self.objects.push(super::objects::Object { class: name.to_owned(), class_ref, body: Body::Typed(values), array_align: Default::default(), kept: Default::default() });
         Ok(h)
@@ -672,20 +690,15 @@ impl Document {
                 c.untyped += 1;
                 continue;
             };
-            // An hkArray whose capacity word is not the stock one has no `Vec` to go into: the
-            // object stays values of the document, whose writer keeps the word.
-            let Ok(values) = self.applies(h, name, e.signature, e.members).and_then(|v| {
-                if self.stock_capacities(&self.objects[i].class, v, 0) {
-                    Ok(v)
-                } else {
-                    Err(err("an hkArray capacity word that is not the stock one"))
-                }
-            }) else {
+            // An hkArray whose capacity word is not `len | array_flags` has no `Vec` to go into:
+            // the object stays values of the document, whose writer keeps the word.
+            let Ok(values) = self.struct_source(h, name, e.signature, e.members) else {
                 c.untyped += 1;
                 continue;
             };
             match e.roundtrip(values) {
-                Ok(v) => {
+                Ok(mut v) => {
+                    self.give_array_flags(name, &mut v);
                     self.objects[i].body = Body::Typed(v);
                     c.structs += 1;
                 }

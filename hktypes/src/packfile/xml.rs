@@ -57,13 +57,21 @@
 //!   hex (header and its version-11 region, `__classnames__` with unused entries, `__types__`
 //!   with its class records, each section's fill). The reader takes it when the layout it
 //!   writes is the one the container states, and builds the stock container otherwise.
-//! - `<!-- hkgen:object align=8 places=F:T,.. end=F:T padding=OFF:HEX,.. refs=K:TARGET,.. -->`
+//! - `<!-- hkgen:arrays flags=0x80000000 -->` after `<hkpackfile>`, where the flags of the
+//!   document's hkArray capacity words ([`Document::array_flags`]) are not those of its
+//!   contents version's files ([`stock_array_flags`]: `0xc0000000` for 5.5 and 6.6, else
+//!   `0x80000000`). Every hkArray read gets `len | ` these flags (the note's, else the contents
+//!   version's, so a stock file needs no note) unless its object's note gives its word; the
+//!   document then learns its flags from its arrays as reading a binary file does.
+//! - `<!-- hkgen:object align=8 places=F:T,.. end=F:T padding=OFF:HEX,.. refs=K:TARGET,.. caps=K:WORD,.. -->`
 //!   first in an `<hkobject>`, where the object has any of these: its arrays on 8-byte
 //!   boundaries ([`ArrayAlign::Eight`]), kept bytes ([`objects::Kept`](super::objects::Kept):
 //!   data places, the object's end, padding that is not zero), pointers that name no object's
 //!   start (written `null` in the parameter; `K` counts the object's pointers depth first in
 //!   member order, `TARGET` is `s1+400`, 400 bytes into section 1, or `#0003+16`, 16 bytes into
-//!   an object).
+//!   an object), hkArrays whose capacity word is not `len | ` the document's flags (`K` counts
+//!   the object's hkArrays depth first in member order, an array before its elements' arrays;
+//!   `WORD` is the word in hex).
 //!
 //! Comments, because Havok's own writer writes comments (the `SERIALIZE_IGNORED` members), so its
 //! reader and every tool that reads its XML skips them; an unknown attribute or processing
@@ -73,7 +81,7 @@
 use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, hidden_member, Array, ArrayAlign, Body, Document, Object, Ref, Value, HIDDEN};
+use super::objects::{copy_class, each_hk_array, each_hk_array_mut, hidden_member, stock_array_flags, Array, ArrayAlign, Body, Document, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
 use crate::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
@@ -174,7 +182,7 @@ pub fn write_to(doc: &Document, options: WriteOptions, out: &mut String) -> Resu
     // twice.
     let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
     out.reserve(12 * size + 4096);
-    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None, zeros: HashMap::new(), inner_refs: false };
+    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None, zeros: HashMap::new(), inner_refs: false, other_caps: false };
     w.document()?;
     Ok(())
 }
@@ -258,6 +266,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         members: HashMap::new(),
         note_budget: bytes.len(),
         section_refs: false,
+        array_flags: super::objects::DONT_DEALLOCATE,
     };
     reader.document(root_pos, &root, options.order)
 }
@@ -280,6 +289,9 @@ struct XmlWriter<'d, 'o> {
     /// Whether the object being written holds a pointer into an object or another section,
     /// which its note then lists ([`XmlWriter::object_note`]).
     inner_refs: bool,
+    /// Whether the object being written holds an hkArray whose capacity word is not
+    /// `len | `[`Document::array_flags`], which its note then lists.
+    other_caps: bool,
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
@@ -414,6 +426,9 @@ impl<'d> XmlWriter<'d, '_> {
             to_hex(self.out, &bytes);
             self.out.push_str(" -->\n");
         }
+        if self.floats == FloatForm::Shortest && doc.array_flags != stock_array_flags(&contents) {
+            write!(self.out, "\n\t<!-- {ARRAYS_NOTE} flags={:#x} -->\n", doc.array_flags).unwrap();
+        }
         self.out.push_str("\n\t<hksection name=\"__data__\">\n\n");
         let names = doc.file.class_names();
         for (i, o) in doc.objects.iter().enumerate() {
@@ -432,6 +447,7 @@ impl<'d> XmlWriter<'d, '_> {
             // it is put in front of them then (rare: most objects have none).
             let note_at = self.out.len();
             self.inner_refs = false;
+            self.other_caps = false;
             let root = format!("object {} ({})", self.names[i], o.class);
             self.members(&o.class, values, 3, &Path::Root(&root), 0)?;
             if self.floats == FloatForm::Shortest {
@@ -446,7 +462,8 @@ impl<'d> XmlWriter<'d, '_> {
 
     /// What the object's XML has no place for, as a comment line (empty when there is
     /// nothing): the 8-byte array alignment, the kept bytes, pointers into other sections or into
-    /// objects (looked for only where writing the members met one).
+    /// objects (looked for only where writing the members met one), hkArray capacity words other
+    /// than `len | ` the document's flags (looked for only where writing met one).
     fn object_note(&self, o: &Object, values: &[Value]) -> String {
         let mut note = String::new();
         if o.array_align == ArrayAlign::Eight {
@@ -484,6 +501,18 @@ impl<'d> XmlWriter<'d, '_> {
         if !targets.is_empty() {
             write!(note, " refs={}", targets.join(",")).unwrap();
         }
+        if self.other_caps {
+            let mut caps = Vec::new();
+            let mut k = 0usize;
+            each_hk_array(&self.doc.classes, &o.class, values, 0, &mut |a| {
+                if a.capacity != a.items.len() as u32 | self.doc.array_flags {
+                    caps.push(format!("{k}:{:#x}", a.capacity));
+                }
+                k += 1;
+                true
+            });
+            write!(note, " caps={}", caps.join(",")).unwrap();
+        }
         if note.is_empty() {
             return note;
         }
@@ -496,7 +525,8 @@ impl<'d> XmlWriter<'d, '_> {
     /// Whether `v` is member `m`'s zero value ([`zero_value`], made once per member).
     fn is_zero(&mut self, m: &'d Member, v: &Value) -> bool {
         let classes = &self.doc.classes;
-        let zero = self.zeros.entry(m as *const Member).or_insert_with(|| zero_value(classes, m, m.ty, 0).ok());
+        let flags = self.doc.array_flags;
+        let zero = self.zeros.entry(m as *const Member).or_insert_with(|| zero_value(classes, m, m.ty, 0, flags).ok());
         zero.as_ref() == Some(v)
     }
 
@@ -546,6 +576,9 @@ impl<'d> XmlWriter<'d, '_> {
             self.out.push('"');
             match v {
                 Value::Array(Array { items, .. }) | Value::RelArray(items) => {
+                    if let Value::Array(a) = v {
+                        self.other_caps |= m.ty == MemberType::Array && a.capacity != items.len() as u32 | self.doc.array_flags;
+                    }
                     self.out.push_str(" numelements=\"");
                     self.int(items.len());
                     self.out.push_str("\">");
@@ -767,17 +800,17 @@ fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<Cow<'_, str
 }
 
 /// The value of a member no parameter gives (and of a `SERIALIZE_IGNORED` one): zeros, null,
-/// empty.
-fn zero_value(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize) -> Result<Value, String> {
+/// empty (an hkArray's capacity word: `array_flags`, the document's).
+fn zero_value(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_flags: u32) -> Result<Value, String> {
     if m.c_array_size > 0 {
-        let one = zero_value(classes, &Member { c_array_size: 0, ..m.clone() }, ty, nest)?;
+        let one = zero_value(classes, &Member { c_array_size: 0, ..m.clone() }, ty, nest, array_flags)?;
         return Ok(Value::CArray(vec![one; m.c_array_size as usize]));
     }
-    zero_one(classes, m, ty, nest)
+    zero_one(classes, m, ty, nest, array_flags)
 }
 
 /// [`zero_value`] of one value (of a C array's element).
-fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize) -> Result<Value, String> {
+fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_flags: u32) -> Result<Value, String> {
     if nest > MAX_DEPTH {
         return Err(format!("{}: structs nested more than {MAX_DEPTH} deep", m.name));
     }
@@ -795,20 +828,20 @@ fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize) -> Resu
             if m.subtype == ty || m.subtype == MemberType::Void {
                 return Err(format!("{}: an enum without a storage type", m.name));
             }
-            zero_one(classes, m, m.subtype, nest + 1)?
+            zero_one(classes, m, m.subtype, nest + 1, array_flags)?
         }
         MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(Ref::Null),
         MemberType::Variant => Value::Variant(Ref::Null, Ref::Null),
         MemberType::CString | MemberType::StringPtr => Value::Str(None),
         MemberType::Array | MemberType::SimpleArray => {
-            Value::Array(Array { items: Vec::new(), capacity: if ty == MemberType::Array { 0x8000_0000 } else { 0 } })
+            Value::Array(Array { items: Vec::new(), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
         }
         MemberType::RelArray => Value::RelArray(Vec::new()),
         MemberType::Struct => {
             let c = m.class.as_deref().ok_or_else(|| format!("{}: a struct member without a class", m.name))?;
             let mut out = Vec::new();
             for f in members_of(classes, c) {
-                out.push(if f.name == HIDDEN { Value::Opaque(Vec::new()) } else { zero_value(classes, f, f.ty, nest + 1)? });
+                out.push(if f.name == HIDDEN { Value::Opaque(Vec::new()) } else { zero_value(classes, f, f.ty, nest + 1, array_flags)? });
             }
             Value::Struct(out)
         }
@@ -948,6 +981,11 @@ const CONTAINER_NOTE: &str = "hkgen:container";
 /// The comment that holds what an object's XML has no place for (`<!-- hkgen:object ... -->`,
 /// first in its `<hkobject>`).
 const OBJECT_NOTE: &str = "hkgen:object";
+
+/// The comment that gives the flags of the document's hkArray capacity words where they are not
+/// those of its contents version's files (`<!-- hkgen:arrays flags=0x80000000 -->`, after
+/// `<hkpackfile>`, before `__data__`).
+const ARRAYS_NOTE: &str = "hkgen:arrays";
 
 /// The layout the `hkgen:container` comment of packfile XML states: the layout of the packfile
 /// the XML was written from, where it was not [`DEFAULT_LAYOUT`] (see [`write()`]); `None` where
@@ -1361,6 +1399,9 @@ struct XmlReader<'i, 's> {
     note_budget: usize,
     /// Whether a note gave a pointer into another section (checked against the container).
     section_refs: bool,
+    /// The flags of the hkArray capacity words ([`Document::array_flags`]): the contents
+    /// version's, or the `hkgen:arrays` note's.
+    array_flags: u32,
 }
 
 /// Where a value is read: the object's name and the member path.
@@ -1413,6 +1454,8 @@ impl<'i> XmlReader<'i, '_> {
             return Err(self.err(root_pos, None, format!("classversion {classversion}: packfile XML has 5 to 11")).into());
         }
         let contents = contents.ok_or_else(|| self.err(root_pos, None, "<hkpackfile> without contentsversion"))?;
+        self.array_flags = stock_array_flags(&contents);
+        let mut arrays_note = false;
         let mut data = false;
         let mut container_note: Option<(usize, &'i str)> = None;
         let mut objects: Vec<ObjectAt<'i>> = Vec::new();
@@ -1437,6 +1480,17 @@ impl<'i> XmlReader<'i, '_> {
                 Ev::Comment(c) => {
                     if container_note.is_none() && c.trim_start().starts_with(CONTAINER_NOTE) {
                         container_note = Some((p, c));
+                    }
+                    if c.trim_start().starts_with(ARRAYS_NOTE) {
+                        if data || arrays_note {
+                            return Err(self.err(p, None, format!("{ARRAYS_NOTE}: one note, before __data__ (it gives the arrays' words)")).into());
+                        }
+                        arrays_note = true;
+                        let value = c.trim_start().trim_start_matches(ARRAYS_NOTE).trim().strip_prefix("flags=");
+                        self.array_flags = value
+                            .and_then(parse_u64)
+                            .filter(|&f| f & !u64::from(ARRAY_FLAG_BITS) == 0)
+                            .ok_or_else(|| self.err(p, None, format!("{ARRAYS_NOTE}: not flags=HEX of the bits {ARRAY_FLAG_BITS:#x}")))? as u32;
                     }
                 }
                 Ev::Text(..) => {}
@@ -1492,7 +1546,7 @@ impl<'i> XmlReader<'i, '_> {
             None => (!out.is_empty()).then_some(Handle(0)),
         };
         let placeholder = PackFile { header: stock_header(classversion, &contents, self.rules), sections: Vec::new() };
-        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default() };
+        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags };
         // A note must come back from the binary: one its values do not fit would be dropped.
         if let Some(i) = doc.first_unkept().map_err(|e| self.err(root_pos, None, e))? {
             let o = &objects[i];
@@ -1555,6 +1609,8 @@ impl<'i> XmlReader<'i, '_> {
             return Err(self.err(root_pos, None, format!("object {i}: a pointer to {off:#x} in section {s}, which the container does not hold")).into());
         }
         doc.file = file;
+        // The document's flags are those its binary form reads with.
+        doc.learn_array_flags();
         Ok(doc)
     }
 
@@ -1611,6 +1667,7 @@ impl<'i> XmlReader<'i, '_> {
             Ok((a.parse().map_err(|_| bad(&format!("{a:?} is not an offset")))?, b.parse().map_err(|_| bad(&format!("{b:?} is not an offset")))?))
         };
         let mut targets: HashMap<usize, Ref> = HashMap::new();
+        let mut caps: HashMap<usize, u32> = HashMap::new();
         let mut section_refs = false;
         for item in text.split_ascii_whitespace() {
             let (key, value) = item.split_once('=').ok_or_else(|| bad(&format!("{item:?} is not key=value")))?;
@@ -1644,7 +1701,29 @@ impl<'i> XmlReader<'i, '_> {
                         targets.insert(k, r);
                     }
                 }
+                "caps" => {
+                    for c in value.split(',') {
+                        let (k, word) = c.split_once(':').ok_or_else(|| bad(&format!("{c:?} is not index:word")))?;
+                        let k: usize = k.parse().map_err(|_| bad(&format!("{k:?} is not an index")))?;
+                        let word = parse_u64(word).filter(|&w| w <= u64::from(u32::MAX)).ok_or_else(|| bad(&format!("{word:?} is not a 32-bit word")))?;
+                        caps.insert(k, word as u32);
+                    }
+                }
                 _ => return Err(bad(&format!("unknown item {item:?}"))),
+            }
+        }
+        if !caps.is_empty() {
+            let Body::Typed(values) = &mut object.body else { return Ok(()) };
+            let mut k = 0usize;
+            each_hk_array_mut(&self.classes, &object.class, values, 0, &mut |a| {
+                if let Some(word) = caps.remove(&k) {
+                    a.capacity = word;
+                }
+                k += 1;
+                true
+            });
+            if let Some(k) = caps.keys().min() {
+                return Err(bad(&format!("hkArray {k}: the object has no such hkArray")));
             }
         }
         // Kept places move data forward only; every offset counts against the note budget.
@@ -1831,7 +1910,7 @@ impl<'i> XmlReader<'i, '_> {
             if m.name == HIDDEN {
                 return Err(self.err(pos, Some(at), format!("{class}'s hidden bytes are missing")));
             }
-            values[i] = zero_value(&self.classes, m, m.ty, 0).map_err(|e| self.err(pos, Some(at), e))?;
+            values[i] = zero_value(&self.classes, m, m.ty, 0, self.array_flags).map_err(|e| self.err(pos, Some(at), e))?;
         }
         Ok(values)
     }
@@ -1858,7 +1937,7 @@ impl<'i> XmlReader<'i, '_> {
                 let items = self.items(p, m, m.subtype, at, depth, hint, None)?;
                 Ok(match m.ty {
                     MemberType::RelArray => Value::RelArray(items),
-                    MemberType::Array => Value::Array(Array::new(items)),
+                    MemberType::Array => Value::Array(Array::with_flags(items, self.array_flags)),
                     _ => Value::Array(Array { items, capacity: 0 }),
                 })
             }
