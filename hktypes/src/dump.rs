@@ -59,7 +59,7 @@
 //! readers bound theirs.
 
 use crate::error::{ErrorKind, Result, ValueError};
-use crate::packfile::layout::{ClassSet, ClassSource, Layouts as PackLayouts, Member, MemberType};
+use crate::packfile::layout::{ClassSet, ClassSource, Member, MemberType};
 use crate::packfile::objects::{
     self, Array, ArrayAlign, Body, Document as PackDocument, Ref, Untyped, Value, HIDDEN,
 };
@@ -1263,23 +1263,7 @@ fn container_of(doc: &PackDocument) -> PackFile<'static> {
 
 /// A class's members, its ancestors' first, with the hidden bytes where the class has them.
 fn members_of(classes: &ClassSet, class: &str) -> Vec<Member> {
-    let mut chain = Vec::new();
-    let mut next = classes.classes.get(class);
-    while let Some(c) = next {
-        if chain.len() > 64 {
-            break;
-        }
-        chain.push(c);
-        next = c.parent.as_deref().and_then(|p| classes.classes.get(p));
-    }
-    let mut out = Vec::new();
-    for c in chain.into_iter().rev() {
-        out.extend(c.members.iter().cloned());
-        if c.hidden_members {
-            out.push(objects::hidden_member().clone());
-        }
-    }
-    out
+    objects::members_in(classes, class).cloned().collect()
 }
 
 fn ref_val(r: Ref) -> Val {
@@ -1288,18 +1272,6 @@ fn ref_val(r: Ref) -> Val {
         Ref::Object(h) => Val::Ref(h.0, None),
         Ref::Inside(h, at) => Val::Ref(h.0, Some(at)),
         Ref::Section(s, at) => Val::Section(s, at),
-    }
-}
-
-fn elem_member(m: &Member) -> Member {
-    Member {
-        name: m.name.clone(),
-        ty: m.subtype,
-        subtype: MemberType::Void,
-        class: m.class.clone(),
-        c_array_size: 0,
-        flags: 0,
-        enumeration: m.enumeration.clone(),
     }
 }
 
@@ -1339,7 +1311,7 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
             _ => Val::Bytes(b.clone()),
         },
         Value::Array(a) => {
-            let em = elem_member(m);
+            let em = objects::elem_member(m);
             let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x)).collect();
             let stock = a.items.len() as u32 | 0x8000_0000;
             if m.ty == MemberType::Array && a.capacity != stock {
@@ -1370,7 +1342,7 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
         }
         Value::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
         Value::RelArray(vals) => {
-            let em = elem_member(m);
+            let em = objects::elem_member(m);
             Val::List(vals.iter().map(|x| pack_val(classes, &em, x)).collect())
         }
         Value::Opaque(b) => Val::Bytes(b.clone()),
@@ -1400,29 +1372,7 @@ fn classes_for(
                 o.class
             ))
         })?;
-        let mut ok = false;
-        for (i, source) in sources.iter().enumerate() {
-            let sig = source.signature(&cn.name);
-            let sig_ok = if i == 0 {
-                sig.is_none_or(|s| s == cn.signature)
-            } else {
-                sig == Some(cn.signature)
-            };
-            if !sig_ok || source.class(&cn.name).is_none() {
-                continue;
-            }
-            let before: std::collections::HashSet<String> =
-                classes.classes.keys().cloned().collect();
-            ok = objects::copy_class(*source, &cn.name, &mut classes, 0)
-                && PackLayouts::new(&classes, rules)
-                    .hidden_from_members(true)
-                    .class(&cn.name)
-                    .is_ok();
-            if ok {
-                break;
-            }
-            classes.classes.retain(|k, _| before.contains(k));
-        }
+        let ok = objects::choose_class(sources, &cn.name, cn.signature, rules, &mut classes);
         if !ok {
             return Err(at.err(format!(
                 "unknown class {:?} (signature {:#010x}): no class description has it",
@@ -1819,7 +1769,7 @@ impl PackBuilder<'_> {
                     Val::Array(items, c) if ty == MemberType::Array => (items, Some(*c)),
                     other => return Err(at.wrong(other, "a list")),
                 };
-                let em = elem_member(m);
+                let em = objects::elem_member(m);
                 let mut vals = Vec::with_capacity(items.len());
                 for (k, x) in items.iter().enumerate() {
                     vals.push(self.one(&em, m.subtype, x, &at.index(k), depth + 1)?);

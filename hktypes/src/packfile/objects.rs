@@ -305,7 +305,28 @@ fn layout_err(e: super::layout::LayoutError) -> UnlayeredError {
     UnlayeredError::new(ErrorKind::Invalid(e.to_string()))
 }
 
-fn elem_member(m: &Member) -> Member {
+/// Copies into `classes` the description of class `name` (with the classes it needs) from the
+/// first of `sources` that describes it with `signature`, the signature `__classnames__` states
+/// (the first source also where it computes none), and that lays out under `rules`: the class
+/// choice of a packfile reader. Gives whether one did; `classes` is left as it was if none.
+pub(crate) fn choose_class(sources: &[&dyn ClassSource], name: &str, signature: u32, rules: LayoutRules, classes: &mut ClassSet) -> bool {
+    for (k, source) in sources.iter().enumerate() {
+        let sig = source.signature(name);
+        let sig_ok = if k == 0 { sig.is_none_or(|s| s == signature) } else { sig == Some(signature) };
+        if !sig_ok || source.class(name).is_none() {
+            continue;
+        }
+        let before: std::collections::HashSet<String> = classes.classes.keys().cloned().collect();
+        if copy_class(*source, name, classes, 0) && Layouts::new(classes, rules).hidden_from_members(true).class(name).is_ok() {
+            return true;
+        }
+        classes.classes.retain(|k, _| before.contains(k));
+    }
+    false
+}
+
+/// The member an element of array or C-array member `m` is read as.
+pub(crate) fn elem_member(m: &Member) -> Member {
     Member { name: m.name.clone(), ty: m.subtype, subtype: MemberType::Void, class: m.class.clone(), c_array_size: 0, flags: 0, enumeration: m.enumeration.clone() }
 }
 
@@ -459,7 +480,7 @@ impl std::fmt::Debug for DeclareFrom {
 }
 
 /// [`Document::members_of`] in `classes`.
-fn members_in<'c>(classes: &'c ClassSet, class: &str) -> impl Iterator<Item = &'c Member> + 'c {
+pub(crate) fn members_in<'c>(classes: &'c ClassSet, class: &str) -> impl Iterator<Item = &'c Member> + 'c {
     let mut chain = Vec::new();
     let mut next = classes.classes.get(class);
     while let Some(c) = next {
@@ -893,20 +914,7 @@ impl Document {
             if typed_class.contains_key(&cn.name) {
                 continue;
             }
-            let mut ok = false;
-            for (k, source) in sources.iter().enumerate() {
-                let sig = source.signature(&cn.name);
-                let sig_ok = if k == 0 { sig.is_none_or(|s| s == cn.signature) } else { sig == Some(cn.signature) };
-                if !sig_ok || source.class(&cn.name).is_none() {
-                    continue;
-                }
-                let before: std::collections::HashSet<String> = classes.classes.keys().cloned().collect();
-                ok = copy_class(*source, &cn.name, &mut classes, 0) && Layouts::new(&classes, rules).hidden_from_members(true).class(&cn.name).is_ok();
-                if ok {
-                    break;
-                }
-                classes.classes.retain(|k, _| before.contains(k));
-            }
+            let ok = choose_class(sources, &cn.name, cn.signature, rules, &mut classes);
             typed_class.insert(cn.name.clone(), ok);
         }
         let mut reader = Reader {

@@ -81,7 +81,7 @@
 use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, each_hk_array, each_hk_array_mut, hidden_member, stock_array_flags, Array, ArrayAlign, Body, Document, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
+use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, Document, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
 use crate::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
@@ -296,16 +296,7 @@ struct XmlWriter<'d, 'o> {
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
 fn members_of<'c>(classes: &'c ClassSet, class: &str) -> Vec<&'c Member> {
-    let mut chain = Vec::new();
-    let mut next = classes.classes.get(class);
-    while let Some(c) = next {
-        if chain.len() > MAX_DEPTH {
-            break;
-        }
-        chain.push(c);
-        next = c.parent.as_deref().and_then(|p| classes.classes.get(p));
-    }
-    chain.into_iter().rev().flat_map(|c| c.members.iter().chain(c.hidden_members.then(hidden_member))).collect()
+    super::objects::members_in(classes, class).collect()
 }
 
 fn indent(out: &mut String, n: usize) {
