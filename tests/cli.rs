@@ -11,10 +11,18 @@ fn hkgen() -> Command {
 #[test]
 fn verify_reports_every_corpus_tagfile_as_exact() {
     let Some(corpus) = common::corpus() else { return };
-    let out = common::run(hkgen().arg("verify").arg("--json").arg("--schemas").arg(common::workspace_root().join("schemas")).arg(&corpus));
+    // hkxlib's Minotaur_character.xml holds a pointer `1` that names no object: read as null,
+    // explicitly, and reported as a repair (without the flag it fails: see
+    // `verify_fails_a_dangling_xml_pointer_unless_told_to_repair_it`).
+    let out = common::run(
+        hkgen().arg("verify").arg("--json").arg("--dangling-pointers").arg("null").arg("--schemas").arg(common::workspace_root().join("schemas")).arg(&corpus),
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let tag0 = common::manifest(&corpus).iter().filter(|e| e.format == "tag0").count();
+    let repaired: Vec<&str> = stdout.lines().filter(|l| l.contains("\"repairs\":")).collect();
+    assert_eq!(repaired.len(), 1, "{repaired:?}");
+    assert!(repaired[0].contains("Minotaur_character.xml") && repaired[0].contains("\"ok\":true"), "{}", repaired[0]);
     let (mut exact, mut passed, mut failed) = (0, 0, 0);
     let mut per_format: std::collections::BTreeMap<String, usize> = Default::default();
     let mut skipped_formats: std::collections::BTreeMap<String, usize> = Default::default();
@@ -91,9 +99,32 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
     assert_eq!(failing.iter().filter(|(format, f)| format == "packfile" && f.contains("signature")).count(), FAILING_PACKFILES, "{}", list());
     // The XML that does not read (see tests/xml.rs): located errors.
     assert_eq!(failing.iter().filter(|(format, f)| format == "xml" && f.contains(" line ") && f.contains(", column ")).count(), FAILING_XML, "{}", list());
-    assert_eq!(stderr.lines().last().unwrap(), format!("{passed} passed, {failed} failed"));
+    assert_eq!(stderr.lines().last().unwrap(), format!("{passed} passed (1 of them only after repairs), {failed} failed"));
     assert_eq!(out.status.success(), failed == 0);
 }
+
+/// A pointer of `<hkpackfile>` XML that names no object fails `verify` with where it is; with
+/// `--dangling-pointers null` the file passes, read with the pointer null, and the repair is
+/// printed with the same place.
+#[test]
+fn verify_fails_a_dangling_xml_pointer_unless_told_to_repair_it() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(_) = common::corpus_file(&corpus, MINOTAUR) else { return };
+    let path = corpus.join(MINOTAUR);
+    let schemas = common::workspace_root().join("schemas");
+    let place = "line 9, column 16: object #0023, member characterControllerInfo.characterControllerCinfo: pointer to \"1\", which names no object";
+    let strict = common::run(hkgen().arg("verify").arg("--schemas").arg(&schemas).arg(&path));
+    assert!(!strict.status.success());
+    let stdout = String::from_utf8_lossy(&strict.stdout);
+    assert_eq!(stdout.trim(), format!("FAIL {}: file 0x1ca: {place}", path.display()));
+    let repaired = common::run(hkgen().arg("verify").arg("--dangling-pointers").arg("null").arg("--schemas").arg(&schemas).arg(&path));
+    assert!(repaired.status.success());
+    let stdout = String::from_utf8_lossy(&repaired.stdout);
+    assert_eq!(stdout.trim(), format!("REPAIRED {}: file 0x1ca: {place}: read as null", path.display()));
+    assert_eq!(String::from_utf8_lossy(&repaired.stderr).trim(), "1 passed (1 of them only after repairs), 0 failed");
+}
+
+const MINOTAUR: &str = "hkxlib/minotaur__characters__Minotaur_character.xml";
 
 /// Corpus packfiles `verify` failed on 2026-12-04 (class signatures that no schema recomputes):
 /// one of SDK 5.5, MapCollisionTemplate_DES.hkx. Before the derived 5.5 classes
@@ -101,9 +132,10 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
 /// the 32 of 2010.2 too.
 const FAILING_PACKFILES: usize = 1;
 
-/// Corpus `<hkpackfile>` XML files `verify` fails on (1 of 23): the hkxlib file with a pointer
-/// that names no object. (The five HavokLib 5.5 animation files read since the 5.5 classes came.)
-const FAILING_XML: usize = 1;
+/// Corpus `<hkpackfile>` XML files `verify --dangling-pointers null` fails on: none of 23 (the
+/// hkxlib file with a pointer that names no object passes after its repair; the five HavokLib 5.5
+/// animation files read since the 5.5 classes came).
+const FAILING_XML: usize = 0;
 
 #[test]
 fn verify_fails_on_a_missing_compendium_and_names_it() {

@@ -51,7 +51,7 @@ fn binary_to_xml_to_binary_is_exact() {
         let result = text
             .and_then(|text| {
                 let layout = xml::stated_layout(text.as_bytes()).unwrap_or(xml::DEFAULT_LAYOUT);
-                read_xml(&schemas, text.as_bytes(), &sdk, ReadOptions { layout, order: ObjectOrder::Xml })
+                read_xml(&schemas, text.as_bytes(), &sdk, ReadOptions { layout, order: ObjectOrder::Xml, ..Default::default() })
             })
             .and_then(|back| back.write());
         match result {
@@ -106,7 +106,7 @@ fn array_flags_come_back_through_xml() {
     let read = |bytes: &[u8]| Document::from_file_with(hktypes::packfile::PackFile::read(bytes).unwrap(), &schemas.sources_for("5.5")).unwrap();
     let through_xml = |doc: &Document| {
         let text = xml::write(doc, WriteOptions::default()).unwrap();
-        let back = read_xml(&schemas, text.as_bytes(), "5.5", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml }).unwrap();
+        let back = read_xml(&schemas, text.as_bytes(), "5.5", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();
         (text, back)
     };
     let doc = read(&stock);
@@ -160,7 +160,7 @@ fn array_flags_come_back_through_xml() {
     let Some(animref) = common::corpus_file(&corpus, "HavokLib/550__animref[4101].hkx") else { return };
     let text = xml::write(&read(&animref), WriteOptions::default()).unwrap();
     let noted = text.replacen("<hksection", "<!-- hkgen:arrays flags=0x80000000 -->\n\t<hksection", 1);
-    let back = read_xml(&schemas, noted.as_bytes(), "5.5", ReadOptions { layout: read(&animref).layout(), order: ObjectOrder::Xml }).unwrap();
+    let back = read_xml(&schemas, noted.as_bytes(), "5.5", ReadOptions { layout: read(&animref).layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();
     assert_eq!(back.array_flags, 0xC000_0000);
     assert_eq!(back.write().unwrap(), animref);
     for doc in [&read(&stock), &mixed, &other] {
@@ -327,7 +327,7 @@ fn xml_and_binary_forms_hold_the_same_objects() {
         let sdk = sdk_of_contents_version(&f.contents_version());
         let layout = f.layout();
         let from_bin = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
-        let from_xml = read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok }).unwrap();
+        let from_xml = read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok, ..Default::default() }).unwrap();
         match same_graph(&from_xml, &from_bin, 1e-6) {
             Ok(n) if n == from_bin.objects.len() && n == from_xml.objects.len() => same.push(b),
             Ok(n) => report.push(format!("{x} vs {b}: {n} objects reached, {} and {}", from_xml.objects.len(), from_bin.objects.len())),
@@ -393,7 +393,7 @@ fn allosaur_xml_and_its_binaries_hold_the_same_objects() {
         }
         let n = per.entry((x, sdk.clone())).or_default();
         n.0 += 1;
-        let from_xml = match read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok }) {
+        let from_xml = match read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok, ..Default::default() }) {
             Ok(d) => d,
             Err(e) => {
                 differ.push(format!("{x} vs {}: {e}", b.relpath));
@@ -463,7 +463,7 @@ fn havoklib_5_5_xml_and_its_binaries_hold_the_same_objects() {
                 differ.push(format!("{}: untyped objects", b.relpath));
                 continue;
             }
-            let result = read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok })
+            let result = read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok, ..Default::default() })
                 .map_err(|e| e.to_string())
                 .and_then(|mut from_xml| {
                     let env = |d: &Document| d.objects.iter().position(|o| o.class == "hkxEnvironment");
@@ -589,11 +589,11 @@ fn float_forms_read_back() {
     let doc = Document::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &schemas.sources_for("2014.2")).unwrap();
     let havok = xml::write(&doc, WriteOptions { floats: FloatForm::Havok }).unwrap();
     assert!(havok.contains(">0.500000<"), "six decimals");
-    let back = read_xml(&schemas, havok.as_bytes(), "2014.2", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml }).unwrap();
+    let back = read_xml(&schemas, havok.as_bytes(), "2014.2", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();
     assert_eq!(same_graph(&back, &doc, 1e-6).unwrap(), doc.objects.len());
     assert_ne!(back.objects, doc.objects, "six decimals lose bits of some reals");
     let shortest = xml::write(&doc, WriteOptions::default()).unwrap();
-    let back = read_xml(&schemas, shortest.as_bytes(), "2014.2", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml }).unwrap();
+    let back = read_xml(&schemas, shortest.as_bytes(), "2014.2", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();
     assert_eq!(back.objects, doc.objects);
 }
 

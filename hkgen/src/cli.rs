@@ -74,6 +74,11 @@ enum Command {
         /// packfile's objects. Default: the classes compiled into this program.
         #[arg(long, value_name = "DIR")]
         schemas: Option<PathBuf>,
+        /// What a pointer of `<hkpackfile>` XML that names no object gives: `error` (the
+        /// default), or `null`, for a file known to be broken: the pointer is read as null and
+        /// each such repair is reported.
+        #[arg(long, value_name = "HOW", default_value = "error", value_parser = ["error", "null"])]
+        dangling_pointers: String,
         file: PathBuf,
     },
     /// Convert a packfile between its binary form and Havok's `<hkpackfile>` XML, or write it
@@ -113,6 +118,11 @@ enum Command {
         /// With a directory INPUT: replace files that already exist under OUT.
         #[arg(long)]
         force: bool,
+        /// What a pointer of `<hkpackfile>` XML that names no object gives: `error` (the
+        /// default), or `null`, for a file known to be broken: the pointer is read as null and
+        /// each such repair is reported.
+        #[arg(long, value_name = "HOW", default_value = "error", value_parser = ["error", "null"])]
+        dangling_pointers: String,
         input: PathBuf,
         output: PathBuf,
     },
@@ -151,6 +161,12 @@ enum Command {
         /// over, and counted.
         #[arg(long)]
         skip_unknown: bool,
+        /// What a pointer of `<hkpackfile>` XML that names no object gives: `error` (the
+        /// default), or `null`, for a file known to be broken: the pointer is read as null and
+        /// each such repair is reported (the file passes
+        /// "after repairs", counted apart).
+        #[arg(long, value_name = "HOW", default_value = "error", value_parser = ["error", "null"])]
+        dangling_pointers: String,
         /// Files or directories (walked recursively). Defaults as for `extract`.
         inputs: Vec<PathBuf>,
     },
@@ -254,24 +270,28 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packf
                  (the same as --out schemas) to rewrite the committed snapshots under schemas/"
                 .to_owned()),
         },
-        Command::Verify { json, compendia, schemas, skip_unknown, inputs } => {
-            verify(json, compendia, &schemas, skip_unknown, inputs, classes, packfile_classes)
+        Command::Verify { json, compendia, schemas, skip_unknown, dangling_pointers, inputs } => {
+            let o = VerifyOptions { json, skip_unknown, xml_dangling: dangling_of(&dangling_pointers) };
+            verify(o, compendia, &schemas, inputs, classes, packfile_classes)
         }
-        Command::Dump { format, out, force, compendia, schemas, file } => PackSources::new(schemas, packfile_sources).and_then(|s| {
+        Command::Dump { format, out, force, compendia, schemas, dangling_pointers, file } => PackSources::new(schemas, packfile_sources).and_then(|s| {
+            let dangling = dangling_of(&dangling_pointers);
             if format == "text" {
                 if out.is_some() {
                     return Err("--out is for --format json or ron".to_owned());
                 }
-                dump(compendia, &s, &file)
+                dump(compendia, &s, dangling, &file)
             } else {
-                dump_shape(&format, out.as_deref(), force, compendia, &s, &file)
+                dump_shape(&format, out.as_deref(), force, compendia, &s, dangling, &file)
             }
         }),
         Command::Build { compendia, schemas, force, input, output } => {
             PackSources::new(schemas, packfile_sources).and_then(|s| build(compendia, &s, force, &input, &output))
         }
-        Command::Convert { layout, to, floats, havok_order, schemas, force, input, output } => PackSources::new(schemas, packfile_sources)
-            .and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force }, &s, &input, &output)),
+        Command::Convert { layout, to, floats, havok_order, schemas, force, dangling_pointers, input, output } => {
+            let dangling = dangling_of(&dangling_pointers);
+            PackSources::new(schemas, packfile_sources).and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force, dangling }, &s, &input, &output))
+        }
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
         Command::Stubs { sdk, schemas, out } => {
@@ -286,6 +306,14 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packf
             eprintln!("hkgen: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `--dangling-pointers` (`error` or `null`, which clap has checked).
+fn dangling_of(how: &str) -> hktypes::packfile::xml::Dangling {
+    match how {
+        "null" => hktypes::packfile::xml::Dangling::Null,
+        _ => hktypes::packfile::xml::Dangling::Error,
     }
 }
 
@@ -428,21 +456,28 @@ fn missing_compendium_hint(error: &str, bytes: &[u8]) -> Option<String> {
     error.contains(&text).then(|| format!("{error} (pass the .compendium file or a folder holding it with --compendium PATH)"))
 }
 
-fn verify(
+/// `verify`'s flags.
+struct VerifyOptions {
     json: bool,
+    skip_unknown: bool,
+    xml_dangling: hktypes::packfile::xml::Dangling,
+}
+
+fn verify(
+    o: VerifyOptions,
     compendium_paths: Vec<PathBuf>,
     schemas: &Path,
-    skip_unknown: bool,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
     packfile_classes: ClassesOf,
 ) -> Result<ExitCode, String> {
+    let VerifyOptions { json, skip_unknown, xml_dangling } = o;
     // The default inputs (the corpus and the class data beside it) are not named by the user: their
     // files that are not Havok files are passed over as in a walk.
     let by_user = !inputs.is_empty();
     let inputs = inputs_or_default(inputs)?;
     let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    let verifier = Verifier { classes, class_schemas, packfile_classes };
+    let verifier = Verifier { classes, class_schemas, packfile_classes, xml_dangling };
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let mut comp_paths = compendium_paths;
     comp_paths.extend(inputs.iter().cloned());
@@ -476,7 +511,7 @@ fn verify(
             r.error = Some(format!("{why} (--skip-unknown passes over such files)"));
         }
     }
-    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let (mut passed, mut failed, mut skipped, mut repaired) = (0usize, 0usize, 0usize, 0usize);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for r in &reports {
@@ -484,6 +519,7 @@ fn verify(
             skipped += 1;
         } else if r.ok {
             passed += 1;
+            repaired += usize::from(!r.repairs.is_empty());
         } else {
             failed += 1;
         }
@@ -492,6 +528,10 @@ fn verify(
             let _ = writeln!(out, "{line}");
         } else if !r.ok && !r.skipped {
             let _ = writeln!(out, "FAIL {}: {}", r.path, r.error.as_deref().unwrap_or("?"));
+        } else if r.ok {
+            for repair in &r.repairs {
+                let _ = writeln!(out, "REPAIRED {}: {repair}", r.path);
+            }
         }
     }
     drop(out);
@@ -499,7 +539,11 @@ fn verify(
         let xml = reports.iter().filter(|r| r.skipped && r.format == "xml").count();
         eprintln!("{skipped} skipped: {xml} hktagfile XML without member records, {} not Havok files", skipped - xml);
     }
-    eprintln!("{passed} passed, {failed} failed");
+    if repaired > 0 {
+        eprintln!("{passed} passed ({repaired} of them only after repairs), {failed} failed");
+    } else {
+        eprintln!("{passed} passed, {failed} failed");
+    }
     if passed + failed == 0 {
         let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
         return Err(format!("no Havok file to verify in {} ({} files found, {skipped} skipped)", names.join(", "), files.len()));
@@ -577,6 +621,7 @@ struct ConvertOptions {
     floats: String,
     havok_order: bool,
     force: bool,
+    dangling: hktypes::packfile::xml::Dangling,
 }
 
 /// The objects of a binary packfile or of `<hkpackfile>` XML (told apart by content), read
@@ -588,6 +633,7 @@ fn any_packfile_document(
     file: &Path,
     layout: Option<hktypes::packfile::LayoutRules>,
     order: hktypes::packfile::xml::ObjectOrder,
+    dangling: hktypes::packfile::xml::Dangling,
 ) -> Result<hktypes::packfile::objects::Document, String> {
     use hktypes::packfile::xml;
     match hktypes::sniff(bytes) {
@@ -596,9 +642,13 @@ fn any_packfile_document(
         Some(hktypes::Format::TagfileXml) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
         _ => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
-    let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order };
-    xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
-        .map_err(|e| e.in_file(file.display().to_string()).to_string())
+    let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order, dangling };
+    let doc = xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
+        .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    for r in &doc.repairs {
+        eprintln!("hkgen: {}: repaired: {r}", file.display());
+    }
+    Ok(doc)
 }
 
 fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Path) -> Result<ExitCode, String> {
@@ -633,7 +683,7 @@ fn convert_file(o: &ConvertOptions, schemas: &PackSources, bytes: &[u8], input: 
         return Err(format!("{}: a packfile converts to xml or packfile, not tagfile", input.display()));
     }
     let order = if o.havok_order { xml::ObjectOrder::Havok } else { xml::ObjectOrder::Xml };
-    let doc = any_packfile_document(bytes, schemas, input, rules, order)?;
+    let doc = any_packfile_document(bytes, schemas, input, rules, order, o.dangling)?;
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let (out, form) = if to_xml {
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
@@ -817,7 +867,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
 /// The readable listing of `hkgen dump` (`--format text`): RON of a tagfile's items and a
 /// packfile's objects as `hktypes::dynamic::dump` and `packfile::objects::Document::dump` give
 /// them.
-fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
+fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, dangling: hktypes::packfile::xml::Dangling, file: &Path) -> Result<ExitCode, String> {
     let format = "ron";
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
@@ -827,7 +877,7 @@ fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> R
             .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     }
     if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
-        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
+        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;
         print(format, &doc.dump())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -864,14 +914,22 @@ fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
 
 /// A file in the one dump shape of both formats (`hktypes::dump`); a TCM0 compendium, which holds
 /// no objects, as its ids and type table.
-fn dump_shape(format: &str, out: Option<&Path>, force: bool, compendium_paths: Vec<PathBuf>, schemas: &PackSources, file: &Path) -> Result<ExitCode, String> {
+fn dump_shape(
+    format: &str,
+    out: Option<&Path>,
+    force: bool,
+    compendium_paths: Vec<PathBuf>,
+    schemas: &PackSources,
+    dangling: hktypes::packfile::xml::Dangling,
+    file: &Path,
+) -> Result<ExitCode, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
     }
     let shape = if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
-        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default())?;
+        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;
         hktypes::dump::dump_packfile(&doc).map_err(located)?
     } else {
         match inputs::sniff(&bytes) {

@@ -79,6 +79,11 @@ pub struct Report {
     /// Items of a TAG0 file (objects and runs, the null item not counted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<usize>,
+    /// What reading changed to read the file (a dangling XML pointer read as null under
+    /// `--dangling-pointers null`), each with where; a file that passes with repairs is not the
+    /// file it claims to be.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<String>,
     /// Objects read through a generated class (a packfile: objects read through the class
     /// schema).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -242,11 +247,14 @@ pub struct Verifier {
     /// The generated packfile structs per SDK version that packfile objects go through (into the
     /// struct and back, then written); the default gives none.
     pub packfile_classes: ClassesOf,
+    /// What a pointer of `<hkpackfile>` XML that names no object gives: an error (the default),
+    /// or null, the repair listed in the report's [`Report::repairs`].
+    pub xml_dangling: hktypes::packfile::xml::Dangling,
 }
 
 impl Default for Verifier {
     fn default() -> Self {
-        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_classes }
+        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_classes, xml_dangling: Default::default() }
     }
 }
 
@@ -372,7 +380,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
         Format::Other => match hktypes::sniff(bytes) {
             Some(hktypes::Format::PackfileXml) => {
                 r.format = "xml";
-                r.check_xml(bytes, &v.class_schemas);
+                r.check_xml(bytes, &v.class_schemas, v.xml_dangling);
             }
             Some(hktypes::Format::TagfileXml) => {
                 r.format = "xml";
@@ -426,7 +434,7 @@ impl Report {
     /// An `<hkpackfile>` XML file: it reads through the class schemas of its contents version,
     /// and XML -> binary -> XML gives the same document (the binary's objects equal the XML's,
     /// and their XML is the same text).
-    fn check_xml(&mut self, bytes: &[u8], schemas: &ClassSchemas) {
+    fn check_xml(&mut self, bytes: &[u8], schemas: &ClassSchemas, dangling: hktypes::packfile::xml::Dangling) {
         use hktypes::packfile::xml;
         let mut sdk = String::new();
         let doc = xml::read_with(
@@ -435,13 +443,14 @@ impl Report {
                 sdk = sdk_of_contents_version(contents);
                 schemas.sources_for(&sdk)
             },
-            xml::ReadOptions::default(),
+            xml::ReadOptions { dangling, ..Default::default() },
         );
         self.sdk = Some(sdk);
         let doc = match doc {
             Ok(d) => d,
             Err(e) => return self.fail(e.to_string()),
         };
+        self.repairs = doc.repairs.clone();
         self.contents_version = Some(doc.file.contents_version());
         self.layout = Some(doc.layout().to_string());
         self.types = doc.file.class_names().entries.len();

@@ -194,11 +194,14 @@ pub struct OpenOptions<'a> {
     /// The layout rules a document read from `<hkpackfile>` XML writes under
     /// ([`packfile::xml::DEFAULT_LAYOUT`] by default).
     pub xml_layout: LayoutRules,
+    /// What a pointer of `<hkpackfile>` XML that names no object gives: an error (the default),
+    /// or null with the repair listed in [`Document::repairs`].
+    pub xml_dangling: packfile::xml::Dangling,
 }
 
 impl Default for OpenOptions<'_> {
     fn default() -> Self {
-        OpenOptions { compendia: None, classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT }
+        OpenOptions { compendia: None, classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT, xml_dangling: packfile::xml::Dangling::Error }
     }
 }
 
@@ -288,6 +291,8 @@ impl Default for OpenOptions<'_> {
 /// ```
 ///
 /// Its `Debug` form is the format and the counts (`Document { format: Tag0, counts: .. }`).
+// One per file read: the packfile variant's size costs nothing that boxing it would save.
+#[allow(clippy::large_enum_variant)]
 pub enum Document {
     /// A TAG0 tagfile's object graph.
     Tagfile(graph::Document),
@@ -322,7 +327,7 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
             Ok(Document::Packfile(objects::Document::from_file_with(file, &sources)?))
         }
         Format::PackfileXml => {
-            let read = packfile::xml::ReadOptions { layout: options.xml_layout, ..Default::default() };
+            let read = packfile::xml::ReadOptions { layout: options.xml_layout, dangling: options.xml_dangling, ..Default::default() };
             Ok(Document::Packfile(packfile::xml::read_with(bytes, pick, read)?))
         }
         // Tagfile XML is read as the TAG0 file it describes (types from its `<type>` records, a
@@ -446,6 +451,15 @@ impl Document {
             Document::Tagfile(d) => Ok(d.remove(h)?),
             Document::Packfile(d) => Ok(d.remove(h)?),
             Document::Compendium(_) => Err(no_objects("remove").into()),
+        }
+    }
+
+    /// What reading changed to read the input, each with where (a dangling XML pointer read as
+    /// null under [`OpenOptions::xml_dangling`]); empty for a faithful read.
+    pub fn repairs(&self) -> &[String] {
+        match self {
+            Document::Packfile(d) => &d.repairs,
+            Document::Tagfile(_) | Document::Compendium(_) => &[],
         }
     }
 

@@ -456,6 +456,9 @@ pub struct Document {
     /// `hktypes::Document::new` with a class registry declares it from there
     /// ([`Document::declare`]); none for a document read from a file.
     pub declare_from: DeclareFrom,
+    /// What the reader changed to read its input, each with where: only under an option that
+    /// allows it ([`super::xml::Dangling::Null`]); empty for a faithful read.
+    pub repairs: Vec<String>,
     /// The flag bits ([`ARRAY_FLAG_BITS`]) of the capacity word of the document's hkArrays: an
     /// hkArray whose word is `len | array_flags` converts to a `Vec` of a generated struct
     /// ([`super::typed`]), and each hkArray of values stored from a struct gets that word; XML
@@ -1018,7 +1021,7 @@ impl Document {
             None
         };
         drop(reader);
-        let mut doc = Document { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default(), array_flags: DONT_DEALLOCATE };
+        let mut doc = Document { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default(), array_flags: DONT_DEALLOCATE, repairs: Vec::new() };
         doc.learn_array_flags();
         Ok(doc)
     }

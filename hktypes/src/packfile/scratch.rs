@@ -44,7 +44,7 @@ impl Document {
         let mut names = Section::empty(CLASSNAMES);
         names.body = SectionBody::ClassNames(ClassNames { entries: entries.collect(), fill: None });
         let file = PackFile { header, sections: vec![names, Section::empty(TYPES), Section::empty(DATA)] };
-        Document { file, data_index: 2, objects: Vec::new(), classes: ClassSet::default(), root: None, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: stock_array_flags(contents_version) }
+        Document { file, data_index: 2, objects: Vec::new(), classes: ClassSet::default(), root: None, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: stock_array_flags(contents_version), repairs: Vec::new() }
     }
 
     /// Declares class `class` from `source`: its description (with its parents and the classes

@@ -206,12 +206,26 @@ pub struct ReadOptions {
     pub layout: LayoutRules,
     /// Where the objects go.
     pub order: ObjectOrder,
+    /// What a pointer to a name no object has gives.
+    pub dangling: Dangling,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        ReadOptions { layout: DEFAULT_LAYOUT, order: ObjectOrder::Xml }
+        ReadOptions { layout: DEFAULT_LAYOUT, order: ObjectOrder::Xml, dangling: Dangling::Error }
     }
+}
+
+/// What the XML readers do with a pointer whose text names no object (`#0099` where no object
+/// has that name; hkxlib wrote `1` for a null pointer once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dangling {
+    /// The read fails, at the pointer's first use (line, column, object, member).
+    #[default]
+    Error,
+    /// The pointer is read as null, and the document lists the repair, with where the name was
+    /// first used, in [`Document::repairs`]: for a file known to be broken, explicitly.
+    Null,
 }
 
 /// Reads `<hkpackfile>` XML into a document whose packfile (header, `__classnames__`, empty
@@ -267,6 +281,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         note_budget: bytes.len(),
         section_refs: false,
         array_flags: super::objects::DONT_DEALLOCATE,
+        dangling: options.dangling,
     };
     reader.document(root_pos, &root, options.order)
 }
@@ -1393,6 +1408,7 @@ struct XmlReader<'i, 's> {
     /// The flags of the hkArray capacity words ([`Document::array_flags`]): the contents
     /// version's, or the `hkgen:arrays` note's.
     array_flags: u32,
+    dangling: Dangling,
 }
 
 /// Where a value is read: the object's name and the member path.
@@ -1498,33 +1514,53 @@ impl<'i> XmlReader<'i, '_> {
                 (p, _) => return Err(self.err(p, None, "XML: content after the root element").into()),
             }
         }
-        // Every name a pointer or note gave is an object's: slots become handles.
-        let slot_objects: Vec<u32> = {
+        // Every name a pointer or note gave is an object's: slots become handles. Under
+        // `Dangling::Null` a name no object has is null (a pointer) and a repair.
+        let mut repairs = Vec::new();
+        let mut dangling_inside = None;
+        let slot_objects: Vec<Option<u32>> = {
             let slots = self.slots.borrow();
             let mut v = Vec::with_capacity(slots.len());
             for s in slots.iter() {
                 match (s.object, &s.first_use) {
-                    (Some(o), _) => v.push(o),
+                    (Some(o), _) => v.push(Some(o)),
                     (None, Some((pos, object, member, msg))) => {
                         let member = member.as_ref().map(|m| m as &dyn std::fmt::Display);
-                        return Err(located(self.pull.text, *pos, Some((object, member)), msg).into());
+                        let e = located(self.pull.text, *pos, Some((object, member)), msg);
+                        if self.dangling == Dangling::Error {
+                            return Err(e.into());
+                        }
+                        repairs.push(format!("{e}: read as null"));
+                        dangling_inside.get_or_insert(e);
+                        v.push(None);
                     }
                     // A slot is made for a use or for an object.
-                    (None, None) => v.push(0),
+                    (None, None) => v.push(Some(0)),
                 }
             }
             v
         };
-        if slot_objects.iter().enumerate().any(|(k, &o)| k as u32 != o) {
-            let map = |r: &mut Ref| match r {
-                Ref::Object(h) | Ref::Inside(h, _) => *h = Handle(slot_objects[h.0 as usize]),
+        if slot_objects.iter().enumerate().any(|(k, &o)| o != Some(k as u32)) {
+            // A note's pointer into an object names one that must be there.
+            let mut inside_of_none = false;
+            let mut map = |r: &mut Ref| match r {
+                Ref::Object(h) => match slot_objects[h.0 as usize] {
+                    Some(o) => *h = Handle(o),
+                    None => *r = Ref::Null,
+                },
+                Ref::Inside(h, _) => match slot_objects[h.0 as usize] {
+                    Some(o) => *h = Handle(o),
+                    None => inside_of_none = true,
+                },
                 _ => {}
             };
-            let mut map = map;
             for o in &mut out {
                 if let Body::Typed(values) = &mut o.body {
                     values.iter_mut().for_each(|v| refs_mut(v, &mut map));
                 }
+            }
+            if let (true, Some(e)) = (inside_of_none, dangling_inside) {
+                return Err(e.into());
             }
         }
         let root_handle = match top {
@@ -1537,7 +1573,7 @@ impl<'i> XmlReader<'i, '_> {
             None => (!out.is_empty()).then_some(Handle(0)),
         };
         let placeholder = PackFile { header: stock_header(classversion, &contents, self.rules), sections: Vec::new() };
-        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags };
+        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags, repairs };
         // A note must come back from the binary: one its values do not fit would be dropped.
         if let Some(i) = doc.first_unkept().map_err(|e| self.err(root_pos, None, e))? {
             let o = &objects[i];
