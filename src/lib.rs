@@ -161,7 +161,23 @@ impl hktypes::ClassRegistry for Registry {
     fn tagfile_types(&self, sdk: &str) -> Option<std::sync::Arc<hktypes::reflect::TypeTable>> {
         tagfile_types_for_sdk(sdk)
     }
+
+    fn tagfile_sdks(&self) -> Vec<&str> {
+        TAGFILE_SDKS.to_vec()
+    }
 }
+
+/// The tagfile SDKs this build has the classes and type tables of, newest first.
+pub const TAGFILE_SDKS: &[&str] = &[
+    #[cfg(feature = "hk2019_1")]
+    "2019.1",
+    #[cfg(feature = "hk2018_1")]
+    "2018.1",
+    #[cfg(feature = "hk2016_2")]
+    "2016.2",
+    #[cfg(feature = "hk2015_1")]
+    "2015.1",
+];
 
 /// [`hktypes::OpenOptions`] that read through [`REGISTRY`] (every other option its default).
 pub fn open_options() -> hktypes::OpenOptions<'static> {

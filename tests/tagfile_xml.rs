@@ -69,16 +69,47 @@ fn every_corpus_tagfile_round_trips_through_xml() {
     println!("widest XML per DATA byte: {widest:?}");
 }
 
-/// HKLib's `<hktagfile version="3">` file lists its types without member records: it parses, and
-/// the reader says, located at the first such type, that its values need a type registry.
+/// HKLib's `<hktagfile version="3">` file lists its types without member records: without a type
+/// table the reader says, located at the first such type, that its values need one; with the
+/// 2018.1 table (its SDK: the file names none, and HKLib writes 2018.1) the types are completed,
+/// the file reads through the generated classes and goes to TAG0 and back to the same XML values.
 #[test]
-fn hklib_tagfile_xml_names_what_it_lacks() {
+fn hklib_tagfile_xml_reads_with_the_sdk_type_table() {
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, "HKLibForHD2/Havester.ik_skeleton.xml.bak") else { return };
     assert_eq!(hktypes::sniff(&bytes), Some(hktypes::Format::TagfileXml));
     let err = xml::read(&bytes).unwrap_err().to_string();
     assert!(err.contains(xml::NO_MEMBERS), "{err}");
     assert!(err.contains("line 3, column 3") && err.contains("type hkaSkeleton"), "{err}");
+    // Without 2019.1's table: 2018.1 and 2016.2 have hkReferencedObject of version 3.
+    let types = |sdk: &str| hkclasses::tagfile_types_for_sdk(sdk);
+    let err = xml::read_with(&bytes, &["2018.1", "2016.2", "2011.1"], &types).unwrap_err().to_string();
+    assert!(
+        err.ends_with(
+            "line 11, column 3: hktagfile XML without member records: type hkaSkeleton (HKLib's form): no type table fits: \
+             SDK 2018.1: type hkReferencedObject is version Some(4) here, Some(3) in the type table; \
+             SDK 2016.2: type hkReferencedObject is version Some(4) here, Some(3) in the type table; \
+             SDK 2011.1: no type table was given"
+        ),
+        "{err}"
+    );
+
+    // 2019.1 (Armored Core VI's SDK) has every type at its version: the file is of that SDK.
+    let none = Default::default();
+    let read = xml::read_with(&bytes, hkclasses::TAGFILE_SDKS, &types).unwrap();
+    let tag0 = read.write_tag0(&none).unwrap();
+    let file = TagFile::read(&tag0, &none).unwrap();
+    assert_eq!(file.sdk_version(), "2019.1");
+    let doc = hktypes::graph::Document::from_file(&file, hkclasses::hk2019_1::CLASSES).unwrap();
+    assert_eq!((doc.counts().typed, doc.counts().untyped), (1, 0));
+    let (_, skeleton) = doc.all::<hkclasses::hk2019_1::hkaSkeleton>().next().expect("the skeleton");
+    assert_eq!(skeleton.name.as_deref(), Some("skeleton"));
+    assert_eq!(skeleton.parent_indices[..], [-1, 0, 1, 2, 3, 4, 1, 6, 7, 8, 1, 10, 11, 12]);
+    assert_eq!(skeleton.bones.len(), 14);
+    assert_eq!(skeleton.bones[0].name.as_deref(), Some("root"));
+    // The TAG0 file's XML lists the members: it reads without a table, to the same TAG0.
+    let text = xml::write(&file, WriteOptions::default()).unwrap();
+    assert_eq!(xml::read(text.as_bytes()).unwrap().write_tag0(&none).unwrap(), tag0);
 }
 
 /// A small tagfile XML of its own types: a record with a pointer and a 16-bit integer.

@@ -250,7 +250,7 @@ pub fn main_with(classes: ClassesOf) -> ExitCode {
 /// Runs the command line as [`main_with`] does, and `verify` also takes every packfile object a
 /// generated struct of `packfile_classes` (per SDK version) applies to through it.
 pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: ClassesOf) -> ExitCode {
-    main_with_compiled(classes, packfile_classes, None)
+    main_with_compiled(classes, packfile_classes, None, None)
 }
 
 /// The class descriptions compiled into a program, per packfile SDK version
@@ -260,7 +260,15 @@ pub type PackfileSourcesOf = fn(&str) -> Vec<&'static dyn hktypes::packfile::lay
 /// Runs the command line as [`main_with_packfiles`] does, and `dump` and `convert` lay packfile
 /// objects out with `packfile_sources` (the classes compiled in) unless `--schemas DIR` names
 /// snapshots; without it they read the snapshots under `./schemas`.
-pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packfile_sources: Option<PackfileSourcesOf>) -> ExitCode {
+pub fn main_with_compiled(
+    classes: ClassesOf,
+    packfile_classes: ClassesOf,
+    packfile_sources: Option<PackfileSourcesOf>,
+    registry: Option<&'static (dyn hktypes::ClassRegistry + Sync)>,
+) -> ExitCode {
+    if let Some(r) = registry {
+        let _ = REGISTRY.set(r);
+    }
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Extract { out, update, inputs } => match (out, update) {
@@ -306,6 +314,19 @@ pub fn main_with_compiled(classes: ClassesOf, packfile_classes: ClassesOf, packf
             eprintln!("hkgen: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The classes compiled into the program, where it has them: the type tables that complete
+/// HKLib's member-less `<hktagfile>` XML ([`tagfile_xml`]).
+static REGISTRY: std::sync::OnceLock<&'static (dyn hktypes::ClassRegistry + Sync)> = std::sync::OnceLock::new();
+
+/// `<hktagfile>` XML, with HKLib's member-less types completed from the compiled-in type tables
+/// where the program has them.
+fn tagfile_xml(bytes: &[u8]) -> hktypes::Result<hktypes::tagfile::xml::XmlTagfile> {
+    match REGISTRY.get() {
+        Some(r) => hktypes::tagfile::xml::read_with(bytes, &r.tagfile_sdks(), &|sdk| r.tagfile_types(sdk)),
+        None => hktypes::tagfile::xml::read(bytes),
     }
 }
 
@@ -477,7 +498,7 @@ fn verify(
     let by_user = !inputs.is_empty();
     let inputs = inputs_or_default(inputs)?;
     let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    let verifier = Verifier { classes, class_schemas, packfile_classes, xml_dangling };
+    let verifier = Verifier { classes, class_schemas, packfile_classes, xml_dangling, registry: REGISTRY.get().copied() };
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let mut comp_paths = compendium_paths;
     comp_paths.extend(inputs.iter().cloned());
@@ -851,7 +872,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
         }
     };
     let set = compendia.set_for(input);
-    let tag0 = if is_xml { xml::read(bytes).and_then(|d| d.write_tag0(&set)).map_err(located)? } else { bytes.to_vec() };
+    let tag0 = if is_xml { tagfile_xml(bytes).and_then(|d| d.write_tag0(&set)).map_err(located)? } else { bytes.to_vec() };
     let out = if to_xml {
         let file = TagFile::read(&tag0, &set).map_err(located)?;
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
@@ -872,7 +893,7 @@ fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, dangling: hktypes
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
     if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
-        bytes = hktypes::tagfile::xml::read(&bytes)
+        bytes = tagfile_xml(&bytes)
             .and_then(|d| d.write_tag0(&Default::default()))
             .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     }
@@ -926,7 +947,7 @@ fn dump_shape(
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
-        bytes = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
+        bytes = tagfile_xml(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
     }
     let shape = if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;

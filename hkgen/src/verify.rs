@@ -250,11 +250,14 @@ pub struct Verifier {
     /// What a pointer of `<hkpackfile>` XML that names no object gives: an error (the default),
     /// or null, the repair listed in the report's [`Report::repairs`].
     pub xml_dangling: hktypes::packfile::xml::Dangling,
+    /// The type tables that complete `<hktagfile>` XML in HKLib's form (types without members);
+    /// without them such a file is skipped, saying so.
+    pub registry: Option<&'static (dyn hktypes::ClassRegistry + Sync)>,
 }
 
 impl Default for Verifier {
     fn default() -> Self {
-        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_classes, xml_dangling: Default::default() }
+        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_classes, xml_dangling: Default::default(), registry: None }
     }
 }
 
@@ -384,7 +387,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Some(hktypes::Format::TagfileXml) => {
                 r.format = "xml";
-                r.check_tagfile_xml(bytes);
+                r.check_tagfile_xml(bytes, v.registry);
             }
             _ => {
                 r.skipped = true;
@@ -404,11 +407,15 @@ pub fn is_havok_xml(bytes: &[u8]) -> bool {
 impl Report {
     /// An `<hktagfile>` XML file: it reads with its own types, its TAG0 reads back, and XML ->
     /// TAG0 -> XML -> TAG0 gives the same bytes. One in HKLib's form (types without member
-    /// records) is skipped: its values need a type registry.
-    fn check_tagfile_xml(&mut self, bytes: &[u8]) {
+    /// records) is completed from `registry`'s type tables; without them it is skipped.
+    fn check_tagfile_xml(&mut self, bytes: &[u8], registry: Option<&(dyn hktypes::ClassRegistry + Sync)>) {
         use hktypes::tagfile::{xml, CompendiumSet, TagFile};
         let none = CompendiumSet::new();
-        let checked = xml::read(bytes).and_then(|doc| {
+        let read = match registry {
+            Some(r) => xml::read_with(bytes, &r.tagfile_sdks(), &|sdk| r.tagfile_types(sdk)),
+            None => xml::read(bytes),
+        };
+        let checked = read.and_then(|doc| {
             let tag0 = doc.write_tag0(&none)?;
             let file = TagFile::read(&tag0, &none)?;
             let again = xml::read(xml::write(&file, xml::WriteOptions::default())?.as_bytes())?.write_tag0(&none)?;

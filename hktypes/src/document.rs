@@ -181,6 +181,12 @@ pub trait ClassRegistry {
         let _ = sdk;
         None
     }
+
+    /// The tagfile SDKs it has type tables of, newest first: what `<hktagfile>` XML that names no
+    /// SDK and lists no members (HKLib's form) is tried against ([`tagfile::xml::read_with`]).
+    fn tagfile_sdks(&self) -> Vec<&str> {
+        Vec::new()
+    }
 }
 
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
@@ -335,7 +341,12 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
         Format::TagfileXml => {
             let empty = CompendiumSet::new();
             let compendia = options.compendia.unwrap_or(&empty);
-            let tag0 = tagfile::xml::read(bytes)?.write_tag0(compendia)?;
+            // HKLib's member-less types take their members from the registry's type table.
+            let xml = match options.classes {
+                Some(c) => tagfile::xml::read_with(bytes, &c.tagfile_sdks(), &|sdk| c.tagfile_types(sdk))?,
+                None => tagfile::xml::read(bytes)?,
+            };
+            let tag0 = xml.write_tag0(compendia)?;
             read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)
         }
     }

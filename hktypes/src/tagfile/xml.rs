@@ -485,6 +485,12 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 
 struct XmlReader<'x, 'i> {
     xml: &'x roxmltree::Document<'i>,
+    /// Where member-less types (HKLib's form) take their members from: the SDKs to try and their
+    /// type tables.
+    registry: Option<(&'x [&'x str], &'x TypesOf<'x>)>,
+    /// The file is in HKLib's form (its types were completed from a type table): there an empty
+    /// array, `<array count="0">`, is the null array Havok writes, not a run of no elements.
+    hklib: bool,
     types: HashMap<&'x str, TypeIndex>,
     objects: HashMap<&'x str, u32>,
     /// Runs made for a `run` number.
@@ -502,6 +508,92 @@ fn parse(text: &str) -> Result<roxmltree::Document<'_>, ValueError> {
     })
 }
 
+/// The `SDKV` of an SDK version: `2019.1` -> `20190100` (the inverse of
+/// [`super::file::sdk_version`]); anything else as it is.
+fn sdkv_of(sdk: &str) -> String {
+    let mut parts = sdk.split('.');
+    let (Some(year), minor, patch) = (parts.next(), parts.next().unwrap_or("0"), parts.next().unwrap_or("0")) else { return sdk.to_owned() };
+    match (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()), minor.parse::<u8>(), patch.parse::<u8>()) {
+        (true, Ok(m), Ok(p)) => format!("{year}{m:02}{p:02}"),
+        _ => sdk.to_owned(),
+    }
+}
+
+/// Completes the types of `records` (index 0 the null type) from `table`, for HKLib's form, which
+/// writes names, parents, versions and template arguments only: each type whose full name
+/// (template arguments included) `table` has becomes that type of `table`, with the version the
+/// file states, its references renumbered into `records`. A member-less record `table` does not
+/// have, or has at another version, is an error, with the index of the record. Types the members
+/// name that `records` lacks are appended, copied from `table` with what they name.
+fn complete_types(records: &mut Vec<TypeRecord>, table: &TypeTable) -> Result<(), (usize, String)> {
+    let file = TypeTable::from_records(records.iter().cloned());
+    let mut in_table: HashMap<String, TypeIndex> = HashMap::new();
+    for j in (1..table.types.len()).rev() {
+        in_table.insert(table.full_name(j as TypeIndex), j as TypeIndex);
+    }
+    // Table index -> file index, for the types both have.
+    let mut to_file: HashMap<TypeIndex, TypeIndex> = HashMap::from([(0, 0)]);
+    let mut matched: Vec<Option<TypeIndex>> = vec![None];
+    for i in 1..records.len() {
+        let j = in_table.get(&file.full_name(i as TypeIndex)).copied();
+        if let Some(j) = j {
+            to_file.entry(j).or_insert(i as TypeIndex);
+        }
+        matched.push(j);
+    }
+    for i in 1..records.len() {
+        let member_less = records[i].format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && records[i].fields.is_none();
+        let Some(j) = matched[i] else {
+            if member_less {
+                return Err((i, format!("type {} is not in the type table", file.full_name(i as TypeIndex))));
+            }
+            continue;
+        };
+        let Some(t) = table.record(j) else { return Err((i, format!("type {j} of the table has no record"))) };
+        if records[i].version.is_some() && records[i].version != t.version {
+            return Err((i, format!("type {} is version {:?} here, {:?} in the type table", t.name, records[i].version, t.version)));
+        }
+        records[i] = renumbered(records, table, &mut to_file, t)?;
+    }
+    Ok(())
+}
+
+/// Table record `t` with the types it names as file indices ([`import`]).
+fn renumbered(records: &mut Vec<TypeRecord>, table: &TypeTable, to_file: &mut HashMap<TypeIndex, TypeIndex>, t: TypeRecord) -> Result<TypeRecord, (usize, String)> {
+    let mut r = t;
+    r.parent = import(records, table, to_file, r.parent)?;
+    r.subtype = match r.subtype {
+        Some(st) => Some(import(records, table, to_file, st)?),
+        None => None,
+    };
+    for p in &mut r.params {
+        if let TemplateArg::Type(a) = p.arg {
+            p.arg = TemplateArg::Type(import(records, table, to_file, a)?);
+        }
+    }
+    if let Some(fs) = &mut r.fields {
+        for f in fs {
+            f.ty = import(records, table, to_file, f.ty)?;
+        }
+    }
+    Ok(r)
+}
+
+/// The file index of table type `j`, appending it (and what it names) to `records` when the file
+/// lacks it.
+fn import(records: &mut Vec<TypeRecord>, table: &TypeTable, to_file: &mut HashMap<TypeIndex, TypeIndex>, j: TypeIndex) -> Result<TypeIndex, (usize, String)> {
+    if let Some(&i) = to_file.get(&j) {
+        return Ok(i);
+    }
+    let Some(t) = table.record(j) else { return Err((0, format!("type {j} of the table has no record"))) };
+    // Reserved first: a type may name itself through its members.
+    let i = records.len() as TypeIndex;
+    to_file.insert(j, i);
+    records.push(TypeRecord::default());
+    records[i as usize] = renumbered(records, table, to_file, t)?;
+    Ok(i)
+}
+
 /// The element children of `n` (text, comments and processing instructions passed over).
 fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
     n.children().filter(|c| c.is_element())
@@ -513,14 +605,34 @@ struct At<'a> {
     path: String,
 }
 
-/// Reads `<hktagfile version="3">` XML (see the module docs).
+/// The type table of a tagfile SDK (`2018.1`), where one is known: `hkclasses::REGISTRY`'s
+/// [`crate::ClassRegistry::tagfile_types`].
+pub type TypesOf<'a> = dyn Fn(&str) -> Option<std::sync::Arc<TypeTable>> + 'a;
+
+/// Reads `<hktagfile version="3">` XML (see the module docs). Types in HKLib's form (no members,
+/// no size) are an error ([`NO_MEMBERS`]): [`read_with`] completes them from a type table.
 pub fn read(bytes: &[u8]) -> Result<XmlTagfile> {
+    read_inner(bytes, None)
+}
+
+/// [`read`], taking what the types in HKLib's form leave out (members, size and alignment, flags)
+/// from the type table `types_of` gives for the file's SDK: the one its `sdkversion` names, else
+/// (HKLib writes none) the first of `sdks` whose table has every such type, by full name
+/// (template arguments included) and with the version the file states; the file is then of that
+/// SDK. Types the members need that the file lacks are added.
+pub fn read_with(bytes: &[u8], sdks: &[&str], types_of: &TypesOf<'_>) -> Result<XmlTagfile> {
+    read_inner(bytes, Some((sdks, types_of)))
+}
+
+fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result<XmlTagfile> {
     let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
         .map_err(|e| ValueError::invalid(e.valid_up_to() as u64, "hktagfile XML: not UTF-8"))?;
     let xml = parse(text)?;
     let budget = text.len().saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK);
     let r = XmlReader {
         xml: &xml,
+        registry,
+        hklib: false,
         types: HashMap::new(),
         objects: HashMap::new(),
         runs: HashMap::new(),
@@ -564,7 +676,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         if version != 3 {
             return Err(self.err(root, None, format!("hktagfile version {version}: only version 3 is read")));
         }
-        let sdkv = root.attribute("sdkversion").unwrap_or(DEFAULT_SDKV).as_bytes().to_vec();
+        let mut sdkv = root.attribute("sdkversion").unwrap_or(DEFAULT_SDKV).as_bytes().to_vec();
         let hex_attr = |name: &str| -> Result<Option<Vec<u8>>, ValueError> {
             root.attribute(name)
                 .map(|v| unhex(v).ok_or_else(|| self.err(root, None, format!("{name} {v:?} is not hex"))))
@@ -599,9 +711,45 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             records.push(self.type_record(*n)?);
         }
         // A record type of an object's values with neither members nor a size: HKLib's form.
-        if let Some(k) = records.iter().position(|r| r.format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && r.fields.is_none() && r.size.is_none()) {
+        let member_less = |records: &[TypeRecord]| {
+            records.iter().position(|r| r.format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && r.fields.is_none() && r.size.is_none())
+        };
+        if let Some(k) = member_less(&records) {
             let name = records[k].name.clone();
-            return Err(self.err(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
+            let stated = root.attribute("sdkversion").map(super::file::sdk_version);
+            let Some((sdks, types_of)) = self.registry else {
+                return Err(self.err(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
+            };
+            let candidates: Vec<&str> = match &stated {
+                Some(sdk) => vec![sdk.as_str()],
+                None => sdks.to_vec(),
+            };
+            // Each SDK tried, and why it did not fit (the first record it failed on).
+            let mut tried: Vec<(usize, String)> = Vec::new();
+            let mut done = false;
+            for sdk in candidates {
+                let Some(table) = types_of(sdk) else {
+                    tried.push((k, format!("SDK {sdk}: no type table was given")));
+                    continue;
+                };
+                let mut completed = records.clone();
+                match complete_types(&mut completed, &table) {
+                    Ok(()) => {
+                        records = completed;
+                        sdkv = sdkv_of(sdk).into_bytes();
+                        self.hklib = true;
+                        done = true;
+                        break;
+                    }
+                    Err((k, e)) => tried.push((k, format!("SDK {sdk}: {e}"))),
+                }
+            }
+            if !done {
+                let at = tried.first().map_or(k, |t| t.0.max(1));
+                let why: Vec<&str> = tried.iter().map(|t| t.1.as_str()).collect();
+                let why = if why.is_empty() { "no SDK to try".to_owned() } else { why.join("; ") };
+                return Err(self.err(type_nodes[at - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form): no type table fits: {why}")));
+            }
         }
         let types = TypeTable::from_records(records);
         // The checks the TAG0 reader makes of a `TYPE` section (parent chains end; every member
@@ -934,6 +1082,8 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                         self.value(b, subtype, *c, &mut out[k * size..(k + 1) * size], at, depth + 1)?;
                         at.path.truncate(len);
                     }
+                } else if count == 0 && self.hklib {
+                    put_index(out, 0);
                 } else {
                     let et = self.type_ref(n, Some(at), "elementtypeid")?;
                     let size = b.layouts.size_of(et).map_err(|e| self.err(n, Some(at), e))? as usize;
