@@ -210,6 +210,10 @@ fn hostile_tagfile_xml_gets_located_errors() {
     // how TAG0 tells them apart (the tagfile_xml fuzz target's third finding: the XML read, the
     // TAG0 file written from it did not).
     let param = SMALL.replace(r#"<subtype id="type1" />"#, r#"<subtype id="type1" /><parameters count="1"><typeparam id="type1" name="=tT" /></parameters>"#);
+    // A pointer type without its size (the tagfile_xml fuzz target's fourth finding: the TAG0 file
+    // written from such XML lost the items its slots named).
+    let sizeless = SMALL.replace(r#"<subtype id="type1" /><size value="8" align="8" />"#, r#"<subtype id="type1" />"#);
+    let cases = [cases, vec![("pointer type without size", sizeless, "line 6, column 3: type T*: a string, pointer or array type without <size>")]].concat();
     let cases = [cases, vec![("template parameter neither t nor v", param, "<typeparam> named \"=tT\": the name must start with `t`")]].concat();
     let cases = [cases, vec![("string of 4-byte elements", string_of("type4", "R_ThighTwist"), "line 6, column 61: object object1, member s: a string of 13 bytes is not a whole number of 4-byte elements")]].concat();
     let mut wrong = Vec::new();

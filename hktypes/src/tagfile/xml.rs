@@ -751,6 +751,15 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                 return Err(self.err(type_nodes[at - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form): no type table fits: {why}")));
             }
         }
+        // A type whose values are item indices (strings, pointers, arrays that are not fixed)
+        // states its size: without one the TAG0 file written from it loses those items (the
+        // tagfile_xml fuzz target's fourth finding).
+        if let Some(k) = records.iter().position(|r| {
+            r.size.is_none() && r.format.map(crate::reflect::Format).is_some_and(|f| matches!(f.kind(), Kind::String | Kind::Pointer) || (f.kind() == Kind::Array && !f.is_fixed_array()))
+        }) {
+            let at = type_nodes.get(k.wrapping_sub(1)).copied().unwrap_or(root);
+            return Err(self.err(at, None, format!("type {}: a string, pointer or array type without <size>", records[k].name)));
+        }
         let types = TypeTable::from_records(records);
         // The checks the TAG0 reader makes of a `TYPE` section (parent chains end; every member
         // lies inside its record): the TAG0 file written from this XML must read back.
