@@ -627,6 +627,9 @@ fn hostile_xml_gives_located_errors() {
             project("<!-- hkgen:object places=0:4000000000 -->"),
             "line 5, column 1: object #0001: hkgen:object: offsets up to 4000000000 exceed the",
         ),
+        // An end no binary gives (objects end on 16 bytes; the packfile_xml fuzz target's third
+        // finding: it read, and came back as another end).
+        ("an end off 16 bytes", project("<!-- hkgen:object end=48:56 -->"), "line 5, column 1: object #0001: hkgen:object: the note does not fit the object's values"),
         ("a place backwards", project("<!-- hkgen:object places=64:16 -->"), "line 5, column 1: object #0001: hkgen:object: a place moves data backwards"),
         ("a pointer note on no pointer", project("<!-- hkgen:object refs=7:s1+16 -->"), "hkgen:object: pointer 7 is not a null pointer of the object"),
         (
@@ -656,6 +659,9 @@ fn hostile_xml_gives_located_errors() {
         let got = err(&text);
         assert!(got.contains(want), "{what}: {got}");
     }
+    // The same end on 16 bytes is kept, and comes back through the binary.
+    let doc = read_xml(&schemas, project("<!-- hkgen:object end=48:64 -->").as_bytes(), "2010.2", ReadOptions::default()).unwrap();
+    assert_eq!(doc.objects[0].kept.end, Some((48, 64)));
     // A bare `&` followed by bytes beyond ASCII (read as Latin-1, two bytes each in UTF-8): the
     // packfile_xml fuzz target found that the message cut the text inside a character and
     // panicked. The input is kept under tests/fuzz_regressions/packfile_xml/.
