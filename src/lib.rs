@@ -7,8 +7,9 @@
 //! neighbours; `hk2013_1`, `hk2010_2` and `hk5_5`, from the classes their files embed or agree
 //! with, and the records transcribed or derived into `classdata/`) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
-//! `hktypes::packfile::objects::Document` lays them out per file (`doc.get::<T>(handle)`,
-//! `doc.set(handle, &value)`, `doc.write()`), with the class descriptions each module compiles in
+//! `hktypes::packfile::objects::Document` lays them out per file (through the one
+//! `hktypes::Document`: `doc.get::<T>(handle)`, `doc.get_mut::<T>(handle)`, `doc.write()`), with
+//! the class descriptions each module compiles in
 //! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
 //! [`packfile_classes_for_sdk`] picks a module's table at run time.
 //!

@@ -87,12 +87,13 @@ macro_rules! ragdoll_edit {
         fn $name(bytes: &[u8]) {
             use hkclasses::$m::{hknpMotionType_Enum, hknpRagdollData};
             use hktypes::value::Enum;
-            let mut doc = Document::read(bytes, &Default::default(), hkclasses::$m::CLASSES).unwrap();
+            let mut doc = hktypes::Document::Tagfile(Document::read(bytes, &Default::default(), hkclasses::$m::CLASSES).unwrap());
             let (h, ragdoll) = doc.all::<hknpRagdollData>().next().expect("a typed hknpRagdollData");
-            let before = ragdoll.body_cinfos[1].clone();
-            let r = doc.get_mut::<hknpRagdollData>(h).unwrap();
+            let before = ragdoll.unwrap().body_cinfos[1].clone();
+            let mut r = doc.get_mut::<hknpRagdollData>(h).unwrap();
             r.body_cinfos[1].mass = 123.5;
             r.body_cinfos[1].motion_type = Enum::<hknpMotionType_Enum, u8>::new(1);
+            drop(r);
             let out = doc.write().unwrap();
             assert_eq!(out.len(), bytes.len());
             let diff: Vec<usize> = (0..out.len()).filter(|&i| out[i] != bytes[i]).collect();
@@ -100,8 +101,9 @@ macro_rules! ragdoll_edit {
             // none of them outside one 160-byte body record.
             assert!(!diff.is_empty() && diff.len() <= 5, "{diff:x?}");
             assert!(diff.last().unwrap() - diff.first().unwrap() < 160, "{diff:x?}");
-            let again = Document::read(&out, &Default::default(), hkclasses::$m::CLASSES).unwrap();
-            let body = &again.all::<hknpRagdollData>().next().unwrap().1.body_cinfos[1];
+            let again = hktypes::Document::Tagfile(Document::read(&out, &Default::default(), hkclasses::$m::CLASSES).unwrap());
+            let ragdoll = again.get::<hknpRagdollData>(h).unwrap();
+            let body = &ragdoll.body_cinfos[1];
             assert_eq!(body.mass, 123.5);
             assert_eq!(body.motion_type.name(), Some("KEYFRAMED"));
             assert_eq!(body.name, before.name);
@@ -146,10 +148,11 @@ fn a_pointer_to_what_is_not_an_object_is_refused_on_write() {
     let Some(corpus) = common::corpus() else { return };
     use hkclasses::hk2016_2::hknpRagdollData;
     let bytes = std::fs::read(corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx")).unwrap();
-    let mut doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES).unwrap();
+    let doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES).unwrap();
     let objects: Vec<u32> = doc.handles().map(|h| h.0).collect();
     let run = (1..).find(|h| !objects.contains(h) && doc.source_item(*h).is_some()).unwrap();
-    let (h, _) = doc.all::<hknpRagdollData>().next().unwrap();
+    let mut doc = hktypes::Document::Tagfile(doc);
+    let h = doc.find("hknpRagdollData")[0];
     doc.get_mut::<hknpRagdollData>(h).unwrap().body_cinfos[0].shape = hktypes::value::Ptr::to(hktypes::Handle(run));
     let err = doc.write().unwrap_err();
     assert_eq!(err.layer(), hktypes::error::Layer::Writer, "{err}");

@@ -14,6 +14,7 @@ use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::objects::{Body, Document};
 use hktypes::packfile::typed::{PackClass, StructCounts};
 use hktypes::value::{ClassEntry, Ptr};
+use hktypes::Document as OneDocument;
 use hktypes::Handle;
 use std::collections::BTreeMap;
 
@@ -269,6 +270,22 @@ fn hand_built_kept_offsets_are_errors() {
 const KEPT_HORSE: (usize, usize, usize) = (6, 26, 108);
 const KEPT_NEMESIS: (usize, usize, usize) = (1, 107, 0);
 
+/// The packfile document under the one document (for what only a packfile has: its objects'
+/// kept bytes, its container).
+fn packfile(doc: &OneDocument) -> &Document {
+    match doc {
+        OneDocument::Packfile(d) => d,
+        _ => panic!("not a packfile"),
+    }
+}
+
+fn packfile_mut(doc: &mut OneDocument) -> &mut Document {
+    match doc {
+        OneDocument::Packfile(d) => d,
+        _ => panic!("not a packfile"),
+    }
+}
+
 const RAGDOLL: &str =
     "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
 
@@ -281,92 +298,94 @@ fn botw_ragdoll_edited_through_structs() {
     let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
-    let mut doc = Document::read(&bytes, set).unwrap();
+    let read = |bytes: &[u8]| OneDocument::Packfile(Document::read(bytes, set).unwrap());
+    let mut doc = read(&bytes);
 
     // Reading: a ragdoll instance points at its skeleton and bodies.
     let (_, ragdoll) = doc.all::<hkaRagdollInstance>().next().expect("a ragdoll instance");
-    let ragdoll = ragdoll.unwrap();
-    let skeleton: hkaSkeleton = doc.follow(ragdoll.skeleton).unwrap();
+    let ragdoll = ragdoll.unwrap().into_owned();
+    let sk = ragdoll.skeleton.handle().unwrap();
+    let skeleton: hkaSkeleton = doc.get::<hkaSkeleton>(sk).unwrap().into_owned();
     assert_eq!(skeleton.name.as_deref(), Some("Ragdoll_Skl_Root"));
     assert!(!skeleton.bones.is_empty() && skeleton.bones.len() == skeleton.parent_indices.len());
-    let sk = ragdoll.skeleton.handle().unwrap();
     let body_ptr: Ptr<hkpRigidBody> = ragdoll.rigid_bodies[0];
     let rb = body_ptr.handle().unwrap();
-    let body: hkpRigidBody = doc.get(rb).unwrap();
+    let body: hkpRigidBody = doc.get::<hkpRigidBody>(rb).unwrap().into_owned();
     assert_eq!(hkpRigidBody::NAME, "hkpRigidBody");
-    assert_eq!(Some(hkpRigidBody::SIGNATURE), doc.signature_of(rb));
+    assert_eq!(Some(hkpRigidBody::SIGNATURE), packfile(&doc).signature_of(rb));
 
     // A struct of another class does not apply.
     let err = doc.get::<hkaSkeleton>(rb).unwrap_err().to_string();
     assert!(err.contains("not a hkaSkeleton"), "{err}");
 
     // Nor does a struct whose signature is not the one the file stores for the class.
-    let mut other = doc.clone();
+    let mut other = packfile(&doc).clone();
     for sec in &mut other.file.sections {
         if let hktypes::packfile::Body::ClassNames(names) = &mut sec.body {
             names.entries.iter_mut().filter(|e| e.name == "hkaSkeleton").for_each(|e| e.signature ^= 1);
         }
     }
+    let skeletons = other.find("hkaSkeleton").count();
+    let mut other = OneDocument::Packfile(other);
     let err = other.get::<hkaSkeleton>(sk).unwrap_err().to_string();
     assert!(err.contains("signature"), "{err}");
-    let skeletons = other.find("hkaSkeleton").count();
-    assert_eq!(other.through_structs(hk2014_2::CLASSES).untyped, skeletons);
+    assert_eq!(packfile_mut(&mut other).through_structs(hk2014_2::CLASSES).untyped, skeletons);
 
     // Editing: a longer skeleton name (everything after it moves), a bone name, friction.
-    let untouched: Vec<_> = doc.objects.clone();
-    doc.update::<hkaSkeleton, _>(sk, |s| {
+    let untouched: Vec<_> = packfile(&doc).objects.clone();
+    {
+        let mut s = doc.get_mut::<hkaSkeleton>(sk).unwrap();
         s.name = "Ragdoll_Skl_Root_edited_by_hkgen".into();
         s.bones[0].name = "root_edited".into();
         s.reference_pose[0].translation.lanes[1] += 1.0;
-    })
-    .unwrap();
+    }
     let mut body2 = body.clone();
     body2.material.friction = 0.25;
     body2.name = "edited_body".into();
-    doc.set(rb, &body2).unwrap();
+    *doc.get_mut::<hkpRigidBody>(rb).unwrap() = body2.clone();
     let out = doc.write().unwrap();
     assert_ne!(out, bytes);
 
-    let back = Document::read(&out, set).unwrap();
+    let back = read(&out);
     assert_eq!(back.counts(), doc.counts());
-    let s2: hkaSkeleton = back.get(sk).unwrap();
+    let s2: hkaSkeleton = back.get::<hkaSkeleton>(sk).unwrap().into_owned();
     assert_eq!(s2.name.as_deref(), Some("Ragdoll_Skl_Root_edited_by_hkgen"));
     assert_eq!(s2.bones[0].name.as_deref(), Some("root_edited"));
     assert_eq!(s2.reference_pose[0].translation.lanes[1], skeleton.reference_pose[0].translation.lanes[1] + 1.0);
     assert_eq!(s2.bones[1..], skeleton.bones[1..]);
-    let b2: hkpRigidBody = back.get(rb).unwrap();
+    let b2: hkpRigidBody = back.get::<hkpRigidBody>(rb).unwrap().into_owned();
     assert_eq!((b2.material.friction, b2.name.as_deref()), (0.25, Some("edited_body")));
     assert_eq!(b2.motion, body.motion);
-    for (i, (a, b)) in back.objects.iter().zip(&untouched).enumerate() {
+    for (i, (a, b)) in packfile(&back).objects.iter().zip(&untouched).enumerate() {
         if i != sk.0 as usize && i != rb.0 as usize {
             assert_eq!(a, b, "object {i} ({})", a.class);
         }
     }
     // A new object: a copy of the edited body, appended and pointed at by the ragdoll.
-    let mut grown = Document::read(&out, set).unwrap();
-    let n = grown.objects.len();
-    let new = grown.add(&b2).unwrap();
+    let mut grown = read(&out);
+    let n = grown.handles().len();
+    let new = grown.add(b2.clone()).unwrap();
     assert_eq!(new, Handle(n as u32));
-    let rh = grown.find("hkaRagdollInstance").next().unwrap();
-    grown.update::<hkaRagdollInstance, _>(rh, |r| r.rigid_bodies.push(Ptr::to(new))).unwrap();
+    let rh = grown.find("hkaRagdollInstance")[0];
+    grown.get_mut::<hkaRagdollInstance>(rh).unwrap().rigid_bodies.push(Ptr::to(new));
     let grown_bytes = grown.write().unwrap();
-    let reread = Document::read(&grown_bytes, set).unwrap();
-    assert_eq!(reread.objects.len(), n + 1);
-    let r: hkaRagdollInstance = reread.get(rh).unwrap();
+    let reread = read(&grown_bytes);
+    assert_eq!(reread.handles().len(), n + 1);
+    let r = reread.get::<hkaRagdollInstance>(rh).unwrap();
     assert_eq!(r.rigid_bodies.last().and_then(|p| p.handle()), Some(new));
-    assert_eq!(reread.get::<hkpRigidBody>(new).unwrap(), b2);
-    assert!(grown.add(&hk2014_2::hkaBone { name: "x".into(), lock_translation: hktypes::value::Bool8(0) }).is_err());
+    assert_eq!(*reread.get::<hkpRigidBody>(new).unwrap(), b2);
+    assert!(grown.add(hk2014_2::hkaBone { name: "x".into(), lock_translation: hktypes::value::Bool8(0) }).is_err());
 
     // Undoing the edits gives the stock file back.
     let mut undo = back;
-    undo.set(sk, &skeleton).unwrap();
-    undo.set(rb, &body).unwrap();
+    *undo.get_mut::<hkaSkeleton>(sk).unwrap() = skeleton;
+    *undo.get_mut::<hkpRigidBody>(rb).unwrap() = body;
     assert_eq!(undo.write().unwrap(), bytes);
     // The edited file converts to Switch through the same structs.
-    let sw = Document::read(&out, set).unwrap().write_as(hktypes::packfile::LayoutRules::SWITCH).unwrap();
-    let on_switch = Document::read(&sw, set).unwrap();
-    assert_eq!(on_switch.layout().pointer_size, 8);
-    assert_eq!(on_switch.get::<hkaSkeleton>(sk).unwrap(), s2);
+    let sw = read(&out).write_as(Some(hktypes::packfile::LayoutRules::SWITCH)).unwrap();
+    let on_switch = read(&sw);
+    assert_eq!(on_switch.layout().map(|l| l.pointer_size), Some(8));
+    assert_eq!(*on_switch.get::<hkaSkeleton>(sk).unwrap(), s2);
 }
 
 /// An enum member through its marker type: the item's name comes from the class schema.
@@ -376,7 +395,7 @@ fn botw_enum_members_name_their_items() {
     let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
-    let doc = Document::read(&bytes, set).unwrap();
+    let doc = OneDocument::Packfile(Document::read(&bytes, set).unwrap());
     let (_, body) = doc.all::<hkpRigidBody>().next().unwrap();
     let body = body.unwrap();
     let motion_type = body.motion.r#type;
@@ -414,8 +433,9 @@ fn relative_arrays_through_structs() {
     let Some(corpus) = common::corpus() else { return };
     let set = &hk2014_1::SCHEMA;
     let bytes = std::fs::read(corpus.join(CAPSULES)).unwrap();
-    let mut doc = Document::read(&bytes, set).unwrap();
-    let capsules: Vec<_> = doc.all::<hknpCapsuleShape>().map(|(h, c)| (h, c.unwrap())).collect();
+    let read = |bytes: &[u8]| OneDocument::Packfile(Document::read(bytes, set).unwrap());
+    let mut doc = read(&bytes);
+    let capsules: Vec<_> = doc.all::<hknpCapsuleShape>().map(|(h, c)| (h, c.unwrap().into_owned())).collect();
     assert_eq!(capsules.len(), 19);
     let (h, stock) = capsules[0].clone();
     assert!(!stock.vertices.is_empty() && !stock.planes.is_empty() && !stock.faces.is_empty() && !stock.indices.is_empty());
@@ -425,16 +445,16 @@ fn relative_arrays_through_structs() {
     let mut edited = stock.clone();
     edited.vertices[0].lanes[0] += 1.0;
     edited.indices.push(0);
-    doc.set(h, &edited).unwrap();
+    *doc.get_mut::<hknpCapsuleShape>(h).unwrap() = edited.clone();
     let out = doc.write().unwrap();
     assert_ne!(out, bytes);
-    let back = Document::read(&out, set).unwrap();
-    assert_eq!(back.get::<hknpCapsuleShape>(h).unwrap(), edited);
+    let back = read(&out);
+    assert_eq!(*back.get::<hknpCapsuleShape>(h).unwrap(), edited);
     for (k, (other, c)) in capsules.iter().enumerate().skip(1) {
-        assert_eq!(&back.get::<hknpCapsuleShape>(*other).unwrap(), c, "capsule {k}");
+        assert_eq!(&*back.get::<hknpCapsuleShape>(*other).unwrap(), c, "capsule {k}");
     }
     let mut undo = back;
-    undo.set(h, &stock).unwrap();
+    *undo.get_mut::<hknpCapsuleShape>(h).unwrap() = stock;
     assert_eq!(undo.write().unwrap(), bytes);
 }
 
@@ -454,12 +474,12 @@ fn hidden_bytes_through_structs() {
     let mut smallest: Option<(Vec<u8>, Handle, fsnpCustomMeshParameter)> = None;
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile" && e.sdk == "hk_2014.1.0-r1") {
         let bytes = std::fs::read(&e.path).unwrap();
-        let doc = Document::read(&bytes, set).unwrap();
+        let doc = OneDocument::Packfile(Document::read(&bytes, set).unwrap());
         for (h, p) in doc.all::<fsnpCustomMeshParameter>() {
-            let p = p.unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+            let p = p.unwrap_or_else(|err| panic!("{}: {err}", e.relpath)).into_owned();
             assert_eq!(p.hidden_bytes.0, [0; 8], "{}", e.relpath);
             objects += 1;
-            eight += usize::from(doc.objects[h.0 as usize].array_align == ArrayAlign::Eight);
+            eight += usize::from(packfile(&doc).objects[h.0 as usize].array_align == ArrayAlign::Eight);
             if smallest.as_ref().is_none_or(|(b, _, _)| bytes.len() < b.len()) {
                 smallest = Some((bytes.clone(), h, p));
             }
@@ -467,18 +487,19 @@ fn hidden_bytes_through_structs() {
     }
     assert_eq!((objects, eight), (35, 9));
     let (bytes, h, p) = smallest.unwrap();
-    let mut doc = Document::read(&bytes, set).unwrap();
+    let mut doc = OneDocument::Packfile(Document::read(&bytes, set).unwrap());
     let mut edited = p.clone();
     edited.version += 1;
     edited.hidden_bytes.0 = vec![1, 2, 3, 4, 5, 6, 7, 8];
-    doc.set(h, &edited).unwrap();
+    *doc.get_mut::<fsnpCustomMeshParameter>(h).unwrap() = edited.clone();
     let out = doc.write().unwrap();
-    assert_eq!(Document::read(&out, set).unwrap().get::<fsnpCustomMeshParameter>(h).unwrap(), edited);
-    let err = doc.write_as(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap()).unwrap_err().to_string();
+    let back = OneDocument::Packfile(Document::read(&out, set).unwrap());
+    assert_eq!(*back.get::<fsnpCustomMeshParameter>(h).unwrap(), edited);
+    let err = doc.write_as(Some(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap())).unwrap_err().to_string();
     assert!(err.contains("fsnpCustomMeshParameter") && err.contains("hidden bytes"), "{err}");
     // Hidden bytes of another length do not write.
     edited.hidden_bytes.0.pop();
-    doc.set(h, &edited).unwrap();
+    *doc.get_mut::<fsnpCustomMeshParameter>(h).unwrap() = edited;
     assert!(doc.write().unwrap_err().to_string().contains("7 hidden bytes where the layout leaves 8"));
 }
 
@@ -570,9 +591,11 @@ fn mixed_array_flags_through_structs() {
     let c = doc.through_structs(hk5_5::CLASSES);
     assert_eq!((c.structs, c.untyped, c.failed), (n - 1, 1, 0));
     assert_eq!(doc.write().unwrap(), mixed);
+    let mut doc = OneDocument::Packfile(doc);
     let err = doc.get::<hk5_5::hkaSplineSkeletalAnimation>(spline).unwrap_err().to_string();
     assert!(err.contains("hkArray whose capacity word is not its length | 0xc0000000"), "{err}");
-    let s: hk5_5::hkaSplineSkeletalAnimation = read(&stock).get(spline).unwrap();
-    doc.set(spline, &s).unwrap();
+    let s = OneDocument::Packfile(read(&stock)).get::<hk5_5::hkaSplineSkeletalAnimation>(spline).unwrap().into_owned();
+    // `set` replaces values no struct converts.
+    doc.set(spline, s).unwrap();
     assert_eq!(doc.write().unwrap(), stock);
 }

@@ -100,9 +100,10 @@ fn hklib_tagfile_xml_reads_with_the_sdk_type_table() {
     let tag0 = read.write_tag0(&none).unwrap();
     let file = TagFile::read(&tag0, &none).unwrap();
     assert_eq!(file.sdk_version(), "2019.1");
-    let doc = hktypes::graph::Document::from_file(&file, hkclasses::hk2019_1::CLASSES).unwrap();
+    let doc = hktypes::Document::Tagfile(hktypes::graph::Document::from_file(&file, hkclasses::hk2019_1::CLASSES).unwrap());
     assert_eq!((doc.counts().typed, doc.counts().untyped), (1, 0));
     let (_, skeleton) = doc.all::<hkclasses::hk2019_1::hkaSkeleton>().next().expect("the skeleton");
+    let skeleton = skeleton.unwrap();
     assert_eq!(skeleton.name.as_deref(), Some("skeleton"));
     assert_eq!(skeleton.parent_indices[..], [-1, 0, 1, 2, 3, 4, 1, 6, 7, 8, 1, 10, 11, 12]);
     assert_eq!(skeleton.bones.len(), 14);

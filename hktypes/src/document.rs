@@ -674,6 +674,26 @@ impl Document {
         }
     }
 
+    /// Replaces object `h` with `obj`: a packfile object of exactly class `T` (its stored
+    /// signature and members agreeing), whatever its values were, even ones [`Document::get`]
+    /// cannot convert (an hkArray with another capacity word); a tagfile object of exactly class
+    /// `T`, as through [`Document::get_mut`].
+    pub fn set<T: Typed>(&mut self, h: Handle, obj: T) -> Result<()> {
+        let format = self.format();
+        match self {
+            Document::Packfile(d) => {
+                let p = packfile_class::<T>(format)?;
+                let mut values = Vec::with_capacity(p.members.len());
+                (p.write)(&obj, &mut values).ok_or_else(wrong_entry::<T>)?;
+                Ok(d.set_values(h, T::ENTRY.name, p.signature, p.members, values)?)
+            }
+            _ => {
+                *self.get_mut::<T>(h)? = obj;
+                Ok(())
+            }
+        }
+    }
+
     /// Why a tagfile object is not a `T`.
     fn not_a<T: Typed>(&self, h: Handle) -> ValueError {
         let want = T::ENTRY.name;

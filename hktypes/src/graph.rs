@@ -183,7 +183,7 @@ impl Document {
 
     /// An empty document of SDK `sdkv` (`20180100`, as a file's `SDKV` holds it) whose objects
     /// are described by `types` (every type of the SDK, as `hkgen`'s `schema::rebuild::to_table`
-    /// gives them from a snapshot, or a compendium's). The first object [`Document::add`]ed is the
+    /// gives them from a snapshot, or a compendium's). The first object added (`hktypes::Document::add`) is the
     /// root (handle 1). The writer writes a `TYPE` section of `types` through
     /// [`crate::tagfile::type_writer`], hashes in the order its data writer meets the types.
     pub fn new(sdkv: &str, types: Arc<TypeTable>) -> Document {
@@ -235,7 +235,8 @@ impl Document {
     }
 
     /// The object as class `T` (itself or one of its bases); `None` when it is untyped or neither.
-    pub fn get<T: Any>(&self, h: Handle) -> Option<&T> {
+    /// Typed access for users is `hktypes::Document::get`, one convention for both formats.
+    pub(crate) fn get<T: Any>(&self, h: Handle) -> Option<&T> {
         match self.node(h)? {
             Node::Typed(o) => o.downcast_ref::<T>(),
             Node::Untyped { .. } => None,
@@ -244,7 +245,7 @@ impl Document {
 
     /// The object as class `T`, to change it. Only the object's own class, not a base, can be
     /// taken mutably.
-    pub fn get_mut<T: Any>(&mut self, h: Handle) -> Option<&mut T> {
+    pub(crate) fn get_mut<T: Any>(&mut self, h: Handle) -> Option<&mut T> {
         let entry = self.objects.get_mut(h.0 as usize)?.as_mut()?;
         // From here on the object is written through its class.
         entry.raw = None;
@@ -258,7 +259,7 @@ impl Document {
     }
 
     /// Every object of class `T` (or derived from it), with its handle.
-    pub fn all<'a, T: Any>(&'a self) -> impl Iterator<Item = (Handle, &'a T)> + 'a {
+    pub(crate) fn all<'a, T: Any>(&'a self) -> impl Iterator<Item = (Handle, &'a T)> + 'a {
         self.handles().filter_map(move |h| self.get::<T>(h).map(|o| (h, o)))
     }
 
@@ -268,12 +269,8 @@ impl Document {
         Counts { typed, untyped: self.objects.iter().flatten().count() - typed, demoted: 0 }
     }
 
-    /// Adds a typed object of the file's type named `T::NAME`; returns its handle.
-    pub fn add<T: value::Class>(&mut self, obj: T) -> Result<Handle, ValueError> {
-        self.add_object(T::NAME, Box::new(obj))
-    }
-
-    /// [`Self::add`] of an object of the class keyed `name` (its schema key).
+    /// Adds a typed object of the class keyed `name` (its schema key) and returns its handle:
+    /// what `hktypes::Document::add` does for a tagfile.
     pub(crate) fn add_object(&mut self, name: &str, obj: Box<dyn Object>) -> Result<Handle, ValueError> {
         let ty = self
             .types

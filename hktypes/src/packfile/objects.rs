@@ -452,7 +452,7 @@ pub struct Document {
     /// section): kept raw, and named here for `hkgen verify`. Classes the reader does not read
     /// (unsupported member kinds) are not counted.
     pub bad_values: Option<(Handle, ValueError)>,
-    /// Where [`Document::add`] finds a class the document does not list yet: a document made by
+    /// Where `hktypes::Document::add` finds a class the document does not list yet: a document made by
     /// `hktypes::Document::new` with a class registry declares it from there
     /// ([`Document::declare`]); none for a document read from a file.
     pub declare_from: DeclareFrom,

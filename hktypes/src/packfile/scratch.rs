@@ -2,7 +2,7 @@
 //! header for a contents version and layout rules, `__classnames__` listing the reflection classes
 //! `hkClass`, `hkClassMember`, `hkClassEnum` and `hkClassEnumItem`, an empty `__types__` and
 //! `__data__`), to which classes are declared from a [`ClassSource`] and objects added through
-//! their generated structs ([`Document::add`]). The writer lays `__data__` out as for any
+//! their generated structs (`hktypes::Document::add`). The writer lays `__data__` out as for any
 //! document; its hkArrays carry the capacity-word flags of the contents version's files
 //! ([`super::objects::stock_array_flags`]).
 
@@ -49,7 +49,7 @@ impl Document {
 
     /// Declares class `class` from `source`: its description (with its parents and the classes
     /// of its struct members) for laying objects out, and a `__classnames__` entry with the
-    /// signature `source` computes, so that [`Document::add`] takes objects of it. A class the
+    /// signature `source` computes, so that `hktypes::Document::add` takes objects of it. A class the
     /// document already lists is left as it is.
     pub fn declare(&mut self, class: &str, source: &dyn ClassSource) -> Result<(), ValueError> {
         let invalid = |m: String| ValueError::new(ErrorKind::Invalid(m));

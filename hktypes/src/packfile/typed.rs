@@ -12,19 +12,19 @@
 //! document read the object through a description with the same members. Objects of other classes
 //! stay values ([`Document::field`]) or bytes ([`Body::Untyped`]).
 //!
+//! Typed access is [`crate::Document`]'s, one convention for both formats (`get`, `get_mut`,
+//! `all`, `set`, `add`); a packfile document is `crate::Document::Packfile(doc)`:
+//!
 //! ```no_run
-//! # use hktypes::packfile::objects::Document;
-//! # use hktypes::packfile::typed::PackClass;
-//! # fn demo<Skeleton: PackClass>(doc: &mut Document) -> hktypes::Result<()> {
+//! # use hktypes::value::Typed;
+//! # fn demo<Skeleton: Typed + Clone>(doc: hktypes::packfile::objects::Document) -> hktypes::Result<()> {
 //! // With a generated `hkaSkeleton` (`hkclasses::hk2014_2::hkaSkeleton`):
-//! for (h, skeleton) in doc.all::<Skeleton>() {
+//! let mut doc = hktypes::Document::Packfile(doc);
+//! for (_h, skeleton) in doc.all::<Skeleton>() {
 //!     let _s = skeleton?; // read every skeleton
 //! }
-//! let handles: Vec<_> = doc.find(Skeleton::NAME).collect();
-//! for h in handles {
-//!     let s: Skeleton = doc.get(h)?;
-//!     // ... change s ...
-//!     doc.set(h, &s)?;
+//! for h in doc.find(Skeleton::ENTRY.name) {
+//!     let _s = doc.get_mut::<Skeleton>(h)?; // ... change it; stored back when dropped
 //! }
 //! let _bytes = doc.write()?;
 //! # Ok(()) }
@@ -316,7 +316,7 @@ impl<E, S: PackValue> PackValue for Flags<E, S> {
 }
 
 /// `hkArray<T>`: the capacity bits of the capacity word must be the length. Its flags are the
-/// document's: [`Document::get`] converts an object only where every hkArray's word is
+/// document's: [`crate::Document::get`] converts an object only where every hkArray's word is
 /// `len | `[`Document::array_flags`], and the document gives that word to each hkArray of a
 /// struct it stores (for which [`PackValue::to_value`] writes `len | 0x80000000`); an array with
 /// another word stays a value of the document.
@@ -585,57 +585,24 @@ impl Document {
         Ok(values)
     }
 
-    /// Object `h` as the generated struct `T`: an error when `T` does not apply to it (another
-    /// class, another signature, a raw object, an hkArray whose capacity word is not
-    /// `len | `[`Document::array_flags`]) or a value does not convert.
-    pub fn get<T: PackClass>(&self, h: Handle) -> Result<T> {
-        let values = self.struct_source(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
-        T::from_values(values).map_err(|e| e.in_context(format!("object {} ({})", h.0, T::NAME)))
-    }
-
-    /// The object a pointer points at, as `T` (exactly that class; see [`Self::get`]).
-    pub fn follow<T: PackClass>(&self, p: Ptr<T>) -> Result<T> {
-        let h = p.handle().ok_or_else(|| err(format!("pointer {:?} does not point at the start of an object", p.target)))?;
-        self.get(h)
-    }
-
-    /// Every object of `T`'s class, in file order, each converted (or the reason it does not).
-    pub fn all<T: PackClass>(&self) -> impl Iterator<Item = (Handle, Result<T>)> + '_ {
-        self.find(T::NAME).map(|h| (h, self.get(h)))
-    }
-
-    /// Replaces the values of object `h` with those of `value` (which [`Self::write`] then lays
-    /// out); `T` must apply to the object as for [`Self::get`].
-    pub fn set<T: PackClass>(&mut self, h: Handle, value: &T) -> Result<()> {
-        self.applies(h, T::NAME, T::SIGNATURE, T::MEMBERS)?;
-        let mut out = Vec::with_capacity(T::MEMBERS.len());
-        value.to_values(&mut out);
-        self.give_array_flags(T::NAME, &mut out);
+    /// Replaces the values of object `h`, of the class named `name` with `signature` and
+    /// `members`, with `values` (whatever its values were, even ones no struct converts): what
+    /// `hktypes::Document::set` does for a packfile.
+    pub(crate) fn set_values(&mut self, h: Handle, name: &str, signature: u32, members: &[&str], mut values: Vec<Value>) -> Result<()> {
+        self.applies(h, name, signature, members)?;
+        self.give_array_flags(name, &mut values);
         if let Some(o) = self.objects.get_mut(h.0 as usize) {
-            o.body = Body::Typed(out);
+            o.body = Body::Typed(values);
         }
         Ok(())
     }
 
-    /// Reads object `h` as `T`, lets `f` change it and stores it back; returns what `f` returns.
-    pub fn update<T: PackClass, R>(&mut self, h: Handle, f: impl FnOnce(&mut T) -> R) -> Result<R> {
-        let mut t = self.get::<T>(h)?;
-        let r = f(&mut t);
-        self.set(h, &t)?;
-        Ok(r)
-    }
-
-    /// Appends a new object holding `value` (written after the others) and returns its handle.
-    /// `T`'s class must be one the document lists in `__classnames__` with `T`'s signature and
-    /// describes with `T`'s members: a class of the file read, or one [`Document::declare`]d.
-    /// The first object added to an empty document is its root.
-    pub fn add<T: PackClass>(&mut self, value: &T) -> Result<Handle> {
-        let mut out = Vec::with_capacity(T::MEMBERS.len());
-        value.to_values(&mut out);
-        self.add_values(T::NAME, T::SIGNATURE, T::MEMBERS, out)
-    }
-
-    /// [`Self::add`] of the values of a class named `name` with `signature` and `members`.
+    /// Appends a new object of the class named `name` with `signature` and `members` holding
+    /// `values` (written after the others) and returns its handle: what `hktypes::Document::add`
+    /// does for a packfile. The class must be one the document lists in `__classnames__` with that
+    /// signature and describes with those members: a class of the file read, or one
+    /// [`Document::declare`]d (or declared from the document's registry). The first object added
+    /// to an empty document is its root.
     pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], mut values: Vec<Value>) -> Result<Handle> {
         let like = self.find(name).find(|h| self.applies(*h, name, signature, members).is_ok());
         let class_ref = match like {
