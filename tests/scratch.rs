@@ -146,7 +146,23 @@ fn a_2018_skeleton_made_from_nothing_reads_back_and_verifies() {
     let report = hkgen::verify::verify_bytes(&path.display().to_string(), &bytes, &Default::default());
     assert!(report.ok, "{:?}", report.error);
     assert_eq!((report.format, report.sdk.as_deref()), ("tag0", Some("2018.1")));
+    // The TYPE section holds the types the objects use, not the SDK's whole table: exactly the
+    // stock file's set of types, by full name.
+    let names = |bytes: &[u8]| {
+        let t = hktypes::tagfile::TagFile::read(bytes, &Default::default()).unwrap();
+        let mut n: Vec<String> = (1..t.types.types.len() as u32).map(|i| t.types.full_name(i)).collect();
+        n.sort();
+        n
+    };
+    let sdk_types = hkclasses::REGISTRY.tagfile_types("2018.1").unwrap().types.len() - 1;
+    assert_eq!((names(&bytes).len(), sdk_types), (TYPES_OF_A_SKELETON, 4735));
+    assert_eq!(names(&bytes), names(&stock));
 }
+
+/// The types of a 2018.1 skeleton file: those of hkRootLevelContainer, hkaAnimationContainer and
+/// hkaSkeleton, with their members', parents' and template arguments' types, as many as the stock
+/// Elden Ring skeleton's `TYPE` section holds (and the same ones); the SDK's table has 4,735.
+const TYPES_OF_A_SKELETON: usize = 215;
 
 /// The type table compiled into `hkclasses` is the one `hkgen` rebuilds from the snapshot, type
 /// for type, and is parsed once.

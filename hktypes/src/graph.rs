@@ -373,14 +373,23 @@ impl Document {
             return Err(WriteError::new(ErrorKind::Invalid("the root object must keep handle 1".into())).into());
         }
         let plan = write::plan(&items, &mut layouts)?;
-        let (data, table, patches) = write::lay_out(&items, &plan);
+        let (data, mut table, mut patches) = write::lay_out(&items, &plan);
         let written;
         let types = match &self.raw_types {
             TypesRaw::Section(raw) => TypesOut::Section(raw),
             TypesRaw::Reference(body) => TypesOut::Reference(body),
             TypesRaw::Written => {
+                // A document made from nothing is described by its SDK's whole table: the section
+                // holds the types its items and slots use, renumbered.
+                let order = type_writer::data_hash_order(&self.types, &table, &patches);
+                let roots: Vec<_> = table.iter().map(|i| i.ty).chain(patches.iter().map(|p| p.ty)).collect();
+                let (used, map) = type_writer::used_types(&self.types, roots);
+                let new = |t: TypeIndex| map.get(t as usize).copied().flatten().unwrap_or(0);
+                table.iter_mut().for_each(|i| i.ty = new(i.ty));
+                patches.iter_mut().for_each(|p| p.ty = new(p.ty));
+                let order: Vec<TypeIndex> = order.into_iter().map(new).collect();
                 let style = type_writer::Style::for_sdk(&String::from_utf8_lossy(&self.sdkv));
-                written = type_writer::write_ordered(&self.types, style, &type_writer::data_hash_order(&self.types, &table, &patches));
+                written = type_writer::write_ordered(&used, style, &order);
                 TypesOut::Section(&written)
             }
         };

@@ -375,6 +375,59 @@ fn inherited<T>(table: &TypeTable, mut t: TypeIndex, key: impl Fn(&TypeDef) -> O
     None
 }
 
+/// The types of `table` that `roots` need (themselves, their parents, subtypes, template
+/// arguments, members' and interfaces' types, and so on), as a table of their own in the order
+/// `table` holds them, with each old index's new one (`None` for a type left out). A tagfile made
+/// from nothing is described by a whole SDK's table; its `TYPE` section holds only these, as
+/// Havok's writer gives only the types a file uses.
+pub fn used_types(table: &TypeTable, roots: impl IntoIterator<Item = TypeIndex>) -> (TypeTable, Vec<Option<TypeIndex>>) {
+    let n = table.types.len();
+    let mut used = vec![false; n];
+    let mut stack: Vec<TypeIndex> = roots.into_iter().collect();
+    while let Some(t) = stack.pop() {
+        let Some(slot) = used.get_mut(t as usize) else { continue };
+        if t == 0 || std::mem::replace(slot, true) {
+            continue;
+        }
+        let Some(r) = table.record(t) else { continue };
+        stack.push(r.parent);
+        stack.extend(r.subtype);
+        stack.extend(r.params.iter().filter_map(|p| match p.arg {
+            TemplateArg::Type(a) => Some(a),
+            TemplateArg::Value(_) => None,
+        }));
+        stack.extend(r.fields.iter().flatten().map(|f| f.ty));
+        stack.extend(r.interfaces.iter().flatten().map(|i| i.ty));
+    }
+    let mut map = vec![None; n];
+    map[0] = Some(0);
+    let mut next = 1;
+    for (i, u) in used.iter().enumerate().skip(1) {
+        if *u {
+            map[i] = Some(next);
+            next += 1;
+        }
+    }
+    let new = |t: TypeIndex| map.get(t as usize).copied().flatten().unwrap_or(0);
+    let records = (1..n).filter(|&i| used[i]).filter_map(|i| table.record(i as TypeIndex)).map(|mut r| {
+        r.parent = new(r.parent);
+        r.subtype = r.subtype.map(new);
+        for p in &mut r.params {
+            if let TemplateArg::Type(a) = p.arg {
+                p.arg = TemplateArg::Type(new(a));
+            }
+        }
+        for f in r.fields.iter_mut().flatten() {
+            f.ty = new(f.ty);
+        }
+        for i in r.interfaces.iter_mut().flatten() {
+            i.ty = new(i.ty);
+        }
+        r
+    });
+    (TypeTable::from_records(std::iter::once(TypeRecord::default()).chain(records)), map)
+}
+
 /// The order of a file's `THSH` entries, as Havok's data writer meets the types: the items in the
 /// order they lie in `DATA`, each its own type and then the types of the slots it holds (the
 /// `PTCH` entries within its bytes) in the order the walk numbers their references, every
