@@ -20,10 +20,10 @@ fn tagfile_skeleton_through_json() {
     use hkclasses::hk2018_1::hkaSkeleton;
     let Some(corpus) = common::corpus() else { return };
     let bytes = common::corpus_file(&corpus, "Axelph237__mod/chr/c2110.anibnd/c2110/hkx/skeleton.hkx").unwrap();
-    let doc = hktypes::graph::Document::read(&bytes, &Default::default(), hkclasses::hk2018_1::CLASSES).unwrap();
-    let skeletons: Vec<_> = doc.all::<hkaSkeleton>().collect();
+    let doc = hktypes::open(&bytes, &hkclasses::open_options()).unwrap();
+    let skeletons: Vec<_> = doc.all::<hkaSkeleton>().map(|(_, s)| s.unwrap()).collect();
     assert_eq!(skeletons.len(), 1);
-    let (_, skeleton) = skeletons[0];
+    let skeleton = &*skeletons[0];
     let json = through_json(skeleton);
     // Havok's member names, not the Rust ones.
     assert_eq!(json["parentIndices"].as_array().unwrap().len(), skeleton.parent_indices.items.len());
@@ -33,40 +33,40 @@ fn tagfile_skeleton_through_json() {
     assert_eq!(json["bones"].as_array().unwrap().len(), 193);
     // A pointer is where it points, in the form a packfile's takes: `{"Object": handle}`.
     let (_, root) = doc.all::<hkclasses::hk2018_1::hkRootLevelContainer>().next().unwrap();
+    let root = root.unwrap();
     let target = root.named_variants.items[0].variant.handle().unwrap();
-    assert_eq!(doc.type_name(target).as_deref(), Some("hkaAnimationContainer"));
-    assert_eq!(through_json(root)["namedVariants"][0]["variant"], serde_json::json!({"Object": target.0}));
+    assert_eq!(doc.class_name(target).as_deref(), Some("hkaAnimationContainer"));
+    assert_eq!(through_json(&*root)["namedVariants"][0]["variant"], serde_json::json!({"Object": target.0}));
 }
 
 #[test]
 fn packfile_ragdoll_through_json() {
     use hkclasses::hk2014_2::{hkRootLevelContainer, hkaRagdollInstance, hkaSkeleton, hkpRigidBody};
-    use hktypes::packfile::objects::Document;
     let Some(corpus) = common::corpus() else { return };
     let bytes = common::corpus_file(
         &corpus,
         "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg",
     )
     .unwrap();
-    let doc = Document::read(&bytes, &hkclasses::hk2014_2::SCHEMA).unwrap();
+    let doc = hktypes::open(&bytes, &hkclasses::open_options()).unwrap();
 
-    let skeletons: Vec<hkaSkeleton> = doc.all::<hkaSkeleton>().map(|(_, s)| s.unwrap()).collect();
+    let skeletons: Vec<hkaSkeleton> = doc.all::<hkaSkeleton>().map(|(_, s)| s.unwrap().into_owned()).collect();
     assert_eq!(skeletons.len(), 2);
     for s in &skeletons {
         let json = through_json(s);
         assert_eq!(json["parentIndices"].as_array().unwrap().len(), s.parent_indices.len());
         assert_eq!(json["referencePose"].as_array().unwrap().len(), s.reference_pose.len());
     }
-    let bodies: Vec<hkpRigidBody> = doc.all::<hkpRigidBody>().map(|(_, b)| b.unwrap()).collect();
+    let bodies: Vec<hkpRigidBody> = doc.all::<hkpRigidBody>().map(|(_, b)| b.unwrap().into_owned()).collect();
     assert_eq!(bodies.len(), 20);
     for b in &bodies {
         through_json(b);
     }
     let (_, ragdoll) = doc.all::<hkaRagdollInstance>().next().unwrap();
-    let json = through_json(&ragdoll.unwrap());
+    let json = through_json(&*ragdoll.unwrap());
     assert_eq!(json["rigidBodies"].as_array().unwrap().len(), 20);
     let (_, root) = doc.all::<hkRootLevelContainer>().next().unwrap();
-    let json = through_json(&root.unwrap());
+    let json = through_json(&*root.unwrap());
     // Pointers name their object by handle.
     assert_eq!(json["namedVariants"][0]["name"], "Animation Container");
     assert_eq!(json["namedVariants"][0]["className"], "hkaAnimationContainer");
