@@ -48,8 +48,9 @@ use hktypes::graph::Document;
 fn main() {
     let path = std::env::args().nth(1).expect("a tagfile path");
     let bytes = std::fs::read(&path).unwrap();
-    let doc = Document::read(&bytes, &Default::default(), havok::CLASSES).unwrap();
+    let doc = hktypes::Document::Tagfile(Document::read(&bytes, &Default::default(), havok::CLASSES).unwrap());
     let (_, ragdoll) = doc.all::<havok::hknpRagdollData>().next().expect("a typed hknpRagdollData");
+    let ragdoll = ragdoll.unwrap();
     let body = &ragdoll.body_cinfos[0];
     println!("body 0: {} mass {}", body.name.as_deref().unwrap_or(""), body.mass);
     println!("skeleton pointer typed: {}", std::any::type_name_of_val(&ragdoll.skeleton).contains("hkaSkeleton"));
