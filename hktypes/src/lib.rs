@@ -58,6 +58,7 @@ macro_rules! phantom_handle_impls {
     };
 }
 
+pub mod anim;
 pub mod bytes;
 pub mod document;
 pub mod dump;
