@@ -240,6 +240,7 @@ pub fn import(xml: &str) -> Result<Registry, Error> {
                             flags,
                             offset: num(m, "Offset")?,
                             ty: resolve(m, num(m, "Type")?)?,
+                            aux: 0,
                         });
                     }
                     t.fields = Some(fields);

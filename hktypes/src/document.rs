@@ -111,10 +111,13 @@ pub enum Format {
     PackfileXml,
     /// `<hktagfile>` XML.
     TagfileXml,
+    /// A TAG0 tagfile inside Nintendo's Phive wrapper (Tears of the Kingdom's `.bphcl`, ...:
+    /// [`tagfile::phive`]).
+    Phive,
 }
 
 impl Format {
-    /// The lower-case name (`tag0`, `tcm0`, `packfile`, `packfile-xml`, `tagfile-xml`).
+    /// The lower-case name (`tag0`, `tcm0`, `packfile`, `packfile-xml`, `tagfile-xml`, `phive`).
     pub fn name(self) -> &'static str {
         match self {
             Format::Tag0 => "tag0",
@@ -122,6 +125,7 @@ impl Format {
             Format::Packfile => "packfile",
             Format::PackfileXml => "packfile-xml",
             Format::TagfileXml => "tagfile-xml",
+            Format::Phive => "phive",
         }
     }
 }
@@ -145,6 +149,9 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     }
     if bytes.starts_with(&packfile::MAGIC) {
         return Some(Format::Packfile);
+    }
+    if tagfile::phive::is_phive(bytes) {
+        return Some(Format::Phive);
     }
     match packfile::xml::sniff(bytes)? {
         packfile::xml::XmlForm::Packfile => Some(Format::PackfileXml),
@@ -327,6 +334,17 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
             read_tagfile(&tagfile::TagFile::read(bytes, options.compendia.unwrap_or(&empty))?)
         }
         Format::Tcm0 => Ok(Document::Compendium(Compendium::read(bytes)?)),
+        Format::Phive => {
+            let empty = CompendiumSet::new();
+            let wrapped = tagfile::phive::Phive::read(bytes)?;
+            // The tagfile is read on its own; its errors point into the whole file.
+            let inner = || read_tagfile(&tagfile::TagFile::read(wrapped.tag0, options.compendia.unwrap_or(&empty))?);
+            let mut doc = inner().map_err(|e| e.shifted(tagfile::phive::HEADER_SIZE as u64))?;
+            if let Document::Tagfile(d) = &mut doc {
+                d.set_phive(Some(graph::PhiveWrapper::of(&wrapped)));
+            }
+            Ok(doc)
+        }
         Format::Packfile => {
             let file = packfile::PackFile::read(bytes)?;
             let sources = pick(&file.contents_version());
@@ -375,6 +393,7 @@ impl Document {
     /// packfile, [`Format::PackfileXml`] is never returned).
     pub fn format(&self) -> Format {
         match self {
+            Document::Tagfile(d) if d.phive().is_some() => Format::Phive,
             Document::Tagfile(_) => Format::Tag0,
             Document::Packfile(_) => Format::Packfile,
             Document::Compendium(_) => Format::Tcm0,

@@ -338,6 +338,19 @@ impl<L: Marker> LayerError<L> {
         self
     }
 
+    /// Moves the error's file offsets (its own and its section's start) `delta` bytes on: for an
+    /// error of a part read on its own that sits at `delta` in the whole file (a tagfile inside a
+    /// wrapper).
+    pub fn shifted(mut self, delta: u64) -> Self {
+        if let Some(o) = &mut self.at.offset {
+            *o = o.saturating_add(delta);
+        }
+        if let Some((_, start)) = &mut self.at.section {
+            *start = start.saturating_add(delta);
+        }
+        self
+    }
+
     /// Names the section the error happened in; the innermost section wins.
     pub fn in_section(mut self, path: &str, start: u64) -> Self {
         if self.at.section.is_none() {
@@ -524,6 +537,11 @@ impl Error {
     /// Names the section the error happened in; the innermost section wins.
     pub fn in_section(self, path: &str, start: u64) -> Self {
         each_layer!(map self, e => e.in_section(path, start))
+    }
+
+    /// Moves the error's file offsets `delta` bytes on ([`LayerError::shifted`]).
+    pub fn shifted(self, delta: u64) -> Self {
+        each_layer!(map self, e => e.shifted(delta))
     }
 
     /// Pushes a type or field name while the error travels outwards.

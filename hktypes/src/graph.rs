@@ -16,7 +16,7 @@ use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
 use crate::tagfile::type_writer;
 use crate::tagfile::write::{self, TypesOut};
-use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
+use crate::tagfile::{phive, CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
 use crate::{Counts, Handle};
 use std::any::Any;
@@ -72,6 +72,35 @@ pub struct Document {
     source: Items,
     /// The bytes after the `TAG0` section of the file read, written back after it.
     trailing: Vec<u8>,
+    /// The Phive wrapper the tagfile was read from, written back around it.
+    phive: Option<Box<PhiveWrapper>>,
+}
+
+/// What a [`Document`] keeps of the [`phive`] wrapper around its tagfile: the header fields
+/// that are not offsets or sizes, the tagfile's padding and the trailing block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhiveWrapper {
+    /// The header fields kept as read.
+    pub header: phive::Header,
+    /// The bytes after the tagfile in its room, written again while the tagfile keeps its length.
+    pub padding: Vec<u8>,
+    /// The length of the tagfile read (the padding is kept for a tagfile of this length).
+    pub tag0_len: usize,
+    /// The trailing block (an `AAMP` parameter archive in the cloth files).
+    pub tail: Vec<u8>,
+}
+
+impl PhiveWrapper {
+    /// What a document keeps of `p`.
+    pub fn of(p: &phive::Phive<'_>) -> Self {
+        PhiveWrapper { header: p.header.clone(), padding: p.tag0_padding.to_vec(), tag0_len: p.tag0.len(), tail: p.tail.to_vec() }
+    }
+
+    /// The Phive file around `tag0`, with its offsets and sizes recomputed.
+    pub fn wrap(&self, tag0: &[u8]) -> Vec<u8> {
+        let padding = (tag0.len() == self.tag0_len).then_some(&self.padding[..]);
+        phive::write(&self.header, tag0, padding, &self.tail)
+    }
 }
 
 /// The file's items as the generated readers see them.
@@ -178,6 +207,7 @@ impl Document {
             root,
             source: items,
             trailing: file.trailing.to_vec(),
+            phive: None,
         })
     }
 
@@ -195,6 +225,7 @@ impl Document {
             root: Handle(1),
             source: Items { items: Vec::new() },
             trailing: Vec::new(),
+            phive: None,
         }
     }
 
@@ -395,7 +426,21 @@ impl Document {
         };
         let mut out = write::write_file(&self.sdkv, &data, types, &table, &patches);
         out.extend_from_slice(&self.trailing);
-        Ok(out)
+        Ok(match &self.phive {
+            Some(w) => w.wrap(&out),
+            None => out,
+        })
+    }
+
+    /// The Phive wrapper the tagfile was read from (`None` for a plain TAG0 file).
+    pub fn phive(&self) -> Option<&PhiveWrapper> {
+        self.phive.as_deref()
+    }
+
+    /// Puts the tagfile in a Phive wrapper (or takes it out, with `None`): [`Document::write`]
+    /// then writes the whole wrapped file.
+    pub fn set_phive(&mut self, wrapper: Option<PhiveWrapper>) {
+        self.phive = wrapper.map(Box::new);
     }
 
     /// The bytes after the `TAG0` section of the file read (empty for a stock Havok file), which

@@ -206,7 +206,7 @@ fn build(sdk: &str, acc: SdkTables) -> (Schema, Vec<String>) {
                 fields: ty.fields.map(|_| {
                     t.fields_of(ty)
                         .iter()
-                        .map(|f| Field { name: f.name.to_string(), flags: Hex(f.flags), offset: f.offset, ty: key(f.ty) })
+                        .map(|f| Field { name: f.name.to_string(), flags: Hex(f.flags), offset: f.offset, ty: key(f.ty), aux: f.aux })
                         .collect()
                 }),
                 interfaces: ty

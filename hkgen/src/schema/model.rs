@@ -69,6 +69,14 @@ pub struct Field {
     pub offset: u32,
     /// Key of the field's type.
     pub ty: String,
+    /// The number that follows the flags when flag 0x80 is set (SDK 2022.1; see
+    /// `hktypes::reflect::Field::aux`); absent from the snapshot when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub aux: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

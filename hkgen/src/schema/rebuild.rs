@@ -38,7 +38,7 @@ pub fn to_table(schema: &Schema) -> Result<(TypeTable, BTreeMap<&str, TypeIndex>
             None => None,
             Some(fs) => Some(
                 fs.iter()
-                    .map(|f| Ok(Field { name: f.name.as_str().into(), flags: f.flags.0, offset: f.offset, ty: resolve(owner, &f.ty)? }))
+                    .map(|f| Ok(Field { name: f.name.as_str().into(), flags: f.flags.0, offset: f.offset, ty: resolve(owner, &f.ty)?, aux: f.aux }))
                     .collect::<Result<Vec<_>, Error>>()?,
             ),
         };

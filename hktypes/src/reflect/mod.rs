@@ -73,6 +73,9 @@ pub mod field_flags {
     pub const DATA_FIELD: u32 = 0x20;
     /// The member has a custom setter.
     pub const CUSTOM_SETTER: u32 = 0x40;
+    /// A packed number ([`super::Field::aux`]) follows the flags in the member's record (SDK
+    /// 2022.1; meaning unknown).
+    pub const AUX: u32 = 0x80;
 }
 
 /// A template parameter: a name starting with `t` takes a type, one starting with `v` a number.
@@ -125,6 +128,15 @@ pub struct Field {
     pub offset: u32,
     /// The member's type.
     pub ty: TypeIndex,
+    /// The packed number that follows the flags in a `TYPE` section when [`field_flags::AUX`] is
+    /// set; 0 otherwise. SDK 2022.1 sets it on one member of the corpus (`hclCollidable.userData`,
+    /// value 3); its meaning is not known, so it is kept as read and written back.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub aux: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Field {

@@ -7,6 +7,7 @@ pub mod index;
 pub mod items;
 pub mod locate;
 pub mod packed;
+pub mod phive;
 pub mod section;
 pub mod type_section;
 pub mod type_writer;

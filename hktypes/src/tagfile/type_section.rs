@@ -10,7 +10,7 @@ use crate::bytes::{check_count, Cursor};
 use crate::error::{ErrorKind, TypeTableError as Error};
 use crate::reflect::hash::MAX_DEPTH;
 use crate::reflect::{
-    presence, Field, Interface, Name, SizeAlign, Span, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
+    field_flags, presence, Field, Interface, Name, SizeAlign, Span, TemplateArg, TemplateParam, TypeDef, TypeIndex, TypeTable,
 };
 
 type Result<T, E = Error> = std::result::Result<T, E>;
@@ -282,9 +282,10 @@ fn read_body(
             let at = c.offset();
             let name = string_at(fields, packed::read(c)?, at, "field name string", budget)?;
             let flags = packed::read_u32(c)?;
+            let aux = if flags & field_flags::AUX != 0 { packed::read_u32(c)? } else { 0 };
             let offset = packed::read_u32(c)?;
             let ty = type_index(c, count).map_err(|e| e.in_context(name))?;
-            all_fields.push(Field { name: Name::new(name), flags, offset, ty });
+            all_fields.push(Field { name: Name::new(name), flags, offset, ty, aux });
         }
         t.fields = Some(Span::between(start, all_fields.len()));
     }

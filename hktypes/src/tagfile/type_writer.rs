@@ -556,6 +556,9 @@ pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) 
             for f in fields {
                 packed::write(&mut tbdy, fstr.intern(&f.name));
                 packed::write(&mut tbdy, f.flags.into());
+                if f.flags & crate::reflect::field_flags::AUX != 0 {
+                    packed::write(&mut tbdy, f.aux.into());
+                }
                 packed::write(&mut tbdy, f.offset.into());
                 packed::write(&mut tbdy, f.ty.into());
             }
@@ -620,7 +623,7 @@ mod tests {
             format: Some(7),
             size: Some(SizeAlign { size: 8, align: 8 }),
             properties: Some(0),
-            fields: Some(fields.iter().map(|&ty| Field { name: "f".into(), flags: 0x20, offset: 0, ty }).collect()),
+            fields: Some(fields.iter().map(|&ty| Field { name: "f".into(), flags: 0x20, offset: 0, ty, aux: 0 }).collect()),
             ..TypeRecord::default()
         }
     }

@@ -208,7 +208,12 @@ impl XmlWriter<'_, '_> {
                 for f in fields {
                     o.push_str("      <member name=\"");
                     escape_attr(o, &f.name);
-                    writeln!(o, "\" flags=\"{}\" offset=\"{}\" typeid=\"type{}\" />", f.flags, f.offset, f.ty).unwrap();
+                    write!(o, "\" flags=\"{}\" offset=\"{}\" typeid=\"type{}\"", f.flags, f.offset, f.ty).unwrap();
+                    if f.flags & crate::reflect::field_flags::AUX != 0 {
+                        // Not in HKLib's form: SDK 2022.1's number after the flags (hkgen's own).
+                        write!(o, " aux=\"{}\"", f.aux).unwrap();
+                    }
+                    o.push_str(" />\n");
                 }
                 o.push_str("    </members>\n");
             }
@@ -874,11 +879,21 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                         if m.tag_name().name() != "member" {
                             return Err(self.err(m, None, format!("<{}> where <member> belongs", m.tag_name().name())));
                         }
+                        let flags: u32 = self.number(m, None, "flags")?;
+                        let aux = match m.attribute("aux") {
+                            Some(_) if flags & crate::reflect::field_flags::AUX != 0 => self.number(m, None, "aux")?,
+                            Some(_) => return Err(self.err(m, None, "<member aux=...> without flag 0x80")),
+                            None if flags & crate::reflect::field_flags::AUX != 0 => {
+                                return Err(self.err(m, None, "<member> with flag 0x80 needs aux=..."))
+                            }
+                            None => 0,
+                        };
                         fields.push(Field {
                             name: self.attr(m, None, "name")?.into(),
-                            flags: self.number(m, None, "flags")?,
+                            flags,
                             offset: self.number(m, None, "offset")?,
                             ty: self.type_ref(m, None, "typeid")?,
+                            aux,
                         });
                     }
                     r.fields = Some(fields);
