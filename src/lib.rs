@@ -43,6 +43,7 @@ sdk_modules! {
     "hk2016_2", hk2016_2, "2016.2";
     "hk2018_1", hk2018_1, "2018.1";
     "hk2019_1", hk2019_1, "2019.1";
+    "hk2022_1", hk2022_1, "2022.1";
 }
 
 /// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
@@ -57,6 +58,8 @@ pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
         "2018.1" => hk2018_1::CLASSES,
         #[cfg(feature = "hk2019_1")]
         "2019.1" => hk2019_1::CLASSES,
+        #[cfg(feature = "hk2022_1")]
+        "2022.1" => hk2022_1::CLASSES,
         _ => &[],
     }
 }
@@ -99,6 +102,7 @@ pub fn tagfile_types_for_sdk(sdk: &str) -> Option<std::sync::Arc<hktypes::reflec
         "hk2016_2", "2016.2";
         "hk2018_1", "2018.1";
         "hk2019_1", "2019.1";
+        "hk2022_1", "2022.1";
     }
 }
 
@@ -170,6 +174,8 @@ impl hktypes::ClassRegistry for Registry {
 
 /// The tagfile SDKs this build has the classes and type tables of, newest first.
 pub const TAGFILE_SDKS: &[&str] = &[
+    #[cfg(feature = "hk2022_1")]
+    "2022.1",
     #[cfg(feature = "hk2019_1")]
     "2019.1",
     #[cfg(feature = "hk2018_1")]

@@ -824,6 +824,8 @@ fn convert_one_of_dir(
         Format::PackfileXml | Format::TagfileXml => to_xml,
         Format::Packfile => matches!(to, "packfile" | "binary") && o.layout.is_none(),
         Format::Tag0 => matches!(to, "tagfile" | "binary"),
+        // Its trailing block has no other form: left as it is, and said so.
+        Format::Phive => return Converted::PassedOver("Phive files (no XML form)"),
     };
     if already {
         return Converted::PassedOver("already in the output form");
@@ -846,6 +848,13 @@ fn convert_one_of_dir(
 fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<Option<String>, String> {
     use hktypes::tagfile::{xml, TagFile};
     let is_xml = hktypes::sniff(bytes) == Some(hktypes::Format::TagfileXml);
+    if hktypes::sniff(bytes) == Some(hktypes::Format::Phive) {
+        return Err(format!(
+            "{}: a Phive file's trailing block has no XML or packfile form; `hkgen dump` shows its tagfile, and the Rust and Python \
+             documents edit it in place",
+            input.display()
+        ));
+    }
     if !is_xml && hktypes::sniff(bytes) != Some(hktypes::Format::Tag0) {
         return Ok(None);
     }
@@ -896,6 +905,10 @@ fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, dangling: hktypes
         bytes = tagfile_xml(&bytes)
             .and_then(|d| d.write_tag0(&Default::default()))
             .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    }
+    // A Phive file's tagfile is dumped (its wrapper holds no objects).
+    if let Ok((tag0, Some(_))) = inputs::tag0_of(&bytes) {
+        bytes = tag0.to_vec();
     }
     if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;
@@ -948,6 +961,10 @@ fn dump_shape(
     let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
     if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = tagfile_xml(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
+    }
+    // A Phive file's tagfile is dumped (its wrapper holds no objects).
+    if let Ok((tag0, Some(_))) = inputs::tag0_of(&bytes) {
+        bytes = tag0.to_vec();
     }
     let shape = if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
         let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;

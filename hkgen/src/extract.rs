@@ -37,8 +37,9 @@ enum Tables {
 
 fn read_tagfile(path: &Path, compendia: &Compendia, cache: &TypeCache) -> Result<(Tables, u64), String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let (bytes, _) = crate::inputs::tag0_of(&bytes).map_err(|e| e.to_string())?;
     // Files that share a TYPE section share one table, read once.
-    let t = TagFile::read_cached(&bytes, &compendia.set_for(path), Some(cache)).map_err(|e| e.to_string())?;
+    let t = TagFile::read_cached(bytes, &compendia.set_for(path), Some(cache)).map_err(|e| e.to_string())?;
     let n = bytes.len() as u64;
     Ok(match t.source {
         TypeSource::Own => (Tables::Own(t.sdk, t.types), n),

@@ -49,7 +49,8 @@ pub const PACKFILE_MAGIC: [u8; 8] = hktypes::packfile::MAGIC;
 /// ```
 pub fn sniff(head: &[u8]) -> Format {
     match hktypes::sniff(head) {
-        Some(hktypes::Format::Tag0) => return Format::Tag0,
+        // A Phive file is a tagfile in a wrapper: read as one through `tag0_of`.
+        Some(hktypes::Format::Tag0 | hktypes::Format::Phive) => return Format::Tag0,
         Some(hktypes::Format::Tcm0) => return Format::Tcm0,
         Some(hktypes::Format::Packfile) => return Format::Packfile,
         // Havok XML is `Other` here (its readers tell its forms apart), unless it is a registry.
@@ -60,6 +61,17 @@ pub fn sniff(head: &[u8]) -> Format {
         return Format::Registry;
     }
     Format::Other
+}
+
+/// The TAG0 tagfile of `bytes` sniffed as [`Format::Tag0`]: the bytes themselves, or the
+/// tagfile inside a Phive wrapper ([`hktypes::tagfile::phive`]) with the wrapper.
+pub fn tag0_of(bytes: &[u8]) -> Result<(&[u8], Option<hktypes::tagfile::phive::Phive<'_>>), hktypes::error::ContainerError> {
+    if hktypes::tagfile::phive::is_phive(bytes) {
+        let p = hktypes::tagfile::phive::Phive::read(bytes)?;
+        Ok((p.tag0, Some(p)))
+    } else {
+        Ok((bytes, None))
+    }
 }
 
 /// Reads the first bytes of a file for [`sniff`].

@@ -277,6 +277,19 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
     let format = sniff(bytes);
     let mut r = Report { path: path.to_owned(), format: format.name(), ..Report::default() };
     match format {
+        // A tagfile in a Phive wrapper: the wrapper must give the file back around the tagfile
+        // written back, and the tagfile is verified as any other (its offsets are the tagfile's).
+        Format::Tag0 if hktypes::tagfile::phive::is_phive(bytes) => match hktypes::tagfile::phive::Phive::read(bytes) {
+            Ok(wrapper) => {
+                let mut inner = verify_with(v, path, wrapper.tag0, compendia);
+                inner.format = "phive";
+                if wrapper.write(wrapper.tag0) != bytes {
+                    inner.fail("the Phive wrapper does not write back to its bytes".to_owned());
+                }
+                return inner;
+            }
+            Err(e) => r.fail(e.to_string()),
+        },
         Format::Tag0 => match TagFile::read(bytes, compendia) {
             Ok(t) => {
                 r.sdk = Some(t.sdk_version());

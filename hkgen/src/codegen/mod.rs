@@ -49,7 +49,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The SDK versions the root crate has a feature for.
-pub const SDKS: &[&str] = &["2015.1", "2016.2", "2018.1", "2019.1"];
+pub const SDKS: &[&str] = &["2015.1", "2016.2", "2018.1", "2019.1", "2022.1"];
 
 /// The packfile SDK versions (hkClass schemas under `schemas/<sdk>/classes/`) the root crate has
 /// a feature for; see [`packfile`].

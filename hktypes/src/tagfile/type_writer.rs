@@ -23,7 +23,7 @@
 //!   listing all the new dependencies of a type it walks each of them in turn (depth-first by
 //!   sibling group). Types the walk does not reach come last, in index order.
 //! - **`TPTR`**: eight zero bytes per type, the null type included; SDK 2019.1 only per type with
-//!   a `TBDY` record, plus one.
+//!   a `TBDY` record, plus one (2022.1 is back to one per type).
 //! - **`TSTR`**: every type and parameter name once, in walk order (a type's name, then its
 //!   parameters' names); SDK 2019.1 takes the types in index order and puts a type parameter's
 //!   type name right after the parameter's.
@@ -56,6 +56,13 @@ pub struct Style {
     pub old_names: bool,
     /// `TST1`/`FST1` and 0xFF string padding (SDK 2019.1 on) instead of `TSTR`/`FSTR` and zeros.
     pub v2019: bool,
+    /// A `TPTR` slot per type with a `TBDY` record, plus one (SDK 2019.1), instead of one per
+    /// type (before it, and again in SDK 2022.1).
+    pub slot_per_record: bool,
+    /// SDK 2022.1's walk: its roots are the types of the items in the order the data writer meets
+    /// them (then the others), and a pointer's type argument is not a dependency (the type
+    /// pointed at is met as an item's type instead).
+    pub item_roots: bool,
 }
 
 impl Style {
@@ -63,7 +70,7 @@ impl Style {
     pub fn for_sdk(sdkv: &str) -> Style {
         let year: u32 = sdkv.get(..4).and_then(|y| y.parse().ok()).unwrap_or(2018);
         let minor: u32 = sdkv.get(4..6).and_then(|m| m.parse().ok()).unwrap_or(0);
-        Style { old_names: (year, minor) <= (2015, 1), v2019: year >= 2019 }
+        Style { old_names: (year, minor) <= (2015, 1), v2019: year >= 2019, slot_per_record: year == 2019, item_roots: year >= 2022 }
     }
 }
 
@@ -121,12 +128,15 @@ fn dependencies(table: &TypeTable, t: &TypeDef, style: Style, out: &mut Vec<Type
     if !style.v2019 {
         out.extend(args.clone());
     }
+    let pointer = t.format.is_some_and(|f| f & 0x1F == 6);
     out.extend(table.fields_of(t).iter().map(|f| f.ty));
     out.extend(t.interfaces.iter().flatten().map(|x| x.ty));
-    if t.fields.is_none() {
+    // SDK 2022.1 does not follow a pointer to the type it points at.
+    let deferred = style.item_roots && pointer;
+    if t.fields.is_none() && !deferred {
         out.extend(t.subtype);
     }
-    if style.v2019 {
+    if style.v2019 && !deferred {
         out.extend(args);
     }
     out.retain(|&d| d != 0 && (d as usize) < table.types.len());
@@ -150,15 +160,25 @@ pub fn roots(table: &TypeTable) -> Vec<TypeIndex> {
 
 /// Every type of `table` but the null one, in the order Havok's writer walks them (module doc).
 pub fn walk_order(table: &TypeTable, style: Style) -> Vec<TypeIndex> {
+    walk_order_from(table, style, &[])
+}
+
+/// [`walk_order`] whose first roots are `items`, the types of a file's items in the order the data
+/// writer meets them ([`data_hash_order`]), where the SDK's walk starts from them (SDK 2022.1).
+pub fn walk_order_from(table: &TypeTable, style: Style, items: &[TypeIndex]) -> Vec<TypeIndex> {
     let n = table.types.len();
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n.saturating_sub(1));
     let mut deps = Vec::new();
-    for root in roots(table) {
+    let first = if style.item_roots { items } else { &[] };
+    let all_roots: Vec<TypeIndex> = first.iter().copied().filter(|&t| (t as usize) < n && t != 0).chain(roots(table)).collect();
+    for root in all_roots {
         if !meet(root, &mut seen, &mut order) {
             continue;
         }
-        if !style.v2019 {
+        if style.item_roots {
+            walk_levels(table, root, &mut seen, &mut order);
+        } else if !style.v2019 {
             // Breadth-first: the types met are walked in the order they were met.
             let mut next = order.len() - 1;
             while next < order.len() {
@@ -341,6 +361,60 @@ pub fn renumber(table: &TypeTable, order: &[TypeIndex]) -> Option<TypeTable> {
 }
 
 /// Marks `d` met; appends it to `order` and says so if it was not met before.
+/// SDK 2022.1's walk from `root`, level by level: the next level is, in this order, what the
+/// types of this one depend on but their type arguments (parent, fields, interfaces, and the
+/// subtype of a type without fields), the types the aliases among those name (an alias is a type
+/// with a parent and nothing else), and the type arguments of this level's types, each alias
+/// among them followed at once by the type it names. A pointer's
+/// subtype and type argument are not followed: the type pointed at is met as an item's type.
+fn walk_levels(table: &TypeTable, root: TypeIndex, seen: &mut [bool], order: &mut Vec<TypeIndex>) {
+    let n = table.types.len();
+    let valid = |d: TypeIndex| d != 0 && (d as usize) < n;
+    let mut level = vec![root];
+    while !level.is_empty() {
+        let start = order.len();
+        for &t in &level {
+            let t = &table.types[t as usize];
+            let pointer = t.format.is_some_and(|f| f & 0x1F == 6);
+            let subtype = if t.fields.is_none() && !pointer { t.subtype } else { None };
+            let deps = std::iter::once(t.parent)
+                .chain(table.fields_of(t).iter().map(|f| f.ty))
+                .chain(t.interfaces.iter().flatten().map(|x| x.ty))
+                .chain(subtype);
+            for d in deps.filter(|&d| valid(d)) {
+                meet(d, seen, order);
+            }
+        }
+        let mut k = start;
+        while k < order.len() {
+            let d = &table.types[order[k] as usize];
+            if d.presence() == 0 && valid(d.parent) {
+                meet(d.parent, seen, order);
+            }
+            k += 1;
+        }
+        for &t in &level {
+            let t = &table.types[t as usize];
+            if t.format.is_some_and(|f| f & 0x1F == 6) {
+                continue;
+            }
+            for p in table.params_of(t) {
+                if let TemplateArg::Type(mut d) = p.arg {
+                    // A type argument that is an alias is followed by the type it names at once.
+                    while valid(d) && meet(d, seen, order) {
+                        let a = &table.types[d as usize];
+                        if a.presence() != 0 {
+                            break;
+                        }
+                        d = a.parent;
+                    }
+                }
+            }
+        }
+        level = order[start..].to_vec();
+    }
+}
+
 fn meet(d: TypeIndex, seen: &mut [bool], order: &mut Vec<TypeIndex>) -> bool {
     let new = !std::mem::replace(&mut seen[d as usize], true);
     if new {
@@ -481,7 +555,7 @@ pub fn data_hash_order(table: &TypeTable, items: &[Item], patches: &[Patch]) -> 
 /// ([`type_section::hash_order`](super::type_section::hash_order)) gives back its section.
 pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) -> Vec<u8> {
     let n = table.types.len();
-    let order = walk_order(table, style);
+    let order = walk_order_from(table, style, hash_order);
     let mut tstr = Strings::new();
     let intern_names = |tstr: &mut Strings, t: &TypeDef| {
         tstr.intern(&t.name);
@@ -595,9 +669,9 @@ pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) 
     pad4(&mut tbdy, 0);
     pad4(&mut thsh, 0);
 
-    // SDK 2019.1 keeps a pointer slot per type with a record (and the null type); older SDKs one
-    // per type.
-    let slots = if style.v2019 { records + 1 } else { n };
+    // SDK 2019.1 keeps a pointer slot per type with a record (and the null type); older SDKs, and
+    // 2022.1 again, one per type.
+    let slots = if style.slot_per_record { records + 1 } else { n };
     let mut w = SectionWriter::new();
     w.begin(b"TYPE", 0);
     w.leaf(b"TPTR", &vec![0u8; 8 * slots]);
