@@ -139,6 +139,7 @@ fn sniff_names_each_corpus_format() {
     }
     let expected: BTreeMap<(String, Option<Format>), usize> = [
         ("packfile", Some(Format::Packfile), 301),
+        ("phive", Some(Format::Phive), 1),
         ("tag0", Some(Format::Tag0), 340),
         ("tcm0", Some(Format::Tcm0), 5),
         ("xml", Some(Format::PackfileXml), 23),
