@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(cmd, timeout=600):
-    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout)
+    # From the workspace root: hkgen finds the class schemas (`schemas/`) there.
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     return p.returncode, (p.stdout + p.stderr).strip()
 
 
@@ -245,7 +246,7 @@ def main():
     work = args.keep or Path(tempfile.mkdtemp(prefix="hkxc_interop."))
     work.mkdir(parents=True, exist_ok=True)
     enums = load_enums(ROOT / "schemas")
-    totals = dict(files=0, hkxc_reads=0, hkgen_reads_hkxc=0, verified=0, hkxc_reads_hkgen=0, same_binary=0, equal=0, different=0)
+    totals = dict(files=0, hkxc_reads=0, hkgen_reads_hkxc=0, verified=0, hkxc_reads_hkgen=0, same_binary=0, same_as_file=0, hkxc_own_as_file=0, equal=0, different=0)
     failures, dropped = [], []
     for k, f in enumerate(files):
         totals["files"] += 1
@@ -290,8 +291,12 @@ def main():
             totals["hkxc_reads_hkgen"] += 1
             run([args.hkxc, "convert", "-i", hx, "-o", xb, "-v", bits])
             same = xb.exists() and gb.read_bytes() == xb.read_bytes()
+            original = f.read_bytes()
+            as_file = gb.read_bytes() == original
             totals["same_binary"] += same
-            steps.append("hkxc reads hkgen's XML" + (", to the bytes of its own XML" if same else ", to other bytes than its own XML's"))
+            totals["same_as_file"] += as_file
+            totals["hkxc_own_as_file"] += xb.exists() and xb.read_bytes() == original
+            steps.append("hkxc reads hkgen's XML" + (", to the bytes of its own XML" if same else ", to other bytes than its own XML's") + (", and of the file" if as_file else ""))
         else:
             failures.append(f"{name}: hkxc reads hkgen's XML: {out.splitlines()[-3:] if out else rc}")
             steps.append("hkxc does NOT read hkgen's XML")
@@ -312,7 +317,7 @@ def main():
     print()
     print(f"{t['files']} files, {t['hkxc_reads']} read by hkxc")
     print(f"hkxc XML -> hkgen -> binary: {t['hkgen_reads_hkxc']} of {t['hkxc_reads']} read, {t['verified']} verify (binary and XML)")
-    print(f"hkgen XML -> hkxc -> binary: {t['hkxc_reads_hkgen']} of {t['hkxc_reads']} read, {t['same_binary']} to the bytes hkxc makes of its own XML")
+    print(f"hkgen XML -> hkxc -> binary: {t['hkxc_reads_hkgen']} of {t['hkxc_reads']} read, {t['same_binary']} to the bytes hkxc makes of its own XML; the file's own bytes: {t['same_as_file']} (from hkxc's own XML: {t['hkxc_own_as_file']})")
     print(f"values: {t['equal']} equal, {t['different']} different")
     if failures:
         print("\nfailures:")
