@@ -235,6 +235,9 @@ def main():
     ap.add_argument("--keep", type=Path, help="a folder to keep the files made in")
     ap.add_argument("--show", type=int, default=20, help="differences listed per file")
     args = ap.parse_args()
+    # Every path absolute: the tools run from the workspace root.
+    args.hkgen, args.hkxc, args.corpus = args.hkgen.resolve(), args.hkxc.resolve(), args.corpus.resolve()
+    args.paths = [p.resolve() for p in args.paths]
     for tool in (args.hkgen, args.hkxc):
         if not os.access(tool, os.X_OK):
             sys.exit(f"{tool}: not an executable (cargo build --no-default-features --features cli,all-sdks)")
@@ -243,7 +246,7 @@ def main():
         files += sorted(p.rglob("*.hkx")) if p.is_dir() else [p]
     if not files:
         sys.exit("no files")
-    work = args.keep or Path(tempfile.mkdtemp(prefix="hkxc_interop."))
+    work = (args.keep or Path(tempfile.mkdtemp(prefix="hkxc_interop."))).resolve()
     work.mkdir(parents=True, exist_ok=True)
     enums = load_enums(ROOT / "schemas")
     totals = dict(files=0, hkxc_reads=0, hkgen_reads_hkxc=0, verified=0, hkxc_reads_hkgen=0, same_binary=0, same_as_file=0, hkxc_own_as_file=0, equal=0, different=0)
