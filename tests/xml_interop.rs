@@ -254,9 +254,9 @@ fn lanes_notes_read_back() {
     let err = read(&schemas, &beyond, layout).unwrap_err().to_string();
     assert!(err.contains(&format!("hkgen:object: lane {}: the object has no such group of three numbers", n * 10)), "{err}");
     // The older form: the fourth number in the group, no note.
-    let mut four = without.clone();
+    let mut four = without;
     let first_pose = four.find("<hkparam name=\"referencePose\"").unwrap();
-    let line_at = first_pose + four[first_pose..].find("\n").unwrap() + 1;
+    let line_at = first_pose + four[first_pose..].find('\n').unwrap() + 1;
     let close = line_at + four[line_at..].find(')').unwrap();
     four.insert_str(close, " 1");
     let old = read(&schemas, &four, layout).unwrap();
