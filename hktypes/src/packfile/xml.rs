@@ -15,10 +15,15 @@
 //! is read as the stored byte, `-1` as `0xFF`); reals as
 //! text (see [`FloatForm`]); `hkVector4` and quaternions as `(x y z w)`; matrices and transforms as
 //! groups in parentheses, of three numbers where Havok drops a zero `w` (`hkQsTransform`:
-//! `(t)(q)(s)` of 3, 4 and 3; a group of four is read too, and the lossless writer writes one
-//! when the dropped word is not what Havok's packer fills in: 0, or 1 for an `hkTransform`'s
-//! translation); `hkHalf` as the real whose upper 16 bits it is; pointers as an object's name or `null`; enums and flags by
-//! item name (flags joined by `|`; a number where no name fits); strings as their text, with bytes
+//! `(t)(q)(s)` of 3, 4 and 3, as Havok's XML and serde-hkx have them; a group of four is read
+//! too, and where the dropped word is not what Havok's packer fills in, 0, or 1 for an
+//! `hkTransform`'s translation, the lossless writer keeps it in the object's note, `lanes=`);
+//! `hkHalf` as the real whose upper 16 bits it is; pointers as an object's name or `null`; enums
+//! by item name (a number where no item has it); flags as Havok writes them, the names of the
+//! named bits joined by `|` and the bits no item names as one number after them
+//! (`FLAG_RAGDOLL|FLAG_NOT_VARIABLE|5760`; `0` for none), and read from names, numbers (decimal,
+//! `0x` hex) and mixtures of both, with or without a trailing `|` (empty text is 0); an unknown
+//! name is an error at its parameter; strings as their text, with bytes
 //! of 0x80 and above as character references of the byte value (`&#129;`, as Havok's `ascii`
 //! writer does; the reader maps each character below 256 back to one byte, others to their UTF-8
 //! bytes), an empty string as empty text and a null one as `&#9216;` (`␀`, as serde-hkx writes
@@ -63,7 +68,7 @@
 //!   `0x80000000`). Every hkArray read gets `len | ` these flags (the note's, else the contents
 //!   version's, so a stock file needs no note) unless its object's note gives its word; the
 //!   document then learns its flags from its arrays as reading a binary file does.
-//! - `<!-- hkgen:object align=8 places=F:T,.. end=F:T padding=OFF:HEX,.. refs=K:TARGET,.. caps=K:WORD,.. -->`
+//! - `<!-- hkgen:object align=8 places=F:T,.. end=F:T padding=OFF:HEX,.. refs=K:TARGET,.. caps=K:WORD,.. lanes=K:BITS,.. -->`
 //!   first in an `<hkobject>`, where the object has any of these: its arrays on 8-byte
 //!   boundaries ([`ArrayAlign::Eight`]), kept bytes ([`objects::Kept`](super::objects::Kept):
 //!   data places, the object's end, padding that is not zero), pointers that name no object's
@@ -71,7 +76,11 @@
 //!   member order, `TARGET` is `s1+400`, 400 bytes into section 1, or `#0003+16`, 16 bytes into
 //!   an object), hkArrays whose capacity word is not `len | ` the document's flags (`K` counts
 //!   the object's hkArrays depth first in member order, an array before its elements' arrays;
-//!   `WORD` is the word in hex).
+//!   `WORD` is the word in hex), the fourth words of groups Havok writes three numbers of
+//!   where they are not the packer's (0, or 1 for an `hkTransform`'s translation: `K` counts
+//!   the object's three-number groups depth first in member order, array elements in turn;
+//!   `BITS` is the real's bits in hex, `0x3f800000` for a translation's 1.0 that 32-bit
+//!   exporters leave).
 //!
 //! Comments, because Havok's own writer writes comments (the `SERIALIZE_IGNORED` members), so its
 //! reader and every tool that reads its XML skips them; an unknown attribute or processing
@@ -182,7 +191,7 @@ pub fn write_to(doc: &Document, options: WriteOptions, out: &mut String) -> Resu
     // twice.
     let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
     out.reserve(12 * size + 4096);
-    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None, zeros: HashMap::new(), inner_refs: false, other_caps: false };
+    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None, zeros: HashMap::new(), inner_refs: false, other_caps: false, other_lanes: false };
     w.document()?;
     Ok(())
 }
@@ -307,6 +316,9 @@ struct XmlWriter<'d, 'o> {
     /// Whether the object being written holds an hkArray whose capacity word is not
     /// `len | `[`Document::array_flags`], which its note then lists.
     other_caps: bool,
+    /// Whether the object being written holds a group Havok writes three numbers of whose
+    /// fourth is not the word Havok's packer puts there, which its note then lists.
+    other_lanes: bool,
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
@@ -341,6 +353,69 @@ fn groups(ty: MemberType) -> &'static [usize] {
         MemberType::QsTransform => &[3, 4, 3],
         MemberType::Transform => &[3, 3, 3, 3],
         _ => &[4, 4, 4, 4],
+    }
+}
+
+/// Calls `f` with the fourth word of each group of the object's values that Havok writes three
+/// numbers of (a matrix's columns, an `hkQsTransform`'s translation and scale), and the word
+/// Havok's packer puts there ([`dropped_w`]): depth first in member order, array elements in
+/// turn, the groups of a value in order. The `lanes=` of an `hkgen:object` note count these.
+fn each_lane(classes: &ClassSet, class: &str, values: &[Value], depth: usize, f: &mut dyn FnMut(f32, f32)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for (m, v) in super::objects::members_in(classes, class).zip(values) {
+        lanes_in(classes, m, m.ty, v, depth, f);
+    }
+}
+
+fn lanes_in(classes: &ClassSet, m: &Member, ty: MemberType, v: &Value, depth: usize, f: &mut dyn FnMut(f32, f32)) {
+    match v {
+        Value::Array(Array { items, .. }) | Value::RelArray(items) => items.iter().for_each(|x| lanes_in(classes, m, m.subtype, x, depth + 1, f)),
+        Value::CArray(items) => items.iter().for_each(|x| lanes_in(classes, m, ty, x, depth + 1, f)),
+        Value::Struct(vs) => {
+            if let Some(c) = m.class.as_deref() {
+                each_lane(classes, c, vs, depth + 1, f);
+            }
+        }
+        Value::Floats(x) if x.len() == 4 * groups(ty).len() => {
+            for (k, &n) in groups(ty).iter().enumerate() {
+                if n == 3 {
+                    f(x[4 * k + 3], dropped_w(ty, k));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// [`each_lane`], to set the words.
+fn each_lane_mut(classes: &ClassSet, class: &str, values: &mut [Value], depth: usize, f: &mut dyn FnMut(&mut f32)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for (m, v) in super::objects::members_in(classes, class).zip(values) {
+        lanes_in_mut(classes, m, m.ty, v, depth, f);
+    }
+}
+
+fn lanes_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut Value, depth: usize, f: &mut dyn FnMut(&mut f32)) {
+    match v {
+        Value::Array(Array { items, .. }) | Value::RelArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        Value::CArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, ty, x, depth + 1, f)),
+        Value::Struct(vs) => {
+            if let Some(c) = m.class.as_deref() {
+                each_lane_mut(classes, c, vs, depth + 1, f);
+            }
+        }
+        Value::Floats(x) if x.len() == 4 * groups(ty).len() => {
+            for (k, &n) in groups(ty).iter().enumerate() {
+                if n == 3 {
+                    f(&mut x[4 * k + 3]);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -454,6 +529,7 @@ impl<'d> XmlWriter<'d, '_> {
             let note_at = self.out.len();
             self.inner_refs = false;
             self.other_caps = false;
+            self.other_lanes = false;
             let root = format!("object {} ({})", self.names[i], o.class);
             self.members(&o.class, values, 3, &Path::Root(&root), 0)?;
             if self.floats == FloatForm::Shortest {
@@ -518,6 +594,17 @@ impl<'d> XmlWriter<'d, '_> {
                 true
             });
             write!(note, " caps={}", caps.join(",")).unwrap();
+        }
+        if self.other_lanes {
+            let mut lanes = Vec::new();
+            let mut k = 0usize;
+            each_lane(&self.doc.classes, &o.class, values, 0, &mut |w, stock| {
+                if w.to_bits() != stock.to_bits() {
+                    lanes.push(format!("{k}:{:#x}", w.to_bits()));
+                }
+                k += 1;
+            });
+            write!(note, " lanes={}", lanes.join(",")).unwrap();
         }
         if note.is_empty() {
             return note;
@@ -714,7 +801,9 @@ impl<'d> XmlWriter<'d, '_> {
                 }
                 for (k, &n) in g.iter().enumerate() {
                     let q = &f[4 * k..4 * k + 4];
-                    let n = if n == 3 && self.floats == FloatForm::Shortest && q[3].to_bits() != dropped_w(ty, k).to_bits() { 4 } else { n };
+                    // The number of values Havok writes; a fourth word that is not the packer's
+                    // goes in the object's note (`lanes=`).
+                    self.other_lanes |= n == 3 && q[3].to_bits() != dropped_w(ty, k).to_bits();
                     self.group(q, n);
                 }
             }
@@ -786,23 +875,32 @@ fn havok_float(out: &mut String, x: f32) {
     out.push_str(".000000");
 }
 
-/// An enum value by item name; flags as the names of their bits joined by `|` (`0` for none).
+/// An enum value by item name (`None` where no item has it: the number is written); flags as
+/// Havok's writer and serde-hkx write them: the names of the named bits (items of one or more
+/// bits, in the enum's order) joined by `|`, then the bits no item names as one number
+/// (`FLAG_RAGDOLL|FLAG_NOT_VARIABLE|4096`), so that no bit is lost; no bits is `0`.
 fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<Cow<'_, str>> {
-    if let Some((_, name)) = items.iter().find(|(v, _)| *v == n) {
-        return Some(Cow::Borrowed(name));
+    if !flags {
+        return items.iter().find(|(v, _)| *v == n).map(|(_, name)| Cow::Borrowed(name.as_str()));
     }
-    if !flags || n <= 0 {
+    if n == 0 {
         return None;
     }
     let mut rest = n;
-    let mut parts = Vec::new();
+    let mut parts: Vec<Cow<'_, str>> = Vec::new();
     for (v, name) in items {
-        if *v > 0 && rest & v == *v {
-            parts.push(name.as_str());
+        if *v != 0 && rest & v == *v {
+            parts.push(Cow::Borrowed(name.as_str()));
             rest &= !v;
         }
     }
-    (rest == 0).then(|| Cow::Owned(parts.join("|")))
+    if parts.is_empty() {
+        return None;
+    }
+    if rest != 0 {
+        parts.push(Cow::Owned(rest.to_string()));
+    }
+    Some(if parts.len() == 1 { parts.pop().unwrap_or_default() } else { Cow::Owned(parts.join("|")) })
 }
 
 /// The value of a member no parameter gives (and of a `SERIALIZE_IGNORED` one): zeros, null,
@@ -1695,6 +1793,7 @@ impl<'i> XmlReader<'i, '_> {
         };
         let mut targets: HashMap<usize, Ref> = HashMap::new();
         let mut caps: HashMap<usize, u32> = HashMap::new();
+        let mut lanes: HashMap<usize, u32> = HashMap::new();
         let mut section_refs = false;
         for item in text.split_ascii_whitespace() {
             let (key, value) = item.split_once('=').ok_or_else(|| bad(&format!("{item:?} is not key=value")))?;
@@ -1736,6 +1835,14 @@ impl<'i> XmlReader<'i, '_> {
                         caps.insert(k, word as u32);
                     }
                 }
+                "lanes" => {
+                    for c in value.split(',') {
+                        let (k, word) = c.split_once(':').ok_or_else(|| bad(&format!("{c:?} is not index:word")))?;
+                        let k: usize = k.parse().map_err(|_| bad(&format!("{k:?} is not an index")))?;
+                        let word = parse_u64(word).filter(|&w| w <= u64::from(u32::MAX)).ok_or_else(|| bad(&format!("{word:?} is not a 32-bit word")))?;
+                        lanes.insert(k, word as u32);
+                    }
+                }
                 _ => return Err(bad(&format!("unknown item {item:?}"))),
             }
         }
@@ -1751,6 +1858,19 @@ impl<'i> XmlReader<'i, '_> {
             });
             if let Some(k) = caps.keys().min() {
                 return Err(bad(&format!("hkArray {k}: the object has no such hkArray")));
+            }
+        }
+        if !lanes.is_empty() {
+            let Body::Typed(values) = &mut object.body else { return Ok(()) };
+            let mut k = 0usize;
+            each_lane_mut(&self.classes, &object.class, values, 0, &mut |w| {
+                if let Some(word) = lanes.remove(&k) {
+                    *w = f32::from_bits(word);
+                }
+                k += 1;
+            });
+            if let Some(k) = lanes.keys().min() {
+                return Err(bad(&format!("lane {k}: the object has no such group of three numbers")));
             }
         }
         // Kept places move data forward only; every offset counts against the note budget.
@@ -1988,6 +2108,15 @@ impl<'i> XmlReader<'i, '_> {
                 Ok(Value::Struct(value.ok_or_else(|| self.err(p, Some(at), "a struct member holds one <hkobject>"))?))
             }
             MemberType::CString | MemberType::StringPtr => Ok(Value::Str(text_bytes(&self.pull.content(p)?.0))),
+            // A scalar enum or flags value is the whole text: other writers put spaces around
+            // the `|`, or leave it empty for no bits.
+            ty @ (MemberType::Enum | MemberType::Flags) => {
+                let (text, child) = self.pull.content(p)?;
+                if let Some((q, tag)) = child {
+                    return Err(self.err(q, Some(at), format!("<{tag}> in a {} value", ty.sdk_name())));
+                }
+                self.enum_value(p, m, ty, &text, at)
+            }
             ty => {
                 let (text, _) = self.pull.content(p)?;
                 let mut toks = Tokens::new(&text);
@@ -2141,36 +2270,7 @@ impl<'i> XmlReader<'i, '_> {
             }
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 let t = word(self, p, at, want(toks)?)?;
-                let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e));
-                let n = match parse_i64(t) {
-                    Some(n) => n,
-                    None => {
-                        let mut n = 0i64;
-                        for part in t.split('|') {
-                            let v = items.and_then(|items| items.iter().find(|(_, name)| name == part.trim())).map(|(v, _)| *v);
-                            n |= v.ok_or_else(|| self.err(p, Some(at), format!("{part:?} is no item of enum {}", m.enumeration.as_deref().unwrap_or("(none)"))))?;
-                        }
-                        n
-                    }
-                };
-                let storage = m.subtype;
-                let (lo, hi): (i64, i64) = match storage {
-                    MemberType::Int8 | MemberType::Char => (-128, 127),
-                    MemberType::Uint8 => (0, 255),
-                    MemberType::Int16 => (i16::MIN.into(), i16::MAX.into()),
-                    MemberType::Uint16 => (0, 0xffff),
-                    MemberType::Int32 => (i32::MIN.into(), i32::MAX.into()),
-                    MemberType::Uint32 => (0, 0xffff_ffff),
-                    MemberType::Int64 | MemberType::Uint64 => (i64::MIN, i64::MAX),
-                    _ => return Err(self.err(p, Some(at), format!("an enum stored as {}", storage.sdk_name()))),
-                };
-                if n < lo || n > hi {
-                    return Err(self.err(p, Some(at), format!("{n} is out of range for an enum stored as {}", storage.sdk_name())));
-                }
-                match storage {
-                    MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 => Value::UInt(n as u64),
-                    _ => Value::Int(n),
-                }
+                self.enum_value(p, m, ty, t, at)?
             }
             MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.pointer(p, at, word(self, p, at, want(toks)?)?)?),
             MemberType::Variant => {
@@ -2187,6 +2287,53 @@ impl<'i> XmlReader<'i, '_> {
             MemberType::Void | MemberType::Array | MemberType::InplaceArray | MemberType::SimpleArray | MemberType::HomogeneousArray | MemberType::RelArray => {
                 return Err(self.err(p, Some(at), format!("{} is not read from XML", ty.sdk_name())));
             }
+        })
+    }
+
+    /// An enum or flags value: parts joined by `|`, each an item name of the member's enum or a
+    /// number (decimal, `0x` hex, negative), their bits or'ed (`FLAG_RAGDOLL|FLAG_NOT_VARIABLE|4096`);
+    /// white space around parts and empty parts (a trailing `|`) are passed over, and a flags
+    /// value with no part (empty text) is 0. A flags number that fits the storage's width
+    /// unsigned (`0x8000` for an `hkInt16`) is its bits. An unknown name is an error at the
+    /// parameter.
+    fn enum_value(&self, p: usize, m: &Member, ty: MemberType, t: &str, at: &At<'_>) -> Result<Value, ValueError> {
+        let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e));
+        let mut n = 0i64;
+        let mut parts = 0usize;
+        for part in t.split('|').map(str::trim).filter(|part| !part.is_empty()) {
+            let v = match parse_i64(part) {
+                Some(v) => v,
+                None => items.and_then(|items| items.iter().find(|(_, name)| name == part)).map(|(v, _)| *v).ok_or_else(|| {
+                    self.err(p, Some(at), format!("{part:?} is no item of enum {}", m.enumeration.as_deref().unwrap_or("(none)")))
+                })?,
+            };
+            n |= v;
+            parts += 1;
+        }
+        if parts == 0 && ty != MemberType::Flags {
+            return Err(self.err(p, Some(at), format!("a {} value is missing", ty.sdk_name())));
+        }
+        let storage = m.subtype;
+        let (lo, hi, bits): (i64, i64, u32) = match storage {
+            MemberType::Int8 | MemberType::Char => (-128, 127, 8),
+            MemberType::Uint8 => (0, 255, 0),
+            MemberType::Int16 => (i16::MIN.into(), i16::MAX.into(), 16),
+            MemberType::Uint16 => (0, 0xffff, 0),
+            MemberType::Int32 => (i32::MIN.into(), i32::MAX.into(), 32),
+            MemberType::Uint32 => (0, 0xffff_ffff, 0),
+            MemberType::Int64 | MemberType::Uint64 => (i64::MIN, i64::MAX, 0),
+            _ => return Err(self.err(p, Some(at), format!("an enum stored as {}", storage.sdk_name()))),
+        };
+        // Flags in a signed word: the bits of the word (0x8000 is -32768 in an hkInt16).
+        if ty == MemberType::Flags && bits > 0 && n > hi && n < 1i64 << bits {
+            n -= 1i64 << bits;
+        }
+        if n < lo || n > hi {
+            return Err(self.err(p, Some(at), format!("{n} is out of range for an enum stored as {}", storage.sdk_name())));
+        }
+        Ok(match storage {
+            MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 => Value::UInt(n as u64),
+            _ => Value::Int(n),
         })
     }
 
@@ -2370,7 +2517,12 @@ mod tests {
     fn flags_by_name() {
         let items = vec![(1, "A".to_owned()), (2, "B".to_owned()), (4, "C".to_owned())];
         assert_eq!(enum_text(&items, 5, true).as_deref(), Some("A|C"));
+        assert_eq!(enum_text(&items, 4, true).as_deref(), Some("C"));
+        // The bits no item names follow as one number; none named, the number alone.
+        assert_eq!(enum_text(&items, 5 | 4096 | 64, true).as_deref(), Some("A|C|4160"));
         assert_eq!(enum_text(&items, 8, true), None);
+        assert_eq!(enum_text(&items, 0, true), None);
         assert_eq!(enum_text(&items, 2, false).as_deref(), Some("B"));
+        assert_eq!(enum_text(&items, 3, false), None);
     }
 }
