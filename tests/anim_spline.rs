@@ -176,6 +176,92 @@ fn every_corpus_spline_animation_decodes() {
     }
 }
 
+/// Every corpus spline animation, decoded, re-encoded at Havok's default tolerances and
+/// quantization (keeping the stock file's frame duration and block size), decodes within those
+/// tolerances; the encoded data's size against the stock data's is printed per file with the
+/// median ratio.
+#[test]
+fn every_corpus_spline_animation_reencodes_within_the_default_tolerances() {
+    let Some(corpus) = common::corpus() else { return };
+    let files = corpus_splines(&corpus);
+    let defaults = SplineOptions::default();
+    let mut ratios = Vec::new();
+    let mut failures = Vec::new();
+    let (mut stock_total, mut ours_total) = (0usize, 0usize);
+    let started = std::time::Instant::now();
+    for (rel, _, splines) in &files {
+        for (h, s) in splines {
+            let frames = spline::decode(s).unwrap();
+            let options = SplineOptions {
+                frame_duration: if s.frame_duration > 0.0 { s.frame_duration } else { defaults.frame_duration },
+                max_frames_per_block: s.max_frames_per_block.clamp(2, 256),
+                endian: s.endian,
+                ..defaults.clone()
+            };
+            let enc = match spline::encode(&frames, &options) {
+                Ok(e) => e,
+                Err(e) => {
+                    failures.push(format!("{rel} #{h}: does not encode: {e}"));
+                    continue;
+                }
+            };
+            let back = match spline::decode(&enc) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push(format!("{rel} #{h}: its encoding does not decode: {e}"));
+                    continue;
+                }
+            };
+            assert_eq!((back.frame_count, back.track_count, back.float_track_count), (frames.frame_count, frames.track_count, frames.float_track_count));
+            let d = differences(&frames, &back);
+            let tol = [options.position_tolerance, options.rotation_tolerance, options.scale_tolerance, options.float_tolerance];
+            // The decoder's arithmetic in f32 adds a few ulps of the values to the fit's error.
+            if d.iter().zip(tol).any(|(d, t)| *d > t * 1.001 + 1e-5) {
+                failures.push(format!("{rel} #{h}: differences {d:?} beyond {tol:?}"));
+            }
+            let ratio = enc.data.len() as f64 / s.data.len().max(1) as f64;
+            stock_total += s.data.len();
+            ours_total += enc.data.len();
+            println!("{rel} #{h}: {} frames, {} tracks: stock {} bytes, encoded {} bytes, ratio {ratio:.3}; max differences {d:?}", frames.frame_count, frames.track_count, s.data.len(), enc.data.len());
+            ratios.push(ratio);
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = if ratios.is_empty() { 0.0 } else { ratios[ratios.len() / 2] };
+    println!(
+        "{} animations re-encoded in {:.2?}: median size ratio {median:.3} (encoded/stock), total {ours_total} / {stock_total} bytes = {:.3}",
+        ratios.len(),
+        started.elapsed(),
+        ours_total as f64 / stock_total.max(1) as f64
+    );
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Encoding 100 frames of 100 tracks, every channel moving, at the default tolerances.
+#[test]
+fn encoding_100_frames_of_100_tracks_is_fast() {
+    let (nf, nt) = (100, 100);
+    let mut transforms = Vec::with_capacity(nf * nt);
+    for f in 0..nf {
+        for t in 0..nt {
+            let x = f as f32 / 10.0 + t as f32;
+            let a = (x * 0.37).sin() * 0.8;
+            let h = a * 0.5;
+            let axis = [0.6f32, 0.0, 0.8];
+            transforms.push([x.sin(), (x * 1.3).cos() * 2.0, x * 0.05, axis[0] * h.sin(), axis[1] * h.sin(), axis[2] * h.sin(), h.cos(), 1.0 + 0.1 * (x * 0.7).sin(), 1.0, 1.0]);
+        }
+    }
+    let frames = Frames { frame_count: nf, track_count: nt, transforms, float_track_count: 0, floats: Vec::new() };
+    let started = std::time::Instant::now();
+    let enc = spline::encode(&frames, &SplineOptions::default()).unwrap();
+    let took = started.elapsed();
+    let back = spline::decode(&enc).unwrap();
+    let d = differences(&frames, &back);
+    println!("100 frames x 100 tracks: encoded to {} bytes in {took:.2?}; max differences {d:?}", enc.data.len());
+    assert!(d.iter().all(|&d| d <= 0.01 * 1.001 + 1e-5), "{d:?}");
+    assert!(took.as_secs_f64() < 1.0, "{took:?}");
+}
+
 #[test]
 #[ignore]
 fn debug_dump_data() {
@@ -186,10 +272,7 @@ fn debug_dump_data() {
             continue;
         }
         for (h, s) in splines {
-            println!("{rel} #{h}: endian {} tracks {} floats {} frames {} blocks {} mfpb {} mqs {} offsets {:?} fbo {:?} to {:?} fo {:?} len {}", s.endian_member, s.number_of_transform_tracks, s.number_of_float_tracks, s.num_frames, s.num_blocks, s.max_frames_per_block, s.mask_and_quantization_size, s.block_offsets, s.float_block_offsets, s.transform_offsets, s.float_offsets, s.data.len());
-            for (i, c) in s.data[..s.data.len().min(640)].chunks(32).enumerate() {
-                println!("{:5}: {}", i * 32, c.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "));
-            }
+            println!("{rel} #{h}: endian {} tracks {} floats {} frames {} blocks {} mfpb {} mqs {} offsets {:?} fbo {:?} to {:?} fo {:?} len {} dur {} fd {} bd {} bid {}", s.endian_member, s.number_of_transform_tracks, s.number_of_float_tracks, s.num_frames, s.num_blocks, s.max_frames_per_block, s.mask_and_quantization_size, s.block_offsets, s.float_block_offsets, s.transform_offsets, s.float_offsets, s.data.len(), s.duration, s.frame_duration, s.block_duration, s.block_inverse_duration);
         }
     }
 }

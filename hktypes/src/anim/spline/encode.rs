@@ -305,20 +305,32 @@ fn fit_curve<const N: usize>(
         let knots = knot_vector(p, m, &interior);
         if let Some(cp) = fit(p, &knots, pts) {
             let curve = Curve { degree: p, knots, points: store(&cp) };
-            let (worst, at) = (0..m).map(|f| (err(f, curve.eval(f as f32)), f)).fold((0.0f32, 0), |a, b| if b.0 > a.0 { b } else { a });
-            if worst <= 1.0 {
+            let errs: Vec<f32> = (0..m).map(|f| err(f, curve.eval(f as f32))).collect();
+            if errs.iter().all(|&e| e <= 1.0) {
                 return Some(curve);
             }
-            // Insert a knot at the worst frame, or the nearest free frame to it.
-            let free = |f: usize| f > 0 && f < m - 1 && !interior.contains(&f);
-            let pick = (0..m).flat_map(|d| [at.checked_sub(d), Some(at + d)]).flatten().find(|&f| f < m && free(f));
-            match pick {
-                Some(f) if interior.len() + p + 1 < m => {
-                    interior.push(f);
-                    interior.sort_unstable();
+            // In every knot span with a frame beyond tolerance, a knot at its worst frame (or the
+            // free frame nearest to it): few refits, each span refined where it needs it.
+            let mut bounds = vec![0];
+            bounds.extend(interior.iter().copied());
+            bounds.push(m - 1);
+            let mut added = Vec::new();
+            for w in bounds.windows(2) {
+                let (lo, hi) = (w[0], w[1]);
+                let (worst, at) = (lo..=hi).map(|f| (errs[f], f)).fold((0.0f32, lo), |a, b| if b.0 > a.0 { b } else { a });
+                if worst <= 1.0 {
+                    continue;
                 }
-                _ => return None,
+                let free = |f: usize| f > lo && f < hi && !interior.contains(&f) && !added.contains(&f);
+                if let Some(f) = (0..=hi - lo).flat_map(|d| [at.checked_sub(d), Some(at + d)]).flatten().find(|&f| free(f)) {
+                    added.push(f);
+                }
             }
+            if added.is_empty() || interior.len() + added.len() + p + 1 > m {
+                return None;
+            }
+            interior.extend(added);
+            interior.sort_unstable();
         } else {
             return None;
         }
@@ -373,7 +385,13 @@ fn write_vec<const N: usize>(
     }
     let err = |f: usize, v: [f32; N]| (0..N).filter(|&c| dynamic[c]).map(|c| (v[c] - pts[f][c]).abs()).fold(0.0, f32::max) / tol;
     let mut chosen = None;
-    for q in [q, ScalarQuantization::Bits16] {
+    // 8 bits whose step alone nearly fills the tolerance would need a knot per frame: 16 then.
+    let widest = (0..N).filter(|&c| dynamic[c]).map(|c| {
+        let (lo, hi) = pts.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p[c]), hi.max(p[c])));
+        hi - lo
+    }).fold(0.0, f32::max);
+    let first = if widest / q.span() > tol { ScalarQuantization::Bits16 } else { q };
+    for q in [first, ScalarQuantization::Bits16] {
         let span = q.span();
         let store = |cp: &[[f32; N]]| -> Vec<[f32; N]> {
             let (lo, hi) = range_of(cp, &dynamic);
