@@ -276,3 +276,37 @@ fn debug_dump_data() {
         }
     }
 }
+
+/// For `bench/spline_vs_soulstruct.py`: writes, for every corpus spline animation, its members
+/// (`N.json`) and hkgen's decoded frames (`N.f32`: little-endian f32, frame-major, 10 per
+/// transform) to `$SPLINE_DUMP_DIR`.
+#[test]
+#[ignore]
+fn dump_decoded_for_soulstruct() {
+    let Some(corpus) = common::corpus() else { return };
+    let dir = std::path::PathBuf::from(std::env::var("SPLINE_DUMP_DIR").expect("SPLINE_DUMP_DIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut n = 0;
+    let mut index = Vec::new();
+    for (rel, sdk, splines) in corpus_splines(&corpus) {
+        for (h, s) in splines {
+            let started = std::time::Instant::now();
+            let f = spline::decode(&s).unwrap();
+            let took = started.elapsed().as_secs_f64();
+            let bytes: Vec<u8> = f.transforms.iter().flatten().flat_map(|c| c.to_le_bytes()).collect();
+            std::fs::write(dir.join(format!("{n}.f32")), bytes).unwrap();
+            let meta = serde_json::json!({
+                "file": rel, "handle": h, "sdk": sdk,
+                "tracks": s.number_of_transform_tracks, "float_tracks": s.number_of_float_tracks,
+                "frames": s.num_frames, "blocks": s.num_blocks, "max_frames_per_block": s.max_frames_per_block,
+                "big_endian": s.endian == Endian::Big, "data": s.data.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+                "hkgen_seconds": took,
+            });
+            std::fs::write(dir.join(format!("{n}.json")), meta.to_string()).unwrap();
+            index.push(n);
+            n += 1;
+        }
+    }
+    std::fs::write(dir.join("count"), n.to_string()).unwrap();
+    println!("{n} animations written to {}", dir.display());
+}
