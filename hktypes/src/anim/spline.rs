@@ -504,20 +504,17 @@ pub fn decode(spline: &SplineData) -> Result<Frames, ValueError> {
     let tracks = spline.number_of_transform_tracks as usize;
     let floats = spline.number_of_float_tracks as usize;
     let frames = spline.num_frames as usize;
-    // check_header bounded frames by blocks * 256 and tracks by the data's size.
-    let mut out = Frames {
-        frame_count: frames,
-        track_count: tracks,
-        transforms: Vec::with_capacity(frames.saturating_mul(tracks)),
-        float_track_count: floats,
-        floats: Vec::with_capacity(frames.saturating_mul(floats)),
-    };
+    // Memory grows block by block, each block read before its frames are: at most 256 frames of
+    // the tracks whose masks (4 bytes each) the block holds.
+    let mut out = Frames { frame_count: frames, track_count: tracks, transforms: Vec::new(), float_track_count: floats, floats: Vec::new() };
     if frames == 0 {
         return Ok(out);
     }
     for b in 0..spline.num_blocks as usize {
         let (_, covered, given) = block_frames(spline, step, b);
         let block = read_block(spline, b, covered)?;
+        out.transforms.reserve(given * tracks);
+        out.floats.reserve(given * floats);
         for f in 0..given {
             block.eval(f as f32, &mut out.transforms, &mut out.floats);
         }
