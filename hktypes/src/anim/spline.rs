@@ -410,7 +410,7 @@ fn check_header(s: &SplineData) -> Result<usize, ValueError> {
     let mut prev: Option<usize> = None;
     for (b, &o) in s.block_offsets.iter().enumerate() {
         let o = o as usize;
-        if o % 4 != 0 || o.checked_add(masks.unwrap_or(0)).is_none_or(|e| e > s.data.len()) {
+        if !o.is_multiple_of(4) || o.checked_add(masks.unwrap_or(0)).is_none_or(|e| e > s.data.len()) {
             return bad(format!("blockOffsets[{b}] = {o} is not a 4-aligned block start within the {} bytes of data", s.data.len()));
         }
         if let Some(p) = prev {
@@ -537,7 +537,7 @@ pub fn sample(spline: &SplineData, time: f32) -> Result<(Vec<Transform>, Vec<f32
         floats.resize(spline.number_of_float_tracks as usize, 0.0);
         return Ok((transforms, floats));
     }
-    let (frame, delta) = if frames < 2 || !(spline.duration > 0.0) || !time.is_finite() {
+    let (frame, delta) = if frames < 2 || !(spline.duration.is_finite() && spline.duration > 0.0) || !time.is_finite() {
         (0usize, 0.0f32)
     } else {
         let f = (time.clamp(0.0, spline.duration) / spline.duration) * (frames - 1) as f32;

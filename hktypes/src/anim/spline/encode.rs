@@ -10,6 +10,9 @@
 //! 8 bits cannot meet is stored in 16 bits. The layout (masks, alignment, padding, block starts on
 //! 16 bytes) is the one [`super::decode`] and Havok's runtime read.
 
+// Component loops index several fixed-size arrays at once; the fitting callbacks are plain closures.
+#![allow(clippy::needless_range_loop, clippy::type_complexity)]
+
 use super::quant::{self, pack_scalar, unpack_scalar};
 use super::{basis_functions, find_span, Curve, Endian, RotationQuantization, ScalarQuantization, SplineData, MAX_DEGREE};
 use crate::anim::Frames;
