@@ -290,7 +290,10 @@ fn fit<const N: usize>(p: usize, knots: &[f32], pts: &[[f32; N]]) -> Option<Vec<
             y[i][c] /= a[i * ncp + i];
         }
     }
-    Some(y.into_iter().map(|v| v.map(|c| c as f32)).collect())
+    // A nearly singular system (knots the frames do not support) gives no fit rather than
+    // huge or non-finite control points.
+    let out: Vec<[f32; N]> = y.into_iter().map(|v| v.map(|c| c as f32)).collect();
+    out.iter().flatten().all(|c| c.is_finite() && c.abs() < 1e30).then_some(out)
 }
 
 /// Fits a curve to `pts` whose stored form (`store`: control points to what the decoder reads
@@ -320,7 +323,7 @@ fn fit_curve<const N: usize>(
             let mut added = Vec::new();
             for w in bounds.windows(2) {
                 let (lo, hi) = (w[0], w[1]);
-                let (worst, at) = (lo..=hi).map(|f| (errs[f], f)).fold((0.0f32, lo), |a, b| if b.0 > a.0 { b } else { a });
+                let (worst, at) = (lo..=hi).map(|f| (if errs[f].is_nan() { f32::INFINITY } else { errs[f] }, f)).fold((0.0f32, lo), |a, b| if b.0 > a.0 { b } else { a });
                 if worst <= 1.0 {
                     continue;
                 }
@@ -386,7 +389,7 @@ fn write_vec<const N: usize>(
         }
         return Ok((q, mask));
     }
-    let err = |f: usize, v: [f32; N]| (0..N).filter(|&c| dynamic[c]).map(|c| (v[c] - pts[f][c]).abs()).fold(0.0, f32::max) / tol;
+    let err = |f: usize, v: [f32; N]| (0..N).filter(|&c| dynamic[c]).map(|c| (v[c] - pts[f][c]).abs()).fold(0.0, nan_max) / tol;
     let mut chosen = None;
     // 8 bits whose step alone nearly fills the tolerance would need a knot per frame: 16 then.
     let widest = (0..N).filter(|&c| dynamic[c]).map(|c| {
@@ -464,11 +467,25 @@ fn range_of<const N: usize>(cp: &[[f32; N]], dynamic: &[bool; N]) -> ([f32; N], 
     (lo, hi)
 }
 
-/// Largest component difference of two quaternions, sign-normalised.
+/// The larger of two values, NaN if either is (`f32::max` would drop a NaN, and a fit with a
+/// non-finite value would look exact).
+fn nan_max(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// Largest component difference of two quaternions, sign-normalised (NaN if either has one).
 fn quat_err(a: [f32; 4], b: [f32; 4]) -> f32 {
-    let d = (0..4).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max);
-    let e = (0..4).map(|i| (a[i] + b[i]).abs()).fold(0.0, f32::max);
-    d.min(e)
+    let d = (0..4).map(|i| (a[i] - b[i]).abs()).fold(0.0, nan_max);
+    let e = (0..4).map(|i| (a[i] + b[i]).abs()).fold(0.0, nan_max);
+    if d.is_nan() || e.is_nan() {
+        f32::NAN
+    } else {
+        d.min(e)
+    }
 }
 
 /// Writes a rotation channel; gives its mask byte.
