@@ -44,7 +44,9 @@ pub struct SplineOptions {
     pub max_frames_per_block: u32,
     /// Seconds per frame (the clip lasts `(frames - 1) * frame_duration`).
     pub frame_duration: f32,
-    /// Byte order of the data (the target platform's).
+    /// Byte order of the data (the target platform's). `SplineData::endian_member` is set to
+    /// match (0 little, 1 big); the stock big-endian packfiles of SDKs 2010 to 2014 hold
+    /// little-endian data with `endian` 0, which this reproduces with [`Endian::Little`].
     pub endian: Endian,
 }
 
@@ -210,7 +212,8 @@ pub fn encode(frames: &Frames, options: &SplineOptions) -> Result<SplineData, Va
         transform_offsets: Vec::new(),
         float_offsets: Vec::new(),
         data: out.bytes,
-        endian_member: 0,
+        // As Havok's tools write it: the data's byte order (0 little, 1 big).
+        endian_member: (options.endian == Endian::Big) as i32,
         endian: options.endian,
     })
 }
