@@ -212,7 +212,8 @@ pub fn encode(frames: &Frames, options: &SplineOptions) -> Result<SplineData, Va
         transform_offsets: Vec::new(),
         float_offsets: Vec::new(),
         data: out.bytes,
-        // As Havok's tools write it: the data's byte order (0 little, 1 big).
+        // The data's byte order: 0 little (every stock file, big-endian packfiles included), 1 big
+        // (inferred: no stock file with big-endian spline data was at hand).
         endian_member: (options.endian == Endian::Big) as i32,
         endian: options.endian,
     })
