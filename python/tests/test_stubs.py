@@ -102,7 +102,7 @@ class StubCheck:
     def __init__(self, module):
         self.classes = stub_classes(stub_module(module))
         # Havok class name (the docstring) -> stub class name.
-        self.by_havok = {ast.get_docstring(c): n for n, c in self.classes.items()}
+        self.by_havok = {ast.get_docstring(c).splitlines()[0]: n for n, c in self.classes.items()}
         self.counts = {"records": 0, "members": 0, "untyped": 0, "unnamed": 0}
 
     def chain(self, name):
