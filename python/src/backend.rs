@@ -298,9 +298,9 @@ fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
         .as_ref()
 }
 
-/// The compendia for a tagfile at `path`: those named, else the ones beside it (as the CLI finds
-/// them).
-/// The compendia last named are kept, read once, for the next file that names the same.
+/// The compendia named (files or folders) for a tagfile at `path` (none: an empty set; a file
+/// opened by path looks beside itself through [`compendia_beside`]). The compendia last named are
+/// kept, read once, for the next file that names the same.
 pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<CompendiumSet, Failure> {
     static LAST: std::sync::Mutex<Option<(Vec<PathBuf>, hkgen::inputs::Compendia)>> =
         std::sync::Mutex::new(None);
@@ -316,8 +316,7 @@ pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<Compendiu
             *last = Some((named.to_vec(), c));
             Ok(set)
         }
-        (Some(p), true) => Ok(hkgen::inputs::Compendia::load_near(p)?.set_for(at)),
-        (None, true) => Ok(CompendiumSet::new()),
+        (_, true) => Ok(CompendiumSet::new()),
     }
 }
 

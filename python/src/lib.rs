@@ -928,7 +928,7 @@ fn os_error(path: &std::path::Path, e: std::io::Error) -> PyErr {
     }
 }
 
-/// The report of `hkgen verify --json` for one file, as a dict.
+/// The report of `hkgen verify --json` for one file, as a dict. `compendium`: as for [`open`].
 #[pyfunction]
 #[pyo3(signature = (path, compendium=None))]
 fn verify<'py>(
@@ -937,8 +937,14 @@ fn verify<'py>(
     compendium: Option<Vec<PathBuf>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let bytes = std::fs::read(&path).map_err(|e| os_error(&path, e))?;
-    let compendia = backend::compendia_for(Some(&path), &compendium.unwrap_or_default())
-        .map_err(|f| havok_error(py, f))?;
+    // As `open` looks for them: only when the file names one, in its folder (and one level down).
+    let named = compendium.unwrap_or_default();
+    let compendia = if named.is_empty() {
+        backend::compendia_beside(&path, &bytes).map(|b| b.set)
+    } else {
+        backend::compendia_for(Some(&path), &named)
+    }
+    .map_err(|f| havok_error(py, f))?;
     let json = py
         .allow_threads(|| backend::verify(&path, &bytes, &compendia))
         .map_err(|f| havok_error(py, f))?;

@@ -345,6 +345,13 @@ pub fn generate_stubs(schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<P
             fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
         }
         done.push(path);
+        // Its run-time twin, which executes the stubs (`from hkgen.classes import <module>`).
+        let runtime = stubs::runtime_module(&module_name(sdk));
+        let path = out.join(format!("{}.py", module_name(sdk)));
+        if fs::read_to_string(&path).ok().as_deref() != Some(runtime.as_str()) {
+            fs::write(&path, runtime).map_err(|e| Error::io(&path, e))?;
+        }
+        done.push(path);
     }
     Ok(done)
 }
