@@ -768,6 +768,17 @@ impl Document {
         }
     }
 
+    /// Where the elements of variable array member `name` of the record at `loc` lie in a
+    /// tagfile's bytes, when they are numbers or fixed arrays of 4-byte floats (vectors and
+    /// matrices) with no padding: `(format, start, element count, shape of one element)`. `None`
+    /// for a packfile, another member, or an empty array.
+    pub fn number_run(&self, loc: &Loc, name: &str) -> Option<NumberRun> {
+        let (Document::Tag(t), Loc::Tag { ty, item, at }) = (self, loc) else {
+            return None;
+        };
+        t.number_run(*ty, *item, *at, name)
+    }
+
     /// The file's bytes as read (a tagfile's with its assignments).
     pub fn bytes(&self) -> Option<&[u8]> {
         match self {
@@ -815,7 +826,78 @@ fn le(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(b)
 }
 
+/// See [`Document::number_run`].
+pub struct NumberRun {
+    /// Python's `struct` format of one number (`f`, `h`...).
+    pub format: &'static str,
+    /// The first byte in the file.
+    pub start: usize,
+    /// How many elements.
+    pub count: usize,
+    /// The bytes of one element.
+    pub size: usize,
+    /// The shape of one element: `[]` for a number, `[4]` for a vector, `[rows, columns]`.
+    pub shape: Vec<usize>,
+}
+
 impl TagDoc {
+    /// See [`Document::number_run`].
+    fn number_run(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Option<NumberRun> {
+        let members = self.members(ty);
+        let m = members.iter().find(|m| &*m.name == name)?;
+        let shape = self.shape(m.ty)?;
+        let fixed = |d: TypeIndex| {
+            self.types
+                .get(d)
+                .and_then(|d| d.format())
+                .is_some_and(|f| f.is_fixed_array())
+        };
+        if shape.kind != Kind::Array || fixed(shape.def) {
+            return None;
+        }
+        let slot = self.item_bytes(item, at + m.offset, shape.size).ok()?;
+        let run = le(&slot[..slot.len().min(4)]) as u32;
+        let it = self.items.items.get(run as usize).filter(|_| run != 0)?;
+        // The element: a number, or fixed arrays (nested at most twice) ending in 4-byte floats.
+        let mut elem = it.ty;
+        let mut dims = Vec::new();
+        for _ in 0..3 {
+            let s = self.shape(elem)?;
+            if s.kind == Kind::Array && fixed(s.def) {
+                let d = self.types.get(s.def)?;
+                dims.push(d.format()?.fixed_count() as usize);
+                elem = d.subtype?;
+                continue;
+            }
+            let signed = self
+                .types
+                .get(s.def)
+                .and_then(|d| d.format())
+                .is_some_and(|f| f.is_signed());
+            let format = number_format(s.kind, s.size, signed)?;
+            if !dims.is_empty() && format != "f" {
+                return None;
+            }
+            let size = dims.iter().product::<usize>() * s.size as usize;
+            if size != it.elem_size as usize {
+                return None;
+            }
+            let start = *self.offsets.get(run as usize)?;
+            let count = it.count as usize;
+            if start + count * size > self.bytes.len() {
+                return None;
+            }
+            return Some(NumberRun {
+                format,
+                start,
+                count,
+                size,
+                shape: dims,
+            });
+        }
+        None
+    }
+
     fn read(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<TagDoc, Failure> {
         let t = TagFile::read(&bytes, &compendia)?;
         let mut layouts = t.layouts();

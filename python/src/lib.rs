@@ -576,13 +576,32 @@ impl Record {
         plain_record(py, &d, &loc, &self.path.to_string(), 0)
     }
 
-    /// Member `name` as a numpy array: a view of the file's bytes for a tagfile's array of
-    /// numbers (read-only; it keeps the bytes it was made of after an assignment), a copy for a
-    /// packfile's, and an array of shape (n, 4) (float32) for an array of vectors or quaternions,
-    /// (n, rows, columns) for matrices, (4,) for one vector. Assign an array back to change the
+    /// Member `name` as a numpy array: numbers of shape (n,), vectors and quaternions of shape
+    /// (n, 4) (float32), matrices (n, rows, columns), one vector (4,). A tagfile's variable array
+    /// is a read-only view of the file's bytes (it keeps the bytes it was made of after an
+    /// assignment); a packfile's, or a fixed array, is a copy. Assign an array back to change the
     /// member: `rec.name = arr`. `TypeError` for a member that is not numbers or vectors;
     /// `ImportError` without numpy.
     fn array<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        // A tagfile's run of numbers or vectors: a view of the file's bytes, shaped.
+        let run = {
+            let d = self.doc.borrow(py);
+            let (loc, _) = self.at_in(&d);
+            d.inner.number_run(&loc, name)
+        };
+        if let Some(run) = run {
+            if let Some(raw) = self.doc.borrow_mut(py).raw(py)? {
+                let end = run.start + run.count * run.size;
+                let slice = pyo3::types::PySlice::new(py, run.start as isize, end as isize, 1);
+                let mut shape = vec![run.count];
+                shape.extend(&run.shape);
+                let view = raw
+                    .bind(py)
+                    .get_item(slice)?
+                    .call_method1("cast", (run.format, shape))?;
+                return py.import("numpy")?.getattr("asarray")?.call1((view,));
+            }
+        }
         let v = self.member(py, name)?.ok_or_else(|| {
             PyAttributeError::new_err(format!(
                 "{} ({}) has no member {name}",

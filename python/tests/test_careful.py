@@ -99,6 +99,9 @@ def test_numpy_vectors_and_scalars():
     capsule = doc.objects("hknpCapsuleShape")[0]
     v = capsule.array("vertices")
     assert v.dtype == np.float32 and v.shape == (len(capsule.vertices), 4)
+    # A view of the file's bytes, as the number arrays are.
+    assert not v.flags.writeable and not v.flags.owndata
+    assert v.tolist() == [list(x) for x in capsule.vertices]
     capsule.vertices = v * 2
     assert np.allclose(capsule.array("vertices"), v * 2)
     # A vector member from a numpy row, a float member from a numpy scalar.
