@@ -364,7 +364,9 @@ pub fn compendia_beside(path: &Path, bytes: &[u8]) -> Result<Beside, Failure> {
     let mut subdirs = Vec::new();
     let mut seen = 0usize;
     let mut list = |d: &Path, subdirs: Option<&mut Vec<PathBuf>>, files: &mut Vec<PathBuf>| {
-        let Ok(entries) = std::fs::read_dir(d) else { return };
+        let Ok(entries) = std::fs::read_dir(d) else {
+            return;
+        };
         let mut subdirs = subdirs;
         for e in entries.flatten() {
             seen += 1;
@@ -408,11 +410,15 @@ pub fn compendia_beside(path: &Path, bytes: &[u8]) -> Result<Beside, Failure> {
 
 /// The compendium at `p` (`None`: not a regular TCM0 file), read once per length and
 /// modification time.
-fn cached_compendium(p: &Path) -> Result<Option<hktypes::tagfile::compendium::Compendium>, Failure> {
+fn cached_compendium(
+    p: &Path,
+) -> Result<Option<hktypes::tagfile::compendium::Compendium>, Failure> {
     use hktypes::tagfile::compendium::Compendium;
+    /// A file's length and modification time.
     type Key = (u64, Option<std::time::SystemTime>);
-    static CACHE: std::sync::Mutex<Option<HashMap<PathBuf, (Key, Option<Compendium>)>>> =
-        std::sync::Mutex::new(None);
+    /// Per file, its key when read and the compendium it held (`None`: not a TCM0 file).
+    type Cache = HashMap<PathBuf, (Key, Option<Compendium>)>;
+    static CACHE: std::sync::Mutex<Option<Cache>> = std::sync::Mutex::new(None);
     let Ok(meta) = std::fs::metadata(p) else {
         return Ok(None);
     };
@@ -434,9 +440,10 @@ fn cached_compendium(p: &Path) -> Result<Option<hktypes::tagfile::compendium::Co
         .is_ok()
         && &head[4..8] == b"TCM0";
     let c = if is_tcm0 {
-        let bytes = std::fs::read(p).map_err(|e| Failure::input(format!("{}: {e}", p.display())))?;
+        let bytes =
+            std::fs::read(p).map_err(|e| Failure::input(format!("{}: {e}", p.display())))?;
         let c = Compendium::read(&bytes).map_err(|e| {
-            let mut f = Failure::from(hktypes::Error::from(e));
+            let mut f = Failure::from(e);
             f.message = format!("{}: {}", p.display(), f.message);
             f
         })?;

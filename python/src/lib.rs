@@ -756,7 +756,10 @@ fn numbers_list(py: Python<'_>, format: &str, b: &[u8]) -> PyResult<PyObject> {
         .import("builtins")?
         .getattr("memoryview")?
         .call1((PyBytes::new(py, b),))?;
-    Ok(view.call_method1("cast", (format,))?.call_method0("tolist")?.unbind())
+    Ok(view
+        .call_method1("cast", (format,))?
+        .call_method0("tolist")?
+        .unbind())
 }
 
 /// A Python value to assign, checked for what it can be: `None`, a bool, an int (an `IntEnum`
@@ -810,7 +813,8 @@ fn new_val(
     }
     let is_seq = value.is_instance_of::<PyList>()
         || value.is_instance_of::<PyTuple>()
-        || (!value.is_instance_of::<PyDict>() && value.downcast::<pyo3::types::PySequence>().is_ok());
+        || (!value.is_instance_of::<PyDict>()
+            && value.downcast::<pyo3::types::PySequence>().is_ok());
     if !is_seq {
         if value.hasattr("__index__")? {
             if let Ok(i) = value.call_method0("__index__") {
@@ -844,7 +848,12 @@ fn new_val(
     if let Some(seq) = seq.filter(|_| depth < 4) {
         let mut out = Vec::new();
         for (k, v) in seq.try_iter()?.enumerate() {
-            out.push(new_val(&v?, doc, &format!("{member_path}[{k}]"), depth + 1)?);
+            out.push(new_val(
+                &v?,
+                doc,
+                &format!("{member_path}[{k}]"),
+                depth + 1,
+            )?);
         }
         return Ok(NewVal::Seq(out));
     }
