@@ -40,4 +40,39 @@ fn main() {
     }
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("class_schemas.bin");
     std::fs::write(out, blob).expect("OUT_DIR");
+    class_names(&schemas);
+}
+
+/// Every class name the schemas know, of every SDK (`schemas/<sdk>/types/*.ron`'s keys and
+/// `schemas/<sdk>/classes/*.ron`'s class names), one a line, sorted: `Document.objects` tells a
+/// class that is not in a file from a name that no SDK has.
+fn class_names(schemas: &Path) {
+    let mut names = std::collections::BTreeSet::new();
+    let Ok(sdks) = std::fs::read_dir(schemas) else {
+        return;
+    };
+    for sdk in sdks.flatten() {
+        for (dir, prefix) in [("types", "    key: \""), ("classes", "    name: \"")] {
+            let dir = sdk.path().join(dir);
+            let Ok(files) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            println!("cargo:rerun-if-changed={}", dir.display());
+            for f in files.flatten() {
+                let Ok(text) = std::fs::read_to_string(f.path()) else {
+                    continue;
+                };
+                for line in text.lines() {
+                    if let Some(rest) = line.strip_prefix(prefix) {
+                        if let Some(name) = rest.strip_suffix("\",") {
+                            names.insert(name.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let text: String = names.into_iter().map(|n| n + "\n").collect();
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("class_names.txt");
+    std::fs::write(out, text).expect("OUT_DIR");
 }

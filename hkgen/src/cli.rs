@@ -188,7 +188,8 @@ enum Command {
         unformatted: bool,
     },
     /// Write the Python type stubs of the SDKs' classes (`<module>.pyi`, one per tagfile and
-    /// packfile SDK) for the Python package; the package ships them in python/hkgen/classes/.
+    /// packfile SDK, and `<module>.py`, which executes it at run time) for the Python package;
+    /// the package ships them in python/hkgen/classes/.
     Stubs {
         /// SDK version, e.g. 2018.1 or 2014.2; every SDK of the root crate when absent.
         #[arg(long)]
@@ -196,7 +197,7 @@ enum Command {
         /// The directory of snapshots (holding enums.ron, and <sdk>/sdk.ron or, for a packfile SDK, <sdk>/classes/).
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
-        /// Where the .pyi files go.
+        /// Where the .pyi and .py files go.
         #[arg(long)]
         out: PathBuf,
     },

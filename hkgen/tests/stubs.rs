@@ -16,7 +16,8 @@ fn committed_stubs_are_generated() {
     let out = std::env::temp_dir().join(format!("hkgen-stubs-{}", std::process::id()));
     let sdks = [hkgen::codegen::SDKS, hkgen::codegen::PACKFILE_SDKS].concat();
     let done = hkgen::codegen::generate_stubs(&root().join("schemas"), &out, &sdks).unwrap();
-    assert_eq!(done.len(), 4 + 5);
+    // A .pyi and its run-time twin (.py) per SDK.
+    assert_eq!(done.len(), 2 * (4 + 5));
     for path in &done {
         let name = path.file_name().unwrap();
         let committed = root().join("python/hkgen/classes").join(name);
@@ -72,6 +73,23 @@ fn stubs_type_members_as_the_package_reads_them() {
     let skeleton = class("hkaSkeleton");
     assert_eq!(skeleton[0], "class hkaSkeleton(hkReferencedObject):");
     assert!(
+        skeleton[1].starts_with("    \"\"\"hkaSkeleton\\n\\nHavok class of SDK 2018.1, derived from hkReferencedObject, version 6, 144 bytes.")
+            && skeleton[1].contains("\\n- parentIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 32"),
+        "{skeleton:#?}"
+    );
+    // A record the Rust model keeps as a primitive has a class of its own.
+    assert!(
+        skeleton.contains(&"    referencePose: list[hkQsTransformf]"),
+        "{skeleton:#?}"
+    );
+    let qs = class("hkQsTransformf");
+    assert_eq!(qs[0], "class hkQsTransformf(Record):");
+    assert!(qs.contains(&"    rotation: tuple[float, ...]"), "{qs:#?}");
+    // Every class comes after its base, so that the module runs.
+    let position = |name: &str| text.find(&format!("\nclass {name}(")).unwrap_or_else(|| panic!("{name}"));
+    assert!(position("hkReferencedObject") < position("hkaSkeleton"));
+    assert!(position("hkbModifier") < position("CustomBoneFixModifier"));
+    assert!(
         skeleton.contains(&"    bones: list[hkaBone]"),
         "{skeleton:#?}"
     );
@@ -105,7 +123,7 @@ fn packfile_stubs_type_members_as_the_package_reads_them() {
         class("hkaSkeleton"),
         [
             "class hkaSkeleton(hkReferencedObject):",
-            "    \"\"\"hkaSkeleton\"\"\"",
+            "    \"\"\"hkaSkeleton\\n\\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 5, signature 0xfec1cedb.\\n\\nOwn members, by hkClass type:\\n- name: StringPtr\\n- parentIndices: Array of Int16\\n- bones: Array of Struct hkaBone\\n- referencePose: Array of QsTransform\\n- referenceFloats: Array of Real\\n- floatSlots: Array of StringPtr\\n- localFrames: Array of Struct hkaSkeletonLocalFrameOnBone\\n- partitions: Array of Struct hkaSkeletonPartition\"\"\"",
             "    name: Optional[str]",
             "    parentIndices: memoryview",
             "    bones: list[hkaBone]",
@@ -116,11 +134,18 @@ fn packfile_stubs_type_members_as_the_package_reads_them() {
             "    partitions: list[hkaSkeletonPartition]",
         ]
     );
+    // The docstring: the Havok name, then what the class description says.
+    let motion_doc = class("hkpMotion")[1].to_owned();
+    assert!(
+        motion_doc.starts_with("    \"\"\"hkpMotion\\n\\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject")
+            && motion_doc.contains("\\n- type: Enum of Uint8 hkpMotion::MotionType"),
+        "{motion_doc}"
+    );
     assert_eq!(
         class("hkpMotion"),
         [
             "class hkpMotion(hkReferencedObject):",
-            "    \"\"\"hkpMotion\"\"\"",
+            motion_doc.as_str(),
             "    type: hkpMotion_MotionType",
             "    deactivationIntegrateCounter: int",
             "    deactivationNumInactiveFrames: list[int]",
@@ -144,11 +169,13 @@ fn packfile_stubs_type_members_as_the_package_reads_them() {
         class("hkpRigidBody"),
         [
             "class hkpRigidBody(hkpEntity):",
-            "    \"\"\"hkpRigidBody\"\"\""
+            "    \"\"\"hkpRigidBody\\n\\nHavok class of SDK 2014.2 (packfiles), derived from hkpEntity, signature 0xcd2e69e5.\"\"\""
         ]
     );
     assert!(class("hkpEntity").contains(&"    breakableBody: Optional[Record]"));
-    assert!(!text.contains("2dAng:"));
+    // (The docstring lists it among the class's members; no line declares it.)
+    assert!(text.contains("\\n- 2dAng: "));
+    assert!(!text.lines().any(|l| l.trim_start().starts_with("2dAng:")));
 }
 
 #[test]

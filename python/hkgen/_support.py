@@ -29,3 +29,19 @@ def enum_value(name, items, value):
         return cls(value)
     except ValueError:
         return value
+
+
+def to_array(value, path):
+    """``Record.array``: a member's value as a numpy array (see its docstring)."""
+    import numpy
+
+    if isinstance(value, memoryview):
+        # A view of the bytes the memoryview holds (the file's, for a tagfile): no copy.
+        return numpy.asarray(value)
+    if isinstance(value, (list, tuple)):
+        a = numpy.asarray(value)
+        if a.dtype.kind == "f" or (a.size == 0 and a.dtype.kind == "f"):
+            return a.astype(numpy.float32)
+        if a.dtype.kind in "iub":
+            return a
+    raise TypeError(f"{path}: a {type(value).__name__} member is not an array of numbers or vectors")

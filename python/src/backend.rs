@@ -298,9 +298,9 @@ fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
         .as_ref()
 }
 
-/// The compendia for a tagfile at `path`: those named, else the ones beside it (as the CLI finds
-/// them).
-/// The compendia last named are kept, read once, for the next file that names the same.
+/// The compendia named (files or folders) for a tagfile at `path` (none: an empty set; a file
+/// opened by path looks beside itself through [`compendia_beside`]). The compendia last named are
+/// kept, read once, for the next file that names the same.
 pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<CompendiumSet, Failure> {
     static LAST: std::sync::Mutex<Option<(Vec<PathBuf>, hkgen::inputs::Compendia)>> =
         std::sync::Mutex::new(None);
@@ -316,9 +316,143 @@ pub fn compendia_for(path: Option<&Path>, named: &[PathBuf]) -> Result<Compendiu
             *last = Some((named.to_vec(), c));
             Ok(set)
         }
-        (Some(p), true) => Ok(hkgen::inputs::Compendia::load_near(p)?.set_for(at)),
-        (None, true) => Ok(CompendiumSet::new()),
+        (_, true) => Ok(CompendiumSet::new()),
     }
+}
+
+/// Every class name the schemas of every SDK know, one a line, sorted (written by `build.rs`).
+pub static CLASS_NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/class_names.txt"));
+
+/// Whether some SDK's schema knows class `name`.
+pub fn is_known_class(name: &str) -> bool {
+    CLASS_NAMES.lines().any(|n| n == name)
+}
+
+/// What [`compendia_beside`] found for a tagfile that names a compendium.
+pub struct Beside {
+    /// The compendia to read the file against (empty when the file names none, or none was
+    /// found).
+    pub set: CompendiumSet,
+    /// The id the file names when no compendium beside it holds it, with the folder searched.
+    pub missing: Option<(String, PathBuf)>,
+}
+
+/// The compendium of the tagfile `bytes` read from `path`, looked for only when the file names
+/// one (a TAG0 file with a `TCRF` section), and only in the file's folder and its subfolders one
+/// level down (a binder's `hkx_compendium/`): files named `*.compendium` first, then any other
+/// file whose first bytes say TCM0. A file that names none costs nothing here (no folder is
+/// read). Each compendium read is kept (by path, length and modification time) for the next
+/// file that names it.
+pub fn compendia_beside(path: &Path, bytes: &[u8]) -> Result<Beside, Failure> {
+    let mut out = Beside {
+        set: CompendiumSet::new(),
+        missing: None,
+    };
+    if hktypes::sniff(bytes) != Some(hktypes::Format::Tag0) {
+        return Ok(out);
+    }
+    let Ok(Some(id)) = hktypes::tagfile::file::compendium_reference(bytes) else {
+        return Ok(out);
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // The candidates: the folder's regular files, then its subfolders' (one level down), at most
+    // `hkgen::inputs::NEAR_ENTRIES` entries in all.
+    let mut files = Vec::new();
+    let mut subdirs = Vec::new();
+    let mut seen = 0usize;
+    let mut list = |d: &Path, subdirs: Option<&mut Vec<PathBuf>>, files: &mut Vec<PathBuf>| {
+        let Ok(entries) = std::fs::read_dir(d) else {
+            return;
+        };
+        let mut subdirs = subdirs;
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > hkgen::inputs::NEAR_ENTRIES {
+                return;
+            }
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                if let Some(s) = subdirs.as_deref_mut() {
+                    s.push(e.path());
+                }
+            } else if kind.is_file() || kind.is_symlink() {
+                files.push(e.path());
+            }
+        }
+    };
+    list(&dir, Some(&mut subdirs), &mut files);
+    subdirs.sort();
+    for s in &subdirs {
+        list(s, None, &mut files);
+    }
+    let named = |p: &PathBuf| {
+        p.extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("compendium"))
+    };
+    let (first, rest): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(named);
+    for p in first.iter().chain(rest.iter()) {
+        if p.as_path() == path {
+            continue;
+        }
+        if let Some(c) = cached_compendium(p)? {
+            if c.ids.contains(&id) {
+                out.set.add_as(id, &c);
+                return Ok(out);
+            }
+        }
+    }
+    out.missing = Some((id.to_string(), dir));
+    Ok(out)
+}
+
+/// The compendium at `p` (`None`: not a regular TCM0 file), read once per length and
+/// modification time.
+fn cached_compendium(
+    p: &Path,
+) -> Result<Option<hktypes::tagfile::compendium::Compendium>, Failure> {
+    use hktypes::tagfile::compendium::Compendium;
+    /// A file's length and modification time.
+    type Key = (u64, Option<std::time::SystemTime>);
+    /// Per file, its key when read and the compendium it held (`None`: not a TCM0 file).
+    type Cache = HashMap<PathBuf, (Key, Option<Compendium>)>;
+    static CACHE: std::sync::Mutex<Option<Cache>> = std::sync::Mutex::new(None);
+    let Ok(meta) = std::fs::metadata(p) else {
+        return Ok(None);
+    };
+    if !meta.is_file() || meta.len() < 16 {
+        return Ok(None);
+    }
+    let key: Key = (meta.len(), meta.modified().ok());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let map = cache.get_or_insert_with(HashMap::new);
+    if let Some((k, c)) = map.get(p) {
+        if *k == key {
+            return Ok(c.clone());
+        }
+    }
+    // The first bytes say whether it is a compendium; only then is the whole file read.
+    let mut head = [0u8; 8];
+    let is_tcm0 = std::fs::File::open(p)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok()
+        && &head[4..8] == b"TCM0";
+    let c = if is_tcm0 {
+        let bytes =
+            std::fs::read(p).map_err(|e| Failure::input(format!("{}: {e}", p.display())))?;
+        let c = Compendium::read(&bytes).map_err(|e| {
+            let mut f = Failure::from(e);
+            f.message = format!("{}: {}", p.display(), f.message);
+            f
+        })?;
+        Some(c)
+    } else {
+        None
+    };
+    map.insert(p.to_path_buf(), (key, c.clone()));
+    Ok(c)
 }
 
 /// `hkgen verify --json`'s report of one file, as JSON text.
@@ -440,6 +574,72 @@ impl Document {
                 .filter(|&i| t.items.items[i as usize].is_object())
                 .collect(),
             Document::Pack(p) => (0..p.doc.objects.len() as u32).collect(),
+        }
+    }
+
+    /// The objects of class `class`, in file order: of that class or one derived from it, or of
+    /// that class alone when `exact`. `None` when the document knows no class of that name (its
+    /// type table, a packfile's class descriptions).
+    pub fn handles_of(&self, class: &str, exact: bool) -> Option<Vec<u32>> {
+        match self {
+            Document::Tag(t) => {
+                // The types of that name (a template's full name, else its bare name).
+                let mut full = String::new();
+                let wanted: Vec<TypeIndex> = (1..t.types.len() as TypeIndex)
+                    .filter(|&i| {
+                        t.types.get(i).is_some_and(|d| {
+                            if class.contains('<') {
+                                t.types.full_name_into(i, &mut full);
+                                full == class
+                            } else {
+                                d.name.as_str() == class && t.types.params_of(d).is_empty()
+                            }
+                        })
+                    })
+                    .collect();
+                if wanted.is_empty() {
+                    return None;
+                }
+                let mut memo: HashMap<TypeIndex, bool> = HashMap::new();
+                let mut is_a = |ty: TypeIndex| {
+                    *memo.entry(ty).or_insert_with(|| {
+                        let def = t.shape(ty).map_or(ty, |s| s.def);
+                        if exact {
+                            wanted.contains(&ty) || wanted.contains(&def)
+                        } else {
+                            t.types.ancestry(def).iter().any(|a| wanted.contains(a))
+                                || wanted.contains(&ty)
+                        }
+                    })
+                };
+                Some(
+                    (1..t.items.items.len() as u32)
+                        .filter(|&i| {
+                            let it = &t.items.items[i as usize];
+                            it.is_object() && is_a(it.ty)
+                        })
+                        .collect(),
+                )
+            }
+            Document::Pack(p) => {
+                let known = p.doc.classes.classes.contains_key(class)
+                    || p.doc.objects.iter().any(|o| o.class == class);
+                if !known {
+                    return None;
+                }
+                Some(
+                    (0..p.doc.objects.len() as u32)
+                        .filter(|&h| {
+                            let c = &p.doc.objects[h as usize].class;
+                            if exact {
+                                c == class
+                            } else {
+                                p.derives(c, class)
+                            }
+                        })
+                        .collect(),
+                )
+            }
         }
     }
 
@@ -575,6 +775,17 @@ impl Document {
         }
     }
 
+    /// Where the elements of variable array member `name` of the record at `loc` lie in a
+    /// tagfile's bytes, when they are numbers or fixed arrays of 4-byte floats (vectors and
+    /// matrices) with no padding: `(format, start, element count, shape of one element)`. `None`
+    /// for a packfile, another member, or an empty array.
+    pub fn number_run(&self, loc: &Loc, name: &str) -> Option<NumberRun> {
+        let (Document::Tag(t), Loc::Tag { ty, item, at }) = (self, loc) else {
+            return None;
+        };
+        t.number_run(*ty, *item, *at, name)
+    }
+
     /// The file's bytes as read (a tagfile's with its assignments).
     pub fn bytes(&self) -> Option<&[u8]> {
         match self {
@@ -622,7 +833,78 @@ fn le(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(b)
 }
 
+/// See [`Document::number_run`].
+pub struct NumberRun {
+    /// Python's `struct` format of one number (`f`, `h`...).
+    pub format: &'static str,
+    /// The first byte in the file.
+    pub start: usize,
+    /// How many elements.
+    pub count: usize,
+    /// The bytes of one element.
+    pub size: usize,
+    /// The shape of one element: `[]` for a number, `[4]` for a vector, `[rows, columns]`.
+    pub shape: Vec<usize>,
+}
+
 impl TagDoc {
+    /// See [`Document::number_run`].
+    fn number_run(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Option<NumberRun> {
+        let members = self.members(ty);
+        let m = members.iter().find(|m| &*m.name == name)?;
+        let shape = self.shape(m.ty)?;
+        let fixed = |d: TypeIndex| {
+            self.types
+                .get(d)
+                .and_then(|d| d.format())
+                .is_some_and(|f| f.is_fixed_array())
+        };
+        if shape.kind != Kind::Array || fixed(shape.def) {
+            return None;
+        }
+        let slot = self.item_bytes(item, at + m.offset, shape.size).ok()?;
+        let run = le(&slot[..slot.len().min(4)]) as u32;
+        let it = self.items.items.get(run as usize).filter(|_| run != 0)?;
+        // The element: a number, or fixed arrays (nested at most twice) ending in 4-byte floats.
+        let mut elem = it.ty;
+        let mut dims = Vec::new();
+        for _ in 0..3 {
+            let s = self.shape(elem)?;
+            if s.kind == Kind::Array && fixed(s.def) {
+                let d = self.types.get(s.def)?;
+                dims.push(d.format()?.fixed_count() as usize);
+                elem = d.subtype?;
+                continue;
+            }
+            let signed = self
+                .types
+                .get(s.def)
+                .and_then(|d| d.format())
+                .is_some_and(|f| f.is_signed());
+            let format = number_format(s.kind, s.size, signed)?;
+            if !dims.is_empty() && format != "f" {
+                return None;
+            }
+            let size = dims.iter().product::<usize>() * s.size as usize;
+            if size != it.elem_size as usize {
+                return None;
+            }
+            let start = *self.offsets.get(run as usize)?;
+            let count = it.count as usize;
+            if start + count * size > self.bytes.len() {
+                return None;
+            }
+            return Some(NumberRun {
+                format,
+                start,
+                count,
+                size,
+                shape: dims,
+            });
+        }
+        None
+    }
+
     fn read(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<TagDoc, Failure> {
         let t = TagFile::read(&bytes, &compendia)?;
         let mut layouts = t.layouts();

@@ -271,18 +271,42 @@ impl Document {
         }
     }
 
-    /// The objects, in file order; of class `class_name` only when given.
-    #[pyo3(signature = (class_name=None))]
-    fn objects(slf: &Bound<'_, Self>, class_name: Option<&str>) -> PyResult<Vec<Record>> {
+    /// The objects, in file order. With `class_name`, those of that class or of a class derived
+    /// from it (of that class alone when `exact`); a name that no class of the file or of any
+    /// SDK has raises `KeyError` naming it and the closest names.
+    #[pyo3(signature = (class_name=None, *, exact=false))]
+    fn objects(
+        slf: &Bound<'_, Self>,
+        class_name: Option<&str>,
+        exact: bool,
+    ) -> PyResult<Vec<Record>> {
         let py = slf.py();
         let doc = slf.clone().unbind();
         let handles: Vec<u32> = {
             let d = slf.borrow();
-            d.inner
-                .handles()
-                .into_iter()
-                .filter(|h| class_name.is_none() || d.inner.class_name(*h).as_deref() == class_name)
-                .collect()
+            match class_name {
+                None => d.inner.handles(),
+                Some(c) => match d.inner.handles_of(c, exact) {
+                    Some(h) => h,
+                    None if backend::is_known_class(c) => Vec::new(),
+                    None => {
+                        let names: Vec<&str> = backend::CLASS_NAMES.lines().collect();
+                        let close: Vec<String> = py
+                            .import("difflib")?
+                            .getattr("get_close_matches")?
+                            .call1((c, names, 3, 0.7))?
+                            .extract()?;
+                        let hint = if close.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; did you mean {}?", close.join(", "))
+                        };
+                        return Err(PyKeyError::new_err(format!(
+                            "no class {c} in this file or any SDK's schema{hint}"
+                        )));
+                    }
+                },
+            }
         };
         let mut out = Vec::with_capacity(handles.len());
         for h in handles {
@@ -309,7 +333,7 @@ impl Document {
     /// Writes the file to `path`.
     fn write(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let bytes = self.inner.to_bytes().map_err(|f| havok_error(py, f))?;
-        std::fs::write(&path, bytes)?;
+        std::fs::write(&path, bytes).map_err(|e| os_error(&path, e))?;
         Ok(())
     }
 
@@ -337,7 +361,8 @@ impl Document {
 }
 
 /// An object or a nested record: members by Havok name, as attributes and as a read-only mapping.
-#[pyclass(module = "hkgen", unsendable)]
+/// Subclassable so that the classes of `hkgen.classes.<sdk>` derive from it at run time.
+#[pyclass(module = "hkgen", unsendable, subclass)]
 struct Record {
     doc: Py<Document>,
     loc: Loc,
@@ -539,13 +564,53 @@ impl Record {
         Ok(out)
     }
 
-    /// Every member as a dict (nested records stay records).
+    /// Every member as plain data that `json.dumps` takes, recursively: nested records as dicts,
+    /// arrays as lists (number arrays too), vectors and matrices as lists of floats (rows as
+    /// lists), enumeration values as their ints, bytes no type describes as a hex string, and a
+    /// pointer as `{"$ref": handle, "$class": class name}` (None when null): objects are not
+    /// copied into the objects that point at them (`doc.object(handle).to_dict()` gives one).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (k, v) in self.items(py)? {
-            d.set_item(k, v)?;
+        let (loc, _) = self.at(py);
+        let loc = loc.into_owned();
+        let d = self.doc.borrow(py);
+        plain_record(py, &d, &loc, &self.path.to_string(), 0)
+    }
+
+    /// Member `name` as a numpy array: numbers of shape (n,), vectors and quaternions of shape
+    /// (n, 4) (float32), matrices (n, rows, columns), one vector (4,). A tagfile's variable array
+    /// is a read-only view of the file's bytes (it keeps the bytes it was made of after an
+    /// assignment); a packfile's, or a fixed array, is a copy. Assign an array back to change the
+    /// member: `rec.name = arr`. `TypeError` for a member that is not numbers or vectors;
+    /// `ImportError` without numpy.
+    fn array<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        // A tagfile's run of numbers or vectors: a view of the file's bytes, shaped.
+        let run = {
+            let d = self.doc.borrow(py);
+            let (loc, _) = self.at_in(&d);
+            d.inner.number_run(&loc, name)
+        };
+        if let Some(run) = run {
+            if let Some(raw) = self.doc.borrow_mut(py).raw(py)? {
+                let end = run.start + run.count * run.size;
+                let slice = pyo3::types::PySlice::new(py, run.start as isize, end as isize, 1);
+                let mut shape = vec![run.count];
+                shape.extend(&run.shape);
+                let view = raw
+                    .bind(py)
+                    .get_item(slice)?
+                    .call_method1("cast", (run.format, shape))?;
+                return py.import("numpy")?.getattr("asarray")?.call1((view,));
+            }
         }
-        Ok(d)
+        let v = self.member(py, name)?.ok_or_else(|| {
+            PyAttributeError::new_err(format!(
+                "{} ({}) has no member {name}",
+                self.path, self.type_name
+            ))
+        })?;
+        py.import("hkgen._support")?
+            .getattr("to_array")?
+            .call1((v, format!("{}.{name}", self.path)))
     }
 
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
@@ -607,6 +672,96 @@ impl Record {
     }
 }
 
+/// The record at `loc` as a dict of plain data (see `Record.to_dict`); `path` names it in errors.
+fn plain_record<'py>(
+    py: Python<'py>,
+    d: &Document,
+    loc: &Loc,
+    path: &str,
+    depth: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let vals = d.inner.get_all(loc).map_err(|f| {
+        havok_error(
+            py,
+            Failure {
+                path: vec![path.to_owned()],
+                ..f
+            },
+        )
+    })?;
+    let out = PyDict::new(py);
+    for (k, v) in vals {
+        out.set_item(&*k, plain(py, d, v, path, depth + 1)?)?;
+    }
+    Ok(out)
+}
+
+/// `v` as plain data (see `Record.to_dict`).
+fn plain(py: Python<'_>, d: &Document, v: Val, path: &str, depth: usize) -> PyResult<PyObject> {
+    if depth > 128 {
+        return Err(PyValueError::new_err(format!(
+            "{path}: records nested more than 128 deep"
+        )));
+    }
+    Ok(match v {
+        Val::None => py.None(),
+        Val::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Val::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        Val::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
+        Val::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+        Val::Str(s) => PyString::new(py, &s).into_any().unbind(),
+        Val::Bytes(b) => {
+            let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+            PyString::new(py, &hex).into_any().unbind()
+        }
+        Val::Enum { value, .. } => value.into_pyobject(py)?.into_any().unbind(),
+        Val::Floats(f, 0) => PyList::new(py, f)?.into_any().unbind(),
+        Val::Floats(f, width) => {
+            let rows: Vec<Bound<'_, PyList>> = f
+                .chunks(width)
+                .map(|r| PyList::new(py, r))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, rows)?.into_any().unbind()
+        }
+        Val::Object(h) => {
+            let r = PyDict::new(py);
+            r.set_item("$ref", h)?;
+            r.set_item("$class", d.inner.class_name(h))?;
+            r.into_any().unbind()
+        }
+        Val::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for v in items {
+                out.push(plain(py, d, v, path, depth + 1)?);
+            }
+            PyList::new(py, out)?.into_any().unbind()
+        }
+        Val::FileNumbers { format, start, len } => {
+            let bytes = d.inner.bytes().and_then(|b| b.get(start..start + len));
+            match bytes {
+                Some(b) => numbers_list(py, format, b)?,
+                None => PyList::empty(py).into_any().unbind(),
+            }
+        }
+        Val::Numbers { format, bytes } => numbers_list(py, format, &bytes)?,
+        Val::Record(loc, _) => plain_record(py, d, &loc, path, depth + 1)?
+            .into_any()
+            .unbind(),
+    })
+}
+
+/// Little-endian elements of `struct` format `format` as a list of Python numbers.
+fn numbers_list(py: Python<'_>, format: &str, b: &[u8]) -> PyResult<PyObject> {
+    let view = py
+        .import("builtins")?
+        .getattr("memoryview")?
+        .call1((PyBytes::new(py, b),))?;
+    Ok(view
+        .call_method1("cast", (format,))?
+        .call_method0("tolist")?
+        .unbind())
+}
+
 /// A Python value to assign, checked for what it can be: `None`, a bool, an int (an `IntEnum`
 /// member included), a float, a str, an object of document `doc`, or a list, tuple or memoryview
 /// of such values (nested up to 4 deep: a vector array's elements).
@@ -651,28 +806,66 @@ fn new_val(
             ))),
         };
     }
-    let seq = if value.is_instance_of::<PyMemoryView>() {
-        Some(value.call_method0("tolist")?)
-    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+    // numpy's scalars (float32, int16, bool_...) are no Python int or float.
+    let ty_name = value.get_type().name()?.to_string();
+    if ty_name == "bool" || ty_name == "bool_" {
+        return Ok(NewVal::Bool(value.is_truthy()?));
+    }
+    let is_seq = value.is_instance_of::<PyList>()
+        || value.is_instance_of::<PyTuple>()
+        || (!value.is_instance_of::<PyDict>()
+            && value.downcast::<pyo3::types::PySequence>().is_ok());
+    if !is_seq {
+        if value.hasattr("__index__")? {
+            if let Ok(i) = value.call_method0("__index__") {
+                return new_val(&i, doc, member_path, depth);
+            }
+        }
+        if value.hasattr("__float__")? && !value.hasattr("__len__")? {
+            if let Ok(f) = value.call_method0("__float__") {
+                return new_val(&f, doc, member_path, depth);
+            }
+        }
+    }
+    // A buffer (a numpy array, array.array, a memoryview, bytes): its elements as the buffer's
+    // format gives them, nested by its shape; a 0-d buffer is one value.
+    let buffer = if value.is_instance_of::<PyMemoryView>() {
         Some(value.clone())
-    } else {
+    } else if is_seq && (value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
         None
+    } else {
+        PyMemoryView::from(value).ok().map(Bound::into_any)
     };
+    if let Some(view) = buffer {
+        let list = view.call_method0("tolist").map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{member_path}: a {ty_name} buffer whose elements Python cannot read ({e})"
+            ))
+        })?;
+        return new_val(&list, doc, member_path, depth);
+    }
+    let seq = if is_seq { Some(value.clone()) } else { None };
     if let Some(seq) = seq.filter(|_| depth < 4) {
         let mut out = Vec::new();
         for (k, v) in seq.try_iter()?.enumerate() {
-            out.push(new_val(&v?, doc, &format!("{member_path}[{k}]"), depth + 1)?);
+            out.push(new_val(
+                &v?,
+                doc,
+                &format!("{member_path}[{k}]"),
+                depth + 1,
+            )?);
         }
         return Ok(NewVal::Seq(out));
     }
-    let ty = value.get_type().name()?.to_string();
     Err(PyTypeError::new_err(format!(
-        "{member_path}: a {ty} is not assignable (numbers, booleans, enums, str, None, objects of this document and sequences of them are)"
+        "{member_path}: a {ty_name} is not assignable (numbers, booleans, enums, str, None, objects of this document, and sequences, numpy arrays and other buffers of them are)"
     )))
 }
 
 /// Opens a Havok file: a path (str or os.PathLike) or its bytes. `compendium`: TCM0 files or
-/// folders for a tagfile that names one; by default the ones beside the file.
+/// folders for a tagfile that names one; by default, and only when the file names one, it is
+/// looked for in the file's folder and its subfolders one level down (see
+/// [`backend::compendia_beside`]).
 #[pyfunction]
 #[pyo3(signature = (path_or_bytes, compendium=None))]
 fn open(
@@ -691,21 +884,49 @@ fn open(
         (b.to_vec(), None)
     } else {
         let p: PathBuf = path_or_bytes.extract()?;
-        (std::fs::read(&p)?, Some(p))
+        let bytes = std::fs::read(&p).map_err(|e| os_error(&p, e))?;
+        (bytes, Some(p))
     };
-    let compendia =
-        backend::compendia_for(path.as_deref(), &named).map_err(|f| havok_error(py, f))?;
+    let in_file = |f: Failure| {
+        let err = match &path {
+            Some(p) => havok_error(
+                py,
+                Failure {
+                    message: format!("{}: {}", p.display(), f.message),
+                    ..f
+                },
+            ),
+            None => havok_error(py, f),
+        };
+        if let Some(p) = &path {
+            let _ = err.value(py).setattr("filename", p.display().to_string());
+        }
+        err
+    };
+    let mut missing = None;
+    let compendia = match (&path, named.is_empty()) {
+        (Some(p), true) => {
+            let beside = backend::compendia_beside(p, &bytes).map_err(&in_file)?;
+            missing = beside.missing;
+            beside.set
+        }
+        _ => backend::compendia_for(path.as_deref(), &named).map_err(&in_file)?,
+    };
     let inner = py
         .allow_threads(|| backend::Document::open(bytes, compendia))
         .map_err(|f| {
-            let f = match &path {
-                Some(p) => Failure {
-                    message: format!("{}: {}", p.display(), f.message),
+            let f = match &missing {
+                Some((id, dir)) => Failure {
+                    message: format!(
+                        "{} (the file names compendium {id}, and no TCM0 file in {} or its subfolders holds it: pass compendium=)",
+                        f.message,
+                        dir.display()
+                    ),
                     ..f
                 },
                 None => f,
             };
-            havok_error(py, f)
+            in_file(f)
         })?;
     Ok(Document {
         inner,
@@ -717,7 +938,25 @@ fn open(
     })
 }
 
-/// The report of `hkgen verify --json` for one file, as a dict.
+/// The `OSError` of a file that could not be read, with its errno and file name set (Python makes
+/// it the subclass the errno says: `FileNotFoundError`, `PermissionError`, `IsADirectoryError`).
+fn os_error(path: &std::path::Path, e: std::io::Error) -> PyErr {
+    let name = path.display().to_string();
+    match e.raw_os_error() {
+        Some(code) => {
+            // The message without Rust's " (os error N)" suffix, as Python words it.
+            let text = e.to_string();
+            let text = match text.rfind(" (os error") {
+                Some(i) => text[..i].to_owned(),
+                None => text,
+            };
+            pyo3::exceptions::PyOSError::new_err((code, text, name))
+        }
+        None => pyo3::exceptions::PyOSError::new_err(format!("{name}: {e}")),
+    }
+}
+
+/// The report of `hkgen verify --json` for one file, as a dict. `compendium`: as for [`open`].
 #[pyfunction]
 #[pyo3(signature = (path, compendium=None))]
 fn verify<'py>(
@@ -725,9 +964,15 @@ fn verify<'py>(
     path: PathBuf,
     compendium: Option<Vec<PathBuf>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let bytes = std::fs::read(&path)?;
-    let compendia = backend::compendia_for(Some(&path), &compendium.unwrap_or_default())
-        .map_err(|f| havok_error(py, f))?;
+    let bytes = std::fs::read(&path).map_err(|e| os_error(&path, e))?;
+    // As `open` looks for them: only when the file names one, in its folder (and one level down).
+    let named = compendium.unwrap_or_default();
+    let compendia = if named.is_empty() {
+        backend::compendia_beside(&path, &bytes).map(|b| b.set)
+    } else {
+        backend::compendia_for(Some(&path), &named)
+    }
+    .map_err(|f| havok_error(py, f))?;
     let json = py
         .allow_threads(|| backend::verify(&path, &bytes, &compendia))
         .map_err(|f| havok_error(py, f))?;

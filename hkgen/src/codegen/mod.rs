@@ -327,8 +327,9 @@ pub fn generate_packfile_sdks(config: &Config, schemas: &Path, out: &Path, sdks:
 
 /// Writes `OUT/<module>.pyi`, the Python type stubs of [`stubs`], for every SDK of `sdks`: a
 /// tagfile SDK's from the snapshot `schemas/<sdk>/` and the overlay `schemas/enums.ron`, a packfile
-/// SDK's from its class schema `schemas/<sdk>/classes/`. Files whose contents do not change are
-/// left alone.
+/// SDK's from its class schema `schemas/<sdk>/classes/`, and beside each its run-time twin
+/// `OUT/<module>.py` ([`stubs::runtime_module`]). Files whose contents do not change are left
+/// alone. Returns the paths, the `.pyi` then the `.py` of each SDK.
 pub fn generate_stubs(schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<PathBuf>, Error> {
     let overlay = overlay::Overlay::read(&schemas.join(OVERLAY))?;
     fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
@@ -343,6 +344,13 @@ pub fn generate_stubs(schemas: &Path, out: &Path, sdks: &[&str]) -> Result<Vec<P
         let path = out.join(format!("{}.pyi", module_name(sdk)));
         if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
             fs::write(&path, text).map_err(|e| Error::io(&path, e))?;
+        }
+        done.push(path);
+        // Its run-time twin, which executes the stubs (`from hkgen.classes import <module>`).
+        let runtime = stubs::runtime_module(&module_name(sdk));
+        let path = out.join(format!("{}.py", module_name(sdk)));
+        if fs::read_to_string(&path).ok().as_deref() != Some(runtime.as_str()) {
+            fs::write(&path, runtime).map_err(|e| Error::io(&path, e))?;
         }
         done.push(path);
     }

@@ -22,6 +22,14 @@
 //! arrays of plain numbers, `list[T]` for other arrays and for C arrays (`T[N]` members), and `Any`
 //! for what the package has no value of (inplace and homogeneous arrays).
 //!
+//! Each class's docstring gives its Havok name on the first line (the schemas hold no prose to
+//! quote), then what it derives from, its version and size, and each own member's Havok type
+//! and offset (a packfile class: its hkClass member types and signature). A record type that the
+//! Rust model keeps as a primitive (`hkQsTransformf`, `hkTransformf`) but the package reads as a
+//! record gets a class too, so that members holding one are not typed a bare `Record`. Classes
+//! come after their bases, so that a module also runs: [`runtime_module`] is the `<sdk>.py` beside
+//! each `.pyi`, which executes it (`from hkgen.classes import hk2018_1` in a program).
+//!
 //! The text is written through [`PyWriter`], which holds the indentation and quotes docstrings;
 //! nothing else in this module builds Python text.
 
@@ -113,6 +121,7 @@ pub fn render(schema: &Schema, overlay: &Overlay) -> Result<String, Error> {
         model: &model,
         overlay,
         sdk: &schema.sdk,
+        records: Default::default(),
     };
     let enums = model.enums.iter().filter(|e| stubs.items(e).is_some()).count();
     let mut w = PyWriter::default();
@@ -133,7 +142,16 @@ pub fn render(schema: &Schema, overlay: &Overlay) -> Result<String, Error> {
             }
         });
     }
-    for t in &model.structs {
+    // Each class after its base, so that the module also runs (`hkgen.classes.<sdk>` executes it).
+    let base_key = |t: &&Type| {
+        t.parent
+            .as_deref()
+            .and_then(|p| model.effective(p))
+            .filter(|p| model.is_struct(&p.key))
+            .map(|p| p.key.as_str())
+    };
+    let structs = bases_first(&model.structs, |t| t.key.as_str(), base_key);
+    for t in structs {
         let Some(name) = model.names.get(&t.key) else {
             continue;
         };
@@ -152,8 +170,41 @@ pub fn render(schema: &Schema, overlay: &Overlay) -> Result<String, Error> {
             .filter(|f| is_py_name(&f.name))
             .map(|f| Ok(format!("{}: {}", f.name, stubs.member(t, &f.name, &f.ty)?)))
             .collect::<Result<_, Error>>()?;
+        let doc = class_doc(t, &schema.sdk, fields.len());
         w.indented(|w| {
-            w.docstring(&t.key);
+            w.docstring(&doc);
+            for l in &lines {
+                w.line(l);
+            }
+        });
+    }
+    // The records the Rust model keeps as primitives (`hkQsTransform`, `hkTransform`...) but the
+    // package reads as records: a class each, with their members, so that no member is typed a
+    // bare `Record` where the schema says more. Their own members may name more such records.
+    let mut done = std::collections::BTreeSet::new();
+    loop {
+        let next = stubs
+            .records
+            .borrow()
+            .iter()
+            .find(|k| !done.contains(*k))
+            .cloned();
+        let Some(key) = next else { break };
+        done.insert(key.clone());
+        let Some(t) = model.effective(&key) else {
+            continue;
+        };
+        let fields = t.fields.as_deref().unwrap_or_default();
+        let lines: Vec<String> = fields
+            .iter()
+            .filter(|f| is_py_name(&f.name))
+            .map(|f| Ok(format!("{}: {}", f.name, stubs.member(t, &f.name, &f.ty)?)))
+            .collect::<Result<_, Error>>()?;
+        w.line("");
+        w.line(&format!("class {}(Record):", record_name(&key)));
+        let doc = class_doc(t, &schema.sdk, fields.len());
+        w.indented(|w| {
+            w.docstring(&doc);
             for l in &lines {
                 w.line(l);
             }
@@ -162,10 +213,71 @@ pub fn render(schema: &Schema, overlay: &Overlay) -> Result<String, Error> {
     Ok(w.finish())
 }
 
+/// `items` reordered so that each comes after the item its `base` names (when that is among
+/// them), otherwise in their order.
+fn bases_first<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> &'a str,
+    base: impl Fn(&'a T) -> Option<&'a str>,
+) -> Vec<&'a T> {
+    let by_key: std::collections::HashMap<&str, usize> =
+        items.iter().enumerate().map(|(i, t)| (key(t), i)).collect();
+    let mut done = vec![false; items.len()];
+    let mut out = Vec::with_capacity(items.len());
+    for start in 0..items.len() {
+        // The chain of not yet written bases, written root first.
+        let mut chain = Vec::new();
+        let mut cur = Some(start);
+        while let Some(i) = cur.filter(|&i| !done[i] && !chain.contains(&i)) {
+            chain.push(i);
+            cur = base(&items[i]).and_then(|b| by_key.get(b).copied());
+        }
+        for &i in chain.iter().rev() {
+            done[i] = true;
+            out.push(&items[i]);
+        }
+    }
+    out
+}
+
+/// The Python class name of a record type the Rust model has no struct for (`hkQsTransformf`).
+fn record_name(key: &str) -> String {
+    key.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// The docstring of a tagfile class: its Havok name, what it derives from, its version and size,
+/// and each member's Havok type and offset (the schema holds no prose to quote).
+fn class_doc(t: &Type, sdk: &str, members: usize) -> String {
+    // The first line is the Havok name alone (what editors show as the summary, and what tools
+    // map the Python name back by).
+    let mut doc = format!("{}\n\nHavok class of SDK {sdk}", t.full_name());
+    if let Some(p) = &t.parent {
+        doc.push_str(&format!(", derived from {p}"));
+    }
+    if let Some(v) = t.version {
+        doc.push_str(&format!(", version {v}"));
+    }
+    if let Some(size) = t.size {
+        doc.push_str(&format!(", {size} bytes"));
+    }
+    doc.push('.');
+    if members > 0 {
+        doc.push_str("\n\nOwn members, by Havok type and byte offset:");
+        for f in t.fields.as_deref().unwrap_or_default() {
+            doc.push_str(&format!("\n- {}: {} at {}", f.name, f.ty, f.offset));
+        }
+    }
+    doc
+}
+
 struct Stubs<'m, 's> {
     model: &'m Model<'s>,
     overlay: &'m Overlay,
     sdk: &'m str,
+    /// The record types without a struct that members name (see [`render`]), by effective key.
+    records: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl Stubs<'_, '_> {
@@ -221,6 +333,13 @@ impl Stubs<'_, '_> {
                 .get(&t.key)
                 .cloned()
                 .unwrap_or_else(|| "Record".into()));
+        }
+        if t.fields.as_ref().is_some_and(|f| !f.is_empty())
+            && t.format.is_some_and(|f| Format(f.0).kind() == Kind::Record)
+        {
+            // A record the model keeps as a primitive: a class of its own (see [`render`]).
+            self.records.borrow_mut().insert(t.key.clone());
+            return Ok(record_name(&t.key));
         }
         let Some(format) = t.format.map(|f| Format(f.0)) else {
             return Ok("Any".into());
@@ -335,7 +454,18 @@ pub fn render_packfile(schema: &ClassSchema) -> Result<String, Error> {
             }
         });
     }
-    for class in model.classes.keys() {
+    let keys: Vec<&str> = model.classes.keys().copied().collect();
+    let ordered = bases_first(
+        &keys,
+        |k| *k,
+        |k| {
+            schema
+                .classes
+                .get(*k)
+                .and_then(|c| c.parent.as_deref())
+        },
+    );
+    for class in ordered {
         let (Some(c), Some(name)) = (schema.classes.get(*class), model.names.get(*class)) else {
             continue;
         };
@@ -346,14 +476,61 @@ pub fn render_packfile(schema: &ClassSchema) -> Result<String, Error> {
             .map_or("Record", String::as_str);
         w.line("");
         w.line(&format!("class {name}({base}):"));
+        let doc = pack_class_doc(c, &schema.sdk);
         w.indented(|w| {
-            w.docstring(class);
+            w.docstring(&doc);
             for m in c.members.iter().filter(|m| is_py_name(&m.name)) {
                 w.line(&format!("{}: {}", m.name, stubs.member(m)));
             }
         });
     }
     Ok(w.finish())
+}
+
+/// The docstring of a packfile class: its hkClass name, parent, version and signature, and each
+/// own member's hkClass type (the class descriptions hold no prose to quote).
+fn pack_class_doc(c: &crate::schema::model::ClassRecord, sdk: &str) -> String {
+    let mut doc = format!("{}\n\nHavok class of SDK {sdk} (packfiles)", c.name);
+    if let Some(p) = &c.parent {
+        doc.push_str(&format!(", derived from {p}"));
+    }
+    if c.version > 0 {
+        doc.push_str(&format!(", version {}", c.version));
+    }
+    if let Some(sig) = &c.signature {
+        doc.push_str(&format!(", signature 0x{:08x}", sig.0));
+    }
+    doc.push('.');
+    if !c.members.is_empty() {
+        doc.push_str("\n\nOwn members, by hkClass type:");
+        for m in &c.members {
+            let mut ty = format!("{:?}", m.ty);
+            if m.subtype != MemberType::Void {
+                ty.push_str(&format!(" of {:?}", m.subtype));
+            }
+            if let Some(class) = m.class.as_deref().or(m.enumeration.as_deref()) {
+                ty.push_str(&format!(" {class}"));
+            }
+            if m.c_array_size > 0 {
+                ty.push_str(&format!("[{}]", m.c_array_size));
+            }
+            doc.push_str(&format!("\n- {}: {ty}", m.name));
+        }
+    }
+    doc
+}
+
+/// The run-time module of stub module `module` (`hk2018_1`): it executes `<module>.pyi` (see the
+/// package's `hkgen/classes/_runtime.py`), so that `from hkgen.classes import hk2018_1` works in
+/// a program.
+pub fn runtime_module(module: &str) -> String {
+    format!(
+        "# @generated by hkgen::codegen::stubs: the run-time twin of {module}.pyi (see _runtime.py); do not edit.\n\
+         from hkgen.classes._runtime import load as _load\n\
+         \n\
+         _load(__name__, globals())\n\
+         del _load\n"
+    )
 }
 
 /// An enum of a packfile stub module: its key, its Python name, its items.

@@ -1071,8 +1071,33 @@ class hkxVertexFloatDataChannel_VertexFloatDimensions(enum.IntEnum):
     DISTANCE = 1
     ANGLE = 2
 
+class hkBaseObject(Record):
+    """hkBaseObject\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe0708a00."""
+
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 2010.2 (packfiles), derived from hkBaseObject, signature 0x3b1c1113.\n\nOwn members, by hkClass type:\n- memSizeAndFlags: Uint16\n- referenceCount: Int16"""
+    memSizeAndFlags: int
+    referenceCount: int
+
+class hkbBindable(hkReferencedObject):
+    """hkbBindable\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x2c1432d7.\n\nOwn members, by hkClass type:\n- variableBindingSet: Pointer of Struct hkbVariableBindingSet\n- cachedBindables: Array\n- areBindablesCached: Bool"""
+    variableBindingSet: Optional[hkbVariableBindingSet]
+    cachedBindables: list[None]
+    areBindablesCached: bool
+
+class hkbNode(hkbBindable):
+    """hkbNode\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, version 1, signature 0x6d26f61d.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- name: StringPtr\n- id: Int16\n- cloneState: Enum of Int8\n- padNode: Bool[1]"""
+    userData: int
+    name: Optional[str]
+    id: int
+    cloneState: int
+    padNode: list[bool]
+
+class hkbGenerator(hkbNode):
+    """hkbGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbNode, signature 0x0d68aefc."""
+
 class BGSGamebryoSequenceGenerator(hkbGenerator):
-    """BGSGamebryoSequenceGenerator"""
+    """BGSGamebryoSequenceGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 2, signature 0xc8df2d77.\n\nOwn members, by hkClass type:\n- pSequence: CString\n- eBlendModeFunction: Enum of Int8 BGSGamebryoSequenceGenerator::BlendModeFunction\n- fPercent: Real\n- events: Array\n- fTime: Real\n- bDelayedActivate: Bool\n- bLooping: Bool"""
     pSequence: Optional[str]
     eBlendModeFunction: BGSGamebryoSequenceGenerator_BlendModeFunction
     fPercent: float
@@ -1082,17 +1107,22 @@ class BGSGamebryoSequenceGenerator(hkbGenerator):
     bLooping: bool
 
 class BSBoneSwitchGenerator(hkbGenerator):
-    """BSBoneSwitchGenerator"""
+    """BSBoneSwitchGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0xf33d3eea.\n\nOwn members, by hkClass type:\n- pDefaultGenerator: Pointer of Struct hkbGenerator\n- ChildrenA: Array of Pointer BSBoneSwitchGeneratorBoneData"""
     pDefaultGenerator: Optional[hkbGenerator]
     ChildrenA: list[Optional[BSBoneSwitchGeneratorBoneData]]
 
 class BSBoneSwitchGeneratorBoneData(hkbBindable):
-    """BSBoneSwitchGeneratorBoneData"""
+    """BSBoneSwitchGeneratorBoneData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, version 1, signature 0xc1215be6.\n\nOwn members, by hkClass type:\n- pGenerator: Pointer of Struct hkbGenerator\n- spBoneWeight: Pointer of Struct hkbBoneWeightArray"""
     pGenerator: Optional[hkbGenerator]
     spBoneWeight: Optional[hkbBoneWeightArray]
 
+class hkbModifier(hkbNode):
+    """hkbModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbNode, signature 0x96ec5ced.\n\nOwn members, by hkClass type:\n- enable: Bool\n- padModifier: Bool[3]"""
+    enable: bool
+    padModifier: list[bool]
+
 class BSComputeAddBoneAnimModifier(hkbModifier):
-    """BSComputeAddBoneAnimModifier"""
+    """BSComputeAddBoneAnimModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xa67f8c46.\n\nOwn members, by hkClass type:\n- boneIndex: Int16\n- translationLSOut: Vector4\n- rotationLSOut: Quaternion\n- scaleLSOut: Vector4\n- pSkeletonMemory: Pointer"""
     boneIndex: int
     translationLSOut: tuple[float, ...]
     rotationLSOut: tuple[float, ...]
@@ -1100,7 +1130,7 @@ class BSComputeAddBoneAnimModifier(hkbModifier):
     pSkeletonMemory: Optional[Record]
 
 class BSCyclicBlendTransitionGenerator(hkbGenerator):
-    """BSCyclicBlendTransitionGenerator"""
+    """BSCyclicBlendTransitionGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0x5119eb06.\n\nOwn members, by hkClass type:\n- pBlenderGenerator: Pointer of Struct hkbGenerator\n- EventToFreezeBlendValue: Struct hkbEventProperty\n- EventToCrossBlend: Struct hkbEventProperty\n- fBlendParameter: Real\n- fTransitionDuration: Real\n- eBlendCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve\n- pTransitionBlenderGenerator: Pointer\n- pTransitionEffect: Pointer\n- currentMode: Enum of Int8"""
     pBlenderGenerator: Optional[hkbGenerator]
     EventToFreezeBlendValue: hkbEventProperty
     EventToCrossBlend: hkbEventProperty
@@ -1112,7 +1142,7 @@ class BSCyclicBlendTransitionGenerator(hkbGenerator):
     currentMode: int
 
 class BSDecomposeVectorModifier(hkbModifier):
-    """BSDecomposeVectorModifier"""
+    """BSDecomposeVectorModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x31f6b8b6.\n\nOwn members, by hkClass type:\n- vector: Vector4\n- x: Real\n- y: Real\n- z: Real\n- w: Real"""
     vector: tuple[float, ...]
     x: float
     y: float
@@ -1120,7 +1150,7 @@ class BSDecomposeVectorModifier(hkbModifier):
     w: float
 
 class BSDirectAtModifier(hkbModifier):
-    """BSDirectAtModifier"""
+    """BSDirectAtModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x19a005c0.\n\nOwn members, by hkClass type:\n- directAtTarget: Bool\n- sourceBoneIndex: Int16\n- startBoneIndex: Int16\n- endBoneIndex: Int16\n- limitHeadingDegrees: Real\n- limitPitchDegrees: Real\n- offsetHeadingDegrees: Real\n- offsetPitchDegrees: Real\n- onGain: Real\n- offGain: Real\n- targetLocation: Vector4\n- userInfo: Uint32\n- directAtCamera: Bool\n- directAtCameraX: Real\n- directAtCameraY: Real\n- directAtCameraZ: Real\n- active: Bool\n- currentHeadingOffset: Real\n- currentPitchOffset: Real\n- timeStep: Real\n- pSkeletonMemory: Pointer\n- hasTarget: Bool\n- directAtTargetLocation: Vector4\n- boneChainIndices: Array"""
     directAtTarget: bool
     sourceBoneIndex: int
     startBoneIndex: int
@@ -1147,14 +1177,14 @@ class BSDirectAtModifier(hkbModifier):
     boneChainIndices: list[None]
 
 class BSDistTriggerModifier(hkbModifier):
-    """BSDistTriggerModifier"""
+    """BSDistTriggerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xb34d2bbd.\n\nOwn members, by hkClass type:\n- targetPosition: Vector4\n- distance: Real\n- distanceTrigger: Real\n- triggerEvent: Struct hkbEventProperty"""
     targetPosition: tuple[float, ...]
     distance: float
     distanceTrigger: float
     triggerEvent: hkbEventProperty
 
 class BSEventEveryNEventsModifier(hkbModifier):
-    """BSEventEveryNEventsModifier"""
+    """BSEventEveryNEventsModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x6030970c.\n\nOwn members, by hkClass type:\n- eventToCheckFor: Struct hkbEventProperty\n- eventToSend: Struct hkbEventProperty\n- numberOfEventsBeforeSend: Int8\n- minimumNumberOfEventsBeforeSend: Int8\n- randomizeNumberOfEvents: Bool\n- numberOfEventsSeen: Int32\n- calculatedNumberOfEventsBeforeSend: Int8"""
     eventToCheckFor: hkbEventProperty
     eventToSend: hkbEventProperty
     numberOfEventsBeforeSend: int
@@ -1164,11 +1194,11 @@ class BSEventEveryNEventsModifier(hkbModifier):
     calculatedNumberOfEventsBeforeSend: int
 
 class BSEventOnDeactivateModifier(hkbModifier):
-    """BSEventOnDeactivateModifier"""
+    """BSEventOnDeactivateModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x1062d993.\n\nOwn members, by hkClass type:\n- event: Struct hkbEventProperty"""
     event: hkbEventProperty
 
 class BSEventOnFalseToTrueModifier(hkbModifier):
-    """BSEventOnFalseToTrueModifier"""
+    """BSEventOnFalseToTrueModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x81d0777a.\n\nOwn members, by hkClass type:\n- bEnableEvent1: Bool\n- bVariableToTest1: Bool\n- EventToSend1: Struct hkbEventProperty\n- bEnableEvent2: Bool\n- bVariableToTest2: Bool\n- EventToSend2: Struct hkbEventProperty\n- bEnableEvent3: Bool\n- bVariableToTest3: Bool\n- EventToSend3: Struct hkbEventProperty\n- bSlot1ActivatedLastFrame: Bool\n- bSlot2ActivatedLastFrame: Bool\n- bSlot3ActivatedLastFrame: Bool"""
     bEnableEvent1: bool
     bVariableToTest1: bool
     EventToSend1: hkbEventProperty
@@ -1183,27 +1213,30 @@ class BSEventOnFalseToTrueModifier(hkbModifier):
     bSlot3ActivatedLastFrame: bool
 
 class BSGetTimeStepModifier(hkbModifier):
-    """BSGetTimeStepModifier"""
+    """BSGetTimeStepModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xbda33bfe.\n\nOwn members, by hkClass type:\n- timeStep: Real"""
     timeStep: float
 
 class BSIStateManagerModifier(hkbModifier):
-    """BSIStateManagerModifier"""
+    """BSIStateManagerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x6cb24f2e.\n\nOwn members, by hkClass type:\n- iStateVar: Int32\n- stateData: Array of Struct BSIStateManagerModifierBSiStateData\n- myStateListener: Struct BSIStateManagerModifierBSIStateManagerStateListener"""
     iStateVar: int
     stateData: list[BSIStateManagerModifierBSiStateData]
     myStateListener: BSIStateManagerModifierBSIStateManagerStateListener
 
+class hkbStateListener(hkReferencedObject):
+    """hkbStateListener\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class BSIStateManagerModifierBSIStateManagerStateListener(hkbStateListener):
-    """BSIStateManagerModifierBSIStateManagerStateListener"""
+    """BSIStateManagerModifierBSIStateManagerStateListener\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbStateListener, signature 0x99463586.\n\nOwn members, by hkClass type:\n- pStateManager: Pointer"""
     pStateManager: Optional[Record]
 
 class BSIStateManagerModifierBSiStateData(Record):
-    """BSIStateManagerModifierBSiStateData"""
+    """BSIStateManagerModifierBSiStateData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x6b8a15fc.\n\nOwn members, by hkClass type:\n- pStateMachine: Pointer of Struct hkbGenerator\n- StateID: Int32\n- iStateToSetAs: Int32"""
     pStateMachine: Optional[hkbGenerator]
     StateID: int
     iStateToSetAs: int
 
 class BSInterpValueModifier(hkbModifier):
-    """BSInterpValueModifier"""
+    """BSInterpValueModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x29adc802.\n\nOwn members, by hkClass type:\n- source: Real\n- target: Real\n- result: Real\n- gain: Real\n- timeStep: Real"""
     source: float
     target: float
     result: float
@@ -1211,7 +1244,7 @@ class BSInterpValueModifier(hkbModifier):
     timeStep: float
 
 class BSIsActiveModifier(hkbModifier):
-    """BSIsActiveModifier"""
+    """BSIsActiveModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xb0fde45a.\n\nOwn members, by hkClass type:\n- bIsActive0: Bool\n- bInvertActive0: Bool\n- bIsActive1: Bool\n- bInvertActive1: Bool\n- bIsActive2: Bool\n- bInvertActive2: Bool\n- bIsActive3: Bool\n- bInvertActive3: Bool\n- bIsActive4: Bool\n- bInvertActive4: Bool"""
     bIsActive0: bool
     bInvertActive0: bool
     bIsActive1: bool
@@ -1224,7 +1257,7 @@ class BSIsActiveModifier(hkbModifier):
     bInvertActive4: bool
 
 class BSLimbIKModifier(hkbModifier):
-    """BSLimbIKModifier"""
+    """BSLimbIKModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x8ea971e5.\n\nOwn members, by hkClass type:\n- limitAngleDegrees: Real\n- currentAngle: Real\n- startBoneIndex: Int16\n- endBoneIndex: Int16\n- gain: Real\n- boneRadius: Real\n- castOffset: Real\n- timeStep: Real\n- pSkeletonMemory: Pointer"""
     limitAngleDegrees: float
     currentAngle: float
     startBoneIndex: int
@@ -1236,7 +1269,7 @@ class BSLimbIKModifier(hkbModifier):
     pSkeletonMemory: Optional[Record]
 
 class BSLookAtModifier(hkbModifier):
-    """BSLookAtModifier"""
+    """BSLookAtModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 4, signature 0xd756fc25.\n\nOwn members, by hkClass type:\n- lookAtTarget: Bool\n- bones: Array of Struct BSLookAtModifierBoneData\n- eyeBones: Array of Struct BSLookAtModifierBoneData\n- limitAngleDegrees: Real\n- limitAngleThresholdDegrees: Real\n- continueLookOutsideOfLimit: Bool\n- onGain: Real\n- offGain: Real\n- useBoneGains: Bool\n- targetLocation: Vector4\n- targetOutsideLimits: Bool\n- targetOutOfLimitEvent: Struct hkbEventProperty\n- lookAtCamera: Bool\n- lookAtCameraX: Real\n- lookAtCameraY: Real\n- lookAtCameraZ: Real\n- timeStep: Real\n- ballBonesValid: Bool\n- pSkeletonMemory: Pointer"""
     lookAtTarget: bool
     bones: list[BSLookAtModifierBoneData]
     eyeBones: list[BSLookAtModifierBoneData]
@@ -1258,7 +1291,7 @@ class BSLookAtModifier(hkbModifier):
     pSkeletonMemory: Optional[Record]
 
 class BSLookAtModifierBoneData(Record):
-    """BSLookAtModifierBoneData"""
+    """BSLookAtModifierBoneData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x29efee59.\n\nOwn members, by hkClass type:\n- index: Int16\n- fwdAxisLS: Vector4\n- limitAngleDegrees: Real\n- onGain: Real\n- offGain: Real\n- enabled: Bool\n- currentFwdAxisLS: Vector4"""
     index: int
     fwdAxisLS: tuple[float, ...]
     limitAngleDegrees: float
@@ -1268,12 +1301,12 @@ class BSLookAtModifierBoneData(Record):
     currentFwdAxisLS: tuple[float, ...]
 
 class BSModifyOnceModifier(hkbModifier):
-    """BSModifyOnceModifier"""
+    """BSModifyOnceModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x1e20a97a.\n\nOwn members, by hkClass type:\n- pOnActivateModifier: Pointer of Struct hkbModifier\n- pOnDeactivateModifier: Pointer of Struct hkbModifier"""
     pOnActivateModifier: Optional[hkbModifier]
     pOnDeactivateModifier: Optional[hkbModifier]
 
 class BSOffsetAnimationGenerator(hkbGenerator):
-    """BSOffsetAnimationGenerator"""
+    """BSOffsetAnimationGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0xb8571122.\n\nOwn members, by hkClass type:\n- pDefaultGenerator: Pointer of Struct hkbGenerator\n- pOffsetClipGenerator: Pointer of Struct hkbGenerator\n- fOffsetVariable: Real\n- fOffsetRangeStart: Real\n- fOffsetRangeEnd: Real\n- BoneOffsetA: Array\n- BoneIndexA: Array\n- fCurrentPercentage: Real\n- iCurrentFrame: Uint32\n- bZeroOffset: Bool\n- bOffsetValid: Bool"""
     pDefaultGenerator: Optional[hkbGenerator]
     pOffsetClipGenerator: Optional[hkbGenerator]
     fOffsetVariable: float
@@ -1287,7 +1320,7 @@ class BSOffsetAnimationGenerator(hkbGenerator):
     bOffsetValid: bool
 
 class BSPassByTargetTriggerModifier(hkbModifier):
-    """BSPassByTargetTriggerModifier"""
+    """BSPassByTargetTriggerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x703d7b66.\n\nOwn members, by hkClass type:\n- targetPosition: Vector4\n- radius: Real\n- movementDirection: Vector4\n- triggerEvent: Struct hkbEventProperty\n- targetPassed: Bool"""
     targetPosition: tuple[float, ...]
     radius: float
     movementDirection: tuple[float, ...]
@@ -1295,21 +1328,21 @@ class BSPassByTargetTriggerModifier(hkbModifier):
     targetPassed: bool
 
 class BSRagdollContactListenerModifier(hkbModifier):
-    """BSRagdollContactListenerModifier"""
+    """BSRagdollContactListenerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x8003d8ce.\n\nOwn members, by hkClass type:\n- contactEvent: Struct hkbEventProperty\n- bones: Pointer of Struct hkbBoneIndexArray\n- throwEvent: Bool\n- ragdollRigidBodies: Array of Pointer"""
     contactEvent: hkbEventProperty
     bones: Optional[hkbBoneIndexArray]
     throwEvent: bool
     ragdollRigidBodies: list[Optional[Record]]
 
 class BSSpeedSamplerModifier(hkbModifier):
-    """BSSpeedSamplerModifier"""
+    """BSSpeedSamplerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xd297fda9.\n\nOwn members, by hkClass type:\n- state: Int32\n- direction: Real\n- goalSpeed: Real\n- speedOut: Real"""
     state: int
     direction: float
     goalSpeed: float
     speedOut: float
 
 class BSSynchronizedClipGenerator(hkbGenerator):
-    """BSSynchronizedClipGenerator"""
+    """BSSynchronizedClipGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0xd83bea64.\n\nOwn members, by hkClass type:\n- pClipGenerator: Pointer of Struct hkbGenerator\n- SyncAnimPrefix: CString\n- bSyncClipIgnoreMarkPlacement: Bool\n- fGetToMarkTime: Real\n- fMarkErrorThreshold: Real\n- bLeadCharacter: Bool\n- bReorientSupportChar: Bool\n- bApplyMotionFromRoot: Bool\n- pSyncScene: Pointer\n- StartMarkWS: QsTransform\n- EndMarkWS: QsTransform\n- StartMarkMS: QsTransform\n- fCurrentLerp: Real\n- pLocalSyncBinding: Pointer\n- pEventMap: Pointer\n- sAnimationBindingIndex: Int16\n- bAtMark: Bool\n- bAllCharactersInScene: Bool\n- bAllCharactersAtMarks: Bool"""
     pClipGenerator: Optional[hkbGenerator]
     SyncAnimPrefix: Optional[str]
     bSyncClipIgnoreMarkPlacement: bool
@@ -1331,14 +1364,14 @@ class BSSynchronizedClipGenerator(hkbGenerator):
     bAllCharactersAtMarks: bool
 
 class BSTimerModifier(hkbModifier):
-    """BSTimerModifier"""
+    """BSTimerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x531f3292.\n\nOwn members, by hkClass type:\n- alarmTimeSeconds: Real\n- alarmEvent: Struct hkbEventProperty\n- resetAlarm: Bool\n- secondsElapsed: Real"""
     alarmTimeSeconds: float
     alarmEvent: hkbEventProperty
     resetAlarm: bool
     secondsElapsed: float
 
 class BSTweenerModifier(hkbModifier):
-    """BSTweenerModifier"""
+    """BSTweenerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x0d2d9a04.\n\nOwn members, by hkClass type:\n- tweenPosition: Bool\n- tweenRotation: Bool\n- useTweenDuration: Bool\n- tweenDuration: Real\n- targetPosition: Vector4\n- targetRotation: Quaternion\n- duration: Real\n- startTransform: QsTransform\n- time: Real"""
     tweenPosition: bool
     tweenRotation: bool
     useTweenDuration: bool
@@ -1350,23 +1383,23 @@ class BSTweenerModifier(hkbModifier):
     time: float
 
 class BSiStateTaggingGenerator(hkbGenerator):
-    """BSiStateTaggingGenerator"""
+    """BSiStateTaggingGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0xf0826fc1.\n\nOwn members, by hkClass type:\n- pDefaultGenerator: Pointer of Struct hkbGenerator\n- iStateToSetAs: Int32\n- iPriority: Int32"""
     pDefaultGenerator: Optional[hkbGenerator]
     iStateToSetAs: int
     iPriority: int
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 2010.2 (packfiles), signature 0x4a948b16.\n\nOwn members, by hkClass type:\n- min: Vector4\n- max: Vector4"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkAabbHalf(Record):
-    """hkAabbHalf"""
+    """hkAabbHalf\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1d716a17.\n\nOwn members, by hkClass type:\n- data: Uint16[6]\n- extras: Uint16[2]"""
     data: list[int]
     extras: list[int]
 
 class hkAabbUint32(Record):
-    """hkAabbUint32"""
+    """hkAabbUint32\n\nHavok class of SDK 2010.2 (packfiles), signature 0x011e7c11.\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- shapeKeyByte: Uint8"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -1375,7 +1408,7 @@ class hkAabbUint32(Record):
     shapeKeyByte: int
 
 class hkAlignSceneToNodeOptions(hkReferencedObject):
-    """hkAlignSceneToNodeOptions"""
+    """hkAlignSceneToNodeOptions\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x0207cb01.\n\nOwn members, by hkClass type:\n- invert: Bool\n- transformPositionX: Bool\n- transformPositionY: Bool\n- transformPositionZ: Bool\n- transformRotation: Bool\n- transformScale: Bool\n- transformSkew: Bool\n- keyframe: Int32\n- nodeName: StringPtr"""
     invert: bool
     transformPositionX: bool
     transformPositionY: bool
@@ -1387,19 +1420,16 @@ class hkAlignSceneToNodeOptions(hkReferencedObject):
     nodeName: Optional[str]
 
 class hkArrayTypeAttribute(Record):
-    """hkArrayTypeAttribute"""
+    """hkArrayTypeAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd404a39a.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkArrayTypeAttribute::ArrayType"""
     type: hkArrayTypeAttribute_ArrayType
 
-class hkBaseObject(Record):
-    """hkBaseObject"""
-
 class hkBitField(Record):
-    """hkBitField"""
+    """hkBitField\n\nHavok class of SDK 2010.2 (packfiles), signature 0xda41bd9b.\n\nOwn members, by hkClass type:\n- words: Array of Uint32\n- numBits: Int32"""
     words: memoryview
     numBits: int
 
 class hkClass(Record):
-    """hkClass"""
+    """hkClass\n\nHavok class of SDK 2010.2 (packfiles), signature 0x75585ef6.\n\nOwn members, by hkClass type:\n- name: CString\n- parent: Pointer of Struct hkClass\n- objectSize: Int32\n- numImplementedInterfaces: Int32\n- declaredEnums: SimpleArray of Struct hkClassEnum\n- declaredMembers: SimpleArray of Struct hkClassMember\n- defaults: Pointer\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClass::FlagValues\n- describedVersion: Int32"""
     name: Optional[str]
     parent: Optional[hkClass]
     objectSize: int
@@ -1412,19 +1442,19 @@ class hkClass(Record):
     describedVersion: int
 
 class hkClassEnum(Record):
-    """hkClassEnum"""
+    """hkClassEnum\n\nHavok class of SDK 2010.2 (packfiles), signature 0x8a3609cf.\n\nOwn members, by hkClass type:\n- name: CString\n- items: SimpleArray of Struct hkClassEnumItem\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClassEnum::FlagValues"""
     name: Optional[str]
     items: list[hkClassEnumItem]
     attributes: Optional[hkCustomAttributes]
     flags: Union[hkClassEnum_FlagValues, int]
 
 class hkClassEnumItem(Record):
-    """hkClassEnumItem"""
+    """hkClassEnumItem\n\nHavok class of SDK 2010.2 (packfiles), signature 0xce6f8a6c.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: CString"""
     value: int
     name: Optional[str]
 
 class hkClassMember(Record):
-    """hkClassMember"""
+    """hkClassMember\n\nHavok class of SDK 2010.2 (packfiles), signature 0x5c7ea4c2.\n\nOwn members, by hkClass type:\n- name: CString\n- class: Pointer of Struct hkClass\n- enum: Pointer of Struct hkClassEnum\n- type: Enum of Uint8 hkClassMember::Type\n- subtype: Enum of Uint8 hkClassMember::Type\n- cArraySize: Int16\n- flags: Flags of Uint16 hkClassMember::FlagValues\n- offset: Uint16\n- attributes: Pointer of Struct hkCustomAttributes"""
     name: Optional[str]
     enum: Optional[hkClassEnum]
     type: hkClassMember_Type
@@ -1435,15 +1465,15 @@ class hkClassMember(Record):
     attributes: Optional[hkCustomAttributes]
 
 class hkColor(Record):
-    """hkColor"""
+    """hkColor\n\nHavok class of SDK 2010.2 (packfiles)."""
 
 class hkContactPoint(Record):
-    """hkContactPoint"""
+    """hkContactPoint\n\nHavok class of SDK 2010.2 (packfiles), signature 0x91d7dd8e.\n\nOwn members, by hkClass type:\n- position: Vector4\n- separatingNormal: Vector4"""
     position: tuple[float, ...]
     separatingNormal: tuple[float, ...]
 
 class hkContactPointMaterial(Record):
-    """hkContactPointMaterial"""
+    """hkContactPointMaterial\n\nHavok class of SDK 2010.2 (packfiles), signature 0x4e32287c.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- friction: Uint8\n- restitution: Uint8\n- maxImpulse: Uint8\n- flags: Uint8"""
     userData: int
     friction: int
     restitution: int
@@ -1451,50 +1481,50 @@ class hkContactPointMaterial(Record):
     flags: int
 
 class hkCustomAttributes(Record):
-    """hkCustomAttributes"""
+    """hkCustomAttributes\n\nHavok class of SDK 2010.2 (packfiles), signature 0xbff19005.\n\nOwn members, by hkClass type:\n- attributes: SimpleArray of Struct hkCustomAttributesAttribute"""
     attributes: list[hkCustomAttributesAttribute]
 
 class hkCustomAttributesAttribute(Record):
-    """hkCustomAttributesAttribute"""
+    """hkCustomAttributesAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1388d601.\n\nOwn members, by hkClass type:\n- name: CString\n- value: Variant"""
     name: Optional[str]
     value: Optional[Record]
 
 class hkDataObjectTypeAttribute(Record):
-    """hkDataObjectTypeAttribute"""
+    """hkDataObjectTypeAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1e3857bb.\n\nOwn members, by hkClass type:\n- typeName: CString"""
     typeName: Optional[str]
 
 class hkDescriptionAttribute(Record):
-    """hkDescriptionAttribute"""
+    """hkDescriptionAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe9f9578a.\n\nOwn members, by hkClass type:\n- string: CString"""
     string: Optional[str]
 
 class hkDocumentationAttribute(Record):
-    """hkDocumentationAttribute"""
+    """hkDocumentationAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x630edd9e.\n\nOwn members, by hkClass type:\n- docsSectionTag: CString"""
     docsSectionTag: Optional[str]
 
 class hkGeometry(Record):
-    """hkGeometry"""
+    """hkGeometry\n\nHavok class of SDK 2010.2 (packfiles), signature 0x98dd8bdc.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- triangles: Array of Struct hkGeometryTriangle"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkGeometryTriangle]
 
 class hkGeometryTriangle(Record):
-    """hkGeometryTriangle"""
+    """hkGeometryTriangle\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9687513b.\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- c: Int32\n- material: Int32"""
     a: int
     b: int
     c: int
     material: int
 
 class hkGizmoAttribute(Record):
-    """hkGizmoAttribute"""
+    """hkGizmoAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x23aadfb6.\n\nOwn members, by hkClass type:\n- visible: Bool\n- label: CString\n- type: Enum of Int8 hkGizmoAttribute::GizmoType"""
     visible: bool
     label: Optional[str]
     type: hkGizmoAttribute_GizmoType
 
 class hkHalf8(Record):
-    """hkHalf8"""
+    """hkHalf8\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x7684dc80.\n\nOwn members, by hkClass type:\n- quad: Half[8]"""
     quad: list[float]
 
 class hkIndexedTransformSet(hkReferencedObject):
-    """hkIndexedTransformSet"""
+    """hkIndexedTransformSet\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x87fe6b5c.\n\nOwn members, by hkClass type:\n- matrices: Array of Matrix4\n- inverseMatrices: Array of Matrix4\n- matricesOrder: Array of Int16\n- matricesNames: Array of StringPtr\n- indexMappings: Array of Struct hkMeshBoneIndexMapping\n- allMatricesAreAffine: Bool"""
     matrices: list[tuple[tuple[float, ...], ...]]
     inverseMatrices: list[tuple[tuple[float, ...], ...]]
     matricesOrder: memoryview
@@ -1503,38 +1533,50 @@ class hkIndexedTransformSet(hkReferencedObject):
     allMatricesAreAffine: bool
 
 class hkLinkAttribute(Record):
-    """hkLinkAttribute"""
+    """hkLinkAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x255d8164.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkLinkAttribute::Link"""
     type: hkLinkAttribute_Link
 
 class hkLocalFrame(hkReferencedObject):
-    """hkLocalFrame"""
+    """hkLocalFrame\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkLocalFrameGroup(hkReferencedObject):
-    """hkLocalFrameGroup"""
+    """hkLocalFrameGroup\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xb1a96c2f.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
+class hkMeshBody(hkReferencedObject):
+    """hkMeshBody\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xd0be5d7d."""
+
 class hkMemoryMeshBody(hkMeshBody):
-    """hkMemoryMeshBody"""
+    """hkMemoryMeshBody\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMeshBody, signature 0x94a620a8.\n\nOwn members, by hkClass type:\n- transform: Matrix4\n- transformSet: Pointer of Struct hkIndexedTransformSet\n- shape: Pointer of Struct hkMeshShape\n- vertexBuffers: Array of Pointer hkMeshVertexBuffer\n- name: StringPtr"""
     transform: tuple[tuple[float, ...], ...]
     transformSet: Optional[hkIndexedTransformSet]
     shape: Optional[hkMeshShape]
     vertexBuffers: list[Optional[hkMeshVertexBuffer]]
     name: Optional[str]
 
+class hkMeshMaterial(hkReferencedObject):
+    """hkMeshMaterial\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkMemoryMeshMaterial(hkMeshMaterial):
-    """hkMemoryMeshMaterial"""
+    """hkMemoryMeshMaterial\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMeshMaterial, signature 0x12156ee3.\n\nOwn members, by hkClass type:\n- materialName: StringPtr\n- textures: Array of Pointer hkMeshTexture"""
     materialName: Optional[str]
     textures: list[Optional[hkMeshTexture]]
 
+class hkMeshShape(hkReferencedObject):
+    """hkMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x9117d62e."""
+
 class hkMemoryMeshShape(hkMeshShape):
-    """hkMemoryMeshShape"""
+    """hkMemoryMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMeshShape, signature 0xb743a578.\n\nOwn members, by hkClass type:\n- sections: Array of Struct hkMeshSectionCinfo\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- name: StringPtr"""
     sections: list[hkMeshSectionCinfo]
     indices16: memoryview
     indices32: memoryview
     name: Optional[str]
 
+class hkMeshTexture(hkReferencedObject):
+    """hkMeshTexture\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xc9887918."""
+
 class hkMemoryMeshTexture(hkMeshTexture):
-    """hkMemoryMeshTexture"""
+    """hkMemoryMeshTexture\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMeshTexture, version 2, signature 0x2db6577c.\n\nOwn members, by hkClass type:\n- filename: StringPtr\n- data: Array of Uint8\n- format: Enum of Int8 hkMeshTexture::Format\n- hasMipMaps: Bool\n- filterMode: Enum of Int8 hkMeshTexture::FilterMode\n- usageHint: Enum of Int8 hkMeshTexture::TextureUsageType\n- textureCoordChannel: Int32"""
     filename: Optional[str]
     data: memoryview
     format: hkMeshTexture_Format
@@ -1543,8 +1585,11 @@ class hkMemoryMeshTexture(hkMeshTexture):
     usageHint: hkMeshTexture_TextureUsageType
     textureCoordChannel: int
 
+class hkMeshVertexBuffer(hkReferencedObject):
+    """hkMeshVertexBuffer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x534b08c8."""
+
 class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
-    """hkMemoryMeshVertexBuffer"""
+    """hkMemoryMeshVertexBuffer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMeshVertexBuffer, version 1, signature 0xa2e50753.\n\nOwn members, by hkClass type:\n- format: Struct hkVertexFormat\n- elementOffsets: Int32[32]\n- memory: Array of Uint8\n- vertexStride: Int32\n- locked: Bool\n- numVertices: Int32\n- isBigEndian: Bool\n- isSharable: Bool"""
     format: hkVertexFormat
     elementOffsets: list[int]
     memory: memoryview
@@ -1554,39 +1599,42 @@ class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
     isBigEndian: bool
     isSharable: bool
 
+class hkResourceBase(hkReferencedObject):
+    """hkResourceBase\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x660d7cac."""
+
+class hkResourceContainer(hkResourceBase):
+    """hkResourceContainer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkResourceBase, signature 0x04e94146."""
+
 class hkMemoryResourceContainer(hkResourceContainer):
-    """hkMemoryResourceContainer"""
+    """hkMemoryResourceContainer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkResourceContainer, version 1, signature 0x4762f92a.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parent: Pointer of Struct hkMemoryResourceContainer\n- resourceHandles: Array of Pointer hkMemoryResourceHandle\n- children: Array of Pointer hkMemoryResourceContainer"""
     name: Optional[str]
     parent: Optional[hkMemoryResourceContainer]
     resourceHandles: list[Optional[hkMemoryResourceHandle]]
     children: list[Optional[hkMemoryResourceContainer]]
 
+class hkResourceHandle(hkResourceBase):
+    """hkResourceHandle\n\nHavok class of SDK 2010.2 (packfiles), derived from hkResourceBase, signature 0x04e94146."""
+
 class hkMemoryResourceHandle(hkResourceHandle):
-    """hkMemoryResourceHandle"""
+    """hkMemoryResourceHandle\n\nHavok class of SDK 2010.2 (packfiles), derived from hkResourceHandle, version 2, signature 0xbffac086.\n\nOwn members, by hkClass type:\n- variant: Pointer of Struct hkReferencedObject\n- name: StringPtr\n- references: Array of Struct hkMemoryResourceHandleExternalLink"""
     variant: Optional[hkReferencedObject]
     name: Optional[str]
     references: list[hkMemoryResourceHandleExternalLink]
 
 class hkMemoryResourceHandleExternalLink(Record):
-    """hkMemoryResourceHandleExternalLink"""
+    """hkMemoryResourceHandleExternalLink\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x3144d17c.\n\nOwn members, by hkClass type:\n- memberName: StringPtr\n- externalId: StringPtr"""
     memberName: Optional[str]
     externalId: Optional[str]
 
 class hkMemoryTrackerAttribute(Record):
-    """hkMemoryTrackerAttribute"""
-
-class hkMeshBody(hkReferencedObject):
-    """hkMeshBody"""
+    """hkMemoryTrackerAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7bd5c66f."""
 
 class hkMeshBoneIndexMapping(Record):
-    """hkMeshBoneIndexMapping"""
+    """hkMeshBoneIndexMapping\n\nHavok class of SDK 2010.2 (packfiles), signature 0x48aceb75.\n\nOwn members, by hkClass type:\n- mapping: Array of Int16"""
     mapping: memoryview
 
-class hkMeshMaterial(hkReferencedObject):
-    """hkMeshMaterial"""
-
 class hkMeshSection(Record):
-    """hkMeshSection"""
+    """hkMeshSection\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x1893c365.\n\nOwn members, by hkClass type:\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- numIndices: Int32\n- vertexStartIndex: Int32\n- transformIndex: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- indices: Pointer\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- sectionIndex: Int32"""
     primitiveType: hkMeshSection_PrimitiveType
     numPrimitives: int
     numIndices: int
@@ -1599,7 +1647,7 @@ class hkMeshSection(Record):
     sectionIndex: int
 
 class hkMeshSectionCinfo(Record):
-    """hkMeshSectionCinfo"""
+    """hkMeshSectionCinfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x6075f3ff.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- indices: Pointer\n- vertexStartIndex: Int32\n- transformIndex: Int32"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     primitiveType: hkMeshSection_PrimitiveType
@@ -1609,31 +1657,22 @@ class hkMeshSectionCinfo(Record):
     vertexStartIndex: int
     transformIndex: int
 
-class hkMeshShape(hkReferencedObject):
-    """hkMeshShape"""
-
-class hkMeshTexture(hkReferencedObject):
-    """hkMeshTexture"""
-
-class hkMeshVertexBuffer(hkReferencedObject):
-    """hkMeshVertexBuffer"""
-
 class hkModelerNodeTypeAttribute(Record):
-    """hkModelerNodeTypeAttribute"""
+    """hkModelerNodeTypeAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x338c092f.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkModelerNodeTypeAttribute::ModelerType"""
     type: hkModelerNodeTypeAttribute_ModelerType
 
 class hkMonitorStreamColorTable(hkReferencedObject):
-    """hkMonitorStreamColorTable"""
+    """hkMonitorStreamColorTable\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- colorPairs: Array of Struct hkMonitorStreamColorTableColorPair\n- defaultColor: Uint32"""
     colorPairs: list[hkMonitorStreamColorTableColorPair]
     defaultColor: int
 
 class hkMonitorStreamColorTableColorPair(Record):
-    """hkMonitorStreamColorTableColorPair"""
+    """hkMonitorStreamColorTableColorPair\n\nHavok class of SDK 2010.2 (packfiles).\n\nOwn members, by hkClass type:\n- colorName: StringPtr\n- color: Enum of Uint32 hkColor::ExtendedColors"""
     colorName: Optional[str]
     color: hkColor_ExtendedColors
 
 class hkMonitorStreamFrameInfo(Record):
-    """hkMonitorStreamFrameInfo"""
+    """hkMonitorStreamFrameInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7798b7db.\n\nOwn members, by hkClass type:\n- heading: StringPtr\n- indexOfTimer0: Int32\n- indexOfTimer1: Int32\n- absoluteTimeCounter: Enum of Uint32 hkMonitorStreamFrameInfo::AbsoluteTimeCounter\n- timerFactor0: Real\n- timerFactor1: Real\n- threadId: Int32\n- frameStreamStart: Int32\n- frameStreamEnd: Int32"""
     heading: Optional[str]
     indexOfTimer0: int
     indexOfTimer1: int
@@ -1645,23 +1684,32 @@ class hkMonitorStreamFrameInfo(Record):
     frameStreamEnd: int
 
 class hkMonitorStreamStringMap(Record):
-    """hkMonitorStreamStringMap"""
+    """hkMonitorStreamStringMap\n\nHavok class of SDK 2010.2 (packfiles), signature 0xc4d3a8b4.\n\nOwn members, by hkClass type:\n- map: Array of Struct hkMonitorStreamStringMapStringMap"""
     map: list[hkMonitorStreamStringMapStringMap]
 
 class hkMonitorStreamStringMapStringMap(Record):
-    """hkMonitorStreamStringMapStringMap"""
+    """hkMonitorStreamStringMapStringMap\n\nHavok class of SDK 2010.2 (packfiles), signature 0x2c76ce16.\n\nOwn members, by hkClass type:\n- id: Uint64\n- string: StringPtr"""
     id: int
     string: Optional[str]
 
+class hkpShape(hkReferencedObject):
+    """hkpShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x666490a1.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- type: Enum of Uint32"""
+    userData: int
+    type: int
+
+class hkpBvTreeShape(hkpShape):
+    """hkpBvTreeShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0xa823d623.\n\nOwn members, by hkClass type:\n- bvTreeType: Enum of Uint8 hkpBvTreeShape::BvTreeType"""
+    bvTreeType: hkpBvTreeShape_BvTreeType
+
 class hkMoppBvTreeShapeBase(hkpBvTreeShape):
-    """hkMoppBvTreeShapeBase"""
+    """hkMoppBvTreeShapeBase\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBvTreeShape, signature 0x7c338c66.\n\nOwn members, by hkClass type:\n- code: Pointer of Struct hkpMoppCode\n- moppData: Pointer\n- moppDataSize: Uint32\n- codeInfoCopy: Vector4"""
     code: Optional[hkpMoppCode]
     moppData: Optional[Record]
     moppDataSize: int
     codeInfoCopy: tuple[float, ...]
 
 class hkMotionState(Record):
-    """hkMotionState"""
+    """hkMotionState\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x5797386e.\n\nOwn members, by hkClass type:\n- transform: Transform\n- sweptTransform: Struct hkSweptTransform\n- deltaAngle: Vector4\n- objectRadius: Real\n- linearDamping: Half\n- angularDamping: Half\n- timeFactor: Half\n- maxLinearVelocity: Uint8\n- maxAngularVelocity: Uint8\n- deactivationClass: Uint8"""
     transform: tuple[tuple[float, ...], ...]
     sweptTransform: hkSweptTransform
     deltaAngle: tuple[float, ...]
@@ -1674,14 +1722,14 @@ class hkMotionState(Record):
     deactivationClass: int
 
 class hkMultiThreadCheck(Record):
-    """hkMultiThreadCheck"""
+    """hkMultiThreadCheck\n\nHavok class of SDK 2010.2 (packfiles), signature 0x11e4408b.\n\nOwn members, by hkClass type:\n- threadId: Uint32\n- stackTraceId: Int32\n- markCount: Uint16\n- markBitStack: Uint16"""
     threadId: int
     stackTraceId: int
     markCount: int
     markBitStack: int
 
 class hkMultipleVertexBuffer(hkMeshVertexBuffer):
-    """hkMultipleVertexBuffer"""
+    """hkMultipleVertexBuffer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMeshVertexBuffer, signature 0xde3ab602.\n\nOwn members, by hkClass type:\n- vertexFormat: Struct hkVertexFormat\n- lockedElements: Array of Struct hkMultipleVertexBufferLockedElement\n- lockedBuffer: Pointer of Struct hkMemoryMeshVertexBuffer\n- elementInfos: Array of Struct hkMultipleVertexBufferElementInfo\n- vertexBufferInfos: Array of Struct hkMultipleVertexBufferVertexBufferInfo\n- numVertices: Int32\n- isLocked: Bool\n- updateCount: Uint32\n- writeLock: Bool\n- isSharable: Bool\n- constructionComplete: Bool"""
     vertexFormat: hkVertexFormat
     lockedElements: list[hkMultipleVertexBufferLockedElement]
     lockedBuffer: Optional[hkMemoryMeshVertexBuffer]
@@ -1695,12 +1743,12 @@ class hkMultipleVertexBuffer(hkMeshVertexBuffer):
     constructionComplete: bool
 
 class hkMultipleVertexBufferElementInfo(Record):
-    """hkMultipleVertexBufferElementInfo"""
+    """hkMultipleVertexBufferElementInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0x4731fb1b.\n\nOwn members, by hkClass type:\n- vertexBufferIndex: Uint8\n- elementIndex: Uint8"""
     vertexBufferIndex: int
     elementIndex: int
 
 class hkMultipleVertexBufferLockedElement(Record):
-    """hkMultipleVertexBufferLockedElement"""
+    """hkMultipleVertexBufferLockedElement\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa0e22afc.\n\nOwn members, by hkClass type:\n- vertexBufferIndex: Uint8\n- elementIndex: Uint8\n- lockedBufferIndex: Uint8\n- vertexFormatIndex: Uint8\n- lockFlags: Uint8\n- outputBufferIndex: Uint8\n- emulatedIndex: Int8"""
     vertexBufferIndex: int
     elementIndex: int
     lockedBufferIndex: int
@@ -1710,17 +1758,17 @@ class hkMultipleVertexBufferLockedElement(Record):
     emulatedIndex: int
 
 class hkMultipleVertexBufferVertexBufferInfo(Record):
-    """hkMultipleVertexBufferVertexBufferInfo"""
+    """hkMultipleVertexBufferVertexBufferInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xdafbe0e6.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- lockedVertices: Pointer\n- isLocked: Bool"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     lockedVertices: Optional[Record]
     isLocked: bool
 
 class hkPackedVector3(Record):
-    """hkPackedVector3"""
+    """hkPackedVector3\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9c16df5b.\n\nOwn members, by hkClass type:\n- values: Int16[4]"""
     values: list[int]
 
 class hkPackfileHeader(Record):
-    """hkPackfileHeader"""
+    """hkPackfileHeader\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x79f9ffda.\n\nOwn members, by hkClass type:\n- magic: Int32[2]\n- userTag: Int32\n- fileVersion: Int32\n- layoutRules: Uint8[4]\n- numSections: Int32\n- contentsSectionIndex: Int32\n- contentsSectionOffset: Int32\n- contentsClassNameSectionIndex: Int32\n- contentsClassNameSectionOffset: Int32\n- contentsVersion: Char[16]\n- flags: Int32\n- pad: Int32[1]"""
     magic: list[int]
     userTag: int
     fileVersion: int
@@ -1735,7 +1783,7 @@ class hkPackfileHeader(Record):
     pad: list[int]
 
 class hkPackfileSectionHeader(Record):
-    """hkPackfileSectionHeader"""
+    """hkPackfileSectionHeader\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf2a92154.\n\nOwn members, by hkClass type:\n- sectionTag: Char[19]\n- nullByte: Char\n- absoluteDataStart: Int32\n- localFixupsOffset: Int32\n- globalFixupsOffset: Int32\n- virtualFixupsOffset: Int32\n- exportsOffset: Int32\n- importsOffset: Int32\n- endOffset: Int32"""
     sectionTag: list[int]
     nullByte: int
     absoluteDataStart: int
@@ -1747,62 +1795,48 @@ class hkPackfileSectionHeader(Record):
     endOffset: int
 
 class hkPostFinishAttribute(Record):
-    """hkPostFinishAttribute"""
+    """hkPostFinishAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x903abb2c.\n\nOwn members, by hkClass type:\n- postFinishFunction: Pointer"""
     postFinishFunction: Optional[Record]
 
 class hkQTransform(Record):
-    """hkQTransform"""
+    """hkQTransform\n\nHavok class of SDK 2010.2 (packfiles), signature 0x471a21ee.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- translation: Vector4"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
 
 class hkRangeInt32Attribute(Record):
-    """hkRangeInt32Attribute"""
+    """hkRangeInt32Attribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x4846be29.\n\nOwn members, by hkClass type:\n- absmin: Int32\n- absmax: Int32\n- softmin: Int32\n- softmax: Int32"""
     absmin: int
     absmax: int
     softmin: int
     softmax: int
 
 class hkRangeRealAttribute(Record):
-    """hkRangeRealAttribute"""
+    """hkRangeRealAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x949db24f.\n\nOwn members, by hkClass type:\n- absmin: Real\n- absmax: Real\n- softmin: Real\n- softmax: Real"""
     absmin: float
     absmax: float
     softmin: float
     softmax: float
 
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    memSizeAndFlags: int
-    referenceCount: int
-
 class hkReflectedFileAttribute(Record):
-    """hkReflectedFileAttribute"""
+    """hkReflectedFileAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0xedb6b8f7.\n\nOwn members, by hkClass type:\n- value: CString"""
     value: Optional[str]
 
-class hkResourceBase(hkReferencedObject):
-    """hkResourceBase"""
-
-class hkResourceContainer(hkResourceBase):
-    """hkResourceContainer"""
-
-class hkResourceHandle(hkResourceBase):
-    """hkResourceHandle"""
-
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2010.2 (packfiles), signature 0x2772c11e.\n\nOwn members, by hkClass type:\n- namedVariants: Array of Struct hkRootLevelContainerNamedVariant"""
     namedVariants: list[hkRootLevelContainerNamedVariant]
 
 class hkRootLevelContainerNamedVariant(Record):
-    """hkRootLevelContainerNamedVariant"""
+    """hkRootLevelContainerNamedVariant\n\nHavok class of SDK 2010.2 (packfiles), signature 0xb103a2cd.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr\n- variant: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
 class hkSemanticsAttribute(Record):
-    """hkSemanticsAttribute"""
+    """hkSemanticsAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x837099c3.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkSemanticsAttribute::Semantics"""
     type: hkSemanticsAttribute_Semantics
 
 class hkSimpleLocalFrame(hkLocalFrame):
-    """hkSimpleLocalFrame"""
+    """hkSimpleLocalFrame\n\nHavok class of SDK 2010.2 (packfiles), derived from hkLocalFrame, version 1, signature 0xe758f63c.\n\nOwn members, by hkClass type:\n- transform: Transform\n- children: Array of Pointer hkLocalFrame\n- parentFrame: Pointer of Struct hkLocalFrame\n- group: Pointer of Struct hkLocalFrameGroup\n- name: StringPtr"""
     transform: tuple[tuple[float, ...], ...]
     children: list[Optional[hkLocalFrame]]
     parentFrame: Optional[hkLocalFrame]
@@ -1810,11 +1844,11 @@ class hkSimpleLocalFrame(hkLocalFrame):
     name: Optional[str]
 
 class hkSphere(Record):
-    """hkSphere"""
+    """hkSphere\n\nHavok class of SDK 2010.2 (packfiles), signature 0x143dff99.\n\nOwn members, by hkClass type:\n- pos: Vector4"""
     pos: tuple[float, ...]
 
 class hkSweptTransform(Record):
-    """hkSweptTransform"""
+    """hkSweptTransform\n\nHavok class of SDK 2010.2 (packfiles), signature 0x0b4e5770.\n\nOwn members, by hkClass type:\n- centerOfMass0: Vector4\n- centerOfMass1: Vector4\n- rotation0: Quaternion\n- rotation1: Quaternion\n- centerOfMassLocal: Vector4"""
     centerOfMass0: tuple[float, ...]
     centerOfMass1: tuple[float, ...]
     rotation0: tuple[float, ...]
@@ -1822,11 +1856,11 @@ class hkSweptTransform(Record):
     centerOfMassLocal: tuple[float, ...]
 
 class hkTraceStreamTitle(Record):
-    """hkTraceStreamTitle"""
+    """hkTraceStreamTitle\n\nHavok class of SDK 2010.2 (packfiles), signature 0x6a4ca82c.\n\nOwn members, by hkClass type:\n- value: Char[32]"""
     value: list[int]
 
 class hkTrackerSerializableScanSnapshot(hkReferencedObject):
-    """hkTrackerSerializableScanSnapshot"""
+    """hkTrackerSerializableScanSnapshot\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x875af1d9.\n\nOwn members, by hkClass type:\n- allocations: Array of Struct hkTrackerSerializableScanSnapshotAllocation\n- blocks: Array of Struct hkTrackerSerializableScanSnapshotBlock\n- refs: Array of Int32\n- typeNames: Array of Uint8\n- traceText: Array of Uint8\n- traceAddrs: Array of Uint64\n- traceParents: Array of Int32"""
     allocations: list[hkTrackerSerializableScanSnapshotAllocation]
     blocks: list[hkTrackerSerializableScanSnapshotBlock]
     refs: memoryview
@@ -1836,13 +1870,13 @@ class hkTrackerSerializableScanSnapshot(hkReferencedObject):
     traceParents: memoryview
 
 class hkTrackerSerializableScanSnapshotAllocation(Record):
-    """hkTrackerSerializableScanSnapshotAllocation"""
+    """hkTrackerSerializableScanSnapshotAllocation\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9ab3a6ac.\n\nOwn members, by hkClass type:\n- start: Ulong\n- size: Ulong\n- traceId: Int32"""
     start: int
     size: int
     traceId: int
 
 class hkTrackerSerializableScanSnapshotBlock(Record):
-    """hkTrackerSerializableScanSnapshotBlock"""
+    """hkTrackerSerializableScanSnapshotBlock\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe7f23e6d.\n\nOwn members, by hkClass type:\n- typeIndex: Int32\n- start: Ulong\n- size: Ulong\n- arraySize: Int32\n- startReferenceIndex: Int32\n- numReferences: Int32"""
     typeIndex: int
     start: int
     size: int
@@ -1851,7 +1885,7 @@ class hkTrackerSerializableScanSnapshotBlock(Record):
     numReferences: int
 
 class hkUiAttribute(Record):
-    """hkUiAttribute"""
+    """hkUiAttribute\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0xeb6e96e3.\n\nOwn members, by hkClass type:\n- visible: Bool\n- hideInModeler: Enum of Int8 hkUiAttribute::HideInModeler\n- label: CString\n- group: CString\n- hideBaseClassMembers: CString\n- endGroup: Bool\n- endGroup2: Bool\n- advanced: Bool"""
     visible: bool
     hideInModeler: hkUiAttribute_HideInModeler
     label: Optional[str]
@@ -1862,12 +1896,12 @@ class hkUiAttribute(Record):
     advanced: bool
 
 class hkVertexFormat(Record):
-    """hkVertexFormat"""
+    """hkVertexFormat\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf11e3ff7.\n\nOwn members, by hkClass type:\n- elements: Struct hkVertexFormatElement[32]\n- numElements: Int32"""
     elements: list[hkVertexFormatElement]
     numElements: int
 
 class hkVertexFormatElement(Record):
-    """hkVertexFormatElement"""
+    """hkVertexFormatElement\n\nHavok class of SDK 2010.2 (packfiles), signature 0x54867cbf.\n\nOwn members, by hkClass type:\n- dataType: Enum of Uint8 hkVertexFormat::ComponentType\n- numValues: Uint8\n- usage: Enum of Uint8 hkVertexFormat::ComponentUsage\n- subUsage: Uint8\n- flags: Flags of Uint8 hkVertexFormat::HintFlags\n- pad: Uint8[3]"""
     dataType: hkVertexFormat_ComponentType
     numValues: int
     usage: hkVertexFormat_ComponentUsage
@@ -1876,13 +1910,13 @@ class hkVertexFormatElement(Record):
     pad: list[int]
 
 class hkWorldMemoryAvailableWatchDog(hkReferencedObject):
-    """hkWorldMemoryAvailableWatchDog"""
+    """hkWorldMemoryAvailableWatchDog\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xda8c7d7d."""
 
 class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
+    """hkaAnimation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xa6fa7e88.\n\nOwn members, by hkClass type:\n- type: Enum of Int32 hkaAnimation::AnimationType\n- duration: Real\n- numberOfTransformTracks: Int32\n- numberOfFloatTracks: Int32\n- extractedMotion: Pointer of Struct hkaAnimatedReferenceFrame\n- annotationTracks: Array of Struct hkaAnnotationTrack"""
     type: hkaAnimation_AnimationType
     duration: float
     numberOfTransformTracks: int
@@ -1891,7 +1925,7 @@ class hkaAnimation(hkReferencedObject):
     annotationTracks: list[hkaAnnotationTrack]
 
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x66eac971.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- animation: Pointer of Struct hkaAnimation\n- transformTrackToBoneIndices: Array of Int16\n- floatTrackToFloatSlotIndices: Array of Int16\n- blendHint: Enum of Int8 hkaAnimationBinding::BlendHint"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -1899,7 +1933,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x8dc20333.\n\nOwn members, by hkClass type:\n- skeletons: Array of Pointer hkaSkeleton\n- animations: Array of Pointer hkaAnimation\n- bindings: Array of Pointer hkaAnimationBinding\n- attachments: Array of Pointer hkaBoneAttachment\n- skins: Array of Pointer hkaMeshBinding"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -1907,26 +1941,26 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnimationPreviewColorContainer(hkReferencedObject):
-    """hkaAnimationPreviewColorContainer"""
+    """hkaAnimationPreviewColorContainer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x4bc4c3e0.\n\nOwn members, by hkClass type:\n- previewColor: Array of Uint32"""
     previewColor: memoryview
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd4114fdd.\n\nOwn members, by hkClass type:\n- trackName: StringPtr\n- annotations: Array of Struct hkaAnnotationTrackAnnotation"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrackAnnotation]
 
 class hkaAnnotationTrackAnnotation(Record):
-    """hkaAnnotationTrackAnnotation"""
+    """hkaAnnotationTrackAnnotation\n\nHavok class of SDK 2010.2 (packfiles), signature 0x623bf34f.\n\nOwn members, by hkClass type:\n- time: Real\n- text: StringPtr"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2010.2 (packfiles), signature 0x35912f8a.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- lockTranslation: Bool"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(hkReferencedObject):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xa8ccd5cf.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- boneFromAttachment: Matrix4\n- attachment: Pointer of Struct hkReferencedObject\n- name: StringPtr\n- boneIndex: Int16"""
     originalSkeletonName: Optional[str]
     boneFromAttachment: tuple[tuple[float, ...], ...]
     attachment: Optional[hkReferencedObject]
@@ -1934,14 +1968,14 @@ class hkaBoneAttachment(hkReferencedObject):
     boneIndex: int
 
 class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2010.2 (packfiles), derived from hkaAnimatedReferenceFrame, signature 0x6d85e445.\n\nOwn members, by hkClass type:\n- up: Vector4\n- forward: Vector4\n- duration: Real\n- referenceFrameSamples: Array of Vector4"""
     up: tuple[float, ...]
     forward: tuple[float, ...]
     duration: float
     referenceFrameSamples: list[tuple[float, ...]]
 
 class hkaDeltaCompressedAnimation(hkaAnimation):
-    """hkaDeltaCompressedAnimation"""
+    """hkaDeltaCompressedAnimation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkaAnimation, signature 0x90a68d40.\n\nOwn members, by hkClass type:\n- numberOfPoses: Int32\n- blockSize: Int32\n- qFormat: Struct hkaDeltaCompressedAnimationQuantizationFormat\n- quantizedDataIdx: Uint32\n- quantizedDataSize: Uint32\n- staticMaskIdx: Uint32\n- staticMaskSize: Uint32\n- staticDOFsIdx: Uint32\n- staticDOFsSize: Uint32\n- numStaticTransformDOFs: Uint32\n- numDynamicTransformDOFs: Uint32\n- totalBlockSize: Uint32\n- lastBlockSize: Uint32\n- dataBuffer: Array of Uint8"""
     numberOfPoses: int
     blockSize: int
     qFormat: hkaDeltaCompressedAnimationQuantizationFormat
@@ -1958,7 +1992,7 @@ class hkaDeltaCompressedAnimation(hkaAnimation):
     dataBuffer: memoryview
 
 class hkaDeltaCompressedAnimationQuantizationFormat(Record):
-    """hkaDeltaCompressedAnimationQuantizationFormat"""
+    """hkaDeltaCompressedAnimationQuantizationFormat\n\nHavok class of SDK 2010.2 (packfiles), signature 0x724a7561.\n\nOwn members, by hkClass type:\n- maxBitWidth: Uint8\n- preserved: Uint8\n- numD: Uint32\n- offsetIdx: Uint32\n- scaleIdx: Uint32\n- bitWidthIdx: Uint32"""
     maxBitWidth: int
     preserved: int
     numD: int
@@ -1967,7 +2001,7 @@ class hkaDeltaCompressedAnimationQuantizationFormat(Record):
     bitWidthIdx: int
 
 class hkaFootstepAnalysisInfo(hkReferencedObject):
-    """hkaFootstepAnalysisInfo"""
+    """hkaFootstepAnalysisInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x824faf75.\n\nOwn members, by hkClass type:\n- name: Array of Char\n- nameStrike: Array of Char\n- nameLift: Array of Char\n- nameLock: Array of Char\n- nameUnlock: Array of Char\n- minPos: Array of Real\n- maxPos: Array of Real\n- minVel: Array of Real\n- maxVel: Array of Real\n- allBonesDown: Array of Real\n- anyBonesDown: Array of Real\n- posTol: Real\n- velTol: Real\n- duration: Real"""
     name: list[int]
     nameStrike: list[int]
     nameLift: list[int]
@@ -1984,19 +2018,19 @@ class hkaFootstepAnalysisInfo(hkReferencedObject):
     duration: float
 
 class hkaFootstepAnalysisInfoContainer(hkReferencedObject):
-    """hkaFootstepAnalysisInfoContainer"""
+    """hkaFootstepAnalysisInfoContainer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x1d81207c.\n\nOwn members, by hkClass type:\n- previewInfo: Array of Pointer hkaFootstepAnalysisInfo"""
     previewInfo: list[Optional[hkaFootstepAnalysisInfo]]
 
 class hkaInterleavedUncompressedAnimation(hkaAnimation):
-    """hkaInterleavedUncompressedAnimation"""
+    """hkaInterleavedUncompressedAnimation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkaAnimation, signature 0x930af031.\n\nOwn members, by hkClass type:\n- transforms: Array of QsTransform\n- floats: Array of Real"""
     transforms: list[tuple[tuple[float, ...], ...]]
     floats: memoryview
 
 class hkaKeyFrameHierarchyUtility(Record):
-    """hkaKeyFrameHierarchyUtility"""
+    """hkaKeyFrameHierarchyUtility\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7bd5c66f."""
 
 class hkaKeyFrameHierarchyUtilityControlData(Record):
-    """hkaKeyFrameHierarchyUtilityControlData"""
+    """hkaKeyFrameHierarchyUtilityControlData\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa3d0ac71.\n\nOwn members, by hkClass type:\n- hierarchyGain: Real\n- velocityDamping: Real\n- accelerationGain: Real\n- velocityGain: Real\n- positionGain: Real\n- positionMaxLinearVelocity: Real\n- positionMaxAngularVelocity: Real\n- snapGain: Real\n- snapMaxLinearVelocity: Real\n- snapMaxAngularVelocity: Real\n- snapMaxLinearDistance: Real\n- snapMaxAngularDistance: Real"""
     hierarchyGain: float
     velocityDamping: float
     accelerationGain: float
@@ -2011,7 +2045,7 @@ class hkaKeyFrameHierarchyUtilityControlData(Record):
     snapMaxAngularDistance: float
 
 class hkaMeshBinding(hkReferencedObject):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x81d9950b.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- originalSkeletonName: StringPtr\n- skeleton: Pointer of Struct hkaSkeleton\n- mappings: Array of Struct hkaMeshBindingMapping\n- boneFromSkinMeshTransforms: Array of Transform"""
     mesh: Optional[hkxMesh]
     originalSkeletonName: Optional[str]
     skeleton: Optional[hkaSkeleton]
@@ -2019,31 +2053,31 @@ class hkaMeshBinding(hkReferencedObject):
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkaMeshBindingMapping(Record):
-    """hkaMeshBindingMapping"""
+    """hkaMeshBindingMapping\n\nHavok class of SDK 2010.2 (packfiles), signature 0x48aceb75.\n\nOwn members, by hkClass type:\n- mapping: Array of Int16"""
     mapping: memoryview
 
 class hkaQuantizedAnimation(hkaAnimation):
-    """hkaQuantizedAnimation"""
+    """hkaQuantizedAnimation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkaAnimation, signature 0x3920f053.\n\nOwn members, by hkClass type:\n- data: Array of Uint8\n- endian: Uint32\n- skeleton: Pointer"""
     data: memoryview
     endian: int
     skeleton: Optional[Record]
 
 class hkaQuantizedAnimationTrackCompressionParams(Record):
-    """hkaQuantizedAnimationTrackCompressionParams"""
+    """hkaQuantizedAnimationTrackCompressionParams\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf7d64649.\n\nOwn members, by hkClass type:\n- rotationTolerance: Real\n- translationTolerance: Real\n- scaleTolerance: Real\n- floatingTolerance: Real"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
     floatingTolerance: float
 
 class hkaRagdollInstance(hkReferencedObject):
-    """hkaRagdollInstance"""
+    """hkaRagdollInstance\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x154948e8.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- boneToRigidBodyMap: Array of Int32\n- skeleton: Pointer of Struct hkaSkeleton"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     boneToRigidBodyMap: memoryview
     skeleton: Optional[hkaSkeleton]
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 3, signature 0x366e8220.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parentIndices: Array of Int16\n- bones: Array of Struct hkaBone\n- referencePose: Array of QsTransform\n- referenceFloats: Array of Real\n- floatSlots: Array of StringPtr\n- localFrames: Array of Struct hkaSkeletonLocalFrameOnBone"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
@@ -2053,16 +2087,16 @@ class hkaSkeleton(hkReferencedObject):
     localFrames: list[hkaSkeletonLocalFrameOnBone]
 
 class hkaSkeletonLocalFrameOnBone(Record):
-    """hkaSkeletonLocalFrameOnBone"""
+    """hkaSkeletonLocalFrameOnBone\n\nHavok class of SDK 2010.2 (packfiles), signature 0x052e8043.\n\nOwn members, by hkClass type:\n- localFrame: Pointer of Struct hkLocalFrame\n- boneIndex: Int32"""
     localFrame: Optional[hkLocalFrame]
     boneIndex: int
 
 class hkaSkeletonMapper(hkReferencedObject):
-    """hkaSkeletonMapper"""
+    """hkaSkeletonMapper\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x12df42a5.\n\nOwn members, by hkClass type:\n- mapping: Struct hkaSkeletonMapperData"""
     mapping: hkaSkeletonMapperData
 
 class hkaSkeletonMapperData(Record):
-    """hkaSkeletonMapperData"""
+    """hkaSkeletonMapperData\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x95687ea0.\n\nOwn members, by hkClass type:\n- skeletonA: Pointer of Struct hkaSkeleton\n- skeletonB: Pointer of Struct hkaSkeleton\n- simpleMappings: Array of Struct hkaSkeletonMapperDataSimpleMapping\n- chainMappings: Array of Struct hkaSkeletonMapperDataChainMapping\n- unmappedBones: Array of Int16\n- extractedMotionMapping: QsTransform\n- keepUnmappedLocal: Bool\n- mappingType: Enum of Int32 hkaSkeletonMapperData::MappingType"""
     skeletonA: Optional[hkaSkeleton]
     skeletonB: Optional[hkaSkeleton]
     simpleMappings: list[hkaSkeletonMapperDataSimpleMapping]
@@ -2073,7 +2107,7 @@ class hkaSkeletonMapperData(Record):
     mappingType: hkaSkeletonMapperData_MappingType
 
 class hkaSkeletonMapperDataChainMapping(Record):
-    """hkaSkeletonMapperDataChainMapping"""
+    """hkaSkeletonMapperDataChainMapping\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa528f7cf.\n\nOwn members, by hkClass type:\n- startBoneA: Int16\n- endBoneA: Int16\n- startBoneB: Int16\n- endBoneB: Int16\n- startAFromBTransform: QsTransform\n- endAFromBTransform: QsTransform"""
     startBoneA: int
     endBoneA: int
     startBoneB: int
@@ -2082,13 +2116,13 @@ class hkaSkeletonMapperDataChainMapping(Record):
     endAFromBTransform: tuple[tuple[float, ...], ...]
 
 class hkaSkeletonMapperDataSimpleMapping(Record):
-    """hkaSkeletonMapperDataSimpleMapping"""
+    """hkaSkeletonMapperDataSimpleMapping\n\nHavok class of SDK 2010.2 (packfiles), signature 0x3405deca.\n\nOwn members, by hkClass type:\n- boneA: Int16\n- boneB: Int16\n- aFromBTransform: QsTransform"""
     boneA: int
     boneB: int
     aFromBTransform: tuple[tuple[float, ...], ...]
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkaAnimation, signature 0x792ee0bb.\n\nOwn members, by hkClass type:\n- numFrames: Int32\n- numBlocks: Int32\n- maxFramesPerBlock: Int32\n- maskAndQuantizationSize: Int32\n- blockDuration: Real\n- blockInverseDuration: Real\n- frameDuration: Real\n- blockOffsets: Array of Uint32\n- floatBlockOffsets: Array of Uint32\n- transformOffsets: Array of Uint32\n- floatOffsets: Array of Uint32\n- data: Array of Uint8\n- endian: Int32"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -2104,12 +2138,12 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkaSplineCompressedAnimationAnimationCompressionParams(Record):
-    """hkaSplineCompressedAnimationAnimationCompressionParams"""
+    """hkaSplineCompressedAnimationAnimationCompressionParams\n\nHavok class of SDK 2010.2 (packfiles), signature 0xde830789.\n\nOwn members, by hkClass type:\n- maxFramesPerBlock: Uint16\n- enableSampleSingleTracks: Bool"""
     maxFramesPerBlock: int
     enableSampleSingleTracks: bool
 
 class hkaSplineCompressedAnimationTrackCompressionParams(Record):
-    """hkaSplineCompressedAnimationTrackCompressionParams"""
+    """hkaSplineCompressedAnimationTrackCompressionParams\n\nHavok class of SDK 2010.2 (packfiles), signature 0x42e878d3.\n\nOwn members, by hkClass type:\n- rotationTolerance: Real\n- translationTolerance: Real\n- scaleTolerance: Real\n- floatingTolerance: Real\n- rotationDegree: Uint16\n- translationDegree: Uint16\n- scaleDegree: Uint16\n- floatingDegree: Uint16\n- rotationQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::RotationQuantization\n- translationQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization\n- scaleQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization\n- floatQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
@@ -2124,7 +2158,7 @@ class hkaSplineCompressedAnimationTrackCompressionParams(Record):
     floatQuantizationType: hkaSplineCompressedAnimationTrackCompressionParams_ScalarQuantization
 
 class hkaWaveletCompressedAnimation(hkaAnimation):
-    """hkaWaveletCompressedAnimation"""
+    """hkaWaveletCompressedAnimation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkaAnimation, signature 0x77cf0962.\n\nOwn members, by hkClass type:\n- numberOfPoses: Int32\n- blockSize: Int32\n- qFormat: Struct hkaWaveletCompressedAnimationQuantizationFormat\n- staticMaskIdx: Uint32\n- staticDOFsIdx: Uint32\n- numStaticTransformDOFs: Uint32\n- numDynamicTransformDOFs: Uint32\n- blockIndexIdx: Uint32\n- blockIndexSize: Uint32\n- quantizedDataIdx: Uint32\n- quantizedDataSize: Uint32\n- dataBuffer: Array of Uint8"""
     numberOfPoses: int
     blockSize: int
     qFormat: hkaWaveletCompressedAnimationQuantizationFormat
@@ -2139,7 +2173,7 @@ class hkaWaveletCompressedAnimation(hkaAnimation):
     dataBuffer: memoryview
 
 class hkaWaveletCompressedAnimationCompressionParams(Record):
-    """hkaWaveletCompressedAnimationCompressionParams"""
+    """hkaWaveletCompressedAnimationCompressionParams\n\nHavok class of SDK 2010.2 (packfiles), signature 0x27c6cafa.\n\nOwn members, by hkClass type:\n- quantizationBits: Uint16\n- blockSize: Uint16\n- preserve: Uint16\n- truncProp: Real\n- useOldStyleTruncation: Bool\n- absolutePositionTolerance: Real\n- relativePositionTolerance: Real\n- rotationTolerance: Real\n- scaleTolerance: Real\n- absoluteFloatTolerance: Real"""
     quantizationBits: int
     blockSize: int
     preserve: int
@@ -2152,7 +2186,7 @@ class hkaWaveletCompressedAnimationCompressionParams(Record):
     absoluteFloatTolerance: float
 
 class hkaWaveletCompressedAnimationQuantizationFormat(Record):
-    """hkaWaveletCompressedAnimationQuantizationFormat"""
+    """hkaWaveletCompressedAnimationQuantizationFormat\n\nHavok class of SDK 2010.2 (packfiles), signature 0x724a7561.\n\nOwn members, by hkClass type:\n- maxBitWidth: Uint8\n- preserved: Uint8\n- numD: Uint32\n- offsetIdx: Uint32\n- scaleIdx: Uint32\n- bitWidthIdx: Uint32"""
     maxBitWidth: int
     preserved: int
     numD: int
@@ -2161,7 +2195,7 @@ class hkaWaveletCompressedAnimationQuantizationFormat(Record):
     bitWidthIdx: int
 
 class hkbAttachmentModifier(hkbModifier):
-    """hkbAttachmentModifier"""
+    """hkbAttachmentModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xcc0aab32.\n\nOwn members, by hkClass type:\n- sendToAttacherOnAttach: Struct hkbEventProperty\n- sendToAttacheeOnAttach: Struct hkbEventProperty\n- sendToAttacherOnDetach: Struct hkbEventProperty\n- sendToAttacheeOnDetach: Struct hkbEventProperty\n- attachmentSetup: Pointer of Struct hkbAttachmentSetup\n- attacherHandle: Pointer of Struct hkbHandle\n- attacheeHandle: Pointer of Struct hkbHandle\n- attacheeLayer: Int32\n- attacheeRB: Pointer\n- oldMotionType: Enum of Uint8\n- oldFilterInfo: Int32\n- attachment: Pointer"""
     sendToAttacherOnAttach: hkbEventProperty
     sendToAttacheeOnAttach: hkbEventProperty
     sendToAttacherOnDetach: hkbEventProperty
@@ -2176,7 +2210,7 @@ class hkbAttachmentModifier(hkbModifier):
     attachment: Optional[Record]
 
 class hkbAttachmentSetup(hkReferencedObject):
-    """hkbAttachmentSetup"""
+    """hkbAttachmentSetup\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x0774632b.\n\nOwn members, by hkClass type:\n- blendInTime: Real\n- moveAttacherFraction: Real\n- gain: Real\n- extrapolationTimeStep: Real\n- fixUpGain: Real\n- maxLinearDistance: Real\n- maxAngularDistance: Real\n- attachmentType: Enum of Int8 hkbAttachmentSetup::AttachmentType"""
     blendInTime: float
     moveAttacherFraction: float
     gain: float
@@ -2187,29 +2221,29 @@ class hkbAttachmentSetup(hkReferencedObject):
     attachmentType: hkbAttachmentSetup_AttachmentType
 
 class hkbAttributeModifier(hkbModifier):
-    """hkbAttributeModifier"""
+    """hkbAttributeModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x1245d97d.\n\nOwn members, by hkClass type:\n- assignments: Array of Struct hkbAttributeModifierAssignment"""
     assignments: list[hkbAttributeModifierAssignment]
 
 class hkbAttributeModifierAssignment(Record):
-    """hkbAttributeModifierAssignment"""
+    """hkbAttributeModifierAssignment\n\nHavok class of SDK 2010.2 (packfiles), signature 0x48b8ad52.\n\nOwn members, by hkClass type:\n- attributeIndex: Int32\n- attributeValue: Real"""
     attributeIndex: int
     attributeValue: float
 
 class hkbAuxiliaryNodeInfo(hkReferencedObject):
-    """hkbAuxiliaryNodeInfo"""
+    """hkbAuxiliaryNodeInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xca0888ca.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkbAuxiliaryNodeInfo::NodeType\n- depth: Uint8\n- referenceBehaviorName: StringPtr\n- selfTransitionNames: Array of StringPtr"""
     type: hkbAuxiliaryNodeInfo_NodeType
     depth: int
     referenceBehaviorName: Optional[str]
     selfTransitionNames: list[Optional[str]]
 
 class hkbBehaviorEventsInfo(hkReferencedObject):
-    """hkbBehaviorEventsInfo"""
+    """hkbBehaviorEventsInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x66840004.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- externalEventIds: Array of Int16\n- padding: Int32"""
     characterId: int
     externalEventIds: memoryview
     padding: int
 
 class hkbBehaviorGraph(hkbGenerator):
-    """hkbBehaviorGraph"""
+    """hkbBehaviorGraph\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0xb1218f86.\n\nOwn members, by hkClass type:\n- variableMode: Enum of Int8 hkbBehaviorGraph::VariableMode\n- uniqueIdPool: Array\n- idToStateMachineTemplateMap: Pointer\n- mirroredExternalIdMap: Array\n- pseudoRandomGenerator: Pointer\n- rootGenerator: Pointer of Struct hkbGenerator\n- data: Pointer of Struct hkbBehaviorGraphData\n- rootGeneratorClone: Pointer\n- activeNodes: Pointer\n- activeNodeTemplateToIndexMap: Pointer\n- activeNodesChildrenIndices: Pointer\n- globalTransitionData: Pointer\n- eventIdMap: Pointer\n- attributeIdMap: Pointer\n- variableIdMap: Pointer\n- characterPropertyIdMap: Pointer\n- variableValueSet: Pointer\n- nodeTemplateToCloneMap: Pointer\n- nodeCloneToTemplateMap: Pointer\n- stateListenerTemplateToCloneMap: Pointer\n- nodePartitionInfo: Pointer\n- numIntermediateOutputs: Int32\n- jobs: Array of Pointer\n- allPartitionMemory: Array of Pointer\n- numStaticNodes: Int16\n- nextUniqueId: Int16\n- isActive: Bool\n- isLinked: Bool\n- updateActiveNodes: Bool\n- stateOrTransitionChanged: Bool"""
     variableMode: hkbBehaviorGraph_VariableMode
     uniqueIdPool: list[None]
     idToStateMachineTemplateMap: Optional[Record]
@@ -2242,7 +2276,7 @@ class hkbBehaviorGraph(hkbGenerator):
     stateOrTransitionChanged: bool
 
 class hkbBehaviorGraphData(hkReferencedObject):
-    """hkbBehaviorGraphData"""
+    """hkbBehaviorGraphData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x095aca5d.\n\nOwn members, by hkClass type:\n- attributeDefaults: Array of Real\n- variableInfos: Array of Struct hkbVariableInfo\n- characterPropertyInfos: Array of Struct hkbVariableInfo\n- eventInfos: Array of Struct hkbEventInfo\n- wordMinVariableValues: Array of Struct hkbVariableValue\n- wordMaxVariableValues: Array of Struct hkbVariableValue\n- variableInitialValues: Pointer of Struct hkbVariableValueSet\n- stringData: Pointer of Struct hkbBehaviorGraphStringData"""
     attributeDefaults: memoryview
     variableInfos: list[hkbVariableInfo]
     characterPropertyInfos: list[hkbVariableInfo]
@@ -2253,12 +2287,12 @@ class hkbBehaviorGraphData(hkReferencedObject):
     stringData: Optional[hkbBehaviorGraphStringData]
 
 class hkbBehaviorGraphInternalState(hkReferencedObject):
-    """hkbBehaviorGraphInternalState"""
+    """hkbBehaviorGraphInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x8699b6eb.\n\nOwn members, by hkClass type:\n- nodeInternalStateInfos: Array of Pointer hkbNodeInternalStateInfo\n- variableValueSet: Pointer of Struct hkbVariableValueSet"""
     nodeInternalStateInfos: list[Optional[hkbNodeInternalStateInfo]]
     variableValueSet: Optional[hkbVariableValueSet]
 
 class hkbBehaviorGraphInternalStateInfo(hkReferencedObject):
-    """hkbBehaviorGraphInternalStateInfo"""
+    """hkbBehaviorGraphInternalStateInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x645f898b.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- internalState: Pointer of Struct hkbBehaviorGraphInternalState\n- auxiliaryNodeInfo: Array of Pointer hkbAuxiliaryNodeInfo\n- activeEventIds: Array of Int16\n- activeVariableIds: Array of Int16"""
     characterId: int
     internalState: Optional[hkbBehaviorGraphInternalState]
     auxiliaryNodeInfo: list[Optional[hkbAuxiliaryNodeInfo]]
@@ -2266,41 +2300,35 @@ class hkbBehaviorGraphInternalStateInfo(hkReferencedObject):
     activeVariableIds: memoryview
 
 class hkbBehaviorGraphStringData(hkReferencedObject):
-    """hkbBehaviorGraphStringData"""
+    """hkbBehaviorGraphStringData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xc713064e.\n\nOwn members, by hkClass type:\n- eventNames: Array of StringPtr\n- attributeNames: Array of StringPtr\n- variableNames: Array of StringPtr\n- characterPropertyNames: Array of StringPtr"""
     eventNames: list[Optional[str]]
     attributeNames: list[Optional[str]]
     variableNames: list[Optional[str]]
     characterPropertyNames: list[Optional[str]]
 
 class hkbBehaviorInfo(hkReferencedObject):
-    """hkbBehaviorInfo"""
+    """hkbBehaviorInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xf7645395.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- data: Pointer of Struct hkbBehaviorGraphData\n- idToNamePairs: Array of Struct hkbBehaviorInfoIdToNamePair"""
     characterId: int
     data: Optional[hkbBehaviorGraphData]
     idToNamePairs: list[hkbBehaviorInfoIdToNamePair]
 
 class hkbBehaviorInfoIdToNamePair(Record):
-    """hkbBehaviorInfoIdToNamePair"""
+    """hkbBehaviorInfoIdToNamePair\n\nHavok class of SDK 2010.2 (packfiles), signature 0x35a0439a.\n\nOwn members, by hkClass type:\n- behaviorName: StringPtr\n- nodeName: StringPtr\n- toolType: Enum of Uint8 hkbBehaviorInfoIdToNamePair::ToolNodeType\n- id: Int16"""
     behaviorName: Optional[str]
     nodeName: Optional[str]
     toolType: hkbBehaviorInfoIdToNamePair_ToolNodeType
     id: int
 
 class hkbBehaviorReferenceGenerator(hkbGenerator):
-    """hkbBehaviorReferenceGenerator"""
+    """hkbBehaviorReferenceGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, signature 0x0fcb5423.\n\nOwn members, by hkClass type:\n- behaviorName: StringPtr\n- behavior: Pointer"""
     behaviorName: Optional[str]
     behavior: Optional[Record]
 
-class hkbBindable(hkReferencedObject):
-    """hkbBindable"""
-    variableBindingSet: Optional[hkbVariableBindingSet]
-    cachedBindables: list[None]
-    areBindablesCached: bool
-
 class hkbBlendCurveUtils(Record):
-    """hkbBlendCurveUtils"""
+    """hkbBlendCurveUtils\n\nHavok class of SDK 2010.2 (packfiles), signature 0x23041af0."""
 
 class hkbBlenderGenerator(hkbGenerator):
-    """hkbBlenderGenerator"""
+    """hkbBlenderGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 1, signature 0x22df7147.\n\nOwn members, by hkClass type:\n- referencePoseWeightThreshold: Real\n- blendParameter: Real\n- minCyclicBlendParameter: Real\n- maxCyclicBlendParameter: Real\n- indexOfSyncMasterChild: Int16\n- flags: Int16\n- subtractLastChild: Bool\n- children: Array of Pointer hkbBlenderGeneratorChild\n- childrenInternalStates: Array\n- sortedChildren: Array\n- endIntervalWeight: Real\n- numActiveChildren: Int32\n- beginIntervalIndex: Int16\n- endIntervalIndex: Int16\n- initSync: Bool\n- doSubtractiveBlend: Bool"""
     referencePoseWeightThreshold: float
     blendParameter: float
     minCyclicBlendParameter: float
@@ -2319,19 +2347,19 @@ class hkbBlenderGenerator(hkbGenerator):
     doSubtractiveBlend: bool
 
 class hkbBlenderGeneratorChild(hkbBindable):
-    """hkbBlenderGeneratorChild"""
+    """hkbBlenderGeneratorChild\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, version 2, signature 0xe2b384b0.\n\nOwn members, by hkClass type:\n- generator: Pointer of Struct hkbGenerator\n- boneWeights: Pointer of Struct hkbBoneWeightArray\n- weight: Real\n- worldFromModelWeight: Real"""
     generator: Optional[hkbGenerator]
     boneWeights: Optional[hkbBoneWeightArray]
     weight: float
     worldFromModelWeight: float
 
 class hkbBlenderGeneratorChildInternalState(Record):
-    """hkbBlenderGeneratorChildInternalState"""
+    """hkbBlenderGeneratorChildInternalState\n\nHavok class of SDK 2010.2 (packfiles), signature 0xff7327c0.\n\nOwn members, by hkClass type:\n- isActive: Bool\n- syncNextFrame: Bool"""
     isActive: bool
     syncNextFrame: bool
 
 class hkbBlenderGeneratorInternalState(hkReferencedObject):
-    """hkbBlenderGeneratorInternalState"""
+    """hkbBlenderGeneratorInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x84717488.\n\nOwn members, by hkClass type:\n- childrenInternalStates: Array of Struct hkbBlenderGeneratorChildInternalState\n- sortedChildren: Array of Int16\n- endIntervalWeight: Real\n- numActiveChildren: Int32\n- beginIntervalIndex: Int16\n- endIntervalIndex: Int16\n- initSync: Bool\n- doSubtractiveBlend: Bool"""
     childrenInternalStates: list[hkbBlenderGeneratorChildInternalState]
     sortedChildren: memoryview
     endIntervalWeight: float
@@ -2341,8 +2369,14 @@ class hkbBlenderGeneratorInternalState(hkReferencedObject):
     initSync: bool
     doSubtractiveBlend: bool
 
+class hkbTransitionEffect(hkbGenerator):
+    """hkbTransitionEffect\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, signature 0x945da157.\n\nOwn members, by hkClass type:\n- selfTransitionMode: Enum of Int8 hkbTransitionEffect::SelfTransitionMode\n- eventMode: Enum of Int8 hkbTransitionEffect::EventMode\n- defaultEventMode: Enum of Int8"""
+    selfTransitionMode: hkbTransitionEffect_SelfTransitionMode
+    eventMode: hkbTransitionEffect_EventMode
+    defaultEventMode: int
+
 class hkbBlendingTransitionEffect(hkbTransitionEffect):
-    """hkbBlendingTransitionEffect"""
+    """hkbBlendingTransitionEffect\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbTransitionEffect, version 1, signature 0xfd8584fe.\n\nOwn members, by hkClass type:\n- duration: Real\n- toGeneratorStartTimeFraction: Real\n- flags: Flags of Uint16 hkbBlendingTransitionEffect::FlagBits\n- endMode: Enum of Int8 hkbBlendingTransitionEffect::EndMode\n- blendCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve\n- fromGenerator: Pointer\n- toGenerator: Pointer\n- characterPoseAtBeginningOfTransition: Array\n- timeRemaining: Real\n- timeInTransition: Real\n- applySelfTransition: Bool\n- initializeCharacterPose: Bool"""
     duration: float
     toGeneratorStartTimeFraction: float
     flags: Union[hkbBlendingTransitionEffect_FlagBits, int]
@@ -2357,7 +2391,7 @@ class hkbBlendingTransitionEffect(hkbTransitionEffect):
     initializeCharacterPose: bool
 
 class hkbBlendingTransitionEffectInternalState(hkReferencedObject):
-    """hkbBlendingTransitionEffectInternalState"""
+    """hkbBlendingTransitionEffectInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xb18c70c2.\n\nOwn members, by hkClass type:\n- characterPoseAtBeginningOfTransition: Array of QsTransform\n- timeRemaining: Real\n- timeInTransition: Real\n- applySelfTransition: Bool\n- initializeCharacterPose: Bool"""
     characterPoseAtBeginningOfTransition: list[tuple[tuple[float, ...], ...]]
     timeRemaining: float
     timeInTransition: float
@@ -2365,30 +2399,36 @@ class hkbBlendingTransitionEffectInternalState(hkReferencedObject):
     initializeCharacterPose: bool
 
 class hkbBoneIndexArray(hkbBindable):
-    """hkbBoneIndexArray"""
+    """hkbBoneIndexArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, signature 0x00aa8619.\n\nOwn members, by hkClass type:\n- boneIndices: Array of Int16"""
     boneIndices: memoryview
 
 class hkbBoneWeightArray(hkbBindable):
-    """hkbBoneWeightArray"""
+    """hkbBoneWeightArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, signature 0xcd902b77.\n\nOwn members, by hkClass type:\n- boneWeights: Array of Real"""
     boneWeights: memoryview
 
+class hkbSequencedData(hkReferencedObject):
+    """hkbSequencedData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkbBoolVariableSequencedData(hkbSequencedData):
-    """hkbBoolVariableSequencedData"""
+    """hkbBoolVariableSequencedData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbSequencedData, signature 0x37416fce.\n\nOwn members, by hkClass type:\n- samples: Array of Struct hkbBoolVariableSequencedDataSample\n- variableIndex: Int32"""
     samples: list[hkbBoolVariableSequencedDataSample]
     variableIndex: int
 
 class hkbBoolVariableSequencedDataSample(Record):
-    """hkbBoolVariableSequencedDataSample"""
+    """hkbBoolVariableSequencedDataSample\n\nHavok class of SDK 2010.2 (packfiles), signature 0x514763dc.\n\nOwn members, by hkClass type:\n- time: Real\n- value: Bool"""
     time: float
     value: bool
 
+class hkbEventPayload(hkReferencedObject):
+    """hkbEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkbCameraShakeEventPayload(hkbEventPayload):
-    """hkbCameraShakeEventPayload"""
+    """hkbCameraShakeEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0x64136982.\n\nOwn members, by hkClass type:\n- amplitude: Real\n- halfLife: Real"""
     amplitude: float
     halfLife: float
 
 class hkbCharacter(hkReferencedObject):
-    """hkbCharacter"""
+    """hkbCharacter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x3088a5c5.\n\nOwn members, by hkClass type:\n- nearbyCharacters: Array of Pointer hkbCharacter\n- currentLod: Int16\n- numTracksInLod: Int16\n- name: StringPtr\n- ragdollDriver: Pointer\n- characterControllerDriver: Pointer\n- footIkDriver: Pointer\n- handIkDriver: Pointer\n- setup: Pointer of Struct hkbCharacterSetup\n- behaviorGraph: Pointer of Struct hkbBehaviorGraph\n- projectData: Pointer of Struct hkbProjectData\n- animationBindingSet: Pointer\n- raycastInterface: Pointer\n- world: Pointer\n- eventQueue: Pointer\n- worldFromModel: Pointer\n- poseLocal: SimpleArray\n- deleteWorldFromModel: Bool\n- deletePoseLocal: Bool"""
     nearbyCharacters: list[Optional[hkbCharacter]]
     currentLod: int
     numTracksInLod: int
@@ -2410,7 +2450,7 @@ class hkbCharacter(hkReferencedObject):
     deletePoseLocal: bool
 
 class hkbCharacterAddedInfo(hkReferencedObject):
-    """hkbCharacterAddedInfo"""
+    """hkbCharacterAddedInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x3544e182.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- instanceName: StringPtr\n- templateName: StringPtr\n- fullPathToProject: StringPtr\n- skeleton: Pointer of Struct hkaSkeleton\n- worldFromModel: QsTransform\n- poseModelSpace: Array of QsTransform"""
     characterId: int
     instanceName: Optional[str]
     templateName: Optional[str]
@@ -2420,13 +2460,13 @@ class hkbCharacterAddedInfo(hkReferencedObject):
     poseModelSpace: list[tuple[tuple[float, ...], ...]]
 
 class hkbCharacterControlCommand(hkReferencedObject):
-    """hkbCharacterControlCommand"""
+    """hkbCharacterControlCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x7a195d1d.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- command: Enum of Uint8 hkbCharacterControlCommand::CharacterControlCommand\n- padding: Int32"""
     characterId: int
     command: hkbCharacterControlCommand_CharacterControlCommand
     padding: int
 
 class hkbCharacterControllerControlData(Record):
-    """hkbCharacterControllerControlData"""
+    """hkbCharacterControllerControlData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x5b6c03d9.\n\nOwn members, by hkClass type:\n- desiredVelocity: Vector4\n- verticalGain: Real\n- horizontalCatchUpGain: Real\n- maxVerticalSeparation: Real\n- maxHorizontalSeparation: Real"""
     desiredVelocity: tuple[float, ...]
     verticalGain: float
     horizontalCatchUpGain: float
@@ -2434,7 +2474,7 @@ class hkbCharacterControllerControlData(Record):
     maxHorizontalSeparation: float
 
 class hkbCharacterControllerModifier(hkbModifier):
-    """hkbCharacterControllerModifier"""
+    """hkbCharacterControllerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xf675d6fb.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbCharacterControllerControlData\n- initialVelocity: Vector4\n- initialVelocityCoordinates: Enum of Int8 hkbCharacterControllerModifier::InitialVelocityCoordinates\n- motionMode: Enum of Int8 hkbCharacterControllerModifier::MotionMode\n- forceDownwardMomentum: Bool\n- applyGravity: Bool\n- setInitialVelocity: Bool\n- isTouchingGround: Bool\n- gravity: Vector4\n- timestep: Real\n- isInitialVelocityAdded: Bool"""
     controlData: hkbCharacterControllerControlData
     initialVelocity: tuple[float, ...]
     initialVelocityCoordinates: hkbCharacterControllerModifier_InitialVelocityCoordinates
@@ -2448,14 +2488,14 @@ class hkbCharacterControllerModifier(hkbModifier):
     isInitialVelocityAdded: bool
 
 class hkbCharacterControllerModifierInternalState(hkReferencedObject):
-    """hkbCharacterControllerModifierInternalState"""
+    """hkbCharacterControllerModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xf8dfec0d.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- timestep: Real\n- isInitialVelocityAdded: Bool\n- isTouchingGround: Bool"""
     gravity: tuple[float, ...]
     timestep: float
     isInitialVelocityAdded: bool
     isTouchingGround: bool
 
 class hkbCharacterData(hkReferencedObject):
-    """hkbCharacterData"""
+    """hkbCharacterData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 7, signature 0x300d6808.\n\nOwn members, by hkClass type:\n- characterControllerInfo: Struct hkbCharacterDataCharacterControllerInfo\n- modelUpMS: Vector4\n- modelForwardMS: Vector4\n- modelRightMS: Vector4\n- characterPropertyInfos: Array of Struct hkbVariableInfo\n- numBonesPerLod: Array of Int32\n- characterPropertyValues: Pointer of Struct hkbVariableValueSet\n- footIkDriverInfo: Pointer of Struct hkbFootIkDriverInfo\n- handIkDriverInfo: Pointer of Struct hkbHandIkDriverInfo\n- stringData: Pointer of Struct hkbCharacterStringData\n- mirroredSkeletonInfo: Pointer of Struct hkbMirroredSkeletonInfo\n- scale: Real\n- numHands: Int16\n- numFloatSlots: Int16"""
     characterControllerInfo: hkbCharacterDataCharacterControllerInfo
     modelUpMS: tuple[float, ...]
     modelForwardMS: tuple[float, ...]
@@ -2472,20 +2512,20 @@ class hkbCharacterData(hkReferencedObject):
     numFloatSlots: int
 
 class hkbCharacterDataCharacterControllerInfo(Record):
-    """hkbCharacterDataCharacterControllerInfo"""
+    """hkbCharacterDataCharacterControllerInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa0f415bf.\n\nOwn members, by hkClass type:\n- capsuleHeight: Real\n- capsuleRadius: Real\n- collisionFilterInfo: Uint32\n- characterControllerCinfo: Pointer of Struct hkpCharacterControllerCinfo"""
     capsuleHeight: float
     capsuleRadius: float
     collisionFilterInfo: int
     characterControllerCinfo: Optional[hkpCharacterControllerCinfo]
 
 class hkbCharacterInfo(hkReferencedObject):
-    """hkbCharacterInfo"""
+    """hkbCharacterInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0xd9709ff2.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- event: Enum of Uint8 hkbCharacterInfo::Event\n- padding: Int32"""
     characterId: int
     event: hkbCharacterInfo_Event
     padding: int
 
 class hkbCharacterSetup(hkReferencedObject):
-    """hkbCharacterSetup"""
+    """hkbCharacterSetup\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0xe5a2a413.\n\nOwn members, by hkClass type:\n- retargetingSkeletonMappers: Array of Pointer hkaSkeletonMapper\n- animationSkeleton: Pointer of Struct hkaSkeleton\n- ragdollToAnimationSkeletonMapper: Pointer of Struct hkaSkeletonMapper\n- animationToRagdollSkeletonMapper: Pointer of Struct hkaSkeletonMapper\n- animationBindingSet: Pointer\n- data: Pointer of Struct hkbCharacterData\n- mirroredSkeleton: Pointer\n- characterPropertyIdMap: Pointer"""
     retargetingSkeletonMappers: list[Optional[hkaSkeletonMapper]]
     animationSkeleton: Optional[hkaSkeleton]
     ragdollToAnimationSkeletonMapper: Optional[hkaSkeletonMapper]
@@ -2496,13 +2536,13 @@ class hkbCharacterSetup(hkReferencedObject):
     characterPropertyIdMap: Optional[Record]
 
 class hkbCharacterSkinInfo(hkReferencedObject):
-    """hkbCharacterSkinInfo"""
+    """hkbCharacterSkinInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x180d900d.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- deformableSkins: Array of Uint64\n- rigidSkins: Array of Uint64"""
     characterId: int
     deformableSkins: memoryview
     rigidSkins: memoryview
 
 class hkbCharacterSteppedInfo(hkReferencedObject):
-    """hkbCharacterSteppedInfo"""
+    """hkbCharacterSteppedInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x2eda84f8.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- deltaTime: Real\n- worldFromModel: QsTransform\n- poseModelSpace: Array of QsTransform\n- rigidAttachmentTransforms: Array of QsTransform"""
     characterId: int
     deltaTime: float
     worldFromModel: tuple[tuple[float, ...], ...]
@@ -2510,7 +2550,7 @@ class hkbCharacterSteppedInfo(hkReferencedObject):
     rigidAttachmentTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkbCharacterStringData(hkReferencedObject):
-    """hkbCharacterStringData"""
+    """hkbCharacterStringData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 5, signature 0x655b42bc.\n\nOwn members, by hkClass type:\n- deformableSkinNames: Array of StringPtr\n- rigidSkinNames: Array of StringPtr\n- animationNames: Array of StringPtr\n- animationFilenames: Array of StringPtr\n- characterPropertyNames: Array of StringPtr\n- retargetingSkeletonMapperFilenames: Array of StringPtr\n- lodNames: Array of StringPtr\n- mirroredSyncPointSubstringsA: Array of StringPtr\n- mirroredSyncPointSubstringsB: Array of StringPtr\n- name: StringPtr\n- rigName: StringPtr\n- ragdollName: StringPtr\n- behaviorFilename: StringPtr"""
     deformableSkinNames: list[Optional[str]]
     rigidSkinNames: list[Optional[str]]
     animationNames: list[Optional[str]]
@@ -2526,7 +2566,7 @@ class hkbCharacterStringData(hkReferencedObject):
     behaviorFilename: Optional[str]
 
 class hkbClientCharacterState(hkReferencedObject):
-    """hkbClientCharacterState"""
+    """hkbClientCharacterState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xa2624c97.\n\nOwn members, by hkClass type:\n- deformableSkinIds: Array of Uint64\n- rigidSkinIds: Array of Uint64\n- externalEventIds: Array of Int16\n- auxiliaryInfo: Array of Pointer hkbAuxiliaryNodeInfo\n- activeEventIds: Array of Int16\n- activeVariableIds: Array of Int16\n- characterId: Uint64\n- instanceName: StringPtr\n- templateName: StringPtr\n- fullPathToProject: StringPtr\n- behaviorData: Pointer of Struct hkbBehaviorGraphData\n- behaviorInternalState: Pointer of Struct hkbBehaviorGraphInternalState\n- nodeIdToInternalStateMap: Pointer\n- visible: Bool\n- elapsedSimulationTime: Real\n- skeleton: Pointer of Struct hkaSkeleton\n- worldFromModel: QsTransform\n- poseModelSpace: Array of QsTransform\n- rigidAttachmentTransforms: Array of QsTransform"""
     deformableSkinIds: memoryview
     rigidSkinIds: memoryview
     externalEventIds: memoryview
@@ -2548,7 +2588,7 @@ class hkbClientCharacterState(hkReferencedObject):
     rigidAttachmentTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkbClipGenerator(hkbGenerator):
-    """hkbClipGenerator"""
+    """hkbClipGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 2, signature 0x333b85b9.\n\nOwn members, by hkClass type:\n- animationName: StringPtr\n- triggers: Pointer of Struct hkbClipTriggerArray\n- cropStartAmountLocalTime: Real\n- cropEndAmountLocalTime: Real\n- startTime: Real\n- playbackSpeed: Real\n- enforcedDuration: Real\n- userControlledTimeFraction: Real\n- animationBindingIndex: Int16\n- mode: Enum of Int8 hkbClipGenerator::PlaybackMode\n- flags: Int8\n- animDatas: Array\n- animationControl: Pointer\n- originalTriggers: Pointer\n- mapperData: Pointer\n- binding: Pointer\n- mirroredAnimation: Pointer\n- extractedMotion: QsTransform\n- echos: Array\n- localTime: Real\n- time: Real\n- previousUserControlledTimeFraction: Real\n- bufferSize: Int32\n- echoBufferSize: Int32\n- atEnd: Bool\n- ignoreStartTime: Bool\n- pingPongBackward: Bool"""
     animationName: Optional[str]
     triggers: Optional[hkbClipTriggerArray]
     cropStartAmountLocalTime: float
@@ -2578,13 +2618,13 @@ class hkbClipGenerator(hkbGenerator):
     pingPongBackward: bool
 
 class hkbClipGeneratorEcho(Record):
-    """hkbClipGeneratorEcho"""
+    """hkbClipGeneratorEcho\n\nHavok class of SDK 2010.2 (packfiles), signature 0x750edf40.\n\nOwn members, by hkClass type:\n- offsetLocalTime: Real\n- weight: Real\n- dwdt: Real"""
     offsetLocalTime: float
     weight: float
     dwdt: float
 
 class hkbClipGeneratorInternalState(hkReferencedObject):
-    """hkbClipGeneratorInternalState"""
+    """hkbClipGeneratorInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x26ce5bf3.\n\nOwn members, by hkClass type:\n- extractedMotion: QsTransform\n- echos: Array of Struct hkbClipGeneratorEcho\n- localTime: Real\n- time: Real\n- previousUserControlledTimeFraction: Real\n- bufferSize: Int32\n- echoBufferSize: Int32\n- atEnd: Bool\n- ignoreStartTime: Bool\n- pingPongBackward: Bool"""
     extractedMotion: tuple[tuple[float, ...], ...]
     echos: list[hkbClipGeneratorEcho]
     localTime: float
@@ -2597,7 +2637,7 @@ class hkbClipGeneratorInternalState(hkReferencedObject):
     pingPongBackward: bool
 
 class hkbClipTrigger(Record):
-    """hkbClipTrigger"""
+    """hkbClipTrigger\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x7eb45cea.\n\nOwn members, by hkClass type:\n- localTime: Real\n- event: Struct hkbEventProperty\n- relativeToEndOfClip: Bool\n- acyclic: Bool\n- isAnnotation: Bool"""
     localTime: float
     event: hkbEventProperty
     relativeToEndOfClip: bool
@@ -2605,11 +2645,11 @@ class hkbClipTrigger(Record):
     isAnnotation: bool
 
 class hkbClipTriggerArray(hkReferencedObject):
-    """hkbClipTriggerArray"""
+    """hkbClipTriggerArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x59c23a0f.\n\nOwn members, by hkClass type:\n- triggers: Array of Struct hkbClipTrigger"""
     triggers: list[hkbClipTrigger]
 
 class hkbCombineTransformsModifier(hkbModifier):
-    """hkbCombineTransformsModifier"""
+    """hkbCombineTransformsModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xfd1f0b79.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion\n- leftTranslation: Vector4\n- leftRotation: Quaternion\n- rightTranslation: Vector4\n- rightRotation: Quaternion\n- invertLeftTransform: Bool\n- invertRightTransform: Bool\n- invertResult: Bool"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
     leftTranslation: tuple[float, ...]
@@ -2621,24 +2661,24 @@ class hkbCombineTransformsModifier(hkbModifier):
     invertResult: bool
 
 class hkbCombineTransformsModifierInternalState(hkReferencedObject):
-    """hkbCombineTransformsModifierInternalState"""
+    """hkbCombineTransformsModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa92ed39f.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
 
 class hkbCompiledExpressionSet(hkReferencedObject):
-    """hkbCompiledExpressionSet"""
+    """hkbCompiledExpressionSet\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x3a7d76cc.\n\nOwn members, by hkClass type:\n- rpn: Array of Struct hkbCompiledExpressionSetToken\n- expressionToRpnIndex: Array of Int32\n- numExpressions: Int8"""
     rpn: list[hkbCompiledExpressionSetToken]
     expressionToRpnIndex: memoryview
     numExpressions: int
 
 class hkbCompiledExpressionSetToken(Record):
-    """hkbCompiledExpressionSetToken"""
+    """hkbCompiledExpressionSetToken\n\nHavok class of SDK 2010.2 (packfiles), signature 0xc6aaccc8.\n\nOwn members, by hkClass type:\n- data: Real\n- type: Enum of Int8 hkbCompiledExpressionSetToken::TokenType\n- operator: Enum of Int8 hkbCompiledExpressionSetToken::Operator"""
     data: float
     type: hkbCompiledExpressionSetToken_TokenType
     operator: hkbCompiledExpressionSetToken_Operator
 
 class hkbComputeDirectionModifier(hkbModifier):
-    """hkbComputeDirectionModifier"""
+    """hkbComputeDirectionModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xdf358bd3.\n\nOwn members, by hkClass type:\n- pointIn: Vector4\n- pointOut: Vector4\n- groundAngleOut: Real\n- upAngleOut: Real\n- verticalOffset: Real\n- reverseGroundAngle: Bool\n- reverseUpAngle: Bool\n- projectPoint: Bool\n- normalizePoint: Bool\n- computeOnlyOnce: Bool\n- computedOutput: Bool"""
     pointIn: tuple[float, ...]
     pointOut: tuple[float, ...]
     groundAngleOut: float
@@ -2652,24 +2692,24 @@ class hkbComputeDirectionModifier(hkbModifier):
     computedOutput: bool
 
 class hkbComputeDirectionModifierInternalState(hkReferencedObject):
-    """hkbComputeDirectionModifierInternalState"""
+    """hkbComputeDirectionModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x6ac054d7.\n\nOwn members, by hkClass type:\n- pointOut: Vector4\n- groundAngleOut: Real\n- upAngleOut: Real\n- computedOutput: Bool"""
     pointOut: tuple[float, ...]
     groundAngleOut: float
     upAngleOut: float
     computedOutput: bool
 
 class hkbComputeRotationFromAxisAngleModifier(hkbModifier):
-    """hkbComputeRotationFromAxisAngleModifier"""
+    """hkbComputeRotationFromAxisAngleModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x9b3f6936.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion\n- axis: Vector4\n- angleDegrees: Real"""
     rotationOut: tuple[float, ...]
     axis: tuple[float, ...]
     angleDegrees: float
 
 class hkbComputeRotationFromAxisAngleModifierInternalState(hkReferencedObject):
-    """hkbComputeRotationFromAxisAngleModifierInternalState"""
+    """hkbComputeRotationFromAxisAngleModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x71cd1eb0.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion"""
     rotationOut: tuple[float, ...]
 
 class hkbComputeRotationToTargetModifier(hkbModifier):
-    """hkbComputeRotationToTargetModifier"""
+    """hkbComputeRotationToTargetModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x47665f1c.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion\n- targetPosition: Vector4\n- currentPosition: Vector4\n- currentRotation: Quaternion\n- localAxisOfRotation: Vector4\n- localFacingDirection: Vector4\n- resultIsDelta: Bool"""
     rotationOut: tuple[float, ...]
     targetPosition: tuple[float, ...]
     currentPosition: tuple[float, ...]
@@ -2679,14 +2719,14 @@ class hkbComputeRotationToTargetModifier(hkbModifier):
     resultIsDelta: bool
 
 class hkbComputeRotationToTargetModifierInternalState(hkReferencedObject):
-    """hkbComputeRotationToTargetModifierInternalState"""
+    """hkbComputeRotationToTargetModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x71cd1eb0.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion"""
     rotationOut: tuple[float, ...]
 
 class hkbCondition(hkReferencedObject):
-    """hkbCondition"""
+    """hkbCondition\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkbContext(Record):
-    """hkbContext"""
+    """hkbContext\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xe0c4d4a7.\n\nOwn members, by hkClass type:\n- character: Pointer\n- behavior: Pointer\n- nodeToIndexMap: Pointer\n- eventQueue: Pointer\n- sharedEventQueue: Pointer\n- generatorOutputListener: Pointer of Struct hkbGeneratorOutputListener\n- eventTriggeredTransition: Bool\n- world: Pointer\n- attachmentManager: Pointer\n- animationCache: Pointer"""
     character: Optional[Record]
     behavior: Optional[Record]
     nodeToIndexMap: Optional[Record]
@@ -2699,7 +2739,7 @@ class hkbContext(Record):
     animationCache: Optional[Record]
 
 class hkbDampingModifier(hkbModifier):
-    """hkbDampingModifier"""
+    """hkbDampingModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x9a040f03.\n\nOwn members, by hkClass type:\n- kP: Real\n- kI: Real\n- kD: Real\n- enableScalarDamping: Bool\n- enableVectorDamping: Bool\n- rawValue: Real\n- dampedValue: Real\n- rawVector: Vector4\n- dampedVector: Vector4\n- vecErrorSum: Vector4\n- vecPreviousError: Vector4\n- errorSum: Real\n- previousError: Real"""
     kP: float
     kI: float
     kD: float
@@ -2715,7 +2755,7 @@ class hkbDampingModifier(hkbModifier):
     previousError: float
 
 class hkbDampingModifierInternalState(hkReferencedObject):
-    """hkbDampingModifierInternalState"""
+    """hkbDampingModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x508d3b36.\n\nOwn members, by hkClass type:\n- dampedVector: Vector4\n- vecErrorSum: Vector4\n- vecPreviousError: Vector4\n- dampedValue: Real\n- errorSum: Real\n- previousError: Real"""
     dampedVector: tuple[float, ...]
     vecErrorSum: tuple[float, ...]
     vecPreviousError: tuple[float, ...]
@@ -2724,22 +2764,26 @@ class hkbDampingModifierInternalState(hkReferencedObject):
     previousError: float
 
 class hkbDefaultMessageLog(Record):
-    """hkbDefaultMessageLog"""
+    """hkbDefaultMessageLog\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7bd5c66f."""
+
+class hkbModifierWrapper(hkbModifier):
+    """hkbModifierWrapper\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x3697e044.\n\nOwn members, by hkClass type:\n- modifier: Pointer of Struct hkbModifier"""
+    modifier: Optional[hkbModifier]
 
 class hkbDelayedModifier(hkbModifierWrapper):
-    """hkbDelayedModifier"""
+    """hkbDelayedModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifierWrapper, signature 0x8e101a7a.\n\nOwn members, by hkClass type:\n- delaySeconds: Real\n- durationSeconds: Real\n- secondsElapsed: Real\n- isActive: Bool"""
     delaySeconds: float
     durationSeconds: float
     secondsElapsed: float
     isActive: bool
 
 class hkbDelayedModifierInternalState(hkReferencedObject):
-    """hkbDelayedModifierInternalState"""
+    """hkbDelayedModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x85fb0b80.\n\nOwn members, by hkClass type:\n- secondsElapsed: Real\n- isActive: Bool"""
     secondsElapsed: float
     isActive: bool
 
 class hkbDetectCloseToGroundModifier(hkbModifier):
-    """hkbDetectCloseToGroundModifier"""
+    """hkbDetectCloseToGroundModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 2, signature 0x981687b2.\n\nOwn members, by hkClass type:\n- closeToGroundEvent: Struct hkbEventProperty\n- closeToGroundHeight: Real\n- raycastDistanceDown: Real\n- collisionFilterInfo: Uint32\n- boneIndex: Int16\n- animBoneIndex: Int16\n- isCloseToGround: Bool"""
     closeToGroundEvent: hkbEventProperty
     closeToGroundHeight: float
     raycastDistanceDown: float
@@ -2749,26 +2793,26 @@ class hkbDetectCloseToGroundModifier(hkbModifier):
     isCloseToGround: bool
 
 class hkbDetectCloseToGroundModifierInternalState(hkReferencedObject):
-    """hkbDetectCloseToGroundModifierInternalState"""
+    """hkbDetectCloseToGroundModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x7b32d942.\n\nOwn members, by hkClass type:\n- isCloseToGround: Bool"""
     isCloseToGround: bool
 
 class hkbEvaluateExpressionModifier(hkbModifier):
-    """hkbEvaluateExpressionModifier"""
+    """hkbEvaluateExpressionModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xf900f6be.\n\nOwn members, by hkClass type:\n- expressions: Pointer of Struct hkbExpressionDataArray\n- compiledExpressionSet: Pointer\n- internalExpressionsData: Array"""
     expressions: Optional[hkbExpressionDataArray]
     compiledExpressionSet: Optional[Record]
     internalExpressionsData: list[None]
 
 class hkbEvaluateExpressionModifierInternalExpressionData(Record):
-    """hkbEvaluateExpressionModifierInternalExpressionData"""
+    """hkbEvaluateExpressionModifierInternalExpressionData\n\nHavok class of SDK 2010.2 (packfiles), signature 0xb8686f6b.\n\nOwn members, by hkClass type:\n- raisedEvent: Bool\n- wasTrueInPreviousFrame: Bool"""
     raisedEvent: bool
     wasTrueInPreviousFrame: bool
 
 class hkbEvaluateExpressionModifierInternalState(hkReferencedObject):
-    """hkbEvaluateExpressionModifierInternalState"""
+    """hkbEvaluateExpressionModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xb414d58e.\n\nOwn members, by hkClass type:\n- internalExpressionsData: Array of Struct hkbEvaluateExpressionModifierInternalExpressionData"""
     internalExpressionsData: list[hkbEvaluateExpressionModifierInternalExpressionData]
 
 class hkbEvaluateHandleModifier(hkbModifier):
-    """hkbEvaluateHandleModifier"""
+    """hkbEvaluateHandleModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 2, signature 0x79757102.\n\nOwn members, by hkClass type:\n- handle: Pointer of Struct hkbHandle\n- handlePositionOut: Vector4\n- handleRotationOut: Quaternion\n- isValidOut: Bool\n- extrapolationTimeStep: Real\n- handleChangeSpeed: Real\n- handleChangeMode: Enum of Int8 hkbEvaluateHandleModifier::HandleChangeMode\n- oldHandle: Struct hkbHandle\n- oldHandlePosition: Vector4\n- oldHandleRotation: Quaternion\n- timeSinceLastModify: Real\n- smoothlyChangingHandles: Bool"""
     handle: Optional[hkbHandle]
     handlePositionOut: tuple[float, ...]
     handleRotationOut: tuple[float, ...]
@@ -2782,42 +2826,39 @@ class hkbEvaluateHandleModifier(hkbModifier):
     timeSinceLastModify: float
     smoothlyChangingHandles: bool
 
-class hkbEvent(hkbEventBase):
-    """hkbEvent"""
-    sender: Optional[Record]
-
 class hkbEventBase(Record):
-    """hkbEventBase"""
+    """hkbEventBase\n\nHavok class of SDK 2010.2 (packfiles), signature 0x76bddb31.\n\nOwn members, by hkClass type:\n- id: Int32\n- payload: Pointer of Struct hkbEventPayload"""
     id: int
     payload: Optional[hkbEventPayload]
 
+class hkbEvent(hkbEventBase):
+    """hkbEvent\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventBase, version 1, signature 0x3e0fd810.\n\nOwn members, by hkClass type:\n- sender: Pointer"""
+    sender: Optional[Record]
+
 class hkbEventDrivenModifier(hkbModifierWrapper):
-    """hkbEventDrivenModifier"""
+    """hkbEventDrivenModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifierWrapper, signature 0x7ed3f44e.\n\nOwn members, by hkClass type:\n- activateEventId: Int32\n- deactivateEventId: Int32\n- activeByDefault: Bool\n- isActive: Bool"""
     activateEventId: int
     deactivateEventId: int
     activeByDefault: bool
     isActive: bool
 
 class hkbEventDrivenModifierInternalState(hkReferencedObject):
-    """hkbEventDrivenModifierInternalState"""
+    """hkbEventDrivenModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xd14bf000.\n\nOwn members, by hkClass type:\n- isActive: Bool"""
     isActive: bool
 
 class hkbEventInfo(Record):
-    """hkbEventInfo"""
+    """hkbEventInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0x5874eed4.\n\nOwn members, by hkClass type:\n- flags: Flags of Uint32 hkbEventInfo::Flags"""
     flags: Union[hkbEventInfo_Flags, int]
 
-class hkbEventPayload(hkReferencedObject):
-    """hkbEventPayload"""
-
 class hkbEventPayloadList(hkbEventPayload):
-    """hkbEventPayloadList"""
+    """hkbEventPayloadList\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0x3d2dbd34.\n\nOwn members, by hkClass type:\n- payloads: Array of Pointer hkbEventPayload"""
     payloads: list[Optional[hkbEventPayload]]
 
 class hkbEventProperty(hkbEventBase):
-    """hkbEventProperty"""
+    """hkbEventProperty\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventBase, version 1, signature 0x0db38a15."""
 
 class hkbEventRaisedInfo(hkReferencedObject):
-    """hkbEventRaisedInfo"""
+    """hkbEventRaisedInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x00c02da3.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- eventName: StringPtr\n- raisedBySdk: Bool\n- senderId: Int32\n- padding: Int32"""
     characterId: int
     eventName: Optional[str]
     raisedBySdk: bool
@@ -2825,42 +2866,42 @@ class hkbEventRaisedInfo(hkReferencedObject):
     padding: int
 
 class hkbEventRangeData(Record):
-    """hkbEventRangeData"""
+    """hkbEventRangeData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x6cb92c76.\n\nOwn members, by hkClass type:\n- upperBound: Real\n- event: Struct hkbEventProperty\n- eventMode: Enum of Int8 hkbEventRangeData::EventRangeMode"""
     upperBound: float
     event: hkbEventProperty
     eventMode: hkbEventRangeData_EventRangeMode
 
 class hkbEventRangeDataArray(hkReferencedObject):
-    """hkbEventRangeDataArray"""
+    """hkbEventRangeDataArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x330a56ee.\n\nOwn members, by hkClass type:\n- eventData: Array of Struct hkbEventRangeData"""
     eventData: list[hkbEventRangeData]
 
 class hkbEventSequencedData(hkbSequencedData):
-    """hkbEventSequencedData"""
+    """hkbEventSequencedData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbSequencedData, signature 0x76798eb8.\n\nOwn members, by hkClass type:\n- events: Array of Struct hkbEventSequencedDataSequencedEvent"""
     events: list[hkbEventSequencedDataSequencedEvent]
 
 class hkbEventSequencedDataSequencedEvent(Record):
-    """hkbEventSequencedDataSequencedEvent"""
+    """hkbEventSequencedDataSequencedEvent\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9139b821.\n\nOwn members, by hkClass type:\n- event: Struct hkbEvent\n- time: Real"""
     event: hkbEvent
     time: float
 
 class hkbEventsFromRangeModifier(hkbModifier):
-    """hkbEventsFromRangeModifier"""
+    """hkbEventsFromRangeModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xbc561b6e.\n\nOwn members, by hkClass type:\n- inputValue: Real\n- lowerBound: Real\n- eventRanges: Pointer of Struct hkbEventRangeDataArray\n- wasActiveInPreviousFrame: Array"""
     inputValue: float
     lowerBound: float
     eventRanges: Optional[hkbEventRangeDataArray]
     wasActiveInPreviousFrame: list[None]
 
 class hkbEventsFromRangeModifierInternalState(hkReferencedObject):
-    """hkbEventsFromRangeModifierInternalState"""
+    """hkbEventsFromRangeModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xcc47b48d.\n\nOwn members, by hkClass type:\n- wasActiveInPreviousFrame: Array of Bool"""
     wasActiveInPreviousFrame: list[bool]
 
 class hkbExpressionCondition(hkbCondition):
-    """hkbExpressionCondition"""
+    """hkbExpressionCondition\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbCondition, version 1, signature 0x1c3c1045.\n\nOwn members, by hkClass type:\n- expression: StringPtr\n- compiledExpressionSet: Pointer"""
     expression: Optional[str]
     compiledExpressionSet: Optional[Record]
 
 class hkbExpressionData(Record):
-    """hkbExpressionData"""
+    """hkbExpressionData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x6740042a.\n\nOwn members, by hkClass type:\n- expression: StringPtr\n- assignmentVariableIndex: Int32\n- assignmentEventIndex: Int32\n- eventMode: Enum of Int8 hkbExpressionData::ExpressionEventMode\n- raisedEvent: Bool\n- wasTrueInPreviousFrame: Bool"""
     expression: Optional[str]
     assignmentVariableIndex: int
     assignmentEventIndex: int
@@ -2869,29 +2910,29 @@ class hkbExpressionData(Record):
     wasTrueInPreviousFrame: bool
 
 class hkbExpressionDataArray(hkReferencedObject):
-    """hkbExpressionDataArray"""
+    """hkbExpressionDataArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x4b9ee1a2.\n\nOwn members, by hkClass type:\n- expressionsData: Array of Struct hkbExpressionData"""
     expressionsData: list[hkbExpressionData]
 
 class hkbExtractRagdollPoseModifier(hkbModifier):
-    """hkbExtractRagdollPoseModifier"""
+    """hkbExtractRagdollPoseModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x804dcbab.\n\nOwn members, by hkClass type:\n- poseMatchingBone0: Int16\n- poseMatchingBone1: Int16\n- poseMatchingBone2: Int16\n- enableComputeWorldFromModel: Bool"""
     poseMatchingBone0: int
     poseMatchingBone1: int
     poseMatchingBone2: int
     enableComputeWorldFromModel: bool
 
 class hkbFootIkControlData(Record):
-    """hkbFootIkControlData"""
+    """hkbFootIkControlData\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa111b704.\n\nOwn members, by hkClass type:\n- gains: Struct hkbFootIkGains"""
     gains: hkbFootIkGains
 
 class hkbFootIkControlsModifier(hkbModifier):
-    """hkbFootIkControlsModifier"""
+    """hkbFootIkControlsModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xe5b6f544.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbFootIkControlData\n- legs: Array of Struct hkbFootIkControlsModifierLeg\n- errorOutTranslation: Vector4\n- alignWithGroundRotation: Quaternion"""
     controlData: hkbFootIkControlData
     legs: list[hkbFootIkControlsModifierLeg]
     errorOutTranslation: tuple[float, ...]
     alignWithGroundRotation: tuple[float, ...]
 
 class hkbFootIkControlsModifierLeg(Record):
-    """hkbFootIkControlsModifierLeg"""
+    """hkbFootIkControlsModifierLeg\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9e17091a.\n\nOwn members, by hkClass type:\n- groundPosition: Vector4\n- ungroundedEvent: Struct hkbEventProperty\n- verticalError: Real\n- hitSomething: Bool\n- isPlantedMS: Bool"""
     groundPosition: tuple[float, ...]
     ungroundedEvent: hkbEventProperty
     verticalError: float
@@ -2899,7 +2940,7 @@ class hkbFootIkControlsModifierLeg(Record):
     isPlantedMS: bool
 
 class hkbFootIkDriverInfo(hkReferencedObject):
-    """hkbFootIkDriverInfo"""
+    """hkbFootIkDriverInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xc6a09dbf.\n\nOwn members, by hkClass type:\n- legs: Array of Struct hkbFootIkDriverInfoLeg\n- raycastDistanceUp: Real\n- raycastDistanceDown: Real\n- originalGroundHeightMS: Real\n- verticalOffset: Real\n- collisionFilterInfo: Uint32\n- forwardAlignFraction: Real\n- sidewaysAlignFraction: Real\n- sidewaysSampleWidth: Real\n- lockFeetWhenPlanted: Bool\n- useCharacterUpVector: Bool\n- isQuadrupedNarrow: Bool"""
     legs: list[hkbFootIkDriverInfoLeg]
     raycastDistanceUp: float
     raycastDistanceDown: float
@@ -2914,7 +2955,7 @@ class hkbFootIkDriverInfo(hkReferencedObject):
     isQuadrupedNarrow: bool
 
 class hkbFootIkDriverInfoLeg(Record):
-    """hkbFootIkDriverInfoLeg"""
+    """hkbFootIkDriverInfoLeg\n\nHavok class of SDK 2010.2 (packfiles), signature 0x224b18d1.\n\nOwn members, by hkClass type:\n- prevAnkleRotLS: Quaternion\n- kneeAxisLS: Vector4\n- footEndLS: Vector4\n- footPlantedAnkleHeightMS: Real\n- footRaisedAnkleHeightMS: Real\n- maxAnkleHeightMS: Real\n- minAnkleHeightMS: Real\n- maxKneeAngleDegrees: Real\n- minKneeAngleDegrees: Real\n- maxAnkleAngleDegrees: Real\n- hipIndex: Int16\n- kneeIndex: Int16\n- ankleIndex: Int16"""
     prevAnkleRotLS: tuple[float, ...]
     kneeAxisLS: tuple[float, ...]
     footEndLS: tuple[float, ...]
@@ -2930,7 +2971,7 @@ class hkbFootIkDriverInfoLeg(Record):
     ankleIndex: int
 
 class hkbFootIkGains(Record):
-    """hkbFootIkGains"""
+    """hkbFootIkGains\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa681b7f0.\n\nOwn members, by hkClass type:\n- onOffGain: Real\n- groundAscendingGain: Real\n- groundDescendingGain: Real\n- footPlantedGain: Real\n- footRaisedGain: Real\n- footUnlockGain: Real\n- worldFromModelFeedbackGain: Real\n- errorUpDownBias: Real\n- alignWorldFromModelGain: Real\n- hipOrientationGain: Real\n- maxKneeAngleDifference: Real\n- ankleOrientationGain: Real"""
     onOffGain: float
     groundAscendingGain: float
     groundDescendingGain: float
@@ -2945,7 +2986,7 @@ class hkbFootIkGains(Record):
     ankleOrientationGain: float
 
 class hkbFootIkModifier(hkbModifier):
-    """hkbFootIkModifier"""
+    """hkbFootIkModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 3, signature 0xed8966c0.\n\nOwn members, by hkClass type:\n- gains: Struct hkbFootIkGains\n- legs: Array of Struct hkbFootIkModifierLeg\n- raycastDistanceUp: Real\n- raycastDistanceDown: Real\n- originalGroundHeightMS: Real\n- errorOut: Real\n- errorOutTranslation: Vector4\n- alignWithGroundRotation: Quaternion\n- verticalOffset: Real\n- collisionFilterInfo: Uint32\n- forwardAlignFraction: Real\n- sidewaysAlignFraction: Real\n- sidewaysSampleWidth: Real\n- useTrackData: Bool\n- lockFeetWhenPlanted: Bool\n- useCharacterUpVector: Bool\n- alignMode: Enum of Int8 hkbFootIkModifier::AlignMode\n- internalLegData: Array of Struct hkbFootIkModifierInternalLegData\n- prevIsFootIkEnabled: Real\n- isSetUp: Bool\n- isGroundPositionValid: Bool\n- timeStep: Real"""
     gains: hkbFootIkGains
     legs: list[hkbFootIkModifierLeg]
     raycastDistanceUp: float
@@ -2970,12 +3011,12 @@ class hkbFootIkModifier(hkbModifier):
     timeStep: float
 
 class hkbFootIkModifierInternalLegData(Record):
-    """hkbFootIkModifierInternalLegData"""
+    """hkbFootIkModifierInternalLegData\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xe5ca3677.\n\nOwn members, by hkClass type:\n- groundPosition: Vector4\n- footIkSolver: Pointer"""
     groundPosition: tuple[float, ...]
     footIkSolver: Optional[Record]
 
 class hkbFootIkModifierLeg(Record):
-    """hkbFootIkModifierLeg"""
+    """hkbFootIkModifierLeg\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0x9f3e3a04.\n\nOwn members, by hkClass type:\n- originalAnkleTransformMS: QsTransform\n- prevAnkleRotLS: Quaternion\n- kneeAxisLS: Vector4\n- footEndLS: Vector4\n- ungroundedEvent: Struct hkbEventProperty\n- footPlantedAnkleHeightMS: Real\n- footRaisedAnkleHeightMS: Real\n- maxAnkleHeightMS: Real\n- minAnkleHeightMS: Real\n- maxKneeAngleDegrees: Real\n- minKneeAngleDegrees: Real\n- verticalError: Real\n- maxAnkleAngleDegrees: Real\n- hipIndex: Int16\n- kneeIndex: Int16\n- ankleIndex: Int16\n- hitSomething: Bool\n- isPlantedMS: Bool\n- isOriginalAnkleTransformMSSet: Bool"""
     originalAnkleTransformMS: tuple[tuple[float, ...], ...]
     prevAnkleRotLS: tuple[float, ...]
     kneeAxisLS: tuple[float, ...]
@@ -2996,14 +3037,11 @@ class hkbFootIkModifierLeg(Record):
     isPlantedMS: bool
     isOriginalAnkleTransformMSSet: bool
 
-class hkbGenerator(hkbNode):
-    """hkbGenerator"""
-
 class hkbGeneratorOutputListener(hkReferencedObject):
-    """hkbGeneratorOutputListener"""
+    """hkbGeneratorOutputListener\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkbGeneratorSyncInfo(Record):
-    """hkbGeneratorSyncInfo"""
+    """hkbGeneratorSyncInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa3c341f8.\n\nOwn members, by hkClass type:\n- syncPoints: Struct hkbGeneratorSyncInfoSyncPoint[8]\n- baseFrequency: Real\n- localTime: Real\n- playbackSpeed: Real\n- numSyncPoints: Int8\n- isCyclic: Bool\n- isMirrored: Bool\n- isAdditive: Bool"""
     syncPoints: list[hkbGeneratorSyncInfoSyncPoint]
     baseFrequency: float
     localTime: float
@@ -3014,12 +3052,12 @@ class hkbGeneratorSyncInfo(Record):
     isAdditive: bool
 
 class hkbGeneratorSyncInfoSyncPoint(Record):
-    """hkbGeneratorSyncInfoSyncPoint"""
+    """hkbGeneratorSyncInfoSyncPoint\n\nHavok class of SDK 2010.2 (packfiles), signature 0xb597cf92.\n\nOwn members, by hkClass type:\n- id: Int32\n- time: Real"""
     id: int
     time: float
 
 class hkbGeneratorTransitionEffect(hkbTransitionEffect):
-    """hkbGeneratorTransitionEffect"""
+    """hkbGeneratorTransitionEffect\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbTransitionEffect, version 1, signature 0x5f771b12.\n\nOwn members, by hkClass type:\n- transitionGenerator: Pointer of Struct hkbGenerator\n- blendInDuration: Real\n- blendOutDuration: Real\n- syncToGeneratorStartTime: Bool\n- fromGenerator: Pointer\n- toGenerator: Pointer\n- timeInTransition: Real\n- duration: Real\n- effectiveBlendInDuration: Real\n- effectiveBlendOutDuration: Real\n- toGeneratorState: Enum of Int8\n- echoTransitionGenerator: Bool\n- echoToGenerator: Bool\n- justActivated: Bool\n- updateActiveNodes: Bool\n- stage: Enum of Int8"""
     transitionGenerator: Optional[hkbGenerator]
     blendInDuration: float
     blendOutDuration: float
@@ -3038,7 +3076,7 @@ class hkbGeneratorTransitionEffect(hkbTransitionEffect):
     stage: int
 
 class hkbGeneratorTransitionEffectInternalState(hkReferencedObject):
-    """hkbGeneratorTransitionEffectInternalState"""
+    """hkbGeneratorTransitionEffectInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xd6692b5d.\n\nOwn members, by hkClass type:\n- timeInTransition: Real\n- duration: Real\n- effectiveBlendInDuration: Real\n- effectiveBlendOutDuration: Real\n- toGeneratorState: Enum of Int8 hkbGeneratorTransitionEffect::ToGeneratorState\n- echoTransitionGenerator: Bool\n- echoToGenerator: Bool\n- justActivated: Bool\n- updateActiveNodes: Bool\n- stage: Enum of Int8 hkbGeneratorTransitionEffect::Stage"""
     timeInTransition: float
     duration: float
     effectiveBlendInDuration: float
@@ -3051,14 +3089,14 @@ class hkbGeneratorTransitionEffectInternalState(hkReferencedObject):
     stage: hkbGeneratorTransitionEffect_Stage
 
 class hkbGetHandleOnBoneModifier(hkbModifier):
-    """hkbGetHandleOnBoneModifier"""
+    """hkbGetHandleOnBoneModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x50c34a17.\n\nOwn members, by hkClass type:\n- handleOut: Pointer of Struct hkbHandle\n- localFrameName: StringPtr\n- ragdollBoneIndex: Int16\n- animationBoneIndex: Int16"""
     handleOut: Optional[hkbHandle]
     localFrameName: Optional[str]
     ragdollBoneIndex: int
     animationBoneIndex: int
 
 class hkbGetUpModifier(hkbModifier):
-    """hkbGetUpModifier"""
+    """hkbGetUpModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 2, signature 0x61cb7ac0.\n\nOwn members, by hkClass type:\n- groundNormal: Vector4\n- duration: Real\n- alignWithGroundDuration: Real\n- rootBoneIndex: Int16\n- otherBoneIndex: Int16\n- anotherBoneIndex: Int16\n- timeSinceBegin: Real\n- timeStep: Real\n- initNextModify: Bool"""
     groundNormal: tuple[float, ...]
     duration: float
     alignWithGroundDuration: float
@@ -3070,23 +3108,23 @@ class hkbGetUpModifier(hkbModifier):
     initNextModify: bool
 
 class hkbGetUpModifierInternalState(hkReferencedObject):
-    """hkbGetUpModifierInternalState"""
+    """hkbGetUpModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xd84cad4a.\n\nOwn members, by hkClass type:\n- timeSinceBegin: Real\n- timeStep: Real\n- initNextModify: Bool"""
     timeSinceBegin: float
     timeStep: float
     initNextModify: bool
 
 class hkbGetWorldFromModelModifier(hkbModifier):
-    """hkbGetWorldFromModelModifier"""
+    """hkbGetWorldFromModelModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x873fc6f7.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
 
 class hkbGetWorldFromModelModifierInternalState(hkReferencedObject):
-    """hkbGetWorldFromModelModifierInternalState"""
+    """hkbGetWorldFromModelModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa92ed39f.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
 
 class hkbHandIkControlData(Record):
-    """hkbHandIkControlData"""
+    """hkbHandIkControlData\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0xd72b8d17.\n\nOwn members, by hkClass type:\n- targetPosition: Vector4\n- targetRotation: Quaternion\n- targetNormal: Vector4\n- targetHandle: Pointer of Struct hkbHandle\n- transformOnFraction: Real\n- normalOnFraction: Real\n- fadeInDuration: Real\n- fadeOutDuration: Real\n- extrapolationTimeStep: Real\n- handleChangeSpeed: Real\n- handleChangeMode: Enum of Int8 hkbHandIkControlData::HandleChangeMode\n- fixUp: Bool"""
     targetPosition: tuple[float, ...]
     targetRotation: tuple[float, ...]
     targetNormal: tuple[float, ...]
@@ -3101,22 +3139,22 @@ class hkbHandIkControlData(Record):
     fixUp: bool
 
 class hkbHandIkControlsModifier(hkbModifier):
-    """hkbHandIkControlsModifier"""
+    """hkbHandIkControlsModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x9f0488bb.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbHandIkControlsModifierHand"""
     hands: list[hkbHandIkControlsModifierHand]
 
 class hkbHandIkControlsModifierHand(Record):
-    """hkbHandIkControlsModifierHand"""
+    """hkbHandIkControlsModifierHand\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9c72e9e3.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbHandIkControlData\n- handIndex: Int32\n- enable: Bool"""
     controlData: hkbHandIkControlData
     handIndex: int
     enable: bool
 
 class hkbHandIkDriverInfo(hkReferencedObject):
-    """hkbHandIkDriverInfo"""
+    """hkbHandIkDriverInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xc299090a.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbHandIkDriverInfoHand\n- fadeInOutCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve"""
     hands: list[hkbHandIkDriverInfoHand]
     fadeInOutCurve: hkbBlendCurveUtils_BlendCurve
 
 class hkbHandIkDriverInfoHand(Record):
-    """hkbHandIkDriverInfoHand"""
+    """hkbHandIkDriverInfoHand\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x14dfe1dd.\n\nOwn members, by hkClass type:\n- elbowAxisLS: Vector4\n- backHandNormalLS: Vector4\n- handOffsetLS: Vector4\n- handOrienationOffsetLS: Quaternion\n- maxElbowAngleDegrees: Real\n- minElbowAngleDegrees: Real\n- shoulderIndex: Int16\n- shoulderSiblingIndex: Int16\n- elbowIndex: Int16\n- elbowSiblingIndex: Int16\n- wristIndex: Int16\n- enforceEndPosition: Bool\n- enforceEndRotation: Bool\n- localFrameName: StringPtr"""
     elbowAxisLS: tuple[float, ...]
     backHandNormalLS: tuple[float, ...]
     handOffsetLS: tuple[float, ...]
@@ -3133,13 +3171,13 @@ class hkbHandIkDriverInfoHand(Record):
     localFrameName: Optional[str]
 
 class hkbHandIkModifier(hkbModifier):
-    """hkbHandIkModifier"""
+    """hkbHandIkModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xef8bc2f7.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbHandIkModifierHand\n- fadeInOutCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve\n- internalHandData: Array"""
     hands: list[hkbHandIkModifierHand]
     fadeInOutCurve: hkbBlendCurveUtils_BlendCurve
     internalHandData: list[None]
 
 class hkbHandIkModifierHand(Record):
-    """hkbHandIkModifierHand"""
+    """hkbHandIkModifierHand\n\nHavok class of SDK 2010.2 (packfiles), version 3, signature 0x14dfe1dd.\n\nOwn members, by hkClass type:\n- elbowAxisLS: Vector4\n- backHandNormalLS: Vector4\n- handOffsetLS: Vector4\n- handOrienationOffsetLS: Quaternion\n- maxElbowAngleDegrees: Real\n- minElbowAngleDegrees: Real\n- shoulderIndex: Int16\n- shoulderSiblingIndex: Int16\n- elbowIndex: Int16\n- elbowSiblingIndex: Int16\n- wristIndex: Int16\n- enforceEndPosition: Bool\n- enforceEndRotation: Bool\n- localFrameName: StringPtr"""
     elbowAxisLS: tuple[float, ...]
     backHandNormalLS: tuple[float, ...]
     handOffsetLS: tuple[float, ...]
@@ -3156,45 +3194,45 @@ class hkbHandIkModifierHand(Record):
     localFrameName: Optional[str]
 
 class hkbHandle(hkReferencedObject):
-    """hkbHandle"""
+    """hkbHandle\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xd8b6401c.\n\nOwn members, by hkClass type:\n- frame: Pointer of Struct hkLocalFrame\n- rigidBody: Pointer of Struct hkpRigidBody\n- character: Pointer of Struct hkbCharacter\n- animationBoneIndex: Int16"""
     frame: Optional[hkLocalFrame]
     rigidBody: Optional[hkpRigidBody]
     character: Optional[hkbCharacter]
     animationBoneIndex: int
 
 class hkbIntEventPayload(hkbEventPayload):
-    """hkbIntEventPayload"""
+    """hkbIntEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0xebbc1bd3.\n\nOwn members, by hkClass type:\n- data: Int32"""
     data: int
 
 class hkbIntVariableSequencedData(hkbSequencedData):
-    """hkbIntVariableSequencedData"""
+    """hkbIntVariableSequencedData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbSequencedData, signature 0x7bfc518a.\n\nOwn members, by hkClass type:\n- samples: Array of Struct hkbIntVariableSequencedDataSample\n- variableIndex: Int32"""
     samples: list[hkbIntVariableSequencedDataSample]
     variableIndex: int
 
 class hkbIntVariableSequencedDataSample(Record):
-    """hkbIntVariableSequencedDataSample"""
+    """hkbIntVariableSequencedDataSample\n\nHavok class of SDK 2010.2 (packfiles), signature 0xbe7ac63c.\n\nOwn members, by hkClass type:\n- time: Real\n- value: Int32"""
     time: float
     value: int
 
 class hkbKeyframeBonesModifier(hkbModifier):
-    """hkbKeyframeBonesModifier"""
+    """hkbKeyframeBonesModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 3, signature 0x95f66629.\n\nOwn members, by hkClass type:\n- keyframeInfo: Array of Struct hkbKeyframeBonesModifierKeyframeInfo\n- keyframedBonesList: Pointer of Struct hkbBoneIndexArray"""
     keyframeInfo: list[hkbKeyframeBonesModifierKeyframeInfo]
     keyframedBonesList: Optional[hkbBoneIndexArray]
 
 class hkbKeyframeBonesModifierKeyframeInfo(Record):
-    """hkbKeyframeBonesModifierKeyframeInfo"""
+    """hkbKeyframeBonesModifierKeyframeInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0x72deb7a6.\n\nOwn members, by hkClass type:\n- keyframedPosition: Vector4\n- keyframedRotation: Quaternion\n- boneIndex: Int16\n- isValid: Bool"""
     keyframedPosition: tuple[float, ...]
     keyframedRotation: tuple[float, ...]
     boneIndex: int
     isValid: bool
 
 class hkbLinkedSymbolInfo(hkReferencedObject):
-    """hkbLinkedSymbolInfo"""
+    """hkbLinkedSymbolInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x6a5094e3.\n\nOwn members, by hkClass type:\n- eventNames: Array of StringPtr\n- variableNames: Array of StringPtr"""
     eventNames: list[Optional[str]]
     variableNames: list[Optional[str]]
 
 class hkbLookAtModifier(hkbModifier):
-    """hkbLookAtModifier"""
+    """hkbLookAtModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 3, signature 0x3d28e066.\n\nOwn members, by hkClass type:\n- targetWS: Vector4\n- headForwardLS: Vector4\n- neckForwardLS: Vector4\n- neckRightLS: Vector4\n- eyePositionHS: Vector4\n- newTargetGain: Real\n- onGain: Real\n- offGain: Real\n- limitAngleDegrees: Real\n- limitAngleLeft: Real\n- limitAngleRight: Real\n- limitAngleUp: Real\n- limitAngleDown: Real\n- headIndex: Int16\n- neckIndex: Int16\n- isOn: Bool\n- individualLimitsOn: Bool\n- isTargetInsideLimitCone: Bool\n- lookAtLastTargetWS: Vector4\n- lookAtWeight: Real"""
     targetWS: tuple[float, ...]
     headForwardLS: tuple[float, ...]
     neckForwardLS: tuple[float, ...]
@@ -3217,88 +3255,71 @@ class hkbLookAtModifier(hkbModifier):
     lookAtWeight: float
 
 class hkbLookAtModifierInternalState(hkReferencedObject):
-    """hkbLookAtModifierInternalState"""
+    """hkbLookAtModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa14caba6.\n\nOwn members, by hkClass type:\n- lookAtLastTargetWS: Vector4\n- lookAtWeight: Real\n- isTargetInsideLimitCone: Bool"""
     lookAtLastTargetWS: tuple[float, ...]
     lookAtWeight: float
     isTargetInsideLimitCone: bool
 
 class hkbManualSelectorGenerator(hkbGenerator):
-    """hkbManualSelectorGenerator"""
+    """hkbManualSelectorGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, signature 0xd932fab8.\n\nOwn members, by hkClass type:\n- generators: Array of Pointer hkbGenerator\n- selectedGeneratorIndex: Int8\n- currentGeneratorIndex: Int8"""
     generators: list[Optional[hkbGenerator]]
     selectedGeneratorIndex: int
     currentGeneratorIndex: int
 
 class hkbManualSelectorGeneratorInternalState(hkReferencedObject):
-    """hkbManualSelectorGeneratorInternalState"""
+    """hkbManualSelectorGeneratorInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x492c6137.\n\nOwn members, by hkClass type:\n- currentGeneratorIndex: Int8"""
     currentGeneratorIndex: int
 
 class hkbMessageLog(Record):
-    """hkbMessageLog"""
+    """hkbMessageLog\n\nHavok class of SDK 2010.2 (packfiles), signature 0x26a196c5.\n\nOwn members, by hkClass type:\n- messages: Pointer\n- maxMessages: Int32"""
     messages: Optional[Record]
     maxMessages: int
 
 class hkbMirrorModifier(hkbModifier):
-    """hkbMirrorModifier"""
+    """hkbMirrorModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xa9a271ea.\n\nOwn members, by hkClass type:\n- isAdditive: Bool"""
     isAdditive: bool
 
 class hkbMirroredSkeletonInfo(hkReferencedObject):
-    """hkbMirroredSkeletonInfo"""
+    """hkbMirroredSkeletonInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xc6c2da4f.\n\nOwn members, by hkClass type:\n- mirrorAxis: Vector4\n- bonePairMap: Array of Int16"""
     mirrorAxis: tuple[float, ...]
     bonePairMap: memoryview
 
-class hkbModifier(hkbNode):
-    """hkbModifier"""
-    enable: bool
-    padModifier: list[bool]
-
 class hkbModifierGenerator(hkbGenerator):
-    """hkbModifierGenerator"""
+    """hkbModifierGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, signature 0x1f81fae6.\n\nOwn members, by hkClass type:\n- modifier: Pointer of Struct hkbModifier\n- generator: Pointer of Struct hkbGenerator"""
     modifier: Optional[hkbModifier]
     generator: Optional[hkbGenerator]
 
 class hkbModifierList(hkbModifier):
-    """hkbModifierList"""
+    """hkbModifierList\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xa4180ca1.\n\nOwn members, by hkClass type:\n- modifiers: Array of Pointer hkbModifier"""
     modifiers: list[Optional[hkbModifier]]
 
-class hkbModifierWrapper(hkbModifier):
-    """hkbModifierWrapper"""
-    modifier: Optional[hkbModifier]
-
 class hkbMoveCharacterModifier(hkbModifier):
-    """hkbMoveCharacterModifier"""
+    """hkbMoveCharacterModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x8f7492a0.\n\nOwn members, by hkClass type:\n- offsetPerSecondMS: Vector4\n- timeSinceLastModify: Real"""
     offsetPerSecondMS: tuple[float, ...]
     timeSinceLastModify: float
 
 class hkbMoveCharacterModifierInternalState(hkReferencedObject):
-    """hkbMoveCharacterModifierInternalState"""
+    """hkbMoveCharacterModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x28f67ba0.\n\nOwn members, by hkClass type:\n- timeSinceLastModify: Real"""
     timeSinceLastModify: float
 
 class hkbNamedEventPayload(hkbEventPayload):
-    """hkbNamedEventPayload"""
+    """hkbNamedEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0x65bdd3a0.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkbNamedIntEventPayload(hkbNamedEventPayload):
-    """hkbNamedIntEventPayload"""
+    """hkbNamedIntEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbNamedEventPayload, signature 0x3c99bda4.\n\nOwn members, by hkClass type:\n- data: Int32"""
     data: int
 
 class hkbNamedRealEventPayload(hkbNamedEventPayload):
-    """hkbNamedRealEventPayload"""
+    """hkbNamedRealEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbNamedEventPayload, signature 0x9c99fd70.\n\nOwn members, by hkClass type:\n- data: Real"""
     data: float
 
 class hkbNamedStringEventPayload(hkbNamedEventPayload):
-    """hkbNamedStringEventPayload"""
+    """hkbNamedStringEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbNamedEventPayload, signature 0x6caa9113.\n\nOwn members, by hkClass type:\n- data: StringPtr"""
     data: Optional[str]
 
-class hkbNode(hkbBindable):
-    """hkbNode"""
-    userData: int
-    name: Optional[str]
-    id: int
-    cloneState: int
-    padNode: list[bool]
-
 class hkbNodeInternalStateInfo(hkReferencedObject):
-    """hkbNodeInternalStateInfo"""
+    """hkbNodeInternalStateInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x7db9971d.\n\nOwn members, by hkClass type:\n- syncInfo: Struct hkbGeneratorSyncInfo\n- name: StringPtr\n- internalState: Pointer of Struct hkReferencedObject\n- nodeId: Int16\n- hasActivateBeenCalled: Bool"""
     syncInfo: hkbGeneratorSyncInfo
     name: Optional[str]
     internalState: Optional[hkReferencedObject]
@@ -3306,7 +3327,7 @@ class hkbNodeInternalStateInfo(hkReferencedObject):
     hasActivateBeenCalled: bool
 
 class hkbParticleSystemEventPayload(hkbEventPayload):
-    """hkbParticleSystemEventPayload"""
+    """hkbParticleSystemEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0x9df46cd6.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkbParticleSystemEventPayload::SystemType\n- emitBoneIndex: Int16\n- offset: Vector4\n- direction: Vector4\n- numParticles: Int32\n- speed: Real"""
     type: hkbParticleSystemEventPayload_SystemType
     emitBoneIndex: int
     offset: tuple[float, ...]
@@ -3315,7 +3336,7 @@ class hkbParticleSystemEventPayload(hkbEventPayload):
     speed: float
 
 class hkbPoseMatchingGenerator(hkbBlenderGenerator):
-    """hkbPoseMatchingGenerator"""
+    """hkbPoseMatchingGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBlenderGenerator, version 2, signature 0x29e271b4.\n\nOwn members, by hkClass type:\n- worldFromModelRotation: Quaternion\n- blendSpeed: Real\n- minSpeedToSwitch: Real\n- minSwitchTimeNoError: Real\n- minSwitchTimeFullError: Real\n- startPlayingEventId: Int32\n- startMatchingEventId: Int32\n- rootBoneIndex: Int16\n- otherBoneIndex: Int16\n- anotherBoneIndex: Int16\n- pelvisIndex: Int16\n- mode: Enum of Int8 hkbPoseMatchingGenerator::Mode\n- currentMatch: Int32\n- bestMatch: Int32\n- timeSinceBetterMatch: Real\n- error: Real\n- resetCurrentMatchLocalTime: Bool\n- poseMatchingUtility: Pointer"""
     worldFromModelRotation: tuple[float, ...]
     blendSpeed: float
     minSpeedToSwitch: float
@@ -3336,7 +3357,7 @@ class hkbPoseMatchingGenerator(hkbBlenderGenerator):
     poseMatchingUtility: Optional[Record]
 
 class hkbPoseMatchingGeneratorInternalState(hkReferencedObject):
-    """hkbPoseMatchingGeneratorInternalState"""
+    """hkbPoseMatchingGeneratorInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x552d9dd4.\n\nOwn members, by hkClass type:\n- currentMatch: Int32\n- bestMatch: Int32\n- timeSinceBetterMatch: Real\n- error: Real\n- resetCurrentMatchLocalTime: Bool"""
     currentMatch: int
     bestMatch: int
     timeSinceBetterMatch: float
@@ -3344,7 +3365,7 @@ class hkbPoseMatchingGeneratorInternalState(hkReferencedObject):
     resetCurrentMatchLocalTime: bool
 
 class hkbPoweredRagdollControlData(Record):
-    """hkbPoweredRagdollControlData"""
+    """hkbPoweredRagdollControlData\n\nHavok class of SDK 2010.2 (packfiles), version 3, signature 0x0f5ba21b.\n\nOwn members, by hkClass type:\n- maxForce: Real\n- tau: Real\n- damping: Real\n- proportionalRecoveryVelocity: Real\n- constantRecoveryVelocity: Real"""
     maxForce: float
     tau: float
     damping: float
@@ -3352,20 +3373,20 @@ class hkbPoweredRagdollControlData(Record):
     constantRecoveryVelocity: float
 
 class hkbPoweredRagdollControlsModifier(hkbModifier):
-    """hkbPoweredRagdollControlsModifier"""
+    """hkbPoweredRagdollControlsModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 5, signature 0x7cb54065.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbPoweredRagdollControlData\n- bones: Pointer of Struct hkbBoneIndexArray\n- worldFromModelModeData: Struct hkbWorldFromModelModeData\n- boneWeights: Pointer of Struct hkbBoneWeightArray"""
     controlData: hkbPoweredRagdollControlData
     bones: Optional[hkbBoneIndexArray]
     worldFromModelModeData: hkbWorldFromModelModeData
     boneWeights: Optional[hkbBoneWeightArray]
 
 class hkbProjectData(hkReferencedObject):
-    """hkbProjectData"""
+    """hkbProjectData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x13a39ba7.\n\nOwn members, by hkClass type:\n- worldUpWS: Vector4\n- stringData: Pointer of Struct hkbProjectStringData\n- defaultEventMode: Enum of Int8 hkbTransitionEffect::EventMode"""
     worldUpWS: tuple[float, ...]
     stringData: Optional[hkbProjectStringData]
     defaultEventMode: hkbTransitionEffect_EventMode
 
 class hkbProjectStringData(hkReferencedObject):
-    """hkbProjectStringData"""
+    """hkbProjectStringData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x076ad60a.\n\nOwn members, by hkClass type:\n- animationFilenames: Array of StringPtr\n- behaviorFilenames: Array of StringPtr\n- characterFilenames: Array of StringPtr\n- eventNames: Array of StringPtr\n- animationPath: StringPtr\n- behaviorPath: StringPtr\n- characterPath: StringPtr\n- fullPathToSource: StringPtr\n- rootPath: StringPtr"""
     animationFilenames: list[Optional[str]]
     behaviorFilenames: list[Optional[str]]
     characterFilenames: list[Optional[str]]
@@ -3377,7 +3398,7 @@ class hkbProjectStringData(hkReferencedObject):
     rootPath: Optional[str]
 
 class hkbProxyModifier(hkbModifier):
-    """hkbProxyModifier"""
+    """hkbProxyModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x8a41554f.\n\nOwn members, by hkClass type:\n- proxyInfo: Struct hkbProxyModifierProxyInfo\n- linearVelocity: Vector4\n- horizontalGain: Real\n- verticalGain: Real\n- maxHorizontalSeparation: Real\n- maxVerticalSeparation: Real\n- verticalDisplacementError: Real\n- verticalDisplacementErrorGain: Real\n- maxVerticalDisplacement: Real\n- minVerticalDisplacement: Real\n- capsuleHeight: Real\n- capsuleRadius: Real\n- maxSlopeForRotation: Real\n- collisionFilterInfo: Uint32\n- phantomType: Enum of Int8 hkbProxyModifier::PhantomType\n- linearVelocityMode: Enum of Int8 hkbProxyModifier::LinearVelocityMode\n- ignoreIncomingRotation: Bool\n- ignoreCollisionDuringRotation: Bool\n- ignoreIncomingTranslation: Bool\n- includeDownwardMomentum: Bool\n- followWorldFromModel: Bool\n- isTouchingGround: Bool\n- characterProxy: Pointer\n- phantom: Pointer\n- phantomShape: Pointer\n- horizontalDisplacement: Vector4\n- verticalDisplacement: Real\n- timestep: Real\n- previousFrameFollowWorldFromModel: Bool"""
     proxyInfo: hkbProxyModifierProxyInfo
     linearVelocity: tuple[float, ...]
     horizontalGain: float
@@ -3409,7 +3430,7 @@ class hkbProxyModifier(hkbModifier):
     previousFrameFollowWorldFromModel: bool
 
 class hkbProxyModifierProxyInfo(Record):
-    """hkbProxyModifierProxyInfo"""
+    """hkbProxyModifierProxyInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0x39de637e.\n\nOwn members, by hkClass type:\n- dynamicFriction: Real\n- staticFriction: Real\n- keepContactTolerance: Real\n- up: Vector4\n- keepDistance: Real\n- contactAngleSensitivity: Real\n- userPlanes: Uint32\n- maxCharacterSpeedForSolver: Real\n- characterStrength: Real\n- characterMass: Real\n- maxSlope: Real\n- penetrationRecoverySpeed: Real\n- maxCastIterations: Int32\n- refreshManifoldInCheckSupport: Bool"""
     dynamicFriction: float
     staticFriction: float
     keepContactTolerance: float
@@ -3426,62 +3447,62 @@ class hkbProxyModifierProxyInfo(Record):
     refreshManifoldInCheckSupport: bool
 
 class hkbRaiseEventCommand(hkReferencedObject):
-    """hkbRaiseEventCommand"""
+    """hkbRaiseEventCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa0a7bf9c.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- global: Bool\n- externalId: Int32"""
     characterId: int
     externalId: int
 
 class hkbRealEventPayload(hkbEventPayload):
-    """hkbRealEventPayload"""
+    """hkbRealEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0x9416affd.\n\nOwn members, by hkClass type:\n- data: Real"""
     data: float
 
 class hkbRealVariableSequencedData(hkbSequencedData):
-    """hkbRealVariableSequencedData"""
+    """hkbRealVariableSequencedData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbSequencedData, signature 0xe2862d02.\n\nOwn members, by hkClass type:\n- samples: Array of Struct hkbRealVariableSequencedDataSample\n- variableIndex: Int32"""
     samples: list[hkbRealVariableSequencedDataSample]
     variableIndex: int
 
 class hkbRealVariableSequencedDataSample(Record):
-    """hkbRealVariableSequencedDataSample"""
+    """hkbRealVariableSequencedDataSample\n\nHavok class of SDK 2010.2 (packfiles), signature 0xbb708bbd.\n\nOwn members, by hkClass type:\n- time: Real\n- value: Real"""
     time: float
     value: float
 
 class hkbReferencePoseGenerator(hkbGenerator):
-    """hkbReferencePoseGenerator"""
+    """hkbReferencePoseGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, signature 0x26a5675a.\n\nOwn members, by hkClass type:\n- skeleton: Pointer"""
     skeleton: Optional[Record]
 
 class hkbRegisteredGenerator(hkbBindable):
-    """hkbRegisteredGenerator"""
+    """hkbRegisteredGenerator\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, version 1, signature 0x58b1d082.\n\nOwn members, by hkClass type:\n- generator: Pointer of Struct hkbGenerator\n- relativePosition: Vector4\n- relativeDirection: Vector4"""
     generator: Optional[hkbGenerator]
     relativePosition: tuple[float, ...]
     relativeDirection: tuple[float, ...]
 
 class hkbRigidBodyRagdollControlData(Record):
-    """hkbRigidBodyRagdollControlData"""
+    """hkbRigidBodyRagdollControlData\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x1e0bc068.\n\nOwn members, by hkClass type:\n- keyFrameHierarchyControlData: Struct hkaKeyFrameHierarchyUtilityControlData\n- durationToBlend: Real"""
     keyFrameHierarchyControlData: hkaKeyFrameHierarchyUtilityControlData
     durationToBlend: float
 
 class hkbRigidBodyRagdollControlsModifier(hkbModifier):
-    """hkbRigidBodyRagdollControlsModifier"""
+    """hkbRigidBodyRagdollControlsModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 3, signature 0xaa87d1eb.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbRigidBodyRagdollControlData\n- bones: Pointer of Struct hkbBoneIndexArray"""
     controlData: hkbRigidBodyRagdollControlData
     bones: Optional[hkbBoneIndexArray]
 
 class hkbRoleAttribute(Record):
-    """hkbRoleAttribute"""
+    """hkbRoleAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x3eb2e082.\n\nOwn members, by hkClass type:\n- role: Enum of Int16 hkbRoleAttribute::Role\n- flags: Flags of Int16 hkbRoleAttribute::RoleFlags"""
     role: hkbRoleAttribute_Role
     flags: Union[hkbRoleAttribute_RoleFlags, int]
 
 class hkbRotateCharacterModifier(hkbModifier):
-    """hkbRotateCharacterModifier"""
+    """hkbRotateCharacterModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x877ebc0b.\n\nOwn members, by hkClass type:\n- degreesPerSecond: Real\n- speedMultiplier: Real\n- axisOfRotation: Vector4\n- angle: Real"""
     degreesPerSecond: float
     speedMultiplier: float
     axisOfRotation: tuple[float, ...]
     angle: float
 
 class hkbRotateCharacterModifierInternalState(hkReferencedObject):
-    """hkbRotateCharacterModifierInternalState"""
+    """hkbRotateCharacterModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xdc40bf4a.\n\nOwn members, by hkClass type:\n- angle: Real"""
     angle: float
 
 class hkbSenseHandleModifier(hkbModifier):
-    """hkbSenseHandleModifier"""
+    """hkbSenseHandleModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 2, signature 0x2a064d99.\n\nOwn members, by hkClass type:\n- handle: Struct hkbHandle\n- sensorLocalOffset: Vector4\n- ranges: Array of Struct hkbSenseHandleModifierRange\n- handleOut: Pointer of Struct hkbHandle\n- handleIn: Pointer of Struct hkbHandle\n- localFrameName: StringPtr\n- sensorLocalFrameName: StringPtr\n- minDistance: Real\n- maxDistance: Real\n- distanceOut: Real\n- collisionFilterInfo: Uint32\n- sensorRagdollBoneIndex: Int16\n- sensorAnimationBoneIndex: Int16\n- sensingMode: Enum of Int8 hkbSenseHandleModifier::SensingMode\n- extrapolateSensorPosition: Bool\n- keepFirstSensedHandle: Bool\n- foundHandleOut: Bool\n- timeSinceLastModify: Real\n- rangeIndexForEventToSendNextUpdate: Int32"""
     handle: hkbHandle
     sensorLocalOffset: tuple[float, ...]
     ranges: list[hkbSenseHandleModifierRange]
@@ -3503,14 +3524,14 @@ class hkbSenseHandleModifier(hkbModifier):
     rangeIndexForEventToSendNextUpdate: int
 
 class hkbSenseHandleModifierRange(Record):
-    """hkbSenseHandleModifierRange"""
+    """hkbSenseHandleModifierRange\n\nHavok class of SDK 2010.2 (packfiles), signature 0xfb56b692.\n\nOwn members, by hkClass type:\n- event: Struct hkbEventProperty\n- minDistance: Real\n- maxDistance: Real\n- ignoreHandle: Bool"""
     event: hkbEventProperty
     minDistance: float
     maxDistance: float
     ignoreHandle: bool
 
 class hkbSequence(hkbModifier):
-    """hkbSequence"""
+    """hkbSequence\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0x43182ca3.\n\nOwn members, by hkClass type:\n- eventSequencedData: Array of Pointer hkbEventSequencedData\n- realVariableSequencedData: Array of Pointer hkbRealVariableSequencedData\n- boolVariableSequencedData: Array of Pointer hkbBoolVariableSequencedData\n- intVariableSequencedData: Array of Pointer hkbIntVariableSequencedData\n- enableEventId: Int32\n- disableEventId: Int32\n- stringData: Pointer of Struct hkbSequenceStringData\n- variableIdMap: Pointer\n- eventIdMap: Pointer\n- nextSampleEvents: Array\n- nextSampleReals: Array\n- nextSampleBools: Array\n- nextSampleInts: Array\n- time: Real\n- isEnabled: Bool"""
     eventSequencedData: list[Optional[hkbEventSequencedData]]
     realVariableSequencedData: list[Optional[hkbRealVariableSequencedData]]
     boolVariableSequencedData: list[Optional[hkbBoolVariableSequencedData]]
@@ -3528,7 +3549,7 @@ class hkbSequence(hkbModifier):
     isEnabled: bool
 
 class hkbSequenceInternalState(hkReferencedObject):
-    """hkbSequenceInternalState"""
+    """hkbSequenceInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x419b9a05.\n\nOwn members, by hkClass type:\n- nextSampleEvents: Array of Int32\n- nextSampleReals: Array of Int32\n- nextSampleBools: Array of Int32\n- nextSampleInts: Array of Int32\n- time: Real\n- isEnabled: Bool"""
     nextSampleEvents: memoryview
     nextSampleReals: memoryview
     nextSampleBools: memoryview
@@ -3537,15 +3558,12 @@ class hkbSequenceInternalState(hkReferencedObject):
     isEnabled: bool
 
 class hkbSequenceStringData(hkReferencedObject):
-    """hkbSequenceStringData"""
+    """hkbSequenceStringData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x6a5094e3.\n\nOwn members, by hkClass type:\n- eventNames: Array of StringPtr\n- variableNames: Array of StringPtr"""
     eventNames: list[Optional[str]]
     variableNames: list[Optional[str]]
 
-class hkbSequencedData(hkReferencedObject):
-    """hkbSequencedData"""
-
 class hkbSetBehaviorCommand(hkReferencedObject):
-    """hkbSetBehaviorCommand"""
+    """hkbSetBehaviorCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xe18b74b9.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- behavior: Pointer of Struct hkbBehaviorGraph\n- rootGenerator: Pointer of Struct hkbGenerator\n- referencedBehaviors: Array of Pointer hkbBehaviorGraph\n- startStateIndex: Int32\n- randomizeSimulation: Bool\n- padding: Int32"""
     characterId: int
     behavior: Optional[hkbBehaviorGraph]
     rootGenerator: Optional[hkbGenerator]
@@ -3555,13 +3573,13 @@ class hkbSetBehaviorCommand(hkReferencedObject):
     padding: int
 
 class hkbSetLocalTimeOfClipGeneratorCommand(hkReferencedObject):
-    """hkbSetLocalTimeOfClipGeneratorCommand"""
+    """hkbSetLocalTimeOfClipGeneratorCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xfab12b45.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- localTime: Real\n- nodeId: Int16"""
     characterId: int
     localTime: float
     nodeId: int
 
 class hkbSetNodePropertyCommand(hkReferencedObject):
-    """hkbSetNodePropertyCommand"""
+    """hkbSetNodePropertyCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xc5160b64.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- nodeName: StringPtr\n- propertyName: StringPtr\n- propertyValue: Struct hkbVariableValue\n- padding: Int32"""
     characterId: int
     nodeName: Optional[str]
     propertyName: Optional[str]
@@ -3569,7 +3587,7 @@ class hkbSetNodePropertyCommand(hkReferencedObject):
     padding: int
 
 class hkbSetWordVariableCommand(hkReferencedObject):
-    """hkbSetWordVariableCommand"""
+    """hkbSetWordVariableCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xf3ae5fca.\n\nOwn members, by hkClass type:\n- quadValue: Vector4\n- characterId: Uint64\n- variableId: Int32\n- value: Struct hkbVariableValue\n- type: Enum of Uint8 hkbVariableInfo::VariableType\n- global: Bool"""
     quadValue: tuple[float, ...]
     characterId: int
     variableId: int
@@ -3577,28 +3595,25 @@ class hkbSetWordVariableCommand(hkReferencedObject):
     type: hkbVariableInfo_VariableType
 
 class hkbSetWorldFromModelModifier(hkbModifier):
-    """hkbSetWorldFromModelModifier"""
+    """hkbSetWorldFromModelModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xafcfa211.\n\nOwn members, by hkClass type:\n- translation: Vector4\n- rotation: Quaternion\n- setTranslation: Bool\n- setRotation: Bool"""
     translation: tuple[float, ...]
     rotation: tuple[float, ...]
     setTranslation: bool
     setRotation: bool
 
 class hkbSimulationControlCommand(hkReferencedObject):
-    """hkbSimulationControlCommand"""
+    """hkbSimulationControlCommand\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x2a241367.\n\nOwn members, by hkClass type:\n- command: Enum of Uint8 hkbSimulationControlCommand::SimulationControlCommand"""
     command: hkbSimulationControlCommand_SimulationControlCommand
 
 class hkbSimulationStateInfo(hkReferencedObject):
-    """hkbSimulationStateInfo"""
+    """hkbSimulationStateInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa40822b4.\n\nOwn members, by hkClass type:\n- simulationState: Enum of Uint8 hkbWorldEnums::SimulationState"""
     simulationState: hkbWorldEnums_SimulationState
 
 class hkbStateChooser(hkReferencedObject):
-    """hkbStateChooser"""
-
-class hkbStateListener(hkReferencedObject):
-    """hkbStateListener"""
+    """hkbStateChooser\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkbStateMachine(hkbGenerator):
-    """hkbStateMachine"""
+    """hkbStateMachine\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbGenerator, version 4, signature 0x816c1dcb.\n\nOwn members, by hkClass type:\n- eventToSendWhenStateOrTransitionChanges: Struct hkbEvent\n- startStateChooser: Pointer of Struct hkbStateChooser\n- startStateId: Int32\n- returnToPreviousStateEventId: Int32\n- randomTransitionEventId: Int32\n- transitionToNextHigherStateEventId: Int32\n- transitionToNextLowerStateEventId: Int32\n- syncVariableIndex: Int32\n- currentStateId: Int32\n- wrapAroundStateId: Bool\n- maxSimultaneousTransitions: Int8\n- startStateMode: Enum of Int8 hkbStateMachine::StartStateMode\n- selfTransitionMode: Enum of Int8 hkbStateMachine::StateMachineSelfTransitionMode\n- isActive: Bool\n- states: Array of Pointer hkbStateMachineStateInfo\n- wildcardTransitions: Pointer of Struct hkbStateMachineTransitionInfoArray\n- stateIdToIndexMap: Pointer\n- activeTransitions: Array\n- transitionFlags: Array\n- wildcardTransitionFlags: Array\n- delayedTransitions: Array\n- timeInState: Real\n- lastLocalTime: Real\n- previousStateId: Int32\n- nextStartStateIndexOverride: Int32\n- stateOrTransitionChanged: Bool\n- echoNextUpdate: Bool\n- sCurrentStateIndexAndEntered: Uint16"""
     eventToSendWhenStateOrTransitionChanges: hkbEvent
     startStateChooser: Optional[hkbStateChooser]
     startStateId: int
@@ -3629,7 +3644,7 @@ class hkbStateMachine(hkbGenerator):
     sCurrentStateIndexAndEntered: int
 
 class hkbStateMachineActiveTransitionInfo(Record):
-    """hkbStateMachineActiveTransitionInfo"""
+    """hkbStateMachineActiveTransitionInfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xbb90d54f.\n\nOwn members, by hkClass type:\n- transitionEffect: Pointer\n- transitionEffectInternalStateInfo: Pointer of Struct hkbNodeInternalStateInfo\n- transitionInfoReference: Struct hkbStateMachineTransitionInfoReference\n- transitionInfoReferenceForTE: Struct hkbStateMachineTransitionInfoReference\n- fromStateId: Int32\n- toStateId: Int32\n- isReturnToPreviousState: Bool"""
     transitionEffect: Optional[Record]
     transitionEffectInternalStateInfo: Optional[hkbNodeInternalStateInfo]
     transitionInfoReference: hkbStateMachineTransitionInfoReference
@@ -3639,18 +3654,18 @@ class hkbStateMachineActiveTransitionInfo(Record):
     isReturnToPreviousState: bool
 
 class hkbStateMachineDelayedTransitionInfo(Record):
-    """hkbStateMachineDelayedTransitionInfo"""
+    """hkbStateMachineDelayedTransitionInfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x026d5499.\n\nOwn members, by hkClass type:\n- delayedTransition: Struct hkbStateMachineProspectiveTransitionInfo\n- timeDelayed: Real\n- isDelayedTransitionReturnToPreviousState: Bool\n- wasInAbutRangeLastFrame: Bool"""
     delayedTransition: hkbStateMachineProspectiveTransitionInfo
     timeDelayed: float
     isDelayedTransitionReturnToPreviousState: bool
     wasInAbutRangeLastFrame: bool
 
 class hkbStateMachineEventPropertyArray(hkReferencedObject):
-    """hkbStateMachineEventPropertyArray"""
+    """hkbStateMachineEventPropertyArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xb07b4388.\n\nOwn members, by hkClass type:\n- events: Array of Struct hkbEventProperty"""
     events: list[hkbEventProperty]
 
 class hkbStateMachineInternalState(hkReferencedObject):
-    """hkbStateMachineInternalState"""
+    """hkbStateMachineInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xbd1a7502.\n\nOwn members, by hkClass type:\n- activeTransitions: Array of Struct hkbStateMachineActiveTransitionInfo\n- transitionFlags: Array of Uint8\n- wildcardTransitionFlags: Array of Uint8\n- delayedTransitions: Array of Struct hkbStateMachineDelayedTransitionInfo\n- timeInState: Real\n- lastLocalTime: Real\n- currentStateId: Int32\n- previousStateId: Int32\n- nextStartStateIndexOverride: Int32\n- stateOrTransitionChanged: Bool\n- echoNextUpdate: Bool"""
     activeTransitions: list[hkbStateMachineActiveTransitionInfo]
     transitionFlags: memoryview
     wildcardTransitionFlags: memoryview
@@ -3664,18 +3679,18 @@ class hkbStateMachineInternalState(hkReferencedObject):
     echoNextUpdate: bool
 
 class hkbStateMachineNestedStateMachineData(Record):
-    """hkbStateMachineNestedStateMachineData"""
+    """hkbStateMachineNestedStateMachineData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7358f5da.\n\nOwn members, by hkClass type:\n- nestedStateMachine: Pointer\n- eventIdMap: Pointer"""
     nestedStateMachine: Optional[Record]
     eventIdMap: Optional[Record]
 
 class hkbStateMachineProspectiveTransitionInfo(Record):
-    """hkbStateMachineProspectiveTransitionInfo"""
+    """hkbStateMachineProspectiveTransitionInfo\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0x3ab09a2e.\n\nOwn members, by hkClass type:\n- transitionInfoReference: Struct hkbStateMachineTransitionInfoReference\n- transitionInfoReferenceForTE: Struct hkbStateMachineTransitionInfoReference\n- toStateId: Int32"""
     transitionInfoReference: hkbStateMachineTransitionInfoReference
     transitionInfoReferenceForTE: hkbStateMachineTransitionInfoReference
     toStateId: int
 
 class hkbStateMachineStateInfo(hkbBindable):
-    """hkbStateMachineStateInfo"""
+    """hkbStateMachineStateInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbBindable, version 4, signature 0x0ed7f9d0.\n\nOwn members, by hkClass type:\n- listeners: Array of Pointer hkbStateListener\n- enterNotifyEvents: Pointer of Struct hkbStateMachineEventPropertyArray\n- exitNotifyEvents: Pointer of Struct hkbStateMachineEventPropertyArray\n- transitions: Pointer of Struct hkbStateMachineTransitionInfoArray\n- generator: Pointer of Struct hkbGenerator\n- name: StringPtr\n- stateId: Int32\n- probability: Real\n- enable: Bool"""
     listeners: list[Optional[hkbStateListener]]
     enterNotifyEvents: Optional[hkbStateMachineEventPropertyArray]
     exitNotifyEvents: Optional[hkbStateMachineEventPropertyArray]
@@ -3687,14 +3702,14 @@ class hkbStateMachineStateInfo(hkbBindable):
     enable: bool
 
 class hkbStateMachineTimeInterval(Record):
-    """hkbStateMachineTimeInterval"""
+    """hkbStateMachineTimeInterval\n\nHavok class of SDK 2010.2 (packfiles), signature 0x60a881e5.\n\nOwn members, by hkClass type:\n- enterEventId: Int32\n- exitEventId: Int32\n- enterTime: Real\n- exitTime: Real"""
     enterEventId: int
     exitEventId: int
     enterTime: float
     exitTime: float
 
 class hkbStateMachineTransitionInfo(Record):
-    """hkbStateMachineTransitionInfo"""
+    """hkbStateMachineTransitionInfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xcdec8025.\n\nOwn members, by hkClass type:\n- triggerInterval: Struct hkbStateMachineTimeInterval\n- initiateInterval: Struct hkbStateMachineTimeInterval\n- transition: Pointer of Struct hkbTransitionEffect\n- condition: Pointer of Struct hkbCondition\n- eventId: Int32\n- toStateId: Int32\n- fromNestedStateId: Int32\n- toNestedStateId: Int32\n- priority: Int16\n- flags: Flags of Int16 hkbStateMachineTransitionInfo::TransitionFlags"""
     triggerInterval: hkbStateMachineTimeInterval
     initiateInterval: hkbStateMachineTimeInterval
     transition: Optional[hkbTransitionEffect]
@@ -3707,41 +3722,41 @@ class hkbStateMachineTransitionInfo(Record):
     flags: Union[hkbStateMachineTransitionInfo_TransitionFlags, int]
 
 class hkbStateMachineTransitionInfoArray(hkReferencedObject):
-    """hkbStateMachineTransitionInfoArray"""
+    """hkbStateMachineTransitionInfoArray\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xe397b11e.\n\nOwn members, by hkClass type:\n- transitions: Array of Struct hkbStateMachineTransitionInfo"""
     transitions: list[hkbStateMachineTransitionInfo]
 
 class hkbStateMachineTransitionInfoReference(Record):
-    """hkbStateMachineTransitionInfoReference"""
+    """hkbStateMachineTransitionInfoReference\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x9810c2d0.\n\nOwn members, by hkClass type:\n- fromStateIndex: Int16\n- transitionIndex: Int16\n- stateMachineId: Int16"""
     fromStateIndex: int
     transitionIndex: int
     stateMachineId: int
 
 class hkbStringCondition(hkbCondition):
-    """hkbStringCondition"""
+    """hkbStringCondition\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbCondition, signature 0x5ab50487.\n\nOwn members, by hkClass type:\n- conditionString: StringPtr"""
     conditionString: Optional[str]
 
 class hkbStringEventPayload(hkbEventPayload):
-    """hkbStringEventPayload"""
+    """hkbStringEventPayload\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbEventPayload, signature 0xed04256a.\n\nOwn members, by hkClass type:\n- data: StringPtr"""
     data: Optional[str]
 
 class hkbTestStateChooser(hkbStateChooser):
-    """hkbTestStateChooser"""
+    """hkbTestStateChooser\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbStateChooser, signature 0xc0fcc436.\n\nOwn members, by hkClass type:\n- int: Int32\n- real: Real\n- string: StringPtr"""
     int: int
     real: float
     string: Optional[str]
 
 class hkbTimerModifier(hkbModifier):
-    """hkbTimerModifier"""
+    """hkbTimerModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0x338b4879.\n\nOwn members, by hkClass type:\n- alarmTimeSeconds: Real\n- alarmEvent: Struct hkbEventProperty\n- secondsElapsed: Real"""
     alarmTimeSeconds: float
     alarmEvent: hkbEventProperty
     secondsElapsed: float
 
 class hkbTimerModifierInternalState(hkReferencedObject):
-    """hkbTimerModifierInternalState"""
+    """hkbTimerModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x83ec2d42.\n\nOwn members, by hkClass type:\n- secondsElapsed: Real"""
     secondsElapsed: float
 
 class hkbTransformVectorModifier(hkbModifier):
-    """hkbTransformVectorModifier"""
+    """hkbTransformVectorModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, signature 0xf93e0e24.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- translation: Vector4\n- vectorIn: Vector4\n- vectorOut: Vector4\n- rotateOnly: Bool\n- inverse: Bool\n- computeOnActivate: Bool\n- computeOnModify: Bool"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
     vectorIn: tuple[float, ...]
@@ -3752,17 +3767,11 @@ class hkbTransformVectorModifier(hkbModifier):
     computeOnModify: bool
 
 class hkbTransformVectorModifierInternalState(hkReferencedObject):
-    """hkbTransformVectorModifierInternalState"""
+    """hkbTransformVectorModifierInternalState\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x5ca91c99.\n\nOwn members, by hkClass type:\n- vectorOut: Vector4"""
     vectorOut: tuple[float, ...]
 
-class hkbTransitionEffect(hkbGenerator):
-    """hkbTransitionEffect"""
-    selfTransitionMode: hkbTransitionEffect_SelfTransitionMode
-    eventMode: hkbTransitionEffect_EventMode
-    defaultEventMode: int
-
 class hkbTwistModifier(hkbModifier):
-    """hkbTwistModifier"""
+    """hkbTwistModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkbModifier, version 1, signature 0xb6b76b32.\n\nOwn members, by hkClass type:\n- axisOfRotation: Vector4\n- twistAngle: Real\n- startBoneIndex: Int16\n- endBoneIndex: Int16\n- setAngleMethod: Enum of Int8 hkbTwistModifier::SetAngleMethod\n- rotationAxisCoordinates: Enum of Int8 hkbTwistModifier::RotationAxisCoordinates\n- isAdditive: Bool\n- boneChainIndices: Array\n- parentBoneIndices: Array"""
     axisOfRotation: tuple[float, ...]
     twistAngle: float
     startBoneIndex: int
@@ -3774,13 +3783,13 @@ class hkbTwistModifier(hkbModifier):
     parentBoneIndices: list[None]
 
 class hkbVariableBindingSet(hkReferencedObject):
-    """hkbVariableBindingSet"""
+    """hkbVariableBindingSet\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x338ad4ff.\n\nOwn members, by hkClass type:\n- bindings: Array of Struct hkbVariableBindingSetBinding\n- indexOfBindingToEnable: Int32\n- hasOutputBinding: Bool"""
     bindings: list[hkbVariableBindingSetBinding]
     indexOfBindingToEnable: int
     hasOutputBinding: bool
 
 class hkbVariableBindingSetBinding(Record):
-    """hkbVariableBindingSetBinding"""
+    """hkbVariableBindingSetBinding\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x4d592f72.\n\nOwn members, by hkClass type:\n- memberPath: StringPtr\n- memberClass: Pointer\n- offsetInObjectPlusOne: Int32\n- offsetInArrayPlusOne: Int32\n- rootVariableIndex: Int32\n- variableIndex: Int32\n- bitIndex: Int8\n- bindingType: Enum of Int8 hkbVariableBindingSetBinding::BindingType\n- memberType: Enum of Uint8\n- variableType: Int8\n- flags: Flags of Int8"""
     memberPath: Optional[str]
     memberClass: Optional[Record]
     offsetInObjectPlusOne: int
@@ -3794,49 +3803,68 @@ class hkbVariableBindingSetBinding(Record):
     flags: int
 
 class hkbVariableInfo(Record):
-    """hkbVariableInfo"""
+    """hkbVariableInfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x9e746ba2.\n\nOwn members, by hkClass type:\n- role: Struct hkbRoleAttribute\n- type: Enum of Int8 hkbVariableInfo::VariableType"""
     role: hkbRoleAttribute
     type: hkbVariableInfo_VariableType
 
 class hkbVariableValue(Record):
-    """hkbVariableValue"""
+    """hkbVariableValue\n\nHavok class of SDK 2010.2 (packfiles), signature 0x0b99bd6a.\n\nOwn members, by hkClass type:\n- value: Int32"""
     value: int
 
 class hkbVariableValueSet(hkReferencedObject):
-    """hkbVariableValueSet"""
+    """hkbVariableValueSet\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x27812d8d.\n\nOwn members, by hkClass type:\n- wordVariableValues: Array of Struct hkbVariableValue\n- quadVariableValues: Array of Vector4\n- variantVariableValues: Array of Pointer hkReferencedObject"""
     wordVariableValues: list[hkbVariableValue]
     quadVariableValues: list[tuple[float, ...]]
     variantVariableValues: list[Optional[hkReferencedObject]]
 
 class hkbWorldEnums(Record):
-    """hkbWorldEnums"""
+    """hkbWorldEnums\n\nHavok class of SDK 2010.2 (packfiles), signature 0x25640b46."""
 
 class hkbWorldFromModelModeData(Record):
-    """hkbWorldFromModelModeData"""
+    """hkbWorldFromModelModeData\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa3af8783.\n\nOwn members, by hkClass type:\n- poseMatchingBone0: Int16\n- poseMatchingBone1: Int16\n- poseMatchingBone2: Int16\n- mode: Enum of Int8 hkbWorldFromModelModeData::WorldFromModelMode"""
     poseMatchingBone0: int
     poseMatchingBone1: int
     poseMatchingBone2: int
     mode: hkbWorldFromModelModeData_WorldFromModelMode
 
+class hkpConstraintAtom(Record):
+    """hkpConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), signature 0x59d67ef6.\n\nOwn members, by hkClass type:\n- type: Enum of Uint16 hkpConstraintAtom::AtomType"""
+    type: hkpConstraintAtom_AtomType
+
 class hkp2dAngConstraintAtom(hkpConstraintAtom):
-    """hkp2dAngConstraintAtom"""
+    """hkp2dAngConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0xdcdb8b8b.\n\nOwn members, by hkClass type:\n- freeRotationAxis: Uint8"""
     freeRotationAxis: int
 
+class hkpWorldObject(hkReferencedObject):
+    """hkpWorldObject\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x49fb6f2e.\n\nOwn members, by hkClass type:\n- world: Pointer\n- userData: Ulong\n- collidable: Struct hkpLinkedCollidable\n- multiThreadCheck: Struct hkMultiThreadCheck\n- name: StringPtr\n- properties: Array of Struct hkpProperty\n- treeData: Pointer"""
+    world: Optional[Record]
+    userData: int
+    collidable: hkpLinkedCollidable
+    multiThreadCheck: hkMultiThreadCheck
+    name: Optional[str]
+    properties: list[hkpProperty]
+    treeData: Optional[Record]
+
+class hkpPhantom(hkpWorldObject):
+    """hkpPhantom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpWorldObject, signature 0x9b7e6f86.\n\nOwn members, by hkClass type:\n- overlapListeners: Array of Pointer\n- phantomListeners: Array of Pointer"""
+    overlapListeners: list[Optional[Record]]
+    phantomListeners: list[Optional[Record]]
+
 class hkpAabbPhantom(hkpPhantom):
-    """hkpAabbPhantom"""
+    """hkpAabbPhantom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpPhantom, signature 0x2c5189dd.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- overlappingCollidables: Array of Pointer\n- orderDirty: Bool"""
     aabb: hkAabb
     overlappingCollidables: list[Optional[Record]]
     orderDirty: bool
 
 class hkpAction(hkReferencedObject):
-    """hkpAction"""
+    """hkpAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xbdf70a51.\n\nOwn members, by hkClass type:\n- world: Pointer\n- island: Pointer\n- userData: Ulong\n- name: StringPtr"""
     world: Optional[Record]
     island: Optional[Record]
     userData: int
     name: Optional[str]
 
 class hkpAgent1nSector(Record):
-    """hkpAgent1nSector"""
+    """hkpAgent1nSector\n\nHavok class of SDK 2010.2 (packfiles), signature 0x0626e55a.\n\nOwn members, by hkClass type:\n- bytesAllocated: Uint32\n- pad0: Uint32\n- pad1: Uint32\n- pad2: Uint32\n- data: Uint8[496]"""
     bytesAllocated: int
     pad0: int
     pad1: int
@@ -3844,19 +3872,19 @@ class hkpAgent1nSector(Record):
     data: list[int]
 
 class hkpAngConstraintAtom(hkpConstraintAtom):
-    """hkpAngConstraintAtom"""
+    """hkpAngConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x35bb3cd0.\n\nOwn members, by hkClass type:\n- firstConstrainedAxis: Uint8\n- numConstrainedAxes: Uint8"""
     firstConstrainedAxis: int
     numConstrainedAxes: int
 
 class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpAngFrictionConstraintAtom"""
+    """hkpAngFrictionConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0xf313aa80.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- firstFrictionAxis: Uint8\n- numFrictionAxes: Uint8\n- maxFrictionTorque: Real"""
     isEnabled: int
     firstFrictionAxis: int
     numFrictionAxes: int
     maxFrictionTorque: float
 
 class hkpAngLimitConstraintAtom(hkpConstraintAtom):
-    """hkpAngLimitConstraintAtom"""
+    """hkpAngLimitConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x09be0d9d.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- limitAxis: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real"""
     isEnabled: int
     limitAxis: int
     minAngle: float
@@ -3864,7 +3892,7 @@ class hkpAngLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsTauFactor: float
 
 class hkpAngMotorConstraintAtom(hkpConstraintAtom):
-    """hkpAngMotorConstraintAtom"""
+    """hkpAngMotorConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x81f087ff.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- motorAxis: Uint8\n- initializedOffset: Int16\n- previousTargetAngleOffset: Int16\n- correspondingAngLimitSolverResultOffset: Int16\n- targetAngle: Real\n- motor: Pointer of Struct hkpConstraintMotor"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -3873,28 +3901,44 @@ class hkpAngMotorConstraintAtom(hkpConstraintAtom):
     targetAngle: float
     motor: Optional[hkpConstraintMotor]
 
+class hkpBinaryAction(hkpAction):
+    """hkpBinaryAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpAction, signature 0xc00f3403.\n\nOwn members, by hkClass type:\n- entityA: Pointer of Struct hkpEntity\n- entityB: Pointer of Struct hkpEntity"""
+    entityA: Optional[hkpEntity]
+    entityB: Optional[hkpEntity]
+
 class hkpAngularDashpotAction(hkpBinaryAction):
-    """hkpAngularDashpotAction"""
+    """hkpAngularDashpotAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBinaryAction, signature 0x35f4c487.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- strength: Real\n- damping: Real"""
     rotation: tuple[float, ...]
     strength: float
     damping: float
 
 class hkpArrayAction(hkpAction):
-    """hkpArrayAction"""
+    """hkpArrayAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpAction, signature 0x674bcd2d.\n\nOwn members, by hkClass type:\n- entities: Array of Pointer hkpEntity"""
     entities: list[Optional[hkpEntity]]
 
+class hkpConstraintData(hkReferencedObject):
+    """hkpConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x80559a4e.\n\nOwn members, by hkClass type:\n- userData: Ulong"""
+    userData: int
+
 class hkpBallAndSocketConstraintData(hkpConstraintData):
-    """hkpBallAndSocketConstraintData"""
+    """hkpBallAndSocketConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x5a6954d9.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBallAndSocketConstraintDataAtoms"""
     atoms: hkpBallAndSocketConstraintDataAtoms
 
 class hkpBallAndSocketConstraintDataAtoms(Record):
-    """hkpBallAndSocketConstraintDataAtoms"""
+    """hkpBallAndSocketConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xc73dcaf9.\n\nOwn members, by hkClass type:\n- pivots: Struct hkpSetLocalTranslationsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
+class hkpFirstPersonGun(hkReferencedObject):
+    """hkpFirstPersonGun\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x852ab70b.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8\n- name: StringPtr\n- keyboardKey: Enum of Uint8 hkpFirstPersonGun::KeyboardKey\n- listeners: Array of Pointer"""
+    type: int
+    name: Optional[str]
+    keyboardKey: hkpFirstPersonGun_KeyboardKey
+    listeners: list[Optional[Record]]
+
 class hkpBallGun(hkpFirstPersonGun):
-    """hkpBallGun"""
+    """hkpBallGun\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpFirstPersonGun, signature 0x57b06d35.\n\nOwn members, by hkClass type:\n- bulletRadius: Real\n- bulletVelocity: Real\n- bulletMass: Real\n- damageMultiplier: Real\n- maxBulletsInWorld: Int32\n- bulletOffsetFromCenter: Vector4\n- addedBodies: Pointer"""
     bulletRadius: float
     bulletVelocity: float
     bulletMass: float
@@ -3903,8 +3947,11 @@ class hkpBallGun(hkpFirstPersonGun):
     bulletOffsetFromCenter: tuple[float, ...]
     addedBodies: Optional[Record]
 
+class hkpConstraintChainData(hkpConstraintData):
+    """hkpConstraintChainData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x5facc7ff."""
+
 class hkpBallSocketChainData(hkpConstraintChainData):
-    """hkpBallSocketChainData"""
+    """hkpBallSocketChainData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintChainData, signature 0x102aae9c.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpBallSocketChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfm: Real\n- maxErrorDistance: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpBallSocketChainDataConstraintInfo]
     tau: float
@@ -3913,35 +3960,52 @@ class hkpBallSocketChainData(hkpConstraintChainData):
     maxErrorDistance: float
 
 class hkpBallSocketChainDataConstraintInfo(Record):
-    """hkpBallSocketChainDataConstraintInfo"""
+    """hkpBallSocketChainDataConstraintInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xc9cbedf2.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
 
 class hkpBallSocketConstraintAtom(hkpConstraintAtom):
-    """hkpBallSocketConstraintAtom"""
+    """hkpBallSocketConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, version 3, signature 0xe70e4dfa.\n\nOwn members, by hkClass type:\n- solvingMethod: Enum of Uint8 hkpConstraintAtom::SolvingMethod\n- bodiesToNotify: Uint8\n- velocityStabilizationFactor: Uint8\n- maxImpulse: Real\n- inertiaStabilizationFactor: Real"""
     solvingMethod: hkpConstraintAtom_SolvingMethod
     bodiesToNotify: int
     velocityStabilizationFactor: int
     maxImpulse: float
     inertiaStabilizationFactor: float
 
-class hkpBinaryAction(hkpAction):
-    """hkpBinaryAction"""
-    entityA: Optional[hkpEntity]
-    entityB: Optional[hkpEntity]
+class hkpMotion(hkReferencedObject):
+    """hkpMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 3, signature 0x98aadb4f.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkpMotion::MotionType\n- deactivationIntegrateCounter: Uint8\n- deactivationNumInactiveFrames: Uint16[2]\n- motionState: Struct hkMotionState\n- inertiaAndMassInv: Vector4\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- deactivationRefPosition: Vector4[2]\n- deactivationRefOrientation: Uint32[2]\n- savedMotion: Pointer of Struct hkpMaxSizeMotion\n- savedQualityTypeIndex: Uint16\n- gravityFactor: Half"""
+    type: hkpMotion_MotionType
+    deactivationIntegrateCounter: int
+    deactivationNumInactiveFrames: list[int]
+    motionState: hkMotionState
+    inertiaAndMassInv: tuple[float, ...]
+    linearVelocity: tuple[float, ...]
+    angularVelocity: tuple[float, ...]
+    deactivationRefPosition: list[tuple[float, ...]]
+    deactivationRefOrientation: list[int]
+    savedMotion: Optional[hkpMaxSizeMotion]
+    savedQualityTypeIndex: int
+    gravityFactor: float
 
 class hkpBoxMotion(hkpMotion):
-    """hkpBoxMotion"""
+    """hkpBoxMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMotion, signature 0xbafa2bb7."""
+
+class hkpSphereRepShape(hkpShape):
+    """hkpSphereRepShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0xe7eca7eb."""
+
+class hkpConvexShape(hkpSphereRepShape):
+    """hkpConvexShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpSphereRepShape, signature 0xf8f74f85.\n\nOwn members, by hkClass type:\n- radius: Real"""
+    radius: float
 
 class hkpBoxShape(hkpConvexShape):
-    """hkpBoxShape"""
+    """hkpBoxShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0x3444d2d5.\n\nOwn members, by hkClass type:\n- halfExtents: Vector4"""
     halfExtents: tuple[float, ...]
 
 class hkpBreakableBody(hkReferencedObject):
-    """hkpBreakableBody"""
+    """hkpBreakableBody\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkpBreakableConstraintData(hkpConstraintData):
-    """hkpBreakableConstraintData"""
+    """hkpBreakableConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x7d6310c8.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- constraintData: Pointer of Struct hkpConstraintData\n- childRuntimeSize: Uint16\n- childNumSolverResults: Uint16\n- solverResultLimit: Real\n- removeWhenBroken: Bool\n- revertBackVelocityOnBreak: Bool"""
     atoms: hkpBridgeAtoms
     constraintData: Optional[hkpConstraintData]
     childRuntimeSize: int
@@ -3951,34 +4015,43 @@ class hkpBreakableConstraintData(hkpConstraintData):
     revertBackVelocityOnBreak: bool
 
 class hkpBridgeAtoms(Record):
-    """hkpBridgeAtoms"""
+    """hkpBridgeAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0xde152a4d.\n\nOwn members, by hkClass type:\n- bridgeAtom: Struct hkpBridgeConstraintAtom"""
     bridgeAtom: hkpBridgeConstraintAtom
 
 class hkpBridgeConstraintAtom(hkpConstraintAtom):
-    """hkpBridgeConstraintAtom"""
+    """hkpBridgeConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x87a4f31b.\n\nOwn members, by hkClass type:\n- buildJacobianFunc: Pointer\n- constraintData: Pointer of Struct hkpConstraintData"""
     buildJacobianFunc: Optional[Record]
     constraintData: Optional[hkpConstraintData]
 
 class hkpBroadPhaseHandle(Record):
-    """hkpBroadPhaseHandle"""
+    """hkpBroadPhaseHandle\n\nHavok class of SDK 2010.2 (packfiles), signature 0x940569dc.\n\nOwn members, by hkClass type:\n- id: Uint32"""
     id: int
 
 class hkpBvShape(hkpShape):
-    """hkpBvShape"""
+    """hkpBvShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0x286eb64c.\n\nOwn members, by hkClass type:\n- boundingVolumeShape: Pointer of Struct hkpShape\n- childShape: Struct hkpSingleShapeContainer"""
     boundingVolumeShape: Optional[hkpShape]
     childShape: hkpSingleShapeContainer
 
-class hkpBvTreeShape(hkpShape):
-    """hkpBvTreeShape"""
-    bvTreeType: hkpBvTreeShape_BvTreeType
+class hkpShapePhantom(hkpPhantom):
+    """hkpShapePhantom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpPhantom, signature 0xcb22fbcd.\n\nOwn members, by hkClass type:\n- motionState: Struct hkMotionState"""
+    motionState: hkMotionState
 
 class hkpCachingShapePhantom(hkpShapePhantom):
-    """hkpCachingShapePhantom"""
+    """hkpCachingShapePhantom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapePhantom, signature 0xcf227f58.\n\nOwn members, by hkClass type:\n- collisionDetails: Array\n- orderDirty: Bool"""
     collisionDetails: list[None]
     orderDirty: bool
 
+class hkpConstraintMotor(hkReferencedObject):
+    """hkpConstraintMotor\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x6a44c317.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkpConstraintMotor::MotorType"""
+    type: hkpConstraintMotor_MotorType
+
+class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
+    """hkpLimitedForceConstraintMotor\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintMotor, signature 0x3377b0b0.\n\nOwn members, by hkClass type:\n- minForce: Real\n- maxForce: Real"""
+    minForce: float
+    maxForce: float
+
 class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpCallbackConstraintMotor"""
+    """hkpCallbackConstraintMotor\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpLimitedForceConstraintMotor, signature 0xafcd79ad.\n\nOwn members, by hkClass type:\n- callbackFunc: Pointer\n- callbackType: Enum of Uint32 hkpCallbackConstraintMotor::CallbackType\n- userData0: Ulong\n- userData1: Ulong\n- userData2: Ulong"""
     callbackFunc: Optional[Record]
     callbackType: hkpCallbackConstraintMotor_CallbackType
     userData0: int
@@ -3986,30 +4059,37 @@ class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
     userData2: int
 
 class hkpCapsuleShape(hkpConvexShape):
-    """hkpCapsuleShape"""
+    """hkpCapsuleShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0xdd0b1fd3.\n\nOwn members, by hkClass type:\n- vertexA: Vector4\n- vertexB: Vector4"""
     vertexA: tuple[float, ...]
     vertexB: tuple[float, ...]
 
 class hkpCdBody(Record):
-    """hkpCdBody"""
+    """hkpCdBody\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x54a4b841.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- shapeKey: Uint32\n- motion: Pointer\n- parent: Pointer of Struct hkpCdBody"""
     shape: Optional[hkpShape]
     shapeKey: int
     motion: Optional[Record]
     parent: Optional[hkpCdBody]
 
+class hkpModifierConstraintAtom(hkpConstraintAtom):
+    """hkpModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0xb13fef1f.\n\nOwn members, by hkClass type:\n- modifierAtomSize: Uint16\n- childSize: Uint16\n- child: Pointer of Struct hkpConstraintAtom\n- pad: Uint32[2]"""
+    modifierAtomSize: int
+    childSize: int
+    child: Optional[hkpConstraintAtom]
+    pad: list[int]
+
 class hkpCenterOfMassChangerModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpCenterOfMassChangerModifierConstraintAtom"""
+    """hkpCenterOfMassChangerModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpModifierConstraintAtom, signature 0x1d7dbdd2.\n\nOwn members, by hkClass type:\n- displacementA: Vector4\n- displacementB: Vector4"""
     displacementA: tuple[float, ...]
     displacementB: tuple[float, ...]
 
 class hkpCharacterControllerCinfo(hkReferencedObject):
-    """hkpCharacterControllerCinfo"""
+    """hkpCharacterControllerCinfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkpCharacterMotion(hkpMotion):
-    """hkpCharacterMotion"""
+    """hkpCharacterMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMotion, signature 0xbafa2bb7."""
 
 class hkpCharacterProxyCinfo(hkpCharacterControllerCinfo):
-    """hkpCharacterProxyCinfo"""
+    """hkpCharacterProxyCinfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCharacterControllerCinfo, version 1, signature 0x586d97b2.\n\nOwn members, by hkClass type:\n- position: Vector4\n- velocity: Vector4\n- dynamicFriction: Real\n- staticFriction: Real\n- keepContactTolerance: Real\n- up: Vector4\n- extraUpStaticFriction: Real\n- extraDownStaticFriction: Real\n- shapePhantom: Pointer of Struct hkpShapePhantom\n- keepDistance: Real\n- contactAngleSensitivity: Real\n- userPlanes: Uint32\n- maxCharacterSpeedForSolver: Real\n- characterStrength: Real\n- characterMass: Real\n- maxSlope: Real\n- penetrationRecoverySpeed: Real\n- maxCastIterations: Int32\n- refreshManifoldInCheckSupport: Bool"""
     position: tuple[float, ...]
     velocity: tuple[float, ...]
     dynamicFriction: float
@@ -4031,7 +4111,7 @@ class hkpCharacterProxyCinfo(hkpCharacterControllerCinfo):
     refreshManifoldInCheckSupport: bool
 
 class hkpCharacterRigidBodyCinfo(hkpCharacterControllerCinfo):
-    """hkpCharacterRigidBodyCinfo"""
+    """hkpCharacterRigidBodyCinfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCharacterControllerCinfo, signature 0x0892f441.\n\nOwn members, by hkClass type:\n- collisionFilterInfo: Uint32\n- shape: Pointer of Struct hkpShape\n- position: Vector4\n- rotation: Quaternion\n- mass: Real\n- friction: Real\n- maxLinearVelocity: Real\n- allowedPenetrationDepth: Real\n- up: Vector4\n- maxSlope: Real\n- maxForce: Real\n- unweldingHeightOffsetFactor: Real\n- maxSpeedForSimplexSolver: Real\n- supportDistance: Real\n- hardSupportDistance: Real\n- vdbColor: Int32"""
     collisionFilterInfo: int
     shape: Optional[hkpShape]
     position: tuple[float, ...]
@@ -4050,7 +4130,7 @@ class hkpCharacterRigidBodyCinfo(hkpCharacterControllerCinfo):
     vdbColor: int
 
 class hkpCogWheelConstraintAtom(hkpConstraintAtom):
-    """hkpCogWheelConstraintAtom"""
+    """hkpCogWheelConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0xf2b1f399.\n\nOwn members, by hkClass type:\n- cogWheelRadiusA: Real\n- cogWheelRadiusB: Real\n- isScrew: Bool\n- memOffsetToInitialAngleOffset: Int8\n- memOffsetToPrevAngle: Int8\n- memOffsetToRevolutionCounter: Int8"""
     cogWheelRadiusA: float
     cogWheelRadiusB: float
     isScrew: bool
@@ -4059,16 +4139,16 @@ class hkpCogWheelConstraintAtom(hkpConstraintAtom):
     memOffsetToRevolutionCounter: int
 
 class hkpCogWheelConstraintData(hkpConstraintData):
-    """hkpCogWheelConstraintData"""
+    """hkpCogWheelConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x7f0e53fc.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpCogWheelConstraintDataAtoms"""
     atoms: hkpCogWheelConstraintDataAtoms
 
 class hkpCogWheelConstraintDataAtoms(Record):
-    """hkpCogWheelConstraintDataAtoms"""
+    """hkpCogWheelConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf855ba44.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- cogWheels: Struct hkpCogWheelConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     cogWheels: hkpCogWheelConstraintAtom
 
 class hkpCollidable(hkpCdBody):
-    """hkpCollidable"""
+    """hkpCollidable\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCdBody, signature 0x9a0e42a5.\n\nOwn members, by hkClass type:\n- ownerOffset: Int8\n- forceCollideOntoPpu: Uint8\n- shapeSizeOnSpu: Uint16\n- broadPhaseHandle: Struct hkpTypedBroadPhaseHandle\n- boundingVolumeData: Struct hkpCollidableBoundingVolumeData\n- allowedPenetrationDepth: Real"""
     ownerOffset: int
     forceCollideOntoPpu: int
     shapeSizeOnSpu: int
@@ -4077,7 +4157,7 @@ class hkpCollidable(hkpCdBody):
     allowedPenetrationDepth: float
 
 class hkpCollidableBoundingVolumeData(Record):
-    """hkpCollidableBoundingVolumeData"""
+    """hkpCollidableBoundingVolumeData\n\nHavok class of SDK 2010.2 (packfiles), signature 0xb5f0e6b1.\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- padding: Uint8\n- numChildShapeAabbs: Uint16\n- capacityChildShapeAabbs: Uint16\n- childShapeAabbs: Pointer\n- childShapeKeys: Pointer"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -4090,20 +4170,25 @@ class hkpCollidableBoundingVolumeData(Record):
     childShapeKeys: Optional[Record]
 
 class hkpCollidableCollidableFilter(Record):
-    """hkpCollidableCollidableFilter"""
+    """hkpCollidableCollidableFilter\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe0708a00."""
 
 class hkpCollisionFilter(hkReferencedObject):
-    """hkpCollisionFilter"""
+    """hkpCollisionFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x60960336.\n\nOwn members, by hkClass type:\n- prepad: Uint32[2]\n- type: Enum of Uint32 hkpCollisionFilter::hkpFilterType\n- postpad: Uint32[3]"""
     prepad: list[int]
     type: hkpCollisionFilter_hkpFilterType
     postpad: list[int]
 
 class hkpCollisionFilterList(hkpCollisionFilter):
-    """hkpCollisionFilterList"""
+    """hkpCollisionFilterList\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0x2603bf04.\n\nOwn members, by hkClass type:\n- collisionFilters: Array of Pointer hkpCollisionFilter"""
     collisionFilters: list[Optional[hkpCollisionFilter]]
 
+class hkpShapeCollection(hkpShape):
+    """hkpShapeCollection\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0xe8c3991d.\n\nOwn members, by hkClass type:\n- disableWelding: Bool\n- collectionType: Enum of Uint8 hkpShapeCollection::CollectionType"""
+    disableWelding: bool
+    collectionType: hkpShapeCollection_CollectionType
+
 class hkpCompressedMeshShape(hkpShapeCollection):
-    """hkpCompressedMeshShape"""
+    """hkpCompressedMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, version 9, signature 0xa62d5e6e.\n\nOwn members, by hkClass type:\n- bitsPerIndex: Int32\n- bitsPerWIndex: Int32\n- wIndexMask: Int32\n- indexMask: Int32\n- radius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- materialType: Enum of Uint8 hkpCompressedMeshShape::MaterialType\n- materials: Array of Uint32\n- materials16: Array of Uint16\n- materials8: Array of Uint8\n- transforms: Array of QsTransform\n- bigVertices: Array of Vector4\n- bigTriangles: Array of Struct hkpCompressedMeshShapeBigTriangle\n- chunks: Array of Struct hkpCompressedMeshShapeChunk\n- convexPieces: Array of Struct hkpCompressedMeshShapeConvexPiece\n- error: Real\n- bounds: Struct hkAabb\n- defaultCollisionFilterInfo: Uint32\n- meshMaterials: Pointer\n- materialStriding: Uint16\n- numMaterials: Uint16\n- namedMaterials: Array of Struct hkpNamedMeshMaterial"""
     bitsPerIndex: int
     bitsPerWIndex: int
     wIndexMask: int
@@ -4128,7 +4213,7 @@ class hkpCompressedMeshShape(hkpShapeCollection):
     namedMaterials: list[hkpNamedMeshMaterial]
 
 class hkpCompressedMeshShapeBigTriangle(Record):
-    """hkpCompressedMeshShapeBigTriangle"""
+    """hkpCompressedMeshShapeBigTriangle\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0xcbfc95a4.\n\nOwn members, by hkClass type:\n- a: Uint16\n- b: Uint16\n- c: Uint16\n- material: Uint32\n- weldingInfo: Uint16\n- transformIndex: Uint16"""
     a: int
     b: int
     c: int
@@ -4137,7 +4222,7 @@ class hkpCompressedMeshShapeBigTriangle(Record):
     transformIndex: int
 
 class hkpCompressedMeshShapeChunk(Record):
-    """hkpCompressedMeshShapeChunk"""
+    """hkpCompressedMeshShapeChunk\n\nHavok class of SDK 2010.2 (packfiles), version 4, signature 0x5d0d67bd.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- vertices: Array of Uint16\n- indices: Array of Uint16\n- stripLengths: Array of Uint16\n- weldingInfo: Array of Uint16\n- materialInfo: Uint32\n- reference: Uint16\n- transformIndex: Uint16"""
     offset: tuple[float, ...]
     vertices: memoryview
     indices: memoryview
@@ -4148,7 +4233,7 @@ class hkpCompressedMeshShapeChunk(Record):
     transformIndex: int
 
 class hkpCompressedMeshShapeConvexPiece(Record):
-    """hkpCompressedMeshShapeConvexPiece"""
+    """hkpCompressedMeshShapeConvexPiece\n\nHavok class of SDK 2010.2 (packfiles), version 3, signature 0x385bb842.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- vertices: Array of Uint16\n- faceVertices: Array of Uint8\n- faceOffsets: Array of Uint16\n- reference: Uint16\n- transformIndex: Uint16"""
     offset: tuple[float, ...]
     vertices: memoryview
     faceVertices: memoryview
@@ -4156,15 +4241,30 @@ class hkpCompressedMeshShapeConvexPiece(Record):
     reference: int
     transformIndex: int
 
+class hkpHeightFieldShape(hkpShape):
+    """hkpHeightFieldShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0xe7eca7eb."""
+
+class hkpSampledHeightFieldShape(hkpHeightFieldShape):
+    """hkpSampledHeightFieldShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpHeightFieldShape, signature 0x11213421.\n\nOwn members, by hkClass type:\n- xRes: Int32\n- zRes: Int32\n- heightCenter: Real\n- useProjectionBasedHeight: Bool\n- heightfieldType: Enum of Uint8 hkpSampledHeightFieldShape::HeightFieldType\n- intToFloatScale: Vector4\n- floatToIntScale: Vector4\n- floatToIntOffsetFloorCorrected: Vector4\n- extents: Vector4"""
+    xRes: int
+    zRes: int
+    heightCenter: float
+    useProjectionBasedHeight: bool
+    heightfieldType: hkpSampledHeightFieldShape_HeightFieldType
+    intToFloatScale: tuple[float, ...]
+    floatToIntScale: tuple[float, ...]
+    floatToIntOffsetFloorCorrected: tuple[float, ...]
+    extents: tuple[float, ...]
+
 class hkpCompressedSampledHeightFieldShape(hkpSampledHeightFieldShape):
-    """hkpCompressedSampledHeightFieldShape"""
+    """hkpCompressedSampledHeightFieldShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpSampledHeightFieldShape, signature 0x97b6e143.\n\nOwn members, by hkClass type:\n- storage: Array of Uint16\n- triangleFlip: Bool\n- offset: Real\n- scale: Real"""
     storage: memoryview
     triangleFlip: bool
     offset: float
     scale: float
 
 class hkpConeLimitConstraintAtom(hkpConstraintAtom):
-    """hkpConeLimitConstraintAtom"""
+    """hkpConeLimitConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0xf19443c8.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- twistAxisInA: Uint8\n- refAxisInB: Uint8\n- angleMeasurementMode: Enum of Uint8 hkpConeLimitConstraintAtom::MeasurementMode\n- memOffsetToAngleOffset: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real"""
     isEnabled: int
     twistAxisInA: int
     refAxisInB: int
@@ -4175,34 +4275,11 @@ class hkpConeLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsTauFactor: float
 
 class hkpConstrainedSystemFilter(hkpCollisionFilter):
-    """hkpConstrainedSystemFilter"""
+    """hkpConstrainedSystemFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0x20a447fe.\n\nOwn members, by hkClass type:\n- otherFilter: Pointer of Struct hkpCollisionFilter"""
     otherFilter: Optional[hkpCollisionFilter]
 
-class hkpConstraintAtom(Record):
-    """hkpConstraintAtom"""
-    type: hkpConstraintAtom_AtomType
-
-class hkpConstraintChainData(hkpConstraintData):
-    """hkpConstraintChainData"""
-
-class hkpConstraintChainInstance(hkpConstraintInstance):
-    """hkpConstraintChainInstance"""
-    chainedEntities: list[Optional[hkpEntity]]
-    action: Optional[hkpConstraintChainInstanceAction]
-
-class hkpConstraintChainInstanceAction(hkpAction):
-    """hkpConstraintChainInstanceAction"""
-    constraintInstance: Optional[hkpConstraintChainInstance]
-
-class hkpConstraintCollisionFilter(hkpPairCollisionFilter):
-    """hkpConstraintCollisionFilter"""
-
-class hkpConstraintData(hkReferencedObject):
-    """hkpConstraintData"""
-    userData: int
-
 class hkpConstraintInstance(hkReferencedObject):
-    """hkpConstraintInstance"""
+    """hkpConstraintInstance\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x034eba5f.\n\nOwn members, by hkClass type:\n- owner: Pointer\n- data: Pointer of Struct hkpConstraintData\n- constraintModifiers: Pointer of Struct hkpModifierConstraintAtom\n- entities: Pointer of Struct hkpEntity[2]\n- priority: Enum of Uint8 hkpConstraintInstance::ConstraintPriority\n- wantRuntime: Bool\n- destructionRemapInfo: Enum of Uint8 hkpConstraintInstance::OnDestructionRemapInfo\n- listeners: Struct hkpConstraintInstanceSmallArraySerializeOverrideType\n- name: StringPtr\n- userData: Ulong\n- internal: Pointer\n- uid: Uint32"""
     owner: Optional[Record]
     data: Optional[hkpConstraintData]
     constraintModifiers: Optional[hkpModifierConstraintAtom]
@@ -4216,21 +4293,34 @@ class hkpConstraintInstance(hkReferencedObject):
     internal: Optional[Record]
     uid: int
 
+class hkpConstraintChainInstance(hkpConstraintInstance):
+    """hkpConstraintChainInstance\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintInstance, signature 0x7a490753.\n\nOwn members, by hkClass type:\n- chainedEntities: Array of Pointer hkpEntity\n- action: Pointer of Struct hkpConstraintChainInstanceAction"""
+    chainedEntities: list[Optional[hkpEntity]]
+    action: Optional[hkpConstraintChainInstanceAction]
+
+class hkpConstraintChainInstanceAction(hkpAction):
+    """hkpConstraintChainInstanceAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpAction, signature 0xc3971189.\n\nOwn members, by hkClass type:\n- constraintInstance: Pointer of Struct hkpConstraintChainInstance"""
+    constraintInstance: Optional[hkpConstraintChainInstance]
+
+class hkpPairCollisionFilter(hkpCollisionFilter):
+    """hkpPairCollisionFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0x4abc140e.\n\nOwn members, by hkClass type:\n- disabledPairs: Struct hkpPairCollisionFilterMapPairFilterKeyOverrideType\n- childFilter: Pointer of Struct hkpCollisionFilter"""
+    disabledPairs: hkpPairCollisionFilterMapPairFilterKeyOverrideType
+    childFilter: Optional[hkpCollisionFilter]
+
+class hkpConstraintCollisionFilter(hkpPairCollisionFilter):
+    """hkpConstraintCollisionFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpPairCollisionFilter, signature 0xc3b577b1."""
+
 class hkpConstraintInstanceSmallArraySerializeOverrideType(Record):
-    """hkpConstraintInstanceSmallArraySerializeOverrideType"""
+    """hkpConstraintInstanceSmallArraySerializeOverrideType\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xee3c2aec.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
-class hkpConstraintMotor(hkReferencedObject):
-    """hkpConstraintMotor"""
-    type: hkpConstraintMotor_MotorType
-
 class hkpConvexListFilter(hkReferencedObject):
-    """hkpConvexListFilter"""
+    """hkpConvexListFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x81d074a4."""
 
 class hkpConvexListShape(hkpConvexShape):
-    """hkpConvexListShape"""
+    """hkpConvexListShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0x450b26e8.\n\nOwn members, by hkClass type:\n- minDistanceToUseConvexHullForGetClosestPoints: Real\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- useCachedAabb: Bool\n- childShapes: Array of Pointer hkpConvexShape"""
     minDistanceToUseConvexHullForGetClosestPoints: float
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
@@ -4238,41 +4328,37 @@ class hkpConvexListShape(hkpConvexShape):
     childShapes: list[Optional[hkpConvexShape]]
 
 class hkpConvexPieceMeshShape(hkpShapeCollection):
-    """hkpConvexPieceMeshShape"""
+    """hkpConvexPieceMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, signature 0x38fd3d97.\n\nOwn members, by hkClass type:\n- convexPieceStream: Pointer of Struct hkpConvexPieceStreamData\n- displayMesh: Pointer of Struct hkpShapeCollection\n- radius: Real"""
     convexPieceStream: Optional[hkpConvexPieceStreamData]
     displayMesh: Optional[hkpShapeCollection]
     radius: float
 
 class hkpConvexPieceStreamData(hkReferencedObject):
-    """hkpConvexPieceStreamData"""
+    """hkpConvexPieceStreamData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa5bd1d6e.\n\nOwn members, by hkClass type:\n- convexPieceStream: Array of Uint32\n- convexPieceOffsets: Array of Uint32\n- convexPieceSingleTriangles: Array of Uint32"""
     convexPieceStream: memoryview
     convexPieceOffsets: memoryview
     convexPieceSingleTriangles: memoryview
 
-class hkpConvexShape(hkpSphereRepShape):
-    """hkpConvexShape"""
-    radius: float
-
-class hkpConvexTransformShape(hkpConvexTransformShapeBase):
-    """hkpConvexTransformShape"""
-    transform: tuple[tuple[float, ...], ...]
-
 class hkpConvexTransformShapeBase(hkpConvexShape):
-    """hkpConvexTransformShapeBase"""
+    """hkpConvexTransformShapeBase\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0x0fbd72f9.\n\nOwn members, by hkClass type:\n- childShape: Struct hkpSingleShapeContainer\n- childShapeSize: Int32"""
     childShape: hkpSingleShapeContainer
     childShapeSize: int
 
+class hkpConvexTransformShape(hkpConvexTransformShapeBase):
+    """hkpConvexTransformShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexTransformShapeBase, signature 0xae3e5017.\n\nOwn members, by hkClass type:\n- transform: Transform"""
+    transform: tuple[tuple[float, ...], ...]
+
 class hkpConvexTranslateShape(hkpConvexTransformShapeBase):
-    """hkpConvexTranslateShape"""
+    """hkpConvexTranslateShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexTransformShapeBase, signature 0x5ba0a5f7.\n\nOwn members, by hkClass type:\n- translation: Vector4"""
     translation: tuple[float, ...]
 
 class hkpConvexVerticesConnectivity(hkReferencedObject):
-    """hkpConvexVerticesConnectivity"""
+    """hkpConvexVerticesConnectivity\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x63d38e9c.\n\nOwn members, by hkClass type:\n- vertexIndices: Array of Uint16\n- numVerticesPerFace: Array of Uint8"""
     vertexIndices: memoryview
     numVerticesPerFace: memoryview
 
 class hkpConvexVerticesShape(hkpConvexShape):
-    """hkpConvexVerticesShape"""
+    """hkpConvexVerticesShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, version 3, signature 0x28726ad8.\n\nOwn members, by hkClass type:\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- rotatedVertices: Array of Struct hkpConvexVerticesShapeFourVectors\n- numVertices: Int32\n- externalObject: Pointer\n- getFaceNormals: Pointer\n- planeEquations: Array of Vector4\n- connectivity: Pointer of Struct hkpConvexVerticesConnectivity"""
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
     rotatedVertices: list[hkpConvexVerticesShapeFourVectors]
@@ -4283,13 +4369,13 @@ class hkpConvexVerticesShape(hkpConvexShape):
     connectivity: Optional[hkpConvexVerticesConnectivity]
 
 class hkpConvexVerticesShapeFourVectors(Record):
-    """hkpConvexVerticesShapeFourVectors"""
+    """hkpConvexVerticesShapeFourVectors\n\nHavok class of SDK 2010.2 (packfiles), signature 0x3d80c5bf.\n\nOwn members, by hkClass type:\n- x: Vector4\n- y: Vector4\n- z: Vector4"""
     x: tuple[float, ...]
     y: tuple[float, ...]
     z: tuple[float, ...]
 
 class hkpCylinderShape(hkpConvexShape):
-    """hkpCylinderShape"""
+    """hkpCylinderShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0x3e463c3a.\n\nOwn members, by hkClass type:\n- cylRadius: Real\n- cylBaseRadiusFactorForHeightFieldCollisions: Real\n- vertexA: Vector4\n- vertexB: Vector4\n- perpendicular1: Vector4\n- perpendicular2: Vector4"""
     cylRadius: float
     cylBaseRadiusFactorForHeightFieldCollisions: float
     vertexA: tuple[float, ...]
@@ -4298,41 +4384,41 @@ class hkpCylinderShape(hkpConvexShape):
     perpendicular2: tuple[float, ...]
 
 class hkpDashpotAction(hkpBinaryAction):
-    """hkpDashpotAction"""
+    """hkpDashpotAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBinaryAction, signature 0x50746c6e.\n\nOwn members, by hkClass type:\n- point: Vector4[2]\n- strength: Real\n- damping: Real\n- impulse: Vector4"""
     point: list[tuple[float, ...]]
     strength: float
     damping: float
     impulse: tuple[float, ...]
 
 class hkpDefaultConvexListFilter(hkpConvexListFilter):
-    """hkpDefaultConvexListFilter"""
+    """hkpDefaultConvexListFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexListFilter, signature 0xb69c1c02."""
 
 class hkpDefaultWorldMemoryWatchDog(hkWorldMemoryAvailableWatchDog):
-    """hkpDefaultWorldMemoryWatchDog"""
+    """hkpDefaultWorldMemoryWatchDog\n\nHavok class of SDK 2010.2 (packfiles), derived from hkWorldMemoryAvailableWatchDog, version 1, signature 0x77d6b19f.\n\nOwn members, by hkClass type:\n- freeHeapMemoryRequested: Int32"""
     freeHeapMemoryRequested: int
 
 class hkpDisableEntityCollisionFilter(hkpCollisionFilter):
-    """hkpDisableEntityCollisionFilter"""
+    """hkpDisableEntityCollisionFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0xfac3351c.\n\nOwn members, by hkClass type:\n- disabledEntities: Array of Pointer hkpEntity"""
     disabledEntities: list[Optional[hkpEntity]]
 
 class hkpDisplayBindingData(hkReferencedObject):
-    """hkpDisplayBindingData"""
+    """hkpDisplayBindingData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xdc46c906.\n\nOwn members, by hkClass type:\n- rigidBodyBindings: Array of Pointer hkpDisplayBindingDataRigidBody\n- physicsSystemBindings: Array of Pointer hkpDisplayBindingDataPhysicsSystem"""
     rigidBodyBindings: list[Optional[hkpDisplayBindingDataRigidBody]]
     physicsSystemBindings: list[Optional[hkpDisplayBindingDataPhysicsSystem]]
 
 class hkpDisplayBindingDataPhysicsSystem(hkReferencedObject):
-    """hkpDisplayBindingDataPhysicsSystem"""
+    """hkpDisplayBindingDataPhysicsSystem\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xc8ae86a7.\n\nOwn members, by hkClass type:\n- bindings: Array of Pointer hkpDisplayBindingDataRigidBody\n- system: Pointer of Struct hkpPhysicsSystem"""
     bindings: list[Optional[hkpDisplayBindingDataRigidBody]]
     system: Optional[hkpPhysicsSystem]
 
 class hkpDisplayBindingDataRigidBody(hkReferencedObject):
-    """hkpDisplayBindingDataRigidBody"""
+    """hkpDisplayBindingDataRigidBody\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0xfe16e2a3.\n\nOwn members, by hkClass type:\n- rigidBody: Pointer of Struct hkpRigidBody\n- displayObjectPtr: Pointer of Struct hkReferencedObject\n- rigidBodyFromDisplayObjectTransform: Matrix4"""
     rigidBody: Optional[hkpRigidBody]
     displayObjectPtr: Optional[hkReferencedObject]
     rigidBodyFromDisplayObjectTransform: tuple[tuple[float, ...], ...]
 
 class hkpEntity(hkpWorldObject):
-    """hkpEntity"""
+    """hkpEntity\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpWorldObject, version 3, signature 0xa03c774b.\n\nOwn members, by hkClass type:\n- material: Struct hkpMaterial\n- limitContactImpulseUtilAndFlag: Pointer\n- damageMultiplier: Real\n- breakableBody: Pointer\n- solverData: Uint32\n- storageIndex: Uint16\n- contactPointCallbackDelay: Uint16\n- constraintsMaster: Struct hkpEntitySmallArraySerializeOverrideType\n- constraintsSlave: Array of Pointer hkpConstraintInstance\n- constraintRuntime: Array of Uint8\n- simulationIsland: Pointer\n- autoRemoveLevel: Int8\n- numShapeKeysInContactPointProperties: Uint8\n- responseModifierFlags: Uint8\n- uid: Uint32\n- spuCollisionCallback: Struct hkpEntitySpuCollisionCallback\n- motion: Struct hkpMaxSizeMotion\n- contactListeners: Struct hkpEntitySmallArraySerializeOverrideType\n- actions: Struct hkpEntitySmallArraySerializeOverrideType\n- localFrame: Pointer of Struct hkLocalFrame\n- extendedListeners: Pointer of Struct hkpEntityExtendedListeners\n- npData: Uint32"""
     material: hkpMaterial
     limitContactImpulseUtilAndFlag: Optional[Record]
     damageMultiplier: float
@@ -4357,25 +4443,25 @@ class hkpEntity(hkpWorldObject):
     npData: int
 
 class hkpEntityExtendedListeners(Record):
-    """hkpEntityExtendedListeners"""
+    """hkpEntityExtendedListeners\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf557023c.\n\nOwn members, by hkClass type:\n- activationListeners: Struct hkpEntitySmallArraySerializeOverrideType\n- entityListeners: Struct hkpEntitySmallArraySerializeOverrideType"""
     activationListeners: hkpEntitySmallArraySerializeOverrideType
     entityListeners: hkpEntitySmallArraySerializeOverrideType
 
 class hkpEntitySmallArraySerializeOverrideType(Record):
-    """hkpEntitySmallArraySerializeOverrideType"""
+    """hkpEntitySmallArraySerializeOverrideType\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xee3c2aec.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
 class hkpEntitySpuCollisionCallback(Record):
-    """hkpEntitySpuCollisionCallback"""
+    """hkpEntitySpuCollisionCallback\n\nHavok class of SDK 2010.2 (packfiles), signature 0x81147f05.\n\nOwn members, by hkClass type:\n- util: Pointer\n- capacity: Uint16\n- eventFilter: Uint8\n- userFilter: Uint8"""
     util: Optional[Record]
     capacity: int
     eventFilter: int
     userFilter: int
 
 class hkpExtendedMeshShape(hkpShapeCollection):
-    """hkpExtendedMeshShape"""
+    """hkpExtendedMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, version 3, signature 0x177114a2.\n\nOwn members, by hkClass type:\n- embeddedTrianglesSubpart: Struct hkpExtendedMeshShapeTrianglesSubpart\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- materialClass: Pointer\n- numBitsForSubpartIndex: Int32\n- trianglesSubparts: Array of Struct hkpExtendedMeshShapeTrianglesSubpart\n- shapesSubparts: Array of Struct hkpExtendedMeshShapeShapesSubpart\n- weldingInfo: Array of Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- defaultCollisionFilterInfo: Uint32\n- cachedNumChildShapes: Int32\n- triangleRadius: Real\n- padding: Int32"""
     embeddedTrianglesSubpart: hkpExtendedMeshShapeTrianglesSubpart
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
@@ -4390,14 +4476,8 @@ class hkpExtendedMeshShape(hkpShapeCollection):
     triangleRadius: float
     padding: int
 
-class hkpExtendedMeshShapeShapesSubpart(hkpExtendedMeshShapeSubpart):
-    """hkpExtendedMeshShapeShapesSubpart"""
-    childShapes: list[Optional[hkpConvexShape]]
-    rotation: tuple[float, ...]
-    translation: tuple[float, ...]
-
 class hkpExtendedMeshShapeSubpart(Record):
-    """hkpExtendedMeshShapeSubpart"""
+    """hkpExtendedMeshShapeSubpart\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0xf4608207.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkpExtendedMeshShape::SubpartType\n- materialIndexStridingType: Enum of Int8 hkpExtendedMeshShape::MaterialIndexStridingType\n- materialStriding: Int16\n- materialIndexBase: Pointer\n- materialIndexStriding: Uint16\n- numMaterials: Uint16\n- materialBase: Pointer\n- userData: Ulong"""
     type: hkpExtendedMeshShape_SubpartType
     materialIndexStridingType: hkpExtendedMeshShape_MaterialIndexStridingType
     materialStriding: int
@@ -4407,8 +4487,14 @@ class hkpExtendedMeshShapeSubpart(Record):
     materialBase: Optional[Record]
     userData: int
 
+class hkpExtendedMeshShapeShapesSubpart(hkpExtendedMeshShapeSubpart):
+    """hkpExtendedMeshShapeShapesSubpart\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpExtendedMeshShapeSubpart, version 1, signature 0xf204b155.\n\nOwn members, by hkClass type:\n- childShapes: Array of Pointer hkpConvexShape\n- rotation: Quaternion\n- translation: Vector4"""
+    childShapes: list[Optional[hkpConvexShape]]
+    rotation: tuple[float, ...]
+    translation: tuple[float, ...]
+
 class hkpExtendedMeshShapeTrianglesSubpart(hkpExtendedMeshShapeSubpart):
-    """hkpExtendedMeshShapeTrianglesSubpart"""
+    """hkpExtendedMeshShapeTrianglesSubpart\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpExtendedMeshShapeSubpart, version 3, signature 0x44c32df6.\n\nOwn members, by hkClass type:\n- numTriangleShapes: Int32\n- vertexBase: Pointer\n- numVertices: Int32\n- indexBase: Pointer\n- vertexStriding: Uint16\n- triangleOffset: Int32\n- indexStriding: Uint16\n- stridingType: Enum of Int8 hkpExtendedMeshShape::IndexStridingType\n- flipAlternateTriangles: Int8\n- extrusion: Vector4\n- transform: QsTransform"""
     numTriangleShapes: int
     vertexBase: Optional[Record]
     numVertices: int
@@ -4421,26 +4507,32 @@ class hkpExtendedMeshShapeTrianglesSubpart(hkpExtendedMeshShapeSubpart):
     extrusion: tuple[float, ...]
     transform: tuple[tuple[float, ...], ...]
 
-class hkpFastMeshShape(hkpMeshShape):
-    """hkpFastMeshShape"""
+class hkpMeshShape(hkpShapeCollection):
+    """hkpMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, signature 0x3bf12c0f.\n\nOwn members, by hkClass type:\n- scaling: Vector4\n- numBitsForSubpartIndex: Int32\n- subparts: Array of Struct hkpMeshShapeSubpart\n- weldingInfo: Array of Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- radius: Real\n- pad: Int32[3]"""
+    scaling: tuple[float, ...]
+    numBitsForSubpartIndex: int
+    subparts: list[hkpMeshShapeSubpart]
+    weldingInfo: memoryview
+    weldingType: hkpWeldingUtility_WeldingType
+    radius: float
+    pad: list[int]
 
-class hkpFirstPersonGun(hkReferencedObject):
-    """hkpFirstPersonGun"""
-    type: int
-    name: Optional[str]
-    keyboardKey: hkpFirstPersonGun_KeyboardKey
-    listeners: list[Optional[Record]]
+class hkpFastMeshShape(hkpMeshShape):
+    """hkpFastMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMeshShape, signature 0x3d3da311."""
+
+class hkpKeyframedRigidMotion(hkpMotion):
+    """hkpKeyframedRigidMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMotion, signature 0xbafa2bb7."""
 
 class hkpFixedRigidMotion(hkpKeyframedRigidMotion):
-    """hkpFixedRigidMotion"""
+    """hkpFixedRigidMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpKeyframedRigidMotion, signature 0x64abf85c."""
 
 class hkpGenericConstraintData(hkpConstraintData):
-    """hkpGenericConstraintData"""
+    """hkpGenericConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0xfa824640.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- scheme: Struct hkpGenericConstraintDataScheme"""
     atoms: hkpBridgeAtoms
     scheme: hkpGenericConstraintDataScheme
 
 class hkpGenericConstraintDataScheme(Record):
-    """hkpGenericConstraintDataScheme"""
+    """hkpGenericConstraintDataScheme\n\nHavok class of SDK 2010.2 (packfiles), signature 0x11fd6f6c.\n\nOwn members, by hkClass type:\n- info: Struct hkpGenericConstraintDataSchemeConstraintInfo\n- data: Array of Vector4\n- commands: Array of Int32\n- modifiers: Array of Pointer\n- motors: Array of Pointer hkpConstraintMotor"""
     info: hkpGenericConstraintDataSchemeConstraintInfo
     data: list[tuple[float, ...]]
     commands: memoryview
@@ -4448,14 +4540,14 @@ class hkpGenericConstraintDataScheme(Record):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpGenericConstraintDataSchemeConstraintInfo(Record):
-    """hkpGenericConstraintDataSchemeConstraintInfo"""
+    """hkpGenericConstraintDataSchemeConstraintInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd6421f19.\n\nOwn members, by hkClass type:\n- maxSizeOfSchema: Int32\n- sizeOfSchemas: Int32\n- numSolverResults: Int32\n- numSolverElemTemps: Int32"""
     maxSizeOfSchema: int
     sizeOfSchemas: int
     numSolverResults: int
     numSolverElemTemps: int
 
 class hkpGravityGun(hkpFirstPersonGun):
-    """hkpGravityGun"""
+    """hkpGravityGun\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpFirstPersonGun, signature 0x5e2754cd.\n\nOwn members, by hkClass type:\n- grabbedBodies: Array of Pointer\n- maxNumObjectsPicked: Int32\n- maxMassOfObjectPicked: Real\n- maxDistOfObjectPicked: Real\n- impulseAppliedWhenObjectNotPicked: Real\n- throwVelocity: Real\n- capturedObjectPosition: Vector4\n- capturedObjectsOffset: Vector4"""
     grabbedBodies: list[Optional[Record]]
     maxNumObjectsPicked: int
     maxMassOfObjectPicked: float
@@ -4466,55 +4558,44 @@ class hkpGravityGun(hkpFirstPersonGun):
     capturedObjectsOffset: tuple[float, ...]
 
 class hkpGroupCollisionFilter(hkpCollisionFilter):
-    """hkpGroupCollisionFilter"""
+    """hkpGroupCollisionFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0x5cc01561.\n\nOwn members, by hkClass type:\n- noGroupCollisionEnabled: Bool\n- collisionGroups: Uint32[32]"""
     noGroupCollisionEnabled: bool
     collisionGroups: list[int]
 
 class hkpGroupFilter(hkpCollisionFilter):
-    """hkpGroupFilter"""
+    """hkpGroupFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0x65ee88e4.\n\nOwn members, by hkClass type:\n- nextFreeSystemGroup: Int32\n- collisionLookupTable: Uint32[32]\n- pad256: Vector4[4]"""
     nextFreeSystemGroup: int
     collisionLookupTable: list[int]
     pad256: list[tuple[float, ...]]
 
-class hkpHeightFieldShape(hkpShape):
-    """hkpHeightFieldShape"""
-
 class hkpHingeConstraintData(hkpConstraintData):
-    """hkpHingeConstraintData"""
+    """hkpHingeConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x9590f046.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpHingeConstraintDataAtoms"""
     atoms: hkpHingeConstraintDataAtoms
 
 class hkpHingeConstraintDataAtoms(Record):
-    """hkpHingeConstraintDataAtoms"""
+    """hkpHingeConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x6958371c.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- 2dAng: Struct hkp2dAngConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpHingeLimitsData(hkpConstraintData):
-    """hkpHingeLimitsData"""
+    """hkpHingeLimitsData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0xbd46760a.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpHingeLimitsDataAtoms"""
     atoms: hkpHingeLimitsDataAtoms
 
 class hkpHingeLimitsDataAtoms(Record):
-    """hkpHingeLimitsDataAtoms"""
+    """hkpHingeLimitsDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x555876ff.\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- angLimit: Struct hkpAngLimitConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     angLimit: hkpAngLimitConstraintAtom
 
 class hkpIgnoreModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpIgnoreModifierConstraintAtom"""
-
-class hkpKeyframedRigidMotion(hkpMotion):
-    """hkpKeyframedRigidMotion"""
-
-class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
-    """hkpLimitedForceConstraintMotor"""
-    minForce: float
-    maxForce: float
+    """hkpIgnoreModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpModifierConstraintAtom, signature 0x5c6aa14d."""
 
 class hkpLimitedHingeConstraintData(hkpConstraintData):
-    """hkpLimitedHingeConstraintData"""
+    """hkpLimitedHingeConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x7c15bb6b.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpLimitedHingeConstraintDataAtoms"""
     atoms: hkpLimitedHingeConstraintDataAtoms
 
 class hkpLimitedHingeConstraintDataAtoms(Record):
-    """hkpLimitedHingeConstraintDataAtoms"""
+    """hkpLimitedHingeConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x54c7715b.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- angMotor: Struct hkpAngMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- angLimit: Struct hkpAngLimitConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     angMotor: hkpAngMotorConstraintAtom
@@ -4523,23 +4604,23 @@ class hkpLimitedHingeConstraintDataAtoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpLinConstraintAtom(hkpConstraintAtom):
-    """hkpLinConstraintAtom"""
+    """hkpLinConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x7b6b0210.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8"""
     axisIndex: int
 
 class hkpLinFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpLinFrictionConstraintAtom"""
+    """hkpLinFrictionConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x3e94ef7c.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- frictionAxis: Uint8\n- maxFrictionForce: Real"""
     isEnabled: int
     frictionAxis: int
     maxFrictionForce: float
 
 class hkpLinLimitConstraintAtom(hkpConstraintAtom):
-    """hkpLinLimitConstraintAtom"""
+    """hkpLinLimitConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0xa44d1b07.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- min: Real\n- max: Real"""
     axisIndex: int
     min: float
     max: float
 
 class hkpLinMotorConstraintAtom(hkpConstraintAtom):
-    """hkpLinMotorConstraintAtom"""
+    """hkpLinMotorConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x10312464.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- motorAxis: Uint8\n- initializedOffset: Int16\n- previousTargetPositionOffset: Int16\n- targetPosition: Real\n- motor: Pointer of Struct hkpConstraintMotor"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -4548,13 +4629,16 @@ class hkpLinMotorConstraintAtom(hkpConstraintAtom):
     motor: Optional[hkpConstraintMotor]
 
 class hkpLinSoftConstraintAtom(hkpConstraintAtom):
-    """hkpLinSoftConstraintAtom"""
+    """hkpLinSoftConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x52b27d69.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- tau: Real\n- damping: Real"""
     axisIndex: int
     tau: float
     damping: float
 
+class hkpParametricCurve(hkReferencedObject):
+    """hkpParametricCurve\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkpLinearParametricCurve(hkpParametricCurve):
-    """hkpLinearParametricCurve"""
+    """hkpLinearParametricCurve\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpParametricCurve, signature 0xd7b3be03.\n\nOwn members, by hkClass type:\n- smoothingFactor: Real\n- closedLoop: Bool\n- dirNotParallelToTangentAlongWholePath: Vector4\n- points: Array of Vector4\n- distance: Array of Real"""
     smoothingFactor: float
     closedLoop: bool
     dirNotParallelToTangentAlongWholePath: tuple[float, ...]
@@ -4562,11 +4646,11 @@ class hkpLinearParametricCurve(hkpParametricCurve):
     distance: memoryview
 
 class hkpLinkedCollidable(hkpCollidable):
-    """hkpLinkedCollidable"""
+    """hkpLinkedCollidable\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollidable, signature 0xe1a81497.\n\nOwn members, by hkClass type:\n- collisionEntries: Array"""
     collisionEntries: list[None]
 
 class hkpListShape(hkpShapeCollection):
-    """hkpListShape"""
+    """hkpListShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, signature 0xa1937cbd.\n\nOwn members, by hkClass type:\n- childInfo: Array of Struct hkpListShapeChildInfo\n- flags: Uint16\n- numDisabledChildren: Uint16\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- enabledChildren: Uint32[8]"""
     childInfo: list[hkpListShapeChildInfo]
     flags: int
     numDisabledChildren: int
@@ -4575,56 +4659,46 @@ class hkpListShape(hkpShapeCollection):
     enabledChildren: list[int]
 
 class hkpListShapeChildInfo(Record):
-    """hkpListShapeChildInfo"""
+    """hkpListShapeChildInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0x80df0f90.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- collisionFilterInfo: Uint32\n- shapeSize: Int32\n- numChildShapes: Int32"""
     shape: Optional[hkpShape]
     collisionFilterInfo: int
     shapeSize: int
     numChildShapes: int
 
 class hkpMalleableConstraintData(hkpConstraintData):
-    """hkpMalleableConstraintData"""
+    """hkpMalleableConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x6748b2cf.\n\nOwn members, by hkClass type:\n- constraintData: Pointer of Struct hkpConstraintData\n- atoms: Struct hkpBridgeAtoms\n- strength: Real"""
     constraintData: Optional[hkpConstraintData]
     atoms: hkpBridgeAtoms
     strength: float
 
 class hkpMassChangerModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpMassChangerModifierConstraintAtom"""
+    """hkpMassChangerModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0xb6b28240.\n\nOwn members, by hkClass type:\n- factorA: Vector4\n- factorB: Vector4"""
     factorA: tuple[float, ...]
     factorB: tuple[float, ...]
 
 class hkpMassProperties(Record):
-    """hkpMassProperties"""
+    """hkpMassProperties\n\nHavok class of SDK 2010.2 (packfiles), signature 0x68a56834.\n\nOwn members, by hkClass type:\n- volume: Real\n- mass: Real\n- centerOfMass: Vector4\n- inertiaTensor: Matrix3"""
     volume: float
     mass: float
     centerOfMass: tuple[float, ...]
     inertiaTensor: tuple[tuple[float, ...], ...]
 
 class hkpMaterial(Record):
-    """hkpMaterial"""
+    """hkpMaterial\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0x33be6570.\n\nOwn members, by hkClass type:\n- responseType: Enum of Int8 hkpMaterial::ResponseType\n- rollingFrictionMultiplier: Half\n- friction: Real\n- restitution: Real"""
     responseType: hkpMaterial_ResponseType
     rollingFrictionMultiplier: float
     friction: float
     restitution: float
 
 class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
-    """hkpMaxSizeMotion"""
+    """hkpMaxSizeMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpKeyframedRigidMotion, signature 0x64abf85c."""
 
 class hkpMeshMaterial(Record):
-    """hkpMeshMaterial"""
+    """hkpMeshMaterial\n\nHavok class of SDK 2010.2 (packfiles), signature 0x886cde0c.\n\nOwn members, by hkClass type:\n- filterInfo: Uint32"""
     filterInfo: int
 
-class hkpMeshShape(hkpShapeCollection):
-    """hkpMeshShape"""
-    scaling: tuple[float, ...]
-    numBitsForSubpartIndex: int
-    subparts: list[hkpMeshShapeSubpart]
-    weldingInfo: memoryview
-    weldingType: hkpWeldingUtility_WeldingType
-    radius: float
-    pad: list[int]
-
 class hkpMeshShapeSubpart(Record):
-    """hkpMeshShapeSubpart"""
+    """hkpMeshShapeSubpart\n\nHavok class of SDK 2010.2 (packfiles), signature 0x27336e5d.\n\nOwn members, by hkClass type:\n- vertexBase: Pointer\n- vertexStriding: Int32\n- numVertices: Int32\n- indexBase: Pointer\n- stridingType: Enum of Int8 hkpMeshShape::MeshShapeIndexStridingType\n- materialIndexStridingType: Enum of Int8 hkpMeshShape::MeshShapeMaterialIndexStridingType\n- indexStriding: Int32\n- flipAlternateTriangles: Int32\n- numTriangles: Int32\n- materialIndexBase: Pointer\n- materialIndexStriding: Int32\n- materialBase: Pointer\n- materialStriding: Int32\n- numMaterials: Int32\n- triangleOffset: Int32"""
     vertexBase: Optional[Record]
     vertexStriding: int
     numVertices: int
@@ -4641,61 +4715,43 @@ class hkpMeshShapeSubpart(Record):
     numMaterials: int
     triangleOffset: int
 
-class hkpModifierConstraintAtom(hkpConstraintAtom):
-    """hkpModifierConstraintAtom"""
-    modifierAtomSize: int
-    childSize: int
-    child: Optional[hkpConstraintAtom]
-    pad: list[int]
-
 class hkpMoppBvTreeShape(hkMoppBvTreeShapeBase):
-    """hkpMoppBvTreeShape"""
+    """hkpMoppBvTreeShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkMoppBvTreeShapeBase, signature 0x90b29d39.\n\nOwn members, by hkClass type:\n- child: Struct hkpSingleShapeContainer\n- childSize: Int32"""
     child: hkpSingleShapeContainer
     childSize: int
 
 class hkpMoppCode(hkReferencedObject):
-    """hkpMoppCode"""
+    """hkpMoppCode\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x924c2661.\n\nOwn members, by hkClass type:\n- info: Struct hkpMoppCodeCodeInfo\n- data: Array of Uint8\n- buildType: Enum of Int8 hkpMoppCode::BuildType"""
     info: hkpMoppCodeCodeInfo
     data: memoryview
     buildType: hkpMoppCode_BuildType
 
 class hkpMoppCodeCodeInfo(Record):
-    """hkpMoppCodeCodeInfo"""
+    """hkpMoppCodeCodeInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd8fdbb08.\n\nOwn members, by hkClass type:\n- offset: Vector4"""
     offset: tuple[float, ...]
 
 class hkpMoppCodeReindexedTerminal(Record):
-    """hkpMoppCodeReindexedTerminal"""
+    """hkpMoppCodeReindexedTerminal\n\nHavok class of SDK 2010.2 (packfiles), signature 0x6ed8ac06.\n\nOwn members, by hkClass type:\n- origShapeKey: Uint32\n- reindexedShapeKey: Uint32"""
     origShapeKey: int
     reindexedShapeKey: int
 
-class hkpMotion(hkReferencedObject):
-    """hkpMotion"""
-    type: hkpMotion_MotionType
-    deactivationIntegrateCounter: int
-    deactivationNumInactiveFrames: list[int]
-    motionState: hkMotionState
-    inertiaAndMassInv: tuple[float, ...]
-    linearVelocity: tuple[float, ...]
-    angularVelocity: tuple[float, ...]
-    deactivationRefPosition: list[tuple[float, ...]]
-    deactivationRefOrientation: list[int]
-    savedMotion: Optional[hkpMaxSizeMotion]
-    savedQualityTypeIndex: int
-    gravityFactor: float
+class hkpUnaryAction(hkpAction):
+    """hkpUnaryAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpAction, signature 0x895532c0.\n\nOwn members, by hkClass type:\n- entity: Pointer of Struct hkpEntity"""
+    entity: Optional[hkpEntity]
 
 class hkpMotorAction(hkpUnaryAction):
-    """hkpMotorAction"""
+    """hkpMotorAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpUnaryAction, signature 0x8ff131d9.\n\nOwn members, by hkClass type:\n- axis: Vector4\n- spinRate: Real\n- gain: Real\n- active: Bool"""
     axis: tuple[float, ...]
     spinRate: float
     gain: float
     active: bool
 
 class hkpMountedBallGun(hkpBallGun):
-    """hkpMountedBallGun"""
+    """hkpMountedBallGun\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBallGun, signature 0x6791ffce.\n\nOwn members, by hkClass type:\n- position: Vector4"""
     position: tuple[float, ...]
 
 class hkpMouseSpringAction(hkpUnaryAction):
-    """hkpMouseSpringAction"""
+    """hkpMouseSpringAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpUnaryAction, signature 0x6e087fd6.\n\nOwn members, by hkClass type:\n- positionInRbLocal: Vector4\n- mousePositionInWorld: Vector4\n- springDamping: Real\n- springElasticity: Real\n- maxRelativeForce: Real\n- objectDamping: Real\n- shapeKey: Uint32\n- applyCallbacks: Array of Pointer"""
     positionInRbLocal: tuple[float, ...]
     mousePositionInWorld: tuple[float, ...]
     springDamping: float
@@ -4706,67 +4762,58 @@ class hkpMouseSpringAction(hkpUnaryAction):
     applyCallbacks: list[Optional[Record]]
 
 class hkpMovingSurfaceModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpMovingSurfaceModifierConstraintAtom"""
+    """hkpMovingSurfaceModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpModifierConstraintAtom, signature 0x79ab517d.\n\nOwn members, by hkClass type:\n- velocity: Vector4"""
     velocity: tuple[float, ...]
 
 class hkpMultiRayShape(hkpShape):
-    """hkpMultiRayShape"""
+    """hkpMultiRayShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0xea2e7ec9.\n\nOwn members, by hkClass type:\n- rays: Array of Struct hkpMultiRayShapeRay\n- rayPenetrationDistance: Real"""
     rays: list[hkpMultiRayShapeRay]
     rayPenetrationDistance: float
 
 class hkpMultiRayShapeRay(Record):
-    """hkpMultiRayShapeRay"""
+    """hkpMultiRayShapeRay\n\nHavok class of SDK 2010.2 (packfiles), signature 0xffdc0b65.\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4"""
     start: tuple[float, ...]
     end: tuple[float, ...]
 
 class hkpMultiSphereShape(hkpSphereRepShape):
-    """hkpMultiSphereShape"""
+    """hkpMultiSphereShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpSphereRepShape, signature 0x61a590fc.\n\nOwn members, by hkClass type:\n- numSpheres: Int32\n- spheres: Vector4[8]"""
     numSpheres: int
     spheres: list[tuple[float, ...]]
 
+class hkpVehicleManager(hkReferencedObject):
+    """hkpVehicleManager\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xe2f7d6a7.\n\nOwn members, by hkClass type:\n- registeredVehicles: Array of Pointer hkpVehicleInstance"""
+    registeredVehicles: list[Optional[hkpVehicleInstance]]
+
 class hkpMultithreadedVehicleManager(hkpVehicleManager):
-    """hkpMultithreadedVehicleManager"""
+    """hkpMultithreadedVehicleManager\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleManager, signature 0xc03af40d."""
 
 class hkpNamedMeshMaterial(hkpMeshMaterial):
-    """hkpNamedMeshMaterial"""
+    """hkpNamedMeshMaterial\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMeshMaterial, signature 0x66b42df1.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkpNullCollisionFilter(hkpCollisionFilter):
-    """hkpNullCollisionFilter"""
+    """hkpNullCollisionFilter\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpCollisionFilter, signature 0xb120a34f."""
 
 class hkpOverwritePivotConstraintAtom(hkpConstraintAtom):
-    """hkpOverwritePivotConstraintAtom"""
+    """hkpOverwritePivotConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x1f11b467.\n\nOwn members, by hkClass type:\n- copyToPivotBFromPivotA: Uint8"""
     copyToPivotBFromPivotA: int
 
-class hkpPairCollisionFilter(hkpCollisionFilter):
-    """hkpPairCollisionFilter"""
-    disabledPairs: hkpPairCollisionFilterMapPairFilterKeyOverrideType
-    childFilter: Optional[hkpCollisionFilter]
-
 class hkpPairCollisionFilterMapPairFilterKeyOverrideType(Record):
-    """hkpPairCollisionFilterMapPairFilterKeyOverrideType"""
+    """hkpPairCollisionFilterMapPairFilterKeyOverrideType\n\nHavok class of SDK 2010.2 (packfiles), signature 0x36195969.\n\nOwn members, by hkClass type:\n- elem: Pointer\n- numElems: Int32\n- hashMod: Int32"""
     elem: Optional[Record]
     numElems: int
     hashMod: int
 
-class hkpParametricCurve(hkReferencedObject):
-    """hkpParametricCurve"""
-
-class hkpPhantom(hkpWorldObject):
-    """hkpPhantom"""
-    overlapListeners: list[Optional[Record]]
-    phantomListeners: list[Optional[Record]]
-
 class hkpPhantomCallbackShape(hkpShape):
-    """hkpPhantomCallbackShape"""
+    """hkpPhantomCallbackShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0xe7eca7eb."""
 
 class hkpPhysicsData(hkReferencedObject):
-    """hkpPhysicsData"""
+    """hkpPhysicsData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xc2a461e4.\n\nOwn members, by hkClass type:\n- worldCinfo: Pointer of Struct hkpWorldCinfo\n- systems: Array of Pointer hkpPhysicsSystem"""
     worldCinfo: Optional[hkpWorldCinfo]
     systems: list[Optional[hkpPhysicsSystem]]
 
 class hkpPhysicsSystem(hkReferencedObject):
-    """hkpPhysicsSystem"""
+    """hkpPhysicsSystem\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xff724c17.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- actions: Array of Pointer hkpAction\n- phantoms: Array of Pointer hkpPhantom\n- name: StringPtr\n- userData: Ulong\n- active: Bool"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     actions: list[Optional[hkpAction]]
@@ -4776,17 +4823,17 @@ class hkpPhysicsSystem(hkReferencedObject):
     active: bool
 
 class hkpPhysicsSystemWithContacts(hkpPhysicsSystem):
-    """hkpPhysicsSystemWithContacts"""
+    """hkpPhysicsSystemWithContacts\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpPhysicsSystem, signature 0xd0fd4bbe.\n\nOwn members, by hkClass type:\n- contacts: Array of Pointer hkpSerializedAgentNnEntry"""
     contacts: list[Optional[hkpSerializedAgentNnEntry]]
 
 class hkpPlaneShape(hkpHeightFieldShape):
-    """hkpPlaneShape"""
+    """hkpPlaneShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpHeightFieldShape, signature 0xc36bbd30.\n\nOwn members, by hkClass type:\n- plane: Vector4\n- aabbCenter: Vector4\n- aabbHalfExtents: Vector4"""
     plane: tuple[float, ...]
     aabbCenter: tuple[float, ...]
     aabbHalfExtents: tuple[float, ...]
 
 class hkpPointToPathConstraintData(hkpConstraintData):
-    """hkpPointToPathConstraintData"""
+    """hkpPointToPathConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x8e7cb5da.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- path: Pointer of Struct hkpParametricCurve\n- maxFrictionForce: Real\n- angularConstrainedDOF: Enum of Int8 hkpPointToPathConstraintData::OrientationConstraintType\n- transform_OS_KS: Transform[2]"""
     atoms: hkpBridgeAtoms
     path: Optional[hkpParametricCurve]
     maxFrictionForce: float
@@ -4794,23 +4841,23 @@ class hkpPointToPathConstraintData(hkpConstraintData):
     transform_OS_KS: list[tuple[tuple[float, ...], ...]]
 
 class hkpPointToPlaneConstraintData(hkpConstraintData):
-    """hkpPointToPlaneConstraintData"""
+    """hkpPointToPlaneConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x65c56e17.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPointToPlaneConstraintDataAtoms"""
     atoms: hkpPointToPlaneConstraintDataAtoms
 
 class hkpPointToPlaneConstraintDataAtoms(Record):
-    """hkpPointToPlaneConstraintDataAtoms"""
+    """hkpPointToPlaneConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x749bc260.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- lin: Struct hkpLinConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpLinConstraintAtom
 
 class hkpPositionConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpPositionConstraintMotor"""
+    """hkpPositionConstraintMotor\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpLimitedForceConstraintMotor, signature 0x748fb303.\n\nOwn members, by hkClass type:\n- tau: Real\n- damping: Real\n- proportionalRecoveryVelocity: Real\n- constantRecoveryVelocity: Real"""
     tau: float
     damping: float
     proportionalRecoveryVelocity: float
     constantRecoveryVelocity: float
 
 class hkpPoweredChainData(hkpConstraintChainData):
-    """hkpPoweredChainData"""
+    """hkpPoweredChainData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintChainData, signature 0x38aeafc3.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpPoweredChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfmLinAdd: Real\n- cfmLinMul: Real\n- cfmAngAdd: Real\n- cfmAngMul: Real\n- maxErrorDistance: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpPoweredChainDataConstraintInfo]
     tau: float
@@ -4822,7 +4869,7 @@ class hkpPoweredChainData(hkpConstraintChainData):
     maxErrorDistance: float
 
 class hkpPoweredChainDataConstraintInfo(Record):
-    """hkpPoweredChainDataConstraintInfo"""
+    """hkpPoweredChainDataConstraintInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf88aee25.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- aTc: Quaternion\n- bTc: Quaternion\n- motors: Pointer of Struct hkpConstraintMotor[3]\n- switchBodies: Bool"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     aTc: tuple[float, ...]
@@ -4831,28 +4878,28 @@ class hkpPoweredChainDataConstraintInfo(Record):
     switchBodies: bool
 
 class hkpPoweredChainMapper(hkReferencedObject):
-    """hkpPoweredChainMapper"""
+    """hkpPoweredChainMapper\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x07a77ef5.\n\nOwn members, by hkClass type:\n- links: Array of Struct hkpPoweredChainMapperLinkInfo\n- targets: Array of Struct hkpPoweredChainMapperTarget\n- chains: Array of Pointer hkpConstraintChainInstance"""
     links: list[hkpPoweredChainMapperLinkInfo]
     targets: list[hkpPoweredChainMapperTarget]
     chains: list[Optional[hkpConstraintChainInstance]]
 
 class hkpPoweredChainMapperLinkInfo(Record):
-    """hkpPoweredChainMapperLinkInfo"""
+    """hkpPoweredChainMapperLinkInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xcf071a1b.\n\nOwn members, by hkClass type:\n- firstTargetIdx: Int32\n- numTargets: Int32\n- limitConstraint: Pointer of Struct hkpConstraintInstance"""
     firstTargetIdx: int
     numTargets: int
     limitConstraint: Optional[hkpConstraintInstance]
 
 class hkpPoweredChainMapperTarget(Record):
-    """hkpPoweredChainMapperTarget"""
+    """hkpPoweredChainMapperTarget\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf651c74d.\n\nOwn members, by hkClass type:\n- chain: Pointer of Struct hkpPoweredChainData\n- infoIndex: Int32"""
     chain: Optional[hkpPoweredChainData]
     infoIndex: int
 
 class hkpPrismaticConstraintData(hkpConstraintData):
-    """hkpPrismaticConstraintData"""
+    """hkpPrismaticConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x3996c387.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPrismaticConstraintDataAtoms"""
     atoms: hkpPrismaticConstraintDataAtoms
 
 class hkpPrismaticConstraintDataAtoms(Record):
-    """hkpPrismaticConstraintDataAtoms"""
+    """hkpPrismaticConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7f516137.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- motor: Struct hkpLinMotorConstraintAtom\n- friction: Struct hkpLinFrictionConstraintAtom\n- ang: Struct hkpAngConstraintAtom\n- lin0: Struct hkpLinConstraintAtom\n- lin1: Struct hkpLinConstraintAtom\n- linLimit: Struct hkpLinLimitConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction: hkpLinFrictionConstraintAtom
@@ -4862,7 +4909,7 @@ class hkpPrismaticConstraintDataAtoms(Record):
     linLimit: hkpLinLimitConstraintAtom
 
 class hkpProjectileGun(hkpFirstPersonGun):
-    """hkpProjectileGun"""
+    """hkpProjectileGun\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpFirstPersonGun, signature 0xb4f30148.\n\nOwn members, by hkClass type:\n- maxProjectiles: Int32\n- reloadTime: Real\n- reload: Real\n- projectiles: Array of Pointer\n- world: Pointer\n- destructionWorld: Pointer"""
     maxProjectiles: int
     reloadTime: float
     reload: float
@@ -4871,33 +4918,33 @@ class hkpProjectileGun(hkpFirstPersonGun):
     destructionWorld: Optional[Record]
 
 class hkpProperty(Record):
-    """hkpProperty"""
+    """hkpProperty\n\nHavok class of SDK 2010.2 (packfiles), signature 0x9ce308e9.\n\nOwn members, by hkClass type:\n- key: Uint32\n- alignmentPadding: Uint32\n- value: Struct hkpPropertyValue"""
     key: int
     alignmentPadding: int
     value: hkpPropertyValue
 
 class hkpPropertyValue(Record):
-    """hkpPropertyValue"""
+    """hkpPropertyValue\n\nHavok class of SDK 2010.2 (packfiles), signature 0xc75925aa.\n\nOwn members, by hkClass type:\n- data: Uint64"""
     data: int
 
 class hkpPulleyConstraintAtom(hkpConstraintAtom):
-    """hkpPulleyConstraintAtom"""
+    """hkpPulleyConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x94a08848.\n\nOwn members, by hkClass type:\n- fixedPivotAinWorld: Vector4\n- fixedPivotBinWorld: Vector4\n- ropeLength: Real\n- leverageOnBodyB: Real"""
     fixedPivotAinWorld: tuple[float, ...]
     fixedPivotBinWorld: tuple[float, ...]
     ropeLength: float
     leverageOnBodyB: float
 
 class hkpPulleyConstraintData(hkpConstraintData):
-    """hkpPulleyConstraintData"""
+    """hkpPulleyConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x972058ed.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPulleyConstraintDataAtoms"""
     atoms: hkpPulleyConstraintDataAtoms
 
 class hkpPulleyConstraintDataAtoms(Record):
-    """hkpPulleyConstraintDataAtoms"""
+    """hkpPulleyConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x0b149e5a.\n\nOwn members, by hkClass type:\n- translations: Struct hkpSetLocalTranslationsConstraintAtom\n- pulley: Struct hkpPulleyConstraintAtom"""
     translations: hkpSetLocalTranslationsConstraintAtom
     pulley: hkpPulleyConstraintAtom
 
 class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
-    """hkpRackAndPinionConstraintAtom"""
+    """hkpRackAndPinionConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x30cae006.\n\nOwn members, by hkClass type:\n- pinionRadiusOrScrewPitch: Real\n- isScrew: Bool\n- memOffsetToInitialAngleOffset: Int8\n- memOffsetToPrevAngle: Int8\n- memOffsetToRevolutionCounter: Int8"""
     pinionRadiusOrScrewPitch: float
     isScrew: bool
     memOffsetToInitialAngleOffset: int
@@ -4905,20 +4952,20 @@ class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
     memOffsetToRevolutionCounter: int
 
 class hkpRackAndPinionConstraintData(hkpConstraintData):
-    """hkpRackAndPinionConstraintData"""
+    """hkpRackAndPinionConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0xd180ebe0.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRackAndPinionConstraintDataAtoms"""
     atoms: hkpRackAndPinionConstraintDataAtoms
 
 class hkpRackAndPinionConstraintDataAtoms(Record):
-    """hkpRackAndPinionConstraintDataAtoms"""
+    """hkpRackAndPinionConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa58a9659.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- rackAndPinion: Struct hkpRackAndPinionConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     rackAndPinion: hkpRackAndPinionConstraintAtom
 
 class hkpRagdollConstraintData(hkpConstraintData):
-    """hkpRagdollConstraintData"""
+    """hkpRagdollConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x8fb5dd29.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRagdollConstraintDataAtoms"""
     atoms: hkpRagdollConstraintDataAtoms
 
 class hkpRagdollConstraintDataAtoms(Record):
-    """hkpRagdollConstraintDataAtoms"""
+    """hkpRagdollConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xeed76b00.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ragdollMotors: Struct hkpRagdollMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- coneLimit: Struct hkpConeLimitConstraintAtom\n- planesLimit: Struct hkpConeLimitConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ragdollMotors: hkpRagdollMotorConstraintAtom
@@ -4929,18 +4976,18 @@ class hkpRagdollConstraintDataAtoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpRagdollLimitsData(hkpConstraintData):
-    """hkpRagdollLimitsData"""
+    """hkpRagdollLimitsData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0xcbdb44aa.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRagdollLimitsDataAtoms"""
     atoms: hkpRagdollLimitsDataAtoms
 
 class hkpRagdollLimitsDataAtoms(Record):
-    """hkpRagdollLimitsDataAtoms"""
+    """hkpRagdollLimitsDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x82b894c3.\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- coneLimit: Struct hkpConeLimitConstraintAtom\n- planesLimit: Struct hkpConeLimitConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     twistLimit: hkpTwistLimitConstraintAtom
     coneLimit: hkpConeLimitConstraintAtom
     planesLimit: hkpConeLimitConstraintAtom
 
 class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
-    """hkpRagdollMotorConstraintAtom"""
+    """hkpRagdollMotorConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x71013826.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- initializedOffset: Int16\n- previousTargetAnglesOffset: Int16\n- target_bRca: Matrix3\n- motors: Pointer of Struct hkpConstraintMotor[3]"""
     isEnabled: bool
     initializedOffset: int
     previousTargetAnglesOffset: int
@@ -4948,53 +4995,41 @@ class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpRayCollidableFilter(Record):
-    """hkpRayCollidableFilter"""
+    """hkpRayCollidableFilter\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe0708a00."""
 
 class hkpRayShapeCollectionFilter(Record):
-    """hkpRayShapeCollectionFilter"""
+    """hkpRayShapeCollectionFilter\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe0708a00."""
 
 class hkpRejectChassisListener(hkReferencedObject):
-    """hkpRejectChassisListener"""
+    """hkpRejectChassisListener\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- chassis: Pointer"""
     chassis: Optional[Record]
 
 class hkpRemoveTerminalsMoppModifier(hkReferencedObject):
-    """hkpRemoveTerminalsMoppModifier"""
+    """hkpRemoveTerminalsMoppModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x91367f03.\n\nOwn members, by hkClass type:\n- removeInfo: Array of Uint32\n- tempShapesToRemove: Pointer"""
     removeInfo: memoryview
     tempShapesToRemove: Optional[Record]
 
 class hkpReorientAction(hkpUnaryAction):
-    """hkpReorientAction"""
+    """hkpReorientAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpUnaryAction, signature 0x2dc0ec6a.\n\nOwn members, by hkClass type:\n- rotationAxis: Vector4\n- upAxis: Vector4\n- strength: Real\n- damping: Real"""
     rotationAxis: tuple[float, ...]
     upAxis: tuple[float, ...]
     strength: float
     damping: float
 
 class hkpRigidBody(hkpEntity):
-    """hkpRigidBody"""
+    """hkpRigidBody\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpEntity, signature 0x75f8d805."""
 
 class hkpRotationalConstraintData(hkpConstraintData):
-    """hkpRotationalConstraintData"""
+    """hkpRotationalConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0x74867d9e.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRotationalConstraintDataAtoms"""
     atoms: hkpRotationalConstraintDataAtoms
 
 class hkpRotationalConstraintDataAtoms(Record):
-    """hkpRotationalConstraintDataAtoms"""
+    """hkpRotationalConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa0c64586.\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- ang: Struct hkpAngConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     ang: hkpAngConstraintAtom
 
-class hkpSampledHeightFieldShape(hkpHeightFieldShape):
-    """hkpSampledHeightFieldShape"""
-    xRes: int
-    zRes: int
-    heightCenter: float
-    useProjectionBasedHeight: bool
-    heightfieldType: hkpSampledHeightFieldShape_HeightFieldType
-    intToFloatScale: tuple[float, ...]
-    floatToIntScale: tuple[float, ...]
-    floatToIntOffsetFloorCorrected: tuple[float, ...]
-    extents: tuple[float, ...]
-
 class hkpSerializedAgentNnEntry(hkReferencedObject):
-    """hkpSerializedAgentNnEntry"""
+    """hkpSerializedAgentNnEntry\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x49ec7de3.\n\nOwn members, by hkClass type:\n- bodyA: Pointer of Struct hkpEntity\n- bodyB: Pointer of Struct hkpEntity\n- bodyAId: Ulong\n- bodyBId: Ulong\n- useEntityIds: Bool\n- agentType: Enum of Int8 hkpSerializedAgentNnEntry::SerializedAgentType\n- atom: Struct hkpSimpleContactConstraintAtom\n- propertiesStream: Array of Uint8\n- contactPoints: Array of Struct hkContactPoint\n- cpIdMgr: Array of Uint8\n- nnEntryData: Uint8[160]\n- trackInfo: Struct hkpSerializedTrack1nInfo\n- endianCheckBuffer: Uint8[4]\n- version: Uint32"""
     bodyA: Optional[hkpEntity]
     bodyB: Optional[hkpEntity]
     bodyAId: int
@@ -5011,71 +5046,61 @@ class hkpSerializedAgentNnEntry(hkReferencedObject):
     version: int
 
 class hkpSerializedDisplayMarker(hkReferencedObject):
-    """hkpSerializedDisplayMarker"""
+    """hkpSerializedDisplayMarker\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xd7c8c54f.\n\nOwn members, by hkClass type:\n- transform: Transform"""
     transform: tuple[tuple[float, ...], ...]
 
 class hkpSerializedDisplayMarkerList(hkReferencedObject):
-    """hkpSerializedDisplayMarkerList"""
+    """hkpSerializedDisplayMarkerList\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x54785c77.\n\nOwn members, by hkClass type:\n- markers: Array of Pointer hkpSerializedDisplayMarker"""
     markers: list[Optional[hkpSerializedDisplayMarker]]
 
 class hkpSerializedDisplayRbTransforms(hkReferencedObject):
-    """hkpSerializedDisplayRbTransforms"""
+    """hkpSerializedDisplayRbTransforms\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xc18650ac.\n\nOwn members, by hkClass type:\n- transforms: Array of Struct hkpSerializedDisplayRbTransformsDisplayTransformPair"""
     transforms: list[hkpSerializedDisplayRbTransformsDisplayTransformPair]
 
 class hkpSerializedDisplayRbTransformsDisplayTransformPair(Record):
-    """hkpSerializedDisplayRbTransformsDisplayTransformPair"""
+    """hkpSerializedDisplayRbTransformsDisplayTransformPair\n\nHavok class of SDK 2010.2 (packfiles), signature 0x94ac5bec.\n\nOwn members, by hkClass type:\n- rb: Pointer of Struct hkpRigidBody\n- localToDisplay: Transform"""
     rb: Optional[hkpRigidBody]
     localToDisplay: tuple[tuple[float, ...], ...]
 
-class hkpSerializedSubTrack1nInfo(hkpSerializedTrack1nInfo):
-    """hkpSerializedSubTrack1nInfo"""
-    sectorIndex: int
-    offsetInSector: int
-
 class hkpSerializedTrack1nInfo(Record):
-    """hkpSerializedTrack1nInfo"""
+    """hkpSerializedTrack1nInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xf12d48d9.\n\nOwn members, by hkClass type:\n- sectors: Array of Pointer hkpAgent1nSector\n- subTracks: Array of Pointer hkpSerializedSubTrack1nInfo"""
     sectors: list[Optional[hkpAgent1nSector]]
     subTracks: list[Optional[hkpSerializedSubTrack1nInfo]]
 
+class hkpSerializedSubTrack1nInfo(hkpSerializedTrack1nInfo):
+    """hkpSerializedSubTrack1nInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpSerializedTrack1nInfo, signature 0x0010155a.\n\nOwn members, by hkClass type:\n- sectorIndex: Int32\n- offsetInSector: Int32"""
+    sectorIndex: int
+    offsetInSector: int
+
 class hkpSetLocalRotationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalRotationsConstraintAtom"""
+    """hkpSetLocalRotationsConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x0f81db8e.\n\nOwn members, by hkClass type:\n- rotationA: Rotation\n- rotationB: Rotation"""
     rotationA: tuple[tuple[float, ...], ...]
     rotationB: tuple[tuple[float, ...], ...]
 
 class hkpSetLocalTransformsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTransformsConstraintAtom"""
+    """hkpSetLocalTransformsConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x6e2a5198.\n\nOwn members, by hkClass type:\n- transformA: Transform\n- transformB: Transform"""
     transformA: tuple[tuple[float, ...], ...]
     transformB: tuple[tuple[float, ...], ...]
 
 class hkpSetLocalTranslationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTranslationsConstraintAtom"""
+    """hkpSetLocalTranslationsConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x5cbfcf4a.\n\nOwn members, by hkClass type:\n- translationA: Vector4\n- translationB: Vector4"""
     translationA: tuple[float, ...]
     translationB: tuple[float, ...]
 
 class hkpSetupStabilizationAtom(hkpConstraintAtom):
-    """hkpSetupStabilizationAtom"""
+    """hkpSetupStabilizationAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, version 1, signature 0xf05d137e.\n\nOwn members, by hkClass type:\n- enabled: Bool\n- maxAngle: Real\n- padding: Uint8[8]"""
     enabled: bool
     maxAngle: float
     padding: list[int]
 
-class hkpShape(hkReferencedObject):
-    """hkpShape"""
-    userData: int
-    type: int
-
-class hkpShapeCollection(hkpShape):
-    """hkpShapeCollection"""
-    disableWelding: bool
-    collectionType: hkpShapeCollection_CollectionType
-
 class hkpShapeCollectionFilter(Record):
-    """hkpShapeCollectionFilter"""
+    """hkpShapeCollectionFilter\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe0708a00."""
 
 class hkpShapeContainer(Record):
-    """hkpShapeContainer"""
+    """hkpShapeContainer\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe0708a00."""
 
 class hkpShapeInfo(hkReferencedObject):
-    """hkpShapeInfo"""
+    """hkpShapeInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xea7f1d08.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- isHierarchicalCompound: Bool\n- hkdShapesCollected: Bool\n- childShapeNames: Array of StringPtr\n- childTransforms: Array of Transform\n- transform: Transform"""
     shape: Optional[hkpShape]
     isHierarchicalCompound: bool
     hkdShapesCollected: bool
@@ -5084,14 +5109,10 @@ class hkpShapeInfo(hkReferencedObject):
     transform: tuple[tuple[float, ...], ...]
 
 class hkpShapeModifier(hkReferencedObject):
-    """hkpShapeModifier"""
-
-class hkpShapePhantom(hkpPhantom):
-    """hkpShapePhantom"""
-    motionState: hkMotionState
+    """hkpShapeModifier\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkpSimpleContactConstraintAtom(hkpConstraintAtom):
-    """hkpSimpleContactConstraintAtom"""
+    """hkpSimpleContactConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x920df11a.\n\nOwn members, by hkClass type:\n- sizeOfAllAtoms: Uint16\n- numContactPoints: Uint16\n- numReservedContactPoints: Uint16\n- numUserDatasForBodyA: Uint8\n- numUserDatasForBodyB: Uint8\n- contactPointPropertiesStriding: Uint8\n- maxNumContactPoints: Uint16\n- info: Struct hkpSimpleContactConstraintDataInfo"""
     sizeOfAllAtoms: int
     numContactPoints: int
     numReservedContactPoints: int
@@ -5102,7 +5123,7 @@ class hkpSimpleContactConstraintAtom(hkpConstraintAtom):
     info: hkpSimpleContactConstraintDataInfo
 
 class hkpSimpleContactConstraintDataInfo(Record):
-    """hkpSimpleContactConstraintDataInfo"""
+    """hkpSimpleContactConstraintDataInfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0xb59d1734.\n\nOwn members, by hkClass type:\n- flags: Uint16\n- index: Uint16\n- internalData0: Real\n- rollingFrictionMultiplier: Half\n- internalData1: Half\n- data: Uint32[5]"""
     flags: int
     index: int
     internalData0: float
@@ -5111,7 +5132,7 @@ class hkpSimpleContactConstraintDataInfo(Record):
     data: list[int]
 
 class hkpSimpleMeshShape(hkpShapeCollection):
-    """hkpSimpleMeshShape"""
+    """hkpSimpleMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, signature 0x16b3c811.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- triangles: Array of Struct hkpSimpleMeshShapeTriangle\n- materialIndices: Array of Uint8\n- radius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkpSimpleMeshShapeTriangle]
     materialIndices: memoryview
@@ -5119,23 +5140,23 @@ class hkpSimpleMeshShape(hkpShapeCollection):
     weldingType: hkpWeldingUtility_WeldingType
 
 class hkpSimpleMeshShapeTriangle(Record):
-    """hkpSimpleMeshShapeTriangle"""
+    """hkpSimpleMeshShapeTriangle\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd38738c1.\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- c: Int32\n- weldingInfo: Uint16"""
     a: int
     b: int
     c: int
     weldingInfo: int
 
 class hkpSimpleShapePhantom(hkpShapePhantom):
-    """hkpSimpleShapePhantom"""
+    """hkpSimpleShapePhantom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapePhantom, signature 0x32a2a8a8.\n\nOwn members, by hkClass type:\n- collisionDetails: Array of Struct hkpSimpleShapePhantomCollisionDetail\n- orderDirty: Bool"""
     collisionDetails: list[hkpSimpleShapePhantomCollisionDetail]
     orderDirty: bool
 
 class hkpSimpleShapePhantomCollisionDetail(Record):
-    """hkpSimpleShapePhantomCollisionDetail"""
+    """hkpSimpleShapePhantomCollisionDetail\n\nHavok class of SDK 2010.2 (packfiles), signature 0x98bfa6ce.\n\nOwn members, by hkClass type:\n- collidable: Pointer of Struct hkpCollidable"""
     collidable: Optional[hkpCollidable]
 
 class hkpSimulation(hkReferencedObject):
-    """hkpSimulation"""
+    """hkpSimulation\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x97aba922.\n\nOwn members, by hkClass type:\n- determinismCheckFrameCounter: Uint32\n- world: Pointer of Struct hkpWorld\n- lastProcessingStep: Enum of Uint8 hkpSimulation::LastProcessingStep\n- currentTime: Real\n- currentPsiTime: Real\n- physicsDeltaTime: Real\n- simulateUntilTime: Real\n- frameMarkerPsiSnap: Real\n- previousStepResult: Uint32"""
     determinismCheckFrameCounter: int
     world: Optional[hkpWorld]
     lastProcessingStep: hkpSimulation_LastProcessingStep
@@ -5147,26 +5168,23 @@ class hkpSimulation(hkReferencedObject):
     previousStepResult: int
 
 class hkpSingleShapeContainer(hkpShapeContainer):
-    """hkpSingleShapeContainer"""
+    """hkpSingleShapeContainer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeContainer, signature 0x73aa1d38.\n\nOwn members, by hkClass type:\n- childShape: Pointer of Struct hkpShape"""
     childShape: Optional[hkpShape]
 
 class hkpSoftContactModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpSoftContactModifierConstraintAtom"""
+    """hkpSoftContactModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpModifierConstraintAtom, signature 0xecb34e27.\n\nOwn members, by hkClass type:\n- tau: Real\n- maxAcceleration: Real"""
     tau: float
     maxAcceleration: float
 
 class hkpSphereMotion(hkpMotion):
-    """hkpSphereMotion"""
-
-class hkpSphereRepShape(hkpShape):
-    """hkpSphereRepShape"""
+    """hkpSphereMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMotion, signature 0xbafa2bb7."""
 
 class hkpSphereShape(hkpConvexShape):
-    """hkpSphereShape"""
+    """hkpSphereShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0x0795d9fa.\n\nOwn members, by hkClass type:\n- pad16: Uint32[3]"""
     pad16: list[int]
 
 class hkpSpringAction(hkpBinaryAction):
-    """hkpSpringAction"""
+    """hkpSpringAction\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBinaryAction, signature 0x88fc09fa.\n\nOwn members, by hkClass type:\n- lastForce: Vector4\n- positionAinA: Vector4\n- positionBinB: Vector4\n- restLength: Real\n- strength: Real\n- damping: Real\n- onCompression: Bool\n- onExtension: Bool"""
     lastForce: tuple[float, ...]
     positionAinA: tuple[float, ...]
     positionBinB: tuple[float, ...]
@@ -5177,12 +5195,12 @@ class hkpSpringAction(hkpBinaryAction):
     onExtension: bool
 
 class hkpSpringDamperConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpSpringDamperConstraintMotor"""
+    """hkpSpringDamperConstraintMotor\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpLimitedForceConstraintMotor, signature 0x7ead26f6.\n\nOwn members, by hkClass type:\n- springConstant: Real\n- springDamping: Real"""
     springConstant: float
     springDamping: float
 
 class hkpStiffSpringChainData(hkpConstraintChainData):
-    """hkpStiffSpringChainData"""
+    """hkpStiffSpringChainData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintChainData, signature 0xf170356b.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpStiffSpringChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfm: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpStiffSpringChainDataConstraintInfo]
     tau: float
@@ -5190,37 +5208,37 @@ class hkpStiffSpringChainData(hkpConstraintChainData):
     cfm: float
 
 class hkpStiffSpringChainDataConstraintInfo(Record):
-    """hkpStiffSpringChainDataConstraintInfo"""
+    """hkpStiffSpringChainDataConstraintInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xc624a180.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- springLength: Real"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     springLength: float
 
 class hkpStiffSpringConstraintAtom(hkpConstraintAtom):
-    """hkpStiffSpringConstraintAtom"""
+    """hkpStiffSpringConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x6c128096.\n\nOwn members, by hkClass type:\n- length: Real"""
     length: float
 
 class hkpStiffSpringConstraintData(hkpConstraintData):
-    """hkpStiffSpringConstraintData"""
+    """hkpStiffSpringConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0xb98f66f4.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpStiffSpringConstraintDataAtoms"""
     atoms: hkpStiffSpringConstraintDataAtoms
 
 class hkpStiffSpringConstraintDataAtoms(Record):
-    """hkpStiffSpringConstraintDataAtoms"""
+    """hkpStiffSpringConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x207eb376.\n\nOwn members, by hkClass type:\n- pivots: Struct hkpSetLocalTranslationsConstraintAtom\n- spring: Struct hkpStiffSpringConstraintAtom"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     spring: hkpStiffSpringConstraintAtom
 
 class hkpStorageExtendedMeshShape(hkpExtendedMeshShape):
-    """hkpStorageExtendedMeshShape"""
+    """hkpStorageExtendedMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpExtendedMeshShape, signature 0xb469efbc.\n\nOwn members, by hkClass type:\n- meshstorage: Array of Pointer hkpStorageExtendedMeshShapeMeshSubpartStorage\n- shapestorage: Array of Pointer hkpStorageExtendedMeshShapeShapeSubpartStorage"""
     meshstorage: list[Optional[hkpStorageExtendedMeshShapeMeshSubpartStorage]]
     shapestorage: list[Optional[hkpStorageExtendedMeshShapeShapeSubpartStorage]]
 
 class hkpStorageExtendedMeshShapeMaterial(hkpMeshMaterial):
-    """hkpStorageExtendedMeshShapeMaterial"""
+    """hkpStorageExtendedMeshShapeMaterial\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMeshMaterial, version 1, signature 0x2ca3e906.\n\nOwn members, by hkClass type:\n- restitution: Half\n- friction: Half\n- userData: Ulong"""
     restitution: float
     friction: float
     userData: int
 
 class hkpStorageExtendedMeshShapeMeshSubpartStorage(hkReferencedObject):
-    """hkpStorageExtendedMeshShapeMeshSubpartStorage"""
+    """hkpStorageExtendedMeshShapeMeshSubpartStorage\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 3, signature 0x5aad4de6.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- indices8: Array of Uint8\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- materialIndices: Array of Uint8\n- materials: Array of Struct hkpStorageExtendedMeshShapeMaterial\n- namedMaterials: Array of Struct hkpNamedMeshMaterial\n- materialIndices16: Array of Uint16"""
     vertices: list[tuple[float, ...]]
     indices8: memoryview
     indices16: memoryview
@@ -5231,17 +5249,17 @@ class hkpStorageExtendedMeshShapeMeshSubpartStorage(hkReferencedObject):
     materialIndices16: memoryview
 
 class hkpStorageExtendedMeshShapeShapeSubpartStorage(hkReferencedObject):
-    """hkpStorageExtendedMeshShapeShapeSubpartStorage"""
+    """hkpStorageExtendedMeshShapeShapeSubpartStorage\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x3f7d804c.\n\nOwn members, by hkClass type:\n- materialIndices: Array of Uint8\n- materials: Array of Struct hkpStorageExtendedMeshShapeMaterial\n- materialIndices16: Array of Uint16"""
     materialIndices: memoryview
     materials: list[hkpStorageExtendedMeshShapeMaterial]
     materialIndices16: memoryview
 
 class hkpStorageMeshShape(hkpMeshShape):
-    """hkpStorageMeshShape"""
+    """hkpStorageMeshShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpMeshShape, signature 0xbefd8b39.\n\nOwn members, by hkClass type:\n- storage: Array of Pointer hkpStorageMeshShapeSubpartStorage"""
     storage: list[Optional[hkpStorageMeshShapeSubpartStorage]]
 
 class hkpStorageMeshShapeSubpartStorage(hkReferencedObject):
-    """hkpStorageMeshShapeSubpartStorage"""
+    """hkpStorageMeshShapeSubpartStorage\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x0bf27438.\n\nOwn members, by hkClass type:\n- vertices: Array of Real\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- materialIndices: Array of Uint8\n- materials: Array of Uint32\n- materialIndices16: Array of Uint16"""
     vertices: memoryview
     indices16: memoryview
     indices32: memoryview
@@ -5250,29 +5268,29 @@ class hkpStorageMeshShapeSubpartStorage(hkReferencedObject):
     materialIndices16: memoryview
 
 class hkpStorageSampledHeightFieldShape(hkpSampledHeightFieldShape):
-    """hkpStorageSampledHeightFieldShape"""
+    """hkpStorageSampledHeightFieldShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpSampledHeightFieldShape, signature 0x15ff414b.\n\nOwn members, by hkClass type:\n- storage: Array of Real\n- triangleFlip: Bool"""
     storage: memoryview
     triangleFlip: bool
 
 class hkpThinBoxMotion(hkpBoxMotion):
-    """hkpThinBoxMotion"""
+    """hkpThinBoxMotion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBoxMotion, signature 0x64abf85c."""
 
 class hkpTransformShape(hkpShape):
-    """hkpTransformShape"""
+    """hkpTransformShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShape, signature 0x787ef513.\n\nOwn members, by hkClass type:\n- childShape: Struct hkpSingleShapeContainer\n- childShapeSize: Int32\n- rotation: Quaternion\n- transform: Transform"""
     childShape: hkpSingleShapeContainer
     childShapeSize: int
     rotation: tuple[float, ...]
     transform: tuple[tuple[float, ...], ...]
 
 class hkpTriSampledHeightFieldBvTreeShape(hkpBvTreeShape):
-    """hkpTriSampledHeightFieldBvTreeShape"""
+    """hkpTriSampledHeightFieldBvTreeShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBvTreeShape, signature 0x58e1e585.\n\nOwn members, by hkClass type:\n- childContainer: Struct hkpSingleShapeContainer\n- childSize: Int32\n- wantAabbRejectionTest: Bool\n- padding: Uint8[12]"""
     childContainer: hkpSingleShapeContainer
     childSize: int
     wantAabbRejectionTest: bool
     padding: list[int]
 
 class hkpTriSampledHeightFieldCollection(hkpShapeCollection):
-    """hkpTriSampledHeightFieldCollection"""
+    """hkpTriSampledHeightFieldCollection\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpShapeCollection, signature 0xc291ddde.\n\nOwn members, by hkClass type:\n- heightfield: Pointer of Struct hkpSampledHeightFieldShape\n- childSize: Int32\n- radius: Real\n- weldingInfo: Array of Uint16\n- triangleExtrusion: Vector4"""
     heightfield: Optional[hkpSampledHeightFieldShape]
     childSize: int
     radius: float
@@ -5280,7 +5298,7 @@ class hkpTriSampledHeightFieldCollection(hkpShapeCollection):
     triangleExtrusion: tuple[float, ...]
 
 class hkpTriangleShape(hkpConvexShape):
-    """hkpTriangleShape"""
+    """hkpTriangleShape\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConvexShape, signature 0x95ad1a25.\n\nOwn members, by hkClass type:\n- weldingInfo: Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- isExtruded: Uint8\n- vertexA: Vector4\n- vertexB: Vector4\n- vertexC: Vector4\n- extrusion: Vector4"""
     weldingInfo: int
     weldingType: hkpWeldingUtility_WeldingType
     isExtruded: int
@@ -5290,20 +5308,20 @@ class hkpTriangleShape(hkpConvexShape):
     extrusion: tuple[float, ...]
 
 class hkpTriggerVolume(hkReferencedObject):
-    """hkpTriggerVolume"""
+    """hkpTriggerVolume\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xa29a8d1a.\n\nOwn members, by hkClass type:\n- overlappingBodies: Array of Pointer hkpRigidBody\n- eventQueue: Array of Struct hkpTriggerVolumeEventInfo\n- triggerBody: Pointer of Struct hkpRigidBody\n- sequenceNumber: Uint32"""
     overlappingBodies: list[Optional[hkpRigidBody]]
     eventQueue: list[hkpTriggerVolumeEventInfo]
     triggerBody: Optional[hkpRigidBody]
     sequenceNumber: int
 
 class hkpTriggerVolumeEventInfo(Record):
-    """hkpTriggerVolumeEventInfo"""
+    """hkpTriggerVolumeEventInfo\n\nHavok class of SDK 2010.2 (packfiles), signature 0xeb60f431.\n\nOwn members, by hkClass type:\n- sortValue: Uint64\n- body: Pointer of Struct hkpRigidBody\n- operation: Enum of Int32 hkpTriggerVolume::Operation"""
     sortValue: int
     body: Optional[hkpRigidBody]
     operation: hkpTriggerVolume_Operation
 
 class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
-    """hkpTwistLimitConstraintAtom"""
+    """hkpTwistLimitConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintAtom, signature 0x7c9b1052.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- twistAxis: Uint8\n- refAxis: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real"""
     isEnabled: int
     twistAxis: int
     refAxis: int
@@ -5312,45 +5330,41 @@ class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsTauFactor: float
 
 class hkpTypedBroadPhaseHandle(hkpBroadPhaseHandle):
-    """hkpTypedBroadPhaseHandle"""
+    """hkpTypedBroadPhaseHandle\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpBroadPhaseHandle, signature 0xf4b0f799.\n\nOwn members, by hkClass type:\n- type: Int8\n- ownerOffset: Int8\n- objectQualityType: Int8\n- collisionFilterInfo: Uint32"""
     type: int
     ownerOffset: int
     objectQualityType: int
     collisionFilterInfo: int
 
 class hkpTyremarkPoint(Record):
-    """hkpTyremarkPoint"""
+    """hkpTyremarkPoint\n\nHavok class of SDK 2010.2 (packfiles), signature 0x6bb7c5e8.\n\nOwn members, by hkClass type:\n- pointLeft: Vector4\n- pointRight: Vector4"""
     pointLeft: tuple[float, ...]
     pointRight: tuple[float, ...]
 
 class hkpTyremarksInfo(hkReferencedObject):
-    """hkpTyremarksInfo"""
+    """hkpTyremarksInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x3d0433d6.\n\nOwn members, by hkClass type:\n- minTyremarkEnergy: Real\n- maxTyremarkEnergy: Real\n- tyremarksWheel: Array of Pointer hkpTyremarksWheel"""
     minTyremarkEnergy: float
     maxTyremarkEnergy: float
     tyremarksWheel: list[Optional[hkpTyremarksWheel]]
 
 class hkpTyremarksWheel(hkReferencedObject):
-    """hkpTyremarksWheel"""
+    """hkpTyremarksWheel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x1eaef041.\n\nOwn members, by hkClass type:\n- currentPosition: Int32\n- numPoints: Int32\n- tyremarkPoints: Array of Struct hkpTyremarkPoint"""
     currentPosition: int
     numPoints: int
     tyremarkPoints: list[hkpTyremarkPoint]
 
-class hkpUnaryAction(hkpAction):
-    """hkpUnaryAction"""
-    entity: Optional[hkpEntity]
-
 class hkpVehicleAerodynamics(hkReferencedObject):
-    """hkpVehicleAerodynamics"""
+    """hkpVehicleAerodynamics\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkpVehicleBrake(hkReferencedObject):
-    """hkpVehicleBrake"""
+    """hkpVehicleBrake\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkpVehicleCastBatchingManager(hkpVehicleManager):
-    """hkpVehicleCastBatchingManager"""
+    """hkpVehicleCastBatchingManager\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleManager, signature 0x053340a9.\n\nOwn members, by hkClass type:\n- totalNumWheels: Uint16"""
     totalNumWheels: int
 
 class hkpVehicleData(hkReferencedObject):
-    """hkpVehicleData"""
+    """hkpVehicleData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x173feb43.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- numWheels: Int8\n- chassisOrientation: Rotation\n- torqueRollFactor: Real\n- torquePitchFactor: Real\n- torqueYawFactor: Real\n- extraTorqueFactor: Real\n- maxVelocityForPositionalFriction: Real\n- chassisUnitInertiaYaw: Real\n- chassisUnitInertiaRoll: Real\n- chassisUnitInertiaPitch: Real\n- frictionEqualizer: Real\n- normalClippingAngleCos: Real\n- maxFrictionSolverMassRatio: Real\n- wheelParams: Array of Struct hkpVehicleDataWheelComponentParams\n- numWheelsPerAxle: Array of Int8\n- frictionDescription: Struct hkpVehicleFrictionDescription\n- chassisFrictionInertiaInvDiag: Vector4\n- alreadyInitialised: Bool"""
     gravity: tuple[float, ...]
     numWheels: int
     chassisOrientation: tuple[tuple[float, ...], ...]
@@ -5372,7 +5386,7 @@ class hkpVehicleData(hkReferencedObject):
     alreadyInitialised: bool
 
 class hkpVehicleDataWheelComponentParams(Record):
-    """hkpVehicleDataWheelComponentParams"""
+    """hkpVehicleDataWheelComponentParams\n\nHavok class of SDK 2010.2 (packfiles), signature 0x82fe40e0.\n\nOwn members, by hkClass type:\n- radius: Real\n- mass: Real\n- width: Real\n- friction: Real\n- viscosityFriction: Real\n- maxFriction: Real\n- slipAngle: Real\n- forceFeedbackMultiplier: Real\n- maxContactBodyAcceleration: Real\n- axle: Int8"""
     radius: float
     mass: float
     width: float
@@ -5385,33 +5399,39 @@ class hkpVehicleDataWheelComponentParams(Record):
     axle: int
 
 class hkpVehicleDefaultAerodynamics(hkpVehicleAerodynamics):
-    """hkpVehicleDefaultAerodynamics"""
+    """hkpVehicleDefaultAerodynamics\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleAerodynamics, signature 0x42fc5bbd.\n\nOwn members, by hkClass type:\n- airDensity: Real\n- frontalArea: Real\n- dragCoefficient: Real\n- liftCoefficient: Real\n- extraGravityws: Vector4"""
     airDensity: float
     frontalArea: float
     dragCoefficient: float
     liftCoefficient: float
     extraGravityws: tuple[float, ...]
 
+class hkpVehicleDriverInput(hkReferencedObject):
+    """hkpVehicleDriverInput\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkpVehicleDefaultAnalogDriverInput(hkpVehicleDriverInput):
-    """hkpVehicleDefaultAnalogDriverInput"""
+    """hkpVehicleDefaultAnalogDriverInput\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleDriverInput, signature 0x123a5d50.\n\nOwn members, by hkClass type:\n- slopeChangePointX: Real\n- initialSlope: Real\n- deadZone: Real\n- autoReverse: Bool"""
     slopeChangePointX: float
     initialSlope: float
     deadZone: float
     autoReverse: bool
 
 class hkpVehicleDefaultBrake(hkpVehicleBrake):
-    """hkpVehicleDefaultBrake"""
+    """hkpVehicleDefaultBrake\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleBrake, signature 0x4b4f8816.\n\nOwn members, by hkClass type:\n- wheelBrakingProperties: Array of Struct hkpVehicleDefaultBrakeWheelBrakingProperties\n- wheelsMinTimeToBlock: Real"""
     wheelBrakingProperties: list[hkpVehicleDefaultBrakeWheelBrakingProperties]
     wheelsMinTimeToBlock: float
 
 class hkpVehicleDefaultBrakeWheelBrakingProperties(Record):
-    """hkpVehicleDefaultBrakeWheelBrakingProperties"""
+    """hkpVehicleDefaultBrakeWheelBrakingProperties\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1ffad971.\n\nOwn members, by hkClass type:\n- maxBreakingTorque: Real\n- minPedalInputToBlock: Real\n- isConnectedToHandbrake: Bool"""
     maxBreakingTorque: float
     minPedalInputToBlock: float
     isConnectedToHandbrake: bool
 
+class hkpVehicleEngine(hkReferencedObject):
+    """hkpVehicleEngine\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkpVehicleDefaultEngine(hkpVehicleEngine):
-    """hkpVehicleDefaultEngine"""
+    """hkpVehicleDefaultEngine\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleEngine, signature 0x56f8ca24.\n\nOwn members, by hkClass type:\n- minRPM: Real\n- optRPM: Real\n- maxRPM: Real\n- maxTorque: Real\n- torqueFactorAtMinRPM: Real\n- torqueFactorAtMaxRPM: Real\n- resistanceFactorAtMinRPM: Real\n- resistanceFactorAtOptRPM: Real\n- resistanceFactorAtMaxRPM: Real\n- clutchSlipRPM: Real"""
     minRPM: float
     optRPM: float
     maxRPM: float
@@ -5423,24 +5443,34 @@ class hkpVehicleDefaultEngine(hkpVehicleEngine):
     resistanceFactorAtMaxRPM: float
     clutchSlipRPM: float
 
+class hkpVehicleSteering(hkReferencedObject):
+    """hkpVehicleSteering\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkpVehicleDefaultSteering(hkpVehicleSteering):
-    """hkpVehicleDefaultSteering"""
+    """hkpVehicleDefaultSteering\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleSteering, signature 0x8f0411c8.\n\nOwn members, by hkClass type:\n- maxSteeringAngle: Real\n- maxSpeedFullSteeringAngle: Real\n- doesWheelSteer: Array of Bool"""
     maxSteeringAngle: float
     maxSpeedFullSteeringAngle: float
     doesWheelSteer: list[bool]
 
+class hkpVehicleSuspension(hkReferencedObject):
+    """hkpVehicleSuspension\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xaf5056fa.\n\nOwn members, by hkClass type:\n- wheelParams: Array of Struct hkpVehicleSuspensionSuspensionWheelParameters"""
+    wheelParams: list[hkpVehicleSuspensionSuspensionWheelParameters]
+
 class hkpVehicleDefaultSuspension(hkpVehicleSuspension):
-    """hkpVehicleDefaultSuspension"""
+    """hkpVehicleDefaultSuspension\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleSuspension, signature 0x21735a24.\n\nOwn members, by hkClass type:\n- wheelSpringParams: Array of Struct hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters"""
     wheelSpringParams: list[hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters]
 
 class hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters(Record):
-    """hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters"""
+    """hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7be5bed1.\n\nOwn members, by hkClass type:\n- strength: Real\n- dampingCompression: Real\n- dampingRelaxation: Real"""
     strength: float
     dampingCompression: float
     dampingRelaxation: float
 
+class hkpVehicleTransmission(hkReferencedObject):
+    """hkpVehicleTransmission\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkpVehicleDefaultTransmission(hkpVehicleTransmission):
-    """hkpVehicleDefaultTransmission"""
+    """hkpVehicleDefaultTransmission\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleTransmission, signature 0x235d5d6b.\n\nOwn members, by hkClass type:\n- downshiftRPM: Real\n- upshiftRPM: Real\n- primaryTransmissionRatio: Real\n- clutchDelayTime: Real\n- reverseGearRatio: Real\n- gearsRatio: Array of Real\n- wheelsTorqueRatio: Array of Real"""
     downshiftRPM: float
     upshiftRPM: float
     primaryTransmissionRatio: float
@@ -5449,36 +5479,33 @@ class hkpVehicleDefaultTransmission(hkpVehicleTransmission):
     gearsRatio: memoryview
     wheelsTorqueRatio: memoryview
 
+class hkpVehicleVelocityDamper(hkReferencedObject):
+    """hkpVehicleVelocityDamper\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
+
 class hkpVehicleDefaultVelocityDamper(hkpVehicleVelocityDamper):
-    """hkpVehicleDefaultVelocityDamper"""
+    """hkpVehicleDefaultVelocityDamper\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleVelocityDamper, signature 0x741b8d9e.\n\nOwn members, by hkClass type:\n- normalSpinDamping: Real\n- collisionSpinDamping: Real\n- collisionThreshold: Real"""
     normalSpinDamping: float
     collisionSpinDamping: float
     collisionThreshold: float
 
-class hkpVehicleDriverInput(hkReferencedObject):
-    """hkpVehicleDriverInput"""
+class hkpVehicleDriverInputStatus(hkReferencedObject):
+    """hkpVehicleDriverInputStatus\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkpVehicleDriverInputAnalogStatus(hkpVehicleDriverInputStatus):
-    """hkpVehicleDriverInputAnalogStatus"""
+    """hkpVehicleDriverInputAnalogStatus\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleDriverInputStatus, signature 0x2b4a5803.\n\nOwn members, by hkClass type:\n- positionX: Real\n- positionY: Real\n- handbrakeButtonPressed: Bool\n- reverseButtonPressed: Bool"""
     positionX: float
     positionY: float
     handbrakeButtonPressed: bool
     reverseButtonPressed: bool
 
-class hkpVehicleDriverInputStatus(hkReferencedObject):
-    """hkpVehicleDriverInputStatus"""
-
-class hkpVehicleEngine(hkReferencedObject):
-    """hkpVehicleEngine"""
-
 class hkpVehicleFrictionDescription(Record):
-    """hkpVehicleFrictionDescription"""
+    """hkpVehicleFrictionDescription\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1034549a.\n\nOwn members, by hkClass type:\n- wheelDistance: Real\n- chassisMassInv: Real\n- axleDescr: Struct hkpVehicleFrictionDescriptionAxisDescription[2]"""
     wheelDistance: float
     chassisMassInv: float
     axleDescr: list[hkpVehicleFrictionDescriptionAxisDescription]
 
 class hkpVehicleFrictionDescriptionAxisDescription(Record):
-    """hkpVehicleFrictionDescriptionAxisDescription"""
+    """hkpVehicleFrictionDescriptionAxisDescription\n\nHavok class of SDK 2010.2 (packfiles), signature 0x59ce153f.\n\nOwn members, by hkClass type:\n- frictionCircleYtab: Real[16]\n- xStep: Real\n- xStart: Real\n- wheelSurfaceInertia: Real\n- wheelSurfaceInertiaInv: Real\n- wheelChassisMassRatio: Real\n- wheelRadius: Real\n- wheelRadiusInv: Real\n- wheelDownForceFactor: Real\n- wheelDownForceSumFactor: Real"""
     frictionCircleYtab: list[float]
     xStep: float
     xStart: float
@@ -5491,11 +5518,11 @@ class hkpVehicleFrictionDescriptionAxisDescription(Record):
     wheelDownForceSumFactor: float
 
 class hkpVehicleFrictionStatus(Record):
-    """hkpVehicleFrictionStatus"""
+    """hkpVehicleFrictionStatus\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1c076a84.\n\nOwn members, by hkClass type:\n- axis: Struct hkpVehicleFrictionStatusAxisStatus[2]"""
     axis: list[hkpVehicleFrictionStatusAxisStatus]
 
 class hkpVehicleFrictionStatusAxisStatus(Record):
-    """hkpVehicleFrictionStatusAxisStatus"""
+    """hkpVehicleFrictionStatusAxisStatus\n\nHavok class of SDK 2010.2 (packfiles), signature 0xe70e2bb4.\n\nOwn members, by hkClass type:\n- forward_slip_velocity: Real\n- side_slip_velocity: Real\n- skid_energy_density: Real\n- side_force: Real\n- delayed_forward_impulse: Real\n- sideRhs: Real\n- forwardRhs: Real\n- relativeSideForce: Real\n- relativeForwardForce: Real"""
     forward_slip_velocity: float
     side_slip_velocity: float
     skid_energy_density: float
@@ -5507,7 +5534,7 @@ class hkpVehicleFrictionStatusAxisStatus(Record):
     relativeForwardForce: float
 
 class hkpVehicleInstance(hkpUnaryAction):
-    """hkpVehicleInstance"""
+    """hkpVehicleInstance\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpUnaryAction, signature 0x877bb579.\n\nOwn members, by hkClass type:\n- data: Pointer of Struct hkpVehicleData\n- driverInput: Pointer of Struct hkpVehicleDriverInput\n- steering: Pointer of Struct hkpVehicleSteering\n- engine: Pointer of Struct hkpVehicleEngine\n- transmission: Pointer of Struct hkpVehicleTransmission\n- brake: Pointer of Struct hkpVehicleBrake\n- suspension: Pointer of Struct hkpVehicleSuspension\n- aerodynamics: Pointer of Struct hkpVehicleAerodynamics\n- wheelCollide: Pointer of Struct hkpVehicleWheelCollide\n- tyreMarks: Pointer of Struct hkpTyremarksInfo\n- velocityDamper: Pointer of Struct hkpVehicleVelocityDamper\n- wheelsInfo: Array of Struct hkpVehicleInstanceWheelInfo\n- frictionStatus: Struct hkpVehicleFrictionStatus\n- deviceStatus: Pointer of Struct hkpVehicleDriverInputStatus\n- isFixed: Array of Bool\n- wheelsTimeSinceMaxPedalInput: Real\n- tryingToReverse: Bool\n- torque: Real\n- rpm: Real\n- mainSteeringAngle: Real\n- wheelsSteeringAngle: Array of Real\n- isReversing: Bool\n- currentGear: Int8\n- delayed: Bool\n- clutchDelayCountdown: Real"""
     data: Optional[hkpVehicleData]
     driverInput: Optional[hkpVehicleDriverInput]
     steering: Optional[hkpVehicleSteering]
@@ -5535,7 +5562,7 @@ class hkpVehicleInstance(hkpUnaryAction):
     clutchDelayCountdown: float
 
 class hkpVehicleInstanceWheelInfo(Record):
-    """hkpVehicleInstanceWheelInfo"""
+    """hkpVehicleInstanceWheelInfo\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x99f693f0.\n\nOwn members, by hkClass type:\n- contactPoint: Struct hkContactPoint\n- contactFriction: Real\n- contactBody: Pointer\n- contactShapeKey: Uint32[8]\n- hardPointWs: Vector4\n- rayEndPointWs: Vector4\n- currentSuspensionLength: Real\n- suspensionDirectionWs: Vector4\n- spinAxisChassisSpace: Vector4\n- spinAxisWs: Vector4\n- steeringOrientationChassisSpace: Quaternion\n- spinVelocity: Real\n- spinAngle: Real\n- skidEnergyDensity: Real\n- sideForce: Real\n- forwardSlipVelocity: Real\n- sideSlipVelocity: Real"""
     contactPoint: hkContactPoint
     contactFriction: float
     contactBody: Optional[Record]
@@ -5555,10 +5582,15 @@ class hkpVehicleInstanceWheelInfo(Record):
     sideSlipVelocity: float
 
 class hkpVehicleLinearCastBatchingManager(hkpVehicleCastBatchingManager):
-    """hkpVehicleLinearCastBatchingManager"""
+    """hkpVehicleLinearCastBatchingManager\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleCastBatchingManager, signature 0xed529f13."""
+
+class hkpVehicleWheelCollide(hkReferencedObject):
+    """hkpVehicleWheelCollide\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x04a50fcb.\n\nOwn members, by hkClass type:\n- alreadyUsed: Bool\n- type: Enum of Uint8"""
+    alreadyUsed: bool
+    type: int
 
 class hkpVehicleLinearCastWheelCollide(hkpVehicleWheelCollide):
-    """hkpVehicleLinearCastWheelCollide"""
+    """hkpVehicleLinearCastWheelCollide\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleWheelCollide.\n\nOwn members, by hkClass type:\n- wheelCollisionFilterInfo: Uint32\n- wheelStates: Array of Struct hkpVehicleLinearCastWheelCollideWheelState\n- rejectChassisListener: Struct hkpRejectChassisListener\n- maxExtraPenetration: Real\n- startPointTolerance: Real"""
     wheelCollisionFilterInfo: int
     wheelStates: list[hkpVehicleLinearCastWheelCollideWheelState]
     rejectChassisListener: hkpRejectChassisListener
@@ -5566,69 +5598,47 @@ class hkpVehicleLinearCastWheelCollide(hkpVehicleWheelCollide):
     startPointTolerance: float
 
 class hkpVehicleLinearCastWheelCollideWheelState(Record):
-    """hkpVehicleLinearCastWheelCollideWheelState"""
+    """hkpVehicleLinearCastWheelCollideWheelState\n\nHavok class of SDK 2010.2 (packfiles), signature 0x2a9acf98.\n\nOwn members, by hkClass type:\n- phantom: Pointer of Struct hkpAabbPhantom\n- shape: Pointer of Struct hkpShape\n- transform: Transform\n- to: Vector4"""
     phantom: Optional[hkpAabbPhantom]
     shape: Optional[hkpShape]
     transform: tuple[tuple[float, ...], ...]
     to: tuple[float, ...]
 
-class hkpVehicleManager(hkReferencedObject):
-    """hkpVehicleManager"""
-    registeredVehicles: list[Optional[hkpVehicleInstance]]
-
 class hkpVehicleRayCastBatchingManager(hkpVehicleCastBatchingManager):
-    """hkpVehicleRayCastBatchingManager"""
+    """hkpVehicleRayCastBatchingManager\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleCastBatchingManager, signature 0xed529f13."""
 
 class hkpVehicleRayCastWheelCollide(hkpVehicleWheelCollide):
-    """hkpVehicleRayCastWheelCollide"""
+    """hkpVehicleRayCastWheelCollide\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpVehicleWheelCollide, version 1.\n\nOwn members, by hkClass type:\n- wheelCollisionFilterInfo: Uint32\n- phantom: Pointer of Struct hkpAabbPhantom\n- rejectRayChassisListener: Struct hkpRejectChassisListener"""
     wheelCollisionFilterInfo: int
     phantom: Optional[hkpAabbPhantom]
     rejectRayChassisListener: hkpRejectChassisListener
 
-class hkpVehicleSteering(hkReferencedObject):
-    """hkpVehicleSteering"""
-
-class hkpVehicleSuspension(hkReferencedObject):
-    """hkpVehicleSuspension"""
-    wheelParams: list[hkpVehicleSuspensionSuspensionWheelParameters]
-
 class hkpVehicleSuspensionSuspensionWheelParameters(Record):
-    """hkpVehicleSuspensionSuspensionWheelParameters"""
+    """hkpVehicleSuspensionSuspensionWheelParameters\n\nHavok class of SDK 2010.2 (packfiles), signature 0x358bfe9c.\n\nOwn members, by hkClass type:\n- hardpointChassisSpace: Vector4\n- directionChassisSpace: Vector4\n- length: Real"""
     hardpointChassisSpace: tuple[float, ...]
     directionChassisSpace: tuple[float, ...]
     length: float
 
-class hkpVehicleTransmission(hkReferencedObject):
-    """hkpVehicleTransmission"""
-
-class hkpVehicleVelocityDamper(hkReferencedObject):
-    """hkpVehicleVelocityDamper"""
-
-class hkpVehicleWheelCollide(hkReferencedObject):
-    """hkpVehicleWheelCollide"""
-    alreadyUsed: bool
-    type: int
-
 class hkpVelocityConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpVelocityConstraintMotor"""
+    """hkpVelocityConstraintMotor\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpLimitedForceConstraintMotor, signature 0xfca2fcc3.\n\nOwn members, by hkClass type:\n- tau: Real\n- velocityTarget: Real\n- useVelocityTargetFromConstraintTargets: Bool"""
     tau: float
     velocityTarget: float
     useVelocityTargetFromConstraintTargets: bool
 
 class hkpViscousSurfaceModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpViscousSurfaceModifierConstraintAtom"""
+    """hkpViscousSurfaceModifierConstraintAtom\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpModifierConstraintAtom, signature 0x5c6aa14d."""
 
 class hkpWeldingUtility(Record):
-    """hkpWeldingUtility"""
+    """hkpWeldingUtility\n\nHavok class of SDK 2010.2 (packfiles), signature 0xb2b41feb."""
 
 class hkpWheelConstraintData(hkpConstraintData):
-    """hkpWheelConstraintData"""
+    """hkpWheelConstraintData\n\nHavok class of SDK 2010.2 (packfiles), derived from hkpConstraintData, signature 0xb4c46671.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpWheelConstraintDataAtoms\n- initialAxleInB: Vector4\n- initialSteeringAxisInB: Vector4"""
     atoms: hkpWheelConstraintDataAtoms
     initialAxleInB: tuple[float, ...]
     initialSteeringAxisInB: tuple[float, ...]
 
 class hkpWheelConstraintDataAtoms(Record):
-    """hkpWheelConstraintDataAtoms"""
+    """hkpWheelConstraintDataAtoms\n\nHavok class of SDK 2010.2 (packfiles), signature 0x1188cbe1.\n\nOwn members, by hkClass type:\n- suspensionBase: Struct hkpSetLocalTransformsConstraintAtom\n- lin0Limit: Struct hkpLinLimitConstraintAtom\n- lin0Soft: Struct hkpLinSoftConstraintAtom\n- lin1: Struct hkpLinConstraintAtom\n- lin2: Struct hkpLinConstraintAtom\n- steeringBase: Struct hkpSetLocalRotationsConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom"""
     suspensionBase: hkpSetLocalTransformsConstraintAtom
     lin0Limit: hkpLinLimitConstraintAtom
     lin0Soft: hkpLinSoftConstraintAtom
@@ -5637,7 +5647,7 @@ class hkpWheelConstraintDataAtoms(Record):
     steeringBase: hkpSetLocalRotationsConstraintAtom
 
 class hkpWorld(hkReferencedObject):
-    """hkpWorld"""
+    """hkpWorld\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0xaadcec37.\n\nOwn members, by hkClass type:\n- simulation: Pointer of Struct hkpSimulation\n- gravity: Vector4\n- fixedIsland: Pointer\n- fixedRigidBody: Pointer of Struct hkpRigidBody\n- activeSimulationIslands: Array of Pointer\n- inactiveSimulationIslands: Array of Pointer\n- dirtySimulationIslands: Array of Pointer\n- maintenanceMgr: Pointer\n- memoryWatchDog: Pointer\n- assertOnRunningOutOfSolverMemory: Bool\n- broadPhase: Pointer\n- kdTreeManager: Pointer\n- autoUpdateTree: Bool\n- broadPhaseDispatcher: Pointer\n- phantomBroadPhaseListener: Pointer\n- entityEntityBroadPhaseListener: Pointer\n- broadPhaseBorderListener: Pointer\n- multithreadedSimulationJobData: Pointer\n- collisionInput: Pointer\n- collisionFilter: Pointer\n- collisionDispatcher: Pointer\n- convexListFilter: Pointer\n- pendingOperations: Pointer\n- pendingOperationsCount: Int32\n- pendingBodyOperationsCount: Int32\n- criticalOperationsLockCount: Int32\n- criticalOperationsLockCountForPhantoms: Int32\n- blockExecutingPendingOperations: Bool\n- criticalOperationsAllowed: Bool\n- pendingOperationQueues: Pointer\n- pendingOperationQueueCount: Int32\n- multiThreadCheck: Struct hkMultiThreadCheck\n- processActionsInSingleThread: Bool\n- allowIntegrationOfIslandsWithoutConstraintsInASeparateJob: Bool\n- minDesiredIslandSize: Uint32\n- modifyConstraintCriticalSection: Pointer\n- isLocked: Int32\n- islandDirtyListCriticalSection: Pointer\n- propertyMasterLock: Pointer\n- wantSimulationIslands: Bool\n- useHybridBroadphase: Bool\n- snapCollisionToConvexEdgeThreshold: Real\n- snapCollisionToConcaveEdgeThreshold: Real\n- enableToiWeldRejection: Bool\n- wantDeactivation: Bool\n- shouldActivateOnRigidBodyTransformChange: Bool\n- deactivationReferenceDistance: Real\n- toiCollisionResponseRotateNormal: Real\n- maxSectorsPerMidphaseCollideTask: Int32\n- maxSectorsPerNarrowphaseCollideTask: Int32\n- processToisMultithreaded: Bool\n- maxEntriesPerToiMidphaseCollideTask: Int32\n- maxEntriesPerToiNarrowphaseCollideTask: Int32\n- maxNumToiCollisionPairsSinglethreaded: Int32\n- simulationType: Enum of Int32\n- numToisTillAllowedPenetrationSimplifiedToi: Real\n- numToisTillAllowedPenetrationToi: Real\n- numToisTillAllowedPenetrationToiHigher: Real\n- numToisTillAllowedPenetrationToiForced: Real\n- lastEntityUid: Uint32\n- lastIslandUid: Uint32\n- lastConstraintUid: Uint32\n- phantoms: Array of Pointer hkpPhantom\n- actionListeners: Array of Pointer\n- entityListeners: Array of Pointer\n- phantomListeners: Array of Pointer\n- constraintListeners: Array of Pointer\n- worldDeletionListeners: Array of Pointer\n- islandActivationListeners: Array of Pointer\n- worldPostSimulationListeners: Array of Pointer\n- worldPostIntegrateListeners: Array of Pointer\n- worldPostCollideListeners: Array of Pointer\n- islandPostIntegrateListeners: Array of Pointer\n- islandPostCollideListeners: Array of Pointer\n- contactListeners: Array of Pointer\n- contactImpulseLimitBreachedListeners: Array of Pointer\n- worldExtensions: Array of Pointer\n- violatedConstraintArray: Pointer\n- broadPhaseBorder: Pointer\n- destructionWorld: Pointer\n- npWorld: Pointer\n- broadPhaseExtents: Vector4[2]\n- broadPhaseNumMarkers: Int32\n- sizeOfToiEventQueue: Int32\n- broadPhaseQuerySize: Int32\n- broadPhaseUpdateSize: Int32\n- contactPointGeneration: Enum of Int8"""
     simulation: Optional[hkpSimulation]
     gravity: tuple[float, ...]
     fixedIsland: Optional[Record]
@@ -5727,7 +5737,7 @@ class hkpWorld(hkReferencedObject):
     contactPointGeneration: int
 
 class hkpWorldCinfo(hkReferencedObject):
-    """hkpWorldCinfo"""
+    """hkpWorldCinfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 11, signature 0xa5255445.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- broadPhaseQuerySize: Int32\n- contactRestingVelocity: Real\n- broadPhaseBorderBehaviour: Enum of Int8 hkpWorldCinfo::BroadPhaseBorderBehaviour\n- mtPostponeAndSortBroadPhaseBorderCallbacks: Bool\n- broadPhaseWorldAabb: Struct hkAabb\n- useKdTree: Bool\n- useMultipleTree: Bool\n- treeUpdateType: Enum of Int8 hkpWorldCinfo::TreeUpdateType\n- autoUpdateKdTree: Bool\n- collisionTolerance: Real\n- collisionFilter: Pointer of Struct hkpCollisionFilter\n- convexListFilter: Pointer of Struct hkpConvexListFilter\n- expectedMaxLinearVelocity: Real\n- sizeOfToiEventQueue: Int32\n- expectedMinPsiDeltaTime: Real\n- memoryWatchDog: Pointer of Struct hkWorldMemoryAvailableWatchDog\n- broadPhaseNumMarkers: Int32\n- contactPointGeneration: Enum of Int8 hkpWorldCinfo::ContactPointGeneration\n- allowToSkipConfirmedCallbacks: Bool\n- useHybridBroadphase: Bool\n- solverTau: Real\n- solverDamp: Real\n- solverIterations: Int32\n- solverMicrosteps: Int32\n- maxConstraintViolation: Real\n- forceCoherentConstraintOrderingInSolver: Bool\n- snapCollisionToConvexEdgeThreshold: Real\n- snapCollisionToConcaveEdgeThreshold: Real\n- enableToiWeldRejection: Bool\n- enableDeprecatedWelding: Bool\n- iterativeLinearCastEarlyOutDistance: Real\n- iterativeLinearCastMaxIterations: Int32\n- deactivationNumInactiveFramesSelectFlag0: Uint8\n- deactivationNumInactiveFramesSelectFlag1: Uint8\n- deactivationIntegrateCounter: Uint8\n- shouldActivateOnRigidBodyTransformChange: Bool\n- deactivationReferenceDistance: Real\n- toiCollisionResponseRotateNormal: Real\n- maxSectorsPerMidphaseCollideTask: Int32\n- maxSectorsPerNarrowphaseCollideTask: Int32\n- processToisMultithreaded: Bool\n- maxEntriesPerToiMidphaseCollideTask: Int32\n- maxEntriesPerToiNarrowphaseCollideTask: Int32\n- maxNumToiCollisionPairsSinglethreaded: Int32\n- numToisTillAllowedPenetrationSimplifiedToi: Real\n- numToisTillAllowedPenetrationToi: Real\n- numToisTillAllowedPenetrationToiHigher: Real\n- numToisTillAllowedPenetrationToiForced: Real\n- enableDeactivation: Bool\n- simulationType: Enum of Int8 hkpWorldCinfo::SimulationType\n- enableSimulationIslands: Bool\n- minDesiredIslandSize: Uint32\n- processActionsInSingleThread: Bool\n- allowIntegrationOfIslandsWithoutConstraintsInASeparateJob: Bool\n- frameMarkerPsiSnap: Real\n- fireCollisionCallbacks: Bool"""
     gravity: tuple[float, ...]
     broadPhaseQuerySize: int
     contactRestingVelocity: float
@@ -5786,51 +5796,41 @@ class hkpWorldCinfo(hkReferencedObject):
     frameMarkerPsiSnap: float
     fireCollisionCallbacks: bool
 
-class hkpWorldObject(hkReferencedObject):
-    """hkpWorldObject"""
-    world: Optional[Record]
-    userData: int
-    collidable: hkpLinkedCollidable
-    multiThreadCheck: hkMultiThreadCheck
-    name: Optional[str]
-    properties: list[hkpProperty]
-    treeData: Optional[Record]
-
 class hkxAnimatedFloat(hkReferencedObject):
-    """hkxAnimatedFloat"""
+    """hkxAnimatedFloat\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xce8b2fbd.\n\nOwn members, by hkClass type:\n- floats: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     floats: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedMatrix(hkReferencedObject):
-    """hkxAnimatedMatrix"""
+    """hkxAnimatedMatrix\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x5838e337.\n\nOwn members, by hkClass type:\n- matrices: Array of Matrix4\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     matrices: list[tuple[tuple[float, ...], ...]]
     hint: hkxAttribute_Hint
 
 class hkxAnimatedQuaternion(hkReferencedObject):
-    """hkxAnimatedQuaternion"""
+    """hkxAnimatedQuaternion\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xb4f01baa.\n\nOwn members, by hkClass type:\n- quaternions: Array of Quaternion"""
     quaternions: list[tuple[float, ...]]
 
 class hkxAnimatedVector(hkReferencedObject):
-    """hkxAnimatedVector"""
+    """hkxAnimatedVector\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x34b1a197.\n\nOwn members, by hkClass type:\n- vectors: Array of Vector4\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     vectors: list[tuple[float, ...]]
     hint: hkxAttribute_Hint
 
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 2010.2 (packfiles), signature 0x7375cae3.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     value: Optional[hkReferencedObject]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 2010.2 (packfiles), signature 0x345ca95d.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- attributes: Array of Struct hkxAttribute"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(hkReferencedObject):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x7468cc44.\n\nOwn members, by hkClass type:\n- attributeGroups: Array of Struct hkxAttributeGroup"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxCamera(hkReferencedObject):
-    """hkxCamera"""
+    """hkxCamera\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xe3597b02.\n\nOwn members, by hkClass type:\n- from: Vector4\n- focus: Vector4\n- up: Vector4\n- fov: Real\n- far: Real\n- near: Real\n- leftHanded: Bool"""
     focus: tuple[float, ...]
     up: tuple[float, ...]
     fov: float
@@ -5839,29 +5839,29 @@ class hkxCamera(hkReferencedObject):
     leftHanded: bool
 
 class hkxEdgeSelectionChannel(hkReferencedObject):
-    """hkxEdgeSelectionChannel"""
+    """hkxEdgeSelectionChannel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x9ad32a5e.\n\nOwn members, by hkClass type:\n- selectedEdges: Array of Int32"""
     selectedEdges: memoryview
 
 class hkxEnum(hkReferencedObject):
-    """hkxEnum"""
+    """hkxEnum\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, signature 0x0c4e1211.\n\nOwn members, by hkClass type:\n- items: Array of Struct hkxEnumItem"""
     items: list[hkxEnumItem]
 
 class hkxEnumItem(Record):
-    """hkxEnumItem"""
+    """hkxEnumItem\n\nHavok class of SDK 2010.2 (packfiles), signature 0xdf4cf1e9.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: StringPtr"""
     value: int
     name: Optional[str]
 
 class hkxEnvironment(hkReferencedObject):
-    """hkxEnvironment"""
+    """hkxEnvironment\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x041e1aa5.\n\nOwn members, by hkClass type:\n- variables: Array of Struct hkxEnvironmentVariable"""
     variables: list[hkxEnvironmentVariable]
 
 class hkxEnvironmentVariable(Record):
-    """hkxEnvironmentVariable"""
+    """hkxEnvironmentVariable\n\nHavok class of SDK 2010.2 (packfiles), signature 0xa6815115.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: StringPtr"""
     name: Optional[str]
     value: Optional[str]
 
 class hkxIndexBuffer(hkReferencedObject):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xc12c8197.\n\nOwn members, by hkClass type:\n- indexType: Enum of Int8 hkxIndexBuffer::IndexType\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- vertexBaseOffset: Uint32\n- length: Uint32"""
     indexType: hkxIndexBuffer_IndexType
     indices16: memoryview
     indices32: memoryview
@@ -5869,7 +5869,7 @@ class hkxIndexBuffer(hkReferencedObject):
     length: int
 
 class hkxLight(hkReferencedObject):
-    """hkxLight"""
+    """hkxLight\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x81c86d42.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkxLight::LightType\n- position: Vector4\n- direction: Vector4\n- color: Uint32\n- angle: Real"""
     type: hkxLight_LightType
     position: tuple[float, ...]
     direction: tuple[float, ...]
@@ -5877,7 +5877,7 @@ class hkxLight(hkReferencedObject):
     angle: float
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 2010.2 (packfiles), derived from hkxAttributeHolder, version 1, signature 0x2954537a.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- stages: Array of Struct hkxMaterialTextureStage\n- diffuseColor: Vector4\n- ambientColor: Vector4\n- specularColor: Vector4\n- emissiveColor: Vector4\n- subMaterials: Array of Pointer hkxMaterial\n- extraData: Pointer of Struct hkReferencedObject\n- properties: Array of Struct hkxMaterialProperty"""
     name: Optional[str]
     stages: list[hkxMaterialTextureStage]
     diffuseColor: tuple[float, ...]
@@ -5889,18 +5889,18 @@ class hkxMaterial(hkxAttributeHolder):
     properties: list[hkxMaterialProperty]
 
 class hkxMaterialEffect(hkReferencedObject):
-    """hkxMaterialEffect"""
+    """hkxMaterialEffect\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x1d39f925.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint8 hkxMaterialEffect::EffectType\n- data: Array of Uint8"""
     name: Optional[str]
     type: hkxMaterialEffect_EffectType
     data: memoryview
 
 class hkxMaterialProperty(Record):
-    """hkxMaterialProperty"""
+    """hkxMaterialProperty\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd295234d.\n\nOwn members, by hkClass type:\n- key: Uint32\n- value: Uint32"""
     key: int
     value: int
 
 class hkxMaterialShader(hkReferencedObject):
-    """hkxMaterialShader"""
+    """hkxMaterialShader\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x28515eff.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint8 hkxMaterialShader::ShaderType\n- vertexEntryName: StringPtr\n- geomEntryName: StringPtr\n- pixelEntryName: StringPtr\n- data: Array of Uint8"""
     name: Optional[str]
     type: hkxMaterialShader_ShaderType
     vertexEntryName: Optional[str]
@@ -5909,34 +5909,34 @@ class hkxMaterialShader(hkReferencedObject):
     data: memoryview
 
 class hkxMaterialShaderSet(hkReferencedObject):
-    """hkxMaterialShaderSet"""
+    """hkxMaterialShaderSet\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x154650f3.\n\nOwn members, by hkClass type:\n- shaders: Array of Pointer hkxMaterialShader"""
     shaders: list[Optional[hkxMaterialShader]]
 
 class hkxMaterialTextureStage(Record):
-    """hkxMaterialTextureStage"""
+    """hkxMaterialTextureStage\n\nHavok class of SDK 2010.2 (packfiles), signature 0xfa6facb2.\n\nOwn members, by hkClass type:\n- texture: Pointer of Struct hkReferencedObject\n- usageHint: Enum of Int32 hkxMaterial::TextureType\n- tcoordChannel: Int32"""
     texture: Optional[hkReferencedObject]
     usageHint: hkxMaterial_TextureType
     tcoordChannel: int
 
 class hkxMesh(hkReferencedObject):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xf2edcc5f.\n\nOwn members, by hkClass type:\n- sections: Array of Pointer hkxMeshSection\n- userChannelInfos: Array of Pointer hkxMeshUserChannelInfo"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[Optional[hkxMeshUserChannelInfo]]
 
 class hkxMeshSection(hkReferencedObject):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xe2286cf8.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkxVertexBuffer\n- indexBuffers: Array of Pointer hkxIndexBuffer\n- material: Pointer of Struct hkxMaterial\n- userChannels: Array of Pointer hkReferencedObject"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
     userChannels: list[Optional[hkReferencedObject]]
 
 class hkxMeshUserChannelInfo(hkxAttributeHolder):
-    """hkxMeshUserChannelInfo"""
+    """hkxMeshUserChannelInfo\n\nHavok class of SDK 2010.2 (packfiles), derived from hkxAttributeHolder, signature 0x270724a5.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxNode(hkxAttributeHolder):
-    """hkxNode"""
+    """hkxNode\n\nHavok class of SDK 2010.2 (packfiles), derived from hkxAttributeHolder, version 1, signature 0x5a218502.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- object: Pointer of Struct hkReferencedObject\n- keyFrames: Array of Matrix4\n- children: Array of Pointer hkxNode\n- annotations: Array of Struct hkxNodeAnnotationData\n- userProperties: StringPtr\n- selected: Bool"""
     name: Optional[str]
     object: Optional[hkReferencedObject]
     keyFrames: list[tuple[tuple[float, ...], ...]]
@@ -5946,17 +5946,17 @@ class hkxNode(hkxAttributeHolder):
     selected: bool
 
 class hkxNodeAnnotationData(Record):
-    """hkxNodeAnnotationData"""
+    """hkxNodeAnnotationData\n\nHavok class of SDK 2010.2 (packfiles), signature 0x433dee92.\n\nOwn members, by hkClass type:\n- time: Real\n- description: StringPtr"""
     time: float
     description: Optional[str]
 
 class hkxNodeSelectionSet(hkxAttributeHolder):
-    """hkxNodeSelectionSet"""
+    """hkxNodeSelectionSet\n\nHavok class of SDK 2010.2 (packfiles), derived from hkxAttributeHolder, signature 0xd753fc4d.\n\nOwn members, by hkClass type:\n- selectedNodes: Array of Pointer hkxNode\n- name: StringPtr"""
     selectedNodes: list[Optional[hkxNode]]
     name: Optional[str]
 
 class hkxScene(hkReferencedObject):
-    """hkxScene"""
+    """hkxScene\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x5f673ddd.\n\nOwn members, by hkClass type:\n- modeller: StringPtr\n- asset: StringPtr\n- sceneLength: Real\n- rootNode: Pointer of Struct hkxNode\n- selectionSets: Array of Pointer hkxNodeSelectionSet\n- cameras: Array of Pointer hkxCamera\n- lights: Array of Pointer hkxLight\n- meshes: Array of Pointer hkxMesh\n- materials: Array of Pointer hkxMaterial\n- inplaceTextures: Array of Pointer hkxTextureInplace\n- externalTextures: Array of Pointer hkxTextureFile\n- skinBindings: Array of Pointer hkxSkinBinding\n- appliedTransform: Matrix3"""
     modeller: Optional[str]
     asset: Optional[str]
     sceneLength: float
@@ -5972,55 +5972,55 @@ class hkxScene(hkReferencedObject):
     appliedTransform: tuple[tuple[float, ...], ...]
 
 class hkxSkinBinding(hkReferencedObject):
-    """hkxSkinBinding"""
+    """hkxSkinBinding\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x5a93f338.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- nodeNames: Array of StringPtr\n- bindPose: Array of Matrix4\n- initSkinTransform: Matrix4"""
     mesh: Optional[hkxMesh]
     nodeNames: list[Optional[str]]
     bindPose: list[tuple[tuple[float, ...], ...]]
     initSkinTransform: tuple[tuple[float, ...], ...]
 
 class hkxSparselyAnimatedBool(hkReferencedObject):
-    """hkxSparselyAnimatedBool"""
+    """hkxSparselyAnimatedBool\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x7a894596.\n\nOwn members, by hkClass type:\n- bools: Array of Bool\n- times: Array of Real"""
     bools: list[bool]
     times: memoryview
 
-class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
-    """hkxSparselyAnimatedEnum"""
-    enum: Optional[hkxEnum]
-
 class hkxSparselyAnimatedInt(hkReferencedObject):
-    """hkxSparselyAnimatedInt"""
+    """hkxSparselyAnimatedInt\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xca961951.\n\nOwn members, by hkClass type:\n- ints: Array of Int32\n- times: Array of Real"""
     ints: memoryview
     times: memoryview
 
+class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
+    """hkxSparselyAnimatedEnum\n\nHavok class of SDK 2010.2 (packfiles), derived from hkxSparselyAnimatedInt, version 1, signature 0x68a47b64.\n\nOwn members, by hkClass type:\n- enum: Pointer of Struct hkxEnum"""
+    enum: Optional[hkxEnum]
+
 class hkxSparselyAnimatedString(hkReferencedObject):
-    """hkxSparselyAnimatedString"""
+    """hkxSparselyAnimatedString\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 2, signature 0x185da6fd.\n\nOwn members, by hkClass type:\n- strings: Array of StringPtr\n- times: Array of Real"""
     strings: list[Optional[str]]
     times: memoryview
 
 class hkxTextureFile(hkReferencedObject):
-    """hkxTextureFile"""
+    """hkxTextureFile\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x1e289259.\n\nOwn members, by hkClass type:\n- filename: StringPtr\n- name: StringPtr\n- originalFilename: StringPtr"""
     filename: Optional[str]
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTextureInplace(hkReferencedObject):
-    """hkxTextureInplace"""
+    """hkxTextureInplace\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xd45841d6.\n\nOwn members, by hkClass type:\n- fileType: Char[4]\n- data: Array of Uint8\n- name: StringPtr\n- originalFilename: StringPtr"""
     fileType: list[int]
     data: memoryview
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTriangleSelectionChannel(hkReferencedObject):
-    """hkxTriangleSelectionChannel"""
+    """hkxTriangleSelectionChannel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xa02cfca9.\n\nOwn members, by hkClass type:\n- selectedTriangles: Array of Int32"""
     selectedTriangles: memoryview
 
 class hkxVertexBuffer(hkReferencedObject):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x4ab10615.\n\nOwn members, by hkClass type:\n- data: Struct hkxVertexBufferVertexData\n- desc: Struct hkxVertexDescription"""
     data: hkxVertexBufferVertexData
     desc: hkxVertexDescription
 
 class hkxVertexBufferVertexData(Record):
-    """hkxVertexBufferVertexData"""
+    """hkxVertexBufferVertexData\n\nHavok class of SDK 2010.2 (packfiles), signature 0xd72b6fd0.\n\nOwn members, by hkClass type:\n- vectorData: Array of Vector4\n- floatData: Array of Real\n- uint32Data: Array of Uint32\n- uint16Data: Array of Uint16\n- uint8Data: Array of Uint8\n- numVerts: Uint32\n- vectorStride: Uint32\n- floatStride: Uint32\n- uint32Stride: Uint32\n- uint16Stride: Uint32\n- uint8Stride: Uint32"""
     vectorData: list[tuple[float, ...]]
     floatData: memoryview
     uint32Data: memoryview
@@ -6034,11 +6034,11 @@ class hkxVertexBufferVertexData(Record):
     uint8Stride: int
 
 class hkxVertexDescription(Record):
-    """hkxVertexDescription"""
+    """hkxVertexDescription\n\nHavok class of SDK 2010.2 (packfiles), version 1, signature 0x2df6313d.\n\nOwn members, by hkClass type:\n- decls: Array of Struct hkxVertexDescriptionElementDecl"""
     decls: list[hkxVertexDescriptionElementDecl]
 
 class hkxVertexDescriptionElementDecl(Record):
-    """hkxVertexDescriptionElementDecl"""
+    """hkxVertexDescriptionElementDecl\n\nHavok class of SDK 2010.2 (packfiles), version 2, signature 0x483a429b.\n\nOwn members, by hkClass type:\n- byteOffset: Uint32\n- type: Enum of Uint16 hkxVertexDescription::DataType\n- usage: Enum of Uint16 hkxVertexDescription::DataUsage\n- byteStride: Uint32\n- numElements: Uint8"""
     byteOffset: int
     type: hkxVertexDescription_DataType
     usage: hkxVertexDescription_DataUsage
@@ -6046,18 +6046,18 @@ class hkxVertexDescriptionElementDecl(Record):
     numElements: int
 
 class hkxVertexFloatDataChannel(hkReferencedObject):
-    """hkxVertexFloatDataChannel"""
+    """hkxVertexFloatDataChannel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xbeeb397c.\n\nOwn members, by hkClass type:\n- perVertexFloats: Array of Real\n- dimensions: Enum of Uint8 hkxVertexFloatDataChannel::VertexFloatDimensions"""
     perVertexFloats: memoryview
     dimensions: hkxVertexFloatDataChannel_VertexFloatDimensions
 
 class hkxVertexIntDataChannel(hkReferencedObject):
-    """hkxVertexIntDataChannel"""
+    """hkxVertexIntDataChannel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x5a50e673.\n\nOwn members, by hkClass type:\n- perVertexInts: Array of Int32"""
     perVertexInts: memoryview
 
 class hkxVertexSelectionChannel(hkReferencedObject):
-    """hkxVertexSelectionChannel"""
+    """hkxVertexSelectionChannel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x866ec6d0.\n\nOwn members, by hkClass type:\n- selectedVertices: Array of Int32"""
     selectedVertices: memoryview
 
 class hkxVertexVectorDataChannel(hkReferencedObject):
-    """hkxVertexVectorDataChannel"""
+    """hkxVertexVectorDataChannel\n\nHavok class of SDK 2010.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x2ea63179.\n\nOwn members, by hkClass type:\n- perVertexVectors: Array of Vector4"""
     perVertexVectors: list[tuple[float, ...]]

@@ -80,10 +80,10 @@ class hkaAnimationBinding_BlendHint(enum.IntEnum):
     ADDITIVE = 1
 
 class hkBaseObject(Record):
-    """hkBaseObject"""
+    """hkBaseObject\n\nHavok class of SDK 2013.1 (packfiles), signature 0xe0708a00."""
 
 class hkClass(Record):
-    """hkClass"""
+    """hkClass\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0x33d42383.\n\nOwn members, by hkClass type:\n- name: CString\n- parent: Pointer of Struct hkClass\n- objectSize: Int32\n- numImplementedInterfaces: Int32\n- declaredEnums: SimpleArray of Struct hkClassEnum\n- declaredMembers: SimpleArray of Struct hkClassMember\n- defaults: Pointer\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClass::FlagValues\n- describedVersion: Int32"""
     name: Optional[str]
     parent: Optional[hkClass]
     objectSize: int
@@ -96,19 +96,19 @@ class hkClass(Record):
     describedVersion: int
 
 class hkClassEnum(Record):
-    """hkClassEnum"""
+    """hkClassEnum\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0x8a3609cf.\n\nOwn members, by hkClass type:\n- name: CString\n- items: SimpleArray of Struct hkClassEnumItem\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClassEnum::FlagValues"""
     name: Optional[str]
     items: list[hkClassEnumItem]
     attributes: Optional[Record]
     flags: Union[hkClassEnum_FlagValues, int]
 
 class hkClassEnumItem(Record):
-    """hkClassEnumItem"""
+    """hkClassEnumItem\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0xce6f8a6c.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: CString"""
     value: int
     name: Optional[str]
 
 class hkClassMember(Record):
-    """hkClassMember"""
+    """hkClassMember\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0xb0efa719.\n\nOwn members, by hkClass type:\n- name: CString\n- class: Pointer of Struct hkClass\n- enum: Pointer of Struct hkClassEnum\n- type: Enum of Uint8 hkClassMember::Type\n- subtype: Enum of Uint8 hkClassMember::Type\n- cArraySize: Int16\n- flags: Flags of Uint16 hkClassMember::FlagValues\n- offset: Uint16\n- attributes: Pointer of Struct hkCustomAttributes"""
     name: Optional[str]
     enum: Optional[hkClassEnum]
     type: hkClassMember_Type
@@ -119,26 +119,26 @@ class hkClassMember(Record):
     attributes: Optional[Record]
 
 class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
+    """hkReferencedObject\n\nHavok class of SDK 2013.1 (packfiles), derived from hkBaseObject.\n\nOwn members, by hkClass type:\n- memSizeAndFlags: Uint16\n- referenceCount: Int16"""
     memSizeAndFlags: int
     referenceCount: int
 
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2013.1 (packfiles), signature 0x2772c11e.\n\nOwn members, by hkClass type:\n- namedVariants: Array of Struct hkRootLevelContainerNamedVariant"""
     namedVariants: list[hkRootLevelContainerNamedVariant]
 
 class hkRootLevelContainerNamedVariant(Record):
-    """hkRootLevelContainerNamedVariant"""
+    """hkRootLevelContainerNamedVariant\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0xb103a2cd.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr\n- variant: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
 class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2013.1 (packfiles), derived from hkReferencedObject, signature 0x985e4297.\n\nOwn members, by hkClass type:\n- frameType: Enum of Int8"""
     frameType: int
 
 class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
+    """hkaAnimation\n\nHavok class of SDK 2013.1 (packfiles), derived from hkReferencedObject, version 3, signature 0xb545fe18.\n\nOwn members, by hkClass type:\n- type: Enum of Int32 hkaAnimation::AnimationType\n- duration: Real\n- numberOfTransformTracks: Int32\n- numberOfFloatTracks: Int32\n- extractedMotion: Pointer of Struct hkaAnimatedReferenceFrame\n- annotationTracks: Array of Struct hkaAnnotationTrack"""
     type: hkaAnimation_AnimationType
     duration: float
     numberOfTransformTracks: int
@@ -147,7 +147,7 @@ class hkaAnimation(hkReferencedObject):
     annotationTracks: list[hkaAnnotationTrack]
 
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2013.1 (packfiles), derived from hkReferencedObject, signature 0xa808529f.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- animation: Pointer of Struct hkaAnimation\n- transformTrackToBoneIndices: Array of Int16\n- floatTrackToFloatSlotIndices: Array of Int16\n- partitionIndices: Array of Int16\n- blendHint: Enum of Int8 hkaAnimationBinding::BlendHint"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -156,7 +156,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2013.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x8dc20333.\n\nOwn members, by hkClass type:\n- skeletons: Array of Pointer hkaSkeleton\n- animations: Array of Pointer hkaAnimation\n- bindings: Array of Pointer hkaAnimationBinding\n- attachments: Array of Pointer hkaBoneAttachment\n- skins: Array of Pointer hkaMeshBinding"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -164,34 +164,34 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[Record]]
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2013.1 (packfiles), signature 0xd4114fdd.\n\nOwn members, by hkClass type:\n- trackName: StringPtr\n- annotations: Array of Struct hkaAnnotationTrackAnnotation"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrackAnnotation]
 
 class hkaAnnotationTrackAnnotation(Record):
-    """hkaAnnotationTrackAnnotation"""
+    """hkaAnnotationTrackAnnotation\n\nHavok class of SDK 2013.1 (packfiles), signature 0x623bf34f.\n\nOwn members, by hkClass type:\n- time: Real\n- text: StringPtr"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2013.1 (packfiles), signature 0x35912f8a.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- lockTranslation: Bool"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2013.1 (packfiles), derived from hkaAnimatedReferenceFrame, version 1, signature 0xb287b5e8.\n\nOwn members, by hkClass type:\n- up: Vector4\n- forward: Vector4\n- duration: Real\n- referenceFrameSamples: Array of Vector4"""
     up: tuple[float, ...]
     forward: tuple[float, ...]
     duration: float
     referenceFrameSamples: list[tuple[float, ...]]
 
 class hkaInterleavedUncompressedAnimation(hkaAnimation):
-    """hkaInterleavedUncompressedAnimation"""
+    """hkaInterleavedUncompressedAnimation\n\nHavok class of SDK 2013.1 (packfiles), derived from hkaAnimation, version 1, signature 0x79a6e0e0.\n\nOwn members, by hkClass type:\n- transforms: Array of QsTransform\n- floats: Array of Real"""
     transforms: list[tuple[tuple[float, ...], ...]]
     floats: memoryview
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2013.1 (packfiles), derived from hkReferencedObject, version 5, signature 0xfc2a095f.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parentIndices: Array of Int16\n- bones: Array of Struct hkaBone\n- referencePose: Array of QsTransform\n- referenceFloats: Array of Real\n- floatSlots: Array of StringPtr\n- localFrames: Array of Struct hkaSkeletonLocalFrameOnBone\n- partitions: Array of Struct hkaSkeletonPartition"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
@@ -202,18 +202,18 @@ class hkaSkeleton(hkReferencedObject):
     partitions: list[hkaSkeletonPartition]
 
 class hkaSkeletonLocalFrameOnBone(Record):
-    """hkaSkeletonLocalFrameOnBone"""
+    """hkaSkeletonLocalFrameOnBone\n\nHavok class of SDK 2013.1 (packfiles), signature 0xe9151edc.\n\nOwn members, by hkClass type:\n- localFrame: Pointer of Struct hkLocalFrame\n- boneIndex: Int16"""
     localFrame: Optional[Record]
     boneIndex: int
 
 class hkaSkeletonPartition(Record):
-    """hkaSkeletonPartition"""
+    """hkaSkeletonPartition\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0x7c8e6a55.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- startBoneIndex: Int16\n- numBones: Int16"""
     name: Optional[str]
     startBoneIndex: int
     numBones: int
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2013.1 (packfiles), derived from hkaAnimation, version 1, signature 0xa57d6a61.\n\nOwn members, by hkClass type:\n- numFrames: Int32\n- numBlocks: Int32\n- maxFramesPerBlock: Int32\n- maskAndQuantizationSize: Int32\n- blockDuration: Real\n- blockInverseDuration: Real\n- frameDuration: Real\n- blockOffsets: Array of Uint32\n- floatBlockOffsets: Array of Uint32\n- transformOffsets: Array of Uint32\n- floatOffsets: Array of Uint32\n- data: Array of Uint8\n- endian: Int32"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -229,10 +229,10 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkxEnvironment(hkReferencedObject):
-    """hkxEnvironment"""
+    """hkxEnvironment\n\nHavok class of SDK 2013.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x041e1aa5.\n\nOwn members, by hkClass type:\n- variables: Array of Struct hkxEnvironmentVariable"""
     variables: list[hkxEnvironmentVariable]
 
 class hkxEnvironmentVariable(Record):
-    """hkxEnvironmentVariable"""
+    """hkxEnvironmentVariable\n\nHavok class of SDK 2013.1 (packfiles), version 1, signature 0xa6815115.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: StringPtr"""
     name: Optional[str]
     value: Optional[str]

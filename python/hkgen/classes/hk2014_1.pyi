@@ -1696,8 +1696,36 @@ class hkxVertexFloatDataChannel_VertexFloatDimensions(enum.IntEnum):
     DISTANCE = 1
     ANGLE = 2
 
+class hkBaseObject(Record):
+    """hkBaseObject\n\nHavok class of SDK 2014.1 (packfiles), signature 0xe0708a00."""
+
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkBaseObject, signature 0xb70c7949.\n\nOwn members, by hkClass type:\n- memSizeAndRefCount: Uint32"""
+    memSizeAndRefCount: int
+
+class hkbBindable(hkReferencedObject):
+    """hkbBindable\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x654ce763.\n\nOwn members, by hkClass type:\n- variableBindingSet: Pointer of Struct hkbVariableBindingSet\n- cachedBindables: Array of Pointer\n- areBindablesCached: Bool\n- hasEnableChanged: Bool"""
+    variableBindingSet: Optional[hkbVariableBindingSet]
+    cachedBindables: list[Optional[Record]]
+    areBindablesCached: bool
+    hasEnableChanged: bool
+
+class hkbNode(hkbBindable):
+    """hkbNode\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0x08b4251f.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- name: StringPtr\n- id: Uint16\n- cloneState: Enum of Int8\n- type: Enum of Uint8\n- nodeInfo: Pointer"""
+    userData: int
+    name: Optional[str]
+    id: int
+    cloneState: int
+    type: int
+    nodeInfo: Optional[Record]
+
+class hkbModifier(hkbNode):
+    """hkbModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbNode, version 1, signature 0xc811e80c.\n\nOwn members, by hkClass type:\n- enable: Bool\n- padModifier: Bool[3]"""
+    enable: bool
+    padModifier: list[bool]
+
 class CustomBoneFixModifier(hkbModifier):
-    """CustomBoneFixModifier"""
+    """CustomBoneFixModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xa93127ed.\n\nOwn members, by hkClass type:\n- targetWS: Vector4\n- targetBoneIndex: Int16\n- newTargetGain: Real\n- onGain: Real\n- offGain: Real\n- isOk: Bool\n- gainState: Enum of Int8\n- lastTargetWS: Vector4\n- parentBoneIndices: Array\n- bResetPos: Bool\n- offsetModifyDist: Vector4"""
     targetWS: tuple[float, ...]
     targetBoneIndex: int
     newTargetGain: float
@@ -1710,8 +1738,14 @@ class CustomBoneFixModifier(hkbModifier):
     bResetPos: bool
     offsetModifyDist: tuple[float, ...]
 
+class hkbGenerator(hkbNode):
+    """hkbGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbNode, version 1, signature 0xad634f7e.\n\nOwn members, by hkClass type:\n- partitionInfo: Struct hkbGeneratorPartitionInfo\n- syncInfo: Pointer\n- pad: Int8[4]"""
+    partitionInfo: hkbGeneratorPartitionInfo
+    syncInfo: Optional[Record]
+    pad: list[int]
+
 class CustomClipGenerator(hkbGenerator):
-    """CustomClipGenerator"""
+    """CustomClipGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x1d176ae8.\n\nOwn members, by hkClass type:\n- playbackSpeed: Real\n- mode: Enum of Int8 CustomClipGenerator::PlaybackMode\n- animId: Int32\n- animeEndEventType: Enum of Int32 CustomClipGenerator::AnimeEndEventType\n- endEvent: Struct hkbEvent\n- animationControl: Pointer\n- binding: Pointer\n- mapperData: Pointer\n- cropStartAmountLocalTime: Real\n- cropEndAmountLocalTime: Real\n- startTime: Real\n- enforcedDuration: Real\n- flags: Int8\n- extractedMotion: QsTransform\n- animationName: StringPtr\n- localTime: Real\n- atEnd: Bool\n- ignoreStartTime: Bool"""
     playbackSpeed: float
     mode: CustomClipGenerator_PlaybackMode
     animId: int
@@ -1732,7 +1766,7 @@ class CustomClipGenerator(hkbGenerator):
     ignoreStartTime: bool
 
 class CustomLookAtTwistModifier(hkbModifier):
-    """CustomLookAtTwistModifier"""
+    """CustomLookAtTwistModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xf04d8abf.\n\nOwn members, by hkClass type:\n- ModifierID: Int32\n- rotationAxisType: Enum of Int8 CustomLookAtTwistModifier::MultiRotationAxisType\n- SensingDummyPoly: Int32\n- twistParam: Array of Struct CustomLookAtTwistModifierTwistParam\n- UpLimitAngle: Real\n- DownLimitAngle: Real\n- RightLimitAngle: Real\n- LeftLimitAngle: Real\n- UpMinimumAngle: Real\n- DownMinimumAngle: Real\n- RightMinimumAngle: Real\n- LeftMinimumAngle: Real\n- SensingAngle: Int16\n- setAngleMethod: Enum of Int8 CustomLookAtTwistModifier::SetAngleMethod\n- isAdditive: Bool\n- twistModifierXArray: Array of Pointer\n- twistModifierYArray: Array of Pointer"""
     ModifierID: int
     rotationAxisType: CustomLookAtTwistModifier_MultiRotationAxisType
     SensingDummyPoly: int
@@ -1752,7 +1786,7 @@ class CustomLookAtTwistModifier(hkbModifier):
     twistModifierYArray: list[Optional[Record]]
 
 class CustomLookAtTwistModifierTwistParam(Record):
-    """CustomLookAtTwistModifierTwistParam"""
+    """CustomLookAtTwistModifierTwistParam\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x47106ce7.\n\nOwn members, by hkClass type:\n- startBoneIndex: Int16\n- endBoneIndex: Int16\n- targetRotationRate: Real\n- newTargetGain: Real\n- onGain: Real\n- offGain: Real\n- gainStateX: Enum of Int8\n- gainStateY: Enum of Int8"""
     startBoneIndex: int
     endBoneIndex: int
     targetRotationRate: float
@@ -1763,7 +1797,7 @@ class CustomLookAtTwistModifierTwistParam(Record):
     gainStateY: int
 
 class CustomManualSelectorGenerator(hkbGenerator):
-    """CustomManualSelectorGenerator"""
+    """CustomManualSelectorGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xff6b0824.\n\nOwn members, by hkClass type:\n- generators: Array of Pointer hkbGenerator\n- offsetType: Enum of Int32 CustomManualSelectorGenerator::OffsetType\n- animId: Int32\n- animeEndEventType: Enum of Int32 CustomManualSelectorGenerator::AnimeEndEventType\n- enableScript: Bool\n- enableTae: Bool\n- changeTypeOfSelectedIndexAfterActivate: Enum of Uint8 CustomManualSelectorGenerator::ChangeTypeOfSelectedIndexAfterActivate\n- generatorChangedTransitionEffect: Pointer of Struct hkbTransitionEffect\n- checkAnimEndSlotNo: Int32\n- replanningAI: Enum of Uint8 CustomManualSelectorGenerator::ReplanningAI\n- endEvent: Struct hkbEvent\n- preLocalTime: Real\n- localTime: Real\n- animeDuration: Real\n- argTaeId: Int32\n- scriptGenerator: Pointer\n- stateId: Int32\n- isInTransFrom: Bool\n- currentGeneratorIndex: Int8\n- generatorIndexAtActivate: Int8\n- activeTransitions: Array"""
     generators: list[Optional[hkbGenerator]]
     offsetType: CustomManualSelectorGenerator_OffsetType
     animId: int
@@ -1787,13 +1821,13 @@ class CustomManualSelectorGenerator(hkbGenerator):
     activeTransitions: list[None]
 
 class CustomManualSelectorGeneratorInternalState(hkReferencedObject):
-    """CustomManualSelectorGeneratorInternalState"""
+    """CustomManualSelectorGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x6fb85d54.\n\nOwn members, by hkClass type:\n- currentGeneratorIndex: Int8\n- generatorIndexAtActivate: Int8\n- activeTransitions: Array of Struct hkbStateMachineActiveTransitionInfo"""
     currentGeneratorIndex: int
     generatorIndexAtActivate: int
     activeTransitions: list[hkbStateMachineActiveTransitionInfo]
 
 class CustomMeshParameter(hkReferencedObject):
-    """CustomMeshParameter"""
+    """CustomMeshParameter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x81b795a4.\n\nOwn members, by hkClass type:\n- version: Uint32\n- vertexDataBuffer: SimpleArray of Uint8\n- vertexDataStride: Int32\n- primitiveDataBuffer: SimpleArray of Uint8\n- materialNameData: Uint32"""
     version: int
     vertexDataBuffer: memoryview
     vertexDataStride: int
@@ -1801,20 +1835,74 @@ class CustomMeshParameter(hkReferencedObject):
     materialNameData: int
 
 class CustomMeshTriangleParameter(CustomMeshParameter):
-    """CustomMeshTriangleParameter"""
+    """CustomMeshTriangleParameter\n\nHavok class of SDK 2014.1 (packfiles), derived from CustomMeshParameter, version 1, signature 0x63fb7030.\n\nOwn members, by hkClass type:\n- triangleDataBuffer: SimpleArray of Uint8\n- triangleDataStride: Int32"""
     triangleDataBuffer: memoryview
     triangleDataStride: int
 
+class hkcdShape(hkReferencedObject):
+    """hkcdShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x79090bbb.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8\n- dispatchType: Enum of Uint8 hkcdShapeDispatchType::ShapeDispatchTypeEnum\n- bitsPerKey: Uint8\n- shapeInfoCodecType: Enum of Uint8 hkcdShapeInfoCodecType::ShapeInfoCodecTypeEnum"""
+    type: int
+    dispatchType: hkcdShapeDispatchType_ShapeDispatchTypeEnum
+    bitsPerKey: int
+    shapeInfoCodecType: hkcdShapeInfoCodecType_ShapeInfoCodecTypeEnum
+
+class hkpShapeBase(hkcdShape):
+    """hkpShapeBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdShape, version 1, signature 0x16c1941e."""
+
+class hkpShape(hkpShapeBase):
+    """hkpShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeBase, version 1, signature 0xdee9ace0.\n\nOwn members, by hkClass type:\n- userData: Ulong"""
+    userData: int
+
+class hkpShapeCollection(hkpShape):
+    """hkpShapeCollection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0x093c7f0b.\n\nOwn members, by hkClass type:\n- disableWelding: Bool\n- collectionType: Enum of Uint8 hkpShapeCollection::CollectionType"""
+    disableWelding: bool
+    collectionType: hkpShapeCollection_CollectionType
+
+class hkpExtendedMeshShape(hkpShapeCollection):
+    """hkpExtendedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeCollection, version 1, signature 0xc7cf26da.\n\nOwn members, by hkClass type:\n- embeddedTrianglesSubpart: Struct hkpExtendedMeshShapeTrianglesSubpart\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- materialClass: Pointer\n- numBitsForSubpartIndex: Int32\n- trianglesSubparts: Array of Struct hkpExtendedMeshShapeTrianglesSubpart\n- shapesSubparts: Array of Struct hkpExtendedMeshShapeShapesSubpart\n- weldingInfo: Array of Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- defaultCollisionFilterInfo: Uint32\n- cachedNumChildShapes: Int32\n- triangleRadius: Real\n- padding: Int32"""
+    embeddedTrianglesSubpart: hkpExtendedMeshShapeTrianglesSubpart
+    aabbHalfExtents: tuple[float, ...]
+    aabbCenter: tuple[float, ...]
+    materialClass: Optional[Record]
+    numBitsForSubpartIndex: int
+    trianglesSubparts: list[hkpExtendedMeshShapeTrianglesSubpart]
+    shapesSubparts: list[hkpExtendedMeshShapeShapesSubpart]
+    weldingInfo: memoryview
+    weldingType: hkpWeldingUtility_WeldingType
+    defaultCollisionFilterInfo: int
+    cachedNumChildShapes: int
+    triangleRadius: float
+    padding: int
+
+class hkpStorageExtendedMeshShape(hkpExtendedMeshShape):
+    """hkpStorageExtendedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpExtendedMeshShape, version 1, signature 0xc184765c.\n\nOwn members, by hkClass type:\n- meshstorage: Array of Pointer hkpStorageExtendedMeshShapeMeshSubpartStorage\n- shapestorage: Array of Pointer hkpStorageExtendedMeshShapeShapeSubpartStorage"""
+    meshstorage: list[Optional[hkpStorageExtendedMeshShapeMeshSubpartStorage]]
+    shapestorage: list[Optional[hkpStorageExtendedMeshShapeShapeSubpartStorage]]
+
 class CustomParamStorageExtendedMeshShape(hkpStorageExtendedMeshShape):
-    """CustomParamStorageExtendedMeshShape"""
+    """CustomParamStorageExtendedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpStorageExtendedMeshShape, version 1, signature 0x1665eb05.\n\nOwn members, by hkClass type:\n- materialArray: Array of Pointer CustomMeshParameter"""
     materialArray: list[Optional[CustomMeshParameter]]
 
+class hkpMeshShape(hkpShapeCollection):
+    """hkpMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeCollection, version 1, signature 0x98d2bd0b.\n\nOwn members, by hkClass type:\n- scaling: Vector4\n- numBitsForSubpartIndex: Int32\n- subparts: Array of Struct hkpMeshShapeSubpart\n- weldingInfo: Array of Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- radius: Real\n- pad: Int32[3]"""
+    scaling: tuple[float, ...]
+    numBitsForSubpartIndex: int
+    subparts: list[hkpMeshShapeSubpart]
+    weldingInfo: memoryview
+    weldingType: hkpWeldingUtility_WeldingType
+    radius: float
+    pad: list[int]
+
+class hkpStorageMeshShape(hkpMeshShape):
+    """hkpStorageMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMeshShape, version 1, signature 0x3f098bff.\n\nOwn members, by hkClass type:\n- storage: Array of Pointer hkpStorageMeshShapeSubpartStorage"""
+    storage: list[Optional[hkpStorageMeshShapeSubpartStorage]]
+
 class CustomParamStorageMeshShape(hkpStorageMeshShape):
-    """CustomParamStorageMeshShape"""
+    """CustomParamStorageMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpStorageMeshShape, version 1, signature 0x5b908fb5.\n\nOwn members, by hkClass type:\n- materialArray: Array of Pointer CustomMeshParameter"""
     materialArray: list[Optional[CustomMeshParameter]]
 
 class CustomSprjGenerator(hkbGenerator):
-    """CustomSprjGenerator"""
+    """CustomSprjGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x3eb7f6b1.\n\nOwn members, by hkClass type:\n- child: Pointer of Struct hkbGenerator\n- offsetType: Enum of Int32 CustomSprjGenerator::OffsetType\n- taeId: Int32\n- valIndex: Int32\n- valRate: Real\n- enableTae: Bool\n- preLocalTime: Real\n- localTime: Real\n- animeDuration: Real\n- argTaeId: Int32\n- scriptGenerator: Pointer\n- isInTransFrom: Bool"""
     child: Optional[hkbGenerator]
     offsetType: CustomSprjGenerator_OffsetType
     taeId: int
@@ -1829,7 +1917,7 @@ class CustomSprjGenerator(hkbGenerator):
     isInTransFrom: bool
 
 class CustomTimeActGenerator(hkbGenerator):
-    """CustomTimeActGenerator"""
+    """CustomTimeActGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x73bc458f.\n\nOwn members, by hkClass type:\n- generator: Pointer of Struct hkbGenerator\n- offsetType: Enum of Int32 CustomTimeActGenerator::OffsetType\n- taeId: Int32\n- valIndex: Int32\n- valRate: Real\n- preLocalTime: Real\n- localTime: Real\n- animeDuration: Real\n- argTaeId: Int32"""
     generator: Optional[hkbGenerator]
     offsetType: CustomTimeActGenerator_OffsetType
     taeId: int
@@ -1840,13 +1928,44 @@ class CustomTimeActGenerator(hkbGenerator):
     animeDuration: float
     argTaeId: int
 
+class hkbTransitionEffect(hkbGenerator):
+    """hkbTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xeca9d564.\n\nOwn members, by hkClass type:\n- selfTransitionMode: Enum of Int8 hkbTransitionEffect::SelfTransitionMode\n- eventMode: Enum of Int8 hkbTransitionEffect::EventMode\n- defaultEventMode: Enum of Int8\n- patchedBindingInfo: Pointer\n- fromGenerator: Pointer\n- toGenerator: Pointer"""
+    selfTransitionMode: hkbTransitionEffect_SelfTransitionMode
+    eventMode: hkbTransitionEffect_EventMode
+    defaultEventMode: int
+    patchedBindingInfo: Optional[Record]
+    fromGenerator: Optional[Record]
+    toGenerator: Optional[Record]
+
+class hkbBlendingTransitionEffect(hkbTransitionEffect):
+    """hkbBlendingTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbTransitionEffect, version 1, signature 0x14e54c5c.\n\nOwn members, by hkClass type:\n- duration: Real\n- toGeneratorStartTimeFraction: Real\n- flags: Flags of Uint16 hkbBlendingTransitionEffect::FlagBits\n- endMode: Enum of Int8 hkbBlendingTransitionEffect::EndMode\n- blendCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve\n- alignmentBone: Int16\n- fromPos: Vector4\n- fromRot: Quaternion\n- toPos: Vector4\n- toRot: Quaternion\n- lastPos: Vector4\n- lastRot: Quaternion\n- characterPoseAtBeginningOfTransition: Array\n- timeRemaining: Real\n- timeInTransition: Real\n- toGeneratorSelfTranstitionMode: Enum of Int8\n- initializeCharacterPose: Bool\n- alignThisFrame: Bool\n- alignmentFinished: Bool"""
+    duration: float
+    toGeneratorStartTimeFraction: float
+    flags: Union[hkbBlendingTransitionEffect_FlagBits, int]
+    endMode: hkbBlendingTransitionEffect_EndMode
+    blendCurve: hkbBlendCurveUtils_BlendCurve
+    alignmentBone: int
+    fromPos: tuple[float, ...]
+    fromRot: tuple[float, ...]
+    toPos: tuple[float, ...]
+    toRot: tuple[float, ...]
+    lastPos: tuple[float, ...]
+    lastRot: tuple[float, ...]
+    characterPoseAtBeginningOfTransition: list[None]
+    timeRemaining: float
+    timeInTransition: float
+    toGeneratorSelfTranstitionMode: int
+    initializeCharacterPose: bool
+    alignThisFrame: bool
+    alignmentFinished: bool
+
 class CustomTransitionEffect(hkbBlendingTransitionEffect):
-    """CustomTransitionEffect"""
+    """CustomTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBlendingTransitionEffect, version 1, signature 0x48b56542.\n\nOwn members, by hkClass type:\n- durationBackup: Real\n- calcDuration: Bool"""
     durationBackup: float
     calcDuration: bool
 
 class fsnpCustomMeshParameter(hkReferencedObject):
-    """fsnpCustomMeshParameter"""
+    """fsnpCustomMeshParameter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd71978ce.\n\nOwn members, by hkClass type:\n- triangleDataArray: Array of Struct fsnpCustomMeshParameterTriangleData\n- primitiveDataArray: Array of Struct fsnpCustomMeshParameterPrimitiveData\n- vertexDataStride: Int32\n- triangleDataStride: Int32\n- version: Uint32"""
     triangleDataArray: list[fsnpCustomMeshParameterTriangleData]
     primitiveDataArray: list[fsnpCustomMeshParameterPrimitiveData]
     vertexDataStride: int
@@ -1854,30 +1973,57 @@ class fsnpCustomMeshParameter(hkReferencedObject):
     version: int
 
 class fsnpCustomMeshParameterPrimitiveData(Record):
-    """fsnpCustomMeshParameterPrimitiveData"""
+    """fsnpCustomMeshParameterPrimitiveData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb39a49bd.\n\nOwn members, by hkClass type:\n- vertexData: Array of Uint8\n- triangleData: Array of Uint8\n- primitiveData: Array of Uint8\n- materialNameData: Uint32"""
     vertexData: memoryview
     triangleData: memoryview
     primitiveData: memoryview
     materialNameData: int
 
 class fsnpCustomMeshParameterTriangleData(Record):
-    """fsnpCustomMeshParameterTriangleData"""
+    """fsnpCustomMeshParameterTriangleData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xcbcc57e8.\n\nOwn members, by hkClass type:\n- primitiveDataIndex: Uint32\n- triangleDataIndex: Uint32\n- vertexIndexA: Uint32\n- vertexIndexB: Uint32\n- vertexIndexC: Uint32"""
     primitiveDataIndex: int
     triangleDataIndex: int
     vertexIndexA: int
     vertexIndexB: int
     vertexIndexC: int
 
+class hknpShape(hkReferencedObject):
+    """hknpShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 2, signature 0xdb52aabb.\n\nOwn members, by hkClass type:\n- flags: Flags of Uint16 hknpShape::FlagsEnum\n- numShapeKeyBits: Uint8\n- dispatchType: Enum of Uint8 Enum\n- convexRadius: Real\n- userData: Uint64\n- properties: Pointer of Struct hkRefCountedProperties"""
+    flags: Union[hknpShape_FlagsEnum, int]
+    numShapeKeyBits: int
+    dispatchType: Enum
+    convexRadius: float
+    userData: int
+    properties: Optional[hkRefCountedProperties]
+
+class hknpCompositeShape(hknpShape):
+    """hknpCompositeShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShape, version 1, signature 0x12bb3bef.\n\nOwn members, by hkClass type:\n- edgeWeldingMap: Struct hknpSparseCompactMapunsignedshort\n- shapeTagCodecInfo: Uint32"""
+    edgeWeldingMap: hknpSparseCompactMapunsignedshort
+    shapeTagCodecInfo: int
+
+class hknpCompressedMeshShape(hknpCompositeShape):
+    """hknpCompressedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompositeShape, version 1, signature 0x5f60d536.\n\nOwn members, by hkClass type:\n- data: Pointer of Struct hknpCompressedMeshShapeData\n- quadIsFlat: Struct hkBitField\n- triangleIsInterior: Struct hkBitField\n- numTriangles: Int32\n- numConvexShapes: Int32"""
+    data: Optional[hknpCompressedMeshShapeData]
+    quadIsFlat: hkBitField
+    triangleIsInterior: hkBitField
+    numTriangles: int
+    numConvexShapes: int
+
 class fsnpCustomParamCompressedMeshShape(hknpCompressedMeshShape):
-    """fsnpCustomParamCompressedMeshShape"""
+    """fsnpCustomParamCompressedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompressedMeshShape, version 1, signature 0xdb201327.\n\nOwn members, by hkClass type:\n- pParam: Pointer of Struct fsnpCustomMeshParameter\n- triangleIndexToShapeKey: Array of Uint32"""
     pParam: Optional[fsnpCustomMeshParameter]
     triangleIndexToShapeKey: memoryview
 
 class hclAction(hkReferencedObject):
-    """hclAction"""
+    """hclAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
+class hclConstraintSet(hkReferencedObject):
+    """hclConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2f15c82b.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32"""
+    name: Optional[str]
+    type: int
 
 class hclAntiPinchConstraintSet(hclConstraintSet):
-    """hclAntiPinchConstraintSet"""
+    """hclAntiPinchConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x8a13b4c2.\n\nOwn members, by hkClass type:\n- perParticleData: Array of Struct hclAntiPinchConstraintSetPerParticle\n- toAnimPeriod: Real\n- toSimPeriod: Real\n- toSimMaxDistance: Real\n- referenceMeshBufferIdx: Uint32"""
     perParticleData: list[hclAntiPinchConstraintSetPerParticle]
     toAnimPeriod: float
     toSimPeriod: float
@@ -1885,16 +2031,16 @@ class hclAntiPinchConstraintSet(hclConstraintSet):
     referenceMeshBufferIdx: int
 
 class hclAntiPinchConstraintSetPerParticle(Record):
-    """hclAntiPinchConstraintSetPerParticle"""
+    """hclAntiPinchConstraintSetPerParticle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x40424eb1.\n\nOwn members, by hkClass type:\n- particleIndex: Uint16\n- referenceVertex: Uint16"""
     particleIndex: int
     referenceVertex: int
 
 class hclBendLinkConstraintSet(hclConstraintSet):
-    """hclBendLinkConstraintSet"""
+    """hclBendLinkConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x26824757.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclBendLinkConstraintSetLink"""
     links: list[hclBendLinkConstraintSetLink]
 
 class hclBendLinkConstraintSetLink(Record):
-    """hclBendLinkConstraintSetLink"""
+    """hclBendLinkConstraintSetLink\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x30c24e3d.\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- bendMinLength: Real\n- stretchMaxLength: Real\n- bendStiffness: Real\n- stretchStiffness: Real"""
     particleA: int
     particleB: int
     bendMinLength: float
@@ -1903,12 +2049,12 @@ class hclBendLinkConstraintSetLink(Record):
     stretchStiffness: float
 
 class hclBendLinkConstraintSetMx(hclConstraintSet):
-    """hclBendLinkConstraintSetMx"""
+    """hclBendLinkConstraintSetMx\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x230b6ab4.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclBendLinkConstraintSetMxBatch\n- singles: Array of Struct hclBendLinkConstraintSetMxSingle"""
     batches: list[hclBendLinkConstraintSetMxBatch]
     singles: list[hclBendLinkConstraintSetMxSingle]
 
 class hclBendLinkConstraintSetMxBatch(Record):
-    """hclBendLinkConstraintSetMxBatch"""
+    """hclBendLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x96e40e87.\n\nOwn members, by hkClass type:\n- bendMinLengths: Real[16]\n- stretchMaxLengths: Real[16]\n- stretchStiffnesses: Real[16]\n- bendStiffnesses: Real[16]\n- invMassesA: Real[16]\n- invMassesB: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     bendMinLengths: list[float]
     stretchMaxLengths: list[float]
     stretchStiffnesses: list[float]
@@ -1919,7 +2065,7 @@ class hclBendLinkConstraintSetMxBatch(Record):
     particlesB: list[int]
 
 class hclBendLinkConstraintSetMxSingle(Record):
-    """hclBendLinkConstraintSetMxSingle"""
+    """hclBendLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x29357505.\n\nOwn members, by hkClass type:\n- bendMinLength: Real\n- stretchMaxLength: Real\n- stretchStiffness: Real\n- bendStiffness: Real\n- invMassA: Real\n- invMassB: Real\n- particleA: Uint16\n- particleB: Uint16"""
     bendMinLength: float
     stretchMaxLength: float
     stretchStiffness: float
@@ -1929,8 +2075,11 @@ class hclBendLinkConstraintSetMxSingle(Record):
     particleA: int
     particleB: int
 
+class hclConstraintSetSetupObject(hkReferencedObject):
+    """hclConstraintSetSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hclBendLinkSetupObject(hclConstraintSetSetupObject):
-    """hclBendLinkSetupObject"""
+    """hclBendLinkSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0xb194001d.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- createStandardLinks: Bool\n- vertexSelection: Struct hclVertexSelectionInput\n- bendStiffness: Struct hclVertexFloatInput\n- stretchStiffness: Struct hclVertexFloatInput\n- flatnessFactor: Struct hclVertexFloatInput"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     createStandardLinks: bool
@@ -1940,12 +2089,12 @@ class hclBendLinkSetupObject(hclConstraintSetSetupObject):
     flatnessFactor: hclVertexFloatInput
 
 class hclBendStiffnessConstraintSet(hclConstraintSet):
-    """hclBendStiffnessConstraintSet"""
+    """hclBendStiffnessConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x11315f09.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclBendStiffnessConstraintSetLink\n- useRestPoseConfig: Bool"""
     links: list[hclBendStiffnessConstraintSetLink]
     useRestPoseConfig: bool
 
 class hclBendStiffnessConstraintSetLink(Record):
-    """hclBendStiffnessConstraintSetLink"""
+    """hclBendStiffnessConstraintSetLink\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8b8a5e6f.\n\nOwn members, by hkClass type:\n- weightA: Real\n- weightB: Real\n- weightC: Real\n- weightD: Real\n- bendStiffness: Real\n- restCurvature: Real\n- particleA: Uint16\n- particleB: Uint16\n- particleC: Uint16\n- particleD: Uint16"""
     weightA: float
     weightB: float
     weightC: float
@@ -1958,13 +2107,13 @@ class hclBendStiffnessConstraintSetLink(Record):
     particleD: int
 
 class hclBendStiffnessConstraintSetMx(hclConstraintSet):
-    """hclBendStiffnessConstraintSetMx"""
+    """hclBendStiffnessConstraintSetMx\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x8d26451b.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclBendStiffnessConstraintSetMxBatch\n- singles: Array of Struct hclBendStiffnessConstraintSetMxSingle\n- useRestPoseConfig: Bool"""
     batches: list[hclBendStiffnessConstraintSetMxBatch]
     singles: list[hclBendStiffnessConstraintSetMxSingle]
     useRestPoseConfig: bool
 
 class hclBendStiffnessConstraintSetMxBatch(Record):
-    """hclBendStiffnessConstraintSetMxBatch"""
+    """hclBendStiffnessConstraintSetMxBatch\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x395d6341.\n\nOwn members, by hkClass type:\n- weightsA: Real[16]\n- weightsB: Real[16]\n- weightsC: Real[16]\n- weightsD: Real[16]\n- bendStiffnesses: Real[16]\n- restCurvatures: Real[16]\n- invMassesA: Real[16]\n- invMassesB: Real[16]\n- invMassesC: Real[16]\n- invMassesD: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]\n- particlesC: Uint16[16]\n- particlesD: Uint16[16]"""
     weightsA: list[float]
     weightsB: list[float]
     weightsC: list[float]
@@ -1981,7 +2130,7 @@ class hclBendStiffnessConstraintSetMxBatch(Record):
     particlesD: list[int]
 
 class hclBendStiffnessConstraintSetMxSingle(Record):
-    """hclBendStiffnessConstraintSetMxSingle"""
+    """hclBendStiffnessConstraintSetMxSingle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc563fd3f.\n\nOwn members, by hkClass type:\n- weightA: Real\n- weightB: Real\n- weightC: Real\n- weightD: Real\n- bendStiffness: Real\n- restCurvature: Real\n- invMassA: Real\n- invMassB: Real\n- invMassC: Real\n- invMassD: Real\n- particleA: Uint16\n- particleB: Uint16\n- particleC: Uint16\n- particleD: Uint16"""
     weightA: float
     weightB: float
     weightC: float
@@ -1998,15 +2147,18 @@ class hclBendStiffnessConstraintSetMxSingle(Record):
     particleD: int
 
 class hclBendStiffnessSetupObject(hclConstraintSetSetupObject):
-    """hclBendStiffnessSetupObject"""
+    """hclBendStiffnessSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0x5ad7b372.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- vertexSelection: Struct hclVertexSelectionInput\n- bendStiffness: Struct hclVertexFloatInput\n- useRestPoseConfig: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     vertexSelection: hclVertexSelectionInput
     bendStiffness: hclVertexFloatInput
     useRestPoseConfig: bool
 
+class hclOperatorSetupObject(hkReferencedObject):
+    """hclOperatorSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hclBlendSetupObject(hclOperatorSetupObject):
-    """hclBlendSetupObject"""
+    """hclBlendSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0xde14f65d.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- A: Pointer of Struct hclBufferSetupObject\n- B: Pointer of Struct hclBufferSetupObject\n- C: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- blendWeights: Struct hclVertexFloatInput\n- mapToScurve: Bool\n- blendNormals: Bool\n- blendTangents: Bool\n- blendBitangents: Bool"""
     name: Optional[str]
     A: Optional[hclBufferSetupObject]
     B: Optional[hclBufferSetupObject]
@@ -2018,8 +2170,13 @@ class hclBlendSetupObject(hclOperatorSetupObject):
     blendTangents: bool
     blendBitangents: bool
 
+class hclOperator(hkReferencedObject):
+    """hclOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x558ee36b.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32"""
+    name: Optional[str]
+    type: int
+
 class hclBlendSomeVerticesOperator(hclOperator):
-    """hclBlendSomeVerticesOperator"""
+    """hclBlendSomeVerticesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x2b45e438.\n\nOwn members, by hkClass type:\n- blendEntries: Array of Struct hclBlendSomeVerticesOperatorBlendEntry\n- bufferIdx_A: Uint32\n- bufferIdx_B: Uint32\n- bufferIdx_C: Uint32\n- blendNormals: Bool\n- blendTangents: Bool\n- blendBitangents: Bool"""
     blendEntries: list[hclBlendSomeVerticesOperatorBlendEntry]
     bufferIdx_A: int
     bufferIdx_B: int
@@ -2029,24 +2186,24 @@ class hclBlendSomeVerticesOperator(hclOperator):
     blendBitangents: bool
 
 class hclBlendSomeVerticesOperatorBlendEntry(Record):
-    """hclBlendSomeVerticesOperatorBlendEntry"""
+    """hclBlendSomeVerticesOperatorBlendEntry\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa538f48c.\n\nOwn members, by hkClass type:\n- vertexIndex: Uint16\n- blendWeight: Real"""
     vertexIndex: int
     blendWeight: float
 
 class hclBonePlanesConstraintSet(hclConstraintSet):
-    """hclBonePlanesConstraintSet"""
+    """hclBonePlanesConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x5ac4c7c9.\n\nOwn members, by hkClass type:\n- bonePlanes: Array of Struct hclBonePlanesConstraintSetBonePlane\n- transformSetIndex: Uint32"""
     bonePlanes: list[hclBonePlanesConstraintSetBonePlane]
     transformSetIndex: int
 
 class hclBonePlanesConstraintSetBonePlane(Record):
-    """hclBonePlanesConstraintSetBonePlane"""
+    """hclBonePlanesConstraintSetBonePlane\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5601f817.\n\nOwn members, by hkClass type:\n- planeEquationBone: Vector4\n- particleIndex: Uint16\n- transformIndex: Uint16\n- stiffness: Real"""
     planeEquationBone: tuple[float, ...]
     particleIndex: int
     transformIndex: int
     stiffness: float
 
 class hclBonePlanesSetupObject(hclConstraintSetSetupObject):
-    """hclBonePlanesSetupObject"""
+    """hclBonePlanesSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0x4022c7d4.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- transformSetSetup: Pointer of Struct hclTransformSetSetupObject\n- perParticlePlanes: Array of Struct hclBonePlanesSetupObjectPerParticlePlane\n- globalPlanes: Array of Struct hclBonePlanesSetupObjectGlobalPlane\n- perParticleAngle: Array of Struct hclBonePlanesSetupObjectPerParticleAngle\n- angleSpecifiedInDegrees: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     transformSetSetup: Optional[hclTransformSetSetupObject]
@@ -2056,7 +2213,7 @@ class hclBonePlanesSetupObject(hclConstraintSetSetupObject):
     angleSpecifiedInDegrees: bool
 
 class hclBonePlanesSetupObjectGlobalPlane(Record):
-    """hclBonePlanesSetupObjectGlobalPlane"""
+    """hclBonePlanesSetupObjectGlobalPlane\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6263c607.\n\nOwn members, by hkClass type:\n- transformName: StringPtr\n- particles: Struct hclVertexSelectionInput\n- planeEquationBoneSpace: Vector4\n- allowedPenetration: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput"""
     transformName: Optional[str]
     particles: hclVertexSelectionInput
     planeEquationBoneSpace: tuple[float, ...]
@@ -2064,7 +2221,7 @@ class hclBonePlanesSetupObjectGlobalPlane(Record):
     stiffness: hclVertexFloatInput
 
 class hclBonePlanesSetupObjectPerParticleAngle(Record):
-    """hclBonePlanesSetupObjectPerParticleAngle"""
+    """hclBonePlanesSetupObjectPerParticleAngle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3f6d2b32.\n\nOwn members, by hkClass type:\n- transformName: StringPtr\n- particlesMaxAngle: Struct hclVertexSelectionInput\n- particlesMinAngle: Struct hclVertexSelectionInput\n- originBoneSpace: Vector4\n- axisBoneSpace: Vector4\n- minAngle: Struct hclVertexFloatInput\n- maxAngle: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput"""
     transformName: Optional[str]
     particlesMaxAngle: hclVertexSelectionInput
     particlesMinAngle: hclVertexSelectionInput
@@ -2075,7 +2232,7 @@ class hclBonePlanesSetupObjectPerParticleAngle(Record):
     stiffness: hclVertexFloatInput
 
 class hclBonePlanesSetupObjectPerParticlePlane(Record):
-    """hclBonePlanesSetupObjectPerParticlePlane"""
+    """hclBonePlanesSetupObjectPerParticlePlane\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x86c3013e.\n\nOwn members, by hkClass type:\n- transformName: StringPtr\n- particles: Struct hclVertexSelectionInput\n- directionBoneSpace: Vector4\n- allowedDistance: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput"""
     transformName: Optional[str]
     particles: hclVertexSelectionInput
     directionBoneSpace: tuple[float, ...]
@@ -2083,7 +2240,7 @@ class hclBonePlanesSetupObjectPerParticlePlane(Record):
     stiffness: hclVertexFloatInput
 
 class hclBoneSpaceDeformer(Record):
-    """hclBoneSpaceDeformer"""
+    """hclBoneSpaceDeformer\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x694fac94.\n\nOwn members, by hkClass type:\n- fourBlendEntries: Array of Struct hclBoneSpaceDeformerFourBlendEntryBlock\n- threeBlendEntries: Array of Struct hclBoneSpaceDeformerThreeBlendEntryBlock\n- twoBlendEntries: Array of Struct hclBoneSpaceDeformerTwoBlendEntryBlock\n- oneBlendEntries: Array of Struct hclBoneSpaceDeformerOneBlendEntryBlock\n- controlBytes: Array of Uint8\n- startVertexIndex: Uint16\n- endVertexIndex: Uint16\n- batchSizeSpu: Uint16\n- partialWrite: Bool"""
     fourBlendEntries: list[hclBoneSpaceDeformerFourBlendEntryBlock]
     threeBlendEntries: list[hclBoneSpaceDeformerThreeBlendEntryBlock]
     twoBlendEntries: list[hclBoneSpaceDeformerTwoBlendEntryBlock]
@@ -2095,73 +2252,73 @@ class hclBoneSpaceDeformer(Record):
     partialWrite: bool
 
 class hclBoneSpaceDeformerFourBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerFourBlendEntryBlock"""
+    """hclBoneSpaceDeformerFourBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1d1108c8.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[4]\n- boneIndices: Uint16[16]\n- padding: Uint8[8]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     padding: list[int]
 
 class hclBoneSpaceDeformerLocalBlockP(Record):
-    """hclBoneSpaceDeformerLocalBlockP"""
+    """hclBoneSpaceDeformerLocalBlockP\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf11d6383.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockPN(Record):
-    """hclBoneSpaceDeformerLocalBlockPN"""
+    """hclBoneSpaceDeformerLocalBlockPN\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7360bfdb.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Int16[64]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[int]
 
 class hclBoneSpaceDeformerLocalBlockPNT(Record):
-    """hclBoneSpaceDeformerLocalBlockPNT"""
+    """hclBoneSpaceDeformerLocalBlockPNT\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa943d812.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Int16[64]\n- localTangent: Int16[64]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[int]
     localTangent: list[int]
 
 class hclBoneSpaceDeformerLocalBlockPNTB(Record):
-    """hclBoneSpaceDeformerLocalBlockPNTB"""
+    """hclBoneSpaceDeformerLocalBlockPNTB\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x173a7006.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Int16[64]\n- localTangent: Int16[64]\n- localBiTangent: Int16[64]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[int]
     localTangent: list[int]
     localBiTangent: list[int]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedP(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedP"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedP\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf11d6383.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedPN(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedPN"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedPN\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbbef768c.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedPNT(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedPNT"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedPNT\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0522b62b.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedPNTB(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedPNTB"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedPNTB\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf66f32f2.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]\n- localBiTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
     localBiTangent: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerOneBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerOneBlendEntryBlock"""
+    """hclBoneSpaceDeformerOneBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc1c287ad.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[16]"""
     vertexIndices: list[int]
     boneIndices: list[int]
 
 class hclBoneSpaceDeformerThreeBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerThreeBlendEntryBlock"""
+    """hclBoneSpaceDeformerThreeBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xcb5ad1e2.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[5]\n- boneIndices: Uint16[15]\n- padding: Uint8[8]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     padding: list[int]
 
 class hclBoneSpaceDeformerTwoBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerTwoBlendEntryBlock"""
+    """hclBoneSpaceDeformerTwoBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5d34fa72.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[8]\n- boneIndices: Uint16[16]"""
     vertexIndices: list[int]
     boneIndices: list[int]
 
 class hclBoneSpaceMeshMeshDeformOperator(hclOperator):
-    """hclBoneSpaceMeshMeshDeformOperator"""
+    """hclBoneSpaceMeshMeshDeformOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xa658dc0f.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- scaleNormalBehaviour: Enum of Uint32 hclBoneSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- inputTrianglesSubset: Array of Uint16\n- boneSpaceDeformer: Struct hclBoneSpaceDeformer"""
     inputBufferIdx: int
     outputBufferIdx: int
     scaleNormalBehaviour: hclBoneSpaceMeshMeshDeformOperator_ScaleNormalBehaviour
@@ -2169,54 +2326,54 @@ class hclBoneSpaceMeshMeshDeformOperator(hclOperator):
     boneSpaceDeformer: hclBoneSpaceDeformer
 
 class hclBoneSpaceMeshMeshDeformPNOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPNOperator"""
+    """hclBoneSpaceMeshMeshDeformPNOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1, signature 0x2a74c429.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclBoneSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclBoneSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclBoneSpaceDeformerLocalBlockUnpackedPN]
 
 class hclBoneSpaceMeshMeshDeformPNTBOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPNTBOperator"""
+    """hclBoneSpaceMeshMeshDeformPNTBOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1, signature 0xd45cbafc.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclBoneSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclBoneSpaceMeshMeshDeformPNTOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPNTOperator"""
+    """hclBoneSpaceMeshMeshDeformPNTOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1, signature 0x3d533d8b.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclBoneSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclBoneSpaceMeshMeshDeformPOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPOperator"""
+    """hclBoneSpaceMeshMeshDeformPOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1, signature 0xc9311cbd.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclBoneSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclBoneSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclBoneSpaceDeformerLocalBlockUnpackedP]
 
 class hclBoneSpaceSkinOperator(hclOperator):
-    """hclBoneSpaceSkinOperator"""
+    """hclBoneSpaceSkinOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xcd8191c6.\n\nOwn members, by hkClass type:\n- transformSubset: Array of Uint16\n- outputBufferIndex: Uint32\n- transformSetIndex: Uint32\n- boneSpaceDeformer: Struct hclBoneSpaceDeformer"""
     transformSubset: memoryview
     outputBufferIndex: int
     transformSetIndex: int
     boneSpaceDeformer: hclBoneSpaceDeformer
 
 class hclBoneSpaceSkinPNOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPNOperator"""
+    """hclBoneSpaceSkinPNOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceSkinOperator, version 1, signature 0x7dd2c2a1.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclBoneSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclBoneSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclBoneSpaceDeformerLocalBlockUnpackedPN]
 
 class hclBoneSpaceSkinPNTBOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPNTBOperator"""
+    """hclBoneSpaceSkinPNTBOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceSkinOperator, version 1, signature 0x68ed004e.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclBoneSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclBoneSpaceSkinPNTOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPNTOperator"""
+    """hclBoneSpaceSkinPNTOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceSkinOperator, version 1, signature 0x8dd039bf.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclBoneSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclBoneSpaceSkinPOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPOperator"""
+    """hclBoneSpaceSkinPOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBoneSpaceSkinOperator, version 1, signature 0x557518bd.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclBoneSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclBoneSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclBoneSpaceDeformerLocalBlockUnpackedP]
 
 class hclBufferDefinition(hkReferencedObject):
-    """hclBufferDefinition"""
+    """hclBufferDefinition\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7f4a5bfc.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Int32\n- subType: Int32\n- numVertices: Uint32\n- numTriangles: Uint32\n- bufferLayout: Struct hclBufferLayout"""
     name: Optional[str]
     type: int
     subType: int
@@ -2225,34 +2382,38 @@ class hclBufferDefinition(hkReferencedObject):
     bufferLayout: hclBufferLayout
 
 class hclBufferLayout(Record):
-    """hclBufferLayout"""
+    """hclBufferLayout\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd26825a7.\n\nOwn members, by hkClass type:\n- elementsLayout: Struct hclBufferLayoutBufferElement[4]\n- slots: Struct hclBufferLayoutSlot[4]\n- numSlots: Uint8\n- triangleFormat: Enum of Uint8 hclBufferLayout::TriangleFormat"""
     elementsLayout: list[hclBufferLayoutBufferElement]
     slots: list[hclBufferLayoutSlot]
     numSlots: int
     triangleFormat: hclBufferLayout_TriangleFormat
 
 class hclBufferLayoutBufferElement(Record):
-    """hclBufferLayoutBufferElement"""
+    """hclBufferLayoutBufferElement\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3e0b1ef4.\n\nOwn members, by hkClass type:\n- vectorConversion: Enum of Uint8 hclRuntimeConversionInfo::VectorConversion\n- vectorSize: Uint8\n- slotId: Uint8\n- slotStart: Uint8"""
     vectorConversion: hclRuntimeConversionInfo_VectorConversion
     vectorSize: int
     slotId: int
     slotStart: int
 
 class hclBufferLayoutSlot(Record):
-    """hclBufferLayoutSlot"""
+    """hclBufferLayoutSlot\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc485fa70.\n\nOwn members, by hkClass type:\n- flags: Enum of Uint8 hclBufferLayout::SlotFlags\n- stride: Uint8"""
     flags: hclBufferLayout_SlotFlags
     stride: int
 
 class hclBufferSetupObject(hkReferencedObject):
-    """hclBufferSetupObject"""
+    """hclBufferSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hclBufferUsage(Record):
-    """hclBufferUsage"""
+    """hclBufferUsage\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf02067ba.\n\nOwn members, by hkClass type:\n- perComponentFlags: Uint8[4]\n- trianglesRead: Bool"""
     perComponentFlags: list[int]
     trianglesRead: bool
 
+class hclShape(hkReferencedObject):
+    """hclShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5af9cb6.\n\nOwn members, by hkClass type:\n- type: Enum of Int32"""
+    type: int
+
 class hclCapsuleShape(hclShape):
-    """hclCapsuleShape"""
+    """hclCapsuleShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0xdd03f524.\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4\n- dir: Vector4\n- radius: Real\n- capLenSqrdInv: Real"""
     start: tuple[float, ...]
     end: tuple[float, ...]
     dir: tuple[float, ...]
@@ -2260,12 +2421,12 @@ class hclCapsuleShape(hclShape):
     capLenSqrdInv: float
 
 class hclClothContainer(hkReferencedObject):
-    """hclClothContainer"""
+    """hclClothContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x3512912b.\n\nOwn members, by hkClass type:\n- collidables: Array of Pointer hclCollidable\n- clothDatas: Array of Pointer hclClothData"""
     collidables: list[Optional[hclCollidable]]
     clothDatas: list[Optional[hclClothData]]
 
 class hclClothData(hkReferencedObject):
-    """hclClothData"""
+    """hclClothData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf943cea2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simClothDatas: Array of Pointer hclSimClothData\n- bufferDefinitions: Array of Pointer hclBufferDefinition\n- transformSetDefinitions: Array of Pointer hclTransformSetDefinition\n- operators: Array of Pointer hclOperator\n- clothStateDatas: Array of Pointer hclClothState\n- actions: Array of Pointer hclAction\n- targetPlatform: Enum of Uint32 hclClothData::Platform"""
     name: Optional[str]
     simClothDatas: list[Optional[hclSimClothData]]
     bufferDefinitions: list[Optional[hclBufferDefinition]]
@@ -2276,13 +2437,13 @@ class hclClothData(hkReferencedObject):
     targetPlatform: hclClothData_Platform
 
 class hclClothSetupContainer(hkReferencedObject):
-    """hclClothSetupContainer"""
+    """hclClothSetupContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf93ee585.\n\nOwn members, by hkClass type:\n- clothSetupDatas: Array of Pointer hclClothSetupObject\n- namedSetupMeshWrappers: Array of Pointer hclNamedSetupMesh\n- namedTransformSetWrappers: Array of Pointer hclNamedTransformSetSetupObject"""
     clothSetupDatas: list[Optional[hclClothSetupObject]]
     namedSetupMeshWrappers: list[Optional[hclNamedSetupMesh]]
     namedTransformSetWrappers: list[Optional[hclNamedTransformSetSetupObject]]
 
 class hclClothSetupObject(hkReferencedObject):
-    """hclClothSetupObject"""
+    """hclClothSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd2536738.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- bufferSetupObjects: Array of Pointer hclBufferSetupObject\n- transformSetSetupObjects: Array of Pointer hclTransformSetSetupObject\n- simClothSetupObjects: Array of Pointer hclSimClothSetupObject\n- operatorSetupObjects: Array of Pointer hclOperatorSetupObject\n- clothStateSetupObjects: Array of Pointer hclClothStateSetupObject"""
     name: Optional[str]
     bufferSetupObjects: list[Optional[hclBufferSetupObject]]
     transformSetSetupObjects: list[Optional[hclTransformSetSetupObject]]
@@ -2291,7 +2452,7 @@ class hclClothSetupObject(hkReferencedObject):
     clothStateSetupObjects: list[Optional[hclClothStateSetupObject]]
 
 class hclClothState(hkReferencedObject):
-    """hclClothState"""
+    """hclClothState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7b02cd1b.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- operators: Array of Uint32\n- usedBuffers: Array of Struct hclClothStateBufferAccess\n- usedTransformSets: Array of Struct hclClothStateTransformSetAccess\n- usedSimCloths: Array of Uint32"""
     name: Optional[str]
     operators: memoryview
     usedBuffers: list[hclClothStateBufferAccess]
@@ -2299,23 +2460,23 @@ class hclClothState(hkReferencedObject):
     usedSimCloths: memoryview
 
 class hclClothStateBufferAccess(Record):
-    """hclClothStateBufferAccess"""
+    """hclClothStateBufferAccess\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x06a9c903.\n\nOwn members, by hkClass type:\n- bufferIndex: Uint32\n- bufferUsage: Struct hclBufferUsage\n- shadowBufferIndex: Uint32"""
     bufferIndex: int
     bufferUsage: hclBufferUsage
     shadowBufferIndex: int
 
 class hclClothStateSetupObject(hkReferencedObject):
-    """hclClothStateSetupObject"""
+    """hclClothStateSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xfa105bf7.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- operatorSetupObjects: Array of Pointer hclOperatorSetupObject"""
     name: Optional[str]
     operatorSetupObjects: list[Optional[hclOperatorSetupObject]]
 
 class hclClothStateTransformSetAccess(Record):
-    """hclClothStateTransformSetAccess"""
+    """hclClothStateTransformSetAccess\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x02b6cbad.\n\nOwn members, by hkClass type:\n- transformSetIndex: Uint32\n- transformSetUsage: Struct hclTransformSetUsage"""
     transformSetIndex: int
     transformSetUsage: hclTransformSetUsage
 
 class hclCollidable(hkReferencedObject):
-    """hclCollidable"""
+    """hclCollidable\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf14068be.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- transform: Transform\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real\n- shape: Pointer of Struct hclShape"""
     name: Optional[str]
     transform: tuple[tuple[float, ...], ...]
     linearVelocity: tuple[float, ...]
@@ -2326,11 +2487,11 @@ class hclCollidable(hkReferencedObject):
     shape: Optional[hclShape]
 
 class hclCompressibleLinkConstraintSet(hclConstraintSet):
-    """hclCompressibleLinkConstraintSet"""
+    """hclCompressibleLinkConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x51e7d475.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclCompressibleLinkConstraintSetLink"""
     links: list[hclCompressibleLinkConstraintSetLink]
 
 class hclCompressibleLinkConstraintSetLink(Record):
-    """hclCompressibleLinkConstraintSetLink"""
+    """hclCompressibleLinkConstraintSetLink\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x93ac24d1.\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- restLength: Real\n- compressionLength: Real\n- stiffness: Real"""
     particleA: int
     particleB: int
     restLength: float
@@ -2338,12 +2499,12 @@ class hclCompressibleLinkConstraintSetLink(Record):
     stiffness: float
 
 class hclCompressibleLinkConstraintSetMx(hclConstraintSet):
-    """hclCompressibleLinkConstraintSetMx"""
+    """hclCompressibleLinkConstraintSetMx\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x42b303d5.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclCompressibleLinkConstraintSetMxBatch\n- singles: Array of Struct hclCompressibleLinkConstraintSetMxSingle"""
     batches: list[hclCompressibleLinkConstraintSetMxBatch]
     singles: list[hclCompressibleLinkConstraintSetMxSingle]
 
 class hclCompressibleLinkConstraintSetMxBatch(Record):
-    """hclCompressibleLinkConstraintSetMxBatch"""
+    """hclCompressibleLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd8722c79.\n\nOwn members, by hkClass type:\n- restLengths: Real[16]\n- compressionLengths: Real[16]\n- stiffnessesA: Real[16]\n- stiffnessesB: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     restLengths: list[float]
     compressionLengths: list[float]
     stiffnessesA: list[float]
@@ -2352,7 +2513,7 @@ class hclCompressibleLinkConstraintSetMxBatch(Record):
     particlesB: list[int]
 
 class hclCompressibleLinkConstraintSetMxSingle(Record):
-    """hclCompressibleLinkConstraintSetMxSingle"""
+    """hclCompressibleLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc78fbf8b.\n\nOwn members, by hkClass type:\n- restLength: Real\n- compressionLength: Real\n- stiffnessA: Real\n- stiffnessB: Real\n- particleA: Uint16\n- particleB: Uint16"""
     restLength: float
     compressionLength: float
     stiffnessA: float
@@ -2360,16 +2521,8 @@ class hclCompressibleLinkConstraintSetMxSingle(Record):
     particleA: int
     particleB: int
 
-class hclConstraintSet(hkReferencedObject):
-    """hclConstraintSet"""
-    name: Optional[str]
-    type: int
-
-class hclConstraintSetSetupObject(hkReferencedObject):
-    """hclConstraintSetSetupObject"""
-
 class hclConvexGeometryShape(hclShape):
-    """hclConvexGeometryShape"""
+    """hclConvexGeometryShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0x8e10aa76.\n\nOwn members, by hkClass type:\n- tetrahedraGrid: Array of Uint16\n- gridCells: Array of Uint8\n- tetrahedraEquations: Array of Matrix4\n- localFromWorld: Transform\n- worldFromLocal: Transform\n- objAabb: Struct hkAabb\n- geomCentroid: Vector4\n- invCellSize: Vector4\n- gridRes: Uint16"""
     tetrahedraGrid: memoryview
     gridCells: memoryview
     tetrahedraEquations: list[tuple[tuple[float, ...], ...]]
@@ -2381,7 +2534,7 @@ class hclConvexGeometryShape(hclShape):
     gridRes: int
 
 class hclConvexHeightFieldShape(hclShape):
-    """hclConvexHeightFieldShape"""
+    """hclConvexHeightFieldShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0x7327ec97.\n\nOwn members, by hkClass type:\n- res: Uint16\n- resIncBorder: Uint16\n- floatCorrectionOffset: Vector4\n- heights: Array of Uint8\n- faces: Int32[6]\n- localToMapTransform: Transform\n- localToMapScale: Vector4"""
     res: int
     resIncBorder: int
     floatCorrectionOffset: tuple[float, ...]
@@ -2391,7 +2544,7 @@ class hclConvexHeightFieldShape(hclShape):
     localToMapScale: tuple[float, ...]
 
 class hclConvexPlanesShape(hclShape):
-    """hclConvexPlanesShape"""
+    """hclConvexPlanesShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0x99c64589.\n\nOwn members, by hkClass type:\n- planeEquations: Array of Vector4\n- localFromWorld: Transform\n- worldFromLocal: Transform\n- objAabb: Struct hkAabb\n- geomCentroid: Vector4"""
     planeEquations: list[tuple[float, ...]]
     localFromWorld: tuple[tuple[float, ...], ...]
     worldFromLocal: tuple[tuple[float, ...], ...]
@@ -2399,7 +2552,7 @@ class hclConvexPlanesShape(hclShape):
     geomCentroid: tuple[float, ...]
 
 class hclCopyVerticesOperator(hclOperator):
-    """hclCopyVerticesOperator"""
+    """hclCopyVerticesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xe6db074c.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- numberOfVertices: Uint32\n- startVertexIn: Uint32\n- startVertexOut: Uint32\n- copyNormals: Bool"""
     inputBufferIdx: int
     outputBufferIdx: int
     numberOfVertices: int
@@ -2408,17 +2561,17 @@ class hclCopyVerticesOperator(hclOperator):
     copyNormals: bool
 
 class hclDisplayBufferSetupObject(hclBufferSetupObject):
-    """hclDisplayBufferSetupObject"""
+    """hclDisplayBufferSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferSetupObject, version 1, signature 0xfc4a7753.\n\nOwn members, by hkClass type:\n- setupMesh: Pointer of Struct hclSetupMesh\n- name: StringPtr"""
     setupMesh: Optional[hclSetupMesh]
     name: Optional[str]
 
 class hclEdgeSelectionInput(Record):
-    """hclEdgeSelectionInput"""
+    """hclEdgeSelectionInput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7aa6c34c.\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclEdgeSelectionInput::EdgeSelectionType\n- channelName: StringPtr"""
     type: hclEdgeSelectionInput_EdgeSelectionType
     channelName: Optional[str]
 
 class hclGatherAllVerticesOperator(hclOperator):
-    """hclGatherAllVerticesOperator"""
+    """hclGatherAllVerticesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xda737296.\n\nOwn members, by hkClass type:\n- vertexInputFromVertexOutput: Array of Int16\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- gatherNormals: Bool\n- partialGather: Bool"""
     vertexInputFromVertexOutput: memoryview
     inputBufferIdx: int
     outputBufferIdx: int
@@ -2426,25 +2579,25 @@ class hclGatherAllVerticesOperator(hclOperator):
     partialGather: bool
 
 class hclGatherSomeVerticesOperator(hclOperator):
-    """hclGatherSomeVerticesOperator"""
+    """hclGatherSomeVerticesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x85597cf0.\n\nOwn members, by hkClass type:\n- vertexPairs: Array of Struct hclGatherSomeVerticesOperatorVertexPair\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- gatherNormals: Bool"""
     vertexPairs: list[hclGatherSomeVerticesOperatorVertexPair]
     inputBufferIdx: int
     outputBufferIdx: int
     gatherNormals: bool
 
 class hclGatherSomeVerticesOperatorVertexPair(Record):
-    """hclGatherSomeVerticesOperatorVertexPair"""
+    """hclGatherSomeVerticesOperatorVertexPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1c3606cc.\n\nOwn members, by hkClass type:\n- indexInput: Uint16\n- indexOutput: Uint16"""
     indexInput: int
     indexOutput: int
 
 class hclInputConvertOperator(hclOperator):
-    """hclInputConvertOperator"""
+    """hclInputConvertOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xed50bb9f.\n\nOwn members, by hkClass type:\n- userBufferIndex: Uint32\n- shadowBufferIndex: Uint32\n- conversionInfo: Struct hclRuntimeConversionInfo"""
     userBufferIndex: int
     shadowBufferIndex: int
     conversionInfo: hclRuntimeConversionInfo
 
 class hclLocalRangeConstraintSet(hclConstraintSet):
-    """hclLocalRangeConstraintSet"""
+    """hclLocalRangeConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x82567805.\n\nOwn members, by hkClass type:\n- localConstraints: Array of Struct hclLocalRangeConstraintSetLocalConstraint\n- referenceMeshBufferIdx: Uint32\n- stiffness: Real\n- shapeType: Enum of Uint32 hclLocalRangeConstraintSet::ShapeType\n- applyNormalComponent: Bool"""
     localConstraints: list[hclLocalRangeConstraintSetLocalConstraint]
     referenceMeshBufferIdx: int
     stiffness: float
@@ -2452,7 +2605,7 @@ class hclLocalRangeConstraintSet(hclConstraintSet):
     applyNormalComponent: bool
 
 class hclLocalRangeConstraintSetLocalConstraint(Record):
-    """hclLocalRangeConstraintSetLocalConstraint"""
+    """hclLocalRangeConstraintSetLocalConstraint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x63abec5e.\n\nOwn members, by hkClass type:\n- particleIndex: Uint16\n- referenceVertex: Uint16\n- maximumDistance: Real\n- maxNormalDistance: Real\n- minNormalDistance: Real"""
     particleIndex: int
     referenceVertex: int
     maximumDistance: float
@@ -2460,7 +2613,7 @@ class hclLocalRangeConstraintSetLocalConstraint(Record):
     minNormalDistance: float
 
 class hclLocalRangeSetupObject(hclConstraintSetSetupObject):
-    """hclLocalRangeSetupObject"""
+    """hclLocalRangeSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0xaf9115a9.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- referenceBufferSetup: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- maximumDistance: Struct hclVertexFloatInput\n- minNormalDistance: Struct hclVertexFloatInput\n- maxNormalDistance: Struct hclVertexFloatInput\n- stiffness: Real\n- localRangeShape: Enum of Uint32 hclLocalRangeConstraintSet::ShapeType\n- useMinNormalDistance: Bool\n- useMaxNormalDistance: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     referenceBufferSetup: Optional[hclBufferSetupObject]
@@ -2474,20 +2627,20 @@ class hclLocalRangeSetupObject(hclConstraintSetSetupObject):
     useMaxNormalDistance: bool
 
 class hclMeshBoneDeformOperator(hclOperator):
-    """hclMeshBoneDeformOperator"""
+    """hclMeshBoneDeformOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xf0d3505c.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputTransformSetIdx: Uint32\n- triangleBonePairs: Array of Struct hclMeshBoneDeformOperatorTriangleBonePair\n- triangleBoneStartForBone: Array of Uint16"""
     inputBufferIdx: int
     outputTransformSetIdx: int
     triangleBonePairs: list[hclMeshBoneDeformOperatorTriangleBonePair]
     triangleBoneStartForBone: memoryview
 
 class hclMeshBoneDeformOperatorTriangleBonePair(Record):
-    """hclMeshBoneDeformOperatorTriangleBonePair"""
+    """hclMeshBoneDeformOperatorTriangleBonePair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x25d066df.\n\nOwn members, by hkClass type:\n- localBoneTransform: Matrix4\n- weight: Real\n- triangleIndex: Uint16"""
     localBoneTransform: tuple[tuple[float, ...], ...]
     weight: float
     triangleIndex: int
 
 class hclMeshBoneDeformSetupObject(hclOperatorSetupObject):
-    """hclMeshBoneDeformSetupObject"""
+    """hclMeshBoneDeformSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0x7b723864.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- inputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- inputTriangleSelection: Struct hclTriangleSelectionInput\n- outputTransformSetSetupObject: Pointer of Struct hclTransformSetSetupObject\n- deformedBones: Array of StringPtr\n- maxTrianglesPerBone: Uint32\n- minimumTriangleWeight: Real"""
     name: Optional[str]
     inputBufferSetupObject: Optional[hclBufferSetupObject]
     inputTriangleSelection: hclTriangleSelectionInput
@@ -2497,7 +2650,7 @@ class hclMeshBoneDeformSetupObject(hclOperatorSetupObject):
     minimumTriangleWeight: float
 
 class hclMeshMeshDeformOperator(hclOperator):
-    """hclMeshMeshDeformOperator"""
+    """hclMeshMeshDeformOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xff4f25c3.\n\nOwn members, by hkClass type:\n- inputTrianglesSubset: Array of Uint16\n- triangleVertexPairs: Array of Struct hclMeshMeshDeformOperatorTriangleVertexPair\n- triangleVertexStartForVertex: Array of Uint16\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- startVertex: Uint16\n- endVertex: Uint16\n- scaleNormalBehaviour: Enum of Uint32 hclMeshMeshDeformOperator::ScaleNormalBehaviour\n- deformNormals: Bool\n- partialDeform: Bool"""
     inputTrianglesSubset: memoryview
     triangleVertexPairs: list[hclMeshMeshDeformOperatorTriangleVertexPair]
     triangleVertexStartForVertex: memoryview
@@ -2510,14 +2663,14 @@ class hclMeshMeshDeformOperator(hclOperator):
     partialDeform: bool
 
 class hclMeshMeshDeformOperatorTriangleVertexPair(Record):
-    """hclMeshMeshDeformOperatorTriangleVertexPair"""
+    """hclMeshMeshDeformOperatorTriangleVertexPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x53b3b40d.\n\nOwn members, by hkClass type:\n- localPosition: Vector4\n- localNormal: Vector4\n- triangleIndex: Uint16\n- weight: Real"""
     localPosition: tuple[float, ...]
     localNormal: tuple[float, ...]
     triangleIndex: int
     weight: float
 
 class hclMeshMeshDeformSetupObject(hclOperatorSetupObject):
-    """hclMeshMeshDeformSetupObject"""
+    """hclMeshMeshDeformSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0x04bbac4e.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- inputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- inputTriangleSelection: Struct hclTriangleSelectionInput\n- outputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- outputVertexSelection: Struct hclVertexSelectionInput\n- influenceRadiusPerVertex: Struct hclVertexFloatInput\n- scaleNormalBehaviour: Enum of Uint32 hclBoneSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- maxTrianglesPerVertex: Uint32\n- minimumTriangleWeight: Real\n- deformNormals: Bool\n- deformTangents: Bool\n- deformBiTangents: Bool\n- useMeshTopology: Bool"""
     name: Optional[str]
     inputBufferSetupObject: Optional[hclBufferSetupObject]
     inputTriangleSelection: hclTriangleSelectionInput
@@ -2533,36 +2686,42 @@ class hclMeshMeshDeformSetupObject(hclOperatorSetupObject):
     useMeshTopology: bool
 
 class hclMoveFixedParticlesSetupObject(hclOperatorSetupObject):
-    """hclMoveFixedParticlesSetupObject"""
+    """hclMoveFixedParticlesSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0x1706fab1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simClothSetupObject: Pointer of Struct hclSimClothSetupObject\n- displayBufferSetup: Pointer of Struct hclBufferSetupObject"""
     name: Optional[str]
     simClothSetupObject: Optional[hclSimClothSetupObject]
     displayBufferSetup: Optional[hclBufferSetupObject]
 
 class hclMoveParticlesOperator(hclOperator):
-    """hclMoveParticlesOperator"""
+    """hclMoveParticlesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xe65a701c.\n\nOwn members, by hkClass type:\n- vertexParticlePairs: Array of Struct hclMoveParticlesOperatorVertexParticlePair\n- simClothIndex: Uint32\n- refBufferIdx: Uint32"""
     vertexParticlePairs: list[hclMoveParticlesOperatorVertexParticlePair]
     simClothIndex: int
     refBufferIdx: int
 
 class hclMoveParticlesOperatorVertexParticlePair(Record):
-    """hclMoveParticlesOperatorVertexParticlePair"""
+    """hclMoveParticlesOperatorVertexParticlePair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdecad447.\n\nOwn members, by hkClass type:\n- vertexIndex: Uint16\n- particleIndex: Uint16"""
     vertexIndex: int
     particleIndex: int
 
+class hclSetupMesh(hkReferencedObject):
+    """hclSetupMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4b456b02."""
+
 class hclNamedSetupMesh(hclSetupMesh):
-    """hclNamedSetupMesh"""
+    """hclNamedSetupMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hclSetupMesh, version 1, signature 0x124de283.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- meshName: StringPtr\n- setupMesh: Pointer of Struct hclSetupMesh"""
     name: Optional[str]
     meshName: Optional[str]
     setupMesh: Optional[hclSetupMesh]
 
+class hclTransformSetSetupObject(hkReferencedObject):
+    """hclTransformSetSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hclNamedTransformSetSetupObject(hclTransformSetSetupObject):
-    """hclNamedTransformSetSetupObject"""
+    """hclNamedTransformSetSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclTransformSetSetupObject, version 1, signature 0x955cee1d.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- skelName: StringPtr\n- transformSet: Pointer"""
     name: Optional[str]
     skelName: Optional[str]
     transformSet: Optional[Record]
 
 class hclObjectSpaceDeformer(Record):
-    """hclObjectSpaceDeformer"""
+    """hclObjectSpaceDeformer\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x342813e1.\n\nOwn members, by hkClass type:\n- fourBlendEntries: Array of Struct hclObjectSpaceDeformerFourBlendEntryBlock\n- threeBlendEntries: Array of Struct hclObjectSpaceDeformerThreeBlendEntryBlock\n- twoBlendEntries: Array of Struct hclObjectSpaceDeformerTwoBlendEntryBlock\n- oneBlendEntries: Array of Struct hclObjectSpaceDeformerOneBlendEntryBlock\n- controlBytes: Array of Uint8\n- startVertexIndex: Uint16\n- endVertexIndex: Uint16\n- batchSizeSpu: Uint16\n- partialWrite: Bool"""
     fourBlendEntries: list[hclObjectSpaceDeformerFourBlendEntryBlock]
     threeBlendEntries: list[hclObjectSpaceDeformerThreeBlendEntryBlock]
     twoBlendEntries: list[hclObjectSpaceDeformerTwoBlendEntryBlock]
@@ -2574,74 +2733,74 @@ class hclObjectSpaceDeformer(Record):
     partialWrite: bool
 
 class hclObjectSpaceDeformerFourBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerFourBlendEntryBlock"""
+    """hclObjectSpaceDeformerFourBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa0fff771.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[64]\n- boneWeights: Uint8[64]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerLocalBlockP(Record):
-    """hclObjectSpaceDeformerLocalBlockP"""
+    """hclObjectSpaceDeformerLocalBlockP\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3992aad4.\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]"""
     localPosition: list[int]
 
 class hclObjectSpaceDeformerLocalBlockPN(Record):
-    """hclObjectSpaceDeformerLocalBlockPN"""
+    """hclObjectSpaceDeformerLocalBlockPN\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf66f11c2.\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]\n- localNormal: Int16[64]"""
     localPosition: list[int]
     localNormal: list[int]
 
 class hclObjectSpaceDeformerLocalBlockPNT(Record):
-    """hclObjectSpaceDeformerLocalBlockPNT"""
+    """hclObjectSpaceDeformerLocalBlockPNT\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x218ca51d.\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]\n- localNormal: Int16[64]\n- localTangent: Int16[64]"""
     localPosition: list[int]
     localNormal: list[int]
     localTangent: list[int]
 
 class hclObjectSpaceDeformerLocalBlockPNTB(Record):
-    """hclObjectSpaceDeformerLocalBlockPNTB"""
+    """hclObjectSpaceDeformerLocalBlockPNTB\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xfa9ac91e.\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]\n- localNormal: Int16[64]\n- localTangent: Int16[64]\n- localBiTangent: Int16[64]"""
     localPosition: list[int]
     localNormal: list[int]
     localTangent: list[int]
     localBiTangent: list[int]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedP(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedP"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedP\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf11d6383.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedPN(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedPN"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedPN\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbbef768c.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedPNT(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedPNT"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedPNT\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0522b62b.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedPNTB(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedPNTB"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedPNTB\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf66f32f2.\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]\n- localBiTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
     localBiTangent: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerOneBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerOneBlendEntryBlock"""
+    """hclObjectSpaceDeformerOneBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc1c287ad.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[16]"""
     vertexIndices: list[int]
     boneIndices: list[int]
 
 class hclObjectSpaceDeformerThreeBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerThreeBlendEntryBlock"""
+    """hclObjectSpaceDeformerThreeBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4c91300b.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[48]\n- boneWeights: Uint8[48]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerTwoBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerTwoBlendEntryBlock"""
+    """hclObjectSpaceDeformerTwoBlendEntryBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6e5eaa75.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[32]\n- boneWeights: Uint8[32]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceMeshMeshDeformOperator(hclOperator):
-    """hclObjectSpaceMeshMeshDeformOperator"""
+    """hclObjectSpaceMeshMeshDeformOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x7fc45151.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- scaleNormalBehaviour: Enum of Uint32 hclObjectSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- inputTrianglesSubset: Array of Uint16\n- triangleFromMeshTransforms: Array of Matrix4\n- objectSpaceDeformer: Struct hclObjectSpaceDeformer"""
     inputBufferIdx: int
     outputBufferIdx: int
     scaleNormalBehaviour: hclObjectSpaceMeshMeshDeformOperator_ScaleNormalBehaviour
@@ -2650,27 +2809,27 @@ class hclObjectSpaceMeshMeshDeformOperator(hclOperator):
     objectSpaceDeformer: hclObjectSpaceDeformer
 
 class hclObjectSpaceMeshMeshDeformPNOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPNOperator"""
+    """hclObjectSpaceMeshMeshDeformPNOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1, signature 0x16bdb41a.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclObjectSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclObjectSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclObjectSpaceDeformerLocalBlockUnpackedPN]
 
 class hclObjectSpaceMeshMeshDeformPNTBOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPNTBOperator"""
+    """hclObjectSpaceMeshMeshDeformPNTBOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1, signature 0x83e96a2f.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclObjectSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclObjectSpaceMeshMeshDeformPNTOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPNTOperator"""
+    """hclObjectSpaceMeshMeshDeformPNTOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1, signature 0xe20c4d3e.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclObjectSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclObjectSpaceMeshMeshDeformPOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPOperator"""
+    """hclObjectSpaceMeshMeshDeformPOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1, signature 0x574824cf.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclObjectSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclObjectSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclObjectSpaceDeformerLocalBlockUnpackedP]
 
 class hclObjectSpaceSkinOperator(hclOperator):
-    """hclObjectSpaceSkinOperator"""
+    """hclObjectSpaceSkinOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x2755b686.\n\nOwn members, by hkClass type:\n- boneFromSkinMeshTransforms: Array of Matrix4\n- transformSubset: Array of Uint16\n- outputBufferIndex: Uint32\n- transformSetIndex: Uint32\n- objectSpaceDeformer: Struct hclObjectSpaceDeformer"""
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
     transformSubset: memoryview
     outputBufferIndex: int
@@ -2678,65 +2837,57 @@ class hclObjectSpaceSkinOperator(hclOperator):
     objectSpaceDeformer: hclObjectSpaceDeformer
 
 class hclObjectSpaceSkinPNOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPNOperator"""
+    """hclObjectSpaceSkinPNOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceSkinOperator, version 1, signature 0x84488b96.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclObjectSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclObjectSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclObjectSpaceDeformerLocalBlockUnpackedPN]
 
 class hclObjectSpaceSkinPNTBOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPNTBOperator"""
+    """hclObjectSpaceSkinPNTBOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceSkinOperator, version 1, signature 0x5f26c838.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclObjectSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclObjectSpaceSkinPNTOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPNTOperator"""
+    """hclObjectSpaceSkinPNTOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceSkinOperator, version 1, signature 0xb6099e3f.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclObjectSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclObjectSpaceSkinPOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPOperator"""
+    """hclObjectSpaceSkinPOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclObjectSpaceSkinOperator, version 1, signature 0xb5705b89.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclObjectSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclObjectSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclObjectSpaceDeformerLocalBlockUnpackedP]
 
-class hclOperator(hkReferencedObject):
-    """hclOperator"""
-    name: Optional[str]
-    type: int
-
-class hclOperatorSetupObject(hkReferencedObject):
-    """hclOperatorSetupObject"""
-
 class hclOutputConvertOperator(hclOperator):
-    """hclOutputConvertOperator"""
+    """hclOutputConvertOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xed50bb9f.\n\nOwn members, by hkClass type:\n- userBufferIndex: Uint32\n- shadowBufferIndex: Uint32\n- conversionInfo: Struct hclRuntimeConversionInfo"""
     userBufferIndex: int
     shadowBufferIndex: int
     conversionInfo: hclRuntimeConversionInfo
 
 class hclPlaneShape(hclShape):
-    """hclPlaneShape"""
+    """hclPlaneShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0x4d60b010.\n\nOwn members, by hkClass type:\n- planeEquation: Vector4"""
     planeEquation: tuple[float, ...]
 
 class hclRuntimeConversionInfo(Record):
-    """hclRuntimeConversionInfo"""
+    """hclRuntimeConversionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe36985b8.\n\nOwn members, by hkClass type:\n- slotConversions: Struct hclRuntimeConversionInfoSlotConversion[4]\n- elementConversions: Struct hclRuntimeConversionInfoElementConversion[4]\n- numSlotsConverted: Uint8\n- numElementsConverted: Uint8"""
     slotConversions: list[hclRuntimeConversionInfoSlotConversion]
     elementConversions: list[hclRuntimeConversionInfoElementConversion]
     numSlotsConverted: int
     numElementsConverted: int
 
 class hclRuntimeConversionInfoElementConversion(Record):
-    """hclRuntimeConversionInfoElementConversion"""
+    """hclRuntimeConversionInfoElementConversion\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa19a443a.\n\nOwn members, by hkClass type:\n- index: Uint8\n- offset: Uint8\n- conversion: Enum of Uint8 hclRuntimeConversionInfo::VectorConversion"""
     index: int
     offset: int
     conversion: hclRuntimeConversionInfo_VectorConversion
 
 class hclRuntimeConversionInfoSlotConversion(Record):
-    """hclRuntimeConversionInfoSlotConversion"""
+    """hclRuntimeConversionInfoSlotConversion\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd8db9c79.\n\nOwn members, by hkClass type:\n- elements: Uint8[4]\n- numElements: Uint8\n- index: Uint8\n- partialWrite: Bool"""
     elements: list[int]
     numElements: int
     index: int
     partialWrite: bool
 
 class hclSceneDataSetupMesh(hclSetupMesh):
-    """hclSceneDataSetupMesh"""
+    """hclSceneDataSetupMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hclSetupMesh, version 1, signature 0xd7cf6c61.\n\nOwn members, by hkClass type:\n- node: Pointer of Struct hkxNode\n- worldFromMesh: Matrix4\n- mesh: Pointer of Struct hkxMesh\n- skinBinding: Pointer of Struct hkxSkinBinding\n- vertexChannels: Array of Uint32\n- triangleChannels: Array of Uint32\n- edgeChannels: Array of Uint32\n- meshBufferInterfaces: Array of Pointer hclSceneDataSetupMeshSection"""
     node: Optional[hkxNode]
     worldFromMesh: tuple[tuple[float, ...], ...]
     mesh: Optional[hkxMesh]
@@ -2747,55 +2898,48 @@ class hclSceneDataSetupMesh(hclSetupMesh):
     meshBufferInterfaces: list[Optional[hclSceneDataSetupMeshSection]]
 
 class hclSceneDataSetupMeshSection(hkReferencedObject):
-    """hclSceneDataSetupMeshSection"""
+    """hclSceneDataSetupMeshSection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0ac1b3a8.\n\nOwn members, by hkClass type:\n- setupMesh: Pointer of Struct hclSceneDataSetupMesh\n- meshSection: Pointer of Struct hkxMeshSection\n- skinnedSection: Bool"""
     setupMesh: Optional[hclSceneDataSetupMesh]
     meshSection: Optional[hkxMeshSection]
     skinnedSection: bool
 
 class hclScratchBufferDefinition(hclBufferDefinition):
-    """hclScratchBufferDefinition"""
+    """hclScratchBufferDefinition\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferDefinition, version 1, signature 0xa0130a2c.\n\nOwn members, by hkClass type:\n- triangleIndices: Array of Uint16\n- storeNormals: Bool\n- storeTangentsAndBiTangents: Bool"""
     triangleIndices: memoryview
     storeNormals: bool
     storeTangentsAndBiTangents: bool
 
 class hclScratchBufferSetupObject(hclBufferSetupObject):
-    """hclScratchBufferSetupObject"""
+    """hclScratchBufferSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferSetupObject, version 1, signature 0x78bedba8.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- setupMesh: Pointer of Struct hclSetupMesh\n- storeNormals: Bool\n- storeTangentsAndBiTangents: Bool\n- storeTriangles: Bool"""
     name: Optional[str]
     setupMesh: Optional[hclSetupMesh]
     storeNormals: bool
     storeTangentsAndBiTangents: bool
     storeTriangles: bool
 
-class hclSetupMesh(hkReferencedObject):
-    """hclSetupMesh"""
-
 class hclSetupMeshSection(Record):
-    """hclSetupMeshSection"""
+    """hclSetupMeshSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe0708a00."""
 
 class hclSetupMeshSectionTriangle(Record):
-    """hclSetupMeshSectionTriangle"""
+    """hclSetupMeshSectionTriangle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd9b8b4ff.\n\nOwn members, by hkClass type:\n- indices: Uint32[3]"""
     indices: list[int]
 
 class hclShadowBufferDefinition(hclBufferDefinition):
-    """hclShadowBufferDefinition"""
+    """hclShadowBufferDefinition\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferDefinition, version 1, signature 0x4b5133e0.\n\nOwn members, by hkClass type:\n- triangleIndices: Array of Uint16\n- shadowPositions: Bool\n- shadowNormals: Bool\n- shadowTangents: Bool\n- shadowBiTangents: Bool"""
     triangleIndices: memoryview
     shadowPositions: bool
     shadowNormals: bool
     shadowTangents: bool
     shadowBiTangents: bool
 
-class hclShape(hkReferencedObject):
-    """hclShape"""
-    type: int
-
 class hclSimClothBufferSetupObject(hclBufferSetupObject):
-    """hclSimClothBufferSetupObject"""
+    """hclSimClothBufferSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferSetupObject, version 1, signature 0x9f6a88ab.\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclSimClothBufferSetupObject::Type\n- name: StringPtr\n- simClothSetupObject: Pointer of Struct hclSimClothSetupObject"""
     type: hclSimClothBufferSetupObject_Type
     name: Optional[str]
     simClothSetupObject: Optional[hclSimClothSetupObject]
 
 class hclSimClothData(hkReferencedObject):
-    """hclSimClothData"""
+    """hclSimClothData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe6105187.\n\nOwn members, by hkClass type:\n- simulationInfo: Struct hclSimClothDataOverridableSimulationInfo\n- name: StringPtr\n- particleDatas: Array of Struct hclSimClothDataParticleData\n- fixedParticles: Array of Uint16\n- triangleIndices: Array of Uint16\n- triangleFlips: Array of Uint8\n- totalMass: Real\n- collidableTransformMap: Struct hclSimClothDataCollidableTransformMap\n- perInstanceCollidables: Array of Pointer hclCollidable\n- staticConstraintSets: Array of Pointer hclConstraintSet\n- antiPinchConstraintSets: Array of Pointer hclConstraintSet\n- simClothPoses: Array of Pointer hclSimClothPose\n- actions: Array of Pointer hclAction\n- staticCollisionMasks: Array of Uint32\n- perParticlePinchDetectionEnabledFlags: Array of Bool\n- collidablePinchingDatas: Array of Struct hclSimClothDataCollidablePinchingData\n- minPinchedParticleIndex: Uint16\n- maxPinchedParticleIndex: Uint16\n- maxCollisionPairs: Uint32\n- maxParticleRadius: Real\n- landscapeCollisionData: Struct hclSimClothDataLandscapeCollisionData\n- numLandscapeCollidableParticles: Uint32\n- doNormals: Bool\n- transferMotionData: Struct hclSimClothDataTransferMotionData"""
     simulationInfo: hclSimClothDataOverridableSimulationInfo
     name: Optional[str]
     particleDatas: list[hclSimClothDataParticleData]
@@ -2822,19 +2966,19 @@ class hclSimClothData(hkReferencedObject):
     transferMotionData: hclSimClothDataTransferMotionData
 
 class hclSimClothDataCollidablePinchingData(Record):
-    """hclSimClothDataCollidablePinchingData"""
+    """hclSimClothDataCollidablePinchingData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4c1edaa8.\n\nOwn members, by hkClass type:\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real"""
     pinchDetectionEnabled: bool
     pinchDetectionPriority: int
     pinchDetectionRadius: float
 
 class hclSimClothDataCollidableTransformMap(Record):
-    """hclSimClothDataCollidableTransformMap"""
+    """hclSimClothDataCollidableTransformMap\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8addbbbb.\n\nOwn members, by hkClass type:\n- transformSetIndex: Int32\n- transformIndices: Array of Uint32\n- offsets: Array of Matrix4"""
     transformSetIndex: int
     transformIndices: memoryview
     offsets: list[tuple[tuple[float, ...], ...]]
 
 class hclSimClothDataLandscapeCollisionData(Record):
-    """hclSimClothDataLandscapeCollisionData"""
+    """hclSimClothDataLandscapeCollisionData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1d595840.\n\nOwn members, by hkClass type:\n- landscapeRadius: Real\n- enableStuckParticleDetection: Bool\n- stuckParticlesStretchFactorSq: Real\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real"""
     landscapeRadius: float
     enableStuckParticleDetection: bool
     stuckParticlesStretchFactorSq: float
@@ -2843,7 +2987,7 @@ class hclSimClothDataLandscapeCollisionData(Record):
     pinchDetectionRadius: float
 
 class hclSimClothDataOverridableSimulationInfo(Record):
-    """hclSimClothDataOverridableSimulationInfo"""
+    """hclSimClothDataOverridableSimulationInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x383b984f.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- globalDampingPerSecond: Real\n- collisionTolerance: Real\n- subSteps: Uint32\n- pinchDetectionEnabled: Bool\n- landscapeCollisionEnabled: Bool\n- transferMotionEnabled: Bool"""
     gravity: tuple[float, ...]
     globalDampingPerSecond: float
     collisionTolerance: float
@@ -2853,14 +2997,14 @@ class hclSimClothDataOverridableSimulationInfo(Record):
     transferMotionEnabled: bool
 
 class hclSimClothDataParticleData(Record):
-    """hclSimClothDataParticleData"""
+    """hclSimClothDataParticleData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x230c8c28.\n\nOwn members, by hkClass type:\n- mass: Real\n- invMass: Real\n- radius: Real\n- friction: Real"""
     mass: float
     invMass: float
     radius: float
     friction: float
 
 class hclSimClothDataTransferMotionData(Record):
-    """hclSimClothDataTransferMotionData"""
+    """hclSimClothDataTransferMotionData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0d49be55.\n\nOwn members, by hkClass type:\n- transformSetIndex: Uint32\n- transformIndex: Uint32\n- transferTranslationMotion: Bool\n- minTranslationSpeed: Real\n- maxTranslationSpeed: Real\n- minTranslationBlend: Real\n- maxTranslationBlend: Real\n- transferRotationMotion: Bool\n- minRotationSpeed: Real\n- maxRotationSpeed: Real\n- minRotationBlend: Real\n- maxRotationBlend: Real"""
     transformSetIndex: int
     transformIndex: int
     transferTranslationMotion: bool
@@ -2875,12 +3019,12 @@ class hclSimClothDataTransferMotionData(Record):
     maxRotationBlend: float
 
 class hclSimClothPose(hkReferencedObject):
-    """hclSimClothPose"""
+    """hclSimClothPose\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1b254ca1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- positions: Array of Vector4"""
     name: Optional[str]
     positions: list[tuple[float, ...]]
 
 class hclSimClothSetupObject(hkReferencedObject):
-    """hclSimClothSetupObject"""
+    """hclSimClothSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0474aa25.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- collidableTransformSet: Pointer of Struct hclTransformSetSetupObject\n- gravity: Vector4\n- globalDampingPerSecond: Real\n- doNormals: Bool\n- specifyDensity: Bool\n- vertexDensity: Struct hclVertexFloatInput\n- rescaleMass: Bool\n- totalMass: Real\n- particleMass: Struct hclVertexFloatInput\n- particleRadius: Struct hclVertexFloatInput\n- particleFriction: Struct hclVertexFloatInput\n- fixedParticles: Struct hclVertexSelectionInput\n- enablePinchDetection: Bool\n- pinchDetectionEnabledParticles: Struct hclVertexSelectionInput\n- toAnimPeriod: Real\n- toSimPeriod: Real\n- drivePinchedParticlesToReferenceMesh: Bool\n- pinchReferenceBufferSetup: Pointer of Struct hclBufferSetupObject\n- collisionTolerance: Real\n- landscapeCollisionParticleSelection: Struct hclVertexSelectionInput\n- landscapeCollisionParticleRadius: Real\n- enableStuckParticleDetection: Bool\n- stuckParticlesStretchFactor: Real\n- enableLandscapePinchDetection: Bool\n- landscapePinchDetectionPriority: Int8\n- landscapePinchDetectionRadius: Real\n- enableTransferMotion: Bool\n- transferMotionSetupData: Struct hclSimClothSetupObjectTransferMotionSetupData\n- constraintSetSetups: Array of Pointer hclConstraintSetSetupObject\n- perInstanceCollidables: Array of Struct hclSimClothSetupObjectPerInstanceCollidable\n- orderMap: Pointer"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     collidableTransformSet: Optional[hclTransformSetSetupObject]
@@ -2916,7 +3060,7 @@ class hclSimClothSetupObject(hkReferencedObject):
     orderMap: Optional[Record]
 
 class hclSimClothSetupObjectPerInstanceCollidable(Record):
-    """hclSimClothSetupObjectPerInstanceCollidable"""
+    """hclSimClothSetupObjectPerInstanceCollidable\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x15905a67.\n\nOwn members, by hkClass type:\n- collidable: Pointer of Struct hclCollidable\n- collidingParticles: Struct hclVertexSelectionInput\n- drivingBoneName: StringPtr\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real"""
     collidable: Optional[hclCollidable]
     collidingParticles: hclVertexSelectionInput
     drivingBoneName: Optional[str]
@@ -2925,7 +3069,7 @@ class hclSimClothSetupObjectPerInstanceCollidable(Record):
     pinchDetectionRadius: float
 
 class hclSimClothSetupObjectTransferMotionSetupData(Record):
-    """hclSimClothSetupObjectTransferMotionSetupData"""
+    """hclSimClothSetupObjectTransferMotionSetupData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdb341cb1.\n\nOwn members, by hkClass type:\n- transferMotionTransformSetSetup: Pointer of Struct hclTransformSetSetupObject\n- transferMotionTransformName: StringPtr\n- transferTranslationMotion: Bool\n- minTranslationSpeed: Real\n- maxTranslationSpeed: Real\n- minTranslationBlend: Real\n- maxTranslationBlend: Real\n- transferRotationMotion: Bool\n- minRotationSpeed: Real\n- maxRotationSpeed: Real\n- minRotationBlend: Real\n- maxRotationBlend: Real"""
     transferMotionTransformSetSetup: Optional[hclTransformSetSetupObject]
     transferMotionTransformName: Optional[str]
     transferTranslationMotion: bool
@@ -2940,19 +3084,19 @@ class hclSimClothSetupObjectTransferMotionSetupData(Record):
     maxRotationBlend: float
 
 class hclSimpleMeshBoneDeformOperator(hclOperator):
-    """hclSimpleMeshBoneDeformOperator"""
+    """hclSimpleMeshBoneDeformOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x80d9769f.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputTransformSetIdx: Uint32\n- triangleBonePairs: Array of Struct hclSimpleMeshBoneDeformOperatorTriangleBonePair\n- localBoneTransforms: Array of Matrix4"""
     inputBufferIdx: int
     outputTransformSetIdx: int
     triangleBonePairs: list[hclSimpleMeshBoneDeformOperatorTriangleBonePair]
     localBoneTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hclSimpleMeshBoneDeformOperatorTriangleBonePair(Record):
-    """hclSimpleMeshBoneDeformOperatorTriangleBonePair"""
+    """hclSimpleMeshBoneDeformOperatorTriangleBonePair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa6d8c675.\n\nOwn members, by hkClass type:\n- boneOffset: Uint16\n- triangleOffset: Uint16"""
     boneOffset: int
     triangleOffset: int
 
 class hclSimpleWindAction(hclAction):
-    """hclSimpleWindAction"""
+    """hclSimpleWindAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hclAction, version 1, signature 0x168ba52c.\n\nOwn members, by hkClass type:\n- windDirection: Vector4\n- windMinSpeed: Real\n- windMaxSpeed: Real\n- windFrequency: Real\n- maximumDrag: Real\n- airVelocity: Vector4\n- currentTime: Real"""
     windDirection: tuple[float, ...]
     windMinSpeed: float
     windMaxSpeed: float
@@ -2962,7 +3106,7 @@ class hclSimpleWindAction(hclAction):
     currentTime: float
 
 class hclSimulateOperator(hclOperator):
-    """hclSimulateOperator"""
+    """hclSimulateOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x75c72f0f.\n\nOwn members, by hkClass type:\n- simClothIndex: Uint32\n- subSteps: Uint32\n- numberOfSolveIterations: Int32\n- constraintExecution: Array of Int32\n- adaptConstraintStiffness: Bool"""
     simClothIndex: int
     subSteps: int
     numberOfSolveIterations: int
@@ -2970,7 +3114,7 @@ class hclSimulateOperator(hclOperator):
     adaptConstraintStiffness: bool
 
 class hclSimulateSetupObject(hclOperatorSetupObject):
-    """hclSimulateSetupObject"""
+    """hclSimulateSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0x382460d8.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simClothSetupObject: Pointer of Struct hclSimClothSetupObject\n- numberOfSubsteps: Uint32\n- numberOfSolveIterations: Uint32\n- adaptConstraintStiffness: Bool\n- explicitConstraintOrder: Bool\n- constraintSetExecutionOrder: Array of Pointer hclConstraintSetSetupObject"""
     name: Optional[str]
     simClothSetupObject: Optional[hclSimClothSetupObject]
     numberOfSubsteps: int
@@ -2980,7 +3124,7 @@ class hclSimulateSetupObject(hclOperatorSetupObject):
     constraintSetExecutionOrder: list[Optional[hclConstraintSetSetupObject]]
 
 class hclSimulationSetupMesh(hclSetupMesh):
-    """hclSimulationSetupMesh"""
+    """hclSimulationSetupMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hclSetupMesh, version 1, signature 0xefda0ea4.\n\nOwn members, by hkClass type:\n- originalMesh: Pointer of Struct hclSetupMesh\n- mergeOptions: Struct hclSimulationSetupMeshMapOptions\n- mergedMeshMap: Pointer\n- worldFromOriginalMesh: Matrix4\n- worldFromOriginalMeshInvTranspose: Matrix4\n- originalMeshSections: Pointer\n- haveWorldTransforms: Bool"""
     originalMesh: Optional[hclSetupMesh]
     mergeOptions: hclSimulationSetupMeshMapOptions
     mergedMeshMap: Optional[Record]
@@ -2990,19 +3134,19 @@ class hclSimulationSetupMesh(hclSetupMesh):
     haveWorldTransforms: bool
 
 class hclSimulationSetupMeshMapOptions(Record):
-    """hclSimulationSetupMeshMapOptions"""
+    """hclSimulationSetupMeshMapOptions\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa89834af.\n\nOwn members, by hkClass type:\n- collapseVertices: Bool\n- collapseThreshold: Real\n- vertexSelection: Struct hclVertexSelectionInput"""
     collapseVertices: bool
     collapseThreshold: float
     vertexSelection: hclVertexSelectionInput
 
 class hclSkeletonTransformSetSetupObject(hclTransformSetSetupObject):
-    """hclSkeletonTransformSetSetupObject"""
+    """hclSkeletonTransformSetSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclTransformSetSetupObject, version 1, signature 0xa53ce11e.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- skeleton: Pointer of Struct hkaSkeleton\n- worldFromModel: Matrix4"""
     name: Optional[str]
     skeleton: Optional[hkaSkeleton]
     worldFromModel: tuple[tuple[float, ...], ...]
 
 class hclSkinOperator(hclOperator):
-    """hclSkinOperator"""
+    """hclSkinOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0xd1f2ea5e.\n\nOwn members, by hkClass type:\n- boneInfluences: Array of Struct hclSkinOperatorBoneInfluence\n- boneInfluenceStartPerVertex: Array of Uint16\n- boneFromSkinMeshTransforms: Array of Matrix4\n- usedBoneGroupIds: Array of Uint16\n- skinPositions: Bool\n- skinNormals: Bool\n- skinTangents: Bool\n- skinBiTangents: Bool\n- inputBufferIndex: Uint32\n- outputBufferIndex: Uint32\n- transformSetIndex: Uint32\n- startVertex: Uint16\n- endVertex: Uint16\n- partialSkinning: Bool\n- dualQuaternionSkinning: Bool\n- boneGroupSize: Uint8"""
     boneInfluences: list[hclSkinOperatorBoneInfluence]
     boneInfluenceStartPerVertex: memoryview
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
@@ -3021,12 +3165,12 @@ class hclSkinOperator(hclOperator):
     boneGroupSize: int
 
 class hclSkinOperatorBoneInfluence(Record):
-    """hclSkinOperatorBoneInfluence"""
+    """hclSkinOperatorBoneInfluence\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x750286a2.\n\nOwn members, by hkClass type:\n- boneIndex: Uint8\n- weight: Uint8"""
     boneIndex: int
     weight: int
 
 class hclSkinSetupObject(hclOperatorSetupObject):
-    """hclSkinSetupObject"""
+    """hclSkinSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0xc7d35db5.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- transformSetSetup: Pointer of Struct hclTransformSetSetupObject\n- referenceBufferSetup: Pointer of Struct hclBufferSetupObject\n- outputBufferSetup: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- skinNormals: Bool\n- skinTangents: Bool\n- skinBiTangents: Bool\n- useDualQuaternionMethod: Bool"""
     name: Optional[str]
     transformSetSetup: Optional[hclTransformSetSetupObject]
     referenceBufferSetup: Optional[hclBufferSetupObject]
@@ -3038,27 +3182,27 @@ class hclSkinSetupObject(hclOperatorSetupObject):
     useDualQuaternionMethod: bool
 
 class hclSphereShape(hclShape):
-    """hclSphereShape"""
+    """hclSphereShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0xd779f2c5.\n\nOwn members, by hkClass type:\n- sphere: Struct hkSphere"""
     sphere: hkSphere
 
 class hclStandardLinkConstraintSet(hclConstraintSet):
-    """hclStandardLinkConstraintSet"""
+    """hclStandardLinkConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x426b3354.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclStandardLinkConstraintSetLink"""
     links: list[hclStandardLinkConstraintSetLink]
 
 class hclStandardLinkConstraintSetLink(Record):
-    """hclStandardLinkConstraintSetLink"""
+    """hclStandardLinkConstraintSetLink\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7fe2e88e.\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- restLength: Real\n- stiffness: Real"""
     particleA: int
     particleB: int
     restLength: float
     stiffness: float
 
 class hclStandardLinkConstraintSetMx(hclConstraintSet):
-    """hclStandardLinkConstraintSetMx"""
+    """hclStandardLinkConstraintSetMx\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x258042d9.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclStandardLinkConstraintSetMxBatch\n- singles: Array of Struct hclStandardLinkConstraintSetMxSingle"""
     batches: list[hclStandardLinkConstraintSetMxBatch]
     singles: list[hclStandardLinkConstraintSetMxSingle]
 
 class hclStandardLinkConstraintSetMxBatch(Record):
-    """hclStandardLinkConstraintSetMxBatch"""
+    """hclStandardLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7c3c5dce.\n\nOwn members, by hkClass type:\n- restLengths: Real[16]\n- stiffnessesA: Real[16]\n- stiffnessesB: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     restLengths: list[float]
     stiffnessesA: list[float]
     stiffnessesB: list[float]
@@ -3066,7 +3210,7 @@ class hclStandardLinkConstraintSetMxBatch(Record):
     particlesB: list[int]
 
 class hclStandardLinkConstraintSetMxSingle(Record):
-    """hclStandardLinkConstraintSetMxSingle"""
+    """hclStandardLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe41334af.\n\nOwn members, by hkClass type:\n- restLength: Real\n- stiffnessA: Real\n- stiffnessB: Real\n- particleA: Uint16\n- particleB: Uint16"""
     restLength: float
     stiffnessA: float
     stiffnessB: float
@@ -3074,7 +3218,7 @@ class hclStandardLinkConstraintSetMxSingle(Record):
     particleB: int
 
 class hclStandardLinkSetupObject(hclConstraintSetSetupObject):
-    """hclStandardLinkSetupObject"""
+    """hclStandardLinkSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0x7e0ea82a.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- vertexSelection: Struct hclVertexSelectionInput\n- edgeSelection: Struct hclEdgeSelectionInput\n- ignoreHiddenEdges: Bool\n- stiffness: Struct hclVertexFloatInput\n- allowedCompression: Struct hclVertexFloatInput\n- allowedStretching: Struct hclVertexFloatInput"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     vertexSelection: hclVertexSelectionInput
@@ -3085,12 +3229,12 @@ class hclStandardLinkSetupObject(hclConstraintSetSetupObject):
     allowedStretching: hclVertexFloatInput
 
 class hclStaticDisplayBufferSetupObject(hclBufferSetupObject):
-    """hclStaticDisplayBufferSetupObject"""
+    """hclStaticDisplayBufferSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferSetupObject, version 1, signature 0xfc4a7753.\n\nOwn members, by hkClass type:\n- setupMesh: Pointer of Struct hclSetupMesh\n- name: StringPtr"""
     setupMesh: Optional[hclSetupMesh]
     name: Optional[str]
 
 class hclStaticShadowBufferDefinition(hclBufferDefinition):
-    """hclStaticShadowBufferDefinition"""
+    """hclStaticShadowBufferDefinition\n\nHavok class of SDK 2014.1 (packfiles), derived from hclBufferDefinition, version 1, signature 0x449a5173.\n\nOwn members, by hkClass type:\n- staticPositions: Array of Vector4\n- staticNormals: Array of Vector4\n- staticTangents: Array of Vector4\n- staticBiTangents: Array of Vector4\n- triangleIndices: Array of Uint16"""
     staticPositions: list[tuple[float, ...]]
     staticNormals: list[tuple[float, ...]]
     staticTangents: list[tuple[float, ...]]
@@ -3098,7 +3242,7 @@ class hclStaticShadowBufferDefinition(hclBufferDefinition):
     triangleIndices: memoryview
 
 class hclStorageSetupMesh(hclSetupMesh):
-    """hclStorageSetupMesh"""
+    """hclStorageSetupMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hclSetupMesh, version 1, signature 0x04dcc593.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- worldFromMesh: Matrix4\n- sections: Array of Pointer hclStorageSetupMeshSection\n- vertexChannels: Array of Struct hclStorageSetupMeshVertexChannel\n- edgeChannels: Array of Struct hclStorageSetupMeshEdgeChannel\n- triangleChannels: Array of Struct hclStorageSetupMeshTriangleChannel\n- bones: Array of Struct hclStorageSetupMeshBone\n- isSkinned: Bool\n- stringPool: Pointer"""
     name: Optional[str]
     worldFromMesh: tuple[tuple[float, ...], ...]
     sections: list[Optional[hclStorageSetupMeshSection]]
@@ -3110,17 +3254,17 @@ class hclStorageSetupMesh(hclSetupMesh):
     stringPool: Optional[Record]
 
 class hclStorageSetupMeshBone(Record):
-    """hclStorageSetupMeshBone"""
+    """hclStorageSetupMeshBone\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe3cf5e57.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- boneFromSkin: Matrix4"""
     name: Optional[str]
     boneFromSkin: tuple[tuple[float, ...], ...]
 
 class hclStorageSetupMeshEdgeChannel(Record):
-    """hclStorageSetupMeshEdgeChannel"""
+    """hclStorageSetupMeshEdgeChannel\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf9972a82.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32 hclSetupMesh::EdgeChannelType"""
     name: Optional[str]
     type: hclSetupMesh_EdgeChannelType
 
 class hclStorageSetupMeshSection(hkReferencedObject):
-    """hclStorageSetupMeshSection"""
+    """hclStorageSetupMeshSection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2f10c871.\n\nOwn members, by hkClass type:\n- parentSetupMesh: Pointer of Struct hclSetupMesh\n- vertices: Array of Vector4\n- normals: Array of Vector4\n- tangents: Array of Vector4\n- bitangents: Array of Vector4\n- triangles: Array of Struct hclSetupMeshSectionTriangle\n- sectionVertexChannels: Array of Pointer hclStorageSetupMeshSectionSectionVertexChannel\n- sectionEdgeChannels: Array of Pointer hclStorageSetupMeshSectionSectionEdgeSelectionChannel\n- sectionTriangleChannels: Array of Pointer hclStorageSetupMeshSectionSectionTriangleSelectionChannel\n- boneInfluences: Array of Pointer hclStorageSetupMeshSectionBoneInfluences\n- normalIDs: Array of Uint16"""
     parentSetupMesh: Optional[hclSetupMesh]
     vertices: list[tuple[float, ...]]
     normals: list[tuple[float, ...]]
@@ -3134,71 +3278,71 @@ class hclStorageSetupMeshSection(hkReferencedObject):
     normalIDs: memoryview
 
 class hclStorageSetupMeshSectionBoneInfluences(hkReferencedObject):
-    """hclStorageSetupMeshSectionBoneInfluences"""
+    """hclStorageSetupMeshSectionBoneInfluences\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xdcbced79.\n\nOwn members, by hkClass type:\n- boneIndices: Array of Uint32\n- weights: Array of Real"""
     boneIndices: memoryview
     weights: memoryview
 
 class hclStorageSetupMeshSectionSectionEdgeSelectionChannel(hkReferencedObject):
-    """hclStorageSetupMeshSectionSectionEdgeSelectionChannel"""
+    """hclStorageSetupMeshSectionSectionEdgeSelectionChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x3c99b5da.\n\nOwn members, by hkClass type:\n- edgeIndices: Array of Uint32"""
     edgeIndices: memoryview
 
 class hclStorageSetupMeshSectionSectionTriangleSelectionChannel(hkReferencedObject):
-    """hclStorageSetupMeshSectionSectionTriangleSelectionChannel"""
+    """hclStorageSetupMeshSectionSectionTriangleSelectionChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x869b07e2.\n\nOwn members, by hkClass type:\n- triangleIndices: Array of Uint32"""
     triangleIndices: memoryview
 
 class hclStorageSetupMeshSectionSectionVertexChannel(hkReferencedObject):
-    """hclStorageSetupMeshSectionSectionVertexChannel"""
+    """hclStorageSetupMeshSectionSectionVertexChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hclStorageSetupMeshSectionSectionVertexFloatChannel(hclStorageSetupMeshSectionSectionVertexChannel):
-    """hclStorageSetupMeshSectionSectionVertexFloatChannel"""
+    """hclStorageSetupMeshSectionSectionVertexFloatChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hclStorageSetupMeshSectionSectionVertexChannel, version 1, signature 0xfd449a19.\n\nOwn members, by hkClass type:\n- vertexFloats: Array of Real"""
     vertexFloats: memoryview
 
 class hclStorageSetupMeshSectionSectionVertexSelectionChannel(hclStorageSetupMeshSectionSectionVertexChannel):
-    """hclStorageSetupMeshSectionSectionVertexSelectionChannel"""
+    """hclStorageSetupMeshSectionSectionVertexSelectionChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hclStorageSetupMeshSectionSectionVertexChannel, version 1, signature 0x5862ae73.\n\nOwn members, by hkClass type:\n- vertexIndices: Array of Uint32"""
     vertexIndices: memoryview
 
 class hclStorageSetupMeshTriangleChannel(Record):
-    """hclStorageSetupMeshTriangleChannel"""
+    """hclStorageSetupMeshTriangleChannel\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7362e1a8.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32 hclSetupMesh::TriangleChannelType"""
     name: Optional[str]
     type: hclSetupMesh_TriangleChannelType
 
 class hclStorageSetupMeshVertexChannel(Record):
-    """hclStorageSetupMeshVertexChannel"""
+    """hclStorageSetupMeshVertexChannel\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8cfcd6e7.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32 hclSetupMesh::VertexChannelType"""
     name: Optional[str]
     type: hclSetupMesh_VertexChannelType
 
 class hclStretchLinkConstraintSet(hclConstraintSet):
-    """hclStretchLinkConstraintSet"""
+    """hclStretchLinkConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x426b3354.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclStretchLinkConstraintSetLink"""
     links: list[hclStretchLinkConstraintSetLink]
 
 class hclStretchLinkConstraintSetLink(Record):
-    """hclStretchLinkConstraintSetLink"""
+    """hclStretchLinkConstraintSetLink\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7fe2e88e.\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- restLength: Real\n- stiffness: Real"""
     particleA: int
     particleB: int
     restLength: float
     stiffness: float
 
 class hclStretchLinkConstraintSetMx(hclConstraintSet):
-    """hclStretchLinkConstraintSetMx"""
+    """hclStretchLinkConstraintSetMx\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0xff0a1a16.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclStretchLinkConstraintSetMxBatch\n- singles: Array of Struct hclStretchLinkConstraintSetMxSingle"""
     batches: list[hclStretchLinkConstraintSetMxBatch]
     singles: list[hclStretchLinkConstraintSetMxSingle]
 
 class hclStretchLinkConstraintSetMxBatch(Record):
-    """hclStretchLinkConstraintSetMxBatch"""
+    """hclStretchLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc317188e.\n\nOwn members, by hkClass type:\n- restLengths: Real[16]\n- stiffnesses: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     restLengths: list[float]
     stiffnesses: list[float]
     particlesA: list[int]
     particlesB: list[int]
 
 class hclStretchLinkConstraintSetMxSingle(Record):
-    """hclStretchLinkConstraintSetMxSingle"""
+    """hclStretchLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1f988f30.\n\nOwn members, by hkClass type:\n- restLength: Real\n- stiffness: Real\n- particleA: Uint32\n- particleB: Uint32"""
     restLength: float
     stiffness: float
     particleA: int
     particleB: int
 
 class hclStretchLinkSetupObject(hclConstraintSetSetupObject):
-    """hclStretchLinkSetupObject"""
+    """hclStretchLinkSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0x18d53465.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- movableParticlesSelection: Struct hclVertexSelectionInput\n- fixedParticlesSelection: Struct hclVertexSelectionInput\n- rigidFactor: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput\n- stretchDirection: Vector4\n- useStretchDirection: Bool\n- useMeshTopology: Bool\n- allowDynamicLinks: Bool\n- useTopologicalStretchDistance: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     movableParticlesSelection: hclVertexSelectionInput
@@ -3212,7 +3356,7 @@ class hclStretchLinkSetupObject(hclConstraintSetSetupObject):
     useTopologicalStretchDistance: bool
 
 class hclTaperedCapsuleShape(hclShape):
-    """hclTaperedCapsuleShape"""
+    """hclTaperedCapsuleShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hclShape, version 1, signature 0xdfa58f21.\n\nOwn members, by hkClass type:\n- small: Vector4\n- big: Vector4\n- coneApex: Vector4\n- coneAxis: Vector4\n- lVec: Vector4\n- dVec: Vector4\n- tanThetaVecNeg: Vector4\n- smallRadius: Real\n- bigRadius: Real\n- l: Real\n- d: Real\n- cosTheta: Real\n- sinTheta: Real\n- tanTheta: Real\n- tanThetaSqr: Real"""
     small: tuple[float, ...]
     big: tuple[float, ...]
     coneApex: tuple[float, ...]
@@ -3230,33 +3374,30 @@ class hclTaperedCapsuleShape(hclShape):
     tanThetaSqr: float
 
 class hclToolNamedObjectReference(Record):
-    """hclToolNamedObjectReference"""
+    """hclToolNamedObjectReference\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd00d5189.\n\nOwn members, by hkClass type:\n- pluginName: StringPtr\n- objectName: StringPtr\n- hash: Uint32"""
     pluginName: Optional[str]
     objectName: Optional[str]
     hash: int
 
 class hclTransformSetDefinition(hkReferencedObject):
-    """hclTransformSetDefinition"""
+    """hclTransformSetDefinition\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x18fd4565.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Int32\n- numTransforms: Uint32"""
     name: Optional[str]
     type: int
     numTransforms: int
 
-class hclTransformSetSetupObject(hkReferencedObject):
-    """hclTransformSetSetupObject"""
-
 class hclTransformSetUsage(Record):
-    """hclTransformSetUsage"""
+    """hclTransformSetUsage\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbf809381.\n\nOwn members, by hkClass type:\n- perComponentFlags: Uint8[2]\n- perComponentTransformTrackers: Array of Struct hclTransformSetUsageTransformTracker"""
     perComponentFlags: list[int]
     perComponentTransformTrackers: list[hclTransformSetUsageTransformTracker]
 
 class hclTransformSetUsageTransformTracker(Record):
-    """hclTransformSetUsageTransformTracker"""
+    """hclTransformSetUsageTransformTracker\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd9c5ea8b.\n\nOwn members, by hkClass type:\n- read: Struct hkBitField\n- readBeforeWrite: Struct hkBitField\n- written: Struct hkBitField"""
     read: hkBitField
     readBeforeWrite: hkBitField
     written: hkBitField
 
 class hclTransitionConstraintSet(hclConstraintSet):
-    """hclTransitionConstraintSet"""
+    """hclTransitionConstraintSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x9cfe2c7d.\n\nOwn members, by hkClass type:\n- perParticleData: Array of Struct hclTransitionConstraintSetPerParticle\n- toAnimPeriod: Real\n- toAnimPlusDelayPeriod: Real\n- toSimPeriod: Real\n- toSimPlusDelayPeriod: Real\n- referenceMeshBufferIdx: Uint32"""
     perParticleData: list[hclTransitionConstraintSetPerParticle]
     toAnimPeriod: float
     toAnimPlusDelayPeriod: float
@@ -3265,7 +3406,7 @@ class hclTransitionConstraintSet(hclConstraintSet):
     referenceMeshBufferIdx: int
 
 class hclTransitionConstraintSetPerParticle(Record):
-    """hclTransitionConstraintSetPerParticle"""
+    """hclTransitionConstraintSetPerParticle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6890a0de.\n\nOwn members, by hkClass type:\n- particleIndex: Uint16\n- referenceVertex: Uint16\n- toAnimDelay: Real\n- toSimDelay: Real\n- toSimMaxDistance: Real"""
     particleIndex: int
     referenceVertex: int
     toAnimDelay: float
@@ -3273,7 +3414,7 @@ class hclTransitionConstraintSetPerParticle(Record):
     toSimMaxDistance: float
 
 class hclTransitionSetupObject(hclConstraintSetSetupObject):
-    """hclTransitionSetupObject"""
+    """hclTransitionSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0xef6271c4.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- vertexSelection: Struct hclVertexSelectionInput\n- toAnimDelay: Struct hclVertexFloatInput\n- toSimDelay: Struct hclVertexFloatInput\n- toSimMaxDistance: Struct hclVertexFloatInput\n- toAnimPeriod: Real\n- toSimPeriod: Real\n- referenceBufferSetup: Pointer of Struct hclBufferSetupObject"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     vertexSelection: hclVertexSelectionInput
@@ -3285,12 +3426,12 @@ class hclTransitionSetupObject(hclConstraintSetSetupObject):
     referenceBufferSetup: Optional[hclBufferSetupObject]
 
 class hclTriangleSelectionInput(Record):
-    """hclTriangleSelectionInput"""
+    """hclTriangleSelectionInput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8e8b20eb.\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclTriangleSelectionInput::TriangleSelectionType\n- channelName: StringPtr"""
     type: hclTriangleSelectionInput_TriangleSelectionType
     channelName: Optional[str]
 
 class hclUpdateAllVertexFramesOperator(hclOperator):
-    """hclUpdateAllVertexFramesOperator"""
+    """hclUpdateAllVertexFramesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x9f7b4db7.\n\nOwn members, by hkClass type:\n- vertToNormalID: Array of Uint16\n- triangleFlips: Array of Uint8\n- referenceVertices: Array of Uint16\n- tangentEdgeCosAngle: Array of Real\n- tangentEdgeSinAngle: Array of Real\n- biTangentFlip: Array of Real\n- bufferIdx: Uint32\n- numUniqueNormalIDs: Uint32\n- updateNormals: Bool\n- updateTangents: Bool\n- updateBiTangents: Bool"""
     vertToNormalID: memoryview
     triangleFlips: memoryview
     referenceVertices: memoryview
@@ -3304,7 +3445,7 @@ class hclUpdateAllVertexFramesOperator(hclOperator):
     updateBiTangents: bool
 
 class hclUpdateSomeVertexFramesOperator(hclOperator):
-    """hclUpdateSomeVertexFramesOperator"""
+    """hclUpdateSomeVertexFramesOperator\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperator, version 1, signature 0x9aadaeec.\n\nOwn members, by hkClass type:\n- involvedTriangles: Array of Struct hclUpdateSomeVertexFramesOperatorTriangle\n- involvedVertices: Array of Uint16\n- selectionVertexToInvolvedVertex: Array of Uint16\n- involvedVertexToNormalID: Array of Uint16\n- triangleFlips: Array of Uint8\n- referenceVertices: Array of Uint16\n- tangentEdgeCosAngle: Array of Real\n- tangentEdgeSinAngle: Array of Real\n- biTangentFlip: Array of Real\n- bufferIdx: Uint32\n- numUniqueNormalIDs: Uint32\n- updateNormals: Bool\n- updateTangents: Bool\n- updateBiTangents: Bool"""
     involvedTriangles: list[hclUpdateSomeVertexFramesOperatorTriangle]
     involvedVertices: memoryview
     selectionVertexToInvolvedVertex: memoryview
@@ -3321,11 +3462,11 @@ class hclUpdateSomeVertexFramesOperator(hclOperator):
     updateBiTangents: bool
 
 class hclUpdateSomeVertexFramesOperatorTriangle(Record):
-    """hclUpdateSomeVertexFramesOperatorTriangle"""
+    """hclUpdateSomeVertexFramesOperatorTriangle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x308967e1.\n\nOwn members, by hkClass type:\n- indices: Uint16[3]"""
     indices: list[int]
 
 class hclUpdateVertexFramesSetupObject(hclOperatorSetupObject):
-    """hclUpdateVertexFramesSetupObject"""
+    """hclUpdateVertexFramesSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0xa8a126c1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- buffer: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- updateNormals: Bool\n- updateTangents: Bool\n- updateBiTangents: Bool"""
     name: Optional[str]
     buffer: Optional[hclBufferSetupObject]
     vertexSelection: hclVertexSelectionInput
@@ -3334,20 +3475,20 @@ class hclUpdateVertexFramesSetupObject(hclOperatorSetupObject):
     updateBiTangents: bool
 
 class hclVertexCopySetupObject(hclOperatorSetupObject):
-    """hclVertexCopySetupObject"""
+    """hclVertexCopySetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0xe2cd9a15.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- inputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- outputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- copyNormals: Bool"""
     name: Optional[str]
     inputBufferSetupObject: Optional[hclBufferSetupObject]
     outputBufferSetupObject: Optional[hclBufferSetupObject]
     copyNormals: bool
 
 class hclVertexFloatInput(Record):
-    """hclVertexFloatInput"""
+    """hclVertexFloatInput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf7629ecf.\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclVertexFloatInput::VertexFloatType\n- constantValue: Real\n- channelName: StringPtr"""
     type: hclVertexFloatInput_VertexFloatType
     constantValue: float
     channelName: Optional[str]
 
 class hclVertexGatherSetupObject(hclOperatorSetupObject):
-    """hclVertexGatherSetupObject"""
+    """hclVertexGatherSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclOperatorSetupObject, version 1, signature 0xb96bf3ed.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- direction: Enum of Uint32 hclVertexGatherSetupObject::Direction\n- simulationBuffer: Pointer of Struct hclSimClothBufferSetupObject\n- simulationParticleSelection: Struct hclVertexSelectionInput\n- displayBuffer: Pointer of Struct hclBufferSetupObject\n- displayVertexSelection: Struct hclVertexSelectionInput\n- gatherAllThreshold: Real\n- gatherNormals: Bool"""
     name: Optional[str]
     direction: hclVertexGatherSetupObject_Direction
     simulationBuffer: Optional[hclSimClothBufferSetupObject]
@@ -3358,60 +3499,60 @@ class hclVertexGatherSetupObject(hclOperatorSetupObject):
     gatherNormals: bool
 
 class hclVertexSelectionInput(Record):
-    """hclVertexSelectionInput"""
+    """hclVertexSelectionInput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4591bbfb.\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclVertexSelectionInput::VertexSelectionType\n- channelName: StringPtr"""
     type: hclVertexSelectionInput_VertexSelectionType
     channelName: Optional[str]
 
 class hclVolumeConstraint(hclConstraintSet):
-    """hclVolumeConstraint"""
+    """hclVolumeConstraint\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x5478425e.\n\nOwn members, by hkClass type:\n- frameDatas: Array of Struct hclVolumeConstraintFrameData\n- applyDatas: Array of Struct hclVolumeConstraintApplyData"""
     frameDatas: list[hclVolumeConstraintFrameData]
     applyDatas: list[hclVolumeConstraintApplyData]
 
 class hclVolumeConstraintApplyData(Record):
-    """hclVolumeConstraintApplyData"""
+    """hclVolumeConstraintApplyData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2dd9d0d9.\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- stiffness: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     stiffness: float
 
 class hclVolumeConstraintFrameData(Record):
-    """hclVolumeConstraintFrameData"""
+    """hclVolumeConstraintFrameData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xaaea3337.\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- weight: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     weight: float
 
 class hclVolumeConstraintMx(hclConstraintSet):
-    """hclVolumeConstraintMx"""
+    """hclVolumeConstraintMx\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSet, version 1, signature 0x037582f2.\n\nOwn members, by hkClass type:\n- frameBatchDatas: Array of Struct hclVolumeConstraintMxFrameBatchData\n- frameSingleDatas: Array of Struct hclVolumeConstraintMxFrameSingleData\n- applyBatchDatas: Array of Struct hclVolumeConstraintMxApplyBatchData\n- applySingleDatas: Array of Struct hclVolumeConstraintMxApplySingleData"""
     frameBatchDatas: list[hclVolumeConstraintMxFrameBatchData]
     frameSingleDatas: list[hclVolumeConstraintMxFrameSingleData]
     applyBatchDatas: list[hclVolumeConstraintMxApplyBatchData]
     applySingleDatas: list[hclVolumeConstraintMxApplySingleData]
 
 class hclVolumeConstraintMxApplyBatchData(Record):
-    """hclVolumeConstraintMxApplyBatchData"""
+    """hclVolumeConstraintMxApplyBatchData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x982866a8.\n\nOwn members, by hkClass type:\n- frameVector: Vector4[16]\n- particleIndex: Uint16[16]\n- stiffness: Real[16]"""
     frameVector: list[tuple[float, ...]]
     particleIndex: list[int]
     stiffness: list[float]
 
 class hclVolumeConstraintMxApplySingleData(Record):
-    """hclVolumeConstraintMxApplySingleData"""
+    """hclVolumeConstraintMxApplySingleData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2dd9d0d9.\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- stiffness: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     stiffness: float
 
 class hclVolumeConstraintMxFrameBatchData(Record):
-    """hclVolumeConstraintMxFrameBatchData"""
+    """hclVolumeConstraintMxFrameBatchData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd5bf326b.\n\nOwn members, by hkClass type:\n- frameVector: Vector4[16]\n- particleIndex: Uint16[16]\n- weight: Real[16]"""
     frameVector: list[tuple[float, ...]]
     particleIndex: list[int]
     weight: list[float]
 
 class hclVolumeConstraintMxFrameSingleData(Record):
-    """hclVolumeConstraintMxFrameSingleData"""
+    """hclVolumeConstraintMxFrameSingleData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xaaea3337.\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- weight: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     weight: float
 
 class hclVolumeConstraintSetupObject(hclConstraintSetSetupObject):
-    """hclVolumeConstraintSetupObject"""
+    """hclVolumeConstraintSetupObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hclConstraintSetSetupObject, version 1, signature 0x711528fa.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- applyToParticles: Struct hclVertexSelectionInput\n- stiffness: Struct hclVertexFloatInput\n- influenceParticles: Struct hclVertexSelectionInput\n- particleWeights: Struct hclVertexFloatInput"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     applyToParticles: hclVertexSelectionInput
@@ -3420,23 +3561,23 @@ class hclVolumeConstraintSetupObject(hclConstraintSetSetupObject):
     particleWeights: hclVertexFloatInput
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 2014.1 (packfiles), signature 0x4a948b16.\n\nOwn members, by hkClass type:\n- min: Vector4\n- max: Vector4"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkAabb16(Record):
-    """hkAabb16"""
+    """hkAabb16\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x59d7896d.\n\nOwn members, by hkClass type:\n- min: Uint16[3]\n- key: Uint16\n- max: Uint16[3]\n- key1: Uint16"""
     min: list[int]
     key: int
     max: list[int]
     key1: int
 
 class hkAabbHalf(Record):
-    """hkAabbHalf"""
+    """hkAabbHalf\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x11b6739e.\n\nOwn members, by hkClass type:\n- data: Uint16[8]"""
     data: list[int]
 
 class hkAabbUint32(Record):
-    """hkAabbUint32"""
+    """hkAabbUint32\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x011e7c11.\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- shapeKeyByte: Uint8"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -3445,7 +3586,7 @@ class hkAabbUint32(Record):
     shapeKeyByte: int
 
 class hkAlignSceneToNodeOptions(hkReferencedObject):
-    """hkAlignSceneToNodeOptions"""
+    """hkAlignSceneToNodeOptions\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa4c9bfe6.\n\nOwn members, by hkClass type:\n- invert: Bool\n- transformPositionX: Bool\n- transformPositionY: Bool\n- transformPositionZ: Bool\n- transformRotation: Bool\n- transformScale: Bool\n- transformSkew: Bool\n- keyframe: Int32\n- nodeName: StringPtr"""
     invert: bool
     transformPositionX: bool
     transformPositionY: bool
@@ -3457,30 +3598,27 @@ class hkAlignSceneToNodeOptions(hkReferencedObject):
     nodeName: Optional[str]
 
 class hkArrayTypeAttribute(Record):
-    """hkArrayTypeAttribute"""
+    """hkArrayTypeAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd404a39a.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkArrayTypeAttribute::ArrayType"""
     type: hkArrayTypeAttribute_ArrayType
 
-class hkBaseObject(Record):
-    """hkBaseObject"""
-
-class hkBitField(hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator):
-    """hkBitField"""
-
 class hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7538539b.\n\nOwn members, by hkClass type:\n- storage: Struct hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
     storage: hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator
 
+class hkBitField(hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator):
+    """hkBitField\n\nHavok class of SDK 2014.1 (packfiles), derived from hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator, version 1, signature 0xe5dbbb9c."""
+
 class hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb8bf0adc.\n\nOwn members, by hkClass type:\n- storage: Struct hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
     storage: hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator
 
 class hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xda41bd9b.\n\nOwn members, by hkClass type:\n- words: Array of Uint32\n- numBits: Int32"""
     words: memoryview
     numBits: int
 
 class hkClass(Record):
-    """hkClass"""
+    """hkClass\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x33d42383.\n\nOwn members, by hkClass type:\n- name: CString\n- parent: Pointer of Struct hkClass\n- objectSize: Int32\n- numImplementedInterfaces: Int32\n- declaredEnums: SimpleArray of Struct hkClassEnum\n- declaredMembers: SimpleArray of Struct hkClassMember\n- defaults: Pointer\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClass::FlagValues\n- describedVersion: Int32"""
     name: Optional[str]
     parent: Optional[hkClass]
     objectSize: int
@@ -3493,19 +3631,19 @@ class hkClass(Record):
     describedVersion: int
 
 class hkClassEnum(Record):
-    """hkClassEnum"""
+    """hkClassEnum\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8a3609cf.\n\nOwn members, by hkClass type:\n- name: CString\n- items: SimpleArray of Struct hkClassEnumItem\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClassEnum::FlagValues"""
     name: Optional[str]
     items: list[hkClassEnumItem]
     attributes: Optional[hkCustomAttributes]
     flags: Union[hkClassEnum_FlagValues, int]
 
 class hkClassEnumItem(Record):
-    """hkClassEnumItem"""
+    """hkClassEnumItem\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xce6f8a6c.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: CString"""
     value: int
     name: Optional[str]
 
 class hkClassMember(Record):
-    """hkClassMember"""
+    """hkClassMember\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb0efa719.\n\nOwn members, by hkClass type:\n- name: CString\n- class: Pointer of Struct hkClass\n- enum: Pointer of Struct hkClassEnum\n- type: Enum of Uint8 hkClassMember::Type\n- subtype: Enum of Uint8 hkClassMember::Type\n- cArraySize: Int16\n- flags: Flags of Uint16 hkClassMember::FlagValues\n- offset: Uint16\n- attributes: Pointer of Struct hkCustomAttributes"""
     name: Optional[str]
     enum: Optional[hkClassEnum]
     type: hkClassMember_Type
@@ -3516,10 +3654,10 @@ class hkClassMember(Record):
     attributes: Optional[hkCustomAttributes]
 
 class hkColor(Record):
-    """hkColor"""
+    """hkColor\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkCompressedMassProperties(Record):
-    """hkCompressedMassProperties"""
+    """hkCompressedMassProperties\n\nHavok class of SDK 2014.1 (packfiles), signature 0x9ac5cee1.\n\nOwn members, by hkClass type:\n- centerOfMass: Int16[4]\n- inertia: Int16[4]\n- majorAxisSpace: Int16[4]\n- mass: Real\n- volume: Real"""
     centerOfMass: list[int]
     inertia: list[int]
     majorAxisSpace: list[int]
@@ -3527,12 +3665,12 @@ class hkCompressedMassProperties(Record):
     volume: float
 
 class hkContactPoint(Record):
-    """hkContactPoint"""
+    """hkContactPoint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x91d7dd8e.\n\nOwn members, by hkClass type:\n- position: Vector4\n- separatingNormal: Vector4"""
     position: tuple[float, ...]
     separatingNormal: tuple[float, ...]
 
 class hkContactPointMaterial(Record):
-    """hkContactPointMaterial"""
+    """hkContactPointMaterial\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5b304c3c.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- friction: Struct hkUFloat8\n- restitution: Uint8\n- maxImpulse: Struct hkUFloat8\n- flags: Uint8"""
     userData: int
     friction: hkUFloat8
     restitution: int
@@ -3540,76 +3678,76 @@ class hkContactPointMaterial(Record):
     flags: int
 
 class hkContainerHeapAllocator(Record):
-    """hkContainerHeapAllocator"""
+    """hkContainerHeapAllocator\n\nHavok class of SDK 2014.1 (packfiles)."""
 
 class hkCustomAttributes(Record):
-    """hkCustomAttributes"""
+    """hkCustomAttributes\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbff19005.\n\nOwn members, by hkClass type:\n- attributes: SimpleArray of Struct hkCustomAttributesAttribute"""
     attributes: list[hkCustomAttributesAttribute]
 
 class hkCustomAttributesAttribute(Record):
-    """hkCustomAttributesAttribute"""
+    """hkCustomAttributesAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1388d601.\n\nOwn members, by hkClass type:\n- name: CString\n- value: Variant"""
     name: Optional[str]
     value: Optional[Record]
 
 class hkDataObjectTypeAttribute(Record):
-    """hkDataObjectTypeAttribute"""
+    """hkDataObjectTypeAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1e3857bb.\n\nOwn members, by hkClass type:\n- typeName: CString"""
     typeName: Optional[str]
 
 class hkDescriptionAttribute(Record):
-    """hkDescriptionAttribute"""
+    """hkDescriptionAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe9f9578a.\n\nOwn members, by hkClass type:\n- string: CString"""
     string: Optional[str]
 
 class hkDocumentationAttribute(Record):
-    """hkDocumentationAttribute"""
+    """hkDocumentationAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x630edd9e.\n\nOwn members, by hkClass type:\n- docsSectionTag: CString"""
     docsSectionTag: Optional[str]
 
 class hkFloat16(Record):
-    """hkFloat16"""
+    """hkFloat16\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x903cf105.\n\nOwn members, by hkClass type:\n- value: Uint16"""
     value: int
 
 class hkFloat16Transform(Record):
-    """hkFloat16Transform"""
+    """hkFloat16Transform\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8727ee17.\n\nOwn members, by hkClass type:\n- elements: Struct hkFloat16[12]"""
     elements: list[hkFloat16]
 
 class hkFourTransposedPointsf(Record):
-    """hkFourTransposedPointsf"""
+    """hkFourTransposedPointsf\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xce97c03f.\n\nOwn members, by hkClass type:\n- vertices: Vector4[3]"""
     vertices: list[tuple[float, ...]]
 
 class hkFreeListArrayhknpMaterialhknpMaterialId8hknpMaterialFreeListArrayOperations(Record):
-    """hkFreeListArrayhknpMaterialhknpMaterialId8hknpMaterialFreeListArrayOperations"""
+    """hkFreeListArrayhknpMaterialhknpMaterialId8hknpMaterialFreeListArrayOperations\n\nHavok class of SDK 2014.1 (packfiles), signature 0x7a67e9de.\n\nOwn members, by hkClass type:\n- elements: Array of Struct hknpMaterial\n- firstFree: Int32"""
     elements: list[hknpMaterial]
     firstFree: int
 
 class hkFreeListArrayhknpMotionPropertieshknpMotionPropertiesId8hknpMotionPropertiesFreeListArrayOperations(Record):
-    """hkFreeListArrayhknpMotionPropertieshknpMotionPropertiesId8hknpMotionPropertiesFreeListArrayOperations"""
+    """hkFreeListArrayhknpMotionPropertieshknpMotionPropertiesId8hknpMotionPropertiesFreeListArrayOperations\n\nHavok class of SDK 2014.1 (packfiles), signature 0x9903f451.\n\nOwn members, by hkClass type:\n- elements: Array of Struct hknpMotionProperties\n- firstFree: Int32"""
     elements: list[hknpMotionProperties]
     firstFree: int
 
 class hkFreeListArrayhknpShapeInstancehkHandleshort32767hknpShapeInstanceIdDiscriminant8hknpShapeInstance(Record):
-    """hkFreeListArrayhknpShapeInstancehkHandleshort32767hknpShapeInstanceIdDiscriminant8hknpShapeInstance"""
+    """hkFreeListArrayhknpShapeInstancehkHandleshort32767hknpShapeInstanceIdDiscriminant8hknpShapeInstance\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x99a1f34c.\n\nOwn members, by hkClass type:\n- elements: Array of Struct hknpShapeInstance\n- firstFree: Int32"""
     elements: list[hknpShapeInstance]
     firstFree: int
 
 class hkGeometry(hkReferencedObject):
-    """hkGeometry"""
+    """hkGeometry\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x301ba2e4.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- triangles: Array of Struct hkGeometryTriangle"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkGeometryTriangle]
 
 class hkGeometryTriangle(Record):
-    """hkGeometryTriangle"""
+    """hkGeometryTriangle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9687513b.\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- c: Int32\n- material: Int32"""
     a: int
     b: int
     c: int
     material: int
 
 class hkGizmoAttribute(Record):
-    """hkGizmoAttribute"""
+    """hkGizmoAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x23aadfb6.\n\nOwn members, by hkClass type:\n- visible: Bool\n- label: CString\n- type: Enum of Int8 hkGizmoAttribute::GizmoType"""
     visible: bool
     label: Optional[str]
     type: hkGizmoAttribute_GizmoType
 
 class hkIndexedTransformSet(hkReferencedObject):
-    """hkIndexedTransformSet"""
+    """hkIndexedTransformSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2bd88724.\n\nOwn members, by hkClass type:\n- matrices: Array of Matrix4\n- inverseMatrices: Array of Matrix4\n- matricesOrder: Array of Int16\n- matricesNames: Array of StringPtr\n- indexMappings: Array of Struct hkMeshBoneIndexMapping\n- allMatricesAreAffine: Bool"""
     matrices: list[tuple[tuple[float, ...], ...]]
     inverseMatrices: list[tuple[tuple[float, ...], ...]]
     matricesOrder: memoryview
@@ -3618,38 +3756,44 @@ class hkIndexedTransformSet(hkReferencedObject):
     allMatricesAreAffine: bool
 
 class hkIntRealPair(Record):
-    """hkIntRealPair"""
+    """hkIntRealPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x47509ea2.\n\nOwn members, by hkClass type:\n- key: Int32\n- value: Real"""
     key: int
     value: float
 
 class hkLinkAttribute(Record):
-    """hkLinkAttribute"""
+    """hkLinkAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x62ca5ac0.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkLinkAttribute::Link"""
     type: hkLinkAttribute_Link
 
 class hkLocalFrame(hkReferencedObject):
-    """hkLocalFrame"""
+    """hkLocalFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xb5efa236."""
 
 class hkLocalFrameGroup(hkReferencedObject):
-    """hkLocalFrameGroup"""
+    """hkLocalFrameGroup\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x41be9bba.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkMassProperties(Record):
-    """hkMassProperties"""
+    """hkMassProperties\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x68a56834.\n\nOwn members, by hkClass type:\n- volume: Real\n- mass: Real\n- centerOfMass: Vector4\n- inertiaTensor: Matrix3"""
     volume: float
     mass: float
     centerOfMass: tuple[float, ...]
     inertiaTensor: tuple[tuple[float, ...], ...]
 
+class hkMeshBody(hkReferencedObject):
+    """hkMeshBody\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb64aa60c."""
+
 class hkMemoryMeshBody(hkMeshBody):
-    """hkMemoryMeshBody"""
+    """hkMemoryMeshBody\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshBody, version 1, signature 0x1abba62d.\n\nOwn members, by hkClass type:\n- transform: Matrix4\n- transformSet: Pointer of Struct hkIndexedTransformSet\n- shape: Pointer of Struct hkMeshShape\n- vertexBuffers: Array of Pointer hkMeshVertexBuffer\n- name: StringPtr"""
     transform: tuple[tuple[float, ...], ...]
     transformSet: Optional[hkIndexedTransformSet]
     shape: Optional[hkMeshShape]
     vertexBuffers: list[Optional[hkMeshVertexBuffer]]
     name: Optional[str]
 
+class hkMeshMaterial(hkReferencedObject):
+    """hkMeshMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkMemoryMeshMaterial(hkMeshMaterial):
-    """hkMemoryMeshMaterial"""
+    """hkMemoryMeshMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshMaterial, version 1, signature 0xc96a89ec.\n\nOwn members, by hkClass type:\n- materialName: StringPtr\n- textures: Array of Pointer hkMeshTexture\n- diffuseColor: Vector4\n- ambientColor: Vector4\n- specularColor: Vector4\n- emissiveColor: Vector4\n- userData: Ulong\n- tesselationFactor: Real\n- displacementAmount: Real"""
     materialName: Optional[str]
     textures: list[Optional[hkMeshTexture]]
     diffuseColor: tuple[float, ...]
@@ -3660,15 +3804,18 @@ class hkMemoryMeshMaterial(hkMeshMaterial):
     tesselationFactor: float
     displacementAmount: float
 
+class hkMeshShape(hkReferencedObject):
+    """hkMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x694fda80."""
+
 class hkMemoryMeshShape(hkMeshShape):
-    """hkMemoryMeshShape"""
+    """hkMemoryMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshShape, version 1, signature 0xd109683a.\n\nOwn members, by hkClass type:\n- sections: Array of Struct hkMemoryMeshShapeSection\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- name: StringPtr"""
     sections: list[hkMemoryMeshShapeSection]
     indices16: memoryview
     indices32: memoryview
     name: Optional[str]
 
 class hkMemoryMeshShapeSection(Record):
-    """hkMemoryMeshShapeSection"""
+    """hkMemoryMeshShapeSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2379fe35.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- boneMatrixMap: Struct hkMeshBoneIndexMapping\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- vertexStartIndex: Int32\n- transformIndex: Int32\n- indexBufferOffset: Int32"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     boneMatrixMap: hkMeshBoneIndexMapping
@@ -3679,8 +3826,11 @@ class hkMemoryMeshShapeSection(Record):
     transformIndex: int
     indexBufferOffset: int
 
+class hkMeshTexture(hkReferencedObject):
+    """hkMeshTexture\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x51e5128d."""
+
 class hkMemoryMeshTexture(hkMeshTexture):
-    """hkMemoryMeshTexture"""
+    """hkMemoryMeshTexture\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshTexture, version 1, signature 0xae7b46bb.\n\nOwn members, by hkClass type:\n- filename: StringPtr\n- data: Array of Uint8\n- format: Enum of Int8 hkMeshTexture::Format\n- hasMipMaps: Bool\n- filterMode: Enum of Int8 hkMeshTexture::FilterMode\n- usageHint: Enum of Int8 hkMeshTexture::TextureUsageType\n- textureCoordChannel: Int32"""
     filename: Optional[str]
     data: memoryview
     format: hkMeshTexture_Format
@@ -3689,8 +3839,11 @@ class hkMemoryMeshTexture(hkMeshTexture):
     usageHint: hkMeshTexture_TextureUsageType
     textureCoordChannel: int
 
+class hkMeshVertexBuffer(hkReferencedObject):
+    """hkMeshVertexBuffer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1a7eb639."""
+
 class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
-    """hkMemoryMeshVertexBuffer"""
+    """hkMemoryMeshVertexBuffer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshVertexBuffer, version 1, signature 0x517586f7.\n\nOwn members, by hkClass type:\n- format: Struct hkVertexFormat\n- elementOffsets: Int32[32]\n- memory: Array of Uint8\n- vertexStride: Int32\n- locked: Bool\n- numVertices: Int32\n- isBigEndian: Bool\n- isSharable: Bool"""
     format: hkVertexFormat
     elementOffsets: list[int]
     memory: memoryview
@@ -3700,36 +3853,39 @@ class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
     isBigEndian: bool
     isSharable: bool
 
+class hkResourceBase(hkReferencedObject):
+    """hkResourceBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2344afe9."""
+
+class hkResourceContainer(hkResourceBase):
+    """hkResourceContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkResourceBase, version 1, signature 0xadc280df."""
+
 class hkMemoryResourceContainer(hkResourceContainer):
-    """hkMemoryResourceContainer"""
+    """hkMemoryResourceContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkResourceContainer, version 1, signature 0x1de13a73.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parent: Pointer of Struct hkMemoryResourceContainer\n- resourceHandles: Array of Pointer hkMemoryResourceHandle\n- children: Array of Pointer hkMemoryResourceContainer"""
     name: Optional[str]
     parent: Optional[hkMemoryResourceContainer]
     resourceHandles: list[Optional[hkMemoryResourceHandle]]
     children: list[Optional[hkMemoryResourceContainer]]
 
+class hkResourceHandle(hkResourceBase):
+    """hkResourceHandle\n\nHavok class of SDK 2014.1 (packfiles), derived from hkResourceBase, version 1, signature 0xadc280df."""
+
 class hkMemoryResourceHandle(hkResourceHandle):
-    """hkMemoryResourceHandle"""
+    """hkMemoryResourceHandle\n\nHavok class of SDK 2014.1 (packfiles), derived from hkResourceHandle, version 1, signature 0xc64e9bc2.\n\nOwn members, by hkClass type:\n- variant: Pointer of Struct hkReferencedObject\n- name: StringPtr\n- references: Array of Struct hkMemoryResourceHandleExternalLink"""
     variant: Optional[hkReferencedObject]
     name: Optional[str]
     references: list[hkMemoryResourceHandleExternalLink]
 
 class hkMemoryResourceHandleExternalLink(Record):
-    """hkMemoryResourceHandleExternalLink"""
+    """hkMemoryResourceHandleExternalLink\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3144d17c.\n\nOwn members, by hkClass type:\n- memberName: StringPtr\n- externalId: StringPtr"""
     memberName: Optional[str]
     externalId: Optional[str]
 
-class hkMeshBody(hkReferencedObject):
-    """hkMeshBody"""
-
 class hkMeshBoneIndexMapping(Record):
-    """hkMeshBoneIndexMapping"""
+    """hkMeshBoneIndexMapping\n\nHavok class of SDK 2014.1 (packfiles), signature 0x48aceb75.\n\nOwn members, by hkClass type:\n- mapping: Array of Int16"""
     mapping: memoryview
 
-class hkMeshMaterial(hkReferencedObject):
-    """hkMeshMaterial"""
-
 class hkMeshSection(Record):
-    """hkMeshSection"""
+    """hkMeshSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5d99cc5b.\n\nOwn members, by hkClass type:\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- numIndices: Int32\n- vertexStartIndex: Int32\n- transformIndex: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- indices: Pointer\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- boneMatrixMap: Pointer of Struct hkMeshBoneIndexMapping\n- sectionIndex: Int32"""
     primitiveType: hkMeshSection_PrimitiveType
     numPrimitives: int
     numIndices: int
@@ -3743,7 +3899,7 @@ class hkMeshSection(Record):
     sectionIndex: int
 
 class hkMeshSectionCinfo(Record):
-    """hkMeshSectionCinfo"""
+    """hkMeshSectionCinfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x19cb3aca.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- boneMatrixMap: Struct hkMeshBoneIndexMapping\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- indices: Pointer\n- vertexStartIndex: Int32\n- transformIndex: Int32"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     boneMatrixMap: hkMeshBoneIndexMapping
@@ -3754,37 +3910,28 @@ class hkMeshSectionCinfo(Record):
     vertexStartIndex: int
     transformIndex: int
 
-class hkMeshShape(hkReferencedObject):
-    """hkMeshShape"""
-
-class hkMeshTexture(hkReferencedObject):
-    """hkMeshTexture"""
-
 class hkMeshTextureRawBufferDescriptor(Record):
-    """hkMeshTextureRawBufferDescriptor"""
+    """hkMeshTextureRawBufferDescriptor\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x60687e0c.\n\nOwn members, by hkClass type:\n- offset: Int64\n- stride: Uint32\n- numElements: Uint32"""
     offset: int
     stride: int
     numElements: int
 
-class hkMeshVertexBuffer(hkReferencedObject):
-    """hkMeshVertexBuffer"""
-
 class hkModelerNodeTypeAttribute(Record):
-    """hkModelerNodeTypeAttribute"""
+    """hkModelerNodeTypeAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x338c092f.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkModelerNodeTypeAttribute::ModelerType"""
     type: hkModelerNodeTypeAttribute_ModelerType
 
 class hkMonitorStreamColorTable(hkReferencedObject):
-    """hkMonitorStreamColorTable"""
+    """hkMonitorStreamColorTable\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9e02cc7b.\n\nOwn members, by hkClass type:\n- colorPairs: Array of Struct hkMonitorStreamColorTableColorPair\n- defaultColor: Uint32"""
     colorPairs: list[hkMonitorStreamColorTableColorPair]
     defaultColor: int
 
 class hkMonitorStreamColorTableColorPair(Record):
-    """hkMonitorStreamColorTableColorPair"""
+    """hkMonitorStreamColorTableColorPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x15892c33.\n\nOwn members, by hkClass type:\n- colorName: StringPtr\n- color: Uint32"""
     colorName: Optional[str]
     color: int
 
 class hkMonitorStreamFrameInfo(Record):
-    """hkMonitorStreamFrameInfo"""
+    """hkMonitorStreamFrameInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7798b7db.\n\nOwn members, by hkClass type:\n- heading: StringPtr\n- indexOfTimer0: Int32\n- indexOfTimer1: Int32\n- absoluteTimeCounter: Enum of Uint32 hkMonitorStreamFrameInfo::AbsoluteTimeCounter\n- timerFactor0: Real\n- timerFactor1: Real\n- threadId: Int32\n- frameStreamStart: Int32\n- frameStreamEnd: Int32"""
     heading: Optional[str]
     indexOfTimer0: int
     indexOfTimer1: int
@@ -3796,23 +3943,27 @@ class hkMonitorStreamFrameInfo(Record):
     frameStreamEnd: int
 
 class hkMonitorStreamStringMap(Record):
-    """hkMonitorStreamStringMap"""
+    """hkMonitorStreamStringMap\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc4d3a8b4.\n\nOwn members, by hkClass type:\n- map: Array of Struct hkMonitorStreamStringMapStringMap"""
     map: list[hkMonitorStreamStringMapStringMap]
 
 class hkMonitorStreamStringMapStringMap(Record):
-    """hkMonitorStreamStringMapStringMap"""
+    """hkMonitorStreamStringMapStringMap\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2c76ce16.\n\nOwn members, by hkClass type:\n- id: Uint64\n- string: StringPtr"""
     id: int
     string: Optional[str]
 
+class hkpBvTreeShape(hkpShape):
+    """hkpBvTreeShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0x13f65b68.\n\nOwn members, by hkClass type:\n- bvTreeType: Enum of Uint8 hkpBvTreeShape::BvTreeType"""
+    bvTreeType: hkpBvTreeShape_BvTreeType
+
 class hkMoppBvTreeShapeBase(hkpBvTreeShape):
-    """hkMoppBvTreeShapeBase"""
+    """hkMoppBvTreeShapeBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBvTreeShape, version 1, signature 0x4f70a521.\n\nOwn members, by hkClass type:\n- code: Pointer of Struct hkpMoppCode\n- moppData: Pointer\n- moppDataSize: Uint32\n- codeInfoCopy: Vector4"""
     code: Optional[hkpMoppCode]
     moppData: Optional[Record]
     moppDataSize: int
     codeInfoCopy: tuple[float, ...]
 
 class hkMotionState(Record):
-    """hkMotionState"""
+    """hkMotionState\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6c4bed59.\n\nOwn members, by hkClass type:\n- transform: Transform\n- sweptTransform: Vector4[5]\n- deltaAngle: Vector4\n- objectRadius: Real\n- linearDamping: Half\n- angularDamping: Half\n- timeFactor: Half\n- maxLinearVelocity: Struct hkUFloat8\n- maxAngularVelocity: Struct hkUFloat8\n- deactivationClass: Uint8"""
     transform: tuple[tuple[float, ...], ...]
     sweptTransform: list[tuple[float, ...]]
     deltaAngle: tuple[float, ...]
@@ -3825,14 +3976,14 @@ class hkMotionState(Record):
     deactivationClass: int
 
 class hkMultiThreadCheck(Record):
-    """hkMultiThreadCheck"""
+    """hkMultiThreadCheck\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x11e4408b.\n\nOwn members, by hkClass type:\n- threadId: Uint32\n- stackTraceId: Int32\n- markCount: Uint16\n- markBitStack: Uint16"""
     threadId: int
     stackTraceId: int
     markCount: int
     markBitStack: int
 
 class hkMultipleVertexBuffer(hkMeshVertexBuffer):
-    """hkMultipleVertexBuffer"""
+    """hkMultipleVertexBuffer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshVertexBuffer, version 1, signature 0x3216c42a.\n\nOwn members, by hkClass type:\n- vertexFormat: Struct hkVertexFormat\n- lockedElements: Array of Struct hkMultipleVertexBufferLockedElement\n- lockedBuffer: Pointer of Struct hkMemoryMeshVertexBuffer\n- elementInfos: Array of Struct hkMultipleVertexBufferElementInfo\n- vertexBufferInfos: Array of Struct hkMultipleVertexBufferVertexBufferInfo\n- numVertices: Int32\n- isLocked: Bool\n- updateCount: Uint32\n- writeLock: Bool\n- isSharable: Bool\n- constructionComplete: Bool"""
     vertexFormat: hkVertexFormat
     lockedElements: list[hkMultipleVertexBufferLockedElement]
     lockedBuffer: Optional[hkMemoryMeshVertexBuffer]
@@ -3846,12 +3997,12 @@ class hkMultipleVertexBuffer(hkMeshVertexBuffer):
     constructionComplete: bool
 
 class hkMultipleVertexBufferElementInfo(Record):
-    """hkMultipleVertexBufferElementInfo"""
+    """hkMultipleVertexBufferElementInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4731fb1b.\n\nOwn members, by hkClass type:\n- vertexBufferIndex: Uint8\n- elementIndex: Uint8"""
     vertexBufferIndex: int
     elementIndex: int
 
 class hkMultipleVertexBufferLockedElement(Record):
-    """hkMultipleVertexBufferLockedElement"""
+    """hkMultipleVertexBufferLockedElement\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa0e22afc.\n\nOwn members, by hkClass type:\n- vertexBufferIndex: Uint8\n- elementIndex: Uint8\n- lockedBufferIndex: Uint8\n- vertexFormatIndex: Uint8\n- lockFlags: Uint8\n- outputBufferIndex: Uint8\n- emulatedIndex: Int8"""
     vertexBufferIndex: int
     elementIndex: int
     lockedBufferIndex: int
@@ -3861,29 +4012,29 @@ class hkMultipleVertexBufferLockedElement(Record):
     emulatedIndex: int
 
 class hkMultipleVertexBufferVertexBufferInfo(Record):
-    """hkMultipleVertexBufferVertexBufferInfo"""
+    """hkMultipleVertexBufferVertexBufferInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdafbe0e6.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- lockedVertices: Pointer\n- isLocked: Bool"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     lockedVertices: Optional[Record]
     isLocked: bool
 
 class hkOffsetBitField(hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator):
-    """hkOffsetBitField"""
+    """hkOffsetBitField\n\nHavok class of SDK 2014.1 (packfiles), derived from hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator, version 1, signature 0xe44a9cd3."""
 
 class hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x277e3c11.\n\nOwn members, by hkClass type:\n- words: Array of Uint32\n- offset: Int32"""
     words: memoryview
     offset: int
 
 class hkPackedVector3(Record):
-    """hkPackedVector3"""
+    """hkPackedVector3\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x82a6cb83.\n\nOwn members, by hkClass type:\n- values: Int16[4]"""
     values: list[int]
 
 class hkPackedVector8_3(Record):
-    """hkPackedVector8_3"""
+    """hkPackedVector8_3\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x732b7abb.\n\nOwn members, by hkClass type:\n- values: Int8[4]"""
     values: list[int]
 
 class hkPackfileHeader(Record):
-    """hkPackfileHeader"""
+    """hkPackfileHeader\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x563d66bf.\n\nOwn members, by hkClass type:\n- magic: Int32[2]\n- userTag: Int32\n- fileVersion: Int32\n- layoutRules: Uint8[4]\n- numSections: Int32\n- contentsSectionIndex: Int32\n- contentsSectionOffset: Int32\n- contentsClassNameSectionIndex: Int32\n- contentsClassNameSectionOffset: Int32\n- contentsVersion: Char[16]\n- flags: Int32\n- maxpredicate: Uint16\n- predicateArraySizePlusPadding: Uint16"""
     magic: list[int]
     userTag: int
     fileVersion: int
@@ -3899,7 +4050,7 @@ class hkPackfileHeader(Record):
     predicateArraySizePlusPadding: int
 
 class hkPackfileSectionHeader(Record):
-    """hkPackfileSectionHeader"""
+    """hkPackfileSectionHeader\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc6ef4461.\n\nOwn members, by hkClass type:\n- sectionTag: Char[19]\n- nullByte: Char\n- absoluteDataStart: Int32\n- localFixupsOffset: Int32\n- globalFixupsOffset: Int32\n- virtualFixupsOffset: Int32\n- exportsOffset: Int32\n- importsOffset: Int32\n- endOffset: Int32\n- pad: Int32[4]"""
     sectionTag: list[int]
     nullByte: int
     absoluteDataStart: int
@@ -3912,103 +4063,90 @@ class hkPackfileSectionHeader(Record):
     pad: list[int]
 
 class hkPostFinishAttribute(Record):
-    """hkPostFinishAttribute"""
+    """hkPostFinishAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x903abb2c.\n\nOwn members, by hkClass type:\n- postFinishFunction: Pointer"""
     postFinishFunction: Optional[Record]
 
-class hkQTransform(hkQTransformf):
-    """hkQTransform"""
-
 class hkQTransformf(Record):
-    """hkQTransformf"""
+    """hkQTransformf\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x471a21ee.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- translation: Vector4"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
 
+class hkQTransform(hkQTransformf):
+    """hkQTransform\n\nHavok class of SDK 2014.1 (packfiles), derived from hkQTransformf, version 1, signature 0x6406e73b."""
+
 class hkQsTransformf(Record):
-    """hkQsTransformf"""
+    """hkQsTransformf\n\nHavok class of SDK 2014.1 (packfiles).\n\nOwn members, by hkClass type:\n- translation: Vector4\n- rotation: Quaternion\n- scale: Vector4"""
     translation: tuple[float, ...]
     rotation: tuple[float, ...]
     scale: tuple[float, ...]
 
 class hkRangeInt32Attribute(Record):
-    """hkRangeInt32Attribute"""
+    """hkRangeInt32Attribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4846be29.\n\nOwn members, by hkClass type:\n- absmin: Int32\n- absmax: Int32\n- softmin: Int32\n- softmax: Int32"""
     absmin: int
     absmax: int
     softmin: int
     softmax: int
 
 class hkRangeRealAttribute(Record):
-    """hkRangeRealAttribute"""
+    """hkRangeRealAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x949db24f.\n\nOwn members, by hkClass type:\n- absmin: Real\n- absmax: Real\n- softmin: Real\n- softmax: Real"""
     absmin: float
     absmax: float
     softmin: float
     softmax: float
 
 class hkRefCountedProperties(Record):
-    """hkRefCountedProperties"""
+    """hkRefCountedProperties\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7c574867.\n\nOwn members, by hkClass type:\n- entries: Array of Struct hkRefCountedPropertiesEntry"""
     entries: list[hkRefCountedPropertiesEntry]
 
 class hkRefCountedPropertiesEntry(Record):
-    """hkRefCountedPropertiesEntry"""
+    """hkRefCountedPropertiesEntry\n\nHavok class of SDK 2014.1 (packfiles), signature 0x28ef93ed.\n\nOwn members, by hkClass type:\n- object: Pointer of Struct hkReferencedObject\n- key: Uint16\n- flags: Uint16"""
     object: Optional[hkReferencedObject]
     key: int
     flags: int
 
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    memSizeAndRefCount: int
-
-class hkResourceBase(hkReferencedObject):
-    """hkResourceBase"""
-
-class hkResourceContainer(hkResourceBase):
-    """hkResourceContainer"""
-
-class hkResourceHandle(hkResourceBase):
-    """hkResourceHandle"""
-
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2014.1 (packfiles), signature 0x2772c11e.\n\nOwn members, by hkClass type:\n- namedVariants: Array of Struct hkRootLevelContainerNamedVariant"""
     namedVariants: list[hkRootLevelContainerNamedVariant]
 
 class hkRootLevelContainerNamedVariant(Record):
-    """hkRootLevelContainerNamedVariant"""
+    """hkRootLevelContainerNamedVariant\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb103a2cd.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr\n- variant: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
 class hkScriptableAttribute(Record):
-    """hkScriptableAttribute"""
+    """hkScriptableAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkSemanticsAttribute(Record):
-    """hkSemanticsAttribute"""
+    """hkSemanticsAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x837099c3.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkSemanticsAttribute::Semantics"""
     type: hkSemanticsAttribute_Semantics
 
-class hkSetIntFloatPair(hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair):
-    """hkSetIntFloatPair"""
-
-class hkSetUint32(hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint):
-    """hkSetUint32"""
-
-class hkSetUint64(hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong):
-    """hkSetUint64"""
-
 class hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair(Record):
-    """hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair"""
+    """hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0fc87019.\n\nOwn members, by hkClass type:\n- elem: Array of Struct hkIntRealPair\n- numElems: Int32"""
     elem: list[hkIntRealPair]
     numElems: int
 
+class hkSetIntFloatPair(hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair):
+    """hkSetIntFloatPair\n\nHavok class of SDK 2014.1 (packfiles), derived from hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair, version 1, signature 0x14b289cd."""
+
 class hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint(Record):
-    """hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint"""
+    """hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe7e9b88a.\n\nOwn members, by hkClass type:\n- elem: Array of Uint32\n- numElems: Int32"""
     elem: memoryview
     numElems: int
+
+class hkSetUint32(hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint):
+    """hkSetUint32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint, version 1, signature 0xc22e8a8b."""
 
 class hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong(Record):
-    """hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong"""
+    """hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf2a3f3e5.\n\nOwn members, by hkClass type:\n- elem: Array of Uint64\n- numElems: Int32"""
     elem: memoryview
     numElems: int
 
+class hkSetUint64(hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong):
+    """hkSetUint64\n\nHavok class of SDK 2014.1 (packfiles), derived from hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong, version 1, signature 0xd764c1e4."""
+
 class hkSimpleLocalFrame(hkLocalFrame):
-    """hkSimpleLocalFrame"""
+    """hkSimpleLocalFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkLocalFrame, version 1, signature 0x798adf92.\n\nOwn members, by hkClass type:\n- transform: Transform\n- children: Array of Pointer hkLocalFrame\n- parentFrame: Pointer of Struct hkLocalFrame\n- group: Pointer of Struct hkLocalFrameGroup\n- name: StringPtr"""
     transform: tuple[tuple[float, ...], ...]
     children: list[Optional[hkLocalFrame]]
     parentFrame: Optional[hkLocalFrame]
@@ -4016,37 +4154,37 @@ class hkSimpleLocalFrame(hkLocalFrame):
     name: Optional[str]
 
 class hkSimpleProperty(Record):
-    """hkSimpleProperty"""
+    """hkSimpleProperty\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x12089954.\n\nOwn members, by hkClass type:\n- key: Uint32\n- alignmentPadding: Uint32\n- value: Struct hkSimplePropertyValue"""
     key: int
     alignmentPadding: int
     value: hkSimplePropertyValue
 
 class hkSimplePropertyValue(Record):
-    """hkSimplePropertyValue"""
+    """hkSimplePropertyValue\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc75925aa.\n\nOwn members, by hkClass type:\n- data: Uint64"""
     data: int
 
 class hkSkinBinding(hkMeshShape):
-    """hkSkinBinding"""
+    """hkSkinBinding\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshShape, version 1, signature 0x6351081e.\n\nOwn members, by hkClass type:\n- skin: Pointer of Struct hkMeshShape\n- worldFromBoneTransforms: Array of Matrix4\n- boneNames: Array of StringPtr"""
     skin: Optional[hkMeshShape]
     worldFromBoneTransforms: list[tuple[tuple[float, ...], ...]]
     boneNames: list[Optional[str]]
 
 class hkSkinnedMeshShape(hkReferencedObject):
-    """hkSkinnedMeshShape"""
+    """hkSkinnedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkSkinnedMeshShapeBoneSection(Record):
-    """hkSkinnedMeshShapeBoneSection"""
+    """hkSkinnedMeshShapeBoneSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x21b4c99a.\n\nOwn members, by hkClass type:\n- meshBuffer: Pointer of Struct hkMeshShape\n- startBoneSetId: Uint16\n- numBoneSets: Int16"""
     meshBuffer: Optional[hkMeshShape]
     startBoneSetId: int
     numBoneSets: int
 
 class hkSkinnedMeshShapeBoneSet(Record):
-    """hkSkinnedMeshShapeBoneSet"""
+    """hkSkinnedMeshShapeBoneSet\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xaa66794d.\n\nOwn members, by hkClass type:\n- boneBufferOffset: Uint16\n- numBones: Uint16"""
     boneBufferOffset: int
     numBones: int
 
 class hkSkinnedMeshShapePart(Record):
-    """hkSkinnedMeshShapePart"""
+    """hkSkinnedMeshShapePart\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd8e11dbe.\n\nOwn members, by hkClass type:\n- startVertex: Int32\n- numVertices: Int32\n- startIndex: Int32\n- numIndices: Int32\n- boneSetId: Uint16\n- meshSectionIndex: Uint16\n- boundingSphere: Vector4"""
     startVertex: int
     numVertices: int
     startIndex: int
@@ -4056,18 +4194,18 @@ class hkSkinnedMeshShapePart(Record):
     boundingSphere: tuple[float, ...]
 
 class hkSkinnedRefMeshShape(hkMeshShape):
-    """hkSkinnedRefMeshShape"""
+    """hkSkinnedRefMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshShape, version 1, signature 0x46ed5bf9.\n\nOwn members, by hkClass type:\n- skinnedMeshShape: Pointer of Struct hkSkinnedMeshShape\n- bones: Array of Int16\n- localFromRootTransforms: Array of Vector4\n- name: StringPtr"""
     skinnedMeshShape: Optional[hkSkinnedMeshShape]
     bones: memoryview
     localFromRootTransforms: list[tuple[float, ...]]
     name: Optional[str]
 
 class hkSphere(Record):
-    """hkSphere"""
+    """hkSphere\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x143dff99.\n\nOwn members, by hkClass type:\n- pos: Vector4"""
     pos: tuple[float, ...]
 
 class hkStorageSkinnedMeshShape(hkSkinnedMeshShape):
-    """hkStorageSkinnedMeshShape"""
+    """hkStorageSkinnedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkSkinnedMeshShape, version 1, signature 0xe648a6ae.\n\nOwn members, by hkClass type:\n- bonesBuffer: Array of Int16\n- boneSets: Array of Struct hkSkinnedMeshShapeBoneSet\n- boneSections: Array of Struct hkSkinnedMeshShapeBoneSection\n- parts: Array of Struct hkSkinnedMeshShapePart\n- name: StringPtr"""
     bonesBuffer: memoryview
     boneSets: list[hkSkinnedMeshShapeBoneSet]
     boneSections: list[hkSkinnedMeshShapeBoneSection]
@@ -4075,11 +4213,11 @@ class hkStorageSkinnedMeshShape(hkSkinnedMeshShape):
     name: Optional[str]
 
 class hkStringObject(hkReferencedObject):
-    """hkStringObject"""
+    """hkStringObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x21a4bc90.\n\nOwn members, by hkClass type:\n- string: StringPtr"""
     string: Optional[str]
 
 class hkSweptTransformf(Record):
-    """hkSweptTransformf"""
+    """hkSweptTransformf\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0b4e5770.\n\nOwn members, by hkClass type:\n- centerOfMass0: Vector4\n- centerOfMass1: Vector4\n- rotation0: Quaternion\n- rotation1: Quaternion\n- centerOfMassLocal: Vector4"""
     centerOfMass0: tuple[float, ...]
     centerOfMass1: tuple[float, ...]
     rotation0: tuple[float, ...]
@@ -4087,11 +4225,11 @@ class hkSweptTransformf(Record):
     centerOfMassLocal: tuple[float, ...]
 
 class hkUFloat8(Record):
-    """hkUFloat8"""
+    """hkUFloat8\n\nHavok class of SDK 2014.1 (packfiles), signature 0x7c076f9a.\n\nOwn members, by hkClass type:\n- value: Uint8"""
     value: int
 
 class hkUiAttribute(Record):
-    """hkUiAttribute"""
+    """hkUiAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc55346c1.\n\nOwn members, by hkClass type:\n- visible: Bool\n- editable: Bool\n- hideCriteria: Enum of Int8 hkUiAttribute::HideCriteria\n- label: CString\n- group: CString\n- hideBaseClassMembers: CString\n- endGroup: Bool\n- endGroup2: Bool\n- advanced: Bool"""
     visible: bool
     editable: bool
     hideCriteria: hkUiAttribute_HideCriteria
@@ -4103,11 +4241,11 @@ class hkUiAttribute(Record):
     advanced: bool
 
 class hkUuid(Record):
-    """hkUuid"""
+    """hkUuid\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xaf28b5cf.\n\nOwn members, by hkClass type:\n- data: Uint32[4]"""
     data: list[int]
 
 class hkVariableTweakingHelper(Record):
-    """hkVariableTweakingHelper"""
+    """hkVariableTweakingHelper\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc9d21eef.\n\nOwn members, by hkClass type:\n- boolVariableInfo: Array of Struct hkVariableTweakingHelperBoolVariableInfo\n- intVariableInfo: Array of Struct hkVariableTweakingHelperIntVariableInfo\n- realVariableInfo: Array of Struct hkVariableTweakingHelperRealVariableInfo\n- vector4VariableInfo: Array of Struct hkVariableTweakingHelperVector4VariableInfo\n- behavior: Pointer\n- boolIndices: Array\n- intIndices: Array\n- realIndices: Array\n- vector4Indices: Array"""
     boolVariableInfo: list[hkVariableTweakingHelperBoolVariableInfo]
     intVariableInfo: list[hkVariableTweakingHelperIntVariableInfo]
     realVariableInfo: list[hkVariableTweakingHelperRealVariableInfo]
@@ -4119,25 +4257,25 @@ class hkVariableTweakingHelper(Record):
     vector4Indices: list[None]
 
 class hkVariableTweakingHelperBoolVariableInfo(Record):
-    """hkVariableTweakingHelperBoolVariableInfo"""
+    """hkVariableTweakingHelperBoolVariableInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6738b5e0.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: Bool\n- tweakOn: Bool"""
     name: Optional[str]
     value: bool
     tweakOn: bool
 
 class hkVariableTweakingHelperIntVariableInfo(Record):
-    """hkVariableTweakingHelperIntVariableInfo"""
+    """hkVariableTweakingHelperIntVariableInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdb61e827.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: Int32\n- tweakOn: Bool"""
     name: Optional[str]
     value: int
     tweakOn: bool
 
 class hkVariableTweakingHelperRealVariableInfo(Record):
-    """hkVariableTweakingHelperRealVariableInfo"""
+    """hkVariableTweakingHelperRealVariableInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x78a255e8.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: Real\n- tweakOn: Bool"""
     name: Optional[str]
     value: float
     tweakOn: bool
 
 class hkVariableTweakingHelperVector4VariableInfo(Record):
-    """hkVariableTweakingHelperVector4VariableInfo"""
+    """hkVariableTweakingHelperVector4VariableInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3f606072.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- x: Real\n- y: Real\n- z: Real\n- w: Real\n- tweakOn: Bool"""
     name: Optional[str]
     x: float
     y: float
@@ -4146,12 +4284,12 @@ class hkVariableTweakingHelperVector4VariableInfo(Record):
     tweakOn: bool
 
 class hkVertexFormat(Record):
-    """hkVertexFormat"""
+    """hkVertexFormat\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf11e3ff7.\n\nOwn members, by hkClass type:\n- elements: Struct hkVertexFormatElement[32]\n- numElements: Int32"""
     elements: list[hkVertexFormatElement]
     numElements: int
 
 class hkVertexFormatElement(Record):
-    """hkVertexFormatElement"""
+    """hkVertexFormatElement\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x54867cbf.\n\nOwn members, by hkClass type:\n- dataType: Enum of Uint8 hkVertexFormat::ComponentType\n- numValues: Uint8\n- usage: Enum of Uint8 hkVertexFormat::ComponentUsage\n- subUsage: Uint8\n- flags: Flags of Uint8 hkVertexFormat::HintFlags\n- pad: Uint8[3]"""
     dataType: hkVertexFormat_ComponentType
     numValues: int
     usage: hkVertexFormat_ComponentUsage
@@ -4160,19 +4298,29 @@ class hkVertexFormatElement(Record):
     pad: list[int]
 
 class hkWorldMemoryAvailableWatchDog(hkReferencedObject):
-    """hkWorldMemoryAvailableWatchDog"""
+    """hkWorldMemoryAvailableWatchDog\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
+class hkaAnimatedReferenceFrame(hkReferencedObject):
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x985e4297.\n\nOwn members, by hkClass type:\n- frameType: Enum of Int8"""
+    frameType: int
+
+class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaAnimatedReferenceFrame, version 1, signature 0x60f8e0b8.\n\nOwn members, by hkClass type:\n- up: Vector4\n- forward: Vector4\n- duration: Real\n- referenceFrameSamples: Array of Vector4"""
+    up: tuple[float, ...]
+    forward: tuple[float, ...]
+    duration: float
+    referenceFrameSamples: list[tuple[float, ...]]
+
+class hkaParameterizedReferenceFrame(hkaDefaultAnimatedReferenceFrame):
+    """hkaParameterizedReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaDefaultAnimatedReferenceFrame, version 1, signature 0x5ffd9953."""
 
 class hkaAngularReferenceFrame(hkaParameterizedReferenceFrame):
-    """hkaAngularReferenceFrame"""
+    """hkaAngularReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaParameterizedReferenceFrame, version 1, signature 0xbcd33474.\n\nOwn members, by hkClass type:\n- topAngle: Real\n- radius: Real"""
     topAngle: float
     radius: float
 
-class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
-    frameType: int
-
 class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
+    """hkaAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 3, signature 0xb545fe18.\n\nOwn members, by hkClass type:\n- type: Enum of Int32 hkaAnimation::AnimationType\n- duration: Real\n- numberOfTransformTracks: Int32\n- numberOfFloatTracks: Int32\n- extractedMotion: Pointer of Struct hkaAnimatedReferenceFrame\n- annotationTracks: Array of Struct hkaAnnotationTrack"""
     type: hkaAnimation_AnimationType
     duration: float
     numberOfTransformTracks: int
@@ -4181,7 +4329,7 @@ class hkaAnimation(hkReferencedObject):
     annotationTracks: list[hkaAnnotationTrack]
 
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 3, signature 0x0faf9150.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- animation: Pointer of Struct hkaAnimation\n- transformTrackToBoneIndices: Array of Int16\n- floatTrackToFloatSlotIndices: Array of Int16\n- partitionIndices: Array of Int16\n- blendHint: Enum of Int8 hkaAnimationBinding::BlendHint"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -4190,7 +4338,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x26859f4c.\n\nOwn members, by hkClass type:\n- skeletons: Array of Pointer hkaSkeleton\n- animations: Array of Pointer hkaAnimation\n- bindings: Array of Pointer hkaAnimationBinding\n- attachments: Array of Pointer hkaBoneAttachment\n- skins: Array of Pointer hkaMeshBinding"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -4198,45 +4346,38 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnimationPreviewColorContainer(hkReferencedObject):
-    """hkaAnimationPreviewColorContainer"""
+    """hkaAnimationPreviewColorContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe7764453.\n\nOwn members, by hkClass type:\n- previewColor: Array of Uint32"""
     previewColor: memoryview
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2014.1 (packfiles), signature 0xd4114fdd.\n\nOwn members, by hkClass type:\n- trackName: StringPtr\n- annotations: Array of Struct hkaAnnotationTrackAnnotation"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrackAnnotation]
 
 class hkaAnnotationTrackAnnotation(Record):
-    """hkaAnnotationTrackAnnotation"""
+    """hkaAnnotationTrackAnnotation\n\nHavok class of SDK 2014.1 (packfiles), signature 0x623bf34f.\n\nOwn members, by hkClass type:\n- time: Real\n- text: StringPtr"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2014.1 (packfiles), signature 0x35912f8a.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- lockTranslation: Bool"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(hkReferencedObject):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 2, signature 0xb566faa5.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- boneFromAttachment: Matrix4\n- attachment: Pointer of Struct hkReferencedObject\n- name: StringPtr\n- boneIndex: Int16"""
     originalSkeletonName: Optional[str]
     boneFromAttachment: tuple[tuple[float, ...], ...]
     attachment: Optional[hkReferencedObject]
     name: Optional[str]
     boneIndex: int
 
-class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
-    up: tuple[float, ...]
-    forward: tuple[float, ...]
-    duration: float
-    referenceFrameSamples: list[tuple[float, ...]]
-
 class hkaDirectionalReferenceFrame(hkaParameterizedReferenceFrame):
-    """hkaDirectionalReferenceFrame"""
+    """hkaDirectionalReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaParameterizedReferenceFrame, version 1, signature 0xb64fa980.\n\nOwn members, by hkClass type:\n- movementDir: Vector4"""
     movementDir: tuple[float, ...]
 
 class hkaFootstepAnalysisInfo(hkReferencedObject):
-    """hkaFootstepAnalysisInfo"""
+    """hkaFootstepAnalysisInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x92d00fb7.\n\nOwn members, by hkClass type:\n- name: Array of Char\n- nameStrike: Array of Char\n- nameLift: Array of Char\n- nameLock: Array of Char\n- nameUnlock: Array of Char\n- minPos: Array of Real\n- maxPos: Array of Real\n- minVel: Array of Real\n- maxVel: Array of Real\n- allBonesDown: Array of Real\n- anyBonesDown: Array of Real\n- posTol: Real\n- velTol: Real\n- duration: Real"""
     name: list[int]
     nameStrike: list[int]
     nameLift: list[int]
@@ -4253,19 +4394,19 @@ class hkaFootstepAnalysisInfo(hkReferencedObject):
     duration: float
 
 class hkaFootstepAnalysisInfoContainer(hkReferencedObject):
-    """hkaFootstepAnalysisInfoContainer"""
+    """hkaFootstepAnalysisInfoContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2ec78218.\n\nOwn members, by hkClass type:\n- previewInfo: Array of Pointer hkaFootstepAnalysisInfo"""
     previewInfo: list[Optional[hkaFootstepAnalysisInfo]]
 
 class hkaInterleavedUncompressedAnimation(hkaAnimation):
-    """hkaInterleavedUncompressedAnimation"""
+    """hkaInterleavedUncompressedAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaAnimation, version 1, signature 0xa5eff3f2.\n\nOwn members, by hkClass type:\n- transforms: Array of QsTransform\n- floats: Array of Real"""
     transforms: list[tuple[tuple[float, ...], ...]]
     floats: memoryview
 
 class hkaKeyFrameHierarchyUtility(Record):
-    """hkaKeyFrameHierarchyUtility"""
+    """hkaKeyFrameHierarchyUtility\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkaKeyFrameHierarchyUtilityControlData(Record):
-    """hkaKeyFrameHierarchyUtilityControlData"""
+    """hkaKeyFrameHierarchyUtilityControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa3d0ac71.\n\nOwn members, by hkClass type:\n- hierarchyGain: Real\n- velocityDamping: Real\n- accelerationGain: Real\n- velocityGain: Real\n- positionGain: Real\n- positionMaxLinearVelocity: Real\n- positionMaxAngularVelocity: Real\n- snapGain: Real\n- snapMaxLinearVelocity: Real\n- snapMaxAngularVelocity: Real\n- snapMaxLinearDistance: Real\n- snapMaxAngularDistance: Real"""
     hierarchyGain: float
     velocityDamping: float
     accelerationGain: float
@@ -4280,7 +4421,7 @@ class hkaKeyFrameHierarchyUtilityControlData(Record):
     snapMaxAngularDistance: float
 
 class hkaMeshBinding(hkReferencedObject):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 3, signature 0x32b0ecb6.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- originalSkeletonName: StringPtr\n- name: StringPtr\n- skeleton: Pointer of Struct hkaSkeleton\n- mappings: Array of Struct hkaMeshBindingMapping\n- boneFromSkinMeshTransforms: Array of Transform"""
     mesh: Optional[hkxMesh]
     originalSkeletonName: Optional[str]
     name: Optional[str]
@@ -4289,19 +4430,16 @@ class hkaMeshBinding(hkReferencedObject):
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkaMeshBindingMapping(Record):
-    """hkaMeshBindingMapping"""
+    """hkaMeshBindingMapping\n\nHavok class of SDK 2014.1 (packfiles), signature 0x48aceb75.\n\nOwn members, by hkClass type:\n- mapping: Array of Int16"""
     mapping: memoryview
 
 class hkaParameterizedAnimationReferenceFrame(hkaDefaultAnimatedReferenceFrame):
-    """hkaParameterizedAnimationReferenceFrame"""
+    """hkaParameterizedAnimationReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaDefaultAnimatedReferenceFrame, version 1, signature 0x3f2c9910.\n\nOwn members, by hkClass type:\n- parameterValues: Array of Real\n- parameterTypes: Array of Int32"""
     parameterValues: memoryview
     parameterTypes: memoryview
 
-class hkaParameterizedReferenceFrame(hkaDefaultAnimatedReferenceFrame):
-    """hkaParameterizedReferenceFrame"""
-
 class hkaPredictiveCompressedAnimation(hkaAnimation):
-    """hkaPredictiveCompressedAnimation"""
+    """hkaPredictiveCompressedAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaAnimation, version 1, signature 0xca3194b2.\n\nOwn members, by hkClass type:\n- compressedData: Array of Uint8\n- intData: Array of Uint16\n- intArrayOffsets: Int32[9]\n- floatData: Array of Real\n- floatArrayOffsets: Int32[3]\n- numBones: Int32\n- numFloatSlots: Int32\n- numFrames: Int32\n- firstFloatBlockScaleAndOffsetIndex: Int32\n- skeleton: Pointer\n- maxCompressedBytesPerFrame: Int32"""
     compressedData: memoryview
     intData: memoryview
     intArrayOffsets: list[int]
@@ -4315,7 +4453,7 @@ class hkaPredictiveCompressedAnimation(hkaAnimation):
     maxCompressedBytesPerFrame: int
 
 class hkaPredictiveCompressedAnimationTrackCompressionParams(Record):
-    """hkaPredictiveCompressedAnimationTrackCompressionParams"""
+    """hkaPredictiveCompressedAnimationTrackCompressionParams\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0739c5f1.\n\nOwn members, by hkClass type:\n- staticTranslationTolerance: Real\n- staticRotationTolerance: Real\n- staticScaleTolerance: Real\n- staticFloatTolerance: Real\n- dynamicTranslationTolerance: Real\n- dynamicRotationTolerance: Real\n- dynamicScaleTolerance: Real\n- dynamicFloatTolerance: Real"""
     staticTranslationTolerance: float
     staticRotationTolerance: float
     staticScaleTolerance: float
@@ -4326,31 +4464,31 @@ class hkaPredictiveCompressedAnimationTrackCompressionParams(Record):
     dynamicFloatTolerance: float
 
 class hkaQuantizedAnimation(hkaAnimation):
-    """hkaQuantizedAnimation"""
+    """hkaQuantizedAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaAnimation, version 1, signature 0x3158d9ce.\n\nOwn members, by hkClass type:\n- data: Array of Uint8\n- endian: Uint32\n- skeleton: Pointer"""
     data: memoryview
     endian: int
     skeleton: Optional[Record]
 
 class hkaQuantizedAnimationTrackCompressionParams(Record):
-    """hkaQuantizedAnimationTrackCompressionParams"""
+    """hkaQuantizedAnimationTrackCompressionParams\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf7d64649.\n\nOwn members, by hkClass type:\n- rotationTolerance: Real\n- translationTolerance: Real\n- scaleTolerance: Real\n- floatingTolerance: Real"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
     floatingTolerance: float
 
 class hkaRagdollInstance(hkReferencedObject):
-    """hkaRagdollInstance"""
+    """hkaRagdollInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5448f464.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- boneToRigidBodyMap: Array of Int32\n- skeleton: Pointer of Struct hkaSkeleton"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     boneToRigidBodyMap: memoryview
     skeleton: Optional[hkaSkeleton]
 
 class hkaReferencePoseAnimation(hkaAnimation):
-    """hkaReferencePoseAnimation"""
+    """hkaReferencePoseAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaAnimation, version 1, signature 0x9e1c3a1c.\n\nOwn members, by hkClass type:\n- skeleton: Pointer of Struct hkaSkeleton"""
     skeleton: Optional[hkaSkeleton]
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 5, signature 0xfec1cedb.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parentIndices: Array of Int16\n- bones: Array of Struct hkaBone\n- referencePose: Array of QsTransform\n- referenceFloats: Array of Real\n- floatSlots: Array of StringPtr\n- localFrames: Array of Struct hkaSkeletonLocalFrameOnBone\n- partitions: Array of Struct hkaSkeletonPartition"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
@@ -4361,16 +4499,16 @@ class hkaSkeleton(hkReferencedObject):
     partitions: list[hkaSkeletonPartition]
 
 class hkaSkeletonLocalFrameOnBone(Record):
-    """hkaSkeletonLocalFrameOnBone"""
+    """hkaSkeletonLocalFrameOnBone\n\nHavok class of SDK 2014.1 (packfiles), signature 0xe9151edc.\n\nOwn members, by hkClass type:\n- localFrame: Pointer of Struct hkLocalFrame\n- boneIndex: Int16"""
     localFrame: Optional[hkLocalFrame]
     boneIndex: int
 
 class hkaSkeletonMapper(hkReferencedObject):
-    """hkaSkeletonMapper"""
+    """hkaSkeletonMapper\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xace9849c.\n\nOwn members, by hkClass type:\n- mapping: Struct hkaSkeletonMapperData"""
     mapping: hkaSkeletonMapperData
 
 class hkaSkeletonMapperData(Record):
-    """hkaSkeletonMapperData"""
+    """hkaSkeletonMapperData\n\nHavok class of SDK 2014.1 (packfiles), version 2, signature 0x3e0a67fd.\n\nOwn members, by hkClass type:\n- skeletonA: Pointer of Struct hkaSkeleton\n- skeletonB: Pointer of Struct hkaSkeleton\n- partitionMap: Array of Int16\n- simpleMappingPartitionRanges: Array of Struct hkaSkeletonMapperDataPartitionMappingRange\n- chainMappingPartitionRanges: Array of Struct hkaSkeletonMapperDataPartitionMappingRange\n- simpleMappings: Array of Struct hkaSkeletonMapperDataSimpleMapping\n- chainMappings: Array of Struct hkaSkeletonMapperDataChainMapping\n- unmappedBones: Array of Int16\n- extractedMotionMapping: QsTransform\n- keepUnmappedLocal: Bool\n- mappingType: Enum of Int32 hkaSkeletonMapperData::MappingType"""
     skeletonA: Optional[hkaSkeleton]
     skeletonB: Optional[hkaSkeleton]
     partitionMap: memoryview
@@ -4384,7 +4522,7 @@ class hkaSkeletonMapperData(Record):
     mappingType: hkaSkeletonMapperData_MappingType
 
 class hkaSkeletonMapperDataChainMapping(Record):
-    """hkaSkeletonMapperDataChainMapping"""
+    """hkaSkeletonMapperDataChainMapping\n\nHavok class of SDK 2014.1 (packfiles), signature 0xa528f7cf.\n\nOwn members, by hkClass type:\n- startBoneA: Int16\n- endBoneA: Int16\n- startBoneB: Int16\n- endBoneB: Int16\n- startAFromBTransform: QsTransform\n- endAFromBTransform: QsTransform"""
     startBoneA: int
     endBoneA: int
     startBoneB: int
@@ -4393,24 +4531,24 @@ class hkaSkeletonMapperDataChainMapping(Record):
     endAFromBTransform: tuple[tuple[float, ...], ...]
 
 class hkaSkeletonMapperDataPartitionMappingRange(Record):
-    """hkaSkeletonMapperDataPartitionMappingRange"""
+    """hkaSkeletonMapperDataPartitionMappingRange\n\nHavok class of SDK 2014.1 (packfiles), signature 0xfdf54e87.\n\nOwn members, by hkClass type:\n- startMappingIndex: Int32\n- numMappings: Int32"""
     startMappingIndex: int
     numMappings: int
 
 class hkaSkeletonMapperDataSimpleMapping(Record):
-    """hkaSkeletonMapperDataSimpleMapping"""
+    """hkaSkeletonMapperDataSimpleMapping\n\nHavok class of SDK 2014.1 (packfiles), signature 0x3405deca.\n\nOwn members, by hkClass type:\n- boneA: Int16\n- boneB: Int16\n- aFromBTransform: QsTransform"""
     boneA: int
     boneB: int
     aFromBTransform: tuple[tuple[float, ...], ...]
 
 class hkaSkeletonPartition(Record):
-    """hkaSkeletonPartition"""
+    """hkaSkeletonPartition\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7c8e6a55.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- startBoneIndex: Int16\n- numBones: Int16"""
     name: Optional[str]
     startBoneIndex: int
     numBones: int
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaAnimation, version 1, signature 0x8c3b5f7e.\n\nOwn members, by hkClass type:\n- numFrames: Int32\n- numBlocks: Int32\n- maxFramesPerBlock: Int32\n- maskAndQuantizationSize: Int32\n- blockDuration: Real\n- blockInverseDuration: Real\n- frameDuration: Real\n- blockOffsets: Array of Uint32\n- floatBlockOffsets: Array of Uint32\n- transformOffsets: Array of Uint32\n- floatOffsets: Array of Uint32\n- data: Array of Uint8\n- endian: Int32"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -4426,12 +4564,12 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkaSplineCompressedAnimationAnimationCompressionParams(Record):
-    """hkaSplineCompressedAnimationAnimationCompressionParams"""
+    """hkaSplineCompressedAnimationAnimationCompressionParams\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xde830789.\n\nOwn members, by hkClass type:\n- maxFramesPerBlock: Uint16\n- enableSampleSingleTracks: Bool"""
     maxFramesPerBlock: int
     enableSampleSingleTracks: bool
 
 class hkaSplineCompressedAnimationTrackCompressionParams(Record):
-    """hkaSplineCompressedAnimationTrackCompressionParams"""
+    """hkaSplineCompressedAnimationTrackCompressionParams\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x42e878d3.\n\nOwn members, by hkClass type:\n- rotationTolerance: Real\n- translationTolerance: Real\n- scaleTolerance: Real\n- floatingTolerance: Real\n- rotationDegree: Uint16\n- translationDegree: Uint16\n- scaleDegree: Uint16\n- floatingDegree: Uint16\n- rotationQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::RotationQuantization\n- translationQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization\n- scaleQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization\n- floatQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
@@ -4445,30 +4583,33 @@ class hkaSplineCompressedAnimationTrackCompressionParams(Record):
     scaleQuantizationType: hkaSplineCompressedAnimationTrackCompressionParams_ScalarQuantization
     floatQuantizationType: hkaSplineCompressedAnimationTrackCompressionParams_ScalarQuantization
 
+class hkaiNavVolumeMediator(hkReferencedObject):
+    """hkaiNavVolumeMediator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkaiAabbTreeNavVolumeMediator(hkaiNavVolumeMediator):
-    """hkaiAabbTreeNavVolumeMediator"""
+    """hkaiAabbTreeNavVolumeMediator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiNavVolumeMediator, version 1, signature 0xacfc8e34.\n\nOwn members, by hkClass type:\n- navVolume: Pointer of Struct hkaiNavVolume\n- tree: Pointer of Struct hkcdStaticAabbTree"""
     navVolume: Optional[hkaiNavVolume]
     tree: Optional[hkcdStaticAabbTree]
 
 class hkaiAdaptiveRanger(Record):
-    """hkaiAdaptiveRanger"""
+    """hkaiAdaptiveRanger\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1f88bb78.\n\nOwn members, by hkClass type:\n- curRange: Real"""
     curRange: float
 
 class hkaiAgentTraversalInfo(Record):
-    """hkaiAgentTraversalInfo"""
+    """hkaiAgentTraversalInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd3db3a74.\n\nOwn members, by hkClass type:\n- diameter: Real\n- filterInfo: Uint32"""
     diameter: float
     filterInfo: int
 
 class hkaiAstarCostModifier(hkReferencedObject):
-    """hkaiAstarCostModifier"""
+    """hkaiAstarCostModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x35bf4620.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkaiAstarCostModifier::CostModifierType"""
     type: hkaiAstarCostModifier_CostModifierType
 
 class hkaiAstarEdgeFilter(hkReferencedObject):
-    """hkaiAstarEdgeFilter"""
+    """hkaiAstarEdgeFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb2108223.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkaiAstarEdgeFilter::EdgeFilterType"""
     type: hkaiAstarEdgeFilter_EdgeFilterType
 
 class hkaiAstarOutputParameters(Record):
-    """hkaiAstarOutputParameters"""
+    """hkaiAstarOutputParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1613ae07.\n\nOwn members, by hkClass type:\n- numIterations: Int32\n- goalIndex: Int32\n- pathLength: Real\n- status: Enum of Uint8 hkaiAstarOutputParameters::SearchStatus\n- terminationCause: Enum of Uint8 hkaiAstarOutputParameters::TerminationCause"""
     numIterations: int
     goalIndex: int
     pathLength: float
@@ -4476,17 +4617,17 @@ class hkaiAstarOutputParameters(Record):
     terminationCause: hkaiAstarOutputParameters_TerminationCause
 
 class hkaiAvoidancePairProperties(hkReferencedObject):
-    """hkaiAvoidancePairProperties"""
+    """hkaiAvoidancePairProperties\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9f913fe8.\n\nOwn members, by hkClass type:\n- avoidancePairDataMap: Array of Struct hkaiAvoidancePairPropertiesPairData"""
     avoidancePairDataMap: list[hkaiAvoidancePairPropertiesPairData]
 
 class hkaiAvoidancePairPropertiesPairData(Record):
-    """hkaiAvoidancePairPropertiesPairData"""
+    """hkaiAvoidancePairPropertiesPairData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4d47c447.\n\nOwn members, by hkClass type:\n- key: Uint32\n- weight: Real\n- cosViewAngle: Real"""
     key: int
     weight: float
     cosViewAngle: float
 
 class hkaiAvoidanceProperties(hkReferencedObject):
-    """hkaiAvoidanceProperties"""
+    """hkaiAvoidanceProperties\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa499e271.\n\nOwn members, by hkClass type:\n- movementProperties: Struct hkaiMovementProperties\n- nearbyBoundariesSearchType: Enum of Uint8 hkaiAvoidanceProperties::NearbyBoundariesSearchType\n- localSensorAabb: Struct hkAabb\n- wallFollowingAngle: Real\n- dodgingPenalty: Real\n- velocityHysteresis: Real\n- sidednessChangingPenalty: Real\n- collisionPenalty: Real\n- penetrationPenalty: Real\n- maxNeighbors: Int32"""
     movementProperties: hkaiMovementProperties
     nearbyBoundariesSearchType: hkaiAvoidanceProperties_NearbyBoundariesSearchType
     localSensorAabb: hkAabb
@@ -4499,22 +4640,22 @@ class hkaiAvoidanceProperties(hkReferencedObject):
     maxNeighbors: int
 
 class hkaiAvoidanceSolverBoundaryObstacle(Record):
-    """hkaiAvoidanceSolverBoundaryObstacle"""
+    """hkaiAvoidanceSolverBoundaryObstacle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xffdc0b65.\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4"""
     start: tuple[float, ...]
     end: tuple[float, ...]
 
 class hkaiAvoidanceSolverSphereObstacle(Record):
-    """hkaiAvoidanceSolverSphereObstacle"""
+    """hkaiAvoidanceSolverSphereObstacle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xef54850d.\n\nOwn members, by hkClass type:\n- sphere: Struct hkSphere\n- velocity: Vector4"""
     sphere: hkSphere
     velocity: tuple[float, ...]
 
 class hkaiCarver(hkReferencedObject):
-    """hkaiCarver"""
+    """hkaiCarver\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1421050f.\n\nOwn members, by hkClass type:\n- volume: Pointer of Struct hkaiVolume\n- flags: Flags of Uint32 hkaiCarver::FlagBits"""
     volume: Optional[hkaiVolume]
     flags: Union[hkaiCarver_FlagBits, int]
 
 class hkaiCharacter(hkReferencedObject):
-    """hkaiCharacter"""
+    """hkaiCharacter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1eedaf86.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- position: Vector4\n- forward: Vector4\n- velocity: Vector4\n- up: Vector4\n- currentNavMeshFace: Uint32\n- radius: Real\n- desiredSpeed: Real\n- adaptiveRanger: Struct hkaiAdaptiveRanger\n- costModifier: Pointer of Struct hkaiAstarCostModifier\n- edgeFilter: Pointer of Struct hkaiAstarEdgeFilter\n- hitFilter: Pointer\n- steeringFilter: Pointer\n- agentFilterInfo: Uint32\n- avoidanceProperties: Pointer of Struct hkaiAvoidanceProperties\n- avoidanceState: Real\n- agentPriority: Uint32\n- avoidanceType: Uint16\n- avoidanceEnabledMask: Flags of Uint8 hkaiCharacter::AvoidanceEnabledMaskBits\n- state: Enum of Int32 hkaiCharacter::State\n- behaviorListeners: Array of Pointer\n- layer: Uint32"""
     userData: int
     position: tuple[float, ...]
     forward: tuple[float, ...]
@@ -4538,8 +4679,15 @@ class hkaiCharacter(hkReferencedObject):
     behaviorListeners: list[Optional[Record]]
     layer: int
 
+class hkaiTraversalAnalyzer(hkReferencedObject):
+    """hkaiTraversalAnalyzer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa50fe8b4.\n\nOwn members, by hkClass type:\n- maxPlanarAngle: Real\n- maxRelativeSlopeAngle: Real\n- userdata: Uint32\n- baseCost: Real"""
+    maxPlanarAngle: float
+    maxRelativeSlopeAngle: float
+    userdata: int
+    baseCost: float
+
 class hkaiClimbUpAnalyzer(hkaiTraversalAnalyzer):
-    """hkaiClimbUpAnalyzer"""
+    """hkaiClimbUpAnalyzer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiTraversalAnalyzer, version 1, signature 0xdbd21454.\n\nOwn members, by hkClass type:\n- maxUnderhang: Real\n- minUpHeight: Real\n- maxUpHeight: Real\n- grabAngle: Real\n- grabScanDepth: Real\n- verticalLipHeight: Real"""
     maxUnderhang: float
     minUpHeight: float
     maxUpHeight: float
@@ -4547,33 +4695,38 @@ class hkaiClimbUpAnalyzer(hkaiTraversalAnalyzer):
     grabScanDepth: float
     verticalLipHeight: float
 
+class hkaiSilhouetteMerger(hkReferencedObject):
+    """hkaiSilhouetteMerger\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1b5ff640.\n\nOwn members, by hkClass type:\n- mergeType: Enum of Uint8 hkaiSilhouetteMerger::MergeType\n- mergeParams: Struct hkaiSilhouetteGenerationParameters"""
+    mergeType: hkaiSilhouetteMerger_MergeType
+    mergeParams: hkaiSilhouetteGenerationParameters
+
 class hkaiConvexHullSilhouetteMerger(hkaiSilhouetteMerger):
-    """hkaiConvexHullSilhouetteMerger"""
+    """hkaiConvexHullSilhouetteMerger\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteMerger, version 1, signature 0x7adc511e."""
 
 class hkaiConvexSilhouetteSet(hkReferencedObject):
-    """hkaiConvexSilhouetteSet"""
+    """hkaiConvexSilhouetteSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcc1bbf54.\n\nOwn members, by hkClass type:\n- vertexPool: Array of Vector4\n- silhouetteOffsets: Array of Int32\n- cachedTransform: Struct hkQTransform\n- cachedUp: Vector4"""
     vertexPool: list[tuple[float, ...]]
     silhouetteOffsets: memoryview
     cachedTransform: hkQTransform
     cachedUp: tuple[float, ...]
 
 class hkaiCuttingGeometryInfo(hkReferencedObject):
-    """hkaiCuttingGeometryInfo"""
+    """hkaiCuttingGeometryInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x922465a1.\n\nOwn members, by hkClass type:\n- geometry: Struct hkGeometry\n- cuttingTriangles: Struct hkBitField"""
     geometry: hkGeometry
     cuttingTriangles: hkBitField
 
 class hkaiDefaultAstarCostModifier(hkaiAstarCostModifier):
-    """hkaiDefaultAstarCostModifier"""
+    """hkaiDefaultAstarCostModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiAstarCostModifier, version 1, signature 0x44d04021.\n\nOwn members, by hkClass type:\n- maxCostPenalty: Real\n- costMultiplierLookupTable: Half[32]"""
     maxCostPenalty: float
     costMultiplierLookupTable: list[float]
 
 class hkaiDefaultAstarEdgeFilter(hkaiAstarEdgeFilter):
-    """hkaiDefaultAstarEdgeFilter"""
+    """hkaiDefaultAstarEdgeFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiAstarEdgeFilter, version 1, signature 0x6913563c.\n\nOwn members, by hkClass type:\n- edgeMaskLookupTable: Uint32[32]\n- cellMaskLookupTable: Uint32"""
     edgeMaskLookupTable: list[int]
     cellMaskLookupTable: int
 
 class hkaiDirectedGraphExplicitCost(hkReferencedObject):
-    """hkaiDirectedGraphExplicitCost"""
+    """hkaiDirectedGraphExplicitCost\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2f02d92c.\n\nOwn members, by hkClass type:\n- positions: Array of Vector4\n- nodes: Array of Struct hkaiDirectedGraphExplicitCostNode\n- edges: Array of Struct hkaiDirectedGraphExplicitCostEdge\n- nodeData: Array of Uint32\n- edgeData: Array of Uint32\n- nodeDataStriding: Int32\n- edgeDataStriding: Int32\n- streamingSets: Array of Struct hkaiStreamingSet"""
     positions: list[tuple[float, ...]]
     nodes: list[hkaiDirectedGraphExplicitCostNode]
     edges: list[hkaiDirectedGraphExplicitCostEdge]
@@ -4584,18 +4737,18 @@ class hkaiDirectedGraphExplicitCost(hkReferencedObject):
     streamingSets: list[hkaiStreamingSet]
 
 class hkaiDirectedGraphExplicitCostEdge(Record):
-    """hkaiDirectedGraphExplicitCostEdge"""
+    """hkaiDirectedGraphExplicitCostEdge\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x57fdf491.\n\nOwn members, by hkClass type:\n- cost: Half\n- flags: Flags of Uint16 hkaiDirectedGraphExplicitCost::EdgeBits\n- target: Uint32"""
     cost: float
     flags: Union[hkaiDirectedGraphExplicitCost_EdgeBits, int]
     target: int
 
 class hkaiDirectedGraphExplicitCostNode(Record):
-    """hkaiDirectedGraphExplicitCostNode"""
+    """hkaiDirectedGraphExplicitCostNode\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7cc699ae.\n\nOwn members, by hkClass type:\n- startEdgeIndex: Int32\n- numEdges: Int32"""
     startEdgeIndex: int
     numEdges: int
 
 class hkaiDirectedGraphInstance(hkReferencedObject):
-    """hkaiDirectedGraphInstance"""
+    """hkaiDirectedGraphInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa52c166c.\n\nOwn members, by hkClass type:\n- originalNodes: SimpleArray\n- originalEdges: SimpleArray\n- originalPositions: Pointer\n- originalNodeData: Pointer\n- nodeDataStriding: Int32\n- originalEdgeData: Pointer\n- edgeDataStriding: Int32\n- sectionUid: Uint32\n- runtimeId: Int32\n- originalGraph: Pointer of Struct hkaiDirectedGraphExplicitCost\n- nodeMap: Array of Int32\n- instancedNodes: Array of Struct hkaiDirectedGraphExplicitCostNode\n- ownedEdges: Array of Struct hkaiDirectedGraphExplicitCostEdge\n- ownedEdgeData: Array of Uint32\n- userEdgeCount: Array of Int32\n- freeEdgeBlocks: Array of Struct hkaiDirectedGraphInstanceFreeBlockList\n- transform: Transform"""
     originalNodes: list[None]
     originalEdges: list[None]
     originalPositions: Optional[Record]
@@ -4615,57 +4768,60 @@ class hkaiDirectedGraphInstance(hkReferencedObject):
     transform: tuple[tuple[float, ...], ...]
 
 class hkaiDirectedGraphInstanceFreeBlockList(Record):
-    """hkaiDirectedGraphInstanceFreeBlockList"""
+    """hkaiDirectedGraphInstanceFreeBlockList\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x32787717.\n\nOwn members, by hkClass type:\n- blocks: Array of Int32"""
     blocks: memoryview
 
 class hkaiDropDownAnalyzer(hkaiTraversalAnalyzer):
-    """hkaiDropDownAnalyzer"""
+    """hkaiDropDownAnalyzer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiTraversalAnalyzer, version 1, signature 0x6fe1d04d.\n\nOwn members, by hkClass type:\n- minDropDistance: Real\n- maxDropDistance: Real\n- maxUnderhang: Real\n- verticalLipHeight: Real"""
     minDropDistance: float
     maxDropDistance: float
     maxUnderhang: float
     verticalLipHeight: float
 
 class hkaiDuckUnderAnalyzer(hkaiTraversalAnalyzer):
-    """hkaiDuckUnderAnalyzer"""
+    """hkaiDuckUnderAnalyzer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiTraversalAnalyzer, version 1, signature 0x8e10af8e.\n\nOwn members, by hkClass type:\n- maxHorizontalDistance: Real\n- minClearance: Real\n- maxClearance: Real\n- maxHeightDifference: Real"""
     maxHorizontalDistance: float
     minClearance: float
     maxClearance: float
     maxHeightDifference: float
 
+class hkaiNavMeshQueryMediator(hkReferencedObject):
+    """hkaiNavMeshQueryMediator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkaiDynamicNavMeshQueryMediator(hkaiNavMeshQueryMediator):
-    """hkaiDynamicNavMeshQueryMediator"""
+    """hkaiDynamicNavMeshQueryMediator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiNavMeshQueryMediator, version 1, signature 0x68e898c1.\n\nOwn members, by hkClass type:\n- collection: Pointer of Struct hkaiStreamingCollection\n- aabbTree: Pointer of Struct hkcdDynamicAabbTree\n- cutter: Pointer of Struct hkaiNavMeshCutter\n- cutAabbTolerance: Real"""
     collection: Optional[hkaiStreamingCollection]
     aabbTree: Optional[hkcdDynamicAabbTree]
     cutter: Optional[hkaiNavMeshCutter]
     cutAabbTolerance: float
 
 class hkaiDynamicNavVolumeMediator(hkaiNavVolumeMediator):
-    """hkaiDynamicNavVolumeMediator"""
+    """hkaiDynamicNavVolumeMediator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiNavVolumeMediator, version 1, signature 0x227b961b.\n\nOwn members, by hkClass type:\n- collection: Pointer of Struct hkaiStreamingCollection\n- aabbTree: Pointer of Struct hkcdDynamicAabbTree"""
     collection: Optional[hkaiStreamingCollection]
     aabbTree: Optional[hkcdDynamicAabbTree]
 
 class hkaiEdgeGeometry(hkReferencedObject):
-    """hkaiEdgeGeometry"""
+    """hkaiEdgeGeometry\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe1e66d28.\n\nOwn members, by hkClass type:\n- edges: Array of Struct hkaiEdgeGeometryEdge\n- faces: Array of Struct hkaiEdgeGeometryFace\n- vertices: Array of Vector4\n- zeroFace: Struct hkaiEdgeGeometryFace"""
     edges: list[hkaiEdgeGeometryEdge]
     faces: list[hkaiEdgeGeometryFace]
     vertices: list[tuple[float, ...]]
     zeroFace: hkaiEdgeGeometryFace
 
 class hkaiEdgeGeometryEdge(Record):
-    """hkaiEdgeGeometryEdge"""
+    """hkaiEdgeGeometryEdge\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x15cdbb1e.\n\nOwn members, by hkClass type:\n- a: Uint32\n- b: Uint32\n- face: Uint32\n- data: Uint32"""
     a: int
     b: int
     face: int
     data: int
 
 class hkaiEdgeGeometryFace(Record):
-    """hkaiEdgeGeometryFace"""
+    """hkaiEdgeGeometryFace\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6ccb5e08.\n\nOwn members, by hkClass type:\n- data: Uint32\n- faceIndex: Uint32\n- flags: Flags of Uint8 hkaiEdgeGeometry::FaceFlagBits"""
     data: int
     faceIndex: int
     flags: Union[hkaiEdgeGeometry_FaceFlagBits, int]
 
 class hkaiEdgePath(hkReferencedObject):
-    """hkaiEdgePath"""
+    """hkaiEdgePath\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5a490aeb.\n\nOwn members, by hkClass type:\n- edges: Array of Struct hkaiEdgePathEdge\n- edgeData: Array of Int32\n- edgeDataStriding: Int32\n- leftTurnRadius: Real\n- rightTurnRadius: Real\n- characterRadius: Real"""
     edges: list[hkaiEdgePathEdge]
     edgeData: memoryview
     edgeDataStriding: int
@@ -4674,7 +4830,7 @@ class hkaiEdgePath(hkReferencedObject):
     characterRadius: float
 
 class hkaiEdgePathEdge(Record):
-    """hkaiEdgePathEdge"""
+    """hkaiEdgePathEdge\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9f925aeb.\n\nOwn members, by hkClass type:\n- left: Vector4\n- right: Vector4\n- up: Vector4\n- followingTransform: Matrix4\n- edge: Struct hkaiPersistentEdgeKey\n- leftFollowingCorner: Struct hkaiEdgePathFollowingCornerInfo\n- rightFollowingCorner: Struct hkaiEdgePathFollowingCornerInfo\n- flags: Flags of Uint8 hkaiNavMesh::EdgeFlagBits"""
     left: tuple[float, ...]
     right: tuple[float, ...]
     up: tuple[float, ...]
@@ -4685,11 +4841,11 @@ class hkaiEdgePathEdge(Record):
     flags: Union[hkaiNavMesh_EdgeFlagBits, int]
 
 class hkaiEdgePathFollowingCornerInfo(Record):
-    """hkaiEdgePathFollowingCornerInfo"""
+    """hkaiEdgePathFollowingCornerInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc253682b.\n\nOwn members, by hkClass type:\n- data: Uint16"""
     data: int
 
 class hkaiGraphPathSearchParameters(Record):
-    """hkaiGraphPathSearchParameters"""
+    """hkaiGraphPathSearchParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x938334de.\n\nOwn members, by hkClass type:\n- heuristicWeight: Real\n- useHierarchicalHeuristic: Bool\n- costModifier: Pointer\n- edgeFilter: Pointer\n- bufferSizes: Struct hkaiSearchParametersBufferSizes\n- hierarchyBufferSizes: Struct hkaiSearchParametersBufferSizes"""
     heuristicWeight: float
     useHierarchicalHeuristic: bool
     costModifier: Optional[Record]
@@ -4698,40 +4854,43 @@ class hkaiGraphPathSearchParameters(Record):
     hierarchyBufferSizes: hkaiSearchParametersBufferSizes
 
 class hkaiHierarchyUtils(Record):
-    """hkaiHierarchyUtils"""
+    """hkaiHierarchyUtils\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkaiHierarchyUtilsClusterSettings(Record):
-    """hkaiHierarchyUtilsClusterSettings"""
+    """hkaiHierarchyUtilsClusterSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x552dcdf3.\n\nOwn members, by hkClass type:\n- desiredFacesPerCluster: Int32\n- searchParameters: Struct hkaiNavMeshPathSearchParameters\n- agentInfo: Struct hkaiAgentTraversalInfo"""
     desiredFacesPerCluster: int
     searchParameters: hkaiNavMeshPathSearchParameters
     agentInfo: hkaiAgentTraversalInfo
 
 class hkaiIntervalPartitionLibrary(Record):
-    """hkaiIntervalPartitionLibrary"""
+    """hkaiIntervalPartitionLibrary\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0ace645c.\n\nOwn members, by hkClass type:\n- data: Array of Real\n- partitionRecords: Array of Struct hkaiIntervalPartitionLibraryPartitionRecord"""
     data: memoryview
     partitionRecords: list[hkaiIntervalPartitionLibraryPartitionRecord]
 
 class hkaiIntervalPartitionLibraryPartitionRecord(Record):
-    """hkaiIntervalPartitionLibraryPartitionRecord"""
+    """hkaiIntervalPartitionLibraryPartitionRecord\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x912374e0.\n\nOwn members, by hkClass type:\n- intervalDataOffset: Uint32\n- numIntervals: Uint16\n- hasYData: Bool\n- hasIntData: Bool"""
     intervalDataOffset: int
     numIntervals: int
     hasYData: bool
     hasIntData: bool
 
+class hkaiVolume(hkReferencedObject):
+    """hkaiVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkaiInvertedAabbVolume(hkaiVolume):
-    """hkaiInvertedAabbVolume"""
+    """hkaiInvertedAabbVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiVolume, version 1, signature 0x8cd28643.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- geometry: Struct hkGeometry"""
     aabb: hkAabb
     geometry: hkGeometry
 
 class hkaiJumpAnalyzer(hkaiTraversalAnalyzer):
-    """hkaiJumpAnalyzer"""
+    """hkaiJumpAnalyzer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiTraversalAnalyzer, version 1, signature 0xa4189905.\n\nOwn members, by hkClass type:\n- maxHorizontalDistance: Real\n- maxUpHeight: Real\n- maxDownHeight: Real\n- verticalApex: Real"""
     maxHorizontalDistance: float
     maxUpHeight: float
     maxDownHeight: float
     verticalApex: float
 
 class hkaiLineOfSightUtilLineOfSightOutput(Record):
-    """hkaiLineOfSightUtilLineOfSightOutput"""
+    """hkaiLineOfSightUtilLineOfSightOutput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xde46368b.\n\nOwn members, by hkClass type:\n- visitedEdgesOut: Array of Uint32\n- distancesOut: Array of Real\n- pointsOut: Array of Vector4\n- doNotExceedArrayCapacity: Bool\n- numIterationsOut: Int32\n- finalFaceKey: Uint32\n- accumulatedDistance: Real\n- finalPoint: Vector4"""
     visitedEdgesOut: memoryview
     distancesOut: memoryview
     pointsOut: list[tuple[float, ...]]
@@ -4742,7 +4901,7 @@ class hkaiLineOfSightUtilLineOfSightOutput(Record):
     finalPoint: tuple[float, ...]
 
 class hkaiLocalSteeringInput(Record):
-    """hkaiLocalSteeringInput"""
+    """hkaiLocalSteeringInput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf231d666.\n\nOwn members, by hkClass type:\n- currentPosition: Vector4\n- currentForward: Vector4\n- currentUp: Vector4\n- currentVelocity: Vector4\n- desiredVelocity: Vector4\n- localGoalPlane: Vector4\n- distToLocalGoal: Real\n- character: Pointer\n- referenceFrame: Pointer\n- avoidanceProperties: Pointer\n- applyKinematicConstraints: Bool\n- applyAvoidanceSteering: Bool\n- enableLocalSteering: Bool"""
     currentPosition: tuple[float, ...]
     currentForward: tuple[float, ...]
     currentUp: tuple[float, ...]
@@ -4758,12 +4917,12 @@ class hkaiLocalSteeringInput(Record):
     enableLocalSteering: bool
 
 class hkaiMaterialPainter(hkReferencedObject):
-    """hkaiMaterialPainter"""
+    """hkaiMaterialPainter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9358ceb2.\n\nOwn members, by hkClass type:\n- material: Int32\n- volume: Pointer of Struct hkaiVolume"""
     material: int
     volume: Optional[hkaiVolume]
 
 class hkaiMovementProperties(Record):
-    """hkaiMovementProperties"""
+    """hkaiMovementProperties\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd0211f76.\n\nOwn members, by hkClass type:\n- minVelocity: Real\n- maxVelocity: Real\n- maxAcceleration: Real\n- maxDeceleration: Real\n- leftTurnRadius: Real\n- rightTurnRadius: Real\n- maxAngularVelocity: Real\n- maxTurnVelocity: Real\n- kinematicConstraintType: Enum of Uint8 hkaiMovementProperties::KinematicConstraintType"""
     minVelocity: float
     maxVelocity: float
     maxAcceleration: float
@@ -4775,7 +4934,7 @@ class hkaiMovementProperties(Record):
     kinematicConstraintType: hkaiMovementProperties_KinematicConstraintType
 
 class hkaiNavMesh(hkReferencedObject):
-    """hkaiNavMesh"""
+    """hkaiNavMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x6d493bdb.\n\nOwn members, by hkClass type:\n- faces: Array of Struct hkaiNavMeshFace\n- edges: Array of Struct hkaiNavMeshEdge\n- vertices: Array of Vector4\n- streamingSets: Array of Struct hkaiStreamingSet\n- faceData: Array of Int32\n- edgeData: Array of Int32\n- faceDataStriding: Int32\n- edgeDataStriding: Int32\n- flags: Uint8\n- aabb: Struct hkAabb\n- erosionRadius: Real\n- userData: Ulong"""
     faces: list[hkaiNavMeshFace]
     edges: list[hkaiNavMeshEdge]
     vertices: list[tuple[float, ...]]
@@ -4790,7 +4949,7 @@ class hkaiNavMesh(hkReferencedObject):
     userData: int
 
 class hkaiNavMeshCutter(hkReferencedObject):
-    """hkaiNavMeshCutter"""
+    """hkaiNavMeshCutter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x904d0cb2.\n\nOwn members, by hkClass type:\n- meshInfos: Array of Struct hkaiNavMeshCutterMeshInfo\n- connectivityInfo: Struct hkaiNavMeshCutterSavedConnectivity\n- streamingCollection: Pointer of Struct hkaiStreamingCollection\n- forceRecutFaceKeys: Array of Uint32\n- forceClearanceCalcFaceKeys: Array of Uint32\n- up: Vector4\n- edgeMatchParams: Struct hkaiNavMeshEdgeMatchingParameters\n- generationSettings: Pointer\n- cutEdgeTolerance: Real\n- minEdgeMatchingLength: Real\n- smallGapFixupTolerance: Real\n- performValidationChecks: Bool\n- clearanceResetMethod: Enum of Uint8 hkaiNavMeshCutter::ClearanceResetMethod\n- recomputeClearanceAfterCutting: Bool\n- useNewCutter: Bool\n- domainQuantum: Real"""
     meshInfos: list[hkaiNavMeshCutterMeshInfo]
     connectivityInfo: hkaiNavMeshCutterSavedConnectivity
     streamingCollection: Optional[hkaiStreamingCollection]
@@ -4809,18 +4968,18 @@ class hkaiNavMeshCutter(hkReferencedObject):
     domainQuantum: float
 
 class hkaiNavMeshCutterMeshInfo(Record):
-    """hkaiNavMeshCutterMeshInfo"""
+    """hkaiNavMeshCutterMeshInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe65f6c04.\n\nOwn members, by hkClass type:\n- originalNumFaces: Int32\n- originalNumEdges: Int32\n- originalNumVertices: Int32\n- magic: Array of Int32"""
     originalNumFaces: int
     originalNumEdges: int
     originalNumVertices: int
     magic: memoryview
 
 class hkaiNavMeshCutterSavedConnectivity(Record):
-    """hkaiNavMeshCutterSavedConnectivity"""
+    """hkaiNavMeshCutterSavedConnectivity\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4fecd01f.\n\nOwn members, by hkClass type:\n- storage: Struct hkSetUint32"""
     storage: hkSetUint32
 
 class hkaiNavMeshEdge(Record):
-    """hkaiNavMeshEdge"""
+    """hkaiNavMeshEdge\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x81cfb9d2.\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- oppositeEdge: Uint32\n- oppositeFace: Uint32\n- flags: Flags of Uint8 hkaiNavMesh::EdgeFlagBits\n- paddingByte: Uint8\n- userEdgeCost: Half"""
     a: int
     b: int
     oppositeEdge: int
@@ -4830,7 +4989,7 @@ class hkaiNavMeshEdge(Record):
     userEdgeCost: float
 
 class hkaiNavMeshEdgeMatchingParameters(Record):
-    """hkaiNavMeshEdgeMatchingParameters"""
+    """hkaiNavMeshEdgeMatchingParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe2802ec9.\n\nOwn members, by hkClass type:\n- maxStepHeight: Real\n- maxSeparation: Real\n- maxOverhang: Real\n- behindFaceTolerance: Real\n- cosPlanarAlignmentAngle: Real\n- cosVerticalAlignmentAngle: Real\n- minEdgeOverlap: Real\n- edgeTraversibilityHorizontalEpsilon: Real\n- edgeTraversibilityVerticalEpsilon: Real\n- cosClimbingFaceNormalAlignmentAngle: Real\n- cosClimbingEdgeAlignmentAngle: Real\n- minAngleBetweenFaces: Real\n- edgeParallelTolerance: Real\n- useSafeEdgeTraversibilityHorizontalEpsilon: Bool"""
     maxStepHeight: float
     maxSeparation: float
     maxOverhang: float
@@ -4847,7 +5006,7 @@ class hkaiNavMeshEdgeMatchingParameters(Record):
     useSafeEdgeTraversibilityHorizontalEpsilon: bool
 
 class hkaiNavMeshFace(Record):
-    """hkaiNavMeshFace"""
+    """hkaiNavMeshFace\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa46914a6.\n\nOwn members, by hkClass type:\n- startEdgeIndex: Int32\n- startUserEdgeIndex: Int32\n- numEdges: Int16\n- numUserEdges: Int16\n- clusterIndex: Int16\n- padding: Uint16"""
     startEdgeIndex: int
     startUserEdgeIndex: int
     numEdges: int
@@ -4856,7 +5015,7 @@ class hkaiNavMeshFace(Record):
     padding: int
 
 class hkaiNavMeshGenerationSettings(hkReferencedObject):
-    """hkaiNavMeshGenerationSettings"""
+    """hkaiNavMeshGenerationSettings\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x8d773f14.\n\nOwn members, by hkClass type:\n- characterHeight: Real\n- up: Vector4\n- quantizationGridSize: Real\n- maxWalkableSlope: Real\n- triangleWinding: Enum of Uint8 hkaiNavMeshGenerationSettings::TriangleWinding\n- degenerateAreaThreshold: Real\n- degenerateWidthThreshold: Real\n- convexThreshold: Real\n- maxNumEdgesPerFace: Int32\n- edgeMatchingParams: Struct hkaiNavMeshEdgeMatchingParameters\n- edgeMatchingMetric: Enum of Uint32 hkaiNavMeshGenerationSettings::EdgeMatchingMetric\n- edgeConnectionIterations: Int32\n- regionPruningSettings: Struct hkaiNavMeshGenerationSettingsRegionPruningSettings\n- wallClimbingSettings: Struct hkaiNavMeshGenerationSettingsWallClimbingSettings\n- boundsAabb: Struct hkAabb\n- carvers: Array of Pointer hkaiCarver\n- painters: Array of Pointer hkaiMaterialPainter\n- painterOverlapCallback: Pointer\n- defaultConstructionProperties: Flags of Uint32 hkaiNavMeshGenerationSettings::ConstructionFlagsBits\n- materialMap: Array of Struct hkaiNavMeshGenerationSettingsMaterialConstructionPair\n- fixupOverlappingTriangles: Bool\n- overlappingTrianglesSettings: Struct hkaiOverlappingTrianglesSettings\n- weldInputVertices: Bool\n- weldThreshold: Real\n- minCharacterWidth: Real\n- characterWidthUsage: Enum of Uint8 hkaiNavMeshGenerationSettings::CharacterWidthUsage\n- enableSimplification: Bool\n- simplificationSettings: Struct hkaiNavMeshSimplificationUtilsSettings\n- carvedMaterialDeprecated: Int32\n- carvedCuttingMaterialDeprecated: Int32\n- setBestFaceCenters: Bool\n- checkEdgeGeometryConsistency: Bool\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr\n- overrideSettings: Array of Struct hkaiNavMeshGenerationSettingsOverrideSettings"""
     characterHeight: float
     up: tuple[float, ...]
     quantizationGridSize: float
@@ -4894,12 +5053,12 @@ class hkaiNavMeshGenerationSettings(hkReferencedObject):
     overrideSettings: list[hkaiNavMeshGenerationSettingsOverrideSettings]
 
 class hkaiNavMeshGenerationSettingsMaterialConstructionPair(Record):
-    """hkaiNavMeshGenerationSettingsMaterialConstructionPair"""
+    """hkaiNavMeshGenerationSettingsMaterialConstructionPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xce2a7760.\n\nOwn members, by hkClass type:\n- materialIndex: Int32\n- flags: Flags of Uint32 hkaiNavMeshGenerationSettings::ConstructionFlagsBits"""
     materialIndex: int
     flags: Union[hkaiNavMeshGenerationSettings_ConstructionFlagsBits, int]
 
 class hkaiNavMeshGenerationSettingsOverrideSettings(Record):
-    """hkaiNavMeshGenerationSettingsOverrideSettings"""
+    """hkaiNavMeshGenerationSettingsOverrideSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x19bfae59.\n\nOwn members, by hkClass type:\n- volume: Pointer of Struct hkaiVolume\n- material: Int32\n- characterWidthUsage: Enum of Uint8 hkaiNavMeshGenerationSettings::CharacterWidthUsage\n- maxWalkableSlope: Real\n- edgeMatchingParams: Struct hkaiNavMeshEdgeMatchingParameters\n- simplificationSettings: Struct hkaiNavMeshSimplificationUtilsSettings"""
     volume: Optional[hkaiVolume]
     material: int
     characterWidthUsage: hkaiNavMeshGenerationSettings_CharacterWidthUsage
@@ -4908,7 +5067,7 @@ class hkaiNavMeshGenerationSettingsOverrideSettings(Record):
     simplificationSettings: hkaiNavMeshSimplificationUtilsSettings
 
 class hkaiNavMeshGenerationSettingsRegionPruningSettings(Record):
-    """hkaiNavMeshGenerationSettingsRegionPruningSettings"""
+    """hkaiNavMeshGenerationSettingsRegionPruningSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x09d576d9.\n\nOwn members, by hkClass type:\n- minRegionArea: Real\n- minDistanceToSeedPoints: Real\n- borderPreservationTolerance: Real\n- preserveVerticalBorderRegions: Bool\n- pruneBeforeTriangulation: Bool\n- regionSeedPoints: Array of Vector4"""
     minRegionArea: float
     minDistanceToSeedPoints: float
     borderPreservationTolerance: float
@@ -4917,17 +5076,17 @@ class hkaiNavMeshGenerationSettingsRegionPruningSettings(Record):
     regionSeedPoints: list[tuple[float, ...]]
 
 class hkaiNavMeshGenerationSettingsWallClimbingSettings(Record):
-    """hkaiNavMeshGenerationSettingsWallClimbingSettings"""
+    """hkaiNavMeshGenerationSettingsWallClimbingSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x15e032a3.\n\nOwn members, by hkClass type:\n- enableWallClimbing: Bool\n- excludeWalkableFaces: Bool"""
     enableWallClimbing: bool
     excludeWalkableFaces: bool
 
 class hkaiNavMeshGenerationSnapshot(Record):
-    """hkaiNavMeshGenerationSnapshot"""
+    """hkaiNavMeshGenerationSnapshot\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x441eed00.\n\nOwn members, by hkClass type:\n- geometry: Struct hkGeometry\n- settings: Struct hkaiNavMeshGenerationSettings"""
     geometry: hkGeometry
     settings: hkaiNavMeshGenerationSettings
 
 class hkaiNavMeshInstance(hkReferencedObject):
-    """hkaiNavMeshInstance"""
+    """hkaiNavMeshInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcc481002.\n\nOwn members, by hkClass type:\n- originalFaces: SimpleArray\n- originalEdges: SimpleArray\n- originalVertices: SimpleArray\n- originalFaceData: Pointer\n- faceDataStriding: Int32\n- originalEdgeData: Pointer\n- edgeDataStriding: Int32\n- originalMesh: Pointer of Struct hkaiNavMesh\n- referenceFrame: Struct hkaiReferenceFrame\n- edgeMap: Array of Int32\n- faceMap: Array of Int32\n- instancedFaces: Array of Struct hkaiNavMeshFace\n- instancedEdges: Array of Struct hkaiNavMeshEdge\n- ownedFaces: Array of Struct hkaiNavMeshFace\n- ownedEdges: Array of Struct hkaiNavMeshEdge\n- ownedVertices: Array of Vector4\n- faceFlags: Array of Uint8\n- cuttingInfo: Array of Uint16\n- instancedFaceData: Array of Int32\n- instancedEdgeData: Array of Int32\n- ownedFaceData: Array of Int32\n- ownedEdgeData: Array of Int32\n- clearanceCache: Array of Half\n- globalClearanceCache: Array of Half\n- faceClearanceIndices: Array of Int32\n- maxGlobalClearance: Real\n- sectionUid: Uint32\n- runtimeId: Int32\n- layer: Uint32"""
     originalFaces: list[None]
     originalEdges: list[None]
     originalVertices: list[None]
@@ -4959,7 +5118,7 @@ class hkaiNavMeshInstance(hkReferencedObject):
     layer: int
 
 class hkaiNavMeshPathRequestInfo(hkReferencedObject):
-    """hkaiNavMeshPathRequestInfo"""
+    """hkaiNavMeshPathRequestInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x07115766.\n\nOwn members, by hkClass type:\n- input: Pointer of Struct hkaiPathfindingUtilFindPathInput\n- output: Pointer of Struct hkaiPathfindingUtilFindPathOutput\n- priority: Int32\n- owner: Pointer\n- markedForDeletion: Bool"""
     input: Optional[hkaiPathfindingUtilFindPathInput]
     output: Optional[hkaiPathfindingUtilFindPathOutput]
     priority: int
@@ -4967,7 +5126,7 @@ class hkaiNavMeshPathRequestInfo(hkReferencedObject):
     markedForDeletion: bool
 
 class hkaiNavMeshPathSearchParameters(Record):
-    """hkaiNavMeshPathSearchParameters"""
+    """hkaiNavMeshPathSearchParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x03b79185.\n\nOwn members, by hkClass type:\n- up: Vector4\n- costModifier: Pointer\n- edgeFilter: Pointer\n- validateInputs: Bool\n- outputPathFlags: Flags of Uint8 hkaiNavMeshPathSearchParameters::OutputPathFlags\n- lineOfSightFlags: Flags of Uint8 hkaiNavMeshPathSearchParameters::LineOfSightFlags\n- useHierarchicalHeuristic: Bool\n- projectedRadiusCheck: Bool\n- userEdgeTraversalTestType: Enum of Uint8 hkaiNavMeshPathSearchParameters::UserEdgeTraversalTestType\n- useGrandparentDistanceCalculation: Bool\n- heuristicWeight: Real\n- simpleRadiusThreshold: Real\n- maximumPathLength: Real\n- searchSphereRadius: Real\n- searchCapsuleRadius: Real\n- bufferSizes: Struct hkaiSearchParametersBufferSizes\n- hierarchyBufferSizes: Struct hkaiSearchParametersBufferSizes"""
     up: tuple[float, ...]
     costModifier: Optional[Record]
     edgeFilter: Optional[Record]
@@ -4986,11 +5145,8 @@ class hkaiNavMeshPathSearchParameters(Record):
     bufferSizes: hkaiSearchParametersBufferSizes
     hierarchyBufferSizes: hkaiSearchParametersBufferSizes
 
-class hkaiNavMeshQueryMediator(hkReferencedObject):
-    """hkaiNavMeshQueryMediator"""
-
 class hkaiNavMeshSimplificationSnapshot(Record):
-    """hkaiNavMeshSimplificationSnapshot"""
+    """hkaiNavMeshSimplificationSnapshot\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6b11d9e1.\n\nOwn members, by hkClass type:\n- geometry: Pointer of Struct hkGeometry\n- carvers: Array of Pointer hkaiCarver\n- cuttingTriangles: Struct hkBitField\n- settings: Struct hkaiNavMeshGenerationSettings\n- unsimplifiedNavMesh: Pointer of Struct hkaiNavMesh"""
     geometry: Optional[hkGeometry]
     carvers: list[Optional[hkaiCarver]]
     cuttingTriangles: hkBitField
@@ -4998,7 +5154,7 @@ class hkaiNavMeshSimplificationSnapshot(Record):
     unsimplifiedNavMesh: Optional[hkaiNavMesh]
 
 class hkaiNavMeshSimplificationUtilsExtraVertexSettings(Record):
-    """hkaiNavMeshSimplificationUtilsExtraVertexSettings"""
+    """hkaiNavMeshSimplificationUtilsExtraVertexSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe4afcb2d.\n\nOwn members, by hkClass type:\n- vertexSelectionMethod: Enum of Uint8 hkaiNavMeshSimplificationUtilsExtraVertexSettings::VertexSelectionMethod\n- vertexFraction: Real\n- areaFraction: Real\n- minPartitionArea: Real\n- numSmoothingIterations: Int32\n- iterationDamping: Real\n- addVerticesOnBoundaryEdges: Bool\n- addVerticesOnPartitionBorders: Bool\n- boundaryEdgeSplitLength: Real\n- partitionBordersSplitLength: Real\n- userVertexOnBoundaryTolerance: Real\n- userVertices: Array of Vector4"""
     vertexSelectionMethod: hkaiNavMeshSimplificationUtilsExtraVertexSettings_VertexSelectionMethod
     vertexFraction: float
     areaFraction: float
@@ -5013,7 +5169,7 @@ class hkaiNavMeshSimplificationUtilsExtraVertexSettings(Record):
     userVertices: list[tuple[float, ...]]
 
 class hkaiNavMeshSimplificationUtilsSettings(Record):
-    """hkaiNavMeshSimplificationUtilsSettings"""
+    """hkaiNavMeshSimplificationUtilsSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdb60153e.\n\nOwn members, by hkClass type:\n- maxBorderSimplifyArea: Real\n- maxConcaveBorderSimplifyArea: Real\n- minCorridorWidth: Real\n- maxCorridorWidth: Real\n- holeReplacementArea: Real\n- aabbReplacementAreaFraction: Real\n- maxLoopShrinkFraction: Real\n- maxBorderHeightError: Real\n- maxBorderDistanceError: Real\n- maxPartitionSize: Int32\n- useHeightPartitioning: Bool\n- maxPartitionHeightError: Real\n- useConservativeHeightPartitioning: Bool\n- hertelMehlhornHeightError: Real\n- cosPlanarityThreshold: Real\n- nonconvexityThreshold: Real\n- boundaryEdgeFilterThreshold: Real\n- maxSharedVertexHorizontalError: Real\n- maxSharedVertexVerticalError: Real\n- maxBoundaryVertexHorizontalError: Real\n- maxBoundaryVertexVerticalError: Real\n- mergeLongestEdgesFirst: Bool\n- extraVertexSettings: Struct hkaiNavMeshSimplificationUtilsExtraVertexSettings\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr"""
     maxBorderSimplifyArea: float
     maxConcaveBorderSimplifyArea: float
     minCorridorWidth: float
@@ -5041,7 +5197,7 @@ class hkaiNavMeshSimplificationUtilsSettings(Record):
     snapshotFilename: Optional[str]
 
 class hkaiNavVolume(hkReferencedObject):
-    """hkaiNavVolume"""
+    """hkaiNavVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x8aa1da8a.\n\nOwn members, by hkClass type:\n- cells: Array of Struct hkaiNavVolumeCell\n- edges: Array of Struct hkaiNavVolumeEdge\n- streamingSets: Array of Struct hkaiStreamingSet\n- aabb: Struct hkAabb\n- quantizationScale: Vector4\n- quantizationOffset: Vector4\n- res: Int32[3]\n- userData: Ulong"""
     cells: list[hkaiNavVolumeCell]
     edges: list[hkaiNavVolumeEdge]
     streamingSets: list[hkaiStreamingSet]
@@ -5052,7 +5208,7 @@ class hkaiNavVolume(hkReferencedObject):
     userData: int
 
 class hkaiNavVolumeCell(Record):
-    """hkaiNavVolumeCell"""
+    """hkaiNavVolumeCell\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9029f6fa.\n\nOwn members, by hkClass type:\n- min: Uint16[3]\n- numEdges: Int16\n- max: Uint16[3]\n- startEdgeIndex: Int32\n- data: Int32"""
     min: list[int]
     numEdges: int
     max: list[int]
@@ -5060,12 +5216,12 @@ class hkaiNavVolumeCell(Record):
     data: int
 
 class hkaiNavVolumeEdge(Record):
-    """hkaiNavVolumeEdge"""
+    """hkaiNavVolumeEdge\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x082e710b.\n\nOwn members, by hkClass type:\n- flags: Flags of Uint8 hkaiNavVolume::CellEdgeFlagBits\n- oppositeCell: Uint32"""
     flags: Union[hkaiNavVolume_CellEdgeFlagBits, int]
     oppositeCell: int
 
 class hkaiNavVolumeGenerationSettings(hkReferencedObject):
-    """hkaiNavVolumeGenerationSettings"""
+    """hkaiNavVolumeGenerationSettings\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcbb70f6d.\n\nOwn members, by hkClass type:\n- volumeAabb: Struct hkAabb\n- maxHorizontalRange: Real\n- maxVerticalRange: Real\n- up: Vector4\n- characterHeight: Real\n- characterDepth: Real\n- characterWidth: Real\n- cellWidth: Real\n- resolutionRoundingMode: Enum of Uint8 hkaiNavVolumeGenerationSettings::CellWidthToResolutionRounding\n- chunkSettings: Struct hkaiNavVolumeGenerationSettingsChunkSettings\n- chunkDomainCallback: Pointer\n- border: Real\n- useBorderCells: Bool\n- mergingSettings: Struct hkaiNavVolumeGenerationSettingsMergingSettings\n- minRegionVolume: Real\n- minDistanceToSeedPoints: Real\n- regionSeedPoints: Array of Vector4\n- defaultConstructionInfo: Struct hkaiNavVolumeGenerationSettingsMaterialConstructionInfo\n- materialMap: Array of Struct hkaiNavVolumeGenerationSettingsMaterialConstructionInfo\n- carvers: Array of Pointer hkaiCarver\n- painters: Array of Pointer hkaiMaterialPainter\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr"""
     volumeAabb: hkAabb
     maxHorizontalRange: float
     maxVerticalRange: float
@@ -5091,20 +5247,20 @@ class hkaiNavVolumeGenerationSettings(hkReferencedObject):
     snapshotFilename: Optional[str]
 
 class hkaiNavVolumeGenerationSettingsChunkSettings(Record):
-    """hkaiNavVolumeGenerationSettingsChunkSettings"""
+    """hkaiNavVolumeGenerationSettingsChunkSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf8d9ef60.\n\nOwn members, by hkClass type:\n- maxChunkSizeX: Uint16\n- maxChunkSizeY: Uint16\n- maxChunkSizeZ: Uint16\n- doGreedyMergeAfterCombine: Bool"""
     maxChunkSizeX: int
     maxChunkSizeY: int
     maxChunkSizeZ: int
     doGreedyMergeAfterCombine: bool
 
 class hkaiNavVolumeGenerationSettingsMaterialConstructionInfo(Record):
-    """hkaiNavVolumeGenerationSettingsMaterialConstructionInfo"""
+    """hkaiNavVolumeGenerationSettingsMaterialConstructionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4cb286ee.\n\nOwn members, by hkClass type:\n- materialIndex: Int32\n- flags: Flags of Uint32 hkaiNavVolumeGenerationSettings::MaterialFlagsBits\n- resolution: Int32"""
     materialIndex: int
     flags: Union[hkaiNavVolumeGenerationSettings_MaterialFlagsBits, int]
     resolution: int
 
 class hkaiNavVolumeGenerationSettingsMergingSettings(Record):
-    """hkaiNavVolumeGenerationSettingsMergingSettings"""
+    """hkaiNavVolumeGenerationSettingsMergingSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbbacea00.\n\nOwn members, by hkClass type:\n- nodeWeight: Real\n- edgeWeight: Real\n- estimateNewEdges: Bool\n- iterationsStabilizationThreshold: Int32\n- slopeThreshold: Real\n- maxMergingIterations: Int32\n- randomSeed: Int32\n- multiplier: Real\n- useSimpleFirstMergePass: Bool"""
     nodeWeight: float
     edgeWeight: float
     estimateNewEdges: bool
@@ -5116,12 +5272,12 @@ class hkaiNavVolumeGenerationSettingsMergingSettings(Record):
     useSimpleFirstMergePass: bool
 
 class hkaiNavVolumeGenerationSnapshot(Record):
-    """hkaiNavVolumeGenerationSnapshot"""
+    """hkaiNavVolumeGenerationSnapshot\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xed3a5edf.\n\nOwn members, by hkClass type:\n- geometry: Struct hkGeometry\n- settings: Struct hkaiNavVolumeGenerationSettings"""
     geometry: hkGeometry
     settings: hkaiNavVolumeGenerationSettings
 
 class hkaiNavVolumeInstance(hkReferencedObject):
-    """hkaiNavVolumeInstance"""
+    """hkaiNavVolumeInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf99d9b1f.\n\nOwn members, by hkClass type:\n- originalCells: SimpleArray\n- originalEdges: SimpleArray\n- originalVolume: Pointer of Struct hkaiNavVolume\n- cellMap: Array of Int32\n- instancedCells: Array of Struct hkaiNavVolumeInstanceCellInstance\n- ownedEdges: Array of Struct hkaiNavVolumeEdge\n- sectionUid: Uint32\n- runtimeId: Int32\n- layer: Uint32\n- translation: Vector4"""
     originalCells: list[None]
     originalEdges: list[None]
     originalVolume: Optional[hkaiNavVolume]
@@ -5134,15 +5290,12 @@ class hkaiNavVolumeInstance(hkReferencedObject):
     translation: tuple[float, ...]
 
 class hkaiNavVolumeInstanceCellInstance(Record):
-    """hkaiNavVolumeInstanceCellInstance"""
+    """hkaiNavVolumeInstanceCellInstance\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7cc699ae.\n\nOwn members, by hkClass type:\n- startEdgeIndex: Int32\n- numEdges: Int32"""
     startEdgeIndex: int
     numEdges: int
 
-class hkaiNavVolumeMediator(hkReferencedObject):
-    """hkaiNavVolumeMediator"""
-
 class hkaiNavVolumePathRequestInfo(hkReferencedObject):
-    """hkaiNavVolumePathRequestInfo"""
+    """hkaiNavVolumePathRequestInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x07115766.\n\nOwn members, by hkClass type:\n- input: Pointer of Struct hkaiVolumePathfindingUtilFindPathInput\n- output: Pointer of Struct hkaiVolumePathfindingUtilFindPathOutput\n- priority: Int32\n- owner: Pointer\n- markedForDeletion: Bool"""
     input: Optional[hkaiVolumePathfindingUtilFindPathInput]
     output: Optional[hkaiVolumePathfindingUtilFindPathOutput]
     priority: int
@@ -5150,7 +5303,7 @@ class hkaiNavVolumePathRequestInfo(hkReferencedObject):
     markedForDeletion: bool
 
 class hkaiNavVolumePathSearchParameters(Record):
-    """hkaiNavVolumePathSearchParameters"""
+    """hkaiNavVolumePathSearchParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1221b75f.\n\nOwn members, by hkClass type:\n- up: Vector4\n- costModifier: Pointer\n- edgeFilter: Pointer\n- lineOfSightFlags: Flags of Uint8 hkaiNavVolumePathSearchParameters::LineOfSightFlags\n- heuristicWeight: Real\n- maximumPathLength: Real\n- bufferSizes: Struct hkaiSearchParametersBufferSizes"""
     up: tuple[float, ...]
     costModifier: Optional[Record]
     edgeFilter: Optional[Record]
@@ -5160,7 +5313,7 @@ class hkaiNavVolumePathSearchParameters(Record):
     bufferSizes: hkaiSearchParametersBufferSizes
 
 class hkaiObstacleGenerator(hkReferencedObject):
-    """hkaiObstacleGenerator"""
+    """hkaiObstacleGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0d387ec5.\n\nOwn members, by hkClass type:\n- useSpheres: Bool\n- useBoundaries: Bool\n- clipBoundaries: Bool\n- transform: Transform\n- spheres: Array of Struct hkaiAvoidanceSolverSphereObstacle\n- boundaries: Array of Struct hkaiAvoidanceSolverBoundaryObstacle\n- userData: Ulong"""
     useSpheres: bool
     useBoundaries: bool
     clipBoundaries: bool
@@ -5170,7 +5323,7 @@ class hkaiObstacleGenerator(hkReferencedObject):
     userData: int
 
 class hkaiOverlapManager(hkReferencedObject):
-    """hkaiOverlapManager"""
+    """hkaiOverlapManager\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x325ee0c1.\n\nOwn members, by hkClass type:\n- referenceFrameAndExtrusion: Struct hkaiReferenceFrameAndExtrusion\n- navMeshCollection: Pointer of Struct hkaiStreamingCollection\n- sections: Array of Struct hkaiOverlapManagerSection\n- stepCount: Int32\n- hasMovedTolerance: Real\n- maxCutFacesPerStep: Int32\n- silhouetteFilter: Pointer\n- priorityController: Pointer"""
     referenceFrameAndExtrusion: hkaiReferenceFrameAndExtrusion
     navMeshCollection: Optional[hkaiStreamingCollection]
     sections: list[hkaiOverlapManagerSection]
@@ -5181,7 +5334,7 @@ class hkaiOverlapManager(hkReferencedObject):
     priorityController: Optional[Record]
 
 class hkaiOverlapManagerSection(Record):
-    """hkaiOverlapManagerSection"""
+    """hkaiOverlapManagerSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb0b96189.\n\nOwn members, by hkClass type:\n- generatorDataMap: Pointer\n- numOriginalFaces: Int32\n- generatorData: Array of Pointer hkaiOverlapManagerSectionGeneratorData\n- faceToGeneratorsMap: Array of Pointer\n- facePriorities: Struct hkSetIntFloatPair"""
     generatorDataMap: Optional[Record]
     numOriginalFaces: int
     generatorData: list[Optional[hkaiOverlapManagerSectionGeneratorData]]
@@ -5189,26 +5342,26 @@ class hkaiOverlapManagerSection(Record):
     facePriorities: hkSetIntFloatPair
 
 class hkaiOverlapManagerSectionGeneratorData(hkReferencedObject):
-    """hkaiOverlapManagerSectionGeneratorData"""
+    """hkaiOverlapManagerSectionGeneratorData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x67b8d6f4.\n\nOwn members, by hkClass type:\n- context: Struct hkaiSilhouetteGeneratorSectionContext\n- overlappedFaces: Array of Int32"""
     context: hkaiSilhouetteGeneratorSectionContext
     overlappedFaces: memoryview
 
 class hkaiOverlappingTriangles(Record):
-    """hkaiOverlappingTriangles"""
+    """hkaiOverlappingTriangles\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x84174756."""
 
 class hkaiOverlappingTrianglesSettings(Record):
-    """hkaiOverlappingTrianglesSettings"""
+    """hkaiOverlappingTrianglesSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x33777038.\n\nOwn members, by hkClass type:\n- coplanarityTolerance: Real\n- raycastLengthMultiplier: Real\n- walkableTriangleSettings: Enum of Uint8 hkaiOverlappingTriangles::WalkableTriangleSettings"""
     coplanarityTolerance: float
     raycastLengthMultiplier: float
     walkableTriangleSettings: hkaiOverlappingTriangles_WalkableTriangleSettings
 
 class hkaiPath(hkReferencedObject):
-    """hkaiPath"""
+    """hkaiPath\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x8b3cb0fd.\n\nOwn members, by hkClass type:\n- points: Array of Struct hkaiPathPathPoint\n- referenceFrame: Enum of Uint8 hkaiPath::ReferenceFrame"""
     points: list[hkaiPathPathPoint]
     referenceFrame: hkaiPath_ReferenceFrame
 
 class hkaiPathFollowingProperties(hkReferencedObject):
-    """hkaiPathFollowingProperties"""
+    """hkaiPathFollowingProperties\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xddc53d4b.\n\nOwn members, by hkClass type:\n- repathDistance: Real\n- incompleteRepathSegments: Int32\n- searchPathLimit: Real\n- desiredSpeedAtEnd: Real\n- goalDistTolerance: Real\n- userEdgeTolerance: Real\n- repairPaths: Bool\n- setManualControlOnUserEdges: Bool\n- pullThroughInternalVertices: Bool"""
     repathDistance: float
     incompleteRepathSegments: int
     searchPathLimit: float
@@ -5220,7 +5373,7 @@ class hkaiPathFollowingProperties(hkReferencedObject):
     pullThroughInternalVertices: bool
 
 class hkaiPathPathPoint(Record):
-    """hkaiPathPathPoint"""
+    """hkaiPathPathPoint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7f7d83a3.\n\nOwn members, by hkClass type:\n- position: Vector4\n- normal: Vector4\n- userEdgeData: Uint32\n- sectionId: Int32\n- flags: Flags of Uint8 hkaiPath::PathPointBits"""
     position: tuple[float, ...]
     normal: tuple[float, ...]
     userEdgeData: int
@@ -5228,10 +5381,10 @@ class hkaiPathPathPoint(Record):
     flags: Union[hkaiPath_PathPointBits, int]
 
 class hkaiPathfindingUtil(Record):
-    """hkaiPathfindingUtil"""
+    """hkaiPathfindingUtil\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6eba2ace."""
 
 class hkaiPathfindingUtilFindGraphPathInput(Record):
-    """hkaiPathfindingUtilFindGraphPathInput"""
+    """hkaiPathfindingUtilFindGraphPathInput\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x67555bec.\n\nOwn members, by hkClass type:\n- startNodeKeys: Array of Uint32\n- initialCosts: Array of Real\n- goalNodeKeys: Array of Uint32\n- finalCosts: Array of Real\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchParameters: Struct hkaiGraphPathSearchParameters\n- searchBuffers: Struct hkaiSearchParametersSearchBuffers\n- hierarchySearchBuffers: Struct hkaiSearchParametersSearchBuffers"""
     startNodeKeys: memoryview
     initialCosts: memoryview
     goalNodeKeys: memoryview
@@ -5243,7 +5396,7 @@ class hkaiPathfindingUtilFindGraphPathInput(Record):
     hierarchySearchBuffers: hkaiSearchParametersSearchBuffers
 
 class hkaiPathfindingUtilFindPathInput(hkReferencedObject):
-    """hkaiPathfindingUtilFindPathInput"""
+    """hkaiPathfindingUtilFindPathInput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x771ab415.\n\nOwn members, by hkClass type:\n- startPoint: Vector4\n- goalPoints: Array of Vector4\n- startFaceKey: Uint32\n- goalFaceKeys: Array of Uint32\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchParameters: Struct hkaiNavMeshPathSearchParameters\n- searchBuffers: Struct hkaiSearchParametersSearchBuffers\n- hierarchySearchBuffers: Struct hkaiSearchParametersSearchBuffers"""
     startPoint: tuple[float, ...]
     goalPoints: list[tuple[float, ...]]
     startFaceKey: int
@@ -5255,72 +5408,39 @@ class hkaiPathfindingUtilFindPathInput(hkReferencedObject):
     hierarchySearchBuffers: hkaiSearchParametersSearchBuffers
 
 class hkaiPathfindingUtilFindPathOutput(hkReferencedObject):
-    """hkaiPathfindingUtilFindPathOutput"""
+    """hkaiPathfindingUtilFindPathOutput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x39914e2d.\n\nOwn members, by hkClass type:\n- visitedEdges: Array of Uint32\n- pathOut: Array of Struct hkaiPathPathPoint\n- outputParameters: Struct hkaiAstarOutputParameters"""
     visitedEdges: memoryview
     pathOut: list[hkaiPathPathPoint]
     outputParameters: hkaiAstarOutputParameters
 
 class hkaiPersistentEdgeKey(Record):
-    """hkaiPersistentEdgeKey"""
+    """hkaiPersistentEdgeKey\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf444333a.\n\nOwn members, by hkClass type:\n- faceKey: Struct hkaiPersistentFaceKey\n- edgeOffset: Int16"""
     faceKey: hkaiPersistentFaceKey
     edgeOffset: int
 
 class hkaiPersistentFaceKey(Record):
-    """hkaiPersistentFaceKey"""
+    """hkaiPersistentFaceKey\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x92e23867.\n\nOwn members, by hkClass type:\n- key: Uint32\n- offset: Int16"""
     key: int
     offset: int
 
 class hkaiPhysics2012BodyObstacleGenerator(hkaiObstacleGenerator):
-    """hkaiPhysics2012BodyObstacleGenerator"""
+    """hkaiPhysics2012BodyObstacleGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiObstacleGenerator, version 1, signature 0x2b7480b4.\n\nOwn members, by hkClass type:\n- velocityThreshold: Real\n- rigidBody: Pointer of Struct hkpRigidBody\n- physicsWorldListener: Pointer"""
     velocityThreshold: float
     rigidBody: Optional[hkpRigidBody]
     physicsWorldListener: Optional[Record]
 
-class hkaiPhysics2012BodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
-    """hkaiPhysics2012BodySilhouetteGenerator"""
-    rigidBody: Optional[hkpRigidBody]
-    physicsWorldListener: Optional[Record]
-
-class hkaiPhysics2012ShapeVolume(hkaiVolume):
-    """hkaiPhysics2012ShapeVolume"""
-    dispatcher: Optional[Record]
-    shape: Optional[hkpShape]
-    shapeTransform: tuple[tuple[float, ...], ...]
-    geometry: hkGeometry
-
-class hkaiPhysicsBodyObstacleGenerator(hkaiObstacleGenerator):
-    """hkaiPhysicsBodyObstacleGenerator"""
-    velocityThreshold: float
-    bodyId: int
-    world: Optional[Record]
-    physicsWorldListener: Optional[Record]
-
-class hkaiPhysicsBodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
-    """hkaiPhysicsBodySilhouetteGenerator"""
-    worldBridge: Optional[Record]
-    world: Optional[Record]
-    bodyId: int
-
-class hkaiPhysicsBodySilhouetteGeneratorBase(hkaiPointCloudSilhouetteGenerator):
-    """hkaiPhysicsBodySilhouetteGeneratorBase"""
-    linearVelocityAndThreshold: tuple[float, ...]
-
-class hkaiPhysicsShapeVolume(hkaiVolume):
-    """hkaiPhysicsShapeVolume"""
-    collisionQueryDispatcher: Optional[Record]
-    shape: Optional[hknpShape]
-    shapeTransform: tuple[tuple[float, ...], ...]
-    geometry: hkGeometry
-
-class hkaiPlaneVolume(hkaiVolume):
-    """hkaiPlaneVolume"""
-    planes: list[tuple[float, ...]]
-    geometry: hkGeometry
-    isInverted: bool
-    aabb: hkAabb
+class hkaiSilhouetteGenerator(hkReferencedObject):
+    """hkaiSilhouetteGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0b65d2fc.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- lazyRecomputeDisplacementThreshold: Real\n- type: Enum of Uint8 hkaiSilhouetteGenerator::GeneratorType\n- forceGenerateOntoPpu: Uint8\n- materialId: Int32\n- cachedSilhouettes: Pointer of Struct hkaiConvexSilhouetteSet\n- transform: Struct hkQTransform"""
+    userData: int
+    lazyRecomputeDisplacementThreshold: float
+    type: hkaiSilhouetteGenerator_GeneratorType
+    forceGenerateOntoPpu: int
+    materialId: int
+    cachedSilhouettes: Optional[hkaiConvexSilhouetteSet]
+    transform: hkQTransform
 
 class hkaiPointCloudSilhouetteGenerator(hkaiSilhouetteGenerator):
-    """hkaiPointCloudSilhouetteGenerator"""
+    """hkaiPointCloudSilhouetteGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteGenerator, version 1, signature 0xdef85332.\n\nOwn members, by hkClass type:\n- localAabb: Struct hkAabb\n- localPoints: Array of Vector4\n- silhouetteSizes: Array of Int32\n- weldTolerance: Real\n- silhouetteDetailLevel: Enum of Uint8 hkaiPointCloudSilhouetteGenerator::DetailLevel\n- flags: Flags of Uint8 hkaiPointCloudSilhouetteGenerator::PointCloudFlagBits\n- localPointsChanged: Bool\n- isEnabled: Bool"""
     localAabb: hkAabb
     localPoints: list[tuple[float, ...]]
     silhouetteSizes: memoryview
@@ -5330,87 +5450,115 @@ class hkaiPointCloudSilhouetteGenerator(hkaiSilhouetteGenerator):
     localPointsChanged: bool
     isEnabled: bool
 
+class hkaiPhysicsBodySilhouetteGeneratorBase(hkaiPointCloudSilhouetteGenerator):
+    """hkaiPhysicsBodySilhouetteGeneratorBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiPointCloudSilhouetteGenerator, version 1, signature 0x942983af.\n\nOwn members, by hkClass type:\n- linearVelocityAndThreshold: Vector4"""
+    linearVelocityAndThreshold: tuple[float, ...]
+
+class hkaiPhysics2012BodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
+    """hkaiPhysics2012BodySilhouetteGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiPhysicsBodySilhouetteGeneratorBase, version 1, signature 0x7c473cca.\n\nOwn members, by hkClass type:\n- rigidBody: Pointer of Struct hkpRigidBody\n- physicsWorldListener: Pointer"""
+    rigidBody: Optional[hkpRigidBody]
+    physicsWorldListener: Optional[Record]
+
+class hkaiPhysics2012ShapeVolume(hkaiVolume):
+    """hkaiPhysics2012ShapeVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiVolume, version 1, signature 0x70fc3140.\n\nOwn members, by hkClass type:\n- dispatcher: Pointer\n- shape: Pointer of Struct hkpShape\n- shapeTransform: Transform\n- geometry: Struct hkGeometry"""
+    dispatcher: Optional[Record]
+    shape: Optional[hkpShape]
+    shapeTransform: tuple[tuple[float, ...], ...]
+    geometry: hkGeometry
+
+class hkaiPhysicsBodyObstacleGenerator(hkaiObstacleGenerator):
+    """hkaiPhysicsBodyObstacleGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiObstacleGenerator, version 1, signature 0x2c5516c2.\n\nOwn members, by hkClass type:\n- velocityThreshold: Real\n- bodyId: Uint32\n- world: Pointer\n- physicsWorldListener: Pointer"""
+    velocityThreshold: float
+    bodyId: int
+    world: Optional[Record]
+    physicsWorldListener: Optional[Record]
+
+class hkaiPhysicsBodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
+    """hkaiPhysicsBodySilhouetteGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiPhysicsBodySilhouetteGeneratorBase, version 1, signature 0x3b7a9291.\n\nOwn members, by hkClass type:\n- worldBridge: Pointer\n- world: Pointer\n- bodyId: Uint32"""
+    worldBridge: Optional[Record]
+    world: Optional[Record]
+    bodyId: int
+
+class hkaiPhysicsShapeVolume(hkaiVolume):
+    """hkaiPhysicsShapeVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiVolume, version 1, signature 0xfd3cf650.\n\nOwn members, by hkClass type:\n- collisionQueryDispatcher: Pointer\n- shape: Pointer of Struct hknpShape\n- shapeTransform: Transform\n- geometry: Struct hkGeometry"""
+    collisionQueryDispatcher: Optional[Record]
+    shape: Optional[hknpShape]
+    shapeTransform: tuple[tuple[float, ...], ...]
+    geometry: hkGeometry
+
+class hkaiPlaneVolume(hkaiVolume):
+    """hkaiPlaneVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiVolume, version 1, signature 0x1592e996.\n\nOwn members, by hkClass type:\n- planes: Array of Vector4\n- geometry: Struct hkGeometry\n- isInverted: Bool\n- aabb: Struct hkAabb"""
+    planes: list[tuple[float, ...]]
+    geometry: hkGeometry
+    isInverted: bool
+    aabb: hkAabb
+
 class hkaiReferenceFrame(Record):
-    """hkaiReferenceFrame"""
+    """hkaiReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6322caa5.\n\nOwn members, by hkClass type:\n- transform: Transform\n- linearVelocity: Vector4\n- angularVelocity: Vector4"""
     transform: tuple[tuple[float, ...], ...]
     linearVelocity: tuple[float, ...]
     angularVelocity: tuple[float, ...]
 
 class hkaiReferenceFrameAndExtrusion(Record):
-    """hkaiReferenceFrameAndExtrusion"""
+    """hkaiReferenceFrameAndExtrusion\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x58d204d9.\n\nOwn members, by hkClass type:\n- up: Vector4\n- cellExtrusion: Real\n- silhouetteRadiusExpasion: Real\n- upTransformMethod: Enum of Uint8 hkaiReferenceFrameAndExtrusion::UpVectorTransformMethod"""
     up: tuple[float, ...]
     cellExtrusion: float
     silhouetteRadiusExpasion: float
     upTransformMethod: hkaiReferenceFrameAndExtrusion_UpVectorTransformMethod
 
 class hkaiSearchParameters(Record):
-    """hkaiSearchParameters"""
+    """hkaiSearchParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6fed3214."""
 
 class hkaiSearchParametersBufferSizes(Record):
-    """hkaiSearchParametersBufferSizes"""
+    """hkaiSearchParametersBufferSizes\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x79281d30.\n\nOwn members, by hkClass type:\n- maxOpenSetSizeBytes: Int32\n- maxSearchStateSizeBytes: Int32"""
     maxOpenSetSizeBytes: int
     maxSearchStateSizeBytes: int
 
 class hkaiSearchParametersSearchBuffers(Record):
-    """hkaiSearchParametersSearchBuffers"""
+    """hkaiSearchParametersSearchBuffers\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4c6163a4.\n\nOwn members, by hkClass type:\n- openSetBuffer: Pointer\n- searchStateBuffer: Pointer"""
     openSetBuffer: Optional[Record]
     searchStateBuffer: Optional[Record]
 
 class hkaiSilhouetteGenerationParameters(Record):
-    """hkaiSilhouetteGenerationParameters"""
+    """hkaiSilhouetteGenerationParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x881363fc.\n\nOwn members, by hkClass type:\n- extraExpansion: Real\n- bevelThreshold: Real\n- maxSilhouetteSize: Real\n- simplify2dConvexHullThreshold: Real\n- referenceFrame: Struct hkaiSilhouetteReferenceFrame"""
     extraExpansion: float
     bevelThreshold: float
     maxSilhouetteSize: float
     simplify2dConvexHullThreshold: float
     referenceFrame: hkaiSilhouetteReferenceFrame
 
-class hkaiSilhouetteGenerator(hkReferencedObject):
-    """hkaiSilhouetteGenerator"""
-    userData: int
-    lazyRecomputeDisplacementThreshold: float
-    type: hkaiSilhouetteGenerator_GeneratorType
-    forceGenerateOntoPpu: int
-    materialId: int
-    cachedSilhouettes: Optional[hkaiConvexSilhouetteSet]
-    transform: hkQTransform
-
 class hkaiSilhouetteGeneratorSectionContext(Record):
-    """hkaiSilhouetteGeneratorSectionContext"""
+    """hkaiSilhouetteGeneratorSectionContext\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdda1d854.\n\nOwn members, by hkClass type:\n- lastRelativeTransform: Struct hkQTransform\n- generator: Pointer of Struct hkaiSilhouetteGenerator\n- generatorSize: Int32\n- generatedLastFrame: Bool\n- generatingThisFrame: Bool"""
     lastRelativeTransform: hkQTransform
     generator: Optional[hkaiSilhouetteGenerator]
     generatorSize: int
     generatedLastFrame: bool
     generatingThisFrame: bool
 
-class hkaiSilhouetteMerger(hkReferencedObject):
-    """hkaiSilhouetteMerger"""
-    mergeType: hkaiSilhouetteMerger_MergeType
-    mergeParams: hkaiSilhouetteGenerationParameters
+class hkaiSilhouetteRecorderReplayEvent(hkReferencedObject):
+    """hkaiSilhouetteRecorderReplayEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x837d619b.\n\nOwn members, by hkClass type:\n- eventType: Enum of Uint8 hkaiSilhouetteRecorderReplayEvent::ReplayEventType"""
+    eventType: hkaiSilhouetteRecorderReplayEvent_ReplayEventType
 
 class hkaiSilhouetteRecorderGraphLoadedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderGraphLoadedEvent"""
+    """hkaiSilhouetteRecorderGraphLoadedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0xb6f17ea3.\n\nOwn members, by hkClass type:\n- graph: Pointer of Struct hkaiDirectedGraphInstance"""
     graph: Optional[hkaiDirectedGraphInstance]
 
 class hkaiSilhouetteRecorderGraphUnloadedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderGraphUnloadedEvent"""
+    """hkaiSilhouetteRecorderGraphUnloadedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0x8e8eaa57.\n\nOwn members, by hkClass type:\n- sectionUid: Uint32"""
     sectionUid: int
 
 class hkaiSilhouetteRecorderInstanceLoadedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderInstanceLoadedEvent"""
+    """hkaiSilhouetteRecorderInstanceLoadedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0xa0b9b072.\n\nOwn members, by hkClass type:\n- instance: Pointer of Struct hkaiNavMeshInstance\n- mediator: Pointer of Struct hkaiNavMeshQueryMediator\n- graph: Pointer of Struct hkaiDirectedGraphInstance"""
     instance: Optional[hkaiNavMeshInstance]
     mediator: Optional[hkaiNavMeshQueryMediator]
     graph: Optional[hkaiDirectedGraphInstance]
 
 class hkaiSilhouetteRecorderInstanceUnloadedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderInstanceUnloadedEvent"""
+    """hkaiSilhouetteRecorderInstanceUnloadedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0x8e8eaa57.\n\nOwn members, by hkClass type:\n- sectionUid: Uint32"""
     sectionUid: int
 
-class hkaiSilhouetteRecorderReplayEvent(hkReferencedObject):
-    """hkaiSilhouetteRecorderReplayEvent"""
-    eventType: hkaiSilhouetteRecorderReplayEvent_ReplayEventType
-
 class hkaiSilhouetteRecorderSilhouettesSteppedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderSilhouettesSteppedEvent"""
+    """hkaiSilhouetteRecorderSilhouettesSteppedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0xee653e82.\n\nOwn members, by hkClass type:\n- stepThreading: Enum of Uint32 hkaiWorld::StepThreading\n- generators: Array of Pointer hkaiSilhouetteGenerator\n- instanceTransforms: Array of Transform\n- overlapManagerSections: Array of Struct hkaiOverlapManagerSection\n- updatedSections: Struct hkBitField"""
     stepThreading: hkaiWorld_StepThreading
     generators: list[Optional[hkaiSilhouetteGenerator]]
     instanceTransforms: list[tuple[tuple[float, ...], ...]]
@@ -5418,41 +5566,41 @@ class hkaiSilhouetteRecorderSilhouettesSteppedEvent(hkaiSilhouetteRecorderReplay
     updatedSections: hkBitField
 
 class hkaiSilhouetteRecorderVolumeLoadedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderVolumeLoadedEvent"""
+    """hkaiSilhouetteRecorderVolumeLoadedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0x6743d66e.\n\nOwn members, by hkClass type:\n- volume: Pointer of Struct hkaiNavVolumeInstance\n- mediator: Pointer of Struct hkaiNavVolumeMediator"""
     volume: Optional[hkaiNavVolumeInstance]
     mediator: Optional[hkaiNavVolumeMediator]
 
 class hkaiSilhouetteRecorderVolumeUnloadedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderVolumeUnloadedEvent"""
+    """hkaiSilhouetteRecorderVolumeUnloadedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0x8e8eaa57.\n\nOwn members, by hkClass type:\n- sectionUid: Uint32"""
     sectionUid: int
 
 class hkaiSilhouetteRecorderWorldConnectedEvent(hkaiSilhouetteRecorderReplayEvent):
-    """hkaiSilhouetteRecorderWorldConnectedEvent"""
+    """hkaiSilhouetteRecorderWorldConnectedEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteRecorderReplayEvent, version 1, signature 0x8f96b741.\n\nOwn members, by hkClass type:\n- world: Pointer of Struct hkaiWorld"""
     world: Optional[hkaiWorld]
 
 class hkaiSilhouetteReferenceFrame(Record):
-    """hkaiSilhouetteReferenceFrame"""
+    """hkaiSilhouetteReferenceFrame\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3c01a886.\n\nOwn members, by hkClass type:\n- up: Vector4\n- referenceAxis: Vector4\n- orthogonalAxis: Vector4"""
     up: tuple[float, ...]
     referenceAxis: tuple[float, ...]
     orthogonalAxis: tuple[float, ...]
 
 class hkaiSimpleObstacleGenerator(hkaiObstacleGenerator):
-    """hkaiSimpleObstacleGenerator"""
+    """hkaiSimpleObstacleGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiObstacleGenerator, version 1, signature 0x1fa49156.\n\nOwn members, by hkClass type:\n- localAabb: Struct hkAabb"""
     localAabb: hkAabb
 
 class hkaiSimpleSilhouetteMerger(hkaiSilhouetteMerger):
-    """hkaiSimpleSilhouetteMerger"""
+    """hkaiSimpleSilhouetteMerger\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiSilhouetteMerger, version 1, signature 0x7adc511e."""
 
 class hkaiSplitGenerationSnapshot(Record):
-    """hkaiSplitGenerationSnapshot"""
+    """hkaiSplitGenerationSnapshot\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x998b924d.\n\nOwn members, by hkClass type:\n- generationSnapshot: Struct hkaiNavMeshGenerationSnapshot\n- splitSettings: Struct hkaiSplitGenerationUtilsSettings"""
     generationSnapshot: hkaiNavMeshGenerationSnapshot
     splitSettings: hkaiSplitGenerationUtilsSettings
 
 class hkaiSplitGenerationUtils(Record):
-    """hkaiSplitGenerationUtils"""
+    """hkaiSplitGenerationUtils\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd0884934."""
 
 class hkaiSplitGenerationUtilsSettings(Record):
-    """hkaiSplitGenerationUtilsSettings"""
+    """hkaiSplitGenerationUtilsSettings\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x631722b1.\n\nOwn members, by hkClass type:\n- simplificationOptions: Enum of Uint8 hkaiSplitGenerationUtils::SplitAndGenerateOptions\n- splitMethod: Enum of Uint8 hkaiSplitGenerationUtils::SplitMethod\n- generateClusterGraphs: Bool\n- desiredFacesPerCluster: Int32\n- costModifier: Pointer\n- shelver: Pointer\n- borderPreserveShrinkSize: Real\n- streamingEdgeMatchTolerance: Real\n- numX: Int32\n- numY: Int32\n- maxSplits: Int32\n- desiredTrisPerChunk: Int32\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr"""
     simplificationOptions: hkaiSplitGenerationUtils_SplitAndGenerateOptions
     splitMethod: hkaiSplitGenerationUtils_SplitMethod
     generateClusterGraphs: bool
@@ -5469,18 +5617,18 @@ class hkaiSplitGenerationUtilsSettings(Record):
     snapshotFilename: Optional[str]
 
 class hkaiStaticTreeNavMeshQueryMediator(hkaiNavMeshQueryMediator):
-    """hkaiStaticTreeNavMeshQueryMediator"""
+    """hkaiStaticTreeNavMeshQueryMediator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiNavMeshQueryMediator, version 1, signature 0x433a1e61.\n\nOwn members, by hkClass type:\n- tree: Pointer of Struct hkcdStaticAabbTree\n- navMesh: Pointer of Struct hkaiNavMesh"""
     tree: Optional[hkcdStaticAabbTree]
     navMesh: Optional[hkaiNavMesh]
 
 class hkaiStreamingCollection(hkReferencedObject):
-    """hkaiStreamingCollection"""
+    """hkaiStreamingCollection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5ff447a4.\n\nOwn members, by hkClass type:\n- isTemporary: Bool\n- tree: Pointer of Struct hkcdDynamicAabbTree\n- instances: Array of Struct hkaiStreamingCollectionInstanceInfo"""
     isTemporary: bool
     tree: Optional[hkcdDynamicAabbTree]
     instances: list[hkaiStreamingCollectionInstanceInfo]
 
 class hkaiStreamingCollectionInstanceInfo(Record):
-    """hkaiStreamingCollectionInstanceInfo"""
+    """hkaiStreamingCollectionInstanceInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2a247b6a.\n\nOwn members, by hkClass type:\n- instancePtr: Pointer of Struct hkaiNavMeshInstance\n- volumeInstancePtr: Pointer of Struct hkaiNavVolumeInstance\n- clusterGraphInstance: Pointer of Struct hkaiDirectedGraphInstance\n- mediator: Pointer of Struct hkaiNavMeshQueryMediator\n- volumeMediator: Pointer of Struct hkaiNavVolumeMediator\n- treeNode: Uint32"""
     instancePtr: Optional[hkaiNavMeshInstance]
     volumeInstancePtr: Optional[hkaiNavVolumeInstance]
     clusterGraphInstance: Optional[hkaiDirectedGraphInstance]
@@ -5489,7 +5637,7 @@ class hkaiStreamingCollectionInstanceInfo(Record):
     treeNode: int
 
 class hkaiStreamingSet(Record):
-    """hkaiStreamingSet"""
+    """hkaiStreamingSet\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa742bd7d.\n\nOwn members, by hkClass type:\n- thisUid: Uint32\n- oppositeUid: Uint32\n- meshConnections: Array of Struct hkaiStreamingSetNavMeshConnection\n- graphConnections: Array of Struct hkaiStreamingSetGraphConnection\n- volumeConnections: Array of Struct hkaiStreamingSetVolumeConnection"""
     thisUid: int
     oppositeUid: int
     meshConnections: list[hkaiStreamingSetNavMeshConnection]
@@ -5497,53 +5645,53 @@ class hkaiStreamingSet(Record):
     volumeConnections: list[hkaiStreamingSetVolumeConnection]
 
 class hkaiStreamingSetGraphConnection(Record):
-    """hkaiStreamingSetGraphConnection"""
+    """hkaiStreamingSetGraphConnection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x51abb28d.\n\nOwn members, by hkClass type:\n- nodeIndex: Int32\n- oppositeNodeIndex: Int32\n- edgeData: Uint32\n- edgeCost: Half"""
     nodeIndex: int
     oppositeNodeIndex: int
     edgeData: int
     edgeCost: float
 
 class hkaiStreamingSetNavMeshConnection(Record):
-    """hkaiStreamingSetNavMeshConnection"""
+    """hkaiStreamingSetNavMeshConnection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9f451b05.\n\nOwn members, by hkClass type:\n- faceIndex: Int32\n- edgeIndex: Int32\n- oppositeFaceIndex: Int32\n- oppositeEdgeIndex: Int32"""
     faceIndex: int
     edgeIndex: int
     oppositeFaceIndex: int
     oppositeEdgeIndex: int
 
 class hkaiStreamingSetVolumeConnection(Record):
-    """hkaiStreamingSetVolumeConnection"""
+    """hkaiStreamingSetVolumeConnection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x10b5e039.\n\nOwn members, by hkClass type:\n- cellIndex: Int32\n- oppositeCellIndex: Int32"""
     cellIndex: int
     oppositeCellIndex: int
 
 class hkaiTraversalAnalysis(hkReferencedObject):
-    """hkaiTraversalAnalysis"""
+    """hkaiTraversalAnalysis\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x350f30a4.\n\nOwn members, by hkClass type:\n- settings: Pointer of Struct hkaiTraversalAnalysisSettings\n- analyzers: Array of Pointer hkaiTraversalAnalyzer\n- input: Pointer of Struct hkaiTraversalAnalysisInput\n- output: Pointer of Struct hkaiTraversalAnalysisOutput"""
     settings: Optional[hkaiTraversalAnalysisSettings]
     analyzers: list[Optional[hkaiTraversalAnalyzer]]
     input: Optional[hkaiTraversalAnalysisInput]
     output: Optional[hkaiTraversalAnalysisOutput]
 
 class hkaiTraversalAnalysisInput(hkReferencedObject):
-    """hkaiTraversalAnalysisInput"""
+    """hkaiTraversalAnalysisInput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd9cfefe7.\n\nOwn members, by hkClass type:\n- sections: Array of Struct hkaiTraversalAnalysisInputSection"""
     sections: list[hkaiTraversalAnalysisInputSection]
 
 class hkaiTraversalAnalysisInputSection(Record):
-    """hkaiTraversalAnalysisInputSection"""
+    """hkaiTraversalAnalysisInputSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xad695051.\n\nOwn members, by hkClass type:\n- navMeshInstance: Pointer of Struct hkaiNavMeshInstance\n- geometry: Pointer of Struct hkGeometry\n- walkableBitfield: Struct hkBitField\n- cuttingBitfield: Struct hkBitField"""
     navMeshInstance: Optional[hkaiNavMeshInstance]
     geometry: Optional[hkGeometry]
     walkableBitfield: hkBitField
     cuttingBitfield: hkBitField
 
 class hkaiTraversalAnalysisOutput(hkReferencedObject):
-    """hkaiTraversalAnalysisOutput"""
+    """hkaiTraversalAnalysisOutput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x352a9519.\n\nOwn members, by hkClass type:\n- sections: Array of Struct hkaiTraversalAnalysisOutputSection"""
     sections: list[hkaiTraversalAnalysisOutputSection]
 
 class hkaiTraversalAnalysisOutputSection(Record):
-    """hkaiTraversalAnalysisOutputSection"""
+    """hkaiTraversalAnalysisOutputSection\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x96c7b6cd.\n\nOwn members, by hkClass type:\n- uid: Uint32\n- annotationLibrary: Pointer of Struct hkaiTraversalAnnotationLibrary"""
     uid: int
     annotationLibrary: Optional[Record]
 
 class hkaiTraversalAnalysisSettings(hkReferencedObject):
-    """hkaiTraversalAnalysisSettings"""
+    """hkaiTraversalAnalysisSettings\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x65fed4a0.\n\nOwn members, by hkClass type:\n- up: Vector4\n- minEdgeLength: Real\n- maxSectionDistance: Real\n- characterHeight: Real\n- characterRadius: Real\n- raiseEdgeHeightLimit: Real"""
     up: tuple[float, ...]
     minEdgeLength: float
     maxSectionDistance: float
@@ -5551,31 +5699,24 @@ class hkaiTraversalAnalysisSettings(hkReferencedObject):
     characterRadius: float
     raiseEdgeHeightLimit: float
 
-class hkaiTraversalAnalyzer(hkReferencedObject):
-    """hkaiTraversalAnalyzer"""
-    maxPlanarAngle: float
-    maxRelativeSlopeAngle: float
-    userdata: int
-    baseCost: float
-
 class hkaiUserEdgePairArray(hkReferencedObject):
-    """hkaiUserEdgePairArray"""
+    """hkaiUserEdgePairArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7c464a7f.\n\nOwn members, by hkClass type:\n- edgePairs: Array of Struct hkaiUserEdgeUtilsUserEdgePair"""
     edgePairs: list[hkaiUserEdgeUtilsUserEdgePair]
 
 class hkaiUserEdgeSetupArray(hkReferencedObject):
-    """hkaiUserEdgeSetupArray"""
+    """hkaiUserEdgeSetupArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x035596d8.\n\nOwn members, by hkClass type:\n- edgeSetups: Array of Struct hkaiUserEdgeUtilsUserEdgeSetup"""
     edgeSetups: list[hkaiUserEdgeUtilsUserEdgeSetup]
 
 class hkaiUserEdgeUtils(Record):
-    """hkaiUserEdgeUtils"""
+    """hkaiUserEdgeUtils\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1b125b1f."""
 
 class hkaiUserEdgeUtilsObb(Record):
-    """hkaiUserEdgeUtilsObb"""
+    """hkaiUserEdgeUtilsObb\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x48d1149a.\n\nOwn members, by hkClass type:\n- transform: Transform\n- halfExtents: Vector4"""
     transform: tuple[tuple[float, ...], ...]
     halfExtents: tuple[float, ...]
 
 class hkaiUserEdgeUtilsUserEdgePair(Record):
-    """hkaiUserEdgeUtilsUserEdgePair"""
+    """hkaiUserEdgeUtilsUserEdgePair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xfc9ee9f2.\n\nOwn members, by hkClass type:\n- x: Vector4\n- y: Vector4\n- z: Vector4\n- instanceUidA: Uint32\n- instanceUidB: Uint32\n- faceA: Int32\n- faceB: Int32\n- userDataA: Int32\n- userDataB: Int32\n- costAtoB: Half\n- costBtoA: Half\n- direction: Enum of Uint8 hkaiUserEdgeUtils::UserEdgeDirection"""
     x: tuple[float, ...]
     y: tuple[float, ...]
     z: tuple[float, ...]
@@ -5590,7 +5731,7 @@ class hkaiUserEdgeUtilsUserEdgePair(Record):
     direction: hkaiUserEdgeUtils_UserEdgeDirection
 
 class hkaiUserEdgeUtilsUserEdgeSetup(Record):
-    """hkaiUserEdgeUtilsUserEdgeSetup"""
+    """hkaiUserEdgeUtilsUserEdgeSetup\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0c5c5864.\n\nOwn members, by hkClass type:\n- obbA: Struct hkaiUserEdgeUtilsObb\n- obbB: Struct hkaiUserEdgeUtilsObb\n- userDataA: Uint32\n- userDataB: Uint32\n- costAtoB: Real\n- costBtoA: Real\n- worldUpA: Vector4\n- worldUpB: Vector4\n- direction: Enum of Uint8 hkaiUserEdgeUtils::UserEdgeDirection\n- space: Enum of Uint8 hkaiUserEdgeUtils::UserEdgeSetupSpace\n- forceAlign: Bool"""
     obbA: hkaiUserEdgeUtilsObb
     obbB: hkaiUserEdgeUtilsObb
     userDataA: int
@@ -5604,7 +5745,7 @@ class hkaiUserEdgeUtilsUserEdgeSetup(Record):
     forceAlign: bool
 
 class hkaiVaultAnalyzer(hkaiTraversalAnalyzer):
-    """hkaiVaultAnalyzer"""
+    """hkaiVaultAnalyzer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkaiTraversalAnalyzer, version 1, signature 0x48ef0f78.\n\nOwn members, by hkClass type:\n- minWallWidth: Real\n- maxWallWidth: Real\n- minWallHeight: Real\n- maxWallHeight: Real\n- maxUpHeight: Real\n- maxDownHeight: Real\n- verticalApex: Real\n- handPlantAngle: Real\n- handPlantLeftExtent: Real\n- handPlantRightExtent: Real"""
     minWallWidth: float
     maxWallWidth: float
     minWallHeight: float
@@ -5616,14 +5757,11 @@ class hkaiVaultAnalyzer(hkaiTraversalAnalyzer):
     handPlantLeftExtent: float
     handPlantRightExtent: float
 
-class hkaiVolume(hkReferencedObject):
-    """hkaiVolume"""
-
 class hkaiVolumePathfindingUtil(Record):
-    """hkaiVolumePathfindingUtil"""
+    """hkaiVolumePathfindingUtil\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkaiVolumePathfindingUtilFindPathInput(hkReferencedObject):
-    """hkaiVolumePathfindingUtilFindPathInput"""
+    """hkaiVolumePathfindingUtilFindPathInput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x37409754.\n\nOwn members, by hkClass type:\n- startPoint: Vector4\n- goalPoints: Array of Vector4\n- startCellKey: Uint32\n- goalCellKeys: Array of Uint32\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchParameters: Struct hkaiNavVolumePathSearchParameters\n- searchBuffers: Struct hkaiSearchParametersSearchBuffers"""
     startPoint: tuple[float, ...]
     goalPoints: list[tuple[float, ...]]
     startCellKey: int
@@ -5634,13 +5772,13 @@ class hkaiVolumePathfindingUtilFindPathInput(hkReferencedObject):
     searchBuffers: hkaiSearchParametersSearchBuffers
 
 class hkaiVolumePathfindingUtilFindPathOutput(hkReferencedObject):
-    """hkaiVolumePathfindingUtilFindPathOutput"""
+    """hkaiVolumePathfindingUtilFindPathOutput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5cb79a67.\n\nOwn members, by hkClass type:\n- visitedCells: Array of Uint32\n- pathOut: Array of Struct hkaiPathPathPoint\n- outputParameters: Struct hkaiAstarOutputParameters"""
     visitedCells: memoryview
     pathOut: list[hkaiPathPathPoint]
     outputParameters: hkaiAstarOutputParameters
 
 class hkaiWorld(hkReferencedObject):
-    """hkaiWorld"""
+    """hkaiWorld\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb155a7f6.\n\nOwn members, by hkClass type:\n- up: Vector4\n- streamingCollection: Pointer of Struct hkaiStreamingCollection\n- cutter: Pointer of Struct hkaiNavMeshCutter\n- performValidationChecks: Bool\n- dynamicNavMeshMediator: Pointer of Struct hkaiDynamicNavMeshQueryMediator\n- dynamicNavVolumeMediator: Pointer of Struct hkaiDynamicNavVolumeMediator\n- overlapManager: Pointer of Struct hkaiOverlapManager\n- silhouetteGenerationParameters: Struct hkaiSilhouetteGenerationParameters\n- silhouetteExtrusion: Real\n- forceSilhouetteUpdates: Bool\n- listeners: Array of Pointer\n- silhouetteGenerators: Array of Pointer hkaiSilhouetteGenerator\n- obstacleGenerators: Array of Pointer hkaiObstacleGenerator\n- avoidancePairProps: Pointer of Struct hkaiAvoidancePairProperties\n- navMeshPathRequests: Array\n- navVolumePathRequests: Array\n- isPathRequestArrayLocked: Bool\n- maxRequestsPerStep: Int32\n- maxEstimatedIterationsPerStep: Int32\n- priorityThreshold: Int32\n- numPathRequestsPerTask: Int32\n- numBehaviorUpdatesPerTask: Int32\n- numCharactersPerAvoidanceTask: Int32\n- maxPathSearchEdgesOut: Int32\n- maxPathSearchPointsOut: Int32\n- precomputeNavMeshClearance: Bool\n- defaultPathfindingInput: Struct hkaiPathfindingUtilFindPathInput\n- defaultVolumePathfindingInput: Struct hkaiVolumePathfindingUtilFindPathInput"""
     up: tuple[float, ...]
     streamingCollection: Optional[hkaiStreamingCollection]
     cutter: Optional[hkaiNavMeshCutter]
@@ -5671,7 +5809,7 @@ class hkaiWorld(hkReferencedObject):
     defaultVolumePathfindingInput: hkaiVolumePathfindingUtilFindPathInput
 
 class hkaiWorldCharacterStepSerializableContext(hkReferencedObject):
-    """hkaiWorldCharacterStepSerializableContext"""
+    """hkaiWorldCharacterStepSerializableContext\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc1267dff.\n\nOwn members, by hkClass type:\n- world: Pointer\n- callbackType: Enum of Uint8 hkaiWorld::CharacterCallbackType\n- timestep: Real\n- characters: Array of Pointer hkaiCharacter\n- localSteeringInputs: Array of Struct hkaiLocalSteeringInput\n- obstacleGenerators: Array of Pointer hkaiObstacleGenerator"""
     world: Optional[Record]
     callbackType: hkaiWorld_CharacterCallbackType
     timestep: float
@@ -5680,31 +5818,31 @@ class hkaiWorldCharacterStepSerializableContext(hkReferencedObject):
     obstacleGenerators: list[Optional[hkaiObstacleGenerator]]
 
 class hkbAiControlCancelPathCommand(hkReferencedObject):
-    """hkbAiControlCancelPathCommand"""
+    """hkbAiControlCancelPathCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcb3bcf33.\n\nOwn members, by hkClass type:\n- characterId: Uint64"""
     characterId: int
 
 class hkbAiControlControlData(Record):
-    """hkbAiControlControlData"""
+    """hkbAiControlControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x185eba78.\n\nOwn members, by hkClass type:\n- blendable: Struct hkbAiControlControlDataBlendable\n- nonBlendable: Struct hkbAiControlControlDataNonBlendable"""
     blendable: hkbAiControlControlDataBlendable
     nonBlendable: hkbAiControlControlDataNonBlendable
 
 class hkbAiControlControlDataBlendable(Record):
-    """hkbAiControlControlDataBlendable"""
+    """hkbAiControlControlDataBlendable\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbb8d1bbc.\n\nOwn members, by hkClass type:\n- desiredSpeed: Real\n- maximumSpeed: Real"""
     desiredSpeed: float
     maximumSpeed: float
 
 class hkbAiControlControlDataNonBlendable(Record):
-    """hkbAiControlControlDataNonBlendable"""
+    """hkbAiControlControlDataNonBlendable\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa7750bd1.\n\nOwn members, by hkClass type:\n- canControl: Bool\n- padding: Uint8[3]"""
     canControl: bool
     padding: list[int]
 
 class hkbAiControlPathToCommand(hkReferencedObject):
-    """hkbAiControlPathToCommand"""
+    """hkbAiControlPathToCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb17d3e25.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- goalPoint: Vector4"""
     characterId: int
     goalPoint: tuple[float, ...]
 
 class hkbAlignBoneModifier(hkbModifier):
-    """hkbAlignBoneModifier"""
+    """hkbAlignBoneModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x9a3f6b80.\n\nOwn members, by hkClass type:\n- alignMode: Enum of Int8 hkbAlignBoneModifier::AlignModeABAM\n- alignTargetMode: Enum of Int8 hkbAlignBoneModifier::AlignTargetMode\n- alignSingleAxis: Bool\n- alignAxis: Vector4\n- alignTargetAxis: Vector4\n- frameOfReference: Quaternion\n- duration: Real\n- alignModeIndex: Int32\n- alignTargetModeIndex: Int32\n- time: Real\n- timeSinceLastModify: Real"""
     alignMode: hkbAlignBoneModifier_AlignModeABAM
     alignTargetMode: hkbAlignBoneModifier_AlignTargetMode
     alignSingleAxis: bool
@@ -5718,22 +5856,22 @@ class hkbAlignBoneModifier(hkbModifier):
     timeSinceLastModify: float
 
 class hkbAnimatedSkeletonGenerator(hkbGenerator):
-    """hkbAnimatedSkeletonGenerator"""
+    """hkbAnimatedSkeletonGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x1bea44d0.\n\nOwn members, by hkClass type:\n- animatedSkeleton: Pointer"""
     animatedSkeleton: Optional[Record]
 
 class hkbAssetBundle(hkReferencedObject):
-    """hkbAssetBundle"""
+    """hkbAssetBundle\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x10d3e271.\n\nOwn members, by hkClass type:\n- assets: Array of Pointer hkReferencedObject\n- name: StringPtr\n- type: Enum of Int8 hkbAssetBundle::BundleType"""
     assets: list[Optional[hkReferencedObject]]
     name: Optional[str]
     type: hkbAssetBundle_BundleType
 
 class hkbAssetBundleStringData(Record):
-    """hkbAssetBundleStringData"""
+    """hkbAssetBundleStringData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x46132bad.\n\nOwn members, by hkClass type:\n- bundleName: StringPtr\n- assetNames: Array of StringPtr"""
     bundleName: Optional[str]
     assetNames: list[Optional[str]]
 
 class hkbAttachmentModifier(hkbModifier):
-    """hkbAttachmentModifier"""
+    """hkbAttachmentModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x33bc845f.\n\nOwn members, by hkClass type:\n- sendToAttacherOnAttach: Struct hkbEventProperty\n- sendToAttacheeOnAttach: Struct hkbEventProperty\n- sendToAttacherOnDetach: Struct hkbEventProperty\n- sendToAttacheeOnDetach: Struct hkbEventProperty\n- attachmentSetup: Pointer of Struct hkbAttachmentSetup\n- attacherHandle: Pointer of Struct hkbHandle\n- attacheeHandle: Pointer of Struct hkbHandle\n- attacheeLayer: Int32\n- attacheeRB: Pointer\n- oldMotionType: Enum of Uint8\n- oldFilterInfo: Int32\n- attachment: Pointer"""
     sendToAttacherOnAttach: hkbEventProperty
     sendToAttacheeOnAttach: hkbEventProperty
     sendToAttacherOnDetach: hkbEventProperty
@@ -5748,7 +5886,7 @@ class hkbAttachmentModifier(hkbModifier):
     attachment: Optional[Record]
 
 class hkbAttachmentSetup(hkReferencedObject):
-    """hkbAttachmentSetup"""
+    """hkbAttachmentSetup\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcf95eff3.\n\nOwn members, by hkClass type:\n- blendInTime: Real\n- moveAttacherFraction: Real\n- gain: Real\n- extrapolationTimeStep: Real\n- fixUpGain: Real\n- maxLinearDistance: Real\n- maxAngularDistance: Real\n- attachmentType: Enum of Int8 hkbAttachmentSetup::AttachmentType"""
     blendInTime: float
     moveAttacherFraction: float
     gain: float
@@ -5759,29 +5897,29 @@ class hkbAttachmentSetup(hkReferencedObject):
     attachmentType: hkbAttachmentSetup_AttachmentType
 
 class hkbAttributeModifier(hkbModifier):
-    """hkbAttributeModifier"""
+    """hkbAttributeModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x57b280f8.\n\nOwn members, by hkClass type:\n- assignments: Array of Struct hkbAttributeModifierAssignment"""
     assignments: list[hkbAttributeModifierAssignment]
 
 class hkbAttributeModifierAssignment(Record):
-    """hkbAttributeModifierAssignment"""
+    """hkbAttributeModifierAssignment\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x48b8ad52.\n\nOwn members, by hkClass type:\n- attributeIndex: Int32\n- attributeValue: Real"""
     attributeIndex: int
     attributeValue: float
 
 class hkbAuxiliaryNodeInfo(hkReferencedObject):
-    """hkbAuxiliaryNodeInfo"""
+    """hkbAuxiliaryNodeInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc902fcac.\n\nOwn members, by hkClass type:\n- type: Enum of Uint16 hkbToolNodeType::NodeType\n- depth: Uint8\n- referenceBehaviorName: StringPtr\n- selfTransitionNames: Array of StringPtr"""
     type: hkbToolNodeType_NodeType
     depth: int
     referenceBehaviorName: Optional[str]
     selfTransitionNames: list[Optional[str]]
 
 class hkbBehaviorEventsInfo(hkReferencedObject):
-    """hkbBehaviorEventsInfo"""
+    """hkbBehaviorEventsInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x6502cb48.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- externalEventIds: Array of Int16\n- padding: Int32"""
     characterId: int
     externalEventIds: memoryview
     padding: int
 
 class hkbBehaviorGraph(hkbGenerator):
-    """hkbBehaviorGraph"""
+    """hkbBehaviorGraph\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xfdedb83b.\n\nOwn members, by hkClass type:\n- variableMode: Enum of Int8 hkbBehaviorGraph::VariableMode\n- uniqueIdPool: Array\n- idToStateMachineTemplateMap: Pointer\n- mirroredExternalIdMap: Array\n- pseudoRandomGenerator: Pointer\n- rootGenerator: Pointer of Struct hkbGenerator\n- data: Pointer of Struct hkbBehaviorGraphData\n- template: Pointer\n- rootGeneratorClone: Pointer\n- activeNodes: Pointer\n- globalTransitionData: Pointer\n- eventIdMap: Pointer\n- attributeIdMap: Pointer\n- variableIdMap: Pointer\n- characterPropertyIdMap: Pointer\n- variableValueSet: Pointer\n- nodeTemplateToCloneMap: Pointer\n- stateListenerTemplateToCloneMap: Pointer\n- recentlyCreatedClones: Array of Pointer\n- nodePartitionInfo: Pointer\n- numIntermediateOutputs: Int32\n- intermediateOutputSizes: Array\n- jobs: Array of Pointer\n- allPartitionMemory: Array of Pointer\n- internalToRootVariableIdMap: Array\n- internalToCharacterCharacterPropertyIdMap: Array\n- internalToRootAttributeIdMap: Array\n- nextUniqueId: Uint16\n- isActive: Bool\n- isLinked: Bool\n- updateActiveNodes: Bool\n- updateActiveNodesForEnable: Bool\n- checkNodeValidity: Bool\n- stateOrTransitionChanged: Bool"""
     variableMode: hkbBehaviorGraph_VariableMode
     uniqueIdPool: list[None]
     idToStateMachineTemplateMap: Optional[Record]
@@ -5818,7 +5956,7 @@ class hkbBehaviorGraph(hkbGenerator):
     stateOrTransitionChanged: bool
 
 class hkbBehaviorGraphData(hkReferencedObject):
-    """hkbBehaviorGraphData"""
+    """hkbBehaviorGraphData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x907a8222.\n\nOwn members, by hkClass type:\n- attributeDefaults: Array of Real\n- variableInfos: Array of Struct hkbVariableInfo\n- characterPropertyInfos: Array of Struct hkbVariableInfo\n- eventInfos: Array of Struct hkbEventInfo\n- variableBounds: Array of Struct hkbVariableBounds\n- variableInitialValues: Pointer of Struct hkbVariableValueSet\n- stringData: Pointer of Struct hkbBehaviorGraphStringData"""
     attributeDefaults: memoryview
     variableInfos: list[hkbVariableInfo]
     characterPropertyInfos: list[hkbVariableInfo]
@@ -5828,12 +5966,12 @@ class hkbBehaviorGraphData(hkReferencedObject):
     stringData: Optional[hkbBehaviorGraphStringData]
 
 class hkbBehaviorGraphInternalState(hkReferencedObject):
-    """hkbBehaviorGraphInternalState"""
+    """hkbBehaviorGraphInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc253dbe0.\n\nOwn members, by hkClass type:\n- nodeInternalStateInfos: Array of Pointer hkbNodeInternalStateInfo\n- variableValueSet: Pointer of Struct hkbVariableValueSet"""
     nodeInternalStateInfos: list[Optional[hkbNodeInternalStateInfo]]
     variableValueSet: Optional[hkbVariableValueSet]
 
 class hkbBehaviorGraphInternalStateInfo(hkReferencedObject):
-    """hkbBehaviorGraphInternalStateInfo"""
+    """hkbBehaviorGraphInternalStateInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x46e578b8.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- internalState: Pointer of Struct hkbBehaviorGraphInternalState\n- auxiliaryNodeInfo: Array of Pointer hkbAuxiliaryNodeInfo\n- activeEventIds: Array of Int16\n- activeVariableIds: Array of Int16"""
     characterId: int
     internalState: Optional[hkbBehaviorGraphInternalState]
     auxiliaryNodeInfo: list[Optional[hkbAuxiliaryNodeInfo]]
@@ -5841,42 +5979,35 @@ class hkbBehaviorGraphInternalStateInfo(hkReferencedObject):
     activeVariableIds: memoryview
 
 class hkbBehaviorGraphStringData(hkReferencedObject):
-    """hkbBehaviorGraphStringData"""
+    """hkbBehaviorGraphStringData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1bd27f38.\n\nOwn members, by hkClass type:\n- eventNames: Array of StringPtr\n- attributeNames: Array of StringPtr\n- variableNames: Array of StringPtr\n- characterPropertyNames: Array of StringPtr"""
     eventNames: list[Optional[str]]
     attributeNames: list[Optional[str]]
     variableNames: list[Optional[str]]
     characterPropertyNames: list[Optional[str]]
 
 class hkbBehaviorInfo(hkReferencedObject):
-    """hkbBehaviorInfo"""
+    """hkbBehaviorInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x3e583ac3.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- data: Pointer of Struct hkbBehaviorGraphData\n- idToNamePairs: Array of Struct hkbBehaviorInfoIdToNamePair"""
     characterId: int
     data: Optional[hkbBehaviorGraphData]
     idToNamePairs: list[hkbBehaviorInfoIdToNamePair]
 
 class hkbBehaviorInfoIdToNamePair(Record):
-    """hkbBehaviorInfoIdToNamePair"""
+    """hkbBehaviorInfoIdToNamePair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x56e2a82a.\n\nOwn members, by hkClass type:\n- behaviorName: StringPtr\n- nodeName: StringPtr\n- toolType: Enum of Uint16 hkbToolNodeType::NodeType\n- id: Uint16"""
     behaviorName: Optional[str]
     nodeName: Optional[str]
     toolType: hkbToolNodeType_NodeType
     id: int
 
 class hkbBehaviorReferenceGenerator(hkbGenerator):
-    """hkbBehaviorReferenceGenerator"""
+    """hkbBehaviorReferenceGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x154fcfaa.\n\nOwn members, by hkClass type:\n- behaviorName: StringPtr\n- behavior: Pointer"""
     behaviorName: Optional[str]
     behavior: Optional[Record]
 
-class hkbBindable(hkReferencedObject):
-    """hkbBindable"""
-    variableBindingSet: Optional[hkbVariableBindingSet]
-    cachedBindables: list[Optional[Record]]
-    areBindablesCached: bool
-    hasEnableChanged: bool
-
 class hkbBlendCurveUtils(Record):
-    """hkbBlendCurveUtils"""
+    """hkbBlendCurveUtils\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x23041af0."""
 
 class hkbBlenderGenerator(hkbGenerator):
-    """hkbBlenderGenerator"""
+    """hkbBlenderGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xce45c088.\n\nOwn members, by hkClass type:\n- referencePoseWeightThreshold: Real\n- blendParameter: Real\n- minCyclicBlendParameter: Real\n- maxCyclicBlendParameter: Real\n- indexOfSyncMasterChild: Int16\n- flags: Int16\n- subtractLastChild: Bool\n- children: Array of Pointer hkbBlenderGeneratorChild\n- childrenInternalStates: Array\n- sortedChildren: Array\n- endIntervalWeight: Real\n- numActiveChildren: Int32\n- beginIntervalIndex: Int16\n- endIntervalIndex: Int16\n- initSync: Bool\n- doSubtractiveBlend: Bool"""
     referencePoseWeightThreshold: float
     blendParameter: float
     minCyclicBlendParameter: float
@@ -5895,19 +6026,19 @@ class hkbBlenderGenerator(hkbGenerator):
     doSubtractiveBlend: bool
 
 class hkbBlenderGeneratorChild(hkbBindable):
-    """hkbBlenderGeneratorChild"""
+    """hkbBlenderGeneratorChild\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0xb35bbfd3.\n\nOwn members, by hkClass type:\n- generator: Pointer of Struct hkbGenerator\n- boneWeights: Pointer of Struct hkbBoneWeightArray\n- weight: Real\n- worldFromModelWeight: Real"""
     generator: Optional[hkbGenerator]
     boneWeights: Optional[hkbBoneWeightArray]
     weight: float
     worldFromModelWeight: float
 
 class hkbBlenderGeneratorChildInternalState(Record):
-    """hkbBlenderGeneratorChildInternalState"""
+    """hkbBlenderGeneratorChildInternalState\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xff7327c0.\n\nOwn members, by hkClass type:\n- isActive: Bool\n- syncNextFrame: Bool"""
     isActive: bool
     syncNextFrame: bool
 
 class hkbBlenderGeneratorInternalState(hkReferencedObject):
-    """hkbBlenderGeneratorInternalState"""
+    """hkbBlenderGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9f7771d7.\n\nOwn members, by hkClass type:\n- childrenInternalStates: Array of Struct hkbBlenderGeneratorChildInternalState\n- sortedChildren: Array of Int16\n- endIntervalWeight: Real\n- numActiveChildren: Int32\n- beginIntervalIndex: Int16\n- endIntervalIndex: Int16\n- initSync: Bool\n- doSubtractiveBlend: Bool"""
     childrenInternalStates: list[hkbBlenderGeneratorChildInternalState]
     sortedChildren: memoryview
     endIntervalWeight: float
@@ -5917,30 +6048,8 @@ class hkbBlenderGeneratorInternalState(hkReferencedObject):
     initSync: bool
     doSubtractiveBlend: bool
 
-class hkbBlendingTransitionEffect(hkbTransitionEffect):
-    """hkbBlendingTransitionEffect"""
-    duration: float
-    toGeneratorStartTimeFraction: float
-    flags: Union[hkbBlendingTransitionEffect_FlagBits, int]
-    endMode: hkbBlendingTransitionEffect_EndMode
-    blendCurve: hkbBlendCurveUtils_BlendCurve
-    alignmentBone: int
-    fromPos: tuple[float, ...]
-    fromRot: tuple[float, ...]
-    toPos: tuple[float, ...]
-    toRot: tuple[float, ...]
-    lastPos: tuple[float, ...]
-    lastRot: tuple[float, ...]
-    characterPoseAtBeginningOfTransition: list[None]
-    timeRemaining: float
-    timeInTransition: float
-    toGeneratorSelfTranstitionMode: int
-    initializeCharacterPose: bool
-    alignThisFrame: bool
-    alignmentFinished: bool
-
 class hkbBlendingTransitionEffectInternalState(hkReferencedObject):
-    """hkbBlendingTransitionEffectInternalState"""
+    """hkbBlendingTransitionEffectInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7b3a67c3.\n\nOwn members, by hkClass type:\n- fromPos: Vector4\n- fromRot: Quaternion\n- toPos: Vector4\n- toRot: Quaternion\n- lastPos: Vector4\n- lastRot: Quaternion\n- characterPoseAtBeginningOfTransition: Array of QsTransform\n- timeRemaining: Real\n- timeInTransition: Real\n- toGeneratorSelfTranstitionMode: Enum of Int8 hkbTransitionEffect::SelfTransitionMode\n- initializeCharacterPose: Bool\n- alignThisFrame: Bool\n- alignmentFinished: Bool"""
     fromPos: tuple[float, ...]
     fromRot: tuple[float, ...]
     toPos: tuple[float, ...]
@@ -5956,37 +6065,43 @@ class hkbBlendingTransitionEffectInternalState(hkReferencedObject):
     alignmentFinished: bool
 
 class hkbBoneIndexArray(hkbBindable):
-    """hkbBoneIndexArray"""
+    """hkbBoneIndexArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0x3d26f425.\n\nOwn members, by hkClass type:\n- boneIndices: Array of Int16"""
     boneIndices: memoryview
 
 class hkbBoneWeightArray(hkbBindable):
-    """hkbBoneWeightArray"""
+    """hkbBoneWeightArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0x2c9b5751.\n\nOwn members, by hkClass type:\n- boneWeights: Array of Real"""
     boneWeights: memoryview
 
+class hkbSequencedData(hkReferencedObject):
+    """hkbSequencedData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkbBoolVariableSequencedData(hkbSequencedData):
-    """hkbBoolVariableSequencedData"""
+    """hkbBoolVariableSequencedData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbSequencedData, version 1, signature 0xe1b94f4f.\n\nOwn members, by hkClass type:\n- samples: Array of Struct hkbBoolVariableSequencedDataSample\n- variableIndex: Int32"""
     samples: list[hkbBoolVariableSequencedDataSample]
     variableIndex: int
 
 class hkbBoolVariableSequencedDataSample(Record):
-    """hkbBoolVariableSequencedDataSample"""
+    """hkbBoolVariableSequencedDataSample\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x514763dc.\n\nOwn members, by hkClass type:\n- time: Real\n- value: Bool"""
     time: float
     value: bool
 
+class hkbEventPayload(hkReferencedObject):
+    """hkbEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkbCameraShakeEventPayload(hkbEventPayload):
-    """hkbCameraShakeEventPayload"""
+    """hkbCameraShakeEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0xcd4e4482.\n\nOwn members, by hkClass type:\n- amplitude: Real\n- halfLife: Real"""
     amplitude: float
     halfLife: float
 
 class hkbCameraVariablesChangedCommand(hkReferencedObject):
-    """hkbCameraVariablesChangedCommand"""
+    """hkbCameraVariablesChangedCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x32f87051.\n\nOwn members, by hkClass type:\n- cameraVariableFloatNames: Array of StringPtr\n- cameraFloatValues: Array of Real\n- cameraVariableVectorNames: Array of StringPtr\n- cameraVectorValues: Array of Vector4"""
     cameraVariableFloatNames: list[Optional[str]]
     cameraFloatValues: memoryview
     cameraVariableVectorNames: list[Optional[str]]
     cameraVectorValues: list[tuple[float, ...]]
 
 class hkbCharacter(hkReferencedObject):
-    """hkbCharacter"""
+    """hkbCharacter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x6d1abf8a.\n\nOwn members, by hkClass type:\n- nearbyCharacters: Array of Pointer hkbCharacter\n- userData: Ulong\n- currentLod: Int16\n- numTracksInLod: Int16\n- generatorOutput: Pointer\n- name: StringPtr\n- ragdollDriver: Pointer\n- ragdollInterface: Pointer\n- characterControllerDriver: Pointer\n- footIkDriver: Pointer\n- handIkDriver: Pointer\n- dockingDriver: Pointer\n- aiControlDriver: Pointer\n- setup: Pointer of Struct hkbCharacterSetup\n- behaviorGraph: Pointer of Struct hkbBehaviorGraph\n- projectData: Pointer of Struct hkbProjectData\n- animationBindingSet: Pointer\n- spatialQueryInterface: Pointer\n- world: Pointer\n- boneAttachments: Array of Pointer\n- eventQueue: Pointer\n- characterLuaState: Pointer\n- assetManager: Pointer\n- capabilities: Int32\n- effectiveCapabilities: Int32\n- deltaTime: Real\n- useCharactorDeltaTime: Bool"""
     nearbyCharacters: list[Optional[hkbCharacter]]
     userData: int
     currentLod: int
@@ -6016,7 +6131,7 @@ class hkbCharacter(hkReferencedObject):
     useCharactorDeltaTime: bool
 
 class hkbCharacterAddedInfo(hkReferencedObject):
-    """hkbCharacterAddedInfo"""
+    """hkbCharacterAddedInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcf0260df.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- instanceName: StringPtr\n- templateName: StringPtr\n- fullPathToProject: StringPtr\n- localScriptsPath: StringPtr\n- remoteScriptsPath: StringPtr\n- skeleton: Pointer of Struct hkaSkeleton\n- worldFromModel: QsTransform\n- poseModelSpace: Array of QsTransform"""
     characterId: int
     instanceName: Optional[str]
     templateName: Optional[str]
@@ -6028,13 +6143,13 @@ class hkbCharacterAddedInfo(hkReferencedObject):
     poseModelSpace: list[tuple[tuple[float, ...], ...]]
 
 class hkbCharacterControlCommand(hkReferencedObject):
-    """hkbCharacterControlCommand"""
+    """hkbCharacterControlCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc281c421.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- command: Enum of Uint8 hkbCharacterControlCommand::CharacterControlCommand\n- padding: Int32"""
     characterId: int
     command: hkbCharacterControlCommand_CharacterControlCommand
     padding: int
 
 class hkbCharacterControllerModifier(hkbModifier):
-    """hkbCharacterControllerModifier"""
+    """hkbCharacterControllerModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x74239623.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbCharacterControllerModifierControlData\n- initialVelocity: Vector4\n- initialVelocityCoordinates: Enum of Int8 hkbCharacterControllerModifier::InitialVelocityCoordinates\n- motionMode: Enum of Int8 hkbCharacterControllerModifier::MotionMode\n- forceDownwardMomentum: Bool\n- applyGravity: Bool\n- setInitialVelocity: Bool\n- isTouchingGround: Bool\n- gravity: Vector4\n- isInitialVelocityAdded: Bool"""
     controlData: hkbCharacterControllerModifierControlData
     initialVelocity: tuple[float, ...]
     initialVelocityCoordinates: hkbCharacterControllerModifier_InitialVelocityCoordinates
@@ -6047,25 +6162,25 @@ class hkbCharacterControllerModifier(hkbModifier):
     isInitialVelocityAdded: bool
 
 class hkbCharacterControllerModifierControlData(Record):
-    """hkbCharacterControllerModifierControlData"""
+    """hkbCharacterControllerModifierControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc4e809af.\n\nOwn members, by hkClass type:\n- verticalGain: Real\n- horizontalCatchUpGain: Real\n- maxVerticalSeparation: Real\n- maxHorizontalSeparation: Real"""
     verticalGain: float
     horizontalCatchUpGain: float
     maxVerticalSeparation: float
     maxHorizontalSeparation: float
 
 class hkbCharacterControllerModifierInternalState(hkReferencedObject):
-    """hkbCharacterControllerModifierInternalState"""
+    """hkbCharacterControllerModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb23d7b5f.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- isInitialVelocityAdded: Bool\n- isTouchingGround: Bool"""
     gravity: tuple[float, ...]
     isInitialVelocityAdded: bool
     isTouchingGround: bool
 
 class hkbCharacterControllerSetup(Record):
-    """hkbCharacterControllerSetup"""
+    """hkbCharacterControllerSetup\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xaf5f7339.\n\nOwn members, by hkClass type:\n- rigidBodySetup: Struct hkbRigidBodySetup\n- controllerCinfo: Pointer of Struct hkReferencedObject"""
     rigidBodySetup: hkbRigidBodySetup
     controllerCinfo: Optional[hkReferencedObject]
 
 class hkbCharacterData(hkReferencedObject):
-    """hkbCharacterData"""
+    """hkbCharacterData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xfec46c1f.\n\nOwn members, by hkClass type:\n- characterControllerSetup: Struct hkbCharacterControllerSetup\n- modelUpMS: Vector4\n- modelForwardMS: Vector4\n- modelRightMS: Vector4\n- characterPropertyInfos: Array of Struct hkbVariableInfo\n- numBonesPerLod: Array of Int32\n- characterPropertyValues: Pointer of Struct hkbVariableValueSet\n- footIkDriverInfo: Pointer of Struct hkbFootIkDriverInfo\n- handIkDriverInfo: Pointer of Struct hkbHandIkDriverInfo\n- aiControlDriverInfo: Pointer of Struct hkReferencedObject\n- stringData: Pointer of Struct hkbCharacterStringData\n- mirroredSkeletonInfo: Pointer of Struct hkbMirroredSkeletonInfo\n- boneAttachmentBoneIndices: Array of Int16\n- boneAttachmentTransforms: Array of Matrix4\n- scale: Real\n- numHands: Int16\n- numFloatSlots: Int16"""
     characterControllerSetup: hkbCharacterControllerSetup
     modelUpMS: tuple[float, ...]
     modelForwardMS: tuple[float, ...]
@@ -6085,19 +6200,19 @@ class hkbCharacterData(hkReferencedObject):
     numFloatSlots: int
 
 class hkbCharacterInfo(hkReferencedObject):
-    """hkbCharacterInfo"""
+    """hkbCharacterInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe5e3cae6.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- event: Enum of Uint8 hkbCharacterInfo::Event\n- padding: Int32"""
     characterId: int
     event: hkbCharacterInfo_Event
     padding: int
 
 class hkbCharacterSelectedInfo(hkReferencedObject):
-    """hkbCharacterSelectedInfo"""
+    """hkbCharacterSelectedInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf5c7f4c9.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- scriptDebuggingPort: Int32\n- padding: Int32"""
     characterId: int
     scriptDebuggingPort: int
     padding: int
 
 class hkbCharacterSetup(hkReferencedObject):
-    """hkbCharacterSetup"""
+    """hkbCharacterSetup\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7490ff0d.\n\nOwn members, by hkClass type:\n- retargetingSkeletonMappers: Array of Pointer hkaSkeletonMapper\n- animationSkeleton: Pointer of Struct hkaSkeleton\n- ragdollToAnimationSkeletonMapper: Pointer of Struct hkaSkeletonMapper\n- animationToRagdollSkeletonMapper: Pointer of Struct hkaSkeletonMapper\n- animationBindingSet: Pointer\n- data: Pointer of Struct hkbCharacterData\n- unscaledAnimationSkeleton: Pointer\n- mirroredSkeleton: Pointer\n- characterPropertyIdMap: Pointer\n- criticalSection: Pointer"""
     retargetingSkeletonMappers: list[Optional[hkaSkeletonMapper]]
     animationSkeleton: Optional[hkaSkeleton]
     ragdollToAnimationSkeletonMapper: Optional[hkaSkeletonMapper]
@@ -6110,13 +6225,13 @@ class hkbCharacterSetup(hkReferencedObject):
     criticalSection: Optional[Record]
 
 class hkbCharacterSkinInfo(hkReferencedObject):
-    """hkbCharacterSkinInfo"""
+    """hkbCharacterSkinInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xaed90d81.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- deformableSkins: Array of Uint64\n- rigidSkins: Array of Uint64"""
     characterId: int
     deformableSkins: memoryview
     rigidSkins: memoryview
 
 class hkbCharacterSteppedInfo(hkReferencedObject):
-    """hkbCharacterSteppedInfo"""
+    """hkbCharacterSteppedInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x00cc0b92.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- deltaTime: Real\n- worldFromModel: QsTransform\n- poseModelSpace: Array of QsTransform\n- rigidAttachmentTransforms: Array of QsTransform"""
     characterId: int
     deltaTime: float
     worldFromModel: tuple[tuple[float, ...], ...]
@@ -6124,7 +6239,7 @@ class hkbCharacterSteppedInfo(hkReferencedObject):
     rigidAttachmentTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkbCharacterStringData(hkReferencedObject):
-    """hkbCharacterStringData"""
+    """hkbCharacterStringData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0b9d8a52.\n\nOwn members, by hkClass type:\n- skinNames: Array of Struct hkbCharacterStringDataFileNameMeshNamePair\n- boneAttachmentNames: Array of Struct hkbCharacterStringDataFileNameMeshNamePair\n- animationBundleNameData: Array of Struct hkbAssetBundleStringData\n- animationBundleFilenameData: Array of Struct hkbAssetBundleStringData\n- characterPropertyNames: Array of StringPtr\n- retargetingSkeletonMapperFilenames: Array of StringPtr\n- lodNames: Array of StringPtr\n- mirroredSyncPointSubstringsA: Array of StringPtr\n- mirroredSyncPointSubstringsB: Array of StringPtr\n- name: StringPtr\n- rigName: StringPtr\n- ragdollName: StringPtr\n- behaviorFilename: StringPtr\n- luaScriptOnCharacterActivated: StringPtr\n- luaScriptOnCharacterDeactivated: StringPtr\n- luaFiles: Array of StringPtr"""
     skinNames: list[hkbCharacterStringDataFileNameMeshNamePair]
     boneAttachmentNames: list[hkbCharacterStringDataFileNameMeshNamePair]
     animationBundleNameData: list[hkbAssetBundleStringData]
@@ -6143,12 +6258,12 @@ class hkbCharacterStringData(hkReferencedObject):
     luaFiles: list[Optional[str]]
 
 class hkbCharacterStringDataFileNameMeshNamePair(Record):
-    """hkbCharacterStringDataFileNameMeshNamePair"""
+    """hkbCharacterStringDataFileNameMeshNamePair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x026c3a96.\n\nOwn members, by hkClass type:\n- fileName: StringPtr\n- meshName: StringPtr"""
     fileName: Optional[str]
     meshName: Optional[str]
 
 class hkbClientCharacterState(hkReferencedObject):
-    """hkbClientCharacterState"""
+    """hkbClientCharacterState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x049b7d7b.\n\nOwn members, by hkClass type:\n- deformableSkinIds: Array of Uint64\n- rigidSkinIds: Array of Uint64\n- externalEventIds: Array of Int16\n- auxiliaryInfo: Array of Pointer hkbAuxiliaryNodeInfo\n- activeEventIds: Array of Int16\n- activeVariableIds: Array of Int16\n- characterId: Uint64\n- instanceName: StringPtr\n- templateName: StringPtr\n- fullPathToProject: StringPtr\n- localScriptsPath: StringPtr\n- remoteScriptsPath: StringPtr\n- behaviorData: Pointer of Struct hkbBehaviorGraphData\n- behaviorInternalState: Pointer of Struct hkbBehaviorGraphInternalState\n- nodeIdToInternalStateMap: Pointer\n- visible: Bool\n- elapsedSimulationTime: Real\n- skeleton: Pointer of Struct hkaSkeleton\n- worldFromModel: QsTransform\n- poseModelSpace: Array of QsTransform\n- rigidAttachmentTransforms: Array of QsTransform"""
     deformableSkinIds: memoryview
     rigidSkinIds: memoryview
     externalEventIds: memoryview
@@ -6172,7 +6287,7 @@ class hkbClientCharacterState(hkReferencedObject):
     rigidAttachmentTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkbClipGenerator(hkbGenerator):
-    """hkbClipGenerator"""
+    """hkbClipGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x0d4cc9f6.\n\nOwn members, by hkClass type:\n- animationBundleName: StringPtr\n- animationName: StringPtr\n- triggers: Pointer of Struct hkbClipTriggerArray\n- userPartitionMask: Uint32\n- cropStartAmountLocalTime: Real\n- cropEndAmountLocalTime: Real\n- startTime: Real\n- playbackSpeed: Real\n- enforcedDuration: Real\n- userControlledTimeFraction: Real\n- animationBindingIndex: Int16\n- mode: Enum of Int8 hkbClipGenerator::PlaybackMode\n- flags: Int8\n- animDatas: Array\n- animationControl: Pointer\n- originalTriggers: Pointer\n- mapperData: Pointer\n- binding: Pointer\n- numAnimationTracks: Int32\n- extractedMotion: QsTransform\n- echos: Array\n- localTime: Real\n- time: Real\n- previousUserControlledTimeFraction: Real\n- bufferSize: Int32\n- atEnd: Bool\n- ignoreStartTime: Bool\n- pingPongBackward: Bool"""
     animationBundleName: Optional[str]
     animationName: Optional[str]
     triggers: Optional[hkbClipTriggerArray]
@@ -6203,13 +6318,13 @@ class hkbClipGenerator(hkbGenerator):
     pingPongBackward: bool
 
 class hkbClipGeneratorEcho(Record):
-    """hkbClipGeneratorEcho"""
+    """hkbClipGeneratorEcho\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x750edf40.\n\nOwn members, by hkClass type:\n- offsetLocalTime: Real\n- weight: Real\n- dwdt: Real"""
     offsetLocalTime: float
     weight: float
     dwdt: float
 
 class hkbClipGeneratorInternalState(hkReferencedObject):
-    """hkbClipGeneratorInternalState"""
+    """hkbClipGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf80f1f73.\n\nOwn members, by hkClass type:\n- extractedMotion: QsTransform\n- echos: Array of Struct hkbClipGeneratorEcho\n- localTime: Real\n- time: Real\n- previousUserControlledTimeFraction: Real\n- bufferSize: Int32\n- atEnd: Bool\n- ignoreStartTime: Bool\n- pingPongBackward: Bool"""
     extractedMotion: tuple[tuple[float, ...], ...]
     echos: list[hkbClipGeneratorEcho]
     localTime: float
@@ -6221,7 +6336,7 @@ class hkbClipGeneratorInternalState(hkReferencedObject):
     pingPongBackward: bool
 
 class hkbClipTrigger(Record):
-    """hkbClipTrigger"""
+    """hkbClipTrigger\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7eb45cea.\n\nOwn members, by hkClass type:\n- localTime: Real\n- event: Struct hkbEventProperty\n- relativeToEndOfClip: Bool\n- acyclic: Bool\n- isAnnotation: Bool"""
     localTime: float
     event: hkbEventProperty
     relativeToEndOfClip: bool
@@ -6229,11 +6344,11 @@ class hkbClipTrigger(Record):
     isAnnotation: bool
 
 class hkbClipTriggerArray(hkReferencedObject):
-    """hkbClipTriggerArray"""
+    """hkbClipTriggerArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf757cd66.\n\nOwn members, by hkClass type:\n- triggers: Array of Struct hkbClipTrigger"""
     triggers: list[hkbClipTrigger]
 
 class hkbCombineTransformsModifier(hkbModifier):
-    """hkbCombineTransformsModifier"""
+    """hkbCombineTransformsModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x766c95a6.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion\n- leftTranslation: Vector4\n- leftRotation: Quaternion\n- rightTranslation: Vector4\n- rightRotation: Quaternion\n- invertLeftTransform: Bool\n- invertRightTransform: Bool\n- invertResult: Bool"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
     leftTranslation: tuple[float, ...]
@@ -6245,24 +6360,24 @@ class hkbCombineTransformsModifier(hkbModifier):
     invertResult: bool
 
 class hkbCombineTransformsModifierInternalState(hkReferencedObject):
-    """hkbCombineTransformsModifierInternalState"""
+    """hkbCombineTransformsModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa08120c8.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
 
 class hkbCompiledExpressionSet(hkReferencedObject):
-    """hkbCompiledExpressionSet"""
+    """hkbCompiledExpressionSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7e4793ea.\n\nOwn members, by hkClass type:\n- rpn: Array of Struct hkbCompiledExpressionSetToken\n- expressionToRpnIndex: Array of Int32\n- numExpressions: Int8"""
     rpn: list[hkbCompiledExpressionSetToken]
     expressionToRpnIndex: memoryview
     numExpressions: int
 
 class hkbCompiledExpressionSetToken(Record):
-    """hkbCompiledExpressionSetToken"""
+    """hkbCompiledExpressionSetToken\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc2879bd5.\n\nOwn members, by hkClass type:\n- data: Real\n- type: Enum of Int8 hkbCompiledExpressionSetToken::TokenType\n- operator: Enum of Int8 hkbCompiledExpressionSetToken::Operator"""
     data: float
     type: hkbCompiledExpressionSetToken_TokenType
     operator: hkbCompiledExpressionSetToken_Operator
 
 class hkbComputeDirectionModifier(hkbModifier):
-    """hkbComputeDirectionModifier"""
+    """hkbComputeDirectionModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x74a9a686.\n\nOwn members, by hkClass type:\n- pointIn: Vector4\n- pointOut: Vector4\n- groundAngleOut: Real\n- upAngleOut: Real\n- verticalOffset: Real\n- reverseGroundAngle: Bool\n- reverseUpAngle: Bool\n- projectPoint: Bool\n- normalizePoint: Bool\n- computeOnlyOnce: Bool\n- computedOutput: Bool"""
     pointIn: tuple[float, ...]
     pointOut: tuple[float, ...]
     groundAngleOut: float
@@ -6276,24 +6391,24 @@ class hkbComputeDirectionModifier(hkbModifier):
     computedOutput: bool
 
 class hkbComputeDirectionModifierInternalState(hkReferencedObject):
-    """hkbComputeDirectionModifierInternalState"""
+    """hkbComputeDirectionModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb4e16cd5.\n\nOwn members, by hkClass type:\n- pointOut: Vector4\n- groundAngleOut: Real\n- upAngleOut: Real\n- computedOutput: Bool"""
     pointOut: tuple[float, ...]
     groundAngleOut: float
     upAngleOut: float
     computedOutput: bool
 
 class hkbComputeRotationFromAxisAngleModifier(hkbModifier):
-    """hkbComputeRotationFromAxisAngleModifier"""
+    """hkbComputeRotationFromAxisAngleModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xfe285fd9.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion\n- axis: Vector4\n- angleDegrees: Real"""
     rotationOut: tuple[float, ...]
     axis: tuple[float, ...]
     angleDegrees: float
 
 class hkbComputeRotationFromAxisAngleModifierInternalState(hkReferencedObject):
-    """hkbComputeRotationFromAxisAngleModifierInternalState"""
+    """hkbComputeRotationFromAxisAngleModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4b6e482c.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion"""
     rotationOut: tuple[float, ...]
 
 class hkbComputeRotationToTargetModifier(hkbModifier):
-    """hkbComputeRotationToTargetModifier"""
+    """hkbComputeRotationToTargetModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xfed6e7c4.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion\n- targetPosition: Vector4\n- currentPosition: Vector4\n- currentRotation: Quaternion\n- localAxisOfRotation: Vector4\n- localFacingDirection: Vector4\n- resultIsDelta: Bool"""
     rotationOut: tuple[float, ...]
     targetPosition: tuple[float, ...]
     currentPosition: tuple[float, ...]
@@ -6303,24 +6418,24 @@ class hkbComputeRotationToTargetModifier(hkbModifier):
     resultIsDelta: bool
 
 class hkbComputeRotationToTargetModifierInternalState(hkReferencedObject):
-    """hkbComputeRotationToTargetModifierInternalState"""
+    """hkbComputeRotationToTargetModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4b6e482c.\n\nOwn members, by hkClass type:\n- rotationOut: Quaternion"""
     rotationOut: tuple[float, ...]
 
 class hkbComputeWorldFromModelModifier(hkbModifier):
-    """hkbComputeWorldFromModelModifier"""
+    """hkbComputeWorldFromModelModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x812c2c22.\n\nOwn members, by hkClass type:\n- poseMatchingRootBoneIndex: Int16\n- poseMatchingOtherBoneIndex: Int16\n- poseMatchingAnotherBoneIndex: Int16"""
     poseMatchingRootBoneIndex: int
     poseMatchingOtherBoneIndex: int
     poseMatchingAnotherBoneIndex: int
 
 class hkbCondition(hkReferencedObject):
-    """hkbCondition"""
+    """hkbCondition\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkbConstraintSetup(Record):
-    """hkbConstraintSetup"""
+    """hkbConstraintSetup\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3b496447.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkbConstraintSetup::Type"""
     type: hkbConstraintSetup_Type
 
 class hkbContext(Record):
-    """hkbContext"""
+    """hkbContext\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xcc51d954.\n\nOwn members, by hkClass type:\n- character: Pointer\n- rootBehavior: Pointer of Struct hkbBehaviorGraph\n- behavior: Pointer\n- nodeToIndexMap: Pointer\n- eventQueue: Pointer\n- sharedEventQueue: Pointer\n- generatorOutputListener: Pointer of Struct hkbGeneratorOutputListener\n- syncVariableSetup: Pointer\n- eventTriggeredTransition: Bool\n- nodeIdToInternalState: Pointer\n- physicsInterface: Pointer\n- attachmentManager: Pointer"""
     character: Optional[Record]
     rootBehavior: Optional[hkbBehaviorGraph]
     behavior: Optional[Record]
@@ -6335,15 +6450,132 @@ class hkbContext(Record):
     attachmentManager: Optional[Record]
 
 class hkbCustomIdSelector(hkReferencedObject):
-    """hkbCustomIdSelector"""
+    """hkbCustomIdSelector\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
-class hkbCustomTestGenerator(hkbCustomTestGeneratorAnnotatedTypes):
-    """hkbCustomTestGenerator"""
-    protectedHiddenMember: bool
-    privateHiddenMember: bool
+class hkbReferencePoseGenerator(hkbGenerator):
+    """hkbReferencePoseGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xbc1536ee.\n\nOwn members, by hkClass type:\n- skeleton: Pointer"""
+    skeleton: Optional[Record]
+
+class hkbCustomTestGeneratorHiddenTypes(hkbReferencePoseGenerator):
+    """hkbCustomTestGeneratorHiddenTypes\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbReferencePoseGenerator, version 1, signature 0x82b0a30f.\n\nOwn members, by hkClass type:\n- inheritedHiddenMember: Bool\n- protectedInheritedHiddenMember: Bool\n- privateInheritedHiddenMember: Bool"""
+    inheritedHiddenMember: bool
+    protectedInheritedHiddenMember: bool
+    privateInheritedHiddenMember: bool
+
+class hkbCustomTestGeneratorSimpleTypes(hkbCustomTestGeneratorHiddenTypes):
+    """hkbCustomTestGeneratorSimpleTypes\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorHiddenTypes, version 1, signature 0x7b280d91.\n\nOwn members, by hkClass type:\n- simpleTypeHkInt64: Int64\n- simpleTypeHkUint64: Uint64\n- simpleHiddenTypeCopyStart: Bool\n- simpleTypeBool: Bool\n- simpleTypeHkBool: Bool\n- simpleTypeCString: CString\n- simpleTypeHkStringPtr: StringPtr\n- simpleTypeHkInt8: Int8\n- simpleTypeHkInt16: Int16\n- simpleTypeHkInt32: Int32\n- simpleTypeHkUint8: Uint8\n- simpleTypeHkUint16: Uint16\n- simpleTypeHkUint32: Uint32\n- simpleTypeHkReal: Real\n- simpleTypeHkInt8Default: Int8\n- simpleTypeHkInt16Default: Int16\n- simpleTypeHkInt32Default: Int32\n- simpleTypeHkUint8Default: Uint8\n- simpleTypeHkUint16Default: Uint16\n- simpleTypeHkUint32Default: Uint32\n- simpleTypeHkRealDefault: Real\n- simpleTypeHkInt8Clamp: Int8\n- simpleTypeHkInt16Clamp: Int16\n- simpleTypeHkInt32Clamp: Int32\n- simpleTypeHkUint8Clamp: Uint8\n- simpleTypeHkUint16Clamp: Uint16\n- simpleTypeHkUint32Clamp: Uint32\n- simpleTypeHkRealClamp: Real\n- simpleHiddenTypeCopyEnd: Bool"""
+    simpleTypeHkInt64: int
+    simpleTypeHkUint64: int
+    simpleHiddenTypeCopyStart: bool
+    simpleTypeBool: bool
+    simpleTypeHkBool: bool
+    simpleTypeCString: Optional[str]
+    simpleTypeHkStringPtr: Optional[str]
+    simpleTypeHkInt8: int
+    simpleTypeHkInt16: int
+    simpleTypeHkInt32: int
+    simpleTypeHkUint8: int
+    simpleTypeHkUint16: int
+    simpleTypeHkUint32: int
+    simpleTypeHkReal: float
+    simpleTypeHkInt8Default: int
+    simpleTypeHkInt16Default: int
+    simpleTypeHkInt32Default: int
+    simpleTypeHkUint8Default: int
+    simpleTypeHkUint16Default: int
+    simpleTypeHkUint32Default: int
+    simpleTypeHkRealDefault: float
+    simpleTypeHkInt8Clamp: int
+    simpleTypeHkInt16Clamp: int
+    simpleTypeHkInt32Clamp: int
+    simpleTypeHkUint8Clamp: int
+    simpleTypeHkUint16Clamp: int
+    simpleTypeHkUint32Clamp: int
+    simpleTypeHkRealClamp: float
+    simpleHiddenTypeCopyEnd: bool
+
+class hkbCustomTestGeneratorComplexTypes(hkbCustomTestGeneratorSimpleTypes):
+    """hkbCustomTestGeneratorComplexTypes\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorSimpleTypes, version 1, signature 0x74966e2f.\n\nOwn members, by hkClass type:\n- complexTypeHkObjectPtr: Pointer of Struct hkReferencedObject\n- complexHiddenTypeCopyStart: Bool\n- complexTypeHkQuaternion: Quaternion\n- complexTypeHkVector4: Vector4\n- complexTypeEnumHkInt8: Enum of Int8 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkInt16: Enum of Int16 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkInt32: Enum of Int32 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkUint8: Enum of Uint8 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkUint16: Enum of Uint16 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkUint32: Enum of Uint32 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkInt8InvalidCheck: Enum of Int8 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkInt16InvalidCheck: Enum of Int16 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkInt32InvalidCheck: Enum of Int32 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkUint8InvalidCheck: Enum of Uint8 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkUint16InvalidCheck: Enum of Uint16 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeEnumHkUint32InvalidCheck: Enum of Uint32 hkbCustomTestGeneratorComplexTypes::CustomEnum\n- complexTypeFlagsHkInt8: Flags of Int8 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkInt16: Flags of Int16 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkInt32: Flags of Int32 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkUint8: Flags of Uint8 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkUint16: Flags of Uint16 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkUint32: Flags of Uint32 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkInt8InvalidCheck: Flags of Int8 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkInt16InvalidCheck: Flags of Int16 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkInt32InvalidCheck: Flags of Int32 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkUint8InvalidCheck: Flags of Uint8 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkUint16InvalidCheck: Flags of Uint16 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexTypeFlagsHkUint32InvalidCheck: Flags of Uint32 hkbCustomTestGeneratorComplexTypes::CustomFlag\n- complexHiddenTypeCopyEnd: Bool"""
+    complexTypeHkObjectPtr: Optional[hkReferencedObject]
+    complexHiddenTypeCopyStart: bool
+    complexTypeHkQuaternion: tuple[float, ...]
+    complexTypeHkVector4: tuple[float, ...]
+    complexTypeEnumHkInt8: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkInt16: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkInt32: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkUint8: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkUint16: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkUint32: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkInt8InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkInt16InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkInt32InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkUint8InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkUint16InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeEnumHkUint32InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
+    complexTypeFlagsHkInt8: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkInt16: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkInt32: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkUint8: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkUint16: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkUint32: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkInt8InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkInt16InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkInt32InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkUint8InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkUint16InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexTypeFlagsHkUint32InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
+    complexHiddenTypeCopyEnd: bool
+
+class hkbCustomTestGeneratorNestedTypesBase(hkbCustomTestGeneratorComplexTypes):
+    """hkbCustomTestGeneratorNestedTypesBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorComplexTypes, version 1, signature 0x5645dad0.\n\nOwn members, by hkClass type:\n- nestedTypeHkbGeneratorPtr: Pointer of Struct hkbGenerator\n- nestedTypeHkbGeneratorRefPtr: Pointer of Struct hkbGenerator\n- nestedTypeHkbModifierPtr: Pointer of Struct hkbModifier\n- nestedTypeHkbModifierRefPtr: Pointer of Struct hkbModifier\n- nestedTypeHkbCustomIdSelectorPtr: Pointer of Struct hkbCustomIdSelector\n- nestedTypeHkbCustomIdSelectorRefPtr: Pointer of Struct hkbCustomIdSelector\n- nestedTypeArrayBool: Array of Bool\n- nestedTypeArrayHkBool: Array of Bool\n- nestedTypeArrayCString: Array of CString\n- nestedTypeArrayHkStringPtr: Array of StringPtr\n- nestedTypeArrayHkInt8: Array of Int8\n- nestedTypeArrayHkInt16: Array of Int16\n- nestedTypeArrayHkInt32: Array of Int32\n- nestedTypeArrayHkUint8: Array of Uint8\n- nestedTypeArrayHkUint16: Array of Uint16\n- nestedTypeArrayHkUint32: Array of Uint32\n- nestedTypeArrayHkReal: Array of Real\n- nestedTypeArrayHkbGeneratorPtr: Array of Pointer hkbGenerator\n- nestedTypeArrayHkbGeneratorRefPtr: Array of Pointer hkbGenerator\n- nestedTypeArrayHkbModifierPtr: Array of Pointer hkbModifier\n- nestedTypeArrayHkbModifierRefPtr: Array of Pointer hkbModifier\n- nestedTypeArrayHkbCustomIdSelectorPtr: Array of Pointer hkbCustomIdSelector\n- nestedTypeArrayHkbCustomIdSelectorRefPtr: Array of Pointer hkbCustomIdSelector"""
+    nestedTypeHkbGeneratorPtr: Optional[hkbGenerator]
+    nestedTypeHkbGeneratorRefPtr: Optional[hkbGenerator]
+    nestedTypeHkbModifierPtr: Optional[hkbModifier]
+    nestedTypeHkbModifierRefPtr: Optional[hkbModifier]
+    nestedTypeHkbCustomIdSelectorPtr: Optional[hkbCustomIdSelector]
+    nestedTypeHkbCustomIdSelectorRefPtr: Optional[hkbCustomIdSelector]
+    nestedTypeArrayBool: list[bool]
+    nestedTypeArrayHkBool: list[bool]
+    nestedTypeArrayCString: list[Optional[str]]
+    nestedTypeArrayHkStringPtr: list[Optional[str]]
+    nestedTypeArrayHkInt8: memoryview
+    nestedTypeArrayHkInt16: memoryview
+    nestedTypeArrayHkInt32: memoryview
+    nestedTypeArrayHkUint8: memoryview
+    nestedTypeArrayHkUint16: memoryview
+    nestedTypeArrayHkUint32: memoryview
+    nestedTypeArrayHkReal: memoryview
+    nestedTypeArrayHkbGeneratorPtr: list[Optional[hkbGenerator]]
+    nestedTypeArrayHkbGeneratorRefPtr: list[Optional[hkbGenerator]]
+    nestedTypeArrayHkbModifierPtr: list[Optional[hkbModifier]]
+    nestedTypeArrayHkbModifierRefPtr: list[Optional[hkbModifier]]
+    nestedTypeArrayHkbCustomIdSelectorPtr: list[Optional[hkbCustomIdSelector]]
+    nestedTypeArrayHkbCustomIdSelectorRefPtr: list[Optional[hkbCustomIdSelector]]
+
+class hkbCustomTestGeneratorNestedTypes(hkbCustomTestGeneratorNestedTypesBase):
+    """hkbCustomTestGeneratorNestedTypes\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorNestedTypesBase, version 1, signature 0x511ec9e5.\n\nOwn members, by hkClass type:\n- nestedTypeStruct: Struct hkbCustomTestGeneratorNestedTypesBase\n- nestedTypeArrayStruct: Array of Struct hkbCustomTestGeneratorNestedTypesBase"""
+    nestedTypeStruct: hkbCustomTestGeneratorNestedTypesBase
+    nestedTypeArrayStruct: list[hkbCustomTestGeneratorNestedTypesBase]
+
+class hkbCustomTestGeneratorBoneTypes(hkbCustomTestGeneratorNestedTypes):
+    """hkbCustomTestGeneratorBoneTypes\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorNestedTypes, version 1, signature 0x2fc8c9b2.\n\nOwn members, by hkClass type:\n- boneHiddenTypeCopyStart: Bool\n- oldBoneIndex: Int16\n- oldBoneIndexNoVar: Int16\n- boneIndex: Int16\n- boneIndexNoVar: Int16\n- boneChainIndex0: Int16\n- boneChainIndex1: Int16\n- boneChainIndex2: Int16\n- boneContractIndex0: Int16\n- boneContractIndex1: Int16\n- boneContractIndex2: Int16\n- boneHiddenTypeCopyEnd: Bool\n- boneWeightArray: Pointer of Struct hkbBoneWeightArray\n- boneIndexArray: Pointer of Struct hkbBoneIndexArray"""
+    boneHiddenTypeCopyStart: bool
+    oldBoneIndex: int
+    oldBoneIndexNoVar: int
+    boneIndex: int
+    boneIndexNoVar: int
+    boneChainIndex0: int
+    boneChainIndex1: int
+    boneChainIndex2: int
+    boneContractIndex0: int
+    boneContractIndex1: int
+    boneContractIndex2: int
+    boneHiddenTypeCopyEnd: bool
+    boneWeightArray: Optional[hkbBoneWeightArray]
+    boneIndexArray: Optional[hkbBoneIndexArray]
 
 class hkbCustomTestGeneratorAnnotatedTypes(hkbCustomTestGeneratorBoneTypes):
-    """hkbCustomTestGeneratorAnnotatedTypes"""
+    """hkbCustomTestGeneratorAnnotatedTypes\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorBoneTypes, version 1, signature 0x37c5d497.\n\nOwn members, by hkClass type:\n- annotatedTypeCStringFilename: CString\n- annotatedTypeHkStringPtrFilename: StringPtr\n- annotatedTypeCStringScript: CString\n- annotatedTypeHkStringPtrScript: StringPtr\n- annotatedTypeCStringBoneAttachment: CString\n- annotatedTypeHkStringPtrBoneAttachment: StringPtr\n- annotatedTypeCStringLocalFrame: CString\n- annotatedTypeHkStringPtrLocalFrame: StringPtr\n- annotatedHiddenTypeCopyStart: Bool\n- annotatedTypeHkInt32EventID: Int32\n- annotatedTypeHkInt32VariableIndex: Int32\n- annotatedTypeHkInt32AttributeIndex: Int32\n- annotatedTypeHkRealTime: Real\n- annotatedTypeBoolNoVar: Bool\n- annotatedTypeHkBoolNoVar: Bool\n- annotatedTypeHkInt8NoVar: Int8\n- annotatedTypeHkInt16NoVar: Int16\n- annotatedTypeHkInt32NoVar: Int32\n- annotatedTypeHkUint8NoVar: Uint8\n- annotatedTypeHkUint16NoVar: Uint16\n- annotatedTypeHkUint32NoVar: Uint32\n- annotatedTypeHkRealNoVar: Real\n- annotatedTypeBoolOutput: Bool\n- annotatedTypeHkBoolOutput: Bool\n- annotatedTypeHkInt8Output: Int8\n- annotatedTypeHkInt16Output: Int16\n- annotatedTypeHkInt32Output: Int32\n- annotatedTypeHkUint8Output: Uint8\n- annotatedTypeHkUint16Output: Uint16\n- annotatedTypeHkUint32Output: Uint32\n- annotatedTypeHkRealOutput: Real\n- annotatedHiddenTypeBool: Bool\n- annotatedHiddenTypeHkBool: Bool\n- annotatedHiddenTypeCString1: CString\n- annotatedHiddenTypeHkStringPtr1: StringPtr\n- annotatedHiddenTypeCString2: CString\n- annotatedHiddenTypeHkStringPtr2: StringPtr\n- annotatedHiddenTypeHkInt8: Int8\n- annotatedHiddenTypeHkInt16: Int16\n- annotatedHiddenTypeHkInt32: Int32\n- annotatedHiddenTypeHkUint8: Uint8\n- annotatedHiddenTypeHkUint16: Uint16\n- annotatedHiddenTypeHkUint32: Uint32\n- annotatedHiddenTypeCopyEnd: Bool"""
     annotatedTypeCStringFilename: Optional[str]
     annotatedTypeHkStringPtrFilename: Optional[str]
     annotatedTypeCStringScript: Optional[str]
@@ -6389,126 +6621,13 @@ class hkbCustomTestGeneratorAnnotatedTypes(hkbCustomTestGeneratorBoneTypes):
     annotatedHiddenTypeHkUint32: int
     annotatedHiddenTypeCopyEnd: bool
 
-class hkbCustomTestGeneratorBoneTypes(hkbCustomTestGeneratorNestedTypes):
-    """hkbCustomTestGeneratorBoneTypes"""
-    boneHiddenTypeCopyStart: bool
-    oldBoneIndex: int
-    oldBoneIndexNoVar: int
-    boneIndex: int
-    boneIndexNoVar: int
-    boneChainIndex0: int
-    boneChainIndex1: int
-    boneChainIndex2: int
-    boneContractIndex0: int
-    boneContractIndex1: int
-    boneContractIndex2: int
-    boneHiddenTypeCopyEnd: bool
-    boneWeightArray: Optional[hkbBoneWeightArray]
-    boneIndexArray: Optional[hkbBoneIndexArray]
-
-class hkbCustomTestGeneratorComplexTypes(hkbCustomTestGeneratorSimpleTypes):
-    """hkbCustomTestGeneratorComplexTypes"""
-    complexTypeHkObjectPtr: Optional[hkReferencedObject]
-    complexHiddenTypeCopyStart: bool
-    complexTypeHkQuaternion: tuple[float, ...]
-    complexTypeHkVector4: tuple[float, ...]
-    complexTypeEnumHkInt8: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkInt16: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkInt32: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkUint8: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkUint16: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkUint32: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkInt8InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkInt16InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkInt32InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkUint8InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkUint16InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeEnumHkUint32InvalidCheck: hkbCustomTestGeneratorComplexTypes_CustomEnum
-    complexTypeFlagsHkInt8: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkInt16: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkInt32: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkUint8: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkUint16: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkUint32: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkInt8InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkInt16InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkInt32InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkUint8InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkUint16InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexTypeFlagsHkUint32InvalidCheck: Union[hkbCustomTestGeneratorComplexTypes_CustomFlag, int]
-    complexHiddenTypeCopyEnd: bool
-
-class hkbCustomTestGeneratorHiddenTypes(hkbReferencePoseGenerator):
-    """hkbCustomTestGeneratorHiddenTypes"""
-    inheritedHiddenMember: bool
-    protectedInheritedHiddenMember: bool
-    privateInheritedHiddenMember: bool
-
-class hkbCustomTestGeneratorNestedTypes(hkbCustomTestGeneratorNestedTypesBase):
-    """hkbCustomTestGeneratorNestedTypes"""
-    nestedTypeStruct: hkbCustomTestGeneratorNestedTypesBase
-    nestedTypeArrayStruct: list[hkbCustomTestGeneratorNestedTypesBase]
-
-class hkbCustomTestGeneratorNestedTypesBase(hkbCustomTestGeneratorComplexTypes):
-    """hkbCustomTestGeneratorNestedTypesBase"""
-    nestedTypeHkbGeneratorPtr: Optional[hkbGenerator]
-    nestedTypeHkbGeneratorRefPtr: Optional[hkbGenerator]
-    nestedTypeHkbModifierPtr: Optional[hkbModifier]
-    nestedTypeHkbModifierRefPtr: Optional[hkbModifier]
-    nestedTypeHkbCustomIdSelectorPtr: Optional[hkbCustomIdSelector]
-    nestedTypeHkbCustomIdSelectorRefPtr: Optional[hkbCustomIdSelector]
-    nestedTypeArrayBool: list[bool]
-    nestedTypeArrayHkBool: list[bool]
-    nestedTypeArrayCString: list[Optional[str]]
-    nestedTypeArrayHkStringPtr: list[Optional[str]]
-    nestedTypeArrayHkInt8: memoryview
-    nestedTypeArrayHkInt16: memoryview
-    nestedTypeArrayHkInt32: memoryview
-    nestedTypeArrayHkUint8: memoryview
-    nestedTypeArrayHkUint16: memoryview
-    nestedTypeArrayHkUint32: memoryview
-    nestedTypeArrayHkReal: memoryview
-    nestedTypeArrayHkbGeneratorPtr: list[Optional[hkbGenerator]]
-    nestedTypeArrayHkbGeneratorRefPtr: list[Optional[hkbGenerator]]
-    nestedTypeArrayHkbModifierPtr: list[Optional[hkbModifier]]
-    nestedTypeArrayHkbModifierRefPtr: list[Optional[hkbModifier]]
-    nestedTypeArrayHkbCustomIdSelectorPtr: list[Optional[hkbCustomIdSelector]]
-    nestedTypeArrayHkbCustomIdSelectorRefPtr: list[Optional[hkbCustomIdSelector]]
-
-class hkbCustomTestGeneratorSimpleTypes(hkbCustomTestGeneratorHiddenTypes):
-    """hkbCustomTestGeneratorSimpleTypes"""
-    simpleTypeHkInt64: int
-    simpleTypeHkUint64: int
-    simpleHiddenTypeCopyStart: bool
-    simpleTypeBool: bool
-    simpleTypeHkBool: bool
-    simpleTypeCString: Optional[str]
-    simpleTypeHkStringPtr: Optional[str]
-    simpleTypeHkInt8: int
-    simpleTypeHkInt16: int
-    simpleTypeHkInt32: int
-    simpleTypeHkUint8: int
-    simpleTypeHkUint16: int
-    simpleTypeHkUint32: int
-    simpleTypeHkReal: float
-    simpleTypeHkInt8Default: int
-    simpleTypeHkInt16Default: int
-    simpleTypeHkInt32Default: int
-    simpleTypeHkUint8Default: int
-    simpleTypeHkUint16Default: int
-    simpleTypeHkUint32Default: int
-    simpleTypeHkRealDefault: float
-    simpleTypeHkInt8Clamp: int
-    simpleTypeHkInt16Clamp: int
-    simpleTypeHkInt32Clamp: int
-    simpleTypeHkUint8Clamp: int
-    simpleTypeHkUint16Clamp: int
-    simpleTypeHkUint32Clamp: int
-    simpleTypeHkRealClamp: float
-    simpleHiddenTypeCopyEnd: bool
+class hkbCustomTestGenerator(hkbCustomTestGeneratorAnnotatedTypes):
+    """hkbCustomTestGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomTestGeneratorAnnotatedTypes, version 1, signature 0x4aa6a88c.\n\nOwn members, by hkClass type:\n- protectedHiddenMember: Bool\n- privateHiddenMember: Bool"""
+    protectedHiddenMember: bool
+    privateHiddenMember: bool
 
 class hkbDampingModifier(hkbModifier):
-    """hkbDampingModifier"""
+    """hkbDampingModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x68a51d05.\n\nOwn members, by hkClass type:\n- kP: Real\n- kI: Real\n- kD: Real\n- enableScalarDamping: Bool\n- enableVectorDamping: Bool\n- rawValue: Real\n- dampedValue: Real\n- rawVector: Vector4\n- dampedVector: Vector4\n- vecErrorSum: Vector4\n- vecPreviousError: Vector4\n- errorSum: Real\n- previousError: Real"""
     kP: float
     kI: float
     kD: float
@@ -6524,7 +6643,7 @@ class hkbDampingModifier(hkbModifier):
     previousError: float
 
 class hkbDampingModifierInternalState(hkReferencedObject):
-    """hkbDampingModifierInternalState"""
+    """hkbDampingModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x50ea0e20.\n\nOwn members, by hkClass type:\n- dampedVector: Vector4\n- vecErrorSum: Vector4\n- vecPreviousError: Vector4\n- dampedValue: Real\n- errorSum: Real\n- previousError: Real"""
     dampedVector: tuple[float, ...]
     vecErrorSum: tuple[float, ...]
     vecPreviousError: tuple[float, ...]
@@ -6533,22 +6652,26 @@ class hkbDampingModifierInternalState(hkReferencedObject):
     previousError: float
 
 class hkbDefaultMessageLog(Record):
-    """hkbDefaultMessageLog"""
+    """hkbDefaultMessageLog\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
+
+class hkbModifierWrapper(hkbModifier):
+    """hkbModifierWrapper\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xfe7050f4.\n\nOwn members, by hkClass type:\n- modifier: Pointer of Struct hkbModifier"""
+    modifier: Optional[hkbModifier]
 
 class hkbDelayedModifier(hkbModifierWrapper):
-    """hkbDelayedModifier"""
+    """hkbDelayedModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifierWrapper, version 1, signature 0xf46c9607.\n\nOwn members, by hkClass type:\n- delaySeconds: Real\n- durationSeconds: Real\n- secondsElapsed: Real\n- isActive: Bool"""
     delaySeconds: float
     durationSeconds: float
     secondsElapsed: float
     isActive: bool
 
 class hkbDelayedModifierInternalState(hkReferencedObject):
-    """hkbDelayedModifierInternalState"""
+    """hkbDelayedModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe987b6ae.\n\nOwn members, by hkClass type:\n- secondsElapsed: Real\n- isActive: Bool"""
     secondsElapsed: float
     isActive: bool
 
 class hkbDetectCloseToGroundModifier(hkbModifier):
-    """hkbDetectCloseToGroundModifier"""
+    """hkbDetectCloseToGroundModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x875d28c2.\n\nOwn members, by hkClass type:\n- closeToGroundEvent: Struct hkbEventProperty\n- closeToGroundHeight: Real\n- raycastDistanceDown: Real\n- collisionFilterInfo: Uint32\n- boneIndex: Int16\n- animBoneIndex: Int16\n- isCloseToGround: Bool"""
     closeToGroundEvent: hkbEventProperty
     closeToGroundHeight: float
     raycastDistanceDown: float
@@ -6558,11 +6681,11 @@ class hkbDetectCloseToGroundModifier(hkbModifier):
     isCloseToGround: bool
 
 class hkbDetectCloseToGroundModifierInternalState(hkReferencedObject):
-    """hkbDetectCloseToGroundModifierInternalState"""
+    """hkbDetectCloseToGroundModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb7cfa5f3.\n\nOwn members, by hkClass type:\n- isCloseToGround: Bool"""
     isCloseToGround: bool
 
 class hkbDockingGenerator(hkbGenerator):
-    """hkbDockingGenerator"""
+    """hkbDockingGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x7f8f8240.\n\nOwn members, by hkClass type:\n- dockingBone: Int16\n- translationOffset: Vector4\n- rotationOffset: Quaternion\n- blendType: Enum of Int8 hkbDockingGenerator::BlendType\n- flags: Flags of Uint16 hkbDockingGenerator::DockingFlagBits\n- child: Pointer of Struct hkbGenerator\n- intervalStart: Int32\n- intervalEnd: Int32\n- localTime: Real\n- previousLocalTime: Real\n- intervalStartLocalTime: Real\n- intervalEndLocalTime: Real"""
     dockingBone: int
     translationOffset: tuple[float, ...]
     rotationOffset: tuple[float, ...]
@@ -6577,29 +6700,29 @@ class hkbDockingGenerator(hkbGenerator):
     intervalEndLocalTime: float
 
 class hkbDockingGeneratorInternalState(hkReferencedObject):
-    """hkbDockingGeneratorInternalState"""
+    """hkbDockingGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xfd7b24f1.\n\nOwn members, by hkClass type:\n- localTime: Real\n- previousLocalTime: Real\n- intervalStartLocalTime: Real\n- intervalEndLocalTime: Real"""
     localTime: float
     previousLocalTime: float
     intervalStartLocalTime: float
     intervalEndLocalTime: float
 
 class hkbEvaluateExpressionModifier(hkbModifier):
-    """hkbEvaluateExpressionModifier"""
+    """hkbEvaluateExpressionModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x4a3ac449.\n\nOwn members, by hkClass type:\n- expressions: Pointer of Struct hkbExpressionDataArray\n- compiledExpressionSet: Pointer\n- internalExpressionsData: Array"""
     expressions: Optional[hkbExpressionDataArray]
     compiledExpressionSet: Optional[Record]
     internalExpressionsData: list[None]
 
 class hkbEvaluateExpressionModifierInternalExpressionData(Record):
-    """hkbEvaluateExpressionModifierInternalExpressionData"""
+    """hkbEvaluateExpressionModifierInternalExpressionData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb8686f6b.\n\nOwn members, by hkClass type:\n- raisedEvent: Bool\n- wasTrueInPreviousFrame: Bool"""
     raisedEvent: bool
     wasTrueInPreviousFrame: bool
 
 class hkbEvaluateExpressionModifierInternalState(hkReferencedObject):
-    """hkbEvaluateExpressionModifierInternalState"""
+    """hkbEvaluateExpressionModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9a40953b.\n\nOwn members, by hkClass type:\n- internalExpressionsData: Array of Struct hkbEvaluateExpressionModifierInternalExpressionData"""
     internalExpressionsData: list[hkbEvaluateExpressionModifierInternalExpressionData]
 
 class hkbEvaluateHandleModifier(hkbModifier):
-    """hkbEvaluateHandleModifier"""
+    """hkbEvaluateHandleModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x4943a778.\n\nOwn members, by hkClass type:\n- handle: Pointer of Struct hkbHandle\n- handlePositionOut: Vector4\n- handleRotationOut: Quaternion\n- isValidOut: Bool\n- extrapolationTimeStep: Real\n- handleChangeSpeed: Real\n- handleChangeMode: Enum of Int8 hkbEvaluateHandleModifier::HandleChangeMode\n- oldHandle: Struct hkbHandle\n- oldHandlePosition: Vector4\n- oldHandleRotation: Quaternion\n- timeSinceLastModify: Real\n- smoothlyChangingHandles: Bool"""
     handle: Optional[hkbHandle]
     handlePositionOut: tuple[float, ...]
     handleRotationOut: tuple[float, ...]
@@ -6613,42 +6736,39 @@ class hkbEvaluateHandleModifier(hkbModifier):
     timeSinceLastModify: float
     smoothlyChangingHandles: bool
 
-class hkbEvent(hkbEventBase):
-    """hkbEvent"""
-    sender: Optional[Record]
-
 class hkbEventBase(Record):
-    """hkbEventBase"""
+    """hkbEventBase\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x76bddb31.\n\nOwn members, by hkClass type:\n- id: Int32\n- payload: Pointer of Struct hkbEventPayload"""
     id: int
     payload: Optional[hkbEventPayload]
 
+class hkbEvent(hkbEventBase):
+    """hkbEvent\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventBase, version 1, signature 0x3e0fd810.\n\nOwn members, by hkClass type:\n- sender: Pointer"""
+    sender: Optional[Record]
+
 class hkbEventDrivenModifier(hkbModifierWrapper):
-    """hkbEventDrivenModifier"""
+    """hkbEventDrivenModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifierWrapper, version 1, signature 0x35ef356b.\n\nOwn members, by hkClass type:\n- activateEventId: Int32\n- deactivateEventId: Int32\n- activeByDefault: Bool\n- isActive: Bool"""
     activateEventId: int
     deactivateEventId: int
     activeByDefault: bool
     isActive: bool
 
 class hkbEventDrivenModifierInternalState(hkReferencedObject):
-    """hkbEventDrivenModifierInternalState"""
+    """hkbEventDrivenModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x65cf10aa.\n\nOwn members, by hkClass type:\n- isActive: Bool"""
     isActive: bool
 
 class hkbEventInfo(Record):
-    """hkbEventInfo"""
+    """hkbEventInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5874eed4.\n\nOwn members, by hkClass type:\n- flags: Flags of Uint32 hkbEventInfo::Flags"""
     flags: Union[hkbEventInfo_Flags, int]
 
-class hkbEventPayload(hkReferencedObject):
-    """hkbEventPayload"""
-
 class hkbEventPayloadList(hkbEventPayload):
-    """hkbEventPayloadList"""
+    """hkbEventPayloadList\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0xef50b225.\n\nOwn members, by hkClass type:\n- payloads: Array of Pointer hkbEventPayload"""
     payloads: list[Optional[hkbEventPayload]]
 
 class hkbEventProperty(hkbEventBase):
-    """hkbEventProperty"""
+    """hkbEventProperty\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventBase, version 1, signature 0x0db38a15."""
 
 class hkbEventRaisedInfo(hkReferencedObject):
-    """hkbEventRaisedInfo"""
+    """hkbEventRaisedInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb3f86047.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- eventName: StringPtr\n- raisedBySdk: Bool\n- senderId: Int32\n- padding: Int32"""
     characterId: int
     eventName: Optional[str]
     raisedBySdk: bool
@@ -6656,42 +6776,42 @@ class hkbEventRaisedInfo(hkReferencedObject):
     padding: int
 
 class hkbEventRangeData(Record):
-    """hkbEventRangeData"""
+    """hkbEventRangeData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6cb92c76.\n\nOwn members, by hkClass type:\n- upperBound: Real\n- event: Struct hkbEventProperty\n- eventMode: Enum of Int8 hkbEventRangeData::EventRangeMode"""
     upperBound: float
     event: hkbEventProperty
     eventMode: hkbEventRangeData_EventRangeMode
 
 class hkbEventRangeDataArray(hkReferencedObject):
-    """hkbEventRangeDataArray"""
+    """hkbEventRangeDataArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x83502c2d.\n\nOwn members, by hkClass type:\n- eventData: Array of Struct hkbEventRangeData"""
     eventData: list[hkbEventRangeData]
 
 class hkbEventSequencedData(hkbSequencedData):
-    """hkbEventSequencedData"""
+    """hkbEventSequencedData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbSequencedData, version 1, signature 0xc4e6115a.\n\nOwn members, by hkClass type:\n- events: Array of Struct hkbEventSequencedDataSequencedEvent"""
     events: list[hkbEventSequencedDataSequencedEvent]
 
 class hkbEventSequencedDataSequencedEvent(Record):
-    """hkbEventSequencedDataSequencedEvent"""
+    """hkbEventSequencedDataSequencedEvent\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9139b821.\n\nOwn members, by hkClass type:\n- event: Struct hkbEvent\n- time: Real"""
     event: hkbEvent
     time: float
 
 class hkbEventsFromRangeModifier(hkbModifier):
-    """hkbEventsFromRangeModifier"""
+    """hkbEventsFromRangeModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xc9ece705.\n\nOwn members, by hkClass type:\n- inputValue: Real\n- lowerBound: Real\n- eventRanges: Pointer of Struct hkbEventRangeDataArray\n- wasActiveInPreviousFrame: Array"""
     inputValue: float
     lowerBound: float
     eventRanges: Optional[hkbEventRangeDataArray]
     wasActiveInPreviousFrame: list[None]
 
 class hkbEventsFromRangeModifierInternalState(hkReferencedObject):
-    """hkbEventsFromRangeModifierInternalState"""
+    """hkbEventsFromRangeModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xed752820.\n\nOwn members, by hkClass type:\n- wasActiveInPreviousFrame: Array of Bool"""
     wasActiveInPreviousFrame: list[bool]
 
 class hkbExpressionCondition(hkbCondition):
-    """hkbExpressionCondition"""
+    """hkbExpressionCondition\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCondition, version 1, signature 0x78a69526.\n\nOwn members, by hkClass type:\n- expression: StringPtr\n- compiledExpressionSet: Pointer"""
     expression: Optional[str]
     compiledExpressionSet: Optional[Record]
 
 class hkbExpressionData(Record):
-    """hkbExpressionData"""
+    """hkbExpressionData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6740042a.\n\nOwn members, by hkClass type:\n- expression: StringPtr\n- assignmentVariableIndex: Int32\n- assignmentEventIndex: Int32\n- eventMode: Enum of Int8 hkbExpressionData::ExpressionEventMode\n- raisedEvent: Bool\n- wasTrueInPreviousFrame: Bool"""
     expression: Optional[str]
     assignmentVariableIndex: int
     assignmentEventIndex: int
@@ -6700,18 +6820,18 @@ class hkbExpressionData(Record):
     wasTrueInPreviousFrame: bool
 
 class hkbExpressionDataArray(hkReferencedObject):
-    """hkbExpressionDataArray"""
+    """hkbExpressionDataArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1ebfc6d7.\n\nOwn members, by hkClass type:\n- expressionsData: Array of Struct hkbExpressionData"""
     expressionsData: list[hkbExpressionData]
 
 class hkbExtractRagdollPoseModifier(hkbModifier):
-    """hkbExtractRagdollPoseModifier"""
+    """hkbExtractRagdollPoseModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x10af9d59.\n\nOwn members, by hkClass type:\n- poseMatchingBone0: Int16\n- poseMatchingBone1: Int16\n- poseMatchingBone2: Int16\n- enableComputeWorldFromModel: Bool"""
     poseMatchingBone0: int
     poseMatchingBone1: int
     poseMatchingBone2: int
     enableComputeWorldFromModel: bool
 
 class hkbExtrapolatingTransitionEffect(hkbBlendingTransitionEffect):
-    """hkbExtrapolatingTransitionEffect"""
+    """hkbExtrapolatingTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBlendingTransitionEffect, version 1, signature 0xa32ae34a.\n\nOwn members, by hkClass type:\n- fromGeneratorSyncInfo: Struct hkbGeneratorSyncInfo\n- fromGeneratorPartitionInfo: Struct hkbGeneratorPartitionInfo\n- worldFromModel: QsTransform\n- motion: QsTransform\n- pose: Array\n- additivePose: Array\n- boneWeights: Array\n- toGeneratorDuration: Real\n- isFromGeneratorActive: Bool\n- gotPose: Bool\n- gotAdditivePose: Bool"""
     fromGeneratorSyncInfo: hkbGeneratorSyncInfo
     fromGeneratorPartitionInfo: hkbGeneratorPartitionInfo
     worldFromModel: tuple[tuple[float, ...], ...]
@@ -6725,7 +6845,7 @@ class hkbExtrapolatingTransitionEffect(hkbBlendingTransitionEffect):
     gotAdditivePose: bool
 
 class hkbExtrapolatingTransitionEffectInternalState(hkReferencedObject):
-    """hkbExtrapolatingTransitionEffectInternalState"""
+    """hkbExtrapolatingTransitionEffectInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb8d848b0.\n\nOwn members, by hkClass type:\n- fromGeneratorSyncInfo: Struct hkbGeneratorSyncInfo\n- fromGeneratorPartitionInfo: Struct hkbGeneratorPartitionInfo\n- worldFromModel: QsTransform\n- motion: QsTransform\n- pose: Array of QsTransform\n- additivePose: Array of QsTransform\n- boneWeights: Array of Real\n- toGeneratorDuration: Real\n- isFromGeneratorActive: Bool\n- gotPose: Bool\n- gotAdditivePose: Bool"""
     fromGeneratorSyncInfo: hkbGeneratorSyncInfo
     fromGeneratorPartitionInfo: hkbGeneratorPartitionInfo
     worldFromModel: tuple[tuple[float, ...], ...]
@@ -6739,17 +6859,17 @@ class hkbExtrapolatingTransitionEffectInternalState(hkReferencedObject):
     gotAdditivePose: bool
 
 class hkbFootIkControlData(Record):
-    """hkbFootIkControlData"""
+    """hkbFootIkControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7f18a9a6.\n\nOwn members, by hkClass type:\n- gains: Struct hkbFootIkGains\n- enabled: Real[32]"""
     gains: hkbFootIkGains
     enabled: list[float]
 
 class hkbFootIkControlsModifier(hkbModifier):
-    """hkbFootIkControlsModifier"""
+    """hkbFootIkControlsModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x253054a2.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbFootIkControlData\n- legs: Array of Struct hkbFootIkControlsModifierLeg"""
     controlData: hkbFootIkControlData
     legs: list[hkbFootIkControlsModifierLeg]
 
 class hkbFootIkControlsModifierLeg(Record):
-    """hkbFootIkControlsModifierLeg"""
+    """hkbFootIkControlsModifierLeg\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb68b350a.\n\nOwn members, by hkClass type:\n- groundPosition: Vector4\n- ungroundedEvent: Struct hkbEventProperty\n- verticalError: Real\n- hitSomething: Bool\n- isPlantedMS: Bool\n- enabled: Bool"""
     groundPosition: tuple[float, ...]
     ungroundedEvent: hkbEventProperty
     verticalError: float
@@ -6758,7 +6878,7 @@ class hkbFootIkControlsModifierLeg(Record):
     enabled: bool
 
 class hkbFootIkDriverInfo(hkReferencedObject):
-    """hkbFootIkDriverInfo"""
+    """hkbFootIkDriverInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf9a87f89.\n\nOwn members, by hkClass type:\n- legs: Array of Struct hkbFootIkDriverInfoLeg\n- raycastDistanceUp: Real\n- raycastDistanceDown: Real\n- originalGroundHeightMS: Real\n- verticalOffset: Real\n- collisionFilterInfo: Uint32\n- forwardAlignFraction: Real\n- sidewaysAlignFraction: Real\n- sidewaysSampleWidth: Real\n- lockFeetWhenPlanted: Bool\n- useCharacterUpVector: Bool\n- isQuadrupedNarrow: Bool\n- keepSourceFootEndAboveGround: Bool"""
     legs: list[hkbFootIkDriverInfoLeg]
     raycastDistanceUp: float
     raycastDistanceDown: float
@@ -6774,7 +6894,7 @@ class hkbFootIkDriverInfo(hkReferencedObject):
     keepSourceFootEndAboveGround: bool
 
 class hkbFootIkDriverInfoLeg(Record):
-    """hkbFootIkDriverInfoLeg"""
+    """hkbFootIkDriverInfoLeg\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xfcb4eea5.\n\nOwn members, by hkClass type:\n- kneeAxisLS: Vector4\n- footEndLS: Vector4\n- footPlantedAnkleHeightMS: Real\n- footRaisedAnkleHeightMS: Real\n- maxAnkleHeightMS: Real\n- minAnkleHeightMS: Real\n- maxKneeAngleDegrees: Real\n- minKneeAngleDegrees: Real\n- hipIndex: Int16\n- hipSiblingIndex: Int16\n- kneeIndex: Int16\n- kneeSiblingIndex: Int16\n- ankleIndex: Int16\n- ForceFootGround: Bool"""
     kneeAxisLS: tuple[float, ...]
     footEndLS: tuple[float, ...]
     footPlantedAnkleHeightMS: float
@@ -6791,7 +6911,7 @@ class hkbFootIkDriverInfoLeg(Record):
     ForceFootGround: bool
 
 class hkbFootIkGains(Record):
-    """hkbFootIkGains"""
+    """hkbFootIkGains\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xded7c527.\n\nOwn members, by hkClass type:\n- onOffGain: Real\n- groundAscendingGain: Real\n- groundDescendingGain: Real\n- footPlantedGain: Real\n- footRaisedGain: Real\n- footLockingGain: Real\n- worldFromModelFeedbackGain: Real\n- errorUpDownBias: Real\n- alignWorldFromModelGain: Real\n- hipOrientationGain: Real"""
     onOffGain: float
     groundAscendingGain: float
     groundDescendingGain: float
@@ -6804,7 +6924,7 @@ class hkbFootIkGains(Record):
     hipOrientationGain: float
 
 class hkbFootIkModifier(hkbModifier):
-    """hkbFootIkModifier"""
+    """hkbFootIkModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xc689e38c.\n\nOwn members, by hkClass type:\n- gains: Struct hkbFootIkGains\n- legs: Array of Struct hkbFootIkModifierLeg\n- raycastDistanceUp: Real\n- raycastDistanceDown: Real\n- originalGroundHeightMS: Real\n- errorOut: Real\n- verticalOffset: Real\n- collisionFilterInfo: Uint32\n- forwardAlignFraction: Real\n- sidewaysAlignFraction: Real\n- sidewaysSampleWidth: Real\n- useTrackData: Bool\n- lockFeetWhenPlanted: Bool\n- useCharacterUpVector: Bool\n- keepSourceFootEndAboveGround: Bool\n- alignMode: Enum of Int8 hkbFootIkModifier::AlignMode\n- internalLegData: Array of Struct hkbFootIkModifierInternalLegData\n- prevIsFootIkEnabled: Real\n- isSetUp: Bool\n- isGroundPositionValid: Bool"""
     gains: hkbFootIkGains
     legs: list[hkbFootIkModifierLeg]
     raycastDistanceUp: float
@@ -6827,12 +6947,12 @@ class hkbFootIkModifier(hkbModifier):
     isGroundPositionValid: bool
 
 class hkbFootIkModifierInternalLegData(Record):
-    """hkbFootIkModifierInternalLegData"""
+    """hkbFootIkModifierInternalLegData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe5ca3677.\n\nOwn members, by hkClass type:\n- groundPosition: Vector4\n- footIkSolver: Pointer"""
     groundPosition: tuple[float, ...]
     footIkSolver: Optional[Record]
 
 class hkbFootIkModifierLeg(Record):
-    """hkbFootIkModifierLeg"""
+    """hkbFootIkModifierLeg\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe9c42c5d.\n\nOwn members, by hkClass type:\n- originalAnkleTransformMS: QsTransform\n- kneeAxisLS: Vector4\n- footEndLS: Vector4\n- ungroundedEvent: Struct hkbEventProperty\n- footPlantedAnkleHeightMS: Real\n- footRaisedAnkleHeightMS: Real\n- maxAnkleHeightMS: Real\n- minAnkleHeightMS: Real\n- maxKneeAngleDegrees: Real\n- minKneeAngleDegrees: Real\n- verticalError: Real\n- hipIndex: Int16\n- kneeIndex: Int16\n- ankleIndex: Int16\n- hitSomething: Bool\n- isPlantedMS: Bool\n- isOriginalAnkleTransformMSSet: Bool"""
     originalAnkleTransformMS: tuple[tuple[float, ...], ...]
     kneeAxisLS: tuple[float, ...]
     footEndLS: tuple[float, ...]
@@ -6851,24 +6971,18 @@ class hkbFootIkModifierLeg(Record):
     isPlantedMS: bool
     isOriginalAnkleTransformMSSet: bool
 
-class hkbGenerator(hkbNode):
-    """hkbGenerator"""
-    partitionInfo: hkbGeneratorPartitionInfo
-    syncInfo: Optional[Record]
-    pad: list[int]
-
 class hkbGeneratorOutputListener(hkReferencedObject):
-    """hkbGeneratorOutputListener"""
+    """hkbGeneratorOutputListener\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkbGeneratorPartitionInfo(Record):
-    """hkbGeneratorPartitionInfo"""
+    """hkbGeneratorPartitionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc5cf46e6.\n\nOwn members, by hkClass type:\n- boneMask: Uint32[8]\n- partitionMask: Uint32[1]\n- numBones: Int16\n- numMaxPartitions: Int16"""
     boneMask: list[int]
     partitionMask: list[int]
     numBones: int
     numMaxPartitions: int
 
 class hkbGeneratorSyncInfo(Record):
-    """hkbGeneratorSyncInfo"""
+    """hkbGeneratorSyncInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x86cf6104.\n\nOwn members, by hkClass type:\n- syncPoints: Struct hkbGeneratorSyncInfoSyncPoint[16]\n- duration: Real\n- localTime: Real\n- playbackSpeed: Real\n- numSyncPoints: Int8\n- isCyclic: Bool\n- isMirrored: Bool\n- isAdditive: Bool\n- activeInterval: Struct hkbGeneratorSyncInfoActiveInterval"""
     syncPoints: list[hkbGeneratorSyncInfoSyncPoint]
     duration: float
     localTime: float
@@ -6880,17 +6994,17 @@ class hkbGeneratorSyncInfo(Record):
     activeInterval: hkbGeneratorSyncInfoActiveInterval
 
 class hkbGeneratorSyncInfoActiveInterval(Record):
-    """hkbGeneratorSyncInfoActiveInterval"""
+    """hkbGeneratorSyncInfoActiveInterval\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x29477c2a.\n\nOwn members, by hkClass type:\n- syncPoints: Struct hkbGeneratorSyncInfoSyncPoint[2]\n- fraction: Real"""
     syncPoints: list[hkbGeneratorSyncInfoSyncPoint]
     fraction: float
 
 class hkbGeneratorSyncInfoSyncPoint(Record):
-    """hkbGeneratorSyncInfoSyncPoint"""
+    """hkbGeneratorSyncInfoSyncPoint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb597cf92.\n\nOwn members, by hkClass type:\n- id: Int32\n- time: Real"""
     id: int
     time: float
 
 class hkbGeneratorTransitionEffect(hkbTransitionEffect):
-    """hkbGeneratorTransitionEffect"""
+    """hkbGeneratorTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbTransitionEffect, version 1, signature 0x44208f07.\n\nOwn members, by hkClass type:\n- transitionGenerator: Pointer of Struct hkbGenerator\n- blendInDuration: Real\n- blendOutDuration: Real\n- syncToGeneratorStartTime: Bool\n- childState: Enum of Int8\n- timeInTransition: Real\n- duration: Real\n- effectiveBlendInDuration: Real\n- effectiveBlendOutDuration: Real\n- toGeneratorState: Enum of Int8\n- echoTransitionGenerator: Bool\n- toGeneratorSelfTransitionMode: Enum of Int8\n- justActivated: Bool\n- updateActiveNodes: Bool\n- stage: Enum of Int8"""
     transitionGenerator: Optional[hkbGenerator]
     blendInDuration: float
     blendOutDuration: float
@@ -6908,7 +7022,7 @@ class hkbGeneratorTransitionEffect(hkbTransitionEffect):
     stage: int
 
 class hkbGeneratorTransitionEffectInternalState(hkReferencedObject):
-    """hkbGeneratorTransitionEffectInternalState"""
+    """hkbGeneratorTransitionEffectInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xeb0a68b4.\n\nOwn members, by hkClass type:\n- timeInTransition: Real\n- duration: Real\n- effectiveBlendInDuration: Real\n- effectiveBlendOutDuration: Real\n- toGeneratorState: Enum of Int8 hkbGeneratorTransitionEffect::ToGeneratorState\n- echoTransitionGenerator: Bool\n- toGeneratorSelfTransitionMode: Enum of Int8 hkbTransitionEffect::SelfTransitionMode\n- justActivated: Bool\n- updateActiveNodes: Bool\n- stage: Enum of Int8 hkbGeneratorTransitionEffect::Stage"""
     timeInTransition: float
     duration: float
     effectiveBlendInDuration: float
@@ -6921,14 +7035,14 @@ class hkbGeneratorTransitionEffectInternalState(hkReferencedObject):
     stage: hkbGeneratorTransitionEffect_Stage
 
 class hkbGetHandleOnBoneModifier(hkbModifier):
-    """hkbGetHandleOnBoneModifier"""
+    """hkbGetHandleOnBoneModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x702ba6fc.\n\nOwn members, by hkClass type:\n- handleOut: Pointer of Struct hkbHandle\n- localFrameName: StringPtr\n- ragdollBoneIndex: Int16\n- animationBoneIndex: Int16"""
     handleOut: Optional[hkbHandle]
     localFrameName: Optional[str]
     ragdollBoneIndex: int
     animationBoneIndex: int
 
 class hkbGetUpModifier(hkbModifier):
-    """hkbGetUpModifier"""
+    """hkbGetUpModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x84519a60.\n\nOwn members, by hkClass type:\n- groundNormal: Vector4\n- duration: Real\n- alignWithGroundDuration: Real\n- rootBoneIndex: Int16\n- otherBoneIndex: Int16\n- anotherBoneIndex: Int16\n- timeSinceBegin: Real\n- timeStep: Real\n- initNextModify: Bool"""
     groundNormal: tuple[float, ...]
     duration: float
     alignWithGroundDuration: float
@@ -6940,30 +7054,30 @@ class hkbGetUpModifier(hkbModifier):
     initNextModify: bool
 
 class hkbGetUpModifierInternalState(hkReferencedObject):
-    """hkbGetUpModifierInternalState"""
+    """hkbGetUpModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x859fca24.\n\nOwn members, by hkClass type:\n- timeSinceBegin: Real\n- timeStep: Real\n- initNextModify: Bool"""
     timeSinceBegin: float
     timeStep: float
     initNextModify: bool
 
 class hkbGetWorldFromModelModifier(hkbModifier):
-    """hkbGetWorldFromModelModifier"""
+    """hkbGetWorldFromModelModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xa7227f4c.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
 
 class hkbGetWorldFromModelModifierInternalState(hkReferencedObject):
-    """hkbGetWorldFromModelModifierInternalState"""
+    """hkbGetWorldFromModelModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa08120c8.\n\nOwn members, by hkClass type:\n- translationOut: Vector4\n- rotationOut: Quaternion"""
     translationOut: tuple[float, ...]
     rotationOut: tuple[float, ...]
 
 class hkbGravityModifier(hkbModifier):
-    """hkbGravityModifier"""
+    """hkbGravityModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x9fdfa49d.\n\nOwn members, by hkClass type:\n- initialVelocityInMS: Vector4\n- gravityConstant: Real\n- currentVelocityInMS: Vector4\n- secondsElapsed: Real"""
     initialVelocityInMS: tuple[float, ...]
     gravityConstant: float
     currentVelocityInMS: tuple[float, ...]
     secondsElapsed: float
 
 class hkbHandIkControlData(Record):
-    """hkbHandIkControlData"""
+    """hkbHandIkControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd72b8d17.\n\nOwn members, by hkClass type:\n- targetPosition: Vector4\n- targetRotation: Quaternion\n- targetNormal: Vector4\n- targetHandle: Pointer of Struct hkbHandle\n- transformOnFraction: Real\n- normalOnFraction: Real\n- fadeInDuration: Real\n- fadeOutDuration: Real\n- extrapolationTimeStep: Real\n- handleChangeSpeed: Real\n- handleChangeMode: Enum of Int8 hkbHandIkControlData::HandleChangeMode\n- fixUp: Bool"""
     targetPosition: tuple[float, ...]
     targetRotation: tuple[float, ...]
     targetNormal: tuple[float, ...]
@@ -6978,22 +7092,22 @@ class hkbHandIkControlData(Record):
     fixUp: bool
 
 class hkbHandIkControlsModifier(hkbModifier):
-    """hkbHandIkControlsModifier"""
+    """hkbHandIkControlsModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x0d282dc7.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbHandIkControlsModifierHand"""
     hands: list[hkbHandIkControlsModifierHand]
 
 class hkbHandIkControlsModifierHand(Record):
-    """hkbHandIkControlsModifierHand"""
+    """hkbHandIkControlsModifierHand\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9c72e9e3.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbHandIkControlData\n- handIndex: Int32\n- enable: Bool"""
     controlData: hkbHandIkControlData
     handIndex: int
     enable: bool
 
 class hkbHandIkDriverInfo(hkReferencedObject):
-    """hkbHandIkDriverInfo"""
+    """hkbHandIkDriverInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x3eab47f1.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbHandIkDriverInfoHand\n- fadeInOutCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve"""
     hands: list[hkbHandIkDriverInfoHand]
     fadeInOutCurve: hkbBlendCurveUtils_BlendCurve
 
 class hkbHandIkDriverInfoHand(Record):
-    """hkbHandIkDriverInfoHand"""
+    """hkbHandIkDriverInfoHand\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x14dfe1dd.\n\nOwn members, by hkClass type:\n- elbowAxisLS: Vector4\n- backHandNormalLS: Vector4\n- handOffsetLS: Vector4\n- handOrienationOffsetLS: Quaternion\n- maxElbowAngleDegrees: Real\n- minElbowAngleDegrees: Real\n- shoulderIndex: Int16\n- shoulderSiblingIndex: Int16\n- elbowIndex: Int16\n- elbowSiblingIndex: Int16\n- wristIndex: Int16\n- enforceEndPosition: Bool\n- enforceEndRotation: Bool\n- localFrameName: StringPtr"""
     elbowAxisLS: tuple[float, ...]
     backHandNormalLS: tuple[float, ...]
     handOffsetLS: tuple[float, ...]
@@ -7010,13 +7124,13 @@ class hkbHandIkDriverInfoHand(Record):
     localFrameName: Optional[str]
 
 class hkbHandIkModifier(hkbModifier):
-    """hkbHandIkModifier"""
+    """hkbHandIkModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x6f06891a.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbHandIkModifierHand\n- fadeInOutCurve: Enum of Int8 hkbBlendCurveUtils::BlendCurve\n- internalHandData: Array"""
     hands: list[hkbHandIkModifierHand]
     fadeInOutCurve: hkbBlendCurveUtils_BlendCurve
     internalHandData: list[None]
 
 class hkbHandIkModifierHand(Record):
-    """hkbHandIkModifierHand"""
+    """hkbHandIkModifierHand\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xed1f2d74.\n\nOwn members, by hkClass type:\n- elbowAxisLS: Vector4\n- backHandNormalLS: Vector4\n- handOffsetLS: Vector4\n- handOrientationOffsetLS: Quaternion\n- maxElbowAngleDegrees: Real\n- minElbowAngleDegrees: Real\n- shoulderIndex: Int16\n- shoulderSiblingIndex: Int16\n- elbowIndex: Int16\n- elbowSiblingIndex: Int16\n- wristIndex: Int16\n- enforceEndPosition: Bool\n- enforceEndRotation: Bool\n- localFrameName: StringPtr"""
     elbowAxisLS: tuple[float, ...]
     backHandNormalLS: tuple[float, ...]
     handOffsetLS: tuple[float, ...]
@@ -7033,35 +7147,35 @@ class hkbHandIkModifierHand(Record):
     localFrameName: Optional[str]
 
 class hkbHandle(hkReferencedObject):
-    """hkbHandle"""
+    """hkbHandle\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x43c54f34.\n\nOwn members, by hkClass type:\n- frame: Pointer of Struct hkLocalFrame\n- rigidBody: Pointer of Struct hkReferencedObject\n- character: Pointer of Struct hkbCharacter\n- animationBoneIndex: Int16"""
     frame: Optional[hkLocalFrame]
     rigidBody: Optional[hkReferencedObject]
     character: Optional[hkbCharacter]
     animationBoneIndex: int
 
 class hkbHoldFromBlendingTransitionEffect(hkbBlendingTransitionEffect):
-    """hkbHoldFromBlendingTransitionEffect"""
+    """hkbHoldFromBlendingTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBlendingTransitionEffect, version 1, signature 0xc0052dee.\n\nOwn members, by hkClass type:\n- heldFromPose: Pointer\n- heldFromPoseSize: Int32\n- heldWorldFromModel: QsTransform\n- heldFromSkeleton: Pointer"""
     heldFromPose: Optional[Record]
     heldFromPoseSize: int
     heldWorldFromModel: tuple[tuple[float, ...], ...]
     heldFromSkeleton: Optional[Record]
 
 class hkbIntEventPayload(hkbEventPayload):
-    """hkbIntEventPayload"""
+    """hkbIntEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0x64f1e2bc.\n\nOwn members, by hkClass type:\n- data: Int32"""
     data: int
 
 class hkbIntVariableSequencedData(hkbSequencedData):
-    """hkbIntVariableSequencedData"""
+    """hkbIntVariableSequencedData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbSequencedData, version 1, signature 0x3edab27e.\n\nOwn members, by hkClass type:\n- samples: Array of Struct hkbIntVariableSequencedDataSample\n- variableIndex: Int32"""
     samples: list[hkbIntVariableSequencedDataSample]
     variableIndex: int
 
 class hkbIntVariableSequencedDataSample(Record):
-    """hkbIntVariableSequencedDataSample"""
+    """hkbIntVariableSequencedDataSample\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbe7ac63c.\n\nOwn members, by hkClass type:\n- time: Real\n- value: Int32"""
     time: float
     value: int
 
 class hkbJigglerGroup(hkbBindable):
-    """hkbJigglerGroup"""
+    """hkbJigglerGroup\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0x99b14961.\n\nOwn members, by hkClass type:\n- boneIndices: Pointer of Struct hkbBoneIndexArray\n- mass: Real\n- stiffness: Real\n- damping: Real\n- maxElongation: Real\n- maxCompression: Real\n- propagateToChildren: Bool\n- affectSiblings: Bool\n- rotateBonesForSkinning: Bool\n- pad: Bool[5]"""
     boneIndices: Optional[hkbBoneIndexArray]
     mass: float
     stiffness: float
@@ -7074,7 +7188,7 @@ class hkbJigglerGroup(hkbBindable):
     pad: list[bool]
 
 class hkbJigglerModifier(hkbModifier):
-    """hkbJigglerModifier"""
+    """hkbJigglerModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x1c1623ad.\n\nOwn members, by hkClass type:\n- jigglerGroups: Array of Pointer hkbJigglerGroup\n- jiggleCoordinates: Enum of Int8 hkbJigglerModifier::JiggleCoordinates\n- currentVelocitiesWS: Array\n- currentPositions: Array\n- timeStep: Real\n- initNextModify: Bool"""
     jigglerGroups: list[Optional[hkbJigglerGroup]]
     jiggleCoordinates: hkbJigglerModifier_JiggleCoordinates
     currentVelocitiesWS: list[None]
@@ -7083,14 +7197,14 @@ class hkbJigglerModifier(hkbModifier):
     initNextModify: bool
 
 class hkbJigglerModifierInternalState(hkReferencedObject):
-    """hkbJigglerModifierInternalState"""
+    """hkbJigglerModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x95df236f.\n\nOwn members, by hkClass type:\n- currentVelocitiesWS: Array of Vector4\n- currentPositions: Array of Vector4\n- timeStep: Real\n- initNextModify: Bool"""
     currentVelocitiesWS: list[tuple[float, ...]]
     currentPositions: list[tuple[float, ...]]
     timeStep: float
     initNextModify: bool
 
 class hkbKeyFrameControlData(Record):
-    """hkbKeyFrameControlData"""
+    """hkbKeyFrameControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa3d0ac71.\n\nOwn members, by hkClass type:\n- hierarchyGain: Real\n- velocityDamping: Real\n- accelerationGain: Real\n- velocityGain: Real\n- positionGain: Real\n- positionMaxLinearVelocity: Real\n- positionMaxAngularVelocity: Real\n- snapGain: Real\n- snapMaxLinearVelocity: Real\n- snapMaxAngularVelocity: Real\n- snapMaxLinearDistance: Real\n- snapMaxAngularDistance: Real"""
     hierarchyGain: float
     velocityDamping: float
     accelerationGain: float
@@ -7105,19 +7219,19 @@ class hkbKeyFrameControlData(Record):
     snapMaxAngularDistance: float
 
 class hkbKeyframeBonesModifier(hkbModifier):
-    """hkbKeyframeBonesModifier"""
+    """hkbKeyframeBonesModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x4e45d0f7.\n\nOwn members, by hkClass type:\n- keyframeInfo: Array of Struct hkbKeyframeBonesModifierKeyframeInfo\n- keyframedBonesList: Pointer of Struct hkbBoneIndexArray"""
     keyframeInfo: list[hkbKeyframeBonesModifierKeyframeInfo]
     keyframedBonesList: Optional[hkbBoneIndexArray]
 
 class hkbKeyframeBonesModifierKeyframeInfo(Record):
-    """hkbKeyframeBonesModifierKeyframeInfo"""
+    """hkbKeyframeBonesModifierKeyframeInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x72deb7a6.\n\nOwn members, by hkClass type:\n- keyframedPosition: Vector4\n- keyframedRotation: Quaternion\n- boneIndex: Int16\n- isValid: Bool"""
     keyframedPosition: tuple[float, ...]
     keyframedRotation: tuple[float, ...]
     boneIndex: int
     isValid: bool
 
 class hkbLayer(hkbBindable):
-    """hkbLayer"""
+    """hkbLayer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0x2916a243.\n\nOwn members, by hkClass type:\n- generator: Pointer of Struct hkbGenerator\n- weight: Real\n- boneWeights: Pointer of Struct hkbBoneWeightArray\n- fadeInDuration: Real\n- fadeOutDuration: Real\n- onEventId: Int32\n- offEventId: Int32\n- onByDefault: Bool\n- useMotion: Bool\n- forceFullFadeDurations: Bool"""
     generator: Optional[hkbGenerator]
     weight: float
     boneWeights: Optional[hkbBoneWeightArray]
@@ -7130,7 +7244,7 @@ class hkbLayer(hkbBindable):
     forceFullFadeDurations: bool
 
 class hkbLayerGenerator(hkbGenerator):
-    """hkbLayerGenerator"""
+    """hkbLayerGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xb4e0c52f.\n\nOwn members, by hkClass type:\n- layers: Array of Pointer hkbLayer\n- indexOfSyncMasterChild: Int16\n- flags: Flags of Uint16 hkbLayerGenerator::LayerFlagBits\n- numActiveLayers: Int32\n- layerInternalStates: Array\n- initSync: Bool"""
     layers: list[Optional[hkbLayer]]
     indexOfSyncMasterChild: int
     flags: Union[hkbLayerGenerator_LayerFlagBits, int]
@@ -7139,13 +7253,13 @@ class hkbLayerGenerator(hkbGenerator):
     initSync: bool
 
 class hkbLayerGeneratorInternalState(hkReferencedObject):
-    """hkbLayerGeneratorInternalState"""
+    """hkbLayerGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2b0d683a.\n\nOwn members, by hkClass type:\n- numActiveLayers: Int32\n- layerInternalStates: Array of Struct hkbLayerGeneratorLayerInternalState\n- initSync: Bool"""
     numActiveLayers: int
     layerInternalStates: list[hkbLayerGeneratorLayerInternalState]
     initSync: bool
 
 class hkbLayerGeneratorLayerInternalState(Record):
-    """hkbLayerGeneratorLayerInternalState"""
+    """hkbLayerGeneratorLayerInternalState\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe27d5e54.\n\nOwn members, by hkClass type:\n- weight: Real\n- timeElapsed: Real\n- onFraction: Real\n- fadingState: Enum of Int8 hkbLayerGeneratorLayerInternalState::FadingState\n- useMotion: Bool\n- syncNextFrame: Bool\n- isActive: Bool"""
     weight: float
     timeElapsed: float
     onFraction: float
@@ -7155,7 +7269,7 @@ class hkbLayerGeneratorLayerInternalState(Record):
     isActive: bool
 
 class hkbLeanRocketboxCharacterController(hkbModifier):
-    """hkbLeanRocketboxCharacterController"""
+    """hkbLeanRocketboxCharacterController\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x878358b3.\n\nOwn members, by hkClass type:\n- child: Pointer of Struct hkbGenerator\n- desiredAIMovementMode: Int32\n- effectiveLinearSpeed: Real\n- effectiveAngularSpeed: Real\n- effectiveHorizontalAim: Real\n- effectiveVerticalAim: Real\n- torsoTiltAngle: Real\n- desiredAIMovementSpeed: Real\n- currentMaximumSpeed: Real\n- linearSpeed: Real\n- angularSpeed: Real\n- horizontalAim: Real\n- verticalAim: Real\n- rotationSpeed: Real\n- poseIdx: Int32\n- rotationAllowed: Int32\n- leftFootDownEvent: Struct hkbEventProperty\n- rightFootDownEvent: Struct hkbEventProperty\n- immediateStopEvent: Struct hkbEventProperty\n- changePoseEvent: Struct hkbEventProperty\n- moveEvent: Struct hkbEventProperty\n- stopEvent: Struct hkbEventProperty\n- moveVelocities: Array of Real\n- currPose: Int32\n- prevPose: Int32\n- characterAngle: Real\n- plantedFootIdx: Int32\n- timeStep: Real"""
     child: Optional[hkbGenerator]
     desiredAIMovementMode: int
     effectiveLinearSpeed: float
@@ -7186,7 +7300,7 @@ class hkbLeanRocketboxCharacterController(hkbModifier):
     timeStep: float
 
 class hkbLeanRocketboxCharacterControllerInternalState(hkReferencedObject):
-    """hkbLeanRocketboxCharacterControllerInternalState"""
+    """hkbLeanRocketboxCharacterControllerInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7794dbf3.\n\nOwn members, by hkClass type:\n- currPose: Int32\n- prevPose: Int32\n- characterAngle: Real\n- plantedFootIdx: Int32\n- timeStep: Real"""
     currPose: int
     prevPose: int
     characterAngle: float
@@ -7194,12 +7308,12 @@ class hkbLeanRocketboxCharacterControllerInternalState(hkReferencedObject):
     timeStep: float
 
 class hkbLinkedSymbolInfo(hkReferencedObject):
-    """hkbLinkedSymbolInfo"""
+    """hkbLinkedSymbolInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x96ce0349.\n\nOwn members, by hkClass type:\n- eventNames: Array of StringPtr\n- variableNames: Array of StringPtr"""
     eventNames: list[Optional[str]]
     variableNames: list[Optional[str]]
 
 class hkbLookAtModifier(hkbModifier):
-    """hkbLookAtModifier"""
+    """hkbLookAtModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x6ec9edc3.\n\nOwn members, by hkClass type:\n- targetWS: Vector4\n- headForwardLS: Vector4\n- neckForwardLS: Vector4\n- neckRightLS: Vector4\n- eyePositionHS: Vector4\n- newTargetGain: Real\n- onGain: Real\n- offGain: Real\n- limitAngleDegrees: Real\n- limitAngleLeft: Real\n- limitAngleRight: Real\n- limitAngleUp: Real\n- limitAngleDown: Real\n- headIndex: Int16\n- neckIndex: Int16\n- isOn: Bool\n- individualLimitsOn: Bool\n- isTargetInsideLimitCone: Bool\n- SensingAngle: Int16\n- lookAtLastTargetWS: Vector4\n- lookAtWeight: Real\n- ikOn: Bool\n- vec: Vector4"""
     targetWS: tuple[float, ...]
     headForwardLS: tuple[float, ...]
     neckForwardLS: tuple[float, ...]
@@ -7225,13 +7339,13 @@ class hkbLookAtModifier(hkbModifier):
     vec: tuple[float, ...]
 
 class hkbLookAtModifierInternalState(hkReferencedObject):
-    """hkbLookAtModifierInternalState"""
+    """hkbLookAtModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x22f182fa.\n\nOwn members, by hkClass type:\n- lookAtLastTargetWS: Vector4\n- lookAtWeight: Real\n- isTargetInsideLimitCone: Bool"""
     lookAtLastTargetWS: tuple[float, ...]
     lookAtWeight: float
     isTargetInsideLimitCone: bool
 
 class hkbManualSelectorGenerator(hkbGenerator):
-    """hkbManualSelectorGenerator"""
+    """hkbManualSelectorGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x591a8476.\n\nOwn members, by hkClass type:\n- generators: Array of Pointer hkbGenerator\n- selectedGeneratorIndex: Int16\n- indexSelector: Pointer of Struct hkbCustomIdSelector\n- selectedIndexCanChangeAfterActivate: Bool\n- generatorChangedTransitionEffect: Pointer of Struct hkbTransitionEffect\n- currentGeneratorIndex: Int16\n- generatorIndexAtActivate: Int16\n- activeTransitions: Array\n- endOfClipEventId: Int32"""
     generators: list[Optional[hkbGenerator]]
     selectedGeneratorIndex: int
     indexSelector: Optional[hkbCustomIdSelector]
@@ -7243,13 +7357,13 @@ class hkbManualSelectorGenerator(hkbGenerator):
     endOfClipEventId: int
 
 class hkbManualSelectorGeneratorInternalState(hkReferencedObject):
-    """hkbManualSelectorGeneratorInternalState"""
+    """hkbManualSelectorGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa2b45e75.\n\nOwn members, by hkClass type:\n- currentGeneratorIndex: Int16\n- generatorIndexAtActivate: Int16\n- activeTransitions: Array of Struct hkbStateMachineActiveTransitionInfo"""
     currentGeneratorIndex: int
     generatorIndexAtActivate: int
     activeTransitions: list[hkbStateMachineActiveTransitionInfo]
 
 class hkbManualSelectorTransitionEffect(hkbTransitionEffect):
-    """hkbManualSelectorTransitionEffect"""
+    """hkbManualSelectorTransitionEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbTransitionEffect, version 1, signature 0x9c02b0c0.\n\nOwn members, by hkClass type:\n- transitionEffects: Array of Pointer hkbTransitionEffect\n- selectedIndex: Uint8\n- indexSelector: Pointer of Struct hkbCustomIdSelector\n- currentTransitionEffectIndex: Uint8\n- currentTransitionEffect: Pointer\n- parentStateMachine: Pointer\n- referenceBehavior: Pointer"""
     transitionEffects: list[Optional[hkbTransitionEffect]]
     selectedIndex: int
     indexSelector: Optional[hkbCustomIdSelector]
@@ -7259,84 +7373,66 @@ class hkbManualSelectorTransitionEffect(hkbTransitionEffect):
     referenceBehavior: Optional[Record]
 
 class hkbManualSelectorTransitionEffectInternalState(hkReferencedObject):
-    """hkbManualSelectorTransitionEffectInternalState"""
+    """hkbManualSelectorTransitionEffectInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd7f56e84.\n\nOwn members, by hkClass type:\n- currentTransitionEffectIndex: Uint8"""
     currentTransitionEffectIndex: int
 
 class hkbMessageLog(Record):
-    """hkbMessageLog"""
+    """hkbMessageLog\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x26a196c5.\n\nOwn members, by hkClass type:\n- messages: Pointer\n- maxMessages: Int32"""
     messages: Optional[Record]
     maxMessages: int
 
 class hkbMirrorModifier(hkbModifier):
-    """hkbMirrorModifier"""
+    """hkbMirrorModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xb3ef2ee5.\n\nOwn members, by hkClass type:\n- isAdditive: Bool"""
     isAdditive: bool
 
 class hkbMirroredSkeletonInfo(hkReferencedObject):
-    """hkbMirroredSkeletonInfo"""
+    """hkbMirroredSkeletonInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9f13052e.\n\nOwn members, by hkClass type:\n- mirrorAxis: Vector4\n- bonePairMap: Array of Int16\n- partitionPairMap: Array of Int16"""
     mirrorAxis: tuple[float, ...]
     bonePairMap: memoryview
     partitionPairMap: memoryview
 
-class hkbModifier(hkbNode):
-    """hkbModifier"""
-    enable: bool
-    padModifier: list[bool]
-
 class hkbModifierGenerator(hkbGenerator):
-    """hkbModifierGenerator"""
+    """hkbModifierGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xc499fc9e.\n\nOwn members, by hkClass type:\n- modifier: Pointer of Struct hkbModifier\n- generator: Pointer of Struct hkbGenerator"""
     modifier: Optional[hkbModifier]
     generator: Optional[hkbGenerator]
 
 class hkbModifierList(hkbModifier):
-    """hkbModifierList"""
+    """hkbModifierList\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x0ded564c.\n\nOwn members, by hkClass type:\n- modifiers: Array of Pointer hkbModifier"""
     modifiers: list[Optional[hkbModifier]]
 
-class hkbModifierWrapper(hkbModifier):
-    """hkbModifierWrapper"""
-    modifier: Optional[hkbModifier]
-
 class hkbMoveBoneAttachmentModifier(hkbModifier):
-    """hkbMoveBoneAttachmentModifier"""
+    """hkbMoveBoneAttachmentModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x50d0cf7c.\n\nOwn members, by hkClass type:\n- activateEventId: Int32\n- attachment: StringPtr\n- localFrame: StringPtr"""
     activateEventId: int
     attachment: Optional[str]
     localFrame: Optional[str]
 
 class hkbMoveCharacterModifier(hkbModifier):
-    """hkbMoveCharacterModifier"""
+    """hkbMoveCharacterModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x8a40ba00.\n\nOwn members, by hkClass type:\n- offsetPerSecondMS: Vector4\n- timeSinceLastModify: Real"""
     offsetPerSecondMS: tuple[float, ...]
     timeSinceLastModify: float
 
 class hkbMoveCharacterModifierInternalState(hkReferencedObject):
-    """hkbMoveCharacterModifierInternalState"""
+    """hkbMoveCharacterModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x865d859c.\n\nOwn members, by hkClass type:\n- timeSinceLastModify: Real"""
     timeSinceLastModify: float
 
 class hkbNamedEventPayload(hkbEventPayload):
-    """hkbNamedEventPayload"""
+    """hkbNamedEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0x964a65a0.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkbNamedIntEventPayload(hkbNamedEventPayload):
-    """hkbNamedIntEventPayload"""
+    """hkbNamedIntEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbNamedEventPayload, version 1, signature 0xa5260eaa.\n\nOwn members, by hkClass type:\n- data: Int32"""
     data: int
 
 class hkbNamedRealEventPayload(hkbNamedEventPayload):
-    """hkbNamedRealEventPayload"""
+    """hkbNamedRealEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbNamedEventPayload, version 1, signature 0x358ffb8d.\n\nOwn members, by hkClass type:\n- data: Real"""
     data: float
 
 class hkbNamedStringEventPayload(hkbNamedEventPayload):
-    """hkbNamedStringEventPayload"""
+    """hkbNamedStringEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbNamedEventPayload, version 1, signature 0x3512e373.\n\nOwn members, by hkClass type:\n- data: StringPtr"""
     data: Optional[str]
 
-class hkbNode(hkbBindable):
-    """hkbNode"""
-    userData: int
-    name: Optional[str]
-    id: int
-    cloneState: int
-    type: int
-    nodeInfo: Optional[Record]
-
 class hkbNodeInternalStateInfo(hkReferencedObject):
-    """hkbNodeInternalStateInfo"""
+    """hkbNodeInternalStateInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x819a9721.\n\nOwn members, by hkClass type:\n- syncInfo: Pointer of Struct hkbReferencedGeneratorSyncInfo\n- name: StringPtr\n- internalState: Pointer of Struct hkReferencedObject\n- nodeId: Uint16\n- hasActivateBeenCalled: Bool\n- isModifierEnabled: Bool"""
     syncInfo: Optional[hkbReferencedGeneratorSyncInfo]
     name: Optional[str]
     internalState: Optional[hkReferencedObject]
@@ -7344,8 +7440,12 @@ class hkbNodeInternalStateInfo(hkReferencedObject):
     hasActivateBeenCalled: bool
     isModifierEnabled: bool
 
+class hkbProceduralBlenderGenerator(hkbGenerator):
+    """hkbProceduralBlenderGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x4c677067.\n\nOwn members, by hkClass type:\n- blender: Pointer"""
+    blender: Optional[Record]
+
 class hkbParametricMotionGenerator(hkbProceduralBlenderGenerator):
-    """hkbParametricMotionGenerator"""
+    """hkbParametricMotionGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbProceduralBlenderGenerator, version 1, signature 0x8d0e0781.\n\nOwn members, by hkClass type:\n- motionSpace: Enum of Int8 hkbParametricMotionGenerator::MotionSpaceType\n- generators: Array of Pointer hkbGenerator\n- xAxisParameterValue: Real\n- yAxisParameterValue: Real\n- paramsDomain: Struct hkAabb\n- animationSpace: Pointer\n- clipDurations: Array"""
     motionSpace: hkbParametricMotionGenerator_MotionSpaceType
     generators: list[Optional[hkbGenerator]]
     xAxisParameterValue: float
@@ -7355,7 +7455,7 @@ class hkbParametricMotionGenerator(hkbProceduralBlenderGenerator):
     clipDurations: list[None]
 
 class hkbParticleSystemEventPayload(hkbEventPayload):
-    """hkbParticleSystemEventPayload"""
+    """hkbParticleSystemEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0xce130434.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkbParticleSystemEventPayload::SystemType\n- emitBoneIndex: Int16\n- offset: Vector4\n- direction: Vector4\n- numParticles: Int32\n- speed: Real"""
     type: hkbParticleSystemEventPayload_SystemType
     emitBoneIndex: int
     offset: tuple[float, ...]
@@ -7364,14 +7464,14 @@ class hkbParticleSystemEventPayload(hkbEventPayload):
     speed: float
 
 class hkbPinBonesGenerator(hkbGenerator):
-    """hkbPinBonesGenerator"""
+    """hkbPinBonesGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x32044489.\n\nOwn members, by hkClass type:\n- referenceFrameGenerator: Pointer of Struct hkbGenerator\n- pinnedGenerator: Pointer of Struct hkbGenerator\n- boneIndices: Pointer of Struct hkbBoneIndexArray\n- fraction: Real"""
     referenceFrameGenerator: Optional[hkbGenerator]
     pinnedGenerator: Optional[hkbGenerator]
     boneIndices: Optional[hkbBoneIndexArray]
     fraction: float
 
 class hkbPoseMatchingGenerator(hkbBlenderGenerator):
-    """hkbPoseMatchingGenerator"""
+    """hkbPoseMatchingGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBlenderGenerator, version 1, signature 0xb2aa2982.\n\nOwn members, by hkClass type:\n- worldFromModelRotation: Quaternion\n- blendSpeed: Real\n- minSpeedToSwitch: Real\n- minSwitchTimeNoError: Real\n- minSwitchTimeFullError: Real\n- startPlayingEventId: Int32\n- startMatchingEventId: Int32\n- rootBoneIndex: Int16\n- otherBoneIndex: Int16\n- anotherBoneIndex: Int16\n- pelvisIndex: Int16\n- mode: Enum of Int8 hkbPoseMatchingGenerator::Mode\n- currentMatch: Int32\n- bestMatch: Int32\n- timeSinceBetterMatch: Real\n- error: Real\n- resetCurrentMatchLocalTime: Bool\n- poseMatchingUtility: Pointer"""
     worldFromModelRotation: tuple[float, ...]
     blendSpeed: float
     minSpeedToSwitch: float
@@ -7392,7 +7492,7 @@ class hkbPoseMatchingGenerator(hkbBlenderGenerator):
     poseMatchingUtility: Optional[Record]
 
 class hkbPoseMatchingGeneratorInternalState(hkReferencedObject):
-    """hkbPoseMatchingGeneratorInternalState"""
+    """hkbPoseMatchingGeneratorInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x17a4a1c5.\n\nOwn members, by hkClass type:\n- currentMatch: Int32\n- bestMatch: Int32\n- timeSinceBetterMatch: Real\n- error: Real\n- resetCurrentMatchLocalTime: Bool"""
     currentMatch: int
     bestMatch: int
     timeSinceBetterMatch: float
@@ -7400,20 +7500,20 @@ class hkbPoseMatchingGeneratorInternalState(hkReferencedObject):
     resetCurrentMatchLocalTime: bool
 
 class hkbPoseStoringGeneratorOutputListener(hkbGeneratorOutputListener):
-    """hkbPoseStoringGeneratorOutputListener"""
+    """hkbPoseStoringGeneratorOutputListener\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGeneratorOutputListener, version 1, signature 0xab105315.\n\nOwn members, by hkClass type:\n- storedPoses: Array of Pointer hkbPoseStoringGeneratorOutputListenerStoredPose\n- dirty: Bool\n- nodeToIndexMap: Pointer"""
     storedPoses: list[Optional[hkbPoseStoringGeneratorOutputListenerStoredPose]]
     dirty: bool
     nodeToIndexMap: Optional[Record]
 
 class hkbPoseStoringGeneratorOutputListenerStoredPose(hkReferencedObject):
-    """hkbPoseStoringGeneratorOutputListenerStoredPose"""
+    """hkbPoseStoringGeneratorOutputListenerStoredPose\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0d507f72.\n\nOwn members, by hkClass type:\n- node: Pointer of Struct hkbNode\n- pose: Array of QsTransform\n- worldFromModel: QsTransform\n- isPoseValid: Bool"""
     node: Optional[hkbNode]
     pose: list[tuple[tuple[float, ...], ...]]
     worldFromModel: tuple[tuple[float, ...], ...]
     isPoseValid: bool
 
 class hkbPoweredRagdollControlData(Record):
-    """hkbPoweredRagdollControlData"""
+    """hkbPoweredRagdollControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0f5ba21b.\n\nOwn members, by hkClass type:\n- maxForce: Real\n- tau: Real\n- damping: Real\n- proportionalRecoveryVelocity: Real\n- constantRecoveryVelocity: Real"""
     maxForce: float
     tau: float
     damping: float
@@ -7421,25 +7521,21 @@ class hkbPoweredRagdollControlData(Record):
     constantRecoveryVelocity: float
 
 class hkbPoweredRagdollControlsModifier(hkbModifier):
-    """hkbPoweredRagdollControlsModifier"""
+    """hkbPoweredRagdollControlsModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xb1db2808.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbPoweredRagdollControlData\n- bones: Pointer of Struct hkbBoneIndexArray\n- worldFromModelModeData: Struct hkbWorldFromModelModeData\n- boneWeights: Pointer of Struct hkbBoneWeightArray\n- animationBlendFraction: Real"""
     controlData: hkbPoweredRagdollControlData
     bones: Optional[hkbBoneIndexArray]
     worldFromModelModeData: hkbWorldFromModelModeData
     boneWeights: Optional[hkbBoneWeightArray]
     animationBlendFraction: float
 
-class hkbProceduralBlenderGenerator(hkbGenerator):
-    """hkbProceduralBlenderGenerator"""
-    blender: Optional[Record]
-
 class hkbProjectData(hkReferencedObject):
-    """hkbProjectData"""
+    """hkbProjectData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x363c1159.\n\nOwn members, by hkClass type:\n- worldUpWS: Vector4\n- stringData: Pointer of Struct hkbProjectStringData\n- defaultEventMode: Enum of Int8 hkbTransitionEffect::EventMode"""
     worldUpWS: tuple[float, ...]
     stringData: Optional[hkbProjectStringData]
     defaultEventMode: hkbTransitionEffect_EventMode
 
 class hkbProjectStringData(hkReferencedObject):
-    """hkbProjectStringData"""
+    """hkbProjectStringData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xca08c2ba.\n\nOwn members, by hkClass type:\n- animationFilenames: Array of StringPtr\n- behaviorFilenames: Array of StringPtr\n- characterFilenames: Array of StringPtr\n- eventNames: Array of StringPtr\n- animationPath: StringPtr\n- behaviorPath: StringPtr\n- characterPath: StringPtr\n- scriptsPath: StringPtr\n- fullPathToSource: StringPtr\n- rootPath: StringPtr"""
     animationFilenames: list[Optional[str]]
     behaviorFilenames: list[Optional[str]]
     characterFilenames: list[Optional[str]]
@@ -7452,7 +7548,7 @@ class hkbProjectStringData(hkReferencedObject):
     rootPath: Optional[str]
 
 class hkbRadialSelectorGenerator(hkbGenerator):
-    """hkbRadialSelectorGenerator"""
+    """hkbRadialSelectorGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x07d60be9.\n\nOwn members, by hkClass type:\n- generatorPairs: Array of Struct hkbRadialSelectorGeneratorGeneratorPair\n- angle: Real\n- radius: Real\n- currentGeneratorPairIndex: Int32\n- currentEndpointIndex: Int32\n- currentFraction: Real\n- hasSetLocalTime: Bool\n- pad: Int8[4]"""
     generatorPairs: list[hkbRadialSelectorGeneratorGeneratorPair]
     angle: float
     radius: float
@@ -7463,74 +7559,70 @@ class hkbRadialSelectorGenerator(hkbGenerator):
     pad: list[int]
 
 class hkbRadialSelectorGeneratorGeneratorInfo(Record):
-    """hkbRadialSelectorGeneratorGeneratorInfo"""
+    """hkbRadialSelectorGeneratorGeneratorInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x04cc9464.\n\nOwn members, by hkClass type:\n- generator: Pointer of Struct hkbGenerator\n- angle: Real\n- radialSpeed: Real"""
     generator: Optional[hkbGenerator]
     angle: float
     radialSpeed: float
 
 class hkbRadialSelectorGeneratorGeneratorPair(Record):
-    """hkbRadialSelectorGeneratorGeneratorPair"""
+    """hkbRadialSelectorGeneratorGeneratorPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb10ff169.\n\nOwn members, by hkClass type:\n- generators: Struct hkbRadialSelectorGeneratorGeneratorInfo[2]\n- minAngle: Real\n- maxAngle: Real"""
     generators: list[hkbRadialSelectorGeneratorGeneratorInfo]
     minAngle: float
     maxAngle: float
 
 class hkbRagdollControllerSetup(Record):
-    """hkbRagdollControllerSetup"""
+    """hkbRagdollControllerSetup\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6c2e5821.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkbRagdollControllerSetup::Type"""
     type: hkbRagdollControllerSetup_Type
 
 class hkbRagdollInterface(hkReferencedObject):
-    """hkbRagdollInterface"""
+    """hkbRagdollInterface\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkbRaiseEventCommand(hkReferencedObject):
-    """hkbRaiseEventCommand"""
+    """hkbRaiseEventCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc7f5026d.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- global: Bool\n- externalId: Int32"""
     characterId: int
     externalId: int
 
 class hkbRealEventPayload(hkbEventPayload):
-    """hkbRealEventPayload"""
+    """hkbRealEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0x1897788e.\n\nOwn members, by hkClass type:\n- data: Real"""
     data: float
 
 class hkbRealVariableSequencedData(hkbSequencedData):
-    """hkbRealVariableSequencedData"""
+    """hkbRealVariableSequencedData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbSequencedData, version 1, signature 0x5b6c4e5d.\n\nOwn members, by hkClass type:\n- samples: Array of Struct hkbRealVariableSequencedDataSample\n- variableIndex: Int32"""
     samples: list[hkbRealVariableSequencedDataSample]
     variableIndex: int
 
 class hkbRealVariableSequencedDataSample(Record):
-    """hkbRealVariableSequencedDataSample"""
+    """hkbRealVariableSequencedDataSample\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbb708bbd.\n\nOwn members, by hkClass type:\n- time: Real\n- value: Real"""
     time: float
     value: float
 
 class hkbRebuildScriptsCommand(hkReferencedObject):
-    """hkbRebuildScriptsCommand"""
+    """hkbRebuildScriptsCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcb3bcf33.\n\nOwn members, by hkClass type:\n- characterId: Uint64"""
     characterId: int
 
-class hkbReferencePoseGenerator(hkbGenerator):
-    """hkbReferencePoseGenerator"""
-    skeleton: Optional[Record]
-
 class hkbReferencedGeneratorSyncInfo(hkReferencedObject):
-    """hkbReferencedGeneratorSyncInfo"""
+    """hkbReferencedGeneratorSyncInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa99c3d43.\n\nOwn members, by hkClass type:\n- syncInfo: Struct hkbGeneratorSyncInfo"""
     syncInfo: hkbGeneratorSyncInfo
 
 class hkbRigidBodyRagdollControlData(Record):
-    """hkbRigidBodyRagdollControlData"""
+    """hkbRigidBodyRagdollControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x34a56bef.\n\nOwn members, by hkClass type:\n- keyFrameControlData: Struct hkbKeyFrameControlData\n- durationToBlend: Real"""
     keyFrameControlData: hkbKeyFrameControlData
     durationToBlend: float
 
 class hkbRigidBodyRagdollControlsModifier(hkbModifier):
-    """hkbRigidBodyRagdollControlsModifier"""
+    """hkbRigidBodyRagdollControlsModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xb7c3fe7d.\n\nOwn members, by hkClass type:\n- controlData: Struct hkbRigidBodyRagdollControlData\n- bones: Pointer of Struct hkbBoneIndexArray\n- animationBlendFraction: Real"""
     controlData: hkbRigidBodyRagdollControlData
     bones: Optional[hkbBoneIndexArray]
     animationBlendFraction: float
 
 class hkbRigidBodySetup(Record):
-    """hkbRigidBodySetup"""
+    """hkbRigidBodySetup\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3b082f95.\n\nOwn members, by hkClass type:\n- collisionFilterInfo: Uint32\n- type: Enum of Int8 hkbRigidBodySetup::Type\n- shapeSetup: Struct hkbShapeSetup"""
     collisionFilterInfo: int
     type: hkbRigidBodySetup_Type
     shapeSetup: hkbShapeSetup
 
 class hkbRocketboxCharacterController(hkbModifier):
-    """hkbRocketboxCharacterController"""
+    """hkbRocketboxCharacterController\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x3909d5ec.\n\nOwn members, by hkClass type:\n- child: Pointer of Struct hkbGenerator\n- autoTurnsAllowed: Bool\n- desiredAIMovementMode: Int32\n- effectiveLinearSpeed: Real\n- effectiveAngularSpeed: Real\n- effectiveHorizontalAim: Real\n- effectiveVerticalAim: Real\n- torsoTiltAngle: Real\n- desiredAIMovementSpeed: Real\n- currentMaximumSpeed: Real\n- stopRequest: Bool\n- idleToMoveAnimIdx: Int32\n- linearSpeed: Real\n- angularSpeed: Real\n- horizontalAim: Real\n- verticalAim: Real\n- rotationAllowed: Bool\n- poseChangeAllowed: Bool\n- modifyLinearSpeed: Bool\n- poseIdx: Int32\n- leftFootDownEvent: Struct hkbEventProperty\n- rightFootDownEvent: Struct hkbEventProperty\n- immediateStopEvent: Struct hkbEventProperty\n- rapidTurnEvent: Struct hkbEventProperty\n- changeMovementDirectionEvent: Struct hkbEventProperty\n- changePoseEvent: Struct hkbEventProperty\n- moveEvent: Struct hkbEventProperty\n- stopEvent: Struct hkbEventProperty\n- characterHasHalted: Struct hkbEventProperty\n- moveVelocities: Array of Real\n- rapidTurnRequest: Bool\n- currPose: Int32\n- prevPose: Int32\n- noVelocityTimer: Real\n- linearSpeedModifier: Real\n- characterAngle: Real\n- plantedFootIdx: Int32\n- timeStep: Real"""
     child: Optional[hkbGenerator]
     autoTurnsAllowed: bool
     desiredAIMovementMode: int
@@ -7571,7 +7663,7 @@ class hkbRocketboxCharacterController(hkbModifier):
     timeStep: float
 
 class hkbRocketboxCharacterControllerInternalState(hkReferencedObject):
-    """hkbRocketboxCharacterControllerInternalState"""
+    """hkbRocketboxCharacterControllerInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x69a6a0ec.\n\nOwn members, by hkClass type:\n- rapidTurnRequest: Bool\n- currPose: Int32\n- prevPose: Int32\n- noVelocityTimer: Real\n- linearSpeedModifier: Real\n- characterAngle: Real\n- plantedFootIdx: Int32\n- timeStep: Real"""
     rapidTurnRequest: bool
     currPose: int
     prevPose: int
@@ -7582,27 +7674,27 @@ class hkbRocketboxCharacterControllerInternalState(hkReferencedObject):
     timeStep: float
 
 class hkbRoleAttribute(Record):
-    """hkbRoleAttribute"""
+    """hkbRoleAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xfecef669.\n\nOwn members, by hkClass type:\n- role: Enum of Int16 hkbRoleAttribute::Role\n- flags: Flags of Int16 hkbRoleAttribute::RoleFlags"""
     role: hkbRoleAttribute_Role
     flags: Union[hkbRoleAttribute_RoleFlags, int]
 
 class hkbRotateCharacterModifier(hkbModifier):
-    """hkbRotateCharacterModifier"""
+    """hkbRotateCharacterModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x8127360f.\n\nOwn members, by hkClass type:\n- degreesPerSecond: Real\n- speedMultiplier: Real\n- axisOfRotation: Vector4\n- angle: Real"""
     degreesPerSecond: float
     speedMultiplier: float
     axisOfRotation: tuple[float, ...]
     angle: float
 
 class hkbRotateCharacterModifierInternalState(hkReferencedObject):
-    """hkbRotateCharacterModifierInternalState"""
+    """hkbRotateCharacterModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x08c4ec77.\n\nOwn members, by hkClass type:\n- angle: Real"""
     angle: float
 
 class hkbScriptCondition(hkbCondition):
-    """hkbScriptCondition"""
+    """hkbScriptCondition\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCondition, version 1, signature 0x76152c37.\n\nOwn members, by hkClass type:\n- conditionScript: StringPtr"""
     conditionScript: Optional[str]
 
 class hkbScriptGenerator(hkbGenerator):
-    """hkbScriptGenerator"""
+    """hkbScriptGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0x300a9171.\n\nOwn members, by hkClass type:\n- child: Pointer of Struct hkbGenerator\n- onActivateScript: StringPtr\n- onPreUpdateScript: StringPtr\n- onGenerateScript: StringPtr\n- onHandleEventScript: StringPtr\n- onDeactivateScript: StringPtr\n- refOnActivate: Int32\n- refOnPreUpdate: Int32\n- refOnGenerate: Int32\n- refOnHandleEvent: Int32\n- refOnDeactivate: Int32\n- timeStep: Real"""
     child: Optional[hkbGenerator]
     onActivateScript: Optional[str]
     onPreUpdateScript: Optional[str]
@@ -7617,7 +7709,7 @@ class hkbScriptGenerator(hkbGenerator):
     timeStep: float
 
 class hkbSenseHandleModifier(hkbModifier):
-    """hkbSenseHandleModifier"""
+    """hkbSenseHandleModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x4fb828b7.\n\nOwn members, by hkClass type:\n- handle: Struct hkbHandle\n- sensorLocalOffset: Vector4\n- ranges: Array of Struct hkbSenseHandleModifierRange\n- handleOut: Pointer of Struct hkbHandle\n- handleIn: Pointer of Struct hkbHandle\n- localFrameName: StringPtr\n- sensorLocalFrameName: StringPtr\n- minDistance: Real\n- maxDistance: Real\n- distanceOut: Real\n- collisionFilterInfo: Uint32\n- sensorRagdollBoneIndex: Int16\n- sensorAnimationBoneIndex: Int16\n- sensingMode: Enum of Int8 hkbSenseHandleModifier::SensingMode\n- extrapolateSensorPosition: Bool\n- keepFirstSensedHandle: Bool\n- foundHandleOut: Bool\n- timeSinceLastModify: Real\n- rangeIndexForEventToSendNextUpdate: Int32"""
     handle: hkbHandle
     sensorLocalOffset: tuple[float, ...]
     ranges: list[hkbSenseHandleModifierRange]
@@ -7639,14 +7731,14 @@ class hkbSenseHandleModifier(hkbModifier):
     rangeIndexForEventToSendNextUpdate: int
 
 class hkbSenseHandleModifierRange(Record):
-    """hkbSenseHandleModifierRange"""
+    """hkbSenseHandleModifierRange\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xfb56b692.\n\nOwn members, by hkClass type:\n- event: Struct hkbEventProperty\n- minDistance: Real\n- maxDistance: Real\n- ignoreHandle: Bool"""
     event: hkbEventProperty
     minDistance: float
     maxDistance: float
     ignoreHandle: bool
 
 class hkbSequence(hkbModifier):
-    """hkbSequence"""
+    """hkbSequence\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x144c5fb9.\n\nOwn members, by hkClass type:\n- eventSequencedData: Array of Pointer hkbEventSequencedData\n- realVariableSequencedData: Array of Pointer hkbRealVariableSequencedData\n- boolVariableSequencedData: Array of Pointer hkbBoolVariableSequencedData\n- intVariableSequencedData: Array of Pointer hkbIntVariableSequencedData\n- enableEventId: Int32\n- disableEventId: Int32\n- stringData: Pointer of Struct hkbSequenceStringData\n- variableIdMap: Pointer\n- eventIdMap: Pointer\n- nextSampleEvents: Array\n- nextSampleReals: Array\n- nextSampleBools: Array\n- nextSampleInts: Array\n- time: Real\n- isEnabled: Bool"""
     eventSequencedData: list[Optional[hkbEventSequencedData]]
     realVariableSequencedData: list[Optional[hkbRealVariableSequencedData]]
     boolVariableSequencedData: list[Optional[hkbBoolVariableSequencedData]]
@@ -7664,7 +7756,7 @@ class hkbSequence(hkbModifier):
     isEnabled: bool
 
 class hkbSequenceInternalState(hkReferencedObject):
-    """hkbSequenceInternalState"""
+    """hkbSequenceInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xfec31d01.\n\nOwn members, by hkClass type:\n- nextSampleEvents: Array of Int32\n- nextSampleReals: Array of Int32\n- nextSampleBools: Array of Int32\n- nextSampleInts: Array of Int32\n- time: Real\n- isEnabled: Bool"""
     nextSampleEvents: memoryview
     nextSampleReals: memoryview
     nextSampleBools: memoryview
@@ -7673,15 +7765,12 @@ class hkbSequenceInternalState(hkReferencedObject):
     isEnabled: bool
 
 class hkbSequenceStringData(hkReferencedObject):
-    """hkbSequenceStringData"""
+    """hkbSequenceStringData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x96ce0349.\n\nOwn members, by hkClass type:\n- eventNames: Array of StringPtr\n- variableNames: Array of StringPtr"""
     eventNames: list[Optional[str]]
     variableNames: list[Optional[str]]
 
-class hkbSequencedData(hkReferencedObject):
-    """hkbSequencedData"""
-
 class hkbSetBehaviorCommand(hkReferencedObject):
-    """hkbSetBehaviorCommand"""
+    """hkbSetBehaviorCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x6481ed01.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- behavior: Pointer of Struct hkbBehaviorGraph\n- rootGenerator: Pointer of Struct hkbGenerator\n- referencedBehaviors: Array of Pointer hkbBehaviorGraph\n- startStateIndex: Int32\n- randomizeSimulation: Bool\n- padding: Int32"""
     characterId: int
     behavior: Optional[hkbBehaviorGraph]
     rootGenerator: Optional[hkbGenerator]
@@ -7691,13 +7780,13 @@ class hkbSetBehaviorCommand(hkReferencedObject):
     padding: int
 
 class hkbSetLocalTimeOfClipGeneratorCommand(hkReferencedObject):
-    """hkbSetLocalTimeOfClipGeneratorCommand"""
+    """hkbSetLocalTimeOfClipGeneratorCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7161bde7.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- localTime: Real\n- nodeId: Uint16"""
     characterId: int
     localTime: float
     nodeId: int
 
 class hkbSetNodePropertyCommand(hkReferencedObject):
-    """hkbSetNodePropertyCommand"""
+    """hkbSetNodePropertyCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf7d875f5.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- nodeName: StringPtr\n- propertyName: StringPtr\n- propertyValue: Struct hkbVariableValue\n- padding: Int32"""
     characterId: int
     nodeName: Optional[str]
     propertyName: Optional[str]
@@ -7705,11 +7794,11 @@ class hkbSetNodePropertyCommand(hkReferencedObject):
     padding: int
 
 class hkbSetSelectedCharacterCommand(hkReferencedObject):
-    """hkbSetSelectedCharacterCommand"""
+    """hkbSetSelectedCharacterCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcb3bcf33.\n\nOwn members, by hkClass type:\n- characterId: Uint64"""
     characterId: int
 
 class hkbSetWordVariableCommand(hkReferencedObject):
-    """hkbSetWordVariableCommand"""
+    """hkbSetWordVariableCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xfecb30f4.\n\nOwn members, by hkClass type:\n- characterId: Uint64\n- variableName: StringPtr\n- value: Struct hkbVariableValue\n- quadValue: Vector4\n- type: Enum of Uint8 hkbVariableInfo::VariableType\n- global: Bool"""
     characterId: int
     variableName: Optional[str]
     value: hkbVariableValue
@@ -7717,36 +7806,36 @@ class hkbSetWordVariableCommand(hkReferencedObject):
     type: hkbVariableInfo_VariableType
 
 class hkbSetWorldFromModelModifier(hkbModifier):
-    """hkbSetWorldFromModelModifier"""
+    """hkbSetWorldFromModelModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xb45bd4ff.\n\nOwn members, by hkClass type:\n- translation: Vector4\n- rotation: Quaternion\n- setTranslation: Bool\n- setRotation: Bool"""
     translation: tuple[float, ...]
     rotation: tuple[float, ...]
     setTranslation: bool
     setRotation: bool
 
 class hkbShapeSetup(Record):
-    """hkbShapeSetup"""
+    """hkbShapeSetup\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd7ff86be.\n\nOwn members, by hkClass type:\n- capsuleHeight: Real\n- capsuleRadius: Real\n- fileName: StringPtr\n- type: Enum of Int8 hkbShapeSetup::Type"""
     capsuleHeight: float
     capsuleRadius: float
     fileName: Optional[str]
     type: hkbShapeSetup_Type
 
 class hkbSimulationControlCommand(hkReferencedObject):
-    """hkbSimulationControlCommand"""
+    """hkbSimulationControlCommand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc92ab66a.\n\nOwn members, by hkClass type:\n- command: Enum of Uint8 hkbSimulationControlCommand::SimulationControlCommand"""
     command: hkbSimulationControlCommand_SimulationControlCommand
 
 class hkbSimulationStateInfo(hkReferencedObject):
-    """hkbSimulationStateInfo"""
+    """hkbSimulationStateInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x3e6ee0e3.\n\nOwn members, by hkClass type:\n- simulationState: Enum of Uint8 hkbWorldEnums::SimulationState"""
     simulationState: hkbWorldEnums_SimulationState
 
 class hkbStateChooser(hkReferencedObject):
-    """hkbStateChooser"""
+    """hkbStateChooser\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkbStateChooserWrapper(hkbCustomIdSelector):
-    """hkbStateChooserWrapper"""
+    """hkbStateChooserWrapper\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomIdSelector, version 1, signature 0xe787b2fe.\n\nOwn members, by hkClass type:\n- wrappedChooser: Pointer of Struct hkbStateChooser"""
     wrappedChooser: Optional[hkbStateChooser]
 
 class hkbStateDependentModifier(hkbModifier):
-    """hkbStateDependentModifier"""
+    """hkbStateDependentModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x025731e0.\n\nOwn members, by hkClass type:\n- applyModifierDuringTransition: Bool\n- stateIds: Array of Int32\n- modifier: Pointer of Struct hkbModifier\n- isActive: Bool\n- stateMachine: Pointer of Struct hkbStateMachine"""
     applyModifierDuringTransition: bool
     stateIds: memoryview
     modifier: Optional[hkbModifier]
@@ -7754,10 +7843,10 @@ class hkbStateDependentModifier(hkbModifier):
     stateMachine: Optional[hkbStateMachine]
 
 class hkbStateListener(hkReferencedObject):
-    """hkbStateListener"""
+    """hkbStateListener\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkbStateMachine(hkbGenerator):
-    """hkbStateMachine"""
+    """hkbStateMachine\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbGenerator, version 1, signature 0xe1221651.\n\nOwn members, by hkClass type:\n- eventToSendWhenStateOrTransitionChanges: Struct hkbEvent\n- startStateIdSelector: Pointer of Struct hkbCustomIdSelector\n- startStateId: Int32\n- returnToPreviousStateEventId: Int32\n- randomTransitionEventId: Int32\n- transitionToNextHigherStateEventId: Int32\n- transitionToNextLowerStateEventId: Int32\n- syncVariableIndex: Int32\n- currentStateId: Int32\n- wrapAroundStateId: Bool\n- maxSimultaneousTransitions: Int8\n- startStateMode: Enum of Int8 hkbStateMachine::StartStateMode\n- selfTransitionMode: Enum of Int8 hkbStateMachine::StateMachineSelfTransitionMode\n- isActive: Bool\n- states: Array of Pointer hkbStateMachineStateInfo\n- wildcardTransitions: Pointer of Struct hkbStateMachineTransitionInfoArray\n- stateIdToIndexMap: Pointer\n- activeTransitions: Array\n- transitionFlags: Array\n- wildcardTransitionFlags: Array\n- delayedTransitions: Array\n- timeInState: Real\n- lastLocalTime: Real\n- previousStateId: Int32\n- nextStartStateIndexOverride: Int32\n- stateOrTransitionChanged: Bool\n- echoNextUpdate: Bool\n- hasEventlessWildcardTransitions: Bool\n- eventIdToTransitionInfoIndicesMap: Pointer"""
     eventToSendWhenStateOrTransitionChanges: hkbEvent
     startStateIdSelector: Optional[hkbCustomIdSelector]
     startStateId: int
@@ -7789,7 +7878,7 @@ class hkbStateMachine(hkbGenerator):
     eventIdToTransitionInfoIndicesMap: Optional[Record]
 
 class hkbStateMachineActiveTransitionInfo(Record):
-    """hkbStateMachineActiveTransitionInfo"""
+    """hkbStateMachineActiveTransitionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbb90d54f.\n\nOwn members, by hkClass type:\n- transitionEffect: Pointer\n- transitionEffectInternalStateInfo: Pointer of Struct hkbNodeInternalStateInfo\n- transitionInfoReference: Struct hkbStateMachineTransitionInfoReference\n- transitionInfoReferenceForTE: Struct hkbStateMachineTransitionInfoReference\n- fromStateId: Int32\n- toStateId: Int32\n- isReturnToPreviousState: Bool"""
     transitionEffect: Optional[Record]
     transitionEffectInternalStateInfo: Optional[hkbNodeInternalStateInfo]
     transitionInfoReference: hkbStateMachineTransitionInfoReference
@@ -7799,18 +7888,18 @@ class hkbStateMachineActiveTransitionInfo(Record):
     isReturnToPreviousState: bool
 
 class hkbStateMachineDelayedTransitionInfo(Record):
-    """hkbStateMachineDelayedTransitionInfo"""
+    """hkbStateMachineDelayedTransitionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x026d5499.\n\nOwn members, by hkClass type:\n- delayedTransition: Struct hkbStateMachineProspectiveTransitionInfo\n- timeDelayed: Real\n- isDelayedTransitionReturnToPreviousState: Bool\n- wasInAbutRangeLastFrame: Bool"""
     delayedTransition: hkbStateMachineProspectiveTransitionInfo
     timeDelayed: float
     isDelayedTransitionReturnToPreviousState: bool
     wasInAbutRangeLastFrame: bool
 
 class hkbStateMachineEventPropertyArray(hkReferencedObject):
-    """hkbStateMachineEventPropertyArray"""
+    """hkbStateMachineEventPropertyArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x71957c2d.\n\nOwn members, by hkClass type:\n- events: Array of Struct hkbEventProperty"""
     events: list[hkbEventProperty]
 
 class hkbStateMachineInternalState(hkReferencedObject):
-    """hkbStateMachineInternalState"""
+    """hkbStateMachineInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb6120561.\n\nOwn members, by hkClass type:\n- activeTransitions: Array of Struct hkbStateMachineActiveTransitionInfo\n- transitionFlags: Array of Uint8\n- wildcardTransitionFlags: Array of Uint8\n- delayedTransitions: Array of Struct hkbStateMachineDelayedTransitionInfo\n- timeInState: Real\n- lastLocalTime: Real\n- currentStateId: Int32\n- previousStateId: Int32\n- nextStartStateIndexOverride: Int32\n- stateOrTransitionChanged: Bool\n- echoNextUpdate: Bool\n- hasEventlessWildcardTransitions: Bool"""
     activeTransitions: list[hkbStateMachineActiveTransitionInfo]
     transitionFlags: memoryview
     wildcardTransitionFlags: memoryview
@@ -7825,18 +7914,18 @@ class hkbStateMachineInternalState(hkReferencedObject):
     hasEventlessWildcardTransitions: bool
 
 class hkbStateMachineNestedStateMachineData(Record):
-    """hkbStateMachineNestedStateMachineData"""
+    """hkbStateMachineNestedStateMachineData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7358f5da.\n\nOwn members, by hkClass type:\n- nestedStateMachine: Pointer\n- eventIdMap: Pointer"""
     nestedStateMachine: Optional[Record]
     eventIdMap: Optional[Record]
 
 class hkbStateMachineProspectiveTransitionInfo(Record):
-    """hkbStateMachineProspectiveTransitionInfo"""
+    """hkbStateMachineProspectiveTransitionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3ab09a2e.\n\nOwn members, by hkClass type:\n- transitionInfoReference: Struct hkbStateMachineTransitionInfoReference\n- transitionInfoReferenceForTE: Struct hkbStateMachineTransitionInfoReference\n- toStateId: Int32"""
     transitionInfoReference: hkbStateMachineTransitionInfoReference
     transitionInfoReferenceForTE: hkbStateMachineTransitionInfoReference
     toStateId: int
 
 class hkbStateMachineStateInfo(hkbBindable):
-    """hkbStateMachineStateInfo"""
+    """hkbStateMachineStateInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbBindable, version 1, signature 0x39d76713.\n\nOwn members, by hkClass type:\n- listeners: Array of Pointer hkbStateListener\n- enterNotifyEvents: Pointer of Struct hkbStateMachineEventPropertyArray\n- exitNotifyEvents: Pointer of Struct hkbStateMachineEventPropertyArray\n- transitions: Pointer of Struct hkbStateMachineTransitionInfoArray\n- generator: Pointer of Struct hkbGenerator\n- name: StringPtr\n- stateId: Int32\n- probability: Real\n- enable: Bool\n- hasEventlessTransitions: Bool"""
     listeners: list[Optional[hkbStateListener]]
     enterNotifyEvents: Optional[hkbStateMachineEventPropertyArray]
     exitNotifyEvents: Optional[hkbStateMachineEventPropertyArray]
@@ -7849,14 +7938,14 @@ class hkbStateMachineStateInfo(hkbBindable):
     hasEventlessTransitions: bool
 
 class hkbStateMachineTimeInterval(Record):
-    """hkbStateMachineTimeInterval"""
+    """hkbStateMachineTimeInterval\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x60a881e5.\n\nOwn members, by hkClass type:\n- enterEventId: Int32\n- exitEventId: Int32\n- enterTime: Real\n- exitTime: Real"""
     enterEventId: int
     exitEventId: int
     enterTime: float
     exitTime: float
 
 class hkbStateMachineTransitionInfo(Record):
-    """hkbStateMachineTransitionInfo"""
+    """hkbStateMachineTransitionInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xcdec8025.\n\nOwn members, by hkClass type:\n- triggerInterval: Struct hkbStateMachineTimeInterval\n- initiateInterval: Struct hkbStateMachineTimeInterval\n- transition: Pointer of Struct hkbTransitionEffect\n- condition: Pointer of Struct hkbCondition\n- eventId: Int32\n- toStateId: Int32\n- fromNestedStateId: Int32\n- toNestedStateId: Int32\n- priority: Int16\n- flags: Flags of Int16 hkbStateMachineTransitionInfo::TransitionFlags"""
     triggerInterval: hkbStateMachineTimeInterval
     initiateInterval: hkbStateMachineTimeInterval
     transition: Optional[hkbTransitionEffect]
@@ -7869,46 +7958,46 @@ class hkbStateMachineTransitionInfo(Record):
     flags: Union[hkbStateMachineTransitionInfo_TransitionFlags, int]
 
 class hkbStateMachineTransitionInfoArray(hkReferencedObject):
-    """hkbStateMachineTransitionInfoArray"""
+    """hkbStateMachineTransitionInfoArray\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x704a19af.\n\nOwn members, by hkClass type:\n- transitions: Array of Struct hkbStateMachineTransitionInfo\n- hasEventlessTransitions: Bool\n- hasTimeBoundedTransitions: Bool"""
     transitions: list[hkbStateMachineTransitionInfo]
     hasEventlessTransitions: bool
     hasTimeBoundedTransitions: bool
 
 class hkbStateMachineTransitionInfoReference(Record):
-    """hkbStateMachineTransitionInfoReference"""
+    """hkbStateMachineTransitionInfoReference\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9810c2d0.\n\nOwn members, by hkClass type:\n- fromStateIndex: Int16\n- transitionIndex: Int16\n- stateMachineId: Int16"""
     fromStateIndex: int
     transitionIndex: int
     stateMachineId: int
 
 class hkbStringCondition(hkbCondition):
-    """hkbStringCondition"""
+    """hkbStringCondition\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCondition, version 1, signature 0x93f405f5.\n\nOwn members, by hkClass type:\n- conditionString: StringPtr"""
     conditionString: Optional[str]
 
 class hkbStringEventPayload(hkbEventPayload):
-    """hkbStringEventPayload"""
+    """hkbStringEventPayload\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbEventPayload, version 1, signature 0xdf5fe694.\n\nOwn members, by hkClass type:\n- data: StringPtr"""
     data: Optional[str]
 
 class hkbTestIdSelector(hkbCustomIdSelector):
-    """hkbTestIdSelector"""
+    """hkbTestIdSelector\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbCustomIdSelector, version 1, signature 0x91929bea.\n\nOwn members, by hkClass type:\n- int: Int32\n- real: Real\n- string: StringPtr"""
     int: int
     real: float
     string: Optional[str]
 
 class hkbTimerModifier(hkbModifier):
-    """hkbTimerModifier"""
+    """hkbTimerModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x7880c5e2.\n\nOwn members, by hkClass type:\n- alarmTimeSeconds: Real\n- alarmEvent: Struct hkbEventProperty\n- secondsElapsed: Real"""
     alarmTimeSeconds: float
     alarmEvent: hkbEventProperty
     secondsElapsed: float
 
 class hkbTimerModifierInternalState(hkReferencedObject):
-    """hkbTimerModifierInternalState"""
+    """hkbTimerModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x672eec67.\n\nOwn members, by hkClass type:\n- secondsElapsed: Real"""
     secondsElapsed: float
 
 class hkbToolNodeType(Record):
-    """hkbToolNodeType"""
+    """hkbToolNodeType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xad59b7df."""
 
 class hkbTransformVectorModifier(hkbModifier):
-    """hkbTransformVectorModifier"""
+    """hkbTransformVectorModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xc44a286c.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- translation: Vector4\n- vectorIn: Vector4\n- vectorOut: Vector4\n- rotateOnly: Bool\n- inverse: Bool\n- computeOnActivate: Bool\n- computeOnModify: Bool"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
     vectorIn: tuple[float, ...]
@@ -7919,20 +8008,11 @@ class hkbTransformVectorModifier(hkbModifier):
     computeOnModify: bool
 
 class hkbTransformVectorModifierInternalState(hkReferencedObject):
-    """hkbTransformVectorModifierInternalState"""
+    """hkbTransformVectorModifierInternalState\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xaf072eff.\n\nOwn members, by hkClass type:\n- vectorOut: Vector4"""
     vectorOut: tuple[float, ...]
 
-class hkbTransitionEffect(hkbGenerator):
-    """hkbTransitionEffect"""
-    selfTransitionMode: hkbTransitionEffect_SelfTransitionMode
-    eventMode: hkbTransitionEffect_EventMode
-    defaultEventMode: int
-    patchedBindingInfo: Optional[Record]
-    fromGenerator: Optional[Record]
-    toGenerator: Optional[Record]
-
 class hkbTwistModifier(hkbModifier):
-    """hkbTwistModifier"""
+    """hkbTwistModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x98d623bc.\n\nOwn members, by hkClass type:\n- axisOfRotation: Vector4\n- twistAngle: Real\n- startBoneIndex: Int16\n- endBoneIndex: Int16\n- setAngleMethod: Enum of Int8 hkbTwistModifier::SetAngleMethod\n- rotationAxisCoordinates: Enum of Int8 hkbTwistModifier::RotationAxisCoordinates\n- isAdditive: Bool\n- boneChainIndices: Array\n- parentBoneIndices: Array"""
     axisOfRotation: tuple[float, ...]
     twistAngle: float
     startBoneIndex: int
@@ -7944,14 +8024,14 @@ class hkbTwistModifier(hkbModifier):
     parentBoneIndices: list[None]
 
 class hkbVariableBindingSet(hkReferencedObject):
-    """hkbVariableBindingSet"""
+    """hkbVariableBindingSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe942f339.\n\nOwn members, by hkClass type:\n- bindings: Array of Struct hkbVariableBindingSetBinding\n- indexOfBindingToEnable: Int32\n- hasOutputBinding: Bool\n- initializedOffsets: Bool"""
     bindings: list[hkbVariableBindingSetBinding]
     indexOfBindingToEnable: int
     hasOutputBinding: bool
     initializedOffsets: bool
 
 class hkbVariableBindingSetBinding(Record):
-    """hkbVariableBindingSetBinding"""
+    """hkbVariableBindingSetBinding\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4d592f72.\n\nOwn members, by hkClass type:\n- memberPath: StringPtr\n- memberClass: Pointer\n- offsetInObjectPlusOne: Int32\n- offsetInArrayPlusOne: Int32\n- rootVariableIndex: Int32\n- variableIndex: Int32\n- bitIndex: Int8\n- bindingType: Enum of Int8 hkbVariableBindingSetBinding::BindingType\n- memberType: Enum of Uint8\n- variableType: Int8\n- flags: Flags of Int8"""
     memberPath: Optional[str]
     memberClass: Optional[Record]
     offsetInObjectPlusOne: int
@@ -7965,37 +8045,37 @@ class hkbVariableBindingSetBinding(Record):
     flags: int
 
 class hkbVariableBounds(Record):
-    """hkbVariableBounds"""
+    """hkbVariableBounds\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9b766364.\n\nOwn members, by hkClass type:\n- min: Struct hkbVariableValue\n- max: Struct hkbVariableValue"""
     min: hkbVariableValue
     max: hkbVariableValue
 
 class hkbVariableInfo(Record):
-    """hkbVariableInfo"""
+    """hkbVariableInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa5ae6be2.\n\nOwn members, by hkClass type:\n- role: Struct hkbRoleAttribute\n- type: Enum of Int8 hkbVariableInfo::VariableType"""
     role: hkbRoleAttribute
     type: hkbVariableInfo_VariableType
 
 class hkbVariableValue(Record):
-    """hkbVariableValue"""
+    """hkbVariableValue\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0b99bd6a.\n\nOwn members, by hkClass type:\n- value: Int32"""
     value: int
 
 class hkbVariableValueSet(hkReferencedObject):
-    """hkbVariableValueSet"""
+    """hkbVariableValueSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xeb5f7e25.\n\nOwn members, by hkClass type:\n- wordVariableValues: Array of Struct hkbVariableValue\n- quadVariableValues: Array of Vector4\n- variantVariableValues: Array of Pointer hkReferencedObject"""
     wordVariableValues: list[hkbVariableValue]
     quadVariableValues: list[tuple[float, ...]]
     variantVariableValues: list[Optional[hkReferencedObject]]
 
 class hkbWorldEnums(Record):
-    """hkbWorldEnums"""
+    """hkbWorldEnums\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x25640b46."""
 
 class hkbWorldFromModelModeData(Record):
-    """hkbWorldFromModelModeData"""
+    """hkbWorldFromModelModeData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x321c5008.\n\nOwn members, by hkClass type:\n- poseMatchingBone0: Int16\n- poseMatchingBone1: Int16\n- poseMatchingBone2: Int16\n- mode: Enum of Int8 hkbWorldFromModelModeData::WorldFromModelMode"""
     poseMatchingBone0: int
     poseMatchingBone1: int
     poseMatchingBone2: int
     mode: hkbWorldFromModelModeData_WorldFromModelMode
 
 class hkbnpRagdollInterface(hkbRagdollInterface):
-    """hkbnpRagdollInterface"""
+    """hkbnpRagdollInterface\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbRagdollInterface, version 1, signature 0x2abf53d6.\n\nOwn members, by hkClass type:\n- physicsInterface: Pointer\n- ragdoll: Pointer\n- scaledObjects: Array of Pointer\n- rigidBodyHandles: Array of Pointer\n- addedToWorld: Bool"""
     physicsInterface: Optional[Record]
     ragdoll: Optional[Record]
     scaledObjects: list[Optional[Record]]
@@ -8003,7 +8083,7 @@ class hkbnpRagdollInterface(hkbRagdollInterface):
     addedToWorld: bool
 
 class hkbpBalanceModifier(hkbModifier):
-    """hkbpBalanceModifier"""
+    """hkbpBalanceModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x26a5b430.\n\nOwn members, by hkClass type:\n- giveUp: Bool\n- comDistThreshold: Real\n- passThrough: Bool\n- ragdollLeftFootBoneIndex: Int16\n- ragdollRightFootBoneIndex: Int16\n- balanceOnAnklesFraction: Real\n- upAxis: Int32\n- fadeInTime: Real\n- comBiasX: Real\n- stepInfo: Array of Struct hkbpBalanceModifierStepInfo\n- timeLapsed: Real"""
     giveUp: bool
     comDistThreshold: float
     passThrough: bool
@@ -8017,18 +8097,18 @@ class hkbpBalanceModifier(hkbModifier):
     timeLapsed: float
 
 class hkbpBalanceModifierStepInfo(Record):
-    """hkbpBalanceModifierStepInfo"""
+    """hkbpBalanceModifierStepInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa759ddf6.\n\nOwn members, by hkClass type:\n- boneIndex: Int16\n- fractionOfSolution: Real"""
     boneIndex: int
     fractionOfSolution: float
 
 class hkbpBalanceRadialSelectorGenerator(hkbRadialSelectorGenerator):
-    """hkbpBalanceRadialSelectorGenerator"""
+    """hkbpBalanceRadialSelectorGenerator\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbRadialSelectorGenerator, version 1, signature 0x25343602.\n\nOwn members, by hkClass type:\n- xAxisMS: Int32\n- yAxisMS: Int32\n- checkBalanceModifier: Pointer of Struct hkbpCheckBalanceModifier"""
     xAxisMS: int
     yAxisMS: int
     checkBalanceModifier: Optional[hkbpCheckBalanceModifier]
 
 class hkbpCatchFallModifier(hkbModifier):
-    """hkbpCatchFallModifier"""
+    """hkbpCatchFallModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xa9264369.\n\nOwn members, by hkClass type:\n- directionOfFallForwardLS: Vector4\n- directionOfFallRightLS: Vector4\n- directionOfFallUpLS: Vector4\n- spineIndices: Pointer of Struct hkbBoneIndexArray\n- leftHand: Struct hkbpCatchFallModifierHand\n- rightHand: Struct hkbpCatchFallModifierHand\n- catchFallDoneEvent: Struct hkbEventProperty\n- spreadHandsMultiplier: Real\n- radarRange: Real\n- previousTargetBlendWeight: Real\n- handsBendDistance: Real\n- maxReachDistanceForward: Real\n- maxReachDistanceBackward: Real\n- fadeInReachGainSpeed: Real\n- fadeOutReachGainSpeed: Real\n- fadeOutDuration: Real\n- fadeInTwistSpeed: Real\n- fadeOutTwistSpeed: Real\n- raycastLayer: Int16\n- velocityRagdollBoneIndex: Int16\n- directionOfFallRagdollBoneIndex: Int16\n- orientHands: Bool\n- catchFallPosInBS: Vector4[2]\n- currentReachGain: Real[2]\n- timeSinceLastModify: Real\n- currentTwistGain: Real\n- currentTwistDirection: Int16\n- catchFallPosIsValid: Bool[2]\n- catchFallBegin: Bool\n- catchFallEnd: Bool\n- fadeState: Enum of Int8"""
     directionOfFallForwardLS: tuple[float, ...]
     directionOfFallRightLS: tuple[float, ...]
     directionOfFallUpLS: tuple[float, ...]
@@ -8062,13 +8142,13 @@ class hkbpCatchFallModifier(hkbModifier):
     fadeState: int
 
 class hkbpCatchFallModifierHand(Record):
-    """hkbpCatchFallModifierHand"""
+    """hkbpCatchFallModifierHand\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe8d604a0.\n\nOwn members, by hkClass type:\n- animShoulderIndex: Int16\n- ragdollShoulderIndex: Int16\n- ragdollAnkleIndex: Int16"""
     animShoulderIndex: int
     ragdollShoulderIndex: int
     ragdollAnkleIndex: int
 
 class hkbpCheckBalanceModifier(hkbModifier):
-    """hkbpCheckBalanceModifier"""
+    """hkbpCheckBalanceModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x81c5e121.\n\nOwn members, by hkClass type:\n- ragdollLeftFootBoneIndex: Int16\n- ragdollRightFootBoneIndex: Int16\n- balanceOnAnklesFraction: Real\n- eventToSendWhenOffBalance: Struct hkbEvent\n- offBalanceEventThreshold: Real\n- worldUpAxisIndex: Int32\n- comBiasX: Real\n- extractRagdollPose: Bool\n- mass: Real\n- comWS: Vector4\n- desiredComWS: Vector4\n- offBalanceDistance: Real\n- errorMS: Vector4"""
     ragdollLeftFootBoneIndex: int
     ragdollRightFootBoneIndex: int
     balanceOnAnklesFraction: float
@@ -8084,13 +8164,13 @@ class hkbpCheckBalanceModifier(hkbModifier):
     errorMS: tuple[float, ...]
 
 class hkbpCheckRagdollSpeedModifier(hkbModifier):
-    """hkbpCheckRagdollSpeedModifier"""
+    """hkbpCheckRagdollSpeedModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x091d9056.\n\nOwn members, by hkClass type:\n- eventToSend: Struct hkbEventProperty\n- minSpeedThreshold: Real\n- maxSpeedThreshold: Real"""
     eventToSend: hkbEventProperty
     minSpeedThreshold: float
     maxSpeedThreshold: float
 
 class hkbpConstrainRigidBodyModifier(hkbModifier):
-    """hkbpConstrainRigidBodyModifier"""
+    """hkbpConstrainRigidBodyModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xdbb1c59a.\n\nOwn members, by hkClass type:\n- targetIn: Pointer of Struct hkbpTarget\n- breakThreshold: Real\n- ragdollBoneToConstrain: Int16\n- breakable: Bool\n- pivotPlacement: Enum of Int8 hkbpConstrainRigidBodyModifier::PivotPlacement\n- boneToConstrainPlacement: Enum of Int8 hkbpConstrainRigidBodyModifier::BoneToConstrainPlacement\n- constraintType: Enum of Int8 hkpConstraintData::ConstraintType\n- clearTargetData: Bool\n- isConstraintHinge: Bool\n- constraint: Pointer"""
     targetIn: Optional[hkbpTarget]
     breakThreshold: float
     ragdollBoneToConstrain: int
@@ -8103,7 +8183,7 @@ class hkbpConstrainRigidBodyModifier(hkbModifier):
     constraint: Optional[Record]
 
 class hkbpControlledReachModifier(hkbModifier):
-    """hkbpControlledReachModifier"""
+    """hkbpControlledReachModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x6f568aeb.\n\nOwn members, by hkClass type:\n- target: Pointer\n- time: Real\n- fadeInStart: Real\n- fadeInEnd: Real\n- fadeOutStart: Real\n- fadeOutEnd: Real\n- fadeOutDuration: Real\n- sensorAngle: Real\n- handIndex: Int16[2]\n- isHandEnabled: Bool[2]"""
     target: Optional[Record]
     time: float
     fadeInStart: float
@@ -8116,14 +8196,14 @@ class hkbpControlledReachModifier(hkbModifier):
     isHandEnabled: list[bool]
 
 class hkbpFaceTargetModifier(hkbModifier):
-    """hkbpFaceTargetModifier"""
+    """hkbpFaceTargetModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xef7eb84f.\n\nOwn members, by hkClass type:\n- targetIn: Pointer of Struct hkbpTarget\n- offsetAngle: Real\n- onlyOnce: Bool\n- done: Bool"""
     targetIn: Optional[hkbpTarget]
     offsetAngle: float
     onlyOnce: bool
     done: bool
 
 class hkbpMoveBoneTowardTargetModifier(hkbModifier):
-    """hkbpMoveBoneTowardTargetModifier"""
+    """hkbpMoveBoneTowardTargetModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xfaa5ca49.\n\nOwn members, by hkClass type:\n- targetIn: Pointer of Struct hkbpTarget\n- offsetInBoneSpace: Vector4\n- alignAxisBS: Vector4\n- targetAlignAxisTS: Vector4\n- alignWithCharacterForwardBS: Vector4\n- currentBonePositionOut: Vector4\n- currentBoneRotationOut: Quaternion\n- eventToSendWhenTargetReached: Struct hkbEventProperty\n- childGenerator: Pointer of Struct hkbGenerator\n- duration: Real\n- ragdollBoneIndex: Int16\n- animationBoneIndex: Int16\n- targetMode: Enum of Int8 hkbpMoveBoneTowardTargetModifier::TargetModeMBTT\n- alignMode: Int8\n- useVelocityPrediction: Bool\n- affectOrientation: Bool\n- currentBoneIsValidOut: Bool\n- targetInternal: Pointer\n- targetPointTS: Vector4\n- time: Real\n- timeSinceLastModify: Real\n- lastAnimBonePositionMS: Vector4\n- finalAnimBonePositionMS: Vector4\n- initialAnimBonePositionMS: Vector4\n- finalAnimBoneOrientationMS: Quaternion\n- animationFromRagdoll: Quaternion\n- totalMotion: QsTransform\n- accumulatedMotion: QsTransform\n- useAnimationData: Bool"""
     targetIn: Optional[hkbpTarget]
     offsetInBoneSpace: tuple[float, ...]
     alignAxisBS: tuple[float, ...]
@@ -8155,7 +8235,7 @@ class hkbpMoveBoneTowardTargetModifier(hkbModifier):
     useAnimationData: bool
 
 class hkbpReachModifier(hkbModifier):
-    """hkbpReachModifier"""
+    """hkbpReachModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x2c3a1751.\n\nOwn members, by hkClass type:\n- hands: Array of Struct hkbpReachModifierHand\n- newTargetGain: Real\n- noTargetGain: Real\n- targetGain: Real\n- fadeOutDuration: Real\n- raycastLayer: Int32\n- sensingPropertyKey: Uint32\n- reachMode: Enum of Int8 hkbpReachModifier::ReachMode\n- ignoreMySystemGroup: Bool\n- extrapolate: Real\n- internalHandData: Array\n- timeLapse: Real"""
     hands: list[hkbpReachModifierHand]
     newTargetGain: float
     noTargetGain: float
@@ -8170,7 +8250,7 @@ class hkbpReachModifier(hkbModifier):
     timeLapse: float
 
 class hkbpReachModifierHand(Record):
-    """hkbpReachModifierHand"""
+    """hkbpReachModifierHand\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bab68d2.\n\nOwn members, by hkClass type:\n- targetOrSensingPosition: Vector4\n- targetBackHandNormal: Vector4\n- sensingRadius: Real\n- boneIndex: Int16\n- handIkTrackIndex: Int16"""
     targetOrSensingPosition: tuple[float, ...]
     targetBackHandNormal: tuple[float, ...]
     sensingRadius: float
@@ -8178,7 +8258,7 @@ class hkbpReachModifierHand(Record):
     handIkTrackIndex: int
 
 class hkbpReachTowardTargetModifier(hkbModifier):
-    """hkbpReachTowardTargetModifier"""
+    """hkbpReachTowardTargetModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0x39c55ef6.\n\nOwn members, by hkClass type:\n- leftHand: Struct hkbpReachTowardTargetModifierHand\n- rightHand: Struct hkbpReachTowardTargetModifierHand\n- targetIn: Pointer of Struct hkbpTarget\n- distanceBetweenHands: Real\n- reachDistance: Real\n- fadeInGainSpeed: Real\n- fadeOutGainSpeed: Real\n- fadeOutDuration: Real\n- targetChangeSpeed: Real\n- holdTarget: Bool\n- reachPastTarget: Bool\n- giveUpIfNoTarget: Bool\n- targetRB: Pointer\n- prevTargetInMS: Vector4\n- currentGain: Real\n- timeSinceLastModify: Real\n- fadeState: Enum of Int8\n- haveGivenUp: Bool\n- isTherePrevTarget: Bool"""
     leftHand: hkbpReachTowardTargetModifierHand
     rightHand: hkbpReachTowardTargetModifierHand
     targetIn: Optional[hkbpTarget]
@@ -8200,12 +8280,12 @@ class hkbpReachTowardTargetModifier(hkbModifier):
     isTherePrevTarget: bool
 
 class hkbpReachTowardTargetModifierHand(Record):
-    """hkbpReachTowardTargetModifierHand"""
+    """hkbpReachTowardTargetModifierHand\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5be561aa.\n\nOwn members, by hkClass type:\n- shoulderIndex: Int16\n- isEnabled: Bool"""
     shoulderIndex: int
     isEnabled: bool
 
 class hkbpTarget(hkReferencedObject):
-    """hkbpTarget"""
+    """hkbpTarget\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe029a9de.\n\nOwn members, by hkClass type:\n- target: Pointer\n- contactPointTS: Vector4\n- contactNormalTS: Vector4\n- shapeCentroidTS: Vector4\n- distance: Real\n- targetPriority: Int8"""
     target: Optional[Record]
     contactPointTS: tuple[float, ...]
     contactNormalTS: tuple[float, ...]
@@ -8214,7 +8294,7 @@ class hkbpTarget(hkReferencedObject):
     targetPriority: int
 
 class hkbpTargetRigidBodyModifier(hkbModifier):
-    """hkbpTargetRigidBodyModifier"""
+    """hkbpTargetRigidBodyModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkbModifier, version 1, signature 0xe2cc7aed.\n\nOwn members, by hkClass type:\n- targetOut: Pointer of Struct hkbpTarget\n- targetMode: Enum of Int8 hkbpTargetRigidBodyModifier::TargetMode\n- sensingLayer: Int32\n- targetOnlyOnce: Bool\n- ignoreMySystemGroup: Bool\n- maxTargetDistance: Real\n- maxTargetHeightAboveSensor: Real\n- closeToTargetDistanceThreshold: Real\n- targetAngleMode: Enum of Int8 hkbpTargetRigidBodyModifier::ComputeTargetAngleMode\n- targetDistanceMode: Enum of Int8 hkbpTargetRigidBodyModifier::ComputeTargetDistanceMode\n- maxAngleToTarget: Real\n- sensorRagdollBoneIndex: Int16\n- sensorAnimationBoneIndex: Int16\n- closeToTargetRagdollBoneIndex: Int16\n- closeToTargetAnimationBoneIndex: Int16\n- sensorOffsetInBoneSpace: Vector4\n- closeToTargetOffsetInBoneSpace: Vector4\n- sensorDirectionBS: Vector4\n- eventMode: Enum of Int8 hkbpTargetRigidBodyModifier::EventModeTRBAM\n- sensingPropertyKey: Uint32\n- sensorInWS: Bool\n- eventToSend: Struct hkbEventProperty\n- eventToSendToTarget: Struct hkbEventProperty\n- closeToTargetEvent: Struct hkbEventProperty\n- useVelocityPrediction: Bool\n- targetOnlySpheres: Bool\n- isCloseToTargetOut: Bool\n- targetPriority: Int8\n- targetRb: Pointer\n- targetDistance: Real\n- timeSinceLastModify: Real\n- eventHasBeenSent: Bool\n- closeToTargetEventHasBeenSent: Bool\n- isActive: Bool"""
     targetOut: Optional[hkbpTarget]
     targetMode: hkbpTargetRigidBodyModifier_TargetMode
     sensingLayer: int
@@ -8251,7 +8331,7 @@ class hkbpTargetRigidBodyModifier(hkbModifier):
     isActive: bool
 
 class hkcdAdf(Record):
-    """hkcdAdf"""
+    """hkcdAdf\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb1171408.\n\nOwn members, by hkClass type:\n- accuracy: Real\n- domain: Struct hkAabb\n- origin: Vector4\n- scale: Vector4\n- range: Real[2]\n- nodes: Array of Uint32\n- voxels: Array of Uint16"""
     accuracy: float
     domain: hkAabb
     origin: tuple[float, ...]
@@ -8261,138 +8341,138 @@ class hkcdAdf(Record):
     voxels: memoryview
 
 class hkcdDynamicAabbTree(hkReferencedObject):
-    """hkcdDynamicAabbTree"""
+    """hkcdDynamicAabbTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x99e8d0cb.\n\nOwn members, by hkClass type:\n- shouldDeleteTree: Bool\n- treePtr: Pointer of Struct hkcdDynamicTreeDefaultTree48Storage"""
     shouldDeleteTree: bool
     treePtr: Optional[hkcdDynamicTreeDefaultTree48Storage]
 
 class hkcdDynamicTreeAnisotropicMetric(Record):
-    """hkcdDynamicTreeAnisotropicMetric"""
+    """hkcdDynamicTreeAnisotropicMetric\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkcdDynamicTreeBalanceMetric(Record):
-    """hkcdDynamicTreeBalanceMetric"""
+    """hkcdDynamicTreeBalanceMetric\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkcdDynamicTreeCentroidMetric(Record):
-    """hkcdDynamicTreeCentroidMetric"""
+    """hkcdDynamicTreeCentroidMetric\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkcdDynamicTreeCodec18(Record):
-    """hkcdDynamicTreeCodec18"""
+    """hkcdDynamicTreeCodec18\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7088a159.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabbHalf\n- parent: Uint16"""
     aabb: hkAabbHalf
     parent: int
 
 class hkcdDynamicTreeCodec32(Record):
-    """hkcdDynamicTreeCodec32"""
+    """hkcdDynamicTreeCodec32\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2d65e9f4.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb"""
     aabb: hkAabb
 
 class hkcdDynamicTreeCodecInt16(Record):
-    """hkcdDynamicTreeCodecInt16"""
+    """hkcdDynamicTreeCodecInt16\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x24482a44.\n\nOwn members, by hkClass type:\n- aabb: Struct hkcdDynamicTreeCodecInt16IntAabb\n- parent: Uint32\n- children: Uint32[2]\n- pad: Uint32"""
     aabb: hkcdDynamicTreeCodecInt16IntAabb
     parent: int
     children: list[int]
     pad: int
 
 class hkcdDynamicTreeCodecInt16IntAabb(hkAabb16):
-    """hkcdDynamicTreeCodecInt16IntAabb"""
-
-class hkcdDynamicTreeCodecRawUint(hkcdDynamicTreeCodecRawunsignedint):
-    """hkcdDynamicTreeCodecRawUint"""
-
-class hkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeCodecRawunsignedlong):
-    """hkcdDynamicTreeCodecRawUlong"""
+    """hkcdDynamicTreeCodecInt16IntAabb\n\nHavok class of SDK 2014.1 (packfiles), derived from hkAabb16, version 1, signature 0xfe73b0c7."""
 
 class hkcdDynamicTreeCodecRawunsignedint(Record):
-    """hkcdDynamicTreeCodecRawunsignedint"""
+    """hkcdDynamicTreeCodecRawunsignedint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x267c3f84.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- parent: Uint32\n- children: Uint32[2]"""
     aabb: hkAabb
     parent: int
     children: list[int]
+
+class hkcdDynamicTreeCodecRawUint(hkcdDynamicTreeCodecRawunsignedint):
+    """hkcdDynamicTreeCodecRawUint\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeCodecRawunsignedint, version 1, signature 0x44b6a103."""
 
 class hkcdDynamicTreeCodecRawunsignedlong(Record):
-    """hkcdDynamicTreeCodecRawunsignedlong"""
+    """hkcdDynamicTreeCodecRawunsignedlong\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdbbaa806.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- parent: Ulong\n- children: Ulong[2]"""
     aabb: hkAabb
     parent: int
     children: list[int]
 
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32"""
-
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16"""
-
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint"""
-
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong"""
-
-class hkcdDynamicTreeDefaultTree32Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16):
-    """hkcdDynamicTreeDefaultTree32Storage"""
-
-class hkcdDynamicTreeDefaultTree48Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32):
-    """hkcdDynamicTreeDefaultTree48Storage"""
-
-class hkcdDynamicTreeDefaultTreeInt16Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16):
-    """hkcdDynamicTreeDefaultTreeInt16Storage"""
-
-class hkcdDynamicTreeDefaultTreePtrStorage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr):
-    """hkcdDynamicTreeDefaultTreePtrStorage"""
+class hkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeCodecRawunsignedlong):
+    """hkcdDynamicTreeCodecRawUlong\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeCodecRawunsignedlong, version 1, signature 0xb9703681."""
 
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric, version 1, signature 0x0e38e7e3.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodec32\n- firstFree: Uint16"""
     nodes: list[hkcdDynamicTreeCodec32]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32, version 1, signature 0x00514452."""
+
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric, version 1, signature 0xd1212014.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodecInt16\n- firstFree: Uint32"""
     nodes: list[hkcdDynamicTreeCodecInt16]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16, version 1, signature 0xf7d7806c."""
+
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric, version 1, signature 0xa0ff4481.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodecRawUint\n- firstFree: Uint32"""
     nodes: list[hkcdDynamicTreeCodecRawUint]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint, version 1, signature 0xa6f4447f."""
+
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric, version 1, signature 0xec59c8d0.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodecRawUlong\n- firstFree: Ulong"""
     nodes: list[hkcdDynamicTreeCodecRawUlong]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong, version 1, signature 0xea52c82e."""
+
 class hkcdDynamicTreeDynamicStorage16(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32):
-    """hkcdDynamicTreeDynamicStorage16"""
-
-class hkcdDynamicTreeDynamicStorage32(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint):
-    """hkcdDynamicTreeDynamicStorage32"""
-
-class hkcdDynamicTreeDynamicStorageInt16(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16):
-    """hkcdDynamicTreeDynamicStorageInt16"""
-
-class hkcdDynamicTreeDynamicStoragePtr(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong):
-    """hkcdDynamicTreeDynamicStoragePtr"""
+    """hkcdDynamicTreeDynamicStorage16\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32, version 1, signature 0x62b579b8."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16(hkcdDynamicTreeDynamicStorage16):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorage16, version 1, signature 0xa4c4875a.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Uint16"""
     numLeaves: int
     path: int
     root: int
+
+class hkcdDynamicTreeDefaultTree32Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16):
+    """hkcdDynamicTreeDefaultTree32Storage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16, version 1, signature 0xfa3c88f4."""
+
+class hkcdDynamicTreeDynamicStorage32(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint):
+    """hkcdDynamicTreeDynamicStorage32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint, version 1, signature 0x80b2fb08."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32(hkcdDynamicTreeDynamicStorage32):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorage32, version 1, signature 0x7e555eec.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Uint32"""
     numLeaves: int
     path: int
     root: int
+
+class hkcdDynamicTreeDefaultTree48Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32):
+    """hkcdDynamicTreeDefaultTree48Storage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32, version 1, signature 0xebb27df9."""
+
+class hkcdDynamicTreeDynamicStorageInt16(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16):
+    """hkcdDynamicTreeDynamicStorageInt16\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16, version 1, signature 0xc855cad9."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16(hkcdDynamicTreeDynamicStorageInt16):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStorageInt16, version 1, signature 0x38272faf.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Uint32"""
     numLeaves: int
     path: int
     root: int
+
+class hkcdDynamicTreeDefaultTreeInt16Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16):
+    """hkcdDynamicTreeDefaultTreeInt16Storage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16, version 1, signature 0x40552778."""
+
+class hkcdDynamicTreeDynamicStoragePtr(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong):
+    """hkcdDynamicTreeDynamicStoragePtr\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong, version 1, signature 0xcc147759."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr(hkcdDynamicTreeDynamicStoragePtr):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDynamicStoragePtr, version 1, signature 0xd4849ddc.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Ulong"""
     numLeaves: int
     path: int
     root: int
 
+class hkcdDynamicTreeDefaultTreePtrStorage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr):
+    """hkcdDynamicTreeDefaultTreePtrStorage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr, version 1, signature 0x4163bec9."""
+
 class hkcdFourAabb(Record):
-    """hkcdFourAabb"""
+    """hkcdFourAabb\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xad9bb6f1.\n\nOwn members, by hkClass type:\n- lx: Vector4\n- hx: Vector4\n- ly: Vector4\n- hy: Vector4\n- lz: Vector4\n- hz: Vector4"""
     lx: tuple[float, ...]
     hx: tuple[float, ...]
     ly: tuple[float, ...]
@@ -8401,7 +8481,7 @@ class hkcdFourAabb(Record):
     hz: tuple[float, ...]
 
 class hkcdPlanarCsgOperand(hkReferencedObject):
-    """hkcdPlanarCsgOperand"""
+    """hkcdPlanarCsgOperand\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x40034abe.\n\nOwn members, by hkClass type:\n- geometry: Pointer of Struct hkcdPlanarGeometry\n- danglingGeometry: Pointer of Struct hkcdPlanarGeometry\n- solid: Pointer of Struct hkcdPlanarSolid\n- geomSources: Array of Struct hkcdPlanarCsgOperandGeomSource\n- regions: Pointer"""
     geometry: Optional[hkcdPlanarGeometry]
     danglingGeometry: Optional[hkcdPlanarGeometry]
     solid: Optional[hkcdPlanarSolid]
@@ -8409,52 +8489,52 @@ class hkcdPlanarCsgOperand(hkReferencedObject):
     regions: Optional[Record]
 
 class hkcdPlanarCsgOperandGeomSource(Record):
-    """hkcdPlanarCsgOperandGeomSource"""
+    """hkcdPlanarCsgOperandGeomSource\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x805fcffd.\n\nOwn members, by hkClass type:\n- geometry: Pointer of Struct hkcdPlanarGeometry\n- materialOffset: Int32\n- numMaterialIds: Int32\n- flipPolygons: Uint32"""
     geometry: Optional[hkcdPlanarGeometry]
     materialOffset: int
     numMaterialIds: int
     flipPolygons: int
 
 class hkcdPlanarEntity(hkReferencedObject):
-    """hkcdPlanarEntity"""
+    """hkcdPlanarEntity\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xdf742829.\n\nOwn members, by hkClass type:\n- debugger: Pointer"""
     debugger: Optional[Record]
 
 class hkcdPlanarGeometry(hkcdPlanarEntity):
-    """hkcdPlanarGeometry"""
+    """hkcdPlanarGeometry\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdPlanarEntity, version 1, signature 0xaf117de5.\n\nOwn members, by hkClass type:\n- planes: Pointer of Struct hkcdPlanarGeometryPlanesCollection\n- polys: Pointer of Struct hkcdPlanarGeometryPolygonCollection\n- vertices: Pointer"""
     planes: Optional[hkcdPlanarGeometryPlanesCollection]
     polys: Optional[hkcdPlanarGeometryPolygonCollection]
     vertices: Optional[Record]
 
 class hkcdPlanarGeometryPlanesCollection(hkReferencedObject):
-    """hkcdPlanarGeometryPlanesCollection"""
+    """hkcdPlanarGeometryPlanesCollection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x32b86890.\n\nOwn members, by hkClass type:\n- offsetAndScale: Vector4\n- planes: Array of Struct hkcdPlanarGeometryPrimitivesPlane\n- cache: Pointer\n- criticalAccess: Pointer"""
     offsetAndScale: tuple[float, ...]
     planes: list[hkcdPlanarGeometryPrimitivesPlane]
     cache: Optional[Record]
     criticalAccess: Optional[Record]
 
-class hkcdPlanarGeometryPolygonCollection(hkcdPlanarGeometryPrimitivesCollection28):
-    """hkcdPlanarGeometryPolygonCollection"""
-
 class hkcdPlanarGeometryPrimitivesCollection28(hkReferencedObject):
-    """hkcdPlanarGeometryPrimitivesCollection28"""
+    """hkcdPlanarGeometryPrimitivesCollection28\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x3921c763.\n\nOwn members, by hkClass type:\n- storage: Array of Int32\n- primaryBitmap: Uint32\n- secondaryBitmaps: Uint32[26]\n- freeBlocks: Uint32[832]"""
     storage: memoryview
     primaryBitmap: int
     secondaryBitmaps: list[int]
     freeBlocks: list[int]
 
+class hkcdPlanarGeometryPolygonCollection(hkcdPlanarGeometryPrimitivesCollection28):
+    """hkcdPlanarGeometryPolygonCollection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdPlanarGeometryPrimitivesCollection28, version 1, signature 0xe02a4e24."""
+
 class hkcdPlanarGeometryPrimitivesPlane(Record):
-    """hkcdPlanarGeometryPrimitivesPlane"""
+    """hkcdPlanarGeometryPrimitivesPlane\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf9fd78c4.\n\nOwn members, by hkClass type:\n- iEqn: Int64[4]\n- dEqn: Int64[4]"""
     iEqn: list[int]
     dEqn: list[int]
 
 class hkcdPlanarSolid(hkcdPlanarEntity):
-    """hkcdPlanarSolid"""
+    """hkcdPlanarSolid\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdPlanarEntity, version 1, signature 0x01828ba3.\n\nOwn members, by hkClass type:\n- nodes: Pointer of Struct hkcdPlanarSolidNodeStorage\n- planes: Pointer of Struct hkcdPlanarGeometryPlanesCollection\n- rootNodeId: Uint32"""
     nodes: Optional[hkcdPlanarSolidNodeStorage]
     planes: Optional[hkcdPlanarGeometryPlanesCollection]
     rootNodeId: int
 
 class hkcdPlanarSolidNode(Record):
-    """hkcdPlanarSolidNode"""
+    """hkcdPlanarSolidNode\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xeebf40fc.\n\nOwn members, by hkClass type:\n- parent: Uint32\n- left: Uint32\n- right: Uint32\n- nextFreeNodeId: Uint32\n- planeId: Uint32\n- data: Uint32\n- typeAndFlags: Uint32"""
     parent: int
     left: int
     right: int
@@ -8464,41 +8544,45 @@ class hkcdPlanarSolidNode(Record):
     typeAndFlags: int
 
 class hkcdPlanarSolidNodeStorage(hkReferencedObject):
-    """hkcdPlanarSolidNodeStorage"""
+    """hkcdPlanarSolidNodeStorage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x067f1579.\n\nOwn members, by hkClass type:\n- storage: Array of Struct hkcdPlanarSolidNode\n- firstFreeNodeId: Uint32"""
     storage: list[hkcdPlanarSolidNode]
     firstFreeNodeId: int
 
-class hkcdShape(hkReferencedObject):
-    """hkcdShape"""
-    type: int
-    dispatchType: hkcdShapeDispatchType_ShapeDispatchTypeEnum
-    bitsPerKey: int
-    shapeInfoCodecType: hkcdShapeInfoCodecType_ShapeInfoCodecTypeEnum
-
 class hkcdShapeDispatchType(Record):
-    """hkcdShapeDispatchType"""
+    """hkcdShapeDispatchType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3eca000e."""
 
 class hkcdShapeInfoCodecType(Record):
-    """hkcdShapeInfoCodecType"""
+    """hkcdShapeInfoCodecType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6b5c7ec0."""
 
 class hkcdShapeType(Record):
-    """hkcdShapeType"""
+    """hkcdShapeType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7413992d."""
 
 class hkcdSimdTree(hkBaseObject):
-    """hkcdSimdTree"""
+    """hkcdSimdTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkBaseObject, version 1, signature 0x84c43960.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdSimdTreeNode"""
     nodes: list[hkcdSimdTreeNode]
 
 class hkcdSimdTreeNode(hkcdFourAabb):
-    """hkcdSimdTreeNode"""
+    """hkcdSimdTreeNode\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdFourAabb, version 1, signature 0xc4e406c7.\n\nOwn members, by hkClass type:\n- data: Uint32[4]"""
     data: list[int]
 
 class hkcdStaticAabbTree(hkReferencedObject):
-    """hkcdStaticAabbTree"""
+    """hkcdStaticAabbTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x99e8d0cb.\n\nOwn members, by hkClass type:\n- shouldDeleteTree: Bool\n- treePtr: Pointer of Struct hkcdStaticTreeDefaultTreeStorage6"""
     shouldDeleteTree: bool
     treePtr: Optional[hkcdStaticTreeDefaultTreeStorage6]
 
+class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5(Record):
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0926c0cf.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodec3Axis5"""
+    nodes: list[hkcdStaticTreeCodec3Axis5]
+
+class hkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5):
+    """hkcdStaticTreeDynamicStorage5\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5, version 1, signature 0x6bec5e48."""
+
+class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStorage5):
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStorage5, version 1, signature 0x1cfe2fb6.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
+    domain: hkAabb
+
 class hkcdStaticMeshTreeBase(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
-    """hkcdStaticMeshTreeBase"""
+    """hkcdStaticMeshTreeBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5, version 1, signature 0xf885dcd0.\n\nOwn members, by hkClass type:\n- numPrimitiveKeys: Int32\n- bitsPerKey: Int32\n- maxKeyValue: Uint32\n- sections: Array of Struct hkcdStaticMeshTreeBaseSection\n- primitives: Array of Struct hkcdStaticMeshTreeBasePrimitive\n- sharedVerticesIndex: Array of Uint16"""
     numPrimitiveKeys: int
     bitsPerKey: int
     maxKeyValue: int
@@ -8507,29 +8591,40 @@ class hkcdStaticMeshTreeBase(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
     sharedVerticesIndex: memoryview
 
 class hkcdStaticMeshTreeBasePrimitive(Record):
-    """hkcdStaticMeshTreeBasePrimitive"""
+    """hkcdStaticMeshTreeBasePrimitive\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x56da2f7c.\n\nOwn members, by hkClass type:\n- indices: Uint8[4]"""
     indices: list[int]
 
 class hkcdStaticMeshTreeBasePrimitiveDataRunBasehknpCompressedMeshShapeTreeDataRunData(Record):
-    """hkcdStaticMeshTreeBasePrimitiveDataRunBasehknpCompressedMeshShapeTreeDataRunData"""
+    """hkcdStaticMeshTreeBasePrimitiveDataRunBasehknpCompressedMeshShapeTreeDataRunData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xad836282.\n\nOwn members, by hkClass type:\n- value: Struct hknpCompressedMeshShapeTreeDataRunData\n- index: Uint8\n- count: Uint8"""
     value: hknpCompressedMeshShapeTreeDataRunData
     index: int
     count: int
 
 class hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint(Record):
-    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint"""
+    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf65cbb0c.\n\nOwn members, by hkClass type:\n- value: Uint32\n- index: Uint8\n- count: Uint8"""
     value: int
     index: int
     count: int
 
 class hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort(Record):
-    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort"""
+    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdaed4154.\n\nOwn members, by hkClass type:\n- value: Uint16\n- index: Uint8\n- count: Uint8"""
     value: int
     index: int
     count: int
 
+class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4(Record):
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x27cc0eb4.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodec3Axis4"""
+    nodes: list[hkcdStaticTreeCodec3Axis4]
+
+class hkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4):
+    """hkcdStaticTreeDynamicStorage4\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4, version 1, signature 0x5cc25f90."""
+
+class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStorage4):
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStorage4, version 1, signature 0xe603f6aa.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
+    domain: hkAabb
+
 class hkcdStaticMeshTreeBaseSection(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4):
-    """hkcdStaticMeshTreeBaseSection"""
+    """hkcdStaticMeshTreeBaseSection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4, version 1, signature 0xfd01ccd8.\n\nOwn members, by hkClass type:\n- codecParms: Real[6]\n- firstPackedVertex: Uint32\n- sharedVertices: Struct hkcdStaticMeshTreeBaseSectionSharedVertices\n- primitives: Struct hkcdStaticMeshTreeBaseSectionPrimitives\n- dataRuns: Struct hkcdStaticMeshTreeBaseSectionDataRuns\n- numPackedVertices: Uint8\n- numSharedIndices: Uint8\n- leafIndex: Uint16\n- page: Uint8\n- flags: Uint8\n- layerData: Uint8\n- unusedData: Uint8"""
     codecParms: list[float]
     firstPackedVertex: int
     sharedVertices: hkcdStaticMeshTreeBaseSectionSharedVertices
@@ -8544,34 +8639,34 @@ class hkcdStaticMeshTreeBaseSection(hkcdStaticTreeTreehkcdStaticTreeDynamicStora
     unusedData: int
 
 class hkcdStaticMeshTreeBaseSectionDataRuns(Record):
-    """hkcdStaticMeshTreeBaseSectionDataRuns"""
+    """hkcdStaticMeshTreeBaseSectionDataRuns\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2b62bb35.\n\nOwn members, by hkClass type:\n- data: Uint32"""
     data: int
 
 class hkcdStaticMeshTreeBaseSectionPrimitives(Record):
-    """hkcdStaticMeshTreeBaseSectionPrimitives"""
+    """hkcdStaticMeshTreeBaseSectionPrimitives\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2b62bb35.\n\nOwn members, by hkClass type:\n- data: Uint32"""
     data: int
 
 class hkcdStaticMeshTreeBaseSectionSharedVertices(Record):
-    """hkcdStaticMeshTreeBaseSectionSharedVertices"""
+    """hkcdStaticMeshTreeBaseSectionSharedVertices\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2b62bb35.\n\nOwn members, by hkClass type:\n- data: Uint32"""
     data: int
 
 class hkcdStaticMeshTreeDefaultDataRun(hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort):
-    """hkcdStaticMeshTreeDefaultDataRun"""
+    """hkcdStaticMeshTreeDefaultDataRun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort, version 1, signature 0x1a55ce22."""
 
 class hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hknpCompressedMeshShapeTreeDataRun(hkcdStaticMeshTreeBase):
-    """hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hknpCompressedMeshShapeTreeDataRun"""
+    """hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hknpCompressedMeshShapeTreeDataRun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreeBase, version 1, signature 0x1da85e02.\n\nOwn members, by hkClass type:\n- packedVertices: Array of Uint32\n- sharedVertices: Array of Uint64\n- primitiveDataRuns: Array of Struct hknpCompressedMeshShapeTreeDataRun"""
     packedVertices: memoryview
     sharedVertices: memoryview
     primitiveDataRuns: list[hknpCompressedMeshShapeTreeDataRun]
 
 class hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun(hkcdStaticMeshTreeBase):
-    """hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun"""
+    """hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreeBase, version 1, signature 0x223195a6.\n\nOwn members, by hkClass type:\n- packedVertices: Array of Uint32\n- sharedVertices: Array of Uint64\n- primitiveDataRuns: Array of Struct hkpBvCompressedMeshShapeTreeDataRun"""
     packedVertices: memoryview
     sharedVertices: memoryview
     primitiveDataRuns: list[hkpBvCompressedMeshShapeTreeDataRun]
 
 class hkcdStaticPvs(Record):
-    """hkcdStaticPvs"""
+    """hkcdStaticPvs\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb1dc4e96.\n\nOwn members, by hkClass type:\n- cells: Struct hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6\n- bytesPerCells: Int32\n- cellsPerBlock: Int32\n- pvs: Array of Uint8\n- map: Array of Uint16\n- blocks: Array of Struct hkcdStaticPvsBlockHeader"""
     cells: hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6
     bytesPerCells: int
     cellsPerBlock: int
@@ -8580,98 +8675,84 @@ class hkcdStaticPvs(Record):
     blocks: list[hkcdStaticPvsBlockHeader]
 
 class hkcdStaticPvsBlockHeader(Record):
-    """hkcdStaticPvsBlockHeader"""
+    """hkcdStaticPvsBlockHeader\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbff36644.\n\nOwn members, by hkClass type:\n- offset: Uint32\n- length: Uint32"""
     offset: int
     length: int
 
 class hkcdStaticTreeCodec3Axis(Record):
-    """hkcdStaticTreeCodec3Axis"""
+    """hkcdStaticTreeCodec3Axis\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4ad23f31.\n\nOwn members, by hkClass type:\n- xyz: Uint8[3]"""
     xyz: list[int]
 
 class hkcdStaticTreeCodec3Axis4(hkcdStaticTreeCodec3Axis):
-    """hkcdStaticTreeCodec3Axis4"""
+    """hkcdStaticTreeCodec3Axis4\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeCodec3Axis, version 1, signature 0xd168bc2f.\n\nOwn members, by hkClass type:\n- data: Uint8"""
     data: int
 
 class hkcdStaticTreeCodec3Axis5(hkcdStaticTreeCodec3Axis):
-    """hkcdStaticTreeCodec3Axis5"""
+    """hkcdStaticTreeCodec3Axis5\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeCodec3Axis, version 1, signature 0x12d67453.\n\nOwn members, by hkClass type:\n- hiData: Uint8\n- loData: Uint8"""
     hiData: int
     loData: int
 
 class hkcdStaticTreeCodec3Axis6(hkcdStaticTreeCodec3Axis):
-    """hkcdStaticTreeCodec3Axis6"""
+    """hkcdStaticTreeCodec3Axis6\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeCodec3Axis, version 1, signature 0x569b5d82.\n\nOwn members, by hkClass type:\n- hiData: Uint8\n- loData: Uint16"""
     hiData: int
     loData: int
 
 class hkcdStaticTreeCodecRaw(Record):
-    """hkcdStaticTreeCodecRaw"""
+    """hkcdStaticTreeCodecRaw\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x2d65e9f4.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb"""
     aabb: hkAabb
 
-class hkcdStaticTreeDefaultTreeStorage32(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32):
-    """hkcdStaticTreeDefaultTreeStorage32"""
-
-class hkcdStaticTreeDefaultTreeStorage4(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4):
-    """hkcdStaticTreeDefaultTreeStorage4"""
-
-class hkcdStaticTreeDefaultTreeStorage5(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
-    """hkcdStaticTreeDefaultTreeStorage5"""
-
-class hkcdStaticTreeDefaultTreeStorage6(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6):
-    """hkcdStaticTreeDefaultTreeStorage6"""
-
-class hkcdStaticTreeDynamicStorage32(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw):
-    """hkcdStaticTreeDynamicStorage32"""
-
-class hkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4):
-    """hkcdStaticTreeDynamicStorage4"""
-
-class hkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5):
-    """hkcdStaticTreeDynamicStorage5"""
-
-class hkcdStaticTreeDynamicStorage6(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6):
-    """hkcdStaticTreeDynamicStorage6"""
-
-class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4"""
-    nodes: list[hkcdStaticTreeCodec3Axis4]
-
-class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5"""
-    nodes: list[hkcdStaticTreeCodec3Axis5]
-
-class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6"""
-    nodes: list[hkcdStaticTreeCodec3Axis6]
-
 class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw"""
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x850534d6.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodecRaw"""
     nodes: list[hkcdStaticTreeCodecRaw]
 
+class hkcdStaticTreeDynamicStorage32(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw):
+    """hkcdStaticTreeDynamicStorage32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw, version 1, signature 0xdc6e73a1."""
+
 class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32(hkcdStaticTreeDynamicStorage32):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32"""
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStorage32, version 1, signature 0xab6c9c46.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
     domain: hkAabb
 
-class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStorage4):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4"""
-    domain: hkAabb
+class hkcdStaticTreeDefaultTreeStorage32(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32):
+    """hkcdStaticTreeDefaultTreeStorage32\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32, version 1, signature 0xf16f485d."""
 
-class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStorage5):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5"""
-    domain: hkAabb
+class hkcdStaticTreeDefaultTreeStorage4(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4):
+    """hkcdStaticTreeDefaultTreeStorage4\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4, version 1, signature 0x12df059a."""
+
+class hkcdStaticTreeDefaultTreeStorage5(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
+    """hkcdStaticTreeDefaultTreeStorage5\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5, version 1, signature 0xe0eaac6c."""
+
+class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6(Record):
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdabf38d5.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodec3Axis6"""
+    nodes: list[hkcdStaticTreeCodec3Axis6]
+
+class hkcdStaticTreeDynamicStorage6(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6):
+    """hkcdStaticTreeDynamicStorage6\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6, version 1, signature 0xb875a652."""
 
 class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6(hkcdStaticTreeDynamicStorage6):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6"""
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDynamicStorage6, version 1, signature 0xcf67d7ac.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
     domain: hkAabb
 
+class hkcdStaticTreeDefaultTreeStorage6(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6):
+    """hkcdStaticTreeDefaultTreeStorage6\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6, version 1, signature 0x33735476."""
+
 class hknpAction(hkReferencedObject):
-    """hknpAction"""
+    """hknpAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2a292922.\n\nOwn members, by hkClass type:\n- userData: Ulong"""
     userData: int
 
 class hknpArrayAction(hknpAction):
-    """hknpArrayAction"""
+    """hknpArrayAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpAction, version 1, signature 0x682e62ca.\n\nOwn members, by hkClass type:\n- bodyIds: Array of Uint32"""
     bodyIds: memoryview
 
+class hknpFirstPersonGun(hkReferencedObject):
+    """hknpFirstPersonGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd2140666.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8\n- name: StringPtr\n- keyboardKey: Enum of Uint8 hknpFirstPersonGun::KeyboardKey\n- listeners: Array of Pointer\n- collisionFilterInfo: Uint32"""
+    type: int
+    name: Optional[str]
+    keyboardKey: hknpFirstPersonGun_KeyboardKey
+    listeners: list[Optional[Record]]
+    collisionFilterInfo: int
+
 class hknpBallGun(hknpFirstPersonGun):
-    """hknpBallGun"""
+    """hknpBallGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpFirstPersonGun, version 1, signature 0xfbbc39e7.\n\nOwn members, by hkClass type:\n- bulletRadius: Real\n- bulletVelocity: Real\n- bulletMass: Real\n- damageMultiplier: Real\n- maxBulletsInWorld: Int32\n- bulletOffsetFromCenter: Vector4\n- addedBodyIds: Pointer\n- materialId: Uint16\n- motionPropertiesId: Uint16\n- bulletShape: Pointer\n- raiseContactEvents: Uint32"""
     bulletRadius: float
     bulletVelocity: float
     bulletMass: float
@@ -8685,12 +8766,12 @@ class hknpBallGun(hknpFirstPersonGun):
     raiseContactEvents: int
 
 class hknpBinaryAction(hknpAction):
-    """hknpBinaryAction"""
+    """hknpBinaryAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpAction, version 1, signature 0x57430e03.\n\nOwn members, by hkClass type:\n- bodyIdA: Uint32\n- bodyIdB: Uint32"""
     bodyIdA: int
     bodyIdB: int
 
 class hknpBody(Record):
-    """hknpBody"""
+    """hknpBody\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x028533d8.\n\nOwn members, by hkClass type:\n- transform: Transform\n- flags: Int32\n- collisionFilterInfo: Uint32\n- shape: Pointer of Struct hknpShape\n- aabb: Struct hkAabb16\n- id: Uint32\n- nextAttachedBodyId: Uint32\n- motionId: Uint32\n- broadPhaseId: Uint32\n- materialId: Uint16\n- qualityId: Uint8\n- timAngle: Uint8\n- maxTimDistance: Uint16\n- maxContactDistance: Uint16\n- indexIntoActiveListOrDeactivatedIslandId: Uint32\n- radiusOfComCenteredBoundingSphere: Half\n- spuFlags: Flags of Uint8 hknpBody::SpuFlagsEnum\n- shapeSizeDiv16: Uint8\n- motionToBodyRotation: Int16[4]\n- userData: Uint64"""
     transform: tuple[tuple[float, ...], ...]
     flags: int
     collisionFilterInfo: int
@@ -8713,7 +8794,7 @@ class hknpBody(Record):
     userData: int
 
 class hknpBodyCinfo(Record):
-    """hknpBodyCinfo"""
+    """hknpBodyCinfo\n\nHavok class of SDK 2014.1 (packfiles), version 2, signature 0x6896f7c9.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hknpShape\n- reservedBodyId: Uint32\n- motionId: Uint32\n- qualityId: Uint8\n- materialId: Uint16\n- collisionFilterInfo: Uint32\n- flags: Int32\n- collisionLookAheadDistance: Real\n- name: StringPtr\n- userData: Uint64\n- position: Vector4\n- orientation: Quaternion\n- spuFlags: Flags of Uint8 SpuFlagsEnum\n- localFrame: Pointer of Struct hkLocalFrame"""
     shape: Optional[hknpShape]
     reservedBodyId: int
     motionId: int
@@ -8730,46 +8811,68 @@ class hknpBodyCinfo(Record):
     localFrame: Optional[hkLocalFrame]
 
 class hknpBodyQuality(Record):
-    """hknpBodyQuality"""
+    """hknpBodyQuality\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4d0fbd5b.\n\nOwn members, by hkClass type:\n- priority: Int32\n- supportedFlags: Flags of Uint32 hknpBodyQuality::FlagsEnum\n- requestedFlags: Flags of Uint32 hknpBodyQuality::FlagsEnum\n- contactCachingRelativeMovementThreshold: Real"""
     priority: int
     supportedFlags: Union[hknpBodyQuality_FlagsEnum, int]
     requestedFlags: Union[hknpBodyQuality_FlagsEnum, int]
     contactCachingRelativeMovementThreshold: float
 
 class hknpBodyQualityLibrary(hkReferencedObject):
-    """hknpBodyQualityLibrary"""
+    """hknpBodyQualityLibrary\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x5f45f059.\n\nOwn members, by hkClass type:\n- qualityModifiedSignal: Pointer\n- qualities: Struct hknpBodyQuality[32]"""
     qualityModifiedSignal: Optional[Record]
     qualities: list[hknpBodyQuality]
 
 class hknpBodyReference(hkReferencedObject):
-    """hknpBodyReference"""
+    """hknpBodyReference\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x6aa54ea0.\n\nOwn members, by hkClass type:\n- id: Uint32"""
     id: int
 
+class hkpConstraintData(hkReferencedObject):
+    """hkpConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x57339dd7.\n\nOwn members, by hkClass type:\n- userData: Ulong"""
+    userData: int
+
+class hkpWrappedConstraintData(hkpConstraintData):
+    """hkpWrappedConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x5a93639c.\n\nOwn members, by hkClass type:\n- constraintData: Pointer of Struct hkpConstraintData"""
+    constraintData: Optional[hkpConstraintData]
+
 class hknpBreakableConstraintData(hkpWrappedConstraintData):
-    """hknpBreakableConstraintData"""
+    """hknpBreakableConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpWrappedConstraintData, version 1, signature 0xc40485c7.\n\nOwn members, by hkClass type:\n- threshold: Real"""
     threshold: float
 
+class hkpConstraintAtom(Record):
+    """hkpConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), signature 0xc132ad1f.\n\nOwn members, by hkClass type:\n- type: Enum of Uint16 hkpConstraintAtom::AtomType"""
+    type: hkpConstraintAtom_AtomType
+
 class hknpBridgeConstraintAtom(hkpConstraintAtom):
-    """hknpBridgeConstraintAtom"""
+    """hknpBridgeConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x929fbcb8.\n\nOwn members, by hkClass type:\n- numSolverResults: Int32\n- constraintData: Pointer of Struct hkpConstraintData\n- padding: Uint8[4]"""
     numSolverResults: int
     constraintData: Optional[hkpConstraintData]
     padding: list[int]
 
 class hknpBroadPhaseConfig(hkReferencedObject):
-    """hknpBroadPhaseConfig"""
+    """hknpBroadPhaseConfig\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xb5efa236."""
 
 class hknpBroadPhaseConfigLayer(Record):
-    """hknpBroadPhaseConfigLayer"""
+    """hknpBroadPhaseConfigLayer\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x01e5759f.\n\nOwn members, by hkClass type:\n- collideWithLayerMask: Uint32\n- isVolatile: Bool"""
     collideWithLayerMask: int
     isVolatile: bool
 
+class hknpConvexShape(hknpShape):
+    """hknpConvexShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShape, signature 0xc8f7c10d.\n\nOwn members, by hkClass type:\n- vertices: RelArray of Vector4"""
+    vertices: list[tuple[float, ...]]
+
+class hknpConvexPolytopeShape(hknpConvexShape):
+    """hknpConvexPolytopeShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpConvexShape, version 1, signature 0x3ce9b3e3.\n\nOwn members, by hkClass type:\n- planes: RelArray of Vector4\n- faces: RelArray of Struct hknpConvexPolytopeShapeFace\n- indices: RelArray of Uint8"""
+    planes: list[tuple[float, ...]]
+    faces: list[hknpConvexPolytopeShapeFace]
+    indices: memoryview
+
 class hknpCapsuleShape(hknpConvexPolytopeShape):
-    """hknpCapsuleShape"""
+    """hknpCapsuleShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpConvexPolytopeShape, signature 0x60a75f4c.\n\nOwn members, by hkClass type:\n- a: Vector4\n- b: Vector4"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hknpCharacterProxyCinfo(hkReferencedObject):
-    """hknpCharacterProxyCinfo"""
+    """hknpCharacterProxyCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x33a03d52.\n\nOwn members, by hkClass type:\n- position: Vector4\n- orientation: Quaternion\n- velocity: Vector4\n- dynamicFriction: Real\n- staticFriction: Real\n- keepContactTolerance: Real\n- up: Vector4\n- shape: Pointer of Struct hknpShape\n- userData: Uint64\n- world: Pointer\n- collisionFilterInfo: Uint32\n- keepDistance: Real\n- contactAngleSensitivity: Real\n- userPlanes: Uint32\n- maxCharacterSpeedForSolver: Real\n- characterStrength: Real\n- characterMass: Real\n- maxSlope: Real\n- penetrationRecoverySpeed: Real\n- maxCastIterations: Int32\n- refreshManifoldInCheckSupport: Bool\n- presenceInWorld: Bool"""
     position: tuple[float, ...]
     orientation: tuple[float, ...]
     velocity: tuple[float, ...]
@@ -8794,7 +8897,7 @@ class hknpCharacterProxyCinfo(hkReferencedObject):
     presenceInWorld: bool
 
 class hknpCharacterRigidBodyCinfo(hkReferencedObject):
-    """hknpCharacterRigidBodyCinfo"""
+    """hknpCharacterRigidBodyCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4979c225.\n\nOwn members, by hkClass type:\n- collisionFilterInfo: Uint32\n- shape: Pointer of Struct hknpShape\n- world: Pointer\n- position: Vector4\n- orientation: Quaternion\n- mass: Real\n- dynamicFriction: Real\n- staticFriction: Real\n- weldingTolerance: Real\n- reservedBodyId: Uint32\n- additionMode: Uint8\n- additionFlags: Uint8\n- up: Vector4\n- maxSlope: Real\n- maxForce: Real\n- maxSpeedForSimplexSolver: Real\n- supportDistance: Real\n- hardSupportDistance: Real"""
     collisionFilterInfo: int
     shape: Optional[hknpShape]
     world: Optional[Record]
@@ -8814,78 +8917,84 @@ class hknpCharacterRigidBodyCinfo(hkReferencedObject):
     supportDistance: float
     hardSupportDistance: float
 
+class hknpSurfaceVelocity(hkReferencedObject):
+    """hknpSurfaceVelocity\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x09650a6b."""
+
 class hknpCircularSurfaceVelocity(hknpSurfaceVelocity):
-    """hknpCircularSurfaceVelocity"""
+    """hknpCircularSurfaceVelocity\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpSurfaceVelocity, version 1, signature 0xb2d4ea45.\n\nOwn members, by hkClass type:\n- velocityIsLocalSpace: Bool\n- pivot: Vector4\n- angularVelocity: Vector4"""
     velocityIsLocalSpace: bool
     pivot: tuple[float, ...]
     angularVelocity: tuple[float, ...]
 
 class hknpCollisionDispatchType(Record):
-    """hknpCollisionDispatchType"""
+    """hknpCollisionDispatchType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x30c13d73."""
 
 class hknpCollisionFilter(hkReferencedObject):
-    """hknpCollisionFilter"""
+    """hknpCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x1c7179c4.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hknpCollisionFilter::Type"""
     type: hknpCollisionFilter_Type
 
-class hknpCompositeShape(hknpShape):
-    """hknpCompositeShape"""
-    edgeWeldingMap: hknpSparseCompactMapunsignedshort
-    shapeTagCodecInfo: int
-
 class hknpCompoundShape(hknpCompositeShape):
-    """hknpCompoundShape"""
+    """hknpCompoundShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompositeShape, version 1, signature 0x247d5e99.\n\nOwn members, by hkClass type:\n- instances: Struct hkFreeListArrayhknpShapeInstancehkHandleshort32767hknpShapeInstanceIdDiscriminant8hknpShapeInstance\n- aabb: Struct hkAabb\n- isMutable: Bool\n- mutationSignals: Struct hknpShapeSignals"""
     instances: hkFreeListArrayhknpShapeInstancehkHandleshort32767hknpShapeInstanceIdDiscriminant8hknpShapeInstance
     aabb: hkAabb
     isMutable: bool
     mutationSignals: hknpShapeSignals
 
+class hknpShapeKeyMask(hkBaseObject):
+    """hknpShapeKeyMask\n\nHavok class of SDK 2014.1 (packfiles), derived from hkBaseObject, version 1, signature 0x3864864f."""
+
+class hknpCompoundShapeKeyMask(hknpShapeKeyMask):
+    """hknpCompoundShapeKeyMask\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShapeKeyMask, version 1, signature 0xf113feba."""
+
 class hknpCompoundShapeInternalsKeyMask(hknpCompoundShapeKeyMask):
-    """hknpCompoundShapeInternalsKeyMask"""
+    """hknpCompoundShapeInternalsKeyMask\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompoundShapeKeyMask, version 1, signature 0x53ad7d78.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hknpCompoundShape\n- instanceMasks: Array of Pointer hknpShapeKeyMask\n- filter: Array of Uint32"""
     shape: Optional[hknpCompoundShape]
     instanceMasks: list[Optional[hknpShapeKeyMask]]
     filter: memoryview
 
-class hknpCompoundShapeKeyMask(hknpShapeKeyMask):
-    """hknpCompoundShapeKeyMask"""
+class hknpHeightFieldShape(hknpCompositeShape):
+    """hknpHeightFieldShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompositeShape, version 1, signature 0xf196fcc7.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- floatToIntScale: Vector4\n- intToFloatScale: Vector4\n- intSizeX: Int32\n- intSizeZ: Int32\n- numBitsX: Int32\n- numBitsZ: Int32\n- minMaxTree: Struct hknpMinMaxQuadTree\n- minMaxTreeCoarseness: Int32\n- includeShapeKeyInSdfContacts: Bool"""
+    aabb: hkAabb
+    floatToIntScale: tuple[float, ...]
+    intToFloatScale: tuple[float, ...]
+    intSizeX: int
+    intSizeZ: int
+    numBitsX: int
+    numBitsZ: int
+    minMaxTree: hknpMinMaxQuadTree
+    minMaxTreeCoarseness: int
+    includeShapeKeyInSdfContacts: bool
 
 class hknpCompressedHeightFieldShape(hknpHeightFieldShape):
-    """hknpCompressedHeightFieldShape"""
+    """hknpCompressedHeightFieldShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpHeightFieldShape, version 1, signature 0x2261d04e.\n\nOwn members, by hkClass type:\n- storage: Array of Uint16\n- shapeTags: Array of Uint16\n- triangleFlip: Bool\n- offset: Real\n- scale: Real"""
     storage: memoryview
     shapeTags: memoryview
     triangleFlip: bool
     offset: float
     scale: float
 
-class hknpCompressedMeshShape(hknpCompositeShape):
-    """hknpCompressedMeshShape"""
-    data: Optional[hknpCompressedMeshShapeData]
-    quadIsFlat: hkBitField
-    triangleIsInterior: hkBitField
-    numTriangles: int
-    numConvexShapes: int
-
 class hknpCompressedMeshShapeData(hkReferencedObject):
-    """hknpCompressedMeshShapeData"""
+    """hknpCompressedMeshShapeData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xa2bdfc59.\n\nOwn members, by hkClass type:\n- meshTree: Struct hknpCompressedMeshShapeTree\n- simdTree: Struct hkcdSimdTree"""
     meshTree: hknpCompressedMeshShapeTree
     simdTree: hkcdSimdTree
 
 class hknpCompressedMeshShapeInternalsKeyMask(hknpShapeKeyMask):
-    """hknpCompressedMeshShapeInternalsKeyMask"""
+    """hknpCompressedMeshShapeInternalsKeyMask\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShapeKeyMask, version 1, signature 0x89e976ba.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hknpCompressedMeshShape\n- filter: Array of Uint32"""
     shape: Optional[hknpCompressedMeshShape]
     filter: memoryview
 
 class hknpCompressedMeshShapeTree(hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hknpCompressedMeshShapeTreeDataRun):
-    """hknpCompressedMeshShapeTree"""
+    """hknpCompressedMeshShapeTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hknpCompressedMeshShapeTreeDataRun, version 1, signature 0xed062659."""
 
 class hknpCompressedMeshShapeTreeDataRun(hkcdStaticMeshTreeBasePrimitiveDataRunBasehknpCompressedMeshShapeTreeDataRunData):
-    """hknpCompressedMeshShapeTreeDataRun"""
+    """hknpCompressedMeshShapeTreeDataRun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreeBasePrimitiveDataRunBasehknpCompressedMeshShapeTreeDataRunData, version 1, signature 0xd6dfcdd7."""
 
 class hknpCompressedMeshShapeTreeDataRunData(Record):
-    """hknpCompressedMeshShapeTreeDataRunData"""
+    """hknpCompressedMeshShapeTreeDataRunData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc253682b.\n\nOwn members, by hkClass type:\n- data: Uint16"""
     data: int
 
 class hknpConstraint(Record):
-    """hknpConstraint"""
+    """hknpConstraint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x68e3b294.\n\nOwn members, by hkClass type:\n- bodyIdA: Uint32\n- bodyIdB: Uint32\n- data: Pointer of Struct hkpConstraintData\n- id: Uint32\n- immediateId: Uint16\n- flags: Flags of Uint8 hknpConstraint::FlagsEnum\n- type: Enum of Uint8 hkpConstraintData::ConstraintType\n- atoms: Pointer\n- sizeOfAtoms: Uint16\n- sizeOfSchemas: Uint16\n- numSolverResults: Uint8\n- numSolverElemTemps: Uint8\n- runtimeSize: Uint16\n- runtime: Pointer\n- userData: Uint64"""
     bodyIdA: int
     bodyIdB: int
     data: Optional[hkpConstraintData]
@@ -8903,115 +9012,89 @@ class hknpConstraint(Record):
     userData: int
 
 class hknpConstraintCinfo(Record):
-    """hknpConstraintCinfo"""
+    """hknpConstraintCinfo\n\nHavok class of SDK 2014.1 (packfiles), version 2, signature 0x67ea986d.\n\nOwn members, by hkClass type:\n- constraintData: Pointer of Struct hkpConstraintData\n- bodyA: Uint32\n- bodyB: Uint32\n- flags: Flags of Uint8 FlagsEnum"""
     constraintData: Optional[hkpConstraintData]
     bodyA: int
     bodyB: int
     flags: Union[FlagsEnum, int]
 
+class hknpPairCollisionFilter(hknpCollisionFilter):
+    """hknpPairCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCollisionFilter, version 1, signature 0x30b955f6.\n\nOwn members, by hkClass type:\n- disabledPairs: Struct hknpPairCollisionFilterMapPairFilterKeyOverrideType\n- childFilter: Pointer of Struct hknpCollisionFilter"""
+    disabledPairs: hknpPairCollisionFilterMapPairFilterKeyOverrideType
+    childFilter: Optional[hknpCollisionFilter]
+
 class hknpConstraintCollisionFilter(hknpPairCollisionFilter):
-    """hknpConstraintCollisionFilter"""
+    """hknpConstraintCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpPairCollisionFilter, version 1, signature 0x226c8a0a.\n\nOwn members, by hkClass type:\n- subscribedWorld: Pointer"""
     subscribedWorld: Optional[Record]
 
-class hknpConvexPolytopeShape(hknpConvexShape):
-    """hknpConvexPolytopeShape"""
-    planes: list[tuple[float, ...]]
-    faces: list[hknpConvexPolytopeShapeFace]
-    indices: memoryview
-
 class hknpConvexPolytopeShapeFace(Record):
-    """hknpConvexPolytopeShapeFace"""
+    """hknpConvexPolytopeShapeFace\n\nHavok class of SDK 2014.1 (packfiles), signature 0xf3c05540.\n\nOwn members, by hkClass type:\n- firstIndex: Uint16\n- numIndices: Uint8\n- minHalfAngle: Uint8"""
     firstIndex: int
     numIndices: int
     minHalfAngle: int
 
-class hknpConvexShape(hknpShape):
-    """hknpConvexShape"""
-    vertices: list[tuple[float, ...]]
-
 class hknpDecoratorShape(hknpShape):
-    """hknpDecoratorShape"""
+    """hknpDecoratorShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShape, version 1, signature 0x19ac37e2.\n\nOwn members, by hkClass type:\n- coreShape: Pointer of Struct hknpShape\n- coreShapeSize: Int32"""
     coreShape: Optional[hknpShape]
     coreShapeSize: int
 
 class hknpDefaultBroadPhaseConfig(hknpBroadPhaseConfig):
-    """hknpDefaultBroadPhaseConfig"""
+    """hknpDefaultBroadPhaseConfig\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpBroadPhaseConfig, version 1, signature 0x4f3b8459.\n\nOwn members, by hkClass type:\n- layers: Struct hknpBroadPhaseConfigLayer[4]"""
     layers: list[hknpBroadPhaseConfigLayer]
 
+class hknpExternMeshShapeGeometry(hkReferencedObject):
+    """hknpExternMeshShapeGeometry\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hknpDefaultExternMeshShapeGeometry(hknpExternMeshShapeGeometry):
-    """hknpDefaultExternMeshShapeGeometry"""
+    """hknpDefaultExternMeshShapeGeometry\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpExternMeshShapeGeometry, version 1, signature 0xf7927d5a.\n\nOwn members, by hkClass type:\n- geometry: Pointer of Struct hkGeometry"""
     geometry: Optional[hkGeometry]
 
 class hknpDestructionShapeProperties(hkReferencedObject):
-    """hknpDestructionShapeProperties"""
+    """hknpDestructionShapeProperties\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5f02ac9e.\n\nOwn members, by hkClass type:\n- worldFromShape: Transform\n- isHierarchicalCompound: Bool\n- hasDestructionShapes: Bool"""
     worldFromShape: tuple[tuple[float, ...], ...]
     isHierarchicalCompound: bool
     hasDestructionShapes: bool
 
 class hknpDisableCollisionFilter(hknpCollisionFilter):
-    """hknpDisableCollisionFilter"""
+    """hknpDisableCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCollisionFilter, version 1, signature 0x06730426."""
 
 class hknpDummyShape(hknpShape):
-    """hknpDummyShape"""
+    """hknpDummyShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShape, version 1, signature 0xb8a4bd5d.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- signals: Struct hknpShapeSignals"""
     aabb: hkAabb
     signals: hknpShapeSignals
 
 class hknpDynamicCompoundShape(hknpCompoundShape):
-    """hknpDynamicCompoundShape"""
+    """hknpDynamicCompoundShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompoundShape, version 1, signature 0x4620d11c.\n\nOwn members, by hkClass type:\n- boundingVolumeData: Pointer of Struct hknpDynamicCompoundShapeData"""
     boundingVolumeData: Optional[hknpDynamicCompoundShapeData]
 
 class hknpDynamicCompoundShapeData(hkReferencedObject):
-    """hknpDynamicCompoundShapeData"""
+    """hknpDynamicCompoundShapeData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf33dc3cc.\n\nOwn members, by hkClass type:\n- aabbTree: Struct hknpDynamicCompoundShapeTree"""
     aabbTree: hknpDynamicCompoundShapeTree
 
 class hknpDynamicCompoundShapeTree(hkcdDynamicTreeDefaultTree32Storage):
-    """hknpDynamicCompoundShapeTree"""
+    """hknpDynamicCompoundShapeTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdDynamicTreeDefaultTree32Storage, version 1, signature 0x41084dbd."""
 
 class hknpExternMeshShape(hknpCompositeShape):
-    """hknpExternMeshShape"""
+    """hknpExternMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompositeShape, version 1, signature 0x4458e295.\n\nOwn members, by hkClass type:\n- geometry: Pointer of Struct hknpExternMeshShapeGeometry\n- boundingVolumeData: Pointer of Struct hknpExternMeshShapeData"""
     geometry: Optional[hknpExternMeshShapeGeometry]
     boundingVolumeData: Optional[hknpExternMeshShapeData]
 
 class hknpExternMeshShapeData(hkReferencedObject):
-    """hknpExternMeshShapeData"""
+    """hknpExternMeshShapeData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2f4c0943.\n\nOwn members, by hkClass type:\n- aabbTree: Struct hkcdStaticTreeDefaultTreeStorage6\n- simdTree: Struct hkcdSimdTree\n- buildContext: Pointer"""
     aabbTree: hkcdStaticTreeDefaultTreeStorage6
     simdTree: hkcdSimdTree
     buildContext: Optional[Record]
 
-class hknpExternMeshShapeGeometry(hkReferencedObject):
-    """hknpExternMeshShapeGeometry"""
-
-class hknpFirstPersonGun(hkReferencedObject):
-    """hknpFirstPersonGun"""
-    type: int
-    name: Optional[str]
-    keyboardKey: hknpFirstPersonGun_KeyboardKey
-    listeners: list[Optional[Record]]
-    collisionFilterInfo: int
-
-class hknpGroupCollisionFilter(hknpGroupCollisionFilterBasehknpGroupCollisionFilterTypesConfig55516):
-    """hknpGroupCollisionFilter"""
-
 class hknpGroupCollisionFilterBasehknpGroupCollisionFilterTypesConfig55516(hknpCollisionFilter):
-    """hknpGroupCollisionFilterBasehknpGroupCollisionFilterTypesConfig55516"""
+    """hknpGroupCollisionFilterBasehknpGroupCollisionFilterTypesConfig55516\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCollisionFilter, version 1, signature 0x2fef5ac0.\n\nOwn members, by hkClass type:\n- nextFreeSystemGroup: Int32\n- collisionLookupTable: Uint32[32]"""
     nextFreeSystemGroup: int
     collisionLookupTable: list[int]
 
-class hknpHeightFieldShape(hknpCompositeShape):
-    """hknpHeightFieldShape"""
-    aabb: hkAabb
-    floatToIntScale: tuple[float, ...]
-    intToFloatScale: tuple[float, ...]
-    intSizeX: int
-    intSizeZ: int
-    numBitsX: int
-    numBitsZ: int
-    minMaxTree: hknpMinMaxQuadTree
-    minMaxTreeCoarseness: int
-    includeShapeKeyInSdfContacts: bool
+class hknpGroupCollisionFilter(hknpGroupCollisionFilterBasehknpGroupCollisionFilterTypesConfig55516):
+    """hknpGroupCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpGroupCollisionFilterBasehknpGroupCollisionFilterTypesConfig55516, version 1, signature 0xb081ea7d."""
 
 class hknpLinearSurfaceVelocity(hknpSurfaceVelocity):
-    """hknpLinearSurfaceVelocity"""
+    """hknpLinearSurfaceVelocity\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpSurfaceVelocity, version 1, signature 0x108689b1.\n\nOwn members, by hkClass type:\n- space: Enum of Uint8 hknpSurfaceVelocity::Space\n- projectMethod: Enum of Uint8 hknpLinearSurfaceVelocity::ProjectMethod\n- maxVelocityScale: Real\n- velocityMeasurePlane: Vector4\n- velocity: Vector4"""
     space: hknpSurfaceVelocity_Space
     projectMethod: hknpLinearSurfaceVelocity_ProjectMethod
     maxVelocityScale: float
@@ -9019,7 +9102,7 @@ class hknpLinearSurfaceVelocity(hknpSurfaceVelocity):
     velocity: tuple[float, ...]
 
 class hknpLodShape(hknpCompositeShape):
-    """hknpLodShape"""
+    """hknpLodShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompositeShape, version 1, signature 0xca634210.\n\nOwn members, by hkClass type:\n- numLevelsOfDetail: Int32\n- infos: Struct hknpLodShapeLevelOfDetailInfo[8]\n- shapes: Pointer of Struct hknpShape[8]\n- shapesMemorySizes: Uint32[8]\n- indexCurrentShapeOnSpu: Int32\n- currentShapePpuAddress: Pointer of Struct hknpShape\n- maximumAabb: Struct hkAabb"""
     numLevelsOfDetail: int
     infos: list[hknpLodShapeLevelOfDetailInfo]
     shapes: list[Optional[hknpShape]]
@@ -9029,29 +9112,29 @@ class hknpLodShape(hknpCompositeShape):
     maximumAabb: hkAabb
 
 class hknpLodShapeLevelOfDetailInfo(Record):
-    """hknpLodShapeLevelOfDetailInfo"""
+    """hknpLodShapeLevelOfDetailInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x25062098.\n\nOwn members, by hkClass type:\n- maxDistance: Real\n- maxShrink: Real"""
     maxDistance: float
     maxShrink: float
 
 class hknpMalleableConstraintData(hkpWrappedConstraintData):
-    """hknpMalleableConstraintData"""
+    """hknpMalleableConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpWrappedConstraintData, version 1, signature 0x56beacef.\n\nOwn members, by hkClass type:\n- atom: Struct hknpBridgeConstraintAtom\n- wantsRuntime: Bool\n- strength: Real"""
     atom: hknpBridgeConstraintAtom
     wantsRuntime: bool
     strength: float
 
 class hknpMaskedShape(hknpDecoratorShape):
-    """hknpMaskedShape"""
+    """hknpMaskedShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpDecoratorShape, version 1, signature 0x906ac36d.\n\nOwn members, by hkClass type:\n- mask: Pointer of Struct hknpShapeKeyMask\n- maskWrapper: Struct hknpMaskedShapeMaskWrapper\n- mutationSignals: Struct hknpShapeSignals\n- maskSize: Int32"""
     mask: Optional[hknpShapeKeyMask]
     maskWrapper: hknpMaskedShapeMaskWrapper
     mutationSignals: hknpShapeSignals
     maskSize: int
 
 class hknpMaskedShapeMaskWrapper(hknpShapeKeyMask):
-    """hknpMaskedShapeMaskWrapper"""
+    """hknpMaskedShapeMaskWrapper\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpShapeKeyMask, version 1, signature 0xdfa054c9.\n\nOwn members, by hkClass type:\n- maskedShape: Pointer"""
     maskedShape: Optional[Record]
 
 class hknpMaterial(Record):
-    """hknpMaterial"""
+    """hknpMaterial\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb7c5f24e.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- isExclusive: Uint32\n- flags: Int32\n- triggerType: Enum of Uint8 hknpMaterial::TriggerType\n- triggerManifoldTolerance: Struct hkUFloat8\n- dynamicFriction: Half\n- staticFriction: Half\n- restitution: Half\n- frictionCombinePolicy: Enum of Uint8 hknpMaterial::CombinePolicy\n- restitutionCombinePolicy: Enum of Uint8 hknpMaterial::CombinePolicy\n- weldingTolerance: Half\n- maxContactImpulse: Real\n- fractionOfClippedImpulseToApply: Real\n- massChangerCategory: Enum of Uint8 hknpMaterial::MassChangerCategory\n- massChangerHeavyObjectFactor: Half\n- softContactForceFactor: Half\n- softContactDampFactor: Half\n- softContactSeperationVelocity: Struct hkUFloat8\n- surfaceVelocity: Pointer of Struct hknpSurfaceVelocity\n- disablingCollisionsBetweenCvxCvxDynamicObjectsDistance: Half\n- userData: Uint64\n- isShared: Bool"""
     name: Optional[str]
     isExclusive: int
     flags: int
@@ -9076,37 +9159,37 @@ class hknpMaterial(Record):
     isShared: bool
 
 class hknpMaterialDescriptor(Record):
-    """hknpMaterialDescriptor"""
+    """hknpMaterialDescriptor\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x879edb1f.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- material: Pointer of Struct hknpRefMaterial\n- materialId: Uint16"""
     name: Optional[str]
     material: Optional[hknpRefMaterial]
     materialId: int
 
 class hknpMaterialLibrary(hkReferencedObject):
-    """hknpMaterialLibrary"""
+    """hknpMaterialLibrary\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x5c07fd6a.\n\nOwn members, by hkClass type:\n- materialAddedSignal: Pointer\n- materialModifiedSignal: Pointer\n- materialRemovedSignal: Pointer\n- entries: Struct hkFreeListArrayhknpMaterialhknpMaterialId8hknpMaterialFreeListArrayOperations"""
     materialAddedSignal: Optional[Record]
     materialModifiedSignal: Optional[Record]
     materialRemovedSignal: Optional[Record]
     entries: hkFreeListArrayhknpMaterialhknpMaterialId8hknpMaterialFreeListArrayOperations
 
 class hknpMaterialPalette(hkReferencedObject):
-    """hknpMaterialPalette"""
+    """hknpMaterialPalette\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x18d95deb.\n\nOwn members, by hkClass type:\n- entries: Array of Struct hknpMaterialDescriptor"""
     entries: list[hknpMaterialDescriptor]
 
 class hknpMinMaxQuadTree(Record):
-    """hknpMinMaxQuadTree"""
+    """hknpMinMaxQuadTree\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0e7ba4e4.\n\nOwn members, by hkClass type:\n- coarseTreeData: Array of Struct hknpMinMaxQuadTreeMinMaxLevel\n- offset: Vector4\n- multiplier: Real\n- invMultiplier: Real"""
     coarseTreeData: list[hknpMinMaxQuadTreeMinMaxLevel]
     offset: tuple[float, ...]
     multiplier: float
     invMultiplier: float
 
 class hknpMinMaxQuadTreeMinMaxLevel(Record):
-    """hknpMinMaxQuadTreeMinMaxLevel"""
+    """hknpMinMaxQuadTreeMinMaxLevel\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x78080c6d.\n\nOwn members, by hkClass type:\n- minMaxData: Array of Uint32\n- xRes: Uint16\n- zRes: Uint16"""
     minMaxData: memoryview
     xRes: int
     zRes: int
 
 class hknpMotion(Record):
-    """hknpMotion"""
+    """hknpMotion\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xbaa216da.\n\nOwn members, by hkClass type:\n- centerOfMassAndMassFactor: Vector4\n- orientation: Quaternion\n- inverseInertia: Half[4]\n- firstAttachedBodyId: Uint32\n- solverId: Uint32\n- linearVelocityCage: Half[3]\n- integrationFactor: Half\n- motionPropertiesId: Uint16\n- maxLinearAccelerationDistancePerStep: Half\n- maxRotationToPreventTunneling: Half\n- cellIndex: Uint8\n- spaceSplitterWeight: Uint8\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- previousStepLinearVelocity: Vector4\n- previousStepAngularVelocity: Vector4"""
     centerOfMassAndMassFactor: tuple[float, ...]
     orientation: tuple[float, ...]
     inverseInertia: list[float]
@@ -9125,7 +9208,7 @@ class hknpMotion(Record):
     previousStepAngularVelocity: tuple[float, ...]
 
 class hknpMotionCinfo(Record):
-    """hknpMotionCinfo"""
+    """hknpMotionCinfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x693d1b16.\n\nOwn members, by hkClass type:\n- motionPropertiesId: Uint16\n- enableDeactivation: Bool\n- inverseMass: Real\n- massFactor: Real\n- maxLinearAccelerationDistancePerStep: Real\n- maxRotationToPreventTunneling: Real\n- inverseInertiaLocal: Vector4\n- centerOfMassWorld: Vector4\n- orientation: Quaternion\n- linearVelocity: Vector4\n- angularVelocity: Vector4"""
     motionPropertiesId: int
     enableDeactivation: bool
     inverseMass: float
@@ -9139,7 +9222,7 @@ class hknpMotionCinfo(Record):
     angularVelocity: tuple[float, ...]
 
 class hknpMotionProperties(Record):
-    """hknpMotionProperties"""
+    """hknpMotionProperties\n\nHavok class of SDK 2014.1 (packfiles), version 3, signature 0x5dee8641.\n\nOwn members, by hkClass type:\n- isExclusive: Uint32\n- flags: Flags of Uint32 hknpMotionProperties::FlagsEnum\n- gravityFactor: Real\n- timeFactor: Real\n- maxLinearSpeed: Real\n- maxAngularSpeed: Real\n- linearDamping: Real\n- angularDamping: Real\n- solverStabilizationSpeedThreshold: Real\n- solverStabilizationSpeedReduction: Real\n- maxDistSqrd: Real\n- maxRotSqrd: Real\n- invBlockSize: Real\n- pathingUpperThreshold: Int16\n- pathingLowerThreshold: Int16\n- numDeactivationFrequencyPasses: Uint8\n- deactivationVelocityScaleSquare: Uint8\n- minimumPathingVelocityScaleSquare: Uint8\n- spikingVelocityScaleThresholdSquared: Uint8\n- minimumSpikingVelocityScaleSquared: Uint8"""
     isExclusive: int
     flags: Union[hknpMotionProperties_FlagsEnum, int]
     gravityFactor: float
@@ -9162,30 +9245,25 @@ class hknpMotionProperties(Record):
     minimumSpikingVelocityScaleSquared: int
 
 class hknpMotionPropertiesLibrary(hkReferencedObject):
-    """hknpMotionPropertiesLibrary"""
+    """hknpMotionPropertiesLibrary\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xc131fa71.\n\nOwn members, by hkClass type:\n- entryAddedSignal: Pointer\n- entryModifiedSignal: Pointer\n- entryRemovedSignal: Pointer\n- entries: Struct hkFreeListArrayhknpMotionPropertieshknpMotionPropertiesId8hknpMotionPropertiesFreeListArrayOperations"""
     entryAddedSignal: Optional[Record]
     entryModifiedSignal: Optional[Record]
     entryRemovedSignal: Optional[Record]
     entries: hkFreeListArrayhknpMotionPropertieshknpMotionPropertiesId8hknpMotionPropertiesFreeListArrayOperations
 
-class hknpPairCollisionFilter(hknpCollisionFilter):
-    """hknpPairCollisionFilter"""
-    disabledPairs: hknpPairCollisionFilterMapPairFilterKeyOverrideType
-    childFilter: Optional[hknpCollisionFilter]
-
 class hknpPairCollisionFilterMapPairFilterKeyOverrideType(Record):
-    """hknpPairCollisionFilterMapPairFilterKeyOverrideType"""
+    """hknpPairCollisionFilterMapPairFilterKeyOverrideType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x36195969.\n\nOwn members, by hkClass type:\n- elem: Pointer\n- numElems: Int32\n- hashMod: Int32"""
     elem: Optional[Record]
     numElems: int
     hashMod: int
 
 class hknpPhysicsSceneData(hkReferencedObject):
-    """hknpPhysicsSceneData"""
+    """hknpPhysicsSceneData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x701ce72c.\n\nOwn members, by hkClass type:\n- systemDatas: Array of Pointer hknpPhysicsSystemData\n- worldCinfo: Pointer of Struct hknpRefWorldCinfo"""
     systemDatas: list[Optional[hknpPhysicsSystemData]]
     worldCinfo: Optional[hknpRefWorldCinfo]
 
 class hknpPhysicsSystemData(hkReferencedObject):
-    """hknpPhysicsSystemData"""
+    """hknpPhysicsSystemData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xb857718b.\n\nOwn members, by hkClass type:\n- materials: Array of Struct hknpMaterial\n- motionProperties: Array of Struct hknpMotionProperties\n- motionCinfos: Array of Struct hknpMotionCinfo\n- bodyCinfos: Array of Struct hknpBodyCinfo\n- constraintCinfos: Array of Struct hknpConstraintCinfo\n- referencedObjects: Array of Pointer hkReferencedObject\n- name: StringPtr"""
     materials: list[hknpMaterial]
     motionProperties: list[hknpMotionProperties]
     motionCinfos: list[hknpMotionCinfo]
@@ -9195,7 +9273,7 @@ class hknpPhysicsSystemData(hkReferencedObject):
     name: Optional[str]
 
 class hknpProjectileGun(hknpFirstPersonGun):
-    """hknpProjectileGun"""
+    """hknpProjectileGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpFirstPersonGun, version 1, signature 0x2055ed38.\n\nOwn members, by hkClass type:\n- maxProjectiles: Int32\n- reloadTime: Real\n- reload: Real\n- projectiles: Array of Pointer\n- npWorld: Pointer"""
     maxProjectiles: int
     reloadTime: float
     reload: float
@@ -9203,12 +9281,12 @@ class hknpProjectileGun(hknpFirstPersonGun):
     npWorld: Optional[Record]
 
 class hknpRagdollData(hknpPhysicsSystemData):
-    """hknpRagdollData"""
+    """hknpRagdollData\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpPhysicsSystemData, signature 0xdc8f20ab.\n\nOwn members, by hkClass type:\n- skeleton: Pointer of Struct hkaSkeleton\n- boneToBodyMap: Array of Int32"""
     skeleton: Optional[hkaSkeleton]
     boneToBodyMap: memoryview
 
 class hknpRagdollKeyFrameHierarchyUtilityControlData(Record):
-    """hknpRagdollKeyFrameHierarchyUtilityControlData"""
+    """hknpRagdollKeyFrameHierarchyUtilityControlData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa3d0ac71.\n\nOwn members, by hkClass type:\n- hierarchyGain: Real\n- velocityDamping: Real\n- accelerationGain: Real\n- velocityGain: Real\n- positionGain: Real\n- positionMaxLinearVelocity: Real\n- positionMaxAngularVelocity: Real\n- snapGain: Real\n- snapMaxLinearVelocity: Real\n- snapMaxAngularVelocity: Real\n- snapMaxLinearDistance: Real\n- snapMaxAngularDistance: Real"""
     hierarchyGain: float
     velocityDamping: float
     accelerationGain: float
@@ -9223,33 +9301,24 @@ class hknpRagdollKeyFrameHierarchyUtilityControlData(Record):
     snapMaxAngularDistance: float
 
 class hknpRefMaterial(hkReferencedObject):
-    """hknpRefMaterial"""
+    """hknpRefMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd839618f.\n\nOwn members, by hkClass type:\n- material: Struct hknpMaterial"""
     material: hknpMaterial
 
 class hknpRefWorldCinfo(hkReferencedObject):
-    """hknpRefWorldCinfo"""
+    """hknpRefWorldCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xfbaaa6df.\n\nOwn members, by hkClass type:\n- info: Struct hknpWorldCinfo"""
     info: hknpWorldCinfo
 
-class hknpScaledConvexShape(hknpScaledConvexShapeBase):
-    """hknpScaledConvexShape"""
-    mutationSignals: hknpShapeSignals
-
 class hknpScaledConvexShapeBase(hknpDecoratorShape):
-    """hknpScaledConvexShapeBase"""
+    """hknpScaledConvexShapeBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpDecoratorShape, version 1, signature 0x1d14c258.\n\nOwn members, by hkClass type:\n- scale: Vector4\n- translation: Vector4"""
     scale: tuple[float, ...]
     translation: tuple[float, ...]
 
-class hknpShape(hkReferencedObject):
-    """hknpShape"""
-    flags: Union[hknpShape_FlagsEnum, int]
-    numShapeKeyBits: int
-    dispatchType: Enum
-    convexRadius: float
-    userData: int
-    properties: Optional[hkRefCountedProperties]
+class hknpScaledConvexShape(hknpScaledConvexShapeBase):
+    """hknpScaledConvexShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpScaledConvexShapeBase, version 1, signature 0x0f14e5f2.\n\nOwn members, by hkClass type:\n- mutationSignals: Struct hknpShapeSignals"""
+    mutationSignals: hknpShapeSignals
 
 class hknpShapeInstance(Record):
-    """hknpShapeInstance"""
+    """hknpShapeInstance\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5e3dae05.\n\nOwn members, by hkClass type:\n- transform: Transform\n- scale: Vector4\n- shape: Pointer of Struct hknpShape\n- shapeTag: Uint16\n- destructionTag: Uint16\n- padding: Uint8[30]"""
     transform: tuple[tuple[float, ...], ...]
     scale: tuple[float, ...]
     shape: Optional[hknpShape]
@@ -9257,87 +9326,81 @@ class hknpShapeInstance(Record):
     destructionTag: int
     padding: list[int]
 
-class hknpShapeKeyMask(hkBaseObject):
-    """hknpShapeKeyMask"""
-
 class hknpShapeMassProperties(hkReferencedObject):
-    """hknpShapeMassProperties"""
+    """hknpShapeMassProperties\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xe9191728.\n\nOwn members, by hkClass type:\n- compressedMassProperties: Struct hkCompressedMassProperties"""
     compressedMassProperties: hkCompressedMassProperties
 
 class hknpShapeSignals(Record):
-    """hknpShapeSignals"""
+    """hknpShapeSignals\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc18bf544.\n\nOwn members, by hkClass type:\n- shapeMutated: Pointer\n- shapeDestroyed: Pointer"""
     shapeMutated: Optional[Record]
     shapeDestroyed: Optional[Record]
 
 class hknpShapeTagCodec(hkReferencedObject):
-    """hknpShapeTagCodec"""
+    """hknpShapeTagCodec\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x85b7c832.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hknpShapeTagCodec::Type"""
     type: hknpShapeTagCodec_Type
 
 class hknpShapeType(Record):
-    """hknpShapeType"""
+    """hknpShapeType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x373aa323."""
 
 class hknpSparseCompactMapunsignedshort(Record):
-    """hknpSparseCompactMapunsignedshort"""
+    """hknpSparseCompactMapunsignedshort\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x4558127c.\n\nOwn members, by hkClass type:\n- secondaryKeyMask: Uint32\n- sencondaryKeyBits: Uint32\n- primaryKeyToIndex: Array of Uint16\n- valueAndSecondaryKeys: Array of Uint16"""
     secondaryKeyMask: int
     sencondaryKeyBits: int
     primaryKeyToIndex: memoryview
     valueAndSecondaryKeys: memoryview
 
 class hknpSphereShape(hknpConvexShape):
-    """hknpSphereShape"""
+    """hknpSphereShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpConvexShape, version 1, signature 0x741e9012."""
 
 class hknpStaticCompoundShape(hknpCompoundShape):
-    """hknpStaticCompoundShape"""
+    """hknpStaticCompoundShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompoundShape, version 1, signature 0x4620d11c.\n\nOwn members, by hkClass type:\n- boundingVolumeData: Pointer of Struct hknpStaticCompoundShapeData"""
     boundingVolumeData: Optional[hknpStaticCompoundShapeData]
 
 class hknpStaticCompoundShapeData(hkReferencedObject):
-    """hknpStaticCompoundShapeData"""
+    """hknpStaticCompoundShapeData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4fd87fd9.\n\nOwn members, by hkClass type:\n- aabbTree: Struct hknpStaticCompoundShapeTree"""
     aabbTree: hknpStaticCompoundShapeTree
 
 class hknpStaticCompoundShapeInternals(hknpStaticCompoundShape):
-    """hknpStaticCompoundShapeInternals"""
+    """hknpStaticCompoundShapeInternals\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpStaticCompoundShape, version 1, signature 0xfeaf03ee."""
 
 class hknpStaticCompoundShapeKeyMask(hknpCompoundShapeInternalsKeyMask):
-    """hknpStaticCompoundShapeKeyMask"""
+    """hknpStaticCompoundShapeKeyMask\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpCompoundShapeInternalsKeyMask, version 1, signature 0xe625e525."""
 
 class hknpStaticCompoundShapeTree(hkcdStaticTreeDefaultTreeStorage6):
-    """hknpStaticCompoundShapeTree"""
-
-class hknpSurfaceVelocity(hkReferencedObject):
-    """hknpSurfaceVelocity"""
+    """hknpStaticCompoundShapeTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticTreeDefaultTreeStorage6, version 1, signature 0x357ccb79."""
 
 class hknpTriangleShape(hknpConvexPolytopeShape):
-    """hknpTriangleShape"""
+    """hknpTriangleShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpConvexPolytopeShape, version 1, signature 0x8a3e9c0f."""
 
 class hknpTyremarkPoint(Record):
-    """hknpTyremarkPoint"""
+    """hknpTyremarkPoint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6bb7c5e8.\n\nOwn members, by hkClass type:\n- pointLeft: Vector4\n- pointRight: Vector4"""
     pointLeft: tuple[float, ...]
     pointRight: tuple[float, ...]
 
 class hknpTyremarksInfo(hkReferencedObject):
-    """hknpTyremarksInfo"""
+    """hknpTyremarksInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf484d193.\n\nOwn members, by hkClass type:\n- minTyremarkEnergy: Real\n- maxTyremarkEnergy: Real\n- tyremarksWheel: Array of Pointer hknpTyremarksWheel"""
     minTyremarkEnergy: float
     maxTyremarkEnergy: float
     tyremarksWheel: list[Optional[hknpTyremarksWheel]]
 
 class hknpTyremarksWheel(hkReferencedObject):
-    """hknpTyremarksWheel"""
+    """hknpTyremarksWheel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x8f68857d.\n\nOwn members, by hkClass type:\n- currentPosition: Int32\n- numPoints: Int32\n- tyremarkPoints: Array of Struct hknpTyremarkPoint"""
     currentPosition: int
     numPoints: int
     tyremarkPoints: list[hknpTyremarkPoint]
 
 class hknpUnaryAction(hknpAction):
-    """hknpUnaryAction"""
+    """hknpUnaryAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpAction, version 1, signature 0x654be19a.\n\nOwn members, by hkClass type:\n- bodyId: Uint32"""
     bodyId: int
 
 class hknpVehicleAerodynamics(hkReferencedObject):
-    """hknpVehicleAerodynamics"""
+    """hknpVehicleAerodynamics\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hknpVehicleBrake(hkReferencedObject):
-    """hknpVehicleBrake"""
+    """hknpVehicleBrake\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hknpVehicleData(hkReferencedObject):
-    """hknpVehicleData"""
+    """hknpVehicleData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe1a0223d.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- numWheels: Int8\n- chassisOrientation: Rotation\n- torqueRollFactor: Real\n- torquePitchFactor: Real\n- torqueYawFactor: Real\n- extraTorqueFactor: Real\n- maxVelocityForPositionalFriction: Real\n- chassisUnitInertiaYaw: Real\n- chassisUnitInertiaRoll: Real\n- chassisUnitInertiaPitch: Real\n- frictionEqualizer: Real\n- normalClippingAngleCos: Real\n- maxFrictionSolverMassRatio: Real\n- wheelParams: Array of Struct hknpVehicleDataWheelComponentParams\n- numWheelsPerAxle: Array of Int8\n- frictionDescription: Struct hkpVehicleFrictionDescription\n- chassisFrictionInertiaInvDiag: Vector4\n- alreadyInitialised: Bool"""
     gravity: tuple[float, ...]
     numWheels: int
     chassisOrientation: tuple[tuple[float, ...], ...]
@@ -9359,7 +9422,7 @@ class hknpVehicleData(hkReferencedObject):
     alreadyInitialised: bool
 
 class hknpVehicleDataWheelComponentParams(Record):
-    """hknpVehicleDataWheelComponentParams"""
+    """hknpVehicleDataWheelComponentParams\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x82fe40e0.\n\nOwn members, by hkClass type:\n- radius: Real\n- mass: Real\n- width: Real\n- friction: Real\n- viscosityFriction: Real\n- maxFriction: Real\n- slipAngle: Real\n- forceFeedbackMultiplier: Real\n- maxContactBodyAcceleration: Real\n- axle: Int8"""
     radius: float
     mass: float
     width: float
@@ -9372,33 +9435,39 @@ class hknpVehicleDataWheelComponentParams(Record):
     axle: int
 
 class hknpVehicleDefaultAerodynamics(hknpVehicleAerodynamics):
-    """hknpVehicleDefaultAerodynamics"""
+    """hknpVehicleDefaultAerodynamics\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleAerodynamics, version 1, signature 0x4494bf2d.\n\nOwn members, by hkClass type:\n- airDensity: Real\n- frontalArea: Real\n- dragCoefficient: Real\n- liftCoefficient: Real\n- extraGravityws: Vector4"""
     airDensity: float
     frontalArea: float
     dragCoefficient: float
     liftCoefficient: float
     extraGravityws: tuple[float, ...]
 
+class hknpVehicleDriverInput(hkReferencedObject):
+    """hknpVehicleDriverInput\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hknpVehicleDefaultAnalogDriverInput(hknpVehicleDriverInput):
-    """hknpVehicleDefaultAnalogDriverInput"""
+    """hknpVehicleDefaultAnalogDriverInput\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleDriverInput, version 1, signature 0x95bc6f90.\n\nOwn members, by hkClass type:\n- slopeChangePointX: Real\n- initialSlope: Real\n- deadZone: Real\n- autoReverse: Bool"""
     slopeChangePointX: float
     initialSlope: float
     deadZone: float
     autoReverse: bool
 
 class hknpVehicleDefaultBrake(hknpVehicleBrake):
-    """hknpVehicleDefaultBrake"""
+    """hknpVehicleDefaultBrake\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleBrake, version 1, signature 0x31438ee0.\n\nOwn members, by hkClass type:\n- wheelBrakingProperties: Array of Struct hknpVehicleDefaultBrakeWheelBrakingProperties\n- wheelsMinTimeToBlock: Real"""
     wheelBrakingProperties: list[hknpVehicleDefaultBrakeWheelBrakingProperties]
     wheelsMinTimeToBlock: float
 
 class hknpVehicleDefaultBrakeWheelBrakingProperties(Record):
-    """hknpVehicleDefaultBrakeWheelBrakingProperties"""
+    """hknpVehicleDefaultBrakeWheelBrakingProperties\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1ffad971.\n\nOwn members, by hkClass type:\n- maxBreakingTorque: Real\n- minPedalInputToBlock: Real\n- isConnectedToHandbrake: Bool"""
     maxBreakingTorque: float
     minPedalInputToBlock: float
     isConnectedToHandbrake: bool
 
+class hknpVehicleEngine(hkReferencedObject):
+    """hknpVehicleEngine\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hknpVehicleDefaultEngine(hknpVehicleEngine):
-    """hknpVehicleDefaultEngine"""
+    """hknpVehicleDefaultEngine\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleEngine, version 1, signature 0xa5f968c3.\n\nOwn members, by hkClass type:\n- minRPM: Real\n- optRPM: Real\n- maxRPM: Real\n- maxTorque: Real\n- torqueFactorAtMinRPM: Real\n- torqueFactorAtMaxRPM: Real\n- resistanceFactorAtMinRPM: Real\n- resistanceFactorAtOptRPM: Real\n- resistanceFactorAtMaxRPM: Real\n- clutchSlipRPM: Real"""
     minRPM: float
     optRPM: float
     maxRPM: float
@@ -9410,24 +9479,34 @@ class hknpVehicleDefaultEngine(hknpVehicleEngine):
     resistanceFactorAtMaxRPM: float
     clutchSlipRPM: float
 
+class hknpVehicleSteering(hkReferencedObject):
+    """hknpVehicleSteering\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hknpVehicleDefaultSteering(hknpVehicleSteering):
-    """hknpVehicleDefaultSteering"""
+    """hknpVehicleDefaultSteering\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleSteering, version 1, signature 0x0f3ddcde.\n\nOwn members, by hkClass type:\n- maxSteeringAngle: Real\n- maxSpeedFullSteeringAngle: Real\n- doesWheelSteer: Array of Bool"""
     maxSteeringAngle: float
     maxSpeedFullSteeringAngle: float
     doesWheelSteer: list[bool]
 
+class hknpVehicleSuspension(hkReferencedObject):
+    """hknpVehicleSuspension\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x0b6f4fde.\n\nOwn members, by hkClass type:\n- wheelParams: Array of Struct hknpVehicleSuspensionSuspensionWheelParameters"""
+    wheelParams: list[hknpVehicleSuspensionSuspensionWheelParameters]
+
 class hknpVehicleDefaultSuspension(hknpVehicleSuspension):
-    """hknpVehicleDefaultSuspension"""
+    """hknpVehicleDefaultSuspension\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleSuspension, version 1, signature 0x6365017a.\n\nOwn members, by hkClass type:\n- wheelSpringParams: Array of Struct hknpVehicleDefaultSuspensionWheelSpringSuspensionParameters"""
     wheelSpringParams: list[hknpVehicleDefaultSuspensionWheelSpringSuspensionParameters]
 
 class hknpVehicleDefaultSuspensionWheelSpringSuspensionParameters(Record):
-    """hknpVehicleDefaultSuspensionWheelSpringSuspensionParameters"""
+    """hknpVehicleDefaultSuspensionWheelSpringSuspensionParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7be5bed1.\n\nOwn members, by hkClass type:\n- strength: Real\n- dampingCompression: Real\n- dampingRelaxation: Real"""
     strength: float
     dampingCompression: float
     dampingRelaxation: float
 
+class hknpVehicleTransmission(hkReferencedObject):
+    """hknpVehicleTransmission\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hknpVehicleDefaultTransmission(hknpVehicleTransmission):
-    """hknpVehicleDefaultTransmission"""
+    """hknpVehicleDefaultTransmission\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleTransmission, version 1, signature 0x127272a9.\n\nOwn members, by hkClass type:\n- downshiftRPM: Real\n- upshiftRPM: Real\n- primaryTransmissionRatio: Real\n- clutchDelayTime: Real\n- reverseGearRatio: Real\n- gearsRatio: Array of Real\n- wheelsTorqueRatio: Array of Real"""
     downshiftRPM: float
     upshiftRPM: float
     primaryTransmissionRatio: float
@@ -9436,30 +9515,27 @@ class hknpVehicleDefaultTransmission(hknpVehicleTransmission):
     gearsRatio: memoryview
     wheelsTorqueRatio: memoryview
 
+class hknpVehicleVelocityDamper(hkReferencedObject):
+    """hknpVehicleVelocityDamper\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hknpVehicleDefaultVelocityDamper(hknpVehicleVelocityDamper):
-    """hknpVehicleDefaultVelocityDamper"""
+    """hknpVehicleDefaultVelocityDamper\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleVelocityDamper, version 1, signature 0xb95b74ee.\n\nOwn members, by hkClass type:\n- normalSpinDamping: Real\n- collisionSpinDamping: Real\n- collisionThreshold: Real"""
     normalSpinDamping: float
     collisionSpinDamping: float
     collisionThreshold: float
 
-class hknpVehicleDriverInput(hkReferencedObject):
-    """hknpVehicleDriverInput"""
+class hknpVehicleDriverInputStatus(hkReferencedObject):
+    """hknpVehicleDriverInputStatus\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hknpVehicleDriverInputAnalogStatus(hknpVehicleDriverInputStatus):
-    """hknpVehicleDriverInputAnalogStatus"""
+    """hknpVehicleDriverInputAnalogStatus\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleDriverInputStatus, version 1, signature 0xe1f62633.\n\nOwn members, by hkClass type:\n- positionX: Real\n- positionY: Real\n- handbrakeButtonPressed: Bool\n- reverseButtonPressed: Bool"""
     positionX: float
     positionY: float
     handbrakeButtonPressed: bool
     reverseButtonPressed: bool
 
-class hknpVehicleDriverInputStatus(hkReferencedObject):
-    """hknpVehicleDriverInputStatus"""
-
-class hknpVehicleEngine(hkReferencedObject):
-    """hknpVehicleEngine"""
-
 class hknpVehicleInstance(hknpUnaryAction):
-    """hknpVehicleInstance"""
+    """hknpVehicleInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpUnaryAction, version 1, signature 0x57f814a8.\n\nOwn members, by hkClass type:\n- world: Pointer\n- data: Pointer of Struct hknpVehicleData\n- driverInput: Pointer of Struct hknpVehicleDriverInput\n- steering: Pointer of Struct hknpVehicleSteering\n- engine: Pointer of Struct hknpVehicleEngine\n- transmission: Pointer of Struct hknpVehicleTransmission\n- brake: Pointer of Struct hknpVehicleBrake\n- suspension: Pointer of Struct hknpVehicleSuspension\n- aerodynamics: Pointer of Struct hknpVehicleAerodynamics\n- wheelCollide: Pointer of Struct hknpVehicleWheelCollide\n- tyreMarks: Pointer of Struct hknpTyremarksInfo\n- velocityDamper: Pointer of Struct hknpVehicleVelocityDamper\n- wheelsInfo: Array of Struct hknpVehicleInstanceWheelInfo\n- frictionStatus: Struct hkpVehicleFrictionStatus\n- deviceStatus: Pointer of Struct hknpVehicleDriverInputStatus\n- isFixed: Array of Bool\n- wheelsTimeSinceMaxPedalInput: Real\n- tryingToReverse: Bool\n- torque: Real\n- rpm: Real\n- mainSteeringAngle: Real\n- mainSteeringAngleAssumingNoReduction: Real\n- wheelsSteeringAngle: Array of Real\n- isReversing: Bool\n- currentGear: Int8\n- delayed: Bool\n- clutchDelayCountdown: Real"""
     world: Optional[Record]
     data: Optional[hknpVehicleData]
     driverInput: Optional[hknpVehicleDriverInput]
@@ -9489,7 +9565,7 @@ class hknpVehicleInstance(hknpUnaryAction):
     clutchDelayCountdown: float
 
 class hknpVehicleInstanceWheelInfo(Record):
-    """hknpVehicleInstanceWheelInfo"""
+    """hknpVehicleInstanceWheelInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1f939b50.\n\nOwn members, by hkClass type:\n- contactPoint: Struct hkContactPoint\n- contactFriction: Real\n- contactBodyId: Uint32\n- contactShapeKey: Uint32\n- hardPointWs: Vector4\n- rayEndPointWs: Vector4\n- currentSuspensionLength: Real\n- suspensionDirectionWs: Vector4\n- spinAxisChassisSpace: Vector4\n- spinAxisWs: Vector4\n- steeringOrientationChassisSpace: Quaternion\n- spinVelocity: Real\n- noSlipIdealSpinVelocity: Real\n- spinAngle: Real\n- skidEnergyDensity: Real\n- sideForce: Real\n- forwardSlipVelocity: Real\n- sideSlipVelocity: Real"""
     contactPoint: hkContactPoint
     contactFriction: float
     contactBodyId: int
@@ -9509,50 +9585,37 @@ class hknpVehicleInstanceWheelInfo(Record):
     forwardSlipVelocity: float
     sideSlipVelocity: float
 
+class hknpVehicleWheelCollide(hkReferencedObject):
+    """hknpVehicleWheelCollide\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x22fd4847.\n\nOwn members, by hkClass type:\n- alreadyUsed: Bool\n- type: Enum of Uint8\n- wheelCollisionFilterInfo: Uint32"""
+    alreadyUsed: bool
+    type: int
+    wheelCollisionFilterInfo: int
+
 class hknpVehicleLinearCastWheelCollide(hknpVehicleWheelCollide):
-    """hknpVehicleLinearCastWheelCollide"""
+    """hknpVehicleLinearCastWheelCollide\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleWheelCollide, version 1, signature 0xe6330f00.\n\nOwn members, by hkClass type:\n- wheelStates: Array of Struct hknpVehicleLinearCastWheelCollideWheelState\n- maxExtraPenetration: Real\n- startPointTolerance: Real\n- chassisBody: Uint32"""
     wheelStates: list[hknpVehicleLinearCastWheelCollideWheelState]
     maxExtraPenetration: float
     startPointTolerance: float
     chassisBody: int
 
 class hknpVehicleLinearCastWheelCollideWheelState(Record):
-    """hknpVehicleLinearCastWheelCollideWheelState"""
+    """hknpVehicleLinearCastWheelCollideWheelState\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3fbad9e5.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- shape: Pointer of Struct hknpShape\n- transform: Transform\n- to: Vector4"""
     aabb: hkAabb
     shape: Optional[hknpShape]
     transform: tuple[tuple[float, ...], ...]
     to: tuple[float, ...]
 
 class hknpVehicleRayCastWheelCollide(hknpVehicleWheelCollide):
-    """hknpVehicleRayCastWheelCollide"""
-
-class hknpVehicleSteering(hkReferencedObject):
-    """hknpVehicleSteering"""
-
-class hknpVehicleSuspension(hkReferencedObject):
-    """hknpVehicleSuspension"""
-    wheelParams: list[hknpVehicleSuspensionSuspensionWheelParameters]
+    """hknpVehicleRayCastWheelCollide\n\nHavok class of SDK 2014.1 (packfiles), derived from hknpVehicleWheelCollide, version 1, signature 0x3201a9f4."""
 
 class hknpVehicleSuspensionSuspensionWheelParameters(Record):
-    """hknpVehicleSuspensionSuspensionWheelParameters"""
+    """hknpVehicleSuspensionSuspensionWheelParameters\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x358bfe9c.\n\nOwn members, by hkClass type:\n- hardpointChassisSpace: Vector4\n- directionChassisSpace: Vector4\n- length: Real"""
     hardpointChassisSpace: tuple[float, ...]
     directionChassisSpace: tuple[float, ...]
     length: float
 
-class hknpVehicleTransmission(hkReferencedObject):
-    """hknpVehicleTransmission"""
-
-class hknpVehicleVelocityDamper(hkReferencedObject):
-    """hknpVehicleVelocityDamper"""
-
-class hknpVehicleWheelCollide(hkReferencedObject):
-    """hknpVehicleWheelCollide"""
-    alreadyUsed: bool
-    type: int
-    wheelCollisionFilterInfo: int
-
 class hknpWorldCinfo(Record):
-    """hknpWorldCinfo"""
+    """hknpWorldCinfo\n\nHavok class of SDK 2014.1 (packfiles), version 5, signature 0x6300cf42.\n\nOwn members, by hkClass type:\n- bodyBufferCapacity: Int32\n- userBodyBuffer: Pointer\n- motionBufferCapacity: Int32\n- userMotionBuffer: Pointer\n- constraintBufferCapacity: Int32\n- userConstraintBuffer: Pointer\n- persistentStreamAllocator: Pointer\n- materialLibrary: Pointer of Struct hknpMaterialLibrary\n- motionPropertiesLibrary: Pointer of Struct hknpMotionPropertiesLibrary\n- qualityLibrary: Pointer of Struct hknpBodyQualityLibrary\n- simulationType: Enum of Uint8 hknpWorldCinfo::SimulationType\n- numSplitterCells: Int32\n- gravity: Vector4\n- enableContactCaching: Bool\n- mergeEventsBeforeDispatch: Bool\n- leavingBroadPhaseBehavior: Enum of Uint8 hknpWorldCinfo::LeavingBroadPhaseBehavior\n- broadPhaseAabb: Struct hkAabb\n- broadPhaseConfig: Pointer of Struct hknpBroadPhaseConfig\n- collisionFilter: Pointer of Struct hknpCollisionFilter\n- shapeTagCodec: Pointer of Struct hknpShapeTagCodec\n- collisionTolerance: Real\n- relativeCollisionAccuracy: Real\n- enableWeldingForDefaultObjects: Bool\n- enableWeldingForCriticalObjects: Bool\n- solverTau: Real\n- solverDamp: Real\n- solverIterations: Int32\n- solverMicrosteps: Int32\n- defaultSolverTimestep: Real\n- maxApproachSpeedForHighQualitySolver: Real\n- enableDeactivation: Bool\n- deleteCachesOnDeactivation: Bool\n- largeIslandSize: Int32\n- enableSolverDynamicScheduling: Bool\n- contactSolverType: Int32\n- unitScale: Real\n- applyUnitScaleToStaticConstants: Bool"""
     bodyBufferCapacity: int
     userBodyBuffer: Optional[Record]
     motionBufferCapacity: int
@@ -9592,7 +9655,7 @@ class hknpWorldCinfo(Record):
     applyUnitScaleToStaticConstants: bool
 
 class hknpWorldSnapshot(hkReferencedObject):
-    """hknpWorldSnapshot"""
+    """hknpWorldSnapshot\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x70aa3c32.\n\nOwn members, by hkClass type:\n- worldCinfo: Struct hknpWorldCinfo\n- bodies: Array of Struct hknpBody\n- bodyNames: Array of StringPtr\n- motions: Array of Struct hknpMotion\n- constraints: Array of Struct hknpConstraintCinfo"""
     worldCinfo: hknpWorldCinfo
     bodies: list[hknpBody]
     bodyNames: list[Optional[str]]
@@ -9600,29 +9663,43 @@ class hknpWorldSnapshot(hkReferencedObject):
     constraints: list[hknpConstraintCinfo]
 
 class hkp2dAngConstraintAtom(hkpConstraintAtom):
-    """hkp2dAngConstraintAtom"""
+    """hkp2dAngConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, signature 0xd277c114.\n\nOwn members, by hkClass type:\n- freeRotationAxis: Uint8\n- padding: Uint8[12]"""
     freeRotationAxis: int
     padding: list[int]
 
 class hkp3dAngConstraintAtom(hkpConstraintAtom):
-    """hkp3dAngConstraintAtom"""
+    """hkp3dAngConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0xed1ebd41.\n\nOwn members, by hkClass type:\n- padding: Uint8[14]"""
     padding: list[int]
 
+class hkpWorldObject(hkReferencedObject):
+    """hkpWorldObject\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xeff021bd.\n\nOwn members, by hkClass type:\n- world: Pointer\n- userData: Ulong\n- collidable: Struct hkpLinkedCollidable\n- multiThreadCheck: Struct hkMultiThreadCheck\n- name: StringPtr\n- properties: Array of Struct hkSimpleProperty"""
+    world: Optional[Record]
+    userData: int
+    collidable: hkpLinkedCollidable
+    multiThreadCheck: hkMultiThreadCheck
+    name: Optional[str]
+    properties: list[hkSimpleProperty]
+
+class hkpPhantom(hkpWorldObject):
+    """hkpPhantom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpWorldObject, version 1, signature 0x6116e887.\n\nOwn members, by hkClass type:\n- overlapListeners: Array of Pointer\n- phantomListeners: Array of Pointer"""
+    overlapListeners: list[Optional[Record]]
+    phantomListeners: list[Optional[Record]]
+
 class hkpAabbPhantom(hkpPhantom):
-    """hkpAabbPhantom"""
+    """hkpAabbPhantom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpPhantom, version 1, signature 0x45d05af9.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- overlappingCollidables: Array of Pointer\n- orderDirty: Bool"""
     aabb: hkAabb
     overlappingCollidables: list[Optional[Record]]
     orderDirty: bool
 
 class hkpAction(hkReferencedObject):
-    """hkpAction"""
+    """hkpAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf0946df7.\n\nOwn members, by hkClass type:\n- world: Pointer\n- island: Pointer\n- userData: Ulong\n- name: StringPtr"""
     world: Optional[Record]
     island: Optional[Record]
     userData: int
     name: Optional[str]
 
 class hkpAgent1nSector(Record):
-    """hkpAgent1nSector"""
+    """hkpAgent1nSector\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0626e55a.\n\nOwn members, by hkClass type:\n- bytesAllocated: Uint32\n- pad0: Uint32\n- pad1: Uint32\n- pad2: Uint32\n- data: Uint8[496]"""
     bytesAllocated: int
     pad0: int
     pad1: int
@@ -9630,13 +9707,13 @@ class hkpAgent1nSector(Record):
     data: list[int]
 
 class hkpAngConstraintAtom(hkpConstraintAtom):
-    """hkpAngConstraintAtom"""
+    """hkpAngConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x34b35c3c.\n\nOwn members, by hkClass type:\n- firstConstrainedAxis: Uint8\n- numConstrainedAxes: Uint8\n- padding: Uint8[12]"""
     firstConstrainedAxis: int
     numConstrainedAxes: int
     padding: list[int]
 
 class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpAngFrictionConstraintAtom"""
+    """hkpAngFrictionConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, signature 0x89f70523.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- firstFrictionAxis: Uint8\n- numFrictionAxes: Uint8\n- maxFrictionTorque: Real\n- padding: Uint8[4]"""
     isEnabled: int
     firstFrictionAxis: int
     numFrictionAxes: int
@@ -9644,7 +9721,7 @@ class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpAngLimitConstraintAtom(hkpConstraintAtom):
-    """hkpAngLimitConstraintAtom"""
+    """hkpAngLimitConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, signature 0x01c5a0dd.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- limitAxis: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real"""
     isEnabled: int
     limitAxis: int
     minAngle: float
@@ -9652,7 +9729,7 @@ class hkpAngLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsTauFactor: float
 
 class hkpAngMotorConstraintAtom(hkpConstraintAtom):
-    """hkpAngMotorConstraintAtom"""
+    """hkpAngMotorConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x42498456.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- motorAxis: Uint8\n- initializedOffset: Int16\n- previousTargetAngleOffset: Int16\n- correspondingAngLimitSolverResultOffset: Int16\n- targetAngle: Real\n- motor: Pointer of Struct hkpConstraintMotor\n- padding: Uint8[12]"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -9662,28 +9739,40 @@ class hkpAngMotorConstraintAtom(hkpConstraintAtom):
     motor: Optional[hkpConstraintMotor]
     padding: list[int]
 
+class hkpBinaryAction(hkpAction):
+    """hkpBinaryAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpAction, version 1, signature 0x43f31a93.\n\nOwn members, by hkClass type:\n- entityA: Pointer of Struct hkpEntity\n- entityB: Pointer of Struct hkpEntity"""
+    entityA: Optional[hkpEntity]
+    entityB: Optional[hkpEntity]
+
 class hkpAngularDashpotAction(hkpBinaryAction):
-    """hkpAngularDashpotAction"""
+    """hkpAngularDashpotAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBinaryAction, version 1, signature 0xa628a9ef.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- strength: Real\n- damping: Real"""
     rotation: tuple[float, ...]
     strength: float
     damping: float
 
 class hkpArrayAction(hkpAction):
-    """hkpArrayAction"""
+    """hkpArrayAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpAction, version 1, signature 0x549859c1.\n\nOwn members, by hkClass type:\n- entities: Array of Pointer hkpEntity"""
     entities: list[Optional[hkpEntity]]
 
 class hkpBallAndSocketConstraintData(hkpConstraintData):
-    """hkpBallAndSocketConstraintData"""
+    """hkpBallAndSocketConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0xd093f6ec.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBallAndSocketConstraintDataAtoms"""
     atoms: hkpBallAndSocketConstraintDataAtoms
 
 class hkpBallAndSocketConstraintDataAtoms(Record):
-    """hkpBallAndSocketConstraintDataAtoms"""
+    """hkpBallAndSocketConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe51e4bcc.\n\nOwn members, by hkClass type:\n- pivots: Struct hkpSetLocalTranslationsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
+class hkpFirstPersonGun(hkReferencedObject):
+    """hkpFirstPersonGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x595b1d82.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8\n- name: StringPtr\n- keyboardKey: Enum of Uint8 hkpFirstPersonGun::KeyboardKey\n- listeners: Array of Pointer"""
+    type: int
+    name: Optional[str]
+    keyboardKey: hkpFirstPersonGun_KeyboardKey
+    listeners: list[Optional[Record]]
+
 class hkpBallGun(hkpFirstPersonGun):
-    """hkpBallGun"""
+    """hkpBallGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpFirstPersonGun, version 1, signature 0x393453d1.\n\nOwn members, by hkClass type:\n- bulletRadius: Real\n- bulletVelocity: Real\n- bulletMass: Real\n- damageMultiplier: Real\n- maxBulletsInWorld: Int32\n- bulletOffsetFromCenter: Vector4\n- addedBodies: Pointer"""
     bulletRadius: float
     bulletVelocity: float
     bulletMass: float
@@ -9692,8 +9781,11 @@ class hkpBallGun(hkpFirstPersonGun):
     bulletOffsetFromCenter: tuple[float, ...]
     addedBodies: Optional[Record]
 
+class hkpConstraintChainData(hkpConstraintData):
+    """hkpConstraintChainData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x0b3a5d4b."""
+
 class hkpBallSocketChainData(hkpConstraintChainData):
-    """hkpBallSocketChainData"""
+    """hkpBallSocketChainData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintChainData, version 1, signature 0x7e043e4d.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpBallSocketChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfm: Real\n- maxErrorDistance: Real\n- useStabilizedCode: Bool"""
     atoms: hkpBridgeAtoms
     infos: list[hkpBallSocketChainDataConstraintInfo]
     tau: float
@@ -9703,12 +9795,12 @@ class hkpBallSocketChainData(hkpConstraintChainData):
     useStabilizedCode: bool
 
 class hkpBallSocketChainDataConstraintInfo(Record):
-    """hkpBallSocketChainDataConstraintInfo"""
+    """hkpBallSocketChainDataConstraintInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc9cbedf2.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
 
 class hkpBallSocketConstraintAtom(hkpConstraintAtom):
-    """hkpBallSocketConstraintAtom"""
+    """hkpBallSocketConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 5, signature 0x6ba88f7a.\n\nOwn members, by hkClass type:\n- solvingMethod: Enum of Uint8 hkpConstraintAtom::SolvingMethod\n- bodiesToNotify: Uint8\n- velocityStabilizationFactor: Struct hkUFloat8\n- enableLinearImpulseLimit: Bool\n- breachImpulse: Real\n- inertiaStabilizationFactor: Real"""
     solvingMethod: hkpConstraintAtom_SolvingMethod
     bodiesToNotify: int
     velocityStabilizationFactor: hkUFloat8
@@ -9716,31 +9808,48 @@ class hkpBallSocketConstraintAtom(hkpConstraintAtom):
     breachImpulse: float
     inertiaStabilizationFactor: float
 
-class hkpBinaryAction(hkpAction):
-    """hkpBinaryAction"""
-    entityA: Optional[hkpEntity]
-    entityB: Optional[hkpEntity]
+class hkpMotion(hkReferencedObject):
+    """hkpMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x867134af.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkpMotion::MotionType\n- deactivationIntegrateCounter: Uint8\n- deactivationNumInactiveFrames: Uint16[2]\n- motionState: Struct hkMotionState\n- inertiaAndMassInv: Vector4\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- deactivationRefPosition: Vector4[2]\n- deactivationRefOrientation: Uint32[2]\n- savedMotion: Pointer of Struct hkpMaxSizeMotion\n- savedQualityTypeIndex: Uint16\n- gravityFactor: Half"""
+    type: hkpMotion_MotionType
+    deactivationIntegrateCounter: int
+    deactivationNumInactiveFrames: list[int]
+    motionState: hkMotionState
+    inertiaAndMassInv: tuple[float, ...]
+    linearVelocity: tuple[float, ...]
+    angularVelocity: tuple[float, ...]
+    deactivationRefPosition: list[tuple[float, ...]]
+    deactivationRefOrientation: list[int]
+    savedMotion: Optional[hkpMaxSizeMotion]
+    savedQualityTypeIndex: int
+    gravityFactor: float
 
 class hkpBoxMotion(hkpMotion):
-    """hkpBoxMotion"""
+    """hkpBoxMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMotion, version 1, signature 0x98bf2cff."""
+
+class hkpSphereRepShape(hkpShape):
+    """hkpSphereRepShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0xd99d7463."""
+
+class hkpConvexShape(hkpSphereRepShape):
+    """hkpConvexShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpSphereRepShape, version 1, signature 0xf54e3c3a.\n\nOwn members, by hkClass type:\n- radius: Real"""
+    radius: float
 
 class hkpBoxShape(hkpConvexShape):
-    """hkpBoxShape"""
+    """hkpBoxShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0xdca2d1a7.\n\nOwn members, by hkClass type:\n- halfExtents: Vector4"""
     halfExtents: tuple[float, ...]
 
 class hkpBreakableBody(hkReferencedObject):
-    """hkpBreakableBody"""
+    """hkpBreakableBody\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9341b2f8.\n\nOwn members, by hkClass type:\n- controller: Pointer of Struct hkpBreakableBodyController\n- breakableShape: Pointer of Struct hkpBreakableShape\n- bodyTypeAndFlags: Uint8\n- constraintStrength: Half"""
     controller: Optional[hkpBreakableBodyController]
     breakableShape: Optional[hkpBreakableShape]
     bodyTypeAndFlags: int
     constraintStrength: float
 
 class hkpBreakableBodyController(hkReferencedObject):
-    """hkpBreakableBodyController"""
+    """hkpBreakableBodyController\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x83c12835.\n\nOwn members, by hkClass type:\n- breakingImpulse: Real"""
     breakingImpulse: float
 
 class hkpBreakableConstraintData(hkpWrappedConstraintData):
-    """hkpBreakableConstraintData"""
+    """hkpBreakableConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpWrappedConstraintData, version 1, signature 0x3fce2aa3.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- childRuntimeSize: Uint16\n- childNumSolverResults: Uint16\n- solverResultLimit: Real\n- removeWhenBroken: Bool\n- revertBackVelocityOnBreak: Bool"""
     atoms: hkpBridgeAtoms
     childRuntimeSize: int
     childNumSolverResults: int
@@ -9749,47 +9858,47 @@ class hkpBreakableConstraintData(hkpWrappedConstraintData):
     revertBackVelocityOnBreak: bool
 
 class hkpBreakableMaterial(hkReferencedObject):
-    """hkpBreakableMaterial"""
+    """hkpBreakableMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x207eed0b.\n\nOwn members, by hkClass type:\n- strength: Real\n- typeAndFlags: Int32\n- properties: Pointer of Struct hkRefCountedProperties"""
     strength: float
     typeAndFlags: int
     properties: Optional[hkRefCountedProperties]
 
 class hkpBreakableMultiMaterial(hkpBreakableMaterial):
-    """hkpBreakableMultiMaterial"""
+    """hkpBreakableMultiMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBreakableMaterial, version 1, signature 0xab0e4be4.\n\nOwn members, by hkClass type:\n- subMaterials: Array of Pointer hkpBreakableMaterial\n- inverseMapping: Pointer of Struct hkpBreakableMultiMaterialInverseMapping"""
     subMaterials: list[Optional[hkpBreakableMaterial]]
     inverseMapping: Optional[hkpBreakableMultiMaterialInverseMapping]
 
 class hkpBreakableMultiMaterialInverseMapping(hkReferencedObject):
-    """hkpBreakableMultiMaterialInverseMapping"""
+    """hkpBreakableMultiMaterialInverseMapping\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x81e3127b.\n\nOwn members, by hkClass type:\n- descriptors: Array of Struct hkpBreakableMultiMaterialInverseMappingDescriptor\n- subShapeIds: Array of Uint32"""
     descriptors: list[hkpBreakableMultiMaterialInverseMappingDescriptor]
     subShapeIds: memoryview
 
 class hkpBreakableMultiMaterialInverseMappingDescriptor(Record):
-    """hkpBreakableMultiMaterialInverseMappingDescriptor"""
+    """hkpBreakableMultiMaterialInverseMappingDescriptor\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x00aadf66.\n\nOwn members, by hkClass type:\n- offset: Uint16\n- numKeys: Uint16"""
     offset: int
     numKeys: int
 
 class hkpBreakableShape(hkReferencedObject):
-    """hkpBreakableShape"""
+    """hkpBreakableShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x08a60664.\n\nOwn members, by hkClass type:\n- physicsShape: Pointer of Struct hkcdShape\n- material: Pointer of Struct hkpBreakableMaterial"""
     physicsShape: Optional[hkcdShape]
     material: Optional[hkpBreakableMaterial]
 
 class hkpBridgeAtoms(Record):
-    """hkpBridgeAtoms"""
+    """hkpBridgeAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x8214e9fc.\n\nOwn members, by hkClass type:\n- bridgeAtom: Struct hkpBridgeConstraintAtom"""
     bridgeAtom: hkpBridgeConstraintAtom
 
 class hkpBridgeConstraintAtom(hkpConstraintAtom):
-    """hkpBridgeConstraintAtom"""
+    """hkpBridgeConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0xbc2f503d.\n\nOwn members, by hkClass type:\n- buildJacobianFunc: Pointer\n- constraintData: Pointer of Struct hkpConstraintData\n- padding: Uint8[4]"""
     buildJacobianFunc: Optional[Record]
     constraintData: Optional[hkpConstraintData]
     padding: list[int]
 
 class hkpBroadPhaseHandle(Record):
-    """hkpBroadPhaseHandle"""
+    """hkpBroadPhaseHandle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x940569dc.\n\nOwn members, by hkClass type:\n- id: Uint32"""
     id: int
 
 class hkpBvCompressedMeshShape(hkpBvTreeShape):
-    """hkpBvCompressedMeshShape"""
+    """hkpBvCompressedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBvTreeShape, version 1, signature 0xabab6bb3.\n\nOwn members, by hkClass type:\n- convexRadius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- hasPerPrimitiveCollisionFilterInfo: Bool\n- hasPerPrimitiveUserData: Bool\n- collisionFilterInfoPalette: Array of Uint32\n- userDataPalette: Array of Uint32\n- userStringPalette: Array of StringPtr\n- tree: Struct hkpBvCompressedMeshShapeTree"""
     convexRadius: float
     weldingType: hkpWeldingUtility_WeldingType
     hasPerPrimitiveCollisionFilterInfo: bool
@@ -9800,27 +9909,36 @@ class hkpBvCompressedMeshShape(hkpBvTreeShape):
     tree: hkpBvCompressedMeshShapeTree
 
 class hkpBvCompressedMeshShapeTree(hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun):
-    """hkpBvCompressedMeshShapeTree"""
+    """hkpBvCompressedMeshShapeTree\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun, version 1, signature 0xfd5e8518."""
 
 class hkpBvCompressedMeshShapeTreeDataRun(hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint):
-    """hkpBvCompressedMeshShapeTreeDataRun"""
+    """hkpBvCompressedMeshShapeTreeDataRun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint, version 1, signature 0x36e4347a."""
 
 class hkpBvShape(hkpShape):
-    """hkpBvShape"""
+    """hkpBvShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0xadca4e80.\n\nOwn members, by hkClass type:\n- boundingVolumeShape: Pointer of Struct hkpShape\n- childShape: Struct hkpSingleShapeContainer"""
     boundingVolumeShape: Optional[hkpShape]
     childShape: hkpSingleShapeContainer
 
-class hkpBvTreeShape(hkpShape):
-    """hkpBvTreeShape"""
-    bvTreeType: hkpBvTreeShape_BvTreeType
+class hkpShapePhantom(hkpPhantom):
+    """hkpShapePhantom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpPhantom, version 1, signature 0x7d994a3d.\n\nOwn members, by hkClass type:\n- motionState: Struct hkMotionState"""
+    motionState: hkMotionState
 
 class hkpCachingShapePhantom(hkpShapePhantom):
-    """hkpCachingShapePhantom"""
+    """hkpCachingShapePhantom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapePhantom, version 1, signature 0x373daf56.\n\nOwn members, by hkClass type:\n- collisionDetails: Array\n- orderDirty: Bool"""
     collisionDetails: list[None]
     orderDirty: bool
 
+class hkpConstraintMotor(hkReferencedObject):
+    """hkpConstraintMotor\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0xc464ae4d.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkpConstraintMotor::MotorType"""
+    type: hkpConstraintMotor_MotorType
+
+class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
+    """hkpLimitedForceConstraintMotor\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintMotor, signature 0x109808fd.\n\nOwn members, by hkClass type:\n- minForce: Real\n- maxForce: Real"""
+    minForce: float
+    maxForce: float
+
 class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpCallbackConstraintMotor"""
+    """hkpCallbackConstraintMotor\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpLimitedForceConstraintMotor, version 1, signature 0x59e75537.\n\nOwn members, by hkClass type:\n- callbackFunc: Pointer\n- callbackType: Enum of Uint32 hkpCallbackConstraintMotor::CallbackType\n- userData0: Ulong\n- userData1: Ulong\n- userData2: Ulong"""
     callbackFunc: Optional[Record]
     callbackType: hkpCallbackConstraintMotor_CallbackType
     userData0: int
@@ -9828,30 +9946,37 @@ class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
     userData2: int
 
 class hkpCapsuleShape(hkpConvexShape):
-    """hkpCapsuleShape"""
+    """hkpCapsuleShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0xfda179f3.\n\nOwn members, by hkClass type:\n- vertexA: Vector4\n- vertexB: Vector4"""
     vertexA: tuple[float, ...]
     vertexB: tuple[float, ...]
 
 class hkpCdBody(Record):
-    """hkpCdBody"""
+    """hkpCdBody\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x54a4b841.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- shapeKey: Uint32\n- motion: Pointer\n- parent: Pointer of Struct hkpCdBody"""
     shape: Optional[hkpShape]
     shapeKey: int
     motion: Optional[Record]
     parent: Optional[hkpCdBody]
 
+class hkpModifierConstraintAtom(hkpConstraintAtom):
+    """hkpModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x08a1521f.\n\nOwn members, by hkClass type:\n- modifierAtomSize: Uint16\n- childSize: Uint16\n- child: Pointer of Struct hkpConstraintAtom\n- pad: Uint32[2]"""
+    modifierAtomSize: int
+    childSize: int
+    child: Optional[hkpConstraintAtom]
+    pad: list[int]
+
 class hkpCenterOfMassChangerModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpCenterOfMassChangerModifierConstraintAtom"""
+    """hkpCenterOfMassChangerModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0x7ff7e338.\n\nOwn members, by hkClass type:\n- displacementA: Vector4\n- displacementB: Vector4"""
     displacementA: tuple[float, ...]
     displacementB: tuple[float, ...]
 
 class hkpCharacterControllerCinfo(hkReferencedObject):
-    """hkpCharacterControllerCinfo"""
+    """hkpCharacterControllerCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
 
 class hkpCharacterMotion(hkpMotion):
-    """hkpCharacterMotion"""
+    """hkpCharacterMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMotion, version 1, signature 0x98bf2cff."""
 
 class hkpCharacterProxyCinfo(hkpCharacterControllerCinfo):
-    """hkpCharacterProxyCinfo"""
+    """hkpCharacterProxyCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCharacterControllerCinfo, version 1, signature 0xcb21ff57.\n\nOwn members, by hkClass type:\n- position: Vector4\n- velocity: Vector4\n- dynamicFriction: Real\n- staticFriction: Real\n- keepContactTolerance: Real\n- up: Vector4\n- extraUpStaticFriction: Real\n- extraDownStaticFriction: Real\n- shapePhantom: Pointer of Struct hkpShapePhantom\n- keepDistance: Real\n- contactAngleSensitivity: Real\n- userPlanes: Uint32\n- maxCharacterSpeedForSolver: Real\n- characterStrength: Real\n- characterMass: Real\n- maxSlope: Real\n- penetrationRecoverySpeed: Real\n- maxCastIterations: Int32\n- refreshManifoldInCheckSupport: Bool"""
     position: tuple[float, ...]
     velocity: tuple[float, ...]
     dynamicFriction: float
@@ -9873,7 +9998,7 @@ class hkpCharacterProxyCinfo(hkpCharacterControllerCinfo):
     refreshManifoldInCheckSupport: bool
 
 class hkpCharacterRigidBodyCinfo(hkpCharacterControllerCinfo):
-    """hkpCharacterRigidBodyCinfo"""
+    """hkpCharacterRigidBodyCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCharacterControllerCinfo, version 1, signature 0x0cdd4c95.\n\nOwn members, by hkClass type:\n- collisionFilterInfo: Uint32\n- shape: Pointer of Struct hkpShape\n- position: Vector4\n- rotation: Quaternion\n- mass: Real\n- friction: Real\n- maxLinearVelocity: Real\n- allowedPenetrationDepth: Real\n- up: Vector4\n- maxSlope: Real\n- maxForce: Real\n- unweldingHeightOffsetFactor: Real\n- maxSpeedForSimplexSolver: Real\n- supportDistance: Real\n- hardSupportDistance: Real\n- vdbColor: Int32"""
     collisionFilterInfo: int
     shape: Optional[hkpShape]
     position: tuple[float, ...]
@@ -9892,7 +10017,7 @@ class hkpCharacterRigidBodyCinfo(hkpCharacterControllerCinfo):
     vdbColor: int
 
 class hkpCogWheelConstraintAtom(hkpConstraintAtom):
-    """hkpCogWheelConstraintAtom"""
+    """hkpCogWheelConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x57c62967.\n\nOwn members, by hkClass type:\n- cogWheelRadiusA: Real\n- cogWheelRadiusB: Real\n- isScrew: Bool\n- memOffsetToInitialAngleOffset: Int8\n- memOffsetToPrevAngle: Int8\n- memOffsetToRevolutionCounter: Int8"""
     cogWheelRadiusA: float
     cogWheelRadiusB: float
     isScrew: bool
@@ -9901,16 +10026,16 @@ class hkpCogWheelConstraintAtom(hkpConstraintAtom):
     memOffsetToRevolutionCounter: int
 
 class hkpCogWheelConstraintData(hkpConstraintData):
-    """hkpCogWheelConstraintData"""
+    """hkpCogWheelConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x011ea3d2.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpCogWheelConstraintDataAtoms"""
     atoms: hkpCogWheelConstraintDataAtoms
 
 class hkpCogWheelConstraintDataAtoms(Record):
-    """hkpCogWheelConstraintDataAtoms"""
+    """hkpCogWheelConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5b6cbcb9.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- cogWheels: Struct hkpCogWheelConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     cogWheels: hkpCogWheelConstraintAtom
 
 class hkpCollidable(hkpCdBody):
-    """hkpCollidable"""
+    """hkpCollidable\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCdBody, version 1, signature 0x2eaeea47.\n\nOwn members, by hkClass type:\n- ownerOffset: Int8\n- forceCollideOntoPpu: Uint8\n- shapeSizeOnSpu: Uint16\n- broadPhaseHandle: Struct hkpTypedBroadPhaseHandle\n- boundingVolumeData: Struct hkpCollidableBoundingVolumeData\n- allowedPenetrationDepth: Real"""
     ownerOffset: int
     forceCollideOntoPpu: int
     shapeSizeOnSpu: int
@@ -9919,7 +10044,7 @@ class hkpCollidable(hkpCdBody):
     allowedPenetrationDepth: float
 
 class hkpCollidableBoundingVolumeData(Record):
-    """hkpCollidableBoundingVolumeData"""
+    """hkpCollidableBoundingVolumeData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5ec25f90.\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- padding: Uint8\n- numChildShapeAabbs: Uint16\n- capacityChildShapeAabbs: Uint16\n- childShapeAabbs: Pointer\n- childShapeKeys: Pointer"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -9932,20 +10057,20 @@ class hkpCollidableBoundingVolumeData(Record):
     childShapeKeys: Optional[Record]
 
 class hkpCollidableCollidableFilter(Record):
-    """hkpCollidableCollidableFilter"""
+    """hkpCollidableCollidableFilter\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe0708a00."""
 
 class hkpCollisionFilter(hkReferencedObject):
-    """hkpCollisionFilter"""
+    """hkpCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x23f26829.\n\nOwn members, by hkClass type:\n- prepad: Uint32[2]\n- type: Enum of Uint32 hkpCollisionFilter::hkpFilterType\n- postpad: Uint32[3]"""
     prepad: list[int]
     type: hkpCollisionFilter_hkpFilterType
     postpad: list[int]
 
 class hkpCollisionFilterList(hkpCollisionFilter):
-    """hkpCollisionFilterList"""
+    """hkpCollisionFilterList\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0xa893dc80.\n\nOwn members, by hkClass type:\n- collisionFilters: Array of Pointer hkpCollisionFilter"""
     collisionFilters: list[Optional[hkpCollisionFilter]]
 
 class hkpCompressedMeshShape(hkpShapeCollection):
-    """hkpCompressedMeshShape"""
+    """hkpCompressedMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeCollection, version 1, signature 0xe092d6d4.\n\nOwn members, by hkClass type:\n- bitsPerIndex: Int32\n- bitsPerWIndex: Int32\n- wIndexMask: Int32\n- indexMask: Int32\n- radius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- materialType: Enum of Uint8 hkpCompressedMeshShape::MaterialType\n- materials: Array of Uint32\n- materials16: Array of Uint16\n- materials8: Array of Uint8\n- transforms: Array of QsTransform\n- bigVertices: Array of Vector4\n- bigTriangles: Array of Struct hkpCompressedMeshShapeBigTriangle\n- chunks: Array of Struct hkpCompressedMeshShapeChunk\n- convexPieces: Array of Struct hkpCompressedMeshShapeConvexPiece\n- error: Real\n- bounds: Struct hkAabb\n- defaultCollisionFilterInfo: Uint32\n- meshMaterials: Pointer\n- materialStriding: Uint16\n- numMaterials: Uint16\n- namedMaterials: Array of Struct hkpNamedMeshMaterial"""
     bitsPerIndex: int
     bitsPerWIndex: int
     wIndexMask: int
@@ -9970,7 +10095,7 @@ class hkpCompressedMeshShape(hkpShapeCollection):
     namedMaterials: list[hkpNamedMeshMaterial]
 
 class hkpCompressedMeshShapeBigTriangle(Record):
-    """hkpCompressedMeshShapeBigTriangle"""
+    """hkpCompressedMeshShapeBigTriangle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xcbfc95a4.\n\nOwn members, by hkClass type:\n- a: Uint16\n- b: Uint16\n- c: Uint16\n- material: Uint32\n- weldingInfo: Uint16\n- transformIndex: Uint16"""
     a: int
     b: int
     c: int
@@ -9979,7 +10104,7 @@ class hkpCompressedMeshShapeBigTriangle(Record):
     transformIndex: int
 
 class hkpCompressedMeshShapeChunk(Record):
-    """hkpCompressedMeshShapeChunk"""
+    """hkpCompressedMeshShapeChunk\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x5d0d67bd.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- vertices: Array of Uint16\n- indices: Array of Uint16\n- stripLengths: Array of Uint16\n- weldingInfo: Array of Uint16\n- materialInfo: Uint32\n- reference: Uint16\n- transformIndex: Uint16"""
     offset: tuple[float, ...]
     vertices: memoryview
     indices: memoryview
@@ -9990,14 +10115,14 @@ class hkpCompressedMeshShapeChunk(Record):
     transformIndex: int
 
 class hkpCompressedMeshShapeConvexPiece(Record):
-    """hkpCompressedMeshShapeConvexPiece"""
+    """hkpCompressedMeshShapeConvexPiece\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x426cdd76.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- vertices: Array of Uint16\n- reference: Uint16\n- transformIndex: Uint16"""
     offset: tuple[float, ...]
     vertices: memoryview
     reference: int
     transformIndex: int
 
 class hkpConeLimitConstraintAtom(hkpConstraintAtom):
-    """hkpConeLimitConstraintAtom"""
+    """hkpConeLimitConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, signature 0x159ea5c9.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- twistAxisInA: Uint8\n- refAxisInB: Uint8\n- angleMeasurementMode: Enum of Uint8 hkpConeLimitConstraintAtom::MeasurementMode\n- memOffsetToAngleOffset: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real\n- padding: Uint8[12]"""
     isEnabled: int
     twistAxisInA: int
     refAxisInB: int
@@ -10009,35 +10134,11 @@ class hkpConeLimitConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpConstrainedSystemFilter(hkpCollisionFilter):
-    """hkpConstrainedSystemFilter"""
+    """hkpConstrainedSystemFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0xddf0dfdd.\n\nOwn members, by hkClass type:\n- otherFilter: Pointer of Struct hkpCollisionFilter"""
     otherFilter: Optional[hkpCollisionFilter]
 
-class hkpConstraintAtom(Record):
-    """hkpConstraintAtom"""
-    type: hkpConstraintAtom_AtomType
-
-class hkpConstraintChainData(hkpConstraintData):
-    """hkpConstraintChainData"""
-
-class hkpConstraintChainInstance(hkpConstraintInstance):
-    """hkpConstraintChainInstance"""
-    chainedEntities: list[Optional[hkpEntity]]
-    action: Optional[hkpConstraintChainInstanceAction]
-    chainConnectedness: int
-
-class hkpConstraintChainInstanceAction(hkpAction):
-    """hkpConstraintChainInstanceAction"""
-    constraintInstance: Optional[hkpConstraintChainInstance]
-
-class hkpConstraintCollisionFilter(hkpPairCollisionFilter):
-    """hkpConstraintCollisionFilter"""
-
-class hkpConstraintData(hkReferencedObject):
-    """hkpConstraintData"""
-    userData: int
-
 class hkpConstraintInstance(hkReferencedObject):
-    """hkpConstraintInstance"""
+    """hkpConstraintInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xda4ce91e.\n\nOwn members, by hkClass type:\n- owner: Pointer\n- data: Pointer of Struct hkpConstraintData\n- constraintModifiers: Pointer of Struct hkpModifierConstraintAtom\n- entities: Pointer of Struct hkpEntity[2]\n- priority: Enum of Uint8 hkpConstraintInstance::ConstraintPriority\n- wantRuntime: Bool\n- destructionRemapInfo: Enum of Uint8 hkpConstraintInstance::OnDestructionRemapInfo\n- listeners: Struct hkpConstraintInstanceSmallArraySerializeOverrideType\n- name: StringPtr\n- userData: Ulong\n- internal: Pointer\n- uid: Uint32"""
     owner: Optional[Record]
     data: Optional[hkpConstraintData]
     constraintModifiers: Optional[hkpModifierConstraintAtom]
@@ -10051,21 +10152,35 @@ class hkpConstraintInstance(hkReferencedObject):
     internal: Optional[Record]
     uid: int
 
+class hkpConstraintChainInstance(hkpConstraintInstance):
+    """hkpConstraintChainInstance\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintInstance, version 1, signature 0x9a6b1751.\n\nOwn members, by hkClass type:\n- chainedEntities: Array of Pointer hkpEntity\n- action: Pointer of Struct hkpConstraintChainInstanceAction\n- chainConnectedness: Ulong"""
+    chainedEntities: list[Optional[hkpEntity]]
+    action: Optional[hkpConstraintChainInstanceAction]
+    chainConnectedness: int
+
+class hkpConstraintChainInstanceAction(hkpAction):
+    """hkpConstraintChainInstanceAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpAction, version 1, signature 0xb2eedfe0.\n\nOwn members, by hkClass type:\n- constraintInstance: Pointer of Struct hkpConstraintChainInstance"""
+    constraintInstance: Optional[hkpConstraintChainInstance]
+
+class hkpPairCollisionFilter(hkpCollisionFilter):
+    """hkpPairCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0xa6905277.\n\nOwn members, by hkClass type:\n- disabledPairs: Struct hkpPairCollisionFilterMapPairFilterKeyOverrideType\n- childFilter: Pointer of Struct hkpCollisionFilter"""
+    disabledPairs: hkpPairCollisionFilterMapPairFilterKeyOverrideType
+    childFilter: Optional[hkpCollisionFilter]
+
+class hkpConstraintCollisionFilter(hkpPairCollisionFilter):
+    """hkpConstraintCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpPairCollisionFilter, version 1, signature 0x4fd3b407."""
+
 class hkpConstraintInstanceSmallArraySerializeOverrideType(Record):
-    """hkpConstraintInstanceSmallArraySerializeOverrideType"""
+    """hkpConstraintInstanceSmallArraySerializeOverrideType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xee3c2aec.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
-class hkpConstraintMotor(hkReferencedObject):
-    """hkpConstraintMotor"""
-    type: hkpConstraintMotor_MotorType
-
 class hkpConvexListFilter(hkReferencedObject):
-    """hkpConvexListFilter"""
+    """hkpConvexListFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x00e74016."""
 
 class hkpConvexListShape(hkpConvexShape):
-    """hkpConvexListShape"""
+    """hkpConvexListShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0x85cf47fa.\n\nOwn members, by hkClass type:\n- minDistanceToUseConvexHullForGetClosestPoints: Real\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- useCachedAabb: Bool\n- childShapes: Array of Pointer hkpConvexShape"""
     minDistanceToUseConvexHullForGetClosestPoints: float
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
@@ -10073,42 +10188,38 @@ class hkpConvexListShape(hkpConvexShape):
     childShapes: list[Optional[hkpConvexShape]]
 
 class hkpConvexPieceMeshShape(hkpShapeCollection):
-    """hkpConvexPieceMeshShape"""
+    """hkpConvexPieceMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeCollection, version 1, signature 0xbe1c544a.\n\nOwn members, by hkClass type:\n- convexPieceStream: Pointer of Struct hkpConvexPieceStreamData\n- displayMesh: Pointer of Struct hkpShapeCollection\n- radius: Real"""
     convexPieceStream: Optional[hkpConvexPieceStreamData]
     displayMesh: Optional[hkpShapeCollection]
     radius: float
 
 class hkpConvexPieceStreamData(hkReferencedObject):
-    """hkpConvexPieceStreamData"""
+    """hkpConvexPieceStreamData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x39c17188.\n\nOwn members, by hkClass type:\n- convexPieceStream: Array of Uint32\n- convexPieceOffsets: Array of Uint32\n- convexPieceSingleTriangles: Array of Uint32"""
     convexPieceStream: memoryview
     convexPieceOffsets: memoryview
     convexPieceSingleTriangles: memoryview
 
-class hkpConvexShape(hkpSphereRepShape):
-    """hkpConvexShape"""
-    radius: float
-
-class hkpConvexTransformShape(hkpConvexTransformShapeBase):
-    """hkpConvexTransformShape"""
-    transform: tuple[tuple[float, ...], ...]
-    extraScale: tuple[float, ...]
-
 class hkpConvexTransformShapeBase(hkpConvexShape):
-    """hkpConvexTransformShapeBase"""
+    """hkpConvexTransformShapeBase\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0x6a0645e8.\n\nOwn members, by hkClass type:\n- childShape: Struct hkpSingleShapeContainer\n- childShapeSizeForSpu: Int32"""
     childShape: hkpSingleShapeContainer
     childShapeSizeForSpu: int
 
+class hkpConvexTransformShape(hkpConvexTransformShapeBase):
+    """hkpConvexTransformShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexTransformShapeBase, version 1, signature 0x3aeaaa63.\n\nOwn members, by hkClass type:\n- transform: QsTransform\n- extraScale: Vector4"""
+    transform: tuple[tuple[float, ...], ...]
+    extraScale: tuple[float, ...]
+
 class hkpConvexTranslateShape(hkpConvexTransformShapeBase):
-    """hkpConvexTranslateShape"""
+    """hkpConvexTranslateShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexTransformShapeBase, version 1, signature 0xa3f8bf6a.\n\nOwn members, by hkClass type:\n- translation: Vector4"""
     translation: tuple[float, ...]
 
 class hkpConvexVerticesConnectivity(hkReferencedObject):
-    """hkpConvexVerticesConnectivity"""
+    """hkpConvexVerticesConnectivity\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x127f728b.\n\nOwn members, by hkClass type:\n- vertexIndices: Array of Uint16\n- numVerticesPerFace: Array of Uint8"""
     vertexIndices: memoryview
     numVerticesPerFace: memoryview
 
 class hkpConvexVerticesShape(hkpConvexShape):
-    """hkpConvexVerticesShape"""
+    """hkpConvexVerticesShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0xc21c8b5a.\n\nOwn members, by hkClass type:\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- rotatedVertices: Array of Matrix3\n- numVertices: Int32\n- useSpuBuffer: Bool\n- planeEquations: Array of Vector4\n- connectivity: Pointer of Struct hkpConvexVerticesConnectivity"""
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
     rotatedVertices: list[tuple[tuple[float, ...], ...]]
@@ -10118,7 +10229,7 @@ class hkpConvexVerticesShape(hkpConvexShape):
     connectivity: Optional[hkpConvexVerticesConnectivity]
 
 class hkpCylinderShape(hkpConvexShape):
-    """hkpCylinderShape"""
+    """hkpCylinderShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0xfaae1f08.\n\nOwn members, by hkClass type:\n- cylRadius: Real\n- cylBaseRadiusFactorForHeightFieldCollisions: Real\n- vertexA: Vector4\n- vertexB: Vector4\n- perpendicular1: Vector4\n- perpendicular2: Vector4"""
     cylRadius: float
     cylBaseRadiusFactorForHeightFieldCollisions: float
     vertexA: tuple[float, ...]
@@ -10127,21 +10238,21 @@ class hkpCylinderShape(hkpConvexShape):
     perpendicular2: tuple[float, ...]
 
 class hkpDashpotAction(hkpBinaryAction):
-    """hkpDashpotAction"""
+    """hkpDashpotAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBinaryAction, version 1, signature 0xacc99747.\n\nOwn members, by hkClass type:\n- point: Vector4[2]\n- strength: Real\n- damping: Real\n- impulse: Vector4"""
     point: list[tuple[float, ...]]
     strength: float
     damping: float
     impulse: tuple[float, ...]
 
 class hkpDefaultConvexListFilter(hkpConvexListFilter):
-    """hkpDefaultConvexListFilter"""
+    """hkpDefaultConvexListFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexListFilter, version 1, signature 0xbe51131a."""
 
 class hkpDefaultWorldMemoryWatchDog(hkWorldMemoryAvailableWatchDog):
-    """hkpDefaultWorldMemoryWatchDog"""
+    """hkpDefaultWorldMemoryWatchDog\n\nHavok class of SDK 2014.1 (packfiles), derived from hkWorldMemoryAvailableWatchDog, version 1, signature 0x7fa6a165.\n\nOwn members, by hkClass type:\n- freeHeapMemoryRequested: Int32"""
     freeHeapMemoryRequested: int
 
 class hkpDeformableAngConstraintAtom(hkpConstraintAtom):
-    """hkpDeformableAngConstraintAtom"""
+    """hkpDeformableAngConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x490ca3fc.\n\nOwn members, by hkClass type:\n- offset: Quaternion\n- yieldStrengthDiag: Vector4\n- yieldStrengthOffDiag: Vector4\n- ultimateStrengthDiag: Vector4\n- ultimateStrengthOffDiag: Vector4"""
     offset: tuple[float, ...]
     yieldStrengthDiag: tuple[float, ...]
     yieldStrengthOffDiag: tuple[float, ...]
@@ -10149,17 +10260,17 @@ class hkpDeformableAngConstraintAtom(hkpConstraintAtom):
     ultimateStrengthOffDiag: tuple[float, ...]
 
 class hkpDeformableFixedConstraintData(hkpConstraintData):
-    """hkpDeformableFixedConstraintData"""
+    """hkpDeformableFixedConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x5269ba9b.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpDeformableFixedConstraintDataAtoms"""
     atoms: hkpDeformableFixedConstraintDataAtoms
 
 class hkpDeformableFixedConstraintDataAtoms(Record):
-    """hkpDeformableFixedConstraintDataAtoms"""
+    """hkpDeformableFixedConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe5bee1e5.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- lin: Struct hkpDeformableLinConstraintAtom\n- ang: Struct hkpDeformableAngConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpDeformableLinConstraintAtom
     ang: hkpDeformableAngConstraintAtom
 
 class hkpDeformableLinConstraintAtom(hkpConstraintAtom):
-    """hkpDeformableLinConstraintAtom"""
+    """hkpDeformableLinConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x40ad3d3a.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- yieldStrengthDiag: Vector4\n- yieldStrengthOffDiag: Vector4\n- ultimateStrengthDiag: Vector4\n- ultimateStrengthOffDiag: Vector4"""
     offset: tuple[float, ...]
     yieldStrengthDiag: tuple[float, ...]
     yieldStrengthOffDiag: tuple[float, ...]
@@ -10167,27 +10278,27 @@ class hkpDeformableLinConstraintAtom(hkpConstraintAtom):
     ultimateStrengthOffDiag: tuple[float, ...]
 
 class hkpDisableEntityCollisionFilter(hkpCollisionFilter):
-    """hkpDisableEntityCollisionFilter"""
+    """hkpDisableEntityCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0xf743ef9c.\n\nOwn members, by hkClass type:\n- disabledEntities: Array of Pointer hkpEntity"""
     disabledEntities: list[Optional[hkpEntity]]
 
 class hkpDisplayBindingData(hkReferencedObject):
-    """hkpDisplayBindingData"""
+    """hkpDisplayBindingData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcf96528a.\n\nOwn members, by hkClass type:\n- rigidBodyBindings: Array of Pointer hkpDisplayBindingDataRigidBody\n- physicsSystemBindings: Array of Pointer hkpDisplayBindingDataPhysicsSystem"""
     rigidBodyBindings: list[Optional[hkpDisplayBindingDataRigidBody]]
     physicsSystemBindings: list[Optional[hkpDisplayBindingDataPhysicsSystem]]
 
 class hkpDisplayBindingDataPhysicsSystem(hkReferencedObject):
-    """hkpDisplayBindingDataPhysicsSystem"""
+    """hkpDisplayBindingDataPhysicsSystem\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x16d92386.\n\nOwn members, by hkClass type:\n- bindings: Array of Pointer hkpDisplayBindingDataRigidBody\n- system: Pointer of Struct hkpPhysicsSystem"""
     bindings: list[Optional[hkpDisplayBindingDataRigidBody]]
     system: Optional[hkpPhysicsSystem]
 
 class hkpDisplayBindingDataRigidBody(hkReferencedObject):
-    """hkpDisplayBindingDataRigidBody"""
+    """hkpDisplayBindingDataRigidBody\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x7edbfd2b.\n\nOwn members, by hkClass type:\n- rigidBody: Pointer of Struct hkpRigidBody\n- displayObjectPtr: Pointer of Struct hkReferencedObject\n- rigidBodyFromDisplayObjectTransform: Matrix4"""
     rigidBody: Optional[hkpRigidBody]
     displayObjectPtr: Optional[hkReferencedObject]
     rigidBodyFromDisplayObjectTransform: tuple[tuple[float, ...], ...]
 
 class hkpEntity(hkpWorldObject):
-    """hkpEntity"""
+    """hkpEntity\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpWorldObject, version 1, signature 0x88049864.\n\nOwn members, by hkClass type:\n- material: Struct hkpMaterial\n- limitContactImpulseUtilAndFlag: Pointer\n- damageMultiplier: Real\n- breakableBody: Pointer\n- solverData: Uint32\n- storageIndex: Uint16\n- contactPointCallbackDelay: Uint16\n- constraintsMaster: Struct hkpEntitySmallArraySerializeOverrideType\n- constraintsSlave: Array of Pointer hkpConstraintInstance\n- constraintRuntime: Array of Uint8\n- simulationIsland: Pointer\n- autoRemoveLevel: Int8\n- numShapeKeysInContactPointProperties: Uint8\n- responseModifierFlags: Uint8\n- uid: Uint32\n- spuCollisionCallback: Struct hkpEntitySpuCollisionCallback\n- motion: Struct hkpMaxSizeMotion\n- contactListeners: Struct hkpEntitySmallArraySerializeOverrideType\n- actions: Struct hkpEntitySmallArraySerializeOverrideType\n- localFrame: Pointer of Struct hkLocalFrame\n- extendedListeners: Pointer of Struct hkpEntityExtendedListeners\n- npData: Uint32"""
     material: hkpMaterial
     limitContactImpulseUtilAndFlag: Optional[Record]
     damageMultiplier: float
@@ -10212,50 +10323,28 @@ class hkpEntity(hkpWorldObject):
     npData: int
 
 class hkpEntityExtendedListeners(Record):
-    """hkpEntityExtendedListeners"""
+    """hkpEntityExtendedListeners\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf557023c.\n\nOwn members, by hkClass type:\n- activationListeners: Struct hkpEntitySmallArraySerializeOverrideType\n- entityListeners: Struct hkpEntitySmallArraySerializeOverrideType"""
     activationListeners: hkpEntitySmallArraySerializeOverrideType
     entityListeners: hkpEntitySmallArraySerializeOverrideType
 
 class hkpEntitySmallArraySerializeOverrideType(Record):
-    """hkpEntitySmallArraySerializeOverrideType"""
+    """hkpEntitySmallArraySerializeOverrideType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xee3c2aec.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
 class hkpEntitySpuCollisionCallback(Record):
-    """hkpEntitySpuCollisionCallback"""
+    """hkpEntitySpuCollisionCallback\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x81147f05.\n\nOwn members, by hkClass type:\n- util: Pointer\n- capacity: Uint16\n- eventFilter: Uint8\n- userFilter: Uint8"""
     util: Optional[Record]
     capacity: int
     eventFilter: int
     userFilter: int
 
-class hkpExtendedMeshShape(hkpShapeCollection):
-    """hkpExtendedMeshShape"""
-    embeddedTrianglesSubpart: hkpExtendedMeshShapeTrianglesSubpart
-    aabbHalfExtents: tuple[float, ...]
-    aabbCenter: tuple[float, ...]
-    materialClass: Optional[Record]
-    numBitsForSubpartIndex: int
-    trianglesSubparts: list[hkpExtendedMeshShapeTrianglesSubpart]
-    shapesSubparts: list[hkpExtendedMeshShapeShapesSubpart]
-    weldingInfo: memoryview
-    weldingType: hkpWeldingUtility_WeldingType
-    defaultCollisionFilterInfo: int
-    cachedNumChildShapes: int
-    triangleRadius: float
-    padding: int
-
 class hkpExtendedMeshShapeBreakableMaterial(hkpBreakableMultiMaterial):
-    """hkpExtendedMeshShapeBreakableMaterial"""
-
-class hkpExtendedMeshShapeShapesSubpart(hkpExtendedMeshShapeSubpart):
-    """hkpExtendedMeshShapeShapesSubpart"""
-    childShapes: list[Optional[hkpConvexShape]]
-    rotation: tuple[float, ...]
-    translation: tuple[float, ...]
+    """hkpExtendedMeshShapeBreakableMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBreakableMultiMaterial, version 1, signature 0xe7ca0792."""
 
 class hkpExtendedMeshShapeSubpart(Record):
-    """hkpExtendedMeshShapeSubpart"""
+    """hkpExtendedMeshShapeSubpart\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9c32ae12.\n\nOwn members, by hkClass type:\n- typeAndFlags: Uint16\n- shapeInfo: Uint16\n- materialStriding: Int16\n- materialIndexStriding: Uint16\n- materialIndexBase: Pointer\n- materialBase: Pointer\n- userData: Ulong"""
     typeAndFlags: int
     shapeInfo: int
     materialStriding: int
@@ -10264,8 +10353,14 @@ class hkpExtendedMeshShapeSubpart(Record):
     materialBase: Optional[Record]
     userData: int
 
+class hkpExtendedMeshShapeShapesSubpart(hkpExtendedMeshShapeSubpart):
+    """hkpExtendedMeshShapeShapesSubpart\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpExtendedMeshShapeSubpart, version 1, signature 0x99b9f170.\n\nOwn members, by hkClass type:\n- childShapes: Array of Pointer hkpConvexShape\n- rotation: Quaternion\n- translation: Vector4"""
+    childShapes: list[Optional[hkpConvexShape]]
+    rotation: tuple[float, ...]
+    translation: tuple[float, ...]
+
 class hkpExtendedMeshShapeTrianglesSubpart(hkpExtendedMeshShapeSubpart):
-    """hkpExtendedMeshShapeTrianglesSubpart"""
+    """hkpExtendedMeshShapeTrianglesSubpart\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpExtendedMeshShapeSubpart, version 1, signature 0x27cfa4d8.\n\nOwn members, by hkClass type:\n- numTriangleShapes: Int32\n- vertexBase: Pointer\n- numVertices: Int32\n- indexBase: Pointer\n- vertexStriding: Uint16\n- triangleOffset: Int32\n- indexStriding: Uint16\n- stridingType: Enum of Int8 hkpExtendedMeshShape::IndexStridingType\n- flipAlternateTriangles: Int8\n- extrusion: Vector4\n- transform: QsTransform"""
     numTriangleShapes: int
     vertexBase: Optional[Record]
     numVertices: int
@@ -10279,36 +10374,32 @@ class hkpExtendedMeshShapeTrianglesSubpart(hkpExtendedMeshShapeSubpart):
     transform: tuple[tuple[float, ...], ...]
 
 class hkpFastMeshShape(hkpMeshShape):
-    """hkpFastMeshShape"""
-
-class hkpFirstPersonGun(hkReferencedObject):
-    """hkpFirstPersonGun"""
-    type: int
-    name: Optional[str]
-    keyboardKey: hkpFirstPersonGun_KeyboardKey
-    listeners: list[Optional[Record]]
+    """hkpFastMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMeshShape, version 1, signature 0xdfb56ae9."""
 
 class hkpFixedConstraintData(hkpConstraintData):
-    """hkpFixedConstraintData"""
+    """hkpFixedConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x302adc45.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpFixedConstraintDataAtoms"""
     atoms: hkpFixedConstraintDataAtoms
 
 class hkpFixedConstraintDataAtoms(Record):
-    """hkpFixedConstraintDataAtoms"""
+    """hkpFixedConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x269ef9c5.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom\n- ang: Struct hkp3dAngConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
     ang: hkp3dAngConstraintAtom
 
+class hkpKeyframedRigidMotion(hkpMotion):
+    """hkpKeyframedRigidMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMotion, version 1, signature 0x98bf2cff."""
+
 class hkpFixedRigidMotion(hkpKeyframedRigidMotion):
-    """hkpFixedRigidMotion"""
+    """hkpFixedRigidMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpKeyframedRigidMotion, version 1, signature 0xb285f48c."""
 
 class hkpGenericConstraintData(hkpConstraintData):
-    """hkpGenericConstraintData"""
+    """hkpGenericConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0xde44798e.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- scheme: Struct hkpGenericConstraintDataScheme"""
     atoms: hkpBridgeAtoms
     scheme: hkpGenericConstraintDataScheme
 
 class hkpGenericConstraintDataScheme(Record):
-    """hkpGenericConstraintDataScheme"""
+    """hkpGenericConstraintDataScheme\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x11fd6f6c.\n\nOwn members, by hkClass type:\n- info: Struct hkpGenericConstraintDataSchemeConstraintInfo\n- data: Array of Vector4\n- commands: Array of Int32\n- modifiers: Array of Pointer\n- motors: Array of Pointer hkpConstraintMotor"""
     info: hkpGenericConstraintDataSchemeConstraintInfo
     data: list[tuple[float, ...]]
     commands: memoryview
@@ -10316,14 +10407,14 @@ class hkpGenericConstraintDataScheme(Record):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpGenericConstraintDataSchemeConstraintInfo(Record):
-    """hkpGenericConstraintDataSchemeConstraintInfo"""
+    """hkpGenericConstraintDataSchemeConstraintInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd6421f19.\n\nOwn members, by hkClass type:\n- maxSizeOfSchema: Int32\n- sizeOfSchemas: Int32\n- numSolverResults: Int32\n- numSolverElemTemps: Int32"""
     maxSizeOfSchema: int
     sizeOfSchemas: int
     numSolverResults: int
     numSolverElemTemps: int
 
 class hkpGravityGun(hkpFirstPersonGun):
-    """hkpGravityGun"""
+    """hkpGravityGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpFirstPersonGun, version 1, signature 0x582aa795.\n\nOwn members, by hkClass type:\n- grabbedBodies: Array of Pointer\n- maxNumObjectsPicked: Int32\n- maxMassOfObjectPicked: Real\n- maxDistOfObjectPicked: Real\n- impulseAppliedWhenObjectNotPicked: Real\n- throwVelocity: Real\n- capturedObjectPosition: Vector4\n- capturedObjectsOffset: Vector4"""
     grabbedBodies: list[Optional[Record]]
     maxNumObjectsPicked: int
     maxMassOfObjectPicked: float
@@ -10334,52 +10425,44 @@ class hkpGravityGun(hkpFirstPersonGun):
     capturedObjectsOffset: tuple[float, ...]
 
 class hkpGroupCollisionFilter(hkpCollisionFilter):
-    """hkpGroupCollisionFilter"""
+    """hkpGroupCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0x27c777bb.\n\nOwn members, by hkClass type:\n- noGroupCollisionEnabled: Bool\n- collisionGroups: Uint32[32]"""
     noGroupCollisionEnabled: bool
     collisionGroups: list[int]
 
 class hkpGroupFilter(hkpCollisionFilter):
-    """hkpGroupFilter"""
+    """hkpGroupFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0x887c8c65.\n\nOwn members, by hkClass type:\n- nextFreeSystemGroup: Int32\n- collisionLookupTable: Uint32[32]\n- pad256: Vector4[4]"""
     nextFreeSystemGroup: int
     collisionLookupTable: list[int]
     pad256: list[tuple[float, ...]]
 
 class hkpHingeConstraintData(hkpConstraintData):
-    """hkpHingeConstraintData"""
+    """hkpHingeConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x901a5ffa.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpHingeConstraintDataAtoms"""
     atoms: hkpHingeConstraintDataAtoms
 
 class hkpHingeConstraintDataAtoms(Record):
-    """hkpHingeConstraintDataAtoms"""
+    """hkpHingeConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1f6f4807.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- 2dAng: Struct hkp2dAngConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpHingeLimitsData(hkpConstraintData):
-    """hkpHingeLimitsData"""
+    """hkpHingeLimitsData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0xc46923f6.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpHingeLimitsDataAtoms"""
     atoms: hkpHingeLimitsDataAtoms
 
 class hkpHingeLimitsDataAtoms(Record):
-    """hkpHingeLimitsDataAtoms"""
+    """hkpHingeLimitsDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1b418c90.\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- angLimit: Struct hkpAngLimitConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     angLimit: hkpAngLimitConstraintAtom
 
 class hkpIgnoreModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpIgnoreModifierConstraintAtom"""
-
-class hkpKeyframedRigidMotion(hkpMotion):
-    """hkpKeyframedRigidMotion"""
-
-class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
-    """hkpLimitedForceConstraintMotor"""
-    minForce: float
-    maxForce: float
+    """hkpIgnoreModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0x032f0791."""
 
 class hkpLimitedHingeConstraintData(hkpConstraintData):
-    """hkpLimitedHingeConstraintData"""
+    """hkpLimitedHingeConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, signature 0x51ea603a.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpLimitedHingeConstraintDataAtoms"""
     atoms: hkpLimitedHingeConstraintDataAtoms
 
 class hkpLimitedHingeConstraintDataAtoms(Record):
-    """hkpLimitedHingeConstraintDataAtoms"""
+    """hkpLimitedHingeConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x28231532.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- angMotor: Struct hkpAngMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- angLimit: Struct hkpAngLimitConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     angMotor: hkpAngMotorConstraintAtom
@@ -10388,26 +10471,26 @@ class hkpLimitedHingeConstraintDataAtoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpLinConstraintAtom(hkpConstraintAtom):
-    """hkpLinConstraintAtom"""
+    """hkpLinConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x29776947.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- padding: Uint8[12]"""
     axisIndex: int
     padding: list[int]
 
 class hkpLinFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpLinFrictionConstraintAtom"""
+    """hkpLinFrictionConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x8ecdcc28.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- frictionAxis: Uint8\n- maxFrictionForce: Real\n- padding: Uint8[8]"""
     isEnabled: int
     frictionAxis: int
     maxFrictionForce: float
     padding: list[int]
 
 class hkpLinLimitConstraintAtom(hkpConstraintAtom):
-    """hkpLinLimitConstraintAtom"""
+    """hkpLinLimitConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x5cace91d.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- min: Real\n- max: Real\n- padding: Uint8[4]"""
     axisIndex: int
     min: float
     max: float
     padding: list[int]
 
 class hkpLinMotorConstraintAtom(hkpConstraintAtom):
-    """hkpLinMotorConstraintAtom"""
+    """hkpLinMotorConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0xdce8c1bc.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- motorAxis: Uint8\n- initializedOffset: Int16\n- previousTargetPositionOffset: Int16\n- targetPosition: Real\n- motor: Pointer of Struct hkpConstraintMotor"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -10416,18 +10499,18 @@ class hkpLinMotorConstraintAtom(hkpConstraintAtom):
     motor: Optional[hkpConstraintMotor]
 
 class hkpLinSoftConstraintAtom(hkpConstraintAtom):
-    """hkpLinSoftConstraintAtom"""
+    """hkpLinSoftConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x63bffc6d.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- tau: Real\n- damping: Real\n- padding: Uint8[4]"""
     axisIndex: int
     tau: float
     damping: float
     padding: list[int]
 
 class hkpLinearClearanceConstraintData(hkpConstraintData):
-    """hkpLinearClearanceConstraintData"""
+    """hkpLinearClearanceConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x9f2f89bd.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpLinearClearanceConstraintDataAtoms"""
     atoms: hkpLinearClearanceConstraintDataAtoms
 
 class hkpLinearClearanceConstraintDataAtoms(Record):
-    """hkpLinearClearanceConstraintDataAtoms"""
+    """hkpLinearClearanceConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd0748d53.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- motor: Struct hkpLinMotorConstraintAtom\n- friction0: Struct hkpLinFrictionConstraintAtom\n- friction1: Struct hkpLinFrictionConstraintAtom\n- friction2: Struct hkpLinFrictionConstraintAtom\n- ang: Struct hkpAngConstraintAtom\n- linLimit0: Struct hkpLinLimitConstraintAtom\n- linLimit1: Struct hkpLinLimitConstraintAtom\n- linLimit2: Struct hkpLinLimitConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction0: hkpLinFrictionConstraintAtom
@@ -10438,8 +10521,11 @@ class hkpLinearClearanceConstraintDataAtoms(Record):
     linLimit1: hkpLinLimitConstraintAtom
     linLimit2: hkpLinLimitConstraintAtom
 
+class hkpParametricCurve(hkReferencedObject):
+    """hkpParametricCurve\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb5efa236."""
+
 class hkpLinearParametricCurve(hkpParametricCurve):
-    """hkpLinearParametricCurve"""
+    """hkpLinearParametricCurve\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpParametricCurve, version 1, signature 0x6ac6ce35.\n\nOwn members, by hkClass type:\n- smoothingFactor: Real\n- closedLoop: Bool\n- dirNotParallelToTangentAlongWholePath: Vector4\n- points: Array of Vector4\n- distance: Array of Real"""
     smoothingFactor: float
     closedLoop: bool
     dirNotParallelToTangentAlongWholePath: tuple[float, ...]
@@ -10447,11 +10533,11 @@ class hkpLinearParametricCurve(hkpParametricCurve):
     distance: memoryview
 
 class hkpLinkedCollidable(hkpCollidable):
-    """hkpLinkedCollidable"""
+    """hkpLinkedCollidable\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollidable, version 1, signature 0x5508bc75.\n\nOwn members, by hkClass type:\n- collisionEntries: Array"""
     collisionEntries: list[None]
 
 class hkpListShape(hkpShapeCollection):
-    """hkpListShape"""
+    """hkpListShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeCollection, version 1, signature 0xf2ec3ed5.\n\nOwn members, by hkClass type:\n- childInfo: Array of Struct hkpListShapeChildInfo\n- flags: Uint16\n- numDisabledChildren: Uint16\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- enabledChildren: Uint32[8]"""
     childInfo: list[hkpListShapeChildInfo]
     flags: int
     numDisabledChildren: int
@@ -10460,10 +10546,10 @@ class hkpListShape(hkpShapeCollection):
     enabledChildren: list[int]
 
 class hkpListShapeBreakableMaterial(hkpBreakableMultiMaterial):
-    """hkpListShapeBreakableMaterial"""
+    """hkpListShapeBreakableMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBreakableMultiMaterial, version 1, signature 0xe7ca0792."""
 
 class hkpListShapeChildInfo(Record):
-    """hkpListShapeChildInfo"""
+    """hkpListShapeChildInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x21940c23.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- collisionFilterInfo: Uint32\n- shapeInfo: Uint16\n- shapeSize: Int16\n- numChildShapes: Int32"""
     shape: Optional[hkpShape]
     collisionFilterInfo: int
     shapeInfo: int
@@ -10471,41 +10557,31 @@ class hkpListShapeChildInfo(Record):
     numChildShapes: int
 
 class hkpMalleableConstraintData(hkpWrappedConstraintData):
-    """hkpMalleableConstraintData"""
+    """hkpMalleableConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpWrappedConstraintData, version 1, signature 0xb589290a.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- strength: Real"""
     atoms: hkpBridgeAtoms
     strength: float
 
 class hkpMassChangerModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpMassChangerModifierConstraintAtom"""
+    """hkpMassChangerModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0xc2179ee8.\n\nOwn members, by hkClass type:\n- factorA: Vector4\n- factorB: Vector4"""
     factorA: tuple[float, ...]
     factorB: tuple[float, ...]
 
 class hkpMaterial(Record):
-    """hkpMaterial"""
+    """hkpMaterial\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x33be6570.\n\nOwn members, by hkClass type:\n- responseType: Enum of Int8 hkpMaterial::ResponseType\n- rollingFrictionMultiplier: Half\n- friction: Real\n- restitution: Real"""
     responseType: hkpMaterial_ResponseType
     rollingFrictionMultiplier: float
     friction: float
     restitution: float
 
 class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
-    """hkpMaxSizeMotion"""
+    """hkpMaxSizeMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpKeyframedRigidMotion, version 1, signature 0xb285f48c."""
 
 class hkpMeshMaterial(Record):
-    """hkpMeshMaterial"""
+    """hkpMeshMaterial\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x886cde0c.\n\nOwn members, by hkClass type:\n- filterInfo: Uint32"""
     filterInfo: int
 
-class hkpMeshShape(hkpShapeCollection):
-    """hkpMeshShape"""
-    scaling: tuple[float, ...]
-    numBitsForSubpartIndex: int
-    subparts: list[hkpMeshShapeSubpart]
-    weldingInfo: memoryview
-    weldingType: hkpWeldingUtility_WeldingType
-    radius: float
-    pad: list[int]
-
 class hkpMeshShapeSubpart(Record):
-    """hkpMeshShapeSubpart"""
+    """hkpMeshShapeSubpart\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x27336e5d.\n\nOwn members, by hkClass type:\n- vertexBase: Pointer\n- vertexStriding: Int32\n- numVertices: Int32\n- indexBase: Pointer\n- stridingType: Enum of Int8 hkpMeshShape::MeshShapeIndexStridingType\n- materialIndexStridingType: Enum of Int8 hkpMeshShape::MeshShapeMaterialIndexStridingType\n- indexStriding: Int32\n- flipAlternateTriangles: Int32\n- numTriangles: Int32\n- materialIndexBase: Pointer\n- materialIndexStriding: Int32\n- materialBase: Pointer\n- materialStriding: Int32\n- numMaterials: Int32\n- triangleOffset: Int32"""
     vertexBase: Optional[Record]
     vertexStriding: int
     numVertices: int
@@ -10522,61 +10598,43 @@ class hkpMeshShapeSubpart(Record):
     numMaterials: int
     triangleOffset: int
 
-class hkpModifierConstraintAtom(hkpConstraintAtom):
-    """hkpModifierConstraintAtom"""
-    modifierAtomSize: int
-    childSize: int
-    child: Optional[hkpConstraintAtom]
-    pad: list[int]
-
 class hkpMoppBvTreeShape(hkMoppBvTreeShapeBase):
-    """hkpMoppBvTreeShape"""
+    """hkpMoppBvTreeShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMoppBvTreeShapeBase, version 1, signature 0x73f28bee.\n\nOwn members, by hkClass type:\n- child: Struct hkpSingleShapeContainer\n- childSize: Int32"""
     child: hkpSingleShapeContainer
     childSize: int
 
 class hkpMoppCode(hkReferencedObject):
-    """hkpMoppCode"""
+    """hkpMoppCode\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5104fd7d.\n\nOwn members, by hkClass type:\n- info: Struct hkpMoppCodeCodeInfo\n- data: Array of Uint8\n- buildType: Enum of Int8 hkpMoppCode::BuildType"""
     info: hkpMoppCodeCodeInfo
     data: memoryview
     buildType: hkpMoppCode_BuildType
 
 class hkpMoppCodeCodeInfo(Record):
-    """hkpMoppCodeCodeInfo"""
+    """hkpMoppCodeCodeInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd8fdbb08.\n\nOwn members, by hkClass type:\n- offset: Vector4"""
     offset: tuple[float, ...]
 
 class hkpMoppCodeReindexedTerminal(Record):
-    """hkpMoppCodeReindexedTerminal"""
+    """hkpMoppCodeReindexedTerminal\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x6ed8ac06.\n\nOwn members, by hkClass type:\n- origShapeKey: Uint32\n- reindexedShapeKey: Uint32"""
     origShapeKey: int
     reindexedShapeKey: int
 
-class hkpMotion(hkReferencedObject):
-    """hkpMotion"""
-    type: hkpMotion_MotionType
-    deactivationIntegrateCounter: int
-    deactivationNumInactiveFrames: list[int]
-    motionState: hkMotionState
-    inertiaAndMassInv: tuple[float, ...]
-    linearVelocity: tuple[float, ...]
-    angularVelocity: tuple[float, ...]
-    deactivationRefPosition: list[tuple[float, ...]]
-    deactivationRefOrientation: list[int]
-    savedMotion: Optional[hkpMaxSizeMotion]
-    savedQualityTypeIndex: int
-    gravityFactor: float
+class hkpUnaryAction(hkpAction):
+    """hkpUnaryAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpAction, version 1, signature 0x5f4424f8.\n\nOwn members, by hkClass type:\n- entity: Pointer of Struct hkpEntity"""
+    entity: Optional[hkpEntity]
 
 class hkpMotorAction(hkpUnaryAction):
-    """hkpMotorAction"""
+    """hkpMotorAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpUnaryAction, version 1, signature 0xc23d654f.\n\nOwn members, by hkClass type:\n- axis: Vector4\n- spinRate: Real\n- gain: Real\n- active: Bool"""
     axis: tuple[float, ...]
     spinRate: float
     gain: float
     active: bool
 
 class hkpMountedBallGun(hkpBallGun):
-    """hkpMountedBallGun"""
+    """hkpMountedBallGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBallGun, version 1, signature 0x2e7595e8.\n\nOwn members, by hkClass type:\n- position: Vector4"""
     position: tuple[float, ...]
 
 class hkpMouseSpringAction(hkpUnaryAction):
-    """hkpMouseSpringAction"""
+    """hkpMouseSpringAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpUnaryAction, version 1, signature 0x6035e5a1.\n\nOwn members, by hkClass type:\n- positionInRbLocal: Vector4\n- mousePositionInWorld: Vector4\n- springDamping: Real\n- springElasticity: Real\n- maxRelativeForce: Real\n- objectDamping: Real\n- shapeKey: Uint32\n- applyCallbacks: Array of Pointer"""
     positionInRbLocal: tuple[float, ...]
     mousePositionInWorld: tuple[float, ...]
     springDamping: float
@@ -10587,65 +10645,52 @@ class hkpMouseSpringAction(hkpUnaryAction):
     applyCallbacks: list[Optional[Record]]
 
 class hkpMovingSurfaceModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpMovingSurfaceModifierConstraintAtom"""
+    """hkpMovingSurfaceModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0xd795b183.\n\nOwn members, by hkClass type:\n- velocity: Vector4"""
     velocity: tuple[float, ...]
 
 class hkpMultiRayShape(hkpShape):
-    """hkpMultiRayShape"""
+    """hkpMultiRayShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0x9bb1f853.\n\nOwn members, by hkClass type:\n- rays: Array of Struct hkpMultiRayShapeRay\n- rayPenetrationDistance: Real"""
     rays: list[hkpMultiRayShapeRay]
     rayPenetrationDistance: float
 
 class hkpMultiRayShapeRay(Record):
-    """hkpMultiRayShapeRay"""
+    """hkpMultiRayShapeRay\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xffdc0b65.\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4"""
     start: tuple[float, ...]
     end: tuple[float, ...]
 
 class hkpMultiSphereShape(hkpSphereRepShape):
-    """hkpMultiSphereShape"""
+    """hkpMultiSphereShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpSphereRepShape, version 1, signature 0x6d5063c4.\n\nOwn members, by hkClass type:\n- numSpheres: Int32\n- spheres: Vector4[8]"""
     numSpheres: int
     spheres: list[tuple[float, ...]]
 
 class hkpNamedMeshMaterial(hkpMeshMaterial):
-    """hkpNamedMeshMaterial"""
+    """hkpNamedMeshMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMeshMaterial, version 1, signature 0x66b42df1.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkpNullCollisionFilter(hkpCollisionFilter):
-    """hkpNullCollisionFilter"""
+    """hkpNullCollisionFilter\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpCollisionFilter, version 1, signature 0x365c617c."""
 
 class hkpOverwritePivotConstraintAtom(hkpConstraintAtom):
-    """hkpOverwritePivotConstraintAtom"""
+    """hkpOverwritePivotConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0xcfa1ac27.\n\nOwn members, by hkClass type:\n- copyToPivotBFromPivotA: Uint8\n- padding: Uint8[12]"""
     copyToPivotBFromPivotA: int
     padding: list[int]
 
-class hkpPairCollisionFilter(hkpCollisionFilter):
-    """hkpPairCollisionFilter"""
-    disabledPairs: hkpPairCollisionFilterMapPairFilterKeyOverrideType
-    childFilter: Optional[hkpCollisionFilter]
-
 class hkpPairCollisionFilterMapPairFilterKeyOverrideType(Record):
-    """hkpPairCollisionFilterMapPairFilterKeyOverrideType"""
+    """hkpPairCollisionFilterMapPairFilterKeyOverrideType\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x36195969.\n\nOwn members, by hkClass type:\n- elem: Pointer\n- numElems: Int32\n- hashMod: Int32"""
     elem: Optional[Record]
     numElems: int
     hashMod: int
 
-class hkpParametricCurve(hkReferencedObject):
-    """hkpParametricCurve"""
-
-class hkpPhantom(hkpWorldObject):
-    """hkpPhantom"""
-    overlapListeners: list[Optional[Record]]
-    phantomListeners: list[Optional[Record]]
-
 class hkpPhantomCallbackShape(hkpShape):
-    """hkpPhantomCallbackShape"""
+    """hkpPhantomCallbackShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0xd99d7463."""
 
 class hkpPhysicsData(hkReferencedObject):
-    """hkpPhysicsData"""
+    """hkpPhysicsData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x47a8ca83.\n\nOwn members, by hkClass type:\n- worldCinfo: Pointer of Struct hkpWorldCinfo\n- systems: Array of Pointer hkpPhysicsSystem"""
     worldCinfo: Optional[hkpWorldCinfo]
     systems: list[Optional[hkpPhysicsSystem]]
 
 class hkpPhysicsSystem(hkReferencedObject):
-    """hkpPhysicsSystem"""
+    """hkpPhysicsSystem\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb3cc6e64.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- actions: Array of Pointer hkpAction\n- phantoms: Array of Pointer hkpPhantom\n- name: StringPtr\n- userData: Ulong\n- active: Bool"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     actions: list[Optional[hkpAction]]
@@ -10655,11 +10700,11 @@ class hkpPhysicsSystem(hkReferencedObject):
     active: bool
 
 class hkpPhysicsSystemWithContacts(hkpPhysicsSystem):
-    """hkpPhysicsSystemWithContacts"""
+    """hkpPhysicsSystemWithContacts\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpPhysicsSystem, version 1, signature 0xae5356fe.\n\nOwn members, by hkClass type:\n- contacts: Array of Pointer hkpSerializedAgentNnEntry"""
     contacts: list[Optional[hkpSerializedAgentNnEntry]]
 
 class hkpPointToPathConstraintData(hkpConstraintData):
-    """hkpPointToPathConstraintData"""
+    """hkpPointToPathConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x6c108777.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- path: Pointer of Struct hkpParametricCurve\n- maxFrictionForce: Real\n- angularConstrainedDOF: Enum of Int8 hkpPointToPathConstraintData::OrientationConstraintType\n- transform_OS_KS: Transform[2]"""
     atoms: hkpBridgeAtoms
     path: Optional[hkpParametricCurve]
     maxFrictionForce: float
@@ -10667,23 +10712,23 @@ class hkpPointToPathConstraintData(hkpConstraintData):
     transform_OS_KS: list[tuple[tuple[float, ...], ...]]
 
 class hkpPointToPlaneConstraintData(hkpConstraintData):
-    """hkpPointToPlaneConstraintData"""
+    """hkpPointToPlaneConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x9a4c51a9.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPointToPlaneConstraintDataAtoms"""
     atoms: hkpPointToPlaneConstraintDataAtoms
 
 class hkpPointToPlaneConstraintDataAtoms(Record):
-    """hkpPointToPlaneConstraintDataAtoms"""
+    """hkpPointToPlaneConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9324deab.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- lin: Struct hkpLinConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpLinConstraintAtom
 
 class hkpPositionConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpPositionConstraintMotor"""
+    """hkpPositionConstraintMotor\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpLimitedForceConstraintMotor, signature 0x143dd400.\n\nOwn members, by hkClass type:\n- tau: Real\n- damping: Real\n- proportionalRecoveryVelocity: Real\n- constantRecoveryVelocity: Real"""
     tau: float
     damping: float
     proportionalRecoveryVelocity: float
     constantRecoveryVelocity: float
 
 class hkpPoweredChainData(hkpConstraintChainData):
-    """hkpPoweredChainData"""
+    """hkpPoweredChainData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintChainData, version 1, signature 0xdb72706e.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpPoweredChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfmLinAdd: Real\n- cfmLinMul: Real\n- cfmAngAdd: Real\n- cfmAngMul: Real\n- maxErrorDistance: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpPoweredChainDataConstraintInfo]
     tau: float
@@ -10695,7 +10740,7 @@ class hkpPoweredChainData(hkpConstraintChainData):
     maxErrorDistance: float
 
 class hkpPoweredChainDataConstraintInfo(Record):
-    """hkpPoweredChainDataConstraintInfo"""
+    """hkpPoweredChainDataConstraintInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf88aee25.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- aTc: Quaternion\n- bTc: Quaternion\n- motors: Pointer of Struct hkpConstraintMotor[3]\n- switchBodies: Bool"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     aTc: tuple[float, ...]
@@ -10704,28 +10749,28 @@ class hkpPoweredChainDataConstraintInfo(Record):
     switchBodies: bool
 
 class hkpPoweredChainMapper(hkReferencedObject):
-    """hkpPoweredChainMapper"""
+    """hkpPoweredChainMapper\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc89b0a1f.\n\nOwn members, by hkClass type:\n- links: Array of Struct hkpPoweredChainMapperLinkInfo\n- targets: Array of Struct hkpPoweredChainMapperTarget\n- chains: Array of Pointer hkpConstraintChainInstance"""
     links: list[hkpPoweredChainMapperLinkInfo]
     targets: list[hkpPoweredChainMapperTarget]
     chains: list[Optional[hkpConstraintChainInstance]]
 
 class hkpPoweredChainMapperLinkInfo(Record):
-    """hkpPoweredChainMapperLinkInfo"""
+    """hkpPoweredChainMapperLinkInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xcf071a1b.\n\nOwn members, by hkClass type:\n- firstTargetIdx: Int32\n- numTargets: Int32\n- limitConstraint: Pointer of Struct hkpConstraintInstance"""
     firstTargetIdx: int
     numTargets: int
     limitConstraint: Optional[hkpConstraintInstance]
 
 class hkpPoweredChainMapperTarget(Record):
-    """hkpPoweredChainMapperTarget"""
+    """hkpPoweredChainMapperTarget\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf651c74d.\n\nOwn members, by hkClass type:\n- chain: Pointer of Struct hkpPoweredChainData\n- infoIndex: Int32"""
     chain: Optional[hkpPoweredChainData]
     infoIndex: int
 
 class hkpPrismaticConstraintData(hkpConstraintData):
-    """hkpPrismaticConstraintData"""
+    """hkpPrismaticConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x62e0a78e.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPrismaticConstraintDataAtoms"""
     atoms: hkpPrismaticConstraintDataAtoms
 
 class hkpPrismaticConstraintDataAtoms(Record):
-    """hkpPrismaticConstraintDataAtoms"""
+    """hkpPrismaticConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe617f094.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- motor: Struct hkpLinMotorConstraintAtom\n- friction: Struct hkpLinFrictionConstraintAtom\n- ang: Struct hkpAngConstraintAtom\n- lin0: Struct hkpLinConstraintAtom\n- lin1: Struct hkpLinConstraintAtom\n- linLimit: Struct hkpLinLimitConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction: hkpLinFrictionConstraintAtom
@@ -10735,7 +10780,7 @@ class hkpPrismaticConstraintDataAtoms(Record):
     linLimit: hkpLinLimitConstraintAtom
 
 class hkpProjectileGun(hkpFirstPersonGun):
-    """hkpProjectileGun"""
+    """hkpProjectileGun\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpFirstPersonGun, version 1, signature 0x804801cd.\n\nOwn members, by hkClass type:\n- maxProjectiles: Int32\n- reloadTime: Real\n- reload: Real\n- projectiles: Array of Pointer\n- world: Pointer\n- destructionWorld: Pointer"""
     maxProjectiles: int
     reloadTime: float
     reload: float
@@ -10744,23 +10789,23 @@ class hkpProjectileGun(hkpFirstPersonGun):
     destructionWorld: Optional[Record]
 
 class hkpPulleyConstraintAtom(hkpConstraintAtom):
-    """hkpPulleyConstraintAtom"""
+    """hkpPulleyConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x68919279.\n\nOwn members, by hkClass type:\n- fixedPivotAinWorld: Vector4\n- fixedPivotBinWorld: Vector4\n- ropeLength: Real\n- leverageOnBodyB: Real"""
     fixedPivotAinWorld: tuple[float, ...]
     fixedPivotBinWorld: tuple[float, ...]
     ropeLength: float
     leverageOnBodyB: float
 
 class hkpPulleyConstraintData(hkpConstraintData):
-    """hkpPulleyConstraintData"""
+    """hkpPulleyConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x3f490327.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPulleyConstraintDataAtoms"""
     atoms: hkpPulleyConstraintDataAtoms
 
 class hkpPulleyConstraintDataAtoms(Record):
-    """hkpPulleyConstraintDataAtoms"""
+    """hkpPulleyConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf62576d0.\n\nOwn members, by hkClass type:\n- translations: Struct hkpSetLocalTranslationsConstraintAtom\n- pulley: Struct hkpPulleyConstraintAtom"""
     translations: hkpSetLocalTranslationsConstraintAtom
     pulley: hkpPulleyConstraintAtom
 
 class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
-    """hkpRackAndPinionConstraintAtom"""
+    """hkpRackAndPinionConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0xa8259784.\n\nOwn members, by hkClass type:\n- pinionRadiusOrScrewPitch: Real\n- isScrew: Bool\n- memOffsetToInitialAngleOffset: Int8\n- memOffsetToPrevAngle: Int8\n- memOffsetToRevolutionCounter: Int8\n- padding: Uint8[4]"""
     pinionRadiusOrScrewPitch: float
     isScrew: bool
     memOffsetToInitialAngleOffset: int
@@ -10769,20 +10814,20 @@ class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpRackAndPinionConstraintData(hkpConstraintData):
-    """hkpRackAndPinionConstraintData"""
+    """hkpRackAndPinionConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x677cbcf3.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRackAndPinionConstraintDataAtoms"""
     atoms: hkpRackAndPinionConstraintDataAtoms
 
 class hkpRackAndPinionConstraintDataAtoms(Record):
-    """hkpRackAndPinionConstraintDataAtoms"""
+    """hkpRackAndPinionConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x019ada54.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- rackAndPinion: Struct hkpRackAndPinionConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     rackAndPinion: hkpRackAndPinionConstraintAtom
 
 class hkpRagdollConstraintData(hkpConstraintData):
-    """hkpRagdollConstraintData"""
+    """hkpRagdollConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, signature 0xb77d2036.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRagdollConstraintDataAtoms"""
     atoms: hkpRagdollConstraintDataAtoms
 
 class hkpRagdollConstraintDataAtoms(Record):
-    """hkpRagdollConstraintDataAtoms"""
+    """hkpRagdollConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe11fb3ac.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ragdollMotors: Struct hkpRagdollMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- coneLimit: Struct hkpConeLimitConstraintAtom\n- planesLimit: Struct hkpConeLimitConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ragdollMotors: hkpRagdollMotorConstraintAtom
@@ -10793,18 +10838,18 @@ class hkpRagdollConstraintDataAtoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpRagdollLimitsData(hkpConstraintData):
-    """hkpRagdollLimitsData"""
+    """hkpRagdollLimitsData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0xcfcd7899.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRagdollLimitsDataAtoms"""
     atoms: hkpRagdollLimitsDataAtoms
 
 class hkpRagdollLimitsDataAtoms(Record):
-    """hkpRagdollLimitsDataAtoms"""
+    """hkpRagdollLimitsDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xaa28b6d5.\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- coneLimit: Struct hkpConeLimitConstraintAtom\n- planesLimit: Struct hkpConeLimitConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     twistLimit: hkpTwistLimitConstraintAtom
     coneLimit: hkpConeLimitConstraintAtom
     planesLimit: hkpConeLimitConstraintAtom
 
 class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
-    """hkpRagdollMotorConstraintAtom"""
+    """hkpRagdollMotorConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x9d94d42c.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- initializedOffset: Int16\n- previousTargetAnglesOffset: Int16\n- target_bRca: Matrix3\n- motors: Pointer of Struct hkpConstraintMotor[3]"""
     isEnabled: bool
     initializedOffset: int
     previousTargetAnglesOffset: int
@@ -10812,37 +10857,37 @@ class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpRayCollidableFilter(Record):
-    """hkpRayCollidableFilter"""
+    """hkpRayCollidableFilter\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe0708a00."""
 
 class hkpRayShapeCollectionFilter(Record):
-    """hkpRayShapeCollectionFilter"""
+    """hkpRayShapeCollectionFilter\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe0708a00."""
 
 class hkpRemoveTerminalsMoppModifier(hkReferencedObject):
-    """hkpRemoveTerminalsMoppModifier"""
+    """hkpRemoveTerminalsMoppModifier\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5bff12e6.\n\nOwn members, by hkClass type:\n- removeInfo: Array of Uint32\n- tempShapesToRemove: Pointer"""
     removeInfo: memoryview
     tempShapesToRemove: Optional[Record]
 
 class hkpReorientAction(hkpUnaryAction):
-    """hkpReorientAction"""
+    """hkpReorientAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpUnaryAction, version 1, signature 0x113cb03a.\n\nOwn members, by hkClass type:\n- rotationAxis: Vector4\n- upAxis: Vector4\n- strength: Real\n- damping: Real"""
     rotationAxis: tuple[float, ...]
     upAxis: tuple[float, ...]
     strength: float
     damping: float
 
 class hkpRigidBody(hkpEntity):
-    """hkpRigidBody"""
+    """hkpRigidBody\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpEntity, version 1, signature 0xcd2e69e5."""
 
 class hkpRotationalConstraintData(hkpConstraintData):
-    """hkpRotationalConstraintData"""
+    """hkpRotationalConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0xd537b679.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRotationalConstraintDataAtoms"""
     atoms: hkpRotationalConstraintDataAtoms
 
 class hkpRotationalConstraintDataAtoms(Record):
-    """hkpRotationalConstraintDataAtoms"""
+    """hkpRotationalConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x0029f3a1.\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- ang: Struct hkpAngConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     ang: hkpAngConstraintAtom
 
 class hkpSerializedAgentNnEntry(hkReferencedObject):
-    """hkpSerializedAgentNnEntry"""
+    """hkpSerializedAgentNnEntry\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4b13e677.\n\nOwn members, by hkClass type:\n- bodyA: Pointer of Struct hkpEntity\n- bodyB: Pointer of Struct hkpEntity\n- bodyAId: Ulong\n- bodyBId: Ulong\n- useEntityIds: Bool\n- agentType: Enum of Int8 hkpSerializedAgentNnEntry::SerializedAgentType\n- atom: Struct hkpSimpleContactConstraintAtom\n- propertiesStream: Array of Uint8\n- contactPoints: Array of Struct hkContactPoint\n- cpIdMgr: Array of Uint8\n- nnEntryData: Uint8[192]\n- trackInfo: Struct hkpSerializedTrack1nInfo\n- endianCheckBuffer: Uint8[4]\n- version: Uint32"""
     bodyA: Optional[hkpEntity]
     bodyB: Optional[hkpEntity]
     bodyAId: int
@@ -10859,75 +10904,63 @@ class hkpSerializedAgentNnEntry(hkReferencedObject):
     version: int
 
 class hkpSerializedDisplayMarker(hkReferencedObject):
-    """hkpSerializedDisplayMarker"""
+    """hkpSerializedDisplayMarker\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4c35bac1.\n\nOwn members, by hkClass type:\n- transform: Transform"""
     transform: tuple[tuple[float, ...], ...]
 
 class hkpSerializedDisplayMarkerList(hkReferencedObject):
-    """hkpSerializedDisplayMarkerList"""
+    """hkpSerializedDisplayMarkerList\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xcf7fbfcb.\n\nOwn members, by hkClass type:\n- markers: Array of Pointer hkpSerializedDisplayMarker"""
     markers: list[Optional[hkpSerializedDisplayMarker]]
 
 class hkpSerializedDisplayRbTransforms(hkReferencedObject):
-    """hkpSerializedDisplayRbTransforms"""
+    """hkpSerializedDisplayRbTransforms\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc5d3a567.\n\nOwn members, by hkClass type:\n- transforms: Array of Struct hkpSerializedDisplayRbTransformsDisplayTransformPair"""
     transforms: list[hkpSerializedDisplayRbTransformsDisplayTransformPair]
 
 class hkpSerializedDisplayRbTransformsDisplayTransformPair(Record):
-    """hkpSerializedDisplayRbTransformsDisplayTransformPair"""
+    """hkpSerializedDisplayRbTransformsDisplayTransformPair\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x94ac5bec.\n\nOwn members, by hkClass type:\n- rb: Pointer of Struct hkpRigidBody\n- localToDisplay: Transform"""
     rb: Optional[hkpRigidBody]
     localToDisplay: tuple[tuple[float, ...], ...]
 
-class hkpSerializedSubTrack1nInfo(hkpSerializedTrack1nInfo):
-    """hkpSerializedSubTrack1nInfo"""
-    sectorIndex: int
-    offsetInSector: int
-
 class hkpSerializedTrack1nInfo(Record):
-    """hkpSerializedTrack1nInfo"""
+    """hkpSerializedTrack1nInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf12d48d9.\n\nOwn members, by hkClass type:\n- sectors: Array of Pointer hkpAgent1nSector\n- subTracks: Array of Pointer hkpSerializedSubTrack1nInfo"""
     sectors: list[Optional[hkpAgent1nSector]]
     subTracks: list[Optional[hkpSerializedSubTrack1nInfo]]
 
+class hkpSerializedSubTrack1nInfo(hkpSerializedTrack1nInfo):
+    """hkpSerializedSubTrack1nInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpSerializedTrack1nInfo, version 1, signature 0x0010155a.\n\nOwn members, by hkClass type:\n- sectorIndex: Int32\n- offsetInSector: Int32"""
+    sectorIndex: int
+    offsetInSector: int
+
 class hkpSetLocalRotationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalRotationsConstraintAtom"""
+    """hkpSetLocalRotationsConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x90194a87.\n\nOwn members, by hkClass type:\n- rotationA: Rotation\n- rotationB: Rotation"""
     rotationA: tuple[tuple[float, ...], ...]
     rotationB: tuple[tuple[float, ...], ...]
 
 class hkpSetLocalTransformsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTransformsConstraintAtom"""
+    """hkpSetLocalTransformsConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, signature 0x13cd1821.\n\nOwn members, by hkClass type:\n- transformA: Transform\n- transformB: Transform"""
     transformA: tuple[tuple[float, ...], ...]
     transformB: tuple[tuple[float, ...], ...]
 
 class hkpSetLocalTranslationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTranslationsConstraintAtom"""
+    """hkpSetLocalTranslationsConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x3d4c316a.\n\nOwn members, by hkClass type:\n- translationA: Vector4\n- translationB: Vector4"""
     translationA: tuple[float, ...]
     translationB: tuple[float, ...]
 
 class hkpSetupStabilizationAtom(hkpConstraintAtom):
-    """hkpSetupStabilizationAtom"""
+    """hkpSetupStabilizationAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 3, signature 0x870ee10a.\n\nOwn members, by hkClass type:\n- enabled: Bool\n- padding: Uint8[1]\n- maxLinImpulse: Real\n- maxAngImpulse: Real\n- maxAngle: Real"""
     enabled: bool
     padding: list[int]
     maxLinImpulse: float
     maxAngImpulse: float
     maxAngle: float
 
-class hkpShape(hkpShapeBase):
-    """hkpShape"""
-    userData: int
-
-class hkpShapeBase(hkcdShape):
-    """hkpShapeBase"""
-
-class hkpShapeCollection(hkpShape):
-    """hkpShapeCollection"""
-    disableWelding: bool
-    collectionType: hkpShapeCollection_CollectionType
-
 class hkpShapeCollectionFilter(Record):
-    """hkpShapeCollectionFilter"""
+    """hkpShapeCollectionFilter\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe0708a00."""
 
 class hkpShapeContainer(Record):
-    """hkpShapeContainer"""
+    """hkpShapeContainer\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe0708a00."""
 
 class hkpShapeInfo(hkReferencedObject):
-    """hkpShapeInfo"""
+    """hkpShapeInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xd3fdd2e8.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- isHierarchicalCompound: Bool\n- hkdShapesCollected: Bool\n- childShapeNames: Array of StringPtr\n- childTransforms: Array of Transform\n- transform: Transform"""
     shape: Optional[hkpShape]
     isHierarchicalCompound: bool
     hkdShapesCollected: bool
@@ -10936,24 +10969,20 @@ class hkpShapeInfo(hkReferencedObject):
     transform: tuple[tuple[float, ...], ...]
 
 class hkpShapeKeyTable(Record):
-    """hkpShapeKeyTable"""
+    """hkpShapeKeyTable\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1c0956ba.\n\nOwn members, by hkClass type:\n- lists: Pointer of Struct hkpShapeKeyTableBlock\n- occupancyBitField: Uint32"""
     lists: Optional[hkpShapeKeyTableBlock]
     occupancyBitField: int
 
 class hkpShapeKeyTableBlock(Record):
-    """hkpShapeKeyTableBlock"""
+    """hkpShapeKeyTableBlock\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x3276838f.\n\nOwn members, by hkClass type:\n- slots: Uint32[63]\n- next: Pointer of Struct hkpShapeKeyTableBlock"""
     slots: list[int]
     next: Optional[hkpShapeKeyTableBlock]
 
-class hkpShapePhantom(hkpPhantom):
-    """hkpShapePhantom"""
-    motionState: hkMotionState
-
 class hkpSimpleBreakableMaterial(hkpBreakableMaterial):
-    """hkpSimpleBreakableMaterial"""
+    """hkpSimpleBreakableMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBreakableMaterial, version 1, signature 0x0d09da24."""
 
 class hkpSimpleContactConstraintAtom(hkpConstraintAtom):
-    """hkpSimpleContactConstraintAtom"""
+    """hkpSimpleContactConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x642fc205.\n\nOwn members, by hkClass type:\n- sizeOfAllAtoms: Uint16\n- numContactPoints: Uint16\n- numReservedContactPoints: Uint16\n- numUserDatasForBodyA: Uint8\n- numUserDatasForBodyB: Uint8\n- contactPointPropertiesStriding: Uint8\n- maxNumContactPoints: Uint16\n- info: Struct hkpSimpleContactConstraintDataInfo"""
     sizeOfAllAtoms: int
     numContactPoints: int
     numReservedContactPoints: int
@@ -10964,7 +10993,7 @@ class hkpSimpleContactConstraintAtom(hkpConstraintAtom):
     info: hkpSimpleContactConstraintDataInfo
 
 class hkpSimpleContactConstraintDataInfo(Record):
-    """hkpSimpleContactConstraintDataInfo"""
+    """hkpSimpleContactConstraintDataInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x27ba981b.\n\nOwn members, by hkClass type:\n- flags: Uint16\n- biNormalAxis: Uint16\n- rollingFrictionMultiplier: Half\n- internalData1: Half\n- rhsRolling: Half[2]\n- contactRadius: Real\n- data: Real[4]"""
     flags: int
     biNormalAxis: int
     rollingFrictionMultiplier: float
@@ -10974,7 +11003,7 @@ class hkpSimpleContactConstraintDataInfo(Record):
     data: list[float]
 
 class hkpSimpleMeshShape(hkpShapeCollection):
-    """hkpSimpleMeshShape"""
+    """hkpSimpleMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeCollection, version 1, signature 0xe6f57cff.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- triangles: Array of Struct hkpSimpleMeshShapeTriangle\n- materialIndices: Array of Uint8\n- radius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkpSimpleMeshShapeTriangle]
     materialIndices: memoryview
@@ -10982,42 +11011,39 @@ class hkpSimpleMeshShape(hkpShapeCollection):
     weldingType: hkpWeldingUtility_WeldingType
 
 class hkpSimpleMeshShapeTriangle(Record):
-    """hkpSimpleMeshShapeTriangle"""
+    """hkpSimpleMeshShapeTriangle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd38738c1.\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- c: Int32\n- weldingInfo: Uint16"""
     a: int
     b: int
     c: int
     weldingInfo: int
 
 class hkpSimpleShapePhantom(hkpShapePhantom):
-    """hkpSimpleShapePhantom"""
+    """hkpSimpleShapePhantom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapePhantom, version 1, signature 0x9b09059f.\n\nOwn members, by hkClass type:\n- collisionDetails: Array of Struct hkpSimpleShapePhantomCollisionDetail\n- orderDirty: Bool"""
     collisionDetails: list[hkpSimpleShapePhantomCollisionDetail]
     orderDirty: bool
 
 class hkpSimpleShapePhantomCollisionDetail(Record):
-    """hkpSimpleShapePhantomCollisionDetail"""
+    """hkpSimpleShapePhantomCollisionDetail\n\nHavok class of SDK 2014.1 (packfiles).\n\nOwn members, by hkClass type:\n- collidable: Pointer of Struct hkpCollidable"""
     collidable: Optional[hkpCollidable]
 
 class hkpSingleShapeContainer(hkpShapeContainer):
-    """hkpSingleShapeContainer"""
+    """hkpSingleShapeContainer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShapeContainer, version 1, signature 0x73aa1d38.\n\nOwn members, by hkClass type:\n- childShape: Pointer of Struct hkpShape"""
     childShape: Optional[hkpShape]
 
 class hkpSoftContactModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpSoftContactModifierConstraintAtom"""
+    """hkpSoftContactModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0xe1070ba6.\n\nOwn members, by hkClass type:\n- tau: Real\n- maxAcceleration: Real"""
     tau: float
     maxAcceleration: float
 
 class hkpSphereMotion(hkpMotion):
-    """hkpSphereMotion"""
-
-class hkpSphereRepShape(hkpShape):
-    """hkpSphereRepShape"""
+    """hkpSphereMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMotion, version 1, signature 0x98bf2cff."""
 
 class hkpSphereShape(hkpConvexShape):
-    """hkpSphereShape"""
+    """hkpSphereShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0x37aa32c9.\n\nOwn members, by hkClass type:\n- pad16: Uint32[3]"""
     pad16: list[int]
 
 class hkpSpringAction(hkpBinaryAction):
-    """hkpSpringAction"""
+    """hkpSpringAction\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBinaryAction, version 1, signature 0x05d5ec6e.\n\nOwn members, by hkClass type:\n- lastForce: Vector4\n- positionAinA: Vector4\n- positionBinB: Vector4\n- restLength: Real\n- strength: Real\n- damping: Real\n- onCompression: Bool\n- onExtension: Bool"""
     lastForce: tuple[float, ...]
     positionAinA: tuple[float, ...]
     positionBinB: tuple[float, ...]
@@ -11028,12 +11054,12 @@ class hkpSpringAction(hkpBinaryAction):
     onExtension: bool
 
 class hkpSpringDamperConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpSpringDamperConstraintMotor"""
+    """hkpSpringDamperConstraintMotor\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpLimitedForceConstraintMotor, version 1, signature 0x06aaf69d.\n\nOwn members, by hkClass type:\n- springConstant: Real\n- springDamping: Real"""
     springConstant: float
     springDamping: float
 
 class hkpStaticCompoundShape(hkpBvTreeShape):
-    """hkpStaticCompoundShape"""
+    """hkpStaticCompoundShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBvTreeShape, version 1, signature 0xd029071e.\n\nOwn members, by hkClass type:\n- numBitsForChildShapeKey: Int8\n- referencePolicy: Int8\n- childShapeKeyMask: Uint32\n- instances: Array of Struct hkpStaticCompoundShapeInstance\n- instanceExtraInfos: Array of Uint16\n- disabledLargeShapeKeyTable: Struct hkpShapeKeyTable\n- tree: Struct hkcdStaticTreeDefaultTreeStorage6"""
     numBitsForChildShapeKey: int
     referencePolicy: int
     childShapeKeyMask: int
@@ -11043,10 +11069,10 @@ class hkpStaticCompoundShape(hkpBvTreeShape):
     tree: hkcdStaticTreeDefaultTreeStorage6
 
 class hkpStaticCompoundShapeBreakableMaterial(hkpBreakableMultiMaterial):
-    """hkpStaticCompoundShapeBreakableMaterial"""
+    """hkpStaticCompoundShapeBreakableMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBreakableMultiMaterial, version 1, signature 0xe7ca0792."""
 
 class hkpStaticCompoundShapeInstance(Record):
-    """hkpStaticCompoundShapeInstance"""
+    """hkpStaticCompoundShapeInstance\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x9a0bb163.\n\nOwn members, by hkClass type:\n- transform: QsTransform\n- shape: Pointer of Struct hkpShape\n- filterInfo: Uint32\n- childFilterInfoMask: Uint32\n- userData: Ulong"""
     transform: tuple[tuple[float, ...], ...]
     shape: Optional[hkpShape]
     filterInfo: int
@@ -11054,7 +11080,7 @@ class hkpStaticCompoundShapeInstance(Record):
     userData: int
 
 class hkpStiffSpringChainData(hkpConstraintChainData):
-    """hkpStiffSpringChainData"""
+    """hkpStiffSpringChainData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintChainData, version 1, signature 0x8308bac9.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpStiffSpringChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfm: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpStiffSpringChainDataConstraintInfo]
     tau: float
@@ -11062,39 +11088,34 @@ class hkpStiffSpringChainData(hkpConstraintChainData):
     cfm: float
 
 class hkpStiffSpringChainDataConstraintInfo(Record):
-    """hkpStiffSpringChainDataConstraintInfo"""
+    """hkpStiffSpringChainDataConstraintInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xc624a180.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- springLength: Real"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     springLength: float
 
 class hkpStiffSpringConstraintAtom(hkpConstraintAtom):
-    """hkpStiffSpringConstraintAtom"""
+    """hkpStiffSpringConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x1f044420.\n\nOwn members, by hkClass type:\n- length: Real\n- maxLength: Real"""
     length: float
     maxLength: float
 
 class hkpStiffSpringConstraintData(hkpConstraintData):
-    """hkpStiffSpringConstraintData"""
+    """hkpStiffSpringConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x6a36520d.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpStiffSpringConstraintDataAtoms"""
     atoms: hkpStiffSpringConstraintDataAtoms
 
 class hkpStiffSpringConstraintDataAtoms(Record):
-    """hkpStiffSpringConstraintDataAtoms"""
+    """hkpStiffSpringConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd04edea9.\n\nOwn members, by hkClass type:\n- pivots: Struct hkpSetLocalTranslationsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- spring: Struct hkpStiffSpringConstraintAtom"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     spring: hkpStiffSpringConstraintAtom
 
-class hkpStorageExtendedMeshShape(hkpExtendedMeshShape):
-    """hkpStorageExtendedMeshShape"""
-    meshstorage: list[Optional[hkpStorageExtendedMeshShapeMeshSubpartStorage]]
-    shapestorage: list[Optional[hkpStorageExtendedMeshShapeShapeSubpartStorage]]
-
 class hkpStorageExtendedMeshShapeMaterial(hkpMeshMaterial):
-    """hkpStorageExtendedMeshShapeMaterial"""
+    """hkpStorageExtendedMeshShapeMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpMeshMaterial, version 1, signature 0x2ca3e906.\n\nOwn members, by hkClass type:\n- restitution: Half\n- friction: Half\n- userData: Ulong"""
     restitution: float
     friction: float
     userData: int
 
 class hkpStorageExtendedMeshShapeMeshSubpartStorage(hkReferencedObject):
-    """hkpStorageExtendedMeshShapeMeshSubpartStorage"""
+    """hkpStorageExtendedMeshShapeMeshSubpartStorage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf41dfe52.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- indices8: Array of Uint8\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- materialIndices: Array of Uint8\n- materials: Array of Struct hkpStorageExtendedMeshShapeMaterial\n- namedMaterials: Array of Struct hkpNamedMeshMaterial\n- materialIndices16: Array of Uint16"""
     vertices: list[tuple[float, ...]]
     indices8: memoryview
     indices16: memoryview
@@ -11105,17 +11126,13 @@ class hkpStorageExtendedMeshShapeMeshSubpartStorage(hkReferencedObject):
     materialIndices16: memoryview
 
 class hkpStorageExtendedMeshShapeShapeSubpartStorage(hkReferencedObject):
-    """hkpStorageExtendedMeshShapeShapeSubpartStorage"""
+    """hkpStorageExtendedMeshShapeShapeSubpartStorage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xb2ed8de5.\n\nOwn members, by hkClass type:\n- materialIndices: Array of Uint8\n- materials: Array of Struct hkpStorageExtendedMeshShapeMaterial\n- materialIndices16: Array of Uint16"""
     materialIndices: memoryview
     materials: list[hkpStorageExtendedMeshShapeMaterial]
     materialIndices16: memoryview
 
-class hkpStorageMeshShape(hkpMeshShape):
-    """hkpStorageMeshShape"""
-    storage: list[Optional[hkpStorageMeshShapeSubpartStorage]]
-
 class hkpStorageMeshShapeSubpartStorage(hkReferencedObject):
-    """hkpStorageMeshShapeSubpartStorage"""
+    """hkpStorageMeshShapeSubpartStorage\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x619925a8.\n\nOwn members, by hkClass type:\n- vertices: Array of Real\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- materialIndices: Array of Uint8\n- materials: Array of Uint32\n- materialIndices16: Array of Uint16"""
     vertices: memoryview
     indices16: memoryview
     indices32: memoryview
@@ -11124,17 +11141,17 @@ class hkpStorageMeshShapeSubpartStorage(hkReferencedObject):
     materialIndices16: memoryview
 
 class hkpThinBoxMotion(hkpBoxMotion):
-    """hkpThinBoxMotion"""
+    """hkpThinBoxMotion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBoxMotion, version 1, signature 0xb285f48c."""
 
 class hkpTransformShape(hkpShape):
-    """hkpTransformShape"""
+    """hkpTransformShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpShape, version 1, signature 0x2eae1715.\n\nOwn members, by hkClass type:\n- childShape: Struct hkpSingleShapeContainer\n- childShapeSize: Int32\n- rotation: Quaternion\n- transform: Transform"""
     childShape: hkpSingleShapeContainer
     childShapeSize: int
     rotation: tuple[float, ...]
     transform: tuple[tuple[float, ...], ...]
 
 class hkpTriangleShape(hkpConvexShape):
-    """hkpTriangleShape"""
+    """hkpTriangleShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConvexShape, version 1, signature 0x16fc1f32.\n\nOwn members, by hkClass type:\n- weldingInfo: Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- isExtruded: Uint8\n- vertexA: Vector4\n- vertexB: Vector4\n- vertexC: Vector4\n- extrusion: Vector4"""
     weldingInfo: int
     weldingType: hkpWeldingUtility_WeldingType
     isExtruded: int
@@ -11144,7 +11161,7 @@ class hkpTriangleShape(hkpConvexShape):
     extrusion: tuple[float, ...]
 
 class hkpTriggerVolume(hkReferencedObject):
-    """hkpTriggerVolume"""
+    """hkpTriggerVolume\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xdfa344b7.\n\nOwn members, by hkClass type:\n- overlappingBodies: Array of Pointer hkpRigidBody\n- eventQueue: Array of Struct hkpTriggerVolumeEventInfo\n- triggerBody: Pointer of Struct hkpRigidBody\n- sequenceNumber: Uint32\n- isProcessingBodyOverlaps: Bool\n- newOverlappingBodies: Array of Pointer"""
     overlappingBodies: list[Optional[hkpRigidBody]]
     eventQueue: list[hkpTriggerVolumeEventInfo]
     triggerBody: Optional[hkpRigidBody]
@@ -11153,13 +11170,13 @@ class hkpTriggerVolume(hkReferencedObject):
     newOverlappingBodies: list[Optional[Record]]
 
 class hkpTriggerVolumeEventInfo(Record):
-    """hkpTriggerVolumeEventInfo"""
+    """hkpTriggerVolumeEventInfo\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xeb60f431.\n\nOwn members, by hkClass type:\n- sortValue: Uint64\n- body: Pointer of Struct hkpRigidBody\n- operation: Enum of Int32 hkpTriggerVolume::Operation"""
     sortValue: int
     body: Optional[hkpRigidBody]
     operation: hkpTriggerVolume_Operation
 
 class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
-    """hkpTwistLimitConstraintAtom"""
+    """hkpTwistLimitConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, signature 0xda910271.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- twistAxis: Uint8\n- refAxis: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real\n- padding: Uint8[12]"""
     isEnabled: int
     twistAxis: int
     refAxis: int
@@ -11169,24 +11186,20 @@ class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpTypedBroadPhaseHandle(hkpBroadPhaseHandle):
-    """hkpTypedBroadPhaseHandle"""
+    """hkpTypedBroadPhaseHandle\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpBroadPhaseHandle, version 1, signature 0xf4b0f799.\n\nOwn members, by hkClass type:\n- type: Int8\n- ownerOffset: Int8\n- objectQualityType: Int8\n- collisionFilterInfo: Uint32"""
     type: int
     ownerOffset: int
     objectQualityType: int
     collisionFilterInfo: int
 
-class hkpUnaryAction(hkpAction):
-    """hkpUnaryAction"""
-    entity: Optional[hkpEntity]
-
 class hkpVehicleFrictionDescription(hkReferencedObject):
-    """hkpVehicleFrictionDescription"""
+    """hkpVehicleFrictionDescription\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xbc4ef876.\n\nOwn members, by hkClass type:\n- wheelDistance: Real\n- chassisMassInv: Real\n- axleDescr: Struct hkpVehicleFrictionDescriptionAxisDescription[2]"""
     wheelDistance: float
     chassisMassInv: float
     axleDescr: list[hkpVehicleFrictionDescriptionAxisDescription]
 
 class hkpVehicleFrictionDescriptionAxisDescription(Record):
-    """hkpVehicleFrictionDescriptionAxisDescription"""
+    """hkpVehicleFrictionDescriptionAxisDescription\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x59ce153f.\n\nOwn members, by hkClass type:\n- frictionCircleYtab: Real[16]\n- xStep: Real\n- xStart: Real\n- wheelSurfaceInertia: Real\n- wheelSurfaceInertiaInv: Real\n- wheelChassisMassRatio: Real\n- wheelRadius: Real\n- wheelRadiusInv: Real\n- wheelDownForceFactor: Real\n- wheelDownForceSumFactor: Real"""
     frictionCircleYtab: list[float]
     xStep: float
     xStart: float
@@ -11199,11 +11212,11 @@ class hkpVehicleFrictionDescriptionAxisDescription(Record):
     wheelDownForceSumFactor: float
 
 class hkpVehicleFrictionStatus(Record):
-    """hkpVehicleFrictionStatus"""
+    """hkpVehicleFrictionStatus\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x1c076a84.\n\nOwn members, by hkClass type:\n- axis: Struct hkpVehicleFrictionStatusAxisStatus[2]"""
     axis: list[hkpVehicleFrictionStatusAxisStatus]
 
 class hkpVehicleFrictionStatusAxisStatus(Record):
-    """hkpVehicleFrictionStatusAxisStatus"""
+    """hkpVehicleFrictionStatusAxisStatus\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe70e2bb4.\n\nOwn members, by hkClass type:\n- forward_slip_velocity: Real\n- side_slip_velocity: Real\n- skid_energy_density: Real\n- side_force: Real\n- delayed_forward_impulse: Real\n- sideRhs: Real\n- forwardRhs: Real\n- relativeSideForce: Real\n- relativeForwardForce: Real"""
     forward_slip_velocity: float
     side_slip_velocity: float
     skid_energy_density: float
@@ -11215,25 +11228,25 @@ class hkpVehicleFrictionStatusAxisStatus(Record):
     relativeForwardForce: float
 
 class hkpVelocityConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpVelocityConstraintMotor"""
+    """hkpVelocityConstraintMotor\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpLimitedForceConstraintMotor, version 1, signature 0x69ac4621.\n\nOwn members, by hkClass type:\n- tau: Real\n- velocityTarget: Real\n- useVelocityTargetFromConstraintTargets: Bool"""
     tau: float
     velocityTarget: float
     useVelocityTargetFromConstraintTargets: bool
 
 class hkpViscousSurfaceModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpViscousSurfaceModifierConstraintAtom"""
+    """hkpViscousSurfaceModifierConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpModifierConstraintAtom, version 1, signature 0x032f0791."""
 
 class hkpWeldingUtility(Record):
-    """hkpWeldingUtility"""
+    """hkpWeldingUtility\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb2b41feb."""
 
 class hkpWheelConstraintData(hkpConstraintData):
-    """hkpWheelConstraintData"""
+    """hkpWheelConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x55e3aca0.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpWheelConstraintDataAtoms\n- initialAxleInB: Vector4\n- initialSteeringAxisInB: Vector4"""
     atoms: hkpWheelConstraintDataAtoms
     initialAxleInB: tuple[float, ...]
     initialSteeringAxisInB: tuple[float, ...]
 
 class hkpWheelConstraintDataAtoms(Record):
-    """hkpWheelConstraintDataAtoms"""
+    """hkpWheelConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xe7b0e20d.\n\nOwn members, by hkClass type:\n- suspensionBase: Struct hkpSetLocalTransformsConstraintAtom\n- lin0Limit: Struct hkpLinLimitConstraintAtom\n- lin0Soft: Struct hkpLinSoftConstraintAtom\n- lin1: Struct hkpLinConstraintAtom\n- lin2: Struct hkpLinConstraintAtom\n- steeringBase: Struct hkpSetLocalRotationsConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom"""
     suspensionBase: hkpSetLocalTransformsConstraintAtom
     lin0Limit: hkpLinLimitConstraintAtom
     lin0Soft: hkpLinSoftConstraintAtom
@@ -11242,7 +11255,7 @@ class hkpWheelConstraintDataAtoms(Record):
     steeringBase: hkpSetLocalRotationsConstraintAtom
 
 class hkpWheelFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpWheelFrictionConstraintAtom"""
+    """hkpWheelFrictionConstraintAtom\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintAtom, version 1, signature 0x7e0cea25.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- forwardAxis: Uint8\n- sideAxis: Uint8\n- maxFrictionForce: Real\n- torque: Real\n- radius: Real\n- frictionImpulse: Real[2]\n- slipImpulse: Real[2]\n- axle: Pointer of Struct hkpWheelFrictionConstraintAtomAxle"""
     isEnabled: int
     forwardAxis: int
     sideAxis: int
@@ -11254,7 +11267,7 @@ class hkpWheelFrictionConstraintAtom(hkpConstraintAtom):
     axle: Optional[hkpWheelFrictionConstraintAtomAxle]
 
 class hkpWheelFrictionConstraintAtomAxle(Record):
-    """hkpWheelFrictionConstraintAtomAxle"""
+    """hkpWheelFrictionConstraintAtomAxle\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xd950f2ac.\n\nOwn members, by hkClass type:\n- spinVelocity: Real\n- sumVelocity: Real\n- numWheels: Int32\n- wheelsSolved: Int32\n- stepsSolved: Int32\n- invInertia: Real\n- inertia: Real\n- impulseScaling: Real\n- impulseMax: Real\n- isFixed: Bool\n- numWheelsOnGround: Int32"""
     spinVelocity: float
     sumVelocity: float
     numWheels: int
@@ -11268,19 +11281,19 @@ class hkpWheelFrictionConstraintAtomAxle(Record):
     numWheelsOnGround: int
 
 class hkpWheelFrictionConstraintData(hkpConstraintData):
-    """hkpWheelFrictionConstraintData"""
+    """hkpWheelFrictionConstraintData\n\nHavok class of SDK 2014.1 (packfiles), derived from hkpConstraintData, version 1, signature 0x995a087c.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpWheelFrictionConstraintDataAtoms"""
     atoms: hkpWheelFrictionConstraintDataAtoms
 
 class hkpWheelFrictionConstraintDataAtoms(Record):
-    """hkpWheelFrictionConstraintDataAtoms"""
+    """hkpWheelFrictionConstraintDataAtoms\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xf08dbf07.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- friction: Struct hkpWheelFrictionConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     friction: hkpWheelFrictionConstraintAtom
 
 class hkpWheelFrictionConstraintDataRuntime(Record):
-    """hkpWheelFrictionConstraintDataRuntime"""
+    """hkpWheelFrictionConstraintDataRuntime\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7bd5c66f."""
 
 class hkpWorldCinfo(hkReferencedObject):
-    """hkpWorldCinfo"""
+    """hkpWorldCinfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5be9b78c.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- broadPhaseQuerySize: Int32\n- contactRestingVelocity: Real\n- broadPhaseType: Enum of Int8 hkpWorldCinfo::BroadPhaseType\n- broadPhaseBorderBehaviour: Enum of Int8 hkpWorldCinfo::BroadPhaseBorderBehaviour\n- mtPostponeAndSortBroadPhaseBorderCallbacks: Bool\n- broadPhaseWorldAabb: Struct hkAabb\n- collisionTolerance: Real\n- collisionFilter: Pointer of Struct hkpCollisionFilter\n- convexListFilter: Pointer of Struct hkpConvexListFilter\n- expectedMaxLinearVelocity: Real\n- sizeOfToiEventQueue: Int32\n- expectedMinPsiDeltaTime: Real\n- memoryWatchDog: Pointer of Struct hkWorldMemoryAvailableWatchDog\n- broadPhaseNumMarkers: Int32\n- contactPointGeneration: Enum of Int8 hkpWorldCinfo::ContactPointGeneration\n- allowToSkipConfirmedCallbacks: Bool\n- solverTau: Real\n- solverDamp: Real\n- solverIterations: Int32\n- solverMicrosteps: Int32\n- maxConstraintViolation: Real\n- forceCoherentConstraintOrderingInSolver: Bool\n- snapCollisionToConvexEdgeThreshold: Real\n- snapCollisionToConcaveEdgeThreshold: Real\n- enableToiWeldRejection: Bool\n- enableDeprecatedWelding: Bool\n- iterativeLinearCastEarlyOutDistance: Real\n- iterativeLinearCastMaxIterations: Int32\n- deactivationNumInactiveFramesSelectFlag0: Uint8\n- deactivationNumInactiveFramesSelectFlag1: Uint8\n- deactivationIntegrateCounter: Uint8\n- shouldActivateOnRigidBodyTransformChange: Bool\n- deactivationReferenceDistance: Real\n- toiCollisionResponseRotateNormal: Real\n- useCompoundSpuElf: Bool\n- maxSectorsPerMidphaseCollideTask: Int32\n- maxSectorsPerNarrowphaseCollideTask: Int32\n- processToisMultithreaded: Bool\n- maxEntriesPerToiMidphaseCollideTask: Int32\n- maxEntriesPerToiNarrowphaseCollideTask: Int32\n- maxNumToiCollisionPairsSinglethreaded: Int32\n- numToisTillAllowedPenetrationSimplifiedToi: Real\n- numToisTillAllowedPenetrationToi: Real\n- numToisTillAllowedPenetrationToiHigher: Real\n- numToisTillAllowedPenetrationToiForced: Real\n- enableDeactivation: Bool\n- simulationType: Enum of Int8 hkpWorldCinfo::SimulationType\n- enableSimulationIslands: Bool\n- minDesiredIslandSize: Uint32\n- processActionsInSingleThread: Bool\n- allowIntegrationOfIslandsWithoutConstraintsInASeparateJob: Bool\n- frameMarkerPsiSnap: Real\n- fireCollisionCallbacks: Bool"""
     gravity: tuple[float, ...]
     broadPhaseQuerySize: int
     contactRestingVelocity: float
@@ -11336,63 +11349,50 @@ class hkpWorldCinfo(hkReferencedObject):
     frameMarkerPsiSnap: float
     fireCollisionCallbacks: bool
 
-class hkpWorldObject(hkReferencedObject):
-    """hkpWorldObject"""
-    world: Optional[Record]
-    userData: int
-    collidable: hkpLinkedCollidable
-    multiThreadCheck: hkMultiThreadCheck
-    name: Optional[str]
-    properties: list[hkSimpleProperty]
-
-class hkpWrappedConstraintData(hkpConstraintData):
-    """hkpWrappedConstraintData"""
-    constraintData: Optional[hkpConstraintData]
-
 class hkxAnimatedFloat(hkReferencedObject):
-    """hkxAnimatedFloat"""
+    """hkxAnimatedFloat\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x9256c754.\n\nOwn members, by hkClass type:\n- floats: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     floats: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedMatrix(hkReferencedObject):
-    """hkxAnimatedMatrix"""
+    """hkxAnimatedMatrix\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5ba8169a.\n\nOwn members, by hkClass type:\n- matrices: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     matrices: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedQuaternion(hkReferencedObject):
-    """hkxAnimatedQuaternion"""
+    """hkxAnimatedQuaternion\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x04f5721b.\n\nOwn members, by hkClass type:\n- quaternions: Array of Real"""
     quaternions: memoryview
 
 class hkxAnimatedVector(hkReferencedObject):
-    """hkxAnimatedVector"""
+    """hkxAnimatedVector\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc4580434.\n\nOwn members, by hkClass type:\n- vectors: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     vectors: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x7375cae3.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     value: Optional[hkReferencedObject]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 2014.1 (packfiles), signature 0x345ca95d.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- attributes: Array of Struct hkxAttribute"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(hkReferencedObject):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 2, signature 0xfc72021b.\n\nOwn members, by hkClass type:\n- attributeGroups: Array of Struct hkxAttributeGroup"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxBlob(hkReferencedObject):
-    """hkxBlob"""
+    """hkxBlob\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xe6055854.\n\nOwn members, by hkClass type:\n- data: Array of Uint8"""
     data: memoryview
 
 class hkxBlobMeshShape(hkMeshShape):
-    """hkxBlobMeshShape"""
+    """hkxBlobMeshShape\n\nHavok class of SDK 2014.1 (packfiles), derived from hkMeshShape, version 1, signature 0x659130a7.\n\nOwn members, by hkClass type:\n- blob: Struct hkxBlob\n- name: StringPtr"""
     blob: hkxBlob
     name: Optional[str]
 
 class hkxCamera(hkReferencedObject):
-    """hkxCamera"""
+    """hkxCamera\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x61d40c54.\n\nOwn members, by hkClass type:\n- from: Vector4\n- focus: Vector4\n- up: Vector4\n- fov: Real\n- far: Real\n- near: Real\n- leftHanded: Bool"""
     focus: tuple[float, ...]
     up: tuple[float, ...]
     fov: float
@@ -11401,29 +11401,29 @@ class hkxCamera(hkReferencedObject):
     leftHanded: bool
 
 class hkxEdgeSelectionChannel(hkReferencedObject):
-    """hkxEdgeSelectionChannel"""
+    """hkxEdgeSelectionChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc97c563d.\n\nOwn members, by hkClass type:\n- selectedEdges: Array of Int32"""
     selectedEdges: memoryview
 
 class hkxEnum(hkReferencedObject):
-    """hkxEnum"""
+    """hkxEnum\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1c2818cd.\n\nOwn members, by hkClass type:\n- items: Array of Struct hkxEnumItem"""
     items: list[hkxEnumItem]
 
 class hkxEnumItem(Record):
-    """hkxEnumItem"""
+    """hkxEnumItem\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdf4cf1e9.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: StringPtr"""
     value: int
     name: Optional[str]
 
 class hkxEnvironment(hkReferencedObject):
-    """hkxEnvironment"""
+    """hkxEnvironment\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x99537a92.\n\nOwn members, by hkClass type:\n- variables: Array of Struct hkxEnvironmentVariable"""
     variables: list[hkxEnvironmentVariable]
 
 class hkxEnvironmentVariable(Record):
-    """hkxEnvironmentVariable"""
+    """hkxEnvironmentVariable\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xa6815115.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: StringPtr"""
     name: Optional[str]
     value: Optional[str]
 
 class hkxIndexBuffer(hkReferencedObject):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x81d1cd6e.\n\nOwn members, by hkClass type:\n- indexType: Enum of Int8 hkxIndexBuffer::IndexType\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- vertexBaseOffset: Uint32\n- length: Uint32"""
     indexType: hkxIndexBuffer_IndexType
     indices16: memoryview
     indices32: memoryview
@@ -11431,7 +11431,7 @@ class hkxIndexBuffer(hkReferencedObject):
     length: int
 
 class hkxLight(hkReferencedObject):
-    """hkxLight"""
+    """hkxLight\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x99965dc0.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkxLight::LightType\n- position: Vector4\n- direction: Vector4\n- color: Uint32\n- angle: Real\n- range: Real\n- fadeStart: Real\n- fadeEnd: Real\n- decayRate: Int16\n- intensity: Real\n- shadowCaster: Bool"""
     type: hkxLight_LightType
     position: tuple[float, ...]
     direction: tuple[float, ...]
@@ -11445,7 +11445,7 @@ class hkxLight(hkReferencedObject):
     shadowCaster: bool
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 2014.1 (packfiles), derived from hkxAttributeHolder, version 5, signature 0x785ec362.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- stages: Array of Struct hkxMaterialTextureStage\n- diffuseColor: Vector4\n- ambientColor: Vector4\n- specularColor: Vector4\n- emissiveColor: Vector4\n- subMaterials: Array of Pointer hkxMaterial\n- extraData: Pointer of Struct hkReferencedObject\n- uvMapScale: Real[2]\n- uvMapOffset: Real[2]\n- uvMapRotation: Real\n- uvMapAlgorithm: Enum of Uint32 hkxMaterial::UVMappingAlgorithm\n- specularMultiplier: Real\n- specularExponent: Real\n- transparency: Enum of Uint8 hkxMaterial::Transparency\n- userData: Ulong\n- properties: Array of Struct hkxMaterialProperty"""
     name: Optional[str]
     stages: list[hkxMaterialTextureStage]
     diffuseColor: tuple[float, ...]
@@ -11465,18 +11465,18 @@ class hkxMaterial(hkxAttributeHolder):
     properties: list[hkxMaterialProperty]
 
 class hkxMaterialEffect(hkReferencedObject):
-    """hkxMaterialEffect"""
+    """hkxMaterialEffect\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5b0717f9.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint8 hkxMaterialEffect::EffectType\n- data: Array of Uint8"""
     name: Optional[str]
     type: hkxMaterialEffect_EffectType
     data: memoryview
 
 class hkxMaterialProperty(Record):
-    """hkxMaterialProperty"""
+    """hkxMaterialProperty\n\nHavok class of SDK 2014.1 (packfiles), signature 0xd295234d.\n\nOwn members, by hkClass type:\n- key: Uint32\n- value: Uint32"""
     key: int
     value: int
 
 class hkxMaterialShader(hkReferencedObject):
-    """hkxMaterialShader"""
+    """hkxMaterialShader\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x4fd20af0.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint8 hkxMaterialShader::ShaderType\n- vertexEntryName: StringPtr\n- geomEntryName: StringPtr\n- pixelEntryName: StringPtr\n- data: Array of Uint8"""
     name: Optional[str]
     type: hkxMaterialShader_ShaderType
     vertexEntryName: Optional[str]
@@ -11485,22 +11485,22 @@ class hkxMaterialShader(hkReferencedObject):
     data: memoryview
 
 class hkxMaterialShaderSet(hkReferencedObject):
-    """hkxMaterialShaderSet"""
+    """hkxMaterialShaderSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x74c0891c.\n\nOwn members, by hkClass type:\n- shaders: Array of Pointer hkxMaterialShader"""
     shaders: list[Optional[hkxMaterialShader]]
 
 class hkxMaterialTextureStage(Record):
-    """hkxMaterialTextureStage"""
+    """hkxMaterialTextureStage\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xdbda7fbb.\n\nOwn members, by hkClass type:\n- texture: Pointer of Struct hkReferencedObject\n- usageHint: Enum of Int32 hkxMaterial::TextureType\n- tcoordChannel: Int32"""
     texture: Optional[hkReferencedObject]
     usageHint: hkxMaterial_TextureType
     tcoordChannel: int
 
 class hkxMesh(hkReferencedObject):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc0dafc2f.\n\nOwn members, by hkClass type:\n- sections: Array of Pointer hkxMeshSection\n- userChannelInfos: Array of Pointer hkxMeshUserChannelInfo"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[Optional[hkxMeshUserChannelInfo]]
 
 class hkxMeshSection(hkReferencedObject):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 5, signature 0x54533691.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkxVertexBuffer\n- indexBuffers: Array of Pointer hkxIndexBuffer\n- material: Pointer of Struct hkxMaterial\n- userChannels: Array of Pointer hkReferencedObject\n- vertexAnimations: Array of Pointer hkxVertexAnimation\n- linearKeyFrameHints: Array of Real\n- boneMatrixMap: Array of Struct hkMeshBoneIndexMapping"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
@@ -11510,12 +11510,12 @@ class hkxMeshSection(hkReferencedObject):
     boneMatrixMap: list[hkMeshBoneIndexMapping]
 
 class hkxMeshUserChannelInfo(hkxAttributeHolder):
-    """hkxMeshUserChannelInfo"""
+    """hkxMeshUserChannelInfo\n\nHavok class of SDK 2014.1 (packfiles), derived from hkxAttributeHolder, signature 0xa2c8a371.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxNode(hkxAttributeHolder):
-    """hkxNode"""
+    """hkxNode\n\nHavok class of SDK 2014.1 (packfiles), derived from hkxAttributeHolder, version 1, signature 0x1aea49b0.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- object: Pointer of Struct hkReferencedObject\n- keyFrames: Array of Matrix4\n- children: Array of Pointer hkxNode\n- annotations: Array of Struct hkxNodeAnnotationData\n- linearKeyFrameHints: Array of Real\n- userProperties: StringPtr\n- selected: Bool\n- bone: Bool"""
     name: Optional[str]
     object: Optional[hkReferencedObject]
     keyFrames: list[tuple[tuple[float, ...], ...]]
@@ -11527,17 +11527,17 @@ class hkxNode(hkxAttributeHolder):
     bone: bool
 
 class hkxNodeAnnotationData(Record):
-    """hkxNodeAnnotationData"""
+    """hkxNodeAnnotationData\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x433dee92.\n\nOwn members, by hkClass type:\n- time: Real\n- description: StringPtr"""
     time: float
     description: Optional[str]
 
 class hkxNodeSelectionSet(hkxAttributeHolder):
-    """hkxNodeSelectionSet"""
+    """hkxNodeSelectionSet\n\nHavok class of SDK 2014.1 (packfiles), derived from hkxAttributeHolder, version 1, signature 0x991576a2.\n\nOwn members, by hkClass type:\n- selectedNodes: Array of Pointer hkxNode\n- name: StringPtr"""
     selectedNodes: list[Optional[hkxNode]]
     name: Optional[str]
 
 class hkxScene(hkReferencedObject):
-    """hkxScene"""
+    """hkxScene\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc093dd28.\n\nOwn members, by hkClass type:\n- modeller: StringPtr\n- asset: StringPtr\n- sceneLength: Real\n- numFrames: Uint32\n- rootNode: Pointer of Struct hkxNode\n- selectionSets: Array of Pointer hkxNodeSelectionSet\n- cameras: Array of Pointer hkxCamera\n- lights: Array of Pointer hkxLight\n- meshes: Array of Pointer hkxMesh\n- materials: Array of Pointer hkxMaterial\n- inplaceTextures: Array of Pointer hkxTextureInplace\n- externalTextures: Array of Pointer hkxTextureFile\n- skinBindings: Array of Pointer hkxSkinBinding\n- splines: Array of Pointer hkxSpline\n- appliedTransform: Matrix3"""
     modeller: Optional[str]
     asset: Optional[str]
     sceneLength: float
@@ -11555,38 +11555,38 @@ class hkxScene(hkReferencedObject):
     appliedTransform: tuple[tuple[float, ...], ...]
 
 class hkxSkinBinding(hkReferencedObject):
-    """hkxSkinBinding"""
+    """hkxSkinBinding\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xbb137e2f.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- nodeNames: Array of StringPtr\n- bindPose: Array of Matrix4\n- initSkinTransform: Matrix4"""
     mesh: Optional[hkxMesh]
     nodeNames: list[Optional[str]]
     bindPose: list[tuple[tuple[float, ...], ...]]
     initSkinTransform: tuple[tuple[float, ...], ...]
 
 class hkxSparselyAnimatedBool(hkReferencedObject):
-    """hkxSparselyAnimatedBool"""
+    """hkxSparselyAnimatedBool\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2c6496e4.\n\nOwn members, by hkClass type:\n- bools: Array of Bool\n- times: Array of Real"""
     bools: list[bool]
     times: memoryview
 
-class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
-    """hkxSparselyAnimatedEnum"""
-    enum: Optional[hkxEnum]
-
 class hkxSparselyAnimatedInt(hkReferencedObject):
-    """hkxSparselyAnimatedInt"""
+    """hkxSparselyAnimatedInt\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xf2fa7b07.\n\nOwn members, by hkClass type:\n- ints: Array of Int32\n- times: Array of Real"""
     ints: memoryview
     times: memoryview
 
+class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
+    """hkxSparselyAnimatedEnum\n\nHavok class of SDK 2014.1 (packfiles), derived from hkxSparselyAnimatedInt, version 1, signature 0x48650476.\n\nOwn members, by hkClass type:\n- enum: Pointer of Struct hkxEnum"""
+    enum: Optional[hkxEnum]
+
 class hkxSparselyAnimatedString(hkReferencedObject):
-    """hkxSparselyAnimatedString"""
+    """hkxSparselyAnimatedString\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2b33b469.\n\nOwn members, by hkClass type:\n- strings: Array of StringPtr\n- times: Array of Real"""
     strings: list[Optional[str]]
     times: memoryview
 
 class hkxSpline(hkReferencedObject):
-    """hkxSpline"""
+    """hkxSpline\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x5ad44352.\n\nOwn members, by hkClass type:\n- controlPoints: Array of Struct hkxSplineControlPoint\n- isClosed: Bool"""
     controlPoints: list[hkxSplineControlPoint]
     isClosed: bool
 
 class hkxSplineControlPoint(Record):
-    """hkxSplineControlPoint"""
+    """hkxSplineControlPoint\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0xb0a304a8.\n\nOwn members, by hkClass type:\n- position: Vector4\n- tangentIn: Vector4\n- tangentOut: Vector4\n- inType: Enum of Uint8 hkxSpline::ControlType\n- outType: Enum of Uint8 hkxSpline::ControlType"""
     position: tuple[float, ...]
     tangentIn: tuple[float, ...]
     tangentOut: tuple[float, ...]
@@ -11594,42 +11594,42 @@ class hkxSplineControlPoint(Record):
     outType: hkxSpline_ControlType
 
 class hkxTextureFile(hkReferencedObject):
-    """hkxTextureFile"""
+    """hkxTextureFile\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x85849b87.\n\nOwn members, by hkClass type:\n- filename: StringPtr\n- name: StringPtr\n- originalFilename: StringPtr"""
     filename: Optional[str]
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTextureInplace(hkReferencedObject):
-    """hkxTextureInplace"""
+    """hkxTextureInplace\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x1f471e0b.\n\nOwn members, by hkClass type:\n- fileType: Char[4]\n- data: Array of Uint8\n- name: StringPtr\n- originalFilename: StringPtr"""
     fileType: list[int]
     data: memoryview
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTriangleSelectionChannel(hkReferencedObject):
-    """hkxTriangleSelectionChannel"""
+    """hkxTriangleSelectionChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x34ca75a6.\n\nOwn members, by hkClass type:\n- selectedTriangles: Array of Int32"""
     selectedTriangles: memoryview
 
 class hkxVertexAnimation(hkReferencedObject):
-    """hkxVertexAnimation"""
+    """hkxVertexAnimation\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, signature 0x27678cb3.\n\nOwn members, by hkClass type:\n- time: Real\n- vertData: Struct hkxVertexBuffer\n- vertexIndexMap: Array of Int32\n- componentMap: Array of Struct hkxVertexAnimationUsageMap"""
     time: float
     vertData: hkxVertexBuffer
     vertexIndexMap: memoryview
     componentMap: list[hkxVertexAnimationUsageMap]
 
 class hkxVertexAnimationUsageMap(Record):
-    """hkxVertexAnimationUsageMap"""
+    """hkxVertexAnimationUsageMap\n\nHavok class of SDK 2014.1 (packfiles), signature 0x46f9168e.\n\nOwn members, by hkClass type:\n- use: Enum of Uint16 hkxVertexDescription::DataUsage\n- useIndexOrig: Uint8\n- useIndexLocal: Uint8"""
     use: hkxVertexDescription_DataUsage
     useIndexOrig: int
     useIndexLocal: int
 
 class hkxVertexBuffer(hkReferencedObject):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0xc7213b44.\n\nOwn members, by hkClass type:\n- data: Struct hkxVertexBufferVertexData\n- desc: Struct hkxVertexDescription"""
     data: hkxVertexBufferVertexData
     desc: hkxVertexDescription
 
 class hkxVertexBufferVertexData(Record):
-    """hkxVertexBufferVertexData"""
+    """hkxVertexBufferVertexData\n\nHavok class of SDK 2014.1 (packfiles), version 2, signature 0x427c01f4.\n\nOwn members, by hkClass type:\n- vectorData: Array of Uint32\n- floatData: Array of Uint32\n- uint32Data: Array of Uint32\n- uint16Data: Array of Uint16\n- uint8Data: Array of Uint8\n- numVerts: Uint32\n- vectorStride: Uint32\n- floatStride: Uint32\n- uint32Stride: Uint32\n- uint16Stride: Uint32\n- uint8Stride: Uint32"""
     vectorData: memoryview
     floatData: memoryview
     uint32Data: memoryview
@@ -11643,11 +11643,11 @@ class hkxVertexBufferVertexData(Record):
     uint8Stride: int
 
 class hkxVertexDescription(Record):
-    """hkxVertexDescription"""
+    """hkxVertexDescription\n\nHavok class of SDK 2014.1 (packfiles), version 1, signature 0x476106c0.\n\nOwn members, by hkClass type:\n- decls: Array of Struct hkxVertexDescriptionElementDecl"""
     decls: list[hkxVertexDescriptionElementDecl]
 
 class hkxVertexDescriptionElementDecl(Record):
-    """hkxVertexDescriptionElementDecl"""
+    """hkxVertexDescriptionElementDecl\n\nHavok class of SDK 2014.1 (packfiles), version 4, signature 0x865bf29f.\n\nOwn members, by hkClass type:\n- byteOffset: Uint32\n- type: Enum of Uint16 hkxVertexDescription::DataType\n- usage: Enum of Uint16 hkxVertexDescription::DataUsage\n- byteStride: Uint32\n- numElements: Uint8\n- channelID: StringPtr"""
     byteOffset: int
     type: hkxVertexDescription_DataType
     usage: hkxVertexDescription_DataUsage
@@ -11656,18 +11656,18 @@ class hkxVertexDescriptionElementDecl(Record):
     channelID: Optional[str]
 
 class hkxVertexFloatDataChannel(hkReferencedObject):
-    """hkxVertexFloatDataChannel"""
+    """hkxVertexFloatDataChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x8a540045.\n\nOwn members, by hkClass type:\n- perVertexFloats: Array of Real\n- dimensions: Enum of Uint8 hkxVertexFloatDataChannel::VertexFloatDimensions"""
     perVertexFloats: memoryview
     dimensions: hkxVertexFloatDataChannel_VertexFloatDimensions
 
 class hkxVertexIntDataChannel(hkReferencedObject):
-    """hkxVertexIntDataChannel"""
+    """hkxVertexIntDataChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x23ec4d15.\n\nOwn members, by hkClass type:\n- perVertexInts: Array of Int32"""
     perVertexInts: memoryview
 
 class hkxVertexSelectionChannel(hkReferencedObject):
-    """hkxVertexSelectionChannel"""
+    """hkxVertexSelectionChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x2427d420.\n\nOwn members, by hkClass type:\n- selectedVertices: Array of Int32"""
     selectedVertices: memoryview
 
 class hkxVertexVectorDataChannel(hkReferencedObject):
-    """hkxVertexVectorDataChannel"""
+    """hkxVertexVectorDataChannel\n\nHavok class of SDK 2014.1 (packfiles), derived from hkReferencedObject, version 1, signature 0x78980cff.\n\nOwn members, by hkClass type:\n- perVertexVectors: Array of Real"""
     perVertexVectors: memoryview

@@ -1008,30 +1008,42 @@ class hkxVertexFloatDataChannel_VertexFloatDimensions(enum.IntEnum):
     ANGLE = 2
 
 class ActorInfo(Record):
-    """ActorInfo"""
+    """ActorInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- HashId: Uint32\n- SRTHash: Int32\n- ShapeInfoStart: Int32\n- ShapeInfoEnd: Int32"""
     HashId: int
     SRTHash: int
     ShapeInfoStart: int
     ShapeInfoEnd: int
 
 class ShapeInfo(Record):
-    """ShapeInfo"""
+    """ShapeInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- ActorInfoIndex: Int32\n- InstanceId: Int32\n- BodyGroup: Int8\n- BodyLayerType: Uint8"""
     ActorInfoIndex: int
     InstanceId: int
     BodyGroup: int
     BodyLayerType: int
 
 class StaticCompoundInfo(Record):
-    """StaticCompoundInfo"""
+    """StaticCompoundInfo\n\nHavok class of SDK 2014.2 (packfiles), signature 0x5115a202.\n\nOwn members, by hkClass type:\n- Offset: Uint32\n- ActorInfo: Array of Struct ActorInfo\n- ShapeInfo: Array of Struct ShapeInfo"""
     Offset: int
     ActorInfo: list[ActorInfo]
     ShapeInfo: list[ShapeInfo]
 
+class hkBaseObject(Record):
+    """hkBaseObject\n\nHavok class of SDK 2014.2 (packfiles)."""
+
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkBaseObject.\n\nOwn members, by hkClass type:\n- memSizeAndRefCount: Uint32"""
+    memSizeAndRefCount: int
+
 class hclAction(hkReferencedObject):
-    """hclAction"""
+    """hclAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
+class hclConstraintSet(hkReferencedObject):
+    """hclConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32"""
+    name: Optional[str]
+    type: int
 
 class hclAntiPinchConstraintSet(hclConstraintSet):
-    """hclAntiPinchConstraintSet"""
+    """hclAntiPinchConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, version 1.\n\nOwn members, by hkClass type:\n- perParticleData: Array of Struct hclAntiPinchConstraintSetPerParticle\n- toAnimPeriod: Real\n- toSimPeriod: Real\n- toSimMaxDistance: Real\n- referenceMeshBufferIdx: Uint32"""
     perParticleData: list[hclAntiPinchConstraintSetPerParticle]
     toAnimPeriod: float
     toSimPeriod: float
@@ -1039,16 +1051,16 @@ class hclAntiPinchConstraintSet(hclConstraintSet):
     referenceMeshBufferIdx: int
 
 class hclAntiPinchConstraintSetPerParticle(Record):
-    """hclAntiPinchConstraintSetPerParticle"""
+    """hclAntiPinchConstraintSetPerParticle\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- particleIndex: Uint16\n- referenceVertex: Uint16"""
     particleIndex: int
     referenceVertex: int
 
 class hclBendLinkConstraintSet(hclConstraintSet):
-    """hclBendLinkConstraintSet"""
+    """hclBendLinkConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, signature 0x26824757.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclBendLinkConstraintSetLink"""
     links: list[hclBendLinkConstraintSetLink]
 
 class hclBendLinkConstraintSetLink(Record):
-    """hclBendLinkConstraintSetLink"""
+    """hclBendLinkConstraintSetLink\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- bendMinLength: Real\n- stretchMaxLength: Real\n- bendStiffness: Real\n- stretchStiffness: Real"""
     particleA: int
     particleB: int
     bendMinLength: float
@@ -1057,12 +1069,12 @@ class hclBendLinkConstraintSetLink(Record):
     stretchStiffness: float
 
 class hclBendLinkConstraintSetMx(hclConstraintSet):
-    """hclBendLinkConstraintSetMx"""
+    """hclBendLinkConstraintSetMx\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclBendLinkConstraintSetMxBatch\n- singles: Array of Struct hclBendLinkConstraintSetMxSingle"""
     batches: list[hclBendLinkConstraintSetMxBatch]
     singles: list[hclBendLinkConstraintSetMxSingle]
 
 class hclBendLinkConstraintSetMxBatch(Record):
-    """hclBendLinkConstraintSetMxBatch"""
+    """hclBendLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- bendMinLengths: Real[16]\n- stretchMaxLengths: Real[16]\n- stretchStiffnesses: Real[16]\n- bendStiffnesses: Real[16]\n- invMassesA: Real[16]\n- invMassesB: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     bendMinLengths: list[float]
     stretchMaxLengths: list[float]
     stretchStiffnesses: list[float]
@@ -1073,7 +1085,7 @@ class hclBendLinkConstraintSetMxBatch(Record):
     particlesB: list[int]
 
 class hclBendLinkConstraintSetMxSingle(Record):
-    """hclBendLinkConstraintSetMxSingle"""
+    """hclBendLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- bendMinLength: Real\n- stretchMaxLength: Real\n- stretchStiffness: Real\n- bendStiffness: Real\n- invMassA: Real\n- invMassB: Real\n- particleA: Uint16\n- particleB: Uint16"""
     bendMinLength: float
     stretchMaxLength: float
     stretchStiffness: float
@@ -1083,8 +1095,11 @@ class hclBendLinkConstraintSetMxSingle(Record):
     particleA: int
     particleB: int
 
+class hclConstraintSetSetupObject(hkReferencedObject):
+    """hclConstraintSetSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hclBendLinkSetupObject(hclConstraintSetSetupObject):
-    """hclBendLinkSetupObject"""
+    """hclBendLinkSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- createStandardLinks: Bool\n- vertexSelection: Struct hclVertexSelectionInput\n- bendStiffness: Struct hclVertexFloatInput\n- stretchStiffness: Struct hclVertexFloatInput\n- flatnessFactor: Struct hclVertexFloatInput"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     createStandardLinks: bool
@@ -1094,12 +1109,12 @@ class hclBendLinkSetupObject(hclConstraintSetSetupObject):
     flatnessFactor: hclVertexFloatInput
 
 class hclBendStiffnessConstraintSet(hclConstraintSet):
-    """hclBendStiffnessConstraintSet"""
+    """hclBendStiffnessConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, version 1, signature 0x11315f09.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclBendStiffnessConstraintSetLink\n- useRestPoseConfig: Bool"""
     links: list[hclBendStiffnessConstraintSetLink]
     useRestPoseConfig: bool
 
 class hclBendStiffnessConstraintSetLink(Record):
-    """hclBendStiffnessConstraintSetLink"""
+    """hclBendStiffnessConstraintSetLink\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- weightA: Real\n- weightB: Real\n- weightC: Real\n- weightD: Real\n- bendStiffness: Real\n- restCurvature: Real\n- particleA: Uint16\n- particleB: Uint16\n- particleC: Uint16\n- particleD: Uint16"""
     weightA: float
     weightB: float
     weightC: float
@@ -1112,13 +1127,13 @@ class hclBendStiffnessConstraintSetLink(Record):
     particleD: int
 
 class hclBendStiffnessConstraintSetMx(hclConstraintSet):
-    """hclBendStiffnessConstraintSetMx"""
+    """hclBendStiffnessConstraintSetMx\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclBendStiffnessConstraintSetMxBatch\n- singles: Array of Struct hclBendStiffnessConstraintSetMxSingle\n- useRestPoseConfig: Bool"""
     batches: list[hclBendStiffnessConstraintSetMxBatch]
     singles: list[hclBendStiffnessConstraintSetMxSingle]
     useRestPoseConfig: bool
 
 class hclBendStiffnessConstraintSetMxBatch(Record):
-    """hclBendStiffnessConstraintSetMxBatch"""
+    """hclBendStiffnessConstraintSetMxBatch\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- weightsA: Real[16]\n- weightsB: Real[16]\n- weightsC: Real[16]\n- weightsD: Real[16]\n- bendStiffnesses: Real[16]\n- restCurvatures: Real[16]\n- invMassesA: Real[16]\n- invMassesB: Real[16]\n- invMassesC: Real[16]\n- invMassesD: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]\n- particlesC: Uint16[16]\n- particlesD: Uint16[16]"""
     weightsA: list[float]
     weightsB: list[float]
     weightsC: list[float]
@@ -1135,7 +1150,7 @@ class hclBendStiffnessConstraintSetMxBatch(Record):
     particlesD: list[int]
 
 class hclBendStiffnessConstraintSetMxSingle(Record):
-    """hclBendStiffnessConstraintSetMxSingle"""
+    """hclBendStiffnessConstraintSetMxSingle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- weightA: Real\n- weightB: Real\n- weightC: Real\n- weightD: Real\n- bendStiffness: Real\n- restCurvature: Real\n- invMassA: Real\n- invMassB: Real\n- invMassC: Real\n- invMassD: Real\n- particleA: Uint16\n- particleB: Uint16\n- particleC: Uint16\n- particleD: Uint16"""
     weightA: float
     weightB: float
     weightC: float
@@ -1152,15 +1167,18 @@ class hclBendStiffnessConstraintSetMxSingle(Record):
     particleD: int
 
 class hclBendStiffnessSetupObject(hclConstraintSetSetupObject):
-    """hclBendStiffnessSetupObject"""
+    """hclBendStiffnessSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- vertexSelection: Struct hclVertexSelectionInput\n- bendStiffness: Struct hclVertexFloatInput\n- useRestPoseConfig: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     vertexSelection: hclVertexSelectionInput
     bendStiffness: hclVertexFloatInput
     useRestPoseConfig: bool
 
+class hclOperatorSetupObject(hkReferencedObject):
+    """hclOperatorSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hclBlendSetupObject(hclOperatorSetupObject):
-    """hclBlendSetupObject"""
+    """hclBlendSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- A: Pointer of Struct hclBufferSetupObject\n- B: Pointer of Struct hclBufferSetupObject\n- C: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- blendWeights: Struct hclVertexFloatInput\n- mapToScurve: Bool\n- blendNormals: Bool\n- blendTangents: Bool\n- blendBitangents: Bool"""
     name: Optional[str]
     A: Optional[hclBufferSetupObject]
     B: Optional[hclBufferSetupObject]
@@ -1172,8 +1190,13 @@ class hclBlendSetupObject(hclOperatorSetupObject):
     blendTangents: bool
     blendBitangents: bool
 
+class hclOperator(hkReferencedObject):
+    """hclOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32"""
+    name: Optional[str]
+    type: int
+
 class hclBlendSomeVerticesOperator(hclOperator):
-    """hclBlendSomeVerticesOperator"""
+    """hclBlendSomeVerticesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 1.\n\nOwn members, by hkClass type:\n- blendEntries: Array of Struct hclBlendSomeVerticesOperatorBlendEntry\n- bufferIdx_A: Uint32\n- bufferIdx_B: Uint32\n- bufferIdx_C: Uint32\n- blendNormals: Bool\n- blendTangents: Bool\n- blendBitangents: Bool"""
     blendEntries: list[hclBlendSomeVerticesOperatorBlendEntry]
     bufferIdx_A: int
     bufferIdx_B: int
@@ -1183,24 +1206,24 @@ class hclBlendSomeVerticesOperator(hclOperator):
     blendBitangents: bool
 
 class hclBlendSomeVerticesOperatorBlendEntry(Record):
-    """hclBlendSomeVerticesOperatorBlendEntry"""
+    """hclBlendSomeVerticesOperatorBlendEntry\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndex: Uint16\n- blendWeight: Real"""
     vertexIndex: int
     blendWeight: float
 
 class hclBonePlanesConstraintSet(hclConstraintSet):
-    """hclBonePlanesConstraintSet"""
+    """hclBonePlanesConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, signature 0x5ac4c7c9.\n\nOwn members, by hkClass type:\n- bonePlanes: Array of Struct hclBonePlanesConstraintSetBonePlane\n- transformSetIndex: Uint32"""
     bonePlanes: list[hclBonePlanesConstraintSetBonePlane]
     transformSetIndex: int
 
 class hclBonePlanesConstraintSetBonePlane(Record):
-    """hclBonePlanesConstraintSetBonePlane"""
+    """hclBonePlanesConstraintSetBonePlane\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- planeEquationBone: Vector4\n- particleIndex: Uint16\n- transformIndex: Uint16\n- stiffness: Real"""
     planeEquationBone: tuple[float, ...]
     particleIndex: int
     transformIndex: int
     stiffness: float
 
 class hclBonePlanesSetupObject(hclConstraintSetSetupObject):
-    """hclBonePlanesSetupObject"""
+    """hclBonePlanesSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- transformSetSetup: Pointer of Struct hclTransformSetSetupObject\n- perParticlePlanes: Array of Struct hclBonePlanesSetupObjectPerParticlePlane\n- globalPlanes: Array of Struct hclBonePlanesSetupObjectGlobalPlane\n- perParticleAngle: Array of Struct hclBonePlanesSetupObjectPerParticleAngle\n- angleSpecifiedInDegrees: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     transformSetSetup: Optional[hclTransformSetSetupObject]
@@ -1210,7 +1233,7 @@ class hclBonePlanesSetupObject(hclConstraintSetSetupObject):
     angleSpecifiedInDegrees: bool
 
 class hclBonePlanesSetupObjectGlobalPlane(Record):
-    """hclBonePlanesSetupObjectGlobalPlane"""
+    """hclBonePlanesSetupObjectGlobalPlane\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transformName: StringPtr\n- particles: Struct hclVertexSelectionInput\n- planeEquationBoneSpace: Vector4\n- allowedPenetration: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput"""
     transformName: Optional[str]
     particles: hclVertexSelectionInput
     planeEquationBoneSpace: tuple[float, ...]
@@ -1218,7 +1241,7 @@ class hclBonePlanesSetupObjectGlobalPlane(Record):
     stiffness: hclVertexFloatInput
 
 class hclBonePlanesSetupObjectPerParticleAngle(Record):
-    """hclBonePlanesSetupObjectPerParticleAngle"""
+    """hclBonePlanesSetupObjectPerParticleAngle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transformName: StringPtr\n- particlesMaxAngle: Struct hclVertexSelectionInput\n- particlesMinAngle: Struct hclVertexSelectionInput\n- originBoneSpace: Vector4\n- axisBoneSpace: Vector4\n- minAngle: Struct hclVertexFloatInput\n- maxAngle: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput"""
     transformName: Optional[str]
     particlesMaxAngle: hclVertexSelectionInput
     particlesMinAngle: hclVertexSelectionInput
@@ -1229,7 +1252,7 @@ class hclBonePlanesSetupObjectPerParticleAngle(Record):
     stiffness: hclVertexFloatInput
 
 class hclBonePlanesSetupObjectPerParticlePlane(Record):
-    """hclBonePlanesSetupObjectPerParticlePlane"""
+    """hclBonePlanesSetupObjectPerParticlePlane\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transformName: StringPtr\n- particles: Struct hclVertexSelectionInput\n- directionBoneSpace: Vector4\n- allowedDistance: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput"""
     transformName: Optional[str]
     particles: hclVertexSelectionInput
     directionBoneSpace: tuple[float, ...]
@@ -1237,7 +1260,7 @@ class hclBonePlanesSetupObjectPerParticlePlane(Record):
     stiffness: hclVertexFloatInput
 
 class hclBoneSpaceDeformer(Record):
-    """hclBoneSpaceDeformer"""
+    """hclBoneSpaceDeformer\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- fourBlendEntries: Array of Struct hclBoneSpaceDeformerFourBlendEntryBlock\n- threeBlendEntries: Array of Struct hclBoneSpaceDeformerThreeBlendEntryBlock\n- twoBlendEntries: Array of Struct hclBoneSpaceDeformerTwoBlendEntryBlock\n- oneBlendEntries: Array of Struct hclBoneSpaceDeformerOneBlendEntryBlock\n- controlBytes: Array of Uint8\n- startVertexIndex: Uint16\n- endVertexIndex: Uint16\n- batchSizeSpu: Uint16\n- partialWrite: Bool"""
     fourBlendEntries: list[hclBoneSpaceDeformerFourBlendEntryBlock]
     threeBlendEntries: list[hclBoneSpaceDeformerThreeBlendEntryBlock]
     twoBlendEntries: list[hclBoneSpaceDeformerTwoBlendEntryBlock]
@@ -1249,73 +1272,73 @@ class hclBoneSpaceDeformer(Record):
     partialWrite: bool
 
 class hclBoneSpaceDeformerFourBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerFourBlendEntryBlock"""
+    """hclBoneSpaceDeformerFourBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[4]\n- boneIndices: Uint16[16]\n- padding: Uint8[8]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     padding: list[int]
 
 class hclBoneSpaceDeformerLocalBlockP(Record):
-    """hclBoneSpaceDeformerLocalBlockP"""
+    """hclBoneSpaceDeformerLocalBlockP\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockPN(Record):
-    """hclBoneSpaceDeformerLocalBlockPN"""
+    """hclBoneSpaceDeformerLocalBlockPN\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Int16[64]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[int]
 
 class hclBoneSpaceDeformerLocalBlockPNT(Record):
-    """hclBoneSpaceDeformerLocalBlockPNT"""
+    """hclBoneSpaceDeformerLocalBlockPNT\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Int16[64]\n- localTangent: Int16[64]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[int]
     localTangent: list[int]
 
 class hclBoneSpaceDeformerLocalBlockPNTB(Record):
-    """hclBoneSpaceDeformerLocalBlockPNTB"""
+    """hclBoneSpaceDeformerLocalBlockPNTB\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Int16[64]\n- localTangent: Int16[64]\n- localBiTangent: Int16[64]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[int]
     localTangent: list[int]
     localBiTangent: list[int]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedP(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedP"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedP\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedPN(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedPN"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedPN\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedPNT(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedPNT"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedPNT\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerLocalBlockUnpackedPNTB(Record):
-    """hclBoneSpaceDeformerLocalBlockUnpackedPNTB"""
+    """hclBoneSpaceDeformerLocalBlockUnpackedPNTB\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]\n- localBiTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
     localBiTangent: list[tuple[float, ...]]
 
 class hclBoneSpaceDeformerOneBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerOneBlendEntryBlock"""
+    """hclBoneSpaceDeformerOneBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[16]"""
     vertexIndices: list[int]
     boneIndices: list[int]
 
 class hclBoneSpaceDeformerThreeBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerThreeBlendEntryBlock"""
+    """hclBoneSpaceDeformerThreeBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[5]\n- boneIndices: Uint16[15]\n- padding: Uint8[8]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     padding: list[int]
 
 class hclBoneSpaceDeformerTwoBlendEntryBlock(Record):
-    """hclBoneSpaceDeformerTwoBlendEntryBlock"""
+    """hclBoneSpaceDeformerTwoBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[8]\n- boneIndices: Uint16[16]"""
     vertexIndices: list[int]
     boneIndices: list[int]
 
 class hclBoneSpaceMeshMeshDeformOperator(hclOperator):
-    """hclBoneSpaceMeshMeshDeformOperator"""
+    """hclBoneSpaceMeshMeshDeformOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- scaleNormalBehaviour: Enum of Uint32 hclBoneSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- inputTrianglesSubset: Array of Uint16\n- boneSpaceDeformer: Struct hclBoneSpaceDeformer"""
     inputBufferIdx: int
     outputBufferIdx: int
     scaleNormalBehaviour: hclBoneSpaceMeshMeshDeformOperator_ScaleNormalBehaviour
@@ -1323,54 +1346,54 @@ class hclBoneSpaceMeshMeshDeformOperator(hclOperator):
     boneSpaceDeformer: hclBoneSpaceDeformer
 
 class hclBoneSpaceMeshMeshDeformPNOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPNOperator"""
+    """hclBoneSpaceMeshMeshDeformPNOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclBoneSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclBoneSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclBoneSpaceDeformerLocalBlockUnpackedPN]
 
 class hclBoneSpaceMeshMeshDeformPNTBOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPNTBOperator"""
+    """hclBoneSpaceMeshMeshDeformPNTBOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclBoneSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclBoneSpaceMeshMeshDeformPNTOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPNTOperator"""
+    """hclBoneSpaceMeshMeshDeformPNTOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclBoneSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclBoneSpaceMeshMeshDeformPOperator(hclBoneSpaceMeshMeshDeformOperator):
-    """hclBoneSpaceMeshMeshDeformPOperator"""
+    """hclBoneSpaceMeshMeshDeformPOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclBoneSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclBoneSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclBoneSpaceDeformerLocalBlockUnpackedP]
 
 class hclBoneSpaceSkinOperator(hclOperator):
-    """hclBoneSpaceSkinOperator"""
+    """hclBoneSpaceSkinOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 1.\n\nOwn members, by hkClass type:\n- transformSubset: Array of Uint16\n- outputBufferIndex: Uint32\n- transformSetIndex: Uint32\n- boneSpaceDeformer: Struct hclBoneSpaceDeformer"""
     transformSubset: memoryview
     outputBufferIndex: int
     transformSetIndex: int
     boneSpaceDeformer: hclBoneSpaceDeformer
 
 class hclBoneSpaceSkinPNOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPNOperator"""
+    """hclBoneSpaceSkinPNOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceSkinOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclBoneSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclBoneSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclBoneSpaceDeformerLocalBlockUnpackedPN]
 
 class hclBoneSpaceSkinPNTBOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPNTBOperator"""
+    """hclBoneSpaceSkinPNTBOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceSkinOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclBoneSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclBoneSpaceSkinPNTOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPNTOperator"""
+    """hclBoneSpaceSkinPNTOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceSkinOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclBoneSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclBoneSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclBoneSpaceSkinPOperator(hclBoneSpaceSkinOperator):
-    """hclBoneSpaceSkinPOperator"""
+    """hclBoneSpaceSkinPOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBoneSpaceSkinOperator, version 1, signature 0x557518bd.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclBoneSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclBoneSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclBoneSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclBoneSpaceDeformerLocalBlockUnpackedP]
 
 class hclBufferDefinition(hkReferencedObject):
-    """hclBufferDefinition"""
+    """hclBufferDefinition\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x7f4a5bfc.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Int32\n- subType: Int32\n- numVertices: Uint32\n- numTriangles: Uint32\n- bufferLayout: Struct hclBufferLayout"""
     name: Optional[str]
     type: int
     subType: int
@@ -1379,34 +1402,38 @@ class hclBufferDefinition(hkReferencedObject):
     bufferLayout: hclBufferLayout
 
 class hclBufferLayout(Record):
-    """hclBufferLayout"""
+    """hclBufferLayout\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elementsLayout: Struct hclBufferLayoutBufferElement[4]\n- slots: Struct hclBufferLayoutSlot[4]\n- numSlots: Uint8\n- triangleFormat: Enum of Uint8 hclBufferLayout::TriangleFormat"""
     elementsLayout: list[hclBufferLayoutBufferElement]
     slots: list[hclBufferLayoutSlot]
     numSlots: int
     triangleFormat: hclBufferLayout_TriangleFormat
 
 class hclBufferLayoutBufferElement(Record):
-    """hclBufferLayoutBufferElement"""
+    """hclBufferLayoutBufferElement\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vectorConversion: Enum of Uint8 hclRuntimeConversionInfo::VectorConversion\n- vectorSize: Uint8\n- slotId: Uint8\n- slotStart: Uint8"""
     vectorConversion: hclRuntimeConversionInfo_VectorConversion
     vectorSize: int
     slotId: int
     slotStart: int
 
 class hclBufferLayoutSlot(Record):
-    """hclBufferLayoutSlot"""
+    """hclBufferLayoutSlot\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- flags: Enum of Uint8 hclBufferLayout::SlotFlags\n- stride: Uint8"""
     flags: hclBufferLayout_SlotFlags
     stride: int
 
 class hclBufferSetupObject(hkReferencedObject):
-    """hclBufferSetupObject"""
+    """hclBufferSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hclBufferUsage(Record):
-    """hclBufferUsage"""
+    """hclBufferUsage\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- perComponentFlags: Uint8[4]\n- trianglesRead: Bool"""
     perComponentFlags: list[int]
     trianglesRead: bool
 
+class hclShape(hkReferencedObject):
+    """hclShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- type: Enum of Int32"""
+    type: int
+
 class hclCapsuleShape(hclShape):
-    """hclCapsuleShape"""
+    """hclCapsuleShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape, version 1, signature 0xdd03f524.\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4\n- dir: Vector4\n- radius: Real\n- capLenSqrdInv: Real"""
     start: tuple[float, ...]
     end: tuple[float, ...]
     dir: tuple[float, ...]
@@ -1414,12 +1441,12 @@ class hclCapsuleShape(hclShape):
     capLenSqrdInv: float
 
 class hclClothContainer(hkReferencedObject):
-    """hclClothContainer"""
+    """hclClothContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x3512912b.\n\nOwn members, by hkClass type:\n- collidables: Array of Pointer hclCollidable\n- clothDatas: Array of Pointer hclClothData"""
     collidables: list[Optional[hclCollidable]]
     clothDatas: list[Optional[hclClothData]]
 
 class hclClothData(hkReferencedObject):
-    """hclClothData"""
+    """hclClothData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x92f3edba.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simClothDatas: Array of Pointer hclSimClothData\n- bufferDefinitions: Array of Pointer hclBufferDefinition\n- transformSetDefinitions: Array of Pointer hclTransformSetDefinition\n- operators: Array of Pointer hclOperator\n- clothStateDatas: Array of Pointer hclClothState\n- actions: Array of Pointer hclAction\n- targetPlatform: Enum of Uint32 hclClothData::Platform"""
     name: Optional[str]
     simClothDatas: list[Optional[hclSimClothData]]
     bufferDefinitions: list[Optional[hclBufferDefinition]]
@@ -1430,13 +1457,13 @@ class hclClothData(hkReferencedObject):
     targetPlatform: hclClothData_Platform
 
 class hclClothSetupContainer(hkReferencedObject):
-    """hclClothSetupContainer"""
+    """hclClothSetupContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- clothSetupDatas: Array of Pointer hclClothSetupObject\n- namedSetupMeshWrappers: Array of Pointer hclNamedSetupMesh\n- namedTransformSetWrappers: Array of Pointer hclNamedTransformSetSetupObject"""
     clothSetupDatas: list[Optional[hclClothSetupObject]]
     namedSetupMeshWrappers: list[Optional[hclNamedSetupMesh]]
     namedTransformSetWrappers: list[Optional[hclNamedTransformSetSetupObject]]
 
 class hclClothSetupObject(hkReferencedObject):
-    """hclClothSetupObject"""
+    """hclClothSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- bufferSetupObjects: Array of Pointer hclBufferSetupObject\n- transformSetSetupObjects: Array of Pointer hclTransformSetSetupObject\n- simClothSetupObjects: Array of Pointer hclSimClothSetupObject\n- operatorSetupObjects: Array of Pointer hclOperatorSetupObject\n- clothStateSetupObjects: Array of Pointer hclClothStateSetupObject"""
     name: Optional[str]
     bufferSetupObjects: list[Optional[hclBufferSetupObject]]
     transformSetSetupObjects: list[Optional[hclTransformSetSetupObject]]
@@ -1445,7 +1472,7 @@ class hclClothSetupObject(hkReferencedObject):
     clothStateSetupObjects: list[Optional[hclClothStateSetupObject]]
 
 class hclClothState(hkReferencedObject):
-    """hclClothState"""
+    """hclClothState\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x7b02cd1b.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- operators: Array of Uint32\n- usedBuffers: Array of Struct hclClothStateBufferAccess\n- usedTransformSets: Array of Struct hclClothStateTransformSetAccess\n- usedSimCloths: Array of Uint32"""
     name: Optional[str]
     operators: memoryview
     usedBuffers: list[hclClothStateBufferAccess]
@@ -1453,23 +1480,23 @@ class hclClothState(hkReferencedObject):
     usedSimCloths: memoryview
 
 class hclClothStateBufferAccess(Record):
-    """hclClothStateBufferAccess"""
+    """hclClothStateBufferAccess\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- bufferIndex: Uint32\n- bufferUsage: Struct hclBufferUsage\n- shadowBufferIndex: Uint32"""
     bufferIndex: int
     bufferUsage: hclBufferUsage
     shadowBufferIndex: int
 
 class hclClothStateSetupObject(hkReferencedObject):
-    """hclClothStateSetupObject"""
+    """hclClothStateSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- operatorSetupObjects: Array of Pointer hclOperatorSetupObject"""
     name: Optional[str]
     operatorSetupObjects: list[Optional[hclOperatorSetupObject]]
 
 class hclClothStateTransformSetAccess(Record):
-    """hclClothStateTransformSetAccess"""
+    """hclClothStateTransformSetAccess\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transformSetIndex: Uint32\n- transformSetUsage: Struct hclTransformSetUsage"""
     transformSetIndex: int
     transformSetUsage: hclTransformSetUsage
 
 class hclCollidable(hkReferencedObject):
-    """hclCollidable"""
+    """hclCollidable\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3, signature 0xf14068be.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- transform: Transform\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real\n- shape: Pointer of Struct hclShape"""
     name: Optional[str]
     transform: tuple[tuple[float, ...], ...]
     linearVelocity: tuple[float, ...]
@@ -1480,11 +1507,11 @@ class hclCollidable(hkReferencedObject):
     shape: Optional[hclShape]
 
 class hclCompressibleLinkConstraintSet(hclConstraintSet):
-    """hclCompressibleLinkConstraintSet"""
+    """hclCompressibleLinkConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, signature 0x51e7d475.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclCompressibleLinkConstraintSetLink"""
     links: list[hclCompressibleLinkConstraintSetLink]
 
 class hclCompressibleLinkConstraintSetLink(Record):
-    """hclCompressibleLinkConstraintSetLink"""
+    """hclCompressibleLinkConstraintSetLink\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- restLength: Real\n- compressionLength: Real\n- stiffness: Real"""
     particleA: int
     particleB: int
     restLength: float
@@ -1492,12 +1519,12 @@ class hclCompressibleLinkConstraintSetLink(Record):
     stiffness: float
 
 class hclCompressibleLinkConstraintSetMx(hclConstraintSet):
-    """hclCompressibleLinkConstraintSetMx"""
+    """hclCompressibleLinkConstraintSetMx\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclCompressibleLinkConstraintSetMxBatch\n- singles: Array of Struct hclCompressibleLinkConstraintSetMxSingle"""
     batches: list[hclCompressibleLinkConstraintSetMxBatch]
     singles: list[hclCompressibleLinkConstraintSetMxSingle]
 
 class hclCompressibleLinkConstraintSetMxBatch(Record):
-    """hclCompressibleLinkConstraintSetMxBatch"""
+    """hclCompressibleLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- restLengths: Real[16]\n- compressionLengths: Real[16]\n- stiffnessesA: Real[16]\n- stiffnessesB: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     restLengths: list[float]
     compressionLengths: list[float]
     stiffnessesA: list[float]
@@ -1506,7 +1533,7 @@ class hclCompressibleLinkConstraintSetMxBatch(Record):
     particlesB: list[int]
 
 class hclCompressibleLinkConstraintSetMxSingle(Record):
-    """hclCompressibleLinkConstraintSetMxSingle"""
+    """hclCompressibleLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- restLength: Real\n- compressionLength: Real\n- stiffnessA: Real\n- stiffnessB: Real\n- particleA: Uint16\n- particleB: Uint16"""
     restLength: float
     compressionLength: float
     stiffnessA: float
@@ -1514,16 +1541,8 @@ class hclCompressibleLinkConstraintSetMxSingle(Record):
     particleA: int
     particleB: int
 
-class hclConstraintSet(hkReferencedObject):
-    """hclConstraintSet"""
-    name: Optional[str]
-    type: int
-
-class hclConstraintSetSetupObject(hkReferencedObject):
-    """hclConstraintSetSetupObject"""
-
 class hclConvexGeometryShape(hclShape):
-    """hclConvexGeometryShape"""
+    """hclConvexGeometryShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape.\n\nOwn members, by hkClass type:\n- tetrahedraGrid: Array of Uint16\n- gridCells: Array of Uint8\n- tetrahedraEquations: Array of Matrix4\n- localFromWorld: Transform\n- worldFromLocal: Transform\n- objAabb: Struct hkAabb\n- geomCentroid: Vector4\n- invCellSize: Vector4\n- gridRes: Uint16"""
     tetrahedraGrid: memoryview
     gridCells: memoryview
     tetrahedraEquations: list[tuple[tuple[float, ...], ...]]
@@ -1535,7 +1554,7 @@ class hclConvexGeometryShape(hclShape):
     gridRes: int
 
 class hclConvexHeightFieldShape(hclShape):
-    """hclConvexHeightFieldShape"""
+    """hclConvexHeightFieldShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape, version 1.\n\nOwn members, by hkClass type:\n- res: Uint16\n- resIncBorder: Uint16\n- floatCorrectionOffset: Vector4\n- heights: Array of Uint8\n- faces: Int32[6]\n- localToMapTransform: Transform\n- localToMapScale: Vector4"""
     res: int
     resIncBorder: int
     floatCorrectionOffset: tuple[float, ...]
@@ -1545,7 +1564,7 @@ class hclConvexHeightFieldShape(hclShape):
     localToMapScale: tuple[float, ...]
 
 class hclConvexPlanesShape(hclShape):
-    """hclConvexPlanesShape"""
+    """hclConvexPlanesShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape.\n\nOwn members, by hkClass type:\n- planeEquations: Array of Vector4\n- localFromWorld: Transform\n- worldFromLocal: Transform\n- objAabb: Struct hkAabb\n- geomCentroid: Vector4"""
     planeEquations: list[tuple[float, ...]]
     localFromWorld: tuple[tuple[float, ...], ...]
     worldFromLocal: tuple[tuple[float, ...], ...]
@@ -1553,7 +1572,7 @@ class hclConvexPlanesShape(hclShape):
     geomCentroid: tuple[float, ...]
 
 class hclCopyVerticesOperator(hclOperator):
-    """hclCopyVerticesOperator"""
+    """hclCopyVerticesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, signature 0xe6db074c.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- numberOfVertices: Uint32\n- startVertexIn: Uint32\n- startVertexOut: Uint32\n- copyNormals: Bool"""
     inputBufferIdx: int
     outputBufferIdx: int
     numberOfVertices: int
@@ -1562,17 +1581,17 @@ class hclCopyVerticesOperator(hclOperator):
     copyNormals: bool
 
 class hclDisplayBufferSetupObject(hclBufferSetupObject):
-    """hclDisplayBufferSetupObject"""
+    """hclDisplayBufferSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferSetupObject.\n\nOwn members, by hkClass type:\n- setupMesh: Pointer of Struct hclSetupMesh\n- name: StringPtr"""
     setupMesh: Optional[hclSetupMesh]
     name: Optional[str]
 
 class hclEdgeSelectionInput(Record):
-    """hclEdgeSelectionInput"""
+    """hclEdgeSelectionInput\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclEdgeSelectionInput::EdgeSelectionType\n- channelName: StringPtr"""
     type: hclEdgeSelectionInput_EdgeSelectionType
     channelName: Optional[str]
 
 class hclGatherAllVerticesOperator(hclOperator):
-    """hclGatherAllVerticesOperator"""
+    """hclGatherAllVerticesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 1, signature 0xda737296.\n\nOwn members, by hkClass type:\n- vertexInputFromVertexOutput: Array of Int16\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- gatherNormals: Bool\n- partialGather: Bool"""
     vertexInputFromVertexOutput: memoryview
     inputBufferIdx: int
     outputBufferIdx: int
@@ -1580,25 +1599,25 @@ class hclGatherAllVerticesOperator(hclOperator):
     partialGather: bool
 
 class hclGatherSomeVerticesOperator(hclOperator):
-    """hclGatherSomeVerticesOperator"""
+    """hclGatherSomeVerticesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator.\n\nOwn members, by hkClass type:\n- vertexPairs: Array of Struct hclGatherSomeVerticesOperatorVertexPair\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- gatherNormals: Bool"""
     vertexPairs: list[hclGatherSomeVerticesOperatorVertexPair]
     inputBufferIdx: int
     outputBufferIdx: int
     gatherNormals: bool
 
 class hclGatherSomeVerticesOperatorVertexPair(Record):
-    """hclGatherSomeVerticesOperatorVertexPair"""
+    """hclGatherSomeVerticesOperatorVertexPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- indexInput: Uint16\n- indexOutput: Uint16"""
     indexInput: int
     indexOutput: int
 
 class hclInputConvertOperator(hclOperator):
-    """hclInputConvertOperator"""
+    """hclInputConvertOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator.\n\nOwn members, by hkClass type:\n- userBufferIndex: Uint32\n- shadowBufferIndex: Uint32\n- conversionInfo: Struct hclRuntimeConversionInfo"""
     userBufferIndex: int
     shadowBufferIndex: int
     conversionInfo: hclRuntimeConversionInfo
 
 class hclLocalRangeConstraintSet(hclConstraintSet):
-    """hclLocalRangeConstraintSet"""
+    """hclLocalRangeConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, version 3, signature 0x82567805.\n\nOwn members, by hkClass type:\n- localConstraints: Array of Struct hclLocalRangeConstraintSetLocalConstraint\n- referenceMeshBufferIdx: Uint32\n- stiffness: Real\n- shapeType: Enum of Uint32 hclLocalRangeConstraintSet::ShapeType\n- applyNormalComponent: Bool"""
     localConstraints: list[hclLocalRangeConstraintSetLocalConstraint]
     referenceMeshBufferIdx: int
     stiffness: float
@@ -1606,7 +1625,7 @@ class hclLocalRangeConstraintSet(hclConstraintSet):
     applyNormalComponent: bool
 
 class hclLocalRangeConstraintSetLocalConstraint(Record):
-    """hclLocalRangeConstraintSetLocalConstraint"""
+    """hclLocalRangeConstraintSetLocalConstraint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- particleIndex: Uint16\n- referenceVertex: Uint16\n- maximumDistance: Real\n- maxNormalDistance: Real\n- minNormalDistance: Real"""
     particleIndex: int
     referenceVertex: int
     maximumDistance: float
@@ -1614,7 +1633,7 @@ class hclLocalRangeConstraintSetLocalConstraint(Record):
     minNormalDistance: float
 
 class hclLocalRangeSetupObject(hclConstraintSetSetupObject):
-    """hclLocalRangeSetupObject"""
+    """hclLocalRangeSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- referenceBufferSetup: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- maximumDistance: Struct hclVertexFloatInput\n- minNormalDistance: Struct hclVertexFloatInput\n- maxNormalDistance: Struct hclVertexFloatInput\n- stiffness: Real\n- localRangeShape: Enum of Uint32 hclLocalRangeConstraintSet::ShapeType\n- useMinNormalDistance: Bool\n- useMaxNormalDistance: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     referenceBufferSetup: Optional[hclBufferSetupObject]
@@ -1628,20 +1647,20 @@ class hclLocalRangeSetupObject(hclConstraintSetSetupObject):
     useMaxNormalDistance: bool
 
 class hclMeshBoneDeformOperator(hclOperator):
-    """hclMeshBoneDeformOperator"""
+    """hclMeshBoneDeformOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputTransformSetIdx: Uint32\n- triangleBonePairs: Array of Struct hclMeshBoneDeformOperatorTriangleBonePair\n- triangleBoneStartForBone: Array of Uint16"""
     inputBufferIdx: int
     outputTransformSetIdx: int
     triangleBonePairs: list[hclMeshBoneDeformOperatorTriangleBonePair]
     triangleBoneStartForBone: memoryview
 
 class hclMeshBoneDeformOperatorTriangleBonePair(Record):
-    """hclMeshBoneDeformOperatorTriangleBonePair"""
+    """hclMeshBoneDeformOperatorTriangleBonePair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localBoneTransform: Matrix4\n- weight: Real\n- triangleIndex: Uint16"""
     localBoneTransform: tuple[tuple[float, ...], ...]
     weight: float
     triangleIndex: int
 
 class hclMeshBoneDeformSetupObject(hclOperatorSetupObject):
-    """hclMeshBoneDeformSetupObject"""
+    """hclMeshBoneDeformSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- inputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- inputTriangleSelection: Struct hclTriangleSelectionInput\n- outputTransformSetSetupObject: Pointer of Struct hclTransformSetSetupObject\n- deformedBones: Array of StringPtr\n- maxTrianglesPerBone: Uint32\n- minimumTriangleWeight: Real"""
     name: Optional[str]
     inputBufferSetupObject: Optional[hclBufferSetupObject]
     inputTriangleSelection: hclTriangleSelectionInput
@@ -1651,7 +1670,7 @@ class hclMeshBoneDeformSetupObject(hclOperatorSetupObject):
     minimumTriangleWeight: float
 
 class hclMeshMeshDeformOperator(hclOperator):
-    """hclMeshMeshDeformOperator"""
+    """hclMeshMeshDeformOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 2.\n\nOwn members, by hkClass type:\n- inputTrianglesSubset: Array of Uint16\n- triangleVertexPairs: Array of Struct hclMeshMeshDeformOperatorTriangleVertexPair\n- triangleVertexStartForVertex: Array of Uint16\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- startVertex: Uint16\n- endVertex: Uint16\n- scaleNormalBehaviour: Enum of Uint32 hclBoneSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- deformNormals: Bool\n- partialDeform: Bool"""
     inputTrianglesSubset: memoryview
     triangleVertexPairs: list[hclMeshMeshDeformOperatorTriangleVertexPair]
     triangleVertexStartForVertex: memoryview
@@ -1664,14 +1683,14 @@ class hclMeshMeshDeformOperator(hclOperator):
     partialDeform: bool
 
 class hclMeshMeshDeformOperatorTriangleVertexPair(Record):
-    """hclMeshMeshDeformOperatorTriangleVertexPair"""
+    """hclMeshMeshDeformOperatorTriangleVertexPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4\n- localNormal: Vector4\n- triangleIndex: Uint16\n- weight: Real"""
     localPosition: tuple[float, ...]
     localNormal: tuple[float, ...]
     triangleIndex: int
     weight: float
 
 class hclMeshMeshDeformSetupObject(hclOperatorSetupObject):
-    """hclMeshMeshDeformSetupObject"""
+    """hclMeshMeshDeformSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- inputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- inputTriangleSelection: Struct hclTriangleSelectionInput\n- outputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- outputVertexSelection: Struct hclVertexSelectionInput\n- influenceRadiusPerVertex: Struct hclVertexFloatInput\n- scaleNormalBehaviour: Enum of Uint32 hclBoneSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- maxTrianglesPerVertex: Uint32\n- minimumTriangleWeight: Real\n- deformNormals: Bool\n- deformTangents: Bool\n- deformBiTangents: Bool\n- useMeshTopology: Bool"""
     name: Optional[str]
     inputBufferSetupObject: Optional[hclBufferSetupObject]
     inputTriangleSelection: hclTriangleSelectionInput
@@ -1687,36 +1706,42 @@ class hclMeshMeshDeformSetupObject(hclOperatorSetupObject):
     useMeshTopology: bool
 
 class hclMoveFixedParticlesSetupObject(hclOperatorSetupObject):
-    """hclMoveFixedParticlesSetupObject"""
+    """hclMoveFixedParticlesSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simClothSetupObject: Pointer of Struct hclSimClothSetupObject\n- displayBufferSetup: Pointer of Struct hclBufferSetupObject"""
     name: Optional[str]
     simClothSetupObject: Optional[hclSimClothSetupObject]
     displayBufferSetup: Optional[hclBufferSetupObject]
 
 class hclMoveParticlesOperator(hclOperator):
-    """hclMoveParticlesOperator"""
+    """hclMoveParticlesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, signature 0xe65a701c.\n\nOwn members, by hkClass type:\n- vertexParticlePairs: Array of Struct hclMoveParticlesOperatorVertexParticlePair\n- simClothIndex: Uint32\n- refBufferIdx: Uint32"""
     vertexParticlePairs: list[hclMoveParticlesOperatorVertexParticlePair]
     simClothIndex: int
     refBufferIdx: int
 
 class hclMoveParticlesOperatorVertexParticlePair(Record):
-    """hclMoveParticlesOperatorVertexParticlePair"""
+    """hclMoveParticlesOperatorVertexParticlePair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndex: Uint16\n- particleIndex: Uint16"""
     vertexIndex: int
     particleIndex: int
 
+class hclSetupMesh(hkReferencedObject):
+    """hclSetupMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hclNamedSetupMesh(hclSetupMesh):
-    """hclNamedSetupMesh"""
+    """hclNamedSetupMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hclSetupMesh.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- meshName: StringPtr\n- setupMesh: Pointer of Struct hclSetupMesh"""
     name: Optional[str]
     meshName: Optional[str]
     setupMesh: Optional[hclSetupMesh]
 
+class hclTransformSetSetupObject(hkReferencedObject):
+    """hclTransformSetSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hclNamedTransformSetSetupObject(hclTransformSetSetupObject):
-    """hclNamedTransformSetSetupObject"""
+    """hclNamedTransformSetSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclTransformSetSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- skelName: StringPtr\n- transformSet: Pointer"""
     name: Optional[str]
     skelName: Optional[str]
     transformSet: Optional[Record]
 
 class hclObjectSpaceDeformer(Record):
-    """hclObjectSpaceDeformer"""
+    """hclObjectSpaceDeformer\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- eightBlendEntries: Array of Struct hclObjectSpaceDeformerEightBlendEntryBlock\n- sevenBlendEntries: Array of Struct hclObjectSpaceDeformerSevenBlendEntryBlock\n- sixBlendEntries: Array of Struct hclObjectSpaceDeformerSixBlendEntryBlock\n- fiveBlendEntries: Array of Struct hclObjectSpaceDeformerFiveBlendEntryBlock\n- fourBlendEntries: Array of Struct hclObjectSpaceDeformerFourBlendEntryBlock\n- threeBlendEntries: Array of Struct hclObjectSpaceDeformerThreeBlendEntryBlock\n- twoBlendEntries: Array of Struct hclObjectSpaceDeformerTwoBlendEntryBlock\n- oneBlendEntries: Array of Struct hclObjectSpaceDeformerOneBlendEntryBlock\n- controlBytes: Array of Uint8\n- startVertexIndex: Uint16\n- endVertexIndex: Uint16\n- batchSizeSpu: Uint16\n- partialWrite: Bool"""
     eightBlendEntries: list[hclObjectSpaceDeformerEightBlendEntryBlock]
     sevenBlendEntries: list[hclObjectSpaceDeformerSevenBlendEntryBlock]
     sixBlendEntries: list[hclObjectSpaceDeformerSixBlendEntryBlock]
@@ -1732,98 +1757,98 @@ class hclObjectSpaceDeformer(Record):
     partialWrite: bool
 
 class hclObjectSpaceDeformerEightBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerEightBlendEntryBlock"""
+    """hclObjectSpaceDeformerEightBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[128]\n- boneWeights: Uint16[128]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerFiveBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerFiveBlendEntryBlock"""
+    """hclObjectSpaceDeformerFiveBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[80]\n- boneWeights: Uint16[80]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerFourBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerFourBlendEntryBlock"""
+    """hclObjectSpaceDeformerFourBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[64]\n- boneWeights: Uint8[64]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerLocalBlockP(Record):
-    """hclObjectSpaceDeformerLocalBlockP"""
+    """hclObjectSpaceDeformerLocalBlockP\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]"""
     localPosition: list[int]
 
 class hclObjectSpaceDeformerLocalBlockPN(Record):
-    """hclObjectSpaceDeformerLocalBlockPN"""
+    """hclObjectSpaceDeformerLocalBlockPN\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]\n- localNormal: Int16[64]"""
     localPosition: list[int]
     localNormal: list[int]
 
 class hclObjectSpaceDeformerLocalBlockPNT(Record):
-    """hclObjectSpaceDeformerLocalBlockPNT"""
+    """hclObjectSpaceDeformerLocalBlockPNT\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]\n- localNormal: Int16[64]\n- localTangent: Int16[64]"""
     localPosition: list[int]
     localNormal: list[int]
     localTangent: list[int]
 
 class hclObjectSpaceDeformerLocalBlockPNTB(Record):
-    """hclObjectSpaceDeformerLocalBlockPNTB"""
+    """hclObjectSpaceDeformerLocalBlockPNTB\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Int16[64]\n- localNormal: Int16[64]\n- localTangent: Int16[64]\n- localBiTangent: Int16[64]"""
     localPosition: list[int]
     localNormal: list[int]
     localTangent: list[int]
     localBiTangent: list[int]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedP(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedP"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedP\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedPN(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedPN"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedPN\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedPNT(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedPNT"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedPNT\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerLocalBlockUnpackedPNTB(Record):
-    """hclObjectSpaceDeformerLocalBlockUnpackedPNTB"""
+    """hclObjectSpaceDeformerLocalBlockUnpackedPNTB\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localPosition: Vector4[16]\n- localNormal: Vector4[16]\n- localTangent: Vector4[16]\n- localBiTangent: Vector4[16]"""
     localPosition: list[tuple[float, ...]]
     localNormal: list[tuple[float, ...]]
     localTangent: list[tuple[float, ...]]
     localBiTangent: list[tuple[float, ...]]
 
 class hclObjectSpaceDeformerOneBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerOneBlendEntryBlock"""
+    """hclObjectSpaceDeformerOneBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[16]"""
     vertexIndices: list[int]
     boneIndices: list[int]
 
 class hclObjectSpaceDeformerSevenBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerSevenBlendEntryBlock"""
+    """hclObjectSpaceDeformerSevenBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[112]\n- boneWeights: Uint16[112]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerSixBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerSixBlendEntryBlock"""
+    """hclObjectSpaceDeformerSixBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[96]\n- boneWeights: Uint16[96]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerThreeBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerThreeBlendEntryBlock"""
+    """hclObjectSpaceDeformerThreeBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[48]\n- boneWeights: Uint8[48]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceDeformerTwoBlendEntryBlock(Record):
-    """hclObjectSpaceDeformerTwoBlendEntryBlock"""
+    """hclObjectSpaceDeformerTwoBlendEntryBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexIndices: Uint16[16]\n- boneIndices: Uint16[32]\n- boneWeights: Uint8[32]"""
     vertexIndices: list[int]
     boneIndices: list[int]
     boneWeights: list[int]
 
 class hclObjectSpaceMeshMeshDeformOperator(hclOperator):
-    """hclObjectSpaceMeshMeshDeformOperator"""
+    """hclObjectSpaceMeshMeshDeformOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 1.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputBufferIdx: Uint32\n- scaleNormalBehaviour: Enum of Uint32 hclBoneSpaceMeshMeshDeformOperator::ScaleNormalBehaviour\n- inputTrianglesSubset: Array of Uint16\n- triangleFromMeshTransforms: Array of Matrix4\n- objectSpaceDeformer: Struct hclObjectSpaceDeformer\n- customSkinDeform: Bool"""
     inputBufferIdx: int
     outputBufferIdx: int
     scaleNormalBehaviour: hclBoneSpaceMeshMeshDeformOperator_ScaleNormalBehaviour
@@ -1833,27 +1858,27 @@ class hclObjectSpaceMeshMeshDeformOperator(hclOperator):
     customSkinDeform: bool
 
 class hclObjectSpaceMeshMeshDeformPNOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPNOperator"""
+    """hclObjectSpaceMeshMeshDeformPNOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclObjectSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclObjectSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclObjectSpaceDeformerLocalBlockUnpackedPN]
 
 class hclObjectSpaceMeshMeshDeformPNTBOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPNTBOperator"""
+    """hclObjectSpaceMeshMeshDeformPNTBOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclObjectSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclObjectSpaceMeshMeshDeformPNTOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPNTOperator"""
+    """hclObjectSpaceMeshMeshDeformPNTOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclObjectSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclObjectSpaceMeshMeshDeformPOperator(hclObjectSpaceMeshMeshDeformOperator):
-    """hclObjectSpaceMeshMeshDeformPOperator"""
+    """hclObjectSpaceMeshMeshDeformPOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceMeshMeshDeformOperator, version 1.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclObjectSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclObjectSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclObjectSpaceDeformerLocalBlockUnpackedP]
 
 class hclObjectSpaceSkinOperator(hclOperator):
-    """hclObjectSpaceSkinOperator"""
+    """hclObjectSpaceSkinOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 1.\n\nOwn members, by hkClass type:\n- boneFromSkinMeshTransforms: Array of Matrix4\n- transformSubset: Array of Uint16\n- outputBufferIndex: Uint32\n- transformSetIndex: Uint32\n- objectSpaceDeformer: Struct hclObjectSpaceDeformer"""
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
     transformSubset: memoryview
     outputBufferIndex: int
@@ -1861,65 +1886,57 @@ class hclObjectSpaceSkinOperator(hclOperator):
     objectSpaceDeformer: hclObjectSpaceDeformer
 
 class hclObjectSpaceSkinPNOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPNOperator"""
+    """hclObjectSpaceSkinPNOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceSkinOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNs: Array of Struct hclObjectSpaceDeformerLocalBlockPN\n- localUnpackedPNs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPN"""
     localPNs: list[hclObjectSpaceDeformerLocalBlockPN]
     localUnpackedPNs: list[hclObjectSpaceDeformerLocalBlockUnpackedPN]
 
 class hclObjectSpaceSkinPNTBOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPNTBOperator"""
+    """hclObjectSpaceSkinPNTBOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceSkinOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockPNTB\n- localUnpackedPNTBs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNTB"""
     localPNTBs: list[hclObjectSpaceDeformerLocalBlockPNTB]
     localUnpackedPNTBs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNTB]
 
 class hclObjectSpaceSkinPNTOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPNTOperator"""
+    """hclObjectSpaceSkinPNTOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceSkinOperator, version 1.\n\nOwn members, by hkClass type:\n- localPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockPNT\n- localUnpackedPNTs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedPNT"""
     localPNTs: list[hclObjectSpaceDeformerLocalBlockPNT]
     localUnpackedPNTs: list[hclObjectSpaceDeformerLocalBlockUnpackedPNT]
 
 class hclObjectSpaceSkinPOperator(hclObjectSpaceSkinOperator):
-    """hclObjectSpaceSkinPOperator"""
+    """hclObjectSpaceSkinPOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclObjectSpaceSkinOperator, version 1, signature 0x6171b106.\n\nOwn members, by hkClass type:\n- localPs: Array of Struct hclObjectSpaceDeformerLocalBlockP\n- localUnpackedPs: Array of Struct hclObjectSpaceDeformerLocalBlockUnpackedP"""
     localPs: list[hclObjectSpaceDeformerLocalBlockP]
     localUnpackedPs: list[hclObjectSpaceDeformerLocalBlockUnpackedP]
 
-class hclOperator(hkReferencedObject):
-    """hclOperator"""
-    name: Optional[str]
-    type: int
-
-class hclOperatorSetupObject(hkReferencedObject):
-    """hclOperatorSetupObject"""
-
 class hclOutputConvertOperator(hclOperator):
-    """hclOutputConvertOperator"""
+    """hclOutputConvertOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator.\n\nOwn members, by hkClass type:\n- userBufferIndex: Uint32\n- shadowBufferIndex: Uint32\n- conversionInfo: Struct hclRuntimeConversionInfo"""
     userBufferIndex: int
     shadowBufferIndex: int
     conversionInfo: hclRuntimeConversionInfo
 
 class hclPlaneShape(hclShape):
-    """hclPlaneShape"""
+    """hclPlaneShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape, signature 0x4d60b010.\n\nOwn members, by hkClass type:\n- planeEquation: Vector4"""
     planeEquation: tuple[float, ...]
 
 class hclRuntimeConversionInfo(Record):
-    """hclRuntimeConversionInfo"""
+    """hclRuntimeConversionInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- slotConversions: Struct hclRuntimeConversionInfoSlotConversion[4]\n- elementConversions: Struct hclRuntimeConversionInfoElementConversion[4]\n- numSlotsConverted: Uint8\n- numElementsConverted: Uint8"""
     slotConversions: list[hclRuntimeConversionInfoSlotConversion]
     elementConversions: list[hclRuntimeConversionInfoElementConversion]
     numSlotsConverted: int
     numElementsConverted: int
 
 class hclRuntimeConversionInfoElementConversion(Record):
-    """hclRuntimeConversionInfoElementConversion"""
+    """hclRuntimeConversionInfoElementConversion\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- index: Uint8\n- offset: Uint8\n- conversion: Enum of Uint8 hclRuntimeConversionInfo::VectorConversion"""
     index: int
     offset: int
     conversion: hclRuntimeConversionInfo_VectorConversion
 
 class hclRuntimeConversionInfoSlotConversion(Record):
-    """hclRuntimeConversionInfoSlotConversion"""
+    """hclRuntimeConversionInfoSlotConversion\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elements: Uint8[4]\n- numElements: Uint8\n- index: Uint8\n- partialWrite: Bool"""
     elements: list[int]
     numElements: int
     index: int
     partialWrite: bool
 
 class hclSceneDataSetupMesh(hclSetupMesh):
-    """hclSceneDataSetupMesh"""
+    """hclSceneDataSetupMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hclSetupMesh, version 2.\n\nOwn members, by hkClass type:\n- node: Pointer of Struct hkxNode\n- worldFromMesh: Matrix4\n- mesh: Pointer of Struct hkxMesh\n- skinBinding: Pointer of Struct hkxSkinBinding\n- vertexChannels: Array of Uint32\n- triangleChannels: Array of Uint32\n- edgeChannels: Array of Uint32\n- meshBufferInterfaces: Array of Pointer hclSceneDataSetupMeshSection"""
     node: Optional[hkxNode]
     worldFromMesh: tuple[tuple[float, ...], ...]
     mesh: Optional[hkxMesh]
@@ -1930,55 +1947,48 @@ class hclSceneDataSetupMesh(hclSetupMesh):
     meshBufferInterfaces: list[Optional[hclSceneDataSetupMeshSection]]
 
 class hclSceneDataSetupMeshSection(hkReferencedObject):
-    """hclSceneDataSetupMeshSection"""
+    """hclSceneDataSetupMeshSection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- setupMesh: Pointer of Struct hclSceneDataSetupMesh\n- meshSection: Pointer of Struct hkxMeshSection\n- skinnedSection: Bool"""
     setupMesh: Optional[hclSceneDataSetupMesh]
     meshSection: Optional[hkxMeshSection]
     skinnedSection: bool
 
 class hclScratchBufferDefinition(hclBufferDefinition):
-    """hclScratchBufferDefinition"""
+    """hclScratchBufferDefinition\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferDefinition, signature 0xa0130a2c.\n\nOwn members, by hkClass type:\n- triangleIndices: Array of Uint16\n- storeNormals: Bool\n- storeTangentsAndBiTangents: Bool"""
     triangleIndices: memoryview
     storeNormals: bool
     storeTangentsAndBiTangents: bool
 
 class hclScratchBufferSetupObject(hclBufferSetupObject):
-    """hclScratchBufferSetupObject"""
+    """hclScratchBufferSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- setupMesh: Pointer of Struct hclSetupMesh\n- storeNormals: Bool\n- storeTangentsAndBiTangents: Bool\n- storeTriangles: Bool"""
     name: Optional[str]
     setupMesh: Optional[hclSetupMesh]
     storeNormals: bool
     storeTangentsAndBiTangents: bool
     storeTriangles: bool
 
-class hclSetupMesh(hkReferencedObject):
-    """hclSetupMesh"""
-
 class hclSetupMeshSection(Record):
-    """hclSetupMeshSection"""
+    """hclSetupMeshSection\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hclSetupMeshSectionTriangle(Record):
-    """hclSetupMeshSectionTriangle"""
+    """hclSetupMeshSectionTriangle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- indices: Uint32[3]"""
     indices: list[int]
 
 class hclShadowBufferDefinition(hclBufferDefinition):
-    """hclShadowBufferDefinition"""
+    """hclShadowBufferDefinition\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferDefinition.\n\nOwn members, by hkClass type:\n- triangleIndices: Array of Uint16\n- shadowPositions: Bool\n- shadowNormals: Bool\n- shadowTangents: Bool\n- shadowBiTangents: Bool"""
     triangleIndices: memoryview
     shadowPositions: bool
     shadowNormals: bool
     shadowTangents: bool
     shadowBiTangents: bool
 
-class hclShape(hkReferencedObject):
-    """hclShape"""
-    type: int
-
 class hclSimClothBufferSetupObject(hclBufferSetupObject):
-    """hclSimClothBufferSetupObject"""
+    """hclSimClothBufferSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferSetupObject.\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclSimClothBufferSetupObject::Type\n- name: StringPtr\n- simClothSetupObject: Pointer of Struct hclSimClothSetupObject"""
     type: hclSimClothBufferSetupObject_Type
     name: Optional[str]
     simClothSetupObject: Optional[hclSimClothSetupObject]
 
 class hclSimClothData(hkReferencedObject):
-    """hclSimClothData"""
+    """hclSimClothData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 11, signature 0xe6105187.\n\nOwn members, by hkClass type:\n- simulationInfo: Struct hclSimClothDataOverridableSimulationInfo\n- name: StringPtr\n- particleDatas: Array of Struct hclSimClothDataParticleData\n- fixedParticles: Array of Uint16\n- triangleIndices: Array of Uint16\n- triangleFlips: Array of Uint8\n- totalMass: Real\n- collidableTransformMap: Struct hclSimClothDataCollidableTransformMap\n- perInstanceCollidables: Array of Pointer hclCollidable\n- staticConstraintSets: Array of Pointer hclConstraintSet\n- antiPinchConstraintSets: Array of Pointer hclConstraintSet\n- simClothPoses: Array of Pointer hclSimClothPose\n- actions: Array of Pointer hclAction\n- staticCollisionMasks: Array of Uint32\n- perParticlePinchDetectionEnabledFlags: Array of Bool\n- collidablePinchingDatas: Array of Struct hclSimClothDataCollidablePinchingData\n- minPinchedParticleIndex: Uint16\n- maxPinchedParticleIndex: Uint16\n- maxCollisionPairs: Uint32\n- maxParticleRadius: Real\n- landscapeCollisionData: Struct hclSimClothDataLandscapeCollisionData\n- numLandscapeCollidableParticles: Uint32\n- doNormals: Bool\n- transferMotionData: Struct hclSimClothDataTransferMotionData"""
     simulationInfo: hclSimClothDataOverridableSimulationInfo
     name: Optional[str]
     particleDatas: list[hclSimClothDataParticleData]
@@ -2005,19 +2015,19 @@ class hclSimClothData(hkReferencedObject):
     transferMotionData: hclSimClothDataTransferMotionData
 
 class hclSimClothDataCollidablePinchingData(Record):
-    """hclSimClothDataCollidablePinchingData"""
+    """hclSimClothDataCollidablePinchingData\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real"""
     pinchDetectionEnabled: bool
     pinchDetectionPriority: int
     pinchDetectionRadius: float
 
 class hclSimClothDataCollidableTransformMap(Record):
-    """hclSimClothDataCollidableTransformMap"""
+    """hclSimClothDataCollidableTransformMap\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transformSetIndex: Int32\n- transformIndices: Array of Uint32\n- offsets: Array of Matrix4"""
     transformSetIndex: int
     transformIndices: memoryview
     offsets: list[tuple[tuple[float, ...], ...]]
 
 class hclSimClothDataLandscapeCollisionData(Record):
-    """hclSimClothDataLandscapeCollisionData"""
+    """hclSimClothDataLandscapeCollisionData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- landscapeRadius: Real\n- enableStuckParticleDetection: Bool\n- stuckParticlesStretchFactorSq: Real\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real"""
     landscapeRadius: float
     enableStuckParticleDetection: bool
     stuckParticlesStretchFactorSq: float
@@ -2026,7 +2036,7 @@ class hclSimClothDataLandscapeCollisionData(Record):
     pinchDetectionRadius: float
 
 class hclSimClothDataOverridableSimulationInfo(Record):
-    """hclSimClothDataOverridableSimulationInfo"""
+    """hclSimClothDataOverridableSimulationInfo\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- globalDampingPerSecond: Real\n- collisionTolerance: Real\n- subSteps: Uint32\n- pinchDetectionEnabled: Bool\n- landscapeCollisionEnabled: Bool\n- transferMotionEnabled: Bool"""
     gravity: tuple[float, ...]
     globalDampingPerSecond: float
     collisionTolerance: float
@@ -2036,14 +2046,14 @@ class hclSimClothDataOverridableSimulationInfo(Record):
     transferMotionEnabled: bool
 
 class hclSimClothDataParticleData(Record):
-    """hclSimClothDataParticleData"""
+    """hclSimClothDataParticleData\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- mass: Real\n- invMass: Real\n- radius: Real\n- friction: Real"""
     mass: float
     invMass: float
     radius: float
     friction: float
 
 class hclSimClothDataTransferMotionData(Record):
-    """hclSimClothDataTransferMotionData"""
+    """hclSimClothDataTransferMotionData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transformSetIndex: Uint32\n- transformIndex: Uint32\n- transferTranslationMotion: Bool\n- minTranslationSpeed: Real\n- maxTranslationSpeed: Real\n- minTranslationBlend: Real\n- maxTranslationBlend: Real\n- transferRotationMotion: Bool\n- minRotationSpeed: Real\n- maxRotationSpeed: Real\n- minRotationBlend: Real\n- maxRotationBlend: Real"""
     transformSetIndex: int
     transformIndex: int
     transferTranslationMotion: bool
@@ -2058,12 +2068,12 @@ class hclSimClothDataTransferMotionData(Record):
     maxRotationBlend: float
 
 class hclSimClothPose(hkReferencedObject):
-    """hclSimClothPose"""
+    """hclSimClothPose\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, signature 0x1b254ca1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- positions: Array of Vector4"""
     name: Optional[str]
     positions: list[tuple[float, ...]]
 
 class hclSimClothSetupObject(hkReferencedObject):
-    """hclSimClothSetupObject"""
+    """hclSimClothSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 5.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- collidableTransformSet: Pointer of Struct hclTransformSetSetupObject\n- gravity: Vector4\n- globalDampingPerSecond: Real\n- doNormals: Bool\n- specifyDensity: Bool\n- vertexDensity: Struct hclVertexFloatInput\n- rescaleMass: Bool\n- totalMass: Real\n- particleMass: Struct hclVertexFloatInput\n- particleRadius: Struct hclVertexFloatInput\n- particleFriction: Struct hclVertexFloatInput\n- fixedParticles: Struct hclVertexSelectionInput\n- enablePinchDetection: Bool\n- pinchDetectionEnabledParticles: Struct hclVertexSelectionInput\n- toAnimPeriod: Real\n- toSimPeriod: Real\n- drivePinchedParticlesToReferenceMesh: Bool\n- pinchReferenceBufferSetup: Pointer of Struct hclBufferSetupObject\n- collisionTolerance: Real\n- landscapeCollisionParticleSelection: Struct hclVertexSelectionInput\n- landscapeCollisionParticleRadius: Real\n- enableStuckParticleDetection: Bool\n- stuckParticlesStretchFactor: Real\n- enableLandscapePinchDetection: Bool\n- landscapePinchDetectionPriority: Int8\n- landscapePinchDetectionRadius: Real\n- enableTransferMotion: Bool\n- transferMotionSetupData: Struct hclSimClothSetupObjectTransferMotionSetupData\n- constraintSetSetups: Array of Pointer hclConstraintSetSetupObject\n- perInstanceCollidables: Array of Struct hclSimClothSetupObjectPerInstanceCollidable\n- orderMap: Pointer"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     collidableTransformSet: Optional[hclTransformSetSetupObject]
@@ -2099,7 +2109,7 @@ class hclSimClothSetupObject(hkReferencedObject):
     orderMap: Optional[Record]
 
 class hclSimClothSetupObjectPerInstanceCollidable(Record):
-    """hclSimClothSetupObjectPerInstanceCollidable"""
+    """hclSimClothSetupObjectPerInstanceCollidable\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- collidable: Pointer of Struct hclCollidable\n- collidingParticles: Struct hclVertexSelectionInput\n- drivingBoneName: StringPtr\n- pinchDetectionEnabled: Bool\n- pinchDetectionPriority: Int8\n- pinchDetectionRadius: Real"""
     collidable: Optional[hclCollidable]
     collidingParticles: hclVertexSelectionInput
     drivingBoneName: Optional[str]
@@ -2108,7 +2118,7 @@ class hclSimClothSetupObjectPerInstanceCollidable(Record):
     pinchDetectionRadius: float
 
 class hclSimClothSetupObjectTransferMotionSetupData(Record):
-    """hclSimClothSetupObjectTransferMotionSetupData"""
+    """hclSimClothSetupObjectTransferMotionSetupData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transferMotionTransformSetSetup: Pointer of Struct hclTransformSetSetupObject\n- transferMotionTransformName: StringPtr\n- transferTranslationMotion: Bool\n- minTranslationSpeed: Real\n- maxTranslationSpeed: Real\n- minTranslationBlend: Real\n- maxTranslationBlend: Real\n- transferRotationMotion: Bool\n- minRotationSpeed: Real\n- maxRotationSpeed: Real\n- minRotationBlend: Real\n- maxRotationBlend: Real"""
     transferMotionTransformSetSetup: Optional[hclTransformSetSetupObject]
     transferMotionTransformName: Optional[str]
     transferTranslationMotion: bool
@@ -2123,19 +2133,19 @@ class hclSimClothSetupObjectTransferMotionSetupData(Record):
     maxRotationBlend: float
 
 class hclSimpleMeshBoneDeformOperator(hclOperator):
-    """hclSimpleMeshBoneDeformOperator"""
+    """hclSimpleMeshBoneDeformOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, signature 0x80d9769f.\n\nOwn members, by hkClass type:\n- inputBufferIdx: Uint32\n- outputTransformSetIdx: Uint32\n- triangleBonePairs: Array of Struct hclSimpleMeshBoneDeformOperatorTriangleBonePair\n- localBoneTransforms: Array of Matrix4"""
     inputBufferIdx: int
     outputTransformSetIdx: int
     triangleBonePairs: list[hclSimpleMeshBoneDeformOperatorTriangleBonePair]
     localBoneTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hclSimpleMeshBoneDeformOperatorTriangleBonePair(Record):
-    """hclSimpleMeshBoneDeformOperatorTriangleBonePair"""
+    """hclSimpleMeshBoneDeformOperatorTriangleBonePair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- boneOffset: Uint16\n- triangleOffset: Uint16"""
     boneOffset: int
     triangleOffset: int
 
 class hclSimpleWindAction(hclAction):
-    """hclSimpleWindAction"""
+    """hclSimpleWindAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hclAction.\n\nOwn members, by hkClass type:\n- windDirection: Vector4\n- windMinSpeed: Real\n- windMaxSpeed: Real\n- windFrequency: Real\n- maximumDrag: Real\n- airVelocity: Vector4\n- currentTime: Real"""
     windDirection: tuple[float, ...]
     windMinSpeed: float
     windMaxSpeed: float
@@ -2145,7 +2155,7 @@ class hclSimpleWindAction(hclAction):
     currentTime: float
 
 class hclSimulateOperator(hclOperator):
-    """hclSimulateOperator"""
+    """hclSimulateOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 3, signature 0x75c72f0f.\n\nOwn members, by hkClass type:\n- simClothIndex: Uint32\n- subSteps: Uint32\n- numberOfSolveIterations: Int32\n- constraintExecution: Array of Int32\n- adaptConstraintStiffness: Bool"""
     simClothIndex: int
     subSteps: int
     numberOfSolveIterations: int
@@ -2153,7 +2163,7 @@ class hclSimulateOperator(hclOperator):
     adaptConstraintStiffness: bool
 
 class hclSimulateSetupObject(hclOperatorSetupObject):
-    """hclSimulateSetupObject"""
+    """hclSimulateSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject, version 3.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simClothSetupObject: Pointer of Struct hclSimClothSetupObject\n- numberOfSubsteps: Uint32\n- numberOfSolveIterations: Uint32\n- adaptConstraintStiffness: Bool\n- explicitConstraintOrder: Bool\n- constraintSetExecutionOrder: Array of Pointer hclConstraintSetSetupObject"""
     name: Optional[str]
     simClothSetupObject: Optional[hclSimClothSetupObject]
     numberOfSubsteps: int
@@ -2163,7 +2173,7 @@ class hclSimulateSetupObject(hclOperatorSetupObject):
     constraintSetExecutionOrder: list[Optional[hclConstraintSetSetupObject]]
 
 class hclSimulationSetupMesh(hclSetupMesh):
-    """hclSimulationSetupMesh"""
+    """hclSimulationSetupMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hclSetupMesh.\n\nOwn members, by hkClass type:\n- originalMesh: Pointer of Struct hclSetupMesh\n- mergeOptions: Struct hclSimulationSetupMeshMapOptions\n- mergedMeshMap: Pointer\n- worldFromOriginalMesh: Matrix4\n- worldFromOriginalMeshInvTranspose: Matrix4\n- originalMeshSections: Pointer\n- haveWorldTransforms: Bool"""
     originalMesh: Optional[hclSetupMesh]
     mergeOptions: hclSimulationSetupMeshMapOptions
     mergedMeshMap: Optional[Record]
@@ -2173,13 +2183,13 @@ class hclSimulationSetupMesh(hclSetupMesh):
     haveWorldTransforms: bool
 
 class hclSimulationSetupMeshMapOptions(Record):
-    """hclSimulationSetupMeshMapOptions"""
+    """hclSimulationSetupMeshMapOptions\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- collapseVertices: Bool\n- collapseThreshold: Real\n- vertexSelection: Struct hclVertexSelectionInput"""
     collapseVertices: bool
     collapseThreshold: float
     vertexSelection: hclVertexSelectionInput
 
 class hclSkinOperator(hclOperator):
-    """hclSkinOperator"""
+    """hclSkinOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 4.\n\nOwn members, by hkClass type:\n- boneInfluences: Array of Struct hclSkinOperatorBoneInfluence\n- boneInfluenceStartPerVertex: Array of Uint16\n- boneFromSkinMeshTransforms: Array of Matrix4\n- usedBoneGroupIds: Array of Uint16\n- skinPositions: Bool\n- skinNormals: Bool\n- skinTangents: Bool\n- skinBiTangents: Bool\n- inputBufferIndex: Uint32\n- outputBufferIndex: Uint32\n- transformSetIndex: Uint32\n- startVertex: Uint16\n- endVertex: Uint16\n- partialSkinning: Bool\n- dualQuaternionSkinning: Bool\n- boneGroupSize: Uint8"""
     boneInfluences: list[hclSkinOperatorBoneInfluence]
     boneInfluenceStartPerVertex: memoryview
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
@@ -2198,12 +2208,12 @@ class hclSkinOperator(hclOperator):
     boneGroupSize: int
 
 class hclSkinOperatorBoneInfluence(Record):
-    """hclSkinOperatorBoneInfluence"""
+    """hclSkinOperatorBoneInfluence\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- boneIndex: Uint8\n- weight: Uint8"""
     boneIndex: int
     weight: int
 
 class hclSkinSetupObject(hclOperatorSetupObject):
-    """hclSkinSetupObject"""
+    """hclSkinSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- transformSetSetup: Pointer of Struct hclTransformSetSetupObject\n- referenceBufferSetup: Pointer of Struct hclBufferSetupObject\n- outputBufferSetup: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- skinNormals: Bool\n- skinTangents: Bool\n- skinBiTangents: Bool\n- useDualQuaternionMethod: Bool"""
     name: Optional[str]
     transformSetSetup: Optional[hclTransformSetSetupObject]
     referenceBufferSetup: Optional[hclBufferSetupObject]
@@ -2215,27 +2225,27 @@ class hclSkinSetupObject(hclOperatorSetupObject):
     useDualQuaternionMethod: bool
 
 class hclSphereShape(hclShape):
-    """hclSphereShape"""
+    """hclSphereShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape, signature 0xd779f2c5.\n\nOwn members, by hkClass type:\n- sphere: Struct hkSphere"""
     sphere: hkSphere
 
 class hclStandardLinkConstraintSet(hclConstraintSet):
-    """hclStandardLinkConstraintSet"""
+    """hclStandardLinkConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, signature 0x426b3354.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclStandardLinkConstraintSetLink"""
     links: list[hclStandardLinkConstraintSetLink]
 
 class hclStandardLinkConstraintSetLink(Record):
-    """hclStandardLinkConstraintSetLink"""
+    """hclStandardLinkConstraintSetLink\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- restLength: Real\n- stiffness: Real"""
     particleA: int
     particleB: int
     restLength: float
     stiffness: float
 
 class hclStandardLinkConstraintSetMx(hclConstraintSet):
-    """hclStandardLinkConstraintSetMx"""
+    """hclStandardLinkConstraintSetMx\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclStandardLinkConstraintSetMxBatch\n- singles: Array of Struct hclStandardLinkConstraintSetMxSingle"""
     batches: list[hclStandardLinkConstraintSetMxBatch]
     singles: list[hclStandardLinkConstraintSetMxSingle]
 
 class hclStandardLinkConstraintSetMxBatch(Record):
-    """hclStandardLinkConstraintSetMxBatch"""
+    """hclStandardLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- restLengths: Real[16]\n- stiffnessesA: Real[16]\n- stiffnessesB: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     restLengths: list[float]
     stiffnessesA: list[float]
     stiffnessesB: list[float]
@@ -2243,7 +2253,7 @@ class hclStandardLinkConstraintSetMxBatch(Record):
     particlesB: list[int]
 
 class hclStandardLinkConstraintSetMxSingle(Record):
-    """hclStandardLinkConstraintSetMxSingle"""
+    """hclStandardLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- restLength: Real\n- stiffnessA: Real\n- stiffnessB: Real\n- particleA: Uint16\n- particleB: Uint16"""
     restLength: float
     stiffnessA: float
     stiffnessB: float
@@ -2251,7 +2261,7 @@ class hclStandardLinkConstraintSetMxSingle(Record):
     particleB: int
 
 class hclStandardLinkSetupObject(hclConstraintSetSetupObject):
-    """hclStandardLinkSetupObject"""
+    """hclStandardLinkSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- vertexSelection: Struct hclVertexSelectionInput\n- edgeSelection: Struct hclEdgeSelectionInput\n- ignoreHiddenEdges: Bool\n- stiffness: Struct hclVertexFloatInput\n- allowedCompression: Struct hclVertexFloatInput\n- allowedStretching: Struct hclVertexFloatInput"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     vertexSelection: hclVertexSelectionInput
@@ -2262,12 +2272,12 @@ class hclStandardLinkSetupObject(hclConstraintSetSetupObject):
     allowedStretching: hclVertexFloatInput
 
 class hclStaticDisplayBufferSetupObject(hclBufferSetupObject):
-    """hclStaticDisplayBufferSetupObject"""
+    """hclStaticDisplayBufferSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferSetupObject.\n\nOwn members, by hkClass type:\n- setupMesh: Pointer of Struct hclSetupMesh\n- name: StringPtr"""
     setupMesh: Optional[hclSetupMesh]
     name: Optional[str]
 
 class hclStaticShadowBufferDefinition(hclBufferDefinition):
-    """hclStaticShadowBufferDefinition"""
+    """hclStaticShadowBufferDefinition\n\nHavok class of SDK 2014.2 (packfiles), derived from hclBufferDefinition.\n\nOwn members, by hkClass type:\n- staticPositions: Array of Vector4\n- staticNormals: Array of Vector4\n- staticTangents: Array of Vector4\n- staticBiTangents: Array of Vector4\n- triangleIndices: Array of Uint16"""
     staticPositions: list[tuple[float, ...]]
     staticNormals: list[tuple[float, ...]]
     staticTangents: list[tuple[float, ...]]
@@ -2275,7 +2285,7 @@ class hclStaticShadowBufferDefinition(hclBufferDefinition):
     triangleIndices: memoryview
 
 class hclStorageSetupMesh(hclSetupMesh):
-    """hclStorageSetupMesh"""
+    """hclStorageSetupMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hclSetupMesh, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- worldFromMesh: Matrix4\n- sections: Array of Pointer hclStorageSetupMeshSection\n- vertexChannels: Array of Struct hclStorageSetupMeshVertexChannel\n- edgeChannels: Array of Struct hclStorageSetupMeshEdgeChannel\n- triangleChannels: Array of Struct hclStorageSetupMeshTriangleChannel\n- bones: Array of Struct hclStorageSetupMeshBone\n- isSkinned: Bool\n- stringPool: Pointer"""
     name: Optional[str]
     worldFromMesh: tuple[tuple[float, ...], ...]
     sections: list[Optional[hclStorageSetupMeshSection]]
@@ -2287,17 +2297,17 @@ class hclStorageSetupMesh(hclSetupMesh):
     stringPool: Optional[Record]
 
 class hclStorageSetupMeshBone(Record):
-    """hclStorageSetupMeshBone"""
+    """hclStorageSetupMeshBone\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- boneFromSkin: Matrix4"""
     name: Optional[str]
     boneFromSkin: tuple[tuple[float, ...], ...]
 
 class hclStorageSetupMeshEdgeChannel(Record):
-    """hclStorageSetupMeshEdgeChannel"""
+    """hclStorageSetupMeshEdgeChannel\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32 hclSetupMesh::EdgeChannelType"""
     name: Optional[str]
     type: hclSetupMesh_EdgeChannelType
 
 class hclStorageSetupMeshSection(hkReferencedObject):
-    """hclStorageSetupMeshSection"""
+    """hclStorageSetupMeshSection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- parentSetupMesh: Pointer of Struct hclSetupMesh\n- vertices: Array of Vector4\n- normals: Array of Vector4\n- tangents: Array of Vector4\n- bitangents: Array of Vector4\n- triangles: Array of Struct hclSetupMeshSectionTriangle\n- sectionVertexChannels: Array of Pointer hclStorageSetupMeshSectionSectionVertexChannel\n- sectionEdgeChannels: Array of Pointer hclStorageSetupMeshSectionSectionEdgeSelectionChannel\n- sectionTriangleChannels: Array of Pointer hclStorageSetupMeshSectionSectionTriangleSelectionChannel\n- boneInfluences: Array of Pointer hclStorageSetupMeshSectionBoneInfluences\n- normalIDs: Array of Uint16"""
     parentSetupMesh: Optional[hclSetupMesh]
     vertices: list[tuple[float, ...]]
     normals: list[tuple[float, ...]]
@@ -2311,71 +2321,71 @@ class hclStorageSetupMeshSection(hkReferencedObject):
     normalIDs: memoryview
 
 class hclStorageSetupMeshSectionBoneInfluences(hkReferencedObject):
-    """hclStorageSetupMeshSectionBoneInfluences"""
+    """hclStorageSetupMeshSectionBoneInfluences\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- boneIndices: Array of Uint32\n- weights: Array of Real"""
     boneIndices: memoryview
     weights: memoryview
 
 class hclStorageSetupMeshSectionSectionEdgeSelectionChannel(hkReferencedObject):
-    """hclStorageSetupMeshSectionSectionEdgeSelectionChannel"""
+    """hclStorageSetupMeshSectionSectionEdgeSelectionChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- edgeIndices: Array of Uint32"""
     edgeIndices: memoryview
 
 class hclStorageSetupMeshSectionSectionTriangleSelectionChannel(hkReferencedObject):
-    """hclStorageSetupMeshSectionSectionTriangleSelectionChannel"""
+    """hclStorageSetupMeshSectionSectionTriangleSelectionChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- triangleIndices: Array of Uint32"""
     triangleIndices: memoryview
 
 class hclStorageSetupMeshSectionSectionVertexChannel(hkReferencedObject):
-    """hclStorageSetupMeshSectionSectionVertexChannel"""
+    """hclStorageSetupMeshSectionSectionVertexChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hclStorageSetupMeshSectionSectionVertexFloatChannel(hclStorageSetupMeshSectionSectionVertexChannel):
-    """hclStorageSetupMeshSectionSectionVertexFloatChannel"""
+    """hclStorageSetupMeshSectionSectionVertexFloatChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hclStorageSetupMeshSectionSectionVertexChannel.\n\nOwn members, by hkClass type:\n- vertexFloats: Array of Real"""
     vertexFloats: memoryview
 
 class hclStorageSetupMeshSectionSectionVertexSelectionChannel(hclStorageSetupMeshSectionSectionVertexChannel):
-    """hclStorageSetupMeshSectionSectionVertexSelectionChannel"""
+    """hclStorageSetupMeshSectionSectionVertexSelectionChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hclStorageSetupMeshSectionSectionVertexChannel.\n\nOwn members, by hkClass type:\n- vertexIndices: Array of Uint32"""
     vertexIndices: memoryview
 
 class hclStorageSetupMeshTriangleChannel(Record):
-    """hclStorageSetupMeshTriangleChannel"""
+    """hclStorageSetupMeshTriangleChannel\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32 hclSetupMesh::TriangleChannelType"""
     name: Optional[str]
     type: hclSetupMesh_TriangleChannelType
 
 class hclStorageSetupMeshVertexChannel(Record):
-    """hclStorageSetupMeshVertexChannel"""
+    """hclStorageSetupMeshVertexChannel\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint32 hclSetupMesh::VertexChannelType"""
     name: Optional[str]
     type: hclSetupMesh_VertexChannelType
 
 class hclStretchLinkConstraintSet(hclConstraintSet):
-    """hclStretchLinkConstraintSet"""
+    """hclStretchLinkConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, signature 0x426b3354.\n\nOwn members, by hkClass type:\n- links: Array of Struct hclStretchLinkConstraintSetLink"""
     links: list[hclStretchLinkConstraintSetLink]
 
 class hclStretchLinkConstraintSetLink(Record):
-    """hclStretchLinkConstraintSetLink"""
+    """hclStretchLinkConstraintSetLink\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- particleA: Uint16\n- particleB: Uint16\n- restLength: Real\n- stiffness: Real"""
     particleA: int
     particleB: int
     restLength: float
     stiffness: float
 
 class hclStretchLinkConstraintSetMx(hclConstraintSet):
-    """hclStretchLinkConstraintSetMx"""
+    """hclStretchLinkConstraintSetMx\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet.\n\nOwn members, by hkClass type:\n- batches: Array of Struct hclStretchLinkConstraintSetMxBatch\n- singles: Array of Struct hclStretchLinkConstraintSetMxSingle"""
     batches: list[hclStretchLinkConstraintSetMxBatch]
     singles: list[hclStretchLinkConstraintSetMxSingle]
 
 class hclStretchLinkConstraintSetMxBatch(Record):
-    """hclStretchLinkConstraintSetMxBatch"""
+    """hclStretchLinkConstraintSetMxBatch\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- restLengths: Real[16]\n- stiffnesses: Real[16]\n- particlesA: Uint16[16]\n- particlesB: Uint16[16]"""
     restLengths: list[float]
     stiffnesses: list[float]
     particlesA: list[int]
     particlesB: list[int]
 
 class hclStretchLinkConstraintSetMxSingle(Record):
-    """hclStretchLinkConstraintSetMxSingle"""
+    """hclStretchLinkConstraintSetMxSingle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- restLength: Real\n- stiffness: Real\n- particleA: Uint32\n- particleB: Uint32"""
     restLength: float
     stiffness: float
     particleA: int
     particleB: int
 
 class hclStretchLinkSetupObject(hclConstraintSetSetupObject):
-    """hclStretchLinkSetupObject"""
+    """hclStretchLinkSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- movableParticlesSelection: Struct hclVertexSelectionInput\n- fixedParticlesSelection: Struct hclVertexSelectionInput\n- rigidFactor: Struct hclVertexFloatInput\n- stiffness: Struct hclVertexFloatInput\n- stretchDirection: Vector4\n- useStretchDirection: Bool\n- useMeshTopology: Bool\n- allowDynamicLinks: Bool\n- useTopologicalStretchDistance: Bool"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     movableParticlesSelection: hclVertexSelectionInput
@@ -2389,7 +2399,7 @@ class hclStretchLinkSetupObject(hclConstraintSetSetupObject):
     useTopologicalStretchDistance: bool
 
 class hclTaperedCapsuleShape(hclShape):
-    """hclTaperedCapsuleShape"""
+    """hclTaperedCapsuleShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hclShape, version 2.\n\nOwn members, by hkClass type:\n- small: Vector4\n- big: Vector4\n- coneApex: Vector4\n- coneAxis: Vector4\n- lVec: Vector4\n- dVec: Vector4\n- tanThetaVecNeg: Vector4\n- smallRadius: Real\n- bigRadius: Real\n- l: Real\n- d: Real\n- cosTheta: Real\n- sinTheta: Real\n- tanTheta: Real\n- tanThetaSqr: Real"""
     small: tuple[float, ...]
     big: tuple[float, ...]
     coneApex: tuple[float, ...]
@@ -2407,33 +2417,30 @@ class hclTaperedCapsuleShape(hclShape):
     tanThetaSqr: float
 
 class hclToolNamedObjectReference(Record):
-    """hclToolNamedObjectReference"""
+    """hclToolNamedObjectReference\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- pluginName: StringPtr\n- objectName: StringPtr\n- hash: Uint32"""
     pluginName: Optional[str]
     objectName: Optional[str]
     hash: int
 
 class hclTransformSetDefinition(hkReferencedObject):
-    """hclTransformSetDefinition"""
+    """hclTransformSetDefinition\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, signature 0x18fd4565.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Int32\n- numTransforms: Uint32"""
     name: Optional[str]
     type: int
     numTransforms: int
 
-class hclTransformSetSetupObject(hkReferencedObject):
-    """hclTransformSetSetupObject"""
-
 class hclTransformSetUsage(Record):
-    """hclTransformSetUsage"""
+    """hclTransformSetUsage\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- perComponentFlags: Uint8[2]\n- perComponentTransformTrackers: Array of Struct hclTransformSetUsageTransformTracker"""
     perComponentFlags: list[int]
     perComponentTransformTrackers: list[hclTransformSetUsageTransformTracker]
 
 class hclTransformSetUsageTransformTracker(Record):
-    """hclTransformSetUsageTransformTracker"""
+    """hclTransformSetUsageTransformTracker\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- read: Struct hkBitField\n- readBeforeWrite: Struct hkBitField\n- written: Struct hkBitField"""
     read: hkBitField
     readBeforeWrite: hkBitField
     written: hkBitField
 
 class hclTransitionConstraintSet(hclConstraintSet):
-    """hclTransitionConstraintSet"""
+    """hclTransitionConstraintSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, version 1, signature 0x9cfe2c7d.\n\nOwn members, by hkClass type:\n- perParticleData: Array of Struct hclTransitionConstraintSetPerParticle\n- toAnimPeriod: Real\n- toAnimPlusDelayPeriod: Real\n- toSimPeriod: Real\n- toSimPlusDelayPeriod: Real\n- referenceMeshBufferIdx: Uint32"""
     perParticleData: list[hclTransitionConstraintSetPerParticle]
     toAnimPeriod: float
     toAnimPlusDelayPeriod: float
@@ -2442,7 +2449,7 @@ class hclTransitionConstraintSet(hclConstraintSet):
     referenceMeshBufferIdx: int
 
 class hclTransitionConstraintSetPerParticle(Record):
-    """hclTransitionConstraintSetPerParticle"""
+    """hclTransitionConstraintSetPerParticle\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- particleIndex: Uint16\n- referenceVertex: Uint16\n- toAnimDelay: Real\n- toSimDelay: Real\n- toSimMaxDistance: Real"""
     particleIndex: int
     referenceVertex: int
     toAnimDelay: float
@@ -2450,7 +2457,7 @@ class hclTransitionConstraintSetPerParticle(Record):
     toSimMaxDistance: float
 
 class hclTransitionSetupObject(hclConstraintSetSetupObject):
-    """hclTransitionSetupObject"""
+    """hclTransitionSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- vertexSelection: Struct hclVertexSelectionInput\n- toAnimDelay: Struct hclVertexFloatInput\n- toSimDelay: Struct hclVertexFloatInput\n- toSimMaxDistance: Struct hclVertexFloatInput\n- toAnimPeriod: Real\n- toSimPeriod: Real\n- referenceBufferSetup: Pointer of Struct hclBufferSetupObject"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     vertexSelection: hclVertexSelectionInput
@@ -2462,12 +2469,12 @@ class hclTransitionSetupObject(hclConstraintSetSetupObject):
     referenceBufferSetup: Optional[hclBufferSetupObject]
 
 class hclTriangleSelectionInput(Record):
-    """hclTriangleSelectionInput"""
+    """hclTriangleSelectionInput\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclTriangleSelectionInput::TriangleSelectionType\n- channelName: StringPtr"""
     type: hclTriangleSelectionInput_TriangleSelectionType
     channelName: Optional[str]
 
 class hclUpdateAllVertexFramesOperator(hclOperator):
-    """hclUpdateAllVertexFramesOperator"""
+    """hclUpdateAllVertexFramesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 3.\n\nOwn members, by hkClass type:\n- vertToNormalID: Array of Uint16\n- triangleFlips: Array of Uint8\n- referenceVertices: Array of Uint16\n- tangentEdgeCosAngle: Array of Real\n- tangentEdgeSinAngle: Array of Real\n- biTangentFlip: Array of Real\n- bufferIdx: Uint32\n- numUniqueNormalIDs: Uint32\n- updateNormals: Bool\n- updateTangents: Bool\n- updateBiTangents: Bool"""
     vertToNormalID: memoryview
     triangleFlips: memoryview
     referenceVertices: memoryview
@@ -2481,7 +2488,7 @@ class hclUpdateAllVertexFramesOperator(hclOperator):
     updateBiTangents: bool
 
 class hclUpdateSomeVertexFramesOperator(hclOperator):
-    """hclUpdateSomeVertexFramesOperator"""
+    """hclUpdateSomeVertexFramesOperator\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperator, version 3.\n\nOwn members, by hkClass type:\n- involvedTriangles: Array of Struct hclUpdateSomeVertexFramesOperatorTriangle\n- involvedVertices: Array of Uint16\n- selectionVertexToInvolvedVertex: Array of Uint16\n- involvedVertexToNormalID: Array of Uint16\n- triangleFlips: Array of Uint8\n- referenceVertices: Array of Uint16\n- tangentEdgeCosAngle: Array of Real\n- tangentEdgeSinAngle: Array of Real\n- biTangentFlip: Array of Real\n- bufferIdx: Uint32\n- numUniqueNormalIDs: Uint32\n- updateNormals: Bool\n- updateTangents: Bool\n- updateBiTangents: Bool"""
     involvedTriangles: list[hclUpdateSomeVertexFramesOperatorTriangle]
     involvedVertices: memoryview
     selectionVertexToInvolvedVertex: memoryview
@@ -2498,11 +2505,11 @@ class hclUpdateSomeVertexFramesOperator(hclOperator):
     updateBiTangents: bool
 
 class hclUpdateSomeVertexFramesOperatorTriangle(Record):
-    """hclUpdateSomeVertexFramesOperatorTriangle"""
+    """hclUpdateSomeVertexFramesOperatorTriangle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- indices: Uint16[3]"""
     indices: list[int]
 
 class hclUpdateVertexFramesSetupObject(hclOperatorSetupObject):
-    """hclUpdateVertexFramesSetupObject"""
+    """hclUpdateVertexFramesSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- buffer: Pointer of Struct hclBufferSetupObject\n- vertexSelection: Struct hclVertexSelectionInput\n- updateNormals: Bool\n- updateTangents: Bool\n- updateBiTangents: Bool"""
     name: Optional[str]
     buffer: Optional[hclBufferSetupObject]
     vertexSelection: hclVertexSelectionInput
@@ -2511,20 +2518,20 @@ class hclUpdateVertexFramesSetupObject(hclOperatorSetupObject):
     updateBiTangents: bool
 
 class hclVertexCopySetupObject(hclOperatorSetupObject):
-    """hclVertexCopySetupObject"""
+    """hclVertexCopySetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- inputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- outputBufferSetupObject: Pointer of Struct hclBufferSetupObject\n- copyNormals: Bool"""
     name: Optional[str]
     inputBufferSetupObject: Optional[hclBufferSetupObject]
     outputBufferSetupObject: Optional[hclBufferSetupObject]
     copyNormals: bool
 
 class hclVertexFloatInput(Record):
-    """hclVertexFloatInput"""
+    """hclVertexFloatInput\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclVertexFloatInput::VertexFloatType\n- constantValue: Real\n- channelName: StringPtr"""
     type: hclVertexFloatInput_VertexFloatType
     constantValue: float
     channelName: Optional[str]
 
 class hclVertexGatherSetupObject(hclOperatorSetupObject):
-    """hclVertexGatherSetupObject"""
+    """hclVertexGatherSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclOperatorSetupObject.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- direction: Enum of Uint32 hclVertexGatherSetupObject::Direction\n- simulationBuffer: Pointer of Struct hclSimClothBufferSetupObject\n- simulationParticleSelection: Struct hclVertexSelectionInput\n- displayBuffer: Pointer of Struct hclBufferSetupObject\n- displayVertexSelection: Struct hclVertexSelectionInput\n- gatherAllThreshold: Real\n- gatherNormals: Bool"""
     name: Optional[str]
     direction: hclVertexGatherSetupObject_Direction
     simulationBuffer: Optional[hclSimClothBufferSetupObject]
@@ -2535,60 +2542,60 @@ class hclVertexGatherSetupObject(hclOperatorSetupObject):
     gatherNormals: bool
 
 class hclVertexSelectionInput(Record):
-    """hclVertexSelectionInput"""
+    """hclVertexSelectionInput\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Uint32 hclVertexSelectionInput::VertexSelectionType\n- channelName: StringPtr"""
     type: hclVertexSelectionInput_VertexSelectionType
     channelName: Optional[str]
 
 class hclVolumeConstraint(hclConstraintSet):
-    """hclVolumeConstraint"""
+    """hclVolumeConstraint\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet, version 2, signature 0x5478425e.\n\nOwn members, by hkClass type:\n- frameDatas: Array of Struct hclVolumeConstraintFrameData\n- applyDatas: Array of Struct hclVolumeConstraintApplyData"""
     frameDatas: list[hclVolumeConstraintFrameData]
     applyDatas: list[hclVolumeConstraintApplyData]
 
 class hclVolumeConstraintApplyData(Record):
-    """hclVolumeConstraintApplyData"""
+    """hclVolumeConstraintApplyData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- stiffness: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     stiffness: float
 
 class hclVolumeConstraintFrameData(Record):
-    """hclVolumeConstraintFrameData"""
+    """hclVolumeConstraintFrameData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- weight: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     weight: float
 
 class hclVolumeConstraintMx(hclConstraintSet):
-    """hclVolumeConstraintMx"""
+    """hclVolumeConstraintMx\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSet.\n\nOwn members, by hkClass type:\n- frameBatchDatas: Array of Struct hclVolumeConstraintMxFrameBatchData\n- frameSingleDatas: Array of Struct hclVolumeConstraintMxFrameSingleData\n- applyBatchDatas: Array of Struct hclVolumeConstraintMxApplyBatchData\n- applySingleDatas: Array of Struct hclVolumeConstraintMxApplySingleData"""
     frameBatchDatas: list[hclVolumeConstraintMxFrameBatchData]
     frameSingleDatas: list[hclVolumeConstraintMxFrameSingleData]
     applyBatchDatas: list[hclVolumeConstraintMxApplyBatchData]
     applySingleDatas: list[hclVolumeConstraintMxApplySingleData]
 
 class hclVolumeConstraintMxApplyBatchData(Record):
-    """hclVolumeConstraintMxApplyBatchData"""
+    """hclVolumeConstraintMxApplyBatchData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frameVector: Vector4[16]\n- particleIndex: Uint16[16]\n- stiffness: Real[16]"""
     frameVector: list[tuple[float, ...]]
     particleIndex: list[int]
     stiffness: list[float]
 
 class hclVolumeConstraintMxApplySingleData(Record):
-    """hclVolumeConstraintMxApplySingleData"""
+    """hclVolumeConstraintMxApplySingleData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- stiffness: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     stiffness: float
 
 class hclVolumeConstraintMxFrameBatchData(Record):
-    """hclVolumeConstraintMxFrameBatchData"""
+    """hclVolumeConstraintMxFrameBatchData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frameVector: Vector4[16]\n- particleIndex: Uint16[16]\n- weight: Real[16]"""
     frameVector: list[tuple[float, ...]]
     particleIndex: list[int]
     weight: list[float]
 
 class hclVolumeConstraintMxFrameSingleData(Record):
-    """hclVolumeConstraintMxFrameSingleData"""
+    """hclVolumeConstraintMxFrameSingleData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frameVector: Vector4\n- particleIndex: Uint16\n- weight: Real"""
     frameVector: tuple[float, ...]
     particleIndex: int
     weight: float
 
 class hclVolumeConstraintSetupObject(hclConstraintSetSetupObject):
-    """hclVolumeConstraintSetupObject"""
+    """hclVolumeConstraintSetupObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hclConstraintSetSetupObject, version 2.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- simulationMesh: Pointer of Struct hclSimulationSetupMesh\n- applyToParticles: Struct hclVertexSelectionInput\n- stiffness: Struct hclVertexFloatInput\n- influenceParticles: Struct hclVertexSelectionInput\n- particleWeights: Struct hclVertexFloatInput"""
     name: Optional[str]
     simulationMesh: Optional[hclSimulationSetupMesh]
     applyToParticles: hclVertexSelectionInput
@@ -2597,23 +2604,23 @@ class hclVolumeConstraintSetupObject(hclConstraintSetSetupObject):
     particleWeights: hclVertexFloatInput
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- min: Vector4\n- max: Vector4"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkAabb16(Record):
-    """hkAabb16"""
+    """hkAabb16\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- min: Uint16[3]\n- key: Uint16\n- max: Uint16[3]\n- key1: Uint16"""
     min: list[int]
     key: int
     max: list[int]
     key1: int
 
 class hkAabbHalf(Record):
-    """hkAabbHalf"""
+    """hkAabbHalf\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Uint16[8]"""
     data: list[int]
 
 class hkAabbUint32(Record):
-    """hkAabbUint32"""
+    """hkAabbUint32\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- shapeKeyByte: Uint8"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -2622,7 +2629,7 @@ class hkAabbUint32(Record):
     shapeKeyByte: int
 
 class hkAlignSceneToNodeOptions(hkReferencedObject):
-    """hkAlignSceneToNodeOptions"""
+    """hkAlignSceneToNodeOptions\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- invert: Bool\n- transformPositionX: Bool\n- transformPositionY: Bool\n- transformPositionZ: Bool\n- transformRotation: Bool\n- transformScale: Bool\n- transformSkew: Bool\n- keyframe: Int32\n- nodeName: StringPtr"""
     invert: bool
     transformPositionX: bool
     transformPositionY: bool
@@ -2634,33 +2641,30 @@ class hkAlignSceneToNodeOptions(hkReferencedObject):
     nodeName: Optional[str]
 
 class hkArrayTypeAttribute(Record):
-    """hkArrayTypeAttribute"""
+    """hkArrayTypeAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkArrayTypeAttribute::ArrayType"""
     type: hkArrayTypeAttribute_ArrayType
 
 class hkAttributeHideCriteria(Record):
-    """hkAttributeHideCriteria"""
-
-class hkBaseObject(Record):
-    """hkBaseObject"""
-
-class hkBitField(hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator):
-    """hkBitField"""
+    """hkAttributeHideCriteria\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- storage: Struct hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
     storage: hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator
 
+class hkBitField(hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator):
+    """hkBitField\n\nHavok class of SDK 2014.2 (packfiles), derived from hkBitFieldBasehkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator, version 2."""
+
 class hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- storage: Struct hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
     storage: hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator
 
 class hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- words: Array of Uint32\n- numBits: Int32"""
     words: memoryview
     numBits: int
 
 class hkClass(Record):
-    """hkClass"""
+    """hkClass\n\nHavok class of SDK 2014.2 (packfiles), version 1, signature 0x33d42383.\n\nOwn members, by hkClass type:\n- name: CString\n- parent: Pointer of Struct hkClass\n- objectSize: Int32\n- numImplementedInterfaces: Int32\n- declaredEnums: SimpleArray of Struct hkClassEnum\n- declaredMembers: SimpleArray of Struct hkClassMember\n- defaults: Pointer\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClass::FlagValues\n- describedVersion: Int32"""
     name: Optional[str]
     parent: Optional[hkClass]
     objectSize: int
@@ -2673,19 +2677,19 @@ class hkClass(Record):
     describedVersion: int
 
 class hkClassEnum(Record):
-    """hkClassEnum"""
+    """hkClassEnum\n\nHavok class of SDK 2014.2 (packfiles), signature 0x8a3609cf.\n\nOwn members, by hkClass type:\n- name: CString\n- items: SimpleArray of Struct hkClassEnumItem\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClassEnum::FlagValues"""
     name: Optional[str]
     items: list[hkClassEnumItem]
     attributes: Optional[hkCustomAttributes]
     flags: Union[hkClassEnum_FlagValues, int]
 
 class hkClassEnumItem(Record):
-    """hkClassEnumItem"""
+    """hkClassEnumItem\n\nHavok class of SDK 2014.2 (packfiles), signature 0xce6f8a6c.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: CString"""
     value: int
     name: Optional[str]
 
 class hkClassMember(Record):
-    """hkClassMember"""
+    """hkClassMember\n\nHavok class of SDK 2014.2 (packfiles), signature 0xb0efa719.\n\nOwn members, by hkClass type:\n- name: CString\n- class: Pointer of Struct hkClass\n- enum: Pointer of Struct hkClassEnum\n- type: Enum of Uint8 hkClassMember::Type\n- subtype: Enum of Uint8 hkClassMember::Type\n- cArraySize: Int16\n- flags: Flags of Uint16 hkClassMember::FlagValues\n- offset: Uint16\n- attributes: Pointer of Struct hkCustomAttributes"""
     name: Optional[str]
     enum: Optional[hkClassEnum]
     type: hkClassMember_Type
@@ -2696,10 +2700,10 @@ class hkClassMember(Record):
     attributes: Optional[hkCustomAttributes]
 
 class hkColor(Record):
-    """hkColor"""
+    """hkColor\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkCompressedMassProperties(Record):
-    """hkCompressedMassProperties"""
+    """hkCompressedMassProperties\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- centerOfMass: Int16[4]\n- inertia: Int16[4]\n- majorAxisSpace: Int16[4]\n- mass: Real\n- volume: Real"""
     centerOfMass: list[int]
     inertia: list[int]
     majorAxisSpace: list[int]
@@ -2707,12 +2711,12 @@ class hkCompressedMassProperties(Record):
     volume: float
 
 class hkContactPoint(Record):
-    """hkContactPoint"""
+    """hkContactPoint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- position: Vector4\n- separatingNormal: Vector4"""
     position: tuple[float, ...]
     separatingNormal: tuple[float, ...]
 
 class hkContactPointMaterial(Record):
-    """hkContactPointMaterial"""
+    """hkContactPointMaterial\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- friction: Struct hkUFloat8\n- restitution: Uint8\n- maxImpulse: Struct hkUFloat8\n- flags: Uint8"""
     userData: int
     friction: hkUFloat8
     restitution: int
@@ -2720,58 +2724,58 @@ class hkContactPointMaterial(Record):
     flags: int
 
 class hkCustomAttributes(Record):
-    """hkCustomAttributes"""
+    """hkCustomAttributes\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- attributes: SimpleArray of Struct hkCustomAttributesAttribute"""
     attributes: list[hkCustomAttributesAttribute]
 
 class hkCustomAttributesAttribute(Record):
-    """hkCustomAttributesAttribute"""
+    """hkCustomAttributesAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: CString\n- value: Variant"""
     name: Optional[str]
     value: Optional[Record]
 
 class hkDataObjectTypeAttribute(Record):
-    """hkDataObjectTypeAttribute"""
+    """hkDataObjectTypeAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- typeName: CString"""
     typeName: Optional[str]
 
 class hkDescriptionAttribute(Record):
-    """hkDescriptionAttribute"""
+    """hkDescriptionAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- string: CString"""
     string: Optional[str]
 
 class hkDocumentationAttribute(Record):
-    """hkDocumentationAttribute"""
+    """hkDocumentationAttribute\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- getDocsSectionTag: Pointer"""
     getDocsSectionTag: Optional[Record]
 
 class hkFloat16(Record):
-    """hkFloat16"""
+    """hkFloat16\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- value: Uint16"""
     value: int
 
 class hkFloat16Transform(Record):
-    """hkFloat16Transform"""
+    """hkFloat16Transform\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elements: Struct hkFloat16[12]"""
     elements: list[hkFloat16]
 
 class hkFourTransposedPointsf(Record):
-    """hkFourTransposedPointsf"""
+    """hkFourTransposedPointsf\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertices: Vector4[3]"""
     vertices: list[tuple[float, ...]]
 
 class hkGeometry(hkReferencedObject):
-    """hkGeometry"""
+    """hkGeometry\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- triangles: Array of Struct hkGeometryTriangle"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkGeometryTriangle]
 
 class hkGeometryTriangle(Record):
-    """hkGeometryTriangle"""
+    """hkGeometryTriangle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- c: Int32\n- material: Int32"""
     a: int
     b: int
     c: int
     material: int
 
 class hkGizmoAttribute(Record):
-    """hkGizmoAttribute"""
+    """hkGizmoAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- visible: Bool\n- label: CString\n- type: Enum of Int8 hkGizmoAttribute::GizmoType"""
     visible: bool
     label: Optional[str]
     type: hkGizmoAttribute_GizmoType
 
 class hkIndexedTransformSet(hkReferencedObject):
-    """hkIndexedTransformSet"""
+    """hkIndexedTransformSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- matrices: Array of Matrix4\n- inverseMatrices: Array of Matrix4\n- matricesOrder: Array of Int16\n- matricesNames: Array of StringPtr\n- indexMappings: Array of Struct hkMeshBoneIndexMapping\n- allMatricesAreAffine: Bool"""
     matrices: list[tuple[tuple[float, ...], ...]]
     inverseMatrices: list[tuple[tuple[float, ...], ...]]
     matricesOrder: memoryview
@@ -2780,38 +2784,44 @@ class hkIndexedTransformSet(hkReferencedObject):
     allMatricesAreAffine: bool
 
 class hkIntRealPair(Record):
-    """hkIntRealPair"""
+    """hkIntRealPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- key: Int32\n- value: Real"""
     key: int
     value: float
 
 class hkLinkAttribute(Record):
-    """hkLinkAttribute"""
+    """hkLinkAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkLinkAttribute::Link"""
     type: hkLinkAttribute_Link
 
 class hkLocalFrame(hkReferencedObject):
-    """hkLocalFrame"""
+    """hkLocalFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkLocalFrameGroup(hkReferencedObject):
-    """hkLocalFrameGroup"""
+    """hkLocalFrameGroup\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkMassProperties(Record):
-    """hkMassProperties"""
+    """hkMassProperties\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- volume: Real\n- mass: Real\n- centerOfMass: Vector4\n- inertiaTensor: Matrix3"""
     volume: float
     mass: float
     centerOfMass: tuple[float, ...]
     inertiaTensor: tuple[tuple[float, ...], ...]
 
+class hkMeshBody(hkReferencedObject):
+    """hkMeshBody\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkMemoryMeshBody(hkMeshBody):
-    """hkMemoryMeshBody"""
+    """hkMemoryMeshBody\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshBody.\n\nOwn members, by hkClass type:\n- transform: Matrix4\n- transformSet: Pointer of Struct hkIndexedTransformSet\n- shape: Pointer of Struct hkMeshShape\n- vertexBuffers: Array of Pointer hkMeshVertexBuffer\n- name: StringPtr"""
     transform: tuple[tuple[float, ...], ...]
     transformSet: Optional[hkIndexedTransformSet]
     shape: Optional[hkMeshShape]
     vertexBuffers: list[Optional[hkMeshVertexBuffer]]
     name: Optional[str]
 
+class hkMeshMaterial(hkReferencedObject):
+    """hkMeshMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkMemoryMeshMaterial(hkMeshMaterial):
-    """hkMemoryMeshMaterial"""
+    """hkMemoryMeshMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshMaterial, version 2.\n\nOwn members, by hkClass type:\n- materialName: StringPtr\n- textures: Array of Pointer hkMeshTexture\n- diffuseColor: Vector4\n- ambientColor: Vector4\n- specularColor: Vector4\n- emissiveColor: Vector4\n- userData: Ulong\n- tesselationFactor: Real\n- displacementAmount: Real"""
     materialName: Optional[str]
     textures: list[Optional[hkMeshTexture]]
     diffuseColor: tuple[float, ...]
@@ -2822,15 +2832,18 @@ class hkMemoryMeshMaterial(hkMeshMaterial):
     tesselationFactor: float
     displacementAmount: float
 
+class hkMeshShape(hkReferencedObject):
+    """hkMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkMemoryMeshShape(hkMeshShape):
-    """hkMemoryMeshShape"""
+    """hkMemoryMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshShape, version 1.\n\nOwn members, by hkClass type:\n- sections: Array of Struct hkMemoryMeshShapeSection\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- name: StringPtr"""
     sections: list[hkMemoryMeshShapeSection]
     indices16: memoryview
     indices32: memoryview
     name: Optional[str]
 
 class hkMemoryMeshShapeSection(Record):
-    """hkMemoryMeshShapeSection"""
+    """hkMemoryMeshShapeSection\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- boneMatrixMap: Struct hkMeshBoneIndexMapping\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- vertexStartIndex: Int32\n- transformIndex: Int32\n- indexBufferOffset: Int32"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     boneMatrixMap: hkMeshBoneIndexMapping
@@ -2841,8 +2854,11 @@ class hkMemoryMeshShapeSection(Record):
     transformIndex: int
     indexBufferOffset: int
 
+class hkMeshTexture(hkReferencedObject):
+    """hkMeshTexture\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkMemoryMeshTexture(hkMeshTexture):
-    """hkMemoryMeshTexture"""
+    """hkMemoryMeshTexture\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshTexture, version 2.\n\nOwn members, by hkClass type:\n- filename: StringPtr\n- data: Array of Uint8\n- format: Enum of Int8 hkMeshTexture::Format\n- hasMipMaps: Bool\n- filterMode: Enum of Int8 hkMeshTexture::FilterMode\n- usageHint: Enum of Int8 hkMeshTexture::TextureUsageType\n- textureCoordChannel: Int32"""
     filename: Optional[str]
     data: memoryview
     format: hkMeshTexture_Format
@@ -2851,8 +2867,11 @@ class hkMemoryMeshTexture(hkMeshTexture):
     usageHint: hkMeshTexture_TextureUsageType
     textureCoordChannel: int
 
+class hkMeshVertexBuffer(hkReferencedObject):
+    """hkMeshVertexBuffer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
-    """hkMemoryMeshVertexBuffer"""
+    """hkMemoryMeshVertexBuffer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshVertexBuffer, version 1.\n\nOwn members, by hkClass type:\n- format: Struct hkVertexFormat\n- elementOffsets: Int32[32]\n- memory: Array of Uint8\n- vertexStride: Int32\n- locked: Bool\n- numVertices: Int32\n- isBigEndian: Bool\n- isSharable: Bool"""
     format: hkVertexFormat
     elementOffsets: list[int]
     memory: memoryview
@@ -2862,36 +2881,39 @@ class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
     isBigEndian: bool
     isSharable: bool
 
+class hkResourceBase(hkReferencedObject):
+    """hkResourceBase\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
+class hkResourceContainer(hkResourceBase):
+    """hkResourceContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkResourceBase."""
+
 class hkMemoryResourceContainer(hkResourceContainer):
-    """hkMemoryResourceContainer"""
+    """hkMemoryResourceContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkResourceContainer, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parent: Pointer of Struct hkMemoryResourceContainer\n- resourceHandles: Array of Pointer hkMemoryResourceHandle\n- children: Array of Pointer hkMemoryResourceContainer"""
     name: Optional[str]
     parent: Optional[hkMemoryResourceContainer]
     resourceHandles: list[Optional[hkMemoryResourceHandle]]
     children: list[Optional[hkMemoryResourceContainer]]
 
+class hkResourceHandle(hkResourceBase):
+    """hkResourceHandle\n\nHavok class of SDK 2014.2 (packfiles), derived from hkResourceBase."""
+
 class hkMemoryResourceHandle(hkResourceHandle):
-    """hkMemoryResourceHandle"""
+    """hkMemoryResourceHandle\n\nHavok class of SDK 2014.2 (packfiles), derived from hkResourceHandle, version 3.\n\nOwn members, by hkClass type:\n- variant: Pointer of Struct hkReferencedObject\n- name: StringPtr\n- references: Array of Struct hkMemoryResourceHandleExternalLink"""
     variant: Optional[hkReferencedObject]
     name: Optional[str]
     references: list[hkMemoryResourceHandleExternalLink]
 
 class hkMemoryResourceHandleExternalLink(Record):
-    """hkMemoryResourceHandleExternalLink"""
+    """hkMemoryResourceHandleExternalLink\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- memberName: StringPtr\n- externalId: StringPtr"""
     memberName: Optional[str]
     externalId: Optional[str]
 
-class hkMeshBody(hkReferencedObject):
-    """hkMeshBody"""
-
 class hkMeshBoneIndexMapping(Record):
-    """hkMeshBoneIndexMapping"""
+    """hkMeshBoneIndexMapping\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- mapping: Array of Int16"""
     mapping: memoryview
 
-class hkMeshMaterial(hkReferencedObject):
-    """hkMeshMaterial"""
-
 class hkMeshSection(Record):
-    """hkMeshSection"""
+    """hkMeshSection\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- numIndices: Int32\n- vertexStartIndex: Int32\n- transformIndex: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- indices: Pointer\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- boneMatrixMap: Pointer of Struct hkMeshBoneIndexMapping\n- sectionIndex: Int32"""
     primitiveType: hkMeshSection_PrimitiveType
     numPrimitives: int
     numIndices: int
@@ -2905,7 +2927,7 @@ class hkMeshSection(Record):
     sectionIndex: int
 
 class hkMeshSectionCinfo(Record):
-    """hkMeshSectionCinfo"""
+    """hkMeshSectionCinfo\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- material: Pointer of Struct hkMeshMaterial\n- boneMatrixMap: Struct hkMeshBoneIndexMapping\n- primitiveType: Enum of Uint8 hkMeshSection::PrimitiveType\n- numPrimitives: Int32\n- indexType: Enum of Uint8 hkMeshSection::MeshSectionIndexType\n- indices: Pointer\n- vertexStartIndex: Int32\n- transformIndex: Int32"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     boneMatrixMap: hkMeshBoneIndexMapping
@@ -2916,37 +2938,28 @@ class hkMeshSectionCinfo(Record):
     vertexStartIndex: int
     transformIndex: int
 
-class hkMeshShape(hkReferencedObject):
-    """hkMeshShape"""
-
-class hkMeshTexture(hkReferencedObject):
-    """hkMeshTexture"""
-
 class hkMeshTextureRawBufferDescriptor(Record):
-    """hkMeshTextureRawBufferDescriptor"""
+    """hkMeshTextureRawBufferDescriptor\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- offset: Int64\n- stride: Uint32\n- numElements: Uint32"""
     offset: int
     stride: int
     numElements: int
 
-class hkMeshVertexBuffer(hkReferencedObject):
-    """hkMeshVertexBuffer"""
-
 class hkModelerNodeTypeAttribute(Record):
-    """hkModelerNodeTypeAttribute"""
+    """hkModelerNodeTypeAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkModelerNodeTypeAttribute::ModelerType"""
     type: hkModelerNodeTypeAttribute_ModelerType
 
 class hkMonitorStreamColorTable(hkReferencedObject):
-    """hkMonitorStreamColorTable"""
+    """hkMonitorStreamColorTable\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- colorPairs: Array of Struct hkMonitorStreamColorTableColorPair\n- defaultColor: Uint32"""
     colorPairs: list[hkMonitorStreamColorTableColorPair]
     defaultColor: int
 
 class hkMonitorStreamColorTableColorPair(Record):
-    """hkMonitorStreamColorTableColorPair"""
+    """hkMonitorStreamColorTableColorPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- colorName: StringPtr\n- color: Uint32"""
     colorName: Optional[str]
     color: int
 
 class hkMonitorStreamFrameInfo(Record):
-    """hkMonitorStreamFrameInfo"""
+    """hkMonitorStreamFrameInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- heading: StringPtr\n- indexOfTimer0: Int32\n- indexOfTimer1: Int32\n- absoluteTimeCounter: Enum of Uint32 hkMonitorStreamFrameInfo::AbsoluteTimeCounter\n- timerFactor0: Real\n- timerFactor1: Real\n- threadId: Int32\n- frameStreamStart: Int32\n- frameStreamEnd: Int32"""
     heading: Optional[str]
     indexOfTimer0: int
     indexOfTimer1: int
@@ -2958,23 +2971,41 @@ class hkMonitorStreamFrameInfo(Record):
     frameStreamEnd: int
 
 class hkMonitorStreamStringMap(Record):
-    """hkMonitorStreamStringMap"""
+    """hkMonitorStreamStringMap\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- map: Array of Struct hkMonitorStreamStringMapStringMap"""
     map: list[hkMonitorStreamStringMapStringMap]
 
 class hkMonitorStreamStringMapStringMap(Record):
-    """hkMonitorStreamStringMapStringMap"""
+    """hkMonitorStreamStringMapStringMap\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- id: Uint64\n- string: StringPtr"""
     id: int
     string: Optional[str]
 
+class hkcdShape(hkReferencedObject):
+    """hkcdShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8\n- dispatchType: Enum of Uint8 hkcdShapeDispatchType::ShapeDispatchTypeEnum\n- bitsPerKey: Uint8\n- shapeInfoCodecType: Enum of Uint8 hkcdShapeInfoCodecType::ShapeInfoCodecTypeEnum"""
+    type: int
+    dispatchType: hkcdShapeDispatchType_ShapeDispatchTypeEnum
+    bitsPerKey: int
+    shapeInfoCodecType: hkcdShapeInfoCodecType_ShapeInfoCodecTypeEnum
+
+class hkpShapeBase(hkcdShape):
+    """hkpShapeBase\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdShape."""
+
+class hkpShape(hkpShapeBase):
+    """hkpShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeBase, version 1.\n\nOwn members, by hkClass type:\n- userData: Ulong"""
+    userData: int
+
+class hkpBvTreeShape(hkpShape):
+    """hkpBvTreeShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape, version 1.\n\nOwn members, by hkClass type:\n- bvTreeType: Enum of Uint8 hkpBvTreeShape::BvTreeType"""
+    bvTreeType: hkpBvTreeShape_BvTreeType
+
 class hkMoppBvTreeShapeBase(hkpBvTreeShape):
-    """hkMoppBvTreeShapeBase"""
+    """hkMoppBvTreeShapeBase\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBvTreeShape.\n\nOwn members, by hkClass type:\n- code: Pointer of Struct hkpMoppCode\n- moppData: Pointer\n- moppDataSize: Uint32\n- codeInfoCopy: Vector4"""
     code: Optional[hkpMoppCode]
     moppData: Optional[Record]
     moppDataSize: int
     codeInfoCopy: tuple[float, ...]
 
 class hkMotionState(Record):
-    """hkMotionState"""
+    """hkMotionState\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- transform: Transform\n- sweptTransform: Vector4[5]\n- deltaAngle: Vector4\n- objectRadius: Real\n- linearDamping: Half\n- angularDamping: Half\n- timeFactor: Half\n- maxLinearVelocity: Struct hkUFloat8\n- maxAngularVelocity: Struct hkUFloat8\n- deactivationClass: Uint8"""
     transform: tuple[tuple[float, ...], ...]
     sweptTransform: list[tuple[float, ...]]
     deltaAngle: tuple[float, ...]
@@ -2987,14 +3018,14 @@ class hkMotionState(Record):
     deactivationClass: int
 
 class hkMultiThreadCheck(Record):
-    """hkMultiThreadCheck"""
+    """hkMultiThreadCheck\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- threadId: Uint32\n- stackTraceId: Int32\n- markCount: Uint16\n- markBitStack: Uint16"""
     threadId: int
     stackTraceId: int
     markCount: int
     markBitStack: int
 
 class hkMultipleVertexBuffer(hkMeshVertexBuffer):
-    """hkMultipleVertexBuffer"""
+    """hkMultipleVertexBuffer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshVertexBuffer.\n\nOwn members, by hkClass type:\n- vertexFormat: Struct hkVertexFormat\n- lockedElements: Array of Struct hkMultipleVertexBufferLockedElement\n- lockedBuffer: Pointer of Struct hkMemoryMeshVertexBuffer\n- elementInfos: Array of Struct hkMultipleVertexBufferElementInfo\n- vertexBufferInfos: Array of Struct hkMultipleVertexBufferVertexBufferInfo\n- numVertices: Int32\n- isLocked: Bool\n- updateCount: Uint32\n- writeLock: Bool\n- isSharable: Bool\n- constructionComplete: Bool"""
     vertexFormat: hkVertexFormat
     lockedElements: list[hkMultipleVertexBufferLockedElement]
     lockedBuffer: Optional[hkMemoryMeshVertexBuffer]
@@ -3008,12 +3039,12 @@ class hkMultipleVertexBuffer(hkMeshVertexBuffer):
     constructionComplete: bool
 
 class hkMultipleVertexBufferElementInfo(Record):
-    """hkMultipleVertexBufferElementInfo"""
+    """hkMultipleVertexBufferElementInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexBufferIndex: Uint8\n- elementIndex: Uint8"""
     vertexBufferIndex: int
     elementIndex: int
 
 class hkMultipleVertexBufferLockedElement(Record):
-    """hkMultipleVertexBufferLockedElement"""
+    """hkMultipleVertexBufferLockedElement\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexBufferIndex: Uint8\n- elementIndex: Uint8\n- lockedBufferIndex: Uint8\n- vertexFormatIndex: Uint8\n- lockFlags: Uint8\n- outputBufferIndex: Uint8\n- emulatedIndex: Int8"""
     vertexBufferIndex: int
     elementIndex: int
     lockedBufferIndex: int
@@ -3023,29 +3054,29 @@ class hkMultipleVertexBufferLockedElement(Record):
     emulatedIndex: int
 
 class hkMultipleVertexBufferVertexBufferInfo(Record):
-    """hkMultipleVertexBufferVertexBufferInfo"""
+    """hkMultipleVertexBufferVertexBufferInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkMeshVertexBuffer\n- lockedVertices: Pointer\n- isLocked: Bool"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     lockedVertices: Optional[Record]
     isLocked: bool
 
 class hkOffsetBitField(hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator):
-    """hkOffsetBitField"""
+    """hkOffsetBitField\n\nHavok class of SDK 2014.2 (packfiles), derived from hkBitFieldBasehkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator."""
 
 class hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator(Record):
-    """hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator"""
+    """hkOffsetBitFieldStoragehkArrayunsignedinthkContainerHeapAllocator\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- words: Array of Uint32\n- offset: Int32"""
     words: memoryview
     offset: int
 
 class hkPackedVector3(Record):
-    """hkPackedVector3"""
+    """hkPackedVector3\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- values: Int16[4]"""
     values: list[int]
 
 class hkPackedVector8_3(Record):
-    """hkPackedVector8_3"""
+    """hkPackedVector8_3\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- values: Int8[4]"""
     values: list[int]
 
 class hkPackfileHeader(Record):
-    """hkPackfileHeader"""
+    """hkPackfileHeader\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- magic: Int32[2]\n- userTag: Int32\n- fileVersion: Int32\n- layoutRules: Uint8[4]\n- numSections: Int32\n- contentsSectionIndex: Int32\n- contentsSectionOffset: Int32\n- contentsClassNameSectionIndex: Int32\n- contentsClassNameSectionOffset: Int32\n- contentsVersion: Char[16]\n- flags: Int32\n- maxpredicate: Uint16\n- predicateArraySizePlusPadding: Uint16"""
     magic: list[int]
     userTag: int
     fileVersion: int
@@ -3061,7 +3092,7 @@ class hkPackfileHeader(Record):
     predicateArraySizePlusPadding: int
 
 class hkPackfileSectionHeader(Record):
-    """hkPackfileSectionHeader"""
+    """hkPackfileSectionHeader\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- sectionTag: Char[19]\n- nullByte: Char\n- absoluteDataStart: Int32\n- localFixupsOffset: Int32\n- globalFixupsOffset: Int32\n- virtualFixupsOffset: Int32\n- exportsOffset: Int32\n- importsOffset: Int32\n- endOffset: Int32\n- pad: Int32[4]"""
     sectionTag: list[int]
     nullByte: int
     absoluteDataStart: int
@@ -3074,97 +3105,84 @@ class hkPackfileSectionHeader(Record):
     pad: list[int]
 
 class hkPostFinishAttribute(Record):
-    """hkPostFinishAttribute"""
+    """hkPostFinishAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- postFinishFunction: Pointer"""
     postFinishFunction: Optional[Record]
 
-class hkQTransform(hkQTransformf):
-    """hkQTransform"""
-
 class hkQTransformf(Record):
-    """hkQTransformf"""
+    """hkQTransformf\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- translation: Vector4"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
 
+class hkQTransform(hkQTransformf):
+    """hkQTransform\n\nHavok class of SDK 2014.2 (packfiles), derived from hkQTransformf, version 2."""
+
 class hkRangeInt32Attribute(Record):
-    """hkRangeInt32Attribute"""
+    """hkRangeInt32Attribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- absmin: Int32\n- absmax: Int32\n- softmin: Int32\n- softmax: Int32"""
     absmin: int
     absmax: int
     softmin: int
     softmax: int
 
 class hkRangeRealAttribute(Record):
-    """hkRangeRealAttribute"""
+    """hkRangeRealAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- absmin: Real\n- absmax: Real\n- softmin: Real\n- softmax: Real"""
     absmin: float
     absmax: float
     softmin: float
     softmax: float
 
 class hkRefCountedProperties(Record):
-    """hkRefCountedProperties"""
+    """hkRefCountedProperties\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- entries: Array of Struct hkRefCountedPropertiesEntry"""
     entries: list[hkRefCountedPropertiesEntry]
 
 class hkRefCountedPropertiesEntry(Record):
-    """hkRefCountedPropertiesEntry"""
+    """hkRefCountedPropertiesEntry\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- object: Pointer of Struct hkReferencedObject\n- key: Uint16\n- flags: Uint16"""
     object: Optional[hkReferencedObject]
     key: int
     flags: int
 
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    memSizeAndRefCount: int
-
-class hkResourceBase(hkReferencedObject):
-    """hkResourceBase"""
-
-class hkResourceContainer(hkResourceBase):
-    """hkResourceContainer"""
-
-class hkResourceHandle(hkResourceBase):
-    """hkResourceHandle"""
-
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2014.2 (packfiles), signature 0x2772c11e.\n\nOwn members, by hkClass type:\n- namedVariants: Array of Struct hkRootLevelContainerNamedVariant"""
     namedVariants: list[hkRootLevelContainerNamedVariant]
 
 class hkRootLevelContainerNamedVariant(Record):
-    """hkRootLevelContainerNamedVariant"""
+    """hkRootLevelContainerNamedVariant\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr\n- variant: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
 class hkScriptableAttribute(Record):
-    """hkScriptableAttribute"""
+    """hkScriptableAttribute\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkSemanticsAttribute(Record):
-    """hkSemanticsAttribute"""
+    """hkSemanticsAttribute\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkSemanticsAttribute::Semantics"""
     type: hkSemanticsAttribute_Semantics
 
-class hkSetIntFloatPair(hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair):
-    """hkSetIntFloatPair"""
-
-class hkSetUint32(hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint):
-    """hkSetUint32"""
-
-class hkSetUint64(hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong):
-    """hkSetUint64"""
-
 class hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair(Record):
-    """hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair"""
+    """hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elem: Array of Struct hkIntRealPair\n- numElems: Int32"""
     elem: list[hkIntRealPair]
     numElems: int
 
+class hkSetIntFloatPair(hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair):
+    """hkSetIntFloatPair\n\nHavok class of SDK 2014.2 (packfiles), derived from hkSethkIntRealPairhkContainerHeapAllocatorhkMapOperationshkIntRealPair."""
+
 class hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint(Record):
-    """hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint"""
+    """hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elem: Array of Uint32\n- numElems: Int32"""
     elem: memoryview
     numElems: int
+
+class hkSetUint32(hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint):
+    """hkSetUint32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkSetunsignedinthkContainerHeapAllocatorhkMapOperationsunsignedint."""
 
 class hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong(Record):
-    """hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong"""
+    """hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elem: Array of Uint64\n- numElems: Int32"""
     elem: memoryview
     numElems: int
 
+class hkSetUint64(hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong):
+    """hkSetUint64\n\nHavok class of SDK 2014.2 (packfiles), derived from hkSetunsignedlonglonghkContainerHeapAllocatorhkMapOperationsunsignedlonglong."""
+
 class hkSimpleLocalFrame(hkLocalFrame):
-    """hkSimpleLocalFrame"""
+    """hkSimpleLocalFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkLocalFrame, version 1.\n\nOwn members, by hkClass type:\n- transform: Transform\n- children: Array of Pointer hkLocalFrame\n- parentFrame: Pointer of Struct hkLocalFrame\n- group: Pointer of Struct hkLocalFrameGroup\n- name: StringPtr"""
     transform: tuple[tuple[float, ...], ...]
     children: list[Optional[hkLocalFrame]]
     parentFrame: Optional[hkLocalFrame]
@@ -3172,37 +3190,37 @@ class hkSimpleLocalFrame(hkLocalFrame):
     name: Optional[str]
 
 class hkSimpleProperty(Record):
-    """hkSimpleProperty"""
+    """hkSimpleProperty\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- key: Uint32\n- alignmentPadding: Uint32\n- value: Struct hkSimplePropertyValue"""
     key: int
     alignmentPadding: int
     value: hkSimplePropertyValue
 
 class hkSimplePropertyValue(Record):
-    """hkSimplePropertyValue"""
+    """hkSimplePropertyValue\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Uint64"""
     data: int
 
 class hkSkinBinding(hkMeshShape):
-    """hkSkinBinding"""
+    """hkSkinBinding\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshShape.\n\nOwn members, by hkClass type:\n- skin: Pointer of Struct hkMeshShape\n- worldFromBoneTransforms: Array of Matrix4\n- boneNames: Array of StringPtr"""
     skin: Optional[hkMeshShape]
     worldFromBoneTransforms: list[tuple[tuple[float, ...], ...]]
     boneNames: list[Optional[str]]
 
 class hkSkinnedMeshShape(hkReferencedObject):
-    """hkSkinnedMeshShape"""
+    """hkSkinnedMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkSkinnedMeshShapeBoneSection(Record):
-    """hkSkinnedMeshShapeBoneSection"""
+    """hkSkinnedMeshShapeBoneSection\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- meshBuffer: Pointer of Struct hkMeshShape\n- startBoneSetId: Uint16\n- numBoneSets: Int16"""
     meshBuffer: Optional[hkMeshShape]
     startBoneSetId: int
     numBoneSets: int
 
 class hkSkinnedMeshShapeBoneSet(Record):
-    """hkSkinnedMeshShapeBoneSet"""
+    """hkSkinnedMeshShapeBoneSet\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- boneBufferOffset: Uint16\n- numBones: Uint16"""
     boneBufferOffset: int
     numBones: int
 
 class hkSkinnedMeshShapePart(Record):
-    """hkSkinnedMeshShapePart"""
+    """hkSkinnedMeshShapePart\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- startVertex: Int32\n- numVertices: Int32\n- startIndex: Int32\n- numIndices: Int32\n- boneSetId: Uint16\n- meshSectionIndex: Uint16\n- boundingSphere: Vector4"""
     startVertex: int
     numVertices: int
     startIndex: int
@@ -3212,18 +3230,18 @@ class hkSkinnedMeshShapePart(Record):
     boundingSphere: tuple[float, ...]
 
 class hkSkinnedRefMeshShape(hkMeshShape):
-    """hkSkinnedRefMeshShape"""
+    """hkSkinnedRefMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshShape, version 1.\n\nOwn members, by hkClass type:\n- skinnedMeshShape: Pointer of Struct hkSkinnedMeshShape\n- bones: Array of Int16\n- localFromRootTransforms: Array of Vector4\n- name: StringPtr"""
     skinnedMeshShape: Optional[hkSkinnedMeshShape]
     bones: memoryview
     localFromRootTransforms: list[tuple[float, ...]]
     name: Optional[str]
 
 class hkSphere(Record):
-    """hkSphere"""
+    """hkSphere\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- pos: Vector4"""
     pos: tuple[float, ...]
 
 class hkStorageSkinnedMeshShape(hkSkinnedMeshShape):
-    """hkStorageSkinnedMeshShape"""
+    """hkStorageSkinnedMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkSkinnedMeshShape, version 1.\n\nOwn members, by hkClass type:\n- bonesBuffer: Array of Int16\n- boneSets: Array of Struct hkSkinnedMeshShapeBoneSet\n- boneSections: Array of Struct hkSkinnedMeshShapeBoneSection\n- parts: Array of Struct hkSkinnedMeshShapePart\n- name: StringPtr"""
     bonesBuffer: memoryview
     boneSets: list[hkSkinnedMeshShapeBoneSet]
     boneSections: list[hkSkinnedMeshShapeBoneSection]
@@ -3231,11 +3249,11 @@ class hkStorageSkinnedMeshShape(hkSkinnedMeshShape):
     name: Optional[str]
 
 class hkStringObject(hkReferencedObject):
-    """hkStringObject"""
+    """hkStringObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- string: StringPtr"""
     string: Optional[str]
 
 class hkSweptTransformf(Record):
-    """hkSweptTransformf"""
+    """hkSweptTransformf\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- centerOfMass0: Vector4\n- centerOfMass1: Vector4\n- rotation0: Quaternion\n- rotation1: Quaternion\n- centerOfMassLocal: Vector4"""
     centerOfMass0: tuple[float, ...]
     centerOfMass1: tuple[float, ...]
     rotation0: tuple[float, ...]
@@ -3243,15 +3261,15 @@ class hkSweptTransformf(Record):
     centerOfMassLocal: tuple[float, ...]
 
 class hkTraceStreamTitle(Record):
-    """hkTraceStreamTitle"""
+    """hkTraceStreamTitle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- value: Char[32]"""
     value: list[int]
 
 class hkUFloat8(Record):
-    """hkUFloat8"""
+    """hkUFloat8\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- value: Uint8"""
     value: int
 
 class hkUiAttribute(Record):
-    """hkUiAttribute"""
+    """hkUiAttribute\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- visible: Bool\n- editable: Bool\n- hideCriteria: Enum of Int8 hkAttributeHideCriteria::Types\n- label: CString\n- group: CString\n- hideBaseClassMembers: CString\n- endGroup: Bool\n- endGroup2: Bool\n- advanced: Bool"""
     visible: bool
     editable: bool
     hideCriteria: hkAttributeHideCriteria_Types
@@ -3263,20 +3281,20 @@ class hkUiAttribute(Record):
     advanced: bool
 
 class hkUuid(Record):
-    """hkUuid"""
+    """hkUuid\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Uint32[4]"""
     data: list[int]
 
 class hkUuidObject(hkReferencedObject):
-    """hkUuidObject"""
+    """hkUuidObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- uuid: Struct hkUuid"""
     uuid: hkUuid
 
 class hkVertexFormat(Record):
-    """hkVertexFormat"""
+    """hkVertexFormat\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elements: Struct hkVertexFormatElement[32]\n- numElements: Int32"""
     elements: list[hkVertexFormatElement]
     numElements: int
 
 class hkVertexFormatElement(Record):
-    """hkVertexFormatElement"""
+    """hkVertexFormatElement\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- dataType: Enum of Uint8 hkVertexFormat::ComponentType\n- numValues: Uint8\n- usage: Enum of Uint8 hkVertexFormat::ComponentUsage\n- subUsage: Uint8\n- flags: Flags of Uint8 hkVertexFormat::HintFlags\n- pad: Uint8[3]"""
     dataType: hkVertexFormat_ComponentType
     numValues: int
     usage: hkVertexFormat_ComponentUsage
@@ -3285,19 +3303,29 @@ class hkVertexFormatElement(Record):
     pad: list[int]
 
 class hkWorldMemoryAvailableWatchDog(hkReferencedObject):
-    """hkWorldMemoryAvailableWatchDog"""
+    """hkWorldMemoryAvailableWatchDog\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1."""
+
+class hkaAnimatedReferenceFrame(hkReferencedObject):
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- frameType: Enum of Int8"""
+    frameType: int
+
+class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaAnimatedReferenceFrame.\n\nOwn members, by hkClass type:\n- up: Vector4\n- forward: Vector4\n- duration: Real\n- referenceFrameSamples: Array of Vector4"""
+    up: tuple[float, ...]
+    forward: tuple[float, ...]
+    duration: float
+    referenceFrameSamples: list[tuple[float, ...]]
+
+class hkaParameterizedReferenceFrame(hkaDefaultAnimatedReferenceFrame):
+    """hkaParameterizedReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaDefaultAnimatedReferenceFrame."""
 
 class hkaAngularReferenceFrame(hkaParameterizedReferenceFrame):
-    """hkaAngularReferenceFrame"""
+    """hkaAngularReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaParameterizedReferenceFrame.\n\nOwn members, by hkClass type:\n- topAngle: Real\n- radius: Real"""
     topAngle: float
     radius: float
 
-class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
-    frameType: int
-
 class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
+    """hkaAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- type: Enum of Int32 hkaAnimation::AnimationType\n- duration: Real\n- numberOfTransformTracks: Int32\n- numberOfFloatTracks: Int32\n- extractedMotion: Pointer of Struct hkaAnimatedReferenceFrame\n- annotationTracks: Array of Struct hkaAnnotationTrack"""
     type: hkaAnimation_AnimationType
     duration: float
     numberOfTransformTracks: int
@@ -3306,7 +3334,7 @@ class hkaAnimation(hkReferencedObject):
     annotationTracks: list[hkaAnnotationTrack]
 
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- animation: Pointer of Struct hkaAnimation\n- transformTrackToBoneIndices: Array of Int16\n- floatTrackToFloatSlotIndices: Array of Int16\n- partitionIndices: Array of Int16\n- blendHint: Enum of Int8 hkaAnimationBinding::BlendHint"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -3315,7 +3343,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x26859f4c.\n\nOwn members, by hkClass type:\n- skeletons: Array of Pointer hkaSkeleton\n- animations: Array of Pointer hkaAnimation\n- bindings: Array of Pointer hkaAnimationBinding\n- attachments: Array of Pointer hkaBoneAttachment\n- skins: Array of Pointer hkaMeshBinding"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -3323,45 +3351,38 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnimationPreviewColorContainer(hkReferencedObject):
-    """hkaAnimationPreviewColorContainer"""
+    """hkaAnimationPreviewColorContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- previewColor: Array of Uint32"""
     previewColor: memoryview
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- trackName: StringPtr\n- annotations: Array of Struct hkaAnnotationTrackAnnotation"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrackAnnotation]
 
 class hkaAnnotationTrackAnnotation(Record):
-    """hkaAnnotationTrackAnnotation"""
+    """hkaAnnotationTrackAnnotation\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- time: Real\n- text: StringPtr"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- lockTranslation: Bool"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(hkReferencedObject):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- originalSkeletonName: StringPtr\n- boneFromAttachment: Matrix4\n- attachment: Pointer of Struct hkReferencedObject\n- name: StringPtr\n- boneIndex: Int16"""
     originalSkeletonName: Optional[str]
     boneFromAttachment: tuple[tuple[float, ...], ...]
     attachment: Optional[hkReferencedObject]
     name: Optional[str]
     boneIndex: int
 
-class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
-    up: tuple[float, ...]
-    forward: tuple[float, ...]
-    duration: float
-    referenceFrameSamples: list[tuple[float, ...]]
-
 class hkaDirectionalReferenceFrame(hkaParameterizedReferenceFrame):
-    """hkaDirectionalReferenceFrame"""
+    """hkaDirectionalReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaParameterizedReferenceFrame.\n\nOwn members, by hkClass type:\n- movementDir: Vector4"""
     movementDir: tuple[float, ...]
 
 class hkaFootstepAnalysisInfo(hkReferencedObject):
-    """hkaFootstepAnalysisInfo"""
+    """hkaFootstepAnalysisInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- name: Array of Char\n- nameStrike: Array of Char\n- nameLift: Array of Char\n- nameLock: Array of Char\n- nameUnlock: Array of Char\n- minPos: Array of Real\n- maxPos: Array of Real\n- minVel: Array of Real\n- maxVel: Array of Real\n- allBonesDown: Array of Real\n- anyBonesDown: Array of Real\n- posTol: Real\n- velTol: Real\n- duration: Real"""
     name: list[int]
     nameStrike: list[int]
     nameLift: list[int]
@@ -3378,19 +3399,19 @@ class hkaFootstepAnalysisInfo(hkReferencedObject):
     duration: float
 
 class hkaFootstepAnalysisInfoContainer(hkReferencedObject):
-    """hkaFootstepAnalysisInfoContainer"""
+    """hkaFootstepAnalysisInfoContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- previewInfo: Array of Pointer hkaFootstepAnalysisInfo"""
     previewInfo: list[Optional[hkaFootstepAnalysisInfo]]
 
 class hkaInterleavedUncompressedAnimation(hkaAnimation):
-    """hkaInterleavedUncompressedAnimation"""
+    """hkaInterleavedUncompressedAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaAnimation.\n\nOwn members, by hkClass type:\n- transforms: Array of QsTransform\n- floats: Array of Real"""
     transforms: list[tuple[tuple[float, ...], ...]]
     floats: memoryview
 
 class hkaKeyFrameHierarchyUtility(Record):
-    """hkaKeyFrameHierarchyUtility"""
+    """hkaKeyFrameHierarchyUtility\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaKeyFrameHierarchyUtilityControlData(Record):
-    """hkaKeyFrameHierarchyUtilityControlData"""
+    """hkaKeyFrameHierarchyUtilityControlData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- hierarchyGain: Real\n- velocityDamping: Real\n- accelerationGain: Real\n- velocityGain: Real\n- positionGain: Real\n- positionMaxLinearVelocity: Real\n- positionMaxAngularVelocity: Real\n- snapGain: Real\n- snapMaxLinearVelocity: Real\n- snapMaxAngularVelocity: Real\n- snapMaxLinearDistance: Real\n- snapMaxAngularDistance: Real"""
     hierarchyGain: float
     velocityDamping: float
     accelerationGain: float
@@ -3405,7 +3426,7 @@ class hkaKeyFrameHierarchyUtilityControlData(Record):
     snapMaxAngularDistance: float
 
 class hkaMeshBinding(hkReferencedObject):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- originalSkeletonName: StringPtr\n- name: StringPtr\n- skeleton: Pointer of Struct hkaSkeleton\n- mappings: Array of Struct hkaMeshBindingMapping\n- boneFromSkinMeshTransforms: Array of Transform"""
     mesh: Optional[hkxMesh]
     originalSkeletonName: Optional[str]
     name: Optional[str]
@@ -3414,19 +3435,16 @@ class hkaMeshBinding(hkReferencedObject):
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkaMeshBindingMapping(Record):
-    """hkaMeshBindingMapping"""
+    """hkaMeshBindingMapping\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- mapping: Array of Int16"""
     mapping: memoryview
 
 class hkaParameterizedAnimationReferenceFrame(hkaDefaultAnimatedReferenceFrame):
-    """hkaParameterizedAnimationReferenceFrame"""
+    """hkaParameterizedAnimationReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaDefaultAnimatedReferenceFrame.\n\nOwn members, by hkClass type:\n- parameterValues: Array of Real\n- parameterTypes: Array of Int32"""
     parameterValues: memoryview
     parameterTypes: memoryview
 
-class hkaParameterizedReferenceFrame(hkaDefaultAnimatedReferenceFrame):
-    """hkaParameterizedReferenceFrame"""
-
 class hkaPredictiveCompressedAnimation(hkaAnimation):
-    """hkaPredictiveCompressedAnimation"""
+    """hkaPredictiveCompressedAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaAnimation, version 1.\n\nOwn members, by hkClass type:\n- compressedData: Array of Uint8\n- intData: Array of Uint16\n- intArrayOffsets: Int32[9]\n- floatData: Array of Real\n- floatArrayOffsets: Int32[3]\n- numBones: Int32\n- numFloatSlots: Int32\n- numFrames: Int32\n- firstFloatBlockScaleAndOffsetIndex: Int32\n- skeleton: Pointer\n- maxCompressedBytesPerFrame: Int32"""
     compressedData: memoryview
     intData: memoryview
     intArrayOffsets: list[int]
@@ -3440,7 +3458,7 @@ class hkaPredictiveCompressedAnimation(hkaAnimation):
     maxCompressedBytesPerFrame: int
 
 class hkaPredictiveCompressedAnimationTrackCompressionParams(Record):
-    """hkaPredictiveCompressedAnimationTrackCompressionParams"""
+    """hkaPredictiveCompressedAnimationTrackCompressionParams\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- staticTranslationTolerance: Real\n- staticRotationTolerance: Real\n- staticScaleTolerance: Real\n- staticFloatTolerance: Real\n- dynamicTranslationTolerance: Real\n- dynamicRotationTolerance: Real\n- dynamicScaleTolerance: Real\n- dynamicFloatTolerance: Real"""
     staticTranslationTolerance: float
     staticRotationTolerance: float
     staticScaleTolerance: float
@@ -3451,31 +3469,31 @@ class hkaPredictiveCompressedAnimationTrackCompressionParams(Record):
     dynamicFloatTolerance: float
 
 class hkaQuantizedAnimation(hkaAnimation):
-    """hkaQuantizedAnimation"""
+    """hkaQuantizedAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaAnimation.\n\nOwn members, by hkClass type:\n- data: Array of Uint8\n- endian: Uint32\n- skeleton: Pointer"""
     data: memoryview
     endian: int
     skeleton: Optional[Record]
 
 class hkaQuantizedAnimationTrackCompressionParams(Record):
-    """hkaQuantizedAnimationTrackCompressionParams"""
+    """hkaQuantizedAnimationTrackCompressionParams\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rotationTolerance: Real\n- translationTolerance: Real\n- scaleTolerance: Real\n- floatingTolerance: Real"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
     floatingTolerance: float
 
 class hkaRagdollInstance(hkReferencedObject):
-    """hkaRagdollInstance"""
+    """hkaRagdollInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, signature 0x5448f464.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- boneToRigidBodyMap: Array of Int32\n- skeleton: Pointer of Struct hkaSkeleton"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     boneToRigidBodyMap: memoryview
     skeleton: Optional[hkaSkeleton]
 
 class hkaReferencePoseAnimation(hkaAnimation):
-    """hkaReferencePoseAnimation"""
+    """hkaReferencePoseAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaAnimation.\n\nOwn members, by hkClass type:\n- skeleton: Pointer of Struct hkaSkeleton"""
     skeleton: Optional[hkaSkeleton]
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 5, signature 0xfec1cedb.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- parentIndices: Array of Int16\n- bones: Array of Struct hkaBone\n- referencePose: Array of QsTransform\n- referenceFloats: Array of Real\n- floatSlots: Array of StringPtr\n- localFrames: Array of Struct hkaSkeletonLocalFrameOnBone\n- partitions: Array of Struct hkaSkeletonPartition"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
@@ -3486,16 +3504,16 @@ class hkaSkeleton(hkReferencedObject):
     partitions: list[hkaSkeletonPartition]
 
 class hkaSkeletonLocalFrameOnBone(Record):
-    """hkaSkeletonLocalFrameOnBone"""
+    """hkaSkeletonLocalFrameOnBone\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- localFrame: Pointer of Struct hkLocalFrame\n- boneIndex: Int16"""
     localFrame: Optional[hkLocalFrame]
     boneIndex: int
 
 class hkaSkeletonMapper(hkReferencedObject):
-    """hkaSkeletonMapper"""
+    """hkaSkeletonMapper\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, signature 0xace9849c.\n\nOwn members, by hkClass type:\n- mapping: Struct hkaSkeletonMapperData"""
     mapping: hkaSkeletonMapperData
 
 class hkaSkeletonMapperData(Record):
-    """hkaSkeletonMapperData"""
+    """hkaSkeletonMapperData\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- skeletonA: Pointer of Struct hkaSkeleton\n- skeletonB: Pointer of Struct hkaSkeleton\n- partitionMap: Array of Int16\n- simpleMappingPartitionRanges: Array of Struct hkaSkeletonMapperDataPartitionMappingRange\n- chainMappingPartitionRanges: Array of Struct hkaSkeletonMapperDataPartitionMappingRange\n- simpleMappings: Array of Struct hkaSkeletonMapperDataSimpleMapping\n- chainMappings: Array of Struct hkaSkeletonMapperDataChainMapping\n- unmappedBones: Array of Int16\n- extractedMotionMapping: QsTransform\n- keepUnmappedLocal: Bool\n- mappingType: Enum of Int32 hkaSkeletonMapperData::MappingType"""
     skeletonA: Optional[hkaSkeleton]
     skeletonB: Optional[hkaSkeleton]
     partitionMap: memoryview
@@ -3509,7 +3527,7 @@ class hkaSkeletonMapperData(Record):
     mappingType: hkaSkeletonMapperData_MappingType
 
 class hkaSkeletonMapperDataChainMapping(Record):
-    """hkaSkeletonMapperDataChainMapping"""
+    """hkaSkeletonMapperDataChainMapping\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- startBoneA: Int16\n- endBoneA: Int16\n- startBoneB: Int16\n- endBoneB: Int16\n- startAFromBTransform: QsTransform\n- endAFromBTransform: QsTransform"""
     startBoneA: int
     endBoneA: int
     startBoneB: int
@@ -3518,24 +3536,24 @@ class hkaSkeletonMapperDataChainMapping(Record):
     endAFromBTransform: tuple[tuple[float, ...], ...]
 
 class hkaSkeletonMapperDataPartitionMappingRange(Record):
-    """hkaSkeletonMapperDataPartitionMappingRange"""
+    """hkaSkeletonMapperDataPartitionMappingRange\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- startMappingIndex: Int32\n- numMappings: Int32"""
     startMappingIndex: int
     numMappings: int
 
 class hkaSkeletonMapperDataSimpleMapping(Record):
-    """hkaSkeletonMapperDataSimpleMapping"""
+    """hkaSkeletonMapperDataSimpleMapping\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- boneA: Int16\n- boneB: Int16\n- aFromBTransform: QsTransform"""
     boneA: int
     boneB: int
     aFromBTransform: tuple[tuple[float, ...], ...]
 
 class hkaSkeletonPartition(Record):
-    """hkaSkeletonPartition"""
+    """hkaSkeletonPartition\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- startBoneIndex: Int16\n- numBones: Int16"""
     name: Optional[str]
     startBoneIndex: int
     numBones: int
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaAnimation.\n\nOwn members, by hkClass type:\n- numFrames: Int32\n- numBlocks: Int32\n- maxFramesPerBlock: Int32\n- maskAndQuantizationSize: Int32\n- blockDuration: Real\n- blockInverseDuration: Real\n- frameDuration: Real\n- blockOffsets: Array of Uint32\n- floatBlockOffsets: Array of Uint32\n- transformOffsets: Array of Uint32\n- floatOffsets: Array of Uint32\n- data: Array of Uint8\n- endian: Int32"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -3551,12 +3569,12 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkaSplineCompressedAnimationAnimationCompressionParams(Record):
-    """hkaSplineCompressedAnimationAnimationCompressionParams"""
+    """hkaSplineCompressedAnimationAnimationCompressionParams\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- maxFramesPerBlock: Uint16\n- enableSampleSingleTracks: Bool"""
     maxFramesPerBlock: int
     enableSampleSingleTracks: bool
 
 class hkaSplineCompressedAnimationTrackCompressionParams(Record):
-    """hkaSplineCompressedAnimationTrackCompressionParams"""
+    """hkaSplineCompressedAnimationTrackCompressionParams\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rotationTolerance: Real\n- translationTolerance: Real\n- scaleTolerance: Real\n- floatingTolerance: Real\n- rotationDegree: Uint16\n- translationDegree: Uint16\n- scaleDegree: Uint16\n- floatingDegree: Uint16\n- rotationQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::RotationQuantization\n- translationQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization\n- scaleQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization\n- floatQuantizationType: Enum of Uint8 hkaSplineCompressedAnimationTrackCompressionParams::ScalarQuantization"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
@@ -3570,30 +3588,33 @@ class hkaSplineCompressedAnimationTrackCompressionParams(Record):
     scaleQuantizationType: hkaSplineCompressedAnimationTrackCompressionParams_ScalarQuantization
     floatQuantizationType: hkaSplineCompressedAnimationTrackCompressionParams_ScalarQuantization
 
+class hkaiNavVolumeMediator(hkReferencedObject):
+    """hkaiNavVolumeMediator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkaiAabbTreeNavVolumeMediator(hkaiNavVolumeMediator):
-    """hkaiAabbTreeNavVolumeMediator"""
+    """hkaiAabbTreeNavVolumeMediator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiNavVolumeMediator.\n\nOwn members, by hkClass type:\n- navVolume: Pointer of Struct hkaiNavVolume\n- tree: Pointer of Struct hkcdStaticAabbTree"""
     navVolume: Optional[hkaiNavVolume]
     tree: Optional[hkcdStaticAabbTree]
 
 class hkaiAdaptiveRanger(Record):
-    """hkaiAdaptiveRanger"""
+    """hkaiAdaptiveRanger\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- curRange: Real"""
     curRange: float
 
 class hkaiAgentTraversalInfo(Record):
-    """hkaiAgentTraversalInfo"""
+    """hkaiAgentTraversalInfo\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- diameter: Real\n- filterInfo: Uint32"""
     diameter: float
     filterInfo: int
 
 class hkaiAstarCostModifier(hkReferencedObject):
-    """hkaiAstarCostModifier"""
+    """hkaiAstarCostModifier\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkaiAstarCostModifier::CostModifierType"""
     type: hkaiAstarCostModifier_CostModifierType
 
 class hkaiAstarEdgeFilter(hkReferencedObject):
-    """hkaiAstarEdgeFilter"""
+    """hkaiAstarEdgeFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkaiAstarEdgeFilter::EdgeFilterType"""
     type: hkaiAstarEdgeFilter_EdgeFilterType
 
 class hkaiAstarOutputParameters(Record):
-    """hkaiAstarOutputParameters"""
+    """hkaiAstarOutputParameters\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- numIterations: Int32\n- goalIndex: Int32\n- pathLength: Real\n- status: Enum of Uint8 hkaiAstarOutputParameters::SearchStatus\n- terminationCause: Enum of Uint8 hkaiAstarOutputParameters::TerminationCause"""
     numIterations: int
     goalIndex: int
     pathLength: float
@@ -3601,17 +3622,17 @@ class hkaiAstarOutputParameters(Record):
     terminationCause: hkaiAstarOutputParameters_TerminationCause
 
 class hkaiAvoidancePairProperties(hkReferencedObject):
-    """hkaiAvoidancePairProperties"""
+    """hkaiAvoidancePairProperties\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- avoidancePairDataMap: Array of Struct hkaiAvoidancePairPropertiesPairData"""
     avoidancePairDataMap: list[hkaiAvoidancePairPropertiesPairData]
 
 class hkaiAvoidancePairPropertiesPairData(Record):
-    """hkaiAvoidancePairPropertiesPairData"""
+    """hkaiAvoidancePairPropertiesPairData\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- key: Uint32\n- weight: Real\n- cosViewAngle: Real"""
     key: int
     weight: float
     cosViewAngle: float
 
 class hkaiAvoidanceProperties(hkReferencedObject):
-    """hkaiAvoidanceProperties"""
+    """hkaiAvoidanceProperties\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 13.\n\nOwn members, by hkClass type:\n- movementProperties: Struct hkaiMovementProperties\n- nearbyBoundariesSearchType: Enum of Uint8 hkaiAvoidanceProperties::NearbyBoundariesSearchType\n- localSensorAabb: Struct hkAabb\n- wallFollowingAngle: Real\n- dodgingPenalty: Real\n- velocityHysteresis: Real\n- sidednessChangingPenalty: Real\n- collisionPenalty: Real\n- penetrationPenalty: Real\n- maxNeighbors: Int32"""
     movementProperties: hkaiMovementProperties
     nearbyBoundariesSearchType: hkaiAvoidanceProperties_NearbyBoundariesSearchType
     localSensorAabb: hkAabb
@@ -3624,21 +3645,21 @@ class hkaiAvoidanceProperties(hkReferencedObject):
     maxNeighbors: int
 
 class hkaiAvoidanceSolverBoundaryObstacle(Record):
-    """hkaiAvoidanceSolverBoundaryObstacle"""
+    """hkaiAvoidanceSolverBoundaryObstacle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4"""
     start: tuple[float, ...]
     end: tuple[float, ...]
 
 class hkaiAvoidanceSolverSphereObstacle(Record):
-    """hkaiAvoidanceSolverSphereObstacle"""
+    """hkaiAvoidanceSolverSphereObstacle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- sphere: Struct hkSphere\n- velocity: Vector4"""
     sphere: hkSphere
     velocity: tuple[float, ...]
 
 class hkaiBehavior(hkReferencedObject):
-    """hkaiBehavior"""
+    """hkaiBehavior\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- world: Pointer of Struct hkaiWorld"""
     world: Optional[hkaiWorld]
 
 class hkaiBehaviorBlockedDetector(hkReferencedObject):
-    """hkaiBehaviorBlockedDetector"""
+    """hkaiBehaviorBlockedDetector\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- behavior: Pointer of Struct hkaiEdgeFollowingBehavior\n- prevRuntimeID: Int32\n- prevPos: Vector4\n- avgProgress: Real\n- smoothingFactor: Real\n- blockedThreshold: Real\n- sqrTeleportationThreshold: Real\n- blocked: Bool"""
     behavior: Optional[hkaiEdgeFollowingBehavior]
     prevRuntimeID: int
     prevPos: tuple[float, ...]
@@ -3649,12 +3670,12 @@ class hkaiBehaviorBlockedDetector(hkReferencedObject):
     blocked: bool
 
 class hkaiCarver(hkReferencedObject):
-    """hkaiCarver"""
+    """hkaiCarver\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- volume: Pointer of Struct hkaiVolume\n- flags: Flags of Uint32 hkaiCarver::FlagBits"""
     volume: Optional[hkaiVolume]
     flags: Union[hkaiCarver_FlagBits, int]
 
 class hkaiCharacter(hkReferencedObject):
-    """hkaiCharacter"""
+    """hkaiCharacter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 30.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- position: Vector4\n- forward: Vector4\n- velocity: Vector4\n- up: Vector4\n- currentNavMeshFace: Uint32\n- currentNavVolumeCell: Uint32\n- radius: Real\n- desiredSpeed: Real\n- adaptiveRanger: Struct hkaiAdaptiveRanger\n- costModifier: Pointer of Struct hkaiAstarCostModifier\n- edgeFilter: Pointer of Struct hkaiAstarEdgeFilter\n- hitFilter: Pointer\n- steeringFilter: Pointer\n- agentFilterInfo: Uint32\n- avoidanceProperties: Pointer of Struct hkaiAvoidanceProperties\n- avoidanceState: Real\n- agentPriority: Uint32\n- avoidanceType: Uint16\n- avoidanceEnabledMask: Flags of Uint8 hkaiCharacter::AvoidanceEnabledMaskBits\n- state: Enum of Int32 hkaiCharacter::State\n- behaviorListeners: Array of Pointer\n- layer: Uint32"""
     userData: int
     position: tuple[float, ...]
     forward: tuple[float, ...]
@@ -3680,36 +3701,41 @@ class hkaiCharacter(hkReferencedObject):
     layer: int
 
 class hkaiCharacterUtil(Record):
-    """hkaiCharacterUtil"""
+    """hkaiCharacterUtil\n\nHavok class of SDK 2014.2 (packfiles)."""
+
+class hkaiSilhouetteMerger(hkReferencedObject):
+    """hkaiSilhouetteMerger\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- mergeType: Enum of Uint8 hkaiSilhouetteMerger::MergeType\n- mergeParams: Struct hkaiSilhouetteGenerationParameters"""
+    mergeType: hkaiSilhouetteMerger_MergeType
+    mergeParams: hkaiSilhouetteGenerationParameters
 
 class hkaiConvexHullSilhouetteMerger(hkaiSilhouetteMerger):
-    """hkaiConvexHullSilhouetteMerger"""
+    """hkaiConvexHullSilhouetteMerger\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiSilhouetteMerger."""
 
 class hkaiConvexSilhouetteSet(hkReferencedObject):
-    """hkaiConvexSilhouetteSet"""
+    """hkaiConvexSilhouetteSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- vertexPool: Array of Vector4\n- silhouetteOffsets: Array of Int32\n- cachedTransform: Struct hkQTransform\n- cachedUp: Vector4"""
     vertexPool: list[tuple[float, ...]]
     silhouetteOffsets: memoryview
     cachedTransform: hkQTransform
     cachedUp: tuple[float, ...]
 
 class hkaiCuttingGeometryInfo(hkReferencedObject):
-    """hkaiCuttingGeometryInfo"""
+    """hkaiCuttingGeometryInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- geometry: Struct hkGeometry\n- cuttingTriangles: Struct hkBitField"""
     geometry: hkGeometry
     cuttingTriangles: hkBitField
 
 class hkaiDefaultAstarCostModifier(hkaiAstarCostModifier):
-    """hkaiDefaultAstarCostModifier"""
+    """hkaiDefaultAstarCostModifier\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiAstarCostModifier, version 3.\n\nOwn members, by hkClass type:\n- maxCostPenalty: Real\n- costMultiplierLookupTable: Half[32]"""
     maxCostPenalty: float
     costMultiplierLookupTable: list[float]
 
 class hkaiDefaultAstarEdgeFilter(hkaiAstarEdgeFilter):
-    """hkaiDefaultAstarEdgeFilter"""
+    """hkaiDefaultAstarEdgeFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiAstarEdgeFilter, version 3.\n\nOwn members, by hkClass type:\n- edgeMaskLookupTable: Uint32[32]\n- faceMaskLookupTable: Uint32[32]\n- cellMaskLookupTable: Uint32"""
     edgeMaskLookupTable: list[int]
     faceMaskLookupTable: list[int]
     cellMaskLookupTable: int
 
 class hkaiDirectedGraphExplicitCost(hkReferencedObject):
-    """hkaiDirectedGraphExplicitCost"""
+    """hkaiDirectedGraphExplicitCost\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 7, signature 0x2f02d92c.\n\nOwn members, by hkClass type:\n- positions: Array of Vector4\n- nodes: Array of Struct hkaiDirectedGraphExplicitCostNode\n- edges: Array of Struct hkaiDirectedGraphExplicitCostEdge\n- nodeData: Array of Uint32\n- edgeData: Array of Uint32\n- nodeDataStriding: Int32\n- edgeDataStriding: Int32\n- streamingSets: Array of Struct hkaiStreamingSet"""
     positions: list[tuple[float, ...]]
     nodes: list[hkaiDirectedGraphExplicitCostNode]
     edges: list[hkaiDirectedGraphExplicitCostEdge]
@@ -3720,18 +3746,18 @@ class hkaiDirectedGraphExplicitCost(hkReferencedObject):
     streamingSets: list[hkaiStreamingSet]
 
 class hkaiDirectedGraphExplicitCostEdge(Record):
-    """hkaiDirectedGraphExplicitCostEdge"""
+    """hkaiDirectedGraphExplicitCostEdge\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- cost: Half\n- flags: Flags of Uint16 hkaiDirectedGraphExplicitCost::EdgeBits\n- target: Uint32"""
     cost: float
     flags: Union[hkaiDirectedGraphExplicitCost_EdgeBits, int]
     target: int
 
 class hkaiDirectedGraphExplicitCostNode(Record):
-    """hkaiDirectedGraphExplicitCostNode"""
+    """hkaiDirectedGraphExplicitCostNode\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- startEdgeIndex: Int32\n- numEdges: Int32"""
     startEdgeIndex: int
     numEdges: int
 
 class hkaiDirectedGraphInstance(hkReferencedObject):
-    """hkaiDirectedGraphInstance"""
+    """hkaiDirectedGraphInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- originalNodes: SimpleArray\n- originalEdges: SimpleArray\n- originalPositions: Pointer\n- originalNodeData: Pointer\n- nodeDataStriding: Int32\n- originalEdgeData: Pointer\n- edgeDataStriding: Int32\n- sectionUid: Uint32\n- runtimeId: Int32\n- originalGraph: Pointer of Struct hkaiDirectedGraphExplicitCost\n- nodeMap: Array of Int32\n- instancedNodes: Array of Struct hkaiDirectedGraphExplicitCostNode\n- ownedEdges: Array of Struct hkaiDirectedGraphExplicitCostEdge\n- ownedEdgeData: Array of Uint32\n- userEdgeCount: Array of Int32\n- freeEdgeBlocks: Array of Struct hkaiDirectedGraphInstanceFreeBlockList\n- transform: Transform"""
     originalNodes: list[None]
     originalEdges: list[None]
     originalPositions: Optional[Record]
@@ -3751,23 +3777,35 @@ class hkaiDirectedGraphInstance(hkReferencedObject):
     transform: tuple[tuple[float, ...], ...]
 
 class hkaiDirectedGraphInstanceFreeBlockList(Record):
-    """hkaiDirectedGraphInstanceFreeBlockList"""
+    """hkaiDirectedGraphInstanceFreeBlockList\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- blocks: Array of Int32"""
     blocks: memoryview
 
+class hkaiNavMeshQueryMediator(hkReferencedObject):
+    """hkaiNavMeshQueryMediator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkaiDynamicNavMeshQueryMediator(hkaiNavMeshQueryMediator):
-    """hkaiDynamicNavMeshQueryMediator"""
+    """hkaiDynamicNavMeshQueryMediator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiNavMeshQueryMediator, version 4.\n\nOwn members, by hkClass type:\n- collection: Pointer of Struct hkaiStreamingCollection\n- aabbTree: Pointer of Struct hkcdDynamicAabbTree\n- cutter: Pointer of Struct hkaiNavMeshCutter\n- cutAabbTolerance: Real"""
     collection: Optional[hkaiStreamingCollection]
     aabbTree: Optional[hkcdDynamicAabbTree]
     cutter: Optional[hkaiNavMeshCutter]
     cutAabbTolerance: float
 
 class hkaiDynamicNavVolumeMediator(hkaiNavVolumeMediator):
-    """hkaiDynamicNavVolumeMediator"""
+    """hkaiDynamicNavVolumeMediator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiNavVolumeMediator.\n\nOwn members, by hkClass type:\n- collection: Pointer of Struct hkaiStreamingCollection\n- aabbTree: Pointer of Struct hkcdDynamicAabbTree"""
     collection: Optional[hkaiStreamingCollection]
     aabbTree: Optional[hkcdDynamicAabbTree]
 
+class hkaiSingleCharacterBehavior(hkaiBehavior):
+    """hkaiSingleCharacterBehavior\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiBehavior.\n\nOwn members, by hkClass type:\n- character: Pointer of Struct hkaiCharacter\n- callbackType: Enum of Int32 hkaiCharacterUtil::CallbackType\n- immediateNavMeshRequest: Pointer of Struct hkaiNavMeshPathRequestInfo\n- immediateNavVolumeRequest: Pointer of Struct hkaiNavVolumePathRequestInfo\n- requestedGoalPoints: Array of Struct hkaiSingleCharacterBehaviorRequestedGoalPoint\n- currentGoalIndex: Int32"""
+    character: Optional[hkaiCharacter]
+    callbackType: hkaiCharacterUtil_CallbackType
+    immediateNavMeshRequest: Optional[hkaiNavMeshPathRequestInfo]
+    immediateNavVolumeRequest: Optional[hkaiNavVolumePathRequestInfo]
+    requestedGoalPoints: list[hkaiSingleCharacterBehaviorRequestedGoalPoint]
+    currentGoalIndex: int
+
 class hkaiEdgeFollowingBehavior(hkaiSingleCharacterBehavior):
-    """hkaiEdgeFollowingBehavior"""
+    """hkaiEdgeFollowingBehavior\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiSingleCharacterBehavior.\n\nOwn members, by hkClass type:\n- updateQuerySize: Real\n- characterRadiusMultiplier: Real\n- maxIgnoredHeight: Real\n- edgePath: Pointer of Struct hkaiEdgePath\n- traversalState: Struct hkaiEdgePathTraversalState\n- newCharacterState: Enum of Int32 hkaiCharacter::State\n- pathFollowingProperties: Pointer of Struct hkaiPathFollowingProperties\n- highestUserEdgeNotified: Int32\n- userEdgeFakePathPoint: Struct hkaiPathPathPoint\n- savedCharacterState: Enum of Int32 hkaiCharacter::State\n- cornerPredictorInitInfo: Struct hkaiEdgeFollowingBehaviorCornerPredictorInitInfo\n- passiveAvoidance: Bool"""
     updateQuerySize: float
     characterRadiusMultiplier: float
     maxIgnoredHeight: float
@@ -3782,7 +3820,7 @@ class hkaiEdgeFollowingBehavior(hkaiSingleCharacterBehavior):
     passiveAvoidance: bool
 
 class hkaiEdgeFollowingBehaviorCornerPredictorInitInfo(Record):
-    """hkaiEdgeFollowingBehaviorCornerPredictorInitInfo"""
+    """hkaiEdgeFollowingBehaviorCornerPredictorInitInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- positionLocal: Vector4\n- forwardVectorLocal: Vector4\n- upLocal: Vector4\n- positionSectionIndex: Int32\n- nextEdgeIndex: Int32\n- nextIsLeft: Bool\n- hasInfo: Bool"""
     positionLocal: tuple[float, ...]
     forwardVectorLocal: tuple[float, ...]
     upLocal: tuple[float, ...]
@@ -3792,27 +3830,27 @@ class hkaiEdgeFollowingBehaviorCornerPredictorInitInfo(Record):
     hasInfo: bool
 
 class hkaiEdgeGeometry(hkReferencedObject):
-    """hkaiEdgeGeometry"""
+    """hkaiEdgeGeometry\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- edges: Array of Struct hkaiEdgeGeometryEdge\n- faces: Array of Struct hkaiEdgeGeometryFace\n- vertices: Array of Vector4\n- zeroFace: Struct hkaiEdgeGeometryFace"""
     edges: list[hkaiEdgeGeometryEdge]
     faces: list[hkaiEdgeGeometryFace]
     vertices: list[tuple[float, ...]]
     zeroFace: hkaiEdgeGeometryFace
 
 class hkaiEdgeGeometryEdge(Record):
-    """hkaiEdgeGeometryEdge"""
+    """hkaiEdgeGeometryEdge\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- a: Uint32\n- b: Uint32\n- face: Uint32\n- data: Uint32"""
     a: int
     b: int
     face: int
     data: int
 
 class hkaiEdgeGeometryFace(Record):
-    """hkaiEdgeGeometryFace"""
+    """hkaiEdgeGeometryFace\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Uint32\n- faceIndex: Uint32\n- flags: Flags of Uint8 hkaiEdgeGeometry::FaceFlagBits"""
     data: int
     faceIndex: int
     flags: Union[hkaiEdgeGeometry_FaceFlagBits, int]
 
 class hkaiEdgePath(hkReferencedObject):
-    """hkaiEdgePath"""
+    """hkaiEdgePath\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- edges: Array of Struct hkaiEdgePathEdge\n- edgeData: Array of Int32\n- edgeDataStriding: Int32\n- leftTurnRadius: Real\n- rightTurnRadius: Real\n- characterRadius: Real"""
     edges: list[hkaiEdgePathEdge]
     edgeData: memoryview
     edgeDataStriding: int
@@ -3821,7 +3859,7 @@ class hkaiEdgePath(hkReferencedObject):
     characterRadius: float
 
 class hkaiEdgePathEdge(Record):
-    """hkaiEdgePathEdge"""
+    """hkaiEdgePathEdge\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- left: Vector4\n- right: Vector4\n- up: Vector4\n- followingTransform: Matrix4\n- edge: Struct hkaiPersistentEdgeKey\n- leftFollowingCorner: Struct hkaiEdgePathFollowingCornerInfo\n- rightFollowingCorner: Struct hkaiEdgePathFollowingCornerInfo\n- flags: Flags of Uint8 hkaiNavMesh::EdgeFlagBits"""
     left: tuple[float, ...]
     right: tuple[float, ...]
     up: tuple[float, ...]
@@ -3832,17 +3870,17 @@ class hkaiEdgePathEdge(Record):
     flags: Union[hkaiNavMesh_EdgeFlagBits, int]
 
 class hkaiEdgePathFollowingCornerInfo(Record):
-    """hkaiEdgePathFollowingCornerInfo"""
+    """hkaiEdgePathFollowingCornerInfo\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Uint16"""
     data: int
 
 class hkaiEdgePathTraversalState(Record):
-    """hkaiEdgePathTraversalState"""
+    """hkaiEdgePathTraversalState\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- faceEdge: Int32\n- trailingEdge: Int32\n- highestUserEdgeCrossed: Int32"""
     faceEdge: int
     trailingEdge: int
     highestUserEdgeCrossed: int
 
 class hkaiGateFollowingBehavior(hkaiSingleCharacterBehavior):
-    """hkaiGateFollowingBehavior"""
+    """hkaiGateFollowingBehavior\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiSingleCharacterBehavior.\n\nOwn members, by hkClass type:\n- updateQuerySize: Real\n- requestedGoalPoints: Array of Struct hkaiGateFollowingBehaviorRequestedGoalPoint\n- gatePath: Pointer of Struct hkaiGatePath\n- traversalState: Struct hkaiGatePathTraversalState\n- pathFollowingProperties: Pointer of Struct hkaiPathFollowingProperties\n- newCharacterState: Enum of Uint8 hkaiCharacter::State\n- savedCharacterState: Enum of Uint8 hkaiCharacter::State"""
     updateQuerySize: float
     requestedGoalPoints: list[hkaiGateFollowingBehaviorRequestedGoalPoint]
     gatePath: Optional[Record]
@@ -3852,12 +3890,12 @@ class hkaiGateFollowingBehavior(hkaiSingleCharacterBehavior):
     savedCharacterState: hkaiCharacter_State
 
 class hkaiGateFollowingBehaviorRequestedGoalPoint(Record):
-    """hkaiGateFollowingBehaviorRequestedGoalPoint"""
+    """hkaiGateFollowingBehaviorRequestedGoalPoint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- position: Vector4\n- sectionId: Int32"""
     position: tuple[float, ...]
     sectionId: int
 
 class hkaiGatePathSmoothOptions(Record):
-    """hkaiGatePathSmoothOptions"""
+    """hkaiGatePathSmoothOptions\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- minRounds: Int32\n- maxRounds: Int32\n- initialMinRounds: Int32\n- initialMaxRounds: Int32\n- quiescenceDistance: Real\n- quiescenceSinAngle: Real"""
     minRounds: int
     maxRounds: int
     initialMinRounds: int
@@ -3866,16 +3904,16 @@ class hkaiGatePathSmoothOptions(Record):
     quiescenceSinAngle: float
 
 class hkaiGatePathTraversalState(Record):
-    """hkaiGatePathTraversalState"""
+    """hkaiGatePathTraversalState\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- curPos: Vector4\n- curCellIdx: Int32"""
     curPos: tuple[float, ...]
     curCellIdx: int
 
 class hkaiGatePathUtilExponentialSchedule(Record):
-    """hkaiGatePathUtilExponentialSchedule"""
+    """hkaiGatePathUtilExponentialSchedule\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- round: Int32"""
     round: int
 
 class hkaiGraphPathSearchParameters(Record):
-    """hkaiGraphPathSearchParameters"""
+    """hkaiGraphPathSearchParameters\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- heuristicWeight: Real\n- useHierarchicalHeuristic: Bool\n- costModifier: Pointer\n- edgeFilter: Pointer\n- bufferSizes: Struct hkaiSearchParametersBufferSizes\n- hierarchyBufferSizes: Struct hkaiSearchParametersBufferSizes"""
     heuristicWeight: float
     useHierarchicalHeuristic: bool
     costModifier: Optional[Record]
@@ -3884,28 +3922,27 @@ class hkaiGraphPathSearchParameters(Record):
     hierarchyBufferSizes: hkaiSearchParametersBufferSizes
 
 class hkaiHierarchyUtils(Record):
-    """hkaiHierarchyUtils"""
+    """hkaiHierarchyUtils\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiHierarchyUtilsClusterSettings(Record):
-    """hkaiHierarchyUtilsClusterSettings"""
+    """hkaiHierarchyUtilsClusterSettings\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- desiredFacesPerCluster: Int32\n- searchParameters: Struct hkaiNavMeshPathSearchParameters\n- agentInfo: Struct hkaiAgentTraversalInfo"""
     desiredFacesPerCluster: int
     searchParameters: hkaiNavMeshPathSearchParameters
     agentInfo: hkaiAgentTraversalInfo
 
+class hkaiVolume(hkReferencedObject):
+    """hkaiVolume\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkaiInvertedAabbVolume(hkaiVolume):
-    """hkaiInvertedAabbVolume"""
+    """hkaiInvertedAabbVolume\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiVolume.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- geometry: Struct hkGeometry"""
     aabb: hkAabb
     geometry: hkGeometry
 
 class hkaiLineOfSightUtil(Record):
-    """hkaiLineOfSightUtil"""
-
-class hkaiLineOfSightUtilDirectPathInput(hkaiLineOfSightUtilInputBase):
-    """hkaiLineOfSightUtilDirectPathInput"""
-    direction: tuple[float, ...]
+    """hkaiLineOfSightUtil\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiLineOfSightUtilInputBase(Record):
-    """hkaiLineOfSightUtilInputBase"""
+    """hkaiLineOfSightUtilInputBase\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- startPoint: Vector4\n- up: Vector4\n- startFaceKey: Uint32\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchRadius: Real\n- maximumPathLength: Real\n- costModifier: Pointer of Struct hkaiAstarCostModifier\n- edgeFilter: Pointer of Struct hkaiAstarEdgeFilter\n- outputEdgesOnFailure: Bool\n- projectedRadiusCheck: Bool\n- exactInternalVertexHandling: Bool\n- isWallClimbing: Bool\n- mode: Enum of Uint8 hkaiLineOfSightUtilInputBase::QueryMode\n- userEdgeHandling: Flags of Uint8 hkaiLineOfSightUtil::UserEdgeFlagBits\n- ignoreBackfacingEdges: Bool"""
     startPoint: tuple[float, ...]
     up: tuple[float, ...]
     startFaceKey: int
@@ -3923,13 +3960,17 @@ class hkaiLineOfSightUtilInputBase(Record):
     userEdgeHandling: Union[hkaiLineOfSightUtil_UserEdgeFlagBits, int]
     ignoreBackfacingEdges: bool
 
+class hkaiLineOfSightUtilDirectPathInput(hkaiLineOfSightUtilInputBase):
+    """hkaiLineOfSightUtilDirectPathInput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiLineOfSightUtilInputBase.\n\nOwn members, by hkClass type:\n- direction: Vector4"""
+    direction: tuple[float, ...]
+
 class hkaiLineOfSightUtilLineOfSightInput(hkaiLineOfSightUtilInputBase):
-    """hkaiLineOfSightUtilLineOfSightInput"""
+    """hkaiLineOfSightUtilLineOfSightInput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiLineOfSightUtilInputBase.\n\nOwn members, by hkClass type:\n- goalPoint: Vector4\n- goalFaceKey: Uint32"""
     goalPoint: tuple[float, ...]
     goalFaceKey: int
 
 class hkaiLineOfSightUtilLineOfSightOutput(Record):
-    """hkaiLineOfSightUtilLineOfSightOutput"""
+    """hkaiLineOfSightUtilLineOfSightOutput\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- visitedEdgesOut: Array of Uint32\n- distancesOut: Array of Real\n- pointsOut: Array of Vector4\n- doNotExceedArrayCapacity: Bool\n- numIterationsOut: Int32\n- finalFaceKey: Uint32\n- accumulatedDistance: Real\n- finalPoint: Vector4"""
     visitedEdgesOut: memoryview
     distancesOut: memoryview
     pointsOut: list[tuple[float, ...]]
@@ -3940,7 +3981,7 @@ class hkaiLineOfSightUtilLineOfSightOutput(Record):
     finalPoint: tuple[float, ...]
 
 class hkaiLocalSteeringInput(Record):
-    """hkaiLocalSteeringInput"""
+    """hkaiLocalSteeringInput\n\nHavok class of SDK 2014.2 (packfiles), version 7.\n\nOwn members, by hkClass type:\n- currentPosition: Vector4\n- currentForward: Vector4\n- currentUp: Vector4\n- currentVelocity: Vector4\n- desiredVelocity: Vector4\n- localGoalPlane: Vector4\n- distToLocalGoal: Real\n- character: Pointer\n- referenceFrame: Pointer\n- avoidanceProperties: Pointer\n- applyKinematicConstraints: Bool\n- applyAvoidanceSteering: Bool\n- enableLocalSteering: Bool"""
     currentPosition: tuple[float, ...]
     currentForward: tuple[float, ...]
     currentUp: tuple[float, ...]
@@ -3956,12 +3997,12 @@ class hkaiLocalSteeringInput(Record):
     enableLocalSteering: bool
 
 class hkaiMaterialPainter(hkReferencedObject):
-    """hkaiMaterialPainter"""
+    """hkaiMaterialPainter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- material: Int32\n- volume: Pointer of Struct hkaiVolume"""
     material: int
     volume: Optional[hkaiVolume]
 
 class hkaiMovementProperties(Record):
-    """hkaiMovementProperties"""
+    """hkaiMovementProperties\n\nHavok class of SDK 2014.2 (packfiles), version 8.\n\nOwn members, by hkClass type:\n- minVelocity: Real\n- maxVelocity: Real\n- maxAcceleration: Real\n- maxDeceleration: Real\n- leftTurnRadius: Real\n- rightTurnRadius: Real\n- maxAngularVelocity: Real\n- maxTurnVelocity: Real\n- kinematicConstraintType: Enum of Uint8 hkaiMovementProperties::KinematicConstraintType"""
     minVelocity: float
     maxVelocity: float
     maxAcceleration: float
@@ -3973,7 +4014,7 @@ class hkaiMovementProperties(Record):
     kinematicConstraintType: hkaiMovementProperties_KinematicConstraintType
 
 class hkaiNavMesh(hkReferencedObject):
-    """hkaiNavMesh"""
+    """hkaiNavMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 14, signature 0x6d493bdb.\n\nOwn members, by hkClass type:\n- faces: Array of Struct hkaiNavMeshFace\n- edges: Array of Struct hkaiNavMeshEdge\n- vertices: Array of Vector4\n- streamingSets: Array of Struct hkaiStreamingSet\n- faceData: Array of Int32\n- edgeData: Array of Int32\n- faceDataStriding: Int32\n- edgeDataStriding: Int32\n- flags: Uint8\n- aabb: Struct hkAabb\n- erosionRadius: Real\n- userData: Ulong"""
     faces: list[hkaiNavMeshFace]
     edges: list[hkaiNavMeshEdge]
     vertices: list[tuple[float, ...]]
@@ -3988,7 +4029,7 @@ class hkaiNavMesh(hkReferencedObject):
     userData: int
 
 class hkaiNavMeshClearanceCache(hkReferencedObject):
-    """hkaiNavMeshClearanceCache"""
+    """hkaiNavMeshClearanceCache\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- clearanceCeiling: Real\n- clearanceIntToRealMultiplier: Real\n- clearanceRealToIntMultiplier: Real\n- faceOffsets: Array of Uint32\n- edgePairClearances: Array of Uint8\n- unusedEdgePairElements: Int32\n- mcpData: Array of Struct hkaiNavMeshClearanceCacheMcpDataInteger\n- vertexClearances: Array of Uint8"""
     clearanceCeiling: float
     clearanceIntToRealMultiplier: float
     clearanceRealToIntMultiplier: float
@@ -3999,17 +4040,17 @@ class hkaiNavMeshClearanceCache(hkReferencedObject):
     vertexClearances: memoryview
 
 class hkaiNavMeshClearanceCacheManager(hkReferencedObject):
-    """hkaiNavMeshClearanceCacheManager"""
+    """hkaiNavMeshClearanceCacheManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- registrations: Array of Struct hkaiNavMeshClearanceCacheManagerRegistration\n- cacheInfos: Array of Struct hkaiNavMeshClearanceCacheManagerCacheInfo\n- defaultOption: Enum of Int32 hkaiNavMeshClearanceCacheManager::DefaultCachingOption"""
     registrations: list[hkaiNavMeshClearanceCacheManagerRegistration]
     cacheInfos: list[hkaiNavMeshClearanceCacheManagerCacheInfo]
     defaultOption: hkaiNavMeshClearanceCacheManager_DefaultCachingOption
 
 class hkaiNavMeshClearanceCacheManagerCacheInfo(Record):
-    """hkaiNavMeshClearanceCacheManagerCacheInfo"""
+    """hkaiNavMeshClearanceCacheManagerCacheInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- clearanceCeiling: Real"""
     clearanceCeiling: float
 
 class hkaiNavMeshClearanceCacheManagerRegistration(Record):
-    """hkaiNavMeshClearanceCacheManagerRegistration"""
+    """hkaiNavMeshClearanceCacheManagerRegistration\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- id: Ulong\n- info: Uint32\n- infoMask: Uint32\n- cacheIdentifier: Uint8\n- filter: Pointer of Struct hkaiAstarEdgeFilter"""
     id: int
     info: int
     infoMask: int
@@ -4017,12 +4058,12 @@ class hkaiNavMeshClearanceCacheManagerRegistration(Record):
     filter: Optional[hkaiAstarEdgeFilter]
 
 class hkaiNavMeshClearanceCacheMcpDataInteger(Record):
-    """hkaiNavMeshClearanceCacheMcpDataInteger"""
+    """hkaiNavMeshClearanceCacheMcpDataInteger\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- interpolant: Uint8\n- clearance: Uint8"""
     interpolant: int
     clearance: int
 
 class hkaiNavMeshCutter(hkReferencedObject):
-    """hkaiNavMeshCutter"""
+    """hkaiNavMeshCutter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 17.\n\nOwn members, by hkClass type:\n- meshInfos: Array of Struct hkaiNavMeshCutterMeshInfo\n- connectivityInfo: Struct hkaiNavMeshCutterSavedConnectivity\n- streamingCollection: Pointer of Struct hkaiStreamingCollection\n- forceRecutFaceKeys: Array of Uint32\n- forceClearanceCalcFaceKeys: Array of Uint32\n- up: Vector4\n- edgeMatchParams: Struct hkaiNavMeshEdgeMatchingParameters\n- generationSettings: Pointer\n- cutEdgeTolerance: Real\n- minEdgeMatchingLength: Real\n- smallGapFixupTolerance: Real\n- performValidationChecks: Bool\n- clearanceResetMethod: Enum of Uint8 hkaiNavMeshCutter::ClearanceResetMethod\n- useNewCutter: Bool\n- domainQuantum: Real"""
     meshInfos: list[hkaiNavMeshCutterMeshInfo]
     connectivityInfo: hkaiNavMeshCutterSavedConnectivity
     streamingCollection: Optional[hkaiStreamingCollection]
@@ -4040,18 +4081,18 @@ class hkaiNavMeshCutter(hkReferencedObject):
     domainQuantum: float
 
 class hkaiNavMeshCutterMeshInfo(Record):
-    """hkaiNavMeshCutterMeshInfo"""
+    """hkaiNavMeshCutterMeshInfo\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- originalNumFaces: Int32\n- originalNumEdges: Int32\n- originalNumVertices: Int32\n- faceMapping: Array of Int32"""
     originalNumFaces: int
     originalNumEdges: int
     originalNumVertices: int
     faceMapping: memoryview
 
 class hkaiNavMeshCutterSavedConnectivity(Record):
-    """hkaiNavMeshCutterSavedConnectivity"""
+    """hkaiNavMeshCutterSavedConnectivity\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- storage: Struct hkSetUint32"""
     storage: hkSetUint32
 
 class hkaiNavMeshEdge(Record):
-    """hkaiNavMeshEdge"""
+    """hkaiNavMeshEdge\n\nHavok class of SDK 2014.2 (packfiles), version 8.\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- oppositeEdge: Uint32\n- oppositeFace: Uint32\n- flags: Flags of Uint8 hkaiNavMesh::EdgeFlagBits\n- paddingByte: Uint8\n- userEdgeCost: Half"""
     a: int
     b: int
     oppositeEdge: int
@@ -4061,7 +4102,7 @@ class hkaiNavMeshEdge(Record):
     userEdgeCost: float
 
 class hkaiNavMeshEdgeMatchingParameters(Record):
-    """hkaiNavMeshEdgeMatchingParameters"""
+    """hkaiNavMeshEdgeMatchingParameters\n\nHavok class of SDK 2014.2 (packfiles), version 9.\n\nOwn members, by hkClass type:\n- maxStepHeight: Real\n- maxSeparation: Real\n- maxOverhang: Real\n- behindFaceTolerance: Real\n- cosPlanarAlignmentAngle: Real\n- cosVerticalAlignmentAngle: Real\n- minEdgeOverlap: Real\n- edgeTraversibilityHorizontalEpsilon: Real\n- edgeTraversibilityVerticalEpsilon: Real\n- cosClimbingFaceNormalAlignmentAngle: Real\n- cosClimbingEdgeAlignmentAngle: Real\n- minAngleBetweenFaces: Real\n- edgeParallelTolerance: Real\n- useSafeEdgeTraversibilityHorizontalEpsilon: Bool"""
     maxStepHeight: float
     maxSeparation: float
     maxOverhang: float
@@ -4078,7 +4119,7 @@ class hkaiNavMeshEdgeMatchingParameters(Record):
     useSafeEdgeTraversibilityHorizontalEpsilon: bool
 
 class hkaiNavMeshFace(Record):
-    """hkaiNavMeshFace"""
+    """hkaiNavMeshFace\n\nHavok class of SDK 2014.2 (packfiles), version 6.\n\nOwn members, by hkClass type:\n- startEdgeIndex: Int32\n- startUserEdgeIndex: Int32\n- numEdges: Int16\n- numUserEdges: Int16\n- clusterIndex: Int16\n- padding: Uint16"""
     startEdgeIndex: int
     startUserEdgeIndex: int
     numEdges: int
@@ -4087,7 +4128,7 @@ class hkaiNavMeshFace(Record):
     padding: int
 
 class hkaiNavMeshGenerationSettings(hkReferencedObject):
-    """hkaiNavMeshGenerationSettings"""
+    """hkaiNavMeshGenerationSettings\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 30.\n\nOwn members, by hkClass type:\n- characterHeight: Real\n- up: Vector4\n- quantizationGridSize: Real\n- maxWalkableSlope: Real\n- triangleWinding: Enum of Uint8 hkaiNavMeshGenerationSettings::TriangleWinding\n- degenerateAreaThreshold: Real\n- degenerateWidthThreshold: Real\n- convexThreshold: Real\n- maxNumEdgesPerFace: Int32\n- edgeMatchingParams: Struct hkaiNavMeshEdgeMatchingParameters\n- edgeMatchingMetric: Enum of Uint32 hkaiNavMeshGenerationSettings::EdgeMatchingMetric\n- edgeConnectionIterations: Int32\n- regionPruningSettings: Struct hkaiNavMeshGenerationSettingsRegionPruningSettings\n- wallClimbingSettings: Struct hkaiNavMeshGenerationSettingsWallClimbingSettings\n- boundsAabb: Struct hkAabb\n- carvers: Array of Pointer hkaiCarver\n- painters: Array of Pointer hkaiMaterialPainter\n- painterOverlapCallback: Pointer\n- defaultConstructionProperties: Flags of Uint32 hkaiNavMeshGenerationSettings::ConstructionFlagsBits\n- materialMap: Array of Struct hkaiNavMeshGenerationSettingsMaterialConstructionPair\n- fixupOverlappingTriangles: Bool\n- overlappingTrianglesSettings: Struct hkaiOverlappingTrianglesSettings\n- weldInputVertices: Bool\n- weldThreshold: Real\n- minCharacterWidth: Real\n- characterWidthUsage: Enum of Uint8 hkaiNavMeshGenerationSettings::CharacterWidthUsage\n- enableSimplification: Bool\n- simplificationSettings: Struct hkaiNavMeshSimplificationUtilsSettings\n- carvedMaterialDeprecated: Int32\n- carvedCuttingMaterialDeprecated: Int32\n- checkEdgeGeometryConsistency: Bool\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr\n- overrideSettings: Array of Struct hkaiNavMeshGenerationSettingsOverrideSettings"""
     characterHeight: float
     up: tuple[float, ...]
     quantizationGridSize: float
@@ -4124,12 +4165,12 @@ class hkaiNavMeshGenerationSettings(hkReferencedObject):
     overrideSettings: list[hkaiNavMeshGenerationSettingsOverrideSettings]
 
 class hkaiNavMeshGenerationSettingsMaterialConstructionPair(Record):
-    """hkaiNavMeshGenerationSettingsMaterialConstructionPair"""
+    """hkaiNavMeshGenerationSettingsMaterialConstructionPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- materialIndex: Int32\n- flags: Flags of Uint32 hkaiNavMeshGenerationSettings::ConstructionFlagsBits"""
     materialIndex: int
     flags: Union[hkaiNavMeshGenerationSettings_ConstructionFlagsBits, int]
 
 class hkaiNavMeshGenerationSettingsOverrideSettings(Record):
-    """hkaiNavMeshGenerationSettingsOverrideSettings"""
+    """hkaiNavMeshGenerationSettingsOverrideSettings\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- volume: Pointer of Struct hkaiVolume\n- material: Int32\n- characterWidthUsage: Enum of Uint8 hkaiNavMeshGenerationSettings::CharacterWidthUsage\n- maxWalkableSlope: Real\n- edgeMatchingParams: Struct hkaiNavMeshEdgeMatchingParameters\n- simplificationSettings: Struct hkaiNavMeshSimplificationUtilsSettings"""
     volume: Optional[hkaiVolume]
     material: int
     characterWidthUsage: hkaiNavMeshGenerationSettings_CharacterWidthUsage
@@ -4138,7 +4179,7 @@ class hkaiNavMeshGenerationSettingsOverrideSettings(Record):
     simplificationSettings: hkaiNavMeshSimplificationUtilsSettings
 
 class hkaiNavMeshGenerationSettingsRegionPruningSettings(Record):
-    """hkaiNavMeshGenerationSettingsRegionPruningSettings"""
+    """hkaiNavMeshGenerationSettingsRegionPruningSettings\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- minRegionArea: Real\n- minDistanceToSeedPoints: Real\n- borderPreservationTolerance: Real\n- preserveVerticalBorderRegions: Bool\n- pruneBeforeTriangulation: Bool\n- regionSeedPoints: Array of Vector4\n- regionConnections: Array of Struct hkaiNavMeshGenerationSettingsRegionPruningSettingsRegionConnection"""
     minRegionArea: float
     minDistanceToSeedPoints: float
     borderPreservationTolerance: float
@@ -4148,22 +4189,22 @@ class hkaiNavMeshGenerationSettingsRegionPruningSettings(Record):
     regionConnections: list[hkaiNavMeshGenerationSettingsRegionPruningSettingsRegionConnection]
 
 class hkaiNavMeshGenerationSettingsRegionPruningSettingsRegionConnection(Record):
-    """hkaiNavMeshGenerationSettingsRegionPruningSettingsRegionConnection"""
+    """hkaiNavMeshGenerationSettingsRegionPruningSettingsRegionConnection\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- a: Vector4\n- b: Vector4"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hkaiNavMeshGenerationSettingsWallClimbingSettings(Record):
-    """hkaiNavMeshGenerationSettingsWallClimbingSettings"""
+    """hkaiNavMeshGenerationSettingsWallClimbingSettings\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- enableWallClimbing: Bool\n- excludeWalkableFaces: Bool"""
     enableWallClimbing: bool
     excludeWalkableFaces: bool
 
 class hkaiNavMeshGenerationSnapshot(Record):
-    """hkaiNavMeshGenerationSnapshot"""
+    """hkaiNavMeshGenerationSnapshot\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- geometry: Struct hkGeometry\n- settings: Struct hkaiNavMeshGenerationSettings"""
     geometry: hkGeometry
     settings: hkaiNavMeshGenerationSettings
 
 class hkaiNavMeshInstance(hkReferencedObject):
-    """hkaiNavMeshInstance"""
+    """hkaiNavMeshInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 7.\n\nOwn members, by hkClass type:\n- originalFaces: SimpleArray\n- originalEdges: SimpleArray\n- originalVertices: SimpleArray\n- originalFaceData: Pointer\n- faceDataStriding: Int32\n- originalEdgeData: Pointer\n- edgeDataStriding: Int32\n- originalMesh: Pointer of Struct hkaiNavMesh\n- referenceFrame: Struct hkaiReferenceFrame\n- edgeMap: Array of Int32\n- faceMap: Array of Int32\n- instancedFaces: Array of Struct hkaiNavMeshFace\n- instancedEdges: Array of Struct hkaiNavMeshEdge\n- ownedFaces: Array of Struct hkaiNavMeshFace\n- ownedEdges: Array of Struct hkaiNavMeshEdge\n- ownedVertices: Array of Vector4\n- faceFlags: Array of Uint8\n- cuttingInfo: Array of Uint16\n- instancedFaceData: Array of Int32\n- instancedEdgeData: Array of Int32\n- ownedFaceData: Array of Int32\n- ownedEdgeData: Array of Int32\n- sectionUid: Uint32\n- runtimeId: Int32\n- layer: Uint32\n- clearanceCaches: Array of Pointer hkaiNavMeshClearanceCache"""
     originalFaces: list[None]
     originalEdges: list[None]
     originalVertices: list[None]
@@ -4192,7 +4233,7 @@ class hkaiNavMeshInstance(hkReferencedObject):
     clearanceCaches: list[Optional[hkaiNavMeshClearanceCache]]
 
 class hkaiNavMeshPathRequestInfo(hkReferencedObject):
-    """hkaiNavMeshPathRequestInfo"""
+    """hkaiNavMeshPathRequestInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- input: Pointer of Struct hkaiPathfindingUtilFindPathInput\n- output: Pointer of Struct hkaiPathfindingUtilFindPathOutput\n- priority: Int32\n- owner: Pointer\n- markedForDeletion: Bool"""
     input: Optional[hkaiPathfindingUtilFindPathInput]
     output: Optional[hkaiPathfindingUtilFindPathOutput]
     priority: int
@@ -4200,7 +4241,7 @@ class hkaiNavMeshPathRequestInfo(hkReferencedObject):
     markedForDeletion: bool
 
 class hkaiNavMeshPathSearchParameters(Record):
-    """hkaiNavMeshPathSearchParameters"""
+    """hkaiNavMeshPathSearchParameters\n\nHavok class of SDK 2014.2 (packfiles), version 12.\n\nOwn members, by hkClass type:\n- up: Vector4\n- costModifier: Pointer\n- edgeFilter: Pointer\n- validateInputs: Bool\n- outputPathFlags: Flags of Uint8 hkaiNavMeshPathSearchParameters::OutputPathFlags\n- lineOfSightFlags: Flags of Uint8 hkaiNavMeshPathSearchParameters::LineOfSightFlags\n- useHierarchicalHeuristic: Bool\n- projectedRadiusCheck: Bool\n- useGrandparentDistanceCalculation: Bool\n- heuristicWeight: Real\n- simpleRadiusThreshold: Real\n- maximumPathLength: Real\n- searchSphereRadius: Real\n- searchCapsuleRadius: Real\n- bufferSizes: Struct hkaiSearchParametersBufferSizes\n- hierarchyBufferSizes: Struct hkaiSearchParametersBufferSizes"""
     up: tuple[float, ...]
     costModifier: Optional[Record]
     edgeFilter: Optional[Record]
@@ -4218,11 +4259,8 @@ class hkaiNavMeshPathSearchParameters(Record):
     bufferSizes: hkaiSearchParametersBufferSizes
     hierarchyBufferSizes: hkaiSearchParametersBufferSizes
 
-class hkaiNavMeshQueryMediator(hkReferencedObject):
-    """hkaiNavMeshQueryMediator"""
-
 class hkaiNavMeshSimplificationSnapshot(Record):
-    """hkaiNavMeshSimplificationSnapshot"""
+    """hkaiNavMeshSimplificationSnapshot\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- geometry: Pointer of Struct hkGeometry\n- carvers: Array of Pointer hkaiCarver\n- cuttingTriangles: Struct hkBitField\n- settings: Struct hkaiNavMeshGenerationSettings\n- unsimplifiedNavMesh: Pointer of Struct hkaiNavMesh"""
     geometry: Optional[hkGeometry]
     carvers: list[Optional[hkaiCarver]]
     cuttingTriangles: hkBitField
@@ -4230,7 +4268,7 @@ class hkaiNavMeshSimplificationSnapshot(Record):
     unsimplifiedNavMesh: Optional[hkaiNavMesh]
 
 class hkaiNavMeshSimplificationUtilsExtraVertexSettings(Record):
-    """hkaiNavMeshSimplificationUtilsExtraVertexSettings"""
+    """hkaiNavMeshSimplificationUtilsExtraVertexSettings\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- vertexSelectionMethod: Enum of Uint8 hkaiNavMeshSimplificationUtilsExtraVertexSettings::VertexSelectionMethod\n- vertexFraction: Real\n- areaFraction: Real\n- minPartitionArea: Real\n- numSmoothingIterations: Int32\n- iterationDamping: Real\n- addVerticesOnBoundaryEdges: Bool\n- addVerticesOnPartitionBorders: Bool\n- boundaryEdgeSplitLength: Real\n- partitionBordersSplitLength: Real\n- userVertexOnBoundaryTolerance: Real\n- userVertices: Array of Vector4"""
     vertexSelectionMethod: hkaiNavMeshSimplificationUtilsExtraVertexSettings_VertexSelectionMethod
     vertexFraction: float
     areaFraction: float
@@ -4245,7 +4283,7 @@ class hkaiNavMeshSimplificationUtilsExtraVertexSettings(Record):
     userVertices: list[tuple[float, ...]]
 
 class hkaiNavMeshSimplificationUtilsSettings(Record):
-    """hkaiNavMeshSimplificationUtilsSettings"""
+    """hkaiNavMeshSimplificationUtilsSettings\n\nHavok class of SDK 2014.2 (packfiles), version 13.\n\nOwn members, by hkClass type:\n- maxBorderSimplifyArea: Real\n- maxConcaveBorderSimplifyArea: Real\n- minCorridorWidth: Real\n- maxCorridorWidth: Real\n- holeReplacementArea: Real\n- aabbReplacementAreaFraction: Real\n- maxLoopShrinkFraction: Real\n- maxBorderHeightError: Real\n- maxBorderDistanceError: Real\n- maxPartitionSize: Int32\n- useHeightPartitioning: Bool\n- maxPartitionHeightError: Real\n- useConservativeHeightPartitioning: Bool\n- hertelMehlhornHeightError: Real\n- cosPlanarityThreshold: Real\n- nonconvexityThreshold: Real\n- boundaryEdgeFilterThreshold: Real\n- maxSharedVertexHorizontalError: Real\n- maxSharedVertexVerticalError: Real\n- maxBoundaryVertexHorizontalError: Real\n- maxBoundaryVertexVerticalError: Real\n- mergeLongestEdgesFirst: Bool\n- extraVertexSettings: Struct hkaiNavMeshSimplificationUtilsExtraVertexSettings\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr"""
     maxBorderSimplifyArea: float
     maxConcaveBorderSimplifyArea: float
     minCorridorWidth: float
@@ -4273,7 +4311,7 @@ class hkaiNavMeshSimplificationUtilsSettings(Record):
     snapshotFilename: Optional[str]
 
 class hkaiNavVolume(hkReferencedObject):
-    """hkaiNavVolume"""
+    """hkaiNavVolume\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 10.\n\nOwn members, by hkClass type:\n- cells: Array of Struct hkaiNavVolumeCell\n- edges: Array of Struct hkaiNavVolumeEdge\n- streamingSets: Array of Struct hkaiStreamingSet\n- aabb: Struct hkAabb\n- quantizationScale: Vector4\n- quantizationOffset: Vector4\n- res: Int32[3]\n- userData: Ulong"""
     cells: list[hkaiNavVolumeCell]
     edges: list[hkaiNavVolumeEdge]
     streamingSets: list[hkaiStreamingSet]
@@ -4284,7 +4322,7 @@ class hkaiNavVolume(hkReferencedObject):
     userData: int
 
 class hkaiNavVolumeCell(Record):
-    """hkaiNavVolumeCell"""
+    """hkaiNavVolumeCell\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- min: Uint16[3]\n- numEdges: Int16\n- max: Uint16[3]\n- startEdgeIndex: Int32\n- data: Int32"""
     min: list[int]
     numEdges: int
     max: list[int]
@@ -4292,12 +4330,12 @@ class hkaiNavVolumeCell(Record):
     data: int
 
 class hkaiNavVolumeEdge(Record):
-    """hkaiNavVolumeEdge"""
+    """hkaiNavVolumeEdge\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- flags: Flags of Uint8 hkaiNavVolume::CellEdgeFlagBits\n- oppositeCell: Uint32"""
     flags: Union[hkaiNavVolume_CellEdgeFlagBits, int]
     oppositeCell: int
 
 class hkaiNavVolumeGenerationSettings(hkReferencedObject):
-    """hkaiNavVolumeGenerationSettings"""
+    """hkaiNavVolumeGenerationSettings\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 11.\n\nOwn members, by hkClass type:\n- volumeAabb: Struct hkAabb\n- maxHorizontalRange: Real\n- maxVerticalRange: Real\n- up: Vector4\n- characterHeight: Real\n- characterDepth: Real\n- characterWidth: Real\n- cellWidth: Real\n- resolutionRoundingMode: Enum of Uint8 hkaiNavVolumeGenerationSettings::CellWidthToResolutionRounding\n- chunkSettings: Struct hkaiNavVolumeGenerationSettingsChunkSettings\n- chunkDomainCallback: Pointer\n- border: Real\n- useBorderCells: Bool\n- mergingSettings: Struct hkaiNavVolumeGenerationSettingsMergingSettings\n- minRegionVolume: Real\n- minDistanceToSeedPoints: Real\n- regionSeedPoints: Array of Vector4\n- defaultConstructionInfo: Struct hkaiNavVolumeGenerationSettingsMaterialConstructionInfo\n- materialMap: Array of Struct hkaiNavVolumeGenerationSettingsMaterialConstructionInfo\n- carvers: Array of Pointer hkaiCarver\n- painters: Array of Pointer hkaiMaterialPainter\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr"""
     volumeAabb: hkAabb
     maxHorizontalRange: float
     maxVerticalRange: float
@@ -4323,20 +4361,20 @@ class hkaiNavVolumeGenerationSettings(hkReferencedObject):
     snapshotFilename: Optional[str]
 
 class hkaiNavVolumeGenerationSettingsChunkSettings(Record):
-    """hkaiNavVolumeGenerationSettingsChunkSettings"""
+    """hkaiNavVolumeGenerationSettingsChunkSettings\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- maxChunkSizeX: Uint16\n- maxChunkSizeY: Uint16\n- maxChunkSizeZ: Uint16\n- doGreedyMergeAfterCombine: Bool"""
     maxChunkSizeX: int
     maxChunkSizeY: int
     maxChunkSizeZ: int
     doGreedyMergeAfterCombine: bool
 
 class hkaiNavVolumeGenerationSettingsMaterialConstructionInfo(Record):
-    """hkaiNavVolumeGenerationSettingsMaterialConstructionInfo"""
+    """hkaiNavVolumeGenerationSettingsMaterialConstructionInfo\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- materialIndex: Int32\n- flags: Flags of Uint32 hkaiNavVolumeGenerationSettings::MaterialFlagsBits\n- resolution: Int32"""
     materialIndex: int
     flags: Union[hkaiNavVolumeGenerationSettings_MaterialFlagsBits, int]
     resolution: int
 
 class hkaiNavVolumeGenerationSettingsMergingSettings(Record):
-    """hkaiNavVolumeGenerationSettingsMergingSettings"""
+    """hkaiNavVolumeGenerationSettingsMergingSettings\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- nodeWeight: Real\n- edgeWeight: Real\n- estimateNewEdges: Bool\n- iterationsStabilizationThreshold: Int32\n- slopeThreshold: Real\n- maxMergingIterations: Int32\n- randomSeed: Int32\n- multiplier: Real\n- useSimpleFirstMergePass: Bool"""
     nodeWeight: float
     edgeWeight: float
     estimateNewEdges: bool
@@ -4348,12 +4386,12 @@ class hkaiNavVolumeGenerationSettingsMergingSettings(Record):
     useSimpleFirstMergePass: bool
 
 class hkaiNavVolumeGenerationSnapshot(Record):
-    """hkaiNavVolumeGenerationSnapshot"""
+    """hkaiNavVolumeGenerationSnapshot\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- geometry: Struct hkGeometry\n- settings: Struct hkaiNavVolumeGenerationSettings"""
     geometry: hkGeometry
     settings: hkaiNavVolumeGenerationSettings
 
 class hkaiNavVolumeInstance(hkReferencedObject):
-    """hkaiNavVolumeInstance"""
+    """hkaiNavVolumeInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- originalCells: SimpleArray\n- originalEdges: SimpleArray\n- originalVolume: Pointer of Struct hkaiNavVolume\n- cellMap: Array of Int32\n- instancedCells: Array of Struct hkaiNavVolumeInstanceCellInstance\n- ownedEdges: Array of Struct hkaiNavVolumeEdge\n- sectionUid: Uint32\n- runtimeId: Int32\n- layer: Uint32\n- translation: Vector4"""
     originalCells: list[None]
     originalEdges: list[None]
     originalVolume: Optional[hkaiNavVolume]
@@ -4366,15 +4404,12 @@ class hkaiNavVolumeInstance(hkReferencedObject):
     translation: tuple[float, ...]
 
 class hkaiNavVolumeInstanceCellInstance(Record):
-    """hkaiNavVolumeInstanceCellInstance"""
+    """hkaiNavVolumeInstanceCellInstance\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- startEdgeIndex: Int32\n- numEdges: Int32"""
     startEdgeIndex: int
     numEdges: int
 
-class hkaiNavVolumeMediator(hkReferencedObject):
-    """hkaiNavVolumeMediator"""
-
 class hkaiNavVolumePathRequestInfo(hkReferencedObject):
-    """hkaiNavVolumePathRequestInfo"""
+    """hkaiNavVolumePathRequestInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- input: Pointer of Struct hkaiVolumePathfindingUtilFindPathInput\n- output: Pointer of Struct hkaiVolumePathfindingUtilFindPathOutput\n- priority: Int32\n- owner: Pointer\n- markedForDeletion: Bool"""
     input: Optional[hkaiVolumePathfindingUtilFindPathInput]
     output: Optional[hkaiVolumePathfindingUtilFindPathOutput]
     priority: int
@@ -4382,7 +4417,7 @@ class hkaiNavVolumePathRequestInfo(hkReferencedObject):
     markedForDeletion: bool
 
 class hkaiNavVolumePathSearchParameters(Record):
-    """hkaiNavVolumePathSearchParameters"""
+    """hkaiNavVolumePathSearchParameters\n\nHavok class of SDK 2014.2 (packfiles), version 6.\n\nOwn members, by hkClass type:\n- up: Vector4\n- costModifier: Pointer\n- edgeFilter: Pointer\n- lineOfSightFlags: Flags of Uint8 hkaiNavVolumePathSearchParameters::LineOfSightFlags\n- heuristicWeight: Real\n- maximumPathLength: Real\n- bufferSizes: Struct hkaiSearchParametersBufferSizes"""
     up: tuple[float, ...]
     costModifier: Optional[Record]
     edgeFilter: Optional[Record]
@@ -4392,7 +4427,7 @@ class hkaiNavVolumePathSearchParameters(Record):
     bufferSizes: hkaiSearchParametersBufferSizes
 
 class hkaiObstacleGenerator(hkReferencedObject):
-    """hkaiObstacleGenerator"""
+    """hkaiObstacleGenerator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- useSpheres: Bool\n- useBoundaries: Bool\n- clipBoundaries: Bool\n- transform: Transform\n- spheres: Array of Struct hkaiAvoidanceSolverSphereObstacle\n- boundaries: Array of Struct hkaiAvoidanceSolverBoundaryObstacle\n- userData: Ulong"""
     useSpheres: bool
     useBoundaries: bool
     clipBoundaries: bool
@@ -4402,7 +4437,7 @@ class hkaiObstacleGenerator(hkReferencedObject):
     userData: int
 
 class hkaiOverlapManager(hkReferencedObject):
-    """hkaiOverlapManager"""
+    """hkaiOverlapManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- referenceFrameAndExtrusion: Struct hkaiReferenceFrameAndExtrusion\n- navMeshCollection: Pointer of Struct hkaiStreamingCollection\n- sections: Array of Struct hkaiOverlapManagerSection\n- stepCount: Int32\n- hasMovedTolerance: Real\n- maxCutFacesPerStep: Int32\n- silhouetteFilter: Pointer\n- priorityController: Pointer"""
     referenceFrameAndExtrusion: hkaiReferenceFrameAndExtrusion
     navMeshCollection: Optional[hkaiStreamingCollection]
     sections: list[hkaiOverlapManagerSection]
@@ -4413,7 +4448,7 @@ class hkaiOverlapManager(hkReferencedObject):
     priorityController: Optional[Record]
 
 class hkaiOverlapManagerSection(Record):
-    """hkaiOverlapManagerSection"""
+    """hkaiOverlapManagerSection\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- generatorDataMap: Pointer\n- numOriginalFaces: Int32\n- generatorData: Array of Pointer hkaiOverlapManagerSectionGeneratorData\n- faceToGeneratorsMap: Array of Pointer\n- facePriorities: Struct hkSetIntFloatPair"""
     generatorDataMap: Optional[Record]
     numOriginalFaces: int
     generatorData: list[Optional[hkaiOverlapManagerSectionGeneratorData]]
@@ -4421,26 +4456,26 @@ class hkaiOverlapManagerSection(Record):
     facePriorities: hkSetIntFloatPair
 
 class hkaiOverlapManagerSectionGeneratorData(hkReferencedObject):
-    """hkaiOverlapManagerSectionGeneratorData"""
+    """hkaiOverlapManagerSectionGeneratorData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- context: Struct hkaiSilhouetteGeneratorSectionContext\n- overlappedFaces: Array of Int32"""
     context: hkaiSilhouetteGeneratorSectionContext
     overlappedFaces: memoryview
 
 class hkaiOverlappingTriangles(Record):
-    """hkaiOverlappingTriangles"""
+    """hkaiOverlappingTriangles\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiOverlappingTrianglesSettings(Record):
-    """hkaiOverlappingTrianglesSettings"""
+    """hkaiOverlappingTrianglesSettings\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- coplanarityTolerance: Real\n- raycastLengthMultiplier: Real\n- walkableTriangleSettings: Enum of Uint8 hkaiOverlappingTriangles::WalkableTriangleSettings"""
     coplanarityTolerance: float
     raycastLengthMultiplier: float
     walkableTriangleSettings: hkaiOverlappingTriangles_WalkableTriangleSettings
 
 class hkaiPath(hkReferencedObject):
-    """hkaiPath"""
+    """hkaiPath\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 10.\n\nOwn members, by hkClass type:\n- points: Array of Struct hkaiPathPathPoint\n- referenceFrame: Enum of Uint8 hkaiPath::ReferenceFrame"""
     points: list[hkaiPathPathPoint]
     referenceFrame: hkaiPath_ReferenceFrame
 
 class hkaiPathFollowingBehavior(hkaiSingleCharacterBehavior):
-    """hkaiPathFollowingBehavior"""
+    """hkaiPathFollowingBehavior\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiSingleCharacterBehavior.\n\nOwn members, by hkClass type:\n- pathFollowingProperties: Pointer of Struct hkaiPathFollowingProperties\n- currentPath: Pointer of Struct hkaiPath\n- currentPathFixed: Pointer of Struct hkaiPath\n- currentPathSegment: Int32\n- previousPathSegment: Int32\n- newCharacterState: Int32\n- changeSegmentDistance: Real\n- tempChangeSegmentDistance: Real\n- updateQuerySize: Real\n- characterRadiusMultiplier: Real\n- characterToPathStartThreshold: Real\n- useSectionLocalPaths: Bool\n- pathType: Enum of Uint8 hkaiPathFollowingBehavior::PathType\n- lastPointIsGoal: Bool\n- needsRepath: Bool\n- passiveAvoidance: Bool\n- savedCharacterState: Enum of Uint8 hkaiCharacter::State"""
     pathFollowingProperties: Optional[hkaiPathFollowingProperties]
     currentPath: Optional[hkaiPath]
     currentPathFixed: Optional[hkaiPath]
@@ -4460,7 +4495,7 @@ class hkaiPathFollowingBehavior(hkaiSingleCharacterBehavior):
     savedCharacterState: hkaiCharacter_State
 
 class hkaiPathFollowingProperties(hkReferencedObject):
-    """hkaiPathFollowingProperties"""
+    """hkaiPathFollowingProperties\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 6.\n\nOwn members, by hkClass type:\n- repathDistance: Real\n- incompleteRepathSegments: Int32\n- searchPathLimit: Real\n- desiredSpeedAtEnd: Real\n- goalDistTolerance: Real\n- userEdgeTolerance: Real\n- repairPaths: Bool\n- setManualControlOnUserEdges: Bool\n- pullThroughInternalVertices: Bool"""
     repathDistance: float
     incompleteRepathSegments: int
     searchPathLimit: float
@@ -4472,7 +4507,7 @@ class hkaiPathFollowingProperties(hkReferencedObject):
     pullThroughInternalVertices: bool
 
 class hkaiPathPathPoint(Record):
-    """hkaiPathPathPoint"""
+    """hkaiPathPathPoint\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- position: Vector4\n- normal: Vector4\n- userEdgeData: Uint32\n- sectionId: Int32\n- flags: Flags of Uint8 hkaiPath::PathPointBits"""
     position: tuple[float, ...]
     normal: tuple[float, ...]
     userEdgeData: int
@@ -4480,10 +4515,10 @@ class hkaiPathPathPoint(Record):
     flags: Union[hkaiPath_PathPointBits, int]
 
 class hkaiPathfindingUtil(Record):
-    """hkaiPathfindingUtil"""
+    """hkaiPathfindingUtil\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiPathfindingUtilFindGraphPathInput(Record):
-    """hkaiPathfindingUtilFindGraphPathInput"""
+    """hkaiPathfindingUtilFindGraphPathInput\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- startNodeKeys: Array of Uint32\n- initialCosts: Array of Real\n- goalNodeKeys: Array of Uint32\n- finalCosts: Array of Real\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchParameters: Struct hkaiGraphPathSearchParameters\n- searchBuffers: Struct hkaiSearchParametersSearchBuffers\n- hierarchySearchBuffers: Struct hkaiSearchParametersSearchBuffers"""
     startNodeKeys: memoryview
     initialCosts: memoryview
     goalNodeKeys: memoryview
@@ -4495,7 +4530,7 @@ class hkaiPathfindingUtilFindGraphPathInput(Record):
     hierarchySearchBuffers: hkaiSearchParametersSearchBuffers
 
 class hkaiPathfindingUtilFindPathInput(hkReferencedObject):
-    """hkaiPathfindingUtilFindPathInput"""
+    """hkaiPathfindingUtilFindPathInput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 10.\n\nOwn members, by hkClass type:\n- startPoint: Vector4\n- goalPoints: Array of Vector4\n- startFaceKey: Uint32\n- goalFaceKeys: Array of Uint32\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchParameters: Struct hkaiNavMeshPathSearchParameters\n- searchBuffers: Struct hkaiSearchParametersSearchBuffers\n- hierarchySearchBuffers: Struct hkaiSearchParametersSearchBuffers"""
     startPoint: tuple[float, ...]
     goalPoints: list[tuple[float, ...]]
     startFaceKey: int
@@ -4507,52 +4542,39 @@ class hkaiPathfindingUtilFindPathInput(hkReferencedObject):
     hierarchySearchBuffers: hkaiSearchParametersSearchBuffers
 
 class hkaiPathfindingUtilFindPathOutput(hkReferencedObject):
-    """hkaiPathfindingUtilFindPathOutput"""
+    """hkaiPathfindingUtilFindPathOutput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- visitedEdges: Array of Uint32\n- pathOut: Array of Struct hkaiPathPathPoint\n- outputParameters: Struct hkaiAstarOutputParameters"""
     visitedEdges: memoryview
     pathOut: list[hkaiPathPathPoint]
     outputParameters: hkaiAstarOutputParameters
 
 class hkaiPersistentEdgeKey(Record):
-    """hkaiPersistentEdgeKey"""
+    """hkaiPersistentEdgeKey\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- faceKey: Struct hkaiPersistentFaceKey\n- edgeOffset: Int16"""
     faceKey: hkaiPersistentFaceKey
     edgeOffset: int
 
 class hkaiPersistentFaceKey(Record):
-    """hkaiPersistentFaceKey"""
+    """hkaiPersistentFaceKey\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- key: Uint32\n- offset: Int16"""
     key: int
     offset: int
 
 class hkaiPhysics2012BodyObstacleGenerator(hkaiObstacleGenerator):
-    """hkaiPhysics2012BodyObstacleGenerator"""
+    """hkaiPhysics2012BodyObstacleGenerator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiObstacleGenerator, version 1.\n\nOwn members, by hkClass type:\n- velocityThreshold: Real\n- rigidBody: Pointer of Struct hkpRigidBody\n- physicsWorldListener: Pointer"""
     velocityThreshold: float
     rigidBody: Optional[hkpRigidBody]
     physicsWorldListener: Optional[Record]
 
-class hkaiPhysics2012BodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
-    """hkaiPhysics2012BodySilhouetteGenerator"""
-    rigidBody: Optional[hkpRigidBody]
-    physicsWorldListener: Optional[Record]
-
-class hkaiPhysics2012ShapeVolume(hkaiVolume):
-    """hkaiPhysics2012ShapeVolume"""
-    dispatcher: Optional[Record]
-    shape: Optional[hkpShape]
-    shapeTransform: tuple[tuple[float, ...], ...]
-    geometry: hkGeometry
-
-class hkaiPhysicsBodySilhouetteGeneratorBase(hkaiPointCloudSilhouetteGenerator):
-    """hkaiPhysicsBodySilhouetteGeneratorBase"""
-    linearVelocityAndThreshold: tuple[float, ...]
-
-class hkaiPlaneVolume(hkaiVolume):
-    """hkaiPlaneVolume"""
-    planes: list[tuple[float, ...]]
-    geometry: hkGeometry
-    isInverted: bool
-    aabb: hkAabb
+class hkaiSilhouetteGenerator(hkReferencedObject):
+    """hkaiSilhouetteGenerator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 4.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- lazyRecomputeDisplacementThreshold: Real\n- type: Enum of Uint8 hkaiSilhouetteGenerator::GeneratorType\n- forceGenerateOntoPpu: Uint8\n- materialId: Int32\n- cachedSilhouettes: Pointer of Struct hkaiConvexSilhouetteSet\n- transform: Struct hkQTransform"""
+    userData: int
+    lazyRecomputeDisplacementThreshold: float
+    type: hkaiSilhouetteGenerator_GeneratorType
+    forceGenerateOntoPpu: int
+    materialId: int
+    cachedSilhouettes: Optional[hkaiConvexSilhouetteSet]
+    transform: hkQTransform
 
 class hkaiPointCloudSilhouetteGenerator(hkaiSilhouetteGenerator):
-    """hkaiPointCloudSilhouetteGenerator"""
+    """hkaiPointCloudSilhouetteGenerator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiSilhouetteGenerator, version 1.\n\nOwn members, by hkClass type:\n- localAabb: Struct hkAabb\n- localPoints: Array of Vector4\n- silhouetteSizes: Array of Int32\n- weldTolerance: Real\n- silhouetteDetailLevel: Enum of Uint8 hkaiPointCloudSilhouetteGenerator::DetailLevel\n- flags: Flags of Uint8 hkaiPointCloudSilhouetteGenerator::PointCloudFlagBits\n- localPointsChanged: Bool\n- isEnabled: Bool"""
     localAabb: hkAabb
     localPoints: list[tuple[float, ...]]
     silhouetteSizes: memoryview
@@ -4562,100 +4584,99 @@ class hkaiPointCloudSilhouetteGenerator(hkaiSilhouetteGenerator):
     localPointsChanged: bool
     isEnabled: bool
 
+class hkaiPhysicsBodySilhouetteGeneratorBase(hkaiPointCloudSilhouetteGenerator):
+    """hkaiPhysicsBodySilhouetteGeneratorBase\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiPointCloudSilhouetteGenerator, version 1.\n\nOwn members, by hkClass type:\n- linearVelocityAndThreshold: Vector4"""
+    linearVelocityAndThreshold: tuple[float, ...]
+
+class hkaiPhysics2012BodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
+    """hkaiPhysics2012BodySilhouetteGenerator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiPhysicsBodySilhouetteGeneratorBase, version 2.\n\nOwn members, by hkClass type:\n- rigidBody: Pointer of Struct hkpRigidBody\n- physicsWorldListener: Pointer"""
+    rigidBody: Optional[hkpRigidBody]
+    physicsWorldListener: Optional[Record]
+
+class hkaiPhysics2012ShapeVolume(hkaiVolume):
+    """hkaiPhysics2012ShapeVolume\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiVolume, version 2.\n\nOwn members, by hkClass type:\n- dispatcher: Pointer\n- shape: Pointer of Struct hkpShape\n- shapeTransform: Transform\n- geometry: Struct hkGeometry"""
+    dispatcher: Optional[Record]
+    shape: Optional[hkpShape]
+    shapeTransform: tuple[tuple[float, ...], ...]
+    geometry: hkGeometry
+
+class hkaiPlaneVolume(hkaiVolume):
+    """hkaiPlaneVolume\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiVolume, version 2.\n\nOwn members, by hkClass type:\n- planes: Array of Vector4\n- geometry: Struct hkGeometry\n- isInverted: Bool\n- aabb: Struct hkAabb"""
+    planes: list[tuple[float, ...]]
+    geometry: hkGeometry
+    isInverted: bool
+    aabb: hkAabb
+
 class hkaiReferenceFrame(Record):
-    """hkaiReferenceFrame"""
+    """hkaiReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transform: Transform\n- linearVelocity: Vector4\n- angularVelocity: Vector4"""
     transform: tuple[tuple[float, ...], ...]
     linearVelocity: tuple[float, ...]
     angularVelocity: tuple[float, ...]
 
 class hkaiReferenceFrameAndExtrusion(Record):
-    """hkaiReferenceFrameAndExtrusion"""
+    """hkaiReferenceFrameAndExtrusion\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- up: Vector4\n- cellExtrusion: Real\n- silhouetteRadiusExpasion: Real\n- upTransformMethod: Enum of Uint8 hkaiReferenceFrameAndExtrusion::UpVectorTransformMethod"""
     up: tuple[float, ...]
     cellExtrusion: float
     silhouetteRadiusExpasion: float
     upTransformMethod: hkaiReferenceFrameAndExtrusion_UpVectorTransformMethod
 
 class hkaiSearchParameters(Record):
-    """hkaiSearchParameters"""
+    """hkaiSearchParameters\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiSearchParametersBufferSizes(Record):
-    """hkaiSearchParametersBufferSizes"""
+    """hkaiSearchParametersBufferSizes\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- maxOpenSetSizeBytes: Int32\n- maxSearchStateSizeBytes: Int32"""
     maxOpenSetSizeBytes: int
     maxSearchStateSizeBytes: int
 
 class hkaiSearchParametersSearchBuffers(Record):
-    """hkaiSearchParametersSearchBuffers"""
+    """hkaiSearchParametersSearchBuffers\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- openSetBuffer: Pointer\n- searchStateBuffer: Pointer"""
     openSetBuffer: Optional[Record]
     searchStateBuffer: Optional[Record]
 
 class hkaiSilhouetteGenerationParameters(Record):
-    """hkaiSilhouetteGenerationParameters"""
+    """hkaiSilhouetteGenerationParameters\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- extraExpansion: Real\n- bevelThreshold: Real\n- maxSilhouetteSize: Real\n- simplify2dConvexHullThreshold: Real\n- referenceFrame: Struct hkaiSilhouetteReferenceFrame"""
     extraExpansion: float
     bevelThreshold: float
     maxSilhouetteSize: float
     simplify2dConvexHullThreshold: float
     referenceFrame: hkaiSilhouetteReferenceFrame
 
-class hkaiSilhouetteGenerator(hkReferencedObject):
-    """hkaiSilhouetteGenerator"""
-    userData: int
-    lazyRecomputeDisplacementThreshold: float
-    type: hkaiSilhouetteGenerator_GeneratorType
-    forceGenerateOntoPpu: int
-    materialId: int
-    cachedSilhouettes: Optional[hkaiConvexSilhouetteSet]
-    transform: hkQTransform
-
 class hkaiSilhouetteGeneratorSectionContext(Record):
-    """hkaiSilhouetteGeneratorSectionContext"""
+    """hkaiSilhouetteGeneratorSectionContext\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- lastRelativeTransform: Struct hkQTransform\n- generator: Pointer of Struct hkaiSilhouetteGenerator\n- generatorSize: Int32\n- generatedLastFrame: Bool\n- generatingThisFrame: Bool"""
     lastRelativeTransform: hkQTransform
     generator: Optional[hkaiSilhouetteGenerator]
     generatorSize: int
     generatedLastFrame: bool
     generatingThisFrame: bool
 
-class hkaiSilhouetteMerger(hkReferencedObject):
-    """hkaiSilhouetteMerger"""
-    mergeType: hkaiSilhouetteMerger_MergeType
-    mergeParams: hkaiSilhouetteGenerationParameters
-
 class hkaiSilhouetteReferenceFrame(Record):
-    """hkaiSilhouetteReferenceFrame"""
+    """hkaiSilhouetteReferenceFrame\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- up: Vector4\n- referenceAxis: Vector4\n- orthogonalAxis: Vector4"""
     up: tuple[float, ...]
     referenceAxis: tuple[float, ...]
     orthogonalAxis: tuple[float, ...]
 
 class hkaiSimpleObstacleGenerator(hkaiObstacleGenerator):
-    """hkaiSimpleObstacleGenerator"""
+    """hkaiSimpleObstacleGenerator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiObstacleGenerator.\n\nOwn members, by hkClass type:\n- localAabb: Struct hkAabb"""
     localAabb: hkAabb
 
 class hkaiSimpleSilhouetteMerger(hkaiSilhouetteMerger):
-    """hkaiSimpleSilhouetteMerger"""
-
-class hkaiSingleCharacterBehavior(hkaiBehavior):
-    """hkaiSingleCharacterBehavior"""
-    character: Optional[hkaiCharacter]
-    callbackType: hkaiCharacterUtil_CallbackType
-    immediateNavMeshRequest: Optional[hkaiNavMeshPathRequestInfo]
-    immediateNavVolumeRequest: Optional[hkaiNavVolumePathRequestInfo]
-    requestedGoalPoints: list[hkaiSingleCharacterBehaviorRequestedGoalPoint]
-    currentGoalIndex: int
+    """hkaiSimpleSilhouetteMerger\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiSilhouetteMerger."""
 
 class hkaiSingleCharacterBehaviorRequestedGoalPoint(Record):
-    """hkaiSingleCharacterBehaviorRequestedGoalPoint"""
+    """hkaiSingleCharacterBehaviorRequestedGoalPoint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- position: Vector4\n- sectionId: Int32"""
     position: tuple[float, ...]
     sectionId: int
 
 class hkaiSplitGenerationSnapshot(Record):
-    """hkaiSplitGenerationSnapshot"""
+    """hkaiSplitGenerationSnapshot\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- generationSnapshot: Struct hkaiNavMeshGenerationSnapshot\n- splitSettings: Struct hkaiSplitGenerationUtilsSettings"""
     generationSnapshot: hkaiNavMeshGenerationSnapshot
     splitSettings: hkaiSplitGenerationUtilsSettings
 
 class hkaiSplitGenerationUtils(Record):
-    """hkaiSplitGenerationUtils"""
+    """hkaiSplitGenerationUtils\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiSplitGenerationUtilsSettings(Record):
-    """hkaiSplitGenerationUtilsSettings"""
+    """hkaiSplitGenerationUtilsSettings\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- simplificationOptions: Enum of Uint8 hkaiSplitGenerationUtils::SplitAndGenerateOptions\n- splitMethod: Enum of Uint8 hkaiSplitGenerationUtils::SplitMethod\n- generateClusterGraphs: Bool\n- desiredFacesPerCluster: Int32\n- costModifier: Pointer\n- shelver: Pointer\n- borderPreserveShrinkSize: Real\n- streamingEdgeMatchTolerance: Real\n- numX: Int32\n- numY: Int32\n- maxSplits: Int32\n- desiredTrisPerChunk: Int32\n- saveInputSnapshot: Bool\n- snapshotFilename: StringPtr"""
     simplificationOptions: hkaiSplitGenerationUtils_SplitAndGenerateOptions
     splitMethod: hkaiSplitGenerationUtils_SplitMethod
     generateClusterGraphs: bool
@@ -4672,19 +4693,19 @@ class hkaiSplitGenerationUtilsSettings(Record):
     snapshotFilename: Optional[str]
 
 class hkaiStaticTreeNavMeshQueryMediator(hkaiNavMeshQueryMediator):
-    """hkaiStaticTreeNavMeshQueryMediator"""
+    """hkaiStaticTreeNavMeshQueryMediator\n\nHavok class of SDK 2014.2 (packfiles), derived from hkaiNavMeshQueryMediator, signature 0x433a1e61.\n\nOwn members, by hkClass type:\n- tree: Pointer of Struct hkcdStaticAabbTree\n- navMesh: Pointer of Struct hkaiNavMesh"""
     tree: Optional[hkcdStaticAabbTree]
     navMesh: Optional[hkaiNavMesh]
 
 class hkaiStreamingCollection(hkReferencedObject):
-    """hkaiStreamingCollection"""
+    """hkaiStreamingCollection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- isTemporary: Bool\n- tree: Pointer of Struct hkcdDynamicAabbTree\n- instances: Array of Struct hkaiStreamingCollectionInstanceInfo\n- clearanceCacheManager: Pointer of Struct hkaiNavMeshClearanceCacheManager"""
     isTemporary: bool
     tree: Optional[hkcdDynamicAabbTree]
     instances: list[hkaiStreamingCollectionInstanceInfo]
     clearanceCacheManager: Optional[hkaiNavMeshClearanceCacheManager]
 
 class hkaiStreamingCollectionInstanceInfo(Record):
-    """hkaiStreamingCollectionInstanceInfo"""
+    """hkaiStreamingCollectionInstanceInfo\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- instancePtr: Pointer of Struct hkaiNavMeshInstance\n- volumeInstancePtr: Pointer of Struct hkaiNavVolumeInstance\n- clusterGraphInstance: Pointer of Struct hkaiDirectedGraphInstance\n- mediator: Pointer of Struct hkaiNavMeshQueryMediator\n- volumeMediator: Pointer of Struct hkaiNavVolumeMediator\n- treeNode: Uint32"""
     instancePtr: Optional[hkaiNavMeshInstance]
     volumeInstancePtr: Optional[hkaiNavVolumeInstance]
     clusterGraphInstance: Optional[hkaiDirectedGraphInstance]
@@ -4693,7 +4714,7 @@ class hkaiStreamingCollectionInstanceInfo(Record):
     treeNode: int
 
 class hkaiStreamingSet(Record):
-    """hkaiStreamingSet"""
+    """hkaiStreamingSet\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- thisUid: Uint32\n- oppositeUid: Uint32\n- meshConnections: Array of Struct hkaiStreamingSetNavMeshConnection\n- graphConnections: Array of Struct hkaiStreamingSetGraphConnection\n- volumeConnections: Array of Struct hkaiStreamingSetVolumeConnection"""
     thisUid: int
     oppositeUid: int
     meshConnections: list[hkaiStreamingSetNavMeshConnection]
@@ -4701,42 +4722,42 @@ class hkaiStreamingSet(Record):
     volumeConnections: list[hkaiStreamingSetVolumeConnection]
 
 class hkaiStreamingSetGraphConnection(Record):
-    """hkaiStreamingSetGraphConnection"""
+    """hkaiStreamingSetGraphConnection\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- nodeIndex: Int32\n- oppositeNodeIndex: Int32\n- edgeData: Uint32\n- edgeCost: Half"""
     nodeIndex: int
     oppositeNodeIndex: int
     edgeData: int
     edgeCost: float
 
 class hkaiStreamingSetNavMeshConnection(Record):
-    """hkaiStreamingSetNavMeshConnection"""
+    """hkaiStreamingSetNavMeshConnection\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- faceIndex: Int32\n- edgeIndex: Int32\n- oppositeFaceIndex: Int32\n- oppositeEdgeIndex: Int32"""
     faceIndex: int
     edgeIndex: int
     oppositeFaceIndex: int
     oppositeEdgeIndex: int
 
 class hkaiStreamingSetVolumeConnection(Record):
-    """hkaiStreamingSetVolumeConnection"""
+    """hkaiStreamingSetVolumeConnection\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- cellIndex: Int32\n- oppositeCellIndex: Int32"""
     cellIndex: int
     oppositeCellIndex: int
 
 class hkaiUserEdgePairArray(hkReferencedObject):
-    """hkaiUserEdgePairArray"""
+    """hkaiUserEdgePairArray\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- edgePairs: Array of Struct hkaiUserEdgeUtilsUserEdgePair"""
     edgePairs: list[hkaiUserEdgeUtilsUserEdgePair]
 
 class hkaiUserEdgeSetupArray(hkReferencedObject):
-    """hkaiUserEdgeSetupArray"""
+    """hkaiUserEdgeSetupArray\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- edgeSetups: Array of Struct hkaiUserEdgeUtilsUserEdgeSetup"""
     edgeSetups: list[hkaiUserEdgeUtilsUserEdgeSetup]
 
 class hkaiUserEdgeUtils(Record):
-    """hkaiUserEdgeUtils"""
+    """hkaiUserEdgeUtils\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiUserEdgeUtilsObb(Record):
-    """hkaiUserEdgeUtilsObb"""
+    """hkaiUserEdgeUtilsObb\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transform: Transform\n- halfExtents: Vector4"""
     transform: tuple[tuple[float, ...], ...]
     halfExtents: tuple[float, ...]
 
 class hkaiUserEdgeUtilsUserEdgePair(Record):
-    """hkaiUserEdgeUtilsUserEdgePair"""
+    """hkaiUserEdgeUtilsUserEdgePair\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- x: Vector4\n- y: Vector4\n- z: Vector4\n- instanceUidA: Uint32\n- instanceUidB: Uint32\n- faceA: Int32\n- faceB: Int32\n- userDataA: Int32\n- userDataB: Int32\n- costAtoB: Half\n- costBtoA: Half\n- direction: Enum of Uint8 hkaiUserEdgeUtils::UserEdgeDirection"""
     x: tuple[float, ...]
     y: tuple[float, ...]
     z: tuple[float, ...]
@@ -4751,7 +4772,7 @@ class hkaiUserEdgeUtilsUserEdgePair(Record):
     direction: hkaiUserEdgeUtils_UserEdgeDirection
 
 class hkaiUserEdgeUtilsUserEdgeSetup(Record):
-    """hkaiUserEdgeUtilsUserEdgeSetup"""
+    """hkaiUserEdgeUtilsUserEdgeSetup\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- obbA: Struct hkaiUserEdgeUtilsObb\n- obbB: Struct hkaiUserEdgeUtilsObb\n- userDataA: Uint32\n- userDataB: Uint32\n- costAtoB: Real\n- costBtoA: Real\n- worldUpA: Vector4\n- worldUpB: Vector4\n- direction: Enum of Uint8 hkaiUserEdgeUtils::UserEdgeDirection\n- space: Enum of Uint8 hkaiUserEdgeUtils::UserEdgeSetupSpace\n- forceAlign: Bool"""
     obbA: hkaiUserEdgeUtilsObb
     obbB: hkaiUserEdgeUtilsObb
     userDataA: int
@@ -4764,14 +4785,11 @@ class hkaiUserEdgeUtilsUserEdgeSetup(Record):
     space: hkaiUserEdgeUtils_UserEdgeSetupSpace
     forceAlign: bool
 
-class hkaiVolume(hkReferencedObject):
-    """hkaiVolume"""
-
 class hkaiVolumePathfindingUtil(Record):
-    """hkaiVolumePathfindingUtil"""
+    """hkaiVolumePathfindingUtil\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkaiVolumePathfindingUtilFindPathInput(hkReferencedObject):
-    """hkaiVolumePathfindingUtilFindPathInput"""
+    """hkaiVolumePathfindingUtilFindPathInput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 6.\n\nOwn members, by hkClass type:\n- startPoint: Vector4\n- goalPoints: Array of Vector4\n- startCellKey: Uint32\n- goalCellKeys: Array of Uint32\n- maxNumberOfIterations: Int32\n- agentInfo: Struct hkaiAgentTraversalInfo\n- searchParameters: Struct hkaiNavVolumePathSearchParameters\n- searchBuffers: Struct hkaiSearchParametersSearchBuffers"""
     startPoint: tuple[float, ...]
     goalPoints: list[tuple[float, ...]]
     startCellKey: int
@@ -4782,13 +4800,13 @@ class hkaiVolumePathfindingUtilFindPathInput(hkReferencedObject):
     searchBuffers: hkaiSearchParametersSearchBuffers
 
 class hkaiVolumePathfindingUtilFindPathOutput(hkReferencedObject):
-    """hkaiVolumePathfindingUtilFindPathOutput"""
+    """hkaiVolumePathfindingUtilFindPathOutput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- visitedCells: Array of Uint32\n- pathOut: Array of Struct hkaiPathPathPoint\n- outputParameters: Struct hkaiAstarOutputParameters"""
     visitedCells: memoryview
     pathOut: list[hkaiPathPathPoint]
     outputParameters: hkaiAstarOutputParameters
 
 class hkaiWorld(hkReferencedObject):
-    """hkaiWorld"""
+    """hkaiWorld\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 35.\n\nOwn members, by hkClass type:\n- up: Vector4\n- streamingCollection: Pointer of Struct hkaiStreamingCollection\n- cutter: Pointer of Struct hkaiNavMeshCutter\n- clearanceCacheManager: Pointer of Struct hkaiNavMeshClearanceCacheManager\n- performValidationChecks: Bool\n- dynamicNavMeshMediator: Pointer of Struct hkaiDynamicNavMeshQueryMediator\n- dynamicNavVolumeMediator: Pointer of Struct hkaiDynamicNavVolumeMediator\n- overlapManager: Pointer of Struct hkaiOverlapManager\n- silhouetteGenerationParameters: Struct hkaiSilhouetteGenerationParameters\n- silhouetteExtrusion: Real\n- forceSilhouetteUpdates: Bool\n- listeners: Array of Pointer\n- silhouetteGenerators: Array of Pointer hkaiSilhouetteGenerator\n- obstacleGenerators: Array of Pointer hkaiObstacleGenerator\n- avoidancePairProps: Pointer of Struct hkaiAvoidancePairProperties\n- navMeshPathRequests: Array\n- navVolumePathRequests: Array\n- isPathRequestArrayLocked: Bool\n- maxRequestsPerStep: Int32\n- maxEstimatedIterationsPerStep: Int32\n- priorityThreshold: Int32\n- numPathRequestsPerTask: Int32\n- numBehaviorUpdatesPerTask: Int32\n- numCharactersPerAvoidanceTask: Int32\n- maxPathSearchEdgesOut: Int32\n- maxPathSearchPointsOut: Int32\n- defaultPathfindingInput: Struct hkaiPathfindingUtilFindPathInput\n- defaultVolumePathfindingInput: Struct hkaiVolumePathfindingUtilFindPathInput"""
     up: tuple[float, ...]
     streamingCollection: Optional[hkaiStreamingCollection]
     cutter: Optional[hkaiNavMeshCutter]
@@ -4819,7 +4837,7 @@ class hkaiWorld(hkReferencedObject):
     defaultVolumePathfindingInput: hkaiVolumePathfindingUtilFindPathInput
 
 class hkaiWorldCharacterStepSerializableContext(hkReferencedObject):
-    """hkaiWorldCharacterStepSerializableContext"""
+    """hkaiWorldCharacterStepSerializableContext\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- world: Pointer\n- callbackType: Enum of Uint8 hkaiWorld::CharacterCallbackType\n- timestep: Real\n- characters: Array of Pointer hkaiCharacter\n- localSteeringInputs: Array of Struct hkaiLocalSteeringInput\n- obstacleGenerators: Array of Pointer hkaiObstacleGenerator"""
     world: Optional[Record]
     callbackType: hkaiWorld_CharacterCallbackType
     timestep: float
@@ -4828,7 +4846,7 @@ class hkaiWorldCharacterStepSerializableContext(hkReferencedObject):
     obstacleGenerators: list[Optional[hkaiObstacleGenerator]]
 
 class hkcdAdf(Record):
-    """hkcdAdf"""
+    """hkcdAdf\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- accuracy: Real\n- domain: Struct hkAabb\n- origin: Vector4\n- scale: Vector4\n- range: Real[2]\n- nodes: Array of Uint32\n- voxels: Array of Uint16"""
     accuracy: float
     domain: hkAabb
     origin: tuple[float, ...]
@@ -4838,138 +4856,138 @@ class hkcdAdf(Record):
     voxels: memoryview
 
 class hkcdDynamicAabbTree(hkReferencedObject):
-    """hkcdDynamicAabbTree"""
+    """hkcdDynamicAabbTree\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- shouldDeleteTree: Bool\n- treePtr: Pointer of Struct hkcdDynamicTreeDefaultTree48Storage"""
     shouldDeleteTree: bool
     treePtr: Optional[hkcdDynamicTreeDefaultTree48Storage]
 
 class hkcdDynamicTreeAnisotropicMetric(Record):
-    """hkcdDynamicTreeAnisotropicMetric"""
+    """hkcdDynamicTreeAnisotropicMetric\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkcdDynamicTreeBalanceMetric(Record):
-    """hkcdDynamicTreeBalanceMetric"""
+    """hkcdDynamicTreeBalanceMetric\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkcdDynamicTreeCentroidMetric(Record):
-    """hkcdDynamicTreeCentroidMetric"""
+    """hkcdDynamicTreeCentroidMetric\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkcdDynamicTreeCodec18(Record):
-    """hkcdDynamicTreeCodec18"""
+    """hkcdDynamicTreeCodec18\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabbHalf\n- parent: Uint16"""
     aabb: hkAabbHalf
     parent: int
 
 class hkcdDynamicTreeCodec32(Record):
-    """hkcdDynamicTreeCodec32"""
+    """hkcdDynamicTreeCodec32\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb"""
     aabb: hkAabb
 
 class hkcdDynamicTreeCodecInt16(Record):
-    """hkcdDynamicTreeCodecInt16"""
+    """hkcdDynamicTreeCodecInt16\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- aabb: Struct hkcdDynamicTreeCodecInt16IntAabb\n- parent: Uint32\n- children: Uint32[2]\n- pad: Uint32"""
     aabb: hkcdDynamicTreeCodecInt16IntAabb
     parent: int
     children: list[int]
     pad: int
 
 class hkcdDynamicTreeCodecInt16IntAabb(hkAabb16):
-    """hkcdDynamicTreeCodecInt16IntAabb"""
-
-class hkcdDynamicTreeCodecRawUint(hkcdDynamicTreeCodecRawunsignedint):
-    """hkcdDynamicTreeCodecRawUint"""
-
-class hkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeCodecRawunsignedlong):
-    """hkcdDynamicTreeCodecRawUlong"""
+    """hkcdDynamicTreeCodecInt16IntAabb\n\nHavok class of SDK 2014.2 (packfiles), derived from hkAabb16."""
 
 class hkcdDynamicTreeCodecRawunsignedint(Record):
-    """hkcdDynamicTreeCodecRawunsignedint"""
+    """hkcdDynamicTreeCodecRawunsignedint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- parent: Uint32\n- children: Uint32[2]"""
     aabb: hkAabb
     parent: int
     children: list[int]
+
+class hkcdDynamicTreeCodecRawUint(hkcdDynamicTreeCodecRawunsignedint):
+    """hkcdDynamicTreeCodecRawUint\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeCodecRawunsignedint."""
 
 class hkcdDynamicTreeCodecRawunsignedlong(Record):
-    """hkcdDynamicTreeCodecRawunsignedlong"""
+    """hkcdDynamicTreeCodecRawunsignedlong\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- parent: Ulong\n- children: Ulong[2]"""
     aabb: hkAabb
     parent: int
     children: list[int]
 
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32"""
-
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16"""
-
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint"""
-
-class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong):
-    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong"""
-
-class hkcdDynamicTreeDefaultTree32Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16):
-    """hkcdDynamicTreeDefaultTree32Storage"""
-
-class hkcdDynamicTreeDefaultTree48Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32):
-    """hkcdDynamicTreeDefaultTree48Storage"""
-
-class hkcdDynamicTreeDefaultTreeInt16Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16):
-    """hkcdDynamicTreeDefaultTreeInt16Storage"""
-
-class hkcdDynamicTreeDefaultTreePtrStorage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr):
-    """hkcdDynamicTreeDefaultTreePtrStorage"""
+class hkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeCodecRawunsignedlong):
+    """hkcdDynamicTreeCodecRawUlong\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeCodecRawunsignedlong."""
 
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodec32\n- firstFree: Uint16"""
     nodes: list[hkcdDynamicTreeCodec32]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodec32."""
+
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodecInt16\n- firstFree: Uint32"""
     nodes: list[hkcdDynamicTreeCodecInt16]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecInt16."""
+
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodecRawUint\n- firstFree: Uint32"""
     nodes: list[hkcdDynamicTreeCodecRawUint]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUint."""
+
 class hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeAnisotropicMetric):
-    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong"""
+    """hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeAnisotropicMetric.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdDynamicTreeCodecRawUlong\n- firstFree: Ulong"""
     nodes: list[hkcdDynamicTreeCodecRawUlong]
     firstFree: int
 
+class hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong(hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong):
+    """hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorage0hkcdDynamicTreeAnisotropicMetrichkcdDynamicTreeCodecRawUlong."""
+
 class hkcdDynamicTreeDynamicStorage16(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32):
-    """hkcdDynamicTreeDynamicStorage16"""
-
-class hkcdDynamicTreeDynamicStorage32(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint):
-    """hkcdDynamicTreeDynamicStorage32"""
-
-class hkcdDynamicTreeDynamicStorageInt16(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16):
-    """hkcdDynamicTreeDynamicStorageInt16"""
-
-class hkcdDynamicTreeDynamicStoragePtr(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong):
-    """hkcdDynamicTreeDynamicStoragePtr"""
+    """hkcdDynamicTreeDynamicStorage16\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodec32."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16(hkcdDynamicTreeDynamicStorage16):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorage16.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Uint16"""
     numLeaves: int
     path: int
     root: int
+
+class hkcdDynamicTreeDefaultTree32Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16):
+    """hkcdDynamicTreeDefaultTree32Storage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage16."""
+
+class hkcdDynamicTreeDynamicStorage32(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint):
+    """hkcdDynamicTreeDynamicStorage32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUint."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32(hkcdDynamicTreeDynamicStorage32):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorage32.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Uint32"""
     numLeaves: int
     path: int
     root: int
+
+class hkcdDynamicTreeDefaultTree48Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32):
+    """hkcdDynamicTreeDefaultTree48Storage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorage32."""
+
+class hkcdDynamicTreeDynamicStorageInt16(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16):
+    """hkcdDynamicTreeDynamicStorageInt16\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecInt16."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16(hkcdDynamicTreeDynamicStorageInt16):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStorageInt16.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Uint32"""
     numLeaves: int
     path: int
     root: int
+
+class hkcdDynamicTreeDefaultTreeInt16Storage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16):
+    """hkcdDynamicTreeDefaultTreeInt16Storage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStorageInt16."""
+
+class hkcdDynamicTreeDynamicStoragePtr(hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong):
+    """hkcdDynamicTreeDynamicStoragePtr\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDefaultDynamicStoragehkcdDynamicTreeCodecRawUlong."""
 
 class hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr(hkcdDynamicTreeDynamicStoragePtr):
-    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr"""
+    """hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeDynamicStoragePtr.\n\nOwn members, by hkClass type:\n- numLeaves: Uint32\n- path: Uint32\n- root: Ulong"""
     numLeaves: int
     path: int
     root: int
 
+class hkcdDynamicTreeDefaultTreePtrStorage(hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr):
+    """hkcdDynamicTreeDefaultTreePtrStorage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdDynamicTreeTreehkcdDynamicTreeDynamicStoragePtr."""
+
 class hkcdFourAabb(Record):
-    """hkcdFourAabb"""
+    """hkcdFourAabb\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- lx: Vector4\n- hx: Vector4\n- ly: Vector4\n- hy: Vector4\n- lz: Vector4\n- hz: Vector4"""
     lx: tuple[float, ...]
     hx: tuple[float, ...]
     ly: tuple[float, ...]
@@ -4978,54 +4996,54 @@ class hkcdFourAabb(Record):
     hz: tuple[float, ...]
 
 class hkcdFractureEngine(hkReferencedObject):
-    """hkcdFractureEngine"""
+    """hkcdFractureEngine\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkcdPlanarCsgOperand(hkReferencedObject):
-    """hkcdPlanarCsgOperand"""
+    """hkcdPlanarCsgOperand\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- solid: Pointer of Struct hkcdPlanarSolid\n- danglingGeometry: Pointer of Struct hkcdPlanarGeometry\n- regions: Pointer"""
     solid: Optional[hkcdPlanarSolid]
     danglingGeometry: Optional[hkcdPlanarGeometry]
     regions: Optional[Record]
 
 class hkcdPlanarEntity(hkReferencedObject):
-    """hkcdPlanarEntity"""
+    """hkcdPlanarEntity\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- debugger: Pointer"""
     debugger: Optional[Record]
 
 class hkcdPlanarGeometry(hkcdPlanarEntity):
-    """hkcdPlanarGeometry"""
+    """hkcdPlanarGeometry\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdPlanarEntity.\n\nOwn members, by hkClass type:\n- planes: Pointer of Struct hkcdPlanarGeometryPlanesCollection\n- polys: Pointer of Struct hkcdPlanarGeometryPolygonCollection\n- vertices: Pointer"""
     planes: Optional[hkcdPlanarGeometryPlanesCollection]
     polys: Optional[hkcdPlanarGeometryPolygonCollection]
     vertices: Optional[Record]
 
 class hkcdPlanarGeometryPlanesCollection(hkReferencedObject):
-    """hkcdPlanarGeometryPlanesCollection"""
+    """hkcdPlanarGeometryPlanesCollection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- offsetAndScale: Vector4\n- planes: Array of Struct hkcdPlanarGeometryPrimitivesPlane\n- cache: Pointer\n- criticalAccess: Pointer"""
     offsetAndScale: tuple[float, ...]
     planes: list[hkcdPlanarGeometryPrimitivesPlane]
     cache: Optional[Record]
     criticalAccess: Optional[Record]
 
-class hkcdPlanarGeometryPolygonCollection(hkcdPlanarGeometryPrimitivesCollection28):
-    """hkcdPlanarGeometryPolygonCollection"""
-
 class hkcdPlanarGeometryPrimitivesCollection28(hkReferencedObject):
-    """hkcdPlanarGeometryPrimitivesCollection28"""
+    """hkcdPlanarGeometryPrimitivesCollection28\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- storage: Array of Int32\n- primaryBitmap: Uint32\n- secondaryBitmaps: Uint32[26]\n- freeBlocks: Uint32[832]"""
     storage: memoryview
     primaryBitmap: int
     secondaryBitmaps: list[int]
     freeBlocks: list[int]
 
+class hkcdPlanarGeometryPolygonCollection(hkcdPlanarGeometryPrimitivesCollection28):
+    """hkcdPlanarGeometryPolygonCollection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdPlanarGeometryPrimitivesCollection28."""
+
 class hkcdPlanarGeometryPrimitivesPlane(Record):
-    """hkcdPlanarGeometryPrimitivesPlane"""
+    """hkcdPlanarGeometryPrimitivesPlane\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- iEqn: Int64[4]\n- dEqn: Int64[4]"""
     iEqn: list[int]
     dEqn: list[int]
 
 class hkcdPlanarSolid(hkcdPlanarEntity):
-    """hkcdPlanarSolid"""
+    """hkcdPlanarSolid\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdPlanarEntity.\n\nOwn members, by hkClass type:\n- nodes: Pointer of Struct hkcdPlanarSolidNodeStorage\n- planes: Pointer of Struct hkcdPlanarGeometryPlanesCollection\n- rootNodeId: Uint32"""
     nodes: Optional[hkcdPlanarSolidNodeStorage]
     planes: Optional[hkcdPlanarGeometryPlanesCollection]
     rootNodeId: int
 
 class hkcdPlanarSolidNode(Record):
-    """hkcdPlanarSolidNode"""
+    """hkcdPlanarSolidNode\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- parent: Uint32\n- left: Uint32\n- right: Uint32\n- nextFreeNodeId: Uint32\n- planeId: Uint32\n- aabbId: Uint32\n- material: Uint64\n- data: Uint32\n- type: Uint16\n- flags: Uint16"""
     parent: int
     left: int
     right: int
@@ -5038,42 +5056,46 @@ class hkcdPlanarSolidNode(Record):
     flags: int
 
 class hkcdPlanarSolidNodeStorage(hkReferencedObject):
-    """hkcdPlanarSolidNodeStorage"""
+    """hkcdPlanarSolidNodeStorage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- storage: Array of Struct hkcdPlanarSolidNode\n- aabbs: Array of Struct hkAabb\n- firstFreeNodeId: Uint32"""
     storage: list[hkcdPlanarSolidNode]
     aabbs: list[hkAabb]
     firstFreeNodeId: int
 
-class hkcdShape(hkReferencedObject):
-    """hkcdShape"""
-    type: int
-    dispatchType: hkcdShapeDispatchType_ShapeDispatchTypeEnum
-    bitsPerKey: int
-    shapeInfoCodecType: hkcdShapeInfoCodecType_ShapeInfoCodecTypeEnum
-
 class hkcdShapeDispatchType(Record):
-    """hkcdShapeDispatchType"""
+    """hkcdShapeDispatchType\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkcdShapeInfoCodecType(Record):
-    """hkcdShapeInfoCodecType"""
+    """hkcdShapeInfoCodecType\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkcdShapeType(Record):
-    """hkcdShapeType"""
+    """hkcdShapeType\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkcdSimdTree(hkBaseObject):
-    """hkcdSimdTree"""
+    """hkcdSimdTree\n\nHavok class of SDK 2014.2 (packfiles), derived from hkBaseObject, version 1.\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdSimdTreeNode"""
     nodes: list[hkcdSimdTreeNode]
 
 class hkcdSimdTreeNode(hkcdFourAabb):
-    """hkcdSimdTreeNode"""
+    """hkcdSimdTreeNode\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdFourAabb.\n\nOwn members, by hkClass type:\n- data: Uint32[4]"""
     data: list[int]
 
 class hkcdStaticAabbTree(hkReferencedObject):
-    """hkcdStaticAabbTree"""
+    """hkcdStaticAabbTree\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0x99e8d0cb.\n\nOwn members, by hkClass type:\n- shouldDeleteTree: Bool\n- treePtr: Pointer of Struct hkcdStaticTreeDefaultTreeStorage6"""
     shouldDeleteTree: bool
     treePtr: Optional[hkcdStaticTreeDefaultTreeStorage6]
 
+class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5(Record):
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodec3Axis5"""
+    nodes: list[hkcdStaticTreeCodec3Axis5]
+
+class hkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5):
+    """hkcdStaticTreeDynamicStorage5\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5."""
+
+class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStorage5):
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStorage5.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
+    domain: hkAabb
+
 class hkcdStaticMeshTreeBase(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
-    """hkcdStaticMeshTreeBase"""
+    """hkcdStaticMeshTreeBase\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5.\n\nOwn members, by hkClass type:\n- numPrimitiveKeys: Int32\n- bitsPerKey: Int32\n- maxKeyValue: Uint32\n- sections: Array of Struct hkcdStaticMeshTreeBaseSection\n- primitives: Array of Struct hkcdStaticMeshTreeBasePrimitive\n- sharedVerticesIndex: Array of Uint16"""
     numPrimitiveKeys: int
     bitsPerKey: int
     maxKeyValue: int
@@ -5082,42 +5104,53 @@ class hkcdStaticMeshTreeBase(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
     sharedVerticesIndex: memoryview
 
 class hkcdStaticMeshTreeBaseConnectivity(Record):
-    """hkcdStaticMeshTreeBaseConnectivity"""
+    """hkcdStaticMeshTreeBaseConnectivity\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- headers: Array of Struct hkcdStaticMeshTreeBaseConnectivitySectionHeader\n- localLinks: Array of Uint8\n- globalLinks: Array of Uint32"""
     headers: list[hkcdStaticMeshTreeBaseConnectivitySectionHeader]
     localLinks: memoryview
     globalLinks: memoryview
 
 class hkcdStaticMeshTreeBaseConnectivitySectionHeader(Record):
-    """hkcdStaticMeshTreeBaseConnectivitySectionHeader"""
+    """hkcdStaticMeshTreeBaseConnectivitySectionHeader\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- baseLocal: Uint32\n- baseGlobal: Uint32"""
     baseLocal: int
     baseGlobal: int
 
 class hkcdStaticMeshTreeBaseEdge(Record):
-    """hkcdStaticMeshTreeBaseEdge"""
+    """hkcdStaticMeshTreeBaseEdge\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- keyAndIndex: Uint32"""
     keyAndIndex: int
 
 class hkcdStaticMeshTreeBaseLinks(Record):
-    """hkcdStaticMeshTreeBaseLinks"""
+    """hkcdStaticMeshTreeBaseLinks\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- links: Struct hkcdStaticMeshTreeBaseEdge[3]"""
     links: list[hkcdStaticMeshTreeBaseEdge]
 
 class hkcdStaticMeshTreeBasePrimitive(Record):
-    """hkcdStaticMeshTreeBasePrimitive"""
+    """hkcdStaticMeshTreeBasePrimitive\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- indices: Uint8[4]"""
     indices: list[int]
 
 class hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint(Record):
-    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint"""
+    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- value: Uint32\n- index: Uint8\n- count: Uint8"""
     value: int
     index: int
     count: int
 
 class hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort(Record):
-    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort"""
+    """hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- value: Uint16\n- index: Uint8\n- count: Uint8"""
     value: int
     index: int
     count: int
 
+class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4(Record):
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodec3Axis4"""
+    nodes: list[hkcdStaticTreeCodec3Axis4]
+
+class hkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4):
+    """hkcdStaticTreeDynamicStorage4\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4."""
+
+class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStorage4):
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStorage4.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
+    domain: hkAabb
+
 class hkcdStaticMeshTreeBaseSection(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4):
-    """hkcdStaticMeshTreeBaseSection"""
+    """hkcdStaticMeshTreeBaseSection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4, version 3.\n\nOwn members, by hkClass type:\n- codecParms: Real[6]\n- firstPackedVertex: Uint32\n- sharedVertices: Struct hkcdStaticMeshTreeBaseSectionSharedVertices\n- primitives: Struct hkcdStaticMeshTreeBaseSectionPrimitives\n- dataRuns: Struct hkcdStaticMeshTreeBaseSectionDataRuns\n- numPackedVertices: Uint8\n- numSharedIndices: Uint8\n- leafIndex: Uint16\n- page: Uint8\n- flags: Uint8\n- layerData: Uint8\n- unusedData: Uint8"""
     codecParms: list[float]
     firstPackedVertex: int
     sharedVertices: hkcdStaticMeshTreeBaseSectionSharedVertices
@@ -5132,28 +5165,28 @@ class hkcdStaticMeshTreeBaseSection(hkcdStaticTreeTreehkcdStaticTreeDynamicStora
     unusedData: int
 
 class hkcdStaticMeshTreeBaseSectionDataRuns(Record):
-    """hkcdStaticMeshTreeBaseSectionDataRuns"""
+    """hkcdStaticMeshTreeBaseSectionDataRuns\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- data: Uint32"""
     data: int
 
 class hkcdStaticMeshTreeBaseSectionPrimitives(Record):
-    """hkcdStaticMeshTreeBaseSectionPrimitives"""
+    """hkcdStaticMeshTreeBaseSectionPrimitives\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- data: Uint32"""
     data: int
 
 class hkcdStaticMeshTreeBaseSectionSharedVertices(Record):
-    """hkcdStaticMeshTreeBaseSectionSharedVertices"""
+    """hkcdStaticMeshTreeBaseSectionSharedVertices\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- data: Uint32"""
     data: int
 
 class hkcdStaticMeshTreeDefaultDataRun(hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort):
-    """hkcdStaticMeshTreeDefaultDataRun"""
+    """hkcdStaticMeshTreeDefaultDataRun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedshort."""
 
 class hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun(hkcdStaticMeshTreeBase):
-    """hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun"""
+    """hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticMeshTreeBase.\n\nOwn members, by hkClass type:\n- packedVertices: Array of Uint32\n- sharedVertices: Array of Uint64\n- primitiveDataRuns: Array of Struct hkpBvCompressedMeshShapeTreeDataRun"""
     packedVertices: memoryview
     sharedVertices: memoryview
     primitiveDataRuns: list[hkpBvCompressedMeshShapeTreeDataRun]
 
 class hkcdStaticPvs(Record):
-    """hkcdStaticPvs"""
+    """hkcdStaticPvs\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- cells: Struct hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6\n- bytesPerCells: Int32\n- cellsPerBlock: Int32\n- pvs: Array of Uint8\n- map: Array of Uint16\n- blocks: Array of Struct hkcdStaticPvsBlockHeader"""
     cells: hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6
     bytesPerCells: int
     cellsPerBlock: int
@@ -5162,99 +5195,85 @@ class hkcdStaticPvs(Record):
     blocks: list[hkcdStaticPvsBlockHeader]
 
 class hkcdStaticPvsBlockHeader(Record):
-    """hkcdStaticPvsBlockHeader"""
+    """hkcdStaticPvsBlockHeader\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- offset: Uint32\n- length: Uint32"""
     offset: int
     length: int
 
 class hkcdStaticTreeCodec3Axis(Record):
-    """hkcdStaticTreeCodec3Axis"""
+    """hkcdStaticTreeCodec3Axis\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- xyz: Uint8[3]"""
     xyz: list[int]
 
 class hkcdStaticTreeCodec3Axis4(hkcdStaticTreeCodec3Axis):
-    """hkcdStaticTreeCodec3Axis4"""
+    """hkcdStaticTreeCodec3Axis4\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeCodec3Axis.\n\nOwn members, by hkClass type:\n- data: Uint8"""
     data: int
 
 class hkcdStaticTreeCodec3Axis5(hkcdStaticTreeCodec3Axis):
-    """hkcdStaticTreeCodec3Axis5"""
+    """hkcdStaticTreeCodec3Axis5\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeCodec3Axis.\n\nOwn members, by hkClass type:\n- hiData: Uint8\n- loData: Uint8"""
     hiData: int
     loData: int
 
 class hkcdStaticTreeCodec3Axis6(hkcdStaticTreeCodec3Axis):
-    """hkcdStaticTreeCodec3Axis6"""
+    """hkcdStaticTreeCodec3Axis6\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeCodec3Axis.\n\nOwn members, by hkClass type:\n- hiData: Uint8\n- loData: Uint16"""
     hiData: int
     loData: int
 
 class hkcdStaticTreeCodecRaw(Record):
-    """hkcdStaticTreeCodecRaw"""
+    """hkcdStaticTreeCodecRaw\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb"""
     aabb: hkAabb
 
-class hkcdStaticTreeDefaultTreeStorage32(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32):
-    """hkcdStaticTreeDefaultTreeStorage32"""
-
-class hkcdStaticTreeDefaultTreeStorage4(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4):
-    """hkcdStaticTreeDefaultTreeStorage4"""
-
-class hkcdStaticTreeDefaultTreeStorage5(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
-    """hkcdStaticTreeDefaultTreeStorage5"""
-
-class hkcdStaticTreeDefaultTreeStorage6(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6):
-    """hkcdStaticTreeDefaultTreeStorage6"""
-
-class hkcdStaticTreeDynamicStorage32(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw):
-    """hkcdStaticTreeDynamicStorage32"""
-
-class hkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4):
-    """hkcdStaticTreeDynamicStorage4"""
-
-class hkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5):
-    """hkcdStaticTreeDynamicStorage5"""
-
-class hkcdStaticTreeDynamicStorage6(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6):
-    """hkcdStaticTreeDynamicStorage6"""
-
-class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis4"""
-    nodes: list[hkcdStaticTreeCodec3Axis4]
-
-class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis5"""
-    nodes: list[hkcdStaticTreeCodec3Axis5]
-
-class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6"""
-    nodes: list[hkcdStaticTreeCodec3Axis6]
-
 class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw(Record):
-    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw"""
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodecRaw"""
     nodes: list[hkcdStaticTreeCodecRaw]
 
+class hkcdStaticTreeDynamicStorage32(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw):
+    """hkcdStaticTreeDynamicStorage32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodecRaw."""
+
 class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32(hkcdStaticTreeDynamicStorage32):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32"""
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStorage32.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
     domain: hkAabb
 
-class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4(hkcdStaticTreeDynamicStorage4):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4"""
-    domain: hkAabb
+class hkcdStaticTreeDefaultTreeStorage32(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32):
+    """hkcdStaticTreeDefaultTreeStorage32\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage32."""
 
-class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5(hkcdStaticTreeDynamicStorage5):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5"""
-    domain: hkAabb
+class hkcdStaticTreeDefaultTreeStorage4(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4):
+    """hkcdStaticTreeDefaultTreeStorage4\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage4."""
+
+class hkcdStaticTreeDefaultTreeStorage5(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5):
+    """hkcdStaticTreeDefaultTreeStorage5\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage5."""
+
+class hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6(Record):
+    """hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- nodes: Array of Struct hkcdStaticTreeCodec3Axis6"""
+    nodes: list[hkcdStaticTreeCodec3Axis6]
+
+class hkcdStaticTreeDynamicStorage6(hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6):
+    """hkcdStaticTreeDynamicStorage6\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStoragehkcdStaticTreeCodec3Axis6."""
 
 class hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6(hkcdStaticTreeDynamicStorage6):
-    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6"""
+    """hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeDynamicStorage6.\n\nOwn members, by hkClass type:\n- domain: Struct hkAabb"""
     domain: hkAabb
 
+class hkcdStaticTreeDefaultTreeStorage6(hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6):
+    """hkcdStaticTreeDefaultTreeStorage6\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticTreeTreehkcdStaticTreeDynamicStorage6, signature 0x33735476."""
+
+class hkpConstraintAtom(Record):
+    """hkpConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- type: Enum of Uint16 hkpConstraintAtom::AtomType"""
+    type: hkpConstraintAtom_AtomType
+
 class hkp2dAngConstraintAtom(hkpConstraintAtom):
-    """hkp2dAngConstraintAtom"""
+    """hkp2dAngConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- freeRotationAxis: Uint8\n- padding: Uint8[12]"""
     freeRotationAxis: int
     padding: list[int]
 
 class hkp3dAngConstraintAtom(hkpConstraintAtom):
-    """hkp3dAngConstraintAtom"""
+    """hkp3dAngConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- padding: Uint8[14]"""
     padding: list[int]
 
+class hkpConstraintData(hkReferencedObject):
+    """hkpConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- userData: Ulong"""
+    userData: int
+
 class hkp6DofConstraintData(hkpConstraintData):
-    """hkp6DofConstraintData"""
+    """hkp6DofConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- blueprints: Struct hkp6DofConstraintDataBlueprints\n- isDirty: Bool\n- numRuntimeElements: Int32\n- atomToCompiledAtomOffset: Int32[11]\n- resultToRuntime: Int32[19]\n- compiledAtoms: Array"""
     blueprints: hkp6DofConstraintDataBlueprints
     isDirty: bool
     numRuntimeElements: int
@@ -5263,7 +5282,7 @@ class hkp6DofConstraintData(hkpConstraintData):
     compiledAtoms: list[None]
 
 class hkp6DofConstraintDataBlueprints(Record):
-    """hkp6DofConstraintDataBlueprints"""
+    """hkp6DofConstraintDataBlueprints\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- linearIsFixed: Bool[3]\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ragdollMotors: Struct hkpRagdollMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- ellipticalLimit: Struct hkpEllipticalLimitConstraintAtom\n- stiffSpring: Struct hkpStiffSpringConstraintAtom\n- linearMotor0: Struct hkpLinMotorConstraintAtom\n- linearMotor1: Struct hkpLinMotorConstraintAtom\n- linearMotor2: Struct hkpLinMotorConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     linearIsFixed: list[bool]
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
@@ -5277,21 +5296,35 @@ class hkp6DofConstraintDataBlueprints(Record):
     linearMotor2: hkpLinMotorConstraintAtom
     ballSocket: hkpBallSocketConstraintAtom
 
+class hkpWorldObject(hkReferencedObject):
+    """hkpWorldObject\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- world: Pointer\n- userData: Ulong\n- collidable: Struct hkpLinkedCollidable\n- multiThreadCheck: Struct hkMultiThreadCheck\n- name: StringPtr\n- properties: Array of Struct hkSimpleProperty"""
+    world: Optional[Record]
+    userData: int
+    collidable: hkpLinkedCollidable
+    multiThreadCheck: hkMultiThreadCheck
+    name: Optional[str]
+    properties: list[hkSimpleProperty]
+
+class hkpPhantom(hkpWorldObject):
+    """hkpPhantom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpWorldObject.\n\nOwn members, by hkClass type:\n- overlapListeners: Array of Pointer\n- phantomListeners: Array of Pointer"""
+    overlapListeners: list[Optional[Record]]
+    phantomListeners: list[Optional[Record]]
+
 class hkpAabbPhantom(hkpPhantom):
-    """hkpAabbPhantom"""
+    """hkpAabbPhantom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpPhantom.\n\nOwn members, by hkClass type:\n- aabb: Struct hkAabb\n- overlappingCollidables: Array of Pointer\n- orderDirty: Bool"""
     aabb: hkAabb
     overlappingCollidables: list[Optional[Record]]
     orderDirty: bool
 
 class hkpAction(hkReferencedObject):
-    """hkpAction"""
+    """hkpAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- world: Pointer\n- island: Pointer\n- userData: Ulong\n- name: StringPtr"""
     world: Optional[Record]
     island: Optional[Record]
     userData: int
     name: Optional[str]
 
 class hkpAgent1nSector(Record):
-    """hkpAgent1nSector"""
+    """hkpAgent1nSector\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- bytesAllocated: Uint32\n- pad0: Uint32\n- pad1: Uint32\n- pad2: Uint32\n- data: Uint8[496]"""
     bytesAllocated: int
     pad0: int
     pad1: int
@@ -5299,13 +5332,13 @@ class hkpAgent1nSector(Record):
     data: list[int]
 
 class hkpAngConstraintAtom(hkpConstraintAtom):
-    """hkpAngConstraintAtom"""
+    """hkpAngConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- constrainedAxes: Uint8[3]\n- numConstrainedAxes: Uint8\n- padding: Uint8[10]"""
     constrainedAxes: list[int]
     numConstrainedAxes: int
     padding: list[int]
 
 class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpAngFrictionConstraintAtom"""
+    """hkpAngFrictionConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- firstFrictionAxis: Uint8\n- numFrictionAxes: Uint8\n- maxFrictionTorque: Real\n- padding: Uint8[4]"""
     isEnabled: int
     firstFrictionAxis: int
     numFrictionAxes: int
@@ -5313,7 +5346,7 @@ class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpAngLimitConstraintAtom(hkpConstraintAtom):
-    """hkpAngLimitConstraintAtom"""
+    """hkpAngLimitConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- limitAxis: Uint8\n- cosineAxis: Uint8\n- padding2: Uint8[3]\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real\n- angularLimitsDampFactor: Real\n- padding: Uint8[8]"""
     isEnabled: int
     limitAxis: int
     cosineAxis: int
@@ -5325,7 +5358,7 @@ class hkpAngLimitConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpAngMotorConstraintAtom(hkpConstraintAtom):
-    """hkpAngMotorConstraintAtom"""
+    """hkpAngMotorConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- motorAxis: Uint8\n- initializedOffset: Int16\n- previousTargetAngleOffset: Int16\n- motor: Pointer of Struct hkpConstraintMotor\n- targetAngle: Real\n- correspondingAngLimitSolverResultOffset: Int16\n- padding: Uint8[10]"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -5335,28 +5368,40 @@ class hkpAngMotorConstraintAtom(hkpConstraintAtom):
     correspondingAngLimitSolverResultOffset: int
     padding: list[int]
 
+class hkpBinaryAction(hkpAction):
+    """hkpBinaryAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpAction.\n\nOwn members, by hkClass type:\n- entityA: Pointer of Struct hkpEntity\n- entityB: Pointer of Struct hkpEntity"""
+    entityA: Optional[hkpEntity]
+    entityB: Optional[hkpEntity]
+
 class hkpAngularDashpotAction(hkpBinaryAction):
-    """hkpAngularDashpotAction"""
+    """hkpAngularDashpotAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBinaryAction.\n\nOwn members, by hkClass type:\n- rotation: Quaternion\n- strength: Real\n- damping: Real"""
     rotation: tuple[float, ...]
     strength: float
     damping: float
 
 class hkpArrayAction(hkpAction):
-    """hkpArrayAction"""
+    """hkpArrayAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpAction.\n\nOwn members, by hkClass type:\n- entities: Array of Pointer hkpEntity"""
     entities: list[Optional[hkpEntity]]
 
 class hkpBallAndSocketConstraintData(hkpConstraintData):
-    """hkpBallAndSocketConstraintData"""
+    """hkpBallAndSocketConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBallAndSocketConstraintDataAtoms"""
     atoms: hkpBallAndSocketConstraintDataAtoms
 
 class hkpBallAndSocketConstraintDataAtoms(Record):
-    """hkpBallAndSocketConstraintDataAtoms"""
+    """hkpBallAndSocketConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- pivots: Struct hkpSetLocalTranslationsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
+class hkpFirstPersonGun(hkReferencedObject):
+    """hkpFirstPersonGun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8\n- name: StringPtr\n- keyboardKey: Enum of Uint8 hkpFirstPersonGun::KeyboardKey\n- listeners: Array of Pointer"""
+    type: int
+    name: Optional[str]
+    keyboardKey: hkpFirstPersonGun_KeyboardKey
+    listeners: list[Optional[Record]]
+
 class hkpBallGun(hkpFirstPersonGun):
-    """hkpBallGun"""
+    """hkpBallGun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpFirstPersonGun.\n\nOwn members, by hkClass type:\n- bulletRadius: Real\n- bulletVelocity: Real\n- bulletMass: Real\n- damageMultiplier: Real\n- maxBulletsInWorld: Int32\n- bulletOffsetFromCenter: Vector4\n- addedBodies: Pointer"""
     bulletRadius: float
     bulletVelocity: float
     bulletMass: float
@@ -5365,8 +5410,11 @@ class hkpBallGun(hkpFirstPersonGun):
     bulletOffsetFromCenter: tuple[float, ...]
     addedBodies: Optional[Record]
 
+class hkpConstraintChainData(hkpConstraintData):
+    """hkpConstraintChainData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData."""
+
 class hkpBallSocketChainData(hkpConstraintChainData):
-    """hkpBallSocketChainData"""
+    """hkpBallSocketChainData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintChainData, version 2.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpBallSocketChainDataConstraintInfo\n- link0PivotBVelocity: Vector4\n- tau: Real\n- damping: Real\n- cfm: Real\n- maxErrorDistance: Real\n- inertiaPerMeter: Real\n- useStabilizedCode: Bool"""
     atoms: hkpBridgeAtoms
     infos: list[hkpBallSocketChainDataConstraintInfo]
     link0PivotBVelocity: tuple[float, ...]
@@ -5378,13 +5426,13 @@ class hkpBallSocketChainData(hkpConstraintChainData):
     useStabilizedCode: bool
 
 class hkpBallSocketChainDataConstraintInfo(Record):
-    """hkpBallSocketChainDataConstraintInfo"""
+    """hkpBallSocketChainDataConstraintInfo\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- flags: Uint32"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     flags: int
 
 class hkpBallSocketConstraintAtom(hkpConstraintAtom):
-    """hkpBallSocketConstraintAtom"""
+    """hkpBallSocketConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 5.\n\nOwn members, by hkClass type:\n- solvingMethod: Enum of Uint8 hkpConstraintAtom::SolvingMethod\n- bodiesToNotify: Uint8\n- velocityStabilizationFactor: Struct hkUFloat8\n- enableLinearImpulseLimit: Bool\n- breachImpulse: Real\n- inertiaStabilizationFactor: Real"""
     solvingMethod: hkpConstraintAtom_SolvingMethod
     bodiesToNotify: int
     velocityStabilizationFactor: hkUFloat8
@@ -5392,31 +5440,52 @@ class hkpBallSocketConstraintAtom(hkpConstraintAtom):
     breachImpulse: float
     inertiaStabilizationFactor: float
 
-class hkpBinaryAction(hkpAction):
-    """hkpBinaryAction"""
-    entityA: Optional[hkpEntity]
-    entityB: Optional[hkpEntity]
+class hkpMotion(hkReferencedObject):
+    """hkpMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkpMotion::MotionType\n- deactivationIntegrateCounter: Uint8\n- deactivationNumInactiveFrames: Uint16[2]\n- motionState: Struct hkMotionState\n- inertiaAndMassInv: Vector4\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- deactivationRefPosition: Vector4[2]\n- deactivationRefOrientation: Uint32[2]\n- savedMotion: Pointer of Struct hkpMaxSizeMotion\n- savedQualityTypeIndex: Uint16\n- gravityFactor: Half"""
+    type: hkpMotion_MotionType
+    deactivationIntegrateCounter: int
+    deactivationNumInactiveFrames: list[int]
+    motionState: hkMotionState
+    inertiaAndMassInv: tuple[float, ...]
+    linearVelocity: tuple[float, ...]
+    angularVelocity: tuple[float, ...]
+    deactivationRefPosition: list[tuple[float, ...]]
+    deactivationRefOrientation: list[int]
+    savedMotion: Optional[hkpMaxSizeMotion]
+    savedQualityTypeIndex: int
+    gravityFactor: float
 
 class hkpBoxMotion(hkpMotion):
-    """hkpBoxMotion"""
+    """hkpBoxMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMotion."""
+
+class hkpSphereRepShape(hkpShape):
+    """hkpSphereRepShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape."""
+
+class hkpConvexShape(hkpSphereRepShape):
+    """hkpConvexShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpSphereRepShape.\n\nOwn members, by hkClass type:\n- radius: Real"""
+    radius: float
 
 class hkpBoxShape(hkpConvexShape):
-    """hkpBoxShape"""
+    """hkpBoxShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape, signature 0xdca2d1a7.\n\nOwn members, by hkClass type:\n- halfExtents: Vector4"""
     halfExtents: tuple[float, ...]
 
 class hkpBreakableBody(hkReferencedObject):
-    """hkpBreakableBody"""
+    """hkpBreakableBody\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- controller: Pointer of Struct hkpBreakableBodyController\n- breakableShape: Pointer of Struct hkpBreakableShape\n- bodyTypeAndFlags: Uint8\n- constraintStrength: Half"""
     controller: Optional[hkpBreakableBodyController]
     breakableShape: Optional[hkpBreakableShape]
     bodyTypeAndFlags: int
     constraintStrength: float
 
 class hkpBreakableBodyController(hkReferencedObject):
-    """hkpBreakableBodyController"""
+    """hkpBreakableBodyController\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- breakingImpulse: Real"""
     breakingImpulse: float
 
+class hkpWrappedConstraintData(hkpConstraintData):
+    """hkpWrappedConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- constraintData: Pointer of Struct hkpConstraintData"""
+    constraintData: Optional[hkpConstraintData]
+
 class hkpBreakableConstraintData(hkpWrappedConstraintData):
-    """hkpBreakableConstraintData"""
+    """hkpBreakableConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpWrappedConstraintData, version 2.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- childRuntimeSize: Uint16\n- childNumSolverResults: Uint16\n- solverResultLimit: Real\n- removeWhenBroken: Bool\n- revertBackVelocityOnBreak: Bool"""
     atoms: hkpBridgeAtoms
     childRuntimeSize: int
     childNumSolverResults: int
@@ -5425,47 +5494,47 @@ class hkpBreakableConstraintData(hkpWrappedConstraintData):
     revertBackVelocityOnBreak: bool
 
 class hkpBreakableMaterial(hkReferencedObject):
-    """hkpBreakableMaterial"""
+    """hkpBreakableMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- strength: Real\n- typeAndFlags: Int32\n- properties: Pointer of Struct hkRefCountedProperties"""
     strength: float
     typeAndFlags: int
     properties: Optional[hkRefCountedProperties]
 
 class hkpBreakableMultiMaterial(hkpBreakableMaterial):
-    """hkpBreakableMultiMaterial"""
+    """hkpBreakableMultiMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBreakableMaterial.\n\nOwn members, by hkClass type:\n- subMaterials: Array of Pointer hkpBreakableMaterial\n- inverseMapping: Pointer of Struct hkpBreakableMultiMaterialInverseMapping"""
     subMaterials: list[Optional[hkpBreakableMaterial]]
     inverseMapping: Optional[hkpBreakableMultiMaterialInverseMapping]
 
 class hkpBreakableMultiMaterialInverseMapping(hkReferencedObject):
-    """hkpBreakableMultiMaterialInverseMapping"""
+    """hkpBreakableMultiMaterialInverseMapping\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- descriptors: Array of Struct hkpBreakableMultiMaterialInverseMappingDescriptor\n- subShapeIds: Array of Uint32"""
     descriptors: list[hkpBreakableMultiMaterialInverseMappingDescriptor]
     subShapeIds: memoryview
 
 class hkpBreakableMultiMaterialInverseMappingDescriptor(Record):
-    """hkpBreakableMultiMaterialInverseMappingDescriptor"""
+    """hkpBreakableMultiMaterialInverseMappingDescriptor\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- offset: Uint16\n- numKeys: Uint16"""
     offset: int
     numKeys: int
 
 class hkpBreakableShape(hkReferencedObject):
-    """hkpBreakableShape"""
+    """hkpBreakableShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- physicsShape: Pointer of Struct hkcdShape\n- material: Pointer of Struct hkpBreakableMaterial"""
     physicsShape: Optional[hkcdShape]
     material: Optional[hkpBreakableMaterial]
 
 class hkpBridgeAtoms(Record):
-    """hkpBridgeAtoms"""
+    """hkpBridgeAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- bridgeAtom: Struct hkpBridgeConstraintAtom"""
     bridgeAtom: hkpBridgeConstraintAtom
 
 class hkpBridgeConstraintAtom(hkpConstraintAtom):
-    """hkpBridgeConstraintAtom"""
+    """hkpBridgeConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- buildJacobianFunc: Pointer\n- constraintData: Pointer of Struct hkpConstraintData\n- padding: Uint8[4]"""
     buildJacobianFunc: Optional[Record]
     constraintData: Optional[hkpConstraintData]
     padding: list[int]
 
 class hkpBroadPhaseHandle(Record):
-    """hkpBroadPhaseHandle"""
+    """hkpBroadPhaseHandle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- id: Uint32"""
     id: int
 
 class hkpBvCompressedMeshShape(hkpBvTreeShape):
-    """hkpBvCompressedMeshShape"""
+    """hkpBvCompressedMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBvTreeShape, version 2, signature 0xabab6bb3.\n\nOwn members, by hkClass type:\n- convexRadius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- hasPerPrimitiveCollisionFilterInfo: Bool\n- hasPerPrimitiveUserData: Bool\n- collisionFilterInfoPalette: Array of Uint32\n- userDataPalette: Array of Uint32\n- userStringPalette: Array of StringPtr\n- tree: Struct hkpBvCompressedMeshShapeTree"""
     convexRadius: float
     weldingType: hkpWeldingUtility_WeldingType
     hasPerPrimitiveCollisionFilterInfo: bool
@@ -5476,27 +5545,36 @@ class hkpBvCompressedMeshShape(hkpBvTreeShape):
     tree: hkpBvCompressedMeshShapeTree
 
 class hkpBvCompressedMeshShapeTree(hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun):
-    """hkpBvCompressedMeshShapeTree"""
+    """hkpBvCompressedMeshShapeTree\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticMeshTreehkcdStaticMeshTreeCommonConfigunsignedintunsignedlonglong1121hkpBvCompressedMeshShapeTreeDataRun."""
 
 class hkpBvCompressedMeshShapeTreeDataRun(hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint):
-    """hkpBvCompressedMeshShapeTreeDataRun"""
+    """hkpBvCompressedMeshShapeTreeDataRun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkcdStaticMeshTreeBasePrimitiveDataRunBaseunsignedint."""
 
 class hkpBvShape(hkpShape):
-    """hkpBvShape"""
+    """hkpBvShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape.\n\nOwn members, by hkClass type:\n- boundingVolumeShape: Pointer of Struct hkpShape\n- childShape: Struct hkpSingleShapeContainer"""
     boundingVolumeShape: Optional[hkpShape]
     childShape: hkpSingleShapeContainer
 
-class hkpBvTreeShape(hkpShape):
-    """hkpBvTreeShape"""
-    bvTreeType: hkpBvTreeShape_BvTreeType
+class hkpShapePhantom(hkpPhantom):
+    """hkpShapePhantom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpPhantom.\n\nOwn members, by hkClass type:\n- motionState: Struct hkMotionState"""
+    motionState: hkMotionState
 
 class hkpCachingShapePhantom(hkpShapePhantom):
-    """hkpCachingShapePhantom"""
+    """hkpCachingShapePhantom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapePhantom.\n\nOwn members, by hkClass type:\n- collisionDetails: Array\n- orderDirty: Bool"""
     collisionDetails: list[None]
     orderDirty: bool
 
+class hkpConstraintMotor(hkReferencedObject):
+    """hkpConstraintMotor\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkpConstraintMotor::MotorType"""
+    type: hkpConstraintMotor_MotorType
+
+class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
+    """hkpLimitedForceConstraintMotor\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintMotor.\n\nOwn members, by hkClass type:\n- minForce: Real\n- maxForce: Real"""
+    minForce: float
+    maxForce: float
+
 class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpCallbackConstraintMotor"""
+    """hkpCallbackConstraintMotor\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpLimitedForceConstraintMotor.\n\nOwn members, by hkClass type:\n- callbackFunc: Pointer\n- callbackType: Enum of Uint32 hkpCallbackConstraintMotor::CallbackType\n- userData0: Ulong\n- userData1: Ulong\n- userData2: Ulong"""
     callbackFunc: Optional[Record]
     callbackType: hkpCallbackConstraintMotor_CallbackType
     userData0: int
@@ -5504,30 +5582,37 @@ class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
     userData2: int
 
 class hkpCapsuleShape(hkpConvexShape):
-    """hkpCapsuleShape"""
+    """hkpCapsuleShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape, signature 0xfda179f3.\n\nOwn members, by hkClass type:\n- vertexA: Vector4\n- vertexB: Vector4"""
     vertexA: tuple[float, ...]
     vertexB: tuple[float, ...]
 
 class hkpCdBody(Record):
-    """hkpCdBody"""
+    """hkpCdBody\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- shapeKey: Uint32\n- motion: Pointer\n- parent: Pointer of Struct hkpCdBody"""
     shape: Optional[hkpShape]
     shapeKey: int
     motion: Optional[Record]
     parent: Optional[hkpCdBody]
 
+class hkpModifierConstraintAtom(hkpConstraintAtom):
+    """hkpModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- modifierAtomSize: Uint16\n- childSize: Uint16\n- child: Pointer of Struct hkpConstraintAtom\n- pad: Uint32[2]"""
+    modifierAtomSize: int
+    childSize: int
+    child: Optional[hkpConstraintAtom]
+    pad: list[int]
+
 class hkpCenterOfMassChangerModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpCenterOfMassChangerModifierConstraintAtom"""
+    """hkpCenterOfMassChangerModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpModifierConstraintAtom.\n\nOwn members, by hkClass type:\n- displacementA: Vector4\n- displacementB: Vector4"""
     displacementA: tuple[float, ...]
     displacementB: tuple[float, ...]
 
 class hkpCharacterControllerCinfo(hkReferencedObject):
-    """hkpCharacterControllerCinfo"""
+    """hkpCharacterControllerCinfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkpCharacterMotion(hkpMotion):
-    """hkpCharacterMotion"""
+    """hkpCharacterMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMotion."""
 
 class hkpCharacterProxyCinfo(hkpCharacterControllerCinfo):
-    """hkpCharacterProxyCinfo"""
+    """hkpCharacterProxyCinfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCharacterControllerCinfo, version 1.\n\nOwn members, by hkClass type:\n- position: Vector4\n- velocity: Vector4\n- dynamicFriction: Real\n- staticFriction: Real\n- keepContactTolerance: Real\n- up: Vector4\n- extraUpStaticFriction: Real\n- extraDownStaticFriction: Real\n- shapePhantom: Pointer of Struct hkpShapePhantom\n- keepDistance: Real\n- contactAngleSensitivity: Real\n- userPlanes: Uint32\n- maxCharacterSpeedForSolver: Real\n- characterStrength: Real\n- characterMass: Real\n- maxSlope: Real\n- penetrationRecoverySpeed: Real\n- maxCastIterations: Int32\n- refreshManifoldInCheckSupport: Bool"""
     position: tuple[float, ...]
     velocity: tuple[float, ...]
     dynamicFriction: float
@@ -5549,7 +5634,7 @@ class hkpCharacterProxyCinfo(hkpCharacterControllerCinfo):
     refreshManifoldInCheckSupport: bool
 
 class hkpCharacterRigidBodyCinfo(hkpCharacterControllerCinfo):
-    """hkpCharacterRigidBodyCinfo"""
+    """hkpCharacterRigidBodyCinfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCharacterControllerCinfo.\n\nOwn members, by hkClass type:\n- collisionFilterInfo: Uint32\n- shape: Pointer of Struct hkpShape\n- position: Vector4\n- rotation: Quaternion\n- mass: Real\n- friction: Real\n- maxLinearVelocity: Real\n- allowedPenetrationDepth: Real\n- up: Vector4\n- maxSlope: Real\n- maxForce: Real\n- unweldingHeightOffsetFactor: Real\n- maxSpeedForSimplexSolver: Real\n- supportDistance: Real\n- hardSupportDistance: Real\n- vdbColor: Int32"""
     collisionFilterInfo: int
     shape: Optional[hkpShape]
     position: tuple[float, ...]
@@ -5568,7 +5653,7 @@ class hkpCharacterRigidBodyCinfo(hkpCharacterControllerCinfo):
     vdbColor: int
 
 class hkpCogWheelConstraintAtom(hkpConstraintAtom):
-    """hkpCogWheelConstraintAtom"""
+    """hkpCogWheelConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- cogWheelRadiusA: Real\n- cogWheelRadiusB: Real\n- isScrew: Bool\n- memOffsetToInitialAngleOffset: Int8\n- memOffsetToPrevAngle: Int8\n- memOffsetToRevolutionCounter: Int8"""
     cogWheelRadiusA: float
     cogWheelRadiusB: float
     isScrew: bool
@@ -5577,16 +5662,16 @@ class hkpCogWheelConstraintAtom(hkpConstraintAtom):
     memOffsetToRevolutionCounter: int
 
 class hkpCogWheelConstraintData(hkpConstraintData):
-    """hkpCogWheelConstraintData"""
+    """hkpCogWheelConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpCogWheelConstraintDataAtoms"""
     atoms: hkpCogWheelConstraintDataAtoms
 
 class hkpCogWheelConstraintDataAtoms(Record):
-    """hkpCogWheelConstraintDataAtoms"""
+    """hkpCogWheelConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- cogWheels: Struct hkpCogWheelConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     cogWheels: hkpCogWheelConstraintAtom
 
 class hkpCollidable(hkpCdBody):
-    """hkpCollidable"""
+    """hkpCollidable\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCdBody.\n\nOwn members, by hkClass type:\n- ownerOffset: Int8\n- forceCollideOntoPpu: Uint8\n- shapeSizeOnSpu: Uint16\n- broadPhaseHandle: Struct hkpTypedBroadPhaseHandle\n- boundingVolumeData: Struct hkpCollidableBoundingVolumeData\n- allowedPenetrationDepth: Real"""
     ownerOffset: int
     forceCollideOntoPpu: int
     shapeSizeOnSpu: int
@@ -5595,7 +5680,7 @@ class hkpCollidable(hkpCdBody):
     allowedPenetrationDepth: float
 
 class hkpCollidableBoundingVolumeData(Record):
-    """hkpCollidableBoundingVolumeData"""
+    """hkpCollidableBoundingVolumeData\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- padding: Uint8\n- numChildShapeAabbs: Uint16\n- capacityChildShapeAabbs: Uint16\n- childShapeAabbs: Pointer\n- childShapeKeys: Pointer"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -5608,20 +5693,25 @@ class hkpCollidableBoundingVolumeData(Record):
     childShapeKeys: Optional[Record]
 
 class hkpCollidableCollidableFilter(Record):
-    """hkpCollidableCollidableFilter"""
+    """hkpCollidableCollidableFilter\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpCollisionFilter(hkReferencedObject):
-    """hkpCollisionFilter"""
+    """hkpCollisionFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- prepad: Uint32[2]\n- type: Enum of Uint32 hkpCollisionFilter::hkpFilterType\n- postpad: Uint32[3]"""
     prepad: list[int]
     type: hkpCollisionFilter_hkpFilterType
     postpad: list[int]
 
 class hkpCollisionFilterList(hkpCollisionFilter):
-    """hkpCollisionFilterList"""
+    """hkpCollisionFilterList\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter.\n\nOwn members, by hkClass type:\n- collisionFilters: Array of Pointer hkpCollisionFilter"""
     collisionFilters: list[Optional[hkpCollisionFilter]]
 
+class hkpShapeCollection(hkpShape):
+    """hkpShapeCollection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape.\n\nOwn members, by hkClass type:\n- disableWelding: Bool\n- collectionType: Enum of Uint8 hkpShapeCollection::CollectionType"""
+    disableWelding: bool
+    collectionType: hkpShapeCollection_CollectionType
+
 class hkpCompressedMeshShape(hkpShapeCollection):
-    """hkpCompressedMeshShape"""
+    """hkpCompressedMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection, version 11.\n\nOwn members, by hkClass type:\n- bitsPerIndex: Int32\n- bitsPerWIndex: Int32\n- wIndexMask: Int32\n- indexMask: Int32\n- radius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- materialType: Enum of Uint8 hkpCompressedMeshShape::MaterialType\n- materials: Array of Uint32\n- materials16: Array of Uint16\n- materials8: Array of Uint8\n- transforms: Array of QsTransform\n- bigVertices: Array of Vector4\n- bigTriangles: Array of Struct hkpCompressedMeshShapeBigTriangle\n- chunks: Array of Struct hkpCompressedMeshShapeChunk\n- convexPieces: Array of Struct hkpCompressedMeshShapeConvexPiece\n- error: Real\n- bounds: Struct hkAabb\n- defaultCollisionFilterInfo: Uint32\n- meshMaterials: Pointer\n- materialStriding: Uint16\n- numMaterials: Uint16\n- namedMaterials: Array of Struct hkpNamedMeshMaterial"""
     bitsPerIndex: int
     bitsPerWIndex: int
     wIndexMask: int
@@ -5646,7 +5736,7 @@ class hkpCompressedMeshShape(hkpShapeCollection):
     namedMaterials: list[hkpNamedMeshMaterial]
 
 class hkpCompressedMeshShapeBigTriangle(Record):
-    """hkpCompressedMeshShapeBigTriangle"""
+    """hkpCompressedMeshShapeBigTriangle\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- a: Uint16\n- b: Uint16\n- c: Uint16\n- material: Uint32\n- weldingInfo: Uint16\n- transformIndex: Uint16"""
     a: int
     b: int
     c: int
@@ -5655,7 +5745,7 @@ class hkpCompressedMeshShapeBigTriangle(Record):
     transformIndex: int
 
 class hkpCompressedMeshShapeChunk(Record):
-    """hkpCompressedMeshShapeChunk"""
+    """hkpCompressedMeshShapeChunk\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- vertices: Array of Uint16\n- indices: Array of Uint16\n- stripLengths: Array of Uint16\n- weldingInfo: Array of Uint16\n- materialInfo: Uint32\n- reference: Uint16\n- transformIndex: Uint16"""
     offset: tuple[float, ...]
     vertices: memoryview
     indices: memoryview
@@ -5666,21 +5756,40 @@ class hkpCompressedMeshShapeChunk(Record):
     transformIndex: int
 
 class hkpCompressedMeshShapeConvexPiece(Record):
-    """hkpCompressedMeshShapeConvexPiece"""
+    """hkpCompressedMeshShapeConvexPiece\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- vertices: Array of Uint16\n- reference: Uint16\n- transformIndex: Uint16"""
     offset: tuple[float, ...]
     vertices: memoryview
     reference: int
     transformIndex: int
 
+class hkpHeightFieldShape(hkpShape):
+    """hkpHeightFieldShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape."""
+
+class hkpSampledHeightFieldShape(hkpHeightFieldShape):
+    """hkpSampledHeightFieldShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpHeightFieldShape, version 1.\n\nOwn members, by hkClass type:\n- coarseTreeData: Array of Struct hkpSampledHeightFieldShapeCoarseMinMaxLevel\n- coarseness: Int32\n- raycastMinY: Real\n- raycastMaxY: Real\n- xRes: Int32\n- zRes: Int32\n- heightCenter: Real\n- useProjectionBasedHeight: Bool\n- heightfieldType: Enum of Uint8 hkpSampledHeightFieldShape::HeightFieldType\n- intToFloatScale: Vector4\n- floatToIntScale: Vector4\n- floatToIntOffsetFloorCorrected: Vector4\n- extents: Vector4"""
+    coarseTreeData: list[hkpSampledHeightFieldShapeCoarseMinMaxLevel]
+    coarseness: int
+    raycastMinY: float
+    raycastMaxY: float
+    xRes: int
+    zRes: int
+    heightCenter: float
+    useProjectionBasedHeight: bool
+    heightfieldType: hkpSampledHeightFieldShape_HeightFieldType
+    intToFloatScale: tuple[float, ...]
+    floatToIntScale: tuple[float, ...]
+    floatToIntOffsetFloorCorrected: tuple[float, ...]
+    extents: tuple[float, ...]
+
 class hkpCompressedSampledHeightFieldShape(hkpSampledHeightFieldShape):
-    """hkpCompressedSampledHeightFieldShape"""
+    """hkpCompressedSampledHeightFieldShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpSampledHeightFieldShape.\n\nOwn members, by hkClass type:\n- storage: Array of Uint16\n- triangleFlip: Bool\n- offset: Real\n- scale: Real"""
     storage: memoryview
     triangleFlip: bool
     offset: float
     scale: float
 
 class hkpConeLimitConstraintAtom(hkpConstraintAtom):
-    """hkpConeLimitConstraintAtom"""
+    """hkpConeLimitConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- twistAxisInA: Uint8\n- refAxisInB: Uint8\n- angleMeasurementMode: Enum of Uint8 hkpConeLimitConstraintAtom::MeasurementMode\n- memOffsetToAngleOffset: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real\n- angularLimitsDampFactor: Real\n- padding: Uint8[8]"""
     isEnabled: int
     twistAxisInA: int
     refAxisInB: int
@@ -5693,35 +5802,11 @@ class hkpConeLimitConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpConstrainedSystemFilter(hkpCollisionFilter):
-    """hkpConstrainedSystemFilter"""
+    """hkpConstrainedSystemFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter.\n\nOwn members, by hkClass type:\n- otherFilter: Pointer of Struct hkpCollisionFilter"""
     otherFilter: Optional[hkpCollisionFilter]
 
-class hkpConstraintAtom(Record):
-    """hkpConstraintAtom"""
-    type: hkpConstraintAtom_AtomType
-
-class hkpConstraintChainData(hkpConstraintData):
-    """hkpConstraintChainData"""
-
-class hkpConstraintChainInstance(hkpConstraintInstance):
-    """hkpConstraintChainInstance"""
-    chainedEntities: list[Optional[hkpEntity]]
-    action: Optional[hkpConstraintChainInstanceAction]
-    chainConnectedness: int
-
-class hkpConstraintChainInstanceAction(hkpAction):
-    """hkpConstraintChainInstanceAction"""
-    constraintInstance: Optional[hkpConstraintChainInstance]
-
-class hkpConstraintCollisionFilter(hkpPairCollisionFilter):
-    """hkpConstraintCollisionFilter"""
-
-class hkpConstraintData(hkReferencedObject):
-    """hkpConstraintData"""
-    userData: int
-
 class hkpConstraintInstance(hkReferencedObject):
-    """hkpConstraintInstance"""
+    """hkpConstraintInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1, signature 0xda4ce91e.\n\nOwn members, by hkClass type:\n- owner: Pointer\n- data: Pointer of Struct hkpConstraintData\n- constraintModifiers: Pointer of Struct hkpModifierConstraintAtom\n- entities: Pointer of Struct hkpEntity[2]\n- priority: Enum of Uint8 hkpConstraintInstance::ConstraintPriority\n- wantRuntime: Bool\n- destructionRemapInfo: Enum of Uint8 hkpConstraintInstance::OnDestructionRemapInfo\n- listeners: Struct hkpConstraintInstanceSmallArraySerializeOverrideType\n- name: StringPtr\n- userData: Ulong\n- internal: Pointer\n- uid: Uint32"""
     owner: Optional[Record]
     data: Optional[hkpConstraintData]
     constraintModifiers: Optional[hkpModifierConstraintAtom]
@@ -5735,21 +5820,35 @@ class hkpConstraintInstance(hkReferencedObject):
     internal: Optional[Record]
     uid: int
 
+class hkpConstraintChainInstance(hkpConstraintInstance):
+    """hkpConstraintChainInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintInstance, version 1.\n\nOwn members, by hkClass type:\n- chainedEntities: Array of Pointer hkpEntity\n- action: Pointer of Struct hkpConstraintChainInstanceAction\n- chainConnectedness: Ulong"""
+    chainedEntities: list[Optional[hkpEntity]]
+    action: Optional[hkpConstraintChainInstanceAction]
+    chainConnectedness: int
+
+class hkpConstraintChainInstanceAction(hkpAction):
+    """hkpConstraintChainInstanceAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpAction.\n\nOwn members, by hkClass type:\n- constraintInstance: Pointer of Struct hkpConstraintChainInstance"""
+    constraintInstance: Optional[hkpConstraintChainInstance]
+
+class hkpPairCollisionFilter(hkpCollisionFilter):
+    """hkpPairCollisionFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter.\n\nOwn members, by hkClass type:\n- disabledPairs: Struct hkpPairCollisionFilterMapPairFilterKeyOverrideType\n- childFilter: Pointer of Struct hkpCollisionFilter"""
+    disabledPairs: hkpPairCollisionFilterMapPairFilterKeyOverrideType
+    childFilter: Optional[hkpCollisionFilter]
+
+class hkpConstraintCollisionFilter(hkpPairCollisionFilter):
+    """hkpConstraintCollisionFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpPairCollisionFilter."""
+
 class hkpConstraintInstanceSmallArraySerializeOverrideType(Record):
-    """hkpConstraintInstanceSmallArraySerializeOverrideType"""
+    """hkpConstraintInstanceSmallArraySerializeOverrideType\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
-class hkpConstraintMotor(hkReferencedObject):
-    """hkpConstraintMotor"""
-    type: hkpConstraintMotor_MotorType
-
 class hkpConvexListFilter(hkReferencedObject):
-    """hkpConvexListFilter"""
+    """hkpConvexListFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkpConvexListShape(hkpConvexShape):
-    """hkpConvexListShape"""
+    """hkpConvexListShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape.\n\nOwn members, by hkClass type:\n- minDistanceToUseConvexHullForGetClosestPoints: Real\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- useCachedAabb: Bool\n- childShapes: Array of Pointer hkpConvexShape"""
     minDistanceToUseConvexHullForGetClosestPoints: float
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
@@ -5757,42 +5856,38 @@ class hkpConvexListShape(hkpConvexShape):
     childShapes: list[Optional[hkpConvexShape]]
 
 class hkpConvexPieceMeshShape(hkpShapeCollection):
-    """hkpConvexPieceMeshShape"""
+    """hkpConvexPieceMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection.\n\nOwn members, by hkClass type:\n- convexPieceStream: Pointer of Struct hkpConvexPieceStreamData\n- displayMesh: Pointer of Struct hkpShapeCollection\n- radius: Real"""
     convexPieceStream: Optional[hkpConvexPieceStreamData]
     displayMesh: Optional[hkpShapeCollection]
     radius: float
 
 class hkpConvexPieceStreamData(hkReferencedObject):
-    """hkpConvexPieceStreamData"""
+    """hkpConvexPieceStreamData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- convexPieceStream: Array of Uint32\n- convexPieceOffsets: Array of Uint32\n- convexPieceSingleTriangles: Array of Uint32"""
     convexPieceStream: memoryview
     convexPieceOffsets: memoryview
     convexPieceSingleTriangles: memoryview
 
-class hkpConvexShape(hkpSphereRepShape):
-    """hkpConvexShape"""
-    radius: float
-
-class hkpConvexTransformShape(hkpConvexTransformShapeBase):
-    """hkpConvexTransformShape"""
-    transform: tuple[tuple[float, ...], ...]
-    extraScale: tuple[float, ...]
-
 class hkpConvexTransformShapeBase(hkpConvexShape):
-    """hkpConvexTransformShapeBase"""
+    """hkpConvexTransformShapeBase\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape.\n\nOwn members, by hkClass type:\n- childShape: Struct hkpSingleShapeContainer\n- childShapeSizeForSpu: Int32"""
     childShape: hkpSingleShapeContainer
     childShapeSizeForSpu: int
 
+class hkpConvexTransformShape(hkpConvexTransformShapeBase):
+    """hkpConvexTransformShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexTransformShapeBase, version 2, signature 0x3aeaaa63.\n\nOwn members, by hkClass type:\n- transform: QsTransform\n- extraScale: Vector4"""
+    transform: tuple[tuple[float, ...], ...]
+    extraScale: tuple[float, ...]
+
 class hkpConvexTranslateShape(hkpConvexTransformShapeBase):
-    """hkpConvexTranslateShape"""
+    """hkpConvexTranslateShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexTransformShapeBase, signature 0xa3f8bf6a.\n\nOwn members, by hkClass type:\n- translation: Vector4"""
     translation: tuple[float, ...]
 
 class hkpConvexVerticesConnectivity(hkReferencedObject):
-    """hkpConvexVerticesConnectivity"""
+    """hkpConvexVerticesConnectivity\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- vertexIndices: Array of Uint16\n- numVerticesPerFace: Array of Uint8"""
     vertexIndices: memoryview
     numVerticesPerFace: memoryview
 
 class hkpConvexVerticesShape(hkpConvexShape):
-    """hkpConvexVerticesShape"""
+    """hkpConvexVerticesShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape, version 6, signature 0xc21c8b5a.\n\nOwn members, by hkClass type:\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- rotatedVertices: Array of Matrix3\n- numVertices: Int32\n- useSpuBuffer: Bool\n- planeEquations: Array of Vector4\n- connectivity: Pointer of Struct hkpConvexVerticesConnectivity"""
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
     rotatedVertices: list[tuple[tuple[float, ...], ...]]
@@ -5802,7 +5897,7 @@ class hkpConvexVerticesShape(hkpConvexShape):
     connectivity: Optional[hkpConvexVerticesConnectivity]
 
 class hkpCylinderShape(hkpConvexShape):
-    """hkpCylinderShape"""
+    """hkpCylinderShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape, signature 0xfaae1f08.\n\nOwn members, by hkClass type:\n- cylRadius: Real\n- cylBaseRadiusFactorForHeightFieldCollisions: Real\n- vertexA: Vector4\n- vertexB: Vector4\n- perpendicular1: Vector4\n- perpendicular2: Vector4"""
     cylRadius: float
     cylBaseRadiusFactorForHeightFieldCollisions: float
     vertexA: tuple[float, ...]
@@ -5811,21 +5906,21 @@ class hkpCylinderShape(hkpConvexShape):
     perpendicular2: tuple[float, ...]
 
 class hkpDashpotAction(hkpBinaryAction):
-    """hkpDashpotAction"""
+    """hkpDashpotAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBinaryAction.\n\nOwn members, by hkClass type:\n- point: Vector4[2]\n- strength: Real\n- damping: Real\n- impulse: Vector4"""
     point: list[tuple[float, ...]]
     strength: float
     damping: float
     impulse: tuple[float, ...]
 
 class hkpDefaultConvexListFilter(hkpConvexListFilter):
-    """hkpDefaultConvexListFilter"""
+    """hkpDefaultConvexListFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexListFilter."""
 
 class hkpDefaultWorldMemoryWatchDog(hkWorldMemoryAvailableWatchDog):
-    """hkpDefaultWorldMemoryWatchDog"""
+    """hkpDefaultWorldMemoryWatchDog\n\nHavok class of SDK 2014.2 (packfiles), derived from hkWorldMemoryAvailableWatchDog, version 1.\n\nOwn members, by hkClass type:\n- freeHeapMemoryRequested: Int32"""
     freeHeapMemoryRequested: int
 
 class hkpDeformableAngConstraintAtom(hkpConstraintAtom):
-    """hkpDeformableAngConstraintAtom"""
+    """hkpDeformableAngConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- offset: Quaternion\n- yieldStrengthDiag: Vector4\n- yieldStrengthOffDiag: Vector4\n- ultimateStrengthDiag: Vector4\n- ultimateStrengthOffDiag: Vector4"""
     offset: tuple[float, ...]
     yieldStrengthDiag: tuple[float, ...]
     yieldStrengthOffDiag: tuple[float, ...]
@@ -5833,17 +5928,17 @@ class hkpDeformableAngConstraintAtom(hkpConstraintAtom):
     ultimateStrengthOffDiag: tuple[float, ...]
 
 class hkpDeformableFixedConstraintData(hkpConstraintData):
-    """hkpDeformableFixedConstraintData"""
+    """hkpDeformableFixedConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpDeformableFixedConstraintDataAtoms"""
     atoms: hkpDeformableFixedConstraintDataAtoms
 
 class hkpDeformableFixedConstraintDataAtoms(Record):
-    """hkpDeformableFixedConstraintDataAtoms"""
+    """hkpDeformableFixedConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- lin: Struct hkpDeformableLinConstraintAtom\n- ang: Struct hkpDeformableAngConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpDeformableLinConstraintAtom
     ang: hkpDeformableAngConstraintAtom
 
 class hkpDeformableLinConstraintAtom(hkpConstraintAtom):
-    """hkpDeformableLinConstraintAtom"""
+    """hkpDeformableLinConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- offset: Vector4\n- yieldStrengthDiag: Vector4\n- yieldStrengthOffDiag: Vector4\n- ultimateStrengthDiag: Vector4\n- ultimateStrengthOffDiag: Vector4"""
     offset: tuple[float, ...]
     yieldStrengthDiag: tuple[float, ...]
     yieldStrengthOffDiag: tuple[float, ...]
@@ -5851,27 +5946,27 @@ class hkpDeformableLinConstraintAtom(hkpConstraintAtom):
     ultimateStrengthOffDiag: tuple[float, ...]
 
 class hkpDisableEntityCollisionFilter(hkpCollisionFilter):
-    """hkpDisableEntityCollisionFilter"""
+    """hkpDisableEntityCollisionFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter.\n\nOwn members, by hkClass type:\n- disabledEntities: Array of Pointer hkpEntity"""
     disabledEntities: list[Optional[hkpEntity]]
 
 class hkpDisplayBindingData(hkReferencedObject):
-    """hkpDisplayBindingData"""
+    """hkpDisplayBindingData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- rigidBodyBindings: Array of Pointer hkpDisplayBindingDataRigidBody\n- physicsSystemBindings: Array of Pointer hkpDisplayBindingDataPhysicsSystem"""
     rigidBodyBindings: list[Optional[hkpDisplayBindingDataRigidBody]]
     physicsSystemBindings: list[Optional[hkpDisplayBindingDataPhysicsSystem]]
 
 class hkpDisplayBindingDataPhysicsSystem(hkReferencedObject):
-    """hkpDisplayBindingDataPhysicsSystem"""
+    """hkpDisplayBindingDataPhysicsSystem\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- bindings: Array of Pointer hkpDisplayBindingDataRigidBody\n- system: Pointer of Struct hkpPhysicsSystem"""
     bindings: list[Optional[hkpDisplayBindingDataRigidBody]]
     system: Optional[hkpPhysicsSystem]
 
 class hkpDisplayBindingDataRigidBody(hkReferencedObject):
-    """hkpDisplayBindingDataRigidBody"""
+    """hkpDisplayBindingDataRigidBody\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- rigidBody: Pointer of Struct hkpRigidBody\n- displayObjectPtr: Pointer of Struct hkReferencedObject\n- rigidBodyFromDisplayObjectTransform: Matrix4"""
     rigidBody: Optional[hkpRigidBody]
     displayObjectPtr: Optional[hkReferencedObject]
     rigidBodyFromDisplayObjectTransform: tuple[tuple[float, ...], ...]
 
 class hkpEllipticalLimitConstraintAtom(hkpConstraintAtom):
-    """hkpEllipticalLimitConstraintAtom"""
+    """hkpEllipticalLimitConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- elipticalLimitEnabled: Bool\n- coneLimitEnabled: Bool\n- angle0: Real\n- angle1: Real\n- coneAngle: Real\n- angleCorrected0: Real\n- angleCorrected1: Real\n- coneAngleCorrected: Real\n- angleCorrected0Inv: Real\n- angleCorrected1Inv: Real\n- angularLimitsTauFactor: Real\n- angularLimitsDampFactor: Real"""
     isEnabled: int
     elipticalLimitEnabled: bool
     coneLimitEnabled: bool
@@ -5887,7 +5982,7 @@ class hkpEllipticalLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkpEntity(hkpWorldObject):
-    """hkpEntity"""
+    """hkpEntity\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpWorldObject, version 3.\n\nOwn members, by hkClass type:\n- material: Struct hkpMaterial\n- limitContactImpulseUtilAndFlag: Pointer\n- damageMultiplier: Real\n- breakableBody: Pointer\n- solverData: Uint32\n- storageIndex: Uint16\n- contactPointCallbackDelay: Uint16\n- constraintsMaster: Struct hkpEntitySmallArraySerializeOverrideType\n- constraintsSlave: Array of Pointer hkpConstraintInstance\n- constraintRuntime: Array of Uint8\n- simulationIsland: Pointer\n- autoRemoveLevel: Int8\n- numShapeKeysInContactPointProperties: Uint8\n- responseModifierFlags: Uint8\n- uid: Uint32\n- spuCollisionCallback: Struct hkpEntitySpuCollisionCallback\n- motion: Struct hkpMaxSizeMotion\n- contactListeners: Struct hkpEntitySmallArraySerializeOverrideType\n- actions: Struct hkpEntitySmallArraySerializeOverrideType\n- localFrame: Pointer of Struct hkLocalFrame\n- extendedListeners: Pointer of Struct hkpEntityExtendedListeners\n- npData: Uint32"""
     material: hkpMaterial
     limitContactImpulseUtilAndFlag: Optional[Record]
     damageMultiplier: float
@@ -5912,25 +6007,25 @@ class hkpEntity(hkpWorldObject):
     npData: int
 
 class hkpEntityExtendedListeners(Record):
-    """hkpEntityExtendedListeners"""
+    """hkpEntityExtendedListeners\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- activationListeners: Struct hkpEntitySmallArraySerializeOverrideType\n- entityListeners: Struct hkpEntitySmallArraySerializeOverrideType"""
     activationListeners: hkpEntitySmallArraySerializeOverrideType
     entityListeners: hkpEntitySmallArraySerializeOverrideType
 
 class hkpEntitySmallArraySerializeOverrideType(Record):
-    """hkpEntitySmallArraySerializeOverrideType"""
+    """hkpEntitySmallArraySerializeOverrideType\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
 class hkpEntitySpuCollisionCallback(Record):
-    """hkpEntitySpuCollisionCallback"""
+    """hkpEntitySpuCollisionCallback\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- util: Pointer\n- capacity: Uint16\n- eventFilter: Uint8\n- userFilter: Uint8"""
     util: Optional[Record]
     capacity: int
     eventFilter: int
     userFilter: int
 
 class hkpExtendedMeshShape(hkpShapeCollection):
-    """hkpExtendedMeshShape"""
+    """hkpExtendedMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection, version 4.\n\nOwn members, by hkClass type:\n- embeddedTrianglesSubpart: Struct hkpExtendedMeshShapeTrianglesSubpart\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- materialClass: Pointer\n- numBitsForSubpartIndex: Int32\n- trianglesSubparts: Array of Struct hkpExtendedMeshShapeTrianglesSubpart\n- shapesSubparts: Array of Struct hkpExtendedMeshShapeShapesSubpart\n- weldingInfo: Array of Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- defaultCollisionFilterInfo: Uint32\n- cachedNumChildShapes: Int32\n- triangleRadius: Real\n- padding: Int32"""
     embeddedTrianglesSubpart: hkpExtendedMeshShapeTrianglesSubpart
     aabbHalfExtents: tuple[float, ...]
     aabbCenter: tuple[float, ...]
@@ -5946,16 +6041,10 @@ class hkpExtendedMeshShape(hkpShapeCollection):
     padding: int
 
 class hkpExtendedMeshShapeBreakableMaterial(hkpBreakableMultiMaterial):
-    """hkpExtendedMeshShapeBreakableMaterial"""
-
-class hkpExtendedMeshShapeShapesSubpart(hkpExtendedMeshShapeSubpart):
-    """hkpExtendedMeshShapeShapesSubpart"""
-    childShapes: list[Optional[hkpConvexShape]]
-    rotation: tuple[float, ...]
-    translation: tuple[float, ...]
+    """hkpExtendedMeshShapeBreakableMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBreakableMultiMaterial."""
 
 class hkpExtendedMeshShapeSubpart(Record):
-    """hkpExtendedMeshShapeSubpart"""
+    """hkpExtendedMeshShapeSubpart\n\nHavok class of SDK 2014.2 (packfiles), version 3.\n\nOwn members, by hkClass type:\n- typeAndFlags: Uint16\n- shapeInfo: Uint16\n- materialStriding: Int16\n- materialIndexStriding: Uint16\n- materialIndexBase: Pointer\n- materialBase: Pointer\n- userData: Ulong"""
     typeAndFlags: int
     shapeInfo: int
     materialStriding: int
@@ -5964,8 +6053,14 @@ class hkpExtendedMeshShapeSubpart(Record):
     materialBase: Optional[Record]
     userData: int
 
+class hkpExtendedMeshShapeShapesSubpart(hkpExtendedMeshShapeSubpart):
+    """hkpExtendedMeshShapeShapesSubpart\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpExtendedMeshShapeSubpart, version 1.\n\nOwn members, by hkClass type:\n- childShapes: Array of Pointer hkpConvexShape\n- rotation: Quaternion\n- translation: Vector4"""
+    childShapes: list[Optional[hkpConvexShape]]
+    rotation: tuple[float, ...]
+    translation: tuple[float, ...]
+
 class hkpExtendedMeshShapeTrianglesSubpart(hkpExtendedMeshShapeSubpart):
-    """hkpExtendedMeshShapeTrianglesSubpart"""
+    """hkpExtendedMeshShapeTrianglesSubpart\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpExtendedMeshShapeSubpart, version 3.\n\nOwn members, by hkClass type:\n- numTriangleShapes: Int32\n- vertexBase: Pointer\n- numVertices: Int32\n- indexBase: Pointer\n- vertexStriding: Uint16\n- triangleOffset: Int32\n- indexStriding: Uint16\n- stridingType: Enum of Int8 hkpExtendedMeshShape::IndexStridingType\n- flipAlternateTriangles: Int8\n- extrusion: Vector4\n- transform: QsTransform"""
     numTriangleShapes: int
     vertexBase: Optional[Record]
     numVertices: int
@@ -5978,37 +6073,43 @@ class hkpExtendedMeshShapeTrianglesSubpart(hkpExtendedMeshShapeSubpart):
     extrusion: tuple[float, ...]
     transform: tuple[tuple[float, ...], ...]
 
-class hkpFastMeshShape(hkpMeshShape):
-    """hkpFastMeshShape"""
+class hkpMeshShape(hkpShapeCollection):
+    """hkpMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection.\n\nOwn members, by hkClass type:\n- scaling: Vector4\n- numBitsForSubpartIndex: Int32\n- subparts: Array of Struct hkpMeshShapeSubpart\n- weldingInfo: Array of Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- radius: Real\n- pad: Int32[3]"""
+    scaling: tuple[float, ...]
+    numBitsForSubpartIndex: int
+    subparts: list[hkpMeshShapeSubpart]
+    weldingInfo: memoryview
+    weldingType: hkpWeldingUtility_WeldingType
+    radius: float
+    pad: list[int]
 
-class hkpFirstPersonGun(hkReferencedObject):
-    """hkpFirstPersonGun"""
-    type: int
-    name: Optional[str]
-    keyboardKey: hkpFirstPersonGun_KeyboardKey
-    listeners: list[Optional[Record]]
+class hkpFastMeshShape(hkpMeshShape):
+    """hkpFastMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMeshShape."""
 
 class hkpFixedConstraintData(hkpConstraintData):
-    """hkpFixedConstraintData"""
+    """hkpFixedConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpFixedConstraintDataAtoms"""
     atoms: hkpFixedConstraintDataAtoms
 
 class hkpFixedConstraintDataAtoms(Record):
-    """hkpFixedConstraintDataAtoms"""
+    """hkpFixedConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom\n- ang: Struct hkp3dAngConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
     ang: hkp3dAngConstraintAtom
 
+class hkpKeyframedRigidMotion(hkpMotion):
+    """hkpKeyframedRigidMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMotion."""
+
 class hkpFixedRigidMotion(hkpKeyframedRigidMotion):
-    """hkpFixedRigidMotion"""
+    """hkpFixedRigidMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpKeyframedRigidMotion."""
 
 class hkpGenericConstraintData(hkpConstraintData):
-    """hkpGenericConstraintData"""
+    """hkpGenericConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- scheme: Struct hkpGenericConstraintDataScheme"""
     atoms: hkpBridgeAtoms
     scheme: hkpGenericConstraintDataScheme
 
 class hkpGenericConstraintDataScheme(Record):
-    """hkpGenericConstraintDataScheme"""
+    """hkpGenericConstraintDataScheme\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- info: Struct hkpGenericConstraintDataSchemeConstraintInfo\n- data: Array of Vector4\n- commands: Array of Int32\n- modifiers: Array of Pointer\n- motors: Array of Pointer hkpConstraintMotor"""
     info: hkpGenericConstraintDataSchemeConstraintInfo
     data: list[tuple[float, ...]]
     commands: memoryview
@@ -6016,14 +6117,14 @@ class hkpGenericConstraintDataScheme(Record):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpGenericConstraintDataSchemeConstraintInfo(Record):
-    """hkpGenericConstraintDataSchemeConstraintInfo"""
+    """hkpGenericConstraintDataSchemeConstraintInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- maxSizeOfSchema: Int32\n- sizeOfSchemas: Int32\n- numSolverResults: Int32\n- numSolverElemTemps: Int32"""
     maxSizeOfSchema: int
     sizeOfSchemas: int
     numSolverResults: int
     numSolverElemTemps: int
 
 class hkpGravityGun(hkpFirstPersonGun):
-    """hkpGravityGun"""
+    """hkpGravityGun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpFirstPersonGun.\n\nOwn members, by hkClass type:\n- grabbedBodies: Array of Pointer\n- maxNumObjectsPicked: Int32\n- maxMassOfObjectPicked: Real\n- maxDistOfObjectPicked: Real\n- impulseAppliedWhenObjectNotPicked: Real\n- throwVelocity: Real\n- capturedObjectPosition: Vector4\n- capturedObjectsOffset: Vector4"""
     grabbedBodies: list[Optional[Record]]
     maxNumObjectsPicked: int
     maxMassOfObjectPicked: float
@@ -6034,55 +6135,44 @@ class hkpGravityGun(hkpFirstPersonGun):
     capturedObjectsOffset: tuple[float, ...]
 
 class hkpGroupCollisionFilter(hkpCollisionFilter):
-    """hkpGroupCollisionFilter"""
+    """hkpGroupCollisionFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter.\n\nOwn members, by hkClass type:\n- noGroupCollisionEnabled: Bool\n- collisionGroups: Uint32[32]"""
     noGroupCollisionEnabled: bool
     collisionGroups: list[int]
 
 class hkpGroupFilter(hkpCollisionFilter):
-    """hkpGroupFilter"""
+    """hkpGroupFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter.\n\nOwn members, by hkClass type:\n- nextFreeSystemGroup: Int32\n- collisionLookupTable: Uint32[32]\n- pad256: Vector4[4]"""
     nextFreeSystemGroup: int
     collisionLookupTable: list[int]
     pad256: list[tuple[float, ...]]
 
-class hkpHeightFieldShape(hkpShape):
-    """hkpHeightFieldShape"""
-
 class hkpHingeConstraintData(hkpConstraintData):
-    """hkpHingeConstraintData"""
+    """hkpHingeConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpHingeConstraintDataAtoms"""
     atoms: hkpHingeConstraintDataAtoms
 
 class hkpHingeConstraintDataAtoms(Record):
-    """hkpHingeConstraintDataAtoms"""
+    """hkpHingeConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- 2dAng: Struct hkp2dAngConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpHingeLimitsData(hkpConstraintData):
-    """hkpHingeLimitsData"""
+    """hkpHingeLimitsData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpHingeLimitsDataAtoms"""
     atoms: hkpHingeLimitsDataAtoms
 
 class hkpHingeLimitsDataAtoms(Record):
-    """hkpHingeLimitsDataAtoms"""
+    """hkpHingeLimitsDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- angLimit: Struct hkpAngLimitConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     angLimit: hkpAngLimitConstraintAtom
 
 class hkpIgnoreModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpIgnoreModifierConstraintAtom"""
-
-class hkpKeyframedRigidMotion(hkpMotion):
-    """hkpKeyframedRigidMotion"""
-
-class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
-    """hkpLimitedForceConstraintMotor"""
-    minForce: float
-    maxForce: float
+    """hkpIgnoreModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpModifierConstraintAtom."""
 
 class hkpLimitedHingeConstraintData(hkpConstraintData):
-    """hkpLimitedHingeConstraintData"""
+    """hkpLimitedHingeConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData, signature 0x75aae5a3.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpLimitedHingeConstraintDataAtoms"""
     atoms: hkpLimitedHingeConstraintDataAtoms
 
 class hkpLimitedHingeConstraintDataAtoms(Record):
-    """hkpLimitedHingeConstraintDataAtoms"""
+    """hkpLimitedHingeConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- angMotor: Struct hkpAngMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- angLimit: Struct hkpAngLimitConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     angMotor: hkpAngMotorConstraintAtom
@@ -6091,26 +6181,26 @@ class hkpLimitedHingeConstraintDataAtoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpLinConstraintAtom(hkpConstraintAtom):
-    """hkpLinConstraintAtom"""
+    """hkpLinConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- padding: Uint8[12]"""
     axisIndex: int
     padding: list[int]
 
 class hkpLinFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpLinFrictionConstraintAtom"""
+    """hkpLinFrictionConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- frictionAxis: Uint8\n- maxFrictionForce: Real\n- padding: Uint8[8]"""
     isEnabled: int
     frictionAxis: int
     maxFrictionForce: float
     padding: list[int]
 
 class hkpLinLimitConstraintAtom(hkpConstraintAtom):
-    """hkpLinLimitConstraintAtom"""
+    """hkpLinLimitConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- min: Real\n- max: Real\n- padding: Uint8[4]"""
     axisIndex: int
     min: float
     max: float
     padding: list[int]
 
 class hkpLinMotorConstraintAtom(hkpConstraintAtom):
-    """hkpLinMotorConstraintAtom"""
+    """hkpLinMotorConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- motorAxis: Uint8\n- initializedOffset: Int16\n- previousTargetPositionOffset: Int16\n- motor: Pointer of Struct hkpConstraintMotor\n- targetPosition: Real\n- padding: Uint8[12]"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -6120,18 +6210,18 @@ class hkpLinMotorConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpLinSoftConstraintAtom(hkpConstraintAtom):
-    """hkpLinSoftConstraintAtom"""
+    """hkpLinSoftConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- axisIndex: Uint8\n- tau: Real\n- damping: Real\n- padding: Uint8[4]"""
     axisIndex: int
     tau: float
     damping: float
     padding: list[int]
 
 class hkpLinearClearanceConstraintData(hkpConstraintData):
-    """hkpLinearClearanceConstraintData"""
+    """hkpLinearClearanceConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpLinearClearanceConstraintDataAtoms"""
     atoms: hkpLinearClearanceConstraintDataAtoms
 
 class hkpLinearClearanceConstraintDataAtoms(Record):
-    """hkpLinearClearanceConstraintDataAtoms"""
+    """hkpLinearClearanceConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- motor: Struct hkpLinMotorConstraintAtom\n- friction0: Struct hkpLinFrictionConstraintAtom\n- friction1: Struct hkpLinFrictionConstraintAtom\n- friction2: Struct hkpLinFrictionConstraintAtom\n- ang: Struct hkpAngConstraintAtom\n- linLimit0: Struct hkpLinLimitConstraintAtom\n- linLimit1: Struct hkpLinLimitConstraintAtom\n- linLimit2: Struct hkpLinLimitConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction0: hkpLinFrictionConstraintAtom
@@ -6142,8 +6232,11 @@ class hkpLinearClearanceConstraintDataAtoms(Record):
     linLimit1: hkpLinLimitConstraintAtom
     linLimit2: hkpLinLimitConstraintAtom
 
+class hkpParametricCurve(hkReferencedObject):
+    """hkpParametricCurve\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpLinearParametricCurve(hkpParametricCurve):
-    """hkpLinearParametricCurve"""
+    """hkpLinearParametricCurve\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpParametricCurve.\n\nOwn members, by hkClass type:\n- smoothingFactor: Real\n- closedLoop: Bool\n- dirNotParallelToTangentAlongWholePath: Vector4\n- points: Array of Vector4\n- distance: Array of Real"""
     smoothingFactor: float
     closedLoop: bool
     dirNotParallelToTangentAlongWholePath: tuple[float, ...]
@@ -6151,11 +6244,11 @@ class hkpLinearParametricCurve(hkpParametricCurve):
     distance: memoryview
 
 class hkpLinkedCollidable(hkpCollidable):
-    """hkpLinkedCollidable"""
+    """hkpLinkedCollidable\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollidable.\n\nOwn members, by hkClass type:\n- collisionEntries: Array"""
     collisionEntries: list[None]
 
 class hkpListShape(hkpShapeCollection):
-    """hkpListShape"""
+    """hkpListShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection, signature 0xf2ec3ed5.\n\nOwn members, by hkClass type:\n- childInfo: Array of Struct hkpListShapeChildInfo\n- flags: Uint16\n- numDisabledChildren: Uint16\n- aabbHalfExtents: Vector4\n- aabbCenter: Vector4\n- enabledChildren: Uint32[8]"""
     childInfo: list[hkpListShapeChildInfo]
     flags: int
     numDisabledChildren: int
@@ -6164,10 +6257,10 @@ class hkpListShape(hkpShapeCollection):
     enabledChildren: list[int]
 
 class hkpListShapeBreakableMaterial(hkpBreakableMultiMaterial):
-    """hkpListShapeBreakableMaterial"""
+    """hkpListShapeBreakableMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBreakableMultiMaterial."""
 
 class hkpListShapeChildInfo(Record):
-    """hkpListShapeChildInfo"""
+    """hkpListShapeChildInfo\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- collisionFilterInfo: Uint32\n- shapeInfo: Uint16\n- shapeSize: Int16\n- numChildShapes: Int32"""
     shape: Optional[hkpShape]
     collisionFilterInfo: int
     shapeInfo: int
@@ -6175,41 +6268,31 @@ class hkpListShapeChildInfo(Record):
     numChildShapes: int
 
 class hkpMalleableConstraintData(hkpWrappedConstraintData):
-    """hkpMalleableConstraintData"""
+    """hkpMalleableConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpWrappedConstraintData, version 1.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- strength: Real"""
     atoms: hkpBridgeAtoms
     strength: float
 
 class hkpMassChangerModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpMassChangerModifierConstraintAtom"""
+    """hkpMassChangerModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpModifierConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- factorA: Vector4\n- factorB: Vector4"""
     factorA: tuple[float, ...]
     factorB: tuple[float, ...]
 
 class hkpMaterial(Record):
-    """hkpMaterial"""
+    """hkpMaterial\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- responseType: Enum of Int8 hkpMaterial::ResponseType\n- rollingFrictionMultiplier: Half\n- friction: Real\n- restitution: Real"""
     responseType: hkpMaterial_ResponseType
     rollingFrictionMultiplier: float
     friction: float
     restitution: float
 
 class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
-    """hkpMaxSizeMotion"""
+    """hkpMaxSizeMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpKeyframedRigidMotion."""
 
 class hkpMeshMaterial(Record):
-    """hkpMeshMaterial"""
+    """hkpMeshMaterial\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- filterInfo: Uint32"""
     filterInfo: int
 
-class hkpMeshShape(hkpShapeCollection):
-    """hkpMeshShape"""
-    scaling: tuple[float, ...]
-    numBitsForSubpartIndex: int
-    subparts: list[hkpMeshShapeSubpart]
-    weldingInfo: memoryview
-    weldingType: hkpWeldingUtility_WeldingType
-    radius: float
-    pad: list[int]
-
 class hkpMeshShapeSubpart(Record):
-    """hkpMeshShapeSubpart"""
+    """hkpMeshShapeSubpart\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- vertexBase: Pointer\n- vertexStriding: Int32\n- numVertices: Int32\n- indexBase: Pointer\n- stridingType: Enum of Int8 hkpMeshShape::MeshShapeIndexStridingType\n- materialIndexStridingType: Enum of Int8 hkpMeshShape::MeshShapeMaterialIndexStridingType\n- indexStriding: Int32\n- flipAlternateTriangles: Int32\n- numTriangles: Int32\n- materialIndexBase: Pointer\n- materialIndexStriding: Int32\n- materialBase: Pointer\n- materialStriding: Int32\n- numMaterials: Int32\n- triangleOffset: Int32"""
     vertexBase: Optional[Record]
     vertexStriding: int
     numVertices: int
@@ -6226,61 +6309,43 @@ class hkpMeshShapeSubpart(Record):
     numMaterials: int
     triangleOffset: int
 
-class hkpModifierConstraintAtom(hkpConstraintAtom):
-    """hkpModifierConstraintAtom"""
-    modifierAtomSize: int
-    childSize: int
-    child: Optional[hkpConstraintAtom]
-    pad: list[int]
-
 class hkpMoppBvTreeShape(hkMoppBvTreeShapeBase):
-    """hkpMoppBvTreeShape"""
+    """hkpMoppBvTreeShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMoppBvTreeShapeBase.\n\nOwn members, by hkClass type:\n- child: Struct hkpSingleShapeContainer\n- childSize: Int32"""
     child: hkpSingleShapeContainer
     childSize: int
 
 class hkpMoppCode(hkReferencedObject):
-    """hkpMoppCode"""
+    """hkpMoppCode\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- info: Struct hkpMoppCodeCodeInfo\n- data: Array of Uint8\n- buildType: Enum of Int8 hkpMoppCode::BuildType"""
     info: hkpMoppCodeCodeInfo
     data: memoryview
     buildType: hkpMoppCode_BuildType
 
 class hkpMoppCodeCodeInfo(Record):
-    """hkpMoppCodeCodeInfo"""
+    """hkpMoppCodeCodeInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- offset: Vector4"""
     offset: tuple[float, ...]
 
 class hkpMoppCodeReindexedTerminal(Record):
-    """hkpMoppCodeReindexedTerminal"""
+    """hkpMoppCodeReindexedTerminal\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- origShapeKey: Uint32\n- reindexedShapeKey: Uint32"""
     origShapeKey: int
     reindexedShapeKey: int
 
-class hkpMotion(hkReferencedObject):
-    """hkpMotion"""
-    type: hkpMotion_MotionType
-    deactivationIntegrateCounter: int
-    deactivationNumInactiveFrames: list[int]
-    motionState: hkMotionState
-    inertiaAndMassInv: tuple[float, ...]
-    linearVelocity: tuple[float, ...]
-    angularVelocity: tuple[float, ...]
-    deactivationRefPosition: list[tuple[float, ...]]
-    deactivationRefOrientation: list[int]
-    savedMotion: Optional[hkpMaxSizeMotion]
-    savedQualityTypeIndex: int
-    gravityFactor: float
+class hkpUnaryAction(hkpAction):
+    """hkpUnaryAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpAction.\n\nOwn members, by hkClass type:\n- entity: Pointer of Struct hkpEntity"""
+    entity: Optional[hkpEntity]
 
 class hkpMotorAction(hkpUnaryAction):
-    """hkpMotorAction"""
+    """hkpMotorAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpUnaryAction.\n\nOwn members, by hkClass type:\n- axis: Vector4\n- spinRate: Real\n- gain: Real\n- active: Bool"""
     axis: tuple[float, ...]
     spinRate: float
     gain: float
     active: bool
 
 class hkpMountedBallGun(hkpBallGun):
-    """hkpMountedBallGun"""
+    """hkpMountedBallGun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBallGun.\n\nOwn members, by hkClass type:\n- position: Vector4"""
     position: tuple[float, ...]
 
 class hkpMouseSpringAction(hkpUnaryAction):
-    """hkpMouseSpringAction"""
+    """hkpMouseSpringAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpUnaryAction.\n\nOwn members, by hkClass type:\n- positionInRbLocal: Vector4\n- mousePositionInWorld: Vector4\n- springDamping: Real\n- springElasticity: Real\n- maxRelativeForce: Real\n- objectDamping: Real\n- shapeKey: Uint32\n- applyCallbacks: Array of Pointer"""
     positionInRbLocal: tuple[float, ...]
     mousePositionInWorld: tuple[float, ...]
     springDamping: float
@@ -6291,68 +6356,59 @@ class hkpMouseSpringAction(hkpUnaryAction):
     applyCallbacks: list[Optional[Record]]
 
 class hkpMovingSurfaceModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpMovingSurfaceModifierConstraintAtom"""
+    """hkpMovingSurfaceModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpModifierConstraintAtom.\n\nOwn members, by hkClass type:\n- velocity: Vector4"""
     velocity: tuple[float, ...]
 
 class hkpMultiRayShape(hkpShape):
-    """hkpMultiRayShape"""
+    """hkpMultiRayShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape.\n\nOwn members, by hkClass type:\n- rays: Array of Struct hkpMultiRayShapeRay\n- rayPenetrationDistance: Real"""
     rays: list[hkpMultiRayShapeRay]
     rayPenetrationDistance: float
 
 class hkpMultiRayShapeRay(Record):
-    """hkpMultiRayShapeRay"""
+    """hkpMultiRayShapeRay\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- start: Vector4\n- end: Vector4"""
     start: tuple[float, ...]
     end: tuple[float, ...]
 
 class hkpMultiSphereShape(hkpSphereRepShape):
-    """hkpMultiSphereShape"""
+    """hkpMultiSphereShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpSphereRepShape.\n\nOwn members, by hkClass type:\n- numSpheres: Int32\n- spheres: Vector4[8]"""
     numSpheres: int
     spheres: list[tuple[float, ...]]
 
+class hkpVehicleManager(hkReferencedObject):
+    """hkpVehicleManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- registeredVehicles: Array of Pointer hkpVehicleInstance"""
+    registeredVehicles: list[Optional[hkpVehicleInstance]]
+
 class hkpMultithreadedVehicleManager(hkpVehicleManager):
-    """hkpMultithreadedVehicleManager"""
+    """hkpMultithreadedVehicleManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleManager."""
 
 class hkpNamedMeshMaterial(hkpMeshMaterial):
-    """hkpNamedMeshMaterial"""
+    """hkpNamedMeshMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMeshMaterial.\n\nOwn members, by hkClass type:\n- name: StringPtr"""
     name: Optional[str]
 
 class hkpNullCollisionFilter(hkpCollisionFilter):
-    """hkpNullCollisionFilter"""
+    """hkpNullCollisionFilter\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpCollisionFilter."""
 
 class hkpOverwritePivotConstraintAtom(hkpConstraintAtom):
-    """hkpOverwritePivotConstraintAtom"""
+    """hkpOverwritePivotConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- copyToPivotBFromPivotA: Uint8\n- padding: Uint8[12]"""
     copyToPivotBFromPivotA: int
     padding: list[int]
 
-class hkpPairCollisionFilter(hkpCollisionFilter):
-    """hkpPairCollisionFilter"""
-    disabledPairs: hkpPairCollisionFilterMapPairFilterKeyOverrideType
-    childFilter: Optional[hkpCollisionFilter]
-
 class hkpPairCollisionFilterMapPairFilterKeyOverrideType(Record):
-    """hkpPairCollisionFilterMapPairFilterKeyOverrideType"""
+    """hkpPairCollisionFilterMapPairFilterKeyOverrideType\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- elem: Pointer\n- numElems: Int32\n- hashMod: Int32"""
     elem: Optional[Record]
     numElems: int
     hashMod: int
 
-class hkpParametricCurve(hkReferencedObject):
-    """hkpParametricCurve"""
-
-class hkpPhantom(hkpWorldObject):
-    """hkpPhantom"""
-    overlapListeners: list[Optional[Record]]
-    phantomListeners: list[Optional[Record]]
-
 class hkpPhantomCallbackShape(hkpShape):
-    """hkpPhantomCallbackShape"""
+    """hkpPhantomCallbackShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape."""
 
 class hkpPhysicsData(hkReferencedObject):
-    """hkpPhysicsData"""
+    """hkpPhysicsData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, signature 0x47a8ca83.\n\nOwn members, by hkClass type:\n- worldCinfo: Pointer of Struct hkpWorldCinfo\n- systems: Array of Pointer hkpPhysicsSystem"""
     worldCinfo: Optional[hkpWorldCinfo]
     systems: list[Optional[hkpPhysicsSystem]]
 
 class hkpPhysicsSystem(hkReferencedObject):
-    """hkpPhysicsSystem"""
+    """hkpPhysicsSystem\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, signature 0xb3cc6e64.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- actions: Array of Pointer hkpAction\n- phantoms: Array of Pointer hkpPhantom\n- name: StringPtr\n- userData: Ulong\n- active: Bool"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     actions: list[Optional[hkpAction]]
@@ -6362,17 +6418,17 @@ class hkpPhysicsSystem(hkReferencedObject):
     active: bool
 
 class hkpPhysicsSystemWithContacts(hkpPhysicsSystem):
-    """hkpPhysicsSystemWithContacts"""
+    """hkpPhysicsSystemWithContacts\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpPhysicsSystem.\n\nOwn members, by hkClass type:\n- contacts: Array of Pointer hkpSerializedAgentNnEntry"""
     contacts: list[Optional[hkpSerializedAgentNnEntry]]
 
 class hkpPlaneShape(hkpHeightFieldShape):
-    """hkpPlaneShape"""
+    """hkpPlaneShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpHeightFieldShape.\n\nOwn members, by hkClass type:\n- plane: Vector4\n- aabbCenter: Vector4\n- aabbHalfExtents: Vector4"""
     plane: tuple[float, ...]
     aabbCenter: tuple[float, ...]
     aabbHalfExtents: tuple[float, ...]
 
 class hkpPointToPathConstraintData(hkpConstraintData):
-    """hkpPointToPathConstraintData"""
+    """hkpPointToPathConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- path: Pointer of Struct hkpParametricCurve\n- maxFrictionForce: Real\n- angularConstrainedDOF: Enum of Int8 hkpPointToPathConstraintData::OrientationConstraintType\n- transform_OS_KS: Transform[2]"""
     atoms: hkpBridgeAtoms
     path: Optional[hkpParametricCurve]
     maxFrictionForce: float
@@ -6380,23 +6436,23 @@ class hkpPointToPathConstraintData(hkpConstraintData):
     transform_OS_KS: list[tuple[tuple[float, ...], ...]]
 
 class hkpPointToPlaneConstraintData(hkpConstraintData):
-    """hkpPointToPlaneConstraintData"""
+    """hkpPointToPlaneConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPointToPlaneConstraintDataAtoms"""
     atoms: hkpPointToPlaneConstraintDataAtoms
 
 class hkpPointToPlaneConstraintDataAtoms(Record):
-    """hkpPointToPlaneConstraintDataAtoms"""
+    """hkpPointToPlaneConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- lin: Struct hkpLinConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpLinConstraintAtom
 
 class hkpPositionConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpPositionConstraintMotor"""
+    """hkpPositionConstraintMotor\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpLimitedForceConstraintMotor, signature 0x143dd400.\n\nOwn members, by hkClass type:\n- tau: Real\n- damping: Real\n- proportionalRecoveryVelocity: Real\n- constantRecoveryVelocity: Real"""
     tau: float
     damping: float
     proportionalRecoveryVelocity: float
     constantRecoveryVelocity: float
 
 class hkpPoweredChainData(hkpConstraintChainData):
-    """hkpPoweredChainData"""
+    """hkpPoweredChainData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintChainData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpPoweredChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfmLinAdd: Real\n- cfmLinMul: Real\n- cfmAngAdd: Real\n- cfmAngMul: Real\n- maxErrorDistance: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpPoweredChainDataConstraintInfo]
     tau: float
@@ -6408,7 +6464,7 @@ class hkpPoweredChainData(hkpConstraintChainData):
     maxErrorDistance: float
 
 class hkpPoweredChainDataConstraintInfo(Record):
-    """hkpPoweredChainDataConstraintInfo"""
+    """hkpPoweredChainDataConstraintInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- aTc: Quaternion\n- bTc: Quaternion\n- motors: Pointer of Struct hkpConstraintMotor[3]\n- switchBodies: Bool"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     aTc: tuple[float, ...]
@@ -6417,28 +6473,28 @@ class hkpPoweredChainDataConstraintInfo(Record):
     switchBodies: bool
 
 class hkpPoweredChainMapper(hkReferencedObject):
-    """hkpPoweredChainMapper"""
+    """hkpPoweredChainMapper\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- links: Array of Struct hkpPoweredChainMapperLinkInfo\n- targets: Array of Struct hkpPoweredChainMapperTarget\n- chains: Array of Pointer hkpConstraintChainInstance"""
     links: list[hkpPoweredChainMapperLinkInfo]
     targets: list[hkpPoweredChainMapperTarget]
     chains: list[Optional[hkpConstraintChainInstance]]
 
 class hkpPoweredChainMapperLinkInfo(Record):
-    """hkpPoweredChainMapperLinkInfo"""
+    """hkpPoweredChainMapperLinkInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- firstTargetIdx: Int32\n- numTargets: Int32\n- limitConstraint: Pointer of Struct hkpConstraintInstance"""
     firstTargetIdx: int
     numTargets: int
     limitConstraint: Optional[hkpConstraintInstance]
 
 class hkpPoweredChainMapperTarget(Record):
-    """hkpPoweredChainMapperTarget"""
+    """hkpPoweredChainMapperTarget\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- chain: Pointer of Struct hkpPoweredChainData\n- infoIndex: Int32"""
     chain: Optional[hkpPoweredChainData]
     infoIndex: int
 
 class hkpPrismaticConstraintData(hkpConstraintData):
-    """hkpPrismaticConstraintData"""
+    """hkpPrismaticConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPrismaticConstraintDataAtoms"""
     atoms: hkpPrismaticConstraintDataAtoms
 
 class hkpPrismaticConstraintDataAtoms(Record):
-    """hkpPrismaticConstraintDataAtoms"""
+    """hkpPrismaticConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- motor: Struct hkpLinMotorConstraintAtom\n- friction: Struct hkpLinFrictionConstraintAtom\n- ang: Struct hkpAngConstraintAtom\n- lin0: Struct hkpLinConstraintAtom\n- lin1: Struct hkpLinConstraintAtom\n- linLimit: Struct hkpLinLimitConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction: hkpLinFrictionConstraintAtom
@@ -6448,7 +6504,7 @@ class hkpPrismaticConstraintDataAtoms(Record):
     linLimit: hkpLinLimitConstraintAtom
 
 class hkpProjectileGun(hkpFirstPersonGun):
-    """hkpProjectileGun"""
+    """hkpProjectileGun\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpFirstPersonGun.\n\nOwn members, by hkClass type:\n- maxProjectiles: Int32\n- reloadTime: Real\n- reload: Real\n- projectiles: Array of Pointer\n- world: Pointer\n- destructionWorld: Pointer"""
     maxProjectiles: int
     reloadTime: float
     reload: float
@@ -6457,23 +6513,23 @@ class hkpProjectileGun(hkpFirstPersonGun):
     destructionWorld: Optional[Record]
 
 class hkpPulleyConstraintAtom(hkpConstraintAtom):
-    """hkpPulleyConstraintAtom"""
+    """hkpPulleyConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- fixedPivotAinWorld: Vector4\n- fixedPivotBinWorld: Vector4\n- ropeLength: Real\n- leverageOnBodyB: Real"""
     fixedPivotAinWorld: tuple[float, ...]
     fixedPivotBinWorld: tuple[float, ...]
     ropeLength: float
     leverageOnBodyB: float
 
 class hkpPulleyConstraintData(hkpConstraintData):
-    """hkpPulleyConstraintData"""
+    """hkpPulleyConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpPulleyConstraintDataAtoms"""
     atoms: hkpPulleyConstraintDataAtoms
 
 class hkpPulleyConstraintDataAtoms(Record):
-    """hkpPulleyConstraintDataAtoms"""
+    """hkpPulleyConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- translations: Struct hkpSetLocalTranslationsConstraintAtom\n- pulley: Struct hkpPulleyConstraintAtom"""
     translations: hkpSetLocalTranslationsConstraintAtom
     pulley: hkpPulleyConstraintAtom
 
 class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
-    """hkpRackAndPinionConstraintAtom"""
+    """hkpRackAndPinionConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- pinionRadiusOrScrewPitch: Real\n- isScrew: Bool\n- memOffsetToInitialAngleOffset: Int8\n- memOffsetToPrevAngle: Int8\n- memOffsetToRevolutionCounter: Int8\n- padding: Uint8[4]"""
     pinionRadiusOrScrewPitch: float
     isScrew: bool
     memOffsetToInitialAngleOffset: int
@@ -6482,20 +6538,20 @@ class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpRackAndPinionConstraintData(hkpConstraintData):
-    """hkpRackAndPinionConstraintData"""
+    """hkpRackAndPinionConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRackAndPinionConstraintDataAtoms"""
     atoms: hkpRackAndPinionConstraintDataAtoms
 
 class hkpRackAndPinionConstraintDataAtoms(Record):
-    """hkpRackAndPinionConstraintDataAtoms"""
+    """hkpRackAndPinionConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- rackAndPinion: Struct hkpRackAndPinionConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     rackAndPinion: hkpRackAndPinionConstraintAtom
 
 class hkpRagdollConstraintData(hkpConstraintData):
-    """hkpRagdollConstraintData"""
+    """hkpRagdollConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData, signature 0xed9648f7.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRagdollConstraintDataAtoms"""
     atoms: hkpRagdollConstraintDataAtoms
 
 class hkpRagdollConstraintDataAtoms(Record):
-    """hkpRagdollConstraintDataAtoms"""
+    """hkpRagdollConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- ragdollMotors: Struct hkpRagdollMotorConstraintAtom\n- angFriction: Struct hkpAngFrictionConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- coneLimit: Struct hkpConeLimitConstraintAtom\n- planesLimit: Struct hkpConeLimitConstraintAtom\n- ballSocket: Struct hkpBallSocketConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ragdollMotors: hkpRagdollMotorConstraintAtom
@@ -6506,18 +6562,18 @@ class hkpRagdollConstraintDataAtoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpRagdollLimitsData(hkpConstraintData):
-    """hkpRagdollLimitsData"""
+    """hkpRagdollLimitsData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRagdollLimitsDataAtoms"""
     atoms: hkpRagdollLimitsDataAtoms
 
 class hkpRagdollLimitsDataAtoms(Record):
-    """hkpRagdollLimitsDataAtoms"""
+    """hkpRagdollLimitsDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- twistLimit: Struct hkpTwistLimitConstraintAtom\n- coneLimit: Struct hkpConeLimitConstraintAtom\n- planesLimit: Struct hkpConeLimitConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     twistLimit: hkpTwistLimitConstraintAtom
     coneLimit: hkpConeLimitConstraintAtom
     planesLimit: hkpConeLimitConstraintAtom
 
 class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
-    """hkpRagdollMotorConstraintAtom"""
+    """hkpRagdollMotorConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- isEnabled: Bool\n- initializedOffset: Int16\n- previousTargetAnglesOffset: Int16\n- target_bRca: Matrix3\n- motors: Pointer of Struct hkpConstraintMotor[3]"""
     isEnabled: bool
     initializedOffset: int
     previousTargetAnglesOffset: int
@@ -6525,63 +6581,47 @@ class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpRayCollidableFilter(Record):
-    """hkpRayCollidableFilter"""
+    """hkpRayCollidableFilter\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpRayShapeCollectionFilter(Record):
-    """hkpRayShapeCollectionFilter"""
+    """hkpRayShapeCollectionFilter\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpRejectChassisListener(hkReferencedObject):
-    """hkpRejectChassisListener"""
+    """hkpRejectChassisListener\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- chassis: Pointer"""
     chassis: Optional[Record]
 
 class hkpRemoveTerminalsMoppModifier(hkReferencedObject):
-    """hkpRemoveTerminalsMoppModifier"""
+    """hkpRemoveTerminalsMoppModifier\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- removeInfo: Array of Uint32\n- tempShapesToRemove: Pointer"""
     removeInfo: memoryview
     tempShapesToRemove: Optional[Record]
 
 class hkpReorientAction(hkpUnaryAction):
-    """hkpReorientAction"""
+    """hkpReorientAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpUnaryAction.\n\nOwn members, by hkClass type:\n- rotationAxis: Vector4\n- upAxis: Vector4\n- strength: Real\n- damping: Real"""
     rotationAxis: tuple[float, ...]
     upAxis: tuple[float, ...]
     strength: float
     damping: float
 
 class hkpRigidBody(hkpEntity):
-    """hkpRigidBody"""
+    """hkpRigidBody\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpEntity, signature 0xcd2e69e5."""
 
 class hkpRotationalConstraintData(hkpConstraintData):
-    """hkpRotationalConstraintData"""
+    """hkpRotationalConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpRotationalConstraintDataAtoms"""
     atoms: hkpRotationalConstraintDataAtoms
 
 class hkpRotationalConstraintDataAtoms(Record):
-    """hkpRotationalConstraintDataAtoms"""
+    """hkpRotationalConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rotations: Struct hkpSetLocalRotationsConstraintAtom\n- ang: Struct hkpAngConstraintAtom"""
     rotations: hkpSetLocalRotationsConstraintAtom
     ang: hkpAngConstraintAtom
 
-class hkpSampledHeightFieldShape(hkpHeightFieldShape):
-    """hkpSampledHeightFieldShape"""
-    coarseTreeData: list[hkpSampledHeightFieldShapeCoarseMinMaxLevel]
-    coarseness: int
-    raycastMinY: float
-    raycastMaxY: float
-    xRes: int
-    zRes: int
-    heightCenter: float
-    useProjectionBasedHeight: bool
-    heightfieldType: hkpSampledHeightFieldShape_HeightFieldType
-    intToFloatScale: tuple[float, ...]
-    floatToIntScale: tuple[float, ...]
-    floatToIntOffsetFloorCorrected: tuple[float, ...]
-    extents: tuple[float, ...]
-
 class hkpSampledHeightFieldShapeCoarseMinMaxLevel(Record):
-    """hkpSampledHeightFieldShapeCoarseMinMaxLevel"""
+    """hkpSampledHeightFieldShapeCoarseMinMaxLevel\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- minMaxData: Array of Vector4\n- xRes: Int32\n- zRes: Int32"""
     minMaxData: list[tuple[float, ...]]
     xRes: int
     zRes: int
 
 class hkpSerializedAgentNnEntry(hkReferencedObject):
-    """hkpSerializedAgentNnEntry"""
+    """hkpSerializedAgentNnEntry\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- bodyA: Pointer of Struct hkpEntity\n- bodyB: Pointer of Struct hkpEntity\n- bodyAId: Ulong\n- bodyBId: Ulong\n- useEntityIds: Bool\n- agentType: Enum of Int8 hkpSerializedAgentNnEntry::SerializedAgentType\n- atom: Struct hkpSimpleContactConstraintAtom\n- propertiesStream: Array of Uint8\n- contactPoints: Array of Struct hkContactPoint\n- cpIdMgr: Array of Uint8\n- nnEntryData: Uint8[192]\n- trackInfo: Struct hkpSerializedTrack1nInfo\n- endianCheckBuffer: Uint8[4]\n- version: Uint32"""
     bodyA: Optional[hkpEntity]
     bodyB: Optional[hkpEntity]
     bodyAId: int
@@ -6598,75 +6638,63 @@ class hkpSerializedAgentNnEntry(hkReferencedObject):
     version: int
 
 class hkpSerializedDisplayMarker(hkReferencedObject):
-    """hkpSerializedDisplayMarker"""
+    """hkpSerializedDisplayMarker\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- transform: Transform"""
     transform: tuple[tuple[float, ...], ...]
 
 class hkpSerializedDisplayMarkerList(hkReferencedObject):
-    """hkpSerializedDisplayMarkerList"""
+    """hkpSerializedDisplayMarkerList\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- markers: Array of Pointer hkpSerializedDisplayMarker"""
     markers: list[Optional[hkpSerializedDisplayMarker]]
 
 class hkpSerializedDisplayRbTransforms(hkReferencedObject):
-    """hkpSerializedDisplayRbTransforms"""
+    """hkpSerializedDisplayRbTransforms\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- transforms: Array of Struct hkpSerializedDisplayRbTransformsDisplayTransformPair"""
     transforms: list[hkpSerializedDisplayRbTransformsDisplayTransformPair]
 
 class hkpSerializedDisplayRbTransformsDisplayTransformPair(Record):
-    """hkpSerializedDisplayRbTransformsDisplayTransformPair"""
+    """hkpSerializedDisplayRbTransformsDisplayTransformPair\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- rb: Pointer of Struct hkpRigidBody\n- localToDisplay: Transform"""
     rb: Optional[hkpRigidBody]
     localToDisplay: tuple[tuple[float, ...], ...]
 
-class hkpSerializedSubTrack1nInfo(hkpSerializedTrack1nInfo):
-    """hkpSerializedSubTrack1nInfo"""
-    sectorIndex: int
-    offsetInSector: int
-
 class hkpSerializedTrack1nInfo(Record):
-    """hkpSerializedTrack1nInfo"""
+    """hkpSerializedTrack1nInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- sectors: Array of Pointer hkpAgent1nSector\n- subTracks: Array of Pointer hkpSerializedSubTrack1nInfo"""
     sectors: list[Optional[hkpAgent1nSector]]
     subTracks: list[Optional[hkpSerializedSubTrack1nInfo]]
 
+class hkpSerializedSubTrack1nInfo(hkpSerializedTrack1nInfo):
+    """hkpSerializedSubTrack1nInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpSerializedTrack1nInfo.\n\nOwn members, by hkClass type:\n- sectorIndex: Int32\n- offsetInSector: Int32"""
+    sectorIndex: int
+    offsetInSector: int
+
 class hkpSetLocalRotationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalRotationsConstraintAtom"""
+    """hkpSetLocalRotationsConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- rotationA: Rotation\n- rotationB: Rotation"""
     rotationA: tuple[tuple[float, ...], ...]
     rotationB: tuple[tuple[float, ...], ...]
 
 class hkpSetLocalTransformsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTransformsConstraintAtom"""
+    """hkpSetLocalTransformsConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- transformA: Transform\n- transformB: Transform"""
     transformA: tuple[tuple[float, ...], ...]
     transformB: tuple[tuple[float, ...], ...]
 
 class hkpSetLocalTranslationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTranslationsConstraintAtom"""
+    """hkpSetLocalTranslationsConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- translationA: Vector4\n- translationB: Vector4"""
     translationA: tuple[float, ...]
     translationB: tuple[float, ...]
 
 class hkpSetupStabilizationAtom(hkpConstraintAtom):
-    """hkpSetupStabilizationAtom"""
+    """hkpSetupStabilizationAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 3.\n\nOwn members, by hkClass type:\n- enabled: Bool\n- padding: Uint8[1]\n- maxLinImpulse: Real\n- maxAngImpulse: Real\n- maxAngle: Real"""
     enabled: bool
     padding: list[int]
     maxLinImpulse: float
     maxAngImpulse: float
     maxAngle: float
 
-class hkpShape(hkpShapeBase):
-    """hkpShape"""
-    userData: int
-
-class hkpShapeBase(hkcdShape):
-    """hkpShapeBase"""
-
-class hkpShapeCollection(hkpShape):
-    """hkpShapeCollection"""
-    disableWelding: bool
-    collectionType: hkpShapeCollection_CollectionType
-
 class hkpShapeCollectionFilter(Record):
-    """hkpShapeCollectionFilter"""
+    """hkpShapeCollectionFilter\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpShapeContainer(Record):
-    """hkpShapeContainer"""
+    """hkpShapeContainer\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpShapeInfo(hkReferencedObject):
-    """hkpShapeInfo"""
+    """hkpShapeInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- isHierarchicalCompound: Bool\n- hkdShapesCollected: Bool\n- childShapeNames: Array of StringPtr\n- childTransforms: Array of Transform\n- transform: Transform"""
     shape: Optional[hkpShape]
     isHierarchicalCompound: bool
     hkdShapesCollected: bool
@@ -6675,24 +6703,20 @@ class hkpShapeInfo(hkReferencedObject):
     transform: tuple[tuple[float, ...], ...]
 
 class hkpShapeKeyTable(Record):
-    """hkpShapeKeyTable"""
+    """hkpShapeKeyTable\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- lists: Pointer of Struct hkpShapeKeyTableBlock\n- occupancyBitField: Uint32"""
     lists: Optional[hkpShapeKeyTableBlock]
     occupancyBitField: int
 
 class hkpShapeKeyTableBlock(Record):
-    """hkpShapeKeyTableBlock"""
+    """hkpShapeKeyTableBlock\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- slots: Uint32[63]\n- next: Pointer of Struct hkpShapeKeyTableBlock"""
     slots: list[int]
     next: Optional[hkpShapeKeyTableBlock]
 
-class hkpShapePhantom(hkpPhantom):
-    """hkpShapePhantom"""
-    motionState: hkMotionState
-
 class hkpSimpleBreakableMaterial(hkpBreakableMaterial):
-    """hkpSimpleBreakableMaterial"""
+    """hkpSimpleBreakableMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBreakableMaterial."""
 
 class hkpSimpleContactConstraintAtom(hkpConstraintAtom):
-    """hkpSimpleContactConstraintAtom"""
+    """hkpSimpleContactConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- sizeOfAllAtoms: Uint16\n- numContactPoints: Uint16\n- numReservedContactPoints: Uint16\n- numUserDatasForBodyA: Uint8\n- numUserDatasForBodyB: Uint8\n- contactPointPropertiesStriding: Uint8\n- maxNumContactPoints: Uint16\n- info: Struct hkpSimpleContactConstraintDataInfo"""
     sizeOfAllAtoms: int
     numContactPoints: int
     numReservedContactPoints: int
@@ -6703,7 +6727,7 @@ class hkpSimpleContactConstraintAtom(hkpConstraintAtom):
     info: hkpSimpleContactConstraintDataInfo
 
 class hkpSimpleContactConstraintDataInfo(Record):
-    """hkpSimpleContactConstraintDataInfo"""
+    """hkpSimpleContactConstraintDataInfo\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- flags: Uint16\n- biNormalAxis: Uint16\n- rollingFrictionMultiplier: Half\n- internalData1: Half\n- rhsRolling: Half[2]\n- contactRadius: Real\n- data: Real[4]"""
     flags: int
     biNormalAxis: int
     rollingFrictionMultiplier: float
@@ -6713,7 +6737,7 @@ class hkpSimpleContactConstraintDataInfo(Record):
     data: list[float]
 
 class hkpSimpleMeshShape(hkpShapeCollection):
-    """hkpSimpleMeshShape"""
+    """hkpSimpleMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- triangles: Array of Struct hkpSimpleMeshShapeTriangle\n- materialIndices: Array of Uint8\n- radius: Real\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkpSimpleMeshShapeTriangle]
     materialIndices: memoryview
@@ -6721,23 +6745,23 @@ class hkpSimpleMeshShape(hkpShapeCollection):
     weldingType: hkpWeldingUtility_WeldingType
 
 class hkpSimpleMeshShapeTriangle(Record):
-    """hkpSimpleMeshShapeTriangle"""
+    """hkpSimpleMeshShapeTriangle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- a: Int32\n- b: Int32\n- c: Int32\n- weldingInfo: Uint16"""
     a: int
     b: int
     c: int
     weldingInfo: int
 
 class hkpSimpleShapePhantom(hkpShapePhantom):
-    """hkpSimpleShapePhantom"""
+    """hkpSimpleShapePhantom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapePhantom.\n\nOwn members, by hkClass type:\n- collisionDetails: Array of Struct hkpSimpleShapePhantomCollisionDetail\n- orderDirty: Bool"""
     collisionDetails: list[hkpSimpleShapePhantomCollisionDetail]
     orderDirty: bool
 
 class hkpSimpleShapePhantomCollisionDetail(Record):
-    """hkpSimpleShapePhantomCollisionDetail"""
+    """hkpSimpleShapePhantomCollisionDetail\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- collidable: Pointer of Struct hkpCollidable"""
     collidable: Optional[hkpCollidable]
 
 class hkpSimulation(hkReferencedObject):
-    """hkpSimulation"""
+    """hkpSimulation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- determinismCheckFrameCounter: Uint32\n- world: Pointer of Struct hkpWorld\n- lastProcessingStep: Enum of Uint8 hkpSimulation::LastProcessingStep\n- currentTime: Real\n- currentPsiTime: Real\n- physicsDeltaTime: Real\n- simulateUntilTime: Real\n- frameMarkerPsiSnap: Real\n- previousStepResult: Uint32"""
     determinismCheckFrameCounter: int
     world: Optional[hkpWorld]
     lastProcessingStep: hkpSimulation_LastProcessingStep
@@ -6749,26 +6773,23 @@ class hkpSimulation(hkReferencedObject):
     previousStepResult: int
 
 class hkpSingleShapeContainer(hkpShapeContainer):
-    """hkpSingleShapeContainer"""
+    """hkpSingleShapeContainer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeContainer.\n\nOwn members, by hkClass type:\n- childShape: Pointer of Struct hkpShape"""
     childShape: Optional[hkpShape]
 
 class hkpSoftContactModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpSoftContactModifierConstraintAtom"""
+    """hkpSoftContactModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpModifierConstraintAtom.\n\nOwn members, by hkClass type:\n- tau: Real\n- maxAcceleration: Real"""
     tau: float
     maxAcceleration: float
 
 class hkpSphereMotion(hkpMotion):
-    """hkpSphereMotion"""
-
-class hkpSphereRepShape(hkpShape):
-    """hkpSphereRepShape"""
+    """hkpSphereMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMotion."""
 
 class hkpSphereShape(hkpConvexShape):
-    """hkpSphereShape"""
+    """hkpSphereShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape, signature 0x37aa32c9.\n\nOwn members, by hkClass type:\n- pad16: Uint32[3]"""
     pad16: list[int]
 
 class hkpSpringAction(hkpBinaryAction):
-    """hkpSpringAction"""
+    """hkpSpringAction\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBinaryAction.\n\nOwn members, by hkClass type:\n- lastForce: Vector4\n- positionAinA: Vector4\n- positionBinB: Vector4\n- restLength: Real\n- strength: Real\n- damping: Real\n- onCompression: Bool\n- onExtension: Bool"""
     lastForce: tuple[float, ...]
     positionAinA: tuple[float, ...]
     positionBinB: tuple[float, ...]
@@ -6779,12 +6800,12 @@ class hkpSpringAction(hkpBinaryAction):
     onExtension: bool
 
 class hkpSpringDamperConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpSpringDamperConstraintMotor"""
+    """hkpSpringDamperConstraintMotor\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpLimitedForceConstraintMotor.\n\nOwn members, by hkClass type:\n- springConstant: Real\n- springDamping: Real"""
     springConstant: float
     springDamping: float
 
 class hkpStaticCompoundShape(hkpBvTreeShape):
-    """hkpStaticCompoundShape"""
+    """hkpStaticCompoundShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBvTreeShape, signature 0xd029071e.\n\nOwn members, by hkClass type:\n- numBitsForChildShapeKey: Int8\n- referencePolicy: Int8\n- childShapeKeyMask: Uint32\n- instances: Array of Struct hkpStaticCompoundShapeInstance\n- instanceExtraInfos: Array of Uint16\n- disabledLargeShapeKeyTable: Struct hkpShapeKeyTable\n- tree: Struct hkcdStaticTreeDefaultTreeStorage6"""
     numBitsForChildShapeKey: int
     referencePolicy: int
     childShapeKeyMask: int
@@ -6794,10 +6815,10 @@ class hkpStaticCompoundShape(hkpBvTreeShape):
     tree: hkcdStaticTreeDefaultTreeStorage6
 
 class hkpStaticCompoundShapeBreakableMaterial(hkpBreakableMultiMaterial):
-    """hkpStaticCompoundShapeBreakableMaterial"""
+    """hkpStaticCompoundShapeBreakableMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBreakableMultiMaterial."""
 
 class hkpStaticCompoundShapeInstance(Record):
-    """hkpStaticCompoundShapeInstance"""
+    """hkpStaticCompoundShapeInstance\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transform: QsTransform\n- shape: Pointer of Struct hkpShape\n- filterInfo: Uint32\n- childFilterInfoMask: Uint32\n- userData: Ulong"""
     transform: tuple[tuple[float, ...], ...]
     shape: Optional[hkpShape]
     filterInfo: int
@@ -6805,7 +6826,7 @@ class hkpStaticCompoundShapeInstance(Record):
     userData: int
 
 class hkpStiffSpringChainData(hkpConstraintChainData):
-    """hkpStiffSpringChainData"""
+    """hkpStiffSpringChainData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintChainData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpBridgeAtoms\n- infos: Array of Struct hkpStiffSpringChainDataConstraintInfo\n- tau: Real\n- damping: Real\n- cfm: Real"""
     atoms: hkpBridgeAtoms
     infos: list[hkpStiffSpringChainDataConstraintInfo]
     tau: float
@@ -6813,41 +6834,41 @@ class hkpStiffSpringChainData(hkpConstraintChainData):
     cfm: float
 
 class hkpStiffSpringChainDataConstraintInfo(Record):
-    """hkpStiffSpringChainDataConstraintInfo"""
+    """hkpStiffSpringChainDataConstraintInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- pivotInA: Vector4\n- pivotInB: Vector4\n- springLength: Real"""
     pivotInA: tuple[float, ...]
     pivotInB: tuple[float, ...]
     springLength: float
 
 class hkpStiffSpringConstraintAtom(hkpConstraintAtom):
-    """hkpStiffSpringConstraintAtom"""
+    """hkpStiffSpringConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 2.\n\nOwn members, by hkClass type:\n- length: Real\n- maxLength: Real\n- springConstant: Real\n- springDamping: Real"""
     length: float
     maxLength: float
     springConstant: float
     springDamping: float
 
 class hkpStiffSpringConstraintData(hkpConstraintData):
-    """hkpStiffSpringConstraintData"""
+    """hkpStiffSpringConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpStiffSpringConstraintDataAtoms"""
     atoms: hkpStiffSpringConstraintDataAtoms
 
 class hkpStiffSpringConstraintDataAtoms(Record):
-    """hkpStiffSpringConstraintDataAtoms"""
+    """hkpStiffSpringConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- pivots: Struct hkpSetLocalTranslationsConstraintAtom\n- setupStabilization: Struct hkpSetupStabilizationAtom\n- spring: Struct hkpStiffSpringConstraintAtom"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     spring: hkpStiffSpringConstraintAtom
 
 class hkpStorageExtendedMeshShape(hkpExtendedMeshShape):
-    """hkpStorageExtendedMeshShape"""
+    """hkpStorageExtendedMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpExtendedMeshShape.\n\nOwn members, by hkClass type:\n- meshstorage: Array of Pointer hkpStorageExtendedMeshShapeMeshSubpartStorage\n- shapestorage: Array of Pointer hkpStorageExtendedMeshShapeShapeSubpartStorage"""
     meshstorage: list[Optional[hkpStorageExtendedMeshShapeMeshSubpartStorage]]
     shapestorage: list[Optional[hkpStorageExtendedMeshShapeShapeSubpartStorage]]
 
 class hkpStorageExtendedMeshShapeMaterial(hkpMeshMaterial):
-    """hkpStorageExtendedMeshShapeMaterial"""
+    """hkpStorageExtendedMeshShapeMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMeshMaterial, version 1.\n\nOwn members, by hkClass type:\n- restitution: Half\n- friction: Half\n- userData: Ulong"""
     restitution: float
     friction: float
     userData: int
 
 class hkpStorageExtendedMeshShapeMeshSubpartStorage(hkReferencedObject):
-    """hkpStorageExtendedMeshShapeMeshSubpartStorage"""
+    """hkpStorageExtendedMeshShapeMeshSubpartStorage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- vertices: Array of Vector4\n- indices8: Array of Uint8\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- materialIndices: Array of Uint8\n- materials: Array of Struct hkpStorageExtendedMeshShapeMaterial\n- namedMaterials: Array of Struct hkpNamedMeshMaterial\n- materialIndices16: Array of Uint16"""
     vertices: list[tuple[float, ...]]
     indices8: memoryview
     indices16: memoryview
@@ -6858,17 +6879,17 @@ class hkpStorageExtendedMeshShapeMeshSubpartStorage(hkReferencedObject):
     materialIndices16: memoryview
 
 class hkpStorageExtendedMeshShapeShapeSubpartStorage(hkReferencedObject):
-    """hkpStorageExtendedMeshShapeShapeSubpartStorage"""
+    """hkpStorageExtendedMeshShapeShapeSubpartStorage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- materialIndices: Array of Uint8\n- materials: Array of Struct hkpStorageExtendedMeshShapeMaterial\n- materialIndices16: Array of Uint16"""
     materialIndices: memoryview
     materials: list[hkpStorageExtendedMeshShapeMaterial]
     materialIndices16: memoryview
 
 class hkpStorageMeshShape(hkpMeshShape):
-    """hkpStorageMeshShape"""
+    """hkpStorageMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpMeshShape.\n\nOwn members, by hkClass type:\n- storage: Array of Pointer hkpStorageMeshShapeSubpartStorage"""
     storage: list[Optional[hkpStorageMeshShapeSubpartStorage]]
 
 class hkpStorageMeshShapeSubpartStorage(hkReferencedObject):
-    """hkpStorageMeshShapeSubpartStorage"""
+    """hkpStorageMeshShapeSubpartStorage\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- vertices: Array of Real\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- materialIndices: Array of Uint8\n- materials: Array of Uint32\n- materialIndices16: Array of Uint16"""
     vertices: memoryview
     indices16: memoryview
     indices32: memoryview
@@ -6877,29 +6898,29 @@ class hkpStorageMeshShapeSubpartStorage(hkReferencedObject):
     materialIndices16: memoryview
 
 class hkpStorageSampledHeightFieldShape(hkpSampledHeightFieldShape):
-    """hkpStorageSampledHeightFieldShape"""
+    """hkpStorageSampledHeightFieldShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpSampledHeightFieldShape.\n\nOwn members, by hkClass type:\n- storage: Array of Real\n- triangleFlip: Bool"""
     storage: memoryview
     triangleFlip: bool
 
 class hkpThinBoxMotion(hkpBoxMotion):
-    """hkpThinBoxMotion"""
+    """hkpThinBoxMotion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBoxMotion."""
 
 class hkpTransformShape(hkpShape):
-    """hkpTransformShape"""
+    """hkpTransformShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShape.\n\nOwn members, by hkClass type:\n- childShape: Struct hkpSingleShapeContainer\n- childShapeSize: Int32\n- rotation: Quaternion\n- transform: Transform"""
     childShape: hkpSingleShapeContainer
     childShapeSize: int
     rotation: tuple[float, ...]
     transform: tuple[tuple[float, ...], ...]
 
 class hkpTriSampledHeightFieldBvTreeShape(hkpBvTreeShape):
-    """hkpTriSampledHeightFieldBvTreeShape"""
+    """hkpTriSampledHeightFieldBvTreeShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBvTreeShape, version 1.\n\nOwn members, by hkClass type:\n- childContainer: Struct hkpSingleShapeContainer\n- childSize: Int32\n- wantAabbRejectionTest: Bool\n- padding: Uint8[12]"""
     childContainer: hkpSingleShapeContainer
     childSize: int
     wantAabbRejectionTest: bool
     padding: list[int]
 
 class hkpTriSampledHeightFieldCollection(hkpShapeCollection):
-    """hkpTriSampledHeightFieldCollection"""
+    """hkpTriSampledHeightFieldCollection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpShapeCollection.\n\nOwn members, by hkClass type:\n- heightfield: Pointer of Struct hkpSampledHeightFieldShape\n- childSize: Int32\n- radius: Real\n- weldingInfo: Array of Uint16\n- triangleExtrusion: Vector4"""
     heightfield: Optional[hkpSampledHeightFieldShape]
     childSize: int
     radius: float
@@ -6907,7 +6928,7 @@ class hkpTriSampledHeightFieldCollection(hkpShapeCollection):
     triangleExtrusion: tuple[float, ...]
 
 class hkpTriangleShape(hkpConvexShape):
-    """hkpTriangleShape"""
+    """hkpTriangleShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConvexShape.\n\nOwn members, by hkClass type:\n- weldingInfo: Uint16\n- weldingType: Enum of Uint8 hkpWeldingUtility::WeldingType\n- isExtruded: Uint8\n- vertexA: Vector4\n- vertexB: Vector4\n- vertexC: Vector4\n- extrusion: Vector4"""
     weldingInfo: int
     weldingType: hkpWeldingUtility_WeldingType
     isExtruded: int
@@ -6917,7 +6938,7 @@ class hkpTriangleShape(hkpConvexShape):
     extrusion: tuple[float, ...]
 
 class hkpTriggerVolume(hkReferencedObject):
-    """hkpTriggerVolume"""
+    """hkpTriggerVolume\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- overlappingBodies: Array of Pointer hkpRigidBody\n- eventQueue: Array of Struct hkpTriggerVolumeEventInfo\n- triggerBody: Pointer of Struct hkpRigidBody\n- sequenceNumber: Uint32\n- isProcessingBodyOverlaps: Bool\n- newOverlappingBodies: Array of Pointer"""
     overlappingBodies: list[Optional[hkpRigidBody]]
     eventQueue: list[hkpTriggerVolumeEventInfo]
     triggerBody: Optional[hkpRigidBody]
@@ -6926,13 +6947,13 @@ class hkpTriggerVolume(hkReferencedObject):
     newOverlappingBodies: list[Optional[Record]]
 
 class hkpTriggerVolumeEventInfo(Record):
-    """hkpTriggerVolumeEventInfo"""
+    """hkpTriggerVolumeEventInfo\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- sortValue: Uint64\n- body: Pointer of Struct hkpRigidBody\n- operation: Enum of Int32 hkpTriggerVolume::Operation"""
     sortValue: int
     body: Optional[hkpRigidBody]
     operation: hkpTriggerVolume_Operation
 
 class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
-    """hkpTwistLimitConstraintAtom"""
+    """hkpTwistLimitConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom, version 1.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- twistAxis: Uint8\n- refAxis: Uint8\n- minAngle: Real\n- maxAngle: Real\n- angularLimitsTauFactor: Real\n- angularLimitsDampFactor: Real\n- padding: Uint8[8]"""
     isEnabled: int
     twistAxis: int
     refAxis: int
@@ -6943,45 +6964,41 @@ class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpTypedBroadPhaseHandle(hkpBroadPhaseHandle):
-    """hkpTypedBroadPhaseHandle"""
+    """hkpTypedBroadPhaseHandle\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpBroadPhaseHandle.\n\nOwn members, by hkClass type:\n- type: Int8\n- ownerOffset: Int8\n- objectQualityType: Int8\n- collisionFilterInfo: Uint32"""
     type: int
     ownerOffset: int
     objectQualityType: int
     collisionFilterInfo: int
 
 class hkpTyremarkPoint(Record):
-    """hkpTyremarkPoint"""
+    """hkpTyremarkPoint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- pointLeft: Vector4\n- pointRight: Vector4"""
     pointLeft: tuple[float, ...]
     pointRight: tuple[float, ...]
 
 class hkpTyremarksInfo(hkReferencedObject):
-    """hkpTyremarksInfo"""
+    """hkpTyremarksInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- minTyremarkEnergy: Real\n- maxTyremarkEnergy: Real\n- tyremarksWheel: Array of Pointer hkpTyremarksWheel"""
     minTyremarkEnergy: float
     maxTyremarkEnergy: float
     tyremarksWheel: list[Optional[hkpTyremarksWheel]]
 
 class hkpTyremarksWheel(hkReferencedObject):
-    """hkpTyremarksWheel"""
+    """hkpTyremarksWheel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- currentPosition: Int32\n- numPoints: Int32\n- tyremarkPoints: Array of Struct hkpTyremarkPoint"""
     currentPosition: int
     numPoints: int
     tyremarkPoints: list[hkpTyremarkPoint]
 
-class hkpUnaryAction(hkpAction):
-    """hkpUnaryAction"""
-    entity: Optional[hkpEntity]
-
 class hkpVehicleAerodynamics(hkReferencedObject):
-    """hkpVehicleAerodynamics"""
+    """hkpVehicleAerodynamics\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkpVehicleBrake(hkReferencedObject):
-    """hkpVehicleBrake"""
+    """hkpVehicleBrake\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkpVehicleCastBatchingManager(hkpVehicleManager):
-    """hkpVehicleCastBatchingManager"""
+    """hkpVehicleCastBatchingManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleManager.\n\nOwn members, by hkClass type:\n- totalNumWheels: Uint16"""
     totalNumWheels: int
 
 class hkpVehicleData(hkReferencedObject):
-    """hkpVehicleData"""
+    """hkpVehicleData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- numWheels: Int8\n- chassisOrientation: Rotation\n- torqueRollFactor: Real\n- torquePitchFactor: Real\n- torqueYawFactor: Real\n- extraTorqueFactor: Real\n- maxVelocityForPositionalFriction: Real\n- chassisUnitInertiaYaw: Real\n- chassisUnitInertiaRoll: Real\n- chassisUnitInertiaPitch: Real\n- frictionEqualizer: Real\n- normalClippingAngleCos: Real\n- maxFrictionSolverMassRatio: Real\n- wheelParams: Array of Struct hkpVehicleDataWheelComponentParams\n- numWheelsPerAxle: Array of Int8\n- chassisFrictionInertiaInvDiag: Vector4\n- alreadyInitialised: Bool"""
     gravity: tuple[float, ...]
     numWheels: int
     chassisOrientation: tuple[tuple[float, ...], ...]
@@ -7002,7 +7019,7 @@ class hkpVehicleData(hkReferencedObject):
     alreadyInitialised: bool
 
 class hkpVehicleDataWheelComponentParams(Record):
-    """hkpVehicleDataWheelComponentParams"""
+    """hkpVehicleDataWheelComponentParams\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- radius: Real\n- mass: Real\n- width: Real\n- friction: Real\n- viscosityFriction: Real\n- maxFriction: Real\n- slipAngle: Real\n- forceFeedbackMultiplier: Real\n- maxContactBodyAcceleration: Real\n- axle: Int8"""
     radius: float
     mass: float
     width: float
@@ -7015,33 +7032,39 @@ class hkpVehicleDataWheelComponentParams(Record):
     axle: int
 
 class hkpVehicleDefaultAerodynamics(hkpVehicleAerodynamics):
-    """hkpVehicleDefaultAerodynamics"""
+    """hkpVehicleDefaultAerodynamics\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleAerodynamics.\n\nOwn members, by hkClass type:\n- airDensity: Real\n- frontalArea: Real\n- dragCoefficient: Real\n- liftCoefficient: Real\n- extraGravityws: Vector4"""
     airDensity: float
     frontalArea: float
     dragCoefficient: float
     liftCoefficient: float
     extraGravityws: tuple[float, ...]
 
+class hkpVehicleDriverInput(hkReferencedObject):
+    """hkpVehicleDriverInput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpVehicleDefaultAnalogDriverInput(hkpVehicleDriverInput):
-    """hkpVehicleDefaultAnalogDriverInput"""
+    """hkpVehicleDefaultAnalogDriverInput\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleDriverInput.\n\nOwn members, by hkClass type:\n- slopeChangePointX: Real\n- initialSlope: Real\n- deadZone: Real\n- autoReverse: Bool"""
     slopeChangePointX: float
     initialSlope: float
     deadZone: float
     autoReverse: bool
 
 class hkpVehicleDefaultBrake(hkpVehicleBrake):
-    """hkpVehicleDefaultBrake"""
+    """hkpVehicleDefaultBrake\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleBrake.\n\nOwn members, by hkClass type:\n- wheelBrakingProperties: Array of Struct hkpVehicleDefaultBrakeWheelBrakingProperties\n- wheelsMinTimeToBlock: Real"""
     wheelBrakingProperties: list[hkpVehicleDefaultBrakeWheelBrakingProperties]
     wheelsMinTimeToBlock: float
 
 class hkpVehicleDefaultBrakeWheelBrakingProperties(Record):
-    """hkpVehicleDefaultBrakeWheelBrakingProperties"""
+    """hkpVehicleDefaultBrakeWheelBrakingProperties\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- maxBreakingTorque: Real\n- minPedalInputToBlock: Real\n- isConnectedToHandbrake: Bool"""
     maxBreakingTorque: float
     minPedalInputToBlock: float
     isConnectedToHandbrake: bool
 
+class hkpVehicleEngine(hkReferencedObject):
+    """hkpVehicleEngine\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpVehicleDefaultEngine(hkpVehicleEngine):
-    """hkpVehicleDefaultEngine"""
+    """hkpVehicleDefaultEngine\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleEngine.\n\nOwn members, by hkClass type:\n- minRPM: Real\n- optRPM: Real\n- maxRPM: Real\n- maxTorque: Real\n- torqueFactorAtMinRPM: Real\n- torqueFactorAtMaxRPM: Real\n- resistanceFactorAtMinRPM: Real\n- resistanceFactorAtOptRPM: Real\n- resistanceFactorAtMaxRPM: Real\n- clutchSlipRPM: Real"""
     minRPM: float
     optRPM: float
     maxRPM: float
@@ -7053,29 +7076,42 @@ class hkpVehicleDefaultEngine(hkpVehicleEngine):
     resistanceFactorAtMaxRPM: float
     clutchSlipRPM: float
 
+class hkpVehicleSimulation(hkReferencedObject):
+    """hkpVehicleSimulation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpVehicleDefaultSimulation(hkpVehicleSimulation):
-    """hkpVehicleDefaultSimulation"""
+    """hkpVehicleDefaultSimulation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleSimulation.\n\nOwn members, by hkClass type:\n- frictionStatus: Struct hkpVehicleFrictionStatus\n- frictionDescription: Pointer of Struct hkpVehicleFrictionDescription"""
     frictionStatus: hkpVehicleFrictionStatus
     frictionDescription: Optional[hkpVehicleFrictionDescription]
 
+class hkpVehicleSteering(hkReferencedObject):
+    """hkpVehicleSteering\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpVehicleDefaultSteering(hkpVehicleSteering):
-    """hkpVehicleDefaultSteering"""
+    """hkpVehicleDefaultSteering\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleSteering.\n\nOwn members, by hkClass type:\n- maxSteeringAngle: Real\n- maxSpeedFullSteeringAngle: Real\n- doesWheelSteer: Array of Bool"""
     maxSteeringAngle: float
     maxSpeedFullSteeringAngle: float
     doesWheelSteer: list[bool]
 
+class hkpVehicleSuspension(hkReferencedObject):
+    """hkpVehicleSuspension\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- wheelParams: Array of Struct hkpVehicleSuspensionSuspensionWheelParameters"""
+    wheelParams: list[hkpVehicleSuspensionSuspensionWheelParameters]
+
 class hkpVehicleDefaultSuspension(hkpVehicleSuspension):
-    """hkpVehicleDefaultSuspension"""
+    """hkpVehicleDefaultSuspension\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleSuspension.\n\nOwn members, by hkClass type:\n- wheelSpringParams: Array of Struct hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters"""
     wheelSpringParams: list[hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters]
 
 class hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters(Record):
-    """hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters"""
+    """hkpVehicleDefaultSuspensionWheelSpringSuspensionParameters\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- strength: Real\n- dampingCompression: Real\n- dampingRelaxation: Real"""
     strength: float
     dampingCompression: float
     dampingRelaxation: float
 
+class hkpVehicleTransmission(hkReferencedObject):
+    """hkpVehicleTransmission\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpVehicleDefaultTransmission(hkpVehicleTransmission):
-    """hkpVehicleDefaultTransmission"""
+    """hkpVehicleDefaultTransmission\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleTransmission.\n\nOwn members, by hkClass type:\n- downshiftRPM: Real\n- upshiftRPM: Real\n- primaryTransmissionRatio: Real\n- clutchDelayTime: Real\n- reverseGearRatio: Real\n- gearsRatio: Array of Real\n- wheelsTorqueRatio: Array of Real"""
     downshiftRPM: float
     upshiftRPM: float
     primaryTransmissionRatio: float
@@ -7084,36 +7120,33 @@ class hkpVehicleDefaultTransmission(hkpVehicleTransmission):
     gearsRatio: memoryview
     wheelsTorqueRatio: memoryview
 
+class hkpVehicleVelocityDamper(hkReferencedObject):
+    """hkpVehicleVelocityDamper\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
+
 class hkpVehicleDefaultVelocityDamper(hkpVehicleVelocityDamper):
-    """hkpVehicleDefaultVelocityDamper"""
+    """hkpVehicleDefaultVelocityDamper\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleVelocityDamper.\n\nOwn members, by hkClass type:\n- normalSpinDamping: Real\n- collisionSpinDamping: Real\n- collisionThreshold: Real"""
     normalSpinDamping: float
     collisionSpinDamping: float
     collisionThreshold: float
 
-class hkpVehicleDriverInput(hkReferencedObject):
-    """hkpVehicleDriverInput"""
+class hkpVehicleDriverInputStatus(hkReferencedObject):
+    """hkpVehicleDriverInputStatus\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject."""
 
 class hkpVehicleDriverInputAnalogStatus(hkpVehicleDriverInputStatus):
-    """hkpVehicleDriverInputAnalogStatus"""
+    """hkpVehicleDriverInputAnalogStatus\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleDriverInputStatus.\n\nOwn members, by hkClass type:\n- positionX: Real\n- positionY: Real\n- handbrakeButtonPressed: Bool\n- reverseButtonPressed: Bool"""
     positionX: float
     positionY: float
     handbrakeButtonPressed: bool
     reverseButtonPressed: bool
 
-class hkpVehicleDriverInputStatus(hkReferencedObject):
-    """hkpVehicleDriverInputStatus"""
-
-class hkpVehicleEngine(hkReferencedObject):
-    """hkpVehicleEngine"""
-
 class hkpVehicleFrictionDescription(hkReferencedObject):
-    """hkpVehicleFrictionDescription"""
+    """hkpVehicleFrictionDescription\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- wheelDistance: Real\n- chassisMassInv: Real\n- axleDescr: Struct hkpVehicleFrictionDescriptionAxisDescription[2]"""
     wheelDistance: float
     chassisMassInv: float
     axleDescr: list[hkpVehicleFrictionDescriptionAxisDescription]
 
 class hkpVehicleFrictionDescriptionAxisDescription(Record):
-    """hkpVehicleFrictionDescriptionAxisDescription"""
+    """hkpVehicleFrictionDescriptionAxisDescription\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- frictionCircleYtab: Real[16]\n- xStep: Real\n- xStart: Real\n- wheelSurfaceInertia: Real\n- wheelSurfaceInertiaInv: Real\n- wheelChassisMassRatio: Real\n- wheelRadius: Real\n- wheelRadiusInv: Real\n- wheelDownForceFactor: Real\n- wheelDownForceSumFactor: Real"""
     frictionCircleYtab: list[float]
     xStep: float
     xStart: float
@@ -7126,11 +7159,11 @@ class hkpVehicleFrictionDescriptionAxisDescription(Record):
     wheelDownForceSumFactor: float
 
 class hkpVehicleFrictionStatus(Record):
-    """hkpVehicleFrictionStatus"""
+    """hkpVehicleFrictionStatus\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- axis: Struct hkpVehicleFrictionStatusAxisStatus[2]"""
     axis: list[hkpVehicleFrictionStatusAxisStatus]
 
 class hkpVehicleFrictionStatusAxisStatus(Record):
-    """hkpVehicleFrictionStatusAxisStatus"""
+    """hkpVehicleFrictionStatusAxisStatus\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- forward_slip_velocity: Real\n- side_slip_velocity: Real\n- skid_energy_density: Real\n- side_force: Real\n- delayed_forward_impulse: Real\n- sideRhs: Real\n- forwardRhs: Real\n- relativeSideForce: Real\n- relativeForwardForce: Real"""
     forward_slip_velocity: float
     side_slip_velocity: float
     skid_energy_density: float
@@ -7142,7 +7175,7 @@ class hkpVehicleFrictionStatusAxisStatus(Record):
     relativeForwardForce: float
 
 class hkpVehicleInstance(hkpUnaryAction):
-    """hkpVehicleInstance"""
+    """hkpVehicleInstance\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpUnaryAction, version 2.\n\nOwn members, by hkClass type:\n- data: Pointer of Struct hkpVehicleData\n- driverInput: Pointer of Struct hkpVehicleDriverInput\n- steering: Pointer of Struct hkpVehicleSteering\n- engine: Pointer of Struct hkpVehicleEngine\n- transmission: Pointer of Struct hkpVehicleTransmission\n- brake: Pointer of Struct hkpVehicleBrake\n- suspension: Pointer of Struct hkpVehicleSuspension\n- aerodynamics: Pointer of Struct hkpVehicleAerodynamics\n- wheelCollide: Pointer of Struct hkpVehicleWheelCollide\n- tyreMarks: Pointer of Struct hkpTyremarksInfo\n- velocityDamper: Pointer of Struct hkpVehicleVelocityDamper\n- vehicleSimulation: Pointer of Struct hkpVehicleSimulation\n- wheelsInfo: Array of Struct hkpVehicleInstanceWheelInfo\n- deviceStatus: Pointer of Struct hkpVehicleDriverInputStatus\n- isFixed: Array of Bool\n- wheelsTimeSinceMaxPedalInput: Real\n- tryingToReverse: Bool\n- torque: Real\n- rpm: Real\n- mainSteeringAngle: Real\n- mainSteeringAngleAssumingNoReduction: Real\n- wheelsSteeringAngle: Array of Real\n- isReversing: Bool\n- currentGear: Int8\n- delayed: Bool\n- clutchDelayCountdown: Real"""
     data: Optional[hkpVehicleData]
     driverInput: Optional[hkpVehicleDriverInput]
     steering: Optional[hkpVehicleSteering]
@@ -7171,7 +7204,7 @@ class hkpVehicleInstance(hkpUnaryAction):
     clutchDelayCountdown: float
 
 class hkpVehicleInstanceWheelInfo(Record):
-    """hkpVehicleInstanceWheelInfo"""
+    """hkpVehicleInstanceWheelInfo\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- contactPoint: Struct hkContactPoint\n- contactFriction: Real\n- contactBody: Pointer\n- contactShapeKey: Uint32[8]\n- hardPointWs: Vector4\n- rayEndPointWs: Vector4\n- currentSuspensionLength: Real\n- suspensionDirectionWs: Vector4\n- spinAxisChassisSpace: Vector4\n- spinAxisWs: Vector4\n- steeringOrientationChassisSpace: Quaternion\n- spinVelocity: Real\n- noSlipIdealSpinVelocity: Real\n- spinAngle: Real\n- skidEnergyDensity: Real\n- sideForce: Real\n- forwardSlipVelocity: Real\n- sideSlipVelocity: Real"""
     contactPoint: hkContactPoint
     contactFriction: float
     contactBody: Optional[Record]
@@ -7192,10 +7225,15 @@ class hkpVehicleInstanceWheelInfo(Record):
     sideSlipVelocity: float
 
 class hkpVehicleLinearCastBatchingManager(hkpVehicleCastBatchingManager):
-    """hkpVehicleLinearCastBatchingManager"""
+    """hkpVehicleLinearCastBatchingManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleCastBatchingManager."""
+
+class hkpVehicleWheelCollide(hkReferencedObject):
+    """hkpVehicleWheelCollide\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- alreadyUsed: Bool\n- type: Enum of Uint8"""
+    alreadyUsed: bool
+    type: int
 
 class hkpVehicleLinearCastWheelCollide(hkpVehicleWheelCollide):
-    """hkpVehicleLinearCastWheelCollide"""
+    """hkpVehicleLinearCastWheelCollide\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleWheelCollide, version 1.\n\nOwn members, by hkClass type:\n- wheelCollisionFilterInfo: Uint32\n- wheelStates: Array of Struct hkpVehicleLinearCastWheelCollideWheelState\n- rejectChassisListener: Struct hkpRejectChassisListener\n- maxExtraPenetration: Real\n- startPointTolerance: Real\n- collectStartPointHits: Bool"""
     wheelCollisionFilterInfo: int
     wheelStates: list[hkpVehicleLinearCastWheelCollideWheelState]
     rejectChassisListener: hkpRejectChassisListener
@@ -7204,18 +7242,14 @@ class hkpVehicleLinearCastWheelCollide(hkpVehicleWheelCollide):
     collectStartPointHits: bool
 
 class hkpVehicleLinearCastWheelCollideWheelState(Record):
-    """hkpVehicleLinearCastWheelCollideWheelState"""
+    """hkpVehicleLinearCastWheelCollideWheelState\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- phantom: Pointer of Struct hkpAabbPhantom\n- shape: Pointer of Struct hkpShape\n- transform: Transform\n- to: Vector4"""
     phantom: Optional[hkpAabbPhantom]
     shape: Optional[hkpShape]
     transform: tuple[tuple[float, ...], ...]
     to: tuple[float, ...]
 
-class hkpVehicleManager(hkReferencedObject):
-    """hkpVehicleManager"""
-    registeredVehicles: list[Optional[hkpVehicleInstance]]
-
 class hkpVehiclePerWheelSimulation(hkpVehicleSimulation):
-    """hkpVehiclePerWheelSimulation"""
+    """hkpVehiclePerWheelSimulation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleSimulation.\n\nOwn members, by hkClass type:\n- instance: Pointer of Struct hkpVehicleInstance\n- world: Pointer\n- slipDamping: Real\n- impulseScaling: Real\n- maxImpulse: Real\n- takeDynamicVelocity: Real\n- curbDamping: Real\n- wheelData: Array of Struct hkpVehiclePerWheelSimulationWheelData"""
     instance: Optional[hkpVehicleInstance]
     world: Optional[Record]
     slipDamping: float
@@ -7226,7 +7260,7 @@ class hkpVehiclePerWheelSimulation(hkpVehicleSimulation):
     wheelData: list[hkpVehiclePerWheelSimulationWheelData]
 
 class hkpVehiclePerWheelSimulationWheelData(Record):
-    """hkpVehiclePerWheelSimulationWheelData"""
+    """hkpVehiclePerWheelSimulationWheelData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- axle: Struct hkpWheelFrictionConstraintAtomAxle\n- frictionData: Struct hkpWheelFrictionConstraintData\n- frictionConstraint: Pointer\n- forwardDirectionWs: Vector4\n- sideDirectionWs: Vector4\n- contactLocal: Vector4"""
     axle: hkpWheelFrictionConstraintAtomAxle
     frictionData: hkpWheelFrictionConstraintData
     frictionConstraint: Optional[Record]
@@ -7235,69 +7269,48 @@ class hkpVehiclePerWheelSimulationWheelData(Record):
     contactLocal: tuple[float, ...]
 
 class hkpVehicleRayCastBatchingManager(hkpVehicleCastBatchingManager):
-    """hkpVehicleRayCastBatchingManager"""
+    """hkpVehicleRayCastBatchingManager\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleCastBatchingManager."""
 
 class hkpVehicleRayCastWheelCollide(hkpVehicleWheelCollide):
-    """hkpVehicleRayCastWheelCollide"""
+    """hkpVehicleRayCastWheelCollide\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleWheelCollide, version 1.\n\nOwn members, by hkClass type:\n- wheelCollisionFilterInfo: Uint32\n- phantom: Pointer of Struct hkpAabbPhantom\n- rejectRayChassisListener: Struct hkpRejectChassisListener"""
     wheelCollisionFilterInfo: int
     phantom: Optional[hkpAabbPhantom]
     rejectRayChassisListener: hkpRejectChassisListener
 
-class hkpVehicleSimulation(hkReferencedObject):
-    """hkpVehicleSimulation"""
-
-class hkpVehicleSteering(hkReferencedObject):
-    """hkpVehicleSteering"""
-
 class hkpVehicleSteeringAckerman(hkpVehicleSteering):
-    """hkpVehicleSteeringAckerman"""
+    """hkpVehicleSteeringAckerman\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpVehicleSteering.\n\nOwn members, by hkClass type:\n- maxSteeringAngle: Real\n- maxSpeedFullSteeringAngle: Real\n- doesWheelSteer: Array of Bool\n- trackWidth: Real\n- wheelBaseLength: Real"""
     maxSteeringAngle: float
     maxSpeedFullSteeringAngle: float
     doesWheelSteer: list[bool]
     trackWidth: float
     wheelBaseLength: float
 
-class hkpVehicleSuspension(hkReferencedObject):
-    """hkpVehicleSuspension"""
-    wheelParams: list[hkpVehicleSuspensionSuspensionWheelParameters]
-
 class hkpVehicleSuspensionSuspensionWheelParameters(Record):
-    """hkpVehicleSuspensionSuspensionWheelParameters"""
+    """hkpVehicleSuspensionSuspensionWheelParameters\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- hardpointChassisSpace: Vector4\n- directionChassisSpace: Vector4\n- length: Real"""
     hardpointChassisSpace: tuple[float, ...]
     directionChassisSpace: tuple[float, ...]
     length: float
 
-class hkpVehicleTransmission(hkReferencedObject):
-    """hkpVehicleTransmission"""
-
-class hkpVehicleVelocityDamper(hkReferencedObject):
-    """hkpVehicleVelocityDamper"""
-
-class hkpVehicleWheelCollide(hkReferencedObject):
-    """hkpVehicleWheelCollide"""
-    alreadyUsed: bool
-    type: int
-
 class hkpVelocityConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpVelocityConstraintMotor"""
+    """hkpVelocityConstraintMotor\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpLimitedForceConstraintMotor.\n\nOwn members, by hkClass type:\n- tau: Real\n- velocityTarget: Real\n- useVelocityTargetFromConstraintTargets: Bool"""
     tau: float
     velocityTarget: float
     useVelocityTargetFromConstraintTargets: bool
 
 class hkpViscousSurfaceModifierConstraintAtom(hkpModifierConstraintAtom):
-    """hkpViscousSurfaceModifierConstraintAtom"""
+    """hkpViscousSurfaceModifierConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpModifierConstraintAtom."""
 
 class hkpWeldingUtility(Record):
-    """hkpWeldingUtility"""
+    """hkpWeldingUtility\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpWheelConstraintData(hkpConstraintData):
-    """hkpWheelConstraintData"""
+    """hkpWheelConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpWheelConstraintDataAtoms\n- initialAxleInB: Vector4\n- initialSteeringAxisInB: Vector4"""
     atoms: hkpWheelConstraintDataAtoms
     initialAxleInB: tuple[float, ...]
     initialSteeringAxisInB: tuple[float, ...]
 
 class hkpWheelConstraintDataAtoms(Record):
-    """hkpWheelConstraintDataAtoms"""
+    """hkpWheelConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- suspensionBase: Struct hkpSetLocalTransformsConstraintAtom\n- lin0Limit: Struct hkpLinLimitConstraintAtom\n- lin0Soft: Struct hkpLinSoftConstraintAtom\n- lin1: Struct hkpLinConstraintAtom\n- lin2: Struct hkpLinConstraintAtom\n- steeringBase: Struct hkpSetLocalRotationsConstraintAtom\n- 2dAng: Struct hkp2dAngConstraintAtom"""
     suspensionBase: hkpSetLocalTransformsConstraintAtom
     lin0Limit: hkpLinLimitConstraintAtom
     lin0Soft: hkpLinSoftConstraintAtom
@@ -7306,7 +7319,7 @@ class hkpWheelConstraintDataAtoms(Record):
     steeringBase: hkpSetLocalRotationsConstraintAtom
 
 class hkpWheelFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpWheelFrictionConstraintAtom"""
+    """hkpWheelFrictionConstraintAtom\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintAtom.\n\nOwn members, by hkClass type:\n- isEnabled: Uint8\n- forwardAxis: Uint8\n- sideAxis: Uint8\n- radius: Real\n- axle: Pointer of Struct hkpWheelFrictionConstraintAtomAxle\n- maxFrictionForce: Real\n- torque: Real\n- frictionImpulse: Real[2]\n- slipImpulse: Real[2]\n- padding: Uint8[8]"""
     isEnabled: int
     forwardAxis: int
     sideAxis: int
@@ -7319,7 +7332,7 @@ class hkpWheelFrictionConstraintAtom(hkpConstraintAtom):
     padding: list[int]
 
 class hkpWheelFrictionConstraintAtomAxle(Record):
-    """hkpWheelFrictionConstraintAtomAxle"""
+    """hkpWheelFrictionConstraintAtomAxle\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- spinVelocity: Real\n- sumVelocity: Real\n- numWheels: Int32\n- wheelsSolved: Int32\n- stepsSolved: Int32\n- invInertia: Real\n- inertia: Real\n- impulseScaling: Real\n- impulseMax: Real\n- isFixed: Bool\n- numWheelsOnGround: Int32"""
     spinVelocity: float
     sumVelocity: float
     numWheels: int
@@ -7333,19 +7346,19 @@ class hkpWheelFrictionConstraintAtomAxle(Record):
     numWheelsOnGround: int
 
 class hkpWheelFrictionConstraintData(hkpConstraintData):
-    """hkpWheelFrictionConstraintData"""
+    """hkpWheelFrictionConstraintData\n\nHavok class of SDK 2014.2 (packfiles), derived from hkpConstraintData.\n\nOwn members, by hkClass type:\n- atoms: Struct hkpWheelFrictionConstraintDataAtoms"""
     atoms: hkpWheelFrictionConstraintDataAtoms
 
 class hkpWheelFrictionConstraintDataAtoms(Record):
-    """hkpWheelFrictionConstraintDataAtoms"""
+    """hkpWheelFrictionConstraintDataAtoms\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- transforms: Struct hkpSetLocalTransformsConstraintAtom\n- friction: Struct hkpWheelFrictionConstraintAtom"""
     transforms: hkpSetLocalTransformsConstraintAtom
     friction: hkpWheelFrictionConstraintAtom
 
 class hkpWheelFrictionConstraintDataRuntime(Record):
-    """hkpWheelFrictionConstraintDataRuntime"""
+    """hkpWheelFrictionConstraintDataRuntime\n\nHavok class of SDK 2014.2 (packfiles)."""
 
 class hkpWorld(hkReferencedObject):
-    """hkpWorld"""
+    """hkpWorld\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- simulation: Pointer of Struct hkpSimulation\n- gravity: Vector4\n- fixedIsland: Pointer\n- fixedRigidBody: Pointer of Struct hkpRigidBody\n- activeSimulationIslands: Array of Pointer\n- inactiveSimulationIslands: Array of Pointer\n- dirtySimulationIslands: Array of Pointer\n- maintenanceMgr: Pointer\n- memoryWatchDog: Pointer\n- assertOnRunningOutOfSolverMemory: Bool\n- broadPhaseType: Enum of Int8\n- broadPhase: Pointer\n- broadPhaseDispatcher: Pointer\n- phantomBroadPhaseListener: Pointer\n- entityEntityBroadPhaseListener: Pointer\n- broadPhaseBorderListener: Pointer\n- multithreadedSimulationJobData: Pointer\n- collisionInput: Pointer\n- collisionFilter: Pointer\n- collisionDispatcher: Pointer\n- convexListFilter: Pointer\n- pendingOperations: Pointer\n- pendingOperationsCount: Int32\n- pendingBodyOperationsCount: Int32\n- criticalOperationsLockCount: Int32\n- criticalOperationsLockCountForPhantoms: Int32\n- blockExecutingPendingOperations: Bool\n- criticalOperationsAllowed: Bool\n- pendingOperationQueues: Pointer\n- pendingOperationQueueCount: Int32\n- multiThreadCheck: Struct hkMultiThreadCheck\n- processActionsInSingleThread: Bool\n- allowIntegrationOfIslandsWithoutConstraintsInASeparateJob: Bool\n- minDesiredIslandSize: Uint32\n- modifyConstraintCriticalSection: Pointer\n- isLocked: Int32\n- islandDirtyListCriticalSection: Pointer\n- propertyMasterLock: Pointer\n- wantSimulationIslands: Bool\n- snapCollisionToConvexEdgeThreshold: Real\n- snapCollisionToConcaveEdgeThreshold: Real\n- enableToiWeldRejection: Bool\n- wantDeactivation: Bool\n- shouldActivateOnRigidBodyTransformChange: Bool\n- deactivationReferenceDistance: Real\n- toiCollisionResponseRotateNormal: Real\n- maxSectorsPerMidphaseCollideTask: Int32\n- maxSectorsPerNarrowphaseCollideTask: Int32\n- processToisMultithreaded: Bool\n- maxEntriesPerToiMidphaseCollideTask: Int32\n- maxEntriesPerToiNarrowphaseCollideTask: Int32\n- maxNumToiCollisionPairsSinglethreaded: Int32\n- simulationType: Enum of Int32\n- numToisTillAllowedPenetrationSimplifiedToi: Real\n- numToisTillAllowedPenetrationToi: Real\n- numToisTillAllowedPenetrationToiHigher: Real\n- numToisTillAllowedPenetrationToiForced: Real\n- lastEntityUid: Uint32\n- lastIslandUid: Uint32\n- lastConstraintUid: Uint32\n- phantoms: Array of Pointer hkpPhantom\n- actionListeners: Array of Pointer\n- entityListeners: Array of Pointer\n- phantomListeners: Array of Pointer\n- constraintListeners: Array of Pointer\n- worldDeletionListeners: Array of Pointer\n- islandActivationListeners: Array of Pointer\n- worldPostSimulationListeners: Array of Pointer\n- worldPostIntegrateListeners: Array of Pointer\n- worldPostCollideListeners: Array of Pointer\n- islandPostIntegrateListeners: Array of Pointer\n- islandPostCollideListeners: Array of Pointer\n- contactListeners: Array of Pointer\n- contactImpulseLimitBreachedListeners: Array of Pointer\n- worldExtensions: Array of Pointer\n- violatedConstraintArray: Pointer\n- broadPhaseBorder: Pointer\n- destructionWorld: Pointer\n- npWorld: Pointer\n- broadPhaseExtents: Vector4[2]\n- broadPhaseNumMarkers: Int32\n- sizeOfToiEventQueue: Int32\n- broadPhaseQuerySize: Int32\n- broadPhaseUpdateSize: Int32\n- contactPointGeneration: Enum of Int8\n- useCompoundSpuElf: Bool"""
     simulation: Optional[hkpSimulation]
     gravity: tuple[float, ...]
     fixedIsland: Optional[Record]
@@ -7434,7 +7447,7 @@ class hkpWorld(hkReferencedObject):
     useCompoundSpuElf: bool
 
 class hkpWorldCinfo(hkReferencedObject):
-    """hkpWorldCinfo"""
+    """hkpWorldCinfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 18.\n\nOwn members, by hkClass type:\n- gravity: Vector4\n- broadPhaseQuerySize: Int32\n- contactRestingVelocity: Real\n- broadPhaseType: Enum of Int8 hkpWorldCinfo::BroadPhaseType\n- broadPhaseBorderBehaviour: Enum of Int8 hkpWorldCinfo::BroadPhaseBorderBehaviour\n- mtPostponeAndSortBroadPhaseBorderCallbacks: Bool\n- broadPhaseWorldAabb: Struct hkAabb\n- collisionTolerance: Real\n- collisionFilter: Pointer of Struct hkpCollisionFilter\n- convexListFilter: Pointer of Struct hkpConvexListFilter\n- expectedMaxLinearVelocity: Real\n- sizeOfToiEventQueue: Int32\n- expectedMinPsiDeltaTime: Real\n- memoryWatchDog: Pointer of Struct hkWorldMemoryAvailableWatchDog\n- broadPhaseNumMarkers: Int32\n- contactPointGeneration: Enum of Int8 hkpWorldCinfo::ContactPointGeneration\n- allowToSkipConfirmedCallbacks: Bool\n- solverTau: Real\n- solverDamp: Real\n- solverIterations: Int32\n- solverMicrosteps: Int32\n- maxConstraintViolation: Real\n- forceCoherentConstraintOrderingInSolver: Bool\n- snapCollisionToConvexEdgeThreshold: Real\n- snapCollisionToConcaveEdgeThreshold: Real\n- enableToiWeldRejection: Bool\n- enableDeprecatedWelding: Bool\n- iterativeLinearCastEarlyOutDistance: Real\n- iterativeLinearCastMaxIterations: Int32\n- deactivationNumInactiveFramesSelectFlag0: Uint8\n- deactivationNumInactiveFramesSelectFlag1: Uint8\n- deactivationIntegrateCounter: Uint8\n- shouldActivateOnRigidBodyTransformChange: Bool\n- deactivationReferenceDistance: Real\n- toiCollisionResponseRotateNormal: Real\n- useCompoundSpuElf: Bool\n- maxSectorsPerMidphaseCollideTask: Int32\n- maxSectorsPerNarrowphaseCollideTask: Int32\n- processToisMultithreaded: Bool\n- maxEntriesPerToiMidphaseCollideTask: Int32\n- maxEntriesPerToiNarrowphaseCollideTask: Int32\n- maxNumToiCollisionPairsSinglethreaded: Int32\n- numToisTillAllowedPenetrationSimplifiedToi: Real\n- numToisTillAllowedPenetrationToi: Real\n- numToisTillAllowedPenetrationToiHigher: Real\n- numToisTillAllowedPenetrationToiForced: Real\n- enableDeactivation: Bool\n- simulationType: Enum of Int8 hkpWorldCinfo::SimulationType\n- enableSimulationIslands: Bool\n- minDesiredIslandSize: Uint32\n- processActionsInSingleThread: Bool\n- allowIntegrationOfIslandsWithoutConstraintsInASeparateJob: Bool\n- frameMarkerPsiSnap: Real\n- fireCollisionCallbacks: Bool"""
     gravity: tuple[float, ...]
     broadPhaseQuerySize: int
     contactRestingVelocity: float
@@ -7490,63 +7503,50 @@ class hkpWorldCinfo(hkReferencedObject):
     frameMarkerPsiSnap: float
     fireCollisionCallbacks: bool
 
-class hkpWorldObject(hkReferencedObject):
-    """hkpWorldObject"""
-    world: Optional[Record]
-    userData: int
-    collidable: hkpLinkedCollidable
-    multiThreadCheck: hkMultiThreadCheck
-    name: Optional[str]
-    properties: list[hkSimpleProperty]
-
-class hkpWrappedConstraintData(hkpConstraintData):
-    """hkpWrappedConstraintData"""
-    constraintData: Optional[hkpConstraintData]
-
 class hkxAnimatedFloat(hkReferencedObject):
-    """hkxAnimatedFloat"""
+    """hkxAnimatedFloat\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- floats: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     floats: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedMatrix(hkReferencedObject):
-    """hkxAnimatedMatrix"""
+    """hkxAnimatedMatrix\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- matrices: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     matrices: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedQuaternion(hkReferencedObject):
-    """hkxAnimatedQuaternion"""
+    """hkxAnimatedQuaternion\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- quaternions: Array of Real"""
     quaternions: memoryview
 
 class hkxAnimatedVector(hkReferencedObject):
-    """hkxAnimatedVector"""
+    """hkxAnimatedVector\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- vectors: Array of Real\n- hint: Enum of Uint8 hkxAttribute::Hint"""
     vectors: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: Pointer of Struct hkReferencedObject"""
     name: Optional[str]
     value: Optional[hkReferencedObject]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- attributes: Array of Struct hkxAttribute"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(hkReferencedObject):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- attributeGroups: Array of Struct hkxAttributeGroup"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxBlob(hkReferencedObject):
-    """hkxBlob"""
+    """hkxBlob\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- data: Array of Uint8"""
     data: memoryview
 
 class hkxBlobMeshShape(hkMeshShape):
-    """hkxBlobMeshShape"""
+    """hkxBlobMeshShape\n\nHavok class of SDK 2014.2 (packfiles), derived from hkMeshShape.\n\nOwn members, by hkClass type:\n- blob: Struct hkxBlob\n- name: StringPtr"""
     blob: hkxBlob
     name: Optional[str]
 
 class hkxCamera(hkReferencedObject):
-    """hkxCamera"""
+    """hkxCamera\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- from: Vector4\n- focus: Vector4\n- up: Vector4\n- fov: Real\n- far: Real\n- near: Real\n- leftHanded: Bool"""
     focus: tuple[float, ...]
     up: tuple[float, ...]
     fov: float
@@ -7555,29 +7555,29 @@ class hkxCamera(hkReferencedObject):
     leftHanded: bool
 
 class hkxEdgeSelectionChannel(hkReferencedObject):
-    """hkxEdgeSelectionChannel"""
+    """hkxEdgeSelectionChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- selectedEdges: Array of Int32"""
     selectedEdges: memoryview
 
 class hkxEnum(hkReferencedObject):
-    """hkxEnum"""
+    """hkxEnum\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- items: Array of Struct hkxEnumItem"""
     items: list[hkxEnumItem]
 
 class hkxEnumItem(Record):
-    """hkxEnumItem"""
+    """hkxEnumItem\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- value: Int32\n- name: StringPtr"""
     value: int
     name: Optional[str]
 
 class hkxEnvironment(hkReferencedObject):
-    """hkxEnvironment"""
+    """hkxEnvironment\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- variables: Array of Struct hkxEnvironmentVariable"""
     variables: list[hkxEnvironmentVariable]
 
 class hkxEnvironmentVariable(Record):
-    """hkxEnvironmentVariable"""
+    """hkxEnvironmentVariable\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- name: StringPtr\n- value: StringPtr"""
     name: Optional[str]
     value: Optional[str]
 
 class hkxIndexBuffer(hkReferencedObject):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- indexType: Enum of Int8 hkxIndexBuffer::IndexType\n- indices16: Array of Uint16\n- indices32: Array of Uint32\n- vertexBaseOffset: Uint32\n- length: Uint32"""
     indexType: hkxIndexBuffer_IndexType
     indices16: memoryview
     indices32: memoryview
@@ -7585,7 +7585,7 @@ class hkxIndexBuffer(hkReferencedObject):
     length: int
 
 class hkxLight(hkReferencedObject):
-    """hkxLight"""
+    """hkxLight\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 3.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkxLight::LightType\n- position: Vector4\n- direction: Vector4\n- color: Uint32\n- angle: Real\n- range: Real\n- fadeStart: Real\n- fadeEnd: Real\n- decayRate: Int16\n- intensity: Real\n- shadowCaster: Bool"""
     type: hkxLight_LightType
     position: tuple[float, ...]
     direction: tuple[float, ...]
@@ -7599,7 +7599,7 @@ class hkxLight(hkReferencedObject):
     shadowCaster: bool
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 2014.2 (packfiles), derived from hkxAttributeHolder, version 5.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- stages: Array of Struct hkxMaterialTextureStage\n- diffuseColor: Vector4\n- ambientColor: Vector4\n- specularColor: Vector4\n- emissiveColor: Vector4\n- subMaterials: Array of Pointer hkxMaterial\n- extraData: Pointer of Struct hkReferencedObject\n- uvMapScale: Real[2]\n- uvMapOffset: Real[2]\n- uvMapRotation: Real\n- uvMapAlgorithm: Enum of Uint32 hkxMaterial::UVMappingAlgorithm\n- specularMultiplier: Real\n- specularExponent: Real\n- transparency: Enum of Uint8 hkxMaterial::Transparency\n- userData: Ulong\n- properties: Array of Struct hkxMaterialProperty"""
     name: Optional[str]
     stages: list[hkxMaterialTextureStage]
     diffuseColor: tuple[float, ...]
@@ -7619,18 +7619,18 @@ class hkxMaterial(hkxAttributeHolder):
     properties: list[hkxMaterialProperty]
 
 class hkxMaterialEffect(hkReferencedObject):
-    """hkxMaterialEffect"""
+    """hkxMaterialEffect\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint8 hkxMaterialEffect::EffectType\n- data: Array of Uint8"""
     name: Optional[str]
     type: hkxMaterialEffect_EffectType
     data: memoryview
 
 class hkxMaterialProperty(Record):
-    """hkxMaterialProperty"""
+    """hkxMaterialProperty\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- key: Uint32\n- value: Uint32"""
     key: int
     value: int
 
 class hkxMaterialShader(hkReferencedObject):
-    """hkxMaterialShader"""
+    """hkxMaterialShader\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- type: Enum of Uint8 hkxMaterialShader::ShaderType\n- vertexEntryName: StringPtr\n- geomEntryName: StringPtr\n- pixelEntryName: StringPtr\n- data: Array of Uint8"""
     name: Optional[str]
     type: hkxMaterialShader_ShaderType
     vertexEntryName: Optional[str]
@@ -7639,22 +7639,22 @@ class hkxMaterialShader(hkReferencedObject):
     data: memoryview
 
 class hkxMaterialShaderSet(hkReferencedObject):
-    """hkxMaterialShaderSet"""
+    """hkxMaterialShaderSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- shaders: Array of Pointer hkxMaterialShader"""
     shaders: list[Optional[hkxMaterialShader]]
 
 class hkxMaterialTextureStage(Record):
-    """hkxMaterialTextureStage"""
+    """hkxMaterialTextureStage\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- texture: Pointer of Struct hkReferencedObject\n- usageHint: Enum of Int32 hkxMaterial::TextureType\n- tcoordChannel: Int32"""
     texture: Optional[hkReferencedObject]
     usageHint: hkxMaterial_TextureType
     tcoordChannel: int
 
 class hkxMesh(hkReferencedObject):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- sections: Array of Pointer hkxMeshSection\n- userChannelInfos: Array of Pointer hkxMeshUserChannelInfo"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[Optional[hkxMeshUserChannelInfo]]
 
 class hkxMeshSection(hkReferencedObject):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 5.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkxVertexBuffer\n- indexBuffers: Array of Pointer hkxIndexBuffer\n- material: Pointer of Struct hkxMaterial\n- userChannels: Array of Pointer hkReferencedObject\n- vertexAnimations: Array of Pointer hkxVertexAnimation\n- linearKeyFrameHints: Array of Real\n- boneMatrixMap: Array of Struct hkMeshBoneIndexMapping"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
@@ -7664,12 +7664,12 @@ class hkxMeshSection(hkReferencedObject):
     boneMatrixMap: list[hkMeshBoneIndexMapping]
 
 class hkxMeshUserChannelInfo(hkxAttributeHolder):
-    """hkxMeshUserChannelInfo"""
+    """hkxMeshUserChannelInfo\n\nHavok class of SDK 2014.2 (packfiles), derived from hkxAttributeHolder.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- className: StringPtr"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxNode(hkxAttributeHolder):
-    """hkxNode"""
+    """hkxNode\n\nHavok class of SDK 2014.2 (packfiles), derived from hkxAttributeHolder, version 5.\n\nOwn members, by hkClass type:\n- name: StringPtr\n- uuid: Struct hkUuid\n- object: Pointer of Struct hkReferencedObject\n- keyFrames: Array of Matrix4\n- children: Array of Pointer hkxNode\n- annotations: Array of Struct hkxNodeAnnotationData\n- linearKeyFrameHints: Array of Real\n- userProperties: StringPtr\n- selected: Bool\n- bone: Bool"""
     name: Optional[str]
     uuid: hkUuid
     object: Optional[hkReferencedObject]
@@ -7682,17 +7682,17 @@ class hkxNode(hkxAttributeHolder):
     bone: bool
 
 class hkxNodeAnnotationData(Record):
-    """hkxNodeAnnotationData"""
+    """hkxNodeAnnotationData\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- time: Real\n- description: StringPtr"""
     time: float
     description: Optional[str]
 
 class hkxNodeSelectionSet(hkxAttributeHolder):
-    """hkxNodeSelectionSet"""
+    """hkxNodeSelectionSet\n\nHavok class of SDK 2014.2 (packfiles), derived from hkxAttributeHolder.\n\nOwn members, by hkClass type:\n- selectedNodes: Array of Pointer hkxNode\n- name: StringPtr"""
     selectedNodes: list[Optional[hkxNode]]
     name: Optional[str]
 
 class hkxScene(hkReferencedObject):
-    """hkxScene"""
+    """hkxScene\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- modeller: StringPtr\n- asset: StringPtr\n- sceneLength: Real\n- numFrames: Uint32\n- rootNode: Pointer of Struct hkxNode\n- selectionSets: Array of Pointer hkxNodeSelectionSet\n- cameras: Array of Pointer hkxCamera\n- lights: Array of Pointer hkxLight\n- meshes: Array of Pointer hkxMesh\n- materials: Array of Pointer hkxMaterial\n- inplaceTextures: Array of Pointer hkxTextureInplace\n- externalTextures: Array of Pointer hkxTextureFile\n- skinBindings: Array of Pointer hkxSkinBinding\n- splines: Array of Pointer hkxSpline\n- appliedTransform: Matrix3"""
     modeller: Optional[str]
     asset: Optional[str]
     sceneLength: float
@@ -7710,38 +7710,38 @@ class hkxScene(hkReferencedObject):
     appliedTransform: tuple[tuple[float, ...], ...]
 
 class hkxSkinBinding(hkReferencedObject):
-    """hkxSkinBinding"""
+    """hkxSkinBinding\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- nodeNames: Array of StringPtr\n- bindPose: Array of Matrix4\n- initSkinTransform: Matrix4"""
     mesh: Optional[hkxMesh]
     nodeNames: list[Optional[str]]
     bindPose: list[tuple[tuple[float, ...], ...]]
     initSkinTransform: tuple[tuple[float, ...], ...]
 
 class hkxSparselyAnimatedBool(hkReferencedObject):
-    """hkxSparselyAnimatedBool"""
+    """hkxSparselyAnimatedBool\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- bools: Array of Bool\n- times: Array of Real"""
     bools: list[bool]
     times: memoryview
 
-class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
-    """hkxSparselyAnimatedEnum"""
-    enum: Optional[hkxEnum]
-
 class hkxSparselyAnimatedInt(hkReferencedObject):
-    """hkxSparselyAnimatedInt"""
+    """hkxSparselyAnimatedInt\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- ints: Array of Int32\n- times: Array of Real"""
     ints: memoryview
     times: memoryview
 
+class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
+    """hkxSparselyAnimatedEnum\n\nHavok class of SDK 2014.2 (packfiles), derived from hkxSparselyAnimatedInt, version 1.\n\nOwn members, by hkClass type:\n- enum: Pointer of Struct hkxEnum"""
+    enum: Optional[hkxEnum]
+
 class hkxSparselyAnimatedString(hkReferencedObject):
-    """hkxSparselyAnimatedString"""
+    """hkxSparselyAnimatedString\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- strings: Array of StringPtr\n- times: Array of Real"""
     strings: list[Optional[str]]
     times: memoryview
 
 class hkxSpline(hkReferencedObject):
-    """hkxSpline"""
+    """hkxSpline\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- controlPoints: Array of Struct hkxSplineControlPoint\n- isClosed: Bool"""
     controlPoints: list[hkxSplineControlPoint]
     isClosed: bool
 
 class hkxSplineControlPoint(Record):
-    """hkxSplineControlPoint"""
+    """hkxSplineControlPoint\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- position: Vector4\n- tangentIn: Vector4\n- tangentOut: Vector4\n- inType: Enum of Uint8 hkxSpline::ControlType\n- outType: Enum of Uint8 hkxSpline::ControlType"""
     position: tuple[float, ...]
     tangentIn: tuple[float, ...]
     tangentOut: tuple[float, ...]
@@ -7749,42 +7749,42 @@ class hkxSplineControlPoint(Record):
     outType: hkxSpline_ControlType
 
 class hkxTextureFile(hkReferencedObject):
-    """hkxTextureFile"""
+    """hkxTextureFile\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- filename: StringPtr\n- name: StringPtr\n- originalFilename: StringPtr"""
     filename: Optional[str]
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTextureInplace(hkReferencedObject):
-    """hkxTextureInplace"""
+    """hkxTextureInplace\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- fileType: Char[4]\n- data: Array of Uint8\n- name: StringPtr\n- originalFilename: StringPtr"""
     fileType: list[int]
     data: memoryview
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTriangleSelectionChannel(hkReferencedObject):
-    """hkxTriangleSelectionChannel"""
+    """hkxTriangleSelectionChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- selectedTriangles: Array of Int32"""
     selectedTriangles: memoryview
 
 class hkxVertexAnimation(hkReferencedObject):
-    """hkxVertexAnimation"""
+    """hkxVertexAnimation\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject.\n\nOwn members, by hkClass type:\n- time: Real\n- vertData: Struct hkxVertexBuffer\n- vertexIndexMap: Array of Int32\n- componentMap: Array of Struct hkxVertexAnimationUsageMap"""
     time: float
     vertData: hkxVertexBuffer
     vertexIndexMap: memoryview
     componentMap: list[hkxVertexAnimationUsageMap]
 
 class hkxVertexAnimationUsageMap(Record):
-    """hkxVertexAnimationUsageMap"""
+    """hkxVertexAnimationUsageMap\n\nHavok class of SDK 2014.2 (packfiles).\n\nOwn members, by hkClass type:\n- use: Enum of Uint16 hkxVertexDescription::DataUsage\n- useIndexOrig: Uint8\n- useIndexLocal: Uint8"""
     use: hkxVertexDescription_DataUsage
     useIndexOrig: int
     useIndexLocal: int
 
 class hkxVertexBuffer(hkReferencedObject):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- data: Struct hkxVertexBufferVertexData\n- desc: Struct hkxVertexDescription"""
     data: hkxVertexBufferVertexData
     desc: hkxVertexDescription
 
 class hkxVertexBufferVertexData(Record):
-    """hkxVertexBufferVertexData"""
+    """hkxVertexBufferVertexData\n\nHavok class of SDK 2014.2 (packfiles), version 2.\n\nOwn members, by hkClass type:\n- vectorData: Array of Uint32\n- floatData: Array of Uint32\n- uint32Data: Array of Uint32\n- uint16Data: Array of Uint16\n- uint8Data: Array of Uint8\n- numVerts: Uint32\n- vectorStride: Uint32\n- floatStride: Uint32\n- uint32Stride: Uint32\n- uint16Stride: Uint32\n- uint8Stride: Uint32"""
     vectorData: memoryview
     floatData: memoryview
     uint32Data: memoryview
@@ -7798,11 +7798,11 @@ class hkxVertexBufferVertexData(Record):
     uint8Stride: int
 
 class hkxVertexDescription(Record):
-    """hkxVertexDescription"""
+    """hkxVertexDescription\n\nHavok class of SDK 2014.2 (packfiles), version 1.\n\nOwn members, by hkClass type:\n- decls: Array of Struct hkxVertexDescriptionElementDecl"""
     decls: list[hkxVertexDescriptionElementDecl]
 
 class hkxVertexDescriptionElementDecl(Record):
-    """hkxVertexDescriptionElementDecl"""
+    """hkxVertexDescriptionElementDecl\n\nHavok class of SDK 2014.2 (packfiles), version 4.\n\nOwn members, by hkClass type:\n- byteOffset: Uint32\n- type: Enum of Uint16 hkxVertexDescription::DataType\n- usage: Enum of Uint16 hkxVertexDescription::DataUsage\n- byteStride: Uint32\n- numElements: Uint8\n- channelID: StringPtr"""
     byteOffset: int
     type: hkxVertexDescription_DataType
     usage: hkxVertexDescription_DataUsage
@@ -7811,18 +7811,18 @@ class hkxVertexDescriptionElementDecl(Record):
     channelID: Optional[str]
 
 class hkxVertexFloatDataChannel(hkReferencedObject):
-    """hkxVertexFloatDataChannel"""
+    """hkxVertexFloatDataChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- perVertexFloats: Array of Real\n- dimensions: Enum of Uint8 hkxVertexFloatDataChannel::VertexFloatDimensions"""
     perVertexFloats: memoryview
     dimensions: hkxVertexFloatDataChannel_VertexFloatDimensions
 
 class hkxVertexIntDataChannel(hkReferencedObject):
-    """hkxVertexIntDataChannel"""
+    """hkxVertexIntDataChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- perVertexInts: Array of Int32"""
     perVertexInts: memoryview
 
 class hkxVertexSelectionChannel(hkReferencedObject):
-    """hkxVertexSelectionChannel"""
+    """hkxVertexSelectionChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 1.\n\nOwn members, by hkClass type:\n- selectedVertices: Array of Int32"""
     selectedVertices: memoryview
 
 class hkxVertexVectorDataChannel(hkReferencedObject):
-    """hkxVertexVectorDataChannel"""
+    """hkxVertexVectorDataChannel\n\nHavok class of SDK 2014.2 (packfiles), derived from hkReferencedObject, version 2.\n\nOwn members, by hkClass type:\n- perVertexVectors: Array of Real"""
     perVertexVectors: memoryview

@@ -287,25 +287,30 @@ class hkxVertexDescription_DataUsage(enum.IntEnum):
     HKX_DU_USERDATA = 256
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 2015.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: hkVector4 at 0\n- max: hkVector4 at 16"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkBaseObject(Record):
-    """hkBaseObject"""
+    """hkBaseObject\n\nHavok class of SDK 2015.1, 8 bytes."""
 
 class hkContainerHeapAllocator(Record):
-    """hkContainerHeapAllocator"""
+    """hkContainerHeapAllocator\n\nHavok class of SDK 2015.1, 1 bytes."""
+
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 2015.1, derived from hkBaseObject, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- memSizeAndFlags: hkUint16 at 8\n- refCount: hkUint16 at 10"""
+    memSizeAndFlags: int
+    refCount: int
 
 class hkLocalFrame(hkReferencedObject):
-    """hkLocalFrame"""
+    """hkLocalFrame\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 16 bytes."""
 
 class hkMeshBoneIndexMapping(Record):
-    """hkMeshBoneIndexMapping"""
+    """hkMeshBoneIndexMapping\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkArray<hkInt16, hkContainerHeapAllocator> at 0"""
     mapping: memoryview
 
 class hkMotionState(Record):
-    """hkMotionState"""
+    """hkMotionState\n\nHavok class of SDK 2015.1, version 3, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 0\n- sweptTransform: T[N]<hkVector4f, 5> at 64\n- deltaAngle: hkVector4 at 144\n- objectRadius: hkReal at 160\n- linearDamping: hkHalf16 at 164\n- angularDamping: hkHalf16 at 166\n- timeFactor: hkHalf16 at 168\n- maxLinearVelocity: hkUFloat8 at 170\n- maxAngularVelocity: hkUFloat8 at 171\n- deactivationClass: hkUint8 at 172"""
     transform: tuple[float, ...]
     sweptTransform: tuple[tuple[float, ...], ...]
     deltaAngle: tuple[float, ...]
@@ -318,50 +323,45 @@ class hkMotionState(Record):
     deactivationClass: int
 
 class hkMultiThreadCheck(Record):
-    """hkMultiThreadCheck"""
+    """hkMultiThreadCheck\n\nHavok class of SDK 2015.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- threadId: hkUint32 at 0\n- stackTraceId: int at 4\n- markCount: hkUint16 at 8\n- markBitStack: hkUint16 at 10"""
     threadId: int
     stackTraceId: int
     markCount: int
     markBitStack: int
 
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    memSizeAndFlags: int
-    refCount: int
-
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- namedVariants: hkArray<hkRootLevelContainer::NamedVariant, hkContainerHeapAllocator> at 0"""
     namedVariants: list[hkRootLevelContainer_NamedVariant]
 
 class hkRootLevelContainer_NamedVariant(Record):
-    """hkRootLevelContainer::NamedVariant"""
+    """hkRootLevelContainer::NamedVariant\n\nHavok class of SDK 2015.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- className: hkStringPtr at 8\n- variant: hkRefVariant at 16"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
 class hkSimpleProperty(Record):
-    """hkSimpleProperty"""
+    """hkSimpleProperty\n\nHavok class of SDK 2015.1, version 2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkUint32 at 0\n- alignmentPadding: hkUint32 at 4\n- value: hkSimplePropertyValue at 8"""
     key: int
     alignmentPadding: int
     value: hkSimplePropertyValue
 
 class hkSimplePropertyValue(Record):
-    """hkSimplePropertyValue"""
+    """hkSimplePropertyValue\n\nHavok class of SDK 2015.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkUint64 at 0"""
     data: int
 
 class hkUFloat8(Record):
-    """hkUFloat8"""
+    """hkUFloat8\n\nHavok class of SDK 2015.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint8 at 0"""
     value: int
 
 class hkWorldMemoryAvailableWatchDog(hkReferencedObject):
-    """hkWorldMemoryAvailableWatchDog"""
+    """hkWorldMemoryAvailableWatchDog\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 1, 16 bytes."""
 
 class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- frameType: hkEnum<hkaAnimatedReferenceFrame::hkaReferenceFrameTypeEnum, hkInt8> at 16"""
     frameType: int
 
 class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
+    """hkaAnimation\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 3, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkaAnimation::AnimationType, hkInt32> at 16\n- duration: hkReal at 20\n- numberOfTransformTracks: int at 24\n- numberOfFloatTracks: int at 28\n- extractedMotion: hkRefPtr<hkaAnimatedReferenceFrame> at 32\n- annotationTracks: hkArray<hkaAnnotationTrack, hkContainerHeapAllocator> at 40"""
     type: int
     duration: float
     numberOfTransformTracks: int
@@ -370,7 +370,7 @@ class hkaAnimation(hkReferencedObject):
     annotationTracks: list[hkaAnnotationTrack]
 
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 3, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalSkeletonName: hkStringPtr at 16\n- animation: hkRefPtr<hkaAnimation> at 24\n- transformTrackToBoneIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 32\n- floatTrackToFloatSlotIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 48\n- partitionIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 64\n- blendHint: hkEnum<hkaAnimationBinding::BlendHint, hkInt8> at 80"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -379,7 +379,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: int
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeletons: hkArray<hkRefPtr<hkaSkeleton>, hkContainerHeapAllocator> at 16\n- animations: hkArray<hkRefPtr<hkaAnimation>, hkContainerHeapAllocator> at 32\n- bindings: hkArray<hkRefPtr<hkaAnimationBinding>, hkContainerHeapAllocator> at 48\n- attachments: hkArray<hkRefPtr<hkaBoneAttachment>, hkContainerHeapAllocator> at 64\n- skins: hkArray<hkRefPtr<hkaMeshBinding>, hkContainerHeapAllocator> at 80"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -387,22 +387,22 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2015.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- trackName: hkStringPtr at 0\n- annotations: hkArray<hkaAnnotationTrack::Annotation, hkContainerHeapAllocator> at 8"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrack_Annotation]
 
 class hkaAnnotationTrack_Annotation(Record):
-    """hkaAnnotationTrack::Annotation"""
+    """hkaAnnotationTrack::Annotation\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 0\n- text: hkStringPtr at 8"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- lockTranslation: hkBool at 8"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(hkReferencedObject):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalSkeletonName: hkStringPtr at 16\n- boneFromAttachment: hkMatrix4 at 32\n- attachment: hkRefVariant at 96\n- name: hkStringPtr at 104\n- boneIndex: hkInt16 at 112"""
     originalSkeletonName: Optional[str]
     boneFromAttachment: tuple[float, ...]
     attachment: Optional[hkReferencedObject]
@@ -410,14 +410,14 @@ class hkaBoneAttachment(hkReferencedObject):
     boneIndex: int
 
 class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2015.1, derived from hkaAnimatedReferenceFrame, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 32\n- forward: hkVector4 at 48\n- duration: hkReal at 64\n- referenceFrameSamples: hkArray<hkVector4, hkContainerHeapAllocator> at 72"""
     up: tuple[float, ...]
     forward: tuple[float, ...]
     duration: float
     referenceFrameSamples: list[tuple[float, ...]]
 
 class hkaMeshBinding(hkReferencedObject):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 3, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- mesh: hkRefPtr<hkxMesh> at 16\n- originalSkeletonName: hkStringPtr at 24\n- name: hkStringPtr at 32\n- skeleton: hkRefPtr<hkaSkeleton> at 40\n- mappings: hkArray<hkaMeshBinding::Mapping, hkContainerHeapAllocator> at 48\n- boneFromSkinMeshTransforms: hkArray<hkTransform, hkContainerHeapAllocator> at 64"""
     mesh: Optional[hkxMesh]
     originalSkeletonName: Optional[str]
     name: Optional[str]
@@ -426,44 +426,44 @@ class hkaMeshBinding(hkReferencedObject):
     boneFromSkinMeshTransforms: list[tuple[float, ...]]
 
 class hkaMeshBinding_Mapping(Record):
-    """hkaMeshBinding::Mapping"""
+    """hkaMeshBinding::Mapping\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkArray<hkInt16, hkContainerHeapAllocator> at 0"""
     mapping: memoryview
 
 class hkaRagdollInstance(hkReferencedObject):
-    """hkaRagdollInstance"""
+    """hkaRagdollInstance\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- rigidBodies: hkArray<T*<hkpRigidBody>, hkContainerHeapAllocator> at 16\n- constraints: hkArray<T*<hkpConstraintInstance>, hkContainerHeapAllocator> at 32\n- boneToRigidBodyMap: hkArray<int, hkContainerHeapAllocator> at 48\n- skeleton: hkRefPtr<hkaSkeleton> at 64"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     boneToRigidBodyMap: memoryview
     skeleton: Optional[hkaSkeleton]
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 6, 136 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 16\n- parentIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 24\n- bones: hkArray<hkaBone, hkContainerHeapAllocator> at 40\n- referencePose: hkArray<hkQsTransform, hkContainerHeapAllocator> at 56\n- referenceFloats: hkArray<hkReal, hkContainerHeapAllocator> at 72\n- floatSlots: hkArray<hkStringPtr, hkContainerHeapAllocator> at 88\n- localFrames: hkArray<hkaSkeleton::LocalFrameOnBone, hkContainerHeapAllocator> at 104\n- partitions: hkArray<hkaSkeleton::Partition, hkContainerHeapAllocator> at 120"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
-    referencePose: list[Record]
+    referencePose: list[hkQsTransformf]
     referenceFloats: memoryview
     floatSlots: list[Optional[str]]
     localFrames: list[hkaSkeleton_LocalFrameOnBone]
     partitions: list[hkaSkeleton_Partition]
 
 class hkaSkeleton_LocalFrameOnBone(Record):
-    """hkaSkeleton::LocalFrameOnBone"""
+    """hkaSkeleton::LocalFrameOnBone\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- localFrame: hkRefPtr<hkLocalFrame> at 0\n- boneIndex: hkInt16 at 8"""
     localFrame: Optional[hkLocalFrame]
     boneIndex: int
 
 class hkaSkeleton_Partition(Record):
-    """hkaSkeleton::Partition"""
+    """hkaSkeleton::Partition\n\nHavok class of SDK 2015.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- startBoneIndex: hkInt16 at 8\n- numBones: hkInt16 at 10"""
     name: Optional[str]
     startBoneIndex: int
     numBones: int
 
 class hkaSkeletonMapper(hkReferencedObject):
-    """hkaSkeletonMapper"""
+    """hkaSkeletonMapper\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkaSkeletonMapperData at 16"""
     mapping: hkaSkeletonMapperData
 
 class hkaSkeletonMapperData(Record):
-    """hkaSkeletonMapperData"""
+    """hkaSkeletonMapperData\n\nHavok class of SDK 2015.1, version 3, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeletonA: hkRefPtr<hkaSkeleton> at 0\n- skeletonB: hkRefPtr<hkaSkeleton> at 8\n- partitionMap: hkArray<hkInt16, hkContainerHeapAllocator> at 16\n- simpleMappingPartitionRanges: hkArray<hkaSkeletonMapperData::PartitionMappingRange, hkContainerHeapAllocator> at 32\n- chainMappingPartitionRanges: hkArray<hkaSkeletonMapperData::PartitionMappingRange, hkContainerHeapAllocator> at 48\n- simpleMappings: hkArray<hkaSkeletonMapperData::SimpleMapping, hkContainerHeapAllocator> at 64\n- chainMappings: hkArray<hkaSkeletonMapperData::ChainMapping, hkContainerHeapAllocator> at 80\n- unmappedBones: hkArray<hkInt16, hkContainerHeapAllocator> at 96\n- extractedMotionMapping: hkQsTransform at 112\n- keepUnmappedLocal: hkBool at 160\n- mappingType: hkEnum<hkaSkeletonMapperData::MappingType, hkInt32> at 164"""
     skeletonA: Optional[hkaSkeleton]
     skeletonB: Optional[hkaSkeleton]
     partitionMap: memoryview
@@ -472,32 +472,32 @@ class hkaSkeletonMapperData(Record):
     simpleMappings: list[hkaSkeletonMapperData_SimpleMapping]
     chainMappings: list[hkaSkeletonMapperData_ChainMapping]
     unmappedBones: memoryview
-    extractedMotionMapping: Record
+    extractedMotionMapping: hkQsTransformf
     keepUnmappedLocal: bool
     mappingType: int
 
 class hkaSkeletonMapperData_ChainMapping(Record):
-    """hkaSkeletonMapperData::ChainMapping"""
+    """hkaSkeletonMapperData::ChainMapping\n\nHavok class of SDK 2015.1, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- startBoneA: hkInt16 at 0\n- endBoneA: hkInt16 at 2\n- startBoneB: hkInt16 at 4\n- endBoneB: hkInt16 at 6\n- startAFromBTransform: hkQsTransform at 16\n- endAFromBTransform: hkQsTransform at 64"""
     startBoneA: int
     endBoneA: int
     startBoneB: int
     endBoneB: int
-    startAFromBTransform: Record
-    endAFromBTransform: Record
+    startAFromBTransform: hkQsTransformf
+    endAFromBTransform: hkQsTransformf
 
 class hkaSkeletonMapperData_PartitionMappingRange(Record):
-    """hkaSkeletonMapperData::PartitionMappingRange"""
+    """hkaSkeletonMapperData::PartitionMappingRange\n\nHavok class of SDK 2015.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startMappingIndex: int at 0\n- numMappings: int at 4"""
     startMappingIndex: int
     numMappings: int
 
 class hkaSkeletonMapperData_SimpleMapping(Record):
-    """hkaSkeletonMapperData::SimpleMapping"""
+    """hkaSkeletonMapperData::SimpleMapping\n\nHavok class of SDK 2015.1, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneA: hkInt16 at 0\n- boneB: hkInt16 at 2\n- aFromBTransform: hkQsTransform at 16"""
     boneA: int
     boneB: int
-    aFromBTransform: Record
+    aFromBTransform: hkQsTransformf
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2015.1, derived from hkaAnimation, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- numFrames: int at 56\n- numBlocks: int at 60\n- maxFramesPerBlock: int at 64\n- maskAndQuantizationSize: int at 68\n- blockDuration: hkReal at 72\n- blockInverseDuration: hkReal at 76\n- frameDuration: hkReal at 80\n- blockOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 88\n- floatBlockOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 104\n- transformOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 120\n- floatOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 136\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 152\n- endian: int at 168"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -513,28 +513,32 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkcdShape(hkReferencedObject):
-    """hkcdShape"""
+    """hkcdShape\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkcdShapeType::ShapeTypeEnum, hkUint8> at 16\n- dispatchType: hkEnum<hkcdShapeDispatchType::ShapeDispatchTypeEnum, hkUint8> at 17\n- bitsPerKey: hkUint8 at 18\n- shapeInfoCodecType: hkEnum<hkcdShapeInfoCodecType::ShapeInfoCodecTypeEnum, hkUint8> at 19"""
     type: int
     dispatchType: int
     bitsPerKey: int
     shapeInfoCodecType: int
 
 class hkpAction(hkReferencedObject):
-    """hkpAction"""
+    """hkpAction\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: T*<hkReflect::Detail::Opaque> at 16\n- island: T*<hkReflect::Detail::Opaque> at 24\n- userData: hkUlong at 32\n- name: hkStringPtr at 40"""
     world: Optional[Record]
     island: Optional[Record]
     userData: int
     name: Optional[str]
 
+class hkpConstraintAtom(Record):
+    """hkpConstraintAtom\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpConstraintAtom::AtomType, hkUint16> at 0"""
+    type: int
+
 class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpAngFrictionConstraintAtom"""
+    """hkpAngFrictionConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- firstFrictionAxis: hkUint8 at 3\n- numFrictionAxes: hkUint8 at 4\n- maxFrictionTorque: hkReal at 8"""
     isEnabled: int
     firstFrictionAxis: int
     numFrictionAxes: int
     maxFrictionTorque: float
 
 class hkpBallSocketConstraintAtom(hkpConstraintAtom):
-    """hkpBallSocketConstraintAtom"""
+    """hkpBallSocketConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, version 5, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- solvingMethod: hkEnum<hkpConstraintAtom::SolvingMethod, hkUint8> at 2\n- bodiesToNotify: hkUint8 at 3\n- velocityStabilizationFactor: hkUFloat8 at 4\n- enableLinearImpulseLimit: hkBool at 5\n- breachImpulse: hkReal at 8\n- inertiaStabilizationFactor: hkReal at 12"""
     solvingMethod: int
     bodiesToNotify: int
     velocityStabilizationFactor: hkUFloat8
@@ -543,23 +547,37 @@ class hkpBallSocketConstraintAtom(hkpConstraintAtom):
     inertiaStabilizationFactor: float
 
 class hkpBroadPhaseHandle(Record):
-    """hkpBroadPhaseHandle"""
+    """hkpBroadPhaseHandle\n\nHavok class of SDK 2015.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkUint32 at 0"""
     id: int
 
+class hkpShapeBase(hkcdShape):
+    """hkpShapeBase\n\nHavok class of SDK 2015.1, derived from hkcdShape, 24 bytes."""
+
+class hkpShape(hkpShapeBase):
+    """hkpShape\n\nHavok class of SDK 2015.1, derived from hkpShapeBase, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24"""
+    userData: int
+
+class hkpSphereRepShape(hkpShape):
+    """hkpSphereRepShape\n\nHavok class of SDK 2015.1, derived from hkpShape, 32 bytes."""
+
+class hkpConvexShape(hkpSphereRepShape):
+    """hkpConvexShape\n\nHavok class of SDK 2015.1, derived from hkpSphereRepShape, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- radius: hkReal at 32"""
+    radius: float
+
 class hkpCapsuleShape(hkpConvexShape):
-    """hkpCapsuleShape"""
+    """hkpCapsuleShape\n\nHavok class of SDK 2015.1, derived from hkpConvexShape, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexA: hkVector4 at 48\n- vertexB: hkVector4 at 64"""
     vertexA: tuple[float, ...]
     vertexB: tuple[float, ...]
 
 class hkpCdBody(Record):
-    """hkpCdBody"""
+    """hkpCdBody\n\nHavok class of SDK 2015.1, version 2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: T*<hkpShape> at 0\n- shapeKey: unsigned int at 8\n- motion: T*<hkReflect::Detail::Opaque> at 16\n- parent: T*<hkpCdBody> at 24"""
     shape: Optional[hkpShape]
     shapeKey: int
     motion: Optional[Record]
     parent: Optional[hkpCdBody]
 
 class hkpCollidable(hkpCdBody):
-    """hkpCollidable"""
+    """hkpCollidable\n\nHavok class of SDK 2015.1, derived from hkpCdBody, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- ownerOffset: hkInt8 at 32\n- forceCollideOntoPpu: hkUint8 at 33\n- shapeSizeOnSpu: hkUint16 at 34\n- broadPhaseHandle: hkpTypedBroadPhaseHandle at 36\n- boundingVolumeData: hkpCollidable::BoundingVolumeData at 48\n- allowedPenetrationDepth: hkReal at 104"""
     ownerOffset: int
     forceCollideOntoPpu: int
     shapeSizeOnSpu: int
@@ -568,7 +586,7 @@ class hkpCollidable(hkpCdBody):
     allowedPenetrationDepth: float
 
 class hkpCollidable_BoundingVolumeData(Record):
-    """hkpCollidable::BoundingVolumeData"""
+    """hkpCollidable::BoundingVolumeData\n\nHavok class of SDK 2015.1, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: T[N]<hkUint32, 3> at 0\n- expansionMin: T[N]<hkUint8, 3> at 12\n- expansionShift: hkUint8 at 15\n- max: T[N]<hkUint32, 3> at 16\n- expansionMax: T[N]<hkUint8, 3> at 28\n- padding: hkUint8 at 31\n- numChildShapeAabbs: hkUint16 at 32\n- capacityChildShapeAabbs: hkUint16 at 34\n- childShapeAabbs: T*<hkReflect::Detail::Opaque> at 40\n- childShapeKeys: T*<hkReflect::Detail::Opaque> at 48"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -581,16 +599,16 @@ class hkpCollidable_BoundingVolumeData(Record):
     childShapeKeys: Optional[Record]
 
 class hkpCollidableCollidableFilter(Record):
-    """hkpCollidableCollidableFilter"""
+    """hkpCollidableCollidableFilter\n\nHavok class of SDK 2015.1, 8 bytes."""
 
 class hkpCollisionFilter(hkReferencedObject):
-    """hkpCollisionFilter"""
+    """hkpCollisionFilter\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- prepad: T[N]<hkUint32, 2> at 48\n- type: hkEnum<hkpCollisionFilter::hkpFilterType, hkUint32> at 56\n- postpad: T[N]<hkUint32, 3> at 60"""
     prepad: list[int]
     type: int
     postpad: list[int]
 
 class hkpConeLimitConstraintAtom(hkpConstraintAtom):
-    """hkpConeLimitConstraintAtom"""
+    """hkpConeLimitConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- twistAxisInA: hkUint8 at 3\n- refAxisInB: hkUint8 at 4\n- angleMeasurementMode: hkEnum<hkpConeLimitConstraintAtom::MeasurementMode, hkUint8> at 5\n- memOffsetToAngleOffset: hkUint16 at 6\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     twistAxisInA: int
     refAxisInB: int
@@ -601,16 +619,12 @@ class hkpConeLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsTauFactor: float
     angularLimitsDampFactor: float
 
-class hkpConstraintAtom(Record):
-    """hkpConstraintAtom"""
-    type: int
-
 class hkpConstraintData(hkReferencedObject):
-    """hkpConstraintData"""
+    """hkpConstraintData\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 16"""
     userData: int
 
 class hkpConstraintInstance(hkReferencedObject):
-    """hkpConstraintInstance"""
+    """hkpConstraintInstance\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- owner: T*<hkReflect::Detail::Opaque> at 16\n- data: T*<hkpConstraintData> at 24\n- constraintModifiers: T*<hkpModifierConstraintAtom> at 32\n- entities: T[N]<T*<hkpEntity>, 2> at 40\n- priority: hkEnum<hkpConstraintInstance::ConstraintPriority, hkUint8> at 56\n- wantRuntime: hkBool at 57\n- destructionRemapInfo: hkEnum<hkpConstraintInstance::OnDestructionRemapInfo, hkUint8> at 58\n- listeners: hkpConstraintInstance::SmallArraySerializeOverrideType at 64\n- name: hkStringPtr at 80\n- userData: hkUlong at 88\n- internal: T*<hkReflect::Detail::Opaque> at 96\n- uid: hkUint32 at 104"""
     owner: Optional[Record]
     data: Optional[hkpConstraintData]
     constraintModifiers: Optional[hkpModifierConstraintAtom]
@@ -625,24 +639,29 @@ class hkpConstraintInstance(hkReferencedObject):
     uid: int
 
 class hkpConstraintInstance_SmallArraySerializeOverrideType(Record):
-    """hkpConstraintInstance::SmallArraySerializeOverrideType"""
+    """hkpConstraintInstance::SmallArraySerializeOverrideType\n\nHavok class of SDK 2015.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: T*<void> at 0\n- size: hkUint16 at 8\n- capacityAndFlags: hkUint16 at 10"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
 class hkpConstraintMotor(hkReferencedObject):
-    """hkpConstraintMotor"""
+    """hkpConstraintMotor\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpConstraintMotor::MotorType, hkInt8> at 16"""
     type: int
 
 class hkpConvexListFilter(hkReferencedObject):
-    """hkpConvexListFilter"""
+    """hkpConvexListFilter\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 16 bytes."""
 
-class hkpConvexShape(hkpSphereRepShape):
-    """hkpConvexShape"""
-    radius: float
+class hkpWorldObject(hkReferencedObject):
+    """hkpWorldObject\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 200 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: T*<hkReflect::Detail::Opaque> at 16\n- userData: hkUlong at 24\n- collidable: hkpLinkedCollidable at 32\n- multiThreadCheck: hkMultiThreadCheck at 160\n- name: hkStringPtr at 176\n- properties: hkArray<hkSimpleProperty, hkContainerHeapAllocator> at 184"""
+    world: Optional[Record]
+    userData: int
+    collidable: hkpLinkedCollidable
+    multiThreadCheck: hkMultiThreadCheck
+    name: Optional[str]
+    properties: list[hkSimpleProperty]
 
 class hkpEntity(hkpWorldObject):
-    """hkpEntity"""
+    """hkpEntity\n\nHavok class of SDK 2015.1, derived from hkpWorldObject, version 5, 704 bytes.\n\nOwn members, by Havok type and byte offset:\n- material: hkpMaterial at 200\n- limitContactImpulseUtilAndFlag: T*<void> at 216\n- damageMultiplier: hkReal at 224\n- breakableBody: T*<hkReflect::Detail::Opaque> at 232\n- solverData: hkUint32 at 240\n- storageIndex: unsigned short at 244\n- contactPointCallbackDelay: hkUint16 at 246\n- constraintsMaster: hkpEntity::SmallArraySerializeOverrideType at 248\n- constraintsSlave: hkArray<hkViewPtr<hkpConstraintInstance>, hkContainerHeapAllocator> at 264\n- constraintRuntime: hkArray<hkUint8, hkContainerHeapAllocator> at 280\n- simulationIsland: T*<hkReflect::Detail::Opaque> at 296\n- autoRemoveLevel: hkInt8 at 304\n- numShapeKeysInContactPointProperties: hkUint8 at 305\n- responseModifierFlags: hkUint8 at 306\n- uid: hkUint32 at 308\n- spuCollisionCallback: hkpEntity::SpuCollisionCallback at 312\n- motion: hkpMaxSizeMotion at 336\n- contactListeners: hkpEntity::SmallArraySerializeOverrideType at 656\n- actions: hkpEntity::SmallArraySerializeOverrideType at 672\n- localFrame: hkRefPtr<hkLocalFrame> at 688\n- extendedListeners: T*<hkpEntity::ExtendedListeners> at 696"""
     material: hkpMaterial
     limitContactImpulseUtilAndFlag: Optional[Record]
     damageMultiplier: float
@@ -666,54 +685,25 @@ class hkpEntity(hkpWorldObject):
     extendedListeners: Optional[hkpEntity_ExtendedListeners]
 
 class hkpEntity_ExtendedListeners(Record):
-    """hkpEntity::ExtendedListeners"""
+    """hkpEntity::ExtendedListeners\n\nHavok class of SDK 2015.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationListeners: hkpEntity::SmallArraySerializeOverrideType at 0\n- entityListeners: hkpEntity::SmallArraySerializeOverrideType at 16"""
     activationListeners: hkpEntity_SmallArraySerializeOverrideType
     entityListeners: hkpEntity_SmallArraySerializeOverrideType
 
 class hkpEntity_SmallArraySerializeOverrideType(Record):
-    """hkpEntity::SmallArraySerializeOverrideType"""
+    """hkpEntity::SmallArraySerializeOverrideType\n\nHavok class of SDK 2015.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: T*<void> at 0\n- size: hkUint16 at 8\n- capacityAndFlags: hkUint16 at 10"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
 class hkpEntity_SpuCollisionCallback(Record):
-    """hkpEntity::SpuCollisionCallback"""
+    """hkpEntity::SpuCollisionCallback\n\nHavok class of SDK 2015.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- util: T*<hkReflect::Detail::Opaque> at 0\n- capacity: hkUint16 at 8\n- eventFilter: hkUint8 at 10\n- userFilter: hkUint8 at 11"""
     util: Optional[Record]
     capacity: int
     eventFilter: int
     userFilter: int
 
-class hkpKeyframedRigidMotion(hkpMotion):
-    """hkpKeyframedRigidMotion"""
-
-class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
-    """hkpLimitedForceConstraintMotor"""
-    minForce: float
-    maxForce: float
-
-class hkpLinkedCollidable(hkpCollidable):
-    """hkpLinkedCollidable"""
-    collisionEntries: list[Any]
-
-class hkpMaterial(Record):
-    """hkpMaterial"""
-    responseType: int
-    rollingFrictionMultiplier: float
-    friction: float
-    restitution: float
-
-class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
-    """hkpMaxSizeMotion"""
-
-class hkpModifierConstraintAtom(hkpConstraintAtom):
-    """hkpModifierConstraintAtom"""
-    modifierAtomSize: int
-    childSize: int
-    child: Optional[hkpConstraintAtom]
-    pad: list[int]
-
 class hkpMotion(hkReferencedObject):
-    """hkpMotion"""
+    """hkpMotion\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 3, 320 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpMotion::MotionType, hkUint8> at 16\n- deactivationIntegrateCounter: hkUint8 at 17\n- deactivationNumInactiveFrames: T[N]<hkUint16, 2> at 18\n- motionState: hkMotionState at 32\n- inertiaAndMassInv: hkVector4 at 208\n- linearVelocity: hkVector4 at 224\n- angularVelocity: hkVector4 at 240\n- deactivationRefPosition: T[N]<hkVector4, 2> at 256\n- deactivationRefOrientation: T[N]<hkUint32, 2> at 288\n- savedMotion: T*<hkpMotion> at 296\n- savedQualityTypeIndex: hkUint16 at 304\n- gravityFactor: hkHalf16 at 306"""
     type: int
     deactivationIntegrateCounter: int
     deactivationNumInactiveFrames: list[int]
@@ -727,18 +717,47 @@ class hkpMotion(hkReferencedObject):
     savedQualityTypeIndex: int
     gravityFactor: float
 
+class hkpKeyframedRigidMotion(hkpMotion):
+    """hkpKeyframedRigidMotion\n\nHavok class of SDK 2015.1, derived from hkpMotion, 320 bytes."""
+
+class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
+    """hkpLimitedForceConstraintMotor\n\nHavok class of SDK 2015.1, derived from hkpConstraintMotor, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- minForce: hkReal at 24\n- maxForce: hkReal at 28"""
+    minForce: float
+    maxForce: float
+
+class hkpLinkedCollidable(hkpCollidable):
+    """hkpLinkedCollidable\n\nHavok class of SDK 2015.1, derived from hkpCollidable, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionEntries: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 112"""
+    collisionEntries: list[Any]
+
+class hkpMaterial(Record):
+    """hkpMaterial\n\nHavok class of SDK 2015.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- responseType: hkEnum<hkpMaterial::ResponseType, hkInt8> at 0\n- rollingFrictionMultiplier: hkHalf16 at 2\n- friction: hkReal at 4\n- restitution: hkReal at 8"""
+    responseType: int
+    rollingFrictionMultiplier: float
+    friction: float
+    restitution: float
+
+class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
+    """hkpMaxSizeMotion\n\nHavok class of SDK 2015.1, derived from hkpKeyframedRigidMotion, 320 bytes."""
+
+class hkpModifierConstraintAtom(hkpConstraintAtom):
+    """hkpModifierConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- modifierAtomSize: hkUint16 at 16\n- childSize: hkUint16 at 18\n- child: T*<hkpConstraintAtom> at 24\n- pad: T[N]<hkUint32, 2> at 32"""
+    modifierAtomSize: int
+    childSize: int
+    child: Optional[hkpConstraintAtom]
+    pad: list[int]
+
 class hkpPhantom(hkpWorldObject):
-    """hkpPhantom"""
+    """hkpPhantom\n\nHavok class of SDK 2015.1, derived from hkpWorldObject, 232 bytes.\n\nOwn members, by Havok type and byte offset:\n- overlapListeners: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 200\n- phantomListeners: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 216"""
     overlapListeners: list[Any]
     phantomListeners: list[Any]
 
 class hkpPhysicsData(hkReferencedObject):
-    """hkpPhysicsData"""
+    """hkpPhysicsData\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldCinfo: T*<hkpWorldCinfo> at 16\n- systems: hkArray<T*<hkpPhysicsSystem>, hkContainerHeapAllocator> at 24"""
     worldCinfo: Optional[hkpWorldCinfo]
     systems: list[Optional[hkpPhysicsSystem]]
 
 class hkpPhysicsSystem(hkReferencedObject):
-    """hkpPhysicsSystem"""
+    """hkpPhysicsSystem\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- rigidBodies: hkArray<T*<hkpRigidBody>, hkContainerHeapAllocator> at 16\n- constraints: hkArray<T*<hkpConstraintInstance>, hkContainerHeapAllocator> at 32\n- actions: hkArray<T*<hkpAction>, hkContainerHeapAllocator> at 48\n- phantoms: hkArray<T*<hkpPhantom>, hkContainerHeapAllocator> at 64\n- name: hkStringPtr at 80\n- userData: hkUlong at 88\n- active: hkBool at 96"""
     rigidBodies: list[Optional[hkpRigidBody]]
     constraints: list[Optional[hkpConstraintInstance]]
     actions: list[Optional[hkpAction]]
@@ -748,18 +767,18 @@ class hkpPhysicsSystem(hkReferencedObject):
     active: bool
 
 class hkpPositionConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpPositionConstraintMotor"""
+    """hkpPositionConstraintMotor\n\nHavok class of SDK 2015.1, derived from hkpLimitedForceConstraintMotor, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- tau: hkReal at 32\n- damping: hkReal at 36\n- proportionalRecoveryVelocity: hkReal at 40\n- constantRecoveryVelocity: hkReal at 44"""
     tau: float
     damping: float
     proportionalRecoveryVelocity: float
     constantRecoveryVelocity: float
 
 class hkpRagdollConstraintData(hkpConstraintData):
-    """hkpRagdollConstraintData"""
+    """hkpRagdollConstraintData\n\nHavok class of SDK 2015.1, derived from hkpConstraintData, 416 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpRagdollConstraintData::Atoms at 32"""
     atoms: hkpRagdollConstraintData_Atoms
 
 class hkpRagdollConstraintData_Atoms(Record):
-    """hkpRagdollConstraintData::Atoms"""
+    """hkpRagdollConstraintData::Atoms\n\nHavok class of SDK 2015.1, version 1, 384 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- ragdollMotors: hkpRagdollMotorConstraintAtom at 160\n- angFriction: hkpAngFrictionConstraintAtom at 256\n- twistLimit: hkpTwistLimitConstraintAtom at 272\n- coneLimit: hkpConeLimitConstraintAtom at 304\n- planesLimit: hkpConeLimitConstraintAtom at 336\n- ballSocket: hkpBallSocketConstraintAtom at 368"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ragdollMotors: hkpRagdollMotorConstraintAtom
@@ -770,7 +789,7 @@ class hkpRagdollConstraintData_Atoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
-    """hkpRagdollMotorConstraintAtom"""
+    """hkpRagdollMotorConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkBool at 2\n- initializedOffset: hkInt16 at 4\n- previousTargetAnglesOffset: hkInt16 at 6\n- target_bRca: hkMatrix3 at 16\n- motors: T[N]<T*<hkpConstraintMotor>, 3> at 64"""
     isEnabled: bool
     initializedOffset: int
     previousTargetAnglesOffset: int
@@ -778,41 +797,31 @@ class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpRayCollidableFilter(Record):
-    """hkpRayCollidableFilter"""
+    """hkpRayCollidableFilter\n\nHavok class of SDK 2015.1, 8 bytes."""
 
 class hkpRayShapeCollectionFilter(Record):
-    """hkpRayShapeCollectionFilter"""
+    """hkpRayShapeCollectionFilter\n\nHavok class of SDK 2015.1, 8 bytes."""
 
 class hkpRigidBody(hkpEntity):
-    """hkpRigidBody"""
+    """hkpRigidBody\n\nHavok class of SDK 2015.1, derived from hkpEntity, 704 bytes."""
 
 class hkpSetLocalTransformsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTransformsConstraintAtom"""
+    """hkpSetLocalTransformsConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- transformA: hkTransform at 16\n- transformB: hkTransform at 80"""
     transformA: tuple[float, ...]
     transformB: tuple[float, ...]
 
 class hkpSetupStabilizationAtom(hkpConstraintAtom):
-    """hkpSetupStabilizationAtom"""
+    """hkpSetupStabilizationAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, version 3, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- enabled: hkBool at 2\n- maxLinImpulse: hkReal at 4\n- maxAngImpulse: hkReal at 8\n- maxAngle: hkReal at 12"""
     enabled: bool
     maxLinImpulse: float
     maxAngImpulse: float
     maxAngle: float
 
-class hkpShape(hkpShapeBase):
-    """hkpShape"""
-    userData: int
-
-class hkpShapeBase(hkcdShape):
-    """hkpShapeBase"""
-
 class hkpShapeCollectionFilter(Record):
-    """hkpShapeCollectionFilter"""
-
-class hkpSphereRepShape(hkpShape):
-    """hkpSphereRepShape"""
+    """hkpShapeCollectionFilter\n\nHavok class of SDK 2015.1, 8 bytes."""
 
 class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
-    """hkpTwistLimitConstraintAtom"""
+    """hkpTwistLimitConstraintAtom\n\nHavok class of SDK 2015.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- twistAxis: hkUint8 at 3\n- refAxis: hkUint8 at 4\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     twistAxis: int
     refAxis: int
@@ -822,14 +831,14 @@ class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkpTypedBroadPhaseHandle(hkpBroadPhaseHandle):
-    """hkpTypedBroadPhaseHandle"""
+    """hkpTypedBroadPhaseHandle\n\nHavok class of SDK 2015.1, derived from hkpBroadPhaseHandle, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkInt8 at 4\n- ownerOffset: hkInt8 at 5\n- objectQualityType: hkInt8 at 6\n- collisionFilterInfo: hkUint32 at 8"""
     type: int
     ownerOffset: int
     objectQualityType: int
     collisionFilterInfo: int
 
 class hkpWorldCinfo(hkReferencedObject):
-    """hkpWorldCinfo"""
+    """hkpWorldCinfo\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 18, 256 bytes.\n\nOwn members, by Havok type and byte offset:\n- gravity: hkVector4 at 16\n- broadPhaseQuerySize: hkInt32 at 32\n- contactRestingVelocity: hkReal at 36\n- broadPhaseType: hkEnum<hkpWorldCinfo::BroadPhaseType, hkInt8> at 40\n- broadPhaseBorderBehaviour: hkEnum<hkpWorldCinfo::BroadPhaseBorderBehaviour, hkInt8> at 41\n- mtPostponeAndSortBroadPhaseBorderCallbacks: hkBool at 42\n- broadPhaseWorldAabb: hkAabb at 48\n- collisionTolerance: hkReal at 80\n- collisionFilter: hkRefPtr<hkpCollisionFilter> at 88\n- convexListFilter: hkRefPtr<hkpConvexListFilter> at 96\n- expectedMaxLinearVelocity: hkReal at 104\n- sizeOfToiEventQueue: int at 108\n- expectedMinPsiDeltaTime: hkReal at 112\n- memoryWatchDog: hkRefPtr<hkWorldMemoryAvailableWatchDog> at 120\n- broadPhaseNumMarkers: hkInt32 at 128\n- contactPointGeneration: hkEnum<hkpWorldCinfo::ContactPointGeneration, hkInt8> at 132\n- allowToSkipConfirmedCallbacks: hkBool at 133\n- solverTau: hkReal at 136\n- solverDamp: hkReal at 140\n- solverIterations: hkInt32 at 144\n- solverMicrosteps: hkInt32 at 148\n- maxConstraintViolation: hkReal at 152\n- forceCoherentConstraintOrderingInSolver: hkBool at 156\n- snapCollisionToConvexEdgeThreshold: hkReal at 160\n- snapCollisionToConcaveEdgeThreshold: hkReal at 164\n- enableToiWeldRejection: hkBool at 168\n- enableDeprecatedWelding: hkBool at 169\n- iterativeLinearCastEarlyOutDistance: hkReal at 172\n- iterativeLinearCastMaxIterations: hkInt32 at 176\n- deactivationNumInactiveFramesSelectFlag0: hkUint8 at 180\n- deactivationNumInactiveFramesSelectFlag1: hkUint8 at 181\n- deactivationIntegrateCounter: hkUint8 at 182\n- shouldActivateOnRigidBodyTransformChange: hkBool at 183\n- deactivationReferenceDistance: hkReal at 184\n- toiCollisionResponseRotateNormal: hkReal at 188\n- useCompoundSpuElf: hkBool at 192\n- maxSectorsPerMidphaseCollideTask: int at 196\n- maxSectorsPerNarrowphaseCollideTask: int at 200\n- processToisMultithreaded: hkBool at 204\n- maxEntriesPerToiMidphaseCollideTask: int at 208\n- maxEntriesPerToiNarrowphaseCollideTask: int at 212\n- maxNumToiCollisionPairsSinglethreaded: int at 216\n- numToisTillAllowedPenetrationSimplifiedToi: hkReal at 220\n- numToisTillAllowedPenetrationToi: hkReal at 224\n- numToisTillAllowedPenetrationToiHigher: hkReal at 228\n- numToisTillAllowedPenetrationToiForced: hkReal at 232\n- enableDeactivation: hkBool at 236\n- simulationType: hkEnum<hkpWorldCinfo::SimulationType, hkInt8> at 237\n- enableSimulationIslands: hkBool at 238\n- minDesiredIslandSize: hkUint32 at 240\n- processActionsInSingleThread: hkBool at 244\n- allowIntegrationOfIslandsWithoutConstraintsInASeparateJob: hkBool at 245\n- frameMarkerPsiSnap: hkReal at 248\n- fireCollisionCallbacks: hkBool at 252"""
     gravity: tuple[float, ...]
     broadPhaseQuerySize: int
     contactRestingVelocity: float
@@ -885,31 +894,22 @@ class hkpWorldCinfo(hkReferencedObject):
     frameMarkerPsiSnap: float
     fireCollisionCallbacks: bool
 
-class hkpWorldObject(hkReferencedObject):
-    """hkpWorldObject"""
-    world: Optional[Record]
-    userData: int
-    collidable: hkpLinkedCollidable
-    multiThreadCheck: hkMultiThreadCheck
-    name: Optional[str]
-    properties: list[hkSimpleProperty]
-
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 2015.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- value: hkRefVariant at 8"""
     name: Optional[str]
     value: Optional[hkReferencedObject]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 2015.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- attributes: hkArray<hkxAttribute, hkContainerHeapAllocator> at 8"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(hkReferencedObject):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- attributeGroups: hkArray<hkxAttributeGroup, hkContainerHeapAllocator> at 16"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxIndexBuffer(hkReferencedObject):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- indexType: hkEnum<hkxIndexBuffer::IndexType, hkInt8> at 16\n- indices16: hkArray<hkUint16, hkContainerHeapAllocator> at 24\n- indices32: hkArray<hkUint32, hkContainerHeapAllocator> at 40\n- vertexBaseOffset: hkUint32 at 56\n- length: hkUint32 at 60"""
     indexType: int
     indices16: memoryview
     indices32: memoryview
@@ -917,7 +917,7 @@ class hkxIndexBuffer(hkReferencedObject):
     length: int
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 2015.1, derived from hkxAttributeHolder, version 5, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 32\n- stages: hkArray<hkxMaterial::TextureStage, hkContainerHeapAllocator> at 40\n- diffuseColor: hkVector4 at 64\n- ambientColor: hkVector4 at 80\n- specularColor: hkVector4 at 96\n- emissiveColor: hkVector4 at 112\n- subMaterials: hkArray<hkRefPtr<hkxMaterial>, hkContainerHeapAllocator> at 128\n- extraData: hkRefVariant at 144\n- uvMapScale: T[N]<hkReal, 2> at 152\n- uvMapOffset: T[N]<hkReal, 2> at 160\n- uvMapRotation: hkReal at 168\n- uvMapAlgorithm: hkEnum<hkxMaterial::UVMappingAlgorithm, hkUint32> at 172\n- specularMultiplier: hkReal at 176\n- specularExponent: hkReal at 180\n- transparency: hkEnum<hkxMaterial::Transparency, hkUint8> at 184\n- userData: hkUlong at 192\n- properties: hkArray<hkxMaterial::Property, hkContainerHeapAllocator> at 200"""
     name: Optional[str]
     stages: list[hkxMaterial_TextureStage]
     diffuseColor: tuple[float, ...]
@@ -937,28 +937,28 @@ class hkxMaterial(hkxAttributeHolder):
     properties: list[hkxMaterial_Property]
 
 class hkxMaterial_Property(Record):
-    """hkxMaterial::Property"""
+    """hkxMaterial::Property\n\nHavok class of SDK 2015.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkUint32 at 0\n- value: hkUint32 at 4"""
     key: int
     value: int
 
 class hkxMaterial_TextureStage(Record):
-    """hkxMaterial::TextureStage"""
+    """hkxMaterial::TextureStage\n\nHavok class of SDK 2015.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- texture: hkRefVariant at 0\n- usageHint: hkEnum<hkxMaterial::TextureType, hkInt32> at 8\n- tcoordChannel: hkInt32 at 12"""
     texture: Optional[hkReferencedObject]
     usageHint: int
     tcoordChannel: int
 
 class hkxMesh(hkReferencedObject):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- sections: hkArray<hkRefPtr<hkxMeshSection>, hkContainerHeapAllocator> at 16\n- userChannelInfos: hkArray<hkRefPtr<hkxMesh::UserChannelInfo>, hkContainerHeapAllocator> at 32"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[Optional[hkxMesh_UserChannelInfo]]
 
 class hkxMesh_UserChannelInfo(hkxAttributeHolder):
-    """hkxMesh::UserChannelInfo"""
+    """hkxMesh::UserChannelInfo\n\nHavok class of SDK 2015.1, derived from hkxAttributeHolder, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 32\n- className: hkStringPtr at 40"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxMeshSection(hkReferencedObject):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 5, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBuffer: hkRefPtr<hkxVertexBuffer> at 16\n- indexBuffers: hkArray<hkRefPtr<hkxIndexBuffer>, hkContainerHeapAllocator> at 24\n- material: hkRefPtr<hkxMaterial> at 40\n- userChannels: hkArray<hkRefVariant, hkContainerHeapAllocator> at 48\n- vertexAnimations: hkArray<hkRefPtr<hkxVertexAnimation>, hkContainerHeapAllocator> at 64\n- linearKeyFrameHints: hkArray<float, hkContainerHeapAllocator> at 80\n- boneMatrixMap: hkArray<hkMeshBoneIndexMapping, hkContainerHeapAllocator> at 96"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
@@ -968,25 +968,25 @@ class hkxMeshSection(hkReferencedObject):
     boneMatrixMap: list[hkMeshBoneIndexMapping]
 
 class hkxVertexAnimation(hkReferencedObject):
-    """hkxVertexAnimation"""
+    """hkxVertexAnimation\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 0, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 16\n- vertData: hkxVertexBuffer at 24\n- vertexIndexMap: hkArray<hkInt32, hkContainerHeapAllocator> at 160\n- componentMap: hkArray<hkxVertexAnimation::UsageMap, hkContainerHeapAllocator> at 176"""
     time: float
     vertData: hkxVertexBuffer
     vertexIndexMap: memoryview
     componentMap: list[hkxVertexAnimation_UsageMap]
 
 class hkxVertexAnimation_UsageMap(Record):
-    """hkxVertexAnimation::UsageMap"""
+    """hkxVertexAnimation::UsageMap\n\nHavok class of SDK 2015.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- use: hkEnum<hkxVertexDescription::DataUsage, hkUint16> at 0\n- useIndexOrig: hkUint8 at 2\n- useIndexLocal: hkUint8 at 3"""
     use: int
     useIndexOrig: int
     useIndexLocal: int
 
 class hkxVertexBuffer(hkReferencedObject):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 2015.1, derived from hkReferencedObject, version 1, 136 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkxVertexBuffer::VertexData at 16\n- desc: hkxVertexDescription at 120"""
     data: hkxVertexBuffer_VertexData
     desc: hkxVertexDescription
 
 class hkxVertexBuffer_VertexData(Record):
-    """hkxVertexBuffer::VertexData"""
+    """hkxVertexBuffer::VertexData\n\nHavok class of SDK 2015.1, version 2, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- vectorData: hkArray<unsigned int, hkContainerHeapAllocator> at 0\n- floatData: hkArray<unsigned int, hkContainerHeapAllocator> at 16\n- uint32Data: hkArray<hkUint32, hkContainerHeapAllocator> at 32\n- uint16Data: hkArray<hkUint16, hkContainerHeapAllocator> at 48\n- uint8Data: hkArray<hkUint8, hkContainerHeapAllocator> at 64\n- numVerts: hkUint32 at 80\n- vectorStride: hkUint32 at 84\n- floatStride: hkUint32 at 88\n- uint32Stride: hkUint32 at 92\n- uint16Stride: hkUint32 at 96\n- uint8Stride: hkUint32 at 100"""
     vectorData: memoryview
     floatData: memoryview
     uint32Data: memoryview
@@ -1000,14 +1000,20 @@ class hkxVertexBuffer_VertexData(Record):
     uint8Stride: int
 
 class hkxVertexDescription(Record):
-    """hkxVertexDescription"""
+    """hkxVertexDescription\n\nHavok class of SDK 2015.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- decls: hkArray<hkxVertexDescription::ElementDecl, hkContainerHeapAllocator> at 0"""
     decls: list[hkxVertexDescription_ElementDecl]
 
 class hkxVertexDescription_ElementDecl(Record):
-    """hkxVertexDescription::ElementDecl"""
+    """hkxVertexDescription::ElementDecl\n\nHavok class of SDK 2015.1, version 4, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- byteOffset: hkUint32 at 0\n- type: hkEnum<hkxVertexDescription::DataType, hkUint16> at 4\n- usage: hkEnum<hkxVertexDescription::DataUsage, hkUint16> at 6\n- byteStride: hkUint32 at 8\n- numElements: hkUint8 at 12\n- channelID: hkStringPtr at 16"""
     byteOffset: int
     type: int
     usage: int
     byteStride: int
     numElements: int
     channelID: Optional[str]
+
+class hkQsTransformf(Record):
+    """hkQsTransformf\n\nHavok class of SDK 2015.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- translation: hkVector4f at 0\n- rotation: hkQuaternionf at 16\n- scale: hkVector4f at 32"""
+    translation: tuple[float, ...]
+    rotation: tuple[float, ...]
+    scale: tuple[float, ...]

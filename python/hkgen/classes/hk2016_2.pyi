@@ -595,8 +595,38 @@ class hkxVertexDescription_DataUsage(enum.IntEnum):
     HKX_DU_BLENDINDICES = 128
     HKX_DU_USERDATA = 256
 
+class hkBaseObject(Record):
+    """hkBaseObject\n\nHavok class of SDK 2016.2, 8 bytes."""
+
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 2016.2, derived from hkBaseObject, version 3, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- propertyBag: hkPropertyBag at 8\n- memSizeAndFlags: hkUint16 at 16\n- refCount: hkUint16 at 18"""
+    propertyBag: list[hkDefaultPropertyBag]
+    memSizeAndFlags: int
+    refCount: int
+
+class hkbBindable(hkReferencedObject):
+    """hkbBindable\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- variableBindingSet: hkRefPtr<hkbVariableBindingSet> at 24\n- cachedBindables: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 32\n- areBindablesCached: hkBool at 48\n- hasEnableChanged: hkBool at 49"""
+    variableBindingSet: Optional[hkbVariableBindingSet]
+    cachedBindables: list[Any]
+    areBindablesCached: bool
+    hasEnableChanged: bool
+
+class hkbNode(hkbBindable):
+    """hkbNode\n\nHavok class of SDK 2016.2, derived from hkbBindable, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 64\n- name: hkStringPtr at 72\n- id: hkUint16 at 80\n- cloneState: hkEnum<hkbNode::CloneState, hkInt8> at 82\n- type: hkEnum<hkbNodeType, hkUint8> at 83\n- nodeInfo: T*<hkReflect::Detail::Opaque> at 88"""
+    userData: int
+    name: Optional[str]
+    id: int
+    cloneState: hkbNode_CloneState
+    type: hkbNodeType
+    nodeInfo: Optional[Record]
+
+class hkbModifier(hkbNode):
+    """hkbModifier\n\nHavok class of SDK 2016.2, derived from hkbNode, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- enable: hkBool at 96\n- padModifier: T[N]<hkBool, 3> at 97"""
+    enable: bool
+    padModifier: list[bool]
+
 class CustomLookAtTwistModifier(hkbModifier):
-    """CustomLookAtTwistModifier"""
+    """CustomLookAtTwistModifier\n\nHavok class of SDK 2016.2, derived from hkbModifier, version 1, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- ModifierID: hkInt32 at 104\n- rotationAxisType: hkEnum<CustomLookAtTwistModifier::MultiRotationAxisType, hkInt8> at 108\n- SensingDummyPoly: hkInt32 at 112\n- twistParam: hkArray<CustomLookAtTwistModifier::TwistParam, hkContainerHeapAllocator> at 120\n- UpLimitAngle: hkReal at 136\n- DownLimitAngle: hkReal at 140\n- RightLimitAngle: hkReal at 144\n- LeftLimitAngle: hkReal at 148\n- UpMinimumAngle: hkReal at 152\n- DownMinimumAngle: hkReal at 156\n- RightMinimumAngle: hkReal at 160\n- LeftMinimumAngle: hkReal at 164\n- SensingAngle: hkInt16 at 168\n- setAngleMethod: hkEnum<CustomLookAtTwistModifier::SetAngleMethod, hkInt8> at 170\n- isAdditive: hkBool at 171\n- twistModifierXArray: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 176\n- twistModifierYArray: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 192\n- currentLookAtTargetPos: hkVector4 at 208"""
     ModifierID: int
     rotationAxisType: CustomLookAtTwistModifier_MultiRotationAxisType
     SensingDummyPoly: int
@@ -617,7 +647,7 @@ class CustomLookAtTwistModifier(hkbModifier):
     currentLookAtTargetPos: tuple[float, ...]
 
 class CustomLookAtTwistModifier_TwistParam(Record):
-    """CustomLookAtTwistModifier::TwistParam"""
+    """CustomLookAtTwistModifier::TwistParam\n\nHavok class of SDK 2016.2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- startBoneIndex: hkInt16 at 0\n- endBoneIndex: hkInt16 at 2\n- targetRotationRate: hkReal at 4\n- newTargetGain: hkReal at 8\n- onGain: hkReal at 12\n- offGain: hkReal at 16\n- gainStateX: hkEnum<CustomLookAtTwistModifier::GainState, hkInt8> at 20\n- gainStateY: hkEnum<CustomLookAtTwistModifier::GainState, hkInt8> at 21"""
     startBoneIndex: int
     endBoneIndex: int
     targetRotationRate: float
@@ -627,8 +657,14 @@ class CustomLookAtTwistModifier_TwistParam(Record):
     gainStateX: CustomLookAtTwistModifier_GainState
     gainStateY: CustomLookAtTwistModifier_GainState
 
+class hkbGenerator(hkbNode):
+    """hkbGenerator\n\nHavok class of SDK 2016.2, derived from hkbNode, 152 bytes.\n\nOwn members, by Havok type and byte offset:\n- partitionInfo: hkbGeneratorPartitionInfo at 96\n- syncInfo: T*<hkReflect::Detail::Opaque> at 136\n- pad: T[N]<hkInt8, 4> at 144"""
+    partitionInfo: hkbGeneratorPartitionInfo
+    syncInfo: Optional[Record]
+    pad: list[int]
+
 class CustomManualSelectorGenerator(hkbGenerator):
-    """CustomManualSelectorGenerator"""
+    """CustomManualSelectorGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, 272 bytes.\n\nOwn members, by Havok type and byte offset:\n- generators: hkArray<T*<hkbGenerator>, hkContainerHeapAllocator> at 152\n- offsetType: hkEnum<CustomManualSelectorGenerator::OffsetType, hkInt32> at 168\n- animId: hkInt32 at 172\n- animeEndEventType: hkEnum<CustomManualSelectorGenerator::AnimeEndEventType, hkInt32> at 176\n- enableScript: hkBool at 180\n- enableTae: hkBool at 181\n- changeTypeOfSelectedIndexAfterActivate: hkEnum<CustomManualSelectorGenerator::ChangeTypeOfSelectedIndexAfterActivate, hkUint8> at 182\n- generatorChangedTransitionEffect: T*<hkbTransitionEffect> at 184\n- checkAnimEndSlotNo: hkInt32 at 192\n- replanningAI: hkEnum<CustomManualSelectorGenerator::ReplanningAI, hkUint8> at 196\n- endEvent: hkbEvent at 200\n- preLocalTime: hkReal at 224\n- localTime: hkReal at 228\n- animeDuration: hkReal at 232\n- argTaeId: hkInt32 at 236\n- scriptGenerator: hkRefPtr<hkReflect::Detail::Opaque> at 240\n- stateId: hkInt32 at 248\n- isInTransFrom: hkBool at 252\n- currentGeneratorIndex: hkInt8 at 253\n- generatorIndexAtActivate: hkInt8 at 254\n- activeTransitions: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 256"""
     generators: list[Optional[hkbGenerator]]
     offsetType: CustomManualSelectorGenerator_OffsetType
     animId: int
@@ -651,28 +687,61 @@ class CustomManualSelectorGenerator(hkbGenerator):
     generatorIndexAtActivate: int
     activeTransitions: list[Any]
 
+class hkbCustomIdSelector(hkReferencedObject):
+    """hkbCustomIdSelector\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
+
 class CustomPreDeleteIndexSelector(hkbCustomIdSelector):
-    """CustomPreDeleteIndexSelector"""
+    """CustomPreDeleteIndexSelector\n\nHavok class of SDK 2016.2, derived from hkbCustomIdSelector, 24 bytes."""
+
+class hkbTransitionEffect(hkbGenerator):
+    """hkbTransitionEffect\n\nHavok class of SDK 2016.2, derived from hkbGenerator, 184 bytes.\n\nOwn members, by Havok type and byte offset:\n- selfTransitionMode: hkEnum<hkbTransitionEffect::SelfTransitionMode, hkInt8> at 152\n- eventMode: hkEnum<hkbTransitionEffect::EventMode, hkInt8> at 153\n- defaultEventMode: hkEnum<hkbTransitionEffect::EventMode, hkInt8> at 154\n- patchedBindingInfo: hkRefPtr<hkReflect::Detail::Opaque> at 160\n- fromGenerator: T*<hkReflect::Detail::Opaque> at 168\n- toGenerator: T*<hkReflect::Detail::Opaque> at 176"""
+    selfTransitionMode: hkbTransitionEffect_SelfTransitionMode
+    eventMode: hkbTransitionEffect_EventMode
+    defaultEventMode: hkbTransitionEffect_EventMode
+    patchedBindingInfo: Optional[Record]
+    fromGenerator: Optional[Record]
+    toGenerator: Optional[Record]
+
+class hkbBlendingTransitionEffect(hkbTransitionEffect):
+    """hkbBlendingTransitionEffect\n\nHavok class of SDK 2016.2, derived from hkbTransitionEffect, version 2, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- duration: hkReal at 184\n- toGeneratorStartTimeFraction: hkReal at 188\n- flags: hkFlags<hkbBlendingTransitionEffect::FlagBits, hkUint16> at 192\n- endMode: hkEnum<hkbBlendingTransitionEffect::EndMode, hkInt8> at 194\n- blendCurve: hkEnum<hkbBlendCurveUtils::BlendCurve, hkInt8> at 195\n- alignmentBone: hkInt16 at 196\n- fromPos: hkVector4 at 208\n- fromRot: hkQuaternion at 224\n- toPos: hkVector4 at 240\n- toRot: hkQuaternion at 256\n- lastPos: hkVector4 at 272\n- lastRot: hkQuaternion at 288\n- characterPoseAtBeginningOfTransition: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 304\n- timeRemaining: hkReal at 320\n- timeInTransition: hkReal at 324\n- toGeneratorSelfTranstitionMode: hkEnum<hkbTransitionEffect::SelfTransitionMode, hkInt8> at 328\n- initializeCharacterPose: hkBool at 329\n- alignThisFrame: hkBool at 330\n- alignmentFinished: hkBool at 331\n- parentStateMachine: T*<hkReflect::Detail::Opaque> at 336\n- toGeneratorIsCurrentState: hkBool at 344"""
+    duration: float
+    toGeneratorStartTimeFraction: float
+    flags: Union[hkbBlendingTransitionEffect_FlagBits, int]
+    endMode: hkbBlendingTransitionEffect_EndMode
+    blendCurve: hkbBlendCurveUtils_BlendCurve
+    alignmentBone: int
+    fromPos: tuple[float, ...]
+    fromRot: tuple[float, ...]
+    toPos: tuple[float, ...]
+    toRot: tuple[float, ...]
+    lastPos: tuple[float, ...]
+    lastRot: tuple[float, ...]
+    characterPoseAtBeginningOfTransition: list[Any]
+    timeRemaining: float
+    timeInTransition: float
+    toGeneratorSelfTranstitionMode: hkbTransitionEffect_SelfTransitionMode
+    initializeCharacterPose: bool
+    alignThisFrame: bool
+    alignmentFinished: bool
+    parentStateMachine: Optional[Record]
+    toGeneratorIsCurrentState: bool
 
 class CustomTransitionEffect(hkbBlendingTransitionEffect):
-    """CustomTransitionEffect"""
+    """CustomTransitionEffect\n\nHavok class of SDK 2016.2, derived from hkbBlendingTransitionEffect, 368 bytes.\n\nOwn members, by Havok type and byte offset:\n- durationBackup: hkReal at 352\n- calcDuration: hkBool at 356"""
     durationBackup: float
     calcDuration: bool
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 2016.2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: hkVector4 at 0\n- max: hkVector4 at 16"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkAssetRefPtr_hkbBehaviorGraph(Record):
-    """hkAssetRefPtr<hkbBehaviorGraph>"""
+    """hkAssetRefPtr<hkbBehaviorGraph>\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: T*<hkbBehaviorGraph> at 0"""
     ptr: Optional[hkbBehaviorGraph]
 
-class hkBaseObject(Record):
-    """hkBaseObject"""
-
 class hkCompressedMassProperties(Record):
-    """hkCompressedMassProperties"""
+    """hkCompressedMassProperties\n\nHavok class of SDK 2016.2, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- centerOfMass: hkPackedVector3 at 0\n- inertia: hkPackedVector3 at 8\n- majorAxisSpace: T[N]<short, 4> at 16\n- mass: hkReal at 24\n- volume: hkReal at 28"""
     centerOfMass: hkPackedVector3
     inertia: hkPackedVector3
     majorAxisSpace: list[int]
@@ -680,135 +749,129 @@ class hkCompressedMassProperties(Record):
     volume: float
 
 class hkContainerHeapAllocator(Record):
-    """hkContainerHeapAllocator"""
+    """hkContainerHeapAllocator\n\nHavok class of SDK 2016.2, 1 bytes."""
 
 class hkDefaultPropertyBag(Record):
-    """hkDefaultPropertyBag"""
+    """hkDefaultPropertyBag\n\nHavok class of SDK 2016.2, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- propertyMap: hkHashMap<hkPropertyId, hkReflect::Any> at 0\n- transientPropertyMap: hkHashMap<hkPropertyId, hkReflect::Any> at 32"""
     propertyMap: hkHashMap_hkPropertyId_hkReflect_Any
     transientPropertyMap: hkHashMap_hkPropertyId_hkReflect_Any
 
 class hkFreeListArray_hknpMaterial_8(Record):
-    """hkFreeListArray<hknpMaterial, 8>"""
+    """hkFreeListArray<hknpMaterial, 8>\n\nHavok class of SDK 2016.2, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elements: hkArray<hkFreeListArrayElement<hknpMaterial>, hkContainerHeapAllocator> at 0\n- firstFree: hkInt32 at 16"""
     elements: list[hknpMaterial]
     firstFree: int
 
 class hkFreeListArray_hknpMotionProperties_8(Record):
-    """hkFreeListArray<hknpMotionProperties, 8>"""
+    """hkFreeListArray<hknpMotionProperties, 8>\n\nHavok class of SDK 2016.2, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elements: hkArray<hkFreeListArrayElement<hknpMotionProperties>, hkContainerHeapAllocator> at 0\n- firstFree: hkInt32 at 16"""
     elements: list[hknpMotionProperties]
     firstFree: int
 
 class hkHandle_hkUint32_2147483647(Record):
-    """hkHandle<hkUint32, 2147483647>"""
+    """hkHandle<hkUint32, 2147483647>\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint32 at 0"""
     value: int
 
 class hkHashBase_hkHashMapDetail_MapTuple_T_Ptr_hkReflect_Type_T_Ptr_void(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<T*<hkReflect::Type>, T*<void>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<T*<hkReflect::Type>, T*<void>>>\n\nHavok class of SDK 2016.2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<T*<hkReflect::Type>, T*<void>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_T_Ptr_hkReflect_Type_T_Ptr_void]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>\n\nHavok class of SDK 2016.2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>>\n\nHavok class of SDK 2016.2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void]
     index: hkHashMapDetail_Index
 
 class hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void(hkHashBase_hkHashMapDetail_MapTuple_T_Ptr_hkReflect_Type_T_Ptr_void):
-    """hkHashMap<T*<hkReflect::Type>, T*<void>>"""
+    """hkHashMap<T*<hkReflect::Type>, T*<void>>\n\nHavok class of SDK 2016.2, derived from hkHashBase<hkHashMapDetail::MapTuple<T*<hkReflect::Type>, T*<void>>>, 32 bytes."""
 
 class hkHashMap_hkPropertyId_hkReflect_Any(hkHashBase_hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any):
-    """hkHashMap<hkPropertyId, hkReflect::Any>"""
+    """hkHashMap<hkPropertyId, hkReflect::Any>\n\nHavok class of SDK 2016.2, derived from hkHashBase<hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>>, 32 bytes."""
 
 class hkHashMap_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void(hkHashBase_hkHashMapDetail_MapTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void):
-    """hkHashMap<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>"""
+    """hkHashMap<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>\n\nHavok class of SDK 2016.2, derived from hkHashBase<hkHashMapDetail::MapTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>>, 32 bytes."""
 
 class hkHashMapDetail_Index(Record):
-    """hkHashMapDetail::Index"""
+    """hkHashMapDetail::Index\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- entries: T*<void> at 0\n- hashMod: int at 8"""
     entries: Optional[Record]
     hashMod: int
 
+class hkTuple_T_Ptr_hkReflect_Type_T_Ptr_void_void_void_void_void_void_void(Record):
+    """hkTuple<T*<hkReflect::Type>, T*<void>, void, void, void, void, void, void>\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: T*<hkReflect::Type> at 0\n- 1: T*<void> at 8"""
+
 class hkHashMapDetail_MapTuple_T_Ptr_hkReflect_Type_T_Ptr_void(hkTuple_T_Ptr_hkReflect_Type_T_Ptr_void_void_void_void_void_void_void):
-    """hkHashMapDetail::MapTuple<T*<hkReflect::Type>, T*<void>>"""
+    """hkHashMapDetail::MapTuple<T*<hkReflect::Type>, T*<void>>\n\nHavok class of SDK 2016.2, derived from hkTuple<T*<hkReflect::Type>, T*<void>, void, void, void, void, void, void>, 16 bytes."""
+
+class hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void(Record):
+    """hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>\n\nHavok class of SDK 2016.2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkPropertyId at 0\n- 1: hkReflect::Any at 16"""
 
 class hkHashMapDetail_MapTuple_hkPropertyId_hkReflect_Any(hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void):
-    """hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>"""
+    """hkHashMapDetail::MapTuple<hkPropertyId, hkReflect::Any>\n\nHavok class of SDK 2016.2, derived from hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>, 48 bytes."""
+
+class hkTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void_void_void_void_void_void_void(Record):
+    """hkTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>, void, void, void, void, void, void>\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkUlong at 0\n- 1: T*<hkHashMap<T*<hkReflect::Type>, T*<void>>> at 8"""
 
 class hkHashMapDetail_MapTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void(hkTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void_void_void_void_void_void_void):
-    """hkHashMapDetail::MapTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>"""
+    """hkHashMapDetail::MapTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>>\n\nHavok class of SDK 2016.2, derived from hkTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>, void, void, void, void, void, void>, 16 bytes."""
 
 class hkLocalFrame(hkReferencedObject):
-    """hkLocalFrame"""
+    """hkLocalFrame\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
 
 class hkMeshBoneIndexMapping(Record):
-    """hkMeshBoneIndexMapping"""
+    """hkMeshBoneIndexMapping\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkArray<hkInt16, hkContainerHeapAllocator> at 0"""
     mapping: memoryview
 
 class hkPackedVector3(Record):
-    """hkPackedVector3"""
+    """hkPackedVector3\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- values: T[N]<hkInt16, 4> at 0"""
     values: list[int]
 
 class hkPropertyDesc(Record):
-    """hkPropertyDesc"""
+    """hkPropertyDesc\n\nHavok class of SDK 2016.2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: T*<hkReflect::Type> at 0\n- name: const char* at 8\n- flags: hkFlags<hkPropertyFlags::Enum, hkUint32> at 16"""
     type: Optional[Record]
     name: Optional[str]
     flags: Union[hkPropertyFlags_Enum, int]
 
 class hkPropertyId(Record):
-    """hkPropertyId"""
+    """hkPropertyId\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- desc: hkPtrAndInt<hkPropertyDesc, unsigned int, 1> at 0"""
     desc: hkPtrAndInt_hkPropertyDesc_unsigned_int_1
 
 class hkPtrAndInt_hkPropertyDesc_unsigned_int_1(Record):
-    """hkPtrAndInt<hkPropertyDesc, unsigned int, 1>"""
+    """hkPtrAndInt<hkPropertyDesc, unsigned int, 1>\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptrAndInt: T*<hkPropertyDesc> at 0"""
     ptrAndInt: Optional[hkPropertyDesc]
 
 class hkRefCountedProperties(hkReferencedObject):
-    """hkRefCountedProperties"""
+    """hkRefCountedProperties\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- entries: hkArray<hkRefCountedProperties::Entry, hkContainerHeapAllocator> at 24"""
     entries: list[hkRefCountedProperties_Entry]
 
 class hkRefCountedProperties_Entry(Record):
-    """hkRefCountedProperties::Entry"""
+    """hkRefCountedProperties::Entry\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- object: hkRefPtr<hkReferencedObject> at 0\n- key: hkUint16 at 8\n- flags: hkUint16 at 10"""
     object: Optional[hkReferencedObject]
     key: int
     flags: int
 
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    propertyBag: list[hkDefaultPropertyBag]
-    memSizeAndFlags: int
-    refCount: int
-
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- namedVariants: hkArray<hkRootLevelContainer::NamedVariant, hkContainerHeapAllocator> at 0"""
     namedVariants: list[hkRootLevelContainer_NamedVariant]
 
 class hkRootLevelContainer_NamedVariant(Record):
-    """hkRootLevelContainer::NamedVariant"""
+    """hkRootLevelContainer::NamedVariant\n\nHavok class of SDK 2016.2, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- className: hkStringPtr at 8\n- variant: hkRefVariant at 16"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
-class hkTuple_T_Ptr_hkReflect_Type_T_Ptr_void_void_void_void_void_void_void(Record):
-    """hkTuple<T*<hkReflect::Type>, T*<void>, void, void, void, void, void, void>"""
-
-class hkTuple_hkPropertyId_hkReflect_Any_void_void_void_void_void_void(Record):
-    """hkTuple<hkPropertyId, hkReflect::Any, void, void, void, void, void, void>"""
-
-class hkTuple_hkUlong_T_Ptr_hkHashMap_T_Ptr_hkReflect_Type_T_Ptr_void_void_void_void_void_void_void(Record):
-    """hkTuple<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>, void, void, void, void, void, void>"""
-
 class hkUFloat8(Record):
-    """hkUFloat8"""
+    """hkUFloat8\n\nHavok class of SDK 2016.2, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint8 at 0"""
     value: int
 
 class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- frameType: hkEnum<hkaAnimatedReferenceFrame::hkaReferenceFrameTypeEnum, hkInt8> at 24"""
     frameType: hkaAnimatedReferenceFrame_hkaReferenceFrameTypeEnum
 
 class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
+    """hkaAnimation\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 3, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkaAnimation::AnimationType, hkInt32> at 24\n- duration: hkReal at 28\n- numberOfTransformTracks: int at 32\n- numberOfFloatTracks: int at 36\n- extractedMotion: hkRefPtr<hkaAnimatedReferenceFrame> at 40\n- annotationTracks: hkArray<hkaAnnotationTrack, hkContainerHeapAllocator> at 48"""
     type: hkaAnimation_AnimationType
     duration: float
     numberOfTransformTracks: int
@@ -817,7 +880,7 @@ class hkaAnimation(hkReferencedObject):
     annotationTracks: list[hkaAnnotationTrack]
 
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 3, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalSkeletonName: hkStringPtr at 24\n- animation: hkRefPtr<hkaAnimation> at 32\n- transformTrackToBoneIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 40\n- floatTrackToFloatSlotIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 56\n- partitionIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 72\n- blendHint: hkEnum<hkaAnimationBinding::BlendHint, hkInt8> at 88"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -826,7 +889,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeletons: hkArray<hkRefPtr<hkaSkeleton>, hkContainerHeapAllocator> at 24\n- animations: hkArray<hkRefPtr<hkaAnimation>, hkContainerHeapAllocator> at 40\n- bindings: hkArray<hkRefPtr<hkaAnimationBinding>, hkContainerHeapAllocator> at 56\n- attachments: hkArray<hkRefPtr<hkaBoneAttachment>, hkContainerHeapAllocator> at 72\n- skins: hkArray<hkRefPtr<hkaMeshBinding>, hkContainerHeapAllocator> at 88"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -834,22 +897,22 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2016.2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- trackName: hkStringPtr at 0\n- annotations: hkArray<hkaAnnotationTrack::Annotation, hkContainerHeapAllocator> at 8"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrack_Annotation]
 
 class hkaAnnotationTrack_Annotation(Record):
-    """hkaAnnotationTrack::Annotation"""
+    """hkaAnnotationTrack::Annotation\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 0\n- text: hkStringPtr at 8"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- lockTranslation: hkBool at 8"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(hkReferencedObject):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalSkeletonName: hkStringPtr at 24\n- boneFromAttachment: hkMatrix4 at 32\n- attachment: hkRefVariant at 96\n- name: hkStringPtr at 104\n- boneIndex: hkInt16 at 112"""
     originalSkeletonName: Optional[str]
     boneFromAttachment: tuple[float, ...]
     attachment: Optional[hkReferencedObject]
@@ -857,14 +920,14 @@ class hkaBoneAttachment(hkReferencedObject):
     boneIndex: int
 
 class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2016.2, derived from hkaAnimatedReferenceFrame, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 32\n- forward: hkVector4 at 48\n- duration: hkReal at 64\n- referenceFrameSamples: hkArray<hkVector4, hkContainerHeapAllocator> at 72"""
     up: tuple[float, ...]
     forward: tuple[float, ...]
     duration: float
     referenceFrameSamples: list[tuple[float, ...]]
 
 class hkaMeshBinding(hkReferencedObject):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 3, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- mesh: hkRefPtr<hkxMesh> at 24\n- originalSkeletonName: hkStringPtr at 32\n- name: hkStringPtr at 40\n- skeleton: hkRefPtr<hkaSkeleton> at 48\n- mappings: hkArray<hkaMeshBinding::Mapping, hkContainerHeapAllocator> at 56\n- boneFromSkinMeshTransforms: hkArray<hkTransform, hkContainerHeapAllocator> at 72"""
     mesh: Optional[hkxMesh]
     originalSkeletonName: Optional[str]
     name: Optional[str]
@@ -873,37 +936,37 @@ class hkaMeshBinding(hkReferencedObject):
     boneFromSkinMeshTransforms: list[tuple[float, ...]]
 
 class hkaMeshBinding_Mapping(Record):
-    """hkaMeshBinding::Mapping"""
+    """hkaMeshBinding::Mapping\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkArray<hkInt16, hkContainerHeapAllocator> at 0"""
     mapping: memoryview
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 6, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- parentIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 32\n- bones: hkArray<hkaBone, hkContainerHeapAllocator> at 48\n- referencePose: hkArray<hkQsTransform, hkContainerHeapAllocator> at 64\n- referenceFloats: hkArray<hkReal, hkContainerHeapAllocator> at 80\n- floatSlots: hkArray<hkStringPtr, hkContainerHeapAllocator> at 96\n- localFrames: hkArray<hkaSkeleton::LocalFrameOnBone, hkContainerHeapAllocator> at 112\n- partitions: hkArray<hkaSkeleton::Partition, hkContainerHeapAllocator> at 128"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
-    referencePose: list[Record]
+    referencePose: list[hkQsTransformf]
     referenceFloats: memoryview
     floatSlots: list[Optional[str]]
     localFrames: list[hkaSkeleton_LocalFrameOnBone]
     partitions: list[hkaSkeleton_Partition]
 
 class hkaSkeleton_LocalFrameOnBone(Record):
-    """hkaSkeleton::LocalFrameOnBone"""
+    """hkaSkeleton::LocalFrameOnBone\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- localFrame: hkRefPtr<hkLocalFrame> at 0\n- boneIndex: hkInt16 at 8"""
     localFrame: Optional[hkLocalFrame]
     boneIndex: int
 
 class hkaSkeleton_Partition(Record):
-    """hkaSkeleton::Partition"""
+    """hkaSkeleton::Partition\n\nHavok class of SDK 2016.2, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- startBoneIndex: hkInt16 at 8\n- numBones: hkInt16 at 10"""
     name: Optional[str]
     startBoneIndex: int
     numBones: int
 
 class hkaSkeletonMapper(hkReferencedObject):
-    """hkaSkeletonMapper"""
+    """hkaSkeletonMapper\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkaSkeletonMapperData at 32"""
     mapping: hkaSkeletonMapperData
 
 class hkaSkeletonMapperData(Record):
-    """hkaSkeletonMapperData"""
+    """hkaSkeletonMapperData\n\nHavok class of SDK 2016.2, version 3, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeletonA: hkRefPtr<hkaSkeleton> at 0\n- skeletonB: hkRefPtr<hkaSkeleton> at 8\n- partitionMap: hkArray<hkInt16, hkContainerHeapAllocator> at 16\n- simpleMappingPartitionRanges: hkArray<hkaSkeletonMapperData::PartitionMappingRange, hkContainerHeapAllocator> at 32\n- chainMappingPartitionRanges: hkArray<hkaSkeletonMapperData::PartitionMappingRange, hkContainerHeapAllocator> at 48\n- simpleMappings: hkArray<hkaSkeletonMapperData::SimpleMapping, hkContainerHeapAllocator> at 64\n- chainMappings: hkArray<hkaSkeletonMapperData::ChainMapping, hkContainerHeapAllocator> at 80\n- unmappedBones: hkArray<hkInt16, hkContainerHeapAllocator> at 96\n- extractedMotionMapping: hkQsTransform at 112\n- keepUnmappedLocal: hkBool at 160\n- mappingType: hkEnum<hkaSkeletonMapperData::MappingType, hkInt32> at 164"""
     skeletonA: Optional[hkaSkeleton]
     skeletonB: Optional[hkaSkeleton]
     partitionMap: memoryview
@@ -912,32 +975,32 @@ class hkaSkeletonMapperData(Record):
     simpleMappings: list[hkaSkeletonMapperData_SimpleMapping]
     chainMappings: list[hkaSkeletonMapperData_ChainMapping]
     unmappedBones: memoryview
-    extractedMotionMapping: Record
+    extractedMotionMapping: hkQsTransformf
     keepUnmappedLocal: bool
     mappingType: hkaSkeletonMapperData_MappingType
 
 class hkaSkeletonMapperData_ChainMapping(Record):
-    """hkaSkeletonMapperData::ChainMapping"""
+    """hkaSkeletonMapperData::ChainMapping\n\nHavok class of SDK 2016.2, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- startBoneA: hkInt16 at 0\n- endBoneA: hkInt16 at 2\n- startBoneB: hkInt16 at 4\n- endBoneB: hkInt16 at 6\n- startAFromBTransform: hkQsTransform at 16\n- endAFromBTransform: hkQsTransform at 64"""
     startBoneA: int
     endBoneA: int
     startBoneB: int
     endBoneB: int
-    startAFromBTransform: Record
-    endAFromBTransform: Record
+    startAFromBTransform: hkQsTransformf
+    endAFromBTransform: hkQsTransformf
 
 class hkaSkeletonMapperData_PartitionMappingRange(Record):
-    """hkaSkeletonMapperData::PartitionMappingRange"""
+    """hkaSkeletonMapperData::PartitionMappingRange\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startMappingIndex: int at 0\n- numMappings: int at 4"""
     startMappingIndex: int
     numMappings: int
 
 class hkaSkeletonMapperData_SimpleMapping(Record):
-    """hkaSkeletonMapperData::SimpleMapping"""
+    """hkaSkeletonMapperData::SimpleMapping\n\nHavok class of SDK 2016.2, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneA: hkInt16 at 0\n- boneB: hkInt16 at 2\n- aFromBTransform: hkQsTransform at 16"""
     boneA: int
     boneB: int
-    aFromBTransform: Record
+    aFromBTransform: hkQsTransformf
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2016.2, derived from hkaAnimation, 184 bytes.\n\nOwn members, by Havok type and byte offset:\n- numFrames: int at 64\n- numBlocks: int at 68\n- maxFramesPerBlock: int at 72\n- maskAndQuantizationSize: int at 76\n- blockDuration: hkReal at 80\n- blockInverseDuration: hkReal at 84\n- frameDuration: hkReal at 88\n- blockOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 96\n- floatBlockOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 112\n- transformOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 128\n- floatOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 144\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 160\n- endian: int at 176"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -953,12 +1016,12 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkbAssetBundleStringData(Record):
-    """hkbAssetBundleStringData"""
+    """hkbAssetBundleStringData\n\nHavok class of SDK 2016.2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- bundleName: hkStringPtr at 0\n- assetNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 8"""
     bundleName: Optional[str]
     assetNames: list[Optional[str]]
 
 class hkbBehaviorGraph(hkbGenerator):
-    """hkbBehaviorGraph"""
+    """hkbBehaviorGraph\n\nHavok class of SDK 2016.2, derived from hkbGenerator, version 1, 440 bytes.\n\nOwn members, by Havok type and byte offset:\n- variableMode: hkEnum<hkbBehaviorGraph::VariableMode, hkInt8> at 152\n- uniqueIdPool: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 160\n- idToStateMachineTemplateMap: T*<hkReflect::Detail::Opaque> at 176\n- mirroredExternalIdMap: T*<hkReflect::Detail::Opaque> at 184\n- pseudoRandomGenerator: T*<hkReflect::Detail::Opaque> at 192\n- rootGenerator: hkRefPtr<hkbGenerator> at 200\n- data: hkRefPtr<hkbBehaviorGraphData> at 208\n- template: hkAssetRefPtr<hkbBehaviorGraph> at 216\n- activeNodes: T*<hkReflect::Detail::Opaque> at 224\n- globalTransitionData: hkRefPtr<hkReflect::Detail::Opaque> at 232\n- eventIdMap: hkRefPtr<hkReflect::Detail::Opaque> at 240\n- attributeIdMap: hkRefPtr<hkReflect::Detail::Opaque> at 248\n- variableIdMap: hkRefPtr<hkReflect::Detail::Opaque> at 256\n- characterPropertyIdMap: hkRefPtr<hkReflect::Detail::Opaque> at 264\n- animationIdMap: hkRefPtr<hkReflect::Detail::Opaque> at 272\n- variableValueSet: T*<hkReflect::Detail::Opaque> at 280\n- nodeTemplateToCloneMap: T*<hkReflect::Detail::Opaque> at 288\n- stateListenerTemplateToCloneMap: T*<hkReflect::Detail::Opaque> at 296\n- recentlyCreatedClones: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 304\n- nodePartitionInfo: T*<hkReflect::Detail::Opaque> at 320\n- numIntermediateOutputs: hkInt32 at 328\n- intermediateOutputSizes: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 336\n- jobs: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 352\n- allPartitionMemory: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 368\n- internalToRootVariableIdMap: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 384\n- internalToCharacterCharacterPropertyIdMap: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 400\n- internalToRootAttributeIdMap: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 416\n- nextUniqueId: hkUint16 at 432\n- isActive: hkBool at 434\n- isLinked: hkBool at 435\n- updateActiveNodes: hkBool at 436\n- updateActiveNodesForEnable: hkBool at 437\n- checkNodeValidity: hkBool at 438\n- stateOrTransitionChanged: hkBool at 439"""
     variableMode: hkbBehaviorGraph_VariableMode
     uniqueIdPool: list[Any]
     idToStateMachineTemplateMap: Optional[Record]
@@ -995,7 +1058,7 @@ class hkbBehaviorGraph(hkbGenerator):
     stateOrTransitionChanged: bool
 
 class hkbBehaviorGraphData(hkReferencedObject):
-    """hkbBehaviorGraphData"""
+    """hkbBehaviorGraphData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 3, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- attributeDefaults: hkArray<hkReal, hkContainerHeapAllocator> at 24\n- variableInfos: hkArray<hkbVariableInfo, hkContainerHeapAllocator> at 40\n- characterPropertyInfos: hkArray<hkbVariableInfo, hkContainerHeapAllocator> at 56\n- eventInfos: hkArray<hkbEventInfo, hkContainerHeapAllocator> at 72\n- variableBounds: hkArray<hkbVariableBounds, hkContainerHeapAllocator> at 88\n- variableInitialValues: T*<hkbVariableValueSet> at 104\n- stringData: hkRefPtr<hkbBehaviorGraphStringData> at 112"""
     attributeDefaults: memoryview
     variableInfos: list[hkbVariableInfo]
     characterPropertyInfos: list[hkbVariableInfo]
@@ -1005,7 +1068,7 @@ class hkbBehaviorGraphData(hkReferencedObject):
     stringData: Optional[hkbBehaviorGraphStringData]
 
 class hkbBehaviorGraphStringData(hkReferencedObject):
-    """hkbBehaviorGraphStringData"""
+    """hkbBehaviorGraphStringData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- eventNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 24\n- attributeNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 40\n- variableNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 56\n- characterPropertyNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 72\n- animationNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 88"""
     eventNames: list[Optional[str]]
     attributeNames: list[Optional[str]]
     variableNames: list[Optional[str]]
@@ -1013,19 +1076,12 @@ class hkbBehaviorGraphStringData(hkReferencedObject):
     animationNames: list[Optional[str]]
 
 class hkbBehaviorReferenceGenerator(hkbGenerator):
-    """hkbBehaviorReferenceGenerator"""
+    """hkbBehaviorReferenceGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, version 1, 168 bytes.\n\nOwn members, by Havok type and byte offset:\n- behaviorName: hkStringPtr at 152\n- behavior: hkAssetRefPtr<hkbBehaviorGraph> at 160"""
     behaviorName: Optional[str]
     behavior: hkAssetRefPtr_hkbBehaviorGraph
 
-class hkbBindable(hkReferencedObject):
-    """hkbBindable"""
-    variableBindingSet: Optional[hkbVariableBindingSet]
-    cachedBindables: list[Any]
-    areBindablesCached: bool
-    hasEnableChanged: bool
-
 class hkbBlenderGenerator(hkbGenerator):
-    """hkbBlenderGenerator"""
+    """hkbBlenderGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, version 1, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- referencePoseWeightThreshold: hkReal at 152\n- blendParameter: hkReal at 156\n- minCyclicBlendParameter: hkReal at 160\n- maxCyclicBlendParameter: hkReal at 164\n- indexOfSyncMasterChild: hkInt16 at 168\n- flags: hkInt16 at 170\n- subtractLastChild: hkBool at 172\n- children: hkArray<T*<hkbBlenderGeneratorChild>, hkContainerHeapAllocator> at 176\n- childrenInternalStates: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 192\n- sortedChildren: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 208\n- endIntervalWeight: hkReal at 224\n- numActiveChildren: int at 228\n- beginIntervalIndex: hkInt16 at 232\n- endIntervalIndex: hkInt16 at 234\n- initSync: hkBool at 236\n- doSubtractiveBlend: hkBool at 237"""
     referencePoseWeightThreshold: float
     blendParameter: float
     minCyclicBlendParameter: float
@@ -1044,46 +1100,22 @@ class hkbBlenderGenerator(hkbGenerator):
     doSubtractiveBlend: bool
 
 class hkbBlenderGeneratorChild(hkbBindable):
-    """hkbBlenderGeneratorChild"""
+    """hkbBlenderGeneratorChild\n\nHavok class of SDK 2016.2, derived from hkbBindable, version 2, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- generator: T*<hkbGenerator> at 64\n- boneWeights: hkRefPtr<hkbBoneWeightArray> at 72\n- weight: hkReal at 80\n- worldFromModelWeight: hkReal at 84"""
     generator: Optional[hkbGenerator]
     boneWeights: Optional[hkbBoneWeightArray]
     weight: float
     worldFromModelWeight: float
 
-class hkbBlendingTransitionEffect(hkbTransitionEffect):
-    """hkbBlendingTransitionEffect"""
-    duration: float
-    toGeneratorStartTimeFraction: float
-    flags: Union[hkbBlendingTransitionEffect_FlagBits, int]
-    endMode: hkbBlendingTransitionEffect_EndMode
-    blendCurve: hkbBlendCurveUtils_BlendCurve
-    alignmentBone: int
-    fromPos: tuple[float, ...]
-    fromRot: tuple[float, ...]
-    toPos: tuple[float, ...]
-    toRot: tuple[float, ...]
-    lastPos: tuple[float, ...]
-    lastRot: tuple[float, ...]
-    characterPoseAtBeginningOfTransition: list[Any]
-    timeRemaining: float
-    timeInTransition: float
-    toGeneratorSelfTranstitionMode: hkbTransitionEffect_SelfTransitionMode
-    initializeCharacterPose: bool
-    alignThisFrame: bool
-    alignmentFinished: bool
-    parentStateMachine: Optional[Record]
-    toGeneratorIsCurrentState: bool
-
 class hkbBoneIndexArray(hkbBindable):
-    """hkbBoneIndexArray"""
+    """hkbBoneIndexArray\n\nHavok class of SDK 2016.2, derived from hkbBindable, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 56"""
     boneIndices: memoryview
 
 class hkbBoneWeightArray(hkbBindable):
-    """hkbBoneWeightArray"""
+    """hkbBoneWeightArray\n\nHavok class of SDK 2016.2, derived from hkbBindable, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneWeights: hkArray<hkReal, hkContainerHeapAllocator> at 56"""
     boneWeights: memoryview
 
 class hkbCharacter(hkReferencedObject):
-    """hkbCharacter"""
+    """hkbCharacter\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 4, 296 bytes.\n\nOwn members, by Havok type and byte offset:\n- nearbyCharacters: hkArray<T*<hkbCharacter>, hkContainerHeapAllocator> at 24\n- userData: hkUlong at 40\n- currentLod: hkInt16 at 48\n- numTracksInLod: hkInt16 at 50\n- generatorOutput: T*<hkReflect::Detail::Opaque> at 56\n- name: hkStringPtr at 64\n- nameFromFile: hkStringPtr at 72\n- ragdollDriver: hkRefPtr<hkReflect::Detail::Opaque> at 80\n- ragdollInterface: hkRefPtr<hkReflect::Detail::Opaque> at 88\n- characterControllerDriver: hkRefPtr<hkReflect::Detail::Opaque> at 96\n- footIkDriver: hkRefPtr<hkReflect::Detail::Opaque> at 104\n- handIkDriver: hkRefPtr<hkReflect::Detail::Opaque> at 112\n- bodyIkDriver: hkRefPtr<hkReflect::Detail::Opaque> at 120\n- dockingDriver: hkRefPtr<hkReflect::Detail::Opaque> at 128\n- aiDriver: hkRefPtr<hkReflect::Detail::Opaque> at 136\n- setup: hkRefPtr<hkbCharacterSetup> at 144\n- behaviorGraph: hkRefPtr<hkbBehaviorGraph> at 152\n- projectData: hkRefPtr<hkbProjectData> at 160\n- animationBindingSet: hkRefPtr<hkReflect::Detail::Opaque> at 168\n- spatialQueryInterface: T*<hkReflect::Detail::Opaque> at 176\n- world: hkViewPtr<hkReflect::Detail::Opaque> at 184\n- boneAttachments: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 192\n- eventQueue: T*<hkReflect::Detail::Opaque> at 208\n- characterLuaState: T*<hkReflect::Detail::Opaque> at 216\n- assetManager: hkRefPtr<hkReflect::Detail::Opaque> at 224\n- capabilities: int at 232\n- effectiveCapabilities: int at 236\n- globalSymbolLinker: hkRefPtr<hkReflect::Detail::Opaque> at 240\n- characterSymbolLinker: hkRefPtr<hkReflect::Detail::Opaque> at 248\n- userDatasMap: hkHashMap<hkUlong, T*<hkHashMap<T*<hkReflect::Type>, T*<void>>>> at 256\n- deltaTime: hkReal at 288\n- useCharactorDeltaTime: bool at 292"""
     nearbyCharacters: list[Optional[hkbCharacter]]
     userData: int
     currentLod: int
@@ -1118,12 +1150,12 @@ class hkbCharacter(hkReferencedObject):
     useCharactorDeltaTime: bool
 
 class hkbCharacterControllerSetup(Record):
-    """hkbCharacterControllerSetup"""
+    """hkbCharacterControllerSetup\n\nHavok class of SDK 2016.2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- rigidBodySetup: hkbRigidBodySetup at 0\n- controllerCinfo: hkRefPtr<hkReferencedObject> at 24"""
     rigidBodySetup: hkbRigidBodySetup
     controllerCinfo: Optional[hkReferencedObject]
 
 class hkbCharacterData(hkReferencedObject):
-    """hkbCharacterData"""
+    """hkbCharacterData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 11, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- characterControllerSetup: hkbCharacterControllerSetup at 24\n- modelUpMS: hkVector4 at 64\n- modelForwardMS: hkVector4 at 80\n- modelRightMS: hkVector4 at 96\n- characterPropertyInfos: hkArray<hkbVariableInfo, hkContainerHeapAllocator> at 112\n- numBonesPerLod: hkArray<hkInt32, hkContainerHeapAllocator> at 128\n- characterPropertyValues: hkRefPtr<hkbVariableValueSet> at 144\n- stringData: hkRefPtr<hkbCharacterStringData> at 152\n- boneAttachmentBoneIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 160\n- boneAttachmentTransforms: hkArray<hkMatrix4, hkContainerHeapAllocator> at 176\n- scale: hkReal at 192\n- numHands: hkInt16 at 196\n- mirroredSkeletonInfo: hkRefPtr<hkReflect::Detail::Opaque> at 200\n- footIkDriverInfo: hkRefPtr<hkReflect::Detail::Opaque> at 208\n- handIkDriverInfo: hkRefPtr<hkReflect::Detail::Opaque> at 216\n- propertySheets: hkArray<hkRefPtr<hkbCustomPropertySheet>, hkContainerHeapAllocator> at 224"""
     characterControllerSetup: hkbCharacterControllerSetup
     modelUpMS: tuple[float, ...]
     modelForwardMS: tuple[float, ...]
@@ -1142,7 +1174,7 @@ class hkbCharacterData(hkReferencedObject):
     propertySheets: list[Optional[hkbCustomPropertySheet]]
 
 class hkbCharacterSetup(hkReferencedObject):
-    """hkbCharacterSetup"""
+    """hkbCharacterSetup\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- retargetingSkeletonMappers: hkArray<hkRefPtr<hkaSkeletonMapper>, hkContainerHeapAllocator> at 24\n- animationSkeleton: hkRefPtr<hkaSkeleton> at 40\n- ragdollToAnimationSkeletonMapper: hkRefPtr<hkaSkeletonMapper> at 48\n- animationToRagdollSkeletonMapper: hkRefPtr<hkaSkeletonMapper> at 56\n- animationBindingSet: hkRefPtr<hkReflect::Detail::Opaque> at 64\n- data: hkRefPtr<hkbCharacterData> at 72\n- unscaledAnimationSkeleton: hkRefPtr<hkReflect::Detail::Opaque> at 80\n- mirroredSkeleton: T*<hkReflect::Detail::Opaque> at 88\n- characterPropertyIdMap: hkRefPtr<hkReflect::Detail::Opaque> at 96\n- criticalSection: T*<hkReflect::Detail::Opaque> at 104"""
     retargetingSkeletonMappers: list[Optional[hkaSkeletonMapper]]
     animationSkeleton: Optional[hkaSkeleton]
     ragdollToAnimationSkeletonMapper: Optional[hkaSkeletonMapper]
@@ -1155,7 +1187,7 @@ class hkbCharacterSetup(hkReferencedObject):
     criticalSection: Optional[Record]
 
 class hkbCharacterStringData(hkReferencedObject):
-    """hkbCharacterStringData"""
+    """hkbCharacterStringData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 10, 232 bytes.\n\nOwn members, by Havok type and byte offset:\n- skinNames: hkArray<hkbCharacterStringData::FileNameMeshNamePair, hkContainerHeapAllocator> at 24\n- boneAttachmentNames: hkArray<hkbCharacterStringData::FileNameMeshNamePair, hkContainerHeapAllocator> at 40\n- animationBundleNameData: hkArray<hkbAssetBundleStringData, hkContainerHeapAllocator> at 56\n- animationBundleFilenameData: hkArray<hkbAssetBundleStringData, hkContainerHeapAllocator> at 72\n- characterPropertyNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 88\n- retargetingSkeletonMapperFilenames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 104\n- lodNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 120\n- mirroredSyncPointSubstringsA: hkArray<hkStringPtr, hkContainerHeapAllocator> at 136\n- mirroredSyncPointSubstringsB: hkArray<hkStringPtr, hkContainerHeapAllocator> at 152\n- name: hkStringPtr at 168\n- rigName: hkStringPtr at 176\n- ragdollName: hkStringPtr at 184\n- behaviorFilename: hkStringPtr at 192\n- luaScriptOnCharacterActivated: hkStringPtr at 200\n- luaScriptOnCharacterDeactivated: hkStringPtr at 208\n- luaFiles: hkArray<hkStringPtr, hkContainerHeapAllocator> at 216"""
     skinNames: list[hkbCharacterStringData_FileNameMeshNamePair]
     boneAttachmentNames: list[hkbCharacterStringData_FileNameMeshNamePair]
     animationBundleNameData: list[hkbAssetBundleStringData]
@@ -1174,12 +1206,12 @@ class hkbCharacterStringData(hkReferencedObject):
     luaFiles: list[Optional[str]]
 
 class hkbCharacterStringData_FileNameMeshNamePair(Record):
-    """hkbCharacterStringData::FileNameMeshNamePair"""
+    """hkbCharacterStringData::FileNameMeshNamePair\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- fileName: hkStringPtr at 0\n- meshName: hkStringPtr at 8"""
     fileName: Optional[str]
     meshName: Optional[str]
 
 class hkbClipGenerator(hkbGenerator):
-    """hkbClipGenerator"""
+    """hkbClipGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, version 5, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- animationName: hkStringPtr at 152\n- triggers: hkRefPtr<hkbClipTriggerArray> at 160\n- userPartitionMask: hkUint32 at 168\n- cropStartAmountLocalTime: hkReal at 172\n- cropEndAmountLocalTime: hkReal at 176\n- startTime: hkReal at 180\n- playbackSpeed: hkReal at 184\n- enforcedDuration: hkReal at 188\n- userControlledTimeFraction: hkReal at 192\n- mode: hkEnum<hkbClipGenerator::PlaybackMode, hkInt8> at 196\n- flags: hkInt8 at 197\n- animationInternalId: hkInt16 at 198\n- animDatas: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 200\n- animationControl: hkRefPtr<hkReflect::Detail::Opaque> at 216\n- originalTriggers: hkRefPtr<hkReflect::Detail::Opaque> at 224\n- mapperData: T*<hkReflect::Detail::Opaque> at 232\n- binding: T*<hkReflect::Detail::Opaque> at 240\n- numAnimationTracks: hkInt32 at 248\n- extractedMotion: hkQsTransform at 256\n- echos: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 304\n- localTime: hkReal at 320\n- time: hkReal at 324\n- previousUserControlledTimeFraction: hkReal at 328\n- bufferSize: hkInt32 at 332\n- atEnd: hkBool at 336\n- ignoreStartTime: hkBool at 337\n- pingPongBackward: hkBool at 338"""
     animationName: Optional[str]
     triggers: Optional[hkbClipTriggerArray]
     userPartitionMask: int
@@ -1198,7 +1230,7 @@ class hkbClipGenerator(hkbGenerator):
     mapperData: Optional[Record]
     binding: Optional[Record]
     numAnimationTracks: int
-    extractedMotion: Record
+    extractedMotion: hkQsTransformf
     echos: list[Any]
     localTime: float
     time: float
@@ -1209,7 +1241,7 @@ class hkbClipGenerator(hkbGenerator):
     pingPongBackward: bool
 
 class hkbClipTrigger(Record):
-    """hkbClipTrigger"""
+    """hkbClipTrigger\n\nHavok class of SDK 2016.2, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- localTime: hkReal at 0\n- event: hkbEventProperty at 8\n- relativeToEndOfClip: hkBool at 24\n- acyclic: hkBool at 25\n- isAnnotation: hkBool at 26"""
     localTime: float
     event: hkbEventProperty
     relativeToEndOfClip: bool
@@ -1217,29 +1249,26 @@ class hkbClipTrigger(Record):
     isAnnotation: bool
 
 class hkbClipTriggerArray(hkReferencedObject):
-    """hkbClipTriggerArray"""
+    """hkbClipTriggerArray\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- triggers: hkArray<hkbClipTrigger, hkContainerHeapAllocator> at 24"""
     triggers: list[hkbClipTrigger]
 
 class hkbCondition(hkReferencedObject):
-    """hkbCondition"""
-
-class hkbCustomIdSelector(hkReferencedObject):
-    """hkbCustomIdSelector"""
+    """hkbCondition\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
 
 class hkbCustomPropertySheet(hkReferencedObject):
-    """hkbCustomPropertySheet"""
-
-class hkbEvent(hkbEventBase):
-    """hkbEvent"""
-    sender: Optional[Record]
+    """hkbCustomPropertySheet\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 32 bytes."""
 
 class hkbEventBase(Record):
-    """hkbEventBase"""
+    """hkbEventBase\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkInt32 at 0\n- payload: T*<hkbEventPayload> at 8"""
     id: int
     payload: Optional[hkbEventPayload]
 
+class hkbEvent(hkbEventBase):
+    """hkbEvent\n\nHavok class of SDK 2016.2, derived from hkbEventBase, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- sender: T*<hkReflect::Detail::Opaque> at 16"""
+    sender: Optional[Record]
+
 class hkbEventDrivenBlendingObject(Record):
-    """hkbEventDrivenBlendingObject"""
+    """hkbEventDrivenBlendingObject\n\nHavok class of SDK 2016.2, 44 bytes.\n\nOwn members, by Havok type and byte offset:\n- weight: hkReal at 0\n- fadeInDuration: hkReal at 4\n- fadeOutDuration: hkReal at 8\n- onEventId: hkInt32 at 12\n- offEventId: hkInt32 at 16\n- onByDefault: hkBool at 20\n- forceFullFadeDurations: hkBool at 21\n- fadeInOutCurve: hkEnum<hkbBlendCurveUtils::BlendCurve, hkInt8> at 22\n- internalState: hkbEventDrivenBlendingObject::InternalState at 24"""
     weight: float
     fadeInDuration: float
     fadeOutDuration: float
@@ -1251,7 +1280,7 @@ class hkbEventDrivenBlendingObject(Record):
     internalState: hkbEventDrivenBlendingObject_InternalState
 
 class hkbEventDrivenBlendingObject_InternalState(Record):
-    """hkbEventDrivenBlendingObject::InternalState"""
+    """hkbEventDrivenBlendingObject::InternalState\n\nHavok class of SDK 2016.2, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- weight: hkReal at 0\n- timeElapsed: hkReal at 4\n- onFraction: hkReal at 8\n- onFractionOffset: hkReal at 12\n- fadingState: hkEnum<hkbEventDrivenBlendingObject::InternalState::FadingState, hkInt8> at 16"""
     weight: float
     timeElapsed: float
     onFraction: float
@@ -1259,27 +1288,27 @@ class hkbEventDrivenBlendingObject_InternalState(Record):
     fadingState: hkbEventDrivenBlendingObject_InternalState_FadingState
 
 class hkbEventInfo(Record):
-    """hkbEventInfo"""
+    """hkbEventInfo\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- flags: hkFlags<hkbEventInfo::Flags, hkUint32> at 0"""
     flags: Union[hkbEventInfo_Flags, int]
 
 class hkbEventPayload(hkReferencedObject):
-    """hkbEventPayload"""
+    """hkbEventPayload\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
 
 class hkbEventProperty(hkbEventBase):
-    """hkbEventProperty"""
+    """hkbEventProperty\n\nHavok class of SDK 2016.2, derived from hkbEventBase, version 1, 16 bytes."""
 
 class hkbFootIkControlData(Record):
-    """hkbFootIkControlData"""
+    """hkbFootIkControlData\n\nHavok class of SDK 2016.2, version 1, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- gains: hkbFootIkGains at 0\n- enabled: T[N]<hkReal, 32> at 44"""
     gains: hkbFootIkGains
     enabled: tuple[float, ...]
 
 class hkbFootIkControlsModifier(hkbModifier):
-    """hkbFootIkControlsModifier"""
+    """hkbFootIkControlsModifier\n\nHavok class of SDK 2016.2, derived from hkbModifier, version 1, 304 bytes.\n\nOwn members, by Havok type and byte offset:\n- controlData: hkbFootIkControlData at 112\n- legs: hkArray<hkbFootIkControlsModifier::Leg, hkContainerHeapAllocator> at 288"""
     controlData: hkbFootIkControlData
     legs: list[hkbFootIkControlsModifier_Leg]
 
 class hkbFootIkControlsModifier_Leg(Record):
-    """hkbFootIkControlsModifier::Leg"""
+    """hkbFootIkControlsModifier::Leg\n\nHavok class of SDK 2016.2, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- groundPosition: hkVector4 at 0\n- ungroundedEvent: hkbEventProperty at 16\n- verticalError: hkReal at 32\n- hitSomething: hkBool at 36\n- isPlantedMS: hkBool at 37\n- enabled: hkBool at 38"""
     groundPosition: tuple[float, ...]
     ungroundedEvent: hkbEventProperty
     verticalError: float
@@ -1288,7 +1317,7 @@ class hkbFootIkControlsModifier_Leg(Record):
     enabled: bool
 
 class hkbFootIkDriverInfo(hkbCustomPropertySheet):
-    """hkbFootIkDriverInfo"""
+    """hkbFootIkDriverInfo\n\nHavok class of SDK 2016.2, derived from hkbCustomPropertySheet, version 3, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- legs: hkArray<hkbFootIkDriverInfo::Leg, hkContainerHeapAllocator> at 32\n- raycastDistanceUp: hkReal at 48\n- raycastDistanceDown: hkReal at 52\n- originalGroundHeightMS: hkReal at 56\n- verticalOffset: hkReal at 60\n- collisionFilterInfo: hkUint32 at 64\n- forwardAlignFraction: hkReal at 68\n- sidewaysAlignFraction: hkReal at 72\n- sidewaysSampleWidth: hkReal at 76\n- lockFeetWhenPlanted: hkBool at 80\n- useCharacterUpVector: hkBool at 81\n- isQuadrupedNarrow: hkBool at 82\n- keepSourceFootEndAboveGround: hkBool at 83\n- usefootEndToOnlyHeelRay: hkBool at 84"""
     legs: list[hkbFootIkDriverInfo_Leg]
     raycastDistanceUp: float
     raycastDistanceDown: float
@@ -1305,7 +1334,7 @@ class hkbFootIkDriverInfo(hkbCustomPropertySheet):
     usefootEndToOnlyHeelRay: bool
 
 class hkbFootIkDriverInfo_Leg(Record):
-    """hkbFootIkDriverInfo::Leg"""
+    """hkbFootIkDriverInfo::Leg\n\nHavok class of SDK 2016.2, version 3, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- kneeAxisLS: hkVector4 at 0\n- footEndLS: hkVector4 at 16\n- footPlantedAnkleHeightMS: hkReal at 32\n- footRaisedAnkleHeightMS: hkReal at 36\n- maxAnkleHeightMS: hkReal at 40\n- minAnkleHeightMS: hkReal at 44\n- maxFootPitchDegrees: hkReal at 48\n- minFootPitchDegrees: hkReal at 52\n- maxFootRollDegrees: hkReal at 56\n- minFootRollDegrees: hkReal at 60\n- heelOffsetFromAnkle: hkReal at 64\n- favorToeInterpenetrationOverSteepSlope: hkBool at 68\n- favorHeelInterpenetrationOverSteepSlope: hkBool at 69\n- maxKneeAngleDegrees: hkReal at 72\n- minKneeAngleDegrees: hkReal at 76\n- hipIndex: hkInt16 at 80\n- hipSiblingIndex: hkInt16 at 82\n- kneeIndex: hkInt16 at 84\n- kneeSiblingIndex: hkInt16 at 86\n- ankleIndex: hkInt16 at 88"""
     kneeAxisLS: tuple[float, ...]
     footEndLS: tuple[float, ...]
     footPlantedAnkleHeightMS: float
@@ -1328,7 +1357,7 @@ class hkbFootIkDriverInfo_Leg(Record):
     ankleIndex: int
 
 class hkbFootIkGains(Record):
-    """hkbFootIkGains"""
+    """hkbFootIkGains\n\nHavok class of SDK 2016.2, version 2, 44 bytes.\n\nOwn members, by Havok type and byte offset:\n- onOffGain: hkReal at 0\n- groundAscendingGain: hkReal at 4\n- groundDescendingGain: hkReal at 8\n- footPlantedGain: hkReal at 12\n- footRaisedGain: hkReal at 16\n- footLockingGain: hkReal at 20\n- ankleRotationGain: hkReal at 24\n- worldFromModelFeedbackGain: hkReal at 28\n- errorUpDownBias: hkReal at 32\n- alignWorldFromModelGain: hkReal at 36\n- hipOrientationGain: hkReal at 40"""
     onOffGain: float
     groundAscendingGain: float
     groundDescendingGain: float
@@ -1341,28 +1370,22 @@ class hkbFootIkGains(Record):
     alignWorldFromModelGain: float
     hipOrientationGain: float
 
-class hkbGenerator(hkbNode):
-    """hkbGenerator"""
-    partitionInfo: hkbGeneratorPartitionInfo
-    syncInfo: Optional[Record]
-    pad: list[int]
-
 class hkbGeneratorPartitionInfo(Record):
-    """hkbGeneratorPartitionInfo"""
+    """hkbGeneratorPartitionInfo\n\nHavok class of SDK 2016.2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneMask: T[N]<hkUint32, 8> at 0\n- partitionMask: T[N]<hkUint32, 1> at 32\n- numBones: hkInt16 at 36\n- numMaxPartitions: hkInt16 at 38"""
     boneMask: list[int]
     partitionMask: list[int]
     numBones: int
     numMaxPartitions: int
 
 class hkbGetHandleOnBoneModifier(hkbModifier):
-    """hkbGetHandleOnBoneModifier"""
+    """hkbGetHandleOnBoneModifier\n\nHavok class of SDK 2016.2, derived from hkbModifier, version 0, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- handleOut: hkRefPtr<hkbHandle> at 104\n- localFrameName: hkStringPtr at 112\n- ragdollBoneIndex: hkInt16 at 120\n- animationBoneIndex: hkInt16 at 122"""
     handleOut: Optional[hkbHandle]
     localFrameName: Optional[str]
     ragdollBoneIndex: int
     animationBoneIndex: int
 
 class hkbHandIkControlData(Record):
-    """hkbHandIkControlData"""
+    """hkbHandIkControlData\n\nHavok class of SDK 2016.2, version 2, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- targetPosition: hkVector4 at 0\n- targetRotation: hkQuaternion at 16\n- targetNormal: hkVector4 at 32\n- targetHandle: T*<hkbHandle> at 48\n- transformOnFraction: hkReal at 56\n- normalOnFraction: hkReal at 60\n- fadeInDuration: hkReal at 64\n- fadeOutDuration: hkReal at 68\n- extrapolationTimeStep: hkReal at 72\n- handleChangeSpeed: hkReal at 76\n- handleChangeMode: hkEnum<hkbHandIkControlData::HandleChangeMode, hkInt8> at 80\n- fixUp: hkBool at 81"""
     targetPosition: tuple[float, ...]
     targetRotation: tuple[float, ...]
     targetNormal: tuple[float, ...]
@@ -1377,22 +1400,22 @@ class hkbHandIkControlData(Record):
     fixUp: bool
 
 class hkbHandIkControlsModifier(hkbModifier):
-    """hkbHandIkControlsModifier"""
+    """hkbHandIkControlsModifier\n\nHavok class of SDK 2016.2, derived from hkbModifier, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- hands: hkArray<hkbHandIkControlsModifier::Hand, hkContainerHeapAllocator> at 104"""
     hands: list[hkbHandIkControlsModifier_Hand]
 
 class hkbHandIkControlsModifier_Hand(Record):
-    """hkbHandIkControlsModifier::Hand"""
+    """hkbHandIkControlsModifier::Hand\n\nHavok class of SDK 2016.2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- controlData: hkbHandIkControlData at 0\n- handIndex: hkInt32 at 96\n- enable: hkBool at 100"""
     controlData: hkbHandIkControlData
     handIndex: int
     enable: bool
 
 class hkbHandIkDriverInfo(hkbCustomPropertySheet):
-    """hkbHandIkDriverInfo"""
+    """hkbHandIkDriverInfo\n\nHavok class of SDK 2016.2, derived from hkbCustomPropertySheet, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- hands: hkArray<hkbHandIkDriverInfo::Hand, hkContainerHeapAllocator> at 32\n- fadeInOutCurve: hkEnum<hkbBlendCurveUtils::BlendCurve, hkInt8> at 48"""
     hands: list[hkbHandIkDriverInfo_Hand]
     fadeInOutCurve: hkbBlendCurveUtils_BlendCurve
 
 class hkbHandIkDriverInfo_Hand(Record):
-    """hkbHandIkDriverInfo::Hand"""
+    """hkbHandIkDriverInfo::Hand\n\nHavok class of SDK 2016.2, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- elbowAxisLS: hkVector4 at 0\n- backHandNormalLS: hkVector4 at 16\n- handOffsetLS: hkVector4 at 32\n- handOrienationOffsetLS: hkQuaternion at 48\n- maxElbowAngleDegrees: hkReal at 64\n- minElbowAngleDegrees: hkReal at 68\n- shoulderIndex: hkInt16 at 72\n- shoulderSiblingIndex: hkInt16 at 74\n- elbowIndex: hkInt16 at 76\n- elbowSiblingIndex: hkInt16 at 78\n- wristIndex: hkInt16 at 80\n- enforceEndPosition: hkBool at 82\n- enforceEndRotation: hkBool at 83\n- localFrameName: hkStringPtr at 88"""
     elbowAxisLS: tuple[float, ...]
     backHandNormalLS: tuple[float, ...]
     handOffsetLS: tuple[float, ...]
@@ -1409,33 +1432,33 @@ class hkbHandIkDriverInfo_Hand(Record):
     localFrameName: Optional[str]
 
 class hkbHandle(hkReferencedObject):
-    """hkbHandle"""
+    """hkbHandle\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- frame: T*<hkLocalFrame> at 24\n- rigidBody: hkRefPtr<hkReferencedObject> at 32\n- character: T*<hkbCharacter> at 40\n- animationBoneIndex: hkInt16 at 48"""
     frame: Optional[hkLocalFrame]
     rigidBody: Optional[hkReferencedObject]
     character: Optional[hkbCharacter]
     animationBoneIndex: int
 
 class hkbKeyframeBonesModifier(hkbModifier):
-    """hkbKeyframeBonesModifier"""
+    """hkbKeyframeBonesModifier\n\nHavok class of SDK 2016.2, derived from hkbModifier, version 3, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- keyframeInfo: hkArray<hkbKeyframeBonesModifier::KeyframeInfo, hkContainerHeapAllocator> at 104\n- keyframedBonesList: hkRefPtr<hkbBoneIndexArray> at 120"""
     keyframeInfo: list[hkbKeyframeBonesModifier_KeyframeInfo]
     keyframedBonesList: Optional[hkbBoneIndexArray]
 
 class hkbKeyframeBonesModifier_KeyframeInfo(Record):
-    """hkbKeyframeBonesModifier::KeyframeInfo"""
+    """hkbKeyframeBonesModifier::KeyframeInfo\n\nHavok class of SDK 2016.2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- keyframedPosition: hkVector4 at 0\n- keyframedRotation: hkQuaternion at 16\n- boneIndex: hkInt16 at 32\n- isValid: hkBool at 34"""
     keyframedPosition: tuple[float, ...]
     keyframedRotation: tuple[float, ...]
     boneIndex: int
     isValid: bool
 
 class hkbLayer(hkbBindable):
-    """hkbLayer"""
+    """hkbLayer\n\nHavok class of SDK 2016.2, derived from hkbBindable, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- generator: hkRefPtr<hkbGenerator> at 64\n- boneWeights: hkRefPtr<hkbBoneWeightArray> at 72\n- useMotion: hkBool at 80\n- blendingControlData: hkbEventDrivenBlendingObject at 84"""
     generator: Optional[hkbGenerator]
     boneWeights: Optional[hkbBoneWeightArray]
     useMotion: bool
     blendingControlData: hkbEventDrivenBlendingObject
 
 class hkbLayerGenerator(hkbGenerator):
-    """hkbLayerGenerator"""
+    """hkbLayerGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, 200 bytes.\n\nOwn members, by Havok type and byte offset:\n- layers: hkArray<T*<hkbLayer>, hkContainerHeapAllocator> at 152\n- indexOfSyncMasterChild: hkInt16 at 168\n- flags: hkFlags<hkbLayerGenerator::LayerFlagBits, hkUint16> at 170\n- numActiveLayers: int at 172\n- layerInternalStates: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 176\n- initSync: hkBool at 192"""
     layers: list[Optional[hkbLayer]]
     indexOfSyncMasterChild: int
     flags: Union[hkbLayerGenerator_LayerFlagBits, int]
@@ -1444,7 +1467,7 @@ class hkbLayerGenerator(hkbGenerator):
     initSync: bool
 
 class hkbManualSelectorGenerator(hkbGenerator):
-    """hkbManualSelectorGenerator"""
+    """hkbManualSelectorGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, version 3, 264 bytes.\n\nOwn members, by Havok type and byte offset:\n- generators: hkArray<T*<hkbGenerator>, hkContainerHeapAllocator> at 152\n- selectedGeneratorIndex: hkInt16 at 168\n- indexSelector: hkRefPtr<hkbCustomIdSelector> at 176\n- selectedIndexCanChangeAfterActivate: hkBool at 184\n- generatorChangedTransitionEffect: T*<hkbTransitionEffect> at 192\n- sentOnClipEnd: hkbEventProperty at 200\n- generatorPreDeleteIndex: hkArray<hkInt16, hkContainerHeapAllocator> at 216\n- currentGeneratorIndex: hkInt16 at 232\n- generatorIndexAtActivate: hkInt16 at 234\n- activeTransitions: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 240\n- endOfClipEventId: hkInt32 at 256"""
     generators: list[Optional[hkbGenerator]]
     selectedGeneratorIndex: int
     indexSelector: Optional[hkbCustomIdSelector]
@@ -1458,42 +1481,28 @@ class hkbManualSelectorGenerator(hkbGenerator):
     endOfClipEventId: int
 
 class hkbMirroredSkeletonInfo(hkbCustomPropertySheet):
-    """hkbMirroredSkeletonInfo"""
+    """hkbMirroredSkeletonInfo\n\nHavok class of SDK 2016.2, derived from hkbCustomPropertySheet, version 2, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- mirrorAxis: hkVector4 at 32\n- bonePairMap: hkArray<hkInt16, hkContainerHeapAllocator> at 48\n- partitionPairMap: hkArray<hkInt16, hkContainerHeapAllocator> at 64"""
     mirrorAxis: tuple[float, ...]
     bonePairMap: memoryview
     partitionPairMap: memoryview
 
-class hkbModifier(hkbNode):
-    """hkbModifier"""
-    enable: bool
-    padModifier: list[bool]
-
 class hkbModifierGenerator(hkbGenerator):
-    """hkbModifierGenerator"""
+    """hkbModifierGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, 168 bytes.\n\nOwn members, by Havok type and byte offset:\n- modifier: hkRefPtr<hkbModifier> at 152\n- generator: hkRefPtr<hkbGenerator> at 160"""
     modifier: Optional[hkbModifier]
     generator: Optional[hkbGenerator]
 
 class hkbModifierList(hkbModifier):
-    """hkbModifierList"""
+    """hkbModifierList\n\nHavok class of SDK 2016.2, derived from hkbModifier, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- modifiers: hkArray<T*<hkbModifier>, hkContainerHeapAllocator> at 104"""
     modifiers: list[Optional[hkbModifier]]
 
-class hkbNode(hkbBindable):
-    """hkbNode"""
-    userData: int
-    name: Optional[str]
-    id: int
-    cloneState: hkbNode_CloneState
-    type: hkbNodeType
-    nodeInfo: Optional[Record]
-
 class hkbProjectData(hkReferencedObject):
-    """hkbProjectData"""
+    """hkbProjectData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldUpWS: hkVector4 at 32\n- stringData: hkRefPtr<hkbProjectStringData> at 48\n- defaultEventMode: hkEnum<hkbTransitionEffect::EventMode, hkInt8> at 56"""
     worldUpWS: tuple[float, ...]
     stringData: Optional[hkbProjectStringData]
     defaultEventMode: hkbTransitionEffect_EventMode
 
 class hkbProjectStringData(hkReferencedObject):
-    """hkbProjectStringData"""
+    """hkbProjectStringData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 3, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- behaviorFilenames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 24\n- characterFilenames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 40\n- eventNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 56\n- animationPath: hkStringPtr at 72\n- behaviorPath: hkStringPtr at 80\n- characterPath: hkStringPtr at 88\n- scriptsPath: hkStringPtr at 96\n- fullPathToSource: hkStringPtr at 104\n- rootPath: hkStringPtr at 112"""
     behaviorFilenames: list[Optional[str]]
     characterFilenames: list[Optional[str]]
     eventNames: list[Optional[str]]
@@ -1505,18 +1514,18 @@ class hkbProjectStringData(hkReferencedObject):
     rootPath: Optional[str]
 
 class hkbRigidBodySetup(Record):
-    """hkbRigidBodySetup"""
+    """hkbRigidBodySetup\n\nHavok class of SDK 2016.2, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionFilterInfo: hkUint32 at 0\n- type: hkEnum<hkbRigidBodySetup::Type, hkInt8> at 4\n- collisionShapeProfiles: hkArray<hkbShapeSetup, hkContainerHeapAllocator> at 8"""
     collisionFilterInfo: int
     type: hkbRigidBodySetup_Type
     collisionShapeProfiles: list[hkbShapeSetup]
 
 class hkbRoleAttribute(Record):
-    """hkbRoleAttribute"""
+    """hkbRoleAttribute\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- role: hkEnum<hkbRoleAttribute::Role, hkInt16> at 0\n- flags: hkFlags<hkbRoleAttribute::RoleFlags, hkInt16> at 2"""
     role: hkbRoleAttribute_Role
     flags: Union[hkbRoleAttribute_RoleFlags, int]
 
 class hkbScriptGenerator(hkbGenerator):
-    """hkbScriptGenerator"""
+    """hkbScriptGenerator\n\nHavok class of SDK 2016.2, derived from hkbGenerator, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- child: hkRefPtr<hkbGenerator> at 152\n- onActivateScript: hkStringPtr at 160\n- onPreUpdateScript: hkStringPtr at 168\n- onGenerateScript: hkStringPtr at 176\n- onHandleEventScript: hkStringPtr at 184\n- onDeactivateScript: hkStringPtr at 192\n- refOnActivate: int at 200\n- refOnPreUpdate: int at 204\n- refOnGenerate: int at 208\n- refOnHandleEvent: int at 212\n- refOnDeactivate: int at 216\n- timeStep: hkReal at 220"""
     child: Optional[hkbGenerator]
     onActivateScript: Optional[str]
     onPreUpdateScript: Optional[str]
@@ -1531,7 +1540,7 @@ class hkbScriptGenerator(hkbGenerator):
     timeStep: float
 
 class hkbShapeSetup(Record):
-    """hkbShapeSetup"""
+    """hkbShapeSetup\n\nHavok class of SDK 2016.2, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- capsuleHeight: hkReal at 0\n- capsuleRadius: hkReal at 4\n- customPivotEnabled: hkBool at 8\n- customPivotIdx: hkInt32 at 12\n- fileName: hkStringPtr at 16\n- type: hkEnum<hkbShapeSetup::Type, hkInt8> at 24"""
     capsuleHeight: float
     capsuleRadius: float
     customPivotEnabled: bool
@@ -1540,10 +1549,10 @@ class hkbShapeSetup(Record):
     type: hkbShapeSetup_Type
 
 class hkbStateListener(hkReferencedObject):
-    """hkbStateListener"""
+    """hkbStateListener\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
 
 class hkbStateMachine(hkbGenerator):
-    """hkbStateMachine"""
+    """hkbStateMachine\n\nHavok class of SDK 2016.2, derived from hkbGenerator, version 5, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- eventToSendWhenStateOrTransitionChanges: hkbEvent at 152\n- startStateIdSelector: hkRefPtr<hkbCustomIdSelector> at 176\n- startStateId: hkInt32 at 184\n- returnToPreviousStateEventId: hkInt32 at 188\n- randomTransitionEventId: hkInt32 at 192\n- transitionToNextHigherStateEventId: hkInt32 at 196\n- transitionToNextLowerStateEventId: hkInt32 at 200\n- syncVariableIndex: hkInt32 at 204\n- currentStateId: hkInt32 at 208\n- wrapAroundStateId: hkBool at 212\n- maxSimultaneousTransitions: hkInt8 at 213\n- startStateMode: hkEnum<hkbStateMachine::StartStateMode, hkInt8> at 214\n- selfTransitionMode: hkEnum<hkbStateMachine::StateMachineSelfTransitionMode, hkInt8> at 215\n- isActive: hkBool at 216\n- states: hkArray<T*<hkbStateMachine::StateInfo>, hkContainerHeapAllocator> at 224\n- wildcardTransitions: T*<hkbStateMachine::TransitionInfoArray> at 240\n- stateIdToIndexMap: T*<hkReflect::Detail::Opaque> at 248\n- activeTransitions: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 256\n- transitionFlags: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 272\n- wildcardTransitionFlags: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 288\n- delayedTransitions: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 304\n- timeInState: hkReal at 320\n- lastLocalTime: hkReal at 324\n- previousStateId: hkInt32 at 328\n- nextStartStateIndexOverride: hkInt32 at 332\n- stateOrTransitionChanged: hkBool at 336\n- echoNextUpdate: hkBool at 337\n- hasEventlessWildcardTransitions: hkBool at 338\n- eventIdToTransitionInfoIndicesMap: T*<hkReflect::Detail::Opaque> at 344"""
     eventToSendWhenStateOrTransitionChanges: hkbEvent
     startStateIdSelector: Optional[hkbCustomIdSelector]
     startStateId: int
@@ -1575,11 +1584,11 @@ class hkbStateMachine(hkbGenerator):
     eventIdToTransitionInfoIndicesMap: Optional[Record]
 
 class hkbStateMachine_EventPropertyArray(hkReferencedObject):
-    """hkbStateMachine::EventPropertyArray"""
+    """hkbStateMachine::EventPropertyArray\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- events: hkArray<hkbEventProperty, hkContainerHeapAllocator> at 24"""
     events: list[hkbEventProperty]
 
 class hkbStateMachine_StateInfo(hkbBindable):
-    """hkbStateMachine::StateInfo"""
+    """hkbStateMachine::StateInfo\n\nHavok class of SDK 2016.2, derived from hkbBindable, version 4, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- listeners: hkArray<T*<hkbStateListener>, hkContainerHeapAllocator> at 56\n- enterNotifyEvents: hkRefPtr<hkbStateMachine::EventPropertyArray> at 72\n- exitNotifyEvents: hkRefPtr<hkbStateMachine::EventPropertyArray> at 80\n- transitions: hkRefPtr<hkbStateMachine::TransitionInfoArray> at 88\n- generator: hkRefPtr<hkbGenerator> at 96\n- name: hkStringPtr at 104\n- stateId: int at 112\n- probability: hkReal at 116\n- enable: hkBool at 120\n- hasEventlessTransitions: hkBool at 121"""
     listeners: list[Optional[hkbStateListener]]
     enterNotifyEvents: Optional[hkbStateMachine_EventPropertyArray]
     exitNotifyEvents: Optional[hkbStateMachine_EventPropertyArray]
@@ -1592,14 +1601,14 @@ class hkbStateMachine_StateInfo(hkbBindable):
     hasEventlessTransitions: bool
 
 class hkbStateMachine_TimeInterval(Record):
-    """hkbStateMachine::TimeInterval"""
+    """hkbStateMachine::TimeInterval\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- enterEventId: hkInt32 at 0\n- exitEventId: hkInt32 at 4\n- enterTime: hkReal at 8\n- exitTime: hkReal at 12"""
     enterEventId: int
     exitEventId: int
     enterTime: float
     exitTime: float
 
 class hkbStateMachine_TransitionInfo(Record):
-    """hkbStateMachine::TransitionInfo"""
+    """hkbStateMachine::TransitionInfo\n\nHavok class of SDK 2016.2, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- triggerInterval: hkbStateMachine::TimeInterval at 0\n- initiateInterval: hkbStateMachine::TimeInterval at 16\n- transition: hkRefPtr<hkbTransitionEffect> at 32\n- condition: hkRefPtr<hkbCondition> at 40\n- eventId: hkInt32 at 48\n- toStateId: hkInt32 at 52\n- fromNestedStateId: hkInt32 at 56\n- toNestedStateId: hkInt32 at 60\n- priority: hkInt16 at 64\n- flags: hkFlags<hkbStateMachine::TransitionInfo::TransitionFlags, hkInt16> at 66"""
     triggerInterval: hkbStateMachine_TimeInterval
     initiateInterval: hkbStateMachine_TimeInterval
     transition: Optional[hkbTransitionEffect]
@@ -1612,29 +1621,20 @@ class hkbStateMachine_TransitionInfo(Record):
     flags: Union[hkbStateMachine_TransitionInfo_TransitionFlags, int]
 
 class hkbStateMachine_TransitionInfoArray(hkReferencedObject):
-    """hkbStateMachine::TransitionInfoArray"""
+    """hkbStateMachine::TransitionInfoArray\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- transitions: hkArray<hkbStateMachine::TransitionInfo, hkContainerHeapAllocator> at 24\n- hasEventlessTransitions: hkBool at 40\n- hasTimeBoundedTransitions: hkBool at 41"""
     transitions: list[hkbStateMachine_TransitionInfo]
     hasEventlessTransitions: bool
     hasTimeBoundedTransitions: bool
 
-class hkbTransitionEffect(hkbGenerator):
-    """hkbTransitionEffect"""
-    selfTransitionMode: hkbTransitionEffect_SelfTransitionMode
-    eventMode: hkbTransitionEffect_EventMode
-    defaultEventMode: hkbTransitionEffect_EventMode
-    patchedBindingInfo: Optional[Record]
-    fromGenerator: Optional[Record]
-    toGenerator: Optional[Record]
-
 class hkbVariableBindingSet(hkReferencedObject):
-    """hkbVariableBindingSet"""
+    """hkbVariableBindingSet\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- bindings: hkArray<hkbVariableBindingSet::Binding, hkContainerHeapAllocator> at 24\n- indexOfBindingToEnable: hkInt32 at 40\n- hasOutputBinding: hkBool at 44\n- initializedOffsets: hkBool at 45"""
     bindings: list[hkbVariableBindingSet_Binding]
     indexOfBindingToEnable: int
     hasOutputBinding: bool
     initializedOffsets: bool
 
 class hkbVariableBindingSet_Binding(Record):
-    """hkbVariableBindingSet::Binding"""
+    """hkbVariableBindingSet::Binding\n\nHavok class of SDK 2016.2, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- memberPath: hkStringPtr at 0\n- memberType: T*<hkReflect::Detail::Opaque> at 8\n- offsetInObjectPlusOne: hkInt32 at 16\n- offsetInArrayPlusOne: hkInt32 at 20\n- rootVariableIndex: hkInt32 at 24\n- variableIndex: hkInt32 at 28\n- bitIndex: hkInt8 at 32\n- bindingType: hkEnum<hkbVariableBindingSet::Binding::BindingType, hkInt8> at 33\n- variableType: hkInt8 at 34\n- flags: hkFlags<hkbVariableBindingSet::Binding::InternalBindingFlags, hkInt8> at 35"""
     memberPath: Optional[str]
     memberType: Optional[Record]
     offsetInObjectPlusOne: int
@@ -1647,30 +1647,30 @@ class hkbVariableBindingSet_Binding(Record):
     flags: Union[hkbVariableBindingSet_Binding_InternalBindingFlags, int]
 
 class hkbVariableBounds(Record):
-    """hkbVariableBounds"""
+    """hkbVariableBounds\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: hkbVariableValue at 0\n- max: hkbVariableValue at 4"""
     min: hkbVariableValue
     max: hkbVariableValue
 
 class hkbVariableInfo(Record):
-    """hkbVariableInfo"""
+    """hkbVariableInfo\n\nHavok class of SDK 2016.2, version 1, 6 bytes.\n\nOwn members, by Havok type and byte offset:\n- role: hkbRoleAttribute at 0\n- type: hkEnum<hkbVariableInfo::VariableType, hkInt8> at 4"""
     role: hkbRoleAttribute
     type: hkbVariableInfo_VariableType
 
 class hkbVariableValue(Record):
-    """hkbVariableValue"""
+    """hkbVariableValue\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: int at 0"""
     value: int
 
 class hkbVariableValueSet(hkReferencedObject):
-    """hkbVariableValueSet"""
+    """hkbVariableValueSet\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- wordVariableValues: hkArray<hkbVariableValue, hkContainerHeapAllocator> at 24\n- quadVariableValues: hkArray<hkVector4, hkContainerHeapAllocator> at 40\n- variantVariableValues: hkArray<hkRefVariant, hkContainerHeapAllocator> at 56"""
     wordVariableValues: list[hkbVariableValue]
     quadVariableValues: list[tuple[float, ...]]
     variantVariableValues: list[Optional[hkReferencedObject]]
 
 class hkbVerifiable(Record):
-    """hkbVerifiable"""
+    """hkbVerifiable\n\nHavok class of SDK 2016.2, 8 bytes."""
 
 class hknpBodyCinfo(Record):
-    """hknpBodyCinfo"""
+    """hknpBodyCinfo\n\nHavok class of SDK 2016.2, version 6, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkViewPtr<hknpShape> at 0\n- flags: int at 8\n- collisionCntrl: short at 12\n- collisionFilterInfo: hkUint32 at 16\n- materialId: unsigned short at 20\n- qualityId: unsigned char at 22\n- name: hkStringPtr at 24\n- userData: hkUint64 at 32\n- motionType: unsigned char at 40\n- position: hkVector4 at 48\n- orientation: hkQuaternion at 64\n- linearVelocity: hkVector4 at 80\n- angularVelocity: hkVector4 at 96\n- mass: hkReal at 112\n- massDistribution: hkRefPtr<hknpRefMassDistribution> at 120\n- motionPropertiesId: unsigned short at 128\n- desiredBodyId: hknpBodyId at 132\n- motionId: unsigned int at 136\n- collisionLookAheadDistance: hkReal at 140\n- localFrame: hkRefPtr<hkLocalFrame> at 144"""
     shape: Optional[hknpShape]
     flags: int
     collisionCntrl: int
@@ -1693,17 +1693,17 @@ class hknpBodyCinfo(Record):
     localFrame: Optional[hkLocalFrame]
 
 class hknpBodyId(Record):
-    """hknpBodyId"""
+    """hknpBodyId\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- serialAndIndex: hkUint32 at 0"""
     serialAndIndex: int
 
 class hknpBodyIntegrator(hkReferencedObject):
-    """hknpBodyIntegrator"""
+    """hknpBodyIntegrator\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyFlagsForcingNormalCollisions: unsigned int at 24\n- typeForDynamicBodies: hknpManifoldType::Enum at 28\n- typeForTriggers: hknpManifoldType::Enum at 32"""
     bodyFlagsForcingNormalCollisions: int
     typeForDynamicBodies: int
     typeForTriggers: int
 
 class hknpBodyQuality(hkReferencedObject):
-    """hknpBodyQuality"""
+    """hknpBodyQuality\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 3, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- priority: int at 24\n- supportedFlags: hkFlags<hknpBodyQuality::FlagsEnum, hkUint32> at 28\n- requestedFlags: hkFlags<hknpBodyQuality::FlagsEnum, hkUint32> at 32\n- contactCachingRelativeMovementThreshold: hkReal at 36\n- motionRangeBreachPolicy: hknpMotionRangeBreachPolicy::Enum at 40"""
     priority: int
     supportedFlags: Union[hknpBodyQuality_FlagsEnum, int]
     requestedFlags: Union[hknpBodyQuality_FlagsEnum, int]
@@ -1711,24 +1711,46 @@ class hknpBodyQuality(hkReferencedObject):
     motionRangeBreachPolicy: int
 
 class hknpBodyQualityLibrary(hkReferencedObject):
-    """hknpBodyQualityLibrary"""
+    """hknpBodyQualityLibrary\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 1568 bytes.\n\nOwn members, by Havok type and byte offset:\n- qualityModifiedSignal: T*<hkReflect::Detail::Opaque> at 24\n- qualities: T[N]<hknpBodyQuality, 32> at 32"""
     qualityModifiedSignal: Optional[Record]
     qualities: list[hknpBodyQuality]
 
 class hknpBroadPhaseConfig(hkReferencedObject):
-    """hknpBroadPhaseConfig"""
+    """hknpBroadPhaseConfig\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
+
+class hknpShape(hkReferencedObject):
+    """hknpShape\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 4, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- flags: hkFlags<hknpShape::FlagsEnum, hkUint16> at 32\n- type: hkEnum<hknpShapeType::Enum, hkUint8> at 34\n- numShapeKeyBits: hkUint8 at 35\n- dispatchType: hkEnum<hknpCollisionDispatchType::Enum, hkUint8> at 36\n- convexRadius: hkReal at 40\n- userData: hkUint64 at 48\n- properties: hkRefPtr<hkRefCountedProperties> at 56"""
+    flags: Union[hknpShape_FlagsEnum, int]
+    type: hknpShapeType_Enum
+    numShapeKeyBits: int
+    dispatchType: hknpCollisionDispatchType_Enum
+    convexRadius: float
+    userData: int
+    properties: Optional[hkRefCountedProperties]
+
+class hknpConvexShape(hknpShape):
+    """hknpConvexShape\n\nHavok class of SDK 2016.2, derived from hknpShape, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxAllowedPenetration: hkHalf16 at 64\n- vertices: hkRelArray<hkVector4f> at 66"""
+    maxAllowedPenetration: float
+    vertices: list[tuple[float, ...]]
+
+class hknpConvexPolytopeShape(hknpConvexShape):
+    """hknpConvexPolytopeShape\n\nHavok class of SDK 2016.2, derived from hknpConvexShape, version 4, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- planes: hkRelArray<hkVector4> at 80\n- faces: hkRelArray<hknpConvexPolytopeShape::Face> at 84\n- indices: hkRelArray<hkUint8> at 88\n- connectivity: hkRefPtr<hknpConvexPolytopeShape::Connectivity> at 96"""
+    planes: list[tuple[float, ...]]
+    faces: list[hknpConvexPolytopeShape_Face]
+    indices: memoryview
+    connectivity: Optional[hknpConvexPolytopeShape_Connectivity]
 
 class hknpCapsuleShape(hknpConvexPolytopeShape):
-    """hknpCapsuleShape"""
+    """hknpCapsuleShape\n\nHavok class of SDK 2016.2, derived from hknpConvexPolytopeShape, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkVector4 at 112\n- b: hkVector4 at 128"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hknpCollisionFilter(hkReferencedObject):
-    """hknpCollisionFilter"""
+    """hknpCollisionFilter\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hknpCollisionFilter::Type, hkUint8> at 24"""
     type: hknpCollisionFilter_Type
 
 class hknpConstraintCinfo(Record):
-    """hknpConstraintCinfo"""
+    """hknpConstraintCinfo\n\nHavok class of SDK 2016.2, version 5, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintData: hkRefPtr<hkpConstraintData> at 0\n- bodyA: hknpBodyId at 8\n- bodyB: hknpBodyId at 12\n- flags: hkFlags<hknpConstraint::FlagsEnum, hkUint16> at 16\n- name: hkStringPtr at 24\n- desiredConstraintId: hknpConstraintId at 32\n- constraintGroupId: hknpConstraintGroupId at 36"""
     constraintData: Optional[hkpConstraintData]
     bodyA: hknpBodyId
     bodyB: hknpBodyId
@@ -1737,37 +1759,25 @@ class hknpConstraintCinfo(Record):
     desiredConstraintId: hkHandle_hkUint32_2147483647
     constraintGroupId: hkHandle_hkUint32_2147483647
 
-class hknpConvexPolytopeShape(hknpConvexShape):
-    """hknpConvexPolytopeShape"""
-    planes: list[tuple[float, ...]]
-    faces: list[hknpConvexPolytopeShape_Face]
-    indices: memoryview
-    connectivity: Optional[hknpConvexPolytopeShape_Connectivity]
-
 class hknpConvexPolytopeShape_Connectivity(hkReferencedObject):
-    """hknpConvexPolytopeShape::Connectivity"""
+    """hknpConvexPolytopeShape::Connectivity\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexEdges: hkArray<hknpConvexPolytopeShape::Connectivity::Edge, hkContainerHeapAllocator> at 24\n- faceLinks: hkArray<hknpConvexPolytopeShape::Connectivity::Edge, hkContainerHeapAllocator> at 40"""
     vertexEdges: list[hknpConvexPolytopeShape_Connectivity_Edge]
     faceLinks: list[hknpConvexPolytopeShape_Connectivity_Edge]
 
 class hknpConvexPolytopeShape_Connectivity_Edge(Record):
-    """hknpConvexPolytopeShape::Connectivity::Edge"""
+    """hknpConvexPolytopeShape::Connectivity::Edge\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIndex: hkUint16 at 0\n- edgeIndex: hkUint8 at 2\n- padding: T[N]<hkUint8, 1> at 3"""
     faceIndex: int
     edgeIndex: int
     padding: list[int]
 
 class hknpConvexPolytopeShape_Face(Record):
-    """hknpConvexPolytopeShape::Face"""
+    """hknpConvexPolytopeShape::Face\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- firstIndex: hkUint16 at 0\n- numIndices: hkUint8 at 2\n- minHalfAngle: hkUint8 at 3"""
     firstIndex: int
     numIndices: int
     minHalfAngle: int
 
-class hknpConvexShape(hknpShape):
-    """hknpConvexShape"""
-    maxAllowedPenetration: float
-    vertices: list[tuple[float, ...]]
-
 class hknpLodManagerCinfo(Record):
-    """hknpLodManagerCinfo"""
+    """hknpLodManagerCinfo\n\nHavok class of SDK 2016.2, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- registerDefaultConfig: hkBool at 0\n- autoBuildLodOnDynamicBodyAdded: hkBool at 1\n- autoBuildLodOnMeshBodyAdded: hkBool at 2\n- lodAccuray: hkReal at 4\n- slowToFastThreshold: hkReal at 8\n- fastToSlowThreshold: hkReal at 12\n- bodyIsBigThreshold: hkReal at 16\n- avgVelocityGain: hkReal at 20"""
     registerDefaultConfig: bool
     autoBuildLodOnDynamicBodyAdded: bool
     autoBuildLodOnMeshBodyAdded: bool
@@ -1778,13 +1788,13 @@ class hknpLodManagerCinfo(Record):
     avgVelocityGain: float
 
 class hknpMassDistribution(Record):
-    """hknpMassDistribution"""
+    """hknpMassDistribution\n\nHavok class of SDK 2016.2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- centerOfMassAndVolume: hkVector4 at 0\n- majorAxisSpace: hkQuaternion at 16\n- inertiaTensor: hkVector4 at 32"""
     centerOfMassAndVolume: tuple[float, ...]
     majorAxisSpace: tuple[float, ...]
     inertiaTensor: tuple[float, ...]
 
 class hknpMaterial(hkReferencedObject):
-    """hknpMaterial"""
+    """hknpMaterial\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 4, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 32\n- isExclusive: hkUint32 at 40\n- flags: int at 44\n- triggerType: hkEnum<hknpMaterial::TriggerType, hkUint8> at 48\n- triggerManifoldTolerance: hkUFloat8 at 49\n- dynamicFriction: hkHalf16 at 50\n- staticFriction: hkHalf16 at 52\n- restitution: hkHalf16 at 54\n- frictionCombinePolicy: hkEnum<hknpMaterial::CombinePolicy, hkUint8> at 56\n- restitutionCombinePolicy: hkEnum<hknpMaterial::CombinePolicy, hkUint8> at 57\n- weldingTolerance: hkReal at 60\n- maxContactImpulse: hkReal at 64\n- fractionOfClippedImpulseToApply: hkReal at 68\n- massChangerCategory: hkEnum<hknpMaterial::MassChangerCategory, hkUint8> at 72\n- massChangerHeavyObjectFactor: hkHalf16 at 74\n- softContactForceFactor: hkHalf16 at 76\n- softContactDampFactor: hkHalf16 at 78\n- softContactSeparationVelocity: hkUFloat8 at 80\n- surfaceVelocity: T*<hknpSurfaceVelocity> at 88\n- disablingCollisionsBetweenCvxCvxDynamicObjectsDistance: hkHalf16 at 96\n- userData: hkUint64 at 104\n- isShared: hkBool at 112"""
     name: Optional[str]
     isExclusive: int
     flags: int
@@ -1809,14 +1819,14 @@ class hknpMaterial(hkReferencedObject):
     isShared: bool
 
 class hknpMaterialLibrary(hkReferencedObject):
-    """hknpMaterialLibrary"""
+    """hknpMaterialLibrary\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- materialAddedSignal: T*<hkReflect::Detail::Opaque> at 24\n- materialModifiedSignal: T*<hkReflect::Detail::Opaque> at 32\n- materialRemovedSignal: T*<hkReflect::Detail::Opaque> at 40\n- entries: hkFreeListArray<hknpMaterial, 8> at 48"""
     materialAddedSignal: Optional[Record]
     materialModifiedSignal: Optional[Record]
     materialRemovedSignal: Optional[Record]
     entries: hkFreeListArray_hknpMaterial_8
 
 class hknpMotionProperties(Record):
-    """hknpMotionProperties"""
+    """hknpMotionProperties\n\nHavok class of SDK 2016.2, version 4, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- isExclusive: hkUint32 at 0\n- flags: unsigned int at 4\n- gravityFactor: hkReal at 8\n- timeFactor: hkReal at 12\n- maxLinearSpeed: hkReal at 16\n- maxAngularSpeed: hkReal at 20\n- linearDamping: hkReal at 24\n- angularDamping: hkReal at 28\n- solverStabilizationSpeedThreshold: hkReal at 32\n- solverStabilizationSpeedReduction: hkReal at 36\n- maxDistSqrd: hkReal at 40\n- maxRotSqrd: hkReal at 44\n- invBlockSize: hkReal at 48\n- pathingUpperThreshold: hkInt16 at 52\n- pathingLowerThreshold: hkInt16 at 54\n- numDeactivationFrequencyPasses: hkUint8 at 56\n- deactivationVelocityScaleSquare: hkUint8 at 57\n- minimumPathingVelocityScaleSquare: hkUint8 at 58\n- spikingVelocityScaleThresholdSquared: hkUint8 at 59\n- minimumSpikingVelocityScaleSquared: hkUint8 at 60"""
     isExclusive: int
     flags: int
     gravityFactor: float
@@ -1839,19 +1849,19 @@ class hknpMotionProperties(Record):
     minimumSpikingVelocityScaleSquared: int
 
 class hknpMotionPropertiesLibrary(hkReferencedObject):
-    """hknpMotionPropertiesLibrary"""
+    """hknpMotionPropertiesLibrary\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- entryAddedSignal: T*<hkReflect::Detail::Opaque> at 24\n- entryModifiedSignal: T*<hkReflect::Detail::Opaque> at 32\n- entryRemovedSignal: T*<hkReflect::Detail::Opaque> at 40\n- entries: hkFreeListArray<hknpMotionProperties, 8> at 48"""
     entryAddedSignal: Optional[Record]
     entryModifiedSignal: Optional[Record]
     entryRemovedSignal: Optional[Record]
     entries: hkFreeListArray_hknpMotionProperties_8
 
 class hknpPhysicsSceneData(hkReferencedObject):
-    """hknpPhysicsSceneData"""
+    """hknpPhysicsSceneData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- systemDatas: hkArray<hkRefPtr<hknpPhysicsSystemData>, hkContainerHeapAllocator> at 24\n- worldCinfo: T*<hknpRefWorldCinfo> at 40"""
     systemDatas: list[Optional[hknpPhysicsSystemData]]
     worldCinfo: Optional[hknpRefWorldCinfo]
 
 class hknpPhysicsSystemData(hkReferencedObject):
-    """hknpPhysicsSystemData"""
+    """hknpPhysicsSystemData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- materials: hkArray<hknpMaterial, hkContainerHeapAllocator> at 24\n- motionProperties: hkArray<hknpMotionProperties, hkContainerHeapAllocator> at 40\n- bodyCinfos: hkArray<hknpPhysicsSystemData::bodyCinfoWithAttachment, hkContainerHeapAllocator> at 56\n- constraintCinfos: hkArray<hknpConstraintCinfo, hkContainerHeapAllocator> at 72\n- referencedObjects: hkArray<hkRefPtr<hkReferencedObject>, hkContainerHeapAllocator> at 88\n- name: hkStringPtr at 104\n- microStepMultiplier: hkUint8 at 112"""
     materials: list[hknpMaterial]
     motionProperties: list[hknpMotionProperties]
     bodyCinfos: list[hknpPhysicsSystemData_bodyCinfoWithAttachment]
@@ -1861,51 +1871,41 @@ class hknpPhysicsSystemData(hkReferencedObject):
     microStepMultiplier: int
 
 class hknpPhysicsSystemData_bodyCinfoWithAttachment(hknpBodyCinfo):
-    """hknpPhysicsSystemData::bodyCinfoWithAttachment"""
+    """hknpPhysicsSystemData::bodyCinfoWithAttachment\n\nHavok class of SDK 2016.2, derived from hknpBodyCinfo, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- attachedBody: int at 160"""
     attachedBody: int
 
 class hknpRagdollData(hknpPhysicsSystemData):
-    """hknpRagdollData"""
+    """hknpRagdollData\n\nHavok class of SDK 2016.2, derived from hknpPhysicsSystemData, version 1, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeleton: hkRefPtr<hkaSkeleton> at 120\n- boneToBodyMap: hkArray<int, hkContainerHeapAllocator> at 128\n- bodyTags: hkArray<hkUint32, hkContainerHeapAllocator> at 144"""
     skeleton: Optional[hkaSkeleton]
     boneToBodyMap: memoryview
     bodyTags: memoryview
 
 class hknpRefMassDistribution(hkReferencedObject):
-    """hknpRefMassDistribution"""
+    """hknpRefMassDistribution\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- massDistribution: hknpMassDistribution at 32"""
     massDistribution: hknpMassDistribution
 
 class hknpRefWorldCinfo(hkReferencedObject):
-    """hknpRefWorldCinfo"""
+    """hknpRefWorldCinfo\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 320 bytes.\n\nOwn members, by Havok type and byte offset:\n- info: hknpWorldCinfo at 32"""
     info: hknpWorldCinfo
 
-class hknpShape(hkReferencedObject):
-    """hknpShape"""
-    flags: Union[hknpShape_FlagsEnum, int]
-    type: hknpShapeType_Enum
-    numShapeKeyBits: int
-    dispatchType: hknpCollisionDispatchType_Enum
-    convexRadius: float
-    userData: int
-    properties: Optional[hkRefCountedProperties]
-
 class hknpShapeMassProperties(hkReferencedObject):
-    """hknpShapeMassProperties"""
+    """hknpShapeMassProperties\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- compressedMassProperties: hkCompressedMassProperties at 24"""
     compressedMassProperties: hkCompressedMassProperties
 
 class hknpShapeTagCodec(hkReferencedObject):
-    """hknpShapeTagCodec"""
+    """hknpShapeTagCodec\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- hints: hkFlags<hknpShapeTagCodec::Hints, hkUint32> at 24\n- type: hkEnum<hknpShapeTagCodec::Type, hkUint8> at 28"""
     hints: Union[hknpShapeTagCodec_Hints, int]
     type: hknpShapeTagCodec_Type
 
 class hknpSurfaceVelocity(hkReferencedObject):
-    """hknpSurfaceVelocity"""
+    """hknpSurfaceVelocity\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 24 bytes."""
 
 class hknpWeldingConfig(Record):
-    """hknpWeldingConfig"""
+    """hknpWeldingConfig\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- relativeGhostPlaneThreshold: hkReal at 0"""
     relativeGhostPlaneThreshold: float
 
 class hknpWorldCinfo(Record):
-    """hknpWorldCinfo"""
+    """hknpWorldCinfo\n\nHavok class of SDK 2016.2, version 11, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyBufferCapacity: hkInt32 at 0\n- userBodyBuffer: T*<hkReflect::Detail::Opaque> at 8\n- motionBufferCapacity: hkInt32 at 16\n- userMotionBuffer: T*<hkReflect::Detail::Opaque> at 24\n- constraintBufferCapacity: hkInt32 at 32\n- userConstraintBuffer: T*<hkReflect::Detail::Opaque> at 40\n- constraintGroupBufferCapacity: hkInt32 at 48\n- userConstraintGroupBuffer: T*<hkReflect::Detail::Opaque> at 56\n- persistentStreamAllocator: T*<hkReflect::Detail::Opaque> at 64\n- materialLibrary: hkRefPtr<hknpMaterialLibrary> at 72\n- motionPropertiesLibrary: hkRefPtr<hknpMotionPropertiesLibrary> at 80\n- qualityLibrary: hkRefPtr<hknpBodyQualityLibrary> at 88\n- bodyIntegrator: hkRefPtr<hknpBodyIntegrator> at 96\n- simulationType: unsigned char at 104\n- numSplitterCells: hkInt32 at 108\n- gravity: hkVector4 at 112\n- enableContactCaching: hkBool at 128\n- mergeEventsBeforeDispatch: hkBool at 129\n- broadPhaseType: unsigned char at 130\n- broadPhaseAabb: hkAabb at 144\n- broadPhaseConfig: hkRefPtr<hknpBroadPhaseConfig> at 176\n- collisionFilter: hkRefPtr<hknpCollisionFilter> at 184\n- shapeTagCodec: hkRefPtr<hknpShapeTagCodec> at 192\n- collisionTolerance: hkReal at 200\n- relativeCollisionAccuracy: hkReal at 204\n- aabbMargin: hkReal at 208\n- enableWeldingForDefaultObjects: hkBool at 212\n- enableWeldingForCriticalObjects: hkBool at 213\n- weldingConfig: hknpWeldingConfig at 216\n- lodManagerCinfo: hknpLodManagerCinfo at 220\n- enableSdfEdgeCollisions: hkBool at 244\n- enableCollideWorkStealing: hkBool at 245\n- solverTau: hkReal at 248\n- solverDamp: hkReal at 252\n- solverIterations: hkInt32 at 256\n- solverMicrosteps: hkInt32 at 260\n- maxApproachSpeedForHighQualitySolver: hkReal at 264\n- enableDeactivation: hkBool at 268\n- enablePenetrationRecovery: hkBool at 269\n- adjustSolverSettingsBasedOnTimestep: hkBool at 270\n- expectedDeltaTime: hkReal at 272\n- minSolverIterations: hkInt32 at 276\n- maxSolverIterations: hkInt32 at 280"""
     bodyBufferCapacity: int
     userBodyBuffer: Optional[Record]
     motionBufferCapacity: int
@@ -1950,19 +1950,23 @@ class hknpWorldCinfo(Record):
     minSolverIterations: int
     maxSolverIterations: int
 
+class hkpConstraintAtom(Record):
+    """hkpConstraintAtom\n\nHavok class of SDK 2016.2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpConstraintAtom::AtomType, hkUint16> at 0"""
+    type: hkpConstraintAtom_AtomType
+
 class hkp2dAngConstraintAtom(hkpConstraintAtom):
-    """hkp2dAngConstraintAtom"""
+    """hkp2dAngConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- freeRotationAxis: hkUint8 at 2"""
     freeRotationAxis: int
 
 class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpAngFrictionConstraintAtom"""
+    """hkpAngFrictionConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- firstFrictionAxis: hkUint8 at 3\n- numFrictionAxes: hkUint8 at 4\n- maxFrictionTorque: hkReal at 8"""
     isEnabled: int
     firstFrictionAxis: int
     numFrictionAxes: int
     maxFrictionTorque: float
 
 class hkpAngLimitConstraintAtom(hkpConstraintAtom):
-    """hkpAngLimitConstraintAtom"""
+    """hkpAngLimitConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- limitAxis: hkUint8 at 3\n- cosineAxis: hkUint8 at 4\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     limitAxis: int
     cosineAxis: int
@@ -1972,7 +1976,7 @@ class hkpAngLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkpAngMotorConstraintAtom(hkpConstraintAtom):
-    """hkpAngMotorConstraintAtom"""
+    """hkpAngMotorConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkBool at 2\n- motorAxis: hkUint8 at 3\n- initializedOffset: hkInt16 at 4\n- previousTargetAngleOffset: hkInt16 at 6\n- motor: T*<hkpConstraintMotor> at 8\n- targetAngle: hkReal at 16\n- correspondingAngLimitSolverResultOffset: hkInt16 at 20"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -1982,7 +1986,7 @@ class hkpAngMotorConstraintAtom(hkpConstraintAtom):
     correspondingAngLimitSolverResultOffset: int
 
 class hkpBallSocketConstraintAtom(hkpConstraintAtom):
-    """hkpBallSocketConstraintAtom"""
+    """hkpBallSocketConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 5, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- solvingMethod: hkEnum<hkpConstraintAtom::SolvingMethod, hkUint8> at 2\n- bodiesToNotify: hkUint8 at 3\n- velocityStabilizationFactor: hkUFloat8 at 4\n- enableLinearImpulseLimit: hkBool at 5\n- breachImpulse: hkReal at 8\n- inertiaStabilizationFactor: hkReal at 12"""
     solvingMethod: hkpConstraintAtom_SolvingMethod
     bodiesToNotify: int
     velocityStabilizationFactor: hkUFloat8
@@ -1991,7 +1995,7 @@ class hkpBallSocketConstraintAtom(hkpConstraintAtom):
     inertiaStabilizationFactor: float
 
 class hkpConeLimitConstraintAtom(hkpConstraintAtom):
-    """hkpConeLimitConstraintAtom"""
+    """hkpConeLimitConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- twistAxisInA: hkUint8 at 3\n- refAxisInB: hkUint8 at 4\n- angleMeasurementMode: hkEnum<hkpConeLimitConstraintAtom::MeasurementMode, hkUint8> at 5\n- memOffsetToAngleOffset: hkUint16 at 6\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     twistAxisInA: int
     refAxisInB: int
@@ -2002,29 +2006,25 @@ class hkpConeLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsTauFactor: float
     angularLimitsDampFactor: float
 
-class hkpConstraintAtom(Record):
-    """hkpConstraintAtom"""
-    type: hkpConstraintAtom_AtomType
-
 class hkpConstraintData(hkReferencedObject):
-    """hkpConstraintData"""
+    """hkpConstraintData\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24"""
     userData: int
 
 class hkpConstraintMotor(hkReferencedObject):
-    """hkpConstraintMotor"""
+    """hkpConstraintMotor\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpConstraintMotor::MotorType, hkInt8> at 24"""
     type: hkpConstraintMotor_MotorType
 
 class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
-    """hkpLimitedForceConstraintMotor"""
+    """hkpLimitedForceConstraintMotor\n\nHavok class of SDK 2016.2, derived from hkpConstraintMotor, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- minForce: hkReal at 32\n- maxForce: hkReal at 36"""
     minForce: float
     maxForce: float
 
 class hkpLimitedHingeConstraintData(hkpConstraintData):
-    """hkpLimitedHingeConstraintData"""
+    """hkpLimitedHingeConstraintData\n\nHavok class of SDK 2016.2, derived from hkpConstraintData, 304 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpLimitedHingeConstraintData::Atoms at 32"""
     atoms: hkpLimitedHingeConstraintData_Atoms
 
 class hkpLimitedHingeConstraintData_Atoms(Record):
-    """hkpLimitedHingeConstraintData::Atoms"""
+    """hkpLimitedHingeConstraintData::Atoms\n\nHavok class of SDK 2016.2, version 1, 272 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- angMotor: hkpAngMotorConstraintAtom at 160\n- angFriction: hkpAngFrictionConstraintAtom at 192\n- angLimit: hkpAngLimitConstraintAtom at 208\n- 2dAng: hkp2dAngConstraintAtom at 240\n- ballSocket: hkpBallSocketConstraintAtom at 256"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     angMotor: hkpAngMotorConstraintAtom
@@ -2033,18 +2033,18 @@ class hkpLimitedHingeConstraintData_Atoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpPositionConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpPositionConstraintMotor"""
+    """hkpPositionConstraintMotor\n\nHavok class of SDK 2016.2, derived from hkpLimitedForceConstraintMotor, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- tau: hkReal at 40\n- damping: hkReal at 44\n- proportionalRecoveryVelocity: hkReal at 48\n- constantRecoveryVelocity: hkReal at 52"""
     tau: float
     damping: float
     proportionalRecoveryVelocity: float
     constantRecoveryVelocity: float
 
 class hkpRagdollConstraintData(hkpConstraintData):
-    """hkpRagdollConstraintData"""
+    """hkpRagdollConstraintData\n\nHavok class of SDK 2016.2, derived from hkpConstraintData, 416 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpRagdollConstraintData::Atoms at 32"""
     atoms: hkpRagdollConstraintData_Atoms
 
 class hkpRagdollConstraintData_Atoms(Record):
-    """hkpRagdollConstraintData::Atoms"""
+    """hkpRagdollConstraintData::Atoms\n\nHavok class of SDK 2016.2, version 1, 384 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- ragdollMotors: hkpRagdollMotorConstraintAtom at 160\n- angFriction: hkpAngFrictionConstraintAtom at 256\n- twistLimit: hkpTwistLimitConstraintAtom at 272\n- coneLimit: hkpConeLimitConstraintAtom at 304\n- planesLimit: hkpConeLimitConstraintAtom at 336\n- ballSocket: hkpBallSocketConstraintAtom at 368"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ragdollMotors: hkpRagdollMotorConstraintAtom
@@ -2055,7 +2055,7 @@ class hkpRagdollConstraintData_Atoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
-    """hkpRagdollMotorConstraintAtom"""
+    """hkpRagdollMotorConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkBool at 2\n- initializedOffset: hkInt16 at 4\n- previousTargetAnglesOffset: hkInt16 at 6\n- target_bRca: hkMatrix3 at 16\n- motors: T[N]<T*<hkpConstraintMotor>, 3> at 64"""
     isEnabled: bool
     initializedOffset: int
     previousTargetAnglesOffset: int
@@ -2063,19 +2063,19 @@ class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpSetLocalTransformsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTransformsConstraintAtom"""
+    """hkpSetLocalTransformsConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- transformA: hkTransform at 16\n- transformB: hkTransform at 80"""
     transformA: tuple[float, ...]
     transformB: tuple[float, ...]
 
 class hkpSetupStabilizationAtom(hkpConstraintAtom):
-    """hkpSetupStabilizationAtom"""
+    """hkpSetupStabilizationAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 3, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- enabled: hkBool at 2\n- maxLinImpulse: hkReal at 4\n- maxAngImpulse: hkReal at 8\n- maxAngle: hkReal at 12"""
     enabled: bool
     maxLinImpulse: float
     maxAngImpulse: float
     maxAngle: float
 
 class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
-    """hkpTwistLimitConstraintAtom"""
+    """hkpTwistLimitConstraintAtom\n\nHavok class of SDK 2016.2, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- twistAxis: hkUint8 at 3\n- refAxis: hkUint8 at 4\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     twistAxis: int
     refAxis: int
@@ -2085,21 +2085,21 @@ class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 2016.2, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- value: hkRefVariant at 8"""
     name: Optional[str]
     value: Optional[hkReferencedObject]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 2016.2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- attributes: hkArray<hkxAttribute, hkContainerHeapAllocator> at 8"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(hkReferencedObject):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- attributeGroups: hkArray<hkxAttributeGroup, hkContainerHeapAllocator> at 24"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxIndexBuffer(hkReferencedObject):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- indexType: hkEnum<hkxIndexBuffer::IndexType, hkInt8> at 24\n- indices16: hkArray<hkUint16, hkContainerHeapAllocator> at 32\n- indices32: hkArray<hkUint32, hkContainerHeapAllocator> at 48\n- vertexBaseOffset: hkUint32 at 64\n- length: hkUint32 at 68"""
     indexType: hkxIndexBuffer_IndexType
     indices16: memoryview
     indices32: memoryview
@@ -2107,7 +2107,7 @@ class hkxIndexBuffer(hkReferencedObject):
     length: int
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 2016.2, derived from hkxAttributeHolder, version 5, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 40\n- stages: hkArray<hkxMaterial::TextureStage, hkContainerHeapAllocator> at 48\n- diffuseColor: hkVector4 at 64\n- ambientColor: hkVector4 at 80\n- specularColor: hkVector4 at 96\n- emissiveColor: hkVector4 at 112\n- subMaterials: hkArray<hkRefPtr<hkxMaterial>, hkContainerHeapAllocator> at 128\n- extraData: hkRefVariant at 144\n- uvMapScale: T[N]<hkReal, 2> at 152\n- uvMapOffset: T[N]<hkReal, 2> at 160\n- uvMapRotation: hkReal at 168\n- uvMapAlgorithm: hkEnum<hkxMaterial::UVMappingAlgorithm, hkUint32> at 172\n- specularMultiplier: hkReal at 176\n- specularExponent: hkReal at 180\n- transparency: hkEnum<hkxMaterial::Transparency, hkUint8> at 184\n- userData: hkUlong at 192\n- properties: hkArray<hkxMaterial::Property, hkContainerHeapAllocator> at 200"""
     name: Optional[str]
     stages: list[hkxMaterial_TextureStage]
     diffuseColor: tuple[float, ...]
@@ -2127,28 +2127,28 @@ class hkxMaterial(hkxAttributeHolder):
     properties: list[hkxMaterial_Property]
 
 class hkxMaterial_Property(Record):
-    """hkxMaterial::Property"""
+    """hkxMaterial::Property\n\nHavok class of SDK 2016.2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkUint32 at 0\n- value: hkUint32 at 4"""
     key: int
     value: int
 
 class hkxMaterial_TextureStage(Record):
-    """hkxMaterial::TextureStage"""
+    """hkxMaterial::TextureStage\n\nHavok class of SDK 2016.2, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- texture: hkRefVariant at 0\n- usageHint: hkEnum<hkxMaterial::TextureType, hkInt32> at 8\n- tcoordChannel: hkInt32 at 12"""
     texture: Optional[hkReferencedObject]
     usageHint: hkxMaterial_TextureType
     tcoordChannel: int
 
 class hkxMesh(hkReferencedObject):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- sections: hkArray<hkRefPtr<hkxMeshSection>, hkContainerHeapAllocator> at 24\n- userChannelInfos: hkArray<hkRefPtr<hkxMesh::UserChannelInfo>, hkContainerHeapAllocator> at 40"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[Optional[hkxMesh_UserChannelInfo]]
 
 class hkxMesh_UserChannelInfo(hkxAttributeHolder):
-    """hkxMesh::UserChannelInfo"""
+    """hkxMesh::UserChannelInfo\n\nHavok class of SDK 2016.2, derived from hkxAttributeHolder, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 40\n- className: hkStringPtr at 48"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxMeshSection(hkReferencedObject):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 5, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBuffer: hkRefPtr<hkxVertexBuffer> at 24\n- indexBuffers: hkArray<hkRefPtr<hkxIndexBuffer>, hkContainerHeapAllocator> at 32\n- material: hkRefPtr<hkxMaterial> at 48\n- userChannels: hkArray<hkRefVariant, hkContainerHeapAllocator> at 56\n- vertexAnimations: hkArray<hkRefPtr<hkxVertexAnimation>, hkContainerHeapAllocator> at 72\n- linearKeyFrameHints: hkArray<float, hkContainerHeapAllocator> at 88\n- boneMatrixMap: hkArray<hkMeshBoneIndexMapping, hkContainerHeapAllocator> at 104"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
@@ -2158,25 +2158,25 @@ class hkxMeshSection(hkReferencedObject):
     boneMatrixMap: list[hkMeshBoneIndexMapping]
 
 class hkxVertexAnimation(hkReferencedObject):
-    """hkxVertexAnimation"""
+    """hkxVertexAnimation\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 0, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 24\n- vertData: hkxVertexBuffer at 32\n- vertexIndexMap: hkArray<hkInt32, hkContainerHeapAllocator> at 176\n- componentMap: hkArray<hkxVertexAnimation::UsageMap, hkContainerHeapAllocator> at 192"""
     time: float
     vertData: hkxVertexBuffer
     vertexIndexMap: memoryview
     componentMap: list[hkxVertexAnimation_UsageMap]
 
 class hkxVertexAnimation_UsageMap(Record):
-    """hkxVertexAnimation::UsageMap"""
+    """hkxVertexAnimation::UsageMap\n\nHavok class of SDK 2016.2, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- use: hkEnum<hkxVertexDescription::DataUsage, hkUint16> at 0\n- useIndexOrig: hkUint8 at 2\n- useIndexLocal: hkUint8 at 3"""
     use: hkxVertexDescription_DataUsage
     useIndexOrig: int
     useIndexLocal: int
 
 class hkxVertexBuffer(hkReferencedObject):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 2016.2, derived from hkReferencedObject, version 1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkxVertexBuffer::VertexData at 24\n- desc: hkxVertexDescription at 128"""
     data: hkxVertexBuffer_VertexData
     desc: hkxVertexDescription
 
 class hkxVertexBuffer_VertexData(Record):
-    """hkxVertexBuffer::VertexData"""
+    """hkxVertexBuffer::VertexData\n\nHavok class of SDK 2016.2, version 2, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- vectorData: hkArray<unsigned int, hkContainerHeapAllocator> at 0\n- floatData: hkArray<unsigned int, hkContainerHeapAllocator> at 16\n- uint32Data: hkArray<hkUint32, hkContainerHeapAllocator> at 32\n- uint16Data: hkArray<hkUint16, hkContainerHeapAllocator> at 48\n- uint8Data: hkArray<hkUint8, hkContainerHeapAllocator> at 64\n- numVerts: hkUint32 at 80\n- vectorStride: hkUint32 at 84\n- floatStride: hkUint32 at 88\n- uint32Stride: hkUint32 at 92\n- uint16Stride: hkUint32 at 96\n- uint8Stride: hkUint32 at 100"""
     vectorData: memoryview
     floatData: memoryview
     uint32Data: memoryview
@@ -2190,14 +2190,20 @@ class hkxVertexBuffer_VertexData(Record):
     uint8Stride: int
 
 class hkxVertexDescription(Record):
-    """hkxVertexDescription"""
+    """hkxVertexDescription\n\nHavok class of SDK 2016.2, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- decls: hkArray<hkxVertexDescription::ElementDecl, hkContainerHeapAllocator> at 0"""
     decls: list[hkxVertexDescription_ElementDecl]
 
 class hkxVertexDescription_ElementDecl(Record):
-    """hkxVertexDescription::ElementDecl"""
+    """hkxVertexDescription::ElementDecl\n\nHavok class of SDK 2016.2, version 4, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- byteOffset: hkUint32 at 0\n- type: hkEnum<hkxVertexDescription::DataType, hkUint16> at 4\n- usage: hkEnum<hkxVertexDescription::DataUsage, hkUint16> at 6\n- byteStride: hkUint32 at 8\n- numElements: hkUint8 at 12\n- channelID: hkStringPtr at 16"""
     byteOffset: int
     type: hkxVertexDescription_DataType
     usage: hkxVertexDescription_DataUsage
     byteStride: int
     numElements: int
     channelID: Optional[str]
+
+class hkQsTransformf(Record):
+    """hkQsTransformf\n\nHavok class of SDK 2016.2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- translation: hkVector4f at 0\n- rotation: hkQuaternionf at 16\n- scale: hkVector4f at 32"""
+    translation: tuple[float, ...]
+    rotation: tuple[float, ...]
+    scale: tuple[float, ...]

@@ -1047,15 +1047,15 @@ class hkxVertexFloatDataChannel_VertexFloatDimensions(enum.IntEnum):
     ANGLE = 2
 
 class AfterReflectNewTestObj(Record):
-    """AfterReflectNewTestObj"""
+    """AfterReflectNewTestObj\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- afterReflectNewCalled: hkBool at 0"""
     afterReflectNewCalled: bool
 
 class DebugAllocatedClass(Record):
-    """DebugAllocatedClass"""
+    """DebugAllocatedClass\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- float: float at 0"""
     float: float
 
 class FSHKPlus_FSA_ACL_COMPRESSION_SETTINGS(Record):
-    """FSHKPlus::FSA_ACL_COMPRESSION_SETTINGS"""
+    """FSHKPlus::FSA_ACL_COMPRESSION_SETTINGS\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- precision: float at 0\n- shellDistance: float at 4\n- constantRotationThresholdAngle: float at 8\n- constantTranslationThreshold: float at 12\n- constantScaleThreshold: float at 16\n- compressionLevel: hkInt32 at 20\n- rotationFormat: hkInt32 at 24\n- translationFormat: hkInt32 at 28\n- scaleFormat: hkInt32 at 32\n- sampleRate: float at 36"""
     precision: float
     shellDistance: float
     constantRotationThresholdAngle: float
@@ -1067,28 +1067,45 @@ class FSHKPlus_FSA_ACL_COMPRESSION_SETTINGS(Record):
     scaleFormat: int
     sampleRate: float
 
+class hkBaseObject(Record):
+    """hkBaseObject\n\nHavok class of SDK 2019.1, 8 bytes."""
+
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 2019.1, derived from hkBaseObject, version 4, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- sizeAndFlags: hkUlong at 8\n- refCount: hkUlong at 16"""
+    sizeAndFlags: int
+    refCount: int
+
+class hkaAnimation(hkReferencedObject):
+    """hkaAnimation\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkaAnimation::AnimationType, hkInt32> at 24\n- duration: hkReal at 28\n- numberOfTransformTracks: int at 32\n- numberOfFloatTracks: int at 36\n- extractedMotion: hkRefPtr<hkaAnimatedReferenceFrame> at 40\n- annotationTracks: hkArray<hkaAnnotationTrack, hkContainerHeapAllocator> at 48"""
+    type: hkaAnimation_AnimationType
+    duration: float
+    numberOfTransformTracks: int
+    numberOfFloatTracks: int
+    extractedMotion: Optional[hkaAnimatedReferenceFrame]
+    annotationTracks: list[hkaAnnotationTrack]
+
 class FSHKPlus_fsaAclCompressedAnimation(hkaAnimation):
-    """FSHKPlus::fsaAclCompressedAnimation"""
+    """FSHKPlus::fsaAclCompressedAnimation\n\nHavok class of SDK 2019.1, derived from hkaAnimation, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- isInitialized: bool at 64\n- pSerializedCompressedTracks: T*<hkArray<char, hkContainerHeapAllocator>> at 72"""
     isInitialized: bool
     pSerializedCompressedTracks: Optional[Record]
 
 class FSHKPlus_fsaAclCompressedAnimation_TrackCompressionParams(Record):
-    """FSHKPlus::fsaAclCompressedAnimation::TrackCompressionParams"""
+    """FSHKPlus::fsaAclCompressedAnimation::TrackCompressionParams\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class FSHKPlus_fsaAclCompressedAnimation_animationCompressionParams(Record):
-    """FSHKPlus::fsaAclCompressedAnimation::animationCompressionParams"""
+    """FSHKPlus::fsaAclCompressedAnimation::animationCompressionParams\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- pSettings: T*<FSHKPlus::FSA_ACL_COMPRESSION_SETTINGS> at 8"""
     pSettings: Optional[FSHKPlus_FSA_ACL_COMPRESSION_SETTINGS]
 
 class PolygonSetup2d(Record):
-    """PolygonSetup2d"""
+    """PolygonSetup2d\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- pad: int at 8"""
     pad: int
 
 class TempAllocatedClass(Record):
-    """TempAllocatedClass"""
+    """TempAllocatedClass\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- int: int at 0"""
     int: int
 
 class TestComplexContainerRecord(Record):
-    """TestComplexContainerRecord"""
+    """TestComplexContainerRecord\n\nHavok class of SDK 2019.1, 2032 bytes.\n\nOwn members, by Havok type and byte offset:\n- one_cstring: T[N]<const char*, 1> at 0\n- one_string: T[N]<hkStringPtr, 1> at 8\n- one_unsupported_ptr: T[N]<hkRefPtr<hkReferencedObject>, 1> at 16\n- one_unsupported_array: T[N]<hkArray<bool, hkContainerHeapAllocator>, 1> at 24\n- one_record: T[N]<TestComplexRecord, 1> at 48\n- many_cstrings: T[N]<const char*, 10> at 192\n- many_strings: T[N]<hkStringPtr, 10> at 272\n- many_unsupported_ptrs: T[N]<hkRefPtr<hkReferencedObject>, 10> at 352\n- many_unsupported_arrays: T[N]<hkArray<bool, hkContainerHeapAllocator>, 10> at 432\n- many_records: T[N]<TestComplexRecord, 10> at 592"""
     one_cstring: list[Optional[str]]
     one_string: list[Optional[str]]
     one_unsupported_ptr: list[Optional[hkReferencedObject]]
@@ -1100,12 +1117,8 @@ class TestComplexContainerRecord(Record):
     many_unsupported_arrays: list[list[bool]]
     many_records: list[TestComplexRecord]
 
-class TestComplexExRecord(TestComplexRecord):
-    """TestComplexExRecord"""
-    record: TestComplexRecord
-
 class TestComplexRecord(Record):
-    """TestComplexRecord"""
+    """TestComplexRecord\n\nHavok class of SDK 2019.1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- cstring: const char* at 0\n- string: hkStringPtr at 8\n- unsupported_ptr: hkRefPtr<hkReferencedObject> at 16\n- unsupported_array: hkArray<bool, hkContainerHeapAllocator> at 24\n- vector4: hkVector4 at 48\n- transform: hkTransform at 64\n- quaternion: hkQuaternion at 128"""
     cstring: Optional[str]
     string: Optional[str]
     unsupported_ptr: Optional[hkReferencedObject]
@@ -1114,42 +1127,49 @@ class TestComplexRecord(Record):
     transform: tuple[float, ...]
     quaternion: tuple[float, ...]
 
+class TestComplexExRecord(TestComplexRecord):
+    """TestComplexExRecord\n\nHavok class of SDK 2019.1, derived from TestComplexRecord, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- record: TestComplexRecord at 144"""
+    record: TestComplexRecord
+
 class TestContainerThingEnd_float_2(Record):
-    """TestContainerThingEnd<float, 2>"""
+    """TestContainerThingEnd<float, 2>\n\nHavok class of SDK 2019.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: float at 0\n- data3: float at 4\n- index: int at 8"""
     data: float
     data3: float
     index: int
 
 class TestContainerThingEnd_hkInt32_2(Record):
-    """TestContainerThingEnd<hkInt32, 2>"""
+    """TestContainerThingEnd<hkInt32, 2>\n\nHavok class of SDK 2019.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkInt32 at 0\n- data3: hkInt32 at 4\n- index: int at 8"""
     data: int
     data3: int
     index: int
 
 class TestContainerThingEnd_hkReal_2(Record):
-    """TestContainerThingEnd<hkReal, 2>"""
+    """TestContainerThingEnd<hkReal, 2>\n\nHavok class of SDK 2019.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkReal at 0\n- data3: hkReal at 4\n- index: int at 8"""
     data: float
     data3: float
     index: int
 
 class TestContainerThingEnd_int_2(Record):
-    """TestContainerThingEnd<int, 2>"""
+    """TestContainerThingEnd<int, 2>\n\nHavok class of SDK 2019.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: int at 0\n- data3: int at 4\n- index: int at 8"""
     data: int
     data3: int
     index: int
 
 class TestContainerThingStart_hkInt32(Record):
-    """TestContainerThingStart<hkInt32>"""
+    """TestContainerThingStart<hkInt32>\n\nHavok class of SDK 2019.1, version 0, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkInt32 at 0\n- data2: hkInt32 at 4"""
     data: int
     data2: int
 
 class TestContainerThingStart_int(Record):
-    """TestContainerThingStart<int>"""
+    """TestContainerThingStart<int>\n\nHavok class of SDK 2019.1, version 0, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: int at 0\n- data2: int at 4"""
     data: int
     data2: int
 
+class hkVdb_Tweakable(Record):
+    """hkVdb::Tweakable\n\nHavok class of SDK 2019.1, 1 bytes."""
+
 class TestSimpleContainerExRecord(hkVdb_Tweakable):
-    """TestSimpleContainerExRecord"""
+    """TestSimpleContainerExRecord\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 3936 bytes.\n\nOwn members, by Havok type and byte offset:\n- pad: hkUint64 at 0\n- one_record: T[N]<TestSimpleRecord, 1> at 8\n- one_exRecord: T[N]<TestSimpleExRecord, 1> at 96\n- many_records: T[N]<TestSimpleRecord, 10> at 384\n- many_exRecords: T[N]<TestSimpleExRecord, 10> at 1280"""
     pad: int
     one_record: list[TestSimpleRecord]
     one_exRecord: list[TestSimpleExRecord]
@@ -1157,7 +1177,7 @@ class TestSimpleContainerExRecord(hkVdb_Tweakable):
     many_exRecords: list[TestSimpleExRecord]
 
 class TestSimpleContainerRecord(hkVdb_Tweakable):
-    """TestSimpleContainerRecord"""
+    """TestSimpleContainerRecord\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 896 bytes.\n\nOwn members, by Havok type and byte offset:\n- one_bool: T[N]<bool, 1> at 0\n- one_bool8: T[N]<hkBool, 1> at 1\n- one_uint8: T[N]<hkUint8, 1> at 2\n- one_int8: T[N]<hkInt8, 1> at 3\n- one_uint16: T[N]<hkUint16, 1> at 4\n- one_int16: T[N]<hkInt16, 1> at 6\n- one_uint32: T[N]<hkUint32, 1> at 8\n- one_int32: T[N]<hkInt32, 1> at 12\n- one_uint64: T[N]<hkUint64, 1> at 16\n- one_int64: T[N]<hkInt64, 1> at 24\n- one_double64: T[N]<double, 1> at 32\n- one_float32: T[N]<float, 1> at 40\n- one_real: T[N]<hkReal, 1> at 44\n- one_enumClass: T[N]<TestEnumClass, 1> at 48\n- one_enum: T[N]<TestEnum::Enum, 1> at 52\n- one_flag: T[N]<hkFlags<TestFlags::Bits, hkUint8>, 1> at 56\n- one_unsupported_ptr: T[N]<hkRefPtr<hkReferencedObject>, 1> at 64\n- one_unsupported_array: T[N]<hkArray<bool, hkContainerHeapAllocator>, 1> at 72\n- many_bools: T[N]<bool, 10> at 88\n- many_bool8s: T[N]<hkBool, 10> at 98\n- many_uint8s: T[N]<hkUint8, 10> at 108\n- many_int8s: T[N]<hkInt8, 10> at 118\n- many_uint16s: T[N]<hkUint16, 10> at 128\n- many_int16s: T[N]<hkInt16, 10> at 148\n- many_uint32s: T[N]<hkUint32, 10> at 168\n- many_int32s: T[N]<hkInt32, 10> at 208\n- many_uint64s: T[N]<hkUint64, 10> at 248\n- many_int64s: T[N]<hkInt64, 10> at 328\n- many_double64s: T[N]<double, 10> at 408\n- many_float32s: T[N]<float, 10> at 488\n- many_reals: T[N]<hkReal, 10> at 528\n- many_enumClasses: T[N]<TestEnumClass, 10> at 568\n- many_enums: T[N]<TestEnum::Enum, 10> at 608\n- many_flags: T[N]<hkFlags<TestFlags::Bits, hkUint8>, 1> at 648\n- many_unsupported_ptrs: T[N]<hkRefPtr<hkReferencedObject>, 10> at 656\n- many_unsupported_arrays: T[N]<hkArray<bool, hkContainerHeapAllocator>, 10> at 736"""
     one_bool: list[bool]
     one_bool8: list[bool]
     one_uint8: list[int]
@@ -1195,17 +1215,8 @@ class TestSimpleContainerRecord(hkVdb_Tweakable):
     many_unsupported_ptrs: list[Optional[hkReferencedObject]]
     many_unsupported_arrays: list[list[bool]]
 
-class TestSimpleExRecord(TestSimpleRecord):
-    """TestSimpleExRecord"""
-    nested: TestSimpleExRecord_Nested
-    record: TestSimpleRecord
-
-class TestSimpleExRecord_Nested(Record):
-    """TestSimpleExRecord::Nested"""
-    record: TestSimpleRecord
-
 class TestSimpleRecord(hkVdb_Tweakable):
-    """TestSimpleRecord"""
+    """TestSimpleRecord\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- bool: bool at 0\n- bool8: hkBool at 1\n- uint8: hkUint8 at 2\n- int8: hkInt8 at 3\n- uint16: hkUint16 at 4\n- int16: hkInt16 at 6\n- uint32: hkUint32 at 8\n- int32: hkInt32 at 12\n- uint64: hkUint64 at 16\n- int64: hkInt64 at 24\n- double64: double at 32\n- float32: float at 40\n- real: hkReal at 44\n- enumClass: TestEnumClass at 48\n- enum: TestEnum::Enum at 52\n- flags: hkFlags<TestFlags::Bits, hkUint8> at 56\n- unsupported_ptr: hkRefPtr<hkReferencedObject> at 64\n- unsupported_array: hkArray<bool, hkContainerHeapAllocator> at 72"""
     bool: bool
     bool8: bool
     uint8: int
@@ -1225,57 +1236,70 @@ class TestSimpleRecord(hkVdb_Tweakable):
     unsupported_ptr: Optional[hkReferencedObject]
     unsupported_array: list[bool]
 
+class TestSimpleExRecord(TestSimpleRecord):
+    """TestSimpleExRecord\n\nHavok class of SDK 2019.1, derived from TestSimpleRecord, 264 bytes.\n\nOwn members, by Havok type and byte offset:\n- nested: TestSimpleExRecord::Nested at 88\n- record: TestSimpleRecord at 176"""
+    nested: TestSimpleExRecord_Nested
+    record: TestSimpleRecord
+
+class TestSimpleExRecord_Nested(Record):
+    """TestSimpleExRecord::Nested\n\nHavok class of SDK 2019.1, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- record: TestSimpleRecord at 0"""
+    record: TestSimpleRecord
+
 class TestTemplateTopLevelEnd(Record):
-    """TestTemplateTopLevelEnd"""
+    """TestTemplateTopLevelEnd\n\nHavok class of SDK 2019.1, version 2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- intContainer: TestContainerThingEnd<hkInt32, 2> at 0\n- realContainer: TestContainerThingEnd<hkReal, 2> at 12"""
     intContainer: TestContainerThingEnd_hkInt32_2
     realContainer: TestContainerThingEnd_hkReal_2
 
 class TestTemplateTopLevelStart(Record):
-    """TestTemplateTopLevelStart"""
+    """TestTemplateTopLevelStart\n\nHavok class of SDK 2019.1, version 0, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- removedIntContainer: TestContainerThingStart<hkInt32> at 0"""
     removedIntContainer: TestContainerThingStart_hkInt32
 
 class TypeRegistryTest_Ref(hkReferencedObject):
-    """TypeRegistryTest::Ref"""
+    """TypeRegistryTest::Ref\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class TypeRegistryTest_TypedefChild(TypeRegistryTest_Ref):
-    """TypeRegistryTest::TypedefChild"""
+    """TypeRegistryTest::TypedefChild\n\nHavok class of SDK 2019.1, derived from TypeRegistryTest::TypedefTest, 24 bytes."""
 
 class UnitTest_ClassWithHashMap_int(hkReferencedObject):
-    """UnitTest::ClassWithHashMap<int>"""
+    """UnitTest::ClassWithHashMap<int>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- keys: hkArray<int, hkContainerHeapAllocator> at 24\n- hashMap: hkHashMap<int, int> at 40\n- hashSet: hkHashSet<int> at 72"""
     keys: memoryview
     hashMap: hkHashMap_int_int
     hashSet: hkHashSet_int
 
 class UnitTest_CopyableReferencedObject(hkReferencedObject):
-    """UnitTest::CopyableReferencedObject"""
+    """UnitTest::CopyableReferencedObject\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class UnitTest_CustomFormatter(Record):
-    """UnitTest::CustomFormatter"""
+    """UnitTest::CustomFormatter\n\nHavok class of SDK 2019.1, 9 bytes.\n\nOwn members, by Havok type and byte offset:\n- buf: char[N]<9> at 0"""
     buf: Optional[str]
 
 class UnitTest_Interface(hkReferencedObject):
-    """UnitTest::Interface"""
+    """UnitTest::Interface\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class UnitTest_InterfaceImpl0(UnitTest_Interface):
-    """UnitTest::InterfaceImpl0"""
+    """UnitTest::InterfaceImpl0\n\nHavok class of SDK 2019.1, derived from UnitTest::Interface, 24 bytes."""
 
 class UnitTest_InterfaceImpl1(UnitTest_Interface):
-    """UnitTest::InterfaceImpl1"""
+    """UnitTest::InterfaceImpl1\n\nHavok class of SDK 2019.1, derived from UnitTest::Interface, 24 bytes."""
 
 class UnitTest_Kw_WrongThing(Record):
-    """UnitTest::Kw::WrongThing"""
+    """UnitTest::Kw::WrongThing\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class UnitTest_NestedRelArray(hkReferencedObject):
-    """UnitTest::NestedRelArray"""
+    """UnitTest::NestedRelArray\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: UnitTest::SimpleRelArray at 24\n- b: UnitTest::SimpleRelArray at 56"""
     a: UnitTest_SimpleRelArray
     b: UnitTest_SimpleRelArray
 
+class UnitTest_SimplePtr(Record):
+    """UnitTest::SimplePtr\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: T*<void> at 0"""
+    ptr: Optional[Record]
+
 class UnitTest_Reflected(UnitTest_SimplePtr):
-    """UnitTest::Reflected"""
+    """UnitTest::Reflected\n\nHavok class of SDK 2019.1, derived from UnitTest::SimplePtr, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr2: T*<hkReflect::Detail::Opaque> at 8"""
     ptr2: Optional[Record]
 
 class UnitTest_SetterTest(Record):
-    """UnitTest::SetterTest"""
+    """UnitTest::SetterTest\n\nHavok class of SDK 2019.1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- intSet: int at 0\n- int: int at 4\n- stringSet: int at 8\n- string: hkStringPtr at 16\n- pointerSet: int at 24\n- pointer: hkRefPtr<UnitTest::SetterTest::Foo> at 32\n- nestedSet: int at 40\n- nested: UnitTest::SetterTest::Nested at 48\n- arraySet: int at 120\n- array: hkArray<int, hkContainerHeapAllocator> at 128\n- arrayRecSet: int at 144\n- arrayRec: hkArray<UnitTest::SetterTest::Nested, hkContainerHeapAllocator> at 152\n- arrayArraySet: int at 168\n- arrayArray: hkArray<hkArray<int, hkContainerHeapAllocator>, hkContainerHeapAllocator> at 176"""
     intSet: int
     int: int
     stringSet: int
@@ -1292,11 +1316,11 @@ class UnitTest_SetterTest(Record):
     arrayArray: list[memoryview]
 
 class UnitTest_SetterTest_Foo(hkReferencedObject):
-    """UnitTest::SetterTest::Foo"""
+    """UnitTest::SetterTest::Foo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- int: int at 24"""
     int: int
 
 class UnitTest_SetterTest_Nested(Record):
-    """UnitTest::SetterTest::Nested"""
+    """UnitTest::SetterTest::Nested\n\nHavok class of SDK 2019.1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- int: int at 0\n- float: float at 4\n- plain: UnitTest::SetterTest::TwiceNested at 8\n- twiceNestedSet: int at 16\n- twiceNested: UnitTest::SetterTest::TwiceNested at 20\n- array: hkArray<int, hkContainerHeapAllocator> at 32\n- variant: hkVariantArray at 48"""
     int: int
     float: float
     plain: UnitTest_SetterTest_TwiceNested
@@ -1306,37 +1330,33 @@ class UnitTest_SetterTest_Nested(Record):
     variant: list[Any]
 
 class UnitTest_SetterTest_TwiceNested(Record):
-    """UnitTest::SetterTest::TwiceNested"""
+    """UnitTest::SetterTest::TwiceNested\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- int: int at 0\n- float: float at 4"""
     int: int
     float: float
 
-class UnitTest_SimplePtr(Record):
-    """UnitTest::SimplePtr"""
-    ptr: Optional[Record]
-
 class UnitTest_SimpleRelArray(hkReferencedObject):
-    """UnitTest::SimpleRelArray"""
+    """UnitTest::SimpleRelArray\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- intRelArray: hkRelArray<int> at 24"""
     intRelArray: memoryview
 
 class UnitTest_TrackerTestA(UnitTest_Reflected):
-    """UnitTest::TrackerTestA"""
+    """UnitTest::TrackerTestA\n\nHavok class of SDK 2019.1, derived from UnitTest::Reflected, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptrA: T*<UnitTest::TrackerTestA> at 16\n- l: hkLong at 24\n- ptrB: T*<hkReflect::Detail::Opaque> at 32\n- reflected: UnitTest::Reflected at 40"""
     ptrA: Optional[UnitTest_TrackerTestA]
     l: int
     ptrB: Optional[Record]
     reflected: UnitTest_Reflected
 
 class UnitTest_TypeVm_Bar(Record):
-    """UnitTest::TypeVm::Bar"""
+    """UnitTest::TypeVm::Bar\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- int: int at 0\n- floats: T[N]<float, 2> at 4\n- embedded: UnitTest::TypeVm::Foo at 16"""
     int: int
     floats: tuple[float, ...]
     embedded: UnitTest_TypeVm_Foo
 
 class UnitTest_TypeVm_Foo(Record):
-    """UnitTest::TypeVm::Foo"""
+    """UnitTest::TypeVm::Foo\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: T*<void> at 0"""
     ptr: Optional[Record]
 
 class UnitTest_TypeVm_Record(hkReferencedObject):
-    """UnitTest::TypeVm::Record"""
+    """UnitTest::TypeVm::Record\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- int: int at 24\n- floats: T[N]<float, 2> at 28\n- embedded: UnitTest::TypeVm::Bar at 40\n- array: hkArray<char, hkContainerHeapAllocator> at 64\n- string: hkStringPtr at 80"""
     int: int
     floats: tuple[float, ...]
     embedded: UnitTest_TypeVm_Bar
@@ -1344,70 +1364,70 @@ class UnitTest_TypeVm_Record(hkReferencedObject):
     string: Optional[str]
 
 class UnitTest_UrlObject_Body(Record):
-    """UnitTest::UrlObject::Body"""
+    """UnitTest::UrlObject::Body\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkRefPtr<UnitTest::UrlObject::Shape> at 0\n- child: T*<UnitTest::UrlObject::Body> at 8"""
     shape: Optional[UnitTest_UrlObject_Shape]
     child: Optional[UnitTest_UrlObject_Body]
 
 class UnitTest_UrlObject_Import(Record):
-    """UnitTest::UrlObject::Import"""
+    """UnitTest::UrlObject::Import\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: int at 0\n- strong: bool at 4"""
     id: int
     strong: bool
 
 class UnitTest_UrlObject_ObjectWithTypedNull(Record):
-    """UnitTest::UrlObject::ObjectWithTypedNull"""
+    """UnitTest::UrlObject::ObjectWithTypedNull\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- typeRef: hkArray<T*<hkReflect::Type>, hkContainerHeapAllocator> at 0\n- name: hkStringPtr at 16"""
     typeRef: list[Optional[Record]]
     name: Optional[str]
 
 class UnitTest_UrlObject_Shape(hkReferencedObject):
-    """UnitTest::UrlObject::Shape"""
+    """UnitTest::UrlObject::Shape\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- size: float at 24"""
     size: float
 
 class UnitTest_UrlObject_TestGraph(hkReferencedObject):
-    """UnitTest::UrlObject::TestGraph"""
+    """UnitTest::UrlObject::TestGraph\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: int at 24\n- childA: hkRefPtr<UnitTest::UrlObject::TestGraph> at 32\n- childB: hkRefPtr<UnitTest::UrlObject::TestGraph> at 40\n- childC: hkRefPtr<UnitTest::UrlObject::TestGraph> at 48"""
     id: int
     childA: Optional[UnitTest_UrlObject_TestGraph]
     childB: Optional[UnitTest_UrlObject_TestGraph]
     childC: Optional[UnitTest_UrlObject_TestGraph]
 
 class UnitTest_UrlObject_VariantTest(Record):
-    """UnitTest::UrlObject::VariantTest"""
+    """UnitTest::UrlObject::VariantTest\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- array1: hkVariantArray at 0\n- a1: int at 24\n- array2: hkVariantArray at 32\n- a4: float at 56"""
     array1: list[Any]
     a1: int
     array2: list[Any]
     a4: float
 
+class castTest_InterfaceBase(Record):
+    """castTest::InterfaceBase\n\nHavok class of SDK 2019.1, 8 bytes."""
+
 class castTest_Interface0(castTest_InterfaceBase):
-    """castTest::Interface0"""
+    """castTest::Interface0\n\nHavok class of SDK 2019.1, derived from castTest::InterfaceBase, 16 bytes."""
 
 class castTest_Interface1(castTest_InterfaceBase):
-    """castTest::Interface1"""
+    """castTest::Interface1\n\nHavok class of SDK 2019.1, derived from castTest::InterfaceBase, 8 bytes."""
 
 class castTest_Interface2(castTest_InterfaceBase):
-    """castTest::Interface2"""
-
-class castTest_InterfaceBase(Record):
-    """castTest::InterfaceBase"""
+    """castTest::Interface2\n\nHavok class of SDK 2019.1, derived from castTest::InterfaceBase, 8 bytes."""
 
 class castTest_InterfaceOtherBase(Record):
-    """castTest::InterfaceOtherBase"""
-
-class castTest_Leaf(castTest_Root):
-    """castTest::Leaf"""
-
-class castTest_NonLeaf(Record):
-    """castTest::NonLeaf"""
-
-class castTest_OtherLeaf(castTest_Root):
-    """castTest::OtherLeaf"""
+    """castTest::InterfaceOtherBase\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class castTest_Root(Record):
-    """castTest::Root"""
+    """castTest::Root\n\nHavok class of SDK 2019.1, 8 bytes."""
+
+class castTest_Leaf(castTest_Root):
+    """castTest::Leaf\n\nHavok class of SDK 2019.1, derived from castTest::Root, 8 bytes."""
+
+class castTest_NonLeaf(Record):
+    """castTest::NonLeaf\n\nHavok class of SDK 2019.1, 1 bytes."""
+
+class castTest_OtherLeaf(castTest_Root):
+    """castTest::OtherLeaf\n\nHavok class of SDK 2019.1, derived from castTest::Root, 8 bytes."""
 
 class castTest_WithInterfaces(hkReferencedObject):
-    """castTest::WithInterfaces"""
+    """castTest::WithInterfaces\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 56 bytes."""
 
 class fsnpCustomMeshParameter(hkReferencedObject):
-    """fsnpCustomMeshParameter"""
+    """fsnpCustomMeshParameter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- triangleDataArray: hkArray<fsnpCustomMeshParameter::TriangleData, hkContainerHeapAllocator> at 24\n- primitiveDataArray: hkArray<fsnpCustomMeshParameter::PrimitiveData, hkContainerHeapAllocator> at 40\n- vertexDataStride: hkInt32 at 56\n- triangleDataStride: hkInt32 at 60\n- version: hkUint32 at 64"""
     triangleDataArray: list[fsnpCustomMeshParameter_TriangleData]
     primitiveDataArray: list[fsnpCustomMeshParameter_PrimitiveData]
     vertexDataStride: int
@@ -1415,179 +1435,213 @@ class fsnpCustomMeshParameter(hkReferencedObject):
     version: int
 
 class fsnpCustomMeshParameter_PrimitiveData(Record):
-    """fsnpCustomMeshParameter::PrimitiveData"""
+    """fsnpCustomMeshParameter::PrimitiveData\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexData: hkArray<hkUint8, hkContainerHeapAllocator> at 0\n- triangleData: hkArray<hkUint8, hkContainerHeapAllocator> at 16\n- primitiveData: hkArray<hkUint8, hkContainerHeapAllocator> at 32\n- materialNameData: hkUint32 at 48"""
     vertexData: memoryview
     triangleData: memoryview
     primitiveData: memoryview
     materialNameData: int
 
 class fsnpCustomMeshParameter_TriangleData(Record):
-    """fsnpCustomMeshParameter::TriangleData"""
+    """fsnpCustomMeshParameter::TriangleData\n\nHavok class of SDK 2019.1, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- primitiveDataIndex: hkUint32 at 0\n- triangleDataIndex: hkUint32 at 4\n- vertexIndexA: hkUint32 at 8\n- vertexIndexB: hkUint32 at 12\n- vertexIndexC: hkUint32 at 16"""
     primitiveDataIndex: int
     triangleDataIndex: int
     vertexIndexA: int
     vertexIndexB: int
     vertexIndexC: int
 
+class hknpShape(hkReferencedObject):
+    """hknpShape\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 5, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- flags: hkFlags<hknpShape::FlagsEnum, hkUint16> at 24\n- type: hkEnum<hknpShapeType::Enum, hkUint8> at 26\n- numShapeKeyBits: hkUint8 at 27\n- dispatchType: hkEnum<hknpCollisionDispatchType::Enum, hkUint8> at 28\n- convexRadius: hkReal at 32\n- userData: hkUint64 at 40\n- properties: hkRefPtr<hkRefCountedProperties> at 48"""
+    flags: Union[hknpShape_FlagsEnum, int]
+    type: hknpShapeType_Enum
+    numShapeKeyBits: int
+    dispatchType: hknpCollisionDispatchType_Enum
+    convexRadius: float
+    userData: int
+    properties: Optional[hkRefCountedProperties]
+
+class hknpCompositeShape(hknpShape):
+    """hknpCompositeShape\n\nHavok class of SDK 2019.1, derived from hknpShape, version 3, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- shapeTagCodecInfo: hkUint32 at 56"""
+    shapeTagCodecInfo: int
+
+class hknpCompressedMeshShape(hknpCompositeShape):
+    """hknpCompressedMeshShape\n\nHavok class of SDK 2019.1, derived from hknpCompositeShape, version 7, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkRefPtr<hkReferencedObject> at 64\n- triangleIsInterior: hkBitField at 72\n- numTriangles: int at 96\n- numConvexShapes: int at 100\n- externShapes: hkArray<hknpShapeInstance, hkContainerHeapAllocator> at 104"""
+    data: Optional[hkReferencedObject]
+    triangleIsInterior: hkBitField
+    numTriangles: int
+    numConvexShapes: int
+    externShapes: list[hknpShapeInstance]
+
 class fsnpCustomParamCompressedMeshShape(hknpCompressedMeshShape):
-    """fsnpCustomParamCompressedMeshShape"""
+    """fsnpCustomParamCompressedMeshShape\n\nHavok class of SDK 2019.1, derived from hknpCompressedMeshShape, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- pParam: T*<fsnpCustomMeshParameter> at 120\n- triangleIndexToShapeKey: hkArray<unsigned int, hkContainerHeapAllocator> at 128"""
     pParam: Optional[fsnpCustomMeshParameter]
     triangleIndexToShapeKey: memoryview
 
+class hk_ValueAttribute_hk_ValueArray_const_char_Ptr(Record):
+    """hk::ValueAttribute<hk::ValueArray<const char*>>\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hk::ValueArray<const char*> at 0"""
+    value: list[Optional[str]]
+
+class hk_AutoType(hk_ValueAttribute_hk_ValueArray_const_char_Ptr):
+    """hk::AutoType\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hk::ValueArray<const char*>>, 16 bytes."""
+
 class hk_AbsMax(hk_AutoType):
-    """hk::AbsMax"""
+    """hk::AbsMax\n\nHavok class of SDK 2019.1, derived from hk::AutoType, 16 bytes."""
 
 class hk_AbsMin(hk_AutoType):
-    """hk::AbsMin"""
+    """hk::AbsMin\n\nHavok class of SDK 2019.1, derived from hk::AutoType, 16 bytes."""
 
 class hk_Abstract(Record):
-    """hk::Abstract"""
+    """hk::Abstract\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
+class hk_ValueAttribute_const_char_Ptr(Record):
+    """hk::ValueAttribute<const char*>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: const char* at 0"""
+    value: Optional[str]
+
 class hk_AddPrebuildWarning(hk_ValueAttribute_const_char_Ptr):
-    """hk::AddPrebuildWarning"""
+    """hk::AddPrebuildWarning\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_AlignReal(Record):
-    """hk::AlignReal"""
+    """hk::AlignReal\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Allocatable(Record):
-    """hk::Allocatable"""
+    """hk::Allocatable\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_AttachDocString(Record):
-    """hk::AttachDocString"""
+    """hk::AttachDocString\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
-class hk_AutoType(hk_ValueAttribute_hk_ValueArray_const_char_Ptr):
-    """hk::AutoType"""
-
 class hk_Cast(hk_ValueAttribute_const_char_Ptr):
-    """hk::Cast"""
+    """hk::Cast\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_ContainsRelArrays(Record):
-    """hk::ContainsRelArrays"""
+    """hk::ContainsRelArrays\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Default(hk_AutoType):
-    """hk::Default"""
+    """hk::Default\n\nHavok class of SDK 2019.1, derived from hk::AutoType, 16 bytes."""
 
 class hk_DefaultStringType(hk_ValueAttribute_const_char_Ptr):
-    """hk::DefaultStringType"""
+    """hk::DefaultStringType\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_DeleteTypeInfo(Record):
-    """hk::DeleteTypeInfo"""
+    """hk::DeleteTypeInfo\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- func: T*<void> at 0\n- allocator: T*<void> at 8\n- data: hkUlong at 16"""
     func: Optional[Record]
     allocator: Optional[Record]
     data: int
 
 class hk_Detail_VersioningDependentType(Record):
-    """hk::Detail::VersioningDependentType"""
+    """hk::Detail::VersioningDependentType\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: const char* at 0\n- type: T*<hkReflect::Type> at 8"""
     name: Optional[str]
     type: Optional[Record]
 
+class hk_ValueAttribute_hk_ValueArray_hk_Detail_VersioningDependentType(Record):
+    """hk::ValueAttribute<hk::ValueArray<hk::Detail::VersioningDependentType>>\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hk::ValueArray<hk::Detail::VersioningDependentType> at 0"""
+    value: list[hk_Detail_VersioningDependentType]
+
 class hk_Detail_VersioningDependentTypeList(hk_ValueAttribute_hk_ValueArray_hk_Detail_VersioningDependentType):
-    """hk::Detail::VersioningDependentTypeList"""
+    """hk::Detail::VersioningDependentTypeList\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hk::ValueArray<hk::Detail::VersioningDependentType>>, 16 bytes."""
 
 class hk_DocString(hk_ValueAttribute_const_char_Ptr):
-    """hk::DocString"""
+    """hk::DocString\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_ExactTypeFunction(hk_ValueAttribute_const_char_Ptr):
-    """hk::ExactTypeFunction"""
+    """hk::ExactTypeFunction\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_ExcludeFromVersionCheck(Record):
-    """hk::ExcludeFromVersionCheck"""
+    """hk::ExcludeFromVersionCheck\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_ExternalReflection(Record):
-    """hk::ExternalReflection"""
+    """hk::ExternalReflection\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Feature(hk_ValueAttribute_const_char_Ptr):
-    """hk::Feature"""
+    """hk::Feature\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_FixupReflectedMethods(Record):
-    """hk::FixupReflectedMethods"""
+    """hk::FixupReflectedMethods\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- func: T*<void> at 0"""
     func: Optional[Record]
 
 class hk_GenerateBypassCtor(Record):
-    """hk::GenerateBypassCtor"""
+    """hk::GenerateBypassCtor\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_GenerateExactTypeMethod(Record):
-    """hk::GenerateExactTypeMethod"""
+    """hk::GenerateExactTypeMethod\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_IgnoreTemplateParams(hk_ValueAttribute_hk_ValueArray_const_char_Ptr):
-    """hk::IgnoreTemplateParams"""
+    """hk::IgnoreTemplateParams\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hk::ValueArray<const char*>>, 16 bytes."""
 
 class hk_IncludeInMgd(Record):
-    """hk::IncludeInMgd"""
+    """hk::IncludeInMgd\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_IsValueArray(Record):
-    """hk::IsValueArray"""
+    """hk::IsValueArray\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hk_Map(Record):
-    """hk::Map"""
+    """hk::Map\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hk_MemoryTracker(Record):
-    """hk::MemoryTracker"""
+    """hk::MemoryTracker\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- opaque: bool at 0\n- handler: T*<void> at 8"""
     opaque: bool
     handler: Optional[Record]
 
 class hk_NonNull(Record):
-    """hk::NonNull"""
+    """hk::NonNull\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Normalized(Record):
-    """hk::Normalized"""
+    """hk::Normalized\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_OpaqueType(Record):
-    """hk::OpaqueType"""
+    """hk::OpaqueType\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Optional(Record):
-    """hk::Optional"""
+    """hk::Optional\n\nHavok class of SDK 2019.1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- optional: bool at 0\n- implicit: bool at 1"""
     optional: bool
     implicit: bool
 
 class hk_OriginalName(hk_ValueAttribute_const_char_Ptr):
-    """hk::OriginalName"""
+    """hk::OriginalName\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_ParsingDecl(Record):
-    """hk::ParsingDecl"""
+    """hk::ParsingDecl\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- decl: T*<hkReflect::Type> at 0\n- convertFunc: T*<void> at 8"""
     decl: Optional[Record]
     convertFunc: Optional[Record]
 
 class hk_Pod(Record):
-    """hk::Pod"""
+    """hk::Pod\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Presets(Record):
-    """hk::Presets"""
+    """hk::Presets\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- strict: bool at 0\n- valueType: T*<hkReflect::Type> at 8\n- numPresets: int at 16"""
     strict: bool
     valueType: Optional[Record]
     numPresets: int
 
 class hk_Presets_ParsingDecl(Record):
-    """hk::Presets::ParsingDecl"""
+    """hk::Presets::ParsingDecl\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- strict: bool at 0\n- type: T*<hkReflect::Type> at 8\n- builtinType: T*<hkReflect::Type> at 16\n- values: hk::ValueArray<const char*> at 24"""
     strict: bool
     type: Optional[Record]
     builtinType: Optional[Record]
     values: list[Optional[str]]
 
 class hk_Reflect(Record):
-    """hk::Reflect"""
+    """hk::Reflect\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_ReflectChildren(Record):
-    """hk::ReflectChildren"""
+    """hk::ReflectChildren\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_ReflectDetails(Record):
-    """hk::ReflectDetails"""
+    """hk::ReflectDetails\n\nHavok class of SDK 2019.1, 6 bytes.\n\nOwn members, by Havok type and byte offset:\n- parents: bool at 0\n- inheritance: bool at 1\n- specials: bool at 2\n- fields: bool at 3\n- methods: bool at 4\n- allowMultipleDataInheritance: bool at 5"""
     parents: bool
     inheritance: bool
     specials: bool
@@ -1596,118 +1650,106 @@ class hk_ReflectDetails(Record):
     allowMultipleDataInheritance: bool
 
 class hk_ReflectionImpl(hk_ValueAttribute_const_char_Ptr):
-    """hk::ReflectionImpl"""
+    """hk::ReflectionImpl\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_Rename(hk_ValueAttribute_const_char_Ptr):
-    """hk::Rename"""
+    """hk::Rename\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hk_Retargetable(Record):
-    """hk::Retargetable"""
+    """hk::Retargetable\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
 class hk_Serialize(Record):
-    """hk::Serialize"""
+    """hk::Serialize\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
+class hk_ValueAttribute_hkUlong(Record):
+    """hk::ValueAttribute<hkUlong>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUlong at 0"""
+    value: int
+
 class hk_SetsField(hk_ValueAttribute_hkUlong):
-    """hk::SetsField"""
+    """hk::SetsField\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hkUlong>, 8 bytes."""
 
 class hk_ToString(Record):
-    """hk::ToString"""
+    """hk::ToString\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- func: T*<void> at 0"""
     func: Optional[Record]
 
+class hk_ValueAttribute_T_Ptr_hkReflect_Type(Record):
+    """hk::ValueAttribute<T*<hkReflect::Type>>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: T*<hkReflect::Type> at 0"""
+    value: Optional[Record]
+
 class hk_Type(hk_ValueAttribute_T_Ptr_hkReflect_Type):
-    """hk::Type"""
+    """hk::Type\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<T*<hkReflect::Type>>, 8 bytes."""
 
 class hk_TypeLayout(Record):
-    """hk::TypeLayout"""
+    """hk::TypeLayout\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- func: T*<void> at 0"""
     func: Optional[Record]
 
 class hk_TypeVmCompileCallback(Record):
-    """hk::TypeVmCompileCallback"""
+    """hk::TypeVmCompileCallback\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- compileFunc: T*<void> at 0"""
     compileFunc: Optional[Record]
 
-class hk_ValueAttribute_T_Ptr_hkReflect_Type(Record):
-    """hk::ValueAttribute<T*<hkReflect::Type>>"""
-    value: Optional[Record]
-
 class hk_ValueAttribute_bool(Record):
-    """hk::ValueAttribute<bool>"""
+    """hk::ValueAttribute<bool>\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: bool at 0"""
     value: bool
 
-class hk_ValueAttribute_const_char_Ptr(Record):
-    """hk::ValueAttribute<const char*>"""
-    value: Optional[str]
-
 class hk_ValueAttribute_double(Record):
-    """hk::ValueAttribute<double>"""
+    """hk::ValueAttribute<double>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: double at 0"""
     value: float
 
-class hk_ValueAttribute_hk_ValueArray_const_char_Ptr(Record):
-    """hk::ValueAttribute<hk::ValueArray<const char*>>"""
-    value: list[Optional[str]]
-
-class hk_ValueAttribute_hk_ValueArray_hk_Detail_VersioningDependentType(Record):
-    """hk::ValueAttribute<hk::ValueArray<hk::Detail::VersioningDependentType>>"""
-    value: list[hk_Detail_VersioningDependentType]
-
 class hk_ValueAttribute_hkStringPtr(Record):
-    """hk::ValueAttribute<hkStringPtr>"""
+    """hk::ValueAttribute<hkStringPtr>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkStringPtr at 0"""
     value: Optional[str]
 
 class hk_ValueAttribute_hkUint32(Record):
-    """hk::ValueAttribute<hkUint32>"""
-    value: int
-
-class hk_ValueAttribute_hkUlong(Record):
-    """hk::ValueAttribute<hkUlong>"""
+    """hk::ValueAttribute<hkUint32>\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint32 at 0"""
     value: int
 
 class hk_ValueAttribute_hkms_AccumulateOp_Enum(Record):
-    """hk::ValueAttribute<hkms::AccumulateOp::Enum>"""
+    """hk::ValueAttribute<hkms::AccumulateOp::Enum>\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkms::AccumulateOp::Enum at 0"""
     value: int
 
 class hk_ValueAttribute_int(Record):
-    """hk::ValueAttribute<int>"""
+    """hk::ValueAttribute<int>\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: int at 0"""
     value: int
 
 class hk_ValueAttribute_unsigned_int(Record):
-    """hk::ValueAttribute<unsigned int>"""
+    """hk::ValueAttribute<unsigned int>\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: unsigned int at 0"""
     value: int
 
 class hk_ValueAttribute_unsigned_long_long(Record):
-    """hk::ValueAttribute<unsigned long long>"""
+    """hk::ValueAttribute<unsigned long long>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: unsigned long long at 0"""
     value: int
 
 class hk_VarArgsKeyword(hk_ValueAttribute_bool):
-    """hk::VarArgsKeyword"""
+    """hk::VarArgsKeyword\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<bool>, 1 bytes."""
 
 class hk_Version(hk_ValueAttribute_int):
-    """hk::Version"""
+    """hk::Version\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<int>, 4 bytes."""
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: hkVector4 at 0\n- max: hkVector4 at 16"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkAabb16(Record):
-    """hkAabb16"""
+    """hkAabb16\n\nHavok class of SDK 2019.1, version 0, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: T[N]<hkUint16, 3> at 0\n- key: hkUint16 at 6\n- max: T[N]<hkUint16, 3> at 8\n- key1: hkUint16 at 14"""
     min: list[int]
     key: int
     max: list[int]
     key1: int
 
 class hkAabb24_16_24(Record):
-    """hkAabb24_16_24"""
+    """hkAabb24_16_24\n\nHavok class of SDK 2019.1, version 0, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: unsigned long long at 0\n- max: unsigned long long at 8"""
     min: int
     max: int
 
 class hkAabbHalf(Record):
-    """hkAabbHalf"""
+    """hkAabbHalf\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: T[N]<hkUint16, 8> at 0"""
     data: list[int]
 
 class hkAabbUint32(Record):
-    """hkAabbUint32"""
+    """hkAabbUint32\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: T[N]<hkUint32, 3> at 0\n- expansionMin: T[N]<hkUint8, 3> at 12\n- expansionShift: hkUint8 at 15\n- max: T[N]<hkUint32, 3> at 16\n- expansionMax: T[N]<hkUint8, 3> at 28\n- shapeKeyByte: hkUint8 at 31"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -1716,7 +1758,7 @@ class hkAabbUint32(Record):
     shapeKeyByte: int
 
 class hkAlignSceneToNodeOptions(hkReferencedObject):
-    """hkAlignSceneToNodeOptions"""
+    """hkAlignSceneToNodeOptions\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- invert: hkBool at 24\n- transformPositionX: hkBool at 25\n- transformPositionY: hkBool at 26\n- transformPositionZ: hkBool at 27\n- transformRotation: hkBool at 28\n- transformScale: hkBool at 29\n- transformSkew: hkBool at 30\n- keyframe: hkInt32 at 32\n- nodeName: hkStringPtr at 40"""
     invert: bool
     transformPositionX: bool
     transformPositionY: bool
@@ -1728,7 +1770,7 @@ class hkAlignSceneToNodeOptions(hkReferencedObject):
     nodeName: Optional[str]
 
 class hkAsyncThreadPool_Cinfo(Record):
-    """hkAsyncThreadPool::Cinfo"""
+    """hkAsyncThreadPool::Cinfo\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- hardwareThreadBinding: hkAsyncThreadPool::HardwareThreadBinding at 0\n- numThreads: int at 4\n- hardwareThreadMasksOrIds: hkArray<hkUint32, hkContainerHeapAllocator> at 8\n- stackSize: unsigned long long at 24\n- threadName: hkStringPtr at 32\n- threadBackgroundPriorities: hkArray<hkAsyncThreadPool::ThreadPriority, hkContainerHeapAllocator> at 40\n- timerBufferPerThreadAllocation: int at 56"""
     hardwareThreadBinding: int
     numThreads: int
     hardwareThreadMasksOrIds: memoryview
@@ -1738,94 +1780,91 @@ class hkAsyncThreadPool_Cinfo(Record):
     timerBufferPerThreadAllocation: int
 
 class hkAtomic_Variable_hkUint8(Record):
-    """hkAtomic::Variable<hkUint8>"""
+    """hkAtomic::Variable<hkUint8>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- val: hkUint8 at 0"""
     val: int
 
 class hkAtomic_Variable_hkaiNavigatorStalenessChecker_State(Record):
-    """hkAtomic::Variable<hkaiNavigatorStalenessChecker::State>"""
+    """hkAtomic::Variable<hkaiNavigatorStalenessChecker::State>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- val: hkaiNavigatorStalenessChecker::State at 0"""
     val: int
 
 class hkAtomic_Variable_hkaiPathRequestBase_RequestState(Record):
-    """hkAtomic::Variable<hkaiPathRequestBase::RequestState>"""
+    """hkAtomic::Variable<hkaiPathRequestBase::RequestState>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- val: hkaiPathRequestBase::RequestState at 0"""
     val: int
 
 class hkAtomic_Variable_hkaiVolumeNavigatorStalenessChecker_State(Record):
-    """hkAtomic::Variable<hkaiVolumeNavigatorStalenessChecker::State>"""
+    """hkAtomic::Variable<hkaiVolumeNavigatorStalenessChecker::State>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- val: hkaiVolumeNavigatorStalenessChecker::State at 0"""
     val: int
 
 class hkAtomic_Variable_unsigned_char(Record):
-    """hkAtomic::Variable<unsigned char>"""
+    """hkAtomic::Variable<unsigned char>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- val: unsigned char at 0"""
     val: int
 
 class hkAttributeHideCriteria(Record):
-    """hkAttributeHideCriteria"""
+    """hkAttributeHideCriteria\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkAxialRotation(Record):
-    """hkAxialRotation"""
+    """hkAxialRotation\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- tag: hkUint8 at 0"""
     tag: int
 
 class hkAxialTransform(Record):
-    """hkAxialTransform"""
+    """hkAxialTransform\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotation: hkAxialRotation at 0\n- translation: hkVector4 at 16"""
     rotation: hkAxialRotation
     translation: tuple[float, ...]
 
-class hkBaseObject(Record):
-    """hkBaseObject"""
-
-class hkBitField(hkBitFieldBase_hkBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator):
-    """hkBitField"""
-
 class hkBitFieldBase_hkBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator(Record):
-    """hkBitFieldBase<hkBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>>"""
+    """hkBitFieldBase<hkBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>> at 0"""
     storage: hkBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator
 
+class hkBitField(hkBitFieldBase_hkBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator):
+    """hkBitField\n\nHavok class of SDK 2019.1, derived from hkBitFieldBase<hkBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>>, version 2, 24 bytes."""
+
 class hkBitFieldBase_hkBitFieldStorage_hkArray_unsigned_int_hkContainerHeapAllocator(Record):
-    """hkBitFieldBase<hkBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>>"""
+    """hkBitFieldBase<hkBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>> at 0"""
     storage: hkBitFieldStorage_hkArray_unsigned_int_hkContainerHeapAllocator
 
 class hkBitFieldBase_hkOffsetBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator(Record):
-    """hkBitFieldBase<hkOffsetBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>>"""
+    """hkBitFieldBase<hkOffsetBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkOffsetBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>> at 0"""
     storage: hkOffsetBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator
 
 class hkBitFieldBase_hkOffsetBitFieldStorage_hkArray_unsigned_int_hkContainerHeapAllocator(Record):
-    """hkBitFieldBase<hkOffsetBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>>"""
+    """hkBitFieldBase<hkOffsetBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkOffsetBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>> at 0"""
     storage: hkOffsetBitFieldStorage_hkArray_unsigned_int_hkContainerHeapAllocator
 
 class hkBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator(Record):
-    """hkBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>"""
+    """hkBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: hkArray<hkUint32, hkContainerHeapAllocator> at 0\n- numBits: int at 16"""
     words: memoryview
     numBits: int
 
 class hkBitFieldStorage_hkArray_unsigned_int_hkContainerHeapAllocator(Record):
-    """hkBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>"""
+    """hkBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: hkArray<unsigned int, hkContainerHeapAllocator> at 0\n- numBits: int at 16"""
     words: memoryview
     numBits: int
 
 class hkColor(Record):
-    """hkColor"""
+    """hkColor\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkColorUbBase(Record):
-    """hkColorUbBase"""
+    """hkColorUbBase\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- r: hkUint8 at 0\n- g: hkUint8 at 1\n- b: hkUint8 at 2\n- a: hkUint8 at 3"""
     r: int
     g: int
     b: int
     a: int
 
 class hkColorUbGamma(hkColorUbBase):
-    """hkColorUbGamma"""
+    """hkColorUbGamma\n\nHavok class of SDK 2019.1, derived from hkColorUbBase, 4 bytes."""
 
 class hkColorUbLinear(hkColorUbBase):
-    """hkColorUbLinear"""
+    """hkColorUbLinear\n\nHavok class of SDK 2019.1, derived from hkColorUbBase, 4 bytes."""
 
 class hkCommand(Record):
-    """hkCommand"""
+    """hkCommand\n\nHavok class of SDK 2019.1, 6 bytes.\n\nOwn members, by Havok type and byte offset:\n- sizePaddedTo16: hkUint16 at 0\n- filterBits: hkUint8 at 2\n- primaryType: hkEnum<hkCommand::PrimaryType, hkUint8> at 3\n- secondaryType: hkUint16 at 4"""
     sizePaddedTo16: int
     filterBits: int
     primaryType: hkCommand_PrimaryType
     secondaryType: int
 
 class hkCompressedMassProperties(Record):
-    """hkCompressedMassProperties"""
+    """hkCompressedMassProperties\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- centerOfMass: hkPackedVector3 at 0\n- inertia: hkPackedVector3 at 8\n- majorAxisSpace: T[N]<short, 4> at 16\n- mass: hkReal at 24\n- volume: hkReal at 28"""
     centerOfMass: hkPackedVector3
     inertia: hkPackedVector3
     majorAxisSpace: list[int]
@@ -1833,28 +1872,34 @@ class hkCompressedMassProperties(Record):
     volume: float
 
 class hkContactPoint(Record):
-    """hkContactPoint"""
+    """hkContactPoint\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- separatingNormal: hkVector4 at 16"""
     position: tuple[float, ...]
     separatingNormal: tuple[float, ...]
 
 class hkContainerDebugAllocator(Record):
-    """hkContainerDebugAllocator"""
+    """hkContainerDebugAllocator\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkContainerHeapAllocator(Record):
-    """hkContainerHeapAllocator"""
+    """hkContainerHeapAllocator\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkContainerTempAllocator(Record):
-    """hkContainerTempAllocator"""
+    """hkContainerTempAllocator\n\nHavok class of SDK 2019.1, 1 bytes."""
+
+class hkThreadPool(hkReferencedObject):
+    """hkThreadPool\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkCpuThreadPool(hkThreadPool):
-    """hkCpuThreadPool"""
+    """hkCpuThreadPool\n\nHavok class of SDK 2019.1, derived from hkThreadPool, 360 bytes."""
 
 class hkDebugDisplayMarker(Record):
-    """hkDebugDisplayMarker"""
+    """hkDebugDisplayMarker\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkDebugDisplayMarker::Type at 0"""
     type: int
 
+class hkMeshBody(hkReferencedObject):
+    """hkMeshBody\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkDefaultCompoundMeshBody(hkMeshBody):
-    """hkDefaultCompoundMeshBody"""
+    """hkDefaultCompoundMeshBody\n\nHavok class of SDK 2019.1, derived from hkMeshBody, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodies: hkArray<T*<hkMeshBody>, hkContainerHeapAllocator> at 24\n- transform: hkMatrix4 at 48\n- shape: T*<hkDefaultCompoundMeshShape> at 112\n- transformSet: hkRefPtr<hkIndexedTransformSet> at 120\n- transformIsDirty: hkBool at 128\n- transformSetUpdated: hkBool at 129"""
     bodies: list[Optional[hkMeshBody]]
     transform: tuple[float, ...]
     shape: Optional[hkDefaultCompoundMeshShape]
@@ -1862,26 +1907,32 @@ class hkDefaultCompoundMeshBody(hkMeshBody):
     transformIsDirty: bool
     transformSetUpdated: bool
 
+class hkMeshShape(hkReferencedObject):
+    """hkMeshShape\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkDefaultCompoundMeshShape(hkMeshShape):
-    """hkDefaultCompoundMeshShape"""
+    """hkDefaultCompoundMeshShape\n\nHavok class of SDK 2019.1, derived from hkMeshShape, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- shapes: hkArray<T*<hkMeshShape>, hkContainerHeapAllocator> at 24\n- defaultChildTransforms: hkArray<hkMatrix4, hkContainerHeapAllocator> at 40\n- sections: hkArray<hkDefaultCompoundMeshShape::MeshSection, hkContainerHeapAllocator> at 56"""
     shapes: list[Optional[hkMeshShape]]
     defaultChildTransforms: list[tuple[float, ...]]
     sections: list[hkDefaultCompoundMeshShape_MeshSection]
 
 class hkDefaultCompoundMeshShape_MeshSection(Record):
-    """hkDefaultCompoundMeshShape::MeshSection"""
+    """hkDefaultCompoundMeshShape::MeshSection\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- shapeIndex: int at 0\n- sectionIndex: int at 4"""
     shapeIndex: int
     sectionIndex: int
 
+class hkRefTaskQueue(hkReferencedObject):
+    """hkRefTaskQueue\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes."""
+
 class hkDefaultTaskQueue(hkRefTaskQueue):
-    """hkDefaultTaskQueue"""
+    """hkDefaultTaskQueue\n\nHavok class of SDK 2019.1, derived from hkRefTaskQueue, 912 bytes."""
 
 class hkDescriptionAttribute(Record):
-    """hkDescriptionAttribute"""
+    """hkDescriptionAttribute\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- string: const char* at 0"""
     string: Optional[str]
 
 class hkDiagonalizedMassProperties(Record):
-    """hkDiagonalizedMassProperties"""
+    """hkDiagonalizedMassProperties\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- volume: hkReal at 0\n- mass: hkReal at 4\n- padding: T[N]<hkReal, 2> at 8\n- centerOfMass: hkVector4 at 16\n- inertiaTensor: hkVector4 at 32\n- majorAxisSpace: hkQuaternion at 48"""
     volume: float
     mass: float
     padding: tuple[float, ...]
@@ -1890,150 +1941,150 @@ class hkDiagonalizedMassProperties(Record):
     majorAxisSpace: tuple[float, ...]
 
 class hkDisplayMaterialDatas(hkReferencedObject):
-    """hkDisplayMaterialDatas"""
+    """hkDisplayMaterialDatas\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 120 bytes."""
 
 class hkDllModule(hkReferencedObject):
-    """hkDllModule"""
+    """hkDllModule\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkDocumentationAttribute(Record):
-    """hkDocumentationAttribute"""
+    """hkDocumentationAttribute\n\nHavok class of SDK 2019.1, version 1, 8 bytes."""
 
 class hkFloat16(Record):
-    """hkFloat16"""
+    """hkFloat16\n\nHavok class of SDK 2019.1, version 1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint16 at 0"""
     value: int
 
 class hkFloat16Transform(Record):
-    """hkFloat16Transform"""
+    """hkFloat16Transform\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elements: T[N]<hkFloat16, 12> at 0"""
     elements: list[hkFloat16]
 
 class hkFloat3(Record):
-    """hkFloat3"""
+    """hkFloat3\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: float at 0\n- y: float at 4\n- z: float at 8"""
     x: float
     y: float
     z: float
 
 class hkFourTransposedPointsImpl_double(Record):
-    """hkFourTransposedPointsImpl<double>"""
+    """hkFourTransposedPointsImpl<double>\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: T[N]<hkVector4d, 3> at 0"""
     vertices: tuple[tuple[float, ...], ...]
 
 class hkFourTransposedPointsImpl_float(Record):
-    """hkFourTransposedPointsImpl<float>"""
+    """hkFourTransposedPointsImpl<float>\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: T[N]<hkVector4f, 3> at 0"""
     vertices: tuple[tuple[float, ...], ...]
 
 class hkFpMath_ConstantOne(Record):
-    """hkFpMath::ConstantOne"""
+    """hkFpMath::ConstantOne\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkFpMath_Detail_MultiWordUint_2(Record):
-    """hkFpMath::Detail::MultiWordUint<2>"""
+    """hkFpMath::Detail::MultiWordUint<2>\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: T[N]<unsigned long long, 2> at 0"""
     words: list[int]
 
 class hkFpMath_Detail_MultiWordUint_3(Record):
-    """hkFpMath::Detail::MultiWordUint<3>"""
+    """hkFpMath::Detail::MultiWordUint<3>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: T[N]<unsigned long long, 3> at 0"""
     words: list[int]
 
 class hkFpMath_Detail_MultiWordUint_4(Record):
-    """hkFpMath::Detail::MultiWordUint<4>"""
+    """hkFpMath::Detail::MultiWordUint<4>\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: T[N]<unsigned long long, 4> at 0"""
     words: list[int]
 
 class hkFpMath_FpFusedRationalVec2_153_158(Record):
-    """hkFpMath::FpFusedRationalVec2<153, 158>"""
+    """hkFpMath::FpFusedRationalVec2<153, 158>\n\nHavok class of SDK 2019.1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- numerator: hkFpMath::FpIntVec2<153> at 0\n- denominator: hkFpMath::FpUint<158> at 48"""
     numerator: hkFpMath_FpIntVec2_153
     denominator: list[int]
 
 class hkFpMath_FpFusedRationalVec2_236_210(Record):
-    """hkFpMath::FpFusedRationalVec2<236, 210>"""
+    """hkFpMath::FpFusedRationalVec2<236, 210>\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- numerator: hkFpMath::FpIntVec2<236> at 0\n- denominator: hkFpMath::FpUint<210> at 64"""
     numerator: hkFpMath_FpIntVec2_236
     denominator: list[int]
 
 class hkFpMath_FpFusedRationalVec3_236_210(Record):
-    """hkFpMath::FpFusedRationalVec3<236, 210>"""
+    """hkFpMath::FpFusedRationalVec3<236, 210>\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- numerator: hkFpMath::FpIntVec3<236> at 0\n- denominator: hkFpMath::FpUint<210> at 96"""
     numerator: hkFpMath_FpIntVec3_236
     denominator: list[int]
 
 class hkFpMath_FpIntVec2_105(Record):
-    """hkFpMath::FpIntVec2<105>"""
+    """hkFpMath::FpIntVec2<105>\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<105> at 0\n- y: hkFpMath::FpInt<105> at 16"""
     x: list[int]
     y: list[int]
 
 class hkFpMath_FpIntVec2_153(Record):
-    """hkFpMath::FpIntVec2<153>"""
+    """hkFpMath::FpIntVec2<153>\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<153> at 0\n- y: hkFpMath::FpInt<153> at 24"""
     x: list[int]
     y: list[int]
 
 class hkFpMath_FpIntVec2_236(Record):
-    """hkFpMath::FpIntVec2<236>"""
+    """hkFpMath::FpIntVec2<236>\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<236> at 0\n- y: hkFpMath::FpInt<236> at 32"""
     x: list[int]
     y: list[int]
 
 class hkFpMath_FpIntVec2_24(Record):
-    """hkFpMath::FpIntVec2<24>"""
+    """hkFpMath::FpIntVec2<24>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<24> at 0\n- y: hkFpMath::FpInt<24> at 4"""
     x: list[int]
     y: list[int]
 
 class hkFpMath_FpIntVec2_25(Record):
-    """hkFpMath::FpIntVec2<25>"""
+    """hkFpMath::FpIntVec2<25>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<25> at 0\n- y: hkFpMath::FpInt<25> at 4"""
     x: list[int]
     y: list[int]
 
 class hkFpMath_FpIntVec2_79(Record):
-    """hkFpMath::FpIntVec2<79>"""
+    """hkFpMath::FpIntVec2<79>\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<79> at 0\n- y: hkFpMath::FpInt<79> at 16"""
     x: list[int]
     y: list[int]
 
 class hkFpMath_FpIntVec3_236(Record):
-    """hkFpMath::FpIntVec3<236>"""
+    """hkFpMath::FpIntVec3<236>\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<236> at 0\n- y: hkFpMath::FpInt<236> at 32\n- z: hkFpMath::FpInt<236> at 64"""
     x: list[int]
     y: list[int]
     z: list[int]
 
 class hkFpMath_FpIntVec3_24(Record):
-    """hkFpMath::FpIntVec3<24>"""
+    """hkFpMath::FpIntVec3<24>\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<24> at 0\n- y: hkFpMath::FpInt<24> at 4\n- z: hkFpMath::FpInt<24> at 8"""
     x: list[int]
     y: list[int]
     z: list[int]
 
 class hkFpMath_FpIntVec3_25(Record):
-    """hkFpMath::FpIntVec3<25>"""
+    """hkFpMath::FpIntVec3<25>\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<25> at 0\n- y: hkFpMath::FpInt<25> at 4\n- z: hkFpMath::FpInt<25> at 8"""
     x: list[int]
     y: list[int]
     z: list[int]
 
 class hkFpMath_FpIntVec3_52(Record):
-    """hkFpMath::FpIntVec3<52>"""
+    """hkFpMath::FpIntVec3<52>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkFpMath::FpInt<52> at 0\n- y: hkFpMath::FpInt<52> at 8\n- z: hkFpMath::FpInt<52> at 16"""
     x: list[int]
     y: list[int]
     z: list[int]
 
 class hkFreeListArray_hknpShapeInstance_8(Record):
-    """hkFreeListArray<hknpShapeInstance, 8>"""
+    """hkFreeListArray<hknpShapeInstance, 8>\n\nHavok class of SDK 2019.1, version 2, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elements: hkArray<hkFreeListArrayElement<hknpShapeInstance>, hkContainerHeapAllocator> at 0\n- firstFree: hkInt32 at 16\n- numAllocated: hkUint32 at 20"""
     elements: list[hknpShapeInstance]
     firstFree: int
     numAllocated: int
 
 class hkFrustum(Record):
-    """hkFrustum"""
+    """hkFrustum\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- planes: T[N]<hkPlane, 6> at 0"""
     planes: list[hkPlane]
 
 class hkGeometry(hkReferencedObject):
-    """hkGeometry"""
+    """hkGeometry\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: hkArray<hkVector4, hkContainerHeapAllocator> at 24\n- triangles: hkArray<hkGeometry::Triangle, hkContainerHeapAllocator> at 40"""
     vertices: list[tuple[float, ...]]
     triangles: list[hkGeometry_Triangle]
 
 class hkGeometry_Triangle(Record):
-    """hkGeometry::Triangle"""
+    """hkGeometry::Triangle\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: int at 0\n- b: int at 4\n- c: int at 8\n- material: int at 12"""
     a: int
     b: int
     c: int
     material: int
 
 class hkGizmoAttribute(Record):
-    """hkGizmoAttribute"""
+    """hkGizmoAttribute\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- visible: hkBool at 0\n- label: const char* at 8\n- type: hkEnum<hkGizmoAttribute::GizmoType, hkInt8> at 16"""
     visible: bool
     label: Optional[str]
     type: hkGizmoAttribute_GizmoType
 
 class hkGpuTraceResult(Record):
-    """hkGpuTraceResult"""
+    """hkGpuTraceResult\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkUint64 at 0\n- parentScopeId: hkUint64 at 8\n- gpuTimeBegin: double at 16\n- gpuTimeEnd: double at 24\n- numPixelsTouched: hkUint32 at 32\n- type: hkEnum<hkGpuTraceResult::ScopeType, hkUint16> at 36\n- threadId: hkUint16 at 38\n- meta: hkRefPtr<hkReferencedObject> at 40"""
     id: int
     parentScopeId: int
     gpuTimeBegin: float
@@ -2044,521 +2095,508 @@ class hkGpuTraceResult(Record):
     meta: Optional[hkReferencedObject]
 
 class hkHandle_hkUint16_65535(Record):
-    """hkHandle<hkUint16, 65535>"""
+    """hkHandle<hkUint16, 65535>\n\nHavok class of SDK 2019.1, version 1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint16 at 0"""
     value: int
 
 class hkHandle_hkUint32_2147483647(Record):
-    """hkHandle<hkUint32, 2147483647>"""
+    """hkHandle<hkUint32, 2147483647>\n\nHavok class of SDK 2019.1, version 1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint32 at 0"""
     value: int
 
 class hkHandle_hkUint32_4294967295(Record):
-    """hkHandle<hkUint32, 4294967295>"""
+    """hkHandle<hkUint32, 4294967295>\n\nHavok class of SDK 2019.1, version 1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint32 at 0"""
     value: int
 
 class hkHandle_hkUint8_255(Record):
-    """hkHandle<hkUint8, 255>"""
+    """hkHandle<hkUint8, 255>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint8 at 0"""
     value: int
 
 class hkHandle_unsigned_char_255(Record):
-    """hkHandle<unsigned char, 255>"""
+    """hkHandle<unsigned char, 255>\n\nHavok class of SDK 2019.1, version 1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: unsigned char at 0"""
     value: int
 
 class hkHandle_unsigned_int_2147483647(Record):
-    """hkHandle<unsigned int, 2147483647>"""
+    """hkHandle<unsigned int, 2147483647>\n\nHavok class of SDK 2019.1, version 1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: unsigned int at 0"""
     value: int
 
 class hkHandle_unsigned_int_4294967295(Record):
-    """hkHandle<unsigned int, 4294967295>"""
+    """hkHandle<unsigned int, 4294967295>\n\nHavok class of SDK 2019.1, version 1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: unsigned int at 0"""
     value: int
 
 class hkHandle_unsigned_short_65535(Record):
-    """hkHandle<unsigned short, 65535>"""
+    """hkHandle<unsigned short, 65535>\n\nHavok class of SDK 2019.1, version 1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: unsigned short at 0"""
     value: int
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkHandle_hkUint32_4294967295_hkaiDynamicUserEdgeSetInfo(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkHandle_hkUint32_4294967295_hkaiDynamicUserEdgeSetInfo]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkHandle_unsigned_int_4294967295_hkaiDynamicUserEdgeSetInfo(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkHandle_unsigned_int_4294967295_hkaiDynamicUserEdgeSetInfo]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkUint32_hkRefPtr_hknpShape(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkUint32, hkRefPtr<hknpShape>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkUint32, hkRefPtr<hknpShape>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkUint32, hkRefPtr<hknpShape>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkUint32_hkRefPtr_hknpShape]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiStreamingSet(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiStreamingSet]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDefaultDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDefaultDynamicUserEdgeSetInfo_Section]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDynamicUserEdgeSetInfo_Section]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiModifiedSections_Section(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiModifiedSections_Section]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_BigFaceInfo(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_BigFaceInfo]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_FaceInfo(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_FaceInfo]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshInstanceData_FaceDynUserEdgeBases(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshInstanceData_FaceDynUserEdgeBases]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_int(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, int>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, int>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, int>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_int]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiStreamingSet(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiStreamingSet>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiStreamingSet>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiStreamingSet>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiStreamingSet]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkaiDefaultDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkaiDefaultDynamicUserEdgeSetInfo_Section]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkaiDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiDynamicUserEdgeSetInfo::Section>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiDynamicUserEdgeSetInfo::Section>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkaiDynamicUserEdgeSetInfo::Section>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkaiDynamicUserEdgeSetInfo_Section]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkaiModifiedSections_Section(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiModifiedSections::Section>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiModifiedSections::Section>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkaiModifiedSections::Section>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkaiModifiedSections_Section]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_BigFaceInfo(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::BigFaceInfo>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::BigFaceInfo>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::BigFaceInfo>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_BigFaceInfo]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_FaceInfo(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::FaceInfo>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::FaceInfo>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::FaceInfo>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_FaceInfo]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_hkaiNavMeshInstanceData_FaceDynUserEdgeBases(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_hkaiNavMeshInstanceData_FaceDynUserEdgeBases]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_int_int(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<int, int>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<int, int>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<int, int>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_int_int]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkHashMapDetail_MapTuple_unsigned_int_hkRefPtr_hknpShape(Record):
-    """hkHashBase<hkHashMapDetail::MapTuple<unsigned int, hkRefPtr<hknpShape>>>"""
+    """hkHashBase<hkHashMapDetail::MapTuple<unsigned int, hkRefPtr<hknpShape>>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkHashMapDetail::MapTuple<unsigned int, hkRefPtr<hknpShape>>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkHashMapDetail_MapTuple_unsigned_int_hkRefPtr_hknpShape]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkaiDynamicUserEdgeSetInfo_UserEdgePair(Record):
-    """hkHashBase<hkaiDynamicUserEdgeSetInfo::UserEdgePair>"""
+    """hkHashBase<hkaiDynamicUserEdgeSetInfo::UserEdgePair>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkaiDynamicUserEdgeSetInfo::UserEdgePair, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: list[hkaiDynamicUserEdgeSetInfo_UserEdgePair]
     index: hkHashMapDetail_Index
 
 class hkHashBase_hkaiIndex_hkInt32(Record):
-    """hkHashBase<hkaiIndex<hkInt32>>"""
+    """hkHashBase<hkaiIndex<hkInt32>>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkaiIndex<hkInt32>, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: memoryview
     index: hkHashMapDetail_Index
 
 class hkHashBase_int(Record):
-    """hkHashBase<int>"""
+    """hkHashBase<int>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<int, hkContainerHeapAllocator> at 0\n- index: hkHashMapDetail::Index at 16"""
     items: memoryview
     index: hkHashMapDetail_Index
 
 class hkHashMap_hkHandle_hkUint32_4294967295_hkaiDynamicUserEdgeSetInfo(hkHashBase_hkHashMapDetail_MapTuple_hkHandle_hkUint32_4294967295_hkaiDynamicUserEdgeSetInfo):
-    """hkHashMap<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>"""
+    """hkHashMap<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>>, 32 bytes."""
 
 class hkHashMap_hkHandle_unsigned_int_4294967295_hkaiDynamicUserEdgeSetInfo(hkHashBase_hkHashMapDetail_MapTuple_hkHandle_unsigned_int_4294967295_hkaiDynamicUserEdgeSetInfo):
-    """hkHashMap<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>"""
+    """hkHashMap<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>>, 32 bytes."""
 
 class hkHashMap_hkUint32_hkRefPtr_hknpShape(hkHashBase_hkHashMapDetail_MapTuple_hkUint32_hkRefPtr_hknpShape):
-    """hkHashMap<hkUint32, hkRefPtr<hknpShape>>"""
+    """hkHashMap<hkUint32, hkRefPtr<hknpShape>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkUint32, hkRefPtr<hknpShape>>>, 32 bytes."""
 
 class hkHashMap_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int(hkHashBase_hkHashMapDetail_MapTuple_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int):
-    """hkHashMap<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>"""
+    """hkHashMap<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator):
-    """hkHashMap<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges):
-    """hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkRefPtr_hkaiStreamingSet(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiStreamingSet):
-    """hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkaiDefaultDynamicUserEdgeSetInfo_Section(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDefaultDynamicUserEdgeSetInfo_Section):
-    """hkHashMap<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkaiDynamicUserEdgeSetInfo_Section(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDynamicUserEdgeSetInfo_Section):
-    """hkHashMap<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkaiModifiedSections_Section(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiModifiedSections_Section):
-    """hkHashMap<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_BigFaceInfo(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_BigFaceInfo):
-    """hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_FaceInfo(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_FaceInfo):
-    """hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_hkaiNavMeshInstanceData_FaceDynUserEdgeBases(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshInstanceData_FaceDynUserEdgeBases):
-    """hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>"""
+    """hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>>, 32 bytes."""
 
 class hkHashMap_hkaiIndex_hkInt32_int(hkHashBase_hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_int):
-    """hkHashMap<hkaiIndex<hkInt32>, int>"""
+    """hkHashMap<hkaiIndex<hkInt32>, int>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, int>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>>, 32 bytes."""
 
 class hkHashMap_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput(hkHashBase_hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput):
-    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>"""
+    """hkHashMap<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>>, 32 bytes."""
 
 class hkHashMap_int_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator(hkHashBase_hkHashMapDetail_MapTuple_int_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator):
-    """hkHashMap<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>"""
+    """hkHashMap<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>>, 32 bytes."""
 
 class hkHashMap_int_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges(hkHashBase_hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges):
-    """hkHashMap<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>"""
+    """hkHashMap<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>>, 32 bytes."""
 
 class hkHashMap_int_hkRefPtr_hkaiStreamingSet(hkHashBase_hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiStreamingSet):
-    """hkHashMap<int, hkRefPtr<hkaiStreamingSet>>"""
+    """hkHashMap<int, hkRefPtr<hkaiStreamingSet>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiStreamingSet>>>, 32 bytes."""
 
 class hkHashMap_int_hkaiDefaultDynamicUserEdgeSetInfo_Section(hkHashBase_hkHashMapDetail_MapTuple_int_hkaiDefaultDynamicUserEdgeSetInfo_Section):
-    """hkHashMap<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMap<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>>, 32 bytes."""
 
 class hkHashMap_int_hkaiDynamicUserEdgeSetInfo_Section(hkHashBase_hkHashMapDetail_MapTuple_int_hkaiDynamicUserEdgeSetInfo_Section):
-    """hkHashMap<int, hkaiDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMap<int, hkaiDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkaiDynamicUserEdgeSetInfo::Section>>, 32 bytes."""
 
 class hkHashMap_int_hkaiModifiedSections_Section(hkHashBase_hkHashMapDetail_MapTuple_int_hkaiModifiedSections_Section):
-    """hkHashMap<int, hkaiModifiedSections::Section>"""
+    """hkHashMap<int, hkaiModifiedSections::Section>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkaiModifiedSections::Section>>, 32 bytes."""
 
 class hkHashMap_int_hkaiNavMeshCutConfiguration_BigFaceInfo(hkHashBase_hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_BigFaceInfo):
-    """hkHashMap<int, hkaiNavMeshCutConfiguration::BigFaceInfo>"""
+    """hkHashMap<int, hkaiNavMeshCutConfiguration::BigFaceInfo>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::BigFaceInfo>>, 32 bytes."""
 
 class hkHashMap_int_hkaiNavMeshCutConfiguration_FaceInfo(hkHashBase_hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_FaceInfo):
-    """hkHashMap<int, hkaiNavMeshCutConfiguration::FaceInfo>"""
+    """hkHashMap<int, hkaiNavMeshCutConfiguration::FaceInfo>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::FaceInfo>>, 32 bytes."""
 
 class hkHashMap_int_hkaiNavMeshInstanceData_FaceDynUserEdgeBases(hkHashBase_hkHashMapDetail_MapTuple_int_hkaiNavMeshInstanceData_FaceDynUserEdgeBases):
-    """hkHashMap<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>"""
+    """hkHashMap<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>>, 32 bytes."""
 
 class hkHashMap_int_int(hkHashBase_hkHashMapDetail_MapTuple_int_int):
-    """hkHashMap<int, int>"""
+    """hkHashMap<int, int>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<int, int>>, 32 bytes."""
 
 class hkHashMap_unsigned_int_hkRefPtr_hknpShape(hkHashBase_hkHashMapDetail_MapTuple_unsigned_int_hkRefPtr_hknpShape):
-    """hkHashMap<unsigned int, hkRefPtr<hknpShape>>"""
+    """hkHashMap<unsigned int, hkRefPtr<hknpShape>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkHashMapDetail::MapTuple<unsigned int, hkRefPtr<hknpShape>>>, 32 bytes."""
 
 class hkHashMapDetail_Index(Record):
-    """hkHashMapDetail::Index"""
+    """hkHashMapDetail::Index\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- entries: T*<void> at 0\n- hashMod: int at 8"""
     entries: Optional[Record]
     hashMod: int
 
 class hkHashMapDetail_MapTuple_hkHandle_hkUint32_4294967295_hkaiDynamicUserEdgeSetInfo(Record):
-    """hkHashMapDetail::MapTuple<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>"""
+    """hkHashMapDetail::MapTuple<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo>\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkHandle<hkUint32, 4294967295> at 0\n- 1: hkaiDynamicUserEdgeSetInfo at 8"""
 
 class hkHashMapDetail_MapTuple_hkHandle_unsigned_int_4294967295_hkaiDynamicUserEdgeSetInfo(Record):
-    """hkHashMapDetail::MapTuple<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>"""
+    """hkHashMapDetail::MapTuple<hkHandle<unsigned int, 4294967295>, hkaiDynamicUserEdgeSetInfo>\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkHandle<unsigned int, 4294967295> at 0\n- 1: hkaiDynamicUserEdgeSetInfo at 8"""
 
 class hkHashMapDetail_MapTuple_hkUint32_hkRefPtr_hknpShape(Record):
-    """hkHashMapDetail::MapTuple<hkUint32, hkRefPtr<hknpShape>>"""
+    """hkHashMapDetail::MapTuple<hkUint32, hkRefPtr<hknpShape>>\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkUint32 at 0\n- 1: hkRefPtr<hknpShape> at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int(Record):
-    """hkHashMapDetail::MapTuple<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>"""
+    """hkHashMapDetail::MapTuple<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int>\n\nHavok class of SDK 2019.1, version 1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge at 0\n- 1: int at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator> at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges> at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkRefPtr_hkaiStreamingSet(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>>\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkRefPtr<hkaiStreamingSet> at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDefaultDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkaiDefaultDynamicUserEdgeSetInfo::Section at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkaiDynamicUserEdgeSetInfo::Section at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiModifiedSections_Section(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiModifiedSections::Section>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkaiModifiedSections::Section at 4"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_BigFaceInfo(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo>\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkaiNavMeshCutConfiguration::BigFaceInfo at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_FaceInfo(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkaiNavMeshCutConfiguration::FaceInfo at 4"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_hkaiNavMeshInstanceData_FaceDynUserEdgeBases(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>\n\nHavok class of SDK 2019.1, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: hkaiNavMeshInstanceData::FaceDynUserEdgeBases at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiIndex_hkInt32_int(Record):
-    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, int>"""
+    """hkHashMapDetail::MapTuple<hkaiIndex<hkInt32>, int>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiIndex<hkInt32> at 0\n- 1: int at 4"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput>\n\nHavok class of SDK 2019.1, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput at 80"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput_hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput>\n\nHavok class of SDK 2019.1, version 1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput at 136"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput>\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput at 16"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput at 4"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput>\n\nHavok class of SDK 2019.1, version 1, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput at 72"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput>\n\nHavok class of SDK 2019.1, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput at 48"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput>\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput at 32"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput>\n\nHavok class of SDK 2019.1, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput at 96"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput_hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput>\n\nHavok class of SDK 2019.1, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput at 64"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput>\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput at 16"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput>\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput at 8"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput>\n\nHavok class of SDK 2019.1, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput at 32"""
 
 class hkHashMapDetail_MapTuple_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput(Record):
-    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>"""
+    """hkHashMapDetail::MapTuple<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput at 0\n- 1: hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput at 4"""
 
 class hkHashMapDetail_MapTuple_int_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator(Record):
-    """hkHashMapDetail::MapTuple<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>"""
+    """hkHashMapDetail::MapTuple<int, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator> at 8"""
 
 class hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges(Record):
-    """hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>"""
+    """hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>>\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges> at 8"""
 
 class hkHashMapDetail_MapTuple_int_hkRefPtr_hkaiStreamingSet(Record):
-    """hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiStreamingSet>>"""
+    """hkHashMapDetail::MapTuple<int, hkRefPtr<hkaiStreamingSet>>\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkRefPtr<hkaiStreamingSet> at 8"""
 
 class hkHashMapDetail_MapTuple_int_hkaiDefaultDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashMapDetail::MapTuple<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMapDetail::MapTuple<int, hkaiDefaultDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkaiDefaultDynamicUserEdgeSetInfo::Section at 8"""
 
 class hkHashMapDetail_MapTuple_int_hkaiDynamicUserEdgeSetInfo_Section(Record):
-    """hkHashMapDetail::MapTuple<int, hkaiDynamicUserEdgeSetInfo::Section>"""
+    """hkHashMapDetail::MapTuple<int, hkaiDynamicUserEdgeSetInfo::Section>\n\nHavok class of SDK 2019.1, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkaiDynamicUserEdgeSetInfo::Section at 8"""
 
 class hkHashMapDetail_MapTuple_int_hkaiModifiedSections_Section(Record):
-    """hkHashMapDetail::MapTuple<int, hkaiModifiedSections::Section>"""
+    """hkHashMapDetail::MapTuple<int, hkaiModifiedSections::Section>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkaiModifiedSections::Section at 4"""
 
 class hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_BigFaceInfo(Record):
-    """hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::BigFaceInfo>"""
+    """hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::BigFaceInfo>\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkaiNavMeshCutConfiguration::BigFaceInfo at 8"""
 
 class hkHashMapDetail_MapTuple_int_hkaiNavMeshCutConfiguration_FaceInfo(Record):
-    """hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::FaceInfo>"""
+    """hkHashMapDetail::MapTuple<int, hkaiNavMeshCutConfiguration::FaceInfo>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkaiNavMeshCutConfiguration::FaceInfo at 4"""
 
 class hkHashMapDetail_MapTuple_int_hkaiNavMeshInstanceData_FaceDynUserEdgeBases(Record):
-    """hkHashMapDetail::MapTuple<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>"""
+    """hkHashMapDetail::MapTuple<int, hkaiNavMeshInstanceData::FaceDynUserEdgeBases>\n\nHavok class of SDK 2019.1, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: hkaiNavMeshInstanceData::FaceDynUserEdgeBases at 8"""
 
 class hkHashMapDetail_MapTuple_int_int(Record):
-    """hkHashMapDetail::MapTuple<int, int>"""
+    """hkHashMapDetail::MapTuple<int, int>\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: int at 0\n- 1: int at 4"""
 
 class hkHashMapDetail_MapTuple_unsigned_int_hkRefPtr_hknpShape(Record):
-    """hkHashMapDetail::MapTuple<unsigned int, hkRefPtr<hknpShape>>"""
+    """hkHashMapDetail::MapTuple<unsigned int, hkRefPtr<hknpShape>>\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: unsigned int at 0\n- 1: hkRefPtr<hknpShape> at 8"""
 
 class hkHashSet_hkaiDynamicUserEdgeSetInfo_UserEdgePair(hkHashBase_hkaiDynamicUserEdgeSetInfo_UserEdgePair):
-    """hkHashSet<hkaiDynamicUserEdgeSetInfo::UserEdgePair>"""
+    """hkHashSet<hkaiDynamicUserEdgeSetInfo::UserEdgePair>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkaiDynamicUserEdgeSetInfo::UserEdgePair>, 32 bytes."""
 
 class hkHashSet_hkaiIndex_hkInt32(hkHashBase_hkaiIndex_hkInt32):
-    """hkHashSet<hkaiIndex<hkInt32>>"""
+    """hkHashSet<hkaiIndex<hkInt32>>\n\nHavok class of SDK 2019.1, derived from hkHashBase<hkaiIndex<hkInt32>>, 32 bytes."""
 
 class hkHashSet_int(hkHashBase_int):
-    """hkHashSet<int>"""
-
-class hkImage(hkImageHeader):
-    """hkImage"""
-    subImages: list[hkImage_SubImage]
-    dataPtr: Optional[Record]
-    dataSize: int
-    dataCapacity: int
-    userExternalStorage: bool
-
-class hkImage_SubImage(Record):
-    """hkImage::SubImage"""
-    offset: int
-    size: int
+    """hkHashSet<int>\n\nHavok class of SDK 2019.1, derived from hkHashBase<int>, 32 bytes."""
 
 class hkImageHeader(Record):
-    """hkImageHeader"""
+    """hkImageHeader\n\nHavok class of SDK 2019.1, 28 bytes.\n\nOwn members, by Havok type and byte offset:\n- numMipLevels: hkUint32 at 0\n- numFaces: hkUint32 at 4\n- numArrayElements: hkUint32 at 8\n- width: hkUint32 at 12\n- height: hkUint32 at 16\n- depth: hkUint32 at 20\n- format: hkImageFormat::Enum at 24"""
     numMipLevels: int
     numFaces: int
     numArrayElements: int
@@ -2567,8 +2605,21 @@ class hkImageHeader(Record):
     depth: int
     format: int
 
+class hkImage(hkImageHeader):
+    """hkImage\n\nHavok class of SDK 2019.1, derived from hkImageHeader, version 1, 336 bytes.\n\nOwn members, by Havok type and byte offset:\n- subImages: hkInplaceArray<hkImage::SubImage, 16, hkContainerHeapAllocator> at 32\n- dataPtr: T*<hkUint8> at 304\n- dataSize: hkUlong at 312\n- dataCapacity: hkUlong at 320\n- userExternalStorage: bool at 328"""
+    subImages: list[hkImage_SubImage]
+    dataPtr: Optional[Record]
+    dataSize: int
+    dataCapacity: int
+    userExternalStorage: bool
+
+class hkImage_SubImage(Record):
+    """hkImage::SubImage\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- offset: hkUlong at 0\n- size: hkUlong at 8"""
+    offset: int
+    size: int
+
 class hkIndexedTransformSet(hkReferencedObject):
-    """hkIndexedTransformSet"""
+    """hkIndexedTransformSet\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- matrices: hkArray<hkMatrix4, hkContainerHeapAllocator> at 24\n- inverseMatrices: hkArray<hkMatrix4, hkContainerHeapAllocator> at 40\n- matricesOrder: hkArray<hkInt16, hkContainerHeapAllocator> at 56\n- matricesNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 72\n- indexMappings: hkArray<hkMeshBoneIndexMapping, hkContainerHeapAllocator> at 88\n- allMatricesAreAffine: hkBool at 104"""
     matrices: list[tuple[float, ...]]
     inverseMatrices: list[tuple[float, ...]]
     matricesOrder: memoryview
@@ -2577,73 +2628,76 @@ class hkIndexedTransformSet(hkReferencedObject):
     allMatricesAreAffine: bool
 
 class hkInetAddr(Record):
-    """hkInetAddr"""
+    """hkInetAddr\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- ipAddress: hkInt32 at 0\n- port: hkUint16 at 4"""
     ipAddress: int
     port: int
 
 class hkIntRealPair(Record):
-    """hkIntRealPair"""
+    """hkIntRealPair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: int at 0\n- value: hkReal at 4"""
     key: int
     value: float
 
 class hkInternalObjectReflectType(Record):
-    """hkInternalObjectReflectType"""
+    """hkInternalObjectReflectType\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkLinkAttribute(Record):
-    """hkLinkAttribute"""
+    """hkLinkAttribute\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkLinkAttribute::Link, hkInt8> at 0"""
     type: hkLinkAttribute_Link
 
 class hkLocalFrame(hkReferencedObject):
-    """hkLocalFrame"""
+    """hkLocalFrame\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkLocalFrameGroup(hkReferencedObject):
-    """hkLocalFrameGroup"""
+    """hkLocalFrameGroup\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24"""
     name: Optional[str]
 
 class hkLog_Kw_Id(Record):
-    """hkLog::Kw::Id"""
+    """hkLog::Kw::Id\n\nHavok class of SDK 2019.1, 4 bytes."""
 
 class hkLog_Kw_LevelOverride(Record):
-    """hkLog::Kw::LevelOverride"""
+    """hkLog::Kw::LevelOverride\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkLog_Kw_Location(Record):
-    """hkLog::Kw::Location"""
+    """hkLog::Kw::Location\n\nHavok class of SDK 2019.1, 16 bytes."""
 
 class hkLog_Kw_StackTraceT(Record):
-    """hkLog::Kw::StackTraceT"""
+    """hkLog::Kw::StackTraceT\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkMapOperations_hkIntRealPair(Record):
-    """hkMapOperations<hkIntRealPair>"""
+    """hkMapOperations<hkIntRealPair>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkMapOperations_hkUint32(Record):
-    """hkMapOperations<hkUint32>"""
+    """hkMapOperations<hkUint32>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkMapOperations_hkUint64(Record):
-    """hkMapOperations<hkUint64>"""
+    """hkMapOperations<hkUint64>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkMapOperations_unsigned_int(Record):
-    """hkMapOperations<unsigned int>"""
+    """hkMapOperations<unsigned int>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkMapOperations_unsigned_long_long(Record):
-    """hkMapOperations<unsigned long long>"""
+    """hkMapOperations<unsigned long long>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkMassProperties(Record):
-    """hkMassProperties"""
+    """hkMassProperties\n\nHavok class of SDK 2019.1, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- volume: hkReal at 0\n- mass: hkReal at 4\n- centerOfMass: hkVector4 at 16\n- inertiaTensor: hkMatrix3 at 32"""
     volume: float
     mass: float
     centerOfMass: tuple[float, ...]
     inertiaTensor: tuple[float, ...]
 
 class hkMemoryMeshBody(hkMeshBody):
-    """hkMemoryMeshBody"""
+    """hkMemoryMeshBody\n\nHavok class of SDK 2019.1, derived from hkMeshBody, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkMatrix4 at 32\n- transformSet: hkRefPtr<hkIndexedTransformSet> at 96\n- shape: hkRefPtr<hkMeshShape> at 104\n- vertexBuffers: hkArray<T*<hkMeshVertexBuffer>, hkContainerHeapAllocator> at 112\n- name: hkStringPtr at 128"""
     transform: tuple[float, ...]
     transformSet: Optional[hkIndexedTransformSet]
     shape: Optional[hkMeshShape]
     vertexBuffers: list[Optional[hkMeshVertexBuffer]]
     name: Optional[str]
 
+class hkMeshMaterial(hkReferencedObject):
+    """hkMeshMaterial\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkMemoryMeshMaterial(hkMeshMaterial):
-    """hkMemoryMeshMaterial"""
+    """hkMemoryMeshMaterial\n\nHavok class of SDK 2019.1, derived from hkMeshMaterial, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- materialName: hkStringPtr at 24\n- textures: hkArray<hkRefPtr<hkMeshTexture>, hkContainerHeapAllocator> at 32\n- diffuseColor: hkVector4 at 48\n- ambientColor: hkVector4 at 64\n- specularColor: hkVector4 at 80\n- emissiveColor: hkVector4 at 96\n- userData: hkUlong at 112\n- tesselationFactor: hkReal at 120\n- displacementAmount: hkReal at 124"""
     materialName: Optional[str]
     textures: list[Optional[hkMeshTexture]]
     diffuseColor: tuple[float, ...]
@@ -2655,14 +2709,14 @@ class hkMemoryMeshMaterial(hkMeshMaterial):
     displacementAmount: float
 
 class hkMemoryMeshShape(hkMeshShape):
-    """hkMemoryMeshShape"""
+    """hkMemoryMeshShape\n\nHavok class of SDK 2019.1, derived from hkMeshShape, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- sections: hkArray<hkMemoryMeshShape::Section, hkContainerHeapAllocator> at 24\n- indices16: hkArray<hkUint16, hkContainerHeapAllocator> at 40\n- indices32: hkArray<hkUint32, hkContainerHeapAllocator> at 56\n- name: hkStringPtr at 72"""
     sections: list[hkMemoryMeshShape_Section]
     indices16: memoryview
     indices32: memoryview
     name: Optional[str]
 
 class hkMemoryMeshShape_Section(Record):
-    """hkMemoryMeshShape::Section"""
+    """hkMemoryMeshShape::Section\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBuffer: hkRefPtr<hkMeshVertexBuffer> at 0\n- material: hkRefPtr<hkMeshMaterial> at 8\n- boneMatrixMap: hkMeshBoneIndexMapping at 16\n- primitiveType: hkEnum<hkMeshSection::PrimitiveType, hkUint8> at 32\n- numPrimitives: int at 36\n- indexType: hkEnum<hkMeshSection::MeshSectionIndexType, hkUint8> at 40\n- vertexStartIndex: int at 44\n- transformIndex: int at 48\n- indexBufferOffset: int at 52"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     boneMatrixMap: hkMeshBoneIndexMapping
@@ -2673,11 +2727,17 @@ class hkMemoryMeshShape_Section(Record):
     transformIndex: int
     indexBufferOffset: int
 
+class hkMeshSystem(hkReferencedObject):
+    """hkMeshSystem\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkMemoryMeshSystem(hkMeshSystem):
-    """hkMemoryMeshSystem"""
+    """hkMemoryMeshSystem\n\nHavok class of SDK 2019.1, derived from hkMeshSystem, 48 bytes."""
+
+class hkMeshTexture(hkReferencedObject):
+    """hkMeshTexture\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkMemoryMeshTexture(hkMeshTexture):
-    """hkMemoryMeshTexture"""
+    """hkMemoryMeshTexture\n\nHavok class of SDK 2019.1, derived from hkMeshTexture, version 2, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- filename: hkStringPtr at 24\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 32\n- format: hkEnum<hkMeshTexture::Format, hkInt8> at 48\n- hasMipMaps: hkBool at 49\n- filterMode: hkEnum<hkMeshTexture::FilterMode, hkInt8> at 50\n- usageHint: hkEnum<hkMeshTexture::TextureUsageType, hkInt8> at 51\n- textureCoordChannel: hkInt32 at 52"""
     filename: Optional[str]
     data: memoryview
     format: hkMeshTexture_Format
@@ -2686,8 +2746,11 @@ class hkMemoryMeshTexture(hkMeshTexture):
     usageHint: hkMeshTexture_TextureUsageType
     textureCoordChannel: int
 
+class hkMeshVertexBuffer(hkReferencedObject):
+    """hkMeshVertexBuffer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
-    """hkMemoryMeshVertexBuffer"""
+    """hkMemoryMeshVertexBuffer\n\nHavok class of SDK 2019.1, derived from hkMeshVertexBuffer, version 2, 496 bytes.\n\nOwn members, by Havok type and byte offset:\n- format: hkVertexFormat at 24\n- elementOffsets: T[N]<int, 32> at 284\n- memory: hkArray<hkUint8, hkContainerHeapAllocator> at 416\n- vertexStride: int at 432\n- numVertices: int at 488\n- isBigEndian: hkBool at 492\n- isSharable: hkBool at 493"""
     format: hkVertexFormat
     elementOffsets: list[int]
     memory: memoryview
@@ -2696,36 +2759,39 @@ class hkMemoryMeshVertexBuffer(hkMeshVertexBuffer):
     isBigEndian: bool
     isSharable: bool
 
+class hkResourceBase(hkReferencedObject):
+    """hkResourceBase\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hkResourceContainer(hkResourceBase):
+    """hkResourceContainer\n\nHavok class of SDK 2019.1, derived from hkResourceBase, 24 bytes."""
+
 class hkMemoryResourceContainer(hkResourceContainer):
-    """hkMemoryResourceContainer"""
+    """hkMemoryResourceContainer\n\nHavok class of SDK 2019.1, derived from hkResourceContainer, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- parent: T*<hkMemoryResourceContainer> at 32\n- resourceHandles: hkArray<hkRefPtr<hkMemoryResourceHandle>, hkContainerHeapAllocator> at 40\n- children: hkArray<hkRefPtr<hkMemoryResourceContainer>, hkContainerHeapAllocator> at 56"""
     name: Optional[str]
     parent: Optional[hkMemoryResourceContainer]
     resourceHandles: list[Optional[hkMemoryResourceHandle]]
     children: list[Optional[hkMemoryResourceContainer]]
 
+class hkResourceHandle(hkResourceBase):
+    """hkResourceHandle\n\nHavok class of SDK 2019.1, derived from hkResourceBase, 24 bytes."""
+
 class hkMemoryResourceHandle(hkResourceHandle):
-    """hkMemoryResourceHandle"""
+    """hkMemoryResourceHandle\n\nHavok class of SDK 2019.1, derived from hkResourceHandle, version 3, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- variant: hkRefVariant at 24\n- name: hkStringPtr at 32\n- references: hkArray<hkMemoryResourceHandle::ExternalLink, hkContainerHeapAllocator> at 40"""
     variant: Optional[hkReferencedObject]
     name: Optional[str]
     references: list[hkMemoryResourceHandle_ExternalLink]
 
 class hkMemoryResourceHandle_ExternalLink(Record):
-    """hkMemoryResourceHandle::ExternalLink"""
+    """hkMemoryResourceHandle::ExternalLink\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- memberName: hkStringPtr at 0\n- externalId: hkStringPtr at 8"""
     memberName: Optional[str]
     externalId: Optional[str]
 
-class hkMeshBody(hkReferencedObject):
-    """hkMeshBody"""
-
 class hkMeshBoneIndexMapping(Record):
-    """hkMeshBoneIndexMapping"""
+    """hkMeshBoneIndexMapping\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkArray<hkInt16, hkContainerHeapAllocator> at 0"""
     mapping: memoryview
 
-class hkMeshMaterial(hkReferencedObject):
-    """hkMeshMaterial"""
-
 class hkMeshSection(Record):
-    """hkMeshSection"""
+    """hkMeshSection\n\nHavok class of SDK 2019.1, version 2, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- primitiveType: hkEnum<hkMeshSection::PrimitiveType, hkUint8> at 0\n- numPrimitives: int at 4\n- numIndices: int at 8\n- vertexStartIndex: int at 12\n- transformIndex: int at 16\n- indexType: hkEnum<hkMeshSection::MeshSectionIndexType, hkUint8> at 20\n- indices: T*<void> at 24\n- vertexBuffer: hkRefPtr<hkMeshVertexBuffer> at 32\n- material: hkRefPtr<hkMeshMaterial> at 40\n- boneMatrixMap: T*<hkMeshBoneIndexMapping> at 48\n- sectionIndex: int at 56"""
     primitiveType: hkMeshSection_PrimitiveType
     numPrimitives: int
     numIndices: int
@@ -2739,7 +2805,7 @@ class hkMeshSection(Record):
     sectionIndex: int
 
 class hkMeshSectionCinfo(Record):
-    """hkMeshSectionCinfo"""
+    """hkMeshSectionCinfo\n\nHavok class of SDK 2019.1, version 2, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBuffer: hkRefPtr<hkMeshVertexBuffer> at 0\n- material: hkRefPtr<hkMeshMaterial> at 8\n- boneMatrixMap: hkMeshBoneIndexMapping at 16\n- primitiveType: hkEnum<hkMeshSection::PrimitiveType, hkUint8> at 32\n- numPrimitives: int at 36\n- indexType: hkEnum<hkMeshSection::MeshSectionIndexType, hkUint8> at 40\n- indices: T*<hkReflect::Detail::Opaque> at 48\n- vertexStartIndex: int at 56\n- transformIndex: int at 60"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     material: Optional[hkMeshMaterial]
     boneMatrixMap: hkMeshBoneIndexMapping
@@ -2750,47 +2816,35 @@ class hkMeshSectionCinfo(Record):
     vertexStartIndex: int
     transformIndex: int
 
-class hkMeshShape(hkReferencedObject):
-    """hkMeshShape"""
-
-class hkMeshSystem(hkReferencedObject):
-    """hkMeshSystem"""
-
-class hkMeshTexture(hkReferencedObject):
-    """hkMeshTexture"""
-
 class hkMeshTexture_RawBufferDescriptor(Record):
-    """hkMeshTexture::RawBufferDescriptor"""
+    """hkMeshTexture::RawBufferDescriptor\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- offset: hkInt64 at 0\n- stride: hkUint32 at 8\n- numElements: hkUint32 at 12"""
     offset: int
     stride: int
     numElements: int
 
-class hkMeshVertexBuffer(hkReferencedObject):
-    """hkMeshVertexBuffer"""
-
 class hkMinHeap_hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character_hkMinHeapDefaultOperations_hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character(Record):
-    """hkMinHeap<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>, hkMinHeapDefaultOperations<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>>>"""
+    """hkMinHeap<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>, hkMinHeapDefaultOperations<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>>>\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- contents: hkArray<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>, hkContainerHeapAllocator> at 0"""
     contents: list[hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character]
 
 class hkMinHeapDefaultOperations_hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character(Record):
-    """hkMinHeapDefaultOperations<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>>"""
+    """hkMinHeapDefaultOperations<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkModelerNodeTypeAttribute(Record):
-    """hkModelerNodeTypeAttribute"""
+    """hkModelerNodeTypeAttribute\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkModelerNodeTypeAttribute::ModelerType, hkInt8> at 0"""
     type: hkModelerNodeTypeAttribute_ModelerType
 
 class hkMonitorStreamColorTable(hkReferencedObject):
-    """hkMonitorStreamColorTable"""
+    """hkMonitorStreamColorTable\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- colorPairs: hkArray<hkMonitorStreamColorTable::ColorPair, hkContainerHeapAllocator> at 24\n- defaultColor: hkUint32 at 40"""
     colorPairs: list[hkMonitorStreamColorTable_ColorPair]
     defaultColor: int
 
 class hkMonitorStreamColorTable_ColorPair(Record):
-    """hkMonitorStreamColorTable::ColorPair"""
+    """hkMonitorStreamColorTable::ColorPair\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- colorName: hkStringPtr at 0\n- color: hkColor::Argb at 8"""
     colorName: Optional[str]
     color: int
 
 class hkMonitorStreamContainer(hkReferencedObject):
-    """hkMonitorStreamContainer"""
+    """hkMonitorStreamContainer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 264 bytes.\n\nOwn members, by Havok type and byte offset:\n- info: hkStringPtr at 24\n- pointersAre64Bit: hkBool at 32\n- littleEndian: hkBool at 33\n- timersAre64Bit: hkBool at 34\n- timerFactor: hkReal at 36\n- stringMap: hkMonitorStreamStringMap at 40\n- typeMap: hkMonitorStreamTypeMap at 112\n- trace: hkArray<hkUint8, hkContainerHeapAllocator> at 184\n- threadStartOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 200\n- frameStartOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 216\n- gpuTrace: hkArray<hkGpuTraceResult, hkContainerHeapAllocator> at 232\n- gpuFrameStartOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 248"""
     info: Optional[str]
     pointersAre64Bit: bool
     littleEndian: bool
@@ -2805,7 +2859,7 @@ class hkMonitorStreamContainer(hkReferencedObject):
     gpuFrameStartOffsets: memoryview
 
 class hkMonitorStreamFrameInfo(Record):
-    """hkMonitorStreamFrameInfo"""
+    """hkMonitorStreamFrameInfo\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- heading: hkStringPtr at 0\n- indexOfTimer0: hkInt32 at 8\n- indexOfTimer1: hkInt32 at 12\n- absoluteTimeCounter: hkEnum<hkMonitorStreamFrameInfo::AbsoluteTimeCounter, hkInt32> at 16\n- timerFactor0: hkReal at 20\n- timerFactor1: hkReal at 24\n- threadId: int at 28\n- frameStreamStart: int at 32\n- frameStreamEnd: int at 36"""
     heading: Optional[str]
     indexOfTimer0: int
     indexOfTimer1: int
@@ -2817,42 +2871,42 @@ class hkMonitorStreamFrameInfo(Record):
     frameStreamEnd: int
 
 class hkMonitorStreamStringMap(hkReferencedObject):
-    """hkMonitorStreamStringMap"""
+    """hkMonitorStreamStringMap\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- map: hkArray<hkMonitorStreamStringMap::StringMap, hkContainerHeapAllocator> at 24"""
     map: list[hkMonitorStreamStringMap_StringMap]
 
 class hkMonitorStreamStringMap_StringMap(Record):
-    """hkMonitorStreamStringMap::StringMap"""
+    """hkMonitorStreamStringMap::StringMap\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkUint64 at 0\n- string: hkStringPtr at 8"""
     id: int
     string: Optional[str]
 
 class hkMonitorStreamTypeMap(hkReferencedObject):
-    """hkMonitorStreamTypeMap"""
+    """hkMonitorStreamTypeMap\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- map: hkArray<hkMonitorStreamTypeMap::TypeMap, hkContainerHeapAllocator> at 24"""
     map: list[hkMonitorStreamTypeMap_TypeMap]
 
 class hkMonitorStreamTypeMap_TypeMap(Record):
-    """hkMonitorStreamTypeMap::TypeMap"""
+    """hkMonitorStreamTypeMap::TypeMap\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkUint64 at 0\n- type: T*<hkReflect::Type> at 8"""
     id: int
     type: Optional[Record]
 
 class hkMpRational(Record):
-    """hkMpRational"""
+    """hkMpRational\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- num: hkMpUint at 0\n- den: hkMpUint at 16\n- signed: bool at 32"""
     num: hkMpUint
     den: hkMpUint
     signed: bool
 
 class hkMpUint(Record):
-    """hkMpUint"""
+    """hkMpUint\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkArray<hkUint32, hkContainerHeapAllocator> at 0"""
     atoms: memoryview
 
 class hkMultiThreadCheck(Record):
-    """hkMultiThreadCheck"""
+    """hkMultiThreadCheck\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- threadId: hkUint32 at 0\n- stackTraceId: int at 4\n- markCount: hkUint16 at 8\n- markBitStack: hkUint16 at 10"""
     threadId: int
     stackTraceId: int
     markCount: int
     markBitStack: int
 
 class hkMultipleVertexBuffer(hkMeshVertexBuffer):
-    """hkMultipleVertexBuffer"""
+    """hkMultipleVertexBuffer\n\nHavok class of SDK 2019.1, derived from hkMeshVertexBuffer, 360 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexFormat: hkVertexFormat at 24\n- lockedElements: hkArray<hkMultipleVertexBuffer::LockedElement, hkContainerHeapAllocator> at 288\n- lockedBuffer: hkRefPtr<hkMemoryMeshVertexBuffer> at 304\n- elementInfos: hkArray<hkMultipleVertexBuffer::ElementInfo, hkContainerHeapAllocator> at 312\n- vertexBufferInfos: hkArray<hkMultipleVertexBuffer::VertexBufferInfo, hkContainerHeapAllocator> at 328\n- numVertices: int at 344\n- isLocked: hkBool at 348\n- updateCount: hkUint32 at 352\n- writeLock: hkBool at 356\n- isSharable: hkBool at 357\n- constructionComplete: hkBool at 358"""
     vertexFormat: hkVertexFormat
     lockedElements: list[hkMultipleVertexBuffer_LockedElement]
     lockedBuffer: Optional[hkMemoryMeshVertexBuffer]
@@ -2866,12 +2920,12 @@ class hkMultipleVertexBuffer(hkMeshVertexBuffer):
     constructionComplete: bool
 
 class hkMultipleVertexBuffer_ElementInfo(Record):
-    """hkMultipleVertexBuffer::ElementInfo"""
+    """hkMultipleVertexBuffer::ElementInfo\n\nHavok class of SDK 2019.1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBufferIndex: hkUint8 at 0\n- elementIndex: hkUint8 at 1"""
     vertexBufferIndex: int
     elementIndex: int
 
 class hkMultipleVertexBuffer_LockedElement(Record):
-    """hkMultipleVertexBuffer::LockedElement"""
+    """hkMultipleVertexBuffer::LockedElement\n\nHavok class of SDK 2019.1, 7 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBufferIndex: hkUint8 at 0\n- elementIndex: hkUint8 at 1\n- lockedBufferIndex: hkUint8 at 2\n- vertexFormatIndex: hkUint8 at 3\n- lockFlags: hkUint8 at 4\n- outputBufferIndex: hkUint8 at 5\n- emulatedIndex: hkInt8 at 6"""
     vertexBufferIndex: int
     elementIndex: int
     lockedBufferIndex: int
@@ -2881,143 +2935,138 @@ class hkMultipleVertexBuffer_LockedElement(Record):
     emulatedIndex: int
 
 class hkMultipleVertexBuffer_VertexBufferInfo(Record):
-    """hkMultipleVertexBuffer::VertexBufferInfo"""
+    """hkMultipleVertexBuffer::VertexBufferInfo\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBuffer: hkRefPtr<hkMeshVertexBuffer> at 0\n- lockedVertices: T*<hkReflect::Detail::Opaque> at 8\n- isLocked: hkBool at 16"""
     vertexBuffer: Optional[hkMeshVertexBuffer]
     lockedVertices: Optional[Record]
     isLocked: bool
 
+class hkResource(hkReferencedObject):
+    """hkResource\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkObjectResource(hkResource):
-    """hkObjectResource"""
+    """hkObjectResource\n\nHavok class of SDK 2019.1, derived from hkResource, 48 bytes."""
 
 class hkOffsetBitField(hkBitFieldBase_hkOffsetBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator):
-    """hkOffsetBitField"""
+    """hkOffsetBitField\n\nHavok class of SDK 2019.1, derived from hkBitFieldBase<hkOffsetBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>>, 24 bytes."""
 
 class hkOffsetBitFieldStorage_hkArray_hkUint32_hkContainerHeapAllocator(Record):
-    """hkOffsetBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>"""
+    """hkOffsetBitFieldStorage<hkArray<hkUint32, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: hkArray<hkUint32, hkContainerHeapAllocator> at 0\n- offset: int at 16"""
     words: memoryview
     offset: int
 
 class hkOffsetBitFieldStorage_hkArray_unsigned_int_hkContainerHeapAllocator(Record):
-    """hkOffsetBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>"""
+    """hkOffsetBitFieldStorage<hkArray<unsigned int, hkContainerHeapAllocator>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- words: hkArray<unsigned int, hkContainerHeapAllocator> at 0\n- offset: int at 16"""
     words: memoryview
     offset: int
 
 class hkPackedVector3(Record):
-    """hkPackedVector3"""
+    """hkPackedVector3\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- values: T[N]<hkInt16, 4> at 0"""
     values: list[int]
 
 class hkPackedVector4_6(Record):
-    """hkPackedVector4_6"""
+    """hkPackedVector4_6\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- values: T[N]<unsigned char, 4> at 0"""
     values: list[int]
 
 class hkPackedVector8_3(Record):
-    """hkPackedVector8_3"""
+    """hkPackedVector8_3\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- values: T[N]<signed char, 4> at 0"""
     values: list[int]
 
 class hkPlane(Record):
-    """hkPlane"""
+    """hkPlane\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- equation: hkVector4 at 0"""
     equation: tuple[float, ...]
 
 class hkProcessCapabilities(hkVdb_Tweakable):
-    """hkProcessCapabilities"""
+    """hkProcessCapabilities\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- minFrameLatency: int at 0\n- maxFrameLatency: int at 4"""
     minFrameLatency: int
     maxFrameLatency: int
 
 class hkPseudoRandomGenerator(Record):
-    """hkPseudoRandomGenerator"""
+    """hkPseudoRandomGenerator\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- seed: hkUint32 at 0\n- current: hkUint32 at 4"""
     seed: int
     current: int
 
 class hkPtrLogging_PtrReferenceLogger(hkReferencedObject):
-    """hkPtrLogging::PtrReferenceLogger"""
+    """hkPtrLogging::PtrReferenceLogger\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes."""
 
 class hkPtrLogging_UnrelatedRefObject(hkReferencedObject):
-    """hkPtrLogging::UnrelatedRefObject"""
+    """hkPtrLogging::UnrelatedRefObject\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
-class hkQTransform(hkQTransformf):
-    """hkQTransform"""
-
-class hkQTransformd(Record):
-    """hkQTransformd"""
+class hkQTransformf(Record):
+    """hkQTransformf\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotation: hkQuaternionf at 0\n- translation: hkVector4f at 16"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
 
-class hkQTransformf(Record):
-    """hkQTransformf"""
+class hkQTransform(hkQTransformf):
+    """hkQTransform\n\nHavok class of SDK 2019.1, derived from hkQTransformf, version 2, 32 bytes."""
+
+class hkQTransformd(Record):
+    """hkQTransformd\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotation: hkQuaterniond at 0\n- translation: hkVector4d at 32"""
     rotation: tuple[float, ...]
     translation: tuple[float, ...]
 
 class hkQsTransformd(Record):
-    """hkQsTransformd"""
+    """hkQsTransformd\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- translation: hkVector4d at 0\n- rotation: hkQuaterniond at 32\n- scale: hkVector4d at 64"""
     translation: tuple[float, ...]
     rotation: tuple[float, ...]
     scale: tuple[float, ...]
 
 class hkRadians(Record):
-    """hkRadians"""
+    """hkRadians\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- radians: hkReal at 0"""
     radians: float
 
 class hkRangeInt32Attribute(Record):
-    """hkRangeInt32Attribute"""
+    """hkRangeInt32Attribute\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- absmin: hkInt32 at 0\n- absmax: hkInt32 at 4\n- softmin: hkInt32 at 8\n- softmax: hkInt32 at 12"""
     absmin: int
     absmax: int
     softmin: int
     softmax: int
 
 class hkRangeRealAttribute(Record):
-    """hkRangeRealAttribute"""
+    """hkRangeRealAttribute\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- absmin: float at 0\n- absmax: float at 4\n- softmin: float at 8\n- softmax: float at 12"""
     absmin: float
     absmax: float
     softmin: float
     softmax: float
 
 class hkRefCountedProperties(hkReferencedObject):
-    """hkRefCountedProperties"""
+    """hkRefCountedProperties\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- entries: hkArray<hkRefCountedProperties::Entry, hkContainerHeapAllocator> at 24"""
     entries: list[hkRefCountedProperties_Entry]
 
 class hkRefCountedProperties_Entry(Record):
-    """hkRefCountedProperties::Entry"""
+    """hkRefCountedProperties::Entry\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- object: hkRefPtr<hkReferencedObject> at 0\n- key: hkUint16 at 8\n- flags: hkUint16 at 10"""
     object: Optional[hkReferencedObject]
     key: int
     flags: int
 
-class hkRefTaskQueue(hkReferencedObject):
-    """hkRefTaskQueue"""
-
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    sizeAndFlags: int
-    refCount: int
-
 class hkReferencedTask(hkReferencedObject):
-    """hkReferencedTask"""
+    """hkReferencedTask\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes."""
 
 class hkReflect_AttributeArrayWithOwnership(Record):
-    """hkReflect::AttributeArrayWithOwnership"""
-
-class hkReflect_DataFieldDecl(hkReflect_FieldDecl):
-    """hkReflect::DataFieldDecl"""
+    """hkReflect::AttributeArrayWithOwnership\n\nHavok class of SDK 2019.1, 24 bytes."""
 
 class hkReflect_Decl(Record):
-    """hkReflect::Decl"""
+    """hkReflect::Decl\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkReflect::QualifiedType<hkReflect::Type> at 0"""
     type: Optional[Record]
 
-class hkReflect_Detail_SizeAlign(Record):
-    """hkReflect::Detail::SizeAlign"""
-
 class hkReflect_FieldDecl(hkReflect_Decl):
-    """hkReflect::FieldDecl"""
+    """hkReflect::FieldDecl\n\nHavok class of SDK 2019.1, derived from hkReflect::Decl, 8 bytes."""
+
+class hkReflect_DataFieldDecl(hkReflect_FieldDecl):
+    """hkReflect::DataFieldDecl\n\nHavok class of SDK 2019.1, derived from hkReflect::FieldDecl, 8 bytes."""
+
+class hkReflect_Detail_SizeAlign(Record):
+    """hkReflect::Detail::SizeAlign\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class hkReflect_PropertyFieldDecl(hkReflect_FieldDecl):
-    """hkReflect::PropertyFieldDecl"""
+    """hkReflect::PropertyFieldDecl\n\nHavok class of SDK 2019.1, derived from hkReflect::FieldDecl, 8 bytes."""
 
 class hkReflect_TypeName(Record):
-    """hkReflect::TypeName"""
+    """hkReflect::TypeName\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: const char* at 0\n- template: T*<hkReflect::Detail::Opaque> at 8"""
     name: Optional[str]
     template: Optional[Record]
 
 class hkReflect_Version_PatchInfo(Record):
-    """hkReflect::Version::PatchInfo"""
+    """hkReflect::Version::PatchInfo\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- oldName: hkStringView at 0\n- newName: hkStringView at 16\n- oldVersion: hkInt32 at 32\n- newVersion: hkInt32 at 36\n- component: T*<hkReflect::Version::PatchInfo::Component> at 40\n- numComponent: hkInt32 at 48\n- isNewPatch: bool at 52\n- isCombine: bool at 53"""
     oldName: Optional[str]
     newName: Optional[str]
     oldVersion: int
@@ -3028,132 +3077,120 @@ class hkReflect_Version_PatchInfo(Record):
     isCombine: bool
 
 class hkReflect_Version_PatchInfo_Component(Record):
-    """hkReflect::Version::PatchInfo::Component"""
+    """hkReflect::Version::PatchInfo::Component\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkReflect::Version::PatchInfo::PatchType at 0\n- patch: T*<hkReflect::Detail::Opaque> at 8"""
     type: int
     patch: Optional[Record]
 
 class hkRemoteUi_BkColor(hk_ValueAttribute_hkUint32):
-    """hkRemoteUi::_BkColor"""
+    """hkRemoteUi::_BkColor\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hkUint32>, 4 bytes."""
 
 class hkRemoteUi_Color(hk_ValueAttribute_hkUint32):
-    """hkRemoteUi::_Color"""
+    """hkRemoteUi::_Color\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hkUint32>, 4 bytes."""
 
 class hkRemoteUi_Help(hk_ValueAttribute_const_char_Ptr):
-    """hkRemoteUi::_Help"""
+    """hkRemoteUi::_Help\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hkRemoteUi_Label(hk_ValueAttribute_const_char_Ptr):
-    """hkRemoteUi::_Label"""
+    """hkRemoteUi::_Label\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<const char*>, 8 bytes."""
 
 class hkRemoteUi_Max(hk_ValueAttribute_double):
-    """hkRemoteUi::_Max"""
+    """hkRemoteUi::_Max\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<double>, 8 bytes."""
 
 class hkRemoteUi_Min(hk_ValueAttribute_double):
-    """hkRemoteUi::_Min"""
+    """hkRemoteUi::_Min\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<double>, 8 bytes."""
 
 class hkRemoteUi_Step(hk_ValueAttribute_double):
-    """hkRemoteUi::_Step"""
-
-class hkResource(hkReferencedObject):
-    """hkResource"""
-
-class hkResourceBase(hkReferencedObject):
-    """hkResourceBase"""
-
-class hkResourceContainer(hkResourceBase):
-    """hkResourceContainer"""
-
-class hkResourceHandle(hkResourceBase):
-    """hkResourceHandle"""
+    """hkRemoteUi::_Step\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<double>, 8 bytes."""
 
 class hkResult(Record):
-    """hkResult"""
+    """hkResult\n\nHavok class of SDK 2019.1, version 1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- code: int at 0"""
     code: int
 
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- namedVariants: hkArray<hkRootLevelContainer::NamedVariant, hkContainerHeapAllocator> at 0"""
     namedVariants: list[hkRootLevelContainer_NamedVariant]
 
 class hkRootLevelContainer_NamedVariant(Record):
-    """hkRootLevelContainer::NamedVariant"""
+    """hkRootLevelContainer::NamedVariant\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- className: hkStringPtr at 8\n- variant: hkRefVariant at 16"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[hkReferencedObject]
 
 class hkScopedPtrTest_Foo(Record):
-    """hkScopedPtrTest::Foo"""
+    """hkScopedPtrTest::Foo\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkSemanticsAttribute(Record):
-    """hkSemanticsAttribute"""
+    """hkSemanticsAttribute\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkSemanticsAttribute::Semantics, hkInt8> at 0"""
     type: hkSemanticsAttribute_Semantics
 
 class hkSerialize_CompatTypeParentInfo(Record):
-    """hkSerialize::CompatTypeParentInfo"""
+    """hkSerialize::CompatTypeParentInfo\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- firstParent: T*<hkSerialize::CompatTypeParentInfo::Parent> at 0"""
     firstParent: Optional[hkSerialize_CompatTypeParentInfo_Parent]
 
 class hkSerialize_CompatTypeParentInfo_Parent(Record):
-    """hkSerialize::CompatTypeParentInfo::Parent"""
+    """hkSerialize::CompatTypeParentInfo::Parent\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: const char* at 0\n- version: int at 8\n- next: T*<hkSerialize::CompatTypeParentInfo::Parent> at 16"""
     name: Optional[str]
     version: int
     next: Optional[hkSerialize_CompatTypeParentInfo_Parent]
 
 class hkSerialize_FieldNameBeforeRemoval(hk_ValueAttribute_hkStringPtr):
-    """hkSerialize::FieldNameBeforeRemoval"""
+    """hkSerialize::FieldNameBeforeRemoval\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hkStringPtr>, 8 bytes."""
 
 class hkSerialize_Note_Export(Record):
-    """hkSerialize::Note::Export"""
+    """hkSerialize::Note::Export\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0"""
     name: Optional[str]
 
 class hkSerialize_Note_Import(Record):
-    """hkSerialize::Note::Import"""
+    """hkSerialize::Note::Import\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0"""
     name: Optional[str]
 
 class hkSerialize_VersionNoteId(hk_ValueAttribute_int):
-    """hkSerialize::VersionNoteId"""
+    """hkSerialize::VersionNoteId\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<int>, 4 bytes."""
 
 class hkServerSettings(hkProcessCapabilities):
-    """hkServerSettings"""
+    """hkServerSettings\n\nHavok class of SDK 2019.1, derived from hkProcessCapabilities, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- allowedFrameLatency: int at 8"""
     allowedFrameLatency: int
 
 class hkSet_hkIntRealPair_hkContainerHeapAllocator_hkMapOperations_hkIntRealPair(Record):
-    """hkSet<hkIntRealPair, hkContainerHeapAllocator, hkMapOperations<hkIntRealPair>>"""
+    """hkSet<hkIntRealPair, hkContainerHeapAllocator, hkMapOperations<hkIntRealPair>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elem: hkArray<hkIntRealPair, hkContainerHeapAllocator> at 0\n- numElems: int at 16"""
     elem: list[hkIntRealPair]
     numElems: int
 
 class hkSet_hkUint32_hkContainerHeapAllocator_hkMapOperations_hkUint32(Record):
-    """hkSet<hkUint32, hkContainerHeapAllocator, hkMapOperations<hkUint32>>"""
+    """hkSet<hkUint32, hkContainerHeapAllocator, hkMapOperations<hkUint32>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elem: hkArray<hkUint32, hkContainerHeapAllocator> at 0\n- numElems: int at 16"""
     elem: memoryview
     numElems: int
 
 class hkSet_hkUint64_hkContainerHeapAllocator_hkMapOperations_hkUint64(Record):
-    """hkSet<hkUint64, hkContainerHeapAllocator, hkMapOperations<hkUint64>>"""
+    """hkSet<hkUint64, hkContainerHeapAllocator, hkMapOperations<hkUint64>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elem: hkArray<hkUint64, hkContainerHeapAllocator> at 0\n- numElems: int at 16"""
     elem: memoryview
     numElems: int
 
 class hkSet_unsigned_int_hkContainerHeapAllocator_hkMapOperations_unsigned_int(Record):
-    """hkSet<unsigned int, hkContainerHeapAllocator, hkMapOperations<unsigned int>>"""
+    """hkSet<unsigned int, hkContainerHeapAllocator, hkMapOperations<unsigned int>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elem: hkArray<unsigned int, hkContainerHeapAllocator> at 0\n- numElems: int at 16"""
     elem: memoryview
     numElems: int
 
 class hkSet_unsigned_long_long_hkContainerHeapAllocator_hkMapOperations_unsigned_long_long(Record):
-    """hkSet<unsigned long long, hkContainerHeapAllocator, hkMapOperations<unsigned long long>>"""
+    """hkSet<unsigned long long, hkContainerHeapAllocator, hkMapOperations<unsigned long long>>\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- elem: hkArray<unsigned long long, hkContainerHeapAllocator> at 0\n- numElems: int at 16"""
     elem: memoryview
     numElems: int
 
 class hkSetIntFloatPair(hkSet_hkIntRealPair_hkContainerHeapAllocator_hkMapOperations_hkIntRealPair):
-    """hkSetIntFloatPair"""
+    """hkSetIntFloatPair\n\nHavok class of SDK 2019.1, derived from hkSet<hkIntRealPair, hkContainerHeapAllocator, hkMapOperations<hkIntRealPair>>, 24 bytes."""
 
 class hkSetUint32(hkSet_hkUint32_hkContainerHeapAllocator_hkMapOperations_hkUint32):
-    """hkSetUint32"""
+    """hkSetUint32\n\nHavok class of SDK 2019.1, derived from hkSet<hkUint32, hkContainerHeapAllocator, hkMapOperations<hkUint32>>, 24 bytes."""
 
 class hkSetUint64(hkSet_hkUint64_hkContainerHeapAllocator_hkMapOperations_hkUint64):
-    """hkSetUint64"""
+    """hkSetUint64\n\nHavok class of SDK 2019.1, derived from hkSet<hkUint64, hkContainerHeapAllocator, hkMapOperations<hkUint64>>, 24 bytes."""
 
 class hkSignal(Record):
-    """hkSignal"""
+    """hkSignal\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- slots: T*<void> at 0"""
     slots: Optional[Record]
 
 class hkSimpleLocalFrame(hkLocalFrame):
-    """hkSimpleLocalFrame"""
+    """hkSimpleLocalFrame\n\nHavok class of SDK 2019.1, derived from hkLocalFrame, version 1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 32\n- children: hkArray<hkSimpleLocalFrame::ChildPointer, hkContainerHeapAllocator> at 96\n- parentFrame: hkViewPtr<hkLocalFrame> at 112\n- group: T*<hkLocalFrameGroup> at 120\n- name: hkStringPtr at 128"""
     transform: tuple[float, ...]
     children: list[Optional[hkLocalFrame]]
     parentFrame: Optional[hkLocalFrame]
@@ -3161,37 +3198,37 @@ class hkSimpleLocalFrame(hkLocalFrame):
     name: Optional[str]
 
 class hkSimpleProperty(Record):
-    """hkSimpleProperty"""
+    """hkSimpleProperty\n\nHavok class of SDK 2019.1, version 2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkUint32 at 0\n- alignmentPadding: hkUint32 at 4\n- value: hkSimplePropertyValue at 8"""
     key: int
     alignmentPadding: int
     value: hkSimplePropertyValue
 
 class hkSimplePropertyValue(Record):
-    """hkSimplePropertyValue"""
+    """hkSimplePropertyValue\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkUint64 at 0"""
     data: int
 
 class hkSkinBinding(hkMeshShape):
-    """hkSkinBinding"""
+    """hkSkinBinding\n\nHavok class of SDK 2019.1, derived from hkMeshShape, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- skin: hkRefPtr<hkMeshShape> at 24\n- worldFromBoneTransforms: hkArray<hkMatrix4, hkContainerHeapAllocator> at 32\n- boneNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 48"""
     skin: Optional[hkMeshShape]
     worldFromBoneTransforms: list[tuple[float, ...]]
     boneNames: list[Optional[str]]
 
 class hkSkinnedMeshShape(hkReferencedObject):
-    """hkSkinnedMeshShape"""
+    """hkSkinnedMeshShape\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkSkinnedMeshShape_BoneSection(Record):
-    """hkSkinnedMeshShape::BoneSection"""
+    """hkSkinnedMeshShape::BoneSection\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- meshBuffer: hkRefPtr<hkMeshShape> at 0\n- startBoneSetId: unsigned short at 8\n- numBoneSets: hkInt16 at 10"""
     meshBuffer: Optional[hkMeshShape]
     startBoneSetId: int
     numBoneSets: int
 
 class hkSkinnedMeshShape_BoneSet(Record):
-    """hkSkinnedMeshShape::BoneSet"""
+    """hkSkinnedMeshShape::BoneSet\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneBufferOffset: hkUint16 at 0\n- numBones: hkUint16 at 2"""
     boneBufferOffset: int
     numBones: int
 
 class hkSkinnedMeshShape_Part(Record):
-    """hkSkinnedMeshShape::Part"""
+    """hkSkinnedMeshShape::Part\n\nHavok class of SDK 2019.1, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- startVertex: int at 0\n- numVertices: int at 4\n- startIndex: int at 8\n- numIndices: int at 12\n- boneSetId: unsigned short at 16\n- meshSectionIndex: hkUint16 at 18\n- boundingSphere: hkVector4 at 32"""
     startVertex: int
     numVertices: int
     startIndex: int
@@ -3201,18 +3238,18 @@ class hkSkinnedMeshShape_Part(Record):
     boundingSphere: tuple[float, ...]
 
 class hkSkinnedRefMeshShape(hkMeshShape):
-    """hkSkinnedRefMeshShape"""
+    """hkSkinnedRefMeshShape\n\nHavok class of SDK 2019.1, derived from hkMeshShape, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- skinnedMeshShape: hkRefPtr<hkSkinnedMeshShape> at 24\n- bones: hkArray<short, hkContainerHeapAllocator> at 32\n- localFromRootTransforms: hkArray<hkVector4, hkContainerHeapAllocator> at 48\n- name: hkStringPtr at 64"""
     skinnedMeshShape: Optional[hkSkinnedMeshShape]
     bones: memoryview
     localFromRootTransforms: list[tuple[float, ...]]
     name: Optional[str]
 
 class hkSphere(Record):
-    """hkSphere"""
+    """hkSphere\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- pos: hkVector4 at 0"""
     pos: tuple[float, ...]
 
 class hkStorageSkinnedMeshShape(hkSkinnedMeshShape):
-    """hkStorageSkinnedMeshShape"""
+    """hkStorageSkinnedMeshShape\n\nHavok class of SDK 2019.1, derived from hkSkinnedMeshShape, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- bonesBuffer: hkArray<hkInt16, hkContainerHeapAllocator> at 24\n- boneSets: hkArray<hkSkinnedMeshShape::BoneSet, hkContainerHeapAllocator> at 40\n- boneSections: hkArray<hkSkinnedMeshShape::BoneSection, hkContainerHeapAllocator> at 56\n- parts: hkArray<hkSkinnedMeshShape::Part, hkContainerHeapAllocator> at 72\n- name: hkStringPtr at 88"""
     bonesBuffer: memoryview
     boneSets: list[hkSkinnedMeshShape_BoneSet]
     boneSections: list[hkSkinnedMeshShape_BoneSection]
@@ -3220,95 +3257,92 @@ class hkStorageSkinnedMeshShape(hkSkinnedMeshShape):
     name: Optional[str]
 
 class hkStringObject(hkReferencedObject):
-    """hkStringObject"""
+    """hkStringObject\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- string: hkStringPtr at 24"""
     string: Optional[str]
 
 class hkTask(Record):
-    """hkTask"""
+    """hkTask\n\nHavok class of SDK 2019.1, 16 bytes."""
 
 class hkTaskQueue(Record):
-    """hkTaskQueue"""
-
-class hkThreadPool(hkReferencedObject):
-    """hkThreadPool"""
+    """hkTaskQueue\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class hkTimerProvider(Record):
-    """hkTimerProvider"""
+    """hkTimerProvider\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class hkTimerVolume(Record):
-    """hkTimerVolume"""
+    """hkTimerVolume\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabbMin: hkFloat3 at 0\n- aabbMax: hkFloat3 at 12"""
     aabbMin: hkFloat3
     aabbMax: hkFloat3
 
 class hkTimerVolumeTag(Record):
-    """hkTimerVolumeTag"""
+    """hkTimerVolumeTag\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- tag: int at 0"""
     tag: int
 
+class hkTimerVolumeUtils_BaseVolume(Record):
+    """hkTimerVolumeUtils::BaseVolume\n\nHavok class of SDK 2019.1, 1 bytes."""
+
 class hkTimerVolumeUtils_Aabb(hkTimerVolumeUtils_BaseVolume):
-    """hkTimerVolumeUtils::Aabb"""
+    """hkTimerVolumeUtils::Aabb\n\nHavok class of SDK 2019.1, derived from hkTimerVolumeUtils::BaseVolume, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: hkFloat3 at 0\n- max: hkFloat3 at 12"""
     min: hkFloat3
     max: hkFloat3
 
-class hkTimerVolumeUtils_BaseVolume(Record):
-    """hkTimerVolumeUtils::BaseVolume"""
-
 class hkTimerVolumeUtils_Capsule(hkTimerVolumeUtils_BaseVolume):
-    """hkTimerVolumeUtils::Capsule"""
+    """hkTimerVolumeUtils::Capsule\n\nHavok class of SDK 2019.1, derived from hkTimerVolumeUtils::BaseVolume, 28 bytes.\n\nOwn members, by Havok type and byte offset:\n- start: hkFloat3 at 0\n- end: hkFloat3 at 12\n- radius: float at 24"""
     start: hkFloat3
     end: hkFloat3
     radius: float
 
 class hkTimerVolumeUtils_Line(hkTimerVolumeUtils_BaseVolume):
-    """hkTimerVolumeUtils::Line"""
+    """hkTimerVolumeUtils::Line\n\nHavok class of SDK 2019.1, derived from hkTimerVolumeUtils::BaseVolume, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- start: hkFloat3 at 0\n- end: hkFloat3 at 12"""
     start: hkFloat3
     end: hkFloat3
 
 class hkTimerVolumeUtils_Point(hkTimerVolumeUtils_BaseVolume):
-    """hkTimerVolumeUtils::Point"""
+    """hkTimerVolumeUtils::Point\n\nHavok class of SDK 2019.1, derived from hkTimerVolumeUtils::BaseVolume, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkFloat3 at 0"""
     position: hkFloat3
 
 class hkTimerVolumeUtils_Sphere(hkTimerVolumeUtils_BaseVolume):
-    """hkTimerVolumeUtils::Sphere"""
+    """hkTimerVolumeUtils::Sphere\n\nHavok class of SDK 2019.1, derived from hkTimerVolumeUtils::BaseVolume, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkFloat3 at 0\n- radius: float at 12"""
     position: hkFloat3
     radius: float
 
 class hkTrait_Divides_hkVector4f(Record):
-    """hkTrait::Divides<hkVector4f>"""
+    """hkTrait::Divides<hkVector4f>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkTrait_EqualTo_T_Ptr_hkReferencedObject(Record):
-    """hkTrait::EqualTo<T*<hkReferencedObject>>"""
+    """hkTrait::EqualTo<T*<hkReferencedObject>>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkTrait_NotEqualTo_T_Ptr_hkReferencedObject(Record):
-    """hkTrait::NotEqualTo<T*<hkReferencedObject>>"""
+    """hkTrait::NotEqualTo<T*<hkReferencedObject>>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkTrait_UninitializedStorage_hkImage_SubImage_16(Record):
-    """hkTrait::UninitializedStorage<hkImage::SubImage, 16>"""
+    """hkTrait::UninitializedStorage<hkImage::SubImage, 16>\n\nHavok class of SDK 2019.1, 256 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: T[N]<hkImage::SubImage, 16> at 0"""
     storage: list[hkImage_SubImage]
 
 class hkTuple_const_char_Ptr_const_char_Ptr_T_Ptr_void_void_void_void_void_void(Record):
-    """hkTuple<const char*, const char*, T*<void>, void, void, void, void, void>"""
+    """hkTuple<const char*, const char*, T*<void>, void, void, void, void, void>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: const char* at 0\n- 1: const char* at 8\n- 2: T*<void> at 16"""
 
 class hkTuple_const_char_Ptr_hkReflect_Var_hkReflect_Var_void_void_void_void_void(Record):
-    """hkTuple<const char*, hkReflect::Var, hkReflect::Var, void, void, void, void, void>"""
+    """hkTuple<const char*, hkReflect::Var, hkReflect::Var, void, void, void, void, void>\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: const char* at 0\n- 1: hkReflect::Var at 8\n- 2: hkReflect::Var at 32"""
 
 class hkTuple_const_char_Ptr_void_void_void_void_void_void_void(Record):
-    """hkTuple<const char*, void, void, void, void, void, void, void>"""
+    """hkTuple<const char*, void, void, void, void, void, void, void>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: const char* at 0"""
 
 class hkTuple_hkUint32_hkUint32_void_void_void_void_void_void(Record):
-    """hkTuple<hkUint32, hkUint32, void, void, void, void, void, void>"""
+    """hkTuple<hkUint32, hkUint32, void, void, void, void, void, void>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: hkUint32 at 0\n- 1: hkUint32 at 4"""
 
 class hkTuple_unsigned_int_unsigned_int_void_void_void_void_void_void(Record):
-    """hkTuple<unsigned int, unsigned int, void, void, void, void, void, void>"""
+    """hkTuple<unsigned int, unsigned int, void, void, void, void, void, void>\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- 0: unsigned int at 0\n- 1: unsigned int at 4"""
 
 class hkTuple_void_void_void_void_void_void_void_void(Record):
-    """hkTuple<void, void, void, void, void, void, void, void>"""
+    """hkTuple<void, void, void, void, void, void, void, void>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkUFloat8(Record):
-    """hkUFloat8"""
+    """hkUFloat8\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint8 at 0"""
     value: int
 
 class hkUiAttribute(Record):
-    """hkUiAttribute"""
+    """hkUiAttribute\n\nHavok class of SDK 2019.1, version 4, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- visible: bool at 0\n- editable: bool at 1\n- hideCriteria: hkEnum<hkAttributeHideCriteria::Types, hkInt8> at 2\n- label: const char* at 8\n- group: const char* at 16\n- hideBaseClassMembers: const char* at 24\n- endGroup: bool at 32\n- endGroup2: bool at 33\n- advanced: bool at 34"""
     visible: bool
     editable: bool
     hideCriteria: hkAttributeHideCriteria_Types
@@ -3320,39 +3354,36 @@ class hkUiAttribute(Record):
     advanced: bool
 
 class hkUuid(Record):
-    """hkUuid"""
+    """hkUuid\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: T[N]<hkUint32, 4> at 0"""
     data: list[int]
 
 class hkUuidObject(hkReferencedObject):
-    """hkUuidObject"""
+    """hkUuidObject\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- uuid: hkUuid at 24"""
     uuid: hkUuid
 
 class hkVdb_Detail_PtrOffsetIndex(hk_ValueAttribute_int):
-    """hkVdb::Detail::PtrOffsetIndex"""
+    """hkVdb::Detail::PtrOffsetIndex\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<int>, 4 bytes."""
 
 class hkVdb_Detail_ToString(hk_ToString):
-    """hkVdb::Detail::ToString"""
-
-class hkVdb_Tweakable(Record):
-    """hkVdb::Tweakable"""
+    """hkVdb::Detail::ToString\n\nHavok class of SDK 2019.1, derived from hk::ToString, 8 bytes."""
 
 class hkVector2d(Record):
-    """hkVector2d"""
+    """hkVector2d\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: double at 0\n- y: double at 8"""
     x: float
     y: float
 
 class hkVector2f(Record):
-    """hkVector2f"""
+    """hkVector2f\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: float at 0\n- y: float at 4"""
     x: float
     y: float
 
 class hkVertexFormat(Record):
-    """hkVertexFormat"""
+    """hkVertexFormat\n\nHavok class of SDK 2019.1, 260 bytes.\n\nOwn members, by Havok type and byte offset:\n- elements: T[N]<hkVertexFormat::Element, 32> at 0\n- numElements: int at 256"""
     elements: list[hkVertexFormat_Element]
     numElements: int
 
 class hkVertexFormat_Element(Record):
-    """hkVertexFormat::Element"""
+    """hkVertexFormat::Element\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- dataType: hkEnum<hkVertexFormat::ComponentType, hkUint8> at 0\n- numValues: hkUint8 at 1\n- usage: hkEnum<hkVertexFormat::ComponentUsage, hkUint8> at 2\n- subUsage: hkUint8 at 3\n- flags: hkFlags<hkVertexFormat::HintFlags, hkUint8> at 4\n- pad: T[N]<hkUint8, 3> at 5"""
     dataType: hkVertexFormat_ComponentType
     numValues: int
     usage: hkVertexFormat_ComponentUsage
@@ -3361,28 +3392,29 @@ class hkVertexFormat_Element(Record):
     pad: list[int]
 
 class hkViewport(Record):
-    """hkViewport"""
+    """hkViewport\n\nHavok class of SDK 2019.1, 8 bytes."""
+
+class hkaAnimatedReferenceFrame(hkReferencedObject):
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- frameType: hkEnum<hkaAnimatedReferenceFrame::hkaReferenceFrameTypeEnum, hkInt8> at 24"""
+    frameType: hkaAnimatedReferenceFrame_hkaReferenceFrameTypeEnum
+
+class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 2019.1, derived from hkaAnimatedReferenceFrame, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 32\n- forward: hkVector4 at 48\n- duration: hkReal at 64\n- referenceFrameSamples: hkArray<hkVector4, hkContainerHeapAllocator> at 72"""
+    up: tuple[float, ...]
+    forward: tuple[float, ...]
+    duration: float
+    referenceFrameSamples: list[tuple[float, ...]]
+
+class hkaParameterizedReferenceFrame(hkaDefaultAnimatedReferenceFrame):
+    """hkaParameterizedReferenceFrame\n\nHavok class of SDK 2019.1, derived from hkaDefaultAnimatedReferenceFrame, 96 bytes."""
 
 class hkaAngularReferenceFrame(hkaParameterizedReferenceFrame):
-    """hkaAngularReferenceFrame"""
+    """hkaAngularReferenceFrame\n\nHavok class of SDK 2019.1, derived from hkaParameterizedReferenceFrame, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- topAngle: hkReal at 96\n- radius: hkReal at 100"""
     topAngle: float
     radius: float
 
-class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
-    frameType: hkaAnimatedReferenceFrame_hkaReferenceFrameTypeEnum
-
-class hkaAnimation(hkReferencedObject):
-    """hkaAnimation"""
-    type: hkaAnimation_AnimationType
-    duration: float
-    numberOfTransformTracks: int
-    numberOfFloatTracks: int
-    extractedMotion: Optional[hkaAnimatedReferenceFrame]
-    annotationTracks: list[hkaAnnotationTrack]
-
 class hkaAnimationBinding(hkReferencedObject):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalSkeletonName: hkStringPtr at 24\n- animation: hkRefPtr<hkaAnimation> at 32\n- transformTrackToBoneIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 40\n- floatTrackToFloatSlotIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 56\n- partitionIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 72\n- blendHint: hkEnum<hkaAnimationBinding::BlendHint, hkInt8> at 88"""
     originalSkeletonName: Optional[str]
     animation: Optional[hkaAnimation]
     transformTrackToBoneIndices: memoryview
@@ -3391,7 +3423,7 @@ class hkaAnimationBinding(hkReferencedObject):
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(hkReferencedObject):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeletons: hkArray<hkRefPtr<hkaSkeleton>, hkContainerHeapAllocator> at 24\n- animations: hkArray<hkRefPtr<hkaAnimation>, hkContainerHeapAllocator> at 40\n- bindings: hkArray<hkRefPtr<hkaAnimationBinding>, hkContainerHeapAllocator> at 56\n- attachments: hkArray<hkRefPtr<hkaBoneAttachment>, hkContainerHeapAllocator> at 72\n- skins: hkArray<hkRefPtr<hkaMeshBinding>, hkContainerHeapAllocator> at 88"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -3399,45 +3431,38 @@ class hkaAnimationContainer(hkReferencedObject):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnimationPreviewColorContainer(hkReferencedObject):
-    """hkaAnimationPreviewColorContainer"""
+    """hkaAnimationPreviewColorContainer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- previewColor: hkArray<hkColor::Argb, hkContainerHeapAllocator> at 24"""
     previewColor: memoryview
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- trackName: hkStringPtr at 0\n- annotations: hkArray<hkaAnnotationTrack::Annotation, hkContainerHeapAllocator> at 8"""
     trackName: Optional[str]
     annotations: list[hkaAnnotationTrack_Annotation]
 
 class hkaAnnotationTrack_Annotation(Record):
-    """hkaAnnotationTrack::Annotation"""
+    """hkaAnnotationTrack::Annotation\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 0\n- text: hkStringPtr at 8"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- lockTranslation: hkBool at 8"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(hkReferencedObject):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalSkeletonName: hkStringPtr at 24\n- boneFromAttachment: hkMatrix4 at 32\n- attachment: hkRefVariant at 96\n- name: hkStringPtr at 104\n- boneIndex: hkInt16 at 112"""
     originalSkeletonName: Optional[str]
     boneFromAttachment: tuple[float, ...]
     attachment: Optional[hkReferencedObject]
     name: Optional[str]
     boneIndex: int
 
-class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
-    up: tuple[float, ...]
-    forward: tuple[float, ...]
-    duration: float
-    referenceFrameSamples: list[tuple[float, ...]]
-
 class hkaDirectionalReferenceFrame(hkaParameterizedReferenceFrame):
-    """hkaDirectionalReferenceFrame"""
+    """hkaDirectionalReferenceFrame\n\nHavok class of SDK 2019.1, derived from hkaParameterizedReferenceFrame, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- movementDir: hkVector4 at 96"""
     movementDir: tuple[float, ...]
 
 class hkaFootstepAnalysisInfo(hkReferencedObject):
-    """hkaFootstepAnalysisInfo"""
+    """hkaFootstepAnalysisInfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 216 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkArray<char, hkContainerHeapAllocator> at 24\n- nameStrike: hkArray<char, hkContainerHeapAllocator> at 40\n- nameLift: hkArray<char, hkContainerHeapAllocator> at 56\n- nameLock: hkArray<char, hkContainerHeapAllocator> at 72\n- nameUnlock: hkArray<char, hkContainerHeapAllocator> at 88\n- minPos: hkArray<hkReal, hkContainerHeapAllocator> at 104\n- maxPos: hkArray<hkReal, hkContainerHeapAllocator> at 120\n- minVel: hkArray<hkReal, hkContainerHeapAllocator> at 136\n- maxVel: hkArray<hkReal, hkContainerHeapAllocator> at 152\n- allBonesDown: hkArray<hkReal, hkContainerHeapAllocator> at 168\n- anyBonesDown: hkArray<hkReal, hkContainerHeapAllocator> at 184\n- posTol: hkReal at 200\n- velTol: hkReal at 204\n- duration: hkReal at 208"""
     name: memoryview
     nameStrike: memoryview
     nameLift: memoryview
@@ -3454,16 +3479,16 @@ class hkaFootstepAnalysisInfo(hkReferencedObject):
     duration: float
 
 class hkaFootstepAnalysisInfoContainer(hkReferencedObject):
-    """hkaFootstepAnalysisInfoContainer"""
+    """hkaFootstepAnalysisInfoContainer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- previewInfo: hkArray<hkRefPtr<hkaFootstepAnalysisInfo>, hkContainerHeapAllocator> at 24"""
     previewInfo: list[Optional[hkaFootstepAnalysisInfo]]
 
 class hkaInterleavedUncompressedAnimation(hkaAnimation):
-    """hkaInterleavedUncompressedAnimation"""
-    transforms: list[Record]
+    """hkaInterleavedUncompressedAnimation\n\nHavok class of SDK 2019.1, derived from hkaAnimation, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkArray<hkQsTransform, hkContainerHeapAllocator> at 64\n- floats: hkArray<hkReal, hkContainerHeapAllocator> at 80"""
+    transforms: list[hkQsTransformf]
     floats: memoryview
 
 class hkaMeshBinding(hkReferencedObject):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- mesh: hkRefPtr<hkxMesh> at 24\n- originalSkeletonName: hkStringPtr at 32\n- name: hkStringPtr at 40\n- skeleton: hkRefPtr<hkaSkeleton> at 48\n- mappings: hkArray<hkaMeshBinding::Mapping, hkContainerHeapAllocator> at 56\n- boneFromSkinMeshTransforms: hkArray<hkTransform, hkContainerHeapAllocator> at 72"""
     mesh: Optional[hkxMesh]
     originalSkeletonName: Optional[str]
     name: Optional[str]
@@ -3472,19 +3497,16 @@ class hkaMeshBinding(hkReferencedObject):
     boneFromSkinMeshTransforms: list[tuple[float, ...]]
 
 class hkaMeshBinding_Mapping(Record):
-    """hkaMeshBinding::Mapping"""
+    """hkaMeshBinding::Mapping\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkArray<hkInt16, hkContainerHeapAllocator> at 0"""
     mapping: memoryview
 
 class hkaParameterizedAnimationReferenceFrame(hkaDefaultAnimatedReferenceFrame):
-    """hkaParameterizedAnimationReferenceFrame"""
+    """hkaParameterizedAnimationReferenceFrame\n\nHavok class of SDK 2019.1, derived from hkaDefaultAnimatedReferenceFrame, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- parameterValues: hkArray<hkReal, hkContainerHeapAllocator> at 96\n- parameterTypes: hkArray<hkInt32, hkContainerHeapAllocator> at 112"""
     parameterValues: memoryview
     parameterTypes: memoryview
 
-class hkaParameterizedReferenceFrame(hkaDefaultAnimatedReferenceFrame):
-    """hkaParameterizedReferenceFrame"""
-
 class hkaPredictiveCompressedAnimation(hkaAnimation):
-    """hkaPredictiveCompressedAnimation"""
+    """hkaPredictiveCompressedAnimation\n\nHavok class of SDK 2019.1, derived from hkaAnimation, version 1, 200 bytes.\n\nOwn members, by Havok type and byte offset:\n- compressedData: hkArray<hkUint8, hkContainerHeapAllocator> at 64\n- intData: hkArray<hkUint16, hkContainerHeapAllocator> at 80\n- intArrayOffsets: T[N]<hkInt32, 9> at 96\n- floatData: hkArray<hkReal, hkContainerHeapAllocator> at 136\n- floatArrayOffsets: T[N]<hkInt32, 3> at 152\n- numBones: hkInt32 at 164\n- numFloatSlots: hkInt32 at 168\n- numFrames: hkInt32 at 172\n- firstFloatBlockScaleAndOffsetIndex: hkInt32 at 176\n- skeleton: T*<hkReflect::Detail::Opaque> at 184\n- maxCompressedBytesPerFrame: hkInt32 at 192"""
     compressedData: memoryview
     intData: memoryview
     intArrayOffsets: list[int]
@@ -3498,7 +3520,7 @@ class hkaPredictiveCompressedAnimation(hkaAnimation):
     maxCompressedBytesPerFrame: int
 
 class hkaPredictiveCompressedAnimation_TrackCompressionParams(Record):
-    """hkaPredictiveCompressedAnimation::TrackCompressionParams"""
+    """hkaPredictiveCompressedAnimation::TrackCompressionParams\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- staticTranslationTolerance: hkReal at 0\n- staticRotationTolerance: hkReal at 4\n- staticScaleTolerance: hkReal at 8\n- staticFloatTolerance: hkReal at 12\n- dynamicTranslationTolerance: hkReal at 16\n- dynamicRotationTolerance: hkReal at 20\n- dynamicScaleTolerance: hkReal at 24\n- dynamicFloatTolerance: hkReal at 28"""
     staticTranslationTolerance: float
     staticRotationTolerance: float
     staticScaleTolerance: float
@@ -3509,50 +3531,50 @@ class hkaPredictiveCompressedAnimation_TrackCompressionParams(Record):
     dynamicFloatTolerance: float
 
 class hkaQuantizedAnimation(hkaAnimation):
-    """hkaQuantizedAnimation"""
+    """hkaQuantizedAnimation\n\nHavok class of SDK 2019.1, derived from hkaAnimation, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 64\n- endian: hkUint32 at 80\n- skeleton: T*<hkReflect::Detail::Opaque> at 88"""
     data: memoryview
     endian: int
     skeleton: Optional[Record]
 
 class hkaQuantizedAnimation_TrackCompressionParams(Record):
-    """hkaQuantizedAnimation::TrackCompressionParams"""
+    """hkaQuantizedAnimation::TrackCompressionParams\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotationTolerance: hkReal at 0\n- translationTolerance: hkReal at 4\n- scaleTolerance: hkReal at 8\n- floatingTolerance: hkReal at 12"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
     floatingTolerance: float
 
 class hkaReferencePoseAnimation(hkaAnimation):
-    """hkaReferencePoseAnimation"""
+    """hkaReferencePoseAnimation\n\nHavok class of SDK 2019.1, derived from hkaAnimation, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeleton: hkRefPtr<hkaSkeleton> at 64"""
     skeleton: Optional[hkaSkeleton]
 
 class hkaSkeleton(hkReferencedObject):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 6, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- parentIndices: hkArray<hkInt16, hkContainerHeapAllocator> at 32\n- bones: hkArray<hkaBone, hkContainerHeapAllocator> at 48\n- referencePose: hkArray<hkQsTransform, hkContainerHeapAllocator> at 64\n- referenceFloats: hkArray<hkReal, hkContainerHeapAllocator> at 80\n- floatSlots: hkArray<hkStringPtr, hkContainerHeapAllocator> at 96\n- localFrames: hkArray<hkaSkeleton::LocalFrameOnBone, hkContainerHeapAllocator> at 112\n- partitions: hkArray<hkaSkeleton::Partition, hkContainerHeapAllocator> at 128"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[hkaBone]
-    referencePose: list[Record]
+    referencePose: list[hkQsTransformf]
     referenceFloats: memoryview
     floatSlots: list[Optional[str]]
     localFrames: list[hkaSkeleton_LocalFrameOnBone]
     partitions: list[hkaSkeleton_Partition]
 
 class hkaSkeleton_LocalFrameOnBone(Record):
-    """hkaSkeleton::LocalFrameOnBone"""
+    """hkaSkeleton::LocalFrameOnBone\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- localFrame: hkRefPtr<hkLocalFrame> at 0\n- boneIndex: hkInt16 at 8"""
     localFrame: Optional[hkLocalFrame]
     boneIndex: int
 
 class hkaSkeleton_Partition(Record):
-    """hkaSkeleton::Partition"""
+    """hkaSkeleton::Partition\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- startBoneIndex: hkInt16 at 8\n- numBones: hkInt16 at 10"""
     name: Optional[str]
     startBoneIndex: int
     numBones: int
 
 class hkaSkeletonMapper(hkReferencedObject):
-    """hkaSkeletonMapper"""
+    """hkaSkeletonMapper\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- mapping: hkaSkeletonMapperData at 32"""
     mapping: hkaSkeletonMapperData
 
 class hkaSkeletonMapperData(Record):
-    """hkaSkeletonMapperData"""
+    """hkaSkeletonMapperData\n\nHavok class of SDK 2019.1, version 3, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeletonA: hkRefPtr<hkaSkeleton> at 0\n- skeletonB: hkRefPtr<hkaSkeleton> at 8\n- partitionMap: hkArray<hkInt16, hkContainerHeapAllocator> at 16\n- simpleMappingPartitionRanges: hkArray<hkaSkeletonMapperData::PartitionMappingRange, hkContainerHeapAllocator> at 32\n- chainMappingPartitionRanges: hkArray<hkaSkeletonMapperData::PartitionMappingRange, hkContainerHeapAllocator> at 48\n- simpleMappings: hkArray<hkaSkeletonMapperData::SimpleMapping, hkContainerHeapAllocator> at 64\n- chainMappings: hkArray<hkaSkeletonMapperData::ChainMapping, hkContainerHeapAllocator> at 80\n- unmappedBones: hkArray<hkInt16, hkContainerHeapAllocator> at 96\n- extractedMotionMapping: hkQsTransform at 112\n- keepUnmappedLocal: hkBool at 160\n- mappingType: hkEnum<hkaSkeletonMapperData::MappingType, hkInt32> at 164"""
     skeletonA: Optional[hkaSkeleton]
     skeletonB: Optional[hkaSkeleton]
     partitionMap: memoryview
@@ -3561,32 +3583,32 @@ class hkaSkeletonMapperData(Record):
     simpleMappings: list[hkaSkeletonMapperData_SimpleMapping]
     chainMappings: list[hkaSkeletonMapperData_ChainMapping]
     unmappedBones: memoryview
-    extractedMotionMapping: Record
+    extractedMotionMapping: hkQsTransformf
     keepUnmappedLocal: bool
     mappingType: hkaSkeletonMapperData_MappingType
 
 class hkaSkeletonMapperData_ChainMapping(Record):
-    """hkaSkeletonMapperData::ChainMapping"""
+    """hkaSkeletonMapperData::ChainMapping\n\nHavok class of SDK 2019.1, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- startBoneA: hkInt16 at 0\n- endBoneA: hkInt16 at 2\n- startBoneB: hkInt16 at 4\n- endBoneB: hkInt16 at 6\n- startAFromBTransform: hkQsTransform at 16\n- endAFromBTransform: hkQsTransform at 64"""
     startBoneA: int
     endBoneA: int
     startBoneB: int
     endBoneB: int
-    startAFromBTransform: Record
-    endAFromBTransform: Record
+    startAFromBTransform: hkQsTransformf
+    endAFromBTransform: hkQsTransformf
 
 class hkaSkeletonMapperData_PartitionMappingRange(Record):
-    """hkaSkeletonMapperData::PartitionMappingRange"""
+    """hkaSkeletonMapperData::PartitionMappingRange\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startMappingIndex: int at 0\n- numMappings: int at 4"""
     startMappingIndex: int
     numMappings: int
 
 class hkaSkeletonMapperData_SimpleMapping(Record):
-    """hkaSkeletonMapperData::SimpleMapping"""
+    """hkaSkeletonMapperData::SimpleMapping\n\nHavok class of SDK 2019.1, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- boneA: hkInt16 at 0\n- boneB: hkInt16 at 2\n- aFromBTransform: hkQsTransform at 16"""
     boneA: int
     boneB: int
-    aFromBTransform: Record
+    aFromBTransform: hkQsTransformf
 
 class hkaSplineCompressedAnimation(hkaAnimation):
-    """hkaSplineCompressedAnimation"""
+    """hkaSplineCompressedAnimation\n\nHavok class of SDK 2019.1, derived from hkaAnimation, 184 bytes.\n\nOwn members, by Havok type and byte offset:\n- numFrames: int at 64\n- numBlocks: int at 68\n- maxFramesPerBlock: int at 72\n- maskAndQuantizationSize: int at 76\n- blockDuration: hkReal at 80\n- blockInverseDuration: hkReal at 84\n- frameDuration: hkReal at 88\n- blockOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 96\n- floatBlockOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 112\n- transformOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 128\n- floatOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 144\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 160\n- endian: int at 176"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -3602,12 +3624,12 @@ class hkaSplineCompressedAnimation(hkaAnimation):
     endian: int
 
 class hkaSplineCompressedAnimation_AnimationCompressionParams(Record):
-    """hkaSplineCompressedAnimation::AnimationCompressionParams"""
+    """hkaSplineCompressedAnimation::AnimationCompressionParams\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxFramesPerBlock: hkUint16 at 0\n- enableSampleSingleTracks: hkBool at 2"""
     maxFramesPerBlock: int
     enableSampleSingleTracks: bool
 
 class hkaSplineCompressedAnimation_TrackCompressionParams(Record):
-    """hkaSplineCompressedAnimation::TrackCompressionParams"""
+    """hkaSplineCompressedAnimation::TrackCompressionParams\n\nHavok class of SDK 2019.1, 28 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotationTolerance: hkReal at 0\n- translationTolerance: hkReal at 4\n- scaleTolerance: hkReal at 8\n- floatingTolerance: hkReal at 12\n- rotationDegree: hkUint16 at 16\n- translationDegree: hkUint16 at 18\n- scaleDegree: hkUint16 at 20\n- floatingDegree: hkUint16 at 22\n- rotationQuantizationType: hkEnum<hkaSplineCompressedAnimation::TrackCompressionParams::RotationQuantization, hkUint8> at 24\n- translationQuantizationType: hkEnum<hkaSplineCompressedAnimation::TrackCompressionParams::ScalarQuantization, hkUint8> at 25\n- scaleQuantizationType: hkEnum<hkaSplineCompressedAnimation::TrackCompressionParams::ScalarQuantization, hkUint8> at 26\n- floatQuantizationType: hkEnum<hkaSplineCompressedAnimation::TrackCompressionParams::ScalarQuantization, hkUint8> at 27"""
     rotationTolerance: float
     translationTolerance: float
     scaleTolerance: float
@@ -3622,7 +3644,7 @@ class hkaSplineCompressedAnimation_TrackCompressionParams(Record):
     floatQuantizationType: hkaSplineCompressedAnimation_TrackCompressionParams_ScalarQuantization
 
 class hkaiAabbOverlapManager(Record):
-    """hkaiAabbOverlapManager"""
+    """hkaiAabbOverlapManager\n\nHavok class of SDK 2019.1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- aNodes: hkArray<hkaiAabbOverlapManager::Node, hkContainerHeapAllocator> at 0\n- bNodes: hkArray<hkaiAabbOverlapManager::Node, hkContainerHeapAllocator> at 16\n- aTree: hkcdDynamicAabbTree at 32\n- bTree: hkcdDynamicAabbTree at 64\n- overlaps: hkArray<hkaiAabbOverlapManager::Overlap, hkContainerHeapAllocator> at 96"""
     aNodes: list[hkaiAabbOverlapManager_Node]
     bNodes: list[hkaiAabbOverlapManager_Node]
     aTree: hkcdDynamicAabbTree
@@ -3630,44 +3652,44 @@ class hkaiAabbOverlapManager(Record):
     overlaps: list[hkaiAabbOverlapManager_Overlap]
 
 class hkaiAabbOverlapManager_Node(Record):
-    """hkaiAabbOverlapManager::Node"""
+    """hkaiAabbOverlapManager::Node\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- curAabb: hkAabb at 0\n- newAabb: hkAabb at 32\n- hasNewAabb: hkBool at 64\n- treeHandle: hkUint32 at 68"""
     curAabb: hkAabb
     newAabb: hkAabb
     hasNewAabb: bool
     treeHandle: int
 
 class hkaiAabbOverlapManager_Overlap(Record):
-    """hkaiAabbOverlapManager::Overlap"""
+    """hkaiAabbOverlapManager::Overlap\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- aIndex: int at 0\n- bIndex: int at 4"""
     aIndex: int
     bIndex: int
 
 class hkaiAdaptiveRanger(Record):
-    """hkaiAdaptiveRanger"""
+    """hkaiAdaptiveRanger\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- curRange: hkReal at 0"""
     curRange: float
 
 class hkaiAffineMap1D(Record):
-    """hkaiAffineMap1D"""
+    """hkaiAffineMap1D\n\nHavok class of SDK 2019.1, version 0, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- scale: hkReal at 0\n- offset: hkReal at 4"""
     scale: float
     offset: float
 
 class hkaiAgentTraversalInfo(Record):
-    """hkaiAgentTraversalInfo"""
+    """hkaiAgentTraversalInfo\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- diameter: hkReal at 0\n- filterInfo: hkUint32 at 4"""
     diameter: float
     filterInfo: int
 
 class hkaiAnnotatedStreamingSet(Record):
-    """hkaiAnnotatedStreamingSet"""
+    """hkaiAnnotatedStreamingSet\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- side: hkEnum<hkaiAnnotatedStreamingSet::Side, hkUint8> at 0\n- streamingSet: hkRefPtr<hkaiStreamingSet> at 8"""
     side: hkaiAnnotatedStreamingSet_Side
     streamingSet: Optional[hkaiStreamingSet]
 
 class hkaiAstarCostModifier(hkReferencedObject):
-    """hkaiAstarCostModifier"""
+    """hkaiAstarCostModifier\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 4, 24 bytes."""
 
 class hkaiAstarEdgeFilter(hkReferencedObject):
-    """hkaiAstarEdgeFilter"""
+    """hkaiAstarEdgeFilter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 24 bytes."""
 
 class hkaiAstarOutputParameters(Record):
-    """hkaiAstarOutputParameters"""
+    """hkaiAstarOutputParameters\n\nHavok class of SDK 2019.1, version 2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- numIterations: int at 0\n- goalIndex: int at 4\n- pathLength: hkReal at 8\n- status: hkEnum<hkaiAstarOutputParameters::SearchStatus, hkUint8> at 12\n- terminationCause: hkEnum<hkaiAstarOutputParameters::TerminationCause, hkUint8> at 13"""
     numIterations: int
     goalIndex: int
     pathLength: float
@@ -3675,12 +3697,12 @@ class hkaiAstarOutputParameters(Record):
     terminationCause: hkaiAstarOutputParameters_TerminationCause
 
 class hkaiAsyncLatencyMonitor(Record):
-    """hkaiAsyncLatencyMonitor"""
+    """hkaiAsyncLatencyMonitor\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- pendingLatency: hkReal at 0\n- processingLatency: hkReal at 4"""
     pendingLatency: float
     processingLatency: float
 
 class hkaiBlockedCharacterDetector(hkReferencedObject):
-    """hkaiBlockedCharacterDetector"""
+    """hkaiBlockedCharacterDetector\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- smoothingFactor: hkReal at 24\n- initialProgress: hkReal at 28\n- blockedThreshold: hkReal at 32\n- sqrTeleportationThreshold: hkReal at 36\n- prevPos: hkVector4 at 48\n- avgProgress: hkReal at 64\n- hasPrevPos: hkBool at 68\n- blocked: hkBool at 69"""
     smoothingFactor: float
     initialProgress: float
     blockedThreshold: float
@@ -3691,81 +3713,81 @@ class hkaiBlockedCharacterDetector(hkReferencedObject):
     blocked: bool
 
 class hkaiCarver(hkReferencedObject):
-    """hkaiCarver"""
+    """hkaiCarver\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- volume: hkRefPtr<hkaiVolume> at 24\n- flags: hkFlags<hkaiCarver::FlagBits, hkUint32> at 32"""
     volume: Optional[hkaiVolume]
     flags: Union[hkaiCarver_FlagBits, int]
 
 class hkaiCharacterUtil(Record):
-    """hkaiCharacterUtil"""
+    """hkaiCharacterUtil\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiClipper_BasisQuadriplanarInnerTypes_Basis_24(Record):
-    """hkaiClipper::BasisQuadriplanarInnerTypes::Basis<24>"""
+    """hkaiClipper::BasisQuadriplanarInnerTypes::Basis<24>\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- exact: hkFpMath::FpIntVec2<25> at 0\n- approximate: hkVector2f at 8"""
     exact: hkFpMath_FpIntVec2_25
     approximate: hkVector2f
 
 class hkaiClipper_BasisQuadriplanarInnerTypes_LineEqn_24(Record):
-    """hkaiClipper::BasisQuadriplanarInnerTypes::LineEqn<24>"""
+    """hkaiClipper::BasisQuadriplanarInnerTypes::LineEqn<24>\n\nHavok class of SDK 2019.1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- exact: hkaiClipper::QuadriplanarInnerTypes::LineEqnExact<24> at 0\n- uvApproximate: hkVector2f at 56\n- uvwApproximate: float at 64"""
     exact: hkaiClipper_QuadriplanarInnerTypes_LineEqnExact_24
     uvApproximate: hkVector2f
     uvwApproximate: float
 
 class hkaiClipper_BasisQuadriplanarInnerTypes_Vec2_24(Record):
-    """hkaiClipper::BasisQuadriplanarInnerTypes::Vec2<24>"""
+    """hkaiClipper::BasisQuadriplanarInnerTypes::Vec2<24>\n\nHavok class of SDK 2019.1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- xyExact: hkFpMath::FpFusedRationalVec2<236, 210> at 0\n- uvApproximate: hkVector2f at 96"""
     xyExact: hkFpMath_FpFusedRationalVec2_236_210
     uvApproximate: hkVector2f
 
 class hkaiClipper_BiplanarInnerTypes_Basis_24(Record):
-    """hkaiClipper::BiplanarInnerTypes::Basis<24>"""
+    """hkaiClipper::BiplanarInnerTypes::Basis<24>\n\nHavok class of SDK 2019.1, 36 bytes.\n\nOwn members, by Havok type and byte offset:\n- facePlane: hkaiClipper::BiplanarInnerTypes::FacePlane<24> at 0"""
     facePlane: hkaiClipper_BiplanarInnerTypes_FacePlane_24
 
 class hkaiClipper_BiplanarInnerTypes_FacePlane_24(Record):
-    """hkaiClipper::BiplanarInnerTypes::FacePlane<24>"""
+    """hkaiClipper::BiplanarInnerTypes::FacePlane<24>\n\nHavok class of SDK 2019.1, 36 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkFpMath::FpIntVec3<24> at 0\n- ab: hkFpMath::FpIntVec3<25> at 12\n- ac: hkFpMath::FpIntVec3<25> at 24"""
     a: hkFpMath_FpIntVec3_24
     ab: hkFpMath_FpIntVec3_25
     ac: hkFpMath_FpIntVec3_25
 
 class hkaiClipper_BiplanarInnerTypes_ImplicitPlane_24(Record):
-    """hkaiClipper::BiplanarInnerTypes::ImplicitPlane<24>"""
+    """hkaiClipper::BiplanarInnerTypes::ImplicitPlane<24>\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- xyz: hkFpMath::FpIntVec3<52> at 0\n- w: hkFpMath::FpInt<78> at 24"""
     xyz: hkFpMath_FpIntVec3_52
     w: list[int]
 
 class hkaiClipper_BiplanarInnerTypes_LineEqn_24(Record):
-    """hkaiClipper::BiplanarInnerTypes::LineEqn<24>"""
+    """hkaiClipper::BiplanarInnerTypes::LineEqn<24>\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- exact: hkaiClipper::BiplanarInnerTypes::ProjectedPlane<24> at 0\n- approximateUV: hkVector2f at 48\n- approximateW: float at 56"""
     exact: hkaiClipper_BiplanarInnerTypes_ProjectedPlane_24
     approximateUV: hkVector2f
     approximateW: float
 
 class hkaiClipper_BiplanarInnerTypes_ProjectedPlane_24(Record):
-    """hkaiClipper::BiplanarInnerTypes::ProjectedPlane<24>"""
+    """hkaiClipper::BiplanarInnerTypes::ProjectedPlane<24>\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- uv: hkFpMath::FpIntVec2<79> at 0\n- w: hkFpMath::FpInt<80> at 32"""
     uv: hkFpMath_FpIntVec2_79
     w: list[int]
 
 class hkaiClipper_BiplanarInnerTypes_Vec2_24(Record):
-    """hkaiClipper::BiplanarInnerTypes::Vec2<24>"""
+    """hkaiClipper::BiplanarInnerTypes::Vec2<24>\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- exact: hkFpMath::FpFusedRationalVec2<153, 158> at 0\n- approximate: hkVector2f at 72"""
     exact: hkFpMath_FpFusedRationalVec2_153_158
     approximate: hkVector2f
 
 class hkaiClipper_QuadriplanarInnerTypes_LineEqn_24(Record):
-    """hkaiClipper::QuadriplanarInnerTypes::LineEqn<24>"""
+    """hkaiClipper::QuadriplanarInnerTypes::LineEqn<24>\n\nHavok class of SDK 2019.1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- exact: hkaiClipper::QuadriplanarInnerTypes::LineEqnExact<24> at 0\n- xyApproximate: hkVector2f at 56\n- wApproximate: float at 64"""
     exact: hkaiClipper_QuadriplanarInnerTypes_LineEqnExact_24
     xyApproximate: hkVector2f
     wApproximate: float
 
 class hkaiClipper_QuadriplanarInnerTypes_LineEqnExact_24(Record):
-    """hkaiClipper::QuadriplanarInnerTypes::LineEqnExact<24>"""
+    """hkaiClipper::QuadriplanarInnerTypes::LineEqnExact<24>\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- xy: hkFpMath::FpIntVec2<105> at 0\n- w: hkFpMath::FpInt<131> at 32"""
     xy: hkFpMath_FpIntVec2_105
     w: list[int]
 
 class hkaiClipper_QuadriplanarInnerTypes_Vec2_24(Record):
-    """hkaiClipper::QuadriplanarInnerTypes::Vec2<24>"""
+    """hkaiClipper::QuadriplanarInnerTypes::Vec2<24>\n\nHavok class of SDK 2019.1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- xyExact: hkFpMath::FpFusedRationalVec2<236, 210> at 0\n- xyApproximate: hkVector2f at 96"""
     xyExact: hkFpMath_FpFusedRationalVec2_236_210
     xyApproximate: hkVector2f
 
 class hkaiCollisionAvoidance_BoundaryGatherer(hkReferencedObject):
-    """hkaiCollisionAvoidance::BoundaryGatherer"""
+    """hkaiCollisionAvoidance::BoundaryGatherer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkaiCollisionAvoidance_Character(hkReferencedObject):
-    """hkaiCollisionAvoidance::Character"""
+    """hkaiCollisionAvoidance::Character\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 272 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- boundaryGathererData: hkUlong at 32\n- position: hkVector4 at 48\n- velocity: hkVector4 at 64\n- surfaceVelocity: hkVector4 at 80\n- horizonDistance: hkReal at 96\n- horizonPlane: hkVector4 at 112\n- desiredDirection: hkVector4 at 128\n- avoidanceVelocity: hkVector4 at 144\n- radius: hkReal at 160\n- maximumSpeed: hkReal at 164\n- preferredSpeed: hkReal at 168\n- sensorSize: hkaiCollisionAvoidance::Character::SensorSize at 172\n- maximumAvoidanceCharacters: int at 184\n- steeringProperties: hkaiCollisionAvoidance::SteeringProperties at 188\n- boundaryGatherer: hkRefPtr<hkaiCollisionAvoidance::BoundaryGatherer> at 224\n- scoreModifiers: hkArray<hkRefPtr<hkaiCollisionAvoidance::ReferencedScoreModifier>, hkContainerHeapAllocator> at 232\n- steeringEnabled: bool at 248\n- system: hkViewPtr<hkaiCollisionAvoidance::System> at 256\n- indexInSystem: int at 264\n- enabledIndexInSystem: int at 268"""
     userData: int
     boundaryGathererData: int
     position: tuple[float, ...]
@@ -3789,51 +3811,51 @@ class hkaiCollisionAvoidance_Character(hkReferencedObject):
     enabledIndexInSystem: int
 
 class hkaiCollisionAvoidance_Character_SensorSize(Record):
-    """hkaiCollisionAvoidance::Character::SensorSize"""
+    """hkaiCollisionAvoidance::Character::SensorSize\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- halfWidth: hkReal at 0\n- topExtent: hkReal at 4\n- bottomExtent: hkReal at 8"""
     halfWidth: float
     topExtent: float
     bottomExtent: float
 
 class hkaiCollisionAvoidance_DefaultBoundaryGatherer(hkaiCollisionAvoidance_BoundaryGatherer):
-    """hkaiCollisionAvoidance::DefaultBoundaryGatherer"""
+    """hkaiCollisionAvoidance::DefaultBoundaryGatherer\n\nHavok class of SDK 2019.1, derived from hkaiCollisionAvoidance::BoundaryGatherer, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: hkRefPtr<hkaiWorld> at 24\n- layerIndex: hkInt32 at 32\n- edgeFilter: hkRefPtr<hkaiAstarEdgeFilter> at 40\n- filterInfo: hkUint32 at 48"""
     world: Optional[hkaiWorld]
     layerIndex: int
     edgeFilter: Optional[hkaiAstarEdgeFilter]
     filterInfo: int
 
 class hkaiCollisionAvoidance_Filter(hkReferencedObject):
-    """hkaiCollisionAvoidance::Filter"""
+    """hkaiCollisionAvoidance::Filter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkaiCollisionAvoidance_LineSegmentObstacle(Record):
-    """hkaiCollisionAvoidance::LineSegmentObstacle"""
+    """hkaiCollisionAvoidance::LineSegmentObstacle\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkVector4 at 0\n- b: hkVector4 at 16"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hkaiCollisionAvoidance_MediatorBoundaryGatherer(hkaiCollisionAvoidance_BoundaryGatherer):
-    """hkaiCollisionAvoidance::MediatorBoundaryGatherer"""
+    """hkaiCollisionAvoidance::MediatorBoundaryGatherer\n\nHavok class of SDK 2019.1, derived from hkaiCollisionAvoidance::BoundaryGatherer, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: hkRefPtr<hkaiWorld> at 24\n- layerIndex: hkInt32 at 32\n- filter: hkRefPtr<hkReflect::Detail::Opaque> at 40\n- filterInfo: hkUint32 at 48"""
     world: Optional[hkaiWorld]
     layerIndex: int
     filter: Optional[Record]
     filterInfo: int
 
 class hkaiCollisionAvoidance_NeighborCollector(Record):
-    """hkaiCollisionAvoidance::NeighborCollector"""
+    """hkaiCollisionAvoidance::NeighborCollector\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- lineSegments: hkArray<hkaiCollisionAvoidance::LineSegmentObstacle, hkContainerHeapAllocator> at 0\n- spheres: hkArray<hkaiCollisionAvoidance::SphereObstacle, hkContainerHeapAllocator> at 16\n- characters: hkaiMinArray<hkViewPtr<hkaiCollisionAvoidance::Character>> at 32"""
     lineSegments: list[hkaiCollisionAvoidance_LineSegmentObstacle]
     spheres: list[hkaiCollisionAvoidance_SphereObstacle]
     characters: hkaiMinArray_hkViewPtr_hkaiCollisionAvoidance_Character
 
 class hkaiCollisionAvoidance_ObstacleGenerator(hkReferencedObject):
-    """hkaiCollisionAvoidance::ObstacleGenerator"""
+    """hkaiCollisionAvoidance::ObstacleGenerator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24"""
     userData: int
 
 class hkaiCollisionAvoidance_ReferencedScoreModifier(hkReferencedObject):
-    """hkaiCollisionAvoidance::ReferencedScoreModifier"""
+    """hkaiCollisionAvoidance::ReferencedScoreModifier\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes."""
 
 class hkaiCollisionAvoidance_ScoreModifier(Record):
-    """hkaiCollisionAvoidance::ScoreModifier"""
+    """hkaiCollisionAvoidance::ScoreModifier\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class hkaiCollisionAvoidance_SimpleObstacleGenerator(hkaiCollisionAvoidance_ObstacleGenerator):
-    """hkaiCollisionAvoidance::SimpleObstacleGenerator"""
+    """hkaiCollisionAvoidance::SimpleObstacleGenerator\n\nHavok class of SDK 2019.1, derived from hkaiCollisionAvoidance::ObstacleGenerator, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- clipLineSegments: hkBool at 32\n- referenceFrame: hkaiReferenceFrame at 48\n- spheres: hkArray<hkaiCollisionAvoidance::SphereObstacle, hkContainerHeapAllocator> at 144\n- lineSegments: hkArray<hkaiCollisionAvoidance::LineSegmentObstacle, hkContainerHeapAllocator> at 160\n- localAabb: hkAabb at 176"""
     clipLineSegments: bool
     referenceFrame: hkaiReferenceFrame
     spheres: list[hkaiCollisionAvoidance_SphereObstacle]
@@ -3841,23 +3863,23 @@ class hkaiCollisionAvoidance_SimpleObstacleGenerator(hkaiCollisionAvoidance_Obst
     localAabb: hkAabb
 
 class hkaiCollisionAvoidance_Solver_Input(Record):
-    """hkaiCollisionAvoidance::Solver::Input"""
+    """hkaiCollisionAvoidance::Solver::Input\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- character: T*<hkaiCollisionAvoidance::Character> at 16\n- neighbors: T*<hkaiCollisionAvoidance::NeighborCollector> at 24"""
     up: tuple[float, ...]
     character: Optional[hkaiCollisionAvoidance_Character]
     neighbors: Optional[hkaiCollisionAvoidance_NeighborCollector]
 
 class hkaiCollisionAvoidance_Solver_Output(Record):
-    """hkaiCollisionAvoidance::Solver::Output"""
+    """hkaiCollisionAvoidance::Solver::Output\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- outputVelocity: hkVector4 at 0\n- penetrating: bool at 16"""
     outputVelocity: tuple[float, ...]
     penetrating: bool
 
 class hkaiCollisionAvoidance_SphereObstacle(Record):
-    """hkaiCollisionAvoidance::SphereObstacle"""
+    """hkaiCollisionAvoidance::SphereObstacle\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- sphere: hkSphere at 0\n- velocity: hkVector4 at 16"""
     sphere: hkSphere
     velocity: tuple[float, ...]
 
 class hkaiCollisionAvoidance_SteeringProperties(Record):
-    """hkaiCollisionAvoidance::SteeringProperties"""
+    """hkaiCollisionAvoidance::SteeringProperties\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- wallFollowingAngle: hkReal at 0\n- dodgingPenalty: hkReal at 4\n- velocityHysteresis: hkReal at 8\n- sidednessChangingPenalty: hkReal at 12\n- collisionPenalty: hkReal at 16\n- penetrationPenalty: hkReal at 20\n- weight: hkReal at 24\n- priority: int at 28"""
     wallFollowingAngle: float
     dodgingPenalty: float
     velocityHysteresis: float
@@ -3868,7 +3890,7 @@ class hkaiCollisionAvoidance_SteeringProperties(Record):
     priority: int
 
 class hkaiCollisionAvoidance_System(hkReferencedObject):
-    """hkaiCollisionAvoidance::System"""
+    """hkaiCollisionAvoidance::System\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- signals: hkaiCollisionAvoidance::SystemSignals at 24\n- up: hkVector4 at 64\n- characters: hkArray<hkRefPtr<hkaiCollisionAvoidance::Character>, hkContainerHeapAllocator> at 80\n- enabledCharacters: hkArray<hkViewPtr<hkaiCollisionAvoidance::Character>, hkContainerHeapAllocator> at 96\n- obstacleGenerators: hkArray<hkRefPtr<hkaiCollisionAvoidance::ObstacleGenerator>, hkContainerHeapAllocator> at 112\n- filter: hkRefPtr<hkaiCollisionAvoidance::Filter> at 128"""
     signals: hkaiCollisionAvoidance_SystemSignals
     up: tuple[float, ...]
     characters: list[Optional[hkaiCollisionAvoidance_Character]]
@@ -3877,7 +3899,7 @@ class hkaiCollisionAvoidance_System(hkReferencedObject):
     filter: Optional[hkaiCollisionAvoidance_Filter]
 
 class hkaiCollisionAvoidance_SystemSignals(Record):
-    """hkaiCollisionAvoidance::SystemSignals"""
+    """hkaiCollisionAvoidance::SystemSignals\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- obstacleGeneratorAdded: T*<void> at 0\n- obstacleGeneratorRemoved: T*<void> at 8\n- characterAdded: T*<void> at 16\n- characterRemoved: T*<void> at 24\n- stepCompleted: T*<void> at 32"""
     obstacleGeneratorAdded: Optional[Record]
     obstacleGeneratorRemoved: Optional[Record]
     characterAdded: Optional[Record]
@@ -3885,7 +3907,7 @@ class hkaiCollisionAvoidance_SystemSignals(Record):
     stepCompleted: Optional[Record]
 
 class hkaiCollisionAvoidanceCharacterViewer_Options(hkVdb_Tweakable):
-    """hkaiCollisionAvoidanceCharacterViewer::Options"""
+    """hkaiCollisionAvoidanceCharacterViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- showBounds: bool at 0\n- showSensors: bool at 1\n- showCurrentVelocities: bool at 2\n- showAvoidanceVelocities: bool at 3\n- displayOffset: hkReal at 4"""
     showBounds: bool
     showSensors: bool
     showCurrentVelocities: bool
@@ -3893,78 +3915,83 @@ class hkaiCollisionAvoidanceCharacterViewer_Options(hkVdb_Tweakable):
     displayOffset: float
 
 class hkaiCollisionAvoidanceObstacleGeneratorViewer_Options(hkVdb_Tweakable):
-    """hkaiCollisionAvoidanceObstacleGeneratorViewer::Options"""
+    """hkaiCollisionAvoidanceObstacleGeneratorViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- showBounds: bool at 0\n- showObstacles: bool at 1\n- showVelocities: bool at 2\n- displayOffset: hkReal at 4"""
     showBounds: bool
     showObstacles: bool
     showVelocities: bool
     displayOffset: float
 
+class hkaiSilhouetteMerger(hkReferencedObject):
+    """hkaiSilhouetteMerger\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 0, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- mergeType: hkEnum<hkaiSilhouetteMerger::MergeType, hkUint8> at 24\n- mergeParams: hkaiSilhouetteGenerationParameters at 32"""
+    mergeType: hkaiSilhouetteMerger_MergeType
+    mergeParams: hkaiSilhouetteGenerationParameters
+
 class hkaiConvexHullSilhouetteMerger(hkaiSilhouetteMerger):
-    """hkaiConvexHullSilhouetteMerger"""
+    """hkaiConvexHullSilhouetteMerger\n\nHavok class of SDK 2019.1, derived from hkaiSilhouetteMerger, version 0, 96 bytes."""
 
 class hkaiConvexSilhouetteSet(hkReferencedObject):
-    """hkaiConvexSilhouetteSet"""
+    """hkaiConvexSilhouetteSet\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexPool: hkArray<hkVector4, hkContainerHeapAllocator> at 24\n- silhouetteOffsets: hkArray<int, hkContainerHeapAllocator> at 40\n- cachedTransform: hkQTransform at 64\n- cachedUp: hkVector4 at 96"""
     vertexPool: list[tuple[float, ...]]
     silhouetteOffsets: memoryview
     cachedTransform: hkQTransform
     cachedUp: tuple[float, ...]
 
 class hkaiCopyOnWriteDefaultTraits_hkaiDirectedGraphInstanceData(Record):
-    """hkaiCopyOnWriteDefaultTraits<hkaiDirectedGraphInstanceData>"""
+    """hkaiCopyOnWriteDefaultTraits<hkaiDirectedGraphInstanceData>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiCopyOnWriteDefaultTraits_hkaiNavMeshClearanceCache(Record):
-    """hkaiCopyOnWriteDefaultTraits<hkaiNavMeshClearanceCache>"""
+    """hkaiCopyOnWriteDefaultTraits<hkaiNavMeshClearanceCache>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiCopyOnWriteDefaultTraits_hkaiNavMeshInstanceData(Record):
-    """hkaiCopyOnWriteDefaultTraits<hkaiNavMeshInstanceData>"""
+    """hkaiCopyOnWriteDefaultTraits<hkaiNavMeshInstanceData>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiCopyOnWriteDefaultTraits_hkaiNavVolumeInstanceData(Record):
-    """hkaiCopyOnWriteDefaultTraits<hkaiNavVolumeInstanceData>"""
+    """hkaiCopyOnWriteDefaultTraits<hkaiNavVolumeInstanceData>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiCopyOnWriteDefaultTraits_hkaiStreamingSetInstance(Record):
-    """hkaiCopyOnWriteDefaultTraits<hkaiStreamingSetInstance>"""
+    """hkaiCopyOnWriteDefaultTraits<hkaiStreamingSetInstance>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiCopyOnWriteDefaultTraits_hkcdDynamicAabbTree(Record):
-    """hkaiCopyOnWriteDefaultTraits<hkcdDynamicAabbTree>"""
+    """hkaiCopyOnWriteDefaultTraits<hkcdDynamicAabbTree>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiCopyOnWritePtr_hkaiDirectedGraphInstanceData_hkaiCopyOnWriteDefaultTraits_hkaiDirectedGraphInstanceData(Record):
-    """hkaiCopyOnWritePtr<hkaiDirectedGraphInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiDirectedGraphInstanceData>>"""
+    """hkaiCopyOnWritePtr<hkaiDirectedGraphInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiDirectedGraphInstanceData>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: hkRefPtr<hkaiDirectedGraphInstanceData> at 0\n- lock: T*<hkReflect::Detail::Opaque> at 8\n- ptrState: hkAtomic::Variable<hkUint8> at 16"""
     ptr: Optional[hkaiDirectedGraphInstanceData]
     lock: Optional[Record]
     ptrState: hkAtomic_Variable_hkUint8
 
 class hkaiCopyOnWritePtr_hkaiNavMeshClearanceCache_hkaiCopyOnWriteDefaultTraits_hkaiNavMeshClearanceCache(Record):
-    """hkaiCopyOnWritePtr<hkaiNavMeshClearanceCache, hkaiCopyOnWriteDefaultTraits<hkaiNavMeshClearanceCache>>"""
+    """hkaiCopyOnWritePtr<hkaiNavMeshClearanceCache, hkaiCopyOnWriteDefaultTraits<hkaiNavMeshClearanceCache>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: hkRefPtr<hkaiNavMeshClearanceCache> at 0\n- lock: T*<hkReflect::Detail::Opaque> at 8\n- ptrState: hkAtomic::Variable<hkUint8> at 16"""
     ptr: Optional[hkaiNavMeshClearanceCache]
     lock: Optional[Record]
     ptrState: hkAtomic_Variable_hkUint8
 
 class hkaiCopyOnWritePtr_hkaiNavMeshInstanceData_hkaiCopyOnWriteDefaultTraits_hkaiNavMeshInstanceData(Record):
-    """hkaiCopyOnWritePtr<hkaiNavMeshInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiNavMeshInstanceData>>"""
+    """hkaiCopyOnWritePtr<hkaiNavMeshInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiNavMeshInstanceData>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: hkRefPtr<hkaiNavMeshInstanceData> at 0\n- lock: T*<hkReflect::Detail::Opaque> at 8\n- ptrState: hkAtomic::Variable<hkUint8> at 16"""
     ptr: Optional[hkaiNavMeshInstanceData]
     lock: Optional[Record]
     ptrState: hkAtomic_Variable_hkUint8
 
 class hkaiCopyOnWritePtr_hkaiNavVolumeInstanceData_hkaiCopyOnWriteDefaultTraits_hkaiNavVolumeInstanceData(Record):
-    """hkaiCopyOnWritePtr<hkaiNavVolumeInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiNavVolumeInstanceData>>"""
+    """hkaiCopyOnWritePtr<hkaiNavVolumeInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiNavVolumeInstanceData>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: hkRefPtr<hkaiNavVolumeInstanceData> at 0\n- lock: T*<hkReflect::Detail::Opaque> at 8\n- ptrState: hkAtomic::Variable<hkUint8> at 16"""
     ptr: Optional[hkaiNavVolumeInstanceData]
     lock: Optional[Record]
     ptrState: hkAtomic_Variable_hkUint8
 
 class hkaiCopyOnWritePtr_hkaiStreamingSetInstance_hkaiCopyOnWriteDefaultTraits_hkaiStreamingSetInstance(Record):
-    """hkaiCopyOnWritePtr<hkaiStreamingSetInstance, hkaiCopyOnWriteDefaultTraits<hkaiStreamingSetInstance>>"""
+    """hkaiCopyOnWritePtr<hkaiStreamingSetInstance, hkaiCopyOnWriteDefaultTraits<hkaiStreamingSetInstance>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: hkRefPtr<hkaiStreamingSetInstance> at 0\n- lock: T*<hkReflect::Detail::Opaque> at 8\n- ptrState: hkAtomic::Variable<hkUint8> at 16"""
     ptr: Optional[hkaiStreamingSetInstance]
     lock: Optional[Record]
     ptrState: hkAtomic_Variable_hkUint8
 
 class hkaiCopyOnWritePtr_hkcdDynamicAabbTree_hkaiCopyOnWriteDefaultTraits_hkcdDynamicAabbTree(Record):
-    """hkaiCopyOnWritePtr<hkcdDynamicAabbTree, hkaiCopyOnWriteDefaultTraits<hkcdDynamicAabbTree>>"""
+    """hkaiCopyOnWritePtr<hkcdDynamicAabbTree, hkaiCopyOnWriteDefaultTraits<hkcdDynamicAabbTree>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- ptr: hkRefPtr<hkcdDynamicAabbTree> at 0\n- lock: T*<hkReflect::Detail::Opaque> at 8\n- ptrState: hkAtomic::Variable<hkUint8> at 16"""
     ptr: Optional[hkcdDynamicAabbTree]
     lock: Optional[Record]
     ptrState: hkAtomic_Variable_hkUint8
 
 class hkaiCornerPredictor(Record):
-    """hkaiCornerPredictor"""
+    """hkaiCornerPredictor\n\nHavok class of SDK 2019.1, version 1, 256 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- nextTravelVector: hkVector4 at 16\n- nextEnterTurnPoint: hkVector4 at 32\n- nextTransform: hkMatrix4 at 48\n- nextEdgeIndex: int at 112\n- nextIsLeft: hkUint32 at 116\n- nextUserEdgeTraversals: hkArray<hkaiCornerPredictor::UserEdgeTraversal, hkContainerHeapAllocator> at 120\n- lastFaceData: T*<hkInt32> at 136\n- nextEdgeToCross: int at 144\n- transformEdgesCrossed: hkMatrix4 at 160\n- prevResult: hkaiCornerPredictor::StepForwardResult at 224\n- edgePath: hkRefPtr<hkaiEdgePath> at 232\n- streamingCollection: hkRefPtr<hkaiStreamingCollection> at 240"""
     up: tuple[float, ...]
     nextTravelVector: tuple[float, ...]
     nextEnterTurnPoint: tuple[float, ...]
@@ -3980,45 +4007,48 @@ class hkaiCornerPredictor(Record):
     streamingCollection: Optional[hkaiStreamingCollection]
 
 class hkaiCornerPredictor_FaceTraversal(Record):
-    """hkaiCornerPredictor::FaceTraversal"""
+    """hkaiCornerPredictor::FaceTraversal\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- entrancePointLocal: hkVector4 at 0\n- distance: hkReal at 16\n- faceDataPtr: T*<hkInt32> at 24"""
     entrancePointLocal: tuple[float, ...]
     distance: float
     faceDataPtr: Optional[Record]
 
 class hkaiCornerPredictor_UserEdgeTraversal(Record):
-    """hkaiCornerPredictor::UserEdgeTraversal"""
+    """hkaiCornerPredictor::UserEdgeTraversal\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- entrancePointLocal: hkVector4 at 0\n- edgeDataPtr: T*<hkInt32> at 16"""
     entrancePointLocal: tuple[float, ...]
     edgeDataPtr: Optional[Record]
 
 class hkaiCuttingGeometryInfo(hkReferencedObject):
-    """hkaiCuttingGeometryInfo"""
+    """hkaiCuttingGeometryInfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkGeometry at 24\n- cuttingTriangles: hkBitField at 80"""
     geometry: hkGeometry
     cuttingTriangles: hkBitField
 
 class hkaiDefaultAstarCostModifier(hkaiAstarCostModifier):
-    """hkaiDefaultAstarCostModifier"""
+    """hkaiDefaultAstarCostModifier\n\nHavok class of SDK 2019.1, derived from hkaiAstarCostModifier, version 3, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxCostPenalty: hkReal at 24\n- costMultiplierLookupTable: T[N]<hkHalf16, 32> at 28"""
     maxCostPenalty: float
     costMultiplierLookupTable: tuple[float, ...]
 
 class hkaiDefaultAstarEdgeFilter(hkaiAstarEdgeFilter):
-    """hkaiDefaultAstarEdgeFilter"""
+    """hkaiDefaultAstarEdgeFilter\n\nHavok class of SDK 2019.1, derived from hkaiAstarEdgeFilter, version 3, 304 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgeMaskLookupTable: T[N]<hkUint32, 32> at 32\n- faceMaskLookupTable: T[N]<hkUint32, 32> at 160\n- cellMaskLookupTable: hkUint32 at 288"""
     edgeMaskLookupTable: list[int]
     faceMaskLookupTable: list[int]
     cellMaskLookupTable: int
 
+class hkaiDynamicUserEdgeSetInfoBase(Record):
+    """hkaiDynamicUserEdgeSetInfoBase\n\nHavok class of SDK 2019.1, 1 bytes."""
+
 class hkaiDefaultDynamicUserEdgeSetInfo(hkaiDynamicUserEdgeSetInfoBase):
-    """hkaiDefaultDynamicUserEdgeSetInfo"""
+    """hkaiDefaultDynamicUserEdgeSetInfo\n\nHavok class of SDK 2019.1, derived from hkaiDynamicUserEdgeSetInfoBase, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- sections: hkHashMap<hkaiIndex<hkInt32>, hkaiDefaultDynamicUserEdgeSetInfo::Section> at 0"""
     sections: hkHashMap_hkaiIndex_hkInt32_hkaiDefaultDynamicUserEdgeSetInfo_Section
 
 class hkaiDefaultDynamicUserEdgeSetInfo_Section(Record):
-    """hkaiDefaultDynamicUserEdgeSetInfo::Section"""
+    """hkaiDefaultDynamicUserEdgeSetInfo::Section\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- externalEdges: hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>> at 0"""
     externalEdges: hkHashMap_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges
 
 class hkaiDeprecatedNavMeshGeometryViewer_ReflectedClass(Record):
-    """hkaiDeprecatedNavMeshGeometryViewer::ReflectedClass"""
+    """hkaiDeprecatedNavMeshGeometryViewer::ReflectedClass\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDirectedGraphExplicitCost(hkReferencedObject):
-    """hkaiDirectedGraphExplicitCost"""
+    """hkaiDirectedGraphExplicitCost\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 9, 136 bytes.\n\nOwn members, by Havok type and byte offset:\n- positions: hkArray<hkVector4, hkContainerHeapAllocator> at 24\n- nodes: hkArray<hkaiDirectedGraphExplicitCost::Node, hkContainerHeapAllocator> at 40\n- edges: hkArray<hkaiDirectedGraphExplicitCost::Edge, hkContainerHeapAllocator> at 56\n- nodeData: hkArray<hkUint32, hkContainerHeapAllocator> at 72\n- edgeData: hkArray<hkUint32, hkContainerHeapAllocator> at 88\n- nodeDataStriding: int at 104\n- edgeDataStriding: int at 108\n- streamingSets: hkArray<hkaiAnnotatedStreamingSet, hkContainerHeapAllocator> at 112\n- userData: hkUlong at 128"""
     positions: list[tuple[float, ...]]
     nodes: list[hkaiDirectedGraphExplicitCost_Node]
     edges: list[hkaiDirectedGraphExplicitCost_Edge]
@@ -4030,25 +4060,25 @@ class hkaiDirectedGraphExplicitCost(hkReferencedObject):
     userData: int
 
 class hkaiDirectedGraphExplicitCost_Edge(Record):
-    """hkaiDirectedGraphExplicitCost::Edge"""
+    """hkaiDirectedGraphExplicitCost::Edge\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- cost: hkHalf16 at 0\n- flags: hkFlags<hkaiDirectedGraphExplicitCost::EdgeBits, hkUint16> at 2\n- target: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 4"""
     cost: float
     flags: Union[hkaiDirectedGraphExplicitCost_EdgeBits, int]
     target: int
 
 class hkaiDirectedGraphExplicitCost_Node(Record):
-    """hkaiDirectedGraphExplicitCost::Node"""
+    """hkaiDirectedGraphExplicitCost::Node\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startEdgeIndex: int at 0\n- numEdges: int at 4"""
     startEdgeIndex: int
     numEdges: int
 
 class hkaiDirectedGraphInstance(hkReferencedObject):
-    """hkaiDirectedGraphInstance"""
+    """hkaiDirectedGraphInstance\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 5, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- instanceData: hkaiCopyOnWritePtr<hkaiDirectedGraphInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiDirectedGraphInstanceData>> at 32\n- transform: hkTransform at 64\n- used: bool at 128"""
     userData: int
     instanceData: hkaiCopyOnWritePtr_hkaiDirectedGraphInstanceData_hkaiCopyOnWriteDefaultTraits_hkaiDirectedGraphInstanceData
     transform: tuple[float, ...]
     used: bool
 
 class hkaiDirectedGraphInstanceData(hkReferencedObject):
-    """hkaiDirectedGraphInstanceData"""
+    """hkaiDirectedGraphInstanceData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 0, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalNodes: T*<hkReflect::Detail::Opaque> at 24\n- numOriginalNodes: int at 32\n- originalEdges: T*<hkReflect::Detail::Opaque> at 40\n- numOriginalEdges: int at 48\n- originalPositions: T*<hkReflect::Detail::Opaque> at 56\n- originalNodeData: T*<hkReflect::Detail::Opaque> at 64\n- nodeDataStriding: int at 72\n- originalEdgeData: T*<hkReflect::Detail::Opaque> at 80\n- edgeDataStriding: int at 88\n- sectionUid: hkUint32 at 92\n- runtimeId: hkaiIndex<hkInt32> at 96\n- originalGraph: hkRefPtr<hkaiDirectedGraphExplicitCost> at 104\n- nodeMap: hkArray<int, hkContainerHeapAllocator> at 112\n- instancedNodes: hkArray<hkaiDirectedGraphExplicitCost::Node, hkContainerHeapAllocator> at 128\n- ownedEdges: hkArray<hkaiDirectedGraphExplicitCost::Edge, hkContainerHeapAllocator> at 144\n- ownedEdgeData: hkArray<hkUint32, hkContainerHeapAllocator> at 160\n- userEdgeCount: hkArray<int, hkContainerHeapAllocator> at 176\n- freeEdgeBlocks: hkArray<hkaiDirectedGraphInstanceData::FreeBlockList, hkContainerHeapAllocator> at 192"""
     originalNodes: Optional[Record]
     numOriginalNodes: int
     originalEdges: Optional[Record]
@@ -4069,131 +4099,128 @@ class hkaiDirectedGraphInstanceData(hkReferencedObject):
     freeEdgeBlocks: list[hkaiDirectedGraphInstanceData_FreeBlockList]
 
 class hkaiDirectedGraphInstanceData_FreeBlockList(Record):
-    """hkaiDirectedGraphInstanceData::FreeBlockList"""
+    """hkaiDirectedGraphInstanceData::FreeBlockList\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- blocks: hkArray<int, hkContainerHeapAllocator> at 0"""
     blocks: memoryview
 
 class hkaiDisplayNodes_Annotation(Record):
-    """hkaiDisplayNodes::Annotation"""
+    """hkaiDisplayNodes::Annotation\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_Character(hkDebugDisplayMarker):
-    """hkaiDisplayNodes::Character"""
+    """hkaiDisplayNodes::Character\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hkaiDisplayNodes_ExternalUserEdges(Record):
-    """hkaiDisplayNodes::ExternalUserEdges"""
+    """hkaiDisplayNodes::ExternalUserEdges\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceOwnedFaces(Record):
-    """hkaiDisplayNodes::NavMeshInstanceOwnedFaces"""
+    """hkaiDisplayNodes::NavMeshInstanceOwnedFaces\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceOwnedFacesEdgeLabels(Record):
-    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesEdgeLabels"""
+    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesEdgeLabels\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceOwnedFacesFaceLabels(Record):
-    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesFaceLabels"""
+    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesFaceLabels\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceOwnedFacesUserEdges(Record):
-    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesUserEdges"""
+    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesUserEdges\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceOwnedFacesVertexLabels(Record):
-    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesVertexLabels"""
+    """hkaiDisplayNodes::NavMeshInstanceOwnedFacesVertexLabels\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceUnownedFaceBlock(Record):
-    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlock"""
+    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlock\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceUnownedFaceBlockEdgeLabels(Record):
-    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlockEdgeLabels"""
+    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlockEdgeLabels\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceUnownedFaceBlockFaceLabels(Record):
-    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlockFaceLabels"""
+    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlockFaceLabels\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceUnownedFaceBlockUserEdges(Record):
-    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlockUserEdges"""
+    """hkaiDisplayNodes::NavMeshInstanceUnownedFaceBlockUserEdges\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshInstanceUnownedFacesVertexLabels(Record):
-    """hkaiDisplayNodes::NavMeshInstanceUnownedFacesVertexLabels"""
+    """hkaiDisplayNodes::NavMeshInstanceUnownedFacesVertexLabels\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshOriginalEdgeLabelVertices(Record):
-    """hkaiDisplayNodes::NavMeshOriginalEdgeLabelVertices"""
+    """hkaiDisplayNodes::NavMeshOriginalEdgeLabelVertices\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshOriginalFaceLabelVertices(Record):
-    """hkaiDisplayNodes::NavMeshOriginalFaceLabelVertices"""
+    """hkaiDisplayNodes::NavMeshOriginalFaceLabelVertices\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_NavMeshOriginalVertices(Record):
-    """hkaiDisplayNodes::NavMeshOriginalVertices"""
+    """hkaiDisplayNodes::NavMeshOriginalVertices\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiDisplayNodes_Navigator(hkDebugDisplayMarker):
-    """hkaiDisplayNodes::Navigator"""
+    """hkaiDisplayNodes::Navigator\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hkaiDisplayNodes_ObstacleGenerator(hkDebugDisplayMarker):
-    """hkaiDisplayNodes::ObstacleGenerator"""
+    """hkaiDisplayNodes::ObstacleGenerator\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hkaiDisplayNodes_SilhouetteGenerator(hkDebugDisplayMarker):
-    """hkaiDisplayNodes::SilhouetteGenerator"""
+    """hkaiDisplayNodes::SilhouetteGenerator\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hkaiDisplayNodes_VolumeNavigator(hkDebugDisplayMarker):
-    """hkaiDisplayNodes::VolumeNavigator"""
+    """hkaiDisplayNodes::VolumeNavigator\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hkaiDynamicUserEdgeSetInfo(hkaiDynamicUserEdgeSetInfoBase):
-    """hkaiDynamicUserEdgeSetInfo"""
+    """hkaiDynamicUserEdgeSetInfo\n\nHavok class of SDK 2019.1, derived from hkaiDynamicUserEdgeSetInfoBase, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- setId: hkHandle<hkUint32, 4294967295> at 0\n- sections: hkHashMap<hkaiIndex<hkInt32>, hkaiDynamicUserEdgeSetInfo::Section> at 8"""
     setId: hkHandle_hkUint32_4294967295
     sections: hkHashMap_hkaiIndex_hkInt32_hkaiDynamicUserEdgeSetInfo_Section
 
 class hkaiDynamicUserEdgeSetInfo_ExternalEdges(hkReferencedObject):
-    """hkaiDynamicUserEdgeSetInfo::ExternalEdges"""
+    """hkaiDynamicUserEdgeSetInfo::ExternalEdges\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionIndices: hkaiDynamicUserEdgeSetInfoBase::SectionIdxPair at 24\n- edges: hkHashSet<hkaiDynamicUserEdgeSetInfo::UserEdgePair> at 32\n- clusterGraphEdges: hkHashMap<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int> at 64"""
     sectionIndices: hkaiDynamicUserEdgeSetInfoBase_SectionIdxPair
     edges: hkHashSet_hkaiDynamicUserEdgeSetInfo_UserEdgePair
     clusterGraphEdges: hkHashMap_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int
 
 class hkaiDynamicUserEdgeSetInfo_Section(Record):
-    """hkaiDynamicUserEdgeSetInfo::Section"""
+    """hkaiDynamicUserEdgeSetInfo::Section\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIndices: hkHashSet<hkaiIndex<hkInt32>> at 0\n- clusterGraphEdges: hkHashMap<hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge, int> at 32\n- externalEdges: hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiDynamicUserEdgeSetInfo::ExternalEdges>> at 64"""
     faceIndices: hkHashSet_hkaiIndex_hkInt32
     clusterGraphEdges: hkHashMap_hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge_int
     externalEdges: hkHashMap_hkaiIndex_hkInt32_hkRefPtr_hkaiDynamicUserEdgeSetInfo_ExternalEdges
 
 class hkaiDynamicUserEdgeSetInfo_UserEdgePair(Record):
-    """hkaiDynamicUserEdgeSetInfo::UserEdgePair"""
+    """hkaiDynamicUserEdgeSetInfo::UserEdgePair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- aFaceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 0\n- bFaceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 4"""
     aFaceKey: int
     bFaceKey: int
 
-class hkaiDynamicUserEdgeSetInfoBase(Record):
-    """hkaiDynamicUserEdgeSetInfoBase"""
-
 class hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge(Record):
-    """hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge"""
+    """hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startClusterKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 0\n- endClusterKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 4"""
     startClusterKey: int
     endClusterKey: int
 
 class hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdgeAndCount(Record):
-    """hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdgeAndCount"""
+    """hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdgeAndCount\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- edge: hkaiDynamicUserEdgeSetInfoBase::ClusterGraphEdge at 0\n- userEdgeCount: int at 8"""
     edge: hkaiDynamicUserEdgeSetInfoBase_ClusterGraphEdge
     userEdgeCount: int
 
 class hkaiDynamicUserEdgeSetInfoBase_SectionIdxPair(Record):
-    """hkaiDynamicUserEdgeSetInfoBase::SectionIdxPair"""
+    """hkaiDynamicUserEdgeSetInfoBase::SectionIdxPair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- aSectionIdx: hkaiIndex<hkInt32> at 0\n- bSectionIdx: hkaiIndex<hkInt32> at 4"""
     aSectionIdx: int
     bSectionIdx: int
 
 class hkaiEdgeGeometry(hkReferencedObject):
-    """hkaiEdgeGeometry"""
+    """hkaiEdgeGeometry\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- edges: hkArray<hkaiEdgeGeometry::Edge, hkContainerHeapAllocator> at 24\n- faces: hkArray<hkaiEdgeGeometry::Face, hkContainerHeapAllocator> at 40\n- vertices: hkArray<hkVector4, hkContainerHeapAllocator> at 56\n- zeroFace: hkaiEdgeGeometry::Face at 72"""
     edges: list[hkaiEdgeGeometry_Edge]
     faces: list[hkaiEdgeGeometry_Face]
     vertices: list[tuple[float, ...]]
     zeroFace: hkaiEdgeGeometry_Face
 
 class hkaiEdgeGeometry_Edge(Record):
-    """hkaiEdgeGeometry::Edge"""
+    """hkaiEdgeGeometry::Edge\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkUint32 at 0\n- b: hkUint32 at 4\n- face: hkUint32 at 8\n- data: hkUint32 at 12"""
     a: int
     b: int
     face: int
     data: int
 
 class hkaiEdgeGeometry_Face(Record):
-    """hkaiEdgeGeometry::Face"""
+    """hkaiEdgeGeometry::Face\n\nHavok class of SDK 2019.1, version 1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkUint32 at 0\n- faceIndex: hkUint32 at 4\n- flags: hkFlags<hkaiEdgeGeometry::FaceFlagBits, hkUint8> at 8"""
     data: int
     faceIndex: int
     flags: Union[hkaiEdgeGeometry_FaceFlagBits, int]
 
 class hkaiEdgePath(hkReferencedObject):
-    """hkaiEdgePath"""
+    """hkaiEdgePath\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- edges: hkArray<hkaiEdgePath::Edge, hkContainerHeapAllocator> at 24\n- edgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 40\n- edgeDataStriding: int at 56\n- leftTurnRadius: hkReal at 60\n- rightTurnRadius: hkReal at 64\n- characterRadius: hkReal at 68"""
     edges: list[hkaiEdgePath_Edge]
     edgeData: memoryview
     edgeDataStriding: int
@@ -4202,7 +4229,7 @@ class hkaiEdgePath(hkReferencedObject):
     characterRadius: float
 
 class hkaiEdgePath_Edge(Record):
-    """hkaiEdgePath::Edge"""
+    """hkaiEdgePath::Edge\n\nHavok class of SDK 2019.1, version 2, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- left: hkVector4 at 0\n- right: hkVector4 at 16\n- up: hkVector4 at 32\n- followingTransform: hkMatrix4 at 48\n- edge: hkaiPersistentEdgeKey at 112\n- leftFollowingCorner: hkaiEdgePath::FollowingCornerInfo at 124\n- rightFollowingCorner: hkaiEdgePath::FollowingCornerInfo at 126\n- flags: hkFlags<hkaiNavMesh::EdgeFlagBits, hkUint8> at 128"""
     left: tuple[float, ...]
     right: tuple[float, ...]
     up: tuple[float, ...]
@@ -4213,33 +4240,33 @@ class hkaiEdgePath_Edge(Record):
     flags: Union[hkaiNavMesh_EdgeFlagBits, int]
 
 class hkaiEdgePath_FollowingCornerInfo(Record):
-    """hkaiEdgePath::FollowingCornerInfo"""
+    """hkaiEdgePath::FollowingCornerInfo\n\nHavok class of SDK 2019.1, version 1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkUint16 at 0"""
     data: int
 
 class hkaiEdgePath_TraversalState(Record):
-    """hkaiEdgePath::TraversalState"""
+    """hkaiEdgePath::TraversalState\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceEdge: hkInt32 at 0\n- trailingEdge: hkInt32 at 4\n- highestUserEdgeCrossed: hkInt32 at 8"""
     faceEdge: int
     trailingEdge: int
     highestUserEdgeCrossed: int
 
 class hkaiFaceEdgeIndexPair(Record):
-    """hkaiFaceEdgeIndexPair"""
+    """hkaiFaceEdgeIndexPair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIndex: hkaiIndex<hkInt32> at 0\n- edgeIndex: hkaiIndex<hkInt32> at 4"""
     faceIndex: int
     edgeIndex: int
 
 class hkaiFaceEdgePair(Record):
-    """hkaiFaceEdgePair"""
+    """hkaiFaceEdgePair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 0\n- edgeKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 4"""
     faceKey: int
     edgeKey: int
 
 class hkaiGatePath(hkReferencedObject):
-    """hkaiGatePath"""
+    """hkaiGatePath\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- gates: hkArray<hkaiGatePath::PathGate, hkContainerHeapAllocator> at 24\n- schedule: hkaiGatePathUtil::ExponentialSchedule at 40\n- needsInitialSmooth: hkBool at 44"""
     gates: list[hkaiGatePath_PathGate]
     schedule: hkaiGatePathUtil_ExponentialSchedule
     needsInitialSmooth: bool
 
 class hkaiGatePath_PathGate(Record):
-    """hkaiGatePath::PathGate"""
+    """hkaiGatePath::PathGate\n\nHavok class of SDK 2019.1, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- crossingPoint: hkVector4 at 0\n- gate: hkaiGatePathUtil::Gate at 16\n- boundarySegments: hkFlags<hkaiGatePath::BoundarySegmentBits, hkUint8> at 48\n- cellKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 52\n- edgeIndex: hkaiIndex<hkInt32> at 56"""
     crossingPoint: tuple[float, ...]
     gate: hkaiGatePathUtil_Gate
     boundarySegments: Union[hkaiGatePath_BoundarySegmentBits, int]
@@ -4247,7 +4274,7 @@ class hkaiGatePath_PathGate(Record):
     edgeIndex: int
 
 class hkaiGatePath_SmoothOptions(Record):
-    """hkaiGatePath::SmoothOptions"""
+    """hkaiGatePath::SmoothOptions\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- minRounds: int at 0\n- maxRounds: int at 4\n- initialMinRounds: int at 8\n- initialMaxRounds: int at 12\n- quiescenceDistance: hkReal at 16\n- quiescenceSinAngle: hkReal at 20"""
     minRounds: int
     maxRounds: int
     initialMinRounds: int
@@ -4256,23 +4283,23 @@ class hkaiGatePath_SmoothOptions(Record):
     quiescenceSinAngle: float
 
 class hkaiGatePath_TraversalState(Record):
-    """hkaiGatePath::TraversalState"""
+    """hkaiGatePath::TraversalState\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- curPos: hkVector4 at 0\n- curCellIdx: int at 16"""
     curPos: tuple[float, ...]
     curCellIdx: int
 
 class hkaiGatePathUtil_ExponentialSchedule(Record):
-    """hkaiGatePathUtil::ExponentialSchedule"""
+    """hkaiGatePathUtil::ExponentialSchedule\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- round: int at 0"""
     round: int
 
 class hkaiGatePathUtil_Gate(Record):
-    """hkaiGatePathUtil::Gate"""
+    """hkaiGatePathUtil::Gate\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- origin: hkVector4 at 0\n- uLen: hkReal at 16\n- vLen: hkReal at 20\n- type: hkEnum<hkaiGatePathUtil::GateTypeValues, hkInt8> at 24"""
     origin: tuple[float, ...]
     uLen: float
     vLen: float
     type: hkaiGatePathUtil_GateTypeValues
 
 class hkaiGraphDebugUtils_DebugInfo(Record):
-    """hkaiGraphDebugUtils::DebugInfo"""
+    """hkaiGraphDebugUtils::DebugInfo\n\nHavok class of SDK 2019.1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- displayTransform: hkMatrix4 at 0\n- showNodes: hkBool at 64\n- showEdges: hkBool at 65\n- labelNodes: hkBool at 66\n- labelEdges: hkBool at 67\n- materialColors: hkArray<hkColor::Argb, hkContainerHeapAllocator> at 72\n- showNodeData: hkBool at 88\n- colorNodesByUserData: hkBool at 89\n- colorEdgesByUserData: hkBool at 90\n- nodeSize: hkReal at 92\n- edgeWidth: hkReal at 96\n- nodeColor: hkColor::Argb at 100\n- internalEdgeColor: hkColor::Argb at 104\n- externalEdgeColor: hkColor::Argb at 108\n- nodeLabelColor: hkColor::Argb at 112\n- edgeLabelColor: hkColor::Argb at 116\n- pruneLabelsAabb: hkAabb at 128\n- instanceEnabled: hkBitField at 160"""
     displayTransform: tuple[float, ...]
     showNodes: bool
     showEdges: bool
@@ -4293,7 +4320,7 @@ class hkaiGraphDebugUtils_DebugInfo(Record):
     instanceEnabled: hkBitField
 
 class hkaiGraphPathSearchParameters(Record):
-    """hkaiGraphPathSearchParameters"""
+    """hkaiGraphPathSearchParameters\n\nHavok class of SDK 2019.1, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- heuristicWeight: hkReal at 0\n- useHierarchicalHeuristic: hkBool at 4\n- costModifier: T*<hkReflect::Detail::Opaque> at 8\n- edgeFilter: T*<hkReflect::Detail::Opaque> at 16\n- bufferSizes: hkaiSearchParameters::BufferSizes at 24\n- hierarchyBufferSizes: hkaiSearchParameters::BufferSizes at 32"""
     heuristicWeight: float
     useHierarchicalHeuristic: bool
     costModifier: Optional[Record]
@@ -4302,34 +4329,33 @@ class hkaiGraphPathSearchParameters(Record):
     hierarchyBufferSizes: hkaiSearchParameters_BufferSizes
 
 class hkaiHeatMapViewer_Options(hkVdb_Tweakable):
-    """hkaiHeatMapViewer::Options"""
+    """hkaiHeatMapViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- silhouetteCuttingHeatmap: bool at 0\n- clearanceCalculationHeatmap: bool at 1"""
     silhouetteCuttingHeatmap: bool
     clearanceCalculationHeatmap: bool
 
 class hkaiHierarchyUtils_ClusterSettings(Record):
-    """hkaiHierarchyUtils::ClusterSettings"""
+    """hkaiHierarchyUtils::ClusterSettings\n\nHavok class of SDK 2019.1, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- desiredFacesPerCluster: int at 0\n- searchParameters: hkaiNavMeshPathSearchParameters at 16\n- agentInfo: hkaiAgentTraversalInfo at 96"""
     desiredFacesPerCluster: int
     searchParameters: hkaiNavMeshPathSearchParameters
     agentInfo: hkaiAgentTraversalInfo
 
+class hkaiVolume(hkReferencedObject):
+    """hkaiVolume\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 0, 24 bytes."""
+
 class hkaiIntersectionVolume(hkaiVolume):
-    """hkaiIntersectionVolume"""
+    """hkaiIntersectionVolume\n\nHavok class of SDK 2019.1, derived from hkaiVolume, version 0, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- volumes: hkArray<hkRefPtr<hkaiVolume>, hkContainerHeapAllocator> at 24"""
     volumes: list[Optional[hkaiVolume]]
 
 class hkaiInvertedAabbVolume(hkaiVolume):
-    """hkaiInvertedAabbVolume"""
+    """hkaiInvertedAabbVolume\n\nHavok class of SDK 2019.1, derived from hkaiVolume, version 0, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 32\n- geometry: hkGeometry at 64"""
     aabb: hkAabb
     geometry: hkGeometry
 
 class hkaiLineOfSightUtil(Record):
-    """hkaiLineOfSightUtil"""
-
-class hkaiLineOfSightUtil_DirectPathInput(hkaiLineOfSightUtil_InputBase):
-    """hkaiLineOfSightUtil::DirectPathInput"""
-    direction: tuple[float, ...]
+    """hkaiLineOfSightUtil\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiLineOfSightUtil_InputBase(Record):
-    """hkaiLineOfSightUtil::InputBase"""
+    """hkaiLineOfSightUtil::InputBase\n\nHavok class of SDK 2019.1, version 4, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- startPoint: hkVector4 at 0\n- up: hkVector4 at 16\n- startFaceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 32\n- maxNumberOfIterations: int at 36\n- agentInfo: hkaiAgentTraversalInfo at 40\n- searchRadius: hkReal at 48\n- maximumPathLength: hkReal at 52\n- costModifier: T*<hkaiAstarCostModifier> at 56\n- edgeFilter: T*<hkaiAstarEdgeFilter> at 64\n- outputEdgesOnFailure: hkBool at 72\n- projectedRadiusCheck: hkBool at 73\n- exactInternalVertexHandling: hkBool at 74\n- isWallClimbing: hkBool at 75\n- mode: hkEnum<hkaiLineOfSightUtil::InputBase::QueryMode, hkUint8> at 76\n- userEdgeHandling: hkFlags<hkaiLineOfSightUtil::UserEdgeFlagBits, hkUint8> at 77\n- ignoreBackfacingEdges: hkBool at 78"""
     startPoint: tuple[float, ...]
     up: tuple[float, ...]
     startFaceKey: int
@@ -4347,13 +4373,17 @@ class hkaiLineOfSightUtil_InputBase(Record):
     userEdgeHandling: Union[hkaiLineOfSightUtil_UserEdgeFlagBits, int]
     ignoreBackfacingEdges: bool
 
+class hkaiLineOfSightUtil_DirectPathInput(hkaiLineOfSightUtil_InputBase):
+    """hkaiLineOfSightUtil::DirectPathInput\n\nHavok class of SDK 2019.1, derived from hkaiLineOfSightUtil::InputBase, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- direction: hkVector4 at 80"""
+    direction: tuple[float, ...]
+
 class hkaiLineOfSightUtil_LineOfSightInput(hkaiLineOfSightUtil_InputBase):
-    """hkaiLineOfSightUtil::LineOfSightInput"""
+    """hkaiLineOfSightUtil::LineOfSightInput\n\nHavok class of SDK 2019.1, derived from hkaiLineOfSightUtil::InputBase, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- goalPoint: hkVector4 at 80\n- goalFaceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 96"""
     goalPoint: tuple[float, ...]
     goalFaceKey: int
 
 class hkaiLineOfSightUtil_LineOfSightOutput(Record):
-    """hkaiLineOfSightUtil::LineOfSightOutput"""
+    """hkaiLineOfSightUtil::LineOfSightOutput\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- visitedEdgesOut: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 0\n- distancesOut: hkArray<hkReal, hkContainerHeapAllocator> at 16\n- pointsOut: hkArray<hkVector4, hkContainerHeapAllocator> at 32\n- doNotExceedArrayCapacity: hkBool at 48\n- numIterationsOut: int at 52\n- finalFaceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 56\n- accumulatedDistance: hkReal at 60\n- finalPoint: hkVector4 at 64"""
     visitedEdgesOut: memoryview
     distancesOut: memoryview
     pointsOut: list[tuple[float, ...]]
@@ -4364,32 +4394,32 @@ class hkaiLineOfSightUtil_LineOfSightOutput(Record):
     finalPoint: tuple[float, ...]
 
 class hkaiMaterialPainter(hkReferencedObject):
-    """hkaiMaterialPainter"""
+    """hkaiMaterialPainter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 0, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- material: int at 24\n- volume: hkRefPtr<hkaiVolume> at 32"""
     material: int
     volume: Optional[hkaiVolume]
 
 class hkaiMinArray_hkViewPtr_hkaiCollisionAvoidance_Character(Record):
-    """hkaiMinArray<hkViewPtr<hkaiCollisionAvoidance::Character>>"""
+    """hkaiMinArray<hkViewPtr<hkaiCollisionAvoidance::Character>>\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- heap: hkMinHeap<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>, hkMinHeapDefaultOperations<hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>>> at 0\n- maxSize: int at 16\n- heapified: hkBool at 20"""
     heap: hkMinHeap_hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character_hkMinHeapDefaultOperations_hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character
     maxSize: int
     heapified: bool
 
 class hkaiMinArrayEntry_hkViewPtr_hkaiCollisionAvoidance_Character(Record):
-    """hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>"""
+    """hkaiMinArrayEntry<hkViewPtr<hkaiCollisionAvoidance::Character>>\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- item: hkViewPtr<hkaiCollisionAvoidance::Character> at 0\n- score: hkReal at 8"""
     item: Optional[hkaiCollisionAvoidance_Character]
     score: float
 
 class hkaiModifiedSections(hkReferencedObject):
-    """hkaiModifiedSections"""
+    """hkaiModifiedSections\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- sections: hkHashMap<hkaiIndex<hkInt32>, hkaiModifiedSections::Section> at 24"""
     sections: hkHashMap_hkaiIndex_hkInt32_hkaiModifiedSections_Section
 
 class hkaiModifiedSections_Section(Record):
-    """hkaiModifiedSections::Section"""
+    """hkaiModifiedSections::Section\n\nHavok class of SDK 2019.1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionFlags: hkFlags<hkaiModifiedSections::SectionBits, hkUint8> at 0\n- fireEvents: hkBool at 1"""
     sectionFlags: Union[hkaiModifiedSections_SectionBits, int]
     fireEvents: bool
 
 class hkaiNavMesh(hkReferencedObject):
-    """hkaiNavMesh"""
+    """hkaiNavMesh\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 17, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- faces: hkArray<hkaiNavMesh::Face, hkContainerHeapAllocator> at 24\n- edges: hkArray<hkaiNavMesh::Edge, hkContainerHeapAllocator> at 40\n- vertices: hkArray<hkVector4, hkContainerHeapAllocator> at 56\n- streamingSets: hkArray<hkaiAnnotatedStreamingSet, hkContainerHeapAllocator> at 72\n- faceData: hkArray<hkInt32, hkContainerHeapAllocator> at 88\n- edgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 104\n- faceDataStriding: int at 120\n- edgeDataStriding: int at 124\n- flags: unsigned char at 128\n- aabb: hkAabb at 144\n- erosionRadius: hkReal at 176\n- userData: hkUlong at 184\n- cachedFaceIterator: hkRefPtr<hkaiNavMeshStaticTreeFaceIterator> at 192\n- clearanceCacheSeedingDataSet: hkRefPtr<hkaiNavMeshClearanceCacheSeeding::CacheDataSet> at 200"""
     faces: list[hkaiNavMesh_Face]
     edges: list[hkaiNavMesh_Edge]
     vertices: list[tuple[float, ...]]
@@ -4406,7 +4436,7 @@ class hkaiNavMesh(hkReferencedObject):
     clearanceCacheSeedingDataSet: Optional[hkaiNavMeshClearanceCacheSeeding_CacheDataSet]
 
 class hkaiNavMesh_Edge(Record):
-    """hkaiNavMesh::Edge"""
+    """hkaiNavMesh::Edge\n\nHavok class of SDK 2019.1, version 9, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkaiIndex<hkInt32> at 0\n- b: hkaiIndex<hkInt32> at 4\n- oppositeEdge: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 8\n- oppositeFace: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 12\n- flags: hkFlags<hkaiNavMesh::EdgeFlagBits, hkUint8> at 16\n- paddingByte: hkUint8 at 17\n- userEdgeCost: hkHalf16 at 18"""
     a: int
     b: int
     oppositeEdge: int
@@ -4416,7 +4446,7 @@ class hkaiNavMesh_Edge(Record):
     userEdgeCost: float
 
 class hkaiNavMesh_Face(Record):
-    """hkaiNavMesh::Face"""
+    """hkaiNavMesh::Face\n\nHavok class of SDK 2019.1, version 6, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- startEdgeIndex: hkaiIndex<hkInt32> at 0\n- startUserEdgeIndex: hkaiIndex<hkInt32> at 4\n- numEdges: hkInt16 at 8\n- numUserEdges: hkInt16 at 10\n- clusterIndex: hkInt16 at 12\n- padding: hkUint16 at 14"""
     startEdgeIndex: int
     startUserEdgeIndex: int
     numEdges: int
@@ -4425,7 +4455,7 @@ class hkaiNavMesh_Face(Record):
     padding: int
 
 class hkaiNavMeshClearanceCache(hkReferencedObject):
-    """hkaiNavMeshClearanceCache"""
+    """hkaiNavMeshClearanceCache\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- clearanceCeiling: hkReal at 24\n- clearanceIntToRealMultiplier: hkReal at 28\n- clearanceRealToIntMultiplier: hkReal at 32\n- faceOffsets: hkArray<hkUint32, hkContainerHeapAllocator> at 40\n- edgePairClearances: hkArray<hkUint8, hkContainerHeapAllocator> at 56\n- unusedEdgePairElements: int at 72\n- mcpData: hkArray<hkaiNavMeshClearanceCache::McpDataInteger, hkContainerHeapAllocator> at 80\n- vertexClearances: hkArray<hkUint8, hkContainerHeapAllocator> at 96\n- uncalculatedFacesLowerBound: int at 112"""
     clearanceCeiling: float
     clearanceIntToRealMultiplier: float
     clearanceRealToIntMultiplier: float
@@ -4437,26 +4467,26 @@ class hkaiNavMeshClearanceCache(hkReferencedObject):
     uncalculatedFacesLowerBound: int
 
 class hkaiNavMeshClearanceCache_McpDataInteger(Record):
-    """hkaiNavMeshClearanceCache::McpDataInteger"""
+    """hkaiNavMeshClearanceCache::McpDataInteger\n\nHavok class of SDK 2019.1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- interpolant: hkUint8 at 0\n- clearance: hkUint8 at 1"""
     interpolant: int
     clearance: int
 
 class hkaiNavMeshClearanceCacheManager(hkReferencedObject):
-    """hkaiNavMeshClearanceCacheManager"""
+    """hkaiNavMeshClearanceCacheManager\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerDatas: hkArray<hkaiNavMeshClearanceCacheManager::LayerData, hkContainerHeapAllocator> at 24\n- defaultOption: hkEnum<hkaiNavMeshClearanceCacheManager::DefaultCachingOption, int> at 40"""
     layerDatas: list[hkaiNavMeshClearanceCacheManager_LayerData]
     defaultOption: hkaiNavMeshClearanceCacheManager_DefaultCachingOption
 
 class hkaiNavMeshClearanceCacheManager_CacheInfo(Record):
-    """hkaiNavMeshClearanceCacheManager::CacheInfo"""
+    """hkaiNavMeshClearanceCacheManager::CacheInfo\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- clearanceCeiling: hkReal at 0"""
     clearanceCeiling: float
 
 class hkaiNavMeshClearanceCacheManager_LayerData(Record):
-    """hkaiNavMeshClearanceCacheManager::LayerData"""
+    """hkaiNavMeshClearanceCacheManager::LayerData\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- registrations: hkArray<hkaiNavMeshClearanceCacheManager::Registration, hkContainerHeapAllocator> at 0\n- cacheInfos: hkArray<hkaiNavMeshClearanceCacheManager::CacheInfo, hkContainerHeapAllocator> at 16"""
     registrations: list[hkaiNavMeshClearanceCacheManager_Registration]
     cacheInfos: list[hkaiNavMeshClearanceCacheManager_CacheInfo]
 
 class hkaiNavMeshClearanceCacheManager_Registration(Record):
-    """hkaiNavMeshClearanceCacheManager::Registration"""
+    """hkaiNavMeshClearanceCacheManager::Registration\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkUlong at 0\n- info: hkUint32 at 8\n- infoMask: hkUint32 at 12\n- cacheIdentifier: unsigned char at 16\n- filter: hkRefPtr<hkaiAstarEdgeFilter> at 24"""
     id: int
     info: int
     infoMask: int
@@ -4464,33 +4494,36 @@ class hkaiNavMeshClearanceCacheManager_Registration(Record):
     filter: Optional[hkaiAstarEdgeFilter]
 
 class hkaiNavMeshClearanceCacheSeeding_CacheData(Record):
-    """hkaiNavMeshClearanceCacheSeeding::CacheData"""
+    """hkaiNavMeshClearanceCacheSeeding::CacheData\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hkUlong at 0\n- info: hkUint32 at 8\n- infoMask: hkUint32 at 12\n- initialCache: hkRefPtr<hkaiNavMeshClearanceCache> at 16"""
     id: int
     info: int
     infoMask: int
     initialCache: Optional[hkaiNavMeshClearanceCache]
 
 class hkaiNavMeshClearanceCacheSeeding_CacheDataSet(hkReferencedObject):
-    """hkaiNavMeshClearanceCacheSeeding::CacheDataSet"""
+    """hkaiNavMeshClearanceCacheSeeding::CacheDataSet\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- cacheDatas: hkArray<hkaiNavMeshClearanceCacheSeeding::CacheData, hkContainerHeapAllocator> at 24"""
     cacheDatas: list[hkaiNavMeshClearanceCacheSeeding_CacheData]
 
+class hkaiQueryMediator(hkReferencedObject):
+    """hkaiQueryMediator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkaiNavMeshCollectionQueryMediator(hkaiQueryMediator):
-    """hkaiNavMeshCollectionQueryMediator"""
+    """hkaiNavMeshCollectionQueryMediator\n\nHavok class of SDK 2019.1, derived from hkaiQueryMediator, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- cutAabbTolerance: hkReal at 24\n- collection: hkViewPtr<hkaiStreamingCollection> at 32"""
     cutAabbTolerance: float
     collection: Optional[hkaiStreamingCollection]
 
 class hkaiNavMeshCompactUtils(Record):
-    """hkaiNavMeshCompactUtils"""
+    """hkaiNavMeshCompactUtils\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiNavMeshCompactUtils_CompactingState(Record):
-    """hkaiNavMeshCompactUtils::CompactingState"""
+    """hkaiNavMeshCompactUtils::CompactingState\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- section: hkaiIndex<hkInt32> at 0\n- phase: hkEnum<hkaiNavMeshCompactUtils::CompactingPhase, hkUint8> at 4\n- readIndex: int at 8\n- writeIndex: int at 12"""
     section: int
     phase: hkaiNavMeshCompactUtils_CompactingPhase
     readIndex: int
     writeIndex: int
 
 class hkaiNavMeshCutConfiguration(Record):
-    """hkaiNavMeshCutConfiguration"""
+    """hkaiNavMeshCutConfiguration\n\nHavok class of SDK 2019.1, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionId: hkaiIndex<hkInt32> at 0\n- navMesh: hkRefPtr<hkaiNavMesh> at 8\n- faceInfos: hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::FaceInfo> at 16\n- bigFaceInfos: hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshCutConfiguration::BigFaceInfo> at 48\n- dynamicUserEdges: hkHashMap<hkaiIndex<hkInt32>, hkArray<hkaiNavMeshCutConfiguration::DynamicUserEdge, hkContainerHeapAllocator>> at 80"""
     sectionId: int
     navMesh: Optional[hkaiNavMesh]
     faceInfos: hkHashMap_hkaiIndex_hkInt32_hkaiNavMeshCutConfiguration_FaceInfo
@@ -4498,23 +4531,23 @@ class hkaiNavMeshCutConfiguration(Record):
     dynamicUserEdges: hkHashMap_hkaiIndex_hkInt32_hkArray_hkaiNavMeshCutConfiguration_DynamicUserEdge_hkContainerHeapAllocator
 
 class hkaiNavMeshCutConfiguration_BigFaceInfo(Record):
-    """hkaiNavMeshCutConfiguration::BigFaceInfo"""
+    """hkaiNavMeshCutConfiguration::BigFaceInfo\n\nHavok class of SDK 2019.1, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- stitchCount: int at 0\n- isCutFace: hkBool at 4\n- hasDynamicUserEdges: hkBool at 5\n- edgeIsCut: hkBitField at 8"""
     stitchCount: int
     isCutFace: bool
     hasDynamicUserEdges: bool
     edgeIsCut: hkBitField
 
 class hkaiNavMeshCutConfiguration_DynamicUserEdge(Record):
-    """hkaiNavMeshCutConfiguration::DynamicUserEdge"""
+    """hkaiNavMeshCutConfiguration::DynamicUserEdge\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- oppFace: hkaiIndex<hkInt32> at 0\n- oppDynUserEdgeIdx: int at 4"""
     oppFace: int
     oppDynUserEdgeIdx: int
 
 class hkaiNavMeshCutConfiguration_FaceInfo(Record):
-    """hkaiNavMeshCutConfiguration::FaceInfo"""
+    """hkaiNavMeshCutConfiguration::FaceInfo\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkUint32 at 0"""
     storage: int
 
 class hkaiNavMeshCutter(hkReferencedObject):
-    """hkaiNavMeshCutter"""
+    """hkaiNavMeshCutter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 21, 256 bytes.\n\nOwn members, by Havok type and byte offset:\n- streamingCollection: hkRefPtr<hkaiStreamingCollection> at 24\n- instanceCutters: hkArray<hkRefPtr<hkaiNavMeshInstanceCutter>, hkContainerHeapAllocator> at 32\n- compactingState: hkaiNavMeshCompactUtils::CompactingState at 48\n- up: hkVector4 at 64\n- edgeMatchParams: hkaiNavMeshEdgeMatchingParameters at 80\n- generationSettings: hkRefPtr<hkReflect::Detail::Opaque> at 136\n- cutEdgeTolerance: hkReal at 144\n- minEdgeMatchingLength: hkReal at 148\n- clearanceResetMethod: hkEnum<hkaiWorld::ClearanceResetMethod, hkUint8> at 152\n- smallGapFixupTolerance: hkReal at 156\n- performValidationChecks: hkBool at 160\n- maxGarbageRatio: hkReal at 164\n- domainQuantum: hkReal at 168\n- defaultDynUserEdgeSetInfo: hkaiDefaultDynamicUserEdgeSetInfo at 176\n- dynUserEdgeSetInfos: hkHashMap<hkHandle<hkUint32, 4294967295>, hkaiDynamicUserEdgeSetInfo> at 208\n- modifiedSections: hkRefPtr<hkaiModifiedSections> at 240"""
     streamingCollection: Optional[hkaiStreamingCollection]
     instanceCutters: list[Optional[hkaiNavMeshInstanceCutter]]
     compactingState: hkaiNavMeshCompactUtils_CompactingState
@@ -4533,7 +4566,7 @@ class hkaiNavMeshCutter(hkReferencedObject):
     modifiedSections: Optional[hkaiModifiedSections]
 
 class hkaiNavMeshDebugUtils_DebugInfo(Record):
-    """hkaiNavMeshDebugUtils::DebugInfo"""
+    """hkaiNavMeshDebugUtils::DebugInfo\n\nHavok class of SDK 2019.1, 560 bytes.\n\nOwn members, by Havok type and byte offset:\n- displayOffset: hkVector4 at 0\n- hiddenFaceOffset: hkVector4 at 16\n- allowFaceTransparency: hkBool at 32\n- showFaces: hkBool at 33\n- showEdges: hkBool at 34\n- showFanEdges: hkBool at 35\n- showUserEdges: hkBool at 36\n- showInternalUserEdges: hkBool at 37\n- showVertices: hkBool at 38\n- showNormals: hkBool at 39\n- labelVertices: hkBool at 40\n- labelEdges: hkBool at 41\n- labelFaces: hkBool at 42\n- showEdgeNormals: hkBool at 43\n- showVertexNormals: hkBool at 44\n- showEdgeConnections: hkBool at 45\n- colorRegions: hkBool at 46\n- regionMap: T*<hkReflect::Detail::Opaque> at 48\n- numMaterialColors: int at 56\n- materialColors: T*<hkColor::Argb> at 64\n- showHiddenFaces: hkBool at 72\n- showEdgeData: hkBool at 73\n- showFaceData: hkBool at 74\n- showClusters: hkBool at 75\n- colorUserEdgesByData: hkBool at 76\n- faceColor: hkColor::Argb at 80\n- boundaryEdgeColor: hkColor::Argb at 84\n- sharedEdgeColor: hkColor::Argb at 88\n- externalEdgeColor: hkColor::Argb at 92\n- userEdgeColor: hkColor::Argb at 96\n- fanEdgeColor: int at 100\n- normalsColor: hkColor::Argb at 104\n- faceLabelColor: hkColor::Argb at 108\n- edgeLabelColor: hkColor::Argb at 112\n- vertexLabelColor: hkColor::Argb at 116\n- edgeNormalColor: hkColor::Argb at 120\n- vertexNormalColor: hkColor::Argb at 124\n- contractEdges: hkBool at 128\n- edgeContractionRadius: hkReal at 132\n- vertexDisplaySize: hkReal at 136\n- showSingleRegionIndex: int at 140\n- highlightSingleRegionIndex: int at 144\n- sortTransparentFaces: hkBool at 148\n- sortDirection: hkVector4 at 160\n- lightFaces: hkBool at 176\n- lightDirection: hkVector4 at 192\n- faceOffset: hkVector4 at 208\n- pruneLabelsAabb: hkAabb at 224\n- smallEdgeSettings: hkaiNavMeshDebugUtils::SmallEdgeSettings at 256\n- nonplanarFacesSettings: hkaiNavMeshDebugUtils::NonplanarFacesSettings at 288\n- faceNormalSettings: hkaiNavMeshDebugUtils::FaceNormalSettings at 304\n- clusterGraphSettings: hkaiGraphDebugUtils::DebugInfo at 336\n- instanceEnabled: hkBitField at 528"""
     displayOffset: tuple[float, ...]
     hiddenFaceOffset: tuple[float, ...]
     allowFaceTransparency: bool
@@ -4589,7 +4622,7 @@ class hkaiNavMeshDebugUtils_DebugInfo(Record):
     instanceEnabled: hkBitField
 
 class hkaiNavMeshDebugUtils_FaceNormalSettings(Record):
-    """hkaiNavMeshDebugUtils::FaceNormalSettings"""
+    """hkaiNavMeshDebugUtils::FaceNormalSettings\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- highlightFaceNormals: hkBool at 0\n- drawFaceNormal: hkBool at 1\n- scaleMultiplier: hkReal at 4\n- cosAngleThreshold: hkReal at 8\n- up: hkVector4 at 16"""
     highlightFaceNormals: bool
     drawFaceNormal: bool
     scaleMultiplier: float
@@ -4597,13 +4630,13 @@ class hkaiNavMeshDebugUtils_FaceNormalSettings(Record):
     up: tuple[float, ...]
 
 class hkaiNavMeshDebugUtils_NonplanarFacesSettings(Record):
-    """hkaiNavMeshDebugUtils::NonplanarFacesSettings"""
+    """hkaiNavMeshDebugUtils::NonplanarFacesSettings\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- highlightNonplanarFaces: hkBool at 0\n- drawNonplanarity: hkBool at 1\n- scaleMultiplier: hkReal at 4"""
     highlightNonplanarFaces: bool
     drawNonplanarity: bool
     scaleMultiplier: float
 
 class hkaiNavMeshDebugUtils_SmallEdgeSettings(Record):
-    """hkaiNavMeshDebugUtils::SmallEdgeSettings"""
+    """hkaiNavMeshDebugUtils::SmallEdgeSettings\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- markSmallEdges: hkBool at 0\n- markDegenerateEdges: hkBool at 1\n- smallBoundaryEdgeColor: hkColor::Argb at 4\n- smallSharedEdgeColor: hkColor::Argb at 8\n- smallEdgeTolerance: hkReal at 12\n- markerOffset: hkVector4 at 16"""
     markSmallEdges: bool
     markDegenerateEdges: bool
     smallBoundaryEdgeColor: int
@@ -4612,7 +4645,7 @@ class hkaiNavMeshDebugUtils_SmallEdgeSettings(Record):
     markerOffset: tuple[float, ...]
 
 class hkaiNavMeshDeprecatedGenerationUtilsSettings(hkReferencedObject):
-    """hkaiNavMeshDeprecatedGenerationUtilsSettings"""
+    """hkaiNavMeshDeprecatedGenerationUtilsSettings\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 34, 544 bytes.\n\nOwn members, by Havok type and byte offset:\n- characterHeight: hkReal at 24\n- up: hkVector4 at 32\n- quantizationGridSize: hkReal at 48\n- maxWalkableSlope: hkReal at 52\n- triangleWinding: hkEnum<hkaiNavMeshDeprecatedGenerationUtilsSettings::TriangleWinding, hkUint8> at 56\n- degenerateAreaThreshold: hkReal at 60\n- degenerateWidthThreshold: hkReal at 64\n- convexThreshold: hkReal at 68\n- maxNumEdgesPerFace: int at 72\n- edgeMatchingParams: hkaiNavMeshEdgeMatchingParameters at 76\n- edgeMatchingMetric: hkEnum<hkaiNavMeshDeprecatedGenerationUtilsSettings::EdgeMatchingMetric, hkUint32> at 132\n- edgeConnectionIterations: int at 136\n- smallBoundaryEdgeGroupRemoval: hkBool at 140\n- regionPruningSettings: hkaiNavMeshDeprecatedGenerationUtilsSettings::RegionPruningSettings at 144\n- wallClimbingSettings: hkaiNavMeshDeprecatedGenerationUtilsSettings::WallClimbingSettings at 192\n- boundsAabb: hkAabb at 208\n- carvers: hkArray<hkRefPtr<hkaiCarver>, hkContainerHeapAllocator> at 240\n- painters: hkArray<hkRefPtr<hkaiMaterialPainter>, hkContainerHeapAllocator> at 256\n- painterOverlapCallback: T*<hkReflect::Detail::Opaque> at 272\n- defaultConstructionProperties: hkFlags<hkaiNavMeshDeprecatedGenerationUtilsSettings::ConstructionFlagsBits, hkUint32> at 280\n- materialMap: hkArray<hkaiNavMeshDeprecatedGenerationUtilsSettings::MaterialConstructionPair, hkContainerHeapAllocator> at 288\n- fixupOverlappingTriangles: hkBool at 304\n- overlappingTrianglesSettings: hkaiOverlappingTriangles::Settings at 308\n- swapOverlappingAndQuantization: hkBool at 320\n- weldInputVertices: hkBool at 321\n- weldThreshold: hkReal at 324\n- minCharacterWidth: hkReal at 328\n- characterWidthUsage: hkEnum<hkaiNavMeshDeprecatedGenerationUtilsSettings::CharacterWidthUsage, hkUint8> at 332\n- maxCharacterWidth: hkReal at 336\n- precalculateClearanceSeedingData: hkBool at 340\n- precalculateFaceIterator: hkBool at 341\n- enableSimplification: hkBool at 342\n- simplificationSettings: hkaiNavMeshSimplificationUtils::Settings at 344\n- carvedMaterialDeprecated: int at 504\n- carvedCuttingMaterialDeprecated: int at 508\n- checkEdgeGeometryConsistency: hkBool at 512\n- saveInputSnapshot: hkBool at 513\n- snapshotFilename: hkStringPtr at 520\n- overrideSettings: hkArray<hkaiNavMeshDeprecatedGenerationUtilsSettings::OverrideSettings, hkContainerHeapAllocator> at 528"""
     characterHeight: float
     up: tuple[float, ...]
     quantizationGridSize: float
@@ -4654,12 +4687,12 @@ class hkaiNavMeshDeprecatedGenerationUtilsSettings(hkReferencedObject):
     overrideSettings: list[hkaiNavMeshDeprecatedGenerationUtilsSettings_OverrideSettings]
 
 class hkaiNavMeshDeprecatedGenerationUtilsSettings_MaterialConstructionPair(Record):
-    """hkaiNavMeshDeprecatedGenerationUtilsSettings::MaterialConstructionPair"""
+    """hkaiNavMeshDeprecatedGenerationUtilsSettings::MaterialConstructionPair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- materialIndex: int at 0\n- flags: hkFlags<hkaiNavMeshDeprecatedGenerationUtilsSettings::ConstructionFlagsBits, hkUint32> at 4"""
     materialIndex: int
     flags: Union[hkaiNavMeshDeprecatedGenerationUtilsSettings_ConstructionFlagsBits, int]
 
 class hkaiNavMeshDeprecatedGenerationUtilsSettings_OverrideSettings(Record):
-    """hkaiNavMeshDeprecatedGenerationUtilsSettings::OverrideSettings"""
+    """hkaiNavMeshDeprecatedGenerationUtilsSettings::OverrideSettings\n\nHavok class of SDK 2019.1, version 4, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- volume: hkRefPtr<hkaiVolume> at 0\n- material: int at 8\n- characterWidthUsage: hkEnum<hkaiNavMeshDeprecatedGenerationUtilsSettings::CharacterWidthUsage, hkUint8> at 12\n- maxWalkableSlope: hkReal at 16\n- edgeMatchingParams: hkaiNavMeshEdgeMatchingParameters at 20\n- simplificationSettings: hkaiNavMeshSimplificationUtils::Settings at 80"""
     volume: Optional[hkaiVolume]
     material: int
     characterWidthUsage: hkaiNavMeshDeprecatedGenerationUtilsSettings_CharacterWidthUsage
@@ -4668,7 +4701,7 @@ class hkaiNavMeshDeprecatedGenerationUtilsSettings_OverrideSettings(Record):
     simplificationSettings: hkaiNavMeshSimplificationUtils_Settings
 
 class hkaiNavMeshDeprecatedGenerationUtilsSettings_RegionPruningSettings(Record):
-    """hkaiNavMeshDeprecatedGenerationUtilsSettings::RegionPruningSettings"""
+    """hkaiNavMeshDeprecatedGenerationUtilsSettings::RegionPruningSettings\n\nHavok class of SDK 2019.1, version 3, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- minRegionArea: hkReal at 0\n- minDistanceToSeedPoints: hkReal at 4\n- borderPreservationTolerance: hkReal at 8\n- preserveVerticalBorderRegions: hkBool at 12\n- pruneBeforeTriangulation: hkBool at 13\n- regionSeedPoints: hkArray<hkVector4, hkContainerHeapAllocator> at 16\n- regionConnections: hkArray<hkaiNavMeshDeprecatedGenerationUtilsSettings::RegionPruningSettings::RegionConnection, hkContainerHeapAllocator> at 32"""
     minRegionArea: float
     minDistanceToSeedPoints: float
     borderPreservationTolerance: float
@@ -4678,17 +4711,17 @@ class hkaiNavMeshDeprecatedGenerationUtilsSettings_RegionPruningSettings(Record)
     regionConnections: list[hkaiNavMeshDeprecatedGenerationUtilsSettings_RegionPruningSettings_RegionConnection]
 
 class hkaiNavMeshDeprecatedGenerationUtilsSettings_RegionPruningSettings_RegionConnection(Record):
-    """hkaiNavMeshDeprecatedGenerationUtilsSettings::RegionPruningSettings::RegionConnection"""
+    """hkaiNavMeshDeprecatedGenerationUtilsSettings::RegionPruningSettings::RegionConnection\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkVector4 at 0\n- b: hkVector4 at 16"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hkaiNavMeshDeprecatedGenerationUtilsSettings_WallClimbingSettings(Record):
-    """hkaiNavMeshDeprecatedGenerationUtilsSettings::WallClimbingSettings"""
+    """hkaiNavMeshDeprecatedGenerationUtilsSettings::WallClimbingSettings\n\nHavok class of SDK 2019.1, version 1, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- enableWallClimbing: hkBool at 0\n- excludeWalkableFaces: hkBool at 1"""
     enableWallClimbing: bool
     excludeWalkableFaces: bool
 
 class hkaiNavMeshEdgeMatchingParameters(Record):
-    """hkaiNavMeshEdgeMatchingParameters"""
+    """hkaiNavMeshEdgeMatchingParameters\n\nHavok class of SDK 2019.1, version 9, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxStepHeight: hkReal at 0\n- maxSeparation: hkReal at 4\n- maxOverhang: hkReal at 8\n- behindFaceTolerance: hkReal at 12\n- cosPlanarAlignmentAngle: hkReal at 16\n- cosVerticalAlignmentAngle: hkReal at 20\n- minEdgeOverlap: hkReal at 24\n- edgeTraversibilityHorizontalEpsilon: hkReal at 28\n- edgeTraversibilityVerticalEpsilon: hkReal at 32\n- cosClimbingFaceNormalAlignmentAngle: hkReal at 36\n- cosClimbingEdgeAlignmentAngle: hkReal at 40\n- minAngleBetweenFaces: hkReal at 44\n- edgeParallelTolerance: hkReal at 48\n- useSafeEdgeTraversibilityHorizontalEpsilon: hkBool at 52"""
     maxStepHeight: float
     maxSeparation: float
     maxOverhang: float
@@ -4705,49 +4738,49 @@ class hkaiNavMeshEdgeMatchingParameters(Record):
     useSafeEdgeTraversibilityHorizontalEpsilon: bool
 
 class hkaiNavMeshEdgeZipper_BaseEdge(Record):
-    """hkaiNavMeshEdgeZipper::BaseEdge"""
+    """hkaiNavMeshEdgeZipper::BaseEdge\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- start: hkVector4 at 0\n- end: hkVector4 at 16"""
     start: tuple[float, ...]
     end: tuple[float, ...]
 
 class hkaiNavMeshEdgeZipper_BaseEdgeOverlapRemap(Record):
-    """hkaiNavMeshEdgeZipper::BaseEdgeOverlapRemap"""
+    """hkaiNavMeshEdgeZipper::BaseEdgeOverlapRemap\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- start: hkVector4 at 0\n- end: hkVector4 at 16\n- overlapRemap: hkaiAffineMap1D at 32"""
     start: tuple[float, ...]
     end: tuple[float, ...]
     overlapRemap: hkaiAffineMap1D
 
 class hkaiNavMeshEdgeZipper_Interval(Record):
-    """hkaiNavMeshEdgeZipper::Interval"""
+    """hkaiNavMeshEdgeZipper::Interval\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startT: hkReal at 0\n- endT: hkReal at 4"""
     startT: float
     endT: float
 
 class hkaiNavMeshEdgeZipper_ZipEdgesSettings(Record):
-    """hkaiNavMeshEdgeZipper::ZipEdgesSettings"""
+    """hkaiNavMeshEdgeZipper::ZipEdgesSettings\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgesSorted: hkBool at 0\n- clamp: hkBool at 1\n- tolerance: hkReal at 4"""
     edgesSorted: bool
     clamp: bool
     tolerance: float
 
 class hkaiNavMeshEdgeZipper_ZippedInterval(Record):
-    """hkaiNavMeshEdgeZipper::ZippedInterval"""
+    """hkaiNavMeshEdgeZipper::ZippedInterval\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- startT: hkReal at 0\n- endT: hkReal at 4\n- originalIdx: int at 8\n- oppositeZippedIntervalIdx: int at 12"""
     startT: float
     endT: float
     originalIdx: int
     oppositeZippedIntervalIdx: int
 
 class hkaiNavMeshFaceIterator(hkReferencedObject):
-    """hkaiNavMeshFaceIterator"""
+    """hkaiNavMeshFaceIterator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkaiNavMeshGeneration_InputArea(hkReferencedObject):
-    """hkaiNavMeshGeneration::InputArea"""
+    """hkaiNavMeshGeneration::InputArea\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: hkArray<hkFpMath::FpIntVec2<24>, hkContainerHeapAllocator> at 24"""
     vertices: list[hkFpMath_FpIntVec2_24]
 
 class hkaiNavMeshGeneration_InputVolume(hkReferencedObject):
-    """hkaiNavMeshGeneration::InputVolume"""
+    """hkaiNavMeshGeneration::InputVolume\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- faces: hkArray<hkaiNavMeshGeneration::InputVolume::Face, hkContainerHeapAllocator> at 24\n- edges: hkArray<hkaiNavMeshGeneration::InputVolume::Edge, hkContainerHeapAllocator> at 40\n- vertices: hkArray<hkFpMath::FpIntVec3<24>, hkContainerHeapAllocator> at 56"""
     faces: list[hkaiNavMeshGeneration_InputVolume_Face]
     edges: list[hkaiNavMeshGeneration_InputVolume_Edge]
     vertices: list[hkFpMath_FpIntVec3_24]
 
 class hkaiNavMeshGeneration_InputVolume_Edge(Record):
-    """hkaiNavMeshGeneration::InputVolume::Edge"""
+    """hkaiNavMeshGeneration::InputVolume::Edge\n\nHavok class of SDK 2019.1, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIndex: int at 0\n- vertexIndex: int at 4\n- prevEdgeIndex: int at 8\n- nextEdgeIndex: int at 12\n- oppositeEdgeIndex: int at 16"""
     faceIndex: int
     vertexIndex: int
     prevEdgeIndex: int
@@ -4755,12 +4788,12 @@ class hkaiNavMeshGeneration_InputVolume_Edge(Record):
     oppositeEdgeIndex: int
 
 class hkaiNavMeshGeneration_InputVolume_Face(Record):
-    """hkaiNavMeshGeneration::InputVolume::Face"""
+    """hkaiNavMeshGeneration::InputVolume::Face\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgeIndex: int at 0\n- plane: hkaiClipper::BiplanarInnerTypes::ImplicitPlane<24> at 8"""
     edgeIndex: int
     plane: hkaiClipper_BiplanarInnerTypes_ImplicitPlane_24
 
 class hkaiNavMeshGeneration_RegionPruningSettings(Record):
-    """hkaiNavMeshGeneration::RegionPruningSettings"""
+    """hkaiNavMeshGeneration::RegionPruningSettings\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- minRegionArea: hkReal at 0\n- minDistanceToSeedPoints: hkReal at 4\n- regionSeedPoints: hkArray<hkVector4, hkContainerHeapAllocator> at 8\n- regionConnections: hkArray<hkaiNavMeshGeneration::RegionPruningSettings::RegionConnection, hkContainerHeapAllocator> at 24\n- pruningAabb: hkAabb at 48"""
     minRegionArea: float
     minDistanceToSeedPoints: float
     regionSeedPoints: list[tuple[float, ...]]
@@ -4768,12 +4801,12 @@ class hkaiNavMeshGeneration_RegionPruningSettings(Record):
     pruningAabb: hkAabb
 
 class hkaiNavMeshGeneration_RegionPruningSettings_RegionConnection(Record):
-    """hkaiNavMeshGeneration::RegionPruningSettings::RegionConnection"""
+    """hkaiNavMeshGeneration::RegionPruningSettings::RegionConnection\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkVector4 at 0\n- b: hkVector4 at 16"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hkaiNavMeshGeneration_Settings(Record):
-    """hkaiNavMeshGeneration::Settings"""
+    """hkaiNavMeshGeneration::Settings\n\nHavok class of SDK 2019.1, version 5, 384 bytes.\n\nOwn members, by Havok type and byte offset:\n- quantum: hkReal at 0\n- up: hkVector4 at 16\n- minCharacterRadius: hkReal at 32\n- maxCharacterRadius: hkReal at 36\n- maxStepHeight: hkReal at 40\n- maxGapWidth: hkReal at 44\n- canonicalize: hkBool at 48\n- faceUserdataStriding: int at 52\n- precalculateFaceIterator: hkBool at 56\n- simplify: hkBool at 57\n- pruneRegions: hkBool at 58\n- regionPruningSettings: hkaiNavMeshGeneration::RegionPruningSettings at 64\n- simplificationSettings: hkaiNavMeshSimplificationUtils::Settings at 144\n- simplificationOverrides: hkArray<hkaiNavMeshGeneration::Settings::SimplificationOverride, hkContainerHeapAllocator> at 304\n- bounds: hkAabb at 320\n- outputTypes: hkFlags<hkaiNavMeshGeneration::Settings::OutputTypes, int> at 352\n- snapshotFilename: hkStringPtr at 360\n- simplificationCallbacks: T*<hkReflect::Detail::Opaque> at 368"""
     quantum: float
     up: tuple[float, ...]
     minCharacterRadius: float
@@ -4794,38 +4827,38 @@ class hkaiNavMeshGeneration_Settings(Record):
     simplificationCallbacks: Optional[Record]
 
 class hkaiNavMeshGeneration_Settings_SimplificationOverride(Record):
-    """hkaiNavMeshGeneration::Settings::SimplificationOverride"""
+    """hkaiNavMeshGeneration::Settings::SimplificationOverride\n\nHavok class of SDK 2019.1, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- volume: hkRefPtr<hkaiVolume> at 0\n- data: hkInt32 at 8\n- simplificationSettings: hkaiNavMeshSimplificationUtils::Settings at 16"""
     volume: Optional[hkaiVolume]
     data: int
     simplificationSettings: hkaiNavMeshSimplificationUtils_Settings
 
 class hkaiNavMeshGeneration_SimpleGeometrySource(hkReferencedObject):
-    """hkaiNavMeshGeneration::SimpleGeometrySource"""
+    """hkaiNavMeshGeneration::SimpleGeometrySource\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkRefPtr<hkGeometry> at 24\n- threeDVolumes: hkArray<hkaiNavMeshGeneration::SimpleGeometrySource::ThreeDVolume, hkContainerHeapAllocator> at 32\n- areaVolumes: hkArray<hkaiNavMeshGeneration::SimpleGeometrySource::AreaVolume, hkContainerHeapAllocator> at 48"""
     geometry: Optional[hkGeometry]
     threeDVolumes: list[hkaiNavMeshGeneration_SimpleGeometrySource_ThreeDVolume]
     areaVolumes: list[hkaiNavMeshGeneration_SimpleGeometrySource_AreaVolume]
 
 class hkaiNavMeshGeneration_SimpleGeometrySource_AreaVolume(Record):
-    """hkaiNavMeshGeneration::SimpleGeometrySource::AreaVolume"""
+    """hkaiNavMeshGeneration::SimpleGeometrySource::AreaVolume\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: hkArray<hkVector4, hkContainerHeapAllocator> at 0\n- material: unsigned int at 16"""
     vertices: list[tuple[float, ...]]
     material: int
 
 class hkaiNavMeshGeneration_SimpleGeometrySource_ThreeDVolume(Record):
-    """hkaiNavMeshGeneration::SimpleGeometrySource::ThreeDVolume"""
+    """hkaiNavMeshGeneration::SimpleGeometrySource::ThreeDVolume\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkRefPtr<hkGeometry> at 0\n- material: unsigned int at 8"""
     geometry: Optional[hkGeometry]
     material: int
 
 class hkaiNavMeshGeneration_SimpleGeometrySourceDetail_GeometryFaceKey(Record):
-    """hkaiNavMeshGeneration::SimpleGeometrySourceDetail::GeometryFaceKey"""
+    """hkaiNavMeshGeneration::SimpleGeometrySourceDetail::GeometryFaceKey\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- index: int at 0"""
     index: int
 
 class hkaiNavMeshGeneration_SimpleGeometrySourceDetail_GeometryVolumeKey(Record):
-    """hkaiNavMeshGeneration::SimpleGeometrySourceDetail::GeometryVolumeKey"""
+    """hkaiNavMeshGeneration::SimpleGeometrySourceDetail::GeometryVolumeKey\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkaiNavMeshGeneration::SimpleGeometrySourceDetail::VolumeType at 0\n- index: int at 4"""
     type: int
     index: int
 
 class hkaiNavMeshGeneration_SimpleGeometrySourceDetail_SimpleGeometryView(hkReferencedObject):
-    """hkaiNavMeshGeneration::SimpleGeometrySourceDetail::SimpleGeometryView"""
+    """hkaiNavMeshGeneration::SimpleGeometrySourceDetail::SimpleGeometryView\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- source: hkRefPtr<hkaiNavMeshGeneration::SimpleGeometrySource> at 24\n- vertices: hkArray<hkFpMath::FpIntVec3<24>, hkContainerHeapAllocator> at 32\n- potentiallyWalkableFaceKeys: hkArray<hkaiNavMeshGeneration::SimpleGeometrySourceDetail::GeometryFaceKey, hkContainerHeapAllocator> at 48\n- trianglesTree: hkcdSimdTree at 64\n- threeDVolumes: hkArray<hkRefPtr<hkaiNavMeshGeneration::InputVolume>, hkContainerHeapAllocator> at 88\n- threeDVolumesTree: hkcdSimdTree at 104\n- areaVolumes: hkArray<hkRefPtr<hkaiNavMeshGeneration::InputArea>, hkContainerHeapAllocator> at 128\n- areaVolumesTree: hkcdSimdTree at 144\n- domainToWorld: hkMatrix4 at 176"""
     source: Optional[hkaiNavMeshGeneration_SimpleGeometrySource]
     vertices: list[hkFpMath_FpIntVec3_24]
     potentiallyWalkableFaceKeys: list[hkaiNavMeshGeneration_SimpleGeometrySourceDetail_GeometryFaceKey]
@@ -4837,35 +4870,35 @@ class hkaiNavMeshGeneration_SimpleGeometrySourceDetail_SimpleGeometryView(hkRefe
     domainToWorld: tuple[float, ...]
 
 class hkaiNavMeshGeneration_Snapshotting_ControllerSnapshot(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ControllerSnapshot"""
+    """hkaiNavMeshGeneration::Snapshotting::ControllerSnapshot\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- processGeometryFaceRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput> at 0\n- processGeometryFragmentRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput, hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput> at 32\n- shouldVolumeBlockConnectionRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput, hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput> at 64\n- processFaceDataCombinationRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput, hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput> at 96"""
     processGeometryFaceRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput
     processGeometryFragmentRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput_hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput
     shouldVolumeBlockConnectionRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput_hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput
     processFaceDataCombinationRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput_hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- prism: hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput::XyPrism at 0\n- prismAabb: hkAabb at 48"""
     prism: hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_XyPrism
     prismAabb: hkAabb
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput_XyPrism(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput::XyPrism"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput::XyPrism\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- planes: hkArray<hkaiClipper::QuadriplanarInnerTypes::LineEqn<24>, hkContainerHeapAllocator> at 0\n- points: hkArray<hkaiClipper::QuadriplanarInnerTypes::Vec2<24>, hkContainerHeapAllocator> at 16\n- minZ: hkFpMath::FpInt<24> at 32\n- maxZ: hkFpMath::FpInt<24> at 36"""
     planes: list[hkaiClipper_QuadriplanarInnerTypes_LineEqn_24]
     points: list[hkaiClipper_QuadriplanarInnerTypes_Vec2_24]
     minZ: list[int]
     maxZ: list[int]
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- result: bool at 0"""
     result: bool
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismRecord\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput at 80"""
     input: hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismInput
     output: hkaiNavMeshGeneration_Snapshotting_GeometryFacesIntersectXyPrismOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GeometrySourceSnapshot(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometrySourceSnapshot"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometrySourceSnapshot\n\nHavok class of SDK 2019.1, 376 bytes.\n\nOwn members, by Havok type and byte offset:\n- getGeometryFacesOutput: hkaiNavMeshGeneration::Snapshotting::GetGeometryFacesOutput at 0\n- getGeometryFaceAabbRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput> at 16\n- getGeometryFaceMaterialRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput> at 48\n- getGeometryFaceVerticesRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput> at 80\n- getVerticalClearanceSegmentsBiplanarRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput> at 112\n- getVerticalClearanceSegmentsBasisQuadriplanarRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput> at 144\n- getGeometryVolumesRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput> at 176\n- getGeometryVolumeClippingSegmentsBiplanarRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput> at 208\n- getGeometryVolumeClippingSegmentsBasisQuadriplanarRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput, hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput> at 240\n- geometryFacesIntersectXyPrismRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismInput, hkaiNavMeshGeneration::Snapshotting::GeometryFacesIntersectXyPrismOutput> at 272\n- geometryVolumeIntersectsPointRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput, hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput> at 304\n- getTrimeshOutput: hkaiNavMeshGeneration::Snapshotting::GetTrimeshOutput at 336\n- getTrimeshTrianglesForGeometryFaceRecords: hkHashMap<hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput, hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput> at 344"""
     getGeometryFacesOutput: hkaiNavMeshGeneration_Snapshotting_GetGeometryFacesOutput
     getGeometryFaceAabbRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput
     getGeometryFaceMaterialRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput_hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput
@@ -4881,64 +4914,64 @@ class hkaiNavMeshGeneration_Snapshotting_GeometrySourceSnapshot(Record):
     getTrimeshTrianglesForGeometryFaceRecords: hkHashMap_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput_hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput\n\nHavok class of SDK 2019.1, 136 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryVolumeKey: hkHandle<hkUint32, 4294967295> at 0\n- point: hkFpMath::FpFusedRationalVec3<236, 210> at 8"""
     geometryVolumeKey: hkHandle_hkUint32_4294967295
     point: hkFpMath_FpFusedRationalVec3_236_210
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- result: bool at 0"""
     result: bool
 
 class hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointRecord\n\nHavok class of SDK 2019.1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GeometryVolumeIntersectsPointOutput at 136"""
     input: hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointInput
     output: hkaiNavMeshGeneration_Snapshotting_GeometryVolumeIntersectsPointOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0"""
     aabb: hkAabb
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbRecord\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceAabbOutput at 16"""
     input: hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbInput
     output: hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceAabbOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceMaterial: hkHandle<hkUint32, 4294967295> at 0"""
     geometryFaceMaterial: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialRecord\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceMaterialOutput at 4"""
     input: hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialInput
     output: hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceMaterialOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: hkArray<hkFpMath::FpIntVec3<24>, hkContainerHeapAllocator> at 0"""
     vertices: list[hkFpMath_FpIntVec3_24]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesRecord\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetGeometryFaceVerticesOutput at 8"""
     input: hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesInput
     output: hkaiNavMeshGeneration_Snapshotting_GetGeometryFaceVerticesOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryFacesOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFacesOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryFacesOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKeys: hkArray<hkHandle<hkUint32, 4294967295>, hkContainerHeapAllocator> at 0"""
     geometryFaceKeys: list[hkHandle_hkUint32_4294967295]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput\n\nHavok class of SDK 2019.1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryVolumeKey: hkHandle<hkUint32, 4294967295> at 0\n- basis: hkaiClipper::BasisQuadriplanarInnerTypes::Basis<24> at 4\n- intersectionPlaneImplicit: hkaiClipper::BiplanarInnerTypes::ImplicitPlane<24> at 24\n- bottomExtrusion: hkFpMath::FpUint<23> at 64\n- topExtrusion: hkFpMath::FpUint<23> at 68"""
     geometryVolumeKey: hkHandle_hkUint32_4294967295
     basis: hkaiClipper_BasisQuadriplanarInnerTypes_Basis_24
     intersectionPlaneImplicit: hkaiClipper_BiplanarInnerTypes_ImplicitPlane_24
@@ -4946,79 +4979,79 @@ class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQ
     topExtrusion: list[int]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- segments: hkArray<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput::Segment, hkContainerHeapAllocator> at 0"""
     segments: list[hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput_Segment]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput_Segment(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput::Segment"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput::Segment\n\nHavok class of SDK 2019.1, 280 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkaiClipper::BasisQuadriplanarInnerTypes::Vec2<24> at 0\n- b: hkaiClipper::BasisQuadriplanarInnerTypes::Vec2<24> at 104\n- lineEqn: hkaiClipper::BasisQuadriplanarInnerTypes::LineEqn<24> at 208"""
     a: hkaiClipper_BasisQuadriplanarInnerTypes_Vec2_24
     b: hkaiClipper_BasisQuadriplanarInnerTypes_Vec2_24
     lineEqn: hkaiClipper_BasisQuadriplanarInnerTypes_LineEqn_24
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarRecord\n\nHavok class of SDK 2019.1, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput at 72"""
     input: hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarInput
     output: hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBasisQuadriplanarOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryVolumeKey: hkHandle<hkUint32, 4294967295> at 0\n- basis: hkaiClipper::BiplanarInnerTypes::Basis<24> at 4\n- bottomExtrusion: hkFpMath::FpUint<23> at 40\n- topExtrusion: hkFpMath::FpUint<23> at 44"""
     geometryVolumeKey: hkHandle_hkUint32_4294967295
     basis: hkaiClipper_BiplanarInnerTypes_Basis_24
     bottomExtrusion: list[int]
     topExtrusion: list[int]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- segments: hkArray<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput::Segment, hkContainerHeapAllocator> at 0"""
     segments: list[hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput_Segment]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput_Segment(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput::Segment"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput::Segment\n\nHavok class of SDK 2019.1, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkaiClipper::BiplanarInnerTypes::Vec2<24> at 0\n- b: hkaiClipper::BiplanarInnerTypes::Vec2<24> at 80\n- lineEqn: hkaiClipper::BiplanarInnerTypes::LineEqn<24> at 160"""
     a: hkaiClipper_BiplanarInnerTypes_Vec2_24
     b: hkaiClipper_BiplanarInnerTypes_Vec2_24
     lineEqn: hkaiClipper_BiplanarInnerTypes_LineEqn_24
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarRecord\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumeClippingSegmentsBiplanarOutput at 48"""
     input: hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarInput
     output: hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumeClippingSegmentsBiplanarOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0"""
     aabb: hkAabb
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- volumes: hkArray<hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput::Volume, hkContainerHeapAllocator> at 0"""
     volumes: list[hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput_Volume]
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput_Volume(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput::Volume"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput::Volume\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryVolumeKey: hkHandle<hkUint32, 4294967295> at 0\n- geometryVolumeMaterial: hkHandle<hkUint32, 4294967295> at 4"""
     geometryVolumeKey: hkHandle_hkUint32_4294967295
     geometryVolumeMaterial: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesRecord\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetGeometryVolumesOutput at 32"""
     input: hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesInput
     output: hkaiNavMeshGeneration_Snapshotting_GetGeometryVolumesOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetTrimeshOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshOutput\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- trimesh: hkRefPtr<hkGeometry> at 0"""
     trimesh: Optional[hkGeometry]
 
 class hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- indices: hkArray<int, hkContainerHeapAllocator> at 0"""
     indices: memoryview
 
 class hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceRecord\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetTrimeshTrianglesForGeometryFaceOutput at 8"""
     input: hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceInput
     output: hkaiNavMeshGeneration_Snapshotting_GetTrimeshTrianglesForGeometryFaceOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0\n- basis: hkaiClipper::BasisQuadriplanarInnerTypes::Basis<24> at 32\n- intersectionPlaneImplicit: hkaiClipper::BiplanarInnerTypes::ImplicitPlane<24> at 48\n- testHeight: hkFpMath::FpUint<23> at 88\n- stepHeight: hkFpMath::FpUint<23> at 92"""
     aabb: hkAabb
     basis: hkaiClipper_BasisQuadriplanarInnerTypes_Basis_24
     intersectionPlaneImplicit: hkaiClipper_BiplanarInnerTypes_ImplicitPlane_24
@@ -5026,33 +5059,33 @@ class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadri
     stepHeight: list[int]
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- segments: hkArray<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput::Segment, hkContainerHeapAllocator> at 0"""
     segments: list[hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput_Segment]
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput_Segment(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput::Segment"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput::Segment\n\nHavok class of SDK 2019.1, 280 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkaiClipper::BasisQuadriplanarInnerTypes::Vec2<24> at 0\n- b: hkaiClipper::BasisQuadriplanarInnerTypes::Vec2<24> at 104\n- lineEqn: hkaiClipper::BasisQuadriplanarInnerTypes::LineEqn<24> at 208"""
     a: hkaiClipper_BasisQuadriplanarInnerTypes_Vec2_24
     b: hkaiClipper_BasisQuadriplanarInnerTypes_Vec2_24
     lineEqn: hkaiClipper_BasisQuadriplanarInnerTypes_LineEqn_24
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarRecord\n\nHavok class of SDK 2019.1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBasisQuadriplanarOutput at 96"""
     input: hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarInput
     output: hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBasisQuadriplanarOutput
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0\n- basis: hkaiClipper::BiplanarInnerTypes::Basis<24> at 4\n- testHeights: hkArray<hkFpMath::FpUint<23>, hkContainerHeapAllocator> at 40\n- stepHeight: hkFpMath::FpUint<23> at 56"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
     basis: hkaiClipper_BiplanarInnerTypes_Basis_24
     testHeights: list[list[int]]
     stepHeight: list[int]
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- segments: hkArray<hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput::Segment, hkContainerHeapAllocator> at 0"""
     segments: list[hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput_Segment]
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput_Segment(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput::Segment"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput::Segment\n\nHavok class of SDK 2019.1, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkaiClipper::BiplanarInnerTypes::Vec2<24> at 0\n- b: hkaiClipper::BiplanarInnerTypes::Vec2<24> at 80\n- lineEqn: hkaiClipper::BiplanarInnerTypes::LineEqn<24> at 160\n- fromExtrusion: int at 224\n- toExtrusion: int at 228\n- blocksConnection: bool at 232"""
     a: hkaiClipper_BiplanarInnerTypes_Vec2_24
     b: hkaiClipper_BiplanarInnerTypes_Vec2_24
     lineEqn: hkaiClipper_BiplanarInnerTypes_LineEqn_24
@@ -5061,52 +5094,52 @@ class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOut
     blocksConnection: bool
 
 class hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarRecord\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::GetVerticalClearanceSegmentsBiplanarOutput at 64"""
     input: hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarInput
     output: hkaiNavMeshGeneration_Snapshotting_GetVerticalClearanceSegmentsBiplanarOutput
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceDatas: hkArray<hkInt32, hkContainerHeapAllocator> at 0"""
     faceDatas: memoryview
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceData: hkArray<hkInt32, hkContainerHeapAllocator> at 0"""
     faceData: memoryview
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationRecord\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::ProcessFaceDataCombinationOutput at 16"""
     input: hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationInput
     output: hkaiNavMeshGeneration_Snapshotting_ProcessFaceDataCombinationOutput
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- clipFace: bool at 0\n- geometryFaceData: hkHandle<hkUint32, 4294967295> at 4\n- addVerticalClearanceTests: hkArray<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput::AddVerticalClearanceTest, hkContainerHeapAllocator> at 8\n- addGeometryVolumes: hkArray<hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput::AddGeometryVolume, hkContainerHeapAllocator> at 24"""
     clipFace: bool
     geometryFaceData: hkHandle_hkUint32_4294967295
     addVerticalClearanceTests: list[hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput_AddVerticalClearanceTest]
     addGeometryVolumes: list[hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput_AddGeometryVolume]
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput_AddGeometryVolume(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput::AddGeometryVolume"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput::AddGeometryVolume\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryVolumeKey: hkHandle<hkUint32, 4294967295> at 0\n- extrusion: hkReal at 4\n- geometryVolumeData: hkHandle<hkUint32, 4294967295> at 8"""
     geometryVolumeKey: hkHandle_hkUint32_4294967295
     extrusion: float
     geometryVolumeData: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput_AddVerticalClearanceTest(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput::AddVerticalClearanceTest"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput::AddVerticalClearanceTest\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- height: hkReal at 0\n- data: hkHandle<hkUint32, 4294967295> at 4"""
     height: float
     data: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceRecord\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFaceOutput at 8"""
     input: hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceInput
     output: hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFaceOutput
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometryFaceKey: hkHandle<hkUint32, 4294967295> at 0\n- fragmentIndex: int at 4\n- geometryFaceData: hkHandle<hkUint32, 4294967295> at 8\n- verticalClearanceTestData: hkHandle<hkUint32, 4294967295> at 12\n- geometryVolumeDatas: hkArray<hkHandle<hkUint32, 4294967295>, hkContainerHeapAllocator> at 16"""
     geometryFaceKey: hkHandle_hkUint32_4294967295
     fragmentIndex: int
     geometryFaceData: hkHandle_hkUint32_4294967295
@@ -5114,46 +5147,46 @@ class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput(Record):
     geometryVolumeDatas: list[hkHandle_hkUint32_4294967295]
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- useAsFace: bool at 0\n- faceData: hkArray<hkInt32, hkContainerHeapAllocator> at 8"""
     useAsFace: bool
     faceData: memoryview
 
 class hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentRecord\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::ProcessGeometryFragmentOutput at 32"""
     input: hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentInput
     output: hkaiNavMeshGeneration_Snapshotting_ProcessGeometryFragmentOutput
 
 class hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput"""
+    """hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- material: hkHandle<hkUint32, 4294967295> at 0"""
     material: hkHandle_hkUint32_4294967295
 
 class hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput"""
+    """hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- result: bool at 0"""
     result: bool
 
 class hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionRecord(Record):
-    """hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionRecord"""
+    """hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionRecord\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionInput at 0\n- output: hkaiNavMeshGeneration::Snapshotting::ShouldVolumeBlockConnectionOutput at 4"""
     input: hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionInput
     output: hkaiNavMeshGeneration_Snapshotting_ShouldVolumeBlockConnectionOutput
 
 class hkaiNavMeshGeneration_Snapshotting_SnapshotHeader(Record):
-    """hkaiNavMeshGeneration::Snapshotting::SnapshotHeader"""
+    """hkaiNavMeshGeneration::Snapshotting::SnapshotHeader\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiNavMeshGeneration_Snapshotting_SnapshotTerminator(Record):
-    """hkaiNavMeshGeneration::Snapshotting::SnapshotTerminator"""
+    """hkaiNavMeshGeneration::Snapshotting::SnapshotTerminator\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiNavMeshGeneration_XyPlane(Record):
-    """hkaiNavMeshGeneration::XyPlane"""
+    """hkaiNavMeshGeneration::XyPlane\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- xy: hkFpMath::FpIntVec2<25> at 0\n- negW: hkFpMath::FpInt<50> at 8"""
     xy: hkFpMath_FpIntVec2_25
     negW: list[int]
 
 class hkaiNavMeshGenerationSnapshot(Record):
-    """hkaiNavMeshGenerationSnapshot"""
+    """hkaiNavMeshGenerationSnapshot\n\nHavok class of SDK 2019.1, version 1, 608 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkGeometry at 0\n- settings: hkaiNavMeshDeprecatedGenerationUtilsSettings at 64"""
     geometry: hkGeometry
     settings: hkaiNavMeshDeprecatedGenerationUtilsSettings
 
 class hkaiNavMeshInstance(hkReferencedObject):
-    """hkaiNavMeshInstance"""
+    """hkaiNavMeshInstance\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 14, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- instanceData: hkaiCopyOnWritePtr<hkaiNavMeshInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiNavMeshInstanceData>> at 32\n- clearanceCaches: hkArray<hkaiCopyOnWritePtr<hkaiNavMeshClearanceCache, hkaiCopyOnWriteDefaultTraits<hkaiNavMeshClearanceCache>>, hkContainerHeapAllocator> at 56\n- referenceFrame: hkaiReferenceFrame at 80\n- mediator: hkRefPtr<hkaiNavMeshInstanceQueryMediator> at 176\n- used: bool at 184"""
     userData: int
     instanceData: hkaiCopyOnWritePtr_hkaiNavMeshInstanceData_hkaiCopyOnWriteDefaultTraits_hkaiNavMeshInstanceData
     clearanceCaches: list[hkaiCopyOnWritePtr_hkaiNavMeshClearanceCache_hkaiCopyOnWriteDefaultTraits_hkaiNavMeshClearanceCache]
@@ -5162,7 +5195,7 @@ class hkaiNavMeshInstance(hkReferencedObject):
     used: bool
 
 class hkaiNavMeshInstanceCutter(hkReferencedObject):
-    """hkaiNavMeshInstanceCutter"""
+    """hkaiNavMeshInstanceCutter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 264 bytes.\n\nOwn members, by Havok type and byte offset:\n- streamingCollection: hkViewPtr<hkaiStreamingCollection> at 24\n- sectionIdx: hkaiIndex<hkInt32> at 32\n- cutConfiguration: hkaiNavMeshCutConfiguration at 40\n- addStreamingFaces: hkArray<hkaiIndex<hkInt32>, hkContainerHeapAllocator> at 152\n- removeStreamingFaces: hkArray<hkaiIndex<hkInt32>, hkContainerHeapAllocator> at 168\n- modifiedFaces: hkHashSet<hkaiIndex<hkInt32>> at 184\n- needMatchStreamingFaceIndices: hkHashSet<hkaiIndex<hkInt32>> at 216\n- modifiedAabbs: hkArray<hkAabb, hkContainerHeapAllocator> at 248"""
     streamingCollection: Optional[hkaiStreamingCollection]
     sectionIdx: int
     cutConfiguration: hkaiNavMeshCutConfiguration
@@ -5173,7 +5206,7 @@ class hkaiNavMeshInstanceCutter(hkReferencedObject):
     modifiedAabbs: list[hkAabb]
 
 class hkaiNavMeshInstanceData(hkReferencedObject):
-    """hkaiNavMeshInstanceData"""
+    """hkaiNavMeshInstanceData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 432 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalFaces: T*<hkReflect::Detail::Opaque> at 24\n- numOriginalFaces: int at 32\n- originalEdges: T*<hkReflect::Detail::Opaque> at 40\n- numOriginalEdges: int at 48\n- originalVertices: T*<hkReflect::Detail::Opaque> at 56\n- numOriginalVertices: int at 64\n- originalFaceData: T*<hkReflect::Detail::Opaque> at 72\n- faceDataStriding: int at 80\n- originalEdgeData: T*<hkReflect::Detail::Opaque> at 88\n- edgeDataStriding: int at 96\n- originalMesh: hkRefPtr<hkaiNavMesh> at 104\n- edgeOrigToInstancedMap: hkArray<int, hkContainerHeapAllocator> at 112\n- edgeInstancedToOrigMap: hkArray<int, hkContainerHeapAllocator> at 128\n- faceOrigToInstancedMap: hkArray<int, hkContainerHeapAllocator> at 144\n- faceInstancedToOrigMap: hkArray<int, hkContainerHeapAllocator> at 160\n- instancedFaces: hkArray<hkaiNavMesh::Face, hkContainerHeapAllocator> at 176\n- instancedEdges: hkArray<hkaiNavMesh::Edge, hkContainerHeapAllocator> at 192\n- ownedFaces: hkArray<hkaiNavMesh::Face, hkContainerHeapAllocator> at 208\n- ownedEdges: hkArray<hkaiNavMesh::Edge, hkContainerHeapAllocator> at 224\n- ownedVertices: hkArray<hkVector4, hkContainerHeapAllocator> at 240\n- faceFlags: hkArray<unsigned char, hkContainerHeapAllocator> at 256\n- origEdgeOffsets: hkArray<hkaiIndex<hkUint16>, hkContainerHeapAllocator> at 272\n- instancedFaceData: hkArray<hkInt32, hkContainerHeapAllocator> at 288\n- instancedEdgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 304\n- ownedFaceData: hkArray<hkInt32, hkContainerHeapAllocator> at 320\n- ownedEdgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 336\n- numGarbageFaces: int at 352\n- numGarbageEdges: int at 356\n- faceMapping: hkArray<int, hkContainerHeapAllocator> at 360\n- sectionUid: hkUint32 at 376\n- runtimeId: hkaiIndex<hkInt32> at 380\n- layerIndex: hkInt32 at 384\n- dynUserEdgeBases: hkHashMap<hkaiIndex<hkInt32>, hkaiNavMeshInstanceData::FaceDynUserEdgeBases> at 392\n- externalEdgesLock: T*<hkReflect::Detail::Opaque> at 424"""
     originalFaces: Optional[Record]
     numOriginalFaces: int
     originalEdges: Optional[Record]
@@ -5210,31 +5243,37 @@ class hkaiNavMeshInstanceData(hkReferencedObject):
     externalEdgesLock: Optional[Record]
 
 class hkaiNavMeshInstanceData_FaceDynUserEdgeBases(Record):
-    """hkaiNavMeshInstanceData::FaceDynUserEdgeBases"""
+    """hkaiNavMeshInstanceData::FaceDynUserEdgeBases\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- edges: hkArray<hkaiNavMesh::Edge, hkContainerHeapAllocator> at 0\n- edgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 16\n- setIds: hkArray<hkHandle<hkUint32, 4294967295>, hkContainerHeapAllocator> at 32"""
     edges: list[hkaiNavMesh_Edge]
     edgeData: memoryview
     setIds: list[hkHandle_hkUint32_4294967295]
 
 class hkaiNavMeshInstanceQueryMediator(hkaiQueryMediator):
-    """hkaiNavMeshInstanceQueryMediator"""
+    """hkaiNavMeshInstanceQueryMediator\n\nHavok class of SDK 2019.1, derived from hkaiQueryMediator, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIterator: hkRefPtr<hkaiNavMeshFaceIterator> at 24\n- meshInstance: hkViewPtr<hkaiNavMeshInstance> at 32"""
     faceIterator: Optional[hkaiNavMeshFaceIterator]
     meshInstance: Optional[hkaiNavMeshInstance]
 
 class hkaiNavMeshModifiedAabbs(hkReferencedObject):
-    """hkaiNavMeshModifiedAabbs"""
+    """hkaiNavMeshModifiedAabbs\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- modifiedAabbs: hkArray<hkArray<hkAabb, hkContainerHeapAllocator>, hkContainerHeapAllocator> at 24"""
     modifiedAabbs: list[list[hkAabb]]
 
 class hkaiNavMeshModifiedFaces(hkReferencedObject):
-    """hkaiNavMeshModifiedFaces"""
+    """hkaiNavMeshModifiedFaces\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- modifiedFaceIndices: hkArray<hkHashSet<hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 24"""
     modifiedFaceIndices: list[hkHashSet_hkaiIndex_hkInt32]
 
+class hkaiPathRequestBase(hkReferencedObject):
+    """hkaiPathRequestBase\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- queueId: hkHandle<hkUint8, 255> at 24\n- priority: int at 28\n- requestState: hkAtomic::Variable<hkaiPathRequestBase::RequestState> at 32"""
+    queueId: hkHandle_hkUint8_255
+    priority: int
+    requestState: hkAtomic_Variable_hkaiPathRequestBase_RequestState
+
 class hkaiNavMeshPathRequest(hkaiPathRequestBase):
-    """hkaiNavMeshPathRequest"""
+    """hkaiNavMeshPathRequest\n\nHavok class of SDK 2019.1, derived from hkaiPathRequestBase, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkRefPtr<hkaiPathfindingUtil::FindPathInput> at 40\n- output: hkRefPtr<hkaiPathfindingUtil::FindPathOutput> at 48"""
     input: Optional[hkaiPathfindingUtil_FindPathInput]
     output: Optional[hkaiPathfindingUtil_FindPathOutput]
 
 class hkaiNavMeshPathRequestInfo(hkReferencedObject):
-    """hkaiNavMeshPathRequestInfo"""
+    """hkaiNavMeshPathRequestInfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkRefPtr<hkaiPathfindingUtil::FindPathInput> at 24\n- output: hkRefPtr<hkaiPathfindingUtil::FindPathOutput> at 32\n- owner: T*<hkReflect::Detail::Opaque> at 40\n- priority: int at 48\n- queueId: hkHandle<hkUint8, 255> at 52\n- markedForDeletion: bool at 53"""
     input: Optional[hkaiPathfindingUtil_FindPathInput]
     output: Optional[hkaiPathfindingUtil_FindPathOutput]
     owner: Optional[Record]
@@ -5243,7 +5282,7 @@ class hkaiNavMeshPathRequestInfo(hkReferencedObject):
     markedForDeletion: bool
 
 class hkaiNavMeshPathSearchParameters(Record):
-    """hkaiNavMeshPathSearchParameters"""
+    """hkaiNavMeshPathSearchParameters\n\nHavok class of SDK 2019.1, version 15, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- costModifier: T*<hkReflect::Detail::Opaque> at 16\n- edgeFilter: T*<hkReflect::Detail::Opaque> at 24\n- validateInputs: hkBool at 32\n- outputPathFlags: hkFlags<hkaiNavMeshPathSearchParameters::OutputPathFlags, hkUint8> at 33\n- lineOfSightType: hkEnum<hkaiNavMeshPathSearchParameters::LineOfSightType, hkUint8> at 34\n- handleInternalVertices: hkBool at 35\n- useHierarchicalHeuristic: hkBool at 36\n- projectedRadiusCheck: hkBool at 37\n- useGrandparentDistanceCalculation: hkBool at 38\n- outputUnreachablePaths: hkBool at 39\n- recordClearanceCacheMisses: hkBool at 40\n- heuristicWeight: hkReal at 44\n- simpleRadiusThreshold: hkReal at 48\n- maximumPathLength: hkReal at 52\n- searchSphereRadius: hkReal at 56\n- searchCapsuleRadius: hkReal at 60\n- bufferSizes: hkaiSearchParameters::BufferSizes at 64\n- hierarchyBufferSizes: hkaiSearchParameters::BufferSizes at 72"""
     up: tuple[float, ...]
     costModifier: Optional[Record]
     edgeFilter: Optional[Record]
@@ -5265,15 +5304,15 @@ class hkaiNavMeshPathSearchParameters(Record):
     hierarchyBufferSizes: hkaiSearchParameters_BufferSizes
 
 class hkaiNavMeshQueryMediator(hkaiQueryMediator):
-    """hkaiNavMeshQueryMediator"""
+    """hkaiNavMeshQueryMediator\n\nHavok class of SDK 2019.1, derived from hkaiQueryMediator, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIterator: hkRefPtr<hkaiNavMeshFaceIterator> at 24\n- mesh: hkViewPtr<hkaiNavMesh> at 32"""
     faceIterator: Optional[hkaiNavMeshFaceIterator]
     mesh: Optional[hkaiNavMesh]
 
 class hkaiNavMeshSilhouetteSelector(Record):
-    """hkaiNavMeshSilhouetteSelector"""
+    """hkaiNavMeshSilhouetteSelector\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class hkaiNavMeshSimplificationSnapshot(Record):
-    """hkaiNavMeshSimplificationSnapshot"""
+    """hkaiNavMeshSimplificationSnapshot\n\nHavok class of SDK 2019.1, version 1, 608 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkRefPtr<hkGeometry> at 0\n- carvers: hkArray<hkRefPtr<hkaiCarver>, hkContainerHeapAllocator> at 8\n- cuttingTriangles: hkBitField at 24\n- settings: hkaiNavMeshDeprecatedGenerationUtilsSettings at 48\n- unsimplifiedNavMesh: hkRefPtr<hkaiNavMesh> at 592"""
     geometry: Optional[hkGeometry]
     carvers: list[Optional[hkaiCarver]]
     cuttingTriangles: hkBitField
@@ -5281,7 +5320,7 @@ class hkaiNavMeshSimplificationSnapshot(Record):
     unsimplifiedNavMesh: Optional[hkaiNavMesh]
 
 class hkaiNavMeshSimplificationUtils_ExtraVertexSettings(Record):
-    """hkaiNavMeshSimplificationUtils::ExtraVertexSettings"""
+    """hkaiNavMeshSimplificationUtils::ExtraVertexSettings\n\nHavok class of SDK 2019.1, version 4, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexSelectionMethod: hkEnum<hkaiNavMeshSimplificationUtils::ExtraVertexSettings::VertexSelectionMethod, hkUint8> at 0\n- vertexFraction: hkReal at 4\n- areaFraction: hkReal at 8\n- minPartitionArea: hkReal at 12\n- numSmoothingIterations: int at 16\n- iterationDamping: hkReal at 20\n- addVerticesOnBoundaryEdges: hkBool at 24\n- addVerticesOnPartitionBorders: hkBool at 25\n- boundaryEdgeSplitLength: hkReal at 28\n- partitionBordersSplitLength: hkReal at 32\n- userVertexOnBoundaryTolerance: hkReal at 36\n- userVertices: hkArray<hkVector4, hkContainerHeapAllocator> at 40"""
     vertexSelectionMethod: hkaiNavMeshSimplificationUtils_ExtraVertexSettings_VertexSelectionMethod
     vertexFraction: float
     areaFraction: float
@@ -5296,7 +5335,7 @@ class hkaiNavMeshSimplificationUtils_ExtraVertexSettings(Record):
     userVertices: list[tuple[float, ...]]
 
 class hkaiNavMeshSimplificationUtils_Settings(Record):
-    """hkaiNavMeshSimplificationUtils::Settings"""
+    """hkaiNavMeshSimplificationUtils::Settings\n\nHavok class of SDK 2019.1, version 13, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxBorderSimplifyArea: hkReal at 0\n- maxConcaveBorderSimplifyArea: hkReal at 4\n- minCorridorWidth: hkReal at 8\n- maxCorridorWidth: hkReal at 12\n- holeReplacementArea: hkReal at 16\n- aabbReplacementAreaFraction: hkReal at 20\n- maxLoopShrinkFraction: hkReal at 24\n- maxBorderHeightError: hkReal at 28\n- maxBorderDistanceError: hkReal at 32\n- maxPartitionSize: int at 36\n- useHeightPartitioning: hkBool at 40\n- maxPartitionHeightError: hkReal at 44\n- useConservativeHeightPartitioning: hkBool at 48\n- hertelMehlhornHeightError: hkReal at 52\n- cosPlanarityThreshold: hkReal at 56\n- nonconvexityThreshold: hkReal at 60\n- boundaryEdgeFilterThreshold: hkReal at 64\n- maxSharedVertexHorizontalError: hkReal at 68\n- maxSharedVertexVerticalError: hkReal at 72\n- maxBoundaryVertexHorizontalError: hkReal at 76\n- maxBoundaryVertexVerticalError: hkReal at 80\n- mergeLongestEdgesFirst: hkBool at 84\n- extraVertexSettings: hkaiNavMeshSimplificationUtils::ExtraVertexSettings at 88\n- saveInputSnapshot: hkBool at 144\n- snapshotFilename: hkStringPtr at 152"""
     maxBorderSimplifyArea: float
     maxConcaveBorderSimplifyArea: float
     minCorridorWidth: float
@@ -5324,15 +5363,15 @@ class hkaiNavMeshSimplificationUtils_Settings(Record):
     snapshotFilename: Optional[str]
 
 class hkaiNavMeshStaticTreeFaceIterator(hkaiNavMeshFaceIterator):
-    """hkaiNavMeshStaticTreeFaceIterator"""
+    """hkaiNavMeshStaticTreeFaceIterator\n\nHavok class of SDK 2019.1, derived from hkaiNavMeshFaceIterator, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- tree: hkRefPtr<hkcdStaticAabbTree> at 24"""
     tree: Optional[hkcdStaticAabbTree]
 
 class hkaiNavMeshTrivialFaceIterator(hkaiNavMeshFaceIterator):
-    """hkaiNavMeshTrivialFaceIterator"""
+    """hkaiNavMeshTrivialFaceIterator\n\nHavok class of SDK 2019.1, derived from hkaiNavMeshFaceIterator, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- navMesh: hkViewPtr<hkaiNavMesh> at 24"""
     navMesh: Optional[hkaiNavMesh]
 
 class hkaiNavMeshUtils_ResolveEdgePenetrationsInput(Record):
-    """hkaiNavMeshUtils::ResolveEdgePenetrationsInput"""
+    """hkaiNavMeshUtils::ResolveEdgePenetrationsInput\n\nHavok class of SDK 2019.1, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- queryPt: hkVector4 at 0\n- radius: hkReal at 16\n- maxVerticalDistance: hkReal at 20\n- initialSearchRadius: hkReal at 24\n- maxNumIterations: int at 28\n- up: hkVector4 at 32\n- layerIndex: int at 48\n- edgeFilter: T*<hkaiAstarEdgeFilter> at 56\n- filterInfo: hkUint32 at 64\n- forcedClearanceCacheIdentifier: hkHandle<hkUint8, 255> at 68"""
     queryPt: tuple[float, ...]
     radius: float
     maxVerticalDistance: float
@@ -5345,7 +5384,7 @@ class hkaiNavMeshUtils_ResolveEdgePenetrationsInput(Record):
     forcedClearanceCacheIdentifier: hkHandle_hkUint8_255
 
 class hkaiNavMeshViewer_Options(hkVdb_Tweakable):
-    """hkaiNavMeshViewer::Options"""
+    """hkaiNavMeshViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- showVertexLabels: bool at 0\n- showEdgeLabels: bool at 1\n- showFaceLabels: bool at 2\n- showUserEdgeArcs: bool at 3\n- colorFacesByCluster: bool at 4\n- inspectFaces: bool at 5\n- displayOffset: hkReal at 8"""
     showVertexLabels: bool
     showEdgeLabels: bool
     showFaceLabels: bool
@@ -5355,7 +5394,7 @@ class hkaiNavMeshViewer_Options(hkVdb_Tweakable):
     displayOffset: float
 
 class hkaiNavVolume(hkReferencedObject):
-    """hkaiNavVolume"""
+    """hkaiNavVolume\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 13, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- cells: hkArray<hkaiNavVolume::Cell, hkContainerHeapAllocator> at 24\n- edges: hkArray<hkaiNavVolume::Edge, hkContainerHeapAllocator> at 40\n- userEdgeInfos: hkArray<hkaiNavVolume::UserEdgeInfo, hkContainerHeapAllocator> at 56\n- userEdgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 72\n- streamingSets: hkArray<hkaiAnnotatedStreamingSet, hkContainerHeapAllocator> at 88\n- aabb: hkAabb at 112\n- quantizationScale: hkVector4 at 144\n- quantizationOffset: hkVector4 at 160\n- res: T[N]<int, 3> at 176\n- userEdgeDataStriding: int at 188\n- userData: hkUlong at 192\n- cachedCellIterator: hkRefPtr<hkaiNavVolumeStaticTreeCellIterator> at 200"""
     cells: list[hkaiNavVolume_Cell]
     edges: list[hkaiNavVolume_Edge]
     userEdgeInfos: list[hkaiNavVolume_UserEdgeInfo]
@@ -5370,11 +5409,11 @@ class hkaiNavVolume(hkReferencedObject):
     cachedCellIterator: Optional[hkaiNavVolumeStaticTreeCellIterator]
 
 class hkaiNavVolume_AxisPermutation(Record):
-    """hkaiNavVolume::AxisPermutation"""
+    """hkaiNavVolume::AxisPermutation\n\nHavok class of SDK 2019.1, 1 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkUint8 at 0"""
     data: int
 
 class hkaiNavVolume_Cell(Record):
-    """hkaiNavVolume::Cell"""
+    """hkaiNavVolume::Cell\n\nHavok class of SDK 2019.1, version 0, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- min: T[N]<hkUint16, 3> at 0\n- numEdges: hkInt16 at 6\n- max: T[N]<hkUint16, 3> at 8\n- startEdgeIndex: hkaiIndex<hkInt32> at 16\n- data: hkInt32 at 20"""
     min: list[int]
     numEdges: int
     max: list[int]
@@ -5382,13 +5421,13 @@ class hkaiNavVolume_Cell(Record):
     data: int
 
 class hkaiNavVolume_Edge(Record):
-    """hkaiNavVolume::Edge"""
+    """hkaiNavVolume::Edge\n\nHavok class of SDK 2019.1, version 2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- userEdgeInfoIndex: hkUint16 at 0\n- flags: hkFlags<hkaiNavVolume::CellEdgeFlagBits, hkUint8> at 2\n- oppositeCell: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 4"""
     userEdgeInfoIndex: int
     flags: Union[hkaiNavVolume_CellEdgeFlagBits, int]
     oppositeCell: int
 
 class hkaiNavVolume_UserEdgeInfo(Record):
-    """hkaiNavVolume::UserEdgeInfo"""
+    """hkaiNavVolume::UserEdgeInfo\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- entryOrigin: T[N]<hkUint16, 3> at 0\n- uExtent: hkUint16 at 6\n- exitOrigin: T[N]<hkUint16, 3> at 8\n- vExtent: hkUint16 at 14\n- entryAxisPermutation: hkaiNavVolume::AxisPermutation at 16\n- exitAxisPermutation: hkaiNavVolume::AxisPermutation at 17\n- cost: hkReal at 20"""
     entryOrigin: list[int]
     uExtent: int
     exitOrigin: list[int]
@@ -5398,14 +5437,17 @@ class hkaiNavVolume_UserEdgeInfo(Record):
     cost: float
 
 class hkaiNavVolumeCellIterator(hkReferencedObject):
-    """hkaiNavVolumeCellIterator"""
+    """hkaiNavVolumeCellIterator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hkaiVolumeQueryMediator(hkReferencedObject):
+    """hkaiVolumeQueryMediator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkaiNavVolumeCollectionQueryMediator(hkaiVolumeQueryMediator):
-    """hkaiNavVolumeCollectionQueryMediator"""
+    """hkaiNavVolumeCollectionQueryMediator\n\nHavok class of SDK 2019.1, derived from hkaiVolumeQueryMediator, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- collection: hkViewPtr<hkaiStreamingCollection> at 24"""
     collection: Optional[hkaiStreamingCollection]
 
 class hkaiNavVolumeDebugUtils_DebugInfo(Record):
-    """hkaiNavVolumeDebugUtils::DebugInfo"""
+    """hkaiNavVolumeDebugUtils::DebugInfo\n\nHavok class of SDK 2019.1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- transparency: hkReal at 0\n- shrinkCells: hkBool at 4\n- displayOffset: hkVector4 at 16\n- showCells: hkBool at 32\n- showCellBorders: hkBool at 33\n- showAabb: hkBool at 34\n- labelEdges: hkBool at 35\n- labelCells: hkBool at 36\n- showEdgeConnections: hkBool at 37\n- showUserEdgePortals: hkBool at 38\n- showUserEdgeConnections: hkBool at 39\n- colorCellsRandomly: hkBool at 40\n- colorRegions: hkBool at 41\n- regionMap: T*<hkReflect::Detail::Opaque> at 48\n- numMaterialColors: int at 56\n- materialColors: T*<hkColor::Argb> at 64\n- showCellData: hkBool at 72\n- cellColor: hkColor::Argb at 76\n- cellBorderColor: hkColor::Argb at 80\n- internalEdgeColor: hkColor::Argb at 84\n- externalEdgeColor: hkColor::Argb at 88\n- userEdgeEntryColor: hkColor::Argb at 92\n- userEdgeExitColor: hkColor::Argb at 96\n- userEdgeConnectionColor: hkColor::Argb at 100\n- showSingleRegionIndex: int at 104\n- showSingleSliceIndex: int at 108\n- sliceAxis: int at 112\n- instanceEnabled: hkBitField at 120"""
     transparency: float
     shrinkCells: bool
     displayOffset: tuple[float, ...]
@@ -5436,12 +5478,12 @@ class hkaiNavVolumeDebugUtils_DebugInfo(Record):
     instanceEnabled: hkBitField
 
 class hkaiNavVolumeDebugUtils_GeometryBuildSettings(Record):
-    """hkaiNavVolumeDebugUtils::GeometryBuildSettings"""
+    """hkaiNavVolumeDebugUtils::GeometryBuildSettings\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- skipBoundingFaces: bool at 0\n- filter: hkRefPtr<hkReflect::Detail::Opaque> at 8"""
     skipBoundingFaces: bool
     filter: Optional[Record]
 
 class hkaiNavVolumeDebugUtils_GeometryDisplaySettings(Record):
-    """hkaiNavVolumeDebugUtils::GeometryDisplaySettings"""
+    """hkaiNavVolumeDebugUtils::GeometryDisplaySettings\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- color: hkColor::Argb at 0\n- drawLines: bool at 4\n- lineColor: hkColor::Argb at 8\n- colorVariance: hkReal at 12\n- sortGeometry: bool at 16\n- sortDirection: hkVector4 at 32\n- displayOffset: hkVector4 at 48"""
     color: int
     drawLines: bool
     lineColor: int
@@ -5451,7 +5493,7 @@ class hkaiNavVolumeDebugUtils_GeometryDisplaySettings(Record):
     displayOffset: tuple[float, ...]
 
 class hkaiNavVolumeGenerationSettings(hkReferencedObject):
-    """hkaiNavVolumeGenerationSettings"""
+    """hkaiNavVolumeGenerationSettings\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 12, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- volumeAabb: hkAabb at 32\n- maxHorizontalRange: hkReal at 64\n- maxVerticalRange: hkReal at 68\n- up: hkVector4 at 80\n- characterHeight: hkReal at 96\n- characterDepth: hkReal at 100\n- characterWidth: hkReal at 104\n- cellWidth: hkReal at 108\n- resolutionRoundingMode: hkEnum<hkaiNavVolumeGenerationSettings::CellWidthToResolutionRounding, hkUint8> at 112\n- chunkSettings: hkaiNavVolumeGenerationSettings::ChunkSettings at 114\n- chunkDomainCallback: T*<hkReflect::Detail::Opaque> at 128\n- border: hkReal at 136\n- useBorderCells: hkBool at 140\n- mergingSettings: hkaiNavVolumeGenerationSettings::MergingSettings at 144\n- minRegionVolume: hkReal at 176\n- minDistanceToSeedPoints: hkReal at 180\n- regionSeedPoints: hkArray<hkVector4, hkContainerHeapAllocator> at 184\n- defaultConstructionInfo: hkaiNavVolumeGenerationSettings::MaterialConstructionInfo at 200\n- materialMap: hkArray<hkaiNavVolumeGenerationSettings::MaterialConstructionInfo, hkContainerHeapAllocator> at 216\n- precalculateCellIterator: hkBool at 232\n- carvers: hkArray<hkRefPtr<hkaiCarver>, hkContainerHeapAllocator> at 240\n- painters: hkArray<hkRefPtr<hkaiMaterialPainter>, hkContainerHeapAllocator> at 256\n- saveInputSnapshot: hkBool at 272\n- snapshotFilename: hkStringPtr at 280"""
     volumeAabb: hkAabb
     maxHorizontalRange: float
     maxVerticalRange: float
@@ -5478,20 +5520,20 @@ class hkaiNavVolumeGenerationSettings(hkReferencedObject):
     snapshotFilename: Optional[str]
 
 class hkaiNavVolumeGenerationSettings_ChunkSettings(Record):
-    """hkaiNavVolumeGenerationSettings::ChunkSettings"""
+    """hkaiNavVolumeGenerationSettings::ChunkSettings\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxChunkSizeX: hkUint16 at 0\n- maxChunkSizeY: hkUint16 at 2\n- maxChunkSizeZ: hkUint16 at 4\n- doGreedyMergeAfterCombine: hkBool at 6"""
     maxChunkSizeX: int
     maxChunkSizeY: int
     maxChunkSizeZ: int
     doGreedyMergeAfterCombine: bool
 
 class hkaiNavVolumeGenerationSettings_MaterialConstructionInfo(Record):
-    """hkaiNavVolumeGenerationSettings::MaterialConstructionInfo"""
+    """hkaiNavVolumeGenerationSettings::MaterialConstructionInfo\n\nHavok class of SDK 2019.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- materialIndex: int at 0\n- flags: hkFlags<hkaiNavVolumeGenerationSettings::MaterialFlagsBits, hkUint32> at 4\n- resolution: int at 8"""
     materialIndex: int
     flags: Union[hkaiNavVolumeGenerationSettings_MaterialFlagsBits, int]
     resolution: int
 
 class hkaiNavVolumeGenerationSettings_MergingSettings(Record):
-    """hkaiNavVolumeGenerationSettings::MergingSettings"""
+    """hkaiNavVolumeGenerationSettings::MergingSettings\n\nHavok class of SDK 2019.1, version 4, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodeWeight: hkReal at 0\n- edgeWeight: hkReal at 4\n- estimateNewEdges: hkBool at 8\n- iterationsStabilizationThreshold: int at 12\n- maxMergingIterations: int at 16\n- randomSeed: int at 20\n- multiplier: hkReal at 24\n- useSimpleFirstMergePass: hkBool at 28"""
     nodeWeight: float
     edgeWeight: float
     estimateNewEdges: bool
@@ -5502,12 +5544,12 @@ class hkaiNavVolumeGenerationSettings_MergingSettings(Record):
     useSimpleFirstMergePass: bool
 
 class hkaiNavVolumeGenerationSnapshot(Record):
-    """hkaiNavVolumeGenerationSnapshot"""
+    """hkaiNavVolumeGenerationSnapshot\n\nHavok class of SDK 2019.1, version 1, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkGeometry at 0\n- settings: hkaiNavVolumeGenerationSettings at 64"""
     geometry: hkGeometry
     settings: hkaiNavVolumeGenerationSettings
 
 class hkaiNavVolumeInstance(hkReferencedObject):
-    """hkaiNavVolumeInstance"""
+    """hkaiNavVolumeInstance\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 6, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- instanceData: hkaiCopyOnWritePtr<hkaiNavVolumeInstanceData, hkaiCopyOnWriteDefaultTraits<hkaiNavVolumeInstanceData>> at 32\n- transform: hkAxialTransform at 64\n- used: bool at 96\n- mediator: hkRefPtr<hkaiNavVolumeInstanceQueryMediator> at 104"""
     userData: int
     instanceData: hkaiCopyOnWritePtr_hkaiNavVolumeInstanceData_hkaiCopyOnWriteDefaultTraits_hkaiNavVolumeInstanceData
     transform: hkAxialTransform
@@ -5515,7 +5557,7 @@ class hkaiNavVolumeInstance(hkReferencedObject):
     mediator: Optional[hkaiNavVolumeInstanceQueryMediator]
 
 class hkaiNavVolumeInstanceData(hkReferencedObject):
-    """hkaiNavVolumeInstanceData"""
+    """hkaiNavVolumeInstanceData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalCells: T*<hkReflect::Detail::Opaque> at 24\n- numOriginalCells: int at 32\n- originalEdges: T*<hkReflect::Detail::Opaque> at 40\n- numOriginalEdges: int at 48\n- originalVolume: hkRefPtr<hkaiNavVolume> at 56\n- cellMap: hkArray<int, hkContainerHeapAllocator> at 64\n- instancedCells: hkArray<hkaiNavVolumeInstanceData::CellInstance, hkContainerHeapAllocator> at 80\n- ownedEdges: hkArray<hkaiNavVolume::Edge, hkContainerHeapAllocator> at 96\n- ownedUserEdgeInfos: hkArray<hkaiNavVolume::UserEdgeInfo, hkContainerHeapAllocator> at 112\n- ownedUserEdgeData: hkArray<hkInt32, hkContainerHeapAllocator> at 128\n- sectionUid: hkUint32 at 144\n- runtimeId: hkaiIndex<hkInt32> at 148\n- layerIndex: hkInt32 at 152"""
     originalCells: Optional[Record]
     numOriginalCells: int
     originalEdges: Optional[Record]
@@ -5531,22 +5573,22 @@ class hkaiNavVolumeInstanceData(hkReferencedObject):
     layerIndex: int
 
 class hkaiNavVolumeInstanceData_CellInstance(Record):
-    """hkaiNavVolumeInstanceData::CellInstance"""
+    """hkaiNavVolumeInstanceData::CellInstance\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- startEdgeIndex: int at 0\n- numEdges: int at 4"""
     startEdgeIndex: int
     numEdges: int
 
 class hkaiNavVolumeInstanceQueryMediator(hkaiVolumeQueryMediator):
-    """hkaiNavVolumeInstanceQueryMediator"""
+    """hkaiNavVolumeInstanceQueryMediator\n\nHavok class of SDK 2019.1, derived from hkaiVolumeQueryMediator, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- cellIterator: hkRefPtr<hkaiNavVolumeCellIterator> at 24\n- navVolumeInstance: hkViewPtr<hkaiNavVolumeInstance> at 32"""
     cellIterator: Optional[hkaiNavVolumeCellIterator]
     navVolumeInstance: Optional[hkaiNavVolumeInstance]
 
 class hkaiNavVolumePathRequest(hkaiPathRequestBase):
-    """hkaiNavVolumePathRequest"""
+    """hkaiNavVolumePathRequest\n\nHavok class of SDK 2019.1, derived from hkaiPathRequestBase, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkRefPtr<hkaiVolumePathfindingUtil::FindPathInput> at 40\n- output: hkRefPtr<hkaiVolumePathfindingUtil::FindPathOutput> at 48"""
     input: Optional[hkaiVolumePathfindingUtil_FindPathInput]
     output: Optional[hkaiVolumePathfindingUtil_FindPathOutput]
 
 class hkaiNavVolumePathRequestInfo(hkReferencedObject):
-    """hkaiNavVolumePathRequestInfo"""
+    """hkaiNavVolumePathRequestInfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkRefPtr<hkaiVolumePathfindingUtil::FindPathInput> at 24\n- output: hkRefPtr<hkaiVolumePathfindingUtil::FindPathOutput> at 32\n- owner: T*<hkReflect::Detail::Opaque> at 40\n- priority: int at 48\n- queueId: hkHandle<hkUint8, 255> at 52\n- markedForDeletion: bool at 53"""
     input: Optional[hkaiVolumePathfindingUtil_FindPathInput]
     output: Optional[hkaiVolumePathfindingUtil_FindPathOutput]
     owner: Optional[Record]
@@ -5555,7 +5597,7 @@ class hkaiNavVolumePathRequestInfo(hkReferencedObject):
     markedForDeletion: bool
 
 class hkaiNavVolumePathSearchParameters(Record):
-    """hkaiNavVolumePathSearchParameters"""
+    """hkaiNavVolumePathSearchParameters\n\nHavok class of SDK 2019.1, version 7, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- costModifier: T*<hkReflect::Detail::Opaque> at 16\n- edgeFilter: T*<hkReflect::Detail::Opaque> at 24\n- lineOfSightType: hkEnum<hkaiNavVolumePathSearchParameters::LineOfSightType, hkUint8> at 32\n- heuristicWeight: hkReal at 36\n- maximumPathLength: hkReal at 40\n- bufferSizes: hkaiSearchParameters::BufferSizes at 44"""
     up: tuple[float, ...]
     costModifier: Optional[Record]
     edgeFilter: Optional[Record]
@@ -5565,23 +5607,23 @@ class hkaiNavVolumePathSearchParameters(Record):
     bufferSizes: hkaiSearchParameters_BufferSizes
 
 class hkaiNavVolumeQueryMediator(hkaiVolumeQueryMediator):
-    """hkaiNavVolumeQueryMediator"""
+    """hkaiNavVolumeQueryMediator\n\nHavok class of SDK 2019.1, derived from hkaiVolumeQueryMediator, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- cellIterator: hkRefPtr<hkaiNavVolumeCellIterator> at 24\n- navVolume: hkViewPtr<hkaiNavVolume> at 32"""
     cellIterator: Optional[hkaiNavVolumeCellIterator]
     navVolume: Optional[hkaiNavVolume]
 
 class hkaiNavVolumeStaticTreeCellIterator(hkaiNavVolumeCellIterator):
-    """hkaiNavVolumeStaticTreeCellIterator"""
+    """hkaiNavVolumeStaticTreeCellIterator\n\nHavok class of SDK 2019.1, derived from hkaiNavVolumeCellIterator, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- tree: hkRefPtr<hkcdStaticAabbTree> at 24"""
     tree: Optional[hkcdStaticAabbTree]
 
 class hkaiNavVolumeTrivialCellIterator(hkaiNavVolumeCellIterator):
-    """hkaiNavVolumeTrivialCellIterator"""
+    """hkaiNavVolumeTrivialCellIterator\n\nHavok class of SDK 2019.1, derived from hkaiNavVolumeCellIterator, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- navVolume: hkViewPtr<hkaiNavVolume> at 24"""
     navVolume: Optional[hkaiNavVolume]
 
 class hkaiNavVolumeViewer_ReflectedClass(Record):
-    """hkaiNavVolumeViewer::ReflectedClass"""
+    """hkaiNavVolumeViewer::ReflectedClass\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiNavigator(hkReferencedObject):
-    """hkaiNavigator"""
+    """hkaiNavigator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 624 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- currentGoals: hkArray<hkaiNavigator::Goal, hkContainerHeapAllocator> at 32\n- rawPosition: hkVector4 at 48\n- hasPosition: hkBool at 64\n- lastIdealDirection: hkVector4 at 80\n- lastIdealDirectionIsLocalSpace: hkBool at 96\n- hasLastIdealDirection: hkBool at 97\n- settings: hkaiNavigator::NavigatorSettings at 112\n- world: hkRefPtr<hkaiWorld> at 336\n- lastNavigationOutput: hkaiNavigator::NavigationOutput at 352\n- cornerPredictorInitInfo: hkaiNavigator::CornerPredictorInitInfo at 448\n- pathRequest: hkRefPtr<hkaiNavigator::PathRequest> at 480\n- goalReached: hkBool at 488\n- edgePath: hkRefPtr<hkaiEdgePath> at 496\n- stalenessChecker: hkRefPtr<hkaiNavigatorStalenessChecker> at 504\n- traversalState: hkaiEdgePath::TraversalState at 512\n- worldIndex: int at 524\n- pathRequestQueueId: hkHandle<hkUint8, 255> at 528\n- pendingEvents: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 536\n- signals: hkaiNavigatorSignals at 552\n- acceptablePathQualities: hkFlags<hkaiNavigator::PathQualityBits, hkUint8> at 608"""
     userData: int
     currentGoals: list[hkaiNavigator_Goal]
     rawPosition: tuple[float, ...]
@@ -5605,18 +5647,18 @@ class hkaiNavigator(hkReferencedObject):
     acceptablePathQualities: Union[hkaiNavigator_PathQualityBits, int]
 
 class hkaiNavigator_CornerPredictorInitInfo(Record):
-    """hkaiNavigator::CornerPredictorInitInfo"""
+    """hkaiNavigator::CornerPredictorInitInfo\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- forwardVectorLocal: hkVector4 at 0\n- nextEdgeIndex: int at 16\n- nextIsLeft: hkBool at 20"""
     forwardVectorLocal: tuple[float, ...]
     nextEdgeIndex: int
     nextIsLeft: bool
 
 class hkaiNavigator_Goal(Record):
-    """hkaiNavigator::Goal"""
+    """hkaiNavigator::Goal\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- section: hkaiIndex<hkInt32> at 16"""
     position: tuple[float, ...]
     section: int
 
 class hkaiNavigator_NavigationOutput(Record):
-    """hkaiNavigator::NavigationOutput"""
+    """hkaiNavigator::NavigationOutput\n\nHavok class of SDK 2019.1, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- result: hkaiNavigator::NavigationOutput::Result at 0\n- pathQuality: hkaiNavigator::PathQualityBits at 4\n- isPathStale: hkBool at 8\n- isOldInput: hkBool at 9\n- faceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 12\n- correctedPosition: hkVector4 at 16\n- correctedGoal: hkVector4 at 32\n- idealDirection: hkVector4 at 48\n- surfaceVelocity: hkVector4 at 64\n- distanceToNextTurn: hkReal at 80"""
     result: int
     pathQuality: hkaiNavigator_PathQualityBits
     isPathStale: bool
@@ -5629,7 +5671,7 @@ class hkaiNavigator_NavigationOutput(Record):
     distanceToNextTurn: float
 
 class hkaiNavigator_NavigatorSettings(hkReferencedObject):
-    """hkaiNavigator::NavigatorSettings"""
+    """hkaiNavigator::NavigatorSettings\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 32\n- layerIndex: hkInt32 at 48\n- capsuleLimit: hkaiNavigatorCapsuleLimit at 52\n- lengthLimit: hkaiNavigatorLengthLimit at 60\n- iterationLimit: int at 68\n- hasCapsuleLimit: hkBool at 72\n- hasLengthLimit: hkBool at 73\n- internalVertexPullingEnabled: hkBool at 74\n- vertexPullingGapTolerance: hkReal at 76\n- agentTraversalInfo: hkaiAgentTraversalInfo at 80\n- searchParameters: hkaiNavMeshPathSearchParameters at 96\n- edgeFilter: hkRefPtr<hkaiAstarEdgeFilter> at 176\n- costModifier: hkRefPtr<hkaiAstarCostModifier> at 184\n- searchRadius: hkReal at 192\n- horizontalTolerance: hkReal at 196\n- verticalTolerance: hkReal at 200\n- goalReachedDistance: hkReal at 204\n- userEdgeEnteredDistance: hkReal at 208\n- leftTurningRadiusMultiplier: hkReal at 212\n- rightTurningRadiusMultiplier: hkReal at 216"""
     up: tuple[float, ...]
     layerIndex: int
     capsuleLimit: hkaiNavigatorCapsuleLimit
@@ -5652,34 +5694,34 @@ class hkaiNavigator_NavigatorSettings(hkReferencedObject):
     rightTurningRadiusMultiplier: float
 
 class hkaiNavigator_PathRequest(hkaiNavMeshPathRequest):
-    """hkaiNavigator::PathRequest"""
+    """hkaiNavigator::PathRequest\n\nHavok class of SDK 2019.1, derived from hkaiNavMeshPathRequest, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- navigator: T*<hkaiNavigator> at 56\n- pathRequestInput: hkRefPtr<hkaiNavigator::PathRequestInput> at 64\n- pendingEvents: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 72"""
     navigator: Optional[hkaiNavigator]
     pathRequestInput: Optional[hkaiNavigator_PathRequestInput]
     pendingEvents: list[Any]
 
 class hkaiNavigator_PathRequestInput(hkReferencedObject):
-    """hkaiNavigator::PathRequestInput"""
+    """hkaiNavigator::PathRequestInput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- startPoint: hkVector4 at 32\n- goals: hkArray<hkaiNavigator::Goal, hkContainerHeapAllocator> at 48\n- settings: hkRefPtr<hkaiNavigator::NavigatorSettings> at 64"""
     startPoint: tuple[float, ...]
     goals: list[hkaiNavigator_Goal]
     settings: Optional[hkaiNavigator_NavigatorSettings]
 
 class hkaiNavigatorCapsuleLimit(Record):
-    """hkaiNavigatorCapsuleLimit"""
+    """hkaiNavigatorCapsuleLimit\n\nHavok class of SDK 2019.1, version 1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- baseRadius: hkReal at 0\n- radiusFactor: hkReal at 4"""
     baseRadius: float
     radiusFactor: float
 
 class hkaiNavigatorLengthLimit(Record):
-    """hkaiNavigatorLengthLimit"""
+    """hkaiNavigatorLengthLimit\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- baseLength: hkReal at 0\n- lengthFactor: hkReal at 4"""
     baseLength: float
     lengthFactor: float
 
 class hkaiNavigatorManager(hkReferencedObject):
-    """hkaiNavigatorManager"""
+    """hkaiNavigatorManager\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: hkViewPtr<hkaiWorld> at 24\n- navigators: hkArray<hkViewPtr<hkaiNavigator>, hkContainerHeapAllocator> at 32"""
     world: Optional[hkaiWorld]
     navigators: list[Optional[hkaiNavigator]]
 
 class hkaiNavigatorSignals(Record):
-    """hkaiNavigatorSignals"""
+    """hkaiNavigatorSignals\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- pathfindSucceeded: T*<void> at 0\n- pathfindFailed: T*<void> at 8\n- pathfindTerminated: T*<void> at 16\n- goalRemoved: T*<void> at 24\n- pathStale: T*<void> at 32\n- enteredUserEdge: T*<void> at 40\n- reachedGoal: T*<void> at 48"""
     pathfindSucceeded: Optional[Record]
     pathfindFailed: Optional[Record]
     pathfindTerminated: Optional[Record]
@@ -5689,7 +5731,7 @@ class hkaiNavigatorSignals(Record):
     reachedGoal: Optional[Record]
 
 class hkaiNavigatorStalenessChecker(hkReferencedObject):
-    """hkaiNavigatorStalenessChecker"""
+    """hkaiNavigatorStalenessChecker\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- navigator: hkViewPtr<hkaiNavigator> at 24\n- startPoint: hkVector4 at 32\n- goals: hkArray<hkaiNavigator::Goal, hkContainerHeapAllocator> at 48\n- settings: hkRefPtr<hkaiNavigator::NavigatorSettings> at 64\n- pathFaceKeys: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 72\n- trailingEdge: int at 88\n- state: hkAtomic::Variable<hkaiNavigatorStalenessChecker::State> at 92\n- pathRequest: hkRefPtr<hkaiNavigator::PathRequest> at 96\n- removedGoalIndices: hkArray<int, hkContainerHeapAllocator> at 104"""
     navigator: Optional[hkaiNavigator]
     startPoint: tuple[float, ...]
     goals: list[hkaiNavigator_Goal]
@@ -5701,7 +5743,7 @@ class hkaiNavigatorStalenessChecker(hkReferencedObject):
     removedGoalIndices: memoryview
 
 class hkaiNavigatorViewer_Options(hkVdb_Tweakable):
-    """hkaiNavigatorViewer::Options"""
+    """hkaiNavigatorViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- showPositions: bool at 0\n- showGoals: bool at 1\n- showIdealDirections: bool at 2\n- showEvents: bool at 3\n- showPaths: bool at 4\n- showGates: bool at 5\n- displayOffset: hkReal at 8\n- eventsOffsetHeight: hkReal at 12"""
     showPositions: bool
     showGoals: bool
     showIdealDirections: bool
@@ -5712,7 +5754,7 @@ class hkaiNavigatorViewer_Options(hkVdb_Tweakable):
     eventsOffsetHeight: float
 
 class hkaiOverlapManager(hkReferencedObject):
-    """hkaiOverlapManager"""
+    """hkaiOverlapManager\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 4, 400 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabbOverlapManager: hkaiAabbOverlapManager at 32\n- sections: hkArray<hkaiOverlapManager::Section, hkContainerHeapAllocator> at 144\n- generators: hkArray<hkaiOverlapManager::Generator, hkContainerHeapAllocator> at 160\n- overlaps: hkArray<hkaiOverlapManager::Overlap, hkContainerHeapAllocator> at 176\n- numInstanceInfos: int at 192\n- needRescanOverlaps: bool at 196\n- referenceFrameAndExtrusion: hkaiReferenceFrameAndExtrusion at 208\n- maxErosionRadius: hkReal at 368\n- hasMovedTolerance: hkReal at 372\n- maxCutFacesPerStep: int at 376\n- priorityController: hkRefPtr<hkReflect::Detail::Opaque> at 384"""
     aabbOverlapManager: hkaiAabbOverlapManager
     sections: list[hkaiOverlapManager_Section]
     generators: list[hkaiOverlapManager_Generator]
@@ -5726,7 +5768,7 @@ class hkaiOverlapManager(hkReferencedObject):
     priorityController: Optional[Record]
 
 class hkaiOverlapManager_Generator(Record):
-    """hkaiOverlapManager::Generator"""
+    """hkaiOverlapManager::Generator\n\nHavok class of SDK 2019.1, version 2, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- generator: hkRefPtr<hkaiSilhouetteGenerator> at 0\n- rotatedAabb: hkAabb at 16\n- transform: hkQTransform at 48\n- isDirty: bool at 80\n- hasMoved: bool at 81\n- forceUpdate: bool at 82"""
     generator: Optional[hkaiSilhouetteGenerator]
     rotatedAabb: hkAabb
     transform: hkQTransform
@@ -5735,7 +5777,7 @@ class hkaiOverlapManager_Generator(Record):
     forceUpdate: bool
 
 class hkaiOverlapManager_Overlap(Record):
-    """hkaiOverlapManager::Overlap"""
+    """hkaiOverlapManager::Overlap\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- generator: int at 0\n- section: int at 4\n- generating: hkBool at 8\n- queryAabb: hkAabb at 16\n- context: hkaiSilhouetteGeneratorSectionContext at 48"""
     generator: int
     section: int
     generating: bool
@@ -5743,13 +5785,13 @@ class hkaiOverlapManager_Overlap(Record):
     context: hkaiSilhouetteGeneratorSectionContext
 
 class hkaiOverlapManager_PendingUpdate(Record):
-    """hkaiOverlapManager::PendingUpdate"""
+    """hkaiOverlapManager::PendingUpdate\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- priority: hkReal at 0\n- aabb: hkAabb at 16\n- faces: hkArray<hkaiIndex<hkInt32>, hkContainerHeapAllocator> at 48"""
     priority: float
     aabb: hkAabb
     faces: memoryview
 
 class hkaiOverlapManager_Section(Record):
-    """hkaiOverlapManager::Section"""
+    """hkaiOverlapManager::Section\n\nHavok class of SDK 2019.1, version 5, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- navMeshSectionIndex: hkaiIndex<hkInt32> at 0\n- navMesh: hkRefPtr<hkaiNavMesh> at 8\n- mediator: hkRefPtr<hkaiNavMeshQueryMediator> at 16\n- referenceFrame: hkaiReferenceFrame at 32\n- transform: hkQTransform at 128\n- layerIndex: hkInt32 at 160\n- faceToOverlapsMap: hkArray<hkArray<int, hkContainerHeapAllocator>, hkContainerHeapAllocator> at 168\n- pendingUpdates: hkArray<hkaiOverlapManager::PendingUpdate, hkContainerHeapAllocator> at 184\n- toUpdate: bool at 200\n- hasMoved: bool at 201\n- added: bool at 202"""
     navMeshSectionIndex: int
     navMesh: Optional[hkaiNavMesh]
     mediator: Optional[hkaiNavMeshQueryMediator]
@@ -5763,43 +5805,37 @@ class hkaiOverlapManager_Section(Record):
     added: bool
 
 class hkaiOverlappingTriangles(Record):
-    """hkaiOverlappingTriangles"""
+    """hkaiOverlappingTriangles\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiOverlappingTriangles_Settings(Record):
-    """hkaiOverlappingTriangles::Settings"""
+    """hkaiOverlappingTriangles::Settings\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- coplanarityTolerance: hkReal at 0\n- raycastLengthMultiplier: hkReal at 4\n- walkableTriangleSettings: hkEnum<hkaiOverlappingTriangles::WalkableTriangleSettings, hkUint8> at 8"""
     coplanarityTolerance: float
     raycastLengthMultiplier: float
     walkableTriangleSettings: hkaiOverlappingTriangles_WalkableTriangleSettings
 
 class hkaiPath(hkReferencedObject):
-    """hkaiPath"""
+    """hkaiPath\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 10, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- points: hkArray<hkaiPath::PathPoint, hkContainerHeapAllocator> at 24\n- referenceFrame: hkEnum<hkaiPath::ReferenceFrame, hkUint8> at 40"""
     points: list[hkaiPath_PathPoint]
     referenceFrame: hkaiPath_ReferenceFrame
 
 class hkaiPath_PathPoint(Record):
-    """hkaiPath::PathPoint"""
+    """hkaiPath::PathPoint\n\nHavok class of SDK 2019.1, version 3, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- normal: hkVector4 at 16\n- userEdgeData: hkUint32 at 32\n- sectionId: hkaiIndex<hkInt32> at 36\n- flags: hkFlags<hkaiPath::PathPointBits, hkUint8> at 40"""
     position: tuple[float, ...]
     normal: tuple[float, ...]
     userEdgeData: int
     sectionId: int
     flags: Union[hkaiPath_PathPointBits, int]
 
-class hkaiPathRequestBase(hkReferencedObject):
-    """hkaiPathRequestBase"""
-    queueId: hkHandle_hkUint8_255
-    priority: int
-    requestState: hkAtomic_Variable_hkaiPathRequestBase_RequestState
-
 class hkaiPathRequestInfoOwner(Record):
-    """hkaiPathRequestInfoOwner"""
+    """hkaiPathRequestInfoOwner\n\nHavok class of SDK 2019.1, 8 bytes."""
 
 class hkaiPathRequestManager(hkReferencedObject):
-    """hkaiPathRequestManager"""
+    """hkaiPathRequestManager\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- queues: hkArray<hkRefPtr<hkaiPathRequestQueue>, hkContainerHeapAllocator> at 24\n- pathRequestsLock: T*<hkReflect::Detail::Opaque> at 40"""
     queues: list[Optional[hkaiPathRequestQueue]]
     pathRequestsLock: Optional[Record]
 
 class hkaiPathRequestQueue(hkReferencedObject):
-    """hkaiPathRequestQueue"""
+    """hkaiPathRequestQueue\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- queueId: hkHandle<hkUint8, 255> at 24\n- navMeshPathRequestInfos: hkArray<hkaiNavMeshPathRequestInfo, hkContainerHeapAllocator> at 32\n- navVolumePathRequestInfos: hkArray<hkaiNavVolumePathRequestInfo, hkContainerHeapAllocator> at 48\n- navMeshPathRequests: hkArray<hkRefPtr<hkaiNavMeshPathRequest>, hkContainerHeapAllocator> at 64\n- navVolumePathRequests: hkArray<hkRefPtr<hkaiNavVolumePathRequest>, hkContainerHeapAllocator> at 80"""
     queueId: hkHandle_hkUint8_255
     navMeshPathRequestInfos: list[hkaiNavMeshPathRequestInfo]
     navVolumePathRequestInfos: list[hkaiNavVolumePathRequestInfo]
@@ -5807,7 +5843,7 @@ class hkaiPathRequestQueue(hkReferencedObject):
     navVolumePathRequests: list[Optional[hkaiNavVolumePathRequest]]
 
 class hkaiPathfindingUtil_FindGraphPathInput(Record):
-    """hkaiPathfindingUtil::FindGraphPathInput"""
+    """hkaiPathfindingUtil::FindGraphPathInput\n\nHavok class of SDK 2019.1, version 2, 152 bytes.\n\nOwn members, by Havok type and byte offset:\n- startNodeKeys: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 0\n- initialCosts: hkArray<hkReal, hkContainerHeapAllocator> at 16\n- goalNodeKeys: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 32\n- finalCosts: hkArray<hkReal, hkContainerHeapAllocator> at 48\n- maxNumberOfIterations: int at 64\n- agentInfo: hkaiAgentTraversalInfo at 68\n- searchParameters: hkaiGraphPathSearchParameters at 80\n- searchBuffers: hkaiSearchParameters::SearchBuffers at 120\n- hierarchySearchBuffers: hkaiSearchParameters::SearchBuffers at 136"""
     startNodeKeys: memoryview
     initialCosts: memoryview
     goalNodeKeys: memoryview
@@ -5819,7 +5855,7 @@ class hkaiPathfindingUtil_FindGraphPathInput(Record):
     hierarchySearchBuffers: hkaiSearchParameters_SearchBuffers
 
 class hkaiPathfindingUtil_FindPathInput(hkReferencedObject):
-    """hkaiPathfindingUtil::FindPathInput"""
+    """hkaiPathfindingUtil::FindPathInput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 10, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- startPoint: hkVector4 at 32\n- goalPoints: hkArray<hkVector4, hkContainerHeapAllocator> at 48\n- startFaceKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 64\n- goalFaceKeys: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 72\n- maxNumberOfIterations: int at 88\n- agentInfo: hkaiAgentTraversalInfo at 92\n- searchParameters: hkaiNavMeshPathSearchParameters at 112\n- searchBuffers: hkaiSearchParameters::SearchBuffers at 192\n- hierarchySearchBuffers: hkaiSearchParameters::SearchBuffers at 208"""
     startPoint: tuple[float, ...]
     goalPoints: list[tuple[float, ...]]
     startFaceKey: int
@@ -5831,7 +5867,7 @@ class hkaiPathfindingUtil_FindPathInput(hkReferencedObject):
     hierarchySearchBuffers: hkaiSearchParameters_SearchBuffers
 
 class hkaiPathfindingUtil_FindPathOutput(hkReferencedObject):
-    """hkaiPathfindingUtil::FindPathOutput"""
+    """hkaiPathfindingUtil::FindPathOutput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- visitedEdges: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 24\n- pathOut: hkArray<hkaiPath::PathPoint, hkContainerHeapAllocator> at 40\n- outputParameters: hkaiAstarOutputParameters at 64\n- clearanceCacheMisses: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 80\n- clearanceCacheIdentifier: hkHandle<hkUint8, 255> at 96"""
     visitedEdges: memoryview
     pathOut: list[hkaiPath_PathPoint]
     outputParameters: hkaiAstarOutputParameters
@@ -5839,48 +5875,32 @@ class hkaiPathfindingUtil_FindPathOutput(hkReferencedObject):
     clearanceCacheIdentifier: hkHandle_hkUint8_255
 
 class hkaiPersistentEdgeKey(Record):
-    """hkaiPersistentEdgeKey"""
+    """hkaiPersistentEdgeKey\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceKey: hkaiPersistentFaceKey at 0\n- edgeOffset: hkInt16 at 8"""
     faceKey: hkaiPersistentFaceKey
     edgeOffset: int
 
 class hkaiPersistentFaceKey(Record):
-    """hkaiPersistentFaceKey"""
+    """hkaiPersistentFaceKey\n\nHavok class of SDK 2019.1, version 0, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 0\n- offset: hkInt16 at 4"""
     key: int
     offset: int
 
 class hkaiPhysicsBodyObstacleGenerator(hkaiCollisionAvoidance_SimpleObstacleGenerator):
-    """hkaiPhysicsBodyObstacleGenerator"""
+    """hkaiPhysicsBodyObstacleGenerator\n\nHavok class of SDK 2019.1, derived from hkaiCollisionAvoidance::SimpleObstacleGenerator, version 2, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- velocityThreshold: hkReal at 208\n- bodyId: hknpBodyId at 212\n- worldReader: T*<hkReflect::Detail::Opaque> at 216\n- physicsWorldListener: T*<hkReflect::Detail::Opaque> at 224"""
     velocityThreshold: float
     bodyId: hknpBodyId
     worldReader: Optional[Record]
     physicsWorldListener: Optional[Record]
 
-class hkaiPhysicsBodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
-    """hkaiPhysicsBodySilhouetteGenerator"""
-    worldBridge: Optional[Record]
-    world: Optional[Record]
-    bodyId: hknpBodyId
-
-class hkaiPhysicsBodySilhouetteGeneratorBase(hkaiPointCloudSilhouetteGenerator):
-    """hkaiPhysicsBodySilhouetteGeneratorBase"""
-    linearVelocityAndThreshold: tuple[float, ...]
-
-class hkaiPhysicsShapeVolume(hkaiVolume):
-    """hkaiPhysicsShapeVolume"""
-    collisionQueryDispatcher: Optional[Record]
-    shape: Optional[hknpShape]
-    shapeTransform: tuple[float, ...]
-    geometry: hkGeometry
-
-class hkaiPlaneVolume(hkaiVolume):
-    """hkaiPlaneVolume"""
-    planes: list[tuple[float, ...]]
-    geometry: hkGeometry
-    isInverted: bool
-    aabb: hkAabb
+class hkaiSilhouetteGenerator(hkReferencedObject):
+    """hkaiSilhouetteGenerator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 6, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- lazyRecomputeDisplacementThreshold: hkReal at 32\n- materialId: int at 36\n- cachedSilhouettes: hkRefPtr<hkaiConvexSilhouetteSet> at 40\n- transform: hkQTransform at 48"""
+    userData: int
+    lazyRecomputeDisplacementThreshold: float
+    materialId: int
+    cachedSilhouettes: Optional[hkaiConvexSilhouetteSet]
+    transform: hkQTransform
 
 class hkaiPointCloudSilhouetteGenerator(hkaiSilhouetteGenerator):
-    """hkaiPointCloudSilhouetteGenerator"""
+    """hkaiPointCloudSilhouetteGenerator\n\nHavok class of SDK 2019.1, derived from hkaiSilhouetteGenerator, version 2, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- localAabb: hkAabb at 80\n- localPoints: hkArray<hkVector4, hkContainerHeapAllocator> at 112\n- silhouetteSizes: hkArray<int, hkContainerHeapAllocator> at 128\n- weldTolerance: hkReal at 144\n- silhouetteDetailLevel: hkEnum<hkaiPointCloudSilhouetteGenerator::DetailLevel, hkUint8> at 148\n- flags: hkFlags<hkaiPointCloudSilhouetteGenerator::PointCloudFlagBits, hkUint8> at 149\n- localPointsChanged: hkBool at 150\n- isEnabledChanged: hkBool at 151\n- isEnabled: hkBool at 152"""
     localAabb: hkAabb
     localPoints: list[tuple[float, ...]]
     silhouetteSizes: memoryview
@@ -5891,149 +5911,157 @@ class hkaiPointCloudSilhouetteGenerator(hkaiSilhouetteGenerator):
     isEnabledChanged: bool
     isEnabled: bool
 
+class hkaiPhysicsBodySilhouetteGeneratorBase(hkaiPointCloudSilhouetteGenerator):
+    """hkaiPhysicsBodySilhouetteGeneratorBase\n\nHavok class of SDK 2019.1, derived from hkaiPointCloudSilhouetteGenerator, version 1, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- linearVelocityAndThreshold: hkVector4 at 160"""
+    linearVelocityAndThreshold: tuple[float, ...]
+
+class hkaiPhysicsBodySilhouetteGenerator(hkaiPhysicsBodySilhouetteGeneratorBase):
+    """hkaiPhysicsBodySilhouetteGenerator\n\nHavok class of SDK 2019.1, derived from hkaiPhysicsBodySilhouetteGeneratorBase, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldBridge: T*<hkReflect::Detail::Opaque> at 176\n- world: T*<hkReflect::Detail::Opaque> at 184\n- bodyId: hknpBodyId at 192"""
+    worldBridge: Optional[Record]
+    world: Optional[Record]
+    bodyId: hknpBodyId
+
+class hkaiPhysicsShapeVolume(hkaiVolume):
+    """hkaiPhysicsShapeVolume\n\nHavok class of SDK 2019.1, derived from hkaiVolume, version 3, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionQueryDispatcher: T*<hkReflect::Detail::Opaque> at 24\n- shape: hkRefPtr<hknpShape> at 32\n- shapeTransform: hkTransform at 48\n- geometry: hkGeometry at 112"""
+    collisionQueryDispatcher: Optional[Record]
+    shape: Optional[hknpShape]
+    shapeTransform: tuple[float, ...]
+    geometry: hkGeometry
+
+class hkaiPlaneVolume(hkaiVolume):
+    """hkaiPlaneVolume\n\nHavok class of SDK 2019.1, derived from hkaiVolume, version 2, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- planes: hkArray<hkVector4, hkContainerHeapAllocator> at 24\n- geometry: hkGeometry at 40\n- isInverted: hkBool at 96\n- aabb: hkAabb at 112"""
+    planes: list[tuple[float, ...]]
+    geometry: hkGeometry
+    isInverted: bool
+    aabb: hkAabb
+
 class hkaiPolygon2D(Record):
-    """hkaiPolygon2D"""
+    """hkaiPolygon2D\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: hkArray<hkVector2, hkContainerHeapAllocator> at 0"""
     vertices: list[hkVector2f]
 
-class hkaiQueryMediator(hkReferencedObject):
-    """hkaiQueryMediator"""
-
 class hkaiReferenceFrame(Record):
-    """hkaiReferenceFrame"""
+    """hkaiReferenceFrame\n\nHavok class of SDK 2019.1, version 0, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 0\n- linearVelocity: hkVector4 at 64\n- angularVelocity: hkVector4 at 80"""
     transform: tuple[float, ...]
     linearVelocity: tuple[float, ...]
     angularVelocity: tuple[float, ...]
 
 class hkaiReferenceFrameAndExtrusion(Record):
-    """hkaiReferenceFrameAndExtrusion"""
+    """hkaiReferenceFrameAndExtrusion\n\nHavok class of SDK 2019.1, version 2, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- cellExtrusions: T[N]<hkReal, 32> at 16\n- silhouetteRadiusExpasion: hkReal at 144\n- upTransformMethod: hkEnum<hkaiReferenceFrameAndExtrusion::UpVectorTransformMethod, hkUint8> at 148"""
     up: tuple[float, ...]
     cellExtrusions: tuple[float, ...]
     silhouetteRadiusExpasion: float
     upTransformMethod: hkaiReferenceFrameAndExtrusion_UpVectorTransformMethod
 
 class hkaiReferencedArray_T_Ptr_hkaiStreamingSet(hkReferencedObject):
-    """hkaiReferencedArray<T*<hkaiStreamingSet>>"""
+    """hkaiReferencedArray<T*<hkaiStreamingSet>>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<T*<hkaiStreamingSet>, hkContainerHeapAllocator> at 24"""
     array: list[Optional[hkaiStreamingSet]]
 
 class hkaiReferencedArray_hkQTransform(hkReferencedObject):
-    """hkaiReferencedArray<hkQTransform>"""
+    """hkaiReferencedArray<hkQTransform>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkQTransform, hkContainerHeapAllocator> at 24"""
     array: list[hkQTransform]
 
 class hkaiReferencedArray_hkVector4(hkReferencedObject):
-    """hkaiReferencedArray<hkVector4>"""
+    """hkaiReferencedArray<hkVector4>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkVector4, hkContainerHeapAllocator> at 24"""
     array: list[tuple[float, ...]]
 
 class hkaiReferencedArray_hkVector4f(hkReferencedObject):
-    """hkaiReferencedArray<hkVector4f>"""
+    """hkaiReferencedArray<hkVector4f>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkVector4f, hkContainerHeapAllocator> at 24"""
     array: list[tuple[float, ...]]
 
 class hkaiReferencedArray_hkaiIndex_hkInt32(hkReferencedObject):
-    """hkaiReferencedArray<hkaiIndex<hkInt32>>"""
+    """hkaiReferencedArray<hkaiIndex<hkInt32>>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiIndex<hkInt32>, hkContainerHeapAllocator> at 24"""
     array: memoryview
 
 class hkaiReferencedArray_hkaiIndex_int(hkReferencedObject):
-    """hkaiReferencedArray<hkaiIndex<int>>"""
+    """hkaiReferencedArray<hkaiIndex<int>>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiIndex<int>, hkContainerHeapAllocator> at 24"""
     array: memoryview
 
 class hkaiReferencedArray_hkaiPackedKey_hkaiIndex_hkInt32_hkaiIndex_hkInt32(hkReferencedObject):
-    """hkaiReferencedArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>>"""
+    """hkaiReferencedArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 24"""
     array: memoryview
 
 class hkaiReferencedArray_hkaiPackedKey_hkaiIndex_int_hkaiIndex_int(hkReferencedObject):
-    """hkaiReferencedArray<hkaiPackedKey_<hkaiIndex<int>, hkaiIndex<int>>>"""
+    """hkaiReferencedArray<hkaiPackedKey_<hkaiIndex<int>, hkaiIndex<int>>>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiPackedKey_<hkaiIndex<int>, hkaiIndex<int>>, hkContainerHeapAllocator> at 24"""
     array: memoryview
 
 class hkaiReferencedArray_hkaiReferenceFrame(hkReferencedObject):
-    """hkaiReferencedArray<hkaiReferenceFrame>"""
+    """hkaiReferencedArray<hkaiReferenceFrame>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiReferenceFrame, hkContainerHeapAllocator> at 24"""
     array: list[hkaiReferenceFrame]
 
 class hkaiReferencedArray_hkaiUserEdgeUtils_UserEdgePair(hkReferencedObject):
-    """hkaiReferencedArray<hkaiUserEdgeUtils::UserEdgePair>"""
+    """hkaiReferencedArray<hkaiUserEdgeUtils::UserEdgePair>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiUserEdgeUtils::UserEdgePair, hkContainerHeapAllocator> at 24"""
     array: list[hkaiUserEdgeUtils_UserEdgePair]
 
 class hkaiReferencedArray_hkaiUserEdgeUtils_UserEdgeSetup(hkReferencedObject):
-    """hkaiReferencedArray<hkaiUserEdgeUtils::UserEdgeSetup>"""
+    """hkaiReferencedArray<hkaiUserEdgeUtils::UserEdgeSetup>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<hkaiUserEdgeUtils::UserEdgeSetup, hkContainerHeapAllocator> at 24"""
     array: list[hkaiUserEdgeUtils_UserEdgeSetup]
 
 class hkaiReferencedArray_int(hkReferencedObject):
-    """hkaiReferencedArray<int>"""
+    """hkaiReferencedArray<int>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<int, hkContainerHeapAllocator> at 24"""
     array: memoryview
 
 class hkaiReferencedArray_unsigned_int(hkReferencedObject):
-    """hkaiReferencedArray<unsigned int>"""
+    """hkaiReferencedArray<unsigned int>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- array: hkArray<unsigned int, hkContainerHeapAllocator> at 24"""
     array: memoryview
 
 class hkaiSearchExpansionRecord(hkReferencedObject):
-    """hkaiSearchExpansionRecord"""
+    """hkaiSearchExpansionRecord\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkArray<hkaiSearchExpansionRecord::hkaiSingleExpansionRecord, hkContainerHeapAllocator> at 24"""
     data: list[hkaiSearchExpansionRecord_hkaiSingleExpansionRecord]
 
 class hkaiSearchExpansionRecord_hkaiSingleExpansionRecord(Record):
-    """hkaiSearchExpansionRecord::hkaiSingleExpansionRecord"""
+    """hkaiSearchExpansionRecord::hkaiSingleExpansionRecord\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- face: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 0\n- edge: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 4\n- cost: hkReal at 8"""
     face: int
     edge: int
     cost: float
 
 class hkaiSearchParameters(Record):
-    """hkaiSearchParameters"""
+    """hkaiSearchParameters\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiSearchParameters_BufferSizes(Record):
-    """hkaiSearchParameters::BufferSizes"""
+    """hkaiSearchParameters::BufferSizes\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxOpenSetSizeBytes: int at 0\n- maxSearchStateSizeBytes: int at 4"""
     maxOpenSetSizeBytes: int
     maxSearchStateSizeBytes: int
 
 class hkaiSearchParameters_SearchBuffers(Record):
-    """hkaiSearchParameters::SearchBuffers"""
+    """hkaiSearchParameters::SearchBuffers\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- openSetBuffer: T*<hkReflect::Detail::Opaque> at 0\n- searchStateBuffer: T*<hkReflect::Detail::Opaque> at 8"""
     openSetBuffer: Optional[Record]
     searchStateBuffer: Optional[Record]
 
 class hkaiSilhouetteGenerationParameters(Record):
-    """hkaiSilhouetteGenerationParameters"""
+    """hkaiSilhouetteGenerationParameters\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- extraExpansion: hkReal at 0\n- bevelThreshold: hkReal at 4\n- maxSilhouetteSize: hkReal at 8\n- simplify2dConvexHullThreshold: hkReal at 12\n- referenceFrame: hkaiSilhouetteReferenceFrame at 16"""
     extraExpansion: float
     bevelThreshold: float
     maxSilhouetteSize: float
     simplify2dConvexHullThreshold: float
     referenceFrame: hkaiSilhouetteReferenceFrame
 
-class hkaiSilhouetteGenerator(hkReferencedObject):
-    """hkaiSilhouetteGenerator"""
-    userData: int
-    lazyRecomputeDisplacementThreshold: float
-    materialId: int
-    cachedSilhouettes: Optional[hkaiConvexSilhouetteSet]
-    transform: hkQTransform
-
 class hkaiSilhouetteGeneratorSectionContext(Record):
-    """hkaiSilhouetteGeneratorSectionContext"""
+    """hkaiSilhouetteGeneratorSectionContext\n\nHavok class of SDK 2019.1, version 3, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- lastRelativeTransform: hkQTransform at 0\n- generator: hkRefPtr<hkaiSilhouetteGenerator> at 32"""
     lastRelativeTransform: hkQTransform
     generator: Optional[hkaiSilhouetteGenerator]
 
 class hkaiSilhouetteGeneratorViewer_Options(hkVdb_Tweakable):
-    """hkaiSilhouetteGeneratorViewer::Options"""
-
-class hkaiSilhouetteMerger(hkReferencedObject):
-    """hkaiSilhouetteMerger"""
-    mergeType: hkaiSilhouetteMerger_MergeType
-    mergeParams: hkaiSilhouetteGenerationParameters
+    """hkaiSilhouetteGeneratorViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 1 bytes."""
 
 class hkaiSilhouetteReferenceFrame(Record):
-    """hkaiSilhouetteReferenceFrame"""
+    """hkaiSilhouetteReferenceFrame\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- referenceAxis: hkVector4 at 16\n- orthogonalAxis: hkVector4 at 32"""
     up: tuple[float, ...]
     referenceAxis: tuple[float, ...]
     orthogonalAxis: tuple[float, ...]
 
 class hkaiSimpleSilhouetteMerger(hkaiSilhouetteMerger):
-    """hkaiSimpleSilhouetteMerger"""
+    """hkaiSimpleSilhouetteMerger\n\nHavok class of SDK 2019.1, derived from hkaiSilhouetteMerger, version 0, 96 bytes."""
 
 class hkaiSplitGenerationSnapshot(Record):
-    """hkaiSplitGenerationSnapshot"""
+    """hkaiSplitGenerationSnapshot\n\nHavok class of SDK 2019.1, 672 bytes.\n\nOwn members, by Havok type and byte offset:\n- generationSnapshot: hkaiNavMeshGenerationSnapshot at 0\n- splitSettings: hkaiSplitGenerationUtils::Settings at 608"""
     generationSnapshot: hkaiNavMeshGenerationSnapshot
     splitSettings: hkaiSplitGenerationUtils_Settings
 
 class hkaiSplitGenerationUtils(Record):
-    """hkaiSplitGenerationUtils"""
+    """hkaiSplitGenerationUtils\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiSplitGenerationUtils_Settings(Record):
-    """hkaiSplitGenerationUtils::Settings"""
+    """hkaiSplitGenerationUtils::Settings\n\nHavok class of SDK 2019.1, version 4, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- simplificationOptions: hkEnum<hkaiSplitGenerationUtils::SplitAndGenerateOptions, hkUint8> at 0\n- splitMethod: hkEnum<hkaiSplitGenerationUtils::SplitMethod, hkUint8> at 1\n- generateClusterGraphs: hkBool at 2\n- desiredFacesPerCluster: int at 4\n- costModifier: T*<hkReflect::Detail::Opaque> at 8\n- shelver: T*<hkReflect::Detail::Opaque> at 16\n- borderPreserveShrinkSize: hkReal at 24\n- streamingEdgeMatchTolerance: hkReal at 28\n- numX: int at 32\n- numY: int at 36\n- maxSplits: int at 40\n- desiredTrisPerChunk: int at 44\n- saveInputSnapshot: hkBool at 48\n- snapshotFilename: hkStringPtr at 56"""
     simplificationOptions: hkaiSplitGenerationUtils_SplitAndGenerateOptions
     splitMethod: hkaiSplitGenerationUtils_SplitMethod
     generateClusterGraphs: bool
@@ -6050,7 +6078,7 @@ class hkaiSplitGenerationUtils_Settings(Record):
     snapshotFilename: Optional[str]
 
 class hkaiStreamingCollection(hkReferencedObject):
-    """hkaiStreamingCollection"""
+    """hkaiStreamingCollection\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 5, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- isTemporary: hkBool at 24\n- tree: hkaiCopyOnWritePtr<hkcdDynamicAabbTree, hkaiCopyOnWriteDefaultTraits<hkcdDynamicAabbTree>> at 32\n- instances: hkArray<hkaiStreamingCollectionInstanceInfo, hkContainerHeapAllocator> at 56\n- streamingSetInstances: hkArray<hkaiCopyOnWritePtr<hkaiStreamingSetInstance, hkaiCopyOnWriteDefaultTraits<hkaiStreamingSetInstance>>, hkContainerHeapAllocator> at 72\n- clearanceCacheManager: hkRefPtr<hkaiNavMeshClearanceCacheManager> at 88\n- erosionRadii: T[N]<hkReal, 32> at 96\n- dynamicNavMeshMediator: hkRefPtr<hkaiNavMeshCollectionQueryMediator> at 224\n- dynamicNavVolumeMediator: hkRefPtr<hkaiNavVolumeCollectionQueryMediator> at 232"""
     isTemporary: bool
     tree: hkaiCopyOnWritePtr_hkcdDynamicAabbTree_hkaiCopyOnWriteDefaultTraits_hkcdDynamicAabbTree
     instances: list[hkaiStreamingCollectionInstanceInfo]
@@ -6061,7 +6089,7 @@ class hkaiStreamingCollection(hkReferencedObject):
     dynamicNavVolumeMediator: Optional[hkaiNavVolumeCollectionQueryMediator]
 
 class hkaiStreamingCollectionInstanceInfo(Record):
-    """hkaiStreamingCollectionInstanceInfo"""
+    """hkaiStreamingCollectionInstanceInfo\n\nHavok class of SDK 2019.1, version 8, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- instance: hkRefPtr<hkaiNavMeshInstance> at 0\n- volumeInstance: hkRefPtr<hkaiNavVolumeInstance> at 8\n- clusterGraphInstance: hkRefPtr<hkaiDirectedGraphInstance> at 16\n- treeNode: hkUint32 at 24\n- sectionUid: hkUint32 at 28\n- sectionReferenceFrame: hkaiReferenceFrame at 32\n- volumeTransform: hkAxialTransform at 128\n- streamingSets: hkHashMap<hkaiIndex<hkInt32>, int> at 160\n- graphStreamingSets: hkHashMap<hkaiIndex<hkInt32>, hkRefPtr<hkaiStreamingSet>> at 192\n- flags: hkFlags<hkaiStreamingCollectionInstanceInfo::Flags, hkUint8> at 224"""
     instance: Optional[hkaiNavMeshInstance]
     volumeInstance: Optional[hkaiNavVolumeInstance]
     clusterGraphInstance: Optional[hkaiDirectedGraphInstance]
@@ -6074,7 +6102,7 @@ class hkaiStreamingCollectionInstanceInfo(Record):
     flags: Union[hkaiStreamingCollectionInstanceInfo_Flags, int]
 
 class hkaiStreamingSet(hkReferencedObject):
-    """hkaiStreamingSet"""
+    """hkaiStreamingSet\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- aSectionUid: hkUint32 at 24\n- bSectionUid: hkUint32 at 28\n- meshConnections: hkArray<hkaiStreamingSet::NavMeshConnection, hkContainerHeapAllocator> at 32\n- graphConnections: hkArray<hkaiStreamingSet::GraphConnection, hkContainerHeapAllocator> at 48\n- volumeConnections: hkArray<hkaiStreamingSet::VolumeConnection, hkContainerHeapAllocator> at 64\n- aConnectionAabbs: hkArray<hkAabb, hkContainerHeapAllocator> at 80\n- bConnectionAabbs: hkArray<hkAabb, hkContainerHeapAllocator> at 96"""
     aSectionUid: int
     bSectionUid: int
     meshConnections: list[hkaiStreamingSet_NavMeshConnection]
@@ -6084,7 +6112,7 @@ class hkaiStreamingSet(hkReferencedObject):
     bConnectionAabbs: list[hkAabb]
 
 class hkaiStreamingSet_GraphConnection(Record):
-    """hkaiStreamingSet::GraphConnection"""
+    """hkaiStreamingSet::GraphConnection\n\nHavok class of SDK 2019.1, version 4, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- aNodeIndex: int at 0\n- bNodeIndex: int at 4\n- aEdgeData: hkUint32 at 8\n- bEdgeData: hkUint32 at 12\n- aEdgeCost: hkHalf16 at 16\n- bEdgeCost: hkHalf16 at 18"""
     aNodeIndex: int
     bNodeIndex: int
     aEdgeData: int
@@ -6093,44 +6121,44 @@ class hkaiStreamingSet_GraphConnection(Record):
     bEdgeCost: float
 
 class hkaiStreamingSet_NavMeshConnection(Record):
-    """hkaiStreamingSet::NavMeshConnection"""
+    """hkaiStreamingSet::NavMeshConnection\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- aFaceEdgeIndex: hkaiFaceEdgeIndexPair at 0\n- bFaceEdgeIndex: hkaiFaceEdgeIndexPair at 8"""
     aFaceEdgeIndex: hkaiFaceEdgeIndexPair
     bFaceEdgeIndex: hkaiFaceEdgeIndexPair
 
 class hkaiStreamingSet_VolumeConnection(Record):
-    """hkaiStreamingSet::VolumeConnection"""
+    """hkaiStreamingSet::VolumeConnection\n\nHavok class of SDK 2019.1, version 2, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- aCellIndex: hkaiIndex<hkInt32> at 0\n- bCellIndex: hkaiIndex<hkInt32> at 4"""
     aCellIndex: int
     bCellIndex: int
 
 class hkaiStreamingSetInstance(hkReferencedObject):
-    """hkaiStreamingSetInstance"""
+    """hkaiStreamingSetInstance\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionIndices: T[N]<hkaiIndex<hkInt32>, 2> at 24\n- streamingSet: hkRefPtr<hkaiStreamingSet> at 32\n- dynUserEdgeConnections: hkArray<hkaiStreamingSetInstance::DynUserEdgeConnection, hkContainerHeapAllocator> at 40"""
     sectionIndices: list[int]
     streamingSet: Optional[hkaiStreamingSet]
     dynUserEdgeConnections: list[hkaiStreamingSetInstance_DynUserEdgeConnection]
 
 class hkaiStreamingSetInstance_DynUserEdgeConnection(Record):
-    """hkaiStreamingSetInstance::DynUserEdgeConnection"""
+    """hkaiStreamingSetInstance::DynUserEdgeConnection\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIndices: T[N]<hkaiIndex<hkInt32>, 2> at 0\n- edgeOffsets: T[N]<hkaiIndex<hkUint16>, 2> at 8"""
     faceIndices: list[int]
     edgeOffsets: list[int]
 
 class hkaiUserEdgePairArray(hkReferencedObject):
-    """hkaiUserEdgePairArray"""
+    """hkaiUserEdgePairArray\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgePairs: hkArray<hkaiUserEdgeUtils::UserEdgePair, hkContainerHeapAllocator> at 24"""
     edgePairs: list[hkaiUserEdgeUtils_UserEdgePair]
 
 class hkaiUserEdgeSetupArray(hkReferencedObject):
-    """hkaiUserEdgeSetupArray"""
+    """hkaiUserEdgeSetupArray\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgeSetups: hkArray<hkaiUserEdgeUtils::UserEdgeSetup, hkContainerHeapAllocator> at 24"""
     edgeSetups: list[hkaiUserEdgeUtils_UserEdgeSetup]
 
 class hkaiUserEdgeUtils(Record):
-    """hkaiUserEdgeUtils"""
+    """hkaiUserEdgeUtils\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiUserEdgeUtils_Obb(Record):
-    """hkaiUserEdgeUtils::Obb"""
+    """hkaiUserEdgeUtils::Obb\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 0\n- halfExtents: hkVector4 at 64"""
     transform: tuple[float, ...]
     halfExtents: tuple[float, ...]
 
 class hkaiUserEdgeUtils_UserEdgePair(Record):
-    """hkaiUserEdgeUtils::UserEdgePair"""
+    """hkaiUserEdgeUtils::UserEdgePair\n\nHavok class of SDK 2019.1, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- x: hkVector4 at 0\n- y: hkVector4 at 16\n- z: hkVector4 at 32\n- instanceUidA: hkUint32 at 48\n- instanceUidB: hkUint32 at 52\n- faceA: hkaiIndex<hkInt32> at 56\n- faceB: hkaiIndex<hkInt32> at 60\n- userDataA: hkInt32 at 64\n- userDataB: hkInt32 at 68\n- costAtoB: hkHalf16 at 72\n- costBtoA: hkHalf16 at 74\n- direction: hkEnum<hkaiUserEdgeUtils::UserEdgeDirection, hkUint8> at 76"""
     x: tuple[float, ...]
     y: tuple[float, ...]
     z: tuple[float, ...]
@@ -6145,7 +6173,7 @@ class hkaiUserEdgeUtils_UserEdgePair(Record):
     direction: hkaiUserEdgeUtils_UserEdgeDirection
 
 class hkaiUserEdgeUtils_UserEdgeSetup(Record):
-    """hkaiUserEdgeUtils::UserEdgeSetup"""
+    """hkaiUserEdgeUtils::UserEdgeSetup\n\nHavok class of SDK 2019.1, version 2, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- obbA: hkaiUserEdgeUtils::Obb at 0\n- obbB: hkaiUserEdgeUtils::Obb at 80\n- userDataA: hkUint32 at 160\n- userDataB: hkUint32 at 164\n- costAtoB: hkReal at 168\n- costBtoA: hkReal at 172\n- worldUpA: hkVector4 at 176\n- worldUpB: hkVector4 at 192\n- direction: hkEnum<hkaiUserEdgeUtils::UserEdgeDirection, hkUint8> at 208\n- space: hkEnum<hkaiUserEdgeUtils::UserEdgeSetupSpace, hkUint8> at 209\n- forceAlign: hkBool at 210"""
     obbA: hkaiUserEdgeUtils_Obb
     obbB: hkaiUserEdgeUtils_Obb
     userDataA: int
@@ -6159,7 +6187,7 @@ class hkaiUserEdgeUtils_UserEdgeSetup(Record):
     forceAlign: bool
 
 class hkaiViewerNodes_AIWorld(Record):
-    """hkaiViewerNodes::AIWorld"""
+    """hkaiViewerNodes::AIWorld\n\nHavok class of SDK 2019.1, 304 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 0\n- clearanceResetMethod: hkEnum<hkaiWorld::ClearanceResetMethod, hkUint8> at 16\n- maxCutFacesPerStep: int at 20\n- maxRequestsPerStep: int at 24\n- maxIterationsPerStep: int at 28\n- clearanceFillFacesPerStep: int at 32\n- priorityThreshold: int at 36\n- layers: T[N]<hkaiViewerNodes::Layer, 32> at 40"""
     up: tuple[float, ...]
     clearanceResetMethod: hkaiWorld_ClearanceResetMethod
     maxCutFacesPerStep: int
@@ -6170,13 +6198,13 @@ class hkaiViewerNodes_AIWorld(Record):
     layers: list[hkaiViewerNodes_Layer]
 
 class hkaiViewerNodes_ApiCommand(Record):
-    """hkaiViewerNodes::ApiCommand"""
+    """hkaiViewerNodes::ApiCommand\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_ApiCommands(Record):
-    """hkaiViewerNodes::ApiCommands"""
+    """hkaiViewerNodes::ApiCommands\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_Character(Record):
-    """hkaiViewerNodes::Character"""
+    """hkaiViewerNodes::Character\n\nHavok class of SDK 2019.1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- index: int at 0\n- enabledIndex: int at 4\n- radius: hkReal at 8\n- maximumSpeed: hkReal at 12\n- preferredSpeed: hkReal at 16\n- sensorSize: hkaiCollisionAvoidance::Character::SensorSize at 20\n- maximumAvoidanceCharacters: int at 32\n- steeringProperties: hkaiCollisionAvoidance::SteeringProperties at 36\n- position: hkVector4 at 80\n- currentVelocity: hkVector4 at 96\n- surfaceVelocity: hkVector4 at 112\n- steeringEnabled: bool at 128\n- desiredDirection: hkVector4 at 144\n- avoidanceVelocity: hkVector4 at 160\n- userData: hkUlong at 176"""
     index: int
     enabledIndex: int
     radius: float
@@ -6194,13 +6222,13 @@ class hkaiViewerNodes_Character(Record):
     userData: int
 
 class hkaiViewerNodes_Characters(Record):
-    """hkaiViewerNodes::Characters"""
+    """hkaiViewerNodes::Characters\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_CollisionAvoidanceSystem(Record):
-    """hkaiViewerNodes::CollisionAvoidanceSystem"""
+    """hkaiViewerNodes::CollisionAvoidanceSystem\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_Face(Record):
-    """hkaiViewerNodes::Face"""
+    """hkaiViewerNodes::Face\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- startEdgeIndex: hkaiIndex<hkInt32> at 0\n- startUserEdgeIndex: hkaiIndex<hkInt32> at 4\n- numEdges: hkInt16 at 8\n- numUserEdges: hkInt16 at 10\n- clusterIndex: hkInt16 at 12\n- data: hkInt32 at 16\n- flags: hkUint8 at 20"""
     startEdgeIndex: int
     startUserEdgeIndex: int
     numEdges: int
@@ -6210,18 +6238,18 @@ class hkaiViewerNodes_Face(Record):
     flags: int
 
 class hkaiViewerNodes_FaceDebugDisplayMarker(hkDebugDisplayMarker):
-    """hkaiViewerNodes::FaceDebugDisplayMarker"""
+    """hkaiViewerNodes::FaceDebugDisplayMarker\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hkaiViewerNodes_Faces(Record):
-    """hkaiViewerNodes::Faces"""
+    """hkaiViewerNodes::Faces\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_Layer(Record):
-    """hkaiViewerNodes::Layer"""
+    """hkaiViewerNodes::Layer\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- defaultClearanceCeiling: hkReal at 0\n- silhouetteExtrusion: hkReal at 4"""
     defaultClearanceCeiling: float
     silhouetteExtrusion: float
 
 class hkaiViewerNodes_NavMeshInstance(Record):
-    """hkaiViewerNodes::NavMeshInstance"""
+    """hkaiViewerNodes::NavMeshInstance\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- uid: hkUint32 at 0\n- runtimeId: hkaiIndex<hkInt32> at 4\n- referenceFrame: hkaiReferenceFrame at 16\n- numFaces: int at 112\n- numEdges: int at 116\n- numVertices: int at 120"""
     uid: int
     runtimeId: int
     referenceFrame: hkaiReferenceFrame
@@ -6230,10 +6258,10 @@ class hkaiViewerNodes_NavMeshInstance(Record):
     numVertices: int
 
 class hkaiViewerNodes_NavMeshInstances(Record):
-    """hkaiViewerNodes::NavMeshInstances"""
+    """hkaiViewerNodes::NavMeshInstances\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_Navigator(Record):
-    """hkaiViewerNodes::Navigator"""
+    """hkaiViewerNodes::Navigator\n\nHavok class of SDK 2019.1, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- index: int at 0\n- characterRadius: hkReal at 4\n- hasEdgeFilter: hkBool at 8\n- hasCostModifier: hkBool at 9\n- filterInfo: hkUint32 at 12\n- layerIndex: hkInt32 at 16\n- clearanceCacheIdentifier: hkHandle<hkUint8, 255> at 20\n- hasCapsuleLimit: hkBool at 21\n- hasLengthLimit: hkBool at 22\n- iterationLimit: int at 24\n- searchRadius: hkReal at 28\n- horizontalTolerance: hkReal at 32\n- verticalTolerance: hkReal at 36\n- usesHierarchicalHeuristic: hkBool at 40\n- heuristicWeight: hkReal at 44\n- internalVertexPullingEnabled: hkBool at 48\n- goalReachedDistance: hkReal at 52\n- userEdgeEnteredDistance: hkReal at 56\n- leftTurningRadiusMultiplier: hkReal at 60\n- rightTurningRadiusMultiplier: hkReal at 64\n- goals: hkArray<hkVector4, hkContainerHeapAllocator> at 72\n- position: hkVector4 at 96\n- navigationOutput: hkaiNavigator::NavigationOutput at 112"""
     index: int
     characterRadius: float
     hasEdgeFilter: bool
@@ -6259,30 +6287,30 @@ class hkaiViewerNodes_Navigator(Record):
     navigationOutput: hkaiNavigator_NavigationOutput
 
 class hkaiViewerNodes_NavigatorApiCommands_ApiCommand(Record):
-    """hkaiViewerNodes::NavigatorApiCommands::ApiCommand"""
+    """hkaiViewerNodes::NavigatorApiCommands::ApiCommand\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_NavigatorApiCommands_ApiCommands(Record):
-    """hkaiViewerNodes::NavigatorApiCommands::ApiCommands"""
+    """hkaiViewerNodes::NavigatorApiCommands::ApiCommands\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_Navigators(Record):
-    """hkaiViewerNodes::Navigators"""
+    """hkaiViewerNodes::Navigators\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_ObstacleGenerator(Record):
-    """hkaiViewerNodes::ObstacleGenerator"""
+    """hkaiViewerNodes::ObstacleGenerator\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- index: int at 0\n- userData: hkUlong at 8"""
     index: int
     userData: int
 
 class hkaiViewerNodes_ObstacleGenerators(Record):
-    """hkaiViewerNodes::ObstacleGenerators"""
+    """hkaiViewerNodes::ObstacleGenerators\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_SilhouetteGenerator(Record):
-    """hkaiViewerNodes::SilhouetteGenerator"""
+    """hkaiViewerNodes::SilhouetteGenerator\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_SilhouetteGenerators(Record):
-    """hkaiViewerNodes::SilhouetteGenerators"""
+    """hkaiViewerNodes::SilhouetteGenerators\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiViewerNodes_VolumeNavigator(Record):
-    """hkaiViewerNodes::VolumeNavigator"""
+    """hkaiViewerNodes::VolumeNavigator\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- index: int at 0\n- hasEdgeFilter: hkBool at 4\n- hasCostModifier: hkBool at 5\n- filterInfo: hkUint32 at 8\n- layerIndex: hkInt32 at 12\n- iterationLimit: int at 16\n- searchRadius: hkReal at 20\n- goalReachedDistance: hkReal at 24\n- userEdgeEnteredDistance: hkReal at 28\n- goals: hkArray<hkVector4, hkContainerHeapAllocator> at 32\n- position: hkVector4 at 48\n- navigationOutput: hkaiVolumeNavigator::NavigationOutput at 64"""
     index: int
     hasEdgeFilter: bool
     hasCostModifier: bool
@@ -6297,13 +6325,10 @@ class hkaiViewerNodes_VolumeNavigator(Record):
     navigationOutput: hkaiVolumeNavigator_NavigationOutput
 
 class hkaiViewerNodes_VolumeNavigators(Record):
-    """hkaiViewerNodes::VolumeNavigators"""
-
-class hkaiVolume(hkReferencedObject):
-    """hkaiVolume"""
+    """hkaiViewerNodes::VolumeNavigators\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkaiVolumeNavigator(hkReferencedObject):
-    """hkaiVolumeNavigator"""
+    """hkaiVolumeNavigator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 496 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- currentGoals: hkArray<hkaiVolumeNavigator::Goal, hkContainerHeapAllocator> at 32\n- rawPosition: hkVector4 at 48\n- lastIdealDirection: hkVector4 at 64\n- hasLastIdealDirection: hkBool at 80\n- settings: hkaiVolumeNavigator::NavigatorSettings at 96\n- hasPosition: hkBool at 256\n- world: hkRefPtr<hkaiWorld> at 264\n- lastNavigationOutput: hkaiVolumeNavigator::NavigationOutput at 272\n- pathRequest: hkRefPtr<hkaiVolumeNavigator::PathRequest> at 336\n- goalReached: hkBool at 344\n- gatePath: hkRefPtr<hkaiGatePath> at 352\n- stalenessChecker: hkRefPtr<hkaiVolumeNavigatorStalenessChecker> at 360\n- traversalState: hkaiGatePath::TraversalState at 368\n- highestReportedUserEdgeEntry: int at 400\n- worldIndex: int at 404\n- pathRequestQueueId: hkHandle<hkUint8, 255> at 408\n- pendingEvents: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 416\n- signals: hkaiVolumeNavigatorSignals at 432\n- acceptablePathQualities: hkFlags<hkaiVolumeNavigator::PathQualityBits, hkUint8> at 488"""
     userData: int
     currentGoals: list[hkaiVolumeNavigator_Goal]
     rawPosition: tuple[float, ...]
@@ -6326,11 +6351,11 @@ class hkaiVolumeNavigator(hkReferencedObject):
     acceptablePathQualities: Union[hkaiVolumeNavigator_PathQualityBits, int]
 
 class hkaiVolumeNavigator_Goal(Record):
-    """hkaiVolumeNavigator::Goal"""
+    """hkaiVolumeNavigator::Goal\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0"""
     position: tuple[float, ...]
 
 class hkaiVolumeNavigator_NavigationOutput(Record):
-    """hkaiVolumeNavigator::NavigationOutput"""
+    """hkaiVolumeNavigator::NavigationOutput\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- result: hkaiVolumeNavigator::NavigationOutput::Result at 0\n- pathQuality: hkaiVolumeNavigator::PathQualityBits at 4\n- isPathStale: hkBool at 8\n- isOldInput: hkBool at 9\n- cellKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 12\n- correctedPosition: hkVector4 at 16\n- correctedGoal: hkVector4 at 32\n- idealDirection: hkVector4 at 48"""
     result: int
     pathQuality: hkaiVolumeNavigator_PathQualityBits
     isPathStale: bool
@@ -6341,7 +6366,7 @@ class hkaiVolumeNavigator_NavigationOutput(Record):
     idealDirection: tuple[float, ...]
 
 class hkaiVolumeNavigator_NavigatorSettings(hkReferencedObject):
-    """hkaiVolumeNavigator::NavigatorSettings"""
+    """hkaiVolumeNavigator::NavigatorSettings\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- up: hkVector4 at 32\n- iterationLimit: int at 48\n- layerIndex: hkInt32 at 52\n- searchRadius: hkReal at 56\n- goalReachedDistance: hkReal at 60\n- userEdgeEnteredDistance: hkReal at 64\n- agentTraversalInfo: hkaiAgentTraversalInfo at 68\n- searchParameters: hkaiNavVolumePathSearchParameters at 80\n- edgeFilter: hkRefPtr<hkaiAstarEdgeFilter> at 144\n- costModifier: hkRefPtr<hkaiAstarCostModifier> at 152"""
     up: tuple[float, ...]
     iterationLimit: int
     layerIndex: int
@@ -6354,25 +6379,25 @@ class hkaiVolumeNavigator_NavigatorSettings(hkReferencedObject):
     costModifier: Optional[hkaiAstarCostModifier]
 
 class hkaiVolumeNavigator_PathRequest(hkaiNavVolumePathRequest):
-    """hkaiVolumeNavigator::PathRequest"""
+    """hkaiVolumeNavigator::PathRequest\n\nHavok class of SDK 2019.1, derived from hkaiNavVolumePathRequest, 88 bytes.\n\nOwn members, by Havok type and byte offset:\n- navigator: T*<hkaiVolumeNavigator> at 56\n- pathRequestInput: hkRefPtr<hkaiVolumeNavigator::PathRequestInput> at 64\n- pendingEvents: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 72"""
     navigator: Optional[hkaiVolumeNavigator]
     pathRequestInput: Optional[hkaiVolumeNavigator_PathRequestInput]
     pendingEvents: list[Any]
 
 class hkaiVolumeNavigator_PathRequestInput(hkReferencedObject):
-    """hkaiVolumeNavigator::PathRequestInput"""
+    """hkaiVolumeNavigator::PathRequestInput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- startPoint: hkVector4 at 32\n- goals: hkArray<hkaiVolumeNavigator::Goal, hkContainerHeapAllocator> at 48\n- settings: hkRefPtr<hkaiVolumeNavigator::NavigatorSettings> at 64"""
     startPoint: tuple[float, ...]
     goals: list[hkaiVolumeNavigator_Goal]
     settings: Optional[hkaiVolumeNavigator_NavigatorSettings]
 
 class hkaiVolumeNavigatorManager(hkReferencedObject):
-    """hkaiVolumeNavigatorManager"""
+    """hkaiVolumeNavigatorManager\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: hkViewPtr<hkaiWorld> at 24\n- navigators: hkArray<hkViewPtr<hkaiVolumeNavigator>, hkContainerHeapAllocator> at 32\n- modifiedSections: hkRefPtr<hkaiModifiedSections> at 48"""
     world: Optional[hkaiWorld]
     navigators: list[Optional[hkaiVolumeNavigator]]
     modifiedSections: Optional[hkaiModifiedSections]
 
 class hkaiVolumeNavigatorSignals(Record):
-    """hkaiVolumeNavigatorSignals"""
+    """hkaiVolumeNavigatorSignals\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- pathfindSucceeded: T*<void> at 0\n- pathfindFailed: T*<void> at 8\n- pathfindTerminated: T*<void> at 16\n- goalRemoved: T*<void> at 24\n- pathStale: T*<void> at 32\n- enteredUserEdge: T*<void> at 40\n- reachedGoal: T*<void> at 48"""
     pathfindSucceeded: Optional[Record]
     pathfindFailed: Optional[Record]
     pathfindTerminated: Optional[Record]
@@ -6382,7 +6407,7 @@ class hkaiVolumeNavigatorSignals(Record):
     reachedGoal: Optional[Record]
 
 class hkaiVolumeNavigatorStalenessChecker(hkReferencedObject):
-    """hkaiVolumeNavigatorStalenessChecker"""
+    """hkaiVolumeNavigatorStalenessChecker\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- navigator: hkViewPtr<hkaiVolumeNavigator> at 24\n- startPoint: hkVector4 at 32\n- goals: hkArray<hkaiVolumeNavigator::Goal, hkContainerHeapAllocator> at 48\n- settings: hkRefPtr<hkaiVolumeNavigator::NavigatorSettings> at 64\n- pathCellKeys: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 72\n- trailingCellIdx: int at 88\n- state: hkAtomic::Variable<hkaiVolumeNavigatorStalenessChecker::State> at 92\n- pathRequest: hkRefPtr<hkaiVolumeNavigator::PathRequest> at 96"""
     navigator: Optional[hkaiVolumeNavigator]
     startPoint: tuple[float, ...]
     goals: list[hkaiVolumeNavigator_Goal]
@@ -6393,7 +6418,7 @@ class hkaiVolumeNavigatorStalenessChecker(hkReferencedObject):
     pathRequest: Optional[hkaiVolumeNavigator_PathRequest]
 
 class hkaiVolumePathfindingUtil_FindPathInput(hkReferencedObject):
-    """hkaiVolumePathfindingUtil::FindPathInput"""
+    """hkaiVolumePathfindingUtil::FindPathInput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 6, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- startPoint: hkVector4 at 32\n- goalPoints: hkArray<hkVector4, hkContainerHeapAllocator> at 48\n- startCellKey: hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>> at 64\n- goalCellKeys: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 72\n- maxNumberOfIterations: int at 88\n- agentInfo: hkaiAgentTraversalInfo at 92\n- searchParameters: hkaiNavVolumePathSearchParameters at 112\n- searchBuffers: hkaiSearchParameters::SearchBuffers at 176"""
     startPoint: tuple[float, ...]
     goalPoints: list[tuple[float, ...]]
     startCellKey: int
@@ -6404,30 +6429,27 @@ class hkaiVolumePathfindingUtil_FindPathInput(hkReferencedObject):
     searchBuffers: hkaiSearchParameters_SearchBuffers
 
 class hkaiVolumePathfindingUtil_FindPathOutput(hkReferencedObject):
-    """hkaiVolumePathfindingUtil::FindPathOutput"""
+    """hkaiVolumePathfindingUtil::FindPathOutput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- visitedCells: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 24\n- visitedEdges: hkArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>, hkContainerHeapAllocator> at 40\n- pathOut: hkArray<hkaiPath::PathPoint, hkContainerHeapAllocator> at 56\n- outputParameters: hkaiAstarOutputParameters at 80"""
     visitedCells: memoryview
     visitedEdges: memoryview
     pathOut: list[hkaiPath_PathPoint]
     outputParameters: hkaiAstarOutputParameters
 
-class hkaiVolumeQueryMediator(hkReferencedObject):
-    """hkaiVolumeQueryMediator"""
-
 class hkaiVolumeUserEdgeUtils_UserEdgeSetup(Record):
-    """hkaiVolumeUserEdgeUtils::UserEdgeSetup"""
+    """hkaiVolumeUserEdgeUtils::UserEdgeSetup\n\nHavok class of SDK 2019.1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- entryPortal: hkaiVolumeUserEdgeUtils::UserEdgeSetup::Portal at 0\n- exitPortal: hkaiVolumeUserEdgeUtils::UserEdgeSetup::Portal at 48\n- userEdgeData: hkInt32 at 96\n- cost: hkReal at 100"""
     entryPortal: hkaiVolumeUserEdgeUtils_UserEdgeSetup_Portal
     exitPortal: hkaiVolumeUserEdgeUtils_UserEdgeSetup_Portal
     userEdgeData: int
     cost: float
 
 class hkaiVolumeUserEdgeUtils_UserEdgeSetup_Portal(Record):
-    """hkaiVolumeUserEdgeUtils::UserEdgeSetup::Portal"""
+    """hkaiVolumeUserEdgeUtils::UserEdgeSetup::Portal\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- origin: hkVector4 at 0\n- uExtent: hkVector4 at 16\n- vExtent: hkVector4 at 32"""
     origin: tuple[float, ...]
     uExtent: tuple[float, ...]
     vExtent: tuple[float, ...]
 
 class hkaiWorld(hkReferencedObject):
-    """hkaiWorld"""
+    """hkaiWorld\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 42, 1232 bytes.\n\nOwn members, by Havok type and byte offset:\n- signals: hkaiWorldSignals at 24\n- up: hkVector4 at 288\n- streamingCollection: hkRefPtr<hkaiStreamingCollection> at 304\n- cutter: hkRefPtr<hkaiNavMeshCutter> at 312\n- clearanceCacheManager: hkRefPtr<hkaiNavMeshClearanceCacheManager> at 320\n- clearanceFillFacesPerStep: int at 328\n- performValidationChecks: hkBool at 332\n- overlapManager: hkRefPtr<hkaiOverlapManager> at 336\n- silhouetteGenerationParameters: hkaiSilhouetteGenerationParameters at 352\n- silhouetteExtrusions: T[N]<hkReal, 32> at 416\n- forceSilhouetteUpdates: hkBool at 544\n- silhouetteGenerators: hkArray<hkRefPtr<hkaiSilhouetteGenerator>, hkContainerHeapAllocator> at 552\n- pathRequestManager: hkRefPtr<hkaiPathRequestManager> at 568\n- defaultPathRequestQueueId: hkHandle<hkUint8, 255> at 576\n- maxRequestsPerStep: int at 580\n- maxIterationsPerStep: int at 584\n- priorityThreshold: int at 588\n- defaultPathfindingInput: hkaiPathfindingUtil::FindPathInput at 592\n- defaultVolumePathfindingInput: hkaiVolumePathfindingUtil::FindPathInput at 816\n- nextDynUserEdgeSetId: hkUint32 at 1008\n- navigatorManager: hkRefPtr<hkaiNavigatorManager> at 1016\n- navigatorSignals: hkaiNavigatorSignals at 1024\n- volumeNavigatorManager: hkRefPtr<hkaiVolumeNavigatorManager> at 1080\n- volumeNavigatorSignals: hkaiVolumeNavigatorSignals at 1088\n- isAutomaticAsyncSteppingEnabled: bool at 1144\n- automaticAsyncProcessingTime: hkReal at 1148\n- asyncLatencyMonitor: hkaiAsyncLatencyMonitor at 1152\n- blockStreamAllocator: hkRefPtr<hkReflect::Detail::Opaque> at 1160\n- mainThreadBlockStreamAllocator: T*<hkReflect::Detail::Opaque> at 1168\n- worldUpdateStream: T*<hkReflect::Detail::Opaque> at 1176\n- worldUpdateWriter: T*<hkReflect::Detail::Opaque> at 1184\n- asyncThreadPool: hkRefPtr<hkReflect::Detail::Opaque> at 1192\n- asyncProcessingTask: hkRefPtr<hkReflect::Detail::Opaque> at 1200\n- asyncProcessingHandle: T*<hkReflect::Detail::Opaque> at 1208\n- asyncProcessingContext: hkRefPtr<hkReflect::Detail::Opaque> at 1216"""
     signals: hkaiWorldSignals
     up: tuple[float, ...]
     streamingCollection: Optional[hkaiStreamingCollection]
@@ -6464,71 +6486,74 @@ class hkaiWorld(hkReferencedObject):
     asyncProcessingHandle: Optional[Record]
     asyncProcessingContext: Optional[Record]
 
+class hkaiWorldCommands_ApiCommand(hkCommand):
+    """hkaiWorldCommands::ApiCommand\n\nHavok class of SDK 2019.1, derived from hkCommand, version 3, 16 bytes."""
+
 class hkaiWorldCommands_AbortAsyncProcessingRun(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::AbortAsyncProcessingRun"""
+    """hkaiWorldCommands::AbortAsyncProcessingRun\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
+
+class hkaiWorldCommands_WorldUpdate(hkaiWorldCommands_ApiCommand):
+    """hkaiWorldCommands::WorldUpdate\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_AddDynamicUserEdgeSetups(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::AddDynamicUserEdgeSetups"""
+    """hkaiWorldCommands::AddDynamicUserEdgeSetups\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- identifier: hkHandle<hkUint32, 4294967295> at 16\n- setups: T*<hkaiReferencedArray<hkaiUserEdgeUtils::UserEdgeSetup>> at 24"""
     identifier: hkHandle_hkUint32_4294967295
     setups: Optional[hkaiReferencedArray_hkaiUserEdgeUtils_UserEdgeSetup]
 
 class hkaiWorldCommands_AddDynamicUserEdges(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::AddDynamicUserEdges"""
+    """hkaiWorldCommands::AddDynamicUserEdges\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- identifier: hkHandle<hkUint32, 4294967295> at 16\n- pairs: T*<hkaiReferencedArray<hkaiUserEdgeUtils::UserEdgePair>> at 24"""
     identifier: hkHandle_hkUint32_4294967295
     pairs: Optional[hkaiReferencedArray_hkaiUserEdgeUtils_UserEdgePair]
 
 class hkaiWorldCommands_AddPathRequestQueue(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::AddPathRequestQueue"""
+    """hkaiWorldCommands::AddPathRequestQueue\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- queueId: hkHandle<hkUint8, 255> at 6"""
     queueId: hkHandle_hkUint8_255
 
 class hkaiWorldCommands_AddSilhouetteGenerator(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::AddSilhouetteGenerator"""
+    """hkaiWorldCommands::AddSilhouetteGenerator\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- silhouetteGenerator: T*<hkaiSilhouetteGenerator> at 16"""
     silhouetteGenerator: Optional[hkaiSilhouetteGenerator]
 
-class hkaiWorldCommands_ApiCommand(hkCommand):
-    """hkaiWorldCommands::ApiCommand"""
-
 class hkaiWorldCommands_CommitAsyncProcessingRun(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::CommitAsyncProcessingRun"""
+    """hkaiWorldCommands::CommitAsyncProcessingRun\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_CompleteAsyncProcessingRunImmediately(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::CompleteAsyncProcessingRunImmediately"""
+    """hkaiWorldCommands::CompleteAsyncProcessingRunImmediately\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_CreateDynamicUserEdgeSet(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::CreateDynamicUserEdgeSet"""
+    """hkaiWorldCommands::CreateDynamicUserEdgeSet\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- identifier: hkHandle<hkUint32, 4294967295> at 16"""
     identifier: hkHandle_hkUint32_4294967295
 
 class hkaiWorldCommands_DisableAsyncProcessing(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::DisableAsyncProcessing"""
+    """hkaiWorldCommands::DisableAsyncProcessing\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_DoSynchronousProcessingRun(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::DoSynchronousProcessingRun"""
+    """hkaiWorldCommands::DoSynchronousProcessingRun\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- processingSettings: hkaiWorldProcessingSettings at 8"""
     processingSettings: hkaiWorldProcessingSettings
 
 class hkaiWorldCommands_EnableAsyncProcessing(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::EnableAsyncProcessing"""
+    """hkaiWorldCommands::EnableAsyncProcessing\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- asyncThreadPoolCinfo: hkAsyncThreadPool::Cinfo at 8\n- automaticStepping: bool at 72"""
     asyncThreadPoolCinfo: hkAsyncThreadPool_Cinfo
     automaticStepping: bool
 
 class hkaiWorldCommands_ForceSectionReferenceFrames(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::ForceSectionReferenceFrames"""
+    """hkaiWorldCommands::ForceSectionReferenceFrames\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- referenceFrames: T*<hkaiReferencedArray<hkaiReferenceFrame>> at 8"""
     referenceFrames: Optional[hkaiReferencedArray_hkaiReferenceFrame]
 
 class hkaiWorldCommands_ForceSilhouetteTransforms(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::ForceSilhouetteTransforms"""
+    """hkaiWorldCommands::ForceSilhouetteTransforms\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: T*<hkaiReferencedArray<hkQTransform>> at 8"""
     transforms: Optional[hkaiReferencedArray_hkQTransform]
 
 class hkaiWorldCommands_InvalidateAllSilhouettes(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::InvalidateAllSilhouettes"""
+    """hkaiWorldCommands::InvalidateAllSilhouettes\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_LoadNavMeshGraph(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::LoadNavMeshGraph"""
+    """hkaiWorldCommands::LoadNavMeshGraph\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- hierarchyGraphInstance: T*<hkaiDirectedGraphInstance> at 16\n- graphStreamingSets: T*<hkaiReferencedArray<T*<hkaiStreamingSet>>> at 24\n- sectionIndex: hkaiIndex<hkInt32> at 32"""
     hierarchyGraphInstance: Optional[hkaiDirectedGraphInstance]
     graphStreamingSets: Optional[hkaiReferencedArray_T_Ptr_hkaiStreamingSet]
     sectionIndex: int
 
 class hkaiWorldCommands_LoadNavMeshInstance(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::LoadNavMeshInstance"""
+    """hkaiWorldCommands::LoadNavMeshInstance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- navMeshInstance: T*<hkaiNavMeshInstance> at 16\n- streamingSets: T*<hkaiReferencedArray<T*<hkaiStreamingSet>>> at 24\n- hierarchyGraphInstance: T*<hkaiDirectedGraphInstance> at 32\n- graphStreamingSets: T*<hkaiReferencedArray<T*<hkaiStreamingSet>>> at 40\n- sectionIndex: hkaiIndex<hkInt32> at 48"""
     navMeshInstance: Optional[hkaiNavMeshInstance]
     streamingSets: Optional[hkaiReferencedArray_T_Ptr_hkaiStreamingSet]
     hierarchyGraphInstance: Optional[hkaiDirectedGraphInstance]
@@ -6536,138 +6561,138 @@ class hkaiWorldCommands_LoadNavMeshInstance(hkaiWorldCommands_WorldUpdate):
     sectionIndex: int
 
 class hkaiWorldCommands_LoadNavVolume(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::LoadNavVolume"""
+    """hkaiWorldCommands::LoadNavVolume\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- navVolumeInstance: T*<hkaiNavVolumeInstance> at 16\n- streamingSets: T*<hkaiReferencedArray<T*<hkaiStreamingSet>>> at 24\n- sectionIndex: hkaiIndex<hkInt32> at 32"""
     navVolumeInstance: Optional[hkaiNavVolumeInstance]
     streamingSets: Optional[hkaiReferencedArray_T_Ptr_hkaiStreamingSet]
     sectionIndex: int
 
 class hkaiWorldCommands_NavigatorAdd(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::NavigatorAdd"""
+    """hkaiWorldCommands::NavigatorAdd\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorApiCommand(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::NavigatorApiCommand"""
+    """hkaiWorldCommands::NavigatorApiCommand\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldIndex: int at 8"""
     worldIndex: int
 
 class hkaiWorldCommands_NavigatorClearCapsuleLimit(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorClearCapsuleLimit"""
+    """hkaiWorldCommands::NavigatorClearCapsuleLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorClearCostModifier(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorClearCostModifier"""
+    """hkaiWorldCommands::NavigatorClearCostModifier\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorClearEdgeFilter(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorClearEdgeFilter"""
+    """hkaiWorldCommands::NavigatorClearEdgeFilter\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorClearIterationLimit(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorClearIterationLimit"""
+    """hkaiWorldCommands::NavigatorClearIterationLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorClearLengthLimit(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorClearLengthLimit"""
+    """hkaiWorldCommands::NavigatorClearLengthLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorDisableHierarchicalHeuristic(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorDisableHierarchicalHeuristic"""
+    """hkaiWorldCommands::NavigatorDisableHierarchicalHeuristic\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorEnableHierarchicalHeuristic(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorEnableHierarchicalHeuristic"""
+    """hkaiWorldCommands::NavigatorEnableHierarchicalHeuristic\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorNavigateImmediate(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorNavigateImmediate"""
+    """hkaiWorldCommands::NavigatorNavigateImmediate\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorRemove(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorRemove"""
+    """hkaiWorldCommands::NavigatorRemove\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorRepathImmediate(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorRepathImmediate"""
+    """hkaiWorldCommands::NavigatorRepathImmediate\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorRequestRepath(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorRequestRepath"""
+    """hkaiWorldCommands::NavigatorRequestRepath\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorReset(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorReset"""
+    """hkaiWorldCommands::NavigatorReset\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_NavigatorSetAcceptablePathQualities(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetAcceptablePathQualities"""
+    """hkaiWorldCommands::NavigatorSetAcceptablePathQualities\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- acceptablePathQualities: hkUint8 at 16"""
     acceptablePathQualities: int
 
 class hkaiWorldCommands_NavigatorSetCapsuleLimit(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetCapsuleLimit"""
+    """hkaiWorldCommands::NavigatorSetCapsuleLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- capsuleLimit: hkaiNavigatorCapsuleLimit at 16"""
     capsuleLimit: hkaiNavigatorCapsuleLimit
 
 class hkaiWorldCommands_NavigatorSetCharacterRadius(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetCharacterRadius"""
+    """hkaiWorldCommands::NavigatorSetCharacterRadius\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- radius: hkReal at 16"""
     radius: float
 
 class hkaiWorldCommands_NavigatorSetCostModifier(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetCostModifier"""
+    """hkaiWorldCommands::NavigatorSetCostModifier\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- costModifier: T*<hkaiAstarCostModifier> at 16"""
     costModifier: Optional[hkaiAstarCostModifier]
 
 class hkaiWorldCommands_NavigatorSetEdgeFilter(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetEdgeFilter"""
+    """hkaiWorldCommands::NavigatorSetEdgeFilter\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgeFilter: T*<hkaiAstarEdgeFilter> at 16"""
     edgeFilter: Optional[hkaiAstarEdgeFilter]
 
 class hkaiWorldCommands_NavigatorSetFilterInfo(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetFilterInfo"""
+    """hkaiWorldCommands::NavigatorSetFilterInfo\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- filterInfo: hkUint32 at 16"""
     filterInfo: int
 
 class hkaiWorldCommands_NavigatorSetGoalReachedDistance(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetGoalReachedDistance"""
+    """hkaiWorldCommands::NavigatorSetGoalReachedDistance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- distance: hkReal at 16"""
     distance: float
 
 class hkaiWorldCommands_NavigatorSetGoals(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetGoals"""
+    """hkaiWorldCommands::NavigatorSetGoals\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- goals: T*<hkaiReferencedArray<hkVector4>> at 16\n- relativeSections: T*<hkaiReferencedArray<hkaiIndex<hkInt32>>> at 24"""
     goals: Optional[hkaiReferencedArray_hkVector4]
     relativeSections: Optional[hkaiReferencedArray_hkaiIndex_hkInt32]
 
 class hkaiWorldCommands_NavigatorSetHeuristicWeight(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetHeuristicWeight"""
+    """hkaiWorldCommands::NavigatorSetHeuristicWeight\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- heuristicWeight: hkReal at 16"""
     heuristicWeight: float
 
 class hkaiWorldCommands_NavigatorSetHorizontalTolerance(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetHorizontalTolerance"""
+    """hkaiWorldCommands::NavigatorSetHorizontalTolerance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- horizontalTolerance: hkReal at 16"""
     horizontalTolerance: float
 
 class hkaiWorldCommands_NavigatorSetInternalVertexPullingEnabled(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetInternalVertexPullingEnabled"""
+    """hkaiWorldCommands::NavigatorSetInternalVertexPullingEnabled\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- enabled: bool at 16"""
     enabled: bool
 
 class hkaiWorldCommands_NavigatorSetIterationLimit(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetIterationLimit"""
+    """hkaiWorldCommands::NavigatorSetIterationLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- iterationLimit: int at 16"""
     iterationLimit: int
 
 class hkaiWorldCommands_NavigatorSetLayerIndex(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetLayerIndex"""
+    """hkaiWorldCommands::NavigatorSetLayerIndex\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerIndex: hkInt32 at 16"""
     layerIndex: int
 
 class hkaiWorldCommands_NavigatorSetLengthLimit(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetLengthLimit"""
+    """hkaiWorldCommands::NavigatorSetLengthLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- lengthLimit: hkaiNavigatorLengthLimit at 16"""
     lengthLimit: hkaiNavigatorLengthLimit
 
 class hkaiWorldCommands_NavigatorSetLineOfSightType(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetLineOfSightType"""
+    """hkaiWorldCommands::NavigatorSetLineOfSightType\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- lineOfSightType: hkaiNavMeshPathSearchParameters::LineOfSightType at 16"""
     lineOfSightType: hkaiNavMeshPathSearchParameters_LineOfSightType
 
 class hkaiWorldCommands_NavigatorSetPosition(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetPosition"""
+    """hkaiWorldCommands::NavigatorSetPosition\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 16"""
     position: tuple[float, ...]
 
 class hkaiWorldCommands_NavigatorSetSearchRadius(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetSearchRadius"""
+    """hkaiWorldCommands::NavigatorSetSearchRadius\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- searchRadius: hkReal at 16"""
     searchRadius: float
 
 class hkaiWorldCommands_NavigatorSetTurningRadiusMultipliers(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetTurningRadiusMultipliers"""
+    """hkaiWorldCommands::NavigatorSetTurningRadiusMultipliers\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- leftMultiplier: hkReal at 16\n- rightMultiplier: hkReal at 20"""
     leftMultiplier: float
     rightMultiplier: float
 
 class hkaiWorldCommands_NavigatorSetUserEdgeEnteredDistance(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetUserEdgeEnteredDistance"""
+    """hkaiWorldCommands::NavigatorSetUserEdgeEnteredDistance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- distance: hkReal at 16"""
     distance: float
 
 class hkaiWorldCommands_NavigatorSetVerticalTolerance(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::NavigatorSetVerticalTolerance"""
+    """hkaiWorldCommands::NavigatorSetVerticalTolerance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- verticalTolerance: hkReal at 16"""
     verticalTolerance: float
 
 class hkaiWorldCommands_RegisterFilter(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::RegisterFilter"""
+    """hkaiWorldCommands::RegisterFilter\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerIndex: hkInt32 at 8\n- edgeFilter: T*<hkaiAstarEdgeFilter> at 16\n- filterInfo: hkUint32 at 24\n- filterInfoMask: hkUint32 at 28\n- clearanceCeiling: hkReal at 32\n- cachingOption: hkaiNavMeshClearanceCacheManager::CachingOption at 36"""
     layerIndex: int
     edgeFilter: Optional[hkaiAstarEdgeFilter]
     filterInfo: int
@@ -6676,187 +6701,184 @@ class hkaiWorldCommands_RegisterFilter(hkaiWorldCommands_ApiCommand):
     cachingOption: int
 
 class hkaiWorldCommands_RemoveDynamicUserEdgeSet(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::RemoveDynamicUserEdgeSet"""
+    """hkaiWorldCommands::RemoveDynamicUserEdgeSet\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- identifier: hkHandle<hkUint32, 4294967295> at 16"""
     identifier: hkHandle_hkUint32_4294967295
 
 class hkaiWorldCommands_RemoveSilhouetteGenerator(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::RemoveSilhouetteGenerator"""
+    """hkaiWorldCommands::RemoveSilhouetteGenerator\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- silhouetteGenerator: T*<hkaiSilhouetteGenerator> at 16\n- index: int at 24"""
     silhouetteGenerator: Optional[hkaiSilhouetteGenerator]
     index: int
 
 class hkaiWorldCommands_ResetClearanceNearFaces(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::ResetClearanceNearFaces"""
+    """hkaiWorldCommands::ResetClearanceNearFaces\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- identifier: hkHandle<hkUint8, 255> at 6\n- faceKeys: T*<hkaiReferencedArray<hkaiPackedKey_<hkaiIndex<hkInt32>, hkaiIndex<hkInt32>>>> at 8"""
     identifier: hkHandle_hkUint8_255
     faceKeys: Optional[hkaiReferencedArray_hkaiPackedKey_hkaiIndex_hkInt32_hkaiIndex_hkInt32]
 
 class hkaiWorldCommands_SetClearanceCeiling(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetClearanceCeiling"""
+    """hkaiWorldCommands::SetClearanceCeiling\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerIndex: hkInt32 at 8\n- clearanceCeiling: hkReal at 12"""
     layerIndex: int
     clearanceCeiling: float
 
 class hkaiWorldCommands_SetClearanceFillFacesPerStep(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetClearanceFillFacesPerStep"""
+    """hkaiWorldCommands::SetClearanceFillFacesPerStep\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- clearanceFillFacesPerStep: int at 8"""
     clearanceFillFacesPerStep: int
 
 class hkaiWorldCommands_SetDefaultClearanceOption(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetDefaultClearanceOption"""
+    """hkaiWorldCommands::SetDefaultClearanceOption\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- defaultOption: hkaiNavMeshClearanceCacheManager::DefaultCachingOption at 8"""
     defaultOption: hkaiNavMeshClearanceCacheManager_DefaultCachingOption
 
 class hkaiWorldCommands_SetDefaultPathfindingInput(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetDefaultPathfindingInput"""
+    """hkaiWorldCommands::SetDefaultPathfindingInput\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiPathfindingUtil::FindPathInput at 16"""
     input: hkaiPathfindingUtil_FindPathInput
 
 class hkaiWorldCommands_SetDefaultVolumePathfindingInput(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetDefaultVolumePathfindingInput"""
+    """hkaiWorldCommands::SetDefaultVolumePathfindingInput\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- input: hkaiVolumePathfindingUtil::FindPathInput at 16"""
     input: hkaiVolumePathfindingUtil_FindPathInput
 
 class hkaiWorldCommands_SetForceSilhouetteUpdates(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetForceSilhouetteUpdates"""
+    """hkaiWorldCommands::SetForceSilhouetteUpdates\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- forceSilhouetteUpdates: bool at 6"""
     forceSilhouetteUpdates: bool
 
 class hkaiWorldCommands_SetMaxIterationsPerStep(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetMaxIterationsPerStep"""
+    """hkaiWorldCommands::SetMaxIterationsPerStep\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxIterationsPerStep: int at 8"""
     maxIterationsPerStep: int
 
 class hkaiWorldCommands_SetMaxRequestsPerStep(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetMaxRequestsPerStep"""
+    """hkaiWorldCommands::SetMaxRequestsPerStep\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxRequestsPerStep: int at 8"""
     maxRequestsPerStep: int
 
 class hkaiWorldCommands_SetPerformValidationChecks(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetPerformValidationChecks"""
+    """hkaiWorldCommands::SetPerformValidationChecks\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- performValidationChecks: bool at 6"""
     performValidationChecks: bool
 
 class hkaiWorldCommands_SetPriorityThreshold(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetPriorityThreshold"""
+    """hkaiWorldCommands::SetPriorityThreshold\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- priorityThreshold: int at 8"""
     priorityThreshold: int
 
 class hkaiWorldCommands_SetSilhouetteExtrusionForAllLayers(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetSilhouetteExtrusionForAllLayers"""
+    """hkaiWorldCommands::SetSilhouetteExtrusionForAllLayers\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- extrusion: hkReal at 8"""
     extrusion: float
 
 class hkaiWorldCommands_SetSilhouetteExtrusionForLayer(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::SetSilhouetteExtrusionForLayer"""
+    """hkaiWorldCommands::SetSilhouetteExtrusionForLayer\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerIndex: hkInt32 at 8\n- extrusion: hkReal at 12"""
     layerIndex: int
     extrusion: float
 
 class hkaiWorldCommands_ShiftWorldSpace(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::ShiftWorldSpace"""
+    """hkaiWorldCommands::ShiftWorldSpace\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- shift: hkVector4 at 16"""
     shift: tuple[float, ...]
 
 class hkaiWorldCommands_StartAsyncProcessingRun(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::StartAsyncProcessingRun"""
+    """hkaiWorldCommands::StartAsyncProcessingRun\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- processingSettings: hkaiWorldProcessingSettings at 8"""
     processingSettings: hkaiWorldProcessingSettings
 
 class hkaiWorldCommands_StepSingleThreaded(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::StepSingleThreaded"""
+    """hkaiWorldCommands::StepSingleThreaded\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_UnloadNavMeshGraph(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::UnloadNavMeshGraph"""
+    """hkaiWorldCommands::UnloadNavMeshGraph\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionIndex: hkaiIndex<hkInt32> at 16"""
     sectionIndex: int
 
 class hkaiWorldCommands_UnloadNavMeshInstance(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::UnloadNavMeshInstance"""
+    """hkaiWorldCommands::UnloadNavMeshInstance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionIndex: hkaiIndex<hkInt32> at 16\n- unloadGraphInstance: bool at 20"""
     sectionIndex: int
     unloadGraphInstance: bool
 
 class hkaiWorldCommands_UnloadNavVolume(hkaiWorldCommands_WorldUpdate):
-    """hkaiWorldCommands::UnloadNavVolume"""
+    """hkaiWorldCommands::UnloadNavVolume\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::WorldUpdate, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- sectionIndex: hkaiIndex<hkInt32> at 16"""
     sectionIndex: int
 
 class hkaiWorldCommands_UnregisterFilter(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::UnregisterFilter"""
+    """hkaiWorldCommands::UnregisterFilter\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerIndex: hkInt32 at 8\n- edgeFilter: T*<hkaiAstarEdgeFilter> at 16\n- filterInfo: hkUint32 at 24\n- filterInfoMask: hkUint32 at 28"""
     layerIndex: int
     edgeFilter: Optional[hkaiAstarEdgeFilter]
     filterInfo: int
     filterInfoMask: int
 
 class hkaiWorldCommands_UpdateOverlapManager(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::UpdateOverlapManager"""
+    """hkaiWorldCommands::UpdateOverlapManager\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorAdd(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorAdd"""
+    """hkaiWorldCommands::VolumeNavigatorAdd\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorApiCommand(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorApiCommand"""
+    """hkaiWorldCommands::VolumeNavigatorApiCommand\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::ApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldIndex: int at 8"""
     worldIndex: int
 
 class hkaiWorldCommands_VolumeNavigatorClearCostModifier(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorClearCostModifier"""
+    """hkaiWorldCommands::VolumeNavigatorClearCostModifier\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorClearEdgeFilter(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorClearEdgeFilter"""
+    """hkaiWorldCommands::VolumeNavigatorClearEdgeFilter\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorClearIterationLimit(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorClearIterationLimit"""
+    """hkaiWorldCommands::VolumeNavigatorClearIterationLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorNavigateImmediate(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorNavigateImmediate"""
+    """hkaiWorldCommands::VolumeNavigatorNavigateImmediate\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorRemove(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorRemove"""
+    """hkaiWorldCommands::VolumeNavigatorRemove\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorRepathImmediate(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorRepathImmediate"""
+    """hkaiWorldCommands::VolumeNavigatorRepathImmediate\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorRequestRepath(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorRequestRepath"""
+    """hkaiWorldCommands::VolumeNavigatorRequestRepath\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorReset(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorReset"""
+    """hkaiWorldCommands::VolumeNavigatorReset\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 16 bytes."""
 
 class hkaiWorldCommands_VolumeNavigatorSetAcceptablePathQualities(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetAcceptablePathQualities"""
+    """hkaiWorldCommands::VolumeNavigatorSetAcceptablePathQualities\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- acceptablePathQualities: hkUint8 at 16"""
     acceptablePathQualities: int
 
 class hkaiWorldCommands_VolumeNavigatorSetCostModifier(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetCostModifier"""
+    """hkaiWorldCommands::VolumeNavigatorSetCostModifier\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- costModifier: T*<hkaiAstarCostModifier> at 16"""
     costModifier: Optional[hkaiAstarCostModifier]
 
 class hkaiWorldCommands_VolumeNavigatorSetEdgeFilter(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetEdgeFilter"""
+    """hkaiWorldCommands::VolumeNavigatorSetEdgeFilter\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- edgeFilter: T*<hkaiAstarEdgeFilter> at 16"""
     edgeFilter: Optional[hkaiAstarEdgeFilter]
 
 class hkaiWorldCommands_VolumeNavigatorSetFilterInfo(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetFilterInfo"""
+    """hkaiWorldCommands::VolumeNavigatorSetFilterInfo\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- filterInfo: hkUint32 at 16"""
     filterInfo: int
 
 class hkaiWorldCommands_VolumeNavigatorSetGoalReachedDistance(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetGoalReachedDistance"""
+    """hkaiWorldCommands::VolumeNavigatorSetGoalReachedDistance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- distance: hkReal at 16"""
     distance: float
 
 class hkaiWorldCommands_VolumeNavigatorSetGoals(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetGoals"""
+    """hkaiWorldCommands::VolumeNavigatorSetGoals\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- goals: T*<hkaiReferencedArray<hkVector4>> at 16"""
     goals: Optional[hkaiReferencedArray_hkVector4]
 
 class hkaiWorldCommands_VolumeNavigatorSetIterationLimit(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetIterationLimit"""
+    """hkaiWorldCommands::VolumeNavigatorSetIterationLimit\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- iterationLimit: int at 16"""
     iterationLimit: int
 
 class hkaiWorldCommands_VolumeNavigatorSetLayerIndex(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetLayerIndex"""
+    """hkaiWorldCommands::VolumeNavigatorSetLayerIndex\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- layerIndex: hkInt32 at 16"""
     layerIndex: int
 
 class hkaiWorldCommands_VolumeNavigatorSetLineOfSightType(hkaiWorldCommands_NavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetLineOfSightType"""
+    """hkaiWorldCommands::VolumeNavigatorSetLineOfSightType\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::NavigatorApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- lineOfSightType: hkaiNavVolumePathSearchParameters::LineOfSightType at 16"""
     lineOfSightType: hkaiNavVolumePathSearchParameters_LineOfSightType
 
 class hkaiWorldCommands_VolumeNavigatorSetPosition(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetPosition"""
+    """hkaiWorldCommands::VolumeNavigatorSetPosition\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 16"""
     position: tuple[float, ...]
 
 class hkaiWorldCommands_VolumeNavigatorSetSearchRadius(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetSearchRadius"""
+    """hkaiWorldCommands::VolumeNavigatorSetSearchRadius\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- searchRadius: hkReal at 16"""
     searchRadius: float
 
 class hkaiWorldCommands_VolumeNavigatorSetUserEdgeEnteredDistance(hkaiWorldCommands_VolumeNavigatorApiCommand):
-    """hkaiWorldCommands::VolumeNavigatorSetUserEdgeEnteredDistance"""
+    """hkaiWorldCommands::VolumeNavigatorSetUserEdgeEnteredDistance\n\nHavok class of SDK 2019.1, derived from hkaiWorldCommands::VolumeNavigatorApiCommand, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- distance: hkReal at 16"""
     distance: float
 
-class hkaiWorldCommands_WorldUpdate(hkaiWorldCommands_ApiCommand):
-    """hkaiWorldCommands::WorldUpdate"""
-
 class hkaiWorldProcessingSettings(Record):
-    """hkaiWorldProcessingSettings"""
+    """hkaiWorldProcessingSettings\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- updateNavData: hkBool at 0\n- sectionsToStep: hkBitField at 8\n- numFacesToCut: int at 32\n- fillClearance: hkBool at 36\n- clearanceFillFaces: int at 40\n- processPathSearches: hkBool at 44\n- numPathSearchesToProcess: int at 48\n- pathSearchPriorityThreshold: int at 52\n- pathRequestQueueMask: hkUint32 at 56\n- updateNavigators: hkBool at 60"""
     updateNavData: bool
     sectionsToStep: hkBitField
     numFacesToCut: int
@@ -6869,17 +6891,17 @@ class hkaiWorldProcessingSettings(Record):
     updateNavigators: bool
 
 class hkaiWorldReplayViewer_ConnectedWorld(Record):
-    """hkaiWorldReplayViewer::ConnectedWorld"""
+    """hkaiWorldReplayViewer::ConnectedWorld\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- world: hkRefPtr<hkaiWorld> at 0\n- navigators: hkArray<hkRefPtr<hkaiNavigator>, hkContainerHeapAllocator> at 8\n- volumeNavigators: hkArray<hkRefPtr<hkaiVolumeNavigator>, hkContainerHeapAllocator> at 24"""
     world: Optional[hkaiWorld]
     navigators: list[Optional[hkaiNavigator]]
     volumeNavigators: list[Optional[hkaiVolumeNavigator]]
 
 class hkaiWorldReplayViewer_SilhouetteGeneratorsOverrideRecord(Record):
-    """hkaiWorldReplayViewer::SilhouetteGeneratorsOverrideRecord"""
+    """hkaiWorldReplayViewer::SilhouetteGeneratorsOverrideRecord\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- generatorTransforms: hkArray<hkQTransform, hkContainerHeapAllocator> at 0"""
     generatorTransforms: list[hkQTransform]
 
 class hkaiWorldSignals(Record):
-    """hkaiWorldSignals"""
+    """hkaiWorldSignals\n\nHavok class of SDK 2019.1, 264 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldDestroyed: T*<void> at 0\n- worldShifted: T*<void> at 8\n- apiCommandIssued: T*<void> at 16\n- navMeshPathRequestProcessed: T*<void> at 24\n- navVolumePathRequestProcessed: T*<void> at 32\n- navMeshInstanceAdded: T*<void> at 40\n- navMeshInstanceRemoved: T*<void> at 48\n- navVolumeInstanceAdded: T*<void> at 56\n- navVolumeInstanceRemoved: T*<void> at 64\n- graphInstanceAdded: T*<void> at 72\n- graphInstanceRemoved: T*<void> at 80\n- navMeshDataModified: T*<void> at 88\n- clearanceCachesFilled: T*<void> at 96\n- clearanceCacheMissed: T*<void> at 104\n- silhouetteGeneratorAdded: T*<void> at 112\n- silhouetteGeneratorRemoved: T*<void> at 120\n- silhouetteExtrusionSet: T*<void> at 128\n- clearanceCeilingSet: T*<void> at 136\n- filterRegistered: T*<void> at 144\n- filterUnregistered: T*<void> at 152\n- clearanceResetNearFaces: T*<void> at 160\n- dynamicUserEdgeSetCreated: T*<void> at 168\n- dynamicUserEdgesAdded: T*<void> at 176\n- dynamicUserEdgeSetupsAdded: T*<void> at 184\n- dynamicUserEdgeSetRemoved: T*<void> at 192\n- asyncProcessingRunStarted: T*<void> at 200\n- asyncProcessingRunAdvanced: T*<void> at 208\n- asyncProcessingRunAborted: T*<void> at 216\n- processingRunCommitted: T*<void> at 224\n- navigatorCreated: T*<void> at 232\n- navigatorDestroyed: T*<void> at 240\n- volumeNavigatorCreated: T*<void> at 248\n- volumeNavigatorDestroyed: T*<void> at 256"""
     worldDestroyed: Optional[Record]
     worldShifted: Optional[Record]
     apiCommandIssued: Optional[Record]
@@ -6914,195 +6936,213 @@ class hkaiWorldSignals(Record):
     volumeNavigatorCreated: Optional[Record]
     volumeNavigatorDestroyed: Optional[Record]
 
+class hkcdCompressedAabbCodecs_AabbCodecBase(Record):
+    """hkcdCompressedAabbCodecs::AabbCodecBase\n\nHavok class of SDK 2019.1, 1 bytes."""
+
+class hkcdCompressedAabbCodecs_CompressedAabbCodec(hkcdCompressedAabbCodecs_AabbCodecBase):
+    """hkcdCompressedAabbCodecs::CompressedAabbCodec\n\nHavok class of SDK 2019.1, derived from hkcdCompressedAabbCodecs::AabbCodecBase, 3 bytes.\n\nOwn members, by Havok type and byte offset:\n- xyz: T[N]<hkUint8, 3> at 0"""
+    xyz: list[int]
+
 class hkcdCompressedAabbCodecs_Aabb4BytesCodec(hkcdCompressedAabbCodecs_CompressedAabbCodec):
-    """hkcdCompressedAabbCodecs::Aabb4BytesCodec"""
+    """hkcdCompressedAabbCodecs::Aabb4BytesCodec\n\nHavok class of SDK 2019.1, derived from hkcdCompressedAabbCodecs::CompressedAabbCodec, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkUint8 at 3"""
     data: int
 
 class hkcdCompressedAabbCodecs_Aabb5BytesCodec(hkcdCompressedAabbCodecs_CompressedAabbCodec):
-    """hkcdCompressedAabbCodecs::Aabb5BytesCodec"""
+    """hkcdCompressedAabbCodecs::Aabb5BytesCodec\n\nHavok class of SDK 2019.1, derived from hkcdCompressedAabbCodecs::CompressedAabbCodec, 5 bytes.\n\nOwn members, by Havok type and byte offset:\n- hiData: hkUint8 at 3\n- loData: hkUint8 at 4"""
     hiData: int
     loData: int
 
 class hkcdCompressedAabbCodecs_Aabb6BytesCodec(hkcdCompressedAabbCodecs_CompressedAabbCodec):
-    """hkcdCompressedAabbCodecs::Aabb6BytesCodec"""
+    """hkcdCompressedAabbCodecs::Aabb6BytesCodec\n\nHavok class of SDK 2019.1, derived from hkcdCompressedAabbCodecs::CompressedAabbCodec, 6 bytes.\n\nOwn members, by Havok type and byte offset:\n- hiData: hkUint8 at 3\n- loData: hkUint16 at 4"""
     hiData: int
     loData: int
 
-class hkcdCompressedAabbCodecs_AabbCodecBase(Record):
-    """hkcdCompressedAabbCodecs::AabbCodecBase"""
-
-class hkcdCompressedAabbCodecs_CompressedAabbCodec(hkcdCompressedAabbCodecs_AabbCodecBase):
-    """hkcdCompressedAabbCodecs::CompressedAabbCodec"""
-    xyz: list[int]
-
 class hkcdCompressedAabbCodecs_UncompressedAabbCodec(hkcdCompressedAabbCodecs_AabbCodecBase):
-    """hkcdCompressedAabbCodecs::UncompressedAabbCodec"""
+    """hkcdCompressedAabbCodecs::UncompressedAabbCodec\n\nHavok class of SDK 2019.1, derived from hkcdCompressedAabbCodecs::AabbCodecBase, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0"""
     aabb: hkAabb
 
+class hkcdStaticTree_AabbTreeBase(Record):
+    """hkcdStaticTree::AabbTreeBase\n\nHavok class of SDK 2019.1, 1 bytes."""
+
+class hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb5BytesCodec(hkcdStaticTree_AabbTreeBase):
+    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::Aabb5BytesCodec>\n\nHavok class of SDK 2019.1, derived from hkcdStaticTree::AabbTreeBase, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdCompressedAabbCodecs::Aabb5BytesCodec, hkContainerHeapAllocator> at 0\n- domain: hkAabb at 16"""
+    nodes: list[hkcdCompressedAabbCodecs_Aabb5BytesCodec]
+    domain: hkAabb
+
+class hkcdStaticMeshTree_Base(hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb5BytesCodec):
+    """hkcdStaticMeshTree::Base\n\nHavok class of SDK 2019.1, derived from hkcdStaticTree::Aabb5BytesTree, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- numPrimitiveKeys: int at 48\n- bitsPerKey: int at 52\n- maxKeyValue: hkUint32 at 56\n- primitiveStoresIsFlatConvex: hkUint8 at 60\n- sections: hkArray<hkcdStaticMeshTree::Section, hkContainerHeapAllocator> at 64\n- primitives: hkArray<hkcdStaticMeshTree::Primitive, hkContainerHeapAllocator> at 80\n- sharedVerticesIndex: hkArray<hkUint16, hkContainerHeapAllocator> at 96"""
+    numPrimitiveKeys: int
+    bitsPerKey: int
+    maxKeyValue: int
+    primitiveStoresIsFlatConvex: int
+    sections: list[hkcdStaticMeshTree_Section]
+    primitives: list[hkcdStaticMeshTree_Primitive]
+    sharedVerticesIndex: memoryview
+
 class hkcdDefaultStaticMeshTree(hkcdStaticMeshTree_Base):
-    """hkcdDefaultStaticMeshTree"""
+    """hkcdDefaultStaticMeshTree\n\nHavok class of SDK 2019.1, derived from hkcdStaticMeshTree::Base, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- packedVertices: hkArray<unsigned int, hkContainerHeapAllocator> at 112\n- sharedVertices: hkArray<unsigned long long, hkContainerHeapAllocator> at 128\n- primitiveDataRuns: hkArray<hkcdDefaultStaticMeshTree::PrimitiveDataRun, hkContainerHeapAllocator> at 144"""
     packedVertices: memoryview
     sharedVertices: memoryview
     primitiveDataRuns: list[hkcdDefaultStaticMeshTree_PrimitiveDataRun]
 
 class hkcdDefaultStaticMeshTree_PrimitiveDataRun(Record):
-    """hkcdDefaultStaticMeshTree::PrimitiveDataRun"""
+    """hkcdDefaultStaticMeshTree::PrimitiveDataRun\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint16 at 0\n- index: hkUint8 at 2\n- count: hkUint8 at 3"""
     value: int
     index: int
     count: int
 
 class hkcdDynamicAabbTree(hkReferencedObject):
-    """hkcdDynamicAabbTree"""
+    """hkcdDynamicAabbTree\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- treePtr: hkRefPtr<hkcdDynamicAabbTree::Impl> at 24"""
     treePtr: Optional[hkcdDynamicAabbTree_Impl]
 
 class hkcdDynamicAabbTree_Impl(hkReferencedObject):
-    """hkcdDynamicAabbTree::Impl"""
+    """hkcdDynamicAabbTree::Impl\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- tree: hkcdDynamicTree::DefaultTree48 at 24"""
     tree: hkcdDynamicTree_Tree_hkcdDynamicTree_DynamicStorage32
 
 class hkcdDynamicTree_AnisotropicMetric(Record):
-    """hkcdDynamicTree::AnisotropicMetric"""
+    """hkcdDynamicTree::AnisotropicMetric\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkcdDynamicTree_BalanceMetric(Record):
-    """hkcdDynamicTree::BalanceMetric"""
+    """hkcdDynamicTree::BalanceMetric\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkcdDynamicTree_CentroidMetric(Record):
-    """hkcdDynamicTree::CentroidMetric"""
+    """hkcdDynamicTree::CentroidMetric\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkcdDynamicTree_Codec18(Record):
-    """hkcdDynamicTree::Codec18"""
+    """hkcdDynamicTree::Codec18\n\nHavok class of SDK 2019.1, 18 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabbHalf at 0\n- parent: hkUint16 at 16"""
     aabb: hkAabbHalf
     parent: int
 
 class hkcdDynamicTree_Codec32(Record):
-    """hkcdDynamicTree::Codec32"""
+    """hkcdDynamicTree::Codec32\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0"""
     aabb: hkAabb
 
 class hkcdDynamicTree_CodecInt16(Record):
-    """hkcdDynamicTree::CodecInt16"""
+    """hkcdDynamicTree::CodecInt16\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkcdDynamicTree::CodecInt16::IntAabb at 0\n- parent: hkUint32 at 16\n- children: T[N]<hkUint32, 2> at 20\n- pad: hkUint32 at 28"""
     aabb: hkcdDynamicTree_CodecInt16_IntAabb
     parent: int
     children: list[int]
     pad: int
 
 class hkcdDynamicTree_CodecInt16_IntAabb(hkAabb16):
-    """hkcdDynamicTree::CodecInt16::IntAabb"""
+    """hkcdDynamicTree::CodecInt16::IntAabb\n\nHavok class of SDK 2019.1, derived from hkAabb16, 16 bytes."""
 
 class hkcdDynamicTree_CodecRaw_hkUlong(Record):
-    """hkcdDynamicTree::CodecRaw<hkUlong>"""
+    """hkcdDynamicTree::CodecRaw<hkUlong>\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0\n- parent: hkUlong at 32\n- children: T[N]<hkUlong, 2> at 40"""
     aabb: hkAabb
     parent: int
     children: list[int]
 
 class hkcdDynamicTree_CodecRaw_unsigned_int(Record):
-    """hkcdDynamicTree::CodecRaw<unsigned int>"""
+    """hkcdDynamicTree::CodecRaw<unsigned int>\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0\n- parent: unsigned int at 32\n- children: T[N]<unsigned int, 2> at 36"""
     aabb: hkAabb
     parent: int
     children: list[int]
 
 class hkcdDynamicTree_CodecRaw_unsigned_long_long(Record):
-    """hkcdDynamicTree::CodecRaw<unsigned long long>"""
+    """hkcdDynamicTree::CodecRaw<unsigned long long>\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0\n- parent: unsigned long long at 32\n- children: T[N]<unsigned long long, 2> at 40"""
     aabb: hkAabb
     parent: int
     children: list[int]
 
-class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_Codec32(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_Codec32):
-    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::Codec32>"""
-
-class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecInt16(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecInt16):
-    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecInt16>"""
-
-class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_int(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRaw_unsigned_int):
-    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned int>>"""
-
-class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_long_long(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRaw_unsigned_long_long):
-    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned long long>>"""
-
-class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRawUint(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRawUint):
-    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRawUint>"""
-
-class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRawUlong(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRawUlong):
-    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRawUlong>"""
-
 class hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_Codec32(hkcdDynamicTree_AnisotropicMetric):
-    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::Codec32>"""
+    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::Codec32>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::AnisotropicMetric, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdDynamicTree::Codec32, hkContainerHeapAllocator> at 0\n- firstFree: unsigned short at 16"""
     nodes: list[hkcdDynamicTree_Codec32]
     firstFree: int
 
+class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_Codec32(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_Codec32):
+    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::Codec32>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::Codec32>, 24 bytes."""
+
 class hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecInt16(hkcdDynamicTree_AnisotropicMetric):
-    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecInt16>"""
+    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecInt16>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::AnisotropicMetric, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdDynamicTree::CodecInt16, hkContainerHeapAllocator> at 0\n- firstFree: unsigned int at 16"""
     nodes: list[hkcdDynamicTree_CodecInt16]
     firstFree: int
 
+class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecInt16(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecInt16):
+    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecInt16>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecInt16>, 24 bytes."""
+
 class hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRaw_unsigned_int(hkcdDynamicTree_AnisotropicMetric):
-    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRaw<unsigned int>>"""
+    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRaw<unsigned int>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::AnisotropicMetric, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdDynamicTree::CodecRaw<unsigned int>, hkContainerHeapAllocator> at 0\n- firstFree: unsigned int at 16"""
     nodes: list[hkcdDynamicTree_CodecRaw_unsigned_int]
     firstFree: int
 
+class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_int(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRaw_unsigned_int):
+    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned int>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRaw<unsigned int>>, 24 bytes."""
+
 class hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRaw_unsigned_long_long(hkcdDynamicTree_AnisotropicMetric):
-    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRaw<unsigned long long>>"""
+    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRaw<unsigned long long>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::AnisotropicMetric, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdDynamicTree::CodecRaw<unsigned long long>, hkContainerHeapAllocator> at 0\n- firstFree: unsigned long long at 16"""
     nodes: list[hkcdDynamicTree_CodecRaw_unsigned_long_long]
     firstFree: int
 
+class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_long_long(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRaw_unsigned_long_long):
+    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned long long>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRaw<unsigned long long>>, 24 bytes."""
+
 class hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRawUint(hkcdDynamicTree_AnisotropicMetric):
-    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRawUint>"""
+    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRawUint>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::AnisotropicMetric, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdDynamicTree::CodecRawUint, hkContainerHeapAllocator> at 0\n- firstFree: unsigned int at 16"""
     nodes: list[hkcdDynamicTree_CodecRaw_unsigned_int]
     firstFree: int
 
+class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRawUint(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRawUint):
+    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRawUint>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRawUint>, 24 bytes."""
+
 class hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRawUlong(hkcdDynamicTree_AnisotropicMetric):
-    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRawUlong>"""
+    """hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRawUlong>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::AnisotropicMetric, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdDynamicTree::CodecRawUlong, hkContainerHeapAllocator> at 0\n- firstFree: unsigned long long at 16"""
     nodes: list[hkcdDynamicTree_CodecRaw_hkUlong]
     firstFree: int
 
+class hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRawUlong(hkcdDynamicTree_DynamicStorage_0_hkcdDynamicTree_AnisotropicMetric_hkcdDynamicTree_CodecRawUlong):
+    """hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRawUlong>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage<0, hkcdDynamicTree::AnisotropicMetric, hkcdDynamicTree::CodecRawUlong>, 24 bytes."""
+
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_Codec32(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_Codec32):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::Codec32>>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::Codec32>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::Codec32>, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned short at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecInt16(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecInt16):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecInt16>>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecInt16>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecInt16>, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned int at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_int(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_int):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned int>>>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned int>>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned int>>, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned int at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_long_long(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRaw_unsigned_long_long):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned long long>>>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned long long>>>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DefaultDynamicStorage<hkcdDynamicTree::CodecRaw<unsigned long long>>, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned long long at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DynamicStorage16(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_Codec32):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStorage16>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStorage16>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage16, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned short at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DynamicStorage32(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRawUint):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStorage32>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStorage32>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorage32, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned int at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DynamicStorageInt16(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecInt16):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStorageInt16>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStorageInt16>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStorageInt16, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned int at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdDynamicTree_Tree_hkcdDynamicTree_DynamicStoragePtr(hkcdDynamicTree_DefaultDynamicStorage_hkcdDynamicTree_CodecRawUlong):
-    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStoragePtr>"""
+    """hkcdDynamicTree::Tree<hkcdDynamicTree::DynamicStoragePtr>\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DynamicStoragePtr, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- numLeaves: hkUint32 at 24\n- path: hkUint32 at 28\n- root: unsigned long long at 32"""
     numLeaves: int
     path: int
     root: int
 
 class hkcdFourAabb(Record):
-    """hkcdFourAabb"""
+    """hkcdFourAabb\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- lx: hkVector4 at 0\n- hx: hkVector4 at 16\n- ly: hkVector4 at 32\n- hy: hkVector4 at 48\n- lz: hkVector4 at 64\n- hz: hkVector4 at 80"""
     lx: tuple[float, ...]
     hx: tuple[float, ...]
     ly: tuple[float, ...]
@@ -7111,16 +7151,16 @@ class hkcdFourAabb(Record):
     hz: tuple[float, ...]
 
 class hkcdFractureEngine(hkReferencedObject):
-    """hkcdFractureEngine"""
+    """hkcdFractureEngine\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hkcdHiResStaticMeshTree_PrimitiveDataRun(Record):
-    """hkcdHiResStaticMeshTree::PrimitiveDataRun"""
+    """hkcdHiResStaticMeshTree::PrimitiveDataRun\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: hkUint16 at 0\n- index: hkUint8 at 2\n- count: hkUint8 at 3"""
     value: int
     index: int
     count: int
 
 class hkcdManifold4(Record):
-    """hkcdManifold4"""
+    """hkcdManifold4\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- numPoints: int at 0\n- minimumDistance: hkReal at 4\n- normal: hkVector4 at 16\n- weldNormal: hkVector4 at 32\n- distances: T[N]<hkReal, 4> at 48\n- positions: T[N]<hkVector4, 4> at 64"""
     numPoints: int
     minimumDistance: float
     normal: tuple[float, ...]
@@ -7129,63 +7169,63 @@ class hkcdManifold4(Record):
     positions: tuple[tuple[float, ...], ...]
 
 class hkcdObb(Record):
-    """hkcdObb"""
+    """hkcdObb\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 0"""
     transform: tuple[float, ...]
 
 class hkcdPlanarCsgOperand(hkReferencedObject):
-    """hkcdPlanarCsgOperand"""
+    """hkcdPlanarCsgOperand\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- solid: hkRefPtr<hkcdPlanarSolid> at 24\n- danglingGeometry: hkRefPtr<hkcdPlanarGeometry> at 32\n- regions: hkRefPtr<hkReflect::Detail::Opaque> at 40"""
     solid: Optional[hkcdPlanarSolid]
     danglingGeometry: Optional[hkcdPlanarGeometry]
     regions: Optional[Record]
 
 class hkcdPlanarEntity(hkReferencedObject):
-    """hkcdPlanarEntity"""
+    """hkcdPlanarEntity\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- debugger: hkRefPtr<hkReflect::Detail::Opaque> at 24"""
     debugger: Optional[Record]
 
 class hkcdPlanarGeometry(hkcdPlanarEntity):
-    """hkcdPlanarGeometry"""
+    """hkcdPlanarGeometry\n\nHavok class of SDK 2019.1, derived from hkcdPlanarEntity, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- planes: hkRefPtr<hkcdPlanarEntity::PlanesCollection> at 32\n- polys: hkRefPtr<hkcdPlanarGeometryPolygonCollection> at 40\n- vertices: hkRefPtr<hkReflect::Detail::Opaque> at 48"""
     planes: Optional[hkcdPlanarGeometryPlanesCollection]
     polys: Optional[hkcdPlanarGeometryPolygonCollection]
     vertices: Optional[Record]
 
 class hkcdPlanarGeometryPlanesCollection(hkReferencedObject):
-    """hkcdPlanarGeometryPlanesCollection"""
+    """hkcdPlanarGeometryPlanesCollection\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- offsetAndScale: hkVector4 at 32\n- planes: hkArray<hkcdPlanarGeometryPrimitives::Plane, hkContainerHeapAllocator> at 48\n- cache: T*<hkReflect::Detail::Opaque> at 64\n- criticalAccess: T*<hkReflect::Detail::Opaque> at 72"""
     offsetAndScale: tuple[float, ...]
     planes: list[hkcdPlanarGeometryPrimitives_Plane]
     cache: Optional[Record]
     criticalAccess: Optional[Record]
 
-class hkcdPlanarGeometryPolygonCollection(hkcdPlanarGeometryPrimitives_Collection_28):
-    """hkcdPlanarGeometryPolygonCollection"""
-
-class hkcdPlanarGeometryPolygonCollection_Material(Record):
-    """hkcdPlanarGeometryPolygonCollection::Material"""
-    val: int
-
 class hkcdPlanarGeometryPrimitives_Collection_28(hkReferencedObject):
-    """hkcdPlanarGeometryPrimitives::Collection<28>"""
+    """hkcdPlanarGeometryPrimitives::Collection<28>\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 3480 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkArray<int, hkContainerHeapAllocator> at 24\n- primaryBitmap: hkUint32 at 40\n- secondaryBitmaps: T[N]<hkUint32, 26> at 44\n- freeBlocks: T[N]<T[N]<hkUint32, 26>, 32> at 148"""
     storage: memoryview
     primaryBitmap: int
     secondaryBitmaps: list[int]
     freeBlocks: list[list[int]]
 
+class hkcdPlanarGeometryPolygonCollection(hkcdPlanarGeometryPrimitives_Collection_28):
+    """hkcdPlanarGeometryPolygonCollection\n\nHavok class of SDK 2019.1, derived from hkcdPlanarGeometryPrimitives::Collection<28>, 3480 bytes."""
+
+class hkcdPlanarGeometryPolygonCollection_Material(Record):
+    """hkcdPlanarGeometryPolygonCollection::Material\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- val: hkUint64 at 0"""
+    val: int
+
 class hkcdPlanarGeometryPrimitives_Plane(Record):
-    """hkcdPlanarGeometryPrimitives::Plane"""
+    """hkcdPlanarGeometryPrimitives::Plane\n\nHavok class of SDK 2019.1, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- iEqn: hkcdPlanarGeometryPrimitives::Plane::Int64Vector4 at 0\n- dEqn: hkVector4d at 32"""
     iEqn: hkcdPlanarGeometryPrimitives_Plane_Int64Vector4
     dEqn: tuple[float, ...]
 
 class hkcdPlanarGeometryPrimitives_Plane_Int64Vector4(Record):
-    """hkcdPlanarGeometryPrimitives::Plane::Int64Vector4"""
+    """hkcdPlanarGeometryPrimitives::Plane::Int64Vector4\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- vec: T[N]<hkInt64, 4> at 0"""
     vec: list[int]
 
 class hkcdPlanarSolid(hkcdPlanarEntity):
-    """hkcdPlanarSolid"""
+    """hkcdPlanarSolid\n\nHavok class of SDK 2019.1, derived from hkcdPlanarEntity, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkRefPtr<hkcdPlanarSolid::NodeStorage> at 32\n- planes: hkRefPtr<hkcdPlanarEntity::PlanesCollection> at 40\n- rootNodeId: unsigned int at 48"""
     nodes: Optional[hkcdPlanarSolid_NodeStorage]
     planes: Optional[hkcdPlanarGeometryPlanesCollection]
     rootNodeId: int
 
 class hkcdPlanarSolid_Node(Record):
-    """hkcdPlanarSolid::Node"""
+    """hkcdPlanarSolid::Node\n\nHavok class of SDK 2019.1, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- parent: unsigned int at 0\n- left: unsigned int at 4\n- right: unsigned int at 8\n- nextFreeNodeId: unsigned int at 12\n- planeId: unsigned int at 16\n- aabbId: unsigned int at 20\n- material: hkcdPlanarGeometryPolygonCollection::Material at 24\n- data: hkUint32 at 32\n- type: hkUint16 at 36\n- flags: hkUint16 at 38"""
     parent: int
     left: int
     right: int
@@ -7198,69 +7238,64 @@ class hkcdPlanarSolid_Node(Record):
     flags: int
 
 class hkcdPlanarSolid_NodeStorage(hkReferencedObject):
-    """hkcdPlanarSolid::NodeStorage"""
+    """hkcdPlanarSolid::NodeStorage\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkArray<hkcdPlanarSolid::Node, hkContainerHeapAllocator> at 24\n- aabbs: hkArray<hkAabb, hkContainerHeapAllocator> at 40\n- firstFreeNodeId: unsigned int at 56"""
     storage: list[hkcdPlanarSolid_Node]
     aabbs: list[hkAabb]
     firstFreeNodeId: int
 
 class hkcdSimdTree(Record):
-    """hkcdSimdTree"""
+    """hkcdSimdTree\n\nHavok class of SDK 2019.1, version 3, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdSimdTree::Node, hkContainerHeapAllocator> at 0\n- isCompact: bool at 16"""
     nodes: list[hkcdSimdTree_Node]
     isCompact: bool
 
 class hkcdSimdTree_Dynamic(Record):
-    """hkcdSimdTree::Dynamic"""
+    """hkcdSimdTree::Dynamic\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- tree: T*<hkReflect::Detail::Opaque> at 0\n- nodeData: hkArray<hkcdSimdTree::Dynamic::NodeData, hkContainerHeapAllocator> at 8\n- leaves: hkArray<hkTuple<hkUint32, hkUint32, void, void, void, void, void, void>, hkContainerHeapAllocator> at 24\n- firstFreeNode: int at 40"""
     tree: Optional[Record]
     nodeData: list[hkcdSimdTree_Dynamic_NodeData]
     leaves: list[hkTuple_hkUint32_hkUint32_void_void_void_void_void_void]
     firstFreeNode: int
 
 class hkcdSimdTree_Dynamic_NodeData(Record):
-    """hkcdSimdTree::Dynamic::NodeData"""
+    """hkcdSimdTree::Dynamic::NodeData\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- parent: hkUint32 at 0\n- dirty: hkUint32 at 4"""
     parent: int
     dirty: int
 
 class hkcdSimdTree_Node(hkcdFourAabb):
-    """hkcdSimdTree::Node"""
+    """hkcdSimdTree::Node\n\nHavok class of SDK 2019.1, derived from hkcdFourAabb, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: T[N]<hkUint32, 4> at 96\n- isLeaf: bool at 112\n- isActive: bool at 113"""
     data: list[int]
     isLeaf: bool
     isActive: bool
 
 class hkcdStaticAabbTree(hkReferencedObject):
-    """hkcdStaticAabbTree"""
+    """hkcdStaticAabbTree\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- treePtr: hkRefPtr<hkcdStaticAabbTree::Impl> at 24"""
     treePtr: Optional[hkcdStaticAabbTree_Impl]
 
 class hkcdStaticAabbTree_Impl(hkReferencedObject):
-    """hkcdStaticAabbTree::Impl"""
+    """hkcdStaticAabbTree::Impl\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- tree: hkcdStaticTree::Aabb6BytesTree at 32"""
     tree: hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb6BytesCodec
 
-class hkcdStaticMeshTree_Base(hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb5BytesCodec):
-    """hkcdStaticMeshTree::Base"""
-    numPrimitiveKeys: int
-    bitsPerKey: int
-    maxKeyValue: int
-    primitiveStoresIsFlatConvex: int
-    sections: list[hkcdStaticMeshTree_Section]
-    primitives: list[hkcdStaticMeshTree_Primitive]
-    sharedVerticesIndex: memoryview
-
 class hkcdStaticMeshTree_Connectivity(Record):
-    """hkcdStaticMeshTree::Connectivity"""
+    """hkcdStaticMeshTree::Connectivity\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- headers: hkArray<hkcdStaticMeshTree::Connectivity::SectionHeader, hkContainerHeapAllocator> at 0\n- localLinks: hkArray<hkUint8, hkContainerHeapAllocator> at 16\n- globalLinks: hkArray<hkHandle<hkUint32, 4294967295>, hkContainerHeapAllocator> at 32"""
     headers: list[hkcdStaticMeshTree_Connectivity_SectionHeader]
     localLinks: memoryview
     globalLinks: list[hkHandle_hkUint32_4294967295]
 
 class hkcdStaticMeshTree_Connectivity_SectionHeader(Record):
-    """hkcdStaticMeshTree::Connectivity::SectionHeader"""
+    """hkcdStaticMeshTree::Connectivity::SectionHeader\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- baseLocal: hkUint32 at 0\n- baseGlobal: hkUint32 at 4"""
     baseLocal: int
     baseGlobal: int
 
 class hkcdStaticMeshTree_Primitive(Record):
-    """hkcdStaticMeshTree::Primitive"""
+    """hkcdStaticMeshTree::Primitive\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- indices: T[N]<hkUint8, 4> at 0"""
     indices: list[int]
 
+class hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb4BytesCodec(hkcdStaticTree_AabbTreeBase):
+    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::Aabb4BytesCodec>\n\nHavok class of SDK 2019.1, derived from hkcdStaticTree::AabbTreeBase, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdCompressedAabbCodecs::Aabb4BytesCodec, hkContainerHeapAllocator> at 0\n- domain: hkAabb at 16"""
+    nodes: list[hkcdCompressedAabbCodecs_Aabb4BytesCodec]
+    domain: hkAabb
+
 class hkcdStaticMeshTree_Section(hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb4BytesCodec):
-    """hkcdStaticMeshTree::Section"""
+    """hkcdStaticMeshTree::Section\n\nHavok class of SDK 2019.1, derived from hkcdStaticTree::Aabb4BytesTree, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- codecParms: T[N]<hkReal, 6> at 48\n- firstPackedVertexIndex: hkUint32 at 72\n- firstSharedVertexIndex: hkUint32 at 76\n- firstPrimitiveIndex: hkUint32 at 80\n- firstDataRunIndex: hkUint32 at 84\n- numPackedVertices: hkUint8 at 88\n- numPrimitives: hkUint8 at 89\n- numDataRuns: hkUint8 at 90\n- page: hkUint8 at 91\n- leafIndex: hkUint16 at 92\n- layerData: hkUint8 at 94\n- flags: hkUint8 at 95"""
     codecParms: tuple[float, ...]
     firstPackedVertexIndex: int
     firstSharedVertexIndex: int
@@ -7274,31 +7309,18 @@ class hkcdStaticMeshTree_Section(hkcdStaticTree_AabbTree_hkcdCompressedAabbCodec
     layerData: int
     flags: int
 
-class hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb4BytesCodec(hkcdStaticTree_AabbTreeBase):
-    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::Aabb4BytesCodec>"""
-    nodes: list[hkcdCompressedAabbCodecs_Aabb4BytesCodec]
-    domain: hkAabb
-
-class hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb5BytesCodec(hkcdStaticTree_AabbTreeBase):
-    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::Aabb5BytesCodec>"""
-    nodes: list[hkcdCompressedAabbCodecs_Aabb5BytesCodec]
-    domain: hkAabb
-
 class hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_Aabb6BytesCodec(hkcdStaticTree_AabbTreeBase):
-    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::Aabb6BytesCodec>"""
+    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::Aabb6BytesCodec>\n\nHavok class of SDK 2019.1, derived from hkcdStaticTree::AabbTreeBase, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdCompressedAabbCodecs::Aabb6BytesCodec, hkContainerHeapAllocator> at 0\n- domain: hkAabb at 16"""
     nodes: list[hkcdCompressedAabbCodecs_Aabb6BytesCodec]
     domain: hkAabb
 
 class hkcdStaticTree_AabbTree_hkcdCompressedAabbCodecs_UncompressedAabbCodec(hkcdStaticTree_AabbTreeBase):
-    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::UncompressedAabbCodec>"""
+    """hkcdStaticTree::AabbTree<hkcdCompressedAabbCodecs::UncompressedAabbCodec>\n\nHavok class of SDK 2019.1, derived from hkcdStaticTree::AabbTreeBase, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- nodes: hkArray<hkcdCompressedAabbCodecs::UncompressedAabbCodec, hkContainerHeapAllocator> at 0\n- domain: hkAabb at 16"""
     nodes: list[hkcdCompressedAabbCodecs_UncompressedAabbCodec]
     domain: hkAabb
 
-class hkcdStaticTree_AabbTreeBase(Record):
-    """hkcdStaticTree::AabbTreeBase"""
-
 class hkgpCgo_Config(hkReferencedObject):
-    """hkgpCgo::Config"""
+    """hkgpCgo::Config\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- semantic: hkgpCgo::Config::VertexSemantic at 24\n- combinator: hkgpCgo::Config::VertexCombinator at 28\n- maxDistance: hkReal at 32\n- maxShrink: hkReal at 36\n- maxAngle: hkReal at 40\n- minEdgeRatio: hkReal at 44\n- maxAngleDrift: hkReal at 48\n- weldDistance: hkReal at 52\n- updateThreshold: hkReal at 56\n- degenerateTolerance: hkReal at 60\n- flatAngle: hkReal at 64\n- maxVertices: int at 68\n- inverseOrientation: hkBool at 72\n- proportionalShrinking: hkBool at 73\n- multiPass: hkBool at 74\n- protectNakedBoundaries: hkBool at 75\n- protectMaterialBoundaries: hkBool at 76\n- decimateComponents: hkBool at 77\n- taskQueue: T*<hkReflect::Detail::Opaque> at 80\n- tracker: T*<hkReflect::Detail::Opaque> at 88\n- solverAccuracy: hkgpCgo::Config::SolverAccuracy at 96\n- minDistance: hkReal at 100\n- minConvergence: hkReal at 104\n- project: hkBool at 108\n- buildClusters: hkBool at 109\n- useAccumulatedError: hkBool at 110\n- useLegacySolver: hkBool at 111"""
     semantic: int
     combinator: int
     maxDistance: float
@@ -7328,7 +7350,7 @@ class hkgpCgo_Config(hkReferencedObject):
     useLegacySolver: bool
 
 class hkgpEnhancedConvexHull_SolverConfig(Record):
-    """hkgpEnhancedConvexHull::SolverConfig"""
+    """hkgpEnhancedConvexHull::SolverConfig\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- axisSampling: int at 0\n- eventsSampling: int at 4\n- bias: hkReal at 8\n- refineSearch: bool at 12\n- globalSearch: bool at 13"""
     axisSampling: int
     eventsSampling: int
     bias: float
@@ -7336,10 +7358,10 @@ class hkgpEnhancedConvexHull_SolverConfig(Record):
     globalSearch: bool
 
 class hkms_Accumulate(hk_ValueAttribute_hkms_AccumulateOp_Enum):
-    """hkms::Accumulate"""
+    """hkms::Accumulate\n\nHavok class of SDK 2019.1, derived from hk::ValueAttribute<hkms::AccumulateOp::Enum>, 4 bytes."""
 
 class hknp1dAngularFollowCamCinfo(Record):
-    """hknp1dAngularFollowCamCinfo"""
+    """hknp1dAngularFollowCamCinfo\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- yawCorrection: hkReal at 0\n- yawSignCorrection: hkReal at 4\n- upDirWS: hkVector4 at 16\n- rigidBodyForwardDir: hkVector4 at 32\n- set: hkArray<hknp1dAngularFollowCamCinfo::CameraSet, hkContainerHeapAllocator> at 48"""
     yawCorrection: float
     yawSignCorrection: float
     upDirWS: tuple[float, ...]
@@ -7347,7 +7369,7 @@ class hknp1dAngularFollowCamCinfo(Record):
     set: list[hknp1dAngularFollowCamCinfo_CameraSet]
 
 class hknp1dAngularFollowCamCinfo_CameraSet(Record):
-    """hknp1dAngularFollowCamCinfo::CameraSet"""
+    """hknp1dAngularFollowCamCinfo::CameraSet\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- positionUS: hkVector4 at 0\n- lookAtUS: hkVector4 at 16\n- fov: hkReal at 32\n- velocity: hkReal at 36\n- speedInfluenceOnCameraDirection: hkReal at 40\n- angularRelaxation: hkReal at 44"""
     positionUS: tuple[float, ...]
     lookAtUS: tuple[float, ...]
     fov: float
@@ -7356,69 +7378,81 @@ class hknp1dAngularFollowCamCinfo_CameraSet(Record):
     angularRelaxation: float
 
 class hknpAction(hkReferencedObject):
-    """hknpAction"""
+    """hknpAction\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24"""
     userData: int
 
+class hknpApiCommand(hkCommand):
+    """hknpApiCommand\n\nHavok class of SDK 2019.1, derived from hkCommand, 6 bytes."""
+
+class hknpUnaryBodyApiCommand(hknpApiCommand):
+    """hknpUnaryBodyApiCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyId: hknpBodyId at 8"""
+    bodyId: hknpBodyId
+
 class hknpActivateBodiesInAabbCommand(hknpUnaryBodyApiCommand):
-    """hknpActivateBodiesInAabbCommand"""
+    """hknpActivateBodiesInAabbCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 16"""
     aabb: hkAabb
 
 class hknpAddBodyCommand(hknpUnaryBodyApiCommand):
-    """hknpAddBodyCommand"""
+    """hknpAddBodyCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- additionMode: hkEnum<hknpWorldWriter::AdditionMode, hkUint8> at 12\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 13\n- isLastInBatch: hkBool at 14"""
     additionMode: hknpWorldWriter_AdditionMode
     activationMode: hknpWorldWriter_ActivationMode
     isLastInBatch: bool
 
 class hknpAddCollisionCachesTrace(hknpApiCommand):
-    """hknpAddCollisionCachesTrace"""
+    """hknpAddCollisionCachesTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- pair: hknpBodyIdPair at 8\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 16\n- isLastInBatch: hkBool at 17"""
     pair: hknpBodyIdPair
     activationMode: hknpWorldWriter_ActivationMode
     isLastInBatch: bool
 
 class hknpAddConstraintCommand(hknpApiCommand):
-    """hknpAddConstraintCommand"""
+    """hknpAddConstraintCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12"""
     constraintId: hkHandle_hkUint32_2147483647
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpAddParticlesColliderCommand(hknpApiCommand):
-    """hknpAddParticlesColliderCommand"""
+    """hknpAddParticlesColliderCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8"""
     particlesColliderId: hknpParticlesColliderId
 
 class hknpAddParticlesCommand(hknpApiCommand):
-    """hknpAddParticlesCommand"""
+    """hknpAddParticlesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8\n- netChange: int at 12"""
     particlesColliderId: hknpParticlesColliderId
     netChange: int
 
-class hknpApiCommand(hkCommand):
-    """hknpApiCommand"""
-
 class hknpApplyAngularImpulseCommand(hknpUnaryBodyApiCommand):
-    """hknpApplyAngularImpulseCommand"""
+    """hknpApplyAngularImpulseCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- impulse: hkVector4 at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 32"""
     impulse: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpApplyLinearImpulseCommand(hknpUnaryBodyApiCommand):
-    """hknpApplyLinearImpulseCommand"""
+    """hknpApplyLinearImpulseCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- impulse: hkVector4 at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 32"""
     impulse: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpApplyPointImpulseCommand(hknpUnaryBodyApiCommand):
-    """hknpApplyPointImpulseCommand"""
+    """hknpApplyPointImpulseCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- impulse: hkVector4 at 16\n- position: hkVector4 at 32\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 48"""
     impulse: tuple[float, ...]
     position: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpArrayAction(hknpAction):
-    """hknpArrayAction"""
+    """hknpArrayAction\n\nHavok class of SDK 2019.1, derived from hknpAction, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyIds: hkArray<unsigned long long, hkContainerHeapAllocator> at 32"""
     bodyIds: memoryview
 
 class hknpAttachBodyCommand(hknpUnaryBodyApiCommand):
-    """hknpAttachBodyCommand"""
+    """hknpAttachBodyCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- attacheeId: hknpBodyId at 12\n- updateMotionMode: hkEnum<hknpWorldWriter::UpdateMotionMode, hkUint8> at 16"""
     attacheeId: hknpBodyId
     updateMotionMode: hknpWorldWriter_UpdateMotionMode
 
+class hknpFirstPersonGun(hkReferencedObject):
+    """hknpFirstPersonGun\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hknpFirstPersonGun::Type, hkUint8> at 24\n- name: hkStringPtr at 32\n- keyboardKey: hkEnum<hknpFirstPersonGun::KeyboardKey, hkUint8> at 40\n- listeners: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 48\n- collisionFilterInfo: hkUint32 at 64"""
+    type: hknpFirstPersonGun_Type
+    name: Optional[str]
+    keyboardKey: hknpFirstPersonGun_KeyboardKey
+    listeners: list[Any]
+    collisionFilterInfo: int
+
 class hknpBallGun(hknpFirstPersonGun):
-    """hknpBallGun"""
+    """hknpBallGun\n\nHavok class of SDK 2019.1, derived from hknpFirstPersonGun, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- bulletRadius: hkReal at 72\n- bulletVelocity: hkReal at 76\n- bulletMass: hkReal at 80\n- damageMultiplier: hkReal at 84\n- maxBulletsInWorld: int at 88\n- bulletOffsetFromCenter: hkVector4 at 96\n- addedBodyIds: T*<hkReflect::Detail::Opaque> at 112\n- materialId: unsigned short at 120\n- motionPropertiesId: unsigned short at 122\n- bulletShape: hkRefPtr<hkReflect::Detail::Opaque> at 128\n- raiseContactEvents: hkUint32 at 136"""
     bulletRadius: float
     bulletVelocity: float
     bulletMass: float
@@ -7432,20 +7466,23 @@ class hknpBallGun(hknpFirstPersonGun):
     raiseContactEvents: int
 
 class hknpBinaryAction(hknpAction):
-    """hknpBinaryAction"""
+    """hknpBinaryAction\n\nHavok class of SDK 2019.1, derived from hknpAction, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyIdA: hknpBodyId at 32\n- bodyIdB: hknpBodyId at 36"""
     bodyIdA: hknpBodyId
     bodyIdB: hknpBodyId
 
-class hknpBinaryBodyDebugEvent(hknpBinaryBodyEvent):
-    """hknpBinaryBodyDebugEvent"""
-    debugText: Optional[str]
+class hknpEvent(hkCommand):
+    """hknpEvent\n\nHavok class of SDK 2019.1, derived from hkCommand, 6 bytes."""
 
 class hknpBinaryBodyEvent(hknpEvent):
-    """hknpBinaryBodyEvent"""
+    """hknpBinaryBodyEvent\n\nHavok class of SDK 2019.1, derived from hknpEvent, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyIds: hknpBodyIdPair at 8"""
     bodyIds: hknpBodyIdPair
 
+class hknpBinaryBodyDebugEvent(hknpBinaryBodyEvent):
+    """hknpBinaryBodyDebugEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- debugText: char[N]<128> at 16"""
+    debugText: Optional[str]
+
 class hknpBody(Record):
-    """hknpBody"""
+    """hknpBody\n\nHavok class of SDK 2019.1, version 11, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 0\n- motionId: unsigned int at 64\n- flags: hknpCollisionFlags at 68\n- collisionControl: hknpCollisionControl at 72\n- timAngle: unsigned short at 74\n- maxTimDistance: hkUint16 at 76\n- maxTimDistanceFromRotation: hkUint16 at 78\n- aabb: hkAabb24_16_24 at 80\n- shape: T*<hknpShape> at 96\n- activationPriority: hkInt8 at 104\n- qualityId: unsigned char at 105\n- materialId: unsigned short at 106\n- collisionFilterInfo: hkUint32 at 108\n- id: hknpBodyId at 112\n- broadPhaseId: hkUint32 at 116\n- nextAttachedBodyId: hknpBodyId at 120\n- maxContactDistance: hkUint16 at 124\n- maxContactDistanceFromRotation: hkUint16 at 126\n- motionToBodyRotation: hkQuaternion at 128\n- userData: hkUint64 at 144\n- padding0: T[N]<hkUint8, 4> at 152\n- radiusOfComCenteredBoundingSphere: hkHalf16 at 156\n- avgSurfaceVelocity: hkHalf16 at 158"""
     transform: tuple[float, ...]
     motionId: int
     flags: Union[hknpCollisionFlags_Enum, int]
@@ -7471,16 +7508,16 @@ class hknpBody(Record):
     avgSurfaceVelocity: float
 
 class hknpBodyAllocatedAttachedTrace(hknpUnaryBodyApiCommand):
-    """hknpBodyAllocatedAttachedTrace"""
+    """hknpBodyAllocatedAttachedTrace\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- cinfo: hknpBodyCinfo at 16\n- targetId: hknpBodyId at 192"""
     cinfo: hknpBodyCinfo
     targetId: hknpBodyId
 
 class hknpBodyAllocatedTrace(hknpUnaryBodyApiCommand):
-    """hknpBodyAllocatedTrace"""
+    """hknpBodyAllocatedTrace\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- cinfo: hknpBodyCinfo at 16"""
     cinfo: hknpBodyCinfo
 
 class hknpBodyCinfo(Record):
-    """hknpBodyCinfo"""
+    """hknpBodyCinfo\n\nHavok class of SDK 2019.1, version 8, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkRefPtr<hknpShape> at 0\n- flags: hknpCollisionFlags at 8\n- collisionCntrl: hknpCollisionControl at 12\n- collisionFilterInfo: hkUint32 at 16\n- materialId: unsigned short at 20\n- qualityId: unsigned char at 22\n- name: hkStringPtr at 24\n- userData: hkUint64 at 32\n- motionType: unsigned char at 40\n- position: hkVector4 at 48\n- orientation: hkQuaternion at 64\n- linearVelocity: hkVector4 at 80\n- angularVelocity: hkVector4 at 96\n- mass: hkReal at 112\n- massDistribution: hkRefPtr<hknpRefMassDistribution> at 120\n- dragProperties: hkRefPtr<hknpRefDragProperties> at 128\n- motionPropertiesId: unsigned short at 136\n- desiredBodyId: hknpBodyId at 140\n- motionId: unsigned int at 144\n- collisionLookAheadDistance: hkReal at 148\n- localFrame: hkRefPtr<hkLocalFrame> at 152\n- activationPriority: hkInt8 at 160"""
     shape: Optional[hknpShape]
     flags: Union[hknpCollisionFlags_Enum, int]
     collisionCntrl: Union[hknpCollisionControl_Enum, int]
@@ -7505,7 +7542,7 @@ class hknpBodyCinfo(Record):
     activationPriority: int
 
 class hknpBodyData(hkReferencedObject):
-    """hknpBodyData"""
+    """hknpBodyData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkRefPtr<hknpShape> at 24\n- bodyQuality: hkRefPtr<hknpBodyQuality> at 32\n- motionPropertiesData: hkRefPtr<hknpMotionPropertiesData> at 40\n- material: T*<hknpMaterial> at 48\n- initialPosition: hkVector4 at 64\n- initialOrientation: hkQuaternion at 80\n- massProperties: hkMassProperties at 96"""
     shape: Optional[hknpShape]
     bodyQuality: Optional[hknpBodyQuality]
     motionPropertiesData: Optional[hknpMotionPropertiesData]
@@ -7514,26 +7551,30 @@ class hknpBodyData(hkReferencedObject):
     initialOrientation: tuple[float, ...]
     massProperties: hkMassProperties
 
+class hknpUnaryBodyEvent(hknpEvent):
+    """hknpUnaryBodyEvent\n\nHavok class of SDK 2019.1, derived from hknpEvent, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyId: hknpBodyId at 8"""
+    bodyId: hknpBodyId
+
 class hknpBodyExitedBroadPhaseEvent(hknpUnaryBodyEvent):
-    """hknpBodyExitedBroadPhaseEvent"""
+    """hknpBodyExitedBroadPhaseEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 12 bytes."""
 
 class hknpBodyId(Record):
-    """hknpBodyId"""
+    """hknpBodyId\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- serialAndIndex: hkUint32 at 0"""
     serialAndIndex: int
 
 class hknpBodyIdPair(Record):
-    """hknpBodyIdPair"""
+    """hknpBodyIdPair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyB: hknpBodyId at 0\n- bodyA: hknpBodyId at 4"""
     bodyB: hknpBodyId
     bodyA: hknpBodyId
 
 class hknpBodyIntegrator(hkReferencedObject):
-    """hknpBodyIntegrator"""
+    """hknpBodyIntegrator\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyFlagsForcingNormalCollisions: hknpCollisionFlags at 24\n- typeForDynamicBodies: hknpManifoldType::Enum at 28\n- typeForTriggers: hknpManifoldType::Enum at 32"""
     bodyFlagsForcingNormalCollisions: Union[hknpCollisionFlags_Enum, int]
     typeForDynamicBodies: int
     typeForTriggers: int
 
 class hknpBodyQuality(hkReferencedObject):
-    """hknpBodyQuality"""
+    """hknpBodyQuality\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 4, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- priority: int at 24\n- supportedFlags: hkFlags<hknpBodyQuality::FlagsEnum, hkUint32> at 28\n- requestedFlags: hkFlags<hknpBodyQuality::FlagsEnum, hkUint32> at 32\n- contactCachingRelativeMovementThreshold: hkReal at 36\n- motionRangeBreachPolicy: hknpMotionRangeBreachPolicy::Enum at 40\n- motionWeldBreachPolicy: hknpMotionRangeBreachPolicy::Enum at 44"""
     priority: int
     supportedFlags: Union[hknpBodyQuality_FlagsEnum, int]
     requestedFlags: Union[hknpBodyQuality_FlagsEnum, int]
@@ -7542,54 +7583,77 @@ class hknpBodyQuality(hkReferencedObject):
     motionWeldBreachPolicy: int
 
 class hknpBodyQualityId(hkHandle_hkUint8_255):
-    """hknpBodyQualityId"""
+    """hknpBodyQualityId\n\nHavok class of SDK 2019.1, derived from hkHandle<hkUint8, 255>, 1 bytes."""
 
 class hknpBodyQualityLibrary(hkReferencedObject):
-    """hknpBodyQualityLibrary"""
+    """hknpBodyQualityLibrary\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 1568 bytes.\n\nOwn members, by Havok type and byte offset:\n- qualityModifiedSignal: T*<hkReflect::Detail::Opaque> at 24\n- qualities: T[N]<hknpBodyQuality, 32> at 32"""
     qualityModifiedSignal: Optional[Record]
     qualities: list[hknpBodyQuality]
 
 class hknpBodyReference(hkReferencedObject):
-    """hknpBodyReference"""
+    """hknpBodyReference\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hknpBodyId at 24"""
     id: hknpBodyId
 
+class hknpConvexShape(hknpShape):
+    """hknpConvexShape\n\nHavok class of SDK 2019.1, derived from hknpShape, version 5, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxAllowedPenetration: hkHalf16 at 56\n- hull: hknpConvexHull at 60"""
+    maxAllowedPenetration: float
+    hull: hknpConvexHull
+
 class hknpBoxShape(hknpConvexShape):
-    """hknpBoxShape"""
+    """hknpBoxShape\n\nHavok class of SDK 2019.1, derived from hknpConvexShape, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- obb: hkTransformf at 112"""
     obb: tuple[float, ...]
 
+class hkpConstraintData(hkReferencedObject):
+    """hkpConstraintData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- userData: hkUlong at 24\n- numNonDirectlySolvedAtoms: hkUint8 at 32"""
+    userData: int
+    numNonDirectlySolvedAtoms: int
+
+class hkpWrappedConstraintData(hkpConstraintData):
+    """hkpWrappedConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintData: hkRefPtr<hkpConstraintData> at 40"""
+    constraintData: Optional[hkpConstraintData]
+
 class hknpBreakableConstraintData(hkpWrappedConstraintData):
-    """hknpBreakableConstraintData"""
+    """hknpBreakableConstraintData\n\nHavok class of SDK 2019.1, derived from hkpWrappedConstraintData, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- threshold: hkReal at 48"""
     threshold: float
 
+class hkpConstraintAtom(Record):
+    """hkpConstraintAtom\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpConstraintAtom::AtomType, hkUint16> at 0"""
+    type: hkpConstraintAtom_AtomType
+
+class hkpBridgeConstraintAtom(hkpConstraintAtom):
+    """hkpBridgeConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- buildJacobianFunc: T*<hkReflect::Detail::Opaque> at 8\n- constraintData: hkViewPtr<hkpConstraintData> at 16"""
+    buildJacobianFunc: Optional[Record]
+    constraintData: Optional[hkpConstraintData]
+
 class hknpBridgeConstraintAtom(hkpBridgeConstraintAtom):
-    """hknpBridgeConstraintAtom"""
+    """hknpBridgeConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpBridgeConstraintAtom, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- numSolverResults: int at 32"""
     numSolverResults: int
 
 class hknpBroadPhaseConfig(hkReferencedObject):
-    """hknpBroadPhaseConfig"""
+    """hknpBroadPhaseConfig\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hknpBroadPhaseConfig_Layer(Record):
-    """hknpBroadPhaseConfig::Layer"""
+    """hknpBroadPhaseConfig::Layer\n\nHavok class of SDK 2019.1, version 2, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- filterMask: hkFlags<hknpBroadPhaseFilter::Category, unsigned char> at 0\n- collideWithLayerMask: hkUint32 at 4\n- isVolatile: hkBool at 8\n- recollideOnDirty: hkBool at 9"""
     filterMask: Union[hknpBroadPhaseFilter_Category, int]
     collideWithLayerMask: int
     isVolatile: bool
     recollideOnDirty: bool
 
 class hknpBroadPhaseViewer_Options(hkVdb_Tweakable):
-    """hknpBroadPhaseViewer::Options"""
+    """hknpBroadPhaseViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 2 bytes.\n\nOwn members, by Havok type and byte offset:\n- colorByLayer: bool at 0\n- showPreviousAabbs: bool at 1"""
     colorByLayer: bool
     showPreviousAabbs: bool
 
 class hknpCallUserFunctionCommand(hknpApiCommand):
-    """hknpCallUserFunctionCommand"""
+    """hknpCallUserFunctionCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- object: T*<void> at 8\n- userdata: hkUlong at 16"""
     object: Optional[Record]
     userdata: int
 
 class hknpCapsuleShape(hknpConvexShape):
-    """hknpCapsuleShape"""
+    """hknpCapsuleShape\n\nHavok class of SDK 2019.1, derived from hknpConvexShape, version 1, 112 bytes."""
 
 class hknpCharacterProxy(hkReferencedObject):
-    """hknpCharacterProxy"""
+    """hknpCharacterProxy\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: T*<hknpShape> at 40\n- userData: hkUint64 at 48\n- bodyId: hknpBodyId at 56\n- collisionFilterInfo: hkUint32 at 60\n- transform: hkTransform at 80\n- aabb: hkAabb at 144\n- velocity: hkVector4 at 176\n- lastDisplacement: hkVector4 at 192\n- lastVelocity: hkVector4 at 208\n- lastInvDeltaTime: hkReal at 224\n- maxSlopeCosine: hkReal at 264\n- shapeCastLod: hknpLevelOfDetail at 268\n- dynamicFriction: hkReal at 272\n- staticFriction: hkReal at 276\n- up: hkVector4 at 288\n- keepDistance: hkReal at 304\n- keepContactTolerance: hkReal at 308\n- contactAngleSensitivity: hkReal at 312\n- userPlanes: int at 316\n- maxCharacterSpeedForSolver: hkReal at 320\n- characterStrength: hkReal at 324\n- characterMass: hkReal at 328\n- penetrationRecoverySpeed: hkReal at 332\n- maxCastIterations: int at 336\n- refreshManifoldInCheckSupport: hkBool at 340"""
     shape: Optional[hknpShape]
     userData: int
     bodyId: hknpBodyId
@@ -7617,7 +7681,7 @@ class hknpCharacterProxy(hkReferencedObject):
     refreshManifoldInCheckSupport: bool
 
 class hknpCharacterProxyCinfo(hkReferencedObject):
-    """hknpCharacterProxyCinfo"""
+    """hknpCharacterProxyCinfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 32\n- orientation: hkQuaternion at 48\n- velocity: hkVector4 at 64\n- dynamicFriction: hkReal at 80\n- staticFriction: hkReal at 84\n- keepContactTolerance: hkReal at 88\n- up: hkVector4 at 96\n- shape: hkRefPtr<hknpShape> at 112\n- userData: hkUint64 at 120\n- world: T*<hkReflect::Detail::Opaque> at 128\n- worldWriter: T*<hkReflect::Detail::Opaque> at 136\n- collisionFilterInfo: hkUint32 at 144\n- keepDistance: hkReal at 148\n- contactAngleSensitivity: hkReal at 152\n- userPlanes: hkUint32 at 156\n- maxCharacterSpeedForSolver: hkReal at 160\n- characterStrength: hkReal at 164\n- characterMass: hkReal at 168\n- maxSlope: hkReal at 172\n- penetrationRecoverySpeed: hkReal at 176\n- maxCastIterations: int at 180\n- refreshManifoldInCheckSupport: hkBool at 184\n- presenceInWorld: hkBool at 185\n- shapeCastLod: hknpLevelOfDetail at 186"""
     position: tuple[float, ...]
     orientation: tuple[float, ...]
     velocity: tuple[float, ...]
@@ -7644,7 +7708,7 @@ class hknpCharacterProxyCinfo(hkReferencedObject):
     shapeCastLod: int
 
 class hknpCharacterRigidBodyCinfo(hkReferencedObject):
-    """hknpCharacterRigidBodyCinfo"""
+    """hknpCharacterRigidBodyCinfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 7, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionFilterInfo: hkUint32 at 24\n- shape: hkRefPtr<hknpShape> at 32\n- worldReader: T*<hkReflect::Detail::Opaque> at 40\n- worldWriter: T*<hkReflect::Detail::Opaque> at 48\n- position: hkVector4 at 64\n- orientation: hkQuaternion at 80\n- mass: hkReal at 96\n- dynamicFriction: hkReal at 100\n- staticFriction: hkReal at 104\n- weldingTolerance: hkReal at 108\n- desiredBodyId: hknpBodyId at 112\n- up: hkVector4 at 128\n- maxSlope: hkReal at 144\n- maxSupportSlope: hkReal at 148\n- maxForce: hkReal at 152\n- maxSpeedForSimplexSolver: hkReal at 156\n- supportDistance: hkReal at 160\n- hardSupportDistance: hkReal at 164\n- massDistribution: hkRefPtr<hknpRefMassDistribution> at 168"""
     collisionFilterInfo: int
     shape: Optional[hknpShape]
     worldReader: Optional[Record]
@@ -7666,7 +7730,7 @@ class hknpCharacterRigidBodyCinfo(hkReferencedObject):
     massDistribution: Optional[hknpRefMassDistribution]
 
 class hknpCharacterSurfaceInfo(Record):
-    """hknpCharacterSurfaceInfo"""
+    """hknpCharacterSurfaceInfo\n\nHavok class of SDK 2019.1, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- isSurfaceDynamic: hkBool at 0\n- supportedState: hkEnum<hknpCharacterSurfaceInfo::SupportedState, hkUint8> at 1\n- surfaceDistanceExcess: hkReal at 4\n- surfaceNormal: hkVector4 at 16\n- surfaceVelocity: hkVector4 at 32\n- surfaceAngularVelocity: hkVector4 at 48"""
     isSurfaceDynamic: bool
     supportedState: hknpCharacterSurfaceInfo_SupportedState
     surfaceDistanceExcess: float
@@ -7674,35 +7738,34 @@ class hknpCharacterSurfaceInfo(Record):
     surfaceVelocity: tuple[float, ...]
     surfaceAngularVelocity: tuple[float, ...]
 
+class hknpSurfaceVelocity(hkReferencedObject):
+    """hknpSurfaceVelocity\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hknpCircularSurfaceVelocity(hknpSurfaceVelocity):
-    """hknpCircularSurfaceVelocity"""
+    """hknpCircularSurfaceVelocity\n\nHavok class of SDK 2019.1, derived from hknpSurfaceVelocity, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- velocityIsLocalSpace: hkBool at 24\n- pivot: hkVector4 at 32\n- angularVelocity: hkVector4 at 48"""
     velocityIsLocalSpace: bool
     pivot: tuple[float, ...]
     angularVelocity: tuple[float, ...]
 
 class hknpClearBodyDragPropertiesCommand(hknpUnaryBodyApiCommand):
-    """hknpClearBodyDragPropertiesCommand"""
+    """hknpClearBodyDragPropertiesCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 12 bytes."""
 
 class hknpClearBodyMassDistributionCommand(hknpUnaryBodyApiCommand):
-    """hknpClearBodyMassDistributionCommand"""
+    """hknpClearBodyMassDistributionCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- updateMotionMode: hkEnum<hknpWorldWriter::UpdateMotionMode, hkUint8> at 12"""
     updateMotionMode: hknpWorldWriter_UpdateMotionMode
 
 class hknpCollisionDispatchType(Record):
-    """hknpCollisionDispatchType"""
+    """hknpCollisionDispatchType\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpCollisionFilter(hkReferencedObject):
-    """hknpCollisionFilter"""
+    """hknpCollisionFilter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hknpCollisionFilter::Type, hkUint8> at 24"""
     type: hknpCollisionFilter_Type
 
 class hknpCommitAddBodiesCommand(hknpApiCommand):
-    """hknpCommitAddBodiesCommand"""
-
-class hknpCompositeShape(hknpShape):
-    """hknpCompositeShape"""
-    shapeTagCodecInfo: int
+    """hknpCommitAddBodiesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 6 bytes."""
 
 class hknpCompoundShape(hknpCompositeShape):
-    """hknpCompoundShape"""
+    """hknpCompoundShape\n\nHavok class of SDK 2019.1, derived from hknpCompositeShape, version 6, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- instances: hkFreeListArray<hknpShapeInstance, 8> at 64\n- instanceVelocities: hkArray<hknpCompoundShape::VelocityInfo, hkContainerHeapAllocator> at 88\n- aabb: hkAabb at 112\n- boundingRadius: hkReal at 144\n- isMutable: hkBool at 148\n- estimatedNumShapeKeys: int at 152\n- mutationSignals: hknpShapeSignals at 160\n- boundingVolumeData: hknpCompoundShapeData at 176"""
     instances: hkFreeListArray_hknpShapeInstance_8
     instanceVelocities: list[hknpCompoundShape_VelocityInfo]
     aabb: hkAabb
@@ -7713,63 +7776,58 @@ class hknpCompoundShape(hknpCompositeShape):
     boundingVolumeData: hknpCompoundShapeData
 
 class hknpCompoundShape_VelocityInfo(Record):
-    """hknpCompoundShape::VelocityInfo"""
+    """hknpCompoundShape::VelocityInfo\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- linearVelocity: hkVector4 at 0\n- angularVelocity: hkVector4 at 16"""
     linearVelocity: tuple[float, ...]
     angularVelocity: tuple[float, ...]
 
 class hknpCompoundShapeCdDynamicTree(hkcdDynamicTree_Tree_hkcdDynamicTree_DynamicStorage16):
-    """hknpCompoundShapeCdDynamicTree"""
+    """hknpCompoundShapeCdDynamicTree\n\nHavok class of SDK 2019.1, derived from hkcdDynamicTree::DefaultTree32, 40 bytes."""
 
 class hknpCompoundShapeData(hkReferencedObject):
-    """hknpCompoundShapeData"""
+    """hknpCompoundShapeData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabbTree: hknpCompoundShapeCdDynamicTree at 24\n- simdTree: hknpCompoundShapeSimdTree at 64\n- type: hkEnum<hknpCompoundShapeBoundingVolumeType::Enum, hkUint8> at 104"""
     aabbTree: hknpCompoundShapeCdDynamicTree
     simdTree: hknpCompoundShapeSimdTree
     type: hknpCompoundShapeBoundingVolumeType_Enum
 
+class hknpShapeKeyMask(hkBaseObject):
+    """hknpShapeKeyMask\n\nHavok class of SDK 2019.1, derived from hkBaseObject, 8 bytes."""
+
+class hknpCompoundShapeKeyMask(hknpShapeKeyMask):
+    """hknpCompoundShapeKeyMask\n\nHavok class of SDK 2019.1, derived from hknpShapeKeyMask, 8 bytes."""
+
 class hknpCompoundShapeInternalsCdDynamicTreeKeyMask(hknpCompoundShapeKeyMask):
-    """hknpCompoundShapeInternalsCdDynamicTreeKeyMask"""
+    """hknpCompoundShapeInternalsCdDynamicTreeKeyMask\n\nHavok class of SDK 2019.1, derived from hknpCompoundShapeKeyMask, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkViewPtr<hknpCompoundShape> at 8\n- instanceMasks: hkArray<T*<hknpShapeKeyMask>, hkContainerHeapAllocator> at 16\n- filter: hkArray<hkUint32, hkContainerHeapAllocator> at 32"""
     shape: Optional[hknpCompoundShape]
     instanceMasks: list[Optional[hknpShapeKeyMask]]
     filter: memoryview
 
 class hknpCompoundShapeInternalsSimdTreeKeyMask(hknpCompoundShapeKeyMask):
-    """hknpCompoundShapeInternalsSimdTreeKeyMask"""
+    """hknpCompoundShapeInternalsSimdTreeKeyMask\n\nHavok class of SDK 2019.1, derived from hknpCompoundShapeKeyMask, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkViewPtr<hknpCompoundShape> at 8\n- instanceMasks: hkArray<T*<hknpShapeKeyMask>, hkContainerHeapAllocator> at 16\n- enableInstances: hkBitField at 32"""
     shape: Optional[hknpCompoundShape]
     instanceMasks: list[Optional[hknpShapeKeyMask]]
     enableInstances: hkBitField
 
-class hknpCompoundShapeKeyMask(hknpShapeKeyMask):
-    """hknpCompoundShapeKeyMask"""
-
 class hknpCompoundShapeSimdTree(hkcdSimdTree):
-    """hknpCompoundShapeSimdTree"""
+    """hknpCompoundShapeSimdTree\n\nHavok class of SDK 2019.1, derived from hkcdSimdTree, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- points: hkArray<hkVector4, hkContainerHeapAllocator> at 24"""
     points: list[tuple[float, ...]]
 
-class hknpCompressedMeshShape(hknpCompositeShape):
-    """hknpCompressedMeshShape"""
-    data: Optional[hkReferencedObject]
-    triangleIsInterior: hkBitField
-    numTriangles: int
-    numConvexShapes: int
-    externShapes: list[hknpShapeInstance]
-
 class hknpCompressedMeshShapeData(hkReferencedObject):
-    """hknpCompressedMeshShapeData"""
+    """hknpCompressedMeshShapeData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 272 bytes.\n\nOwn members, by Havok type and byte offset:\n- meshTree: hknpCompressedMeshShapeTree at 32\n- simdTree: hkcdSimdTree at 192\n- connectivity: hkcdStaticMeshTree::Connectivity at 216\n- hasSimdTree: bool at 264"""
     meshTree: hknpCompressedMeshShapeTree
     simdTree: hkcdSimdTree
     connectivity: hkcdStaticMeshTree_Connectivity
     hasSimdTree: bool
 
 class hknpCompressedMeshShapeInternals_KeyMask(hknpShapeKeyMask):
-    """hknpCompressedMeshShapeInternals::KeyMask"""
+    """hknpCompressedMeshShapeInternals::KeyMask\n\nHavok class of SDK 2019.1, derived from hknpShapeKeyMask, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: hkViewPtr<hknpCompressedMeshShape> at 8\n- filter: hkArray<hkUint32, hkContainerHeapAllocator> at 16"""
     shape: Optional[hknpCompressedMeshShape]
     filter: memoryview
 
 class hknpCompressedMeshShapeTree(hkcdDefaultStaticMeshTree):
-    """hknpCompressedMeshShapeTree"""
+    """hknpCompressedMeshShapeTree\n\nHavok class of SDK 2019.1, derived from hkcdDefaultStaticMeshTree, 160 bytes."""
 
 class hknpConstraint(Record):
-    """hknpConstraint"""
+    """hknpConstraint\n\nHavok class of SDK 2019.1, version 7, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyIdA: hknpBodyId at 0\n- bodyIdB: hknpBodyId at 4\n- data: hkRefPtr<hkpConstraintData> at 8\n- id: hknpConstraintId at 16\n- groupId: hknpConstraintGroupId at 20\n- nextInGroup: hknpConstraintId at 24\n- prevInGroup: hknpConstraintId at 28\n- immediateId: unsigned short at 32\n- flags: hkFlags<hknpConstraint::FlagsEnum, hkUint16> at 34\n- desiredGroupId: hknpConstraintGroupId at 36\n- atoms: T*<hkReflect::Detail::Opaque> at 40\n- sizeOfAtoms: hkUint16 at 48\n- sizeOfSchemas: hkUint16 at 50\n- numSolverResults: hkUint8 at 52\n- numSolverElemTempsAndDirectSolverInformation: hkUint8 at 53\n- runtimeSize: hkUint16 at 54\n- runtime: T*<hkReflect::Detail::Opaque> at 56\n- userData: hkUint64 at 64"""
     bodyIdA: hknpBodyId
     bodyIdB: hknpBodyId
     data: Optional[hkpConstraintData]
@@ -7790,12 +7848,12 @@ class hknpConstraint(Record):
     userData: int
 
 class hknpConstraintAllocatedTrace(hknpApiCommand):
-    """hknpConstraintAllocatedTrace"""
+    """hknpConstraintAllocatedTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8\n- constraintCinfo: hknpConstraintCinfo at 16"""
     constraintId: hkHandle_hkUint32_2147483647
     constraintCinfo: hknpConstraintCinfo
 
 class hknpConstraintCinfo(Record):
-    """hknpConstraintCinfo"""
+    """hknpConstraintCinfo\n\nHavok class of SDK 2019.1, version 6, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintData: hkRefPtr<hkpConstraintData> at 0\n- bodyA: hknpBodyId at 8\n- bodyB: hknpBodyId at 12\n- flags: hkFlags<hknpConstraint::FlagsEnum, hkUint16> at 16\n- name: hkStringPtr at 24\n- desiredConstraintId: hknpConstraintId at 32\n- constraintGroupId: hknpConstraintGroupId at 36"""
     constraintData: Optional[hkpConstraintData]
     bodyA: hknpBodyId
     bodyB: hknpBodyId
@@ -7804,20 +7862,25 @@ class hknpConstraintCinfo(Record):
     desiredConstraintId: hkHandle_hkUint32_2147483647
     constraintGroupId: hkHandle_hkUint32_2147483647
 
+class hknpPairCollisionFilter(hknpCollisionFilter):
+    """hknpPairCollisionFilter\n\nHavok class of SDK 2019.1, derived from hknpCollisionFilter, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- disabledPairs: hknpPairCollisionFilter::MapPairFilterKeyOverrideType at 32\n- childFilter: hkRefPtr<hknpCollisionFilter> at 48"""
+    disabledPairs: hknpPairCollisionFilter_MapPairFilterKeyOverrideType
+    childFilter: Optional[hknpCollisionFilter]
+
 class hknpConstraintCollisionFilter(hknpPairCollisionFilter):
-    """hknpConstraintCollisionFilter"""
+    """hknpConstraintCollisionFilter\n\nHavok class of SDK 2019.1, derived from hknpPairCollisionFilter, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- subscribedWorld: T*<hkReflect::Detail::Opaque> at 56"""
     subscribedWorld: Optional[Record]
 
 class hknpConstraintForceEvent(hknpEvent):
-    """hknpConstraintForceEvent"""
+    """hknpConstraintForceEvent\n\nHavok class of SDK 2019.1, derived from hknpEvent, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8"""
     constraintId: hkHandle_hkUint32_2147483647
 
 class hknpConstraintForceExceededEvent(hknpEvent):
-    """hknpConstraintForceExceededEvent"""
+    """hknpConstraintForceExceededEvent\n\nHavok class of SDK 2019.1, derived from hknpEvent, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8"""
     constraintId: hkHandle_hkUint32_2147483647
 
 class hknpConstraintGroup(Record):
-    """hknpConstraintGroup"""
+    """hknpConstraintGroup\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- microStepMultiplier: hkUint8 at 0\n- id: hknpConstraintGroupId at 4\n- firstConstraintId: hknpConstraintId at 8\n- numConstraintIds: unsigned int at 12\n- userData: hkUint64 at 16"""
     microStepMultiplier: int
     id: hkHandle_hkUint32_2147483647
     firstConstraintId: hkHandle_hkUint32_2147483647
@@ -7825,25 +7888,25 @@ class hknpConstraintGroup(Record):
     userData: int
 
 class hknpConstraintViewer_Options(hkVdb_Tweakable):
-    """hknpConstraintViewer::Options"""
+    """hknpConstraintViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- displaySize: hkReal at 0"""
     displaySize: float
 
+class hknpContactSolverEvent(hknpBinaryBodyEvent):
+    """hknpContactSolverEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- contactJacobian: T*<hkReflect::Detail::Opaque> at 16"""
+    contactJacobian: Optional[Record]
+
 class hknpContactImpulseClippedEvent(hknpContactSolverEvent):
-    """hknpContactImpulseClippedEvent"""
+    """hknpContactImpulseClippedEvent\n\nHavok class of SDK 2019.1, derived from hknpContactSolverEvent, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- sumContactImpulseUnclipped: hkReal at 24"""
     sumContactImpulseUnclipped: float
 
 class hknpContactImpulseEvent(hknpContactSolverEvent):
-    """hknpContactImpulseEvent"""
+    """hknpContactImpulseEvent\n\nHavok class of SDK 2019.1, derived from hknpContactSolverEvent, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- status: hkEnum<hknpContactImpulseEvent::Status, hkUint8> at 24\n- frictionFactor: hkReal at 28\n- contactImpulses: T[N]<hkReal, 4> at 32"""
     status: hknpContactImpulseEvent_Status
     frictionFactor: float
     contactImpulses: tuple[float, ...]
 
-class hknpContactSolverEvent(hknpBinaryBodyEvent):
-    """hknpContactSolverEvent"""
-    contactJacobian: Optional[Record]
-
 class hknpConvexHull(Record):
-    """hknpConvexHull"""
+    """hknpConvexHull\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: hkRelArray32<hkFloat3> at 0\n- planes: hkRelArray32<hkVector4> at 8\n- faces: hkRelArray32<hknpConvexHull::Face> at 16\n- indices: hkRelArray32<hkUint8> at 24\n- faceLinks: hkRelArray32<hknpConvexHull::Edge> at 32\n- vertexEdges: hkRelArray32<hknpConvexHull::Edge> at 40"""
     vertices: list[hkFloat3]
     planes: list[tuple[float, ...]]
     faces: list[hknpConvexHull_Face]
@@ -7852,47 +7915,48 @@ class hknpConvexHull(Record):
     vertexEdges: list[hknpConvexHull_Edge]
 
 class hknpConvexHull_Edge(Record):
-    """hknpConvexHull::Edge"""
+    """hknpConvexHull::Edge\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- faceIndex: hkUint16 at 0\n- edgeIndex: hkUint8 at 2\n- padding: T[N]<hkUint8, 1> at 3"""
     faceIndex: int
     edgeIndex: int
     padding: list[int]
 
 class hknpConvexHull_Face(Record):
-    """hknpConvexHull::Face"""
+    """hknpConvexHull::Face\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- firstIndex: hkUint16 at 0\n- numIndices: hkUint8 at 2\n- minHalfAngle: hkUint8 at 3"""
     firstIndex: int
     numIndices: int
     minHalfAngle: int
 
-class hknpConvexShape(hknpShape):
-    """hknpConvexShape"""
-    maxAllowedPenetration: float
-    hull: hknpConvexHull
-
 class hknpCylinderShape(hknpConvexShape):
-    """hknpCylinderShape"""
+    """hknpCylinderShape\n\nHavok class of SDK 2019.1, derived from hknpConvexShape, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- a: hkVector4 at 112\n- b: hkVector4 at 128"""
     a: tuple[float, ...]
     b: tuple[float, ...]
 
 class hknpDeactivationViewer_Options(hkVdb_Tweakable):
-    """hknpDeactivationViewer::Options"""
+    """hknpDeactivationViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 3 bytes.\n\nOwn members, by Havok type and byte offset:\n- showAabbs: bool at 0\n- showActivationPriority: bool at 1\n- showIslandConnections: bool at 2"""
     showAabbs: bool
     showActivationPriority: bool
     showIslandConnections: bool
 
 class hknpDecoratorShape(hknpShape):
-    """hknpDecoratorShape"""
+    """hknpDecoratorShape\n\nHavok class of SDK 2019.1, derived from hknpShape, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- coreShape: T*<hknpShape> at 56"""
     coreShape: Optional[hknpShape]
 
 class hknpDefaultBroadPhaseConfig(hknpBroadPhaseConfig):
-    """hknpDefaultBroadPhaseConfig"""
+    """hknpDefaultBroadPhaseConfig\n\nHavok class of SDK 2019.1, derived from hknpBroadPhaseConfig, version 1, 24 bytes."""
+
+class hknpExternMeshShapeGeometry(hkReferencedObject):
+    """hknpExternMeshShapeGeometry\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
 
 class hknpDefaultExternMeshShapeGeometry(hknpExternMeshShapeGeometry):
-    """hknpDefaultExternMeshShapeGeometry"""
+    """hknpDefaultExternMeshShapeGeometry\n\nHavok class of SDK 2019.1, derived from hknpExternMeshShapeGeometry, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkRefPtr<hkGeometry> at 32\n- useTriangleMaterialAsShapeTag: bool at 40"""
     geometry: Optional[hkGeometry]
     useTriangleMaterialAsShapeTag: bool
 
+class hknpHeightFieldGeometry(hkReferencedObject):
+    """hknpHeightFieldGeometry\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hknpDefaultHeightFieldGeometry(hknpHeightFieldGeometry):
-    """hknpDefaultHeightFieldGeometry"""
+    """hknpDefaultHeightFieldGeometry\n\nHavok class of SDK 2019.1, derived from hknpHeightFieldGeometry, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- storage: hkArray<hkUint16, hkContainerHeapAllocator> at 24\n- shapeTags: hkArray<hkUint16, hkContainerHeapAllocator> at 40\n- fold: hknpHeightFieldGeometry::Fold at 56\n- resX: int at 60\n- resZ: int at 64\n- heightScale: hkReal at 68\n- heightOffset: hkReal at 72"""
     storage: memoryview
     shapeTags: memoryview
     fold: int
@@ -7902,120 +7966,114 @@ class hknpDefaultHeightFieldGeometry(hknpHeightFieldGeometry):
     heightOffset: float
 
 class hknpDeflectedLinearCastCollisionEvent(hknpBinaryBodyEvent):
-    """hknpDeflectedLinearCastCollisionEvent"""
+    """hknpDeflectedLinearCastCollisionEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- normal: hkVector4 at 16\n- position: hkVector4 at 32\n- bodyAPosition: hkVector4 at 48\n- bodyAInitLinearVelocity: hkVector4 at 64"""
     normal: tuple[float, ...]
     position: tuple[float, ...]
     bodyAPosition: tuple[float, ...]
     bodyAInitLinearVelocity: tuple[float, ...]
 
 class hknpDefragmentInactiveCacheStreamsTrace(hknpApiCommand):
-    """hknpDefragmentInactiveCacheStreamsTrace"""
+    """hknpDefragmentInactiveCacheStreamsTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 6 bytes."""
 
 class hknpDeleteAllCachesTrace(hknpApiCommand):
-    """hknpDeleteAllCachesTrace"""
+    """hknpDeleteAllCachesTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 6 bytes."""
 
 class hknpDestroyBodyCommand(hknpUnaryBodyApiCommand):
-    """hknpDestroyBodyCommand"""
+    """hknpDestroyBodyCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12\n- isLastInBatch: hkBool at 13"""
     activationMode: hknpWorldWriter_ActivationMode
     isLastInBatch: bool
 
 class hknpDestroyConstraintGroupCommand(hknpApiCommand):
-    """hknpDestroyConstraintGroupCommand"""
+    """hknpDestroyConstraintGroupCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- groupId: hknpConstraintGroupId at 8"""
     groupId: hkHandle_hkUint32_2147483647
 
 class hknpDestroyConstraintsCommand(hknpApiCommand):
-    """hknpDestroyConstraintsCommand"""
+    """hknpDestroyConstraintsCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12"""
     constraintId: hkHandle_hkUint32_2147483647
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpDestroyMaterialCommand(hknpApiCommand):
-    """hknpDestroyMaterialCommand"""
+    """hknpDestroyMaterialCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- materialId: hknpMaterialId at 6"""
     materialId: hknpMaterialId
 
 class hknpDestroyMotionPropertiesCommand(hknpApiCommand):
-    """hknpDestroyMotionPropertiesCommand"""
+    """hknpDestroyMotionPropertiesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- propertiesId: hknpMotionPropertiesId at 6"""
     propertiesId: hknpMotionPropertiesId
 
 class hknpDestroyMotionsCommand(hknpApiCommand):
-    """hknpDestroyMotionsCommand"""
+    """hknpDestroyMotionsCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 8\n- isLastInBatch: hkBool at 12"""
     motionId: hknpMotionId
     isLastInBatch: bool
 
 class hknpDestroyParticlesColliderCommand(hknpApiCommand):
-    """hknpDestroyParticlesColliderCommand"""
+    """hknpDestroyParticlesColliderCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8"""
     particlesColliderId: hknpParticlesColliderId
 
 class hknpDestructionShapeProperties(hkReferencedObject):
-    """hknpDestructionShapeProperties"""
+    """hknpDestructionShapeProperties\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldFromShape: hkTransform at 32\n- sceneNodeUuid: hkUuid at 96\n- isHierarchicalCompound: hkBool at 112\n- hasDestructionShapes: hkBool at 113"""
     worldFromShape: tuple[float, ...]
     sceneNodeUuid: hkUuid
     isHierarchicalCompound: bool
     hasDestructionShapes: bool
 
 class hknpDetachBodyCommand(hknpUnaryBodyApiCommand):
-    """hknpDetachBodyCommand"""
+    """hknpDetachBodyCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- updateMotionMode: hkEnum<hknpWorldWriter::UpdateMotionMode, hkUint8> at 12"""
     updateMotionMode: hknpWorldWriter_UpdateMotionMode
 
 class hknpDisableCollisionFilter(hknpCollisionFilter):
-    """hknpDisableCollisionFilter"""
+    """hknpDisableCollisionFilter\n\nHavok class of SDK 2019.1, derived from hknpCollisionFilter, 32 bytes."""
 
 class hknpDisableParticlesCommand(hknpApiCommand):
-    """hknpDisableParticlesCommand"""
+    """hknpDisableParticlesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8\n- particleIndex: int at 12"""
     particlesColliderId: hknpParticlesColliderId
     particleIndex: int
 
 class hknpDragProperties(Record):
-    """hknpDragProperties"""
+    """hknpDragProperties\n\nHavok class of SDK 2019.1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- centerAndOffset: T[N]<hkVector4, 3> at 0\n- angularEffectsAndArea: T[N]<hkVector4, 6> at 48\n- armUVs: T[N]<hkReal, 12> at 144"""
     centerAndOffset: tuple[tuple[float, ...], ...]
     angularEffectsAndArea: tuple[tuple[float, ...], ...]
     armUVs: tuple[float, ...]
 
 class hknpDummyShape(hknpShape):
-    """hknpDummyShape"""
+    """hknpDummyShape\n\nHavok class of SDK 2019.1, derived from hknpShape, version 1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 64\n- isMutable: hkBool at 96\n- signals: hknpShapeSignals at 104"""
     aabb: hkAabb
     isMutable: bool
     signals: hknpShapeSignals
 
 class hknpEmptyEvent(hknpEvent):
-    """hknpEmptyEvent"""
+    """hknpEmptyEvent\n\nHavok class of SDK 2019.1, derived from hknpEvent, 6 bytes."""
 
 class hknpEnableParticlesCommand(hknpApiCommand):
-    """hknpEnableParticlesCommand"""
+    """hknpEnableParticlesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8\n- particleIndex: int at 12"""
     particlesColliderId: hknpParticlesColliderId
     particleIndex: int
 
-class hknpEvent(hkCommand):
-    """hknpEvent"""
-
 class hknpExtendedExternMeshShapeGeometry(hknpExternMeshShapeGeometry):
-    """hknpExtendedExternMeshShapeGeometry"""
+    """hknpExtendedExternMeshShapeGeometry\n\nHavok class of SDK 2019.1, derived from hknpExternMeshShapeGeometry, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- triangles: hkArray<hknpExtendedExternMeshShapeGeometry::Triangle, hkContainerHeapAllocator> at 24\n- quads: hkArray<hknpExtendedExternMeshShapeGeometry::Quad, hkContainerHeapAllocator> at 40"""
     triangles: list[hknpExtendedExternMeshShapeGeometry_Triangle]
     quads: list[hknpExtendedExternMeshShapeGeometry_Quad]
 
 class hknpExtendedExternMeshShapeGeometry_Quad(Record):
-    """hknpExtendedExternMeshShapeGeometry::Quad"""
+    """hknpExtendedExternMeshShapeGeometry::Quad\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: T[N]<hkVector4, 4> at 0"""
     vertices: tuple[tuple[float, ...], ...]
 
 class hknpExtendedExternMeshShapeGeometry_Triangle(Record):
-    """hknpExtendedExternMeshShapeGeometry::Triangle"""
+    """hknpExtendedExternMeshShapeGeometry::Triangle\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertices: T[N]<hkVector4, 3> at 0"""
     vertices: tuple[tuple[float, ...], ...]
 
 class hknpExternMeshShape(hknpCompositeShape):
-    """hknpExternMeshShape"""
+    """hknpExternMeshShape\n\nHavok class of SDK 2019.1, derived from hknpCompositeShape, version 4, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: T*<hknpExternMeshShapeGeometry> at 64\n- boundingVolumeData: T*<hkReferencedObject> at 72\n- isMutable: hkBool at 80"""
     geometry: Optional[hknpExternMeshShapeGeometry]
     boundingVolumeData: Optional[hkReferencedObject]
     isMutable: bool
 
 class hknpExternMeshShapeData(hkReferencedObject):
-    """hknpExternMeshShapeData"""
+    """hknpExternMeshShapeData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- simdTree: hkcdSimdTree at 24\n- buildContext: T*<hkReflect::Detail::Opaque> at 48"""
     simdTree: hkcdSimdTree
     buildContext: Optional[Record]
 
-class hknpExternMeshShapeGeometry(hkReferencedObject):
-    """hknpExternMeshShapeGeometry"""
-
 class hknpFirstPersonCharacter(hkReferencedObject):
-    """hknpFirstPersonCharacter"""
+    """hknpFirstPersonCharacter\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- verticalSensitivity: hkReal at 24\n- horizontalSensitivity: hkReal at 28\n- sensivityPadX: hkReal at 32\n- sensivityPadY: hkReal at 36\n- eyeHeight: hkReal at 40\n- gravityStrength: hkReal at 44\n- maxUpDownAngle: hkReal at 48\n- numFramesPerShot: hkUint32 at 52\n- forwardBackwardSpeedModifier: hkReal at 56\n- leftRightSpeedModifier: hkReal at 60\n- flags: hkUint32 at 64\n- gunCounter: int at 68\n- gunCounterRmb: int at 72\n- world: T*<hkReflect::Detail::Opaque> at 80\n- characterRb: T*<hkReflect::Detail::Opaque> at 88\n- characterRbContext: T*<hkReflect::Detail::Opaque> at 96\n- currentAngle: hkReal at 104\n- currentElevation: hkReal at 108\n- specialGravity: hkBool at 112\n- gravity: hkVector4 at 128\n- currentGun: T*<hknpFirstPersonGun> at 144"""
     verticalSensitivity: float
     horizontalSensitivity: float
     sensivityPadX: float
@@ -8039,7 +8097,7 @@ class hknpFirstPersonCharacter(hkReferencedObject):
     currentGun: Optional[hknpFirstPersonGun]
 
 class hknpFirstPersonCharacterCinfo(Record):
-    """hknpFirstPersonCharacterCinfo"""
+    """hknpFirstPersonCharacterCinfo\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- direction: hkVector4 at 16\n- up: hkVector4 at 32\n- gravityStrength: hkReal at 48\n- mass: hkReal at 52\n- capsuleHeight: hkReal at 56\n- capsuleRadius: hkReal at 60\n- eyeHeight: hkReal at 64\n- verticalSensitivity: hkReal at 68\n- horizontalSensitivity: hkReal at 72\n- sensivityPadX: hkReal at 76\n- sensivityPadY: hkReal at 80\n- flags: hknpFirstPersonCharacter::ControlFlags at 84\n- maxUpDownAngle: hkReal at 88\n- numFramesPerShot: hkUint32 at 92\n- forwardBackwardSpeedModifier: hkReal at 96\n- leftRightSpeedModifier: hkReal at 100\n- characterRb: T*<hkReflect::Detail::Opaque> at 104\n- context: T*<hkReflect::Detail::Opaque> at 112\n- world: T*<hkReflect::Detail::Opaque> at 120"""
     position: tuple[float, ...]
     direction: tuple[float, ...]
     up: tuple[float, ...]
@@ -8061,16 +8119,8 @@ class hknpFirstPersonCharacterCinfo(Record):
     context: Optional[Record]
     world: Optional[Record]
 
-class hknpFirstPersonGun(hkReferencedObject):
-    """hknpFirstPersonGun"""
-    type: hknpFirstPersonGun_Type
-    name: Optional[str]
-    keyboardKey: hknpFirstPersonGun_KeyboardKey
-    listeners: list[Any]
-    collisionFilterInfo: int
-
 class hknpFullCastCollisionEvent(hknpBinaryBodyEvent):
-    """hknpFullCastCollisionEvent"""
+    """hknpFullCastCollisionEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- contactPosition: hkVector4 at 16\n- contactNormalAndDistance: hkVector4 at 32\n- motionTransformA: hkQTransform at 48\n- linearVelocityA: hkVector4 at 80\n- angularVelocityA: hkVector4 at 96\n- time: hkReal at 112\n- shapeKeyA: hkHandle<hkUint32, 4294967295> at 116\n- shapeKeyB: hkHandle<hkUint32, 4294967295> at 120"""
     contactPosition: tuple[float, ...]
     contactNormalAndDistance: tuple[float, ...]
     motionTransformA: hkQTransform
@@ -8081,7 +8131,7 @@ class hknpFullCastCollisionEvent(hknpBinaryBodyEvent):
     shapeKeyB: hkHandle_hkUint32_4294967295
 
 class hknpGravityGun(hknpFirstPersonGun):
-    """hknpGravityGun"""
+    """hknpGravityGun\n\nHavok class of SDK 2019.1, derived from hknpFirstPersonGun, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- grabbedBodies: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 72\n- maxNumObjectsPicked: int at 88\n- invMaxMassOfObjectPicked: hkReal at 92\n- maxDistOfObjectPicked: hkReal at 96\n- impulseAppliedWhenObjectNotPicked: hkReal at 100\n- throwVelocity: hkReal at 104\n- capturedObjectPosition: hkVector4 at 112\n- capturedObjectsOffset: hkVector4 at 128"""
     grabbedBodies: list[Any]
     maxNumObjectsPicked: int
     invMaxMassOfObjectPicked: float
@@ -8091,27 +8141,27 @@ class hknpGravityGun(hknpFirstPersonGun):
     capturedObjectPosition: tuple[float, ...]
     capturedObjectsOffset: tuple[float, ...]
 
-class hknpGroupCollisionFilter(hknpGroupCollisionFilterBase_hknpGroupCollisionFilterTypes_Config_5_5_5_16):
-    """hknpGroupCollisionFilter"""
-
 class hknpGroupCollisionFilterBase_hknpGroupCollisionFilterTypes_Config_5_5_5_16(hknpCollisionFilter):
-    """hknpGroupCollisionFilterBase<hknpGroupCollisionFilterTypes::Config<5, 5, 5, 16>>"""
+    """hknpGroupCollisionFilterBase<hknpGroupCollisionFilterTypes::Config<5, 5, 5, 16>>\n\nHavok class of SDK 2019.1, derived from hknpCollisionFilter, version 1, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- nextFreeSystemGroup: int at 32\n- collisionLookupTable: T[N]<unsigned int, 32> at 36"""
     nextFreeSystemGroup: int
     collisionLookupTable: list[int]
 
+class hknpGroupCollisionFilter(hknpGroupCollisionFilterBase_hknpGroupCollisionFilterTypes_Config_5_5_5_16):
+    """hknpGroupCollisionFilter\n\nHavok class of SDK 2019.1, derived from hknpGroupCollisionFilterBase<hknpGroupCollisionFilterTypes::Config<5, 5, 5, 16>>, version 2, 176 bytes."""
+
 class hknpGroupCollisionFilterBase_hknpGroupCollisionFilterTypes_Config_6_5_5_16(hknpCollisionFilter):
-    """hknpGroupCollisionFilterBase<hknpGroupCollisionFilterTypes::Config<6, 5, 5, 16>>"""
+    """hknpGroupCollisionFilterBase<hknpGroupCollisionFilterTypes::Config<6, 5, 5, 16>>\n\nHavok class of SDK 2019.1, derived from hknpCollisionFilter, version 1, 560 bytes.\n\nOwn members, by Havok type and byte offset:\n- nextFreeSystemGroup: int at 32\n- collisionLookupTable: T[N]<unsigned long long, 64> at 40"""
     nextFreeSystemGroup: int
     collisionLookupTable: list[int]
 
 class hknpGroupCollisionFilterTypes_Config_5_5_5_16(Record):
-    """hknpGroupCollisionFilterTypes::Config<5, 5, 5, 16>"""
+    """hknpGroupCollisionFilterTypes::Config<5, 5, 5, 16>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpGroupCollisionFilterTypes_Config_6_5_5_16(Record):
-    """hknpGroupCollisionFilterTypes::Config<6, 5, 5, 16>"""
+    """hknpGroupCollisionFilterTypes::Config<6, 5, 5, 16>\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpHeatMapViewer_Options(hkVdb_Tweakable):
-    """hknpHeatMapViewer::Options"""
+    """hknpHeatMapViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 6 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionDetection: bool at 0\n- contactSolving: bool at 1\n- constraintBuilding: bool at 2\n- constraintSolving: bool at 3\n- particlesBodyCollision: bool at 4\n- characterProxies: bool at 5"""
     collisionDetection: bool
     contactSolving: bool
     constraintBuilding: bool
@@ -8120,15 +8170,12 @@ class hknpHeatMapViewer_Options(hkVdb_Tweakable):
     characterProxies: bool
 
 class hknpHeightFieldBoundingVolume(hkReferencedObject):
-    """hknpHeightFieldBoundingVolume"""
+    """hknpHeightFieldBoundingVolume\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- minMaxTree: hknpMinMaxQuadTree at 32\n- minLevel: hkInt32 at 80"""
     minMaxTree: hknpMinMaxQuadTree
     minLevel: int
 
-class hknpHeightFieldGeometry(hkReferencedObject):
-    """hknpHeightFieldGeometry"""
-
 class hknpHeightFieldShape(hknpCompositeShape):
-    """hknpHeightFieldShape"""
+    """hknpHeightFieldShape\n\nHavok class of SDK 2019.1, derived from hknpCompositeShape, version 6, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- geometry: hkRefPtr<hknpHeightFieldGeometry> at 64\n- boundingVolumeData: hkRefPtr<hknpHeightFieldBoundingVolume> at 72\n- intSizeX: int at 80\n- intSizeZ: int at 84\n- numBitsX: int at 88\n- numBitsZ: int at 92\n- includeShapeKeyInSdfContacts: hkBool at 96\n- floatToIntScale: hkVector4 at 112\n- intToFloatScale: hkVector4 at 128\n- aabb: hkAabb at 144\n- mutationSignals: hknpShapeSignals at 176"""
     geometry: Optional[hknpHeightFieldGeometry]
     boundingVolumeData: Optional[hknpHeightFieldBoundingVolume]
     intSizeX: int
@@ -8142,11 +8189,11 @@ class hknpHeightFieldShape(hknpCompositeShape):
     mutationSignals: hknpShapeSignals
 
 class hknpLinearIntegrationClippedEvent(hknpUnaryBodyEvent):
-    """hknpLinearIntegrationClippedEvent"""
+    """hknpLinearIntegrationClippedEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- stolenVelocity: hkVector4 at 16"""
     stolenVelocity: tuple[float, ...]
 
 class hknpLinearSurfaceVelocity(hknpSurfaceVelocity):
-    """hknpLinearSurfaceVelocity"""
+    """hknpLinearSurfaceVelocity\n\nHavok class of SDK 2019.1, derived from hknpSurfaceVelocity, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- space: hkEnum<hknpSurfaceVelocity::Space, hkUint8> at 24\n- projectMethod: hkEnum<hknpLinearSurfaceVelocity::ProjectMethod, hkUint8> at 25\n- maxVelocityScale: hkReal at 28\n- velocityMeasurePlane: hkVector4 at 32\n- velocity: hkVector4 at 48"""
     space: hknpSurfaceVelocity_Space
     projectMethod: hknpLinearSurfaceVelocity_ProjectMethod
     maxVelocityScale: float
@@ -8154,7 +8201,7 @@ class hknpLinearSurfaceVelocity(hknpSurfaceVelocity):
     velocity: tuple[float, ...]
 
 class hknpLodShape(hknpShape):
-    """hknpLodShape"""
+    """hknpLodShape\n\nHavok class of SDK 2019.1, derived from hknpShape, version 6, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- massPropertyLevelOfDetail: hknpLevelOfDetail at 56\n- getAabbLevelOfDetail: hknpLevelOfDetail at 57\n- variants: T[N]<hkRefPtr<hknpShape>, 8> at 64\n- maxAabb: hkAabb at 128\n- maxBoundingRadius: hkReal at 160\n- maxEstimatedNumShapeKeys: int at 164\n- mutationSignals: hknpShapeSignals at 168"""
     massPropertyLevelOfDetail: int
     getAabbLevelOfDetail: int
     variants: list[Optional[hknpShape]]
@@ -8164,13 +8211,13 @@ class hknpLodShape(hknpShape):
     mutationSignals: hknpShapeSignals
 
 class hknpMalleableConstraintData(hkpWrappedConstraintData):
-    """hknpMalleableConstraintData"""
+    """hknpMalleableConstraintData\n\nHavok class of SDK 2019.1, derived from hkpWrappedConstraintData, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- atom: hknpBridgeConstraintAtom at 48\n- wantsRuntime: hkBool at 96\n- strength: hkReal at 100"""
     atom: hknpBridgeConstraintAtom
     wantsRuntime: bool
     strength: float
 
 class hknpManifoldEvent(hknpBinaryBodyEvent):
-    """hknpManifoldEvent"""
+    """hknpManifoldEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- status: hkEnum<hknpManifoldEvent::Status, hkUint8> at 16\n- isFullCast: hkUint8 at 17\n- shapeKeys: T[N]<hkHandle<hkUint32, 4294967295>, 2> at 20\n- cache: T*<hkReflect::Detail::Opaque> at 32\n- manifold: hkcdManifold4 at 48"""
     status: hknpManifoldEvent_Status
     isFullCast: int
     shapeKeys: list[hkHandle_hkUint32_4294967295]
@@ -8178,7 +8225,7 @@ class hknpManifoldEvent(hknpBinaryBodyEvent):
     manifold: hkcdManifold4
 
 class hknpManifoldViewer_Options(hkVdb_Tweakable):
-    """hknpManifoldViewer::Options"""
+    """hknpManifoldViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- drawContacts: bool at 0\n- drawUnweldedContacts: bool at 1\n- drawManifoldBorders: bool at 2\n- drawManifoldIds: bool at 3\n- drawImpulses: bool at 4\n- impulseScale: float at 8\n- advancedWeldingInfo: bool at 12\n- addCountersToTimerTree: bool at 13"""
     drawContacts: bool
     drawUnweldedContacts: bool
     drawManifoldBorders: bool
@@ -8189,37 +8236,37 @@ class hknpManifoldViewer_Options(hkVdb_Tweakable):
     addCountersToTimerTree: bool
 
 class hknpManifoldViewerBase_VdbManifold(Record):
-    """hknpManifoldViewerBase::VdbManifold"""
+    """hknpManifoldViewerBase::VdbManifold\n\nHavok class of SDK 2019.1, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyIds: T[N]<hknpBodyId, 2> at 0\n- shapeKeys: T[N]<hkHandle<hkUint32, 4294967295>, 2> at 8\n- status: hkFlags<hknpManifoldViewerBase::VdbManifold::StatusEnum, hkUint16> at 16\n- manifold: hkcdManifold4 at 32\n- impulses: hkVector4 at 160"""
     bodyIds: list[hknpBodyId]
     shapeKeys: list[hkHandle_hkUint32_4294967295]
     status: Union[hknpManifoldViewerBase_VdbManifold_StatusEnum, int]
     manifold: hkcdManifold4
     impulses: tuple[float, ...]
 
-class hknpMaskedCompoundShape(hknpMaskedShape):
-    """hknpMaskedCompoundShape"""
-    aabb: hkAabb
-    isEnabledInstanceCacheEnabled: bool
-    enabledInstanceCache: list[hkHandle_hkUint16_65535]
-
 class hknpMaskedShape(hknpDecoratorShape):
-    """hknpMaskedShape"""
+    """hknpMaskedShape\n\nHavok class of SDK 2019.1, derived from hknpDecoratorShape, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- mask: T*<hknpShapeKeyMask> at 64\n- maskWrapper: hknpMaskedShape::MaskWrapper at 72\n- mutationSignals: hknpShapeSignals at 88"""
     mask: Optional[hknpShapeKeyMask]
     maskWrapper: hknpMaskedShape_MaskWrapper
     mutationSignals: hknpShapeSignals
 
+class hknpMaskedCompoundShape(hknpMaskedShape):
+    """hknpMaskedCompoundShape\n\nHavok class of SDK 2019.1, derived from hknpMaskedShape, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 112\n- isEnabledInstanceCacheEnabled: hkBool at 144\n- enabledInstanceCache: hkArray<hknpShapeInstanceId, hkContainerHeapAllocator> at 152"""
+    aabb: hkAabb
+    isEnabledInstanceCacheEnabled: bool
+    enabledInstanceCache: list[hkHandle_hkUint16_65535]
+
 class hknpMaskedShape_MaskWrapper(hknpShapeKeyMask):
-    """hknpMaskedShape::MaskWrapper"""
+    """hknpMaskedShape::MaskWrapper\n\nHavok class of SDK 2019.1, derived from hknpShapeKeyMask, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- maskedShape: T*<hkReflect::Detail::Opaque> at 8"""
     maskedShape: Optional[Record]
 
 class hknpMassDistribution(Record):
-    """hknpMassDistribution"""
+    """hknpMassDistribution\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- centerOfMassAndVolume: hkVector4 at 0\n- majorAxisSpace: hkQuaternion at 16\n- inertiaTensor: hkVector4 at 32"""
     centerOfMassAndVolume: tuple[float, ...]
     majorAxisSpace: tuple[float, ...]
     inertiaTensor: tuple[float, ...]
 
 class hknpMaterial(Record):
-    """hknpMaterial"""
+    """hknpMaterial\n\nHavok class of SDK 2019.1, version 6, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- isExclusive: hkUint32 at 8\n- flags: hknpCollisionFlags at 12\n- triggerType: hkEnum<hknpMaterial::TriggerType, hkUint8> at 16\n- triggerManifoldTolerance: hkUFloat8 at 17\n- dynamicFriction: hkHalf16 at 18\n- staticFriction: hkHalf16 at 20\n- restitution: hkHalf16 at 22\n- frictionCombinePolicy: hkEnum<hknpMaterial::CombinePolicy, hkUint8> at 24\n- restitutionCombinePolicy: hkEnum<hknpMaterial::CombinePolicy, hkUint8> at 25\n- weldingTolerance: hkReal at 28\n- maxContactImpulse: hkReal at 32\n- fractionOfClippedImpulseToApply: hkReal at 36\n- massChangerCategory: hkEnum<hknpMaterial::MassChangerCategory, hkUint8> at 40\n- massChangerHeavyObjectFactor: hkHalf16 at 42\n- softContactForceFactor: hkHalf16 at 44\n- softContactDampFactor: hkHalf16 at 46\n- softContactSeparationVelocity: hkUFloat8 at 48\n- surfaceVelocity: T*<hknpSurfaceVelocity> at 56\n- disablingCollisionsBetweenCvxCvxDynamicObjectsDistance: hkHalf16 at 64\n- userData: hkUint64 at 72"""
     name: Optional[str]
     isExclusive: int
     flags: Union[hknpCollisionFlags_Enum, int]
@@ -8243,7 +8290,7 @@ class hknpMaterial(Record):
     userData: int
 
 class hknpMaterialData(hkReferencedObject):
-    """hknpMaterialData"""
+    """hknpMaterialData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- density: hkReal at 24\n- inertiaFactor: hkReal at 28\n- dynamicFriction: hkReal at 32\n- staticFriction: hkReal at 36\n- restitution: hkReal at 40\n- frictionCombinePolicy: hkEnum<hknpMaterial::CombinePolicy, hkUint8> at 44\n- restitutionCombinePolicy: hkEnum<hknpMaterial::CombinePolicy, hkUint8> at 45\n- weldingTolerance: hkReal at 48\n- triggerVolumeType: hkEnum<hknpMaterial::TriggerType, hkUint8> at 52\n- triggerVolumeTolerance: hkReal at 56\n- maxContactImpulse: hkReal at 60\n- fractionOfClippedImpulseToApply: hkReal at 64\n- massChangerCategory: hkEnum<hknpMaterial::MassChangerCategory, hkUint8> at 68\n- massChangerHeavyObjectFactor: hkReal at 72\n- softContactForceFactor: hkReal at 76\n- softContactDampFactor: hkReal at 80\n- softContactSeparationVelocity: hkReal at 84\n- surfaceVelocity: hkRefPtr<hknpSurfaceVelocity> at 88\n- disablingCollisionsBetweenCvxCvxDynamicObjectsDistance: hkReal at 96"""
     density: float
     inertiaFactor: float
     dynamicFriction: float
@@ -8265,16 +8312,16 @@ class hknpMaterialData(hkReferencedObject):
     disablingCollisionsBetweenCvxCvxDynamicObjectsDistance: float
 
 class hknpMaterialDescriptor(Record):
-    """hknpMaterialDescriptor"""
+    """hknpMaterialDescriptor\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- material: hkRefPtr<hknpRefMaterial> at 8\n- materialId: unsigned short at 16"""
     name: Optional[str]
     material: Optional[hknpRefMaterial]
     materialId: int
 
 class hknpMaterialId(hkHandle_hkUint16_65535):
-    """hknpMaterialId"""
+    """hknpMaterialId\n\nHavok class of SDK 2019.1, derived from hknpMaterialIdBase, 2 bytes."""
 
 class hknpMaterialLibrary(hkReferencedObject):
-    """hknpMaterialLibrary"""
+    """hknpMaterialLibrary\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- capacityChangedSignal: T*<hkReflect::Detail::Opaque> at 24\n- materialAddedSignal: T*<hkReflect::Detail::Opaque> at 32\n- materialModifiedSignal: T*<hkReflect::Detail::Opaque> at 40\n- materialRemovedSignal: T*<hkReflect::Detail::Opaque> at 48\n- bufferFullSignal: T*<hkReflect::Detail::Opaque> at 56\n- lock: T*<hkReflect::Detail::Opaque> at 64\n- materials: hknpThreadSafeObjectPool<hknpMaterial> at 72"""
     capacityChangedSignal: Optional[Record]
     materialAddedSignal: Optional[Record]
     materialModifiedSignal: Optional[Record]
@@ -8284,24 +8331,24 @@ class hknpMaterialLibrary(hkReferencedObject):
     materials: hknpThreadSafeObjectPool_hknpMaterial
 
 class hknpMaterialPalette(hkReferencedObject):
-    """hknpMaterialPalette"""
+    """hknpMaterialPalette\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- entries: hkArray<hknpMaterialDescriptor, hkContainerHeapAllocator> at 24"""
     entries: list[hknpMaterialDescriptor]
 
 class hknpMinMaxQuadTree(Record):
-    """hknpMinMaxQuadTree"""
+    """hknpMinMaxQuadTree\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- coarseTreeData: hkArray<hknpMinMaxQuadTree::MinMaxLevel, hkContainerHeapAllocator> at 0\n- offset: hkVector4 at 16\n- multiplier: hkReal at 32\n- invMultiplier: hkReal at 36"""
     coarseTreeData: list[hknpMinMaxQuadTree_MinMaxLevel]
     offset: tuple[float, ...]
     multiplier: float
     invMultiplier: float
 
 class hknpMinMaxQuadTree_MinMaxLevel(Record):
-    """hknpMinMaxQuadTree::MinMaxLevel"""
+    """hknpMinMaxQuadTree::MinMaxLevel\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- minMaxData: hkArray<hkUint32, hkContainerHeapAllocator> at 0\n- xRes: hkUint16 at 16\n- zRes: hkUint16 at 18"""
     minMaxData: memoryview
     xRes: int
     zRes: int
 
 class hknpMotion(Record):
-    """hknpMotion"""
+    """hknpMotion\n\nHavok class of SDK 2019.1, version 6, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- centerOfMass: hkVector4 at 0\n- orientation: hkQuaternion at 16\n- inverseInertia: T[N]<hkHalf16, 4> at 32\n- firstAttachedBodyId: hknpBodyId at 40\n- solverId: unsigned int at 44\n- linearVelocityCage: T[N]<hkHalf16, 3> at 48\n- integrationFactor: hkHalf16 at 54\n- motionPropertiesId: unsigned short at 56\n- lookAheadDistance: hkHalf16 at 58\n- maxRotationPerStep: hkHalf16 at 60\n- cellIndex: hkUint8 at 62\n- spaceSplitterWeight: hkUint8 at 63\n- linearVelocityAndSpeedLimit: hkVector4 at 64\n- angularVelocityLocalAndSpeedLimit: hkVector4 at 80\n- previousStepLinearVelocity: hkVector4 at 96\n- previousStepAngularVelocityLocal: hkVector4 at 112"""
     centerOfMass: tuple[float, ...]
     orientation: tuple[float, ...]
     inverseInertia: tuple[float, ...]
@@ -8320,12 +8367,12 @@ class hknpMotion(Record):
     previousStepAngularVelocityLocal: tuple[float, ...]
 
 class hknpMotionAllocatedTrace(hknpApiCommand):
-    """hknpMotionAllocatedTrace"""
+    """hknpMotionAllocatedTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 8\n- motionInfo: hknpMotionCinfo at 16"""
     motionId: hknpMotionId
     motionInfo: hknpMotionCinfo
 
 class hknpMotionCinfo(Record):
-    """hknpMotionCinfo"""
+    """hknpMotionCinfo\n\nHavok class of SDK 2019.1, version 3, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionPropertiesId: unsigned short at 0\n- enableDeactivation: hkBool at 2\n- inverseMass: hkReal at 4\n- inverseInertiaLocal: hkVector4 at 16\n- centerOfMassWorld: hkVector4 at 32\n- orientation: hkQuaternion at 48\n- linearVelocity: hkVector4 at 64\n- angularVelocity: hkVector4 at 80"""
     motionPropertiesId: int
     enableDeactivation: bool
     inverseMass: float
@@ -8336,10 +8383,10 @@ class hknpMotionCinfo(Record):
     angularVelocity: tuple[float, ...]
 
 class hknpMotionId(hkHandle_hkUint32_2147483647):
-    """hknpMotionId"""
+    """hknpMotionId\n\nHavok class of SDK 2019.1, derived from hknpMotionIdBase, 4 bytes."""
 
 class hknpMotionProperties(Record):
-    """hknpMotionProperties"""
+    """hknpMotionProperties\n\nHavok class of SDK 2019.1, version 5, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- isExclusive: hkUint32 at 0\n- flags: hknpCollisionFlags at 4\n- gravityFactor: hkReal at 8\n- timeFactor: hkReal at 12\n- maxLinearSpeed: hkReal at 16\n- maxAngularSpeed: hkReal at 20\n- linearDamping: hkReal at 24\n- angularDamping: hkReal at 28\n- solverStabilizationSpeedThreshold: hkReal at 32\n- solverStabilizationSpeedReduction: hkReal at 36\n- deactivationSettings: hknpMotionProperties::DeactivationSettings at 40\n- fullCastSettings: hknpMotionProperties::FullCastSettings at 64"""
     isExclusive: int
     flags: Union[hknpCollisionFlags_Enum, int]
     gravityFactor: float
@@ -8354,7 +8401,7 @@ class hknpMotionProperties(Record):
     fullCastSettings: hknpMotionProperties_FullCastSettings
 
 class hknpMotionProperties_DeactivationSettings(Record):
-    """hknpMotionProperties::DeactivationSettings"""
+    """hknpMotionProperties::DeactivationSettings\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxDistSqrd: hkReal at 0\n- maxRotSqrd: hkReal at 4\n- invBlockSize: hkReal at 8\n- pathingUpperThreshold: hkInt16 at 12\n- pathingLowerThreshold: hkInt16 at 14\n- numDeactivationFrequencyPasses: hkUint8 at 16\n- deactivationVelocityScaleSquare: hkUint8 at 17\n- minimumPathingVelocityScaleSquare: hkUint8 at 18\n- spikingVelocityScaleThresholdSquared: hkUint8 at 19\n- minimumSpikingVelocityScaleSquared: hkUint8 at 20"""
     maxDistSqrd: float
     maxRotSqrd: float
     invBlockSize: float
@@ -8367,7 +8414,7 @@ class hknpMotionProperties_DeactivationSettings(Record):
     minimumSpikingVelocityScaleSquared: int
 
 class hknpMotionProperties_FullCastSettings(Record):
-    """hknpMotionProperties::FullCastSettings"""
+    """hknpMotionProperties::FullCastSettings\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- minSeparation: hkReal at 0\n- minExtraSeparation: hkReal at 4\n- toiSeparation: hkReal at 8\n- toiExtraSeparation: hkReal at 12\n- toiAccuracy: hkReal at 16\n- relativeSafeDeltaTime: hkReal at 20\n- absoluteSafeDeltaTime: hkReal at 24\n- keepTime: hkReal at 28\n- keepDistance: hkReal at 32\n- maxIterations: int at 36"""
     minSeparation: float
     minExtraSeparation: float
     toiSeparation: float
@@ -8380,7 +8427,7 @@ class hknpMotionProperties_FullCastSettings(Record):
     maxIterations: int
 
 class hknpMotionPropertiesData(hkReferencedObject):
-    """hknpMotionPropertiesData"""
+    """hknpMotionPropertiesData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- flags: hknpCollisionFlags at 24\n- gravityFactor: hkReal at 28\n- maxLinearSpeed: hkReal at 32\n- maxAngularSpeed: hkReal at 36\n- linearDamping: hkReal at 40\n- angularDamping: hkReal at 44\n- solverStabilization: hknpMotionProperties::SolverStabilizationType at 48\n- deactivationReferenceDistance: hkReal at 52\n- deactivationReferenceRotation: hkReal at 56\n- deactivationStrategy: hknpMotionProperties::DeactivationSettings::Strategy at 60"""
     flags: Union[hknpCollisionFlags_Enum, int]
     gravityFactor: float
     maxLinearSpeed: float
@@ -8393,10 +8440,10 @@ class hknpMotionPropertiesData(hkReferencedObject):
     deactivationStrategy: int
 
 class hknpMotionPropertiesId(hkHandle_hkUint16_65535):
-    """hknpMotionPropertiesId"""
+    """hknpMotionPropertiesId\n\nHavok class of SDK 2019.1, derived from hknpMotionPropertiesIdBase, 2 bytes."""
 
 class hknpMotionPropertiesLibrary(hkReferencedObject):
-    """hknpMotionPropertiesLibrary"""
+    """hknpMotionPropertiesLibrary\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- capacityChangedSignal: T*<hkReflect::Detail::Opaque> at 24\n- entryAddedSignal: T*<hkReflect::Detail::Opaque> at 32\n- entryModifiedSignal: T*<hkReflect::Detail::Opaque> at 40\n- entryRemovedSignal: T*<hkReflect::Detail::Opaque> at 48\n- bufferFullSignal: T*<hkReflect::Detail::Opaque> at 56\n- motionProperties: hknpThreadSafeObjectPool<hknpMotionProperties> at 64"""
     capacityChangedSignal: Optional[Record]
     entryAddedSignal: Optional[Record]
     entryModifiedSignal: Optional[Record]
@@ -8405,28 +8452,23 @@ class hknpMotionPropertiesLibrary(hkReferencedObject):
     motionProperties: hknpThreadSafeObjectPool_hknpMotionProperties
 
 class hknpMountedBallGun(hknpBallGun):
-    """hknpMountedBallGun"""
+    """hknpMountedBallGun\n\nHavok class of SDK 2019.1, derived from hknpBallGun, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 144"""
     position: tuple[float, ...]
 
 class hknpMultiFrameWorldSnapshot(Record):
-    """hknpMultiFrameWorldSnapshot"""
+    """hknpMultiFrameWorldSnapshot\n\nHavok class of SDK 2019.1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- snapshots: hkArray<hkRefPtr<hknpWorldSnapshot>, hkContainerHeapAllocator> at 0\n- bodyIdShapeMap: hkHashMap<hkUint32, hkRefPtr<hknpShape>> at 16\n- npWorld: T*<hkReflect::Detail::Opaque> at 48"""
     snapshots: list[Optional[hknpWorldSnapshot]]
     bodyIdShapeMap: hkHashMap_hkUint32_hkRefPtr_hknpShape
     npWorld: Optional[Record]
 
-class hknpPairCollisionFilter(hknpCollisionFilter):
-    """hknpPairCollisionFilter"""
-    disabledPairs: hknpPairCollisionFilter_MapPairFilterKeyOverrideType
-    childFilter: Optional[hknpCollisionFilter]
-
 class hknpPairCollisionFilter_MapPairFilterKeyOverrideType(Record):
-    """hknpPairCollisionFilter::MapPairFilterKeyOverrideType"""
+    """hknpPairCollisionFilter::MapPairFilterKeyOverrideType\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- elem: T*<hkReflect::Detail::Opaque> at 0\n- numElems: int at 8\n- hashMod: int at 12"""
     elem: Optional[Record]
     numElems: int
     hashMod: int
 
 class hknpParticleBodyContact(Record):
-    """hknpParticleBodyContact"""
+    """hknpParticleBodyContact\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- contactNormal: hkVector4 at 16\n- impulse: hkReal at 32\n- body: hknpBodyId at 36\n- shapeKey: hkHandle<hkUint32, 4294967295> at 40"""
     position: tuple[float, ...]
     contactNormal: tuple[float, ...]
     impulse: float
@@ -8434,18 +8476,18 @@ class hknpParticleBodyContact(Record):
     shapeKey: hkHandle_hkUint32_4294967295
 
 class hknpParticleBodyImpulseAppliedEvent(hknpBinaryBodyEvent):
-    """hknpParticleBodyImpulseAppliedEvent"""
+    """hknpParticleBodyImpulseAppliedEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 16\n- particleIndex: int at 20\n- contact: hknpParticleBodyContact at 32"""
     particlesColliderId: hknpParticlesColliderId
     particleIndex: int
     contact: hknpParticleBodyContact
 
 class hknpParticleCacheMoveInfo(Record):
-    """hknpParticleCacheMoveInfo"""
+    """hknpParticleCacheMoveInfo\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- srcIndex: int at 0\n- dstIndex: int at 4"""
     srcIndex: int
     dstIndex: int
 
 class hknpParticleCacheViewer_Options(hkVdb_Tweakable):
-    """hknpParticleCacheViewer::Options"""
+    """hknpParticleCacheViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionAgainstStatic: bool at 0\n- collisionAgainstDynamic: bool at 1\n- colorTriangles: bool at 2\n- neighbors: bool at 3\n- domain: bool at 4\n- indexToShow: int at 8"""
     collisionAgainstStatic: bool
     collisionAgainstDynamic: bool
     colorTriangles: bool
@@ -8454,12 +8496,12 @@ class hknpParticleCacheViewer_Options(hkVdb_Tweakable):
     indexToShow: int
 
 class hknpParticleCollisionPair(Record):
-    """hknpParticleCollisionPair"""
+    """hknpParticleCollisionPair\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- particleIndexA: int at 0\n- particleIndexB: int at 4"""
     particleIndexA: int
     particleIndexB: int
 
 class hknpParticleParticleContact(Record):
-    """hknpParticleParticleContact"""
+    """hknpParticleParticleContact\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- normal: hkVector4 at 16\n- particleIndexA: int at 32\n- particleIndexB: int at 36\n- distance: hkReal at 40\n- impulse: hkReal at 44"""
     position: tuple[float, ...]
     normal: tuple[float, ...]
     particleIndexA: int
@@ -8468,67 +8510,67 @@ class hknpParticleParticleContact(Record):
     impulse: float
 
 class hknpParticleParticleImpulseAppliedEvent(hknpUnaryBodyEvent):
-    """hknpParticleParticleImpulseAppliedEvent"""
+    """hknpParticleParticleImpulseAppliedEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 12\n- contact: hknpParticleParticleContact at 16"""
     particlesColliderId: hknpParticlesColliderId
     contact: hknpParticleParticleContact
 
 class hknpParticleSpheresViewer_Options(hkVdb_Tweakable):
-    """hknpParticleSpheresViewer::Options"""
+    """hknpParticleSpheresViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 3 bytes.\n\nOwn members, by Havok type and byte offset:\n- inner: bool at 0\n- outer: bool at 1\n- particleParticleCollision: bool at 2"""
     inner: bool
     outer: bool
     particleParticleCollision: bool
 
 class hknpParticleTransformsAndVelocities(Record):
-    """hknpParticleTransformsAndVelocities"""
+    """hknpParticleTransformsAndVelocities\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- positions: hkArray<hkVector4, hkContainerHeapAllocator> at 0\n- orientations: hkArray<hkVector4, hkContainerHeapAllocator> at 16\n- linearVelocities: hkArray<hkVector4, hkContainerHeapAllocator> at 32\n- angularVelocities: hkArray<hkVector4, hkContainerHeapAllocator> at 48"""
     positions: list[tuple[float, ...]]
     orientations: list[tuple[float, ...]]
     linearVelocities: list[tuple[float, ...]]
     angularVelocities: list[tuple[float, ...]]
 
 class hknpParticlesCollidedWithBodiesEvent(hknpUnaryBodyEvent):
-    """hknpParticlesCollidedWithBodiesEvent"""
+    """hknpParticlesCollidedWithBodiesEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 12\n- particlesCollided: hkArrayView<int> at 16"""
     particlesColliderId: hknpParticlesColliderId
     particlesCollided: memoryview
 
 class hknpParticlesCollidedWithParticlesEvent(hknpUnaryBodyEvent):
-    """hknpParticlesCollidedWithParticlesEvent"""
+    """hknpParticlesCollidedWithParticlesEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 12\n- particlesCollided: hkArrayView<hknpParticleCollisionPair> at 16"""
     particlesColliderId: hknpParticlesColliderId
     particlesCollided: list[hknpParticleCollisionPair]
 
 class hknpParticlesColliderAllocatedTrace(hknpApiCommand):
-    """hknpParticlesColliderAllocatedTrace"""
+    """hknpParticlesColliderAllocatedTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 200 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8"""
     particlesColliderId: hknpParticlesColliderId
 
 class hknpParticlesColliderId(Record):
-    """hknpParticlesColliderId"""
+    """hknpParticlesColliderId\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- serialAndIndex: hkUint32 at 0"""
     serialAndIndex: int
 
 class hknpParticlesColliderShape(hknpShape):
-    """hknpParticlesColliderShape"""
+    """hknpParticlesColliderShape\n\nHavok class of SDK 2019.1, derived from hknpShape, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- mutationSignals: hknpShapeSignals at 56\n- particlesCollider: T*<hkReflect::Detail::Opaque> at 72"""
     mutationSignals: hknpShapeSignals
     particlesCollider: Optional[Record]
 
 class hknpParticlesExitedBroadPhaseEvent(hknpUnaryBodyEvent):
-    """hknpParticlesExitedBroadPhaseEvent"""
+    """hknpParticlesExitedBroadPhaseEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 12\n- particleIndices: hkArrayView<int> at 16"""
     particlesColliderId: hknpParticlesColliderId
     particleIndices: memoryview
 
 class hknpParticlesShapeViewer_Options(hkVdb_Tweakable):
-    """hknpParticlesShapeViewer::Options"""
+    """hknpParticlesShapeViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- showParticleIndex: bool at 0\n- indexToShow: int at 4\n- displayDisabledParticles: bool at 8"""
     showParticleIndex: bool
     indexToShow: int
     displayDisabledParticles: bool
 
 class hknpPhysicsSceneData(hkReferencedObject):
-    """hknpPhysicsSceneData"""
+    """hknpPhysicsSceneData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- systemDatas: hkArray<hkRefPtr<hknpPhysicsSystemData>, hkContainerHeapAllocator> at 24\n- worldCinfo: T*<hknpRefWorldCinfo> at 40"""
     systemDatas: list[Optional[hknpPhysicsSystemData]]
     worldCinfo: Optional[hknpRefWorldCinfo]
 
 class hknpPhysicsSystem(hkReferencedObject):
-    """hknpPhysicsSystem"""
+    """hknpPhysicsSystem\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 88 bytes."""
 
 class hknpPhysicsSystemData(hkReferencedObject):
-    """hknpPhysicsSystemData"""
+    """hknpPhysicsSystemData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- materials: hkArray<hknpMaterial, hkContainerHeapAllocator> at 24\n- motionProperties: hkArray<hknpMotionProperties, hkContainerHeapAllocator> at 40\n- bodyCinfos: hkArray<hknpPhysicsSystemData::bodyCinfoWithAttachment, hkContainerHeapAllocator> at 56\n- constraintCinfos: hkArray<hknpConstraintCinfo, hkContainerHeapAllocator> at 72\n- name: hkStringPtr at 88\n- microStepMultiplier: hkUint8 at 96"""
     materials: list[hknpMaterial]
     motionProperties: list[hknpMotionProperties]
     bodyCinfos: list[hknpPhysicsSystemData_bodyCinfoWithAttachment]
@@ -8537,11 +8579,11 @@ class hknpPhysicsSystemData(hkReferencedObject):
     microStepMultiplier: int
 
 class hknpPhysicsSystemData_bodyCinfoWithAttachment(hknpBodyCinfo):
-    """hknpPhysicsSystemData::bodyCinfoWithAttachment"""
+    """hknpPhysicsSystemData::bodyCinfoWithAttachment\n\nHavok class of SDK 2019.1, derived from hknpBodyCinfo, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- attachedBody: int at 176"""
     attachedBody: int
 
 class hknpProjectileGun(hknpFirstPersonGun):
-    """hknpProjectileGun"""
+    """hknpProjectileGun\n\nHavok class of SDK 2019.1, derived from hknpFirstPersonGun, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxProjectiles: int at 72\n- reloadTime: hkReal at 76\n- reload: hkReal at 80\n- projectiles: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 88\n- npWorld: T*<hkReflect::Detail::Opaque> at 104"""
     maxProjectiles: int
     reloadTime: float
     reload: float
@@ -8549,22 +8591,22 @@ class hknpProjectileGun(hknpFirstPersonGun):
     npWorld: Optional[Record]
 
 class hknpQueryFilterData(Record):
-    """hknpQueryFilterData"""
+    """hknpQueryFilterData\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- materialId: hknpMaterialId at 0\n- collisionFilterInfo: hkUint32 at 4\n- userData: hkUint64 at 8"""
     materialId: hknpMaterialId
     collisionFilterInfo: int
     userData: int
 
 class hknpRagdoll(hknpPhysicsSystem):
-    """hknpRagdoll"""
+    """hknpRagdoll\n\nHavok class of SDK 2019.1, derived from hknpPhysicsSystem, 112 bytes."""
 
 class hknpRagdollData(hknpPhysicsSystemData):
-    """hknpRagdollData"""
+    """hknpRagdollData\n\nHavok class of SDK 2019.1, derived from hknpPhysicsSystemData, version 1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- skeleton: hkRefPtr<hkaSkeleton> at 104\n- boneToBodyMap: hkArray<int, hkContainerHeapAllocator> at 112\n- bodyTags: hkArray<hkUint32, hkContainerHeapAllocator> at 128"""
     skeleton: Optional[hkaSkeleton]
     boneToBodyMap: memoryview
     bodyTags: memoryview
 
 class hknpRagdollKeyFrameHierarchyUtility_ControlData(Record):
-    """hknpRagdollKeyFrameHierarchyUtility::ControlData"""
+    """hknpRagdollKeyFrameHierarchyUtility::ControlData\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- hierarchyGain: hkReal at 0\n- velocityDamping: hkReal at 4\n- accelerationGain: hkReal at 8\n- velocityGain: hkReal at 12\n- positionGain: hkReal at 16\n- positionMaxLinearVelocity: hkReal at 20\n- positionMaxAngularVelocity: hkReal at 24\n- snapGain: hkReal at 28\n- snapMaxLinearVelocity: hkReal at 32\n- snapMaxAngularVelocity: hkReal at 36\n- snapMaxLinearDistance: hkReal at 40\n- snapMaxAngularDistance: hkReal at 44"""
     hierarchyGain: float
     velocityDamping: float
     accelerationGain: float
@@ -8579,252 +8621,247 @@ class hknpRagdollKeyFrameHierarchyUtility_ControlData(Record):
     snapMaxAngularDistance: float
 
 class hknpRebuildBodyCollisionCachesCommand(hknpUnaryBodyApiCommand):
-    """hknpRebuildBodyCollisionCachesCommand"""
+    """hknpRebuildBodyCollisionCachesCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12"""
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpRebuildMotionMassPropertiesCommand(hknpApiCommand):
-    """hknpRebuildMotionMassPropertiesCommand"""
+    """hknpRebuildMotionMassPropertiesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 8"""
     motionId: hknpMotionId
 
 class hknpRebuildParticleCollisionCachesCommand(hknpApiCommand):
-    """hknpRebuildParticleCollisionCachesCommand"""
+    """hknpRebuildParticleCollisionCachesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8\n- startIndex: int at 12\n- numToRebuild: int at 16"""
     particlesColliderId: hknpParticlesColliderId
     startIndex: int
     numToRebuild: int
 
 class hknpRefDragProperties(hkReferencedObject):
-    """hknpRefDragProperties"""
+    """hknpRefDragProperties\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- dragProperties: hknpDragProperties at 32"""
     dragProperties: hknpDragProperties
 
 class hknpRefMassDistribution(hkReferencedObject):
-    """hknpRefMassDistribution"""
+    """hknpRefMassDistribution\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- massDistribution: hknpMassDistribution at 32"""
     massDistribution: hknpMassDistribution
 
 class hknpRefMaterial(hkReferencedObject):
-    """hknpRefMaterial"""
+    """hknpRefMaterial\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- material: hknpMaterial at 32"""
     material: hknpMaterial
 
 class hknpRefWorldCinfo(hkReferencedObject):
-    """hknpRefWorldCinfo"""
+    """hknpRefWorldCinfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 320 bytes.\n\nOwn members, by Havok type and byte offset:\n- info: hknpWorldCinfo at 32"""
     info: hknpWorldCinfo
 
 class hknpReintegrateMotionCommand(hknpApiCommand):
-    """hknpReintegrateMotionCommand"""
+    """hknpReintegrateMotionCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 8\n- t: hkReal at 12"""
     motionId: hknpMotionId
     t: float
 
 class hknpRemoveBodyCommand(hknpUnaryBodyApiCommand):
-    """hknpRemoveBodyCommand"""
+    """hknpRemoveBodyCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12\n- isLastInBatch: hkBool at 13"""
     activationMode: hknpWorldWriter_ActivationMode
     isLastInBatch: bool
 
 class hknpRemoveConstraintCommand(hknpApiCommand):
-    """hknpRemoveConstraintCommand"""
+    """hknpRemoveConstraintCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12"""
     constraintId: hkHandle_hkUint32_2147483647
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpRemoveParticlesColliderCommand(hknpApiCommand):
-    """hknpRemoveParticlesColliderCommand"""
+    """hknpRemoveParticlesColliderCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8"""
     particlesColliderId: hknpParticlesColliderId
 
 class hknpRemoveParticlesCommand(hknpApiCommand):
-    """hknpRemoveParticlesCommand"""
+    """hknpRemoveParticlesCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- particlesColliderId: hknpParticlesColliderId at 8\n- particlesToRemove: hkArrayView<int> at 16\n- result: T*<hkReflect::Detail::Opaque> at 32"""
     particlesColliderId: hknpParticlesColliderId
     particlesToRemove: memoryview
     result: Optional[Record]
 
 class hknpReserved0Event(hknpEvent):
-    """hknpReserved0Event"""
+    """hknpReserved0Event\n\nHavok class of SDK 2019.1, derived from hknpEvent, 6 bytes."""
 
 class hknpReserved1Event(hknpEvent):
-    """hknpReserved1Event"""
-
-class hknpScaledConvexShape(hknpScaledConvexShapeBase):
-    """hknpScaledConvexShape"""
-    mutationSignals: hknpShapeSignals
+    """hknpReserved1Event\n\nHavok class of SDK 2019.1, derived from hknpEvent, 6 bytes."""
 
 class hknpScaledConvexShapeBase(hknpDecoratorShape):
-    """hknpScaledConvexShapeBase"""
+    """hknpScaledConvexShapeBase\n\nHavok class of SDK 2019.1, derived from hknpDecoratorShape, version 2, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- scale: hkVector4 at 64\n- translation: hkVector4 at 80"""
     scale: tuple[float, ...]
     translation: tuple[float, ...]
 
+class hknpScaledConvexShape(hknpScaledConvexShapeBase):
+    """hknpScaledConvexShape\n\nHavok class of SDK 2019.1, derived from hknpScaledConvexShapeBase, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- mutationSignals: hknpShapeSignals at 96"""
+    mutationSignals: hknpShapeSignals
+
 class hknpSetBodyActivationControlCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyActivationControlCommand"""
+    """hknpSetBodyActivationControlCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationControl: hkEnum<hknpActivationControl::Enum, hkUint8> at 12"""
     activationControl: hknpActivationControl_Enum
 
 class hknpSetBodyActivationPriorityCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyActivationPriorityCommand"""
+    """hknpSetBodyActivationPriorityCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- priority: hkInt8 at 12"""
     priority: int
 
 class hknpSetBodyActivationStateCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyActivationStateCommand"""
+    """hknpSetBodyActivationStateCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- state: hkEnum<hknpActivationState::Enum, hkUint8> at 12"""
     state: hknpActivationState_Enum
 
 class hknpSetBodyAngularVelocityCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyAngularVelocityCommand"""
+    """hknpSetBodyAngularVelocityCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- angularVelocity: hkVector4 at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 32"""
     angularVelocity: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyCollisionFilterInfoCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyCollisionFilterInfoCommand"""
+    """hknpSetBodyCollisionFilterInfoCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- collisionFilterInfo: hkUint32 at 12\n- cacheBehavior: hkEnum<hknpWorldWriter::UpdateCachesMode, hkUint8> at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 17"""
     collisionFilterInfo: int
     cacheBehavior: hknpWorldWriter_UpdateCachesMode
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyCollisionLookAheadDistanceCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyCollisionLookAheadDistanceCommand"""
+    """hknpSetBodyCollisionLookAheadDistanceCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- distance: hkReal at 12\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 16"""
     distance: float
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyDragPropertiesCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyDragPropertiesCommand"""
+    """hknpSetBodyDragPropertiesCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- dragProperties: hknpDragProperties at 16"""
     dragProperties: hknpDragProperties
 
 class hknpSetBodyLinearVelocityCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyLinearVelocityCommand"""
+    """hknpSetBodyLinearVelocityCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- linearVelocity: hkVector4 at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 32"""
     linearVelocity: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyMassCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyMassCommand"""
+    """hknpSetBodyMassCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- mode: hknpSetBodyMassCommand::Mode at 12\n- massOrDensity: hkReal at 16\n- updateMotionMode: hkEnum<hknpWorldWriter::UpdateMotionMode, hkUint8> at 20"""
     mode: int
     massOrDensity: float
     updateMotionMode: hknpWorldWriter_UpdateMotionMode
 
 class hknpSetBodyMassDistributionCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyMassDistributionCommand"""
+    """hknpSetBodyMassDistributionCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- massDistribution: hknpMassDistribution at 16\n- updateMotionMode: hkEnum<hknpWorldWriter::UpdateMotionMode, hkUint8> at 64"""
     massDistribution: hknpMassDistribution
     updateMotionMode: hknpWorldWriter_UpdateMotionMode
 
 class hknpSetBodyMaterialCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyMaterialCommand"""
+    """hknpSetBodyMaterialCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- material: hknpMaterialId at 12\n- collisionCacheBehavior: hkEnum<hknpWorldWriter::UpdateCachesMode, hkUint8> at 14\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 15"""
     material: hknpMaterialId
     collisionCacheBehavior: hknpWorldWriter_UpdateCachesMode
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyMotionCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyMotionCommand"""
+    """hknpSetBodyMotionCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 12\n- cacheBehavior: hkEnum<hknpWorldWriter::UpdateCachesMode, hkUint8> at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 17"""
     motionId: hknpMotionId
     cacheBehavior: hknpWorldWriter_UpdateCachesMode
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyMotionPropertiesCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyMotionPropertiesCommand"""
+    """hknpSetBodyMotionPropertiesCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionProperties: hknpMotionPropertiesId at 12"""
     motionProperties: hknpMotionPropertiesId
 
 class hknpSetBodyMotionTypeCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyMotionTypeCommand"""
+    """hknpSetBodyMotionTypeCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionType: hkEnum<hknpMotionType::Enum, hkUint8> at 12\n- cacheBehavior: hkEnum<hknpWorldWriter::UpdateCachesMode, hkUint8> at 13\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 14"""
     motionType: hknpMotionType_Enum
     cacheBehavior: hknpWorldWriter_UpdateCachesMode
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyOrientationCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyOrientationCommand"""
+    """hknpSetBodyOrientationCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- pivot: hkEnum<hknpWorldWriter::PivotLocation, hkUint8> at 12\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 13\n- orientation: hkQuaternion at 16"""
     pivot: hknpWorldWriter_PivotLocation
     activationMode: hknpWorldWriter_ActivationMode
     orientation: tuple[float, ...]
 
 class hknpSetBodyPositionCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyPositionCommand"""
+    """hknpSetBodyPositionCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12\n- position: hkVector4 at 16"""
     activationMode: hknpWorldWriter_ActivationMode
     position: tuple[float, ...]
 
 class hknpSetBodyPropertyCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyPropertyCommand"""
+    """hknpSetBodyPropertyCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkUint16 at 12\n- sizeOfProperty: unsigned long long at 16"""
     key: int
     sizeOfProperty: int
 
 class hknpSetBodyQualityCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyQualityCommand"""
+    """hknpSetBodyQualityCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- qualityId: hknpBodyQualityId at 12\n- collisionCacheBehavior: hkEnum<hknpWorldWriter::UpdateCachesMode, hkUint8> at 13\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 14"""
     qualityId: hknpBodyQualityId
     collisionCacheBehavior: hknpWorldWriter_UpdateCachesMode
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyShapeCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyShapeCommand"""
+    """hknpSetBodyShapeCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- shape: T*<hknpShape> at 16\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 24"""
     shape: Optional[hknpShape]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetBodyTransformCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyTransformCommand"""
+    """hknpSetBodyTransformCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 12\n- transform: hkTransform at 16"""
     activationMode: hknpWorldWriter_ActivationMode
     transform: tuple[float, ...]
 
 class hknpSetBodyVelocityCommand(hknpUnaryBodyApiCommand):
-    """hknpSetBodyVelocityCommand"""
+    """hknpSetBodyVelocityCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- linVelocity: hkVector4 at 16\n- angVelocity: hkVector4 at 32\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 48"""
     linVelocity: tuple[float, ...]
     angVelocity: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetConstraintGroupCommand(hknpApiCommand):
-    """hknpSetConstraintGroupCommand"""
+    """hknpSetConstraintGroupCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- constraintId: hknpConstraintId at 8\n- groupId: hknpConstraintGroupId at 12"""
     constraintId: hkHandle_hkUint32_2147483647
     groupId: hkHandle_hkUint32_2147483647
 
 class hknpSetConstraintPropertyCommand(hknpApiCommand):
-    """hknpSetConstraintPropertyCommand"""
+    """hknpSetConstraintPropertyCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hknpConstraintId at 8\n- key: hkUint16 at 12\n- sizeOfProperty: unsigned long long at 16"""
     id: hkHandle_hkUint32_2147483647
     key: int
     sizeOfProperty: int
 
 class hknpSetEventDispatcherCommand(hknpApiCommand):
-    """hknpSetEventDispatcherCommand"""
+    """hknpSetEventDispatcherCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes."""
 
 class hknpSetMotionCenterOfMassCommand(hknpApiCommand):
-    """hknpSetMotionCenterOfMassCommand"""
+    """hknpSetMotionCenterOfMassCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 8\n- com: hkVector4 at 16"""
     motionId: hknpMotionId
     com: tuple[float, ...]
 
 class hknpSetMotionInertiaCommand(hknpApiCommand):
-    """hknpSetMotionInertiaCommand"""
+    """hknpSetMotionInertiaCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- motionId: hknpMotionId at 8\n- inertia: hkVector4 at 16"""
     motionId: hknpMotionId
     inertia: tuple[float, ...]
 
 class hknpSetPointVelocityCommand(hknpUnaryBodyApiCommand):
-    """hknpSetPointVelocityCommand"""
+    """hknpSetPointVelocityCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- velocity: hkVector4 at 16\n- position: hkVector4 at 32\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 48"""
     velocity: tuple[float, ...]
     position: tuple[float, ...]
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpSetWorldAirDensityCommand(hknpApiCommand):
-    """hknpSetWorldAirDensityCommand"""
+    """hknpSetWorldAirDensityCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- airDensity: hkReal at 8"""
     airDensity: float
 
 class hknpSetWorldCollisionFilterCommand(hknpApiCommand):
-    """hknpSetWorldCollisionFilterCommand"""
+    """hknpSetWorldCollisionFilterCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- filter: T*<hknpCollisionFilter> at 8"""
     filter: Optional[hknpCollisionFilter]
 
 class hknpSetWorldGravityCommand(hknpApiCommand):
-    """hknpSetWorldGravityCommand"""
+    """hknpSetWorldGravityCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- gravity: hkVector4 at 16"""
     gravity: tuple[float, ...]
 
 class hknpSetWorldShapeTagCodecCommand(hknpApiCommand):
-    """hknpSetWorldShapeTagCodecCommand"""
+    """hknpSetWorldShapeTagCodecCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- codec: T*<hknpShapeTagCodec> at 8"""
     codec: Optional[hknpShapeTagCodec]
 
-class hknpShape(hkReferencedObject):
-    """hknpShape"""
-    flags: Union[hknpShape_FlagsEnum, int]
-    type: hknpShapeType_Enum
-    numShapeKeyBits: int
-    dispatchType: hknpCollisionDispatchType_Enum
-    convexRadius: float
-    userData: int
-    properties: Optional[hkRefCountedProperties]
-
 class hknpShape_MassConfig(hkReferencedObject):
-    """hknpShape::MassConfig"""
+    """hknpShape::MassConfig\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- quality: hknpShape::MassConfig::Quality at 24\n- inertiaFactor: hkReal at 28\n- massOrNegativeDensity: hkReal at 32"""
     quality: int
     inertiaFactor: float
     massOrNegativeDensity: float
 
+class hknpWorldQueryViewer_Options(hkVdb_Tweakable):
+    """hknpWorldQueryViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- colorBasedOnTime: bool at 0\n- maxTimeMs: float at 4"""
+    colorBasedOnTime: bool
+    maxTimeMs: float
+
 class hknpShapeCastViewer_ShapeCastOptions(hknpWorldQueryViewer_Options):
-    """hknpShapeCastViewer::ShapeCastOptions"""
+    """hknpShapeCastViewer::ShapeCastOptions\n\nHavok class of SDK 2019.1, derived from hknpWorldQueryViewer::Options, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- drawCastCollector: bool at 8\n- drawStartCollector: bool at 9"""
     drawCastCollector: bool
     drawStartCollector: bool
 
 class hknpShapeInstance(Record):
-    """hknpShapeInstance"""
+    """hknpShapeInstance\n\nHavok class of SDK 2019.1, version 3, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- transform: hkTransform at 0\n- scale: hkVector4 at 64\n- shape: hkRefPtr<hknpShape> at 80\n- shapeTag: hkUint16 at 88\n- destructionTag: hkUint16 at 90\n- isEmpty: hkUint8 at 92\n- nextEmptyElement: hkUint32 at 96\n- instanceId: hknpShapeInstanceId at 100\n- parentShape: hkViewPtr<hknpCompoundShape> at 104"""
     transform: tuple[float, ...]
     scale: tuple[float, ...]
     shape: Optional[hknpShape]
@@ -8835,28 +8872,25 @@ class hknpShapeInstance(Record):
     instanceId: hkHandle_hkUint16_65535
     parentShape: Optional[hknpCompoundShape]
 
-class hknpShapeKeyMask(hkBaseObject):
-    """hknpShapeKeyMask"""
-
 class hknpShapeMassProperties(hkReferencedObject):
-    """hknpShapeMassProperties"""
+    """hknpShapeMassProperties\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- compressedMassProperties: hkCompressedMassProperties at 24"""
     compressedMassProperties: hkCompressedMassProperties
 
 class hknpShapeSignals(Record):
-    """hknpShapeSignals"""
+    """hknpShapeSignals\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- shapeMutated: T*<hkReflect::Detail::Opaque> at 0\n- shapeDestroyed: T*<hkReflect::Detail::Opaque> at 8"""
     shapeMutated: Optional[Record]
     shapeDestroyed: Optional[Record]
 
 class hknpShapeTagCodec(hkReferencedObject):
-    """hknpShapeTagCodec"""
+    """hknpShapeTagCodec\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- hints: hkFlags<hknpShapeTagCodec::Hints, hkUint32> at 24\n- type: hkEnum<hknpShapeTagCodec::Type, hkUint8> at 28"""
     hints: Union[hknpShapeTagCodec_Hints, int]
     type: hknpShapeTagCodec_Type
 
 class hknpShapeType(Record):
-    """hknpShapeType"""
+    """hknpShapeType\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpShapeViewer_Options(hkVdb_Tweakable):
-    """hknpShapeViewer::Options"""
+    """hknpShapeViewer::Options\n\nHavok class of SDK 2019.1, derived from hkVdb::Tweakable, 14 bytes.\n\nOwn members, by Havok type and byte offset:\n- levelOfDetail: hknpShapeViewer::Options::LevelOfDetail at 0\n- convexRadiusDisplayMode: hknpShapeViewer::Options::ConvexRadiusDisplayMode at 8\n- drawEdges: bool at 11\n- drawInteriorTriangles: bool at 12\n- usePreIntegrationTransform: bool at 13"""
     levelOfDetail: hknpShapeViewer_Options_LevelOfDetail
     convexRadiusDisplayMode: hknpShapeViewer_Options_ConvexRadiusDisplayMode
     drawEdges: bool
@@ -8864,13 +8898,13 @@ class hknpShapeViewer_Options(hkVdb_Tweakable):
     usePreIntegrationTransform: bool
 
 class hknpShapeViewer_Options_ConvexRadiusDisplayMode(Record):
-    """hknpShapeViewer::Options::ConvexRadiusDisplayMode"""
+    """hknpShapeViewer::Options::ConvexRadiusDisplayMode\n\nHavok class of SDK 2019.1, 3 bytes.\n\nOwn members, by Havok type and byte offset:\n- rounded: bool at 0\n- planar: bool at 1\n- none: bool at 2"""
     rounded: bool
     planar: bool
     none: bool
 
 class hknpShapeViewer_Options_LevelOfDetail(Record):
-    """hknpShapeViewer::Options::LevelOfDetail"""
+    """hknpShapeViewer::Options::LevelOfDetail\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- high: bool at 0\n- medium: bool at 1\n- low: bool at 2\n- user0: bool at 3\n- user1: bool at 4\n- user2: bool at 5\n- user3: bool at 6\n- user4: bool at 7"""
     high: bool
     medium: bool
     low: bool
@@ -8881,19 +8915,19 @@ class hknpShapeViewer_Options_LevelOfDetail(Record):
     user4: bool
 
 class hknpShiftBroadphaseCommand(hknpApiCommand):
-    """hknpShiftBroadphaseCommand"""
+    """hknpShiftBroadphaseCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- requestedCenterPos: hkVector4 at 16\n- resultOut: T*<hkReflect::Detail::Opaque> at 32"""
     requestedCenterPos: tuple[float, ...]
     resultOut: Optional[Record]
 
 class hknpShiftWorldCommand(hknpApiCommand):
-    """hknpShiftWorldCommand"""
+    """hknpShiftWorldCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- offset: hkVector4 at 16"""
     offset: tuple[float, ...]
 
 class hknpSphereShape(hknpConvexShape):
-    """hknpSphereShape"""
+    """hknpSphereShape\n\nHavok class of SDK 2019.1, derived from hknpConvexShape, 112 bytes."""
 
 class hknpSpringAction(hknpBinaryAction):
-    """hknpSpringAction"""
+    """hknpSpringAction\n\nHavok class of SDK 2019.1, derived from hknpBinaryAction, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- lastForce: hkVector4 at 48\n- positionAinA: hkVector4 at 64\n- positionBinB: hkVector4 at 80\n- restLength: hkReal at 96\n- strength: hkReal at 100\n- damping: hkReal at 104\n- onCompression: hkBool at 108\n- onExtension: hkBool at 109"""
     lastForce: tuple[float, ...]
     positionAinA: tuple[float, ...]
     positionBinB: tuple[float, ...]
@@ -8904,24 +8938,24 @@ class hknpSpringAction(hknpBinaryAction):
     onExtension: bool
 
 class hknpStepAllParticlesCollidersTrace(hknpApiCommand):
-    """hknpStepAllParticlesCollidersTrace"""
+    """hknpStepAllParticlesCollidersTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- stepInput: hknpStepInput at 8"""
     stepInput: hknpStepInput
 
 class hknpStepCollideTrace(hknpApiCommand):
-    """hknpStepCollideTrace"""
+    """hknpStepCollideTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 20 bytes.\n\nOwn members, by Havok type and byte offset:\n- stepInput: hknpStepInput at 8"""
     stepInput: hknpStepInput
 
 class hknpStepInput(Record):
-    """hknpStepInput"""
+    """hknpStepInput\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- deltaTime: hkReal at 0\n- followingStepMaxDeltaTime: hkReal at 4\n- numThreads: int at 8"""
     deltaTime: float
     followingStepMaxDeltaTime: float
     numThreads: int
 
 class hknpStepSolveTrace(hknpApiCommand):
-    """hknpStepSolveTrace"""
+    """hknpStepSolveTrace\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 6 bytes."""
 
 class hknpStorageParticleSystem(Record):
-    """hknpStorageParticleSystem"""
+    """hknpStorageParticleSystem\n\nHavok class of SDK 2019.1, version 5, 280 bytes.\n\nOwn members, by Havok type and byte offset:\n- originalId: hknpParticlesColliderId at 0\n- id: hknpParticlesColliderId at 4\n- friction: hkReal at 8\n- restitution: hkReal at 12\n- shape: hkRefPtr<hknpConvexShape> at 16\n- filterData: hknpQueryFilterData at 24\n- rigidBodyCollisionLod: hknpLevelOfDetail at 40\n- enableDynamicBodyCollisions: bool at 41\n- enableParticleParticleCollisions: bool at 42\n- enableDeterministicParticleParticleCollisions: bool at 43\n- enableQueries: bool at 44\n- raiseParticlesCollidedWithBodiesEvents: bool at 45\n- raiseParticlesCollidedWithParticlesEvents: bool at 46\n- raiseParticleBodyImpulseAppliedEvents: bool at 47\n- raiseParticleParticleImpulseAppliedEvents: bool at 48\n- raiseParticlesExitedBroadPhaseEvents: bool at 49\n- callbackImpulseThreshold: hkReal at 52\n- supportDisabledParticles: bool at 56\n- solverMicroSteps: int at 60\n- maxParticleDomain: hkReal at 64\n- maxBatchSize: int at 68\n- numParticles: int at 72\n- capacity: int at 76\n- isAddedToWorld: bool at 80\n- userData: hkUint64 at 88\n- doAngular: bool at 96\n- radiusBasedLookahead: hkReal at 100\n- velocityBasedLookahead: hkReal at 104\n- linearAccelerationRestingThreshold: hkReal at 108\n- angularVelocityRestingThreshold: hkReal at 112\n- particleParticleFriction: hkReal at 116\n- relativeTimeForPenetrationRecovery: hkReal at 120\n- maxPenetrationRecoveryImpulse: hkReal at 124\n- particleShapeIndex: int at 128\n- positions: hkArray<hkVector4, hkContainerHeapAllocator> at 136\n- orientations: hkArray<hkVector4, hkContainerHeapAllocator> at 152\n- linearVelocities: hkArray<hkVector4, hkContainerHeapAllocator> at 168\n- angularVelocities: hkArray<hkVector4, hkContainerHeapAllocator> at 184\n- frictions: hkArray<hkReal, hkContainerHeapAllocator> at 200\n- restitutions: hkArray<hkReal, hkContainerHeapAllocator> at 216\n- shapes: hkArray<hkRefPtr<hknpConvexShape>, hkContainerHeapAllocator> at 232\n- shapeIndices: hkArray<int, hkContainerHeapAllocator> at 248\n- enabledParticles: hkArray<hkBool, hkContainerHeapAllocator> at 264"""
     originalId: hknpParticlesColliderId
     id: hknpParticlesColliderId
     friction: float
@@ -8966,11 +9000,8 @@ class hknpStorageParticleSystem(Record):
     shapeIndices: memoryview
     enabledParticles: list[bool]
 
-class hknpSurfaceVelocity(hkReferencedObject):
-    """hknpSurfaceVelocity"""
-
 class hknpThreadSafeObjectPool_hknpMaterial(Record):
-    """hknpThreadSafeObjectPool<hknpMaterial>"""
+    """hknpThreadSafeObjectPool<hknpMaterial>\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- objects: hkArray<hknpThreadSafeObjectPoolElement<hknpMaterial>, hkContainerHeapAllocator> at 0\n- freeListHead: unsigned int at 16\n- numAllocated: hkUint32 at 20\n- peakIndex: hkUint32 at 24\n- threadSafetyCheck: hknpThreadSafetyCheck at 28"""
     objects: list[hknpMaterial]
     freeListHead: int
     numAllocated: int
@@ -8978,7 +9009,7 @@ class hknpThreadSafeObjectPool_hknpMaterial(Record):
     threadSafetyCheck: hknpThreadSafetyCheck
 
 class hknpThreadSafeObjectPool_hknpMotionProperties(Record):
-    """hknpThreadSafeObjectPool<hknpMotionProperties>"""
+    """hknpThreadSafeObjectPool<hknpMotionProperties>\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- objects: hkArray<hknpThreadSafeObjectPoolElement<hknpMotionProperties>, hkContainerHeapAllocator> at 0\n- freeListHead: unsigned int at 16\n- numAllocated: hkUint32 at 20\n- peakIndex: hkUint32 at 24\n- threadSafetyCheck: hknpThreadSafetyCheck at 28"""
     objects: list[hknpMotionProperties]
     freeListHead: int
     numAllocated: int
@@ -8986,335 +9017,97 @@ class hknpThreadSafeObjectPool_hknpMotionProperties(Record):
     threadSafetyCheck: hknpThreadSafetyCheck
 
 class hknpThreadSafetyCheck(Record):
-    """hknpThreadSafetyCheck"""
+    """hknpThreadSafetyCheck\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- state: unsigned int at 0"""
     state: int
 
 class hknpTriangleShape(hknpConvexShape):
-    """hknpTriangleShape"""
+    """hknpTriangleShape\n\nHavok class of SDK 2019.1, derived from hknpConvexShape, version 1, 112 bytes."""
 
 class hknpTriggerEvent(hknpBinaryBodyEvent):
-    """hknpTriggerEvent"""
+    """hknpTriggerEvent\n\nHavok class of SDK 2019.1, derived from hknpBinaryBodyEvent, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hknpMaterial::TriggerType at 16\n- status: hkEnum<hknpTriggerEvent::Status, hkUint8> at 20\n- shapeKeys: T[N]<hkHandle<hkUint32, 4294967295>, 2> at 24"""
     type: hknpMaterial_TriggerType
     status: hknpTriggerEvent_Status
     shapeKeys: list[hkHandle_hkUint32_4294967295]
 
 class hknpTyremarkPoint(Record):
-    """hknpTyremarkPoint"""
+    """hknpTyremarkPoint\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- pointLeft: hkVector4 at 0\n- pointRight: hkVector4 at 16"""
     pointLeft: tuple[float, ...]
     pointRight: tuple[float, ...]
 
 class hknpTyremarksInfo(hkReferencedObject):
-    """hknpTyremarksInfo"""
+    """hknpTyremarksInfo\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- minTyremarkEnergy: hkReal at 24\n- maxTyremarkEnergy: hkReal at 28\n- tyremarksWheel: hkArray<T*<hknpTyremarksWheel>, hkContainerHeapAllocator> at 32"""
     minTyremarkEnergy: float
     maxTyremarkEnergy: float
     tyremarksWheel: list[Optional[hknpTyremarksWheel]]
 
 class hknpTyremarksWheel(hkReferencedObject):
-    """hknpTyremarksWheel"""
+    """hknpTyremarksWheel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- currentPosition: int at 24\n- numPoints: int at 28\n- tyremarkPoints: hkArray<hknpTyremarkPoint, hkContainerHeapAllocator> at 32"""
     currentPosition: int
     numPoints: int
     tyremarkPoints: list[hknpTyremarkPoint]
 
 class hknpUnaryAction(hknpAction):
-    """hknpUnaryAction"""
-    bodyId: hknpBodyId
-
-class hknpUnaryBodyApiCommand(hknpApiCommand):
-    """hknpUnaryBodyApiCommand"""
+    """hknpUnaryAction\n\nHavok class of SDK 2019.1, derived from hknpAction, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- bodyId: hknpBodyId at 32"""
     bodyId: hknpBodyId
 
 class hknpUnaryBodyDebugEvent(hknpUnaryBodyEvent):
-    """hknpUnaryBodyDebugEvent"""
+    """hknpUnaryBodyDebugEvent\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyEvent, 140 bytes.\n\nOwn members, by Havok type and byte offset:\n- debugText: char[N]<128> at 12"""
     debugText: Optional[str]
 
-class hknpUnaryBodyEvent(hknpEvent):
-    """hknpUnaryBodyEvent"""
-    bodyId: hknpBodyId
-
 class hknpUpdateBodyCollisionCachesCommand(hknpUnaryBodyApiCommand):
-    """hknpUpdateBodyCollisionCachesCommand"""
+    """hknpUpdateBodyCollisionCachesCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 12 bytes."""
 
 class hknpUpdateBodyFlagsCommand(hknpUnaryBodyApiCommand):
-    """hknpUpdateBodyFlagsCommand"""
+    """hknpUpdateBodyFlagsCommand\n\nHavok class of SDK 2019.1, derived from hknpUnaryBodyApiCommand, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- enable: hkBool at 12\n- flags: hkUint32 at 16\n- updateCachesMode: hkEnum<hknpWorldWriter::UpdateCachesMode, hkUint8> at 20\n- activationMode: hkEnum<hknpWorldWriter::ActivationMode, hkUint8> at 21"""
     enable: bool
     flags: int
     updateCachesMode: hknpWorldWriter_UpdateCachesMode
     activationMode: hknpWorldWriter_ActivationMode
 
 class hknpUpdateBroadphaseCommand(hknpApiCommand):
-    """hknpUpdateBroadphaseCommand"""
+    """hknpUpdateBroadphaseCommand\n\nHavok class of SDK 2019.1, derived from hknpApiCommand, 6 bytes."""
 
 class hknpVdbApiCommands(Record):
-    """hknpVdbApiCommands"""
+    """hknpVdbApiCommands\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpVdbBodies(Record):
-    """hknpVdbBodies"""
+    """hknpVdbBodies\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpVdbBody(Record):
-    """hknpVdbBody"""
+    """hknpVdbBody\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hknpBodyId at 0\n- index: int at 4\n- name: hkStringPtr at 8"""
     id: hknpBodyId
     index: int
     name: Optional[str]
 
 class hknpVdbCharacterDisplayMarker(hkDebugDisplayMarker):
-    """hknpVdbCharacterDisplayMarker"""
+    """hknpVdbCharacterDisplayMarker\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hknpVdbCharacterProxies(Record):
-    """hknpVdbCharacterProxies"""
+    """hknpVdbCharacterProxies\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpVdbEvents(Record):
-    """hknpVdbEvents"""
+    """hknpVdbEvents\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hknpVdbImmediateConstraint(hknpConstraint):
-    """hknpVdbImmediateConstraint"""
+    """hknpVdbImmediateConstraint\n\nHavok class of SDK 2019.1, derived from hknpConstraint, 72 bytes."""
 
 class hknpVdbManifoldDisplay(hkDebugDisplayMarker):
-    """hknpVdbManifoldDisplay"""
+    """hknpVdbManifoldDisplay\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hknpVdbMassProperties(Record):
-    """hknpVdbMassProperties"""
+    """hknpVdbMassProperties\n\nHavok class of SDK 2019.1, 28 bytes.\n\nOwn members, by Havok type and byte offset:\n- mass: hkReal at 0\n- inertiaLocal: hkFloat3 at 4\n- centerOfMassLocal: hkFloat3 at 16"""
     mass: float
     inertiaLocal: hkFloat3
     centerOfMassLocal: hkFloat3
 
 class hknpVdbParticlesShapeDisplay(hkDebugDisplayMarker):
-    """hknpVdbParticlesShapeDisplay"""
+    """hknpVdbParticlesShapeDisplay\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hknpVdbShapeDisplayMarker(hkDebugDisplayMarker):
-    """hknpVdbShapeDisplayMarker"""
-
-class hknpVdbWorld(hknpWorldCinfo):
-    """hknpVdbWorld"""
-    name: Optional[str]
-
-class hknpVehicleAerodynamics(hkReferencedObject):
-    """hknpVehicleAerodynamics"""
-
-class hknpVehicleBrake(hkReferencedObject):
-    """hknpVehicleBrake"""
-
-class hknpVehicleData(hkReferencedObject):
-    """hknpVehicleData"""
-    gravity: tuple[float, ...]
-    numWheels: int
-    chassisOrientation: tuple[float, ...]
-    torqueRollFactor: float
-    torquePitchFactor: float
-    torqueYawFactor: float
-    extraTorqueFactor: float
-    maxVelocityForPositionalFriction: float
-    chassisUnitInertiaYaw: float
-    chassisUnitInertiaRoll: float
-    chassisUnitInertiaPitch: float
-    frictionEqualizer: float
-    normalClippingAngleCos: float
-    maxFrictionSolverMassRatio: float
-    wheelParams: list[hknpVehicleData_WheelComponentParams]
-    numWheelsPerAxle: memoryview
-    frictionDescription: hkpVehicleFrictionDescription
-    chassisFrictionInertiaInvDiag: tuple[float, ...]
-    alreadyInitialised: bool
-
-class hknpVehicleData_WheelComponentParams(Record):
-    """hknpVehicleData::WheelComponentParams"""
-    radius: float
-    mass: float
-    width: float
-    friction: float
-    viscosityFriction: float
-    maxFriction: float
-    slipAngle: float
-    forceFeedbackMultiplier: float
-    maxContactBodyAcceleration: float
-    axle: int
-
-class hknpVehicleDefaultAerodynamics(hknpVehicleAerodynamics):
-    """hknpVehicleDefaultAerodynamics"""
-    airDensity: float
-    frontalArea: float
-    dragCoefficient: float
-    liftCoefficient: float
-    extraGravityws: tuple[float, ...]
-
-class hknpVehicleDefaultAnalogDriverInput(hknpVehicleDriverInput):
-    """hknpVehicleDefaultAnalogDriverInput"""
-    slopeChangePointX: float
-    initialSlope: float
-    deadZone: float
-    autoReverse: bool
-
-class hknpVehicleDefaultBrake(hknpVehicleBrake):
-    """hknpVehicleDefaultBrake"""
-    wheelBrakingProperties: list[hknpVehicleDefaultBrake_WheelBrakingProperties]
-    wheelsMinTimeToBlock: float
-
-class hknpVehicleDefaultBrake_WheelBrakingProperties(Record):
-    """hknpVehicleDefaultBrake::WheelBrakingProperties"""
-    maxBreakingTorque: float
-    minPedalInputToBlock: float
-    isConnectedToHandbrake: bool
-
-class hknpVehicleDefaultEngine(hknpVehicleEngine):
-    """hknpVehicleDefaultEngine"""
-    minRPM: float
-    optRPM: float
-    maxRPM: float
-    maxTorque: float
-    torqueFactorAtMinRPM: float
-    torqueFactorAtMaxRPM: float
-    resistanceFactorAtMinRPM: float
-    resistanceFactorAtOptRPM: float
-    resistanceFactorAtMaxRPM: float
-    clutchSlipRPM: float
-
-class hknpVehicleDefaultSteering(hknpVehicleSteering):
-    """hknpVehicleDefaultSteering"""
-    maxSteeringAngle: float
-    maxSpeedFullSteeringAngle: float
-    doesWheelSteer: list[bool]
-
-class hknpVehicleDefaultSuspension(hknpVehicleSuspension):
-    """hknpVehicleDefaultSuspension"""
-    wheelSpringParams: list[hknpVehicleDefaultSuspension_WheelSpringSuspensionParameters]
-
-class hknpVehicleDefaultSuspension_WheelSpringSuspensionParameters(Record):
-    """hknpVehicleDefaultSuspension::WheelSpringSuspensionParameters"""
-    strength: float
-    dampingCompression: float
-    dampingRelaxation: float
-
-class hknpVehicleDefaultTransmission(hknpVehicleTransmission):
-    """hknpVehicleDefaultTransmission"""
-    downshiftRPM: float
-    upshiftRPM: float
-    primaryTransmissionRatio: float
-    clutchDelayTime: float
-    reverseGearRatio: float
-    gearsRatio: memoryview
-    wheelsTorqueRatio: memoryview
-
-class hknpVehicleDefaultVelocityDamper(hknpVehicleVelocityDamper):
-    """hknpVehicleDefaultVelocityDamper"""
-    normalSpinDamping: float
-    collisionSpinDamping: float
-    collisionThreshold: float
-
-class hknpVehicleDriverInput(hkReferencedObject):
-    """hknpVehicleDriverInput"""
-
-class hknpVehicleDriverInputAnalogStatus(hknpVehicleDriverInputStatus):
-    """hknpVehicleDriverInputAnalogStatus"""
-    positionX: float
-    positionY: float
-    handbrakeButtonPressed: bool
-    reverseButtonPressed: bool
-
-class hknpVehicleDriverInputStatus(hkReferencedObject):
-    """hknpVehicleDriverInputStatus"""
-
-class hknpVehicleEngine(hkReferencedObject):
-    """hknpVehicleEngine"""
-
-class hknpVehicleInstance(hknpUnaryAction):
-    """hknpVehicleInstance"""
-    worldReader: Optional[Record]
-    worldWriter: Optional[Record]
-    data: Optional[hknpVehicleData]
-    driverInput: Optional[hknpVehicleDriverInput]
-    steering: Optional[hknpVehicleSteering]
-    engine: Optional[hknpVehicleEngine]
-    transmission: Optional[hknpVehicleTransmission]
-    brake: Optional[hknpVehicleBrake]
-    suspension: Optional[hknpVehicleSuspension]
-    aerodynamics: Optional[hknpVehicleAerodynamics]
-    wheelCollide: Optional[hknpVehicleWheelCollide]
-    tyreMarks: Optional[hknpTyremarksInfo]
-    velocityDamper: Optional[hknpVehicleVelocityDamper]
-    wheelsInfo: list[hknpVehicleInstance_WheelInfo]
-    frictionStatus: hkpVehicleFrictionStatus
-    deviceStatus: Optional[hknpVehicleDriverInputStatus]
-    isFixed: list[bool]
-    wheelsTimeSinceMaxPedalInput: float
-    tryingToReverse: bool
-    torque: float
-    rpm: float
-    mainSteeringAngle: float
-    mainSteeringAngleAssumingNoReduction: float
-    wheelsSteeringAngle: memoryview
-    isReversing: bool
-    currentGear: int
-    delayed: bool
-    clutchDelayCountdown: float
-
-class hknpVehicleInstance_WheelInfo(Record):
-    """hknpVehicleInstance::WheelInfo"""
-    contactPoint: hkContactPoint
-    contactFriction: float
-    contactBodyId: hknpBodyId
-    contactShapeKey: int
-    hardPointWs: tuple[float, ...]
-    rayEndPointWs: tuple[float, ...]
-    currentSuspensionLength: float
-    suspensionDirectionWs: tuple[float, ...]
-    spinAxisChassisSpace: tuple[float, ...]
-    spinAxisWs: tuple[float, ...]
-    steeringOrientationChassisSpace: tuple[float, ...]
-    spinVelocity: float
-    noSlipIdealSpinVelocity: float
-    spinAngle: float
-    skidEnergyDensity: float
-    sideForce: float
-    forwardSlipVelocity: float
-    sideSlipVelocity: float
-
-class hknpVehicleLinearCastWheelCollide(hknpVehicleWheelCollide):
-    """hknpVehicleLinearCastWheelCollide"""
-    wheelStates: list[hknpVehicleLinearCastWheelCollide_WheelState]
-    maxExtraPenetration: float
-    startPointTolerance: float
-    chassisBody: hknpBodyId
-
-class hknpVehicleLinearCastWheelCollide_WheelState(Record):
-    """hknpVehicleLinearCastWheelCollide::WheelState"""
-    aabb: hkAabb
-    shape: Optional[hknpShape]
-    transform: tuple[float, ...]
-    to: tuple[float, ...]
-
-class hknpVehicleRayCastWheelCollide(hknpVehicleWheelCollide):
-    """hknpVehicleRayCastWheelCollide"""
-
-class hknpVehicleSteering(hkReferencedObject):
-    """hknpVehicleSteering"""
-
-class hknpVehicleSuspension(hkReferencedObject):
-    """hknpVehicleSuspension"""
-    wheelParams: list[hknpVehicleSuspension_SuspensionWheelParameters]
-
-class hknpVehicleSuspension_SuspensionWheelParameters(Record):
-    """hknpVehicleSuspension::SuspensionWheelParameters"""
-    hardpointChassisSpace: tuple[float, ...]
-    directionChassisSpace: tuple[float, ...]
-    length: float
-
-class hknpVehicleTransmission(hkReferencedObject):
-    """hknpVehicleTransmission"""
-
-class hknpVehicleVelocityDamper(hkReferencedObject):
-    """hknpVehicleVelocityDamper"""
-
-class hknpVehicleWheelCollide(hkReferencedObject):
-    """hknpVehicleWheelCollide"""
-    alreadyUsed: bool
-    type: hknpVehicleWheelCollide_WheelCollideType
-    wheelCollisionFilterInfo: int
-
-class hknpWeldingConfig(Record):
-    """hknpWeldingConfig"""
-    relativeGhostPlaneThreshold: float
+    """hknpVdbShapeDisplayMarker\n\nHavok class of SDK 2019.1, derived from hkDebugDisplayMarker, 4 bytes."""
 
 class hknpWorldCinfo(Record):
-    """hknpWorldCinfo"""
+    """hknpWorldCinfo\n\nHavok class of SDK 2019.1, version 15, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- blockStreamAllocator: T*<hkReflect::Detail::Opaque> at 0\n- bodyBufferCapacity: hkInt32 at 8\n- userBodyBuffer: T*<hkReflect::Detail::Opaque> at 16\n- motionBufferCapacity: hkInt32 at 24\n- userMotionBuffer: T*<hkReflect::Detail::Opaque> at 32\n- constraintBufferCapacity: hkInt32 at 40\n- userConstraintBuffer: T*<hkReflect::Detail::Opaque> at 48\n- constraintGroupBufferCapacity: hkInt32 at 56\n- userConstraintGroupBuffer: T*<hkReflect::Detail::Opaque> at 64\n- useBodyBacklinkBuffer: hkBool at 72\n- particlesColliderBufferCapacity: hkInt32 at 76\n- materialLibrary: hkRefPtr<hknpMaterialLibrary> at 80\n- motionPropertiesLibrary: hkRefPtr<hknpMotionPropertiesLibrary> at 88\n- qualityLibrary: hkRefPtr<hknpBodyQualityLibrary> at 96\n- simulationType: unsigned char at 104\n- numSplitterCells: hkInt32 at 108\n- gravity: hkVector4 at 112\n- airDensity: hkReal at 128\n- enableContactCaching: hkBool at 132\n- mergeEventsBeforeDispatch: hkBool at 133\n- broadPhaseType: unsigned char at 134\n- broadPhaseAabb: hkAabb at 144\n- broadPhaseConfig: hkRefPtr<hknpBroadPhaseConfig> at 176\n- collisionFilter: hkRefPtr<hknpCollisionFilter> at 184\n- shapeTagCodec: hkRefPtr<hknpShapeTagCodec> at 192\n- collisionTolerance: hkReal at 200\n- relativeCollisionAccuracy: hkReal at 204\n- aabbMargin: hkReal at 208\n- enableWeldingForDefaultObjects: hkBool at 212\n- enableWeldingForCriticalObjects: hkBool at 213\n- weldingConfig: hknpWeldingConfig at 216\n- enableSdfEdgeCollisions: hkBool at 220\n- enableCollideWorkStealing: hkBool at 221\n- particlesLandscapeQuadCacheSize: hkInt32 at 224\n- solverTau: hkReal at 228\n- solverDamp: hkReal at 232\n- solverIterations: hkInt32 at 236\n- solverMicrosteps: hkInt32 at 240\n- enableDeactivation: hkBool at 244\n- enablePenetrationRecovery: hkBool at 245\n- useLegacyRestitution: hkBool at 246\n- maxApproachSpeedForHighQualitySolver: hkReal at 248\n- bodyIntegrator: hkRefPtr<hknpBodyIntegrator> at 256\n- adjustSolverSettingsBasedOnTimestep: hkBool at 264\n- expectedDeltaTime: hkReal at 268\n- minSolverIterations: hkInt32 at 272\n- maxSolverIterations: hkInt32 at 276"""
     blockStreamAllocator: Optional[Record]
     bodyBufferCapacity: int
     userBodyBuffer: Optional[Record]
@@ -9363,13 +9156,238 @@ class hknpWorldCinfo(Record):
     minSolverIterations: int
     maxSolverIterations: int
 
-class hknpWorldQueryViewer_Options(hkVdb_Tweakable):
-    """hknpWorldQueryViewer::Options"""
-    colorBasedOnTime: bool
-    maxTimeMs: float
+class hknpVdbWorld(hknpWorldCinfo):
+    """hknpVdbWorld\n\nHavok class of SDK 2019.1, derived from hknpWorldCinfo, 304 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 288"""
+    name: Optional[str]
+
+class hknpVehicleAerodynamics(hkReferencedObject):
+    """hknpVehicleAerodynamics\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleBrake(hkReferencedObject):
+    """hknpVehicleBrake\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleData(hkReferencedObject):
+    """hknpVehicleData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 464 bytes.\n\nOwn members, by Havok type and byte offset:\n- gravity: hkVector4 at 32\n- numWheels: hkInt8 at 48\n- chassisOrientation: hkRotation at 64\n- torqueRollFactor: hkReal at 112\n- torquePitchFactor: hkReal at 116\n- torqueYawFactor: hkReal at 120\n- extraTorqueFactor: hkReal at 124\n- maxVelocityForPositionalFriction: hkReal at 128\n- chassisUnitInertiaYaw: hkReal at 132\n- chassisUnitInertiaRoll: hkReal at 136\n- chassisUnitInertiaPitch: hkReal at 140\n- frictionEqualizer: hkReal at 144\n- normalClippingAngleCos: hkReal at 148\n- maxFrictionSolverMassRatio: hkReal at 152\n- wheelParams: hkArray<hknpVehicleData::WheelComponentParams, hkContainerHeapAllocator> at 160\n- numWheelsPerAxle: hkArray<hkInt8, hkContainerHeapAllocator> at 176\n- frictionDescription: hkpVehicleFrictionDescription at 192\n- chassisFrictionInertiaInvDiag: hkVector4 at 432\n- alreadyInitialised: hkBool at 448"""
+    gravity: tuple[float, ...]
+    numWheels: int
+    chassisOrientation: tuple[float, ...]
+    torqueRollFactor: float
+    torquePitchFactor: float
+    torqueYawFactor: float
+    extraTorqueFactor: float
+    maxVelocityForPositionalFriction: float
+    chassisUnitInertiaYaw: float
+    chassisUnitInertiaRoll: float
+    chassisUnitInertiaPitch: float
+    frictionEqualizer: float
+    normalClippingAngleCos: float
+    maxFrictionSolverMassRatio: float
+    wheelParams: list[hknpVehicleData_WheelComponentParams]
+    numWheelsPerAxle: memoryview
+    frictionDescription: hkpVehicleFrictionDescription
+    chassisFrictionInertiaInvDiag: tuple[float, ...]
+    alreadyInitialised: bool
+
+class hknpVehicleData_WheelComponentParams(Record):
+    """hknpVehicleData::WheelComponentParams\n\nHavok class of SDK 2019.1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- radius: hkReal at 0\n- mass: hkReal at 4\n- width: hkReal at 8\n- friction: hkReal at 12\n- viscosityFriction: hkReal at 16\n- maxFriction: hkReal at 20\n- slipAngle: hkReal at 24\n- forceFeedbackMultiplier: hkReal at 28\n- maxContactBodyAcceleration: hkReal at 32\n- axle: hkInt8 at 36"""
+    radius: float
+    mass: float
+    width: float
+    friction: float
+    viscosityFriction: float
+    maxFriction: float
+    slipAngle: float
+    forceFeedbackMultiplier: float
+    maxContactBodyAcceleration: float
+    axle: int
+
+class hknpVehicleDefaultAerodynamics(hknpVehicleAerodynamics):
+    """hknpVehicleDefaultAerodynamics\n\nHavok class of SDK 2019.1, derived from hknpVehicleAerodynamics, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- airDensity: hkReal at 24\n- frontalArea: hkReal at 28\n- dragCoefficient: hkReal at 32\n- liftCoefficient: hkReal at 36\n- extraGravityws: hkVector4 at 48"""
+    airDensity: float
+    frontalArea: float
+    dragCoefficient: float
+    liftCoefficient: float
+    extraGravityws: tuple[float, ...]
+
+class hknpVehicleDriverInput(hkReferencedObject):
+    """hknpVehicleDriverInput\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleDefaultAnalogDriverInput(hknpVehicleDriverInput):
+    """hknpVehicleDefaultAnalogDriverInput\n\nHavok class of SDK 2019.1, derived from hknpVehicleDriverInput, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- slopeChangePointX: hkReal at 24\n- initialSlope: hkReal at 28\n- deadZone: hkReal at 32\n- autoReverse: hkBool at 36"""
+    slopeChangePointX: float
+    initialSlope: float
+    deadZone: float
+    autoReverse: bool
+
+class hknpVehicleDefaultBrake(hknpVehicleBrake):
+    """hknpVehicleDefaultBrake\n\nHavok class of SDK 2019.1, derived from hknpVehicleBrake, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- wheelBrakingProperties: hkArray<hknpVehicleDefaultBrake::WheelBrakingProperties, hkContainerHeapAllocator> at 24\n- wheelsMinTimeToBlock: hkReal at 40"""
+    wheelBrakingProperties: list[hknpVehicleDefaultBrake_WheelBrakingProperties]
+    wheelsMinTimeToBlock: float
+
+class hknpVehicleDefaultBrake_WheelBrakingProperties(Record):
+    """hknpVehicleDefaultBrake::WheelBrakingProperties\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxBreakingTorque: hkReal at 0\n- minPedalInputToBlock: hkReal at 4\n- isConnectedToHandbrake: hkBool at 8"""
+    maxBreakingTorque: float
+    minPedalInputToBlock: float
+    isConnectedToHandbrake: bool
+
+class hknpVehicleEngine(hkReferencedObject):
+    """hknpVehicleEngine\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleDefaultEngine(hknpVehicleEngine):
+    """hknpVehicleDefaultEngine\n\nHavok class of SDK 2019.1, derived from hknpVehicleEngine, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- minRPM: hkReal at 24\n- optRPM: hkReal at 28\n- maxRPM: hkReal at 32\n- maxTorque: hkReal at 36\n- torqueFactorAtMinRPM: hkReal at 40\n- torqueFactorAtMaxRPM: hkReal at 44\n- resistanceFactorAtMinRPM: hkReal at 48\n- resistanceFactorAtOptRPM: hkReal at 52\n- resistanceFactorAtMaxRPM: hkReal at 56\n- clutchSlipRPM: hkReal at 60"""
+    minRPM: float
+    optRPM: float
+    maxRPM: float
+    maxTorque: float
+    torqueFactorAtMinRPM: float
+    torqueFactorAtMaxRPM: float
+    resistanceFactorAtMinRPM: float
+    resistanceFactorAtOptRPM: float
+    resistanceFactorAtMaxRPM: float
+    clutchSlipRPM: float
+
+class hknpVehicleSteering(hkReferencedObject):
+    """hknpVehicleSteering\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleDefaultSteering(hknpVehicleSteering):
+    """hknpVehicleDefaultSteering\n\nHavok class of SDK 2019.1, derived from hknpVehicleSteering, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- maxSteeringAngle: hkReal at 24\n- maxSpeedFullSteeringAngle: hkReal at 28\n- doesWheelSteer: hkArray<hkBool, hkContainerHeapAllocator> at 32"""
+    maxSteeringAngle: float
+    maxSpeedFullSteeringAngle: float
+    doesWheelSteer: list[bool]
+
+class hknpVehicleSuspension(hkReferencedObject):
+    """hknpVehicleSuspension\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- wheelParams: hkArray<hknpVehicleSuspension::SuspensionWheelParameters, hkContainerHeapAllocator> at 24"""
+    wheelParams: list[hknpVehicleSuspension_SuspensionWheelParameters]
+
+class hknpVehicleDefaultSuspension(hknpVehicleSuspension):
+    """hknpVehicleDefaultSuspension\n\nHavok class of SDK 2019.1, derived from hknpVehicleSuspension, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- wheelSpringParams: hkArray<hknpVehicleDefaultSuspension::WheelSpringSuspensionParameters, hkContainerHeapAllocator> at 40"""
+    wheelSpringParams: list[hknpVehicleDefaultSuspension_WheelSpringSuspensionParameters]
+
+class hknpVehicleDefaultSuspension_WheelSpringSuspensionParameters(Record):
+    """hknpVehicleDefaultSuspension::WheelSpringSuspensionParameters\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- strength: hkReal at 0\n- dampingCompression: hkReal at 4\n- dampingRelaxation: hkReal at 8"""
+    strength: float
+    dampingCompression: float
+    dampingRelaxation: float
+
+class hknpVehicleTransmission(hkReferencedObject):
+    """hknpVehicleTransmission\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleDefaultTransmission(hknpVehicleTransmission):
+    """hknpVehicleDefaultTransmission\n\nHavok class of SDK 2019.1, derived from hknpVehicleTransmission, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- downshiftRPM: hkReal at 24\n- upshiftRPM: hkReal at 28\n- primaryTransmissionRatio: hkReal at 32\n- clutchDelayTime: hkReal at 36\n- reverseGearRatio: hkReal at 40\n- gearsRatio: hkArray<hkReal, hkContainerHeapAllocator> at 48\n- wheelsTorqueRatio: hkArray<hkReal, hkContainerHeapAllocator> at 64"""
+    downshiftRPM: float
+    upshiftRPM: float
+    primaryTransmissionRatio: float
+    clutchDelayTime: float
+    reverseGearRatio: float
+    gearsRatio: memoryview
+    wheelsTorqueRatio: memoryview
+
+class hknpVehicleVelocityDamper(hkReferencedObject):
+    """hknpVehicleVelocityDamper\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleDefaultVelocityDamper(hknpVehicleVelocityDamper):
+    """hknpVehicleDefaultVelocityDamper\n\nHavok class of SDK 2019.1, derived from hknpVehicleVelocityDamper, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- normalSpinDamping: hkReal at 24\n- collisionSpinDamping: hkReal at 28\n- collisionThreshold: hkReal at 32"""
+    normalSpinDamping: float
+    collisionSpinDamping: float
+    collisionThreshold: float
+
+class hknpVehicleDriverInputStatus(hkReferencedObject):
+    """hknpVehicleDriverInputStatus\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
+class hknpVehicleDriverInputAnalogStatus(hknpVehicleDriverInputStatus):
+    """hknpVehicleDriverInputAnalogStatus\n\nHavok class of SDK 2019.1, derived from hknpVehicleDriverInputStatus, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- positionX: hkReal at 24\n- positionY: hkReal at 28\n- handbrakeButtonPressed: hkBool at 32\n- reverseButtonPressed: hkBool at 33"""
+    positionX: float
+    positionY: float
+    handbrakeButtonPressed: bool
+    reverseButtonPressed: bool
+
+class hknpVehicleInstance(hknpUnaryAction):
+    """hknpVehicleInstance\n\nHavok class of SDK 2019.1, derived from hknpUnaryAction, 304 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldReader: T*<hkReflect::Detail::Opaque> at 40\n- worldWriter: T*<hkReflect::Detail::Opaque> at 48\n- data: T*<hknpVehicleData> at 56\n- driverInput: T*<hknpVehicleDriverInput> at 64\n- steering: T*<hknpVehicleSteering> at 72\n- engine: T*<hknpVehicleEngine> at 80\n- transmission: T*<hknpVehicleTransmission> at 88\n- brake: T*<hknpVehicleBrake> at 96\n- suspension: T*<hknpVehicleSuspension> at 104\n- aerodynamics: T*<hknpVehicleAerodynamics> at 112\n- wheelCollide: T*<hknpVehicleWheelCollide> at 120\n- tyreMarks: T*<hknpTyremarksInfo> at 128\n- velocityDamper: T*<hknpVehicleVelocityDamper> at 136\n- wheelsInfo: hkArray<hknpVehicleInstance::WheelInfo, hkContainerHeapAllocator> at 144\n- frictionStatus: hkpVehicleFrictionStatus at 160\n- deviceStatus: T*<hknpVehicleDriverInputStatus> at 232\n- isFixed: hkArray<hkBool, hkContainerHeapAllocator> at 240\n- wheelsTimeSinceMaxPedalInput: hkReal at 256\n- tryingToReverse: hkBool at 260\n- torque: hkReal at 264\n- rpm: hkReal at 268\n- mainSteeringAngle: hkReal at 272\n- mainSteeringAngleAssumingNoReduction: hkReal at 276\n- wheelsSteeringAngle: hkArray<hkReal, hkContainerHeapAllocator> at 280\n- isReversing: hkBool at 296\n- currentGear: hkInt8 at 297\n- delayed: hkBool at 298\n- clutchDelayCountdown: hkReal at 300"""
+    worldReader: Optional[Record]
+    worldWriter: Optional[Record]
+    data: Optional[hknpVehicleData]
+    driverInput: Optional[hknpVehicleDriverInput]
+    steering: Optional[hknpVehicleSteering]
+    engine: Optional[hknpVehicleEngine]
+    transmission: Optional[hknpVehicleTransmission]
+    brake: Optional[hknpVehicleBrake]
+    suspension: Optional[hknpVehicleSuspension]
+    aerodynamics: Optional[hknpVehicleAerodynamics]
+    wheelCollide: Optional[hknpVehicleWheelCollide]
+    tyreMarks: Optional[hknpTyremarksInfo]
+    velocityDamper: Optional[hknpVehicleVelocityDamper]
+    wheelsInfo: list[hknpVehicleInstance_WheelInfo]
+    frictionStatus: hkpVehicleFrictionStatus
+    deviceStatus: Optional[hknpVehicleDriverInputStatus]
+    isFixed: list[bool]
+    wheelsTimeSinceMaxPedalInput: float
+    tryingToReverse: bool
+    torque: float
+    rpm: float
+    mainSteeringAngle: float
+    mainSteeringAngleAssumingNoReduction: float
+    wheelsSteeringAngle: memoryview
+    isReversing: bool
+    currentGear: int
+    delayed: bool
+    clutchDelayCountdown: float
+
+class hknpVehicleInstance_WheelInfo(Record):
+    """hknpVehicleInstance::WheelInfo\n\nHavok class of SDK 2019.1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- contactPoint: hkContactPoint at 0\n- contactFriction: hkReal at 32\n- contactBodyId: hknpBodyId at 36\n- contactShapeKey: unsigned int at 40\n- hardPointWs: hkVector4 at 48\n- rayEndPointWs: hkVector4 at 64\n- currentSuspensionLength: hkReal at 80\n- suspensionDirectionWs: hkVector4 at 96\n- spinAxisChassisSpace: hkVector4 at 112\n- spinAxisWs: hkVector4 at 128\n- steeringOrientationChassisSpace: hkQuaternion at 144\n- spinVelocity: hkReal at 160\n- noSlipIdealSpinVelocity: hkReal at 164\n- spinAngle: hkReal at 168\n- skidEnergyDensity: hkReal at 172\n- sideForce: hkReal at 176\n- forwardSlipVelocity: hkReal at 180\n- sideSlipVelocity: hkReal at 184"""
+    contactPoint: hkContactPoint
+    contactFriction: float
+    contactBodyId: hknpBodyId
+    contactShapeKey: int
+    hardPointWs: tuple[float, ...]
+    rayEndPointWs: tuple[float, ...]
+    currentSuspensionLength: float
+    suspensionDirectionWs: tuple[float, ...]
+    spinAxisChassisSpace: tuple[float, ...]
+    spinAxisWs: tuple[float, ...]
+    steeringOrientationChassisSpace: tuple[float, ...]
+    spinVelocity: float
+    noSlipIdealSpinVelocity: float
+    spinAngle: float
+    skidEnergyDensity: float
+    sideForce: float
+    forwardSlipVelocity: float
+    sideSlipVelocity: float
+
+class hknpVehicleWheelCollide(hkReferencedObject):
+    """hknpVehicleWheelCollide\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- alreadyUsed: hkBool at 24\n- type: hkEnum<hknpVehicleWheelCollide::WheelCollideType, hkUint8> at 25\n- wheelCollisionFilterInfo: hkUint32 at 28"""
+    alreadyUsed: bool
+    type: hknpVehicleWheelCollide_WheelCollideType
+    wheelCollisionFilterInfo: int
+
+class hknpVehicleLinearCastWheelCollide(hknpVehicleWheelCollide):
+    """hknpVehicleLinearCastWheelCollide\n\nHavok class of SDK 2019.1, derived from hknpVehicleWheelCollide, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- wheelStates: hkArray<hknpVehicleLinearCastWheelCollide::WheelState, hkContainerHeapAllocator> at 32\n- maxExtraPenetration: hkReal at 48\n- startPointTolerance: hkReal at 52\n- chassisBody: hknpBodyId at 56"""
+    wheelStates: list[hknpVehicleLinearCastWheelCollide_WheelState]
+    maxExtraPenetration: float
+    startPointTolerance: float
+    chassisBody: hknpBodyId
+
+class hknpVehicleLinearCastWheelCollide_WheelState(Record):
+    """hknpVehicleLinearCastWheelCollide::WheelState\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- aabb: hkAabb at 0\n- shape: hkRefPtr<hknpShape> at 32\n- transform: hkTransform at 48\n- to: hkVector4 at 112"""
+    aabb: hkAabb
+    shape: Optional[hknpShape]
+    transform: tuple[float, ...]
+    to: tuple[float, ...]
+
+class hknpVehicleRayCastWheelCollide(hknpVehicleWheelCollide):
+    """hknpVehicleRayCastWheelCollide\n\nHavok class of SDK 2019.1, derived from hknpVehicleWheelCollide, version 1, 32 bytes."""
+
+class hknpVehicleSuspension_SuspensionWheelParameters(Record):
+    """hknpVehicleSuspension::SuspensionWheelParameters\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- hardpointChassisSpace: hkVector4 at 0\n- directionChassisSpace: hkVector4 at 16\n- length: hkReal at 32"""
+    hardpointChassisSpace: tuple[float, ...]
+    directionChassisSpace: tuple[float, ...]
+    length: float
+
+class hknpWeldingConfig(Record):
+    """hknpWeldingConfig\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- relativeGhostPlaneThreshold: hkReal at 0"""
+    relativeGhostPlaneThreshold: float
 
 class hknpWorldSnapshot(hkReferencedObject):
-    """hknpWorldSnapshot"""
+    """hknpWorldSnapshot\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 4, 448 bytes.\n\nOwn members, by Havok type and byte offset:\n- worldCinfo: hknpWorldCinfo at 32\n- bodies: hkArray<hknpBody, hkContainerHeapAllocator> at 320\n- bodyNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 336\n- motions: hkArray<hknpMotion, hkContainerHeapAllocator> at 352\n- constraints: hkArray<hknpConstraintCinfo, hkContainerHeapAllocator> at 368\n- stepCount: hkUint32 at 384\n- constraintGroupInfos: hkArray<hknpWorldSnapshot::ConstraintGroupInfo, hkContainerHeapAllocator> at 392\n- particleSystems: hkArray<hknpStorageParticleSystem, hkContainerHeapAllocator> at 408\n- particleSystemsOriginal: hkArray<hknpParticleTransformsAndVelocities, hkContainerHeapAllocator> at 424"""
     worldCinfo: hknpWorldCinfo
     bodies: list[hknpBody]
     bodyNames: list[Optional[str]]
@@ -9381,23 +9399,23 @@ class hknpWorldSnapshot(hkReferencedObject):
     particleSystemsOriginal: list[hknpParticleTransformsAndVelocities]
 
 class hknpWorldSnapshot_ConstraintGroupInfo(Record):
-    """hknpWorldSnapshot::ConstraintGroupInfo"""
+    """hknpWorldSnapshot::ConstraintGroupInfo\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- id: hknpConstraintGroupId at 0\n- multiplier: hkUint8 at 4"""
     id: hkHandle_hkUint32_2147483647
     multiplier: int
 
 class hkp2dAngConstraintAtom(hkpConstraintAtom):
-    """hkp2dAngConstraintAtom"""
+    """hkp2dAngConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- freeRotationAxis: hkUint8 at 2\n- tauFactor: hkReal at 4\n- dampingFactor: hkReal at 8"""
     freeRotationAxis: int
     tauFactor: float
     dampingFactor: float
 
 class hkp3dAngConstraintAtom(hkpConstraintAtom):
-    """hkp3dAngConstraintAtom"""
+    """hkp3dAngConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- tauFactor: hkReal at 4\n- dampingFactor: hkReal at 8"""
     tauFactor: float
     dampingFactor: float
 
 class hkp6DofConstraintData(hkpConstraintData):
-    """hkp6DofConstraintData"""
+    """hkp6DofConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, version 1, 1040 bytes.\n\nOwn members, by Havok type and byte offset:\n- blueprints: hkp6DofConstraintData::Blueprints at 48\n- isDirty: hkBool at 784\n- numRuntimeElements: int at 788\n- atomToCompiledAtomOffset: T[N]<int, 19> at 792\n- resultIndexToAtomOffset: T[N]<int, 19> at 868\n- resultToRuntime: T[N]<int, 19> at 944\n- lastOffset: int at 1020\n- compiledAtoms: hkArray<hkReflect::Detail::Opaque, hkContainerHeapAllocator> at 1024"""
     blueprints: hkp6DofConstraintData_Blueprints
     isDirty: bool
     numRuntimeElements: int
@@ -9408,7 +9426,7 @@ class hkp6DofConstraintData(hkpConstraintData):
     compiledAtoms: list[Any]
 
 class hkp6DofConstraintData_Blueprints(Record):
-    """hkp6DofConstraintData::Blueprints"""
+    """hkp6DofConstraintData::Blueprints\n\nHavok class of SDK 2019.1, version 1, 736 bytes.\n\nOwn members, by Havok type and byte offset:\n- axisMode: T[N]<hkEnum<hkp6DofConstraintData::AxisMode, hkUint8>, 6> at 0\n- ellipticalMinMax: T[N]<hkReal, 4> at 8\n- transforms: hkpSetLocalTransformsConstraintAtom at 32\n- setupStabilization: hkpSetupStabilizationAtom at 176\n- ragdollMotors: hkpRagdollMotorConstraintAtom at 192\n- angFrictions: T[N]<hkpAngFrictionConstraintAtom, 3> at 288\n- twistLimit: hkpTwistLimitConstraintAtom at 336\n- ellipticalLimit: hkpEllipticalLimitConstraintAtom at 368\n- stiffSpring: hkpStiffSpringConstraintAtom at 416\n- linearLimits: T[N]<hkpLinLimitConstraintAtom, 3> at 464\n- linearFriction: T[N]<hkpLinFrictionConstraintAtom, 3> at 560\n- linearMotor0: hkpLinMotorConstraintAtom at 608\n- linearMotor1: hkpLinMotorConstraintAtom at 640\n- linearMotor2: hkpLinMotorConstraintAtom at 672\n- ballSocket: hkpBallSocketConstraintAtom at 704"""
     axisMode: list[hkp6DofConstraintData_AxisMode]
     ellipticalMinMax: tuple[float, ...]
     transforms: hkpSetLocalTransformsConstraintAtom
@@ -9426,21 +9444,21 @@ class hkp6DofConstraintData_Blueprints(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpAngConstraintAtom(hkpConstraintAtom):
-    """hkpAngConstraintAtom"""
+    """hkpAngConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 2, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- constrainedAxes: T[N]<hkUint8, 3> at 2\n- numConstrainedAxes: hkUint8 at 5\n- tauFactor: hkReal at 8\n- dampingFactor: hkReal at 12"""
     constrainedAxes: list[int]
     numConstrainedAxes: int
     tauFactor: float
     dampingFactor: float
 
 class hkpAngFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpAngFrictionConstraintAtom"""
+    """hkpAngFrictionConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- firstFrictionAxis: hkUint8 at 3\n- numFrictionAxes: hkUint8 at 4\n- maxFrictionTorque: hkReal at 8"""
     isEnabled: int
     firstFrictionAxis: int
     numFrictionAxes: int
     maxFrictionTorque: float
 
 class hkpAngLimitConstraintAtom(hkpConstraintAtom):
-    """hkpAngLimitConstraintAtom"""
+    """hkpAngLimitConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- limitAxis: hkUint8 at 3\n- cosineAxis: hkUint8 at 4\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     limitAxis: int
     cosineAxis: int
@@ -9450,7 +9468,7 @@ class hkpAngLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkpAngMotorConstraintAtom(hkpConstraintAtom):
-    """hkpAngMotorConstraintAtom"""
+    """hkpAngMotorConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkBool at 2\n- motorAxis: hkUint8 at 3\n- initializedOffset: hkInt16 at 4\n- previousTargetAngleOffset: hkInt16 at 6\n- motor: T*<hkpConstraintMotor> at 8\n- targetAngle: hkReal at 16\n- correspondingAngLimitSolverResultOffset: hkInt16 at 20"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -9460,17 +9478,17 @@ class hkpAngMotorConstraintAtom(hkpConstraintAtom):
     correspondingAngLimitSolverResultOffset: int
 
 class hkpBallAndSocketConstraintData(hkpConstraintData):
-    """hkpBallAndSocketConstraintData"""
+    """hkpBallAndSocketConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpBallAndSocketConstraintData::Atoms at 48"""
     atoms: hkpBallAndSocketConstraintData_Atoms
 
 class hkpBallAndSocketConstraintData_Atoms(Record):
-    """hkpBallAndSocketConstraintData::Atoms"""
+    """hkpBallAndSocketConstraintData::Atoms\n\nHavok class of SDK 2019.1, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- pivots: hkpSetLocalTranslationsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 48\n- ballSocket: hkpBallSocketConstraintAtom at 64"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpBallSocketConstraintAtom(hkpConstraintAtom):
-    """hkpBallSocketConstraintAtom"""
+    """hkpBallSocketConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 6, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- solvingMethod: hkEnum<hkpConstraintAtom::SolvingMethod, hkUint8> at 2\n- bodiesToNotify: hkUint8 at 3\n- velocityStabilizationFactor: hkUFloat8 at 4\n- enableLinearImpulseLimit: hkBool at 5\n- breachImpulse: hkReal at 8\n- tauFactor: hkReal at 12\n- dampingFactor: hkReal at 16\n- inertiaStabilizationFactor: hkReal at 20"""
     solvingMethod: hkpConstraintAtom_SolvingMethod
     bodiesToNotify: int
     velocityStabilizationFactor: hkUFloat8
@@ -9481,16 +9499,20 @@ class hkpBallSocketConstraintAtom(hkpConstraintAtom):
     inertiaStabilizationFactor: float
 
 class hkpBridgeAtoms(Record):
-    """hkpBridgeAtoms"""
+    """hkpBridgeAtoms\n\nHavok class of SDK 2019.1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- bridgeAtom: hkpBridgeConstraintAtom at 0"""
     bridgeAtom: hkpBridgeConstraintAtom
 
-class hkpBridgeConstraintAtom(hkpConstraintAtom):
-    """hkpBridgeConstraintAtom"""
-    buildJacobianFunc: Optional[Record]
-    constraintData: Optional[hkpConstraintData]
+class hkpConstraintMotor(hkReferencedObject):
+    """hkpConstraintMotor\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkpConstraintMotor::MotorType, hkInt8> at 24"""
+    type: hkpConstraintMotor_MotorType
+
+class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
+    """hkpLimitedForceConstraintMotor\n\nHavok class of SDK 2019.1, derived from hkpConstraintMotor, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- minForce: hkReal at 32\n- maxForce: hkReal at 36"""
+    minForce: float
+    maxForce: float
 
 class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpCallbackConstraintMotor"""
+    """hkpCallbackConstraintMotor\n\nHavok class of SDK 2019.1, derived from hkpLimitedForceConstraintMotor, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- callbackFunc: T*<hkReflect::Detail::Opaque> at 40\n- callbackType: hkEnum<hkpCallbackConstraintMotor::CallbackType, hkUint32> at 48\n- userData0: hkUlong at 56\n- userData1: hkUlong at 64\n- userData2: hkUlong at 72"""
     callbackFunc: Optional[Record]
     callbackType: hkpCallbackConstraintMotor_CallbackType
     userData0: int
@@ -9498,7 +9520,7 @@ class hkpCallbackConstraintMotor(hkpLimitedForceConstraintMotor):
     userData2: int
 
 class hkpCogWheelConstraintAtom(hkpConstraintAtom):
-    """hkpCogWheelConstraintAtom"""
+    """hkpCogWheelConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- cogWheelRadiusA: hkReal at 4\n- cogWheelRadiusB: hkReal at 8\n- isScrew: hkBool at 12\n- memOffsetToInitialAngleOffset: hkInt8 at 13\n- memOffsetToPrevAngle: hkInt8 at 14\n- memOffsetToRevolutionCounter: hkInt8 at 15"""
     cogWheelRadiusA: float
     cogWheelRadiusB: float
     isScrew: bool
@@ -9507,16 +9529,16 @@ class hkpCogWheelConstraintAtom(hkpConstraintAtom):
     memOffsetToRevolutionCounter: int
 
 class hkpCogWheelConstraintData(hkpConstraintData):
-    """hkpCogWheelConstraintData"""
+    """hkpCogWheelConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpCogWheelConstraintData::Atoms at 48"""
     atoms: hkpCogWheelConstraintData_Atoms
 
 class hkpCogWheelConstraintData_Atoms(Record):
-    """hkpCogWheelConstraintData::Atoms"""
+    """hkpCogWheelConstraintData::Atoms\n\nHavok class of SDK 2019.1, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- cogWheels: hkpCogWheelConstraintAtom at 144"""
     transforms: hkpSetLocalTransformsConstraintAtom
     cogWheels: hkpCogWheelConstraintAtom
 
 class hkpConeLimitConstraintAtom(hkpConstraintAtom):
-    """hkpConeLimitConstraintAtom"""
+    """hkpConeLimitConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- twistAxisInA: hkUint8 at 3\n- refAxisInB: hkUint8 at 4\n- padding: hkUint8 at 5\n- angularLimitsTauFactor: hkReal at 8\n- angularLimitsDampFactor: hkReal at 12\n- minAngle: hkReal at 16\n- maxAngle: hkReal at 20\n- invCosMinAngle: hkReal at 24\n- invCosMaxAngle: hkReal at 28\n- tanMinAngle: hkReal at 32\n- tanMaxAngle: hkReal at 36"""
     isEnabled: int
     twistAxisInA: int
     refAxisInB: int
@@ -9530,21 +9552,8 @@ class hkpConeLimitConstraintAtom(hkpConstraintAtom):
     tanMinAngle: float
     tanMaxAngle: float
 
-class hkpConstraintAtom(Record):
-    """hkpConstraintAtom"""
-    type: hkpConstraintAtom_AtomType
-
-class hkpConstraintData(hkReferencedObject):
-    """hkpConstraintData"""
-    userData: int
-    numNonDirectlySolvedAtoms: int
-
-class hkpConstraintMotor(hkReferencedObject):
-    """hkpConstraintMotor"""
-    type: hkpConstraintMotor_MotorType
-
 class hkpDeformableAngConstraintAtom(hkpConstraintAtom):
-    """hkpDeformableAngConstraintAtom"""
+    """hkpDeformableAngConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- offset: hkQuaternion at 16\n- yieldStrengthDiag: hkVector4 at 32\n- yieldStrengthOffDiag: hkVector4 at 48\n- ultimateStrengthDiag: hkVector4 at 64\n- ultimateStrengthOffDiag: hkVector4 at 80"""
     offset: tuple[float, ...]
     yieldStrengthDiag: tuple[float, ...]
     yieldStrengthOffDiag: tuple[float, ...]
@@ -9552,17 +9561,17 @@ class hkpDeformableAngConstraintAtom(hkpConstraintAtom):
     ultimateStrengthOffDiag: tuple[float, ...]
 
 class hkpDeformableFixedConstraintData(hkpConstraintData):
-    """hkpDeformableFixedConstraintData"""
+    """hkpDeformableFixedConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 384 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpDeformableFixedConstraintData::Atoms at 48"""
     atoms: hkpDeformableFixedConstraintData_Atoms
 
 class hkpDeformableFixedConstraintData_Atoms(Record):
-    """hkpDeformableFixedConstraintData::Atoms"""
+    """hkpDeformableFixedConstraintData::Atoms\n\nHavok class of SDK 2019.1, 336 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- lin: hkpDeformableLinConstraintAtom at 144\n- ang: hkpDeformableAngConstraintAtom at 240"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpDeformableLinConstraintAtom
     ang: hkpDeformableAngConstraintAtom
 
 class hkpDeformableLinConstraintAtom(hkpConstraintAtom):
-    """hkpDeformableLinConstraintAtom"""
+    """hkpDeformableLinConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- offset: hkVector4 at 16\n- yieldStrengthDiag: hkVector4 at 32\n- yieldStrengthOffDiag: hkVector4 at 48\n- ultimateStrengthDiag: hkVector4 at 64\n- ultimateStrengthOffDiag: hkVector4 at 80"""
     offset: tuple[float, ...]
     yieldStrengthDiag: tuple[float, ...]
     yieldStrengthOffDiag: tuple[float, ...]
@@ -9570,7 +9579,7 @@ class hkpDeformableLinConstraintAtom(hkpConstraintAtom):
     ultimateStrengthOffDiag: tuple[float, ...]
 
 class hkpEllipticalLimitConstraintAtom(hkpConstraintAtom):
-    """hkpEllipticalLimitConstraintAtom"""
+    """hkpEllipticalLimitConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- elipticalLimitEnabled: hkBool at 3\n- coneLimitEnabled: hkBool at 4\n- angle0: hkReal at 8\n- angle1: hkReal at 12\n- coneAngle: hkReal at 16\n- angleCorrected0: hkReal at 20\n- angleCorrected1: hkReal at 24\n- coneAngleCorrected: hkReal at 28\n- angleCorrected0Inv: hkReal at 32\n- angleCorrected1Inv: hkReal at 36\n- angularLimitsTauFactor: float at 40\n- angularLimitsDampFactor: float at 44"""
     isEnabled: int
     elipticalLimitEnabled: bool
     coneLimitEnabled: bool
@@ -9586,46 +9595,41 @@ class hkpEllipticalLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkpFixedConstraintData(hkpConstraintData):
-    """hkpFixedConstraintData"""
+    """hkpFixedConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 256 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpFixedConstraintData::Atoms at 48"""
     atoms: hkpFixedConstraintData_Atoms
 
 class hkpFixedConstraintData_Atoms(Record):
-    """hkpFixedConstraintData::Atoms"""
+    """hkpFixedConstraintData::Atoms\n\nHavok class of SDK 2019.1, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- ballSocket: hkpBallSocketConstraintAtom at 160\n- ang: hkp3dAngConstraintAtom at 192"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
     ang: hkp3dAngConstraintAtom
 
 class hkpHingeConstraintData(hkpConstraintData):
-    """hkpHingeConstraintData"""
+    """hkpHingeConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 256 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpHingeConstraintData::Atoms at 48"""
     atoms: hkpHingeConstraintData_Atoms
 
 class hkpHingeConstraintData_Atoms(Record):
-    """hkpHingeConstraintData::Atoms"""
+    """hkpHingeConstraintData::Atoms\n\nHavok class of SDK 2019.1, version 1, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- 2dAng: hkp2dAngConstraintAtom at 160\n- ballSocket: hkpBallSocketConstraintAtom at 176"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpHingeLimitsData(hkpConstraintData):
-    """hkpHingeLimitsData"""
+    """hkpHingeLimitsData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpHingeLimitsData::Atoms at 48"""
     atoms: hkpHingeLimitsData_Atoms
 
 class hkpHingeLimitsData_Atoms(Record):
-    """hkpHingeLimitsData::Atoms"""
+    """hkpHingeLimitsData::Atoms\n\nHavok class of SDK 2019.1, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotations: hkpSetLocalRotationsConstraintAtom at 0\n- angLimit: hkpAngLimitConstraintAtom at 112\n- 2dAng: hkp2dAngConstraintAtom at 144"""
     rotations: hkpSetLocalRotationsConstraintAtom
     angLimit: hkpAngLimitConstraintAtom
 
-class hkpLimitedForceConstraintMotor(hkpConstraintMotor):
-    """hkpLimitedForceConstraintMotor"""
-    minForce: float
-    maxForce: float
-
 class hkpLimitedHingeConstraintData(hkpConstraintData):
-    """hkpLimitedHingeConstraintData"""
+    """hkpLimitedHingeConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 336 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpLimitedHingeConstraintData::Atoms at 48"""
     atoms: hkpLimitedHingeConstraintData_Atoms
 
 class hkpLimitedHingeConstraintData_Atoms(Record):
-    """hkpLimitedHingeConstraintData::Atoms"""
+    """hkpLimitedHingeConstraintData::Atoms\n\nHavok class of SDK 2019.1, version 1, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- angMotor: hkpAngMotorConstraintAtom at 160\n- angFriction: hkpAngFrictionConstraintAtom at 192\n- angLimit: hkpAngLimitConstraintAtom at 208\n- 2dAng: hkp2dAngConstraintAtom at 240\n- ballSocket: hkpBallSocketConstraintAtom at 256"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     angMotor: hkpAngMotorConstraintAtom
@@ -9634,19 +9638,19 @@ class hkpLimitedHingeConstraintData_Atoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpLinConstraintAtom(hkpConstraintAtom):
-    """hkpLinConstraintAtom"""
+    """hkpLinConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- axisIndex: hkUint8 at 2\n- tauFactor: hkReal at 4\n- dampingFactor: hkReal at 8"""
     axisIndex: int
     tauFactor: float
     dampingFactor: float
 
 class hkpLinFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpLinFrictionConstraintAtom"""
+    """hkpLinFrictionConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- frictionAxis: hkUint8 at 3\n- maxFrictionForce: hkReal at 4"""
     isEnabled: int
     frictionAxis: int
     maxFrictionForce: float
 
 class hkpLinLimitConstraintAtom(hkpConstraintAtom):
-    """hkpLinLimitConstraintAtom"""
+    """hkpLinLimitConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- axisIndex: hkUint8 at 2\n- min: hkReal at 4\n- max: hkReal at 8\n- tauFactor: hkReal at 12\n- dampingFactor: hkReal at 16"""
     axisIndex: int
     min: float
     max: float
@@ -9654,7 +9658,7 @@ class hkpLinLimitConstraintAtom(hkpConstraintAtom):
     dampingFactor: float
 
 class hkpLinMotorConstraintAtom(hkpConstraintAtom):
-    """hkpLinMotorConstraintAtom"""
+    """hkpLinMotorConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkBool at 2\n- motorAxis: hkUint8 at 3\n- initializedOffset: hkInt16 at 4\n- previousTargetPositionOffset: hkInt16 at 6\n- motor: T*<hkpConstraintMotor> at 8\n- targetPosition: hkReal at 16"""
     isEnabled: bool
     motorAxis: int
     initializedOffset: int
@@ -9663,11 +9667,11 @@ class hkpLinMotorConstraintAtom(hkpConstraintAtom):
     targetPosition: float
 
 class hkpLinearClearanceConstraintData(hkpConstraintData):
-    """hkpLinearClearanceConstraintData"""
+    """hkpLinearClearanceConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 384 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpLinearClearanceConstraintData::Atoms at 48"""
     atoms: hkpLinearClearanceConstraintData_Atoms
 
 class hkpLinearClearanceConstraintData_Atoms(Record):
-    """hkpLinearClearanceConstraintData::Atoms"""
+    """hkpLinearClearanceConstraintData::Atoms\n\nHavok class of SDK 2019.1, 336 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- motor: hkpLinMotorConstraintAtom at 144\n- friction0: hkpLinFrictionConstraintAtom at 176\n- friction1: hkpLinFrictionConstraintAtom at 192\n- friction2: hkpLinFrictionConstraintAtom at 208\n- ang: hkpAngConstraintAtom at 224\n- linLimit0: hkpLinLimitConstraintAtom at 240\n- linLimit1: hkpLinLimitConstraintAtom at 272\n- linLimit2: hkpLinLimitConstraintAtom at 304"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction0: hkpLinFrictionConstraintAtom
@@ -9678,8 +9682,11 @@ class hkpLinearClearanceConstraintData_Atoms(Record):
     linLimit1: hkpLinLimitConstraintAtom
     linLimit2: hkpLinLimitConstraintAtom
 
+class hkpParametricCurve(hkReferencedObject):
+    """hkpParametricCurve\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 24 bytes."""
+
 class hkpLinearParametricCurve(hkpParametricCurve):
-    """hkpLinearParametricCurve"""
+    """hkpLinearParametricCurve\n\nHavok class of SDK 2019.1, derived from hkpParametricCurve, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- smoothingFactor: hkReal at 24\n- closedLoop: hkBool at 28\n- dirNotParallelToTangentAlongWholePath: hkVector4 at 32\n- points: hkArray<hkVector4, hkContainerHeapAllocator> at 48\n- distance: hkArray<hkReal, hkContainerHeapAllocator> at 64"""
     smoothingFactor: float
     closedLoop: bool
     dirNotParallelToTangentAlongWholePath: tuple[float, ...]
@@ -9687,14 +9694,11 @@ class hkpLinearParametricCurve(hkpParametricCurve):
     distance: memoryview
 
 class hkpOverwritePivotConstraintAtom(hkpConstraintAtom):
-    """hkpOverwritePivotConstraintAtom"""
+    """hkpOverwritePivotConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- copyToPivotBFromPivotA: hkUint8 at 2"""
     copyToPivotBFromPivotA: int
 
-class hkpParametricCurve(hkReferencedObject):
-    """hkpParametricCurve"""
-
 class hkpPointToPathConstraintData(hkpConstraintData):
-    """hkpPointToPathConstraintData"""
+    """hkpPointToPathConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpBridgeAtoms at 48\n- path: T*<hkpParametricCurve> at 80\n- maxFrictionForce: hkReal at 88\n- angularConstrainedDOF: hkEnum<hkpPointToPathConstraintData::OrientationConstraintType, hkInt8> at 92\n- transform_OS_KS: T[N]<hkTransform, 2> at 96"""
     atoms: hkpBridgeAtoms
     path: Optional[hkpParametricCurve]
     maxFrictionForce: float
@@ -9702,27 +9706,27 @@ class hkpPointToPathConstraintData(hkpConstraintData):
     transform_OS_KS: tuple[tuple[float, ...], ...]
 
 class hkpPointToPlaneConstraintData(hkpConstraintData):
-    """hkpPointToPlaneConstraintData"""
+    """hkpPointToPlaneConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpPointToPlaneConstraintData::Atoms at 48"""
     atoms: hkpPointToPlaneConstraintData_Atoms
 
 class hkpPointToPlaneConstraintData_Atoms(Record):
-    """hkpPointToPlaneConstraintData::Atoms"""
+    """hkpPointToPlaneConstraintData::Atoms\n\nHavok class of SDK 2019.1, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- lin: hkpLinConstraintAtom at 144"""
     transforms: hkpSetLocalTransformsConstraintAtom
     lin: hkpLinConstraintAtom
 
 class hkpPositionConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpPositionConstraintMotor"""
+    """hkpPositionConstraintMotor\n\nHavok class of SDK 2019.1, derived from hkpLimitedForceConstraintMotor, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- tau: hkReal at 40\n- damping: hkReal at 44\n- proportionalRecoveryVelocity: hkReal at 48\n- constantRecoveryVelocity: hkReal at 52"""
     tau: float
     damping: float
     proportionalRecoveryVelocity: float
     constantRecoveryVelocity: float
 
 class hkpPrismaticConstraintData(hkpConstraintData):
-    """hkpPrismaticConstraintData"""
+    """hkpPrismaticConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 320 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpPrismaticConstraintData::Atoms at 48"""
     atoms: hkpPrismaticConstraintData_Atoms
 
 class hkpPrismaticConstraintData_Atoms(Record):
-    """hkpPrismaticConstraintData::Atoms"""
+    """hkpPrismaticConstraintData::Atoms\n\nHavok class of SDK 2019.1, 272 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- motor: hkpLinMotorConstraintAtom at 144\n- friction: hkpLinFrictionConstraintAtom at 176\n- ang: hkpAngConstraintAtom at 192\n- lin0: hkpLinConstraintAtom at 208\n- lin1: hkpLinConstraintAtom at 224\n- linLimit: hkpLinLimitConstraintAtom at 240"""
     transforms: hkpSetLocalTransformsConstraintAtom
     motor: hkpLinMotorConstraintAtom
     friction: hkpLinFrictionConstraintAtom
@@ -9732,23 +9736,23 @@ class hkpPrismaticConstraintData_Atoms(Record):
     linLimit: hkpLinLimitConstraintAtom
 
 class hkpPulleyConstraintAtom(hkpConstraintAtom):
-    """hkpPulleyConstraintAtom"""
+    """hkpPulleyConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- fixedPivotAinWorld: hkVector4 at 16\n- fixedPivotBinWorld: hkVector4 at 32\n- ropeLength: hkReal at 48\n- leverageOnBodyB: hkReal at 52"""
     fixedPivotAinWorld: tuple[float, ...]
     fixedPivotBinWorld: tuple[float, ...]
     ropeLength: float
     leverageOnBodyB: float
 
 class hkpPulleyConstraintData(hkpConstraintData):
-    """hkpPulleyConstraintData"""
+    """hkpPulleyConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpPulleyConstraintData::Atoms at 48"""
     atoms: hkpPulleyConstraintData_Atoms
 
 class hkpPulleyConstraintData_Atoms(Record):
-    """hkpPulleyConstraintData::Atoms"""
+    """hkpPulleyConstraintData::Atoms\n\nHavok class of SDK 2019.1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- translations: hkpSetLocalTranslationsConstraintAtom at 0\n- pulley: hkpPulleyConstraintAtom at 48"""
     translations: hkpSetLocalTranslationsConstraintAtom
     pulley: hkpPulleyConstraintAtom
 
 class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
-    """hkpRackAndPinionConstraintAtom"""
+    """hkpRackAndPinionConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- pinionRadiusOrScrewPitch: hkReal at 4\n- isScrew: hkBool at 8\n- memOffsetToInitialAngleOffset: hkInt8 at 9\n- memOffsetToPrevAngle: hkInt8 at 10\n- memOffsetToRevolutionCounter: hkInt8 at 11"""
     pinionRadiusOrScrewPitch: float
     isScrew: bool
     memOffsetToInitialAngleOffset: int
@@ -9756,20 +9760,20 @@ class hkpRackAndPinionConstraintAtom(hkpConstraintAtom):
     memOffsetToRevolutionCounter: int
 
 class hkpRackAndPinionConstraintData(hkpConstraintData):
-    """hkpRackAndPinionConstraintData"""
+    """hkpRackAndPinionConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpRackAndPinionConstraintData::Atoms at 48"""
     atoms: hkpRackAndPinionConstraintData_Atoms
 
 class hkpRackAndPinionConstraintData_Atoms(Record):
-    """hkpRackAndPinionConstraintData::Atoms"""
+    """hkpRackAndPinionConstraintData::Atoms\n\nHavok class of SDK 2019.1, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- rackAndPinion: hkpRackAndPinionConstraintAtom at 144"""
     transforms: hkpSetLocalTransformsConstraintAtom
     rackAndPinion: hkpRackAndPinionConstraintAtom
 
 class hkpRagdollConstraintData(hkpConstraintData):
-    """hkpRagdollConstraintData"""
+    """hkpRagdollConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 480 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpRagdollConstraintData::Atoms at 48"""
     atoms: hkpRagdollConstraintData_Atoms
 
 class hkpRagdollConstraintData_Atoms(Record):
-    """hkpRagdollConstraintData::Atoms"""
+    """hkpRagdollConstraintData::Atoms\n\nHavok class of SDK 2019.1, version 1, 432 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 144\n- ragdollMotors: hkpRagdollMotorConstraintAtom at 160\n- angFriction: hkpAngFrictionConstraintAtom at 256\n- twistLimit: hkpTwistLimitConstraintAtom at 272\n- coneLimit: hkpConeLimitConstraintAtom at 304\n- planesLimit: hkpConeLimitConstraintAtom at 352\n- ballSocket: hkpBallSocketConstraintAtom at 400"""
     transforms: hkpSetLocalTransformsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     ragdollMotors: hkpRagdollMotorConstraintAtom
@@ -9780,18 +9784,18 @@ class hkpRagdollConstraintData_Atoms(Record):
     ballSocket: hkpBallSocketConstraintAtom
 
 class hkpRagdollLimitsData(hkpConstraintData):
-    """hkpRagdollLimitsData"""
+    """hkpRagdollLimitsData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 288 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpRagdollLimitsData::Atoms at 48"""
     atoms: hkpRagdollLimitsData_Atoms
 
 class hkpRagdollLimitsData_Atoms(Record):
-    """hkpRagdollLimitsData::Atoms"""
+    """hkpRagdollLimitsData::Atoms\n\nHavok class of SDK 2019.1, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotations: hkpSetLocalRotationsConstraintAtom at 0\n- twistLimit: hkpTwistLimitConstraintAtom at 112\n- coneLimit: hkpConeLimitConstraintAtom at 144\n- planesLimit: hkpConeLimitConstraintAtom at 192"""
     rotations: hkpSetLocalRotationsConstraintAtom
     twistLimit: hkpTwistLimitConstraintAtom
     coneLimit: hkpConeLimitConstraintAtom
     planesLimit: hkpConeLimitConstraintAtom
 
 class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
-    """hkpRagdollMotorConstraintAtom"""
+    """hkpRagdollMotorConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkBool at 2\n- initializedOffset: hkInt16 at 4\n- previousTargetAnglesOffset: hkInt16 at 6\n- target_bRca: hkMatrix3 at 16\n- motors: T[N]<T*<hkpConstraintMotor>, 3> at 64"""
     isEnabled: bool
     initializedOffset: int
     previousTargetAnglesOffset: int
@@ -9799,43 +9803,43 @@ class hkpRagdollMotorConstraintAtom(hkpConstraintAtom):
     motors: list[Optional[hkpConstraintMotor]]
 
 class hkpRotationalConstraintData(hkpConstraintData):
-    """hkpRotationalConstraintData"""
+    """hkpRotationalConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpRotationalConstraintData::Atoms at 48"""
     atoms: hkpRotationalConstraintData_Atoms
 
 class hkpRotationalConstraintData_Atoms(Record):
-    """hkpRotationalConstraintData::Atoms"""
+    """hkpRotationalConstraintData::Atoms\n\nHavok class of SDK 2019.1, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotations: hkpSetLocalRotationsConstraintAtom at 0\n- ang: hkpAngConstraintAtom at 112"""
     rotations: hkpSetLocalRotationsConstraintAtom
     ang: hkpAngConstraintAtom
 
 class hkpSetLocalRotationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalRotationsConstraintAtom"""
+    """hkpSetLocalRotationsConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- rotationA: hkRotation at 16\n- rotationB: hkRotation at 64"""
     rotationA: tuple[float, ...]
     rotationB: tuple[float, ...]
 
 class hkpSetLocalTransformsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTransformsConstraintAtom"""
+    """hkpSetLocalTransformsConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- transformA: hkTransform at 16\n- transformB: hkTransform at 80"""
     transformA: tuple[float, ...]
     transformB: tuple[float, ...]
 
 class hkpSetLocalTranslationsConstraintAtom(hkpConstraintAtom):
-    """hkpSetLocalTranslationsConstraintAtom"""
+    """hkpSetLocalTranslationsConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- translationA: hkVector4 at 16\n- translationB: hkVector4 at 32"""
     translationA: tuple[float, ...]
     translationB: tuple[float, ...]
 
 class hkpSetupStabilizationAtom(hkpConstraintAtom):
-    """hkpSetupStabilizationAtom"""
+    """hkpSetupStabilizationAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 3, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- enabled: hkBool at 2\n- maxLinImpulse: hkReal at 4\n- maxAngImpulse: hkReal at 8\n- maxAngle: hkReal at 12"""
     enabled: bool
     maxLinImpulse: float
     maxAngImpulse: float
     maxAngle: float
 
 class hkpSpringDamperConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpSpringDamperConstraintMotor"""
+    """hkpSpringDamperConstraintMotor\n\nHavok class of SDK 2019.1, derived from hkpLimitedForceConstraintMotor, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- springConstant: hkReal at 40\n- springDamping: hkReal at 44"""
     springConstant: float
     springDamping: float
 
 class hkpStiffSpringConstraintAtom(hkpConstraintAtom):
-    """hkpStiffSpringConstraintAtom"""
+    """hkpStiffSpringConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 3, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- length: hkReal at 16\n- maxLength: hkReal at 20\n- springConstant: hkReal at 24\n- springDamping: hkReal at 28\n- tauFactor: hkReal at 32\n- dampingFactor: hkReal at 36"""
     length: float
     maxLength: float
     springConstant: float
@@ -9844,17 +9848,17 @@ class hkpStiffSpringConstraintAtom(hkpConstraintAtom):
     dampingFactor: float
 
 class hkpStiffSpringConstraintData(hkpConstraintData):
-    """hkpStiffSpringConstraintData"""
+    """hkpStiffSpringConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 160 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpStiffSpringConstraintData::Atoms at 48"""
     atoms: hkpStiffSpringConstraintData_Atoms
 
 class hkpStiffSpringConstraintData_Atoms(Record):
-    """hkpStiffSpringConstraintData::Atoms"""
+    """hkpStiffSpringConstraintData::Atoms\n\nHavok class of SDK 2019.1, version 1, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- pivots: hkpSetLocalTranslationsConstraintAtom at 0\n- setupStabilization: hkpSetupStabilizationAtom at 48\n- spring: hkpStiffSpringConstraintAtom at 64"""
     pivots: hkpSetLocalTranslationsConstraintAtom
     setupStabilization: hkpSetupStabilizationAtom
     spring: hkpStiffSpringConstraintAtom
 
 class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
-    """hkpTwistLimitConstraintAtom"""
+    """hkpTwistLimitConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, version 1, 32 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- twistAxis: hkUint8 at 3\n- refAxis: hkUint8 at 4\n- minAngle: hkReal at 8\n- maxAngle: hkReal at 12\n- angularLimitsTauFactor: hkReal at 16\n- angularLimitsDampFactor: hkReal at 20"""
     isEnabled: int
     twistAxis: int
     refAxis: int
@@ -9864,13 +9868,13 @@ class hkpTwistLimitConstraintAtom(hkpConstraintAtom):
     angularLimitsDampFactor: float
 
 class hkpVehicleFrictionDescription(hkReferencedObject):
-    """hkpVehicleFrictionDescription"""
+    """hkpVehicleFrictionDescription\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 232 bytes.\n\nOwn members, by Havok type and byte offset:\n- wheelDistance: hkReal at 24\n- chassisMassInv: hkReal at 28\n- axleDescr: T[N]<hkpVehicleFrictionDescription::AxisDescription, 2> at 32"""
     wheelDistance: float
     chassisMassInv: float
     axleDescr: list[hkpVehicleFrictionDescription_AxisDescription]
 
 class hkpVehicleFrictionDescription_AxisDescription(Record):
-    """hkpVehicleFrictionDescription::AxisDescription"""
+    """hkpVehicleFrictionDescription::AxisDescription\n\nHavok class of SDK 2019.1, 100 bytes.\n\nOwn members, by Havok type and byte offset:\n- frictionCircleYtab: T[N]<hkReal, 16> at 0\n- xStep: hkReal at 64\n- xStart: hkReal at 68\n- wheelSurfaceInertia: hkReal at 72\n- wheelSurfaceInertiaInv: hkReal at 76\n- wheelChassisMassRatio: hkReal at 80\n- wheelRadius: hkReal at 84\n- wheelRadiusInv: hkReal at 88\n- wheelDownForceFactor: hkReal at 92\n- wheelDownForceSumFactor: hkReal at 96"""
     frictionCircleYtab: tuple[float, ...]
     xStep: float
     xStart: float
@@ -9883,11 +9887,11 @@ class hkpVehicleFrictionDescription_AxisDescription(Record):
     wheelDownForceSumFactor: float
 
 class hkpVehicleFrictionStatus(Record):
-    """hkpVehicleFrictionStatus"""
+    """hkpVehicleFrictionStatus\n\nHavok class of SDK 2019.1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- axis: T[N]<hkpVehicleFrictionStatus::AxisStatus, 2> at 0"""
     axis: list[hkpVehicleFrictionStatus_AxisStatus]
 
 class hkpVehicleFrictionStatus_AxisStatus(Record):
-    """hkpVehicleFrictionStatus::AxisStatus"""
+    """hkpVehicleFrictionStatus::AxisStatus\n\nHavok class of SDK 2019.1, 36 bytes.\n\nOwn members, by Havok type and byte offset:\n- forward_slip_velocity: hkReal at 0\n- side_slip_velocity: hkReal at 4\n- skid_energy_density: hkReal at 8\n- side_force: hkReal at 12\n- delayed_forward_impulse: hkReal at 16\n- sideRhs: hkReal at 20\n- forwardRhs: hkReal at 24\n- relativeSideForce: hkReal at 28\n- relativeForwardForce: hkReal at 32"""
     forward_slip_velocity: float
     side_slip_velocity: float
     skid_energy_density: float
@@ -9899,20 +9903,20 @@ class hkpVehicleFrictionStatus_AxisStatus(Record):
     relativeForwardForce: float
 
 class hkpVelocityConstraintMotor(hkpLimitedForceConstraintMotor):
-    """hkpVelocityConstraintMotor"""
+    """hkpVelocityConstraintMotor\n\nHavok class of SDK 2019.1, derived from hkpLimitedForceConstraintMotor, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- tau: hkReal at 40\n- damping: hkReal at 44\n- velocityTarget: hkReal at 48\n- useVelocityTargetFromConstraintTargets: hkBool at 52"""
     tau: float
     damping: float
     velocityTarget: float
     useVelocityTargetFromConstraintTargets: bool
 
 class hkpWheelConstraintData(hkpConstraintData):
-    """hkpWheelConstraintData"""
+    """hkpWheelConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 432 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpWheelConstraintData::Atoms at 48\n- initialAxleInB: hkVector4 at 400\n- initialSteeringAxisInB: hkVector4 at 416"""
     atoms: hkpWheelConstraintData_Atoms
     initialAxleInB: tuple[float, ...]
     initialSteeringAxisInB: tuple[float, ...]
 
 class hkpWheelConstraintData_Atoms(Record):
-    """hkpWheelConstraintData::Atoms"""
+    """hkpWheelConstraintData::Atoms\n\nHavok class of SDK 2019.1, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- suspensionBase: hkpSetLocalTransformsConstraintAtom at 0\n- lin0Limit: hkpLinLimitConstraintAtom at 144\n- lin0Soft: hkpLinConstraintAtom at 176\n- lin1: hkpLinConstraintAtom at 192\n- lin2: hkpLinConstraintAtom at 208\n- steeringBase: hkpSetLocalRotationsConstraintAtom at 224\n- 2dAng: hkp2dAngConstraintAtom at 336"""
     suspensionBase: hkpSetLocalTransformsConstraintAtom
     lin0Limit: hkpLinLimitConstraintAtom
     lin0Soft: hkpLinConstraintAtom
@@ -9921,7 +9925,7 @@ class hkpWheelConstraintData_Atoms(Record):
     steeringBase: hkpSetLocalRotationsConstraintAtom
 
 class hkpWheelFrictionConstraintAtom(hkpConstraintAtom):
-    """hkpWheelFrictionConstraintAtom"""
+    """hkpWheelFrictionConstraintAtom\n\nHavok class of SDK 2019.1, derived from hkpConstraintAtom, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- isEnabled: hkUint8 at 2\n- forwardAxis: hkUint8 at 3\n- sideAxis: hkUint8 at 4\n- radius: hkReal at 8\n- axle: T*<hkpWheelFrictionConstraintAtom::Axle> at 16\n- maxFrictionForce: hkReal at 24\n- torque: hkReal at 28\n- frictionImpulse: T[N]<hkReal, 2> at 32\n- slipImpulse: T[N]<hkReal, 2> at 40"""
     isEnabled: int
     forwardAxis: int
     sideAxis: int
@@ -9933,7 +9937,7 @@ class hkpWheelFrictionConstraintAtom(hkpConstraintAtom):
     slipImpulse: tuple[float, ...]
 
 class hkpWheelFrictionConstraintAtom_Axle(Record):
-    """hkpWheelFrictionConstraintAtom::Axle"""
+    """hkpWheelFrictionConstraintAtom::Axle\n\nHavok class of SDK 2019.1, 44 bytes.\n\nOwn members, by Havok type and byte offset:\n- spinVelocity: hkReal at 0\n- sumVelocity: hkReal at 4\n- numWheels: int at 8\n- wheelsSolved: int at 12\n- stepsSolved: int at 16\n- invInertia: hkReal at 20\n- inertia: hkReal at 24\n- impulseScaling: hkReal at 28\n- impulseMax: hkReal at 32\n- isFixed: hkBool at 36\n- numWheelsOnGround: int at 40"""
     spinVelocity: float
     sumVelocity: float
     numWheels: int
@@ -9947,57 +9951,53 @@ class hkpWheelFrictionConstraintAtom_Axle(Record):
     numWheelsOnGround: int
 
 class hkpWheelFrictionConstraintData(hkpConstraintData):
-    """hkpWheelFrictionConstraintData"""
+    """hkpWheelFrictionConstraintData\n\nHavok class of SDK 2019.1, derived from hkpConstraintData, 240 bytes.\n\nOwn members, by Havok type and byte offset:\n- atoms: hkpWheelFrictionConstraintData::Atoms at 48"""
     atoms: hkpWheelFrictionConstraintData_Atoms
 
 class hkpWheelFrictionConstraintData_Atoms(Record):
-    """hkpWheelFrictionConstraintData::Atoms"""
+    """hkpWheelFrictionConstraintData::Atoms\n\nHavok class of SDK 2019.1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- transforms: hkpSetLocalTransformsConstraintAtom at 0\n- friction: hkpWheelFrictionConstraintAtom at 144"""
     transforms: hkpSetLocalTransformsConstraintAtom
     friction: hkpWheelFrictionConstraintAtom
 
 class hkpWheelFrictionConstraintData_Runtime(Record):
-    """hkpWheelFrictionConstraintData::Runtime"""
-
-class hkpWrappedConstraintData(hkpConstraintData):
-    """hkpWrappedConstraintData"""
-    constraintData: Optional[hkpConstraintData]
+    """hkpWheelFrictionConstraintData::Runtime\n\nHavok class of SDK 2019.1, 1 bytes."""
 
 class hkxAnimatedFloat(hkReferencedObject):
-    """hkxAnimatedFloat"""
+    """hkxAnimatedFloat\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- floats: hkArray<float, hkContainerHeapAllocator> at 24\n- hint: hkEnum<hkxAttribute::Hint, hkUint8> at 40"""
     floats: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedMatrix(hkReferencedObject):
-    """hkxAnimatedMatrix"""
+    """hkxAnimatedMatrix\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- matrices: hkArray<float, hkContainerHeapAllocator> at 24\n- hint: hkEnum<hkxAttribute::Hint, hkUint8> at 40"""
     matrices: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimatedQuaternion(hkReferencedObject):
-    """hkxAnimatedQuaternion"""
+    """hkxAnimatedQuaternion\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- quaternions: hkArray<float, hkContainerHeapAllocator> at 24"""
     quaternions: memoryview
 
 class hkxAnimatedVector(hkReferencedObject):
-    """hkxAnimatedVector"""
+    """hkxAnimatedVector\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- vectors: hkArray<float, hkContainerHeapAllocator> at 24\n- hint: hkEnum<hkxAttribute::Hint, hkUint8> at 40"""
     vectors: memoryview
     hint: hkxAttribute_Hint
 
 class hkxAnimationData(Record):
-    """hkxAnimationData"""
+    """hkxAnimationData\n\nHavok class of SDK 2019.1, version 2, 352 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- layers: hkArray<hkxAnimationData::Layer, hkContainerHeapAllocator> at 8\n- info: hkxAnimationData::AnimationInfo at 32"""
     name: Optional[str]
     layers: list[hkxAnimationData_Layer]
     info: hkxAnimationData_AnimationInfo
 
 class hkxAnimationData_AnimationInfo(Record):
-    """hkxAnimationData::AnimationInfo"""
+    """hkxAnimationData::AnimationInfo\n\nHavok class of SDK 2019.1, 320 bytes.\n\nOwn members, by Havok type and byte offset:\n- startTime: double at 0\n- endTime: double at 8\n- framesPerSecond: double at 16\n- rotationOrder: int at 24\n- preRotation: hkQuaternion at 32\n- postRotation: hkQuaternion at 48\n- postTransform: hkQsTransform at 64\n- postTransformInverse: hkQsTransform at 112\n- bindPose: hkQsTransform at 160\n- rotationOffset: hkVector4f at 208\n- rotationPivot: hkVector4f at 224\n- scalingOffset: hkVector4f at 240\n- scalingPivot: hkVector4f at 256\n- geometricT: hkVector4f at 272\n- geometricR: hkVector4f at 288\n- geometricS: hkVector4f at 304"""
     startTime: float
     endTime: float
     framesPerSecond: float
     rotationOrder: int
     preRotation: tuple[float, ...]
     postRotation: tuple[float, ...]
-    postTransform: Record
-    postTransformInverse: Record
-    bindPose: Record
+    postTransform: hkQsTransformf
+    postTransformInverse: hkQsTransformf
+    bindPose: hkQsTransformf
     rotationOffset: tuple[float, ...]
     rotationPivot: tuple[float, ...]
     scalingOffset: tuple[float, ...]
@@ -10007,7 +10007,7 @@ class hkxAnimationData_AnimationInfo(Record):
     geometricS: tuple[float, ...]
 
 class hkxAnimationData_Curve(Record):
-    """hkxAnimationData::Curve"""
+    """hkxAnimationData::Curve\n\nHavok class of SDK 2019.1, version 1, 120 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkxAnimationData::CurveType at 0\n- keys: hkArray<hkxAnimationData::CurveKey, hkContainerHeapAllocator> at 8\n- timeStart: double at 24\n- timeEnd: double at 32\n- beforeFirst: hkxAnimationData::ExtrapolationType at 40\n- beforeFirstCount: hkUint64 at 48\n- afterLast: hkxAnimationData::ExtrapolationType at 56\n- afterLastCount: hkUint64 at 64\n- ownerType: hkxAnimationData::CurveOwnerType at 72\n- name: hkStringPtr at 80\n- channelName: hkStringPtr at 88\n- ownerName: hkStringPtr at 96\n- enums: hkArray<hkStringPtr, hkContainerHeapAllocator> at 104"""
     type: int
     keys: list[hkxAnimationData_CurveKey]
     timeStart: float
@@ -10023,7 +10023,7 @@ class hkxAnimationData_Curve(Record):
     enums: list[Optional[str]]
 
 class hkxAnimationData_CurveKey(Record):
-    """hkxAnimationData::CurveKey"""
+    """hkxAnimationData::CurveKey\n\nHavok class of SDK 2019.1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: double at 0\n- time: double at 8\n- tangentMode: hkxAnimationData::TangentModeFlags at 16\n- interpolationType: hkxAnimationData::InterpolationType at 20\n- weightedMode: hkxAnimationData::WeightedMode at 24\n- constantMode: hkxAnimationData::ConstantMode at 28\n- velocityMode: hkxAnimationData::VelocityMode at 32\n- tangentBreak: bool at 36\n- tangentVisibility: hkxAnimationData::TangentVisibility at 40\n- data: T[N]<double, 6> at 48"""
     value: float
     time: float
     tangentMode: Union[hkxAnimationData_TangentMode, int]
@@ -10036,7 +10036,7 @@ class hkxAnimationData_CurveKey(Record):
     data: tuple[float, ...]
 
 class hkxAnimationData_CurveKeyTangentInfo(Record):
-    """hkxAnimationData::CurveKeyTangentInfo"""
+    """hkxAnimationData::CurveKeyTangentInfo\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- derivative: double at 0\n- weight: double at 8\n- weighted: bool at 16\n- velocity: double at 24\n- hasVelocity: bool at 32\n- autoValue: double at 40"""
     derivative: float
     weight: float
     weighted: bool
@@ -10045,7 +10045,7 @@ class hkxAnimationData_CurveKeyTangentInfo(Record):
     autoValue: float
 
 class hkxAnimationData_Layer(Record):
-    """hkxAnimationData::Layer"""
+    """hkxAnimationData::Layer\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- curves: hkArray<hkxAnimationData::Curve, hkContainerHeapAllocator> at 8\n- weight: double at 24\n- isMute: bool at 32\n- isSolo: bool at 33\n- isLocked: bool at 34\n- color: hkColorf at 48\n- blendMode: hkxAnimationData::Layer::BlendMode at 64\n- rotationAccumulationMode: hkxAnimationData::Layer::RotationAccumulationMode at 68\n- scaleAccumulationMode: hkxAnimationData::Layer::ScaleAccumulationMode at 72"""
     name: Optional[str]
     curves: list[hkxAnimationData_Curve]
     weight: float
@@ -10058,81 +10058,81 @@ class hkxAnimationData_Layer(Record):
     scaleAccumulationMode: int
 
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- value: hkRefVariant at 8"""
     name: Optional[str]
     value: Optional[hkReferencedObject]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- attributes: hkArray<hkxAttribute, hkContainerHeapAllocator> at 8"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(hkReferencedObject):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- attributeGroups: hkArray<hkxAttributeGroup, hkContainerHeapAllocator> at 24"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxBlendShapeCollectionChannel(hkReferencedObject):
-    """hkxBlendShapeCollectionChannel"""
+    """hkxBlendShapeCollectionChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 192 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- blendShapes: hkArray<hkxBlendShapeCollectionChannel::BlendShape, hkContainerHeapAllocator> at 32\n- vertData: hkxVertexBuffer at 48"""
     name: Optional[str]
     blendShapes: list[hkxBlendShapeCollectionChannel_BlendShape]
     vertData: hkxVertexBuffer
 
 class hkxBlendShapeCollectionChannel_BlendShape(Record):
-    """hkxBlendShapeCollectionChannel::BlendShape"""
+    """hkxBlendShapeCollectionChannel::BlendShape\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- channnels: hkArray<hkxBlendShapeCollectionChannel::Channel, hkContainerHeapAllocator> at 8"""
     name: Optional[str]
     channnels: list[hkxBlendShapeCollectionChannel_Channel]
 
 class hkxBlendShapeCollectionChannel_Channel(Record):
-    """hkxBlendShapeCollectionChannel::Channel"""
+    """hkxBlendShapeCollectionChannel::Channel\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- keyFrames: hkArray<hkxBlendShapeCollectionChannel::KeyFrame, hkContainerHeapAllocator> at 8\n- curves: hkArray<hkxBlendShapeCollectionChannel::FloatCurve, hkContainerHeapAllocator> at 24"""
     name: Optional[str]
     keyFrames: list[hkxBlendShapeCollectionChannel_KeyFrame]
     curves: list[hkxBlendShapeCollectionChannel_FloatCurve]
 
 class hkxBlendShapeCollectionChannel_FloatCurve(Record):
-    """hkxBlendShapeCollectionChannel::FloatCurve"""
+    """hkxBlendShapeCollectionChannel::FloatCurve\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- values: hkArray<hkxBlendShapeCollectionChannel::FloatCurveKey, hkContainerHeapAllocator> at 8\n- timeStart: hkInt64 at 24\n- timeEnd: hkInt64 at 32"""
     name: Optional[str]
     values: list[hkxBlendShapeCollectionChannel_FloatCurveKey]
     timeStart: int
     timeEnd: int
 
 class hkxBlendShapeCollectionChannel_FloatCurveKey(Record):
-    """hkxBlendShapeCollectionChannel::FloatCurveKey"""
+    """hkxBlendShapeCollectionChannel::FloatCurveKey\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- value: float at 8\n- time: hkInt64 at 16"""
     name: Optional[str]
     value: float
     time: int
 
 class hkxBlendShapeCollectionChannel_KeyFrame(Record):
-    """hkxBlendShapeCollectionChannel::KeyFrame"""
+    """hkxBlendShapeCollectionChannel::KeyFrame\n\nHavok class of SDK 2019.1, version 1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- baseVertex: hkUint32 at 8\n- vertexCount: hkUint32 at 12\n- timeWeight: double at 16"""
     name: Optional[str]
     baseVertex: int
     vertexCount: int
     timeWeight: float
 
 class hkxBlob(hkReferencedObject):
-    """hkxBlob"""
+    """hkxBlob\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 24"""
     data: memoryview
 
 class hkxBlobMeshShape(hkMeshShape):
-    """hkxBlobMeshShape"""
+    """hkxBlobMeshShape\n\nHavok class of SDK 2019.1, derived from hkMeshShape, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- blob: hkxBlob at 24\n- name: hkStringPtr at 64"""
     blob: hkxBlob
     name: Optional[str]
 
 class hkxBoneAttachmentData(Record):
-    """hkxBoneAttachmentData"""
+    """hkxBoneAttachmentData\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- points: hkArray<hkxBoneAttachmentData::AttachPoint, hkContainerHeapAllocator> at 0"""
     points: list[hkxBoneAttachmentData_AttachPoint]
 
 class hkxBoneAttachmentData_AttachPoint(Record):
-    """hkxBoneAttachmentData::AttachPoint"""
+    """hkxBoneAttachmentData::AttachPoint\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- bone: hkStringPtr at 8\n- boneFromLocal: hkQsTransform at 16"""
     name: Optional[str]
     bone: Optional[str]
-    boneFromLocal: Record
+    boneFromLocal: hkQsTransformf
 
 class hkxBoneGroupData(hkReferencedObject):
-    """hkxBoneGroupData"""
+    """hkxBoneGroupData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- groupNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 24"""
     groupNames: list[Optional[str]]
 
 class hkxCamera(hkReferencedObject):
-    """hkxCamera"""
+    """hkxCamera\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 96 bytes.\n\nOwn members, by Havok type and byte offset:\n- from: hkVector4 at 32\n- focus: hkVector4 at 48\n- up: hkVector4 at 64\n- fov: hkReal at 80\n- far: hkReal at 84\n- near: hkReal at 88\n- leftHanded: hkBool at 92"""
     focus: tuple[float, ...]
     up: tuple[float, ...]
     fov: float
@@ -10141,41 +10141,41 @@ class hkxCamera(hkReferencedObject):
     leftHanded: bool
 
 class hkxEdgeSelectionChannel(hkReferencedObject):
-    """hkxEdgeSelectionChannel"""
+    """hkxEdgeSelectionChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- selectedEdges: hkArray<hkInt32, hkContainerHeapAllocator> at 24"""
     selectedEdges: memoryview
 
 class hkxEnum(hkReferencedObject):
-    """hkxEnum"""
+    """hkxEnum\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 0, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- items: hkArray<hkxEnum::Item, hkContainerHeapAllocator> at 24"""
     items: list[hkxEnum_Item]
 
 class hkxEnum_Item(Record):
-    """hkxEnum::Item"""
+    """hkxEnum::Item\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- value: int at 0\n- name: hkStringPtr at 8"""
     value: int
     name: Optional[str]
 
 class hkxEnvironment(hkReferencedObject):
-    """hkxEnvironment"""
+    """hkxEnvironment\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- variables: hkArray<hkxEnvironment::Variable, hkContainerHeapAllocator> at 24"""
     variables: list[hkxEnvironment_Variable]
 
 class hkxEnvironment_Variable(Record):
-    """hkxEnvironment::Variable"""
+    """hkxEnvironment::Variable\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- value: hkStringPtr at 8"""
     name: Optional[str]
     value: Optional[str]
 
 class hkxIkChainData(hkReferencedObject):
-    """hkxIkChainData"""
+    """hkxIkChainData\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- firstJoint: hkStringPtr at 32\n- endJoint: hkStringPtr at 40\n- effector: hkStringPtr at 48\n- effectorFromEnd: hkQsTransform at 64\n- weight: float at 112\n- twist: float at 116\n- active: bool at 120\n- lock: bool at 121"""
     name: Optional[str]
     firstJoint: Optional[str]
     endJoint: Optional[str]
     effector: Optional[str]
-    effectorFromEnd: Record
+    effectorFromEnd: hkQsTransformf
     weight: float
     twist: float
     active: bool
     lock: bool
 
 class hkxIndexBuffer(hkReferencedObject):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 72 bytes.\n\nOwn members, by Havok type and byte offset:\n- indexType: hkEnum<hkxIndexBuffer::IndexType, hkInt8> at 24\n- indices16: hkArray<hkUint16, hkContainerHeapAllocator> at 32\n- indices32: hkArray<hkUint32, hkContainerHeapAllocator> at 48\n- vertexBaseOffset: hkUint32 at 64\n- length: hkUint32 at 68"""
     indexType: hkxIndexBuffer_IndexType
     indices16: memoryview
     indices32: memoryview
@@ -10183,7 +10183,7 @@ class hkxIndexBuffer(hkReferencedObject):
     length: int
 
 class hkxLight(hkReferencedObject):
-    """hkxLight"""
+    """hkxLight\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 4, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- type: hkEnum<hkxLight::LightType, hkInt8> at 24\n- position: hkVector4 at 32\n- direction: hkVector4 at 48\n- color: hkColor::Argb at 64\n- innerAngle: hkReal at 68\n- outerAngle: hkReal at 72\n- range: hkReal at 76\n- fadeStart: hkReal at 80\n- fadeEnd: hkReal at 84\n- decayRate: hkInt16 at 88\n- intensity: hkReal at 92\n- shadowCaster: hkBool at 96"""
     type: hkxLight_LightType
     position: tuple[float, ...]
     direction: tuple[float, ...]
@@ -10198,7 +10198,7 @@ class hkxLight(hkReferencedObject):
     shadowCaster: bool
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 2019.1, derived from hkxAttributeHolder, version 5, 224 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 40\n- stages: hkArray<hkxMaterial::TextureStage, hkContainerHeapAllocator> at 48\n- diffuseColor: hkVector4 at 64\n- ambientColor: hkVector4 at 80\n- specularColor: hkVector4 at 96\n- emissiveColor: hkVector4 at 112\n- subMaterials: hkArray<hkRefPtr<hkxMaterial>, hkContainerHeapAllocator> at 128\n- extraData: hkRefVariant at 144\n- uvMapScale: T[N]<hkReal, 2> at 152\n- uvMapOffset: T[N]<hkReal, 2> at 160\n- uvMapRotation: hkReal at 168\n- uvMapAlgorithm: hkEnum<hkxMaterial::UVMappingAlgorithm, hkUint32> at 172\n- specularMultiplier: hkReal at 176\n- specularExponent: hkReal at 180\n- transparency: hkEnum<hkxMaterial::Transparency, hkUint8> at 184\n- userData: hkUlong at 192\n- properties: hkArray<hkxMaterial::Property, hkContainerHeapAllocator> at 200"""
     name: Optional[str]
     stages: list[hkxMaterial_TextureStage]
     diffuseColor: tuple[float, ...]
@@ -10218,24 +10218,24 @@ class hkxMaterial(hkxAttributeHolder):
     properties: list[hkxMaterial_Property]
 
 class hkxMaterial_Property(Record):
-    """hkxMaterial::Property"""
+    """hkxMaterial::Property\n\nHavok class of SDK 2019.1, 8 bytes.\n\nOwn members, by Havok type and byte offset:\n- key: hkUint32 at 0\n- value: hkUint32 at 4"""
     key: int
     value: int
 
 class hkxMaterial_TextureStage(Record):
-    """hkxMaterial::TextureStage"""
+    """hkxMaterial::TextureStage\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- texture: hkRefVariant at 0\n- usageHint: hkEnum<hkxMaterial::TextureType, hkInt32> at 8\n- tcoordChannel: hkInt32 at 12"""
     texture: Optional[hkReferencedObject]
     usageHint: hkxMaterial_TextureType
     tcoordChannel: int
 
 class hkxMaterialEffect(hkReferencedObject):
-    """hkxMaterialEffect"""
+    """hkxMaterialEffect\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- type: hkEnum<hkxMaterialEffect::EffectType, hkUint8> at 32\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 40"""
     name: Optional[str]
     type: hkxMaterialEffect_EffectType
     data: memoryview
 
 class hkxMaterialShader(hkReferencedObject):
-    """hkxMaterialShader"""
+    """hkxMaterialShader\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 24\n- type: hkEnum<hkxMaterialShader::ShaderType, hkUint8> at 32\n- vertexEntryName: hkStringPtr at 40\n- geomEntryName: hkStringPtr at 48\n- pixelEntryName: hkStringPtr at 56\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 64"""
     name: Optional[str]
     type: hkxMaterialShader_ShaderType
     vertexEntryName: Optional[str]
@@ -10244,21 +10244,21 @@ class hkxMaterialShader(hkReferencedObject):
     data: memoryview
 
 class hkxMaterialShaderSet(hkReferencedObject):
-    """hkxMaterialShaderSet"""
+    """hkxMaterialShaderSet\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- shaders: hkArray<hkRefPtr<hkxMaterialShader>, hkContainerHeapAllocator> at 24"""
     shaders: list[Optional[hkxMaterialShader]]
 
 class hkxMesh(hkReferencedObject):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- sections: hkArray<hkRefPtr<hkxMeshSection>, hkContainerHeapAllocator> at 24\n- userChannelInfos: hkArray<hkRefPtr<hkxMesh::UserChannelInfo>, hkContainerHeapAllocator> at 40"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[Optional[hkxMesh_UserChannelInfo]]
 
 class hkxMesh_UserChannelInfo(hkxAttributeHolder):
-    """hkxMesh::UserChannelInfo"""
+    """hkxMesh::UserChannelInfo\n\nHavok class of SDK 2019.1, derived from hkxAttributeHolder, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 40\n- className: hkStringPtr at 48"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxMeshSection(hkReferencedObject):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 7, 176 bytes.\n\nOwn members, by Havok type and byte offset:\n- vertexBuffer: hkRefPtr<hkxVertexBuffer> at 24\n- indexBuffers: hkArray<hkRefPtr<hkxIndexBuffer>, hkContainerHeapAllocator> at 32\n- material: hkRefPtr<hkxMaterial> at 48\n- userChannels: hkArray<hkRefVariant, hkContainerHeapAllocator> at 56\n- vertexAnimations: hkArray<hkRefPtr<hkxVertexAnimation>, hkContainerHeapAllocator> at 72\n- linearKeyFrameHints: hkArray<float, hkContainerHeapAllocator> at 88\n- boneMatrixMap: hkArray<hkMeshBoneIndexMapping, hkContainerHeapAllocator> at 104\n- instances: hkArray<hkxMeshSection::InstanceInfo, hkContainerHeapAllocator> at 120\n- originalBoundingBoxMin: hkVector4 at 144\n- originalBoundingBoxMax: hkVector4 at 160"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
@@ -10271,7 +10271,7 @@ class hkxMeshSection(hkReferencedObject):
     originalBoundingBoxMax: tuple[float, ...]
 
 class hkxMeshSection_InstanceInfo(Record):
-    """hkxMeshSection::InstanceInfo"""
+    """hkxMeshSection::InstanceInfo\n\nHavok class of SDK 2019.1, 80 bytes.\n\nOwn members, by Havok type and byte offset:\n- localTransform: hkMatrix4 at 0\n- vertexBase: hkUint32 at 64\n- verticesCount: hkUint32 at 68\n- indexOffset: hkUint32 at 72\n- indicesCount: hkUint32 at 76"""
     localTransform: tuple[float, ...]
     vertexBase: int
     verticesCount: int
@@ -10279,7 +10279,7 @@ class hkxMeshSection_InstanceInfo(Record):
     indicesCount: int
 
 class hkxNode(hkxAttributeHolder):
-    """hkxNode"""
+    """hkxNode\n\nHavok class of SDK 2019.1, derived from hkxAttributeHolder, version 5, 152 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 40\n- uuid: hkUuid at 48\n- object: hkRefVariant at 64\n- keyFrames: hkArray<hkMatrix4, hkContainerHeapAllocator> at 72\n- children: hkArray<hkRefPtr<hkxNode>, hkContainerHeapAllocator> at 88\n- annotations: hkArray<hkxNode::AnnotationData, hkContainerHeapAllocator> at 104\n- linearKeyFrameHints: hkArray<float, hkContainerHeapAllocator> at 120\n- userProperties: hkStringPtr at 136\n- selected: hkBool at 144\n- bone: hkBool at 145"""
     name: Optional[str]
     uuid: hkUuid
     object: Optional[hkReferencedObject]
@@ -10292,28 +10292,28 @@ class hkxNode(hkxAttributeHolder):
     bone: bool
 
 class hkxNode_AnnotationData(Record):
-    """hkxNode::AnnotationData"""
+    """hkxNode::AnnotationData\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 0\n- description: hkStringPtr at 8"""
     time: float
     description: Optional[str]
 
 class hkxNodeLimits(hkReferencedObject):
-    """hkxNodeLimits"""
+    """hkxNodeLimits\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 112 bytes.\n\nOwn members, by Havok type and byte offset:\n- translationLimit: hkxNodeLimits::Limit at 24\n- rotationLimit: hkxNodeLimits::Limit at 52\n- scaleLimit: hkxNodeLimits::Limit at 80"""
     translationLimit: hkxNodeLimits_Limit
     rotationLimit: hkxNodeLimits_Limit
     scaleLimit: hkxNodeLimits_Limit
 
 class hkxNodeLimits_Limit(Record):
-    """hkxNodeLimits::Limit"""
+    """hkxNodeLimits::Limit\n\nHavok class of SDK 2019.1, 28 bytes.\n\nOwn members, by Havok type and byte offset:\n- values: T[N]<hkReal, 6> at 0\n- active: hkUint8 at 24"""
     values: tuple[float, ...]
     active: int
 
 class hkxNodeSelectionSet(hkxAttributeHolder):
-    """hkxNodeSelectionSet"""
+    """hkxNodeSelectionSet\n\nHavok class of SDK 2019.1, derived from hkxAttributeHolder, version 0, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- selectedNodes: hkArray<hkRefPtr<hkxNode>, hkContainerHeapAllocator> at 40\n- name: hkStringPtr at 56"""
     selectedNodes: list[Optional[hkxNode]]
     name: Optional[str]
 
 class hkxScene(hkReferencedObject):
-    """hkxScene"""
+    """hkxScene\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 3, 272 bytes.\n\nOwn members, by Havok type and byte offset:\n- modeller: hkStringPtr at 24\n- asset: hkStringPtr at 32\n- info: hkxSceneInfo at 40\n- sceneLength: hkReal at 56\n- numFrames: hkUint32 at 60\n- rootNode: hkRefPtr<hkxNode> at 64\n- selectionSets: hkArray<hkRefPtr<hkxNodeSelectionSet>, hkContainerHeapAllocator> at 72\n- cameras: hkArray<hkRefPtr<hkxCamera>, hkContainerHeapAllocator> at 88\n- lights: hkArray<hkRefPtr<hkxLight>, hkContainerHeapAllocator> at 104\n- meshes: hkArray<hkRefPtr<hkxMesh>, hkContainerHeapAllocator> at 120\n- materials: hkArray<hkRefPtr<hkxMaterial>, hkContainerHeapAllocator> at 136\n- inplaceTextures: hkArray<hkRefPtr<hkxTextureInplace>, hkContainerHeapAllocator> at 152\n- externalTextures: hkArray<hkRefPtr<hkxTextureFile>, hkContainerHeapAllocator> at 168\n- skinBindings: hkArray<hkRefPtr<hkxSkinBinding>, hkContainerHeapAllocator> at 184\n- splines: hkArray<hkRefPtr<hkxSpline>, hkContainerHeapAllocator> at 200\n- appliedTransform: hkMatrix3 at 224"""
     modeller: Optional[str]
     asset: Optional[str]
     info: hkxSceneInfo
@@ -10332,59 +10332,59 @@ class hkxScene(hkReferencedObject):
     appliedTransform: tuple[float, ...]
 
 class hkxSceneInfo(Record):
-    """hkxSceneInfo"""
+    """hkxSceneInfo\n\nHavok class of SDK 2019.1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- animationStacks: hkArray<hkxSceneInfo::AnimationStack, hkContainerHeapAllocator> at 0"""
     animationStacks: list[hkxSceneInfo_AnimationStack]
 
 class hkxSceneInfo_AnimationStack(Record):
-    """hkxSceneInfo::AnimationStack"""
+    """hkxSceneInfo::AnimationStack\n\nHavok class of SDK 2019.1, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- globalTime: hkxSceneInfo::TimeRange at 8\n- layers: hkArray<hkxSceneInfo::Layer, hkContainerHeapAllocator> at 24"""
     name: Optional[str]
     globalTime: hkxSceneInfo_TimeRange
     layers: list[hkxSceneInfo_Layer]
 
 class hkxSceneInfo_Layer(Record):
-    """hkxSceneInfo::Layer"""
+    """hkxSceneInfo::Layer\n\nHavok class of SDK 2019.1, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- name: hkStringPtr at 0\n- timeRange: hkxSceneInfo::TimeRange at 8"""
     name: Optional[str]
     timeRange: hkxSceneInfo_TimeRange
 
 class hkxSceneInfo_TimeRange(Record):
-    """hkxSceneInfo::TimeRange"""
+    """hkxSceneInfo::TimeRange\n\nHavok class of SDK 2019.1, 12 bytes.\n\nOwn members, by Havok type and byte offset:\n- start: hkReal at 0\n- end: hkReal at 4\n- fps: hkReal at 8"""
     start: float
     end: float
     fps: float
 
 class hkxSkinBinding(hkReferencedObject):
-    """hkxSkinBinding"""
+    """hkxSkinBinding\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 128 bytes.\n\nOwn members, by Havok type and byte offset:\n- mesh: hkRefPtr<hkxMesh> at 24\n- nodeNames: hkArray<hkStringPtr, hkContainerHeapAllocator> at 32\n- bindPose: hkArray<hkMatrix4, hkContainerHeapAllocator> at 48\n- initSkinTransform: hkMatrix4 at 64"""
     mesh: Optional[hkxMesh]
     nodeNames: list[Optional[str]]
     bindPose: list[tuple[float, ...]]
     initSkinTransform: tuple[float, ...]
 
 class hkxSparselyAnimatedBool(hkReferencedObject):
-    """hkxSparselyAnimatedBool"""
+    """hkxSparselyAnimatedBool\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- bools: hkArray<hkBool, hkContainerHeapAllocator> at 24\n- times: hkArray<float, hkContainerHeapAllocator> at 40"""
     bools: list[bool]
     times: memoryview
 
-class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
-    """hkxSparselyAnimatedEnum"""
-    enum: Optional[hkxEnum]
-
 class hkxSparselyAnimatedInt(hkReferencedObject):
-    """hkxSparselyAnimatedInt"""
+    """hkxSparselyAnimatedInt\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- ints: hkArray<hkInt32, hkContainerHeapAllocator> at 24\n- times: hkArray<float, hkContainerHeapAllocator> at 40"""
     ints: memoryview
     times: memoryview
 
+class hkxSparselyAnimatedEnum(hkxSparselyAnimatedInt):
+    """hkxSparselyAnimatedEnum\n\nHavok class of SDK 2019.1, derived from hkxSparselyAnimatedInt, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- enum: hkRefPtr<hkxEnum> at 56"""
+    enum: Optional[hkxEnum]
+
 class hkxSparselyAnimatedString(hkReferencedObject):
-    """hkxSparselyAnimatedString"""
+    """hkxSparselyAnimatedString\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- strings: hkArray<hkStringPtr, hkContainerHeapAllocator> at 24\n- times: hkArray<float, hkContainerHeapAllocator> at 40"""
     strings: list[Optional[str]]
     times: memoryview
 
 class hkxSpline(hkReferencedObject):
-    """hkxSpline"""
+    """hkxSpline\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- controlPoints: hkArray<hkxSpline::ControlPoint, hkContainerHeapAllocator> at 24\n- isClosed: hkBool at 40"""
     controlPoints: list[hkxSpline_ControlPoint]
     isClosed: bool
 
 class hkxSpline_ControlPoint(Record):
-    """hkxSpline::ControlPoint"""
+    """hkxSpline::ControlPoint\n\nHavok class of SDK 2019.1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- position: hkVector4 at 0\n- tangentIn: hkVector4 at 16\n- tangentOut: hkVector4 at 32\n- inType: hkEnum<hkxSpline::ControlType, hkUint8> at 48\n- outType: hkEnum<hkxSpline::ControlType, hkUint8> at 49"""
     position: tuple[float, ...]
     tangentIn: tuple[float, ...]
     tangentOut: tuple[float, ...]
@@ -10392,42 +10392,42 @@ class hkxSpline_ControlPoint(Record):
     outType: hkxSpline_ControlType
 
 class hkxTextureFile(hkReferencedObject):
-    """hkxTextureFile"""
+    """hkxTextureFile\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- filename: hkStringPtr at 24\n- name: hkStringPtr at 32\n- originalFilename: hkStringPtr at 40"""
     filename: Optional[str]
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTextureInplace(hkReferencedObject):
-    """hkxTextureInplace"""
+    """hkxTextureInplace\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 64 bytes.\n\nOwn members, by Havok type and byte offset:\n- fileType: T[N]<hkUint8, 4> at 24\n- data: hkArray<hkUint8, hkContainerHeapAllocator> at 32\n- name: hkStringPtr at 48\n- originalFilename: hkStringPtr at 56"""
     fileType: list[int]
     data: memoryview
     name: Optional[str]
     originalFilename: Optional[str]
 
 class hkxTriangleSelectionChannel(hkReferencedObject):
-    """hkxTriangleSelectionChannel"""
+    """hkxTriangleSelectionChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- selectedTriangles: hkArray<hkInt32, hkContainerHeapAllocator> at 24"""
     selectedTriangles: memoryview
 
 class hkxVertexAnimation(hkReferencedObject):
-    """hkxVertexAnimation"""
+    """hkxVertexAnimation\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 0, 208 bytes.\n\nOwn members, by Havok type and byte offset:\n- time: hkReal at 24\n- vertData: hkxVertexBuffer at 32\n- vertexIndexMap: hkArray<hkInt32, hkContainerHeapAllocator> at 176\n- componentMap: hkArray<hkxVertexAnimation::UsageMap, hkContainerHeapAllocator> at 192"""
     time: float
     vertData: hkxVertexBuffer
     vertexIndexMap: memoryview
     componentMap: list[hkxVertexAnimation_UsageMap]
 
 class hkxVertexAnimation_UsageMap(Record):
-    """hkxVertexAnimation::UsageMap"""
+    """hkxVertexAnimation::UsageMap\n\nHavok class of SDK 2019.1, 4 bytes.\n\nOwn members, by Havok type and byte offset:\n- use: hkEnum<hkxVertexDescription::DataUsage, hkUint16> at 0\n- useIndexOrig: hkUint8 at 2\n- useIndexLocal: hkUint8 at 3"""
     use: hkxVertexDescription_DataUsage
     useIndexOrig: int
     useIndexLocal: int
 
 class hkxVertexBuffer(hkReferencedObject):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 144 bytes.\n\nOwn members, by Havok type and byte offset:\n- data: hkxVertexBuffer::VertexData at 24\n- desc: hkxVertexDescription at 128"""
     data: hkxVertexBuffer_VertexData
     desc: hkxVertexDescription
 
 class hkxVertexBuffer_VertexData(Record):
-    """hkxVertexBuffer::VertexData"""
+    """hkxVertexBuffer::VertexData\n\nHavok class of SDK 2019.1, version 2, 104 bytes.\n\nOwn members, by Havok type and byte offset:\n- vectorData: hkArray<unsigned int, hkContainerHeapAllocator> at 0\n- floatData: hkArray<unsigned int, hkContainerHeapAllocator> at 16\n- uint32Data: hkArray<hkUint32, hkContainerHeapAllocator> at 32\n- uint16Data: hkArray<hkUint16, hkContainerHeapAllocator> at 48\n- uint8Data: hkArray<hkUint8, hkContainerHeapAllocator> at 64\n- numVerts: hkUint32 at 80\n- vectorStride: hkUint32 at 84\n- floatStride: hkUint32 at 88\n- uint32Stride: hkUint32 at 92\n- uint16Stride: hkUint32 at 96\n- uint8Stride: hkUint32 at 100"""
     vectorData: memoryview
     floatData: memoryview
     uint32Data: memoryview
@@ -10441,11 +10441,11 @@ class hkxVertexBuffer_VertexData(Record):
     uint8Stride: int
 
 class hkxVertexDescription(Record):
-    """hkxVertexDescription"""
+    """hkxVertexDescription\n\nHavok class of SDK 2019.1, version 1, 16 bytes.\n\nOwn members, by Havok type and byte offset:\n- decls: hkArray<hkxVertexDescription::ElementDecl, hkContainerHeapAllocator> at 0"""
     decls: list[hkxVertexDescription_ElementDecl]
 
 class hkxVertexDescription_ElementDecl(Record):
-    """hkxVertexDescription::ElementDecl"""
+    """hkxVertexDescription::ElementDecl\n\nHavok class of SDK 2019.1, version 4, 24 bytes.\n\nOwn members, by Havok type and byte offset:\n- byteOffset: hkUint32 at 0\n- type: hkEnum<hkxVertexDescription::DataType, hkUint16> at 4\n- usage: hkEnum<hkxVertexDescription::DataUsage, hkUint16> at 6\n- byteStride: hkUint32 at 8\n- numElements: hkUint8 at 12\n- channelID: hkStringPtr at 16"""
     byteOffset: int
     type: hkxVertexDescription_DataType
     usage: hkxVertexDescription_DataUsage
@@ -10454,20 +10454,26 @@ class hkxVertexDescription_ElementDecl(Record):
     channelID: Optional[str]
 
 class hkxVertexFloatDataChannel(hkReferencedObject):
-    """hkxVertexFloatDataChannel"""
+    """hkxVertexFloatDataChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 56 bytes.\n\nOwn members, by Havok type and byte offset:\n- dimensions: hkEnum<hkxVertexFloatDataChannel::VertexFloatDimensions, hkUint8> at 24\n- scaleMin: hkReal at 28\n- scaleMax: hkReal at 32\n- perVertexFloats: hkArray<float, hkContainerHeapAllocator> at 40"""
     dimensions: hkxVertexFloatDataChannel_VertexFloatDimensions
     scaleMin: float
     scaleMax: float
     perVertexFloats: memoryview
 
 class hkxVertexIntDataChannel(hkReferencedObject):
-    """hkxVertexIntDataChannel"""
+    """hkxVertexIntDataChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- perVertexInts: hkArray<hkInt32, hkContainerHeapAllocator> at 24"""
     perVertexInts: memoryview
 
 class hkxVertexSelectionChannel(hkReferencedObject):
-    """hkxVertexSelectionChannel"""
+    """hkxVertexSelectionChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 1, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- selectedVertices: hkArray<hkInt32, hkContainerHeapAllocator> at 24"""
     selectedVertices: memoryview
 
 class hkxVertexVectorDataChannel(hkReferencedObject):
-    """hkxVertexVectorDataChannel"""
+    """hkxVertexVectorDataChannel\n\nHavok class of SDK 2019.1, derived from hkReferencedObject, version 2, 40 bytes.\n\nOwn members, by Havok type and byte offset:\n- perVertexVectors: hkArray<float, hkContainerHeapAllocator> at 24"""
     perVertexVectors: memoryview
+
+class hkQsTransformf(Record):
+    """hkQsTransformf\n\nHavok class of SDK 2019.1, 48 bytes.\n\nOwn members, by Havok type and byte offset:\n- translation: hkVector4f at 0\n- rotation: hkQuaternionf at 16\n- scale: hkVector4f at 32"""
+    translation: tuple[float, ...]
+    rotation: tuple[float, ...]
+    scale: tuple[float, ...]

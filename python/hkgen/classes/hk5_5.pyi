@@ -120,15 +120,15 @@ class hkxLight_LightType(enum.IntEnum):
     SPOT_LIGHT = 2
 
 class hkAabb(Record):
-    """hkAabb"""
+    """hkAabb\n\nHavok class of SDK 5.5 (packfiles), signature 0x4a948b16.\n\nOwn members, by hkClass type:\n- min: Vector4\n- max: Vector4"""
     min: tuple[float, ...]
     max: tuple[float, ...]
 
 class hkBaseObject(Record):
-    """hkBaseObject"""
+    """hkBaseObject\n\nHavok class of SDK 5.5 (packfiles), signature 0xe0708a00."""
 
 class hkClass(Record):
-    """hkClass"""
+    """hkClass\n\nHavok class of SDK 5.5 (packfiles), signature 0x38771f8e.\n\nOwn members, by hkClass type:\n- name: CString\n- parent: Pointer of Struct hkClass\n- objectSize: Int32\n- numImplementedInterfaces: Int32\n- declaredEnums: SimpleArray of Struct hkClassEnum\n- declaredMembers: SimpleArray of Struct hkClassMember\n- defaults: Pointer\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClass::FlagValues\n- describedVersion: Int32"""
     name: Optional[str]
     parent: Optional[hkClass]
     objectSize: int
@@ -141,19 +141,19 @@ class hkClass(Record):
     describedVersion: int
 
 class hkClassEnum(Record):
-    """hkClassEnum"""
+    """hkClassEnum\n\nHavok class of SDK 5.5 (packfiles), signature 0x8a3609cf.\n\nOwn members, by hkClass type:\n- name: CString\n- items: SimpleArray of Struct hkClassEnumItem\n- attributes: Pointer of Struct hkCustomAttributes\n- flags: Flags of Uint32 hkClassEnum::FlagValues"""
     name: Optional[str]
     items: list[hkClassEnumItem]
     attributes: Optional[Record]
     flags: Union[hkClassEnum_FlagValues, int]
 
 class hkClassEnumItem(Record):
-    """hkClassEnumItem"""
+    """hkClassEnumItem\n\nHavok class of SDK 5.5 (packfiles), signature 0xce6f8a6c.\n\nOwn members, by hkClass type:\n- value: Int32\n- name: CString"""
     value: int
     name: Optional[str]
 
 class hkClassMember(Record):
-    """hkClassMember"""
+    """hkClassMember\n\nHavok class of SDK 5.5 (packfiles), signature 0xa5240f57.\n\nOwn members, by hkClass type:\n- name: CString\n- class: Pointer of Struct hkClass\n- enum: Pointer of Struct hkClassEnum\n- type: Enum of Uint8 hkClassMember::Type\n- subtype: Enum of Uint8 hkClassMember::Type\n- cArraySize: Int16\n- flags: Flags of Uint16 hkClassMember::FlagValues\n- offset: Uint16\n- attributes: Pointer of Struct hkCustomAttributes"""
     name: Optional[str]
     enum: Optional[hkClassEnum]
     type: hkClassMember_Type
@@ -163,15 +163,28 @@ class hkClassMember(Record):
     offset: int
     attributes: Optional[Record]
 
+class hkReferencedObject(hkBaseObject):
+    """hkReferencedObject\n\nHavok class of SDK 5.5 (packfiles), derived from hkBaseObject, signature 0x3b1c1113.\n\nOwn members, by hkClass type:\n- memSizeAndFlags: Uint16\n- referenceCount: Int16"""
+    memSizeAndFlags: int
+    referenceCount: int
+
+class hkpShape(hkReferencedObject):
+    """hkpShape\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x666490a1.\n\nOwn members, by hkClass type:\n- userData: Ulong\n- type: Enum of Uint32"""
+    userData: int
+    type: int
+
+class hkpBvTreeShape(hkpShape):
+    """hkpBvTreeShape\n\nHavok class of SDK 5.5 (packfiles), derived from hkpShape, signature 0xe7eca7eb."""
+
 class hkMoppBvTreeShapeBase(hkpBvTreeShape):
-    """hkMoppBvTreeShapeBase"""
+    """hkMoppBvTreeShapeBase\n\nHavok class of SDK 5.5 (packfiles), derived from hkpBvTreeShape, signature 0x4117d60e.\n\nOwn members, by hkClass type:\n- code: Pointer of Struct hkpMoppCode\n- moppData: Pointer\n- moppDataSize: Uint32\n- codeInfoCopy: Vector4"""
     code: Optional[Record]
     moppData: Optional[Record]
     moppDataSize: int
     codeInfoCopy: tuple[float, ...]
 
 class hkMotionState(Record):
-    """hkMotionState"""
+    """hkMotionState\n\nHavok class of SDK 5.5 (packfiles), signature 0x064e7ce4.\n\nOwn members, by hkClass type:\n- transform: Transform\n- sweptTransform: Struct hkSweptTransform\n- deltaAngle: Vector4\n- objectRadius: Real\n- linearDamping: Real\n- angularDamping: Real\n- maxLinearVelocity: Uint8\n- maxAngularVelocity: Uint8\n- deactivationClass: Uint8"""
     transform: tuple[tuple[float, ...], ...]
     sweptTransform: hkSweptTransform
     deltaAngle: tuple[float, ...]
@@ -183,28 +196,23 @@ class hkMotionState(Record):
     deactivationClass: int
 
 class hkMultiThreadCheck(Record):
-    """hkMultiThreadCheck"""
+    """hkMultiThreadCheck\n\nHavok class of SDK 5.5 (packfiles), signature 0x1c3c8820.\n\nOwn members, by hkClass type:\n- threadId: Uint32\n- markCount: Int16\n- markBitStack: Uint16"""
     threadId: int
     markCount: int
     markBitStack: int
 
-class hkReferencedObject(hkBaseObject):
-    """hkReferencedObject"""
-    memSizeAndFlags: int
-    referenceCount: int
-
 class hkRootLevelContainer(Record):
-    """hkRootLevelContainer"""
+    """hkRootLevelContainer\n\nHavok class of SDK 5.5 (packfiles), signature 0xf598a34e.\n\nOwn members, by hkClass type:\n- namedVariants: SimpleArray of Struct hkRootLevelContainerNamedVariant"""
     namedVariants: list[hkRootLevelContainerNamedVariant]
 
 class hkRootLevelContainerNamedVariant(Record):
-    """hkRootLevelContainerNamedVariant"""
+    """hkRootLevelContainerNamedVariant\n\nHavok class of SDK 5.5 (packfiles), signature 0x853a899c.\n\nOwn members, by hkClass type:\n- name: CString\n- className: CString\n- variant: Variant"""
     name: Optional[str]
     className: Optional[str]
     variant: Optional[Record]
 
 class hkSweptTransform(Record):
-    """hkSweptTransform"""
+    """hkSweptTransform\n\nHavok class of SDK 5.5 (packfiles), signature 0x0b4e5770.\n\nOwn members, by hkClass type:\n- centerOfMass0: Vector4\n- centerOfMass1: Vector4\n- rotation0: Quaternion\n- rotation1: Quaternion\n- centerOfMassLocal: Vector4"""
     centerOfMass0: tuple[float, ...]
     centerOfMass1: tuple[float, ...]
     rotation0: tuple[float, ...]
@@ -212,17 +220,17 @@ class hkSweptTransform(Record):
     centerOfMassLocal: tuple[float, ...]
 
 class hkaAnimatedReferenceFrame(hkReferencedObject):
-    """hkaAnimatedReferenceFrame"""
+    """hkaAnimatedReferenceFrame\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0xda8c7d7d."""
 
 class hkaAnimationBinding(Record):
-    """hkaAnimationBinding"""
+    """hkaAnimationBinding\n\nHavok class of SDK 5.5 (packfiles), signature 0xfb496074.\n\nOwn members, by hkClass type:\n- animation: Pointer of Struct hkaSkeletalAnimation\n- transformTrackToBoneIndices: SimpleArray of Int16\n- floatTrackToFloatSlotIndices: SimpleArray of Int16\n- blendHint: Enum of Int8 hkaAnimationBinding::BlendHint"""
     animation: Optional[hkaSkeletalAnimation]
     transformTrackToBoneIndices: memoryview
     floatTrackToFloatSlotIndices: memoryview
     blendHint: hkaAnimationBinding_BlendHint
 
 class hkaAnimationContainer(Record):
-    """hkaAnimationContainer"""
+    """hkaAnimationContainer\n\nHavok class of SDK 5.5 (packfiles), signature 0xf456626d.\n\nOwn members, by hkClass type:\n- skeletons: SimpleArray of Pointer hkaSkeleton\n- animations: SimpleArray of Pointer hkaSkeletalAnimation\n- bindings: SimpleArray of Pointer hkaAnimationBinding\n- attachments: SimpleArray of Pointer hkaBoneAttachment\n- skins: SimpleArray of Pointer hkaMeshBinding"""
     skeletons: list[Optional[hkaSkeleton]]
     animations: list[Optional[hkaSkeletalAnimation]]
     bindings: list[Optional[hkaAnimationBinding]]
@@ -230,36 +238,45 @@ class hkaAnimationContainer(Record):
     skins: list[Optional[hkaMeshBinding]]
 
 class hkaAnnotationTrack(Record):
-    """hkaAnnotationTrack"""
+    """hkaAnnotationTrack\n\nHavok class of SDK 5.5 (packfiles), signature 0x846fc690.\n\nOwn members, by hkClass type:\n- name: CString\n- annotations: SimpleArray of Struct hkaAnnotationTrackAnnotation"""
     name: Optional[str]
     annotations: list[hkaAnnotationTrackAnnotation]
 
 class hkaAnnotationTrackAnnotation(Record):
-    """hkaAnnotationTrackAnnotation"""
+    """hkaAnnotationTrackAnnotation\n\nHavok class of SDK 5.5 (packfiles), signature 0x731888ca.\n\nOwn members, by hkClass type:\n- time: Real\n- text: CString"""
     time: float
     text: Optional[str]
 
 class hkaBone(Record):
-    """hkaBone"""
+    """hkaBone\n\nHavok class of SDK 5.5 (packfiles), signature 0xa74011f0.\n\nOwn members, by hkClass type:\n- name: CString\n- lockTranslation: Bool"""
     name: Optional[str]
     lockTranslation: bool
 
 class hkaBoneAttachment(Record):
-    """hkaBoneAttachment"""
+    """hkaBoneAttachment\n\nHavok class of SDK 5.5 (packfiles), signature 0x8bdd3e9a.\n\nOwn members, by hkClass type:\n- boneFromAttachment: Matrix4\n- attachment: Variant\n- name: CString\n- boneIndex: Int16"""
     boneFromAttachment: tuple[tuple[float, ...], ...]
     attachment: Optional[Record]
     name: Optional[str]
     boneIndex: int
 
 class hkaDefaultAnimatedReferenceFrame(hkaAnimatedReferenceFrame):
-    """hkaDefaultAnimatedReferenceFrame"""
+    """hkaDefaultAnimatedReferenceFrame\n\nHavok class of SDK 5.5 (packfiles), derived from hkaAnimatedReferenceFrame, signature 0x122f506b.\n\nOwn members, by hkClass type:\n- up: Vector4\n- forward: Vector4\n- duration: Real\n- referenceFrameSamples: SimpleArray of Vector4"""
     up: tuple[float, ...]
     forward: tuple[float, ...]
     duration: float
     referenceFrameSamples: list[tuple[float, ...]]
 
+class hkaSkeletalAnimation(hkReferencedObject):
+    """hkaSkeletalAnimation\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x98f9313d.\n\nOwn members, by hkClass type:\n- type: Enum of Int32 hkaSkeletalAnimation::AnimationType\n- duration: Real\n- numberOfTransformTracks: Int32\n- numberOfFloatTracks: Int32\n- extractedMotion: Pointer of Struct hkaAnimatedReferenceFrame\n- annotationTracks: SimpleArray of Pointer hkaAnnotationTrack"""
+    type: hkaSkeletalAnimation_AnimationType
+    duration: float
+    numberOfTransformTracks: int
+    numberOfFloatTracks: int
+    extractedMotion: Optional[hkaAnimatedReferenceFrame]
+    annotationTracks: list[Optional[hkaAnnotationTrack]]
+
 class hkaDeltaCompressedSkeletalAnimation(hkaSkeletalAnimation):
-    """hkaDeltaCompressedSkeletalAnimation"""
+    """hkaDeltaCompressedSkeletalAnimation\n\nHavok class of SDK 5.5 (packfiles), derived from hkaSkeletalAnimation, signature 0x83c6794c.\n\nOwn members, by hkClass type:\n- numberOfPoses: Int32\n- blockSize: Int32\n- qFormat: Struct hkaDeltaCompressedSkeletalAnimationQuantizationFormat\n- quantizedDataIdx: Uint32\n- quantizedDataSize: Uint32\n- staticMaskIdx: Uint32\n- staticMaskSize: Uint32\n- staticDOFsIdx: Uint32\n- staticDOFsSize: Uint32\n- totalBlockSize: Uint32\n- lastBlockSize: Uint32\n- dataBuffer: SimpleArray of Uint8"""
     numberOfPoses: int
     blockSize: int
     qFormat: hkaDeltaCompressedSkeletalAnimationQuantizationFormat
@@ -274,7 +291,7 @@ class hkaDeltaCompressedSkeletalAnimation(hkaSkeletalAnimation):
     dataBuffer: memoryview
 
 class hkaDeltaCompressedSkeletalAnimationQuantizationFormat(Record):
-    """hkaDeltaCompressedSkeletalAnimationQuantizationFormat"""
+    """hkaDeltaCompressedSkeletalAnimationQuantizationFormat\n\nHavok class of SDK 5.5 (packfiles), signature 0x724a7561.\n\nOwn members, by hkClass type:\n- maxBitWidth: Uint8\n- preserved: Uint8\n- numD: Uint32\n- offsetIdx: Uint32\n- scaleIdx: Uint32\n- bitWidthIdx: Uint32"""
     maxBitWidth: int
     preserved: int
     numD: int
@@ -283,32 +300,23 @@ class hkaDeltaCompressedSkeletalAnimationQuantizationFormat(Record):
     bitWidthIdx: int
 
 class hkaInterleavedSkeletalAnimation(hkaSkeletalAnimation):
-    """hkaInterleavedSkeletalAnimation"""
+    """hkaInterleavedSkeletalAnimation\n\nHavok class of SDK 5.5 (packfiles), derived from hkaSkeletalAnimation, signature 0x62b02e7b.\n\nOwn members, by hkClass type:\n- transforms: SimpleArray of QsTransform\n- floats: SimpleArray of Real"""
     transforms: list[tuple[tuple[float, ...], ...]]
     floats: memoryview
 
 class hkaMeshBinding(Record):
-    """hkaMeshBinding"""
+    """hkaMeshBinding\n\nHavok class of SDK 5.5 (packfiles), signature 0xcdb31e0c.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- skeleton: Pointer of Struct hkaSkeleton\n- mappings: SimpleArray of Struct hkaMeshBindingMapping\n- boneFromSkinMeshTransforms: SimpleArray of Transform"""
     mesh: Optional[hkxMesh]
     skeleton: Optional[hkaSkeleton]
     mappings: list[hkaMeshBindingMapping]
     boneFromSkinMeshTransforms: list[tuple[tuple[float, ...], ...]]
 
 class hkaMeshBindingMapping(Record):
-    """hkaMeshBindingMapping"""
+    """hkaMeshBindingMapping\n\nHavok class of SDK 5.5 (packfiles), signature 0x4da6a6f4.\n\nOwn members, by hkClass type:\n- mapping: SimpleArray of Int16"""
     mapping: memoryview
 
-class hkaSkeletalAnimation(hkReferencedObject):
-    """hkaSkeletalAnimation"""
-    type: hkaSkeletalAnimation_AnimationType
-    duration: float
-    numberOfTransformTracks: int
-    numberOfFloatTracks: int
-    extractedMotion: Optional[hkaAnimatedReferenceFrame]
-    annotationTracks: list[Optional[hkaAnnotationTrack]]
-
 class hkaSkeleton(Record):
-    """hkaSkeleton"""
+    """hkaSkeleton\n\nHavok class of SDK 5.5 (packfiles), signature 0x334dbe6c.\n\nOwn members, by hkClass type:\n- name: CString\n- parentIndices: SimpleArray of Int16\n- bones: SimpleArray of Pointer hkaBone\n- referencePose: SimpleArray of QsTransform\n- floatSlots: SimpleArray of CString"""
     name: Optional[str]
     parentIndices: memoryview
     bones: list[Optional[hkaBone]]
@@ -316,7 +324,7 @@ class hkaSkeleton(Record):
     floatSlots: list[Optional[str]]
 
 class hkaSplineSkeletalAnimation(hkaSkeletalAnimation):
-    """hkaSplineSkeletalAnimation"""
+    """hkaSplineSkeletalAnimation\n\nHavok class of SDK 5.5 (packfiles), derived from hkaSkeletalAnimation, signature 0x30a67d2a.\n\nOwn members, by hkClass type:\n- numFrames: Int32\n- numBlocks: Int32\n- maxFramesPerBlock: Int32\n- maskAndQuantizationSize: Int32\n- blockDuration: Real\n- blockInverseDuration: Real\n- frameDuration: Real\n- blockOffsets: Array of Uint32\n- floatBlockOffsets: Array of Uint32\n- transformOffsets: Array of Uint32\n- floatOffsets: Array of Uint32\n- data: Array of Uint8\n- endian: Int32"""
     numFrames: int
     numBlocks: int
     maxFramesPerBlock: int
@@ -332,7 +340,7 @@ class hkaSplineSkeletalAnimation(hkaSkeletalAnimation):
     endian: int
 
 class hkaWaveletSkeletalAnimation(hkaSkeletalAnimation):
-    """hkaWaveletSkeletalAnimation"""
+    """hkaWaveletSkeletalAnimation\n\nHavok class of SDK 5.5 (packfiles), derived from hkaSkeletalAnimation, signature 0x5974ffe8.\n\nOwn members, by hkClass type:\n- numberOfPoses: Int32\n- blockSize: Int32\n- qFormat: Struct hkaWaveletSkeletalAnimationQuantizationFormat\n- staticMaskIdx: Uint32\n- staticDOFsIdx: Uint32\n- blockIndexIdx: Uint32\n- blockIndexSize: Uint32\n- quantizedDataIdx: Uint32\n- quantizedDataSize: Uint32\n- dataBuffer: SimpleArray of Uint8"""
     numberOfPoses: int
     blockSize: int
     qFormat: hkaWaveletSkeletalAnimationQuantizationFormat
@@ -345,7 +353,7 @@ class hkaWaveletSkeletalAnimation(hkaSkeletalAnimation):
     dataBuffer: memoryview
 
 class hkaWaveletSkeletalAnimationQuantizationFormat(Record):
-    """hkaWaveletSkeletalAnimationQuantizationFormat"""
+    """hkaWaveletSkeletalAnimationQuantizationFormat\n\nHavok class of SDK 5.5 (packfiles), signature 0x724a7561.\n\nOwn members, by hkClass type:\n- maxBitWidth: Uint8\n- preserved: Uint8\n- numD: Uint32\n- offsetIdx: Uint32\n- scaleIdx: Uint32\n- bitWidthIdx: Uint32"""
     maxBitWidth: int
     preserved: int
     numD: int
@@ -354,28 +362,25 @@ class hkaWaveletSkeletalAnimationQuantizationFormat(Record):
     bitWidthIdx: int
 
 class hkpAction(hkReferencedObject):
-    """hkpAction"""
+    """hkpAction\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0xb6966e59.\n\nOwn members, by hkClass type:\n- world: Pointer\n- island: Pointer\n- userData: Ulong\n- name: CString"""
     world: Optional[Record]
     island: Optional[Record]
     userData: int
     name: Optional[str]
 
 class hkpBroadPhaseHandle(Record):
-    """hkpBroadPhaseHandle"""
+    """hkpBroadPhaseHandle\n\nHavok class of SDK 5.5 (packfiles), signature 0x940569dc.\n\nOwn members, by hkClass type:\n- id: Uint32"""
     id: int
 
-class hkpBvTreeShape(hkpShape):
-    """hkpBvTreeShape"""
-
 class hkpCdBody(Record):
-    """hkpCdBody"""
+    """hkpCdBody\n\nHavok class of SDK 5.5 (packfiles), signature 0xe94d2688.\n\nOwn members, by hkClass type:\n- shape: Pointer of Struct hkpShape\n- shapeKey: Uint32\n- motion: Pointer\n- parent: Pointer of Struct hkpCdBody"""
     shape: Optional[hkpShape]
     shapeKey: int
     motion: Optional[Record]
     parent: Optional[hkpCdBody]
 
 class hkpCollidable(hkpCdBody):
-    """hkpCollidable"""
+    """hkpCollidable\n\nHavok class of SDK 5.5 (packfiles), derived from hkpCdBody, signature 0x5879a2c3.\n\nOwn members, by hkClass type:\n- ownerOffset: Int8\n- forceCollideOntoPpu: Uint8\n- shapeSizeOnSpu: Uint16\n- broadPhaseHandle: Struct hkpTypedBroadPhaseHandle\n- boundingVolumeData: Struct hkpCollidableBoundingVolumeData\n- allowedPenetrationDepth: Real"""
     ownerOffset: int
     forceCollideOntoPpu: int
     shapeSizeOnSpu: int
@@ -384,7 +389,7 @@ class hkpCollidable(hkpCdBody):
     allowedPenetrationDepth: float
 
 class hkpCollidableBoundingVolumeData(Record):
-    """hkpCollidableBoundingVolumeData"""
+    """hkpCollidableBoundingVolumeData\n\nHavok class of SDK 5.5 (packfiles), signature 0x97b45527.\n\nOwn members, by hkClass type:\n- min: Uint32[3]\n- expansionMin: Uint8[3]\n- expansionShift: Uint8\n- max: Uint32[3]\n- expansionMax: Uint8[3]\n- padding: Uint8\n- numChildShapeAabbs: Uint16\n- childShapeAabbs: Pointer of Struct hkAabbUint32"""
     min: list[int]
     expansionMin: list[int]
     expansionShift: int
@@ -395,58 +400,36 @@ class hkpCollidableBoundingVolumeData(Record):
     childShapeAabbs: Optional[Record]
 
 class hkpCollisionFilter(hkReferencedObject):
-    """hkpCollisionFilter"""
+    """hkpCollisionFilter\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x60960336.\n\nOwn members, by hkClass type:\n- prepad: Uint32[2]\n- type: Enum of Uint32 hkpCollisionFilter::hkpFilterType\n- postpad: Uint32[3]"""
     prepad: list[int]
     type: hkpCollisionFilter_hkpFilterType
     postpad: list[int]
 
 class hkpConvexListFilter(hkReferencedObject):
-    """hkpConvexListFilter"""
+    """hkpConvexListFilter\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x81d074a4."""
+
+class hkpSphereRepShape(hkpShape):
+    """hkpSphereRepShape\n\nHavok class of SDK 5.5 (packfiles), derived from hkpShape, signature 0xe7eca7eb."""
 
 class hkpConvexShape(hkpSphereRepShape):
-    """hkpConvexShape"""
+    """hkpConvexShape\n\nHavok class of SDK 5.5 (packfiles), derived from hkpSphereRepShape, signature 0xf8f74f85.\n\nOwn members, by hkClass type:\n- radius: Real"""
     radius: float
 
 class hkpEntitySmallArraySerializeOverrideType(Record):
-    """hkpEntitySmallArraySerializeOverrideType"""
+    """hkpEntitySmallArraySerializeOverrideType\n\nHavok class of SDK 5.5 (packfiles), signature 0xeb2364c1.\n\nOwn members, by hkClass type:\n- data: Pointer\n- size: Uint16\n- capacityAndFlags: Uint16"""
     data: Optional[Record]
     size: int
     capacityAndFlags: int
 
 class hkpEntitySpuCollisionCallback(Record):
-    """hkpEntitySpuCollisionCallback"""
+    """hkpEntitySpuCollisionCallback\n\nHavok class of SDK 5.5 (packfiles), signature 0x81147f05.\n\nOwn members, by hkClass type:\n- util: Pointer\n- capacity: Uint16\n- eventFilter: Uint8\n- userFilter: Uint8"""
     util: Optional[Record]
     capacity: int
     eventFilter: int
     userFilter: int
 
-class hkpKeyframedRigidMotion(hkpMotion):
-    """hkpKeyframedRigidMotion"""
-
-class hkpLinkedCollidable(hkpCollidable):
-    """hkpLinkedCollidable"""
-    collisionEntries: list[None]
-
-class hkpMaterial(Record):
-    """hkpMaterial"""
-    responseType: hkpMaterial_ResponseType
-    friction: float
-    restitution: float
-
-class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
-    """hkpMaxSizeMotion"""
-
-class hkpMoppBvTreeShape(hkMoppBvTreeShapeBase):
-    """hkpMoppBvTreeShape"""
-    child: hkpSingleShapeContainer
-    childSize: int
-
-class hkpMoppCodeCodeInfo(Record):
-    """hkpMoppCodeCodeInfo"""
-    offset: tuple[float, ...]
-
 class hkpMotion(hkReferencedObject):
-    """hkpMotion"""
+    """hkpMotion\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x141abdc9.\n\nOwn members, by hkClass type:\n- type: Enum of Uint8 hkpMotion::MotionType\n- deactivationIntegrateCounter: Uint8\n- deactivationNumInactiveFrames: Uint16[2]\n- motionState: Struct hkMotionState\n- inertiaAndMassInv: Vector4\n- linearVelocity: Vector4\n- angularVelocity: Vector4\n- deactivationRefPosition: Vector4[2]\n- deactivationRefOrientation: Uint32[2]\n- savedMotion: Pointer of Struct hkpMaxSizeMotion\n- savedQualityTypeIndex: Uint16"""
     type: hkpMotion_MotionType
     deactivationIntegrateCounter: int
     deactivationNumInactiveFrames: list[int]
@@ -459,18 +442,52 @@ class hkpMotion(hkReferencedObject):
     savedMotion: Optional[hkpMaxSizeMotion]
     savedQualityTypeIndex: int
 
+class hkpKeyframedRigidMotion(hkpMotion):
+    """hkpKeyframedRigidMotion\n\nHavok class of SDK 5.5 (packfiles), derived from hkpMotion, signature 0x8b0a2dbf."""
+
+class hkpLinkedCollidable(hkpCollidable):
+    """hkpLinkedCollidable\n\nHavok class of SDK 5.5 (packfiles), derived from hkpCollidable, signature 0x4e89e0f0.\n\nOwn members, by hkClass type:\n- collisionEntries: Array"""
+    collisionEntries: list[None]
+
+class hkpMaterial(Record):
+    """hkpMaterial\n\nHavok class of SDK 5.5 (packfiles), signature 0x0485a264.\n\nOwn members, by hkClass type:\n- responseType: Enum of Int8 hkpMaterial::ResponseType\n- friction: Real\n- restitution: Real"""
+    responseType: hkpMaterial_ResponseType
+    friction: float
+    restitution: float
+
+class hkpMaxSizeMotion(hkpKeyframedRigidMotion):
+    """hkpMaxSizeMotion\n\nHavok class of SDK 5.5 (packfiles), derived from hkpKeyframedRigidMotion, signature 0xabe8f4f8."""
+
+class hkpMoppBvTreeShape(hkMoppBvTreeShapeBase):
+    """hkpMoppBvTreeShape\n\nHavok class of SDK 5.5 (packfiles), derived from hkMoppBvTreeShapeBase, signature 0xdbba3c29.\n\nOwn members, by hkClass type:\n- child: Struct hkpSingleShapeContainer\n- childSize: Int32"""
+    child: hkpSingleShapeContainer
+    childSize: int
+
+class hkpMoppCodeCodeInfo(Record):
+    """hkpMoppCodeCodeInfo\n\nHavok class of SDK 5.5 (packfiles), signature 0xd8fdbb08.\n\nOwn members, by hkClass type:\n- offset: Vector4"""
+    offset: tuple[float, ...]
+
+class hkpWorldObject(hkReferencedObject):
+    """hkpWorldObject\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x50f6ee9f.\n\nOwn members, by hkClass type:\n- world: Pointer\n- userData: Ulong\n- collidable: Struct hkpLinkedCollidable\n- multiThreadCheck: Struct hkMultiThreadCheck\n- name: CString\n- properties: Array of Struct hkpProperty"""
+    world: Optional[Record]
+    userData: int
+    collidable: hkpLinkedCollidable
+    multiThreadCheck: hkMultiThreadCheck
+    name: Optional[str]
+    properties: list[hkpProperty]
+
 class hkpPhantom(hkpWorldObject):
-    """hkpPhantom"""
+    """hkpPhantom\n\nHavok class of SDK 5.5 (packfiles), derived from hkpWorldObject, signature 0xaa0ade1a.\n\nOwn members, by hkClass type:\n- overlapListeners: Array of Pointer\n- phantomListeners: Array of Pointer"""
     overlapListeners: list[Optional[Record]]
     phantomListeners: list[Optional[Record]]
 
 class hkpPhysicsData(hkReferencedObject):
-    """hkpPhysicsData"""
+    """hkpPhysicsData\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0xc2a461e4.\n\nOwn members, by hkClass type:\n- worldCinfo: Pointer of Struct hkpWorldCinfo\n- systems: Array of Pointer hkpPhysicsSystem"""
     worldCinfo: Optional[Record]
     systems: list[Optional[hkpPhysicsSystem]]
 
 class hkpPhysicsSystem(hkReferencedObject):
-    """hkpPhysicsSystem"""
+    """hkpPhysicsSystem\n\nHavok class of SDK 5.5 (packfiles), derived from hkReferencedObject, signature 0x1b58f0ef.\n\nOwn members, by hkClass type:\n- rigidBodies: Array of Pointer hkpRigidBody\n- constraints: Array of Pointer hkpConstraintInstance\n- actions: Array of Pointer hkpAction\n- phantoms: Array of Pointer hkpPhantom\n- name: CString\n- userData: Ulong\n- active: Bool"""
     rigidBodies: list[Optional[Record]]
     constraints: list[Optional[Record]]
     actions: list[Optional[hkpAction]]
@@ -480,66 +497,49 @@ class hkpPhysicsSystem(hkReferencedObject):
     active: bool
 
 class hkpProperty(Record):
-    """hkpProperty"""
+    """hkpProperty\n\nHavok class of SDK 5.5 (packfiles), signature 0x9ce308e9.\n\nOwn members, by hkClass type:\n- key: Uint32\n- alignmentPadding: Uint32\n- value: Struct hkpPropertyValue"""
     key: int
     alignmentPadding: int
     value: hkpPropertyValue
 
 class hkpPropertyValue(Record):
-    """hkpPropertyValue"""
+    """hkpPropertyValue\n\nHavok class of SDK 5.5 (packfiles), signature 0xc75925aa.\n\nOwn members, by hkClass type:\n- data: Uint64"""
     data: int
 
-class hkpShape(hkReferencedObject):
-    """hkpShape"""
-    userData: int
-    type: int
-
 class hkpShapeCollection(hkpShape):
-    """hkpShapeCollection"""
+    """hkpShapeCollection\n\nHavok class of SDK 5.5 (packfiles), derived from hkpShape, signature 0x9b1a3265.\n\nOwn members, by hkClass type:\n- disableWelding: Bool"""
     disableWelding: bool
 
 class hkpShapeContainer(Record):
-    """hkpShapeContainer"""
+    """hkpShapeContainer\n\nHavok class of SDK 5.5 (packfiles), signature 0xe0708a00."""
 
 class hkpSingleShapeContainer(hkpShapeContainer):
-    """hkpSingleShapeContainer"""
+    """hkpSingleShapeContainer\n\nHavok class of SDK 5.5 (packfiles), derived from hkpShapeContainer, signature 0x73aa1d38.\n\nOwn members, by hkClass type:\n- childShape: Pointer of Struct hkpShape"""
     childShape: Optional[hkpShape]
 
-class hkpSphereRepShape(hkpShape):
-    """hkpSphereRepShape"""
-
 class hkpTypedBroadPhaseHandle(hkpBroadPhaseHandle):
-    """hkpTypedBroadPhaseHandle"""
+    """hkpTypedBroadPhaseHandle\n\nHavok class of SDK 5.5 (packfiles), derived from hkpBroadPhaseHandle, signature 0xa539881b.\n\nOwn members, by hkClass type:\n- type: Int8\n- ownerOffset: Int8\n- objectQualityType: Uint16\n- collisionFilterInfo: Uint32"""
     type: int
     ownerOffset: int
     objectQualityType: int
     collisionFilterInfo: int
 
-class hkpWorldObject(hkReferencedObject):
-    """hkpWorldObject"""
-    world: Optional[Record]
-    userData: int
-    collidable: hkpLinkedCollidable
-    multiThreadCheck: hkMultiThreadCheck
-    name: Optional[str]
-    properties: list[hkpProperty]
-
 class hkxAttribute(Record):
-    """hkxAttribute"""
+    """hkxAttribute\n\nHavok class of SDK 5.5 (packfiles), signature 0x914da6c1.\n\nOwn members, by hkClass type:\n- name: CString\n- value: Variant"""
     name: Optional[str]
     value: Optional[Record]
 
 class hkxAttributeGroup(Record):
-    """hkxAttributeGroup"""
+    """hkxAttributeGroup\n\nHavok class of SDK 5.5 (packfiles), signature 0x1667c01c.\n\nOwn members, by hkClass type:\n- name: CString\n- attributes: SimpleArray of Struct hkxAttribute"""
     name: Optional[str]
     attributes: list[hkxAttribute]
 
 class hkxAttributeHolder(Record):
-    """hkxAttributeHolder"""
+    """hkxAttributeHolder\n\nHavok class of SDK 5.5 (packfiles), signature 0x445a443a.\n\nOwn members, by hkClass type:\n- attributeGroups: SimpleArray of Struct hkxAttributeGroup"""
     attributeGroups: list[hkxAttributeGroup]
 
 class hkxCamera(Record):
-    """hkxCamera"""
+    """hkxCamera\n\nHavok class of SDK 5.5 (packfiles), signature 0xd5c65fae.\n\nOwn members, by hkClass type:\n- from: Vector4\n- focus: Vector4\n- up: Vector4\n- fov: Real\n- far: Real\n- near: Real\n- leftHanded: Bool"""
     focus: tuple[float, ...]
     up: tuple[float, ...]
     fov: float
@@ -548,16 +548,16 @@ class hkxCamera(Record):
     leftHanded: bool
 
 class hkxEnvironment(Record):
-    """hkxEnvironment"""
+    """hkxEnvironment\n\nHavok class of SDK 5.5 (packfiles), signature 0x1adf8fa3.\n\nOwn members, by hkClass type:\n- variables: Array of Struct hkxEnvironmentVariable"""
     variables: list[hkxEnvironmentVariable]
 
 class hkxEnvironmentVariable(Record):
-    """hkxEnvironmentVariable"""
+    """hkxEnvironmentVariable\n\nHavok class of SDK 5.5 (packfiles), signature 0x882d9a6e.\n\nOwn members, by hkClass type:\n- name: CString\n- value: CString"""
     name: Optional[str]
     value: Optional[str]
 
 class hkxIndexBuffer(Record):
-    """hkxIndexBuffer"""
+    """hkxIndexBuffer\n\nHavok class of SDK 5.5 (packfiles), signature 0x1c8a8c37.\n\nOwn members, by hkClass type:\n- indexType: Enum of Int8 hkxIndexBuffer::IndexType\n- indices16: SimpleArray of Uint16\n- indices32: SimpleArray of Uint32\n- vertexBaseOffset: Uint32\n- length: Uint32"""
     indexType: hkxIndexBuffer_IndexType
     indices16: memoryview
     indices32: memoryview
@@ -565,7 +565,7 @@ class hkxIndexBuffer(Record):
     length: int
 
 class hkxLight(Record):
-    """hkxLight"""
+    """hkxLight\n\nHavok class of SDK 5.5 (packfiles), signature 0x8e92a993.\n\nOwn members, by hkClass type:\n- type: Enum of Int8 hkxLight::LightType\n- position: Vector4\n- direction: Vector4\n- color: Uint32\n- angle: Real"""
     type: hkxLight_LightType
     position: tuple[float, ...]
     direction: tuple[float, ...]
@@ -573,7 +573,7 @@ class hkxLight(Record):
     angle: float
 
 class hkxMaterial(hkxAttributeHolder):
-    """hkxMaterial"""
+    """hkxMaterial\n\nHavok class of SDK 5.5 (packfiles), derived from hkxAttributeHolder, signature 0xf2ec0c9c.\n\nOwn members, by hkClass type:\n- name: CString\n- stages: SimpleArray of Struct hkxMaterialTextureStage\n- diffuseColor: Vector4\n- ambientColor: Vector4\n- specularColor: Vector4\n- emissiveColor: Vector4\n- subMaterials: SimpleArray of Pointer hkxMaterial\n- extraData: Variant"""
     name: Optional[str]
     stages: list[hkxMaterialTextureStage]
     diffuseColor: tuple[float, ...]
@@ -584,29 +584,29 @@ class hkxMaterial(hkxAttributeHolder):
     extraData: Optional[Record]
 
 class hkxMaterialTextureStage(Record):
-    """hkxMaterialTextureStage"""
+    """hkxMaterialTextureStage\n\nHavok class of SDK 5.5 (packfiles), signature 0xe085ba9f.\n\nOwn members, by hkClass type:\n- texture: Variant\n- usageHint: Int32"""
     texture: Optional[Record]
     usageHint: int
 
 class hkxMesh(Record):
-    """hkxMesh"""
+    """hkxMesh\n\nHavok class of SDK 5.5 (packfiles), signature 0x72e8e849.\n\nOwn members, by hkClass type:\n- sections: SimpleArray of Pointer hkxMeshSection\n- userChannelInfos: SimpleArray of Struct hkxMeshUserChannelInfo"""
     sections: list[Optional[hkxMeshSection]]
     userChannelInfos: list[hkxMeshUserChannelInfo]
 
 class hkxMeshSection(Record):
-    """hkxMeshSection"""
+    """hkxMeshSection\n\nHavok class of SDK 5.5 (packfiles), signature 0x912c8863.\n\nOwn members, by hkClass type:\n- vertexBuffer: Pointer of Struct hkxVertexBuffer\n- indexBuffers: SimpleArray of Pointer hkxIndexBuffer\n- material: Pointer of Struct hkxMaterial\n- userChannels: SimpleArray of Variant"""
     vertexBuffer: Optional[hkxVertexBuffer]
     indexBuffers: list[Optional[hkxIndexBuffer]]
     material: Optional[hkxMaterial]
     userChannels: list[Optional[Record]]
 
 class hkxMeshUserChannelInfo(hkxAttributeHolder):
-    """hkxMeshUserChannelInfo"""
+    """hkxMeshUserChannelInfo\n\nHavok class of SDK 5.5 (packfiles), derived from hkxAttributeHolder, signature 0x64e9a03c.\n\nOwn members, by hkClass type:\n- name: CString\n- className: CString"""
     name: Optional[str]
     className: Optional[str]
 
 class hkxNode(hkxAttributeHolder):
-    """hkxNode"""
+    """hkxNode\n\nHavok class of SDK 5.5 (packfiles), derived from hkxAttributeHolder, signature 0x06af1b5a.\n\nOwn members, by hkClass type:\n- name: CString\n- object: Variant\n- keyFrames: SimpleArray of Matrix4\n- children: SimpleArray of Pointer hkxNode\n- annotations: SimpleArray of Struct hkxNodeAnnotationData\n- userProperties: CString\n- selected: Bool"""
     name: Optional[str]
     object: Optional[Record]
     keyFrames: list[tuple[tuple[float, ...], ...]]
@@ -616,17 +616,17 @@ class hkxNode(hkxAttributeHolder):
     selected: bool
 
 class hkxNodeAnnotationData(Record):
-    """hkxNodeAnnotationData"""
+    """hkxNodeAnnotationData\n\nHavok class of SDK 5.5 (packfiles), signature 0x521e9517.\n\nOwn members, by hkClass type:\n- time: Real\n- description: CString"""
     time: float
     description: Optional[str]
 
 class hkxNodeSelectionSet(hkxAttributeHolder):
-    """hkxNodeSelectionSet"""
+    """hkxNodeSelectionSet\n\nHavok class of SDK 5.5 (packfiles), derived from hkxAttributeHolder, signature 0x158bea87.\n\nOwn members, by hkClass type:\n- selectedNodes: SimpleArray of Pointer hkxNode\n- name: CString"""
     selectedNodes: list[Optional[hkxNode]]
     name: Optional[str]
 
 class hkxScene(Record):
-    """hkxScene"""
+    """hkxScene\n\nHavok class of SDK 5.5 (packfiles), signature 0x1fb22361.\n\nOwn members, by hkClass type:\n- modeller: CString\n- asset: CString\n- sceneLength: Real\n- rootNode: Pointer of Struct hkxNode\n- selectionSets: SimpleArray of Pointer hkxNodeSelectionSet\n- cameras: SimpleArray of Pointer hkxCamera\n- lights: SimpleArray of Pointer hkxLight\n- meshes: SimpleArray of Pointer hkxMesh\n- materials: SimpleArray of Pointer hkxMaterial\n- inplaceTextures: SimpleArray of Pointer hkxTextureInplace\n- externalTextures: SimpleArray of Pointer hkxTextureFile\n- skinBindings: SimpleArray of Pointer hkxSkinBinding\n- appliedTransform: Matrix3"""
     modeller: Optional[str]
     asset: Optional[str]
     sceneLength: float
@@ -642,28 +642,28 @@ class hkxScene(Record):
     appliedTransform: tuple[tuple[float, ...], ...]
 
 class hkxSkinBinding(Record):
-    """hkxSkinBinding"""
+    """hkxSkinBinding\n\nHavok class of SDK 5.5 (packfiles), signature 0xc532c710.\n\nOwn members, by hkClass type:\n- mesh: Pointer of Struct hkxMesh\n- mapping: SimpleArray of Pointer hkxNode\n- bindPose: SimpleArray of Matrix4\n- initSkinTransform: Matrix4"""
     mesh: Optional[hkxMesh]
     mapping: list[Optional[hkxNode]]
     bindPose: list[tuple[tuple[float, ...], ...]]
     initSkinTransform: tuple[tuple[float, ...], ...]
 
 class hkxTextureFile(Record):
-    """hkxTextureFile"""
+    """hkxTextureFile\n\nHavok class of SDK 5.5 (packfiles), signature 0x0217ef77.\n\nOwn members, by hkClass type:\n- filename: CString"""
     filename: Optional[str]
 
 class hkxTextureInplace(Record):
-    """hkxTextureInplace"""
+    """hkxTextureInplace\n\nHavok class of SDK 5.5 (packfiles), signature 0xf64b134c.\n\nOwn members, by hkClass type:\n- fileType: Char[4]\n- data: SimpleArray of Uint8"""
     fileType: list[int]
     data: memoryview
 
 class hkxVertexBuffer(Record):
-    """hkxVertexBuffer"""
+    """hkxVertexBuffer\n\nHavok class of SDK 5.5 (packfiles), signature 0x57061454.\n\nOwn members, by hkClass type:\n- vertexData: HomogeneousArray\n- format: Pointer of Struct hkxVertexFormat"""
     vertexData: Any
     format: Optional[hkxVertexFormat]
 
 class hkxVertexFormat(Record):
-    """hkxVertexFormat"""
+    """hkxVertexFormat\n\nHavok class of SDK 5.5 (packfiles), signature 0x379fd194.\n\nOwn members, by hkClass type:\n- stride: Uint8\n- positionOffset: Uint8\n- normalOffset: Uint8\n- tangentOffset: Uint8\n- binormalOffset: Uint8\n- numBonesPerVertex: Uint8\n- boneIndexOffset: Uint8\n- boneWeightOffset: Uint8\n- numTextureChannels: Uint8\n- tFloatCoordOffset: Uint8\n- tQuantizedCoordOffset: Uint8\n- colorOffset: Uint8"""
     stride: int
     positionOffset: int
     normalOffset: int
