@@ -541,6 +541,10 @@ impl Document {
                 Ok(Document::Tag(t))
             }
             Some(Format::Tag0) => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
+            Some(Format::Phive) => Err(Failure::input(
+                "a Phive file (Tears of the Kingdom's TAG0 in Nintendo's wrapper) is read by the Rust \
+                 crates (hktypes::open, hkgen dump and verify), not yet by the Python package",
+            )),
             Some(_) => Err(Failure::input(
                 "a TCM0 compendium holds types, not objects: open the tagfiles that name it",
             )),

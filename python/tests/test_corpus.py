@@ -57,8 +57,8 @@ def test_every_corpus_file():
         ("xml", "ValuesError"): 1,
         # HKLib's <hktagfile> XML reads, but its types list no members: its values cannot be laid out.
         ("xml-tagfile", "ValuesError"): 1,
-        # TotK's .bphcl (a phive wrapper around a TAG0 whose TYPE section declares a body twice,
-        # added to the corpus on 2026-12-06): not a file the package reads yet.
+        # TotK's .bphcl (a TAG0 of SDK 2022.1 in Nintendo's Phive wrapper): the Rust crates read
+        # it (tests/phive.rs); the package says it does not read the wrapper yet.
         ("phive", "FormatError"): 1,
     }
     assert dict(counts) == EXPECTED_COUNTS
