@@ -156,30 +156,35 @@ fn a_tcrf_file_stays_tcrf_through_xml_or_the_compendium_is_named() {
     let Some(_) = copy(&corpus, COMPENDIUM, &input, "c2031.compendium") else { return };
     let original = std::fs::read(&anim).unwrap();
     let id = hktypes::tagfile::file::compendium_reference(&original).unwrap().unwrap().to_string();
-    let o = hkgen(&dir).args(["convert", "--to", "xml", "anims", "xml"]).output().unwrap();
+    // The XML goes where no compendium is near (the search beside a file looks in its folder and
+    // the two above).
+    std::fs::create_dir_all(dir.join("far/a/b")).unwrap();
+    let o = hkgen(&dir).args(["convert", "--to", "xml", "anims", "far/a/b/xml"]).output().unwrap();
     assert!(o.status.success(), "{}", err(&o));
     // The XML folder holds no compendium: the way back names it instead of writing the file
     // self-contained.
-    let o = hkgen(&dir).args(["convert", "--to", "binary", "xml", "back"]).output().unwrap();
+    let o = hkgen(&dir).args(["convert", "--to", "binary", "far/a/b/xml", "far/a/b/back"]).output().unwrap();
     assert!(!o.status.success());
     assert!(err(&o).contains(&format!("its types are in the compendium {id}")) && err(&o).contains("--compendium PATH"), "{}", err(&o));
     assert!(err(&o).contains("0 converted, 1 failed"), "{}", err(&o));
-    assert!(!dir.join("back/a000_003005.hkx").exists());
-    let o = hkgen(&dir).args(["convert", "--to", "binary", "--compendium", "anims", "xml", "back2"]).output().unwrap();
+    assert!(!dir.join("far/a/b/back/a000_003005.hkx").exists());
+    let o = hkgen(&dir).args(["convert", "--to", "binary", "--compendium", "anims", "far/a/b/xml", "back2"]).output().unwrap();
     assert!(o.status.success(), "{}", err(&o));
     let back = std::fs::read(dir.join("back2/a000_003005.hkx")).unwrap();
     assert_eq!(back.len(), original.len());
     assert!(back == original, "TCRF -> XML -> TCRF differs");
-    // One file alone: dump and verify name the compendium too.
-    let alone = dir.join("alone.hkx");
+    // Beside its compendium, a file finds it; one alone: dump and verify name the compendium.
+    let o = hkgen(&dir).args(["verify", "anims/a000_003005.hkx"]).output().unwrap();
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    let alone = dir.join("far/a/b/alone.hkx");
     std::fs::write(&alone, &original).unwrap();
     for cmd in ["dump", "verify"] {
-        let o = hkgen(&dir).args([cmd, "alone.hkx"]).output().unwrap();
+        let o = hkgen(&dir).args([cmd, "far/a/b/alone.hkx"]).output().unwrap();
         assert!(!o.status.success(), "{cmd}");
         let text = format!("{}{}", out(&o), err(&o));
         assert!(text.contains(&id) && text.contains("--compendium PATH"), "{cmd}: {text}");
     }
-    let o = hkgen(&dir).args(["verify", "--compendium", "anims/c2031.compendium", "alone.hkx"]).output().unwrap();
+    let o = hkgen(&dir).args(["verify", "--compendium", "anims/c2031.compendium", "far/a/b/alone.hkx"]).output().unwrap();
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
 }
 
@@ -358,7 +363,7 @@ fn diff_of_two_files_by_object_and_member() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     // Snapshots compare under their own name.
     let schemas = common::workspace_root().join("schemas");
-    let o = hkgen(&dir).arg("schema-diff").arg(&schemas).arg(&schemas).output().unwrap();
+    let o = hkgen(&dir).arg("schema-diff").arg(schemas.join("2016.2")).arg(schemas.join("2018.1")).output().unwrap();
     assert!(o.status.success(), "{}", err(&o));
 }
 

@@ -1,6 +1,7 @@
-//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files (and `build`
-//! a dump back into its file), `diff` snapshots, `codegen` to print the Rust code the root
-//! crate's build script generates.
+//! The `hkgen` command line. For your files: `verify`, `dump` (and `build` a dump back into its
+//! file), `convert`, `diff` two files. The schema tool's: `extract` schema snapshots,
+//! `schema-diff` snapshots, `codegen` to print the Rust code the root crate's build script
+//! generates, `stubs`. How every command writes is [`output`]'s, how it reads [`reading`]'s.
 //!
 //! The binary lives in the root crate (`src/main.rs`), which hands [`main_with`] the generated
 //! classes of every SDK it was built with, so that `verify` reads objects through them.
@@ -29,7 +30,12 @@ const USER_ORDER: &[&str] = &["verify", "dump", "build", "convert", "diff", "ls"
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
     let cmd = Cli::command();
-    let line = |c: &clap::Command| format!("  {:<13} {}", c.get_name(), c.get_about().map(|a| a.to_string()).unwrap_or_default());
+    // Each command's first phrase: up to its first `;`, `:` or sentence end.
+    let line = |c: &clap::Command| {
+        let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let cut = ["; ", ": ", ". "].iter().filter_map(|p| about.find(p)).min().unwrap_or(about.len());
+        format!("  {:<13} {}", c.get_name(), about[..cut].trim_end_matches('.'))
+    };
     let mut user: Vec<&clap::Command> = Vec::new();
     let mut tool = Vec::new();
     for c in cmd.get_subcommands().filter(|c| !c.is_hide_set()) {
@@ -176,8 +182,8 @@ enum Command {
         input: PathBuf,
         output: PathBuf,
     },
-    /// Turn a dump (`hkgen dump --format json|ron`, told apart by content) back into the binary
-    /// file it was dumped from, byte for byte.
+    /// Turn a dump back into the binary file it was dumped from, byte for byte. The dump is
+    /// `hkgen dump --format json|ron`'s, told apart by content.
     Build {
         #[command(flatten)]
         read: reading::ReadArgs,
@@ -251,9 +257,9 @@ enum Command {
         #[command(flatten)]
         write: output::WriteArgs,
     },
-    /// Compare two Havok files object by object and member by member (objects matched by class
-    /// and by their place in the graph from the root): each changed value with its old and new
-    /// value. Exit 0 when both hold the same objects and values, 1 when they differ, 2 on an
+    /// Compare two Havok files object by object and member by member: each changed value with its
+    /// old and new value. Objects are matched by class and by their place in the graph from the
+    /// root. Exit 0 when both hold the same objects and values, 1 when they differ, 2 on an
     /// error, as `diff` does.
     Diff {
         /// `text` or `json`.
@@ -1021,7 +1027,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
 /// compendium's bytes.
 enum Loaded {
     Tag(Vec<u8>, hktypes::tagfile::CompendiumSet),
-    Pack(hktypes::packfile::objects::Document),
+    Pack(Box<hktypes::packfile::objects::Document>),
     Compendium(Vec<u8>),
 }
 
@@ -1049,7 +1055,7 @@ fn load(
             Ok(Loaded::Tag(tag0, set))
         }
         Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml) => {
-            any_packfile_document(&bytes, schemas, file, layout, Default::default(), dangling, require_layout).map(Loaded::Pack)
+            any_packfile_document(&bytes, schemas, file, layout, Default::default(), dangling, require_layout).map(|d| Loaded::Pack(Box::new(d)))
         }
         Some(hktypes::Format::Tag0) => {
             let id = reading::named_compendium(&bytes);

@@ -131,9 +131,9 @@ fn places(d: &Dump) -> HashMap<u32, String> {
     // Objects no pointer path reaches: by class and order.
     let mut count: HashMap<&str, usize> = HashMap::new();
     for o in &d.objects {
-        if !place.contains_key(&o.handle) {
+        if let std::collections::hash_map::Entry::Vacant(e) = place.entry(o.handle) {
             let n = count.entry(o.class.as_str()).or_default();
-            place.insert(o.handle, format!("{} unreached [{n}]", o.class));
+            e.insert(format!("{} unreached [{n}]", o.class));
             *n += 1;
         }
     }

@@ -41,9 +41,10 @@ pub struct WritePolicy {
     pub parents: bool,
 }
 
-/// `path` made absolute and resolved (links, `.` and `..`), as far as it exists: the parts
-/// that do not exist yet are appended as given.
+/// `path` made absolute and resolved (links, `.` and `..`), as far as it exists: a part that
+/// does not exist yet cannot be a link, so `..` after it goes up lexically.
 pub fn resolved(path: &Path) -> PathBuf {
+    use std::path::Component;
     if let Ok(p) = path.canonicalize() {
         return p;
     }
@@ -52,25 +53,23 @@ pub fn resolved(path: &Path) -> PathBuf {
     } else {
         std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf())
     };
-    // The longest existing ancestor, resolved, with the rest appended.
-    let mut rest = Vec::new();
-    let mut cur = abs.as_path();
-    loop {
-        if let Ok(p) = cur.canonicalize() {
-            let mut out = p;
-            for part in rest.iter().rev() {
-                out.push(part);
+    let mut cur = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                cur.pop();
             }
-            return out;
-        }
-        match (cur.parent(), cur.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_owned());
-                cur = parent;
+            other => {
+                cur.push(other.as_os_str());
+                // An existing part is resolved (it may be a link).
+                if let Ok(real) = cur.canonicalize() {
+                    cur = real;
+                }
             }
-            _ => return abs,
         }
     }
+    cur
 }
 
 /// Checks, before any work, that `out` may be written as a file: it is none of `inputs`, it
