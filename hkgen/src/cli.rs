@@ -910,7 +910,9 @@ fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: 
             Converted::Done => done += 1,
             Converted::Failed(e) => {
                 failed += 1;
-                eprintln!("FAIL {}: {e}", file.display());
+                // Most errors name the file already.
+                let named = format!("{}: ", file.display());
+                eprintln!("FAIL {named}{}", e.strip_prefix(named.as_str()).unwrap_or(e.as_str()));
             }
             Converted::PassedOver(why) => *passed_over.entry(why).or_default() += 1,
         }
