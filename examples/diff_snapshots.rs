@@ -1,4 +1,4 @@
-//! What changed between two schema snapshots, from code (what `hkgen diff` prints): by default
+//! What changed between two schema snapshots, from code (what `hkgen schema-diff` prints): by default
 //! the committed SDK 2016.2 (Sekiro) and 2018.1 (Elden Ring) snapshots.
 //!
 //! `cargo run --example diff_snapshots -- [OLD] [NEW]`; each a snapshot directory (holding

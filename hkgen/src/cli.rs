@@ -1,6 +1,7 @@
-//! The `hkgen` command line: `extract` schema snapshots, `verify` and `dump` files (and `build`
-//! a dump back into its file), `diff` snapshots, `codegen` to print the Rust code the root
-//! crate's build script generates.
+//! The `hkgen` command line. For your files: `verify`, `dump` (and `build` a dump back into its
+//! file), `convert`, `diff` two files. The schema tool's: `extract` schema snapshots,
+//! `schema-diff` snapshots, `codegen` to print the Rust code the root crate's build script
+//! generates, `stubs`. How every command writes is [`output`]'s, how it reads [`reading`]'s.
 //!
 //! The binary lives in the root crate (`src/main.rs`), which hands [`main_with`] the generated
 //! classes of every SDK it was built with, so that `verify` reads objects through them.
@@ -15,6 +16,65 @@ use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+pub mod output;
+pub mod reading;
+
+/// The schema tool's commands, listed apart from the commands for your files in `--help`.
+const SCHEMA_TOOL: &[&str] = &["extract", "codegen", "stubs", "schema-diff"];
+/// The order the commands for your files are listed in (others follow in declaration order).
+const USER_ORDER: &[&str] = &["verify", "dump", "build", "convert", "diff", "ls", "anim", "gltf"];
+
+/// The command line with `--help` listing the commands for your files apart from the schema
+/// tool's.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    // Each command's first phrase: up to its first `;`, `:` or sentence end.
+    let line = |c: &clap::Command| {
+        let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let cut = ["; ", ": ", ". "].iter().filter_map(|p| about.find(p)).min().unwrap_or(about.len());
+        format!("  {:<13} {}", c.get_name(), about[..cut].trim_end_matches('.'))
+    };
+    let mut user: Vec<&clap::Command> = Vec::new();
+    let mut tool = Vec::new();
+    for c in cmd.get_subcommands().filter(|c| !c.is_hide_set()) {
+        if SCHEMA_TOOL.contains(&c.get_name()) {
+            tool.push(line(c));
+        } else {
+            user.push(c);
+        }
+    }
+    user.sort_by_key(|c| USER_ORDER.iter().position(|n| *n == c.get_name()).unwrap_or(USER_ORDER.len()));
+    let mut user: Vec<String> = user.into_iter().map(line).collect();
+    user.push(format!("  {:<13} Print this message or the help of the given command", "help"));
+    let template = format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\nCommands for your files:\n{}\n\nSchema tool (type tables to snapshots and code):\n{}\n\nOptions:\n{{options}}{{after-help}}",
+        user.join("\n"),
+        tool.join("\n")
+    );
+    cmd.help_template(template)
+}
+
+fn parse_grouped() -> Cli {
+    use clap::FromArgMatches;
+    let m = command().get_matches();
+    Cli::from_arg_matches(&m).unwrap_or_else(|e| e.exit())
+}
+
+/// `--layout` parsed.
+fn parse_layout(layout: Option<&str>) -> Result<Option<hktypes::packfile::LayoutRules>, String> {
+    match layout {
+        Some(l) => hktypes::packfile::LayoutRules::parse(l).map(Some).ok_or_else(|| format!("--layout {l}: expected four numbers like 8,1,1,1")),
+        None => Ok(None),
+    }
+}
+
+/// Where packfile classes come from: `--schemas` (a folder that must exist), else those compiled in.
+fn pack_sources(read: &reading::ReadArgs, compiled: Option<PackfileSourcesOf>) -> Result<PackSources, String> {
+    let dir = read.schemas_dir()?.map(Path::to_path_buf);
+    PackSources::new(dir, compiled)
+}
 
 #[derive(Parser)]
 #[command(name = "hkgen", version, about = "Havok type tables to schemas, typed Rust, and back")]
@@ -36,14 +96,16 @@ enum Command {
         /// Where the snapshots go: one directory per SDK version, and enums.ron.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Rewrite the committed snapshots under schemas/ (the same as --out schemas).
+        /// Rewrite the committed snapshots under schemas/ (the same as --out schemas --force).
         #[arg(long, conflicts_with = "out")]
         update: bool,
+        #[command(flatten)]
+        write: output::WriteArgs,
         /// Files or directories (walked recursively).
         inputs: Vec<PathBuf>,
     },
     /// Compare two schema snapshots class by class (directories, or git revisions as REV:path).
-    Diff {
+    SchemaDiff {
         /// `table`, `markdown` or `json`.
         #[arg(long, default_value = "table", value_parser = ["table", "markdown", "json"])]
         format: String,
@@ -60,20 +122,17 @@ enum Command {
         /// `text` (a readable listing), `json` or `ron` (the dump shape of `hktypes::dump`).
         #[arg(long, default_value = "text", value_parser = ["text", "ron", "json"])]
         format: String,
-        /// Write to this file instead of stdout (an existing file only with --force).
+        /// Write to this file instead of stdout.
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
-        /// Let --out replace an existing file.
+        #[command(flatten)]
+        write: output::WriteArgs,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        /// The layout `<hkpackfile>` XML without hkgen's layout note is read under (as `convert
+        /// --layout`), e.g. `4,1,0,1`.
         #[arg(long)]
-        force: bool,
-        /// TCM0 compendia (files or directories) for a tagfile that names one. Without it, the
-        /// compendia beside the file (its directory and the two above, two levels down each) are tried.
-        #[arg(long = "compendium", value_name = "PATH")]
-        compendia: Vec<PathBuf>,
-        /// Snapshots of your own whose packfile class schemas (`<sdk>/classes/`) lay out a
-        /// packfile's objects. Default: the classes compiled into this program.
-        #[arg(long, value_name = "DIR")]
-        schemas: Option<PathBuf>,
+        layout: Option<String>,
         /// What a pointer of `<hkpackfile>` XML that names no object gives: `error` (the
         /// default), or `null`, for a file known to be broken: the pointer is read as null and
         /// each such repair is reported.
@@ -94,8 +153,8 @@ enum Command {
     /// and counted; a file that exists under OUT is left alone unless --force.
     Convert {
         /// Pointer size, little-endian, reuse-padding and empty-base bytes of a binary output,
-        /// e.g. `8,1,1,1`. Default: the input's own; for XML input the layout of the binary it was written from (its
-        /// `hkgen:container` comment), else `8,1,0,1`.
+        /// e.g. `8,1,1,1`. Default: the input's own; for XML input the layout of the binary it
+        /// was written from (its `hkgen:container` comment); XML without that note needs it.
         #[arg(long)]
         layout: Option<String>,
         /// The output form: `xml`, `packfile`, `tagfile`, or `binary` (the binary form of each
@@ -111,13 +170,10 @@ enum Command {
         /// (depth first from the root object) instead of the XML's.
         #[arg(long)]
         havok_order: bool,
-        /// Snapshots of your own whose packfile class schemas (`<sdk>/classes/`) lay out the
-        /// objects. Default: the classes compiled into this program.
-        #[arg(long, value_name = "DIR")]
-        schemas: Option<PathBuf>,
-        /// With a directory INPUT: replace files that already exist under OUT.
-        #[arg(long)]
-        force: bool,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        #[command(flatten)]
+        write: output::WriteArgs,
         /// What a pointer of `<hkpackfile>` XML that names no object gives: `error` (the
         /// default), or `null`, for a file known to be broken: the pointer is read as null and
         /// each such repair is reported.
@@ -126,20 +182,13 @@ enum Command {
         input: PathBuf,
         output: PathBuf,
     },
-    /// Turn a dump (`hkgen dump --format json|ron`, told apart by content) back into the binary
-    /// file it was dumped from, byte for byte.
+    /// Turn a dump back into the binary file it was dumped from, byte for byte. The dump is
+    /// `hkgen dump --format json|ron`'s, told apart by content.
     Build {
-        /// TCM0 compendia (files or directories) for a dump of a tagfile that names one. Without
-        /// it, the compendia beside the input (its directory and the two above) are tried.
-        #[arg(long = "compendium", value_name = "PATH")]
-        compendia: Vec<PathBuf>,
-        /// Snapshots of your own whose packfile class schemas (`<sdk>/classes/`) lay out the
-        /// objects. Default: the classes compiled into this program.
-        #[arg(long, value_name = "DIR")]
-        schemas: Option<PathBuf>,
-        /// Replace OUT when it exists.
-        #[arg(long)]
-        force: bool,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        #[command(flatten)]
+        write: output::WriteArgs,
         input: PathBuf,
         output: PathBuf,
     },
@@ -149,13 +198,17 @@ enum Command {
         /// One JSON object per file and line on stdout.
         #[arg(long)]
         json: bool,
-        /// TCM0 compendia (files or directories) for tagfiles that name one. Every TCM0 among the
-        /// inputs is used too.
-        #[arg(long = "compendium", value_name = "PATH")]
-        compendia: Vec<PathBuf>,
-        /// The snapshots whose packfile class schemas (`<sdk>/classes/`) check signatures.
-        #[arg(long, default_value = "schemas")]
-        schemas: PathBuf,
+        /// Every TCM0 among the inputs is used as a compendium too.
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        /// Check the invariants Havok's runtime relies on (array lengths that agree, indices in
+        /// range, parents before children, unit quaternions, ...), per class where rules are
+        /// known. On by default.
+        #[arg(long, overrides_with = "no_semantic")]
+        semantic: bool,
+        /// Do not check the invariants of `--semantic`.
+        #[arg(long, overrides_with = "semantic")]
+        no_semantic: bool,
         /// Pass over files named on the command line that are not Havok files (or hktagfile XML,
         /// not read yet) instead of failing them. In a directory walk such files are always passed
         /// over, and counted.
@@ -182,6 +235,8 @@ enum Command {
         /// Output file; stdout when absent.
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        write: output::WriteArgs,
         /// Print the module as the build script writes it, byte for byte: one item per line, not
         /// pretty-printed.
         #[arg(long)]
@@ -197,9 +252,29 @@ enum Command {
         /// The directory of snapshots (holding enums.ron, and <sdk>/sdk.ron or, for a packfile SDK, <sdk>/classes/).
         #[arg(long, default_value = "schemas")]
         schemas: PathBuf,
-        /// Where the .pyi and .py files go.
+        /// Where the .pyi and .py files go (a folder that holds files only with --force).
         #[arg(long)]
         out: PathBuf,
+        #[command(flatten)]
+        write: output::WriteArgs,
+    },
+    /// Compare two Havok files object by object and member by member: each changed value with its
+    /// old and new value. Objects are matched by class and by their place in the graph from the
+    /// root. Exit 0 when both hold the same objects and values, 1 when they differ, 2 on an
+    /// error, as `diff` does.
+    Diff {
+        /// `text` or `json`.
+        #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+        format: String,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        /// The layout `<hkpackfile>` XML without hkgen's layout note is read under, e.g. `4,1,0,1`.
+        #[arg(long)]
+        layout: Option<String>,
+        /// The old file.
+        a: PathBuf,
+        /// The new file.
+        b: PathBuf,
     },
 }
 
@@ -270,50 +345,64 @@ pub fn main_with_compiled(
     if let Some(r) = registry {
         let _ = REGISTRY.set(r);
     }
-    let cli = Cli::parse();
+    let cli = parse_grouped();
+    let mut exit_error = ExitCode::FAILURE;
     let r = match cli.command {
-        Command::Extract { out, update, inputs } => match (out, update) {
-            (Some(out), _) => extract(out, inputs),
-            (None, true) => extract(PathBuf::from("schemas"), inputs),
+        Command::Extract { out, update, write, inputs } => match (out, update) {
+            (Some(out), _) => extract(out, write.policy(), inputs),
+            (None, true) => extract(PathBuf::from("schemas"), output::WritePolicy { force: true, parents: false }, inputs),
             (None, false) => Err("extract writes its snapshots where you say: --out DIR for a folder of your own, or --update \
-                 (the same as --out schemas) to rewrite the committed snapshots under schemas/"
+                 (the same as --out schemas --force) to rewrite the committed snapshots under schemas/"
                 .to_owned()),
         },
-        Command::Verify { json, compendia, schemas, skip_unknown, dangling_pointers, inputs } => {
-            let o = VerifyOptions { json, skip_unknown, xml_dangling: dangling_of(&dangling_pointers) };
-            verify(o, compendia, &schemas, inputs, classes, packfile_classes)
+        Command::Verify { json, read, semantic: _, no_semantic, skip_unknown, dangling_pointers, inputs } => {
+            let o = VerifyOptions { json, skip_unknown, xml_dangling: dangling_of(&dangling_pointers), semantic: !no_semantic };
+            read.schemas_dir().map(|d| d.map(Path::to_path_buf)).and_then(|schemas| {
+                verify(o, read.compendia.clone(), schemas.as_deref(), packfile_sources, inputs, classes, packfile_classes)
+            })
         }
-        Command::Dump { format, out, force, compendia, schemas, dangling_pointers, file } => PackSources::new(schemas, packfile_sources).and_then(|s| {
+        Command::Dump { format, out, write, read, layout, dangling_pointers, file } => pack_sources(&read, packfile_sources).and_then(|s| {
             let dangling = dangling_of(&dangling_pointers);
+            let layout = parse_layout(layout.as_deref())?;
             if format == "text" {
                 if out.is_some() {
                     return Err("--out is for --format json or ron".to_owned());
                 }
-                dump(compendia, &s, dangling, &file)
+                dump(&read, &s, layout, dangling, &file)
             } else {
-                dump_shape(&format, out.as_deref(), force, compendia, &s, dangling, &file)
+                dump_shape(&format, out.as_deref(), write.policy(), &read, &s, layout, dangling, &file)
             }
         }),
-        Command::Build { compendia, schemas, force, input, output } => {
-            PackSources::new(schemas, packfile_sources).and_then(|s| build(compendia, &s, force, &input, &output))
-        }
-        Command::Convert { layout, to, floats, havok_order, schemas, force, dangling_pointers, input, output } => {
+        Command::Build { read, write, input, output } => pack_sources(&read, packfile_sources).and_then(|s| build(&read, &s, write.policy(), &input, &output)),
+        Command::Convert { layout, to, floats, havok_order, read, write, dangling_pointers, input, output } => {
             let dangling = dangling_of(&dangling_pointers);
-            PackSources::new(schemas, packfile_sources).and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force, dangling }, &s, &input, &output))
+            pack_sources(&read, packfile_sources).and_then(|s| {
+                let o = ConvertOptions { layout, to, floats, havok_order, policy: write.policy(), compendia: read.compendia.clone(), dangling };
+                convert(&o, &s, &input, &output)
+            })
         }
-        Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
-        Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
-        Command::Stubs { sdk, schemas, out } => {
-            let all = [hkgen::codegen::SDKS, hkgen::codegen::PACKFILE_SDKS].concat();
-            let sdks: Vec<&str> = sdk.as_deref().map_or(all, |s| vec![s]);
-            hkgen::codegen::generate_stubs(&schemas, &out, &sdks).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string())
+        Command::SchemaDiff { format, all, old, new } => diff(&format, all, &old, &new),
+        Command::Diff { format, read, layout, a, b } => {
+            exit_error = ExitCode::from(2);
+            pack_sources(&read, packfile_sources).and_then(|s| {
+                let layout = parse_layout(layout.as_deref())?;
+                file_diff(&format, &read, &s, layout, &a, &b)
+            })
         }
+        Command::Codegen { sdk, schemas, out, write, unformatted } => codegen(&sdk, &schemas, out.as_deref(), write.policy(), unformatted),
+        Command::Stubs { sdk, schemas, out, write } => output::check_dir(&out, &[schemas.as_path()], write.policy(), true)
+            .and_then(|_| output::make_dir(&out, write.policy()))
+            .and_then(|_| {
+                let all = [hkgen::codegen::SDKS, hkgen::codegen::PACKFILE_SDKS].concat();
+                let sdks: Vec<&str> = sdk.as_deref().map_or(all, |s| vec![s]);
+                hkgen::codegen::generate_stubs(&schemas, &out, &sdks).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string())
+            }),
     };
     match r {
         Ok(code) => code,
         Err(e) => {
             eprintln!("hkgen: {e}");
-            ExitCode::FAILURE
+            exit_error
         }
     }
 }
@@ -349,8 +438,10 @@ fn inputs_or_default(inputs: Vec<PathBuf>) -> Result<Vec<PathBuf>, String> {
 
 /// Extracts `inputs` (the default corpus when empty) into `out`; nothing is written when no input
 /// holds a type table or class record.
-fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
+fn extract(out: PathBuf, policy: output::WritePolicy, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
     let inputs = inputs_or_default(inputs)?;
+    let input_refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    output::check_dir(&out, &input_refs, policy, true)?;
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let pb = progress_bar(files.len() as u64);
     let ex = hkgen::extract::extract(&inputs, &|_: &Path| pb.inc(1)).map_err(|e| e.to_string())?;
@@ -371,6 +462,7 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
             out.display()
         ));
     }
+    output::make_dir(&out, policy)?;
     for schema in &ex.schemas {
         let dir = hkgen::schema::snapshot::write(&out, schema).map_err(|e| e.to_string())?;
         eprintln!(
@@ -424,7 +516,7 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
     let path = out.join("enums.ron");
     let text = overlay.render();
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-        std::fs::write(&path, text).map_err(|e| Error::io(&path, e).to_string())?;
+        output::write_file(&path, text.as_bytes(), &[], output::WritePolicy { force: true, parents: false })?;
     }
     eprintln!("{}: enumeration item names", path.display());
     Ok(if ex.failures.is_empty() && ex.conflicts.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -433,7 +525,10 @@ fn extract(out: PathBuf, inputs: Vec<PathBuf>) -> Result<ExitCode, String> {
 /// The module through the build script's own code path (`generate_sdks` /
 /// `generate_packfile_sdks`, overlay and header included) into a scratch folder, then printed:
 /// what `hkgen codegen` shows is what the build script compiles.
-fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>, unformatted: bool) -> Result<ExitCode, String> {
+fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>, policy: output::WritePolicy, unformatted: bool) -> Result<ExitCode, String> {
+    if let Some(p) = out {
+        output::check_file(p, &[], policy)?;
+    }
     let tagfile = schemas.join(sdk).join("sdk.ron").is_file();
     if !tagfile && !hkgen::codegen::packfile::has_schema(schemas, sdk) {
         return Err(format!("no snapshot for SDK {sdk} under {} (neither {sdk}/sdk.ron nor {sdk}/classes/)", schemas.display()));
@@ -453,21 +548,12 @@ fn codegen(sdk: &str, schemas: &Path, out: Option<&Path>, unformatted: bool) -> 
     let _ = std::fs::remove_dir_all(&scratch);
     let text = text?;
     match out {
-        Some(p) => write_output(p, text.as_bytes())?,
+        Some(p) => output::write_file(p, text.as_bytes(), &[], policy)?,
         None => {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes an output file, creating the folders it goes in; an error names the output path.
-fn write_output(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let failed = |e: std::io::Error| format!("cannot write the output {}: {e}", path.display());
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(failed)?;
-    }
-    std::fs::write(path, bytes).map_err(failed)
 }
 
 /// The text of [`ErrorKind::MissingCompendium`](hktypes::error::ErrorKind) for `bytes` when it is
@@ -483,23 +569,36 @@ struct VerifyOptions {
     json: bool,
     skip_unknown: bool,
     xml_dangling: hktypes::packfile::xml::Dangling,
+    semantic: bool,
 }
 
+/// `verify`: packfiles read with `schemas` when given (snapshots), else with the classes compiled
+/// in (`compiled`), else with none.
 fn verify(
     o: VerifyOptions,
     compendium_paths: Vec<PathBuf>,
-    schemas: &Path,
+    schemas: Option<&Path>,
+    compiled: Option<PackfileSourcesOf>,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
     packfile_classes: ClassesOf,
 ) -> Result<ExitCode, String> {
-    let VerifyOptions { json, skip_unknown, xml_dangling } = o;
+    let VerifyOptions { json, skip_unknown, xml_dangling, semantic } = o;
+    for p in &compendium_paths {
+        if !p.exists() {
+            return Err(format!("--compendium {}: no such file or folder", p.display()));
+        }
+    }
     // The default inputs (the corpus and the class data beside it) are not named by the user: their
     // files that are not Havok files are passed over as in a walk.
     let by_user = !inputs.is_empty();
     let inputs = inputs_or_default(inputs)?;
-    let class_schemas = hkgen::reflection::check::ClassSchemas::load(schemas).map_err(|e| e.to_string())?;
-    let verifier = Verifier { classes, class_schemas, packfile_classes, xml_dangling, registry: REGISTRY.get().copied() };
+    let (class_schemas, packfile_sources) = match schemas {
+        Some(dir) => (hkgen::reflection::check::ClassSchemas::load(dir).map_err(|e| e.to_string())?, None),
+        None => (Default::default(), compiled),
+    };
+    let verifier = Verifier { classes, class_schemas, packfile_classes, xml_dangling, registry: REGISTRY.get().copied(), packfile_sources, semantic };
+    let search_near = compendium_paths.is_empty();
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let mut comp_paths = compendium_paths;
     comp_paths.extend(inputs.iter().cloned());
@@ -519,7 +618,7 @@ fn verify(
     let mut reports: Vec<Report> = files
         .par_iter()
         .map(|p| {
-            let r = read_and_verify(p, &compendia, &verifier);
+            let r = read_and_verify(p, &compendia, search_near, &verifier);
             pb.inc(1);
             r
         })
@@ -573,11 +672,21 @@ fn verify(
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-fn read_and_verify(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Report {
+/// One file verified; a tagfile whose compendium is not among the inputs (and no --compendium
+/// was given) takes one found beside it, as `dump` and `convert` do.
+fn read_and_verify(p: &Path, compendia: &Compendia, search_near: bool, verifier: &Verifier) -> Report {
     let path = p.display().to_string();
     match std::fs::read(p) {
         Ok(bytes) => {
-            let mut r = verifier.verify(&path, &bytes, &compendia.set_for(p));
+            let mut set = compendia.set_for(p);
+            if let Some(id) = reading::named_compendium(&bytes).filter(|id| search_near && set.get(id).is_none()) {
+                if let Ok(near) = Compendia::load_near(p) {
+                    if near.set_for(p).get(&id).is_some() {
+                        set = near.set_for(p);
+                    }
+                }
+            }
+            let mut r = verifier.verify(&path, &bytes, &set);
             if let Some(e) = r.error.as_deref().and_then(|e| missing_compendium_hint(e, &bytes)) {
                 r.error = Some(e);
             }
@@ -642,13 +751,15 @@ struct ConvertOptions {
     to: Option<String>,
     floats: String,
     havok_order: bool,
-    force: bool,
+    policy: output::WritePolicy,
+    /// `--compendium`.
+    compendia: Vec<PathBuf>,
     dangling: hktypes::packfile::xml::Dangling,
 }
 
 /// The objects of a binary packfile or of `<hkpackfile>` XML (told apart by content), read
 /// through the class schemas of its SDK; XML laid out under `layout` (default: the layout its
-/// `hkgen:container` comment states, else `8,1,0,1`).
+/// `hkgen:container` comment states; without one an error when `require_layout`, else `8,1,0,1`).
 fn any_packfile_document(
     bytes: &[u8],
     schemas: &PackSources,
@@ -656,6 +767,7 @@ fn any_packfile_document(
     layout: Option<hktypes::packfile::LayoutRules>,
     order: hktypes::packfile::xml::ObjectOrder,
     dangling: hktypes::packfile::xml::Dangling,
+    require_layout: bool,
 ) -> Result<hktypes::packfile::objects::Document, String> {
     use hktypes::packfile::xml;
     match hktypes::sniff(bytes) {
@@ -664,7 +776,10 @@ fn any_packfile_document(
         Some(hktypes::Format::TagfileXml) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
         _ => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
     }
-    let options = xml::ReadOptions { layout: layout.or_else(|| xml::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT), order, dangling };
+    // A binary made from XML takes the layout the user chose or the XML states; XML with
+    // neither stops (a Skyrim LE file must not silently become an SE one).
+    let layout = if require_layout { reading::xml_layout(bytes, layout, file)? } else { layout.or_else(|| reading::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT) };
+    let options = xml::ReadOptions { layout, order, dangling };
     let doc = xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
         .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
     for r in &doc.repairs {
@@ -677,6 +792,7 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
     if input.is_dir() {
         return convert_dir(o, schemas, input, output);
     }
+    output::check_file(output, &[input], o.policy)?;
     let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
     let done = convert_file(o, schemas, &bytes, input, output, None)?;
     eprintln!("{done}");
@@ -705,16 +821,19 @@ fn convert_file(o: &ConvertOptions, schemas: &PackSources, bytes: &[u8], input: 
         return Err(format!("{}: a packfile converts to xml or packfile, not tagfile", input.display()));
     }
     let order = if o.havok_order { xml::ObjectOrder::Havok } else { xml::ObjectOrder::Xml };
-    let doc = any_packfile_document(bytes, schemas, input, rules, order, o.dangling)?;
+    let doc = any_packfile_document(bytes, schemas, input, rules, order, o.dangling, !to_xml)?;
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let (out, form) = if to_xml {
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
-        (xml::write(&doc, xml::WriteOptions { floats }).map_err(located)?.into_bytes(), "XML".to_owned())
+        let text = xml::write(&doc, xml::WriteOptions { floats }).map_err(located)?;
+        // The layout of the binary is stated in the XML (Havok's float form keeps no hkgen notes).
+        let text = if o.floats == "havok" { text } else { reading::note_layout(text, doc.layout()) };
+        (text.into_bytes(), "XML".to_owned())
     } else {
         let rules = rules.unwrap_or_else(|| doc.layout());
         (doc.write_as(rules).map_err(located)?, rules.to_string())
     };
-    write_output(output, &out)?;
+    output::write_file(output, &out, &[input], o.policy)?;
     Ok(format!("{} ({}) -> {} ({form}): {} objects, {} bytes", input.display(), doc.layout(), output.display(), doc.objects.len(), out.len()))
 }
 
@@ -723,9 +842,12 @@ fn convert_file(o: &ConvertOptions, schemas: &PackSources, bytes: &[u8], input: 
 /// becomes `a.hkrg`, `a.xml` becomes `a.hkx`, and other names are kept.
 fn converted_name(rel: &Path, to_xml: bool) -> PathBuf {
     let ext = |p: &Path, e: &str| p.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
+    // The new extension takes the case of the one it replaces: `skeleton.HKX` <-> `skeleton.XML`.
+    let upper = |p: &Path| p.extension().and_then(|x| x.to_str()).is_some_and(|x| x.chars().any(|c| c.is_ascii_uppercase()) && !x.chars().any(|c| c.is_ascii_lowercase()));
+    let cased = |e: &str, like: bool| if like { e.to_ascii_uppercase() } else { e.to_owned() };
     if to_xml {
         if ext(rel, "hkx") {
-            rel.with_extension("xml")
+            rel.with_extension(cased("xml", upper(rel)))
         } else if ext(rel, "xml") {
             rel.to_path_buf()
         } else {
@@ -735,7 +857,7 @@ fn converted_name(rel: &Path, to_xml: bool) -> PathBuf {
         }
     } else if ext(rel, "xml") {
         let stem = rel.with_extension("");
-        if stem.extension().is_some() { stem } else { rel.with_extension("hkx") }
+        if stem.extension().is_some() { stem } else { rel.with_extension(cased("hkx", upper(rel))) }
     } else {
         rel.to_path_buf()
     }
@@ -760,15 +882,14 @@ fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: 
         return Err(format!("{} is a directory but the output {} is not", input.display(), output.display()));
     }
     // An output inside the input would be read as input by the next run, and the other way round.
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let (cin, cout) = (canon(input), canon(output));
-    if cout.starts_with(&cin) || cin.starts_with(&cout) {
-        return Err(format!("the output directory {} must lie outside the input directory {} (and not hold it)", output.display(), input.display()));
-    }
+    output::check_dir(output, &[input], o.policy, false)?;
+    output::make_dir(output, o.policy)?;
     let to_xml = to == "xml";
     let files = inputs::walk(&[input.to_path_buf()]).map_err(|e| e.to_string())?;
     // The tagfiles of a directory take the compendia in it (and beside it, as one file would).
-    let mut compendia = Compendia::load(&[input.to_path_buf()]).map_err(|e| e.to_string())?;
+    let mut named = o.compendia.clone();
+    named.push(input.to_path_buf());
+    let mut compendia = Compendia::load(&named).map_err(|e| e.to_string())?;
     if compendia.is_empty() {
         // `load_near` looks beside a file: a name in the directory stands for the directory.
         compendia = Compendia::load_near(&input.join("-")).map_err(|e| e.to_string())?;
@@ -790,7 +911,9 @@ fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: 
             Converted::Done => done += 1,
             Converted::Failed(e) => {
                 failed += 1;
-                eprintln!("FAIL {}: {e}", file.display());
+                // Most errors name the file already.
+                let named = format!("{}: ", file.display());
+                eprintln!("FAIL {named}{}", e.strip_prefix(named.as_str()).unwrap_or(e.as_str()));
             }
             Converted::PassedOver(why) => *passed_over.entry(why).or_default() += 1,
         }
@@ -833,8 +956,14 @@ fn convert_one_of_dir(
     }
     let rel = file.strip_prefix(input).unwrap_or(file);
     let target = output.join(converted_name(rel, to_xml));
-    if target.exists() && !o.force {
-        return Converted::Failed(format!("{} exists (--force replaces it)", target.display()));
+    if target.exists() && !o.policy.force {
+        return Converted::Failed(format!("{} exists; --force replaces it", target.display()));
+    }
+    // The folders under OUT that mirror the input are part of the output.
+    if let Some(dir) = target.parent() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return Converted::Failed(format!("cannot make the output folder {}: {e}", dir.display()));
+        }
     }
     match convert_file(o, schemas, &bytes, file, &target, Some(compendia)) {
         Ok(_) => Converted::Done,
@@ -873,16 +1002,26 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
         },
     };
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
+    let xml_doc = if is_xml { Some(tagfile_xml(bytes).map_err(located)?) } else { None };
+    // The compendium the file names: it must be found, so that a TCRF file stays TCRF.
+    let id = match &xml_doc {
+        Some(d) => d.compendium.as_ref().map(|(id, _)| *id),
+        None => reading::named_compendium(bytes),
+    };
     let near;
     let compendia = match compendia {
         Some(c) => c,
         None => {
-            near = Compendia::load_near(input).map_err(|e| e.to_string())?;
+            near = reading::compendia_for(input, id, &o.compendia)?;
             &near
         }
     };
     let set = compendia.set_for(input);
-    let tag0 = if is_xml { tagfile_xml(bytes).and_then(|d| d.write_tag0(&set)).map_err(located)? } else { bytes.to_vec() };
+    reading::require_compendium(input, id, &set, &o.compendia)?;
+    let tag0 = match &xml_doc {
+        Some(d) => d.write_tag0(&set).map_err(located)?,
+        None => bytes.to_vec(),
+    };
     let out = if to_xml {
         let file = TagFile::read(&tag0, &set).map_err(located)?;
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
@@ -890,105 +1029,130 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     } else {
         tag0
     };
-    write_output(output, &out)?;
+    output::write_file(output, &out, &[input], o.policy)?;
     let form = if to_xml { "hktagfile XML" } else { "TAG0" };
     Ok(Some(format!("{} -> {} ({form}): {} bytes", input.display(), output.display(), out.len())))
+}
+
+/// A file read for `dump`, `diff` and `verify --semantic`: a TAG0 file (also the one
+/// `<hktagfile>` XML gives) with the compendia it reads against, a packfile's objects, or a
+/// compendium's bytes.
+enum Loaded {
+    Tag(Vec<u8>, hktypes::tagfile::CompendiumSet),
+    Pack(Box<hktypes::packfile::objects::Document>),
+    Compendium(Vec<u8>),
+}
+
+/// Reads `file` under the one set of defaults ([`reading`]): compendia named or, for a file that
+/// names one, beside it; a compendium still missing is an error naming its id.
+fn load(
+    file: &Path,
+    read: &reading::ReadArgs,
+    schemas: &PackSources,
+    layout: Option<hktypes::packfile::LayoutRules>,
+    dangling: hktypes::packfile::xml::Dangling,
+    require_layout: bool,
+) -> Result<Loaded, String> {
+    let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
+    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    match hktypes::sniff(&bytes) {
+        // `<hktagfile>` XML holds its types: read as the TAG0 file it gives, TCRF again when it
+        // names a compendium.
+        Some(hktypes::Format::TagfileXml) => {
+            let d = tagfile_xml(&bytes).map_err(located)?;
+            let id = d.compendium.as_ref().map(|(id, _)| *id);
+            let set = reading::compendia_for(file, id, &read.compendia)?.set_for(file);
+            reading::require_compendium(file, id, &set, &read.compendia)?;
+            let tag0 = d.write_tag0(&set).map_err(located)?;
+            Ok(Loaded::Tag(tag0, set))
+        }
+        Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml) => {
+            any_packfile_document(&bytes, schemas, file, layout, Default::default(), dangling, require_layout).map(|d| Loaded::Pack(Box::new(d)))
+        }
+        Some(hktypes::Format::Tag0) => {
+            let id = reading::named_compendium(&bytes);
+            let set = reading::compendia_for(file, id, &read.compendia)?.set_for(file);
+            reading::require_compendium(file, id, &set, &read.compendia)?;
+            Ok(Loaded::Tag(bytes, set))
+        }
+        Some(hktypes::Format::Tcm0) => Ok(Loaded::Compendium(bytes)),
+        // A Phive file's tagfile (its wrapper holds no objects).
+        Some(hktypes::Format::Phive) => {
+            let tag0 = hktypes::tagfile::phive::Phive::read(&bytes).map_err(|e| located(e.into()))?.tag0.to_vec();
+            let id = reading::named_compendium(&tag0);
+            let set = reading::compendia_for(file, id, &read.compendia)?.set_for(file);
+            reading::require_compendium(file, id, &set, &read.compendia)?;
+            Ok(Loaded::Tag(tag0, set))
+        }
+        None => Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
+    }
+}
+
+/// The one dump shape ([`hktypes::dump`]) of a file that holds objects.
+fn load_dump(loaded: &Loaded, file: &Path) -> Result<hktypes::dump::Dump, String> {
+    let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
+    match loaded {
+        Loaded::Tag(bytes, set) => {
+            let t = hktypes::tagfile::TagFile::read(bytes, set).map_err(located)?;
+            hktypes::dump::dump_tagfile(&t).map_err(located)
+        }
+        Loaded::Pack(doc) => hktypes::dump::dump_packfile(doc).map_err(located),
+        Loaded::Compendium(_) => Err(format!("{}: a compendium holds types, not objects", file.display())),
+    }
 }
 
 /// The readable listing of `hkgen dump` (`--format text`): RON of a tagfile's items and a
 /// packfile's objects as `hktypes::dynamic::dump` and `packfile::objects::Document::dump` give
 /// them.
-fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, dangling: hktypes::packfile::xml::Dangling, file: &Path) -> Result<ExitCode, String> {
+fn dump(
+    read: &reading::ReadArgs,
+    schemas: &PackSources,
+    layout: Option<hktypes::packfile::LayoutRules>,
+    dangling: hktypes::packfile::xml::Dangling,
+    file: &Path,
+) -> Result<ExitCode, String> {
     let format = "ron";
-    let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
-    // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
-    if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
-        bytes = tagfile_xml(&bytes)
-            .and_then(|d| d.write_tag0(&Default::default()))
-            .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
-    }
-    // A Phive file's tagfile is dumped (its wrapper holds no objects).
-    if let Ok((tag0, Some(_))) = inputs::tag0_of(&bytes) {
-        bytes = tag0.to_vec();
-    }
-    if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
-        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;
-        print(format, &doc.dump())?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    match inputs::sniff(&bytes) {
-        inputs::Format::Tag0 => {}
-        inputs::Format::Tcm0 => return dump_compendium(format, &bytes, file),
-        _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
-    }
-    // Without compendia named, the ones a binder keeps beside the file are looked for.
-    let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
-        .map_err(|e| e.to_string())?;
-    let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file)).map_err(|e| {
-        let e = e.in_file(file.display().to_string()).to_string();
-        missing_compendium_hint(&e, &bytes).unwrap_or(e)
-    })?;
-    let objects = hktypes::dynamic::dump(&t).map_err(|e| e.in_file(file.display().to_string()).to_string())?;
-    let text = match format {
-        "json" => serde_json::to_string_pretty(&objects).map_err(|e| e.to_string())?,
-        _ => ron::ser::to_string_pretty(&objects, ron::ser::PrettyConfig::new().indentor("  ".to_owned()))
-            .map_err(|e| e.to_string())?,
-    };
-    // A closed pipe (`hkgen dump f | head`) ends the output quietly.
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    match load(file, read, schemas, layout, dangling, false)? {
+        Loaded::Pack(doc) => print(format, &doc.dump()),
+        Loaded::Compendium(bytes) => dump_compendium(format, &bytes, file).map(|_| ()),
+        Loaded::Tag(bytes, set) => {
+            let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
+            let t = hktypes::tagfile::TagFile::read(&bytes, &set).map_err(located)?;
+            let objects = hktypes::dynamic::dump(&t).map_err(located)?;
+            print(format, &objects)
+        }
+    }?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `bytes` to `path`, which must not exist unless `force`.
-fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
-    if !force && path.exists() {
-        return Err(format!("{} exists; --force replaces it", path.display()));
-    }
-    write_output(path, bytes)
 }
 
 /// A file in the one dump shape of both formats (`hktypes::dump`); a TCM0 compendium, which holds
 /// no objects, as its ids and type table.
+#[allow(clippy::too_many_arguments)]
 fn dump_shape(
     format: &str,
     out: Option<&Path>,
-    force: bool,
-    compendium_paths: Vec<PathBuf>,
+    policy: output::WritePolicy,
+    read: &reading::ReadArgs,
     schemas: &PackSources,
+    layout: Option<hktypes::packfile::LayoutRules>,
     dangling: hktypes::packfile::xml::Dangling,
     file: &Path,
 ) -> Result<ExitCode, String> {
-    let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
-    let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
-    if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
-        bytes = tagfile_xml(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
+    if let Some(path) = out {
+        output::check_file(path, &[file], policy)?;
     }
-    // A Phive file's tagfile is dumped (its wrapper holds no objects).
-    if let Ok((tag0, Some(_))) = inputs::tag0_of(&bytes) {
-        bytes = tag0.to_vec();
+    let loaded = load(file, read, schemas, layout, dangling, true)?;
+    if let Loaded::Compendium(bytes) = &loaded {
+        return match out {
+            None => dump_compendium(format, bytes, file),
+            Some(_) => Err(format!("{}: a compendium holds no objects to dump to a file", file.display())),
+        };
     }
-    let shape = if matches!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml)) {
-        let doc = any_packfile_document(&bytes, schemas, file, None, Default::default(), dangling)?;
-        hktypes::dump::dump_packfile(&doc).map_err(located)?
-    } else {
-        match inputs::sniff(&bytes) {
-            inputs::Format::Tag0 => {}
-            inputs::Format::Tcm0 if out.is_none() => return dump_compendium(format, &bytes, file),
-            inputs::Format::Tcm0 => return Err(format!("{}: a compendium holds no objects to dump to a file", file.display())),
-            _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
-        }
-        let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
-            .map_err(|e| e.to_string())?;
-        let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file)).map_err(|e| {
-            let e = located(e);
-            missing_compendium_hint(&e, &bytes).unwrap_or(e)
-        })?;
-        hktypes::dump::dump_tagfile(&t).map_err(located)?
-    };
+    let shape = load_dump(&loaded, file)?;
     let text = dump_text(format, &shape)?;
     match out {
         Some(path) => {
-            write_new(path, text.as_bytes(), force)?;
+            output::write_file(path, text.as_bytes(), &[file], policy)?;
             eprintln!("{} -> {} ({format}): {} objects, {} bytes", file.display(), path.display(), shape.objects.len(), text.len());
         }
         // A closed pipe (`hkgen dump f | head`) ends the output quietly.
@@ -1020,29 +1184,36 @@ pub fn parse_dump(text: &[u8]) -> Result<hktypes::dump::Dump, String> {
 }
 
 /// A dump back to the binary file.
-fn build(compendium_paths: Vec<PathBuf>, schemas: &PackSources, force: bool, input: &Path, output: &Path) -> Result<ExitCode, String> {
+fn build(read: &reading::ReadArgs, schemas: &PackSources, policy: output::WritePolicy, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    output::check_file(output, &[input], policy)?;
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let text = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
     let dump = parse_dump(&text).map_err(|e| format!("{}: {e}", input.display()))?;
-    let compendia = if dump.kept.compendium.is_some() {
-        if compendium_paths.is_empty() { Compendia::load_near(input) } else { Compendia::load(&compendium_paths) }.map_err(|e| e.to_string())?
-    } else {
-        Compendia::default()
+    let id = match &dump.kept.compendium {
+        Some(hex) => Some(parse_compendium_id(hex).ok_or_else(|| format!("{}: kept.compendium {hex:?} is not 8 bytes in hex", input.display()))?),
+        None => None,
     };
-    let set = compendia.set_for(input);
+    let set = reading::compendia_for(input, id, &read.compendia)?.set_for(input);
+    reading::require_compendium(input, id, &set, &read.compendia)?;
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&dump.sdk);
     let options = hktypes::dump::BuildOptions { compendia: Some(&set), packfile_classes: schemas.for_sdk(&sdk) };
-    let bytes = hktypes::dump::build(&dump, &options, text.len()).map_err(|e| {
-        let e = located(e);
-        if e.contains("compendium") && dump.kept.compendium.is_some() {
-            format!("{e} (pass the .compendium file or a folder holding it with --compendium PATH)")
-        } else {
-            e
-        }
-    })?;
-    write_new(output, &bytes, force)?;
+    let bytes = hktypes::dump::build(&dump, &options, text.len()).map_err(located)?;
+    output::write_file(output, &bytes, &[input], policy)?;
     eprintln!("{} ({}) -> {}: {} objects, {} bytes", input.display(), dump.format, output.display(), dump.objects.len(), bytes.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// A compendium id from the 16 hex digits a dump keeps.
+fn parse_compendium_id(hex: &str) -> Option<hktypes::tagfile::CompendiumId> {
+    let hex = hex.trim();
+    if hex.len() != 16 || !hex.is_ascii() {
+        return None;
+    }
+    let mut id = [0u8; 8];
+    for (i, b) in id.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(hktypes::tagfile::CompendiumId(id))
 }
 
 /// A TCM0 compendium: its ids and its type table, type by type under its full name, as a snapshot
@@ -1063,6 +1234,35 @@ fn dump_compendium(format: &str, bytes: &[u8], file: &Path) -> Result<ExitCode, 
     let types = schemas.first().map_or(&empty, |s| &s.types);
     print(format, &CompendiumDump { ids, types })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `hkgen diff A B`: two files compared by object and member ([`hkgen::file_diff`]). Exit 0 when
+/// the same, 1 when they differ (errors give 2, as `diff` does).
+fn file_diff(
+    format: &str,
+    read: &reading::ReadArgs,
+    schemas: &PackSources,
+    layout: Option<hktypes::packfile::LayoutRules>,
+    a: &Path,
+    b: &Path,
+) -> Result<ExitCode, String> {
+    let dangling = hktypes::packfile::xml::Dangling::Error;
+    let da = load_dump(&load(a, read, schemas, layout, dangling, false)?, a)?;
+    let db = load_dump(&load(b, read, schemas, layout, dangling, false)?, b)?;
+    let d = hkgen::file_diff::diff(&da, &db);
+    let text = match format {
+        "json" => serde_json::to_string_pretty(&d).map_err(|e| e.to_string())? + "\n",
+        _ => d.text(),
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if d.same() {
+        eprintln!("{} and {}: the same {} objects and values", a.display(), b.display(), d.objects_a);
+        Ok(ExitCode::SUCCESS)
+    } else {
+        let objects: std::collections::BTreeSet<&str> = d.changes.iter().map(|c| c.object.as_str()).collect();
+        eprintln!("{} and {} differ: {} changes in {} objects", a.display(), b.display(), d.changes.len(), objects.len());
+        Ok(ExitCode::FAILURE)
+    }
 }
 
 fn diff(format: &str, all: bool, old: &str, new: &str) -> Result<ExitCode, String> {

@@ -1,4 +1,4 @@
-//! `hkgen diff OLD NEW`: what changed between two schema snapshots, class by class: versions,
+//! `hkgen schema-diff OLD NEW`: what changed between two schema snapshots, class by class: versions,
 //! members added, removed, retyped or moved, size, alignment and hash. Classes are the record types
 //! without template parameters, matched by full name. Where a snapshot holds several layouts of a
 //! name, the one seen in the most files stands for it.

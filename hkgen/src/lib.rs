@@ -33,11 +33,14 @@ pub mod diff;
 pub mod error;
 #[cfg(feature = "tool")]
 pub mod extract;
+#[cfg(feature = "tool")]
+pub mod file_diff;
 pub mod inputs;
 pub mod reflection;
 #[cfg(feature = "tool")]
 pub mod registry;
 pub mod schema;
+pub mod semantic;
 #[cfg(feature = "tool")]
 pub mod verify;
 

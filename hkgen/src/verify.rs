@@ -118,6 +118,14 @@ pub struct Report {
     /// `--skip-unknown`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
+    /// With semantic checks ([`Verifier::semantic`]): how many invariant checks of
+    /// [`crate::semantic::RULES`] ran on the file's objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic_checks: Option<usize>,
+    /// The invariants the file breaks, each located (`object #12
+    /// hkaSkeleton.parentIndices[153]: 999, past the 154 bones`); the first few.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub semantic_failures: Vec<String>,
     /// True when the file passed: every stored hash (or checked signature) recomputes and every
     /// round trip is exact.
     pub ok: bool,
@@ -192,8 +200,8 @@ impl Report {
     /// Every packfile object a generated struct applies to into the struct and back, then the
     /// file written: `structs` and `typed_roundtrip`; fails the file when a struct does not
     /// convert its object or the bytes differ.
-    fn through_structs(&mut self, bytes: &[u8], schemas: &ClassSchemas, sdk: &str, table: &[ClassEntry]) {
-        let doc = hktypes::packfile::PackFile::read(bytes).and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(sdk)));
+    fn through_structs(&mut self, bytes: &[u8], v: &Verifier, sdk: &str, table: &[ClassEntry]) {
+        let doc = hktypes::packfile::PackFile::read(bytes).and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &v.sources_for(sdk)));
         let mut doc = match doc {
             Ok(d) => d,
             Err(e) => {
@@ -226,6 +234,48 @@ impl Report {
         self.ok = false;
         self.error = Some(e);
     }
+
+    /// The invariants of [`crate::semantic::RULES`] on the file's objects (read again in the one
+    /// dump shape of both formats); a file that breaks one fails with the first, located.
+    fn semantic(&mut self, v: &Verifier, bytes: &[u8], compendia: &CompendiumSet) {
+        let dump = match hktypes::sniff(bytes) {
+            Some(hktypes::Format::Tag0) => TagFile::read(bytes, compendia).and_then(|t| hktypes::dump::dump_tagfile(&t)),
+            Some(hktypes::Format::Packfile) => hktypes::packfile::PackFile::read(bytes).and_then(|f| {
+                let sdk = sdk_of_contents_version(&f.contents_version());
+                let doc = hktypes::packfile::objects::Document::from_file_with(f, &v.sources_for(&sdk))?;
+                hktypes::dump::dump_packfile(&doc)
+            }),
+            Some(hktypes::Format::PackfileXml) => {
+                let read = hktypes::packfile::xml::read_with(
+                    bytes,
+                    |contents| v.sources_for(&sdk_of_contents_version(contents)),
+                    hktypes::packfile::xml::ReadOptions { dangling: v.xml_dangling, ..Default::default() },
+                );
+                read.and_then(|doc| hktypes::dump::dump_packfile(&doc))
+            }
+            Some(hktypes::Format::TagfileXml) => {
+                let read = match v.registry {
+                    Some(r) => hktypes::tagfile::xml::read_with(bytes, &r.tagfile_sdks(), &|sdk| r.tagfile_types(sdk)),
+                    None => hktypes::tagfile::xml::read(bytes),
+                };
+                read.and_then(|d| d.write_tag0(compendia))
+                    .and_then(|tag0| TagFile::read(&tag0, compendia).and_then(|t| hktypes::dump::dump_tagfile(&t)))
+            }
+            // Compendia and the registry hold types, not objects.
+            _ => return,
+        };
+        let dump = match dump {
+            Ok(d) => d,
+            Err(e) => return self.fail(format!("reading the objects for the semantic checks: {e}")),
+        };
+        let out = crate::semantic::check(&dump);
+        self.semantic_checks = Some(out.checks);
+        if let Some(first) = out.failures.first() {
+            let more = if out.failures.len() > 1 { format!(" (and {} more)", out.failures.len() - 1) } else { String::new() };
+            self.fail(format!("{first}{more}"));
+        }
+        self.semantic_failures = out.failures.into_iter().take(MAX_MISMATCHES).collect();
+    }
 }
 
 /// The generated classes of an SDK version (a tagfile SDK's `2018.1`, a packfile SDK's `2014.2`);
@@ -253,11 +303,60 @@ pub struct Verifier {
     /// The type tables that complete `<hktagfile>` XML in HKLib's form (types without members);
     /// without them such a file is skipped, saying so.
     pub registry: Option<&'static (dyn hktypes::ClassRegistry + Sync)>,
+    /// Packfile class sources compiled into the program (`hkclasses::packfile_sources_for_sdk`):
+    /// when given, they read packfiles and give the signatures checked, instead of
+    /// [`Verifier::class_schemas`].
+    pub packfile_sources: Option<PackfileSources>,
+    /// Check the invariants Havok's runtime relies on ([`crate::semantic`]) of every file that
+    /// passed the other checks.
+    pub semantic: bool,
 }
+
+/// The packfile class sources of an SDK version, compiled in (`hkclasses::packfile_sources_for_sdk`).
+pub type PackfileSources = fn(&str) -> Vec<&'static dyn hktypes::packfile::layout::ClassSource>;
 
 impl Default for Verifier {
     fn default() -> Self {
-        Verifier { classes: no_classes, class_schemas: ClassSchemas::default(), packfile_classes: no_classes, xml_dangling: Default::default(), registry: None }
+        Verifier {
+            classes: no_classes,
+            class_schemas: ClassSchemas::default(),
+            packfile_classes: no_classes,
+            xml_dangling: Default::default(),
+            registry: None,
+            packfile_sources: None,
+            semantic: false,
+        }
+    }
+}
+
+impl Verifier {
+    /// The class sources to read a packfile of `sdk` with.
+    pub fn sources_for(&self, sdk: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        match self.packfile_sources {
+            Some(f) => f(sdk),
+            None => self.class_schemas.sources_for(sdk),
+        }
+    }
+
+    /// Whether the class records of `sdk` are known, so that signatures are checked.
+    fn has_schema(&self, sdk: &str) -> bool {
+        match self.packfile_sources {
+            // Every packfile SDK describes its root container.
+            Some(f) => f(sdk).first().is_some_and(|s| s.signature("hkRootLevelContainer").is_some()),
+            None => self.class_schemas.by_sdk.contains_key(sdk),
+        }
+    }
+
+    fn check_packfile(&self, bytes: &[u8]) -> Result<crate::reflection::check::PackfileCheck, hktypes::Error> {
+        match self.packfile_sources {
+            Some(f) => {
+                let signature = |sdk: &str, name: &str| {
+                    f(sdk).first().and_then(|s| s.signature(name)).ok_or_else(|| format!("no class record of {name} in SDK {sdk}"))
+                };
+                crate::reflection::check::check_packfile_with(bytes, &|sdk| f(sdk), &signature)
+            }
+            None => check_packfile(bytes, &self.class_schemas),
+        }
     }
 }
 
@@ -335,7 +434,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e),
         },
-        Format::Packfile => match check_packfile(bytes, &v.class_schemas) {
+        Format::Packfile => match v.check_packfile(bytes) {
             Ok(c) => {
                 r.sdk = Some(c.sdk.clone());
                 r.types = c.classes;
@@ -344,7 +443,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 r.signatures_matched = Some(c.signatures_matched);
                 r.contents_version = Some(c.contents_version.clone());
                 r.layout = Some(c.layout.clone());
-                let checked = v.class_schemas.by_sdk.contains_key(&c.sdk);
+                let checked = v.has_schema(&c.sdk);
                 r.signatures_checked = Some(checked);
                 if checked {
                     r.mismatches = c.mismatches.clone();
@@ -376,7 +475,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                     // Objects kept raw because their values claim more than the data holds (an
                     // array of 0x7FFFFFFF elements) name the object and member.
                     let doc = hktypes::packfile::PackFile::read(bytes)
-                        .and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &v.class_schemas.sources_for(&c.sdk)));
+                        .and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &v.sources_for(&c.sdk)));
                     match doc {
                         Ok(doc) => {
                             if let Some((_, e)) = &doc.bad_values {
@@ -388,7 +487,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 }
                 let structs = (v.packfile_classes)(&c.sdk);
                 if !structs.is_empty() {
-                    r.through_structs(bytes, &v.class_schemas, &c.sdk, structs);
+                    r.through_structs(bytes, v, &c.sdk, structs);
                 }
             }
             Err(e) => r.fail(e.to_string()),
@@ -396,7 +495,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
         Format::Other => match hktypes::sniff(bytes) {
             Some(hktypes::Format::PackfileXml) => {
                 r.format = "xml";
-                r.check_xml(bytes, &v.class_schemas, v.xml_dangling);
+                r.check_xml(bytes, v, v.xml_dangling);
             }
             Some(hktypes::Format::TagfileXml) => {
                 r.format = "xml";
@@ -407,6 +506,9 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 r.error = Some(not_havok(bytes));
             }
         },
+    }
+    if v.semantic && r.ok && !r.skipped {
+        r.semantic(v, bytes, compendia);
     }
     r
 }
@@ -454,14 +556,14 @@ impl Report {
     /// An `<hkpackfile>` XML file: it reads through the class schemas of its contents version,
     /// and XML -> binary -> XML gives the same document (the binary's objects equal the XML's,
     /// and their XML is the same text).
-    fn check_xml(&mut self, bytes: &[u8], schemas: &ClassSchemas, dangling: hktypes::packfile::xml::Dangling) {
+    fn check_xml(&mut self, bytes: &[u8], v: &Verifier, dangling: hktypes::packfile::xml::Dangling) {
         use hktypes::packfile::xml;
         let mut sdk = String::new();
         let doc = xml::read_with(
             bytes,
             |contents| {
                 sdk = sdk_of_contents_version(contents);
-                schemas.sources_for(&sdk)
+                v.sources_for(&sdk)
             },
             xml::ReadOptions { dangling, ..Default::default() },
         );

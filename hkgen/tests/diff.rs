@@ -1,4 +1,4 @@
-//! `hkgen diff` on the committed snapshots gives the spec's "Class versions" facts, and reads a
+//! `hkgen schema-diff` on the committed snapshots gives the spec's "Class versions" facts, and reads a
 //! snapshot from a git revision as well as from a directory.
 
 use hkgen::diff::{diff, table, Change};

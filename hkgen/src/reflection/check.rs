@@ -133,6 +133,21 @@ impl PackfileCheck {
 
 /// Checks one packfile against `schemas`.
 pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCheck, hktypes::Error> {
+    let signature = |sdk: &str, name: &str| match schemas.by_sdk.get(sdk) {
+        Some(s) => signature::class_signature(s, name).map_err(|m| m.to_string()),
+        None => Err(format!("no class schema for SDK {sdk}")),
+    };
+    check_packfile_with(bytes, &|sdk| schemas.sources_for(sdk), &signature)
+}
+
+/// Checks one packfile against class sources of any origin (the snapshots of [`check_packfile`],
+/// or the classes compiled into a program): `sources` gives the sources to read a file of an SDK
+/// with, `signature` the signature of a class of an SDK (or why there is none).
+pub fn check_packfile_with<'s>(
+    bytes: &[u8],
+    sources: &dyn Fn(&str) -> Vec<&'s dyn hktypes::packfile::layout::ClassSource>,
+    signature: &dyn Fn(&str, &str) -> Result<u32, String>,
+) -> Result<PackfileCheck, hktypes::Error> {
     let file = PackFile::read(bytes)?;
     let contents_version = file.contents_version();
     let sdk = sdk_of_contents_version(&contents_version);
@@ -145,13 +160,9 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         objects: file.section_index(hktypes::packfile::DATA).map_or(0, |i| file.objects(i).len()),
         ..Default::default()
     };
-    let schema = schemas.by_sdk.get(&sdk);
     for c in &file.class_names().entries {
         r.signatures_stored += 1;
-        let got = match schema {
-            Some(s) => signature::class_signature(s, &c.name).map_err(|m| m.to_string()),
-            None => Err(format!("no class schema for SDK {sdk}")),
-        };
+        let got = signature(&sdk, &c.name);
         match got {
             Ok(s) if s == c.signature => r.signatures_matched += 1,
             Ok(s) => r.mismatches.push(format!("{} (stored {:#010x}, computed {s:#010x})", c.name, c.signature)),
@@ -163,7 +174,7 @@ pub fn check_packfile(bytes: &[u8], schemas: &ClassSchemas) -> Result<PackfileCh
         Ok(_) => "differs",
         Err(_) => "error",
     };
-    let sources = schemas.sources_for(&sdk);
+    let sources = sources(&sdk);
     let doc = Document::from_file_with(file.clone(), &sources);
     match doc.and_then(|d| {
         let c = d.counts();

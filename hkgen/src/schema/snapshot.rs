@@ -135,7 +135,7 @@ pub fn parse(head_name: &str, sdk: &str, types: Vec<(String, String)>) -> Result
 }
 
 /// Reads the snapshot at `path` in git revision `rev` of the repository around the current
-/// directory (`hkgen diff HEAD~1:schemas/2018.1 schemas/2018.1`).
+/// directory (`hkgen schema-diff HEAD~1:schemas/2018.1 schemas/2018.1`).
 pub fn read_git(rev: &str, path: &str) -> Result<Schema, Error> {
     let git = |args: &[&str]| -> Result<String, Error> {
         let out = std::process::Command::new("git")
