@@ -327,3 +327,37 @@ fn archives_of_every_format_made_here_read_back_through_member_paths() {
         assert!(o.container.unwrap().ends_with(if big { "(big-endian)" } else { "(little-endian)" }));
     }
 }
+
+#[test]
+fn members_of_archives_inside_archives_read_and_write_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(original) = common::corpus_file(&corpus, "../containers/wp_a_9823_l.partsbnd.dcx") else { return };
+    let rel = "tokotchd__Cinders/parts/wp_a_9823.partsbnd/Weapon/WP_A_9823/WP_A_9823.anibnd/WP_A_1342/hkx/skeleton.HKX";
+    let Some(expected) = common::corpus_file(&corpus, rel) else { return };
+    let dir = scratch("nested");
+    let copy = dir.join("wp_a_9823_l.partsbnd.dcx");
+    std::fs::write(&copy, &original).unwrap();
+    let member = format!("{}:WP_A_9823.anibnd:skeleton.HKX", copy.display());
+    let (bytes, origin) = archive::read_path(&member, &OpenOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hktypes::sniff(&bytes), Some(hktypes::Format::Packfile));
+    assert!(origin.member.as_deref().unwrap().contains("WP_A_9823.anibnd:N:\\"), "{origin:?}");
+    assert!(bytes == expected, "the nested skeleton differs from the corpus file {rel}");
+    // Walking the archive goes into the nested binder.
+    let a = Archive::open(&copy, &OpenOptions::default()).unwrap();
+    let mut havok = Vec::new();
+    a.walk(&mut |name, b| {
+        if hktypes::sniff(&b.unwrap()).is_some() {
+            havok.push(name)
+        }
+    });
+    assert!(havok.iter().any(|n| n.contains(".anibnd:") && n.ends_with("skeleton.HKX")), "{havok:?}");
+    assert!(havok.len() >= 2);
+    // An edit of the nested member reads back, and the rest of both binders is unchanged.
+    let mut new = bytes.clone();
+    new.extend_from_slice(&[0xAB; 300]);
+    archive::write_member(&member, new.clone(), &OpenOptions::default()).unwrap();
+    assert_eq!(archive::read_path(&member, &OpenOptions::default()).unwrap().0, new);
+    let after = Archive::open(&copy, &OpenOptions::default()).unwrap();
+    let hkx = "WP_A_9823_c_L.hkx";
+    assert_eq!(after.member_bytes(after.find(hkx).unwrap()).unwrap(), a.member_bytes(a.find(hkx).unwrap()).unwrap());
+}

@@ -21,10 +21,22 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// A zstd dictionary for archives compressed with one (Tears of the Kingdom's `pack.zsdic`),
+    /// besides those found beside the archive (`*.zsdic`, `ZsDic.pack.zs`). May be repeated.
+    #[arg(long = "zstd-dictionary", value_name = "PATH", global = true)]
+    zstd_dictionaries: Vec<PathBuf>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// List the members of a game archive (DCX, BND3, BND4, BHF4+BDF4, Yaz0, SARC, zstd): index,
+    /// size, kind of Havok file, own compression and name. A member is named to the other commands
+    /// as ARCHIVE:MEMBER, with its full name or a unique ending of it
+    /// (`c3570.anibnd.dcx:skeleton.hkx`).
+    Ls {
+        /// The archive (for a split binder, the .bhd or .bdt file).
+        archive: PathBuf,
+    },
     /// Merge the type tables of Havok files into one RON snapshot per SDK version.
     ///
     /// With no INPUT, reads the corpus ($HKGEN_CORPUS, else ../shared/corpus) and the class data
@@ -140,8 +152,14 @@ enum Command {
         /// Replace OUT when it exists.
         #[arg(long)]
         force: bool,
+        /// Write the built file into an archive instead, replacing the member ARCHIVE:MEMBER
+        /// (compressed as it was; the archive's sizes, offsets and hashes recomputed, the archive
+        /// rewritten atomically). The member must exist.
+        #[arg(long, value_name = "ARCHIVE:MEMBER", conflicts_with = "output")]
+        into: Option<String>,
         input: PathBuf,
-        output: PathBuf,
+        #[arg(required_unless_present = "into")]
+        output: Option<PathBuf>,
     },
     /// Parse and check each file; recompute every stored type hash; write every TAG0 file again
     /// and compare.
@@ -270,7 +288,17 @@ pub fn main_with_compiled(
         let _ = REGISTRY.set(r);
     }
     let cli = Cli::parse();
+    match load_dictionaries(&cli.zstd_dictionaries) {
+        Ok(o) => {
+            let _ = ARCHIVE_OPTIONS.set(o);
+        }
+        Err(e) => {
+            eprintln!("hkgen: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let r = match cli.command {
+        Command::Ls { archive } => ls(&archive),
         Command::Extract { out, update, inputs } => match (out, update) {
             (Some(out), _) => extract(out, inputs),
             (None, true) => extract(PathBuf::from("schemas"), inputs),
@@ -293,9 +321,11 @@ pub fn main_with_compiled(
                 dump_shape(&format, out.as_deref(), force, compendia, &s, dangling, &file)
             }
         }),
-        Command::Build { compendia, schemas, force, input, output } => {
-            PackSources::new(schemas, packfile_sources).and_then(|s| build(compendia, &s, force, &input, &output))
-        }
+        Command::Build { compendia, schemas, force, into, input, output } => PackSources::new(schemas, packfile_sources).and_then(|s| match (into, output) {
+            (Some(into), _) => build_into(compendia, &s, &input, &into),
+            (None, Some(output)) => build(compendia, &s, force, &input, &output),
+            (None, None) => Err("build needs OUT or --into ARCHIVE:MEMBER".to_owned()),
+        }),
         Command::Convert { layout, to, floats, havok_order, schemas, force, dangling_pointers, input, output } => {
             let dangling = dangling_of(&dangling_pointers);
             PackSources::new(schemas, packfile_sources).and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force, dangling }, &s, &input, &output))
@@ -515,17 +545,27 @@ fn verify(
     // passed over and counted.
     let named: std::collections::BTreeSet<&Path> = inputs.iter().filter(|p| by_user && p.is_file()).map(PathBuf::as_path).collect();
     let pb = progress_bar(files.len() as u64);
-    let mut reports: Vec<Report> = files
+    // An archive gives one report per member, named ARCHIVE:MEMBER.
+    let per_file: Vec<Vec<Report>> = files
         .par_iter()
         .map(|p| {
-            let r = read_and_verify(p, &compendia, &verifier);
+            let r = read_and_verify_all(p, &compendia, &verifier);
             pb.inc(1);
             r
         })
         .collect();
     pb.finish_and_clear();
-    for (r, p) in reports.iter_mut().zip(&files) {
-        if r.skipped && !skip_unknown && named.contains(p.as_path()) {
+    let mut reports = Vec::with_capacity(per_file.len());
+    let mut report_files = Vec::with_capacity(per_file.len());
+    for (rs, p) in per_file.into_iter().zip(&files) {
+        let single = rs.len() == 1 && rs[0].path == p.display().to_string();
+        for r in rs {
+            reports.push(r);
+            report_files.push(single.then_some(p));
+        }
+    }
+    for (r, p) in reports.iter_mut().zip(&report_files) {
+        if r.skipped && !skip_unknown && p.is_some_and(|p| named.contains(p.as_path())) {
             r.skipped = false;
             r.ok = false;
             let why = r.error.take().unwrap_or_default();
@@ -570,6 +610,127 @@ fn verify(
         return Err(format!("no Havok file to verify in {} ({} files found, {skipped} skipped)", names.join(", "), files.len()));
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Verifies one walked file: a Havok file gives one report, an archive one per member (named
+/// `ARCHIVE:MEMBER`; a member that is not a Havok file is skipped and counted as such), with the
+/// compendia the binder holds added for its TCRF tagfiles.
+fn read_and_verify_all(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Vec<Report> {
+    use hktypes::archive::{self, Archive};
+    let mut head = [0u8; 8];
+    let is_archive = std::fs::File::open(p).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+    if !is_archive {
+        return vec![read_and_verify(p, compendia, verifier)];
+    }
+    let path = p.display().to_string();
+    let a = match Archive::open(p, &archive_options()) {
+        Ok(a) => a,
+        Err(e) => return vec![Report { path, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() }],
+    };
+    let mut set = compendia.set_for(p);
+    for c in binder_compendia(&a) {
+        set.add(&c);
+    }
+    let mut reports = Vec::new();
+    // Members that are archives themselves (an .anibnd in a .partsbnd) are gone into.
+    a.walk(&mut |member, bytes| {
+        let shown = if member.is_empty() { path.clone() } else { format!("{path}:{member}") };
+        reports.push(match bytes {
+            Ok(bytes) => {
+                let mut r = verifier.verify(&shown, &bytes, &set);
+                if let Some(e) = r.error.as_deref().and_then(|e| missing_compendium_hint(e, &bytes)) {
+                    r.error = Some(e);
+                }
+                r
+            }
+            Err(e) => Report { path: shown, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() },
+        });
+    });
+    reports
+}
+
+/// The compendia (TCM0 members) a binder holds, for the TCRF tagfiles beside them.
+fn binder_compendia(a: &hktypes::archive::Archive) -> Vec<hktypes::tagfile::Compendium> {
+    (0..a.names().len())
+        .filter_map(|i| a.member_bytes(i).ok())
+        .filter(|b| hktypes::sniff(b) == Some(hktypes::Format::Tcm0))
+        .filter_map(|b| hktypes::tagfile::Compendium::read(&b).ok())
+        .collect()
+}
+
+/// The archive options of this run: the `--zstd-dictionary` files.
+static ARCHIVE_OPTIONS: std::sync::OnceLock<hktypes::archive::OpenOptions> = std::sync::OnceLock::new();
+
+fn archive_options() -> hktypes::archive::OpenOptions {
+    ARCHIVE_OPTIONS.get().cloned().unwrap_or_default()
+}
+
+fn load_dictionaries(paths: &[PathBuf]) -> Result<hktypes::archive::OpenOptions, String> {
+    let mut o = hktypes::archive::OpenOptions::default();
+    for p in paths {
+        let b = std::fs::read(p).map_err(|e| Error::io(p, e).to_string())?;
+        if hktypes::archive::zstd_frame::dictionary_id(&b).is_none() {
+            return Err(format!("{}: not a zstd dictionary (it does not start with 37 A4 30 EC)", p.display()));
+        }
+        o.zstd_dictionaries.push(b);
+    }
+    Ok(o)
+}
+
+/// What [`read_input`] read.
+struct Input {
+    /// The bytes of the Havok file.
+    bytes: Vec<u8>,
+    /// The file on disk to look for compendia near (the archive of a member).
+    near: PathBuf,
+    /// The compendia the member's binder holds.
+    binder: Vec<hktypes::tagfile::Compendium>,
+}
+
+impl Input {
+    /// `set` with the binder's compendia added (they take precedence).
+    fn compendia(&self, mut set: hktypes::tagfile::CompendiumSet) -> hktypes::tagfile::CompendiumSet {
+        for c in &self.binder {
+            set.add(c);
+        }
+        set
+    }
+}
+
+/// The bytes a command's input path names: a file, an archive member `ARCHIVE:MEMBER` (its full
+/// name or a unique ending), or a compressed single file (`x.hkx.dcx`).
+fn read_input(file: &Path) -> Result<Input, String> {
+    use hktypes::archive::{self, Archive};
+    if file.is_file() {
+        let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+        if !archive::is_archive(&bytes) {
+            return Ok(Input { bytes, near: file.to_path_buf(), binder: Vec::new() });
+        }
+    }
+    let text = file.to_string_lossy();
+    let (path, member) = archive::split_member_path(&text);
+    if member.is_none() {
+        let (bytes, _) = archive::read_path(&text, &archive_options()).map_err(|e| e.to_string())?;
+        return Ok(Input { bytes, near: path, binder: Vec::new() });
+    }
+    let a = Archive::open(&path, &archive_options()).map_err(|e| e.to_string())?;
+    let (bytes, _) = archive::read_path(&text, &archive_options()).map_err(|e| e.to_string())?;
+    Ok(Input { bytes, near: path, binder: binder_compendia(&a) })
+}
+
+/// `hkgen ls`: an archive's members.
+fn ls(path: &Path) -> Result<ExitCode, String> {
+    let a = hktypes::archive::Archive::open(path, &archive_options()).map_err(|e| e.to_string())?;
+    let members = a.members();
+    let havok = members.iter().filter(|m| m.kind.is_some()).count();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}: {}, {} members, {havok} Havok files", path.display(), a.describe(), members.len());
+    for m in &members {
+        let kind = m.kind.map_or("-", |k| k.name());
+        let compression = m.compression.as_deref().unwrap_or("-");
+        let _ = writeln!(out, "{:>5} {:>10} {kind:<12} {compression:<10} {}", m.index, m.size, m.name);
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn read_and_verify(p: &Path, compendia: &Compendia, verifier: &Verifier) -> Report {
@@ -676,7 +837,7 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
     if input.is_dir() {
         return convert_dir(o, schemas, input, output);
     }
-    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    let bytes = read_input(input)?.bytes;
     let done = convert_file(o, schemas, &bytes, input, output, None)?;
     eprintln!("{done}");
     Ok(ExitCode::SUCCESS)
@@ -890,7 +1051,8 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
 /// them.
 fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, dangling: hktypes::packfile::xml::Dangling, file: &Path) -> Result<ExitCode, String> {
     let format = "ron";
-    let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    let input = read_input(file)?;
+    let mut bytes = input.bytes.clone();
     // `<hktagfile>` XML holds its types: dumped as the TAG0 file it gives.
     if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = tagfile_xml(&bytes)
@@ -908,9 +1070,9 @@ fn dump(compendium_paths: Vec<PathBuf>, schemas: &PackSources, dangling: hktypes
         _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
     }
     // Without compendia named, the ones a binder keeps beside the file are looked for.
-    let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
+    let compendia = if compendium_paths.is_empty() { Compendia::load_near(&input.near) } else { Compendia::load(&compendium_paths) }
         .map_err(|e| e.to_string())?;
-    let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file)).map_err(|e| {
+    let t = hktypes::tagfile::TagFile::read(&bytes, &input.compendia(compendia.set_for(&input.near))).map_err(|e| {
         let e = e.in_file(file.display().to_string()).to_string();
         missing_compendium_hint(&e, &bytes).unwrap_or(e)
     })?;
@@ -945,7 +1107,8 @@ fn dump_shape(
     file: &Path,
 ) -> Result<ExitCode, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
-    let mut bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    let input = read_input(file)?;
+    let mut bytes = input.bytes.clone();
     if hktypes::sniff(&bytes) == Some(hktypes::Format::TagfileXml) {
         bytes = tagfile_xml(&bytes).and_then(|d| d.write_tag0(&Default::default())).map_err(located)?;
     }
@@ -959,9 +1122,9 @@ fn dump_shape(
             inputs::Format::Tcm0 => return Err(format!("{}: a compendium holds no objects to dump to a file", file.display())),
             _ => return Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
         }
-        let compendia = if compendium_paths.is_empty() { Compendia::load_near(file) } else { Compendia::load(&compendium_paths) }
+        let compendia = if compendium_paths.is_empty() { Compendia::load_near(&input.near) } else { Compendia::load(&compendium_paths) }
             .map_err(|e| e.to_string())?;
-        let t = hktypes::tagfile::TagFile::read(&bytes, &compendia.set_for(file)).map_err(|e| {
+        let t = hktypes::tagfile::TagFile::read(&bytes, &input.compendia(compendia.set_for(&input.near))).map_err(|e| {
             let e = located(e);
             missing_compendium_hint(&e, &bytes).unwrap_or(e)
         })?;
@@ -1003,6 +1166,14 @@ pub fn parse_dump(text: &[u8]) -> Result<hktypes::dump::Dump, String> {
 
 /// A dump back to the binary file.
 fn build(compendium_paths: Vec<PathBuf>, schemas: &PackSources, force: bool, input: &Path, output: &Path) -> Result<ExitCode, String> {
+    let (bytes, format, objects) = build_bytes(compendium_paths, schemas, input)?;
+    write_new(output, &bytes, force)?;
+    eprintln!("{} ({format}) -> {}: {objects} objects, {} bytes", input.display(), output.display(), bytes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The file a dump builds: its bytes, the dump's format and its number of objects.
+fn build_bytes(compendium_paths: Vec<PathBuf>, schemas: &PackSources, input: &Path) -> Result<(Vec<u8>, String, usize), String> {
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let text = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
     let dump = parse_dump(&text).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -1022,8 +1193,21 @@ fn build(compendium_paths: Vec<PathBuf>, schemas: &PackSources, force: bool, inp
             e
         }
     })?;
-    write_new(output, &bytes, force)?;
-    eprintln!("{} ({}) -> {}: {} objects, {} bytes", input.display(), dump.format, output.display(), dump.objects.len(), bytes.len());
+    Ok((bytes, dump.format.to_string(), dump.objects.len()))
+}
+
+/// `build --into ARCHIVE:MEMBER`: a dump built and written into an archive in place of the member.
+fn build_into(compendium_paths: Vec<PathBuf>, schemas: &PackSources, input: &Path, into: &str) -> Result<ExitCode, String> {
+    let (archive_path, member) = hktypes::archive::split_member_path(into);
+    if member.is_none() || !archive_path.is_file() {
+        return Err(format!("--into {into}: expected ARCHIVE:MEMBER, an existing archive and one of its members"));
+    }
+    // The member must exist before anything is built.
+    hktypes::archive::read_path(into, &archive_options()).map_err(|e| e.to_string())?;
+    let (bytes, format, objects) = build_bytes(compendium_paths, schemas, input)?;
+    let len = bytes.len();
+    let origin = hktypes::archive::write_member(into, bytes, &archive_options()).map_err(|e| e.to_string())?;
+    eprintln!("{} ({format}) -> {} ({}): {objects} objects, {len} bytes", input.display(), origin.display(), origin.container.unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }
 

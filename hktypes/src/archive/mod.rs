@@ -547,6 +547,26 @@ impl Archive {
         }
     }
 
+    /// Visits every member, going into members that are archives themselves (to a depth of 4):
+    /// `f` gets the member's path inside this archive (`inner.anibnd:skeleton.hkx`) and its bytes,
+    /// or the error that reading it gave.
+    pub fn walk(&self, f: &mut dyn FnMut(String, Result<Vec<u8>>)) {
+        self.walk_at("", 0, f)
+    }
+
+    fn walk_at(&self, prefix: &str, depth: usize, f: &mut dyn FnMut(String, Result<Vec<u8>>)) {
+        for (i, name) in self.names().into_iter().enumerate() {
+            let shown = if self.is_container() { format!("{prefix}{name}") } else { prefix.trim_end_matches(':').to_string() };
+            match self.member_bytes(i) {
+                Ok(b) if depth < 3 && crate::sniff(&b).is_none() && is_archive(&b) => match Archive::read_named(&b, &name, &self.options) {
+                    Ok(inner) => inner.walk_at(&format!("{shown}:"), depth + 1, f),
+                    Err(e) => f(shown, Err(e)),
+                },
+                r => f(shown, r),
+            }
+        }
+    }
+
     /// Writes the archive: the body laid out again and compressed with each layer; a BHF4 gives
     /// the header file and, second, the data file.
     pub fn write(&self) -> Result<(Vec<u8>, Option<Vec<u8>>)> {

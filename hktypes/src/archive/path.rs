@@ -146,9 +146,10 @@ pub fn read_path(path: &str, opts: &OpenOptions) -> Result<(Vec<u8>, Origin)> {
         }
         Some(m) => {
             let a = open_archive(&file, opts)?;
-            let i = a.find(&m).map_err(|e| e.in_file(&file))?;
-            let bytes = a.member_bytes(i).map_err(|e| e.in_file(&file))?;
-            Ok((bytes, Origin { member: Some(a.names()[i].clone()), file, index: Some(i), container: Some(a.describe()) }))
+            let chain = resolve(a, &m, opts).map_err(|e| e.in_file(&file))?;
+            let (last, i) = chain.last().expect("one link at least");
+            let bytes = last.member_bytes(*i).map_err(|e| e.in_file(&file))?;
+            Ok((bytes, Origin { member: Some(chain_name(&chain)), file, index: Some(chain[0].1), container: Some(chain[0].0.describe()) }))
         }
     }
 }
@@ -157,13 +158,24 @@ pub fn read_path(path: &str, opts: &OpenOptions) -> Result<(Vec<u8>, Origin)> {
 /// the archive back atomically, every size, offset and hash recomputed; returns where it went.
 pub fn write_member(path: &str, bytes: Vec<u8>, opts: &OpenOptions) -> Result<Origin> {
     let (file, member) = split_member_path(path);
-    let mut a = open_archive(&file, opts)?;
-    let i = match &member {
-        Some(m) => a.find(m).map_err(|e| e.in_file(&file))?,
-        None if !a.is_container() => 0,
+    let a = open_archive(&file, opts)?;
+    let mut chain = match &member {
+        Some(m) => resolve(a, m, opts).map_err(|e| e.in_file(&file))?,
+        None if !a.is_container() => vec![(a, 0)],
         None => return Err(Error::plain(ErrorKind::NotFound, "name the member to replace as ARCHIVE:MEMBER").in_file(&file)),
     };
-    a.set_member(i, bytes).map_err(|e| e.in_file(&file))?;
+    let shown = chain_name(&chain);
+    // The innermost archive takes the bytes; each archive around it takes the one inside.
+    let mut bytes = bytes;
+    while let Some((mut inner, i)) = chain.pop() {
+        inner.set_member(i, bytes).map_err(|e| e.in_file(&file))?;
+        if chain.is_empty() {
+            chain.push((inner, i));
+            break;
+        }
+        bytes = inner.write()?.0;
+    }
+    let (a, i) = chain.pop().expect("the outermost archive");
     let target = if bhf4::is_bhf4(&read(&file)?) || !file.to_string_lossy().to_lowercase().ends_with("bdt") {
         file.clone()
     } else {
@@ -172,5 +184,51 @@ pub fn write_member(path: &str, bytes: Vec<u8>, opts: &OpenOptions) -> Result<Or
         file.with_file_name(bhf4::data_file_name(&name).unwrap_or(name))
     };
     a.save(&target)?;
-    Ok(Origin { member: Some(a.names()[i].clone()), file, index: Some(i), container: Some(a.describe()) })
+    Ok(Origin { member: Some(shown), file, index: Some(i), container: Some(a.describe()) })
+}
+
+/// How deep archives may nest inside archives (a `.partsbnd.dcx` holding an `.anibnd`).
+const MAX_DEPTH: usize = 4;
+
+/// The archives and member indices that `member` names, outermost first: the whole string names
+/// a member of `a`; or a part before a `:` names a member that is itself an archive, and the rest
+/// names a member of that (`wp.partsbnd.dcx:WP_A_9823.anibnd:skeleton.HKX`).
+fn resolve(a: Archive, member: &str, opts: &OpenOptions) -> Result<Vec<(Archive, usize)>> {
+    let mut chain = Vec::new();
+    let mut a = a;
+    let mut rest = member.to_string();
+    for _ in 0..MAX_DEPTH {
+        let whole = a.find(&rest);
+        match whole {
+            Ok(i) => {
+                chain.push((a, i));
+                return Ok(chain);
+            }
+            Err(e) if e.kind != ErrorKind::NotFound => return Err(e),
+            Err(e) => {
+                // A prefix naming a nested archive.
+                let mut next = None;
+                for (at, _) in rest.char_indices().filter(|&(_, c)| c == ':') {
+                    let Ok(i) = a.find(&rest[..at]) else { continue };
+                    let bytes = a.member_bytes(i)?;
+                    if super::is_archive(&bytes) {
+                        let name = a.names()[i].clone();
+                        let inner = Archive::read_named(&bytes, &name, opts).map_err(|e| e.within(&format!("member {name}")))?;
+                        next = Some((i, inner, rest[at + 1..].to_string()));
+                        break;
+                    }
+                }
+                let Some((i, inner, r)) = next else { return Err(e) };
+                chain.push((a, i));
+                a = inner;
+                rest = r;
+            }
+        }
+    }
+    Err(Error::plain(ErrorKind::NotFound, format!("archives nest deeper than {MAX_DEPTH} levels")))
+}
+
+/// `outer member:inner member` of a chain.
+fn chain_name(chain: &[(Archive, usize)]) -> String {
+    chain.iter().map(|(a, i)| a.names()[*i].clone()).collect::<Vec<_>>().join(":")
 }
