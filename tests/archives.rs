@@ -361,3 +361,56 @@ fn members_of_archives_inside_archives_read_and_write_back() {
     let hkx = "WP_A_9823_c_L.hkx";
     assert_eq!(after.member_bytes(after.find(hkx).unwrap()).unwrap(), a.member_bytes(a.find(hkx).unwrap()).unwrap());
 }
+
+/// The command line: `ls`, `verify` of an archive and a folder of archives, `dump` of a member
+/// path, `build --into`.
+#[cfg(feature = "cli")]
+mod cli {
+    use super::*;
+    use std::process::Command;
+
+    fn hkgen(args: &[&str], dir: &Path) -> (bool, String, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_hkgen")).args(args).current_dir(dir).output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+
+    #[test]
+    fn ls_verify_dump_and_build_into() {
+        let Some(corpus) = common::corpus() else { return };
+        let Some(original) = common::corpus_file(&corpus, "../containers/c3570.anibnd.dcx") else { return };
+        let dir = scratch("cli");
+        std::fs::write(dir.join("c3570.anibnd.dcx"), &original).unwrap();
+        let (ok, out, err) = hkgen(&["ls", "c3570.anibnd.dcx"], &dir);
+        assert!(ok, "{err}");
+        assert!(out.starts_with("c3570.anibnd.dcx: DCX(DFLT) > BND4, 5 members, 1 Havok files\n"), "{out}");
+        assert!(out.contains(" tag0 ") && out.contains("N:\\GR\\data\\INTERROOT_win64\\chr\\c3570\\hkx\\skeleton.hkx"), "{out}");
+
+        // verify of the shared folder: every Havok member counted as a file, named by its path.
+        let shared = containers(&corpus);
+        let (ok, out, err) = hkgen(&["verify", "--json", &shared.display().to_string()], &dir);
+        assert!(ok, "{err}");
+        let passed: Vec<&str> = out.lines().filter(|l| l.contains("\"ok\":true") && !l.contains("\"skipped\":true")).collect();
+        assert!(passed.len() >= 6, "{out}");
+        assert!(passed.iter().any(|l| l.contains("c3570.anibnd.dcx:N:\\\\GR\\\\data\\\\INTERROOT_win64\\\\chr\\\\c3570\\\\hkx\\\\skeleton.hkx")), "{out}");
+        assert!(err.lines().last().unwrap().starts_with(&format!("{} passed, 0 failed", passed.len())), "{err}");
+
+        // dump of a member path, built back into the archive with an edit.
+        let (ok, _, err) = hkgen(&["dump", "--format", "json", "--out", "sk.json", "c3570.anibnd.dcx:skeleton.hkx"], &dir);
+        assert!(ok, "{err}");
+        let json = std::fs::read_to_string(dir.join("sk.json")).unwrap();
+        assert!(json.contains("\"Root\""), "the skeleton has a bone named Root");
+        std::fs::write(dir.join("sk.json"), json.replacen("\"Root\"", "\"Rooted\"", 1)).unwrap();
+        let (ok, _, err) = hkgen(&["build", "sk.json", "--into", "c3570.anibnd.dcx:skeleton.hkx"], &dir);
+        assert!(ok, "{err}");
+        assert!(err.contains("-> c3570.anibnd.dcx:N:\\GR\\data\\INTERROOT_win64\\chr\\c3570\\hkx\\skeleton.hkx (DCX(DFLT) > BND4)"), "{err}");
+        let (ok, out, err) = hkgen(&["dump", "c3570.anibnd.dcx:skeleton.hkx"], &dir);
+        assert!(ok && out.contains("Rooted"), "{err}");
+        let (ok, _, err) = hkgen(&["verify", "c3570.anibnd.dcx"], &dir);
+        assert!(ok && err.ends_with("1 passed, 0 failed\n"), "{err}");
+        // A member that is not there is refused before anything is written.
+        let before = std::fs::read(dir.join("c3570.anibnd.dcx")).unwrap();
+        let (ok, _, err) = hkgen(&["build", "sk.json", "--into", "c3570.anibnd.dcx:nothing.hkx"], &dir);
+        assert!(!ok && err.contains("no member named or ending in \"nothing.hkx\""), "{err}");
+        assert_eq!(std::fs::read(dir.join("c3570.anibnd.dcx")).unwrap(), before);
+    }
+}
