@@ -16,7 +16,8 @@ pub fn archive_dcx(data: &[u8]) {
     use hktypes::archive::dcx;
     let Ok((header, payload)) = dcx::decompress(data, &archive_limits()) else { return };
     let again = dcx::compress(&header, &payload).expect("a payload that was read compresses");
-    let (_, back) = dcx::decompress(&again, &archive_limits()).expect("a DCX written reads");
+    let unlimited = hktypes::archive::Limits { max_ratio: u64::MAX, max_size: u64::MAX };
+    let (_, back) = dcx::decompress(&again, &unlimited).expect("a DCX written reads");
     assert_eq!(back, payload, "DCX payload changed through a compression");
 }
 
@@ -25,7 +26,8 @@ pub fn archive_yaz0(data: &[u8]) {
     use hktypes::archive::yaz0;
     let Ok((header, payload)) = yaz0::decompress(data, &archive_limits()) else { return };
     let again = yaz0::compress(&header, &payload).expect("a payload that was read compresses");
-    let (_, back) = yaz0::decompress(&again, &archive_limits()).expect("a Yaz0 stream written reads");
+    let unlimited = hktypes::archive::Limits { max_ratio: u64::MAX, max_size: u64::MAX };
+    let (_, back) = yaz0::decompress(&again, &unlimited).expect("a Yaz0 stream written reads");
     assert_eq!(back, payload, "Yaz0 payload changed through a compression");
 }
 
@@ -34,7 +36,10 @@ pub fn archive_zstd(data: &[u8]) {
     use hktypes::archive::zstd_frame;
     let Ok((flags, payload)) = zstd_frame::decompress(data, None, &archive_limits(), "zstd", 0) else { return };
     let again = zstd_frame::compress(&payload, None, 3, &flags).expect("a payload that was read compresses");
-    let (_, back) = zstd_frame::decompress(&again, None, &archive_limits(), "zstd", 0).expect("a frame written reads");
+    // What was read may compress better than the limits allow a claim to (a run of one byte): the
+    // frame written is read back without them.
+    let unlimited = hktypes::archive::Limits { max_ratio: u64::MAX, max_size: u64::MAX };
+    let (_, back) = zstd_frame::decompress(&again, None, &unlimited, "zstd", 0).expect("a frame written reads");
     assert_eq!(back, payload, "zstd payload changed through a compression");
 }
 

@@ -103,21 +103,29 @@ pub fn encode_name(name: &str, unicode: bool, big: bool) -> Vec<u8> {
     }
 }
 
+/// The longest member name the readers take, in bytes (a game path is far shorter).
+pub const MAX_NAME: usize = 4096;
+
 /// Reads a NUL-terminated name at `offset`: its stored bytes and text.
 pub(crate) fn read_name(r: &Reader, offset: u64, unicode: bool, what: &str) -> Result<(Vec<u8>, String)> {
     let data = r.data;
     if offset >= data.len() as u64 {
         return Err(r.err(r.pos, format!("{what}: name offset {offset:#x} is past the end ({:#x})", data.len())));
     }
-    let s = &data[offset as usize..];
+    // Names are paths: bounding their length keeps the work of many entries naming one long run of
+    // bytes proportional to the input.
+    let s = &data[offset as usize..data.len().min(offset as usize + MAX_NAME + 2)];
     if unicode {
-        let n = s.chunks_exact(2).position(|c| c == [0, 0]).ok_or_else(|| r.err(offset as usize, format!("{what}: UTF-16 name is not terminated")))?;
+        let n = s
+            .chunks_exact(2)
+            .position(|c| c == [0, 0])
+            .ok_or_else(|| r.err(offset as usize, format!("{what}: UTF-16 name is not terminated within {MAX_NAME} bytes")))?;
         let raw = s[..n * 2].to_vec();
         let units: Vec<u16> = raw.chunks_exact(2).map(|c| if r.big { u16::from_be_bytes([c[0], c[1]]) } else { u16::from_le_bytes([c[0], c[1]]) }).collect();
         let text = String::from_utf16(&units).map_err(|_| r.err(offset as usize, format!("{what}: name is not valid UTF-16")))?;
         Ok((raw, text))
     } else {
-        let n = memchr::memchr(0, s).ok_or_else(|| r.err(offset as usize, format!("{what}: name is not terminated")))?;
+        let n = memchr::memchr(0, s).ok_or_else(|| r.err(offset as usize, format!("{what}: name is not terminated within {MAX_NAME} bytes")))?;
         let raw = s[..n].to_vec();
         let text = raw.iter().map(|&b| if b < 0x80 { b as char } else { '\u{FFFD}' }).collect();
         Ok((raw, text))

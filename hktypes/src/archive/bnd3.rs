@@ -40,7 +40,7 @@ pub struct Bnd3 {
 
 /// The size of one entry for `format`.
 pub fn entry_size(format: BinderFormat) -> u64 {
-    let mut n = 12;
+    let mut n = 8;
     n += if format.long_offsets() { 8 } else { 4 };
     if format.ids() {
         n += 4;
@@ -202,5 +202,24 @@ mod tests {
             let e = Bnd3::read(&lie).unwrap_err().to_string();
             assert!(e.contains("file 3") && e.contains("9999 bytes at"), "{e}");
         }
+    }
+
+    /// A fuzz finding: a binder of the plainest format (no ids, names or sizes: 12-byte entries)
+    /// whose empty member points at an odd offset writes the same bytes when its output is read
+    /// and written again.
+    #[test]
+    fn the_plainest_format_writes_stably() {
+        let mut h = vec![0u8; 0x20];
+        h[..4].copy_from_slice(b"BND3");
+        h[0x0D] = 1; // big-endian
+        h[0x0E] = 1; // format byte in canonical order: 0, no fields
+        h[0x10..0x14].copy_from_slice(&1u32.to_be_bytes());
+        let entry = [[0u8; 4], 0u32.to_be_bytes(), 0x3Du32.to_be_bytes()].concat();
+        let bytes = [h, entry, vec![0; 0x46 - 0x2C]].concat();
+        let b = Bnd3::read(&bytes).unwrap();
+        assert_eq!(entry_size(b.format), 12);
+        let once = b.write().unwrap();
+        assert_eq!(once, bytes.iter().enumerate().map(|(i, &x)| if (0x14..0x18).contains(&i) { [0, 0, 0, 0x2C][i - 0x14] } else { x }).collect::<Vec<u8>>());
+        assert_eq!(Bnd3::read(&once).unwrap().write().unwrap(), once);
     }
 }

@@ -179,6 +179,11 @@ pub(crate) fn relayout(orig_start: u64, new_start: u64, blocks: &[Block], orig_e
                 continue;
             }
         }
+        if b.orig_len == 0 && b.new_len == 0 && b.orig_offset < orig_start {
+            // An empty member whose offset points into the header (0, often): nothing to place.
+            out[i] = b.orig_offset;
+            continue;
+        }
         let align = shown_alignment(b.orig_offset, max_align);
         let aligned_orig = align_up(orig_prev, align);
         let pad = b.orig_offset.saturating_sub(aligned_orig);

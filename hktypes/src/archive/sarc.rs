@@ -147,8 +147,9 @@ impl Sarc {
                 if off >= data_offset {
                     return Err(r.err(at + 4, format!("node {i}: name offset {off:#x} is past the name table (ends at {data_offset:#x})")));
                 }
-                let s = &bytes[off as usize..data_offset as usize];
-                let len = memchr::memchr(0, s).ok_or_else(|| r.err(off as usize, format!("node {i}: name is not terminated")))?;
+                let s = &bytes[off as usize..(data_offset as usize).min(off as usize + super::binder::MAX_NAME + 1)];
+                let len = memchr::memchr(0, s)
+                    .ok_or_else(|| r.err(off as usize, format!("node {i}: name is not terminated within {} bytes", super::binder::MAX_NAME)))?;
                 let raw = s[..len].to_vec();
                 (Some(raw.clone()), String::from_utf8_lossy(&raw).into_owned())
             } else {
@@ -231,13 +232,16 @@ impl Sarc {
         w.out.resize(end as usize, 0);
         w.set_u32(8, file_size);
         w.set_u32(0xC, data_offset as u32);
-        for (i, (n, &off)) in self.nodes.iter().zip(&offsets).enumerate() {
+        // Nodes go in the order of their hashes, recomputed from the names (a stored hash that was
+        // not its name's is corrected, and the node moves to where its hash sorts).
+        let hashes: Vec<u32> = self.nodes.iter().map(|n| n.raw_name.as_deref().map_or(n.hash, |raw| name_hash(raw, self.hash_key))).collect();
+        let mut order: Vec<usize> = (0..self.nodes.len()).collect();
+        order.sort_by_key(|&i| hashes[i]);
+        for (slot, &i) in order.iter().enumerate() {
+            let (n, off) = (&self.nodes[i], offsets[i]);
             w.out[off as usize..off as usize + n.data.len()].copy_from_slice(&n.data);
-            let at = nodes_at + i * 16;
-            let hash = match &n.raw_name {
-                Some(raw) => name_hash(raw, self.hash_key),
-                None => n.hash,
-            };
+            let at = nodes_at + slot * 16;
+            let hash = hashes[i];
             w.set_u32(at, hash);
             w.set_u32(at + 4, attrs[i]);
             w.set_u32(at + 8, (off - data_offset) as u32);
@@ -270,5 +274,20 @@ mod tests {
             let e = Sarc::read(&lie).unwrap_err().to_string();
             assert!(e.starts_with("SARC at byte") && e.contains("node 0"), "{e}");
         }
+    }
+
+    /// A fuzz finding: a node whose stored hash is not its name's is written with the right hash,
+    /// where that hash sorts, so that what is written reads.
+    #[test]
+    fn a_wrong_stored_hash_is_corrected_where_it_sorts() {
+        let mut s = Sarc::new(false);
+        s.add("b.bin", vec![2; 4]);
+        s.add("a.bin", vec![1; 4]);
+        let mut bytes = s.write().unwrap();
+        // The first node's hash made 0: still sorted, but not its name's.
+        bytes[0x20..0x24].copy_from_slice(&[0; 4]);
+        let read = Sarc::read(&bytes).unwrap();
+        let again = Sarc::read(&read.write().unwrap()).unwrap();
+        assert_eq!(again.write().unwrap(), s.write().unwrap());
     }
 }

@@ -113,6 +113,16 @@ pub fn decompress(stream: &[u8], dict: Option<&[u8]>, limits: &Limits, layer: &'
             return Err(Error::missing_dictionary(layer, at, id));
         }
     };
+    // One frame, and nothing after it: bytes past the frame would otherwise be dropped unseen.
+    let frame_len = ::zstd::zstd_safe::find_frame_compressed_size(stream)
+        .map_err(|code| Error::invalid(layer, at, format!("zstd frame: {}", ::zstd::zstd_safe::get_error_name(code))))?;
+    if frame_len != stream.len() {
+        return Err(Error::invalid(
+            layer,
+            at + frame_len as u64,
+            format!("{} bytes follow the zstd frame ({frame_len} bytes); one frame is expected", stream.len() - frame_len),
+        ));
+    }
     let limit = flags.content_size.unwrap_or(cap);
     let mut out = Vec::with_capacity(limit.min(1 << 24) as usize);
     let err = |e: std::io::Error| Error::invalid(layer, at, format!("zstd frame: {e}"));
@@ -120,7 +130,7 @@ pub fn decompress(stream: &[u8], dict: Option<&[u8]>, limits: &Limits, layer: &'
         Some(d) => Box::new(::zstd::stream::read::Decoder::with_dictionary(stream, d).map_err(err)?.single_frame()),
         None => Box::new(::zstd::stream::read::Decoder::with_buffer(stream).map_err(err)?.single_frame()),
     };
-    reader.take(limit + 1).read_to_end(&mut out).map_err(err)?;
+    reader.take(limit.saturating_add(1)).read_to_end(&mut out).map_err(err)?;
     if out.len() as u64 > limit {
         return Err(match flags.content_size {
             Some(s) => Error::invalid(layer, at + 5, format!("the zstd frame holds more than the {s} bytes its header claims")),
@@ -147,4 +157,26 @@ pub fn compress(payload: &[u8], dict: Option<&[u8]>, level: i32, flags: &FrameFl
     c.include_contentsize(true).map_err(err)?;
     c.include_dictid(flags.dictionary_id.is_some()).map_err(err)?;
     c.compress(payload).map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_after_the_frame_and_claims_over_the_limits_are_refused() {
+        let frame = compress(b"hello zstd hello zstd", None, 3, &FrameFlags::default()).unwrap();
+        let (_, back) = decompress(&frame, None, &Limits::default(), "zstd", 0).unwrap();
+        assert_eq!(back, b"hello zstd hello zstd");
+        let trailing = [frame.as_slice(), &[0xFF; 9]].concat();
+        let e = decompress(&trailing, None, &Limits::default(), "zstd", 0).unwrap_err().to_string();
+        assert_eq!(e, format!("zstd at byte {:#x}: 9 bytes follow the zstd frame ({} bytes); one frame is expected", frame.len(), frame.len()));
+        // 100 MB of zeros compress to a few bytes: more than the limits let a claim be.
+        let zeros = vec![0u8; 100 << 20];
+        let frame = compress(&zeros, None, 3, &FrameFlags::default()).unwrap();
+        let e = decompress(&frame, None, &Limits::default(), "zstd", 0).unwrap_err().to_string();
+        assert!(e.contains("over the limit") && e.contains("refused before allocating"), "{e}");
+        let generous = Limits { max_ratio: u64::MAX, max_size: u64::MAX };
+        assert_eq!(decompress(&frame, None, &generous, "zstd", 0).unwrap().1.len(), 100 << 20);
+    }
 }
