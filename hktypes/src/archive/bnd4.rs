@@ -148,7 +148,6 @@ impl Bnd4 {
         let mut entries = Vec::with_capacity(count as usize);
         let mut e = r.at(0x40);
         let mut headers_end = 0x40 + count * esize;
-        let mut first_data = u64::MAX;
         for i in 0..count {
             let at = e.pos;
             let flags = e.u8("entry flags")?;
@@ -180,12 +179,8 @@ impl Bnd4 {
                 .range(offset, size, || format!("file {i} ({name})"))
                 .map_err(|err| err.with_note(format!("entry at {layer}+{at:#x}")))?
                 .to_vec();
-            if size > 0 {
-                first_data = first_data.min(offset);
-            }
             entries.push(Entry { flags, id, raw_name, name, data, orig: Some((offset, size)) });
         }
-        let _ = first_data;
         if extended == 4 {
             let groups = u64::from(r.at(hash_offset as usize + 8).u32("hash group count")?);
             headers_end = hash_offset + 16 + groups * 8 + count * 8;
@@ -335,7 +330,7 @@ fn is_prime(p: u32) -> bool {
     }
     let mut i = 2;
     while i * i <= p {
-        if p % i == 0 {
+        if p.is_multiple_of(i) {
             return false;
         }
         i += 1;

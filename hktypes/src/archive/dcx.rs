@@ -104,9 +104,6 @@ pub fn read_header(bytes: &[u8]) -> Result<(Header, &[u8])> {
     }
     let dca_at = 0x24 + dcp_size;
     let mut a = r.at(dca_at);
-    if codec == Codec::Kraken || matches!(codec, Codec::Other(_)) {
-        // The header is still checked as far as it is known.
-    }
     a.magic(b"DCA\0")?;
     let dca_size = a.u32("DCA block size")? as usize;
     if !(8..=0x1000).contains(&dca_size) {

@@ -16,8 +16,9 @@
 //! BND4, zstd around SARC). [`Archive::members`] lists the members with the kind of Havok file
 //! each is ([`crate::sniff`]); [`Archive::member_bytes`] gives one, with its own compression (a
 //! DCX-compressed `.hkx` in a BHF4) undone. [`read_path`] reads the bytes a member path names
-//! (`c3570.anibnd.dcx:N:\GR\...\skeleton.hkx`, `c3570.anibnd.dcx:skeleton.hkx`, `x.hkx.dcx`),
-//! for [`crate::open`], which stays the one door for Havok bytes.
+//! (`c3570.anibnd.dcx:N:\GR\...\skeleton.hkx`, `c3570.anibnd.dcx:skeleton.hkx`, `x.hkx.dcx`, and
+//! `wp.partsbnd.dcx:WP_A_9823.anibnd:skeleton.HKX` for a binder inside a binder), for
+//! [`crate::open`], which stays the one door for Havok bytes; [`write_member`] puts a member back.
 //!
 //! ```
 //! use hktypes::archive::{Archive, Body, OpenOptions};

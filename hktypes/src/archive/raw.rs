@@ -116,7 +116,7 @@ impl Writer {
         self.out.extend_from_slice(b);
     }
     pub fn pad_to(&mut self, align: usize) {
-        while self.out.len() % align != 0 {
+        while !self.out.len().is_multiple_of(align) {
             self.out.push(0);
         }
     }
