@@ -183,7 +183,7 @@ impl Bnd4 {
         }
         if extended == 4 {
             let groups = u64::from(r.at(hash_offset as usize + 8).u32("hash group count")?);
-            headers_end = hash_offset + 16 + groups * 8 + count * 8;
+            headers_end = (hash_offset + 16 + groups * 8 + count * 8).min(bytes.len() as u64);
         }
         let orig_end = data_src.len() as u64;
         let orig_start = if data.is_some() { 0x30 } else { headers_end };

@@ -181,7 +181,7 @@ pub(crate) fn relayout(orig_start: u64, new_start: u64, blocks: &[Block], orig_e
         }
         if b.orig_len == 0 && b.new_len == 0 && b.orig_offset < orig_start {
             // An empty member whose offset points into the header (0, often): nothing to place.
-            out[i] = b.orig_offset;
+            out[i] = b.orig_offset.min(new_start);
             continue;
         }
         let align = shown_alignment(b.orig_offset, max_align);
@@ -193,6 +193,9 @@ pub(crate) fn relayout(orig_start: u64, new_start: u64, blocks: &[Block], orig_e
         new_prev = new_prev.max(at + b.new_len);
         last = Some(i);
     }
+    // Never less than what the members need (an original end inside the data is not kept).
+    let placed_end = blocks.iter().zip(&out).map(|(b, &o)| o + b.new_len).max().unwrap_or(new_start).max(new_start);
+    let new_prev = new_prev.max(placed_end);
     let end = if orig_end <= orig_prev {
         new_prev
     } else {
@@ -219,5 +222,15 @@ mod tests {
         grown[0].new_len = 0x33;
         let (offs, end) = relayout(0x30, 0x30, &grown, 0x110, 0x2000);
         assert_eq!((offs, end), (vec![0x40, 0x80, 0x100], 0x110));
+    }
+
+    /// Fuzz findings: an empty member pointing into a header that was longer than the new one,
+    /// and an original end inside the data, still give a layout that holds every member.
+    #[test]
+    fn relayout_always_holds_every_member() {
+        let blocks = [Block { orig_offset: 0x100, orig_len: 0, new_len: 0 }, Block { orig_offset: 0x200, orig_len: 8, new_len: 8 }];
+        let (offs, end) = relayout(0x180, 0x40, &blocks, 0x100, 0x2000);
+        assert_eq!(offs, vec![0x40, 0x200]);
+        assert!(end >= 0x208, "{end:#x}");
     }
 }
