@@ -37,4 +37,14 @@ ln -sfn "$out/packfile" "$out/packfile_objects"
 # every SDK's classes; the serde derives of --all-features are not needed.)
 (cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --features cli --test hostile --test xml --test tagfile_xml > /dev/null)
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
+# The archive targets: links to the game archives of shared/containers (never copies), every
+# archive for every reader (one refuses what is not its format at its first bytes; the fuzzer
+# finds the payloads' layouts from there, as hkgen's own unit tests make small binders and SARC).
+containers="${HKGEN_CONTAINERS:-$(cd "$corpus/.." && pwd)/containers}"
+for t in archive_dcx archive_yaz0 archive_zstd archive_bnd3 archive_bnd4 archive_bhf4 archive_sarc archive_any; do
+    mkdir -p "$out/$t"
+    for f in "$containers"/*; do
+        [ -f "$f" ] && [ "$(basename "$f")" != README.md ] && ln -sf "$f" "$out/$t/$(basename "$f")"
+    done
+done
 for d in "$out"/*; do echo "$(basename "$d"): $(find -L "$d" -type f | wc -l) seeds"; done

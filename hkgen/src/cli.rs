@@ -81,10 +81,22 @@ fn pack_sources(read: &reading::ReadArgs, compiled: Option<PackfileSourcesOf>) -
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// A zstd dictionary for archives compressed with one (Tears of the Kingdom's `pack.zsdic`),
+    /// besides those found beside the archive (`*.zsdic`, `ZsDic.pack.zs`). May be repeated.
+    #[arg(long = "zstd-dictionary", value_name = "PATH", global = true)]
+    zstd_dictionaries: Vec<PathBuf>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// List the members of a game archive (DCX, BND3, BND4, BHF4+BDF4, Yaz0, SARC, zstd): index,
+    /// size, kind of Havok file, own compression and name. A member is named to the other commands
+    /// as ARCHIVE:MEMBER, with its full name or a unique ending of it
+    /// (`c3570.anibnd.dcx:skeleton.hkx`).
+    Ls {
+        /// The archive (for a split binder, the .bhd or .bdt file).
+        archive: PathBuf,
+    },
     /// Merge the type tables of Havok files into one RON snapshot per SDK version.
     ///
     /// With no INPUT, reads the corpus ($HKGEN_CORPUS, else ../shared/corpus) and the class data
@@ -189,8 +201,14 @@ enum Command {
         read: reading::ReadArgs,
         #[command(flatten)]
         write: output::WriteArgs,
+        /// Write the built file into an archive instead, replacing the member ARCHIVE:MEMBER
+        /// (compressed as it was; the archive's sizes, offsets and hashes recomputed, the archive
+        /// rewritten atomically). The member must exist.
+        #[arg(long, value_name = "ARCHIVE:MEMBER", conflicts_with = "output")]
+        into: Option<String>,
         input: PathBuf,
-        output: PathBuf,
+        #[arg(required_unless_present = "into")]
+        output: Option<PathBuf>,
     },
     /// Parse and check each file; recompute every stored type hash; write every TAG0 file again
     /// and compare.
@@ -347,7 +365,17 @@ pub fn main_with_compiled(
     }
     let cli = parse_grouped();
     let mut exit_error = ExitCode::FAILURE;
+    match load_dictionaries(&cli.zstd_dictionaries) {
+        Ok(o) => {
+            let _ = ARCHIVE_OPTIONS.set(o);
+        }
+        Err(e) => {
+            eprintln!("hkgen: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let r = match cli.command {
+        Command::Ls { archive } => ls(&archive),
         Command::Extract { out, update, write, inputs } => match (out, update) {
             (Some(out), _) => extract(out, write.policy(), inputs),
             (None, true) => extract(PathBuf::from("schemas"), output::WritePolicy { force: true, parents: false }, inputs),
@@ -373,7 +401,11 @@ pub fn main_with_compiled(
                 dump_shape(&format, out.as_deref(), write.policy(), &read, &s, layout, dangling, &file)
             }
         }),
-        Command::Build { read, write, input, output } => pack_sources(&read, packfile_sources).and_then(|s| build(&read, &s, write.policy(), &input, &output)),
+        Command::Build { read, write, into, input, output } => pack_sources(&read, packfile_sources).and_then(|s| match (into, output) {
+            (Some(into), _) => build_into(&read, &s, &input, &into),
+            (None, Some(output)) => build(&read, &s, write.policy(), &input, &output),
+            (None, None) => Err("build needs OUT or --into ARCHIVE:MEMBER".to_owned()),
+        }),
         Command::Convert { layout, to, floats, havok_order, read, write, dangling_pointers, input, output } => {
             let dangling = dangling_of(&dangling_pointers);
             pack_sources(&read, packfile_sources).and_then(|s| {
@@ -615,17 +647,27 @@ fn verify(
     // passed over and counted.
     let named: std::collections::BTreeSet<&Path> = inputs.iter().filter(|p| by_user && p.is_file()).map(PathBuf::as_path).collect();
     let pb = progress_bar(files.len() as u64);
-    let mut reports: Vec<Report> = files
+    // An archive gives one report per member, named ARCHIVE:MEMBER.
+    let per_file: Vec<Vec<Report>> = files
         .par_iter()
         .map(|p| {
-            let r = read_and_verify(p, &compendia, search_near, &verifier);
+            let r = read_and_verify_all(p, &compendia, search_near, &verifier);
             pb.inc(1);
             r
         })
         .collect();
     pb.finish_and_clear();
-    for (r, p) in reports.iter_mut().zip(&files) {
-        if r.skipped && !skip_unknown && named.contains(p.as_path()) {
+    let mut reports = Vec::with_capacity(per_file.len());
+    let mut report_files = Vec::with_capacity(per_file.len());
+    for (rs, p) in per_file.into_iter().zip(&files) {
+        let single = rs.len() == 1 && rs[0].path == p.display().to_string();
+        for r in rs {
+            reports.push(r);
+            report_files.push(single.then_some(p));
+        }
+    }
+    for (r, p) in reports.iter_mut().zip(&report_files) {
+        if r.skipped && !skip_unknown && p.is_some_and(|p| named.contains(p.as_path())) {
             r.skipped = false;
             r.ok = false;
             let why = r.error.take().unwrap_or_default();
@@ -670,6 +712,127 @@ fn verify(
         return Err(format!("no Havok file to verify in {} ({} files found, {skipped} skipped)", names.join(", "), files.len()));
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Verifies one walked file: a Havok file gives one report, an archive one per member (named
+/// `ARCHIVE:MEMBER`; a member that is not a Havok file is skipped and counted as such), with the
+/// compendia the binder holds added for its TCRF tagfiles.
+fn read_and_verify_all(p: &Path, compendia: &Compendia, search_near: bool, verifier: &Verifier) -> Vec<Report> {
+    use hktypes::archive::{self, Archive};
+    let mut head = [0u8; 8];
+    let is_archive = std::fs::File::open(p).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+    if !is_archive {
+        return vec![read_and_verify(p, compendia, search_near, verifier)];
+    }
+    let path = p.display().to_string();
+    let a = match Archive::open(p, &archive_options()) {
+        Ok(a) => a,
+        Err(e) => return vec![Report { path, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() }],
+    };
+    let mut set = compendia.set_for(p);
+    for c in binder_compendia(&a) {
+        set.add(&c);
+    }
+    let mut reports = Vec::new();
+    // Members that are archives themselves (an .anibnd in a .partsbnd) are gone into.
+    a.walk(&mut |member, bytes| {
+        let shown = if member.is_empty() { path.clone() } else { format!("{path}:{member}") };
+        reports.push(match bytes {
+            Ok(bytes) => {
+                let mut r = verifier.verify(&shown, &bytes, &set);
+                if let Some(e) = r.error.as_deref().and_then(|e| missing_compendium_hint(e, &bytes)) {
+                    r.error = Some(e);
+                }
+                r
+            }
+            Err(e) => Report { path: shown, format: "other", ok: false, error: Some(e.to_string()), ..Report::default() },
+        });
+    });
+    reports
+}
+
+/// The compendia (TCM0 members) a binder holds, for the TCRF tagfiles beside them.
+fn binder_compendia(a: &hktypes::archive::Archive) -> Vec<hktypes::tagfile::Compendium> {
+    (0..a.names().len())
+        .filter_map(|i| a.member_bytes(i).ok())
+        .filter(|b| hktypes::sniff(b) == Some(hktypes::Format::Tcm0))
+        .filter_map(|b| hktypes::tagfile::Compendium::read(&b).ok())
+        .collect()
+}
+
+/// The archive options of this run: the `--zstd-dictionary` files.
+static ARCHIVE_OPTIONS: std::sync::OnceLock<hktypes::archive::OpenOptions> = std::sync::OnceLock::new();
+
+fn archive_options() -> hktypes::archive::OpenOptions {
+    ARCHIVE_OPTIONS.get().cloned().unwrap_or_default()
+}
+
+fn load_dictionaries(paths: &[PathBuf]) -> Result<hktypes::archive::OpenOptions, String> {
+    let mut o = hktypes::archive::OpenOptions::default();
+    for p in paths {
+        let b = std::fs::read(p).map_err(|e| Error::io(p, e).to_string())?;
+        if hktypes::archive::zstd_frame::dictionary_id(&b).is_none() {
+            return Err(format!("{}: not a zstd dictionary (it does not start with 37 A4 30 EC)", p.display()));
+        }
+        o.zstd_dictionaries.push(b);
+    }
+    Ok(o)
+}
+
+/// What [`read_input`] read.
+struct Input {
+    /// The bytes of the Havok file.
+    bytes: Vec<u8>,
+    /// The file on disk to look for compendia near (the archive of a member).
+    near: PathBuf,
+    /// The compendia the member's binder holds.
+    binder: Vec<hktypes::tagfile::Compendium>,
+}
+
+impl Input {
+    /// `set` with the binder's compendia added (they take precedence).
+    fn compendia(&self, mut set: hktypes::tagfile::CompendiumSet) -> hktypes::tagfile::CompendiumSet {
+        for c in &self.binder {
+            set.add(c);
+        }
+        set
+    }
+}
+
+/// The bytes a command's input path names: a file, an archive member `ARCHIVE:MEMBER` (its full
+/// name or a unique ending), or a compressed single file (`x.hkx.dcx`).
+fn read_input(file: &Path) -> Result<Input, String> {
+    use hktypes::archive::{self, Archive};
+    if file.is_file() {
+        let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+        if !archive::is_archive(&bytes) {
+            return Ok(Input { bytes, near: file.to_path_buf(), binder: Vec::new() });
+        }
+    }
+    let text = file.to_string_lossy();
+    let (path, member) = archive::split_member_path(&text);
+    if member.is_none() {
+        let (bytes, _) = archive::read_path(&text, &archive_options()).map_err(|e| e.to_string())?;
+        return Ok(Input { bytes, near: path, binder: Vec::new() });
+    }
+    let a = Archive::open(&path, &archive_options()).map_err(|e| e.to_string())?;
+    let (bytes, _) = archive::read_path(&text, &archive_options()).map_err(|e| e.to_string())?;
+    Ok(Input { bytes, near: path, binder: binder_compendia(&a) })
+}
+
+/// `hkgen ls`: an archive's members.
+fn ls(path: &Path) -> Result<ExitCode, String> {
+    let a = hktypes::archive::Archive::open(path, &archive_options()).map_err(|e| e.to_string())?;
+    let members = a.members();
+    let havok = members.iter().filter(|m| m.kind.is_some()).count();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}: {}, {} members, {havok} Havok files", path.display(), a.describe(), members.len());
+    for m in &members {
+        let kind = m.kind.map_or("-", |k| k.name());
+        let compression = m.compression.as_deref().unwrap_or("-");
+        let _ = writeln!(out, "{:>5} {:>10} {kind:<12} {compression:<10} {}", m.index, m.size, m.name);
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One file verified; a tagfile whose compendium is not among the inputs (and no --compendium
@@ -793,7 +956,7 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
         return convert_dir(o, schemas, input, output);
     }
     output::check_file(output, &[input], o.policy)?;
-    let bytes = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
+    let bytes = read_input(input)?.bytes;
     let done = convert_file(o, schemas, &bytes, input, output, None)?;
     eprintln!("{done}");
     Ok(ExitCode::SUCCESS)
@@ -1054,14 +1217,20 @@ fn load(
     require_layout: bool,
 ) -> Result<Loaded, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
-    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e).to_string())?;
+    // A file, or an archive member (ARCHIVE:MEMBER), whose binder's compendia come first.
+    let input = read_input(file)?;
+    let near = input.near.as_path();
+    let bytes = input.bytes.clone();
+    let compendia_for = |id| -> Result<hktypes::tagfile::CompendiumSet, String> {
+        Ok(input.compendia(reading::compendia_for(near, id, &read.compendia)?.set_for(near)))
+    };
     match hktypes::sniff(&bytes) {
         // `<hktagfile>` XML holds its types: read as the TAG0 file it gives, TCRF again when it
         // names a compendium.
         Some(hktypes::Format::TagfileXml) => {
             let d = tagfile_xml(&bytes).map_err(located)?;
             let id = d.compendium.as_ref().map(|(id, _)| *id);
-            let set = reading::compendia_for(file, id, &read.compendia)?.set_for(file);
+            let set = compendia_for(id)?;
             reading::require_compendium(file, id, &set, &read.compendia)?;
             let tag0 = d.write_tag0(&set).map_err(located)?;
             Ok(Loaded::Tag(tag0, set))
@@ -1071,7 +1240,7 @@ fn load(
         }
         Some(hktypes::Format::Tag0) => {
             let id = reading::named_compendium(&bytes);
-            let set = reading::compendia_for(file, id, &read.compendia)?.set_for(file);
+            let set = compendia_for(id)?;
             reading::require_compendium(file, id, &set, &read.compendia)?;
             Ok(Loaded::Tag(bytes, set))
         }
@@ -1080,7 +1249,7 @@ fn load(
         Some(hktypes::Format::Phive) => {
             let tag0 = hktypes::tagfile::phive::Phive::read(&bytes).map_err(|e| located(e.into()))?.tag0.to_vec();
             let id = reading::named_compendium(&tag0);
-            let set = reading::compendia_for(file, id, &read.compendia)?.set_for(file);
+            let set = compendia_for(id)?;
             reading::require_compendium(file, id, &set, &read.compendia)?;
             Ok(Loaded::Tag(tag0, set))
         }
@@ -1186,6 +1355,14 @@ pub fn parse_dump(text: &[u8]) -> Result<hktypes::dump::Dump, String> {
 /// A dump back to the binary file.
 fn build(read: &reading::ReadArgs, schemas: &PackSources, policy: output::WritePolicy, input: &Path, output: &Path) -> Result<ExitCode, String> {
     output::check_file(output, &[input], policy)?;
+    let (bytes, format, objects) = build_bytes(read, schemas, input)?;
+    output::write_file(output, &bytes, &[input], policy)?;
+    eprintln!("{} ({format}) -> {}: {objects} objects, {} bytes", input.display(), output.display(), bytes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The file a dump builds: its bytes, the dump's format and its number of objects.
+fn build_bytes(read: &reading::ReadArgs, schemas: &PackSources, input: &Path) -> Result<(Vec<u8>, String, usize), String> {
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let text = std::fs::read(input).map_err(|e| Error::io(input, e).to_string())?;
     let dump = parse_dump(&text).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -1198,8 +1375,21 @@ fn build(read: &reading::ReadArgs, schemas: &PackSources, policy: output::WriteP
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&dump.sdk);
     let options = hktypes::dump::BuildOptions { compendia: Some(&set), packfile_classes: schemas.for_sdk(&sdk) };
     let bytes = hktypes::dump::build(&dump, &options, text.len()).map_err(located)?;
-    output::write_file(output, &bytes, &[input], policy)?;
-    eprintln!("{} ({}) -> {}: {} objects, {} bytes", input.display(), dump.format, output.display(), dump.objects.len(), bytes.len());
+    Ok((bytes, dump.format.to_string(), dump.objects.len()))
+}
+
+/// `build --into ARCHIVE:MEMBER`: a dump built and written into an archive in place of the member.
+fn build_into(read: &reading::ReadArgs, schemas: &PackSources, input: &Path, into: &str) -> Result<ExitCode, String> {
+    let (archive_path, member) = hktypes::archive::split_member_path(into);
+    if member.is_none() || !archive_path.is_file() {
+        return Err(format!("--into {into}: expected ARCHIVE:MEMBER, an existing archive and one of its members"));
+    }
+    // The member must exist before anything is built.
+    hktypes::archive::read_path(into, &archive_options()).map_err(|e| e.to_string())?;
+    let (bytes, format, objects) = build_bytes(read, schemas, input)?;
+    let len = bytes.len();
+    let origin = hktypes::archive::write_member(into, bytes, &archive_options()).map_err(|e| e.to_string())?;
+    eprintln!("{} ({format}) -> {} ({}): {objects} objects, {len} bytes", input.display(), origin.display(), origin.container.unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -59,6 +59,7 @@ macro_rules! phantom_handle_impls {
 }
 
 pub mod anim;
+pub mod archive;
 pub mod bytes;
 pub mod document;
 pub mod dump;

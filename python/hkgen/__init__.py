@@ -41,13 +41,17 @@ from ._native import (
     TypeTableError,
     ValuesError,
     WriteError,
+    archive_members,
     open,
     verify,
+    write_member,
 )
 
 __all__ = [
     "open",
     "verify",
+    "write_member",
+    "archive_members",
     "Document",
     "Record",
     "HavokError",

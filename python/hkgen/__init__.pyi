@@ -8,6 +8,8 @@ from ._native import (
     TypeTableError as TypeTableError,
     ValuesError as ValuesError,
     WriteError as WriteError,
+    archive_members as archive_members,
     open as open,
     verify as verify,
+    write_member as write_member,
 )

@@ -62,3 +62,9 @@ def open(path_or_bytes: Union[_Path, bytes, bytearray], compendium: Union[_Path,
     its folder and the subfolders one level down; OSError (FileNotFoundError...) with filename set
     for a file that cannot be read."""
 def verify(path: _Path, compendium: Optional[Sequence[_Path]] = None) -> dict[str, Any]: ...
+def write_member(path: _Path, data: bytes) -> str:
+    """Replace the archive member ``ARCHIVE:MEMBER`` with ``data`` and rewrite the archive atomically."""
+    ...
+def archive_members(path: _Path) -> list[dict[str, Any]]:
+    """The members of a game archive: index, name, id, size, compression, kind."""
+    ...

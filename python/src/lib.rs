@@ -884,8 +884,7 @@ fn open(
         (b.to_vec(), None)
     } else {
         let p: PathBuf = path_or_bytes.extract()?;
-        let bytes = std::fs::read(&p).map_err(|e| os_error(&p, e))?;
-        (bytes, Some(p))
+        read_member_path(py, p)?
     };
     let in_file = |f: Failure| {
         let err = match &path {
@@ -956,6 +955,67 @@ fn os_error(path: &std::path::Path, e: std::io::Error) -> PyErr {
     }
 }
 
+/// The bytes a path names for [`open`]: a file, an archive member `ARCHIVE:MEMBER` (its full name
+/// or a unique ending: `c3570.anibnd.dcx:skeleton.hkx`), or a compressed file (`x.hkx.dcx`); and
+/// the file on disk to find compendia beside. Archive errors are `HavokError`s.
+fn read_member_path(py: Python<'_>, p: PathBuf) -> PyResult<(Vec<u8>, Option<PathBuf>)> {
+    use hktypes::archive;
+    let text = p.to_string_lossy().into_owned();
+    // A plain file (or one that does not exist and names no member): its OSError names it.
+    if p.is_file() || archive::split_member_path(&text).1.is_none() {
+        let bytes = std::fs::read(&p).map_err(|e| os_error(&p, e))?;
+        if !archive::is_archive(&bytes) {
+            return Ok((bytes, Some(p)));
+        }
+    }
+    let (bytes, origin) = py
+        .allow_threads(|| archive::read_path(&text, &archive::OpenOptions::default()))
+        .map_err(|e| archive_error(py, e))?;
+    Ok((bytes, Some(origin.file)))
+}
+
+/// An archive error as a `HavokError`.
+fn archive_error(py: Python<'_>, e: hktypes::archive::Error) -> PyErr {
+    if e.kind == hktypes::archive::ErrorKind::Io {
+        return pyo3::exceptions::PyOSError::new_err(e.to_string());
+    }
+    let _ = py;
+    HavokError::new_err(e.to_string())
+}
+
+/// Replaces the archive member a member path names (`ARCHIVE:MEMBER`) with `data` (bytes, e.g.
+/// `Document.write()`), compressed as the member was, and rewrites the archive atomically with
+/// every size, offset and hash recomputed. Returns the member's full path.
+#[pyfunction]
+fn write_member(py: Python<'_>, path: PathBuf, data: Vec<u8>) -> PyResult<String> {
+    let text = path.to_string_lossy().into_owned();
+    let origin = py
+        .allow_threads(|| hktypes::archive::write_member(&text, data, &hktypes::archive::OpenOptions::default()))
+        .map_err(|e| archive_error(py, e))?;
+    Ok(origin.display())
+}
+
+/// The members of a game archive (DCX, BND3, BND4, BHF4+BDF4, Yaz0, SARC, zstd) as a list of
+/// dicts: `index`, `name`, `id`, `size`, `compression`, `kind` (the Havok format, or None).
+#[pyfunction]
+fn archive_members<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyList>> {
+    let a = py
+        .allow_threads(|| hktypes::archive::Archive::open(&path, &hktypes::archive::OpenOptions::default()))
+        .map_err(|e| archive_error(py, e))?;
+    let out = PyList::empty(py);
+    for m in a.members() {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("index", m.index)?;
+        d.set_item("name", m.name)?;
+        d.set_item("id", m.id)?;
+        d.set_item("size", m.size)?;
+        d.set_item("compression", m.compression)?;
+        d.set_item("kind", m.kind.map(|k| k.name()))?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
 /// The report of `hkgen verify --json` for one file, as a dict. `compendium`: as for [`open`].
 #[pyfunction]
 #[pyo3(signature = (path, compendium=None))]
@@ -984,6 +1044,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(write_member, m)?)?;
+    m.add_function(wrap_pyfunction!(archive_members, m)?)?;
     m.add_class::<Document>()?;
     m.add_class::<Record>()?;
     m.add("HavokError", py.get_type::<HavokError>())?;
