@@ -1058,12 +1058,13 @@ fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: 
         compendia = Compendia::load_near(&input.join("-")).map_err(|e| e.to_string())?;
     }
     let pb = progress_bar(files.len() as u64);
+    // An archive gives one result per member, named ARCHIVE:MEMBER.
     let results: Vec<(PathBuf, Converted)> = files
         .par_iter()
-        .map(|file| {
-            let r = convert_one_of_dir(o, schemas, to_xml, &compendia, input, output, file);
+        .flat_map(|file| {
+            let r = convert_one_or_members(o, schemas, to_xml, &compendia, input, output, file);
             pb.inc(1);
-            (file.clone(), r)
+            r
         })
         .collect();
     pb.finish_and_clear();
@@ -1090,6 +1091,78 @@ fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: 
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// A walked file converted ([`convert_one_of_dir`]), or, for a game archive, each of its Havok
+/// members (nested binders gone into), written under OUT at the archive's relative path followed
+/// by the member's path (`c3570.anibnd.dcx/GR/data/.../skeleton.xml`); a TCRF member reads with
+/// the compendia its binder holds. The archive itself is left as it is.
+fn convert_one_or_members(
+    o: &ConvertOptions,
+    schemas: &PackSources,
+    to_xml: bool,
+    compendia: &Compendia,
+    input: &Path,
+    output: &Path,
+    file: &Path,
+) -> Vec<(PathBuf, Converted)> {
+    use hktypes::archive::{self, Archive};
+    let mut head = [0u8; 8];
+    let is_archive = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+    if !is_archive {
+        return vec![(file.to_path_buf(), convert_one_of_dir(o, schemas, to_xml, compendia, input, output, file, None))];
+    }
+    let a = match Archive::open(file, &archive_options()) {
+        Ok(a) => a,
+        Err(e) => return vec![(file.to_path_buf(), Converted::Failed(format!("{}: {e}", file.display())))],
+    };
+    // The directory's compendia, and the binder's beside its members.
+    let mut with_binder = Compendia::default();
+    for (p, c) in &compendia.files {
+        with_binder.add(p, c.clone());
+    }
+    for c in binder_compendia(&a) {
+        with_binder.add(file, c);
+    }
+    let rel = file.strip_prefix(input).unwrap_or(file).to_path_buf();
+    let mut out = Vec::new();
+    a.walk(&mut |member, bytes| {
+        let shown = PathBuf::from(format!("{}:{member}", file.display()));
+        let r = match bytes {
+            Ok(bytes) if hktypes::sniff(&bytes).is_some() => {
+                let target_rel = rel.join(member_folder_path(&member));
+                convert_one_of_dir(o, schemas, to_xml, &with_binder, input, output, &shown, Some((bytes, target_rel)))
+            }
+            Ok(_) => Converted::PassedOver("archive members that are not Havok files"),
+            Err(e) => Converted::Failed(format!("{}: {e}", shown.display())),
+        };
+        out.push((shown, r));
+    });
+    out
+}
+
+/// An archive member's name as a relative path under an output folder: its separators (`\`,
+/// `/`, and the `:` between nested archives) become folders; a drive or root (`N:`, `GR:`) and
+/// `.` or `..` parts are dropped, so that nothing is written outside the folder.
+fn member_folder_path(member: &str) -> PathBuf {
+    let mut p = PathBuf::new();
+    // `:` separates nested archives and ends a drive: a segment right before a rooted one (`N` of
+    // `N:\GR\...`) is a drive.
+    let segments: Vec<&str> = member.split(':').collect();
+    for (i, seg) in segments.iter().enumerate() {
+        let drive = segments.get(i + 1).is_some_and(|next| next.starts_with(['\\', '/'])) && !seg.contains(['\\', '/']);
+        if drive {
+            continue;
+        }
+        for part in seg.split(['\\', '/']) {
+            if part.is_empty() || part == "." || part == ".." {
+                continue;
+            }
+            p.push(part);
+        }
+    }
+    p
+}
+
+#[allow(clippy::too_many_arguments)]
 fn convert_one_of_dir(
     o: &ConvertOptions,
     schemas: &PackSources,
@@ -1098,10 +1171,15 @@ fn convert_one_of_dir(
     input: &Path,
     output: &Path,
     file: &Path,
+    member: Option<(Vec<u8>, PathBuf)>,
 ) -> Converted {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => return Converted::Failed(Error::io(file, e).to_string()),
+    // An archive member comes with its bytes and its path under OUT.
+    let (bytes, rel) = match member {
+        Some((bytes, rel)) => (bytes, rel),
+        None => match std::fs::read(file) {
+            Ok(b) => (b, file.strip_prefix(input).unwrap_or(file).to_path_buf()),
+            Err(e) => return Converted::Failed(Error::io(file, e).to_string()),
+        },
     };
     let Some(format) = hktypes::sniff(&bytes) else { return Converted::PassedOver("not Havok files") };
     use hktypes::Format;
@@ -1117,8 +1195,7 @@ fn convert_one_of_dir(
     if already {
         return Converted::PassedOver("already in the output form");
     }
-    let rel = file.strip_prefix(input).unwrap_or(file);
-    let target = output.join(converted_name(rel, to_xml));
+    let target = output.join(converted_name(&rel, to_xml));
     if target.exists() && !o.policy.force {
         return Converted::Failed(format!("{} exists; --force replaces it", target.display()));
     }
