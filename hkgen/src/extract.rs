@@ -35,8 +35,52 @@ enum Tables {
     Uses(String, CompendiumId),
 }
 
-fn read_tagfile(path: &Path, compendia: &Compendia, cache: &TypeCache) -> Result<(Tables, u64), String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+/// The Havok members of the game archives among the walked files, by their `ARCHIVE:MEMBER`
+/// names (nested binders gone into), with their bytes.
+type Members = std::collections::HashMap<PathBuf, Vec<u8>>;
+
+/// The walked files with each game archive among them replaced by its Havok members, named
+/// `ARCHIVE:MEMBER`; an archive that does not open is a failure of its own.
+fn with_archive_members(files: Vec<PathBuf>, failures: &mut Vec<(PathBuf, String)>) -> (Vec<PathBuf>, Members) {
+    use hktypes::archive::{self, Archive};
+    let mut out = Vec::with_capacity(files.len());
+    let mut members = Members::new();
+    for f in files {
+        let mut head = [0u8; 8];
+        let is_archive =
+            std::fs::File::open(&f).and_then(|mut h| std::io::Read::read(&mut h, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+        if !is_archive {
+            out.push(f);
+            continue;
+        }
+        match Archive::open(&f, &archive::OpenOptions::default()) {
+            Ok(a) => a.walk(&mut |member, bytes| {
+                let name = PathBuf::from(format!("{}:{member}", f.display()));
+                match bytes {
+                    Ok(b) if hktypes::sniff(&b).is_some() => {
+                        out.push(name.clone());
+                        members.insert(name, b);
+                    }
+                    Ok(_) => {}
+                    Err(e) => failures.push((name, e.to_string())),
+                }
+            }),
+            Err(e) => failures.push((f, e.to_string())),
+        }
+    }
+    (out, members)
+}
+
+/// The bytes of a walked file or archive member.
+fn read_input(path: &Path, members: &Members) -> Result<Vec<u8>, String> {
+    match members.get(path) {
+        Some(b) => Ok(b.clone()),
+        None => std::fs::read(path).map_err(|e| e.to_string()),
+    }
+}
+
+fn read_tagfile(path: &Path, members: &Members, compendia: &Compendia, cache: &TypeCache) -> Result<(Tables, u64), String> {
+    let bytes = read_input(path, members)?;
     let (bytes, _) = crate::inputs::tag0_of(&bytes).map_err(|e| e.to_string())?;
     // Files that share a TYPE section share one table, read once.
     let t = TagFile::read_cached(bytes, &compendia.set_for(path), Some(cache)).map_err(|e| e.to_string())?;
@@ -52,12 +96,16 @@ type Outcome<T> = (PathBuf, Result<(T, u64), String>);
 
 /// Extracts schemas from `inputs` (files or directories). `progress` is told each file done.
 pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<Extraction, Error> {
-    let files = inputs::walk(inputs)?;
+    let mut out = Extraction::default();
+    // Game archives are gone into: their Havok members count as files, named ARCHIVE:MEMBER.
+    let (files, members) = with_archive_members(inputs::walk(inputs)?, &mut out.failures);
     let formats: Vec<(PathBuf, Format)> = files
         .par_iter()
-        .map(|p| Ok((p.clone(), inputs::sniff_path(p)?)))
+        .map(|p| match members.get(p) {
+            Some(b) => Ok((p.clone(), inputs::sniff(b))),
+            None => Ok((p.clone(), inputs::sniff_path(p)?)),
+        })
         .collect::<Result<_, Error>>()?;
-    let mut out = Extraction::default();
     let of = |f: Format| formats.iter().filter(move |(_, g)| *g == f).map(|(p, _)| p.clone());
 
     let compendium_files: Vec<PathBuf> = of(Format::Tcm0).collect();
@@ -65,8 +113,7 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
     let read: Vec<Outcome<tagfile::Compendium>> = compendium_files
         .par_iter()
         .map(|p| {
-            let r = std::fs::read(p)
-                .map_err(|e| e.to_string())
+            let r = read_input(p, &members)
                 .and_then(|b| tagfile::Compendium::read(&b).map(|c| (c, b.len() as u64)).map_err(|e| e.to_string()));
             progress(p);
             (p.clone(), r)
@@ -88,7 +135,7 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
     let results: Vec<Outcome<Tables>> = tagfiles
         .par_iter()
         .map(|p| {
-            let r = read_tagfile(p, &compendia, &cache);
+            let r = read_tagfile(p, &members, &compendia, &cache);
             progress(p);
             (p.clone(), r)
         })
