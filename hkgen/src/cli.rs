@@ -200,6 +200,31 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// List the animations of a file (codec, tracks, frames, duration, bytes per second of
+    /// animation, the skeleton its binding names), or with --frames write every decoded frame
+    /// (translation xyz, rotation xyzw, scale xyz per track; float tracks; root motion) as CSV or
+    /// JSON.
+    Anim {
+        /// Write the decoded frames in this form (`csv`: one row per frame and track, float
+        /// tracks as rows of kind `float`; `json`: per animation, frames x tracks x 10 values).
+        #[arg(long, value_name = "FORM", value_parser = ["csv", "json"])]
+        frames: Option<String>,
+        /// Write the frames to this file instead of stdout (an existing file only with --force).
+        #[arg(long, value_name = "PATH", requires = "frames")]
+        out: Option<PathBuf>,
+        /// Let --out replace an existing file.
+        #[arg(long)]
+        force: bool,
+        /// TCM0 compendia (files or directories) for a tagfile that names one. Without it, the
+        /// compendia beside the file are tried.
+        #[arg(long = "compendium", value_name = "PATH")]
+        compendia: Vec<PathBuf>,
+        /// Snapshots of your own whose packfile class schemas lay out a packfile's objects.
+        /// Default: the classes compiled into this program.
+        #[arg(long, value_name = "DIR")]
+        schemas: Option<PathBuf>,
+        file: PathBuf,
+    },
 }
 
 /// The corpus directory: `$HKGEN_CORPUS`, else `../shared/corpus`.
@@ -301,6 +326,15 @@ pub fn main_with_compiled(
             PackSources::new(schemas, packfile_sources).and_then(|s| convert(&ConvertOptions { layout, to, floats, havok_order, force, dangling }, &s, &input, &output))
         }
         Command::Diff { format, all, old, new } => diff(&format, all, &old, &new),
+        Command::Anim { frames, out, force, compendia, schemas, file } => crate::anim_cli::anim(&crate::anim_cli::AnimArgs {
+            frames: frames.as_deref(),
+            out: out.as_deref(),
+            force,
+            compendia,
+            schemas,
+            registry: REGISTRY.get().copied(),
+            file: &file,
+        }),
         Command::Codegen { sdk, schemas, out, unformatted } => codegen(&sdk, &schemas, out.as_deref(), unformatted),
         Command::Stubs { sdk, schemas, out } => {
             let all = [hkgen::codegen::SDKS, hkgen::codegen::PACKFILE_SDKS].concat();
