@@ -134,6 +134,33 @@ pub struct RootMotion {
 
 /// An animation object of a document: its header members, what refers to it, and its data
 /// members, read once ([`Animation::read`]); [`Animation::frames`] decodes.
+///
+/// ```no_run
+/// use hktypes::anim::{self, Codec, EncodeOptions};
+/// use hktypes::{open, OpenOptions};
+///
+/// // A tagfile reads through its own type table; a packfile needs its SDK's class descriptions
+/// // (`hkclasses::open_options()` in a program built with the generated classes).
+/// let options = OpenOptions::default();
+/// let bytes = std::fs::read("chr/c2010.anibnd/a000_003005.hkx")?;
+/// let mut doc = open(&bytes, &options)?;
+/// for a in anim::animations(&doc)? {
+///     println!("#{} {}: {} tracks, {} frames, {} s", a.handle.0, a.codec.name(), a.track_count, a.frame_count, a.duration);
+///     let frames = a.frames()?;
+///     // Bone 0's transform at frame 10, and every track half-way through.
+///     let t = frames.transform(10, 0);
+///     let pose = a.sample(a.duration / 2.0)?;
+///     println!("{:?} {:?} {:?}", t, a.bone_name(0), pose.first());
+/// }
+/// // Replace an interleaved animation's frames; `write` gives the file with them.
+/// let h = anim::handles(&doc)[0];
+/// let mut frames = anim::Animation::read(&doc, h)?.frames()?;
+/// frames.transforms[0][0] += 1.0;
+/// let opts = EncodeOptions { codec: Codec::Interleaved, ..EncodeOptions::default() };
+/// anim::set_frames(&mut doc, h, &frames, &opts, &options)?;
+/// std::fs::write("edited.hkx", doc.write()?)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Animation {
     /// The animation object.

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Decodes every corpus animation with hkgen (`hkgen anim --frames json`) and with soulstruct-havok
+1.5.0 (run as a separate program in its own Python 3.13 venv, as bench/soulstruct.sh makes it; its
+code is GPL and nothing of it is copied here), and reports per file the largest difference:
+translation and scale relative to the clip's extent (the largest range of any translation
+component, at least 1), quaternion components sign-normalised (q and -q are one rotation).
+
+    python3 bench/anim_vs_soulstruct.py [--hkgen target/debug/hkgen] [--limit N] [--json OUT]
+
+soulstruct-havok decodes spline-compressed and interleaved animations of tagfiles (2015 and
+later) and of the packfiles it reads; files it cannot read (or codecs it does not decode:
+delta, wavelet) are listed as such, with hkgen's result alone.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("HKGEN_CORPUS") or ROOT.parent / "shared" / "corpus")
+VENV = Path(os.environ.get("SOULSTRUCT_VENV") or ROOT / "target" / "soulstruct-venv")
+
+# Runs inside soulstruct's venv: reads each file named on stdin (one JSON line: path and the
+# compendium path or null) and prints one JSON line per file: the animations' frames in container
+# order, or the error.
+SOULSTRUCT_SIDE = r"""
+import json, sys, time, logging
+logging.disable(logging.WARNING)
+from soulstruct.havok.core import HKX
+from soulstruct.havok.spline_compression import SplineCompressedAnimationData
+
+compendia = {}
+for line in sys.stdin:
+    req = json.loads(line)
+    out = {"path": req["path"], "animations": []}
+    try:
+        comp = None
+        if req.get("compendium"):
+            comp = compendia.get(req["compendium"]) or HKX.from_path(req["compendium"])
+            compendia[req["compendium"]] = comp
+        t0 = time.perf_counter()
+        hkx = HKX.from_path(req["path"], compendium=comp)
+        anims = []
+        for nv in hkx.root.namedVariants:
+            v = nv.variant
+            if hasattr(v, "animations"):
+                anims.extend(v.animations)
+        for a in anims:
+            cls = type(a).__name__
+            if "Spline" in cls:
+                d = SplineCompressedAnimationData(list(a.data), a.numberOfTransformTracks, a.numBlocks, big_endian=hkx.is_big_endian)
+                frames = d.to_interleaved_transforms(a.numFrames, a.maxFramesPerBlock)
+                rows = [[list(t.translation)[:3] + list(t.rotation)[:4] + list(t.scale)[:3] for t in f] for f in frames]
+            elif "Interleaved" in cls:
+                n = max(a.numberOfTransformTracks, 1)
+                ts = [list(t.translation)[:3] + list(t.rotation)[:4] + list(t.scale)[:3] for t in a.transforms]
+                rows = [ts[k:k + n] for k in range(0, len(ts), n)]
+            else:
+                out["animations"].append({"class": cls, "error": "not decoded by soulstruct-havok"})
+                continue
+            out["animations"].append({"class": cls, "frames": [[[float(x) for x in r] for r in f] for f in rows]})
+        out["seconds"] = time.perf_counter() - t0
+    except Exception as e:  # a file soulstruct cannot read
+        out["error"] = f"{type(e).__name__}: {e}"[:300]
+    print(json.dumps(out), flush=True)
+"""
+
+
+def animation_files():
+    lines = (CORPUS / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    col = {h: i for i, h in enumerate(header)}
+    for line in lines[1:]:
+        f = line.split("\t")
+        if f[col["format"]] == "tcm0":
+            continue
+        if "hkaAnimationContainer" in line or "Animation" in line:
+            yield f[col["relpath"]]
+
+
+def compendium_for(path):
+    """A TCM0 file beside the file or in the two directories above (as the CLI looks)."""
+    d = path.parent
+    for _ in range(3):
+        for c in sorted(d.glob("*.compendium")):
+            return c
+        d = d.parent
+    return None
+
+
+def compare(ours, theirs):
+    """Largest differences (relative translation, quaternion, relative scale) of two frame arrays
+    (frames x tracks x 10), or None when their shapes differ."""
+    if len(ours) != len(theirs) or any(len(a) != len(b) for a, b in zip(ours, theirs)):
+        return None
+    lo = [float("inf")] * 3
+    hi = [float("-inf")] * 3
+    for f in ours:
+        for t in f:
+            for c in range(3):
+                lo[c] = min(lo[c], t[c])
+                hi[c] = max(hi[c], t[c])
+    extent = max([1.0] + [h - l for h, l in zip(hi, lo) if h >= l])
+    dt = dq = ds = 0.0
+    for fa, fb in zip(ours, theirs):
+        for a, b in zip(fa, fb):
+            dt = max(dt, max(abs(a[c] - b[c]) for c in range(3)) / extent)
+            s = -1.0 if sum(a[c] * b[c] for c in range(3, 7)) < 0 else 1.0
+            dq = max(dq, max(abs(a[c] - s * b[c]) for c in range(3, 7)))
+            ds = max(ds, max(abs(a[c] - b[c]) for c in range(7, 10)) / extent)
+    return dt, dq, ds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hkgen", default=str(ROOT / "target" / "debug" / "hkgen"))
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--json", help="write the per-file results here")
+    args = ap.parse_args()
+    files = list(animation_files())
+    if args.limit:
+        files = files[: args.limit]
+    py = VENV / "bin" / "python"
+    if not py.exists():
+        sys.exit(f"no soulstruct-havok venv at {VENV}: make it as bench/soulstruct.sh does (Python 3.13, pip install soulstruct-havok==1.5.0 colorama)")
+    ss = subprocess.Popen([str(py), "-c", SOULSTRUCT_SIDE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    results = []
+    worst = [0.0, 0.0, 0.0]
+    t_ours = t_theirs = 0.0
+    both = 0
+    for rel in files:
+        path = CORPUS / rel
+        t0 = time.perf_counter()
+        p = subprocess.run([args.hkgen, "anim", "--frames", "json", str(path)], capture_output=True, text=True)
+        t_hk = time.perf_counter() - t0
+        comp = compendium_for(path)
+        ss.stdin.write(json.dumps({"path": str(path), "compendium": str(comp) if comp else None}) + "\n")
+        ss.stdin.flush()
+        theirs = json.loads(ss.stdout.readline())
+        row = {"file": rel}
+        if p.returncode != 0:
+            row["hkgen_error"] = p.stderr.strip()[:300]
+            results.append(row)
+            print(f"{rel}: hkgen: {row['hkgen_error']}")
+            continue
+        ours = json.loads(p.stdout)["animations"]
+        row["animations"] = [{"codec": a["codec"], "frames": a["frame_count"], "tracks": a["track_count"]} for a in ours]
+        if "error" in theirs:
+            row["soulstruct_error"] = theirs["error"]
+            print(f"{rel}: hkgen {len(ours)} animations; soulstruct-havok cannot read it: {theirs['error'][:120]}")
+            results.append(row)
+            continue
+        diffs = []
+        for k, a in enumerate(ours):
+            b = theirs["animations"][k] if k < len(theirs["animations"]) else None
+            if b is None or "frames" not in b:
+                diffs.append(None if b is None else b.get("error"))
+                continue
+            d = compare(a["frames"], b["frames"])
+            diffs.append(d)
+            if d is not None:
+                both += 1
+                t_ours += t_hk / max(len(ours), 1)
+                t_theirs += theirs.get("seconds", 0.0) / max(len(ours), 1)
+                worst = [max(w, x) for w, x in zip(worst, d)]
+        row["differences"] = diffs
+        results.append(row)
+        shown = ", ".join(
+            "shapes differ" if d is None else d if isinstance(d, str) else f"t {d[0]:.2e} q {d[1]:.2e} s {d[2]:.2e}" for d in diffs
+        )
+        print(f"{rel}: {shown}")
+    ss.stdin.close()
+    ss.wait()
+    print(f"\n{both} animations decoded by both; largest differences: translation {worst[0]:.3e} (of the extent), "
+          f"rotation {worst[1]:.3e}, scale {worst[2]:.3e}")
+    if both:
+        print(f"time: hkgen CLI (process, read, decode, JSON) {t_ours:.2f} s, soulstruct-havok (read, decode) {t_theirs:.2f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
