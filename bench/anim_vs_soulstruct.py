@@ -25,7 +25,7 @@ CORPUS = Path(os.environ.get("HKGEN_CORPUS") or ROOT.parent / "shared" / "corpus
 VENV = Path(os.environ.get("SOULSTRUCT_VENV") or ROOT / "target" / "soulstruct-venv")
 
 # Runs inside soulstruct's venv: reads each file named on stdin (one JSON line: path and the
-# compendium path or null) and prints one JSON line per file: the animations' frames in container
+# compendia to try for a TCRF tagfile) and prints one JSON line per file: the animations' frames in container
 # order, or the error.
 SOULSTRUCT_SIDE = r"""
 import json, sys, time, logging
@@ -38,12 +38,23 @@ for line in sys.stdin:
     req = json.loads(line)
     out = {"path": req["path"], "animations": []}
     try:
-        comp = None
-        if req.get("compendium"):
-            comp = compendia.get(req["compendium"]) or HKX.from_path(req["compendium"])
-            compendia[req["compendium"]] = comp
+        data = open(req["path"], "rb").read()
+        hkx = None
         t0 = time.perf_counter()
-        hkx = HKX.from_path(req["path"], compendium=comp)
+        if data[4:8] == b"TAG0" and b"TCRF" in data[:64]:
+            # A TCRF tagfile: the compendium that reads it.
+            for c in req["compendia"]:
+                if c not in compendia:
+                    compendia[c] = HKX.from_path(c)
+                try:
+                    t0 = time.perf_counter()
+                    hkx = HKX.from_bytes(data, compendium=compendia[c])
+                    break
+                except Exception:
+                    continue
+        if hkx is None:
+            t0 = time.perf_counter()
+            hkx = HKX.from_bytes(data)
         anims = []
         for nv in hkx.root.namedVariants:
             v = nv.variant
@@ -82,14 +93,10 @@ def animation_files():
             yield f[col["relpath"]]
 
 
-def compendium_for(path):
-    """A TCM0 file beside the file or in the two directories above (as the CLI looks)."""
-    d = path.parent
-    for _ in range(3):
-        for c in sorted(d.glob("*.compendium")):
-            return c
-        d = d.parent
-    return None
+def compendia():
+    """Every TCM0 compendium of the corpus (a TCRF tagfile names its own by id)."""
+    lines = (CORPUS / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
+    return [CORPUS / l.split("\t")[0] for l in lines[1:] if l.split("\t")[3] == "tcm0"]
 
 
 def compare(ours, theirs):
@@ -128,6 +135,7 @@ def main():
     if not py.exists():
         sys.exit(f"no soulstruct-havok venv at {VENV}: make it as bench/soulstruct.sh does (Python 3.13, pip install soulstruct-havok==1.5.0 colorama)")
     ss = subprocess.Popen([str(py), "-c", SOULSTRUCT_SIDE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    tcm0 = compendia()
     results = []
     worst = [0.0, 0.0, 0.0]
     t_ours = t_theirs = 0.0
@@ -135,12 +143,9 @@ def main():
     for rel in files:
         path = CORPUS / rel
         t0 = time.perf_counter()
-        p = subprocess.run([args.hkgen, "anim", "--frames", "json", str(path)], capture_output=True, text=True)
+        named = [a for c in tcm0 for a in ("--compendium", str(c))]
+        p = subprocess.run([args.hkgen, "anim", "--frames", "json", *named, str(path)], capture_output=True, text=True)
         t_hk = time.perf_counter() - t0
-        comp = compendium_for(path)
-        ss.stdin.write(json.dumps({"path": str(path), "compendium": str(comp) if comp else None}) + "\n")
-        ss.stdin.flush()
-        theirs = json.loads(ss.stdout.readline())
         row = {"file": rel}
         if p.returncode != 0:
             row["hkgen_error"] = p.stderr.strip()[:300]
@@ -148,6 +153,15 @@ def main():
             print(f"{rel}: hkgen: {row['hkgen_error']}")
             continue
         ours = json.loads(p.stdout)["animations"]
+        if not ours:
+            continue
+        ss.stdin.write(json.dumps({"path": str(path), "compendia": [str(c) for c in tcm0]}) + "\n")
+        ss.stdin.flush()
+        # soulstruct prints warnings on stdout; the answer is the line that is a JSON object.
+        line = ss.stdout.readline()
+        while line and not line.startswith("{"):
+            line = ss.stdout.readline()
+        theirs = json.loads(line)
         row["animations"] = [{"codec": a["codec"], "frames": a["frame_count"], "tracks": a["track_count"]} for a in ours]
         if "error" in theirs:
             row["soulstruct_error"] = theirs["error"]
