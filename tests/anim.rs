@@ -269,3 +269,47 @@ fn known_values() {
     }
 }
 
+
+#[test]
+fn spline_animations_re_encode_through_set_frames() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let entries = common::manifest(&corpus);
+    let compendia = common::compendia(&entries);
+    let files = animation_files(&corpus, schemas);
+    // A few of each format: tagfiles (TCRF and TYPE) and packfiles (both byte orders).
+    let mut picked: BTreeMap<String, usize> = BTreeMap::new();
+    let mut done = 0;
+    for f in &files {
+        let kind = format!("{:?} {:?}", f.doc.format(), f.doc.layout().map(|l| l.little_endian));
+        let Some(a) = anim::handles(&f.doc).into_iter().filter_map(|h| Animation::read(&f.doc, h).ok()).find(|a| a.codec == Codec::Spline) else { continue };
+        let n = picked.entry(kind).or_default();
+        if *n >= 3 {
+            continue;
+        }
+        *n += 1;
+        let set = compendia.set_for(&corpus.join(&f.relpath));
+        let options = OpenOptions { compendia: Some(&set), classes: Some(schemas), xml_dangling: Dangling::Null, ..OpenOptions::default() };
+        let frames = a.frames().unwrap();
+        let mut doc = open(&f.doc.write().unwrap(), &options).unwrap();
+        let opts = EncodeOptions::default();
+        let h = anim::set_frames(&mut doc, a.handle, &frames, &opts, &options).unwrap_or_else(|e| panic!("{}: {e}", f.relpath));
+        let back = open(&doc.write().unwrap(), &options).unwrap();
+        let b = Animation::read(&back, h).unwrap();
+        assert_eq!(b.codec, Codec::Spline);
+        assert_eq!((b.frame_count, b.track_count), (a.frame_count, a.track_count), "{}", f.relpath);
+        let got = b.frames().unwrap();
+        let (mut dt, mut dq) = (0f32, 0f32);
+        for (x, y) in frames.transforms.iter().zip(&got.transforms) {
+            dt = dt.max((0..3).chain(7..10).map(|c| (x[c] - y[c]).abs()).fold(0.0, f32::max));
+            let s = if (3..7).map(|c| x[c] * y[c]).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+            dq = dq.max((3..7).map(|c| (x[c] - s * y[c]).abs()).fold(0.0, f32::max));
+        }
+        eprintln!("{}: re-encoded spline: translation/scale {dt:.2e}, rotation {dq:.2e}; data {} -> {} bytes", f.relpath, a.data_bytes, b.data_bytes);
+        assert!(dt <= opts.position_tolerance * 1.05 + 1e-4, "{}: translation/scale off by {dt}", f.relpath);
+        assert!(dq <= opts.rotation_tolerance * 1.05 + 1e-4, "{}: rotation off by {dq}", f.relpath);
+        done += 1;
+    }
+    eprintln!("{done} spline animations re-encoded through set_frames: {picked:?}");
+    assert!(done >= 3);
+}

@@ -24,6 +24,7 @@ the new number). The classes of each SDK are typed in ``hkgen.classes`` (stubs f
 """
 
 from ._native import (
+    Animation,
     ContainerError,
     Document,
     FormatError,
@@ -42,6 +43,7 @@ __all__ = [
     "verify",
     "Document",
     "Record",
+    "Animation",
     "HavokError",
     "ContainerError",
     "TypeTableError",

@@ -412,19 +412,35 @@ impl Animation {
             float_offsets: u32s("floatOffsets")?,
             data,
             endian_member: ms.get("endian").and_then(|v| v.as_i64()).unwrap_or(0) as i32,
-            endian: if self.big_endian { super::spline::Endian::Big } else { super::spline::Endian::Little },
+            // Where the class has `endian`, it states the data's order (0 little, 1 big) whatever
+            // the platform; where it has none, the data is in the file's order.
+            endian: match ms.get("endian").and_then(|v| v.as_i64()) {
+                Some(0) => super::spline::Endian::Little,
+                Some(_) => super::spline::Endian::Big,
+                None if self.big_endian => super::spline::Endian::Big,
+                None => super::spline::Endian::Little,
+            },
         })
     }
 
     /// Every transform track at `time` seconds (clamped to the animation), sampled as Havok's
-    /// runtime samples stored frames: see [`sample`].
+    /// runtime samples: a spline animation's curves evaluated at the fractional frame
+    /// ([`super::spline::sample`]), stored frames blended by [`sample`] for the other codecs.
     pub fn sample(&self, time: f32) -> Result<Vec<Transform>> {
-        Ok(sample(&self.frames()?, self.duration, time).0)
+        Ok(self.sample_all(time)?.0)
     }
 
-    /// The float tracks at `time` seconds, linearly between frames.
+    /// The float tracks at `time` seconds (as [`Animation::sample`]).
     pub fn sample_floats(&self, time: f32) -> Result<Vec<f32>> {
-        Ok(sample(&self.frames()?, self.duration, time).1)
+        Ok(self.sample_all(time)?.1)
+    }
+
+    fn sample_all(&self, time: f32) -> Result<(Vec<Transform>, Vec<f32>)> {
+        if self.codec == Codec::Spline {
+            let at = format!("object {} ({})", self.handle.0, self.class);
+            return Ok(super::spline::sample(&self.spline_data()?, time).map_err(|e| e.in_context(at))?);
+        }
+        Ok(sample(&self.frames()?, self.duration, time))
     }
 }
 
@@ -547,16 +563,16 @@ pub struct EncodeOptions {
 }
 
 impl Default for EncodeOptions {
-    /// Havok's defaults of `hkaSplineCompressedAnimation::TrackCompressionParams`: tolerances
-    /// 0.01 (position), 0.001 (rotation), 0.01 (scale), 0.001 (float), `THREECOMP40` rotations;
-    /// the codec is interleaved (lossless) until the spline encoder is merged.
+    /// Havok's defaults of `hkaSplineCompressedAnimation::TrackCompressionParams` (as
+    /// [`super::spline::SplineOptions::default`]): tolerances 0.01, `THREECOMP40` rotations; the
+    /// codec spline.
     fn default() -> Self {
         EncodeOptions {
-            codec: Codec::Interleaved,
+            codec: Codec::Spline,
             position_tolerance: 0.01,
-            rotation_tolerance: 0.001,
+            rotation_tolerance: 0.01,
             scale_tolerance: 0.01,
-            float_tolerance: 0.001,
+            float_tolerance: 0.01,
             rotation_quantization: "ThreeComp40".into(),
         }
     }
@@ -628,9 +644,55 @@ pub fn set_frames(doc: &mut Document, h: Handle, frames: &Frames, options: &Enco
             changes.push(("transforms".into(), keep_cap(transforms, Some(old))));
             changes.push(("floats".into(), keep_cap(floats, anim.members.get("floats"))));
         }
+        Codec::Spline => {
+            let old = anim.spline_data()?;
+            let rotation = super::spline::RotationQuantization::from_name(&options.rotation_quantization).ok_or_else(|| {
+                invalid(format!("rotation quantization {:?}: POLAR32, THREECOMP40, THREECOMP48, THREECOMP24, STRAIGHT16 or UNCOMPRESSED", options.rotation_quantization))
+            })?;
+            let defaults = super::spline::SplineOptions::default();
+            let spline_options = super::spline::SplineOptions {
+                position_tolerance: options.position_tolerance,
+                rotation_tolerance: options.rotation_tolerance,
+                scale_tolerance: options.scale_tolerance,
+                float_tolerance: options.float_tolerance,
+                rotation_quantization: rotation,
+                // The animation's own frame rate, block size and byte order.
+                frame_duration: if old.frame_duration > 0.0 { old.frame_duration } else { defaults.frame_duration },
+                max_frames_per_block: if (2..=256).contains(&old.max_frames_per_block) { old.max_frames_per_block } else { defaults.max_frames_per_block },
+                endian: old.endian,
+                ..defaults
+            };
+            let new = super::spline::encode(frames, &spline_options)?;
+            changes.extend(spline_members(&new, anim.members.get("endian").is_some()));
+        }
         ref c => {
             return Err(invalid(format!("encoding {} animations is not written yet", c.name())).into());
         }
     }
     doc.set_members(h, changes, options_open)
+}
+
+/// The members an encoded spline animation sets (`endian` where the class has it).
+fn spline_members(d: &super::spline::SplineData, has_endian: bool) -> Vec<(String, Val)> {
+    let u32s = |v: &[u32]| Val::List(v.iter().map(|&x| Val::UInt(u64::from(x))).collect());
+    let mut out = vec![
+        ("duration".to_owned(), Val::Real(d.duration)),
+        ("numFrames".to_owned(), Val::UInt(d.num_frames.into())),
+        ("numBlocks".to_owned(), Val::UInt(d.num_blocks.into())),
+        ("maxFramesPerBlock".to_owned(), Val::UInt(d.max_frames_per_block.into())),
+        ("maskAndQuantizationSize".to_owned(), Val::UInt(d.mask_and_quantization_size.into())),
+        ("blockDuration".to_owned(), Val::Real(d.block_duration)),
+        ("blockInverseDuration".to_owned(), Val::Real(d.block_inverse_duration)),
+        ("frameDuration".to_owned(), Val::Real(d.frame_duration)),
+        ("blockOffsets".to_owned(), u32s(&d.block_offsets)),
+        ("floatBlockOffsets".to_owned(), u32s(&d.float_block_offsets)),
+        ("transformOffsets".to_owned(), u32s(&d.transform_offsets)),
+        ("floatOffsets".to_owned(), u32s(&d.float_offsets)),
+        ("data".to_owned(), Val::List(d.data.iter().map(|&b| Val::UInt(b.into())).collect())),
+    ];
+    if has_endian {
+        let big = d.endian == super::spline::Endian::Big;
+        out.push(("endian".to_owned(), Val::UInt(u64::from(big))));
+    }
+    out
 }
