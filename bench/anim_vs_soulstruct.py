@@ -81,6 +81,26 @@ for line in sys.stdin:
 """
 
 
+# Runs in the venv of hkgen's Python package (`--python`): the same protocol, decoding through
+# `doc.animations()` and `Animation.frames()` (numpy), timed in the process (read, decode).
+HKGEN_SIDE = r"""
+import json, sys, time
+import hkgen
+for line in sys.stdin:
+    req = json.loads(line)
+    out = {"path": req["path"]}
+    try:
+        t0 = time.perf_counter()
+        doc = hkgen.open(req["path"], compendium=req["compendia"])
+        anims = [(a, a.frames()) for a in doc.animations()]
+        out["seconds"] = time.perf_counter() - t0
+        out["animations"] = [{"codec": a.codec, "frame_count": a.frame_count, "track_count": a.track_count, "frames": f.tolist()} for a, f in anims]
+    except Exception as e:
+        out["error"] = f"{type(e).__name__}: {e}"[:300]
+    print(json.dumps(out), flush=True)
+"""
+
+
 def animation_files():
     lines = (CORPUS / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
     header = lines[0].split("\t")
@@ -126,6 +146,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hkgen", default=str(ROOT / "target" / "debug" / "hkgen"))
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--python", help="decode through hkgen's Python package in this interpreter (a venv with it installed) instead of the CLI, and time the decoding in the process")
     ap.add_argument("--json", help="write the per-file results here")
     args = ap.parse_args()
     files = list(animation_files())
@@ -135,6 +156,9 @@ def main():
     if not py.exists():
         sys.exit(f"no soulstruct-havok venv at {VENV}: make it as bench/soulstruct.sh does (Python 3.13, pip install soulstruct-havok==1.5.0 colorama)")
     ss = subprocess.Popen([str(py), "-c", SOULSTRUCT_SIDE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    hk = None
+    if args.python:
+        hk = subprocess.Popen([args.python, "-c", HKGEN_SIDE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     tcm0 = compendia()
     results = []
     worst = [0.0, 0.0, 0.0]
@@ -142,17 +166,29 @@ def main():
     both = 0
     for rel in files:
         path = CORPUS / rel
-        t0 = time.perf_counter()
-        named = [a for c in tcm0 for a in ("--compendium", str(c))]
-        p = subprocess.run([args.hkgen, "anim", "--frames", "json", *named, str(path)], capture_output=True, text=True)
-        t_hk = time.perf_counter() - t0
         row = {"file": rel}
-        if p.returncode != 0:
-            row["hkgen_error"] = p.stderr.strip()[:300]
-            results.append(row)
-            print(f"{rel}: hkgen: {row['hkgen_error']}")
-            continue
-        ours = json.loads(p.stdout)["animations"]
+        if hk is not None:
+            hk.stdin.write(json.dumps({"path": str(path), "compendia": [str(c) for c in tcm0]}) + "\n")
+            hk.stdin.flush()
+            mine = json.loads(hk.stdout.readline())
+            if "error" in mine:
+                row["hkgen_error"] = mine["error"]
+                results.append(row)
+                print(f"{rel}: hkgen: {row['hkgen_error']}")
+                continue
+            t_hk = mine["seconds"]
+            ours = mine["animations"]
+        else:
+            t0 = time.perf_counter()
+            named = [a for c in tcm0 for a in ("--compendium", str(c))]
+            p = subprocess.run([args.hkgen, "anim", "--frames", "json", *named, str(path)], capture_output=True, text=True)
+            t_hk = time.perf_counter() - t0
+            if p.returncode != 0:
+                row["hkgen_error"] = p.stderr.strip()[:300]
+                results.append(row)
+                print(f"{rel}: hkgen: {row['hkgen_error']}")
+                continue
+            ours = json.loads(p.stdout)["animations"]
         if not ours:
             continue
         ss.stdin.write(json.dumps({"path": str(path), "compendia": [str(c) for c in tcm0]}) + "\n")
@@ -192,7 +228,8 @@ def main():
     print(f"\n{both} animations decoded by both; largest differences: translation {worst[0]:.3e} (of the extent), "
           f"rotation {worst[1]:.3e}, scale {worst[2]:.3e}")
     if both:
-        print(f"time: hkgen CLI (process, read, decode, JSON) {t_ours:.2f} s, soulstruct-havok (read, decode) {t_theirs:.2f} s")
+        how = "Python package, in process (read, decode)" if hk else "CLI (process, read, decode, JSON)"
+        print(f"time over the animations both decoded: hkgen {how} {t_ours:.3f} s, soulstruct-havok (read, decode) {t_theirs:.3f} s: {t_theirs / max(t_ours, 1e-9):.0f}x")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

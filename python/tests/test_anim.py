@@ -58,6 +58,7 @@ def test_every_corpus_animation_reads():
     assert found["interleaved"] > 0 and found["delta"] > 0 and found["spline"] > 0
     assert decoded["interleaved"] == found["interleaved"]
     assert decoded["delta"] == found["delta"]
+    assert decoded["spline"] == found["spline"]
 
 
 def test_decode_known_shape_and_sample():
@@ -111,3 +112,20 @@ def test_bad_frames_raise_value_error_and_write_nothing(spoil, message):
 def _set(f, at, v):
     f[at] = v
     return f
+
+
+SPLINE = "HavokLib/2010_2__allosaur_run_S40_V16_B25_D3[4101].hkx"
+
+
+def test_set_frames_spline_within_tolerance():
+    doc = hkgen.open(corpus_file(SPLINE))
+    (a,) = doc.animations()
+    assert a.codec == "spline"
+    f = a.frames()
+    a.set_frames(f, codec="spline", position_tolerance=0.01, rotation_tolerance=0.01, rotation_quantization="ThreeComp48")
+    (b,) = hkgen.open(doc.to_bytes()).animations()
+    g = b.frames()
+    assert g.shape == f.shape
+    assert numpy.abs(g[..., 0:3] - f[..., 0:3]).max() <= 0.0101
+    sign = numpy.where((g[..., 3:7] * f[..., 3:7]).sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
+    assert numpy.abs(g[..., 3:7] * sign - f[..., 3:7]).max() <= 0.0101

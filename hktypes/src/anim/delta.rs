@@ -150,7 +150,8 @@ pub fn decode(d: &DeltaData) -> Result<Frames, ValueError> {
     if frames > 0 && d.block_size == 0 {
         return Err(invalid("blockSize: 0 for a non-empty animation".into()));
     }
-    let masks_raw = d.slice(d.static_mask_idx, 2 * per_frame, "the static masks")?;
+    let mask_bytes = per_frame.checked_mul(2).ok_or_else(|| invalid("track counts overflow".into()))?;
+    let masks_raw = d.slice(d.static_mask_idx, mask_bytes, "the static masks")?;
     let masks: Vec<u16> = masks_raw
         .chunks_exact(2)
         .map(|b| if d.big_endian { u16::from_be_bytes([b[0], b[1]]) } else { u16::from_le_bytes([b[0], b[1]]) })
