@@ -315,7 +315,7 @@ fn spline_animations_re_encode_through_set_frames() {
 }
 
 /// The delta decoder on members that lie in every way a few thousand pseudo-random draws find
-/// (counts, indices, widths, buffers): an answer or a located error, never a panic, and never
+/// (counts, indices, widths, buffers; 400 draws, a debug build decodes up to its bound of values in each): an answer or a located error, never a panic, and never
 /// more values than its bound.
 #[test]
 fn delta_decoder_survives_lying_members() {
@@ -336,7 +336,7 @@ fn delta_decoder_survives_lying_members() {
         }
     };
     let mut ok = 0;
-    for _ in 0..3000 {
+    for _ in 0..400 {
         let len = (next() % 600) as usize;
         let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
         let d = anim::delta::DeltaData {
@@ -360,5 +360,5 @@ fn delta_decoder_survives_lying_members() {
             ok += 1;
         }
     }
-    eprintln!("{ok} of 3000 lying delta animations decoded (the rest gave errors)");
+    eprintln!("{ok} of 400 lying delta animations decoded (the rest gave errors)");
 }

@@ -144,7 +144,8 @@ const IDENTITY_KIND: u16 = 2;
 pub fn decode(d: &DeltaData) -> Result<Frames, ValueError> {
     let (tracks, floats, frames) = (d.tracks, d.float_tracks, d.poses);
     let per_frame = tracks.checked_add(floats).ok_or_else(|| invalid("track counts overflow".into()))?;
-    if frames.checked_mul(per_frame).is_none_or(|n| n > MAX_DECODED) {
+    // The frame count bounds every loop below (an animation of no tracks still counts frames).
+    if frames > MAX_DECODED || frames.checked_mul(per_frame).is_none_or(|n| n > MAX_DECODED) {
         return Err(invalid(format!("numberOfPoses: {frames} frames of {per_frame} tracks is more than {MAX_DECODED} values")));
     }
     if frames > 0 && d.block_size == 0 {
@@ -180,7 +181,8 @@ pub fn decode(d: &DeltaData) -> Result<Frames, ValueError> {
         invalid(format!("qFormat.numD: {} dynamic values of {frames} frames is more than {MAX_DECODED}", d.num_d))
     })?];
     let mut at = d.quantized_idx;
-    let blocks = if frames == 0 { 0 } else { frames.div_ceil(d.block_size) };
+    // No dynamic values, no blocks to read.
+    let blocks = if frames == 0 || d.num_d == 0 { 0 } else { frames.div_ceil(d.block_size) };
     for b in 0..blocks {
         let first = b * d.block_size;
         let n = d.block_size.min(frames - first);
