@@ -41,7 +41,7 @@ for line in sys.stdin:
         data = open(req["path"], "rb").read()
         hkx = None
         t0 = time.perf_counter()
-        if data[4:8] == b"TAG0" and b"TCRF" in data[:64]:
+        if data[4:8] == b"TAG0" and b"TCRF" in data:
             # A TCRF tagfile: the compendium that reads it.
             for c in req["compendia"]:
                 if c not in compendia:
