@@ -95,6 +95,24 @@ for line in sys.stdin:
         anims = [(a, a.frames()) for a in doc.animations()]
         out["seconds"] = time.perf_counter() - t0
         out["animations"] = [{"codec": a.codec, "frame_count": a.frame_count, "track_count": a.track_count, "frames": f.tolist()} for a, f in anims]
+        if req.get("reencode") and len(anims) == 1 and anims[0][0].codec == "spline":
+            # Re-encoded at Havok's default tolerances and quantization; the file written goes to
+            # soulstruct-havok too.
+            a, f = anims[0]
+            stock = a.frames().shape
+            a.set_frames(f, codec="spline")
+            path = req["reencode"]
+            open(path, "wb").write(doc.to_bytes())
+            (b,) = hkgen.open(path, compendium=req["compendia"]).animations()
+            g = b.frames()
+            import numpy
+            sign = numpy.where((g[..., 3:7] * f[..., 3:7]).sum(axis=-1, keepdims=True) < 0, -1.0, 1.0)
+            out["reencoded"] = {
+                "path": path,
+                "frames": g.tolist(),
+                "max_translation_error": float(numpy.abs(g[..., 0:3] - f[..., 0:3]).max()) if g.size else 0.0,
+                "max_rotation_error": float(numpy.abs(g[..., 3:7] * sign - f[..., 3:7]).max()) if g.size else 0.0,
+            }
     except Exception as e:
         out["error"] = f"{type(e).__name__}: {e}"[:300]
     print(json.dumps(out), flush=True)
@@ -153,6 +171,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--python", help="decode through hkgen's Python package in this interpreter (a venv with it installed) instead of the CLI, and time the decoding in the process")
     ap.add_argument("--json", help="write the per-file results here")
+    ap.add_argument("--reencode", action="store_true", help="with --python: also re-encode each file's spline animation at Havok's default tolerances, write it to a temporary file and decode that with soulstruct-havok too")
     args = ap.parse_args()
     files = list(animation_files())
     if args.limit:
@@ -165,6 +184,7 @@ def main():
     if args.python:
         hk = subprocess.Popen([args.python, "-c", HKGEN_SIDE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     tcm0 = compendia()
+    reenc = []
     results = []
     worst = [0.0, 0.0, 0.0]
     t_ours = t_theirs = 0.0
@@ -173,7 +193,8 @@ def main():
         path = CORPUS / rel
         row = {"file": rel}
         if hk is not None:
-            hk.stdin.write(json.dumps({"path": str(path), "compendia": [str(c) for c in tcm0]}) + "\n")
+            tmp = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"anim_vs_soulstruct_{os.getpid()}.hkx") if args.reencode else None
+            hk.stdin.write(json.dumps({"path": str(path), "compendia": [str(c) for c in tcm0], "reencode": tmp}) + "\n")
             hk.stdin.flush()
             mine = json.loads(hk.stdout.readline())
             if "error" in mine:
@@ -228,6 +249,18 @@ def main():
                 t_theirs += theirs.get("seconds", 0.0) / max(len(ours), 1)
                 worst = [max(w, x) for w, x in zip(worst, d)]
         row["differences"] = diffs
+        if hk is not None and "reencoded" in mine:
+            r = mine["reencoded"]
+            ss.stdin.write(json.dumps({"path": r["path"], "compendia": [str(c) for c in tcm0]}) + "\n")
+            ss.stdin.flush()
+            line = ss.stdout.readline()
+            while line and not line.startswith("{"):
+                line = ss.stdout.readline()
+            again = json.loads(line)
+            d = compare(r["frames"], again["animations"][0]["frames"]) if "error" not in again and again.get("animations") and "frames" in again["animations"][0] else None
+            row["reencoded"] = {"hkgen_error": [r["max_translation_error"], r["max_rotation_error"]], "soulstruct": d if d else again.get("error", "shapes differ")}
+            reenc.append(row["reencoded"])
+            os.remove(r["path"])
         results.append(row)
         shown = ", ".join(
             "shapes differ" if d is None else d if isinstance(d, str) else f"t {d[0]:.2e} q {d[1]:.2e} s {d[2]:.2e}" for d in diffs
@@ -240,6 +273,12 @@ def main():
     if both:
         how = "Python package, in process (read, decode)" if hk else "CLI (process, read, decode, JSON)"
         print(f"time over the animations both decoded: hkgen {how} {t_ours:.3f} s, soulstruct-havok (read, decode) {t_theirs:.3f} s: {t_theirs / max(t_ours, 1e-9):.0f}x")
+    if reenc:
+        ok = [r for r in reenc if isinstance(r["soulstruct"], (list, tuple))]
+        print(f"re-encoded spline animations: {len(reenc)}; largest error against the frames encoded (hkgen decoding the written file): "
+              f"translation {max(r['hkgen_error'][0] for r in reenc):.3e}, rotation {max(r['hkgen_error'][1] for r in reenc):.3e}; "
+              f"soulstruct-havok decoded {len(ok)} of the written files, largest difference to hkgen's decoding of them: "
+              f"{max((max(r['soulstruct']) for r in ok), default=0.0):.3e}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 
