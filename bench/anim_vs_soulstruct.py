@@ -260,6 +260,7 @@ def main():
             d = compare(r["frames"], again["animations"][0]["frames"]) if "error" not in again and again.get("animations") and "frames" in again["animations"][0] else None
             row["reencoded"] = {"hkgen_error": [r["max_translation_error"], r["max_rotation_error"]], "soulstruct": d if d else again.get("error", "shapes differ")}
             reenc.append(row["reencoded"])
+            print(f"{rel}: re-encoded: hkgen {r['max_translation_error']:.2e}/{r['max_rotation_error']:.2e} of the frames encoded; soulstruct-havok against hkgen on the written file: {row['reencoded']['soulstruct']}")
             os.remove(r["path"])
         results.append(row)
         shown = ", ".join(

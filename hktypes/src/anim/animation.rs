@@ -663,6 +663,7 @@ pub fn set_frames(doc: &mut Document, h: Handle, frames: &Frames, options: &Enco
                 ..defaults
             };
             let new = super::spline::encode(frames, &spline_options)?;
+            verify_encoded(frames, &super::spline::decode(&new)?, options)?;
             changes.extend(spline_members(&new, anim.members.get("endian").is_some()));
         }
         ref c => {
@@ -695,4 +696,53 @@ fn spline_members(d: &super::spline::SplineData, has_endian: bool) -> Vec<(Strin
         out.push(("endian".to_owned(), Val::UInt(u64::from(big))));
     }
     out
+}
+
+/// What a lossy encoder wrote, decoded again, against the frames it was given: every value
+/// finite, translation and scale within the position and scale tolerance, rotations (normalised
+/// and sign-normalised) within the rotation tolerance, floats within theirs (each with a slack of
+/// 5% and 1e-4 for the quantization's rounding). Otherwise an error naming the first frame, track
+/// and part that is off, and nothing is written.
+fn verify_encoded(want: &Frames, got: &Frames, options: &EncodeOptions) -> std::result::Result<(), ValueError> {
+    if (got.frame_count, got.track_count, got.float_track_count) != (want.frame_count, want.track_count, want.float_track_count) {
+        return Err(invalid(format!(
+            "the encoded animation decodes to {} frames of {} tracks and {} float tracks, not {} of {} and {}",
+            got.frame_count, got.track_count, got.float_track_count, want.frame_count, want.track_count, want.float_track_count
+        )));
+    }
+    let slack = |t: f32| t * 1.05 + 1e-4;
+    for (k, (a, b)) in want.transforms.iter().zip(&got.transforms).enumerate() {
+        let (f, t) = (k / want.track_count.max(1), k % want.track_count.max(1));
+        let len = |x: &Transform| (3..7).map(|c| x[c] * x[c]).sum::<f32>().sqrt().max(f32::MIN_POSITIVE);
+        let (la, lb) = (len(a), len(b));
+        let s = if (3..7).map(|c| a[c] * b[c]).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+        let parts: [(&str, std::ops::Range<usize>, f32); 3] =
+            [("translation", 0..3, options.position_tolerance), ("rotation", 3..7, options.rotation_tolerance), ("scale", 7..10, options.scale_tolerance)];
+        for (name, range, tol) in parts {
+            for c in range {
+                let d = if name == "rotation" { (a[c] / la - s * b[c] / lb).abs() } else { (a[c] - b[c]).abs() };
+                // `!(d <= ..)` is true for a NaN too.
+                if !(d <= slack(tol)) {
+                    return Err(invalid(format!(
+                        "the encoded animation is off at frame {f}, track {t}: {name} component {} decodes to {} for {} (tolerance {tol}); nothing was written",
+                        c - if name == "translation" { 0 } else if name == "rotation" { 3 } else { 7 },
+                        b[c],
+                        a[c]
+                    )));
+                }
+            }
+        }
+    }
+    for (k, (a, b)) in want.floats.iter().zip(&got.floats).enumerate() {
+        if !((a - b).abs() <= slack(options.float_tolerance)) {
+            let n = want.float_track_count.max(1);
+            return Err(invalid(format!(
+                "the encoded animation is off at frame {}, float track {}: {b} for {a} (tolerance {}); nothing was written",
+                k / n,
+                k % n,
+                options.float_tolerance
+            )));
+        }
+    }
+    Ok(())
 }
