@@ -14,7 +14,11 @@ makes it); nothing of it is copied into hkgen. Steps:
          quaternions normalised first, as Havok's runtime normalises after sampling).
      Target: all three <= 1e-4.
 
-    bench/spline_vs_soulstruct.py [--dump DIR] [--limit N]     # run with the soulstruct venv's python
+  With --encoded, the same for hkgen's re-encoding of each animation at Havok's default
+  tolerances (step 1 writes it too): soulstruct must decode hkgen's encoder's data to the frames
+  hkgen meant (those hkgen's decoder gives for it).
+
+    bench/spline_vs_soulstruct.py [--dump DIR] [--limit N] [--encoded]   # with the soulstruct venv's python
     (or: bench/spline_vs_soulstruct.sh, which makes the venv, the dump, and runs this)
 
 soulstruct reads transform tracks only (no float tracks), and THREECOMP24/STRAIGHT16 not at all;
@@ -67,6 +71,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dump", default=str(root / "target" / "spline_dump"))
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--encoded", action="store_true", help="compare hkgen's re-encodings (N.enc.*) instead of the stock data")
     args = ap.parse_args()
     dump = Path(args.dump)
     count = int((dump / "count").read_text())
@@ -76,8 +81,9 @@ def main():
     ok = bad = failed = 0
     ss_seconds = hk_seconds = 0.0
     for i in range(count):
-        meta = json.loads((dump / f"{i}.json").read_text())
-        ours = np.fromfile(dump / f"{i}.f32", dtype="<f4").astype(np.float64)
+        stem = f"{i}.enc" if args.encoded else f"{i}"
+        meta = json.loads((dump / f"{stem}.json").read_text())
+        ours = np.fromfile(dump / f"{stem}.f32", dtype="<f4").astype(np.float64)
         ours = ours.reshape(meta["frames"], meta["tracks"], 10)
         name = f"{meta['file']} #{meta['handle']} ({meta['sdk']}, {meta['frames']} frames, {meta['tracks']} tracks)"
         t0 = time.perf_counter()

@@ -131,6 +131,12 @@ fn quat_diff(a: &[f32], b: &[f32]) -> f32 {
 /// Largest (translation, rotation, scale, float) differences between two frame sets.
 fn differences(a: &Frames, b: &Frames) -> [f32; 4] {
     let mut d = [0.0f32; 4];
+    // A value that is not finite on either side is an infinite difference (f32::max would drop
+    // a NaN).
+    let bad = |x: &[f32]| x.iter().any(|c| !c.is_finite());
+    if a.transforms.iter().chain(&b.transforms).any(|t| bad(t)) || bad(&a.floats) || bad(&b.floats) {
+        return [f32::INFINITY; 4];
+    }
     for (x, y) in a.transforms.iter().zip(&b.transforms) {
         for i in 0..3 {
             d[0] = d[0].max((x[i] - y[i]).abs());
@@ -251,30 +257,65 @@ fn encoding_100_frames_of_100_tracks_is_fast() {
             transforms.push([x.sin(), (x * 1.3).cos() * 2.0, x * 0.05, axis[0] * h.sin(), axis[1] * h.sin(), axis[2] * h.sin(), h.cos(), 1.0 + 0.1 * (x * 0.7).sin(), 1.0, 1.0]);
         }
     }
-    let frames = Frames { frame_count: nf, track_count: nt, transforms, float_track_count: 0, floats: Vec::new() };
+    let floats: Vec<f32> = (0..nf).flat_map(|f| [(f as f32 * 0.1).sin(), 3.0]).collect();
+    let frames = Frames { frame_count: nf, track_count: nt, transforms, float_track_count: 2, floats };
     let started = std::time::Instant::now();
     let enc = spline::encode(&frames, &SplineOptions::default()).unwrap();
     let took = started.elapsed();
     let back = spline::decode(&enc).unwrap();
     let d = differences(&frames, &back);
-    println!("100 frames x 100 tracks: encoded to {} bytes in {took:.2?}; max differences {d:?}", enc.data.len());
+    println!("100 frames x 100 tracks (+2 float tracks): encoded to {} bytes in {took:.2?}; max differences {d:?}", enc.data.len());
     assert!(d.iter().all(|&d| d <= 0.01 * 1.001 + 1e-5), "{d:?}");
     assert!(took.as_secs_f64() < 1.0, "{took:?}");
+    // Big-endian data of the same frames decodes to the same values, with every rotation
+    // quantization and 16-bit scalars.
+    for q in spline::RotationQuantization::ALL {
+        let options = SplineOptions {
+            rotation_quantization: q,
+            translation_quantization: spline::ScalarQuantization::Bits16,
+            rotation_tolerance: 0.2,
+            ..SplineOptions::default()
+        };
+        let le = spline::encode(&frames, &options).unwrap();
+        let be = spline::encode(&frames, &SplineOptions { endian: Endian::Big, ..options.clone() }).unwrap();
+        assert_eq!(le.data.len(), be.data.len(), "{q:?}");
+        assert_ne!(le.data, be.data, "{q:?}");
+        let (a, b) = (spline::decode(&le).unwrap(), spline::decode(&be).unwrap());
+        assert_eq!(a, b, "{q:?}");
+        let d = differences(&frames, &a);
+        assert!(d[0] <= 0.01 * 1.001 + 1e-5 && d[1] <= 0.2 * 1.001 && d[3] <= 0.01 * 1.001 + 1e-5, "{q:?}: {d:?}");
+    }
 }
 
 #[test]
-#[ignore]
-fn debug_dump_data() {
+fn decoded_frames_agree_with_known_values() {
     let Some(corpus) = common::corpus() else { return };
-    let want = std::env::var("SPLINE_FILE").unwrap_or_default();
-    for (rel, _, splines) in corpus_splines(&corpus) {
-        if !rel.contains(&want) {
-            continue;
-        }
-        for (h, s) in splines {
-            println!("{rel} #{h}: endian {} tracks {} floats {} frames {} blocks {} mfpb {} mqs {} offsets {:?} fbo {:?} to {:?} fo {:?} len {} dur {} fd {} bd {} bid {}", s.endian_member, s.number_of_transform_tracks, s.number_of_float_tracks, s.num_frames, s.num_blocks, s.max_frames_per_block, s.mask_and_quantization_size, s.block_offsets, s.float_block_offsets, s.transform_offsets, s.float_offsets, s.data.len(), s.duration, s.frame_duration, s.block_duration, s.block_inverse_duration);
-        }
+    let rel = "soulstruct-havok/PTDE__c2240__a00_0000.hkx";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+    let sdk = sdk_of_contents_version(&f.contents_version());
+    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas().sources_for(&sdk)).unwrap();
+    let splines = splines_of(&dump_packfile(&doc).unwrap());
+    assert_eq!(splines.len(), 1);
+    let s = &splines[0].1;
+    let frames = spline::decode(s).unwrap();
+    assert_eq!((frames.frame_count, frames.track_count, frames.float_track_count), (121, 84, 0));
+    let known: [(usize, usize, [f32; 10]); 3] = [
+        (0, 0, [-4.936009645462036e-07, 1.4050744771957397, -1.4901161193847656e-07, 0.03627074137330055, 0.7926520109176636, 0.02763485163450241, 0.6079667210578918, 1.0, 1.0, 1.0]),
+        (60, 10, [0.7098670601844788, 0.0, 0.0, 0.0, 0.2084566056728363, 0.0, 0.9780316352844238, 1.0, 1.0, 1.0]),
+        (120, 83, [0.20448656380176544, 0.0, 0.0, -0.707452118396759, 0.0, -0.7067613005638123, 0.0, 1.0, 1.0, 1.0]),
+    ];
+    for (f, t, want) in known {
+        let got = frames.transform(f, t).unwrap();
+        assert!(got.iter().zip(&want).all(|(a, b)| (a - b).abs() <= 1e-5), "frame {f} track {t}: {got:?}, want {want:?}");
     }
+    // Sampling at a frame's time gives that frame; between frames, a value between them.
+    let frame_time = |f: usize| s.duration * f as f32 / (s.num_frames - 1) as f32;
+    let (at60, _) = spline::sample(s, frame_time(60)).unwrap();
+    assert!(at60[10].iter().zip(frames.transform(60, 10).unwrap()).all(|(a, b)| (a - b).abs() <= 1e-4));
+    let (mid, _) = spline::sample(s, (frame_time(60) + frame_time(61)) / 2.0).unwrap();
+    let (a, b) = (frames.transform(60, 0).unwrap()[1], frames.transform(61, 0).unwrap()[1]);
+    assert!(mid[0][1] >= a.min(b) - 1e-3 && mid[0][1] <= a.max(b) + 1e-3, "{} not between {a} and {b}", mid[0][1]);
 }
 
 /// For `bench/spline_vs_soulstruct.py`: writes, for every corpus spline animation, its members
@@ -303,6 +344,25 @@ fn dump_decoded_for_soulstruct() {
                 "hkgen_seconds": took,
             });
             std::fs::write(dir.join(format!("{n}.json")), meta.to_string()).unwrap();
+            // The re-encoding at the default tolerances, as hkgen decodes it.
+            let options = SplineOptions {
+                frame_duration: if s.frame_duration > 0.0 { s.frame_duration } else { 1.0 / 30.0 },
+                max_frames_per_block: s.max_frames_per_block.clamp(2, 256),
+                endian: s.endian,
+                ..SplineOptions::default()
+            };
+            let enc = spline::encode(&f, &options).unwrap();
+            let back = spline::decode(&enc).unwrap();
+            let bytes: Vec<u8> = back.transforms.iter().flatten().flat_map(|c| c.to_le_bytes()).collect();
+            std::fs::write(dir.join(format!("{n}.enc.f32")), bytes).unwrap();
+            let meta = serde_json::json!({
+                "file": format!("{rel} (re-encoded)"), "handle": h, "sdk": sdk,
+                "tracks": enc.number_of_transform_tracks, "float_tracks": enc.number_of_float_tracks,
+                "frames": enc.num_frames, "blocks": enc.num_blocks, "max_frames_per_block": enc.max_frames_per_block,
+                "big_endian": enc.endian == Endian::Big, "data": enc.data.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+                "hkgen_seconds": 0.0,
+            });
+            std::fs::write(dir.join(format!("{n}.enc.json")), meta.to_string()).unwrap();
             index.push(n);
             n += 1;
         }

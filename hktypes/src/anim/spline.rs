@@ -410,7 +410,7 @@ fn check_header(s: &SplineData) -> Result<usize, ValueError> {
     let mut prev: Option<usize> = None;
     for (b, &o) in s.block_offsets.iter().enumerate() {
         let o = o as usize;
-        if o % 4 != 0 || o.checked_add(masks.unwrap_or(0)).is_none_or(|e| e > s.data.len()) {
+        if !o.is_multiple_of(4) || o.checked_add(masks.unwrap_or(0)).is_none_or(|e| e > s.data.len()) {
             return bad(format!("blockOffsets[{b}] = {o} is not a 4-aligned block start within the {} bytes of data", s.data.len()));
         }
         if let Some(p) = prev {
@@ -504,20 +504,17 @@ pub fn decode(spline: &SplineData) -> Result<Frames, ValueError> {
     let tracks = spline.number_of_transform_tracks as usize;
     let floats = spline.number_of_float_tracks as usize;
     let frames = spline.num_frames as usize;
-    // check_header bounded frames by blocks * 256 and tracks by the data's size.
-    let mut out = Frames {
-        frame_count: frames,
-        track_count: tracks,
-        transforms: Vec::with_capacity(frames.saturating_mul(tracks)),
-        float_track_count: floats,
-        floats: Vec::with_capacity(frames.saturating_mul(floats)),
-    };
+    // Memory grows block by block, each block read before its frames are: at most 256 frames of
+    // the tracks whose masks (4 bytes each) the block holds.
+    let mut out = Frames { frame_count: frames, track_count: tracks, transforms: Vec::new(), float_track_count: floats, floats: Vec::new() };
     if frames == 0 {
         return Ok(out);
     }
     for b in 0..spline.num_blocks as usize {
         let (_, covered, given) = block_frames(spline, step, b);
         let block = read_block(spline, b, covered)?;
+        out.transforms.reserve(given * tracks);
+        out.floats.reserve(given * floats);
         for f in 0..given {
             block.eval(f as f32, &mut out.transforms, &mut out.floats);
         }
@@ -540,7 +537,7 @@ pub fn sample(spline: &SplineData, time: f32) -> Result<(Vec<Transform>, Vec<f32
         floats.resize(spline.number_of_float_tracks as usize, 0.0);
         return Ok((transforms, floats));
     }
-    let (frame, delta) = if frames < 2 || !(spline.duration > 0.0) || !time.is_finite() {
+    let (frame, delta) = if frames < 2 || !(spline.duration.is_finite() && spline.duration > 0.0) || !time.is_finite() {
         (0usize, 0.0f32)
     } else {
         let f = (time.clamp(0.0, spline.duration) / spline.duration) * (frames - 1) as f32;

@@ -10,6 +10,9 @@
 //! 8 bits cannot meet is stored in 16 bits. The layout (masks, alignment, padding, block starts on
 //! 16 bytes) is the one [`super::decode`] and Havok's runtime read.
 
+// Component loops index several fixed-size arrays at once; the fitting callbacks are plain closures.
+#![allow(clippy::needless_range_loop, clippy::type_complexity)]
+
 use super::quant::{self, pack_scalar, unpack_scalar};
 use super::{basis_functions, find_span, Curve, Endian, RotationQuantization, ScalarQuantization, SplineData, MAX_DEGREE};
 use crate::anim::Frames;
@@ -41,7 +44,9 @@ pub struct SplineOptions {
     pub max_frames_per_block: u32,
     /// Seconds per frame (the clip lasts `(frames - 1) * frame_duration`).
     pub frame_duration: f32,
-    /// Byte order of the data (the target platform's).
+    /// Byte order of the data (the target platform's). `SplineData::endian_member` is set to
+    /// match (0 little, 1 big); the stock big-endian packfiles of SDKs 2010 to 2014 hold
+    /// little-endian data with `endian` 0, which this reproduces with [`Endian::Little`].
     pub endian: Endian,
 }
 
@@ -207,7 +212,9 @@ pub fn encode(frames: &Frames, options: &SplineOptions) -> Result<SplineData, Va
         transform_offsets: Vec::new(),
         float_offsets: Vec::new(),
         data: out.bytes,
-        endian_member: 0,
+        // The data's byte order: 0 little (every stock file, big-endian packfiles included), 1 big
+        // (inferred: no stock file with big-endian spline data was at hand).
+        endian_member: (options.endian == Endian::Big) as i32,
         endian: options.endian,
     })
 }
@@ -287,7 +294,10 @@ fn fit<const N: usize>(p: usize, knots: &[f32], pts: &[[f32; N]]) -> Option<Vec<
             y[i][c] /= a[i * ncp + i];
         }
     }
-    Some(y.into_iter().map(|v| v.map(|c| c as f32)).collect())
+    // A nearly singular system (knots the frames do not support) gives no fit rather than
+    // huge or non-finite control points.
+    let out: Vec<[f32; N]> = y.into_iter().map(|v| v.map(|c| c as f32)).collect();
+    out.iter().flatten().all(|c| c.is_finite() && c.abs() < 1e30).then_some(out)
 }
 
 /// Fits a curve to `pts` whose stored form (`store`: control points to what the decoder reads
@@ -317,7 +327,7 @@ fn fit_curve<const N: usize>(
             let mut added = Vec::new();
             for w in bounds.windows(2) {
                 let (lo, hi) = (w[0], w[1]);
-                let (worst, at) = (lo..=hi).map(|f| (errs[f], f)).fold((0.0f32, lo), |a, b| if b.0 > a.0 { b } else { a });
+                let (worst, at) = (lo..=hi).map(|f| (if errs[f].is_nan() { f32::INFINITY } else { errs[f] }, f)).fold((0.0f32, lo), |a, b| if b.0 > a.0 { b } else { a });
                 if worst <= 1.0 {
                     continue;
                 }
@@ -383,7 +393,7 @@ fn write_vec<const N: usize>(
         }
         return Ok((q, mask));
     }
-    let err = |f: usize, v: [f32; N]| (0..N).filter(|&c| dynamic[c]).map(|c| (v[c] - pts[f][c]).abs()).fold(0.0, f32::max) / tol;
+    let err = |f: usize, v: [f32; N]| (0..N).filter(|&c| dynamic[c]).map(|c| (v[c] - pts[f][c]).abs()).fold(0.0, nan_max) / tol;
     let mut chosen = None;
     // 8 bits whose step alone nearly fills the tolerance would need a knot per frame: 16 then.
     let widest = (0..N).filter(|&c| dynamic[c]).map(|c| {
@@ -461,11 +471,25 @@ fn range_of<const N: usize>(cp: &[[f32; N]], dynamic: &[bool; N]) -> ([f32; N], 
     (lo, hi)
 }
 
-/// Largest component difference of two quaternions, sign-normalised.
+/// The larger of two values, NaN if either is (`f32::max` would drop a NaN, and a fit with a
+/// non-finite value would look exact).
+fn nan_max(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// Largest component difference of two quaternions, sign-normalised (NaN if either has one).
 fn quat_err(a: [f32; 4], b: [f32; 4]) -> f32 {
-    let d = (0..4).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max);
-    let e = (0..4).map(|i| (a[i] + b[i]).abs()).fold(0.0, f32::max);
-    d.min(e)
+    let d = (0..4).map(|i| (a[i] - b[i]).abs()).fold(0.0, nan_max);
+    let e = (0..4).map(|i| (a[i] + b[i]).abs()).fold(0.0, nan_max);
+    if d.is_nan() || e.is_nan() {
+        f32::NAN
+    } else {
+        d.min(e)
+    }
 }
 
 /// Writes a rotation channel; gives its mask byte.

@@ -113,3 +113,99 @@ fn truncated_data_never_panics() {
         }
     }
 }
+
+/// What the `anim_spline` fuzz target does, on pseudo-random members and data: frames or an
+/// error, never a panic, and frames as many as the members say.
+#[test]
+fn random_members_and_data_never_panic() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let base = tiny();
+    for i in 0..20_000 {
+        let mut s = base.clone();
+        let r = next();
+        match i % 4 {
+            0 => {
+                let n = (r % 64) as usize;
+                s.data = (0..n).map(|_| next() as u8).collect();
+            }
+            1 => {
+                for _ in 0..1 + r % 4 {
+                    let at = (next() as usize) % s.data.len();
+                    s.data[at] = next() as u8;
+                }
+            }
+            2 => {
+                s.num_frames = (r % 600) as u32;
+                s.num_blocks = (next() % 4) as u32;
+                s.max_frames_per_block = (next() % 260) as u32;
+                s.block_offsets = (0..s.num_blocks).map(|b| b * 16).collect();
+            }
+            _ => {
+                s.number_of_transform_tracks = (r % 3) as u32;
+                s.number_of_float_tracks = (next() % 3) as u32;
+                s.mask_and_quantization_size = 4 * s.number_of_transform_tracks + s.number_of_float_tracks;
+                s.endian = if next() % 2 == 0 { Endian::Big } else { Endian::Little };
+            }
+        }
+        if let Ok(f) = decode(&s) {
+            assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
+            assert_eq!(f.frame_count, s.num_frames as usize);
+        }
+        let _ = sample(&s, (r % 1000) as f32 / 100.0);
+    }
+}
+
+#[test]
+fn bad_frames_give_errors_naming_them() {
+    let ok = Frames { frame_count: 2, track_count: 1, transforms: vec![IDENTITY, IDENTITY], float_track_count: 0, floats: vec![] };
+    assert!(encode(&ok, &SplineOptions::default()).is_ok());
+    let mut nan = ok.clone();
+    nan.transforms[1][1] = f32::NAN;
+    let mut unit = ok.clone();
+    unit.transforms[0][6] = 2.0;
+    let mut shape = ok.clone();
+    shape.transforms.pop();
+    let mut floats = ok.clone();
+    floats.float_track_count = 1;
+    floats.floats = vec![0.0, f32::INFINITY];
+    for (f, want) in [(nan, "frame 1 track 0: component 1"), (unit, "not a unit quaternion"), (shape, "1 transforms for 2 frames"), (floats, "float track 0")] {
+        let e = encode(&f, &SplineOptions::default()).unwrap_err().to_string();
+        assert!(e.contains(want), "{want}: {e}");
+    }
+    let bad = SplineOptions { position_tolerance: 0.0, ..SplineOptions::default() };
+    assert!(encode(&ok, &bad).unwrap_err().to_string().contains("position tolerance"));
+    let bad = SplineOptions { max_frames_per_block: 1, ..SplineOptions::default() };
+    assert!(encode(&ok, &bad).is_err());
+}
+
+#[test]
+fn an_encoding_has_havoks_layout() {
+    // 600 frames in blocks of 256: 3 blocks sharing boundary frames, each on 16 bytes.
+    let n = 600;
+    let transforms: Vec<Transform> = (0..n)
+        .map(|f| {
+            let a = f as f32 * 0.01;
+            [a.sin(), 0.0, 5.0, 0.0, (a / 2.0).sin(), 0.0, (a / 2.0).cos(), 1.0, 1.0, 1.0]
+        })
+        .collect();
+    let frames = Frames { frame_count: n, track_count: 1, transforms, float_track_count: 0, floats: vec![] };
+    let s = encode(&frames, &SplineOptions::default()).unwrap();
+    assert_eq!((s.num_blocks, s.max_frames_per_block, s.mask_and_quantization_size), (3, 256, 4));
+    assert!(s.block_offsets.iter().all(|o| o % 16 == 0));
+    assert_eq!(s.data.len() % 16, 0);
+    // translation: x spline, y identity, z static; rotation spline; scale identity
+    assert_eq!(&s.data[1..4], &[0x10 | 0x04, 0xf0, 0x00]);
+    assert_eq!(s.data[0], RotationQuantization::ThreeComp40.code() << 2);
+    let back = decode(&s).unwrap();
+    for (a, b) in frames.transforms.iter().zip(&back.transforms) {
+        for i in 0..3 {
+            assert!((a[i] - b[i]).abs() <= 0.01);
+        }
+    }
+}
