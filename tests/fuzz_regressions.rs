@@ -61,6 +61,7 @@ fn fuzz_findings_stay_fixed() {
         ("typed", checks::typed),
         ("packfile_xml", checks::packfile_xml),
         ("tagfile_xml", checks::tagfile_xml),
+        ("anim", checks::anim),
     ] {
         let (ran, skipped) = run(target, check, corpus.as_deref());
         counts.push(format!("{target} {ran}"));

@@ -149,3 +149,52 @@ pub fn tagfile_xml(data: &[u8]) {
     let tag0_again = again.write_tag0(&none).expect("XML written from TAG0 writes as TAG0");
     assert!(tag0 == tag0_again, "XML -> TAG0 -> XML -> TAG0 changes the bytes");
 }
+
+/// Animations (issue 33): an input that starts with `DLTA` is a delta-compressed animation's
+/// members (twelve little-endian `u32`: tracks, float tracks, poses, block size, preserved, numD,
+/// offset, scale and bit-width indices, quantized data, static mask and static DOF indices) and
+/// its data buffer (the rest), decoded; any other input is read as a Havok file (packfiles through
+/// the class schemas of `schemas/`) and each of its animations read and decoded. Every count,
+/// index and width may lie: the decoders end in `Ok` or a located `Err`, never a panic, and make
+/// no more than `hktypes::anim::delta::MAX_DECODED` values.
+pub fn anim(data: &[u8]) {
+    use hktypes::anim;
+    if let Some(rest) = data.strip_prefix(b"DLTA") {
+        if rest.len() < 48 {
+            return;
+        }
+        let w = |k: usize| u32::from_le_bytes([rest[4 * k], rest[4 * k + 1], rest[4 * k + 2], rest[4 * k + 3]]) as usize;
+        let d = anim::delta::DeltaData {
+            tracks: w(0),
+            float_tracks: w(1),
+            poses: w(2),
+            block_size: w(3),
+            preserved: w(4),
+            num_d: w(5),
+            offset_idx: w(6),
+            scale_idx: w(7),
+            bit_width_idx: w(8),
+            quantized_idx: w(9),
+            static_mask_idx: w(10),
+            static_dofs_idx: w(11),
+            data: rest[48..].to_vec(),
+            big_endian: false,
+        };
+        if let Ok(f) = anim::delta::decode(&d) {
+            assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
+            assert!(f.transforms.len() + f.floats.len() <= anim::delta::MAX_DECODED);
+        }
+        return;
+    }
+    let options = hktypes::OpenOptions { classes: Some(class_schemas()), ..Default::default() };
+    let Ok(doc) = hktypes::open(data, &options) else { return };
+    for h in anim::handles(&doc) {
+        let Ok(a) = anim::Animation::read(&doc, h) else { continue };
+        let _ = a.bytes_per_second();
+        let _ = a.track_to_bone();
+        if let Ok(f) = a.frames() {
+            assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
+            let _ = anim::sample(&f, a.duration, a.duration * 0.5);
+        }
+    }
+}

@@ -294,6 +294,24 @@ enum Command {
         /// The new file.
         b: PathBuf,
     },
+    /// List the animations of a file (codec, tracks, frames, duration, bytes per second of
+    /// animation, the skeleton its binding names), or with --frames write every decoded frame
+    /// (translation xyz, rotation xyzw, scale xyz per track; float tracks; root motion) as CSV or
+    /// JSON.
+    Anim {
+        /// Write the decoded frames in this form (`csv`: one row per frame and track, float
+        /// tracks as rows of kind `float`; `json`: per animation, frames x tracks x 10 values).
+        #[arg(long, value_name = "FORM", value_parser = ["csv", "json"])]
+        frames: Option<String>,
+        /// Write the frames to this file instead of stdout (an existing file only with --force).
+        #[arg(long, value_name = "PATH", requires = "frames")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        write: output::WriteArgs,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        file: PathBuf,
+    },
 }
 
 /// The corpus directory: `$HKGEN_CORPUS`, else `../shared/corpus`.
@@ -421,6 +439,17 @@ pub fn main_with_compiled(
                 file_diff(&format, &read, &s, layout, &a, &b)
             })
         }
+        Command::Anim { frames, out, write, read, file } => read.schemas_dir().map(|d| d.map(Path::to_path_buf)).and_then(|schemas| {
+            crate::anim_cli::anim(&crate::anim_cli::AnimArgs {
+                frames: frames.as_deref(),
+                out: out.as_deref(),
+                force: write.policy().force,
+                compendia: read.compendia.clone(),
+                schemas,
+                registry: REGISTRY.get().copied(),
+                file: &file,
+            })
+        }),
         Command::Codegen { sdk, schemas, out, write, unformatted } => codegen(&sdk, &schemas, out.as_deref(), write.policy(), unformatted),
         Command::Stubs { sdk, schemas, out, write } => output::check_dir(&out, &[schemas.as_path()], write.policy(), true)
             .and_then(|_| output::make_dir(&out, write.policy()))

@@ -25,6 +25,8 @@
 //! ```
 #![warn(missing_docs)]
 
+#[cfg(feature = "cli")]
+pub mod anim_cli;
 pub mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;

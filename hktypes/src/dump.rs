@@ -615,6 +615,35 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
     })
 }
 
+/// The members of item `item` of a tagfile's items, decoded through `table` as [`dump_tagfile`]
+/// decodes each object (what [`crate::Document::members`] gives for a tagfile object).
+pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32) -> std::result::Result<Members, ValueError> {
+    let it = items.items.get(item as usize).filter(|_| item != 0).ok_or_else(|| {
+        ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: item.into(), count: items.items.len() as u64 })
+    })?;
+    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None };
+    let mut kept = ObjectKept::default();
+    let v = d.value(it.ty, &it.bytes, "", &mut kept, 0).map_err(|e| e.in_context(format!("object {item}")))?;
+    Ok(match v {
+        Val::Record(m) => m,
+        other => Members(vec![(String::new(), other)]),
+    })
+}
+
+/// The members of packfile object `h` (`None` for an untyped object), as [`dump_packfile`]
+/// gives them.
+pub(crate) fn packfile_members(doc: &PackDocument, h: Handle) -> std::result::Result<Option<Members>, ValueError> {
+    let o = doc.objects.get(h.0 as usize).ok_or_else(|| {
+        ValueError::new(ErrorKind::IndexOutOfRange { what: "object", index: h.0.into(), count: doc.objects.len() as u64 })
+    })?;
+    let Body::Typed(values) = &o.body else { return Ok(None) };
+    let ms = members_of(&doc.classes, &o.class);
+    if ms.len() != values.len() {
+        return Err(top(format!("object {} ({}): {} values for {} members", h.0, o.class, values.len(), ms.len())));
+    }
+    Ok(Some(Members(ms.iter().zip(values).map(|(m, v)| (m.name.clone(), pack_val(&doc.classes, m, v))).collect())))
+}
+
 impl TagDumper<'_, '_> {
     fn run(&self, index: u32) -> std::result::Result<&ItemData, ValueError> {
         self.items.items.get(index as usize).ok_or_else(|| {

@@ -234,6 +234,23 @@ impl Document {
         self.source.items.get(index as usize)
     }
 
+    /// The item of the file read that object `h` is written from: an untyped object's item, or a
+    /// typed object's while it has not been taken mutably; `None` for an object changed through
+    /// its class, one added, or no object. What generic member access
+    /// ([`crate::Document::members`]) decodes.
+    pub fn source_of(&self, h: Handle) -> Option<u32> {
+        let e = self.objects.get(h.0 as usize)?.as_ref()?;
+        match e.node {
+            Node::Untyped { item } => Some(item),
+            Node::Typed(_) => e.raw,
+        }
+    }
+
+    /// The items of the file read (see [`Document::source_of`]).
+    pub fn source_items(&self) -> &Items {
+        &self.source
+    }
+
     /// The type table the objects are described by.
     pub fn types(&self) -> &TypeTable {
         &self.types

@@ -66,6 +66,7 @@ pub mod dump;
 pub mod dynamic;
 pub mod error;
 pub mod graph;
+pub mod members;
 pub mod packfile;
 pub mod reflect;
 #[cfg(feature = "serde")]

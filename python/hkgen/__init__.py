@@ -32,6 +32,7 @@ and modules that import at run time).
 """
 
 from ._native import (
+    Animation,
     ContainerError,
     Document,
     FormatError,
@@ -54,6 +55,7 @@ __all__ = [
     "archive_members",
     "Document",
     "Record",
+    "Animation",
     "HavokError",
     "ContainerError",
     "TypeTableError",

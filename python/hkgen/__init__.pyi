@@ -1,4 +1,5 @@
 from ._native import (
+    Animation as Animation,
     ContainerError as ContainerError,
     Document as Document,
     FormatError as FormatError,

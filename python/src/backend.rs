@@ -2058,3 +2058,65 @@ fn packed_value(
         }
     })
 }
+
+// ---------------------------------------------------------------------------------------------
+// Animations (issue 33): through `hktypes::anim`, on an `hktypes::Document` read from the
+// document's bytes as they are (with its assignments).
+
+impl Document {
+    /// The compendia a tagfile was read with (none for a packfile).
+    fn compendia(&self) -> CompendiumSet {
+        match self {
+            Document::Tag(t) => t.compendia.clone(),
+            Document::Pack(_) => CompendiumSet::new(),
+        }
+    }
+
+    /// The file as an `hktypes::Document`, with the classes packfiles are read with.
+    fn hk_document(&self, compendia: &CompendiumSet) -> Result<hktypes::Document, Failure> {
+        let bytes = self.to_bytes()?;
+        let options = hktypes::OpenOptions { compendia: Some(compendia), classes: Some(packfile_classes()?), ..Default::default() };
+        Ok(hktypes::open(&bytes, &options)?)
+    }
+
+    /// Every animation object, read ([`hktypes::anim::Animation`]).
+    pub fn animations(&self) -> Result<Vec<hktypes::anim::Animation>, Failure> {
+        let compendia = self.compendia();
+        let doc = self.hk_document(&compendia)?;
+        Ok(hktypes::anim::animations(&doc)?)
+    }
+
+    /// Replaces the frames of animation `handle` (see [`hktypes::anim::set_frames`]) and reads the
+    /// file written again. Returns the animation's new handle and, for a tagfile, the new item
+    /// index of each old one (objects keep their order; runs map to 0), for the records made
+    /// before. On an error the document is left as it was.
+    pub fn set_animation_frames(
+        &mut self,
+        handle: u32,
+        frames: &hktypes::anim::Frames,
+        options: &hktypes::anim::EncodeOptions,
+    ) -> Result<(u32, Option<Vec<u32>>), Failure> {
+        let compendia = self.compendia();
+        let mut doc = self.hk_document(&compendia)?;
+        let open = hktypes::OpenOptions { compendia: Some(&compendia), classes: Some(packfile_classes()?), ..Default::default() };
+        let h = hktypes::anim::set_frames(&mut doc, hktypes::Handle(handle), frames, options, &open)?;
+        let bytes = doc.write()?;
+        let next = Document::open(bytes, compendia)?;
+        let map = match (&*self, &next) {
+            (Document::Tag(old), Document::Tag(new)) => {
+                let objects = |t: &TagDoc| -> Vec<u32> {
+                    t.items.items.iter().enumerate().filter(|(_, it)| it.is_object()).map(|(i, _)| i as u32).collect()
+                };
+                let (a, b) = (objects(old), objects(new));
+                let mut map = vec![0u32; old.items.items.len()];
+                for (o, n) in a.iter().zip(&b) {
+                    map[*o as usize] = *n;
+                }
+                Some(map)
+            }
+            _ => None,
+        };
+        *self = next;
+        Ok((h.0, map))
+    }
+}

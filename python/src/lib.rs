@@ -350,6 +350,15 @@ impl Document {
         }
     }
 
+    /// One `Animation` per animation object of the file (every codec; `hkaAnimation`'s
+    /// subclasses), in handle order. Read again after `set_frames`: the objects returned before
+    /// describe the file as it was.
+    fn animations(slf: &Bound<'_, Self>) -> PyResult<Vec<Animation>> {
+        let py = slf.py();
+        let anims = slf.borrow().inner.animations().map_err(|f| havok_error(py, f))?;
+        Ok(anims.into_iter().map(|inner| Animation { doc: slf.clone().unbind(), inner }).collect())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<hkgen.Document {} {} ({} objects)>",
@@ -1048,6 +1057,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(archive_members, m)?)?;
     m.add_class::<Document>()?;
     m.add_class::<Record>()?;
+    m.add_class::<Animation>()?;
     m.add("HavokError", py.get_type::<HavokError>())?;
     m.add("ContainerError", py.get_type::<ContainerError>())?;
     m.add("TypeTableError", py.get_type::<TypeTableError>())?;
@@ -1056,4 +1066,268 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WriteError", py.get_type::<WriteError>())?;
     m.add("FormatError", py.get_type::<FormatError>())?;
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Animations (issue 33)
+
+/// `numpy.ndarray` of `float32` of `shape` holding `values` (a copy, writable).
+fn float32_array<'py>(py: Python<'py>, values: &[f32], shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    let mut bytes = Vec::with_capacity(4 * values.len());
+    for v in values {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    let np = py.import("numpy")?;
+    let a = np.getattr("frombuffer")?.call1((PyBytes::new(py, &bytes), "<f4"))?;
+    a.call_method1("reshape", (PyTuple::new(py, shape)?,))?.call_method0("copy")
+}
+
+/// The values of an array-like of `float32` with its shape (through `numpy.ascontiguousarray`).
+fn float32_values(py: Python<'_>, array: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<f32>, Vec<usize>)> {
+    let np = py.import("numpy")?;
+    let a = np
+        .getattr("ascontiguousarray")?
+        .call1((array, "<f4"))
+        .map_err(|e| PyValueError::new_err(format!("{what}: not an array of numbers ({e})")))?;
+    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+    let bytes: Vec<u8> = a.call_method0("tobytes")?.extract()?;
+    let values = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    Ok((values, shape))
+}
+
+/// An animation object of a document (`Document.animations()`): its codec, duration, tracks and
+/// bone mapping, its frames decoded as numpy arrays, and `set_frames` to replace them.
+#[pyclass(module = "hkgen", unsendable)]
+struct Animation {
+    doc: Py<Document>,
+    inner: hktypes::anim::Animation,
+}
+
+#[pymethods]
+impl Animation {
+    /// The animation object's handle.
+    #[getter]
+    fn handle(&self) -> u32 {
+        self.inner.handle.0
+    }
+
+    /// Its class (`hkaSplineCompressedAnimation`, ...).
+    #[getter]
+    fn class_name(&self) -> String {
+        self.inner.class.clone()
+    }
+
+    /// `"spline"`, `"interleaved"`, `"delta"`, `"wavelet"`, `"quantized"`, `"predictive"`, or the
+    /// class name of another.
+    #[getter]
+    fn codec(&self) -> String {
+        self.inner.codec.name().to_owned()
+    }
+
+    /// Seconds.
+    #[getter]
+    fn duration(&self) -> f32 {
+        self.inner.duration
+    }
+
+    /// Frames per track.
+    #[getter]
+    fn frame_count(&self) -> usize {
+        self.inner.frame_count
+    }
+
+    /// Transform tracks.
+    #[getter]
+    fn track_count(&self) -> usize {
+        self.inner.track_count
+    }
+
+    /// Float tracks.
+    #[getter]
+    fn float_track_count(&self) -> usize {
+        self.inner.float_track_count
+    }
+
+    /// The bone index each transform track drives (the binding's mapping, else track i drives
+    /// bone i), None where it drives none.
+    #[getter]
+    fn track_to_bone(&self) -> Vec<Option<usize>> {
+        self.inner.track_to_bone()
+    }
+
+    /// The name of the bone each track drives, where the file holds the skeleton.
+    #[getter]
+    fn bone_names(&self) -> Vec<Option<String>> {
+        (0..self.inner.track_count).map(|t| self.inner.bone_name(t).map(str::to_owned)).collect()
+    }
+
+    /// The name of the skeleton the binding names (or the file's one skeleton), or None.
+    #[getter]
+    fn skeleton(&self) -> Option<String> {
+        match (&self.inner.skeleton, &self.inner.binding) {
+            (Some(s), _) => Some(s.name.clone()),
+            (None, Some(b)) if !b.skeleton_name.is_empty() => Some(b.skeleton_name.clone()),
+            _ => None,
+        }
+    }
+
+    /// `"normal"` or `"additive"` (the binding's blend hint), None without a binding.
+    #[getter]
+    fn blend_hint(&self) -> Option<&'static str> {
+        self.inner.binding.as_ref().map(|b| match b.blend_hint {
+            hktypes::anim::BlendHint::Normal => "normal",
+            hktypes::anim::BlendHint::Additive => "additive",
+        })
+    }
+
+    /// The annotation tracks: `[(track_name, [(time, text), ...]), ...]`.
+    #[getter]
+    fn annotations(&self) -> Vec<(String, Vec<(f32, String)>)> {
+        self.inner
+            .annotations
+            .iter()
+            .map(|t| (t.name.clone(), t.annotations.iter().map(|a| (a.time, a.text.clone())).collect()))
+            .collect()
+    }
+
+    /// Every frame of every transform track: `numpy.ndarray` of `float32`, shape
+    /// `(frame_count, track_count, 10)`; each row translation xyz, rotation quaternion xyzw,
+    /// scale xyz.
+    fn frames<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let f = self.inner.frames().map_err(|e| havok_error(py, e.into()))?;
+        let flat: Vec<f32> = f.transforms.iter().flatten().copied().collect();
+        float32_array(py, &flat, &[f.frame_count, f.track_count, 10])
+    }
+
+    /// The float tracks: shape `(frame_count, float_track_count)`.
+    fn float_frames<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let f = self.inner.frames().map_err(|e| havok_error(py, e.into()))?;
+        float32_array(py, &f.floats, &[f.frame_count, f.float_track_count])
+    }
+
+    /// Root motion (`hkaDefaultAnimatedReferenceFrame.referenceFrameSamples`): shape
+    /// `(samples, 4)`, translation xyz and the turn about the up axis (radians) as w; None when
+    /// the animation has no such reference frame.
+    fn root_motion<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match &self.inner.root_motion {
+            None => Ok(None),
+            Some(r) => {
+                let flat: Vec<f32> = r.samples.iter().flatten().copied().collect();
+                Ok(Some(float32_array(py, &flat, &[r.samples.len(), 4])?))
+            }
+        }
+    }
+
+    /// Every transform track at `time` seconds, as Havok's runtime samples between frames
+    /// (linear translation and scale, nlerp rotation): shape `(track_count, 10)`.
+    fn sample<'py>(&self, py: Python<'py>, time: f32) -> PyResult<Bound<'py, PyAny>> {
+        let pose = self.inner.sample(time).map_err(|e| havok_error(py, e.into()))?;
+        let flat: Vec<f32> = pose.iter().flatten().copied().collect();
+        float32_array(py, &flat, &[pose.len(), 10])
+    }
+
+    /// Replaces the animation's frames by `frames` (shape `(frame_count, track_count, 10)`, any
+    /// frame count), encoded as `codec` (the animation's own: `"interleaved"` is lossless,
+    /// `"spline"` compresses within the tolerances), and `float_frames` (shape
+    /// `(frame_count, float_track_count)`; by default the ones it has, when the frame count
+    /// stays). Afterwards `doc.to_bytes()` holds the re-encoded animation and this object
+    /// describes it. A bad array (wrong shape, a NaN or infinity, a rotation that is not a unit
+    /// quaternion) raises `ValueError` naming it, and nothing is written.
+    #[pyo3(signature = (frames, codec="spline", position_tolerance=0.01, rotation_tolerance=0.01, scale_tolerance=0.01, float_tolerance=0.01, rotation_quantization="ThreeComp40", float_frames=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn set_frames(
+        &mut self,
+        py: Python<'_>,
+        frames: &Bound<'_, PyAny>,
+        codec: &str,
+        position_tolerance: f32,
+        rotation_tolerance: f32,
+        scale_tolerance: f32,
+        float_tolerance: f32,
+        rotation_quantization: &str,
+        float_frames: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let (values, shape) = float32_values(py, frames, "frames")?;
+        let tracks = self.inner.track_count;
+        if shape.len() != 3 || shape[1] != tracks || shape[2] != 10 {
+            return Err(PyValueError::new_err(format!(
+                "frames: shape {shape:?}; this animation takes (frame_count, {tracks}, 10)"
+            )));
+        }
+        let n = shape[0];
+        let float_tracks = self.inner.float_track_count;
+        let floats = match float_frames {
+            Some(a) => {
+                let (v, s) = float32_values(py, a, "float_frames")?;
+                if s.len() != 2 || s[0] != n || s[1] != float_tracks {
+                    return Err(PyValueError::new_err(format!(
+                        "float_frames: shape {s:?}; this animation takes ({n}, {float_tracks})"
+                    )));
+                }
+                v
+            }
+            None if float_tracks == 0 => Vec::new(),
+            None => {
+                let f = self.inner.frames().map_err(|e| havok_error(py, e.into()))?;
+                if f.frame_count != n {
+                    return Err(PyValueError::new_err(format!(
+                        "float_frames: the animation has {float_tracks} float tracks of {} frames; give them for {n} frames",
+                        f.frame_count
+                    )));
+                }
+                f.floats
+            }
+        };
+        let transforms = values.chunks_exact(10).map(|c| {
+            let mut t = [0f32; 10];
+            t.copy_from_slice(c);
+            t
+        });
+        let frames = hktypes::anim::Frames {
+            frame_count: n,
+            track_count: tracks,
+            transforms: transforms.collect(),
+            float_track_count: float_tracks,
+            floats,
+        };
+        hktypes::anim::interleaved::check(&frames).map_err(|e| PyValueError::new_err(format!("frames: {e}")))?;
+        let codec = match codec {
+            "spline" => hktypes::anim::Codec::Spline,
+            "interleaved" => hktypes::anim::Codec::Interleaved,
+            other => return Err(PyValueError::new_err(format!("codec {other:?}: \"spline\" or \"interleaved\""))),
+        };
+        let options = hktypes::anim::EncodeOptions {
+            codec,
+            position_tolerance,
+            rotation_tolerance,
+            scale_tolerance,
+            float_tolerance,
+            rotation_quantization: rotation_quantization.to_owned(),
+        };
+        let handle = self.inner.handle.0;
+        let mut d = self.doc.borrow_mut(py);
+        let (h, map) = d.inner.set_animation_frames(handle, &frames, &options).map_err(|f| havok_error(py, f))?;
+        d.raw = None;
+        if let Some(map) = map {
+            d.renumberings.push(map);
+        }
+        let again = d.inner.animations().map_err(|f| havok_error(py, f))?;
+        self.inner = again
+            .into_iter()
+            .find(|a| a.handle.0 == h)
+            .ok_or_else(|| PyValueError::new_err(format!("animation #{h} is gone after set_frames")))?;
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<hkgen.Animation #{} {} ({}): {} tracks, {} frames, {} s>",
+            self.inner.handle.0,
+            self.inner.codec.name(),
+            self.inner.class,
+            self.inner.track_count,
+            self.inner.frame_count,
+            self.inner.duration
+        )
+    }
 }

@@ -7,7 +7,15 @@
 //!
 //! Frames are one shape for every codec: [`Frames`].
 
+pub mod delta;
+pub mod interleaved;
 pub mod spline;
+
+mod animation;
+pub use animation::{
+    animations, frame_and_delta, handles, sample, set_frames, Animation, Annotation, AnnotationTrack, BlendHint, Binding, Codec,
+    EncodeOptions, RootMotion, Skeleton,
+};
 
 /// Every frame of every track of an animation, decoded.
 ///

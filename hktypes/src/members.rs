@@ -1,0 +1,245 @@
+//! Member values by name, for any object of any [`Document`], without generated classes.
+//!
+//! Typed access ([`Document::get`]) needs the generated class of the document's SDK; code that
+//! must work on every SDK and format alike (the animation codecs of [`crate::anim`]) reads
+//! members by their Havok names instead, as the one plain shape of [`crate::dump`]: a [`Val`].
+//! This is no walker of its own: a tagfile object is decoded from its item of the file read by
+//! the dump's tagfile decoder (through the file's own type table), a packfile object's member
+//! values are converted as the dump converts them. Both formats give the same shape (a
+//! `hkQsTransform` is its reals, an `hkArray<hkUint8>` a list of integers, a pointer a
+//! [`Val::Ref`] to a handle).
+//!
+//! Setting goes through the same shape the other way: [`Document::set_members`] dumps the
+//! document, replaces the members named, builds the file again ([`crate::dump::build`]) and
+//! reads it back with the options given, so that every rule of the format's writer (layout,
+//! alignment, patches) holds for the result. A member of the wrong kind or size is a located
+//! error and leaves the document as it was.
+//!
+//! ```
+//! use hktypes::dump::Val;
+//! use hktypes::members::ValExt;
+//!
+//! let v = Val::List(vec![Val::Real(1.0), Val::Record(hktypes::dump::Members(vec![("w".into(), Val::Real(2.0))]))]);
+//! assert_eq!(v.reals(), vec![1.0, 2.0]);
+//! assert_eq!(Val::UInt(7).as_u64(), Some(7));
+//! ```
+
+use crate::dump::{self, BuildOptions, Members, Val};
+use crate::error::{ErrorKind, Result, ValueError};
+use crate::{Document, Handle, OpenOptions};
+
+/// Readings of a [`Val`] the generic code needs.
+pub trait ValExt {
+    /// A number as `f64` (a real, an integer, a real by its bits).
+    fn as_f64(&self) -> Option<f64>;
+    /// A non-negative integer.
+    fn as_u64(&self) -> Option<u64>;
+    /// An integer, signed.
+    fn as_i64(&self) -> Option<i64>;
+    /// The elements of a list or an `hkArray`; a null array is empty.
+    fn as_list(&self) -> Option<&[Val]>;
+    /// A string.
+    fn as_str(&self) -> Option<&str>;
+    /// The handle a pointer names (`None` for null or no pointer).
+    fn as_ref_handle(&self) -> Option<Handle>;
+    /// Every real of the value in storage order (records, lists and vectors flattened): a
+    /// `hkQsTransform` gives its 12 reals, a `hkVector4` its 4.
+    fn reals(&self) -> Vec<f32>;
+    /// Member `name` of a record.
+    fn field(&self, name: &str) -> Option<&Val>;
+}
+
+impl ValExt for Val {
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            Val::Real(x) => Some(f64::from(*x)),
+            Val::Bits(b) => Some(f64::from(f32::from_bits(*b))),
+            Val::UInt(u) => Some(*u as f64),
+            Val::Int(i) => Some(*i as f64),
+            Val::Bool(b) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    fn as_u64(&self) -> Option<u64> {
+        match self {
+            Val::UInt(u) => Some(*u),
+            Val::Bool(b) => Some(u64::from(*b)),
+            _ => None,
+        }
+    }
+
+    fn as_i64(&self) -> Option<i64> {
+        match self {
+            Val::Int(i) => Some(*i),
+            Val::UInt(u) => i64::try_from(*u).ok(),
+            Val::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    fn as_list(&self) -> Option<&[Val]> {
+        match self {
+            Val::List(v) | Val::Array(v, _) => Some(v),
+            Val::Null => Some(&[]),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn as_ref_handle(&self) -> Option<Handle> {
+        match self {
+            Val::Ref(h, _) => Some(Handle(*h)),
+            _ => None,
+        }
+    }
+
+    fn reals(&self) -> Vec<f32> {
+        fn walk(v: &Val, out: &mut Vec<f32>) {
+            match v {
+                Val::Real(x) => out.push(*x),
+                Val::Bits(b) => out.push(f32::from_bits(*b)),
+                Val::List(l) | Val::Array(l, _) => l.iter().for_each(|x| walk(x, out)),
+                Val::Record(m) => m.0.iter().for_each(|(_, x)| walk(x, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
+
+    fn field(&self, name: &str) -> Option<&Val> {
+        match self {
+            Val::Record(m) => m.get(name),
+            _ => None,
+        }
+    }
+}
+
+impl Members {
+    /// The value of member `name` (a Havok name, `m_` prefix or not).
+    pub fn get(&self, name: &str) -> Option<&Val> {
+        let bare = name.strip_prefix("m_").unwrap_or(name);
+        self.0.iter().find(|(n, _)| n.strip_prefix("m_").unwrap_or(n) == bare).map(|(_, v)| v)
+    }
+
+    /// Member `name`, or an error naming it and `what` holds it.
+    pub fn need(&self, name: &str, what: &str) -> std::result::Result<&Val, ValueError> {
+        self.get(name).ok_or_else(|| ValueError::new(ErrorKind::Invalid(format!("{what}: no member {name}"))))
+    }
+}
+
+fn invalid(msg: String) -> crate::Error {
+    ValueError::new(ErrorKind::Invalid(msg)).into()
+}
+
+impl Document {
+    /// The members of object `h` by Havok name, the ancestors' first, whatever the format and
+    /// whether or not a generated class read it (see [`crate::members`]).
+    ///
+    /// Errors: no object `h`; a packfile object no class description read (kept as its bytes:
+    /// open the file with the class sources of its SDK, `hkclasses::open_options()`); a tagfile
+    /// object changed through its generated class since it was read (write the document and open
+    /// it again); a value that does not decode (located).
+    pub fn members(&self, h: Handle) -> Result<Members> {
+        match self {
+            Document::Tagfile(d) => {
+                let item = d.source_of(h).ok_or_else(|| {
+                    invalid(match d.type_name(h) {
+                        None => format!("no object {}", h.0),
+                        Some(c) => format!(
+                            "object {} ({c}) was changed through its class since it was read: write the document and open it again to read its members",
+                            h.0
+                        ),
+                    })
+                })?;
+                Ok(dump::tagfile_members(d.source_items(), d.types(), item)?)
+            }
+            Document::Packfile(d) => dump::packfile_members(d, h)?.ok_or_else(|| {
+                invalid(format!(
+                    "object {} ({}) is untyped: no class description of the file's SDK read it (open it with the SDK's class sources)",
+                    h.0,
+                    self.class_name(h).unwrap_or_default()
+                ))
+            }),
+            Document::Compendium(_) => Err(invalid("a TCM0 compendium holds types, no objects".into())),
+        }
+    }
+
+    /// Member `name` of object `h` (see [`Document::members`]).
+    pub fn member(&self, h: Handle, name: &str) -> Result<Val> {
+        let ms = self.members(h)?;
+        let class = self.class_name(h).unwrap_or_default();
+        Ok(ms.need(name, &format!("object {} ({class})", h.0))?.clone())
+    }
+
+    /// Replaces members of object `h` (each by its Havok name, with a value of the shape
+    /// [`Document::members`] gives) and lays the file out again, reading it back with `options`
+    /// (the same classes and compendia it was opened with). Returns the object's handle in the
+    /// document read back: a packfile's stays; a tagfile's is the object at the same place among
+    /// the objects, which is the same handle unless the new values added or removed runs before
+    /// it. On an error the document is left as it was.
+    pub fn set_members(&mut self, h: Handle, changes: Vec<(String, Val)>, options: &OpenOptions<'_>) -> Result<Handle> {
+        let class = self.class_name(h).ok_or_else(|| invalid(format!("no object {}", h.0)))?;
+        let (mut d, place, packfile_classes) = match self {
+            Document::Tagfile(g) => {
+                let bytes = g.write()?;
+                let empty = crate::tagfile::CompendiumSet::new();
+                let file = crate::tagfile::TagFile::read(&bytes, options.compendia.unwrap_or(&empty))?;
+                let d = dump::dump_tagfile(&file)?;
+                let place = g.handles().position(|x| x == h).ok_or_else(|| invalid(format!("no object {}", h.0)))?;
+                (d, place, Vec::new())
+            }
+            Document::Packfile(p) => {
+                let d = dump::dump_packfile(p)?;
+                let version = p.file.contents_version();
+                let sources = options.classes.map(|c| c.packfile(&version)).unwrap_or_default();
+                (d, h.0 as usize, sources)
+            }
+            Document::Compendium(_) => return Err(invalid("a TCM0 compendium holds types, no objects".into())),
+        };
+        let o = d.objects.get_mut(place).filter(|o| o.class == class).ok_or_else(|| {
+            invalid(format!("object {} ({class}) is not where the document's dump holds it", h.0))
+        })?;
+        let ms = o.members.as_mut().ok_or_else(|| invalid(format!("object {} ({class}) is untyped", h.0)))?;
+        // The rebuild's bound on the bytes it lays out: the file as it is, and room for the new
+        // values (a dump's text takes at least a byte per value).
+        let mut budget = 0usize;
+        for (name, v) in changes {
+            budget = budget.saturating_add(count_vals(&v).saturating_mul(8));
+            let bare = name.strip_prefix("m_").unwrap_or(&name).to_owned();
+            let slot = ms
+                .0
+                .iter_mut()
+                .find(|(n, _)| n.strip_prefix("m_").unwrap_or(n) == bare)
+                .ok_or_else(|| invalid(format!("object {} ({class}): no member {name}", h.0)))?;
+            slot.1 = v;
+        }
+        let build = BuildOptions { compendia: options.compendia, packfile_classes };
+        let bytes = dump::build(&d, &build, budget.saturating_add(self.write()?.len()))?;
+        let doc = crate::open(&bytes, options)?;
+        let new_h = match &doc {
+            Document::Tagfile(g) => g.handles().nth(place).ok_or_else(|| invalid(format!("object {} is gone after the rebuild", h.0)))?,
+            _ => h,
+        };
+        *self = doc;
+        Ok(new_h)
+    }
+}
+
+/// How many values `v` holds, itself included.
+fn count_vals(v: &Val) -> usize {
+    match v {
+        Val::List(l) | Val::Array(l, _) => l.iter().map(count_vals).sum::<usize>() + 1,
+        Val::Record(m) => m.0.iter().map(|(_, x)| count_vals(x)).sum::<usize>() + 1,
+        Val::Bytes(b) => b.len() + 1,
+        _ => 1,
+    }
+}

@@ -1,0 +1,380 @@
+//! Animation as data (issue 33), on the corpus: every animation object of every corpus file
+//! decodes through `hktypes::anim` (tagfiles through their own type tables, packfiles through
+//! the class schemas under `schemas/`), its frame count and duration agree with its members,
+//! interleaved animations re-encode bit for bit, and hostile members give located errors.
+
+mod common;
+
+use hkgen::reflection::check::ClassSchemas;
+use hktypes::anim::{self, Animation, Codec, EncodeOptions, Frames};
+use hktypes::dump::Val;
+use hktypes::packfile::xml::Dangling;
+use hktypes::{open, Document, OpenOptions};
+use std::collections::BTreeMap;
+
+/// Classes whose name in a manifest line marks a file that may hold animations.
+const MARKS: &[&str] = &["hkaAnimationContainer", "Animation", "hkaSkeletalAnimation"];
+
+struct Opened {
+    relpath: String,
+    bytes: Vec<u8>,
+    doc: Document,
+}
+
+/// Every corpus file that holds an animation object, opened.
+fn animation_files(corpus: &std::path::Path, schemas: &'static ClassSchemas) -> Vec<Opened> {
+    let text = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();
+    let entries = common::manifest(corpus);
+    let compendia = Box::leak(Box::new(common::compendia(&entries)));
+    let mut out = Vec::new();
+    for (e, line) in entries.iter().zip(text.lines().skip(1).filter(|l| !l.is_empty())) {
+        if e.format == "tcm0" || !MARKS.iter().any(|m| line.contains(m)) {
+            continue;
+        }
+        let Some(bytes) = common::corpus_file(corpus, &e.relpath) else { continue };
+        let set = Box::leak(Box::new(compendia.set_for(&e.path)));
+        let options = OpenOptions { compendia: Some(set), classes: Some(schemas), xml_dangling: Dangling::Null, ..OpenOptions::default() };
+        let doc = open(&bytes, &options).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+        if anim::handles(&doc).is_empty() {
+            continue;
+        }
+        out.push(Opened { relpath: e.relpath.clone(), bytes, doc });
+    }
+    out
+}
+
+fn schemas() -> &'static ClassSchemas {
+    Box::leak(Box::new(ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()))
+}
+
+/// Whether the spline codec is in this build (its owner's branch merged).
+fn spline_written() -> bool {
+    let probe = hktypes::anim::spline::SplineData {
+        duration: 0.0,
+        number_of_transform_tracks: 0,
+        number_of_float_tracks: 0,
+        num_frames: 0,
+        num_blocks: 0,
+        max_frames_per_block: 0,
+        mask_and_quantization_size: 0,
+        block_duration: 0.0,
+        block_inverse_duration: 0.0,
+        frame_duration: 0.0,
+        block_offsets: vec![],
+        float_block_offsets: vec![],
+        transform_offsets: vec![],
+        float_offsets: vec![],
+        data: vec![],
+        endian_member: 0,
+        endian: hktypes::anim::spline::Endian::Little,
+    };
+    !matches!(hktypes::anim::spline::decode(&probe), Err(e) if e.to_string().contains("not written yet"))
+}
+
+#[test]
+fn every_corpus_animation_decodes_and_agrees_with_its_members() {
+    let Some(corpus) = common::corpus() else { return };
+    let files = animation_files(&corpus, schemas());
+    let spline = spline_written();
+    let mut by_codec: BTreeMap<String, [usize; 2]> = BTreeMap::new();
+    let mut failures = Vec::new();
+    // Packfiles of SDKs that schemas/ has no class descriptions of (2011.x, 2012.x) keep their
+    // objects as bytes: no member values to decode.
+    let mut untyped = Vec::new();
+    for f in &files {
+        for h in anim::handles(&f.doc) {
+            let a = match Animation::read(&f.doc, h) {
+                Ok(a) => a,
+                Err(e) if e.to_string().contains("is untyped") && f.doc.format() == hktypes::Format::Packfile => {
+                    untyped.push(format!("{} ({})", f.relpath, f.doc.sdk().unwrap_or_default()));
+                    continue;
+                }
+                Err(e) => panic!("{} object {}: {e}", f.relpath, h.0),
+            };
+            let n = by_codec.entry(format!("{} ({})", a.codec.name(), a.class)).or_default();
+            n[0] += 1;
+            if a.codec == Codec::Spline && !spline {
+                continue;
+            }
+            // Not decoded yet (issue 33 open): the one wavelet animation of the corpus
+            // (DSAnimStudio's a00_3000, hkaWaveletSkeletalAnimation) gives its error.
+            if a.codec == Codec::Wavelet {
+                let e = a.frames().unwrap_err().to_string();
+                assert!(e.contains("wavelet animations is not written yet"), "{e}");
+                continue;
+            }
+            let frames = match a.frames() {
+                Ok(fr) => fr,
+                Err(e) => {
+                    failures.push(format!("{} object {}: {e}", f.relpath, a.handle.0));
+                    continue;
+                }
+            };
+            n[1] += 1;
+            assert_eq!(frames.frame_count, a.frame_count, "{} object {}", f.relpath, a.handle.0);
+            assert_eq!(frames.transforms.len(), a.frame_count * a.track_count, "{}", f.relpath);
+            assert_eq!(frames.floats.len(), a.frame_count * a.float_track_count, "{}", f.relpath);
+            assert!(a.duration >= 0.0 && a.duration.is_finite(), "{}", f.relpath);
+            for (k, x) in frames.transforms.iter().enumerate() {
+                assert!(x.iter().all(|v| v.is_finite()), "{} object {} transform {k}: {x:?}", f.relpath, a.handle.0);
+                let len = (x[3] * x[3] + x[4] * x[4] + x[5] * x[5] + x[6] * x[6]).sqrt();
+                assert!((len - 1.0).abs() < 0.01, "{} object {} transform {k}: rotation length {len}", f.relpath, a.handle.0);
+            }
+            if let Some(b) = &a.binding {
+                if !b.track_to_bone.is_empty() {
+                    assert_eq!(b.track_to_bone.len(), a.track_count, "{}: a bone per track", f.relpath);
+                }
+            }
+            if let Some(s) = &a.skeleton {
+                assert!(a.track_to_bone().iter().flatten().all(|&b| b < s.bones.len()), "{}: bones of the skeleton", f.relpath);
+            }
+        }
+    }
+    eprintln!("animations by codec (found, decoded): {by_codec:?}");
+    eprintln!("{} animations in packfiles of SDKs without class descriptions: {untyped:#?}", untyped.len());
+    // schemas/ describes the packfile SDKs 5.5, 2010.2, 2013.1, 2014.1 and 2014.2.
+    for u in &untyped {
+        let described = ["Havok-5.5.0", "hk_2010.2.0", "hk_2013.1.0", "hk_2014.1.0", "hk_2014.2.0"];
+        assert!(!described.iter().any(|v| u.contains(v)), "{u}: untyped, yet schemas/ describes its SDK");
+    }
+    assert!(failures.is_empty(), "{} animations did not decode:\n{}", failures.len(), failures.join("\n"));
+    // The codecs the corpus holds (MANIFEST): interleaved and delta in both naming eras.
+    for want in ["interleaved (hkaInterleavedUncompressedAnimation)", "interleaved (hkaInterleavedSkeletalAnimation)", "delta (hkaDeltaCompressedAnimation)", "delta (hkaDeltaCompressedSkeletalAnimation)", "spline (hkaSplineCompressedAnimation)"] {
+        assert!(by_codec.get(want).is_some_and(|n| n[0] > 0), "no {want} found");
+    }
+}
+
+#[test]
+fn interleaved_animations_re_encode_bit_for_bit() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let entries = common::manifest(&corpus);
+    let compendia = common::compendia(&entries);
+    let mut done = 0;
+    for f in animation_files(&corpus, schemas) {
+        let set = compendia.set_for(&corpus.join(&f.relpath));
+        let options = OpenOptions { compendia: Some(&set), classes: Some(schemas), xml_dangling: Dangling::Null, ..OpenOptions::default() };
+        // Binary files only: XML writes as a binary packfile.
+        let written = match f.doc.write() {
+            Ok(w) if w == f.bytes => w,
+            _ => continue,
+        };
+        for a in anim::handles(&f.doc).into_iter().filter_map(|h| Animation::read(&f.doc, h).ok()) {
+            if a.codec != Codec::Interleaved {
+                continue;
+            }
+            let frames = a.frames().unwrap();
+            let mut doc = open(&written, &options).unwrap();
+            let opts = EncodeOptions { codec: Codec::Interleaved, ..EncodeOptions::default() };
+            let h = anim::set_frames(&mut doc, a.handle, &frames, &opts, &options).unwrap_or_else(|e| panic!("{}: {e}", f.relpath));
+            let again = doc.write().unwrap();
+            assert!(again == f.bytes, "{} object {}: re-encoded interleaved data writes other bytes", f.relpath, a.handle.0);
+            assert_eq!(Animation::read(&doc, h).unwrap().frames().unwrap(), frames);
+            done += 1;
+        }
+    }
+    eprintln!("{done} interleaved animations re-encoded bit for bit");
+    assert!(done >= 10, "only {done} interleaved animations re-encoded");
+}
+
+#[test]
+fn edited_interleaved_frames_read_back_and_bad_frames_change_nothing() {
+    let Some(corpus) = common::corpus() else { return };
+    let rel = "HavokLib/2014_1__animref[8101].hkx";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let schemas = schemas();
+    let options = OpenOptions { classes: Some(schemas), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let a = anim::animations(&doc).unwrap().into_iter().find(|a| a.codec == Codec::Interleaved).expect("an interleaved animation");
+    let mut frames = a.frames().unwrap();
+    frames.transforms[0][0] += 10.0;
+    let opts = EncodeOptions { codec: Codec::Interleaved, ..EncodeOptions::default() };
+    let h = anim::set_frames(&mut doc, a.handle, &frames, &opts, &options).unwrap();
+    let back = open(&doc.write().unwrap(), &options).unwrap();
+    assert_eq!(Animation::read(&back, h).unwrap().frames().unwrap(), frames);
+
+    let before = doc.write().unwrap();
+    let mut bad = frames.clone();
+    bad.transforms[1][5] = f32::NAN;
+    let e = anim::set_frames(&mut doc, h, &bad, &opts, &options).unwrap_err().to_string();
+    let (f1, t1) = (1 / frames.track_count, 1 % frames.track_count);
+    assert!(e.contains(&format!("frame {f1}, track {t1}")) && e.contains("not finite"), "{e}");
+    let mut bad = frames.clone();
+    bad.transforms[2][3] = 0.9;
+    bad.transforms[2][6] = 0.9;
+    let e = anim::set_frames(&mut doc, h, &bad, &opts, &options).unwrap_err().to_string();
+    assert!(e.contains("no unit quaternion"), "{e}");
+    let bad = Frames { transforms: frames.transforms[1..].to_vec(), ..frames.clone() };
+    let e = anim::set_frames(&mut doc, h, &bad, &opts, &options).unwrap_err().to_string();
+    assert!(e.contains("not"), "{e}");
+    assert_eq!(doc.write().unwrap(), before, "a refused set_frames changed the document");
+}
+
+#[test]
+fn hostile_members_give_located_errors() {
+    let Some(corpus) = common::corpus() else { return };
+    let rel = "HavokLib/2010_2__allosaur_run_D12_8_3[4101].hkx";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let schemas = schemas();
+    let options = OpenOptions { classes: Some(schemas), ..OpenOptions::default() };
+    let doc = open(&bytes, &options).unwrap();
+    let h = anim::handles(&doc)[0];
+    let lies: &[(&str, Val)] = &[
+        ("numberOfPoses", Val::UInt(i32::MAX as u64)),
+        ("numberOfTransformTracks", Val::UInt(100_000)),
+        ("blockSize", Val::UInt(0)),
+        ("quantizedDataIdx", Val::UInt(0x7fff_fff0)),
+        ("staticMaskIdx", Val::UInt(0x7fff_fff0)),
+        ("staticDOFsIdx", Val::UInt(0x7fff_fff0)),
+        ("dataBuffer", Val::List(vec![Val::UInt(1); 3])),
+    ];
+    for (name, v) in lies {
+        let mut d = open(&bytes, &options).unwrap();
+        let h = d.set_members(h, vec![((*name).into(), v.clone())], &options).unwrap();
+        let e = Animation::read(&d, h).and_then(|a| a.frames()).unwrap_err().to_string();
+        assert!(e.contains("object") || e.contains(name), "{name}: {e}");
+    }
+    let _ = doc;
+}
+
+#[test]
+fn known_values() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let options = OpenOptions { classes: Some(schemas), ..OpenOptions::default() };
+    // HavokLib's allosaur run: the same clip as interleaved (2013.1) and delta-compressed
+    // (2010.1, D12_8_3): the delta frames are within its quantization of the interleaved ones.
+    let (Some(i), Some(d)) = (
+        common::corpus_file(&corpus, "HavokLib/2013_1__allosaur_run[4101].hkx"),
+        common::corpus_file(&corpus, "HavokLib/2010_2__allosaur_run_D12_8_3[4101].hkx"),
+    ) else {
+        return;
+    };
+    let (i, d) = (open(&i, &options).unwrap(), open(&d, &options).unwrap());
+    let ai = &anim::animations(&i).unwrap()[0];
+    let ad = &anim::animations(&d).unwrap()[0];
+    assert_eq!((ai.codec.clone(), ad.codec.clone()), (Codec::Interleaved, Codec::Delta));
+    eprintln!("interleaved: {} frames, {} tracks, {}s; delta: {} frames, {} tracks, {}s", ai.frame_count, ai.track_count, ai.duration, ad.frame_count, ad.track_count, ad.duration);
+    let (fi, fd) = (ai.frames().unwrap(), ad.frames().unwrap());
+    let mut worst = 0f32;
+    if fi.frame_count == fd.frame_count && fi.track_count == fd.track_count {
+        for (x, y) in fi.transforms.iter().zip(&fd.transforms) {
+            let s = if (3..7).map(|c| x[c] * y[c]).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+            for c in 3..7 {
+                worst = worst.max((x[c] - s * y[c]).abs());
+            }
+        }
+        eprintln!("largest rotation component difference, delta against interleaved: {worst}");
+        assert!(worst < 0.05, "{worst}");
+    }
+}
+
+
+#[test]
+fn spline_animations_re_encode_through_set_frames() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let entries = common::manifest(&corpus);
+    let compendia = common::compendia(&entries);
+    let files = animation_files(&corpus, schemas);
+    // A few of each format: tagfiles (TCRF and TYPE) and packfiles (both byte orders).
+    let mut picked: BTreeMap<String, usize> = BTreeMap::new();
+    let mut done = 0;
+    let mut refused = 0;
+    for f in &files {
+        let kind = format!("{:?} {:?}", f.doc.format(), f.doc.layout().map(|l| l.little_endian));
+        let Some(a) = anim::handles(&f.doc).into_iter().filter_map(|h| Animation::read(&f.doc, h).ok()).find(|a| a.codec == Codec::Spline) else { continue };
+        let n = picked.entry(kind).or_default();
+        if *n >= 3 {
+            continue;
+        }
+        *n += 1;
+        let set = compendia.set_for(&corpus.join(&f.relpath));
+        let options = OpenOptions { compendia: Some(&set), classes: Some(schemas), xml_dangling: Dangling::Null, ..OpenOptions::default() };
+        let frames = a.frames().unwrap();
+        let mut doc = open(&f.doc.write().unwrap(), &options).unwrap();
+        let opts = EncodeOptions::default();
+        let before = doc.write().unwrap();
+        let h = match anim::set_frames(&mut doc, a.handle, &frames, &opts, &options) {
+            Ok(h) => h,
+            // The encoder's result is decoded and checked before anything is written: where it
+            // is off (a known encoder fault: a000_003007's track 2 translation decodes to NaN),
+            // the error names the place and the document stays as it was.
+            Err(e) => {
+                let e = e.to_string();
+                assert!(e.contains("the encoded animation is off at frame"), "{}: {e}", f.relpath);
+                assert!(doc.write().unwrap() == before, "{}: a refused set_frames changed the document", f.relpath);
+                eprintln!("{}: refused: {e}", f.relpath);
+                refused += 1;
+                continue;
+            }
+        };
+        let back = open(&doc.write().unwrap(), &options).unwrap();
+        let b = Animation::read(&back, h).unwrap();
+        assert_eq!(b.codec, Codec::Spline);
+        assert_eq!((b.frame_count, b.track_count), (a.frame_count, a.track_count), "{}", f.relpath);
+        let got = b.frames().unwrap();
+        let (mut dt, mut dq) = (0f32, 0f32);
+        for (x, y) in frames.transforms.iter().zip(&got.transforms) {
+            assert!(y.iter().all(|v| v.is_finite()), "{}: a re-encoded value is not finite: {y:?}", f.relpath);
+            dt = dt.max((0..3).chain(7..10).map(|c| (x[c] - y[c]).abs()).fold(0.0, f32::max));
+            let s = if (3..7).map(|c| x[c] * y[c]).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+            dq = dq.max((3..7).map(|c| (x[c] - s * y[c]).abs()).fold(0.0, f32::max));
+        }
+        eprintln!("{}: re-encoded spline: translation/scale {dt:.2e}, rotation {dq:.2e}; data {} -> {} bytes", f.relpath, a.data_bytes, b.data_bytes);
+        assert!(dt <= opts.position_tolerance * 1.05 + 1e-4, "{}: translation/scale off by {dt}", f.relpath);
+        assert!(dq <= opts.rotation_tolerance * 1.05 + 1e-4, "{}: rotation off by {dq}", f.relpath);
+        done += 1;
+    }
+    eprintln!("{done} spline animations re-encoded through set_frames, {refused} refused: {picked:?}");
+    assert!(done >= 3 && refused <= done);
+}
+
+/// The delta decoder on members that lie in every way a few thousand pseudo-random draws find
+/// (counts, indices, widths, buffers; 400 draws, a debug build decodes up to its bound of values in each): an answer or a located error, never a panic, and never
+/// more values than its bound.
+#[test]
+fn delta_decoder_survives_lying_members() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let pick = |r: u64| -> usize {
+        match r % 5 {
+            0 => 0,
+            1 => (r >> 8) as usize % 8,
+            2 => (r >> 8) as usize % 300,
+            3 => (r >> 8) as usize % 70_000,
+            _ => (r >> 8) as usize,
+        }
+    };
+    let mut ok = 0;
+    for _ in 0..400 {
+        let len = (next() % 600) as usize;
+        let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+        let d = anim::delta::DeltaData {
+            tracks: pick(next()),
+            float_tracks: pick(next()) % 4,
+            poses: pick(next()),
+            block_size: pick(next()),
+            preserved: pick(next()) % 3,
+            num_d: pick(next()),
+            offset_idx: pick(next()),
+            scale_idx: pick(next()),
+            bit_width_idx: pick(next()),
+            quantized_idx: pick(next()),
+            static_mask_idx: pick(next()),
+            static_dofs_idx: pick(next()),
+            data,
+            big_endian: false,
+        };
+        if let Ok(f) = anim::delta::decode(&d) {
+            assert!(f.transforms.len() + f.floats.len() <= anim::delta::MAX_DECODED);
+            ok += 1;
+        }
+    }
+    eprintln!("{ok} of 400 lying delta animations decoded (the rest gave errors)");
+}
