@@ -413,4 +413,34 @@ mod cli {
         assert!(!ok && err.contains("no member named or ending in \"nothing.hkx\""), "{err}");
         assert_eq!(std::fs::read(dir.join("c3570.anibnd.dcx")).unwrap(), before);
     }
+    /// A folder holding game archives converts to XML member by member (each under the archive's
+    /// name, at its member path) and extracts their type tables.
+    #[test]
+    fn convert_and_extract_of_a_folder_go_into_its_archives() {
+        let Some(corpus) = common::corpus() else { return };
+        let shared = containers(&corpus);
+        let dir = scratch("folder");
+        let input = dir.join("in");
+        std::fs::create_dir_all(&input).unwrap();
+        for f in ["c3570.anibnd.dcx", "s88940.anibnd", "Armor_006_Upper.pack.zs", "pack.zsdic"] {
+            std::fs::copy(shared.join(f), input.join(f)).unwrap();
+        }
+        let (ok, _, err) = hkgen(&["convert", "--to", "xml", "in", "out"], &dir);
+        assert!(ok, "{err}");
+        assert!(err.contains("3 converted, 0 failed; passed over: 1 Phive files (no XML form)"), "{err}");
+        let skeleton = dir.join("out/c3570.anibnd.dcx/GR/data/INTERROOT_win64/chr/c3570/hkx/skeleton.xml");
+        assert!(skeleton.is_file(), "{err}");
+        assert!(dir.join("out/s88940.anibnd/GR/data/INTERROOT_win64/sfx/hkx/s88940/s88940_a000_000001.xml").is_file());
+        // The member's XML gives back the member, which is the corpus file.
+        let (ok, _, err) = hkgen(&["convert", "--to", "binary", &skeleton.display().to_string(), "back.hkx"], &dir);
+        assert!(ok, "{err}");
+        let member = common::corpus_file(&corpus, "Axelph237__mod/chr/c3570.anibnd/c3570/hkx/skeleton.hkx").unwrap();
+        assert!(std::fs::read(dir.join("back.hkx")).unwrap() == member);
+        // extract reads the tagfiles inside the archives: Elden Ring's and Tears of the Kingdom's.
+        let (ok, _, err) = hkgen(&["extract", "--out", "sch", "in"], &dir);
+        assert!(ok, "{err}");
+        assert!(err.contains("2018.1: 216 types") && err.contains("from 3 tagfiles"), "{err}");
+        assert!(err.contains("2022.1: 237 types (108 with stored hashes)"), "{err}");
+        assert!(dir.join("sch/2022.1/sdk.ron").is_file());
+    }
 }
