@@ -405,6 +405,10 @@ mod cli {
         assert!(err.contains("-> c3570.anibnd.dcx:N:\\GR\\data\\INTERROOT_win64\\chr\\c3570\\hkx\\skeleton.hkx (DCX(DFLT) > BND4)"), "{err}");
         let (ok, out, err) = hkgen(&["dump", "c3570.anibnd.dcx:skeleton.hkx"], &dir);
         assert!(ok && out.contains("Rooted"), "{err}");
+        // anim of a member path.
+        std::fs::copy(shared.join("s88940.anibnd"), dir.join("s88940.anibnd")).unwrap();
+        let (ok, out, err) = hkgen(&["anim", "s88940.anibnd:s88940_a000_000001.hkx"], &dir);
+        assert!(ok && out.starts_with("s88940.anibnd:s88940_a000_000001.hkx: 1 animation\n"), "{out}{err}");
         let (ok, _, err) = hkgen(&["verify", "c3570.anibnd.dcx"], &dir);
         assert!(ok && err.ends_with("1 passed, 0 failed\n"), "{err}");
         // A member that is not there is refused before anything is written.

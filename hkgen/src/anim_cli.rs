@@ -28,6 +28,20 @@ pub struct AnimArgs<'a> {
     pub file: &'a Path,
 }
 
+/// The bytes of a file, or of a game archive's member (`ARCHIVE:MEMBER`, or a DCX-wrapped file),
+/// and the file on disk to look for compendia beside.
+fn read_file_or_member(file: &Path) -> Result<(Vec<u8>, PathBuf), String> {
+    use hktypes::archive;
+    if file.is_file() {
+        let bytes = std::fs::read(file).map_err(|e| crate::Error::io(file, e).to_string())?;
+        if !archive::is_archive(&bytes) {
+            return Ok((bytes, file.to_path_buf()));
+        }
+    }
+    let (bytes, origin) = archive::read_path(&file.to_string_lossy(), &archive::OpenOptions::default()).map_err(|e| e.to_string())?;
+    Ok((bytes, origin.file))
+}
+
 /// Runs `hkgen anim`.
 pub fn anim(a: &AnimArgs<'_>) -> Result<ExitCode, String> {
     let file = a.file;
@@ -37,9 +51,9 @@ pub fn anim(a: &AnimArgs<'_>) -> Result<ExitCode, String> {
             return Err(format!("{} exists; --force replaces it", out.display()));
         }
     }
-    let bytes = std::fs::read(file).map_err(|e| crate::Error::io(file, e).to_string())?;
-    let compendia = if a.compendia.is_empty() { Compendia::load_near(file) } else { Compendia::load(&a.compendia) }.map_err(|e| e.to_string())?;
-    let set = compendia.set_for(file);
+    let (bytes, near) = read_file_or_member(file)?;
+    let compendia = if a.compendia.is_empty() { Compendia::load_near(&near) } else { Compendia::load(&a.compendia) }.map_err(|e| e.to_string())?;
+    let set = compendia.set_for(&near);
     let registry: &'static (dyn ClassRegistry + Sync) = match (&a.schemas, a.registry) {
         (None, Some(r)) => r,
         (dir, _) => {
