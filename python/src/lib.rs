@@ -993,7 +993,7 @@ fn archive_error(py: Python<'_>, e: hktypes::archive::Error) -> PyErr {
 }
 
 /// Replaces the archive member a member path names (`ARCHIVE:MEMBER`) with `data` (bytes, e.g.
-/// `Document.write()`), compressed as the member was, and rewrites the archive atomically with
+/// `Document.to_bytes()`), compressed as the member was, and rewrites the archive atomically with
 /// every size, offset and hash recomputed. Returns the member's full path.
 #[pyfunction]
 fn write_member(py: Python<'_>, path: PathBuf, data: Vec<u8>) -> PyResult<String> {

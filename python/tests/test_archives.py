@@ -16,9 +16,9 @@ def test_open_a_member_path_and_write_it_back(tmp_path):
     archive = corpus_file("../containers/c3570.anibnd.dcx")
     expected = corpus_file(SKELETON).read_bytes()
     doc = hkgen.open(f"{archive}:skeleton.hkx")
-    assert doc.write() == expected
+    assert doc.to_bytes() == expected
     full = hkgen.open(f"{archive}:N:\\GR\\data\\INTERROOT_win64\\chr\\c3570\\hkx\\skeleton.hkx")
-    assert full.write() == expected
+    assert full.to_bytes() == expected
 
     members = hkgen.archive_members(archive)
     assert [m["kind"] for m in members].count("tag0") == 1
@@ -26,9 +26,9 @@ def test_open_a_member_path_and_write_it_back(tmp_path):
 
     copy = tmp_path / "c3570.anibnd.dcx"
     shutil.copy(archive, copy)
-    where = hkgen.write_member(f"{copy}:skeleton.hkx", doc.write())
+    where = hkgen.write_member(f"{copy}:skeleton.hkx", doc.to_bytes())
     assert where.endswith("skeleton.hkx")
-    assert hkgen.open(f"{copy}:skeleton.hkx").write() == expected
+    assert hkgen.open(f"{copy}:skeleton.hkx").to_bytes() == expected
     assert copy.read_bytes() == archive.read_bytes()  # the same bytes put back: the same archive
 
 
