@@ -258,7 +258,7 @@ impl Animation {
                 (interleaved::frame_count(t, f, track_count, float_track_count).map_err(|e| e.in_context(at.clone()))?, 48 * t + 4 * f)
             }
             Codec::Delta => (count(&ms, "numberOfPoses", &at)?, len("dataBuffer")),
-            Codec::Wavelet => (count(&ms, "numberOfPoses", &at).unwrap_or(0), len("dataBuffer")),
+            Codec::Wavelet => (count(&ms, "numberOfPoses", &at)?, len("dataBuffer")),
             Codec::Quantized => (0, len("data")),
             Codec::Predictive => (0, len("compressedData") + 2 * len("intData") + 4 * len("floatData")),
             Codec::Other(_) => (0, 0),
@@ -360,6 +360,7 @@ impl Animation {
             }
             Codec::Spline => super::spline::decode(&self.spline_data()?),
             Codec::Delta => super::delta::decode(&super::delta::DeltaData::from_members(&self.members, self)?),
+            Codec::Wavelet => super::wavelet::decode(&super::wavelet::WaveletData::from_members(&self.members, self)?),
             ref c => Err(invalid(format!("decoding {} animations is not written yet", c.name()))),
         };
         let f = f.map_err(|e| e.in_context(at.clone()))?;

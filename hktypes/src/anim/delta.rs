@@ -111,15 +111,48 @@ impl DeltaData {
     }
 
     fn slice(&self, at: usize, len: usize, what: &str) -> Result<&[u8], ValueError> {
-        at.checked_add(len).and_then(|end| self.data.get(at..end)).ok_or_else(|| {
-            ValueError::at(at as u64, ErrorKind::Invalid(format!("dataBuffer: {what} ({len} bytes at {at}) lies outside its {} bytes", self.data.len())))
-        })
+        slice(&self.data, at, len, what)
     }
 
     fn f32_at(&self, b: &[u8]) -> f32 {
-        let w = [b[0], b[1], b[2], b[3]];
-        f32::from_bits(if self.big_endian { u32::from_be_bytes(w) } else { u32::from_le_bytes(w) })
+        f32_at(b, self.big_endian)
     }
+}
+
+/// `len` bytes of `dataBuffer` at byte `at`, or an error located there naming `what`.
+pub(super) fn slice<'a>(data: &'a [u8], at: usize, len: usize, what: &str) -> Result<&'a [u8], ValueError> {
+    at.checked_add(len).and_then(|end| data.get(at..end)).ok_or_else(|| {
+        ValueError::at(at as u64, ErrorKind::Invalid(format!("dataBuffer: {what} ({len} bytes at {at}) lies outside its {} bytes", data.len())))
+    })
+}
+
+/// The `f32` in the first 4 bytes of `b` (which holds at least 4).
+pub(super) fn f32_at(b: &[u8], big_endian: bool) -> f32 {
+    let w = [b[0], b[1], b[2], b[3]];
+    f32::from_bits(if big_endian { u32::from_be_bytes(w) } else { u32::from_le_bytes(w) })
+}
+
+/// The static masks: one `u16` per transform track, then per float track, at `static_mask_idx`.
+pub(super) fn static_masks(data: &[u8], static_mask_idx: usize, per_frame: usize, big_endian: bool) -> Result<Vec<u16>, ValueError> {
+    let mask_bytes = per_frame.checked_mul(2).ok_or_else(|| invalid("track counts overflow".into()))?;
+    Ok(slice(data, static_mask_idx, mask_bytes, "the static masks")?
+        .chunks_exact(2)
+        .map(|b| if big_endian { u16::from_be_bytes([b[0], b[1]]) } else { u16::from_le_bytes([b[0], b[1]]) })
+        .collect())
+}
+
+/// How many dynamic values `masks` name (the first `tracks` are transform tracks' masks, the
+/// rest float tracks'): what `qFormat.numD` must be.
+pub(super) fn named_dynamic(masks: &[u16], tracks: usize) -> usize {
+    let mut named = 0usize;
+    for (t, &m) in masks.iter().enumerate() {
+        if t < tracks {
+            named += (m >> 6).count_ones() as usize;
+        } else if m & 3 == DYNAMIC {
+            named += 1;
+        }
+    }
+    named
 }
 
 /// The 32-bit word at byte `at` of `data` in its byte order, zero beyond its end.
@@ -151,12 +184,7 @@ pub fn decode(d: &DeltaData) -> Result<Frames, ValueError> {
     if frames > 0 && d.block_size == 0 {
         return Err(invalid("blockSize: 0 for a non-empty animation".into()));
     }
-    let mask_bytes = per_frame.checked_mul(2).ok_or_else(|| invalid("track counts overflow".into()))?;
-    let masks_raw = d.slice(d.static_mask_idx, mask_bytes, "the static masks")?;
-    let masks: Vec<u16> = masks_raw
-        .chunks_exact(2)
-        .map(|b| if d.big_endian { u16::from_be_bytes([b[0], b[1]]) } else { u16::from_le_bytes([b[0], b[1]]) })
-        .collect();
+    let masks = static_masks(&d.data, d.static_mask_idx, per_frame, d.big_endian)?;
     let widths = d.slice(d.bit_width_idx, d.num_d, "the bit widths")?;
     if let Some(k) = widths.iter().position(|&w| w > 32) {
         return Err(invalid(format!("qFormat: the bit width of dynamic value {k} is {}, more than 32", widths[k])));
@@ -165,14 +193,7 @@ pub fn decode(d: &DeltaData) -> Result<Frames, ValueError> {
     let offsets: Vec<f32> = d.slice(d.offset_idx, nd4, "the offsets")?.chunks_exact(4).map(|b| d.f32_at(b)).collect();
     let scales: Vec<f32> = d.slice(d.scale_idx, nd4, "the scales")?.chunks_exact(4).map(|b| d.f32_at(b)).collect();
     // How many dynamic values the masks name: it must be numD.
-    let mut named = 0usize;
-    for (t, &m) in masks.iter().enumerate() {
-        if t < tracks {
-            named += (m >> 6).count_ones() as usize;
-        } else if m & 3 == DYNAMIC {
-            named += 1;
-        }
-    }
+    let named = named_dynamic(&masks, tracks);
     if named != d.num_d {
         return Err(invalid(format!("qFormat.numD: {} dynamic values, the static masks name {named}", d.num_d)));
     }
@@ -218,10 +239,36 @@ pub fn decode(d: &DeltaData) -> Result<Frames, ValueError> {
             at += bytes;
         }
     }
+    recompose(&d.data, d.big_endian, d.static_dofs_idx, &masks, tracks, floats, frames, &dynamic)
+}
+
+/// The frames of an animation whose dynamic values are decoded: `dynamic` holds each dynamic
+/// degree of freedom's `frames` values, one after the other in the order the static `masks`
+/// name them; the rest comes from the static values at `static_dofs_idx` of `data` (consumed in
+/// mask order) and the identity. The delta and wavelet codecs share this layout.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn recompose(
+    data: &[u8],
+    big_endian: bool,
+    static_dofs_idx: usize,
+    masks: &[u16],
+    tracks: usize,
+    floats: usize,
+    frames: usize,
+    dynamic: &[f32],
+) -> Result<Frames, ValueError> {
+    let named = named_dynamic(masks, tracks);
+    if tracks.checked_add(floats) != Some(masks.len()) || named.checked_mul(frames) != Some(dynamic.len()) {
+        return Err(invalid(format!(
+            "{} dynamic values for {frames} frames of the {named} the static masks name ({} masks for {tracks} + {floats} tracks)",
+            dynamic.len(),
+            masks.len()
+        )));
+    }
     // Static values, consumed in mask order.
-    let mut st = d.static_dofs_idx;
+    let mut st = static_dofs_idx;
     let mut next_static = |what: &str| -> Result<f32, ValueError> {
-        let x = d.f32_at(d.slice(st, 4, what)?);
+        let x = f32_at(slice(data, st, 4, what)?, big_endian);
         st += 4;
         Ok(x)
     };

@@ -10,6 +10,7 @@
 pub mod delta;
 pub mod interleaved;
 pub mod spline;
+pub mod wavelet;
 
 mod animation;
 pub use animation::{
