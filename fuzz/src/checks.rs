@@ -153,7 +153,10 @@ pub fn tagfile_xml(data: &[u8]) {
 /// Animations (issue 33): an input that starts with `DLTA` is a delta-compressed animation's
 /// members (twelve little-endian `u32`: tracks, float tracks, poses, block size, preserved, numD,
 /// offset, scale and bit-width indices, quantized data, static mask and static DOF indices) and
-/// its data buffer (the rest), decoded; any other input is read as a Havok file (packfiles through
+/// its data buffer (the rest), decoded; one that starts with `WAVE` a wavelet-compressed
+/// animation's (fifteen `u32`: tracks, float tracks, poses, block size, preserved, numD, offset,
+/// scale and bit-width indices, static mask and static DOF indices, block index index and size,
+/// quantized data index and size; then the buffer); any other input is read as a Havok file (packfiles through
 /// the class schemas of `schemas/`) and each of its animations read and decoded. Every count,
 /// index and width may lie: the decoders end in `Ok` or a located `Err`, never a panic, and make
 /// no more than `hktypes::anim::delta::MAX_DECODED` values.
@@ -184,6 +187,38 @@ pub fn anim(data: &[u8]) {
             assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
             assert!(f.transforms.len() + f.floats.len() <= anim::delta::MAX_DECODED);
         }
+        return;
+    }
+    if let Some(rest) = data.strip_prefix(b"WAVE") {
+        // The wavelet decoder on members and a buffer the input gives: 15 words, then the buffer.
+        if rest.len() < 60 {
+            return;
+        }
+        let w = |k: usize| u32::from_le_bytes([rest[4 * k], rest[4 * k + 1], rest[4 * k + 2], rest[4 * k + 3]]) as usize;
+        let d = anim::wavelet::WaveletData {
+            tracks: w(0),
+            float_tracks: w(1),
+            poses: w(2),
+            block_size: w(3),
+            preserved: w(4),
+            num_d: w(5),
+            offset_idx: w(6),
+            scale_idx: w(7),
+            bit_width_idx: w(8),
+            static_mask_idx: w(9),
+            static_dofs_idx: w(10),
+            block_index_idx: w(11),
+            block_index_size: w(12),
+            quantized_idx: w(13),
+            quantized_size: w(14),
+            data: rest[60..].to_vec(),
+            big_endian: false,
+        };
+        if let Ok(f) = anim::wavelet::decode(&d) {
+            assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
+            assert!(f.transforms.len() + f.floats.len() <= anim::delta::MAX_DECODED);
+        }
+        let _ = anim::wavelet::block_usage(&d);
         return;
     }
     let options = hktypes::OpenOptions { classes: Some(class_schemas()), ..Default::default() };

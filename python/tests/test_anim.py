@@ -59,6 +59,7 @@ def test_every_corpus_animation_reads():
     assert decoded["interleaved"] == found["interleaved"]
     assert decoded["delta"] == found["delta"]
     assert decoded["spline"] == found["spline"]
+    assert found["wavelet"] > 0 and decoded["wavelet"] == found["wavelet"]
 
 
 def test_decode_known_shape_and_sample():
@@ -72,6 +73,24 @@ def test_decode_known_shape_and_sample():
     # Sampling at a frame's time gives that frame.
     t = a.duration * 3 / (a.frame_count - 1)
     assert numpy.allclose(a.sample(t), f[3], atol=1e-5)
+
+
+def test_wavelet_decodes_as_havoks_runtime_sampled_it():
+    # Demon's Souls' a00_3000 (wavelet, PS3 5.5) and the modder's despacito file, which is this
+    # clip sampled by Havok's runtime at the times f * duration / 61 (tests/anim_wavelet.rs).
+    (a,) = hkgen.open(corpus_file("DSAnimStudio/a00_3000.hkx")).animations()
+    assert a.codec == "wavelet"
+    f = a.frames()
+    assert f.shape == (61, 85, 10)
+    assert numpy.allclose(numpy.linalg.norm(f[:, :, 3:7], axis=2), 1.0, atol=1e-3)
+    (b,) = hkgen.open(corpus_file("DSAnimStudio/a00_3000_despacito.hkx")).animations()
+    g = b.frames()
+    tau = numpy.arange(61) * 60.0 / 61.0
+    i = numpy.minimum(tau.astype(int), 59)
+    w = (tau - i)[:, None, None].astype(numpy.float32)
+    blended = f[i] * (1 - w) + f[i + 1] * w
+    cols = [0, 1, 2, 3, 4, 5, 7, 8, 9]
+    assert numpy.abs(blended[:, :, cols] - g[:, :, cols]).max() < 1e-5
 
 
 def test_set_frames_interleaved_reads_back():

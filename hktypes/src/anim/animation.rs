@@ -426,7 +426,9 @@ impl Animation {
 
     /// Every transform track at `time` seconds (clamped to the animation), sampled as Havok's
     /// runtime samples: a spline animation's curves evaluated at the fractional frame
-    /// ([`super::spline::sample`]), stored frames blended by [`sample`] for the other codecs.
+    /// ([`super::spline::sample`]), a wavelet animation's degrees of freedom blended before they
+    /// are recomposed ([`super::wavelet::sample`]), stored frames blended by [`sample`] for the
+    /// other codecs.
     pub fn sample(&self, time: f32) -> Result<Vec<Transform>> {
         Ok(self.sample_all(time)?.0)
     }
@@ -440,6 +442,11 @@ impl Animation {
         if self.codec == Codec::Spline {
             let at = format!("object {} ({})", self.handle.0, self.class);
             return Ok(super::spline::sample(&self.spline_data()?, time).map_err(|e| e.in_context(at))?);
+        }
+        if self.codec == Codec::Wavelet {
+            let at = format!("object {} ({})", self.handle.0, self.class);
+            let d = super::wavelet::WaveletData::from_members(&self.members, self)?;
+            return Ok(super::wavelet::sample(&d, self.duration, time).map_err(|e| e.in_context(at))?);
         }
         Ok(sample(&self.frames()?, self.duration, time))
     }

@@ -54,7 +54,7 @@ pub const MAX_BIT_WIDTH: u8 = 16;
 /// The members of a wavelet-compressed animation that its data depends on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WaveletData {
-    /// `numberOfTransformTracks` (`numberOfTracks` in 5.5).
+    /// `numberOfTransformTracks`.
     pub tracks: usize,
     /// `numberOfFloatTracks`.
     pub float_tracks: usize,
@@ -268,6 +268,41 @@ fn decode_dof(stream: &[u8], preserved: usize, width: u8, offset: f32, scale: f3
 
 /// Decodes every frame of every track.
 pub fn decode(d: &WaveletData) -> Result<Frames, ValueError> {
+    let (masks, dynamic, _) = decode_dynamic(d)?;
+    recompose(&d.data, d.big_endian, d.static_dofs_idx, &masks, d.tracks, d.float_tracks, d.poses, &dynamic)
+}
+
+/// Every transform track and float track at `time` seconds of an animation of `duration`, as
+/// Havok's runtime samples wavelet data: the frame and fraction of
+/// [`super::frame_and_delta`], each dynamic degree of freedom blended linearly between the two
+/// frames, then recomposed with the static values (a computed `w` from the blended `x y z`; a
+/// rotation whose four components are animated is not normalised).
+pub fn sample(d: &WaveletData, duration: f32, time: f32) -> Result<(Vec<super::Transform>, Vec<f32>), ValueError> {
+    let (masks, dynamic, _) = decode_dynamic(d)?;
+    let frames = d.poses;
+    let mut pose = vec![0f32; d.num_d];
+    if frames > 0 {
+        let (i, a) = super::frame_and_delta(frames, duration, time);
+        let j = (i + 1).min(frames - 1);
+        for (p, v) in pose.iter_mut().enumerate() {
+            let (x, y) = (dynamic[p * frames + i], dynamic[p * frames + j]);
+            *v = (1.0 - a) * x + a * y;
+        }
+    }
+    let one = recompose(&d.data, d.big_endian, d.static_dofs_idx, &masks, d.tracks, d.float_tracks, 1, &pose)?;
+    Ok((one.transforms, one.floats))
+}
+
+/// Per block, the bytes its coefficients take and the bytes the block index gives it (the next
+/// entry, or `quantizedDataSize`, less its own). Havok's encoder writes them equal; a block
+/// whose coefficients take more is an error of [`decode`].
+pub fn block_usage(d: &WaveletData) -> Result<Vec<(usize, usize)>, ValueError> {
+    Ok(decode_dynamic(d)?.2)
+}
+
+/// The static masks, the dynamic values (`numD` runs of `numberOfPoses`) and the blocks' usage.
+#[allow(clippy::type_complexity)]
+fn decode_dynamic(d: &WaveletData) -> Result<(Vec<u16>, Vec<f32>, Vec<(usize, usize)>), ValueError> {
     let (tracks, floats, frames) = (d.tracks, d.float_tracks, d.poses);
     let per_frame = tracks.checked_add(floats).ok_or_else(|| invalid("track counts overflow".into()))?;
     if frames > MAX_DECODED || frames.checked_mul(per_frame).is_none_or(|n| n > MAX_DECODED) {
@@ -282,6 +317,7 @@ pub fn decode(d: &WaveletData) -> Result<Frames, ValueError> {
         invalid(format!("qFormat.numD: {} dynamic values of {frames} frames is more than {MAX_DECODED}", d.num_d))
     })?;
     let mut dynamic = vec![0f32; values];
+    let mut usage = Vec::new();
     if values > 0 {
         let b = d.block_size;
         if !b.is_power_of_two() {
@@ -312,6 +348,7 @@ pub fn decode(d: &WaveletData) -> Result<Frames, ValueError> {
             )));
         }
         let mut scratch = vec![0f32; b];
+        usage.reserve_exact(blocks);
         for k in 0..blocks {
             let start = d.block_start(k)?;
             let end = if k + 1 < d.block_index_size { d.block_start(k + 1)? } else { d.quantized_size };
@@ -335,9 +372,10 @@ pub fn decode(d: &WaveletData) -> Result<Frames, ValueError> {
                 pos += used;
                 dynamic[p * frames + first..p * frames + first + n].copy_from_slice(&scratch[..n]);
             }
+            usage.push((pos, end - start));
         }
     }
-    recompose(&d.data, d.big_endian, d.static_dofs_idx, &masks, tracks, floats, frames, &dynamic)
+    Ok((masks, dynamic, usage))
 }
 
 #[cfg(test)]
