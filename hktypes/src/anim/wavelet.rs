@@ -31,12 +31,13 @@
 //! - The frames so decoded are recomposed with the static values as the delta codec's are (a
 //!   rotation whose `w` is a static 2 or -2 takes the unit quaternion's `w` of that sign).
 //!
-//! Sources: the member names and the sampling path (block index, static data, `numD` values of
-//! `blockSize` each per block) are public through the SDK's reflection and the HavokLib header
-//! parser; the bit layout, dequantization and transform were established from descriptions of
-//! Havok's runtime helpers (`hkBlockDecode`, `hkExpandReal`, `hkInverseWaveletTransform`) and
-//! checked against Demon's Souls' `a00_3000.hkx`: every block of it ends exactly where the block
-//! index starts the next, and the decoded motion is continuous across block boundaries.
+//! Sources: the member names come from the SDK's reflection; the bit layout, the run symbol,
+//! the dequantization and the transform were taken as facts from public reverse-engineering of
+//! Havok's runtime helpers (`hkBlockDecode`, `hkExpandReal`, `hkInverseWaveletTransform`: its
+//! unrolled first three levels are the 8x8 matrix this inverse gives) and written here anew;
+//! checked against Demon's Souls' `a00_3000.hkx`: every block of it ends exactly where the
+//! block index starts the next, the motion is continuous across block boundaries, and
+//! `a00_3000_despacito.hkx` holds this clip as Havok's runtime samples it (`tests/anim_wavelet.rs`).
 //!
 //! Every index, count and width is checked against the buffer before it is used: a member that
 //! lies is an error naming it, never a read out of bounds or an allocation out of proportion to
