@@ -26,6 +26,12 @@ awk -F'\t' 'NR > 1 && $3 <= 131072 { print $4 "\t" $1 }' "$corpus/MANIFEST.tsv" 
                 ;;
         esac
     done
+# The anim target: links to the corpus files that hold animations (their MANIFEST class list
+# names one); tests/anim_wavelet.rs writes a synthetic wavelet animation's members (`WAVE`) to
+# anim/crafted/.
+mkdir -p "$out/anim"
+awk -F'\t' 'NR > 1 && $3 <= 131072 && ($4 == "tag0" || $4 == "packfile") && $0 ~ /hka(Spline|Delta|Wavelet|Interleaved|Quantized|Predictive)/ { print $1 }' "$corpus/MANIFEST.tsv" |
+    while read -r path; do ln -sf "$corpus/$path" "$out/anim/$(echo "$path" | tr '/' '_')"; done
 # The typed target reads tagfiles too.
 ln -sfn "$out/tag0" "$out/typed"
 # The packfile object graph reads packfiles.
@@ -35,7 +41,7 @@ ln -sfn "$out/packfile" "$out/packfile_objects"
 # XML of corpus packfiles that carries hkgen: comments to packfile_xml/crafted/; tests/tagfile_xml.rs
 # writes the XML of small corpus tagfiles and its hostile XML to tagfile_xml/crafted/. (`cli` builds
 # every SDK's classes; the serde derives of --all-features are not needed.)
-(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --features cli --test hostile --test xml --test tagfile_xml > /dev/null)
+(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --features cli --test hostile --test xml --test tagfile_xml --test anim_wavelet > /dev/null)
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
 # The archive targets: links to the game archives of shared/containers (never copies), every
 # archive for every reader (one refuses what is not its format at its first bytes; the fuzzer

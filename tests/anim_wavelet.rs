@@ -293,3 +293,172 @@ fn wavelet_decoder_survives_lying_members() {
     }
     eprintln!("{ok} of 300 lying wavelet animations decoded (the rest gave errors)");
 }
+
+/// A wavelet animation written here (no game data), in the layout `hktypes::anim::wavelet`
+/// documents: two transform tracks and a float track, 19 frames in blocks of 8, six dynamic
+/// degrees of freedom of 3 to 16 bits. Returns its members and the values it was made from
+/// (per dynamic degree of freedom, per frame).
+fn synthetic() -> (wavelet::WaveletData, Vec<Vec<f32>>) {
+    const FRAMES: usize = 19;
+    const B: usize = 8;
+    let widths: [u8; 6] = [8, 5, 12, 16, 3, 7];
+    let signal = |p: usize, f: usize| -> f32 {
+        let x = f as f32;
+        match p {
+            0 => (x * 0.3).sin(),
+            1 => x * 0.1,
+            2 => 0.2 * (x * 0.2).sin(),
+            3 => 0.1 * (x * 0.25).cos(),
+            4 => 0.05 * x / 19.0,
+            _ => (x * 0.4).cos(),
+        }
+    };
+    let values: Vec<Vec<f32>> = (0..6).map(|p| (0..FRAMES).map(|f| signal(p, f)).collect()).collect();
+    // Track 0: translation x y animated, z static; rotation and scale identity. Track 1:
+    // translation identity, rotation x y z animated (w a static 2: computed), scale static.
+    // Float track 0 animated.
+    let masks: [u16; 3] = [(1 << 8) | (1 << 7) | (2 << 2) | (2 << 4), 2 | (1 << 12) | (1 << 11) | (1 << 10) | (1 << 4), 0];
+    let statics: [f32; 5] = [0.25, 2.0, 1.0, 2.0, 3.0];
+    // The coefficients of each block (the last padded with its last frame).
+    let blocks = FRAMES.div_ceil(B);
+    let coefficients: Vec<Vec<Vec<f32>>> = (0..blocks)
+        .map(|k| {
+            (0..6)
+                .map(|p| {
+                    let mut c: Vec<f32> = (0..B).map(|i| values[p][(k * B + i).min(FRAMES - 1)]).collect();
+                    wavelet::forward_transform(&mut c);
+                    c
+                })
+                .collect()
+        })
+        .collect();
+    let mut offsets = [0f32; 6];
+    let mut scales = [0f32; 6];
+    for p in 0..6 {
+        let all = coefficients.iter().flat_map(|b| b[p].iter().copied());
+        let (lo, hi) = all.fold((f32::MAX, f32::MIN), |(l, h), x| (l.min(x), h.max(x)));
+        offsets[p] = lo.min(0.0);
+        scales[p] = (hi.max(0.0) - offsets[p]).max(1e-6);
+    }
+    let mut data = Vec::new();
+    let mask_idx = data.len();
+    for m in masks {
+        data.extend_from_slice(&m.to_le_bytes());
+    }
+    let statics_idx = data.len();
+    for s in statics {
+        data.extend_from_slice(&s.to_le_bytes());
+    }
+    let offset_idx = data.len();
+    offsets.iter().for_each(|x| data.extend_from_slice(&x.to_le_bytes()));
+    let scale_idx = data.len();
+    scales.iter().for_each(|x| data.extend_from_slice(&x.to_le_bytes()));
+    let width_idx = data.len();
+    data.extend_from_slice(&widths);
+    let index_idx = data.len();
+    data.resize(index_idx + 4 * blocks, 0);
+    let quantized_idx = data.len();
+    for (k, block) in coefficients.iter().enumerate() {
+        let start = (data.len() - quantized_idx) as u32;
+        data[index_idx + 4 * k..index_idx + 4 * k + 4].copy_from_slice(&start.to_le_bytes());
+        for p in 0..6 {
+            let w = u32::from(widths[p]);
+            let levels = (1u64 << w) as f32;
+            let top = (1u32 << w) - 1;
+            let run = (((-offsets[p] / scales[p]) * levels) as i64 as u32).min(top);
+            let (mut flags, mut bits, mut used) = (0u8, Vec::<u8>::new(), 0usize);
+            for (i, &c) in block[p].iter().enumerate() {
+                let q = (((c - offsets[p]) / scales[p] * levels) as i64).clamp(0, i64::from(top)) as u32;
+                if q == run {
+                    flags |= 1 << i;
+                    continue;
+                }
+                for b in 0..w as usize {
+                    let at = used * w as usize + b;
+                    if at / 8 >= bits.len() {
+                        bits.push(0);
+                    }
+                    bits[at / 8] |= (((q >> b) & 1) as u8) << (at % 8);
+                }
+                used += 1;
+            }
+            data.push(flags);
+            data.extend_from_slice(&bits);
+        }
+    }
+    let d = wavelet::WaveletData {
+        tracks: 2,
+        float_tracks: 1,
+        poses: FRAMES,
+        block_size: B,
+        preserved: 0,
+        num_d: 6,
+        offset_idx,
+        scale_idx,
+        bit_width_idx: width_idx,
+        static_mask_idx: mask_idx,
+        static_dofs_idx: statics_idx,
+        block_index_idx: index_idx,
+        block_index_size: blocks,
+        quantized_idx,
+        quantized_size: data.len() - quantized_idx,
+        data,
+        big_endian: false,
+    };
+    (d, values)
+}
+
+/// The synthetic animation decodes to what it was made from (within its quantization), its blocks
+/// fill the index, and with `HKGEN_FUZZ_SEED_DIR` set it becomes the `anim` fuzz target's seed of
+/// the wavelet decoder (`WAVE`, the fifteen member words, the buffer).
+#[test]
+fn a_synthetic_wavelet_animation_decodes_to_its_values() {
+    let (d, values) = synthetic();
+    for (k, (used, given)) in wavelet::block_usage(&d).unwrap().iter().enumerate() {
+        assert_eq!(used, given, "block {k}");
+    }
+    let f = wavelet::decode(&d).unwrap();
+    assert_eq!((f.frame_count, f.track_count, f.float_track_count), (19, 2, 1));
+    for fr in 0..19 {
+        let (t0, t1) = (f.transform(fr, 0).unwrap(), f.transform(fr, 1).unwrap());
+        let got = [t0[0], t0[1], t1[3], t1[4], t1[5], f.float(fr, 0).unwrap()];
+        for p in 0..6 {
+            // Each coefficient is off by at most half a quantization step; the inverse transform
+            // of 8 sums at most 2.625 of them (the largest row of its matrix in absolute values).
+            let step = f32::from_bits(u32::from_le_bytes(d.data[d.scale_idx + 4 * p..d.scale_idx + 4 * p + 4].try_into().unwrap()))
+                / (1u32 << d.data[d.bit_width_idx + p]) as f32;
+            let tol = 0.5 * 2.625 * step + 1e-5;
+            assert!((got[p] - values[p][fr]).abs() < tol, "frame {fr}, value {p}: {} for {}", got[p], values[p][fr]);
+        }
+        assert_eq!((t0[2], t0[6], t1[7], t1[8], t1[9]), (0.25, 1.0, 1.0, 2.0, 3.0));
+        let len = (3..7).map(|c| t1[c] * t1[c]).sum::<f32>().sqrt();
+        assert!((len - 1.0).abs() < 1e-5 && t1[6] > 0.0, "frame {fr}: {t1:?}");
+    }
+    if let Some(dir) = std::env::var_os("HKGEN_FUZZ_SEED_DIR") {
+        let mut seed = b"WAVE".to_vec();
+        let words = [
+            d.tracks,
+            d.float_tracks,
+            d.poses,
+            d.block_size,
+            d.preserved,
+            d.num_d,
+            d.offset_idx,
+            d.scale_idx,
+            d.bit_width_idx,
+            d.static_mask_idx,
+            d.static_dofs_idx,
+            d.block_index_idx,
+            d.block_index_size,
+            d.quantized_idx,
+            d.quantized_size,
+        ];
+        for w in words {
+            seed.extend_from_slice(&(w as u32).to_le_bytes());
+        }
+        seed.extend_from_slice(&d.data);
+        let dir = std::path::Path::new(&dir).join("anim").join("crafted");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("wavelet_synthetic"), &seed).unwrap();
+    }
+}
