@@ -1,4 +1,4 @@
-//! `hkaWaveletCompressedAnimation` (`hkaWaveletSkeletalAnimation` of SDKs 4.x to 7.x): each
+//! `hkaWaveletCompressedAnimation` (2010 on; `hkaWaveletSkeletalAnimation` before): each
 //! animated degree of freedom stored per block of frames as the coefficients of a wavelet
 //! transform, quantized, with a run-length flag per coefficient.
 //!
@@ -38,6 +38,14 @@
 //! checked against Demon's Souls' `a00_3000.hkx`: every block of it ends exactly where the
 //! block index starts the next, the motion is continuous across block boundaries, and
 //! `a00_3000_despacito.hkx` holds this clip as Havok's runtime samples it (`tests/anim_wavelet.rs`).
+//!
+//! Not seen in a file yet (the one corpus file has 12-bit widths, no preserved values, blocks of
+//! 8 and no float tracks), so decoded by the rules above without a file to confirm them:
+//! preserved values; blocks whose symbol count is no multiple of 8 (preserved values or blocks
+//! under 8 frames), where the size formula counts the flag bits and the literal bits together;
+//! widths of 8 and 16 bits (Havok's runtime has own paths for them); and float tracks of the
+//! 2010 class (taken, as the delta codec takes them, from the masks after the transform tracks;
+//! `numStaticTransformDOFs` and `numDynamicTransformDOFs` are not read).
 //!
 //! Every index, count and width is checked against the buffer before it is used: a member that
 //! lies is an error naming it, never a read out of bounds or an allocation out of proportion to
