@@ -32,9 +32,12 @@
 //!   rotation whose `w` is a static 2 or -2 takes the unit quaternion's `w` of that sign).
 //!
 //! Sources: the member names come from the SDK's reflection; the bit layout, the run symbol,
-//! the dequantization and the transform were taken as facts from public reverse-engineering of
-//! Havok's runtime helpers (`hkBlockDecode`, `hkExpandReal`, `hkInverseWaveletTransform`: its
-//! unrolled first three levels are the 8x8 matrix this inverse gives) and written here anew;
+//! the dequantization and the transform were taken as facts from text found on public GitHub:
+//! a decompilation of a console game's copy of Havok's runtime helpers (`hkBlockDecode`,
+//! `hkExpandReal`, `hkInverseWaveletTransform`: its unrolled first three levels are the 8x8
+//! matrix this inverse gives) and a copy of Havok 4.x SDK source marked as Havok's confidential
+//! information (`hkWaveletSkeletalAnimation.cpp`). No line of either is here: this module was
+//! written anew from the rules above, and the 5/3 lifting transform is the JPEG 2000 one;
 //! checked against Demon's Souls' `a00_3000.hkx`: every block of it ends exactly where the
 //! block index starts the next, the motion is continuous across block boundaries, and
 //! `a00_3000_despacito.hkx` holds this clip as Havok's runtime samples it (`tests/anim_wavelet.rs`).
