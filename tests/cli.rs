@@ -92,9 +92,9 @@ fn verify_reports_every_corpus_tagfile_as_exact() {
     assert_eq!(skipped_formats, std::collections::BTreeMap::from([("other".to_owned(), 1)]));
     assert_eq!(passed + failed, tag0 + count("tcm0") + count("packfile") + count("xml") + tagfile_xml + count("phive"));
     assert!(stderr.contains("1 skipped: 0 hktagfile XML without member records, 1 not Havok files"), "{stderr}");
-    // The figures of 2026-12-04: the packfile that fails is Demon's Souls' map collision
-    // (soulstruct-havok's MapCollisionTemplate_DES.hkx, SDK 5.5), whose physics classes no schema
-    // recomputes yet.
+    // The figures of 2026-12-04 (Demon's Souls' map collision, soulstruct-havok's
+    // MapCollisionTemplate_DES.hkx, failed until its 5.5 physics classes were derived): the one
+    // file that fails is HKX2's chickenbehavior.hkx (below).
     let list = || failing.iter().map(|(_, f)| f.as_str()).collect::<Vec<_>>().join("\n");
     assert_eq!(failed, FAILING_PACKFILES + FAILING_XML + 1, "{failed} files fail:\n{}", list());
     // HKX2's chickenbehavior.hkx places members 8 bytes past the 2010.2 layout: the few objects
@@ -134,11 +134,11 @@ fn verify_fails_a_dangling_xml_pointer_unless_told_to_repair_it() {
 
 const MINOTAUR: &str = "hkxlib/minotaur__characters__Minotaur_character.xml";
 
-/// Corpus packfiles `verify` failed on 2026-12-04 (class signatures that no schema recomputes):
-/// one of SDK 5.5, MapCollisionTemplate_DES.hkx. Before the derived 5.5 classes
-/// (`classdata/hkclass-5.5.ron`) came in, all 28 of 5.5 failed; before the serde-hkx classes,
-/// the 32 of 2010.2 too.
-const FAILING_PACKFILES: usize = 1;
+/// Corpus packfiles `verify` fails on for class signatures that no schema recomputes: none. Until
+/// the physics classes of Demon's Souls' map collision were derived (2026-12-06) one of SDK 5.5,
+/// MapCollisionTemplate_DES.hkx; before the derived 5.5 classes (`classdata/hkclass-5.5.ron`)
+/// came in, all 28 of 5.5 failed; before the serde-hkx classes, the 32 of 2010.2 too.
+const FAILING_PACKFILES: usize = 0;
 
 /// Corpus `<hkpackfile>` XML files `verify --dangling-pointers null` fails on: none of 23 (the
 /// hkxlib file with a pointer that names no object passes after its repair; the five HavokLib 5.5

@@ -239,7 +239,7 @@ fn corpus_2014_1_from_all_sources() {
 /// The class schemas `hkgen extract` builds from every source (the records transcribed into
 /// `classdata/` last) against every class signature the corpus packfiles of hk_2014.1.0-r1,
 /// hk_2013.1.0-r1, hk_2010.2.0-r1 and Havok-5.5.0-r1 store: this many classes recompute, and
-/// these (none but 5.5's physics now) do not.
+/// none does not.
 #[test]
 fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
     use hkgen::reflection::sources;
@@ -266,33 +266,14 @@ fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
             &[],
         ),
         // HavokLib's allosaur files and Demon's Souls: what the files embed, the 2010.2 records
-        // that agree, and the records derived into classdata/hkclass-5.5.ron; the physics classes
-        // of Demon's Souls' map collision (MapCollisionTemplate_DES.hkx) that none gives.
+        // that agree, and the records derived into classdata/hkclass-5.5.ron, the physics and
+        // FromSoftware classes of Demon's Souls' map collision (MapCollisionTemplate_DES.hkx)
+        // among them.
         (
             "5.5",
             "Havok-5.5.0-r1",
-            83,
-            &[
-                "CustomMeshParameter",
-                "CustomParamStorageExtendedMeshShape",
-                "hkAabbUint32",
-                "hkWorldMemoryAvailableWatchDog",
-                "hkpConstraintAtom",
-                "hkpConstraintData",
-                "hkpConstraintInstance",
-                "hkpEntity",
-                "hkpExtendedMeshShape",
-                "hkpExtendedMeshShapeShapesSubpart",
-                "hkpExtendedMeshShapeSubpart",
-                "hkpExtendedMeshShapeTrianglesSubpart",
-                "hkpModifierConstraintAtom",
-                "hkpMoppCode",
-                "hkpRigidBody",
-                "hkpStorageExtendedMeshShape",
-                "hkpStorageExtendedMeshShapeMeshSubpartStorage",
-                "hkpStorageExtendedMeshShapeShapeSubpartStorage",
-                "hkpWorldCinfo",
-            ],
+            102,
+            &[],
         ),
     ];
     for (sdk, version, want_ok, want_not) in expected {
@@ -318,7 +299,7 @@ fn transcribed_records_are_taken_and_recompute() {
     for (tr, version, want_with) in [
         (transcribed::hk2014_1().unwrap(), "hk_2014.1.0-r1", 39),
         (transcribed::hk2013_1().unwrap(), "hk_2013.1.0-r1", 1),
-        (transcribed::hk5_5().unwrap(), "Havok-5.5.0-r1", 24),
+        (transcribed::hk5_5().unwrap(), "Havok-5.5.0-r1", 43),
     ] {
         let schema = ex.schemas.iter().find(|s| s.sdk == tr.sdk).unwrap();
         let stored = stored(&corpus, version);

@@ -78,7 +78,7 @@ fn binary_to_xml_to_binary_is_exact() {
             "2013.1: 18 of 18 all-typed files exact (18 files)",
             "2014.1: 86 of 86 all-typed files exact (86 files)",
             "2014.2: 22 of 22 all-typed files exact (22 files)",
-            "5.5: 27 of 27 all-typed files exact (28 files)",
+            "5.5: 28 of 28 all-typed files exact (28 files)",
             "6.6: 0 of 0 all-typed files exact (24 files)",
             "7.1: 0 of 0 all-typed files exact (24 files)",
         ]
@@ -169,8 +169,10 @@ fn array_flags_come_back_through_xml() {
     checks::packfile_xml(noted.as_bytes());
 }
 
-/// The all-typed corpus packfiles whose XML carries `hkgen:` comments.
-const NOTED: usize = 197;
+/// The all-typed corpus packfiles whose XML carries `hkgen:` comments (198 since Demon's Souls'
+/// map collision is typed: its container is not Havok's packer's, and its rigid body's
+/// runtime-only hkArrays carry `0x80000000` where its stored ones carry 5.5's flags).
+const NOTED: usize = 198;
 
 /// Compares two documents' objects as graphs from their roots: the same classes and values,
 /// pointers to corresponding objects, reals within `tolerance` (relative, and absolute near zero).

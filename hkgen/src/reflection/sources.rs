@@ -18,7 +18,9 @@
 //!   files' signatures, then the 2013.1 records transcribed into `classdata/` where 2013.1
 //!   differs; the classes none gives are listed in [`Extraction::unresolved`].
 //! - 2010.2: hkClass objects embedded in 2010.2 files, then the serde-hkx JSON (every Skyrim
-//!   class; one the files name only where its signature agrees).
+//!   class; one the files name only where its signature agrees), then the records derived into
+//!   `classdata/` for FromSoftware's classes of Dark Souls' map collisions ([`transcribed`]; held
+//!   as derived where no file of the inputs names them).
 //! - 5.5: hkClass objects embedded in 5.5 files, then 2010.2 records whose signatures agree
 //!   with the 5.5 files, then the 5.5 records derived into `classdata/` ([`transcribed`]),
 //!   with the 2010.2 records they need.
@@ -424,6 +426,33 @@ fn derive_5_5(s: &mut ClassSchema, built: &[ClassSchema], stored: Option<&BTreeM
     Ok(())
 }
 
+/// Completes the 2010.2 schema `s` with the records derived into `classdata/`
+/// ([`transcribed::hk2010_2`], FromSoftware's classes of Dark Souls' map collisions): a class the
+/// 2010.2 files name only where its signature then recomputes (with what it needs that `s`
+/// lacks), one they do not name held as derived, for files not in the inputs.
+fn derive_2010_2(s: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) -> Result<(), Error> {
+    let derived = transcribed::hk2010_2()?;
+    let (mut checked, mut held) = (0, 0);
+    for n in derived.classes.keys() {
+        match stored.and_then(|st| st.get(n)) {
+            Some(want) => {
+                if !signature::class_signature(s, n).is_ok_and(|x| want.contains(&x)) && adopt_in_place_of(s, &derived, n, want, stored) {
+                    checked += 1;
+                }
+            }
+            None if !s.classes.contains_key(n) => {
+                add_closure(s, &derived, n);
+                held += 1;
+            }
+            None => {}
+        }
+    }
+    if checked + held > 0 {
+        s.sources.push(format!("{} ({checked} classes whose signatures agree, {held} no file of the inputs names)", transcribed::HK2010_2_NAME));
+    }
+    Ok(())
+}
+
 /// The files and folders of the class data (`classdata/`, beside the corpus) that the packfile
 /// class schemas are built from.
 pub const CLASS_DATA: [&str; 5] = [
@@ -621,6 +650,7 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
             let t = take_source(&mut s, src, stored);
             s.sources.push(format!("{}/classes{}", serde_hkx::FOLDER, t.describe()));
             prune(&mut s, stored);
+            derive_2010_2(&mut s, stored)?;
         }
         if *sdk == s5_5 {
             derive_5_5(&mut s, &out.schemas, stored)?;

@@ -34,6 +34,13 @@ pub const HK5_5: &str = include_str!("../../../classdata/hkclass-5.5.ron");
 /// The file name of [`HK5_5`] in `classdata/`, for the schema's list of sources.
 pub const HK5_5_NAME: &str = "classdata/hkclass-5.5.ron";
 
+/// The hk_2010.2.0-r1 records derived where no other source gives them (FromSoftware's classes
+/// of Dark Souls' map collisions), built in.
+pub const HK2010_2: &str = include_str!("../../../classdata/hkclass-2010.2.ron");
+
+/// The file name of [`HK2010_2`] in `classdata/`, for the schema's list of sources.
+pub const HK2010_2_NAME: &str = "classdata/hkclass-2010.2.ron";
+
 #[derive(Deserialize)]
 struct File {
     classes: Vec<ClassRecord>,
@@ -71,4 +78,9 @@ pub fn hk2013_1() -> Result<ClassSchema, Error> {
 /// The built-in Havok 5.5.0-r1 records.
 pub fn hk5_5() -> Result<ClassSchema, Error> {
     parse(HK5_5, "5.5", HK5_5_NAME)
+}
+
+/// The built-in hk_2010.2.0-r1 records.
+pub fn hk2010_2() -> Result<ClassSchema, Error> {
+    parse(HK2010_2, "2010.2", HK2010_2_NAME)
 }
