@@ -8,7 +8,8 @@
 //! properties>` of `<member name flags offset typeid>`, `<interfaces>` of `<interface typeid
 //! value>`, `<hash value>`, and a `name` on each `<typeparam>`/`<valueparam>`), so that XML -> TAG0
 //! needs no compendium and no registry. The root names the `SDKV` (`sdkversion`), the compendium
-//! of a TCRF file (`compendium`, `tcrf`: hex) and bytes after `TAG0` (`trailing`: hex). Values:
+//! of a TCRF file (`compendium`, `tcrf`: hex), bytes after `TAG0` (`trailing`: hex) and the Phive
+//! wrapper around the tagfile of a Phive file (`phive`: hex, [`write_phive`]). Values:
 //! pointers as `<pointer id="objectN"/>`, a null pointer, string or array as `<null/>`; reals as
 //! `dec` (shortest round trip by default, [`FloatForm`]) and `hex` (HKLib's: the bits of the value
 //! as a double, `#3ff0000000000000`), which the reader prefers; `hkHalf16` as a real; strings not
@@ -26,6 +27,7 @@
 
 use super::compendium::{CompendiumId, CompendiumSet};
 use super::index::{KIND_OBJECT, KIND_RUN};
+use super::phive::PhiveWrapper;
 use super::items::{ItemBytes, ItemData, Items};
 use super::type_writer;
 use super::write::{self as tag_write, TypesOut};
@@ -117,6 +119,17 @@ struct XmlWriter<'a, 't> {
 
 /// A TAG0 file as `<hktagfile version="3">` XML (see the module docs).
 pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
+    write_inner(file, None, options)
+}
+
+/// The tagfile of a Phive file (`phive` keeps the rest of it) as `<hktagfile version="3">` XML:
+/// [`write`]'s, with the wrapper in the root's `phive` attribute ([`PhiveWrapper::to_hex`]), so
+/// that [`XmlTagfile::write_file`] gives the whole file again.
+pub fn write_phive(file: &TagFile<'_>, phive: &PhiveWrapper, options: WriteOptions) -> Result<String> {
+    write_inner(file, Some(phive), options)
+}
+
+fn write_inner(file: &TagFile<'_>, phive: Option<&PhiveWrapper>, options: WriteOptions) -> Result<String> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
     let named = items.inline_referrers();
@@ -143,6 +156,11 @@ pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
     if !file.trailing.is_empty() {
         w.out.push_str(" trailing=\"");
         hex(&mut w.out, file.trailing);
+        w.out.push('"');
+    }
+    if let Some(p) = phive {
+        w.out.push_str(" phive=\"");
+        w.out.push_str(&p.to_hex());
         w.out.push('"');
     }
     w.out.push_str(">\n");
@@ -449,9 +467,23 @@ pub struct XmlTagfile {
     pub compendium: Option<(CompendiumId, Vec<u8>)>,
     /// Bytes after the `TAG0` section.
     pub trailing: Vec<u8>,
+    /// The Phive wrapper around the tagfile (the root's `phive`), which
+    /// [`XmlTagfile::write_file`] writes around it.
+    pub phive: Option<PhiveWrapper>,
 }
 
 impl XmlTagfile {
+    /// The file the XML describes: [`XmlTagfile::write_tag0`]'s tagfile, in its Phive wrapper
+    /// when the XML keeps one (offsets and sizes recomputed around it).
+    pub fn write_file(&self, compendia: &CompendiumSet) -> Result<Vec<u8>> {
+        let tag0 = self.write_tag0(compendia)?;
+        Ok(match &self.phive {
+            Some(w) => w.wrap(&tag0),
+            None => tag0,
+        })
+    }
+
+
     /// The TAG0 file: the items laid out as Havok does, then a `TCRF` when the XML names a
     /// compendium that `compendia` holds, else a `TYPE` section generated from the types.
     pub fn write_tag0(&self, compendia: &CompendiumSet) -> Result<Vec<u8>> {
@@ -695,6 +727,10 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             None => None,
         };
         let trailing = hex_attr("trailing")?.unwrap_or_default();
+        let phive = root
+            .attribute("phive")
+            .map(|v| PhiveWrapper::from_hex(v).map_err(|e| self.err(root, None, format!("phive: byte {:#x} of the wrapper: {}", e.offset().unwrap_or(0), e.kind()))))
+            .transpose()?;
         let (mut type_nodes, mut object_nodes) = (Vec::new(), Vec::new());
         for n in elements(root) {
             match n.tag_name().name() {
@@ -825,6 +861,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             items,
             compendium,
             trailing,
+            phive,
         })
     }
 
