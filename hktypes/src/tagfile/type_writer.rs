@@ -721,11 +721,35 @@ mod tests {
         assert!(renumber(&shuffled, &[3, 4]).is_none());
     }
 
+    /// SDK 2022.1's walk takes the items' types as roots in turn and does not follow a type
+    /// argument: the element type of a field's array waits for its turn as an item's type, after
+    /// a class met as an item before it; SDK 2019.1's walk follows it at once.
+    #[test]
+    fn the_2022_walk_follows_no_type_argument() {
+        // 1 Root { array: 2, n: 5 }; 2 an array of 3 (its field 4); 3 Elem; 4, 5 plain; 6 Other.
+        let mut array = record("hkArray", 0, &[4]);
+        array.params = vec![TemplateParam { name: "tT".into(), arg: TemplateArg::Type(3) }];
+        let table = TypeTable::from_records([
+            TypeRecord::default(),
+            record("Root", 0, &[2, 5]),
+            array,
+            record("Elem", 0, &[]),
+            record("int", 0, &[]),
+            record("long", 0, &[]),
+            record("Other", 0, &[]),
+        ]);
+        let items = [1, 6, 3];
+        assert_eq!(walk_order_from(&table, Style::for_sdk("20220100"), &items), [1, 2, 5, 4, 6, 3]);
+        assert_eq!(walk_order_from(&table, Style::for_sdk("20190100"), &items), [1, 2, 5, 4, 3, 6]);
+        // Numbered as the walk goes, each type with its type arguments at once.
+        assert_eq!(havok_order(&table, &items, Style::for_sdk("20220100")), [1, 2, 3, 5, 4, 6]);
+    }
+
     /// A hand-built table with a parent cycle and references out of range: every walk ends.
     #[test]
     fn walks_end_on_cycles_and_bad_indices() {
         let table = TypeTable::from_records([TypeRecord::default(), record("A", 2, &[9]), record("B", 1, &[1])]);
-        for sdkv in ["20180100", "20190100"] {
+        for sdkv in ["20180100", "20190100", "20220100"] {
             let style = Style::for_sdk(sdkv);
             assert_eq!(walk_order(&table, style).len(), 2);
             assert_eq!(havok_order(&table, &[1, 7, 0], style), [1, 2]);
