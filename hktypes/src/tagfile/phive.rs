@@ -28,6 +28,7 @@
 
 use crate::bytes::Cursor;
 use crate::error::{ContainerError, ErrorKind};
+use std::fmt::Write as _;
 
 /// The magic at the start of a Phive file.
 pub const MAGIC: &[u8; 6] = b"Phive\0";
@@ -172,10 +173,20 @@ pub fn write(header: &Header, tag0: &[u8], padding: Option<&[u8]>, tail: &[u8]) 
             &zeros
         }
     };
-    let room = tag0.len() + padding.len();
+    let mut out = Vec::with_capacity(HEADER_SIZE + tag0.len() + padding.len() + tail.len());
+    write_header(&mut out, header, tag0.len(), padding.len(), tail.len());
+    out.extend_from_slice(tag0);
+    out.extend_from_slice(padding);
+    out.extend_from_slice(tail);
+    out
+}
+
+/// The 48-byte header of a file of a tagfile of `tag0_len` bytes, `padding_len` bytes after it in
+/// its room and a trailing block of `tail_len` bytes.
+fn write_header(out: &mut Vec<u8>, header: &Header, tag0_len: usize, padding_len: usize, tail_len: usize) {
+    let room = tag0_len + padding_len;
     let tail_offset = HEADER_SIZE + room;
-    let file_size = tail_offset + tail.len();
-    let mut out = Vec::with_capacity(file_size);
+    let file_size = tail_offset + tail_len;
     let word = |out: &mut Vec<u8>, v: usize| {
         let v = v as u32;
         out.extend_from_slice(&if header.big_endian { v.to_be_bytes() } else { v.to_le_bytes() });
@@ -184,16 +195,12 @@ pub fn write(header: &Header, tag0: &[u8], padding: Option<&[u8]>, tail: &[u8]) 
     out.extend_from_slice(&if header.big_endian { header.version.to_be_bytes() } else { header.version.to_le_bytes() });
     out.extend_from_slice(if header.big_endian { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] });
     out.extend_from_slice(&header.kind);
-    word(&mut out, HEADER_SIZE);
-    word(&mut out, tail_offset);
-    word(&mut out, file_size);
-    word(&mut out, room);
-    word(&mut out, tail.len());
+    word(out, HEADER_SIZE);
+    word(out, tail_offset);
+    word(out, file_size);
+    word(out, room);
+    word(out, tail_len);
     out.extend_from_slice(&header.reserved);
-    out.extend_from_slice(tag0);
-    out.extend_from_slice(padding);
-    out.extend_from_slice(tail);
-    out
 }
 
 /// What a document keeps of the Phive wrapper around its tagfile (a [`Document`](crate::graph::Document),
@@ -228,9 +235,15 @@ impl PhiveWrapper {
     /// it back.
     pub fn to_hex(&self) -> String {
         // The file as read, its tagfile left out: the header's offsets and sizes stay the read ones.
-        let mut bytes = write(&self.header, &vec![0; self.tag0_len], Some(&self.padding), &self.tail);
-        bytes.drain(HEADER_SIZE..HEADER_SIZE + self.tag0_len);
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
+        let mut bytes = Vec::with_capacity(HEADER_SIZE + self.padding.len() + self.tail.len());
+        write_header(&mut bytes, &self.header, self.tag0_len, self.padding.len(), self.tail.len());
+        bytes.extend_from_slice(&self.padding);
+        bytes.extend_from_slice(&self.tail);
+        let mut text = String::with_capacity(2 * bytes.len());
+        for b in bytes {
+            let _ = write!(text, "{b:02x}");
+        }
+        text
     }
 
     /// The wrapper [`PhiveWrapper::to_hex`] wrote: a Phive file whose tagfile is left out, its
@@ -346,6 +359,19 @@ mod tests {
         assert_eq!(lie(0x18, 4), Some(0x18));
         assert_eq!(lie(0x1C, 0x1000), Some(0x1C));
         assert_eq!(lie(0x10, 0x40), Some(0x10));
+        // A wrapper that claims a tagfile of almost 4 GiB (its sizes agreeing) is kept as text
+        // without that much memory.
+        let mut big: Vec<u8> = (0..text.len() / 2).map(|k| u8::from_str_radix(&text[2 * k..2 * k + 2], 16).unwrap()).collect();
+        let padding = 4;
+        let room = 0xFFFF_0000u32;
+        let tail_offset = 0x30 + room;
+        for (at, v) in [(0x10, tail_offset), (0x14, tail_offset + 8), (0x18, room)] {
+            big[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let hex: String = big.iter().map(|x| format!("{x:02x}")).collect();
+        let w = PhiveWrapper::from_hex(&hex).unwrap();
+        assert_eq!((w.tag0_len, w.padding.len()), (room as usize - padding, padding));
+        assert_eq!(w.to_hex(), hex);
         assert!(PhiveWrapper::from_hex("50686976").is_err());
         assert!(PhiveWrapper::from_hex("zz").is_err());
         assert!(PhiveWrapper::from_hex("506").is_err());
