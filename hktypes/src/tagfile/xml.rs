@@ -3,7 +3,7 @@
 //! typeid="typeN">` trees of `<record>`/`<field name>`, `<array count elementtypeid>`,
 //! `<integer value>`, `<real dec hex>`, `<bool value>`, `<string value>`.
 //!
-//! Writing ([`write`]) gives a TAG0 file's types and items. Beyond HKLib's records, each type also
+//! Writing ([`write()`]) gives a TAG0 file's types and items. Beyond HKLib's records, each type also
 //! carries what a `TYPE` section holds (`<size value align>`, `<flags value>`, `<members
 //! properties>` of `<member name flags offset typeid>`, `<interfaces>` of `<interface typeid
 //! value>`, `<hash value>`, and a `name` on each `<typeparam>`/`<valueparam>`), so that XML -> TAG0
@@ -55,18 +55,18 @@ pub const DEFAULT_SDKV: &str = "20180100";
 const BYTES_PER_TEXT_BYTE: usize = 16;
 const BYTES_SLACK: usize = 1 << 20;
 
-/// XML text [`write`] may give: this many bytes per byte of the `DATA` section, plus
+/// XML text [`write()`] may give: this many bytes per byte of the `DATA` section, plus
 /// [`TEXT_SLACK`]. The corpus needs at most a sixth of it (43, an Elden Ring effect file whose
 /// byte arrays take an `<integer>` element per byte; `tests/tagfile_xml.rs`); a type table
 /// of overlapping or repeated members, or a run that many slots name, could otherwise make the
 /// text grow without bound in the input's size (each member of a record may itself be a record of
 /// many members at the same offset, 64 levels deep). Past it, writing stops with an error.
 pub const TEXT_PER_DATA_BYTE: usize = 256;
-/// Text [`write`] may give beyond [`TEXT_PER_DATA_BYTE`] per data byte: room for the type
+/// Text [`write()`] may give beyond [`TEXT_PER_DATA_BYTE`] per data byte: room for the type
 /// records and for small files.
 pub const TEXT_SLACK: usize = 64 << 20;
 
-/// Options of [`write`].
+/// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WriteOptions {
     /// How the `dec` text of reals is printed (the `hex` keeps the bits either way).
@@ -123,7 +123,7 @@ pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
 }
 
 /// The tagfile of a Phive file (`phive` keeps the rest of it) as `<hktagfile version="3">` XML:
-/// [`write`]'s, with the wrapper in the root's `phive` attribute ([`PhiveWrapper::to_hex`]), so
+/// [`write()`]'s, with the wrapper in the root's `phive` attribute ([`PhiveWrapper::to_hex`]), so
 /// that [`XmlTagfile::write_file`] gives the whole file again.
 pub fn write_phive(file: &TagFile<'_>, phive: &PhiveWrapper, options: WriteOptions) -> Result<String> {
     write_inner(file, Some(phive), options)
