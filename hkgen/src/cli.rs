@@ -1217,9 +1217,7 @@ fn convert_one_of_dir(
         Format::Tcm0 => return Converted::PassedOver("compendia"),
         Format::PackfileXml | Format::TagfileXml => to_xml,
         Format::Packfile => matches!(to, "packfile" | "binary") && o.layout.is_none(),
-        Format::Tag0 => matches!(to, "tagfile" | "binary"),
-        // Its trailing block has no other form: left as it is, and said so.
-        Format::Phive => return Converted::PassedOver("Phive files (no XML form)"),
+        Format::Tag0 | Format::Phive => matches!(to, "tagfile" | "binary"),
     };
     if already {
         return Converted::PassedOver("already in the output form");
@@ -1247,14 +1245,10 @@ fn convert_one_of_dir(
 fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<Option<String>, String> {
     use hktypes::tagfile::{xml, TagFile};
     let is_xml = hktypes::sniff(bytes) == Some(hktypes::Format::TagfileXml);
-    if hktypes::sniff(bytes) == Some(hktypes::Format::Phive) {
-        return Err(format!(
-            "{}: a Phive file's trailing block has no XML or packfile form; `hkgen dump` shows its tagfile, and the Rust and Python \
-             documents edit it in place",
-            input.display()
-        ));
-    }
-    if !is_xml && hktypes::sniff(bytes) != Some(hktypes::Format::Tag0) {
+    // A Phive file: its tagfile converts, the wrapper (header, trailing block) is kept as the
+    // XML's `phive` attribute and written around the tagfile again.
+    let is_phive = hktypes::sniff(bytes) == Some(hktypes::Format::Phive);
+    if !is_xml && !is_phive && hktypes::sniff(bytes) != Some(hktypes::Format::Tag0) {
         return Ok(None);
     }
     if o.layout.is_some() || o.havok_order {
@@ -1272,6 +1266,16 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     };
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
     let xml_doc = if is_xml { Some(tagfile_xml(bytes).map_err(located)?) } else { None };
+    let wrapped = if is_phive { Some(hktypes::tagfile::phive::Phive::read(bytes).map_err(|e| located(e.into()))?) } else { None };
+    let wrapper = match (&xml_doc, &wrapped) {
+        (Some(d), _) => d.phive.clone(),
+        (None, Some(w)) => Some(hktypes::tagfile::phive::PhiveWrapper::of(w)),
+        (None, None) => None,
+    };
+    // The errors of a Phive file's tagfile point into the whole file.
+    let shift = if is_phive { hktypes::tagfile::phive::HEADER_SIZE as u64 } else { 0 };
+    let located = |e: hktypes::Error| located(e.shifted(shift));
+    let bytes = wrapped.as_ref().map_or(bytes, |w| w.tag0);
     // The compendium the file names: it must be found, so that a TCRF file stays TCRF.
     let id = match &xml_doc {
         Some(d) => d.compendium.as_ref().map(|(id, _)| *id),
@@ -1294,12 +1298,25 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     let out = if to_xml {
         let file = TagFile::read(&tag0, &set).map_err(located)?;
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };
-        xml::write(&file, xml::WriteOptions { floats }).map_err(located)?.into_bytes()
+        let options = xml::WriteOptions { floats };
+        match &wrapper {
+            Some(w) => xml::write_phive(&file, w, options),
+            None => xml::write(&file, options),
+        }
+        .map_err(located)?
+        .into_bytes()
     } else {
-        tag0
+        match &wrapper {
+            Some(w) => w.wrap(&tag0),
+            None => tag0,
+        }
     };
     output::write_file(output, &out, &[input], o.policy)?;
-    let form = if to_xml { "hktagfile XML" } else { "TAG0" };
+    let form = match (to_xml, &wrapper) {
+        (true, _) => "hktagfile XML",
+        (false, Some(_)) => "Phive around TAG0",
+        (false, None) => "TAG0",
+    };
     Ok(Some(format!("{} -> {} ({form}): {} bytes", input.display(), output.display(), out.len())))
 }
 
@@ -1307,7 +1324,8 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
 /// `<hktagfile>` XML gives) with the compendia it reads against, a packfile's objects, or a
 /// compendium's bytes.
 enum Loaded {
-    Tag(Vec<u8>, hktypes::tagfile::CompendiumSet),
+    /// The tagfile, its compendia, and the Phive wrapper it was read from (or XML kept).
+    Tag(Vec<u8>, hktypes::tagfile::CompendiumSet, Option<hktypes::tagfile::phive::PhiveWrapper>),
     Pack(Box<hktypes::packfile::objects::Document>),
     Compendium(Vec<u8>),
 }
@@ -1339,7 +1357,7 @@ fn load(
             let set = compendia_for(id)?;
             reading::require_compendium(file, id, &set, &read.compendia)?;
             let tag0 = d.write_tag0(&set).map_err(located)?;
-            Ok(Loaded::Tag(tag0, set))
+            Ok(Loaded::Tag(tag0, set, d.phive))
         }
         Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml) => {
             any_packfile_document(&bytes, schemas, file, layout, Default::default(), dangling, require_layout).map(|d| Loaded::Pack(Box::new(d)))
@@ -1348,16 +1366,17 @@ fn load(
             let id = reading::named_compendium(&bytes);
             let set = compendia_for(id)?;
             reading::require_compendium(file, id, &set, &read.compendia)?;
-            Ok(Loaded::Tag(bytes, set))
+            Ok(Loaded::Tag(bytes, set, None))
         }
         Some(hktypes::Format::Tcm0) => Ok(Loaded::Compendium(bytes)),
         // A Phive file's tagfile (its wrapper holds no objects).
         Some(hktypes::Format::Phive) => {
-            let tag0 = hktypes::tagfile::phive::Phive::read(&bytes).map_err(|e| located(e.into()))?.tag0.to_vec();
+            let wrapped = hktypes::tagfile::phive::Phive::read(&bytes).map_err(|e| located(e.into()))?;
+            let tag0 = wrapped.tag0.to_vec();
             let id = reading::named_compendium(&tag0);
             let set = compendia_for(id)?;
             reading::require_compendium(file, id, &set, &read.compendia)?;
-            Ok(Loaded::Tag(tag0, set))
+            Ok(Loaded::Tag(tag0, set, Some(hktypes::tagfile::phive::PhiveWrapper::of(&wrapped))))
         }
         None => Err(format!("{}: {}", file.display(), hkgen::verify::not_havok(&bytes))),
     }
@@ -1367,9 +1386,13 @@ fn load(
 fn load_dump(loaded: &Loaded, file: &Path) -> Result<hktypes::dump::Dump, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
     match loaded {
-        Loaded::Tag(bytes, set) => {
+        Loaded::Tag(bytes, set, phive) => {
             let t = hktypes::tagfile::TagFile::read(bytes, set).map_err(located)?;
-            hktypes::dump::dump_tagfile(&t).map_err(located)
+            match phive {
+                // The dump keeps the wrapper: `hkgen build` gives the whole file again.
+                Some(w) => hktypes::dump::dump_phive(&t, w).map_err(located),
+                None => hktypes::dump::dump_tagfile(&t).map_err(located),
+            }
         }
         Loaded::Pack(doc) => hktypes::dump::dump_packfile(doc).map_err(located),
         Loaded::Compendium(_) => Err(format!("{}: a compendium holds types, not objects", file.display())),
@@ -1390,7 +1413,7 @@ fn dump(
     match load(file, read, schemas, layout, dangling, false)? {
         Loaded::Pack(doc) => print(format, &doc.dump()),
         Loaded::Compendium(bytes) => dump_compendium(format, &bytes, file).map(|_| ()),
-        Loaded::Tag(bytes, set) => {
+        Loaded::Tag(bytes, set, _) => {
             let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
             let t = hktypes::tagfile::TagFile::read(&bytes, &set).map_err(located)?;
             let objects = hktypes::dynamic::dump(&t).map_err(located)?;

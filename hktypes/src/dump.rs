@@ -35,8 +35,8 @@
 //! - the document's `kept` ([`Kept`]): a packfile's `container` (the file with `__data__`
 //!   emptied, in hex: header, `__classnames__`, `__types__`, each section's fill); a tagfile's
 //!   `sdkv`, its `types` (the type records a `TYPE` section is written from) or, for a TCRF
-//!   file, its `compendium` id and `tcrf` bytes (the types then come from the compendium), and
-//!   `trailing` bytes after `TAG0`;
+//!   file, its `compendium` id and `tcrf` bytes (the types then come from the compendium),
+//!   `trailing` bytes after `TAG0`, and for a Phive file its wrapper (`phive`, [`dump_phive`]);
 //! - an object's `kept` ([`ObjectKept`]), only where the object has any: a packfile object's
 //!   `class_ref` (where its virtual fixup names its class, when not the class's own entry),
 //!   `align8` (arrays on 8-byte boundaries), `places`/`end`/`padding` (the bytes of
@@ -151,6 +151,11 @@ pub struct Kept {
     /// Bytes after the `TAG0` section, in hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trailing: Option<String>,
+    /// The Phive wrapper around the tagfile of a Phive file, in hex
+    /// ([`PhiveWrapper::to_hex`](crate::tagfile::phive::PhiveWrapper::to_hex)): the file is
+    /// built in it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phive: Option<String>,
 }
 
 /// An object's facts beyond its values (every field empty for most objects).
@@ -536,6 +541,14 @@ struct TagDumper<'a, 't> {
     char_type: Option<TypeIndex>,
 }
 
+/// The tagfile of a Phive file as a [`Dump`] that keeps the wrapper (`kept.phive`): it builds
+/// the whole file again.
+pub fn dump_phive(file: &TagFile<'_>, phive: &crate::tagfile::phive::PhiveWrapper) -> Result<Dump> {
+    let mut dump = dump_tagfile(file)?;
+    dump.kept.phive = Some(phive.to_hex());
+    Ok(dump)
+}
+
 /// A TAG0 file as a [`Dump`].
 pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
     let mut layouts = file.layouts();
@@ -848,6 +861,12 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
         Some(t) => unhex(t).ok_or_else(|| top("kept.trailing is not hex"))?,
         None => Vec::new(),
     };
+    let phive = match &kept.phive {
+        Some(t) => Some(crate::tagfile::phive::PhiveWrapper::from_hex(t).map_err(|e| {
+            top(format!("kept.phive: byte {:#x} of the wrapper: {}", e.offset().unwrap_or(0), e.kind()))
+        })?),
+        None => None,
+    };
     let compendium = match &kept.compendium {
         Some(c) => {
             let id: [u8; 8] = unhex(c)
@@ -936,8 +955,9 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
         items: Items { items: b.items },
         compendium,
         trailing,
+        phive,
     };
-    xml.write_tag0(compendia)
+    xml.write_file(compendia)
 }
 
 impl TagBuilder<'_> {

@@ -16,7 +16,7 @@ use crate::reflect::{TypeIndex, TypeTable};
 use crate::tagfile::items::{ItemBytes, ItemData, Items, References};
 use crate::tagfile::type_writer;
 use crate::tagfile::write::{self, TypesOut};
-use crate::tagfile::{phive, CompendiumSet, TagFile, TypeSource};
+use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
 use crate::{Counts, Handle};
 use std::any::Any;
@@ -76,32 +76,7 @@ pub struct Document {
     phive: Option<Box<PhiveWrapper>>,
 }
 
-/// What a [`Document`] keeps of the [`phive`] wrapper around its tagfile: the header fields
-/// that are not offsets or sizes, the tagfile's padding and the trailing block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PhiveWrapper {
-    /// The header fields kept as read.
-    pub header: phive::Header,
-    /// The bytes after the tagfile in its room, written again while the tagfile keeps its length.
-    pub padding: Vec<u8>,
-    /// The length of the tagfile read (the padding is kept for a tagfile of this length).
-    pub tag0_len: usize,
-    /// The trailing block (an `AAMP` parameter archive in the cloth files).
-    pub tail: Vec<u8>,
-}
-
-impl PhiveWrapper {
-    /// What a document keeps of `p`.
-    pub fn of(p: &phive::Phive<'_>) -> Self {
-        PhiveWrapper { header: p.header.clone(), padding: p.tag0_padding.to_vec(), tag0_len: p.tag0.len(), tail: p.tail.to_vec() }
-    }
-
-    /// The Phive file around `tag0`, with its offsets and sizes recomputed.
-    pub fn wrap(&self, tag0: &[u8]) -> Vec<u8> {
-        let padding = (tag0.len() == self.tag0_len).then_some(&self.padding[..]);
-        phive::write(&self.header, tag0, padding, &self.tail)
-    }
-}
+pub use crate::tagfile::phive::PhiveWrapper;
 
 /// The file's items as the generated readers see them.
 struct FileRuns<'a> {

@@ -28,6 +28,7 @@
 
 use crate::bytes::Cursor;
 use crate::error::{ContainerError, ErrorKind};
+use std::fmt::Write as _;
 
 /// The magic at the start of a Phive file.
 pub const MAGIC: &[u8; 6] = b"Phive\0";
@@ -73,33 +74,8 @@ impl<'a> Phive<'a> {
     /// Splits a Phive file, checking that every offset and size the header gives agrees with the
     /// file and with the others.
     pub fn read(bytes: &'a [u8]) -> Result<Self> {
-        let mut c = Cursor::new(bytes, 0);
-        let magic = c.bytes(6)?;
-        if magic != MAGIC {
-            return Err(ContainerError::at(0, ErrorKind::BadMagic(String::from_utf8_lossy(magic).into_owned())));
-        }
-        let version_bytes: [u8; 2] = c.bytes(2)?.try_into().expect("two bytes");
-        let big_endian = match c.bytes(2)? {
-            [0xFF, 0xFE] => false,
-            [0xFE, 0xFF] => true,
-            other => {
-                return Err(ContainerError::invalid(8, format!("Phive byte-order mark {:02X} {:02X} is neither FF FE nor FE FF", other[0], other[1])))
-            }
-        };
-        let u16_of = |b: [u8; 2]| if big_endian { u16::from_be_bytes(b) } else { u16::from_le_bytes(b) };
-        let kind: [u8; 2] = c.bytes(2)?.try_into().expect("two bytes");
-        let word = |c: &mut Cursor<'a>| -> Result<(u64, usize)> {
-            let at = c.offset();
-            let b: [u8; 4] = c.bytes(4)?.try_into().expect("four bytes");
-            let v = if big_endian { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) };
-            Ok((at, v as usize))
-        };
-        let (at_tag0_offset, tag0_offset) = word(&mut c)?;
-        let (at_tail_offset, tail_offset) = word(&mut c)?;
-        let (at_file_size, file_size) = word(&mut c)?;
-        let (at_room, room) = word(&mut c)?;
-        let (at_tail_size, tail_size) = word(&mut c)?;
-        let reserved: [u8; 16] = c.bytes(16)?.try_into().expect("sixteen bytes");
+        let (header, words) = header_words(bytes)?;
+        let [(at_tag0_offset, tag0_offset), (at_tail_offset, tail_offset), (at_file_size, file_size), (at_room, room), (at_tail_size, tail_size)] = words;
 
         let len = bytes.len();
         if file_size != len {
@@ -145,7 +121,7 @@ impl<'a> Phive<'a> {
             ));
         }
         Ok(Phive {
-            header: Header { version: u16_of(version_bytes), big_endian, kind, reserved },
+            header,
             tag0: &bytes[tag0_offset..tag0_offset + tag0_len],
             tag0_padding: &bytes[tag0_offset + tag0_len..room_end],
             tail: &bytes[tail_offset..],
@@ -160,6 +136,32 @@ impl<'a> Phive<'a> {
     }
 }
 
+/// The header's fields and its five words (tagfile offset, trailing block offset, file size,
+/// tagfile room, trailing block size), each with its offset.
+fn header_words(bytes: &[u8]) -> Result<(Header, [(u64, usize); 5])> {
+    let mut c = Cursor::new(bytes, 0);
+    let magic = c.bytes(6)?;
+    if magic != MAGIC {
+        return Err(ContainerError::at(0, ErrorKind::BadMagic(String::from_utf8_lossy(magic).into_owned())));
+    }
+    let version_bytes: [u8; 2] = c.bytes(2)?.try_into().expect("two bytes");
+    let big_endian = match c.bytes(2)? {
+        [0xFF, 0xFE] => false,
+        [0xFE, 0xFF] => true,
+        other => return Err(ContainerError::invalid(8, format!("Phive byte-order mark {:02X} {:02X} is neither FF FE nor FE FF", other[0], other[1]))),
+    };
+    let version = if big_endian { u16::from_be_bytes(version_bytes) } else { u16::from_le_bytes(version_bytes) };
+    let kind: [u8; 2] = c.bytes(2)?.try_into().expect("two bytes");
+    let mut words = [(0u64, 0usize); 5];
+    for w in &mut words {
+        let at = c.offset();
+        let b: [u8; 4] = c.bytes(4)?.try_into().expect("four bytes");
+        *w = (at, if big_endian { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) } as usize);
+    }
+    let reserved: [u8; 16] = c.bytes(16)?.try_into().expect("sixteen bytes");
+    Ok((Header { version, big_endian, kind, reserved }, words))
+}
+
 /// Writes a Phive file of `header`, `tag0` and `tail`; `padding` is what follows the tagfile in
 /// its room (`None`: zeros up to a multiple of [`ALIGN`]).
 pub fn write(header: &Header, tag0: &[u8], padding: Option<&[u8]>, tail: &[u8]) -> Vec<u8> {
@@ -171,10 +173,20 @@ pub fn write(header: &Header, tag0: &[u8], padding: Option<&[u8]>, tail: &[u8]) 
             &zeros
         }
     };
-    let room = tag0.len() + padding.len();
+    let mut out = Vec::with_capacity(HEADER_SIZE + tag0.len() + padding.len() + tail.len());
+    write_header(&mut out, header, tag0.len(), padding.len(), tail.len());
+    out.extend_from_slice(tag0);
+    out.extend_from_slice(padding);
+    out.extend_from_slice(tail);
+    out
+}
+
+/// The 48-byte header of a file of a tagfile of `tag0_len` bytes, `padding_len` bytes after it in
+/// its room and a trailing block of `tail_len` bytes.
+fn write_header(out: &mut Vec<u8>, header: &Header, tag0_len: usize, padding_len: usize, tail_len: usize) {
+    let room = tag0_len + padding_len;
     let tail_offset = HEADER_SIZE + room;
-    let file_size = tail_offset + tail.len();
-    let mut out = Vec::with_capacity(file_size);
+    let file_size = tail_offset + tail_len;
     let word = |out: &mut Vec<u8>, v: usize| {
         let v = v as u32;
         out.extend_from_slice(&if header.big_endian { v.to_be_bytes() } else { v.to_le_bytes() });
@@ -183,16 +195,97 @@ pub fn write(header: &Header, tag0: &[u8], padding: Option<&[u8]>, tail: &[u8]) 
     out.extend_from_slice(&if header.big_endian { header.version.to_be_bytes() } else { header.version.to_le_bytes() });
     out.extend_from_slice(if header.big_endian { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] });
     out.extend_from_slice(&header.kind);
-    word(&mut out, HEADER_SIZE);
-    word(&mut out, tail_offset);
-    word(&mut out, file_size);
-    word(&mut out, room);
-    word(&mut out, tail.len());
+    word(out, HEADER_SIZE);
+    word(out, tail_offset);
+    word(out, file_size);
+    word(out, room);
+    word(out, tail_len);
     out.extend_from_slice(&header.reserved);
-    out.extend_from_slice(tag0);
-    out.extend_from_slice(padding);
-    out.extend_from_slice(tail);
-    out
+}
+
+/// What a document keeps of the Phive wrapper around its tagfile (a [`Document`](crate::graph::Document),
+/// `<hktagfile>` XML, a dump): the header fields that are not offsets or sizes, the tagfile's
+/// padding and the trailing block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhiveWrapper {
+    /// The header fields kept as read.
+    pub header: Header,
+    /// The bytes after the tagfile in its room, written again while the tagfile keeps its length.
+    pub padding: Vec<u8>,
+    /// The length of the tagfile read (the padding is kept for a tagfile of this length).
+    pub tag0_len: usize,
+    /// The trailing block (an `AAMP` parameter archive in the cloth files).
+    pub tail: Vec<u8>,
+}
+
+impl PhiveWrapper {
+    /// What a document keeps of `p`.
+    pub fn of(p: &Phive<'_>) -> Self {
+        PhiveWrapper { header: p.header.clone(), padding: p.tag0_padding.to_vec(), tag0_len: p.tag0.len(), tail: p.tail.to_vec() }
+    }
+
+    /// The Phive file around `tag0`, with its offsets and sizes recomputed.
+    pub fn wrap(&self, tag0: &[u8]) -> Vec<u8> {
+        let padding = (tag0.len() == self.tag0_len).then_some(&self.padding[..]);
+        write(&self.header, tag0, padding, &self.tail)
+    }
+
+    /// The wrapper as text for XML and dumps: the file read without its tagfile (the header as
+    /// read, the tagfile's padding, the trailing block), in hex. [`PhiveWrapper::from_hex`] reads
+    /// it back.
+    pub fn to_hex(&self) -> String {
+        // The file as read, its tagfile left out: the header's offsets and sizes stay the read ones.
+        let mut bytes = Vec::with_capacity(HEADER_SIZE + self.padding.len() + self.tail.len());
+        write_header(&mut bytes, &self.header, self.tag0_len, self.padding.len(), self.tail.len());
+        bytes.extend_from_slice(&self.padding);
+        bytes.extend_from_slice(&self.tail);
+        let mut text = String::with_capacity(2 * bytes.len());
+        for b in bytes {
+            let _ = write!(text, "{b:02x}");
+        }
+        text
+    }
+
+    /// The wrapper [`PhiveWrapper::to_hex`] wrote: a Phive file whose tagfile is left out, its
+    /// offsets and sizes checked against each other and the bytes given (the tagfile's length is
+    /// the room less the padding). The errors name the byte of the wrapper (the digit pair of the
+    /// text) they are about.
+    pub fn from_hex(text: &str) -> Result<Self> {
+        let text = text.trim().as_bytes();
+        if !text.len().is_multiple_of(2) {
+            return Err(ContainerError::invalid(0, "a Phive wrapper in hex has an odd number of digits"));
+        }
+        let bytes = text
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(k, d)| {
+                std::str::from_utf8(d)
+                    .ok()
+                    .and_then(|d| u8::from_str_radix(d, 16).ok())
+                    .ok_or_else(|| ContainerError::invalid(k as u64, "a Phive wrapper in hex has a digit that is not hex"))
+            })
+            .collect::<Result<Vec<u8>>>()?;
+        let (header, words) = header_words(&bytes)?;
+        let [(at_tag0_offset, tag0_offset), (at_tail_offset, tail_offset), (at_file_size, file_size), (at_room, room), (at_tail_size, tail_size)] = words;
+        let len = bytes.len();
+        if tag0_offset != HEADER_SIZE {
+            return Err(ContainerError::invalid(at_tag0_offset, format!("Phive tagfile offset {tag0_offset:#x}: the tagfile starts right after the {HEADER_SIZE:#x}-byte header")));
+        }
+        // The bytes after the header: the tagfile's padding, then the trailing block.
+        let padding_len = (len - HEADER_SIZE)
+            .checked_sub(tail_size)
+            .ok_or_else(|| ContainerError::invalid(at_tail_size, format!("Phive trailing block of {tail_size:#x} bytes, but the wrapper holds {:#x} after its header", len - HEADER_SIZE)))?;
+        let tag0_len = room.checked_sub(padding_len).filter(|&n| n >= 8).ok_or_else(|| {
+            ContainerError::invalid(at_room, format!("Phive tagfile room {room:#x} leaves no tagfile beside {padding_len:#x} bytes of padding"))
+        })?;
+        if tail_offset != HEADER_SIZE + room {
+            return Err(ContainerError::invalid(at_tail_offset, format!("Phive trailing block at {tail_offset:#x}, but the tagfile's room ends at {:#x}", HEADER_SIZE + room)));
+        }
+        if file_size != len + tag0_len {
+            return Err(ContainerError::invalid(at_file_size, format!("Phive file size {file_size:#x}, but the wrapper and its tagfile of {tag0_len:#x} bytes make {:#x}", len + tag0_len)));
+        }
+        Ok(PhiveWrapper { header, padding: bytes[HEADER_SIZE..HEADER_SIZE + padding_len].to_vec(), tag0_len, tail: bytes[HEADER_SIZE + padding_len..].to_vec() })
+    }
 }
 
 #[cfg(test)]
@@ -243,5 +336,44 @@ mod tests {
             assert_eq!(e, want);
         }
         assert!(Phive::read(&good[..0x20]).is_err());
+    }
+
+    /// The wrapper as hex (XML, dumps) reads back to the same wrapper, and wraps the tagfile to
+    /// the file again; a hex wrapper whose sizes disagree is an error at the word that lies.
+    #[test]
+    fn the_wrapper_goes_through_hex() {
+        let bytes = made(0x5C, b"AAMP\0\0\0\0");
+        let p = Phive::read(&bytes).unwrap();
+        let w = PhiveWrapper::of(&p);
+        let text = w.to_hex();
+        assert_eq!(text.len(), 2 * (bytes.len() - 0x5C));
+        let back = PhiveWrapper::from_hex(&text).unwrap();
+        assert_eq!(back, w);
+        assert_eq!(back.wrap(p.tag0), bytes);
+        let lie = |at: usize, v: u32| {
+            let mut b: Vec<u8> = (0..text.len() / 2).map(|k| u8::from_str_radix(&text[2 * k..2 * k + 2], 16).unwrap()).collect();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            PhiveWrapper::from_hex(&b.iter().map(|x| format!("{x:02x}")).collect::<String>()).unwrap_err().offset()
+        };
+        assert_eq!(lie(0x14, 0x1000), Some(0x14));
+        assert_eq!(lie(0x18, 4), Some(0x18));
+        assert_eq!(lie(0x1C, 0x1000), Some(0x1C));
+        assert_eq!(lie(0x10, 0x40), Some(0x10));
+        // A wrapper that claims a tagfile of almost 4 GiB (its sizes agreeing) is kept as text
+        // without that much memory.
+        let mut big: Vec<u8> = (0..text.len() / 2).map(|k| u8::from_str_radix(&text[2 * k..2 * k + 2], 16).unwrap()).collect();
+        let padding = 4;
+        let room = 0xFFFF_0000u32;
+        let tail_offset = 0x30 + room;
+        for (at, v) in [(0x10, tail_offset), (0x14, tail_offset + 8), (0x18, room)] {
+            big[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let hex: String = big.iter().map(|x| format!("{x:02x}")).collect();
+        let w = PhiveWrapper::from_hex(&hex).unwrap();
+        assert_eq!((w.tag0_len, w.padding.len()), (room as usize - padding, padding));
+        assert_eq!(w.to_hex(), hex);
+        assert!(PhiveWrapper::from_hex("50686976").is_err());
+        assert!(PhiveWrapper::from_hex("zz").is_err());
+        assert!(PhiveWrapper::from_hex("506").is_err());
     }
 }

@@ -3,6 +3,13 @@
 //! template parameters), `FSTR` (field-name strings), `TBDY` (bodies), `THSH` (stored hashes), `TPAD`.
 //! SDK 2015.1 names two of them `TNAM` and `TBOD`; SDK 2019.1 names the string tables `TST1` and
 //! `FST1` and pads them with 0xFF instead of zero. Spec: "Type table".
+//!
+//! Each type has at most one `TBDY` record, in SDK 2022.1 too: the second body of type 55 that
+//! TotK's cloth (`Armor_006_RaulSkin_Upper.bphcl`) once seemed to declare was the record of
+//! `hclCollidable`, read past its `userData` field without the number that a field with flag
+//! 0x80 ([`field_flags::AUX`]) carries. Read with it, the file's 196 records name 196 types, so a
+//! second record of a type is an error at that record (`ErrorKind::Duplicate`), whether or not
+//! it agrees with the first.
 
 use super::packed;
 use super::section::Section;

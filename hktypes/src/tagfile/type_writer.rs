@@ -5,13 +5,14 @@
 //! hashes in the order the data writer met the types, which [`data_hash_order`] recomputes from a
 //! file's items and patches and [`write_ordered`] takes. So generated, every one of the corpus's 81
 //! stock sections comes out byte for byte (`tests/roundtrip.rs`: the 76 of TAG0 files with the
-//! order from their items, the 5 of TCM0 compendia, which hold no items, with their stored order).
+//! order from their items, the 5 of TCM0 compendia, which hold no items, with their stored order),
+//! and so does the SDK 2022.1 section of TotK's cloth file (`tests/phive.rs`).
 //!
 //! A table whose indices are not Havok's (rebuilt from a schema snapshot, or built from scratch) is
 //! first numbered as Havok numbers a file's types: [`havok_order`] from the types the data writer
-//! meets first, then [`renumber`]; for SDK 2019.1, [`declare_unneeded`] first reduces the types
-//! the data does not need to declarations. From the committed snapshots this gives all 81 stock
-//! sections again.
+//! meets first, then [`renumber`]; for SDK 2019.1 and 2022.1, [`declare_unneeded`] first reduces
+//! the types the data does not need to declarations. From the committed snapshots this gives all
+//! 81 stock sections again, and the 2022.1 one.
 //!
 //! - **The walk.** Its roots are the types no type of a lower index refers to (as parent, subtype,
 //!   template argument, field or interface): the types Havok's data writer met first in the
@@ -22,15 +23,30 @@
 //!   SDK 2019.1 meets a type's fields, interfaces and subtype before its type arguments, and after
 //!   listing all the new dependencies of a type it walks each of them in turn (depth-first by
 //!   sibling group). Types the walk does not reach come last, in index order.
+//! - **The walk of SDK 2022.1** ([`Style::item_roots`]), as TotK's cloth file
+//!   `Armor_006_RaulSkin_Upper.bphcl` shows it (its 196 `TBDY` records of 237 types): the roots
+//!   are the types of the `THSH` list, in its order (the data writer's: [`data_hash_order`]),
+//!   then the roots of the older walks. From each root the walk is breadth-first over a type's
+//!   parent, its fields' types, its interfaces and the subtype of a type without fields that is
+//!   not a pointer; **no type argument is followed**, nor the type a pointer points at. The
+//!   element type of an array (`hkArray<T>`'s `tT`) and the class behind a `T*` or `hkRefPtr` are
+//!   met when the data writer meets them as the type of an item or a patch, so they come after
+//!   the walk of the type that holds them (`hkArray<hkaBone>` is record 65, `hkaBone` record 73,
+//!   after the other fields of `hkaSkeleton`); a type argument that no item or patch has as its
+//!   type waits for a field elsewhere (the `hkUint8` of `hkArray<hkUint8>` is met as a field of
+//!   `hclBufferLayout`, 30 records later), else comes with the unreached types at the end. An
+//!   alias (a type with a parent and nothing else) is followed to the type it names like any
+//!   parent, one level later. The file's records are in this walk's order, all 196, and the
+//!   field names fill `FST1` in that order.
 //! - **`TPTR`**: eight zero bytes per type, the null type included; SDK 2019.1 only per type with
 //!   a `TBDY` record, plus one (2022.1 is back to one per type).
 //! - **`TSTR`**: every type and parameter name once, in walk order (a type's name, then its
-//!   parameters' names); SDK 2019.1 takes the types in index order and puts a type parameter's
-//!   type name right after the parameter's.
+//!   parameters' names); SDK 2019.1 (and 2022.1) takes the types in index order and puts a type
+//!   parameter's type name right after the parameter's.
 //! - **`TNA1`**: every type in index order.
 //! - **`FSTR`**: the field names in the order the bodies use them.
 //! - **`TBDY`**: one record per type that has a parent or any optional part, in walk order. (SDK
-//!   2019.1 writes a type the data does not need as a declaration, with no record:
+//!   2019.1 and 2022.1 write a type the data does not need as a declaration, with no record:
 //!   [`declare_unneeded`].)
 //! - **`THSH`**: the hashes of exactly the types of the file's items and of its patched slots, in
 //!   the order Havok's data writer meets them ([`data_hash_order`]): the items in `DATA` order,
@@ -60,8 +76,8 @@ pub struct Style {
     /// type (before it, and again in SDK 2022.1).
     pub slot_per_record: bool,
     /// SDK 2022.1's walk: its roots are the types of the items in the order the data writer meets
-    /// them (then the others), and a pointer's type argument is not a dependency (the type
-    /// pointed at is met as an item's type instead).
+    /// them (then the others), it is breadth-first from each, and it follows no type argument and
+    /// no pointer's subtype (the element and pointed-at types are met as items' types instead).
     pub item_roots: bool,
 }
 
@@ -117,7 +133,10 @@ fn references(table: &TypeTable, t: &TypeDef, out: &mut Vec<TypeIndex>) {
     out.retain(|&d| d != 0 && (d as usize) < table.types.len());
 }
 
-/// The types the walk meets from `t`, in the order it meets them (see the module doc).
+/// The types the walk meets from `t`, in the order it meets them (see the module doc): up to
+/// SDK 2018.1 its parent, type arguments, fields' types, interfaces, and subtype when it has no
+/// fields; SDK 2019.1 the type arguments last; SDK 2022.1 no type arguments, and no subtype of a
+/// pointer.
 fn dependencies(table: &TypeTable, t: &TypeDef, style: Style, out: &mut Vec<TypeIndex>) {
     out.clear();
     let args = table.params_of(t).iter().filter_map(|p| match p.arg {
@@ -131,12 +150,12 @@ fn dependencies(table: &TypeTable, t: &TypeDef, style: Style, out: &mut Vec<Type
     let pointer = t.format.is_some_and(|f| f & 0x1F == 6);
     out.extend(table.fields_of(t).iter().map(|f| f.ty));
     out.extend(t.interfaces.iter().flatten().map(|x| x.ty));
-    // SDK 2022.1 does not follow a pointer to the type it points at.
-    let deferred = style.item_roots && pointer;
-    if t.fields.is_none() && !deferred {
+    // SDK 2022.1 follows neither a pointer's subtype nor any type argument: the types pointed at
+    // and the elements of arrays are met as the types of items.
+    if t.fields.is_none() && !(style.item_roots && pointer) {
         out.extend(t.subtype);
     }
-    if style.v2019 && !deferred {
+    if style.v2019 && !style.item_roots {
         out.extend(args);
     }
     out.retain(|&d| d != 0 && (d as usize) < table.types.len());
@@ -176,9 +195,7 @@ pub fn walk_order_from(table: &TypeTable, style: Style, items: &[TypeIndex]) -> 
         if !meet(root, &mut seen, &mut order) {
             continue;
         }
-        if style.item_roots {
-            walk_levels(table, root, &mut seen, &mut order);
-        } else if !style.v2019 {
+        if !style.v2019 || style.item_roots {
             // Breadth-first: the types met are walked in the order they were met.
             let mut next = order.len() - 1;
             while next < order.len() {
@@ -228,6 +245,12 @@ pub fn walk_order_from(table: &TypeTable, style: Style, items: &[TypeIndex]) -> 
 ///   [`walk_order`]'s walk, numbering the subtype of a type with fields (which that walk does not
 ///   follow) as the type's dependencies are listed. One 2019.1 table is in the corpus, so this rule
 ///   rests on it alone.
+/// - SDK 2022.1 numbers as its `TBDY` walk goes (breadth-first from each root, no type argument
+///   and no pointer followed: the module doc): each type the walk takes up numbers every type it
+///   refers to (parent, type arguments, subtype, fields' types, interfaces), each followed at once
+///   by its type arguments (and theirs). Its roots must be the data writer's ([`data_hash_order`]
+///   or a stored `THSH` order): the roots [`roots`] infers do not reach the element types. This
+///   gives the index order of the corpus's one 2022.1 table (TotK's `.bphcl`, 237 types).
 pub fn havok_order(table: &TypeTable, roots: &[TypeIndex], style: Style) -> Vec<TypeIndex> {
     let n = table.types.len();
     let mut numbered = vec![false; n];
@@ -249,7 +272,8 @@ pub fn havok_order(table: &TypeTable, roots: &[TypeIndex], style: Style) -> Vec<
         }
         return order;
     }
-    // SDK 2019.1: `number` gives a type its index and then its type arguments theirs, depth-first.
+    // SDK 2019.1 and 2022.1: `number` gives a type its index and then its type arguments theirs,
+    // depth-first.
     let mut pending = Vec::new();
     let mut number = |t: TypeIndex, numbered: &mut Vec<bool>, order: &mut Vec<TypeIndex>| {
         pending.push(t);
@@ -264,6 +288,34 @@ pub fn havok_order(table: &TypeTable, roots: &[TypeIndex], style: Style) -> Vec<
         }
     };
     let mut walked = vec![false; n];
+    if style.item_roots {
+        // SDK 2022.1: the walk of the `TBDY` records from each root, numbering every type a
+        // walked type refers to (with its type arguments) as the walk reaches it.
+        let mut refs = Vec::new();
+        for &root in roots {
+            if root == 0 || root as usize >= n || std::mem::replace(&mut walked[root as usize], true) {
+                continue;
+            }
+            number(root, &mut numbered, &mut order);
+            let mut queue = vec![root];
+            let mut next = 0;
+            while let Some(&t) = queue.get(next) {
+                next += 1;
+                let def = &table.types[t as usize];
+                references(table, def, &mut refs);
+                for &r in &refs {
+                    number(r, &mut numbered, &mut order);
+                }
+                dependencies(table, def, style, &mut deps);
+                for &d in &deps {
+                    if !std::mem::replace(&mut walked[d as usize], true) {
+                        queue.push(d);
+                    }
+                }
+            }
+        }
+        return order;
+    }
     for &root in roots {
         if root == 0 || root as usize >= n || std::mem::replace(&mut walked[root as usize], true) {
             continue;
@@ -302,7 +354,10 @@ pub fn havok_order(table: &TypeTable, roots: &[TypeIndex], style: Style) -> Vec<
 /// through parents, fields' types, interfaces and the subtype of a type that has no fields and is
 /// not a pointer. So the element types of empty arrays, `hkContainerHeapAllocator` and `void` are
 /// declared only. Older SDKs give every type its record. The rule rests on the corpus's one 2019.1
-/// table, whose 37 records it reproduces from a snapshot that defines all 50 of its types.
+/// table, whose 37 records it reproduces from a snapshot that defines all 50 of its types. SDK
+/// 2022.1's one file (TotK's cloth) declares such types too (41 of its 237, `hkaAnimation` among
+/// them); its snapshot defines none of them, so this rule is not tested there beyond keeping the
+/// other 196.
 pub fn declare_unneeded(table: &TypeTable, data_types: &[TypeIndex]) -> TypeTable {
     let n = table.types.len();
     let mut needed = vec![false; n];
@@ -361,60 +416,6 @@ pub fn renumber(table: &TypeTable, order: &[TypeIndex]) -> Option<TypeTable> {
 }
 
 /// Marks `d` met; appends it to `order` and says so if it was not met before.
-/// SDK 2022.1's walk from `root`, level by level: the next level is, in this order, what the
-/// types of this one depend on but their type arguments (parent, fields, interfaces, and the
-/// subtype of a type without fields), the types the aliases among those name (an alias is a type
-/// with a parent and nothing else), and the type arguments of this level's types, each alias
-/// among them followed at once by the type it names. A pointer's
-/// subtype and type argument are not followed: the type pointed at is met as an item's type.
-fn walk_levels(table: &TypeTable, root: TypeIndex, seen: &mut [bool], order: &mut Vec<TypeIndex>) {
-    let n = table.types.len();
-    let valid = |d: TypeIndex| d != 0 && (d as usize) < n;
-    let mut level = vec![root];
-    while !level.is_empty() {
-        let start = order.len();
-        for &t in &level {
-            let t = &table.types[t as usize];
-            let pointer = t.format.is_some_and(|f| f & 0x1F == 6);
-            let subtype = if t.fields.is_none() && !pointer { t.subtype } else { None };
-            let deps = std::iter::once(t.parent)
-                .chain(table.fields_of(t).iter().map(|f| f.ty))
-                .chain(t.interfaces.iter().flatten().map(|x| x.ty))
-                .chain(subtype);
-            for d in deps.filter(|&d| valid(d)) {
-                meet(d, seen, order);
-            }
-        }
-        let mut k = start;
-        while k < order.len() {
-            let d = &table.types[order[k] as usize];
-            if d.presence() == 0 && valid(d.parent) {
-                meet(d.parent, seen, order);
-            }
-            k += 1;
-        }
-        for &t in &level {
-            let t = &table.types[t as usize];
-            if t.format.is_some_and(|f| f & 0x1F == 6) {
-                continue;
-            }
-            for p in table.params_of(t) {
-                if let TemplateArg::Type(mut d) = p.arg {
-                    // A type argument that is an alias is followed by the type it names at once.
-                    while valid(d) && meet(d, seen, order) {
-                        let a = &table.types[d as usize];
-                        if a.presence() != 0 {
-                            break;
-                        }
-                        d = a.parent;
-                    }
-                }
-            }
-        }
-        level = order[start..].to_vec();
-    }
-}
-
 fn meet(d: TypeIndex, seen: &mut [bool], order: &mut Vec<TypeIndex>) -> bool {
     let new = !std::mem::replace(&mut seen[d as usize], true);
     if new {
@@ -724,11 +725,35 @@ mod tests {
         assert!(renumber(&shuffled, &[3, 4]).is_none());
     }
 
+    /// SDK 2022.1's walk takes the items' types as roots in turn and does not follow a type
+    /// argument: the element type of a field's array waits for its turn as an item's type, after
+    /// a class met as an item before it; SDK 2019.1's walk follows it at once.
+    #[test]
+    fn the_2022_walk_follows_no_type_argument() {
+        // 1 Root { array: 2, n: 5 }; 2 an array of 3 (its field 4); 3 Elem; 4, 5 plain; 6 Other.
+        let mut array = record("hkArray", 0, &[4]);
+        array.params = vec![TemplateParam { name: "tT".into(), arg: TemplateArg::Type(3) }];
+        let table = TypeTable::from_records([
+            TypeRecord::default(),
+            record("Root", 0, &[2, 5]),
+            array,
+            record("Elem", 0, &[]),
+            record("int", 0, &[]),
+            record("long", 0, &[]),
+            record("Other", 0, &[]),
+        ]);
+        let items = [1, 6, 3];
+        assert_eq!(walk_order_from(&table, Style::for_sdk("20220100"), &items), [1, 2, 5, 4, 6, 3]);
+        assert_eq!(walk_order_from(&table, Style::for_sdk("20190100"), &items), [1, 2, 5, 4, 3, 6]);
+        // Numbered as the walk goes, each type with its type arguments at once.
+        assert_eq!(havok_order(&table, &items, Style::for_sdk("20220100")), [1, 2, 3, 5, 4, 6]);
+    }
+
     /// A hand-built table with a parent cycle and references out of range: every walk ends.
     #[test]
     fn walks_end_on_cycles_and_bad_indices() {
         let table = TypeTable::from_records([TypeRecord::default(), record("A", 2, &[9]), record("B", 1, &[1])]);
-        for sdkv in ["20180100", "20190100"] {
+        for sdkv in ["20180100", "20190100", "20220100"] {
             let style = Style::for_sdk(sdkv);
             assert_eq!(walk_order(&table, style).len(), 2);
             assert_eq!(havok_order(&table, &[1, 7, 0], style), [1, 2]);

@@ -3,12 +3,13 @@
 //! typeid="typeN">` trees of `<record>`/`<field name>`, `<array count elementtypeid>`,
 //! `<integer value>`, `<real dec hex>`, `<bool value>`, `<string value>`.
 //!
-//! Writing ([`write`]) gives a TAG0 file's types and items. Beyond HKLib's records, each type also
+//! Writing ([`write()`]) gives a TAG0 file's types and items. Beyond HKLib's records, each type also
 //! carries what a `TYPE` section holds (`<size value align>`, `<flags value>`, `<members
 //! properties>` of `<member name flags offset typeid>`, `<interfaces>` of `<interface typeid
 //! value>`, `<hash value>`, and a `name` on each `<typeparam>`/`<valueparam>`), so that XML -> TAG0
 //! needs no compendium and no registry. The root names the `SDKV` (`sdkversion`), the compendium
-//! of a TCRF file (`compendium`, `tcrf`: hex) and bytes after `TAG0` (`trailing`: hex). Values:
+//! of a TCRF file (`compendium`, `tcrf`: hex), bytes after `TAG0` (`trailing`: hex) and the Phive
+//! wrapper around the tagfile of a Phive file (`phive`: hex, [`write_phive`]). Values:
 //! pointers as `<pointer id="objectN"/>`, a null pointer, string or array as `<null/>`; reals as
 //! `dec` (shortest round trip by default, [`FloatForm`]) and `hex` (HKLib's: the bits of the value
 //! as a double, `#3ff0000000000000`), which the reader prefers; `hkHalf16` as a real; strings not
@@ -26,6 +27,7 @@
 
 use super::compendium::{CompendiumId, CompendiumSet};
 use super::index::{KIND_OBJECT, KIND_RUN};
+use super::phive::PhiveWrapper;
 use super::items::{ItemBytes, ItemData, Items};
 use super::type_writer;
 use super::write::{self as tag_write, TypesOut};
@@ -53,18 +55,18 @@ pub const DEFAULT_SDKV: &str = "20180100";
 const BYTES_PER_TEXT_BYTE: usize = 16;
 const BYTES_SLACK: usize = 1 << 20;
 
-/// XML text [`write`] may give: this many bytes per byte of the `DATA` section, plus
+/// XML text [`write()`] may give: this many bytes per byte of the `DATA` section, plus
 /// [`TEXT_SLACK`]. The corpus needs at most a sixth of it (43, an Elden Ring effect file whose
 /// byte arrays take an `<integer>` element per byte; `tests/tagfile_xml.rs`); a type table
 /// of overlapping or repeated members, or a run that many slots name, could otherwise make the
 /// text grow without bound in the input's size (each member of a record may itself be a record of
 /// many members at the same offset, 64 levels deep). Past it, writing stops with an error.
 pub const TEXT_PER_DATA_BYTE: usize = 256;
-/// Text [`write`] may give beyond [`TEXT_PER_DATA_BYTE`] per data byte: room for the type
+/// Text [`write()`] may give beyond [`TEXT_PER_DATA_BYTE`] per data byte: room for the type
 /// records and for small files.
 pub const TEXT_SLACK: usize = 64 << 20;
 
-/// Options of [`write`].
+/// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WriteOptions {
     /// How the `dec` text of reals is printed (the `hex` keeps the bits either way).
@@ -117,6 +119,17 @@ struct XmlWriter<'a, 't> {
 
 /// A TAG0 file as `<hktagfile version="3">` XML (see the module docs).
 pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
+    write_inner(file, None, options)
+}
+
+/// The tagfile of a Phive file (`phive` keeps the rest of it) as `<hktagfile version="3">` XML:
+/// [`write()`]'s, with the wrapper in the root's `phive` attribute ([`PhiveWrapper::to_hex`]), so
+/// that [`XmlTagfile::write_file`] gives the whole file again.
+pub fn write_phive(file: &TagFile<'_>, phive: &PhiveWrapper, options: WriteOptions) -> Result<String> {
+    write_inner(file, Some(phive), options)
+}
+
+fn write_inner(file: &TagFile<'_>, phive: Option<&PhiveWrapper>, options: WriteOptions) -> Result<String> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
     let named = items.inline_referrers();
@@ -143,6 +156,11 @@ pub fn write(file: &TagFile<'_>, options: WriteOptions) -> Result<String> {
     if !file.trailing.is_empty() {
         w.out.push_str(" trailing=\"");
         hex(&mut w.out, file.trailing);
+        w.out.push('"');
+    }
+    if let Some(p) = phive {
+        w.out.push_str(" phive=\"");
+        w.out.push_str(&p.to_hex());
         w.out.push('"');
     }
     w.out.push_str(">\n");
@@ -449,9 +467,23 @@ pub struct XmlTagfile {
     pub compendium: Option<(CompendiumId, Vec<u8>)>,
     /// Bytes after the `TAG0` section.
     pub trailing: Vec<u8>,
+    /// The Phive wrapper around the tagfile (the root's `phive`), which
+    /// [`XmlTagfile::write_file`] writes around it.
+    pub phive: Option<PhiveWrapper>,
 }
 
 impl XmlTagfile {
+    /// The file the XML describes: [`XmlTagfile::write_tag0`]'s tagfile, in its Phive wrapper
+    /// when the XML keeps one (offsets and sizes recomputed around it).
+    pub fn write_file(&self, compendia: &CompendiumSet) -> Result<Vec<u8>> {
+        let tag0 = self.write_tag0(compendia)?;
+        Ok(match &self.phive {
+            Some(w) => w.wrap(&tag0),
+            None => tag0,
+        })
+    }
+
+
     /// The TAG0 file: the items laid out as Havok does, then a `TCRF` when the XML names a
     /// compendium that `compendia` holds, else a `TYPE` section generated from the types.
     pub fn write_tag0(&self, compendia: &CompendiumSet) -> Result<Vec<u8>> {
@@ -695,6 +727,10 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             None => None,
         };
         let trailing = hex_attr("trailing")?.unwrap_or_default();
+        let phive = root
+            .attribute("phive")
+            .map(|v| PhiveWrapper::from_hex(v).map_err(|e| self.err(root, None, format!("phive: byte {:#x} of the wrapper: {}", e.offset().unwrap_or(0), e.kind()))))
+            .transpose()?;
         let (mut type_nodes, mut object_nodes) = (Vec::new(), Vec::new());
         for n in elements(root) {
             match n.tag_name().name() {
@@ -825,6 +861,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             items,
             compendium,
             trailing,
+            phive,
         })
     }
 
