@@ -4,8 +4,9 @@
 //! `hkgen::codegen` for the mapping.
 //!
 //! The packfile SDKs (`hk2014_2`: Breath of the Wild; `hk2014_1`: Dark Souls III and its
-//! neighbours; `hk2013_1`, `hk2010_2` and `hk5_5`, from the classes their files embed or agree
-//! with, and the records transcribed or derived into `classdata/`) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
+//! neighbours; `hk2013_1`, `hk2011_1`, `hk2010_2`, `hk7_1`, `hk6_6` and `hk5_5`, from the classes
+//! their files embed or agree with, and the records transcribed or derived into `classdata/`) are
+//! structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
 //! `hktypes::packfile::objects::Document` lays them out per file (through the one
 //! `hktypes::Document`: `doc.get::<T>(handle)`, `doc.get_mut::<T>(handle)`, `doc.write()`), with
@@ -35,7 +36,10 @@ macro_rules! sdk_modules {
 
 sdk_modules! {
     "hk5_5", hk5_5, "5.5";
+    "hk6_6", hk6_6, "6.6";
+    "hk7_1", hk7_1, "7.1";
     "hk2010_2", hk2010_2, "2010.2";
+    "hk2011_1", hk2011_1, "2011.1";
     "hk2013_1", hk2013_1, "2013.1";
     "hk2014_1", hk2014_1, "2014.1";
     "hk2014_2", hk2014_2, "2014.2";
@@ -124,8 +128,14 @@ pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEnt
     match sdk {
         #[cfg(feature = "hk5_5")]
         "5.5" => hk5_5::CLASSES,
+        #[cfg(feature = "hk6_6")]
+        "6.6" => hk6_6::CLASSES,
+        #[cfg(feature = "hk7_1")]
+        "7.1" => hk7_1::CLASSES,
         #[cfg(feature = "hk2010_2")]
         "2010.2" => hk2010_2::CLASSES,
+        #[cfg(feature = "hk2011_1")]
+        "2011.1" => hk2011_1::CLASSES,
         #[cfg(feature = "hk2013_1")]
         "2013.1" => hk2013_1::CLASSES,
         #[cfg(feature = "hk2014_1")]
@@ -196,8 +206,14 @@ pub fn open_options() -> hktypes::OpenOptions<'static> {
 pub static PACKFILE_SCHEMAS: &[&hktypes::packfile::layout::StaticClassSet] = &[
     #[cfg(feature = "hk5_5")]
     &hk5_5::SCHEMA,
+    #[cfg(feature = "hk6_6")]
+    &hk6_6::SCHEMA,
+    #[cfg(feature = "hk7_1")]
+    &hk7_1::SCHEMA,
     #[cfg(feature = "hk2010_2")]
     &hk2010_2::SCHEMA,
+    #[cfg(feature = "hk2011_1")]
+    &hk2011_1::SCHEMA,
     #[cfg(feature = "hk2013_1")]
     &hk2013_1::SCHEMA,
     #[cfg(feature = "hk2014_1")]

@@ -78,8 +78,9 @@ fn every_corpus_animation_decodes_and_agrees_with_its_members() {
     let spline = spline_written();
     let mut by_codec: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     let mut failures = Vec::new();
-    // Packfiles of SDKs that schemas/ has no class descriptions of (2011.x, 2012.x) keep their
-    // objects as bytes: no member values to decode.
+    // Packfiles of SDKs that schemas/ has no class descriptions of would keep their objects as
+    // bytes (no member values to decode): since 6.6, 7.1 and 2011.x have theirs (derived into
+    // classdata/), none does.
     let mut untyped = Vec::new();
     for f in &files {
         for h in anim::handles(&f.doc) {
@@ -125,11 +126,10 @@ fn every_corpus_animation_decodes_and_agrees_with_its_members() {
     }
     eprintln!("animations by codec (found, decoded): {by_codec:?}");
     eprintln!("{} animations in packfiles of SDKs without class descriptions: {untyped:#?}", untyped.len());
-    // schemas/ describes the packfile SDKs 5.5, 2010.2, 2013.1, 2014.1 and 2014.2.
-    for u in &untyped {
-        let described = ["Havok-5.5.0", "hk_2010.2.0", "hk_2013.1.0", "hk_2014.1.0", "hk_2014.2.0"];
-        assert!(!described.iter().any(|v| u.contains(v)), "{u}: untyped, yet schemas/ describes its SDK");
-    }
+    // schemas/ describes the packfile SDKs 5.5, 6.6, 7.1, 2010.2, 2011.1, 2013.1, 2014.1 and
+    // 2014.2; 2010.1, 2011.2 and 2012.2 files read through their neighbours' records: every
+    // corpus animation is typed.
+    assert!(untyped.is_empty(), "{untyped:#?}");
     assert!(failures.is_empty(), "{} animations did not decode:\n{}", failures.len(), failures.join("\n"));
     // The codecs the corpus holds (MANIFEST): interleaved and delta in both naming eras, and
     // DSAnimStudio's wavelet a00_3000 (more of it in tests/anim_wavelet.rs).
@@ -371,4 +371,73 @@ fn delta_decoder_survives_lying_members() {
         }
     }
     eprintln!("{ok} of 400 lying delta animations decoded (the rest gave errors)");
+}
+
+/// The SDKs typed through records derived into `classdata/` (6.6, 7.1, 2011.1; 2011.2 through
+/// 2011.1's): every animation of their corpus packfiles decodes (finite frames, unit
+/// quaternions: `every_corpus_animation_decodes_and_agrees_with_its_members`), and each agrees
+/// with the same HavokLib clip (`660__allosaur_run_S40_V16_B25_D3[4101].hkx` and
+/// `2010_2__allosaur_run_S40_V16_B25_D3[4101].hkx`: the clip name after the SDK prefix, whatever
+/// the platform) as a 2010.1 or 2012.2 file holds it: the same codec, frame count and track count,
+/// and frames equal within 1e-4 (translation and scale relative to the clip's extent, quaternion
+/// components sign-normalised). On 2026-12-06 all 60 (6.6 18, 7.1 18, 2011.1 13, 2011.2 11) were
+/// equal to their reference's frames, difference 0.
+#[test]
+fn old_sdk_clips_agree_with_their_2010_and_2012_forms() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let options = OpenOptions { classes: Some(schemas), ..OpenOptions::default() };
+    let entries = common::manifest(&corpus);
+    let clip = |rel: &str| -> Option<(String, String)> {
+        let name = rel.strip_prefix("HavokLib/")?;
+        let (prefix, rest) = name.split_once("__")?;
+        Some((prefix.to_owned(), rest.split('[').next()?.to_owned()))
+    };
+    let old_sdks = ["Havok-6.6.0-r1", "Havok-7.1.0-r1", "hk_2011.1.0-r1", "hk_2011.2.0-r1"];
+    // Per SDK: animations decoded, and of them compared with a reference.
+    let mut per: BTreeMap<String, [usize; 2]> = BTreeMap::new();
+    let mut worst = (0f32, 0f32);
+    for e in entries.iter().filter(|e| e.format == "packfile" && old_sdks.contains(&e.sdk.as_str())) {
+        let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
+        let doc = open(&bytes, &options).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+        let untyped = doc.counts().untyped;
+        assert_eq!(untyped, 0, "{}: {untyped} objects untyped", e.relpath);
+        let anims = anim::animations(&doc).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+        if anims.is_empty() {
+            continue;
+        }
+        let n = per.entry(e.sdk.clone()).or_default();
+        n[0] += anims.len();
+        // The same clip in a 2010.1 (HavokLib's `2010_2__` prefix) or 2012.2 file.
+        let Some((_, name)) = clip(&e.relpath) else { continue };
+        let reference = entries.iter().find(|r| {
+            (r.sdk == "hk_2010.1.0-r1" || r.sdk == "hk_2012.2.0-r1") && clip(&r.relpath).is_some_and(|(_, c)| c == name)
+        });
+        let Some(r) = reference else { continue };
+        let rdoc = open(&common::corpus_file(&corpus, &r.relpath).unwrap(), &options).unwrap();
+        let ranims = anim::animations(&rdoc).unwrap();
+        assert_eq!(anims.len(), ranims.len(), "{} against {}", e.relpath, r.relpath);
+        for (a, b) in anims.iter().zip(&ranims) {
+            assert_eq!((&a.codec, a.frame_count, a.track_count), (&b.codec, b.frame_count, b.track_count), "{} against {}", e.relpath, r.relpath);
+            let (fa, fb) = (a.frames().unwrap(), b.frames().unwrap());
+            let extent = fb.transforms.iter().flat_map(|x| x[..3].iter().chain(&x[7..])).fold(1f32, |m, v| m.max(v.abs()));
+            let (mut dt, mut dq) = (0f32, 0f32);
+            for (x, y) in fa.transforms.iter().zip(&fb.transforms) {
+                assert!(x.iter().all(|v| v.is_finite()), "{}: {x:?}", e.relpath);
+                let len = (3..7).map(|c| x[c] * x[c]).sum::<f32>().sqrt();
+                assert!((len - 1.0).abs() < 0.01, "{}: rotation length {len}", e.relpath);
+                dt = dt.max((0..3).chain(7..10).map(|c| (x[c] - y[c]).abs() / extent).fold(0.0, f32::max));
+                let s = if (3..7).map(|c| x[c] * y[c]).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+                dq = dq.max((3..7).map(|c| (x[c] - s * y[c]).abs()).fold(0.0, f32::max));
+            }
+            eprintln!("{} ({}) against {}: translation/scale {dt:.2e} of the extent, rotation {dq:.2e}", e.relpath, a.codec.name(), r.relpath);
+            assert!(dt <= 1e-4 && dq <= 1e-4, "{} against {}: translation/scale {dt}, rotation {dq}", e.relpath, r.relpath);
+            worst = (worst.0.max(dt), worst.1.max(dq));
+            n[1] += 1;
+        }
+    }
+    eprintln!("animations (decoded, compared with the 2010.1/2012.2 clip) per SDK: {per:?}; largest differences {worst:?}");
+    let got: Vec<(String, usize)> = per.iter().map(|(k, v)| (k.clone(), v[0])).collect();
+    assert_eq!(got.len(), 4, "{per:?}");
+    assert!(per.values().all(|v| v[1] > 0), "{per:?}");
 }

@@ -238,8 +238,9 @@ fn corpus_2014_1_from_all_sources() {
 
 /// The class schemas `hkgen extract` builds from every source (the records transcribed into
 /// `classdata/` last) against every class signature the corpus packfiles of hk_2014.1.0-r1,
-/// hk_2013.1.0-r1, hk_2010.2.0-r1 and Havok-5.5.0-r1 store: this many classes recompute, and
-/// none does not.
+/// hk_2013.1.0-r1, hk_2010.2.0-r1, Havok-5.5.0-r1, Havok-6.6.0-r1, Havok-7.1.0-r1 and
+/// hk_2011.1.0-r1 store: this many classes recompute, and none does not; 2011.2 and 2010.1
+/// files recompute through their neighbours' schemas.
 #[test]
 fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
     use hkgen::reflection::sources;
@@ -276,7 +277,12 @@ fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
             &[],
         ),
     ];
-    for (sdk, version, want_ok, want_not) in expected {
+    // HavokLib's allosaur files of the SDKs no source describes: their neighbours' records with
+    // the differences derived into classdata/hkclass-{6.6,7.1,2011.1}.ron; every class recomputes,
+    // the hkClass family included. 2011.2 files store 2011.1's signatures and are read through its
+    // schema (below).
+    let derived: [(&str, &str, usize, &[&str]); 3] = [("6.6", "Havok-6.6.0-r1", 15, &[]), ("7.1", "Havok-7.1.0-r1", 13, &[]), ("2011.1", "hk_2011.1.0-r1", 12, &[])];
+    for (sdk, version, want_ok, want_not) in expected.into_iter().chain(derived) {
         let schema = ex.schemas.iter().find(|s| s.sdk == sdk).unwrap();
         let stored = stored(&corpus, version);
         let (ok, not): (Vec<&String>, Vec<&String>) =
@@ -286,9 +292,27 @@ fn extracted_schemas_recompute_the_2014_1_and_2013_1_signatures() {
         assert_eq!(ok.len(), want_ok, "{version}");
         assert_eq!(schema.unresolved, want_not, "{version}");
     }
+    // No schema of their own: 2011.2 files store exactly 2011.1's signatures, 2010.1 files only
+    // 2010.2's and 7.1's (hkClass, hkClassMember).
+    assert!(!ex.schemas.iter().any(|s| s.sdk == "2011.2" || s.sdk == "2010.1"));
+    for (version, through) in [("hk_2011.2.0-r1", &["2011.1"][..]), ("hk_2010.1.0-r1", &["2010.2", "7.1"][..])] {
+        let stored = stored(&corpus, version);
+        let not: Vec<&String> = stored
+            .keys()
+            .filter(|n| {
+                !through.iter().any(|sdk| {
+                    let schema = ex.schemas.iter().find(|s| s.sdk == *sdk).unwrap();
+                    signature::class_signature(schema, n).is_ok_and(|s| stored[*n].contains(&s))
+                })
+            })
+            .collect();
+        eprintln!("{version}: {} classes, through {through:?}; not: {not:?}", stored.len());
+        assert!(not.is_empty() && !stored.is_empty(), "{version}: {not:?}");
+    }
 }
 
-/// Every record of `classdata/hkclass-2014.1.ron`, `hkclass-2013.1.ron` and `hkclass-5.5.ron` that gives a
+/// Every record of `classdata/hkclass-2014.1.ron`, `hkclass-2013.1.ron`, `hkclass-5.5.ron`,
+/// `hkclass-6.6.ron`, `hkclass-7.1.ron` and `hkclass-2011.1.ron` that gives a
 /// `signature` is what the extracted schema of its SDK holds for that class, and that signature
 /// recomputes and is what the corpus stores; the others are held as transcribed.
 #[test]
@@ -300,6 +324,9 @@ fn transcribed_records_are_taken_and_recompute() {
         (transcribed::hk2014_1().unwrap(), "hk_2014.1.0-r1", 39),
         (transcribed::hk2013_1().unwrap(), "hk_2013.1.0-r1", 1),
         (transcribed::hk5_5().unwrap(), "Havok-5.5.0-r1", 43),
+        (transcribed::parse(transcribed::HK6_6, "6.6", transcribed::HK6_6_NAME).unwrap(), "Havok-6.6.0-r1", 7),
+        (transcribed::parse(transcribed::HK7_1, "7.1", transcribed::HK7_1_NAME).unwrap(), "Havok-7.1.0-r1", 1),
+        (transcribed::parse(transcribed::HK2011_1, "2011.1", transcribed::HK2011_1_NAME).unwrap(), "hk_2011.1.0-r1", 0),
     ] {
         let schema = ex.schemas.iter().find(|s| s.sdk == tr.sdk).unwrap();
         let stored = stored(&corpus, version);

@@ -526,6 +526,8 @@ fn compiled_in_classes_equal_the_snapshots() {
         };
         assert_eq!(order(packfile_sources_for_sdk(compiled.sdk)), order(schemas.sources_for(compiled.sdk)), "{}", compiled.sdk);
     }
+    // 6.6, 7.1 and 2011.1 (their own features): tests/packfile_old_sdks.rs counts them.
+    counts.retain(|c| !["6.6", "7.1", "2011.1"].contains(&c.0));
     assert_eq!(counts, COMPILED_IN);
 }
 

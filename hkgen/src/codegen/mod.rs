@@ -53,7 +53,7 @@ pub const SDKS: &[&str] = &["2015.1", "2016.2", "2018.1", "2019.1", "2022.1"];
 
 /// The packfile SDK versions (hkClass schemas under `schemas/<sdk>/classes/`) the root crate has
 /// a feature for; see [`packfile`].
-pub const PACKFILE_SDKS: &[&str] = &["2014.2", "2014.1", "2013.1", "2010.2", "5.5"];
+pub const PACKFILE_SDKS: &[&str] = &["2014.2", "2014.1", "2013.1", "2011.1", "2010.2", "7.1", "6.6", "5.5"];
 
 /// The module (and cargo feature) name of an SDK version: `2018.1` -> `hk2018_1`.
 ///

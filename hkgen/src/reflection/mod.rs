@@ -6,7 +6,8 @@
 //! transcribed or derived into the repository's `classdata/`) into platform-neutral [`ClassSchema`] records,
 //! the class signature recipe ([`signature`]) that packfiles store in `__classnames__`, and the
 //! member offsets and class sizes a platform's layout rules give ([`layout`]). [`sources::extract`]
-//! builds the 2014.2, 2014.1, 2013.1, 2010.2 and 5.5 schemas from all of them and [`snapshot`] writes them under
+//! builds the 2014.2, 2014.1, 2013.1, 2010.2, 5.5, 6.6, 7.1 and 2011.1 schemas from all of them and
+//! [`snapshot`] writes them under
 //! `schemas/<sdk>/classes/`. [`check`] is what `hkgen verify` reports of a packfile.
 //!
 //! [`ClassSchema`]: crate::schema::model::ClassSchema

@@ -24,6 +24,11 @@
 //! - 5.5: hkClass objects embedded in 5.5 files, then 2010.2 records whose signatures agree
 //!   with the 5.5 files, then the 5.5 records derived into `classdata/` ([`transcribed`]),
 //!   with the 2010.2 records they need.
+//! - 6.6, 7.1 and 2011.1 (no dump, no embedded hkClass objects in the corpus): the records of
+//!   their neighbours (5.5 and 2010.2; 2010.2) overlaid with the differences derived into
+//!   `classdata/` ([`transcribed::DERIVED`]), then each neighbour's records on its own. 2011.2 files
+//!   store 2011.1's signatures and 2010.1 files 2010.2's and 7.1's: they are read through those
+//!   schemas (the nearest SDK's records whose signatures agree), as 2012.2 files through 2013.1's.
 //! - Any other SDK whose files embed hkClass objects: those records.
 //!
 //! A class the files name whose signature no source gives is listed in
@@ -42,7 +47,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Default)]
 pub struct Extraction {
     /// One class schema per SDK: 2014.2, 2014.1 and 2013.1 first, then 2010.2, 5.5 and any other
-    /// SDK whose files embed hkClass objects.
+    /// SDK whose files embed hkClass objects, then 6.6, 7.1 and 2011.1.
     pub schemas: Vec<ClassSchema>,
     /// Per SDK, classes its files name whose signature no source recomputes.
     pub unresolved: BTreeMap<String, Vec<String>>,
@@ -453,6 +458,45 @@ fn derive_2010_2(s: &mut ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<
     Ok(())
 }
 
+/// Builds the schema `s` of an SDK that has no source of its own ([`transcribed::DERIVED`]) for
+/// the classes its files name: first from the records of the SDKs `bases` (of `built`) overlaid
+/// with `derived`, the records derived into `classdata/` (the last base's record of a class in
+/// place of an earlier one's, the derived record in place of both), then from each base's records
+/// on its own, nearest first; each class, with the classes and enums its layout and signature
+/// need, only where its stored signature then recomputes.
+fn derive_over(s: &mut ClassSchema, built: &[ClassSchema], bases: &[&str], derived: &ClassSchema, stored: Option<&BTreeMap<String, BTreeSet<u32>>>) {
+    let recomputes = |s: &ClassSchema, n: &str, want: &BTreeSet<u32>| signature::class_signature(s, n).is_ok_and(|x| want.contains(&x));
+    let found: Vec<&ClassSchema> = bases.iter().filter_map(|b| built.iter().find(|x| x.sdk == *b)).collect();
+    let mut over = ClassSchema::default();
+    for src in found.iter().copied().chain([derived]) {
+        over.classes.extend(src.classes.iter().map(|(k, c)| (k.clone(), c.clone())));
+        over.enums.extend(src.enums.iter().map(|(k, e)| (k.clone(), e.clone())));
+    }
+    let names = found.iter().map(|b| b.sdk.as_str()).collect::<Vec<_>>().join(" and ");
+    let mut taken = 0;
+    for (n, want) in stored.into_iter().flatten() {
+        if !recomputes(s, n, want) && over.classes.contains_key(n) && adopt_in_place_of(s, &over, n, want, stored) {
+            taken += 1;
+        }
+    }
+    if taken > 0 {
+        let what = derived.sources.first().map_or("", String::as_str);
+        s.sources.push(format!("{what} over the {names} records (classes whose signatures agree with the {} files)", s.sdk));
+    }
+    for base in found.iter().rev() {
+        let mut taken = 0;
+        for (n, want) in stored.into_iter().flatten() {
+            if !recomputes(s, n, want) && base.classes.contains_key(n) && adopt_in_place_of(s, base, n, want, stored) {
+                taken += 1;
+            }
+        }
+        if taken > 0 {
+            s.sources.push(format!("{} classes whose signatures agree with the {} files", base.sdk, s.sdk));
+        }
+    }
+    prune(s, stored);
+}
+
 /// The files and folders of the class data (`classdata/`, beside the corpus) that the packfile
 /// class schemas are built from.
 pub const CLASS_DATA: [&str; 5] = [
@@ -463,8 +507,8 @@ pub const CLASS_DATA: [&str; 5] = [
     dsmapstudio::FOLDER,
 ];
 
-/// Builds the 2014.2, 2014.1, 2013.1, 2010.2 and 5.5 class schemas (and those of other SDKs whose
-/// files embed hkClass objects) from `inputs` (files and directories).
+/// Builds the 2014.2, 2014.1, 2013.1, 2010.2, 5.5, 6.6, 7.1 and 2011.1 class schemas (and those of
+/// other SDKs whose files embed hkClass objects) from `inputs` (files and directories).
 pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
     let found = gather(inputs)?;
     let mut out = Extraction::default();
@@ -661,6 +705,24 @@ pub fn extract(inputs: &[PathBuf]) -> Result<Extraction, Error> {
         }
         s.unresolved = unresolved(&s, stored);
         out.unresolved.insert(sdk.clone(), s.unresolved.clone());
+        out.schemas.push(s);
+    }
+    // The SDKs no source describes: their neighbours' records with the differences derived into
+    // classdata/, over what their files embed where any does.
+    for (sdk, text, file, bases) in transcribed::DERIVED {
+        let stored = found.stored.get(sdk);
+        if stored.is_none() && !out.schemas.iter().any(|s| s.sdk == sdk) {
+            continue;
+        }
+        let mut s = match out.schemas.iter().position(|s| s.sdk == sdk) {
+            Some(i) => out.schemas.remove(i),
+            None => ClassSchema { sdk: sdk.to_owned(), ..Default::default() },
+        };
+        let derived = transcribed::parse(text, sdk, file)?;
+        derive_over(&mut s, &out.schemas, bases, &derived, stored);
+        note_signatures(&mut s, stored, None);
+        s.unresolved = unresolved(&s, stored);
+        out.unresolved.insert(sdk.to_owned(), s.unresolved.clone());
         out.schemas.push(s);
     }
     for (sdk, names) in &out.unresolved {

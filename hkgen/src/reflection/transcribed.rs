@@ -1,7 +1,8 @@
 //! hkClass records transcribed by hand from public descriptions of the classes (the repository's
 //! `classdata/` folder): the classes no dump among the inputs describes, such as the behaviour
 //! (`hkb*`) classes of FromSoftware's hk_2014.1.0-r1 files, and the Havok 5.5.0-r1 classes of
-//! HavokLib's and Demon's Souls' files, derived from their public descriptions. Each file names
+//! HavokLib's and Demon's Souls' files, derived from their public descriptions, and those of the
+//! 6.6, 7.1 and 2011.1 classes that differ from their neighbours' ([`DERIVED`]). Each file names
 //! its sources in its header and above each record. [`super::sources::extract`] takes them last, and only a class
 //! whose signature then equals what the files of its SDK store.
 //!
@@ -40,6 +41,35 @@ pub const HK2010_2: &str = include_str!("../../../classdata/hkclass-2010.2.ron")
 
 /// The file name of [`HK2010_2`] in `classdata/`, for the schema's list of sources.
 pub const HK2010_2_NAME: &str = "classdata/hkclass-2010.2.ron";
+
+/// The Havok 6.6.0-r1 records derived where the 5.5 and 2010.2 records differ, built in.
+pub const HK6_6: &str = include_str!("../../../classdata/hkclass-6.6.ron");
+
+/// The file name of [`HK6_6`] in `classdata/`, for the schema's list of sources.
+pub const HK6_6_NAME: &str = "classdata/hkclass-6.6.ron";
+
+/// The Havok 7.1.0-r1 records derived where the 2010.2 records differ, built in.
+pub const HK7_1: &str = include_str!("../../../classdata/hkclass-7.1.ron");
+
+/// The file name of [`HK7_1`] in `classdata/`, for the schema's list of sources.
+pub const HK7_1_NAME: &str = "classdata/hkclass-7.1.ron";
+
+/// The hk_2011.1.0-r1 records (2011.2 stores the same signatures) derived where the 2010.2 records
+/// differ, built in.
+pub const HK2011_1: &str = include_str!("../../../classdata/hkclass-2011.1.ron");
+
+/// The file name of [`HK2011_1`] in `classdata/`, for the schema's list of sources.
+pub const HK2011_1_NAME: &str = "classdata/hkclass-2011.1.ron";
+
+/// The SDKs whose records are derived over their neighbours' ([`super::sources::extract`]): per
+/// SDK, its transcription and its file name, and the SDKs whose records it starts from, the one
+/// its records are nearest to last (a later SDK's record of a class replaces an earlier one's,
+/// and the transcription replaces them all).
+pub const DERIVED: [(&str, &str, &str, &[&str]); 3] = [
+    ("6.6", HK6_6, HK6_6_NAME, &["2010.2", "5.5"]),
+    ("7.1", HK7_1, HK7_1_NAME, &["2010.2"]),
+    ("2011.1", HK2011_1, HK2011_1_NAME, &["2010.2"]),
+];
 
 #[derive(Deserialize)]
 struct File {
