@@ -555,6 +555,8 @@ struct TagDumper<'a, 't> {
     char_type: Option<TypeIndex>,
     /// The items of the SDK's enumerations, which the type table does not list.
     enums: EnumTable,
+    /// The types whose members `enums` types ([`member_enum_owners`]).
+    owners: HashMap<TypeIndex, &'static str>,
 }
 
 /// A TAG0 file as a [`Dump`], its enum members as numbers (no enumeration items known: see
@@ -583,6 +585,7 @@ pub fn dump_tagfile_with(file: &TagFile<'_>, enums: &EnumTable) -> Result<Dump> 
         first_of_name,
         char_type,
         enums: *enums,
+        owners: member_enum_owners(table, enums),
     };
     let mut objects = Vec::new();
     for (i, it) in items.items.iter().enumerate().skip(1) {
@@ -651,7 +654,7 @@ pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32) -> st
     let it = items.items.get(item as usize).filter(|_| item != 0).ok_or_else(|| {
         ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: item.into(), count: items.items.len() as u64 })
     })?;
-    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None, enums: EnumTable::default() };
+    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None, enums: EnumTable::default(), owners: HashMap::new() };
     let mut kept = ObjectKept::default();
     let v = d.value(it.ty, &it.bytes, "", &mut kept, 0).map_err(|e| e.in_context(format!("object {item}")))?;
     Ok(match v {
@@ -688,6 +691,42 @@ fn enum_of(table: &TypeTable, enums: &EnumTable, ty: TypeIndex) -> Option<String
         ("tENUM" | "tBITS", TemplateArg::Type(e)) => Some(table.full_name(*e)),
         _ => None,
     })
+}
+
+/// The types of `table` that `enums` types members of (`hknpBodyCinfo` for
+/// `hknpBodyCinfo.motionType`), by index: found once per file, so that a record's members are
+/// looked up without naming its type.
+fn member_enum_owners(table: &TypeTable, enums: &EnumTable) -> HashMap<TypeIndex, &'static str> {
+    let mut out = HashMap::new();
+    if enums.members.is_empty() {
+        return out;
+    }
+    for (i, t) in table.iter() {
+        if let Some(m) = enums.members.iter().find(|m| t.name == m.class) {
+            if table.full_name(i) == m.class {
+                out.insert(i, m.class);
+            }
+        }
+    }
+    out
+}
+
+/// The fields of record type `def` with its ancestors' first, each with the enumeration `enums`
+/// types it as (a member stored as a bare integer).
+fn record_fields(
+    table: &TypeTable,
+    def: TypeIndex,
+    enums: &EnumTable,
+    owners: &HashMap<TypeIndex, &'static str>,
+) -> Vec<(crate::reflect::Field, Option<&'static str>)> {
+    let mut fields = Vec::new();
+    for owner in table.ancestry(def) {
+        if let Some(t) = table.get(owner) {
+            let class = owners.get(&owner).copied();
+            fields.extend(table.fields_of(t).iter().map(|f| (f.clone(), class.and_then(|c| enums.member(c, f.name.as_str())))));
+        }
+    }
+    fields
 }
 
 /// An integer as the name of enumeration `e`'s item of its value, where it has one.
@@ -857,16 +896,7 @@ impl TagDumper<'_, '_> {
                 bytes.chunks_exact(4).map(|b| real(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))).collect(),
             ),
             Kind::Record => {
-                let mut fields = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        let class = (!self.enums.members.is_empty()).then(|| table.full_name(owner));
-                        fields.extend(table.fields_of(t).iter().map(|f| {
-                            let e = class.as_deref().and_then(|c| self.enums.member(c, f.name.as_str()));
-                            (f.clone(), e)
-                        }));
-                    }
-                }
+                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
                 let mut out = Vec::with_capacity(fields.len());
                 for (f, member_enum) in fields {
                     let size = self.layouts.size_of(f.ty)? as usize;
@@ -939,6 +969,7 @@ struct TagBuilder<'t> {
     char_type: Option<TypeIndex>,
     budget: usize,
     enums: EnumTable,
+    owners: HashMap<TypeIndex, &'static str>,
 }
 
 fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize) -> Result<Vec<u8>> {
@@ -987,6 +1018,7 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text
             .saturating_mul(BYTES_PER_TEXT_BYTE)
             .saturating_add(BYTES_SLACK),
         enums: *enums,
+        owners: member_enum_owners(&types, enums),
     };
     b.items.push(ItemData::null());
     if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
@@ -1273,16 +1305,7 @@ impl TagBuilder<'_> {
                 }
             }
             (Kind::Record, Val::Record(members)) => {
-                let mut fields = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        let class = (!self.enums.members.is_empty()).then(|| table.full_name(owner));
-                        fields.extend(table.fields_of(t).iter().map(|f| {
-                            let e = class.as_deref().and_then(|c| self.enums.member(c, f.name.as_str()));
-                            (f.clone(), e)
-                        }));
-                    }
-                }
+                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
                 members.check(fields.iter().map(|(f, _)| f.name.as_str()), at)?;
                 for (fname, fv) in &members.0 {
                     let (f, member_enum) = fields
