@@ -48,7 +48,10 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The SDK versions the root crate has a feature for.
+/// The tagfile SDK versions the root crate has a feature for: with [`PACKFILE_SDKS`], the one list
+/// of SDKs (the root crate's build script writes the enabled ones to `OUT_DIR/sdks.rs`, from
+/// which `src/lib.rs` makes the modules and lookups; adding an SDK is an entry here and its
+/// feature in Cargo.toml).
 pub const SDKS: &[&str] = &["2015.1", "2016.2", "2018.1", "2019.1", "2022.1"];
 
 /// The packfile SDK versions (hkClass schemas under `schemas/<sdk>/classes/`) the root crate has
