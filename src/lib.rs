@@ -4,9 +4,8 @@
 //! `hkgen::codegen` for the mapping.
 //!
 //! The packfile SDKs (`hk2014_2`: Breath of the Wild; `hk2014_1`: Dark Souls III and its
-//! neighbours; `hk2013_1`, `hk2011_1`, `hk2010_2`, `hk7_1`, `hk6_6` and `hk5_5`, from the classes
-//! their files embed or agree with, and the records transcribed or derived into `classdata/`) are
-//! structs implementing `hktypes::packfile::typed::PackClass`, generated from the
+//! neighbours; `hk2013_1`, `hk2010_2` and `hk5_5`, from the classes their files embed or agree
+//! with, and the records transcribed or derived into `classdata/`) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
 //! `hktypes::packfile::objects::Document` lays them out per file (through the one
 //! `hktypes::Document`: `doc.get::<T>(handle)`, `doc.get_mut::<T>(handle)`, `doc.write()`), with
@@ -23,92 +22,95 @@
 //! Havok's member names (`hktypes::serde_support` gives the runtime types their forms).
 pub use hktypes;
 
-macro_rules! sdk_modules {
-    ($($feature:literal, $module:ident, $sdk:literal;)*) => {$(
-        #[cfg(feature = $feature)]
-        #[doc = concat!("The classes of Havok SDK ", $sdk, ".")]
-        #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, clippy::all)]
-        pub mod $module {
-            include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));
+/// Makes, from the one list of enabled SDKs that the build script writes (`OUT_DIR/sdks.rs`, from
+/// `hkgen::codegen::SDKS` and `PACKFILE_SDKS`), each SDK's module and every lookup by SDK below:
+/// adding an SDK is an entry in hkgen's list and its feature in Cargo.toml.
+macro_rules! sdks {
+    (tagfile { $($tm:ident $ts:literal),* $(,)? } packfile { $($pm:ident $ps:literal),* $(,)? }) => {
+        $(
+            #[doc = concat!("The classes of Havok SDK ", $ts, ".")]
+            #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, clippy::all)]
+            pub mod $tm {
+                include!(concat!(env!("OUT_DIR"), "/", stringify!($tm), ".rs"));
+            }
+        )*
+        $(
+            #[doc = concat!("The classes of Havok SDK ", $ps, ".")]
+            #[allow(non_camel_case_types, non_snake_case, non_upper_case_globals, clippy::all)]
+            pub mod $pm {
+                include!(concat!(env!("OUT_DIR"), "/", stringify!($pm), ".rs"));
+            }
+        )*
+
+        /// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
+        /// gives it), when its feature is enabled; otherwise none (objects then read untyped).
+        pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
+            match sdk {
+                $($ts => $tm::CLASSES,)*
+                _ => &[],
+            }
         }
-    )*};
-}
 
-sdk_modules! {
-    "hk5_5", hk5_5, "5.5";
-    "hk6_6", hk6_6, "6.6";
-    "hk7_1", hk7_1, "7.1";
-    "hk2010_2", hk2010_2, "2010.2";
-    "hk2011_1", hk2011_1, "2011.1";
-    "hk2013_1", hk2013_1, "2013.1";
-    "hk2014_1", hk2014_1, "2014.1";
-    "hk2014_2", hk2014_2, "2014.2";
-    "hk2015_1", hk2015_1, "2015.1";
-    "hk2016_2", hk2016_2, "2016.2";
-    "hk2018_1", hk2018_1, "2018.1";
-    "hk2019_1", hk2019_1, "2019.1";
-    "hk2022_1", hk2022_1, "2022.1";
-}
+        /// The enumerations of tagfile SDK `sdk` (`2018.1`) with their items (the module's `ENUMS`),
+        /// which its type tables do not list, when its feature is enabled; otherwise none. What
+        /// [`REGISTRY`] gives the dump to name a tagfile's enum members by.
+        pub fn tagfile_enums_for_sdk(sdk: &str) -> hktypes::value::EnumTable {
+            match sdk {
+                $($ts => $tm::ENUMS,)*
+                _ => hktypes::value::EnumTable::default(),
+            }
+        }
 
-/// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
-/// gives it), when its feature is enabled; otherwise none (objects then read untyped).
-pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
-    match sdk {
-        #[cfg(feature = "hk2015_1")]
-        "2015.1" => hk2015_1::CLASSES,
-        #[cfg(feature = "hk2016_2")]
-        "2016.2" => hk2016_2::CLASSES,
-        #[cfg(feature = "hk2018_1")]
-        "2018.1" => hk2018_1::CLASSES,
-        #[cfg(feature = "hk2019_1")]
-        "2019.1" => hk2019_1::CLASSES,
-        #[cfg(feature = "hk2022_1")]
-        "2022.1" => hk2022_1::CLASSES,
-        _ => &[],
-    }
-}
-
-/// The type table of tagfile SDK `sdk` (`2018.1`) when its feature is enabled: every type of the
-/// SDK's snapshot, as `hkgen`'s `schema::rebuild::to_table` rebuilds it. The build script writes it
-/// as a tagfile `TYPE` section (`OUT_DIR/<module>.types`), embedded here and parsed the first time
-/// it is asked for; later calls share that table. What [`REGISTRY`] gives
-/// `hktypes::Document::new(sdk, NewFormat::Tagfile, ..)`, so that a tagfile is made from nothing
-/// without `hkgen`. `None` for an SDK whose feature is off or that has no snapshot.
-///
-/// A section that does not parse (the build script writes it with the same runtime that reads
-/// it) gives `None`, and `Document::new` then says the registry has no table.
-///
-/// ```
-/// # #[cfg(feature = "hk2018_1")] {
-/// let types = hkclasses::tagfile_types_for_sdk("2018.1").unwrap();
-/// assert!(types.iter().any(|(_, t)| t.name.as_str() == "hkaSkeleton"));
-/// assert!(std::sync::Arc::ptr_eq(&types, &hkclasses::tagfile_types_for_sdk("2018.1").unwrap()));
-/// # }
-/// ```
-pub fn tagfile_types_for_sdk(sdk: &str) -> Option<std::sync::Arc<hktypes::reflect::TypeTable>> {
-    macro_rules! embedded {
-        ($($feature:literal, $sdk:literal;)*) => {
+        /// The type table of tagfile SDK `sdk` (`2018.1`) when its feature is enabled: every type of the
+        /// SDK's snapshot, as `hkgen`'s `schema::rebuild::to_table` rebuilds it. The build script writes it
+        /// as a tagfile `TYPE` section (`OUT_DIR/<module>.types`), embedded here and parsed the first time
+        /// it is asked for; later calls share that table. What [`REGISTRY`] gives
+        /// `hktypes::Document::new(sdk, NewFormat::Tagfile, ..)`, so that a tagfile is made from nothing
+        /// without `hkgen`. `None` for an SDK whose feature is off or that has no snapshot.
+        ///
+        /// A section that does not parse (the build script writes it with the same runtime that reads
+        /// it) gives `None`, and `Document::new` then says the registry has no table.
+        ///
+        /// ```
+        /// # #[cfg(feature = "hk2018_1")] {
+        /// let types = hkclasses::tagfile_types_for_sdk("2018.1").unwrap();
+        /// assert!(types.iter().any(|(_, t)| t.name.as_str() == "hkaSkeleton"));
+        /// assert!(std::sync::Arc::ptr_eq(&types, &hkclasses::tagfile_types_for_sdk("2018.1").unwrap()));
+        /// # }
+        /// ```
+        pub fn tagfile_types_for_sdk(sdk: &str) -> Option<std::sync::Arc<hktypes::reflect::TypeTable>> {
             match sdk {
                 $(
-                    #[cfg(feature = $feature)]
-                    $sdk => {
+                    $ts => {
                         static TABLE: std::sync::OnceLock<Option<std::sync::Arc<hktypes::reflect::TypeTable>>> = std::sync::OnceLock::new();
-                        static SECTION: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/", $feature, ".types"));
+                        static SECTION: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/", stringify!($tm), ".types"));
                         TABLE.get_or_init(|| parse_type_section(SECTION)).clone()
                     }
                 )*
                 _ => None,
             }
-        };
-    }
-    embedded! {
-        "hk2015_1", "2015.1";
-        "hk2016_2", "2016.2";
-        "hk2018_1", "2018.1";
-        "hk2019_1", "2019.1";
-        "hk2022_1", "2022.1";
-    }
+        }
+
+        /// The packfile structs of the SDK version `sdk` (`2014.2`, as
+        /// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
+        /// otherwise none.
+        pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
+            match sdk {
+                $($ps => $pm::CLASSES,)*
+                _ => &[],
+            }
+        }
+
+        /// The tagfile SDKs this build has the classes and type tables of, newest first.
+        pub const TAGFILE_SDKS: &[&str] = &[$($ts),*];
+
+        /// The compiled-in hkClass descriptions of every packfile SDK this build enables
+        /// (`hk2014_2::SCHEMA`, ...), oldest first.
+        pub static PACKFILE_SCHEMAS: &[&hktypes::packfile::layout::StaticClassSet] = &[$(&$pm::SCHEMA),*];
+    };
 }
+
+include!(concat!(env!("OUT_DIR"), "/sdks.rs"));
 
 /// A `TYPE` section (header included) as a type table; `None` when it is empty (no snapshot) or
 /// does not parse.
@@ -119,31 +121,6 @@ fn parse_type_section(bytes: &[u8]) -> Option<std::sync::Arc<hktypes::reflect::T
     }
     let section = hktypes::tagfile::section::read_root(bytes).ok()?;
     hktypes::tagfile::type_section::read(&section).ok().map(std::sync::Arc::new)
-}
-
-/// The packfile structs of the SDK version `sdk` (`2014.2`, as
-/// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
-/// otherwise none.
-pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
-    match sdk {
-        #[cfg(feature = "hk5_5")]
-        "5.5" => hk5_5::CLASSES,
-        #[cfg(feature = "hk6_6")]
-        "6.6" => hk6_6::CLASSES,
-        #[cfg(feature = "hk7_1")]
-        "7.1" => hk7_1::CLASSES,
-        #[cfg(feature = "hk2010_2")]
-        "2010.2" => hk2010_2::CLASSES,
-        #[cfg(feature = "hk2011_1")]
-        "2011.1" => hk2011_1::CLASSES,
-        #[cfg(feature = "hk2013_1")]
-        "2013.1" => hk2013_1::CLASSES,
-        #[cfg(feature = "hk2014_1")]
-        "2014.1" => hk2014_1::CLASSES,
-        #[cfg(feature = "hk2014_2")]
-        "2014.2" => hk2014_2::CLASSES,
-        _ => &[],
-    }
 }
 
 /// Every SDK this build compiles in, for [`hktypes::open`] and `hktypes::Document::new`: the
@@ -180,47 +157,16 @@ impl hktypes::ClassRegistry for Registry {
     fn tagfile_sdks(&self) -> Vec<&str> {
         TAGFILE_SDKS.to_vec()
     }
-}
 
-/// The tagfile SDKs this build has the classes and type tables of, newest first.
-pub const TAGFILE_SDKS: &[&str] = &[
-    #[cfg(feature = "hk2022_1")]
-    "2022.1",
-    #[cfg(feature = "hk2019_1")]
-    "2019.1",
-    #[cfg(feature = "hk2018_1")]
-    "2018.1",
-    #[cfg(feature = "hk2016_2")]
-    "2016.2",
-    #[cfg(feature = "hk2015_1")]
-    "2015.1",
-];
+    fn tagfile_enums(&self, sdk: &str) -> hktypes::value::EnumTable {
+        tagfile_enums_for_sdk(sdk)
+    }
+}
 
 /// [`hktypes::OpenOptions`] that read through [`REGISTRY`] (every other option its default).
 pub fn open_options() -> hktypes::OpenOptions<'static> {
     hktypes::OpenOptions { classes: Some(&REGISTRY), ..hktypes::OpenOptions::default() }
 }
-
-/// The compiled-in hkClass descriptions of every packfile SDK this build enables
-/// (`hk2014_2::SCHEMA`, ...), oldest first.
-pub static PACKFILE_SCHEMAS: &[&hktypes::packfile::layout::StaticClassSet] = &[
-    #[cfg(feature = "hk5_5")]
-    &hk5_5::SCHEMA,
-    #[cfg(feature = "hk6_6")]
-    &hk6_6::SCHEMA,
-    #[cfg(feature = "hk7_1")]
-    &hk7_1::SCHEMA,
-    #[cfg(feature = "hk2010_2")]
-    &hk2010_2::SCHEMA,
-    #[cfg(feature = "hk2011_1")]
-    &hk2011_1::SCHEMA,
-    #[cfg(feature = "hk2013_1")]
-    &hk2013_1::SCHEMA,
-    #[cfg(feature = "hk2014_1")]
-    &hk2014_1::SCHEMA,
-    #[cfg(feature = "hk2014_2")]
-    &hk2014_2::SCHEMA,
-];
 
 /// The class sources to read a packfile of SDK `sdk` (`2014.2`) with, compiled in (no schema
 /// folder at run time): its own [`PACKFILE_SCHEMAS`] entry first (an empty one when its feature is

@@ -180,7 +180,7 @@ fn dump_prints_the_object_tree_in_both_formats() {
     let json = common::run(hkgen().args(["dump", "--format", "json"]).arg(&e.path));
     assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!((v["format"].as_str(), v["root"].as_u64()), (Some("tag0"), Some(1)));
+    assert_eq!((v["format"].as_str(), v["root"].as_u64()), (Some("tagfile"), Some(1)));
     assert_eq!(v["objects"][0]["handle"], 1);
     assert_eq!(v["objects"][0]["class"], "hkRootLevelContainer");
     let skeleton = v["objects"].as_array().unwrap().iter().find(|o| o["class"] == "hkaSkeleton").expect("a skeleton");

@@ -93,7 +93,7 @@ fn totk_cloth_whole_file_goes_through_xml_and_dump() {
     assert!(read.write_file(&none).unwrap() == bytes, "the .bphcl from XML");
     assert!(read.write_tag0(&none).unwrap() == wrapped.tag0, "its tagfile from XML");
 
-    let dump = hktypes::dump::dump_phive(&file, &wrapper).unwrap();
+    let dump = hktypes::dump::dump_phive(&file, &wrapper, &Default::default()).unwrap();
     let text = hkgen::cli::dump_text("ron", &dump).unwrap();
     let back = hkgen::cli::parse_dump(text.as_bytes()).unwrap();
     let options = hktypes::dump::BuildOptions { compendia: Some(&none), packfile_classes: Vec::new() };

@@ -1388,15 +1388,22 @@ fn load_dump(loaded: &Loaded, file: &Path) -> Result<hktypes::dump::Dump, String
     match loaded {
         Loaded::Tag(bytes, set, phive) => {
             let t = hktypes::tagfile::TagFile::read(bytes, set).map_err(located)?;
+            let enums = tagfile_enums(&t.sdk_version());
             match phive {
                 // The dump keeps the wrapper: `hkgen build` gives the whole file again.
-                Some(w) => hktypes::dump::dump_phive(&t, w).map_err(located),
-                None => hktypes::dump::dump_tagfile(&t).map_err(located),
+                Some(w) => hktypes::dump::dump_phive(&t, w, &enums).map_err(located),
+                None => hktypes::dump::dump_tagfile_with(&t, &enums).map_err(located),
             }
         }
         Loaded::Pack(doc) => hktypes::dump::dump_packfile(doc).map_err(located),
         Loaded::Compendium(_) => Err(format!("{}: a compendium holds types, not objects", file.display())),
     }
+}
+
+/// The enumerations of tagfile SDK `sdk` that the compiled-in classes know (none without them), by
+/// which a dump names enum members as a packfile's class descriptions do.
+fn tagfile_enums(sdk: &str) -> hktypes::value::EnumTable {
+    REGISTRY.get().map(|r| r.tagfile_enums(sdk)).unwrap_or_default()
 }
 
 /// The readable listing of `hkgen dump` (`--format text`): RON of a tagfile's items and a
@@ -1502,7 +1509,7 @@ fn build_bytes(read: &reading::ReadArgs, schemas: &PackSources, input: &Path) ->
     let set = reading::compendia_for(input, id, &read.compendia)?.set_for(input);
     reading::require_compendium(input, id, &set, &read.compendia)?;
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&dump.sdk);
-    let options = hktypes::dump::BuildOptions { compendia: Some(&set), packfile_classes: schemas.for_sdk(&sdk) };
+    let options = hktypes::dump::BuildOptions { compendia: Some(&set), packfile_classes: schemas.for_sdk(&sdk), tagfile_enums: tagfile_enums(&dump.sdk) };
     let bytes = hktypes::dump::build(&dump, &options, text.len()).map_err(located)?;
     Ok((bytes, dump.format.to_string(), dump.objects.len()))
 }

@@ -97,3 +97,14 @@ fn derived_reaches_base_fields_and_downcasts() {
     let err = hkaSkeleton::read(&value::Reader::new(&bytes[..20], 0x40, &NoItems)).unwrap_err();
     assert!(err.to_string().contains("file 0x"), "{err}");
 }
+
+/// The module's `ENUMS` table names what the marker types name: the run-time data the dump names a
+/// tagfile's enum members by (the type table lists no items).
+#[test]
+fn enum_table_names_items_and_overlaid_members() {
+    use expected::*;
+    assert_eq!(ENUMS.name_of("hknpMotionType::Enum", 2), <hknpMotionType_Enum as value::Enumeration>::name_of(2));
+    assert_eq!(ENUMS.value_of("hkaAnimationBinding::BlendHint", "ADDITIVE_CHILD_SPACE"), Some(2));
+    assert_eq!(ENUMS.member("hknpBodyCinfo", "motionType"), Some("hknpMotionType::Enum"));
+    assert_eq!((ENUMS.items("hknpNoSuch::Enum"), ENUMS.member("hknpBodyCinfo", "mass")), (None, None));
+}

@@ -194,6 +194,14 @@ pub trait ClassRegistry {
     fn tagfile_sdks(&self) -> Vec<&str> {
         Vec::new()
     }
+
+    /// The enumerations of tagfile SDK `sdk` (`2018.1`) with their items, which its type tables
+    /// do not list: a generated module's `ENUMS`. The dump ([`crate::dump::dump_tagfile_with`])
+    /// names enum members by them, as a packfile's class descriptions name its own.
+    fn tagfile_enums(&self, sdk: &str) -> crate::value::EnumTable {
+        let _ = sdk;
+        crate::value::EnumTable::default()
+    }
 }
 
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.

@@ -4,11 +4,14 @@
 //! # The shape
 //!
 //! ```text
-//! { format: "tag0" | "packfile", sdk, layout?, root?, objects: [ {handle, class, members?, untyped?, kept?} ], kept }
+//! { format: "tagfile" | "packfile", sdk, layout?, root?, objects: [ {handle, class, members?, untyped?, kept?} ], kept }
 //! ```
 //!
-//! - `format`: `tag0` (a TAG0 tagfile) or `packfile` (a binary packfile of any version).
-//! - `sdk`: the SDK version (`2018.1`, `2014.2`, ...); a packfile's from its contents version.
+//! - `format`: the format family, [`TAGFILE`] (a TAG0 tagfile; a TCRF one names its compendium in
+//!   `kept`) or [`PACKFILE`] (a binary packfile of any version; `layout` gives its rules). A dump
+//!   of XML describes the binary the XML gives. [`build`] also reads `tag0`, the name before.
+//! - `sdk`: the SDK version in one naming for both formats (`2018.1`, `2014.2`, ...); a
+//!   packfile's from its contents version (`hk_2014.2.0-r1`, which its kept container holds).
 //! - `layout`: a packfile's layout rules (`8,1,0,1`: pointer size, little-endian,
 //!   reuse-padding, empty-base); absent for tagfiles, which have one layout.
 //! - `root`: the handle of the root object.
@@ -18,12 +21,16 @@
 //!   Havok does not write, holds its one value under the name `""`). An object no class
 //!   description matched (packfile only) has `untyped` instead: its bytes in hex and its fixups.
 //!
-//! Values are the same whatever the format ([`Val`]): `null` (a null pointer, string or array),
-//! booleans, integers, reals (the shortest decimal that reads back to the same 32 bits; a real
-//! whose text would not, a NaN or an infinity is `{"bits": "0x7fc00001"}`), strings (a packfile
-//! enum or flags member by item name where one item has its value; [`build`] also reads `A|B`
-//! for flags; a tagfile's type table names no items, so its enums stay numbers), lists (arrays, C arrays, vectors,
-//! matrices in storage order, a variant as its two pointers), records (`{member: value}`),
+//! Values are written the same whatever the format ([`Val`]): `null` (a null pointer or string;
+//! a `void` member), booleans, integers, reals (the shortest decimal that reads back to the same
+//! 32 bits; a real whose text would not, a NaN or an infinity is `{"bits": "0x7fc00001"}`),
+//! strings (an enum or flags member by item name where one item has its value: a packfile's
+//! from its class descriptions, a tagfile's from the items of its SDK's enumerations given to
+//! [`dump_tagfile_with`], since a type table names none; without them a number; [`build`] reads
+//! names and numbers, and `A|B` for flags), lists (arrays, an array without elements being `[]`
+//! in both formats; C arrays; vectors, quaternions, matrices and transforms as their reals in
+//! storage order, a tagfile's records of them too; a variant as its two pointers), records
+//! (`{member: value}`),
 //! pointers `{"ref": HANDLE}` (`{"ref": H, "offset": N}` into an object, `{"section": S,
 //! "offset": N}` into another packfile section), `{"bytes": "hex"}` (bytes no member describes, a
 //! string that is not UTF-8), and `{"items": [...], "capacity": N}` for an `hkArray` whose
@@ -44,7 +51,8 @@
 //!   the first type of its name), `kind` (the item kind byte, when not the stock one) and `runs`:
 //!   per member path (`bones[3].name`) the run facts of arrays and strings that differ from
 //!   what the type table gives (the run's element `type`, its `kind` byte, `share`: the number
-//!   of a run that several slots name, made once).
+//!   of a run that several slots name, made once; `empty_run`: an array of no elements that
+//!   has a run, which `[]` otherwise has not).
 //!
 //! # Reading a dump back
 //!
@@ -65,7 +73,8 @@ use crate::packfile::objects::{
 };
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
-use crate::reflect::{Kind, TypeIndex, TypeRecord, TypeTable};
+use crate::reflect::{Kind, TemplateArg, TypeIndex, TypeRecord, TypeTable};
+use crate::value::EnumTable;
 use crate::tagfile::compendium::{CompendiumId, CompendiumSet};
 use crate::tagfile::index::{KIND_OBJECT, KIND_RUN};
 use crate::tagfile::items::{ItemBytes, ItemData, Items};
@@ -80,12 +89,19 @@ use std::fmt::Write as _;
 /// How deep values may nest.
 pub const MAX_DEPTH: usize = 64;
 
+/// [`Dump::format`] of a TAG0 tagfile (a TCRF one too: its kept `compendium` says so).
+pub const TAGFILE: &str = "tagfile";
+
+/// [`Dump::format`] of a binary packfile of any version and layout (its `layout` says which).
+pub const PACKFILE: &str = "packfile";
+
 /// A whole file as plain data (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Dump {
-    /// `tag0` or `packfile`.
+    /// [`TAGFILE`] or [`PACKFILE`] ([`build`] also reads `tag0`, the name dumps had before).
     pub format: String,
-    /// The SDK version.
+    /// The SDK version (`2015.1`, `2010.2`), one naming for both formats (a packfile's full
+    /// contents version is in its kept container).
     pub sdk: String,
     /// A packfile's layout rules (`8,1,0,1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -211,6 +227,9 @@ pub struct RunKept {
     /// name it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<u32>,
+    /// The array has a run of no elements (an empty array `[]` otherwise has none: index 0).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub empty_run: bool,
 }
 
 /// Members by Havok name, in order.
@@ -539,18 +558,30 @@ struct TagDumper<'a, 't> {
     /// The first type index of each full name.
     first_of_name: HashMap<String, TypeIndex>,
     char_type: Option<TypeIndex>,
+    /// The items of the SDK's enumerations, which the type table does not list.
+    enums: EnumTable,
+    /// The types whose members `enums` types ([`member_enum_owners`]).
+    owners: HashMap<TypeIndex, &'static str>,
 }
 
 /// The tagfile of a Phive file as a [`Dump`] that keeps the wrapper (`kept.phive`): it builds
-/// the whole file again.
-pub fn dump_phive(file: &TagFile<'_>, phive: &crate::tagfile::phive::PhiveWrapper) -> Result<Dump> {
-    let mut dump = dump_tagfile(file)?;
+/// the whole file again. Enum members are named as [`dump_tagfile_with`] names them.
+pub fn dump_phive(file: &TagFile<'_>, phive: &crate::tagfile::phive::PhiveWrapper, enums: &EnumTable) -> Result<Dump> {
+    let mut dump = dump_tagfile_with(file, enums)?;
     dump.kept.phive = Some(phive.to_hex());
     Ok(dump)
 }
 
-/// A TAG0 file as a [`Dump`].
+/// A TAG0 file as a [`Dump`], its enum members as numbers (no enumeration items known: see
+/// [`dump_tagfile_with`]).
 pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
+    dump_tagfile_with(file, &EnumTable::default())
+}
+
+/// A TAG0 file as a [`Dump`], each enum member by the name of its item where `enums` (the
+/// SDK's, `ClassRegistry::tagfile_enums`) has one of its value, as a packfile's class
+/// descriptions name them; [`build`] reads the names back through [`BuildOptions::tagfile_enums`].
+pub fn dump_tagfile_with(file: &TagFile<'_>, enums: &EnumTable) -> Result<Dump> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
     let named = items.inline_referrers();
@@ -566,6 +597,8 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
         named,
         first_of_name,
         char_type,
+        enums: *enums,
+        owners: member_enum_owners(table, enums),
     };
     let mut objects = Vec::new();
     for (i, it) in items.items.iter().enumerate().skip(1) {
@@ -619,7 +652,7 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
         kept.trailing = Some(hex(file.trailing));
     }
     Ok(Dump {
-        format: "tag0".to_owned(),
+        format: TAGFILE.to_owned(),
         sdk: file.sdk_version(),
         layout: None,
         root: objects.first().map(|o| o.handle),
@@ -634,7 +667,7 @@ pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32) -> st
     let it = items.items.get(item as usize).filter(|_| item != 0).ok_or_else(|| {
         ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: item.into(), count: items.items.len() as u64 })
     })?;
-    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None };
+    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None, enums: EnumTable::default(), owners: HashMap::new() };
     let mut kept = ObjectKept::default();
     let v = d.value(it.ty, &it.bytes, "", &mut kept, 0).map_err(|e| e.in_context(format!("object {item}")))?;
     Ok(match v {
@@ -657,7 +690,99 @@ pub(crate) fn packfile_members(doc: &PackDocument, h: Handle) -> std::result::Re
     Ok(Some(Members(ms.iter().zip(values).map(|(m, v)| (m.name.clone(), pack_val(&doc.classes, m, v))).collect())))
 }
 
+/// The enumeration an `hkEnum<E, S>` or `hkFlags<E, S>` type names (`E`, by full name), when
+/// `enums` has items at all.
+fn enum_of(table: &TypeTable, enums: &EnumTable, ty: TypeIndex) -> Option<String> {
+    if enums.enums.is_empty() {
+        return None;
+    }
+    let t = table.get(ty)?;
+    if t.name != "hkEnum" && t.name != "hkFlags" {
+        return None;
+    }
+    table.params_of(t).iter().find_map(|p| match (p.name.as_str(), &p.arg) {
+        ("tENUM" | "tBITS", TemplateArg::Type(e)) => Some(table.full_name(*e)),
+        _ => None,
+    })
+}
+
+/// The types of `table` that `enums` types members of (`hknpBodyCinfo` for
+/// `hknpBodyCinfo.motionType`), by index: found once per file, so that a record's members are
+/// looked up without naming its type.
+fn member_enum_owners(table: &TypeTable, enums: &EnumTable) -> HashMap<TypeIndex, &'static str> {
+    let mut out = HashMap::new();
+    if enums.members.is_empty() {
+        return out;
+    }
+    for (i, t) in table.iter() {
+        if let Some(m) = enums.members.iter().find(|m| t.name == m.class) {
+            if table.full_name(i) == m.class {
+                out.insert(i, m.class);
+            }
+        }
+    }
+    out
+}
+
+/// The fields of record type `def` with its ancestors' first, each with the enumeration `enums`
+/// types it as (a member stored as a bare integer).
+fn record_fields(
+    table: &TypeTable,
+    def: TypeIndex,
+    enums: &EnumTable,
+    owners: &HashMap<TypeIndex, &'static str>,
+) -> Vec<(crate::reflect::Field, Option<&'static str>)> {
+    let mut fields = Vec::new();
+    for owner in table.ancestry(def) {
+        if let Some(t) = table.get(owner) {
+            let class = owners.get(&owner).copied();
+            fields.extend(table.fields_of(t).iter().map(|f| (f.clone(), class.and_then(|c| enums.member(c, f.name.as_str())))));
+        }
+    }
+    fields
+}
+
+/// An integer as the name of enumeration `e`'s item of its value, where it has one.
+fn name_item(enums: &EnumTable, e: &str, v: Val) -> Val {
+    let n = match v {
+        Val::Int(i) => i,
+        Val::UInt(u) => u as i64,
+        other => return other,
+    };
+    match enums.name_of(e, n) {
+        Some(name) => Val::Str(name.to_owned()),
+        None => v,
+    }
+}
+
+/// The value of an item name (or names joined by `|`, for flags) of enumeration `e`.
+fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::result::Result<Val, ValueError> {
+    let e = e.filter(|e| enums.items(e).is_some()).ok_or_else(|| {
+        at.err(format!("{s:?} where a number belongs (no enumeration items known for the member)"))
+    })?;
+    let mut n = 0i64;
+    for part in s.split('|') {
+        let part = part.trim();
+        n |= enums.value_of(e, part).ok_or_else(|| at.err(format!("{part:?} is no item of {e}")))?;
+    }
+    Ok(if n < 0 { Val::Int(n) } else { Val::UInt(n as u64) })
+}
+
+/// The math types a tagfile stores as records of reals and a packfile as one member type
+/// (`hkQsTransformf` as 12 reals): the dump gives them as the packfile does, a list of reals.
+fn is_math(name: Option<&str>, size: usize) -> bool {
+    const MATH: &[&str] = &[
+        "hkVector4f", "hkQuaternionf", "hkMatrix3f", "hkMatrix3Impl", "hkRotationf", "hkRotationImpl",
+        "hkMatrix4f", "hkMatrix4Impl", "hkTransformf", "hkQsTransformf",
+    ];
+    name.is_some_and(|n| MATH.contains(&n)) && matches!(size, 16 | 48 | 64)
+}
+
 impl TagDumper<'_, '_> {
+    fn enum_of(&self, ty: TypeIndex) -> Option<String> {
+        enum_of(self.layouts.table(), &self.enums, ty)
+    }
+
     fn run(&self, index: u32) -> std::result::Result<&ItemData, ValueError> {
         self.items.items.get(index as usize).ok_or_else(|| {
             ValueError::new(ErrorKind::IndexOutOfRange {
@@ -702,10 +827,11 @@ impl TagDumper<'_, '_> {
                 let u = u64::from_le_bytes(b);
                 let shift = 64 - 8 * bytes.len() as u32;
                 let i = ((u << shift) as i64) >> shift;
-                if fmt.is_signed() && i < 0 {
-                    Val::Int(i)
-                } else {
-                    Val::UInt(u)
+                let n = if fmt.is_signed() { i } else { u as i64 };
+                match self.enum_of(ty).and_then(|e| self.enums.name_of(&e, n)) {
+                    Some(name) => Val::Str(name.to_owned()),
+                    None if fmt.is_signed() && i < 0 => Val::Int(i),
+                    None => Val::UInt(u),
                 }
             }
             Kind::Float if bytes.len() == 4 => {
@@ -735,6 +861,7 @@ impl TagDumper<'_, '_> {
                         ty: (Some(run.ty) != self.char_type).then_some(run.ty),
                         kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
                         share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
+                        empty_run: false,
                     };
                     if facts != RunKept::default() {
                         kept.runs.insert(path.to_owned(), facts);
@@ -742,14 +869,17 @@ impl TagDumper<'_, '_> {
                     v
                 }
             },
+            // An array without elements is `[]` whether or not it has a run (as in a packfile);
+            // a run of none is a kept fact.
             Kind::Array if !fmt.is_fixed_array() => match word(bytes) {
-                0 => Val::Null,
+                0 => Val::List(Vec::new()),
                 i => {
                     let run = self.run(i)?.clone();
                     let facts = RunKept {
                         ty: (run.ty != subtype).then_some(run.ty),
                         kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
                         share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
+                        empty_run: run.count == 0,
                     };
                     if facts != RunKept::default() {
                         kept.runs.insert(path.to_owned(), facts);
@@ -773,15 +903,15 @@ impl TagDumper<'_, '_> {
                 }
                 Val::List(self.elements(subtype, bytes, n, size, path, kept, depth)?)
             }
+            // A vector, quaternion, matrix or transform is its reals in storage order, as a
+            // packfile's math members are.
+            Kind::Record if is_math(def.map(|d| d.name.as_str()), bytes.len()) => Val::List(
+                bytes.chunks_exact(4).map(|b| real(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))).collect(),
+            ),
             Kind::Record => {
-                let mut fields = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        fields.extend(table.fields_of(t).iter().cloned());
-                    }
-                }
+                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
                 let mut out = Vec::with_capacity(fields.len());
-                for f in fields {
+                for (f, member_enum) in fields {
                     let size = self.layouts.size_of(f.ty)? as usize;
                     let at = f.offset as usize;
                     let b = bytes.get(at..at + size).ok_or_else(|| {
@@ -799,9 +929,12 @@ impl TagDumper<'_, '_> {
                     } else {
                         format!("{path}.{}", f.name)
                     };
-                    let v = self
+                    let mut v = self
                         .value(f.ty, b, &p, kept, depth + 1)
                         .map_err(|e| e.in_context(f.name.to_string()))?;
+                    if let Some(e) = member_enum {
+                        v = name_item(&self.enums, e, v);
+                    }
                     out.push((f.name.to_string(), v));
                 }
                 Val::Record(Members(out))
@@ -848,9 +981,11 @@ struct TagBuilder<'t> {
     runs: HashMap<u32, u32>,
     char_type: Option<TypeIndex>,
     budget: usize,
+    enums: EnumTable,
+    owners: HashMap<TypeIndex, &'static str>,
 }
 
-fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Result<Vec<u8>> {
+fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize) -> Result<Vec<u8>> {
     let kept = &dump.kept;
     let sdkv = kept
         .sdkv
@@ -901,6 +1036,8 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, text_len: usize) -> Res
         budget: text_len
             .saturating_mul(BYTES_PER_TEXT_BYTE)
             .saturating_add(BYTES_SLACK),
+        enums: *enums,
+        owners: member_enum_owners(&types, enums),
     };
     b.items.push(ItemData::null());
     if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
@@ -1031,6 +1168,10 @@ impl TagBuilder<'_> {
                 name()
             )));
         };
+        if let (Kind::Bool | Kind::Int, Val::Str(s)) = (shape.kind, v) {
+            let n = item_value(&self.enums, enum_of(table, &self.enums, ty).as_deref(), s, at)?;
+            return self.value(ty, &n, out, at, path, kept, depth);
+        }
         let def = table.get(shape.def);
         let fmt = def
             .and_then(|d| d.format())
@@ -1045,6 +1186,22 @@ impl TagBuilder<'_> {
         match (shape.kind, v) {
             (Kind::Pointer | Kind::String, Val::Null) => put_index(out, 0),
             (Kind::Array, Val::Null) if !fmt.is_fixed_array() => put_index(out, 0),
+            (Kind::Array, Val::List(elems))
+                if !fmt.is_fixed_array() && elems.is_empty() && !facts.is_some_and(|f| f.empty_run) =>
+            {
+                put_index(out, 0)
+            }
+            (Kind::Record, Val::List(reals)) if is_math(def.map(|d| d.name.as_str()), out.len()) => {
+                if reals.len() * 4 != out.len() {
+                    return Err(at.err(format!("{} reals where {} holds {}", reals.len(), name(), out.len() / 4)));
+                }
+                for (k, x) in reals.iter().enumerate() {
+                    if !matches!(x, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_)) {
+                        return Err(at.index(k).wrong(x, "a real"));
+                    }
+                    out[4 * k..4 * k + 4].copy_from_slice(&to_f32(x).to_bits().to_le_bytes());
+                }
+            }
             (Kind::Bool, Val::Bool(x)) if out.len() == 1 => out[0] = u8::from(*x),
             (Kind::Bool | Kind::Int, Val::UInt(_) | Val::Int(_))
                 if (1..=8).contains(&out.len()) =>
@@ -1168,18 +1325,21 @@ impl TagBuilder<'_> {
                 }
             }
             (Kind::Record, Val::Record(members)) => {
-                let mut fields = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        fields.extend(table.fields_of(t).iter().cloned());
-                    }
-                }
-                members.check(fields.iter().map(|f| f.name.as_str()), at)?;
+                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
+                members.check(fields.iter().map(|(f, _)| f.name.as_str()), at)?;
                 for (fname, fv) in &members.0 {
-                    let f = fields
+                    let (f, member_enum) = fields
                         .iter()
-                        .find(|f| f.name == fname.as_str())
+                        .find(|(f, _)| f.name == fname.as_str())
                         .ok_or_else(|| at.err(format!("{} has no member {fname:?}", name())))?;
+                    let named;
+                    let fv = match (member_enum, fv) {
+                        (Some(e), Val::Str(s)) => {
+                            named = item_value(&self.enums, Some(e), s, &at.field(fname))?;
+                            &named
+                        }
+                        _ => fv,
+                    };
                     let size = self.layouts.size_of(f.ty).map_err(|e| at.err(e))? as usize;
                     let range = f.offset as usize..f.offset as usize + size;
                     if range.end > out.len() {
@@ -1285,8 +1445,8 @@ pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
         });
     }
     Ok(Dump {
-        format: "packfile".to_owned(),
-        sdk: doc.file.contents_version(),
+        format: PACKFILE.to_owned(),
+        sdk: crate::packfile::sdk_of_contents_version(&doc.file.contents_version()),
         layout: Some(doc.layout().to_string()),
         root: doc.root.map(|h| h.0),
         objects,
@@ -1439,6 +1599,8 @@ struct PackBuilder<'a> {
     /// name by handle).
     sections: Vec<Option<u32>>,
 }
+
+static NO_ITEMS: Vec<Val> = Vec::new();
 
 /// How far into an object a pointer may point: beyond any object a dump's text could describe
 /// within the writer's 32-bit offsets.
@@ -1815,6 +1977,8 @@ impl PackBuilder<'_> {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
                 let (items, capacity) = match v {
                     Val::List(items) => (items, None),
+                    // A tagfile's form of an array without a run.
+                    Val::Null => (&NO_ITEMS, None),
                     Val::Array(items, c) if ty == MemberType::Array => (items, Some(*c)),
                     other => return Err(at.wrong(other, "a list")),
                 };
@@ -1866,18 +2030,23 @@ pub struct BuildOptions<'a> {
     pub compendia: Option<&'a CompendiumSet>,
     /// The class descriptions of a packfile's SDK, its own first (as for reading).
     pub packfile_classes: Vec<&'a dyn ClassSource>,
+    /// The enumerations of a tagfile's SDK (`ClassRegistry::tagfile_enums`), for enum members
+    /// given by item name.
+    pub tagfile_enums: EnumTable,
 }
 
 /// The binary file a dump describes; `text_len` (the dump text's length) bounds the item bytes
 /// it may describe.
 pub fn build(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result<Vec<u8>> {
     match dump.format.as_str() {
-        "tag0" => build_tagfile(
+        // `tag0`: what dumps named a tagfile before.
+        TAGFILE | "tag0" => build_tagfile(
             dump,
             options.compendia.unwrap_or(&CompendiumSet::default()),
+            &options.tagfile_enums,
             text_len,
         ),
-        "packfile" => build_packfile(dump, &options.packfile_classes),
-        other => Err(top(format!("format {other:?}: a dump is tag0 or packfile")).into()),
+        PACKFILE => build_packfile(dump, &options.packfile_classes),
+        other => Err(top(format!("format {other:?}: a dump is {TAGFILE} or {PACKFILE}")).into()),
     }
 }

@@ -188,20 +188,22 @@ impl Document {
     /// it. On an error the document is left as it was.
     pub fn set_members(&mut self, h: Handle, changes: Vec<(String, Val)>, options: &OpenOptions<'_>) -> Result<Handle> {
         let class = self.class_name(h).ok_or_else(|| invalid(format!("no object {}", h.0)))?;
-        let (mut d, place, packfile_classes) = match self {
+        let (mut d, place, packfile_classes, tagfile_enums) = match self {
             Document::Tagfile(g) => {
                 let bytes = g.write()?;
                 let empty = crate::tagfile::CompendiumSet::new();
                 let file = crate::tagfile::TagFile::read(&bytes, options.compendia.unwrap_or(&empty))?;
-                let d = dump::dump_tagfile(&file)?;
+                // Enum members may be set by item name where the SDK's classes know the items.
+                let enums = options.classes.map(|c| c.tagfile_enums(&file.sdk_version())).unwrap_or_default();
+                let d = dump::dump_tagfile_with(&file, &enums)?;
                 let place = g.handles().position(|x| x == h).ok_or_else(|| invalid(format!("no object {}", h.0)))?;
-                (d, place, Vec::new())
+                (d, place, Vec::new(), enums)
             }
             Document::Packfile(p) => {
                 let d = dump::dump_packfile(p)?;
                 let version = p.file.contents_version();
                 let sources = options.classes.map(|c| c.packfile(&version)).unwrap_or_default();
-                (d, h.0 as usize, sources)
+                (d, h.0 as usize, sources, Default::default())
             }
             Document::Compendium(_) => return Err(invalid("a TCM0 compendium holds types, no objects".into())),
         };
@@ -222,7 +224,7 @@ impl Document {
                 .ok_or_else(|| invalid(format!("object {} ({class}): no member {name}", h.0)))?;
             slot.1 = v;
         }
-        let build = BuildOptions { compendia: options.compendia, packfile_classes };
+        let build = BuildOptions { compendia: options.compendia, packfile_classes, tagfile_enums };
         let bytes = dump::build(&d, &build, budget.saturating_add(self.write()?.len()))?;
         let doc = crate::open(&bytes, options)?;
         let new_h = match &doc {

@@ -405,3 +405,18 @@ pub fn class_table(m: &Model<'_>) -> TokenStream {
         pub static CLASSES: &[#rt::ClassEntry] = &[#(#rt::ClassEntry::of::<#ids>()),*];
     }
 }
+
+/// The module's `ENUMS`: every enumeration with its items and every integer member the overlay
+/// types as one, as run-time data (`hktypes::value::EnumTable`) for code without the generated
+/// types (the dump names a tagfile's enum members by it).
+pub fn enum_table(m: &Model<'_>) -> TokenStream {
+    let rt = m.rt();
+    let ids: Vec<proc_macro2::Ident> = m.enums.iter().filter_map(|k| m.ident(k)).collect();
+    let members = m.member_enums.iter().map(|((class, member), e)| {
+        quote!(#rt::MemberEnum { class: #class, member: #member, enumeration: #e })
+    });
+    quote! {
+        /// Every enumeration of the module with its known items, and the integer members typed as one.
+        pub static ENUMS: #rt::EnumTable = #rt::EnumTable { enums: &[#(#rt::EnumEntry::of::<#ids>()),*], members: &[#(#members),*] };
+    }
+}

@@ -23,14 +23,9 @@ pub const INTERFACES: &[(&str, u32)] = &[
 /// (the files predate them): (enum key, item).
 pub const ITEMS_AFTER_SIGNATURES: &[(&str, &str)] = &[("hclClothData::Platform", "HCL_PLATFORM_NX")];
 
-/// What the dump says about the Switch layout (8,1,1,1), kept apart from the neutral records.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ObservedLayout {
-    /// Class -> object size.
-    pub sizes: BTreeMap<String, u32>,
-    /// Class -> declared members' offsets, in order.
-    pub offsets: BTreeMap<String, Vec<u32>>,
-}
+/// What the dump says about the Switch layout (8,1,1,1), kept apart from the neutral records
+/// (defined with the layouts, which every importer shares).
+pub use super::layout::ObservedLayout;
 
 fn schema_err(msg: impl Into<String>) -> Error {
     Error::schema(format!("BotW reflection dump: {}", msg.into()))

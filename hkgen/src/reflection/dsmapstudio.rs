@@ -6,7 +6,7 @@
 //! The source has no interface counts ([`super::facts::infer_interfaces`] finds them from its
 //! offsets) and keeps only the `SERIALIZE_IGNORED` member flag.
 
-use super::botw::ObservedLayout;
+use super::layout::ObservedLayout;
 use super::facts::{RecoveredFlag, SourceFacts};
 use super::serde_hkx::{hex, member_flags_of, member_type, resolve_member_enums};
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord};

@@ -5,7 +5,7 @@
 //! layout rules ([`super::layout`]) compute from the records, so that every imported fact is
 //! either confirmed or listed as a disagreement.
 
-use super::botw::ObservedLayout;
+use super::layout::ObservedLayout;
 use super::layout::Layouts;
 use super::signature;
 use crate::schema::model::{ClassSchema, FixedLayout, LayoutOverride};

@@ -7,8 +7,20 @@ use crate::schema::model::{ClassRecord, ClassSchema};
 use hktypes::packfile::layout::{Class, ClassSource, FixedLayout, Member};
 use hktypes::packfile::LayoutRules;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 pub use hktypes::packfile::layout::{ClassLayout, LayoutError};
+
+/// The sizes and offsets a reflection source states for one platform's layout rules, kept apart
+/// from the neutral records (what the BotW dump says of the Switch, what serde-hkx's and DSMapStudio's
+/// class files say of theirs, what a packfile's embedded hkClass objects say of its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ObservedLayout {
+    /// Class -> object size.
+    pub sizes: BTreeMap<String, u32>,
+    /// Class -> declared members' offsets, in order.
+    pub offsets: BTreeMap<String, Vec<u32>>,
+}
 
 /// Layouts of a [`ClassSchema`]'s classes under one set of rules.
 pub type Layouts<'a> = hktypes::packfile::layout::Layouts<'a, ClassSchema>;

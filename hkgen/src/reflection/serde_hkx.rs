@@ -6,7 +6,7 @@
 //! checked against our own layout rules. The source has no interface counts:
 //! [`super::facts::infer_interfaces`] finds them from its x86_64 offsets.
 
-use super::botw::ObservedLayout;
+use super::layout::ObservedLayout;
 use super::facts::SourceFacts;
 use crate::schema::model::{member_flags, ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
 use crate::Error;

@@ -13,7 +13,7 @@
 //! - hkClassEnum: name, items (P), item count, attributes (P), flags;
 //! - hkClassEnumItem: value (32 bits), name (P).
 
-use super::botw::ObservedLayout;
+use super::layout::ObservedLayout;
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
 use crate::Error;
 use hktypes::error::ValueError;

@@ -2750,3 +2750,18 @@ pub static CLASSES: &[::hktypes::value::ClassEntry] = &[
     ::hktypes::value::ClassEntry::of::<hknpBodyCinfo>(),
     ::hktypes::value::ClassEntry::of::<hknpBodyId>(),
 ];
+/// Every enumeration of the module with its known items, and the integer members typed as one.
+pub static ENUMS: ::hktypes::value::EnumTable = ::hktypes::value::EnumTable {
+    enums: &[
+        ::hktypes::value::EnumEntry::of::<hkPropertyFlags_Enum>(),
+        ::hktypes::value::EnumEntry::of::<hkaAnimationBinding_BlendHint>(),
+        ::hktypes::value::EnumEntry::of::<hknpMotionType_Enum>(),
+    ],
+    members: &[
+        ::hktypes::value::MemberEnum {
+            class: "hknpBodyCinfo",
+            member: "motionType",
+            enumeration: "hknpMotionType::Enum",
+        },
+    ],
+};

@@ -46,6 +46,85 @@ pub trait Enumeration: 'static {
     }
 }
 
+/// One enumeration of a generated module as run-time data: what code that has no generated types
+/// at hand (the dump of [`crate::dump`]) names stored integers by.
+///
+/// ```
+/// use hktypes::value::{EnumEntry, EnumTable, Enumeration, MemberEnum};
+///
+/// enum MotionType {}
+/// impl Enumeration for MotionType {
+///     const NAME: &'static str = "hknpMotionType::Enum";
+///     const ITEMS: &'static [(&'static str, i64)] = &[("STATIC", 0), ("KEYFRAMED", 1), ("DYNAMIC", 2)];
+/// }
+/// static ENUMS: EnumTable = EnumTable {
+///     enums: &[EnumEntry::of::<MotionType>()],
+///     members: &[MemberEnum { class: "hknpBodyCinfo", member: "motionType", enumeration: "hknpMotionType::Enum" }],
+/// };
+/// assert_eq!(ENUMS.name_of("hknpMotionType::Enum", 2), Some("DYNAMIC"));
+/// assert_eq!(ENUMS.value_of("hknpMotionType::Enum", "KEYFRAMED"), Some(1));
+/// assert_eq!(ENUMS.member("hknpBodyCinfo", "motionType"), Some("hknpMotionType::Enum"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct EnumEntry {
+    /// Havok's full name (`hknpMotionType::Enum`).
+    pub name: &'static str,
+    /// Known items as (name, value).
+    pub items: &'static [(&'static str, i64)],
+}
+
+impl EnumEntry {
+    /// The entry of a generated enumeration type.
+    pub const fn of<E: Enumeration>() -> Self {
+        EnumEntry { name: E::NAME, items: E::ITEMS }
+    }
+}
+
+/// A member that a type table stores as a bare integer and the enumeration overlay types as an
+/// enumeration (`hknpBodyCinfo.motionType`).
+#[derive(Clone, Copy, Debug)]
+pub struct MemberEnum {
+    /// The class's full name.
+    pub class: &'static str,
+    /// The member's Havok name.
+    pub member: &'static str,
+    /// The enumeration's full name (an [`EnumEntry::name`]).
+    pub enumeration: &'static str,
+}
+
+/// The enumerations of one tagfile SDK, whose type tables name an enumeration but list none of
+/// its items: each generated tagfile module's `ENUMS`, which `ClassRegistry::tagfile_enums`
+/// hands out by SDK. The default table knows none.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EnumTable {
+    /// Every enumeration with its known items.
+    pub enums: &'static [EnumEntry],
+    /// Integer members typed as an enumeration.
+    pub members: &'static [MemberEnum],
+}
+
+impl EnumTable {
+    /// The items of enumeration `name`.
+    pub fn items(&self, name: &str) -> Option<&'static [(&'static str, i64)]> {
+        self.enums.iter().find(|e| e.name == name).map(|e| e.items)
+    }
+
+    /// The name of the first item of enumeration `name` whose value is `value`.
+    pub fn name_of(&self, name: &str, value: i64) -> Option<&'static str> {
+        self.items(name)?.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
+    }
+
+    /// The value of item `item` of enumeration `name`.
+    pub fn value_of(&self, name: &str, item: &str) -> Option<i64> {
+        self.items(name)?.iter().find(|(n, _)| *n == item).map(|(_, v)| *v)
+    }
+
+    /// The enumeration of integer member `member` of class `class` (a full name).
+    pub fn member(&self, class: &str, member: &str) -> Option<&'static str> {
+        self.members.iter().find(|m| m.class == class && m.member == member).map(|m| m.enumeration)
+    }
+}
+
 /// A named item of enumeration `E`: the constants of a generated enumeration type.
 pub struct Item<E> {
     /// The item's Havok name (`DYNAMIC`).

@@ -20,7 +20,7 @@ mod prim;
 mod refs;
 
 pub use class::{base_key, Class, ClassEntry, ClassFormat, FieldInfo, Object, PackfileClass, TagfileClass, Typed};
-pub use enums::{Enum, Enumeration, Flags, IntStorage, Item};
+pub use enums::{Enum, EnumEntry, EnumTable, Enumeration, Flags, IntStorage, Item, MemberEnum};
 pub use fields::{FieldReader, FieldWriter};
 pub use math::{Matrix3, Matrix4, QsTransform, Quaternion, Rotation, Transform, Vector4};
 pub use prim::{Be, Bool32, Bool8, Half16, Opaque};
