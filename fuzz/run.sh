@@ -5,7 +5,10 @@
 #   fuzz/run.sh TARGET [SECONDS] [RUNS]    # defaults: 1800 s, 10^7 executions, whichever first
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP=1 lets it build on stable.
-# HKGEN_FUZZ_BIN=path runs an already built target binary instead of building one.
+# HKGEN_FUZZ_BIN=path runs an already built target binary instead of building one;
+# HKGEN_FUZZ_NO_BUILD=1 runs the one `cargo fuzz build -O` left in fuzz/target/ (build every target
+# once, then run each from there: see README.md). The fuzzer runs under `nice -n 19`
+# (HKGEN_FUZZ_NICE to change), one job.
 # Work folders go to ${HKGEN_FUZZ_WORK:-${TMPDIR:-/tmp}/hkgen-fuzz}/TARGET: corpus/ (what the
 # fuzzer grew), crashes/ (artifacts, minimized copies as *.min), fuzz.log and the binary used.
 set -euo pipefail
@@ -16,15 +19,21 @@ work="${HKGEN_FUZZ_WORK:-${TMPDIR:-/tmp}/hkgen-fuzz}/$target"
 [ -d "$seeds/$target" ] || "$here/seeds.sh" "$seeds"
 mkdir -p "$work/corpus" "$work/crashes"
 bin="$work/$target-$(git -C "$here" rev-parse --short HEAD)"
+built="$here/target/x86_64-unknown-linux-gnu/release/$target"
+features=""
+[ "$target" = typed ] && features="--features typed" # the one target that needs the generated classes
 if [ -n "${HKGEN_FUZZ_BIN:-}" ]; then
     cp "$HKGEN_FUZZ_BIN" "$bin"
+elif [ "${HKGEN_FUZZ_NO_BUILD:-0}" = 1 ]; then
+    [ -x "$built" ] || { echo "no $built: run (cd fuzz && cargo fuzz build -O $features) first" >&2; exit 1; }
+    cp "$built" "$bin"
 else
-    (cd "$here" && RUSTC_BOOTSTRAP=1 cargo fuzz build -O "$target")
-    cp "$here/target/x86_64-unknown-linux-gnu/release/$target" "$bin"
+    (cd "$here" && RUSTC_BOOTSTRAP=1 cargo fuzz build -O $features "$target")
+    cp "$built" "$bin"
 fi
 # -max_len bounds an input as the seeds are bounded; the memory limits make an allocation out of
 # proportion to a 128 KiB input a finding.
-"$bin" "$work/corpus" "$seeds/$target" \
+nice -n "${HKGEN_FUZZ_NICE:-19}" "$bin" "$work/corpus" "$seeds/$target" \
     -max_len=131072 -max_total_time="$secs" -runs="$runs" \
     -rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=10 \
     -artifact_prefix="$work/crashes/" -print_final_stats=1 2>&1 | tee "$work/fuzz.log" | grep -E "INITED|DONE|ERROR|SUMMARY|panicked" || true

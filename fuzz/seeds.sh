@@ -4,7 +4,14 @@
 # registry (each a few types with everything they reference); the crafted hostile files of
 # tests/hostile.rs are written as seeds beside the corpus links.
 #
+# The anim, anim_spline and phive targets' seeds (and tagfile XML of small corpus tagfiles) are
+# written by `cargo run --example seeds` (fuzz/examples/seeds.rs: hktypes and hkgen only).
+#
 #   fuzz/seeds.sh [OUT]     # OUT defaults to ${TMPDIR:-/tmp}/hkgen-fuzz-seeds
+#
+# HKGEN_FUZZ_CRAFTED=0 skips the crafted seeds of the project's tests (tests/hostile.rs, xml.rs,
+# tagfile_xml.rs), whose build compiles the generated classes of every SDK (10-25 minutes on a
+# small machine); every other seed needs only hktypes and hkgen.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 corpus="${HKGEN_CORPUS:-$(cd "$here/../.." && pwd)/shared/corpus}"
@@ -41,7 +48,13 @@ ln -sfn "$out/packfile" "$out/packfile_objects"
 # XML of corpus packfiles that carries hkgen: comments to packfile_xml/crafted/; tests/tagfile_xml.rs
 # writes the XML of small corpus tagfiles and its hostile XML to tagfile_xml/crafted/. (`cli` builds
 # every SDK's classes; the serde derives of --all-features are not needed.)
-(cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --features cli --test hostile --test xml --test tagfile_xml --test anim_wavelet > /dev/null)
+if [ "${HKGEN_FUZZ_CRAFTED:-1}" != 0 ]; then
+    (cd "$here/.." && HKGEN_FUZZ_SEED_DIR="$out" cargo test -q --features cli --test hostile --test xml --test tagfile_xml --test anim_wavelet > /dev/null)
+fi
+# anim, anim_spline, phive (and more tagfile_xml): made in code, or derived from the corpus into
+# OUT (never into the repository).
+mkdir -p "$out"/{anim,anim_spline,phive}
+(cd "$here" && cargo run -q --example seeds -- "$out" "$corpus")
 python3 "$here/registry_seeds.py" "$classdata/eldenring-2018.1-registry.xml" "$out/registry"
 # The archive targets: links to the game archives of shared/containers (never copies), every
 # archive for every reader (one refuses what is not its format at its first bytes; the fuzzer

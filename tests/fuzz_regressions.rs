@@ -13,6 +13,8 @@
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
 mod common;
+#[path = "../fuzz/src/typed_checks.rs"]
+mod typed_checks;
 
 use std::path::{Path, PathBuf};
 
@@ -58,10 +60,12 @@ fn fuzz_findings_stay_fixed() {
         ("registry", checks::registry),
         ("packfile", checks::packfile),
         ("packfile_objects", checks::packfile_objects),
-        ("typed", checks::typed),
+        ("typed", typed_checks::typed),
         ("packfile_xml", checks::packfile_xml),
         ("tagfile_xml", checks::tagfile_xml),
         ("anim", checks::anim),
+        ("anim_spline", checks::anim_spline),
+        ("phive", checks::phive),
     ] {
         let (ran, skipped) = run(target, check, corpus.as_deref());
         counts.push(format!("{target} {ran}"));

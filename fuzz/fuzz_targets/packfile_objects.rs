@@ -5,4 +5,4 @@
 #[path = "../src/checks.rs"]
 mod checks;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::packfile_objects(data));
+libfuzzer_sys::fuzz_target!(init: checks::init(), |data: &[u8]| checks::packfile_objects(data));

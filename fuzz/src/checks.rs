@@ -71,6 +71,13 @@ pub fn packfile_objects(data: &[u8]) {
     assert!(out == out2, "writing a packfile from objects is not stable");
 }
 
+/// Loads what the targets that read packfiles through class schemas share (`packfile_objects`,
+/// `packfile_xml`, `anim`), before the first input: under the sanitizer on a busy machine the load
+/// takes longer than one input's time limit.
+pub fn init() {
+    let _ = class_schemas();
+}
+
 /// The class schemas of every SDK under `schemas/` (beside this crate's manifest, or one level
 /// up from the fuzz workspace's), loaded once.
 fn class_schemas() -> &'static hkgen::reflection::check::ClassSchemas {
@@ -89,18 +96,10 @@ fn class_schemas() -> &'static hkgen::reflection::check::ClassSchemas {
     })
 }
 
-/// A TAG0 file into typed objects through every SDK's generated classes, written back through
-/// the classes and as read.
-pub fn typed(data: &[u8]) {
-    let Ok(file) = TagFile::read(data, &CompendiumSet::new()) else { return };
-    let classes = hkclasses::classes_for_sdk(&file.sdk_version());
-    drop(file);
-    stable_write(data, classes);
-}
-
 /// Reads `data` as a document with `classes`; where both writers succeed, their output must read
-/// again and write the same bytes.
-fn stable_write(data: &[u8], classes: &'static [hktypes::value::ClassEntry]) {
+/// again and write the same bytes. (The `typed` target, `typed_checks.rs`, calls it with every
+/// SDK's generated classes.)
+pub fn stable_write(data: &[u8], classes: &'static [hktypes::value::ClassEntry]) {
     let set = CompendiumSet::new();
     let Ok(doc) = Document::read(data, &set, classes) else { return };
     let _ = doc.counts();
@@ -150,47 +149,59 @@ pub fn tagfile_xml(data: &[u8]) {
     assert!(tag0 == tag0_again, "XML -> TAG0 -> XML -> TAG0 changes the bytes");
 }
 
-/// Animations (issue 33): an input that starts with `DLTA` is a delta-compressed animation's
-/// members (twelve little-endian `u32`: tracks, float tracks, poses, block size, preserved, numD,
-/// offset, scale and bit-width indices, quantized data, static mask and static DOF indices) and
-/// its data buffer (the rest), decoded; one that starts with `WAVE` a wavelet-compressed
-/// animation's (fifteen `u32`: tracks, float tracks, poses, block size, preserved, numD, offset,
-/// scale and bit-width indices, static mask and static DOF indices, block index index and size,
-/// quantized data index and size; then the buffer); any other input is read as a Havok file (packfiles through
-/// the class schemas of `schemas/`) and each of its animations read and decoded. Every count,
-/// index and width may lie: the decoders end in `Ok` or a located `Err`, never a panic, and make
-/// no more than `hktypes::anim::delta::MAX_DECODED` values.
+/// Animations (issue 33). The first four bytes choose the decoder:
+/// - `DLTA`: a delta-compressed animation's members (twelve little-endian `u32`: tracks, float
+///   tracks, poses, block size, preserved, numD, offset, scale and bit-width indices, quantized
+///   data, static mask and static DOF indices) and its data buffer (the rest), decoded;
+/// - `INTL`: an interleaved animation: three little-endian `u32` (transform tracks, float tracks,
+///   how many of the reals that follow are the transforms), then the reals (`f32`, little-endian);
+///   decoded, and where the frames encode, decoded again to the same frames;
+/// - `WAVE`: a wavelet-compressed animation's members (fifteen little-endian `u32`: tracks, float
+///   tracks, poses, block size, preserved, numD, offset, scale and bit-width indices, static mask
+///   and static DOF indices, block index index and size, quantized data index and size), then its
+///   buffer; decoded, and its blocks' use of the buffer measured;
+/// - anything else is read as a Havok file (packfiles through the class schemas of `schemas/`)
+///   and each of its animations read, decoded and sampled, whatever its codec (spline,
+///   interleaved, delta, wavelet).
+///
+/// Every count, index and width may lie: the decoders end in `Ok` or a located `Err`, never a
+/// panic, and make no more than `hktypes::anim::delta::MAX_DECODED` values; decoded frames hold
+/// exactly `frame_count` frames of the tracks they state.
 pub fn anim(data: &[u8]) {
     use hktypes::anim;
-    if let Some(rest) = data.strip_prefix(b"DLTA") {
-        if rest.len() < 48 {
-            return;
-        }
-        let w = |k: usize| u32::from_le_bytes([rest[4 * k], rest[4 * k + 1], rest[4 * k + 2], rest[4 * k + 3]]) as usize;
-        let d = anim::delta::DeltaData {
-            tracks: w(0),
-            float_tracks: w(1),
-            poses: w(2),
-            block_size: w(3),
-            preserved: w(4),
-            num_d: w(5),
-            offset_idx: w(6),
-            scale_idx: w(7),
-            bit_width_idx: w(8),
-            quantized_idx: w(9),
-            static_mask_idx: w(10),
-            static_dofs_idx: w(11),
-            data: rest[48..].to_vec(),
-            big_endian: false,
-        };
-        if let Ok(f) = anim::delta::decode(&d) {
-            assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
-            assert!(f.transforms.len() + f.floats.len() <= anim::delta::MAX_DECODED);
-        }
-        return;
+    let (tag, rest) = data.split_at(data.len().min(4));
+    match tag {
+        b"DLTA" => return anim_delta(rest),
+        b"INTL" => return anim_interleaved(rest),
+        b"WAVE" => return anim_wavelet(rest),
+        _ => {}
     }
-    if let Some(rest) = data.strip_prefix(b"WAVE") {
-        // The wavelet decoder on members and a buffer the input gives: 15 words, then the buffer.
+    let options = hktypes::OpenOptions { classes: Some(class_schemas()), ..Default::default() };
+    let Ok(doc) = hktypes::open(data, &options) else { return };
+    for h in anim::handles(&doc) {
+        let Ok(a) = anim::Animation::read(&doc, h) else { continue };
+        let _ = a.bytes_per_second();
+        let _ = a.track_to_bone();
+        for t in 0..a.track_count.min(4) {
+            let _ = a.bone_name(t);
+        }
+        if let Ok(f) = a.frames() {
+            frames_whole(&f);
+            assert_eq!((f.track_count, f.float_track_count), (a.track_count, a.float_track_count));
+            let _ = anim::sample(&f, a.duration, a.duration * 0.5);
+        }
+        if let Ok(pose) = a.sample(a.duration * 0.5) {
+            assert_eq!(pose.len(), a.track_count, "a sampled pose is not one transform per track");
+        }
+        let _ = a.sample_floats(a.duration);
+    }
+}
+
+/// `WAVE` inputs of [`anim`]: the wavelet decoder on members and a buffer the input gives (15
+/// words, then the buffer).
+fn anim_wavelet(rest: &[u8]) {
+    use hktypes::anim;
+    {
         if rest.len() < 60 {
             return;
         }
@@ -219,17 +230,139 @@ pub fn anim(data: &[u8]) {
             assert!(f.transforms.len() + f.floats.len() <= anim::delta::MAX_DECODED);
         }
         let _ = anim::wavelet::block_usage(&d);
+    }
+}
+
+/// Decoded frames are whole: `frame_count` frames of every track, within the decoders' bound.
+fn frames_whole(f: &hktypes::anim::Frames) {
+    assert_eq!(Some(f.transforms.len()), f.frame_count.checked_mul(f.track_count), "transforms are not frames x tracks");
+    assert_eq!(Some(f.floats.len()), f.frame_count.checked_mul(f.float_track_count), "floats are not frames x float tracks");
+    assert!(f.transforms.len() + f.floats.len() <= hktypes::anim::delta::MAX_DECODED, "more values than MAX_DECODED");
+}
+
+/// The `DLTA` case of [`anim`].
+fn anim_delta(rest: &[u8]) {
+    use hktypes::anim;
+    if rest.len() < 48 {
         return;
     }
-    let options = hktypes::OpenOptions { classes: Some(class_schemas()), ..Default::default() };
-    let Ok(doc) = hktypes::open(data, &options) else { return };
-    for h in anim::handles(&doc) {
-        let Ok(a) = anim::Animation::read(&doc, h) else { continue };
-        let _ = a.bytes_per_second();
-        let _ = a.track_to_bone();
-        if let Ok(f) = a.frames() {
-            assert_eq!(f.transforms.len(), f.frame_count * f.track_count);
-            let _ = anim::sample(&f, a.duration, a.duration * 0.5);
-        }
+    let w = |k: usize| u32::from_le_bytes([rest[4 * k], rest[4 * k + 1], rest[4 * k + 2], rest[4 * k + 3]]) as usize;
+    let d = anim::delta::DeltaData {
+        tracks: w(0),
+        float_tracks: w(1),
+        poses: w(2),
+        block_size: w(3),
+        preserved: w(4),
+        num_d: w(5),
+        offset_idx: w(6),
+        scale_idx: w(7),
+        bit_width_idx: w(8),
+        quantized_idx: w(9),
+        static_mask_idx: w(10),
+        static_dofs_idx: w(11),
+        data: rest[48..].to_vec(),
+        big_endian: false,
+    };
+    if let Ok(f) = anim::delta::decode(&d) {
+        frames_whole(&f);
+        assert_eq!((f.track_count, f.float_track_count, f.frame_count), (d.tracks, d.float_tracks, d.poses));
     }
+}
+
+/// The `INTL` case of [`anim`].
+fn anim_interleaved(rest: &[u8]) {
+    use hktypes::anim::interleaved;
+    if rest.len() < 12 {
+        return;
+    }
+    let w = |k: usize| u32::from_le_bytes([rest[4 * k], rest[4 * k + 1], rest[4 * k + 2], rest[4 * k + 3]]) as usize;
+    let reals: Vec<f32> = rest[12..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let (tracks, float_tracks) = (w(0), w(1));
+    let split = w(2).min(reals.len());
+    let (transforms, floats) = reals.split_at(split);
+    let Ok(f) = interleaved::decode(transforms, floats, tracks, float_tracks) else { return };
+    frames_whole(&f);
+    assert_eq!((f.track_count, f.float_track_count), (tracks, float_tracks));
+    let Ok((t2, f2)) = interleaved::encode(&f, None) else { return };
+    let again = interleaved::decode(&t2, &f2, tracks, float_tracks).expect("encoded interleaved frames decode");
+    let bits = |f: &hktypes::anim::Frames| -> (usize, Vec<u32>, Vec<u32>) {
+        (f.frame_count, f.transforms.iter().flatten().map(|x| x.to_bits()).collect(), f.floats.iter().map(|x| x.to_bits()).collect())
+    };
+    assert!(bits(&again) == bits(&f), "interleaved frames change through encode and decode");
+}
+
+/// Fuzz target `anim_spline`: `hktypes::anim::spline::decode` and `sample` on members made from
+/// the input. Six little-endian `u32` first: transform tracks (low 31 bits modulo 1024; bit 31
+/// set: big-endian data), float tracks (modulo 256), frames (modulo 8192), blocks (modulo 128),
+/// frames per block (modulo 300) and flags (bit 0: the block offsets are followed by as many
+/// float block offsets; bit 1: `maskAndQuantizationSize` is the next word as it stands, else 4
+/// per track and 1 per float track; bits 8 and up: the time `sample` is asked for, in ms). Then
+/// one `u32` block offset per block (and the float block offsets, and the mask size), then the
+/// data. Decoding must give frames or an error, never a panic, and its frames must be whole and
+/// as many as the members say; sampling gives one transform per track.
+pub fn anim_spline(input: &[u8]) {
+    use hktypes::anim::spline::{decode, sample, Endian, SplineData};
+    let mut words = input.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let mut next = || words.next();
+    let (Some(w0), Some(w1), Some(w2), Some(w3), Some(w4), Some(flags)) = (next(), next(), next(), next(), next(), next()) else { return };
+    let tracks = (w0 & 0x7FFF_FFFF) % 1024;
+    let floats = w1 % 256;
+    let frames = w2 % 8192;
+    let blocks = w3 % 128;
+    let mfpb = w4 % 300;
+    let mut take = |n: u32| -> Option<Vec<u32>> { (0..n).map(|_| next()).collect() };
+    let Some(block_offsets) = take(blocks) else { return };
+    let float_block_offsets = if flags & 1 != 0 { take(blocks) } else { Some(Vec::new()) };
+    let Some(float_block_offsets) = float_block_offsets else { return };
+    let mask_size = if flags & 2 != 0 { take(1).map(|v| v[0]) } else { Some(4 * tracks + floats) };
+    let Some(mask_size) = mask_size else { return };
+    let used = 4 * (6 + block_offsets.len() + float_block_offsets.len() + usize::from(flags & 2 != 0));
+    let big = w0 >> 31 == 1;
+    let spline = SplineData {
+        duration: frames.saturating_sub(1) as f32 / 30.0,
+        number_of_transform_tracks: tracks,
+        number_of_float_tracks: floats,
+        num_frames: frames,
+        num_blocks: blocks,
+        max_frames_per_block: mfpb,
+        mask_and_quantization_size: mask_size,
+        block_duration: mfpb.saturating_sub(1) as f32 / 30.0,
+        block_inverse_duration: 30.0 / mfpb.saturating_sub(1).max(1) as f32,
+        frame_duration: 1.0 / 30.0,
+        block_offsets,
+        float_block_offsets,
+        transform_offsets: Vec::new(),
+        float_offsets: Vec::new(),
+        data: input[used..].to_vec(),
+        endian_member: i32::from(big),
+        endian: if big { Endian::Big } else { Endian::Little },
+    };
+    if let Ok(f) = decode(&spline) {
+        frames_whole(&f);
+        assert_eq!((f.frame_count, f.track_count, f.float_track_count), (frames as usize, tracks as usize, floats as usize));
+    }
+    if let Ok((t, fl)) = sample(&spline, (flags >> 8) as f32 / 1000.0) {
+        assert_eq!((t.len(), fl.len()), (tracks as usize, floats as usize), "a sample is not one value per track");
+    }
+}
+
+/// A Phive wrapper (`hktypes::tagfile::phive`, Tears of the Kingdom): the header's offsets and
+/// sizes checked against the file and each other; where it splits, writing the parts again gives
+/// the input's bytes, and the file opens through `hktypes::open` (the wrapped TAG0 read on its
+/// own, no classes). Where it opens, the document writes a Phive file that splits into the same
+/// header and trailing block and opens again to the same bytes.
+pub fn phive(data: &[u8]) {
+    use hktypes::tagfile::phive::Phive;
+    let Ok(p) = Phive::read(data) else { return };
+    assert!(p.write(p.tag0) == data, "a Phive file read and written unchanged changes its bytes");
+    assert!(p.tag0.len() + p.tag0_padding.len() + p.tail.len() + hktypes::tagfile::phive::HEADER_SIZE == data.len());
+    let options = hktypes::OpenOptions::default();
+    let Ok(doc) = hktypes::open(data, &options) else { return };
+    assert!(doc.format() == hktypes::Format::Phive, "a Phive file opens as another format");
+    let Ok(out) = doc.write() else { return };
+    let q = Phive::read(&out).expect("a Phive file written from a document splits");
+    assert!(q.header == p.header && q.tail == p.tail, "writing a Phive document changes its header or trailing block");
+    let again = hktypes::open(&out, &options).expect("a Phive file written from a document opens");
+    let out2 = again.write().expect("a Phive document that was written writes again");
+    assert!(out == out2, "writing a Phive document is not stable");
 }

@@ -24,6 +24,10 @@ pub fn frame_count(transforms: usize, floats: usize, tracks: usize, float_tracks
     let by_t = (tracks > 0).then(|| (transforms / tracks, transforms % tracks));
     let by_f = (float_tracks > 0).then(|| (floats / float_tracks, floats % float_tracks));
     match (by_t, by_f) {
+        // Values for tracks the animation does not have would be dropped, or kept beside frames
+        // that do not hold them.
+        (None, _) if transforms > 0 && float_tracks > 0 => Err(invalid(format!("transforms: {transforms} transforms for no transform tracks"))),
+        (_, None) if floats > 0 && tracks > 0 => Err(invalid(format!("floats: {floats} floats for no float tracks"))),
         (Some((_, r)), _) if r != 0 => Err(invalid(format!("transforms: {transforms} transforms are not whole frames of {tracks} tracks"))),
         (_, Some((_, r))) if r != 0 => Err(invalid(format!("floats: {floats} floats are not whole frames of {float_tracks} float tracks"))),
         (Some((a, _)), Some((b, _))) if a != b => {

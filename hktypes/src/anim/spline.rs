@@ -387,6 +387,11 @@ fn check_header(s: &SplineData) -> Result<usize, ValueError> {
             s.mask_and_quantization_size
         ));
     }
+    // A clip of no frames reads no data, but `sample` still gives a pose of every track: more
+    // tracks than a decoder makes values is a lie, not a pose to allocate.
+    if tracks.saturating_add(floats) > super::delta::MAX_DECODED {
+        return bad(format!("{tracks} transform tracks and {floats} float tracks (at most {} in all)", super::delta::MAX_DECODED));
+    }
     if s.block_offsets.len() != s.num_blocks as usize {
         return bad(format!("numBlocks {} but {} blockOffsets", s.num_blocks, s.block_offsets.len()));
     }
