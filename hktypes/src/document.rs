@@ -78,25 +78,10 @@ use crate::packfile::layout::ClassSource;
 use crate::packfile::{self, objects, LayoutRules};
 use crate::tagfile::{self, Compendium, CompendiumSet};
 use crate::graph;
+use crate::xml_text;
+use crate::shared::{Counts, Handle};
 use crate::reflect::TypeTable;
 use std::sync::Arc;
-
-/// An object of a [`Document`]: a tagfile object's item index in the file read (objects added
-/// later get new ones), or a packfile object's index in `__data__`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Handle(pub u32);
-
-/// How many objects a document holds, by how they were read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Objects read through a generated class (a tagfile) or a class description (a packfile).
-    pub typed: usize,
-    /// Objects no class matched, kept as their bytes and written back as read.
-    pub untyped: usize,
-    /// Of the untyped ones, those a class read but whose values do not write back to their bytes
-    /// (packfiles only; a tagfile object is untyped only when no class matches).
-    pub demoted: usize,
-}
 
 /// What a file is, from its first bytes ([`sniff`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -153,9 +138,9 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     if tagfile::phive::is_phive(bytes) {
         return Some(Format::Phive);
     }
-    match packfile::xml::sniff(bytes)? {
-        packfile::xml::XmlForm::Packfile => Some(Format::PackfileXml),
-        packfile::xml::XmlForm::Tagfile => Some(Format::TagfileXml),
+    match xml_text::xml_form(bytes)? {
+        xml_text::XmlForm::Packfile => Some(Format::PackfileXml),
+        xml_text::XmlForm::Tagfile => Some(Format::TagfileXml),
     }
 }
 
@@ -575,7 +560,7 @@ impl Document {
     /// Errors: an SDK that is not `<year or major>.<minor>`, no packfile SDK, or a tagfile SDK
     /// whose type table `classes` does not have (none given, or the SDK's feature off).
     pub fn new(sdk: &str, format: NewFormat, classes: Option<&'static (dyn ClassRegistry + Sync)>) -> Result<Document> {
-        let invalid = |m: String| -> crate::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
+        let invalid = |m: String| -> crate::error::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
         match format {
             NewFormat::Tagfile => {
                 let (major, minor) = sdk.split_once('.').ok_or_else(|| invalid(format!("SDK {sdk:?} is not <year>.<minor>")))?;
@@ -591,7 +576,7 @@ impl Document {
             NewFormat::Packfile(rules) => {
                 let (contents, file_version) = packfile_versions(sdk).ok_or_else(|| invalid(format!("SDK {sdk:?} writes no packfiles")))?;
                 let mut doc = objects::Document::new(&contents, file_version, rules);
-                doc.declare_from = objects::DeclareFrom(classes);
+                doc.declare_from = objects::DeclareFrom(classes.map(|c| Arc::new(move |version: &str| c.packfile(version)) as Arc<objects::SourcesFor>));
                 Ok(Document::Packfile(doc))
             }
         }

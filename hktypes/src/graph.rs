@@ -18,7 +18,7 @@ use crate::tagfile::type_writer;
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{phive, CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
-use crate::{Counts, Handle};
+use crate::shared::{Counts, Handle};
 use std::any::Any;
 use std::sync::Arc;
 

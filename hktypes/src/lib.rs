@@ -71,8 +71,11 @@ pub mod packfile;
 pub mod reflect;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+pub mod shared;
 pub mod tagfile;
 pub mod value;
+pub mod xml_text;
 
-pub use document::{open, sniff, ClassRegistry, Counts, Document, Format, Handle, NewFormat, ObjectMut, OpenOptions};
+pub use document::{open, sniff, ClassRegistry, Document, Format, NewFormat, ObjectMut, OpenOptions};
+pub use shared::{Counts, Handle};
 pub use error::{ContainerError, Error, ErrorKind, ItemsError, Layer, Result, TypeTableError, ValueError, WriteError};

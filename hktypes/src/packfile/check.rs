@@ -10,7 +10,7 @@
 
 use super::layout::{ClassSource, Member, MemberType};
 use super::objects::{Body, Document, Ref, Value};
-use crate::Handle;
+use crate::shared::Handle;
 use crate::error::ItemsError;
 
 /// How deep values nest before the walk stops (struct members within struct members: stock

@@ -219,7 +219,7 @@ impl ClassNames {
             }
             let name_at = c.offset();
             let name = c.cstr()?;
-            let name = std::str::from_utf8(name).map_err(|_| Error::at(name_at, crate::ErrorKind::BadUtf8))?;
+            let name = std::str::from_utf8(name).map_err(|_| Error::at(name_at, crate::error::ErrorKind::BadUtf8))?;
             entries.push(ClassName { signature: e.u32(sig), name: name.to_owned() });
         }
         let fill = c.remaining();
@@ -352,7 +352,7 @@ pub struct PackFile<'a> {
 
 impl<'a> PackFile<'a> {
     /// Reads and checks a packfile; data bytes are borrowed from `bytes`.
-    pub fn read(bytes: &'a [u8]) -> crate::Result<Self> {
+    pub fn read(bytes: &'a [u8]) -> crate::error::Result<Self> {
         let (raw, e) = RawHeader::read(bytes)?;
         let version = raw.file_version;
         let tail = if version >= VERSION_11 {
@@ -498,7 +498,7 @@ impl<'a> PackFile<'a> {
     /// `tables` where each one's local, global and virtual fixup tables start (for the error's
     /// location: the offending record). A fixup outside its sections is an [`ItemsError`], a
     /// header index out of range a [`ContainerError`].
-    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> crate::Result<()> {
+    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> crate::error::Result<()> {
         let n = self.sections.len() as u32;
         let ptr = self.pointer_size();
         let lens: Vec<u32> = self.sections.iter().map(|s| s.body_len() as u32).collect();
@@ -509,7 +509,7 @@ impl<'a> PackFile<'a> {
         for (i, (s, &len)) in self.sections.iter().zip(&lens).enumerate() {
             let path = format!("packfile/{}", s.name.as_str());
             let at = |table: usize, rec: usize, size: usize| tables[i][table] + (rec * size) as u64;
-            let bad = |offset: u64, what: String| -> crate::Error { ItemsError::invalid(offset, what).in_section(&path, starts[i]).into() };
+            let bad = |offset: u64, what: String| -> crate::error::Error { ItemsError::invalid(offset, what).in_section(&path, starts[i]).into() };
             let src_ok = |src: u32| src.checked_add(ptr).is_some_and(|end| end <= len);
             for (k, f) in s.local.iter().enumerate() {
                 if !src_ok(f.src) || f.dst > len {

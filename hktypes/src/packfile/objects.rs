@@ -30,7 +30,8 @@ use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, Virtua
 use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
 use super::raw::{Endian, LayoutRules};
 use crate::error::{ContainerError, ErrorKind, ItemsError, Result, UnlayeredError, ValueError, WriteError};
-use crate::{Counts, Handle};
+pub use crate::shared::{Array, Ref, Value, DONT_DEALLOCATE};
+use crate::shared::{Counts, Handle};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -70,59 +71,7 @@ impl Fx {
 
 type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
-/// Where a pointer points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ref {
-    /// No fixup patches the slot.
-    Null,
-    /// The start of an object of `__data__`.
-    Object(Handle),
-    /// `offset` bytes into an object of `__data__`.
-    Inside(Handle, u32),
-    /// A place in another section (a class in `__types__`, a name in `__classnames__`).
-    Section(u32, u32),
-}
 
-/// One member value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// `TYPE_VOID`: no bytes.
-    Void,
-    /// A `bool` byte as stored.
-    Bool(u8),
-    /// A signed integer (`TYPE_CHAR`, `TYPE_INT8` to `TYPE_INT64`).
-    Int(i64),
-    /// An unsigned integer (`TYPE_UINT8` to `TYPE_UINT64`, `TYPE_ULONG`).
-    UInt(u64),
-    /// `TYPE_REAL`.
-    Real(f32),
-    /// `TYPE_HALF`: the stored 16 bits.
-    Half(u16),
-    /// `hkVector4` and `hkQuaternion`.
-    Vec4([f32; 4]),
-    /// Matrices and transforms (12 or 16 floats) in storage order.
-    Floats(Vec<f32>),
-    /// A pointer (or a function pointer).
-    Ptr(Ref),
-    /// A C string or `hkStringPtr` (`None`: null), without its NUL.
-    Str(Option<Vec<u8>>),
-    /// `hkArray` and simple arrays.
-    Array(Array),
-    /// An embedded struct: its members, the ancestors' first.
-    Struct(Vec<Value>),
-    /// A C array of a member's values.
-    CArray(Vec<Value>),
-    /// `hkVariant`: the object and its class.
-    Variant(Ref, Ref),
-    /// `hkRelArray`: the elements, which the object holds after its members (the stored 16-bit
-    /// offset from the member to them is laid out again when writing).
-    RelArray(Vec<Value>),
-    /// The bytes of a class's part of an object that none of its members describes (a class
-    /// with hidden members, [`Class::hidden_members`]), in offset order: kept so that they write
-    /// back. It follows the class's own members in the object's values; its member name is
-    /// [`HIDDEN`].
-    Opaque(Vec<u8>),
-}
 
 /// The name of the value that holds a class's hidden bytes ([`Value::Opaque`]) among its
 /// members' (no Havok member name has parentheses).
@@ -134,37 +83,9 @@ pub(crate) fn hidden_member() -> &'static Member {
     M.get_or_init(|| Member { name: HIDDEN.to_owned(), ty: MemberType::Void, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0, enumeration: None })
 }
 
-/// An array's elements and the words stored beside them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Array {
-    /// The elements.
-    pub items: Vec<Value>,
-    /// `hkArray`'s capacity-and-flags word as stored: `len | flags` in stock files, the flags
-    /// being the document's [`Document::array_flags`] (0 for a simple array, which has none).
-    pub capacity: u32,
-}
-
-impl Array {
-    /// An array of `items` with the capacity word `len | 0x80000000` (the flags of every SDK's
-    /// files but 5.5's and 6.6's, see [`stock_array_flags`]); a document gives the arrays of
-    /// values it stores for a struct its own [`Document::array_flags`].
-    pub fn new(items: Vec<Value>) -> Self {
-        Self::with_flags(items, DONT_DEALLOCATE)
-    }
-
-    /// An array of `items` with the capacity word `len | flags`.
-    pub fn with_flags(items: Vec<Value>, flags: u32) -> Self {
-        let capacity = items.len() as u32 | flags;
-        Array { items, capacity }
-    }
-}
 
 /// The flag bits of an `hkArray`'s capacity-and-flags word; the other 30 bits are the capacity.
 pub const ARRAY_FLAG_BITS: u32 = 0xC000_0000;
-
-/// Havok's `DONT_DEALLOCATE` flag of an `hkArray`'s capacity word: the flags of the stored arrays
-/// of every SDK's files but 5.5's and 6.6's.
-pub const DONT_DEALLOCATE: u32 = 0x8000_0000;
 
 /// The flags of the capacity words Havok's packer stores for the arrays of a contents version's
 /// files: [`DONT_DEALLOCATE`] and `0x40000000` (`0xC0000000`) for Havok 5.5 and 6.6, whose every
@@ -470,11 +391,16 @@ pub struct Document {
     pub array_flags: u32,
 }
 
-/// The class registry a packfile [`Document`] declares the classes of added objects from
-/// ([`Document::declare_from`]): `hkclasses::REGISTRY` for a document made by
-/// `hktypes::Document::new(sdk, format, Some(&hkclasses::REGISTRY))`.
-#[derive(Clone, Copy, Default)]
-pub struct DeclareFrom(pub Option<&'static (dyn crate::ClassRegistry + Sync)>);
+/// Where a packfile [`Document`] declares the classes of added objects from
+/// ([`Document::declare_from`]): the class sources for a contents version, first source first.
+/// `hktypes::Document::new(sdk, format, Some(&hkclasses::REGISTRY))` sets it to the registry's
+/// `ClassRegistry::packfile`.
+#[derive(Clone, Default)]
+pub struct DeclareFrom(pub Option<std::sync::Arc<SourcesFor>>);
+
+/// The class sources for a packfile contents version (`hk_2014.2.0-r1`), first source first: what
+/// [`DeclareFrom`] holds.
+pub type SourcesFor = dyn Fn(&str) -> Vec<&'static dyn ClassSource> + Send + Sync;
 
 impl std::fmt::Debug for DeclareFrom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -1825,26 +1751,3 @@ fn each_ref(body: &mut Body, f: &mut impl FnMut(&mut Ref)) {
     }
 }
 
-impl Value {
-    /// A short name of the variant, for messages.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Value::Void => "void",
-            Value::Bool(_) => "bool",
-            Value::Int(_) => "int",
-            Value::UInt(_) => "uint",
-            Value::Real(_) => "real",
-            Value::Half(_) => "half",
-            Value::Vec4(_) => "vector",
-            Value::Floats(_) => "floats",
-            Value::Ptr(_) => "pointer",
-            Value::Str(_) => "string",
-            Value::Array(_) => "array",
-            Value::Struct(_) => "struct",
-            Value::CArray(_) => "c array",
-            Value::Variant(..) => "variant",
-            Value::RelArray(_) => "relative array",
-            Value::Opaque(_) => "hidden bytes",
-        }
-    }
-}

@@ -44,7 +44,7 @@
 
 pub use super::objects::HIDDEN;
 use super::objects::{each_hk_array, each_hk_array_mut, Array, Body, Document, Value, ARRAY_FLAG_BITS};
-use crate::Handle;
+use crate::shared::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
 #[cfg(doc)]
@@ -630,17 +630,17 @@ impl Document {
 
     /// Declares class `name` of `signature` from [`Document::declare_from`] when the document
     /// does not list `name` yet: from the registry's own class source for the document's contents
-    /// version (the first [`crate::ClassRegistry::packfile`] gives; the others describe the
+    /// version (the first it gives; the others describe the
     /// classes of other SDKs, which a file of this one does not list), when it computes
     /// `signature` for the class. Nothing to do when the document lists the class or has no
     /// registry; an error when the registry's source has no such class.
     fn declare_on_add(&mut self, name: &str, signature: u32) -> Result<()> {
-        let Some(registry) = self.declare_from.0 else { return Ok(()) };
+        let Some(sources) = self.declare_from.0.clone() else { return Ok(()) };
         if self.file.class_names().get(name).is_some() {
             return Ok(());
         }
         let version = self.file.contents_version();
-        match registry.packfile(&version).first() {
+        match sources(&version).first() {
             Some(source) if source.signature(name) == Some(signature) => self.declare(name, *source),
             _ => Err(err(format!("{name} (signature {signature:#010x}) is not a class the class registry has for {version}"))),
         }

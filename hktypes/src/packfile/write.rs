@@ -154,7 +154,7 @@ fn write_section(s: &Section<'_>, p: &SectionPlan, e: super::Endian, out: &mut V
 
 impl PackFile<'_> {
     /// The file's bytes, rebuilt from its parts.
-    pub fn to_bytes(&self) -> crate::Result<Vec<u8>> {
+    pub fn to_bytes(&self) -> crate::error::Result<Vec<u8>> {
         Ok(write(self)?)
     }
 }
@@ -223,7 +223,7 @@ mod tests {
         let mut f = sample(LayoutRules::SWITCH, 11);
         f.sections[2].global[0].section = 7;
         let err = PackFile::read(&f.to_bytes().unwrap()).unwrap_err();
-        assert_eq!(err.layer(), crate::Layer::Items, "{err}");
+        assert_eq!(err.layer(), crate::error::Layer::Items, "{err}");
         let err = err.to_string();
         assert!(err.contains("names section 7"), "{err}");
         let mut f = sample(LayoutRules::WII_U, 11);
@@ -233,7 +233,7 @@ mod tests {
         let bytes = sample(LayoutRules::WII_U, 9).to_bytes().unwrap();
         for cut in 0..bytes.len() {
             let err = PackFile::read(&bytes[..cut]).unwrap_err();
-            assert_eq!(err.layer(), crate::Layer::Container, "{err}");
+            assert_eq!(err.layer(), crate::error::Layer::Container, "{err}");
         }
     }
 }

@@ -91,9 +91,11 @@ use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, H
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
 use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, Document, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
-use crate::Handle;
+use crate::shared::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
+pub use crate::xml_text::FloatForm;
+use crate::xml_text::{located, xml_form, XmlForm};
 use std::collections::HashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -111,58 +113,6 @@ pub const MAX_DEPTH: usize = 64;
 /// The most elements the reader reserves for an array of structs before reading them (from its
 /// `numelements`); a longer array grows as it is read.
 const STRUCTS_RESERVED: usize = 1024;
-
-/// Which XML a text is ([`crate::sniff`] names it as a [`crate::Format`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum XmlForm {
-    /// `<hkpackfile>`: the objects of a packfile.
-    Packfile,
-    /// `<hktagfile>`: a tagfile with its types ([`crate::tagfile::xml`]).
-    Tagfile,
-}
-
-/// The XML form of `bytes` from its first element (after a byte-order mark, the XML declaration,
-/// comments, a document type and white space), never from a file name; `None` when it is neither.
-pub(crate) fn sniff(bytes: &[u8]) -> Option<XmlForm> {
-    let mut s = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    // Each step removes at least one byte, so this ends.
-    loop {
-        let t = s.trim_ascii_start();
-        if t.starts_with(b"<?") || t.starts_with(b"<!--") {
-            let end: &[u8] = if t.starts_with(b"<?") { b"?>" } else { b"-->" };
-            let at = t.windows(end.len()).position(|w| w == end)?;
-            s = &t[at + end.len()..];
-        } else if t.starts_with(b"<!DOCTYPE") {
-            // A document type (which the reader refuses): to its end, `]>` where it has an
-            // internal subset.
-            let gt = t.iter().position(|&b| b == b'>')?;
-            let end = match t.iter().position(|&b| b == b'[') {
-                Some(open) if open < gt => t.windows(2).position(|w| w == b"]>")? + 2,
-                _ => gt + 1,
-            };
-            s = &t[end..];
-        } else if t.starts_with(b"<hkpackfile") {
-            return Some(XmlForm::Packfile);
-        } else if t.starts_with(b"<hktagfile") {
-            return Some(XmlForm::Tagfile);
-        } else {
-            return None;
-        }
-    }
-}
-
-/// How the writer prints reals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FloatForm {
-    /// The shortest text that reads back to the same bits (ryu); a NaN other than the quiet one
-    /// as its bits in hex (`0x7fc00001`), which the reader takes as bits too.
-    #[default]
-    Shortest,
-    /// Six decimals, as Havok's own writer prints them (`1.000000`; at most 17 significant
-    /// digits, as its C runtime prints them): loses bits. No `hkgen:` comment is written either
-    /// (see the module documentation): the text is Havok's.
-    Havok,
-}
 
 /// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -251,7 +201,7 @@ pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) ->
 /// which `sources_for` is given.
 pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn ClassSource>, options: ReadOptions) -> Result<Document> {
     let rules = options.layout;
-    match sniff(bytes) {
+    match xml_form(bytes) {
         Some(XmlForm::Packfile) => {}
         Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: a tagfile, read by tagfile::xml::read".into())).into()),
         None => return Err(ValueError::invalid(0, "not Havok XML: the first element is neither <hkpackfile> nor <hktagfile>").into()),
@@ -1449,32 +1399,6 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
     Ok(Cow::Owned(out))
 }
 
-/// Line and column (from 1, in characters) of byte `pos` of `text`.
-fn text_pos(text: &str, pos: usize) -> (usize, usize) {
-    let mut pos = pos.min(text.len());
-    while !text.is_char_boundary(pos) {
-        pos -= 1;
-    }
-    let before = &text.as_bytes()[..pos];
-    let line = 1 + memchr::memchr_iter(b'\n', before).count();
-    let start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
-    (line, 1 + text[start..pos].chars().count())
-}
-
-/// An XML reader's located error: `line L, column C: ` of byte `pos` of `text`, then
-/// `object O: ` or `object O, member M: ` when `place` names the object (and the member, `None`
-/// at the object's own level), then `msg`; its offset is `pos`. Shared by the packfile and
-/// tagfile XML readers.
-pub(crate) fn located(text: &str, pos: usize, place: Option<(&str, Option<&dyn std::fmt::Display>)>, msg: impl std::fmt::Display) -> ValueError {
-    let (line, col) = text_pos(text, pos);
-    let place = match place {
-        Some((object, None)) => format!("object {object}: "),
-        Some((object, Some(member))) => format!("object {object}, member {member}: "),
-        None => String::new(),
-    };
-    ValueError::invalid(pos as u64, format!("line {line}, column {col}: {place}{msg}"))
-}
-
 /// An object name as a pointer gives it, before the object is known: pointers may point forward.
 #[derive(Default)]
 struct Slot {
@@ -2487,11 +2411,11 @@ mod tests {
 
     #[test]
     fn sniffs_by_content() {
-        assert_eq!(sniff(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- x -->\n<hkpackfile classversion=\"8\">"), Some(XmlForm::Packfile));
-        assert_eq!(sniff(b"<?xml version=\"1.0\"?><hktagfile version=\"3\">"), Some(XmlForm::Tagfile));
-        assert_eq!(sniff(b"<?xml version=\"1.0\"?><html>"), None);
-        assert_eq!(sniff(b"<?xml version=\"1.0\""), None);
-        assert_eq!(sniff(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
+        assert_eq!(xml_form(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- x -->\n<hkpackfile classversion=\"8\">"), Some(XmlForm::Packfile));
+        assert_eq!(xml_form(b"<?xml version=\"1.0\"?><hktagfile version=\"3\">"), Some(XmlForm::Tagfile));
+        assert_eq!(xml_form(b"<?xml version=\"1.0\"?><html>"), None);
+        assert_eq!(xml_form(b"<?xml version=\"1.0\""), None);
+        assert_eq!(xml_form(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
     }
 
     #[test]
