@@ -11,7 +11,7 @@ use std::borrow::Cow;
 pub use hktypes::packfile::layout::{ClassLayout, LayoutError};
 
 /// Layouts of a [`ClassSchema`]'s classes under one set of rules.
-pub type Layouts<'a> = hktypes::packfile::layout::Layouts<'a, ClassSchema>;
+pub type ClassLayouts<'a> = hktypes::packfile::layout::ClassLayouts<'a, ClassSchema>;
 
 /// The runtime description of one schema class, with its override.
 pub fn runtime_class(schema: &ClassSchema, c: &ClassRecord) -> Class {

@@ -270,7 +270,7 @@ impl ClassNames {
 
 /// What a section holds before its fixup tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Body<'a> {
+pub enum SectionBody<'a> {
     /// The `__classnames__` body, read into its entries.
     ClassNames(ClassNames),
     /// Object bytes (`__data__`, and `__types__` when it carries hkClass objects), kept as stored.
@@ -283,7 +283,7 @@ pub struct Section<'a> {
     /// The name field from the section header.
     pub name: SectionName,
     /// The class names or object bytes before the fixup tables.
-    pub body: Body<'a>,
+    pub body: SectionBody<'a>,
     /// Local fixups, in file order.
     pub local: Vec<LocalFixup>,
     /// Global fixups, in file order.
@@ -304,24 +304,24 @@ impl<'a> Section<'a> {
     /// The data bytes (`None` for the class-name section).
     pub fn data(&self) -> Option<&[u8]> {
         match &self.body {
-            Body::Data(d) => Some(d),
-            Body::ClassNames(_) => None,
+            SectionBody::Data(d) => Some(d),
+            SectionBody::ClassNames(_) => None,
         }
     }
 
     /// The class-name entries (`None` for a data section).
     pub fn class_names(&self) -> Option<&ClassNames> {
         match &self.body {
-            Body::ClassNames(c) => Some(c),
-            Body::Data(_) => None,
+            SectionBody::ClassNames(c) => Some(c),
+            SectionBody::Data(_) => None,
         }
     }
 
     /// Length of the body as written (the class names with their fill).
     pub fn body_len(&self) -> usize {
         match &self.body {
-            Body::Data(d) => d.len(),
-            Body::ClassNames(c) => c.to_bytes(Endian::Little).len(),
+            SectionBody::Data(d) => d.len(),
+            SectionBody::ClassNames(c) => c.to_bytes(Endian::Little).len(),
         }
     }
 
@@ -329,7 +329,7 @@ impl<'a> Section<'a> {
     pub fn empty(name: &str) -> Self {
         Section {
             name: SectionName::new(name),
-            body: Body::Data(Cow::Borrowed(&[])),
+            body: SectionBody::Data(Cow::Borrowed(&[])),
             local: Vec::new(),
             global: Vec::new(),
             virtuals: Vec::new(),
@@ -570,9 +570,9 @@ fn read_section<'a>(bytes: &'a [u8], e: Endian, h: &RawSectionHeader) -> Result<
     let base = |lo: usize| (start + lo) as u64;
     let name = SectionName(h.name);
     let body = if name.as_str() == CLASSNAMES {
-        Body::ClassNames(ClassNames::read(part(0, o[0]), base(0), e)?)
+        SectionBody::ClassNames(ClassNames::read(part(0, o[0]), base(0), e)?)
     } else {
-        Body::Data(Cow::Borrowed(part(0, o[0])))
+        SectionBody::Data(Cow::Borrowed(part(0, o[0])))
     };
     let (local, lf) = read_table(part(o[0], o[1]), base(o[0]), o[0], LOCAL_FIXUP_LEN, "local fixups", |c| {
         Ok(LocalFixup { src: e.read_u32(c)?, dst: e.read_u32(c)? })

@@ -1,5 +1,5 @@
 //! Havok's XML form of a packfile (`<hkpackfile>`), read into and written from the same
-//! [`Document`] as the binary form: the same objects, [`Value`]s and [`Handle`]s.
+//! [`PackfileDocument`] as the binary form: the same objects, [`Value`]s and [`Handle`]s.
 //!
 //! ```xml
 //! <hkpackfile classversion="8" contentsversion="hk_2010.2.0-r1" toplevelobject="#0001">
@@ -63,7 +63,7 @@
 //!   with its class records, each section's fill). The reader takes it when the layout it
 //!   writes is the one the container states, and builds the stock container otherwise.
 //! - `<!-- hkgen:arrays flags=0x80000000 -->` after `<hkpackfile>`, where the flags of the
-//!   document's hkArray capacity words ([`Document::array_flags`]) are not those of its
+//!   document's hkArray capacity words ([`PackfileDocument::array_flags`]) are not those of its
 //!   contents version's files ([`stock_array_flags`]: `0xc0000000` for 5.5 and 6.6, else
 //!   `0x80000000`). Every hkArray read gets `len | ` these flags (the note's, else the contents
 //!   version's, so a stock file needs no note) unless its object's note gives its word; the
@@ -87,10 +87,10 @@
 //! instruction is not known to be skipped by Havok's tools. With [`FloatForm::Havok`] no such
 //! comment is written: that form is for tools that compare text with Havok's.
 
-use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
+use super::file::{ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, Document, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
+use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, PackfileDocument, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
@@ -126,7 +126,7 @@ pub struct WriteOptions {
 pub const DEFAULT_LAYOUT: LayoutRules = LayoutRules { pointer_size: 8, little_endian: 1, reuse_padding: 0, empty_base: 1 };
 
 /// A packfile's objects written as `<hkpackfile>` XML.
-pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
+pub fn write(doc: &PackfileDocument, options: WriteOptions) -> Result<String> {
     let mut out = String::new();
     write_to(doc, options, &mut out)?;
     Ok(out)
@@ -135,7 +135,7 @@ pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
 /// [`write()`], appending to `out`: a caller that converts many files can give the same buffer
 /// (cleared) for each, whose pages are then touched once instead of once per file. On an error,
 /// what was appended is left in `out`.
-pub fn write_to(doc: &Document, options: WriteOptions, out: &mut String) -> Result<()> {
+pub fn write_to(doc: &PackfileDocument, options: WriteOptions, out: &mut String) -> Result<()> {
     // About eleven bytes of text per byte of `__data__` (the corpus's all-typed packfiles: 405 MB
     // of XML for 37 MB), reserved at once: growing by doubling copies and touches every page
     // twice.
@@ -183,7 +183,7 @@ pub enum Dangling {
     #[default]
     Error,
     /// The pointer is read as null, and the document lists the repair, with where the name was
-    /// first used, in [`Document::repairs`]: for a file known to be broken, explicitly.
+    /// first used, in [`PackfileDocument::repairs`]: for a file known to be broken, explicitly.
     Null,
 }
 
@@ -193,13 +193,13 @@ pub enum Dangling {
 /// for which one describes a class). `__classnames__` lists `hkClass`, `hkClassMember`,
 /// `hkClassEnum` and `hkClassEnumItem` (where a source has their signatures), then each class
 /// where its first object is.
-pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) -> Result<Document> {
+pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) -> Result<PackfileDocument> {
     read_with(bytes, |_| sources.to_vec(), options)
 }
 
 /// [`read`] with the class sources chosen from the XML's `contentsversion` (`hk_2010.2.0-r1`),
 /// which `sources_for` is given.
-pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn ClassSource>, options: ReadOptions) -> Result<Document> {
+pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn ClassSource>, options: ReadOptions) -> Result<PackfileDocument> {
     let rules = options.layout;
     match xml_form(bytes) {
         Some(XmlForm::Packfile) => {}
@@ -249,7 +249,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
 // Writing
 
 struct XmlWriter<'d, 'o> {
-    doc: &'d Document,
+    doc: &'d PackfileDocument,
     out: &'o mut String,
     floats: FloatForm,
     names: Vec<String>,
@@ -264,7 +264,7 @@ struct XmlWriter<'d, 'o> {
     /// which its note then lists ([`XmlWriter::object_note`]).
     inner_refs: bool,
     /// Whether the object being written holds an hkArray whose capacity word is not
-    /// `len | `[`Document::array_flags`], which its note then lists.
+    /// `len | `[`PackfileDocument::array_flags`], which its note then lists.
     other_caps: bool,
     /// Whether the object being written holds a group Havok writes three numbers of whose
     /// fourth is not the word Havok's packer puts there, which its note then lists.
@@ -968,7 +968,7 @@ fn refs_mut(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
 /// The object order of the binaries Havok's packer makes from XML: depth first from the root
 /// object, each object's pointees in member order after it (an object once, where first met);
 /// objects the root does not reach follow in document order.
-pub fn havok_order(doc: &Document) -> Vec<Handle> {
+pub fn havok_order(doc: &PackfileDocument) -> Vec<Handle> {
     let n = doc.objects.len();
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
@@ -995,7 +995,7 @@ pub fn havok_order(doc: &Document) -> Vec<Handle> {
 
 /// Puts the objects of `doc` in `order` (a permutation of its handles: an error otherwise), every
 /// pointer and the root following them.
-pub fn reorder(doc: &mut Document, order: &[Handle]) -> Result<()> {
+pub fn reorder(doc: &mut PackfileDocument, order: &[Handle]) -> Result<()> {
     let n = doc.objects.len();
     let mut check = vec![false; n];
     for h in order {
@@ -1102,7 +1102,7 @@ fn stock_container(classversion: u32, contents: &str, rules: LayoutRules, classe
 }
 
 /// `doc`'s container as [`stock_container`] compares it: `__data__` emptied, no root offset.
-fn container_of(doc: &Document) -> PackFile<'static> {
+fn container_of(doc: &PackfileDocument) -> PackFile<'static> {
     let mut header = doc.file.header.clone();
     header.contents_section_offset = 0;
     let sections = doc
@@ -1427,7 +1427,7 @@ struct XmlReader<'i, 's> {
     note_budget: usize,
     /// Whether a note gave a pointer into another section (checked against the container).
     section_refs: bool,
-    /// The flags of the hkArray capacity words ([`Document::array_flags`]): the contents
+    /// The flags of the hkArray capacity words ([`PackfileDocument::array_flags`]): the contents
     /// version's, or the `hkgen:arrays` note's.
     array_flags: u32,
     dangling: Dangling,
@@ -1473,7 +1473,7 @@ impl<'i> XmlReader<'i, '_> {
         k
     }
 
-    fn document(mut self, root_pos: usize, root: &BytesStart<'_>, order: ObjectOrder) -> Result<Document> {
+    fn document(mut self, root_pos: usize, root: &BytesStart<'_>, order: ObjectOrder) -> Result<PackfileDocument> {
         let [classversion, contents, top] = self.pull.attrs(root, root_pos, ["classversion", "contentsversion", "toplevelobject"])?;
         let classversion: u32 = match classversion {
             Some(v) => v.trim().parse().map_err(|_| self.err(root_pos, None, format!("classversion {v:?} is not a number")))?,
@@ -1595,7 +1595,7 @@ impl<'i> XmlReader<'i, '_> {
             None => (!out.is_empty()).then_some(Handle(0)),
         };
         let placeholder = PackFile { header: stock_header(classversion, &contents, self.rules), sections: Vec::new() };
-        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags, repairs };
+        let mut doc = PackfileDocument { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags, repairs };
         // A note must come back from the binary: one its values do not fit would be dropped.
         if let Some(i) = doc.first_unkept().map_err(|e| self.err(root_pos, None, e))? {
             let o = &objects[i];
@@ -1899,7 +1899,7 @@ impl<'i> XmlReader<'i, '_> {
                 if !copy_class(*source, class, &mut self.classes, 0) {
                     continue;
                 }
-                if super::layout::Layouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
+                if super::layout::ClassLayouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
                     return Err(self.err(pos, Some(at), format!("class {class} does not lay out under {}", self.rules)));
                 }
                 self.chosen.insert(class.to_owned(), k);
