@@ -302,6 +302,11 @@ pub struct Verifier {
 /// The packfile class sources of an SDK version, compiled in (`hkclasses::packfile_sources_for_sdk`).
 pub type PackfileSources = fn(&str) -> Vec<&'static dyn hktypes::packfile::layout::ClassSource>;
 
+/// The error of a document that `hktypes::open` read as another format than a packfile.
+fn not_a_packfile(d: &hktypes::Document) -> hktypes::Error {
+    hktypes::error::ValueError::new(hktypes::ErrorKind::Invalid(format!("a {} file, not a packfile", d.format().name()))).into()
+}
+
 /// The verifier's classes as `hktypes::open` takes them: its packfile sources
 /// ([`Verifier::sources_for`] of the SDK a contents version names) and its registry's tagfile
 /// classes and type tables.
@@ -351,10 +356,7 @@ impl Verifier {
     /// format.
     pub fn open_packfile(&self, bytes: &[u8]) -> hktypes::Result<hktypes::packfile::objects::PackfileDocument> {
         let options = hktypes::OpenOptions { classes: Some(self), xml_dangling: self.xml_dangling, ..Default::default() };
-        hktypes::open(bytes, &options)?.into_packfile().map_err(|d| {
-            let msg = format!("a {} file, not a packfile", d.format().name());
-            hktypes::error::ValueError::new(hktypes::ErrorKind::Invalid(msg)).into()
-        })
+        hktypes::open(bytes, &options)?.into_packfile().map_err(|d| not_a_packfile(&d))
     }
 
     /// Whether the class records of `sdk` are known, so that signatures are checked.
@@ -598,7 +600,10 @@ impl Report {
         self.untyped = Some(0);
         let again = doc
             .write()
-            .and_then(|bin| hktypes::packfile::objects::PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&bin)?, &[&doc.classes]))
+            .and_then(|bin| {
+                let options = hktypes::OpenOptions { classes: Some(&doc.classes), ..Default::default() };
+                hktypes::open(&bin, &options)?.into_packfile().map_err(|d| not_a_packfile(&d))
+            })
             .and_then(|again| Ok((xml::write(&doc, Default::default())?, xml::write(&again, Default::default())?, again)));
         match again {
             Ok((a, b, again)) if a == b && again.objects == doc.objects => {

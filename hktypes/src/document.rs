@@ -213,6 +213,14 @@ impl ClassRegistry for packfile::layout::StaticClassSet {
     }
 }
 
+/// The class descriptions a packfile document read its objects with (its `classes`) as a class
+/// source: to read a file it wrote again with the same classes.
+impl ClassRegistry for packfile::layout::ClassSet {
+    fn packfile(&self, _version: &str) -> Vec<&dyn ClassSource> {
+        vec![self]
+    }
+}
+
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
 #[derive(Clone, Copy)]
 pub struct OpenOptions<'a> {
