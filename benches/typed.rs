@@ -1,4 +1,4 @@
-//! Reading the corpus tagfiles into typed objects (`Document::from_file_sharing` with the generated
+//! Reading the corpus tagfiles into typed objects (`TagfileDocument::from_file_sharing` with the generated
 //! classes, keeping each file's buffer rather than a copy of its DATA, as a caller holding the
 //! bytes would), writing them back, and `hkgen verify`'s whole check of each file (hashes, the round
 //! trip through the graph and through the classes), one core, in MB/s of file bytes. See
@@ -18,7 +18,7 @@
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{black_box, Bencher};
 use hkgen::inputs::Compendia;
-use hktypes::graph::Document;
+use hktypes::graph::TagfileDocument;
 use hktypes::reflect::TypeTable;
 use hktypes::tagfile::{CompendiumId, CompendiumSet, TagFile};
 use std::path::{Path, PathBuf};
@@ -46,9 +46,9 @@ fn counted<'a, 'b>(b: Bencher<'a, 'b>) -> Bencher<'a, 'b> {
     b.counter(BytesCount::new(*bytes)).counter(ItemsCount::new(files.len()))
 }
 
-fn read(bytes: &Arc<[u8]>, set: &CompendiumSet) -> Document {
+fn read(bytes: &Arc<[u8]>, set: &CompendiumSet) -> TagfileDocument {
     let f = TagFile::read(bytes, set).unwrap();
-    Document::from_file_sharing(&f, Some(bytes), hkclasses::classes_for_sdk(&f.sdk_version())).unwrap()
+    TagfileDocument::from_file_sharing(&f, Some(bytes), hkclasses::classes_for_sdk(&f.sdk_version())).unwrap()
 }
 
 #[divan::bench]
@@ -77,7 +77,7 @@ fn typed_read_cold(b: Bencher) {
 
 #[divan::bench]
 fn typed_write(b: Bencher) {
-    let docs: Vec<Document> = corpus().0.iter().map(|(bytes, set)| read(bytes, set)).collect();
+    let docs: Vec<TagfileDocument> = corpus().0.iter().map(|(bytes, set)| read(bytes, set)).collect();
     counted(b).bench(|| {
         for d in &docs {
             black_box(d.write().unwrap());
@@ -108,7 +108,7 @@ fn main() {
     let compendia = Compendia::load(std::slice::from_ref(&dir)).expect("compendia");
     let mut files = Vec::new();
     for p in hkgen::inputs::walk(std::slice::from_ref(&dir)).expect("walk") {
-        if hkgen::inputs::sniff_path(&p).ok() == Some(hkgen::inputs::Format::Tag0) {
+        if hkgen::inputs::input_kind_of(&p).ok() == Some(hkgen::inputs::InputKind::Tag0) {
             files.push((Arc::<[u8]>::from(std::fs::read(&p).expect("read")), compendia.set_for(&p)));
         }
     }

@@ -1,6 +1,6 @@
 //! Packfile XML over the corpus: binary -> XML (`to_xml`: `xml::write` of each document) and
 //! XML -> binary (`from_xml`: `xml::read` of each text through the class schemas, then
-//! `Document::write`), one core, over the corpus packfiles whose objects are all typed and that
+//! `PackfileDocument::write`), one core, over the corpus packfiles whose objects are all typed and that
 //! have an XML form. `to_xml_reused` is `to_xml` into one buffer reused for every file
 //! (`xml::write_to`). The rows count the files' **binary bytes** (the packfiles as stored), not
 //! the XML text's, so that the two directions compare. `xml_events_only` (and
@@ -17,7 +17,7 @@ use divan::counter::{BytesCount, ItemsCount};
 use divan::{black_box, Bencher};
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::{Body, Document};
+use hktypes::packfile::objects::{Body, PackfileDocument};
 use hktypes::packfile::xml::{self, ReadOptions, WriteOptions};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -28,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 struct File {
     sdk: String,
-    doc: Document,
+    doc: PackfileDocument,
     text: String,
 }
 
@@ -141,7 +141,7 @@ fn main() {
     let mut bytes = 0u64;
     let (mut tagfiles, mut tag_bytes) = (Vec::new(), 0u64);
     for p in hkgen::inputs::walk(std::slice::from_ref(&dir)).expect("walk") {
-        if hkgen::inputs::sniff_path(&p).ok() == Some(hkgen::inputs::Format::Tag0) {
+        if hkgen::inputs::input_kind_of(&p).ok() == Some(hkgen::inputs::InputKind::Tag0) {
             let data = std::fs::read(&p).expect("read");
             // TCRF files need their compendium: left out.
             let Ok(file) = hktypes::tagfile::TagFile::read(&data, &Default::default()) else { continue };
@@ -150,13 +150,13 @@ fn main() {
             tagfiles.push((data, text));
             continue;
         }
-        if hkgen::inputs::sniff_path(&p).ok() != Some(hkgen::inputs::Format::Packfile) {
+        if hkgen::inputs::input_kind_of(&p).ok() != Some(hkgen::inputs::InputKind::Packfile) {
             continue;
         }
         let data = std::fs::read(&p).expect("read");
         let file = hktypes::packfile::PackFile::read(&data).expect("a corpus packfile reads");
         let sdk = sdk_of_contents_version(&file.contents_version());
-        let Ok(doc) = Document::from_file_with(file, &schemas.sources_for(&sdk)) else { continue };
+        let Ok(doc) = PackfileDocument::from_file_with(file, &schemas.sources_for(&sdk)) else { continue };
         if doc.objects.iter().any(|o| matches!(o.body, Body::Untyped(_))) {
             continue;
         }

@@ -1,7 +1,7 @@
 //! Reads the tagfiles given (compendia found among them) into objects: typed through the generated
 //! classes, every member of every object decoded (dynamic values where no class matches), as many
 //! times as fit in about two seconds; prints the throughput. Each file is read from a shared
-//! buffer that its document keeps (`Document::from_file_sharing`), as a caller holding the bytes
+//! buffer that its document keeps (`TagfileDocument::from_file_sharing`), as a caller holding the bytes
 //! would; nothing is kept from one read to the next. Used by `bench/soulstruct.sh` to
 //! compare with soulstruct-havok on the same files.
 //!
@@ -11,7 +11,7 @@
 //! it use the system allocator.
 
 use hkgen::inputs::Compendia;
-use hktypes::graph::Document;
+use hktypes::graph::TagfileDocument;
 use hktypes::tagfile::TagFile;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,7 +28,7 @@ fn main() {
     // Each file is held as a shared buffer, which the documents keep instead of copying DATA.
     let files: Vec<(Arc<[u8]>, _)> = paths
         .iter()
-        .filter(|p| hkgen::inputs::sniff_path(p).ok() == Some(hkgen::inputs::Format::Tag0))
+        .filter(|p| hkgen::inputs::input_kind_of(p).ok() == Some(hkgen::inputs::InputKind::Tag0))
         .map(|p| (Arc::from(std::fs::read(p).expect("read")), compendia.set_for(p)))
         .collect();
     let bytes: usize = files.iter().map(|(b, _)| b.len()).sum();
@@ -38,7 +38,7 @@ fn main() {
     while passes == 0 || start.elapsed().as_secs_f64() < 2.0 {
         for (b, set) in &files {
             let f = TagFile::read(b, set).expect("read tagfile");
-            let doc = Document::from_file_sharing(&f, Some(b), hkclasses::classes_for_sdk(&f.sdk_version())).expect("read objects");
+            let doc = TagfileDocument::from_file_sharing(&f, Some(b), hkclasses::classes_for_sdk(&f.sdk_version())).expect("read objects");
             objects += std::hint::black_box(doc).counts().typed;
         }
         passes += 1;

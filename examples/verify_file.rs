@@ -4,7 +4,7 @@
 //! `cargo run --example verify_file -- [FILE_OR_DIR...]` (defaults to the Elden Ring ragdoll of the
 //! corpus). Compendia (`.compendium`, TCM0) among the inputs serve the tagfiles that name them.
 
-use hkgen::inputs::{self, Compendia, Format};
+use hkgen::inputs::{self, Compendia, InputKind};
 use hkgen::verify::Verifier;
 use std::path::PathBuf;
 
@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let files = inputs::walk(&args)?;
     let tcm0: Vec<PathBuf> =
-        files.iter().filter(|p| inputs::sniff_path(p).is_ok_and(|f| f == Format::Tcm0)).cloned().collect();
+        files.iter().filter(|p| inputs::input_kind_of(p).is_ok_and(|f| f == InputKind::Tcm0)).cloned().collect();
     let compendia = Compendia::load(&tcm0)?;
     // The generated classes of every SDK this build has; packfile class schemas left out.
     let verifier = Verifier { classes: hkclasses::classes_for_sdk, ..Verifier::default() };

@@ -7,7 +7,7 @@
 //! neighbours; `hk2013_1`, `hk2010_2` and `hk5_5`, from the classes their files embed or agree
 //! with, and the records transcribed or derived into `classdata/`) are structs implementing `hktypes::packfile::typed::PackClass`, generated from the
 //! hkClass schemas under `schemas/<sdk>/classes/`: they hold no offsets, and
-//! `hktypes::packfile::objects::Document` lays them out per file (through the one
+//! `hktypes::packfile::objects::PackfileDocument` lays them out per file (through the one
 //! `hktypes::Document`: `doc.get::<T>(handle)`, `doc.get_mut::<T>(handle)`, `doc.write()`), with
 //! the class descriptions each module compiles in
 //! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
@@ -177,7 +177,7 @@ pub fn open_options() -> hktypes::OpenOptions<'static> {
 /// ```
 /// # #[cfg(feature = "hk2014_2")] {
 /// let sources = hkclasses::packfile_sources_for_sdk("2014.2");
-/// // let doc = hktypes::packfile::objects::Document::from_file_with(file, &sources)?;
+/// // let doc = hktypes::packfile::objects::PackfileDocument::from_file_with(file, &sources)?;
 /// assert!(sources[0].signature("hkaSkeleton").is_some());
 /// # }
 /// ```

@@ -106,7 +106,7 @@ fn corpus_splines(corpus: &Path) -> Vec<(String, String, Vec<(u32, SplineData)>)
         let dump = if e.format == "packfile" {
             let Ok(f) = hktypes::packfile::PackFile::read(&bytes) else { continue };
             let sdk = sdk_of_contents_version(&f.contents_version());
-            let Ok(doc) = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk)) else { continue };
+            let Ok(doc) = hktypes::packfile::objects::PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)) else { continue };
             dump_packfile(&doc)
         } else {
             let set = compendia.set_for(&e.path);
@@ -294,7 +294,7 @@ fn decoded_frames_agree_with_known_values() {
     let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
     let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
     let sdk = sdk_of_contents_version(&f.contents_version());
-    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas().sources_for(&sdk)).unwrap();
+    let doc = hktypes::packfile::objects::PackfileDocument::from_file_with(f, &schemas().sources_for(&sdk)).unwrap();
     let splines = splines_of(&dump_packfile(&doc).unwrap());
     assert_eq!(splines.len(), 1);
     let s = &splines[0].1;

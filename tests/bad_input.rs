@@ -1006,7 +1006,7 @@ fn xml_mutations(text: &[u8], rng: &mut Rng) -> Vec<(String, Vec<u8>)> {
 /// column (or a byte offset); no panic, and no allocation beyond `XML_ALLOC_FACTOR` x its size.
 #[test]
 fn mutated_packfile_xml_fails_cleanly() {
-    use hktypes::packfile::{objects::Document, xml, PackFile};
+    use hktypes::packfile::{objects::PackfileDocument, xml, PackFile};
     let _serial = serial();
     let Some(corpus) = common::corpus() else { return };
     let started = std::time::Instant::now();
@@ -1026,7 +1026,7 @@ fn mutated_packfile_xml_fails_cleanly() {
         let bytes = common::corpus_file(&corpus, rel).expect("corpus packfile");
         let file = PackFile::read(&bytes).expect("stock packfile reads");
         let sdk = sdk_of(&file.contents_version());
-        let doc = Document::from_file_with(file, &schemas.sources_for(&sdk)).expect("stock packfile reads into objects");
+        let doc = PackfileDocument::from_file_with(file, &schemas.sources_for(&sdk)).expect("stock packfile reads into objects");
         let text = xml::write(&doc, xml::WriteOptions::default()).expect("an all-typed packfile writes as XML");
         assert!(text.contains("<!-- hkgen:"), "{rel}: its XML has no hkgen note");
         inputs.push((format!("{rel} as XML"), text.into_bytes()));
@@ -1049,7 +1049,7 @@ fn mutated_packfile_xml_fails_cleanly() {
                     let doc = read(&m)?;
                     let text = xml::write(&doc, xml::WriteOptions::default())?;
                     let bin = doc.write()?;
-                    let again = Document::from_file_with(PackFile::read(&bin)?, &[&doc.classes])?;
+                    let again = PackfileDocument::from_file_with(PackFile::read(&bin)?, &[&doc.classes])?;
                     let text2 = xml::write(&again, xml::WriteOptions::default())?;
                     // (A NaN real is not equal to itself: then the binary written again decides.)
                     Ok::<bool, hktypes::Error>((again.objects == doc.objects || again.write()? == bin) && text2 == text)

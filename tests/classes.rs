@@ -8,7 +8,7 @@
 
 use hkgen::codegen::types::WELL_KNOWN;
 use hkgen::schema::{model::Type, Schema};
-use hktypes::reflect::{Format, Kind};
+use hktypes::reflect::{Kind, TypeFormat};
 use hktypes::value::ClassEntry;
 use std::path::PathBuf;
 
@@ -30,7 +30,7 @@ fn size_of(schema: &Schema, key: &str) -> Option<u32> {
 }
 
 fn is_class(t: &Type) -> bool {
-    let record = t.format.is_some_and(|f| Format(f.0).kind() == Kind::Record) && t.size.is_some();
+    let record = t.format.is_some_and(|f| TypeFormat(f.0).kind() == Kind::Record) && t.size.is_some();
     let runtime = WELL_KNOWN.iter().any(|&(n, _, size)| n == t.full_name() && Some(size) == t.size);
     record && !runtime
 }

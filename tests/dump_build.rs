@@ -50,7 +50,7 @@ fn every_corpus_file_dumps_and_builds_back_to_the_same_bytes() {
             let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
             let sdk = sdk_of_contents_version(&f.contents_version());
             let doc =
-                hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
+                hktypes::packfile::objects::PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk))
                     .unwrap();
             (dump_packfile(&doc), schemas.sources_for(&sdk), Default::default())
         } else {
@@ -215,7 +215,7 @@ fn malformed_dumps_are_located_errors() {
     let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
     let f = hktypes::packfile::PackFile::read(&pack).unwrap();
     let sdk = sdk_of_contents_version(&f.contents_version());
-    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
+    let doc = hktypes::packfile::objects::PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk))
         .unwrap();
     let pdump = dump_packfile(&doc).unwrap();
     let skeleton = entries
@@ -353,7 +353,7 @@ fn mutated_dumps_fail_cleanly() {
     let Some(pack) = common::corpus_file(&corpus, BOTW_RAGDOLL) else { return };
     let f = hktypes::packfile::PackFile::read(&pack).unwrap();
     let sdk = sdk_of_contents_version(&f.contents_version());
-    let doc = hktypes::packfile::objects::Document::from_file_with(f, &schemas.sources_for(&sdk))
+    let doc = hktypes::packfile::objects::PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk))
         .unwrap();
     let skeleton = entries
         .iter()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use hktypes::graph::{Document, Node};
+use hktypes::graph::{TagfileDocument, Node};
 use hktypes::tagfile::items::{ItemData, INLINE_ITEM_BYTES};
 use hktypes::tagfile::TagFile;
 use std::collections::BTreeMap;
@@ -19,7 +19,7 @@ fn every_corpus_tagfile_round_trips_through_the_object_graph() {
         let bytes = std::fs::read(&e.path).unwrap();
         let file = TagFile::read(&bytes, &compendia.set_for(&e.path)).unwrap();
         let sdk = file.sdk_version();
-        let doc = match Document::from_file(&file, hkclasses::classes_for_sdk(&sdk)) {
+        let doc = match TagfileDocument::from_file(&file, hkclasses::classes_for_sdk(&sdk)) {
             Ok(d) => d,
             Err(err) => {
                 bad.push(format!("{}: {err}", e.relpath));
@@ -87,7 +87,7 @@ macro_rules! ragdoll_edit {
         fn $name(bytes: &[u8]) {
             use hkclasses::$m::{hknpMotionType_Enum, hknpRagdollData};
             use hktypes::value::Enum;
-            let mut doc = hktypes::Document::Tagfile(Document::read(bytes, &Default::default(), hkclasses::$m::CLASSES).unwrap());
+            let mut doc = hktypes::Document::Tagfile(TagfileDocument::read(bytes, &Default::default(), hkclasses::$m::CLASSES).unwrap());
             let (h, ragdoll) = doc.all::<hknpRagdollData>().next().expect("a typed hknpRagdollData");
             let before = ragdoll.unwrap().body_cinfos[1].clone();
             let mut r = doc.get_mut::<hknpRagdollData>(h).unwrap();
@@ -101,7 +101,7 @@ macro_rules! ragdoll_edit {
             // none of them outside one 160-byte body record.
             assert!(!diff.is_empty() && diff.len() <= 5, "{diff:x?}");
             assert!(diff.last().unwrap() - diff.first().unwrap() < 160, "{diff:x?}");
-            let again = hktypes::Document::Tagfile(Document::read(&out, &Default::default(), hkclasses::$m::CLASSES).unwrap());
+            let again = hktypes::Document::Tagfile(TagfileDocument::read(&out, &Default::default(), hkclasses::$m::CLASSES).unwrap());
             let ragdoll = again.get::<hknpRagdollData>(h).unwrap();
             let body = &ragdoll.body_cinfos[1];
             assert_eq!(body.mass, 123.5);
@@ -126,7 +126,7 @@ fn a_class_reads_only_objects_whose_references_sit_where_the_file_says() {
     let stock = std::fs::read(corpus.join("Vumsy101__ProjectVumsyPatch/chr/c0300.anibnd/c0300/hkx/Skeleton.hkx")).unwrap();
     let typed_names = |bytes: &[u8]| {
         let file = TagFile::read(bytes, &Default::default()).unwrap();
-        let doc = Document::from_file(&file, hkclasses::classes_for_sdk(&file.sdk_version())).unwrap();
+        let doc = TagfileDocument::from_file(&file, hkclasses::classes_for_sdk(&file.sdk_version())).unwrap();
         let names: Vec<String> =
             doc.handles().filter(|&h| matches!(doc.node(h), Some(Node::Typed(_)))).filter_map(|h| doc.type_name(h)).collect();
         (doc, names)
@@ -137,7 +137,7 @@ fn a_class_reads_only_objects_whose_references_sit_where_the_file_says() {
     assert!(!edited_typed.iter().any(|n| n == "hkaAnimationContainer"), "{edited_typed:?}");
     for out in [doc.write(), doc.write_typed()] {
         let out = out.unwrap();
-        Document::read(&out, &Default::default(), &[]).unwrap();
+        TagfileDocument::read(&out, &Default::default(), &[]).unwrap();
     }
 }
 
@@ -148,7 +148,7 @@ fn a_pointer_to_what_is_not_an_object_is_refused_on_write() {
     let Some(corpus) = common::corpus() else { return };
     use hkclasses::hk2016_2::hknpRagdollData;
     let bytes = std::fs::read(corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx")).unwrap();
-    let doc = Document::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES).unwrap();
+    let doc = TagfileDocument::read(&bytes, &Default::default(), hkclasses::hk2016_2::CLASSES).unwrap();
     let objects: Vec<u32> = doc.handles().map(|h| h.0).collect();
     let run = (1..).find(|h| !objects.contains(h) && doc.source_item(*h).is_some()).unwrap();
     let mut doc = hktypes::Document::Tagfile(doc);
@@ -170,16 +170,16 @@ fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
     let path = corpus.join("nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx");
     let bytes: std::sync::Arc<[u8]> = std::fs::read(path).unwrap().into();
     let classes = hkclasses::hk2016_2::CLASSES;
-    let copied = Document::read(&bytes, &Default::default(), classes).unwrap();
+    let copied = TagfileDocument::read(&bytes, &Default::default(), classes).unwrap();
     assert_eq!(std::sync::Arc::strong_count(&bytes), 1);
-    let shared = Document::read_shared(&bytes, &Default::default(), classes).unwrap();
+    let shared = TagfileDocument::read_shared(&bytes, &Default::default(), classes).unwrap();
     assert!(std::sync::Arc::strong_count(&bytes) > 1, "the document keeps the buffer");
     let range = bytes.as_ptr_range();
     // Whether every item longer than the in-place limit lies in the buffer, and every shorter one
     // outside it; the file has items of both lengths.
     let lengths: Vec<usize> = (1..).map_while(|i| copied.source_item(i)).map(|it| it.bytes.len()).collect();
     assert!(lengths.iter().any(|&n| n > INLINE_ITEM_BYTES) && lengths.iter().any(|&n| (1..=INLINE_ITEM_BYTES).contains(&n)));
-    let placed = |doc: &Document| -> (bool, bool) {
+    let placed = |doc: &TagfileDocument| -> (bool, bool) {
         let items = (1..).map_while(|i| doc.source_item(i)).filter(|it| !it.bytes.is_empty());
         let (long, short): (Vec<_>, Vec<_>) = items.partition(|it| it.bytes.len() > INLINE_ITEM_BYTES);
         let within = |it: &&ItemData| range.contains(&it.bytes.as_ptr());
@@ -187,7 +187,7 @@ fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
     };
     assert_eq!(placed(&shared), (true, false), "long items lie in the buffer, short ones are held in place");
     assert!(!placed(&copied).0, "a document that copied holds no range of the buffer");
-    let inside = |doc: &Document| placed(doc).0;
+    let inside = |doc: &TagfileDocument| placed(doc).0;
     assert_eq!(shared.counts(), copied.counts());
     assert_eq!(shared.write().unwrap(), copied.write().unwrap());
     assert_eq!(shared.write_typed().unwrap(), copied.write_typed().unwrap());
@@ -197,7 +197,7 @@ fn a_document_read_from_a_shared_buffer_keeps_it_instead_of_a_copy() {
 
     let file = TagFile::read(&bytes, &Default::default()).unwrap();
     let elsewhere: std::sync::Arc<[u8]> = bytes.to_vec().into();
-    let doc = Document::from_file_sharing(&file, Some(&elsewhere), classes).unwrap();
+    let doc = TagfileDocument::from_file_sharing(&file, Some(&elsewhere), classes).unwrap();
     assert_eq!(std::sync::Arc::strong_count(&elsewhere), 1, "another buffer is not kept");
     assert!(!inside(&doc));
     assert_eq!(doc.write().unwrap(), &bytes[..]);
@@ -232,9 +232,9 @@ fn a_run_named_by_two_array_slots_keeps_the_objects_dynamic() {
     let mut edited = stock.clone();
     edited[second.0..second.0 + 4].copy_from_slice(&first.1.to_le_bytes());
 
-    let typed = Document::read(&stock, &Default::default(), classes).unwrap().counts().typed;
+    let typed = TagfileDocument::read(&stock, &Default::default(), classes).unwrap().counts().typed;
     assert!(typed > 0);
-    let doc = Document::read(&edited, &Default::default(), classes).unwrap();
+    let doc = TagfileDocument::read(&edited, &Default::default(), classes).unwrap();
     assert_eq!(doc.counts().typed, 0, "no object of a file sharing an array run is typed");
     let out = doc.write().unwrap();
     let again = TagFile::read(&out, &Default::default()).unwrap();
@@ -269,10 +269,10 @@ fn tagfiles_of_one_compendium_share_its_facts() {
         let again = TagFile::read(&bytes, &compendia.set_for(&e.path)).unwrap();
         assert!(std::sync::Arc::ptr_eq(facts, again.facts.as_ref().unwrap()), "{}", e.relpath);
         let classes = hkclasses::classes_for_sdk(&file.sdk_version());
-        let shared = Document::from_file(&file, classes).unwrap();
+        let shared = TagfileDocument::from_file(&file, classes).unwrap();
         let mut alone = file.clone();
         alone.facts = None;
-        let own = Document::from_file(&alone, classes).unwrap();
+        let own = TagfileDocument::from_file(&alone, classes).unwrap();
         assert_eq!(shared.counts(), own.counts(), "{}", e.relpath);
         assert_eq!(shared.write_typed().unwrap(), own.write_typed().unwrap(), "{}", e.relpath);
         checked += 1;

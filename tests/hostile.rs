@@ -589,7 +589,7 @@ fn bytes_after_the_tag0_section_are_kept_and_written_back() {
     let file = TagFile::read(&bytes, &set).unwrap();
     assert_eq!(file.trailing, &trailing[..]);
     assert_eq!(hktypes::tagfile::write::rewrite(&file).unwrap(), bytes);
-    let doc = hktypes::graph::Document::read(&bytes, &set, &[]).unwrap();
+    let doc = hktypes::graph::TagfileDocument::read(&bytes, &set, &[]).unwrap();
     assert_eq!(doc.trailing(), &trailing[..]);
     assert_eq!(doc.write().unwrap(), bytes);
     let r = verify_bytes("helldivers-style", &bytes, &set);
@@ -753,13 +753,13 @@ fn a_run_named_by_many_arrays_is_not_copied_for_each() {
 /// reader copied it once per name (10^9 bytes from a file of about 400 kB).
 #[test]
 fn a_packfile_string_named_by_many_members_is_not_copied_for_each() {
-    use hktypes::packfile::objects::{Array, Document, Value};
+    use hktypes::packfile::objects::{Array, PackfileDocument, Value};
     let _s = serial();
     let Some(stock) = packfile_skeleton() else { return }; // not-a-skip: packfile_skeleton reads through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let v = verifier_2014();
     let set = CompendiumSet::new();
     let sources = v.class_schemas.sources_for("2014.1");
-    let mut doc = Document::from_file_with(hktypes::packfile::PackFile::read(&stock).unwrap(), &sources).unwrap();
+    let mut doc = PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&stock).unwrap(), &sources).unwrap();
     let skeleton = doc.find("hkaSkeleton").next().expect("an hkaSkeleton");
     let long = vec![b'A'; 100_000];
     let bones: Vec<Value> = (0..10_000)
@@ -792,7 +792,7 @@ fn a_packfile_string_named_by_many_members_is_not_copied_for_each() {
 /// copied it once per member.
 #[test]
 fn a_types_section_name_shared_by_every_member_is_not_copied_for_each() {
-    use hktypes::packfile::{Body, LocalFixup, PackFile};
+    use hktypes::packfile::{LocalFixup, PackFile, SectionBody};
     let _s = serial();
     let Some(corpus) = common::corpus() else { return };
     let Some(stock) = common::corpus_file(&corpus, "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX") else {
@@ -823,7 +823,7 @@ fn a_types_section_name_shared_by_every_member_is_not_copied_for_each() {
     data.extend(std::iter::repeat_n(b'A', 200_000));
     data.extend([0u8; 16]);
     let sec = &mut file.sections[ti];
-    sec.body = Body::Data(data.into());
+    sec.body = SectionBody::Data(data.into());
     sec.local = sec.local.iter().map(|f| LocalFixup { src: f.src, dst: if name_slots.contains(&f.src) { long_at } else { f.dst } }).collect();
     let bytes = file.to_bytes().unwrap();
     let e = bounded("every member name one 200 000-byte string: __types__ import", &bytes, 10, || {

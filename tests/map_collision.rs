@@ -19,7 +19,7 @@ use hktypes::{open, Counts, Document};
 
 const DES: &str = "soulstruct-havok/MapCollisionTemplate_DES.hkx";
 
-fn packfile(doc: &Document) -> &hktypes::packfile::objects::Document {
+fn packfile(doc: &Document) -> &hktypes::packfile::objects::PackfileDocument {
     match doc {
         Document::Packfile(p) => p,
         _ => panic!("not a packfile"),

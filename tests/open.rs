@@ -297,3 +297,37 @@ fn typed_access_is_one_api_for_both_formats() {
     let back = open(&doc.write().unwrap(), &hkclasses::open_options()).unwrap();
     assert_eq!(back.get::<hk2018_1::hkaSkeleton>(h).unwrap().name.as_deref(), Some("Renamed"));
 }
+
+#[test]
+fn one_sdk_name_in_both_formats_and_one_module_as_a_class_source() {
+    use hkclasses::{hk2014_2, hk2018_1};
+    let Some(corpus) = common::corpus() else { return };
+    let Some(mineral) = common::corpus_file(&corpus, MINERAL) else { return };
+    let Some(skeleton) = common::corpus_file(&corpus, ER_SKELETON) else { return };
+
+    // The SDK is named one way in both formats; Havok's own string is the contents version.
+    let pack = open(&mineral, &OpenOptions::default()).unwrap();
+    assert_eq!(pack.sdk().as_deref(), Some("2014.2"));
+    assert_eq!(pack.contents_version().as_deref(), Some("hk_2014.2.0-r1"));
+    assert!(pack.as_packfile().is_some_and(|p| p.file.contents_version() == "hk_2014.2.0-r1") && pack.as_tagfile().is_none());
+    let tag = open(&skeleton, &OpenOptions::default()).unwrap();
+    assert_eq!(tag.sdk().as_deref(), Some("2018.1"));
+    assert_eq!(tag.contents_version().as_deref(), Some("20180100"));
+    assert!(tag.as_tagfile().is_some_and(|t| t.sdk_version() == "2018.1") && tag.as_packfile().is_none());
+
+    // One generated module's classes are a class source of their own, as a user's crate passes
+    // the module it generates: a tagfile module's `CLASSES`, a packfile module's `SCHEMA`.
+    let options = OpenOptions { classes: Some(&hk2018_1::CLASSES), ..OpenOptions::default() };
+    let doc = open(&skeleton, &options).unwrap();
+    assert_eq!(doc.counts(), open(&skeleton, &hkclasses::open_options()).unwrap().counts());
+    assert_eq!(doc.all::<hk2018_1::hkaSkeleton>().count(), 1);
+    let options = OpenOptions { classes: Some(&hk2014_2::SCHEMA), ..OpenOptions::default() };
+    let doc = open(&mineral, &options).unwrap();
+    assert_eq!(doc.counts(), Counts { typed: 5, untyped: 0, demoted: 0 });
+    assert_eq!(doc.all::<hk2014_2::hkpConvexVerticesShape>().count(), 1);
+    assert_eq!(doc.write().unwrap(), mineral);
+    // The format's own document comes out whole, and a document of the other format stays one.
+    let tag = tag.into_packfile().unwrap_err();
+    assert_eq!(tag.format(), Format::Tag0);
+    assert_eq!(doc.into_packfile().unwrap().objects.len(), 5);
+}

@@ -5,7 +5,7 @@
 mod common;
 
 use hkgen::reflection::check::ClassSchemas;
-use hktypes::packfile::objects::Document;
+use hktypes::packfile::objects::PackfileDocument;
 use hktypes::packfile::{LayoutRules, PackFile};
 
 fn botw_schema() -> Option<hkgen::schema::model::ClassSchema> {
@@ -23,7 +23,7 @@ fn botw_wiiu_to_switch_and_back_is_exact() {
     let mut bad = Vec::new();
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile" && e.sdk == "hk_2014.2.0-r1") {
         let bytes = std::fs::read(&e.path).unwrap();
-        let doc = Document::read(&bytes, &schema).unwrap();
+        let doc = PackfileDocument::read(&bytes, &schema).unwrap();
         if doc.layout() != LayoutRules::WII_U {
             continue;
         }
@@ -35,7 +35,7 @@ fn botw_wiiu_to_switch_and_back_is_exact() {
                 continue;
             }
         };
-        let sw = Document::read(&switch, &schema).unwrap();
+        let sw = PackfileDocument::read(&switch, &schema).unwrap();
         assert_eq!(sw.layout(), LayoutRules::SWITCH);
         assert_eq!(sw.counts(), doc.counts(), "{}", e.relpath);
         assert_eq!(sw.objects, doc.objects, "{}: objects differ after conversion", e.relpath);
@@ -77,8 +77,8 @@ fn botw_wiiu_converted_against_stock_switch() {
             eprintln!("SKIPPED: pair {wiiu} not in this corpus");
             continue;
         };
-        let dw = Document::read(&w, &schema).unwrap();
-        let ds = Document::read(&s, &schema).unwrap();
+        let dw = PackfileDocument::read(&w, &schema).unwrap();
+        let ds = PackfileDocument::read(&s, &schema).unwrap();
         let converted = dw.write_as(LayoutRules::SWITCH).unwrap();
         // The stock Switch file goes the other way too.
         let down = ds.write_as(LayoutRules::WII_U).unwrap();
@@ -99,19 +99,19 @@ fn botw_wiiu_converted_against_stock_switch() {
             assert!(converted == s && down == w, "{wiiu}: conversion differs from the stock file of the other platform");
         }
         // The converted file is a Switch file that reads back to the Wii U file's objects.
-        let back = Document::read(&converted, &schema).unwrap();
+        let back = PackfileDocument::read(&converted, &schema).unwrap();
         assert_eq!(back.objects, dw.objects);
         assert_eq!(PackFile::read(&converted).unwrap().layout(), LayoutRules::SWITCH);
     }
 }
 
 /// The first object whose values differ between two documents, by class and member.
-fn compare(a: &Document, b: &Document) -> String {
+fn compare(a: &PackfileDocument, b: &PackfileDocument) -> String {
     let differing = a.objects.iter().zip(&b.objects).filter(|(x, y)| x != y).count();
     format!("{differing} objects differ in value; {}", first_difference(a, b))
 }
 
-fn first_difference(a: &Document, b: &Document) -> String {
+fn first_difference(a: &PackfileDocument, b: &PackfileDocument) -> String {
     for (i, (x, y)) in a.objects.iter().zip(&b.objects).enumerate() {
         if x.class != y.class {
             return format!("object {i}: class {} vs {}", x.class, y.class);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use hkgen::reflection::{botw, layout::Layouts};
+use hkgen::reflection::{botw, layout::ClassLayouts};
 use hktypes::packfile::LayoutRules;
 
 #[test]
@@ -11,7 +11,7 @@ fn switch_layout_matches_the_botw_dump() {
     let Some(corpus) = common::corpus() else { return };
     let json = std::fs::read_to_string(common::classdata(&corpus).join("botw-2014.2-switch-reflection.json")).unwrap();
     let (mut schema, observed) = botw::import(&json).unwrap();
-    let mut plain = Layouts::new(&schema, LayoutRules::SWITCH);
+    let mut plain = ClassLayouts::new(&schema, LayoutRules::SWITCH);
     let from_description = observed
         .sizes
         .iter()
@@ -20,7 +20,7 @@ fn switch_layout_matches_the_botw_dump() {
     eprintln!("Switch 8,1,1,1 from the description and the README's interface counts alone: {from_description} of {} classes match", observed.sizes.len());
     let inferred = botw::infer_interfaces(&mut schema, &observed);
     eprintln!("interface counts inferred from the dump's offsets: {inferred:?}");
-    let mut layouts = Layouts::new(&schema, LayoutRules::SWITCH);
+    let mut layouts = ClassLayouts::new(&schema, LayoutRules::SWITCH);
     let (mut ok, mut bad, mut unlaid) = (0, Vec::new(), Vec::new());
     for (name, size) in &observed.sizes {
         match layouts.class(name) {
@@ -38,7 +38,7 @@ fn switch_layout_matches_the_botw_dump() {
     assert!(bad.is_empty() && unlaid.is_empty());
     assert_eq!(ok, observed.sizes.len());
     // The Wii U rules lay out every class except those whose bytes are hidden.
-    let mut wiiu = Layouts::new(&schema, LayoutRules::WII_U);
+    let mut wiiu = ClassLayouts::new(&schema, LayoutRules::WII_U);
     let failed: Vec<String> = observed.sizes.keys().filter_map(|n| wiiu.class(n).err().map(|e| format!("{n}: {e}"))).collect();
     eprintln!("Wii U 4,0,0,1: {} of {} classes laid out; not: {failed:?}", observed.sizes.len() - failed.len(), observed.sizes.len());
 }
@@ -61,7 +61,7 @@ fn botw_objects_agree_with_the_layouts() {
         if f.contents_version() != "hk_2014.2.0-r1" {
             continue;
         }
-        let mut layouts = Layouts::new(&schema, f.layout());
+        let mut layouts = ClassLayouts::new(&schema, f.layout());
         let di = f.section_index(DATA).unwrap();
         let sec = &f.sections[di];
         let mut objects = f.objects(di);
@@ -110,7 +110,7 @@ fn corpus_objects_agree_with_the_layouts() {
         let bytes = std::fs::read(&e.path).unwrap();
         let f = PackFile::read(&bytes).unwrap();
         let Some(schema) = schemas.by_sdk.get(&sdk_of_contents_version(&f.contents_version())) else { continue };
-        let mut layouts = Layouts::new(schema, f.layout());
+        let mut layouts = ClassLayouts::new(schema, f.layout());
         let di = f.section_index(DATA).unwrap();
         let sec = &f.sections[di];
         let mut objects = f.objects(di);

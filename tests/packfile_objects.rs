@@ -7,7 +7,7 @@ mod common;
 
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::Document;
+use hktypes::packfile::objects::PackfileDocument;
 use std::collections::BTreeMap;
 
 /// The versions whose every file must come back exact.
@@ -24,7 +24,7 @@ fn corpus_packfiles_round_trip_through_objects() {
         let bytes = std::fs::read(&e.path).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let version = f.contents_version();
-        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk_of_contents_version(&version)));
+        let doc = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk_of_contents_version(&version)));
         let n = per.entry(version.clone()).or_default();
         n[0] += 1;
         let doc = match doc {
@@ -122,7 +122,7 @@ fn damaged_packfiles_read_into_objects_without_panics() {
     let Some(bytes) = common::corpus_file(&corpus, path) else { return };
     let (mut ok, mut err) = (0, 0);
     for cut in (0..bytes.len()).step_by(7) {
-        match Document::read(&bytes[..cut], set) {
+        match PackfileDocument::read(&bytes[..cut], set) {
             Ok(_) => ok += 1,
             Err(e) => {
                 err += 1;
@@ -135,7 +135,7 @@ fn damaged_packfiles_read_into_objects_without_panics() {
         for v in [0x00, 0x7f, 0xff] {
             let mut b = bytes.clone();
             b[at] = v;
-            match Document::read(&b, set) {
+            match PackfileDocument::read(&b, set) {
                 Ok(d) => {
                     ok += 1;
                     let _ = d.write();
@@ -160,7 +160,7 @@ fn damaged_packfiles_read_into_objects_without_panics() {
 #[test]
 fn self_containing_array_data_is_an_error() {
     use hktypes::packfile::layout::{Class, ClassSet, Member, MemberType};
-    use hktypes::packfile::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, LayoutRules, LocalFixup, PackFile, Section, VirtualFixup, CLASSNAMES, DATA, TYPES};
+    use hktypes::packfile::{SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, LayoutRules, LocalFixup, PackFile, Section, VirtualFixup, CLASSNAMES, DATA, TYPES};
     use std::borrow::Cow;
     // Node { children: hkArray<Node> } with a 2-element array whose elements' arrays point back at it.
     let mut set = ClassSet::default();
@@ -197,7 +197,7 @@ fn self_containing_array_data_is_an_error() {
     };
     let bytes = file.to_bytes().unwrap();
     // The object cannot be read through its class: it is kept raw, and still round-trips.
-    let doc = Document::read(&bytes, &set).unwrap();
+    let doc = PackfileDocument::read(&bytes, &set).unwrap();
     assert_eq!(doc.counts().typed, 0);
     assert_eq!(doc.write().unwrap(), bytes);
 }
@@ -213,7 +213,7 @@ fn edited_botw_skeleton_writes_and_reads_back() {
     let set = schemas.class_set("2014.2").unwrap();
     let path = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Moriblin_Dark.sbactorpack/Ragdoll/Moriblin_Blue/Moriblin_Blue.hkrg";
     let Some(bytes) = common::corpus_file(&corpus, path) else { return };
-    let mut doc = Document::read(&bytes, set).unwrap();
+    let mut doc = PackfileDocument::read(&bytes, set).unwrap();
     let h = doc.find("hkaSkeleton").next().unwrap();
     assert_eq!(doc.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton".to_vec()))));
     *doc.field_mut(h, "name").unwrap() = Value::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()));
@@ -223,13 +223,13 @@ fn edited_botw_skeleton_writes_and_reads_back() {
     a.capacity = (n as u32 + 1) | 0x8000_0000;
     let out = doc.write().unwrap();
     assert_ne!(out, bytes);
-    let back = Document::read(&out, set).unwrap();
+    let back = PackfileDocument::read(&out, set).unwrap();
     assert_eq!(back.counts(), doc.counts());
     assert_eq!(back.objects, doc.objects);
     assert_eq!(back.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()))));
     // And the edited file converts to Switch and back like a stock one.
     let sw = back.write_as(hktypes::packfile::LayoutRules::SWITCH).unwrap();
-    let down = Document::read(&sw, set).unwrap().write_as(hktypes::packfile::LayoutRules::WII_U).unwrap();
+    let down = PackfileDocument::read(&sw, set).unwrap().write_as(hktypes::packfile::LayoutRules::WII_U).unwrap();
     assert_eq!(down, out);
     // A value of the wrong type is a located error, not a panic.
     *doc.field_mut(h, "name").unwrap() = Value::Real(1.0);
@@ -253,7 +253,7 @@ fn an_integer_too_wide_for_its_member_is_refused() {
         if f.contents_version() != "hk_2014.2.0-r1" {
             continue;
         }
-        let mut doc = Document::from_file_with(f, &schemas.sources_for("2014.2")).unwrap();
+        let mut doc = PackfileDocument::from_file_with(f, &schemas.sources_for("2014.2")).unwrap();
         // The first typed object with an 8-bit integer member outside any C array.
         let found = doc.objects.iter().enumerate().find_map(|(i, o)| {
             if !matches!(o.body, Body::Typed(_)) {
@@ -291,13 +291,13 @@ fn an_integer_too_wide_for_its_member_is_refused() {
 fn capacity_words_per_sdk() {
     use hktypes::packfile::layout::{Member, MemberType};
     use hktypes::packfile::objects::{Body, Value};
-    fn walk(doc: &Document, class: &str, values: &[Value], out: &mut BTreeMap<String, usize>) {
+    fn walk(doc: &PackfileDocument, class: &str, values: &[Value], out: &mut BTreeMap<String, usize>) {
         for (i, v) in values.iter().enumerate() {
             let m = doc.member(class, i).unwrap().clone();
             value(doc, &m, m.ty, v, out);
         }
     }
-    fn value(doc: &Document, m: &Member, ty: MemberType, v: &Value, out: &mut BTreeMap<String, usize>) {
+    fn value(doc: &PackfileDocument, m: &Member, ty: MemberType, v: &Value, out: &mut BTreeMap<String, usize>) {
         match v {
             Value::Array(a) => {
                 if ty == MemberType::Array {
@@ -322,7 +322,7 @@ fn capacity_words_per_sdk() {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { return };
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
-        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let doc = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
         let n = per.entry(sdk).or_default();
         for o in &doc.objects {
             if let Body::Typed(values) = &o.body {

@@ -143,7 +143,7 @@ fn fromsoft_2014_1_signatures() {
 /// every class of every corpus file of that version.
 #[test]
 fn embedded_hkclass_objects() {
-    use hkgen::reflection::{layout::Layouts, types_section};
+    use hkgen::reflection::{layout::ClassLayouts, types_section};
     let Some(corpus) = common::corpus() else { return };
     let mut merged_2014_1: Option<hkgen::schema::model::ClassSchema> = None;
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile") {
@@ -163,7 +163,7 @@ fn embedded_hkclass_objects() {
         };
         let named: Vec<_> = f.class_names().entries.iter().filter(|c| schema.class(&c.name).is_some()).collect();
         let sig_ok = named.iter().filter(|c| signature::class_signature(&schema, &c.name) == Ok(c.signature)).count();
-        let mut layouts = Layouts::new(&schema, f.layout());
+        let mut layouts = ClassLayouts::new(&schema, f.layout());
         let lay_ok = observed
             .sizes
             .iter()

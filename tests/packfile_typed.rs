@@ -11,7 +11,7 @@ use hkclasses::{hk2010_2, hk2013_1, hk2014_1, hk2014_2, hk5_5};
 use hkclasses::packfile_sources_for_sdk;
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::{Body, Document};
+use hktypes::packfile::objects::{Body, PackfileDocument};
 use hktypes::packfile::typed::{PackClass, StructCounts};
 use hktypes::value::{ClassEntry, Ptr};
 use hktypes::Document as OneDocument;
@@ -87,7 +87,7 @@ fn corpus_packfiles_round_trip_through_structs() {
         let bytes = std::fs::read(&e.path).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let version = f.contents_version();
-        let mut doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk_of_contents_version(&version))).unwrap();
+        let mut doc = PackfileDocument::from_file_with(f, &packfile_sources_for_sdk(&sdk_of_contents_version(&version))).unwrap();
         let typed = doc.counts().typed;
         let before = doc.objects.clone();
         let c = doc.through_structs(table(&version));
@@ -180,10 +180,10 @@ fn kept_bytes_of_mod_tool_files() {
         let bytes = common::corpus_file(&corpus, rel).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
-        let doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk)).unwrap();
+        let doc = PackfileDocument::from_file_with(f, &packfile_sources_for_sdk(&sdk)).unwrap();
         (bytes, doc)
     };
-    let kept = |doc: &Document| {
+    let kept = |doc: &PackfileDocument| {
         let objects = doc.objects.iter().filter(|o| !o.kept.is_empty()).count();
         let places = doc.objects.iter().map(|o| o.kept.places.iter().filter(|(f, t)| f != t).count()).sum::<usize>();
         let padding = doc.objects.iter().flat_map(|o| &o.kept.padding).map(|(_, b)| b.len()).sum::<usize>();
@@ -215,7 +215,7 @@ fn kept_bytes_of_mod_tool_files() {
     let out = doc.write().unwrap();
     let root_padding: usize = doc.objects[root.0 as usize].kept.padding.iter().map(|(_, b)| b.len()).sum();
     assert!(sevens(&out) < sevens(&bytes) && sevens(&out) >= sevens(&bytes) - root_padding, "{} of {}", sevens(&out), sevens(&bytes));
-    let back = Document::from_file_with(hktypes::packfile::PackFile::read(&out).unwrap(), &packfile_sources_for_sdk("2010.2")).unwrap();
+    let back = PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&out).unwrap(), &packfile_sources_for_sdk("2010.2")).unwrap();
     assert_eq!(back.counts().typed, 7);
     assert_eq!(back.field(root, "namedVariants"), doc.field(root, "namedVariants"));
     assert_eq!(back.write().unwrap(), out);
@@ -243,10 +243,10 @@ fn hand_built_kept_offsets_are_errors() {
     let read = |rel: &str| {
         let bytes = common::corpus_file(&corpus, rel).unwrap();
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
-        let doc = Document::from_file_with(f, &packfile_sources_for_sdk("2010.2")).unwrap();
+        let doc = PackfileDocument::from_file_with(f, &packfile_sources_for_sdk("2010.2")).unwrap();
         (bytes, doc)
     };
-    let refused = |doc: &Document, i: usize, what: &str, edit: &dyn Fn(&mut Document)| {
+    let refused = |doc: &PackfileDocument, i: usize, what: &str, edit: &dyn Fn(&mut PackfileDocument)| {
         let mut d = doc.clone();
         edit(&mut d);
         let e = d.write().expect_err(what).to_string();
@@ -275,14 +275,14 @@ const KEPT_NEMESIS: (usize, usize, usize) = (1, 107, 0);
 
 /// The packfile document under the one document (for what only a packfile has: its objects'
 /// kept bytes, its container).
-fn packfile(doc: &OneDocument) -> &Document {
+fn packfile(doc: &OneDocument) -> &PackfileDocument {
     match doc {
         OneDocument::Packfile(d) => d,
         _ => panic!("not a packfile"),
     }
 }
 
-fn packfile_mut(doc: &mut OneDocument) -> &mut Document {
+fn packfile_mut(doc: &mut OneDocument) -> &mut PackfileDocument {
     match doc {
         OneDocument::Packfile(d) => d,
         _ => panic!("not a packfile"),
@@ -301,7 +301,7 @@ fn botw_ragdoll_edited_through_structs() {
     let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
-    let read = |bytes: &[u8]| OneDocument::Packfile(Document::read(bytes, set).unwrap());
+    let read = |bytes: &[u8]| OneDocument::Packfile(PackfileDocument::read(bytes, set).unwrap());
     let mut doc = read(&bytes);
 
     // Reading: a ragdoll instance points at its skeleton and bodies.
@@ -324,7 +324,7 @@ fn botw_ragdoll_edited_through_structs() {
     // Nor does a struct whose signature is not the one the file stores for the class.
     let mut other = packfile(&doc).clone();
     for sec in &mut other.file.sections {
-        if let hktypes::packfile::Body::ClassNames(names) = &mut sec.body {
+        if let hktypes::packfile::SectionBody::ClassNames(names) = &mut sec.body {
             names.entries.iter_mut().filter(|e| e.name == "hkaSkeleton").for_each(|e| e.signature ^= 1);
         }
     }
@@ -398,7 +398,7 @@ fn botw_enum_members_name_their_items() {
     let set = &hk2014_2::SCHEMA;
     let Some(corpus) = common::corpus() else { return };
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
-    let doc = OneDocument::Packfile(Document::read(&bytes, set).unwrap());
+    let doc = OneDocument::Packfile(PackfileDocument::read(&bytes, set).unwrap());
     let (_, body) = doc.all::<hkpRigidBody>().next().unwrap();
     let body = body.unwrap();
     let motion_type = body.motion.r#type;
@@ -436,7 +436,7 @@ fn relative_arrays_through_structs() {
     let Some(corpus) = common::corpus() else { return };
     let set = &hk2014_1::SCHEMA;
     let bytes = std::fs::read(corpus.join(CAPSULES)).unwrap();
-    let read = |bytes: &[u8]| OneDocument::Packfile(Document::read(bytes, set).unwrap());
+    let read = |bytes: &[u8]| OneDocument::Packfile(PackfileDocument::read(bytes, set).unwrap());
     let mut doc = read(&bytes);
     let capsules: Vec<_> = doc.all::<hknpCapsuleShape>().map(|(h, c)| (h, c.unwrap().into_owned())).collect();
     assert_eq!(capsules.len(), 19);
@@ -477,7 +477,7 @@ fn hidden_bytes_through_structs() {
     let mut smallest: Option<(Vec<u8>, Handle, fsnpCustomMeshParameter)> = None;
     for e in common::manifest(&corpus).into_iter().filter(|e| e.format == "packfile" && e.sdk == "hk_2014.1.0-r1") {
         let bytes = std::fs::read(&e.path).unwrap();
-        let doc = OneDocument::Packfile(Document::read(&bytes, set).unwrap());
+        let doc = OneDocument::Packfile(PackfileDocument::read(&bytes, set).unwrap());
         for (h, p) in doc.all::<fsnpCustomMeshParameter>() {
             let p = p.unwrap_or_else(|err| panic!("{}: {err}", e.relpath)).into_owned();
             assert_eq!(p.hidden_bytes.0, [0; 8], "{}", e.relpath);
@@ -490,13 +490,13 @@ fn hidden_bytes_through_structs() {
     }
     assert_eq!((objects, eight), (35, 9));
     let (bytes, h, p) = smallest.unwrap();
-    let mut doc = OneDocument::Packfile(Document::read(&bytes, set).unwrap());
+    let mut doc = OneDocument::Packfile(PackfileDocument::read(&bytes, set).unwrap());
     let mut edited = p.clone();
     edited.version += 1;
     edited.hidden_bytes.0 = vec![1, 2, 3, 4, 5, 6, 7, 8];
     *doc.get_mut::<fsnpCustomMeshParameter>(h).unwrap() = edited.clone();
     let out = doc.write().unwrap();
-    let back = OneDocument::Packfile(Document::read(&out, set).unwrap());
+    let back = OneDocument::Packfile(PackfileDocument::read(&out, set).unwrap());
     assert_eq!(*back.get::<fsnpCustomMeshParameter>(h).unwrap(), edited);
     let err = doc.write_as(Some(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap())).unwrap_err().to_string();
     assert!(err.contains("fsnpCustomMeshParameter") && err.contains("hidden bytes"), "{err}");
@@ -578,7 +578,7 @@ fn mixed_array_flags_through_structs() {
     use hktypes::packfile::objects::Value;
     let Some(corpus) = common::corpus() else { return };
     let Some(stock) = common::corpus_file(&corpus, "HavokLib/550__allosaur_run_S32_V16_B255_D1[4101].hkx") else { return };
-    let read = |b: &[u8]| Document::from_file_with(hktypes::packfile::PackFile::read(b).unwrap(), &packfile_sources_for_sdk("5.5")).unwrap();
+    let read = |b: &[u8]| PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(b).unwrap(), &packfile_sources_for_sdk("5.5")).unwrap();
     let mut doc = read(&stock);
     assert_eq!(doc.array_flags, 0xC000_0000);
     let n = doc.objects.len();

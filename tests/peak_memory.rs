@@ -1,5 +1,5 @@
 //! The memory budget of reading a tagfile into typed objects and writing it back: for every
-//! corpus TAG0 file, the most heap that `Document::read` and `Document::write` hold live at once
+//! corpus TAG0 file, the most heap that `TagfileDocument::read` and `TagfileDocument::write` hold live at once
 //! (beyond the file's own bytes, already in memory) stays within [`FACTOR`] times the file plus
 //! [`SLACK`]. The slack is small, so the factor is what the large files are held to. Measured
 //! with a counting global allocator, so the figure is exact and repeatable.
@@ -7,7 +7,7 @@
 mod common;
 
 use hkgen::inputs::Compendia;
-use hktypes::graph::Document;
+use hktypes::graph::TagfileDocument;
 
 #[global_allocator]
 static ALLOC: common::counting::Counting = common::counting::Counting;
@@ -31,7 +31,7 @@ fn reading_and_writing_stays_within_the_budget() {
         let bytes = std::fs::read(&path).expect("read corpus file");
         let set = compendia.set_for(&path);
         let (written, peak) = common::counting::measured(|| {
-            let doc = Document::read(&bytes, &set, hkclasses::classes_for_sdk(&hktypes::tagfile::sdk_version(&e.sdk)))?;
+            let doc = TagfileDocument::read(&bytes, &set, hkclasses::classes_for_sdk(&hktypes::tagfile::sdk_version(&e.sdk)))?;
             doc.write()
         });
         let written = written.unwrap_or_else(|err| panic!("{}: {err}", e.relpath));

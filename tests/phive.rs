@@ -69,7 +69,7 @@ fn totk_cloth_tagfile_goes_through_xml_and_back() {
     // The dump shape (`hkgen dump` / `hkgen build`) goes the same way.
     let text = hkgen::cli::dump_text("json", &hktypes::dump::dump_tagfile(&file).unwrap()).unwrap();
     let dump = hkgen::cli::parse_dump(text.as_bytes()).unwrap();
-    let options = hktypes::dump::BuildOptions { compendia: Some(&none), packfile_classes: Vec::new() };
+    let options = hktypes::dump::BuildOptions { compendia: Some(&none), packfile_classes: Vec::new(), ..Default::default() };
     let built = hktypes::dump::build(&dump, &options, text.len()).unwrap();
     assert!(built == wrapped.tag0, "the stock bytes from the dump");
 }
@@ -96,7 +96,7 @@ fn totk_cloth_whole_file_goes_through_xml_and_dump() {
     let dump = hktypes::dump::dump_phive(&file, &wrapper, &Default::default()).unwrap();
     let text = hkgen::cli::dump_text("ron", &dump).unwrap();
     let back = hkgen::cli::parse_dump(text.as_bytes()).unwrap();
-    let options = hktypes::dump::BuildOptions { compendia: Some(&none), packfile_classes: Vec::new() };
+    let options = hktypes::dump::BuildOptions { compendia: Some(&none), packfile_classes: Vec::new(), ..Default::default() };
     assert!(hktypes::dump::build(&back, &options, text.len()).unwrap() == bytes, "the .bphcl from its dump");
 
     // A wrapper in the XML that lies about its sizes is an error at the XML root.

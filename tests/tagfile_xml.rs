@@ -100,7 +100,7 @@ fn hklib_tagfile_xml_reads_with_the_sdk_type_table() {
     let tag0 = read.write_tag0(&none).unwrap();
     let file = TagFile::read(&tag0, &none).unwrap();
     assert_eq!(file.sdk_version(), "2019.1");
-    let doc = hktypes::Document::Tagfile(hktypes::graph::Document::from_file(&file, hkclasses::hk2019_1::CLASSES).unwrap());
+    let doc = hktypes::open(&tag0, &hktypes::OpenOptions { classes: Some(&hkclasses::hk2019_1::CLASSES), ..Default::default() }).unwrap();
     assert_eq!((doc.counts().typed, doc.counts().untyped), (1, 0));
     let (_, skeleton) = doc.all::<hkclasses::hk2019_1::hkaSkeleton>().next().expect("the skeleton");
     let skeleton = skeleton.unwrap();

@@ -9,7 +9,7 @@ mod common;
 
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::{Body, Document, Ref, Value};
+use hktypes::packfile::objects::{Body, PackfileDocument, Ref, Value};
 use hktypes::Handle;
 use hktypes::packfile::xml::{self, FloatForm, ObjectOrder, ReadOptions, WriteOptions};
 use std::collections::{BTreeMap, HashMap};
@@ -18,7 +18,7 @@ fn schemas() -> ClassSchemas {
     ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()
 }
 
-fn read_xml(schemas: &ClassSchemas, bytes: &[u8], sdk: &str, options: ReadOptions) -> hktypes::Result<Document> {
+fn read_xml(schemas: &ClassSchemas, bytes: &[u8], sdk: &str, options: ReadOptions) -> hktypes::Result<PackfileDocument> {
     xml::read(bytes, &schemas.sources_for(sdk), options)
 }
 
@@ -35,7 +35,7 @@ fn binary_to_xml_to_binary_is_exact() {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
-        let doc = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let doc = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
         let n = per.entry(sdk.clone()).or_default();
         n[0] += 1;
         if doc.objects.iter().any(|o| matches!(o.body, Body::Untyped(_))) {
@@ -103,8 +103,8 @@ fn array_flags_come_back_through_xml() {
     let Some(corpus) = common::corpus() else { return };
     let schemas = schemas();
     let Some(stock) = common::corpus_file(&corpus, "HavokLib/550__allosaur_run_S32_V16_B255_D1[4101].hkx") else { return };
-    let read = |bytes: &[u8]| Document::from_file_with(hktypes::packfile::PackFile::read(bytes).unwrap(), &schemas.sources_for("5.5")).unwrap();
-    let through_xml = |doc: &Document| {
+    let read = |bytes: &[u8]| PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(bytes).unwrap(), &schemas.sources_for("5.5")).unwrap();
+    let through_xml = |doc: &PackfileDocument| {
         let text = xml::write(doc, WriteOptions::default()).unwrap();
         let back = read_xml(&schemas, text.as_bytes(), "5.5", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();
         (text, back)
@@ -118,7 +118,7 @@ fn array_flags_come_back_through_xml() {
 
     let env = doc.find("hkxEnvironment").next().unwrap();
     let spline = doc.find("hkaSplineSkeletalAnimation").next().unwrap();
-    let word = |doc: &mut Document, h: Handle, member: &str| {
+    let word = |doc: &mut PackfileDocument, h: Handle, member: &str| {
         let Some(Value::Array(a)) = doc.field_mut(h, member) else { panic!("{member}") };
         a.capacity = a.items.len() as u32 | 0x8000_0000;
     };
@@ -177,7 +177,7 @@ const NOTED: usize = 282;
 
 /// Compares two documents' objects as graphs from their roots: the same classes and values,
 /// pointers to corresponding objects, reals within `tolerance` (relative, and absolute near zero).
-fn same_graph(a: &Document, b: &Document, tolerance: f32) -> Result<usize, String> {
+fn same_graph(a: &PackfileDocument, b: &PackfileDocument, tolerance: f32) -> Result<usize, String> {
     let (Some(ra), Some(rb)) = (a.root, b.root) else { return Err("a document without a root object".into()) };
     let mut map: HashMap<Handle, Handle> = HashMap::from([(ra, rb)]);
     let mut todo = vec![(ra, rb)];
@@ -274,7 +274,7 @@ fn corpus_xml_files_read_and_round_trip() {
         // XML -> binary -> XML: the binary reads back into the same objects, and its XML text is
         // the same as the first.
         let bin = doc.write().unwrap();
-        let again = Document::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &[&doc.classes]).unwrap();
+        let again = PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &[&doc.classes]).unwrap();
         assert_eq!(again.objects, doc.objects, "{}", e.relpath);
         let text = xml::write(&doc, WriteOptions::default()).unwrap();
         let text2 = xml::write(&again, WriteOptions::default()).unwrap();
@@ -329,7 +329,7 @@ fn xml_and_binary_forms_hold_the_same_objects() {
         let f = hktypes::packfile::PackFile::read(&bin).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
         let layout = f.layout();
-        let from_bin = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let from_bin = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
         let from_xml = read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok, ..Default::default() }).unwrap();
         match same_graph(&from_xml, &from_bin, 1e-6) {
             Ok(n) if n == from_bin.objects.len() && n == from_xml.objects.len() => same.push(b),
@@ -392,7 +392,7 @@ fn allosaur_xml_and_its_binaries_hold_the_same_objects() {
         let f = hktypes::packfile::PackFile::read(&bin).unwrap();
         let sdk = sdk_of_contents_version(&f.contents_version());
         let layout = f.layout();
-        let from_bin = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let from_bin = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
         if from_bin.objects.iter().any(|o| matches!(o.body, Body::Untyped(_))) {
             continue;
         }
@@ -471,7 +471,7 @@ fn havoklib_5_5_xml_and_its_binaries_hold_the_same_objects() {
             let sdk = sdk_of_contents_version(&f.contents_version());
             assert_eq!(sdk, "5.5", "{}", b.relpath);
             let layout = f.layout();
-            let from_bin = Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+            let from_bin = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
             let n = per.entry(name).or_default();
             n.0 += 1;
             if from_bin.objects.iter().any(|o| matches!(o.body, Body::Untyped(_))) {
@@ -481,7 +481,7 @@ fn havoklib_5_5_xml_and_its_binaries_hold_the_same_objects() {
             let result = read_xml(&schemas, &xml_bytes, &sdk, ReadOptions { layout, order: ObjectOrder::Havok, ..Default::default() })
                 .map_err(|e| e.to_string())
                 .and_then(|mut from_xml| {
-                    let env = |d: &Document| d.objects.iter().position(|o| o.class == "hkxEnvironment");
+                    let env = |d: &PackfileDocument| d.objects.iter().position(|o| o.class == "hkxEnvironment");
                     match (env(&from_xml), env(&from_bin)) {
                         (Some(x), Some(y)) if from_xml.objects[x].body != from_bin.objects[y].body => {
                             *env_differs.entry(name).or_default() += 1;
@@ -554,7 +554,7 @@ fn havok_xml_comes_back_as_the_same_text_with_havok_floats() {
         let Ok(doc) = read_xml(&schemas, &bytes, &sdk, ReadOptions::default()) else { continue };
         read += 1;
         let bin = doc.write().unwrap();
-        let again = Document::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &[&doc.classes]).unwrap();
+        let again = PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &[&doc.classes]).unwrap();
         let text = xml::write(&again, WriteOptions { floats: FloatForm::Havok }).unwrap();
         let (a, b) = (without_white_space(&String::from_utf8_lossy(&bytes)), without_white_space(&text));
         // Some of Havok's writers leave out the comments for SERIALIZE_IGNORED members.
@@ -601,7 +601,7 @@ fn float_forms_read_back() {
     let Some(corpus) = common::corpus() else { return };
     let schemas = schemas();
     let Some(bin) = common::corpus_file(&corpus, "NiceneNerd__rstb-rust/test/Obj_TreeWhiteBirch_A_01.hkrb") else { return };
-    let doc = Document::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &schemas.sources_for("2014.2")).unwrap();
+    let doc = PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&bin).unwrap(), &schemas.sources_for("2014.2")).unwrap();
     let havok = xml::write(&doc, WriteOptions { floats: FloatForm::Havok }).unwrap();
     assert!(havok.contains(">0.500000<"), "six decimals");
     let back = read_xml(&schemas, havok.as_bytes(), "2014.2", ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();

@@ -10,7 +10,7 @@ mod common;
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::layout::MemberType;
-use hktypes::packfile::objects::{Body, Document};
+use hktypes::packfile::objects::{Body, PackfileDocument};
 use hktypes::packfile::xml::{self, FloatForm, ObjectOrder, ReadOptions, WriteOptions};
 use std::collections::{BTreeMap, HashMap};
 
@@ -18,13 +18,13 @@ fn schemas() -> ClassSchemas {
     ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()
 }
 
-fn binary(schemas: &ClassSchemas, bytes: &[u8]) -> Document {
+fn binary(schemas: &ClassSchemas, bytes: &[u8]) -> PackfileDocument {
     let f = hktypes::packfile::PackFile::read(bytes).unwrap();
     let sdk = sdk_of_contents_version(&f.contents_version());
-    Document::from_file_with(f, &schemas.sources_for(&sdk)).unwrap()
+    PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap()
 }
 
-fn read(schemas: &ClassSchemas, text: &str, layout: hktypes::packfile::LayoutRules) -> hktypes::Result<Document> {
+fn read(schemas: &ClassSchemas, text: &str, layout: hktypes::packfile::LayoutRules) -> hktypes::Result<PackfileDocument> {
     xml::read(text.as_bytes(), &schemas.sources_for("2010.2"), ReadOptions { layout, order: ObjectOrder::Xml, ..Default::default() })
 }
 
@@ -155,7 +155,7 @@ fn havok_groups(ty: MemberType) -> Option<&'static [usize]> {
 
 /// Per parameter name, the groups Havok writes for it, where every member of that name in the
 /// document's classes is of one vector type (or arrays of it).
-fn group_members(doc: &Document) -> HashMap<String, &'static [usize]> {
+fn group_members(doc: &PackfileDocument) -> HashMap<String, &'static [usize]> {
     let mut by_name: HashMap<String, Option<&'static [usize]>> = HashMap::new();
     for c in doc.classes.classes.values() {
         for m in &c.members {

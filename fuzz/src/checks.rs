@@ -7,7 +7,7 @@
 //! check also writes the result and requires the written bytes to read again and write the same
 //! bytes (writing is a function of what was read).
 
-use hktypes::graph::Document;
+use hktypes::graph::TagfileDocument;
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile};
 
 /// A TAG0 file (or any input) through the container, the type table and the items, with no
@@ -59,13 +59,13 @@ pub fn packfile_objects(data: &[u8]) {
     let Ok(file) = PackFile::read(data) else { return };
     let schemas = class_schemas();
     let sdk = hkgen::reflection::sources::sdk_of_contents_version(&file.contents_version());
-    let Ok(doc) = objects::Document::from_file_with(file, &schemas.sources_for(&sdk)) else { return };
+    let Ok(doc) = objects::PackfileDocument::from_file_with(file, &schemas.sources_for(&sdk)) else { return };
     let _ = doc.counts();
     let Ok(out) = doc.write() else { return };
     let file = PackFile::read(&out).expect("a packfile written from objects reads back");
     let sdk2 = hkgen::reflection::sources::sdk_of_contents_version(&file.contents_version());
     assert!(sdk == sdk2, "a packfile written from objects changes SDK");
-    let again = objects::Document::from_file_with(file, &schemas.sources_for(&sdk))
+    let again = objects::PackfileDocument::from_file_with(file, &schemas.sources_for(&sdk))
         .expect("a packfile written from objects reads back into objects");
     let out2 = again.write().expect("a packfile written from objects writes again");
     assert!(out == out2, "writing a packfile from objects is not stable");
@@ -101,13 +101,13 @@ fn class_schemas() -> &'static hkgen::reflection::check::ClassSchemas {
 /// SDK's generated classes.)
 pub fn stable_write(data: &[u8], classes: &'static [hktypes::value::ClassEntry]) {
     let set = CompendiumSet::new();
-    let Ok(doc) = Document::read(data, &set, classes) else { return };
+    let Ok(doc) = TagfileDocument::read(data, &set, classes) else { return };
     let _ = doc.counts();
     for h in doc.handles() {
         let _ = doc.type_name(h);
     }
     for out in [doc.write(), doc.write_typed()].into_iter().flatten() {
-        let again = Document::read(&out, &set, classes).expect("a written tagfile reads back");
+        let again = TagfileDocument::read(&out, &set, classes).expect("a written tagfile reads back");
         let out2 = again.write().expect("a tagfile that was written writes again");
         assert!(out == out2, "writing a tagfile is not stable");
     }
@@ -128,7 +128,7 @@ pub fn packfile_xml(data: &[u8]) {
     let Ok(text) = xml::write(&doc, xml::WriteOptions::default()) else { return };
     let Ok(bin) = doc.write() else { return };
     let file = PackFile::read(&bin).expect("a packfile written from XML reads back");
-    let again = objects::Document::from_file_with(file, &[&doc.classes]).expect("a packfile written from XML reads into objects");
+    let again = objects::PackfileDocument::from_file_with(file, &[&doc.classes]).expect("a packfile written from XML reads into objects");
     assert!(again.objects == doc.objects, "XML -> binary changes the objects");
     let text2 = xml::write(&again, xml::WriteOptions::default()).expect("objects read from the binary write as XML");
     assert!(text == text2, "XML -> binary -> XML changes the text");

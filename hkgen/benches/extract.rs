@@ -20,7 +20,7 @@
 
 use divan::counter::{BytesCount, ItemsCount};
 use divan::{black_box, Bencher};
-use hkgen::inputs::{self, Format};
+use hkgen::inputs::{self, InputKind};
 use hkgen::schema::{snapshot, Merger, Origin};
 use hktypes::reflect::hash::{check_table, Recipe};
 use hktypes::reflect::TypeTable;
@@ -69,16 +69,16 @@ fn load(dir: PathBuf) -> Corpus {
     let mut tcm0 = Vec::new();
     let mut extract_paths = Vec::new();
     for p in files {
-        match inputs::sniff_path(&p).expect("sniff") {
-            Format::Tag0 => {
+        match inputs::input_kind_of(&p).expect("sniff") {
+            InputKind::Tag0 => {
                 tag0.push(std::fs::read(&p).expect("read TAG0"));
                 extract_paths.push(p);
             }
-            Format::Tcm0 => {
+            InputKind::Tcm0 => {
                 tcm0.push(std::fs::read(&p).expect("read TCM0"));
                 extract_paths.push(p);
             }
-            Format::Registry => extract_paths.push(p),
+            InputKind::Registry => extract_paths.push(p),
             _ => {}
         }
     }

@@ -5,9 +5,9 @@
 //! `cargo bench -p hkgen --bench packfile`
 //!
 //! - `read_container`: `PackFile::read` alone (header, sections, tables).
-//! - `read_objects`: `Document::read`: the container, every object through its class (and the
+//! - `read_objects`: `PackfileDocument::read`: the container, every object through its class (and the
 //!   check that it writes back to its bytes) or kept raw.
-//! - `write_objects`: from documents already read, `Document::write`.
+//! - `write_objects`: from documents already read, `PackfileDocument::write`.
 //! - `read_botw`, `write_botw`: the same over the BotW files alone (every object typed).
 //! - `convert_botw`: the BotW Wii U files, read and written as Switch.
 
@@ -16,7 +16,7 @@ use divan::{black_box, Bencher};
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
 use hktypes::packfile::layout::{ClassSet, ClassSource};
-use hktypes::packfile::objects::Document;
+use hktypes::packfile::objects::PackfileDocument;
 use hktypes::packfile::{LayoutRules, PackFile};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -75,14 +75,14 @@ fn read_container(b: Bencher) {
 fn read_objects(b: Bencher) {
     counters(b).bench(|| {
         for (bytes, sdk) in &corpus().files {
-            black_box(Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap());
+            black_box(PackfileDocument::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap());
         }
     });
 }
 
 #[divan::bench]
 fn write_objects(b: Bencher) {
-    let docs: Vec<Document> = corpus().files.iter().map(|(bytes, sdk)| Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
+    let docs: Vec<PackfileDocument> = corpus().files.iter().map(|(bytes, sdk)| PackfileDocument::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
     counters(b).bench(|| {
         for d in &docs {
             black_box(d.write().unwrap());
@@ -104,7 +104,7 @@ fn read_botw(b: Bencher) {
     let (files, n) = botw();
     b.counter(BytesCount::new(n)).counter(ItemsCount::new(files.len())).bench(|| {
         for (bytes, sdk) in &files {
-            black_box(Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap());
+            black_box(PackfileDocument::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap());
         }
     });
 }
@@ -112,7 +112,7 @@ fn read_botw(b: Bencher) {
 #[divan::bench]
 fn write_botw(b: Bencher) {
     let (files, n) = botw();
-    let docs: Vec<Document> = files.iter().map(|(bytes, sdk)| Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
+    let docs: Vec<PackfileDocument> = files.iter().map(|(bytes, sdk)| PackfileDocument::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap()).collect();
     b.counter(BytesCount::new(n)).counter(ItemsCount::new(files.len())).bench(|| {
         for d in &docs {
             black_box(d.write().unwrap());
@@ -127,7 +127,7 @@ fn convert_botw(b: Bencher) {
     let n: u64 = wiiu.iter().map(|(b, _)| b.len() as u64).sum();
     b.counter(BytesCount::new(n)).counter(ItemsCount::new(wiiu.len())).bench(|| {
         for (bytes, sdk) in &wiiu {
-            let d = Document::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap();
+            let d = PackfileDocument::from_file_with(PackFile::read(bytes).unwrap(), &sources(sdk)).unwrap();
             black_box(d.write_as(LayoutRules::SWITCH).unwrap());
         }
     });

@@ -34,7 +34,7 @@ fn load(dir: &Path) -> Corpus {
     let compendia = Compendia::load(&[dir.to_path_buf()]).expect("compendia");
     let mut files = Vec::new();
     for p in paths {
-        if hkgen::inputs::sniff_path(&p).ok() == Some(hkgen::inputs::Format::Tag0) {
+        if hkgen::inputs::input_kind_of(&p).ok() == Some(hkgen::inputs::InputKind::Tag0) {
             files.push((std::fs::read(&p).expect("read"), compendia.set_for(&p)));
         }
     }

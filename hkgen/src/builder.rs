@@ -34,7 +34,7 @@
 //! values hold: base classes, the types of members, array elements, enumerations. Classes that a
 //! selected class only points to are generated too unless [`Builder::follow_pointers`] is off or
 //! they are [excluded](Builder::exclude); such a pointer is then a `Ptr<Unknown>`, and
-//! `hktypes::graph::Document` reads its target as a dynamic object. A class that a selected one
+//! `hktypes::graph::TagfileDocument` reads its target as a dynamic object. A class that a selected one
 //! holds by value cannot be left out: excluding it is an error that names it
 //! ([`BuildError::NeedsExcluded`]), as is a referenced type the snapshot lacks
 //! ([`BuildError::Missing`]). So the generated file always compiles on its own.
@@ -44,7 +44,7 @@
 
 use crate::codegen::{self, overlay::Overlay, Config};
 use crate::schema::{model::Arg, snapshot, Schema, Type};
-use hktypes::reflect::{Format, Kind};
+use hktypes::reflect::{Kind, TypeFormat};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -534,7 +534,7 @@ fn deps(t: &Type) -> Vec<(&str, How<'_>)> {
         out.push((f.ty.as_str(), How::Member(&f.name)));
     }
     if let Some(s) = &t.subtype {
-        let pointer = t.format.is_some_and(|f| Format(f.0).kind() == Kind::Pointer);
+        let pointer = t.format.is_some_and(|f| TypeFormat(f.0).kind() == Kind::Pointer);
         out.push((s.as_str(), if pointer { How::Pointee } else { How::Element }));
     }
     if t.name == "hkEnum" || t.name == "hkFlags" {
@@ -553,7 +553,7 @@ fn deps(t: &Type) -> Vec<(&str, How<'_>)> {
 /// A record with a layout: what the code generator makes a struct of (or a well-known runtime
 /// type), and what class globs select.
 fn is_class(t: &Type) -> bool {
-    t.size.is_some() && t.format.is_some_and(|f| Format(f.0).kind() == Kind::Record)
+    t.size.is_some() && t.format.is_some_and(|f| TypeFormat(f.0).kind() == Kind::Record)
 }
 
 fn similar(schema: &Schema, pattern: &str) -> Vec<String> {

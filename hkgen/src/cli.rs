@@ -353,31 +353,37 @@ fn progress_bar(len: u64) -> ProgressBar {
     pb
 }
 
-/// Runs the command line, reading objects through `classes` (the generated classes of an SDK
-/// version; `|_| &[]` for none).
-pub fn main_with(classes: ClassesOf) -> ExitCode {
-    main_with_packfiles(classes, |_| &[])
+/// The classes compiled into a program that runs the command line ([`main_with`]); the default
+/// has none (objects read untyped, packfiles laid out with the snapshots under `./schemas`).
+#[derive(Clone, Copy)]
+pub struct Compiled {
+    /// The generated classes of a tagfile SDK version (`hkclasses::classes_for_sdk`).
+    pub tagfile_classes: ClassesOf,
+    /// The generated structs of a packfile SDK version (`hkclasses::packfile_classes_for_sdk`):
+    /// `verify` takes every packfile object one applies to through it.
+    pub packfile_classes: ClassesOf,
+    /// The class descriptions per packfile SDK version (`hkclasses::packfile_sources_for_sdk`):
+    /// `dump` and `convert` lay packfile objects out with them unless `--schemas DIR` names
+    /// snapshots; without them they read the snapshots under `./schemas`.
+    pub packfile_sources: Option<PackfileSourcesOf>,
+    /// The class registry of every SDK compiled in (`hkclasses::REGISTRY`).
+    pub registry: Option<&'static (dyn hktypes::ClassRegistry + Sync)>,
 }
 
-/// Runs the command line as [`main_with`] does, and `verify` also takes every packfile object a
-/// generated struct of `packfile_classes` (per SDK version) applies to through it.
-pub fn main_with_packfiles(classes: ClassesOf, packfile_classes: ClassesOf) -> ExitCode {
-    main_with_compiled(classes, packfile_classes, None, None)
+impl Default for Compiled {
+    fn default() -> Self {
+        Compiled { tagfile_classes: |_| &[], packfile_classes: |_| &[], packfile_sources: None, registry: None }
+    }
 }
 
 /// The class descriptions compiled into a program, per packfile SDK version
 /// (`hkclasses::packfile_sources_for_sdk`).
 pub type PackfileSourcesOf = fn(&str) -> Vec<&'static dyn hktypes::packfile::layout::ClassSource>;
 
-/// Runs the command line as [`main_with_packfiles`] does, and `dump` and `convert` lay packfile
-/// objects out with `packfile_sources` (the classes compiled in) unless `--schemas DIR` names
-/// snapshots; without it they read the snapshots under `./schemas`.
-pub fn main_with_compiled(
-    classes: ClassesOf,
-    packfile_classes: ClassesOf,
-    packfile_sources: Option<PackfileSourcesOf>,
-    registry: Option<&'static (dyn hktypes::ClassRegistry + Sync)>,
-) -> ExitCode {
+/// Runs the command line with the classes `compiled` into the program
+/// (`Compiled::default()` for none).
+pub fn main_with(compiled: Compiled) -> ExitCode {
+    let Compiled { tagfile_classes: classes, packfile_classes, packfile_sources, registry } = compiled;
     if let Some(r) = registry {
         let _ = REGISTRY.set(r);
     }
@@ -920,12 +926,22 @@ impl PackSources {
     }
 }
 
-/// A packfile's objects through the class schema of its SDK (raw where it has none).
-fn packfile_document(bytes: &[u8], schemas: &PackSources, file: &Path) -> Result<hktypes::packfile::objects::Document, String> {
+/// The class sources of a packfile's SDK, for `hktypes::open`: a file's contents version
+/// (`hk_2014.2.0-r1`) names the SDK whose sources are asked for.
+impl hktypes::ClassRegistry for PackSources {
+    fn packfile(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        self.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(version))
+    }
+}
+
+/// A packfile's objects through the class schema of its SDK (raw where it has none), opened by
+/// `hktypes::open` with `options` (the schemas as its classes); an error for another format.
+fn packfile_document(bytes: &[u8], options: &hktypes::OpenOptions<'_>, file: &Path) -> Result<hktypes::packfile::objects::PackfileDocument, String> {
     let located = |e: hktypes::Error| e.in_file(file.display().to_string()).to_string();
-    let pf = hktypes::packfile::PackFile::read(bytes).map_err(located)?;
-    let sdk = hkgen::reflection::sources::sdk_of_contents_version(&pf.contents_version());
-    hktypes::packfile::objects::Document::from_file_with(pf, &schemas.for_sdk(&sdk)).map_err(located)
+    hktypes::open(bytes, options)
+        .map_err(located)?
+        .into_packfile()
+        .map_err(|d| format!("{}: a {} file, not a packfile", file.display(), d.format().name()))
 }
 
 fn print(format: &str, value: &impl serde::Serialize) -> Result<(), String> {
@@ -960,10 +976,11 @@ fn any_packfile_document(
     order: hktypes::packfile::xml::ObjectOrder,
     dangling: hktypes::packfile::xml::Dangling,
     require_layout: bool,
-) -> Result<hktypes::packfile::objects::Document, String> {
+) -> Result<hktypes::packfile::objects::PackfileDocument, String> {
     use hktypes::packfile::xml;
+    let options = hktypes::OpenOptions { classes: Some(schemas), ..Default::default() };
     match hktypes::sniff(bytes) {
-        Some(hktypes::Format::Packfile) => return packfile_document(bytes, schemas, file),
+        Some(hktypes::Format::Packfile) => return packfile_document(bytes, &options, file),
         Some(hktypes::Format::PackfileXml) => {}
         Some(hktypes::Format::TagfileXml) => return Err(format!("{}: hktagfile XML is a tagfile, not a packfile", file.display())),
         _ => return Err(format!("{}: not a packfile nor packfile XML", file.display())),
@@ -971,9 +988,8 @@ fn any_packfile_document(
     // A binary made from XML takes the layout the user chose or the XML states; XML with
     // neither stops (a Skyrim LE file must not silently become an SE one).
     let layout = if require_layout { reading::xml_layout(bytes, layout, file)? } else { layout.or_else(|| reading::stated_layout(bytes)).unwrap_or(xml::DEFAULT_LAYOUT) };
-    let options = xml::ReadOptions { layout, order, dangling };
-    let doc = xml::read_with(bytes, |contents| schemas.for_sdk(&hkgen::reflection::sources::sdk_of_contents_version(contents)), options)
-        .map_err(|e| e.in_file(file.display().to_string()).to_string())?;
+    let options = hktypes::OpenOptions { xml_layout: layout, xml_order: order, xml_dangling: dangling, ..options };
+    let doc = packfile_document(bytes, &options, file)?;
     for r in &doc.repairs {
         eprintln!("hkgen: {}: repaired: {r}", file.display());
     }
@@ -1326,7 +1342,7 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
 enum Loaded {
     /// The tagfile, its compendia, and the Phive wrapper it was read from (or XML kept).
     Tag(Vec<u8>, hktypes::tagfile::CompendiumSet, Option<hktypes::tagfile::phive::PhiveWrapper>),
-    Pack(Box<hktypes::packfile::objects::Document>),
+    Pack(Box<hktypes::packfile::objects::PackfileDocument>),
     Compendium(Vec<u8>),
 }
 
@@ -1407,7 +1423,7 @@ fn tagfile_enums(sdk: &str) -> hktypes::value::EnumTable {
 }
 
 /// The readable listing of `hkgen dump` (`--format text`): RON of a tagfile's items and a
-/// packfile's objects as `hktypes::dynamic::dump` and `packfile::objects::Document::dump` give
+/// packfile's objects as `hktypes::dynamic::dump` and `packfile::objects::PackfileDocument::dump` give
 /// them.
 fn dump(
     read: &reading::ReadArgs,

@@ -1,7 +1,7 @@
 //! `hkgen extract`: reads every type table among the inputs (tagfiles, compendia, the runtime
 //! registry) in parallel and merges them into one schema per SDK version.
 
-use crate::inputs::{self, Compendia, Format};
+use crate::inputs::{self, Compendia, InputKind};
 use crate::registry;
 use crate::schema::{Conflict, Merger, Origin, Schema};
 use crate::Error;
@@ -99,16 +99,16 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
     let mut out = Extraction::default();
     // Game archives are gone into: their Havok members count as files, named ARCHIVE:MEMBER.
     let (files, members) = with_archive_members(inputs::walk(inputs)?, &mut out.failures);
-    let formats: Vec<(PathBuf, Format)> = files
+    let formats: Vec<(PathBuf, InputKind)> = files
         .par_iter()
         .map(|p| match members.get(p) {
-            Some(b) => Ok((p.clone(), inputs::sniff(b))),
-            None => Ok((p.clone(), inputs::sniff_path(p)?)),
+            Some(b) => Ok((p.clone(), inputs::input_kind(b))),
+            None => Ok((p.clone(), inputs::input_kind_of(p)?)),
         })
         .collect::<Result<_, Error>>()?;
-    let of = |f: Format| formats.iter().filter(move |(_, g)| *g == f).map(|(p, _)| p.clone());
+    let of = |f: InputKind| formats.iter().filter(move |(_, g)| *g == f).map(|(p, _)| p.clone());
 
-    let compendium_files: Vec<PathBuf> = of(Format::Tcm0).collect();
+    let compendium_files: Vec<PathBuf> = of(InputKind::Tcm0).collect();
     let mut compendia = Compendia::default();
     let read: Vec<Outcome<tagfile::Compendium>> = compendium_files
         .par_iter()
@@ -130,7 +130,7 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
         }
     }
 
-    let tagfiles: Vec<PathBuf> = of(Format::Tag0).collect();
+    let tagfiles: Vec<PathBuf> = of(InputKind::Tag0).collect();
     let cache = TypeCache::new();
     let results: Vec<Outcome<Tables>> = tagfiles
         .par_iter()
@@ -175,7 +175,7 @@ pub fn extract(inputs: &[PathBuf], progress: &(dyn Fn(&Path) + Sync)) -> Result<
         }
     }
 
-    for p in of(Format::Registry) {
+    for p in of(InputKind::Registry) {
         let text = std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
         progress(&p);
         match registry::import(text.trim_start_matches('\u{feff}')) {

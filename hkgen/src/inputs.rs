@@ -6,9 +6,11 @@ use hktypes::tagfile::{Compendium, CompendiumId, CompendiumSet};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// What a file is, from its first bytes.
+/// What an input file of the schema tool is, from its first bytes: a coarser and wider set than
+/// `hktypes::Format` (which it is made from), with the Elden Ring type registry and "anything
+/// else" (Havok XML among it), for walking the files a user names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Format {
+pub enum InputKind {
     /// A TAG0 tagfile (SDK 2015 and later).
     Tag0,
     /// A TCM0 type compendium.
@@ -21,15 +23,15 @@ pub enum Format {
     Other,
 }
 
-impl Format {
+impl InputKind {
     /// The lower-case name `verify --json` prints (`tag0`, `tcm0`, `packfile`, `registry`, `other`).
     pub fn name(self) -> &'static str {
         match self {
-            Format::Tag0 => "tag0",
-            Format::Tcm0 => "tcm0",
-            Format::Packfile => "packfile",
-            Format::Registry => "registry",
-            Format::Other => "other",
+            InputKind::Tag0 => "tag0",
+            InputKind::Tcm0 => "tcm0",
+            InputKind::Packfile => "packfile",
+            InputKind::Registry => "registry",
+            InputKind::Other => "other",
         }
     }
 }
@@ -40,30 +42,30 @@ pub const PACKFILE_MAGIC: [u8; 8] = hktypes::packfile::MAGIC;
 /// Classifies a file by its first bytes (up to 512 are looked at).
 ///
 /// ```
-/// use hkgen::inputs::{sniff, Format, PACKFILE_MAGIC};
+/// use hkgen::inputs::{input_kind, InputKind, PACKFILE_MAGIC};
 ///
-/// assert_eq!(sniff(b"\x00\x00\x01\x00TAG0\x40\x00\x00\x10SDKV20180100"), Format::Tag0);
-/// assert_eq!(sniff(&PACKFILE_MAGIC), Format::Packfile);
-/// assert_eq!(sniff(b"<?xml version=\"1.0\"?><HavokTypeRegistry>"), Format::Registry);
-/// assert_eq!(sniff(b"hello"), Format::Other);
+/// assert_eq!(input_kind(b"\x00\x00\x01\x00TAG0\x40\x00\x00\x10SDKV20180100"), InputKind::Tag0);
+/// assert_eq!(input_kind(&PACKFILE_MAGIC), InputKind::Packfile);
+/// assert_eq!(input_kind(b"<?xml version=\"1.0\"?><HavokTypeRegistry>"), InputKind::Registry);
+/// assert_eq!(input_kind(b"hello"), InputKind::Other);
 /// ```
-pub fn sniff(head: &[u8]) -> Format {
+pub fn input_kind(head: &[u8]) -> InputKind {
     match hktypes::sniff(head) {
         // A Phive file is a tagfile in a wrapper: read as one through `tag0_of`.
-        Some(hktypes::Format::Tag0 | hktypes::Format::Phive) => return Format::Tag0,
-        Some(hktypes::Format::Tcm0) => return Format::Tcm0,
-        Some(hktypes::Format::Packfile) => return Format::Packfile,
+        Some(hktypes::Format::Tag0 | hktypes::Format::Phive) => return InputKind::Tag0,
+        Some(hktypes::Format::Tcm0) => return InputKind::Tcm0,
+        Some(hktypes::Format::Packfile) => return InputKind::Packfile,
         // Havok XML is `Other` here (its readers tell its forms apart), unless it is a registry.
         _ => {}
     }
     let text = String::from_utf8_lossy(&head[..head.len().min(512)]);
     if text.contains("<HavokTypeRegistry") {
-        return Format::Registry;
+        return InputKind::Registry;
     }
-    Format::Other
+    InputKind::Other
 }
 
-/// The TAG0 tagfile of `bytes` sniffed as [`Format::Tag0`]: the bytes themselves, or the
+/// The TAG0 tagfile of `bytes` sniffed as [`InputKind::Tag0`]: the bytes themselves, or the
 /// tagfile inside a Phive wrapper ([`hktypes::tagfile::phive`]) with the wrapper.
 pub fn tag0_of(bytes: &[u8]) -> Result<(&[u8], Option<hktypes::tagfile::phive::Phive<'_>>), hktypes::error::ContainerError> {
     if hktypes::tagfile::phive::is_phive(bytes) {
@@ -74,8 +76,8 @@ pub fn tag0_of(bytes: &[u8]) -> Result<(&[u8], Option<hktypes::tagfile::phive::P
     }
 }
 
-/// Reads the first bytes of a file for [`sniff`].
-pub fn sniff_path(path: &Path) -> Result<Format, Error> {
+/// Reads the first bytes of a file for [`input_kind`].
+pub fn input_kind_of(path: &Path) -> Result<InputKind, Error> {
     use std::io::Read;
     let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut head = [0u8; 512];
@@ -88,7 +90,7 @@ pub fn sniff_path(path: &Path) -> Result<Format, Error> {
             Err(e) => return Err(Error::io(path, e)),
         }
     }
-    Ok(sniff(&head[..n]))
+    Ok(input_kind(&head[..n]))
 }
 
 /// Every file under the given paths (directories walked recursively, links not followed), sorted
@@ -274,7 +276,7 @@ impl Compendia {
     pub fn load_near(file: &Path) -> Result<Self, Error> {
         let mut out = Compendia::default();
         for p in files_near(file) {
-            if sniff_path(&p).ok() == Some(Format::Tcm0) {
+            if input_kind_of(&p).ok() == Some(InputKind::Tcm0) {
                 let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
                 let c = Compendium::read(&bytes).map_err(|e| Error::Havok(e.in_file(p.display().to_string())))?;
                 out.add(&p, c);
@@ -287,7 +289,7 @@ impl Compendia {
     pub fn load(paths: &[PathBuf]) -> Result<Self, Error> {
         let mut out = Compendia::default();
         for p in walk(paths)? {
-            if sniff_path(&p)? == Format::Tcm0 {
+            if input_kind_of(&p)? == InputKind::Tcm0 {
                 let bytes = std::fs::read(&p).map_err(|e| Error::io(&p, e))?;
                 let c = Compendium::read(&bytes).map_err(|e| Error::Havok(e.in_file(p.display().to_string())))?;
                 out.add(&p, c);

@@ -4,14 +4,14 @@
 //! bytes. A TCM0 compendium or the registry: its hashes. A packfile: its class signatures against
 //! the class schemas under `schemas/`, and its container round trip.
 
-use crate::inputs::{sniff, Format};
+use crate::inputs::{input_kind, InputKind};
 use crate::registry;
 use hktypes::reflect::hash::{check_table, Recipe};
 use hktypes::reflect::TypeTable;
 use hktypes::tagfile::locate::locate;
 use crate::reflection::check::{check_packfile, ClassSchemas};
 use crate::reflection::sources::sdk_of_contents_version;
-use hktypes::graph::Document;
+use hktypes::graph::TagfileDocument;
 use hktypes::tagfile::{Compendium, CompendiumSet, TagFile, TypeSource};
 use hktypes::value::ClassEntry;
 use serde::Serialize;
@@ -24,7 +24,7 @@ pub struct Report {
     pub path: String,
     /// The format sniffed from the file's first bytes: `tag0`, `tcm0`, `packfile`, `registry`,
     /// `xml` (Havok XML: `<hkpackfile>` read, `<hktagfile>` not yet) or `other` (see
-    /// [`Format::name`]).
+    /// [`InputKind::name`]).
     pub format: &'static str,
     /// `2018.1`, or null for a compendium (which stores no SDK version).
     pub sdk: Option<String>,
@@ -69,7 +69,7 @@ pub struct Report {
     pub roundtrip_detail: Option<String>,
     /// A packfile: the first pointer of a typed object that names neither the start of an object
     /// of its member's class nor of a class derived from it, located and named by object and
-    /// member (`hktypes::packfile::objects::Document::check_pointers`).
+    /// member (`hktypes::packfile::objects::PackfileDocument::check_pointers`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bad_pointer: Option<String>,
     /// A TAG0 file: bytes after the `TAG0` section (Helldivers 2 `.physics` files carry data of
@@ -159,7 +159,7 @@ impl Report {
     }
 
     fn roundtrip(&mut self, bytes: &[u8], t: &TagFile<'_>, classes: &[ClassEntry]) {
-        let written = Document::from_file(t, classes).and_then(|doc| {
+        let written = TagfileDocument::from_file(t, classes).and_then(|doc| {
             let c = doc.counts();
             self.typed = Some(c.typed);
             self.untyped = Some(c.untyped);
@@ -200,9 +200,8 @@ impl Report {
     /// Every packfile object a generated struct applies to into the struct and back, then the
     /// file written: `structs` and `typed_roundtrip`; fails the file when a struct does not
     /// convert its object or the bytes differ.
-    fn through_structs(&mut self, bytes: &[u8], v: &Verifier, sdk: &str, table: &[ClassEntry]) {
-        let doc = hktypes::packfile::PackFile::read(bytes).and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &v.sources_for(sdk)));
-        let mut doc = match doc {
+    fn through_structs(&mut self, bytes: &[u8], v: &Verifier, table: &[ClassEntry]) {
+        let mut doc = match v.open_packfile(bytes) {
             Ok(d) => d,
             Err(e) => {
                 self.typed_roundtrip = Some("error");
@@ -240,19 +239,7 @@ impl Report {
     fn semantic(&mut self, v: &Verifier, bytes: &[u8], compendia: &CompendiumSet) {
         let dump = match hktypes::sniff(bytes) {
             Some(hktypes::Format::Tag0) => TagFile::read(bytes, compendia).and_then(|t| hktypes::dump::dump_tagfile(&t)),
-            Some(hktypes::Format::Packfile) => hktypes::packfile::PackFile::read(bytes).and_then(|f| {
-                let sdk = sdk_of_contents_version(&f.contents_version());
-                let doc = hktypes::packfile::objects::Document::from_file_with(f, &v.sources_for(&sdk))?;
-                hktypes::dump::dump_packfile(&doc)
-            }),
-            Some(hktypes::Format::PackfileXml) => {
-                let read = hktypes::packfile::xml::read_with(
-                    bytes,
-                    |contents| v.sources_for(&sdk_of_contents_version(contents)),
-                    hktypes::packfile::xml::ReadOptions { dangling: v.xml_dangling, ..Default::default() },
-                );
-                read.and_then(|doc| hktypes::dump::dump_packfile(&doc))
-            }
+            Some(hktypes::Format::Packfile | hktypes::Format::PackfileXml) => v.open_packfile(bytes).and_then(|doc| hktypes::dump::dump_packfile(&doc)),
             Some(hktypes::Format::TagfileXml) => {
                 let read = match v.registry {
                     Some(r) => hktypes::tagfile::xml::read_with(bytes, &r.tagfile_sdks(), &|sdk| r.tagfile_types(sdk)),
@@ -315,6 +302,32 @@ pub struct Verifier {
 /// The packfile class sources of an SDK version, compiled in (`hkclasses::packfile_sources_for_sdk`).
 pub type PackfileSources = fn(&str) -> Vec<&'static dyn hktypes::packfile::layout::ClassSource>;
 
+/// The error of a document that `hktypes::open` read as another format than a packfile.
+fn not_a_packfile(d: &hktypes::Document) -> hktypes::Error {
+    hktypes::error::ValueError::new(hktypes::ErrorKind::Invalid(format!("a {} file, not a packfile", d.format().name()))).into()
+}
+
+/// The verifier's classes as `hktypes::open` takes them: its packfile sources
+/// ([`Verifier::sources_for`] of the SDK a contents version names) and its registry's tagfile
+/// classes and type tables.
+impl hktypes::ClassRegistry for Verifier {
+    fn tagfile(&self, sdk: &str) -> &[ClassEntry] {
+        self.registry.map_or(&[][..], |r| r.tagfile(sdk))
+    }
+
+    fn packfile(&self, version: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
+        self.sources_for(&sdk_of_contents_version(version))
+    }
+
+    fn tagfile_types(&self, sdk: &str) -> Option<std::sync::Arc<TypeTable>> {
+        self.registry.and_then(|r| r.tagfile_types(sdk))
+    }
+
+    fn tagfile_sdks(&self) -> Vec<&str> {
+        self.registry.map_or_else(Vec::new, |r| r.tagfile_sdks())
+    }
+}
+
 impl Default for Verifier {
     fn default() -> Self {
         Verifier {
@@ -336,6 +349,14 @@ impl Verifier {
             Some(f) => f(sdk),
             None => self.class_schemas.sources_for(sdk),
         }
+    }
+
+    /// `hktypes::open` of a packfile or `<hkpackfile>` XML with the verifier's classes (its
+    /// packfile sources, dangling XML pointers as [`Verifier::xml_dangling`]); an error for another
+    /// format.
+    pub fn open_packfile(&self, bytes: &[u8]) -> hktypes::Result<hktypes::packfile::objects::PackfileDocument> {
+        let options = hktypes::OpenOptions { classes: Some(self), xml_dangling: self.xml_dangling, ..Default::default() };
+        hktypes::open(bytes, &options)?.into_packfile().map_err(|d| not_a_packfile(&d))
     }
 
     /// Whether the class records of `sdk` are known, so that signatures are checked.
@@ -373,12 +394,12 @@ impl Verifier {
 }
 
 fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet) -> Report {
-    let format = sniff(bytes);
+    let format = input_kind(bytes);
     let mut r = Report { path: path.to_owned(), format: format.name(), ..Report::default() };
     match format {
         // A tagfile in a Phive wrapper: the wrapper must give the file back around the tagfile
         // written back, and the tagfile is verified as any other (its offsets are the tagfile's).
-        Format::Tag0 if hktypes::tagfile::phive::is_phive(bytes) => match hktypes::tagfile::phive::Phive::read(bytes) {
+        InputKind::Tag0 if hktypes::tagfile::phive::is_phive(bytes) => match hktypes::tagfile::phive::Phive::read(bytes) {
             Ok(wrapper) => {
                 let mut inner = verify_with(v, path, wrapper.tag0, compendia);
                 inner.format = "phive";
@@ -389,7 +410,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Tag0 => match TagFile::read(bytes, compendia) {
+        InputKind::Tag0 => match TagFile::read(bytes, compendia) {
             Ok(t) => {
                 r.sdk = Some(t.sdk_version());
                 r.type_source = Some(match &t.source {
@@ -413,14 +434,14 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Tcm0 => match Compendium::read(bytes) {
+        InputKind::Tcm0 => match Compendium::read(bytes) {
             Ok(c) => {
                 r.type_source = Some(c.ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(","));
                 r.hashes(&c.types, Recipe::detect(&c.types));
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Registry => match std::str::from_utf8(bytes).map_err(|e| e.to_string()).and_then(|s| {
+        InputKind::Registry => match std::str::from_utf8(bytes).map_err(|e| e.to_string()).and_then(|s| {
             registry::import(s.trim_start_matches('\u{feff}')).map_err(|e| e.to_string())
         }) {
             Ok(reg) => {
@@ -434,7 +455,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
             }
             Err(e) => r.fail(e),
         },
-        Format::Packfile => match v.check_packfile(bytes) {
+        InputKind::Packfile => match v.check_packfile(bytes) {
             Ok(c) => {
                 r.sdk = Some(c.sdk.clone());
                 r.types = c.classes;
@@ -474,9 +495,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 if r.ok && c.untyped > 0 {
                     // Objects kept raw because their values claim more than the data holds (an
                     // array of 0x7FFFFFFF elements) name the object and member.
-                    let doc = hktypes::packfile::PackFile::read(bytes)
-                        .and_then(|f| hktypes::packfile::objects::Document::from_file_with(f, &v.sources_for(&c.sdk)));
-                    match doc {
+                    match v.open_packfile(bytes) {
                         Ok(doc) => {
                             if let Some((_, e)) = &doc.bad_values {
                                 r.fail(format!("an object's values do not fit the data: {e}"));
@@ -487,12 +506,12 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                 }
                 let structs = (v.packfile_classes)(&c.sdk);
                 if !structs.is_empty() {
-                    r.through_structs(bytes, v, &c.sdk, structs);
+                    r.through_structs(bytes, v, structs);
                 }
             }
             Err(e) => r.fail(e.to_string()),
         },
-        Format::Other => match hktypes::sniff(bytes) {
+        InputKind::Other => match hktypes::sniff(bytes) {
             Some(hktypes::Format::PackfileXml) => {
                 r.format = "xml";
                 r.check_xml(bytes, v, v.xml_dangling);
@@ -581,7 +600,10 @@ impl Report {
         self.untyped = Some(0);
         let again = doc
             .write()
-            .and_then(|bin| hktypes::packfile::objects::Document::from_file_with(hktypes::packfile::PackFile::read(&bin)?, &[&doc.classes]))
+            .and_then(|bin| {
+                let options = hktypes::OpenOptions { classes: Some(&doc.classes), ..Default::default() };
+                hktypes::open(&bin, &options)?.into_packfile().map_err(|d| not_a_packfile(&d))
+            })
             .and_then(|again| Ok((xml::write(&doc, Default::default())?, xml::write(&again, Default::default())?, again)));
         match again {
             Ok((a, b, again)) if a == b && again.objects == doc.objects => {

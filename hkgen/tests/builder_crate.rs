@@ -43,12 +43,11 @@ mod havok {
 }
 include!(concat!(env!("OUT_DIR"), "/bodies.rs"));
 
-use hktypes::graph::Document;
-
 fn main() {
     let path = std::env::args().nth(1).expect("a tagfile path");
     let bytes = std::fs::read(&path).unwrap();
-    let doc = hktypes::Document::Tagfile(Document::read(&bytes, &Default::default(), havok::CLASSES).unwrap());
+    let options = hktypes::OpenOptions { classes: Some(&havok::CLASSES), ..Default::default() };
+    let doc = hktypes::open(&bytes, &options).unwrap();
     let (_, ragdoll) = doc.all::<havok::hknpRagdollData>().next().expect("a typed hknpRagdollData");
     let ragdoll = ragdoll.unwrap();
     let body = &ragdoll.body_cinfos[0];

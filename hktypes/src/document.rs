@@ -23,10 +23,14 @@
 //! - **The format difference is an option, not a second API.** A packfile's layout rules are
 //!   [`Document::layout`] and the argument of [`Document::write_as`]; a tagfile's compendium is
 //!   [`OpenOptions::compendia`]; the class sources of each format are fields of [`OpenOptions`].
-//! - **Format-specific types stay underneath.** [`Document::Tagfile`] holds a
-//!   [`crate::graph::Document`] and [`Document::Packfile`] a [`crate::packfile::objects::Document`],
-//!   with their typed access (`get`, `get_mut`, `all`, `add`) through the generated classes of
-//!   each format; [`crate::tagfile`] and [`crate::packfile`] keep their containers.
+//! - **Format-specific parts stay underneath, under their own names.** [`Document::Tagfile`] holds a
+//!   [`crate::graph::TagfileDocument`] and [`Document::Packfile`] a
+//!   [`crate::packfile::objects::PackfileDocument`] (as the `object` crate's `File` holds an
+//!   `ElfFile` or a `PeFile`), reached through [`Document::as_tagfile`] and
+//!   [`Document::as_packfile`] (and their `_mut` and `into_` forms) by code that needs a format's
+//!   details: a tagfile's type table and items, a packfile's sections, class descriptions and
+//!   member values. Typed access is the front page's alone: the inner documents keep no public
+//!   `get`, `all` or `add`. [`crate::tagfile`] and [`crate::packfile`] keep their containers.
 //!
 //! Where the classes come from: [`OpenOptions::classes`], a [`ClassRegistry`] that gives the
 //! generated classes of a tagfile's SDK (a module's `CLASSES`) and the
@@ -47,7 +51,8 @@
 //! time), and its `TYPE` section is written by [`crate::tagfile::type_writer`]. No `hkgen` is
 //! needed at run time. A Dark Souls III skeleton made so is its stock file byte for byte; a BotW
 //! and an Elden Ring skeleton read back and pass `hkgen verify` (`tests/scratch.rs`). The
-//! tagfile's `TYPE` section holds every type of the SDK's table, not only those its objects use.
+//! tagfile's `TYPE` section holds the types its objects and their members use (and what those
+//! types name), renumbered, not the SDK's whole table.
 //!
 //! **Typed access, one convention.** The generated classes of both formats implement one trait,
 //! [`Typed`] (with one [`crate::value::Ptr`] for their pointers and one [`ClassEntry`] in their
@@ -78,25 +83,10 @@ use crate::packfile::layout::ClassSource;
 use crate::packfile::{self, objects, LayoutRules};
 use crate::tagfile::{self, Compendium, CompendiumSet};
 use crate::graph;
+use crate::xml_text;
+use crate::shared::{Counts, Handle};
 use crate::reflect::TypeTable;
 use std::sync::Arc;
-
-/// An object of a [`Document`]: a tagfile object's item index in the file read (objects added
-/// later get new ones), or a packfile object's index in `__data__`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Handle(pub u32);
-
-/// How many objects a document holds, by how they were read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Objects read through a generated class (a tagfile) or a class description (a packfile).
-    pub typed: usize,
-    /// Objects no class matched, kept as their bytes and written back as read.
-    pub untyped: usize,
-    /// Of the untyped ones, those a class read but whose values do not write back to their bytes
-    /// (packfiles only; a tagfile object is untyped only when no class matches).
-    pub demoted: usize,
-}
 
 /// What a file is, from its first bytes ([`sniff`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -153,9 +143,9 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     if tagfile::phive::is_phive(bytes) {
         return Some(Format::Phive);
     }
-    match packfile::xml::sniff(bytes)? {
-        packfile::xml::XmlForm::Packfile => Some(Format::PackfileXml),
-        packfile::xml::XmlForm::Tagfile => Some(Format::TagfileXml),
+    match xml_text::xml_form(bytes)? {
+        xml_text::XmlForm::Packfile => Some(Format::PackfileXml),
+        xml_text::XmlForm::Tagfile => Some(Format::TagfileXml),
     }
 }
 
@@ -174,15 +164,15 @@ pub trait ClassRegistry {
     }
 
     /// The class sources for a packfile of contents version `version` (`hk_2014.2.0-r1`), first
-    /// source first (see [`objects::Document::from_file_with`] for how they are tried).
+    /// source first (see [`objects::PackfileDocument::from_file_with`] for how they are tried).
     fn packfile(&self, version: &str) -> Vec<&dyn ClassSource> {
         let _ = version;
         Vec::new()
     }
 
     /// The type table of tagfile SDK `sdk` (`2018.1`): every type of the SDK, which a tagfile
-    /// made from nothing ([`Document::new`] with [`NewFormat::Tagfile`]) is described by and
-    /// writes as its `TYPE` section. `hkclasses::REGISTRY` gives the table its build script
+    /// made from nothing ([`Document::new`] with [`NewFormat::Tagfile`]) is described by; its
+    /// `TYPE` section holds the types of that table its objects use. `hkclasses::REGISTRY` gives the table its build script
     /// rebuilt from the SDK's snapshot, parsed once and shared.
     fn tagfile_types(&self, sdk: &str) -> Option<Arc<TypeTable>> {
         let _ = sdk;
@@ -204,13 +194,50 @@ pub trait ClassRegistry {
     }
 }
 
+/// One generated module's classes as a class source (`Some(&hkclasses::hk2018_1::CLASSES)`, or the
+/// `CLASSES` of a module your crate generates with `hkgen`'s builder): its tagfile classes for a
+/// tagfile of any SDK (an object is typed only where a class's name and computed hash match its
+/// type, so a module of another SDK types nothing it does not describe). It has no type table and
+/// no packfile class descriptions (a packfile module's are its `SCHEMA`, a class source of its own).
+///
+/// ```
+/// # static CLASSES: &[hktypes::value::ClassEntry] = &[];
+/// // `CLASSES` is a generated module's table (`hkclasses::hk2018_1::CLASSES`, `havok::CLASSES`).
+/// let options = hktypes::OpenOptions { classes: Some(&CLASSES), ..Default::default() };
+/// # let _ = options;
+/// ```
+impl ClassRegistry for &[ClassEntry] {
+    fn tagfile(&self, _sdk: &str) -> &[ClassEntry] {
+        self
+    }
+}
+
+/// One packfile SDK module's class descriptions as a class source (`Some(&hkclasses::hk2014_2::SCHEMA)`):
+/// the one source for a packfile of any contents version (a class whose signature it computes is
+/// laid out by it only when that is the signature the file stores), and the one [`Document::new`] declares added classes from.
+impl ClassRegistry for packfile::layout::StaticClassSet {
+    fn packfile(&self, _version: &str) -> Vec<&dyn ClassSource> {
+        vec![self]
+    }
+}
+
+/// The class descriptions a packfile document read its objects with (its `classes`) as a class
+/// source: to read a file it wrote again with the same classes.
+impl ClassRegistry for packfile::layout::ClassSet {
+    fn packfile(&self, _version: &str) -> Vec<&dyn ClassSource> {
+        vec![self]
+    }
+}
+
 /// What [`open`] reads a file with. [`OpenOptions::default`] reads every object untyped.
 #[derive(Clone, Copy)]
 pub struct OpenOptions<'a> {
     /// The compendia a TAG0 file that names one (`TCRF`) takes its types from.
     pub compendia: Option<&'a CompendiumSet>,
-    /// The classes of each SDK (`hkclasses::REGISTRY`: every SDK the build compiles in); `None`
-    /// reads every object untyped.
+    /// Where the classes of each SDK come from: `hkclasses::REGISTRY` (every SDK the build compiles
+    /// in), one generated module's classes (`&hkclasses::hk2018_1::CLASSES`, or the `CLASSES` of a
+    /// module your own crate generates; a packfile module's `&SCHEMA`), or a [`ClassRegistry`] of
+    /// your own; `None` reads every object untyped.
     pub classes: Option<&'a dyn ClassRegistry>,
     /// The layout rules a document read from `<hkpackfile>` XML writes under
     /// ([`packfile::xml::DEFAULT_LAYOUT`] by default).
@@ -218,11 +245,20 @@ pub struct OpenOptions<'a> {
     /// What a pointer of `<hkpackfile>` XML that names no object gives: an error (the default),
     /// or null with the repair listed in [`Document::repairs`].
     pub xml_dangling: packfile::xml::Dangling,
+    /// The order the objects of `<hkpackfile>` XML are laid out in (as the XML lists them, by
+    /// default).
+    pub xml_order: packfile::xml::ObjectOrder,
 }
 
 impl Default for OpenOptions<'_> {
     fn default() -> Self {
-        OpenOptions { compendia: None, classes: None, xml_layout: packfile::xml::DEFAULT_LAYOUT, xml_dangling: packfile::xml::Dangling::Error }
+        OpenOptions {
+            compendia: None,
+            classes: None,
+            xml_layout: packfile::xml::DEFAULT_LAYOUT,
+            xml_dangling: packfile::xml::Dangling::Error,
+            xml_order: packfile::xml::ObjectOrder::default(),
+        }
     }
 }
 
@@ -316,9 +352,9 @@ impl Default for OpenOptions<'_> {
 #[allow(clippy::large_enum_variant)]
 pub enum Document {
     /// A TAG0 tagfile's object graph.
-    Tagfile(graph::Document),
+    Tagfile(graph::TagfileDocument),
     /// A packfile's objects, read from a binary packfile or from `<hkpackfile>` XML.
-    Packfile(objects::Document),
+    Packfile(objects::PackfileDocument),
     /// A TCM0 compendium: a type table for other files, no objects.
     Compendium(Compendium),
 }
@@ -334,7 +370,7 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
     let pick = |version: &str| options.classes.map(|c| c.packfile(version)).unwrap_or_default();
     let read_tagfile = |file: &tagfile::TagFile<'_>| -> Result<Document> {
         let classes = options.classes.map_or(&[][..], |c| c.tagfile(&file.sdk_version()));
-        Ok(Document::Tagfile(graph::Document::from_file(file, classes)?))
+        Ok(Document::Tagfile(graph::TagfileDocument::from_file(file, classes)?))
     };
     match format {
         Format::Tag0 => {
@@ -356,10 +392,10 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
         Format::Packfile => {
             let file = packfile::PackFile::read(bytes)?;
             let sources = pick(&file.contents_version());
-            Ok(Document::Packfile(objects::Document::from_file_with(file, &sources)?))
+            Ok(Document::Packfile(objects::PackfileDocument::from_file_with(file, &sources)?))
         }
         Format::PackfileXml => {
-            let read = packfile::xml::ReadOptions { layout: options.xml_layout, dangling: options.xml_dangling, ..Default::default() };
+            let read = packfile::xml::ReadOptions { layout: options.xml_layout, dangling: options.xml_dangling, order: options.xml_order };
             Ok(Document::Packfile(packfile::xml::read_with(bytes, pick, read)?))
         }
         // Tagfile XML is read as the TAG0 file it describes (types from its `<type>` records, a
@@ -408,13 +444,85 @@ impl Document {
         }
     }
 
-    /// The SDK the file was written by: a tagfile's `2018.1` (from its `SDKV`), a packfile's
-    /// contents version (`hk_2014.2.0-r1`); `None` for a compendium, which stores none.
+    /// The SDK the file was written by, named the same way in every format: `2018.1` for a
+    /// tagfile (from its `SDKV`), `2014.2` for a packfile (from its contents version
+    /// `hk_2014.2.0-r1`, `5.5` from `Havok-5.5.0-r1`); `None` for a compendium, which stores none.
+    /// Havok's own string is [`Document::contents_version`].
     pub fn sdk(&self) -> Option<String> {
         match self {
             Document::Tagfile(d) => Some(d.sdk_version()),
+            Document::Packfile(d) => Some(packfile::sdk_of_contents_version(&d.file.contents_version())),
+            Document::Compendium(_) => None,
+        }
+    }
+
+    /// Havok's full version string as the file stores it: a packfile's contents version
+    /// (`hk_2014.2.0-r1`), a tagfile's `SDKV` (`20180100`); `None` for a compendium.
+    pub fn contents_version(&self) -> Option<String> {
+        match self {
+            Document::Tagfile(d) => Some(d.sdkv()),
             Document::Packfile(d) => Some(d.file.contents_version()),
             Document::Compendium(_) => None,
+        }
+    }
+
+    /// The tagfile underneath, for the format's own details (its type table, items, Phive
+    /// wrapper); `None` for another format.
+    pub fn as_tagfile(&self) -> Option<&graph::TagfileDocument> {
+        match self {
+            Document::Tagfile(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// [`Document::as_tagfile`], to change it.
+    pub fn as_tagfile_mut(&mut self) -> Option<&mut graph::TagfileDocument> {
+        match self {
+            Document::Tagfile(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The packfile underneath, for the format's own details (its header and sections, class
+    /// descriptions, member values); `None` for another format.
+    pub fn as_packfile(&self) -> Option<&objects::PackfileDocument> {
+        match self {
+            Document::Packfile(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// [`Document::as_packfile`], to change it.
+    pub fn as_packfile_mut(&mut self) -> Option<&mut objects::PackfileDocument> {
+        match self {
+            Document::Packfile(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The tagfile underneath, taken out of the document; the document itself when it is
+    /// another format.
+    pub fn into_tagfile(self) -> std::result::Result<graph::TagfileDocument, Document> {
+        match self {
+            Document::Tagfile(d) => Ok(d),
+            other => Err(other),
+        }
+    }
+
+    /// The packfile underneath, taken out of the document; the document itself when it is
+    /// another format.
+    pub fn into_packfile(self) -> std::result::Result<objects::PackfileDocument, Document> {
+        match self {
+            Document::Packfile(d) => Ok(d),
+            other => Err(other),
+        }
+    }
+
+    /// The compendium, `None` for a file with objects.
+    pub fn as_compendium(&self) -> Option<&Compendium> {
+        match self {
+            Document::Compendium(c) => Some(c),
+            _ => None,
         }
     }
 
@@ -539,8 +647,8 @@ impl Document {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewFormat {
     /// A TAG0 tagfile whose objects are described by the SDK's type table, which the class
-    /// registry gives ([`ClassRegistry::tagfile_types`]); its `TYPE` section is written from it
-    /// ([`crate::tagfile::type_writer`]).
+    /// registry gives ([`ClassRegistry::tagfile_types`]); its `TYPE` section is written from the
+    /// types of that table its objects use ([`crate::tagfile::type_writer`]).
     Tagfile,
     /// A binary packfile laid out under these rules (pointer size, byte order, padding reuse,
     /// empty bases), its header the one Havok's packer writes for the SDK. The class of an object
@@ -583,7 +691,7 @@ impl Document {
     /// Errors: an SDK that is not `<year or major>.<minor>`, no packfile SDK, or a tagfile SDK
     /// whose type table `classes` does not have (none given, or the SDK's feature off).
     pub fn new(sdk: &str, format: NewFormat, classes: Option<&'static (dyn ClassRegistry + Sync)>) -> Result<Document> {
-        let invalid = |m: String| -> crate::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
+        let invalid = |m: String| -> crate::error::Error { ValueError::new(ErrorKind::Invalid(m)).into() };
         match format {
             NewFormat::Tagfile => {
                 let (major, minor) = sdk.split_once('.').ok_or_else(|| invalid(format!("SDK {sdk:?} is not <year>.<minor>")))?;
@@ -594,12 +702,12 @@ impl Document {
                 let types = classes
                     .and_then(|c| c.tagfile_types(sdk))
                     .ok_or_else(|| invalid(format!("the class registry has no type table of SDK {sdk}")))?;
-                Ok(Document::Tagfile(graph::Document::new(&sdkv, types)))
+                Ok(Document::Tagfile(graph::TagfileDocument::new(&sdkv, types)))
             }
             NewFormat::Packfile(rules) => {
                 let (contents, file_version) = packfile_versions(sdk).ok_or_else(|| invalid(format!("SDK {sdk:?} writes no packfiles")))?;
-                let mut doc = objects::Document::new(&contents, file_version, rules);
-                doc.declare_from = objects::DeclareFrom(classes);
+                let mut doc = objects::PackfileDocument::new(&contents, file_version, rules);
+                doc.declare_from = objects::DeclareFrom(classes.map(|c| Arc::new(move |version: &str| c.packfile(version)) as Arc<objects::SourcesFor>));
                 Ok(Document::Packfile(doc))
             }
         }
@@ -681,7 +789,7 @@ impl Document {
 
     /// Adds `obj` as a new object and returns its handle: to a tagfile whose type table has a
     /// type of `T`'s name, or to a packfile that lists `T`'s class in `__classnames__` with `T`'s
-    /// signature (a class of the file read, one declared, see [`objects::Document::declare`], or,
+    /// signature (a class of the file read, one declared, see [`objects::PackfileDocument::declare`], or,
     /// in a document made by [`Document::new`] with a class registry, one the registry has: it
     /// is declared then). The first object added to an empty document is its root.
     pub fn add<T: Typed>(&mut self, obj: T) -> Result<Handle> {
@@ -757,7 +865,7 @@ pub struct ObjectMut<'a, T: Typed>(Mut<'a, T>);
 
 enum Mut<'a, T: Typed> {
     Tagfile(&'a mut T),
-    Packfile { doc: &'a mut objects::Document, h: Handle, value: T },
+    Packfile { doc: &'a mut objects::PackfileDocument, h: Handle, value: T },
 }
 
 impl<T: Typed> std::ops::Deref for ObjectMut<'_, T> {

@@ -58,7 +58,7 @@
 //!
 //! [`build`] lays the objects out again: a tagfile through the same item builder and writer as
 //! `<hktagfile>` XML (`TYPE` written again from the kept records, or `TCRF` when the compendium is
-//! given), a packfile through [`crate::packfile::objects::Document`]'s writer with each class
+//! given), a packfile through [`crate::packfile::objects::PackfileDocument`]'s writer with each class
 //! described by the first given source that has it under the signature `__classnames__` states.
 //! Every error is a value naming its place in the dump (`objects[3] (handle 7,
 //! hkaSkeleton).bones[2].name: a string where a number belongs`): a value of the wrong kind, an
@@ -69,7 +69,7 @@
 use crate::error::{ErrorKind, Result, ValueError};
 use crate::packfile::layout::{ClassSet, ClassSource, Member, MemberType};
 use crate::packfile::objects::{
-    self, Array, ArrayAlign, Body, Document as PackDocument, Ref, Untyped, Value, HIDDEN,
+    self, Array, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, Value, HIDDEN,
 };
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
@@ -813,7 +813,7 @@ impl TagDumper<'_, '_> {
         let def = table.get(shape.def);
         let fmt = def
             .and_then(|d| d.format())
-            .unwrap_or(crate::reflect::Format(0));
+            .unwrap_or(crate::reflect::TypeFormat(0));
         let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
         let word = |b: &[u8]| {
             b.get(..4)
@@ -1175,7 +1175,7 @@ impl TagBuilder<'_> {
         let def = table.get(shape.def);
         let fmt = def
             .and_then(|d| d.format())
-            .unwrap_or(crate::reflect::Format(0));
+            .unwrap_or(crate::reflect::TypeFormat(0));
         let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
         let put_index = |out: &mut [u8], i: u32| {
             if let Some(w) = out.get_mut(..4) {
@@ -1462,7 +1462,7 @@ fn container_of(doc: &PackDocument) -> PackFile<'static> {
     let mut file = doc.file.clone();
     file.header.contents_section_offset = 0;
     if let Some(s) = file.sections.get_mut(doc.data_index) {
-        s.body = crate::packfile::file::Body::Data(std::borrow::Cow::Owned(Vec::new()));
+        s.body = crate::packfile::file::SectionBody::Data(std::borrow::Cow::Owned(Vec::new()));
         s.local.clear();
         s.global.clear();
         s.virtuals.clear();

@@ -45,7 +45,7 @@ impl Prim {
         }
     }
 
-    fn of(kind: Kind, fmt: crate::reflect::Format, size: u32) -> Option<Prim> {
+    fn of(kind: Kind, fmt: crate::reflect::TypeFormat, size: u32) -> Option<Prim> {
         Some(match (kind, size, fmt.is_signed()) {
             (Kind::Int, 1, true) => Prim::I8,
             (Kind::Int, 1, false) => Prim::U8,
@@ -150,7 +150,7 @@ impl<'a, 't> Decoder<'a, 't> {
     /// The primitive kind of a number type, if `ty` is one.
     fn prim(&mut self, ty: TypeIndex) -> Result<Option<Prim>, ValueError> {
         let Some(shape) = self.layouts.shape(ty)? else { return Ok(None) };
-        let fmt = self.layouts.table().get(shape.def).and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let fmt = self.layouts.table().get(shape.def).and_then(|d| d.format()).unwrap_or(crate::reflect::TypeFormat(0));
         Ok(Prim::of(shape.kind, fmt, shape.size))
     }
 
@@ -181,7 +181,7 @@ impl<'a, 't> Decoder<'a, 't> {
         let table = self.layouts.table();
         let (fmt, subtype) = table
             .get(shape.def)
-            .map_or((crate::reflect::Format(0), None), |d| (d.format().unwrap_or(crate::reflect::Format(0)), d.subtype));
+            .map_or((crate::reflect::TypeFormat(0), None), |d| (d.format().unwrap_or(crate::reflect::TypeFormat(0)), d.subtype));
         Ok(match shape.kind {
             Kind::Bool if bytes.len() == 1 => Dyn::Bool(bytes[0]),
             Kind::Bool | Kind::Int => {

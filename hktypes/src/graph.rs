@@ -6,7 +6,7 @@
 //! Writing turns the graph back into items and lays them out by the spec's walk
 //! ([`crate::tagfile::write`]). A typed object keeps the bytes it was read from until it is taken
 //! mutably: an object left alone is written from those bytes, so nothing read is lost, and one
-//! that was changed is written through its class. [`Document::write_typed`] writes every typed
+//! that was changed is written through its class. [`TagfileDocument::write_typed`] writes every typed
 //! object through its class, which is how `hkgen verify` checks the generated writers.
 
 use crate::error::{ErrorKind, Result, ValueError, WriteError};
@@ -18,7 +18,7 @@ use crate::tagfile::type_writer;
 use crate::tagfile::write::{self, TypesOut};
 use crate::tagfile::{CompendiumSet, TagFile, TypeSource};
 use crate::value::{self, ClassEntry, Object, Refs, Run, Target, Writer};
-use crate::{Counts, Handle};
+use crate::shared::{Counts, Handle};
 use std::any::Any;
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ pub enum Node {
     /// A generated class.
     Typed(Box<dyn Object>),
     /// Any other type: the object is item `item` of the file read, kept with the runs it reaches
-    /// (see [`Document::source_item`]); its reference slots hold that file's item indices.
+    /// (see [`TagfileDocument::source_item`]); its reference slots hold that file's item indices.
     Untyped {
         /// The object's item index in the file read.
         item: u32,
@@ -61,7 +61,7 @@ enum TypesRaw {
 }
 
 /// A tagfile as objects.
-pub struct Document {
+pub struct TagfileDocument {
     sdkv: Vec<u8>,
     types: Arc<TypeTable>,
     raw_types: TypesRaw,
@@ -94,33 +94,33 @@ impl value::Items for FileRuns<'_> {
     }
 }
 
-/// Classes by schema key, for [`Document::read`]: the `CLASSES` table of a generated SDK module.
+/// Classes by schema key, for [`TagfileDocument::read`]: the `CLASSES` table of a generated SDK module.
 pub type Classes = &'static [ClassEntry];
 
-impl Document {
+impl TagfileDocument {
     /// Reads a tagfile; objects whose type a class of `classes` matches (same key, same computed
     /// hash) become typed. Pass `&[]` for a purely untyped graph.
-    pub fn read(bytes: &[u8], compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<Document> {
+    pub fn read(bytes: &[u8], compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<TagfileDocument> {
         let file = TagFile::read(bytes, compendia)?;
         Self::from_file(&file, classes)
     }
 
-    /// Like [`Document::read`], from a file already read (its type table may come from a
+    /// Like [`TagfileDocument::read`], from a file already read (its type table may come from a
     /// [`crate::tagfile::TypeCache`]).
-    pub fn from_file(file: &TagFile<'_>, classes: &[ClassEntry]) -> Result<Document> {
+    pub fn from_file(file: &TagFile<'_>, classes: &[ClassEntry]) -> Result<TagfileDocument> {
         Self::from_file_sharing(file, None, classes)
     }
 
     /// Reads a tagfile held in a shared buffer: the document keeps the buffer instead of a copy
     /// of its `DATA`.
-    pub fn read_shared(bytes: &Arc<[u8]>, compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<Document> {
+    pub fn read_shared(bytes: &Arc<[u8]>, compendia: &CompendiumSet, classes: &[ClassEntry]) -> Result<TagfileDocument> {
         let file = TagFile::read(bytes, compendia)?;
         Self::from_file_sharing(&file, Some(bytes), classes)
     }
 
-    /// Like [`Document::from_file`]; when `bytes` is the buffer `file` was read from, the document
+    /// Like [`TagfileDocument::from_file`]; when `bytes` is the buffer `file` was read from, the document
     /// keeps it instead of a copy of `DATA` (see [`Items::read_sharing`]).
-    pub fn from_file_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, classes: &[ClassEntry]) -> Result<Document> {
+    pub fn from_file_sharing(file: &TagFile<'_>, bytes: Option<&Arc<[u8]>>, classes: &[ClassEntry]) -> Result<TagfileDocument> {
         let mut layouts = file.layouts();
         let (items, sharing) = Items::read_checked(file, bytes, &mut layouts)?;
         let mut hasher = file.hasher();
@@ -174,7 +174,7 @@ impl Document {
             (TypeSource::Own, None) => return Err(crate::error::ContainerError::new(ErrorKind::MissingSection("TYPE")).into()),
         };
         let root = Handle(if objects.get(1).is_some_and(Option::is_some) { 1 } else { 0 });
-        Ok(Document {
+        Ok(TagfileDocument {
             sdkv: file.sdkv_raw.to_vec(),
             types: Arc::clone(&file.types),
             raw_types,
@@ -191,8 +191,8 @@ impl Document {
     /// gives them from a snapshot, or a compendium's). The first object added (`hktypes::Document::add`) is the
     /// root (handle 1). The writer writes a `TYPE` section of `types` through
     /// [`crate::tagfile::type_writer`], hashes in the order its data writer meets the types.
-    pub fn new(sdkv: &str, types: Arc<TypeTable>) -> Document {
-        Document {
+    pub fn new(sdkv: &str, types: Arc<TypeTable>) -> TagfileDocument {
+        TagfileDocument {
             sdkv: sdkv.as_bytes().to_vec(),
             types,
             raw_types: TypesRaw::Written,
@@ -221,7 +221,7 @@ impl Document {
         }
     }
 
-    /// The items of the file read (see [`Document::source_of`]).
+    /// The items of the file read (see [`TagfileDocument::source_of`]).
     pub fn source_items(&self) -> &Items {
         &self.source
     }
@@ -234,6 +234,11 @@ impl Document {
     /// The SDK version of the file read, as [`TagFile::sdk_version`] gives it (`2018.1`).
     pub fn sdk_version(&self) -> String {
         crate::tagfile::sdk_version(&String::from_utf8_lossy(&self.sdkv))
+    }
+
+    /// The `SDKV` of the file read as it stores it (`20180100`).
+    pub fn sdkv(&self) -> String {
+        String::from_utf8_lossy(&self.sdkv).into_owned()
     }
 
     /// The root object (item 1).
@@ -345,7 +350,7 @@ impl Document {
     /// [`ErrorKind::Referenced`]) and for the root object; an unknown handle is an error too.
     /// The other objects keep their handles.
     pub fn remove(&mut self, h: Handle) -> Result<(), ValueError> {
-        let name = |d: &Document, o: Handle| format!("object {} ({})", o.0, d.type_name(o).unwrap_or_default());
+        let name = |d: &TagfileDocument, o: Handle| format!("object {} ({})", o.0, d.type_name(o).unwrap_or_default());
         if self.node(h).is_none() {
             return Err(ValueError::new(ErrorKind::Invalid(format!("no object {}", h.0))));
         }
@@ -368,7 +373,7 @@ impl Document {
         self.write_with(false)
     }
 
-    /// Like [`Document::write`], but every typed object is written through its class: for a stock
+    /// Like [`TagfileDocument::write`], but every typed object is written through its class: for a stock
     /// file this gives the same bytes when the generated writers are right.
     pub fn write_typed(&self) -> Result<Vec<u8>> {
         self.write_with(true)
@@ -429,14 +434,14 @@ impl Document {
         self.phive.as_deref()
     }
 
-    /// Puts the tagfile in a Phive wrapper (or takes it out, with `None`): [`Document::write`]
+    /// Puts the tagfile in a Phive wrapper (or takes it out, with `None`): [`TagfileDocument::write`]
     /// then writes the whole wrapped file.
     pub fn set_phive(&mut self, wrapper: Option<PhiveWrapper>) {
         self.phive = wrapper.map(Box::new);
     }
 
     /// The bytes after the `TAG0` section of the file read (empty for a stock Havok file), which
-    /// [`Document::write`] writes after the section as they were.
+    /// [`TagfileDocument::write`] writes after the section as they were.
     pub fn trailing(&self) -> &[u8] {
         &self.trailing
     }

@@ -19,7 +19,8 @@
 //! // classes of every SDK the root crate compiles in, for typed access (see [`Document`]).
 //! let doc = open(&bytes, &OpenOptions::default())?;
 //! assert_eq!((doc.format(), doc.layout()), (Format::Packfile, Some(wii_u)));
-//! assert_eq!(doc.sdk().as_deref(), Some("hk_2014.2.0-r1"));
+//! assert_eq!(doc.sdk().as_deref(), Some("2014.2"));
+//! assert_eq!(doc.contents_version().as_deref(), Some("hk_2014.2.0-r1"));
 //! assert_eq!(doc.counts(), Counts::default());
 //! for h in doc.find("hkaSkeleton") {
 //!     println!("{h:?} is pointed at by {:?}", doc.referrers(h));
@@ -71,8 +72,11 @@ pub mod packfile;
 pub mod reflect;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+pub mod shared;
 pub mod tagfile;
 pub mod value;
+pub mod xml_text;
 
-pub use document::{open, sniff, ClassRegistry, Counts, Document, Format, Handle, NewFormat, ObjectMut, OpenOptions};
+pub use document::{open, sniff, ClassRegistry, Document, Format, NewFormat, ObjectMut, OpenOptions};
+pub use shared::{Counts, Handle};
 pub use error::{ContainerError, Error, ErrorKind, ItemsError, Layer, Result, TypeTableError, ValueError, WriteError};

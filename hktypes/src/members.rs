@@ -136,7 +136,7 @@ impl Members {
     }
 }
 
-fn invalid(msg: String) -> crate::Error {
+fn invalid(msg: String) -> crate::error::Error {
     ValueError::new(ErrorKind::Invalid(msg)).into()
 }
 

@@ -16,7 +16,7 @@
 //! serde form: [`unsupported`] makes serializing or deserializing it an error, never a silent loss.
 
 use crate::packfile::objects::Ref;
-use crate::Handle;
+use crate::shared::Handle;
 use crate::packfile::typed;
 use crate::value::{Array, Bool8, Enum, Flags, Half16, Opaque, Ptr, StringPtr};
 use serde::de::Error as _;

@@ -1,4 +1,4 @@
-//! Every call of the Python package into the Rust crates, behind one small API: a [`Document`]
+//! Every call of the Python package into the Rust crates, behind one small API: an [`OpenDoc`]
 //! opened from bytes, its objects by handle, members read as [`Val`]s at a [`Loc`] and assigned
 //! in place, the file written back, and `verify`. The PyO3 layer (`lib.rs`) sees only this
 //! module's types, so that moving to another Rust API (issue 23's `hktypes::open`) means editing
@@ -11,7 +11,7 @@
 //! was. An assignment of a pointer, string or variable array changes the items (a run in place
 //! when one slot alone names it, else a new run; a run no slot names any more is dropped) and
 //! writes the file again through the tagfile writer's walk (`hktypes::tagfile::write`), which may
-//! number the items anew: [`Document::set`] returns the new index of each old item. The tagfile
+//! number the items anew: [`OpenDoc::set`] returns the new index of each old item. The tagfile
 //! is read here rather than through `hktypes::open`, whose graph holds untyped objects as bytes:
 //! members are decoded when Python asks for them.
 //!
@@ -176,7 +176,7 @@ pub enum Val {
     Str(String),
     /// Bytes no type describes.
     Bytes(Vec<u8>),
-    /// A value of Havok enumeration `name` (its items: [`Document::enum_items`]).
+    /// A value of Havok enumeration `name` (its items: [`OpenDoc::enum_items`]).
     Enum {
         /// `hknpMotionType::Enum`.
         name: Name,
@@ -466,7 +466,7 @@ pub fn verify(path: &Path, bytes: &[u8], compendia: &CompendiumSet) -> Result<St
 }
 
 /// An open file.
-pub enum Document {
+pub enum OpenDoc {
     /// A TAG0 tagfile.
     Tag(TagDoc),
     /// A binary packfile or `<hkpackfile>` XML.
@@ -506,13 +506,13 @@ struct TagMember {
 
 /// A packfile's objects.
 pub struct PackDoc {
-    doc: objects::Document,
+    doc: objects::PackfileDocument,
     format: &'static str,
 }
 
-impl Document {
+impl OpenDoc {
     /// Reads a file of any format the package reads.
-    pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<Document, Failure> {
+    pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<OpenDoc, Failure> {
         use hktypes::Format;
         // Packfiles and `<hkpackfile>` XML through the one entry point, `hktypes::open`.
         let format = hktypes::sniff(&bytes);
@@ -529,7 +529,7 @@ impl Document {
             } else {
                 "packfile_xml"
             };
-            return Ok(Document::Pack(PackDoc { doc, format }));
+            return Ok(OpenDoc::Pack(PackDoc { doc, format }));
         }
         match format {
             // `<hktagfile>` XML holds its types: read as the TAG0 file it gives (the compendium it
@@ -538,9 +538,9 @@ impl Document {
                 let tag0 = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&compendia))?;
                 let mut t = TagDoc::read(tag0, compendia)?;
                 t.format = "tagfile_xml";
-                Ok(Document::Tag(t))
+                Ok(OpenDoc::Tag(t))
             }
-            Some(Format::Tag0) => Ok(Document::Tag(TagDoc::read(bytes, compendia)?)),
+            Some(Format::Tag0) => Ok(OpenDoc::Tag(TagDoc::read(bytes, compendia)?)),
             Some(Format::Phive) => Err(Failure::input(
                 "a Phive file (Tears of the Kingdom's TAG0 in Nintendo's wrapper) is read by the Rust \
                  crates (hktypes::open, hkgen dump and verify), not yet by the Python package",
@@ -555,8 +555,8 @@ impl Document {
     /// `2018.1`.
     pub fn sdk(&self) -> String {
         match self {
-            Document::Tag(t) => t.sdk.clone(),
-            Document::Pack(p) => {
+            OpenDoc::Tag(t) => t.sdk.clone(),
+            OpenDoc::Pack(p) => {
                 hkgen::reflection::sources::sdk_of_contents_version(&p.doc.file.contents_version())
             }
         }
@@ -566,18 +566,18 @@ impl Document {
     /// in their binary form).
     pub fn format(&self) -> &'static str {
         match self {
-            Document::Tag(t) => t.format,
-            Document::Pack(p) => p.format,
+            OpenDoc::Tag(t) => t.format,
+            OpenDoc::Pack(p) => p.format,
         }
     }
 
     /// Every object's handle, in file order.
     pub fn handles(&self) -> Vec<u32> {
         match self {
-            Document::Tag(t) => (1..t.items.items.len() as u32)
+            OpenDoc::Tag(t) => (1..t.items.items.len() as u32)
                 .filter(|&i| t.items.items[i as usize].is_object())
                 .collect(),
-            Document::Pack(p) => (0..p.doc.objects.len() as u32).collect(),
+            OpenDoc::Pack(p) => (0..p.doc.objects.len() as u32).collect(),
         }
     }
 
@@ -586,7 +586,7 @@ impl Document {
     /// type table, a packfile's class descriptions).
     pub fn handles_of(&self, class: &str, exact: bool) -> Option<Vec<u32>> {
         match self {
-            Document::Tag(t) => {
+            OpenDoc::Tag(t) => {
                 // The types of that name (a template's full name, else its bare name).
                 let mut full = String::new();
                 let wanted: Vec<TypeIndex> = (1..t.types.len() as TypeIndex)
@@ -625,7 +625,7 @@ impl Document {
                         .collect(),
                 )
             }
-            Document::Pack(p) => {
+            OpenDoc::Pack(p) => {
                 let known = p.doc.classes.classes.contains_key(class)
                     || p.doc.objects.iter().any(|o| o.class == class);
                 if !known {
@@ -650,28 +650,28 @@ impl Document {
     /// The root object.
     pub fn root(&self) -> Option<u32> {
         match self {
-            Document::Tag(t) => t.items.items.get(1).filter(|it| it.is_object()).map(|_| 1),
-            Document::Pack(p) => p.doc.root.map(|h| h.0),
+            OpenDoc::Tag(t) => t.items.items.get(1).filter(|it| it.is_object()).map(|_| 1),
+            OpenDoc::Pack(p) => p.doc.root.map(|h| h.0),
         }
     }
 
     /// The class name of an object.
     pub fn class_name(&self, h: u32) -> Option<String> {
         match self {
-            Document::Tag(t) => t
+            OpenDoc::Tag(t) => t
                 .items
                 .items
                 .get(h as usize)
                 .filter(|it| it.is_object())
                 .map(|it| t.types.full_name(it.ty)),
-            Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| o.class.clone()),
+            OpenDoc::Pack(p) => p.doc.objects.get(h as usize).map(|o| o.class.clone()),
         }
     }
 
     /// The record of an object itself.
     pub fn object_loc(&self, h: u32) -> Option<Loc> {
         match self {
-            Document::Tag(t) => t
+            OpenDoc::Tag(t) => t
                 .items
                 .items
                 .get(h as usize)
@@ -681,7 +681,7 @@ impl Document {
                     item: h,
                     at: 0,
                 }),
-            Document::Pack(p) => p.doc.objects.get(h as usize).map(|o| Loc::Pack {
+            OpenDoc::Pack(p) => p.doc.objects.get(h as usize).map(|o| Loc::Pack {
                 handle: h,
                 class: o.class.clone(),
                 steps: Vec::new(),
@@ -692,10 +692,10 @@ impl Document {
     /// The member names of a record, ancestors' first.
     pub fn keys(&self, loc: &Loc) -> Vec<String> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, .. }) => {
+            (OpenDoc::Tag(t), Loc::Tag { ty, .. }) => {
                 t.members(*ty).iter().map(|m| m.name.to_string()).collect()
             }
-            (Document::Pack(p), Loc::Pack { handle, class, .. }) => {
+            (OpenDoc::Pack(p), Loc::Pack { handle, class, .. }) => {
                 match p.doc.objects.get(*handle as usize).map(|o| &o.body) {
                     Some(Body::Typed(_)) => p
                         .doc
@@ -713,9 +713,9 @@ impl Document {
     /// Member `name` of the record at `loc`; `Ok(None)` when it has no such member.
     pub fn get(&self, loc: &Loc, name: &str) -> Result<Option<Val>, Failure> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get(*ty, *item, *at, name),
+            (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) => t.get(*ty, *item, *at, name),
             (
-                Document::Pack(p),
+                OpenDoc::Pack(p),
                 Loc::Pack {
                     handle,
                     class,
@@ -726,12 +726,12 @@ impl Document {
         }
     }
 
-    /// Every member of the record at `loc`, in [`Document::keys`] order.
+    /// Every member of the record at `loc`, in [`OpenDoc::keys`] order.
     pub fn get_all(&self, loc: &Loc) -> Result<Vec<(Name, Val)>, Failure> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
+            (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
             (
-                Document::Pack(p),
+                OpenDoc::Pack(p),
                 Loc::Pack {
                     handle,
                     class,
@@ -752,9 +752,9 @@ impl Document {
         value: NewVal,
     ) -> Result<Option<Vec<u32>>, SetError> {
         match (self, loc) {
-            (Document::Tag(t), Loc::Tag { ty, item, at }) => t.set(*ty, *item, *at, name, value),
+            (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) => t.set(*ty, *item, *at, name, value),
             (
-                Document::Pack(p),
+                OpenDoc::Pack(p),
                 Loc::Pack {
                     handle,
                     class,
@@ -769,8 +769,8 @@ impl Document {
     /// tagfile SDKs' overlay).
     pub fn enum_items(&self, name: &str) -> Option<Vec<(String, i64)>> {
         match self {
-            Document::Tag(t) => overlay()?.items(name, &t.sdk).map(|i| i.items.clone()),
-            Document::Pack(p) => p
+            OpenDoc::Tag(t) => overlay()?.items(name, &t.sdk).map(|i| i.items.clone()),
+            OpenDoc::Pack(p) => p
                 .doc
                 .classes
                 .enums
@@ -784,7 +784,7 @@ impl Document {
     /// matrices) with no padding: `(format, start, element count, shape of one element)`. `None`
     /// for a packfile, another member, or an empty array.
     pub fn number_run(&self, loc: &Loc, name: &str) -> Option<NumberRun> {
-        let (Document::Tag(t), Loc::Tag { ty, item, at }) = (self, loc) else {
+        let (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) = (self, loc) else {
             return None;
         };
         t.number_run(*ty, *item, *at, name)
@@ -793,8 +793,8 @@ impl Document {
     /// The file's bytes as read (a tagfile's with its assignments).
     pub fn bytes(&self) -> Option<&[u8]> {
         match self {
-            Document::Tag(t) => Some(&t.bytes),
-            Document::Pack(_) => None,
+            OpenDoc::Tag(t) => Some(&t.bytes),
+            OpenDoc::Pack(_) => None,
         }
     }
 
@@ -802,8 +802,8 @@ impl Document {
     /// its objects by the packfile writer.
     pub fn to_bytes(&self) -> Result<Vec<u8>, Failure> {
         match self {
-            Document::Tag(t) => Ok(t.bytes.clone()),
-            Document::Pack(p) => Ok(p.doc.write()?),
+            OpenDoc::Tag(t) => Ok(t.bytes.clone()),
+            OpenDoc::Pack(p) => Ok(p.doc.write()?),
         }
     }
 }
@@ -837,7 +837,7 @@ fn le(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// See [`Document::number_run`].
+/// See [`OpenDoc::number_run`].
 pub struct NumberRun {
     /// Python's `struct` format of one number (`f`, `h`...).
     pub format: &'static str,
@@ -852,7 +852,7 @@ pub struct NumberRun {
 }
 
 impl TagDoc {
-    /// See [`Document::number_run`].
+    /// See [`OpenDoc::number_run`].
     fn number_run(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Option<NumberRun> {
         let members = self.members(ty);
         let m = members.iter().find(|m| &*m.name == name)?;
@@ -1074,7 +1074,7 @@ impl TagDoc {
         let def = self.types.get(shape.def);
         let fmt = def
             .and_then(|d| d.format())
-            .unwrap_or(hktypes::reflect::Format(0));
+            .unwrap_or(hktypes::reflect::TypeFormat(0));
         Ok(match shape.kind {
             Kind::Bool => Val::Bool(le(bytes) != 0),
             Kind::Int => {
@@ -1251,7 +1251,7 @@ impl TagDoc {
             .types
             .get(shape.def)
             .and_then(|d| d.format())
-            .unwrap_or(hktypes::reflect::Format(0));
+            .unwrap_or(hktypes::reflect::TypeFormat(0));
         let size = shape.size as usize;
         Ok(match (shape.kind, value) {
             (Kind::Bool, NewVal::Bool(b)) => {
@@ -2063,12 +2063,12 @@ fn packed_value(
 // Animations (issue 33): through `hktypes::anim`, on an `hktypes::Document` read from the
 // document's bytes as they are (with its assignments).
 
-impl Document {
+impl OpenDoc {
     /// The compendia a tagfile was read with (none for a packfile).
     fn compendia(&self) -> CompendiumSet {
         match self {
-            Document::Tag(t) => t.compendia.clone(),
-            Document::Pack(_) => CompendiumSet::new(),
+            OpenDoc::Tag(t) => t.compendia.clone(),
+            OpenDoc::Pack(_) => CompendiumSet::new(),
         }
     }
 
@@ -2101,9 +2101,9 @@ impl Document {
         let open = hktypes::OpenOptions { compendia: Some(&compendia), classes: Some(packfile_classes()?), ..Default::default() };
         let h = hktypes::anim::set_frames(&mut doc, hktypes::Handle(handle), frames, options, &open)?;
         let bytes = doc.write()?;
-        let next = Document::open(bytes, compendia)?;
+        let next = OpenDoc::open(bytes, compendia)?;
         let map = match (&*self, &next) {
-            (Document::Tag(old), Document::Tag(new)) => {
+            (OpenDoc::Tag(old), OpenDoc::Tag(new)) => {
                 let objects = |t: &TagDoc| -> Vec<u32> {
                     t.items.items.iter().enumerate().filter(|(_, it)| it.is_object()).map(|(i, _)| i as u32).collect()
                 };

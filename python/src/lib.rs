@@ -76,7 +76,7 @@ fn havok_error(py: Python<'_>, f: Failure) -> PyErr {
 /// An open Havok file: `hkgen.open(...)`.
 #[pyclass(module = "hkgen", unsendable)]
 struct Document {
-    inner: backend::Document,
+    inner: backend::OpenDoc,
     /// A `memoryview` of the file's bytes (a tagfile's), which number arrays are slices of; made
     /// on first use and again after an assignment.
     raw: Option<PyObject>,
@@ -921,7 +921,7 @@ fn open(
         _ => backend::compendia_for(path.as_deref(), &named).map_err(&in_file)?,
     };
     let inner = py
-        .allow_threads(|| backend::Document::open(bytes, compendia))
+        .allow_threads(|| backend::OpenDoc::open(bytes, compendia))
         .map_err(|f| {
             let f = match &missing {
                 Some((id, dir)) => Failure {

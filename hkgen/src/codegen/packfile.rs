@@ -8,7 +8,7 @@
 //! and `Deserialize` under Havok's member names.
 //!
 //! No offset is generated: the layout of a member depends on the platform (pointer size, byte
-//! order, reuse-padding, empty-base), so `hktypes::packfile::objects::Document` lays classes out
+//! order, reuse-padding, empty-base), so `hktypes::packfile::objects::PackfileDocument` lays classes out
 //! per file at run time, and a struct converts to and from the object's member values in
 //! declaration order. A class is generated when its signature recomputes from the schema (then its
 //! parents and struct members' classes are generated too); the struct's `SIGNATURE` is that

@@ -38,7 +38,7 @@ use super::packfile;
 use super::types::Model;
 use crate::schema::model::{Arg, ClassSchema, MemberRecord, MemberType, Schema, Type};
 use crate::Error;
-use hktypes::reflect::{Format, Kind};
+use hktypes::reflect::{Kind, TypeFormat as Format};
 
 /// Python's keywords and the soft keyword names a stub cannot use as attributes or items.
 const PY_KEYWORDS: &[&str] = &[

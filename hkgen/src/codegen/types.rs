@@ -9,7 +9,7 @@ use super::names;
 use crate::schema::model::{Arg, Schema, Type};
 use crate::error::CodegenInputError;
 use crate::Error;
-use hktypes::reflect::{Format, Kind};
+use hktypes::reflect::{Kind, TypeFormat as Format};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};

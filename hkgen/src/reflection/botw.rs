@@ -162,14 +162,14 @@ pub fn import(json: &str) -> Result<(ClassSchema, ObservedLayout), Error> {
 /// returns them. A class that no count explains hides members: its override fixes the dump's
 /// Switch layout, and no other layout can be computed for it.
 pub fn infer_interfaces(schema: &mut ClassSchema, observed: &ObservedLayout) -> Vec<(String, u32)> {
-    use super::layout::Layouts;
+    use super::layout::ClassLayouts;
     use hktypes::packfile::LayoutRules;
     let reason = "interfaces: not in the dump, found from its Switch offsets";
     let found = super::facts::infer_interface_counts(schema, observed, LayoutRules::SWITCH, &BTreeMap::new(), reason);
     // What no interface count explains: members the reflection hides. Their Switch layout is the
     // dump's; other layouts cannot be computed.
     for (name, size) in &observed.sizes {
-        let l = Layouts::new(schema, LayoutRules::SWITCH).class(name);
+        let l = ClassLayouts::new(schema, LayoutRules::SWITCH).class(name);
         if l.as_ref().is_ok_and(|l| l.size == *size && l.offsets == observed.offsets[name]) {
             continue;
         }

@@ -9,7 +9,7 @@ use super::snapshot;
 use super::sources::sdk_of_contents_version;
 use crate::schema::model::ClassSchema;
 use hktypes::packfile::layout::ClassSet;
-use hktypes::packfile::objects::Document;
+use hktypes::packfile::objects::PackfileDocument;
 use hktypes::packfile::{raw::RawSectionHeader, PackFile};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,7 +46,7 @@ impl ClassSchemas {
 
     /// The class sets to read a file of `sdk` with: its own first, then the other SDKs' nearest
     /// first (their records lay out only classes whose signature they recompute as the file
-    /// stores it; see [`Document::from_file_with`]).
+    /// stores it; see [`PackfileDocument::from_file_with`]).
     pub fn sources_for(&self, sdk: &str) -> Vec<&dyn hktypes::packfile::layout::ClassSource> {
         let num = |s: &str| s.parse::<f64>().unwrap_or(0.0);
         let mut others: Vec<&String> = self.by_sdk.keys().filter(|k| k.as_str() != sdk).collect();
@@ -115,7 +115,7 @@ pub struct PackfileCheck {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roundtrip_detail: Option<String>,
     /// The first pointer of a typed object that does not name the start of an object of its
-    /// member's class or a class derived from it ([`Document::check_pointers`]), located and
+    /// member's class or a class derived from it ([`PackfileDocument::check_pointers`]), located and
     /// named by object and member.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bad_pointer: Option<String>,
@@ -175,7 +175,7 @@ pub fn check_packfile_with<'s>(
         Err(_) => "error",
     };
     let sources = sources(&sdk);
-    let doc = Document::from_file_with(file.clone(), &sources);
+    let doc = PackfileDocument::from_file_with(file.clone(), &sources);
     match doc.and_then(|d| {
         let c = d.counts();
         r.typed = c.typed;

@@ -6,7 +6,7 @@
 //! either confirmed or listed as a disagreement.
 
 use super::layout::ObservedLayout;
-use super::layout::Layouts;
+use super::layout::ClassLayouts;
 use super::signature;
 use crate::schema::model::{ClassSchema, FixedLayout, LayoutOverride};
 use hktypes::packfile::LayoutRules;
@@ -66,7 +66,7 @@ pub fn layout_disagreements(facts: &SourceFacts, rules: LayoutRules) -> (usize, 
     let mut out = Vec::new();
     let mut compared = 0;
     let Some(observed) = facts.layouts.get(&rules.to_string()) else { return (0, out) };
-    let mut layouts = Layouts::new(&facts.schema, rules);
+    let mut layouts = ClassLayouts::new(&facts.schema, rules);
     for (name, size) in &observed.sizes {
         let offsets = observed.offsets.get(name).map(Vec::as_slice).unwrap_or(&[]);
         compared += 1 + offsets.len();
@@ -115,7 +115,7 @@ pub(crate) fn infer_interface_counts(
     for (_, name) in order {
         let (Some(size), Some(offsets)) = (observed.sizes.get(&name), observed.offsets.get(&name)) else { continue };
         let stated = stated.get(&name);
-        let lays_out = |s: &ClassSchema| Layouts::new(s, rules).class(&name).is_ok_and(|l| l.size == *size && l.offsets == *offsets);
+        let lays_out = |s: &ClassSchema| ClassLayouts::new(s, rules).class(&name).is_ok_and(|l| l.size == *size && l.offsets == *offsets);
         let agrees = |s: &ClassSchema| lays_out(s) && stated.is_none_or(|st| signature::class_signature(s, &name).is_ok_and(|c| c == *st));
         if schema.classes[&name].interfaces != 0 || lays_out(schema) {
             continue;
@@ -154,7 +154,7 @@ pub fn fix_hidden_members(facts: &mut SourceFacts, rules: &[LayoutRules], reason
         for r in rules {
             let Some(observed) = facts.layouts.get(&r.to_string()) else { continue };
             let (Some(size), Some(offsets)) = (observed.sizes.get(&name), observed.offsets.get(&name)) else { continue };
-            let l = Layouts::new(&facts.schema, *r).class(&name);
+            let l = ClassLayouts::new(&facts.schema, *r).class(&name);
             if l.as_ref().is_ok_and(|l| l.size == *size && l.offsets == *offsets) {
                 continue;
             }

@@ -23,7 +23,7 @@ pub struct ObservedLayout {
 }
 
 /// Layouts of a [`ClassSchema`]'s classes under one set of rules.
-pub type Layouts<'a> = hktypes::packfile::layout::Layouts<'a, ClassSchema>;
+pub type ClassLayouts<'a> = hktypes::packfile::layout::ClassLayouts<'a, ClassSchema>;
 
 /// The runtime description of one schema class, with its override.
 pub fn runtime_class(schema: &ClassSchema, c: &ClassRecord) -> Class {

@@ -36,7 +36,7 @@
 
 use super::facts::SourceFacts;
 use super::{botw, dsmapstudio, fromsoft, serde_hkx, signature, transcribed, types_section};
-use crate::inputs::{sniff_path, walk, Format};
+use crate::inputs::{input_kind_of, walk, InputKind};
 use crate::schema::model::{ClassRecord, ClassSchema, Hex, MemberType};
 use crate::Error;
 use hktypes::packfile::PackFile;
@@ -109,7 +109,7 @@ fn gather(inputs: &[PathBuf]) -> Result<Found, Error> {
             found.dsmapstudio.push((name.to_owned(), read_text(&path)?));
             continue;
         }
-        if sniff_path(&path)? != Format::Packfile {
+        if input_kind_of(&path)? != InputKind::Packfile {
             continue;
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;

@@ -115,7 +115,7 @@ pub struct Type {
     /// Key of the parent type (the base class, or what a typedef names).
     pub parent: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// The format word (kind in the low bits; see `hktypes::reflect::Format`).
+    /// The format word (kind in the low bits; see `hktypes::reflect::TypeFormat`).
     pub format: Option<Hex>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Key of the element type of an array or the pointee of a pointer.

@@ -9,8 +9,8 @@
 //! accepted, as is a pointer into another section (a class in `__types__`).
 
 use super::layout::{ClassSource, Member, MemberType};
-use super::objects::{Body, Document, Ref, Value};
-use crate::Handle;
+use super::objects::{Body, PackfileDocument, Ref, Value};
+use crate::shared::Handle;
 use crate::error::ItemsError;
 
 /// How deep values nest before the walk stops (struct members within struct members: stock
@@ -20,7 +20,7 @@ const MAX_DEPTH: usize = 64;
 /// How many classes a parent chain is followed up (a cyclic chain ends).
 const MAX_ANCESTRY: usize = 64;
 
-impl Document {
+impl PackfileDocument {
     /// Every pointer of a typed object names what its member expects: the start of an object of
     /// the member's pointee class or of a class derived from it. The error is located at the
     /// holding object's start in the file and names the object, its class and the member path
@@ -44,7 +44,7 @@ impl Document {
 }
 
 struct Walk<'a> {
-    doc: &'a Document,
+    doc: &'a PackfileDocument,
     sources: &'a [&'a dyn ClassSource],
     /// Per (pointee class, target class): whether the target is the pointee or derives from it.
     fits: std::collections::HashMap<(String, String), bool>,
@@ -139,7 +139,7 @@ impl Walk<'_> {
     /// chain is followed in the description the reader would type the class by: the document's
     /// own (a typed object's class and its parents), else the first of `sources` that describes
     /// it with the signature the file stores (the first source also where it computes none), as
-    /// [`Document::from_file_with`] picks them. Neighbouring SDKs' records of a class whose
+    /// [`PackfileDocument::from_file_with`] picks them. Neighbouring SDKs' records of a class whose
     /// signature differs say nothing of this file's class.
     fn derives(&mut self, class: &str, ancestor: &str) -> bool {
         if class == ancestor {

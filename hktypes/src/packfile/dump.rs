@@ -3,7 +3,7 @@
 //! `section 1 +0x40`; raw objects as their size and fixup counts.
 
 use super::layout::{Member, MemberType};
-use super::objects::{Body, Document, Ref, Value};
+use super::objects::{Body, PackfileDocument, Ref, Value};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
@@ -78,7 +78,7 @@ fn ptr(r: &Ref) -> Dumped {
     }
 }
 
-impl Document {
+impl PackfileDocument {
     /// Every object as plain data.
     pub fn dump(&self) -> Vec<DumpedObject> {
         self.objects

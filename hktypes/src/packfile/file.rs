@@ -219,7 +219,7 @@ impl ClassNames {
             }
             let name_at = c.offset();
             let name = c.cstr()?;
-            let name = std::str::from_utf8(name).map_err(|_| Error::at(name_at, crate::ErrorKind::BadUtf8))?;
+            let name = std::str::from_utf8(name).map_err(|_| Error::at(name_at, crate::error::ErrorKind::BadUtf8))?;
             entries.push(ClassName { signature: e.u32(sig), name: name.to_owned() });
         }
         let fill = c.remaining();
@@ -270,7 +270,7 @@ impl ClassNames {
 
 /// What a section holds before its fixup tables.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Body<'a> {
+pub enum SectionBody<'a> {
     /// The `__classnames__` body, read into its entries.
     ClassNames(ClassNames),
     /// Object bytes (`__data__`, and `__types__` when it carries hkClass objects), kept as stored.
@@ -283,7 +283,7 @@ pub struct Section<'a> {
     /// The name field from the section header.
     pub name: SectionName,
     /// The class names or object bytes before the fixup tables.
-    pub body: Body<'a>,
+    pub body: SectionBody<'a>,
     /// Local fixups, in file order.
     pub local: Vec<LocalFixup>,
     /// Global fixups, in file order.
@@ -304,24 +304,24 @@ impl<'a> Section<'a> {
     /// The data bytes (`None` for the class-name section).
     pub fn data(&self) -> Option<&[u8]> {
         match &self.body {
-            Body::Data(d) => Some(d),
-            Body::ClassNames(_) => None,
+            SectionBody::Data(d) => Some(d),
+            SectionBody::ClassNames(_) => None,
         }
     }
 
     /// The class-name entries (`None` for a data section).
     pub fn class_names(&self) -> Option<&ClassNames> {
         match &self.body {
-            Body::ClassNames(c) => Some(c),
-            Body::Data(_) => None,
+            SectionBody::ClassNames(c) => Some(c),
+            SectionBody::Data(_) => None,
         }
     }
 
     /// Length of the body as written (the class names with their fill).
     pub fn body_len(&self) -> usize {
         match &self.body {
-            Body::Data(d) => d.len(),
-            Body::ClassNames(c) => c.to_bytes(Endian::Little).len(),
+            SectionBody::Data(d) => d.len(),
+            SectionBody::ClassNames(c) => c.to_bytes(Endian::Little).len(),
         }
     }
 
@@ -329,7 +329,7 @@ impl<'a> Section<'a> {
     pub fn empty(name: &str) -> Self {
         Section {
             name: SectionName::new(name),
-            body: Body::Data(Cow::Borrowed(&[])),
+            body: SectionBody::Data(Cow::Borrowed(&[])),
             local: Vec::new(),
             global: Vec::new(),
             virtuals: Vec::new(),
@@ -352,7 +352,7 @@ pub struct PackFile<'a> {
 
 impl<'a> PackFile<'a> {
     /// Reads and checks a packfile; data bytes are borrowed from `bytes`.
-    pub fn read(bytes: &'a [u8]) -> crate::Result<Self> {
+    pub fn read(bytes: &'a [u8]) -> crate::error::Result<Self> {
         let (raw, e) = RawHeader::read(bytes)?;
         let version = raw.file_version;
         let tail = if version >= VERSION_11 {
@@ -498,7 +498,7 @@ impl<'a> PackFile<'a> {
     /// `tables` where each one's local, global and virtual fixup tables start (for the error's
     /// location: the offending record). A fixup outside its sections is an [`ItemsError`], a
     /// header index out of range a [`ContainerError`].
-    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> crate::Result<()> {
+    fn check(&self, starts: &[u64], tables: &[[u64; 3]]) -> crate::error::Result<()> {
         let n = self.sections.len() as u32;
         let ptr = self.pointer_size();
         let lens: Vec<u32> = self.sections.iter().map(|s| s.body_len() as u32).collect();
@@ -509,7 +509,7 @@ impl<'a> PackFile<'a> {
         for (i, (s, &len)) in self.sections.iter().zip(&lens).enumerate() {
             let path = format!("packfile/{}", s.name.as_str());
             let at = |table: usize, rec: usize, size: usize| tables[i][table] + (rec * size) as u64;
-            let bad = |offset: u64, what: String| -> crate::Error { ItemsError::invalid(offset, what).in_section(&path, starts[i]).into() };
+            let bad = |offset: u64, what: String| -> crate::error::Error { ItemsError::invalid(offset, what).in_section(&path, starts[i]).into() };
             let src_ok = |src: u32| src.checked_add(ptr).is_some_and(|end| end <= len);
             for (k, f) in s.local.iter().enumerate() {
                 if !src_ok(f.src) || f.dst > len {
@@ -570,9 +570,9 @@ fn read_section<'a>(bytes: &'a [u8], e: Endian, h: &RawSectionHeader) -> Result<
     let base = |lo: usize| (start + lo) as u64;
     let name = SectionName(h.name);
     let body = if name.as_str() == CLASSNAMES {
-        Body::ClassNames(ClassNames::read(part(0, o[0]), base(0), e)?)
+        SectionBody::ClassNames(ClassNames::read(part(0, o[0]), base(0), e)?)
     } else {
-        Body::Data(Cow::Borrowed(part(0, o[0])))
+        SectionBody::Data(Cow::Borrowed(part(0, o[0])))
     };
     let (local, lf) = read_table(part(o[0], o[1]), base(o[0]), o[0], LOCAL_FIXUP_LEN, "local fixups", |c| {
         Ok(LocalFixup { src: e.read_u32(c)?, dst: e.read_u32(c)? })

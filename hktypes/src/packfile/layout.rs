@@ -14,7 +14,7 @@
 //! - With empty-base rules, a parent with no members and no vtable takes no room.
 //! - A class with a fixed layout for these rules (hidden members) takes it; a class with hidden
 //!   members and none is refused, unless the reader keeps the bytes no member describes
-//!   ([`Layouts::hidden_from_members`]).
+//!   ([`ClassLayouts::hidden_from_members`]).
 //!
 //! Containers by pointer size P: `hkArray` is a pointer and two 32-bit words (P + 8, aligned to
 //! P); a simple array a pointer and a 32-bit count (P + 4, aligned to P, not padded: Havok
@@ -202,10 +202,10 @@ pub struct Class {
     /// Declared members, in declaration order.
     pub members: Vec<Member>,
     /// The reflection does not describe every byte: only a `fixed` layout lays it out (or, for
-    /// a reader that keeps the bytes, its members: [`Layouts::hidden_from_members`]). The bytes
+    /// a reader that keeps the bytes, its members: [`ClassLayouts::hidden_from_members`]). The bytes
     /// of its part of an object that no member covers are kept as an opaque value.
     pub hidden_members: bool,
-    /// Layouts known from a source, by rules.
+    /// ClassLayouts known from a source, by rules.
     pub fixed: Vec<(LayoutRules, FixedLayout)>,
 }
 
@@ -293,7 +293,7 @@ pub struct StaticClass {
     pub members: &'static [StaticMember],
     /// The reflection does not describe every byte ([`Class::hidden_members`]).
     pub hidden_members: bool,
-    /// Layouts known from a source, by rules.
+    /// ClassLayouts known from a source, by rules.
     pub fixed: &'static [StaticFixedLayout],
     /// The signature the schema recomputes for the class, when it does.
     pub signature: Option<u32>,
@@ -433,7 +433,7 @@ impl std::fmt::Display for LayoutError {
 impl std::error::Error for LayoutError {}
 
 /// Lays out the classes of one source under one set of rules, caching what it computed.
-pub struct Layouts<'a, S: ClassSource + ?Sized> {
+pub struct ClassLayouts<'a, S: ClassSource + ?Sized> {
     source: &'a S,
     rules: LayoutRules,
     cache: HashMap<String, ClassLayout>,
@@ -452,16 +452,16 @@ pub fn align_up(v: u32, a: u32) -> u32 {
     }
 }
 
-impl<'a, S: ClassSource + ?Sized> Layouts<'a, S> {
-    /// Layouts of `source`'s classes under `rules`.
+impl<'a, S: ClassSource + ?Sized> ClassLayouts<'a, S> {
+    /// ClassLayouts of `source`'s classes under `rules`.
     pub fn new(source: &'a S, rules: LayoutRules) -> Self {
-        Layouts { source, rules, cache: HashMap::new(), busy: Vec::new(), hidden_from_members: false }
+        ClassLayouts { source, rules, cache: HashMap::new(), busy: Vec::new(), hidden_from_members: false }
     }
 
     /// Lays out a class with hidden members that has no fixed layout under these rules from its
     /// declared members, as if the hidden bytes sat in its padding, instead of refusing it
     /// ([`LayoutError::Hidden`]). Only for a reader that keeps the bytes no member describes and
-    /// checks, object by object, that they come back (`packfile::objects::Document` does): the
+    /// checks, object by object, that they come back (`packfile::objects::PackfileDocument` does): the
     /// size is a guess such a check confirms, not a fact of the class.
     pub fn hidden_from_members(mut self, on: bool) -> Self {
         self.hidden_from_members = on;

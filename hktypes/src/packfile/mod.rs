@@ -25,7 +25,7 @@ pub mod write;
 pub mod xml;
 
 pub use file::{
-    Body, ClassName, ClassNames, ContentsVersion, Fill, GlobalFixup, Header, HeaderTail, LocalFixup, PackFile,
+    ClassName, ClassNames, ContentsVersion, Fill, GlobalFixup, Header, HeaderTail, LocalFixup, PackFile, SectionBody,
     Section, SectionName, VirtualFixup, CLASSNAMES, DATA, TYPES,
 };
 pub use raw::{Endian, LayoutRules, MAGIC};

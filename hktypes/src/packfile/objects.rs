@@ -9,7 +9,7 @@
 //! 16-bit offset from itself); a class with hidden members ([`Class::hidden_members`]) gets, after
 //! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers.
 //!
-//! Writing ([`Document::write`], [`Document::write_as`]) lays `__data__` out again the way stock
+//! Writing ([`PackfileDocument::write`], [`PackfileDocument::write_as`]) lays `__data__` out again the way stock
 //! files do: objects in order, each 16-aligned; after each object the out-of-line data of its
 //! members in member order, depth first (an array's elements, then the data of each element's
 //! members); array data 16-aligned (8-aligned for an object read so, [`ArrayAlign`]), strings
@@ -26,11 +26,12 @@
 //! the same layout (the edit rules are on [`Kept`]). Any other difference (a byte a value writes,
 //! a fixup the values do not give) leaves the object raw.
 
-use super::file::{Body as SectionBody, GlobalFixup, LocalFixup, PackFile, VirtualFixup, DATA};
-use super::layout::{Class, ClassSet, ClassSource, Layouts, Member, MemberType};
+use super::file::{GlobalFixup, LocalFixup, PackFile, SectionBody, VirtualFixup, DATA};
+use super::layout::{Class, ClassSet, ClassSource, ClassLayouts, Member, MemberType};
 use super::raw::{Endian, LayoutRules};
 use crate::error::{ContainerError, ErrorKind, ItemsError, Result, UnlayeredError, ValueError, WriteError};
-use crate::{Counts, Handle};
+pub use crate::shared::{Array, Ref, Value, DONT_DEALLOCATE};
+use crate::shared::{Counts, Handle};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -70,59 +71,7 @@ impl Fx {
 
 type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
-/// Where a pointer points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ref {
-    /// No fixup patches the slot.
-    Null,
-    /// The start of an object of `__data__`.
-    Object(Handle),
-    /// `offset` bytes into an object of `__data__`.
-    Inside(Handle, u32),
-    /// A place in another section (a class in `__types__`, a name in `__classnames__`).
-    Section(u32, u32),
-}
 
-/// One member value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// `TYPE_VOID`: no bytes.
-    Void,
-    /// A `bool` byte as stored.
-    Bool(u8),
-    /// A signed integer (`TYPE_CHAR`, `TYPE_INT8` to `TYPE_INT64`).
-    Int(i64),
-    /// An unsigned integer (`TYPE_UINT8` to `TYPE_UINT64`, `TYPE_ULONG`).
-    UInt(u64),
-    /// `TYPE_REAL`.
-    Real(f32),
-    /// `TYPE_HALF`: the stored 16 bits.
-    Half(u16),
-    /// `hkVector4` and `hkQuaternion`.
-    Vec4([f32; 4]),
-    /// Matrices and transforms (12 or 16 floats) in storage order.
-    Floats(Vec<f32>),
-    /// A pointer (or a function pointer).
-    Ptr(Ref),
-    /// A C string or `hkStringPtr` (`None`: null), without its NUL.
-    Str(Option<Vec<u8>>),
-    /// `hkArray` and simple arrays.
-    Array(Array),
-    /// An embedded struct: its members, the ancestors' first.
-    Struct(Vec<Value>),
-    /// A C array of a member's values.
-    CArray(Vec<Value>),
-    /// `hkVariant`: the object and its class.
-    Variant(Ref, Ref),
-    /// `hkRelArray`: the elements, which the object holds after its members (the stored 16-bit
-    /// offset from the member to them is laid out again when writing).
-    RelArray(Vec<Value>),
-    /// The bytes of a class's part of an object that none of its members describes (a class
-    /// with hidden members, [`Class::hidden_members`]), in offset order: kept so that they write
-    /// back. It follows the class's own members in the object's values; its member name is
-    /// [`HIDDEN`].
-    Opaque(Vec<u8>),
-}
 
 /// The name of the value that holds a class's hidden bytes ([`Value::Opaque`]) among its
 /// members' (no Havok member name has parentheses).
@@ -134,51 +83,23 @@ pub(crate) fn hidden_member() -> &'static Member {
     M.get_or_init(|| Member { name: HIDDEN.to_owned(), ty: MemberType::Void, subtype: MemberType::Void, class: None, c_array_size: 0, flags: 0, enumeration: None })
 }
 
-/// An array's elements and the words stored beside them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Array {
-    /// The elements.
-    pub items: Vec<Value>,
-    /// `hkArray`'s capacity-and-flags word as stored: `len | flags` in stock files, the flags
-    /// being the document's [`Document::array_flags`] (0 for a simple array, which has none).
-    pub capacity: u32,
-}
-
-impl Array {
-    /// An array of `items` with the capacity word `len | 0x80000000` (the flags of every SDK's
-    /// files but 5.5's and 6.6's, see [`stock_array_flags`]); a document gives the arrays of
-    /// values it stores for a struct its own [`Document::array_flags`].
-    pub fn new(items: Vec<Value>) -> Self {
-        Self::with_flags(items, DONT_DEALLOCATE)
-    }
-
-    /// An array of `items` with the capacity word `len | flags`.
-    pub fn with_flags(items: Vec<Value>, flags: u32) -> Self {
-        let capacity = items.len() as u32 | flags;
-        Array { items, capacity }
-    }
-}
 
 /// The flag bits of an `hkArray`'s capacity-and-flags word; the other 30 bits are the capacity.
 pub const ARRAY_FLAG_BITS: u32 = 0xC000_0000;
-
-/// Havok's `DONT_DEALLOCATE` flag of an `hkArray`'s capacity word: the flags of the stored arrays
-/// of every SDK's files but 5.5's and 6.6's.
-pub const DONT_DEALLOCATE: u32 = 0x8000_0000;
 
 /// The flags of the capacity words Havok's packer stores for the arrays of a contents version's
 /// files: [`DONT_DEALLOCATE`] and `0x40000000` (`0xC0000000`) for Havok 5.5 and 6.6, whose every
 /// corpus hkArray carries both (the empty ones too, as `0xC0000000`), else `DONT_DEALLOCATE`
 /// alone (2010.1 to 2014.2 and 7.1). What a document read from XML, or made from nothing, gives
-/// its arrays ([`Document::array_flags`]).
+/// its arrays ([`PackfileDocument::array_flags`]).
 ///
 /// ```
 /// use hktypes::packfile::objects::stock_array_flags;
 /// assert_eq!(stock_array_flags("Havok-5.5.0-r1"), 0xC000_0000);
 /// assert_eq!(stock_array_flags("hk_2010.2.0-r1"), 0x8000_0000);
 /// // A document made from nothing takes them.
-/// use hktypes::packfile::{objects::Document, LayoutRules};
-/// assert_eq!(Document::new("Havok-5.5.0-r1", 5, LayoutRules::WII_U).array_flags, 0xC000_0000);
+/// use hktypes::packfile::{objects::PackfileDocument, LayoutRules};
+/// assert_eq!(PackfileDocument::new("Havok-5.5.0-r1", 5, LayoutRules::WII_U).array_flags, 0xC000_0000);
 /// ```
 pub fn stock_array_flags(contents_version: &str) -> u32 {
     match super::sdk_of_contents_version(contents_version).as_str() {
@@ -230,7 +151,7 @@ pub struct Object {
 /// start.
 ///
 /// The writer follows it only under the layout the object was read with
-/// ([`Document::write`]; [`Document::write_as`] another layout lays every object out the stock
+/// ([`PackfileDocument::write`]; [`PackfileDocument::write_as`] another layout lays every object out the stock
 /// way), and only while the object is laid out as it was read: each kept place is taken when
 /// the writer reaches it from where it did when reading (`from`). From the first place where an
 /// edit changed that (an array or string of another length before it), the rest of the object
@@ -293,7 +214,7 @@ struct Field {
 
 /// Flattened, laid out members per class, under one set of rules.
 struct Plan<'c> {
-    layouts: Layouts<'c, ClassSet>,
+    layouts: ClassLayouts<'c, ClassSet>,
     fields: FxMap<String, (Rc<[Field]>, u32)>,
     /// The last class looked up (arrays of structs ask for one class many times running).
     last: Option<(String, Rc<[Field]>, u32)>,
@@ -317,7 +238,7 @@ pub(crate) fn choose_class(sources: &[&dyn ClassSource], name: &str, signature: 
             continue;
         }
         let before: std::collections::HashSet<String> = classes.classes.keys().cloned().collect();
-        if copy_class(*source, name, classes, 0) && Layouts::new(classes, rules).hidden_from_members(true).class(name).is_ok() {
+        if copy_class(*source, name, classes, 0) && ClassLayouts::new(classes, rules).hidden_from_members(true).class(name).is_ok() {
             return true;
         }
         classes.classes.retain(|k, _| before.contains(k));
@@ -338,7 +259,7 @@ impl<'c> Plan<'c> {
         if rules.pointer_size != 4 && rules.pointer_size != 8 {
             return Err(UnlayeredError::new(ErrorKind::Invalid(format!("layout {rules}: pointer size is neither 4 nor 8"))));
         }
-        Ok(Plan { layouts: Layouts::new(classes, rules).hidden_from_members(true), fields: FxMap::default(), last: None, ptr: u32::from(rules.pointer_size), e })
+        Ok(Plan { layouts: ClassLayouts::new(classes, rules).hidden_from_members(true), fields: FxMap::default(), last: None, ptr: u32::from(rules.pointer_size), e })
     }
 
     /// The fields and size of `class`.
@@ -431,7 +352,7 @@ impl<'c> Plan<'c> {
 
 /// A packfile whose `__data__` objects are values.
 #[derive(Clone, Debug)]
-pub struct Document {
+pub struct PackfileDocument {
     /// The container: the header, the other sections, and `__data__` with its tables as read
     /// (replaced when writing).
     pub file: PackFile<'static>,
@@ -454,7 +375,7 @@ pub struct Document {
     pub bad_values: Option<(Handle, ValueError)>,
     /// Where `hktypes::Document::add` finds a class the document does not list yet: a document made by
     /// `hktypes::Document::new` with a class registry declares it from there
-    /// ([`Document::declare`]); none for a document read from a file.
+    /// ([`PackfileDocument::declare`]); none for a document read from a file.
     pub declare_from: DeclareFrom,
     /// What the reader changed to read its input, each with where: only under an option that
     /// allows it ([`super::xml::Dangling::Null`]); empty for a faithful read.
@@ -470,11 +391,16 @@ pub struct Document {
     pub array_flags: u32,
 }
 
-/// The class registry a packfile [`Document`] declares the classes of added objects from
-/// ([`Document::declare_from`]): `hkclasses::REGISTRY` for a document made by
-/// `hktypes::Document::new(sdk, format, Some(&hkclasses::REGISTRY))`.
-#[derive(Clone, Copy, Default)]
-pub struct DeclareFrom(pub Option<&'static (dyn crate::ClassRegistry + Sync)>);
+/// Where a packfile [`PackfileDocument`] declares the classes of added objects from
+/// ([`PackfileDocument::declare_from`]): the class sources for a contents version, first source first.
+/// `hktypes::Document::new(sdk, format, Some(&hkclasses::REGISTRY))` sets it to the registry's
+/// `ClassRegistry::packfile`.
+#[derive(Clone, Default)]
+pub struct DeclareFrom(pub Option<std::sync::Arc<SourcesFor>>);
+
+/// The class sources for a packfile contents version (`hk_2014.2.0-r1`), first source first: what
+/// [`DeclareFrom`] holds.
+pub type SourcesFor = dyn Fn(&str) -> Vec<&'static dyn ClassSource> + Send + Sync;
 
 impl std::fmt::Debug for DeclareFrom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -482,7 +408,7 @@ impl std::fmt::Debug for DeclareFrom {
     }
 }
 
-/// [`Document::members_of`] in `classes`.
+/// [`PackfileDocument::members_of`] in `classes`.
 pub(crate) fn members_in<'c>(classes: &'c ClassSet, class: &str) -> impl Iterator<Item = &'c Member> + 'c {
     let mut chain = Vec::new();
     let mut next = classes.classes.get(class);
@@ -798,7 +724,7 @@ fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[Value], span: &[u8],
     Some(None)
 }
 
-impl Document {
+impl PackfileDocument {
     /// The first object whose array alignment and [`Kept`] data (given, not read from bytes:
     /// an XML reader's `hkgen:object` note) are not what reading the bytes it writes gives back:
     /// a kept place, end or padding that its values do not reach or overwrite, or a layout the
@@ -879,15 +805,15 @@ pub(crate) fn copy_class<S: ClassSource + ?Sized>(source: &S, name: &str, into: 
     ok
 }
 
-impl Document {
+impl PackfileDocument {
     /// Reads a packfile's objects through the classes of `source`.
-    pub fn read(bytes: &[u8], source: &dyn ClassSource) -> Result<Document> {
+    pub fn read(bytes: &[u8], source: &dyn ClassSource) -> Result<PackfileDocument> {
         let file = PackFile::read(bytes)?;
         Self::from_file(file, source)
     }
 
     /// Reads the objects of an already parsed packfile.
-    pub fn from_file(file: PackFile<'_>, source: &dyn ClassSource) -> Result<Document> {
+    pub fn from_file(file: PackFile<'_>, source: &dyn ClassSource) -> Result<PackfileDocument> {
         Self::from_file_with(file, &[source])
     }
 
@@ -898,7 +824,7 @@ impl Document {
     ///
     /// A missing `__data__` is a [`ContainerError`]; fixups that do not fit the objects are
     /// [`ItemsError`]s. An object whose values do not read through its class stays raw.
-    pub fn from_file_with(file: PackFile<'_>, sources: &[&dyn ClassSource]) -> Result<Document> {
+    pub fn from_file_with(file: PackFile<'_>, sources: &[&dyn ClassSource]) -> Result<PackfileDocument> {
         let file = owned(file);
         let data_index = file.section_index(DATA).ok_or_else(|| ContainerError::new(ErrorKind::MissingSection("__data__")))?;
         let names = file.class_names().clone();
@@ -1027,12 +953,12 @@ impl Document {
             None
         };
         drop(reader);
-        let mut doc = Document { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default(), array_flags: DONT_DEALLOCATE, repairs: Vec::new() };
+        let mut doc = PackfileDocument { file, data_index, objects: out, classes, root, demoted, bad_values, declare_from: DeclareFrom::default(), array_flags: DONT_DEALLOCATE, repairs: Vec::new() };
         doc.learn_array_flags();
         Ok(doc)
     }
 
-    /// Sets [`Document::array_flags`] from the objects, as reading a file does: the flags every
+    /// Sets [`PackfileDocument::array_flags`] from the objects, as reading a file does: the flags every
     /// hkArray of the typed objects carries, else those of the contents version's files.
     pub(crate) fn learn_array_flags(&mut self) {
         self.array_flags = self.common_array_flags().unwrap_or_else(|| stock_array_flags(&self.file.contents_version()));
@@ -1089,7 +1015,7 @@ impl Document {
     /// [`ErrorKind::Referenced`]) and for the contents (root) object. The objects after it move
     /// down by one handle, and every pointer to them follows.
     pub fn remove(&mut self, h: Handle) -> Result<(), ValueError> {
-        let name = |d: &Document, o: Handle| format!("object {} ({})", o.0, d.objects[o.0 as usize].class);
+        let name = |d: &PackfileDocument, o: Handle| format!("object {} ({})", o.0, d.objects[o.0 as usize].class);
         if h.0 as usize >= self.objects.len() {
             return Err(ValueError::new(ErrorKind::Invalid(format!("no object {}", h.0))));
         }
@@ -1825,26 +1751,3 @@ fn each_ref(body: &mut Body, f: &mut impl FnMut(&mut Ref)) {
     }
 }
 
-impl Value {
-    /// A short name of the variant, for messages.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Value::Void => "void",
-            Value::Bool(_) => "bool",
-            Value::Int(_) => "int",
-            Value::UInt(_) => "uint",
-            Value::Real(_) => "real",
-            Value::Half(_) => "half",
-            Value::Vec4(_) => "vector",
-            Value::Floats(_) => "floats",
-            Value::Ptr(_) => "pointer",
-            Value::Str(_) => "string",
-            Value::Array(_) => "array",
-            Value::Struct(_) => "struct",
-            Value::CArray(_) => "c array",
-            Value::Variant(..) => "variant",
-            Value::RelArray(_) => "relative array",
-            Value::Opaque(_) => "hidden bytes",
-        }
-    }
-}

@@ -7,17 +7,17 @@
 //! ([`super::objects::stock_array_flags`]).
 
 use super::file::{
-    Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, CLASSNAMES, DATA, TYPES,
+    ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody, CLASSNAMES, DATA, TYPES,
 };
-use super::layout::{ClassSet, ClassSource, Layouts};
-use super::objects::{copy_class, stock_array_flags, Document};
+use super::layout::{ClassSet, ClassSource, ClassLayouts};
+use super::objects::{copy_class, stock_array_flags, PackfileDocument};
 use super::raw::{LayoutRules, FILL, VERSION_11};
 use crate::error::{ErrorKind, ValueError};
 
-impl Document {
+impl PackfileDocument {
     /// An empty document of contents version `contents_version` (`hk_2014.2.0-r1`) and packfile
     /// version `file_version` (11 for 2014, 8 for 2010.2), laid out under `rules`.
-    pub fn new(contents_version: &str, file_version: u32, rules: LayoutRules) -> Document {
+    pub fn new(contents_version: &str, file_version: u32, rules: LayoutRules) -> PackfileDocument {
         let tail = if file_version >= VERSION_11 {
             // As in the corpus' stock files: no region after the header.
             HeaderTail::Predicates { max_predicate: 21, region: Vec::new() }
@@ -44,7 +44,7 @@ impl Document {
         let mut names = Section::empty(CLASSNAMES);
         names.body = SectionBody::ClassNames(ClassNames { entries: entries.collect(), fill: None });
         let file = PackFile { header, sections: vec![names, Section::empty(TYPES), Section::empty(DATA)] };
-        Document { file, data_index: 2, objects: Vec::new(), classes: ClassSet::default(), root: None, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: stock_array_flags(contents_version), repairs: Vec::new() }
+        PackfileDocument { file, data_index: 2, objects: Vec::new(), classes: ClassSet::default(), root: None, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: stock_array_flags(contents_version), repairs: Vec::new() }
     }
 
     /// Declares class `class` from `source`: its description (with its parents and the classes
@@ -62,7 +62,7 @@ impl Document {
         if !copy_class(source, class, &mut classes, 0) {
             return Err(invalid(format!("the class source does not describe {class} (or a class it uses)")));
         }
-        Layouts::new(&classes, self.layout()).class(class).map_err(|e| invalid(format!("{class} does not lay out: {e}")))?;
+        ClassLayouts::new(&classes, self.layout()).class(class).map_err(|e| invalid(format!("{class} does not lay out: {e}")))?;
         self.classes = classes;
         let SectionBody::ClassNames(names) = &mut self.file.sections[ci].body else {
             return Err(invalid("__classnames__ holds no class names".into()));

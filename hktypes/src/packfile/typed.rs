@@ -1,23 +1,23 @@
 //! Packfile objects as generated Rust structs (the `hk2014_2` and `hk2014_1` modules of the root
-//! crate), on top of [`Document`]'s values.
+//! crate), on top of [`PackfileDocument`]'s values.
 //!
-//! A generated struct holds no offsets: [`Document`] lays a class out under the file's own four
+//! A generated struct holds no offsets: [`PackfileDocument`] lays a class out under the file's own four
 //! layout rules (pointer size, byte order, reuse-padding, empty-base) when it reads and writes, and
 //! a struct converts to and from the object's member values, member by member in declaration order
 //! (the ancestors' first, as [`Body::Typed`] holds them). So one struct serves every platform, and
-//! [`Document::write_as`] lays an edited object out for another.
+//! [`PackfileDocument::write_as`] lays an edited object out for another.
 //!
 //! A struct applies to an object only when the class name matches, the signature the file stores
 //! in `__classnames__` is the struct's [`PackClass::SIGNATURE`] (the schema's, recomputed), and the
 //! document read the object through a description with the same members. Objects of other classes
-//! stay values ([`Document::field`]) or bytes ([`Body::Untyped`]).
+//! stay values ([`PackfileDocument::field`]) or bytes ([`Body::Untyped`]).
 //!
 //! Typed access is [`crate::Document`]'s, one convention for both formats (`get`, `get_mut`,
 //! `all`, `set`, `add`); a packfile document is `crate::Document::Packfile(doc)`:
 //!
 //! ```no_run
 //! # use hktypes::value::Typed;
-//! # fn demo<Skeleton: Typed + Clone>(doc: hktypes::packfile::objects::Document) -> hktypes::Result<()> {
+//! # fn demo<Skeleton: Typed + Clone>(doc: hktypes::packfile::objects::PackfileDocument) -> hktypes::Result<()> {
 //! // With a generated `hkaSkeleton` (`hkclasses::hk2014_2::hkaSkeleton`):
 //! let mut doc = hktypes::Document::Packfile(doc);
 //! for (_h, skeleton) in doc.all::<Skeleton>() {
@@ -35,7 +35,7 @@
 //! math types as [`crate::value`]'s lane types, enums and flags with named items as
 //! [`Enum`]/[`Flags`] over the storage integer (a value without a name is kept), strings as
 //! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
-//! `Vec` (its capacity word must be `len | ` the document's [`Document::array_flags`], which the
+//! `Vec` (its capacity word must be `len | ` the document's [`PackfileDocument::array_flags`], which the
 //! document also gives each hkArray of a struct it stores), C arrays as `[T; N]`, embedded
 //! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`RelArray`], the bytes of
 //! a class with hidden members that no member describes as [`Opaque`] (after the class's own
@@ -43,8 +43,8 @@
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{each_hk_array, each_hk_array_mut, Array, Body, Document, Value, ARRAY_FLAG_BITS};
-use crate::Handle;
+use super::objects::{each_hk_array, each_hk_array_mut, Array, Body, PackfileDocument, Value, ARRAY_FLAG_BITS};
+use crate::shared::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
 #[cfg(doc)]
@@ -64,7 +64,7 @@ fn expected(what: &str, v: &Value) -> Error {
 pub trait PackValue: Sized {
     /// The Rust value of `v`; an error when `v` is not of this member's shape or does not fit.
     fn from_value(v: &Value) -> Result<Self>;
-    /// The member value, as [`Document`] writes it.
+    /// The member value, as [`PackfileDocument`] writes it.
     fn to_value(&self) -> Value;
 }
 
@@ -317,7 +317,7 @@ impl<E, S: PackValue> PackValue for Flags<E, S> {
 
 /// `hkArray<T>`: the capacity bits of the capacity word must be the length. Its flags are the
 /// document's: [`crate::Document::get`] converts an object only where every hkArray's word is
-/// `len | `[`Document::array_flags`], and the document gives that word to each hkArray of a
+/// `len | `[`PackfileDocument::array_flags`], and the document gives that word to each hkArray of a
 /// struct it stores (for which [`PackValue::to_value`] writes `len | 0x80000000`); an array with
 /// another word stays a value of the document.
 impl<T: PackValue> PackValue for Vec<T> {
@@ -495,7 +495,7 @@ impl ClassEntry {
     }
 }
 
-/// What [`Document::through_structs`] did.
+/// What [`PackfileDocument::through_structs`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StructCounts {
     /// Objects converted into their generated struct and back.
@@ -508,7 +508,7 @@ pub struct StructCounts {
     pub first_failure: Option<(Handle, String, String)>,
 }
 
-impl Document {
+impl PackfileDocument {
     /// The signature `__classnames__` stores for the class of object `h`.
     pub fn signature_of(&self, h: Handle) -> Option<u32> {
         let o = self.objects.get(h.0 as usize)?;
@@ -532,13 +532,13 @@ impl Document {
     }
 
     /// Whether every hkArray among `values` (of `class`, its members' values) has the capacity
-    /// word `len | `[`Document::array_flags`], which a `Vec` stands for.
+    /// word `len | `[`PackfileDocument::array_flags`], which a `Vec` stands for.
     fn stock_arrays(&self, class: &str, values: &[Value]) -> bool {
         each_hk_array(&self.classes, class, values, 0, &mut |a| a.capacity == a.items.len() as u32 | self.array_flags)
     }
 
     /// Gives every hkArray among `values` (of `class`, values from a struct) the capacity word
-    /// `len | `[`Document::array_flags`].
+    /// `len | `[`PackfileDocument::array_flags`].
     pub(crate) fn give_array_flags(&self, class: &str, values: &mut [Value]) {
         each_hk_array_mut(&self.classes, class, values, 0, &mut |a| {
             a.capacity = a.items.len() as u32 | self.array_flags;
@@ -601,7 +601,7 @@ impl Document {
     /// `values` (written after the others) and returns its handle: what `hktypes::Document::add`
     /// does for a packfile. The class must be one the document lists in `__classnames__` with that
     /// signature and describes with those members: a class of the file read, or one
-    /// [`Document::declare`]d (or declared from the document's registry). The first object added
+    /// [`PackfileDocument::declare`]d (or declared from the document's registry). The first object added
     /// to an empty document is its root.
     pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], mut values: Vec<Value>) -> Result<Handle> {
         let like = self.find(name).find(|h| self.applies(*h, name, signature, members).is_ok());
@@ -628,19 +628,19 @@ impl Document {
         Ok(h)
     }
 
-    /// Declares class `name` of `signature` from [`Document::declare_from`] when the document
+    /// Declares class `name` of `signature` from [`PackfileDocument::declare_from`] when the document
     /// does not list `name` yet: from the registry's own class source for the document's contents
-    /// version (the first [`crate::ClassRegistry::packfile`] gives; the others describe the
+    /// version (the first it gives; the others describe the
     /// classes of other SDKs, which a file of this one does not list), when it computes
     /// `signature` for the class. Nothing to do when the document lists the class or has no
     /// registry; an error when the registry's source has no such class.
     fn declare_on_add(&mut self, name: &str, signature: u32) -> Result<()> {
-        let Some(registry) = self.declare_from.0 else { return Ok(()) };
+        let Some(sources) = self.declare_from.0.clone() else { return Ok(()) };
         if self.file.class_names().get(name).is_some() {
             return Ok(());
         }
         let version = self.file.contents_version();
-        match registry.packfile(&version).first() {
+        match sources(&version).first() {
             Some(source) if source.signature(name) == Some(signature) => self.declare(name, *source),
             _ => Err(err(format!("{name} (signature {signature:#010x}) is not a class the class registry has for {version}"))),
         }

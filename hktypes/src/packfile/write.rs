@@ -4,7 +4,7 @@
 //! section start (or the fill a file was read with, see [`Fill`](super::Fill)). Both phases fail
 //! with a [`WriteError`](crate::error::WriteError).
 
-use super::file::{Body, HeaderTail, PackFile, Section};
+use super::file::{SectionBody, HeaderTail, PackFile, Section};
 use super::raw::{
     minimal_fill, RawHeader, RawSectionHeader, FILL, GLOBAL_FIXUP_LEN, HEADER_LEN, LOCAL_FIXUP_LEN, VERSION_11,
     VIRTUAL_FIXUP_LEN,
@@ -128,8 +128,8 @@ pub fn write(file: &PackFile<'_>) -> Result<Vec<u8>> {
 
 fn write_section(s: &Section<'_>, p: &SectionPlan, e: super::Endian, out: &mut Vec<u8>) {
     match &s.body {
-        Body::Data(d) => out.extend_from_slice(d),
-        Body::ClassNames(c) => out.extend_from_slice(&c.to_bytes(e)),
+        SectionBody::Data(d) => out.extend_from_slice(d),
+        SectionBody::ClassNames(c) => out.extend_from_slice(&c.to_bytes(e)),
     }
     for f in &s.local {
         out.extend_from_slice(&e.u32_bytes(f.src));
@@ -154,7 +154,7 @@ fn write_section(s: &Section<'_>, p: &SectionPlan, e: super::Endian, out: &mut V
 
 impl PackFile<'_> {
     /// The file's bytes, rebuilt from its parts.
-    pub fn to_bytes(&self) -> crate::Result<Vec<u8>> {
+    pub fn to_bytes(&self) -> crate::error::Result<Vec<u8>> {
         Ok(write(self)?)
     }
 }
@@ -176,9 +176,9 @@ mod tests {
         };
         let root = names.offset_of("hkRootLevelContainer").unwrap();
         let mut classnames = Section::empty(CLASSNAMES);
-        classnames.body = Body::ClassNames(names);
+        classnames.body = SectionBody::ClassNames(names);
         let mut data = Section::empty(DATA);
-        data.body = Body::Data(Cow::Owned(vec![0; 48]));
+        data.body = SectionBody::Data(Cow::Owned(vec![0; 48]));
         data.local = vec![LocalFixup { src: 0, dst: 16 }];
         data.global = vec![GlobalFixup { src: 8, section: 2, dst: 32 }];
         data.virtuals = vec![VirtualFixup { src: 0, section: 0, name_offset: root }];
@@ -223,7 +223,7 @@ mod tests {
         let mut f = sample(LayoutRules::SWITCH, 11);
         f.sections[2].global[0].section = 7;
         let err = PackFile::read(&f.to_bytes().unwrap()).unwrap_err();
-        assert_eq!(err.layer(), crate::Layer::Items, "{err}");
+        assert_eq!(err.layer(), crate::error::Layer::Items, "{err}");
         let err = err.to_string();
         assert!(err.contains("names section 7"), "{err}");
         let mut f = sample(LayoutRules::WII_U, 11);
@@ -233,7 +233,7 @@ mod tests {
         let bytes = sample(LayoutRules::WII_U, 9).to_bytes().unwrap();
         for cut in 0..bytes.len() {
             let err = PackFile::read(&bytes[..cut]).unwrap_err();
-            assert_eq!(err.layer(), crate::Layer::Container, "{err}");
+            assert_eq!(err.layer(), crate::error::Layer::Container, "{err}");
         }
     }
 }

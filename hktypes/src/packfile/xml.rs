@@ -1,5 +1,5 @@
 //! Havok's XML form of a packfile (`<hkpackfile>`), read into and written from the same
-//! [`Document`] as the binary form: the same objects, [`Value`]s and [`Handle`]s.
+//! [`PackfileDocument`] as the binary form: the same objects, [`Value`]s and [`Handle`]s.
 //!
 //! ```xml
 //! <hkpackfile classversion="8" contentsversion="hk_2010.2.0-r1" toplevelobject="#0001">
@@ -63,7 +63,7 @@
 //!   with its class records, each section's fill). The reader takes it when the layout it
 //!   writes is the one the container states, and builds the stock container otherwise.
 //! - `<!-- hkgen:arrays flags=0x80000000 -->` after `<hkpackfile>`, where the flags of the
-//!   document's hkArray capacity words ([`Document::array_flags`]) are not those of its
+//!   document's hkArray capacity words ([`PackfileDocument::array_flags`]) are not those of its
 //!   contents version's files ([`stock_array_flags`]: `0xc0000000` for 5.5 and 6.6, else
 //!   `0x80000000`). Every hkArray read gets `len | ` these flags (the note's, else the contents
 //!   version's, so a stock file needs no note) unless its object's note gives its word; the
@@ -87,13 +87,15 @@
 //! instruction is not known to be skipped by Havok's tools. With [`FloatForm::Havok`] no such
 //! comment is written: that form is for tools that compare text with Havok's.
 
-use super::file::{Body as SectionBody, ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section};
+use super::file::{ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, Document, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
-use crate::Handle;
+use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, PackfileDocument, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
+use crate::shared::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
+pub use crate::xml_text::FloatForm;
+use crate::xml_text::{located, xml_form, XmlForm};
 use std::collections::HashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -112,58 +114,6 @@ pub const MAX_DEPTH: usize = 64;
 /// `numelements`); a longer array grows as it is read.
 const STRUCTS_RESERVED: usize = 1024;
 
-/// Which XML a text is ([`crate::sniff`] names it as a [`crate::Format`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum XmlForm {
-    /// `<hkpackfile>`: the objects of a packfile.
-    Packfile,
-    /// `<hktagfile>`: a tagfile with its types ([`crate::tagfile::xml`]).
-    Tagfile,
-}
-
-/// The XML form of `bytes` from its first element (after a byte-order mark, the XML declaration,
-/// comments, a document type and white space), never from a file name; `None` when it is neither.
-pub(crate) fn sniff(bytes: &[u8]) -> Option<XmlForm> {
-    let mut s = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    // Each step removes at least one byte, so this ends.
-    loop {
-        let t = s.trim_ascii_start();
-        if t.starts_with(b"<?") || t.starts_with(b"<!--") {
-            let end: &[u8] = if t.starts_with(b"<?") { b"?>" } else { b"-->" };
-            let at = t.windows(end.len()).position(|w| w == end)?;
-            s = &t[at + end.len()..];
-        } else if t.starts_with(b"<!DOCTYPE") {
-            // A document type (which the reader refuses): to its end, `]>` where it has an
-            // internal subset.
-            let gt = t.iter().position(|&b| b == b'>')?;
-            let end = match t.iter().position(|&b| b == b'[') {
-                Some(open) if open < gt => t.windows(2).position(|w| w == b"]>")? + 2,
-                _ => gt + 1,
-            };
-            s = &t[end..];
-        } else if t.starts_with(b"<hkpackfile") {
-            return Some(XmlForm::Packfile);
-        } else if t.starts_with(b"<hktagfile") {
-            return Some(XmlForm::Tagfile);
-        } else {
-            return None;
-        }
-    }
-}
-
-/// How the writer prints reals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FloatForm {
-    /// The shortest text that reads back to the same bits (ryu); a NaN other than the quiet one
-    /// as its bits in hex (`0x7fc00001`), which the reader takes as bits too.
-    #[default]
-    Shortest,
-    /// Six decimals, as Havok's own writer prints them (`1.000000`; at most 17 significant
-    /// digits, as its C runtime prints them): loses bits. No `hkgen:` comment is written either
-    /// (see the module documentation): the text is Havok's.
-    Havok,
-}
-
 /// Options of [`write()`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WriteOptions {
@@ -176,7 +126,7 @@ pub struct WriteOptions {
 pub const DEFAULT_LAYOUT: LayoutRules = LayoutRules { pointer_size: 8, little_endian: 1, reuse_padding: 0, empty_base: 1 };
 
 /// A packfile's objects written as `<hkpackfile>` XML.
-pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
+pub fn write(doc: &PackfileDocument, options: WriteOptions) -> Result<String> {
     let mut out = String::new();
     write_to(doc, options, &mut out)?;
     Ok(out)
@@ -185,7 +135,7 @@ pub fn write(doc: &Document, options: WriteOptions) -> Result<String> {
 /// [`write()`], appending to `out`: a caller that converts many files can give the same buffer
 /// (cleared) for each, whose pages are then touched once instead of once per file. On an error,
 /// what was appended is left in `out`.
-pub fn write_to(doc: &Document, options: WriteOptions, out: &mut String) -> Result<()> {
+pub fn write_to(doc: &PackfileDocument, options: WriteOptions, out: &mut String) -> Result<()> {
     // About eleven bytes of text per byte of `__data__` (the corpus's all-typed packfiles: 405 MB
     // of XML for 37 MB), reserved at once: growing by doubling copies and touches every page
     // twice.
@@ -233,7 +183,7 @@ pub enum Dangling {
     #[default]
     Error,
     /// The pointer is read as null, and the document lists the repair, with where the name was
-    /// first used, in [`Document::repairs`]: for a file known to be broken, explicitly.
+    /// first used, in [`PackfileDocument::repairs`]: for a file known to be broken, explicitly.
     Null,
 }
 
@@ -243,15 +193,15 @@ pub enum Dangling {
 /// for which one describes a class). `__classnames__` lists `hkClass`, `hkClassMember`,
 /// `hkClassEnum` and `hkClassEnumItem` (where a source has their signatures), then each class
 /// where its first object is.
-pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) -> Result<Document> {
+pub fn read(bytes: &[u8], sources: &[&dyn ClassSource], options: ReadOptions) -> Result<PackfileDocument> {
     read_with(bytes, |_| sources.to_vec(), options)
 }
 
 /// [`read`] with the class sources chosen from the XML's `contentsversion` (`hk_2010.2.0-r1`),
 /// which `sources_for` is given.
-pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn ClassSource>, options: ReadOptions) -> Result<Document> {
+pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn ClassSource>, options: ReadOptions) -> Result<PackfileDocument> {
     let rules = options.layout;
-    match sniff(bytes) {
+    match xml_form(bytes) {
         Some(XmlForm::Packfile) => {}
         Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: a tagfile, read by tagfile::xml::read".into())).into()),
         None => return Err(ValueError::invalid(0, "not Havok XML: the first element is neither <hkpackfile> nor <hktagfile>").into()),
@@ -299,7 +249,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
 // Writing
 
 struct XmlWriter<'d, 'o> {
-    doc: &'d Document,
+    doc: &'d PackfileDocument,
     out: &'o mut String,
     floats: FloatForm,
     names: Vec<String>,
@@ -314,7 +264,7 @@ struct XmlWriter<'d, 'o> {
     /// which its note then lists ([`XmlWriter::object_note`]).
     inner_refs: bool,
     /// Whether the object being written holds an hkArray whose capacity word is not
-    /// `len | `[`Document::array_flags`], which its note then lists.
+    /// `len | `[`PackfileDocument::array_flags`], which its note then lists.
     other_caps: bool,
     /// Whether the object being written holds a group Havok writes three numbers of whose
     /// fourth is not the word Havok's packer puts there, which its note then lists.
@@ -1018,7 +968,7 @@ fn refs_mut(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
 /// The object order of the binaries Havok's packer makes from XML: depth first from the root
 /// object, each object's pointees in member order after it (an object once, where first met);
 /// objects the root does not reach follow in document order.
-pub fn havok_order(doc: &Document) -> Vec<Handle> {
+pub fn havok_order(doc: &PackfileDocument) -> Vec<Handle> {
     let n = doc.objects.len();
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
@@ -1045,7 +995,7 @@ pub fn havok_order(doc: &Document) -> Vec<Handle> {
 
 /// Puts the objects of `doc` in `order` (a permutation of its handles: an error otherwise), every
 /// pointer and the root following them.
-pub fn reorder(doc: &mut Document, order: &[Handle]) -> Result<()> {
+pub fn reorder(doc: &mut PackfileDocument, order: &[Handle]) -> Result<()> {
     let n = doc.objects.len();
     let mut check = vec![false; n];
     for h in order {
@@ -1152,7 +1102,7 @@ fn stock_container(classversion: u32, contents: &str, rules: LayoutRules, classe
 }
 
 /// `doc`'s container as [`stock_container`] compares it: `__data__` emptied, no root offset.
-fn container_of(doc: &Document) -> PackFile<'static> {
+fn container_of(doc: &PackfileDocument) -> PackFile<'static> {
     let mut header = doc.file.header.clone();
     header.contents_section_offset = 0;
     let sections = doc
@@ -1449,32 +1399,6 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
     Ok(Cow::Owned(out))
 }
 
-/// Line and column (from 1, in characters) of byte `pos` of `text`.
-fn text_pos(text: &str, pos: usize) -> (usize, usize) {
-    let mut pos = pos.min(text.len());
-    while !text.is_char_boundary(pos) {
-        pos -= 1;
-    }
-    let before = &text.as_bytes()[..pos];
-    let line = 1 + memchr::memchr_iter(b'\n', before).count();
-    let start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
-    (line, 1 + text[start..pos].chars().count())
-}
-
-/// An XML reader's located error: `line L, column C: ` of byte `pos` of `text`, then
-/// `object O: ` or `object O, member M: ` when `place` names the object (and the member, `None`
-/// at the object's own level), then `msg`; its offset is `pos`. Shared by the packfile and
-/// tagfile XML readers.
-pub(crate) fn located(text: &str, pos: usize, place: Option<(&str, Option<&dyn std::fmt::Display>)>, msg: impl std::fmt::Display) -> ValueError {
-    let (line, col) = text_pos(text, pos);
-    let place = match place {
-        Some((object, None)) => format!("object {object}: "),
-        Some((object, Some(member))) => format!("object {object}, member {member}: "),
-        None => String::new(),
-    };
-    ValueError::invalid(pos as u64, format!("line {line}, column {col}: {place}{msg}"))
-}
-
 /// An object name as a pointer gives it, before the object is known: pointers may point forward.
 #[derive(Default)]
 struct Slot {
@@ -1503,7 +1427,7 @@ struct XmlReader<'i, 's> {
     note_budget: usize,
     /// Whether a note gave a pointer into another section (checked against the container).
     section_refs: bool,
-    /// The flags of the hkArray capacity words ([`Document::array_flags`]): the contents
+    /// The flags of the hkArray capacity words ([`PackfileDocument::array_flags`]): the contents
     /// version's, or the `hkgen:arrays` note's.
     array_flags: u32,
     dangling: Dangling,
@@ -1549,7 +1473,7 @@ impl<'i> XmlReader<'i, '_> {
         k
     }
 
-    fn document(mut self, root_pos: usize, root: &BytesStart<'_>, order: ObjectOrder) -> Result<Document> {
+    fn document(mut self, root_pos: usize, root: &BytesStart<'_>, order: ObjectOrder) -> Result<PackfileDocument> {
         let [classversion, contents, top] = self.pull.attrs(root, root_pos, ["classversion", "contentsversion", "toplevelobject"])?;
         let classversion: u32 = match classversion {
             Some(v) => v.trim().parse().map_err(|_| self.err(root_pos, None, format!("classversion {v:?} is not a number")))?,
@@ -1671,7 +1595,7 @@ impl<'i> XmlReader<'i, '_> {
             None => (!out.is_empty()).then_some(Handle(0)),
         };
         let placeholder = PackFile { header: stock_header(classversion, &contents, self.rules), sections: Vec::new() };
-        let mut doc = Document { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags, repairs };
+        let mut doc = PackfileDocument { file: placeholder, data_index: 2, objects: out, classes: std::mem::take(&mut self.classes), root: root_handle, demoted: 0, bad_values: None, declare_from: Default::default(), array_flags: self.array_flags, repairs };
         // A note must come back from the binary: one its values do not fit would be dropped.
         if let Some(i) = doc.first_unkept().map_err(|e| self.err(root_pos, None, e))? {
             let o = &objects[i];
@@ -1975,7 +1899,7 @@ impl<'i> XmlReader<'i, '_> {
                 if !copy_class(*source, class, &mut self.classes, 0) {
                     continue;
                 }
-                if super::layout::Layouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
+                if super::layout::ClassLayouts::new(&self.classes, self.rules).hidden_from_members(true).class(class).is_err() {
                     return Err(self.err(pos, Some(at), format!("class {class} does not lay out under {}", self.rules)));
                 }
                 self.chosen.insert(class.to_owned(), k);
@@ -2487,11 +2411,11 @@ mod tests {
 
     #[test]
     fn sniffs_by_content() {
-        assert_eq!(sniff(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- x -->\n<hkpackfile classversion=\"8\">"), Some(XmlForm::Packfile));
-        assert_eq!(sniff(b"<?xml version=\"1.0\"?><hktagfile version=\"3\">"), Some(XmlForm::Tagfile));
-        assert_eq!(sniff(b"<?xml version=\"1.0\"?><html>"), None);
-        assert_eq!(sniff(b"<?xml version=\"1.0\""), None);
-        assert_eq!(sniff(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
+        assert_eq!(xml_form(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- x -->\n<hkpackfile classversion=\"8\">"), Some(XmlForm::Packfile));
+        assert_eq!(xml_form(b"<?xml version=\"1.0\"?><hktagfile version=\"3\">"), Some(XmlForm::Tagfile));
+        assert_eq!(xml_form(b"<?xml version=\"1.0\"?><html>"), None);
+        assert_eq!(xml_form(b"<?xml version=\"1.0\""), None);
+        assert_eq!(xml_form(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
     }
 
     #[test]

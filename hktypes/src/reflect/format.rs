@@ -29,17 +29,17 @@ pub enum Kind {
 /// A type's format word.
 ///
 /// ```
-/// use hktypes::reflect::{Format, Kind};
+/// use hktypes::reflect::{TypeFormat, Kind};
 ///
-/// let int = Format(0x4204); // hkInt16: kind 4, signed, 16 bits
+/// let int = TypeFormat(0x4204); // hkInt16: kind 4, signed, 16 bits
 /// assert_eq!((int.kind(), int.is_signed(), int.int_bits()), (Kind::Int, true, 16));
-/// let fixed = Format(0x0428); // T[4]: an array of form 1 with 4 elements
+/// let fixed = TypeFormat(0x0428); // T[4]: an array of form 1 with 4 elements
 /// assert!(fixed.is_fixed_array());
 /// assert_eq!(fixed.fixed_count(), 4);
 /// ```
-pub struct Format(pub u32);
+pub struct TypeFormat(pub u32);
 
-impl Format {
+impl TypeFormat {
     /// The kind, from the low 5 bits.
     pub fn kind(self) -> Kind {
         match self.0 & 0x1F {

@@ -223,7 +223,7 @@ impl<'t> Layouts<'t> {
             return Err(Error::new(ErrorKind::Cycle(format!("or too deep nesting of members in {}", self.def(i)?.name))));
         }
         let def = self.def(shape.def)?;
-        let fmt = def.format().unwrap_or(super::Format(0));
+        let fmt = def.format().unwrap_or(super::TypeFormat(0));
         let kind = match shape.kind {
             Kind::Pointer => Some(SlotKind::Pointer),
             Kind::String => Some(SlotKind::String),

@@ -7,7 +7,7 @@ pub mod format;
 pub mod hash;
 pub mod layout;
 
-pub use format::{Format, Kind};
+pub use format::{Kind, TypeFormat};
 
 /// The name of a type, template parameter or field. Names of up to 24 bytes (nearly all Havok names)
 /// are held inline, so reading a table allocates per type and field list, not per name; it derefs to
@@ -188,7 +188,7 @@ pub struct TypeDef<P = Span, F = Span> {
     pub params: P,
     /// 0 when the type has no parent.
     pub parent: TypeIndex,
-    /// The format word ([`Format`]).
+    /// The format word ([`TypeFormat`]).
     pub format: Option<u32>,
     /// The element type of an array or the pointee of a pointer.
     pub subtype: Option<TypeIndex>,
@@ -260,9 +260,9 @@ impl<P, F> TypeDef<P, F> {
         p
     }
 
-    /// The format word, as a [`Format`].
-    pub fn format(&self) -> Option<Format> {
-        self.format.map(Format)
+    /// The format word, as a [`TypeFormat`].
+    pub fn format(&self) -> Option<TypeFormat> {
+        self.format.map(TypeFormat)
     }
 
     /// The same type with its parameters and fields held as `params` and `fields`.

@@ -203,7 +203,7 @@ fn write_header(out: &mut Vec<u8>, header: &Header, tag0_len: usize, padding_len
     out.extend_from_slice(&header.reserved);
 }
 
-/// What a document keeps of the Phive wrapper around its tagfile (a [`Document`](crate::graph::Document),
+/// What a document keeps of the Phive wrapper around its tagfile (a [`TagfileDocument`](crate::graph::TagfileDocument),
 /// `<hktagfile>` XML, a dump): the header fields that are not offsets or sizes, the tagfile's
 /// padding and the trailing block.
 #[derive(Clone, Debug, PartialEq, Eq)]

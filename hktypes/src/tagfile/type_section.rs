@@ -468,7 +468,7 @@ mod hostile_tests {
         out
     }
 
-    fn read_bytes(bytes: &[u8]) -> crate::Result<TypeTable> {
+    fn read_bytes(bytes: &[u8]) -> crate::error::Result<TypeTable> {
         Ok(read(&read_root(bytes)?)?)
     }
 

@@ -33,8 +33,8 @@ use super::type_writer;
 use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
-pub use crate::packfile::xml::FloatForm;
-use crate::packfile::xml::located;
+pub use crate::xml_text::FloatForm;
+use crate::xml_text::located;
 use crate::reflect::layout::{Layouts, Slots};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
@@ -306,7 +306,7 @@ impl XmlWriter<'_, '_> {
         };
         let table = self.layouts.table();
         let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::TypeFormat(0));
         let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
         let word = |b: &[u8], at: usize| b.get(at..at + 4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
         match shape.kind {
@@ -579,7 +579,7 @@ fn complete_types(records: &mut Vec<TypeRecord>, table: &TypeTable) -> Result<()
         matched.push(j);
     }
     for i in 1..records.len() {
-        let member_less = records[i].format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && records[i].fields.is_none();
+        let member_less = records[i].format.is_some_and(|f| crate::reflect::TypeFormat(f).kind() == Kind::Record) && records[i].fields.is_none();
         let Some(j) = matched[i] else {
             if member_less {
                 return Err((i, format!("type {} is not in the type table", file.full_name(i as TypeIndex))));
@@ -753,7 +753,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         }
         // A record type of an object's values with neither members nor a size: HKLib's form.
         let member_less = |records: &[TypeRecord]| {
-            records.iter().position(|r| r.format.is_some_and(|f| crate::reflect::Format(f).kind() == Kind::Record) && r.fields.is_none() && r.size.is_none())
+            records.iter().position(|r| r.format.is_some_and(|f| crate::reflect::TypeFormat(f).kind() == Kind::Record) && r.fields.is_none() && r.size.is_none())
         };
         if let Some(k) = member_less(&records) {
             let name = records[k].name.clone();
@@ -796,7 +796,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         // states its size: without one the TAG0 file written from it loses those items (the
         // tagfile_xml fuzz target's fourth finding).
         if let Some(k) = records.iter().position(|r| {
-            r.size.is_none() && r.format.map(crate::reflect::Format).is_some_and(|f| matches!(f.kind(), Kind::String | Kind::Pointer) || (f.kind() == Kind::Array && !f.is_fixed_array()))
+            r.size.is_none() && r.format.map(crate::reflect::TypeFormat).is_some_and(|f| matches!(f.kind(), Kind::String | Kind::Pointer) || (f.kind() == Kind::Array && !f.is_fixed_array()))
         }) {
             let at = type_nodes.get(k.wrapping_sub(1)).copied().unwrap_or(root);
             return Err(self.err(at, None, format!("type {}: a string, pointer or array type without <size>", records[k].name)));
@@ -1008,7 +1008,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             return Err(self.err(n, Some(at), format!("<{tag}> for {}, which has no layout", name())));
         };
         let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::Format(0));
+        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::TypeFormat(0));
         let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
         let wrong = |this: &Self| {
             this.err(

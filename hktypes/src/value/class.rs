@@ -6,7 +6,7 @@
 //! and dereferences to it, so inherited fields read as `derived.field`.
 
 use super::{Reader, Value, Visitor, Writer};
-use crate::packfile::objects::Value as PackfileValue;
+use crate::shared::Value as PackfileValue;
 use super::Result;
 use std::any::Any;
 

@@ -7,8 +7,7 @@
 use super::{Items, Reader, Refs, Target, Value, Visitor, Writer};
 use super::{Result, ValueError as Error};
 use crate::error::ErrorKind;
-use crate::packfile::objects::Ref;
-use crate::Handle;
+use crate::shared::{Handle, Ref};
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::ErrorKind;
+use crate::error::ErrorKind;
 
 /// Items of a hand-made file: run `i` is `runs[i - 1]`, placed at absolute offset 0x1000 * i.
 struct TestItems(Vec<(Vec<u8>, u32)>);
