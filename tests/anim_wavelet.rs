@@ -51,7 +51,7 @@ fn lerp(fr: &Frames, tau: f64, track: usize, c: usize) -> f32 {
 
 #[test]
 fn a00_3000_decodes_and_its_blocks_fill_the_block_index() {
-    let Some((_, doc)) = read(FILE) else { return };
+    let Some((_, doc)) = read(FILE) else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let a = only_animation(&doc);
     assert_eq!(a.codec, Codec::Wavelet);
     assert_eq!(a.class, "hkaWaveletSkeletalAnimation");
@@ -102,8 +102,8 @@ fn a00_3000_decodes_and_its_blocks_fill_the_block_index() {
 
 #[test]
 fn the_despacito_file_is_this_clip_sampled_by_havoks_runtime() {
-    let Some((_, doc)) = read(FILE) else { return };
-    let Some((_, other)) = read("DSAnimStudio/a00_3000_despacito.hkx") else { return };
+    let Some((_, doc)) = read(FILE) else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
+    let Some((_, other)) = read("DSAnimStudio/a00_3000_despacito.hkx") else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let mine = only_animation(&doc).frames().unwrap();
     let theirs = only_animation(&other);
     assert_eq!((theirs.codec.clone(), theirs.track_count, theirs.frame_count), (Codec::Interleaved, 85, 61));
@@ -156,8 +156,8 @@ fn the_despacito_file_is_this_clip_sampled_by_havoks_runtime() {
 
 #[test]
 fn constant_translations_are_the_skeletons_bone_lengths() {
-    let Some((_, doc)) = read(FILE) else { return };
-    let Some((_, skel)) = read("DSAnimStudio/skeleton.hkx") else { return };
+    let Some((_, doc)) = read(FILE) else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
+    let Some((_, skel)) = read("DSAnimStudio/skeleton.hkx") else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let f = only_animation(&doc).frames().unwrap();
     let h = skel.find("hkaSkeleton")[0];
     let ms = skel.members(h).unwrap();
@@ -205,7 +205,7 @@ fn with_q(ms: &Members, field: &str, v: Val) -> (String, Val) {
 
 #[test]
 fn hostile_members_give_located_errors() {
-    let Some((bytes, doc)) = read(FILE) else { return };
+    let Some((bytes, doc)) = read(FILE) else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let a = only_animation(&doc);
     let ms = a.members();
     let u = |x: u64| Val::UInt(x);
@@ -243,7 +243,7 @@ fn hostile_members_give_located_errors() {
 /// than its bound.
 #[test]
 fn wavelet_decoder_survives_lying_members() {
-    let Some((_, doc)) = read(FILE) else { return };
+    let Some((_, doc)) = read(FILE) else { return }; // not-a-skip: read() goes through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let a = only_animation(&doc);
     let real = wavelet::WaveletData::from_members(a.members(), &a).unwrap();
     let mut state = 0x9e37_79b9_7f4a_7c15u64;

@@ -283,11 +283,11 @@ fn semantic_checks_locate_each_broken_invariant_of_a_skeleton() {
 
     let o = broken(&dir, "quat", |v| {
         let (_, m) = skeleton(v);
-        let pose = &mut m.get_mut("referencePose").unwrap()[0];
-        let rot = pose.get_mut("rotation").unwrap();
-        // hkQuaternionf holds its four reals in `vec`.
-        let four = if rot.is_array() { rot } else { rot.as_object_mut().unwrap().values_mut().next().unwrap() };
-        *four = serde_json::json!([0.0, 0.0, 0.0, 0.5]);
+        // The dump gives an hkQsTransform as its twelve reals: translation, rotation, scale.
+        let pose = m.get_mut("referencePose").unwrap()[0].as_array_mut().unwrap();
+        for (c, x) in [0.0, 0.0, 0.0, 0.5].into_iter().enumerate() {
+            pose[4 + c] = serde_json::json!(x);
+        }
     });
     let want = format!("object #{h} hkaSkeleton.referencePose[0].rotation: (0, 0, 0, 0.5) of length 0.5, not a rotation (1 within 0.001)");
     assert!(!o.status.success() && out(&o).contains(&want), "{want} in {}", out(&o));

@@ -155,11 +155,11 @@ fn des_map_collision_reads_and_edits_through_structs() {
 /// stored one settles them): the figures here pin them so that a change shows.
 #[test]
 fn ptde_records_lay_out_as_ptde_objects_read() {
-    use hkgen::reflection::{layout::Layouts, signature, snapshot};
+    use hkgen::reflection::{layout::ClassLayouts, signature, snapshot};
     let schema = snapshot::read(&common::workspace_root().join("schemas"), "2010.2").unwrap();
     assert!(schema.classes["CustomMeshParameter"].signature.is_none());
     let rules = hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap();
-    let mut layouts = Layouts::new(&schema, rules);
+    let mut layouts = ClassLayouts::new(&schema, rules);
     let p = layouts.class("CustomMeshParameter").unwrap();
     assert_eq!((p.offsets.clone(), p.data_size), (vec![8, 12, 20, 24, 32], 36));
     let s = layouts.class("CustomParamStorageExtendedMeshShape").unwrap();

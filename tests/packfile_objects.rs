@@ -344,7 +344,7 @@ fn capacity_words_per_sdk() {
             r#"2013.1: words {"0x80000000": 150, "0x80000000 empty": 859}, documents {"0x80000000": 18}"#,
             r#"2014.1: words {"0x80000000": 16397, "0x80000000 empty": 63370}, documents {"0x80000000": 86}"#,
             r#"2014.2: words {"0x80000000": 2171, "0x80000000 empty": 1071}, documents {"0x80000000": 22}"#,
-            r#"5.5: words {"0xc0000000": 43, "0xc0000000 empty": 19}, documents {"0xc0000000": 28}"#,
+            r#"5.5: words {"0x80000000 empty": 3, "0xc0000000": 50, "0xc0000000 empty": 30}, documents {"0xc0000000": 28}"#,
             r#"6.6: words {"0xc0000000": 37, "0xc0000000 empty": 12}, documents {"0xc0000000": 24}"#,
             r#"7.1: words {"0x80000000": 182, "0x80000000 empty": 1154}, documents {"0x80000000": 24}"#,
         ]

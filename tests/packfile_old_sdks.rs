@@ -11,7 +11,7 @@ mod common;
 use hkclasses::{hk2011_1, hk6_6, hk7_1, packfile_sources_for_sdk, PACKFILE_SCHEMAS};
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::anim;
-use hktypes::packfile::objects::{Body, Document};
+use hktypes::packfile::objects::{Body, PackfileDocument};
 use hktypes::packfile::sdk_of_contents_version;
 use hktypes::value::ClassEntry;
 use std::collections::BTreeMap;
@@ -35,7 +35,7 @@ fn every_object_typed_through_structs_and_written_back() {
         let Some(bytes) = common::corpus_file(&corpus, &e.relpath) else { continue };
         let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
         assert_eq!(f.contents_version(), version);
-        let mut doc = Document::from_file_with(f, &packfile_sources_for_sdk(&sdk_of_contents_version(version))).unwrap();
+        let mut doc = PackfileDocument::from_file_with(f, &packfile_sources_for_sdk(&sdk_of_contents_version(version))).unwrap();
         let raw: Vec<&str> = doc.objects.iter().filter(|o| !matches!(o.body, Body::Typed(_))).map(|o| o.class.as_str()).collect();
         assert!(raw.is_empty(), "{}: untyped {raw:?}", e.relpath);
         let before = doc.objects.clone();

@@ -399,6 +399,14 @@ fn check_header(s: &SplineData) -> Result<usize, ValueError> {
     if frames == 0 {
         return Ok(1);
     }
+    // Static tracks take no bytes per frame: the frame count, not the data, sets what a decode
+    // makes, so it is held to the bound the other decoders keep.
+    if frames.checked_mul(tracks.saturating_add(floats)).is_none_or(|n| n > super::delta::MAX_DECODED) {
+        return bad(format!(
+            "numFrames {frames} of {tracks} transform and {floats} float tracks is more than {} values",
+            super::delta::MAX_DECODED
+        ));
+    }
     if s.num_blocks == 0 {
         return bad(format!("{frames} frames in no blocks"));
     }

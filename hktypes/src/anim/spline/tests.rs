@@ -70,7 +70,10 @@ fn lying_members_give_located_errors() {
     cases.push((a, "numBlocks"));
     let mut a = s.clone();
     a.num_frames = u32::MAX;
-    cases.push((a, "numBlocks"));
+    cases.push((a, "numFrames"));
+    let mut a = s.clone();
+    a.num_frames = 5_000_000; // 5 M frames of one track: more than a decode makes, whatever the blocks
+    cases.push((a, "numFrames"));
     let mut a = s.clone();
     a.number_of_transform_tracks = 1 << 30;
     cases.push((a, "maskAndQuantizationSize"));
