@@ -754,8 +754,7 @@ fn verify(
 /// compendia the binder holds added for its TCRF tagfiles.
 fn read_and_verify_all(p: &Path, compendia: &Compendia, search_near: bool, verifier: &Verifier) -> Vec<Report> {
     use hktypes::archive::{self, Archive};
-    let mut head = [0u8; 8];
-    let is_archive = std::fs::File::open(p).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+    let is_archive = archive::is_archive_file(p);
     if !is_archive {
         return vec![read_and_verify(p, compendia, search_near, verifier)];
     }
@@ -1150,8 +1149,7 @@ fn convert_one_or_members(
     file: &Path,
 ) -> Vec<(PathBuf, Converted)> {
     use hktypes::archive::{self, Archive};
-    let mut head = [0u8; 8];
-    let is_archive = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+    let is_archive = archive::is_archive_file(file);
     if !is_archive {
         return vec![(file.to_path_buf(), convert_one_of_dir(o, schemas, to_xml, compendia, input, output, file, None))];
     }

@@ -46,9 +46,7 @@ fn with_archive_members(files: Vec<PathBuf>, failures: &mut Vec<(PathBuf, String
     let mut out = Vec::with_capacity(files.len());
     let mut members = Members::new();
     for f in files {
-        let mut head = [0u8; 8];
-        let is_archive =
-            std::fs::File::open(&f).and_then(|mut h| std::io::Read::read(&mut h, &mut head)).is_ok_and(|n| archive::is_archive(&head[..n]));
+        let is_archive = archive::is_archive_file(&f);
         if !is_archive {
             out.push(f);
             continue;

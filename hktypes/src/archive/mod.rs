@@ -633,6 +633,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// Whether the file at `path` starts like an archive or compression layer this module reads (its
+/// first bytes only, as [`is_archive`] takes them); a file that cannot be read is no archive here
+/// (reading it as a Havok file then says why).
+pub fn is_archive_file(path: &Path) -> bool {
+    let mut head = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).is_ok_and(|n| is_archive(&head[..n]))
+}
+
 /// Whether `bytes` start like an archive or compression layer this module reads (DCX, Yaz0, zstd,
 /// BND3, BND4, BHF4, SARC).
 pub fn is_archive(bytes: &[u8]) -> bool {
