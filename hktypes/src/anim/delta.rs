@@ -73,36 +73,72 @@ fn invalid(msg: String) -> ValueError {
     ValueError::new(ErrorKind::Invalid(msg))
 }
 
-impl DeltaData {
-    /// The members of `anim` (an animation of the delta codec) as the decoder takes them.
-    pub fn from_members(ms: &Members, anim: &super::Animation) -> Result<DeltaData, ValueError> {
+/// The members a delta or wavelet animation's decoder takes, read from its [`Members`]: counts
+/// and indices (top level or in `qFormat`) and the `dataBuffer` bytes, each error naming the
+/// object and the member.
+pub(super) struct QuantizedMembers<'a> {
+    ms: &'a Members,
+    q: &'a crate::dump::Val,
+    at: String,
+}
+
+impl<'a> QuantizedMembers<'a> {
+    pub(super) fn of(ms: &'a Members, anim: &super::Animation) -> Result<Self, ValueError> {
         let at = format!("object {} ({})", anim.handle.0, anim.class);
-        let n = |v: Option<&crate::dump::Val>, name: &str| -> Result<usize, ValueError> {
-            let v = v.ok_or_else(|| invalid(format!("{at}: no member {name}")))?;
-            v.as_u64().and_then(|u| usize::try_from(u).ok()).ok_or_else(|| invalid(format!("{at}.{name}: not a count")))
-        };
-        let q = ms.need("qFormat", &at)?;
-        let data = ms
-            .need("dataBuffer", &at)?
+        Ok(QuantizedMembers { ms, q: ms.need("qFormat", &at)?, at })
+    }
+
+    fn count_of(&self, v: Option<&crate::dump::Val>, name: &str) -> Result<usize, ValueError> {
+        let v = v.ok_or_else(|| invalid(format!("{}: no member {name}", self.at)))?;
+        v.as_u64().and_then(|u| usize::try_from(u).ok()).ok_or_else(|| invalid(format!("{}.{name}: not a count", self.at)))
+    }
+
+    /// The count or index `name` of the object.
+    pub(super) fn count(&self, name: &str) -> Result<usize, ValueError> {
+        self.count_of(self.ms.get(name), name)
+    }
+
+    /// The count or index `name` of its `qFormat`.
+    pub(super) fn q_count(&self, name: &str) -> Result<usize, ValueError> {
+        self.count_of(self.q.field(name), &format!("qFormat.{name}"))
+    }
+
+    /// The count or index `name`, or under its older name `old`.
+    fn count_or(&self, name: &str, old: &str) -> Result<usize, ValueError> {
+        self.count_of(self.ms.get(name).or_else(|| self.ms.get(old)), name)
+    }
+
+    /// The `dataBuffer` bytes.
+    pub(super) fn data(&self) -> Result<Vec<u8>, ValueError> {
+        let at = &self.at;
+        self.ms
+            .need("dataBuffer", at)?
             .as_list()
             .ok_or_else(|| invalid(format!("{at}.dataBuffer: not an array")))?
             .iter()
             .map(|v| v.as_u64().and_then(|u| u8::try_from(u).ok()).ok_or_else(|| invalid(format!("{at}.dataBuffer: not bytes"))))
-            .collect::<Result<Vec<u8>, _>>()?;
+            .collect()
+    }
+}
+
+impl DeltaData {
+    /// The members of `anim` (an animation of the delta codec) as the decoder takes them.
+    pub fn from_members(ms: &Members, anim: &super::Animation) -> Result<DeltaData, ValueError> {
+        let m = QuantizedMembers::of(ms, anim)?;
         Ok(DeltaData {
             tracks: anim.track_count,
             float_tracks: anim.float_track_count,
-            poses: n(ms.get("numberOfPoses"), "numberOfPoses")?,
-            block_size: n(ms.get("blockSize"), "blockSize")?,
-            preserved: n(q.field("preserved"), "qFormat.preserved")?,
-            num_d: n(q.field("numD"), "qFormat.numD")?,
-            offset_idx: n(q.field("offsetIdx"), "qFormat.offsetIdx")?,
-            scale_idx: n(q.field("scaleIdx"), "qFormat.scaleIdx")?,
-            bit_width_idx: n(q.field("bitWidthIdx"), "qFormat.bitWidthIdx")?,
-            quantized_idx: n(ms.get("quantizedDataIdx"), "quantizedDataIdx")?,
-            static_mask_idx: n(ms.get("staticMaskIdx"), "staticMaskIdx")?,
-            static_dofs_idx: n(ms.get("staticDOFsIdx").or_else(|| ms.get("maskDOFsIdx")), "staticDOFsIdx")?,
-            data,
+            poses: m.count("numberOfPoses")?,
+            block_size: m.count("blockSize")?,
+            preserved: m.q_count("preserved")?,
+            num_d: m.q_count("numD")?,
+            offset_idx: m.q_count("offsetIdx")?,
+            scale_idx: m.q_count("scaleIdx")?,
+            bit_width_idx: m.q_count("bitWidthIdx")?,
+            quantized_idx: m.count("quantizedDataIdx")?,
+            static_mask_idx: m.count("staticMaskIdx")?,
+            static_dofs_idx: m.count_or("staticDOFsIdx", "maskDOFsIdx")?,
+            data: m.data()?,
             // The buffer is little-endian on every platform: the big-endian HavokLib files
             // (2010.1 and 5.5, 4- and 8-byte pointers) hold the same `dataBuffer` bytes as the
             // little-endian ones of the same clip.

@@ -54,11 +54,10 @@
 //! lies is an error naming it, never a read out of bounds or an allocation out of proportion to
 //! the buffer.
 
-use super::delta::{f32_at, named_dynamic, recompose, slice, static_masks, MAX_DECODED};
+use super::delta::{f32_at, named_dynamic, recompose, slice, static_masks, QuantizedMembers, MAX_DECODED};
 use super::Frames;
 use crate::dump::Members;
 use crate::error::{ErrorKind, ValueError};
-use crate::members::ValExt;
 
 /// The widest quantized symbol: Havok's runtime reads symbols 16 bits at a time.
 pub const MAX_BIT_WIDTH: u8 = 16;
@@ -109,36 +108,24 @@ fn invalid(msg: String) -> ValueError {
 impl WaveletData {
     /// The members of `anim` (an animation of the wavelet codec) as the decoder takes them.
     pub fn from_members(ms: &Members, anim: &super::Animation) -> Result<WaveletData, ValueError> {
-        let at = format!("object {} ({})", anim.handle.0, anim.class);
-        let n = |v: Option<&crate::dump::Val>, name: &str| -> Result<usize, ValueError> {
-            let v = v.ok_or_else(|| invalid(format!("{at}: no member {name}")))?;
-            v.as_u64().and_then(|u| usize::try_from(u).ok()).ok_or_else(|| invalid(format!("{at}.{name}: not a count")))
-        };
-        let q = ms.need("qFormat", &at)?;
-        let data = ms
-            .need("dataBuffer", &at)?
-            .as_list()
-            .ok_or_else(|| invalid(format!("{at}.dataBuffer: not an array")))?
-            .iter()
-            .map(|v| v.as_u64().and_then(|u| u8::try_from(u).ok()).ok_or_else(|| invalid(format!("{at}.dataBuffer: not bytes"))))
-            .collect::<Result<Vec<u8>, _>>()?;
+        let m = QuantizedMembers::of(ms, anim)?;
         Ok(WaveletData {
             tracks: anim.track_count,
             float_tracks: anim.float_track_count,
-            poses: n(ms.get("numberOfPoses"), "numberOfPoses")?,
-            block_size: n(ms.get("blockSize"), "blockSize")?,
-            preserved: n(q.field("preserved"), "qFormat.preserved")?,
-            num_d: n(q.field("numD"), "qFormat.numD")?,
-            offset_idx: n(q.field("offsetIdx"), "qFormat.offsetIdx")?,
-            scale_idx: n(q.field("scaleIdx"), "qFormat.scaleIdx")?,
-            bit_width_idx: n(q.field("bitWidthIdx"), "qFormat.bitWidthIdx")?,
-            static_mask_idx: n(ms.get("staticMaskIdx"), "staticMaskIdx")?,
-            static_dofs_idx: n(ms.get("staticDOFsIdx"), "staticDOFsIdx")?,
-            block_index_idx: n(ms.get("blockIndexIdx"), "blockIndexIdx")?,
-            block_index_size: n(ms.get("blockIndexSize"), "blockIndexSize")?,
-            quantized_idx: n(ms.get("quantizedDataIdx"), "quantizedDataIdx")?,
-            quantized_size: n(ms.get("quantizedDataSize"), "quantizedDataSize")?,
-            data,
+            poses: m.count("numberOfPoses")?,
+            block_size: m.count("blockSize")?,
+            preserved: m.q_count("preserved")?,
+            num_d: m.q_count("numD")?,
+            offset_idx: m.q_count("offsetIdx")?,
+            scale_idx: m.q_count("scaleIdx")?,
+            bit_width_idx: m.q_count("bitWidthIdx")?,
+            static_mask_idx: m.count("staticMaskIdx")?,
+            static_dofs_idx: m.count("staticDOFsIdx")?,
+            block_index_idx: m.count("blockIndexIdx")?,
+            block_index_size: m.count("blockIndexSize")?,
+            quantized_idx: m.count("quantizedDataIdx")?,
+            quantized_size: m.count("quantizedDataSize")?,
+            data: m.data()?,
             // Little-endian on every platform: Demon's Souls' PS3 (big-endian) file holds its
             // masks, static values, offsets, scales and block index little-endian.
             big_endian: false,
