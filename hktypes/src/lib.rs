@@ -72,6 +72,7 @@ pub mod packfile;
 pub mod reflect;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+pub mod shape;
 pub mod shared;
 pub mod tagfile;
 pub mod value;
