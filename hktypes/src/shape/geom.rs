@@ -253,20 +253,26 @@ pub(crate) fn boxed(h: V3) -> Mesh {
     m
 }
 
-/// The faces of the convex polytope bounded by `planes` (each `n·p + d = 0`, `n` pointing out)
-/// through `points`: for each plane, the points on it (within a tolerance scaled to the
-/// points' extent) in order around the plane's normal, fanned into triangles. A plane with
-/// fewer than three points on it gives no face.
+/// The faces of the convex polytope of `points` whose face normals `planes` give (each
+/// `n·p + d = 0`, `n` pointing out; only `n` is used): for each plane, the points farthest
+/// along `n` (within a tolerance scaled to the points' extent), in order around the normal,
+/// fanned into triangles. A plane with fewer than three points on it, or the same points as an
+/// earlier plane, gives no face.
 pub(crate) fn hull_from_planes(points: &[V3], planes: &[[f32; 4]]) -> Mesh {
     let extent = points.iter().flat_map(|p| p.iter()).fold(0f32, |m, x| m.max(x.abs())).max(1e-3);
     let tol = extent * 1e-3;
     let mut m = Mesh { positions: points.to_vec(), triangles: Vec::new() };
+    let mut faces = std::collections::HashSet::new();
     for pl in planes {
         let Some(n) = normalize([pl[0], pl[1], pl[2]]) else { continue };
-        let nl = len([pl[0], pl[1], pl[2]]);
-        let d = pl[3] / nl;
-        let on: Vec<u32> = (0..points.len() as u32).filter(|&i| (dot(n, points[i as usize]) + d).abs() <= tol).collect();
-        fan_sorted(&mut m, &on, n);
+        // Measured from the points' support along `n`, not from the plane itself: a file's
+        // planes may stand off the vertices (Breath of the Wild's convex vertices shapes keep
+        // them about 0.094 outside every face).
+        let Some(support) = points.iter().map(|&p| dot(n, p)).max_by(f32::total_cmp) else { continue };
+        let on: Vec<u32> = (0..points.len() as u32).filter(|&i| support - dot(n, points[i as usize]) <= tol).collect();
+        if on.len() >= 3 && faces.insert(on.clone()) {
+            fan_sorted(&mut m, &on, n);
+        }
     }
     m
 }
