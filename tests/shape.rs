@@ -358,3 +358,114 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     assert_eq!(counted.get("hclSimClothData"), Some(&73));
     assert_eq!(capsules, 438);
 }
+
+/// `v` at `path` (record members by name, list elements by index), to edit.
+fn at_mut<'v>(v: &'v mut Val, path: &[&str]) -> &'v mut Val {
+    let Some((first, rest)) = path.split_first() else { return v };
+    let next = match v {
+        Val::Record(m) => &mut m.0.iter_mut().find(|(n, _)| n == first).unwrap_or_else(|| panic!("no member {first}")).1,
+        Val::List(l) | Val::Array(l, _) => &mut l[first.parse::<usize>().unwrap()],
+        other => panic!("{first}: not a record or list: {other:?}"),
+    };
+    at_mut(next, rest)
+}
+
+/// The smallest corpus map collision: Dark Souls III, one hknpCompressedMeshShapeData whose
+/// one section holds three packed vertices and one triangle.
+const DS3_COLLISION: &str = "DevonLen__DS3-Awesome-Mod/map/m30_00_00_00/h30_00_00_00-hkxbhd/m30_00_00_00/h30_00_00_00_995030.hkx.dcx";
+
+/// A real compressed mesh whose section or quantization lies gives an error naming the object
+/// and member, at once (the work is bounded by the arrays the file holds, not the counts it
+/// tells).
+#[test]
+fn a_lying_compressed_mesh_in_a_real_file_is_a_located_error() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DS3_COLLISION) else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let doc = open(&bytes, &options).unwrap();
+    let scene = shape::scene(&doc).unwrap();
+    assert_eq!(scene.meshes.len(), 1);
+    assert_eq!(scene.meshes[0].mesh.triangles.len(), 1);
+    let data = doc.find("hknpCompressedMeshShapeData")[0];
+    let tree = member(&doc, data, "meshTree");
+    type Edit = fn(&mut Val);
+    let cases: [(&str, Edit, &str); 6] = [
+        // A section's primitive range past the primitives (first 5, count 200 of 1).
+        ("primitives", |t| *at_mut(t, &["sections", "0", "primitives", "data"]) = Val::UInt(5 << 8 | 200), "sections[0].primitives: primitive 204 out of range (1 available)"),
+        // The largest range the 32-bit word can tell.
+        ("huge range", |t| *at_mut(t, &["sections", "0", "primitives", "data"]) = Val::UInt(u64::from(u32::MAX)), "out of range (1 available)"),
+        // Packed vertices from far past the array.
+        ("packed", |t| *at_mut(t, &["sections", "0", "firstPackedVertex"]) = Val::UInt(1_000_000), "meshTree.primitives[0]: packed vertex 1000000 out of range (3 available)"),
+        // More packed vertices than the array holds, named by a primitive.
+        ("shared", |t| *at_mut(t, &["sections", "0", "sharedVertices", "data"]) = Val::UInt(1), "meshTree.primitives[0]: shared vertex index 0 out of range (0 available)"),
+        // A quantization that is not finite.
+        ("codec", |t| *at_mut(t, &["sections", "0", "codecParms", "4"]) = Val::Real(f32::NAN), "sections[0].codecParms"),
+        ("bits", |t| *at_mut(t, &["bitsPerKey"]) = Val::UInt(200), "meshTree.bitsPerKey: 200 bits per key"),
+    ];
+    for (what, edit, expect) in cases {
+        let mut lying = tree.clone();
+        edit(&mut lying);
+        let mut d = open(&bytes, &options).unwrap();
+        let h = d.set_members(data, vec![("meshTree".into(), lying)], &options).unwrap();
+        let start = std::time::Instant::now();
+        let e = shape::scene(&d).expect_err(what).to_string();
+        assert!(start.elapsed().as_secs() < 2, "{what}: {:?}", start.elapsed());
+        let object = format!("in object {} (hknpCompressedMeshShapeData).meshTree.", h.0);
+        assert!(e.starts_with(&object) && e.contains(expect), "{what}: {e}");
+    }
+}
+
+/// Dark Souls: Demon's Souls' map collision: an `hkpMoppBvTreeShape` over FromSoftware's
+/// storage extended mesh shape. The MOPP code is never executed, so a code that would loop
+/// cannot: its bytes replaced (here by one byte repeated, longer than the original) leave the
+/// scene as it was; the triangles are the storage mesh's.
+#[test]
+fn the_mopp_code_is_never_run() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, "soulstruct-havok/MapCollisionTemplate_DES.hkx") else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let scene = shape::scene(&doc).unwrap();
+    let collision: Vec<&Placed> = scene.meshes.iter().filter(|p| p.shape_class == "hkpMoppBvTreeShape").collect();
+    assert_eq!(collision.len(), 1);
+    let storage = doc.find("CustomParamStorageExtendedMeshShape")[0];
+    let n: u64 = member(&doc, storage, "trianglesSubparts").as_list().unwrap().iter().map(|s| u(s.field("numTriangleShapes").unwrap())).sum();
+    assert_eq!(collision[0].mesh.triangles.len() as u64, n);
+    let code = doc.find("hkpMoppCode")[0];
+    let data = member(&doc, code, "data");
+    let len = data.as_list().unwrap().len();
+    assert!(len > 0);
+    let looping = Val::List(vec![Val::UInt(0x05); len.max(4096)]);
+    doc.set_members(code, vec![("data".into(), looping)], &options).unwrap();
+    assert_eq!(shape::scene(&doc).unwrap(), scene);
+}
+
+/// A huge count in a real convex vertices shape (Breath of the Wild) is a located error, not an
+/// allocation of that size.
+#[test]
+fn a_huge_vertex_count_is_a_located_error() {
+    let Some(corpus) = common::corpus() else { return };
+    let rel = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Obj_Mineral_A_01.sbactorpack/RigidBody/Obj_Mineral_A/Obj_Mineral_A_01.hkrb";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let scene = shape::scene(&doc).unwrap();
+    let hull = &scene.meshes.iter().find(|p| p.shape_class == "hkpConvexVerticesShape").unwrap().mesh;
+    assert_eq!(hull.positions.len(), 33);
+    // A closed hull: every edge on two triangles.
+    let mut edges: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    for t in &hull.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *edges.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    assert!(edges.values().all(|&c| c == 2), "{} edges, {} not on two triangles", edges.len(), edges.values().filter(|&&c| c != 2).count());
+    // Euler: a closed triangulated hull of v vertices (all on it) has 2v - 4 triangles.
+    let used: std::collections::BTreeSet<u32> = hull.triangles.iter().flatten().copied().collect();
+    assert_eq!(hull.triangles.len(), 2 * used.len() - 4);
+    let h = doc.find("hkpConvexVerticesShape")[0];
+    doc.set_members(h, vec![("numVertices".into(), Val::UInt(i32::MAX as u64))], &options).unwrap();
+    let e = shape::scene(&doc).unwrap_err().to_string();
+    assert_eq!(e, format!("in object {} (hkpConvexVerticesShape).numVertices: vertex 2147483646 out of range (36 available)", h.0));
+}

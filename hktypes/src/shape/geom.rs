@@ -253,133 +253,75 @@ pub(crate) fn boxed(h: V3) -> Mesh {
     m
 }
 
-/// The faces of the convex polytope of `points` whose face normals `planes` give (each
-/// `n·p + d = 0`, `n` pointing out; only `n` is used): for each plane, the points farthest
-/// along `n` (within a tolerance scaled to the points' extent), in order around the normal,
-/// fanned into triangles. A plane with fewer than three points on it, or the same points as an
-/// earlier plane, gives no face.
-pub(crate) fn hull_from_planes(points: &[V3], planes: &[[f32; 4]]) -> Mesh {
-    let extent = points.iter().flat_map(|p| p.iter()).fold(0f32, |m, x| m.max(x.abs())).max(1e-3);
-    let tol = extent * 1e-3;
-    let mut m = Mesh { positions: points.to_vec(), triangles: Vec::new() };
-    let mut faces = std::collections::HashSet::new();
-    for pl in planes {
-        let Some(n) = normalize([pl[0], pl[1], pl[2]]) else { continue };
-        // Measured from the points' support along `n`, not from the plane itself: a file's
-        // planes may stand off the vertices (Breath of the Wild's convex vertices shapes keep
-        // them about 0.094 outside every face).
-        let Some(support) = points.iter().map(|&p| dot(n, p)).max_by(f32::total_cmp) else { continue };
-        let on: Vec<u32> = (0..points.len() as u32).filter(|&i| support - dot(n, points[i as usize]) <= tol).collect();
-        if on.len() >= 3 && faces.insert(on.clone()) {
-            fan_sorted(&mut m, &on, n);
-        }
-    }
-    m
-}
-
-/// Fans the points `on` (indices into `m.positions`, all on one plane of normal `n`) into
-/// triangles, sorted by angle about their centroid, counter-clockwise seen from the side `n` points to.
-fn fan_sorted(m: &mut Mesh, on: &[u32], n: V3) {
-    if on.len() < 3 {
-        return;
-    }
-    let c = scale(on.iter().fold([0.0; 3], |s, &i| add(s, m.positions[i as usize])), 1.0 / on.len() as f32);
-    let (u, v) = basis(n);
-    let mut ordered: Vec<(f32, u32)> = on
-        .iter()
-        .map(|&i| {
-            let d = sub(m.positions[i as usize], c);
-            (dot(d, v).atan2(dot(d, u)), i)
-        })
-        .collect();
-    ordered.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for k in 1..ordered.len() - 1 {
-        m.triangles.push([ordered[0].1, ordered[k].1, ordered[k + 1].1]);
-    }
-}
-
-/// The most points [`hull_from_points`] takes: its work grows with the square of the count.
+/// The most points [`hull_from_points`] takes: its work grows with the count times the hull's
+/// faces.
 pub(crate) const HULL_MAX_POINTS: usize = 4096;
 
-/// The convex hull of `points` (at most [`HULL_MAX_POINTS`]): the supporting planes found by an
-/// incremental hull, then [`hull_from_planes`]. Fewer than four points that span a volume
-/// give no triangles.
+/// The convex hull of `points` (the first [`HULL_MAX_POINTS`] of them) as a closed triangle
+/// mesh over the same positions (a point inside the hull is in no triangle), its triangles
+/// counter-clockwise seen from outside. Points that span no volume give no triangles.
+///
+/// Incremental: a tetrahedron of extreme points, then each point outside the hull so far
+/// replaces the faces it sees by a fan from their horizon.
 pub(crate) fn hull_from_points(points: &[V3]) -> Mesh {
-    let planes = hull_planes(points);
-    hull_from_planes(points, &planes)
-}
-
-/// The outward plane equations of the convex hull of `points` (incremental: each point outside
-/// the hull so far replaces the faces it sees by a fan from its horizon).
-fn hull_planes(points: &[V3]) -> Vec<[f32; 4]> {
+    let mut m = Mesh { positions: points.to_vec(), triangles: Vec::new() };
     let n = points.len().min(HULL_MAX_POINTS);
     let pts = &points[..n];
     if n < 4 {
-        return Vec::new();
+        return m;
     }
     let extent = pts.iter().flat_map(|p| p.iter()).fold(0f32, |m, x| m.max(x.abs())).max(1e-6);
     let eps = extent * 1e-5;
-    // An initial tetrahedron from extreme points.
     let i0 = 0;
-    let Some(i1) = (0..n).max_by(|&a, &b| len(sub(pts[a], pts[i0])).total_cmp(&len(sub(pts[b], pts[i0])))) else { return Vec::new() };
+    let far = |key: &dyn Fn(usize) -> f32| (0..n).max_by(|&a, &b| key(a).total_cmp(&key(b)));
+    let Some(i1) = far(&|a| len(sub(pts[a], pts[i0]))) else { return m };
     let line = sub(pts[i1], pts[i0]);
-    let Some(i2) = (0..n).max_by(|&a, &b| len(cross(line, sub(pts[a], pts[i0]))).total_cmp(&len(cross(line, sub(pts[b], pts[i0]))))) else {
-        return Vec::new();
-    };
+    let Some(i2) = far(&|a| len(cross(line, sub(pts[a], pts[i0])))) else { return m };
     let nrm = cross(line, sub(pts[i2], pts[i0]));
     if len(nrm) <= eps * eps {
-        return Vec::new();
+        return m;
     }
-    let Some(i3) = (0..n).max_by(|&a, &b| dot(nrm, sub(pts[a], pts[i0])).abs().total_cmp(&dot(nrm, sub(pts[b], pts[i0])).abs())) else {
-        return Vec::new();
-    };
+    let Some(i3) = far(&|a| dot(nrm, sub(pts[a], pts[i0])).abs()) else { return m };
     if dot(nrm, sub(pts[i3], pts[i0])).abs() <= eps * len(nrm) {
-        return Vec::new();
+        return m;
     }
     let inside = scale(add(add(pts[i0], pts[i1]), add(pts[i2], pts[i3])), 0.25);
-    let plane_of = |f: [usize; 3]| -> Option<[f32; 4]> {
-        let nn = normalize(cross(sub(pts[f[1]], pts[f[0]]), sub(pts[f[2]], pts[f[0]])))?;
-        Some([nn[0], nn[1], nn[2], -dot(nn, pts[f[0]])])
+    // Each face with its outward plane (unit normal, offset).
+    let plane_of = |f: [usize; 3]| -> ([usize; 3], V3, f32) {
+        let nn = normalize(cross(sub(pts[f[1]], pts[f[0]]), sub(pts[f[2]], pts[f[0]]))).unwrap_or([0.0; 3]);
+        (f, nn, -dot(nn, pts[f[0]]))
     };
-    let orient = |f: [usize; 3]| -> [usize; 3] {
-        match plane_of(f) {
-            Some(p) if dot([p[0], p[1], p[2]], inside) + p[3] > 0.0 => [f[0], f[2], f[1]],
-            _ => f,
+    let outward = |f: [usize; 3]| {
+        let (f, nn, d) = plane_of(f);
+        if dot(nn, inside) + d > 0.0 {
+            plane_of([f[0], f[2], f[1]])
+        } else {
+            (f, nn, d)
         }
     };
-    let mut faces: Vec<[usize; 3]> = vec![orient([i0, i1, i2]), orient([i0, i1, i3]), orient([i0, i2, i3]), orient([i1, i2, i3])];
-    for p in 0..n {
+    let mut faces = vec![outward([i0, i1, i2]), outward([i0, i1, i3]), outward([i0, i2, i3]), outward([i1, i2, i3])];
+    let mut edges = std::collections::HashSet::new();
+    for (p, &point) in pts.iter().enumerate() {
         if [i0, i1, i2, i3].contains(&p) {
             continue;
         }
-        let visible: Vec<bool> = faces
-            .iter()
-            .map(|&f| plane_of(f).is_some_and(|pl| dot([pl[0], pl[1], pl[2]], pts[p]) + pl[3] > eps))
-            .collect();
-        if !visible.iter().any(|&v| v) {
+        let sees = |&(_, nn, d): &([usize; 3], V3, f32)| dot(nn, point) + d > eps;
+        if !faces.iter().any(sees) {
             continue;
         }
-        // Horizon: edges of visible faces whose reverse is on no visible face.
-        let mut edges: Vec<(usize, usize)> = Vec::new();
-        for (f, _) in faces.iter().zip(&visible).filter(|(_, &v)| v) {
+        // The horizon: edges of the faces it sees whose reverse is on no face it sees.
+        edges.clear();
+        for (f, _, _) in faces.iter().filter(|f| sees(f)) {
             for k in 0..3 {
-                edges.push((f[k], f[(k + 1) % 3]));
+                edges.insert((f[k], f[(k + 1) % 3]));
             }
         }
         let horizon: Vec<(usize, usize)> = edges.iter().copied().filter(|&(a, b)| !edges.contains(&(b, a))).collect();
-        let mut kept: Vec<[usize; 3]> = faces.iter().zip(&visible).filter(|(_, &v)| !v).map(|(f, _)| *f).collect();
-        kept.extend(horizon.into_iter().map(|(a, b)| [a, b, p]));
-        faces = kept;
+        faces.retain(|f| !sees(f));
+        faces.extend(horizon.into_iter().map(|(a, b)| plane_of([a, b, p])));
     }
-    let mut planes: Vec<[f32; 4]> = Vec::new();
-    for f in faces {
-        let Some(pl) = plane_of(f) else { continue };
-        let same = planes.iter().any(|q| dot([q[0], q[1], q[2]], [pl[0], pl[1], pl[2]]) > 1.0 - 1e-5 && (q[3] - pl[3]).abs() <= eps * 10.0);
-        if !same {
-            planes.push(pl);
-        }
-    }
-    planes
+    m.triangles = faces.into_iter().map(|(f, _, _)| [f[0] as u32, f[1] as u32, f[2] as u32]).collect();
+    m
 }
 
 #[cfg(test)]
@@ -428,8 +370,11 @@ mod tests {
         assert_eq!((b.positions.len(), b.triangles.len()), (8, 12));
         let hull = hull_from_points(&b.positions);
         assert_eq!(hull.triangles.len(), 12);
-        let planes = [[1.0, 0.0, 0.0, -1.0], [-1.0, 0.0, 0.0, -1.0], [0.0, 1.0, 0.0, -2.0], [0.0, -1.0, 0.0, -2.0], [0.0, 0.0, 1.0, -3.0], [0.0, 0.0, -1.0, -3.0]];
-        assert_eq!(hull_from_planes(&b.positions, &planes).triangles.len(), 12);
+        // Facing out: each triangle's normal points away from the centre.
+        for t in &hull.triangles {
+            let [a, b2, c] = t.map(|i| hull.positions[i as usize]);
+            assert!(dot(cross(sub(b2, a), sub(c, a)), a) > 0.0);
+        }
         // An interior point changes nothing; flat input gives nothing.
         let mut pts = b.positions.clone();
         pts.push([0.1, 0.2, 0.3]);

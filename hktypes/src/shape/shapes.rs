@@ -109,7 +109,7 @@ impl<'o, 'd> Shapes<'o, 'd> {
         let root = Val::Record(o.ms.clone());
         let at = o.at(&root);
         let mut out = ShapeMesh::default();
-        if let Some(r) = o.get("convexRadius").or_else(|| o.get("radius")).and_then(|v| crate::members::ValExt::as_f64(v)) {
+        if let Some(r) = o.get("convexRadius").or_else(|| o.get("radius")).and_then(crate::members::ValExt::as_f64) {
             out.extras.push(("convexRadius".into(), r));
         }
         let m = &mut out.mesh;
@@ -468,9 +468,10 @@ fn hull(o: &Obj, path: &str, points: &[V3]) -> Result<Mesh> {
     Ok(geom::hull_from_points(points))
 }
 
-/// `hkpConvexVerticesShape`: its vertices (`rotatedVertices`, four to a block as x, y and z
-/// rows, `numVertices` of them) and its faces from `planeEquations`, or, without plane
-/// equations, the hull of the vertices.
+/// `hkpConvexVerticesShape`: the hull of its vertices (`rotatedVertices`, four to a block as
+/// x, y and z rows, `numVertices` of them). Its `planeEquations` are not its faces (Breath of
+/// the Wild's stand off the vertices, and many touch fewer than three of them), so they are
+/// not read.
 fn convex_vertices(o: &Obj, at: At<'_>) -> Result<Mesh> {
     let (rv, rp) = at.field("", "rotatedVertices")?;
     let blocks = rv.list(&rp)?;
@@ -487,20 +488,7 @@ fn convex_vertices(o: &Obj, at: At<'_>) -> Result<Mesh> {
             }
         }
     }
-    let planes: Vec<[f32; 4]> = match at.opt("planeEquations") {
-        Some(p) => {
-            let l = p.list("planeEquations")?;
-            l.iter().enumerate().map(|(i, v)| p.with(v).v4(&format!("planeEquations[{i}]"))).collect::<Result<_>>()?
-        }
-        None => Vec::new(),
-    };
-    if planes.is_empty() {
-        return hull(o, "rotatedVertices", &points);
-    }
-    if planes.len() > geom::HULL_MAX_POINTS || points.len() > geom::HULL_MAX_POINTS {
-        return Err(o.err("planeEquations", format!("{} planes over {} vertices: a hull is made of at most {} of each", planes.len(), points.len(), geom::HULL_MAX_POINTS)));
-    }
-    Ok(geom::hull_from_planes(&points, &planes))
+    hull(o, "rotatedVertices", &points)
 }
 
 /// An `hkGeometry`: `vertices` and `triangles` (`a`, `b`, `c`).
