@@ -469,3 +469,91 @@ fn a_huge_vertex_count_is_a_located_error() {
     let e = shape::scene(&doc).unwrap_err().to_string();
     assert_eq!(e, format!("in object {} (hkpConvexVerticesShape).numVertices: vertex 2147483646 out of range (36 available)", h.0));
 }
+
+/// Shape classes the corpus does not hold, in a file made at run time from a real one: Breath
+/// of the Wild's `Obj_Mineral_A_01.hkrb` (SDK 2014.2) with its rigid body's shape replaced by
+/// an `hkpConvexTranslateShape` over an `hkpConvexTransformShape` over an `hkpBoxShape`, and an
+/// `hkpSphereShape` that no body holds; written through the 2014.2 class schemas and opened
+/// again as any file is. The box is 12 triangles at its corners placed by both transforms in
+/// the body's frame; the sphere's vertices lie at its radius.
+#[test]
+fn classes_the_corpus_lacks_in_a_made_botw_file() {
+    use hktypes::dump::{self, BuildOptions, DumpObject, Members, ObjectKept};
+    use hktypes::ClassRegistry;
+    let Some(corpus) = common::corpus() else { return };
+    let rel = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Obj_Mineral_A_01.sbactorpack/RigidBody/Obj_Mineral_A/Obj_Mineral_A_01.hkrb";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let version = doc.as_packfile().unwrap().file.contents_version();
+    let sources = schemas().packfile(&version);
+    for class in ["hkpConvexTranslateShape", "hkpConvexTransformShape", "hkpBoxShape", "hkpSphereShape"] {
+        doc.declare(class, sources[0]).unwrap();
+    }
+    let mut d = dump::dump_packfile(doc.as_packfile().unwrap()).unwrap();
+    let convex = d.objects.iter().position(|o| o.class == "hkpConvexVerticesShape").unwrap();
+    // The members every convex shape has (hkReferencedObject to hkpConvexShape), the radius 0.
+    let base: Vec<(String, Val)> = d.objects[convex].members.as_ref().unwrap().0[..7]
+        .iter()
+        .map(|(n, v)| (n.clone(), if n == "radius" { Val::Real(0.0) } else { v.clone() }))
+        .collect();
+    assert_eq!(base.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["memSizeAndRefCount", "type", "dispatchType", "bitsPerKey", "shapeInfoCodecType", "userData", "radius"]);
+    let v4 = |x: [f32; 4]| Val::List(x.iter().map(|&r| Val::Real(r)).collect());
+    let with = |extra: Vec<(&str, Val)>| -> Members {
+        let mut m = base.clone();
+        m.extend(extra.into_iter().map(|(n, v)| (n.to_owned(), v)));
+        Members(m)
+    };
+    let next = d.objects.iter().map(|o| o.handle).max().unwrap() + 1;
+    let (transform_h, box_h, sphere_h) = (next, next + 1, next + 2);
+    let child = |h: u32| Val::Record(Members(vec![("childShape".into(), Val::Ref(h, None))]));
+    // The body's shape: translated by (1, 2, 3).
+    d.objects[convex].class = "hkpConvexTranslateShape".into();
+    d.objects[convex].members = Some(with(vec![
+        ("childShape", child(transform_h)),
+        ("childShapeSizeForSpu", Val::Int(0)),
+        ("translation", v4([1.0, 2.0, 3.0, 0.0])),
+    ]));
+    // A quarter turn about z (x -> y), then up by 1; an hkQsTransform is translation,
+    // rotation, scale.
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let qs = Val::List([0.0, 0.0, 1.0, 0.0, 0.0, 0.0, h, h, 1.0, 1.0, 1.0, 0.0].iter().map(|&r| Val::Real(r)).collect());
+    let made = |handle: u32, class: &str, members: Members| DumpObject {
+        handle,
+        class: class.into(),
+        members: Some(members),
+        untyped: None,
+        kept: ObjectKept::default(),
+    };
+    d.objects.push(made(
+        transform_h,
+        "hkpConvexTransformShape",
+        with(vec![("childShape", child(box_h)), ("childShapeSizeForSpu", Val::Int(0)), ("transform", qs), ("extraScale", v4([0.0; 4]))]),
+    ));
+    d.objects.push(made(box_h, "hkpBoxShape", with(vec![("halfExtents", v4([0.5, 1.0, 2.0, 0.0]))])));
+    let mut sphere = with(vec![("pad16", Val::List(vec![Val::UInt(0); 3]))]);
+    sphere.0.iter_mut().find(|(n, _)| n == "radius").unwrap().1 = Val::Real(0.75);
+    d.objects.push(made(sphere_h, "hkpSphereShape", sphere));
+    let build = BuildOptions { compendia: None, packfile_classes: sources, tagfile_enums: Default::default() };
+    let made_bytes = dump::build(&d, &build, bytes.len() * 4).unwrap();
+    let doc = open(&made_bytes, &options).unwrap();
+    let scene = shape::scene(&doc).unwrap();
+
+    let body = scene.meshes.iter().find(|p| p.role == Role::Collision && doc.class_name(p.object).as_deref() == Some("hkpRigidBody")).unwrap();
+    assert_eq!(body.shape_class, "hkpConvexTranslateShape");
+    assert_eq!((body.mesh.positions.len(), body.mesh.triangles.len()), (8, 12));
+    // Each corner (±0.5, ±1, ±2): turned (x, y) -> (-y, x), up 1, then moved by (1, 2, 3).
+    for (i, p) in body.mesh.positions.iter().enumerate() {
+        let c = [if i & 1 != 0 { 0.5 } else { -0.5 }, if i & 2 != 0 { 1.0 } else { -1.0 }, if i & 4 != 0 { 2.0 } else { -2.0 }];
+        let want = [-c[1] + 1.0, c[0] + 2.0, c[2] + 1.0 + 3.0];
+        assert!((0..3).all(|k| (p[k] - want[k]).abs() < 1e-5), "corner {i}: {p:?}, want {want:?}");
+    }
+    let sphere = scene.meshes.iter().find(|p| p.object == Handle(sphere_h)).expect("the sphere no body holds is placed by itself");
+    assert_eq!(sphere.shape_class, "hkpSphereShape");
+    assert!(!sphere.mesh.triangles.is_empty());
+    for p in &sphere.mesh.positions {
+        assert!(((p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt() - 0.75).abs() < 1e-5, "{p:?}");
+    }
+    // Neither the transform nor the box is placed on its own: the body holds them.
+    assert!(!scene.meshes.iter().any(|p| p.object == Handle(transform_h) || p.object == Handle(box_h)));
+}
