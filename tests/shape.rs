@@ -557,3 +557,66 @@ fn classes_the_corpus_lacks_in_a_made_botw_file() {
     // Neither the transform nor the box is placed on its own: the body holds them.
     assert!(!scene.meshes.iter().any(|p| p.object == Handle(transform_h) || p.object == Handle(box_h)));
 }
+
+/// An `hkpBvCompressedMeshShape` (not in the corpus) in a file made at run time: Breath of
+/// the Wild's `Obj_Mineral_A_01.hkrb` with its rigid body's shape replaced by one whose tree is
+/// a Dark Souls III map collision's mesh tree (the same `hkcdStaticMeshTree` members, its
+/// primitive data runs left empty). Its triangles are what the tree holds, and each lies in the
+/// tree's domain.
+#[test]
+fn a_bv_compressed_mesh_shape_in_a_made_file() {
+    use hktypes::dump::{self, BuildOptions, Members};
+    use hktypes::ClassRegistry;
+    let Some(corpus) = common::corpus() else { return };
+    let ds3 = "DevonLen__DS3-Awesome-Mod/map/m30_00_00_00/h30_00_00_00-hkxbhd/m30_00_00_00/h30_00_00_00_003501.hkx.dcx";
+    let Some(ds3_bytes) = common::corpus_file(&corpus, ds3) else { return };
+    let rel = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Obj_Mineral_A_01.sbactorpack/RigidBody/Obj_Mineral_A/Obj_Mineral_A_01.hkrb";
+    let Some(bytes) = common::corpus_file(&corpus, rel) else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let ds3_doc = open(&ds3_bytes, &options).unwrap();
+    let mut tree = member(&ds3_doc, ds3_doc.find("hknpCompressedMeshShapeData")[0], "meshTree");
+    let expected = tree_triangles(&tree);
+    *at_mut(&mut tree, &["primitiveDataRuns"]) = Val::List(Vec::new());
+
+    let mut doc = open(&bytes, &options).unwrap();
+    let version = doc.as_packfile().unwrap().file.contents_version();
+    let sources = schemas().packfile(&version);
+    doc.declare("hkpBvCompressedMeshShape", sources[0]).unwrap();
+    let mut d = dump::dump_packfile(doc.as_packfile().unwrap()).unwrap();
+    let convex = d.objects.iter().position(|o| o.class == "hkpConvexVerticesShape").unwrap();
+    let mut m: Vec<(String, Val)> = d.objects[convex].members.as_ref().unwrap().0[..6].to_vec();
+    let empty = || Val::List(Vec::new());
+    for (n, v) in [
+        ("bvTreeType", Val::UInt(3)),
+        ("convexRadius", Val::Real(0.0)),
+        ("weldingType", Val::UInt(0)),
+        ("hasPerPrimitiveCollisionFilterInfo", Val::Bool(false)),
+        ("hasPerPrimitiveUserData", Val::Bool(false)),
+        ("collisionFilterInfoPalette", empty()),
+        ("userDataPalette", empty()),
+        ("userStringPalette", empty()),
+        ("tree", tree),
+    ] {
+        m.push((n.to_owned(), v));
+    }
+    d.objects[convex].class = "hkpBvCompressedMeshShape".into();
+    d.objects[convex].members = Some(Members(m));
+    let build = BuildOptions { compendia: None, packfile_classes: sources, tagfile_enums: Default::default() };
+    let made = dump::build(&d, &build, bytes.len() * 4 + ds3_bytes.len() * 16).unwrap_or_else(|e| panic!("{e}"));
+    let doc = open(&made, &options).unwrap();
+    let scene = shape::scene(&doc).unwrap();
+    let body = scene.meshes.iter().find(|p| p.shape_class == "hkpBvCompressedMeshShape").unwrap();
+    assert!(expected > 10, "{expected}");
+    eprintln!("hkpBvCompressedMeshShape: {expected} triangles");
+    assert_eq!(body.mesh.triangles.len(), expected);
+    let shape_h = doc.find("hkpBvCompressedMeshShape")[0];
+    let tree = member(&doc, shape_h, "tree");
+    let dm = tree.field("domain").unwrap();
+    let (lo, hi) = (dm.field("min").unwrap().reals(), dm.field("max").unwrap().reals());
+    let tol = (0..3).map(|k| hi[k] - lo[k]).fold(0f32, f32::max) * 1e-3;
+    // The body's frame is BotW's (identity here): the vertices are the tree's own.
+    assert_eq!(body.rotation, [0.0, 0.0, 0.0, 1.0]);
+    for v in &body.mesh.positions {
+        assert!((0..3).all(|k| v[k] >= lo[k] - tol && v[k] <= hi[k] + tol), "{v:?} outside {lo:?}..{hi:?}");
+    }
+}
