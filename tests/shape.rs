@@ -620,3 +620,109 @@ fn a_bv_compressed_mesh_shape_in_a_made_file() {
         assert!((0..3).all(|k| v[k] >= lo[k] - tol && v[k] <= hi[k] + tol), "{v:?} outside {lo:?}..{hi:?}");
     }
 }
+
+/// hknp shape classes the corpus does not hold, in a file made at run time from Dark Souls
+/// III's smallest map collision (SDK 2014.1): its body's shape replaced by an
+/// `hknpCompoundShape` of three instances: a plain `hknpCompressedMeshShape` over the file's
+/// own mesh data, an `hknpSphereShape` moved by (10, 0, 0), and an `hknpConvexPolytopeShape`
+/// cube turned a quarter about z, scaled by 2 and moved by (0, 5, 0); written through the
+/// 2014.1 class schemas and opened again.
+#[test]
+fn hknp_classes_the_corpus_lacks_in_a_made_ds3_file() {
+    use hktypes::dump::{self, BuildOptions, DumpObject, Members, ObjectKept};
+    use hktypes::ClassRegistry;
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DS3_COLLISION) else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let version = doc.as_packfile().unwrap().file.contents_version();
+    let sources = schemas().packfile(&version);
+    for class in ["hknpCompoundShape", "hknpCompressedMeshShape", "hknpSphereShape", "hknpConvexPolytopeShape"] {
+        doc.declare(class, sources[0]).unwrap();
+    }
+    let mut d = dump::dump_packfile(doc.as_packfile().unwrap()).unwrap();
+    let fs = d.objects.iter().position(|o| o.class == "fsnpCustomParamCompressedMeshShape").unwrap();
+    let ms = d.objects[fs].members.clone().unwrap().0;
+    let names: Vec<&str> = ms.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names[..14], ["memSizeAndRefCount", "flags", "numShapeKeyBits", "dispatchType", "convexRadius", "userData", "properties", "edgeWeldingMap", "shapeTagCodecInfo", "data", "quadIsFlat", "triangleIsInterior", "numTriangles", "numConvexShapes"]);
+    let shape_base = |radius: f32| -> Vec<(String, Val)> {
+        ms[..7].iter().map(|(n, v)| (n.clone(), if n == "convexRadius" { Val::Real(radius) } else { v.clone() })).collect()
+    };
+    let reals = |x: &[f32]| Val::List(x.iter().map(|&r| Val::Real(r)).collect());
+    let next = d.objects.iter().map(|o| o.handle).max().unwrap() + 1;
+    let (mesh_h, sphere_h, cube_h) = (next, next + 1, next + 2);
+    let made = |handle: u32, class: &str, members: Vec<(String, Val)>| DumpObject {
+        handle,
+        class: class.into(),
+        members: Some(Members(members)),
+        untyped: None,
+        kept: ObjectKept::default(),
+    };
+    let named = |v: Vec<(&str, Val)>| v.into_iter().map(|(n, x)| (n.to_owned(), x)).collect::<Vec<_>>();
+    // The plain compressed mesh: the FromSoftware shape's hknp members.
+    d.objects.push(made(mesh_h, "hknpCompressedMeshShape", ms[..14].to_vec()));
+    let mut sphere = shape_base(0.5);
+    sphere.extend(named(vec![("vertices", Val::List(vec![reals(&[1.0, 1.0, 1.0, 0.0])]))]));
+    d.objects.push(made(sphere_h, "hknpSphereShape", sphere));
+    // The unit cube about the origin: corners (±0.5)^3, six faces of four, facing out.
+    let corners: Vec<Val> = (0..8).map(|i| reals(&[if i & 1 != 0 { 0.5 } else { -0.5 }, if i & 2 != 0 { 0.5 } else { -0.5 }, if i & 4 != 0 { 0.5 } else { -0.5 }, 0.0])).collect();
+    let quads: [[u64; 4]; 6] = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+    let planes = [[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [0.0, 0.0, 1.0]].map(|n: [f32; 3]| reals(&[n[0], n[1], n[2], -0.5]));
+    let faces = (0..6u64).map(|f| Val::Record(Members(named(vec![("firstIndex", Val::UInt(4 * f)), ("numIndices", Val::UInt(4)), ("minHalfAngle", Val::UInt(0))])))).collect();
+    let mut cube = shape_base(0.0);
+    cube.extend(named(vec![
+        ("vertices", Val::List(corners)),
+        ("planes", Val::List(planes.to_vec())),
+        ("faces", Val::List(faces)),
+        ("indices", Val::List(quads.iter().flatten().map(|&i| Val::UInt(i)).collect())),
+    ]));
+    d.objects.push(made(cube_h, "hknpConvexPolytopeShape", cube));
+    // The compound: hkTransform is the rotation's columns, then the translation.
+    let instance = |shape: u32, transform: [f32; 16], scale: f32| {
+        Val::Record(Members(named(vec![
+            ("transform", reals(&transform)),
+            ("scale", reals(&[scale, scale, scale, 0.0])),
+            ("shape", Val::Ref(shape, None)),
+            ("shapeTag", Val::UInt(0)),
+            ("destructionTag", Val::UInt(0)),
+            ("padding", Val::List(vec![Val::UInt(0); 30])),
+        ])))
+    };
+    let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let mut moved = identity;
+    moved[12] = 10.0;
+    let turned = [0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 5.0, 0.0, 1.0];
+    let mut compound = ms[..9].to_vec();
+    compound.extend(named(vec![
+        ("instances", Val::Record(Members(named(vec![("elements", Val::List(vec![instance(mesh_h, identity, 1.0), instance(sphere_h, moved, 1.0), instance(cube_h, turned, 2.0)])), ("firstFree", Val::Int(-1))])))),
+        ("aabb", Val::Record(Members(named(vec![("min", reals(&[-100.0; 4])), ("max", reals(&[100.0; 4]))])))),
+        ("isMutable", Val::Bool(false)),
+        ("mutationSignals", Val::Record(Members(named(vec![("shapeMutated", Val::Null), ("shapeDestroyed", Val::Null)])))),
+    ]));
+    d.objects[fs].class = "hknpCompoundShape".into();
+    d.objects[fs].members = Some(Members(compound));
+    let build = BuildOptions { compendia: None, packfile_classes: sources, tagfile_enums: Default::default() };
+    let made_bytes = dump::build(&d, &build, bytes.len() * 16).unwrap_or_else(|e| panic!("{e}"));
+    let doc = open(&made_bytes, &options).unwrap();
+    let scene = shape::scene(&doc).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scene.meshes.len(), 1, "{:?}", scene.meshes.iter().map(|p| &p.shape_class).collect::<Vec<_>>());
+    let body = &scene.meshes[0];
+    assert_eq!(body.shape_class, "hknpCompoundShape");
+    let m = &body.mesh;
+    // The compressed mesh's one triangle (3 vertices), the sphere, then the cube's 8 corners
+    // and 12 triangles.
+    let sphere_vertices = m.positions.len() - 3 - 8;
+    for p in &m.positions[3..3 + sphere_vertices] {
+        let d = ((p[0] - 11.0).powi(2) + (p[1] - 1.0).powi(2) + (p[2] - 1.0).powi(2)).sqrt();
+        assert!((d - 0.5).abs() < 1e-5, "sphere vertex {p:?} at {d}");
+    }
+    for (i, p) in m.positions[3 + sphere_vertices..].iter().enumerate() {
+        let c = [if i & 1 != 0 { 1.0 } else { -1.0 }, if i & 2 != 0 { 1.0 } else { -1.0 }, if i & 4 != 0 { 1.0 } else { -1.0 }];
+        let want = [-c[1], c[0] + 5.0, c[2]];
+        assert!((0..3).all(|k| (p[k] - want[k]).abs() < 1e-5), "corner {i}: {p:?}, want {want:?}");
+    }
+    let cube_tris = m.triangles.iter().filter(|t| t.iter().all(|&k| k as usize >= 3 + sphere_vertices)).count();
+    let mesh_tris = m.triangles.iter().filter(|t| t.iter().all(|&k| k < 3)).count();
+    assert_eq!((mesh_tris, cube_tris), (1, 12));
+    assert!(m.triangles.len() > 13);
+}
