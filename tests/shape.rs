@@ -726,3 +726,102 @@ fn hknp_classes_the_corpus_lacks_in_a_made_ds3_file() {
     assert_eq!((mesh_tris, cube_tris), (1, 12));
     assert!(m.triangles.len() > 13);
 }
+
+/// DS3's smallest map collision with its body's shape object replaced: `edit` gets the dump,
+/// the index of the shape object, its members (the first 9 are hknpShape's and
+/// hknpCompositeShape's) and the first free handle. Written through the 2014.1 schemas (the
+/// `classes` declared first) and opened again.
+fn made_ds3(
+    corpus: &std::path::Path,
+    classes: &[&str],
+    edit: impl FnOnce(&mut hktypes::dump::Dump, usize, &[(String, Val)], u32),
+) -> Option<Document> {
+    use hktypes::dump::{self, BuildOptions};
+    use hktypes::ClassRegistry;
+    let bytes = common::corpus_file(corpus, DS3_COLLISION)?;
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let mut doc = open(&bytes, &options).unwrap();
+    let version = doc.as_packfile().unwrap().file.contents_version();
+    let sources = schemas().packfile(&version);
+    for class in classes {
+        doc.declare(class, sources[0]).unwrap();
+    }
+    let mut d = dump::dump_packfile(doc.as_packfile().unwrap()).unwrap();
+    let fs = d.objects.iter().position(|o| o.class == "fsnpCustomParamCompressedMeshShape").unwrap();
+    let ms = d.objects[fs].members.clone().unwrap().0;
+    let next = d.objects.iter().map(|o| o.handle).max().unwrap() + 1;
+    edit(&mut d, fs, &ms, next);
+    let build = BuildOptions { compendia: None, packfile_classes: sources, tagfile_enums: Default::default() };
+    let made = dump::build(&d, &build, bytes.len() * 64).unwrap_or_else(|e| panic!("{e}"));
+    Some(open(&made, &options).unwrap())
+}
+
+/// An `hknpCompoundShape` of the members `base` (hknpShape's and hknpCompositeShape's) whose
+/// instances are `shapes`, each untransformed.
+fn compound(base: &[(String, Val)], shapes: &[u32]) -> hktypes::dump::Members {
+    use hktypes::dump::Members;
+    let reals = |x: &[f32]| Val::List(x.iter().map(|&r| Val::Real(r)).collect());
+    let rec = |v: Vec<(&str, Val)>| Val::Record(Members(v.into_iter().map(|(n, x)| (n.to_owned(), x)).collect()));
+    let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let instances = shapes
+        .iter()
+        .map(|&s| {
+            rec(vec![
+                ("transform", reals(&identity)),
+                ("scale", reals(&[1.0, 1.0, 1.0, 0.0])),
+                ("shape", Val::Ref(s, None)),
+                ("shapeTag", Val::UInt(0)),
+                ("destructionTag", Val::UInt(0)),
+                ("padding", Val::List(vec![Val::UInt(0); 30])),
+            ])
+        })
+        .collect();
+    let mut m = base[..9].to_vec();
+    m.push(("instances".into(), rec(vec![("elements", Val::List(instances)), ("firstFree", Val::Int(-1))])));
+    m.push(("aabb".into(), rec(vec![("min", reals(&[-1.0; 4])), ("max", reals(&[1.0; 4]))])));
+    m.push(("isMutable".into(), Val::Bool(false)));
+    m.push(("mutationSignals".into(), rec(vec![("shapeMutated", Val::Null), ("shapeDestroyed", Val::Null)])));
+    Members(m)
+}
+
+/// A compound that holds itself, and compounds that place one sphere 2^24 times, are errors
+/// naming the object, after bounded work (each shape is made once; the expansion is counted
+/// before it is made).
+#[test]
+fn a_shape_that_holds_itself_or_expands_without_end_is_a_located_error() {
+    use hktypes::dump::{DumpObject, ObjectKept};
+    let Some(corpus) = common::corpus() else { return };
+    let Some(doc) = made_ds3(&corpus, &["hknpCompoundShape"], |d, fs, ms, _| {
+        let me = d.objects[fs].handle;
+        d.objects[fs].class = "hknpCompoundShape".into();
+        d.objects[fs].members = Some(compound(ms, &[me]));
+    }) else {
+        return; // not-a-skip: made_ds3 read the file through common::corpus_file, which reported it
+    };
+    let h = doc.find("hknpCompoundShape")[0];
+    let e = shape::scene(&doc).unwrap_err();
+    assert!(matches!(e.kind(), hktypes::ErrorKind::Cycle(_)), "{e}");
+    assert!(e.to_string().starts_with(&format!("in object {} (hknpCompoundShape)", h.0)), "{e}");
+
+    // Four levels of 64 instances over one sphere: 64^4 = 2^24 spheres.
+    let Some(doc) = made_ds3(&corpus, &["hknpCompoundShape", "hknpSphereShape"], |d, fs, ms, next| {
+        let made = |handle: u32, class: &str, members| DumpObject { handle, class: class.into(), members: Some(members), untyped: None, kept: ObjectKept::default() };
+        let mut sphere = ms[..7].to_vec();
+        sphere.push(("vertices".into(), Val::List(vec![Val::List(vec![Val::Real(0.0); 4])])));
+        d.objects.push(made(next, "hknpSphereShape", hktypes::dump::Members(sphere)));
+        let mut below = next;
+        for level in 1..4 {
+            d.objects.push(made(next + level, "hknpCompoundShape", compound(ms, &[below; 64])));
+            below = next + level;
+        }
+        d.objects[fs].class = "hknpCompoundShape".into();
+        d.objects[fs].members = Some(compound(ms, &[below; 64]));
+    }) else {
+        return; // not-a-skip: made_ds3 read the file through common::corpus_file, which reported it
+    };
+    let start = std::time::Instant::now();
+    let e = shape::scene(&doc).unwrap_err().to_string();
+    let took = start.elapsed();
+    assert!(e.contains("(hknpCompoundShape)") && e.contains("the shapes expand to more than 16777216 triangles and vertices"), "{e}");
+    eprintln!("expansion refused after {took:?}: {e}");
+}

@@ -18,8 +18,9 @@ pub const MAX_NESTING: usize = 32;
 
 /// The most triangles and vertices (together) the shapes of one document may expand to: a
 /// compound that places one mesh many times makes more than its file holds, and this bound
-/// keeps the memory such a file can ask for finite.
-pub const MAX_ELEMENTS: usize = 1 << 25;
+/// keeps the memory such a file can ask for finite (a made compound of 2^24 spheres stops at
+/// 190 MB peak, `tests/shape.rs`).
+pub const MAX_ELEMENTS: usize = 1 << 24;
 
 /// A shape's mesh and the numbers worth keeping beside it.
 #[derive(Debug, Default)]
