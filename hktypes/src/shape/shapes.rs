@@ -121,7 +121,7 @@ impl<'o, 'd> Shapes<'o, 'd> {
                 let d = self.objs.get(data)?;
                 let droot = Val::Record(d.ms.clone());
                 let (tree, tp) = d.at(&droot).field("", "meshTree")?;
-                let (mesh, facts) = meshtree::decode(tree, &tp)?;
+                let (mesh, facts) = meshtree::decode(tree, &tp, MAX_ELEMENTS.saturating_sub(self.spent))?;
                 *m = mesh;
                 push_facts(&mut out.extras, facts);
                 if let Some(ext) = o.get("externShapes") {
@@ -135,7 +135,7 @@ impl<'o, 'd> Shapes<'o, 'd> {
             }
             "hkpBvCompressedMeshShape" => {
                 let (tree, tp) = at.field("", "tree")?;
-                let (mesh, facts) = meshtree::decode(tree, &tp)?;
+                let (mesh, facts) = meshtree::decode(tree, &tp, MAX_ELEMENTS.saturating_sub(self.spent))?;
                 *m = mesh;
                 push_facts(&mut out.extras, facts);
             }
