@@ -180,6 +180,11 @@ fn expected_triangles(doc: &Document, h: Handle, depth: usize) -> Option<usize> 
     };
     match class.as_str() {
         "hkpBoxShape" => Some(12),
+        "hclPlaneShape" => Some(2),
+        // A polytope's faces, each fanned: a face of n indices is n - 2 triangles.
+        "hknpConvexPolytopeShape" | "hknpCylinderShape" | "hknpBoxShape" => {
+            Some(member(doc, h, "faces").as_list().unwrap().iter().map(|f| u(f.field("numIndices").unwrap()) as usize - 2).sum())
+        }
         "hkpMoppBvTreeShape" => expected_triangles(doc, ptr(&member(doc, h, "child"))?, depth + 1),
         "hkpConvexTransformShape" | "hkpConvexTranslateShape" | "hkpTransformShape" => {
             expected_triangles(doc, ptr(&member(doc, h, "childShape"))?, depth + 1)
@@ -230,6 +235,85 @@ fn distance_to_segment(p: [f32; 3], a: [f32; 3], b: [f32; 3]) -> f32 {
     (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]).sqrt()
 }
 
+/// Whether `p` lies on the surface of shape `h` (in the shape's frame) where the test knows
+/// that surface from the members alone: capsules, spheres, cylinders (side or cap), tapered
+/// capsules (on either end sphere or between), cloth planes, and lists of such shapes (on one
+/// of the children). `None` for any other shape.
+fn on_surface(doc: &Document, h: Handle, p: [f32; 3]) -> Option<bool> {
+    let v3 = |n: &str| {
+        let r = member(doc, h, n).reals();
+        [r[0], r[1], r[2]]
+    };
+    let f = |n: &str| member(doc, h, n).as_f64().unwrap() as f32;
+    let dist = |a: [f32; 3], b: [f32; 3]| ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
+    let near = |x: f32, want: f32| (x - want).abs() <= 1e-4 * want.abs().max(1.0);
+    if let Some((a, b, r)) = capsule(doc, h) {
+        return Some(near(distance_to_segment(p, a, b), r));
+    }
+    match doc.class_name(h)?.as_str() {
+        "hclSphereShape" => {
+            let s = member(doc, h, "sphere").reals();
+            Some(near(dist(p, [s[0], s[1], s[2]]), s[3]))
+        }
+        "hkpCylinderShape" => {
+            let (a, b, r) = (v3("vertexA"), v3("vertexB"), f("cylRadius"));
+            // The distance from the axis line: to the segment, for a point beside it.
+            Some(p == a || p == b || near(distance_to_segment(p, a, b), r))
+        }
+        "hclTaperedCapsuleShape" => {
+            let (a, ra, b, rb) = (v3("small"), f("smallRadius"), v3("big"), f("bigRadius"));
+            Some(near(dist(p, a), ra) || near(dist(p, b), rb))
+        }
+        "hclPlaneShape" => {
+            let e = member(doc, h, "planeEquation").reals();
+            let l = (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt();
+            Some(((e[0] * p[0] + e[1] * p[1] + e[2] * p[2] + e[3]) / l).abs() <= 1e-5)
+        }
+        "hkpListShape" => {
+            let mut any = false;
+            for c in member(doc, h, "childInfo").as_list().unwrap() {
+                any |= on_surface(doc, ptr(c.field("shape").unwrap())?, p)?;
+            }
+            Some(any)
+        }
+        _ => None,
+    }
+}
+
+/// How many (triangle, vertex) pairs of `m` have the vertex above the triangle's plane by more
+/// than a thousandth of the mesh's extent: 0 for a convex mesh.
+fn convex_excess(m: &hktypes::shape::Mesh) -> usize {
+    let extent = m.positions.iter().flatten().fold(0f32, |a, x| a.max(x.abs()));
+    let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let mut n = 0;
+    for t in &m.triangles {
+        let [a, b, c] = t.map(|i| m.positions[i as usize]);
+        let (u, v) = (sub(b, a), sub(c, a));
+        let nn = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let l = (nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]).sqrt();
+        if l == 0.0 {
+            continue;
+        }
+        n += m.positions.iter().filter(|&&p| {
+            let d = sub(p, a);
+            (d[0] * nn[0] + d[1] * nn[1] + d[2] * nn[2]) / l > 1e-3 * extent
+        }).count();
+    }
+    n
+}
+
+/// Whether every edge of `m` is on exactly two of its triangles.
+fn closed(m: &hktypes::shape::Mesh) -> bool {
+    let mut edges: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+    for t in &m.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *edges.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    edges.values().all(|&c| c == 2)
+}
+
 /// The objects reachable from `from` through pointers.
 fn reachable(doc: &Document, from: impl IntoIterator<Item = Handle>) -> std::collections::BTreeSet<Handle> {
     let mut seen = std::collections::BTreeSet::new();
@@ -254,6 +338,9 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     // Meshes whose triangle count was checked against the members, by the shape's class.
     let mut counted: BTreeMap<String, usize> = BTreeMap::new();
     let mut capsules = 0;
+    // Meshes whose every vertex was found on the shape's surface, and meshes found closed, by class.
+    let mut surfaces: BTreeMap<String, usize> = BTreeMap::new();
+    let mut closed_meshes: BTreeMap<String, usize> = BTreeMap::new();
     for f in &files {
         let doc = &f.doc;
         let scene = shape::scene(doc).unwrap_or_else(|e| panic!("{}: {e}", f.relpath));
@@ -307,6 +394,20 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
                     }
                     capsules += 1;
                 }
+                if p.mesh.positions.first().and_then(|&v| on_surface(doc, s, v)).is_some() {
+                    for &v in &p.mesh.positions {
+                        assert_eq!(on_surface(doc, s, v), Some(true), "{}: {} ({}) vertex {v:?} off its surface", f.relpath, p.name, p.shape_class);
+                    }
+                    *surfaces.entry(p.shape_class.clone()).or_default() += 1;
+                }
+                // Tessellated and hull shapes are closed.
+                if ["Capsule", "Sphere", "Cylinder", "ConvexVertices"].iter().any(|k| p.shape_class.contains(k)) {
+                    assert!(closed(&p.mesh), "{}: {} ({}) is not closed", f.relpath, p.name, p.shape_class);
+                    if p.shape_class == "hkpConvexVerticesShape" {
+                        assert_eq!(convex_excess(&p.mesh), 0, "{}: {}: vertices above a hull face", f.relpath, p.name);
+                    }
+                    *closed_meshes.entry(p.shape_class.clone()).or_default() += 1;
+                }
                 // A compressed mesh's vertices lie in the domain its tree stores.
                 if let Some(tree) = mesh_tree(doc, s) {
                     let d = tree.field("domain").unwrap();
@@ -330,6 +431,7 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     eprintln!("{} files; by role (meshes, triangles): {by_role:?}", files.len());
     eprintln!("census (files, objects): {census:?}");
     eprintln!("triangle counts checked against the members: {counted:?}; capsules on their surface: {capsules}");
+    eprintln!("vertices on the surface: {surfaces:?}; closed: {closed_meshes:?}");
     assert!(files.len() >= 80, "{} files", files.len());
     // The shape classes the corpus holds, each turned into triangles above (a class the scene
     // cannot read is an error, which would have failed the file): a class new to the corpus
