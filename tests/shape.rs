@@ -302,6 +302,17 @@ fn convex_excess(m: &hktypes::shape::Mesh) -> usize {
     n
 }
 
+/// `p` (in the frame of `m`) in the scene's frame.
+fn place(m: &Placed, p: [f32; 3]) -> [f32; 3] {
+    let [x, y, z, w] = m.rotation;
+    // v + 2w (q x v) + 2 q x (q x v)
+    let q = [x, y, z];
+    let cross = |a: [f32; 3], b: [f32; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let t = cross(q, p).map(|c| 2.0 * c);
+    let u = cross(q, t);
+    [0, 1, 2].map(|k| p[k] + w * t[k] + u[k] + m.translation[k])
+}
+
 /// Whether every edge of `m` is on exactly two of its triangles.
 fn closed(m: &hktypes::shape::Mesh) -> bool {
     let mut edges: BTreeMap<(u32, u32), usize> = BTreeMap::new();
@@ -341,6 +352,7 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     // Meshes whose every vertex was found on the shape's surface, and meshes found closed, by class.
     let mut surfaces: BTreeMap<String, usize> = BTreeMap::new();
     let mut closed_meshes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut gaps: Vec<f32> = Vec::new();
     for f in &files {
         let doc = &f.doc;
         let scene = shape::scene(doc).unwrap_or_else(|e| panic!("{}: {e}", f.relpath));
@@ -423,6 +435,14 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
             }
         }
         for c in &scene.constraints {
+            let (a, b) = (&scene.meshes[c.body_a], &scene.meshes[c.body_b]);
+            let (pa, pb) = (place(a, c.pivot_a), place(b, c.pivot_b));
+            let gap = ((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2) + (pa[2] - pb[2]).powi(2)).sqrt();
+            // A joint's two pivots, each placed by its body's frame, meet (the files hold their
+            // ragdolls in the pose the constraints were made in).
+            let scale = 1.0 + (pa[0] * pa[0] + pa[1] * pa[1] + pa[2] * pa[2]).sqrt();
+            assert!(gap <= 1e-4 * scale, "{}: {} ({}) pivots {gap} apart", f.relpath, c.name, c.class);
+            gaps.push(gap);
             assert!(c.body_a < scene.meshes.len() && c.body_b < scene.meshes.len(), "{}", f.relpath);
             assert_ne!(c.body_a, c.body_b, "{}", f.relpath);
             assert!(c.pivot_a.iter().chain(&c.pivot_b).all(|x| x.is_finite()), "{}", f.relpath);
@@ -432,6 +452,9 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     eprintln!("census (files, objects): {census:?}");
     eprintln!("triangle counts checked against the members: {counted:?}; capsules on their surface: {capsules}");
     eprintln!("vertices on the surface: {surfaces:?}; closed: {closed_meshes:?}");
+    gaps.sort_by(f32::total_cmp);
+    eprintln!("{} constraints, their pivots placed by their bodies' frames at most {} apart (median {})", gaps.len(), gaps[gaps.len() - 1], gaps[gaps.len() / 2]);
+    assert_eq!(gaps.len(), 526);
     assert!(files.len() >= 80, "{} files", files.len());
     // The shape classes the corpus holds, each turned into triangles above (a class the scene
     // cannot read is an error, which would have failed the file): a class new to the corpus
