@@ -353,6 +353,8 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     let mut surfaces: BTreeMap<String, usize> = BTreeMap::new();
     let mut closed_meshes: BTreeMap<String, usize> = BTreeMap::new();
     let mut gaps: Vec<f32> = Vec::new();
+    // Ragdoll bodies with and without the bone they follow.
+    let mut bones: BTreeMap<bool, usize> = BTreeMap::new();
     for f in &files {
         let doc = &f.doc;
         let scene = shape::scene(doc).unwrap_or_else(|e| panic!("{}: {e}", f.relpath));
@@ -377,6 +379,9 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
         }
         let systems = system_shapes(doc, &scene);
         for (i, p) in scene.meshes.iter().enumerate() {
+            if p.role == Role::RagdollBody {
+                *bones.entry(p.bone.is_some()).or_default() += 1;
+            }
             let e = by_role.entry(format!("{:?}", p.role)).or_default();
             e.0 += 1;
             e.1 += p.mesh.triangles.len();
@@ -455,6 +460,8 @@ fn every_corpus_shape_ragdoll_and_cloth_file_gives_a_scene() {
     gaps.sort_by(f32::total_cmp);
     eprintln!("{} constraints, their pivots placed by their bodies' frames at most {} apart (median {})", gaps.len(), gaps[gaps.len() - 1], gaps[gaps.len() / 2]);
     assert_eq!(gaps.len(), 526);
+    // Every ragdoll body follows a bone of its ragdoll's skeleton.
+    assert_eq!(bones, BTreeMap::from([(true, 347)]));
     assert!(files.len() >= 80, "{} files", files.len());
     // The shape classes the corpus holds, each turned into triangles above (a class the scene
     // cannot read is an error, which would have failed the file): a class new to the corpus
