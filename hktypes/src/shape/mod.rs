@@ -35,7 +35,7 @@
 //! and shape subparts; the MOPP code itself is never read, so its bytes cannot make this
 //! loop), convex polytopes (each face fanned), vertex shapes (`hkpConvexVerticesShape`,
 //! `hknpConvexShape`: the convex hull of their vertices, closed), capsules, spheres, cylinders and
-//! boxes (tessellated: [`geom`]'s 16 segments and 6 rings per hemisphere), compound, list and
+//! boxes (tessellated: 16 segments around, 6 rings per hemisphere), compound, list and
 //! transform shapes (children placed by their transforms), `hknpExternMeshShape` (its
 //! `hkGeometry`), and the cloth collidables' capsules, tapered capsules, spheres and planes (a
 //! plane, being infinite, as a square of half side [`shapes::PLANE_PATCH`] about its point
