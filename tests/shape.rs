@@ -50,7 +50,8 @@ fn shape_files(corpus: &std::path::Path) -> (Vec<Opened>, Vec<String>) {
         let options = OpenOptions { compendia: Some(set), classes: Some(schemas), xml_dangling: Dangling::Null, ..OpenOptions::default() };
         match open(&bytes, &options) {
             Ok(doc) if holds_shapes(&doc) => out.push(Opened { relpath: e.relpath.clone(), doc }),
-            Ok(_) => {}
+            // A file of none of them (skeletons, animations, behaviours) has an empty scene.
+            Ok(doc) => assert_eq!(shape::scene(&doc).map_err(|err| err.to_string()), Ok(Scene::default()), "{}", e.relpath),
             Err(err) => refused.push(format!("{}: {err}", e.relpath)),
         }
     }
