@@ -3,8 +3,11 @@
 //! one whose skeleton the corpus lacks is refused with that name); the Khronos glTF Validator
 //! reports no error on any export; bones, parents and reference pose equal the skeleton's; the
 //! glTF's keys equal the decoded frames; export -> import -> decode of every spline animation
-//! stays within the encoder's tolerances and the written file passes `hkgen verify`. A hand-made
-//! shape scene (a box) exports as a mesh node with its extras.
+//! stays within the encoder's tolerances and the written file passes `hkgen verify`. Every file
+//! with shapes (collision, ragdoll bodies, cloth: `shape::scene`, whose triangle counts
+//! tests/shape.rs holds to the shapes' members) exports its placed meshes with the scene's
+//! triangles and positions, bit for bit. A hand-made shape scene (a box) exports as a mesh node
+//! with its extras.
 
 mod common;
 
@@ -12,8 +15,9 @@ use hkgen::reflection::check::ClassSchemas;
 use hktypes::anim::{self, Animation, Codec};
 use hktypes::gltf::{self, import, ExportOptions, Input};
 use hktypes::packfile::xml::Dangling;
-use hktypes::shape::{Constraint, Mesh, Placed, Role, Scene};
+use hktypes::shape::{self, Constraint, Mesh, Placed, Role, Scene};
 use hktypes::{open, Document, Handle, OpenOptions};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,6 +30,8 @@ struct Opened {
     doc: Document,
     skeletons: Vec<gltf::SkeletonPose>,
     anims: Vec<Animation>,
+    /// `shape::scene` of the file: collision shapes, ragdoll bodies, cloth.
+    scene: Scene,
     options: OpenOptions<'static>,
 }
 
@@ -33,7 +39,9 @@ fn schemas() -> &'static ClassSchemas {
     Box::leak(Box::new(ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap()))
 }
 
-/// Every corpus file that holds a skeleton or an animation, opened.
+/// Every corpus file that holds a skeleton, an animation, or a shape, ragdoll or cloth (a
+/// non-empty `shape::scene`), opened. A file the manifest lists with a skeleton or animation
+/// class must open; any other that does not open is left to the tests of opening (tests/open.rs).
 fn files(corpus: &Path) -> Vec<Opened> {
     let schemas = schemas();
     let text = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();
@@ -41,19 +49,25 @@ fn files(corpus: &Path) -> Vec<Opened> {
     let compendia = Box::leak(Box::new(common::compendia(&entries)));
     let mut out = Vec::new();
     for (e, line) in entries.iter().zip(text.lines().skip(1).filter(|l| !l.is_empty())) {
-        if e.format == "tcm0" || !MARKS.iter().any(|m| line.contains(m)) {
+        if e.format == "tcm0" {
             continue;
         }
+        let marked = MARKS.iter().any(|m| line.contains(m));
         let Some(bytes) = common::corpus_file(corpus, &e.relpath) else { continue };
         let set = Box::leak(Box::new(compendia.set_for(&e.path)));
         let options = OpenOptions { compendia: Some(set), classes: Some(schemas), xml_dangling: Dangling::Null, ..OpenOptions::default() };
-        let doc = open(&bytes, &options).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+        let doc = match open(&bytes, &options) {
+            Ok(doc) => doc,
+            Err(err) if marked => panic!("{}: {err}", e.relpath),
+            Err(_) => continue,
+        };
         let skeletons = gltf::skeletons(&doc).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
         let anims = anim::animations(&doc).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
-        if skeletons.is_empty() && anims.is_empty() {
+        let scene = shape::scene(&doc).unwrap_or_else(|err| panic!("{}: {err}", e.relpath));
+        if skeletons.is_empty() && anims.is_empty() && scene.meshes.is_empty() {
             continue;
         }
-        out.push(Opened { relpath: e.relpath.clone(), path: e.path.clone(), bytes, doc, skeletons, anims, options });
+        out.push(Opened { relpath: e.relpath.clone(), path: e.path.clone(), bytes, doc, skeletons, anims, scene, options });
     }
     out
 }
@@ -104,6 +118,57 @@ fn exports(all: &[Opened]) -> Vec<(String, Vec<u8>, Vec<usize>)> {
     out
 }
 
+/// A GLB's JSON and binary chunk, split by hand (not through the writer's types).
+fn glb_parts(glb: &[u8]) -> (serde_json::Value, &[u8]) {
+    assert_eq!(&glb[..4], b"glTF");
+    let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
+    let json_len = word(12);
+    let json = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin = if glb.len() > 20 + json_len { &glb[28 + json_len..28 + json_len + word(20 + json_len)] } else { &[][..] };
+    (json, bin)
+}
+
+/// The bytes of accessor `a` (tightly packed: the export writes no stride), `width` bytes an element.
+fn accessor_bytes<'a>(g: &serde_json::Value, bin: &'a [u8], a: usize, width: usize) -> &'a [u8] {
+    let acc = &g["accessors"][a];
+    let view = &g["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    assert!(view.get("byteStride").is_none());
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize + acc["byteOffset"].as_u64().unwrap_or(0) as usize;
+    &bin[start..start + acc["count"].as_u64().unwrap() as usize * width]
+}
+
+/// Checks that the placed-mesh nodes of an export are the scenes' meshes, in order: name, role,
+/// positions and triangles equal. Gives (meshes, triangles) per role name.
+fn check_meshes(name: &str, glb: &[u8], scenes: &[&Scene]) -> BTreeMap<String, (usize, usize)> {
+    let (g, bin) = glb_parts(glb);
+    let placed: Vec<&serde_json::Value> = g["nodes"].as_array().unwrap().iter().filter(|n| n["extras"].get("role").is_some()).collect();
+    let want: Vec<&Placed> = scenes.iter().flat_map(|s| &s.meshes).collect();
+    assert_eq!(placed.len(), want.len(), "{name}: placed mesh nodes");
+    let mut by_role = BTreeMap::new();
+    for (k, (node, p)) in placed.iter().zip(&want).enumerate() {
+        assert_eq!(node["name"], p.name.as_str(), "{name}: placed mesh {k}");
+        assert_eq!(node["extras"]["triangles"], p.mesh.triangles.len(), "{name}: placed mesh {k}");
+        assert_eq!(node["extras"]["shape_class"], p.shape_class.as_str(), "{name}: placed mesh {k}");
+        let role = node["extras"]["role"].as_str().unwrap().to_owned();
+        let e = by_role.entry(role).or_insert((0, 0));
+        e.0 += 1;
+        e.1 += p.mesh.triangles.len();
+        let Some(m) = node.get("mesh") else {
+            // not-a-skip: a placed mesh of no triangle has no glTF mesh, which is what is asserted.
+            assert!(p.mesh.triangles.is_empty(), "{name}: placed mesh {k} has triangles and no glTF mesh");
+            continue;
+        };
+        let prim = &g["meshes"][m.as_u64().unwrap() as usize]["primitives"][0];
+        let idx = accessor_bytes(&g, bin, prim["indices"].as_u64().unwrap() as usize, 4);
+        let tris: Vec<u32> = idx.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(tris, p.mesh.triangles.iter().flatten().copied().collect::<Vec<_>>(), "{name}: placed mesh {k}'s triangles");
+        let pos = accessor_bytes(&g, bin, prim["attributes"]["POSITION"].as_u64().unwrap() as usize, 12);
+        let xyz: Vec<f32> = pos.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(xyz, p.mesh.positions.iter().flatten().copied().collect::<Vec<_>>(), "{name}: placed mesh {k}'s positions");
+    }
+    by_role
+}
+
 fn read(glb: &[u8]) -> import::GltfAnimations {
     import::GltfAnimations::read(glb, None).unwrap()
 }
@@ -127,7 +192,16 @@ fn corpus_exports_equal_the_skeletons_and_frames() {
     assert!(all.len() > 50, "{} skeleton and animation files", all.len());
     let ex = exports(&all);
     let (mut bones_checked, mut keys_checked, mut anims_checked) = (0usize, 0usize, 0usize);
+    let mut roles: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut shape_files = 0;
     for (name, glb, parts) in &ex {
+        let scenes: Vec<&Scene> = parts.iter().map(|&k| &all[k].scene).collect();
+        for (role, (m, t)) in check_meshes(name, glb, &scenes) {
+            let e = roles.entry(role).or_insert((0, 0));
+            e.0 += m;
+            e.1 += t;
+        }
+        shape_files += usize::from(!all[*parts.last().unwrap()].scene.meshes.is_empty());
         let g = read(glb);
         // Skeletons: every skin is a skeleton of the inputs, bone for bone.
         for &k in parts {
@@ -184,6 +258,10 @@ fn corpus_exports_equal_the_skeletons_and_frames() {
         }
     }
     eprintln!("{bones_checked} bones, {anims_checked} animations, {keys_checked} keys equal the files'");
+    eprintln!("{shape_files} files with shapes; placed meshes (meshes, triangles) by role equal the scenes': {roles:?}");
+    for role in ["collision", "ragdoll body", "cloth sim"] {
+        assert!(roles.get(role).is_some_and(|r| r.0 > 0 && r.1 > 0), "no {role} mesh exported: {roles:?}");
+    }
     assert!(bones_checked > 1000 && anims_checked > 20, "{bones_checked} bones, {anims_checked} animations");
 }
 
