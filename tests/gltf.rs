@@ -331,11 +331,17 @@ fn the_khronos_validator_reports_no_error_on_any_corpus_export() {
     let ex = exports(&all);
     let dir = scratch("validate");
     let mut paths = Vec::new();
-    for (k, (_, glb, _)) in ex.iter().enumerate() {
-        let p = dir.join(format!("{k}.glb"));
+    // Each export named after its file (the corpus path with `/` as `__`), kept in
+    // target/tmp/gltf-validate for a look (tools/gltf_blender.py loads them in Blender).
+    let mut index = String::from("glb\tfiles\n");
+    for (name, glb, parts) in &ex {
+        let p = dir.join(format!("{}.glb", name.replace('/', "__")));
         std::fs::write(&p, glb).unwrap();
+        let files: Vec<&str> = parts.iter().map(|&k| all[k].relpath.as_str()).collect();
+        index.push_str(&format!("{}\t{}\n", p.file_name().unwrap().to_string_lossy(), files.join(" ")));
         paths.push(p);
     }
+    std::fs::write(dir.join("index.tsv"), index).unwrap();
     // The hand-made box scene and a .gltf with its .bin, too.
     let g = gltf::export_scene("box.hkx", &box_scene(), &ExportOptions::default()).unwrap();
     let p = dir.join("box.glb");
