@@ -333,6 +333,12 @@ enum GltfCommand {
         /// Leave root motion (hkaDefaultAnimatedReferenceFrame) out; the animation's extras say so.
         #[arg(long)]
         no_root_motion: bool,
+        /// Give an animation whose skeleton is not among the FILEs a placeholder skeleton (named
+        /// as its binding's skeleton, bones `bone 0`, `bone 1`, ..., flat, at rest at the
+        /// identity; flagged in the node's extras) instead of refusing it. `gltf import` reads
+        /// such an export back onto the same file.
+        #[arg(long)]
+        placeholder_skeleton: bool,
         #[command(flatten)]
         write: output::WriteArgs,
         #[command(flatten)]
@@ -547,10 +553,10 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
 fn gltf_command(g: GltfCommand) -> Result<ExitCode, String> {
     use crate::gltf_cli;
     match g {
-        GltfCommand::Export { up, no_root_motion, write, read, out, files } => {
+        GltfCommand::Export { up, no_root_motion, placeholder_skeleton, write, read, out, files } => {
             let schemas = read.schemas_dir()?;
             let r = gltf_cli::Reading { compendia: &read.compendia, registry: REGISTRY.get().copied(), schemas };
-            gltf_cli::export(&out, &files, gltf_cli::parse_up(&up)?, !no_root_motion, &r, write.policy())
+            gltf_cli::export(&out, &files, gltf_cli::parse_up(&up)?, !no_root_motion, placeholder_skeleton, &r, write.policy())
         }
         GltfCommand::Import {
             into,

@@ -83,7 +83,8 @@ pub fn side_bin(out: &Path) -> PathBuf {
 }
 
 /// Runs `hkgen gltf export`.
-pub fn export(out: &Path, files: &[PathBuf], up: Up, root_motion: bool, r: &Reading<'_>, policy: output::WritePolicy) -> Result<ExitCode, String> {
+#[allow(clippy::too_many_arguments)]
+pub fn export(out: &Path, files: &[PathBuf], up: Up, root_motion: bool, placeholder_skeletons: bool, r: &Reading<'_>, policy: output::WritePolicy) -> Result<ExitCode, String> {
     if files.is_empty() {
         return Err("gltf export needs at least one FILE".into());
     }
@@ -97,7 +98,7 @@ pub fn export(out: &Path, files: &[PathBuf], up: Up, root_motion: bool, r: &Read
     let opened: Vec<Opened> = files.iter().map(|f| open(f, r)).collect::<Result<_, _>>()?;
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let ins: Vec<gltf::Input<'_>> = opened.iter().zip(&names).map(|(o, n)| gltf::Input { name: n, doc: &o.doc }).collect();
-    let options = ExportOptions { up, root_motion, shapes: true };
+    let options = ExportOptions { up, root_motion, shapes: true, placeholder_skeletons };
     let g = gltf::export_inputs(&ins, &options).map_err(|e| e.to_string())?;
     let summary = format!(
         "{} nodes, {} skins, {} animations, {} meshes",

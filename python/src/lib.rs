@@ -1075,7 +1075,7 @@ fn gltf_options(up: &str, root_motion: bool) -> PyResult<hktypes::gltf::ExportOp
         "z" | "Z" => hktypes::gltf::Up::Z,
         _ => return Err(PyValueError::new_err(format!("up={up:?}: \"y\" or \"z\""))),
     };
-    Ok(hktypes::gltf::ExportOptions { up, root_motion, shapes: true })
+    Ok(hktypes::gltf::ExportOptions { up, root_motion, ..hktypes::gltf::ExportOptions::default() })
 }
 
 /// `hkgen.gltf.export(docs, path=None, up="y", root_motion=True)`: the documents as one binary

@@ -80,11 +80,17 @@ pub struct ExportOptions {
     pub root_motion: bool,
     /// The meshes of [`crate::shape::scene`] of each input.
     pub shapes: bool,
+    /// An animation whose skeleton no input holds gets a placeholder skeleton instead of being
+    /// refused: a node named as the skeleton its binding names (else `placeholder for NAME`),
+    /// bones `bone 0`, `bone 1`, ... up to the highest bone its tracks drive, flat below it,
+    /// at rest at the identity; the node's extras say `"placeholder": true`. [`import`] reads such
+    /// an export back onto the same file (its bones matched by index through those names).
+    pub placeholder_skeletons: bool,
 }
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        ExportOptions { up: Up::Y, root_motion: true, shapes: true }
+        ExportOptions { up: Up::Y, root_motion: true, shapes: true, placeholder_skeletons: false }
     }
 }
 
@@ -460,12 +466,45 @@ impl<'o> Builder<'o> {
 
     fn add_skeletons(&mut self, input: usize, inp: &Input<'_>) -> Result<()> {
         for pose in skeletons(inp.doc)? {
+            let ex = js!({ "source": inp.name, "object": pose.handle.0, "class": "hkaSkeleton" });
+            self.add_pose(input, inp.name, pose, ex)?;
+        }
+        Ok(())
+    }
+
+    /// A placeholder skeleton for animation `a` of input `input` (see
+    /// [`ExportOptions::placeholder_skeletons`]); its index in `self.skeletons`.
+    fn add_placeholder(&mut self, input: usize, input_name: &str, a: &Animation, anim_name: &str) -> Result<usize> {
+        let n = a.track_to_bone().into_iter().flatten().max().map_or(0, |m| m + 1).max(1);
+        if n > 1 << 16 {
+            return Err(invalid(format!("animation object {} ({}): its tracks drive bone {}; a placeholder skeleton has at most 65,536", a.handle.0, a.class, n - 1)).into());
+        }
+        let name = a.binding.as_ref().map(|b| b.skeleton_name.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| format!("placeholder for {anim_name}"));
+        let pose = SkeletonPose {
+            handle: a.handle,
+            name,
+            bones: (0..n).map(|i| format!("bone {i}")).collect(),
+            parents: vec![-1; n],
+            pose: vec![anim::IDENTITY; n],
+        };
+        let ex = js!({
+            "source": input_name,
+            "placeholder": true,
+            "note": "no input holds this skeleton: bones named by index, flat, at rest at the identity",
+        });
+        self.add_pose(input, input_name, pose, ex)?;
+        Ok(self.skeletons.len() - 1)
+    }
+
+    /// Adds `pose` as a skeleton node (extras `ex`), its bones and skin.
+    fn add_pose(&mut self, input: usize, input_name: &str, pose: SkeletonPose, ex: Value) -> Result<()> {
+        {
             let at = format!("object {} (hkaSkeleton {:?})", pose.handle.0, pose.name);
             let node = self.push_node(
                 0,
                 json::Node {
                     name: Some(if pose.name.is_empty() { format!("skeleton {}", pose.handle.0) } else { pose.name.clone() }),
-                    extras: extras(js!({ "source": inp.name, "object": pose.handle.0, "class": "hkaSkeleton" })),
+                    extras: extras(ex),
                     ..Default::default()
                 },
             );
@@ -556,7 +595,7 @@ impl<'o> Builder<'o> {
             }
             self.skeletons.push(SkelNodes {
                 input,
-                input_name: inp.name.to_owned(),
+                input_name: input_name.to_owned(),
                 pose,
                 node,
                 bones,
@@ -632,7 +671,13 @@ impl<'o> Builder<'o> {
         let handles = anim::handles(inp.doc);
         for &h in &handles {
             let a = Animation::read(inp.doc, h)?;
-            let (si, how) = self.skeleton_for(input, inp.name, &a)?;
+            let (si, how) = match self.skeleton_for(input, inp.name, &a) {
+                Ok(found) => found,
+                Err(_) if self.options.placeholder_skeletons => {
+                    (self.add_placeholder(input, inp.name, &a, &animation_name(inp.name, h, handles.len()))?, "placeholder")
+                }
+                Err(e) => return Err(e.into()),
+            };
             let frames = a.frames()?;
             let at = format!("animation object {} ({})", h.0, a.class);
             let skel = &self.skeletons[si];
