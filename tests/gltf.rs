@@ -488,3 +488,56 @@ fn export_import_decode_of_every_spline_animation_stays_within_tolerance() {
     let o = cmd.output().unwrap();
     assert!(o.status.success(), "verify: {}\n{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
 }
+
+fn hkgen(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hkgen"));
+    // The class schemas of the checkout, whether or not the binary has classes compiled in.
+    cmd.current_dir(common::workspace_root()).arg("gltf").args(args);
+    common::run(&mut cmd)
+}
+
+/// The command line: `.gltf` with its `.bin`, no overwrite without `--force`, an animation alone
+/// refused naming what it needs (and no file written), `--placeholder-skeleton`, and `gltf import`
+/// back into the clip's file, which `hkgen verify` passes.
+#[test]
+fn the_command_line_exports_refuses_and_imports() {
+    let Some(corpus) = common::corpus() else { return };
+    let skeleton = corpus.join("HavokLib/2010_2__allosaur[4101].hkx");
+    let clip = corpus.join("HavokLib/2010_2__allosaur_run[4101].hkx");
+    let dir = scratch("cli");
+    let out = dir.join("allosaur.gltf");
+    let s = |p: &Path| p.as_os_str().to_owned();
+    let schemas = std::ffi::OsString::from("--schemas=schemas");
+    let o = hkgen(&["export".as_ref(), &schemas, &s(&out), &s(&skeleton), &s(&clip)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read(&out).unwrap();
+    let g: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    assert_eq!(g["buffers"][0]["uri"], "allosaur.bin");
+    assert_eq!(g["buffers"][0]["byteLength"].as_u64().unwrap() as usize, std::fs::metadata(dir.join("allosaur.bin")).unwrap().len() as usize);
+    assert_eq!((g["skins"].as_array().unwrap().len(), g["animations"].as_array().unwrap().len()), (1, 1));
+    // Again, without --force: refused, the file unchanged.
+    let o = hkgen(&["export".as_ref(), &schemas, &s(&out), &s(&skeleton), &s(&clip)]);
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), text);
+    // The clip alone: refused, saying what it needs; nothing written.
+    let alone = dir.join("alone.glb");
+    let o = hkgen(&["export".as_ref(), &schemas, &s(&alone), &s(&clip)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("give its skeleton file too") && err.contains("93 tracks"), "{err}");
+    assert!(!alone.exists());
+    let o = hkgen(&["export".as_ref(), &schemas, "--placeholder-skeleton".as_ref(), &s(&alone), &s(&clip)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (g, _) = glb_parts(&std::fs::read(&alone).unwrap());
+    assert_eq!(g["skins"][0]["joints"].as_array().unwrap().len(), 93);
+    assert_eq!(g["nodes"][1]["extras"]["placeholder"], true);
+    // Import both back into the clip's file.
+    for (from, name) in [(&out, "from_gltf.hkx"), (&alone, "from_placeholder.hkx")] {
+        let back = dir.join(name);
+        let o = hkgen(&["import".as_ref(), &schemas, "--into".as_ref(), &s(&clip), &s(from), &s(&back)]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hkgen"));
+        cmd.current_dir(common::workspace_root()).arg("verify").arg("--schemas=schemas").arg(&back);
+        let o = common::run(&mut cmd);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
