@@ -541,3 +541,76 @@ fn the_command_line_exports_refuses_and_imports() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
 }
+
+/// Files that are not in the corpus: a BotW ragdoll written under the Switch's layout rules (by
+/// `hkgen convert`) exports to the same glTF as the Wii U file it was made from; and an edited
+/// glTF animation (a bone moved on every key) imports into a spline file whose decoded frames
+/// then follow the edit within the encoder's tolerance, the other bones unchanged.
+#[test]
+fn files_not_in_the_corpus_export_and_edits_import() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let dir = scratch("not-in-corpus");
+    // 1. Another platform's layout.
+    let rel = "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Enemy_Lizalfos_Dark.sbactorpack/Ragdoll/Enemy_Lizalfos/Enemy_Lizalfos.hkrg";
+    let Some(wiiu) = common::corpus_file(&corpus, rel) else { return };
+    let switch = dir.join("Enemy_Lizalfos.switch.hkrg");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hkgen"));
+    cmd.current_dir(common::workspace_root()).args(["convert", "--schemas=schemas", "--layout", "8,1,1,1"]).arg(corpus.join(rel)).arg(&switch);
+    let o = common::run(&mut cmd);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let switch_bytes = std::fs::read(&switch).unwrap();
+    assert_ne!(switch_bytes, wiiu);
+    let options = OpenOptions { classes: Some(schemas), ..OpenOptions::default() };
+    let glb = |bytes: &[u8]| {
+        let doc = open(bytes, &options).unwrap();
+        gltf::export_inputs(&[Input { name: "Enemy_Lizalfos.hkrg", doc: &doc }], &ExportOptions::default()).unwrap().to_glb().unwrap()
+    };
+    let (a, b) = (glb(&wiiu), glb(&switch_bytes));
+    let (ga, _) = glb_parts(&a);
+    assert_eq!(ga["skins"].as_array().unwrap().iter().map(|s| s["joints"].as_array().unwrap().len()).sum::<usize>(), 57);
+    assert_eq!(ga["meshes"].as_array().unwrap().len(), 22);
+    assert!(a == b, "the Switch layout's export differs from the Wii U file's");
+
+    // 2. An edited animation back into a spline file.
+    let all = files(&corpus);
+    let (f, s) = all
+        .iter()
+        .filter(|f| !f.anims.is_empty() && f.anims.iter().all(|a| a.codec == Codec::Spline))
+        .find_map(|f| skeleton_file(&all, f).map(|s| (f, s)))
+        .expect("a spline animation file whose skeleton the corpus holds");
+    let inputs = [Input { name: &s.relpath, doc: &s.doc }, Input { name: &f.relpath, doc: &f.doc }];
+    let mut g = read(&gltf::export_inputs(&inputs, &ExportOptions::default()).unwrap().to_glb().unwrap());
+    let a = &f.anims[0];
+    let ex: serde_json::Value = serde_json::from_str(&g.animations[0].extras).unwrap();
+    let skin = g.skins.iter().find(|(n, _)| n == ex["skeleton"].as_str().unwrap()).unwrap().1.clone();
+    let bones = a.track_to_bone();
+    // The first track's bone: moved by (0.05, -0.02, 0.1) on every key.
+    let t0 = (0..a.track_count).find(|&t| bones[t].is_some()).unwrap();
+    let node = skin[bones[t0].unwrap()];
+    let shift = [0.05f32, -0.02, 0.1];
+    let c = g.animations[0].channels.iter_mut().find(|c| c.node == node && c.path == 0).unwrap();
+    for v in &mut c.values {
+        for k in 0..3 {
+            v[k] += shift[k];
+        }
+    }
+    let mut doc = open(&f.bytes, &f.options).unwrap();
+    import::import_animations(&mut doc, &f.relpath, &g, &import::ImportOptions::default(), &f.options).unwrap();
+    let back = open(&doc.write().unwrap(), &f.options).unwrap();
+    let (x, y) = (a.frames().unwrap(), anim::animations(&back).unwrap()[0].frames().unwrap());
+    assert_eq!((x.frame_count, x.track_count), (y.frame_count, y.track_count));
+    let tol = 0.01 * 1.05 + 2e-4;
+    let mut moved = 0;
+    for fi in 0..x.frame_count {
+        for t in 0..x.track_count {
+            let (p, q) = (x.transform(fi, t).unwrap(), y.transform(fi, t).unwrap());
+            let d = if t == t0 { shift } else { [0.0; 3] };
+            for k in 0..3 {
+                assert!((p[k] + d[k] - q[k]).abs() <= tol, "{}: frame {fi} track {t} component {k}: {} + {} vs {}", f.relpath, p[k], d[k], q[k]);
+            }
+            moved += usize::from(t == t0);
+        }
+    }
+    eprintln!("{}: track {t0} moved on {moved} frames, {} tracks in all", f.relpath, x.track_count);
+}
