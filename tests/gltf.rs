@@ -581,6 +581,10 @@ fn files_not_in_the_corpus_export_and_edits_import() {
         .expect("a spline animation file whose skeleton the corpus holds");
     let inputs = [Input { name: &s.relpath, doc: &s.doc }, Input { name: &f.relpath, doc: &f.doc }];
     let mut g = read(&gltf::export_inputs(&inputs, &ExportOptions::default()).unwrap().to_glb().unwrap());
+    // The same from the document: `doc.to_gltf(others, options)`, inputs named input0, input1.
+    let (h, _) = glb_parts(&f.doc.to_gltf(&[&s.doc], &ExportOptions::default()).unwrap());
+    assert_eq!((h["animations"].as_array().unwrap().len(), h["skins"].as_array().unwrap().len()), (g.animations.len(), g.skins.len()));
+    assert_eq!(h["animations"][0]["extras"]["source"], "input0");
     let a = &f.anims[0];
     let ex: serde_json::Value = serde_json::from_str(&g.animations[0].extras).unwrap();
     let skin = g.skins.iter().find(|(n, _)| n == ex["skeleton"].as_str().unwrap()).unwrap().1.clone();

@@ -156,6 +156,18 @@ pub fn export(docs: &[&Document], options: &ExportOptions) -> Result<Vec<u8>> {
     export_inputs(&inputs, options)?.to_glb()
 }
 
+impl Document {
+    /// This document with `others` (documents that hold the skeletons its animations play on,
+    /// or more to put in the same scene) as one binary glTF (`.glb` bytes); the inputs are named
+    /// `input0` (this one), `input1`, ... in the export. See [`export_inputs`] to name them.
+    pub fn to_gltf(&self, others: &[&Document], options: &ExportOptions) -> Result<Vec<u8>> {
+        let mut docs = Vec::with_capacity(1 + others.len());
+        docs.push(self);
+        docs.extend_from_slice(others);
+        export(&docs, options)
+    }
+}
+
 /// The glTF of `inputs` (see the module documentation). Errors: an input holds nothing to export
 /// (no skeleton, animation or shape), an animation's skeleton is not among the inputs (the
 /// message names it), a skeleton whose parents loop or lie out of range, data an animation codec
