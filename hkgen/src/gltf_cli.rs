@@ -41,12 +41,6 @@ struct Opened {
     registry: &'static (dyn ClassRegistry + Sync),
 }
 
-impl Opened {
-    fn options(&self) -> OpenOptions<'_> {
-        OpenOptions { compendia: Some(&self.set), classes: Some(self.registry), ..OpenOptions::default() }
-    }
-}
-
 fn open(file: &Path, r: &Reading<'_>) -> Result<Opened, String> {
     let (bytes, near) = read_file_or_member(file)?;
     let names = reading::named_compendium(&bytes);
@@ -151,7 +145,6 @@ pub fn import(input: &Path, into: &Path, out: &Path, flags: &ImportFlags, r: &Re
         let o = OpenOptions { compendia: Some(set), classes: Some(*registry), ..OpenOptions::default() };
         import::import_animations(doc, &name, &g, &options, &o).map_err(|e| e.in_file(name.clone()).to_string())?
     };
-    let _ = opened.options();
     let written = opened.doc.write().map_err(|e| e.in_file(name.clone()).to_string())?;
     output::write_file(out, &written, &[input, into], policy)?;
     for d in &done {

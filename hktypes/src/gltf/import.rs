@@ -356,7 +356,7 @@ pub fn frames_for(a: &Animation, g: &GltfAnimation, file: &GltfAnimations) -> st
     let spacing = if a.frame_count > 1 && a.duration > 0.0 {
         a.duration / (a.frame_count - 1) as f32
     } else {
-        a.members().get("frameDuration").and_then(|v| crate::members::ValExt::as_f64(v)).map_or(1.0 / 30.0, |x| x as f32)
+        a.members().get("frameDuration").and_then(crate::members::ValExt::as_f64).map_or(1.0 / 30.0, |x| x as f32)
     };
     let spacing = if spacing > 0.0 && spacing.is_finite() { spacing } else { 1.0 / 30.0 };
     let steps = (end / spacing).round();

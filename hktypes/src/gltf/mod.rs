@@ -112,7 +112,7 @@ impl Gltf {
     pub fn to_glb(&self) -> Result<Vec<u8>> {
         let text = json::serialize::to_vec(&self.root).map_err(|e| invalid(format!("glTF JSON: {e}")))?;
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let json_len = text.len().next_multiple_of(4);
@@ -425,7 +425,7 @@ impl<'o> Builder<'o> {
 
     /// Appends `bytes` as a buffer view (4-byte aligned).
     fn view(&mut self, bytes: &[u8], target: Option<json::buffer::Target>) -> Index<json::buffer::View> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -619,7 +619,7 @@ impl<'o> Builder<'o> {
 
     /// The skeleton (index into `self.skeletons`) animation `a` of input `input` plays on, and
     /// how it was found.
-    fn skeleton_for(&self, input: usize, input_name: &str, a: &Animation) -> std::result::Result<(usize, &'static str), ValueError> {
+    fn skeleton_for(&self, input: usize, a: &Animation) -> std::result::Result<(usize, &'static str), ValueError> {
         let what = format!("animation object {} ({})", a.handle.0, a.class);
         let named = a.binding.as_ref().map(|b| b.skeleton_name.as_str()).filter(|n| !n.is_empty());
         let held = || {
@@ -642,7 +642,7 @@ impl<'o> Builder<'o> {
                 self.skeletons
                     .iter()
                     .position(|s| s.input == input && eq(s))
-                    .or_else(|| self.skeletons.iter().position(|s| eq(s)))
+                    .or_else(|| self.skeletons.iter().position(eq))
             };
             return match pick(true).or_else(|| pick(false)) {
                 Some(i) => Ok((i, "binding")),
@@ -673,17 +673,13 @@ impl<'o> Builder<'o> {
                 many.iter().map(|&i| format!("{:?} ({})", self.skeletons[i].pose.name, self.skeletons[i].input_name)).collect::<Vec<_>>().join(", ")
             ))),
         }
-        .map(|x| {
-            let _ = input_name;
-            x
-        })
     }
 
     fn add_animations(&mut self, input: usize, inp: &Input<'_>) -> Result<()> {
         let handles = anim::handles(inp.doc);
         for &h in &handles {
             let a = Animation::read(inp.doc, h)?;
-            let (si, how) = match self.skeleton_for(input, inp.name, &a) {
+            let (si, how) = match self.skeleton_for(input, &a) {
                 Ok(found) => found,
                 Err(_) if self.options.placeholder_skeletons => {
                     (self.add_placeholder(input, inp.name, &a, &animation_name(inp.name, h, handles.len()))?, "placeholder")
@@ -1027,7 +1023,7 @@ impl<'o> Builder<'o> {
         };
         self.root.push(json::Scene { extensions: None, extras: scene_extras, name: Some("Havok".into()), nodes: vec![Index::new(0)] });
         self.root.scene = Some(Index::new(0));
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         if !self.bin.is_empty() {
