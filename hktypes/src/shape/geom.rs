@@ -3,6 +3,7 @@
 //! equations, or from points alone).
 
 use super::Mesh;
+use std::collections::HashMap;
 
 /// A 3-vector.
 pub(crate) type V3 = [f32; 3];
@@ -253,133 +254,181 @@ pub(crate) fn boxed(h: V3) -> Mesh {
     m
 }
 
-/// The faces of the convex polytope of `points` whose face normals `planes` give (each
-/// `n·p + d = 0`, `n` pointing out; only `n` is used): for each plane, the points farthest
-/// along `n` (within a tolerance scaled to the points' extent), in order around the normal,
-/// fanned into triangles. A plane with fewer than three points on it, or the same points as an
-/// earlier plane, gives no face.
-pub(crate) fn hull_from_planes(points: &[V3], planes: &[[f32; 4]]) -> Mesh {
-    let extent = points.iter().flat_map(|p| p.iter()).fold(0f32, |m, x| m.max(x.abs())).max(1e-3);
-    let tol = extent * 1e-3;
-    let mut m = Mesh { positions: points.to_vec(), triangles: Vec::new() };
-    let mut faces = std::collections::HashSet::new();
-    for pl in planes {
-        let Some(n) = normalize([pl[0], pl[1], pl[2]]) else { continue };
-        // Measured from the points' support along `n`, not from the plane itself: a file's
-        // planes may stand off the vertices (Breath of the Wild's convex vertices shapes keep
-        // them about 0.094 outside every face).
-        let Some(support) = points.iter().map(|&p| dot(n, p)).max_by(f32::total_cmp) else { continue };
-        let on: Vec<u32> = (0..points.len() as u32).filter(|&i| support - dot(n, points[i as usize]) <= tol).collect();
-        if on.len() >= 3 && faces.insert(on.clone()) {
-            fan_sorted(&mut m, &on, n);
-        }
-    }
-    m
-}
+/// A 3-vector of f64, for the hull.
+type D3 = [f64; 3];
 
-/// Fans the points `on` (indices into `m.positions`, all on one plane of normal `n`) into
-/// triangles, sorted by angle about their centroid, counter-clockwise seen from the side `n` points to.
-fn fan_sorted(m: &mut Mesh, on: &[u32], n: V3) {
-    if on.len() < 3 {
-        return;
+/// The vector operations in f64.
+mod d {
+    use super::D3;
+
+    pub(super) fn sub(a: D3, b: D3) -> D3 {
+        [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
     }
-    let c = scale(on.iter().fold([0.0; 3], |s, &i| add(s, m.positions[i as usize])), 1.0 / on.len() as f32);
-    let (u, v) = basis(n);
-    let mut ordered: Vec<(f32, u32)> = on
-        .iter()
-        .map(|&i| {
-            let d = sub(m.positions[i as usize], c);
-            (dot(d, v).atan2(dot(d, u)), i)
-        })
-        .collect();
-    ordered.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for k in 1..ordered.len() - 1 {
-        m.triangles.push([ordered[0].1, ordered[k].1, ordered[k + 1].1]);
+
+    pub(super) fn add(a: D3, b: D3) -> D3 {
+        [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+    }
+
+    pub(super) fn scale(a: D3, s: f64) -> D3 {
+        [a[0] * s, a[1] * s, a[2] * s]
+    }
+
+    pub(super) fn dot(a: D3, b: D3) -> f64 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+
+    pub(super) fn cross(a: D3, b: D3) -> D3 {
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    }
+
+    pub(super) fn len(a: D3) -> f64 {
+        dot(a, a).sqrt()
+    }
+
+    pub(super) fn normalize(a: D3) -> Option<D3> {
+        let l = len(a);
+        (l > 0.0 && l.is_finite()).then(|| scale(a, 1.0 / l))
     }
 }
 
-/// The most points [`hull_from_points`] takes: its work grows with the square of the count.
+/// The most points [`hull_from_points`] takes: its work grows with the count times the hull's
+/// faces.
 pub(crate) const HULL_MAX_POINTS: usize = 4096;
 
-/// The convex hull of `points` (at most [`HULL_MAX_POINTS`]): the supporting planes found by an
-/// incremental hull, then [`hull_from_planes`]. Fewer than four points that span a volume
-/// give no triangles.
+/// The convex hull of `points` (the first [`HULL_MAX_POINTS`] of them) as a closed triangle
+/// mesh over the same positions (a point inside the hull is in no triangle), its triangles
+/// counter-clockwise seen from outside. Points that span no volume give no triangles.
+///
+/// Incremental: a tetrahedron of extreme points, then each point outside the hull so far
+/// replaces the faces it sees by a fan from their horizon.
 pub(crate) fn hull_from_points(points: &[V3]) -> Mesh {
-    let planes = hull_planes(points);
-    hull_from_planes(points, &planes)
-}
-
-/// The outward plane equations of the convex hull of `points` (incremental: each point outside
-/// the hull so far replaces the faces it sees by a fan from its horizon).
-fn hull_planes(points: &[V3]) -> Vec<[f32; 4]> {
+    let mut m = Mesh { positions: points.to_vec(), triangles: Vec::new() };
     let n = points.len().min(HULL_MAX_POINTS);
-    let pts = &points[..n];
+    // In f64: an f32 point's products are exact there, so nearly coplanar or nearly equal
+    // points (Skyrim's ragdoll hulls hold vertices a centimetre apart 30 units out) keep their
+    // side of a face.
+    let pts: Vec<D3> = points[..n].iter().map(|p| p.map(f64::from)).collect();
     if n < 4 {
-        return Vec::new();
+        return m;
     }
-    let extent = pts.iter().flat_map(|p| p.iter()).fold(0f32, |m, x| m.max(x.abs())).max(1e-6);
-    let eps = extent * 1e-5;
-    // An initial tetrahedron from extreme points.
+    let extent = pts.iter().flat_map(|p| p.iter()).fold(0f64, |m, x| m.max(x.abs())).max(1e-6);
+    // About an f32's resolution at the points' extent.
+    let eps = extent * 1e-7;
     let i0 = 0;
-    let Some(i1) = (0..n).max_by(|&a, &b| len(sub(pts[a], pts[i0])).total_cmp(&len(sub(pts[b], pts[i0])))) else { return Vec::new() };
-    let line = sub(pts[i1], pts[i0]);
-    let Some(i2) = (0..n).max_by(|&a, &b| len(cross(line, sub(pts[a], pts[i0]))).total_cmp(&len(cross(line, sub(pts[b], pts[i0]))))) else {
-        return Vec::new();
-    };
-    let nrm = cross(line, sub(pts[i2], pts[i0]));
-    if len(nrm) <= eps * eps {
-        return Vec::new();
+    let far = |key: &dyn Fn(usize) -> f64| (0..n).max_by(|&a, &b| key(a).total_cmp(&key(b)));
+    let Some(i1) = far(&|a| d::len(d::sub(pts[a], pts[i0]))) else { return m };
+    let line = d::sub(pts[i1], pts[i0]);
+    let Some(i2) = far(&|a| d::len(d::cross(line, d::sub(pts[a], pts[i0])))) else { return m };
+    let nrm = d::cross(line, d::sub(pts[i2], pts[i0]));
+    if d::len(nrm) <= eps * extent {
+        return m;
     }
-    let Some(i3) = (0..n).max_by(|&a, &b| dot(nrm, sub(pts[a], pts[i0])).abs().total_cmp(&dot(nrm, sub(pts[b], pts[i0])).abs())) else {
-        return Vec::new();
-    };
-    if dot(nrm, sub(pts[i3], pts[i0])).abs() <= eps * len(nrm) {
-        return Vec::new();
+    let Some(i3) = far(&|a| d::dot(nrm, d::sub(pts[a], pts[i0])).abs()) else { return m };
+    if d::dot(nrm, d::sub(pts[i3], pts[i0])).abs() <= eps * d::len(nrm) {
+        return m;
     }
-    let inside = scale(add(add(pts[i0], pts[i1]), add(pts[i2], pts[i3])), 0.25);
-    let plane_of = |f: [usize; 3]| -> Option<[f32; 4]> {
-        let nn = normalize(cross(sub(pts[f[1]], pts[f[0]]), sub(pts[f[2]], pts[f[0]])))?;
-        Some([nn[0], nn[1], nn[2], -dot(nn, pts[f[0]])])
+    let inside = d::scale(d::add(d::add(pts[i0], pts[i1]), d::add(pts[i2], pts[i3])), 0.25);
+    // Each face with its outward plane (unit normal, offset).
+    let plane_of = |f: [usize; 3]| -> ([usize; 3], D3, f64) {
+        let nn = d::normalize(d::cross(d::sub(pts[f[1]], pts[f[0]]), d::sub(pts[f[2]], pts[f[0]]))).unwrap_or([0.0; 3]);
+        (f, nn, -d::dot(nn, pts[f[0]]))
     };
-    let orient = |f: [usize; 3]| -> [usize; 3] {
-        match plane_of(f) {
-            Some(p) if dot([p[0], p[1], p[2]], inside) + p[3] > 0.0 => [f[0], f[2], f[1]],
-            _ => f,
+    let outward = |f: [usize; 3]| {
+        let (f, nn, off) = plane_of(f);
+        if d::dot(nn, inside) + off > 0.0 {
+            plane_of([f[0], f[2], f[1]])
+        } else {
+            (f, nn, off)
         }
     };
-    let mut faces: Vec<[usize; 3]> = vec![orient([i0, i1, i2]), orient([i0, i1, i3]), orient([i0, i2, i3]), orient([i1, i2, i3])];
-    for p in 0..n {
-        if [i0, i1, i2, i3].contains(&p) {
+    // Faces in slots (a removed face's slot is reused), each directed edge to its face.
+    type Face = ([usize; 3], D3, f64);
+    let mut faces: Vec<Option<Face>> = Vec::new();
+    let mut free: Vec<usize> = Vec::new();
+    let mut edge_face: HashMap<(usize, usize), usize> = HashMap::new();
+    let add = |faces: &mut Vec<Option<Face>>, free: &mut Vec<usize>, edge_face: &mut HashMap<(usize, usize), usize>, face: Face| {
+        let slot = match free.pop() {
+            Some(i) => {
+                faces[i] = Some(face);
+                i
+            }
+            None => {
+                faces.push(Some(face));
+                faces.len() - 1
+            }
+        };
+        let f = face.0;
+        for k in 0..3 {
+            edge_face.insert((f[k], f[(k + 1) % 3]), slot);
+        }
+        slot
+    };
+    for f in [[i0, i1, i2], [i0, i1, i3], [i0, i2, i3], [i1, i2, i3]] {
+        add(&mut faces, &mut free, &mut edge_face, outward(f));
+    }
+    let mut seen: Vec<bool> = Vec::new();
+    let mut visible: Vec<usize> = Vec::new();
+    // Farthest from the tetrahedron's centre first: the points that make the hull come before
+    // those near its faces, which then mostly fall inside.
+    let mut order: Vec<usize> = (0..n).filter(|p| ![i0, i1, i2, i3].contains(p)).collect();
+    order.sort_by(|&a, &b| d::len(d::sub(pts[b], inside)).total_cmp(&d::len(d::sub(pts[a], inside))));
+    for p in order {
+        let point = pts[p];
+        let height = |f: &Face| d::dot(f.1, point) + f.2;
+        // The visible faces: from the one the point is highest above (by more than `eps`),
+        // every face connected to it that the point is above at all. Keeping a face the point
+        // is barely above would leave a reflex edge, and a far point later sees faces on both
+        // sides of it but not between (Skyrim's dwarven centurion lid: a face 25 units
+        // inside the hull).
+        let Some((start, top)) = faces.iter().enumerate().filter_map(|(i, f)| f.as_ref().map(|f| (i, height(f)))).max_by(|a, b| a.1.total_cmp(&b.1))
+        else {
+            break;
+        };
+        if top <= eps {
             continue;
         }
-        let visible: Vec<bool> = faces
-            .iter()
-            .map(|&f| plane_of(f).is_some_and(|pl| dot([pl[0], pl[1], pl[2]], pts[p]) + pl[3] > eps))
-            .collect();
-        if !visible.iter().any(|&v| v) {
-            continue;
+        seen.clear();
+        seen.resize(faces.len(), false);
+        visible.clear();
+        visible.push(start);
+        seen[start] = true;
+        let mut k = 0;
+        while k < visible.len() {
+            let f = faces[visible[k]].expect("a visible face is in its slot").0;
+            for e in 0..3 {
+                if let Some(&n) = edge_face.get(&(f[(e + 1) % 3], f[e])) {
+                    if !seen[n] && faces[n].as_ref().is_some_and(|g| height(g) > 0.0) {
+                        seen[n] = true;
+                        visible.push(n);
+                    }
+                }
+            }
+            k += 1;
         }
-        // Horizon: edges of visible faces whose reverse is on no visible face.
-        let mut edges: Vec<(usize, usize)> = Vec::new();
-        for (f, _) in faces.iter().zip(&visible).filter(|(_, &v)| v) {
-            for k in 0..3 {
-                edges.push((f[k], f[(k + 1) % 3]));
+        // The horizon: edges of visible faces whose neighbour across is not visible.
+        let mut horizon: Vec<(usize, usize)> = Vec::new();
+        for &i in &visible {
+            let f = faces[i].expect("a visible face is in its slot").0;
+            for e in 0..3 {
+                let (a, b) = (f[e], f[(e + 1) % 3]);
+                if !edge_face.get(&(b, a)).is_some_and(|&n| seen[n]) {
+                    horizon.push((a, b));
+                }
             }
         }
-        let horizon: Vec<(usize, usize)> = edges.iter().copied().filter(|&(a, b)| !edges.contains(&(b, a))).collect();
-        let mut kept: Vec<[usize; 3]> = faces.iter().zip(&visible).filter(|(_, &v)| !v).map(|(f, _)| *f).collect();
-        kept.extend(horizon.into_iter().map(|(a, b)| [a, b, p]));
-        faces = kept;
-    }
-    let mut planes: Vec<[f32; 4]> = Vec::new();
-    for f in faces {
-        let Some(pl) = plane_of(f) else { continue };
-        let same = planes.iter().any(|q| dot([q[0], q[1], q[2]], [pl[0], pl[1], pl[2]]) > 1.0 - 1e-5 && (q[3] - pl[3]).abs() <= eps * 10.0);
-        if !same {
-            planes.push(pl);
+        for &i in &visible {
+            let f = faces[i].take().expect("a visible face is in its slot").0;
+            for e in 0..3 {
+                edge_face.remove(&(f[e], f[(e + 1) % 3]));
+            }
+            free.push(i);
+        }
+        for (a, b) in horizon {
+            add(&mut faces, &mut free, &mut edge_face, plane_of([a, b, p]));
         }
     }
-    planes
+    m.triangles = faces.into_iter().flatten().map(|(f, _, _)| [f[0] as u32, f[1] as u32, f[2] as u32]).collect();
+    m
 }
 
 #[cfg(test)]
@@ -428,12 +477,70 @@ mod tests {
         assert_eq!((b.positions.len(), b.triangles.len()), (8, 12));
         let hull = hull_from_points(&b.positions);
         assert_eq!(hull.triangles.len(), 12);
-        let planes = [[1.0, 0.0, 0.0, -1.0], [-1.0, 0.0, 0.0, -1.0], [0.0, 1.0, 0.0, -2.0], [0.0, -1.0, 0.0, -2.0], [0.0, 0.0, 1.0, -3.0], [0.0, 0.0, -1.0, -3.0]];
-        assert_eq!(hull_from_planes(&b.positions, &planes).triangles.len(), 12);
+        // Facing out: each triangle's normal points away from the centre.
+        for t in &hull.triangles {
+            let [a, b2, c] = t.map(|i| hull.positions[i as usize]);
+            assert!(dot(cross(sub(b2, a), sub(c, a)), a) > 0.0);
+        }
         // An interior point changes nothing; flat input gives nothing.
         let mut pts = b.positions.clone();
         pts.push([0.1, 0.2, 0.3]);
         assert_eq!(hull_from_points(&pts).triangles.len(), 12);
         assert!(hull_from_points(&[[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]]).triangles.is_empty());
+    }
+
+    #[test]
+    fn a_hull_of_coplanar_and_near_duplicate_points_is_closed() {
+        // A 5 x 5 grid on each face of a cube (many points on one plane, edges shared), each
+        // point once more 1e-4 away (Skyrim's ragdoll hulls hold such near pairs).
+        let mut pts = Vec::new();
+        for axis in 0..3 {
+            for side in [-1.0f32, 1.0] {
+                for i in 0..5 {
+                    for j in 0..5 {
+                        let (u, v) = (i as f32 / 2.0 - 1.0, j as f32 / 2.0 - 1.0);
+                        let mut p = [0.0; 3];
+                        p[axis] = side;
+                        p[(axis + 1) % 3] = u;
+                        p[(axis + 2) % 3] = v;
+                        pts.push(p);
+                        pts.push([p[0] + 1e-4 * u, p[1] - 1e-4 * v, p[2] + 1e-4]);
+                    }
+                }
+            }
+        }
+        assert_convex_and_closed(&pts);
+        // And points of a ball and a box, in a scrambled order (a fixed LCG).
+        let mut x: u32 = 12345;
+        let mut next = || {
+            x = x.wrapping_mul(1664525).wrapping_add(1013904223);
+            (x >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+        };
+        let mut pts = Vec::new();
+        for i in 0..800 {
+            let p = [next(), next(), next()];
+            pts.push(if i % 2 == 0 { p } else { normalize(p).map_or(p, |n| scale(n, 1.2)) });
+        }
+        assert_convex_and_closed(&pts);
+    }
+
+    fn assert_convex_and_closed(pts: &[V3]) {
+        let hull = hull_from_points(pts);
+        // In f64: no point above a face by more than 1e-6 of the points' extent.
+        let p64: Vec<D3> = pts.iter().map(|p| p.map(f64::from)).collect();
+        let extent = p64.iter().flatten().fold(0f64, |m, x| m.max(x.abs()));
+        for t in &hull.triangles {
+            let [a, b, c] = t.map(|i| p64[i as usize]);
+            let Some(n) = d::normalize(d::cross(d::sub(b, a), d::sub(c, a))) else { continue };
+            let above = p64.iter().map(|&p| d::dot(n, d::sub(p, a))).fold(f64::MIN, f64::max);
+            assert!(above <= extent * 1e-6, "{a:?} {b:?} {c:?}: a point {above} above");
+        }
+        let mut edges = std::collections::HashMap::new();
+        for t in &hull.triangles {
+            for k in 0..3 {
+                *edges.entry((t[k].min(t[(k + 1) % 3]), t[k].max(t[(k + 1) % 3]))).or_insert(0) += 1;
+            }
+        }
+        assert!(!hull.triangles.is_empty() && edges.values().all(|&c| c == 2), "{} triangles", hull.triangles.len());
     }
 }

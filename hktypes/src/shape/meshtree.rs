@@ -27,8 +27,10 @@
 //! checked where a packed vertex uses it.
 //!
 //! Every count and index is checked against the array it names before it is used, so a
-//! lying section or primitive is a located error, and the work is one pass over the sections
-//! and their primitives (each section names at most 255 of them): proportional to the input.
+//! lying section or primitive is a located error. The work is one pass over the sections and
+//! the primitives each names: up to SDK 2014 at most 255 a section, proportional to the input;
+//! from 2016 on a section's count is a plain member, and the triangles and vertices made are
+//! held to a limit (the scene's [`super::shapes::MAX_ELEMENTS`]).
 
 use super::geom::V3;
 use super::read::{join, out_of_range, At};
@@ -49,8 +51,10 @@ pub(crate) struct TreeFacts {
     pub custom: usize,
 }
 
-/// The triangles of the mesh tree `tree` (at member path `path`).
-pub(crate) fn decode(tree: At<'_>, path: &str) -> Result<(Mesh, TreeFacts)> {
+/// The triangles of the mesh tree `tree` (at member path `path`), at most `limit` triangles and
+/// vertices together (sections of SDK 2016 on name any number of primitives, and nothing
+/// keeps two from naming the same ones: the limit bounds what lying sections can make).
+pub(crate) fn decode(tree: At<'_>, path: &str, limit: usize) -> Result<(Mesh, TreeFacts)> {
     if let Some(b) = tree.opt("bitsPerKey") {
         let p = join(path, "bitsPerKey");
         let bits = b.i64(&p)?;
@@ -174,6 +178,9 @@ pub(crate) fn decode(tree: At<'_>, path: &str) -> Result<(Mesh, TreeFacts)> {
             Ok(out)
         };
         for pi in first_prim..end {
+            if mesh.positions.len() + mesh.triangles.len() > limit {
+                return Err(s.err(&sp, format!("the sections make more than {limit} triangles and vertices")));
+            }
             let p = prims[pi as usize];
             if p == CUSTOM_PRIMITIVE {
                 facts.custom += 1;

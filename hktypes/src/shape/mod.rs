@@ -33,8 +33,8 @@
 //! `hkpBvCompressedMeshShape`, see [`meshtree`] for the layout and where it was learnt), MOPP
 //! trees over extended and storage mesh shapes (their triangle subparts from `meshstorage`,
 //! and shape subparts; the MOPP code itself is never read, so its bytes cannot make this
-//! loop), convex polytopes (each face fanned), vertex shapes (`hkpConvexVerticesShape`: faces
-//! from its plane equations, or the hull of its vertices), capsules, spheres, cylinders and
+//! loop), convex polytopes (each face fanned), vertex shapes (`hkpConvexVerticesShape`,
+//! `hknpConvexShape`: the convex hull of their vertices, closed), capsules, spheres, cylinders and
 //! boxes (tessellated: [`geom`]'s 16 segments and 6 rings per hemisphere), compound, list and
 //! transform shapes (children placed by their transforms), `hknpExternMeshShape` (its
 //! `hkGeometry`), and the cloth collidables' capsules, tapered capsules, spheres and planes (a

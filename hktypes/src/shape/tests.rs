@@ -77,7 +77,7 @@ fn tree_2018(edit: impl FnOnce(&mut Vec<(&'static str, Val)>, &mut Vec<(&'static
 }
 
 fn run(tree: &Val) -> crate::error::Result<(super::Mesh, TreeFacts)> {
-    decode(At { h: Handle(7), class: "hknpCompressedMeshShapeData", v: tree }, "meshTree")
+    decode(At { h: Handle(7), class: "hknpCompressedMeshShapeData", v: tree }, "meshTree", 1000)
 }
 
 fn err(tree: &Val) -> crate::error::Error {
@@ -168,4 +168,18 @@ fn errors_carry_the_object_and_member_path() {
     let e = err(&tree_2014(|s, _| s[1].1 = Val::UInt(2)));
     assert_eq!(e.path(), vec!["object 7 (hknpCompressedMeshShapeData)", "meshTree.primitives[0]"]);
     assert_eq!(e.to_string(), "in object 7 (hknpCompressedMeshShapeData).meshTree.primitives[0]: packed vertex 4 out of range (4 available)");
+}
+
+#[test]
+fn sections_naming_the_same_primitives_over_and_over_stop_at_the_limit() {
+    // 2018 sections, 600 of them, each naming the one primitive: 600 triangles past a limit of
+    // 1000 triangles and vertices together.
+    let one = tree_2018(|_, _| {});
+    let Val::Record(mut m) = one else { unreachable!() };
+    let secs = m.0.iter_mut().find(|(n, _)| n == "sections").unwrap();
+    let Val::List(l) = &mut secs.1 else { unreachable!() };
+    let s = l[0].clone();
+    l.resize(600, s);
+    let e = err(&Val::Record(m));
+    assert!(e.to_string().contains("meshTree.sections[") && e.to_string().contains("more than 1000 triangles and vertices"), "{e}");
 }
