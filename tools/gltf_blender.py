@@ -8,6 +8,14 @@ Setup (bpy wheels are built for one Python: bpy 5.0 needs CPython 3.11):
     target/bpy-venv/bin/pip install bpy
     target/bpy-venv/bin/python tools/gltf_blender.py --png-dir target/blender-png export.glb [more.glb ...]
 
+Inputs: any export (`hkgen gltf export OUT.glb FILE...`); `cargo test --test gltf
+the_khronos_validator` leaves every corpus export in target/tmp/gltf-validate/ (named after its
+file, listed in index.tsv). The check of 2026-12-07 took one export per game from there (Elden
+Ring chr c3460.hkx, Sekiro c1130 a000_007200, DS3 map h30_00_00_00_002500, BotW
+Enemy_Lizalfos.hkrg, TotK Armor_006_RaulSkin_Upper.bphcl, AC6 c0100 Skeleton.hkx, DSR c2240.hkx,
+Demon's Souls MapCollisionTemplate_DES.hkx, Bloodborne c2020 a000_003000) and Skyrim's
+dwarvenspherecenturion skeleton exported with `--up z`.
+
 Prints one JSON line per file: joints, mesh nodes and triangles in the glTF, the bones, meshes
 and triangles Blender made, the joints it lacks; exits 1 when a count differs or a joint is
 missing. The PNG: an orthographic view from the front, a little from the side (Blender's -Y,
