@@ -600,6 +600,14 @@ fn files_not_in_the_corpus_export_and_edits_import() {
         }
     }
     let mut doc = open(&f.bytes, &f.options).unwrap();
+    // A key an hour later would resample to 108,000 frames of 230 tracks: refused, located, the file unchanged.
+    let mut long = g.clone();
+    let c = long.animations[0].channels.iter_mut().find(|c| c.node == node && c.path == 0).unwrap();
+    c.times.push(3_600.0);
+    c.values.push(c.values[c.values.len() - 1]);
+    let e = import::import_animations(&mut doc, &f.relpath, &long, &import::ImportOptions::default(), &f.options).unwrap_err().to_string();
+    assert!(e.contains("lasts 3600 s") && e.contains("more than 4194304 values"), "{e}");
+    assert_eq!(doc.write().unwrap(), f.bytes);
     import::import_animations(&mut doc, &f.relpath, &g, &import::ImportOptions::default(), &f.options).unwrap();
     let back = open(&doc.write().unwrap(), &f.options).unwrap();
     let (x, y) = (a.frames().unwrap(), anim::animations(&back).unwrap()[0].frames().unwrap());
@@ -617,4 +625,68 @@ fn files_not_in_the_corpus_export_and_edits_import() {
         }
     }
     eprintln!("{}: track {t0} moved on {moved} frames, {} tracks in all", f.relpath, x.track_count);
+}
+
+/// Reassembles a GLB from its JSON and binary chunk.
+fn glb_from(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((12 + 8 + text.len() + 8 + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
+
+/// A glTF that lies (an accessor counting past its buffer, a buffer longer than the binary
+/// chunk, key times that go back, a node index out of range) is refused with an error by the
+/// import's reader, never a panic or a huge allocation.
+#[test]
+fn a_lying_gltf_is_refused_by_the_import() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(s) = common::corpus_file(&corpus, "HavokLib/2010_2__allosaur[4101].hkx") else { return };
+    let Some(c) = common::corpus_file(&corpus, "HavokLib/2010_2__allosaur_run[4101].hkx") else { return };
+    let options = OpenOptions { classes: Some(schemas()), ..OpenOptions::default() };
+    let (s, c) = (open(&s, &options).unwrap(), open(&c, &options).unwrap());
+    let glb = c.to_gltf(&[&s], &ExportOptions::default()).unwrap();
+    assert!(import::GltfAnimations::read(&glb, None).is_ok());
+    let (g, bin) = glb_parts(&glb);
+    let sampler_output = g["animations"][0]["samplers"][0]["output"].as_u64().unwrap() as usize;
+    let sampler_input = g["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
+    let mut cases: Vec<(&str, serde_json::Value, Vec<u8>)> = Vec::new();
+    let mut x = g.clone();
+    x["accessors"][sampler_output]["count"] = serde_json::json!(1u64 << 40);
+    cases.push(("accessor count past its buffer", x, bin.to_vec()));
+    let mut x = g.clone();
+    x["buffers"][0]["byteLength"] = serde_json::json!(bin.len() * 4);
+    cases.push(("buffer longer than the chunk", x, bin.to_vec()));
+    let mut x = g.clone();
+    x["animations"][0]["channels"][0]["target"]["node"] = serde_json::json!(1_000_000);
+    cases.push(("node out of range", x, bin.to_vec()));
+    // Key times going back: the input accessor's bytes reversed in place.
+    let acc = &g["accessors"][sampler_input];
+    let view = &g["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let n = acc["count"].as_u64().unwrap() as usize;
+    let mut b = bin.to_vec();
+    let mut times: Vec<[u8; 4]> = b[start..start + 4 * n].chunks_exact(4).map(|c| c.try_into().unwrap()).collect();
+    times.reverse();
+    b[start..start + 4 * n].copy_from_slice(&times.concat());
+    cases.push(("key times going back", g.clone(), b));
+    for (what, json, bin) in cases {
+        let start = std::time::Instant::now();
+        let r = std::panic::catch_unwind(|| import::GltfAnimations::read(&glb_from(&json, &bin), None));
+        let r = r.unwrap_or_else(|_| panic!("{what}: the reader panicked"));
+        let e = r.err().unwrap_or_else(|| panic!("{what}: read without an error"));
+        eprintln!("{what}: {e}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(2), "{what}: {:?}", start.elapsed());
+    }
 }

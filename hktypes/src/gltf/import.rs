@@ -79,6 +79,16 @@ impl GltfAnimations {
     /// is refused). Errors: not glTF, a buffer missing or short, an accessor that does not read.
     pub fn read(bytes: &[u8], base: Option<&Path>) -> Result<GltfAnimations> {
         let g = gltf::Gltf::from_slice(bytes).map_err(|e| invalid(format!("not a glTF file this reads: {e}")))?;
+        // The gltf crate's validation leaves channel targets unchecked (and its reader unwraps
+        // them): a target past the nodes is refused here.
+        let node_count = g.as_json().nodes.len();
+        for (ai, a) in g.as_json().animations.iter().enumerate() {
+            for (ci, c) in a.channels.iter().enumerate() {
+                if c.target.node.value() >= node_count {
+                    return Err(invalid(format!("animation {ai}, channel {ci}: its target is node {}, of {node_count} nodes", c.target.node.value())).into());
+                }
+            }
+        }
         let mut buffers: Vec<Vec<u8>> = Vec::new();
         for b in g.buffers() {
             let data = match b.source() {
@@ -364,6 +374,15 @@ pub fn frames_for(a: &Animation, g: &GltfAnimation, file: &GltfAnimations) -> st
         return Err(invalid(format!("{at}: the glTF animation {:?} lasts {end} s, {steps} frames at the file's rate", g.name)));
     }
     let n = steps as usize + 1;
+    // The decoders' bound on frames times tracks: a short glTF must not ask for gigabytes.
+    let per_frame = a.track_count.saturating_add(a.float_track_count).max(1);
+    if n.checked_mul(per_frame).is_none_or(|v| v > anim::delta::MAX_DECODED) {
+        return Err(invalid(format!(
+            "{at}: the glTF animation {:?} lasts {end} s, {n} frames at the file's {spacing} s of {per_frame} tracks: more than {} values",
+            g.name,
+            anim::delta::MAX_DECODED
+        )));
+    }
     let duration = if n == a.frame_count { a.duration } else { spacing * (n - 1) as f32 };
     let time = |f: usize| if n > 1 { duration * f as f32 / (n - 1) as f32 } else { 0.0 };
     let mut transforms = Vec::with_capacity(n * a.track_count);
