@@ -312,6 +312,80 @@ enum Command {
         read: reading::ReadArgs,
         file: PathBuf,
     },
+    /// glTF 2.0: `export` skeletons, animations and shapes of Havok files into one .glb (or
+    /// .gltf with a .bin beside it), `import` a glTF's animations back into a Havok file.
+    #[command(subcommand)]
+    Gltf(GltfCommand),
+}
+
+/// The subcommands of `hkgen gltf`.
+#[derive(Subcommand)]
+enum GltfCommand {
+    /// Export the skeletons (bones as nodes, reference pose, a skin), animations (sampled per
+    /// frame onto the skeleton's bones; an animation whose skeleton is not among the FILEs is
+    /// refused with its name) and shapes of FILEs into one glTF: OUT.glb, or OUT.gltf with
+    /// OUT.bin beside it.
+    Export {
+        /// The input files' up axis: y (FromSoft, Zelda: written as is) or z (Skyrim, Fallout 4:
+        /// the scene turned so that Havok's +Z is glTF's +Y).
+        #[arg(long, default_value = "y", value_parser = ["y", "z"])]
+        up: String,
+        /// Leave root motion (hkaDefaultAnimatedReferenceFrame) out; the animation's extras say so.
+        #[arg(long)]
+        no_root_motion: bool,
+        /// Give an animation whose skeleton is not among the FILEs a placeholder skeleton (named
+        /// as its binding's skeleton, bones `bone 0`, `bone 1`, ..., flat, at rest at the
+        /// identity; flagged in the node's extras) instead of refusing it. `gltf import` reads
+        /// such an export back onto the same file.
+        #[arg(long)]
+        placeholder_skeleton: bool,
+        #[command(flatten)]
+        write: output::WriteArgs,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        out: PathBuf,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Replace the animations of FILE (--into) with the glTF's (matched by the names the export
+    /// gives, or --animation N), resampled at the file's frame rate and encoded with the file's
+    /// codec (spline at the tolerances given, or interleaved); bones matched by name against the
+    /// file's binding and skeleton. Writes OUT.
+    Import {
+        /// The Havok file whose animations are replaced (it is not written).
+        #[arg(long, value_name = "FILE")]
+        into: PathBuf,
+        /// Only the animation object N of FILE (its handle, as `hkgen anim` lists it).
+        #[arg(long, value_name = "N")]
+        animation: Option<u32>,
+        /// The codec to write; it must be the animation's own (its class is kept). Default: the
+        /// animation's own.
+        #[arg(long, value_parser = ["spline", "interleaved"])]
+        codec: Option<String>,
+        /// Spline translation tolerance, in the file's units.
+        #[arg(long, default_value_t = 0.01)]
+        position_tolerance: f32,
+        /// Spline rotation tolerance, in quaternion components.
+        #[arg(long, default_value_t = 0.01)]
+        rotation_tolerance: f32,
+        /// Spline scale tolerance.
+        #[arg(long, default_value_t = 0.01)]
+        scale_tolerance: f32,
+        /// Spline float track tolerance.
+        #[arg(long, default_value_t = 0.01)]
+        float_tolerance: f32,
+        /// Spline rotation quantization: POLAR32, THREECOMP40, THREECOMP48, THREECOMP24,
+        /// STRAIGHT16 or UNCOMPRESSED.
+        #[arg(long, default_value = "ThreeComp40")]
+        rotation_quantization: String,
+        #[command(flatten)]
+        write: output::WriteArgs,
+        #[command(flatten)]
+        read: reading::ReadArgs,
+        /// The glTF (.glb, or .gltf with its buffers beside it).
+        input: PathBuf,
+        out: PathBuf,
+    },
 }
 
 /// The corpus directory: `$HKGEN_CORPUS`, else `../shared/corpus`.
@@ -456,6 +530,7 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
                 file: &file,
             })
         }),
+        Command::Gltf(g) => gltf_command(g),
         Command::Codegen { sdk, schemas, out, write, unformatted } => codegen(&sdk, &schemas, out.as_deref(), write.policy(), unformatted),
         Command::Stubs { sdk, schemas, out, write } => output::check_dir(&out, &[schemas.as_path()], write.policy(), true)
             .and_then(|_| output::make_dir(&out, write.policy()))
@@ -470,6 +545,45 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
         Err(e) => {
             eprintln!("hkgen: {e}");
             exit_error
+        }
+    }
+}
+
+/// Runs `hkgen gltf export` or `import`.
+fn gltf_command(g: GltfCommand) -> Result<ExitCode, String> {
+    use crate::gltf_cli;
+    match g {
+        GltfCommand::Export { up, no_root_motion, placeholder_skeleton, write, read, out, files } => {
+            let schemas = read.schemas_dir()?;
+            let r = gltf_cli::Reading { compendia: &read.compendia, registry: REGISTRY.get().copied(), schemas };
+            gltf_cli::export(&out, &files, gltf_cli::parse_up(&up)?, !no_root_motion, placeholder_skeleton, &r, write.policy())
+        }
+        GltfCommand::Import {
+            into,
+            animation,
+            codec,
+            position_tolerance,
+            rotation_tolerance,
+            scale_tolerance,
+            float_tolerance,
+            rotation_quantization,
+            write,
+            read,
+            input,
+            out,
+        } => {
+            let schemas = read.schemas_dir()?;
+            let r = gltf_cli::Reading { compendia: &read.compendia, registry: REGISTRY.get().copied(), schemas };
+            let encode = hktypes::anim::EncodeOptions {
+                position_tolerance,
+                rotation_tolerance,
+                scale_tolerance,
+                float_tolerance,
+                rotation_quantization,
+                ..hktypes::anim::EncodeOptions::default()
+            };
+            let flags = gltf_cli::ImportFlags { animation, codec, encode };
+            gltf_cli::import(&input, &into, &out, &flags, &r, write.policy())
         }
     }
 }

@@ -33,6 +33,8 @@ pub mod cli;
 pub mod codegen;
 pub mod diff;
 pub mod error;
+#[cfg(feature = "cli")]
+pub mod gltf_cli;
 #[cfg(feature = "tool")]
 pub mod extract;
 #[cfg(feature = "tool")]

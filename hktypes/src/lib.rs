@@ -67,6 +67,8 @@ pub mod dump;
 pub mod dynamic;
 pub mod error;
 pub mod graph;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod members;
 pub mod packfile;
 pub mod reflect;

@@ -59,6 +59,11 @@ class Document:
     def animations(self) -> list[Animation]:
         """One Animation per animation object (every hkaAnimation subclass), in handle order."""
         ...
+    def to_gltf(self, *others: Document, up: str = "y", root_motion: bool = True, name: Optional[str] = None) -> bytes:
+        """The file (with ``others``: documents holding the skeleton its animations play on) as
+        binary glTF 2.0 (.glb bytes): skeletons, animations, shapes. ``up``: "y", or "z" for
+        Skyrim; ``root_motion=False`` leaves root motion out (flagged in the extras)."""
+        ...
 
 class Animation:
     """An animation object of a document, decoded to numpy float32 arrays (numpy is imported
@@ -128,4 +133,8 @@ def write_member(path: _Path, data: bytes) -> str:
     ...
 def archive_members(path: _Path) -> list[dict[str, Any]]:
     """The members of a game archive: index, name, id, size, compression, kind."""
+    ...
+
+def gltf_export(docs: Sequence[Document], path: Optional[_Path] = None, *, up: str = "y", root_motion: bool = True) -> bytes:
+    """The documents as one binary glTF 2.0 (.glb bytes), also written to ``path`` when given."""
     ...

@@ -2120,3 +2120,18 @@ impl OpenDoc {
         Ok((h.0, map))
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// glTF (issue 35): an export of documents through `hktypes::gltf`.
+
+/// The glTF export of `docs` (each with its name: a file name), as `.glb` bytes.
+pub fn gltf_export(docs: &[(&OpenDoc, String)], options: &hktypes::gltf::ExportOptions) -> Result<Vec<u8>, Failure> {
+    let mut opened = Vec::with_capacity(docs.len());
+    for (d, _) in docs {
+        let compendia = d.compendia();
+        opened.push(d.hk_document(&compendia)?);
+    }
+    let inputs: Vec<hktypes::gltf::Input<'_>> =
+        opened.iter().zip(docs).map(|(doc, (_, name))| hktypes::gltf::Input { name, doc }).collect();
+    Ok(hktypes::gltf::export_inputs(&inputs, options)?.to_glb()?)
+}

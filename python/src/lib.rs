@@ -359,6 +359,27 @@ impl Document {
         Ok(anims.into_iter().map(|inner| Animation { doc: slf.clone().unbind(), inner }).collect())
     }
 
+    /// The file (with `others`: documents that hold the skeleton its animations play on) as a
+    /// binary glTF 2.0 (`.glb` bytes): skeletons, animations and shapes, as `hkgen gltf export`
+    /// writes them. `up` is `"y"` or `"z"` (Skyrim); `root_motion=False` leaves root motion out.
+    #[pyo3(signature = (*others, up="y", root_motion=true, name=None))]
+    fn to_gltf<'py>(
+        slf: &Bound<'py, Self>,
+        others: Vec<PyRef<'py, Document>>,
+        up: &str,
+        root_motion: bool,
+        name: Option<String>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let mut docs: Vec<(&backend::OpenDoc, String)> = vec![(&me.inner, name.unwrap_or_else(|| "document".into()))];
+        for (i, o) in others.iter().enumerate() {
+            docs.push((&o.inner, format!("document{}", i + 1)));
+        }
+        let bytes = backend::gltf_export(&docs, &gltf_options(up, root_motion)?).map_err(|f| havok_error(py, f))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<hkgen.Document {} {} ({} objects)>",
@@ -1048,6 +1069,34 @@ fn verify<'py>(
     py.import("json")?.getattr("loads")?.call1((json,))
 }
 
+fn gltf_options(up: &str, root_motion: bool) -> PyResult<hktypes::gltf::ExportOptions> {
+    let up = match up {
+        "y" | "Y" => hktypes::gltf::Up::Y,
+        "z" | "Z" => hktypes::gltf::Up::Z,
+        _ => return Err(PyValueError::new_err(format!("up={up:?}: \"y\" or \"z\""))),
+    };
+    Ok(hktypes::gltf::ExportOptions { up, root_motion, ..hktypes::gltf::ExportOptions::default() })
+}
+
+/// `hkgen.gltf.export(docs, path=None, up="y", root_motion=True)`: the documents as one binary
+/// glTF 2.0 (`.glb` bytes, also written to `path` when given).
+#[pyfunction]
+#[pyo3(signature = (docs, path=None, *, up="y", root_motion=true))]
+fn gltf_export<'py>(
+    py: Python<'py>,
+    docs: Vec<PyRef<'py, Document>>,
+    path: Option<PathBuf>,
+    up: &str,
+    root_motion: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let list: Vec<(&backend::OpenDoc, String)> = docs.iter().enumerate().map(|(i, d)| (&d.inner, format!("document{i}"))).collect();
+    let bytes = backend::gltf_export(&list, &gltf_options(up, root_motion)?).map_err(|f| havok_error(py, f))?;
+    if let Some(p) = path {
+        std::fs::write(&p, &bytes).map_err(|e| os_error(&p, e))?;
+    }
+    Ok(PyBytes::new(py, &bytes))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -1055,6 +1104,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(write_member, m)?)?;
     m.add_function(wrap_pyfunction!(archive_members, m)?)?;
+    m.add_function(wrap_pyfunction!(gltf_export, m)?)?;
     m.add_class::<Document>()?;
     m.add_class::<Record>()?;
     m.add_class::<Animation>()?;
