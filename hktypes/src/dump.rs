@@ -73,11 +73,12 @@ use crate::packfile::objects::{
 };
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
-use crate::reflect::{Kind, TemplateArg, TypeIndex, TypeRecord, TypeTable};
+use crate::reflect::{Field, Kind, TemplateArg, TypeIndex, TypeRecord, TypeTable};
 use crate::value::EnumTable;
 use crate::tagfile::compendium::{CompendiumId, CompendiumSet};
 use crate::tagfile::index::{KIND_OBJECT, KIND_RUN};
 use crate::tagfile::items::{ItemBytes, ItemData, Items};
+use crate::tagfile::walk::{is_math, Open, Scalar, TagSink, Walk};
 use crate::tagfile::{TagFile, TypeSource};
 use crate::Handle;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
@@ -549,10 +550,11 @@ fn top(msg: impl std::fmt::Display) -> ValueError {
 // ---------------------------------------------------------------------------------------------
 // Tagfiles
 
-/// The run facts of a tagfile member, by its path within its object.
-struct TagDumper<'a, 't> {
-    items: &'a Items,
-    layouts: Layouts<'t>,
+/// The dump's spelling of a tagfile's values (the sink of the one walk,
+/// [`crate::tagfile::walk`]): a [`Val`] tree, and the run facts of each member by its path
+/// within its object.
+struct TagDumper<'t> {
+    table: &'t TypeTable,
     /// Per item: how many slots other than pointers name it.
     named: Vec<u8>,
     /// The first type index of each full name.
@@ -562,6 +564,8 @@ struct TagDumper<'a, 't> {
     enums: EnumTable,
     /// The types whose members `enums` types ([`member_enum_owners`]).
     owners: HashMap<TypeIndex, &'static str>,
+    /// The run facts of the object walked.
+    kept: ObjectKept,
 }
 
 /// The tagfile of a Phive file as a [`Dump`] that keeps the wrapper (`kept.phive`): it builds
@@ -584,48 +588,34 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
 pub fn dump_tagfile_with(file: &TagFile<'_>, enums: &EnumTable) -> Result<Dump> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
-    let named = items.inline_referrers();
     let table = layouts.table();
-    let mut first_of_name = HashMap::new();
+    let mut d = TagDumper::new(table, enums);
+    d.named = items.inline_referrers();
     for (i, _) in table.iter() {
-        first_of_name.entry(table.full_name(i)).or_insert(i);
+        d.first_of_name.entry(table.full_name(i)).or_insert(i);
     }
-    let char_type = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
-    let mut d = TagDumper {
-        items: &items,
-        layouts,
-        named,
-        first_of_name,
-        char_type,
-        enums: *enums,
-        owners: member_enum_owners(table, enums),
-    };
+    d.char_type = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
+    let mut walk = Walk::new(&items, layouts);
     let mut objects = Vec::new();
     for (i, it) in items.items.iter().enumerate().skip(1) {
         if !it.is_object() {
             continue;
         }
         let class = table.full_name(it.ty);
-        let mut kept = ObjectKept::default();
+        d.kept = ObjectKept::default();
         if d.first_of_name.get(&class) != Some(&it.ty) {
-            kept.ty = Some(it.ty);
+            d.kept.ty = Some(it.ty);
         }
         if it.kind_byte != KIND_OBJECT << 4 {
-            kept.kind = Some(it.kind_byte);
+            d.kept.kind = Some(it.kind_byte);
         }
-        let v = d
-            .value(it.ty, &it.bytes, "", &mut kept, 0)
-            .map_err(|e| e.in_context(format!("object {i}")))?;
-        let members = match v {
-            Val::Record(m) => m,
-            other => Members(vec![(String::new(), other)]),
-        };
+        let members = d.object(&mut walk, i as u32, it)?;
         objects.push(DumpObject {
             handle: i as u32,
             class,
             members: Some(members),
             untyped: None,
-            kept,
+            kept: std::mem::take(&mut d.kept),
         });
     }
     let mut kept = Kept {
@@ -667,13 +657,7 @@ pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32) -> st
     let it = items.items.get(item as usize).filter(|_| item != 0).ok_or_else(|| {
         ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: item.into(), count: items.items.len() as u64 })
     })?;
-    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None, enums: EnumTable::default(), owners: HashMap::new() };
-    let mut kept = ObjectKept::default();
-    let v = d.value(it.ty, &it.bytes, "", &mut kept, 0).map_err(|e| e.in_context(format!("object {item}")))?;
-    Ok(match v {
-        Val::Record(m) => m,
-        other => Members(vec![(String::new(), other)]),
-    })
+    TagDumper::new(table, &EnumTable::default()).object(&mut Walk::new(items, Layouts::new(table)), item, it)
 }
 
 /// The members of packfile object `h` (`None` for an untyped object), as [`dump_packfile`]
@@ -768,203 +752,111 @@ fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::resu
     Ok(if n < 0 { Val::Int(n) } else { Val::UInt(n as u64) })
 }
 
-/// The math types a tagfile stores as records of reals and a packfile as one member type
-/// (`hkQsTransformf` as 12 reals): the dump gives them as the packfile does, a list of reals.
-fn is_math(name: Option<&str>, size: usize) -> bool {
-    const MATH: &[&str] = &[
-        "hkVector4f", "hkQuaternionf", "hkMatrix3f", "hkMatrix3Impl", "hkRotationf", "hkRotationImpl",
-        "hkMatrix4f", "hkMatrix4Impl", "hkTransformf", "hkQsTransformf",
-    ];
-    name.is_some_and(|n| MATH.contains(&n)) && matches!(size, 16 | 48 | 64)
+impl<'t> TagDumper<'t> {
+    fn new(table: &'t TypeTable, enums: &EnumTable) -> Self {
+        TagDumper {
+            table,
+            named: Vec::new(),
+            first_of_name: HashMap::new(),
+            char_type: None,
+            enums: *enums,
+            owners: member_enum_owners(table, enums),
+            kept: ObjectKept::default(),
+        }
+    }
+
+    /// The members of object `i` (the value of an object whose type is no record under `""`).
+    fn object(&mut self, walk: &mut Walk<'_, '_>, i: u32, it: &ItemData) -> std::result::Result<Members, ValueError> {
+        Ok(match walk.object(self, it.ty, &it.bytes).map_err(|e| e.in_context(format!("object {i}")))? {
+            Val::Record(m) => m,
+            other => Members(vec![(String::new(), other)]),
+        })
+    }
+
+    /// The run facts of item `i` that differ from the stock ones (`ty`: the element type the
+    /// member's type gives).
+    fn run_facts(&mut self, path: &str, i: u32, run: &ItemData, ty: Option<TypeIndex>, empty_run: bool) {
+        let facts = RunKept {
+            ty: (Some(run.ty) != ty).then_some(run.ty),
+            kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
+            share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
+            empty_run,
+        };
+        if facts != RunKept::default() {
+            self.kept.runs.insert(path.to_owned(), facts);
+        }
+    }
 }
 
-impl TagDumper<'_, '_> {
-    fn enum_of(&self, ty: TypeIndex) -> Option<String> {
-        enum_of(self.layouts.table(), &self.enums, ty)
-    }
+impl TagSink for TagDumper<'_> {
+    type Out = Val;
+    /// A list's elements or a record's members.
+    type Acc = (Vec<Val>, Vec<(String, Val)>);
+    const PATHS: bool = true;
+    const FLAT_MATH: bool = true;
 
-    fn run(&self, index: u32) -> std::result::Result<&ItemData, ValueError> {
-        self.items.items.get(index as usize).ok_or_else(|| {
-            ValueError::new(ErrorKind::IndexOutOfRange {
-                what: "item",
-                index: index.into(),
-                count: self.items.items.len() as u64,
-            })
-        })
-    }
-
-    fn value(
-        &mut self,
-        ty: TypeIndex,
-        bytes: &[u8],
-        path: &str,
-        kept: &mut ObjectKept,
-        depth: usize,
-    ) -> std::result::Result<Val, ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(ValueError::new(ErrorKind::Cycle(format!(
-                "values nested more than {MAX_DEPTH} deep"
-            ))));
-        }
-        let Some(shape) = self.layouts.shape(ty)? else {
-            return Ok(Val::Bytes(bytes.to_vec()));
-        };
-        let table = self.layouts.table();
-        let def = table.get(shape.def);
-        let fmt = def
-            .and_then(|d| d.format())
-            .unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let word = |b: &[u8]| {
-            b.get(..4)
-                .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        };
-        Ok(match shape.kind {
-            Kind::Bool if bytes.len() == 1 && bytes[0] <= 1 => Val::Bool(bytes[0] == 1),
-            Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
-                let mut b = [0u8; 8];
-                b[..bytes.len()].copy_from_slice(bytes);
-                let u = u64::from_le_bytes(b);
-                let shift = 64 - 8 * bytes.len() as u32;
-                let i = ((u << shift) as i64) >> shift;
-                let n = if fmt.is_signed() { i } else { u as i64 };
-                match self.enum_of(ty).and_then(|e| self.enums.name_of(&e, n)) {
-                    Some(name) => Val::Str(name.to_owned()),
-                    None if fmt.is_signed() && i < 0 => Val::Int(i),
-                    None => Val::UInt(u),
+    fn scalar(&mut self, s: Scalar<'_>, path: &str) -> std::result::Result<Val, ValueError> {
+        Ok(match s {
+            Scalar::Bool(_, b, _) if b <= 1 => Val::Bool(b == 1),
+            Scalar::Bool(ty, _, v) | Scalar::Int(ty, v) => {
+                let named = enum_of(self.table, &self.enums, ty).and_then(|e| self.enums.name_of(&e, v as i64).map(str::to_owned));
+                match named {
+                    Some(name) => Val::Str(name),
+                    None if v < 0 => Val::Int(v as i64),
+                    None => Val::UInt(v as u64),
                 }
             }
-            Kind::Float if bytes.len() == 4 => {
-                real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
-            }
-            Kind::Float if bytes.len() == 2 => real(f32::from_bits(
-                u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16,
-            )),
-            Kind::Pointer => match word(bytes) {
-                0 => Val::Null,
-                i => Val::Ref(i, None),
-            },
-            Kind::String => match word(bytes) {
-                0 => Val::Null,
-                i => {
-                    let run = self.run(i)?;
-                    let text = run
-                        .bytes
-                        .strip_suffix(&[0])
-                        .and_then(|t| std::str::from_utf8(t).ok())
-                        .filter(|t| !t.contains('\0'));
-                    let v = match text {
-                        Some(t) => Val::Str(t.to_owned()),
-                        None => Val::Bytes(run.bytes.to_vec()),
-                    };
-                    let facts = RunKept {
-                        ty: (Some(run.ty) != self.char_type).then_some(run.ty),
-                        kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
-                        share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
-                        empty_run: false,
-                    };
-                    if facts != RunKept::default() {
-                        kept.runs.insert(path.to_owned(), facts);
-                    }
-                    v
-                }
-            },
+            Scalar::Real(x) => real(x),
+            Scalar::Null => Val::Null,
             // An array without elements is `[]` whether or not it has a run (as in a packfile);
             // a run of none is a kept fact.
-            Kind::Array if !fmt.is_fixed_array() => match word(bytes) {
-                0 => Val::List(Vec::new()),
-                i => {
-                    let run = self.run(i)?.clone();
-                    let facts = RunKept {
-                        ty: (run.ty != subtype).then_some(run.ty),
-                        kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
-                        share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
-                        empty_run: run.count == 0,
-                    };
-                    if facts != RunKept::default() {
-                        kept.runs.insert(path.to_owned(), facts);
-                    }
-                    Val::List(self.elements(
-                        run.ty,
-                        &run.bytes,
-                        run.count as usize,
-                        run.elem_size as usize,
-                        path,
-                        kept,
-                        depth,
-                    )?)
+            Scalar::NullArray => Val::List(Vec::new()),
+            Scalar::Pointer(i) => Val::Ref(i, None),
+            Scalar::Str(i, run) => {
+                self.run_facts(path, i, run, self.char_type, false);
+                match run.bytes.strip_suffix(&[0]).and_then(|t| std::str::from_utf8(t).ok()).filter(|t| !t.contains('\0')) {
+                    Some(t) => Val::Str(t.to_owned()),
+                    None => Val::Bytes(run.bytes.to_vec()),
                 }
-            },
-            Kind::Array => {
-                let n = fmt.fixed_count() as usize;
-                let size = self.layouts.size_of(subtype)? as usize;
-                if subtype == 0 || size.checked_mul(n) != Some(bytes.len()) {
-                    return Ok(Val::Bytes(bytes.to_vec()));
-                }
-                Val::List(self.elements(subtype, bytes, n, size, path, kept, depth)?)
             }
-            // A vector, quaternion, matrix or transform is its reals in storage order, as a
-            // packfile's math members are.
-            Kind::Record if is_math(def.map(|d| d.name.as_str()), bytes.len()) => Val::List(
-                bytes.chunks_exact(4).map(|b| real(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))).collect(),
-            ),
-            Kind::Record => {
-                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
-                let mut out = Vec::with_capacity(fields.len());
-                for (f, member_enum) in fields {
-                    let size = self.layouts.size_of(f.ty)? as usize;
-                    let at = f.offset as usize;
-                    let b = bytes.get(at..at + size).ok_or_else(|| {
-                        ValueError::invalid(
-                            0,
-                            format!(
-                                "member {} lies outside its {}-byte owner",
-                                f.name,
-                                bytes.len()
-                            ),
-                        )
-                    })?;
-                    let p = if path.is_empty() {
-                        f.name.to_string()
-                    } else {
-                        format!("{path}.{}", f.name)
-                    };
-                    let mut v = self
-                        .value(f.ty, b, &p, kept, depth + 1)
-                        .map_err(|e| e.in_context(f.name.to_string()))?;
-                    if let Some(e) = member_enum {
-                        v = name_item(&self.enums, e, v);
-                    }
-                    out.push((f.name.to_string(), v));
-                }
-                Val::Record(Members(out))
-            }
-            _ => Val::Bytes(bytes.to_vec()),
+            Scalar::Bytes(b) => Val::Bytes(b.to_vec()),
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn elements(
-        &mut self,
-        ty: TypeIndex,
-        bytes: &[u8],
-        n: usize,
-        size: usize,
-        path: &str,
-        kept: &mut ObjectKept,
-        depth: usize,
-    ) -> std::result::Result<Vec<Val>, ValueError> {
-        let mut out = Vec::with_capacity(n.min(bytes.len()));
-        for k in 0..n {
-            let b = bytes.get(k * size..(k + 1) * size).ok_or_else(|| {
-                ValueError::invalid(0, format!("element {k} lies outside its run"))
-            })?;
-            out.push(
-                self.value(ty, b, &format!("{path}[{k}]"), kept, depth + 1)
-                    .map_err(|e| e.in_context(format!("[{k}]")))?,
-            );
+    fn begin(&mut self, open: &Open<'_>, path: &str) -> std::result::Result<Self::Acc, ValueError> {
+        let n = match *open {
+            Open::Run(i, run, elem) => {
+                self.run_facts(path, i, run, Some(elem), run.count == 0);
+                run.count as usize
+            }
+            Open::Record(n) => n,
+            Open::Fixed { count, .. } => count,
+            Open::Math => 16,
+        };
+        Ok(match open {
+            Open::Record(_) => (Vec::new(), Vec::with_capacity(n)),
+            _ => (Vec::with_capacity(n.min(1 << 16)), Vec::new()),
+        })
+    }
+
+    fn push(&mut self, acc: &mut Self::Acc, field: Option<(TypeIndex, &Field)>, v: Val) {
+        match field {
+            Some((owner, f)) => {
+                let v = match self.owners.get(&owner).and_then(|c| self.enums.member(c, f.name.as_str())) {
+                    Some(e) => name_item(&self.enums, e, v),
+                    None => v,
+                };
+                acc.1.push((f.name.to_string(), v));
+            }
+            None => acc.0.push(v),
         }
-        Ok(out)
+    }
+
+    fn end(&mut self, open: &Open<'_>, acc: Self::Acc) -> std::result::Result<Val, ValueError> {
+        Ok(match open {
+            Open::Record(_) => Val::Record(Members(acc.1)),
+            _ => Val::List(acc.0),
+        })
     }
 }
 

@@ -36,6 +36,7 @@ use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
 use crate::xml_text::located;
 use crate::reflect::layout::{Layouts, Slots};
+use super::walk::{Open, Scalar, TagSink, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -106,15 +107,16 @@ fn indent(out: &mut String, n: usize) {
     }
 }
 
-struct XmlWriter<'a, 't> {
-    items: &'a Items,
+/// The XML spelling of a tagfile's values: the sink of the one walk ([`super::walk`]).
+struct XmlWriter {
     /// Per item: whether more than one slot names it (a run written with its `run` number).
     shared: Vec<bool>,
-    layouts: Layouts<'t>,
     out: String,
     /// How long `out` may grow (see [`TEXT_PER_DATA_BYTE`]).
     limit: usize,
     floats: FloatForm,
+    /// The indentation of the value being written.
+    ind: usize,
 }
 
 /// A TAG0 file as `<hktagfile version="3">` XML (see the module docs).
@@ -134,13 +136,13 @@ fn write_inner(file: &TagFile<'_>, phive: Option<&PhiveWrapper>, options: WriteO
     let items = Items::read(file, &mut layouts)?;
     let named = items.inline_referrers();
     let shared = named.iter().map(|&n| n > 1).collect();
+    let mut walk = Walk::new(&items, layouts);
     let mut w = XmlWriter {
-        items: &items,
         shared,
-        layouts,
         out: String::new(),
         limit: file.data.len().saturating_mul(TEXT_PER_DATA_BYTE).saturating_add(TEXT_SLACK),
         floats: options.floats,
+        ind: 2,
     };
     w.out
         .push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<hktagfile version=\"3\" sdkversion=\"");
@@ -169,13 +171,20 @@ fn write_inner(file: &TagFile<'_>, phive: Option<&PhiveWrapper>, options: WriteO
         if !it.is_object() {
             continue;
         }
-        w.object(i as u32, it).map_err(|e| e.in_context(format!("object{i}")))?;
+        write!(w.out, "  <object id=\"object{i}\" typeid=\"type{}\"", it.ty).unwrap();
+        if it.kind_byte != KIND_OBJECT << 4 {
+            write!(w.out, " kind=\"{}\"", it.kind_byte).unwrap();
+        }
+        w.out.push_str(">\n");
+        w.ind = 2;
+        walk.object(&mut w, it.ty, &it.bytes).map_err(|e| e.in_context(format!("object{i}")))?;
+        w.out.push_str("  </object>\n");
     }
     w.out.push_str("</hktagfile>\n");
     Ok(w.out)
 }
 
-impl XmlWriter<'_, '_> {
+impl XmlWriter {
     fn types(&mut self, table: &TypeTable) {
         let o = &mut self.out;
         for (i, t) in table.iter() {
@@ -249,17 +258,6 @@ impl XmlWriter<'_, '_> {
         }
     }
 
-    fn object(&mut self, index: u32, it: &ItemData) -> Result<(), ValueError> {
-        write!(self.out, "  <object id=\"object{index}\" typeid=\"type{}\"", it.ty).unwrap();
-        if it.kind_byte != KIND_OBJECT << 4 {
-            write!(self.out, " kind=\"{}\"", it.kind_byte).unwrap();
-        }
-        self.out.push_str(">\n");
-        self.value(it.ty, &it.bytes, 2, 0)?;
-        self.out.push_str("  </object>\n");
-        Ok(())
-    }
-
     fn real(&mut self, x: f32) {
         self.out.push_str("<real dec=\"");
         match self.floats {
@@ -275,22 +273,19 @@ impl XmlWriter<'_, '_> {
         }
     }
 
-    fn run(&self, index: u32) -> Result<&ItemData, ValueError> {
-        self.items.items.get(index as usize).ok_or_else(|| {
-            ValueError::new(ErrorKind::IndexOutOfRange {
-                what: "item",
-                index: index.into(),
-                count: self.items.items.len() as u64,
-            })
-        })
-    }
-
-    fn value(&mut self, ty: TypeIndex, bytes: &[u8], ind: usize, depth: usize) -> Result<(), ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(ValueError::new(ErrorKind::Cycle(format!(
-                "values nested more than {MAX_DEPTH} deep"
-            ))));
+    /// ` run="N"` for a run that more than one slot names: the reader makes it once.
+    fn run_number(&mut self, index: u32) {
+        if self.shared.get(index as usize).copied().unwrap_or(false) {
+            write!(self.out, " run=\"{index}\"").unwrap();
         }
+    }
+}
+
+impl TagSink for XmlWriter {
+    type Out = ();
+    type Acc = ();
+
+    fn enter(&mut self) -> Result<(), ValueError> {
         // One value adds at most its own bytes' text (bounded by the value's size) past this check.
         if self.out.len() > self.limit {
             return Err(ValueError::new(ErrorKind::Invalid(format!(
@@ -300,153 +295,108 @@ impl XmlWriter<'_, '_> {
                 TEXT_SLACK >> 20
             ))));
         }
-        indent(&mut self.out, ind);
-        let Some(shape) = self.layouts.shape(ty)? else {
-            return self.bytes_value(bytes);
-        };
-        let table = self.layouts.table();
-        let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let word = |b: &[u8], at: usize| b.get(at..at + 4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-        match shape.kind {
-            Kind::Bool if bytes.len() == 1 => match bytes[0] {
-                0 => self.out.push_str("<bool value=\"false\" />"),
-                1 => self.out.push_str("<bool value=\"true\" />"),
-                b => write!(self.out, "<bool value=\"{b}\" />").unwrap(),
-            },
-            Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
-                let mut b = [0u8; 8];
-                b[..bytes.len()].copy_from_slice(bytes);
-                let u = u64::from_le_bytes(b);
-                let shift = 64 - 8 * bytes.len() as u32;
-                if fmt.is_signed() {
-                    write!(self.out, "<integer value=\"{}\" />", ((u << shift) as i64) >> shift).unwrap();
-                } else {
-                    write!(self.out, "<integer value=\"{u}\" />").unwrap();
-                }
-            }
-            Kind::Float if bytes.len() == 4 => self.real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
-            Kind::Float if bytes.len() == 2 => self.real(f32::from_bits(u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16)),
-            Kind::Pointer => match word(bytes, 0) {
-                0 => self.out.push_str("<null />"),
-                i => write!(self.out, "<pointer id=\"object{i}\" />").unwrap(),
-            },
-            Kind::String => match word(bytes, 0) {
-                0 => self.out.push_str("<null />"),
-                i => {
-                    let run = self.run(i)?;
-                    let elem = run.ty;
-                    let text = run
-                        .bytes
-                        .strip_suffix(&[0])
-                        .and_then(|t| std::str::from_utf8(t).ok())
-                        .filter(|t| !t.contains('\0') && xml_text(t));
-                    match text {
-                        Some(t) => {
-                            let t = t.to_owned();
-                            self.out.push_str("<string value=\"");
-                            escape_attr(&mut self.out, &t);
-                        }
-                        None => {
-                            let b = run.bytes.to_vec();
-                            self.out.push_str("<string bytes=\"");
-                            hex(&mut self.out, &b);
-                        }
+        indent(&mut self.out, self.ind);
+        Ok(())
+    }
+
+    fn scalar(&mut self, s: Scalar<'_>, _: &str) -> Result<(), ValueError> {
+        match s {
+            Scalar::Bool(_, 0, _) => self.out.push_str("<bool value=\"false\" />"),
+            Scalar::Bool(_, 1, _) => self.out.push_str("<bool value=\"true\" />"),
+            Scalar::Bool(_, b, _) => write!(self.out, "<bool value=\"{b}\" />").unwrap(),
+            Scalar::Int(_, v) => write!(self.out, "<integer value=\"{v}\" />").unwrap(),
+            Scalar::Real(x) => self.real(x),
+            Scalar::Null | Scalar::NullArray => self.out.push_str("<null />"),
+            Scalar::Pointer(i) => write!(self.out, "<pointer id=\"object{i}\" />").unwrap(),
+            Scalar::Str(i, run) => {
+                let text = run
+                    .bytes
+                    .strip_suffix(&[0])
+                    .and_then(|t| std::str::from_utf8(t).ok())
+                    .filter(|t| !t.contains('\0') && xml_text(t));
+                match text {
+                    Some(t) => {
+                        self.out.push_str("<string value=\"");
+                        escape_attr(&mut self.out, t);
                     }
-                    write!(self.out, "\" elementtypeid=\"type{elem}\"").unwrap();
-                    self.run_number(i);
-                    self.out.push_str(" />");
-                }
-            },
-            Kind::Array if !fmt.is_fixed_array() => match word(bytes, 0) {
-                0 => self.out.push_str("<null />"),
-                i => {
-                    let run = self.run(i)?.clone();
-                    write!(self.out, "<array count=\"{}\" elementtypeid=\"type{}\"", run.count, run.ty).unwrap();
-                    if run.kind_byte != KIND_RUN << 4 {
-                        write!(self.out, " kind=\"{}\"", run.kind_byte).unwrap();
-                    }
-                    self.run_number(i);
-                    self.elements(run.ty, &run.bytes, run.count as usize, run.elem_size as usize, ind, depth)?;
-                }
-            },
-            Kind::Array => {
-                let n = fmt.fixed_count() as usize;
-                let size = self.layouts.size_of(subtype)? as usize;
-                if subtype == 0 || size.checked_mul(n) != Some(bytes.len()) {
-                    return self.bytes_value(bytes);
-                }
-                write!(self.out, "<array count=\"{n}\" elementtypeid=\"type{subtype}\"").unwrap();
-                self.elements(subtype, bytes, n, size, ind, depth)?;
-            }
-            Kind::Record => {
-                let mut fields = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        fields.extend(table.fields_of(t).iter().cloned());
+                    None => {
+                        self.out.push_str("<string bytes=\"");
+                        hex(&mut self.out, &run.bytes);
                     }
                 }
-                if fields.is_empty() {
-                    self.out.push_str("<record />\n");
-                    return Ok(());
-                }
-                self.out.push_str("<record>\n");
-                for f in fields {
-                    let size = self.layouts.size_of(f.ty)? as usize;
-                    let at = f.offset as usize;
-                    let Some(b) = bytes.get(at..at + size) else {
-                        return Err(ValueError::invalid(
-                            0,
-                            format!("member {} lies outside its {}-byte owner", f.name, bytes.len()),
-                        ));
-                    };
-                    indent(&mut self.out, ind + 1);
-                    self.out.push_str("<field name=\"");
-                    escape_attr(&mut self.out, &f.name);
-                    self.out.push_str("\">\n");
-                    self.value(f.ty, b, ind + 2, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
-                    indent(&mut self.out, ind + 1);
-                    self.out.push_str("</field>\n");
-                }
-                indent(&mut self.out, ind);
-                self.out.push_str("</record>");
+                write!(self.out, "\" elementtypeid=\"type{}\"", run.ty).unwrap();
+                self.run_number(i);
+                self.out.push_str(" />");
             }
-            _ => return self.bytes_value(bytes),
+            Scalar::Bytes(bytes) => {
+                self.out.push_str("<bytes value=\"");
+                hex(&mut self.out, bytes);
+                self.out.push_str("\" />");
+            }
         }
         self.out.push('\n');
         Ok(())
     }
 
-    /// ` run="N"` for a run that more than one slot names: the reader makes it once.
-    fn run_number(&mut self, index: u32) {
-        if self.shared.get(index as usize).copied().unwrap_or(false) {
-            write!(self.out, " run=\"{index}\"").unwrap();
+    fn begin(&mut self, open: &Open<'_>, _: &str) -> Result<(), ValueError> {
+        match *open {
+            Open::Record(0) => self.out.push_str("<record />"),
+            Open::Record(_) => self.out.push_str("<record>\n"),
+            Open::Run(i, run, _) => {
+                write!(self.out, "<array count=\"{}\" elementtypeid=\"type{}\"", run.count, run.ty).unwrap();
+                if run.kind_byte != KIND_RUN << 4 {
+                    write!(self.out, " kind=\"{}\"", run.kind_byte).unwrap();
+                }
+                self.run_number(i);
+            }
+            Open::Fixed { ty, count, .. } => write!(self.out, "<array count=\"{count}\" elementtypeid=\"type{ty}\"").unwrap(),
+            Open::Math => {}
         }
-    }
-
-    /// The rest of an `<array` start tag (after its attributes), its elements and its end.
-    fn elements(&mut self, ty: TypeIndex, bytes: &[u8], n: usize, size: usize, ind: usize, depth: usize) -> Result<(), ValueError> {
-        if n == 0 || size == 0 {
-            self.out.push_str(" />");
-            return Ok(());
+        if let Open::Record(1..) | Open::Run(..) | Open::Fixed { .. } = open {
+            if self.walks(open) {
+                if !matches!(open, Open::Record(_)) {
+                    self.out.push_str(">\n");
+                }
+                self.ind += 1;
+            } else if !matches!(open, Open::Record(_)) {
+                self.out.push_str(" />");
+            }
         }
-        self.out.push_str(">\n");
-        for k in 0..n {
-            let b = bytes
-                .get(k * size..(k + 1) * size)
-                .ok_or_else(|| ValueError::invalid(0, format!("element {k} lies outside its run")))?;
-            self.value(ty, b, ind + 1, depth + 1).map_err(|e| e.in_context(format!("[{k}]")))?;
-        }
-        indent(&mut self.out, ind);
-        self.out.push_str("</array>");
         Ok(())
     }
 
-    fn bytes_value(&mut self, bytes: &[u8]) -> Result<(), ValueError> {
-        self.out.push_str("<bytes value=\"");
-        hex(&mut self.out, bytes);
-        self.out.push_str("\" />\n");
+    fn walks(&self, open: &Open<'_>) -> bool {
+        match *open {
+            Open::Record(n) => n > 0,
+            Open::Run(_, run, _) => run.count > 0 && run.elem_size > 0,
+            Open::Fixed { count, size, .. } => count > 0 && size > 0,
+            Open::Math => true,
+        }
+    }
+
+    fn field(&mut self, name: &str) {
+        indent(&mut self.out, self.ind);
+        self.out.push_str("<field name=\"");
+        escape_attr(&mut self.out, name);
+        self.out.push_str("\">\n");
+        self.ind += 1;
+    }
+
+    fn push(&mut self, _: &mut (), field: Option<(TypeIndex, &Field)>, _: ()) {
+        if field.is_some() {
+            self.ind -= 1;
+            indent(&mut self.out, self.ind);
+            self.out.push_str("</field>\n");
+        }
+    }
+
+    fn end(&mut self, open: &Open<'_>, _: ()) -> Result<(), ValueError> {
+        if self.walks(open) && !matches!(open, Open::Math) {
+            self.ind -= 1;
+            indent(&mut self.out, self.ind);
+            self.out.push_str(if matches!(open, Open::Record(_)) { "</record>" } else { "</array>" });
+        }
+        self.out.push('\n');
         Ok(())
     }
 }
