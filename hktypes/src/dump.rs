@@ -73,17 +73,18 @@ use crate::packfile::objects::{
 };
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
-use crate::reflect::{Field, Kind, TemplateArg, TypeIndex, TypeRecord, TypeTable};
+use crate::reflect::{Field, TemplateArg, TypeIndex, TypeRecord, TypeTable};
 use crate::value::EnumTable;
 use crate::tagfile::compendium::{CompendiumId, CompendiumSet};
 use crate::tagfile::index::{KIND_OBJECT, KIND_RUN};
-use crate::tagfile::items::{ItemBytes, ItemData, Items};
-use crate::tagfile::walk::{is_math, Open, Scalar, TagSink, Walk};
+use crate::tagfile::items::{ItemData, Items};
+use crate::tagfile::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::tagfile::{TagFile, TypeSource};
 use crate::Handle;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -708,24 +709,6 @@ fn member_enum_owners(table: &TypeTable, enums: &EnumTable) -> HashMap<TypeIndex
     out
 }
 
-/// The fields of record type `def` with its ancestors' first, each with the enumeration `enums`
-/// types it as (a member stored as a bare integer).
-fn record_fields(
-    table: &TypeTable,
-    def: TypeIndex,
-    enums: &EnumTable,
-    owners: &HashMap<TypeIndex, &'static str>,
-) -> Vec<(crate::reflect::Field, Option<&'static str>)> {
-    let mut fields = Vec::new();
-    for owner in table.ancestry(def) {
-        if let Some(t) = table.get(owner) {
-            let class = owners.get(&owner).copied();
-            fields.extend(table.fields_of(t).iter().map(|f| (f.clone(), class.and_then(|c| enums.member(c, f.name.as_str())))));
-        }
-    }
-    fields
-}
-
 /// An integer as the name of enumeration `e`'s item of its value, where it has one.
 fn name_item(enums: &EnumTable, e: &str, v: Val) -> Val {
     let n = match v {
@@ -740,7 +723,7 @@ fn name_item(enums: &EnumTable, e: &str, v: Val) -> Val {
 }
 
 /// The value of an item name (or names joined by `|`, for flags) of enumeration `e`.
-fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::result::Result<Val, ValueError> {
+fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::result::Result<i64, ValueError> {
     let e = e.filter(|e| enums.items(e).is_some()).ok_or_else(|| {
         at.err(format!("{s:?} where a number belongs (no enumeration items known for the member)"))
     })?;
@@ -749,7 +732,7 @@ fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::resu
         let part = part.trim();
         n |= enums.value_of(e, part).ok_or_else(|| at.err(format!("{part:?} is no item of {e}")))?;
     }
-    Ok(if n < 0 { Val::Int(n) } else { Val::UInt(n as u64) })
+    Ok(n)
 }
 
 impl<'t> TagDumper<'t> {
@@ -864,17 +847,132 @@ impl TagSink for TagDumper<'_> {
 const BYTES_PER_TEXT_BYTE: usize = 16;
 const BYTES_SLACK: usize = 1 << 20;
 
-struct TagBuilder<'t> {
-    layouts: Layouts<'t>,
-    items: Vec<ItemData>,
-    /// Dump handle -> new item index.
-    objects: HashMap<u32, u32>,
-    /// Shared run number -> the item made for it.
-    runs: HashMap<u32, u32>,
-    char_type: Option<TypeIndex>,
-    budget: usize,
+/// A dump's values as the tagfile walk in ([`crate::tagfile::walk::Build`]) reads them, each
+/// error at its place in the dump.
+struct DumpSource<'v, 't> {
+    table: &'t TypeTable,
     enums: EnumTable,
     owners: HashMap<TypeIndex, &'static str>,
+    /// Dump handle -> item index.
+    objects: HashMap<u32, u32>,
+    /// The object read: its place and its run facts.
+    at: At,
+    kept: &'v ObjectKept,
+}
+
+/// A dump value, or the members of an object.
+#[derive(Clone, Copy)]
+enum Node<'v> {
+    Val(&'v Val),
+    Members(&'v Members),
+}
+
+impl<'v> Node<'v> {
+    fn val(self) -> Option<&'v Val> {
+        match self {
+            Node::Val(v) => Some(v),
+            Node::Members(_) => None,
+        }
+    }
+}
+
+impl DumpSource<'_, '_> {
+    fn at(&self, path: &str) -> At {
+        match path.as_bytes().first() {
+            None => self.at.clone(),
+            Some(b'[') => At { path: format!("{}{path}", self.at.path) },
+            Some(_) => self.at.field(path),
+        }
+    }
+
+    fn facts(&self, path: &str) -> RunFacts {
+        let f = self.kept.runs.get(path);
+        RunFacts {
+            elem: f.and_then(|f| f.ty),
+            kind: f.and_then(|f| f.kind),
+            share: f.and_then(|f| f.share).map(|s| s.to_string()),
+            null_if_empty: !f.is_some_and(|f| f.empty_run),
+        }
+    }
+}
+
+impl<'v> TagSource<'v> for DumpSource<'v, '_> {
+    type Node = Node<'v>;
+    const TEXT: &'static str = "dump";
+
+    fn err(&self, _: Node<'v>, path: &str, msg: impl std::fmt::Display) -> ValueError {
+        self.at(path).err(msg)
+    }
+    fn what(&self, n: Node<'v>) -> String {
+        n.val().map_or("a record", Val::kind).to_owned()
+    }
+    fn bytes(&self, n: Node<'v>, _: &str, string: bool) -> Got<Cow<'v, [u8]>> {
+        Ok(match n.val() {
+            Some(Val::Bytes(b)) if !string => Some(Cow::Borrowed(b)),
+            _ => None,
+        })
+    }
+    fn null(&self, n: Node<'v>) -> bool {
+        matches!(n.val(), Some(Val::Null))
+    }
+    fn bool(&self, n: Node<'v>, _: &str) -> Got<u8> {
+        Ok(match n.val() {
+            Some(Val::Bool(b)) => Some(u8::from(*b)),
+            _ => None,
+        })
+    }
+    fn int(&self, n: Node<'v>, path: &str, ty: TypeIndex, field: Option<(TypeIndex, &str)>, _: bool) -> Got<i128> {
+        Ok(match n.val() {
+            Some(Val::Int(i)) => Some(i128::from(*i)),
+            Some(Val::UInt(u)) => Some(i128::from(*u)),
+            Some(Val::Str(s)) => {
+                // By the enumeration of the member (a bare integer the SDK's enums type), else of
+                // its `hkEnum`/`hkFlags` type.
+                let member = field.and_then(|(owner, name)| self.enums.member(self.owners.get(&owner)?, name));
+                let e = member.map(str::to_owned).or_else(|| enum_of(self.table, &self.enums, ty));
+                Some(i128::from(item_value(&self.enums, e.as_deref(), s, &self.at(path))?))
+            }
+            _ => None,
+        })
+    }
+    fn real(&self, n: Node<'v>, _: &str) -> Got<f32> {
+        Ok(n.val().filter(|v| is_number(v)).map(to_f32))
+    }
+    fn reals(&self, n: Node<'v>, path: &str) -> Got<Vec<f32>> {
+        let Some(Val::List(items)) = n.val() else { return Ok(None) };
+        let at = self.at(path);
+        let reals = items.iter().enumerate().map(|(k, x)| if is_number(x) { Ok(to_f32(x)) } else { Err(at.index(k).wrong(x, "a real")) });
+        Ok(Some(reals.collect::<std::result::Result<_, _>>()?))
+    }
+    fn pointer(&self, n: Node<'v>, path: &str) -> Got<u32> {
+        let Some(Val::Ref(h, None)) = n.val() else { return Ok(None) };
+        let i = self.objects.get(h).ok_or_else(|| self.at(path).err(format!("a pointer to handle {h}, which names no object")))?;
+        Ok(Some(*i))
+    }
+    fn string(&self, n: Node<'v>, path: &str) -> Got<(Cow<'v, [u8]>, RunFacts)> {
+        let bytes = match n.val() {
+            Some(Val::Str(t)) => Cow::Owned([t.as_bytes(), &[0]].concat()),
+            Some(Val::Bytes(b)) => Cow::Borrowed(b.as_slice()),
+            _ => return Ok(None),
+        };
+        Ok(Some((bytes, self.facts(path))))
+    }
+    fn list(&self, n: Node<'v>, path: &str) -> Got<(Vec<Node<'v>>, RunFacts)> {
+        let Some(Val::List(items)) = n.val() else { return Ok(None) };
+        Ok(Some((items.iter().map(Node::Val).collect(), self.facts(path))))
+    }
+    fn fields(&self, n: Node<'v>, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'v str, Node<'v>)>> {
+        let members = match n {
+            Node::Members(m) | Node::Val(Val::Record(m)) => m,
+            _ => return Ok(None),
+        };
+        members.check(fields.iter().map(|(_, f)| f.name.as_str()), &self.at(path))?;
+        Ok(Some(members.0.iter().map(|(k, v)| (k.as_str(), Node::Val(v))).collect()))
+    }
+}
+
+fn is_number(v: &Val) -> bool {
+    matches!(v, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
 }
 
 fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize) -> Result<Vec<u8>> {
@@ -919,64 +1017,39 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text
     for (i, _) in types.iter() {
         first_of_name.entry(types.full_name(i)).or_insert(i);
     }
-    let mut b = TagBuilder {
-        layouts: Layouts::new(&types),
-        items: Vec::with_capacity(dump.objects.len().saturating_add(1)),
-        objects: HashMap::new(),
-        runs: HashMap::new(),
-        char_type: types.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i),
-        budget: text_len
-            .saturating_mul(BYTES_PER_TEXT_BYTE)
-            .saturating_add(BYTES_SLACK),
-        enums: *enums,
-        owners: member_enum_owners(&types, enums),
-    };
-    b.items.push(ItemData::null());
     if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
         return Err(top("the root of a tagfile is its first object").into());
     }
+    let mut objects = HashMap::new();
+    let mut heads = Vec::with_capacity(dump.objects.len());
     for (k, o) in dump.objects.iter().enumerate() {
         let at = At::object(k, o);
-        if b.objects.insert(o.handle, k as u32 + 1).is_some() {
+        if objects.insert(o.handle, k as u32 + 1).is_some() {
             return Err(at.err("a second object with this handle").into());
         }
         let ty = match o.kept.ty {
             Some(t) if (t as usize) < types.types.len() && t != 0 => t,
             Some(t) => return Err(at.err(format!("type index {t} is not in the table")).into()),
-            None => *first_of_name
-                .get(&o.class)
-                .ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
+            None => *first_of_name.get(&o.class).ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
         };
         if o.untyped.is_some() {
-            return Err(at
-                .err("a tagfile object has members, not untyped bytes")
-                .into());
+            return Err(at.err("a tagfile object has members, not untyped bytes").into());
         }
-        b.items.push(ItemData {
-            ty,
-            kind_byte: o.kept.kind.unwrap_or(KIND_OBJECT << 4),
-            count: 1,
-            elem_size: 0,
-            bytes: ItemBytes::default(),
-            slots: crate::reflect::layout::Slots::NONE,
-        });
+        heads.push((ty, o.kept.kind.unwrap_or(KIND_OBJECT << 4)));
     }
+    let budget = text_len.saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK);
+    let mut b = Build::new(&types, budget, heads.into_iter());
+    let none = ObjectKept::default();
+    let mut src = DumpSource { table: &types, enums: *enums, owners: member_enum_owners(&types, enums), objects, at: At { path: String::new() }, kept: &none };
     for (k, o) in dump.objects.iter().enumerate() {
-        let at = At::object(k, o);
-        let ty = b.items[k + 1].ty;
-        let size = b.layouts.size_of(ty).map_err(|e| at.err(e))? as usize;
-        let mut bytes = b.take(&at, size)?;
-        let members = o.members.clone().ok_or_else(|| at.err("no members"))?;
-        let v = match members.0.as_slice() {
-            [(name, v)] if name.is_empty() => v.clone(),
-            _ => Val::Record(members),
+        src.at = At::object(k, o);
+        src.kept = &o.kept;
+        let members = o.members.as_ref().ok_or_else(|| src.at.err("no members"))?;
+        let n = match members.0.as_slice() {
+            [(name, v)] if name.is_empty() => Node::Val(v),
+            _ => Node::Members(members),
         };
-        b.value(ty, &v, &mut bytes, &at, "", &o.kept, 0)?;
-        let slots = b.layouts.slots(ty).map_err(|e| at.err(e))?;
-        let it = &mut b.items[k + 1];
-        it.elem_size = size as u32;
-        it.bytes = bytes.into();
-        it.slots = slots;
+        b.object(&src, k + 1, n)?;
     }
     let xml = crate::tagfile::xml::XmlTagfile {
         sdkv,
@@ -987,287 +1060,6 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text
         phive,
     };
     xml.write_file(compendia)
-}
-
-impl TagBuilder<'_> {
-    fn take(&mut self, at: &At, size: usize) -> std::result::Result<Vec<u8>, ValueError> {
-        self.budget = self
-            .budget
-            .checked_sub(size)
-            .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
-        Ok(vec![0; size])
-    }
-
-    fn new_run(
-        &mut self,
-        at: &At,
-        ty: TypeIndex,
-        bytes: Vec<u8>,
-        (count, elem_size): (u32, u32),
-        facts: Option<&RunKept>,
-    ) -> std::result::Result<u32, ValueError> {
-        let slots = self.layouts.slots(ty).map_err(|e| at.err(e))?;
-        self.items.push(ItemData {
-            ty,
-            kind_byte: facts.and_then(|f| f.kind).unwrap_or(KIND_RUN << 4),
-            count,
-            elem_size,
-            bytes: bytes.into(),
-            slots,
-        });
-        let i = u32::try_from(self.items.len() - 1).map_err(|_| at.err("more than 2^32 items"))?;
-        if let Some(s) = facts.and_then(|f| f.share) {
-            self.runs.insert(s, i);
-        }
-        Ok(i)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn value(
-        &mut self,
-        ty: TypeIndex,
-        v: &Val,
-        out: &mut [u8],
-        at: &At,
-        path: &str,
-        kept: &ObjectKept,
-        depth: usize,
-    ) -> std::result::Result<(), ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
-        }
-        let shape = self.layouts.shape(ty).map_err(|e| at.err(e))?;
-        let table = self.layouts.table();
-        let name = || table.full_name(ty);
-        if let Val::Bytes(bytes) = v {
-            if shape.is_none_or(|s| s.kind != Kind::String) {
-                if bytes.len() != out.len() {
-                    return Err(at.err(format!(
-                        "{} bytes where {} holds {}",
-                        bytes.len(),
-                        name(),
-                        out.len()
-                    )));
-                }
-                out.copy_from_slice(bytes);
-                return Ok(());
-            }
-        }
-        let Some(shape) = shape else {
-            return Err(at.err(format!(
-                "{} where {}, which has no layout, takes bytes",
-                v.kind(),
-                name()
-            )));
-        };
-        if let (Kind::Bool | Kind::Int, Val::Str(s)) = (shape.kind, v) {
-            let n = item_value(&self.enums, enum_of(table, &self.enums, ty).as_deref(), s, at)?;
-            return self.value(ty, &n, out, at, path, kept, depth);
-        }
-        let def = table.get(shape.def);
-        let fmt = def
-            .and_then(|d| d.format())
-            .unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let put_index = |out: &mut [u8], i: u32| {
-            if let Some(w) = out.get_mut(..4) {
-                w.copy_from_slice(&i.to_le_bytes());
-            }
-        };
-        let facts = kept.runs.get(path);
-        match (shape.kind, v) {
-            (Kind::Pointer | Kind::String, Val::Null) => put_index(out, 0),
-            (Kind::Array, Val::Null) if !fmt.is_fixed_array() => put_index(out, 0),
-            (Kind::Array, Val::List(elems))
-                if !fmt.is_fixed_array() && elems.is_empty() && !facts.is_some_and(|f| f.empty_run) =>
-            {
-                put_index(out, 0)
-            }
-            (Kind::Record, Val::List(reals)) if is_math(def.map(|d| d.name.as_str()), out.len()) => {
-                if reals.len() * 4 != out.len() {
-                    return Err(at.err(format!("{} reals where {} holds {}", reals.len(), name(), out.len() / 4)));
-                }
-                for (k, x) in reals.iter().enumerate() {
-                    if !matches!(x, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_)) {
-                        return Err(at.index(k).wrong(x, "a real"));
-                    }
-                    out[4 * k..4 * k + 4].copy_from_slice(&to_f32(x).to_bits().to_le_bytes());
-                }
-            }
-            (Kind::Bool, Val::Bool(x)) if out.len() == 1 => out[0] = u8::from(*x),
-            (Kind::Bool | Kind::Int, Val::UInt(_) | Val::Int(_))
-                if (1..=8).contains(&out.len()) =>
-            {
-                let bits = 8 * out.len() as u32;
-                let raw = match *v {
-                    Val::Int(x)
-                        if fmt.is_signed() && (bits == 64 || x >= -(1i64 << (bits - 1))) =>
-                    {
-                        x as u64
-                    }
-                    Val::UInt(x) if fmt.is_signed() && x <= (i64::MAX as u64) >> (64 - bits) => x,
-                    Val::UInt(x) if !fmt.is_signed() && (bits == 64 || x >> bits == 0) => x,
-                    _ => {
-                        return Err(
-                            at.err(format!("{v:?} is out of range for {} ({bits}-bit)", name()))
-                        )
-                    }
-                };
-                out.copy_from_slice(&raw.to_le_bytes()[..out.len()]);
-            }
-            (Kind::Float, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
-                if out.len() == 4 || out.len() == 2 =>
-            {
-                let x = to_f32(v);
-                if out.len() == 4 {
-                    out.copy_from_slice(&x.to_bits().to_le_bytes());
-                } else {
-                    if x.to_bits() & 0xFFFF != 0 {
-                        return Err(
-                            at.err(format!("{x} is not a half (its low 16 bits are not zero)"))
-                        );
-                    }
-                    out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
-                }
-            }
-            (Kind::Pointer, Val::Ref(h, None)) => {
-                let i = *self.objects.get(h).ok_or_else(|| {
-                    at.err(format!("a pointer to handle {h}, which names no object"))
-                })?;
-                put_index(out, i);
-            }
-            (Kind::String | Kind::Array, _)
-                if !fmt.is_fixed_array()
-                    && facts
-                        .and_then(|f| f.share)
-                        .is_some_and(|s| self.runs.contains_key(&s)) =>
-            {
-                let s = facts.and_then(|f| f.share).unwrap_or(0);
-                put_index(out, self.runs.get(&s).copied().unwrap_or(0));
-            }
-            (Kind::String, Val::Str(_) | Val::Bytes(_)) => {
-                let bytes = match v {
-                    Val::Str(t) => [t.as_bytes(), &[0]].concat(),
-                    Val::Bytes(b) => b.clone(),
-                    _ => Vec::new(),
-                };
-                let elem = match facts.and_then(|f| f.ty) {
-                    Some(t) => t,
-                    None => self
-                        .char_type
-                        .ok_or_else(|| at.err("a string in a table without char"))?,
-                };
-                self.budget = self
-                    .budget
-                    .checked_sub(bytes.len())
-                    .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
-                let count = u32::try_from(bytes.len())
-                    .map_err(|_| at.err("a string of more than 2^32 bytes"))?;
-                let i = self.new_run(at, elem, bytes, (count, 1), facts)?;
-                put_index(out, i);
-            }
-            (Kind::Array, Val::List(elems)) => {
-                let count =
-                    u32::try_from(elems.len()).map_err(|_| at.err("more than 2^32 elements"))?;
-                if fmt.is_fixed_array() {
-                    let size = self.layouts.size_of(subtype).map_err(|e| at.err(e))? as usize;
-                    if count != fmt.fixed_count()
-                        || size.checked_mul(count as usize) != Some(out.len())
-                    {
-                        return Err(at.err(format!(
-                            "{count} elements where {} holds {}",
-                            name(),
-                            fmt.fixed_count()
-                        )));
-                    }
-                    for (k, e) in elems.iter().enumerate() {
-                        self.value(
-                            subtype,
-                            e,
-                            &mut out[k * size..(k + 1) * size],
-                            &at.index(k),
-                            &format!("{path}[{k}]"),
-                            kept,
-                            depth + 1,
-                        )?;
-                    }
-                } else {
-                    let et = facts.and_then(|f| f.ty).unwrap_or(subtype);
-                    if et as usize >= table.types.len() {
-                        return Err(at.err(format!("element type index {et} is not in the table")));
-                    }
-                    let size = self.layouts.size_of(et).map_err(|e| at.err(e))? as usize;
-                    let total = size
-                        .checked_mul(count as usize)
-                        .ok_or_else(|| at.err("array too large"))?;
-                    let mut run = self.take(at, total)?;
-                    for (k, e) in elems.iter().enumerate() {
-                        self.value(
-                            et,
-                            e,
-                            &mut run[k * size..(k + 1) * size],
-                            &at.index(k),
-                            &format!("{path}[{k}]"),
-                            kept,
-                            depth + 1,
-                        )?;
-                    }
-                    let i = self.new_run(at, et, run, (count, size as u32), facts)?;
-                    put_index(out, i);
-                }
-            }
-            (Kind::Record, Val::Record(members)) => {
-                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
-                members.check(fields.iter().map(|(f, _)| f.name.as_str()), at)?;
-                for (fname, fv) in &members.0 {
-                    let (f, member_enum) = fields
-                        .iter()
-                        .find(|(f, _)| f.name == fname.as_str())
-                        .ok_or_else(|| at.err(format!("{} has no member {fname:?}", name())))?;
-                    let named;
-                    let fv = match (member_enum, fv) {
-                        (Some(e), Val::Str(s)) => {
-                            named = item_value(&self.enums, Some(e), s, &at.field(fname))?;
-                            &named
-                        }
-                        _ => fv,
-                    };
-                    let size = self.layouts.size_of(f.ty).map_err(|e| at.err(e))? as usize;
-                    let range = f.offset as usize..f.offset as usize + size;
-                    if range.end > out.len() {
-                        return Err(at.err(format!(
-                            "member {fname} lies outside its {}-byte owner",
-                            out.len()
-                        )));
-                    }
-                    let p = if path.is_empty() {
-                        fname.clone()
-                    } else {
-                        format!("{path}.{fname}")
-                    };
-                    self.value(
-                        f.ty,
-                        fv,
-                        &mut out[range],
-                        &at.field(fname),
-                        &p,
-                        kept,
-                        depth + 1,
-                    )?;
-                }
-            }
-            _ => {
-                return Err(at.err(format!(
-                    "{} where a value of {} ({:?}, {} bytes) belongs",
-                    v.kind(),
-                    name(),
-                    shape.kind,
-                    out.len()
-                )))
-            }
-        }
-        Ok(())
-    }
 }
 
 fn to_f32(v: &Val) -> f32 {
