@@ -370,7 +370,12 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
     let pick = |version: &str| options.classes.map(|c| c.packfile(version)).unwrap_or_default();
     let read_tagfile = |file: &tagfile::TagFile<'_>| -> Result<Document> {
         let classes = options.classes.map_or(&[][..], |c| c.tagfile(&file.sdk_version()));
-        Ok(Document::Tagfile(graph::TagfileDocument::from_file(file, classes)?))
+        let mut d = graph::TagfileDocument::from_file(file, classes)?;
+        // Generic member access names enum members by the items the classes know.
+        if let Some(c) = options.classes {
+            d.set_enums(c.tagfile_enums(&file.sdk_version()));
+        }
+        Ok(Document::Tagfile(d))
     };
     match format {
         Format::Tag0 => {
