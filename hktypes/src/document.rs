@@ -414,7 +414,13 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
                 None => tagfile::xml::read(bytes)?,
             };
             let tag0 = xml.write_tag0(compendia)?;
-            read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)
+            let mut doc = read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)?;
+            // The Phive wrapper the XML keeps (its root's `phive` attribute) is written around
+            // the tagfile again.
+            if let (Document::Tagfile(d), Some(w)) = (&mut doc, xml.phive) {
+                d.set_phive(Some(w));
+            }
+            Ok(doc)
         }
     }
 }

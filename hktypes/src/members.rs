@@ -201,10 +201,19 @@ impl Document {
             Document::Tagfile(g) => {
                 let bytes = g.write()?;
                 let empty = crate::tagfile::CompendiumSet::new();
-                let file = crate::tagfile::TagFile::read(&bytes, options.compendia.unwrap_or(&empty))?;
+                // A tagfile read from a Phive file is written in its wrapper, which the dump keeps.
+                let wrapped = match g.phive() {
+                    Some(_) => Some(crate::tagfile::phive::Phive::read(&bytes)?),
+                    None => None,
+                };
+                let tag0 = wrapped.as_ref().map_or(&bytes[..], |w| w.tag0);
+                let file = crate::tagfile::TagFile::read(tag0, options.compendia.unwrap_or(&empty))?;
                 // Enum members may be set by item name where the SDK's classes know the items.
                 let enums = options.classes.map(|c| c.tagfile_enums(&file.sdk_version())).unwrap_or_default();
-                let d = dump::dump_tagfile_with(&file, &enums)?;
+                let d = match &wrapped {
+                    Some(w) => dump::dump_phive(&file, &crate::tagfile::phive::PhiveWrapper::of(w), &enums)?,
+                    None => dump::dump_tagfile_with(&file, &enums)?,
+                };
                 (d, Vec::new(), enums)
             }
             Document::Packfile(p) => {
