@@ -370,7 +370,12 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
     let pick = |version: &str| options.classes.map(|c| c.packfile(version)).unwrap_or_default();
     let read_tagfile = |file: &tagfile::TagFile<'_>| -> Result<Document> {
         let classes = options.classes.map_or(&[][..], |c| c.tagfile(&file.sdk_version()));
-        Ok(Document::Tagfile(graph::TagfileDocument::from_file(file, classes)?))
+        let mut d = graph::TagfileDocument::from_file(file, classes)?;
+        // Generic member access names enum members by the items the classes know.
+        if let Some(c) = options.classes {
+            d.set_enums(c.tagfile_enums(&file.sdk_version()));
+        }
+        Ok(Document::Tagfile(d))
     };
     match format {
         Format::Tag0 => {
@@ -409,7 +414,13 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
                 None => tagfile::xml::read(bytes)?,
             };
             let tag0 = xml.write_tag0(compendia)?;
-            read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)
+            let mut doc = read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)?;
+            // The Phive wrapper the XML keeps (its root's `phive` attribute) is written around
+            // the tagfile again.
+            if let (Document::Tagfile(d), Some(w)) = (&mut doc, xml.phive) {
+                d.set_phive(Some(w));
+            }
+            Ok(doc)
         }
     }
 }

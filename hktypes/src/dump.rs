@@ -652,13 +652,14 @@ pub fn dump_tagfile_with(file: &TagFile<'_>, enums: &EnumTable) -> Result<Dump> 
     })
 }
 
-/// The members of item `item` of a tagfile's items, decoded through `table` as [`dump_tagfile`]
-/// decodes each object (what [`crate::Document::members`] gives for a tagfile object).
-pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32) -> std::result::Result<Members, ValueError> {
+/// The members of item `item` of a tagfile's items, decoded through `table` as
+/// [`dump_tagfile_with`] decodes each object, enum members named by `enums` (what
+/// [`crate::Document::members`] gives for a tagfile object).
+pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32, enums: &EnumTable) -> std::result::Result<Members, ValueError> {
     let it = items.items.get(item as usize).filter(|_| item != 0).ok_or_else(|| {
         ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: item.into(), count: items.items.len() as u64 })
     })?;
-    TagDumper::new(table, &EnumTable::default()).object(&mut Walk::new(items, Layouts::new(table)), item, it)
+    TagDumper::new(table, enums).object(&mut Walk::new(items, Layouts::new(table)), item, it)
 }
 
 /// The members of packfile object `h` (`None` for an untyped object), as [`dump_packfile`]
@@ -975,7 +976,9 @@ fn is_number(v: &Val) -> bool {
     matches!(v, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
 }
 
-fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize) -> Result<Vec<u8>> {
+/// `numbers`, when given, is filled with each dump object's handle in the file built (in the
+/// dump's order): the writer numbers the items in the order of its walk from the root.
+fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize, numbers: Option<&mut Vec<u32>>) -> Result<Vec<u8>> {
     let kept = &dump.kept;
     let sdkv = kept
         .sdkv
@@ -1059,7 +1062,20 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text
         trailing,
         phive,
     };
+    if let Some(out) = numbers {
+        let plan = crate::tagfile::write::plan(&xml.items, &mut Layouts::new(&xml.types))?;
+        *out = (1..=dump.objects.len()).map(|k| plan.new_index.get(k).copied().unwrap_or(0)).collect();
+    }
     xml.write_file(compendia)
+}
+
+/// [`build`] of a tagfile dump, with each of its objects' handle in the file built, in the
+/// dump's order (what [`crate::Document::set_members_renumbered`] maps handles by).
+pub(crate) fn build_tagfile_numbered(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result<(Vec<u8>, Vec<u32>)> {
+    let mut numbers = Vec::new();
+    let empty = CompendiumSet::default();
+    let bytes = build_tagfile(dump, options.compendia.unwrap_or(&empty), &options.tagfile_enums, text_len, Some(&mut numbers))?;
+    Ok((bytes, numbers))
 }
 
 fn to_f32(v: &Val) -> f32 {
@@ -1729,6 +1745,7 @@ pub fn build(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result
             options.compendia.unwrap_or(&CompendiumSet::default()),
             &options.tagfile_enums,
             text_len,
+            None,
         ),
         PACKFILE => build_packfile(dump, &options.packfile_classes),
         other => Err(top(format!("format {other:?}: a dump is {TAGFILE} or {PACKFILE}")).into()),
