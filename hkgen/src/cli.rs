@@ -9,7 +9,7 @@
 use crate as hkgen;
 use crate::inputs::{self, Compendia};
 use crate::verify::{ClassesOf, Report, Verifier};
-use crate::Error;
+use crate::error::Error;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;

@@ -278,7 +278,7 @@ impl Default for OpenOptions<'_> {
 ///
 /// ```
 /// # use hktypes::packfile::layout::{MemberType, StaticClass, StaticClassSet, StaticMember};
-/// # use hktypes::packfile::objects::Value;
+/// # use hktypes::packfile::objects::MemberValue;
 /// # use hktypes::packfile::typed::{check_count, member, struct_values, to_struct, PackClass, PackValue};
 /// # use hktypes::value::{ClassEntry, Object, Result};
 /// use hktypes::packfile::LayoutRules;
@@ -291,8 +291,8 @@ impl Default for OpenOptions<'_> {
 ///     count: u32,
 /// }
 /// # impl PackValue for Counter {
-/// #     fn from_value(v: &Value) -> Result<Self> { struct_values(v) }
-/// #     fn to_value(&self) -> Value { to_struct(self) }
+/// #     fn from_value(v: &MemberValue) -> Result<Self> { struct_values(v) }
+/// #     fn to_value(&self) -> MemberValue { to_struct(self) }
 /// # }
 /// # impl PackClass for Counter {
 /// #     const NAME: &'static str = "Counter";
@@ -300,11 +300,11 @@ impl Default for OpenOptions<'_> {
 /// #     const VERSION: u32 = 0;
 /// #     const PARENT: Option<&'static str> = None;
 /// #     const MEMBERS: &'static [&'static str] = &["count"];
-/// #     fn from_values(values: &[Value]) -> Result<Self> {
+/// #     fn from_values(values: &[MemberValue]) -> Result<Self> {
 /// #         check_count::<Self>(values)?;
 /// #         Ok(Counter { count: member(values, 0, "count")? })
 /// #     }
-/// #     fn to_values(&self, out: &mut Vec<Value>) { out.push(self.count.to_value()) }
+/// #     fn to_values(&self, out: &mut Vec<MemberValue>) { out.push(self.count.to_value()) }
 /// # }
 /// # impl Typed for Counter {
 /// #     const ENTRY: ClassEntry = ClassEntry::packfile::<Self>();

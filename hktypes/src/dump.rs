@@ -69,7 +69,7 @@
 use crate::error::{ErrorKind, Result, ValueError};
 use crate::packfile::layout::{ClassSet, ClassSource, Member, MemberType};
 use crate::packfile::objects::{
-    self, Array, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, Value, HIDDEN,
+    self, MemberArray, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, MemberValue, HIDDEN,
 };
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
@@ -1190,18 +1190,18 @@ fn enum_name(classes: &ClassSet, m: &Member, n: i64) -> Option<String> {
 }
 
 /// A read value as a dump value (the reader bounded its nesting).
-fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
+fn pack_val(classes: &ClassSet, m: &Member, v: &MemberValue) -> Val {
     let enum_like = matches!(m.ty, MemberType::Enum | MemberType::Flags);
     match v {
-        Value::Void => Val::Null,
-        Value::Bool(b) if *b <= 1 => Val::Bool(*b == 1),
-        Value::Bool(b) => Val::UInt(u64::from(*b)),
-        Value::Int(i) => match enum_name(classes, m, *i).filter(|_| enum_like) {
+        MemberValue::Void => Val::Null,
+        MemberValue::Bool(b) if *b <= 1 => Val::Bool(*b == 1),
+        MemberValue::Bool(b) => Val::UInt(u64::from(*b)),
+        MemberValue::Int(i) => match enum_name(classes, m, *i).filter(|_| enum_like) {
             Some(s) => Val::Str(s),
             None if *i < 0 => Val::Int(*i),
             None => Val::UInt(*i as u64),
         },
-        Value::UInt(u) => match i64::try_from(*u)
+        MemberValue::UInt(u) => match i64::try_from(*u)
             .ok()
             .and_then(|i| enum_name(classes, m, i))
             .filter(|_| enum_like)
@@ -1209,17 +1209,17 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
             Some(s) => Val::Str(s),
             None => Val::UInt(*u),
         },
-        Value::Real(x) => real(*x),
-        Value::Half(h) => real(f32::from_bits(u32::from(*h) << 16)),
-        Value::Vec4(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
-        Value::Floats(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
-        Value::Ptr(r) => ref_val(*r),
-        Value::Str(None) => Val::Null,
-        Value::Str(Some(b)) => match std::str::from_utf8(b) {
+        MemberValue::Real(x) => real(*x),
+        MemberValue::Half(h) => real(f32::from_bits(u32::from(*h) << 16)),
+        MemberValue::Vec4(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
+        MemberValue::Floats(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
+        MemberValue::Ptr(r) => ref_val(*r),
+        MemberValue::Str(None) => Val::Null,
+        MemberValue::Str(Some(b)) => match std::str::from_utf8(b) {
             Ok(t) if !t.contains('\0') => Val::Str(t.to_owned()),
             _ => Val::Bytes(b.clone()),
         },
-        Value::Array(a) => {
+        MemberValue::Array(a) => {
             let em = objects::elem_member(m);
             let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x)).collect();
             let stock = a.items.len() as u32 | 0x8000_0000;
@@ -1229,7 +1229,7 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
                 Val::List(items)
             }
         }
-        Value::Struct(vals) => {
+        MemberValue::Struct(vals) => {
             let ms = m
                 .class
                 .as_deref()
@@ -1242,19 +1242,19 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
                     .collect(),
             ))
         }
-        Value::CArray(vals) => {
+        MemberValue::CArray(vals) => {
             let one = Member {
                 c_array_size: 0,
                 ..m.clone()
             };
             Val::List(vals.iter().map(|x| pack_val(classes, &one, x)).collect())
         }
-        Value::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
-        Value::RelArray(vals) => {
+        MemberValue::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
+        MemberValue::RelArray(vals) => {
             let em = objects::elem_member(m);
             Val::List(vals.iter().map(|x| pack_val(classes, &em, x)).collect())
         }
-        Value::Opaque(b) => Val::Bytes(b.clone()),
+        MemberValue::Opaque(b) => Val::Bytes(b.clone()),
     }
 }
 
@@ -1457,7 +1457,7 @@ impl PackBuilder<'_> {
         members: &Members,
         at: &At,
         depth: usize,
-    ) -> std::result::Result<Vec<Value>, ValueError> {
+    ) -> std::result::Result<Vec<MemberValue>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
@@ -1473,7 +1473,7 @@ impl PackBuilder<'_> {
             let here = at.field(&m.name);
             out.push(if m.name == HIDDEN {
                 match v {
-                    Val::Bytes(b) => Value::Opaque(b.clone()),
+                    Val::Bytes(b) => MemberValue::Opaque(b.clone()),
                     other => return Err(here.wrong(other, "bytes")),
                 }
             } else if m.c_array_size > 0 {
@@ -1491,7 +1491,7 @@ impl PackBuilder<'_> {
                 for (k, x) in items.iter().enumerate() {
                     vals.push(self.one(m, m.ty, x, &here.index(k), depth)?);
                 }
-                Value::CArray(vals)
+                MemberValue::CArray(vals)
             } else {
                 self.one(m, m.ty, v, &here, depth)?
             });
@@ -1585,11 +1585,11 @@ impl PackBuilder<'_> {
         v: &Val,
         at: &At,
         depth: usize,
-    ) -> std::result::Result<Value, ValueError> {
+    ) -> std::result::Result<MemberValue, ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
-        let int = |signed: bool, bits: u32| -> std::result::Result<Value, ValueError> {
+        let int = |signed: bool, bits: u32| -> std::result::Result<MemberValue, ValueError> {
             let n: i128 = match v {
                 Val::Int(i) => i128::from(*i),
                 Val::UInt(u) => i128::from(*u),
@@ -1615,19 +1615,19 @@ impl PackBuilder<'_> {
                 )));
             }
             Ok(if signed {
-                Value::Int(n as i64)
+                MemberValue::Int(n as i64)
             } else {
-                Value::UInt(n as u64)
+                MemberValue::UInt(n as u64)
             })
         };
         Ok(match ty {
             MemberType::Void => match v {
-                Val::Null => Value::Void,
+                Val::Null => MemberValue::Void,
                 other => return Err(at.wrong(other, "null (a void member)")),
             },
             MemberType::Bool => match v {
-                Val::Bool(b) => Value::Bool(u8::from(*b)),
-                Val::UInt(u) if *u <= 255 => Value::Bool(*u as u8),
+                Val::Bool(b) => MemberValue::Bool(u8::from(*b)),
+                Val::UInt(u) if *u <= 255 => MemberValue::Bool(*u as u8),
                 other => return Err(at.wrong(other, "a bool")),
             },
             MemberType::Char | MemberType::Int8 => int(true, 8)?,
@@ -1638,40 +1638,40 @@ impl PackBuilder<'_> {
             MemberType::Uint16 => int(false, 16)?,
             MemberType::Uint32 => int(false, 32)?,
             MemberType::Uint64 | MemberType::Ulong => int(false, 64)?,
-            MemberType::Real => Value::Real(self.real(v, at)?),
+            MemberType::Real => MemberValue::Real(self.real(v, at)?),
             MemberType::Half => {
                 let x = self.real(v, at)?;
                 if x.to_bits() & 0xFFFF != 0 {
                     return Err(at.err(format!("{x} is not a half (its low 16 bits are not zero)")));
                 }
-                Value::Half((x.to_bits() >> 16) as u16)
+                MemberValue::Half((x.to_bits() >> 16) as u16)
             }
             MemberType::Vector4 | MemberType::Quaternion => {
                 let f = self.reals(v, 4, at)?;
-                Value::Vec4([f[0], f[1], f[2], f[3]])
+                MemberValue::Vec4([f[0], f[1], f[2], f[3]])
             }
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => {
-                Value::Floats(self.reals(v, 12, at)?)
+                MemberValue::Floats(self.reals(v, 12, at)?)
             }
-            MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.reals(v, 16, at)?),
+            MemberType::Matrix4 | MemberType::Transform => MemberValue::Floats(self.reals(v, 16, at)?),
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 if m.subtype == ty {
                     return Err(at.err("an enum without a storage type"));
                 }
                 self.one(m, m.subtype, v, at, depth)?
             }
-            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.pointer(v, at)?),
+            MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(self.pointer(v, at)?),
             MemberType::Variant => match v {
-                Val::List(p) if p.len() == 2 => Value::Variant(
+                Val::List(p) if p.len() == 2 => MemberValue::Variant(
                     self.pointer(&p[0], &at.index(0))?,
                     self.pointer(&p[1], &at.index(1))?,
                 ),
                 other => return Err(at.wrong(other, "a variant's two pointers")),
             },
             MemberType::CString | MemberType::StringPtr => match v {
-                Val::Null => Value::Str(None),
-                Val::Str(s) if !s.contains('\0') => Value::Str(Some(s.as_bytes().to_vec())),
-                Val::Bytes(b) => Value::Str(Some(b.clone())),
+                Val::Null => MemberValue::Str(None),
+                Val::Str(s) if !s.contains('\0') => MemberValue::Str(Some(s.as_bytes().to_vec())),
+                Val::Bytes(b) => MemberValue::Str(Some(b.clone())),
                 other => return Err(at.wrong(other, "a string")),
             },
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
@@ -1688,17 +1688,17 @@ impl PackBuilder<'_> {
                     vals.push(self.one(&em, m.subtype, x, &at.index(k), depth + 1)?);
                 }
                 match ty {
-                    MemberType::RelArray => Value::RelArray(vals),
-                    MemberType::SimpleArray => Value::Array(Array {
+                    MemberType::RelArray => MemberValue::RelArray(vals),
+                    MemberType::SimpleArray => MemberValue::Array(MemberArray {
                         items: vals,
                         capacity: 0,
                     }),
                     _ => {
-                        let mut a = Array::new(vals);
+                        let mut a = MemberArray::new(vals);
                         if let Some(c) = capacity {
                             a.capacity = c;
                         }
-                        Value::Array(a)
+                        MemberValue::Array(a)
                     }
                 }
             }
@@ -1711,7 +1711,7 @@ impl PackBuilder<'_> {
                     .as_deref()
                     .ok_or_else(|| at.err("a struct member without a class"))?;
                 let ms = members_of(self.classes, class);
-                Value::Struct(self.members(&ms, members, at, depth + 1)?)
+                MemberValue::Struct(self.members(&ms, members, at, depth + 1)?)
             }
             MemberType::InplaceArray | MemberType::HomogeneousArray => {
                 return Err(at.err(format!("{} has no value form", ty.sdk_name())))

@@ -22,7 +22,7 @@
 
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::packfile::layout::{Member, MemberType};
-use hktypes::packfile::objects::{self, Body, Ref, Value};
+use hktypes::packfile::objects::{self, Body, Ref, MemberValue};
 use hktypes::reflect::layout::Shape;
 use hktypes::reflect::{Kind, TemplateArg, TypeIndex, TypeTable};
 use hktypes::dump::{Members as DMembers, Val as DVal};
@@ -1553,54 +1553,54 @@ impl TagDoc {
 }
 
 /// The element of `items` that `step` names (`None` when it names a member, not an element).
-fn elem<'v>(items: &'v [Value], step: &Step) -> Option<&'v Value> {
+fn elem<'v>(items: &'v [MemberValue], step: &Step) -> Option<&'v MemberValue> {
     let Step::Elem(e) = step else { return None };
     items.get(*e)
 }
 
 /// [`elem`], to change it.
-fn elem_mut<'v>(items: &'v mut [Value], step: &Step) -> Option<&'v mut Value> {
+fn elem_mut<'v>(items: &'v mut [MemberValue], step: &Step) -> Option<&'v mut MemberValue> {
     let Step::Elem(e) = step else { return None };
     items.get_mut(*e)
 }
 
 impl PackDoc {
     /// The values of the record at `steps` from object `handle`.
-    fn record(&self, handle: u32, steps: &[Step]) -> Option<&[Value]> {
+    fn record(&self, handle: u32, steps: &[Step]) -> Option<&[MemberValue]> {
         let Body::Typed(values) = &self.doc.objects.get(handle as usize)?.body else {
             return None;
         };
-        let mut cur: &[Value] = values;
+        let mut cur: &[MemberValue] = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
             let Step::Member(i) = step else { return None };
             // A struct member is the record; an array member's record is the element the next
             // step names.
             let v = match cur.get(*i)? {
-                Value::Array(a) => elem(&a.items, it.next()?)?,
-                Value::CArray(a) | Value::RelArray(a) => elem(a, it.next()?)?,
+                MemberValue::Array(a) => elem(&a.items, it.next()?)?,
+                MemberValue::CArray(a) | MemberValue::RelArray(a) => elem(a, it.next()?)?,
                 v => v,
             };
-            let Value::Struct(vs) = v else { return None };
+            let MemberValue::Struct(vs) = v else { return None };
             cur = vs;
         }
         Some(cur)
     }
 
-    fn record_mut(&mut self, handle: u32, steps: &[Step]) -> Option<&mut Vec<Value>> {
+    fn record_mut(&mut self, handle: u32, steps: &[Step]) -> Option<&mut Vec<MemberValue>> {
         let Body::Typed(values) = &mut self.doc.objects.get_mut(handle as usize)?.body else {
             return None;
         };
-        let mut cur: &mut Vec<Value> = values;
+        let mut cur: &mut Vec<MemberValue> = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
             let Step::Member(i) = step else { return None };
             let v = match cur.get_mut(*i)? {
-                Value::Array(a) => elem_mut(&mut a.items, it.next()?)?,
-                Value::CArray(a) | Value::RelArray(a) => elem_mut(a, it.next()?)?,
+                MemberValue::Array(a) => elem_mut(&mut a.items, it.next()?)?,
+                MemberValue::CArray(a) | MemberValue::RelArray(a) => elem_mut(a, it.next()?)?,
                 v => v,
             };
-            let Value::Struct(vs) = v else { return None };
+            let MemberValue::Struct(vs) = v else { return None };
             cur = vs;
         }
         Some(cur)
@@ -1632,7 +1632,7 @@ impl PackDoc {
         Some(self.value(handle, &path, value, &member))
     }
 
-    fn value(&self, handle: u32, path: &[Step], v: &Value, m: &Member) -> Val {
+    fn value(&self, handle: u32, path: &[Step], v: &MemberValue, m: &Member) -> Val {
         let record = |steps: Vec<Step>| match &m.class {
             Some(c) => Val::Record(
                 Loc::Pack {
@@ -1645,39 +1645,39 @@ impl PackDoc {
             None => Val::None,
         };
         match v {
-            Value::Void => Val::None,
-            Value::Bool(b) => Val::Bool(*b != 0),
-            Value::Int(i) => match &m.enumeration {
+            MemberValue::Void => Val::None,
+            MemberValue::Bool(b) => Val::Bool(*b != 0),
+            MemberValue::Int(i) => match &m.enumeration {
                 Some(e) => Val::Enum {
                     name: Arc::from(e.as_str()),
                     value: *i,
                 },
                 None => Val::Int(*i),
             },
-            Value::UInt(u) => match &m.enumeration {
+            MemberValue::UInt(u) => match &m.enumeration {
                 Some(e) => Val::Enum {
                     name: Arc::from(e.as_str()),
                     value: *u as i64,
                 },
                 None => Val::UInt(*u),
             },
-            Value::Real(f) => Val::Float(f64::from(*f)),
-            Value::Half(h) => Val::Float(half_to_f64(*h)),
-            Value::Vec4(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 0),
-            Value::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
-            Value::Ptr(Ref::Object(h)) | Value::Variant(Ref::Object(h), _) => Val::Object(h.0),
-            Value::Ptr(_) | Value::Variant(..) => Val::None,
-            Value::Str(s) => s.as_ref().map_or(Val::None, |s| {
+            MemberValue::Real(f) => Val::Float(f64::from(*f)),
+            MemberValue::Half(h) => Val::Float(half_to_f64(*h)),
+            MemberValue::Vec4(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 0),
+            MemberValue::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
+            MemberValue::Ptr(Ref::Object(h)) | MemberValue::Variant(Ref::Object(h), _) => Val::Object(h.0),
+            MemberValue::Ptr(_) | MemberValue::Variant(..) => Val::None,
+            MemberValue::Str(s) => s.as_ref().map_or(Val::None, |s| {
                 Val::Str(String::from_utf8_lossy(s).into_owned())
             }),
-            Value::Struct(_) => record(path.to_vec()),
-            Value::Array(a) => self.list(handle, path, &a.items, m),
-            Value::CArray(a) | Value::RelArray(a) => self.list(handle, path, a, m),
-            Value::Opaque(b) => Val::Bytes(b.clone()),
+            MemberValue::Struct(_) => record(path.to_vec()),
+            MemberValue::Array(a) => self.list(handle, path, &a.items, m),
+            MemberValue::CArray(a) | MemberValue::RelArray(a) => self.list(handle, path, a, m),
+            MemberValue::Opaque(b) => Val::Bytes(b.clone()),
         }
     }
 
-    fn list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
+    fn list(&self, handle: u32, path: &[Step], items: &[MemberValue], m: &Member) -> Val {
         let format = match m.subtype {
             MemberType::Real => Some("f"),
             MemberType::Int8 => Some("b"),
@@ -1694,15 +1694,15 @@ impl PackDoc {
             let mut bytes = Vec::new();
             for v in items {
                 match (v, format) {
-                    (Value::Real(f), _) => bytes.extend(f.to_le_bytes()),
-                    (Value::Int(i), "b") => bytes.extend((*i as i8).to_le_bytes()),
-                    (Value::Int(i), "h") => bytes.extend((*i as i16).to_le_bytes()),
-                    (Value::Int(i), "i") => bytes.extend((*i as i32).to_le_bytes()),
-                    (Value::Int(i), _) => bytes.extend(i.to_le_bytes()),
-                    (Value::UInt(u), "B") => bytes.extend((*u as u8).to_le_bytes()),
-                    (Value::UInt(u), "H") => bytes.extend((*u as u16).to_le_bytes()),
-                    (Value::UInt(u), "I") => bytes.extend((*u as u32).to_le_bytes()),
-                    (Value::UInt(u), _) => bytes.extend(u.to_le_bytes()),
+                    (MemberValue::Real(f), _) => bytes.extend(f.to_le_bytes()),
+                    (MemberValue::Int(i), "b") => bytes.extend((*i as i8).to_le_bytes()),
+                    (MemberValue::Int(i), "h") => bytes.extend((*i as i16).to_le_bytes()),
+                    (MemberValue::Int(i), "i") => bytes.extend((*i as i32).to_le_bytes()),
+                    (MemberValue::Int(i), _) => bytes.extend(i.to_le_bytes()),
+                    (MemberValue::UInt(u), "B") => bytes.extend((*u as u8).to_le_bytes()),
+                    (MemberValue::UInt(u), "H") => bytes.extend((*u as u16).to_le_bytes()),
+                    (MemberValue::UInt(u), "I") => bytes.extend((*u as u32).to_le_bytes()),
+                    (MemberValue::UInt(u), _) => bytes.extend(u.to_le_bytes()),
                     _ => return self.plain_list(handle, path, items, m),
                 }
             }
@@ -1711,7 +1711,7 @@ impl PackDoc {
         self.plain_list(handle, path, items, m)
     }
 
-    fn plain_list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
+    fn plain_list(&self, handle: u32, path: &[Step], items: &[MemberValue], m: &Member) -> Val {
         // An element is described by the member with its element type.
         let elem = Member {
             ty: m.subtype,
@@ -1778,7 +1778,7 @@ impl PackDoc {
             .get_mut(i)
             .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
         let new = match (&*slot, &value) {
-            (Value::Array(a), NewVal::Seq(values)) => {
+            (MemberValue::Array(a), NewVal::Seq(values)) => {
                 let template = packed_element(member.subtype).ok_or_else(|| {
                     SetError::Type(format!(
                         "{name}: assigning an array of {:?} elements is not supported (arrays of numbers, booleans and vectors are)",
@@ -1799,9 +1799,9 @@ impl PackDoc {
                     .collect::<Result<Vec<_>, _>>()?;
                 // The capacity word keeps its flags; its count follows the new length.
                 let capacity = (a.capacity & 0xC000_0000) | items.len() as u32;
-                Value::Array(objects::Array { items, capacity })
+                MemberValue::Array(objects::MemberArray { items, capacity })
             }
-            (Value::Array(_), _) => {
+            (MemberValue::Array(_), _) => {
                 return Err(SetError::Type(format!("{name}: expected a list or tuple")))
             }
             (slot, v) => {
@@ -1838,32 +1838,32 @@ impl PackDoc {
 
 /// A zero element of an array of `subtype`, the kind of value its elements are (`None`: elements
 /// that are not assignable: structs, pointers, strings).
-fn packed_element(subtype: MemberType) -> Option<Value> {
+fn packed_element(subtype: MemberType) -> Option<MemberValue> {
     Some(match subtype {
-        MemberType::Bool => Value::Bool(0),
-        MemberType::Real => Value::Real(0.0),
+        MemberType::Bool => MemberValue::Bool(0),
+        MemberType::Real => MemberValue::Real(0.0),
         MemberType::Char
         | MemberType::Int8
         | MemberType::Int16
         | MemberType::Int32
-        | MemberType::Int64 => Value::Int(0),
+        | MemberType::Int64 => MemberValue::Int(0),
         MemberType::Uint8
         | MemberType::Uint16
         | MemberType::Uint32
         | MemberType::Uint64
-        | MemberType::Ulong => Value::UInt(0),
-        MemberType::Vector4 | MemberType::Quaternion => Value::Vec4([0.0; 4]),
+        | MemberType::Ulong => MemberValue::UInt(0),
+        MemberType::Vector4 | MemberType::Quaternion => MemberValue::Vec4([0.0; 4]),
         _ => return None,
     })
 }
 
 /// `value` as a packfile value of the kind `slot` is (integers of the range of `storage`).
 fn packed_value(
-    slot: &Value,
+    slot: &MemberValue,
     storage: MemberType,
     value: &NewVal,
     name: &str,
-) -> Result<Value, SetError> {
+) -> Result<MemberValue, SetError> {
     let float = |v: &NewVal, name: &str| -> Result<f32, SetError> {
         let x = match v {
             NewVal::Float(x) => *x,
@@ -1891,9 +1891,9 @@ fn packed_value(
         })
     };
     Ok(match (slot, value) {
-        (Value::Bool(_), NewVal::Bool(b)) => Value::Bool(u8::from(*b)),
-        (Value::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
-        (Value::Int(_) | Value::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
+        (MemberValue::Bool(_), NewVal::Bool(b)) => MemberValue::Bool(u8::from(*b)),
+        (MemberValue::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
+        (MemberValue::Int(_) | MemberValue::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
             let i = match value {
                 NewVal::Int(i) => *i,
                 NewVal::Bool(b) => i128::from(*b),
@@ -1906,33 +1906,33 @@ fn packed_value(
                     "{name}: {i} is out of the range {lo}..={hi} of {storage:?}"
                 )));
             }
-            if matches!(slot, Value::Int(_)) {
-                Value::Int(i as i64)
+            if matches!(slot, MemberValue::Int(_)) {
+                MemberValue::Int(i as i64)
             } else {
-                Value::UInt(i as u64)
+                MemberValue::UInt(i as u64)
             }
         }
-        (Value::Int(_) | Value::UInt(_), _) => {
+        (MemberValue::Int(_) | MemberValue::UInt(_), _) => {
             return Err(SetError::Type(format!("{name}: expected an int")))
         }
-        (Value::Real(_), v) => Value::Real(float(v, name)?),
-        (Value::Half(_), v) => {
+        (MemberValue::Real(_), v) => MemberValue::Real(float(v, name)?),
+        (MemberValue::Half(_), v) => {
             let bits = float(v, name)?.to_bits();
-            Value::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
+            MemberValue::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
         }
-        (Value::Vec4(_), NewVal::Seq(xs)) if xs.len() == 4 => {
+        (MemberValue::Vec4(_), NewVal::Seq(xs)) if xs.len() == 4 => {
             let mut v = [0f32; 4];
             for (k, x) in xs.iter().enumerate() {
                 v[k] = float(x, &format!("{name}[{k}]"))?;
             }
-            Value::Vec4(v)
+            MemberValue::Vec4(v)
         }
-        (Value::Vec4(_), _) => {
+        (MemberValue::Vec4(_), _) => {
             return Err(SetError::Type(format!(
                 "{name}: expected a sequence of 4 floats"
             )))
         }
-        (Value::Floats(old), NewVal::Seq(rows)) => {
+        (MemberValue::Floats(old), NewVal::Seq(rows)) => {
             // A matrix: its rows as sequences of 4 floats, as the package reads it.
             let mut v = Vec::with_capacity(old.len());
             for (r, row) in rows.iter().enumerate() {
@@ -1952,24 +1952,24 @@ fn packed_value(
                     old.len()
                 )));
             }
-            Value::Floats(v)
+            MemberValue::Floats(v)
         }
-        (Value::Floats(_), _) => {
+        (MemberValue::Floats(_), _) => {
             return Err(SetError::Type(format!("{name}: expected rows of 4 floats")))
         }
-        (Value::Str(_), NewVal::None) => Value::Str(None),
-        (Value::Str(_), NewVal::Str(s)) => {
+        (MemberValue::Str(_), NewVal::None) => MemberValue::Str(None),
+        (MemberValue::Str(_), NewVal::Str(s)) => {
             if s.as_bytes().contains(&0) {
                 return Err(SetError::Range(format!("{name}: a string holds no NUL")));
             }
-            Value::Str(Some(s.as_bytes().to_vec()))
+            MemberValue::Str(Some(s.as_bytes().to_vec()))
         }
-        (Value::Str(_), _) => {
+        (MemberValue::Str(_), _) => {
             return Err(SetError::Type(format!("{name}: expected a str or None")))
         }
-        (Value::Ptr(_), NewVal::None) => Value::Ptr(Ref::Null),
-        (Value::Ptr(_), NewVal::Object(h)) => Value::Ptr(Ref::Object(hktypes::Handle(*h))),
-        (Value::Ptr(_), _) => {
+        (MemberValue::Ptr(_), NewVal::None) => MemberValue::Ptr(Ref::Null),
+        (MemberValue::Ptr(_), NewVal::Object(h)) => MemberValue::Ptr(Ref::Object(hktypes::Handle(*h))),
+        (MemberValue::Ptr(_), _) => {
             return Err(SetError::Type(format!(
                 "{name}: expected an object of this document or None"
             )))

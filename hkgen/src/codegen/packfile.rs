@@ -22,7 +22,7 @@
 //! names are `Enum<E, S>`/`Flags<E, S>` over the storage, others their storage integer; pointers
 //! are `Ptr<C>` (`Ptr<Unknown>` when the pointee is not generated), `hkArray` is `Vec`, a simple
 //! array `SimpleArray`, a C array `[T; N]`, embedded structs their struct, and what has no value
-//! mapping ([`DYNAMIC`]) the document's dynamic `Value`.
+//! mapping ([`DYNAMIC`]) the document's dynamic `MemberValue`.
 
 use crate::reflection::{signature, snapshot};
 use hktypes::packfile::objects::HIDDEN;
@@ -31,7 +31,7 @@ use super::emit::{hex, serde_derive, serde_field, serde_helper};
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
 use crate::error::CodegenInputError;
-use crate::Error;
+use crate::error::Error;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -117,7 +117,7 @@ pub const SCALARS: &[(MemberType, Scalar)] = &[
     (MemberType::StringPtr, Scalar::Typed("PackString")),
 ];
 
-/// Member kinds the document reads no value of its own for: they are the dynamic `Value`
+/// Member kinds the document reads no value of its own for: they are the dynamic `MemberValue`
 /// (`TYPE_INPLACEARRAY` has no size from its description, so a class holding one is never laid
 /// out; a homogeneous array's elements are of a class only the file's `__types__` names).
 pub const DYNAMIC: &[MemberType] = &[MemberType::InplaceArray, MemberType::HomogeneousArray];
@@ -179,7 +179,7 @@ impl<'s> Model<'s> {
 
     fn dynamic(&self) -> TokenStream {
         let k = &self.krate;
-        quote!(#k::packfile::objects::Value)
+        quote!(#k::packfile::objects::MemberValue)
     }
 
     fn scalar(&self, t: MemberType) -> Option<TokenStream> {

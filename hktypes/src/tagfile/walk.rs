@@ -20,7 +20,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::xml::MAX_DEPTH;
+/// How deep values may nest (records, arrays) in either walk (re-exported as
+/// `tagfile::xml::MAX_DEPTH`).
+pub const MAX_DEPTH: usize = 64;
 
 /// A value that is not a container, as stored.
 pub(crate) enum Scalar<'a> {

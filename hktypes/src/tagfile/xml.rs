@@ -42,8 +42,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// How deep values may nest (records, arrays) in reading and writing.
-pub const MAX_DEPTH: usize = 64;
+/// How deep values may nest (records, arrays) in reading and writing: the bound of the value walk
+/// both directions go through.
+pub use super::walk::MAX_DEPTH;
 
 /// What the error for a type without member records starts with: HKLib's files list no members,
 /// so their record values cannot be laid out without a type registry (`hkgen verify` skips such a
