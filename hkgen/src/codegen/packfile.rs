@@ -238,7 +238,7 @@ impl<'s> Model<'s> {
                 match ty {
                     MemberType::Array => quote!(::std::vec::Vec<#e>),
                     MemberType::SimpleArray => quote!(#typed::SimpleArray<#e>),
-                    _ => quote!(#typed::RelArray<#e>),
+                    _ => quote!(#typed::PackRelArray<#e>),
                 }
             }
             _ => dynamic,
@@ -364,7 +364,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     let hidden_id = format_ident!("{HIDDEN_FIELD}");
     let hidden_def = hidden.then(|| {
         let d = docs("The bytes of this class's part of the object that its reflection does not describe, in offset order (the schema's layout override marks the class `hidden_members`); written back as they are.");
-        quote!(#d pub #hidden_id: #typed::Opaque,)
+        quote!(#d pub #hidden_id: #typed::PackOpaque,)
     });
     let hidden_read = hidden.then(|| {
         let at = Literal::usize_unsuffixed(inherited + c.members.len());
@@ -631,8 +631,8 @@ mod tests {
             ..Default::default()
         };
         let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
-        assert!(code.contains("pub verts : :: hktypes :: packfile :: typed :: RelArray < :: hktypes :: value :: Vector4 >"), "{code}");
-        assert!(code.contains("pub hidden_bytes : :: hktypes :: packfile :: typed :: Opaque"), "{code}");
+        assert!(code.contains("pub verts : :: hktypes :: packfile :: typed :: PackRelArray < :: hktypes :: value :: Vector4 >"), "{code}");
+        assert!(code.contains("pub hidden_bytes : :: hktypes :: packfile :: typed :: PackOpaque"), "{code}");
         assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"verts\" , \"stride\" , \"(hidden bytes)\"]"), "{code}");
         assert!(code.contains("hidden_bytes : :: hktypes :: packfile :: typed :: member (values , 2 , :: hktypes :: packfile :: typed :: HIDDEN) ?"), "{code}");
         let shape = &code[code.find("pub struct Shape").unwrap()..];

@@ -290,11 +290,11 @@ pub struct fxMesh {
     /// The `fxBase` part of the object.
     pub base: fxBase,
     /// `vertices`: TYPE_RELARRAY of TYPE_VECTOR4.
-    pub vertices: ::hktypes::packfile::typed::RelArray<::hktypes::value::Vector4>,
+    pub vertices: ::hktypes::packfile::typed::PackRelArray<::hktypes::value::Vector4>,
     /// `stride`: TYPE_INT32.
     pub stride: i32,
     /// The bytes of this class's part of the object that its reflection does not describe, in offset order (the schema's layout override marks the class `hidden_members`); written back as they are.
-    pub hidden_bytes: ::hktypes::packfile::typed::Opaque,
+    pub hidden_bytes: ::hktypes::packfile::typed::PackOpaque,
 }
 impl ::hktypes::packfile::typed::PackValue for fxMesh {
     fn from_value(

@@ -37,8 +37,8 @@
 //! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
 //! `Vec` (its capacity word must be `len | ` the document's [`PackfileDocument::array_flags`], which the
 //! document also gives each hkArray of a struct it stores), C arrays as `[T; N]`, embedded
-//! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`RelArray`], the bytes of
-//! a class with hidden members that no member describes as [`Opaque`] (after the class's own
+//! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`PackRelArray`], the bytes of
+//! a class with hidden members that no member describes as [`PackOpaque`] (after the class's own
 //! members, named [`HIDDEN`]), and member kinds the reader keeps no value for
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`MemberValue`].
 
@@ -372,24 +372,24 @@ impl<T: PackValue> PackValue for SimpleArray<T> {
 /// `hkRelArray<T>`: elements the object holds after its own members, as a `Vec` (the writer
 /// places them and stores their 16-bit count and offset).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RelArray<T>(pub Vec<T>);
+pub struct PackRelArray<T>(pub Vec<T>);
 
-impl<T> std::ops::Deref for RelArray<T> {
+impl<T> std::ops::Deref for PackRelArray<T> {
     type Target = Vec<T>;
     fn deref(&self) -> &Vec<T> {
         &self.0
     }
 }
-impl<T> std::ops::DerefMut for RelArray<T> {
+impl<T> std::ops::DerefMut for PackRelArray<T> {
     fn deref_mut(&mut self) -> &mut Vec<T> {
         &mut self.0
     }
 }
 
-impl<T: PackValue> PackValue for RelArray<T> {
+impl<T: PackValue> PackValue for PackRelArray<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            MemberValue::RelArray(a) => items(a).map(RelArray),
+            MemberValue::RelArray(a) => items(a).map(PackRelArray),
             _ => Err(expected("a relative array", v)),
         }
     }
@@ -403,12 +403,12 @@ impl<T: PackValue> PackValue for RelArray<T> {
 /// stored there, written back as they are. Its member name is [`HIDDEN`]; the layout fixes its
 /// length (a value of another length does not write).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Opaque(pub Vec<u8>);
+pub struct PackOpaque(pub Vec<u8>);
 
-impl PackValue for Opaque {
+impl PackValue for PackOpaque {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            MemberValue::Opaque(b) => Ok(Opaque(b.clone())),
+            MemberValue::Opaque(b) => Ok(PackOpaque(b.clone())),
             _ => Err(expected("hidden bytes", v)),
         }
     }
