@@ -1100,7 +1100,7 @@ const XML_MUTANTS: usize = 1522;
 /// and the text's elements are the array (each reads empty).
 #[test]
 fn packfile_xml_counts_reserve_little() {
-    use hktypes::packfile::{objects::Value, xml};
+    use hktypes::packfile::{objects::MemberValue, xml};
     let _serial = serial();
     let schemas = hkgen::reflection::check::ClassSchemas::load(&common::workspace_root().join("schemas")).expect("schemas");
     let mut text = String::from("<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"8\" contentsversion=\"hk_2010.2.0-r1\" toplevelobject=\"#1\">\n<hksection name=\"__data__\">\n");
@@ -1112,6 +1112,6 @@ fn packfile_xml_counts_reserve_little() {
     let doc = doc.expect("empty arrays read");
     assert_eq!(doc.objects.len(), 2000);
     let hktypes::packfile::objects::Body::Typed(values) = &doc.objects[1999].body else { panic!("object 1999 is not typed") };
-    assert!(matches!(&values[0], Value::Array(a) if a.items.is_empty()), "{:?}", values[0]);
+    assert!(matches!(&values[0], MemberValue::Array(a) if a.items.is_empty()), "{:?}", values[0]);
     assert!(peak <= XML_ALLOC_FACTOR * text.len() + ALLOC_SLACK, "peak heap {peak} bytes for {} input bytes", text.len());
 }

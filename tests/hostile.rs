@@ -753,7 +753,7 @@ fn a_run_named_by_many_arrays_is_not_copied_for_each() {
 /// reader copied it once per name (10^9 bytes from a file of about 400 kB).
 #[test]
 fn a_packfile_string_named_by_many_members_is_not_copied_for_each() {
-    use hktypes::packfile::objects::{Array, PackfileDocument, Value};
+    use hktypes::packfile::objects::{MemberArray, PackfileDocument, MemberValue};
     let _s = serial();
     let Some(stock) = packfile_skeleton() else { return }; // not-a-skip: packfile_skeleton reads through common::corpus_file, which fails under HKGEN_REQUIRE_CORPUS=1
     let v = verifier_2014();
@@ -762,10 +762,10 @@ fn a_packfile_string_named_by_many_members_is_not_copied_for_each() {
     let mut doc = PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(&stock).unwrap(), &sources).unwrap();
     let skeleton = doc.find("hkaSkeleton").next().expect("an hkaSkeleton");
     let long = vec![b'A'; 100_000];
-    let bones: Vec<Value> = (0..10_000)
-        .map(|k| Value::Struct(vec![Value::Str(Some(if k == 0 { long.clone() } else { b"b".to_vec() })), Value::Bool(0)]))
+    let bones: Vec<MemberValue> = (0..10_000)
+        .map(|k| MemberValue::Struct(vec![MemberValue::Str(Some(if k == 0 { long.clone() } else { b"b".to_vec() })), MemberValue::Bool(0)]))
         .collect();
-    *doc.field_mut(skeleton, "bones").expect("hkaSkeleton.bones") = Value::Array(Array::new(bones));
+    *doc.field_mut(skeleton, "bones").expect("hkaSkeleton.bones") = MemberValue::Array(MemberArray::new(bones));
     let written = doc.write().unwrap();
     // Every bone name's local fixup made to point at the long name.
     let mut file = hktypes::packfile::PackFile::read(&written).unwrap();

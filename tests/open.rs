@@ -170,15 +170,15 @@ const MINERAL: &str =
 const RAGDOLL: &str = "nikhil-RGB__Genichiro-The-Last-Stand/chr/c7190.chrbnd/chr/c7190/c7190.hkx";
 
 /// Every pointer of `v` to `target` made null.
-fn clear_pointers(v: &mut hktypes::packfile::objects::Value, target: hktypes::Handle) -> usize {
-    use hktypes::packfile::objects::{Ref, Value};
+fn clear_pointers(v: &mut hktypes::packfile::objects::MemberValue, target: hktypes::Handle) -> usize {
+    use hktypes::packfile::objects::{Ref, MemberValue};
     match v {
-        Value::Ptr(r) if matches!(*r, Ref::Object(t) | Ref::Inside(t, _) if t == target) => {
+        MemberValue::Ptr(r) if matches!(*r, Ref::Object(t) | Ref::Inside(t, _) if t == target) => {
             *r = Ref::Null;
             1
         }
-        Value::Array(a) => a.items.iter_mut().map(|x| clear_pointers(x, target)).sum(),
-        Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter_mut().map(|x| clear_pointers(x, target)).sum(),
+        MemberValue::Array(a) => a.items.iter_mut().map(|x| clear_pointers(x, target)).sum(),
+        MemberValue::Struct(vs) | MemberValue::CArray(vs) | MemberValue::RelArray(vs) => vs.iter_mut().map(|x| clear_pointers(x, target)).sum(),
         _ => 0,
     }
 }

@@ -119,7 +119,7 @@ fn first_difference(a: &PackfileDocument, b: &PackfileDocument) -> String {
         if let (hktypes::packfile::objects::Body::Typed(va), hktypes::packfile::objects::Body::Typed(vb)) = (&x.body, &y.body) {
             let names = a.member_names(&x.class);
             if let Some(k) = va.iter().zip(vb).position(|(p, q)| p != q) {
-                let show = |v: &hktypes::packfile::objects::Value| {
+                let show = |v: &hktypes::packfile::objects::MemberValue| {
                     let s = format!("{v:?}");
                     s.chars().take(160).collect::<String>()
                 };

@@ -207,7 +207,7 @@ fn self_containing_array_data_is_an_error() {
 /// other objects are unchanged.
 #[test]
 fn edited_botw_skeleton_writes_and_reads_back() {
-    use hktypes::packfile::objects::Value;
+    use hktypes::packfile::objects::MemberValue;
     let Some(corpus) = common::corpus() else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
     let set = schemas.class_set("2014.2").unwrap();
@@ -215,24 +215,24 @@ fn edited_botw_skeleton_writes_and_reads_back() {
     let Some(bytes) = common::corpus_file(&corpus, path) else { return };
     let mut doc = PackfileDocument::read(&bytes, set).unwrap();
     let h = doc.find("hkaSkeleton").next().unwrap();
-    assert_eq!(doc.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton".to_vec()))));
-    *doc.field_mut(h, "name").unwrap() = Value::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()));
-    let Some(Value::Array(a)) = doc.field_mut(h, "parentIndices") else { panic!("parentIndices") };
+    assert_eq!(doc.field(h, "name"), Some(&MemberValue::Str(Some(b"model_skeleton".to_vec()))));
+    *doc.field_mut(h, "name").unwrap() = MemberValue::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()));
+    let Some(MemberValue::Array(a)) = doc.field_mut(h, "parentIndices") else { panic!("parentIndices") };
     let n = a.items.len();
-    a.items.push(Value::Int(0));
+    a.items.push(MemberValue::Int(0));
     a.capacity = (n as u32 + 1) | 0x8000_0000;
     let out = doc.write().unwrap();
     assert_ne!(out, bytes);
     let back = PackfileDocument::read(&out, set).unwrap();
     assert_eq!(back.counts(), doc.counts());
     assert_eq!(back.objects, doc.objects);
-    assert_eq!(back.field(h, "name"), Some(&Value::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()))));
+    assert_eq!(back.field(h, "name"), Some(&MemberValue::Str(Some(b"model_skeleton_edited_by_hkgen".to_vec()))));
     // And the edited file converts to Switch and back like a stock one.
     let sw = back.write_as(hktypes::packfile::LayoutRules::SWITCH).unwrap();
     let down = PackfileDocument::read(&sw, set).unwrap().write_as(hktypes::packfile::LayoutRules::WII_U).unwrap();
     assert_eq!(down, out);
     // A value of the wrong type is a located error, not a panic.
-    *doc.field_mut(h, "name").unwrap() = Value::Real(1.0);
+    *doc.field_mut(h, "name").unwrap() = MemberValue::Real(1.0);
     let err = doc.write().unwrap_err().to_string();
     assert!(err.contains("hkaSkeleton.name"), "{err}");
 }
@@ -242,7 +242,7 @@ fn edited_botw_skeleton_writes_and_reads_back() {
 #[test]
 fn an_integer_too_wide_for_its_member_is_refused() {
     use hktypes::packfile::layout::MemberType;
-    use hktypes::packfile::objects::{Body, Value};
+    use hktypes::packfile::objects::{Body, MemberValue};
     use hktypes::Handle;
     let Some(corpus) = common::corpus() else { return };
     let schemas = ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap();
@@ -266,7 +266,7 @@ fn an_integer_too_wide_for_its_member_is_refused() {
             })
         });
         let Some((h, name)) = found else { continue };
-        for (v, ok) in [(Value::UInt(256), false), (Value::Int(-129), false), (Value::UInt(255), true), (Value::Int(-128), true)] {
+        for (v, ok) in [(MemberValue::UInt(256), false), (MemberValue::Int(-129), false), (MemberValue::UInt(255), true), (MemberValue::Int(-128), true)] {
             *doc.field_mut(h, &name).unwrap() = v.clone();
             match doc.write() {
                 Ok(_) => assert!(ok, "{}: {v:?} in {name} wrote", e.relpath),
@@ -290,16 +290,16 @@ fn an_integer_too_wide_for_its_member_is_refused() {
 #[test]
 fn capacity_words_per_sdk() {
     use hktypes::packfile::layout::{Member, MemberType};
-    use hktypes::packfile::objects::{Body, Value};
-    fn walk(doc: &PackfileDocument, class: &str, values: &[Value], out: &mut BTreeMap<String, usize>) {
+    use hktypes::packfile::objects::{Body, MemberValue};
+    fn walk(doc: &PackfileDocument, class: &str, values: &[MemberValue], out: &mut BTreeMap<String, usize>) {
         for (i, v) in values.iter().enumerate() {
             let m = doc.member(class, i).unwrap().clone();
             value(doc, &m, m.ty, v, out);
         }
     }
-    fn value(doc: &PackfileDocument, m: &Member, ty: MemberType, v: &Value, out: &mut BTreeMap<String, usize>) {
+    fn value(doc: &PackfileDocument, m: &Member, ty: MemberType, v: &MemberValue, out: &mut BTreeMap<String, usize>) {
         match v {
-            Value::Array(a) => {
+            MemberValue::Array(a) => {
                 if ty == MemberType::Array {
                     let len = a.items.len() as u32;
                     assert_eq!(a.capacity & 0x3FFF_FFFF, len);
@@ -307,9 +307,9 @@ fn capacity_words_per_sdk() {
                 }
                 a.items.iter().for_each(|x| value(doc, m, m.subtype, x, out));
             }
-            Value::RelArray(items) => items.iter().for_each(|x| value(doc, m, m.subtype, x, out)),
-            Value::CArray(items) => items.iter().for_each(|x| value(doc, m, ty, x, out)),
-            Value::Struct(vs) => walk(doc, m.class.as_deref().unwrap(), vs, out),
+            MemberValue::RelArray(items) => items.iter().for_each(|x| value(doc, m, m.subtype, x, out)),
+            MemberValue::CArray(items) => items.iter().for_each(|x| value(doc, m, ty, x, out)),
+            MemberValue::Struct(vs) => walk(doc, m.class.as_deref().unwrap(), vs, out),
             _ => {}
         }
     }

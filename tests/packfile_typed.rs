@@ -174,7 +174,7 @@ fn corpus_packfiles_round_trip_through_structs() {
 /// its one object's 8 bytes.
 #[test]
 fn kept_bytes_of_mod_tool_files() {
-    use hktypes::packfile::objects::{Kept, Value};
+    use hktypes::packfile::objects::{Kept, MemberValue};
     let Some(corpus) = common::corpus() else { return };
     let read = |rel: &str| {
         let bytes = common::corpus_file(&corpus, rel).unwrap();
@@ -198,9 +198,9 @@ fn kept_bytes_of_mod_tool_files() {
     let sevens = |b: &[u8]| b.iter().filter(|&&x| x == 0x7f).count();
     // An edit of the same size: only that value's bytes change, the padding stays.
     let root = doc.root.unwrap();
-    let Some(Value::Array(variants)) = doc.field_mut(root, "namedVariants") else { panic!("namedVariants") };
-    let Value::Struct(v) = &mut variants.items[0] else { panic!("a variant") };
-    let Value::Str(Some(name)) = &mut v[0] else { panic!("a name") };
+    let Some(MemberValue::Array(variants)) = doc.field_mut(root, "namedVariants") else { panic!("namedVariants") };
+    let MemberValue::Struct(v) = &mut variants.items[0] else { panic!("a variant") };
+    let MemberValue::Str(Some(name)) = &mut v[0] else { panic!("a name") };
     let old_name = name.clone();
     name.iter_mut().for_each(|b| *b = b.to_ascii_uppercase());
     let out = doc.write().unwrap();
@@ -209,9 +209,9 @@ fn kept_bytes_of_mod_tool_files() {
     assert_eq!(sevens(&out), sevens(&bytes));
     // A longer name: the root container's data after it is laid out the stock way (zeros), the
     // other objects keep theirs, and the file reads back with the edit.
-    let Some(Value::Array(variants)) = doc.field_mut(root, "namedVariants") else { panic!("namedVariants") };
-    let Value::Struct(v) = &mut variants.items[0] else { panic!("a variant") };
-    v[0] = Value::Str(Some(b"a much longer name than the one Pandora wrote".to_vec()));
+    let Some(MemberValue::Array(variants)) = doc.field_mut(root, "namedVariants") else { panic!("namedVariants") };
+    let MemberValue::Struct(v) = &mut variants.items[0] else { panic!("a variant") };
+    v[0] = MemberValue::Str(Some(b"a much longer name than the one Pandora wrote".to_vec()));
     let out = doc.write().unwrap();
     let root_padding: usize = doc.objects[root.0 as usize].kept.padding.iter().map(|(_, b)| b.len()).sum();
     assert!(sevens(&out) < sevens(&bytes) && sevens(&out) >= sevens(&bytes) - root_padding, "{} of {}", sevens(&out), sevens(&bytes));
@@ -575,7 +575,7 @@ fn hkx2_objects_begin_with_a_word_outside_their_class() {
 /// the struct of the stock object stored into it gives its arrays 5.5's words again.
 #[test]
 fn mixed_array_flags_through_structs() {
-    use hktypes::packfile::objects::Value;
+    use hktypes::packfile::objects::MemberValue;
     let Some(corpus) = common::corpus() else { return };
     let Some(stock) = common::corpus_file(&corpus, "HavokLib/550__allosaur_run_S32_V16_B255_D1[4101].hkx") else { return };
     let read = |b: &[u8]| PackfileDocument::from_file_with(hktypes::packfile::PackFile::read(b).unwrap(), &packfile_sources_for_sdk("5.5")).unwrap();
@@ -587,7 +587,7 @@ fn mixed_array_flags_through_structs() {
     assert_eq!(doc.write().unwrap(), stock);
 
     let spline = doc.find("hkaSplineSkeletalAnimation").next().unwrap();
-    let Some(Value::Array(a)) = doc.field_mut(spline, "floatOffsets") else { panic!("floatOffsets") };
+    let Some(MemberValue::Array(a)) = doc.field_mut(spline, "floatOffsets") else { panic!("floatOffsets") };
     assert_eq!((a.items.len(), a.capacity), (0, 0xC000_0000));
     a.capacity = 0x8000_0000;
     let mixed = doc.write().unwrap();

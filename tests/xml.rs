@@ -9,7 +9,7 @@ mod common;
 
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::{Body, PackfileDocument, Ref, Value};
+use hktypes::packfile::objects::{Body, PackfileDocument, Ref, MemberValue};
 use hktypes::Handle;
 use hktypes::packfile::xml::{self, FloatForm, ObjectOrder, ReadOptions, WriteOptions};
 use std::collections::{BTreeMap, HashMap};
@@ -119,7 +119,7 @@ fn array_flags_come_back_through_xml() {
     let env = doc.find("hkxEnvironment").next().unwrap();
     let spline = doc.find("hkaSplineSkeletalAnimation").next().unwrap();
     let word = |doc: &mut PackfileDocument, h: Handle, member: &str| {
-        let Some(Value::Array(a)) = doc.field_mut(h, member) else { panic!("{member}") };
+        let Some(MemberValue::Array(a)) = doc.field_mut(h, member) else { panic!("{member}") };
         a.capacity = a.items.len() as u32 | 0x8000_0000;
     };
 
@@ -218,20 +218,20 @@ fn close(x: f32, y: f32, tolerance: f32) -> bool {
     x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tolerance * (1.0 + x.abs().max(y.abs()))
 }
 
-fn same_value(x: &Value, y: &Value, tolerance: f32, map: &mut HashMap<Handle, Handle>, todo: &mut Vec<(Handle, Handle)>) -> Result<(), String> {
+fn same_value(x: &MemberValue, y: &MemberValue, tolerance: f32, map: &mut HashMap<Handle, Handle>, todo: &mut Vec<(Handle, Handle)>) -> Result<(), String> {
     match (x, y) {
-        (Value::Ptr(p), Value::Ptr(q)) => same_ref(p, q, map, todo),
-        (Value::Variant(p, c), Value::Variant(q, d)) => {
+        (MemberValue::Ptr(p), MemberValue::Ptr(q)) => same_ref(p, q, map, todo),
+        (MemberValue::Variant(p, c), MemberValue::Variant(q, d)) => {
             same_ref(p, q, map, todo)?;
             same_ref(c, d, map, todo)
         }
-        (Value::Real(p), Value::Real(q)) if close(*p, *q, tolerance) => Ok(()),
-        (Value::Vec4(p), Value::Vec4(q)) if p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
-        (Value::Floats(p), Value::Floats(q)) if p.len() == q.len() && p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
+        (MemberValue::Real(p), MemberValue::Real(q)) if close(*p, *q, tolerance) => Ok(()),
+        (MemberValue::Vec4(p), MemberValue::Vec4(q)) if p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
+        (MemberValue::Floats(p), MemberValue::Floats(q)) if p.len() == q.len() && p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
         // hkArray capacity words too: Havok 5.5's `len | 0xC0000000` come from the XML's contents version.
-        (Value::Array(p), Value::Array(q)) if p.capacity != q.capacity => Err(format!("capacity word {:#x} against {:#x}", p.capacity, q.capacity)),
-        (Value::Array(p), Value::Array(q)) => same_items(&p.items, &q.items, tolerance, map, todo),
-        (Value::Struct(p), Value::Struct(q)) | (Value::CArray(p), Value::CArray(q)) | (Value::RelArray(p), Value::RelArray(q)) => {
+        (MemberValue::Array(p), MemberValue::Array(q)) if p.capacity != q.capacity => Err(format!("capacity word {:#x} against {:#x}", p.capacity, q.capacity)),
+        (MemberValue::Array(p), MemberValue::Array(q)) => same_items(&p.items, &q.items, tolerance, map, todo),
+        (MemberValue::Struct(p), MemberValue::Struct(q)) | (MemberValue::CArray(p), MemberValue::CArray(q)) | (MemberValue::RelArray(p), MemberValue::RelArray(q)) => {
             same_items(p, q, tolerance, map, todo)
         }
         _ if x == y => Ok(()),
@@ -239,7 +239,7 @@ fn same_value(x: &Value, y: &Value, tolerance: f32, map: &mut HashMap<Handle, Ha
     }
 }
 
-fn same_items(p: &[Value], q: &[Value], tolerance: f32, map: &mut HashMap<Handle, Handle>, todo: &mut Vec<(Handle, Handle)>) -> Result<(), String> {
+fn same_items(p: &[MemberValue], q: &[MemberValue], tolerance: f32, map: &mut HashMap<Handle, Handle>, todo: &mut Vec<(Handle, Handle)>) -> Result<(), String> {
     if p.len() != q.len() {
         return Err(format!("{} elements vs {}", p.len(), q.len()));
     }

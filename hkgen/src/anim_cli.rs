@@ -33,7 +33,7 @@ pub struct AnimArgs<'a> {
 fn read_file_or_member(file: &Path) -> Result<(Vec<u8>, PathBuf), String> {
     use hktypes::archive;
     if file.is_file() {
-        let bytes = std::fs::read(file).map_err(|e| crate::Error::io(file, e).to_string())?;
+        let bytes = std::fs::read(file).map_err(|e| crate::error::Error::io(file, e).to_string())?;
         if !archive::is_archive(&bytes) {
             return Ok((bytes, file.to_path_buf()));
         }

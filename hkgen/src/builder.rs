@@ -91,7 +91,7 @@ pub enum BuildError {
     RuntimeCrate(String),
     /// Reading the snapshot or the overlay, generating or writing the code failed.
     #[error(transparent)]
-    Hkgen(#[from] crate::Error),
+    Hkgen(#[from] crate::error::Error),
 }
 
 impl fmt::Debug for BuildError {
@@ -398,7 +398,7 @@ impl Builder {
             EnumsFile::Beside => dir.parent().map(|p| p.join(codegen::OVERLAY)).filter(|p| p.is_file()),
             EnumsFile::Path(p) => {
                 if !p.is_file() {
-                    return Err(crate::Error::Io { path: p.display().to_string(), message: "enumeration overlay not found".into() }.into());
+                    return Err(crate::error::Error::Io { path: p.display().to_string(), message: "enumeration overlay not found".into() }.into());
                 }
                 Some(p.clone())
             }
@@ -441,7 +441,7 @@ impl Builder {
             }
         };
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&path, &text).map_err(|e| crate::Error::io(&path, e))?;
+            std::fs::write(&path, &text).map_err(|e| crate::error::Error::io(&path, e))?;
         }
         let classes = subset.types.values().filter(|t| is_class(t)).map(|t| t.key.clone()).collect();
         Ok(Report { sdk: schema.sdk.clone(), path, classes, types: subset.types.len() })

@@ -9,7 +9,7 @@
 use crate as hkgen;
 use crate::inputs::{self, Compendia};
 use crate::verify::{ClassesOf, Report, Verifier};
-use crate::Error;
+use crate::error::Error;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -1393,21 +1393,15 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
         },
     };
     let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
-    let xml_doc = if is_xml { Some(tagfile_xml(bytes).map_err(located)?) } else { None };
-    let wrapped = if is_phive { Some(hktypes::tagfile::phive::Phive::read(bytes).map_err(|e| located(e.into()))?) } else { None };
-    let wrapper = match (&xml_doc, &wrapped) {
-        (Some(d), _) => d.phive.clone(),
-        (None, Some(w)) => Some(hktypes::tagfile::phive::PhiveWrapper::of(w)),
-        (None, None) => None,
-    };
-    // The errors of a Phive file's tagfile point into the whole file.
-    let shift = if is_phive { hktypes::tagfile::phive::HEADER_SIZE as u64 } else { 0 };
-    let located = |e: hktypes::Error| located(e.shifted(shift));
-    let bytes = wrapped.as_ref().map_or(bytes, |w| w.tag0);
-    // The compendium the file names: it must be found, so that a TCRF file stays TCRF.
-    let id = match &xml_doc {
-        Some(d) => d.compendium.as_ref().map(|(id, _)| *id),
-        None => reading::named_compendium(bytes),
+    // The compendium the file names: it must be found, so that a TCRF file stays TCRF (XML
+    // names it on its root, which is read for that alone; the door reads the file again).
+    let id = if is_xml {
+        tagfile_xml(bytes).map_err(located)?.compendium.map(|(id, _)| id)
+    } else if is_phive {
+        let wrapped = hktypes::tagfile::phive::Phive::read(bytes).map_err(|e| located(e.into()))?;
+        reading::named_compendium(wrapped.tag0)
+    } else {
+        reading::named_compendium(bytes)
     };
     let near;
     let compendia = match compendia {
@@ -1419,10 +1413,30 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     };
     let set = compendia.set_for(input);
     reading::require_compendium(input, id, &set, &o.compendia)?;
-    let tag0 = match &xml_doc {
-        Some(d) => d.write_tag0(&set).map_err(located)?,
-        None => bytes.to_vec(),
+    // Every form through the one door: TAG0, Phive (the wrapper kept, errors located in the
+    // whole file) and `<hktagfile>` XML (HKLib's member-less types completed from the registry;
+    // its `phive` attribute kept as the wrapper).
+    let options = hktypes::OpenOptions {
+        compendia: Some(&set),
+        classes: if is_xml { REGISTRY.get().map(|r| *r as &dyn hktypes::ClassRegistry) } else { None },
+        ..Default::default()
     };
+    let doc = hktypes::open(bytes, &options).map_err(located)?;
+    let mut tagfile = doc.into_tagfile().map_err(|d| format!("{}: read as a {}, not a tagfile", input.display(), d.format().name()))?;
+    let wrapper = tagfile.phive().cloned();
+    // The TAG0 file inside: a binary tagfile's bytes as read (its document writes them back),
+    // XML's as the document writes it.
+    let tag0 = match (is_xml, is_phive) {
+        (false, false) => bytes.to_vec(),
+        (false, true) => hktypes::tagfile::phive::Phive::read(bytes).map_err(|e| located(e.into()))?.tag0.to_vec(),
+        (true, _) => {
+            tagfile.set_phive(None);
+            tagfile.write().map_err(located)?
+        }
+    };
+    // The errors of a Phive file's tagfile point into the whole file.
+    let shift = if is_phive { hktypes::tagfile::phive::HEADER_SIZE as u64 } else { 0 };
+    let located = |e: hktypes::Error| located(e.shifted(shift));
     let out = if to_xml {
         let file = TagFile::read(&tag0, &set).map_err(located)?;
         let floats = if o.floats == "havok" { xml::FloatForm::Havok } else { xml::FloatForm::Shortest };

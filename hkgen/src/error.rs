@@ -211,7 +211,7 @@ impl fmt::Display for SchemaError {
     }
 }
 
-/// A schema given to the code generator (or [`crate::Builder`]) that code cannot be generated
+/// A schema given to the code generator (or [`crate::builder::Builder`]) that code cannot be generated
 /// from: the SDK, the type/field path and what is wrong. Prints as
 /// `SDK 2018.1 in hkaSkeleton.bones: unknown type "hkaBone"`.
 ///

@@ -4,7 +4,7 @@
 use crate::inputs::{self, Compendia, InputKind};
 use crate::registry;
 use crate::schema::{Conflict, Merger, Origin, Schema};
-use crate::Error;
+use crate::error::Error;
 use hktypes::tagfile::{self, CompendiumId, TagFile, TypeCache, TypeSource};
 use rayon::prelude::*;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! Input files: walking the paths a user names, telling the Havok formats apart by their first
 //! bytes, and gathering the TCM0 compendia that TAG0 files reference.
 
-use crate::Error;
+use crate::error::Error;
 use hktypes::tagfile::{Compendium, CompendiumId, CompendiumSet};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -10,7 +10,7 @@
 //! from the stored hashes.
 
 use crate::error::RegistryError;
-use crate::Error;
+use crate::error::Error;
 use hktypes::reflect::hash::{Hasher, Recipe};
 use hktypes::reflect::{field_flags, presence, Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::HashMap;

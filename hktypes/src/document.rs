@@ -278,7 +278,7 @@ impl Default for OpenOptions<'_> {
 ///
 /// ```
 /// # use hktypes::packfile::layout::{MemberType, StaticClass, StaticClassSet, StaticMember};
-/// # use hktypes::packfile::objects::Value;
+/// # use hktypes::packfile::objects::MemberValue;
 /// # use hktypes::packfile::typed::{check_count, member, struct_values, to_struct, PackClass, PackValue};
 /// # use hktypes::value::{ClassEntry, Object, Result};
 /// use hktypes::packfile::LayoutRules;
@@ -291,8 +291,8 @@ impl Default for OpenOptions<'_> {
 ///     count: u32,
 /// }
 /// # impl PackValue for Counter {
-/// #     fn from_value(v: &Value) -> Result<Self> { struct_values(v) }
-/// #     fn to_value(&self) -> Value { to_struct(self) }
+/// #     fn from_value(v: &MemberValue) -> Result<Self> { struct_values(v) }
+/// #     fn to_value(&self) -> MemberValue { to_struct(self) }
 /// # }
 /// # impl PackClass for Counter {
 /// #     const NAME: &'static str = "Counter";
@@ -300,11 +300,11 @@ impl Default for OpenOptions<'_> {
 /// #     const VERSION: u32 = 0;
 /// #     const PARENT: Option<&'static str> = None;
 /// #     const MEMBERS: &'static [&'static str] = &["count"];
-/// #     fn from_values(values: &[Value]) -> Result<Self> {
+/// #     fn from_values(values: &[MemberValue]) -> Result<Self> {
 /// #         check_count::<Self>(values)?;
 /// #         Ok(Counter { count: member(values, 0, "count")? })
 /// #     }
-/// #     fn to_values(&self, out: &mut Vec<Value>) { out.push(self.count.to_value()) }
+/// #     fn to_values(&self, out: &mut Vec<MemberValue>) { out.push(self.count.to_value()) }
 /// # }
 /// # impl Typed for Counter {
 /// #     const ENTRY: ClassEntry = ClassEntry::packfile::<Self>();
@@ -370,7 +370,12 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
     let pick = |version: &str| options.classes.map(|c| c.packfile(version)).unwrap_or_default();
     let read_tagfile = |file: &tagfile::TagFile<'_>| -> Result<Document> {
         let classes = options.classes.map_or(&[][..], |c| c.tagfile(&file.sdk_version()));
-        Ok(Document::Tagfile(graph::TagfileDocument::from_file(file, classes)?))
+        let mut d = graph::TagfileDocument::from_file(file, classes)?;
+        // Generic member access names enum members by the items the classes know.
+        if let Some(c) = options.classes {
+            d.set_enums(c.tagfile_enums(&file.sdk_version()));
+        }
+        Ok(Document::Tagfile(d))
     };
     match format {
         Format::Tag0 => {
@@ -409,7 +414,13 @@ pub fn open(bytes: &[u8], options: &OpenOptions<'_>) -> Result<Document> {
                 None => tagfile::xml::read(bytes)?,
             };
             let tag0 = xml.write_tag0(compendia)?;
-            read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)
+            let mut doc = read_tagfile(&tagfile::TagFile::read(&tag0, compendia)?)?;
+            // The Phive wrapper the XML keeps (its root's `phive` attribute) is written around
+            // the tagfile again.
+            if let (Document::Tagfile(d), Some(w)) = (&mut doc, xml.phive) {
+                d.set_phive(Some(w));
+            }
+            Ok(doc)
         }
     }
 }

@@ -69,20 +69,22 @@
 use crate::error::{ErrorKind, Result, ValueError};
 use crate::packfile::layout::{ClassSet, ClassSource, Member, MemberType};
 use crate::packfile::objects::{
-    self, Array, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, Value, HIDDEN,
+    self, MemberArray, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, MemberValue, HIDDEN,
 };
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
-use crate::reflect::{Kind, TemplateArg, TypeIndex, TypeRecord, TypeTable};
+use crate::reflect::{Field, TemplateArg, TypeIndex, TypeRecord, TypeTable};
 use crate::value::EnumTable;
 use crate::tagfile::compendium::{CompendiumId, CompendiumSet};
 use crate::tagfile::index::{KIND_OBJECT, KIND_RUN};
-use crate::tagfile::items::{ItemBytes, ItemData, Items};
+use crate::tagfile::items::{ItemData, Items};
+use crate::tagfile::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::tagfile::{TagFile, TypeSource};
 use crate::Handle;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -549,10 +551,11 @@ fn top(msg: impl std::fmt::Display) -> ValueError {
 // ---------------------------------------------------------------------------------------------
 // Tagfiles
 
-/// The run facts of a tagfile member, by its path within its object.
-struct TagDumper<'a, 't> {
-    items: &'a Items,
-    layouts: Layouts<'t>,
+/// The dump's spelling of a tagfile's values (the sink of the one walk,
+/// [`crate::tagfile::walk`]): a [`Val`] tree, and the run facts of each member by its path
+/// within its object.
+struct TagDumper<'t> {
+    table: &'t TypeTable,
     /// Per item: how many slots other than pointers name it.
     named: Vec<u8>,
     /// The first type index of each full name.
@@ -562,6 +565,8 @@ struct TagDumper<'a, 't> {
     enums: EnumTable,
     /// The types whose members `enums` types ([`member_enum_owners`]).
     owners: HashMap<TypeIndex, &'static str>,
+    /// The run facts of the object walked.
+    kept: ObjectKept,
 }
 
 /// The tagfile of a Phive file as a [`Dump`] that keeps the wrapper (`kept.phive`): it builds
@@ -584,48 +589,34 @@ pub fn dump_tagfile(file: &TagFile<'_>) -> Result<Dump> {
 pub fn dump_tagfile_with(file: &TagFile<'_>, enums: &EnumTable) -> Result<Dump> {
     let mut layouts = file.layouts();
     let items = Items::read(file, &mut layouts)?;
-    let named = items.inline_referrers();
     let table = layouts.table();
-    let mut first_of_name = HashMap::new();
+    let mut d = TagDumper::new(table, enums);
+    d.named = items.inline_referrers();
     for (i, _) in table.iter() {
-        first_of_name.entry(table.full_name(i)).or_insert(i);
+        d.first_of_name.entry(table.full_name(i)).or_insert(i);
     }
-    let char_type = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
-    let mut d = TagDumper {
-        items: &items,
-        layouts,
-        named,
-        first_of_name,
-        char_type,
-        enums: *enums,
-        owners: member_enum_owners(table, enums),
-    };
+    d.char_type = table.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i);
+    let mut walk = Walk::new(&items, layouts);
     let mut objects = Vec::new();
     for (i, it) in items.items.iter().enumerate().skip(1) {
         if !it.is_object() {
             continue;
         }
         let class = table.full_name(it.ty);
-        let mut kept = ObjectKept::default();
+        d.kept = ObjectKept::default();
         if d.first_of_name.get(&class) != Some(&it.ty) {
-            kept.ty = Some(it.ty);
+            d.kept.ty = Some(it.ty);
         }
         if it.kind_byte != KIND_OBJECT << 4 {
-            kept.kind = Some(it.kind_byte);
+            d.kept.kind = Some(it.kind_byte);
         }
-        let v = d
-            .value(it.ty, &it.bytes, "", &mut kept, 0)
-            .map_err(|e| e.in_context(format!("object {i}")))?;
-        let members = match v {
-            Val::Record(m) => m,
-            other => Members(vec![(String::new(), other)]),
-        };
+        let members = d.object(&mut walk, i as u32, it)?;
         objects.push(DumpObject {
             handle: i as u32,
             class,
             members: Some(members),
             untyped: None,
-            kept,
+            kept: std::mem::take(&mut d.kept),
         });
     }
     let mut kept = Kept {
@@ -661,19 +652,14 @@ pub fn dump_tagfile_with(file: &TagFile<'_>, enums: &EnumTable) -> Result<Dump> 
     })
 }
 
-/// The members of item `item` of a tagfile's items, decoded through `table` as [`dump_tagfile`]
-/// decodes each object (what [`crate::Document::members`] gives for a tagfile object).
-pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32) -> std::result::Result<Members, ValueError> {
+/// The members of item `item` of a tagfile's items, decoded through `table` as
+/// [`dump_tagfile_with`] decodes each object, enum members named by `enums` (what
+/// [`crate::Document::members`] gives for a tagfile object).
+pub(crate) fn tagfile_members(items: &Items, table: &TypeTable, item: u32, enums: &EnumTable) -> std::result::Result<Members, ValueError> {
     let it = items.items.get(item as usize).filter(|_| item != 0).ok_or_else(|| {
         ValueError::new(ErrorKind::IndexOutOfRange { what: "item", index: item.into(), count: items.items.len() as u64 })
     })?;
-    let mut d = TagDumper { items, layouts: Layouts::new(table), named: Vec::new(), first_of_name: HashMap::new(), char_type: None, enums: EnumTable::default(), owners: HashMap::new() };
-    let mut kept = ObjectKept::default();
-    let v = d.value(it.ty, &it.bytes, "", &mut kept, 0).map_err(|e| e.in_context(format!("object {item}")))?;
-    Ok(match v {
-        Val::Record(m) => m,
-        other => Members(vec![(String::new(), other)]),
-    })
+    TagDumper::new(table, enums).object(&mut Walk::new(items, Layouts::new(table)), item, it)
 }
 
 /// The members of packfile object `h` (`None` for an untyped object), as [`dump_packfile`]
@@ -724,24 +710,6 @@ fn member_enum_owners(table: &TypeTable, enums: &EnumTable) -> HashMap<TypeIndex
     out
 }
 
-/// The fields of record type `def` with its ancestors' first, each with the enumeration `enums`
-/// types it as (a member stored as a bare integer).
-fn record_fields(
-    table: &TypeTable,
-    def: TypeIndex,
-    enums: &EnumTable,
-    owners: &HashMap<TypeIndex, &'static str>,
-) -> Vec<(crate::reflect::Field, Option<&'static str>)> {
-    let mut fields = Vec::new();
-    for owner in table.ancestry(def) {
-        if let Some(t) = table.get(owner) {
-            let class = owners.get(&owner).copied();
-            fields.extend(table.fields_of(t).iter().map(|f| (f.clone(), class.and_then(|c| enums.member(c, f.name.as_str())))));
-        }
-    }
-    fields
-}
-
 /// An integer as the name of enumeration `e`'s item of its value, where it has one.
 fn name_item(enums: &EnumTable, e: &str, v: Val) -> Val {
     let n = match v {
@@ -756,7 +724,7 @@ fn name_item(enums: &EnumTable, e: &str, v: Val) -> Val {
 }
 
 /// The value of an item name (or names joined by `|`, for flags) of enumeration `e`.
-fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::result::Result<Val, ValueError> {
+fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::result::Result<i64, ValueError> {
     let e = e.filter(|e| enums.items(e).is_some()).ok_or_else(|| {
         at.err(format!("{s:?} where a number belongs (no enumeration items known for the member)"))
     })?;
@@ -765,206 +733,114 @@ fn item_value(enums: &EnumTable, e: Option<&str>, s: &str, at: &At) -> std::resu
         let part = part.trim();
         n |= enums.value_of(e, part).ok_or_else(|| at.err(format!("{part:?} is no item of {e}")))?;
     }
-    Ok(if n < 0 { Val::Int(n) } else { Val::UInt(n as u64) })
+    Ok(n)
 }
 
-/// The math types a tagfile stores as records of reals and a packfile as one member type
-/// (`hkQsTransformf` as 12 reals): the dump gives them as the packfile does, a list of reals.
-fn is_math(name: Option<&str>, size: usize) -> bool {
-    const MATH: &[&str] = &[
-        "hkVector4f", "hkQuaternionf", "hkMatrix3f", "hkMatrix3Impl", "hkRotationf", "hkRotationImpl",
-        "hkMatrix4f", "hkMatrix4Impl", "hkTransformf", "hkQsTransformf",
-    ];
-    name.is_some_and(|n| MATH.contains(&n)) && matches!(size, 16 | 48 | 64)
-}
-
-impl TagDumper<'_, '_> {
-    fn enum_of(&self, ty: TypeIndex) -> Option<String> {
-        enum_of(self.layouts.table(), &self.enums, ty)
+impl<'t> TagDumper<'t> {
+    fn new(table: &'t TypeTable, enums: &EnumTable) -> Self {
+        TagDumper {
+            table,
+            named: Vec::new(),
+            first_of_name: HashMap::new(),
+            char_type: None,
+            enums: *enums,
+            owners: member_enum_owners(table, enums),
+            kept: ObjectKept::default(),
+        }
     }
 
-    fn run(&self, index: u32) -> std::result::Result<&ItemData, ValueError> {
-        self.items.items.get(index as usize).ok_or_else(|| {
-            ValueError::new(ErrorKind::IndexOutOfRange {
-                what: "item",
-                index: index.into(),
-                count: self.items.items.len() as u64,
-            })
+    /// The members of object `i` (the value of an object whose type is no record under `""`).
+    fn object(&mut self, walk: &mut Walk<'_, '_>, i: u32, it: &ItemData) -> std::result::Result<Members, ValueError> {
+        Ok(match walk.object(self, it.ty, &it.bytes).map_err(|e| e.in_context(format!("object {i}")))? {
+            Val::Record(m) => m,
+            other => Members(vec![(String::new(), other)]),
         })
     }
 
-    fn value(
-        &mut self,
-        ty: TypeIndex,
-        bytes: &[u8],
-        path: &str,
-        kept: &mut ObjectKept,
-        depth: usize,
-    ) -> std::result::Result<Val, ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(ValueError::new(ErrorKind::Cycle(format!(
-                "values nested more than {MAX_DEPTH} deep"
-            ))));
+    /// The run facts of item `i` that differ from the stock ones (`ty`: the element type the
+    /// member's type gives).
+    fn run_facts(&mut self, path: &str, i: u32, run: &ItemData, ty: Option<TypeIndex>, empty_run: bool) {
+        let facts = RunKept {
+            ty: (Some(run.ty) != ty).then_some(run.ty),
+            kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
+            share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
+            empty_run,
+        };
+        if facts != RunKept::default() {
+            self.kept.runs.insert(path.to_owned(), facts);
         }
-        let Some(shape) = self.layouts.shape(ty)? else {
-            return Ok(Val::Bytes(bytes.to_vec()));
-        };
-        let table = self.layouts.table();
-        let def = table.get(shape.def);
-        let fmt = def
-            .and_then(|d| d.format())
-            .unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let word = |b: &[u8]| {
-            b.get(..4)
-                .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        };
-        Ok(match shape.kind {
-            Kind::Bool if bytes.len() == 1 && bytes[0] <= 1 => Val::Bool(bytes[0] == 1),
-            Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
-                let mut b = [0u8; 8];
-                b[..bytes.len()].copy_from_slice(bytes);
-                let u = u64::from_le_bytes(b);
-                let shift = 64 - 8 * bytes.len() as u32;
-                let i = ((u << shift) as i64) >> shift;
-                let n = if fmt.is_signed() { i } else { u as i64 };
-                match self.enum_of(ty).and_then(|e| self.enums.name_of(&e, n)) {
-                    Some(name) => Val::Str(name.to_owned()),
-                    None if fmt.is_signed() && i < 0 => Val::Int(i),
-                    None => Val::UInt(u),
+    }
+}
+
+impl TagSink for TagDumper<'_> {
+    type Out = Val;
+    /// A list's elements or a record's members.
+    type Acc = (Vec<Val>, Vec<(String, Val)>);
+    const PATHS: bool = true;
+    const FLAT_MATH: bool = true;
+
+    fn scalar(&mut self, s: Scalar<'_>, path: &str) -> std::result::Result<Val, ValueError> {
+        Ok(match s {
+            Scalar::Bool(_, b, _) if b <= 1 => Val::Bool(b == 1),
+            Scalar::Bool(ty, _, v) | Scalar::Int(ty, v) => {
+                let named = enum_of(self.table, &self.enums, ty).and_then(|e| self.enums.name_of(&e, v as i64).map(str::to_owned));
+                match named {
+                    Some(name) => Val::Str(name),
+                    None if v < 0 => Val::Int(v as i64),
+                    None => Val::UInt(v as u64),
                 }
             }
-            Kind::Float if bytes.len() == 4 => {
-                real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
-            }
-            Kind::Float if bytes.len() == 2 => real(f32::from_bits(
-                u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16,
-            )),
-            Kind::Pointer => match word(bytes) {
-                0 => Val::Null,
-                i => Val::Ref(i, None),
-            },
-            Kind::String => match word(bytes) {
-                0 => Val::Null,
-                i => {
-                    let run = self.run(i)?;
-                    let text = run
-                        .bytes
-                        .strip_suffix(&[0])
-                        .and_then(|t| std::str::from_utf8(t).ok())
-                        .filter(|t| !t.contains('\0'));
-                    let v = match text {
-                        Some(t) => Val::Str(t.to_owned()),
-                        None => Val::Bytes(run.bytes.to_vec()),
-                    };
-                    let facts = RunKept {
-                        ty: (Some(run.ty) != self.char_type).then_some(run.ty),
-                        kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
-                        share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
-                        empty_run: false,
-                    };
-                    if facts != RunKept::default() {
-                        kept.runs.insert(path.to_owned(), facts);
-                    }
-                    v
-                }
-            },
+            Scalar::Real(x) => real(x),
+            Scalar::Null => Val::Null,
             // An array without elements is `[]` whether or not it has a run (as in a packfile);
             // a run of none is a kept fact.
-            Kind::Array if !fmt.is_fixed_array() => match word(bytes) {
-                0 => Val::List(Vec::new()),
-                i => {
-                    let run = self.run(i)?.clone();
-                    let facts = RunKept {
-                        ty: (run.ty != subtype).then_some(run.ty),
-                        kind: (run.kind_byte != KIND_RUN << 4).then_some(run.kind_byte),
-                        share: (self.named.get(i as usize).copied().unwrap_or(0) > 1).then_some(i),
-                        empty_run: run.count == 0,
-                    };
-                    if facts != RunKept::default() {
-                        kept.runs.insert(path.to_owned(), facts);
-                    }
-                    Val::List(self.elements(
-                        run.ty,
-                        &run.bytes,
-                        run.count as usize,
-                        run.elem_size as usize,
-                        path,
-                        kept,
-                        depth,
-                    )?)
+            Scalar::NullArray => Val::List(Vec::new()),
+            Scalar::Pointer(i) => Val::Ref(i, None),
+            Scalar::Str(i, run) => {
+                self.run_facts(path, i, run, self.char_type, false);
+                match run.bytes.strip_suffix(&[0]).and_then(|t| std::str::from_utf8(t).ok()).filter(|t| !t.contains('\0')) {
+                    Some(t) => Val::Str(t.to_owned()),
+                    None => Val::Bytes(run.bytes.to_vec()),
                 }
-            },
-            Kind::Array => {
-                let n = fmt.fixed_count() as usize;
-                let size = self.layouts.size_of(subtype)? as usize;
-                if subtype == 0 || size.checked_mul(n) != Some(bytes.len()) {
-                    return Ok(Val::Bytes(bytes.to_vec()));
-                }
-                Val::List(self.elements(subtype, bytes, n, size, path, kept, depth)?)
             }
-            // A vector, quaternion, matrix or transform is its reals in storage order, as a
-            // packfile's math members are.
-            Kind::Record if is_math(def.map(|d| d.name.as_str()), bytes.len()) => Val::List(
-                bytes.chunks_exact(4).map(|b| real(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))).collect(),
-            ),
-            Kind::Record => {
-                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
-                let mut out = Vec::with_capacity(fields.len());
-                for (f, member_enum) in fields {
-                    let size = self.layouts.size_of(f.ty)? as usize;
-                    let at = f.offset as usize;
-                    let b = bytes.get(at..at + size).ok_or_else(|| {
-                        ValueError::invalid(
-                            0,
-                            format!(
-                                "member {} lies outside its {}-byte owner",
-                                f.name,
-                                bytes.len()
-                            ),
-                        )
-                    })?;
-                    let p = if path.is_empty() {
-                        f.name.to_string()
-                    } else {
-                        format!("{path}.{}", f.name)
-                    };
-                    let mut v = self
-                        .value(f.ty, b, &p, kept, depth + 1)
-                        .map_err(|e| e.in_context(f.name.to_string()))?;
-                    if let Some(e) = member_enum {
-                        v = name_item(&self.enums, e, v);
-                    }
-                    out.push((f.name.to_string(), v));
-                }
-                Val::Record(Members(out))
-            }
-            _ => Val::Bytes(bytes.to_vec()),
+            Scalar::Bytes(b) => Val::Bytes(b.to_vec()),
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn elements(
-        &mut self,
-        ty: TypeIndex,
-        bytes: &[u8],
-        n: usize,
-        size: usize,
-        path: &str,
-        kept: &mut ObjectKept,
-        depth: usize,
-    ) -> std::result::Result<Vec<Val>, ValueError> {
-        let mut out = Vec::with_capacity(n.min(bytes.len()));
-        for k in 0..n {
-            let b = bytes.get(k * size..(k + 1) * size).ok_or_else(|| {
-                ValueError::invalid(0, format!("element {k} lies outside its run"))
-            })?;
-            out.push(
-                self.value(ty, b, &format!("{path}[{k}]"), kept, depth + 1)
-                    .map_err(|e| e.in_context(format!("[{k}]")))?,
-            );
+    fn begin(&mut self, open: &Open<'_>, path: &str) -> std::result::Result<Self::Acc, ValueError> {
+        let n = match *open {
+            Open::Run(i, run, elem) => {
+                self.run_facts(path, i, run, Some(elem), run.count == 0);
+                run.count as usize
+            }
+            Open::Record(n) => n,
+            Open::Fixed { count, .. } => count,
+            Open::Math => 16,
+        };
+        Ok(match open {
+            Open::Record(_) => (Vec::new(), Vec::with_capacity(n)),
+            _ => (Vec::with_capacity(n.min(1 << 16)), Vec::new()),
+        })
+    }
+
+    fn push(&mut self, acc: &mut Self::Acc, field: Option<(TypeIndex, &Field)>, v: Val) {
+        match field {
+            Some((owner, f)) => {
+                let v = match self.owners.get(&owner).and_then(|c| self.enums.member(c, f.name.as_str())) {
+                    Some(e) => name_item(&self.enums, e, v),
+                    None => v,
+                };
+                acc.1.push((f.name.to_string(), v));
+            }
+            None => acc.0.push(v),
         }
-        Ok(out)
+    }
+
+    fn end(&mut self, open: &Open<'_>, acc: Self::Acc) -> std::result::Result<Val, ValueError> {
+        Ok(match open {
+            Open::Record(_) => Val::Record(Members(acc.1)),
+            _ => Val::List(acc.0),
+        })
     }
 }
 
@@ -972,20 +848,137 @@ impl TagDumper<'_, '_> {
 const BYTES_PER_TEXT_BYTE: usize = 16;
 const BYTES_SLACK: usize = 1 << 20;
 
-struct TagBuilder<'t> {
-    layouts: Layouts<'t>,
-    items: Vec<ItemData>,
-    /// Dump handle -> new item index.
-    objects: HashMap<u32, u32>,
-    /// Shared run number -> the item made for it.
-    runs: HashMap<u32, u32>,
-    char_type: Option<TypeIndex>,
-    budget: usize,
+/// A dump's values as the tagfile walk in ([`crate::tagfile::walk::Build`]) reads them, each
+/// error at its place in the dump.
+struct DumpSource<'v, 't> {
+    table: &'t TypeTable,
     enums: EnumTable,
     owners: HashMap<TypeIndex, &'static str>,
+    /// Dump handle -> item index.
+    objects: HashMap<u32, u32>,
+    /// The object read: its place and its run facts.
+    at: At,
+    kept: &'v ObjectKept,
 }
 
-fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize) -> Result<Vec<u8>> {
+/// A dump value, or the members of an object.
+#[derive(Clone, Copy)]
+enum Node<'v> {
+    Val(&'v Val),
+    Members(&'v Members),
+}
+
+impl<'v> Node<'v> {
+    fn val(self) -> Option<&'v Val> {
+        match self {
+            Node::Val(v) => Some(v),
+            Node::Members(_) => None,
+        }
+    }
+}
+
+impl DumpSource<'_, '_> {
+    fn at(&self, path: &str) -> At {
+        match path.as_bytes().first() {
+            None => self.at.clone(),
+            Some(b'[') => At { path: format!("{}{path}", self.at.path) },
+            Some(_) => self.at.field(path),
+        }
+    }
+
+    fn facts(&self, path: &str) -> RunFacts {
+        let f = self.kept.runs.get(path);
+        RunFacts {
+            elem: f.and_then(|f| f.ty),
+            kind: f.and_then(|f| f.kind),
+            share: f.and_then(|f| f.share).map(|s| s.to_string()),
+            null_if_empty: !f.is_some_and(|f| f.empty_run),
+        }
+    }
+}
+
+impl<'v> TagSource<'v> for DumpSource<'v, '_> {
+    type Node = Node<'v>;
+    const TEXT: &'static str = "dump";
+
+    fn err(&self, _: Node<'v>, path: &str, msg: impl std::fmt::Display) -> ValueError {
+        self.at(path).err(msg)
+    }
+    fn what(&self, n: Node<'v>) -> String {
+        n.val().map_or("a record", Val::kind).to_owned()
+    }
+    fn bytes(&self, n: Node<'v>, _: &str, string: bool) -> Got<Cow<'v, [u8]>> {
+        Ok(match n.val() {
+            Some(Val::Bytes(b)) if !string => Some(Cow::Borrowed(b)),
+            _ => None,
+        })
+    }
+    fn null(&self, n: Node<'v>) -> bool {
+        matches!(n.val(), Some(Val::Null))
+    }
+    fn bool(&self, n: Node<'v>, _: &str) -> Got<u8> {
+        Ok(match n.val() {
+            Some(Val::Bool(b)) => Some(u8::from(*b)),
+            _ => None,
+        })
+    }
+    fn int(&self, n: Node<'v>, path: &str, ty: TypeIndex, field: Option<(TypeIndex, &str)>, _: bool) -> Got<i128> {
+        Ok(match n.val() {
+            Some(Val::Int(i)) => Some(i128::from(*i)),
+            Some(Val::UInt(u)) => Some(i128::from(*u)),
+            Some(Val::Str(s)) => {
+                // By the enumeration of the member (a bare integer the SDK's enums type), else of
+                // its `hkEnum`/`hkFlags` type.
+                let member = field.and_then(|(owner, name)| self.enums.member(self.owners.get(&owner)?, name));
+                let e = member.map(str::to_owned).or_else(|| enum_of(self.table, &self.enums, ty));
+                Some(i128::from(item_value(&self.enums, e.as_deref(), s, &self.at(path))?))
+            }
+            _ => None,
+        })
+    }
+    fn real(&self, n: Node<'v>, _: &str) -> Got<f32> {
+        Ok(n.val().filter(|v| is_number(v)).map(to_f32))
+    }
+    fn reals(&self, n: Node<'v>, path: &str) -> Got<Vec<f32>> {
+        let Some(Val::List(items)) = n.val() else { return Ok(None) };
+        let at = self.at(path);
+        let reals = items.iter().enumerate().map(|(k, x)| if is_number(x) { Ok(to_f32(x)) } else { Err(at.index(k).wrong(x, "a real")) });
+        Ok(Some(reals.collect::<std::result::Result<_, _>>()?))
+    }
+    fn pointer(&self, n: Node<'v>, path: &str) -> Got<u32> {
+        let Some(Val::Ref(h, None)) = n.val() else { return Ok(None) };
+        let i = self.objects.get(h).ok_or_else(|| self.at(path).err(format!("a pointer to handle {h}, which names no object")))?;
+        Ok(Some(*i))
+    }
+    fn string(&self, n: Node<'v>, path: &str) -> Got<(Cow<'v, [u8]>, RunFacts)> {
+        let bytes = match n.val() {
+            Some(Val::Str(t)) => Cow::Owned([t.as_bytes(), &[0]].concat()),
+            Some(Val::Bytes(b)) => Cow::Borrowed(b.as_slice()),
+            _ => return Ok(None),
+        };
+        Ok(Some((bytes, self.facts(path))))
+    }
+    fn list(&self, n: Node<'v>, path: &str) -> Got<(Vec<Node<'v>>, RunFacts)> {
+        let Some(Val::List(items)) = n.val() else { return Ok(None) };
+        Ok(Some((items.iter().map(Node::Val).collect(), self.facts(path))))
+    }
+    fn fields(&self, n: Node<'v>, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'v str, Node<'v>)>> {
+        let members = match n {
+            Node::Members(m) | Node::Val(Val::Record(m)) => m,
+            _ => return Ok(None),
+        };
+        members.check(fields.iter().map(|(_, f)| f.name.as_str()), &self.at(path))?;
+        Ok(Some(members.0.iter().map(|(k, v)| (k.as_str(), Node::Val(v))).collect()))
+    }
+}
+
+fn is_number(v: &Val) -> bool {
+    matches!(v, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
+}
+
+/// `numbers`, when given, is filled with each dump object's handle in the file built (in the
+/// dump's order): the writer numbers the items in the order of its walk from the root.
+fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text_len: usize, numbers: Option<&mut Vec<u32>>) -> Result<Vec<u8>> {
     let kept = &dump.kept;
     let sdkv = kept
         .sdkv
@@ -1027,64 +1020,39 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text
     for (i, _) in types.iter() {
         first_of_name.entry(types.full_name(i)).or_insert(i);
     }
-    let mut b = TagBuilder {
-        layouts: Layouts::new(&types),
-        items: Vec::with_capacity(dump.objects.len().saturating_add(1)),
-        objects: HashMap::new(),
-        runs: HashMap::new(),
-        char_type: types.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i),
-        budget: text_len
-            .saturating_mul(BYTES_PER_TEXT_BYTE)
-            .saturating_add(BYTES_SLACK),
-        enums: *enums,
-        owners: member_enum_owners(&types, enums),
-    };
-    b.items.push(ItemData::null());
     if dump.root.is_some() && dump.root != dump.objects.first().map(|o| o.handle) {
         return Err(top("the root of a tagfile is its first object").into());
     }
+    let mut objects = HashMap::new();
+    let mut heads = Vec::with_capacity(dump.objects.len());
     for (k, o) in dump.objects.iter().enumerate() {
         let at = At::object(k, o);
-        if b.objects.insert(o.handle, k as u32 + 1).is_some() {
+        if objects.insert(o.handle, k as u32 + 1).is_some() {
             return Err(at.err("a second object with this handle").into());
         }
         let ty = match o.kept.ty {
             Some(t) if (t as usize) < types.types.len() && t != 0 => t,
             Some(t) => return Err(at.err(format!("type index {t} is not in the table")).into()),
-            None => *first_of_name
-                .get(&o.class)
-                .ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
+            None => *first_of_name.get(&o.class).ok_or_else(|| at.err(format!("unknown class {:?}", o.class)))?,
         };
         if o.untyped.is_some() {
-            return Err(at
-                .err("a tagfile object has members, not untyped bytes")
-                .into());
+            return Err(at.err("a tagfile object has members, not untyped bytes").into());
         }
-        b.items.push(ItemData {
-            ty,
-            kind_byte: o.kept.kind.unwrap_or(KIND_OBJECT << 4),
-            count: 1,
-            elem_size: 0,
-            bytes: ItemBytes::default(),
-            slots: crate::reflect::layout::Slots::NONE,
-        });
+        heads.push((ty, o.kept.kind.unwrap_or(KIND_OBJECT << 4)));
     }
+    let budget = text_len.saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK);
+    let mut b = Build::new(&types, budget, heads.into_iter());
+    let none = ObjectKept::default();
+    let mut src = DumpSource { table: &types, enums: *enums, owners: member_enum_owners(&types, enums), objects, at: At { path: String::new() }, kept: &none };
     for (k, o) in dump.objects.iter().enumerate() {
-        let at = At::object(k, o);
-        let ty = b.items[k + 1].ty;
-        let size = b.layouts.size_of(ty).map_err(|e| at.err(e))? as usize;
-        let mut bytes = b.take(&at, size)?;
-        let members = o.members.clone().ok_or_else(|| at.err("no members"))?;
-        let v = match members.0.as_slice() {
-            [(name, v)] if name.is_empty() => v.clone(),
-            _ => Val::Record(members),
+        src.at = At::object(k, o);
+        src.kept = &o.kept;
+        let members = o.members.as_ref().ok_or_else(|| src.at.err("no members"))?;
+        let n = match members.0.as_slice() {
+            [(name, v)] if name.is_empty() => Node::Val(v),
+            _ => Node::Members(members),
         };
-        b.value(ty, &v, &mut bytes, &at, "", &o.kept, 0)?;
-        let slots = b.layouts.slots(ty).map_err(|e| at.err(e))?;
-        let it = &mut b.items[k + 1];
-        it.elem_size = size as u32;
-        it.bytes = bytes.into();
-        it.slots = slots;
+        b.object(&src, k + 1, n)?;
     }
     let xml = crate::tagfile::xml::XmlTagfile {
         sdkv,
@@ -1094,288 +1062,20 @@ fn build_tagfile(dump: &Dump, compendia: &CompendiumSet, enums: &EnumTable, text
         trailing,
         phive,
     };
+    if let Some(out) = numbers {
+        let plan = crate::tagfile::write::plan(&xml.items, &mut Layouts::new(&xml.types))?;
+        *out = (1..=dump.objects.len()).map(|k| plan.new_index.get(k).copied().unwrap_or(0)).collect();
+    }
     xml.write_file(compendia)
 }
 
-impl TagBuilder<'_> {
-    fn take(&mut self, at: &At, size: usize) -> std::result::Result<Vec<u8>, ValueError> {
-        self.budget = self
-            .budget
-            .checked_sub(size)
-            .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
-        Ok(vec![0; size])
-    }
-
-    fn new_run(
-        &mut self,
-        at: &At,
-        ty: TypeIndex,
-        bytes: Vec<u8>,
-        (count, elem_size): (u32, u32),
-        facts: Option<&RunKept>,
-    ) -> std::result::Result<u32, ValueError> {
-        let slots = self.layouts.slots(ty).map_err(|e| at.err(e))?;
-        self.items.push(ItemData {
-            ty,
-            kind_byte: facts.and_then(|f| f.kind).unwrap_or(KIND_RUN << 4),
-            count,
-            elem_size,
-            bytes: bytes.into(),
-            slots,
-        });
-        let i = u32::try_from(self.items.len() - 1).map_err(|_| at.err("more than 2^32 items"))?;
-        if let Some(s) = facts.and_then(|f| f.share) {
-            self.runs.insert(s, i);
-        }
-        Ok(i)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn value(
-        &mut self,
-        ty: TypeIndex,
-        v: &Val,
-        out: &mut [u8],
-        at: &At,
-        path: &str,
-        kept: &ObjectKept,
-        depth: usize,
-    ) -> std::result::Result<(), ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
-        }
-        let shape = self.layouts.shape(ty).map_err(|e| at.err(e))?;
-        let table = self.layouts.table();
-        let name = || table.full_name(ty);
-        if let Val::Bytes(bytes) = v {
-            if shape.is_none_or(|s| s.kind != Kind::String) {
-                if bytes.len() != out.len() {
-                    return Err(at.err(format!(
-                        "{} bytes where {} holds {}",
-                        bytes.len(),
-                        name(),
-                        out.len()
-                    )));
-                }
-                out.copy_from_slice(bytes);
-                return Ok(());
-            }
-        }
-        let Some(shape) = shape else {
-            return Err(at.err(format!(
-                "{} where {}, which has no layout, takes bytes",
-                v.kind(),
-                name()
-            )));
-        };
-        if let (Kind::Bool | Kind::Int, Val::Str(s)) = (shape.kind, v) {
-            let n = item_value(&self.enums, enum_of(table, &self.enums, ty).as_deref(), s, at)?;
-            return self.value(ty, &n, out, at, path, kept, depth);
-        }
-        let def = table.get(shape.def);
-        let fmt = def
-            .and_then(|d| d.format())
-            .unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let put_index = |out: &mut [u8], i: u32| {
-            if let Some(w) = out.get_mut(..4) {
-                w.copy_from_slice(&i.to_le_bytes());
-            }
-        };
-        let facts = kept.runs.get(path);
-        match (shape.kind, v) {
-            (Kind::Pointer | Kind::String, Val::Null) => put_index(out, 0),
-            (Kind::Array, Val::Null) if !fmt.is_fixed_array() => put_index(out, 0),
-            (Kind::Array, Val::List(elems))
-                if !fmt.is_fixed_array() && elems.is_empty() && !facts.is_some_and(|f| f.empty_run) =>
-            {
-                put_index(out, 0)
-            }
-            (Kind::Record, Val::List(reals)) if is_math(def.map(|d| d.name.as_str()), out.len()) => {
-                if reals.len() * 4 != out.len() {
-                    return Err(at.err(format!("{} reals where {} holds {}", reals.len(), name(), out.len() / 4)));
-                }
-                for (k, x) in reals.iter().enumerate() {
-                    if !matches!(x, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_)) {
-                        return Err(at.index(k).wrong(x, "a real"));
-                    }
-                    out[4 * k..4 * k + 4].copy_from_slice(&to_f32(x).to_bits().to_le_bytes());
-                }
-            }
-            (Kind::Bool, Val::Bool(x)) if out.len() == 1 => out[0] = u8::from(*x),
-            (Kind::Bool | Kind::Int, Val::UInt(_) | Val::Int(_))
-                if (1..=8).contains(&out.len()) =>
-            {
-                let bits = 8 * out.len() as u32;
-                let raw = match *v {
-                    Val::Int(x)
-                        if fmt.is_signed() && (bits == 64 || x >= -(1i64 << (bits - 1))) =>
-                    {
-                        x as u64
-                    }
-                    Val::UInt(x) if fmt.is_signed() && x <= (i64::MAX as u64) >> (64 - bits) => x,
-                    Val::UInt(x) if !fmt.is_signed() && (bits == 64 || x >> bits == 0) => x,
-                    _ => {
-                        return Err(
-                            at.err(format!("{v:?} is out of range for {} ({bits}-bit)", name()))
-                        )
-                    }
-                };
-                out.copy_from_slice(&raw.to_le_bytes()[..out.len()]);
-            }
-            (Kind::Float, Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_))
-                if out.len() == 4 || out.len() == 2 =>
-            {
-                let x = to_f32(v);
-                if out.len() == 4 {
-                    out.copy_from_slice(&x.to_bits().to_le_bytes());
-                } else {
-                    if x.to_bits() & 0xFFFF != 0 {
-                        return Err(
-                            at.err(format!("{x} is not a half (its low 16 bits are not zero)"))
-                        );
-                    }
-                    out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
-                }
-            }
-            (Kind::Pointer, Val::Ref(h, None)) => {
-                let i = *self.objects.get(h).ok_or_else(|| {
-                    at.err(format!("a pointer to handle {h}, which names no object"))
-                })?;
-                put_index(out, i);
-            }
-            (Kind::String | Kind::Array, _)
-                if !fmt.is_fixed_array()
-                    && facts
-                        .and_then(|f| f.share)
-                        .is_some_and(|s| self.runs.contains_key(&s)) =>
-            {
-                let s = facts.and_then(|f| f.share).unwrap_or(0);
-                put_index(out, self.runs.get(&s).copied().unwrap_or(0));
-            }
-            (Kind::String, Val::Str(_) | Val::Bytes(_)) => {
-                let bytes = match v {
-                    Val::Str(t) => [t.as_bytes(), &[0]].concat(),
-                    Val::Bytes(b) => b.clone(),
-                    _ => Vec::new(),
-                };
-                let elem = match facts.and_then(|f| f.ty) {
-                    Some(t) => t,
-                    None => self
-                        .char_type
-                        .ok_or_else(|| at.err("a string in a table without char"))?,
-                };
-                self.budget = self
-                    .budget
-                    .checked_sub(bytes.len())
-                    .ok_or_else(|| at.err("more item bytes than the dump could describe"))?;
-                let count = u32::try_from(bytes.len())
-                    .map_err(|_| at.err("a string of more than 2^32 bytes"))?;
-                let i = self.new_run(at, elem, bytes, (count, 1), facts)?;
-                put_index(out, i);
-            }
-            (Kind::Array, Val::List(elems)) => {
-                let count =
-                    u32::try_from(elems.len()).map_err(|_| at.err("more than 2^32 elements"))?;
-                if fmt.is_fixed_array() {
-                    let size = self.layouts.size_of(subtype).map_err(|e| at.err(e))? as usize;
-                    if count != fmt.fixed_count()
-                        || size.checked_mul(count as usize) != Some(out.len())
-                    {
-                        return Err(at.err(format!(
-                            "{count} elements where {} holds {}",
-                            name(),
-                            fmt.fixed_count()
-                        )));
-                    }
-                    for (k, e) in elems.iter().enumerate() {
-                        self.value(
-                            subtype,
-                            e,
-                            &mut out[k * size..(k + 1) * size],
-                            &at.index(k),
-                            &format!("{path}[{k}]"),
-                            kept,
-                            depth + 1,
-                        )?;
-                    }
-                } else {
-                    let et = facts.and_then(|f| f.ty).unwrap_or(subtype);
-                    if et as usize >= table.types.len() {
-                        return Err(at.err(format!("element type index {et} is not in the table")));
-                    }
-                    let size = self.layouts.size_of(et).map_err(|e| at.err(e))? as usize;
-                    let total = size
-                        .checked_mul(count as usize)
-                        .ok_or_else(|| at.err("array too large"))?;
-                    let mut run = self.take(at, total)?;
-                    for (k, e) in elems.iter().enumerate() {
-                        self.value(
-                            et,
-                            e,
-                            &mut run[k * size..(k + 1) * size],
-                            &at.index(k),
-                            &format!("{path}[{k}]"),
-                            kept,
-                            depth + 1,
-                        )?;
-                    }
-                    let i = self.new_run(at, et, run, (count, size as u32), facts)?;
-                    put_index(out, i);
-                }
-            }
-            (Kind::Record, Val::Record(members)) => {
-                let fields = record_fields(table, shape.def, &self.enums, &self.owners);
-                members.check(fields.iter().map(|(f, _)| f.name.as_str()), at)?;
-                for (fname, fv) in &members.0 {
-                    let (f, member_enum) = fields
-                        .iter()
-                        .find(|(f, _)| f.name == fname.as_str())
-                        .ok_or_else(|| at.err(format!("{} has no member {fname:?}", name())))?;
-                    let named;
-                    let fv = match (member_enum, fv) {
-                        (Some(e), Val::Str(s)) => {
-                            named = item_value(&self.enums, Some(e), s, &at.field(fname))?;
-                            &named
-                        }
-                        _ => fv,
-                    };
-                    let size = self.layouts.size_of(f.ty).map_err(|e| at.err(e))? as usize;
-                    let range = f.offset as usize..f.offset as usize + size;
-                    if range.end > out.len() {
-                        return Err(at.err(format!(
-                            "member {fname} lies outside its {}-byte owner",
-                            out.len()
-                        )));
-                    }
-                    let p = if path.is_empty() {
-                        fname.clone()
-                    } else {
-                        format!("{path}.{fname}")
-                    };
-                    self.value(
-                        f.ty,
-                        fv,
-                        &mut out[range],
-                        &at.field(fname),
-                        &p,
-                        kept,
-                        depth + 1,
-                    )?;
-                }
-            }
-            _ => {
-                return Err(at.err(format!(
-                    "{} where a value of {} ({:?}, {} bytes) belongs",
-                    v.kind(),
-                    name(),
-                    shape.kind,
-                    out.len()
-                )))
-            }
-        }
-        Ok(())
-    }
+/// [`build`] of a tagfile dump, with each of its objects' handle in the file built, in the
+/// dump's order (what [`crate::Document::set_members_renumbered`] maps handles by).
+pub(crate) fn build_tagfile_numbered(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result<(Vec<u8>, Vec<u32>)> {
+    let mut numbers = Vec::new();
+    let empty = CompendiumSet::default();
+    let bytes = build_tagfile(dump, options.compendia.unwrap_or(&empty), &options.tagfile_enums, text_len, Some(&mut numbers))?;
+    Ok((bytes, numbers))
 }
 
 fn to_f32(v: &Val) -> f32 {
@@ -1490,18 +1190,18 @@ fn enum_name(classes: &ClassSet, m: &Member, n: i64) -> Option<String> {
 }
 
 /// A read value as a dump value (the reader bounded its nesting).
-fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
+fn pack_val(classes: &ClassSet, m: &Member, v: &MemberValue) -> Val {
     let enum_like = matches!(m.ty, MemberType::Enum | MemberType::Flags);
     match v {
-        Value::Void => Val::Null,
-        Value::Bool(b) if *b <= 1 => Val::Bool(*b == 1),
-        Value::Bool(b) => Val::UInt(u64::from(*b)),
-        Value::Int(i) => match enum_name(classes, m, *i).filter(|_| enum_like) {
+        MemberValue::Void => Val::Null,
+        MemberValue::Bool(b) if *b <= 1 => Val::Bool(*b == 1),
+        MemberValue::Bool(b) => Val::UInt(u64::from(*b)),
+        MemberValue::Int(i) => match enum_name(classes, m, *i).filter(|_| enum_like) {
             Some(s) => Val::Str(s),
             None if *i < 0 => Val::Int(*i),
             None => Val::UInt(*i as u64),
         },
-        Value::UInt(u) => match i64::try_from(*u)
+        MemberValue::UInt(u) => match i64::try_from(*u)
             .ok()
             .and_then(|i| enum_name(classes, m, i))
             .filter(|_| enum_like)
@@ -1509,17 +1209,17 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
             Some(s) => Val::Str(s),
             None => Val::UInt(*u),
         },
-        Value::Real(x) => real(*x),
-        Value::Half(h) => real(f32::from_bits(u32::from(*h) << 16)),
-        Value::Vec4(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
-        Value::Floats(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
-        Value::Ptr(r) => ref_val(*r),
-        Value::Str(None) => Val::Null,
-        Value::Str(Some(b)) => match std::str::from_utf8(b) {
+        MemberValue::Real(x) => real(*x),
+        MemberValue::Half(h) => real(f32::from_bits(u32::from(*h) << 16)),
+        MemberValue::Vec4(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
+        MemberValue::Floats(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
+        MemberValue::Ptr(r) => ref_val(*r),
+        MemberValue::Str(None) => Val::Null,
+        MemberValue::Str(Some(b)) => match std::str::from_utf8(b) {
             Ok(t) if !t.contains('\0') => Val::Str(t.to_owned()),
             _ => Val::Bytes(b.clone()),
         },
-        Value::Array(a) => {
+        MemberValue::Array(a) => {
             let em = objects::elem_member(m);
             let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x)).collect();
             let stock = a.items.len() as u32 | 0x8000_0000;
@@ -1529,7 +1229,7 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
                 Val::List(items)
             }
         }
-        Value::Struct(vals) => {
+        MemberValue::Struct(vals) => {
             let ms = m
                 .class
                 .as_deref()
@@ -1542,19 +1242,19 @@ fn pack_val(classes: &ClassSet, m: &Member, v: &Value) -> Val {
                     .collect(),
             ))
         }
-        Value::CArray(vals) => {
+        MemberValue::CArray(vals) => {
             let one = Member {
                 c_array_size: 0,
                 ..m.clone()
             };
             Val::List(vals.iter().map(|x| pack_val(classes, &one, x)).collect())
         }
-        Value::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
-        Value::RelArray(vals) => {
+        MemberValue::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
+        MemberValue::RelArray(vals) => {
             let em = objects::elem_member(m);
             Val::List(vals.iter().map(|x| pack_val(classes, &em, x)).collect())
         }
-        Value::Opaque(b) => Val::Bytes(b.clone()),
+        MemberValue::Opaque(b) => Val::Bytes(b.clone()),
     }
 }
 
@@ -1757,7 +1457,7 @@ impl PackBuilder<'_> {
         members: &Members,
         at: &At,
         depth: usize,
-    ) -> std::result::Result<Vec<Value>, ValueError> {
+    ) -> std::result::Result<Vec<MemberValue>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
@@ -1773,7 +1473,7 @@ impl PackBuilder<'_> {
             let here = at.field(&m.name);
             out.push(if m.name == HIDDEN {
                 match v {
-                    Val::Bytes(b) => Value::Opaque(b.clone()),
+                    Val::Bytes(b) => MemberValue::Opaque(b.clone()),
                     other => return Err(here.wrong(other, "bytes")),
                 }
             } else if m.c_array_size > 0 {
@@ -1791,7 +1491,7 @@ impl PackBuilder<'_> {
                 for (k, x) in items.iter().enumerate() {
                     vals.push(self.one(m, m.ty, x, &here.index(k), depth)?);
                 }
-                Value::CArray(vals)
+                MemberValue::CArray(vals)
             } else {
                 self.one(m, m.ty, v, &here, depth)?
             });
@@ -1885,11 +1585,11 @@ impl PackBuilder<'_> {
         v: &Val,
         at: &At,
         depth: usize,
-    ) -> std::result::Result<Value, ValueError> {
+    ) -> std::result::Result<MemberValue, ValueError> {
         if depth > MAX_DEPTH {
             return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
         }
-        let int = |signed: bool, bits: u32| -> std::result::Result<Value, ValueError> {
+        let int = |signed: bool, bits: u32| -> std::result::Result<MemberValue, ValueError> {
             let n: i128 = match v {
                 Val::Int(i) => i128::from(*i),
                 Val::UInt(u) => i128::from(*u),
@@ -1915,19 +1615,19 @@ impl PackBuilder<'_> {
                 )));
             }
             Ok(if signed {
-                Value::Int(n as i64)
+                MemberValue::Int(n as i64)
             } else {
-                Value::UInt(n as u64)
+                MemberValue::UInt(n as u64)
             })
         };
         Ok(match ty {
             MemberType::Void => match v {
-                Val::Null => Value::Void,
+                Val::Null => MemberValue::Void,
                 other => return Err(at.wrong(other, "null (a void member)")),
             },
             MemberType::Bool => match v {
-                Val::Bool(b) => Value::Bool(u8::from(*b)),
-                Val::UInt(u) if *u <= 255 => Value::Bool(*u as u8),
+                Val::Bool(b) => MemberValue::Bool(u8::from(*b)),
+                Val::UInt(u) if *u <= 255 => MemberValue::Bool(*u as u8),
                 other => return Err(at.wrong(other, "a bool")),
             },
             MemberType::Char | MemberType::Int8 => int(true, 8)?,
@@ -1938,40 +1638,40 @@ impl PackBuilder<'_> {
             MemberType::Uint16 => int(false, 16)?,
             MemberType::Uint32 => int(false, 32)?,
             MemberType::Uint64 | MemberType::Ulong => int(false, 64)?,
-            MemberType::Real => Value::Real(self.real(v, at)?),
+            MemberType::Real => MemberValue::Real(self.real(v, at)?),
             MemberType::Half => {
                 let x = self.real(v, at)?;
                 if x.to_bits() & 0xFFFF != 0 {
                     return Err(at.err(format!("{x} is not a half (its low 16 bits are not zero)")));
                 }
-                Value::Half((x.to_bits() >> 16) as u16)
+                MemberValue::Half((x.to_bits() >> 16) as u16)
             }
             MemberType::Vector4 | MemberType::Quaternion => {
                 let f = self.reals(v, 4, at)?;
-                Value::Vec4([f[0], f[1], f[2], f[3]])
+                MemberValue::Vec4([f[0], f[1], f[2], f[3]])
             }
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => {
-                Value::Floats(self.reals(v, 12, at)?)
+                MemberValue::Floats(self.reals(v, 12, at)?)
             }
-            MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.reals(v, 16, at)?),
+            MemberType::Matrix4 | MemberType::Transform => MemberValue::Floats(self.reals(v, 16, at)?),
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 if m.subtype == ty {
                     return Err(at.err("an enum without a storage type"));
                 }
                 self.one(m, m.subtype, v, at, depth)?
             }
-            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.pointer(v, at)?),
+            MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(self.pointer(v, at)?),
             MemberType::Variant => match v {
-                Val::List(p) if p.len() == 2 => Value::Variant(
+                Val::List(p) if p.len() == 2 => MemberValue::Variant(
                     self.pointer(&p[0], &at.index(0))?,
                     self.pointer(&p[1], &at.index(1))?,
                 ),
                 other => return Err(at.wrong(other, "a variant's two pointers")),
             },
             MemberType::CString | MemberType::StringPtr => match v {
-                Val::Null => Value::Str(None),
-                Val::Str(s) if !s.contains('\0') => Value::Str(Some(s.as_bytes().to_vec())),
-                Val::Bytes(b) => Value::Str(Some(b.clone())),
+                Val::Null => MemberValue::Str(None),
+                Val::Str(s) if !s.contains('\0') => MemberValue::Str(Some(s.as_bytes().to_vec())),
+                Val::Bytes(b) => MemberValue::Str(Some(b.clone())),
                 other => return Err(at.wrong(other, "a string")),
             },
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
@@ -1988,17 +1688,17 @@ impl PackBuilder<'_> {
                     vals.push(self.one(&em, m.subtype, x, &at.index(k), depth + 1)?);
                 }
                 match ty {
-                    MemberType::RelArray => Value::RelArray(vals),
-                    MemberType::SimpleArray => Value::Array(Array {
+                    MemberType::RelArray => MemberValue::RelArray(vals),
+                    MemberType::SimpleArray => MemberValue::Array(MemberArray {
                         items: vals,
                         capacity: 0,
                     }),
                     _ => {
-                        let mut a = Array::new(vals);
+                        let mut a = MemberArray::new(vals);
                         if let Some(c) = capacity {
                             a.capacity = c;
                         }
-                        Value::Array(a)
+                        MemberValue::Array(a)
                     }
                 }
             }
@@ -2011,7 +1711,7 @@ impl PackBuilder<'_> {
                     .as_deref()
                     .ok_or_else(|| at.err("a struct member without a class"))?;
                 let ms = members_of(self.classes, class);
-                Value::Struct(self.members(&ms, members, at, depth + 1)?)
+                MemberValue::Struct(self.members(&ms, members, at, depth + 1)?)
             }
             MemberType::InplaceArray | MemberType::HomogeneousArray => {
                 return Err(at.err(format!("{} has no value form", ty.sdk_name())))
@@ -2045,6 +1745,7 @@ pub fn build(dump: &Dump, options: &BuildOptions<'_>, text_len: usize) -> Result
             options.compendia.unwrap_or(&CompendiumSet::default()),
             &options.tagfile_enums,
             text_len,
+            None,
         ),
         PACKFILE => build_packfile(dump, &options.packfile_classes),
         other => Err(top(format!("format {other:?}: a dump is {TAGFILE} or {PACKFILE}")).into()),

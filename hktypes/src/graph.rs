@@ -74,6 +74,9 @@ pub struct TagfileDocument {
     trailing: Vec<u8>,
     /// The Phive wrapper the tagfile was read from, written back around it.
     phive: Option<Box<PhiveWrapper>>,
+    /// The items of the SDK's enumerations (the classes' `ENUMS`), by which generic member
+    /// access ([`crate::Document::members`]) names enum members.
+    enums: value::EnumTable,
 }
 
 pub use crate::tagfile::phive::PhiveWrapper;
@@ -183,6 +186,7 @@ impl TagfileDocument {
             source: items,
             trailing: file.trailing.to_vec(),
             phive: None,
+            enums: value::EnumTable::default(),
         })
     }
 
@@ -201,6 +205,7 @@ impl TagfileDocument {
             source: Items { items: Vec::new() },
             trailing: Vec::new(),
             phive: None,
+            enums: value::EnumTable::default(),
         }
     }
 
@@ -427,6 +432,19 @@ impl TagfileDocument {
             Some(w) => w.wrap(&out),
             None => out,
         })
+    }
+
+    /// The items of the SDK's enumerations that generic member access names enum members by
+    /// (see [`TagfileDocument::set_enums`]); none by default.
+    pub fn enums(&self) -> value::EnumTable {
+        self.enums
+    }
+
+    /// Sets the enumerations' items that [`crate::Document::members`] names enum members by (a
+    /// generated module's `ENUMS`, [`crate::ClassRegistry::tagfile_enums`]): [`crate::open`]
+    /// sets those of the classes it was given.
+    pub fn set_enums(&mut self, enums: value::EnumTable) {
+        self.enums = enums;
     }
 
     /// The Phive wrapper the tagfile was read from (`None` for a plain TAG0 file).

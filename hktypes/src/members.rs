@@ -160,7 +160,7 @@ impl Document {
                         ),
                     })
                 })?;
-                Ok(dump::tagfile_members(d.source_items(), d.types(), item)?)
+                Ok(dump::tagfile_members(d.source_items(), d.types(), item, &d.enums())?)
             }
             Document::Packfile(d) => dump::packfile_members(d, h)?.ok_or_else(|| {
                 invalid(format!(
@@ -181,35 +181,56 @@ impl Document {
     }
 
     /// Replaces members of object `h` (each by its Havok name, with a value of the shape
-    /// [`Document::members`] gives) and lays the file out again, reading it back with `options`
-    /// (the same classes and compendia it was opened with). Returns the object's handle in the
-    /// document read back: a packfile's stays; a tagfile's is the object at the same place among
-    /// the objects, which is the same handle unless the new values added or removed runs before
-    /// it. On an error the document is left as it was.
+    /// [`Document::members`] gives; an enum member of a tagfile by its item's name or by number)
+    /// and lays the file out again, reading it back with `options` (the same classes and
+    /// compendia it was opened with). Returns the object's handle in the document read back: a
+    /// packfile's stays; a tagfile's writer numbers the objects in the order of its walk from the
+    /// root, which a changed pointer or array may change (see
+    /// [`Document::set_members_renumbered`] for every object's new handle). On an error the
+    /// document is left as it was.
     pub fn set_members(&mut self, h: Handle, changes: Vec<(String, Val)>, options: &OpenOptions<'_>) -> Result<Handle> {
+        let map = self.set_members_renumbered(h, changes, options)?;
+        Ok(map.iter().find(|(old, _)| *old == h).map_or(h, |(_, new)| *new))
+    }
+
+    /// [`Document::set_members`], giving every object's handle before and after, in the order of
+    /// the handles before (a packfile's stay as they were).
+    pub fn set_members_renumbered(&mut self, h: Handle, changes: Vec<(String, Val)>, options: &OpenOptions<'_>) -> Result<Vec<(Handle, Handle)>> {
         let class = self.class_name(h).ok_or_else(|| invalid(format!("no object {}", h.0)))?;
-        let (mut d, place, packfile_classes, tagfile_enums) = match self {
+        let (mut d, packfile_classes, tagfile_enums) = match self {
             Document::Tagfile(g) => {
                 let bytes = g.write()?;
                 let empty = crate::tagfile::CompendiumSet::new();
-                let file = crate::tagfile::TagFile::read(&bytes, options.compendia.unwrap_or(&empty))?;
+                // A tagfile read from a Phive file is written in its wrapper, which the dump keeps.
+                let wrapped = match g.phive() {
+                    Some(_) => Some(crate::tagfile::phive::Phive::read(&bytes)?),
+                    None => None,
+                };
+                let tag0 = wrapped.as_ref().map_or(&bytes[..], |w| w.tag0);
+                let file = crate::tagfile::TagFile::read(tag0, options.compendia.unwrap_or(&empty))?;
                 // Enum members may be set by item name where the SDK's classes know the items.
                 let enums = options.classes.map(|c| c.tagfile_enums(&file.sdk_version())).unwrap_or_default();
-                let d = dump::dump_tagfile_with(&file, &enums)?;
-                let place = g.handles().position(|x| x == h).ok_or_else(|| invalid(format!("no object {}", h.0)))?;
-                (d, place, Vec::new(), enums)
+                let d = match &wrapped {
+                    Some(w) => dump::dump_phive(&file, &crate::tagfile::phive::PhiveWrapper::of(w), &enums)?,
+                    None => dump::dump_tagfile_with(&file, &enums)?,
+                };
+                (d, Vec::new(), enums)
             }
             Document::Packfile(p) => {
                 let d = dump::dump_packfile(p)?;
                 let version = p.file.contents_version();
                 let sources = options.classes.map(|c| c.packfile(&version)).unwrap_or_default();
-                (d, h.0 as usize, sources, Default::default())
+                (d, sources, Default::default())
             }
             Document::Compendium(_) => return Err(invalid("a TCM0 compendium holds types, no objects".into())),
         };
-        let o = d.objects.get_mut(place).filter(|o| o.class == class).ok_or_else(|| {
-            invalid(format!("object {} ({class}) is not where the document's dump holds it", h.0))
-        })?;
+        // The dump holds a tagfile's objects by their handles, a packfile's by index.
+        let o = match self {
+            Document::Tagfile(_) => d.objects.iter_mut().find(|o| o.handle == h.0),
+            _ => d.objects.get_mut(h.0 as usize),
+        }
+        .filter(|o| o.class == class)
+        .ok_or_else(|| invalid(format!("object {} ({class}) is not where the document's dump holds it", h.0)))?;
         let ms = o.members.as_mut().ok_or_else(|| invalid(format!("object {} ({class}) is untyped", h.0)))?;
         // The rebuild's bound on the bytes it lays out: the file as it is, and room for the new
         // values (a dump's text takes at least a byte per value).
@@ -225,14 +246,17 @@ impl Document {
             slot.1 = v;
         }
         let build = BuildOptions { compendia: options.compendia, packfile_classes, tagfile_enums };
-        let bytes = dump::build(&d, &build, budget.saturating_add(self.write()?.len()))?;
-        let doc = crate::open(&bytes, options)?;
-        let new_h = match &doc {
-            Document::Tagfile(g) => g.handles().nth(place).ok_or_else(|| invalid(format!("object {} is gone after the rebuild", h.0)))?,
-            _ => h,
+        let budget = budget.saturating_add(self.write()?.len());
+        let (bytes, map) = match self {
+            Document::Tagfile(_) => {
+                let (bytes, numbers) = dump::build_tagfile_numbered(&d, &build, budget)?;
+                let map = d.objects.iter().zip(numbers).map(|(o, n)| (Handle(o.handle), Handle(n))).collect();
+                (bytes, map)
+            }
+            _ => (dump::build(&d, &build, budget)?, self.handles().into_iter().map(|x| (x, x)).collect()),
         };
-        *self = doc;
-        Ok(new_h)
+        *self = crate::open(&bytes, options)?;
+        Ok(map)
     }
 }
 

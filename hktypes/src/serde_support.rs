@@ -197,16 +197,16 @@ macro_rules! as_vec {
         }
     )*};
 }
-as_vec!(SimpleArray, RelArray);
+as_vec!(SimpleArray, PackRelArray);
 
-impl Serialize for typed::Opaque {
+impl Serialize for typed::PackOpaque {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)
     }
 }
-impl<'de> Deserialize<'de> for typed::Opaque {
+impl<'de> Deserialize<'de> for typed::PackOpaque {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::deserialize(d).map(typed::Opaque)
+        Vec::deserialize(d).map(typed::PackOpaque)
     }
 }
 

@@ -1,6 +1,6 @@
 //! The words both formats share, under both of them: a [`Handle`] names an object, [`Counts`]
-//! counts a document's objects, a [`Ref`] says where a pointer points, and a [`Value`] (with its
-//! [`Array`]) is one member value of an object read through a class description (a packfile
+//! counts a document's objects, a [`Ref`] says where a pointer points, and a [`MemberValue`] (with its
+//! [`MemberArray`]) is one member value of an object read through a class description (a packfile
 //! object's members; the packfile half of a generated class converts from and to them).
 //!
 //! Nothing here imports the formats: `hktypes::tagfile`, `hktypes::packfile`, `hktypes::value`
@@ -42,7 +42,7 @@ pub enum Ref {
 /// One member value of an object read through a class description (a packfile object's
 /// members, `packfile::objects`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub enum MemberValue {
     /// `TYPE_VOID`: no bytes.
     Void,
     /// A `bool` byte as stored.
@@ -64,16 +64,16 @@ pub enum Value {
     /// A C string or `hkStringPtr` (`None`: null), without its NUL.
     Str(Option<Vec<u8>>),
     /// `hkArray` and simple arrays.
-    Array(Array),
+    Array(MemberArray),
     /// An embedded struct: its members, the ancestors' first.
-    Struct(Vec<Value>),
+    Struct(Vec<MemberValue>),
     /// A C array of a member's values.
-    CArray(Vec<Value>),
+    CArray(Vec<MemberValue>),
     /// `hkVariant`: the object and its class.
     Variant(Ref, Ref),
     /// `hkRelArray`: the elements, which the object holds after its members (the stored 16-bit
     /// offset from the member to them is laid out again when writing).
-    RelArray(Vec<Value>),
+    RelArray(Vec<MemberValue>),
     /// The bytes of a class's part of an object that none of its members describes (a class
     /// with hidden members, `packfile::layout::Class::hidden_members`), in offset order: kept so
     /// that they write back. It follows the class's own members in the object's values; its
@@ -81,26 +81,26 @@ pub enum Value {
     Opaque(Vec<u8>),
 }
 
-impl Value {
+impl MemberValue {
     /// A short name of the variant, for messages.
     pub fn kind(&self) -> &'static str {
         match self {
-            Value::Void => "void",
-            Value::Bool(_) => "bool",
-            Value::Int(_) => "int",
-            Value::UInt(_) => "uint",
-            Value::Real(_) => "real",
-            Value::Half(_) => "half",
-            Value::Vec4(_) => "vector",
-            Value::Floats(_) => "floats",
-            Value::Ptr(_) => "pointer",
-            Value::Str(_) => "string",
-            Value::Array(_) => "array",
-            Value::Struct(_) => "struct",
-            Value::CArray(_) => "c array",
-            Value::Variant(..) => "variant",
-            Value::RelArray(_) => "relative array",
-            Value::Opaque(_) => "hidden bytes",
+            MemberValue::Void => "void",
+            MemberValue::Bool(_) => "bool",
+            MemberValue::Int(_) => "int",
+            MemberValue::UInt(_) => "uint",
+            MemberValue::Real(_) => "real",
+            MemberValue::Half(_) => "half",
+            MemberValue::Vec4(_) => "vector",
+            MemberValue::Floats(_) => "floats",
+            MemberValue::Ptr(_) => "pointer",
+            MemberValue::Str(_) => "string",
+            MemberValue::Array(_) => "array",
+            MemberValue::Struct(_) => "struct",
+            MemberValue::CArray(_) => "c array",
+            MemberValue::Variant(..) => "variant",
+            MemberValue::RelArray(_) => "relative array",
+            MemberValue::Opaque(_) => "hidden bytes",
         }
     }
 }
@@ -111,25 +111,25 @@ pub const DONT_DEALLOCATE: u32 = 0x8000_0000;
 
 /// An array's elements and the words stored beside them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Array {
+pub struct MemberArray {
     /// The elements.
-    pub items: Vec<Value>,
+    pub items: Vec<MemberValue>,
     /// `hkArray`'s capacity-and-flags word as stored: `len | flags` in stock files, the flags
     /// being the document's `array_flags` (0 for a simple array, which has none).
     pub capacity: u32,
 }
 
-impl Array {
+impl MemberArray {
     /// An array of `items` with the capacity word `len | 0x80000000` (the flags of every SDK's
     /// files but 5.5's and 6.6's, see `packfile::objects::stock_array_flags`); a document gives
     /// the arrays of values it stores for a struct its own `array_flags`.
-    pub fn new(items: Vec<Value>) -> Self {
+    pub fn new(items: Vec<MemberValue>) -> Self {
         Self::with_flags(items, DONT_DEALLOCATE)
     }
 
     /// An array of `items` with the capacity word `len | flags`.
-    pub fn with_flags(items: Vec<Value>, flags: u32) -> Self {
+    pub fn with_flags(items: Vec<MemberValue>, flags: u32) -> Self {
         let capacity = items.len() as u32 | flags;
-        Array { items, capacity }
+        MemberArray { items, capacity }
     }
 }

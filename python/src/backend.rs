@@ -1,19 +1,17 @@
 //! Every call of the Python package into the Rust crates, behind one small API: an [`OpenDoc`]
-//! opened from bytes, its objects by handle, members read as [`Val`]s at a [`Loc`] and assigned
-//! in place, the file written back, and `verify`. The PyO3 layer (`lib.rs`) sees only this
-//! module's types, so that moving to another Rust API (issue 23's `hktypes::open`) means editing
-//! this module alone.
+//! opened from bytes, its objects by handle, members read as [`Val`]s at a [`Loc`] and assigned,
+//! the file written back, and `verify`. The PyO3 layer (`lib.rs`) sees only this module's types.
 //!
-//! Tagfiles (TAG0) are read through the file's own type table: no generated class is compiled in.
-//! Each record type's members are worked out once per document ([`TagDoc::members`]). An
-//! assignment of a number, boolean, enumeration or fixed array (a vector) writes the new value
-//! over the member's bytes in the file and reads the file again, so every other byte stays as it
-//! was. An assignment of a pointer, string or variable array changes the items (a run in place
-//! when one slot alone names it, else a new run; a run no slot names any more is dropped) and
-//! writes the file again through the tagfile writer's walk (`hktypes::tagfile::write`), which may
-//! number the items anew: [`OpenDoc::set`] returns the new index of each old item. The tagfile
-//! is read here rather than through `hktypes::open`, whose graph holds untyped objects as bytes:
-//! members are decoded when Python asks for them.
+//! Every file is opened through `hktypes::open`. A tagfile's objects are read untyped (no
+//! generated class is compiled in); their member values come from `hktypes::Document::members`,
+//! the dump's one walk of member values, decoded once per object on its first read. A nested
+//! record is named by its object and the member and element indices that lead to it. What Python
+//! needs beyond the values (a record's class name, the enumeration an integer holds, the element
+//! format of a number array, the range of an assignment) is looked up in the file's type table.
+//! An assignment goes through `hktypes::Document::set_members`: the object's member that holds
+//! the change is given its new value, the file is laid out again by the tagfile writer (byte for
+//! byte as read where nothing changed) and read back, which may number the objects anew:
+//! [`OpenDoc::set`] returns the new handle of each old one.
 //!
 //! Packfiles and `<hkpackfile>` XML are opened through `hktypes::open` as
 //! `hktypes::packfile::objects` documents, with the class descriptions of
@@ -24,11 +22,13 @@
 
 use hkgen::reflection::check::ClassSchemas;
 use hktypes::packfile::layout::{Member, MemberType};
-use hktypes::packfile::objects::{self, Body, Ref, Value};
+use hktypes::packfile::objects::{self, Body, Ref, MemberValue};
 use hktypes::reflect::layout::Shape;
 use hktypes::reflect::{Kind, TemplateArg, TypeIndex, TypeTable};
-use hktypes::tagfile::items::Items;
-use hktypes::tagfile::{CompendiumSet, TagFile};
+use hktypes::dump::{Members as DMembers, Val as DVal};
+use hktypes::members::ValExt;
+use hktypes::tagfile::CompendiumSet;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -130,14 +130,15 @@ pub enum NewVal {
 /// Where a record lives: the object (tagfile item or packfile handle) and the way into it.
 #[derive(Clone, Debug)]
 pub enum Loc {
-    /// A record of a tagfile: type `ty` at byte `at` of item `item`.
+    /// A record of a tagfile: object `handle`'s member and element `steps` lead to it.
     Tag {
+        /// The object.
+        handle: u32,
         /// The record's type.
         ty: TypeIndex,
-        /// The item holding it.
-        item: u32,
-        /// Its byte offset in the item.
-        at: u32,
+        /// Member (by index among its record type's members) and element indices from the
+        /// object's members to the record.
+        steps: Vec<Step>,
     },
     /// A record of a packfile object: the object's values, then struct members and elements.
     Pack {
@@ -150,7 +151,7 @@ pub enum Loc {
     },
 }
 
-/// One step into a packfile value.
+/// One step into a value.
 #[derive(Clone, Copy, Debug)]
 pub enum Step {
     /// Member `i` of a struct's values.
@@ -190,16 +191,6 @@ pub enum Val {
     Object(u32),
     /// An array or fixed array of non-numeric values.
     List(Vec<Val>),
-    /// An array of numbers lying at `start..start + len` of the file's bytes, elements of
-    /// Python's `struct` format `format`.
-    FileNumbers {
-        /// `f`, `i`, `H`...
-        format: &'static str,
-        /// The first byte.
-        start: usize,
-        /// Its length in bytes.
-        len: usize,
-    },
     /// An array of numbers as packed bytes of `format` elements.
     Numbers {
         /// `f`, `i`, `H`...
@@ -473,15 +464,16 @@ pub enum OpenDoc {
     Pack(PackDoc),
 }
 
-/// A tagfile: its items and type table, and what reading it again needs.
+/// A tagfile, read by `hktypes::open`: its objects' member values come from
+/// `hktypes::Document::members` (the dump's one walk of member values), decoded once per object
+/// when Python first reads one of its members; what Python needs beyond the values (a record's
+/// class name, the enumeration of an integer, the element format of a number array, the range of
+/// an assignment) comes from the file's type table, never from its bytes.
 pub struct TagDoc {
+    doc: hktypes::Document,
     sdk: String,
-    types: Arc<TypeTable>,
     /// Per type, its shape (`None`: no layout).
     shapes: Vec<Option<Shape>>,
-    items: Items,
-    /// Per item, the absolute offset of its bytes in the file.
-    offsets: Vec<usize>,
     compendia: CompendiumSet,
     /// The file, with the assignments made.
     bytes: Vec<u8>,
@@ -489,6 +481,9 @@ pub struct TagDoc {
     members: RefCell<HashMap<TypeIndex, Arc<[TagMember]>>>,
     /// Per type, its full name, made on first use.
     names: RefCell<HashMap<TypeIndex, Name>>,
+    /// Per object handle, its members as `Document::members` gives them (a record), made on first
+    /// read.
+    values: RefCell<HashMap<u32, Arc<DVal>>>,
     /// `tag0`, or `tagfile_xml` for a document read from `<hktagfile>` XML (written as TAG0).
     format: &'static str,
 }
@@ -498,7 +493,7 @@ struct TagMember {
     name: Name,
     /// Its type.
     ty: TypeIndex,
-    /// Its byte offset in the record.
+    /// Its byte offset in the record (where a vector or transform's members lie among its reals).
     offset: u32,
     /// The enumeration an integer member holds (by `hkEnum`/`hkFlags`, else by the overlay).
     enumeration: Option<Name>,
@@ -511,36 +506,32 @@ pub struct PackDoc {
 }
 
 impl OpenDoc {
-    /// Reads a file of any format the package reads.
+    /// Reads a file of any format the package reads, through `hktypes::open`.
     pub fn open(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<OpenDoc, Failure> {
         use hktypes::Format;
-        // Packfiles and `<hkpackfile>` XML through the one entry point, `hktypes::open`.
         let format = hktypes::sniff(&bytes);
-        if let Some(f @ (Format::Packfile | Format::PackfileXml)) = format {
-            let options = hktypes::OpenOptions {
-                classes: Some(packfile_classes()?),
-                ..Default::default()
-            };
-            let hktypes::Document::Packfile(doc) = hktypes::open(&bytes, &options)? else {
-                return Err(Failure::input("a packfile that did not read as one"));
-            };
-            let format = if f == Format::Packfile {
-                "packfile"
-            } else {
-                "packfile_xml"
-            };
-            return Ok(OpenDoc::Pack(PackDoc { doc, format }));
-        }
         match format {
-            // `<hktagfile>` XML holds its types: read as the TAG0 file it gives (the compendium it
-            // names, when given, makes that file TCRF again), as `hktypes::open` reads it.
-            Some(Format::TagfileXml) => {
-                let tag0 = hktypes::tagfile::xml::read(&bytes).and_then(|d| d.write_tag0(&compendia))?;
-                let mut t = TagDoc::read(tag0, compendia)?;
-                t.format = "tagfile_xml";
-                Ok(OpenDoc::Tag(t))
+            Some(f @ (Format::Packfile | Format::PackfileXml)) => {
+                let options = hktypes::OpenOptions {
+                    classes: Some(packfile_classes()?),
+                    ..Default::default()
+                };
+                let hktypes::Document::Packfile(doc) = hktypes::open(&bytes, &options)? else {
+                    return Err(Failure::input("a packfile that did not read as one"));
+                };
+                let format = if f == Format::Packfile {
+                    "packfile"
+                } else {
+                    "packfile_xml"
+                };
+                Ok(OpenDoc::Pack(PackDoc { doc, format }))
             }
-            Some(Format::Tag0) => Ok(OpenDoc::Tag(TagDoc::read(bytes, compendia)?)),
+            // `<hktagfile>` XML holds its types: `hktypes::open` reads it as the TAG0 file it
+            // gives (the compendium it names, when given, makes that file TCRF again).
+            Some(f @ (Format::Tag0 | Format::TagfileXml)) => {
+                let format = if f == Format::Tag0 { "tag0" } else { "tagfile_xml" };
+                Ok(OpenDoc::Tag(TagDoc::open(bytes, compendia, format)?))
+            }
             Some(Format::Phive) => Err(Failure::input(
                 "a Phive file (Tears of the Kingdom's TAG0 in Nintendo's wrapper) is read by the Rust \
                  crates (hktypes::open, hkgen dump and verify), not yet by the Python package",
@@ -574,9 +565,7 @@ impl OpenDoc {
     /// Every object's handle, in file order.
     pub fn handles(&self) -> Vec<u32> {
         match self {
-            OpenDoc::Tag(t) => (1..t.items.items.len() as u32)
-                .filter(|&i| t.items.items[i as usize].is_object())
-                .collect(),
+            OpenDoc::Tag(t) => t.doc.handles().into_iter().map(|h| h.0).collect(),
             OpenDoc::Pack(p) => (0..p.doc.objects.len() as u32).collect(),
         }
     }
@@ -587,16 +576,17 @@ impl OpenDoc {
     pub fn handles_of(&self, class: &str, exact: bool) -> Option<Vec<u32>> {
         match self {
             OpenDoc::Tag(t) => {
+                let types = t.types();
                 // The types of that name (a template's full name, else its bare name).
                 let mut full = String::new();
-                let wanted: Vec<TypeIndex> = (1..t.types.len() as TypeIndex)
+                let wanted: Vec<TypeIndex> = (1..types.len() as TypeIndex)
                     .filter(|&i| {
-                        t.types.get(i).is_some_and(|d| {
+                        types.get(i).is_some_and(|d| {
                             if class.contains('<') {
-                                t.types.full_name_into(i, &mut full);
+                                types.full_name_into(i, &mut full);
                                 full == class
                             } else {
-                                d.name.as_str() == class && t.types.params_of(d).is_empty()
+                                d.name.as_str() == class && types.params_of(d).is_empty()
                             }
                         })
                     })
@@ -611,17 +601,17 @@ impl OpenDoc {
                         if exact {
                             wanted.contains(&ty) || wanted.contains(&def)
                         } else {
-                            t.types.ancestry(def).iter().any(|a| wanted.contains(a))
+                            types.ancestry(def).iter().any(|a| wanted.contains(a))
                                 || wanted.contains(&ty)
                         }
                     })
                 };
                 Some(
-                    (1..t.items.items.len() as u32)
-                        .filter(|&i| {
-                            let it = &t.items.items[i as usize];
-                            it.is_object() && is_a(it.ty)
-                        })
+                    t.doc
+                        .handles()
+                        .into_iter()
+                        .filter(|&h| t.type_of(h.0).is_some_and(&mut is_a))
+                        .map(|h| h.0)
                         .collect(),
                 )
             }
@@ -650,7 +640,7 @@ impl OpenDoc {
     /// The root object.
     pub fn root(&self) -> Option<u32> {
         match self {
-            OpenDoc::Tag(t) => t.items.items.get(1).filter(|it| it.is_object()).map(|_| 1),
+            OpenDoc::Tag(t) => t.doc.root().map(|h| h.0).filter(|&h| t.type_of(h).is_some()),
             OpenDoc::Pack(p) => p.doc.root.map(|h| h.0),
         }
     }
@@ -658,12 +648,7 @@ impl OpenDoc {
     /// The class name of an object.
     pub fn class_name(&self, h: u32) -> Option<String> {
         match self {
-            OpenDoc::Tag(t) => t
-                .items
-                .items
-                .get(h as usize)
-                .filter(|it| it.is_object())
-                .map(|it| t.types.full_name(it.ty)),
+            OpenDoc::Tag(t) => t.type_of(h).map(|ty| t.types().full_name(ty)),
             OpenDoc::Pack(p) => p.doc.objects.get(h as usize).map(|o| o.class.clone()),
         }
     }
@@ -671,16 +656,11 @@ impl OpenDoc {
     /// The record of an object itself.
     pub fn object_loc(&self, h: u32) -> Option<Loc> {
         match self {
-            OpenDoc::Tag(t) => t
-                .items
-                .items
-                .get(h as usize)
-                .filter(|it| it.is_object())
-                .map(|it| Loc::Tag {
-                    ty: it.ty,
-                    item: h,
-                    at: 0,
-                }),
+            OpenDoc::Tag(t) => t.type_of(h).map(|ty| Loc::Tag {
+                handle: h,
+                ty,
+                steps: Vec::new(),
+            }),
             OpenDoc::Pack(p) => p.doc.objects.get(h as usize).map(|o| Loc::Pack {
                 handle: h,
                 class: o.class.clone(),
@@ -713,7 +693,7 @@ impl OpenDoc {
     /// Member `name` of the record at `loc`; `Ok(None)` when it has no such member.
     pub fn get(&self, loc: &Loc, name: &str) -> Result<Option<Val>, Failure> {
         match (self, loc) {
-            (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) => t.get(*ty, *item, *at, name),
+            (OpenDoc::Tag(t), Loc::Tag { handle, ty, steps }) => t.get(*handle, *ty, steps, name),
             (
                 OpenDoc::Pack(p),
                 Loc::Pack {
@@ -729,7 +709,7 @@ impl OpenDoc {
     /// Every member of the record at `loc`, in [`OpenDoc::keys`] order.
     pub fn get_all(&self, loc: &Loc) -> Result<Vec<(Name, Val)>, Failure> {
         match (self, loc) {
-            (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) => t.get_all(*ty, *item, *at),
+            (OpenDoc::Tag(t), Loc::Tag { handle, ty, steps }) => t.get_all(*handle, *ty, steps),
             (
                 OpenDoc::Pack(p),
                 Loc::Pack {
@@ -742,9 +722,9 @@ impl OpenDoc {
         }
     }
 
-    /// Assigns member `name` of the record at `loc`. A tagfile is changed in its bytes and read
-    /// again; when it was written again by the writer's walk (a pointer, string or array
-    /// assigned), its items may be numbered anew: the new index of each old item is returned.
+    /// Assigns member `name` of the record at `loc`. A tagfile is changed through
+    /// `hktypes::Document::set_members`, which lays the file out again and may number its objects
+    /// anew: the new handle of each old one is returned (indexed by old handle, 0 where none).
     pub fn set(
         &mut self,
         loc: &Loc,
@@ -752,7 +732,9 @@ impl OpenDoc {
         value: NewVal,
     ) -> Result<Option<Vec<u32>>, SetError> {
         match (self, loc) {
-            (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) => t.set(*ty, *item, *at, name, value),
+            (OpenDoc::Tag(t), Loc::Tag { handle, ty, steps }) => {
+                t.set(*handle, *ty, steps, name, value).map(Some)
+            }
             (
                 OpenDoc::Pack(p),
                 Loc::Pack {
@@ -779,23 +761,14 @@ impl OpenDoc {
         }
     }
 
-    /// Where the elements of variable array member `name` of the record at `loc` lie in a
-    /// tagfile's bytes, when they are numbers or fixed arrays of 4-byte floats (vectors and
-    /// matrices) with no padding: `(format, start, element count, shape of one element)`. `None`
-    /// for a packfile, another member, or an empty array.
+    /// Variable array member `name` of the record at `loc` as packed numbers, when it is numbers
+    /// or fixed arrays of 4-byte floats (vectors and matrices): `None` for a packfile, another
+    /// member, or an empty array.
     pub fn number_run(&self, loc: &Loc, name: &str) -> Option<NumberRun> {
-        let (OpenDoc::Tag(t), Loc::Tag { ty, item, at }) = (self, loc) else {
+        let (OpenDoc::Tag(t), Loc::Tag { handle, ty, steps }) = (self, loc) else {
             return None;
         };
-        t.number_run(*ty, *item, *at, name)
-    }
-
-    /// The file's bytes as read (a tagfile's with its assignments).
-    pub fn bytes(&self) -> Option<&[u8]> {
-        match self {
-            OpenDoc::Tag(t) => Some(&t.bytes),
-            OpenDoc::Pack(_) => None,
-        }
+        t.number_run(*handle, *ty, steps, name)
     }
 
     /// The file written: a tagfile's bytes with its assignments, a packfile laid out again from
@@ -830,109 +803,117 @@ fn half_to_f64(h: u16) -> f64 {
     f64::from(f32::from_bits(u32::from(h) << 16))
 }
 
-fn le(bytes: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = bytes.len().min(8);
-    b[..n].copy_from_slice(&bytes[..n]);
-    u64::from_le_bytes(b)
-}
-
 /// See [`OpenDoc::number_run`].
 pub struct NumberRun {
     /// Python's `struct` format of one number (`f`, `h`...).
     pub format: &'static str,
-    /// The first byte in the file.
-    pub start: usize,
+    /// The elements, little-endian.
+    pub bytes: Vec<u8>,
     /// How many elements.
     pub count: usize,
-    /// The bytes of one element.
-    pub size: usize,
     /// The shape of one element: `[]` for a number, `[4]` for a vector, `[rows, columns]`.
     pub shape: Vec<usize>,
 }
 
-impl TagDoc {
-    /// See [`OpenDoc::number_run`].
-    fn number_run(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Option<NumberRun> {
-        let members = self.members(ty);
-        let m = members.iter().find(|m| &*m.name == name)?;
-        let shape = self.shape(m.ty)?;
-        let fixed = |d: TypeIndex| {
-            self.types
-                .get(d)
-                .and_then(|d| d.format())
-                .is_some_and(|f| f.is_fixed_array())
-        };
-        if shape.kind != Kind::Array || fixed(shape.def) {
-            return None;
-        }
-        let slot = self.item_bytes(item, at + m.offset, shape.size).ok()?;
-        let run = le(&slot[..slot.len().min(4)]) as u32;
-        let it = self.items.items.get(run as usize).filter(|_| run != 0)?;
-        // The element: a number, or fixed arrays (nested at most twice) ending in 4-byte floats.
-        let mut elem = it.ty;
-        let mut dims = Vec::new();
-        for _ in 0..3 {
-            let s = self.shape(elem)?;
-            if s.kind == Kind::Array && fixed(s.def) {
-                let d = self.types.get(s.def)?;
-                dims.push(d.format()?.fixed_count() as usize);
-                elem = d.subtype?;
-                continue;
-            }
-            let signed = self
-                .types
-                .get(s.def)
-                .and_then(|d| d.format())
-                .is_some_and(|f| f.is_signed());
-            let format = number_format(s.kind, s.size, signed)?;
-            if !dims.is_empty() && format != "f" {
-                return None;
-            }
-            let size = dims.iter().product::<usize>() * s.size as usize;
-            if size != it.elem_size as usize {
-                return None;
-            }
-            let start = *self.offsets.get(run as usize)?;
-            let count = it.count as usize;
-            if start + count * size > self.bytes.len() {
-                return None;
-            }
-            return Some(NumberRun {
-                format,
-                start,
-                count,
-                size,
-                shape: dims,
-            });
-        }
-        None
-    }
+/// The shape of every type of `table` (`None`: no layout).
+fn shapes_of(table: &TypeTable) -> Vec<Option<Shape>> {
+    let mut layouts = hktypes::reflect::layout::Layouts::new(table);
+    (0..table.len() as TypeIndex)
+        .map(|i| layouts.shape(i).ok().flatten())
+        .collect()
+}
 
-    fn read(bytes: Vec<u8>, compendia: CompendiumSet) -> Result<TagDoc, Failure> {
-        let t = TagFile::read(&bytes, &compendia)?;
-        let mut layouts = t.layouts();
-        let items = Items::read(&t, &mut layouts).map_err(hktypes::Error::from)?;
-        let shapes = (0..t.types.len() as TypeIndex)
-            .map(|i| layouts.shape(i).ok().flatten())
-            .collect();
-        let offsets = t
-            .items
-            .iter()
-            .map(|it| (t.data_offset + u64::from(it.offset)) as usize)
-            .collect();
+/// Element formats' sizes in bytes.
+fn format_size(format: &str) -> usize {
+    match format {
+        "b" | "B" => 1,
+        "h" | "H" => 2,
+        "i" | "I" | "f" => 4,
+        _ => 8,
+    }
+}
+
+/// The numbers `elems` packed as little-endian elements of `format` (`None`: one is no number of
+/// that kind).
+fn pack(format: &str, elems: &[DVal]) -> Option<Vec<u8>> {
+    let size = format_size(format);
+    let mut out = Vec::with_capacity(elems.len().saturating_mul(size));
+    for e in elems {
+        let bits: u64 = match (format, e) {
+            ("f", DVal::Real(x)) => u64::from(x.to_bits()),
+            ("f", DVal::Bits(b)) => u64::from(*b),
+            ("f", _) => return None,
+            (_, DVal::UInt(u)) => *u,
+            (_, DVal::Int(i)) => *i as u64,
+            (_, DVal::Bool(b)) => u64::from(*b),
+            _ => return None,
+        };
+        out.extend_from_slice(&bits.to_le_bytes()[..size]);
+    }
+    Some(out)
+}
+
+/// For each old handle (by index), its new handle (0 where an index named no object), from
+/// pairs (old, new).
+fn renumbering(pairs: &[(hktypes::Handle, hktypes::Handle)]) -> Vec<u32> {
+    let len = pairs.iter().map(|(o, _)| o.0 as usize + 1).max().unwrap_or(0);
+    let mut map = vec![0u32; len];
+    for (o, n) in pairs {
+        map[o.0 as usize] = n.0;
+    }
+    map
+}
+
+impl TagDoc {
+    /// Reads a TAG0 file (or `<hktagfile>` XML, `format` `tagfile_xml`) through `hktypes::open`,
+    /// with `compendia`; every object untyped (its members come from `Document::members`).
+    fn open(bytes: Vec<u8>, compendia: CompendiumSet, format: &'static str) -> Result<TagDoc, Failure> {
+        let options = hktypes::OpenOptions {
+            compendia: Some(&compendia),
+            ..Default::default()
+        };
+        let doc = hktypes::open(&bytes, &options)?;
+        let (sdk, shapes) = match doc.as_tagfile() {
+            Some(t) => (t.sdk_version(), shapes_of(t.types())),
+            None => return Err(Failure::input("a tagfile that did not read as one")),
+        };
+        // A TAG0 file is kept as read; XML is written as the TAG0 file it gives.
+        let bytes = if format == "tag0" { bytes } else { doc.write()? };
         Ok(TagDoc {
-            sdk: t.sdk_version(),
-            types: Arc::clone(&t.types),
+            doc,
+            sdk,
             shapes,
-            items,
-            offsets,
             compendia,
             bytes,
             members: Default::default(),
             names: Default::default(),
-            format: "tag0",
+            values: Default::default(),
+            format,
         })
+    }
+
+    /// The tagfile's object graph (a `TagDoc` holds nothing else).
+    fn graph(&self) -> &hktypes::graph::TagfileDocument {
+        match self.doc.as_tagfile() {
+            Some(t) => t,
+            None => unreachable!("a TagDoc holds a tagfile"),
+        }
+    }
+
+    fn types(&self) -> &TypeTable {
+        self.graph().types()
+    }
+
+    /// The type of object `h` (`None`: no object).
+    fn type_of(&self, h: u32) -> Option<TypeIndex> {
+        let g = self.graph();
+        let item = g.source_of(hktypes::Handle(h))?;
+        g.source_item(item).map(|it| it.ty)
+    }
+
+    fn object_type(&self, h: u32) -> Result<TypeIndex, Failure> {
+        self.type_of(h)
+            .ok_or_else(|| Failure::input(format!("no object #{h}")))
     }
 
     fn shape(&self, ty: TypeIndex) -> Option<Shape> {
@@ -944,8 +925,14 @@ impl TagDoc {
         self.names
             .borrow_mut()
             .entry(ty)
-            .or_insert_with(|| Arc::from(self.types.full_name(ty)))
+            .or_insert_with(|| Arc::from(self.types().full_name(ty)))
             .clone()
+    }
+
+    /// The element type of an array type (variable or fixed).
+    fn elem_type(&self, ty: TypeIndex) -> Option<TypeIndex> {
+        let def = self.shape(ty)?.def;
+        self.types().get(def)?.subtype
     }
 
     /// A record type's members, ancestors' first (by the type that carries its format), with
@@ -954,19 +941,20 @@ impl TagDoc {
         if let Some(m) = self.members.borrow().get(&ty) {
             return Arc::clone(m);
         }
+        let types = self.types();
         let def = self.shape(ty).map_or(ty, |s| s.def);
         let mut out = Vec::new();
-        for owner in self.types.ancestry(def) {
-            let Some(t) = self.types.get(owner) else {
+        for owner in types.ancestry(def) {
+            let Some(t) = types.get(owner) else {
                 continue;
             };
-            for f in self.types.fields_of(t) {
+            for f in types.fields_of(t) {
                 // Only integers are enumerations: the lookups are spared for every other member.
                 let is_int = self.shape(f.ty).is_some_and(|s| s.kind == Kind::Int);
                 let mut enumeration = if is_int { self.enum_of(f.ty) } else { None };
                 if is_int && enumeration.is_none() {
                     // A member stored as a bare integer that the overlay knows as an enumeration.
-                    let key = format!("{}.{}", self.types.full_name(owner), f.name.as_str());
+                    let key = format!("{}.{}", types.full_name(owner), f.name.as_str());
                     enumeration =
                         overlay().and_then(|o| o.members.get(&key).map(|e| Arc::from(e.as_str())));
                 }
@@ -985,12 +973,12 @@ impl TagDoc {
 
     /// The enumeration a member of type `ty` holds: `hkEnum<E, S>`/`hkFlags<E, S>` name theirs.
     fn enum_of(&self, ty: TypeIndex) -> Option<Name> {
+        let types = self.types();
         let mut cur = ty;
         for _ in 0..16 {
-            let t = self.types.get(cur)?;
+            let t = types.get(cur)?;
             if t.name.as_str() == "hkEnum" || t.name.as_str() == "hkFlags" {
-                let param = self
-                    .types
+                let param = types
                     .params_of(t)
                     .iter()
                     .find(|p| p.name.as_str() == "tENUM" || p.name.as_str() == "tBITS")?;
@@ -1007,181 +995,172 @@ impl TagDoc {
         None
     }
 
-    fn get(&self, ty: TypeIndex, item: u32, at: u32, name: &str) -> Result<Option<Val>, Failure> {
-        let members = self.members(ty);
-        let Some(m) = members.iter().find(|m| &*m.name == name) else {
-            return Ok(None);
-        };
-        self.member(m, item, at).map(Some)
+    /// Object `h`'s members as `Document::members` gives them, as one record: decoded on the
+    /// first read of the object.
+    fn values(&self, h: u32) -> Result<Arc<DVal>, Failure> {
+        if let Some(v) = self.values.borrow().get(&h) {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(DVal::Record(self.doc.members(hktypes::Handle(h))?));
+        self.values.borrow_mut().insert(h, Arc::clone(&v));
+        Ok(v)
     }
 
-    /// Every member of the record of type `ty` at byte `at` of item `item`.
-    fn get_all(&self, ty: TypeIndex, item: u32, at: u32) -> Result<Vec<(Name, Val)>, Failure> {
-        self.members(ty)
-            .iter()
-            .map(|m| Ok((Arc::clone(&m.name), self.member(m, item, at)?)))
-            .collect()
+    /// The value `steps` lead to from `root` (of type `ty`), and its type.
+    fn walk<'v>(&self, root: &'v DVal, mut ty: TypeIndex, steps: &[Step]) -> Option<(Cow<'v, DVal>, TypeIndex)> {
+        let mut v = Cow::Borrowed(root);
+        for step in steps {
+            match *step {
+                Step::Member(i) => {
+                    let members = self.members(ty);
+                    let m = members.get(i)?;
+                    v = self.field(v, i, m)?;
+                    ty = m.ty;
+                }
+                Step::Elem(k) => {
+                    ty = self.elem_type(ty)?;
+                    v = match v {
+                        Cow::Borrowed(x) => Cow::Borrowed(x.as_list()?.get(k)?),
+                        Cow::Owned(x) => Cow::Owned(x.as_list()?.get(k)?.clone()),
+                    };
+                }
+            }
+        }
+        Some((v, ty))
     }
 
-    /// Member `m` of the record at byte `at` of item `item`.
-    fn member(&self, m: &TagMember, item: u32, at: u32) -> Result<Val, Failure> {
-        self.value(m.ty, item, at + m.offset, m.enumeration.clone(), 0)
-            .map_err(|e| Failure {
-                path: vec![m.name.to_string()],
-                ..e
-            })
+    /// Member `m` (the `i`th of its record type) of record value `v`: a record's member, or,
+    /// where the value is a vector, matrix or transform given as its reals (as the dump gives
+    /// those), the reals at the member's offset.
+    fn field<'v>(&self, v: Cow<'v, DVal>, i: usize, m: &TagMember) -> Option<Cow<'v, DVal>> {
+        fn pick<'a>(ms: &'a DMembers, i: usize, name: &str) -> Option<&'a DVal> {
+            match ms.0.get(i) {
+                Some((n, v)) if n == name => Some(v),
+                _ => ms.get(name),
+            }
+        }
+        match v {
+            Cow::Borrowed(DVal::Record(ms)) => pick(ms, i, &m.name).map(Cow::Borrowed),
+            Cow::Owned(DVal::Record(ms)) => pick(&ms, i, &m.name).cloned().map(Cow::Owned),
+            v => {
+                let (a, b, one) = self.reals_of(m)?;
+                let part = v.as_list()?.get(a..b)?;
+                Some(Cow::Owned(if one {
+                    part.first()?.clone()
+                } else {
+                    DVal::List(part.to_vec())
+                }))
+            }
+        }
     }
 
-    fn item_bytes(&self, item: u32, at: u32, size: u32) -> Result<&[u8], Failure> {
-        let it = self
-            .items
-            .items
-            .get(item as usize)
-            .ok_or_else(|| Failure::input(format!("no item #{item}")))?;
-        it.bytes
-            .get(at as usize..(at + size) as usize)
-            .ok_or_else(|| Failure {
-                layer: "values",
-                message: format!(
-                    "a member at byte {at} of item #{item} lies outside its {} bytes",
-                    it.bytes.len()
-                ),
-                offset: self
-                    .offsets
-                    .get(item as usize)
-                    .map(|o| (*o + at as usize) as u64),
-                section: Some("TAG0/DATA".into()),
-                path: Vec::new(),
-            })
+    /// Where member `m` of a record given as its reals lies among them, and whether it is one
+    /// real.
+    fn reals_of(&self, m: &TagMember) -> Option<(usize, usize, bool)> {
+        let s = self.shape(m.ty)?;
+        let a = (m.offset / 4) as usize;
+        Some((a, a + (s.size / 4) as usize, s.kind == Kind::Float))
     }
 
-    /// The value of type `ty` at byte `at` of item `item`.
-    fn value(
+    /// A value of type `ty` as Python sees it; `path` leads to it from object `h`.
+    fn view(
         &self,
+        h: u32,
         ty: TypeIndex,
-        item: u32,
-        at: u32,
+        v: &DVal,
         enumeration: Option<Name>,
+        path: &mut Vec<Step>,
         depth: usize,
     ) -> Result<Val, Failure> {
         if depth > 64 {
             return Err(Failure::input("values nested more than 64 deep"));
         }
         let Some(shape) = self.shape(ty) else {
-            return Ok(Val::Bytes(Vec::new()));
+            return Ok(Val::Bytes(match v {
+                DVal::Bytes(b) => b.clone(),
+                _ => Vec::new(),
+            }));
         };
-        let bytes = self.item_bytes(item, at, shape.size)?;
-        let def = self.types.get(shape.def);
+        let def = self.types().get(shape.def);
         let fmt = def
             .and_then(|d| d.format())
             .unwrap_or(hktypes::reflect::TypeFormat(0));
-        Ok(match shape.kind {
-            Kind::Bool => Val::Bool(le(bytes) != 0),
-            Kind::Int => {
-                let u = le(bytes);
-                let n = bytes.len();
-                let v = if fmt.is_signed() && n > 0 && n < 8 {
-                    let shift = 64 - 8 * n as u32;
-                    Val::Int(((u << shift) as i64) >> shift)
-                } else if fmt.is_signed() {
-                    Val::Int(u as i64)
-                } else {
-                    Val::UInt(u)
+        Ok(match (shape.kind, v) {
+            (Kind::String, DVal::Str(s)) => Val::Str(s.clone()),
+            (Kind::String, DVal::Bytes(b)) => {
+                Val::Str(String::from_utf8_lossy(b.strip_suffix(&[0]).unwrap_or(b)).into_owned())
+            }
+            (Kind::String, _) => Val::None,
+            (_, DVal::Bytes(b)) => Val::Bytes(b.clone()),
+            (Kind::Bool, DVal::Bool(b)) => Val::Bool(*b),
+            (Kind::Bool, x) => Val::Bool(x.as_u64().is_none_or(|u| u != 0)),
+            (Kind::Int, x) => {
+                let (n, u) = match x {
+                    DVal::Int(i) => (*i, *i as u64),
+                    DVal::UInt(u) => (*u as i64, *u),
+                    DVal::Bool(b) => (i64::from(*b), u64::from(*b)),
+                    _ => return Ok(Val::None),
                 };
-                match (enumeration, v) {
-                    (Some(name), Val::Int(value)) => Val::Enum { name, value },
-                    (Some(name), Val::UInt(value)) => Val::Enum {
-                        name,
-                        value: value as i64,
-                    },
-                    (_, v) => v,
+                match enumeration {
+                    Some(name) => Val::Enum { name, value: n },
+                    None if fmt.is_signed() => Val::Int(n),
+                    None => Val::UInt(u),
                 }
             }
-            Kind::Float if bytes.len() == 4 => Val::Float(f64::from(f32::from_le_bytes([
-                bytes[0], bytes[1], bytes[2], bytes[3],
-            ]))),
-            Kind::Float if bytes.len() == 2 => {
-                Val::Float(half_to_f64(u16::from_le_bytes([bytes[0], bytes[1]])))
-            }
-            Kind::Float if bytes.len() == 8 => {
-                Val::Float(f64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])))
-            }
-            Kind::Pointer => match le(&bytes[..bytes.len().min(4)]) as u32 {
-                0 => Val::None,
-                i if self
-                    .items
-                    .items
-                    .get(i as usize)
-                    .is_some_and(|it| it.is_object()) =>
-                {
-                    Val::Object(i)
-                }
-                _ => Val::None,
+            (Kind::Float, x) => match x.as_f64() {
+                Some(f) => Val::Float(f),
+                None => Val::None,
             },
-            Kind::String => match le(&bytes[..bytes.len().min(4)]) as u32 {
-                0 => Val::None,
-                i => {
-                    let run = self
-                        .items
-                        .items
-                        .get(i as usize)
-                        .ok_or_else(|| Failure::input(format!("no string item #{i}")))?;
-                    let text = run.bytes.strip_suffix(&[0]).unwrap_or(&run.bytes[..]);
-                    Val::Str(String::from_utf8_lossy(text).into_owned())
-                }
-            },
-            Kind::Array if !fmt.is_fixed_array() => match le(&bytes[..bytes.len().min(4)]) as u32 {
-                0 => Val::List(Vec::new()),
-                i => {
-                    let run = self
-                        .items
-                        .items
-                        .get(i as usize)
-                        .ok_or_else(|| Failure::input(format!("no array item #{i}")))?;
-                    self.elements(run.ty, i, 0, run.count, run.elem_size, depth)?
-                }
-            },
-            Kind::Array => {
+            (Kind::Pointer, DVal::Ref(i, _)) if self.type_of(*i).is_some() => Val::Object(*i),
+            (Kind::Pointer, _) => Val::None,
+            (Kind::Array, x) if !fmt.is_fixed_array() => {
                 let elem = def.and_then(|d| d.subtype).unwrap_or(0);
-                let size = self.shape(elem).map_or(0, |s| s.size);
-                let n = fmt.fixed_count();
-                if elem == 0 || size == 0 || u64::from(n) * u64::from(size) > bytes.len() as u64 {
-                    return Ok(Val::Bytes(bytes.to_vec()));
-                }
-                self.fixed(elem, item, at, n, size, depth)?
+                self.elements(h, elem, x.as_list().unwrap_or(&[]), path, depth)?
             }
-            Kind::Record => Val::Record(Loc::Tag { ty, item, at }, self.name(ty)),
-            _ => Val::Bytes(bytes.to_vec()),
+            (Kind::Array, x) => {
+                let elem = def.and_then(|d| d.subtype).unwrap_or(0);
+                self.fixed(h, elem, x.as_list().unwrap_or(&[]), path, depth)?
+            }
+            (Kind::Record, _) => Val::Record(
+                Loc::Tag {
+                    handle: h,
+                    ty,
+                    steps: path.clone(),
+                },
+                self.name(ty),
+            ),
+            _ => Val::Bytes(Vec::new()),
         })
     }
 
-    /// `count` elements of type `elem` from byte `at` of item `item` (an array's run).
+    /// The elements of a variable array of element type `elem`: numbers packed, other values a
+    /// list.
     fn elements(
         &self,
+        h: u32,
         elem: TypeIndex,
-        item: u32,
-        at: u32,
-        count: u32,
-        size: u32,
+        elems: &[DVal],
+        path: &mut Vec<Step>,
         depth: usize,
     ) -> Result<Val, Failure> {
         let shape = self.shape(elem);
         let signed = self
-            .types
+            .types()
             .get(shape.map_or(elem, |s| s.def))
             .and_then(|d| d.format())
             .is_some_and(|f| f.is_signed());
         if let Some(format) = shape.and_then(|s| number_format(s.kind, s.size, signed)) {
-            let start = self.offsets.get(item as usize).copied().unwrap_or(0) + at as usize;
-            let len = count as usize * size as usize;
-            if start + len <= self.bytes.len() {
-                return Ok(Val::FileNumbers { format, start, len });
+            if let Some(bytes) = pack(format, elems) {
+                return Ok(Val::Numbers { format, bytes });
             }
         }
         let enumeration = self.enum_of(elem);
-        let mut list = Vec::with_capacity(count.min(1 << 20) as usize);
-        for e in 0..count {
-            list.push(self.value(elem, item, at + e * size, enumeration.clone(), depth + 1)?);
+        let mut list = Vec::with_capacity(elems.len());
+        for (k, e) in elems.iter().enumerate() {
+            path.push(Step::Elem(k));
+            let v = self.view(h, elem, e, enumeration.clone(), path, depth + 1);
+            path.pop();
+            list.push(v?);
         }
         Ok(Val::List(list))
     }
@@ -1189,36 +1168,25 @@ impl TagDoc {
     /// A fixed array: floats as a vector (or rows of a matrix), other elements as a list.
     fn fixed(
         &self,
+        h: u32,
         elem: TypeIndex,
-        item: u32,
-        at: u32,
-        n: u32,
-        size: u32,
+        elems: &[DVal],
+        path: &mut Vec<Step>,
         depth: usize,
     ) -> Result<Val, Failure> {
         let kind = self.shape(elem).map(|s| s.kind);
-        if kind == Some(Kind::Float) && size == 4 {
-            // A vector or quaternion: its floats read at once.
-            let bytes = self.item_bytes(item, at, n * 4)?;
-            return Ok(Val::Floats(
-                bytes
-                    .chunks_exact(4)
-                    .map(|b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
-                    .collect(),
-                0,
-            ));
-        }
-        let mut list = Vec::with_capacity(n as usize);
-        for k in 0..n {
-            list.push(self.value(elem, item, at + k * size, None, depth + 1)?);
-        }
         if kind == Some(Kind::Float) {
             return Ok(Val::Floats(
-                list.iter()
-                    .map(|v| if let Val::Float(f) = v { *f } else { 0.0 })
-                    .collect(),
+                elems.iter().map(|e| e.as_f64().unwrap_or(0.0)).collect(),
                 0,
             ));
+        }
+        let mut list = Vec::with_capacity(elems.len());
+        for (k, e) in elems.iter().enumerate() {
+            path.push(Step::Elem(k));
+            let v = self.view(h, elem, e, None, path, depth + 1);
+            path.pop();
+            list.push(v?);
         }
         // A matrix: rows that are vectors.
         if list.iter().all(|v| matches!(v, Val::Floats(_, 0))) && !list.is_empty() {
@@ -1235,32 +1203,123 @@ impl TagDoc {
         Ok(Val::List(list))
     }
 
-    /// The bytes of a value of type `ty` assigned `value`: a boolean, an integer, a float, or a
-    /// fixed array of them (a vector, a matrix as rows) given as a sequence of its length.
-    fn encode(
-        &self,
-        ty: TypeIndex,
-        value: &NewVal,
-        name: &str,
-        depth: usize,
-    ) -> Result<Vec<u8>, SetError> {
+    /// An error for a record that is not where its path leads (any more).
+    fn gone(h: u32, steps: &[Step]) -> Failure {
+        Failure::input(format!(
+            "object #{h} holds no record at {steps:?}: the value it was read from has changed"
+        ))
+    }
+
+    /// Member `i` (`m`) of record value `rec`, its record at `steps` of object `h`.
+    fn member(&self, h: u32, rec: &DVal, steps: &[Step], i: usize, m: &TagMember) -> Result<Val, Failure> {
+        let located = |e: Failure| Failure {
+            path: vec![m.name.to_string()],
+            ..e
+        };
+        let v = self
+            .field(Cow::Borrowed(rec), i, m)
+            .ok_or_else(|| located(Failure::input(format!("the object's members have no {}", m.name))))?;
+        let mut path = steps.to_vec();
+        path.push(Step::Member(i));
+        self.view(h, m.ty, &v, m.enumeration.clone(), &mut path, 0)
+            .map_err(located)
+    }
+
+    fn get(&self, h: u32, ty: TypeIndex, steps: &[Step], name: &str) -> Result<Option<Val>, Failure> {
+        let members = self.members(ty);
+        let Some(i) = members.iter().position(|m| &*m.name == name) else {
+            return Ok(None);
+        };
+        let root = self.values(h)?;
+        let (rec, _) = self
+            .walk(&root, self.object_type(h)?, steps)
+            .ok_or_else(|| Self::gone(h, steps))?;
+        self.member(h, &rec, steps, i, &members[i]).map(Some)
+    }
+
+    /// Every member of the record of type `ty` at `steps` of object `h`.
+    fn get_all(&self, h: u32, ty: TypeIndex, steps: &[Step]) -> Result<Vec<(Name, Val)>, Failure> {
+        let root = self.values(h)?;
+        let (rec, _) = self
+            .walk(&root, self.object_type(h)?, steps)
+            .ok_or_else(|| Self::gone(h, steps))?;
+        self.members(ty)
+            .iter()
+            .enumerate()
+            .map(|(i, m)| Ok((Arc::clone(&m.name), self.member(h, &rec, steps, i, m)?)))
+            .collect()
+    }
+
+    /// See [`OpenDoc::number_run`].
+    fn number_run(&self, h: u32, ty: TypeIndex, steps: &[Step], name: &str) -> Option<NumberRun> {
+        let members = self.members(ty);
+        let m = members.iter().find(|m| &*m.name == name)?;
+        let shape = self.shape(m.ty)?;
+        let fixed = self
+            .types()
+            .get(shape.def)
+            .and_then(|d| d.format())
+            .is_some_and(|f| f.is_fixed_array());
+        if shape.kind != Kind::Array || fixed {
+            return None;
+        }
+        match self.get(h, ty, steps, name).ok()?? {
+            Val::Numbers { format, bytes } if !bytes.is_empty() => Some(NumberRun {
+                format,
+                count: bytes.len() / format_size(format),
+                bytes,
+                shape: Vec::new(),
+            }),
+            // Vectors or matrices of 4-byte floats.
+            Val::List(items) if !items.is_empty() => {
+                let elem = self.elem_type(m.ty)?;
+                let floats = |t: TypeIndex| self.elem_type(t).and_then(|e| self.shape(e));
+                let inner = floats(elem)?;
+                let four = (inner.kind == Kind::Float && inner.size == 4)
+                    || floats(self.elem_type(elem)?).is_some_and(|s| s.kind == Kind::Float && s.size == 4);
+                if !four {
+                    return None;
+                }
+                let mut dims: Option<Vec<usize>> = None;
+                let mut bytes = Vec::new();
+                for it in &items {
+                    let Val::Floats(f, w) = it else { return None };
+                    let d = if *w == 0 { vec![f.len()] } else { vec![f.len() / w, *w] };
+                    if *dims.get_or_insert_with(|| d.clone()) != d {
+                        return None;
+                    }
+                    for x in f {
+                        bytes.extend_from_slice(&(*x as f32).to_le_bytes());
+                    }
+                }
+                Some(NumberRun {
+                    format: "f",
+                    bytes,
+                    count: items.len(),
+                    shape: dims?,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A value of type `ty` assigned `value`, as `Document::members` gives one: a boolean, an
+    /// integer, a float, a fixed array of them (a vector, a matrix as rows) given as a sequence of
+    /// its length, a pointer to an object of the document, a string, or a variable array of
+    /// numbers, booleans or vectors. Checked against the type (kind, range, length).
+    fn encode(&self, ty: TypeIndex, value: &NewVal, name: &str, depth: usize) -> Result<DVal, SetError> {
         let shape = self
             .shape(ty)
             .ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
-        let fmt = self
-            .types
-            .get(shape.def)
+        let types = self.types();
+        let def = types.get(shape.def);
+        let fmt = def
             .and_then(|d| d.format())
             .unwrap_or(hktypes::reflect::TypeFormat(0));
         let size = shape.size as usize;
+        let target_ty = def.and_then(|d| d.subtype).unwrap_or(0);
         Ok(match (shape.kind, value) {
-            (Kind::Bool, NewVal::Bool(b)) => {
-                let mut v = vec![0u8; size];
-                if let Some(first) = v.first_mut() {
-                    *first = u8::from(*b);
-                }
-                v
-            }
+            (Kind::Bool, NewVal::Bool(b)) => DVal::Bool(*b),
             (Kind::Bool, _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
             (Kind::Int, NewVal::Int(_) | NewVal::Bool(_)) if size <= 8 && size > 0 => {
                 let i = match value {
@@ -1279,7 +1338,11 @@ impl TagDoc {
                         "{name}: {i} is out of the range {lo}..={hi} of a {size}-byte integer"
                     )));
                 }
-                (i as u64).to_le_bytes()[..size].to_vec()
+                if i < 0 {
+                    DVal::Int(i as i64)
+                } else {
+                    DVal::UInt(i as u64)
+                }
             }
             (Kind::Int, _) => return Err(SetError::Type(format!("{name}: expected an int"))),
             (Kind::Float, NewVal::Float(_) | NewVal::Int(_)) => {
@@ -1293,31 +1356,18 @@ impl TagDoc {
                         "{name}: {x} is out of the range of a 32-bit float"
                     )));
                 }
-                let bits = (x as f32).to_bits();
-                match size {
-                    4 => bits.to_le_bytes().to_vec(),
-                    // hkHalf16: the float's top 16 bits, rounded to nearest even.
-                    2 => {
-                        let rounded = bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16;
-                        (rounded as u16).to_le_bytes().to_vec()
-                    }
-                    _ => {
-                        return Err(SetError::Type(format!(
-                            "{name}: a {size}-byte float is not assignable"
-                        )))
-                    }
+                if size != 4 && size != 2 {
+                    return Err(SetError::Type(format!(
+                        "{name}: a {size}-byte float is not assignable"
+                    )));
                 }
+                DVal::Real(x as f32)
             }
             (Kind::Float, _) => return Err(SetError::Type(format!("{name}: expected a float"))),
             (Kind::Array, NewVal::Seq(items)) if fmt.is_fixed_array() && depth < 4 => {
-                let elem = self
-                    .types
-                    .get(shape.def)
-                    .and_then(|d| d.subtype)
-                    .unwrap_or(0);
                 let n = fmt.fixed_count() as usize;
-                let elem_size = self.shape(elem).map_or(0, |s| s.size as usize);
-                if elem == 0 || elem_size * n != size {
+                let elem_size = self.shape(target_ty).map_or(0, |s| s.size as usize);
+                if target_ty == 0 || elem_size * n != size {
                     return Err(SetError::Type(format!(
                         "{name}: a fixed array of this type is not assignable"
                     )));
@@ -1328,11 +1378,11 @@ impl TagDoc {
                         items.len()
                     )));
                 }
-                let mut out = Vec::with_capacity(size);
+                let mut out = Vec::with_capacity(n);
                 for (k, v) in items.iter().enumerate() {
-                    out.extend(self.encode(elem, v, &format!("{name}[{k}]"), depth + 1)?);
+                    out.push(self.encode(target_ty, v, &format!("{name}[{k}]"), depth + 1)?);
                 }
-                out
+                DVal::List(out)
             }
             (Kind::Array, _) if fmt.is_fixed_array() => {
                 return Err(SetError::Type(format!(
@@ -1340,103 +1390,21 @@ impl TagDoc {
                     fmt.fixed_count()
                 )))
             }
-            (k, _) => {
-                return Err(SetError::Type(format!(
-                    "{name}: assigning a {k:?} member is not supported"
-                )))
-            }
-        })
-    }
-
-    fn set(
-        &mut self,
-        ty: TypeIndex,
-        item: u32,
-        at: u32,
-        name: &str,
-        value: NewVal,
-    ) -> Result<Option<Vec<u32>>, SetError> {
-        let members = self.members(ty);
-        let Some(f) = members.iter().find(|m| &*m.name == name) else {
-            return Err(SetError::NoMember(name.to_owned()));
-        };
-        let shape = self
-            .shape(f.ty)
-            .ok_or_else(|| SetError::Type(format!("{name}: its type has no layout")))?;
-        let fixed = self
-            .types
-            .get(shape.def)
-            .and_then(|d| d.format())
-            .is_some_and(|f| f.is_fixed_array());
-        if matches!(shape.kind, Kind::Pointer | Kind::String)
-            || (shape.kind == Kind::Array && !fixed)
-        {
-            return self.set_reference(shape, item, at + f.offset, name, value);
-        }
-        let stored = self.encode(f.ty, &value, name, 0)?;
-        let start =
-            self.offsets.get(item as usize).copied().unwrap_or(0) + (at + f.offset) as usize;
-        let mut bytes = std::mem::take(&mut self.bytes);
-        match bytes.get_mut(start..start + stored.len()) {
-            Some(slot) => slot.copy_from_slice(&stored),
-            None => {
-                self.bytes = bytes;
-                return Err(SetError::Type(format!("{name}: lies outside the file")));
-            }
-        }
-        let compendia = std::mem::take(&mut self.compendia);
-        let format = self.format;
-        *self = TagDoc::read(bytes, compendia).map_err(SetError::Havok)?;
-        self.format = format;
-        Ok(None)
-    }
-
-    /// Assigns a pointer, string or variable array member (of shape `shape`, its slot at byte `at`
-    /// of item `item`): the items are changed (a run changed in place when this slot alone names
-    /// it, else a new run; a run no slot names any more is dropped) and the file is written again
-    /// by the tagfile writer's walk, then read again.
-    fn set_reference(
-        &mut self,
-        shape: Shape,
-        item: u32,
-        at: u32,
-        name: &str,
-        value: NewVal,
-    ) -> Result<Option<Vec<u32>>, SetError> {
-        let mut items = self.items.clone();
-        let slot_at = at as usize;
-        let old = items
-            .items
-            .get(item as usize)
-            .and_then(|it| it.bytes.get(slot_at..slot_at + 4))
-            .map(le)
-            .ok_or_else(|| SetError::Type(format!("{name}: lies outside its item")))?
-            as u32;
-        let target_ty = self
-            .types
-            .get(shape.def)
-            .and_then(|d| d.subtype)
-            .unwrap_or(0);
-        let new = match (shape.kind, value) {
-            (Kind::Pointer | Kind::String, NewVal::None) => 0,
+            (Kind::Pointer | Kind::String, NewVal::None) => DVal::Null,
             (Kind::Pointer, NewVal::Object(h)) => {
-                let obj = items
-                    .items
-                    .get(h as usize)
-                    .filter(|it| it.is_object())
+                let obj = self
+                    .type_of(*h)
                     .ok_or_else(|| SetError::Type(format!("{name}: #{h} is not an object")))?;
                 let target = self.shape(target_ty).map_or(target_ty, |s| s.def);
-                let ancestry = self
-                    .types
-                    .ancestry(self.shape(obj.ty).map_or(obj.ty, |s| s.def));
+                let ancestry = types.ancestry(self.shape(obj).map_or(obj, |s| s.def));
                 if target_ty != 0 && !ancestry.contains(&target) {
                     return Err(SetError::Type(format!(
                         "{name}: a {} is not a {}",
-                        self.types.full_name(obj.ty),
-                        self.types.full_name(target_ty)
+                        types.full_name(obj),
+                        types.full_name(target_ty)
                     )));
                 }
-                h
+                DVal::Ref(*h, None)
             }
             (Kind::Pointer, _) => {
                 return Err(SetError::Type(format!(
@@ -1447,24 +1415,7 @@ impl TagDoc {
                 if s.as_bytes().contains(&0) {
                     return Err(SetError::Range(format!("{name}: a string holds no NUL")));
                 }
-                let mut bytes = s.into_bytes();
-                bytes.push(0);
-                let count = bytes.len() as u32;
-                // A new run is made like the file's other string runs.
-                let template = |items: &Items| {
-                    items
-                        .items
-                        .iter()
-                        .flat_map(|it| it.references())
-                        .find_map(|(_, slot, t)| {
-                            (slot.kind == hktypes::reflect::layout::SlotKind::String).then_some(t)
-                        })
-                };
-                place_run(&mut items, old, template, bytes, count).ok_or_else(|| {
-                    SetError::Type(format!(
-                        "{name}: the file has no string run to model one on"
-                    ))
-                })?
+                DVal::Str(s.clone())
             }
             (Kind::String, _) => {
                 return Err(SetError::Type(format!("{name}: expected a str or None")))
@@ -1473,8 +1424,7 @@ impl TagDoc {
                 let elem_shape = self.shape(target_ty).ok_or_else(|| {
                     SetError::Type(format!("{name}: its elements have no layout"))
                 })?;
-                let elem_fixed = self
-                    .types
+                let elem_fixed = types
                     .get(elem_shape.def)
                     .and_then(|d| d.format())
                     .is_some_and(|f| f.is_fixed_array());
@@ -1486,30 +1436,11 @@ impl TagDoc {
                         elem_shape.kind
                     )));
                 }
-                let mut bytes = Vec::with_capacity(values.len() * elem_shape.size as usize);
+                let mut out = Vec::with_capacity(values.len());
                 for (k, v) in values.iter().enumerate() {
-                    bytes.extend(self.encode(target_ty, v, &format!("{name}[{k}]"), 0)?);
+                    out.push(self.encode(target_ty, v, &format!("{name}[{k}]"), 0)?);
                 }
-                let count = values.len() as u32;
-                if count == 0 {
-                    place_run(&mut items, old, |_| None, Vec::new(), 0).unwrap_or(0)
-                } else {
-                    let template = |items: &Items| {
-                        items
-                            .items
-                            .iter()
-                            .position(|it| {
-                                it.ty == target_ty && !it.is_object() && !it.is_placeholder()
-                            })
-                            .map(|i| i as u32)
-                    };
-                    place_run(&mut items, old, template, bytes, count).ok_or_else(|| {
-                        SetError::Type(format!(
-                            "{name}: the file has no run of {} to model one on",
-                            self.types.full_name(target_ty)
-                        ))
-                    })?
-                }
+                DVal::List(out)
             }
             (Kind::Array, _) => {
                 return Err(SetError::Type(format!("{name}: expected a list or tuple")))
@@ -1519,164 +1450,157 @@ impl TagDoc {
                     "{name}: assigning a {k:?} member is not supported"
                 )))
             }
-        };
-        if let Some(slot) = items
-            .items
-            .get_mut(item as usize)
-            .and_then(|it| it.bytes.to_mut().get_mut(slot_at..slot_at + 4))
-        {
-            slot.copy_from_slice(&new.to_le_bytes());
-        }
-        let (out, renumbered) = {
-            let file = TagFile::read(&self.bytes, &self.compendia)
-                .map_err(|e| SetError::Havok(e.into()))?;
-            let mut layouts = file.layouts();
-            let plan = hktypes::tagfile::write::plan(&items, &mut layouts)
-                .map_err(|e| SetError::Havok(hktypes::Error::from(e).into()))?;
-            let (data, table, patches) = hktypes::tagfile::write::lay_out(&items, &plan);
-            let tcrf;
-            let types = match (&file.source, file.type_section) {
-                (hktypes::tagfile::TypeSource::Own, Some(raw)) => {
-                    hktypes::tagfile::write::TypesOut::Section(raw)
-                }
-                (hktypes::tagfile::TypeSource::Compendium { id, rest }, _) => {
-                    tcrf = [&id.0[..], rest].concat();
-                    hktypes::tagfile::write::TypesOut::Reference(&tcrf)
-                }
-                (hktypes::tagfile::TypeSource::Own, None) => {
-                    return Err(SetError::Type(format!(
-                        "{name}: the file has no TYPE section"
-                    )))
-                }
-            };
-            let mut out =
-                hktypes::tagfile::write::write_file(file.sdkv_raw, &data, types, &table, &patches);
-            out.extend_from_slice(file.trailing);
-            (out, plan.new_index)
-        };
-        let compendia = std::mem::take(&mut self.compendia);
-        match TagDoc::read(out, compendia.clone()) {
-            Ok(doc) => {
-                let format = self.format;
-                *self = doc;
-                self.format = format;
-                Ok(Some(renumbered))
-            }
-            Err(f) => {
-                self.compendia = compendia;
-                Err(SetError::Havok(f))
-            }
-        }
+        })
     }
-}
 
-/// Puts a run of `count` elements `bytes` where slot content `old` was: in place when `old` is a
-/// run that one slot alone names, else as a new item made like item `template(items)` (`None`:
-/// none to model one on). A run that no slot names any more is dropped (made a placeholder, which
-/// the writer leaves out). Returns the item index for the slot (0 for an empty array).
-fn place_run(
-    items: &mut Items,
-    old: u32,
-    template: impl Fn(&Items) -> Option<u32>,
-    bytes: Vec<u8>,
-    count: u32,
-) -> Option<u32> {
-    let named = |items: &Items, i: u32| {
-        items
-            .items
-            .iter()
-            .flat_map(|it| it.references())
-            .filter(|(_, _, t)| *t == i)
-            .count()
-    };
-    let sole = old != 0
-        && items
-            .items
-            .get(old as usize)
-            .is_some_and(|it| !it.is_object() && it.slots.is_empty())
-        && named(items, old) == 1;
-    if sole && count == 0 {
-        let it = &mut items.items[old as usize];
-        it.kind_byte = 0;
-        it.count = 0;
-        it.bytes = Vec::new().into();
-        return Some(0);
+    /// Puts `new` where `steps` lead in `v` (of type `ty`); `None` when they lead nowhere.
+    fn put(&self, v: &mut DVal, ty: TypeIndex, steps: &[Step], new: DVal) -> Option<()> {
+        let Some((first, rest)) = steps.split_first() else {
+            *v = new;
+            return Some(());
+        };
+        match *first {
+            Step::Member(i) => {
+                let members = self.members(ty);
+                let m = members.get(i)?;
+                match v {
+                    DVal::Record(ms) => {
+                        let bare = |n: &str| n.strip_prefix("m_").unwrap_or(n).to_owned();
+                        let j = if ms.0.get(i).is_some_and(|(n, _)| **n == *m.name) {
+                            i
+                        } else {
+                            ms.0.iter().position(|(n, _)| bare(n) == bare(&m.name))?
+                        };
+                        self.put(&mut ms.0[j].1, m.ty, rest, new)
+                    }
+                    // A vector, matrix or transform as its reals: the member's reals replaced.
+                    DVal::List(reals) | DVal::Array(reals, _) => {
+                        let (a, b, one) = self.reals_of(m)?;
+                        let part = reals.get(a..b)?;
+                        let mut sub = if one {
+                            part.first()?.clone()
+                        } else {
+                            DVal::List(part.to_vec())
+                        };
+                        self.put(&mut sub, m.ty, rest, new)?;
+                        let flat = match sub {
+                            DVal::List(l) => l,
+                            x => vec![x],
+                        };
+                        if flat.len() != b - a {
+                            return None;
+                        }
+                        reals.splice(a..b, flat);
+                        Some(())
+                    }
+                    _ => None,
+                }
+            }
+            Step::Elem(k) => {
+                let elem = self.elem_type(ty)?;
+                match v {
+                    DVal::List(l) | DVal::Array(l, _) => self.put(l.get_mut(k)?, elem, rest, new),
+                    _ => None,
+                }
+            }
+        }
     }
-    if count == 0 {
-        return Some(0);
+
+    /// Assigns member `name` of the record of type `ty` at `steps` of object `h`: the object's
+    /// member that holds it is given its new value through `Document::set_members`, which lays
+    /// the file out again (byte for byte as read where nothing changed) and reads it back.
+    /// Returns the new handle of each old one.
+    fn set(&mut self, h: u32, ty: TypeIndex, steps: &[Step], name: &str, value: NewVal) -> Result<Vec<u32>, SetError> {
+        let members = self.members(ty);
+        let Some(i) = members.iter().position(|m| &*m.name == name) else {
+            return Err(SetError::NoMember(name.to_owned()));
+        };
+        let new = self.encode(members[i].ty, &value, name, 0)?;
+        let obj = self.object_type(h).map_err(SetError::Havok)?;
+        let mut full = steps.to_vec();
+        full.push(Step::Member(i));
+        let (top, changed) = {
+            let mut root = (*self.values(h).map_err(SetError::Havok)?).clone();
+            self.put(&mut root, obj, &full, new)
+                .ok_or_else(|| SetError::Havok(Self::gone(h, steps)))?;
+            let Step::Member(j) = full[0] else {
+                return Err(SetError::Havok(Self::gone(h, steps)));
+            };
+            let top = self.members(obj).get(j).map(|m| m.name.to_string()).unwrap_or_default();
+            let changed = match &root {
+                DVal::Record(ms) => ms.get(&top).cloned(),
+                _ => None,
+            };
+            (top, changed.ok_or_else(|| SetError::Havok(Self::gone(h, steps)))?)
+        };
+        let options = hktypes::OpenOptions {
+            compendia: Some(&self.compendia),
+            ..Default::default()
+        };
+        let map = self
+            .doc
+            .set_members_renumbered(hktypes::Handle(h), vec![(top, changed)], &options)
+            .map_err(|e| SetError::Havok(e.into()))?;
+        self.bytes = self.doc.write().map_err(|e| SetError::Havok(e.into()))?;
+        // The file read back may describe its types anew: what was worked out per type is
+        // worked out again.
+        self.shapes = shapes_of(self.types());
+        self.members.borrow_mut().clear();
+        self.names.borrow_mut().clear();
+        self.values.borrow_mut().clear();
+        Ok(renumbering(&map))
     }
-    if sole {
-        let it = &mut items.items[old as usize];
-        it.bytes = bytes.into();
-        it.count = count;
-        return Some(old);
-    }
-    let t = if old != 0
-        && items
-            .items
-            .get(old as usize)
-            .is_some_and(|it| !it.is_object())
-    {
-        old
-    } else {
-        template(items)?
-    };
-    let mut run = items.items.get(t as usize)?.clone();
-    run.bytes = bytes.into();
-    run.count = count;
-    items.items.push(run);
-    Some(items.items.len() as u32 - 1)
 }
 
 /// The element of `items` that `step` names (`None` when it names a member, not an element).
-fn elem<'v>(items: &'v [Value], step: &Step) -> Option<&'v Value> {
+fn elem<'v>(items: &'v [MemberValue], step: &Step) -> Option<&'v MemberValue> {
     let Step::Elem(e) = step else { return None };
     items.get(*e)
 }
 
 /// [`elem`], to change it.
-fn elem_mut<'v>(items: &'v mut [Value], step: &Step) -> Option<&'v mut Value> {
+fn elem_mut<'v>(items: &'v mut [MemberValue], step: &Step) -> Option<&'v mut MemberValue> {
     let Step::Elem(e) = step else { return None };
     items.get_mut(*e)
 }
 
 impl PackDoc {
     /// The values of the record at `steps` from object `handle`.
-    fn record(&self, handle: u32, steps: &[Step]) -> Option<&[Value]> {
+    fn record(&self, handle: u32, steps: &[Step]) -> Option<&[MemberValue]> {
         let Body::Typed(values) = &self.doc.objects.get(handle as usize)?.body else {
             return None;
         };
-        let mut cur: &[Value] = values;
+        let mut cur: &[MemberValue] = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
             let Step::Member(i) = step else { return None };
             // A struct member is the record; an array member's record is the element the next
             // step names.
             let v = match cur.get(*i)? {
-                Value::Array(a) => elem(&a.items, it.next()?)?,
-                Value::CArray(a) | Value::RelArray(a) => elem(a, it.next()?)?,
+                MemberValue::Array(a) => elem(&a.items, it.next()?)?,
+                MemberValue::CArray(a) | MemberValue::RelArray(a) => elem(a, it.next()?)?,
                 v => v,
             };
-            let Value::Struct(vs) = v else { return None };
+            let MemberValue::Struct(vs) = v else { return None };
             cur = vs;
         }
         Some(cur)
     }
 
-    fn record_mut(&mut self, handle: u32, steps: &[Step]) -> Option<&mut Vec<Value>> {
+    fn record_mut(&mut self, handle: u32, steps: &[Step]) -> Option<&mut Vec<MemberValue>> {
         let Body::Typed(values) = &mut self.doc.objects.get_mut(handle as usize)?.body else {
             return None;
         };
-        let mut cur: &mut Vec<Value> = values;
+        let mut cur: &mut Vec<MemberValue> = values;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
             let Step::Member(i) = step else { return None };
             let v = match cur.get_mut(*i)? {
-                Value::Array(a) => elem_mut(&mut a.items, it.next()?)?,
-                Value::CArray(a) | Value::RelArray(a) => elem_mut(a, it.next()?)?,
+                MemberValue::Array(a) => elem_mut(&mut a.items, it.next()?)?,
+                MemberValue::CArray(a) | MemberValue::RelArray(a) => elem_mut(a, it.next()?)?,
                 v => v,
             };
-            let Value::Struct(vs) = v else { return None };
+            let MemberValue::Struct(vs) = v else { return None };
             cur = vs;
         }
         Some(cur)
@@ -1708,7 +1632,7 @@ impl PackDoc {
         Some(self.value(handle, &path, value, &member))
     }
 
-    fn value(&self, handle: u32, path: &[Step], v: &Value, m: &Member) -> Val {
+    fn value(&self, handle: u32, path: &[Step], v: &MemberValue, m: &Member) -> Val {
         let record = |steps: Vec<Step>| match &m.class {
             Some(c) => Val::Record(
                 Loc::Pack {
@@ -1721,39 +1645,39 @@ impl PackDoc {
             None => Val::None,
         };
         match v {
-            Value::Void => Val::None,
-            Value::Bool(b) => Val::Bool(*b != 0),
-            Value::Int(i) => match &m.enumeration {
+            MemberValue::Void => Val::None,
+            MemberValue::Bool(b) => Val::Bool(*b != 0),
+            MemberValue::Int(i) => match &m.enumeration {
                 Some(e) => Val::Enum {
                     name: Arc::from(e.as_str()),
                     value: *i,
                 },
                 None => Val::Int(*i),
             },
-            Value::UInt(u) => match &m.enumeration {
+            MemberValue::UInt(u) => match &m.enumeration {
                 Some(e) => Val::Enum {
                     name: Arc::from(e.as_str()),
                     value: *u as i64,
                 },
                 None => Val::UInt(*u),
             },
-            Value::Real(f) => Val::Float(f64::from(*f)),
-            Value::Half(h) => Val::Float(half_to_f64(*h)),
-            Value::Vec4(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 0),
-            Value::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
-            Value::Ptr(Ref::Object(h)) | Value::Variant(Ref::Object(h), _) => Val::Object(h.0),
-            Value::Ptr(_) | Value::Variant(..) => Val::None,
-            Value::Str(s) => s.as_ref().map_or(Val::None, |s| {
+            MemberValue::Real(f) => Val::Float(f64::from(*f)),
+            MemberValue::Half(h) => Val::Float(half_to_f64(*h)),
+            MemberValue::Vec4(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 0),
+            MemberValue::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
+            MemberValue::Ptr(Ref::Object(h)) | MemberValue::Variant(Ref::Object(h), _) => Val::Object(h.0),
+            MemberValue::Ptr(_) | MemberValue::Variant(..) => Val::None,
+            MemberValue::Str(s) => s.as_ref().map_or(Val::None, |s| {
                 Val::Str(String::from_utf8_lossy(s).into_owned())
             }),
-            Value::Struct(_) => record(path.to_vec()),
-            Value::Array(a) => self.list(handle, path, &a.items, m),
-            Value::CArray(a) | Value::RelArray(a) => self.list(handle, path, a, m),
-            Value::Opaque(b) => Val::Bytes(b.clone()),
+            MemberValue::Struct(_) => record(path.to_vec()),
+            MemberValue::Array(a) => self.list(handle, path, &a.items, m),
+            MemberValue::CArray(a) | MemberValue::RelArray(a) => self.list(handle, path, a, m),
+            MemberValue::Opaque(b) => Val::Bytes(b.clone()),
         }
     }
 
-    fn list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
+    fn list(&self, handle: u32, path: &[Step], items: &[MemberValue], m: &Member) -> Val {
         let format = match m.subtype {
             MemberType::Real => Some("f"),
             MemberType::Int8 => Some("b"),
@@ -1770,15 +1694,15 @@ impl PackDoc {
             let mut bytes = Vec::new();
             for v in items {
                 match (v, format) {
-                    (Value::Real(f), _) => bytes.extend(f.to_le_bytes()),
-                    (Value::Int(i), "b") => bytes.extend((*i as i8).to_le_bytes()),
-                    (Value::Int(i), "h") => bytes.extend((*i as i16).to_le_bytes()),
-                    (Value::Int(i), "i") => bytes.extend((*i as i32).to_le_bytes()),
-                    (Value::Int(i), _) => bytes.extend(i.to_le_bytes()),
-                    (Value::UInt(u), "B") => bytes.extend((*u as u8).to_le_bytes()),
-                    (Value::UInt(u), "H") => bytes.extend((*u as u16).to_le_bytes()),
-                    (Value::UInt(u), "I") => bytes.extend((*u as u32).to_le_bytes()),
-                    (Value::UInt(u), _) => bytes.extend(u.to_le_bytes()),
+                    (MemberValue::Real(f), _) => bytes.extend(f.to_le_bytes()),
+                    (MemberValue::Int(i), "b") => bytes.extend((*i as i8).to_le_bytes()),
+                    (MemberValue::Int(i), "h") => bytes.extend((*i as i16).to_le_bytes()),
+                    (MemberValue::Int(i), "i") => bytes.extend((*i as i32).to_le_bytes()),
+                    (MemberValue::Int(i), _) => bytes.extend(i.to_le_bytes()),
+                    (MemberValue::UInt(u), "B") => bytes.extend((*u as u8).to_le_bytes()),
+                    (MemberValue::UInt(u), "H") => bytes.extend((*u as u16).to_le_bytes()),
+                    (MemberValue::UInt(u), "I") => bytes.extend((*u as u32).to_le_bytes()),
+                    (MemberValue::UInt(u), _) => bytes.extend(u.to_le_bytes()),
                     _ => return self.plain_list(handle, path, items, m),
                 }
             }
@@ -1787,7 +1711,7 @@ impl PackDoc {
         self.plain_list(handle, path, items, m)
     }
 
-    fn plain_list(&self, handle: u32, path: &[Step], items: &[Value], m: &Member) -> Val {
+    fn plain_list(&self, handle: u32, path: &[Step], items: &[MemberValue], m: &Member) -> Val {
         // An element is described by the member with its element type.
         let elem = Member {
             ty: m.subtype,
@@ -1854,7 +1778,7 @@ impl PackDoc {
             .get_mut(i)
             .ok_or_else(|| SetError::NoMember(name.to_owned()))?;
         let new = match (&*slot, &value) {
-            (Value::Array(a), NewVal::Seq(values)) => {
+            (MemberValue::Array(a), NewVal::Seq(values)) => {
                 let template = packed_element(member.subtype).ok_or_else(|| {
                     SetError::Type(format!(
                         "{name}: assigning an array of {:?} elements is not supported (arrays of numbers, booleans and vectors are)",
@@ -1875,9 +1799,9 @@ impl PackDoc {
                     .collect::<Result<Vec<_>, _>>()?;
                 // The capacity word keeps its flags; its count follows the new length.
                 let capacity = (a.capacity & 0xC000_0000) | items.len() as u32;
-                Value::Array(objects::Array { items, capacity })
+                MemberValue::Array(objects::MemberArray { items, capacity })
             }
-            (Value::Array(_), _) => {
+            (MemberValue::Array(_), _) => {
                 return Err(SetError::Type(format!("{name}: expected a list or tuple")))
             }
             (slot, v) => {
@@ -1914,32 +1838,32 @@ impl PackDoc {
 
 /// A zero element of an array of `subtype`, the kind of value its elements are (`None`: elements
 /// that are not assignable: structs, pointers, strings).
-fn packed_element(subtype: MemberType) -> Option<Value> {
+fn packed_element(subtype: MemberType) -> Option<MemberValue> {
     Some(match subtype {
-        MemberType::Bool => Value::Bool(0),
-        MemberType::Real => Value::Real(0.0),
+        MemberType::Bool => MemberValue::Bool(0),
+        MemberType::Real => MemberValue::Real(0.0),
         MemberType::Char
         | MemberType::Int8
         | MemberType::Int16
         | MemberType::Int32
-        | MemberType::Int64 => Value::Int(0),
+        | MemberType::Int64 => MemberValue::Int(0),
         MemberType::Uint8
         | MemberType::Uint16
         | MemberType::Uint32
         | MemberType::Uint64
-        | MemberType::Ulong => Value::UInt(0),
-        MemberType::Vector4 | MemberType::Quaternion => Value::Vec4([0.0; 4]),
+        | MemberType::Ulong => MemberValue::UInt(0),
+        MemberType::Vector4 | MemberType::Quaternion => MemberValue::Vec4([0.0; 4]),
         _ => return None,
     })
 }
 
 /// `value` as a packfile value of the kind `slot` is (integers of the range of `storage`).
 fn packed_value(
-    slot: &Value,
+    slot: &MemberValue,
     storage: MemberType,
     value: &NewVal,
     name: &str,
-) -> Result<Value, SetError> {
+) -> Result<MemberValue, SetError> {
     let float = |v: &NewVal, name: &str| -> Result<f32, SetError> {
         let x = match v {
             NewVal::Float(x) => *x,
@@ -1967,9 +1891,9 @@ fn packed_value(
         })
     };
     Ok(match (slot, value) {
-        (Value::Bool(_), NewVal::Bool(b)) => Value::Bool(u8::from(*b)),
-        (Value::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
-        (Value::Int(_) | Value::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
+        (MemberValue::Bool(_), NewVal::Bool(b)) => MemberValue::Bool(u8::from(*b)),
+        (MemberValue::Bool(_), _) => return Err(SetError::Type(format!("{name}: expected a bool"))),
+        (MemberValue::Int(_) | MemberValue::UInt(_), NewVal::Int(_) | NewVal::Bool(_)) => {
             let i = match value {
                 NewVal::Int(i) => *i,
                 NewVal::Bool(b) => i128::from(*b),
@@ -1982,33 +1906,33 @@ fn packed_value(
                     "{name}: {i} is out of the range {lo}..={hi} of {storage:?}"
                 )));
             }
-            if matches!(slot, Value::Int(_)) {
-                Value::Int(i as i64)
+            if matches!(slot, MemberValue::Int(_)) {
+                MemberValue::Int(i as i64)
             } else {
-                Value::UInt(i as u64)
+                MemberValue::UInt(i as u64)
             }
         }
-        (Value::Int(_) | Value::UInt(_), _) => {
+        (MemberValue::Int(_) | MemberValue::UInt(_), _) => {
             return Err(SetError::Type(format!("{name}: expected an int")))
         }
-        (Value::Real(_), v) => Value::Real(float(v, name)?),
-        (Value::Half(_), v) => {
+        (MemberValue::Real(_), v) => MemberValue::Real(float(v, name)?),
+        (MemberValue::Half(_), v) => {
             let bits = float(v, name)?.to_bits();
-            Value::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
+            MemberValue::Half((bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16) as u16)
         }
-        (Value::Vec4(_), NewVal::Seq(xs)) if xs.len() == 4 => {
+        (MemberValue::Vec4(_), NewVal::Seq(xs)) if xs.len() == 4 => {
             let mut v = [0f32; 4];
             for (k, x) in xs.iter().enumerate() {
                 v[k] = float(x, &format!("{name}[{k}]"))?;
             }
-            Value::Vec4(v)
+            MemberValue::Vec4(v)
         }
-        (Value::Vec4(_), _) => {
+        (MemberValue::Vec4(_), _) => {
             return Err(SetError::Type(format!(
                 "{name}: expected a sequence of 4 floats"
             )))
         }
-        (Value::Floats(old), NewVal::Seq(rows)) => {
+        (MemberValue::Floats(old), NewVal::Seq(rows)) => {
             // A matrix: its rows as sequences of 4 floats, as the package reads it.
             let mut v = Vec::with_capacity(old.len());
             for (r, row) in rows.iter().enumerate() {
@@ -2028,24 +1952,24 @@ fn packed_value(
                     old.len()
                 )));
             }
-            Value::Floats(v)
+            MemberValue::Floats(v)
         }
-        (Value::Floats(_), _) => {
+        (MemberValue::Floats(_), _) => {
             return Err(SetError::Type(format!("{name}: expected rows of 4 floats")))
         }
-        (Value::Str(_), NewVal::None) => Value::Str(None),
-        (Value::Str(_), NewVal::Str(s)) => {
+        (MemberValue::Str(_), NewVal::None) => MemberValue::Str(None),
+        (MemberValue::Str(_), NewVal::Str(s)) => {
             if s.as_bytes().contains(&0) {
                 return Err(SetError::Range(format!("{name}: a string holds no NUL")));
             }
-            Value::Str(Some(s.as_bytes().to_vec()))
+            MemberValue::Str(Some(s.as_bytes().to_vec()))
         }
-        (Value::Str(_), _) => {
+        (MemberValue::Str(_), _) => {
             return Err(SetError::Type(format!("{name}: expected a str or None")))
         }
-        (Value::Ptr(_), NewVal::None) => Value::Ptr(Ref::Null),
-        (Value::Ptr(_), NewVal::Object(h)) => Value::Ptr(Ref::Object(hktypes::Handle(*h))),
-        (Value::Ptr(_), _) => {
+        (MemberValue::Ptr(_), NewVal::None) => MemberValue::Ptr(Ref::Null),
+        (MemberValue::Ptr(_), NewVal::Object(h)) => MemberValue::Ptr(Ref::Object(hktypes::Handle(*h))),
+        (MemberValue::Ptr(_), _) => {
             return Err(SetError::Type(format!(
                 "{name}: expected an object of this document or None"
             )))
@@ -2104,15 +2028,8 @@ impl OpenDoc {
         let next = OpenDoc::open(bytes, compendia)?;
         let map = match (&*self, &next) {
             (OpenDoc::Tag(old), OpenDoc::Tag(new)) => {
-                let objects = |t: &TagDoc| -> Vec<u32> {
-                    t.items.items.iter().enumerate().filter(|(_, it)| it.is_object()).map(|(i, _)| i as u32).collect()
-                };
-                let (a, b) = (objects(old), objects(new));
-                let mut map = vec![0u32; old.items.items.len()];
-                for (o, n) in a.iter().zip(&b) {
-                    map[*o as usize] = *n;
-                }
-                Some(map)
+                let pairs: Vec<_> = old.doc.handles().into_iter().zip(new.doc.handles()).collect();
+                Some(renumbering(&pairs))
             }
             _ => None,
         };

@@ -77,9 +77,6 @@ fn havok_error(py: Python<'_>, f: Failure) -> PyErr {
 #[pyclass(module = "hkgen", unsendable)]
 struct Document {
     inner: backend::OpenDoc,
-    /// A `memoryview` of the file's bytes (a tagfile's), which number arrays are slices of; made
-    /// on first use and again after an assignment.
-    raw: Option<PyObject>,
     /// The `IntEnum` class of each Havok enumeration met (None: items not known).
     enums: HashMap<Name, Option<PyObject>>,
     /// Each enumeration value met, as Python holds it (the `IntEnum` member, or the plain int
@@ -95,21 +92,6 @@ struct Document {
 }
 
 impl Document {
-    fn raw(&mut self, py: Python<'_>) -> PyResult<Option<PyObject>> {
-        if self.raw.is_none() {
-            if let Some(b) = self.inner.bytes() {
-                let bytes = PyBytes::new(py, b);
-                self.raw = Some(
-                    py.import("builtins")?
-                        .getattr("memoryview")?
-                        .call1((bytes,))?
-                        .unbind(),
-                );
-            }
-        }
-        Ok(self.raw.as_ref().map(|r| r.clone_ref(py)))
-    }
-
     fn key(&mut self, py: Python<'_>, name: &Name) -> Py<PyString> {
         let (_, key) = self
             .keys
@@ -426,10 +408,10 @@ impl Record {
             i
         };
         let loc = match &self.loc {
-            Loc::Tag { ty, item, at } => Loc::Tag {
+            Loc::Tag { handle, ty, steps } => Loc::Tag {
+                handle: follow(*handle),
                 ty: *ty,
-                item: follow(*item),
-                at: *at,
+                steps: steps.clone(),
             },
             other => other.clone(),
         };
@@ -503,20 +485,6 @@ fn to_py(
                 out.push(to_py(py, doc, v, &at, Seg::Elem(i), epoch)?);
             }
             PyList::new(py, out)?.into_any().unbind()
-        }
-        Val::FileNumbers { format, start, len } => {
-            let raw = doc.borrow_mut(py).raw(py)?;
-            match raw {
-                Some(view) => {
-                    let slice =
-                        pyo3::types::PySlice::new(py, start as isize, (start + len) as isize, 1);
-                    view.bind(py)
-                        .get_item(slice)?
-                        .call_method1("cast", (format,))?
-                        .unbind()
-                }
-                None => py.None(),
-            }
         }
         Val::Numbers { format, bytes } => {
             let view = py
@@ -608,29 +576,26 @@ impl Record {
 
     /// Member `name` as a numpy array: numbers of shape (n,), vectors and quaternions of shape
     /// (n, 4) (float32), matrices (n, rows, columns), one vector (4,). A tagfile's variable array
-    /// is a read-only view of the file's bytes (it keeps the bytes it was made of after an
+    /// is a read-only view of the packed numbers its member holds (it keeps them after an
     /// assignment); a packfile's, or a fixed array, is a copy. Assign an array back to change the
     /// member: `rec.name = arr`. `TypeError` for a member that is not numbers or vectors;
     /// `ImportError` without numpy.
     fn array<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        // A tagfile's run of numbers or vectors: a view of the file's bytes, shaped.
+        // A tagfile's run of numbers or vectors: a read-only view of its packed numbers, shaped.
         let run = {
             let d = self.doc.borrow(py);
             let (loc, _) = self.at_in(&d);
             d.inner.number_run(&loc, name)
         };
         if let Some(run) = run {
-            if let Some(raw) = self.doc.borrow_mut(py).raw(py)? {
-                let end = run.start + run.count * run.size;
-                let slice = pyo3::types::PySlice::new(py, run.start as isize, end as isize, 1);
-                let mut shape = vec![run.count];
-                shape.extend(&run.shape);
-                let view = raw
-                    .bind(py)
-                    .get_item(slice)?
-                    .call_method1("cast", (run.format, shape))?;
-                return py.import("numpy")?.getattr("asarray")?.call1((view,));
-            }
+            let mut shape = vec![run.count];
+            shape.extend(&run.shape);
+            let view = py
+                .import("builtins")?
+                .getattr("memoryview")?
+                .call1((PyBytes::new(py, &run.bytes),))?
+                .call_method1("cast", (run.format, shape))?;
+            return py.import("numpy")?.getattr("asarray")?.call1((view,));
         }
         let v = self.member(py, name)?.ok_or_else(|| {
             PyAttributeError::new_err(format!(
@@ -680,8 +645,6 @@ impl Record {
         match result {
             Ok(renumbered) => {
                 let mut d = self.doc.borrow_mut(py);
-                // Views made before keep the bytes they were made of.
-                d.raw = None;
                 if let Some(map) = renumbered {
                     d.renumberings.push(map);
                 }
@@ -765,13 +728,6 @@ fn plain(py: Python<'_>, d: &Document, v: Val, path: &str, depth: usize) -> PyRe
                 out.push(plain(py, d, v, path, depth + 1)?);
             }
             PyList::new(py, out)?.into_any().unbind()
-        }
-        Val::FileNumbers { format, start, len } => {
-            let bytes = d.inner.bytes().and_then(|b| b.get(start..start + len));
-            match bytes {
-                Some(b) => numbers_list(py, format, b)?,
-                None => PyList::empty(py).into_any().unbind(),
-            }
         }
         Val::Numbers { format, bytes } => numbers_list(py, format, &bytes)?,
         Val::Record(loc, _) => plain_record(py, d, &loc, path, depth + 1)?
@@ -959,7 +915,6 @@ fn open(
         })?;
     Ok(Document {
         inner,
-        raw: None,
         enums: Default::default(),
         enum_values: Default::default(),
         keys: Default::default(),
@@ -1357,7 +1312,6 @@ impl Animation {
         let handle = self.inner.handle.0;
         let mut d = self.doc.borrow_mut(py);
         let (h, map) = d.inner.set_animation_frames(handle, &frames, &options).map_err(|f| havok_error(py, f))?;
-        d.raw = None;
         if let Some(map) = map {
             d.renumberings.push(map);
         }

@@ -9,7 +9,7 @@ use super::names;
 use super::types::Model;
 use crate::schema::model::Type;
 use crate::error::CodegenInputError;
-use crate::Error;
+use crate::error::Error;
 use hktypes::reflect::SizeAlign;
 use proc_macro2::TokenStream;
 use proc_macro2::Literal;

@@ -41,7 +41,7 @@ pub mod types;
 
 use crate::schema::model::ClassSchema;
 use crate::schema::{snapshot, Schema};
-use crate::Error;
+use crate::error::Error;
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeMap;

@@ -26,7 +26,7 @@ use crate::registry::Registry;
 use crate::schema::model::ClassSchema;
 use crate::schema::model::Schema;
 use crate::error::SchemaError;
-use crate::Error;
+use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

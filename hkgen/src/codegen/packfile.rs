@@ -22,7 +22,7 @@
 //! names are `Enum<E, S>`/`Flags<E, S>` over the storage, others their storage integer; pointers
 //! are `Ptr<C>` (`Ptr<Unknown>` when the pointee is not generated), `hkArray` is `Vec`, a simple
 //! array `SimpleArray`, a C array `[T; N]`, embedded structs their struct, and what has no value
-//! mapping ([`DYNAMIC`]) the document's dynamic `Value`.
+//! mapping ([`DYNAMIC`]) the document's dynamic `MemberValue`.
 
 use crate::reflection::{signature, snapshot};
 use hktypes::packfile::objects::HIDDEN;
@@ -31,7 +31,7 @@ use super::emit::{hex, serde_derive, serde_field, serde_helper};
 use super::names;
 use crate::schema::model::{ClassRecord, ClassSchema, MemberRecord, MemberType};
 use crate::error::CodegenInputError;
-use crate::Error;
+use crate::error::Error;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -117,7 +117,7 @@ pub const SCALARS: &[(MemberType, Scalar)] = &[
     (MemberType::StringPtr, Scalar::Typed("PackString")),
 ];
 
-/// Member kinds the document reads no value of its own for: they are the dynamic `Value`
+/// Member kinds the document reads no value of its own for: they are the dynamic `MemberValue`
 /// (`TYPE_INPLACEARRAY` has no size from its description, so a class holding one is never laid
 /// out; a homogeneous array's elements are of a class only the file's `__types__` names).
 pub const DYNAMIC: &[MemberType] = &[MemberType::InplaceArray, MemberType::HomogeneousArray];
@@ -179,7 +179,7 @@ impl<'s> Model<'s> {
 
     fn dynamic(&self) -> TokenStream {
         let k = &self.krate;
-        quote!(#k::packfile::objects::Value)
+        quote!(#k::packfile::objects::MemberValue)
     }
 
     fn scalar(&self, t: MemberType) -> Option<TokenStream> {
@@ -238,7 +238,7 @@ impl<'s> Model<'s> {
                 match ty {
                     MemberType::Array => quote!(::std::vec::Vec<#e>),
                     MemberType::SimpleArray => quote!(#typed::SimpleArray<#e>),
-                    _ => quote!(#typed::RelArray<#e>),
+                    _ => quote!(#typed::PackRelArray<#e>),
                 }
             }
             _ => dynamic,
@@ -364,7 +364,7 @@ fn class(m: &Model<'_>, c: &ClassRecord, signature: u32) -> Result<TokenStream, 
     let hidden_id = format_ident!("{HIDDEN_FIELD}");
     let hidden_def = hidden.then(|| {
         let d = docs("The bytes of this class's part of the object that its reflection does not describe, in offset order (the schema's layout override marks the class `hidden_members`); written back as they are.");
-        quote!(#d pub #hidden_id: #typed::Opaque,)
+        quote!(#d pub #hidden_id: #typed::PackOpaque,)
     });
     let hidden_read = hidden.then(|| {
         let at = Literal::usize_unsuffixed(inherited + c.members.len());
@@ -631,8 +631,8 @@ mod tests {
             ..Default::default()
         };
         let code = super::super::Config::new().formatted(false).render_packfile(&schema).unwrap();
-        assert!(code.contains("pub verts : :: hktypes :: packfile :: typed :: RelArray < :: hktypes :: value :: Vector4 >"), "{code}");
-        assert!(code.contains("pub hidden_bytes : :: hktypes :: packfile :: typed :: Opaque"), "{code}");
+        assert!(code.contains("pub verts : :: hktypes :: packfile :: typed :: PackRelArray < :: hktypes :: value :: Vector4 >"), "{code}");
+        assert!(code.contains("pub hidden_bytes : :: hktypes :: packfile :: typed :: PackOpaque"), "{code}");
         assert!(code.contains("const MEMBERS : & 'static [& 'static str] = & [\"verts\" , \"stride\" , \"(hidden bytes)\"]"), "{code}");
         assert!(code.contains("hidden_bytes : :: hktypes :: packfile :: typed :: member (values , 2 , :: hktypes :: packfile :: typed :: HIDDEN) ?"), "{code}");
         let shape = &code[code.find("pub struct Shape").unwrap()..];

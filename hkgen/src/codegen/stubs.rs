@@ -37,7 +37,7 @@ use super::overlay::Overlay;
 use super::packfile;
 use super::types::Model;
 use crate::schema::model::{Arg, ClassSchema, MemberRecord, MemberType, Schema, Type};
-use crate::Error;
+use crate::error::Error;
 use hktypes::reflect::{Kind, TypeFormat as Format};
 
 /// Python's keywords and the soft keyword names a stub cannot use as attributes or items.

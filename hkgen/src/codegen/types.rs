@@ -8,7 +8,7 @@
 use super::names;
 use crate::schema::model::{Arg, Schema, Type};
 use crate::error::CodegenInputError;
-use crate::Error;
+use crate::error::Error;
 use hktypes::reflect::{Kind, TypeFormat as Format};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};

@@ -5,7 +5,7 @@
 //! [`INTERFACES`].
 
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, FixedLayout, LayoutOverride, MemberRecord, MemberType};
-use crate::Error;
+use crate::error::Error;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -28,7 +28,7 @@ pub struct ClassSchemas {
 
 impl ClassSchemas {
     /// Every `DIR/<sdk>/classes/` there is; none is no error (signatures then go unchecked).
-    pub fn load(dir: &Path) -> Result<Self, crate::Error> {
+    pub fn load(dir: &Path) -> Result<Self, crate::error::Error> {
         let mut by_sdk = BTreeMap::new();
         if dir.is_dir() {
             for sdk in snapshot::list(dir)? {

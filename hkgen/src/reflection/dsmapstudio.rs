@@ -10,7 +10,7 @@ use super::layout::ObservedLayout;
 use super::facts::{RecoveredFlag, SourceFacts};
 use super::serde_hkx::{hex, member_flags_of, member_type, resolve_member_enums};
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord};
-use crate::Error;
+use crate::error::Error;
 use hktypes::packfile::LayoutRules;
 use roxmltree::Node;
 use std::collections::BTreeMap;

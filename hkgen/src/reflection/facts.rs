@@ -170,13 +170,13 @@ pub fn fix_hidden_members(facts: &mut SourceFacts, rules: &[LayoutRules], reason
 }
 
 /// The files of `dir` whose names end in `.ext`, in name order, as `(file name, contents)`.
-pub fn read_folder(dir: &std::path::Path, ext: &str) -> Result<Vec<(String, String)>, crate::Error> {
+pub fn read_folder(dir: &std::path::Path, ext: &str) -> Result<Vec<(String, String)>, crate::error::Error> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| crate::Error::io(dir, e))? {
-        let p = entry.map_err(|e| crate::Error::io(dir, e))?.path();
+    for entry in std::fs::read_dir(dir).map_err(|e| crate::error::Error::io(dir, e))? {
+        let p = entry.map_err(|e| crate::error::Error::io(dir, e))?.path();
         if p.is_file() && p.extension().is_some_and(|x| x == ext) {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_owned();
-            out.push((name, std::fs::read_to_string(&p).map_err(|e| crate::Error::io(&p, e))?));
+            out.push((name, std::fs::read_to_string(&p).map_err(|e| crate::error::Error::io(&p, e))?));
         }
     }
     out.sort();

@@ -9,7 +9,7 @@
 //! member names agree; what it changes is counted so that it can be reported.
 
 use crate::schema::model::{member_flags, ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
-use crate::Error;
+use crate::error::Error;
 use roxmltree::Node;
 use std::collections::{BTreeMap, HashMap};
 

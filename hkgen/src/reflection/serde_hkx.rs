@@ -9,7 +9,7 @@
 use super::layout::ObservedLayout;
 use super::facts::SourceFacts;
 use crate::schema::model::{member_flags, ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
-use crate::Error;
+use crate::error::Error;
 use hktypes::packfile::LayoutRules;
 use serde::Deserialize;
 use std::collections::BTreeMap;

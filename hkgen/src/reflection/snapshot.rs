@@ -5,7 +5,7 @@
 
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, LayoutOverride};
 use crate::error::SchemaError;
-use crate::Error;
+use crate::error::Error;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;

@@ -38,7 +38,7 @@ use super::facts::SourceFacts;
 use super::{botw, dsmapstudio, fromsoft, serde_hkx, signature, transcribed, types_section};
 use crate::inputs::{input_kind_of, walk, InputKind};
 use crate::schema::model::{ClassRecord, ClassSchema, Hex, MemberType};
-use crate::Error;
+use crate::error::Error;
 use hktypes::packfile::PackFile;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

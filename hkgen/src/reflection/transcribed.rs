@@ -13,7 +13,7 @@
 
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, LayoutOverride};
 use crate::error::SchemaError;
-use crate::Error;
+use crate::error::Error;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 

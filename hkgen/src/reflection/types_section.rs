@@ -15,7 +15,7 @@
 
 use super::layout::ObservedLayout;
 use crate::schema::model::{ClassRecord, ClassSchema, EnumRecord, MemberRecord, MemberType};
-use crate::Error;
+use crate::error::Error;
 use hktypes::error::ValueError;
 use hktypes::packfile::{Endian, PackFile, TYPES};
 use std::collections::HashMap;

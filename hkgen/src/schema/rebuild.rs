@@ -3,7 +3,7 @@
 
 use super::model::{Arg, Schema};
 use crate::error::SchemaError;
-use crate::Error;
+use crate::error::Error;
 use hktypes::reflect::hash::{check_table, HashCheck};
 use hktypes::reflect::{Field, Interface, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::collections::BTreeMap;

@@ -6,7 +6,7 @@
 
 use super::model::{Schema, Type};
 use crate::error::SchemaError;
-use crate::Error;
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -65,11 +65,11 @@ pub struct fxBase {
 }
 impl ::hktypes::packfile::typed::PackValue for fxBase {
     fn from_value(
-        v: &::hktypes::packfile::objects::Value,
+        v: &::hktypes::packfile::objects::MemberValue,
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::struct_values(v)
     }
-    fn to_value(&self) -> ::hktypes::packfile::objects::Value {
+    fn to_value(&self) -> ::hktypes::packfile::objects::MemberValue {
         ::hktypes::packfile::typed::to_struct(self)
     }
 }
@@ -80,7 +80,7 @@ impl ::hktypes::packfile::typed::PackClass for fxBase {
     const PARENT: Option<&'static str> = None;
     const MEMBERS: &'static [&'static str] = &["memSizeAndFlags", "referenceCount"];
     fn from_values(
-        values: &[::hktypes::packfile::objects::Value],
+        values: &[::hktypes::packfile::objects::MemberValue],
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::check_count::<Self>(values)?;
         Ok(Self {
@@ -96,7 +96,10 @@ impl ::hktypes::packfile::typed::PackClass for fxBase {
             )?,
         })
     }
-    fn to_values(&self, out: &mut ::std::vec::Vec<::hktypes::packfile::objects::Value>) {
+    fn to_values(
+        &self,
+        out: &mut ::std::vec::Vec<::hktypes::packfile::objects::MemberValue>,
+    ) {
         out.push(
             ::hktypes::packfile::typed::PackValue::to_value(&self.mem_size_and_flags),
         );
@@ -166,11 +169,11 @@ pub struct fxBody {
 }
 impl ::hktypes::packfile::typed::PackValue for fxBody {
     fn from_value(
-        v: &::hktypes::packfile::objects::Value,
+        v: &::hktypes::packfile::objects::MemberValue,
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::struct_values(v)
     }
-    fn to_value(&self) -> ::hktypes::packfile::objects::Value {
+    fn to_value(&self) -> ::hktypes::packfile::objects::MemberValue {
         ::hktypes::packfile::typed::to_struct(self)
     }
 }
@@ -203,7 +206,7 @@ impl ::hktypes::packfile::typed::PackClass for fxBody {
         "ignored",
     ];
     fn from_values(
-        values: &[::hktypes::packfile::objects::Value],
+        values: &[::hktypes::packfile::objects::MemberValue],
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::check_count::<Self>(values)?;
         Ok(Self {
@@ -231,7 +234,10 @@ impl ::hktypes::packfile::typed::PackClass for fxBody {
             ignored: ::hktypes::packfile::typed::member(values, 20, "ignored")?,
         })
     }
-    fn to_values(&self, out: &mut ::std::vec::Vec<::hktypes::packfile::objects::Value>) {
+    fn to_values(
+        &self,
+        out: &mut ::std::vec::Vec<::hktypes::packfile::objects::MemberValue>,
+    ) {
         <fxBase as ::hktypes::packfile::typed::PackClass>::to_values(&self.base, out);
         out.push(::hktypes::packfile::typed::PackValue::to_value(&self.name));
         out.push(::hktypes::packfile::typed::PackValue::to_value(&self.motion_type));
@@ -284,19 +290,19 @@ pub struct fxMesh {
     /// The `fxBase` part of the object.
     pub base: fxBase,
     /// `vertices`: TYPE_RELARRAY of TYPE_VECTOR4.
-    pub vertices: ::hktypes::packfile::typed::RelArray<::hktypes::value::Vector4>,
+    pub vertices: ::hktypes::packfile::typed::PackRelArray<::hktypes::value::Vector4>,
     /// `stride`: TYPE_INT32.
     pub stride: i32,
     /// The bytes of this class's part of the object that its reflection does not describe, in offset order (the schema's layout override marks the class `hidden_members`); written back as they are.
-    pub hidden_bytes: ::hktypes::packfile::typed::Opaque,
+    pub hidden_bytes: ::hktypes::packfile::typed::PackOpaque,
 }
 impl ::hktypes::packfile::typed::PackValue for fxMesh {
     fn from_value(
-        v: &::hktypes::packfile::objects::Value,
+        v: &::hktypes::packfile::objects::MemberValue,
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::struct_values(v)
     }
-    fn to_value(&self) -> ::hktypes::packfile::objects::Value {
+    fn to_value(&self) -> ::hktypes::packfile::objects::MemberValue {
         ::hktypes::packfile::typed::to_struct(self)
     }
 }
@@ -313,7 +319,7 @@ impl ::hktypes::packfile::typed::PackClass for fxMesh {
         "(hidden bytes)",
     ];
     fn from_values(
-        values: &[::hktypes::packfile::objects::Value],
+        values: &[::hktypes::packfile::objects::MemberValue],
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::check_count::<Self>(values)?;
         Ok(Self {
@@ -329,7 +335,10 @@ impl ::hktypes::packfile::typed::PackClass for fxMesh {
             )?,
         })
     }
-    fn to_values(&self, out: &mut ::std::vec::Vec<::hktypes::packfile::objects::Value>) {
+    fn to_values(
+        &self,
+        out: &mut ::std::vec::Vec<::hktypes::packfile::objects::MemberValue>,
+    ) {
         <fxBase as ::hktypes::packfile::typed::PackClass>::to_values(&self.base, out);
         out.push(::hktypes::packfile::typed::PackValue::to_value(&self.vertices));
         out.push(::hktypes::packfile::typed::PackValue::to_value(&self.stride));
@@ -370,11 +379,11 @@ pub struct fxPoint {
 }
 impl ::hktypes::packfile::typed::PackValue for fxPoint {
     fn from_value(
-        v: &::hktypes::packfile::objects::Value,
+        v: &::hktypes::packfile::objects::MemberValue,
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::struct_values(v)
     }
-    fn to_value(&self) -> ::hktypes::packfile::objects::Value {
+    fn to_value(&self) -> ::hktypes::packfile::objects::MemberValue {
         ::hktypes::packfile::typed::to_struct(self)
     }
 }
@@ -385,7 +394,7 @@ impl ::hktypes::packfile::typed::PackClass for fxPoint {
     const PARENT: Option<&'static str> = None;
     const MEMBERS: &'static [&'static str] = &["x", "id"];
     fn from_values(
-        values: &[::hktypes::packfile::objects::Value],
+        values: &[::hktypes::packfile::objects::MemberValue],
     ) -> ::hktypes::value::Result<Self> {
         ::hktypes::packfile::typed::check_count::<Self>(values)?;
         Ok(Self {
@@ -393,7 +402,10 @@ impl ::hktypes::packfile::typed::PackClass for fxPoint {
             id: ::hktypes::packfile::typed::member(values, 1, "id")?,
         })
     }
-    fn to_values(&self, out: &mut ::std::vec::Vec<::hktypes::packfile::objects::Value>) {
+    fn to_values(
+        &self,
+        out: &mut ::std::vec::Vec<::hktypes::packfile::objects::MemberValue>,
+    ) {
         out.push(::hktypes::packfile::typed::PackValue::to_value(&self.x));
         out.push(::hktypes::packfile::typed::PackValue::to_value(&self.id));
     }

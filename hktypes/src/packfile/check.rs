@@ -9,7 +9,7 @@
 //! accepted, as is a pointer into another section (a class in `__types__`).
 
 use super::layout::{ClassSource, Member, MemberType};
-use super::objects::{Body, PackfileDocument, Ref, Value};
+use super::objects::{Body, PackfileDocument, Ref, MemberValue};
 use crate::shared::Handle;
 use crate::error::ItemsError;
 
@@ -55,7 +55,7 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// The values of a record of `class` (ancestors' members first); on a bad pointer, `path` is
     /// left naming it and the problem is returned.
-    fn record(&mut self, class: &str, values: &[Value], path: &mut String, depth: usize) -> Result<(), String> {
+    fn record(&mut self, class: &str, values: &[MemberValue], path: &mut String, depth: usize) -> Result<(), String> {
         let members = match self.members.get(class) {
             Some(m) => m.clone(),
             None => {
@@ -75,21 +75,21 @@ impl Walk<'_> {
         Ok(())
     }
 
-    fn value(&mut self, m: Option<&Member>, v: &Value, path: &mut String, depth: usize) -> Result<(), String> {
+    fn value(&mut self, m: Option<&Member>, v: &MemberValue, path: &mut String, depth: usize) -> Result<(), String> {
         if depth > MAX_DEPTH {
             return Ok(());
         }
         match v {
-            Value::Ptr(r) => {
+            MemberValue::Ptr(r) => {
                 let Some(pointee) = m.filter(|m| m.ty == MemberType::Pointer).and_then(|m| m.class.as_deref()) else {
                     return Ok(());
                 };
                 self.target(pointee, r)
             }
-            Value::Array(a) => self.elements(m, &a.items, path, depth, true),
-            Value::RelArray(items) => self.elements(m, items, path, depth, true),
-            Value::CArray(items) => self.elements(m, items, path, depth, false),
-            Value::Struct(vals) => match m.and_then(|m| m.class.clone()) {
+            MemberValue::Array(a) => self.elements(m, &a.items, path, depth, true),
+            MemberValue::RelArray(items) => self.elements(m, items, path, depth, true),
+            MemberValue::CArray(items) => self.elements(m, items, path, depth, false),
+            MemberValue::Struct(vals) => match m.and_then(|m| m.class.clone()) {
                 Some(c) => self.record(&c, vals, path, depth + 1),
                 None => Ok(()),
             },
@@ -99,7 +99,7 @@ impl Walk<'_> {
 
     /// The elements of an array (`of_subtype`: the elements are of the member's subtype) or of a
     /// C array.
-    fn elements(&mut self, m: Option<&Member>, items: &[Value], path: &mut String, depth: usize, of_subtype: bool) -> Result<(), String> {
+    fn elements(&mut self, m: Option<&Member>, items: &[MemberValue], path: &mut String, depth: usize, of_subtype: bool) -> Result<(), String> {
         let elem = m.map(|m| Member {
             ty: if of_subtype { m.subtype } else { m.ty },
             subtype: if of_subtype { MemberType::Void } else { m.subtype },

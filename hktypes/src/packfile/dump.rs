@@ -3,7 +3,7 @@
 //! `section 1 +0x40`; raw objects as their size and fixup counts.
 
 use super::layout::{Member, MemberType};
-use super::objects::{Body, PackfileDocument, Ref, Value};
+use super::objects::{Body, PackfileDocument, Ref, MemberValue};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
@@ -99,7 +99,7 @@ impl PackfileDocument {
             .collect()
     }
 
-    fn record(&self, class: &str, values: &[Value], depth: usize) -> Dumped {
+    fn record(&self, class: &str, values: &[MemberValue], depth: usize) -> Dumped {
         let names = self.member_names(class);
         Dumped::Record(
             values
@@ -113,41 +113,41 @@ impl PackfileDocument {
         )
     }
 
-    fn value(&self, m: Option<&Member>, v: &Value, depth: usize) -> Dumped {
+    fn value(&self, m: Option<&Member>, v: &MemberValue, depth: usize) -> Dumped {
         if depth > 64 {
             return Dumped::Null;
         }
         let struct_class = m.and_then(|m| m.class.clone());
         match v {
-            Value::Void => Dumped::Null,
-            Value::Bool(b) => Dumped::Bool(*b),
-            Value::Int(i) => Dumped::Int(*i),
-            Value::UInt(u) => Dumped::UInt(*u),
-            Value::Real(r) => Dumped::Float(*r),
-            Value::Half(h) => Dumped::Float(f32::from_bits(u32::from(*h) << 16)),
-            Value::Vec4(fs) => Dumped::List(fs.iter().map(|f| Dumped::Float(*f)).collect()),
-            Value::Floats(fs) => Dumped::List(fs.iter().map(|f| Dumped::Float(*f)).collect()),
-            Value::Ptr(r) => ptr(r),
-            Value::Str(None) => Dumped::Null,
-            Value::Str(Some(b)) => Dumped::Str(String::from_utf8_lossy(b).into_owned()),
-            Value::Array(a) => {
+            MemberValue::Void => Dumped::Null,
+            MemberValue::Bool(b) => Dumped::Bool(*b),
+            MemberValue::Int(i) => Dumped::Int(*i),
+            MemberValue::UInt(u) => Dumped::UInt(*u),
+            MemberValue::Real(r) => Dumped::Float(*r),
+            MemberValue::Half(h) => Dumped::Float(f32::from_bits(u32::from(*h) << 16)),
+            MemberValue::Vec4(fs) => Dumped::List(fs.iter().map(|f| Dumped::Float(*f)).collect()),
+            MemberValue::Floats(fs) => Dumped::List(fs.iter().map(|f| Dumped::Float(*f)).collect()),
+            MemberValue::Ptr(r) => ptr(r),
+            MemberValue::Str(None) => Dumped::Null,
+            MemberValue::Str(Some(b)) => Dumped::Str(String::from_utf8_lossy(b).into_owned()),
+            MemberValue::Array(a) => {
                 let elem = m.map(|m| Member { ty: m.subtype, subtype: MemberType::Void, c_array_size: 0, ..m.clone() });
                 Dumped::List(a.items.iter().map(|x| self.value(elem.as_ref(), x, depth + 1)).collect())
             }
-            Value::CArray(items) => {
+            MemberValue::CArray(items) => {
                 let elem = m.map(|m| Member { c_array_size: 0, ..m.clone() });
                 Dumped::List(items.iter().map(|x| self.value(elem.as_ref(), x, depth + 1)).collect())
             }
-            Value::Struct(vals) => match struct_class {
+            MemberValue::Struct(vals) => match struct_class {
                 Some(c) => self.record(&c, vals, depth + 1),
                 None => Dumped::List(vals.iter().map(|x| self.value(None, x, depth + 1)).collect()),
             },
-            Value::Variant(a, b) => Dumped::Record(vec![("object".into(), ptr(a)), ("class".into(), ptr(b))]),
-            Value::RelArray(items) => {
+            MemberValue::Variant(a, b) => Dumped::Record(vec![("object".into(), ptr(a)), ("class".into(), ptr(b))]),
+            MemberValue::RelArray(items) => {
                 let elem = m.map(|m| Member { ty: m.subtype, subtype: MemberType::Void, c_array_size: 0, ..m.clone() });
                 Dumped::List(items.iter().map(|x| self.value(elem.as_ref(), x, depth + 1)).collect())
             }
-            Value::Opaque(b) => Dumped::List(b.iter().map(|x| Dumped::UInt(u64::from(*x))).collect()),
+            MemberValue::Opaque(b) => Dumped::List(b.iter().map(|x| Dumped::UInt(u64::from(*x))).collect()),
         }
     }
 }

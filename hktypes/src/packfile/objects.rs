@@ -7,7 +7,7 @@
 //! other object is kept as [`Untyped`] bytes (from its start up to the next object) with its fixups, so
 //! that it round-trips too. `hkRelArray` elements are read from inside the object (the member's
 //! 16-bit offset from itself); a class with hidden members ([`Class::hidden_members`]) gets, after
-//! its own members, a [`Value::Opaque`] of the bytes of its part that no member covers.
+//! its own members, a [`MemberValue::Opaque`] of the bytes of its part that no member covers.
 //!
 //! Writing ([`PackfileDocument::write`], [`PackfileDocument::write_as`]) lays `__data__` out again the way stock
 //! files do: objects in order, each 16-aligned; after each object the out-of-line data of its
@@ -30,7 +30,7 @@ use super::file::{GlobalFixup, LocalFixup, PackFile, SectionBody, VirtualFixup, 
 use super::layout::{Class, ClassSet, ClassSource, ClassLayouts, Member, MemberType};
 use super::raw::{Endian, LayoutRules};
 use crate::error::{ContainerError, ErrorKind, ItemsError, Result, UnlayeredError, ValueError, WriteError};
-pub use crate::shared::{Array, Ref, Value, DONT_DEALLOCATE};
+pub use crate::shared::{MemberArray, Ref, MemberValue, DONT_DEALLOCATE};
 use crate::shared::{Counts, Handle};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -73,7 +73,7 @@ type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
 
 
-/// The name of the value that holds a class's hidden bytes ([`Value::Opaque`]) among its
+/// The name of the value that holds a class's hidden bytes ([`MemberValue::Opaque`]) among its
 /// members' (no Havok member name has parentheses).
 pub const HIDDEN: &str = "(hidden bytes)";
 
@@ -123,7 +123,7 @@ pub struct Untyped {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
     /// Its members through the class description, the ancestors' first.
-    Typed(Vec<Value>),
+    Typed(Vec<MemberValue>),
     /// Its bytes, for a class no description covers.
     Untyped(Untyped),
 }
@@ -387,7 +387,7 @@ pub struct PackfileDocument {
     /// words): the flags that every hkArray of its typed objects carries over exactly its length,
     /// else (no hkArray, or arrays that disagree) [`stock_array_flags`] of its contents version,
     /// as for a document made from nothing. An array whose word is another keeps it
-    /// ([`Array::capacity`]), and its object stays values.
+    /// ([`MemberArray::capacity`]), and its object stays values.
     pub array_flags: u32,
 }
 
@@ -426,31 +426,31 @@ pub(crate) fn members_in<'c>(classes: &'c ClassSet, class: &str) -> impl Iterato
 /// values of `class`'s members in `classes`: depth first in member order, an array before the
 /// arrays of its elements. Stops, giving `false`, where `f` gives `false`, at a struct value
 /// without a class, or past 64 levels of nesting from `depth`.
-pub(crate) fn each_hk_array<'v>(classes: &ClassSet, class: &str, values: &'v [Value], depth: usize, f: &mut dyn FnMut(&'v Array) -> bool) -> bool {
+pub(crate) fn each_hk_array<'v>(classes: &ClassSet, class: &str, values: &'v [MemberValue], depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
     depth <= 64 && members_in(classes, class).zip(values).all(|(m, v)| hk_arrays_in(classes, m, m.ty, v, depth, f))
 }
 
-fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v Value, depth: usize, f: &mut dyn FnMut(&'v Array) -> bool) -> bool {
+fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v MemberValue, depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
     match v {
-        Value::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
-        Value::RelArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
-        Value::CArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, ty, x, depth + 1, f)),
-        Value::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array(classes, c, vs, depth + 1, f)),
+        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::RelArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::CArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, ty, x, depth + 1, f)),
+        MemberValue::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array(classes, c, vs, depth + 1, f)),
         _ => true,
     }
 }
 
 /// [`each_hk_array`], to change the arrays' words.
-pub(crate) fn each_hk_array_mut(classes: &ClassSet, class: &str, values: &mut [Value], depth: usize, f: &mut dyn FnMut(&mut Array) -> bool) -> bool {
+pub(crate) fn each_hk_array_mut(classes: &ClassSet, class: &str, values: &mut [MemberValue], depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
     depth <= 64 && members_in(classes, class).zip(values).all(|(m, v)| hk_arrays_in_mut(classes, m, m.ty, v, depth, f))
 }
 
-fn hk_arrays_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut Value, depth: usize, f: &mut dyn FnMut(&mut Array) -> bool) -> bool {
+fn hk_arrays_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut MemberValue, depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
     match v {
-        Value::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
-        Value::RelArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
-        Value::CArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, ty, x, depth + 1, f)),
-        Value::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array_mut(classes, c, vs, depth + 1, f)),
+        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::RelArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::CArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, ty, x, depth + 1, f)),
+        MemberValue::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array_mut(classes, c, vs, depth + 1, f)),
         _ => true,
     }
 }
@@ -529,7 +529,7 @@ impl Reader<'_, '_> {
         Ok(if o == dst { Ref::Object(Handle(i as u32)) } else { Ref::Inside(Handle(i as u32), dst - o) })
     }
 
-    fn read_struct(&mut self, class: &str, at: u32, depth: usize) -> Result<Vec<Value>, Error> {
+    fn read_struct(&mut self, class: &str, at: u32, depth: usize) -> Result<Vec<MemberValue>, Error> {
         if depth > 64 {
             return Err(Error::at(self.loc(at), ErrorKind::Cycle(format!("nesting of {class}"))));
         }
@@ -541,13 +541,13 @@ impl Reader<'_, '_> {
                 for &(off, n) in runs {
                     bytes.extend_from_slice(self.bytes(at + off, n).map_err(|e| e.in_context(format!("{class}.{HIDDEN}")))?);
                 }
-                Value::Opaque(bytes)
+                MemberValue::Opaque(bytes)
             } else if f.member.c_array_size > 0 {
                 let mut items = Vec::with_capacity(f.member.count() as usize);
                 for i in 0..f.member.count() {
                     items.push(self.read_one(class, &f.member, f.member.ty, at + f.offset + i * f.size, depth)?);
                 }
-                Value::CArray(items)
+                MemberValue::CArray(items)
             } else {
                 self.read_one(class, &f.member, f.member.ty, at + f.offset, depth)?
             };
@@ -556,53 +556,53 @@ impl Reader<'_, '_> {
         Ok(out)
     }
 
-    fn read_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, depth: usize) -> Result<Value, Error> {
+    fn read_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, depth: usize) -> Result<MemberValue, Error> {
         let p = self.plan.ptr;
         let here = |e: Error| e.in_context(format!("{class}.{}", m.name));
         Ok(match ty {
-            MemberType::Void => Value::Void,
-            MemberType::Bool => Value::Bool(self.bytes(at, 1)?[0]),
-            MemberType::Char | MemberType::Int8 => Value::Int(i64::from(self.bytes(at, 1)?[0] as i8)),
-            MemberType::Uint8 => Value::UInt(self.uint(at, 1)?),
-            MemberType::Int16 => Value::Int(i64::from(self.uint(at, 2)? as u16 as i16)),
-            MemberType::Uint16 => Value::UInt(self.uint(at, 2)?),
-            MemberType::Int32 => Value::Int(i64::from(self.uint(at, 4)? as u32 as i32)),
-            MemberType::Uint32 => Value::UInt(self.uint(at, 4)?),
-            MemberType::Int64 => Value::Int(self.uint(at, 8)? as i64),
-            MemberType::Uint64 => Value::UInt(self.uint(at, 8)?),
-            MemberType::Ulong => Value::UInt(self.uint(at, p)?),
-            MemberType::Real => Value::Real(f32::from_bits(self.u32(at)?)),
-            MemberType::Half => Value::Half(self.uint(at, 2)? as u16),
+            MemberType::Void => MemberValue::Void,
+            MemberType::Bool => MemberValue::Bool(self.bytes(at, 1)?[0]),
+            MemberType::Char | MemberType::Int8 => MemberValue::Int(i64::from(self.bytes(at, 1)?[0] as i8)),
+            MemberType::Uint8 => MemberValue::UInt(self.uint(at, 1)?),
+            MemberType::Int16 => MemberValue::Int(i64::from(self.uint(at, 2)? as u16 as i16)),
+            MemberType::Uint16 => MemberValue::UInt(self.uint(at, 2)?),
+            MemberType::Int32 => MemberValue::Int(i64::from(self.uint(at, 4)? as u32 as i32)),
+            MemberType::Uint32 => MemberValue::UInt(self.uint(at, 4)?),
+            MemberType::Int64 => MemberValue::Int(self.uint(at, 8)? as i64),
+            MemberType::Uint64 => MemberValue::UInt(self.uint(at, 8)?),
+            MemberType::Ulong => MemberValue::UInt(self.uint(at, p)?),
+            MemberType::Real => MemberValue::Real(f32::from_bits(self.u32(at)?)),
+            MemberType::Half => MemberValue::Half(self.uint(at, 2)? as u16),
             MemberType::Vector4 | MemberType::Quaternion => {
                 let mut v = [0f32; 4];
                 for (i, x) in v.iter_mut().enumerate() {
                     *x = f32::from_bits(self.u32(at + 4 * i as u32)?);
                 }
-                Value::Vec4(v)
+                MemberValue::Vec4(v)
             }
-            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => Value::Floats(self.floats(at, 12)?),
-            MemberType::Matrix4 | MemberType::Transform => Value::Floats(self.floats(at, 16)?),
+            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => MemberValue::Floats(self.floats(at, 12)?),
+            MemberType::Matrix4 | MemberType::Transform => MemberValue::Floats(self.floats(at, 16)?),
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 if m.subtype == ty {
                     return Err(here(unsupported(self.loc(at), "an enum without a storage type").into()));
                 }
                 self.read_one(class, m, m.subtype, at, depth)?
             }
-            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.resolve(at).map_err(|e| here(e.into()))?),
+            MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(self.resolve(at).map_err(|e| here(e.into()))?),
             MemberType::Variant => {
-                Value::Variant(self.resolve(at).map_err(|e| here(e.into()))?, self.resolve(at + p).map_err(|e| here(e.into()))?)
+                MemberValue::Variant(self.resolve(at).map_err(|e| here(e.into()))?, self.resolve(at + p).map_err(|e| here(e.into()))?)
             }
             MemberType::CString | MemberType::StringPtr => {
                 if self.global.contains_key(&at) {
                     return Err(here(unsupported(self.loc(at), "a string pointer with a global fixup").into()));
                 }
                 match self.local.get(&at) {
-                    None => Value::Str(None),
+                    None => MemberValue::Str(None),
                     Some(&dst) => {
                         let rest = self.d.get(dst as usize..).unwrap_or(&[]);
                         let n = rest.iter().position(|&b| b == 0).ok_or_else(|| here(Error::at(self.loc(dst), ErrorKind::UnterminatedString)))?;
                         self.spend(n as u64 + 1, at)?;
-                        Value::Str(Some(rest[..n].to_vec()))
+                        MemberValue::Str(Some(rest[..n].to_vec()))
                     }
                 }
             }
@@ -629,11 +629,11 @@ impl Reader<'_, '_> {
                 if self.global.contains_key(&at) {
                     return Err(here(unsupported(self.loc(at), "array data pointer with a global fixup").into()));
                 }
-                Value::Array(Array { items, capacity })
+                MemberValue::Array(MemberArray { items, capacity })
             }
             MemberType::Struct => {
                 let name = m.class.as_deref().ok_or_else(|| here(Error::invalid(self.loc(at), "struct member without a class")))?;
-                Value::Struct(self.read_struct(name, at, depth + 1).map_err(here)?)
+                MemberValue::Struct(self.read_struct(name, at, depth + 1).map_err(here)?)
             }
             MemberType::RelArray => {
                 if self.local.contains_key(&at) || self.global.contains_key(&at) {
@@ -657,7 +657,7 @@ impl Reader<'_, '_> {
                 } else if offset != 0 {
                     return Err(here(unsupported(self.loc(at), format!("an empty relative array with offset {offset}")).into()));
                 }
-                Value::RelArray(items)
+                MemberValue::RelArray(items)
             }
             MemberType::InplaceArray | MemberType::HomogeneousArray => {
                 return Err(here(unsupported(self.loc(at), format!("{} is not read as a value", ty.sdk_name())).into()));
@@ -678,7 +678,7 @@ struct Written<'k> {
 
 /// Writes the object of `class` with `values` from offset 0; `None` when the values do not
 /// write.
-fn write_one<'k>(plan: &mut Plan<'_>, class: &str, values: &[Value], align: ArrayAlign, follow: Follow<'k>) -> Option<Written<'k>> {
+fn write_one<'k>(plan: &mut Plan<'_>, class: &str, values: &[MemberValue], align: ArrayAlign, follow: Follow<'k>) -> Option<Written<'k>> {
     let mut w = Writer {
         plan,
         out: Vec::new(),
@@ -702,7 +702,7 @@ fn write_one<'k>(plan: &mut Plan<'_>, class: &str, values: &[Value], align: Arra
 /// the object ends, padding bytes that are not zero). `Some(None)` when none of these writes
 /// `values` back as `span` and its fixups (a byte a value writes that differs, fixups the values
 /// do not give: the object is demoted to raw); `None` when the values do not write at all.
-fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[Value], span: &[u8], local: &[LocalFixup], global: &[(u32, Ref)]) -> Option<Option<(ArrayAlign, Kept)>> {
+fn learn_layout(plan: &mut Plan<'_>, class: &str, values: &[MemberValue], span: &[u8], local: &[LocalFixup], global: &[(u32, Ref)]) -> Option<Option<(ArrayAlign, Kept)>> {
     for align in [ArrayAlign::Sixteen, ArrayAlign::Eight] {
         // The reader's plan: the same classes under the same rules, laid out once.
         let w = write_one(plan, class, values, align, Follow::Stock)?;
@@ -1055,7 +1055,7 @@ impl PackfileDocument {
     }
 
     /// The value of member `name` (its own or an ancestor's) of a typed object.
-    pub fn field(&self, h: Handle, name: &str) -> Option<&Value> {
+    pub fn field(&self, h: Handle, name: &str) -> Option<&MemberValue> {
         let o = self.objects.get(h.0 as usize)?;
         let Body::Typed(values) = &o.body else { return None };
         let i = self.member_names(&o.class).iter().position(|n| n == name)?;
@@ -1064,7 +1064,7 @@ impl PackfileDocument {
 
     /// The value of member `name` of a typed object, to change it (the writer checks that the new
     /// value fits the member's type).
-    pub fn field_mut(&mut self, h: Handle, name: &str) -> Option<&mut Value> {
+    pub fn field_mut(&mut self, h: Handle, name: &str) -> Option<&mut MemberValue> {
         let class = self.objects.get(h.0 as usize)?.class.clone();
         let i = self.member_names(&class).iter().position(|n| n == name)?;
         match &mut self.objects.get_mut(h.0 as usize)?.body {
@@ -1228,7 +1228,7 @@ struct Writer<'p, 'c, 'k> {
     /// While an object's own bytes are written: its relative arrays (slot, member, elements),
     /// whose elements go after those bytes. `None` elsewhere (array elements, out-of-line
     /// data), where a relative array has no place to go.
-    rel: Option<Vec<(u32, Member, Vec<Value>)>>,
+    rel: Option<Vec<(u32, Member, Vec<MemberValue>)>>,
     /// Where array elements start: [`ArrayAlign::bytes`] of the object being written.
     array_align: usize,
     /// The alignment the next placed data needs (padding is laid down when data is placed, so
@@ -1285,11 +1285,11 @@ fn too_large(len: usize) -> WriteError {
     WriteError::new(ErrorKind::Invalid(format!("__data__ of {len} bytes does not fit a packfile's 32-bit offsets")))
 }
 
-fn mismatch(what: &str, v: &Value) -> WriteError {
+fn mismatch(what: &str, v: &MemberValue) -> WriteError {
     WriteError::new(ErrorKind::Invalid(format!("{what}: value {} does not fit the member type", short(v))))
 }
 
-fn short(v: &Value) -> String {
+fn short(v: &MemberValue) -> String {
     let s = format!("{v:?}");
     if let Some((cut, _)) = s.char_indices().nth(60) {
         format!("{}...", &s[..cut])
@@ -1437,7 +1437,7 @@ impl Writer<'_, '_, '_> {
         }
     }
 
-    fn object(&mut self, class: &str, values: &[Value]) -> Result<(), WriteError> {
+    fn object(&mut self, class: &str, values: &[MemberValue]) -> Result<(), WriteError> {
         let (_, size) = self.plan.fields(class)?;
         let at = self.out.len() as u32;
         self.start = at;
@@ -1457,7 +1457,7 @@ impl Writer<'_, '_, '_> {
     }
 
     /// Writes a struct's inline bytes at `at` (already zeroed room).
-    fn inline_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<(), WriteError> {
+    fn inline_struct(&mut self, class: &str, at: u32, values: &[MemberValue]) -> Result<(), WriteError> {
         let (fields, _) = self.plan.fields(class)?;
         if fields.len() != values.len() {
             return Err(WriteError::new(ErrorKind::Invalid(format!("{class}: {} values for {} members", values.len(), fields.len()))));
@@ -1467,7 +1467,7 @@ impl Writer<'_, '_, '_> {
             if let Some(runs) = &f.hidden {
                 let n: usize = runs.iter().map(|r| r.1 as usize).sum();
                 match v {
-                    Value::Opaque(b) if b.len() == n => {
+                    MemberValue::Opaque(b) if b.len() == n => {
                         let mut b = &b[..];
                         for &(off, len) in runs {
                             let (run, rest) = b.split_at(len as usize);
@@ -1475,7 +1475,7 @@ impl Writer<'_, '_, '_> {
                             b = rest;
                         }
                     }
-                    Value::Opaque(b) => {
+                    MemberValue::Opaque(b) => {
                         return Err(here(WriteError::new(ErrorKind::Invalid(format!(
                             "{} hidden bytes where the layout leaves {n}",
                             b.len()
@@ -1486,7 +1486,7 @@ impl Writer<'_, '_, '_> {
                 continue;
             }
             match (f.member.c_array_size > 0, v) {
-                (true, Value::CArray(items)) if items.len() == f.member.count() as usize => {
+                (true, MemberValue::CArray(items)) if items.len() == f.member.count() as usize => {
                     for (i, item) in items.iter().enumerate() {
                         self.inline_one(class, &f.member, f.member.ty, at + f.offset + i as u32 * f.size, item).map_err(here)?;
                     }
@@ -1498,31 +1498,31 @@ impl Writer<'_, '_, '_> {
         Ok(())
     }
 
-    fn inline_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<(), WriteError> {
+    fn inline_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &MemberValue) -> Result<(), WriteError> {
         let p = self.plan.ptr;
         // An integer member of `n` bytes takes a value in its signed or its unsigned range (the
         // reader gives signed types as `Int`, unsigned as `UInt`; an edit may give either); a value
         // outside both would be cut silently, so it is refused.
-        let int = |v: &Value, n: u32, what: &str| -> Result<u64, WriteError> {
+        let int = |v: &MemberValue, n: u32, what: &str| -> Result<u64, WriteError> {
             let bits = 8 * n;
             let fits = match *v {
-                Value::Int(i) => bits >= 64 || (-(1i128 << (bits - 1))..(1i128 << bits)).contains(&i128::from(i)),
-                Value::UInt(u) => bits >= 64 || u < 1u64 << bits,
+                MemberValue::Int(i) => bits >= 64 || (-(1i128 << (bits - 1))..(1i128 << bits)).contains(&i128::from(i)),
+                MemberValue::UInt(u) => bits >= 64 || u < 1u64 << bits,
                 _ => return Err(mismatch(what, v)),
             };
             if !fits {
                 return Err(WriteError::new(ErrorKind::Invalid(format!("{what}: value {} does not fit in {bits} bits", short(v)))));
             }
             Ok(match *v {
-                Value::Int(i) => i as u64,
-                Value::UInt(u) => u,
+                MemberValue::Int(i) => i as u64,
+                MemberValue::UInt(u) => u,
                 _ => 0,
             })
         };
         match ty {
             MemberType::Void => {}
             MemberType::Bool => match v {
-                Value::Bool(b) => self.put(at, &[*b]),
+                MemberValue::Bool(b) => self.put(at, &[*b]),
                 _ => return Err(mismatch("bool", v)),
             },
             MemberType::Char | MemberType::Int8 | MemberType::Uint8 => self.put_uint(at, 1, int(v, 1, "8-bit integer")?),
@@ -1531,15 +1531,15 @@ impl Writer<'_, '_, '_> {
             MemberType::Int64 | MemberType::Uint64 => self.put_uint(at, 8, int(v, 8, "64-bit integer")?),
             MemberType::Ulong => self.put_uint(at, p, int(v, p, "ulong")?),
             MemberType::Real => match v {
-                Value::Real(r) => self.put_uint(at, 4, u64::from(r.to_bits())),
+                MemberValue::Real(r) => self.put_uint(at, 4, u64::from(r.to_bits())),
                 _ => return Err(mismatch("real", v)),
             },
             MemberType::Half => match v {
-                Value::Half(h) => self.put_uint(at, 2, u64::from(*h)),
+                MemberValue::Half(h) => self.put_uint(at, 2, u64::from(*h)),
                 _ => return Err(mismatch("half", v)),
             },
             MemberType::Vector4 | MemberType::Quaternion => match v {
-                Value::Vec4(fs) => {
+                MemberValue::Vec4(fs) => {
                     for (i, x) in fs.iter().enumerate() {
                         self.put_uint(at + 4 * i as u32, 4, u64::from(x.to_bits()));
                     }
@@ -1549,7 +1549,7 @@ impl Writer<'_, '_, '_> {
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform | MemberType::Matrix4 | MemberType::Transform => {
                 let n = if matches!(ty, MemberType::Matrix4 | MemberType::Transform) { 16 } else { 12 };
                 match v {
-                    Value::Floats(fs) if fs.len() == n => {
+                    MemberValue::Floats(fs) if fs.len() == n => {
                         for (i, x) in fs.iter().enumerate() {
                             self.put_uint(at + 4 * i as u32, 4, u64::from(x.to_bits()));
                         }
@@ -1565,25 +1565,25 @@ impl Writer<'_, '_, '_> {
             }
             // Pointer slots are the fixups' (kept padding never goes there).
             MemberType::Pointer | MemberType::FunctionPointer => {
-                if !matches!(v, Value::Ptr(_)) {
+                if !matches!(v, MemberValue::Ptr(_)) {
                     return Err(mismatch("pointer", v));
                 }
                 self.mark(at, p as usize);
             }
             MemberType::Variant => {
-                if !matches!(v, Value::Variant(..)) {
+                if !matches!(v, MemberValue::Variant(..)) {
                     return Err(mismatch("variant", v));
                 }
                 self.mark(at, 2 * p as usize);
             }
             MemberType::CString | MemberType::StringPtr => {
-                if !matches!(v, Value::Str(_)) {
+                if !matches!(v, MemberValue::Str(_)) {
                     return Err(mismatch("string", v));
                 }
                 self.mark(at, p as usize);
             }
             MemberType::Array | MemberType::SimpleArray => match v {
-                Value::Array(a) => {
+                MemberValue::Array(a) => {
                     self.mark(at, p as usize);
                     self.put_uint(at + p, 4, a.items.len() as u64);
                     if ty == MemberType::Array {
@@ -1593,18 +1593,18 @@ impl Writer<'_, '_, '_> {
                 _ => return Err(mismatch("array", v)),
             },
             MemberType::Struct => match v {
-                Value::Struct(vals) => {
+                MemberValue::Struct(vals) => {
                     let name = m.class.as_deref().ok_or_else(|| mismatch("struct without class", v))?;
                     self.inline_struct(name, at, vals)?
                 }
                 _ => return Err(mismatch("struct", v)),
             },
             MemberType::RelArray => match (v, &mut self.rel) {
-                (Value::RelArray(items), Some(rel)) => {
+                (MemberValue::RelArray(items), Some(rel)) => {
                     rel.push((at, m.clone(), items.clone()));
                     self.mark(at, 4);
                 }
-                (Value::RelArray(_), None) => {
+                (MemberValue::RelArray(_), None) => {
                     return Err(WriteError::new(ErrorKind::Invalid(format!(
                         "{class}.{}: a relative array outside an object's own members has no place for its elements",
                         m.name
@@ -1621,7 +1621,7 @@ impl Writer<'_, '_, '_> {
 
     /// The elements of a relative array whose slot is `slot`: after what the object holds so far,
     /// 16-aligned (or to the element, when more), with the slot's count and offset.
-    fn rel_data(&mut self, class: &str, slot: u32, m: &Member, items: &[Value]) -> Result<(), WriteError> {
+    fn rel_data(&mut self, class: &str, slot: u32, m: &Member, items: &[MemberValue]) -> Result<(), WriteError> {
         if items.is_empty() {
             return Ok(());
         }
@@ -1647,12 +1647,12 @@ impl Writer<'_, '_, '_> {
 
     /// Writes the out-of-line data of a struct placed at `at`, member by member, and records its
     /// fixups; pads to 16 after each member that wrote data.
-    fn data_struct(&mut self, class: &str, at: u32, values: &[Value]) -> Result<(), WriteError> {
+    fn data_struct(&mut self, class: &str, at: u32, values: &[MemberValue]) -> Result<(), WriteError> {
         let (fields, _) = self.plan.fields(class)?;
         for (f, v) in fields.iter().zip(values) {
             let before = self.out.len();
             match v {
-                Value::CArray(items) => {
+                MemberValue::CArray(items) => {
                     for (i, item) in items.iter().enumerate() {
                         self.data_one(class, &f.member, f.member.ty, at + f.offset + i as u32 * f.size, item)?;
                     }
@@ -1666,23 +1666,23 @@ impl Writer<'_, '_, '_> {
         Ok(())
     }
 
-    fn data_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &Value) -> Result<(), WriteError> {
+    fn data_one(&mut self, class: &str, m: &Member, ty: MemberType, at: u32, v: &MemberValue) -> Result<(), WriteError> {
         let p = self.plan.ptr;
         match (ty, v) {
             (MemberType::Enum | MemberType::Flags | MemberType::Zero, _) => {}
-            (MemberType::Pointer | MemberType::FunctionPointer, Value::Ptr(r)) => self.pending.push((at, *r)),
-            (MemberType::Variant, Value::Variant(a, b)) => {
+            (MemberType::Pointer | MemberType::FunctionPointer, MemberValue::Ptr(r)) => self.pending.push((at, *r)),
+            (MemberType::Variant, MemberValue::Variant(a, b)) => {
                 self.pending.push((at, *a));
                 self.pending.push((at + p, *b));
             }
-            (MemberType::CString | MemberType::StringPtr, Value::Str(Some(s))) => {
+            (MemberType::CString | MemberType::StringPtr, MemberValue::Str(Some(s))) => {
                 let dst = self.place(2, Some(Src::Fixup(at)))?;
                 self.out.extend_from_slice(s);
                 self.out.push(0);
                 self.mark(dst, s.len() + 1);
                 self.local.push(LocalFixup { src: at, dst });
             }
-            (MemberType::Array | MemberType::SimpleArray, Value::Array(a)) if !a.items.is_empty() => {
+            (MemberType::Array | MemberType::SimpleArray, MemberValue::Array(a)) if !a.items.is_empty() => {
                 let (stride, _) = self.plan.elem_shape(class, m)?;
                 let dst = self.place(self.array_align, Some(Src::Fixup(at)))?;
                 self.local.push(LocalFixup { src: at, dst });
@@ -1694,14 +1694,14 @@ impl Writer<'_, '_, '_> {
                 for (i, item) in a.items.iter().enumerate() {
                     let slot = dst + i as u32 * stride;
                     match (m.subtype, item) {
-                        (MemberType::Struct, Value::Struct(vals)) => {
+                        (MemberType::Struct, MemberValue::Struct(vals)) => {
                             self.data_struct(m.class.as_deref().unwrap_or_default(), slot, vals)?;
                         }
                         _ => self.data_one(class, &em, m.subtype, slot, item)?,
                     }
                 }
             }
-            (MemberType::Struct, Value::Struct(vals)) => {
+            (MemberType::Struct, MemberValue::Struct(vals)) => {
                 self.data_struct(m.class.as_deref().unwrap_or_default(), at, vals)?;
             }
             _ => {}
@@ -1713,15 +1713,15 @@ impl Writer<'_, '_, '_> {
 /// Calls `f` on every pointer of an object: the values' pointers and variants, or an untyped
 /// object's global fixups.
 fn body_refs(body: &Body, f: &mut impl FnMut(&Ref)) {
-    fn value(v: &Value, f: &mut impl FnMut(&Ref)) {
+    fn value(v: &MemberValue, f: &mut impl FnMut(&Ref)) {
         match v {
-            Value::Ptr(r) => f(r),
-            Value::Variant(a, b) => {
+            MemberValue::Ptr(r) => f(r),
+            MemberValue::Variant(a, b) => {
                 f(a);
                 f(b);
             }
-            Value::Array(a) => a.items.iter().for_each(|x| value(x, f)),
-            Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter().for_each(|x| value(x, f)),
+            MemberValue::Array(a) => a.items.iter().for_each(|x| value(x, f)),
+            MemberValue::Struct(vs) | MemberValue::CArray(vs) | MemberValue::RelArray(vs) => vs.iter().for_each(|x| value(x, f)),
             _ => {}
         }
     }
@@ -1733,15 +1733,15 @@ fn body_refs(body: &Body, f: &mut impl FnMut(&Ref)) {
 
 /// [`body_refs`] with the pointers given mutably (for renumbering them).
 fn each_ref(body: &mut Body, f: &mut impl FnMut(&mut Ref)) {
-    fn value(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
+    fn value(v: &mut MemberValue, f: &mut impl FnMut(&mut Ref)) {
         match v {
-            Value::Ptr(r) => f(r),
-            Value::Variant(a, b) => {
+            MemberValue::Ptr(r) => f(r),
+            MemberValue::Variant(a, b) => {
                 f(a);
                 f(b);
             }
-            Value::Array(a) => a.items.iter_mut().for_each(|x| value(x, f)),
-            Value::Struct(vs) | Value::CArray(vs) | Value::RelArray(vs) => vs.iter_mut().for_each(|x| value(x, f)),
+            MemberValue::Array(a) => a.items.iter_mut().for_each(|x| value(x, f)),
+            MemberValue::Struct(vs) | MemberValue::CArray(vs) | MemberValue::RelArray(vs) => vs.iter_mut().for_each(|x| value(x, f)),
             _ => {}
         }
     }

@@ -37,13 +37,13 @@
 //! [`PackString`] (the stored bytes, whatever their encoding), pointers as [`Ptr`], `hkArray` as
 //! `Vec` (its capacity word must be `len | ` the document's [`PackfileDocument::array_flags`], which the
 //! document also gives each hkArray of a struct it stores), C arrays as `[T; N]`, embedded
-//! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`RelArray`], the bytes of
-//! a class with hidden members that no member describes as [`Opaque`] (after the class's own
+//! structs as their struct, `hkVariant` as [`Variant`], `hkRelArray` as [`PackRelArray`], the bytes of
+//! a class with hidden members that no member describes as [`PackOpaque`] (after the class's own
 //! members, named [`HIDDEN`]), and member kinds the reader keeps no value for
-//! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`Value`].
+//! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`MemberValue`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{each_hk_array, each_hk_array_mut, Array, Body, PackfileDocument, Value, ARRAY_FLAG_BITS};
+use super::objects::{each_hk_array, each_hk_array_mut, MemberArray, Body, PackfileDocument, MemberValue, ARRAY_FLAG_BITS};
 use crate::shared::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
@@ -56,16 +56,16 @@ fn err(msg: impl Into<String>) -> Error {
     Error::new(ErrorKind::Invalid(msg.into()))
 }
 
-fn expected(what: &str, v: &Value) -> Error {
+fn expected(what: &str, v: &MemberValue) -> Error {
     err(format!("expected {what}, found a {} value", v.kind()))
 }
 
-/// A Rust type that one member value (of [`Value`]) converts to and from without loss.
+/// A Rust type that one member value (of [`MemberValue`]) converts to and from without loss.
 pub trait PackValue: Sized {
     /// The Rust value of `v`; an error when `v` is not of this member's shape or does not fit.
-    fn from_value(v: &Value) -> Result<Self>;
+    fn from_value(v: &MemberValue) -> Result<Self>;
     /// The member value, as [`PackfileDocument`] writes it.
-    fn to_value(&self) -> Value;
+    fn to_value(&self) -> MemberValue;
 }
 
 /// A generated packfile class: its identity and its conversion to and from an object's member
@@ -82,20 +82,20 @@ pub trait PackClass: PackValue {
     /// The names of the members, the ancestors' first: the order of [`Body::Typed`]'s values.
     const MEMBERS: &'static [&'static str];
     /// The struct from an object's values (exactly [`Self::MEMBERS`]`.len()` of them).
-    fn from_values(values: &[Value]) -> Result<Self>;
+    fn from_values(values: &[MemberValue]) -> Result<Self>;
     /// Appends the values of every member, the ancestors' first.
-    fn to_values(&self, out: &mut Vec<Value>);
+    fn to_values(&self, out: &mut Vec<MemberValue>);
 }
 
 impl<T: ?Sized> PackValue for Ptr<T> {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Ptr(r) => Ok(Ptr::new(*r)),
+            MemberValue::Ptr(r) => Ok(Ptr::new(*r)),
             _ => Err(expected("a pointer", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Ptr(self.target)
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Ptr(self.target)
     }
 }
 
@@ -109,49 +109,49 @@ pub struct Variant {
 }
 
 impl PackValue for Variant {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Variant(a, b) => Ok(Variant { object: Ptr::new(*a), class: Ptr::new(*b) }),
+            MemberValue::Variant(a, b) => Ok(Variant { object: Ptr::new(*a), class: Ptr::new(*b) }),
             _ => Err(expected("a variant", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Variant(self.object.target, self.class.target)
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Variant(self.object.target, self.class.target)
     }
 }
 
-impl PackValue for Value {
-    fn from_value(v: &Value) -> Result<Self> {
+impl PackValue for MemberValue {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         Ok(v.clone())
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         self.clone()
     }
 }
 
 impl PackValue for () {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Void => Ok(()),
+            MemberValue::Void => Ok(()),
             _ => Err(expected("void", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Void
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Void
     }
 }
 
 macro_rules! ints {
     ($variant:ident, $wide:ty: $($t:ty),*) => {$(
         impl PackValue for $t {
-            fn from_value(v: &Value) -> Result<Self> {
+            fn from_value(v: &MemberValue) -> Result<Self> {
                 match v {
-                    Value::$variant(i) => <$t>::try_from(*i).map_err(|_| err(format!("{i} does not fit {}", stringify!($t)))),
+                    MemberValue::$variant(i) => <$t>::try_from(*i).map_err(|_| err(format!("{i} does not fit {}", stringify!($t)))),
                     _ => Err(expected(stringify!($t), v)),
                 }
             }
-            fn to_value(&self) -> Value {
-                Value::$variant(<$wide>::from(*self))
+            fn to_value(&self) -> MemberValue {
+                MemberValue::$variant(<$wide>::from(*self))
             }
         }
     )*};
@@ -160,19 +160,19 @@ macro_rules! ints {
 ints!(Int, i64: i8, i16, i32, i64);
 ints!(UInt, u64: u8, u16, u32, u64);
 
-/// `PackValue` for a type held in one [`Value`] variant: `$p => $from` builds it from the
+/// `PackValue` for a type held in one [`MemberValue`] variant: `$p => $from` builds it from the
 /// variant's payload, `$s => $to` gives the payload back.
 macro_rules! one_variant {
     ($($t:ty: $variant:ident, $what:literal, $p:ident => $from:expr, $s:ident => $to:expr;)*) => {$(
         impl PackValue for $t {
-            fn from_value(v: &Value) -> Result<Self> {
+            fn from_value(v: &MemberValue) -> Result<Self> {
                 match v {
-                    Value::$variant($p) => Ok($from),
+                    MemberValue::$variant($p) => Ok($from),
                     _ => Err(expected($what, v)),
                 }
             }
-            fn to_value(&$s) -> Value {
-                Value::$variant($to)
+            fn to_value(&$s) -> MemberValue {
+                MemberValue::$variant($to)
             }
         }
     )*};
@@ -186,10 +186,10 @@ one_variant! {
     Quaternion: Vec4, "a quaternion", l => Quaternion { lanes: *l }, self => self.lanes;
 }
 
-/// `N` lanes of four floats from a [`Value::Floats`] of `4 * N`.
-fn columns<const N: usize>(v: &Value) -> Result<[[f32; 4]; N]> {
+/// `N` lanes of four floats from a [`MemberValue::Floats`] of `4 * N`.
+fn columns<const N: usize>(v: &MemberValue) -> Result<[[f32; 4]; N]> {
     match v {
-        Value::Floats(fs) if fs.len() == 4 * N => {
+        MemberValue::Floats(fs) if fs.len() == 4 * N => {
             let mut out = [[0f32; 4]; N];
             for (c, chunk) in out.iter_mut().zip(fs.chunks_exact(4)) {
                 c.copy_from_slice(chunk);
@@ -200,8 +200,8 @@ fn columns<const N: usize>(v: &Value) -> Result<[[f32; 4]; N]> {
     }
 }
 
-fn floats(cols: &[[f32; 4]]) -> Value {
-    Value::Floats(cols.iter().flatten().copied().collect())
+fn floats(cols: &[[f32; 4]]) -> MemberValue {
+    MemberValue::Floats(cols.iter().flatten().copied().collect())
 }
 
 fn v4(l: [f32; 4]) -> Vector4 {
@@ -209,42 +209,42 @@ fn v4(l: [f32; 4]) -> Vector4 {
 }
 
 impl PackValue for Matrix3 {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         let [a, b, c] = columns::<3>(v)?;
         Ok(Matrix3 { cols: [v4(a), v4(b), v4(c)] })
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         floats(&self.cols.map(|c| c.lanes))
     }
 }
 
 impl PackValue for Matrix4 {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         let [a, b, c, d] = columns::<4>(v)?;
         Ok(Matrix4 { cols: [v4(a), v4(b), v4(c), v4(d)] })
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         floats(&self.cols.map(|c| c.lanes))
     }
 }
 
 impl PackValue for Transform {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         let [a, b, c, t] = columns::<4>(v)?;
         Ok(Transform { rotation: Matrix3 { cols: [v4(a), v4(b), v4(c)] }, translation: v4(t) })
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         let r = self.rotation.cols;
         floats(&[r[0].lanes, r[1].lanes, r[2].lanes, self.translation.lanes])
     }
 }
 
 impl PackValue for QsTransform {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         let [t, r, s] = columns::<3>(v)?;
         Ok(QsTransform { translation: v4(t), rotation: Quaternion { lanes: r }, scale: v4(s) })
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         floats(&[self.translation.lanes, self.rotation.lanes, self.scale.lanes])
     }
 }
@@ -286,31 +286,31 @@ impl From<String> for PackString {
 }
 
 impl PackValue for PackString {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Str(s) => Ok(PackString(s.clone())),
+            MemberValue::Str(s) => Ok(PackString(s.clone())),
             _ => Err(expected("a string", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Str(self.0.clone())
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Str(self.0.clone())
     }
 }
 
 impl<E, S: PackValue> PackValue for Enum<E, S> {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         S::from_value(v).map(Enum::new)
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         self.raw.to_value()
     }
 }
 
 impl<E, S: PackValue> PackValue for Flags<E, S> {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         S::from_value(v).map(Flags::new)
     }
-    fn to_value(&self) -> Value {
+    fn to_value(&self) -> MemberValue {
         self.raw.to_value()
     }
 }
@@ -321,9 +321,9 @@ impl<E, S: PackValue> PackValue for Flags<E, S> {
 /// struct it stores (for which [`PackValue::to_value`] writes `len | 0x80000000`); an array with
 /// another word stays a value of the document.
 impl<T: PackValue> PackValue for Vec<T> {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Array(a) => {
+            MemberValue::Array(a) => {
                 if a.capacity & !ARRAY_FLAG_BITS != a.items.len() as u32 {
                     return Err(err(format!("array of {} with capacity word {:#x}, whose capacity is not its length", a.items.len(), a.capacity)));
                 }
@@ -332,12 +332,12 @@ impl<T: PackValue> PackValue for Vec<T> {
             _ => Err(expected("an array", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Array(Array::new(self.iter().map(PackValue::to_value).collect()))
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Array(MemberArray::new(self.iter().map(PackValue::to_value).collect()))
     }
 }
 
-fn items<T: PackValue>(values: &[Value]) -> Result<Vec<T>> {
+fn items<T: PackValue>(values: &[MemberValue]) -> Result<Vec<T>> {
     values.iter().enumerate().map(|(i, v)| T::from_value(v).map_err(|e| e.in_context(format!("[{i}]")))).collect()
 }
 
@@ -358,43 +358,43 @@ impl<T> std::ops::DerefMut for SimpleArray<T> {
 }
 
 impl<T: PackValue> PackValue for SimpleArray<T> {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Array(a) => items(&a.items).map(SimpleArray),
+            MemberValue::Array(a) => items(&a.items).map(SimpleArray),
             _ => Err(expected("an array", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Array(Array { items: self.0.iter().map(PackValue::to_value).collect(), capacity: 0 })
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Array(MemberArray { items: self.0.iter().map(PackValue::to_value).collect(), capacity: 0 })
     }
 }
 
 /// `hkRelArray<T>`: elements the object holds after its own members, as a `Vec` (the writer
 /// places them and stores their 16-bit count and offset).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct RelArray<T>(pub Vec<T>);
+pub struct PackRelArray<T>(pub Vec<T>);
 
-impl<T> std::ops::Deref for RelArray<T> {
+impl<T> std::ops::Deref for PackRelArray<T> {
     type Target = Vec<T>;
     fn deref(&self) -> &Vec<T> {
         &self.0
     }
 }
-impl<T> std::ops::DerefMut for RelArray<T> {
+impl<T> std::ops::DerefMut for PackRelArray<T> {
     fn deref_mut(&mut self) -> &mut Vec<T> {
         &mut self.0
     }
 }
 
-impl<T: PackValue> PackValue for RelArray<T> {
-    fn from_value(v: &Value) -> Result<Self> {
+impl<T: PackValue> PackValue for PackRelArray<T> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::RelArray(a) => items(a).map(RelArray),
+            MemberValue::RelArray(a) => items(a).map(PackRelArray),
             _ => Err(expected("a relative array", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::RelArray(self.0.iter().map(PackValue::to_value).collect())
+    fn to_value(&self) -> MemberValue {
+        MemberValue::RelArray(self.0.iter().map(PackValue::to_value).collect())
     }
 }
 
@@ -403,60 +403,60 @@ impl<T: PackValue> PackValue for RelArray<T> {
 /// stored there, written back as they are. Its member name is [`HIDDEN`]; the layout fixes its
 /// length (a value of another length does not write).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Opaque(pub Vec<u8>);
+pub struct PackOpaque(pub Vec<u8>);
 
-impl PackValue for Opaque {
-    fn from_value(v: &Value) -> Result<Self> {
+impl PackValue for PackOpaque {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::Opaque(b) => Ok(Opaque(b.clone())),
+            MemberValue::Opaque(b) => Ok(PackOpaque(b.clone())),
             _ => Err(expected("hidden bytes", v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::Opaque(self.0.clone())
+    fn to_value(&self) -> MemberValue {
+        MemberValue::Opaque(self.0.clone())
     }
 }
 
 impl<T: PackValue, const N: usize> PackValue for [T; N] {
-    fn from_value(v: &Value) -> Result<Self> {
+    fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            Value::CArray(vs) if vs.len() == N => {
+            MemberValue::CArray(vs) if vs.len() == N => {
                 let list: Vec<T> = items(vs)?;
                 list.try_into().map_err(|_| err("C array length"))
             }
             _ => Err(expected(&format!("a C array of {N}"), v)),
         }
     }
-    fn to_value(&self) -> Value {
-        Value::CArray(self.iter().map(PackValue::to_value).collect())
+    fn to_value(&self) -> MemberValue {
+        MemberValue::CArray(self.iter().map(PackValue::to_value).collect())
     }
 }
 
 /// Reads member `i` (named `name`) of a generated class's values; used by generated code.
-pub fn member<T: PackValue>(values: &[Value], i: usize, name: &str) -> Result<T> {
+pub fn member<T: PackValue>(values: &[MemberValue], i: usize, name: &str) -> Result<T> {
     let v = values.get(i).ok_or_else(|| err(format!("member {name}: only {} values", values.len())))?;
     T::from_value(v).map_err(|e| e.in_context(name.to_owned()))
 }
 
-/// The values of a generated class from a [`Value::Struct`] (embedded structs); used by generated
+/// The values of a generated class from a [`MemberValue::Struct`] (embedded structs); used by generated
 /// code for [`PackValue::from_value`].
-pub fn struct_values<T: PackClass>(v: &Value) -> Result<T> {
+pub fn struct_values<T: PackClass>(v: &MemberValue) -> Result<T> {
     match v {
-        Value::Struct(values) => T::from_values(values).map_err(|e| e.in_context(T::NAME)),
+        MemberValue::Struct(values) => T::from_values(values).map_err(|e| e.in_context(T::NAME)),
         _ => Err(expected(&format!("a {} struct", T::NAME), v)),
     }
 }
 
-/// The [`Value::Struct`] of a generated class; used by generated code for
+/// The [`MemberValue::Struct`] of a generated class; used by generated code for
 /// [`PackValue::to_value`].
-pub fn to_struct<T: PackClass>(t: &T) -> Value {
+pub fn to_struct<T: PackClass>(t: &T) -> MemberValue {
     let mut out = Vec::with_capacity(T::MEMBERS.len());
     t.to_values(&mut out);
-    Value::Struct(out)
+    MemberValue::Struct(out)
 }
 
 /// Checks the number of values a generated class is read from; used by generated code.
-pub fn check_count<T: PackClass>(values: &[Value]) -> Result<()> {
+pub fn check_count<T: PackClass>(values: &[MemberValue]) -> Result<()> {
     if values.len() == T::MEMBERS.len() {
         Ok(())
     } else {
@@ -464,15 +464,15 @@ pub fn check_count<T: PackClass>(values: &[Value]) -> Result<()> {
     }
 }
 
-fn read_of<T: PackClass + 'static>(values: &[Value]) -> Result<Box<dyn Any>> {
+fn read_of<T: PackClass + 'static>(values: &[MemberValue]) -> Result<Box<dyn Any>> {
     Ok(Box::new(T::from_values(values)?))
 }
 
-fn write_of<T: PackClass + 'static>(t: &dyn Any, out: &mut Vec<Value>) -> Option<()> {
+fn write_of<T: PackClass + 'static>(t: &dyn Any, out: &mut Vec<MemberValue>) -> Option<()> {
     t.downcast_ref::<T>().map(|t| t.to_values(out))
 }
 
-fn debug_of<T: PackClass + fmt::Debug>(values: &[Value]) -> Result<String> {
+fn debug_of<T: PackClass + fmt::Debug>(values: &[MemberValue]) -> Result<String> {
     Ok(format!("{:#?}", T::from_values(values)?))
 }
 
@@ -533,13 +533,13 @@ impl PackfileDocument {
 
     /// Whether every hkArray among `values` (of `class`, its members' values) has the capacity
     /// word `len | `[`PackfileDocument::array_flags`], which a `Vec` stands for.
-    fn stock_arrays(&self, class: &str, values: &[Value]) -> bool {
+    fn stock_arrays(&self, class: &str, values: &[MemberValue]) -> bool {
         each_hk_array(&self.classes, class, values, 0, &mut |a| a.capacity == a.items.len() as u32 | self.array_flags)
     }
 
     /// Gives every hkArray among `values` (of `class`, values from a struct) the capacity word
     /// `len | `[`PackfileDocument::array_flags`].
-    pub(crate) fn give_array_flags(&self, class: &str, values: &mut [Value]) {
+    pub(crate) fn give_array_flags(&self, class: &str, values: &mut [MemberValue]) {
         each_hk_array_mut(&self.classes, class, values, 0, &mut |a| {
             a.capacity = a.items.len() as u32 | self.array_flags;
             true
@@ -549,7 +549,7 @@ impl PackfileDocument {
     /// The values of object `h` when a class of that name, signature and members applies to it
     /// ([`Self::applies`]) and every hkArray among them has the document's capacity word
     /// ([`Self::stock_arrays`]): the values a struct converts from.
-    pub(crate) fn struct_source(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
+    pub(crate) fn struct_source(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[MemberValue]> {
         let values = self.applies(h, name, signature, members)?;
         if !self.stock_arrays(name, values) {
             return Err(err(format!(
@@ -561,7 +561,7 @@ impl PackfileDocument {
     }
 
     /// The values of object `h` when a class of that name, signature and members applies to it.
-    pub(crate) fn applies(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[Value]> {
+    pub(crate) fn applies(&self, h: Handle, name: &str, signature: u32, members: &[&str]) -> Result<&[MemberValue]> {
         let o = self.objects.get(h.0 as usize).ok_or_else(|| {
             Error::new(ErrorKind::IndexOutOfRange { what: "object handle", index: u64::from(h.0), count: self.objects.len() as u64 })
         })?;
@@ -588,7 +588,7 @@ impl PackfileDocument {
     /// Replaces the values of object `h`, of the class named `name` with `signature` and
     /// `members`, with `values` (whatever its values were, even ones no struct converts): what
     /// `hktypes::Document::set` does for a packfile.
-    pub(crate) fn set_values(&mut self, h: Handle, name: &str, signature: u32, members: &[&str], mut values: Vec<Value>) -> Result<()> {
+    pub(crate) fn set_values(&mut self, h: Handle, name: &str, signature: u32, members: &[&str], mut values: Vec<MemberValue>) -> Result<()> {
         self.applies(h, name, signature, members)?;
         self.give_array_flags(name, &mut values);
         if let Some(o) = self.objects.get_mut(h.0 as usize) {
@@ -603,7 +603,7 @@ impl PackfileDocument {
     /// signature and describes with those members: a class of the file read, or one
     /// [`PackfileDocument::declare`]d (or declared from the document's registry). The first object added
     /// to an empty document is its root.
-    pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], mut values: Vec<Value>) -> Result<Handle> {
+    pub(crate) fn add_values(&mut self, name: &str, signature: u32, members: &[&str], mut values: Vec<MemberValue>) -> Result<Handle> {
         let like = self.find(name).find(|h| self.applies(*h, name, signature, members).is_ok());
         let class_ref = match like {
             Some(like) => self.objects[like.0 as usize].class_ref,

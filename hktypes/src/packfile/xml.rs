@@ -1,5 +1,5 @@
 //! Havok's XML form of a packfile (`<hkpackfile>`), read into and written from the same
-//! [`PackfileDocument`] as the binary form: the same objects, [`Value`]s and [`Handle`]s.
+//! [`PackfileDocument`] as the binary form: the same objects, [`MemberValue`]s and [`Handle`]s.
 //!
 //! ```xml
 //! <hkpackfile classversion="8" contentsversion="hk_2010.2.0-r1" toplevelobject="#0001">
@@ -90,7 +90,7 @@
 use super::file::{ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, Array, ArrayAlign, Body, PackfileDocument, Object, Ref, Value, ARRAY_FLAG_BITS, HIDDEN};
+use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
@@ -259,7 +259,7 @@ struct XmlWriter<'d, 'o> {
     last: Option<(&'d str, Rc<[&'d Member]>)>,
     /// Per `SERIALIZE_IGNORED` member (by address): its zero value, which it is written as a
     /// comment for.
-    zeros: HashMap<*const Member, Option<Value>>,
+    zeros: HashMap<*const Member, Option<MemberValue>>,
     /// Whether the object being written holds a pointer into an object or another section,
     /// which its note then lists ([`XmlWriter::object_note`]).
     inner_refs: bool,
@@ -310,7 +310,7 @@ fn groups(ty: MemberType) -> &'static [usize] {
 /// numbers of (a matrix's columns, an `hkQsTransform`'s translation and scale), and the word
 /// Havok's packer puts there ([`dropped_w`]): depth first in member order, array elements in
 /// turn, the groups of a value in order. The `lanes=` of an `hkgen:object` note count these.
-fn each_lane(classes: &ClassSet, class: &str, values: &[Value], depth: usize, f: &mut dyn FnMut(f32, f32)) {
+fn each_lane(classes: &ClassSet, class: &str, values: &[MemberValue], depth: usize, f: &mut dyn FnMut(f32, f32)) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -319,16 +319,16 @@ fn each_lane(classes: &ClassSet, class: &str, values: &[Value], depth: usize, f:
     }
 }
 
-fn lanes_in(classes: &ClassSet, m: &Member, ty: MemberType, v: &Value, depth: usize, f: &mut dyn FnMut(f32, f32)) {
+fn lanes_in(classes: &ClassSet, m: &Member, ty: MemberType, v: &MemberValue, depth: usize, f: &mut dyn FnMut(f32, f32)) {
     match v {
-        Value::Array(Array { items, .. }) | Value::RelArray(items) => items.iter().for_each(|x| lanes_in(classes, m, m.subtype, x, depth + 1, f)),
-        Value::CArray(items) => items.iter().for_each(|x| lanes_in(classes, m, ty, x, depth + 1, f)),
-        Value::Struct(vs) => {
+        MemberValue::Array(MemberArray { items, .. }) | MemberValue::RelArray(items) => items.iter().for_each(|x| lanes_in(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::CArray(items) => items.iter().for_each(|x| lanes_in(classes, m, ty, x, depth + 1, f)),
+        MemberValue::Struct(vs) => {
             if let Some(c) = m.class.as_deref() {
                 each_lane(classes, c, vs, depth + 1, f);
             }
         }
-        Value::Floats(x) if x.len() == 4 * groups(ty).len() => {
+        MemberValue::Floats(x) if x.len() == 4 * groups(ty).len() => {
             for (k, &n) in groups(ty).iter().enumerate() {
                 if n == 3 {
                     f(x[4 * k + 3], dropped_w(ty, k));
@@ -340,7 +340,7 @@ fn lanes_in(classes: &ClassSet, m: &Member, ty: MemberType, v: &Value, depth: us
 }
 
 /// [`each_lane`], to set the words.
-fn each_lane_mut(classes: &ClassSet, class: &str, values: &mut [Value], depth: usize, f: &mut dyn FnMut(&mut f32)) {
+fn each_lane_mut(classes: &ClassSet, class: &str, values: &mut [MemberValue], depth: usize, f: &mut dyn FnMut(&mut f32)) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -349,16 +349,16 @@ fn each_lane_mut(classes: &ClassSet, class: &str, values: &mut [Value], depth: u
     }
 }
 
-fn lanes_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut Value, depth: usize, f: &mut dyn FnMut(&mut f32)) {
+fn lanes_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut MemberValue, depth: usize, f: &mut dyn FnMut(&mut f32)) {
     match v {
-        Value::Array(Array { items, .. }) | Value::RelArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, m.subtype, x, depth + 1, f)),
-        Value::CArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, ty, x, depth + 1, f)),
-        Value::Struct(vs) => {
+        MemberValue::Array(MemberArray { items, .. }) | MemberValue::RelArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::CArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, ty, x, depth + 1, f)),
+        MemberValue::Struct(vs) => {
             if let Some(c) = m.class.as_deref() {
                 each_lane_mut(classes, c, vs, depth + 1, f);
             }
         }
-        Value::Floats(x) if x.len() == 4 * groups(ty).len() => {
+        MemberValue::Floats(x) if x.len() == 4 * groups(ty).len() => {
             for (k, &n) in groups(ty).iter().enumerate() {
                 if n == 3 {
                     f(&mut x[4 * k + 3]);
@@ -397,7 +397,7 @@ impl std::fmt::Display for Path<'_> {
     }
 }
 
-fn wrong(path: &Path<'_>, what: &str, v: &Value) -> ValueError {
+fn wrong(path: &Path<'_>, what: &str, v: &MemberValue) -> ValueError {
     ValueError::new(ErrorKind::Invalid(format!("{path}: a {} value where {what} belongs", v.kind())))
 }
 
@@ -496,7 +496,7 @@ impl<'d> XmlWriter<'d, '_> {
     /// nothing): the 8-byte array alignment, the kept bytes, pointers into other sections or into
     /// objects (looked for only where writing the members met one), hkArray capacity words other
     /// than `len | ` the document's flags (looked for only where writing met one).
-    fn object_note(&self, o: &Object, values: &[Value]) -> String {
+    fn object_note(&self, o: &Object, values: &[MemberValue]) -> String {
         let mut note = String::new();
         if o.array_align == ArrayAlign::Eight {
             note.push_str(" align=8");
@@ -566,7 +566,7 @@ impl<'d> XmlWriter<'d, '_> {
     }
 
     /// Whether `v` is member `m`'s zero value ([`zero_value`], made once per member).
-    fn is_zero(&mut self, m: &'d Member, v: &Value) -> bool {
+    fn is_zero(&mut self, m: &'d Member, v: &MemberValue) -> bool {
         let classes = &self.doc.classes;
         let flags = self.doc.array_flags;
         let zero = self.zeros.entry(m as *const Member).or_insert_with(|| zero_value(classes, m, m.ty, 0, flags).ok());
@@ -594,7 +594,7 @@ impl<'d> XmlWriter<'d, '_> {
         m
     }
 
-    fn members(&mut self, class: &str, values: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
+    fn members(&mut self, class: &str, values: &[MemberValue], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         if nest > MAX_DEPTH {
             return Err(ValueError::new(ErrorKind::Cycle(format!("{path}: structs nested more than {MAX_DEPTH} deep"))));
         }
@@ -618,8 +618,8 @@ impl<'d> XmlWriter<'d, '_> {
             self.out.push_str(&m.name);
             self.out.push('"');
             match v {
-                Value::Array(Array { items, .. }) | Value::RelArray(items) => {
-                    if let Value::Array(a) = v {
+                MemberValue::Array(MemberArray { items, .. }) | MemberValue::RelArray(items) => {
+                    if let MemberValue::Array(a) = v {
                         self.other_caps |= m.ty == MemberType::Array && a.capacity != items.len() as u32 | self.doc.array_flags;
                     }
                     self.out.push_str(" numelements=\"");
@@ -627,17 +627,17 @@ impl<'d> XmlWriter<'d, '_> {
                     self.out.push_str("\">");
                     self.items(m, items, depth, path, nest)?;
                 }
-                Value::CArray(items) => {
+                MemberValue::CArray(items) => {
                     self.out.push('>');
                     self.items(m, items, depth, path, nest)?;
                 }
-                Value::Struct(fields) => {
+                MemberValue::Struct(fields) => {
                     self.out.push_str(">\n");
                     let c = m.class.as_deref().unwrap_or_default();
                     self.nested(c, fields, depth + 1, path, nest)?;
                     indent(self.out, depth);
                 }
-                Value::Opaque(bytes) => {
+                MemberValue::Opaque(bytes) => {
                     self.out.push('>');
                     to_hex(self.out, bytes);
                 }
@@ -651,7 +651,7 @@ impl<'d> XmlWriter<'d, '_> {
         Ok(())
     }
 
-    fn nested(&mut self, class: &str, fields: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
+    fn nested(&mut self, class: &str, fields: &[MemberValue], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         indent(self.out, depth);
         self.out.push_str("<hkobject>\n");
         self.members(class, fields, depth + 1, path, nest + 1)?;
@@ -661,7 +661,7 @@ impl<'d> XmlWriter<'d, '_> {
     }
 
     /// The elements of an array or C array (the member's element type: `subtype` for arrays).
-    fn items(&mut self, m: &Member, items: &[Value], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
+    fn items(&mut self, m: &Member, items: &[MemberValue], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         if items.is_empty() {
             return Ok(());
         }
@@ -671,7 +671,7 @@ impl<'d> XmlWriter<'d, '_> {
             MemberType::Struct => {
                 let c = m.class.as_deref().unwrap_or_default();
                 for (i, v) in items.iter().enumerate() {
-                    let Value::Struct(fields) = v else { return Err(wrong(path, "a struct", v)) };
+                    let MemberValue::Struct(fields) = v else { return Err(wrong(path, "a struct", v)) };
                     self.nested(c, fields, depth + 1, &Path::Index(path, i), nest)?;
                 }
             }
@@ -720,17 +720,17 @@ impl<'d> XmlWriter<'d, '_> {
         Ok(())
     }
 
-    fn scalar(&mut self, m: &Member, ty: MemberType, v: &Value, path: &Path<'_>) -> Result<(), ValueError> {
+    fn scalar(&mut self, m: &Member, ty: MemberType, v: &MemberValue, path: &Path<'_>) -> Result<(), ValueError> {
         match (ty, v) {
-            (MemberType::Bool, Value::Bool(b)) => match b {
+            (MemberType::Bool, MemberValue::Bool(b)) => match b {
                 0 => self.out.push_str("false"),
                 1 => self.out.push_str("true"),
                 _ => self.int(*b),
             },
-            (MemberType::Enum | MemberType::Flags, Value::Int(_) | Value::UInt(_)) => {
+            (MemberType::Enum | MemberType::Flags, MemberValue::Int(_) | MemberValue::UInt(_)) => {
                 let n = match v {
-                    Value::Int(i) => *i,
-                    Value::UInt(u) => *u as i64,
+                    MemberValue::Int(i) => *i,
+                    MemberValue::UInt(u) => *u as i64,
                     _ => 0,
                 };
                 let items = m.enumeration.as_deref().and_then(|e| self.doc.classes.enums.get(e));
@@ -739,12 +739,12 @@ impl<'d> XmlWriter<'d, '_> {
                     None => self.int(n),
                 }
             }
-            (_, Value::Int(i)) => self.int(*i),
-            (_, Value::UInt(u)) => self.int(*u),
-            (MemberType::Real, Value::Real(x)) => self.float(*x),
-            (MemberType::Half, Value::Half(h)) => self.float(half_to_f32(*h)),
-            (MemberType::Vector4 | MemberType::Quaternion, Value::Vec4(v4)) => self.group(v4, 4),
-            (_, Value::Floats(f)) => {
+            (_, MemberValue::Int(i)) => self.int(*i),
+            (_, MemberValue::UInt(u)) => self.int(*u),
+            (MemberType::Real, MemberValue::Real(x)) => self.float(*x),
+            (MemberType::Half, MemberValue::Half(h)) => self.float(half_to_f32(*h)),
+            (MemberType::Vector4 | MemberType::Quaternion, MemberValue::Vec4(v4)) => self.group(v4, 4),
+            (_, MemberValue::Floats(f)) => {
                 let g = groups(ty);
                 if f.len() != g.len() * 4 {
                     return Err(wrong(path, ty.sdk_name().as_str(), v));
@@ -757,15 +757,15 @@ impl<'d> XmlWriter<'d, '_> {
                     self.group(q, n);
                 }
             }
-            (MemberType::Pointer | MemberType::FunctionPointer, Value::Ptr(r)) => self.pointer(r, path)?,
-            (MemberType::Variant, Value::Variant(a, b)) => {
+            (MemberType::Pointer | MemberType::FunctionPointer, MemberValue::Ptr(r)) => self.pointer(r, path)?,
+            (MemberType::Variant, MemberValue::Variant(a, b)) => {
                 self.out.push('(');
                 self.pointer(a, path)?;
                 self.out.push(' ');
                 self.pointer(b, path)?;
                 self.out.push(')');
             }
-            (MemberType::CString | MemberType::StringPtr, Value::Str(s)) => {
+            (MemberType::CString | MemberType::StringPtr, MemberValue::Str(s)) => {
                 match s {
                     Some(s) => escape_text(self.out, s, path)?,
                     None => self.out.push_str(NULL_STRING),
@@ -855,49 +855,49 @@ fn enum_text(items: &[(i64, String)], n: i64, flags: bool) -> Option<Cow<'_, str
 
 /// The value of a member no parameter gives (and of a `SERIALIZE_IGNORED` one): zeros, null,
 /// empty (an hkArray's capacity word: `array_flags`, the document's).
-fn zero_value(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_flags: u32) -> Result<Value, String> {
+fn zero_value(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_flags: u32) -> Result<MemberValue, String> {
     if m.c_array_size > 0 {
         let one = zero_value(classes, &Member { c_array_size: 0, ..m.clone() }, ty, nest, array_flags)?;
-        return Ok(Value::CArray(vec![one; m.c_array_size as usize]));
+        return Ok(MemberValue::CArray(vec![one; m.c_array_size as usize]));
     }
     zero_one(classes, m, ty, nest, array_flags)
 }
 
 /// [`zero_value`] of one value (of a C array's element).
-fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_flags: u32) -> Result<Value, String> {
+fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_flags: u32) -> Result<MemberValue, String> {
     if nest > MAX_DEPTH {
         return Err(format!("{}: structs nested more than {MAX_DEPTH} deep", m.name));
     }
     Ok(match ty {
-        MemberType::Void => Value::Void,
-        MemberType::Bool => Value::Bool(0),
-        MemberType::Char | MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 => Value::Int(0),
-        MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Ulong => Value::UInt(0),
-        MemberType::Real => Value::Real(0.0),
-        MemberType::Half => Value::Half(0),
-        MemberType::Vector4 | MemberType::Quaternion => Value::Vec4([0.0; 4]),
-        MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => Value::Floats(vec![0.0; 12]),
-        MemberType::Matrix4 | MemberType::Transform => Value::Floats(vec![0.0; 16]),
+        MemberType::Void => MemberValue::Void,
+        MemberType::Bool => MemberValue::Bool(0),
+        MemberType::Char | MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 => MemberValue::Int(0),
+        MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Ulong => MemberValue::UInt(0),
+        MemberType::Real => MemberValue::Real(0.0),
+        MemberType::Half => MemberValue::Half(0),
+        MemberType::Vector4 | MemberType::Quaternion => MemberValue::Vec4([0.0; 4]),
+        MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => MemberValue::Floats(vec![0.0; 12]),
+        MemberType::Matrix4 | MemberType::Transform => MemberValue::Floats(vec![0.0; 16]),
         MemberType::Enum | MemberType::Flags | MemberType::Zero => {
             if m.subtype == ty || m.subtype == MemberType::Void {
                 return Err(format!("{}: an enum without a storage type", m.name));
             }
             zero_one(classes, m, m.subtype, nest + 1, array_flags)?
         }
-        MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(Ref::Null),
-        MemberType::Variant => Value::Variant(Ref::Null, Ref::Null),
-        MemberType::CString | MemberType::StringPtr => Value::Str(None),
+        MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(Ref::Null),
+        MemberType::Variant => MemberValue::Variant(Ref::Null, Ref::Null),
+        MemberType::CString | MemberType::StringPtr => MemberValue::Str(None),
         MemberType::Array | MemberType::SimpleArray => {
-            Value::Array(Array { items: Vec::new(), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
+            MemberValue::Array(MemberArray { items: Vec::new(), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
         }
-        MemberType::RelArray => Value::RelArray(Vec::new()),
+        MemberType::RelArray => MemberValue::RelArray(Vec::new()),
         MemberType::Struct => {
             let c = m.class.as_deref().ok_or_else(|| format!("{}: a struct member without a class", m.name))?;
             let mut out = Vec::new();
             for f in members_of(classes, c) {
-                out.push(if f.name == HIDDEN { Value::Opaque(Vec::new()) } else { zero_value(classes, f, f.ty, nest + 1, array_flags)? });
+                out.push(if f.name == HIDDEN { MemberValue::Opaque(Vec::new()) } else { zero_value(classes, f, f.ty, nest + 1, array_flags)? });
             }
-            Value::Struct(out)
+            MemberValue::Struct(out)
         }
         MemberType::InplaceArray | MemberType::HomogeneousArray => return Err(format!("{}: {} has no value", m.name, ty.sdk_name())),
     })
@@ -929,20 +929,20 @@ pub(crate) fn meta_signatures(file_version: u32) -> [u32; 4] {
 
 /// Whether a value may hold a pointer: the elements of an array are of one type, so an array
 /// whose first element cannot holds none.
-fn may_hold_refs(v: &Value) -> bool {
-    matches!(v, Value::Ptr(_) | Value::Variant(..) | Value::Array(_) | Value::Struct(_) | Value::CArray(_) | Value::RelArray(_))
+fn may_hold_refs(v: &MemberValue) -> bool {
+    matches!(v, MemberValue::Ptr(_) | MemberValue::Variant(..) | MemberValue::Array(_) | MemberValue::Struct(_) | MemberValue::CArray(_) | MemberValue::RelArray(_))
 }
 
 /// Every pointer of `v`, depth first in member order.
-fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
+fn refs(v: &MemberValue, f: &mut impl FnMut(&Ref)) {
     match v {
-        Value::Ptr(r) => f(r),
-        Value::Variant(a, b) => {
+        MemberValue::Ptr(r) => f(r),
+        MemberValue::Variant(a, b) => {
             f(a);
             f(b);
         }
-        Value::Struct(items) => items.iter().for_each(|v| refs(v, f)),
-        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
+        MemberValue::Struct(items) => items.iter().for_each(|v| refs(v, f)),
+        MemberValue::Array(MemberArray { items, .. }) | MemberValue::CArray(items) | MemberValue::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
             items.iter().for_each(|v| refs(v, f));
         }
         _ => {}
@@ -950,15 +950,15 @@ fn refs(v: &Value, f: &mut impl FnMut(&Ref)) {
 }
 
 /// [`refs`], to change them.
-fn refs_mut(v: &mut Value, f: &mut impl FnMut(&mut Ref)) {
+fn refs_mut(v: &mut MemberValue, f: &mut impl FnMut(&mut Ref)) {
     match v {
-        Value::Ptr(r) => f(r),
-        Value::Variant(a, b) => {
+        MemberValue::Ptr(r) => f(r),
+        MemberValue::Variant(a, b) => {
             f(a);
             f(b);
         }
-        Value::Struct(items) => items.iter_mut().for_each(|v| refs_mut(v, f)),
-        Value::Array(Array { items, .. }) | Value::CArray(items) | Value::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
+        MemberValue::Struct(items) => items.iter_mut().for_each(|v| refs_mut(v, f)),
+        MemberValue::Array(MemberArray { items, .. }) | MemberValue::CArray(items) | MemberValue::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
             items.iter_mut().for_each(|v| refs_mut(v, f));
         }
         _ => {}
@@ -1922,13 +1922,13 @@ impl<'i> XmlReader<'i, '_> {
 
     /// The members of an `<hkobject>` (opened at `pos`) up to its end; `note` takes its first
     /// `hkgen:object` comment.
-    fn members(&mut self, pos: usize, class: &str, at: &At<'_>, depth: usize, mut note: Option<&mut Option<(usize, &'i str)>>) -> Result<Vec<Value>, ValueError> {
+    fn members(&mut self, pos: usize, class: &str, at: &At<'_>, depth: usize, mut note: Option<&mut Option<(usize, &'i str)>>) -> Result<Vec<MemberValue>, ValueError> {
         if depth > MAX_DEPTH {
             return Err(self.err(pos, Some(at), format!("objects nested more than {MAX_DEPTH} deep")));
         }
         let members = self.members_of(class);
         // The values in place, with which were given (a bit per member where they are few).
-        let mut values: Vec<Value> = (0..members.len()).map(|_| Value::Void).collect();
+        let mut values: Vec<MemberValue> = (0..members.len()).map(|_| MemberValue::Void).collect();
         let mut given_few = 0u64;
         let mut given_many = vec![false; if members.len() > 64 { members.len() } else { 0 }];
         let mut given = |i: usize| -> bool {
@@ -1987,7 +1987,7 @@ impl<'i> XmlReader<'i, '_> {
     }
 
     /// The value of an `<hkparam>` (opened at `p`) up to its end.
-    fn param(&mut self, p: usize, numelements: Option<&str>, m: &Member, at: &At<'_>, depth: usize) -> Result<Value, ValueError> {
+    fn param(&mut self, p: usize, numelements: Option<&str>, m: &Member, at: &At<'_>, depth: usize) -> Result<MemberValue, ValueError> {
         // `numelements` must be a count, but where it disagrees with the text the text's
         // elements are the array (two of HavokLib's test files say 7 and 1 for arrays that hold
         // 1 and 0).
@@ -2001,20 +2001,20 @@ impl<'i> XmlReader<'i, '_> {
             if !t.len().is_multiple_of(2) {
                 return Err(self.err(p, Some(at), "hidden bytes are not pairs of hex digits"));
             }
-            return from_hex(t).map(Value::Opaque).ok_or_else(|| self.err(p, Some(at), "hidden bytes are not hex"));
+            return from_hex(t).map(MemberValue::Opaque).ok_or_else(|| self.err(p, Some(at), "hidden bytes are not hex"));
         }
         match m.ty {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
                 let items = self.items(p, m, m.subtype, at, depth, hint, None)?;
                 Ok(match m.ty {
-                    MemberType::RelArray => Value::RelArray(items),
-                    MemberType::Array => Value::Array(Array::with_flags(items, self.array_flags)),
-                    _ => Value::Array(Array { items, capacity: 0 }),
+                    MemberType::RelArray => MemberValue::RelArray(items),
+                    MemberType::Array => MemberValue::Array(MemberArray::with_flags(items, self.array_flags)),
+                    _ => MemberValue::Array(MemberArray { items, capacity: 0 }),
                 })
             }
             _ if m.c_array_size > 0 => {
                 let items = self.items(p, m, m.ty, at, depth, hint, Some(m.c_array_size as usize))?;
-                Ok(Value::CArray(items))
+                Ok(MemberValue::CArray(items))
             }
             MemberType::Struct => {
                 let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "a struct member without a class"))?;
@@ -2029,9 +2029,9 @@ impl<'i> XmlReader<'i, '_> {
                         Ev::Eof => return Err(self.pull.unclosed(p)),
                     }
                 }
-                Ok(Value::Struct(value.ok_or_else(|| self.err(p, Some(at), "a struct member holds one <hkobject>"))?))
+                Ok(MemberValue::Struct(value.ok_or_else(|| self.err(p, Some(at), "a struct member holds one <hkobject>"))?))
             }
-            MemberType::CString | MemberType::StringPtr => Ok(Value::Str(text_bytes(&self.pull.content(p)?.0))),
+            MemberType::CString | MemberType::StringPtr => Ok(MemberValue::Str(text_bytes(&self.pull.content(p)?.0))),
             // A scalar enum or flags value is the whole text: other writers put spaces around
             // the `|`, or leave it empty for no bits.
             ty @ (MemberType::Enum | MemberType::Flags) => {
@@ -2056,7 +2056,7 @@ impl<'i> XmlReader<'i, '_> {
     /// The elements of an array (`count` is `None`; `hint` is its `numelements`) or of a C
     /// array (exactly `count`), up to the end of the `<hkparam>` opened at `p`.
     #[allow(clippy::too_many_arguments)]
-    fn items(&mut self, p: usize, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, hint: Option<usize>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
+    fn items(&mut self, p: usize, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, hint: Option<usize>, count: Option<usize>) -> Result<Vec<MemberValue>, ValueError> {
         match ty {
             MemberType::Struct => {
                 let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "an array of structs without a class"))?;
@@ -2074,7 +2074,7 @@ impl<'i> XmlReader<'i, '_> {
                                 return Err(self.err(q, Some(at), format!("<{tag}> where <hkobject> belongs")));
                             }
                             let sub = At { object: at.object, path: Path::Index(&at.path, items.len()) };
-                            items.push(Value::Struct(self.members(q, class, &sub, depth + 1, None)?));
+                            items.push(MemberValue::Struct(self.members(q, class, &sub, depth + 1, None)?));
                         }
                         Ev::Comment(_) | Ev::Text(..) => {}
                         Ev::Close => break,
@@ -2094,7 +2094,7 @@ impl<'i> XmlReader<'i, '_> {
                             if tag != "hkcstring" {
                                 return Err(self.err(q, Some(at), format!("<{tag}> where <hkcstring> belongs")));
                             }
-                            out.push(Value::Str(text_bytes(&self.pull.content(q)?.0)));
+                            out.push(MemberValue::Str(text_bytes(&self.pull.content(q)?.0)));
                         }
                         Ev::Comment(_) | Ev::Text(..) => {}
                         Ev::Close => break,
@@ -2124,7 +2124,7 @@ impl<'i> XmlReader<'i, '_> {
                         return Err(self.err(p, Some(at), format!("more than {} elements", count.unwrap_or(0))));
                     }
                     let x = self.float(p, at, t)?;
-                    out.push(if ty == MemberType::Real { Value::Real(x) } else { Value::Half(f32_to_half(x)) });
+                    out.push(if ty == MemberType::Real { MemberValue::Real(x) } else { MemberValue::Half(f32_to_half(x)) });
                 }
                 continue;
             }
@@ -2137,37 +2137,37 @@ impl<'i> XmlReader<'i, '_> {
         self.counted(p, at, out, count)
     }
 
-    fn counted(&self, p: usize, at: &At<'_>, items: Vec<Value>, count: Option<usize>) -> Result<Vec<Value>, ValueError> {
+    fn counted(&self, p: usize, at: &At<'_>, items: Vec<MemberValue>, count: Option<usize>) -> Result<Vec<MemberValue>, ValueError> {
         match count {
             Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("the C array has {n} elements, the text holds {}", items.len()))),
             _ => Ok(items),
         }
     }
 
-    fn token<'t>(&self, p: usize, m: &Member, ty: MemberType, toks: &mut Tokens<'t>, at: &At<'_>) -> Result<Value, ValueError> {
+    fn token<'t>(&self, p: usize, m: &Member, ty: MemberType, toks: &mut Tokens<'t>, at: &At<'_>) -> Result<MemberValue, ValueError> {
         let bad = |what: &str, t: &str| self.err(p, Some(at), format!("{t:?} is not {what}"));
         let want = |toks: &mut Tokens<'t>| -> Result<Tok<'t>, ValueError> { toks.next().ok_or_else(|| self.err(p, Some(at), format!("a {} value is missing", ty.sdk_name()))) };
-        let int = |t: &str, lo: i64, hi: i64| -> Result<Value, ValueError> {
+        let int = |t: &str, lo: i64, hi: i64| -> Result<MemberValue, ValueError> {
             let v = parse_i64(t).ok_or_else(|| bad("an integer", t))?;
             if v < lo || v > hi {
                 return Err(self.err(p, Some(at), format!("{v} is out of range for {} ({lo} to {hi})", ty.sdk_name())));
             }
-            Ok(Value::Int(v))
+            Ok(MemberValue::Int(v))
         };
-        let uint = |t: &str, hi: u64| -> Result<Value, ValueError> {
+        let uint = |t: &str, hi: u64| -> Result<MemberValue, ValueError> {
             let v = parse_u64(t).ok_or_else(|| bad("an unsigned integer", t))?;
             if v > hi {
                 return Err(self.err(p, Some(at), format!("{v} is out of range for {} (0 to {hi})", ty.sdk_name())));
             }
-            Ok(Value::UInt(v))
+            Ok(MemberValue::UInt(v))
         };
         Ok(match ty {
             MemberType::Bool => match want(toks)? {
-                Tok::Word("true") => Value::Bool(1),
-                Tok::Word("false") => Value::Bool(0),
+                Tok::Word("true") => MemberValue::Bool(1),
+                Tok::Word("false") => MemberValue::Bool(0),
                 // A number is the stored byte; a negative one its two's complement (hkxlib writes
                 // `-1` for a member that was an `hkInt8` in other class versions).
-                Tok::Word(t) => Value::Bool(parse_i64(t).filter(|v| (-128..=255).contains(v)).ok_or_else(|| bad("true or false", t))? as u8),
+                Tok::Word(t) => MemberValue::Bool(parse_i64(t).filter(|v| (-128..=255).contains(v)).ok_or_else(|| bad("true or false", t))? as u8),
                 Tok::Group(g) => return Err(bad("true or false", g)),
             },
             MemberType::Char | MemberType::Int8 => int(word(self, p, at, want(toks)?)?, -128, 127)?,
@@ -2179,31 +2179,31 @@ impl<'i> XmlReader<'i, '_> {
             MemberType::Uint32 => uint(word(self, p, at, want(toks)?)?, 0xffff_ffff)?,
             MemberType::Uint64 => uint(word(self, p, at, want(toks)?)?, u64::MAX)?,
             MemberType::Ulong => uint(word(self, p, at, want(toks)?)?, if self.rules.pointer_size == 4 { 0xffff_ffff } else { u64::MAX })?,
-            MemberType::Real => Value::Real(self.float(p, at, word(self, p, at, want(toks)?)?)?),
-            MemberType::Half => Value::Half(f32_to_half(self.float(p, at, word(self, p, at, want(toks)?)?)?)),
+            MemberType::Real => MemberValue::Real(self.float(p, at, word(self, p, at, want(toks)?)?)?),
+            MemberType::Half => MemberValue::Half(f32_to_half(self.float(p, at, word(self, p, at, want(toks)?)?)?)),
             MemberType::Vector4 | MemberType::Quaternion => {
                 let g = self.group(p, at, want(toks)?, 4, 0.0)?;
-                Value::Vec4([g[0], g[1], g[2], g[3]])
+                MemberValue::Vec4([g[0], g[1], g[2], g[3]])
             }
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform | MemberType::Matrix4 | MemberType::Transform => {
                 let mut f = Vec::with_capacity(16);
                 for (k, &n) in groups(ty).iter().enumerate() {
                     f.extend(self.group(p, at, want(toks)?, n, dropped_w(ty, k))?);
                 }
-                Value::Floats(f)
+                MemberValue::Floats(f)
             }
             MemberType::Enum | MemberType::Flags | MemberType::Zero => {
                 let t = word(self, p, at, want(toks)?)?;
                 self.enum_value(p, m, ty, t, at)?
             }
-            MemberType::Pointer | MemberType::FunctionPointer => Value::Ptr(self.pointer(p, at, word(self, p, at, want(toks)?)?)?),
+            MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(self.pointer(p, at, word(self, p, at, want(toks)?)?)?),
             MemberType::Variant => {
                 let Tok::Group(g) = want(toks)? else { return Err(self.err(p, Some(at), "a variant is (object class)")) };
                 let mut parts = g.split_ascii_whitespace();
                 let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
                     return Err(self.err(p, Some(at), "a variant is (object class)"));
                 };
-                Value::Variant(self.pointer(p, at, a)?, self.pointer(p, at, b)?)
+                MemberValue::Variant(self.pointer(p, at, a)?, self.pointer(p, at, b)?)
             }
             MemberType::CString | MemberType::StringPtr | MemberType::Struct => {
                 return Err(self.err(p, Some(at), format!("{} in a list of values", ty.sdk_name())));
@@ -2220,7 +2220,7 @@ impl<'i> XmlReader<'i, '_> {
     /// value with no part (empty text) is 0. A flags number that fits the storage's width
     /// unsigned (`0x8000` for an `hkInt16`) is its bits. An unknown name is an error at the
     /// parameter.
-    fn enum_value(&self, p: usize, m: &Member, ty: MemberType, t: &str, at: &At<'_>) -> Result<Value, ValueError> {
+    fn enum_value(&self, p: usize, m: &Member, ty: MemberType, t: &str, at: &At<'_>) -> Result<MemberValue, ValueError> {
         let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e));
         let mut n = 0i64;
         let mut parts = 0usize;
@@ -2256,8 +2256,8 @@ impl<'i> XmlReader<'i, '_> {
             return Err(self.err(p, Some(at), format!("{n} is out of range for an enum stored as {}", storage.sdk_name())));
         }
         Ok(match storage {
-            MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 => Value::UInt(n as u64),
-            _ => Value::Int(n),
+            MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 => MemberValue::UInt(n as u64),
+            _ => MemberValue::Int(n),
         })
     }
 

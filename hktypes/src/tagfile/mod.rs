@@ -12,6 +12,7 @@ pub mod section;
 pub mod type_section;
 pub mod type_writer;
 pub mod write;
+pub(crate) mod walk;
 pub mod xml;
 
 pub use compendium::{Compendium, CompendiumId, CompendiumSet};

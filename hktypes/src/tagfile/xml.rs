@@ -28,20 +28,23 @@
 use super::compendium::{CompendiumId, CompendiumSet};
 use super::index::{KIND_OBJECT, KIND_RUN};
 use super::phive::PhiveWrapper;
-use super::items::{ItemBytes, ItemData, Items};
+use super::items::Items;
 use super::type_writer;
 use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
 use crate::xml_text::located;
-use crate::reflect::layout::{Layouts, Slots};
+use crate::reflect::layout::Layouts;
+use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// How deep values may nest (records, arrays) in reading and writing.
-pub const MAX_DEPTH: usize = 64;
+/// How deep values may nest (records, arrays) in reading and writing: the bound of the value walk
+/// both directions go through.
+pub use super::walk::MAX_DEPTH;
 
 /// What the error for a type without member records starts with: HKLib's files list no members,
 /// so their record values cannot be laid out without a type registry (`hkgen verify` skips such a
@@ -106,15 +109,16 @@ fn indent(out: &mut String, n: usize) {
     }
 }
 
-struct XmlWriter<'a, 't> {
-    items: &'a Items,
+/// The XML spelling of a tagfile's values: the sink of the one walk ([`super::walk`]).
+struct XmlWriter {
     /// Per item: whether more than one slot names it (a run written with its `run` number).
     shared: Vec<bool>,
-    layouts: Layouts<'t>,
     out: String,
     /// How long `out` may grow (see [`TEXT_PER_DATA_BYTE`]).
     limit: usize,
     floats: FloatForm,
+    /// The indentation of the value being written.
+    ind: usize,
 }
 
 /// A TAG0 file as `<hktagfile version="3">` XML (see the module docs).
@@ -134,13 +138,13 @@ fn write_inner(file: &TagFile<'_>, phive: Option<&PhiveWrapper>, options: WriteO
     let items = Items::read(file, &mut layouts)?;
     let named = items.inline_referrers();
     let shared = named.iter().map(|&n| n > 1).collect();
+    let mut walk = Walk::new(&items, layouts);
     let mut w = XmlWriter {
-        items: &items,
         shared,
-        layouts,
         out: String::new(),
         limit: file.data.len().saturating_mul(TEXT_PER_DATA_BYTE).saturating_add(TEXT_SLACK),
         floats: options.floats,
+        ind: 2,
     };
     w.out
         .push_str("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<hktagfile version=\"3\" sdkversion=\"");
@@ -169,13 +173,20 @@ fn write_inner(file: &TagFile<'_>, phive: Option<&PhiveWrapper>, options: WriteO
         if !it.is_object() {
             continue;
         }
-        w.object(i as u32, it).map_err(|e| e.in_context(format!("object{i}")))?;
+        write!(w.out, "  <object id=\"object{i}\" typeid=\"type{}\"", it.ty).unwrap();
+        if it.kind_byte != KIND_OBJECT << 4 {
+            write!(w.out, " kind=\"{}\"", it.kind_byte).unwrap();
+        }
+        w.out.push_str(">\n");
+        w.ind = 2;
+        walk.object(&mut w, it.ty, &it.bytes).map_err(|e| e.in_context(format!("object{i}")))?;
+        w.out.push_str("  </object>\n");
     }
     w.out.push_str("</hktagfile>\n");
     Ok(w.out)
 }
 
-impl XmlWriter<'_, '_> {
+impl XmlWriter {
     fn types(&mut self, table: &TypeTable) {
         let o = &mut self.out;
         for (i, t) in table.iter() {
@@ -249,17 +260,6 @@ impl XmlWriter<'_, '_> {
         }
     }
 
-    fn object(&mut self, index: u32, it: &ItemData) -> Result<(), ValueError> {
-        write!(self.out, "  <object id=\"object{index}\" typeid=\"type{}\"", it.ty).unwrap();
-        if it.kind_byte != KIND_OBJECT << 4 {
-            write!(self.out, " kind=\"{}\"", it.kind_byte).unwrap();
-        }
-        self.out.push_str(">\n");
-        self.value(it.ty, &it.bytes, 2, 0)?;
-        self.out.push_str("  </object>\n");
-        Ok(())
-    }
-
     fn real(&mut self, x: f32) {
         self.out.push_str("<real dec=\"");
         match self.floats {
@@ -275,22 +275,19 @@ impl XmlWriter<'_, '_> {
         }
     }
 
-    fn run(&self, index: u32) -> Result<&ItemData, ValueError> {
-        self.items.items.get(index as usize).ok_or_else(|| {
-            ValueError::new(ErrorKind::IndexOutOfRange {
-                what: "item",
-                index: index.into(),
-                count: self.items.items.len() as u64,
-            })
-        })
-    }
-
-    fn value(&mut self, ty: TypeIndex, bytes: &[u8], ind: usize, depth: usize) -> Result<(), ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(ValueError::new(ErrorKind::Cycle(format!(
-                "values nested more than {MAX_DEPTH} deep"
-            ))));
+    /// ` run="N"` for a run that more than one slot names: the reader makes it once.
+    fn run_number(&mut self, index: u32) {
+        if self.shared.get(index as usize).copied().unwrap_or(false) {
+            write!(self.out, " run=\"{index}\"").unwrap();
         }
+    }
+}
+
+impl TagSink for XmlWriter {
+    type Out = ();
+    type Acc = ();
+
+    fn enter(&mut self) -> Result<(), ValueError> {
         // One value adds at most its own bytes' text (bounded by the value's size) past this check.
         if self.out.len() > self.limit {
             return Err(ValueError::new(ErrorKind::Invalid(format!(
@@ -300,153 +297,108 @@ impl XmlWriter<'_, '_> {
                 TEXT_SLACK >> 20
             ))));
         }
-        indent(&mut self.out, ind);
-        let Some(shape) = self.layouts.shape(ty)? else {
-            return self.bytes_value(bytes);
-        };
-        let table = self.layouts.table();
-        let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let word = |b: &[u8], at: usize| b.get(at..at + 4).map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-        match shape.kind {
-            Kind::Bool if bytes.len() == 1 => match bytes[0] {
-                0 => self.out.push_str("<bool value=\"false\" />"),
-                1 => self.out.push_str("<bool value=\"true\" />"),
-                b => write!(self.out, "<bool value=\"{b}\" />").unwrap(),
-            },
-            Kind::Bool | Kind::Int if (1..=8).contains(&bytes.len()) => {
-                let mut b = [0u8; 8];
-                b[..bytes.len()].copy_from_slice(bytes);
-                let u = u64::from_le_bytes(b);
-                let shift = 64 - 8 * bytes.len() as u32;
-                if fmt.is_signed() {
-                    write!(self.out, "<integer value=\"{}\" />", ((u << shift) as i64) >> shift).unwrap();
-                } else {
-                    write!(self.out, "<integer value=\"{u}\" />").unwrap();
-                }
-            }
-            Kind::Float if bytes.len() == 4 => self.real(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
-            Kind::Float if bytes.len() == 2 => self.real(f32::from_bits(u32::from(u16::from_le_bytes([bytes[0], bytes[1]])) << 16)),
-            Kind::Pointer => match word(bytes, 0) {
-                0 => self.out.push_str("<null />"),
-                i => write!(self.out, "<pointer id=\"object{i}\" />").unwrap(),
-            },
-            Kind::String => match word(bytes, 0) {
-                0 => self.out.push_str("<null />"),
-                i => {
-                    let run = self.run(i)?;
-                    let elem = run.ty;
-                    let text = run
-                        .bytes
-                        .strip_suffix(&[0])
-                        .and_then(|t| std::str::from_utf8(t).ok())
-                        .filter(|t| !t.contains('\0') && xml_text(t));
-                    match text {
-                        Some(t) => {
-                            let t = t.to_owned();
-                            self.out.push_str("<string value=\"");
-                            escape_attr(&mut self.out, &t);
-                        }
-                        None => {
-                            let b = run.bytes.to_vec();
-                            self.out.push_str("<string bytes=\"");
-                            hex(&mut self.out, &b);
-                        }
+        indent(&mut self.out, self.ind);
+        Ok(())
+    }
+
+    fn scalar(&mut self, s: Scalar<'_>, _: &str) -> Result<(), ValueError> {
+        match s {
+            Scalar::Bool(_, 0, _) => self.out.push_str("<bool value=\"false\" />"),
+            Scalar::Bool(_, 1, _) => self.out.push_str("<bool value=\"true\" />"),
+            Scalar::Bool(_, b, _) => write!(self.out, "<bool value=\"{b}\" />").unwrap(),
+            Scalar::Int(_, v) => write!(self.out, "<integer value=\"{v}\" />").unwrap(),
+            Scalar::Real(x) => self.real(x),
+            Scalar::Null | Scalar::NullArray => self.out.push_str("<null />"),
+            Scalar::Pointer(i) => write!(self.out, "<pointer id=\"object{i}\" />").unwrap(),
+            Scalar::Str(i, run) => {
+                let text = run
+                    .bytes
+                    .strip_suffix(&[0])
+                    .and_then(|t| std::str::from_utf8(t).ok())
+                    .filter(|t| !t.contains('\0') && xml_text(t));
+                match text {
+                    Some(t) => {
+                        self.out.push_str("<string value=\"");
+                        escape_attr(&mut self.out, t);
                     }
-                    write!(self.out, "\" elementtypeid=\"type{elem}\"").unwrap();
-                    self.run_number(i);
-                    self.out.push_str(" />");
-                }
-            },
-            Kind::Array if !fmt.is_fixed_array() => match word(bytes, 0) {
-                0 => self.out.push_str("<null />"),
-                i => {
-                    let run = self.run(i)?.clone();
-                    write!(self.out, "<array count=\"{}\" elementtypeid=\"type{}\"", run.count, run.ty).unwrap();
-                    if run.kind_byte != KIND_RUN << 4 {
-                        write!(self.out, " kind=\"{}\"", run.kind_byte).unwrap();
-                    }
-                    self.run_number(i);
-                    self.elements(run.ty, &run.bytes, run.count as usize, run.elem_size as usize, ind, depth)?;
-                }
-            },
-            Kind::Array => {
-                let n = fmt.fixed_count() as usize;
-                let size = self.layouts.size_of(subtype)? as usize;
-                if subtype == 0 || size.checked_mul(n) != Some(bytes.len()) {
-                    return self.bytes_value(bytes);
-                }
-                write!(self.out, "<array count=\"{n}\" elementtypeid=\"type{subtype}\"").unwrap();
-                self.elements(subtype, bytes, n, size, ind, depth)?;
-            }
-            Kind::Record => {
-                let mut fields = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        fields.extend(table.fields_of(t).iter().cloned());
+                    None => {
+                        self.out.push_str("<string bytes=\"");
+                        hex(&mut self.out, &run.bytes);
                     }
                 }
-                if fields.is_empty() {
-                    self.out.push_str("<record />\n");
-                    return Ok(());
-                }
-                self.out.push_str("<record>\n");
-                for f in fields {
-                    let size = self.layouts.size_of(f.ty)? as usize;
-                    let at = f.offset as usize;
-                    let Some(b) = bytes.get(at..at + size) else {
-                        return Err(ValueError::invalid(
-                            0,
-                            format!("member {} lies outside its {}-byte owner", f.name, bytes.len()),
-                        ));
-                    };
-                    indent(&mut self.out, ind + 1);
-                    self.out.push_str("<field name=\"");
-                    escape_attr(&mut self.out, &f.name);
-                    self.out.push_str("\">\n");
-                    self.value(f.ty, b, ind + 2, depth + 1).map_err(|e| e.in_context(f.name.clone()))?;
-                    indent(&mut self.out, ind + 1);
-                    self.out.push_str("</field>\n");
-                }
-                indent(&mut self.out, ind);
-                self.out.push_str("</record>");
+                write!(self.out, "\" elementtypeid=\"type{}\"", run.ty).unwrap();
+                self.run_number(i);
+                self.out.push_str(" />");
             }
-            _ => return self.bytes_value(bytes),
+            Scalar::Bytes(bytes) => {
+                self.out.push_str("<bytes value=\"");
+                hex(&mut self.out, bytes);
+                self.out.push_str("\" />");
+            }
         }
         self.out.push('\n');
         Ok(())
     }
 
-    /// ` run="N"` for a run that more than one slot names: the reader makes it once.
-    fn run_number(&mut self, index: u32) {
-        if self.shared.get(index as usize).copied().unwrap_or(false) {
-            write!(self.out, " run=\"{index}\"").unwrap();
+    fn begin(&mut self, open: &Open<'_>, _: &str) -> Result<(), ValueError> {
+        match *open {
+            Open::Record(0) => self.out.push_str("<record />"),
+            Open::Record(_) => self.out.push_str("<record>\n"),
+            Open::Run(i, run, _) => {
+                write!(self.out, "<array count=\"{}\" elementtypeid=\"type{}\"", run.count, run.ty).unwrap();
+                if run.kind_byte != KIND_RUN << 4 {
+                    write!(self.out, " kind=\"{}\"", run.kind_byte).unwrap();
+                }
+                self.run_number(i);
+            }
+            Open::Fixed { ty, count, .. } => write!(self.out, "<array count=\"{count}\" elementtypeid=\"type{ty}\"").unwrap(),
+            Open::Math => {}
         }
-    }
-
-    /// The rest of an `<array` start tag (after its attributes), its elements and its end.
-    fn elements(&mut self, ty: TypeIndex, bytes: &[u8], n: usize, size: usize, ind: usize, depth: usize) -> Result<(), ValueError> {
-        if n == 0 || size == 0 {
-            self.out.push_str(" />");
-            return Ok(());
+        if let Open::Record(1..) | Open::Run(..) | Open::Fixed { .. } = open {
+            if self.walks(open) {
+                if !matches!(open, Open::Record(_)) {
+                    self.out.push_str(">\n");
+                }
+                self.ind += 1;
+            } else if !matches!(open, Open::Record(_)) {
+                self.out.push_str(" />");
+            }
         }
-        self.out.push_str(">\n");
-        for k in 0..n {
-            let b = bytes
-                .get(k * size..(k + 1) * size)
-                .ok_or_else(|| ValueError::invalid(0, format!("element {k} lies outside its run")))?;
-            self.value(ty, b, ind + 1, depth + 1).map_err(|e| e.in_context(format!("[{k}]")))?;
-        }
-        indent(&mut self.out, ind);
-        self.out.push_str("</array>");
         Ok(())
     }
 
-    fn bytes_value(&mut self, bytes: &[u8]) -> Result<(), ValueError> {
-        self.out.push_str("<bytes value=\"");
-        hex(&mut self.out, bytes);
-        self.out.push_str("\" />\n");
+    fn walks(&self, open: &Open<'_>) -> bool {
+        match *open {
+            Open::Record(n) => n > 0,
+            Open::Run(_, run, _) => run.count > 0 && run.elem_size > 0,
+            Open::Fixed { count, size, .. } => count > 0 && size > 0,
+            Open::Math => true,
+        }
+    }
+
+    fn field(&mut self, name: &str) {
+        indent(&mut self.out, self.ind);
+        self.out.push_str("<field name=\"");
+        escape_attr(&mut self.out, name);
+        self.out.push_str("\">\n");
+        self.ind += 1;
+    }
+
+    fn push(&mut self, _: &mut (), field: Option<(TypeIndex, &Field)>, _: ()) {
+        if field.is_some() {
+            self.ind -= 1;
+            indent(&mut self.out, self.ind);
+            self.out.push_str("</field>\n");
+        }
+    }
+
+    fn end(&mut self, open: &Open<'_>, _: ()) -> Result<(), ValueError> {
+        if self.walks(open) && !matches!(open, Open::Math) {
+            self.ind -= 1;
+            indent(&mut self.out, self.ind);
+            self.out.push_str(if matches!(open, Open::Record(_)) { "</record>" } else { "</array>" });
+        }
+        self.out.push('\n');
         Ok(())
     }
 }
@@ -530,9 +482,9 @@ struct XmlReader<'x, 'i> {
     hklib: bool,
     types: HashMap<&'x str, TypeIndex>,
     objects: HashMap<&'x str, u32>,
-    /// Runs made for a `run` number.
-    runs: HashMap<&'x str, u32>,
-    /// Item bytes that may still be made.
+    /// The id of the object read.
+    object: &'x str,
+    /// Item bytes the text may describe.
     budget: usize,
 }
 
@@ -636,12 +588,6 @@ fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltre
     n.children().filter(|c| c.is_element())
 }
 
-/// Where a value is: the object's id and the member path.
-struct At<'a> {
-    object: &'a str,
-    path: String,
-}
-
 /// The type table of a tagfile SDK (`2018.1`), where one is known: `hkclasses::REGISTRY`'s
 /// [`crate::ClassRegistry::tagfile_types`].
 pub type TypesOf<'a> = dyn Fn(&str) -> Option<std::sync::Arc<TypeTable>> + 'a;
@@ -672,56 +618,57 @@ fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result
         hklib: false,
         types: HashMap::new(),
         objects: HashMap::new(),
-        runs: HashMap::new(),
+        object: "",
         budget,
     };
     Ok(r.document()?)
 }
 
 impl<'x, 'i> XmlReader<'x, 'i> {
-    fn err(&self, node: roxmltree::Node<'_, '_>, at: Option<&At<'_>>, msg: impl std::fmt::Display) -> ValueError {
-        let place = at.map(|a| (a.object, (!a.path.is_empty()).then_some(&a.path as &dyn std::fmt::Display)));
+    /// An error at `node`; `at`: in the object read, at that member path.
+    fn fail(&self, node: roxmltree::Node<'_, '_>, at: Option<&str>, msg: impl std::fmt::Display) -> ValueError {
+        let place = at.as_ref().map(|path| (self.object, (!path.is_empty()).then_some(path as &dyn std::fmt::Display)));
         located(self.xml.input_text(), node.range().start, place, msg)
     }
 
-    fn attr(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<&'x str, ValueError> {
+    fn attr(&self, n: roxmltree::Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<&'x str, ValueError> {
         n.attribute(name)
-            .ok_or_else(|| self.err(n, at, format!("<{}> without {name}", n.tag_name().name())))
+            .ok_or_else(|| self.fail(n, at, format!("<{}> without {name}", n.tag_name().name())))
     }
 
-    fn number<T: std::str::FromStr>(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<T, ValueError> {
+    fn number<T: std::str::FromStr>(&self, n: roxmltree::Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<T, ValueError> {
         let v = self.attr(n, at, name)?;
         v.trim()
             .parse()
-            .map_err(|_| self.err(n, at, format!("{name} {v:?} is not a number in range")))
+            .map_err(|_| self.fail(n, at, format!("{name} {v:?} is not a number in range")))
     }
 
-    fn type_ref(&self, n: roxmltree::Node<'x, 'i>, at: Option<&At<'_>>, name: &str) -> Result<TypeIndex, ValueError> {
+    fn type_ref(&self, n: roxmltree::Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<TypeIndex, ValueError> {
         let id = self.attr(n, at, name)?;
         self.types
             .get(id)
             .copied()
-            .ok_or_else(|| self.err(n, at, format!("unknown type id {id:?}")))
+            .ok_or_else(|| self.fail(n, at, format!("unknown type id {id:?}")))
     }
 
     fn document(mut self) -> Result<XmlTagfile, ValueError> {
         let root = self.xml.root_element();
         if root.tag_name().name() != "hktagfile" {
-            return Err(self.err(root, None, format!("<{}> where <hktagfile> belongs", root.tag_name().name())));
+            return Err(self.fail(root, None, format!("<{}> where <hktagfile> belongs", root.tag_name().name())));
         }
         let version: u32 = self.number(root, None, "version")?;
         if version != 3 {
-            return Err(self.err(root, None, format!("hktagfile version {version}: only version 3 is read")));
+            return Err(self.fail(root, None, format!("hktagfile version {version}: only version 3 is read")));
         }
         let mut sdkv = root.attribute("sdkversion").unwrap_or(DEFAULT_SDKV).as_bytes().to_vec();
         let hex_attr = |name: &str| -> Result<Option<Vec<u8>>, ValueError> {
             root.attribute(name)
-                .map(|v| unhex(v).ok_or_else(|| self.err(root, None, format!("{name} {v:?} is not hex"))))
+                .map(|v| unhex(v).ok_or_else(|| self.fail(root, None, format!("{name} {v:?} is not hex"))))
                 .transpose()
         };
         let compendium = match hex_attr("compendium")? {
             Some(id) => {
-                let id: [u8; 8] = id.try_into().map_err(|_| self.err(root, None, "compendium is not 8 bytes"))?;
+                let id: [u8; 8] = id.try_into().map_err(|_| self.fail(root, None, "compendium is not 8 bytes"))?;
                 Some((CompendiumId(id), hex_attr("tcrf")?.unwrap_or_default()))
             }
             None => None,
@@ -729,14 +676,14 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         let trailing = hex_attr("trailing")?.unwrap_or_default();
         let phive = root
             .attribute("phive")
-            .map(|v| PhiveWrapper::from_hex(v).map_err(|e| self.err(root, None, format!("phive: byte {:#x} of the wrapper: {}", e.offset().unwrap_or(0), e.kind()))))
+            .map(|v| PhiveWrapper::from_hex(v).map_err(|e| self.fail(root, None, format!("phive: byte {:#x} of the wrapper: {}", e.offset().unwrap_or(0), e.kind()))))
             .transpose()?;
         let (mut type_nodes, mut object_nodes) = (Vec::new(), Vec::new());
         for n in elements(root) {
             match n.tag_name().name() {
                 "type" => type_nodes.push(n),
                 "object" => object_nodes.push(n),
-                other => return Err(self.err(n, None, format!("<{other}> where <type> or <object> belongs"))),
+                other => return Err(self.fail(n, None, format!("<{other}> where <type> or <object> belongs"))),
             }
         }
         // `type0` is the null type (a subtype or template argument of none).
@@ -744,7 +691,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         for (k, n) in type_nodes.iter().enumerate() {
             let id = self.attr(*n, None, "id")?;
             if self.types.insert(id, k as TypeIndex + 1).is_some() {
-                return Err(self.err(*n, None, format!("a second type {id:?}")));
+                return Err(self.fail(*n, None, format!("a second type {id:?}")));
             }
         }
         let mut records = vec![TypeRecord::default()];
@@ -759,7 +706,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             let name = records[k].name.clone();
             let stated = root.attribute("sdkversion").map(super::file::sdk_version);
             let Some((sdks, types_of)) = self.registry else {
-                return Err(self.err(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
+                return Err(self.fail(type_nodes[k - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form; its values need a type registry)")));
             };
             let candidates: Vec<&str> = match &stated {
                 Some(sdk) => vec![sdk.as_str()],
@@ -789,7 +736,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                 let at = tried.first().map_or(k, |t| t.0.max(1));
                 let why: Vec<&str> = tried.iter().map(|t| t.1.as_str()).collect();
                 let why = if why.is_empty() { "no SDK to try".to_owned() } else { why.join("; ") };
-                return Err(self.err(type_nodes[at - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form): no type table fits: {why}")));
+                return Err(self.fail(type_nodes[at - 1], None, format!("{NO_MEMBERS}: type {name} (HKLib's form): no type table fits: {why}")));
             }
         }
         // A type whose values are item indices (strings, pointers, arrays that are not fixed)
@@ -799,60 +746,36 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             r.size.is_none() && r.format.map(crate::reflect::TypeFormat).is_some_and(|f| matches!(f.kind(), Kind::String | Kind::Pointer) || (f.kind() == Kind::Array && !f.is_fixed_array()))
         }) {
             let at = type_nodes.get(k.wrapping_sub(1)).copied().unwrap_or(root);
-            return Err(self.err(at, None, format!("type {}: a string, pointer or array type without <size>", records[k].name)));
+            return Err(self.fail(at, None, format!("type {}: a string, pointer or array type without <size>", records[k].name)));
         }
         let types = TypeTable::from_records(records);
         // The checks the TAG0 reader makes of a `TYPE` section (parent chains end; every member
         // lies inside its record): the TAG0 file written from this XML must read back.
-        super::type_section::validate(&types).map_err(|e| self.err(root, None, format!("the types: {e}")))?;
+        super::type_section::validate(&types).map_err(|e| self.fail(root, None, format!("the types: {e}")))?;
         for (k, n) in object_nodes.iter().enumerate() {
             let id = self.attr(*n, None, "id")?;
             if self.objects.insert(id, k as u32 + 1).is_some() {
-                return Err(self.err(*n, None, format!("a second object {id:?}")));
+                return Err(self.fail(*n, None, format!("a second object {id:?}")));
             }
         }
-        let mut b = Builder {
-            layouts: Layouts::new(&types),
-            items: Vec::with_capacity(object_nodes.len() + 1),
-        };
-        b.items.push(ItemData::null());
+        let mut heads = Vec::with_capacity(object_nodes.len());
         for n in &object_nodes {
-            let at = At {
-                object: n.attribute("id").unwrap_or_default(),
-                path: String::new(),
-            };
-            let ty = self.type_ref(*n, Some(&at), "typeid")?;
+            self.object = n.attribute("id").unwrap_or_default();
+            let ty = self.type_ref(*n, Some(""), "typeid")?;
             let kind_byte = match n.attribute("kind") {
-                Some(_) => self.number(*n, Some(&at), "kind")?,
+                Some(_) => self.number(*n, Some(""), "kind")?,
                 None => KIND_OBJECT << 4,
             };
-            b.items.push(ItemData {
-                ty,
-                kind_byte,
-                count: 1,
-                elem_size: 0,
-                bytes: ItemBytes::default(),
-                slots: Slots::NONE,
-            });
+            heads.push((ty, kind_byte));
         }
+        let mut b = Build::new(&types, self.budget, heads.into_iter());
         for (k, n) in object_nodes.iter().enumerate() {
-            let mut at = At {
-                object: n.attribute("id").unwrap_or_default(),
-                path: String::new(),
-            };
-            let ty = b.items[k + 1].ty;
-            let size = b.layouts.size_of(ty).map_err(|e| self.err(*n, Some(&at), e))? as usize;
-            let mut bytes = self.take(*n, &at, size)?;
+            self.object = n.attribute("id").unwrap_or_default();
             let mut vals = elements(*n);
             let (Some(v), None) = (vals.next(), vals.next()) else {
-                return Err(self.err(*n, Some(&at), "an <object> holds exactly one value"));
+                return Err(self.fail(*n, Some(""), "an <object> holds exactly one value"));
             };
-            self.value(&mut b, ty, v, &mut bytes, &mut at, 0)?;
-            let slots = b.layouts.slots(ty).map_err(|e| self.err(*n, Some(&at), e))?;
-            let it = &mut b.items[k + 1];
-            it.elem_size = size as u32;
-            it.bytes = bytes.into();
-            it.slots = slots;
+            b.object(&self, k + 1, v)?;
         }
         let items = Items { items: b.items };
         Ok(XmlTagfile {
@@ -863,14 +786,6 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             trailing,
             phive,
         })
-    }
-
-    fn take(&mut self, n: roxmltree::Node<'_, '_>, at: &At<'_>, size: usize) -> Result<Vec<u8>, ValueError> {
-        self.budget = self
-            .budget
-            .checked_sub(size)
-            .ok_or_else(|| self.err(n, Some(at), "more item bytes than the text could describe"))?;
-        Ok(vec![0; size])
     }
 
     fn type_record(&self, n: roxmltree::Node<'x, 'i>) -> Result<TypeRecord, ValueError> {
@@ -895,13 +810,13 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                         let (arg, default) = match p.tag_name().name() {
                             "typeparam" => (TemplateArg::Type(self.type_ref(p, None, "id")?), "tT"),
                             "valueparam" => (TemplateArg::Value(self.number(p, None, "value")?), "vN"),
-                            other => return Err(self.err(p, None, format!("<{other}> where <typeparam> or <valueparam> belongs"))),
+                            other => return Err(self.fail(p, None, format!("<{other}> where <typeparam> or <valueparam> belongs"))),
                         };
                         let name = p.attribute("name").unwrap_or(default);
                         // TAG0 tells a type parameter from a value parameter by the name's first
                         // letter, as the reader of a TYPE section does.
                         if !name.starts_with(&default[..1]) {
-                            return Err(self.err(p, None, format!("<{}> named {name:?}: the name must start with `{}`", p.tag_name().name(), &default[..1])));
+                            return Err(self.fail(p, None, format!("<{}> named {name:?}: the name must start with `{}`", p.tag_name().name(), &default[..1])));
                         }
                         r.params.push(TemplateParam { name: name.into(), arg });
                     }
@@ -914,14 +829,14 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                     let mut fields = Vec::new();
                     for m in elements(c) {
                         if m.tag_name().name() != "member" {
-                            return Err(self.err(m, None, format!("<{}> where <member> belongs", m.tag_name().name())));
+                            return Err(self.fail(m, None, format!("<{}> where <member> belongs", m.tag_name().name())));
                         }
                         let flags: u32 = self.number(m, None, "flags")?;
                         let aux = match m.attribute("aux") {
                             Some(_) if flags & crate::reflect::field_flags::AUX != 0 => self.number(m, None, "aux")?,
-                            Some(_) => return Err(self.err(m, None, "<member aux=...> without flag 0x80")),
+                            Some(_) => return Err(self.fail(m, None, "<member aux=...> without flag 0x80")),
                             None if flags & crate::reflect::field_flags::AUX != 0 => {
-                                return Err(self.err(m, None, "<member> with flag 0x80 needs aux=..."))
+                                return Err(self.fail(m, None, "<member> with flag 0x80 needs aux=..."))
                             }
                             None => 0,
                         };
@@ -945,295 +860,152 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                     }
                     r.interfaces = Some(list);
                 }
-                other => return Err(self.err(c, None, format!("<{other}> in a <type>"))),
+                other => return Err(self.fail(c, None, format!("<{other}> in a <type>"))),
             }
         }
         Ok(r)
     }
 
-    fn new_run(
-        &mut self,
-        b: &mut Builder<'_>,
-        n: roxmltree::Node<'x, 'i>,
-        at: &At<'_>,
-        ty: TypeIndex,
-        bytes: Vec<u8>,
-        (count, elem_size): (u32, u32),
-    ) -> Result<u32, ValueError> {
-        let kind_byte = match n.attribute("kind") {
-            Some(_) => self.number(n, Some(at), "kind")?,
-            None => KIND_RUN << 4,
-        };
-        let slots = b.layouts.slots(ty).map_err(|e| self.err(n, Some(at), e))?;
-        b.items.push(ItemData {
-            ty,
-            kind_byte,
-            count,
-            elem_size,
-            bytes: bytes.into(),
-            slots,
-        });
-        let i = u32::try_from(b.items.len() - 1).map_err(|_| self.err(n, Some(at), "more than 2^32 items"))?;
-        if let Some(r) = n.attribute("run") {
-            self.runs.insert(r, i);
-        }
-        Ok(i)
+    /// The run facts of a `<string>` or `<array>`: its `elementtypeid`, `kind` and `run`.
+    fn facts(&self, n: roxmltree::Node<'x, 'i>, path: &str) -> Result<RunFacts, ValueError> {
+        Ok(RunFacts {
+            elem: match n.attribute("elementtypeid") {
+                Some(_) => Some(self.type_ref(n, Some(path), "elementtypeid")?),
+                None => None,
+            },
+            kind: match n.attribute("kind") {
+                Some(_) => Some(self.number(n, Some(path), "kind")?),
+                None => None,
+            },
+            share: n.attribute("run").map(str::to_owned),
+            // HKLib's `<array count="0">` is the null array Havok writes.
+            null_if_empty: self.hklib,
+        })
     }
 
-    fn value(
-        &mut self,
-        b: &mut Builder<'_>,
-        ty: TypeIndex,
-        n: roxmltree::Node<'x, 'i>,
-        out: &mut [u8],
-        at: &mut At<'_>,
-        depth: usize,
-    ) -> Result<(), ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(self.err(n, Some(at), format!("values nested more than {MAX_DEPTH} deep")));
-        }
-        let tag = n.tag_name().name();
-        let shape = b.layouts.shape(ty).map_err(|e| self.err(n, Some(at), e))?;
-        let table = b.layouts.table();
-        let name = || table.full_name(ty);
-        if tag == "bytes" {
-            let v = self.attr(n, Some(at), "value")?;
-            let bytes = unhex(v)
-                .filter(|x| x.len() == out.len())
-                .ok_or_else(|| self.err(n, Some(at), format!("{} bytes of hex for {}", out.len(), name())))?;
-            out.copy_from_slice(&bytes);
-            return Ok(());
-        }
-        let Some(shape) = shape else {
-            return Err(self.err(n, Some(at), format!("<{tag}> for {}, which has no layout", name())));
-        };
-        let def = table.get(shape.def);
-        let fmt = def.and_then(|d| d.format()).unwrap_or(crate::reflect::TypeFormat(0));
-        let subtype = def.and_then(|d| d.subtype).unwrap_or(0);
-        let wrong = |this: &Self| {
-            this.err(
-                n,
-                Some(at),
-                format!(
-                    "<{tag}> where a value of {} ({:?}, {} bytes) belongs",
-                    name(),
-                    shape.kind,
-                    out.len()
-                ),
-            )
-        };
-        let put_index = |out: &mut [u8], i: u32| {
-            if let Some(w) = out.get_mut(..4) {
-                w.copy_from_slice(&i.to_le_bytes());
-            }
-        };
-        match (shape.kind, tag) {
-            (Kind::Pointer | Kind::String, "null") | (Kind::Array, "null") if !fmt.is_fixed_array() || shape.kind != Kind::Array => {
-                put_index(out, 0);
-            }
-            (Kind::Bool, "bool") if out.len() == 1 => {
-                let v = self.attr(n, Some(at), "value")?;
-                out[0] = match v.trim() {
-                    "true" => 1,
-                    "false" => 0,
-                    t => t
-                        .parse()
-                        .map_err(|_| self.err(n, Some(at), format!("bool {v:?} is not true, false or a byte")))?,
-                };
-            }
-            (Kind::Bool | Kind::Int, "integer") if (1..=8).contains(&out.len()) => {
-                let v = self.attr(n, Some(at), "value")?.trim();
-                let bits = 8 * out.len() as u32;
-                let raw: u64 = if fmt.is_signed() {
-                    let x: i64 = v
-                        .parse()
-                        .map_err(|_| self.err(n, Some(at), format!("{v:?} is not a signed integer")))?;
-                    let (lo, hi) = if bits == 64 {
-                        (i64::MIN, i64::MAX)
-                    } else {
-                        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
-                    };
-                    if x < lo || x > hi {
-                        return Err(self.err(n, Some(at), format!("{x} is out of range for {} ({bits}-bit signed)", name())));
-                    }
-                    x as u64
-                } else {
-                    let x: u64 = v
-                        .parse()
-                        .map_err(|_| self.err(n, Some(at), format!("{v:?} is not an unsigned integer")))?;
-                    if bits < 64 && x >> bits != 0 {
-                        return Err(self.err(n, Some(at), format!("{x} is out of range for {} ({bits}-bit unsigned)", name())));
-                    }
-                    x
-                };
-                out.copy_from_slice(&raw.to_le_bytes()[..out.len()]);
-            }
-            (Kind::Float, "real") if out.len() == 4 || out.len() == 2 => {
-                let x = self.real(n, at)?;
-                if out.len() == 4 {
-                    out.copy_from_slice(&x.to_bits().to_le_bytes());
-                } else {
-                    if x.to_bits() & 0xFFFF != 0 {
-                        return Err(self.err(n, Some(at), format!("{x} is not a half (its low 16 bits are not zero)")));
-                    }
-                    out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
-                }
-            }
-            (Kind::Pointer, "pointer") => {
-                let id = self.attr(n, Some(at), "id")?;
-                let i = *self
-                    .objects
-                    .get(id)
-                    .ok_or_else(|| self.err(n, Some(at), format!("pointer to a missing object {id:?}")))?;
-                put_index(out, i);
-            }
-            (Kind::String | Kind::Array, "string" | "array") if !fmt.is_fixed_array() && self.shared_run(n).is_some() => {
-                put_index(out, self.shared_run(n).unwrap_or(0));
-            }
-            (Kind::String, "string") => {
-                let bytes = match (n.attribute("value"), n.attribute("bytes")) {
-                    (Some(v), None) => [v.as_bytes(), &[0]].concat(),
-                    (None, Some(h)) => unhex(h).ok_or_else(|| self.err(n, Some(at), "string bytes are not hex"))?,
-                    _ => return Err(self.err(n, Some(at), "a <string> has one of value and bytes")),
-                };
-                // The run's type: as written, else the table's `char`.
-                let elem = match n.attribute("elementtypeid") {
-                    Some(_) => self.type_ref(n, Some(at), "elementtypeid")?,
-                    None => table
-                        .iter()
-                        .find(|(_, t)| t.name == "char")
-                        .map(|(i, _)| i)
-                        .ok_or_else(|| self.err(n, Some(at), "a <string> without elementtypeid in a table without char"))?,
-                };
-                self.budget = self
-                    .budget
-                    .checked_sub(bytes.len())
-                    .ok_or_else(|| self.err(n, Some(at), "more item bytes than the text could describe"))?;
-                // The run holds whole elements of its type (`char`, one byte, in every stock file).
-                let size = b.layouts.size_of(elem).map_err(|e| self.err(n, Some(at), e))?;
-                if size == 0 || bytes.len() % size as usize != 0 {
-                    return Err(self.err(
-                        n,
-                        Some(at),
-                        format!("a string of {} bytes is not a whole number of {size}-byte elements of its elementtypeid", bytes.len()),
-                    ));
-                }
-                let count = u32::try_from(bytes.len() / size as usize).map_err(|_| self.err(n, Some(at), "a string of 2^32 elements or more"))?;
-                let i = self.new_run(b, n, at, elem, bytes, (count, size))?;
-                put_index(out, i);
-            }
-            (Kind::Array, "array") => {
-                let count: u32 = self.number(n, Some(at), "count")?;
-                let children: Vec<_> = elements(n).collect();
-                if children.len() != count as usize {
-                    return Err(self.err(n, Some(at), format!("count {count} but {} elements", children.len())));
-                }
-                if fmt.is_fixed_array() {
-                    let size = b.layouts.size_of(subtype).map_err(|e| self.err(n, Some(at), e))? as usize;
-                    if count != fmt.fixed_count() || size.checked_mul(count as usize) != Some(out.len()) {
-                        return Err(self.err(
-                            n,
-                            Some(at),
-                            format!("{count} elements where {} holds {}", name(), fmt.fixed_count()),
-                        ));
-                    }
-                    for (k, c) in children.iter().enumerate() {
-                        let len = at.path.len();
-                        write!(at.path, "[{k}]").unwrap();
-                        self.value(b, subtype, *c, &mut out[k * size..(k + 1) * size], at, depth + 1)?;
-                        at.path.truncate(len);
-                    }
-                } else if count == 0 && self.hklib {
-                    put_index(out, 0);
-                } else {
-                    let et = self.type_ref(n, Some(at), "elementtypeid")?;
-                    let size = b.layouts.size_of(et).map_err(|e| self.err(n, Some(at), e))? as usize;
-                    let total = size
-                        .checked_mul(count as usize)
-                        .ok_or_else(|| self.err(n, Some(at), "array too large"))?;
-                    let mut run = self.take(n, at, total)?;
-                    for (k, c) in children.iter().enumerate() {
-                        let len = at.path.len();
-                        write!(at.path, "[{k}]").unwrap();
-                        self.value(b, et, *c, &mut run[k * size..(k + 1) * size], at, depth + 1)?;
-                        at.path.truncate(len);
-                    }
-                    let i = self.new_run(b, n, at, et, run, (count, size as u32))?;
-                    put_index(out, i);
-                }
-            }
-            (Kind::Record, "record") => {
-                let mut fields: Vec<Field> = Vec::new();
-                for owner in table.ancestry(shape.def) {
-                    if let Some(t) = table.get(owner) {
-                        fields.extend(table.fields_of(t).iter().cloned());
-                    }
-                }
-                for c in elements(n) {
-                    if c.tag_name().name() != "field" {
-                        return Err(self.err(c, Some(at), format!("<{}> where <field> belongs", c.tag_name().name())));
-                    }
-                    let fname = self.attr(c, Some(at), "name")?;
-                    let f = fields
-                        .iter()
-                        .find(|f| f.name == fname)
-                        .ok_or_else(|| self.err(c, Some(at), format!("{} has no member {fname:?}", name())))?;
-                    let size = b.layouts.size_of(f.ty).map_err(|e| self.err(c, Some(at), e))? as usize;
-                    let range = f.offset as usize..f.offset as usize + size;
-                    if range.end > out.len() {
-                        return Err(self.err(c, Some(at), format!("member {fname} lies outside its {}-byte owner", out.len())));
-                    }
-                    let mut vals = elements(c);
-                    let (Some(v), None) = (vals.next(), vals.next()) else {
-                        return Err(self.err(c, Some(at), "a <field> holds exactly one value"));
-                    };
-                    let len = at.path.len();
-                    if len > 0 {
-                        at.path.push('.');
-                    }
-                    at.path.push_str(fname);
-                    self.value(b, f.ty, v, &mut out[range], at, depth + 1)?;
-                    at.path.truncate(len);
-                }
-            }
-            _ => return Err(wrong(self)),
-        }
-        Ok(())
-    }
-
-    /// The run already made for `n`'s `run` number, if any.
-    fn shared_run(&self, n: roxmltree::Node<'x, 'i>) -> Option<u32> {
-        n.attribute("run").and_then(|r| self.runs.get(r).copied())
-    }
-
-    fn real(&self, n: roxmltree::Node<'x, 'i>, at: &At<'_>) -> Result<f32, ValueError> {
+    fn real_of(&self, n: roxmltree::Node<'x, 'i>, at: &str) -> Result<f32, ValueError> {
         if let Some(v) = n.attribute("bits") {
             let t = v.trim();
             let t = t.strip_prefix("0x").unwrap_or(t);
             return u32::from_str_radix(t, 16)
                 .map(f32::from_bits)
-                .map_err(|_| self.err(n, Some(at), format!("bits {v:?} are not a 32-bit hex number")));
+                .map_err(|_| self.fail(n, Some(at), format!("bits {v:?} are not a 32-bit hex number")));
         }
         if let Some(v) = n.attribute("hex") {
             let t = v.trim();
             let t = t.strip_prefix('#').unwrap_or(t);
             let wide = u64::from_str_radix(t, 16)
                 .map(f64::from_bits)
-                .map_err(|_| self.err(n, Some(at), format!("hex {v:?} is not a 64-bit hex number")))?;
+                .map_err(|_| self.fail(n, Some(at), format!("hex {v:?} is not a 64-bit hex number")))?;
             let x = wide as f32;
             if f64::from(x).to_bits() != wide.to_bits() && !wide.is_nan() {
-                return Err(self.err(n, Some(at), format!("hex {v:?} is not a float's value")));
+                return Err(self.fail(n, Some(at), format!("hex {v:?} is not a float's value")));
             }
             return Ok(x);
         }
         let v = self.attr(n, Some(at), "dec")?;
         v.trim()
             .parse::<f32>()
-            .map_err(|_| self.err(n, Some(at), format!("dec {v:?} is not a number")))
+            .map_err(|_| self.fail(n, Some(at), format!("dec {v:?} is not a number")))
     }
 }
 
-struct Builder<'t> {
-    layouts: Layouts<'t>,
-    items: Vec<ItemData>,
+impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
+    type Node = roxmltree::Node<'x, 'i>;
+    const TEXT: &'static str = "text";
+
+    fn err(&self, n: Self::Node, path: &str, msg: impl std::fmt::Display) -> ValueError {
+        let place = (!path.is_empty()).then_some(&path as &dyn std::fmt::Display);
+        located(self.xml.input_text(), n.range().start, Some((self.object, place)), msg)
+    }
+    fn what(&self, n: Self::Node) -> String {
+        format!("<{}>", n.tag_name().name())
+    }
+    fn bytes(&self, n: Self::Node, path: &str, _: bool) -> Got<Cow<'x, [u8]>> {
+        if n.tag_name().name() != "bytes" {
+            return Ok(None);
+        }
+        let v = self.attr(n, Some(path), "value")?;
+        unhex(v).map(|b| Some(Cow::Owned(b))).ok_or_else(|| self.err(n, path, format!("bytes {v:?} are not hex")))
+    }
+    fn null(&self, n: Self::Node) -> bool {
+        n.tag_name().name() == "null"
+    }
+    fn bool(&self, n: Self::Node, path: &str) -> Got<u8> {
+        if n.tag_name().name() != "bool" {
+            return Ok(None);
+        }
+        let v = self.attr(n, Some(path), "value")?;
+        Ok(Some(match v.trim() {
+            "true" => 1,
+            "false" => 0,
+            t => t.parse().map_err(|_| self.err(n, path, format!("bool {v:?} is not true, false or a byte")))?,
+        }))
+    }
+    fn int(&self, n: Self::Node, path: &str, _: TypeIndex, _: Option<(TypeIndex, &str)>, signed: bool) -> Got<i128> {
+        if n.tag_name().name() != "integer" {
+            return Ok(None);
+        }
+        let v = self.attr(n, Some(path), "value")?.trim();
+        let x = match signed {
+            true => v.parse::<i64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not a signed integer")))?,
+            false => v.parse::<u64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not an unsigned integer")))?,
+        };
+        Ok(Some(x))
+    }
+    fn real(&self, n: Self::Node, path: &str) -> Got<f32> {
+        if n.tag_name().name() != "real" {
+            return Ok(None);
+        }
+        self.real_of(n, path).map(Some)
+    }
+    fn pointer(&self, n: Self::Node, path: &str) -> Got<u32> {
+        if n.tag_name().name() != "pointer" {
+            return Ok(None);
+        }
+        let id = self.attr(n, Some(path), "id")?;
+        let i = self.objects.get(id).ok_or_else(|| self.err(n, path, format!("pointer to a missing object {id:?}")))?;
+        Ok(Some(*i))
+    }
+    fn string(&self, n: Self::Node, path: &str) -> Got<(Cow<'x, [u8]>, RunFacts)> {
+        if n.tag_name().name() != "string" {
+            return Ok(None);
+        }
+        let bytes = match (n.attribute("value"), n.attribute("bytes")) {
+            (Some(v), None) => Cow::Owned([v.as_bytes(), &[0]].concat()),
+            (None, Some(h)) => Cow::Owned(unhex(h).ok_or_else(|| self.err(n, path, "string bytes are not hex"))?),
+            _ => return Err(self.err(n, path, "a <string> has one of value and bytes")),
+        };
+        Ok(Some((bytes, self.facts(n, path)?)))
+    }
+    fn list(&self, n: Self::Node, path: &str) -> Got<(Vec<Self::Node>, RunFacts)> {
+        if n.tag_name().name() != "array" {
+            return Ok(None);
+        }
+        let count: u32 = self.number(n, Some(path), "count")?;
+        let children: Vec<_> = elements(n).collect();
+        if children.len() != count as usize {
+            return Err(self.err(n, path, format!("count {count} but {} elements", children.len())));
+        }
+        Ok(Some((children, self.facts(n, path)?)))
+    }
+    fn fields(&self, n: Self::Node, path: &str, _: &[(TypeIndex, &Field)]) -> Got<Vec<(&'x str, Self::Node)>> {
+        if n.tag_name().name() != "record" {
+            return Ok(None);
+        }
+        let mut out = Vec::new();
+        for c in elements(n) {
+            if c.tag_name().name() != "field" {
+                return Err(self.err(c, path, format!("<{}> where <field> belongs", c.tag_name().name())));
+            }
+            let fname = self.attr(c, Some(path), "name")?;
+            let mut vals = elements(c);
+            let (Some(v), None) = (vals.next(), vals.next()) else {
+                return Err(self.err(c, path, "a <field> holds exactly one value"));
+            };
+            out.push((fname, v));
+        }
+        Ok(Some(out))
+    }
 }
+

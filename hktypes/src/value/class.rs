@@ -6,7 +6,7 @@
 //! and dereferences to it, so inherited fields read as `derived.field`.
 
 use super::{Reader, Value, Visitor, Writer};
-use crate::shared::Value as PackfileValue;
+use crate::shared::MemberValue;
 use super::Result;
 use std::any::Any;
 
@@ -123,11 +123,11 @@ pub struct PackfileClass {
     /// Member names, the ancestors' first.
     pub members: &'static [&'static str],
     /// The struct of an object's member values (behind `Any`, for [`crate::Document::get`]).
-    pub read: fn(&[PackfileValue]) -> Result<Box<dyn Any>>,
+    pub read: fn(&[MemberValue]) -> Result<Box<dyn Any>>,
     /// Appends the member values of a struct of this class (`None` when it is of another type).
-    pub write: fn(&dyn Any, &mut Vec<PackfileValue>) -> Option<()>,
+    pub write: fn(&dyn Any, &mut Vec<MemberValue>) -> Option<()>,
     /// The struct of an object's values, printed with `{:#?}`.
-    pub debug: fn(&[PackfileValue]) -> Result<String>,
+    pub debug: fn(&[MemberValue]) -> Result<String>,
 }
 
 impl std::fmt::Debug for PackfileClass {
@@ -138,7 +138,7 @@ impl std::fmt::Debug for PackfileClass {
 
 impl PackfileClass {
     /// Converts an object's values into the struct and back: what `hkgen verify` checks.
-    pub fn roundtrip(&self, values: &[PackfileValue]) -> Result<Vec<PackfileValue>> {
+    pub fn roundtrip(&self, values: &[MemberValue]) -> Result<Vec<MemberValue>> {
         let t = (self.read)(values)?;
         let mut out = Vec::with_capacity(values.len());
         (self.write)(&*t, &mut out);
