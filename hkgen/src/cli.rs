@@ -1076,7 +1076,7 @@ fn convert_sdk(o: &SdkConvert, input: &Path, output: Option<&Path>) -> Result<Ex
         return Err("--layout is for a packfile; a tagfile has one layout".to_owned());
     }
     let migrations = Migrations::builtin();
-    let co = convert::Options { sdk: o.sdk.clone(), format, classes: registry, migrations: &migrations };
+    let co = convert::Options { sdk: o.sdk.clone(), format, classes: registry, migrations: &migrations, compendia: Some(&set) };
     let plan = convert::plan(&doc, &co).map_err(|e| format!("{}: {e}", input.display()))?;
     if o.dry_run {
         print!("{}", plan.report.to_text());

@@ -67,6 +67,8 @@ pub struct Options<'a> {
     pub classes: &'static (dyn ClassRegistry + Sync),
     /// The migration rules ([`Migrations::builtin`]).
     pub migrations: &'a Migrations,
+    /// The compendia a TCRF source tagfile was read with (none for other files).
+    pub compendia: Option<&'a hktypes::tagfile::CompendiumSet>,
 }
 
 /// One entry of a [`Report`].
@@ -420,11 +422,40 @@ fn join(path: &str, name: &str) -> String {
 struct Cx<'a> {
     o: &'a Options<'a>,
     types: &'a Types,
+    /// The source SDK's classes, where the registry has them: the ancestry rules match a
+    /// member the target lacks by.
+    source_types: Option<Types>,
     templates: HashMap<String, Result<Members, String>>,
     handles: HashMap<u32, u32>,
     report: Report,
     handle: u32,
     class: String,
+    /// The current object's enum members given by item name, as the numbers they are stored
+    /// as, by member path: what a target that names no items for the member takes.
+    numbers: HashMap<String, Val>,
+}
+
+/// The enum members `named` gives by item name and `raw` (the same object read without item
+/// names) as numbers, by member path.
+fn enum_numbers(named: &Val, raw: &Val, path: &str, out: &mut HashMap<String, Val>) {
+    match (named, raw) {
+        (Val::Str(_), Val::UInt(_) | Val::Int(_)) => {
+            out.insert(path.to_owned(), raw.clone());
+        }
+        (Val::Record(p), Val::Record(q)) => {
+            for (n, v) in &p.0 {
+                if let Some(w) = q.get(n) {
+                    enum_numbers(v, w, &join(path, n), out);
+                }
+            }
+        }
+        (Val::List(p) | Val::Array(p, _), Val::List(q) | Val::Array(q, _)) => {
+            for (k, (v, w)) in p.iter().zip(q).enumerate() {
+                enum_numbers(v, w, &format!("{path}[{k}]"), out);
+            }
+        }
+        _ => {}
+    }
 }
 
 impl Cx<'_> {
@@ -448,6 +479,9 @@ impl Cx<'_> {
     /// A record of target type `ty` (when known) from source members `src`, shaped as `tmpl`.
     fn record(&mut self, ty: Option<&str>, src: &Members, tmpl: &Members, path: &str) -> Members {
         let mut ancestry = ty.map(|t| self.types.ancestry(t)).unwrap_or_default();
+        if let (Some(t), Some(st)) = (ty, &self.source_types) {
+            ancestry.extend(st.ancestry(t).into_iter().filter(|a| a != t));
+        }
         if path.is_empty() {
             ancestry.push(self.class.clone());
         }
@@ -500,7 +534,7 @@ impl Cx<'_> {
             }
             let sub = join(path, name);
             let from = self.report.from.clone();
-            if let Some(d) = self.o.migrations.default_for(&ancestry, name, &from).filter(|d| d.value == *v) {
+            if self.o.migrations.default_for(&ancestry, name, &from).is_some_and(|d| d.value == *v) {
                 self.note(2, &sub, format!("{} dropped: not in {}, and what Havok writes where the member is new", short(v), self.o.sdk));
             } else if let Some(r) = self.o.migrations.runtime(&ancestry, name) {
                 let reason = r.reason.clone();
@@ -559,6 +593,14 @@ impl Cx<'_> {
             }
             (Val::Null, Val::List(_) | Val::Record(_)) => t.clone(),
             (Val::Record(_), _) | (Val::List(_), _) | (_, Val::Record(_)) | (_, Val::List(_)) => self.converted(nested, ancestry, member, v, t, path),
+            // An enum item by name where the target's member names no items: its number.
+            (Val::Str(item), Val::UInt(_) | Val::Int(_)) => match self.numbers.get(path).cloned() {
+                Some(n) => {
+                    self.note(2, path, format!("enum item {item} as its stored number {} ({} names no items of this member)", short(&n), self.o.sdk));
+                    n
+                }
+                None => v.clone(),
+            },
             _ => v.clone(),
         }
     }
@@ -671,19 +713,48 @@ fn order(doc: &Document, tagfile: bool) -> Vec<Handle> {
     out
 }
 
+/// The source's objects in the dump's shape, enum members by item name (a tagfile's from the
+/// enumerations of its SDK's generated classes, a packfile's from its class descriptions), so
+/// that an enum value is carried by its name: SDKs number some items differently
+/// (`hkaAnimation.type`'s `HK_SPLINE_COMPRESSED_ANIMATION`).
+fn source_dump(doc: &Document, o: &Options<'_>) -> Result<Dump, ConvertError> {
+    match doc {
+        Document::Packfile(p) => dump::dump_packfile(p).map_err(failed),
+        Document::Tagfile(g) => {
+            let bytes = g.write().map_err(failed)?;
+            let empty = hktypes::tagfile::CompendiumSet::new();
+            let file = hktypes::tagfile::TagFile::read(&bytes, o.compendia.unwrap_or(&empty)).map_err(failed)?;
+            let enums = o.classes.tagfile_enums(&file.sdk_version());
+            dump::dump_tagfile_with(&file, &enums).map_err(failed)
+        }
+        Document::Compendium(_) => Err(failed("a TCM0 compendium holds types, no objects")),
+    }
+}
+
 /// The target's dump of `doc` and its report; writes nothing.
 pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
+    let source = source_dump(doc, o)?;
+    let source: HashMap<u32, &DumpObject> = source.objects.iter().map(|ob| (ob.handle, ob)).collect();
     let types = Types::new(o)?;
     let from = doc.sdk().unwrap_or_default();
     let tagfile = o.format == TargetFormat::Tagfile;
+    let source_types = doc.sdk().and_then(|sdk| {
+        let format = match doc {
+            Document::Packfile(p) => TargetFormat::Packfile(p.layout()),
+            _ => TargetFormat::Tagfile,
+        };
+        Types::new(&Options { sdk, format, classes: o.classes, migrations: o.migrations, compendia: None }).ok()
+    });
     let mut cx = Cx {
         o,
         types: &types,
+        source_types,
         templates: HashMap::new(),
         handles: HashMap::new(),
         report: Report { from, to: o.sdk.clone(), ..Report::default() },
         handle: 0,
         class: String::new(),
+        numbers: HashMap::new(),
     };
     // Which objects the target holds, and their handles.
     let mut kept = Vec::new();
@@ -703,8 +774,15 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     for (h, class) in &kept {
         cx.handle = h.0;
         cx.class = class.clone();
-        let src = doc.members(*h).map_err(|e| failed(format!("object #{} ({class}): {e}", h.0)))?;
+        let src = source
+            .get(&h.0)
+            .and_then(|ob| ob.members.clone())
+            .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
         let tmpl = cx.template(class).map_err(|e| failed(format!("the target's {e}")))?;
+        cx.numbers.clear();
+        if let Ok(raw) = doc.members(*h) {
+            enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
+        }
         let members = cx.record(Some(class), &src, &tmpl, "");
         objects.push(DumpObject {
             handle: cx.handles[&h.0],
@@ -716,8 +794,12 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     }
     let report = cx.report;
     let (format, layout, kept) = match (&types, o.format) {
-        (Types::Tag { sdk, table, .. }, _) => {
-            let records = (1..table.len() as TypeIndex).filter_map(|i| table.record(i)).collect();
+        (Types::Tag { sdk, table, by_name }, _) => {
+            // The types the objects need (their classes, and what those name), as Havok's
+            // writer lists them: not the SDK's whole table.
+            let roots: Vec<TypeIndex> = objects.iter().filter_map(|ob| by_name.get(&ob.class).copied()).collect();
+            let (used, _) = hktypes::tagfile::type_writer::used_types(table, roots);
+            let records = (1..used.len() as TypeIndex).filter_map(|i| used.record(i)).collect();
             let kept = Kept { sdkv: sdkv_of(sdk), types: Some(records), ..Kept::default() };
             (dump::TAGFILE, None, kept)
         }
