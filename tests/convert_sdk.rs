@@ -38,9 +38,6 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "DSR's blocks are another fit of the same tracks (other knots and control points, 4,000 bytes against PTDE's 4,016), not PTDE's blocks re-laid: the converted data is PTDE's, which decodes to PTDE's frames exactly and to DSR's within the encoders' tolerance (checked below)",
     ),
     ("hkaSplineCompressedAnimation", "floatBlockOffsets[]", "where the float data starts in a block: after that fit's transform bytes"),
-    ("hkpRagdollConstraintData", "atoms.coneLimit.memOffsetToAngleOffset", "an offset into the run time's solver data: 56 in the 32-bit PTDE, 160 in the 64-bit DSR"),
-    ("hkpRagdollConstraintData", "atoms.ragdollMotors.initializedOffset", "an offset into the run time's solver data: 96 in PTDE, 0 in DSR"),
-    ("hkpRagdollConstraintData", "atoms.ragdollMotors.previousTargetAnglesOffset", "an offset into the run time's solver data: 100 in PTDE, 0 in DSR"),
 ];
 
 fn migrations() -> &'static Migrations {

@@ -433,6 +433,8 @@ struct Cx<'a> {
     /// The current object's enum members given by item name, as the numbers they are stored
     /// as, by member path: what a target that names no items for the member takes.
     numbers: HashMap<String, Val>,
+    /// The source's and the target's pointer sizes.
+    pointers: (u8, u8),
 }
 
 /// The enum members `named` gives by item name and `raw` (the same object read without item
@@ -509,6 +511,14 @@ impl Cx<'_> {
                     }
                     let nested = ty.and_then(|t| self.types.nested(t, name));
                     let v = src.0[i].1.clone();
+                    let (from, to) = ((self.report.from.as_str(), self.pointers.0), (self.o.sdk.as_str(), self.pointers.1));
+                    if let Some(b) = self.o.migrations.build_value(&ancestry, name, &v, from, to).cloned() {
+                        if b != v {
+                            self.note(2, &sub, format!("{} -> {} (what a {} build with {}-byte pointers stores)", short(&v), short(&b), to.0, to.1));
+                        }
+                        out.push((name.clone(), b));
+                        continue;
+                    }
                     let value = self.value(nested.as_deref(), &ancestry, name, &v, t, &sub);
                     out.push((name.clone(), value));
                 }
@@ -755,6 +765,13 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         handle: 0,
         class: String::new(),
         numbers: HashMap::new(),
+        pointers: (
+            doc.layout().map_or(8, |l| l.pointer_size),
+            match o.format {
+                TargetFormat::Packfile(l) => l.pointer_size,
+                TargetFormat::Tagfile => 8,
+            },
+        ),
     };
     // Which objects the target holds, and their handles.
     let mut kept = Vec::new();

@@ -38,6 +38,37 @@ pub struct Migrations {
     /// rebuilt at run time (a solver offset, a cache); anything else no target holds is a loss.
     #[serde(default)]
     pub runtime: Vec<Runtime>,
+    /// Members whose stored value is a fact of the writer's build (an offset into the run
+    /// time's data), not of the asset: the value each SDK and pointer size stores.
+    #[serde(default)]
+    pub build_values: Vec<BuildValue>,
+}
+
+/// A member whose value depends on the SDK and pointer size the file was written for.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildValue {
+    /// The class declaring the member, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// What each build stores for it. A source value equal to its build's entry becomes the
+    /// target build's entry; any other value is carried as it is.
+    pub values: Vec<Stored>,
+    /// The stock files that hold them.
+    pub evidence: String,
+}
+
+/// One build's stored value of a [`BuildValue`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stored {
+    /// The SDK (`2010.2`).
+    pub sdk: String,
+    /// The pointer size, 4 or 8.
+    pub pointer_size: u8,
+    /// The value stored.
+    pub value: Val,
 }
 
 /// A member renamed: `before` in older SDKs, `after` in newer ones.
@@ -139,6 +170,15 @@ impl Migrations {
         self.conversions.extend(other.conversions);
         self.defaults.extend(other.defaults);
         self.runtime.extend(other.runtime);
+        self.build_values.extend(other.build_values);
+    }
+
+    /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
+    /// a build of `from` with `from_ptr`-byte pointers stores `v`, when a rule says.
+    pub fn build_value(&self, ancestry: &[String], name: &str, v: &Val, from: (&str, u8), to: (&str, u8)) -> Option<&Val> {
+        let rule = self.build_values.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)?;
+        rule.values.iter().find(|s| s.sdk == from.0 && s.pointer_size == from.1 && s.value == *v)?;
+        rule.values.iter().find(|s| s.sdk == to.0 && s.pointer_size == to.1).map(|s| &s.value)
     }
 
     /// The other names member `name` of a record (whose type and ancestors are `ancestry`) may
