@@ -200,7 +200,7 @@ fn sdkv_of(sdk: &str) -> Option<String> {
 
 /// The target SDK's classes.
 enum Types {
-    Tag { sdk: String, table: Arc<TypeTable>, by_name: HashMap<String, TypeIndex> },
+    Tag { sdk: String, table: Arc<TypeTable>, by_name: HashMap<String, TypeIndex>, enums: hktypes::value::EnumTable },
     Pack { version: String, file_version: u32, rules: LayoutRules, sources: Vec<&'static dyn ClassSource> },
 }
 
@@ -215,7 +215,7 @@ impl Types {
                 for (i, _) in table.iter() {
                     by_name.entry(table.full_name(i)).or_insert(i);
                 }
-                Ok(Types::Tag { sdk: o.sdk.clone(), table, by_name })
+                Ok(Types::Tag { sdk: o.sdk.clone(), table, by_name, enums: o.classes.tagfile_enums(&o.sdk) })
             }
             TargetFormat::Packfile(rules) => {
                 let (version, file_version) =
@@ -319,11 +319,93 @@ impl Types {
         }
     }
 
+    /// What the target says of member `member` of the first record of `ancestry` that has it: the
+    /// names of its enumeration's items (when it is an enum or flags member whose items are
+    /// known), and whether it is a half (16 bits: a float's high half).
+    fn member_facts(&self, ancestry: &[String], member: &str) -> (Option<Vec<String>>, bool) {
+        match self {
+            Types::Tag { table, by_name, enums, .. } => {
+                for class in ancestry {
+                    let Some(&i) = by_name.get(class) else { continue };
+                    let Some(def) = table.get(i) else { continue };
+                    let Some(f) = table.fields_of(def).iter().find(|f| &*f.name == member) else { continue };
+                    let e = enums.member(class, member).map(str::to_owned).or_else(|| {
+                        let t = table.get(f.ty)?;
+                        if t.name != "hkEnum" && t.name != "hkFlags" {
+                            return None;
+                        }
+                        table.params_of(t).iter().find_map(|p| match (p.name.as_str(), &p.arg) {
+                            ("tENUM" | "tBITS", hktypes::reflect::TemplateArg::Type(e)) => Some(table.full_name(*e)),
+                            _ => None,
+                        })
+                    });
+                    let items = e.and_then(|e| enums.items(&e)).map(|items| items.iter().map(|(n, _)| (*n).to_owned()).collect());
+                    let mut layouts = hktypes::reflect::layout::Layouts::new(table);
+                    let half = matches!(kind_of(table, f.ty), Some(Kind::Float)) && layouts.size_of(f.ty).ok() == Some(2);
+                    return (items, half);
+                }
+                (None, false)
+            }
+            Types::Pack { sources, .. } => {
+                let Some(src) = sources.first() else { return (None, false) };
+                for class in ancestry {
+                    let mut c = Some(class.clone());
+                    for _ in 0..64 {
+                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { break };
+                        if let Some(m) = d.members.iter().find(|m| m.name == member) {
+                            let items = m.enumeration.as_deref().and_then(|e| src.enumeration(e)).map(|items| items.iter().map(|(_, n)| n.clone()).collect());
+                            return (items, m.ty == MemberType::Half || m.subtype == MemberType::Half);
+                        }
+                        c = d.parent.clone();
+                    }
+                }
+                (None, false)
+            }
+        }
+    }
+
+    /// Whether member `member` of the first record of `ancestry` that has it is a C array (a
+    /// fixed number of elements, whose zero value holds nothing).
+    fn fixed_array(&self, ancestry: &[String], member: &str) -> bool {
+        match self {
+            Types::Tag { table, by_name, .. } => ancestry.iter().find_map(|class| {
+                let def = table.get(*by_name.get(class)?)?;
+                let f = table.fields_of(def).iter().find(|f| &*f.name == member)?;
+                let mut c = f.ty;
+                for _ in 0..16 {
+                    let d = table.get(c)?;
+                    if let Some(fmt) = d.format() {
+                        return Some(fmt.is_fixed_array());
+                    }
+                    if d.parent == 0 {
+                        return Some(false);
+                    }
+                    c = d.parent;
+                }
+                Some(false)
+            }) == Some(true),
+            Types::Pack { sources, .. } => {
+                let Some(src) = sources.first() else { return false };
+                ancestry.iter().any(|class| {
+                    let mut c = Some(class.clone());
+                    for _ in 0..64 {
+                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
+                        if let Some(m) = d.members.iter().find(|m| m.name == member) {
+                            return m.c_array_size > 0;
+                        }
+                        c = d.parent.clone();
+                    }
+                    false
+                })
+            }
+        }
+    }
+
     /// The members of `class` with their zero values, in the target's order and shape: an object
     /// of all zero bytes written by the target's writer and read back.
     fn template(&self, class: &str) -> Result<Members, String> {
         match self {
-            Types::Tag { sdk, table, by_name } => {
+            Types::Tag { sdk, table, by_name, .. } => {
                 use hktypes::tagfile::items::{ItemData, Items};
                 let ty = *by_name.get(class).ok_or_else(|| format!("{sdk} has no type {class}"))?;
                 let mut layouts = hktypes::reflect::layout::Layouts::new(table);
@@ -369,6 +451,22 @@ impl Types {
     }
 }
 
+/// The kind of type `t`'s format, from it or the nearest parent that has one.
+fn kind_of(table: &TypeTable, t: TypeIndex) -> Option<Kind> {
+    let mut c = t;
+    for _ in 0..16 {
+        let d = table.get(c)?;
+        if let Some(f) = d.format() {
+            return Some(f.kind());
+        }
+        if d.parent == 0 {
+            return None;
+        }
+        c = d.parent;
+    }
+    None
+}
+
 fn first_type_param(table: &TypeTable, t: TypeIndex) -> Option<TypeIndex> {
     let def = table.get(t)?;
     table.params_of(def).iter().find_map(|p| match p.arg {
@@ -395,6 +493,30 @@ pub fn is_zero(v: &Val) -> bool {
         Val::Record(m) => m.0.iter().all(|(_, x)| is_zero(x)),
         Val::Ref(..) | Val::Section(..) => false,
         Val::Bytes(b) => b.iter().all(|&x| x == 0),
+    }
+}
+
+/// A value whose dropping loses nothing: [`is_zero`], but a variable array with elements holds
+/// its count (`hkbCharacterStringData.animationBundleNameData` of one record of empty members is
+/// not the empty array); a C array of zeros holds nothing (the caller asks the source's class).
+fn holds_nothing(v: &Val) -> bool {
+    match v {
+        Val::List(l) | Val::Array(l, _) => l.is_empty(),
+        Val::Record(m) => m.0.iter().all(|(_, x)| holds_nothing(x)),
+        v => is_zero(v),
+    }
+}
+
+/// The shape of a value, for telling whether a source value fits the target's member: a pointer,
+/// a number, a string, elements, members or bytes.
+fn shape(v: &Val) -> u8 {
+    match v {
+        Val::Null | Val::Ref(..) | Val::Section(..) => 0,
+        Val::Bool(_) | Val::Int(_) | Val::UInt(_) | Val::Real(_) | Val::Bits(_) => 1,
+        Val::Str(_) => 2,
+        Val::List(_) | Val::Array(..) => 3,
+        Val::Record(_) => 4,
+        Val::Bytes(_) => 5,
     }
 }
 
@@ -549,7 +671,7 @@ impl Cx<'_> {
             } else if let Some(r) = self.o.migrations.runtime(&ancestry, name) {
                 let reason = r.reason.clone();
                 self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
-            } else if is_zero(v) {
+            } else if holds_nothing(v) || (is_zero(v) && self.source_types.as_ref().is_some_and(|st| st.fixed_array(&ancestry, name))) {
                 self.note(2, &sub, format!("{} dropped: not in {}, and zero", short(v), self.o.sdk));
             } else {
                 self.note(0, &sub, format!("{}: no such member in {}", short(v), self.o.sdk));
@@ -565,6 +687,35 @@ impl Cx<'_> {
             Val::Array(items, _) => &Val::List(items.clone()),
             t => t,
         };
+        // A member both SDKs have in other shapes, whose value the run time computes: the
+        // target's zero (`hkbVariableBindingSet::Binding.memberType`, an integer in 2010.2, a type
+        // pointer in 2016.2, serialized by neither).
+        if shape(v) != shape(t) {
+            if let Some(r) = self.o.migrations.runtime(ancestry, member) {
+                let reason = r.reason.clone();
+                self.note(2, path, format!("{} -> {} ({}'s zero): {reason}", short(v), short(t), self.o.sdk));
+                return t.clone();
+            }
+        }
+        // An enum item the target's enumeration lacks, a real a target's half cannot hold.
+        if let (Val::Str(item), Val::Str(_) | Val::UInt(_) | Val::Int(_)) = (v, t) {
+            if let (Some(items), _) = self.types.member_facts(ancestry, member) {
+                let missing: Vec<&str> = item.split('|').map(str::trim).filter(|p| !items.iter().any(|i| i == p)).collect();
+                if !missing.is_empty() {
+                    self.note(0, path, format!("enum item {} is not an item of the member's enumeration in {}", missing.join("|"), self.o.sdk));
+                    return t.clone();
+                }
+            }
+        }
+        if let Val::Real(x) = v {
+            if x.to_bits() & 0xFFFF != 0 && self.types.member_facts(ancestry, member).1 {
+                // The nearest half (a float's high 16 bits), rounding the low half to nearest.
+                let up = f32::from_bits(x.to_bits().wrapping_add(0x8000) & 0xFFFF_0000);
+                let h = if up.is_finite() { up } else { f32::from_bits(x.to_bits() & 0xFFFF_0000) };
+                self.note(0, path, format!("{x} where {} stores a half: {h}", self.o.sdk));
+                return Val::Real(h);
+            }
+        }
         match (v, t) {
             (Val::Array(items, _), _) => {
                 let l = Val::List(items.clone());
@@ -811,10 +962,12 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     }
     let report = cx.report;
     let (format, layout, kept) = match (&types, o.format) {
-        (Types::Tag { sdk, table, by_name }, _) => {
+        (Types::Tag { sdk, table, by_name, .. }, _) => {
             // The types the objects need (their classes, and what those name), as Havok's
             // writer lists them: not the SDK's whole table.
-            let roots: Vec<TypeIndex> = objects.iter().filter_map(|ob| by_name.get(&ob.class).copied()).collect();
+            // `char` too: a string's bytes are an item of it, whatever type names the string.
+            let roots: Vec<TypeIndex> =
+                objects.iter().filter_map(|ob| by_name.get(&ob.class).copied()).chain(by_name.get("char").copied()).collect();
             let (used, _) = hktypes::tagfile::type_writer::used_types(table, roots);
             let records = (1..used.len() as TypeIndex).filter_map(|i| used.record(i)).collect();
             let kept = Kept { sdkv: sdkv_of(sdk), types: Some(records), ..Kept::default() };

@@ -18,6 +18,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("schemas/migrations/common.ron", include_str!("../../../schemas/migrations/common.ron")),
     ("schemas/migrations/animation.ron", include_str!("../../../schemas/migrations/animation.ron")),
     ("schemas/migrations/physics.ron", include_str!("../../../schemas/migrations/physics.ron")),
+    ("schemas/migrations/behavior.ron", include_str!("../../../schemas/migrations/behavior.ron")),
 ];
 
 /// A set of migration rules.
