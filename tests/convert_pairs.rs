@@ -460,3 +460,22 @@ fn sekiro_and_elden_ring_both_ways() {
         eprintln!("{}", summary(rel, sdk, &o));
     }
 }
+
+/// `doc.convert(sdk, format, classes)` from Rust ([`hkgen::convert::DocumentConvert`]): the
+/// converted document, read back, with the report; a lossy one refused.
+#[test]
+fn document_convert_method() {
+    use hkgen::convert::DocumentConvert;
+    let Some(corpus) = common::corpus() else { return };
+    let Some(s) = source(&corpus, DS3_ANIMATION) else { return }; // not-a-skip: source() reads through common::corpus_file, which says so (or fails under HKGEN_REQUIRE_CORPUS=1)
+    let (doc, report) = s.doc.convert("2018.1", TargetFormat::Tagfile, &hkclasses::REGISTRY).unwrap();
+    assert!(report.is_lossless());
+    assert_eq!((doc.sdk().as_deref(), doc.format()), (Some("2018.1"), hktypes::Format::Tag0));
+    let (back, _) = doc.convert("2014.1", TargetFormat::Packfile(s.doc.layout().unwrap()), &hkclasses::REGISTRY).unwrap();
+    assert_eq!(differences(&s.doc, &back), vec![]);
+    let Some(c) = source(&corpus, SEKIRO_CHR) else { return }; // not-a-skip: as above
+    match c.doc.convert("2010.2", TargetFormat::Packfile(layout("8,1,0,1")), &hkclasses::REGISTRY) {
+        Err(ConvertError::Loss(r)) => assert!(r.lost.iter().any(|n| n.class == "hknpRagdollData" && n.member.is_empty()), "{}", r.to_text()),
+        other => panic!("{:?}", other.map(|(_, r)| r)),
+    }
+}

@@ -1020,3 +1020,36 @@ pub fn convert(doc: &Document, o: &Options<'_>, allow_loss: bool) -> Result<(Vec
     let bytes = write(&p, o)?;
     Ok((bytes, p.report))
 }
+
+/// `doc.convert(sdk, format, classes)`: [`convert`] as a method of [`Document`], with the built-in
+/// migration rules ([`Migrations::builtin`]); the converted file is read back (with `classes`) and
+/// returned as a document, with the report. A conversion that would lose anything is refused
+/// ([`ConvertError::Loss`], the whole report); [`convert`] with `allow_loss` converts anyway, and
+/// takes the compendia a TCRF tagfile (a Sekiro or Elden Ring animation) was read with
+/// ([`Options::compendia`]), which this method does not.
+///
+/// ```no_run
+/// use hkgen::convert::{DocumentConvert, TargetFormat};
+/// # fn f(doc: &hktypes::Document, classes: &'static (dyn hktypes::ClassRegistry + Sync)) -> Result<(), Box<dyn std::error::Error>> {
+/// let (doc2018, report) = doc.convert("2018.1", TargetFormat::Tagfile, classes)?;
+/// assert!(report.is_lossless());
+/// std::fs::write("out.hkx", doc2018.write()?)?;
+/// # Ok(()) }
+/// ```
+pub trait DocumentConvert {
+    /// This document as SDK `sdk`'s, in `format`, through the classes of `classes`
+    /// (`&hkclasses::REGISTRY`).
+    fn convert(&self, sdk: &str, format: TargetFormat, classes: &'static (dyn ClassRegistry + Sync)) -> Result<(Document, Report), ConvertError>;
+}
+
+impl DocumentConvert for Document {
+    fn convert(&self, sdk: &str, format: TargetFormat, classes: &'static (dyn ClassRegistry + Sync)) -> Result<(Document, Report), ConvertError> {
+        static BUILTIN: std::sync::OnceLock<Migrations> = std::sync::OnceLock::new();
+        let migrations = BUILTIN.get_or_init(Migrations::builtin);
+        let o = Options { sdk: sdk.to_owned(), format, classes, migrations, compendia: None };
+        let (bytes, report) = convert(self, &o, false)?;
+        let doc = hktypes::open(&bytes, &OpenOptions { classes: Some(classes), ..OpenOptions::default() })
+            .map_err(|e| failed(format!("the converted {sdk} file does not read back: {e}")))?;
+        Ok((doc, report))
+    }
+}
