@@ -77,13 +77,40 @@ def files(sdk: str, game: str) -> list[str]:
     return out
 
 
+def stock(sdk: str) -> int:
+    y, m = sdk.split(".")
+    sdkv = f"{y}{int(m):02}00"
+    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8") as f:
+        next(f)
+        paths = [str(CORPUS / c[0]) for c in (line.rstrip("\n").split("\t") for line in f) if len(c) > 4 and c[3] == "tag0" and c[4] == sdkv]
+    ss = subprocess.run([str(VENV / "bin" / "python"), "-c", SOULSTRUCT_SIDE], input="".join(f"{p}\n" for p in paths), capture_output=True, text=True)
+    errors: dict[str, int] = {}
+    read = 0
+    for line in ss.stdout.splitlines():
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "error" in d:
+            errors[d["error"][:100]] = errors.get(d["error"][:100], 0) + 1
+        else:
+            read += 1
+    print(f"stock SDK {sdk} tagfiles of the corpus: {len(paths)}, read by soulstruct-havok 1.5.0: {read}")
+    for e, n in sorted(errors.items(), key=lambda x: -x[1]):
+        print(f"  {n}: {e}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hkgen", default=str(ROOT / "target" / "debug" / "hkgen"))
     ap.add_argument("--sdk", default="2018.1")
     ap.add_argument("--from", dest="source", default="2014.1")
     ap.add_argument("--game", default="Dark Souls III", help="as the manifest's notes name it")
+    ap.add_argument("--stock", action="store_true", help="only have soulstruct-havok read the corpus's stock tagfiles of SDK --sdk (what it reads of that SDK at all)")
     args = ap.parse_args()
+    if args.stock:
+        return stock(args.sdk)
     rels = files(args.source, args.game)
     if not rels:
         print(f"no {args.game} {args.source} animation or skeleton files in {CORPUS}", file=sys.stderr)
