@@ -1079,8 +1079,12 @@ fn convert_sdk(o: &SdkConvert, input: &Path, output: Option<&Path>) -> Result<Ex
     let co = convert::Options { sdk: o.sdk.clone(), format, classes: registry, migrations: &migrations, compendia: Some(&set) };
     let plan = convert::plan(&doc, &co).map_err(|e| format!("{}: {e}", input.display()))?;
     if o.dry_run {
-        print!("{}", plan.report.to_text());
-        return Ok(ExitCode::SUCCESS);
+        // A reader that stops early (`| head`) is no error; anything else is.
+        use std::io::Write as _;
+        return match std::io::stdout().write_all(plan.report.to_text().as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the report: {e}")),
+            _ => Ok(ExitCode::SUCCESS),
+        };
     }
     if !plan.report.is_lossless() && !o.allow_loss {
         return Err(format!("{}: {}", input.display(), convert::ConvertError::Loss(plan.report)));

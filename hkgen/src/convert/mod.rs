@@ -520,6 +520,10 @@ fn shape(v: &Val) -> u8 {
     }
 }
 
+fn is_list(v: &Val) -> bool {
+    matches!(v, Val::List(_) | Val::Array(..))
+}
+
 fn is_scalar(v: &Val) -> bool {
     matches!(v, Val::Bool(_) | Val::Int(_) | Val::UInt(_) | Val::Real(_) | Val::Bits(_))
 }
@@ -770,11 +774,13 @@ impl Cx<'_> {
     fn converted(&mut self, nested: Option<&str>, ancestry: &[String], member: &str, v: &Val, t: &Val, path: &str) -> Val {
         let conv = self.o.migrations.conversion(ancestry, member).map(|c| (c.conversion, c.evidence.clone()));
         let out = match (conv.as_ref().map(|c| c.0), v, t) {
-            (Some(ValueConversion::ScalarInRecord), v, Val::Record(tm)) if is_scalar(v) && tm.0.len() == 1 => {
-                Some(Val::Record(Members(vec![(tm.0[0].0.clone(), v.clone())])))
+            (Some(ValueConversion::ScalarInRecord), v, Val::Record(tm)) if (is_scalar(v) || is_list(v)) && tm.0.len() == 1 => {
+                Some(Val::Record(Members(vec![(tm.0[0].0.clone(), self.plain(v, path))])))
             }
-            (Some(ValueConversion::ScalarInRecord), Val::Record(sm), t) if (is_scalar(t) || matches!(t, Val::Str(_))) && sm.0.len() == 1 => {
-                Some(sm.0[0].1.clone())
+            (Some(ValueConversion::ScalarInRecord), Val::Record(sm), t)
+                if (is_scalar(t) || is_list(t) || matches!(t, Val::Str(_))) && sm.0.len() == 1 =>
+            {
+                Some(self.plain(&sm.0[0].1, path))
             }
             (Some(ValueConversion::RecordAsArray), Val::Record(sm), Val::List(tl)) if sm.0.len() == tl.len() => {
                 let mut out = Vec::with_capacity(tl.len());

@@ -104,8 +104,9 @@ pub struct Conversion {
 /// serves both directions and A -> B -> A gives A's value back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 pub enum ValueConversion {
-    /// A scalar (integer or real) is the one member of a record: `hkUFloat8`, an 8-bit integer
-    /// member in 2010.2 and a record `{value}` in 2015.1.
+    /// A scalar (integer or real) or an array is the one member of a record: `hkUFloat8`, an
+    /// 8-bit integer member in 2010.2 and a record `{value}` in 2015.1; `hkPackedVector3`, four
+    /// `hkInt16` in 2014.1 and a record `{values}` in 2016.2.
     ScalarInRecord,
     /// A record of N members is a fixed array of N values in member order: `hkSweptTransform`,
     /// a record of five vectors in 2010.2 and five `hkVector4` in 2015.1.
