@@ -443,7 +443,7 @@ impl Types {
                     xml_escape(class)
                 );
                 let options = hktypes::packfile::xml::ReadOptions { layout: *rules, ..Default::default() };
-                let own: Vec<&dyn ClassSource> = sources.iter().copied().collect();
+                let own: Vec<&dyn ClassSource> = sources.to_vec();
                 let p = hktypes::packfile::xml::read(text.as_bytes(), &own, options).map_err(|e| format!("{class}: {e}"))?;
                 Document::Packfile(p).members(Handle(0)).map_err(|e| format!("{class}: {e}"))
             }
