@@ -364,6 +364,29 @@ impl Types {
         }
     }
 
+    /// Whether a record of `ancestry` (the first that the target has) has member `member`.
+    fn has_member(&self, ancestry: &[String], member: &str) -> bool {
+        match self {
+            Types::Tag { table, by_name, .. } => ancestry.iter().filter_map(|c| by_name.get(c)).any(|&i| {
+                table.ancestry(i).into_iter().any(|a| table.get(a).is_some_and(|d| table.fields_of(d).iter().any(|f| &*f.name == member)))
+            }),
+            Types::Pack { sources, .. } => {
+                let Some(src) = sources.first() else { return false };
+                ancestry.iter().any(|class| {
+                    let mut c = Some(class.clone());
+                    for _ in 0..64 {
+                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
+                        if d.members.iter().any(|m| m.name == member) {
+                            return true;
+                        }
+                        c = d.parent.clone();
+                    }
+                    false
+                })
+            }
+        }
+    }
+
     /// Whether member `member` of the first record of `ancestry` that has it is a C array (a
     /// fixed number of elements, whose zero value holds nothing).
     fn fixed_array(&self, ancestry: &[String], member: &str) -> bool {
@@ -737,6 +760,13 @@ impl Cx<'_> {
                             return Val::List(Vec::new());
                         }
                     },
+                    // Records where the target's elements are no records (2010.2's
+                    // hkpConvexVerticesShape.rotatedVertices, records of three vectors; 2014.1's,
+                    // hkMatrix3): no conversion is named, so the elements are lost.
+                    None if sl.iter().any(|e| matches!(e, Val::Record(_))) && self.types.has_member(ancestry, member) => {
+                        self.note(0, path, format!("{} elements of records where {} holds no records, and no conversion is named", sl.len(), self.o.sdk));
+                        return Val::List(Vec::new());
+                    }
                     _ => None,
                 };
                 let mut out = Vec::with_capacity(sl.len());
