@@ -41,6 +41,41 @@ fn main() {
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("class_schemas.bin");
     std::fs::write(out, blob).expect("OUT_DIR");
     class_names(&schemas);
+    tagfile_schemas(&schemas);
+}
+
+/// The tagfile SDKs' snapshots (`schemas/<sdk>/sdk.ron` and `types/*.ron`), for
+/// `Document.convert` to a tagfile SDK: one blob in OUT_DIR, per file `sdk NUL name NUL
+/// length(u32 LE) text` (`name` is `sdk.ron` or the type file's name), as `convert::snapshot_files`
+/// parses it.
+fn tagfile_schemas(schemas: &Path) {
+    let mut blob = Vec::new();
+    let mut sdks: Vec<_> = std::fs::read_dir(schemas).expect("schemas/").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    sdks.sort();
+    for sdk in sdks {
+        let (head, types) = (sdk.join("sdk.ron"), sdk.join("types"));
+        if !head.is_file() || !types.is_dir() {
+            continue;
+        }
+        println!("cargo:rerun-if-changed={}", types.display());
+        let mut files = vec![head];
+        let mut list: Vec<_> = std::fs::read_dir(&types).expect("types/").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        list.retain(|p| p.extension().is_some_and(|x| x == "ron"));
+        list.sort();
+        files.extend(list);
+        for f in files {
+            let text = std::fs::read(&f).expect("a snapshot file");
+            blob.extend(sdk.file_name().unwrap().to_string_lossy().as_bytes());
+            blob.push(0);
+            blob.extend(f.file_name().unwrap().to_string_lossy().as_bytes());
+            blob.push(0);
+            blob.extend((text.len() as u32).to_le_bytes());
+            blob.extend(text);
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+    }
+    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tagfile_schemas.bin");
+    std::fs::write(out, blob).expect("OUT_DIR");
 }
 
 /// Every class name the schemas know, of every SDK (`schemas/<sdk>/types/*.ron`'s keys and

@@ -191,8 +191,23 @@ enum Command {
         /// each such repair is reported.
         #[arg(long, value_name = "HOW", default_value = "error", value_parser = ["error", "null"])]
         dangling_pointers: String,
+        /// Convert to another SDK (`2015.1`, `2010.2`, ...): every object rebuilt as that SDK's
+        /// class of the same name, members matched by name and by the migration rules of
+        /// `schemas/migrations/`. The output is a tagfile for SDK 2015.1 and later, a packfile
+        /// before (or as --to says), under --layout (default: the input's, else 8,1,0,1). A
+        /// value the target cannot hold stops the conversion with a report naming each.
+        #[arg(long, value_name = "SDK")]
+        sdk: Option<String>,
+        /// With --sdk: convert even where values are lost, and print what was lost.
+        #[arg(long, requires = "sdk")]
+        allow_loss: bool,
+        /// With --sdk: print what would be lost, defaulted and migrated, and write nothing (OUT
+        /// may be left out).
+        #[arg(long, requires = "sdk")]
+        dry_run: bool,
         input: PathBuf,
-        output: PathBuf,
+        /// The converted file (a folder for a folder INPUT).
+        output: Option<PathBuf>,
     },
     /// Turn a dump back into the binary file it was dumped from, byte for byte. The dump is
     /// `hkgen dump --format json|ron`'s, told apart by content.
@@ -504,12 +519,19 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
             (None, Some(output)) => build(&read, &s, write.policy(), &input, &output),
             (None, None) => Err("build needs OUT or --into ARCHIVE:MEMBER".to_owned()),
         }),
-        Command::Convert { layout, to, floats, havok_order, read, write, dangling_pointers, input, output } => {
+        Command::Convert { layout, to, floats, havok_order, read, write, dangling_pointers, sdk, allow_loss, dry_run, input, output } => {
             let dangling = dangling_of(&dangling_pointers);
-            pack_sources(&read, packfile_sources).and_then(|s| {
-                let o = ConvertOptions { layout, to, floats, havok_order, policy: write.policy(), compendia: read.compendia.clone(), dangling };
-                convert(&o, &s, &input, &output)
-            })
+            match sdk {
+                Some(sdk) => {
+                    let o = SdkConvert { sdk, to, layout, allow_loss, dry_run, policy: write.policy(), compendia: read.compendia.clone() };
+                    convert_sdk(&o, &input, output.as_deref())
+                }
+                None => pack_sources(&read, packfile_sources).and_then(|s| {
+                    let output = output.ok_or_else(|| "convert needs OUT (only --sdk with --dry-run writes nothing)".to_owned())?;
+                    let o = ConvertOptions { layout, to, floats, havok_order, policy: write.policy(), compendia: read.compendia.clone(), dangling };
+                    convert(&o, &s, &input, &output)
+                }),
+            }
         }
         Command::SchemaDiff { format, all, old, new } => diff(&format, all, &old, &new),
         Command::Diff { format, read, layout, a, b } => {
@@ -1118,6 +1140,99 @@ fn convert(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: &Pat
     let done = convert_file(o, schemas, &bytes, input, output, None)?;
     eprintln!("{done}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// `convert --sdk`: what [`convert_sdk`] converts to.
+struct SdkConvert {
+    sdk: String,
+    to: Option<String>,
+    layout: Option<String>,
+    allow_loss: bool,
+    dry_run: bool,
+    policy: output::WritePolicy,
+    compendia: Vec<PathBuf>,
+}
+
+/// `convert --sdk SDK IN OUT` ([`crate::convert`]): the file as one of another SDK and format;
+/// `--dry-run` prints the report and writes nothing. The output is read back before it is
+/// written: a file the target's reader refuses is never left behind.
+fn convert_sdk(o: &SdkConvert, input: &Path, output: Option<&Path>) -> Result<ExitCode, String> {
+    use crate::convert::{self, Migrations, TargetFormat};
+    let registry = *REGISTRY.get().ok_or("convert --sdk needs the classes compiled into the hkgen binary")?;
+    if input.is_dir() {
+        return Err(format!("{}: convert --sdk converts one file at a time", input.display()));
+    }
+    let output = match (output, o.dry_run) {
+        (Some(out), false) => {
+            output::check_file(out, &[input], o.policy)?;
+            Some(out)
+        }
+        (None, true) => None,
+        (Some(_), true) => return Err("--dry-run writes nothing: leave OUT out".to_owned()),
+        (None, false) => return Err("convert --sdk needs OUT (or --dry-run)".to_owned()),
+    };
+    let located = |e: hktypes::Error| e.in_file(input.display().to_string()).to_string();
+    let read = read_input(input)?;
+    let id = reading::named_compendium(&read.bytes);
+    let set = read.compendia(reading::compendia_for(&read.near, id, &o.compendia)?.set_for(&read.near));
+    reading::require_compendium(input, id, &set, &o.compendia)?;
+    let options = hktypes::OpenOptions { classes: Some(registry), compendia: Some(&set), ..Default::default() };
+    let doc = hktypes::open(&read.bytes, &options).map_err(located)?;
+    let tagfile_sdk = o.sdk.split('.').next().and_then(|y| y.parse::<u32>().ok()).is_some_and(|y| y >= 2015);
+    let format = match o.to.as_deref() {
+        Some("tagfile") => TargetFormat::Tagfile,
+        Some("packfile") => TargetFormat::Packfile(sdk_layout(o.layout.as_deref(), &doc)?),
+        Some(other) => return Err(format!("--sdk converts to a tagfile or a packfile, not {other}")),
+        None if tagfile_sdk => TargetFormat::Tagfile,
+        None => TargetFormat::Packfile(sdk_layout(o.layout.as_deref(), &doc)?),
+    };
+    if format == TargetFormat::Tagfile && o.layout.is_some() {
+        return Err("--layout is for a packfile; a tagfile has one layout".to_owned());
+    }
+    let migrations = Migrations::builtin();
+    let co = convert::Options { sdk: o.sdk.clone(), format, classes: registry, migrations: &migrations, compendia: Some(&set) };
+    let plan = convert::plan(&doc, &co).map_err(|e| format!("{}: {e}", input.display()))?;
+    if o.dry_run {
+        // A reader that stops early (`| head`) is no error; anything else is.
+        use std::io::Write as _;
+        return match std::io::stdout().write_all(plan.report.to_text().as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing the report: {e}")),
+            _ => Ok(ExitCode::SUCCESS),
+        };
+    }
+    if !plan.report.is_lossless() && !o.allow_loss {
+        return Err(format!("{}: {}", input.display(), convert::ConvertError::Loss(plan.report)));
+    }
+    let bytes = convert::write(&plan, &co).map_err(|e| format!("{}: {e}", input.display()))?;
+    // The target's own reader takes what was written, or nothing is written.
+    let back = hktypes::open(&bytes, &hktypes::OpenOptions { classes: Some(registry), ..Default::default() })
+        .map_err(|e| format!("{}: the converted file does not read back: {e}", input.display()))?;
+    let out = output.ok_or("no output")?;
+    output::write_file(out, &bytes, &[input], o.policy)?;
+    if !plan.report.is_lossless() || !plan.report.defaulted.is_empty() {
+        eprint!("{}", plan.report.to_text());
+    }
+    eprintln!(
+        "{} ({} {}) -> {} ({} {}): {} objects, {} bytes, {} lost",
+        input.display(),
+        doc.format().name(),
+        doc.sdk().unwrap_or_default(),
+        out.display(),
+        back.format().name(),
+        o.sdk,
+        back.handles().len(),
+        bytes.len(),
+        plan.report.lost.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The layout of a packfile `convert --sdk` writes: `--layout`, else the input's, else 8,1,0,1.
+fn sdk_layout(layout: Option<&str>, doc: &hktypes::Document) -> Result<hktypes::packfile::LayoutRules, String> {
+    match layout {
+        Some(l) => hktypes::packfile::LayoutRules::parse(l).ok_or_else(|| format!("--layout {l}: expected four numbers like 8,1,0,1")),
+        None => Ok(doc.layout().unwrap_or(hktypes::packfile::LayoutRules::parse("8,1,0,1").ok_or("8,1,0,1")?)),
+    }
 }
 
 /// Converts one file (`bytes`, read from `input`) to `output`; the summary line it gives is

@@ -31,6 +31,8 @@ pub mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod codegen;
+#[cfg(feature = "tool")]
+pub mod convert;
 pub mod diff;
 pub mod error;
 #[cfg(feature = "cli")]

@@ -203,7 +203,7 @@ pub enum Val {
 }
 
 /// The class descriptions of the packfile SDKs, embedded at build time, parsed on first use.
-fn class_schemas() -> Result<&'static ClassSchemas, Failure> {
+pub(crate) fn class_schemas() -> Result<&'static ClassSchemas, Failure> {
     static SCHEMAS: OnceLock<Result<ClassSchemas, String>> = OnceLock::new();
     SCHEMAS
         .get_or_init(load_class_schemas)
@@ -280,7 +280,7 @@ fn packfile_classes() -> Result<&'static dyn hktypes::ClassRegistry, Failure> {
 
 /// The enumeration overlay of the tagfile SDKs (`schemas/enums.ron`): item names of enumerations
 /// and the integer members that hold one.
-fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
+pub(crate) fn overlay() -> Option<&'static hkgen::codegen::overlay::Overlay> {
     static OVERLAY: OnceLock<Option<hkgen::codegen::overlay::Overlay>> = OnceLock::new();
     OVERLAY
         .get_or_init(|| {

@@ -2,6 +2,7 @@
 //! re-exports them; see its docstring for the API.
 
 mod backend;
+mod convert;
 
 use backend::{Failure, Loc, Name, NewVal, SetError, Val};
 use pyo3::create_exception;
@@ -310,6 +311,13 @@ impl Document {
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = self.inner.to_bytes().map_err(|f| havok_error(py, f))?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// This file as SDK `sdk`'s, a new Document (see `convert.rs`).
+    #[pyo3(signature = (sdk, format=None, *, layout=None, allow_loss=false))]
+    fn convert(&self, py: Python<'_>, sdk: &str, format: Option<&str>, layout: Option<&str>, allow_loss: bool) -> PyResult<Document> {
+        let bytes = self.inner.to_bytes().map_err(|f| havok_error(py, f))?;
+        convert::document(py, &bytes, sdk, format, layout, allow_loss)
     }
 
     /// Writes the file to `path`.

@@ -1,0 +1,1091 @@
+//! A document of one SDK and format as a document of another: `hkgen convert --sdk SDK`.
+//!
+//! # How
+//!
+//! Every object is rebuilt as the target SDK's class of the same name, member by member, through
+//! the one value shape of [`hktypes::dump`] ([`Val`]): the source's members come from
+//! [`Document::members`], the target's file from [`hktypes::dump::build`]. What the target's
+//! classes are is asked of the class registry (`hkclasses::REGISTRY`): a tagfile SDK's type table,
+//! a packfile SDK's class descriptions. A target class's members, in the target's order and with
+//! their zero values, are read from an object of that class whose bytes are all zero, laid out
+//! by the target's own writer and read back by its own reader (so that every member has the shape
+//! the target's dump gives it).
+//!
+//! Members are matched by name. What names alone cannot say is a migration rule, data read from
+//! `schemas/migrations/` ([`rules`]): a rename, a named conversion between two shapes of a value,
+//! the value Havok writes for a member the source lacks, a member whose value the run time
+//! rebuilds. There is no code per class here.
+//!
+//! # Nothing lost in silence
+//!
+//! [`plan`] gives the target's dump and a [`Report`]: every value the target cannot hold
+//! (`lost`: a member it lacks holding something, a class it lacks, a pointer to such an object, a
+//! value of another shape with no conversion named), every member given a value the source did
+//! not have (`defaulted`), and every rule applied (`migrated`). [`convert`] refuses a plan that
+//! loses anything unless told to allow it. A member the target lacks whose value is zero
+//! (null, 0, empty) loses nothing and is listed as migrated.
+//!
+//! Objects are ordered as each format's writer orders them: a tagfile's breadth first from the
+//! root, a packfile's depth first (Havok's packer); objects no pointer reaches follow in the
+//! source's order.
+//!
+//! Data whose encoding depends on the format goes through the target's writer: pointers,
+//! strings, arrays (capacity words are the target's stock ones) and layouts. Spline animation
+//! `data` is a byte stream whose blocks start on 16 bytes of the stream whatever the pointer size
+//! ([`hktypes::anim::spline`] reads a 32-bit PTDE and a 64-bit DSR block alike), so it is carried
+//! as it is and decodes to the same frames; `tests/convert_sdk.rs` decodes both.
+
+pub mod rules;
+
+pub use rules::{Migrations, ValueConversion};
+
+use hktypes::dump::{self, BuildOptions, Dump, DumpObject, Kept, Members, ObjectKept, Val};
+use hktypes::packfile::layout::{ClassSource, MemberType};
+use hktypes::packfile::LayoutRules;
+use hktypes::reflect::{Kind, TypeIndex, TypeTable};
+use hktypes::{ClassRegistry, Document, Handle, NewFormat, OpenOptions};
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// The format of the converted file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetFormat {
+    /// A TAG0 tagfile (SDK 2015.1 and later).
+    Tagfile,
+    /// A binary packfile under these layout rules (SDK 2014 and earlier).
+    Packfile(LayoutRules),
+}
+
+/// What [`plan`] and [`convert`] convert to.
+pub struct Options<'a> {
+    /// The target SDK (`2015.1`, `2010.2`).
+    pub sdk: String,
+    /// The target format.
+    pub format: TargetFormat,
+    /// Where the target's classes come from (`&hkclasses::REGISTRY`).
+    pub classes: &'static (dyn ClassRegistry + Sync),
+    /// The migration rules ([`Migrations::builtin`]).
+    pub migrations: &'a Migrations,
+    /// The compendia a TCRF source tagfile was read with (none for other files).
+    pub compendia: Option<&'a hktypes::tagfile::CompendiumSet>,
+}
+
+/// One entry of a [`Report`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The source object's handle.
+    pub handle: u32,
+    /// The source object's class.
+    pub class: String,
+    /// The member path within it (`motion.motionState.maxLinearVelocity`), empty for the object.
+    pub member: String,
+    /// What happened.
+    pub what: String,
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.member.is_empty() {
+            write!(f, "#{} {}: {}", self.handle, self.class, self.what)
+        } else {
+            write!(f, "#{} {}.{}: {}", self.handle, self.class, self.member, self.what)
+        }
+    }
+}
+
+/// What a conversion loses, defaults and migrates (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The source SDK.
+    pub from: String,
+    /// The target SDK.
+    pub to: String,
+    /// Values the target cannot hold.
+    pub lost: Vec<Note>,
+    /// Members given a value the source did not have.
+    pub defaulted: Vec<Note>,
+    /// Rules applied, and members without a place whose value was zero.
+    pub migrated: Vec<Note>,
+}
+
+impl Report {
+    /// Nothing lost.
+    pub fn is_lossless(&self) -> bool {
+        self.lost.is_empty()
+    }
+
+    /// The report as text, one line per note under a heading per kind.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} -> {}: {} lost, {} defaulted, {} migrated",
+            self.from,
+            self.to,
+            self.lost.len(),
+            self.defaulted.len(),
+            self.migrated.len()
+        );
+        for (head, notes) in [("lost", &self.lost), ("defaulted", &self.defaulted), ("migrated", &self.migrated)] {
+            for n in notes {
+                let _ = writeln!(s, "  {head}: {n}");
+            }
+        }
+        s
+    }
+}
+
+/// Why a conversion stopped.
+#[derive(Debug)]
+pub enum ConvertError {
+    /// Values the target cannot hold (the whole report).
+    Loss(Report),
+    /// Anything else: a class registry without the target SDK, an untyped source object, a
+    /// target writer's error.
+    Failed(String),
+}
+
+impl std::fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConvertError::Loss(r) => write!(
+                f,
+                "converting would lose {} value(s) (allow it with --allow-loss):\n{}",
+                r.lost.len(),
+                r.lost.iter().map(|n| format!("  lost: {n}")).collect::<Vec<_>>().join("\n")
+            ),
+            ConvertError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+fn failed(m: impl std::fmt::Display) -> ConvertError {
+    ConvertError::Failed(m.to_string())
+}
+
+/// A plan: the target's dump and what it loses, defaults and migrates.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The target file as a dump ([`hktypes::dump::build`] writes it).
+    pub dump: Dump,
+    /// The report.
+    pub report: Report,
+}
+
+/// The packfile contents version and file (class) version Havok's packer writes for `sdk`.
+fn packfile_versions(sdk: &str) -> Option<(String, u32)> {
+    let (major, minor) = sdk.split_once('.')?;
+    let (major, minor): (u32, u32) = (major.parse().ok()?, minor.parse().ok()?);
+    let file_version = match (major, minor) {
+        (5, _) => 5,
+        (6 | 7, _) | (2010, 1) => 7,
+        (2010, 2) => 8,
+        (2011..=2013, _) => 9,
+        (2014, _) => 11,
+        _ => return None,
+    };
+    let prefix = if major >= 2010 { "hk_" } else { "Havok-" };
+    Some((format!("{prefix}{major}.{minor}.0-r1"), file_version))
+}
+
+/// The `SDKV` of tagfile SDK `sdk` (`2015.1` -> `20150100`).
+fn sdkv_of(sdk: &str) -> Option<String> {
+    let (y, m) = sdk.split_once('.')?;
+    let (y, m): (u16, u8) = (y.parse().ok()?, m.parse().ok()?);
+    ((2000..10000).contains(&y) && m < 100).then(|| format!("{y}{m:02}00"))
+}
+
+/// The target SDK's classes.
+enum Types {
+    Tag { sdk: String, table: Arc<TypeTable>, by_name: HashMap<String, TypeIndex>, enums: hktypes::value::EnumTable },
+    Pack { version: String, file_version: u32, rules: LayoutRules, sources: Vec<&'static dyn ClassSource> },
+}
+
+impl Types {
+    fn new(o: &Options<'_>) -> Result<Types, ConvertError> {
+        match o.format {
+            TargetFormat::Tagfile => {
+                let table = o.classes.tagfile_types(&o.sdk).ok_or_else(|| {
+                    failed(format!("no type table of tagfile SDK {} is compiled in (its feature is off, or it writes packfiles)", o.sdk))
+                })?;
+                let mut by_name = HashMap::new();
+                for (i, _) in table.iter() {
+                    by_name.entry(table.full_name(i)).or_insert(i);
+                }
+                Ok(Types::Tag { sdk: o.sdk.clone(), table, by_name, enums: o.classes.tagfile_enums(&o.sdk) })
+            }
+            TargetFormat::Packfile(rules) => {
+                let (version, file_version) =
+                    packfile_versions(&o.sdk).ok_or_else(|| failed(format!("SDK {} writes no packfiles", o.sdk)))?;
+                let sources = o.classes.packfile(&version);
+                if sources.first().and_then(|s| s.class("hkBaseObject").or_else(|| s.class("hkReferencedObject"))).is_none() {
+                    return Err(failed(format!("no class descriptions of packfile SDK {} are compiled in", o.sdk)));
+                }
+                Ok(Types::Pack { version, file_version, rules, sources })
+            }
+        }
+    }
+
+    /// Whether the target SDK has `class` (its own classes, not a neighbour's).
+    fn has(&self, class: &str) -> bool {
+        match self {
+            Types::Tag { by_name, .. } => by_name.contains_key(class),
+            Types::Pack { sources, .. } => sources.first().is_some_and(|s| s.class(class).is_some()),
+        }
+    }
+
+    /// `class` and its ancestors' names, the class first.
+    fn ancestry(&self, class: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        match self {
+            Types::Tag { table, by_name, .. } => {
+                if let Some(&i) = by_name.get(class) {
+                    // `ancestry` is root first; the class comes first here.
+                    out.extend(table.ancestry(i).into_iter().rev().map(|a| table.full_name(a)));
+                }
+            }
+            Types::Pack { sources, .. } => {
+                let mut cur = Some(class.to_owned());
+                while let Some(c) = cur.take() {
+                    if out.len() > 64 || out.contains(&c) {
+                        break;
+                    }
+                    cur = sources.first().and_then(|s| s.class(&c)).and_then(|d| d.parent.clone());
+                    out.push(c);
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push(class.to_owned());
+        }
+        out
+    }
+
+    /// The record type of member `member` of record type `class` where the member is a record,
+    /// or an array or C array of records.
+    fn nested(&self, class: &str, member: &str) -> Option<String> {
+        match self {
+            Types::Tag { table, by_name, .. } => {
+                let i = *by_name.get(class)?;
+                let mut ty = None;
+                for a in table.ancestry(i) {
+                    let def = table.get(a)?;
+                    if let Some(f) = table.fields_of(def).iter().find(|f| &*f.name == member) {
+                        ty = Some(f.ty);
+                        break;
+                    }
+                }
+                let mut t = ty?;
+                for _ in 0..16 {
+                    let def = table.get(t)?;
+                    let kind = {
+                        let mut k = None;
+                        let mut c = t;
+                        for _ in 0..16 {
+                            let d = table.get(c)?;
+                            if let Some(f) = d.format() {
+                                k = Some(f.kind());
+                                break;
+                            }
+                            if d.parent == 0 {
+                                break;
+                            }
+                            c = d.parent;
+                        }
+                        k?
+                    };
+                    match kind {
+                        Kind::Record => return Some(table.full_name(t)),
+                        Kind::Array => t = def.subtype.or_else(|| first_type_param(table, t))?,
+                        _ => return None,
+                    }
+                }
+                None
+            }
+            Types::Pack { sources, .. } => {
+                let mut c = Some(class.to_owned());
+                for _ in 0..64 {
+                    let d = sources.first()?.class(c.as_deref()?)?;
+                    if let Some(m) = d.members.iter().find(|m| m.name == member) {
+                        return (m.ty == MemberType::Struct || m.subtype == MemberType::Struct).then(|| m.class.clone()).flatten();
+                    }
+                    c = d.parent.clone();
+                }
+                None
+            }
+        }
+    }
+
+    /// What the target says of member `member` of the first record of `ancestry` that has it: the
+    /// names of its enumeration's items (when it is an enum or flags member whose items are
+    /// known), and whether it is a half (16 bits: a float's high half).
+    fn member_facts(&self, ancestry: &[String], member: &str) -> (Option<Vec<String>>, bool) {
+        match self {
+            Types::Tag { table, by_name, enums, .. } => {
+                for class in ancestry {
+                    let Some(&i) = by_name.get(class) else { continue };
+                    let Some(def) = table.get(i) else { continue };
+                    let Some(f) = table.fields_of(def).iter().find(|f| &*f.name == member) else { continue };
+                    let e = enums.member(class, member).map(str::to_owned).or_else(|| {
+                        let t = table.get(f.ty)?;
+                        if t.name != "hkEnum" && t.name != "hkFlags" {
+                            return None;
+                        }
+                        table.params_of(t).iter().find_map(|p| match (p.name.as_str(), &p.arg) {
+                            ("tENUM" | "tBITS", hktypes::reflect::TemplateArg::Type(e)) => Some(table.full_name(*e)),
+                            _ => None,
+                        })
+                    });
+                    let items = e.and_then(|e| enums.items(&e)).map(|items| items.iter().map(|(n, _)| (*n).to_owned()).collect());
+                    let mut layouts = hktypes::reflect::layout::Layouts::new(table);
+                    let half = matches!(kind_of(table, f.ty), Some(Kind::Float)) && layouts.size_of(f.ty).ok() == Some(2);
+                    return (items, half);
+                }
+                (None, false)
+            }
+            Types::Pack { sources, .. } => {
+                let Some(src) = sources.first() else { return (None, false) };
+                for class in ancestry {
+                    let mut c = Some(class.clone());
+                    for _ in 0..64 {
+                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { break };
+                        if let Some(m) = d.members.iter().find(|m| m.name == member) {
+                            let items = m.enumeration.as_deref().and_then(|e| src.enumeration(e)).map(|items| items.iter().map(|(_, n)| n.clone()).collect());
+                            return (items, m.ty == MemberType::Half || m.subtype == MemberType::Half);
+                        }
+                        c = d.parent.clone();
+                    }
+                }
+                (None, false)
+            }
+        }
+    }
+
+    /// Whether a record of `ancestry` (the first that the target has) has member `member`.
+    fn has_member(&self, ancestry: &[String], member: &str) -> bool {
+        match self {
+            Types::Tag { table, by_name, .. } => ancestry.iter().filter_map(|c| by_name.get(c)).any(|&i| {
+                table.ancestry(i).into_iter().any(|a| table.get(a).is_some_and(|d| table.fields_of(d).iter().any(|f| &*f.name == member)))
+            }),
+            Types::Pack { sources, .. } => {
+                let Some(src) = sources.first() else { return false };
+                ancestry.iter().any(|class| {
+                    let mut c = Some(class.clone());
+                    for _ in 0..64 {
+                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
+                        if d.members.iter().any(|m| m.name == member) {
+                            return true;
+                        }
+                        c = d.parent.clone();
+                    }
+                    false
+                })
+            }
+        }
+    }
+
+    /// Whether member `member` of the first record of `ancestry` that has it is a C array (a
+    /// fixed number of elements, whose zero value holds nothing).
+    fn fixed_array(&self, ancestry: &[String], member: &str) -> bool {
+        match self {
+            Types::Tag { table, by_name, .. } => ancestry.iter().find_map(|class| {
+                let def = table.get(*by_name.get(class)?)?;
+                let f = table.fields_of(def).iter().find(|f| &*f.name == member)?;
+                let mut c = f.ty;
+                for _ in 0..16 {
+                    let d = table.get(c)?;
+                    if let Some(fmt) = d.format() {
+                        return Some(fmt.is_fixed_array());
+                    }
+                    if d.parent == 0 {
+                        return Some(false);
+                    }
+                    c = d.parent;
+                }
+                Some(false)
+            }) == Some(true),
+            Types::Pack { sources, .. } => {
+                let Some(src) = sources.first() else { return false };
+                ancestry.iter().any(|class| {
+                    let mut c = Some(class.clone());
+                    for _ in 0..64 {
+                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
+                        if let Some(m) = d.members.iter().find(|m| m.name == member) {
+                            return m.c_array_size > 0;
+                        }
+                        c = d.parent.clone();
+                    }
+                    false
+                })
+            }
+        }
+    }
+
+    /// The members of `class` with their zero values, in the target's order and shape: an object
+    /// of all zero bytes written by the target's writer and read back.
+    fn template(&self, class: &str) -> Result<Members, String> {
+        match self {
+            Types::Tag { sdk, table, by_name, .. } => {
+                use hktypes::tagfile::items::{ItemData, Items};
+                let ty = *by_name.get(class).ok_or_else(|| format!("{sdk} has no type {class}"))?;
+                let mut layouts = hktypes::reflect::layout::Layouts::new(table);
+                let size = layouts.size_of(ty).map_err(|e| format!("{class}: {e}"))?;
+                let slots = layouts.slots(ty).map_err(|e| format!("{class}: {e}"))?;
+                let items = Items {
+                    items: vec![
+                        ItemData::null(),
+                        ItemData {
+                            ty,
+                            kind_byte: hktypes::tagfile::index::KIND_OBJECT << 4,
+                            count: 1,
+                            elem_size: size,
+                            bytes: vec![0u8; size as usize].into(),
+                            slots,
+                        },
+                    ],
+                };
+                let xml = hktypes::tagfile::xml::XmlTagfile {
+                    sdkv: sdkv_of(sdk).unwrap_or_default().into_bytes(),
+                    types: (**table).clone(),
+                    items,
+                    compendium: None,
+                    trailing: Vec::new(),
+                    phive: None,
+                };
+                let bytes = xml.write_file(&hktypes::tagfile::CompendiumSet::new()).map_err(|e| format!("{class}: {e}"))?;
+                let doc = hktypes::open(&bytes, &OpenOptions::default()).map_err(|e| format!("{class}: {e}"))?;
+                let h = doc.root().ok_or_else(|| format!("{class}: no object"))?;
+                doc.members(h).map_err(|e| format!("{class}: {e}"))
+            }
+            Types::Pack { version, file_version, rules, sources } => {
+                let text = format!(
+                    "<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"{file_version}\" contentsversion=\"{version}\" toplevelobject=\"#0001\">\n<hksection name=\"__data__\">\n<hkobject name=\"#0001\" class=\"{}\"></hkobject>\n</hksection>\n</hkpackfile>\n",
+                    xml_escape(class)
+                );
+                let options = hktypes::packfile::xml::ReadOptions { layout: *rules, ..Default::default() };
+                let own: Vec<&dyn ClassSource> = sources.to_vec();
+                let p = hktypes::packfile::xml::read(text.as_bytes(), &own, options).map_err(|e| format!("{class}: {e}"))?;
+                Document::Packfile(p).members(Handle(0)).map_err(|e| format!("{class}: {e}"))
+            }
+        }
+    }
+}
+
+/// The kind of type `t`'s format, from it or the nearest parent that has one.
+fn kind_of(table: &TypeTable, t: TypeIndex) -> Option<Kind> {
+    let mut c = t;
+    for _ in 0..16 {
+        let d = table.get(c)?;
+        if let Some(f) = d.format() {
+            return Some(f.kind());
+        }
+        if d.parent == 0 {
+            return None;
+        }
+        c = d.parent;
+    }
+    None
+}
+
+fn first_type_param(table: &TypeTable, t: TypeIndex) -> Option<TypeIndex> {
+    let def = table.get(t)?;
+    table.params_of(def).iter().find_map(|p| match p.arg {
+        hktypes::reflect::TemplateArg::Type(i) => Some(i),
+        _ => None,
+    })
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A value that holds nothing: null, false, zero, empty, or made only of such values.
+pub fn is_zero(v: &Val) -> bool {
+    match v {
+        Val::Null => true,
+        Val::Bool(b) => !b,
+        Val::Int(i) => *i == 0,
+        Val::UInt(u) => *u == 0,
+        Val::Real(x) => x.to_bits() == 0,
+        Val::Bits(b) => *b == 0,
+        Val::Str(s) => s.is_empty(),
+        Val::List(l) | Val::Array(l, _) => l.iter().all(is_zero),
+        Val::Record(m) => m.0.iter().all(|(_, x)| is_zero(x)),
+        Val::Ref(..) | Val::Section(..) => false,
+        Val::Bytes(b) => b.iter().all(|&x| x == 0),
+    }
+}
+
+/// A value whose dropping loses nothing: [`is_zero`], but a variable array with elements holds
+/// its count (`hkbCharacterStringData.animationBundleNameData` of one record of empty members is
+/// not the empty array); a C array of zeros holds nothing (the caller asks the source's class).
+fn holds_nothing(v: &Val) -> bool {
+    match v {
+        Val::List(l) | Val::Array(l, _) => l.is_empty(),
+        Val::Record(m) => m.0.iter().all(|(_, x)| holds_nothing(x)),
+        v => is_zero(v),
+    }
+}
+
+/// The shape of a value, for telling whether a source value fits the target's member: a pointer,
+/// a number, a string, elements, members or bytes.
+fn shape(v: &Val) -> u8 {
+    match v {
+        Val::Null | Val::Ref(..) | Val::Section(..) => 0,
+        Val::Bool(_) | Val::Int(_) | Val::UInt(_) | Val::Real(_) | Val::Bits(_) => 1,
+        Val::Str(_) => 2,
+        Val::List(_) | Val::Array(..) => 3,
+        Val::Record(_) => 4,
+        Val::Bytes(_) => 5,
+    }
+}
+
+fn is_list(v: &Val) -> bool {
+    matches!(v, Val::List(_) | Val::Array(..))
+}
+
+fn is_scalar(v: &Val) -> bool {
+    matches!(v, Val::Bool(_) | Val::Int(_) | Val::UInt(_) | Val::Real(_) | Val::Bits(_))
+}
+
+fn short(v: &Val) -> String {
+    let s = serde_json::to_string(v).unwrap_or_default();
+    if s.chars().count() > 60 {
+        format!("{}...", s.chars().take(60).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+struct Cx<'a> {
+    o: &'a Options<'a>,
+    types: &'a Types,
+    /// The source SDK's classes, where the registry has them: the ancestry rules match a
+    /// member the target lacks by.
+    source_types: Option<Types>,
+    templates: HashMap<String, Result<Members, String>>,
+    handles: HashMap<u32, u32>,
+    report: Report,
+    handle: u32,
+    class: String,
+    /// The current object's enum members given by item name, as the numbers they are stored
+    /// as, by member path: what a target that names no items for the member takes.
+    numbers: HashMap<String, Val>,
+    /// The source's and the target's pointer sizes.
+    pointers: (u8, u8),
+}
+
+/// The enum members `named` gives by item name and `raw` (the same object read without item
+/// names) as numbers, by member path.
+fn enum_numbers(named: &Val, raw: &Val, path: &str, out: &mut HashMap<String, Val>) {
+    match (named, raw) {
+        (Val::Str(_), Val::UInt(_) | Val::Int(_)) => {
+            out.insert(path.to_owned(), raw.clone());
+        }
+        (Val::Record(p), Val::Record(q)) => {
+            for (n, v) in &p.0 {
+                if let Some(w) = q.get(n) {
+                    enum_numbers(v, w, &join(path, n), out);
+                }
+            }
+        }
+        (Val::List(p) | Val::Array(p, _), Val::List(q) | Val::Array(q, _)) => {
+            for (k, (v, w)) in p.iter().zip(q).enumerate() {
+                enum_numbers(v, w, &format!("{path}[{k}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Cx<'_> {
+    fn note(&mut self, kind: u8, member: &str, what: String) {
+        let n = Note { handle: self.handle, class: self.class.clone(), member: member.to_owned(), what };
+        match kind {
+            0 => self.report.lost.push(n),
+            1 => self.report.defaulted.push(n),
+            _ => self.report.migrated.push(n),
+        }
+    }
+
+    fn template(&mut self, class: &str) -> Result<Members, String> {
+        if !self.templates.contains_key(class) {
+            let t = self.types.template(class);
+            self.templates.insert(class.to_owned(), t);
+        }
+        self.templates[class].clone()
+    }
+
+    /// A record of target type `ty` (when known) from source members `src`, shaped as `tmpl`.
+    fn record(&mut self, ty: Option<&str>, src: &Members, tmpl: &Members, path: &str) -> Members {
+        let mut ancestry = ty.map(|t| self.types.ancestry(t)).unwrap_or_default();
+        if let (Some(t), Some(st)) = (ty, &self.source_types) {
+            ancestry.extend(st.ancestry(t).into_iter().filter(|a| a != t));
+        }
+        if path.is_empty() {
+            ancestry.push(self.class.clone());
+        }
+        let mut used = vec![false; src.0.len()];
+        let mut out = Vec::with_capacity(tmpl.0.len());
+        for (name, t) in &tmpl.0 {
+            let sub = join(path, name);
+            let mut found = src.0.iter().position(|(n, _)| n == name);
+            let mut renamed = None;
+            if found.is_none() {
+                for r in self.o.migrations.other_names(&ancestry, name) {
+                    let other = if r.before == *name { &r.after } else { &r.before };
+                    if let Some(i) = src.0.iter().position(|(n, _)| n == other) {
+                        found = Some(i);
+                        renamed = Some((other.clone(), r.evidence.clone()));
+                        break;
+                    }
+                }
+            }
+            match found {
+                Some(i) if !used[i] => {
+                    used[i] = true;
+                    if let Some((other, _)) = renamed {
+                        self.note(2, &sub, format!("{other} -> {name} (renamed)"));
+                    }
+                    let nested = ty.and_then(|t| self.types.nested(t, name));
+                    let v = src.0[i].1.clone();
+                    let (from, to) = ((self.report.from.as_str(), self.pointers.0), (self.o.sdk.as_str(), self.pointers.1));
+                    if let Some(b) = self.o.migrations.build_value(&ancestry, name, &v, from, to).cloned() {
+                        if b != v {
+                            self.note(2, &sub, format!("{} -> {} (what a {} build with {}-byte pointers stores)", short(&v), short(&b), to.0, to.1));
+                        }
+                        out.push((name.clone(), b));
+                        continue;
+                    }
+                    let value = self.value(nested.as_deref(), &ancestry, name, &v, t, &sub);
+                    out.push((name.clone(), value));
+                }
+                _ => {
+                    let v = match self.o.migrations.default_for(&ancestry, name, &self.o.sdk) {
+                        Some(d) => {
+                            let v = d.value.clone();
+                            self.note(1, &sub, format!("{} (not in {}; as Havok writes it in {})", short(&v), self.report.from, self.o.sdk));
+                            v
+                        }
+                        None => {
+                            self.note(1, &sub, format!("{} (not in {}; {}'s zero)", short(t), self.report.from, self.o.sdk));
+                            t.clone()
+                        }
+                    };
+                    out.push((name.clone(), v));
+                }
+            }
+        }
+        for (i, (name, v)) in src.0.iter().enumerate() {
+            if used[i] {
+                continue;
+            }
+            let sub = join(path, name);
+            let from = self.report.from.clone();
+            if self.o.migrations.default_for(&ancestry, name, &from).is_some_and(|d| d.value == *v) {
+                self.note(2, &sub, format!("{} dropped: not in {}, and what Havok writes where the member is new", short(v), self.o.sdk));
+            } else if let Some(r) = self.o.migrations.runtime(&ancestry, name) {
+                let reason = r.reason.clone();
+                self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
+            } else if holds_nothing(v) || (is_zero(v) && self.source_types.as_ref().is_some_and(|st| st.fixed_array(&ancestry, name))) {
+                self.note(2, &sub, format!("{} dropped: not in {}, and zero", short(v), self.o.sdk));
+            } else {
+                self.note(0, &sub, format!("{}: no such member in {}", short(v), self.o.sdk));
+            }
+        }
+        Members(out)
+    }
+
+    /// Source value `v` of member `member` (of a record whose ancestry is `ancestry`) shaped as
+    /// the target's zero value `t`; `nested` is the member's record type (or its elements').
+    fn value(&mut self, nested: Option<&str>, ancestry: &[String], member: &str, v: &Val, t: &Val, path: &str) -> Val {
+        let t = match t {
+            Val::Array(items, _) => &Val::List(items.clone()),
+            t => t,
+        };
+        // A member both SDKs have in other shapes, whose value the run time computes: the
+        // target's zero (`hkbVariableBindingSet::Binding.memberType`, an integer in 2010.2, a type
+        // pointer in 2016.2, serialized by neither).
+        if shape(v) != shape(t) {
+            if let Some(r) = self.o.migrations.runtime(ancestry, member) {
+                let reason = r.reason.clone();
+                self.note(2, path, format!("{} -> {} ({}'s zero): {reason}", short(v), short(t), self.o.sdk));
+                return t.clone();
+            }
+        }
+        // An enum item the target's enumeration lacks, a real a target's half cannot hold.
+        if let (Val::Str(item), Val::Str(_) | Val::UInt(_) | Val::Int(_)) = (v, t) {
+            if let (Some(items), _) = self.types.member_facts(ancestry, member) {
+                let missing: Vec<&str> = item.split('|').map(str::trim).filter(|p| !items.iter().any(|i| i == p)).collect();
+                if !missing.is_empty() {
+                    self.note(0, path, format!("enum item {} is not an item of the member's enumeration in {}", missing.join("|"), self.o.sdk));
+                    return t.clone();
+                }
+            }
+        }
+        if let Val::Real(x) = v {
+            if x.to_bits() & 0xFFFF != 0 && self.types.member_facts(ancestry, member).1 {
+                // The nearest half (a float's high 16 bits), rounding the low half to nearest.
+                let up = f32::from_bits(x.to_bits().wrapping_add(0x8000) & 0xFFFF_0000);
+                let h = if up.is_finite() { up } else { f32::from_bits(x.to_bits() & 0xFFFF_0000) };
+                self.note(0, path, format!("{x} where {} stores a half: {h}", self.o.sdk));
+                return Val::Real(h);
+            }
+        }
+        match (v, t) {
+            (Val::Array(items, _), _) => {
+                let l = Val::List(items.clone());
+                self.value(nested, ancestry, member, &l, t, path)
+            }
+            (Val::Ref(..), _) => self.pointer(v, path),
+            (Val::Record(sm), Val::Record(tm)) => Val::Record(self.record(nested, sm, tm, path)),
+            (Val::List(sl), Val::List(tl)) if tl.is_empty() => {
+                // A variable array: each element as the element type's zero (records), or as it is.
+                let tmpl = match nested {
+                    Some(et) if sl.iter().any(|e| matches!(e, Val::Record(_))) => match self.template(et) {
+                        Ok(m) => Some(m),
+                        Err(e) => {
+                            self.note(0, path, format!("elements of {et}: {e}"));
+                            return Val::List(Vec::new());
+                        }
+                    },
+                    // Records where the target's elements are no records (2010.2's
+                    // hkpConvexVerticesShape.rotatedVertices, records of three vectors; 2014.1's,
+                    // hkMatrix3): no conversion is named, so the elements are lost.
+                    None if sl.iter().any(|e| matches!(e, Val::Record(_))) && self.types.has_member(ancestry, member) => {
+                        self.note(0, path, format!("{} elements of records where {} holds no records, and no conversion is named", sl.len(), self.o.sdk));
+                        return Val::List(Vec::new());
+                    }
+                    _ => None,
+                };
+                let mut out = Vec::with_capacity(sl.len());
+                for (k, e) in sl.iter().enumerate() {
+                    let sub = format!("{path}[{k}]");
+                    out.push(match (e, &tmpl) {
+                        (Val::Record(sm), Some(tm)) => Val::Record(self.record(nested, sm, tm, &sub)),
+                        _ => self.plain(e, &sub),
+                    });
+                }
+                Val::List(out)
+            }
+            (Val::List(sl), Val::List(tl)) if sl.len() == tl.len() => {
+                let mut out = Vec::with_capacity(sl.len());
+                for (k, (e, te)) in sl.iter().zip(tl).enumerate() {
+                    out.push(self.value(nested, ancestry, member, e, te, &format!("{path}[{k}]")));
+                }
+                Val::List(out)
+            }
+            (Val::Null, Val::List(_) | Val::Record(_)) => t.clone(),
+            (Val::Record(_), _) | (Val::List(_), _) | (_, Val::Record(_)) | (_, Val::List(_)) => self.converted(nested, ancestry, member, v, t, path),
+            // An enum item by name where the target's member names no items: its number.
+            (Val::Str(item), Val::UInt(_) | Val::Int(_)) => match self.numbers.get(path).cloned() {
+                Some(n) => {
+                    self.note(2, path, format!("enum item {item} as its stored number {} ({} names no items of this member)", short(&n), self.o.sdk));
+                    n
+                }
+                None => v.clone(),
+            },
+            _ => v.clone(),
+        }
+    }
+
+    /// A value whose shape differs from the target's: a named conversion, else a loss.
+    fn converted(&mut self, nested: Option<&str>, ancestry: &[String], member: &str, v: &Val, t: &Val, path: &str) -> Val {
+        let conv = self.o.migrations.conversion(ancestry, member).map(|c| (c.conversion, c.evidence.clone()));
+        let out = match (conv.as_ref().map(|c| c.0), v, t) {
+            (Some(ValueConversion::ScalarInRecord), v, Val::Record(tm)) if (is_scalar(v) || is_list(v)) && tm.0.len() == 1 => {
+                Some(Val::Record(Members(vec![(tm.0[0].0.clone(), self.plain(v, path))])))
+            }
+            (Some(ValueConversion::ScalarInRecord), Val::Record(sm), t)
+                if (is_scalar(t) || is_list(t) || matches!(t, Val::Str(_))) && sm.0.len() == 1 =>
+            {
+                Some(self.plain(&sm.0[0].1, path))
+            }
+            (Some(ValueConversion::RecordAsArray), Val::Record(sm), Val::List(tl)) if sm.0.len() == tl.len() => {
+                let mut out = Vec::with_capacity(tl.len());
+                for ((n, e), te) in sm.0.iter().zip(tl) {
+                    out.push(self.value(None, ancestry, member, e, te, &join(path, n)));
+                }
+                Some(Val::List(out))
+            }
+            (Some(ValueConversion::RecordAsArray), Val::List(sl), Val::Record(tm)) if sl.len() == tm.0.len() => {
+                let mut out = Vec::with_capacity(sl.len());
+                for (k, (e, (n, te))) in sl.iter().zip(&tm.0).enumerate() {
+                    let v = self.value(None, ancestry, member, e, te, &format!("{path}[{k}]"));
+                    out.push((n.clone(), v));
+                }
+                Some(Val::Record(Members(out)))
+            }
+            _ => None,
+        };
+        let _ = nested;
+        match (out, conv) {
+            (Some(x), Some((c, evidence))) => {
+                let _ = evidence;
+                self.note(2, path, format!("{c:?}: {} -> {}", short(v), short(&x)));
+                x
+            }
+            _ => {
+                if is_zero(v) && is_zero(t) {
+                    return t.clone();
+                }
+                self.note(0, path, format!("{} where {} holds {}, and no conversion is named", short(v), self.o.sdk, short(t)));
+                t.clone()
+            }
+        }
+    }
+
+    /// A value copied as it is, its pointers renamed to the target's handles.
+    fn plain(&mut self, v: &Val, path: &str) -> Val {
+        match v {
+            Val::Ref(..) | Val::Section(..) => self.pointer(v, path),
+            Val::List(l) | Val::Array(l, _) => Val::List(l.iter().enumerate().map(|(k, e)| self.plain(e, &format!("{path}[{k}]"))).collect()),
+            Val::Record(m) => Val::Record(Members(m.0.iter().map(|(n, e)| (n.clone(), self.plain(e, &join(path, n)))).collect())),
+            v => v.clone(),
+        }
+    }
+
+    fn pointer(&mut self, v: &Val, path: &str) -> Val {
+        match v {
+            Val::Ref(h, off) => match self.handles.get(h) {
+                Some(&n) => Val::Ref(n, *off),
+                None => {
+                    self.note(0, path, format!("a pointer to object #{h}, which {} cannot hold", self.o.sdk));
+                    Val::Null
+                }
+            },
+            _ => {
+                self.note(0, path, "a pointer into another packfile section".to_owned());
+                Val::Null
+            }
+        }
+    }
+}
+
+/// The order the target's writer puts objects in: breadth first from the root for a tagfile,
+/// depth first for a packfile; the rest in the source's order.
+fn order(doc: &Document, tagfile: bool) -> Vec<Handle> {
+    let all = doc.handles();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(all.len());
+    if let Some(root) = doc.root() {
+        if tagfile {
+            let mut q = VecDeque::from([root]);
+            seen.insert(root);
+            while let Some(h) = q.pop_front() {
+                out.push(h);
+                for p in doc.pointers_of(h) {
+                    if seen.insert(p) {
+                        q.push_back(p);
+                    }
+                }
+            }
+        } else {
+            let mut stack = vec![root];
+            while let Some(h) = stack.pop() {
+                if !seen.insert(h) {
+                    continue;
+                }
+                out.push(h);
+                for p in doc.pointers_of(h).into_iter().rev() {
+                    if !seen.contains(&p) {
+                        stack.push(p);
+                    }
+                }
+            }
+        }
+    }
+    out.extend(all.into_iter().filter(|h| !seen.contains(h)));
+    out
+}
+
+/// The source's objects in the dump's shape, enum members by item name (a tagfile's from the
+/// enumerations of its SDK's generated classes, a packfile's from its class descriptions), so
+/// that an enum value is carried by its name: SDKs number some items differently
+/// (`hkaAnimation.type`'s `HK_SPLINE_COMPRESSED_ANIMATION`).
+fn source_dump(doc: &Document, o: &Options<'_>) -> Result<Dump, ConvertError> {
+    match doc {
+        Document::Packfile(p) => dump::dump_packfile(p).map_err(failed),
+        Document::Tagfile(g) => {
+            let bytes = g.write().map_err(failed)?;
+            let empty = hktypes::tagfile::CompendiumSet::new();
+            let file = hktypes::tagfile::TagFile::read(&bytes, o.compendia.unwrap_or(&empty)).map_err(failed)?;
+            let enums = o.classes.tagfile_enums(&file.sdk_version());
+            dump::dump_tagfile_with(&file, &enums).map_err(failed)
+        }
+        Document::Compendium(_) => Err(failed("a TCM0 compendium holds types, no objects")),
+    }
+}
+
+/// The target's dump of `doc` and its report; writes nothing.
+pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
+    let source = source_dump(doc, o)?;
+    let source: HashMap<u32, &DumpObject> = source.objects.iter().map(|ob| (ob.handle, ob)).collect();
+    let types = Types::new(o)?;
+    let from = doc.sdk().unwrap_or_default();
+    let tagfile = o.format == TargetFormat::Tagfile;
+    let source_types = doc.sdk().and_then(|sdk| {
+        let format = match doc {
+            Document::Packfile(p) => TargetFormat::Packfile(p.layout()),
+            _ => TargetFormat::Tagfile,
+        };
+        Types::new(&Options { sdk, format, classes: o.classes, migrations: o.migrations, compendia: None }).ok()
+    });
+    let mut cx = Cx {
+        o,
+        types: &types,
+        source_types,
+        templates: HashMap::new(),
+        handles: HashMap::new(),
+        report: Report { from, to: o.sdk.clone(), ..Report::default() },
+        handle: 0,
+        class: String::new(),
+        numbers: HashMap::new(),
+        pointers: (
+            doc.layout().map_or(8, |l| l.pointer_size),
+            match o.format {
+                TargetFormat::Packfile(l) => l.pointer_size,
+                TargetFormat::Tagfile => 8,
+            },
+        ),
+    };
+    // Which objects the target holds, and their handles.
+    let mut kept = Vec::new();
+    for h in order(doc, tagfile) {
+        let class = doc.class_name(h).unwrap_or_default();
+        if types.has(&class) {
+            let n = kept.len() as u32 + u32::from(tagfile);
+            cx.handles.insert(h.0, n);
+            kept.push((h, class));
+        } else {
+            cx.handle = h.0;
+            cx.class = class.clone();
+            cx.note(0, "", format!("class {class} is not in {}", o.sdk));
+        }
+    }
+    let mut objects = Vec::with_capacity(kept.len());
+    for (h, class) in &kept {
+        cx.handle = h.0;
+        cx.class = class.clone();
+        let src = source
+            .get(&h.0)
+            .and_then(|ob| ob.members.clone())
+            .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
+        let tmpl = cx.template(class).map_err(|e| failed(format!("the target's {e}")))?;
+        cx.numbers.clear();
+        if let Ok(raw) = doc.members(*h) {
+            enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
+        }
+        let members = cx.record(Some(class), &src, &tmpl, "");
+        objects.push(DumpObject {
+            handle: cx.handles[&h.0],
+            class: class.clone(),
+            members: Some(members),
+            untyped: None,
+            kept: ObjectKept::default(),
+        });
+    }
+    let report = cx.report;
+    let (format, layout, kept) = match (&types, o.format) {
+        (Types::Tag { sdk, table, by_name, .. }, _) => {
+            // The types the objects need (their classes, and what those name), as Havok's
+            // writer lists them: not the SDK's whole table.
+            // `char` too: a string's bytes are an item of it, whatever type names the string.
+            let roots: Vec<TypeIndex> =
+                objects.iter().filter_map(|ob| by_name.get(&ob.class).copied()).chain(by_name.get("char").copied()).collect();
+            let (used, _) = hktypes::tagfile::type_writer::used_types(table, roots);
+            let records = (1..used.len() as TypeIndex).filter_map(|i| used.record(i)).collect();
+            let kept = Kept { sdkv: sdkv_of(sdk), types: Some(records), ..Kept::default() };
+            (dump::TAGFILE, None, kept)
+        }
+        (Types::Pack { sources, .. }, TargetFormat::Packfile(rules)) => {
+            let mut d = Document::new(&o.sdk, NewFormat::Packfile(rules), Some(o.classes)).map_err(failed)?;
+            let mut listed = std::collections::HashSet::new();
+            for ob in &objects {
+                if listed.insert(ob.class.clone()) {
+                    let src = sources.first().ok_or_else(|| failed("no class descriptions"))?;
+                    d.declare(&ob.class, *src).map_err(|e| failed(format!("{}: {e}", ob.class)))?;
+                }
+            }
+            let bytes = d.write().map_err(failed)?;
+            let mut hex = String::with_capacity(bytes.len() * 2);
+            for b in &bytes {
+                let _ = write!(hex, "{b:02x}");
+            }
+            (dump::PACKFILE, Some(rules.to_string()), Kept { container: Some(hex), ..Kept::default() })
+        }
+        (Types::Pack { .. }, TargetFormat::Tagfile) => unreachable!("a packfile target's types are a packfile's"),
+    };
+    let root = objects.first().map(|o| o.handle);
+    let dump = Dump { format: format.to_owned(), sdk: o.sdk.clone(), layout, root, objects, kept };
+    Ok(Plan { dump, report })
+}
+
+/// The bytes of a plan's target file.
+pub fn write(plan: &Plan, o: &Options<'_>) -> Result<Vec<u8>, ConvertError> {
+    let types = Types::new(o)?;
+    let sources = match &types {
+        Types::Pack { sources, .. } => sources.clone(),
+        Types::Tag { .. } => Vec::new(),
+    };
+    let enums = if o.format == TargetFormat::Tagfile { o.classes.tagfile_enums(&o.sdk) } else { Default::default() };
+    let options = BuildOptions { compendia: None, packfile_classes: sources, tagfile_enums: enums };
+    // The build's bound on the bytes it lays out: a generous one of the dump's size.
+    let text = serde_json::to_string(&plan.dump).map_err(failed)?.len();
+    dump::build(&plan.dump, &options, text).map_err(|e| failed(format!("writing the {} file: {e}", o.sdk)))
+}
+
+/// `doc` as a file of the target SDK and format, with the report; a plan that loses anything is
+/// refused ([`ConvertError::Loss`]) unless `allow_loss`.
+pub fn convert(doc: &Document, o: &Options<'_>, allow_loss: bool) -> Result<(Vec<u8>, Report), ConvertError> {
+    let p = plan(doc, o)?;
+    if !p.report.is_lossless() && !allow_loss {
+        return Err(ConvertError::Loss(p.report));
+    }
+    let bytes = write(&p, o)?;
+    Ok((bytes, p.report))
+}
+
+/// `doc.convert(sdk, format, classes)`: [`convert`] as a method of [`Document`], with the built-in
+/// migration rules ([`Migrations::builtin`]); the converted file is read back (with `classes`) and
+/// returned as a document, with the report. A conversion that would lose anything is refused
+/// ([`ConvertError::Loss`], the whole report); [`convert`] with `allow_loss` converts anyway, and
+/// takes the compendia a TCRF tagfile (a Sekiro or Elden Ring animation) was read with
+/// ([`Options::compendia`]), which this method does not.
+///
+/// ```no_run
+/// use hkgen::convert::{DocumentConvert, TargetFormat};
+/// # fn f(doc: &hktypes::Document, classes: &'static (dyn hktypes::ClassRegistry + Sync)) -> Result<(), Box<dyn std::error::Error>> {
+/// let (doc2018, report) = doc.convert("2018.1", TargetFormat::Tagfile, classes)?;
+/// assert!(report.is_lossless());
+/// std::fs::write("out.hkx", doc2018.write()?)?;
+/// # Ok(()) }
+/// ```
+pub trait DocumentConvert {
+    /// This document as SDK `sdk`'s, in `format`, through the classes of `classes`
+    /// (`&hkclasses::REGISTRY`).
+    fn convert(&self, sdk: &str, format: TargetFormat, classes: &'static (dyn ClassRegistry + Sync)) -> Result<(Document, Report), ConvertError>;
+}
+
+impl DocumentConvert for Document {
+    fn convert(&self, sdk: &str, format: TargetFormat, classes: &'static (dyn ClassRegistry + Sync)) -> Result<(Document, Report), ConvertError> {
+        static BUILTIN: std::sync::OnceLock<Migrations> = std::sync::OnceLock::new();
+        let migrations = BUILTIN.get_or_init(Migrations::builtin);
+        let o = Options { sdk: sdk.to_owned(), format, classes, migrations, compendia: None };
+        let (bytes, report) = convert(self, &o, false)?;
+        let doc = hktypes::open(&bytes, &OpenOptions { classes: Some(classes), ..OpenOptions::default() })
+            .map_err(|e| failed(format!("the converted {sdk} file does not read back: {e}")))?;
+        Ok((doc, report))
+    }
+}

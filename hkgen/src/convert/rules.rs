@@ -1,0 +1,211 @@
+//! Migration rules kept as data: what the schemas of two SDKs cannot say about a conversion
+//! between them (a member renamed, a value stored in another shape, the value Havok writes for a
+//! member an older SDK lacks, a member known to hold nothing in files). The converter
+//! ([`super`]) has no code per class: every such decision is a rule of a [`Migrations`] read from
+//! RON, the committed ones under `schemas/migrations/` ([`Migrations::builtin`]), reviewed as the
+//! schema snapshots are.
+//!
+//! Every rule names the class that declares the member (`hkReferencedObject` for `refCount`, not
+//! each class derived from it) or `*` for any class, and applies in both directions: a rename
+//! `before` -> `after` takes a source's `before` where the target has `after` and the source
+//! has no `after`, and the other way round.
+
+use hktypes::dump::Val;
+use serde::Deserialize;
+
+/// The committed rules (`schemas/migrations/*.ron`), one file per subject.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("schemas/migrations/common.ron", include_str!("../../../schemas/migrations/common.ron")),
+    ("schemas/migrations/animation.ron", include_str!("../../../schemas/migrations/animation.ron")),
+    ("schemas/migrations/physics.ron", include_str!("../../../schemas/migrations/physics.ron")),
+    ("schemas/migrations/behavior.ron", include_str!("../../../schemas/migrations/behavior.ron")),
+];
+
+/// A set of migration rules.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Migrations {
+    /// Members renamed between SDKs.
+    #[serde(default)]
+    pub renames: Vec<Rename>,
+    /// Members whose value takes another shape in some SDKs, with the named conversion between
+    /// the shapes.
+    #[serde(default)]
+    pub conversions: Vec<Conversion>,
+    /// The values Havok writes for members that a source lacks, per target SDK.
+    #[serde(default)]
+    pub defaults: Vec<MemberDefault>,
+    /// Members whose value a target without them may drop without loss: what they hold is
+    /// rebuilt at run time (a solver offset, a cache); anything else no target holds is a loss.
+    #[serde(default)]
+    pub runtime: Vec<Runtime>,
+    /// Members whose stored value is a fact of the writer's build (an offset into the run
+    /// time's data), not of the asset: the value each SDK and pointer size stores.
+    #[serde(default)]
+    pub build_values: Vec<BuildValue>,
+}
+
+/// A member whose value depends on the SDK and pointer size the file was written for.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildValue {
+    /// The class declaring the member, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// What each build stores for it. A source value equal to its build's entry becomes the
+    /// target build's entry; any other value is carried as it is.
+    pub values: Vec<Stored>,
+    /// The stock files that hold them.
+    pub evidence: String,
+}
+
+/// One build's stored value of a [`BuildValue`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stored {
+    /// The SDK (`2010.2`).
+    pub sdk: String,
+    /// The pointer size, 4 or 8.
+    pub pointer_size: u8,
+    /// The value stored.
+    pub value: Val,
+}
+
+/// A member renamed: `before` in older SDKs, `after` in newer ones.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rename {
+    /// The class declaring the member, or `*`.
+    pub class: String,
+    /// The older name.
+    pub before: String,
+    /// The newer name.
+    pub after: String,
+    /// Where the rename is seen (schemas, files).
+    pub evidence: String,
+}
+
+/// A member stored in another shape by some SDKs.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Conversion {
+    /// The class declaring the member, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// The conversion ([`ValueConversion`]), applied in whichever direction the shapes ask.
+    pub conversion: ValueConversion,
+    /// Where the two shapes are seen.
+    pub evidence: String,
+}
+
+/// A named conversion between two shapes of one value. Each is its own inverse pair, so a rule
+/// serves both directions and A -> B -> A gives A's value back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum ValueConversion {
+    /// A scalar (integer or real) or an array is the one member of a record: `hkUFloat8`, an
+    /// 8-bit integer member in 2010.2 and a record `{value}` in 2015.1; `hkPackedVector3`, four
+    /// `hkInt16` in 2014.1 and a record `{values}` in 2016.2.
+    ScalarInRecord,
+    /// A record of N members is a fixed array of N values in member order: `hkSweptTransform`,
+    /// a record of five vectors in 2010.2 and five `hkVector4` in 2015.1.
+    RecordAsArray,
+}
+
+/// The value Havok writes for a member of target SDKs that the source lacks.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemberDefault {
+    /// The class declaring the member, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// The target SDKs this holds for (`["2015.1", "2016.2"]`); empty: every SDK that has the
+    /// member.
+    #[serde(default)]
+    pub sdks: Vec<String>,
+    /// The value, in the dump's shape (an enum by item name or number).
+    pub value: Val,
+    /// The stock files that hold it.
+    pub evidence: String,
+}
+
+/// A member whose value is rebuilt at run time: dropped without loss by a target that lacks it
+/// (or given the target's default where the target has it under its own rules).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Runtime {
+    /// The class declaring the member, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// Why its value need not be carried over.
+    pub reason: String,
+}
+
+fn class_matches(rule: &str, ancestry: &[String]) -> bool {
+    rule == "*" || ancestry.iter().any(|a| a == rule)
+}
+
+impl Migrations {
+    /// Reads rules from RON text (`what` names it in errors).
+    pub fn from_ron(text: &str, what: &str) -> Result<Migrations, String> {
+        ron::from_str(text).map_err(|e| format!("{what}: {e}"))
+    }
+
+    /// The committed rules of `schemas/migrations/`, all files together.
+    pub fn builtin() -> Migrations {
+        let mut all = Migrations::default();
+        for (name, text) in BUILTIN {
+            // The committed files are read by a test (`builtin_rules_parse`); a broken one is a
+            // build defect, not an input error.
+            let m = Migrations::from_ron(text, name).unwrap_or_else(|e| panic!("{e}"));
+            all.extend(m);
+        }
+        all
+    }
+
+    /// Adds the rules of `other`.
+    pub fn extend(&mut self, other: Migrations) {
+        self.renames.extend(other.renames);
+        self.conversions.extend(other.conversions);
+        self.defaults.extend(other.defaults);
+        self.runtime.extend(other.runtime);
+        self.build_values.extend(other.build_values);
+    }
+
+    /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
+    /// a build of `from` with `from_ptr`-byte pointers stores `v`, when a rule says.
+    pub fn build_value(&self, ancestry: &[String], name: &str, v: &Val, from: (&str, u8), to: (&str, u8)) -> Option<&Val> {
+        let rule = self.build_values.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)?;
+        rule.values.iter().find(|s| s.sdk == from.0 && s.pointer_size == from.1 && s.value == *v)?;
+        rule.values.iter().find(|s| s.sdk == to.0 && s.pointer_size == to.1).map(|s| &s.value)
+    }
+
+    /// The other names member `name` of a record (whose type and ancestors are `ancestry`) may
+    /// have in another SDK.
+    pub fn other_names(&self, ancestry: &[String], name: &str) -> Vec<&Rename> {
+        self.renames
+            .iter()
+            .filter(|r| class_matches(&r.class, ancestry) && (r.before == name || r.after == name))
+            .collect()
+    }
+
+    /// The conversion named for member `name`.
+    pub fn conversion(&self, ancestry: &[String], name: &str) -> Option<&Conversion> {
+        self.conversions.iter().find(|c| class_matches(&c.class, ancestry) && c.member == name)
+    }
+
+    /// The value Havok writes for member `name` in SDK `sdk`.
+    pub fn default_for(&self, ancestry: &[String], name: &str, sdk: &str) -> Option<&MemberDefault> {
+        self.defaults
+            .iter()
+            .find(|d| class_matches(&d.class, ancestry) && d.member == name && (d.sdks.is_empty() || d.sdks.iter().any(|s| s == sdk)))
+    }
+
+    /// Whether member `name` holds only what the run time rebuilds.
+    pub fn runtime(&self, ancestry: &[String], name: &str) -> Option<&Runtime> {
+        self.runtime.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)
+    }
+}
