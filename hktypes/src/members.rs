@@ -149,6 +149,17 @@ impl Document {
     /// object changed through its generated class since it was read (write the document and open
     /// it again); a value that does not decode (located).
     pub fn members(&self, h: Handle) -> Result<Members> {
+        self.members_with(h, false)
+    }
+
+    /// [`Document::members`], with a tagfile's enum members as the numbers stored even where the
+    /// classes the document was opened with name their items (a packfile's are named by the
+    /// file's own class descriptions, as [`Document::members`] gives them).
+    pub fn members_stored(&self, h: Handle) -> Result<Members> {
+        self.members_with(h, true)
+    }
+
+    fn members_with(&self, h: Handle, stored: bool) -> Result<Members> {
         match self {
             Document::Tagfile(d) => {
                 let item = d.source_of(h).ok_or_else(|| {
@@ -160,7 +171,8 @@ impl Document {
                         ),
                     })
                 })?;
-                Ok(dump::tagfile_members(d.source_items(), d.types(), item, &d.enums())?)
+                let enums = if stored { Default::default() } else { d.enums() };
+                Ok(dump::tagfile_members(d.source_items(), d.types(), item, &enums)?)
             }
             Document::Packfile(d) => dump::packfile_members(d, h)?.ok_or_else(|| {
                 invalid(format!(

@@ -984,7 +984,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
         let tmpl = cx.template(class).map_err(|e| failed(format!("the target's {e}")))?;
         cx.numbers.clear();
-        if let Ok(raw) = doc.members(*h) {
+        if let Ok(raw) = doc.members_stored(*h) {
             enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
         }
         let members = cx.record(Some(class), &src, &tmpl, "");
