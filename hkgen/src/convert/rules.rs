@@ -43,6 +43,67 @@ pub struct Migrations {
     /// time's data), not of the asset: the value each SDK and pointer size stores.
     #[serde(default)]
     pub build_values: Vec<BuildValue>,
+    /// Records that one SDK keeps in a table indexed by a member of another array's elements,
+    /// and another SDK inline in those elements.
+    #[serde(default)]
+    pub indexed_records: Vec<IndexedRecords>,
+}
+
+/// Members of the records of array `table`, which the elements of array `elements` index by
+/// their member `index` in one SDK, kept in the elements themselves in another (2014.1's
+/// `hknpPhysicsSystemData.motionCinfos[bodyCinfos[k].motionId]`, 2016.2's `bodyCinfos[k]`).
+/// Where the source has `table` and the target does not, each element takes its record's
+/// mapped members and `unindexed` as its index; the record's other members are losses. The
+/// other way, each element whose index is `unindexed` gives its mapped members to a new record
+/// of the table, which it then indexes; the record's other members take the target's defaults.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexedRecords {
+    /// The class declaring both arrays, or `*`.
+    pub class: String,
+    /// The array whose elements index the table.
+    pub elements: String,
+    /// The member of an element holding its record's index.
+    pub index: String,
+    /// The array of records indexed.
+    pub table: String,
+    /// What an element's index holds where the SDK keeps the members inline.
+    pub unindexed: Val,
+    /// The members carried: a record's member and the element's.
+    pub members: Vec<IndexedMember>,
+    /// Members an element that keeps a record's members inline holds for it (2016.2's
+    /// `motionType: DYNAMIC`): set where the members move in, dropped where they move out when
+    /// equal (a loss otherwise).
+    #[serde(default)]
+    pub inline_values: Vec<(String, Val)>,
+    /// A record member whose value is the record's index in the table, where the source's
+    /// records were so ordered (2014.1 motion k has motionPropertiesId k): records built from
+    /// the elements go to those indices when their values are 0..n each once, else in the
+    /// elements' order.
+    #[serde(default)]
+    pub order_by: Option<String>,
+    /// The stock files that store them each way.
+    pub evidence: String,
+}
+
+/// One member of an [`IndexedRecords`] rule.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexedMember {
+    /// Its name in the table's record.
+    pub record: String,
+    /// Its name in the element.
+    pub element: String,
+    /// How the element's value is computed from the record's (and back).
+    #[serde(default)]
+    pub conversion: Option<IndexedConversion>,
+}
+
+/// A conversion between an [`IndexedMember`]'s two values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum IndexedConversion {
+    /// The one is 1/the other (a mass and its inverse; 0 stays 0, an infinite mass).
+    Reciprocal,
 }
 
 /// A member whose value depends on the SDK and pointer size the file was written for.
@@ -173,6 +234,7 @@ impl Migrations {
         self.defaults.extend(other.defaults);
         self.runtime.extend(other.runtime);
         self.build_values.extend(other.build_values);
+        self.indexed_records.extend(other.indexed_records);
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
@@ -195,6 +257,11 @@ impl Migrations {
     /// The conversion named for member `name`.
     pub fn conversion(&self, ancestry: &[String], name: &str) -> Option<&Conversion> {
         self.conversions.iter().find(|c| class_matches(&c.class, ancestry) && c.member == name)
+    }
+
+    /// The indexed-record rules for a class with ancestry `ancestry`.
+    pub fn indexed_records(&self, ancestry: &[String]) -> Vec<&IndexedRecords> {
+        self.indexed_records.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
     }
 
     /// The value Havok writes for member `name` in SDK `sdk`.
