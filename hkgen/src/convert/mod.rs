@@ -787,6 +787,8 @@ impl Cx<'_> {
         if path.is_empty() {
             ancestry.push(self.class.clone());
         }
+        let regrouped = self.regroup(&ancestry, src, tmpl, path);
+        let src = regrouped.as_ref().unwrap_or(src);
         let mut used = vec![false; src.0.len()];
         let mut out = Vec::with_capacity(tmpl.0.len());
         for (name, t) in &tmpl.0 {
@@ -856,6 +858,53 @@ impl Cx<'_> {
             }
         }
         Members(out)
+    }
+
+    /// Source members `src` with the [`rules::Grouped`] rules of `ancestry` applied, where the
+    /// target's template `tmpl` keeps members grouped otherwise; `None` where no rule applies.
+    fn regroup(&mut self, ancestry: &[String], src: &Members, tmpl: &Members, path: &str) -> Option<Members> {
+        let mut out: Option<Members> = None;
+        for rule in self.o.migrations.grouped(ancestry) {
+            let cur = out.as_ref().unwrap_or(src);
+            let at = cur.0.iter().position(|(n, _)| *n == rule.member);
+            let target_has = tmpl.get(&rule.member).is_some();
+            match at {
+                // Out of the record.
+                Some(i) if !target_has && rule.members.iter().any(|m| tmpl.get(m).is_some()) => {
+                    let Val::Record(inner) = &cur.0[i].1 else { continue };
+                    let mut m = cur.clone();
+                    let inner = inner.clone();
+                    m.0.remove(i);
+                    for (k, (n, v)) in inner.0.into_iter().enumerate() {
+                        if rule.members.contains(&n) && m.get(&n).is_none() {
+                            self.note(2, &join(path, &format!("{}.{n}", rule.member)), format!("as {n} of the record itself ({})", rule.evidence));
+                            m.0.insert(i + k, (n, v));
+                        } else {
+                            m.0.push((format!("{}.{n}", rule.member), v));
+                        }
+                    }
+                    out = Some(m);
+                }
+                // Into the record.
+                None if target_has => {
+                    let mut m = cur.clone();
+                    let mut inner = Vec::new();
+                    let mut first = None;
+                    for name in &rule.members {
+                        if let Some(j) = m.0.iter().position(|(n, _)| n == name) {
+                            first = Some(first.map_or(j, |f: usize| f.min(j)));
+                            inner.push(m.0.remove(j));
+                        }
+                    }
+                    let Some(first) = first else { continue };
+                    self.note(2, &join(path, &rule.member), format!("{} members of the record itself, grouped ({})", inner.len(), rule.evidence));
+                    m.0.insert(first.min(m.0.len()), (rule.member.clone(), Val::Record(Members(inner))));
+                    out = Some(m);
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Source value `v` of member `member` (of a record whose ancestry is `ancestry`) shaped as

@@ -47,6 +47,25 @@ pub struct Migrations {
     /// and another SDK inline in those elements.
     #[serde(default)]
     pub indexed_records: Vec<IndexedRecords>,
+    /// Members that some SDKs keep in a record member of their own, others in the class itself.
+    #[serde(default)]
+    pub grouped: Vec<Grouped>,
+}
+
+/// Members of a class that one SDK keeps directly and another in record member `member` (2016.2's
+/// `hknpMotionProperties.maxDistSqrd`, 2018.1's `deactivationSettings.maxDistSqrd`): taken
+/// into the record where the target has it and the source does not, out of it the other way.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grouped {
+    /// The class declaring `member`, or `*`.
+    pub class: String,
+    /// The record member.
+    pub member: String,
+    /// The members it holds (the same names both ways).
+    pub members: Vec<String>,
+    /// The two SDKs' schemas and files.
+    pub evidence: String,
 }
 
 /// Members of the records of array `table`, which the elements of array `elements` index by
@@ -235,6 +254,7 @@ impl Migrations {
         self.runtime.extend(other.runtime);
         self.build_values.extend(other.build_values);
         self.indexed_records.extend(other.indexed_records);
+        self.grouped.extend(other.grouped);
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
@@ -262,6 +282,11 @@ impl Migrations {
     /// The indexed-record rules for a class with ancestry `ancestry`.
     pub fn indexed_records(&self, ancestry: &[String]) -> Vec<&IndexedRecords> {
         self.indexed_records.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
+    }
+
+    /// The grouping rules for a record with ancestry `ancestry`.
+    pub fn grouped(&self, ancestry: &[String]) -> Vec<&Grouped> {
+        self.grouped.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
     }
 
     /// The value Havok writes for member `name` in SDK `sdk`.
