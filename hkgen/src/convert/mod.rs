@@ -904,6 +904,32 @@ impl Cx<'_> {
                 _ => {}
             }
         }
+        for rule in self.o.migrations.derived(ancestry) {
+            let cur = out.as_ref().unwrap_or(src);
+            let at = cur.0.iter().position(|(n, _)| *n == rule.member);
+            let target_has = tmpl.get(&rule.member).is_some();
+            let Some(list) = rule.derive(cur) else { continue };
+            match at {
+                // Dropped where it is the list its elements give.
+                Some(i) if !target_has => {
+                    let same = matches!(&cur.0[i].1, Val::List(v) | Val::Array(v, _) if *v == list);
+                    if same {
+                        let mut m = cur.clone();
+                        let (_, v) = m.0.remove(i);
+                        self.note(2, &join(path, &rule.member), format!("{} dropped: {}'s {} in order ({})", short(&v), rule.elements, rule.take, rule.evidence));
+                        out = Some(m);
+                    }
+                }
+                // Rebuilt where the target has it.
+                None if target_has => {
+                    let mut m = cur.clone();
+                    self.note(2, &join(path, &rule.member), format!("{} elements rebuilt: {}'s {} in order ({})", list.len(), rule.elements, rule.take, rule.evidence));
+                    m.0.push((rule.member.clone(), Val::List(list)));
+                    out = Some(m);
+                }
+                _ => {}
+            }
+        }
         out
     }
 

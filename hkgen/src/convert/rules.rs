@@ -50,6 +50,50 @@ pub struct Migrations {
     /// Members that some SDKs keep in a record member of their own, others in the class itself.
     #[serde(default)]
     pub grouped: Vec<Grouped>,
+    /// Array members that only list a member of another array's elements.
+    #[serde(default)]
+    pub derived: Vec<Derived>,
+}
+
+/// An array member that lists member `take` of each element of array `elements`, ordered by
+/// the first of `order_by` each element has (values 0..n once each): dropped without loss by a
+/// target that lacks it when the source's equals that list, rebuilt so for a target that has it
+/// (2016.2's `hknpPhysicsSystemData.referencedObjects`: the bodies' shapes in motion order).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Derived {
+    /// The class declaring `member`, or `*`.
+    pub class: String,
+    /// The derived array.
+    pub member: String,
+    /// The array it is derived from.
+    pub elements: String,
+    /// The member of each element it lists.
+    pub take: String,
+    /// The members of an element giving its place in the list, the first present used.
+    pub order_by: Vec<String>,
+    /// The stock files that show it.
+    pub evidence: String,
+}
+
+impl Derived {
+    /// The list the rule derives from members `src`, when their elements give it.
+    pub fn derive(&self, src: &hktypes::dump::Members) -> Option<Vec<Val>> {
+        let (Val::List(elements) | Val::Array(elements, _)) = src.get(&self.elements)? else { return None };
+        let n = elements.len();
+        let mut out: Vec<Option<Val>> = vec![None; n];
+        for e in elements {
+            let Val::Record(e) = e else { return None };
+            let key = self.order_by.iter().find_map(|k| e.get(k))?;
+            let Val::UInt(i) = key else { return None };
+            let slot = out.get_mut(usize::try_from(*i).ok()?)?;
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(e.get(&self.take)?.clone());
+        }
+        out.into_iter().collect()
+    }
 }
 
 /// Members of a class that one SDK keeps directly and another in record member `member` (2016.2's
@@ -255,6 +299,7 @@ impl Migrations {
         self.build_values.extend(other.build_values);
         self.indexed_records.extend(other.indexed_records);
         self.grouped.extend(other.grouped);
+        self.derived.extend(other.derived);
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
@@ -287,6 +332,11 @@ impl Migrations {
     /// The grouping rules for a record with ancestry `ancestry`.
     pub fn grouped(&self, ancestry: &[String]) -> Vec<&Grouped> {
         self.grouped.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
+    }
+
+    /// The derived-array rules for a record with ancestry `ancestry`.
+    pub fn derived(&self, ancestry: &[String]) -> Vec<&Derived> {
+        self.derived.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
     }
 
     /// The value Havok writes for member `name` in SDK `sdk`.
