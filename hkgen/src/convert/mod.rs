@@ -875,10 +875,12 @@ impl Cx<'_> {
                     let mut m = cur.clone();
                     let inner = inner.clone();
                     m.0.remove(i);
-                    for (k, (n, v)) in inner.0.into_iter().enumerate() {
+                    let mut at = i;
+                    for (n, v) in inner.0 {
                         if rule.members.contains(&n) && m.get(&n).is_none() {
                             self.note(2, &join(path, &format!("{}.{n}", rule.member)), format!("as {n} of the record itself ({})", rule.evidence));
-                            m.0.insert(i + k, (n, v));
+                            m.0.insert(at.min(m.0.len()), (n, v));
+                            at += 1;
                         } else {
                             m.0.push((format!("{}.{n}", rule.member), v));
                         }

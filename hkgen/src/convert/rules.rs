@@ -351,3 +351,32 @@ impl Migrations {
         self.runtime.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hktypes::dump::Members;
+
+    fn body(motion: u64, shape: u32) -> Val {
+        Val::Record(Members(vec![("motionPropertiesId".into(), Val::UInt(motion)), ("shape".into(), Val::Ref(shape, None))]))
+    }
+
+    fn rule() -> Derived {
+        Migrations::builtin().derived.into_iter().find(|d| d.member == "referencedObjects").unwrap()
+    }
+
+    /// The bodies' shapes in motion order; nothing where the order is no permutation of 0..n
+    /// (a repeated or out-of-range index, a missing member), so the array is kept, or lost by name.
+    #[test]
+    fn derived_lists_only_a_permutation() {
+        let r = rule();
+        let of = |bodies: Vec<Val>| r.derive(&Members(vec![("bodyCinfos".into(), Val::List(bodies))]));
+        assert_eq!(of(vec![body(1, 10), body(0, 11)]), Some(vec![Val::Ref(11, None), Val::Ref(10, None)]));
+        assert_eq!(of(vec![body(0, 10), body(0, 11)]), None);
+        assert_eq!(of(vec![body(0, 10), body(5, 11)]), None);
+        assert_eq!(of(vec![body(u64::MAX, 10)]), None);
+        assert_eq!(of(vec![Val::Record(Members(vec![("shape".into(), Val::Ref(1, None))]))]), None);
+        assert_eq!(of(vec![]), Some(vec![]));
+        assert_eq!(r.derive(&Members(vec![])), None);
+    }
+}
