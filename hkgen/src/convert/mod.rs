@@ -14,7 +14,8 @@
 //! Members are matched by name. What names alone cannot say is a migration rule, data read from
 //! `schemas/migrations/` ([`rules`]): a rename, a named conversion between two shapes of a value,
 //! the value Havok writes for a member the source lacks, a member whose value the run time
-//! rebuilds. There is no code per class here.
+//! rebuilds, records moved between a table and the elements indexing it, members grouped in a
+//! record member, an array that only lists another's members. There is no code per class here.
 //!
 //! # Nothing lost in silence
 //!
