@@ -14,7 +14,8 @@
 //! Members are matched by name. What names alone cannot say is a migration rule, data read from
 //! `schemas/migrations/` ([`rules`]): a rename, a named conversion between two shapes of a value,
 //! the value Havok writes for a member the source lacks, a member whose value the run time
-//! rebuilds. There is no code per class here.
+//! rebuilds, records moved between a table and the elements indexing it, members grouped in a
+//! record member, an array that only lists another's members. There is no code per class here.
 //!
 //! # Nothing lost in silence
 //!
@@ -586,6 +587,15 @@ struct Cx<'a> {
     pointers: (u8, u8),
 }
 
+/// A value through an [`rules::IndexedConversion`] (each its own inverse).
+fn indexed_convert(c: Option<rules::IndexedConversion>, v: &Val) -> Val {
+    match (c, v) {
+        (None, _) => v.clone(),
+        (Some(rules::IndexedConversion::Reciprocal), Val::Real(x)) => Val::Real(if *x == 0.0 { 0.0 } else { (1.0 / f64::from(*x)) as f32 }),
+        (Some(_), _) => v.clone(),
+    }
+}
+
 /// The enum members `named` gives by item name and `raw` (the same object read without item
 /// names) as numbers, by member path.
 fn enum_numbers(named: &Val, raw: &Val, path: &str, out: &mut HashMap<String, Val>) {
@@ -619,6 +629,148 @@ impl Cx<'_> {
         }
     }
 
+    /// Applies the [`rules::IndexedRecords`] rules of object class `class` to its members `src`:
+    /// a table's records moved into the elements indexing them, or the elements' members into
+    /// a new table, as the source and the target keep them.
+    fn indexed(&mut self, class: &str, src: &mut Members) {
+        let mut ancestry = self.types.ancestry(class);
+        if let Some(st) = &self.source_types {
+            ancestry.extend(st.ancestry(class).into_iter().filter(|a| a != class));
+        }
+        for rule in self.o.migrations.indexed_records(&ancestry) {
+            let (Some(ei), target_has_table) = (src.0.iter().position(|(n, _)| *n == rule.elements), self.types.has_member(&ancestry, &rule.table)) else {
+                continue;
+            };
+            let table_at = src.0.iter().position(|(n, _)| *n == rule.table);
+            let element_type = self.types.nested(class, &rule.elements);
+            let element_ancestry = element_type.as_deref().map(|t| self.types.ancestry(t)).unwrap_or_default();
+            match table_at {
+                // Inline in the target: each element takes its record's members.
+                Some(ti) if !target_has_table => {
+                    let table = match &src.0[ti].1 {
+                        Val::List(v) | Val::Array(v, _) => v.clone(),
+                        _ => continue,
+                    };
+                    let mut used = vec![false; table.len()];
+                    if let Val::List(elements) | Val::Array(elements, _) = &mut src.0[ei].1 {
+                        for (k, e) in elements.iter_mut().enumerate() {
+                            let Val::Record(e) = e else { continue };
+                            let Some(slot) = e.0.iter().position(|(n, _)| *n == rule.index) else { continue };
+                            let i = match e.0[slot].1 {
+                                Val::UInt(i) if (i as usize) < table.len() => i as usize,
+                                _ => continue,
+                            };
+                            let Val::Record(rec) = &table[i] else { continue };
+                            used[i] = true;
+                            let path = format!("{}[{k}]", rule.elements);
+                            for m in &rule.members {
+                                let Some(v) = rec.get(&m.record) else { continue };
+                                if e.get(&m.element).is_some() || !self.types.has_member(&element_ancestry, &m.element) {
+                                    continue;
+                                }
+                                let w = indexed_convert(m.conversion, v);
+                                if m.conversion.is_some() && indexed_convert(m.conversion, &w) != *v {
+                                    self.note(0, &format!("{}[{i}].{}", rule.table, m.record), format!("{} as {} = {}, which gives back {}", short(v), m.element, short(&w), short(&indexed_convert(m.conversion, &w))));
+                                }
+                                e.0.push((m.element.clone(), w));
+                            }
+                            for (n, v) in &rule.inline_values {
+                                if e.get(n).is_none() && self.types.has_member(&element_ancestry, n) {
+                                    e.0.push((n.clone(), v.clone()));
+                                }
+                            }
+                            self.note(2, &format!("{path}.{}", rule.index), format!("{} -> {}: {}[{i}]'s members in the element ({})", i, short(&rule.unindexed), rule.table, rule.evidence));
+                            e.0[slot].1 = rule.unindexed.clone();
+                        }
+                    }
+                    // What the elements cannot hold: a loss, but for the value Havok writes
+                    // where the target's record is new (the way back gives it again).
+                    let record_ancestry = self.source_types.as_ref().and_then(|st| st.nested(class, &rule.table).map(|t| st.ancestry(&t))).unwrap_or_default();
+                    let from = self.report.from.clone();
+                    for (i, rec) in table.iter().enumerate() {
+                        let Val::Record(rec) = rec else { continue };
+                        for (n, v) in &rec.0 {
+                            let mapped = used[i] && rule.members.iter().any(|m| m.record == *n);
+                            if !mapped && used[i] && self.o.migrations.default_for(&record_ancestry, n, &from).is_some_and(|d| d.value == *v) {
+                                self.note(2, &format!("{}[{i}].{n}", rule.table), format!("{} dropped: what Havok writes in {from} where a body's motion is new", short(v)));
+                            } else if !mapped {
+                                let why = if used[i] { format!("no member of {}'s elements holds it in {}", rule.elements, self.o.sdk) } else { format!("no element of {} indexes the record", rule.elements) };
+                                self.note(0, &format!("{}[{i}].{n}", rule.table), format!("{}: {why}", short(v)));
+                            }
+                        }
+                    }
+                    src.0.remove(ti);
+                }
+                // A table in the target: built from the elements that keep their members.
+                None if target_has_table => {
+                    let mut table = Vec::new();
+                    if let Val::List(elements) | Val::Array(elements, _) = &mut src.0[ei].1 {
+                        for (k, e) in elements.iter_mut().enumerate() {
+                            let Val::Record(e) = e else { continue };
+                            let Some(slot) = e.0.iter().position(|(n, _)| *n == rule.index) else { continue };
+                            if e.0[slot].1 != rule.unindexed || !rule.members.iter().any(|m| e.get(&m.element).is_some()) {
+                                continue;
+                            }
+                            let mut rec = Vec::new();
+                            for m in &rule.members {
+                                if self.types.has_member(&element_ancestry, &m.element) {
+                                    continue;
+                                }
+                                let Some(at) = e.0.iter().position(|(n, _)| *n == m.element) else { continue };
+                                let v = e.0.remove(at).1;
+                                let w = indexed_convert(m.conversion, &v);
+                                if m.conversion.is_some() && indexed_convert(m.conversion, &w) != v {
+                                    self.note(0, &format!("{}[{k}].{}", rule.elements, m.element), format!("{} as {} = {}, which gives back {}", short(&v), m.record, short(&w), short(&indexed_convert(m.conversion, &w))));
+                                }
+                                rec.push((m.record.clone(), w));
+                            }
+                            for (n, v) in &rule.inline_values {
+                                if self.types.has_member(&element_ancestry, n) {
+                                    continue;
+                                }
+                                if let Some(at) = e.0.iter().position(|(m, _)| m == n) {
+                                    if e.0[at].1 == *v {
+                                        e.0.remove(at);
+                                    }
+                                }
+                            }
+                            let slot = e.0.iter().position(|(n, _)| *n == rule.index).unwrap_or(slot);
+                            table.push((k, slot, Members(rec)));
+                        }
+                        // The records' order: by `order_by` where its values are 0..n once each.
+                        let n = table.len();
+                        let at: Vec<Option<usize>> = table
+                            .iter()
+                            .map(|(_, _, r)| match (&rule.order_by, rule.order_by.as_ref().and_then(|o| r.get(o))) {
+                                (Some(_), Some(Val::UInt(i))) if (*i as usize) < n => Some(*i as usize),
+                                _ => None,
+                            })
+                            .collect();
+                        let mut seen = vec![false; n];
+                        let ordered = at.iter().all(|i| i.is_some_and(|i| !std::mem::replace(&mut seen[i], true)));
+                        for (j, (k, slot, _)) in table.iter().enumerate() {
+                            let i = if ordered { at[j].unwrap_or(j) } else { j };
+                            if let Val::Record(e) = &mut elements[*k] {
+                                e.0[*slot].1 = Val::UInt(i as u64);
+                            }
+                            self.note(2, &format!("{}[{k}].{}", rule.elements, rule.index), format!("{} -> {i}: the element's members in {}[{i}] ({})", short(&rule.unindexed), rule.table, rule.evidence));
+                        }
+                        if ordered {
+                            let mut records: Vec<(usize, Members)> = table.drain(..).zip(&at).map(|((_, _, r), i)| (i.unwrap_or(0), r)).collect();
+                            records.sort_by_key(|(i, _)| *i);
+                            table = records.into_iter().map(|(i, r)| (i, 0, r)).collect();
+                        }
+                    }
+                    let table: Vec<Val> = table.into_iter().map(|(_, _, r)| Val::Record(r)).collect();
+                    if !table.is_empty() {
+                        src.0.push((rule.table.clone(), Val::List(table)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn template(&mut self, class: &str) -> Result<Members, String> {
         if !self.templates.contains_key(class) {
             let t = self.types.template(class);
@@ -636,6 +788,8 @@ impl Cx<'_> {
         if path.is_empty() {
             ancestry.push(self.class.clone());
         }
+        let regrouped = self.regroup(&ancestry, src, tmpl, path);
+        let src = regrouped.as_ref().unwrap_or(src);
         let mut used = vec![false; src.0.len()];
         let mut out = Vec::with_capacity(tmpl.0.len());
         for (name, t) in &tmpl.0 {
@@ -705,6 +859,81 @@ impl Cx<'_> {
             }
         }
         Members(out)
+    }
+
+    /// Source members `src` with the [`rules::Grouped`] rules of `ancestry` applied, where the
+    /// target's template `tmpl` keeps members grouped otherwise; `None` where no rule applies.
+    fn regroup(&mut self, ancestry: &[String], src: &Members, tmpl: &Members, path: &str) -> Option<Members> {
+        let mut out: Option<Members> = None;
+        for rule in self.o.migrations.grouped(ancestry) {
+            let cur = out.as_ref().unwrap_or(src);
+            let at = cur.0.iter().position(|(n, _)| *n == rule.member);
+            let target_has = tmpl.get(&rule.member).is_some();
+            match at {
+                // Out of the record.
+                Some(i) if !target_has && rule.members.iter().any(|m| tmpl.get(m).is_some()) => {
+                    let Val::Record(inner) = &cur.0[i].1 else { continue };
+                    let mut m = cur.clone();
+                    let inner = inner.clone();
+                    m.0.remove(i);
+                    let mut at = i;
+                    for (n, v) in inner.0 {
+                        if rule.members.contains(&n) && m.get(&n).is_none() {
+                            self.note(2, &join(path, &format!("{}.{n}", rule.member)), format!("as {n} of the record itself ({})", rule.evidence));
+                            m.0.insert(at.min(m.0.len()), (n, v));
+                            at += 1;
+                        } else {
+                            m.0.push((format!("{}.{n}", rule.member), v));
+                        }
+                    }
+                    out = Some(m);
+                }
+                // Into the record.
+                None if target_has => {
+                    let mut m = cur.clone();
+                    let mut inner = Vec::new();
+                    let mut first = None;
+                    for name in &rule.members {
+                        if let Some(j) = m.0.iter().position(|(n, _)| n == name) {
+                            first = Some(first.map_or(j, |f: usize| f.min(j)));
+                            inner.push(m.0.remove(j));
+                        }
+                    }
+                    let Some(first) = first else { continue };
+                    self.note(2, &join(path, &rule.member), format!("{} members of the record itself, grouped ({})", inner.len(), rule.evidence));
+                    m.0.insert(first.min(m.0.len()), (rule.member.clone(), Val::Record(Members(inner))));
+                    out = Some(m);
+                }
+                _ => {}
+            }
+        }
+        for rule in self.o.migrations.derived(ancestry) {
+            let cur = out.as_ref().unwrap_or(src);
+            let at = cur.0.iter().position(|(n, _)| *n == rule.member);
+            let target_has = tmpl.get(&rule.member).is_some();
+            let Some(list) = rule.derive(cur) else { continue };
+            match at {
+                // Dropped where it is the list its elements give.
+                Some(i) if !target_has => {
+                    let same = matches!(&cur.0[i].1, Val::List(v) | Val::Array(v, _) if *v == list);
+                    if same {
+                        let mut m = cur.clone();
+                        let (_, v) = m.0.remove(i);
+                        self.note(2, &join(path, &rule.member), format!("{} dropped: {}'s {} in order ({})", short(&v), rule.elements, rule.take, rule.evidence));
+                        out = Some(m);
+                    }
+                }
+                // Rebuilt where the target has it.
+                None if target_has => {
+                    let mut m = cur.clone();
+                    self.note(2, &join(path, &rule.member), format!("{} elements rebuilt: {}'s {} in order ({})", list.len(), rule.elements, rule.take, rule.evidence));
+                    m.0.push((rule.member.clone(), Val::List(list)));
+                    out = Some(m);
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Source value `v` of member `member` (of a record whose ancestry is `ancestry`) shaped as
@@ -978,7 +1207,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     for (h, class) in &kept {
         cx.handle = h.0;
         cx.class = class.clone();
-        let src = source
+        let src: Members = source
             .get(&h.0)
             .and_then(|ob| ob.members.clone())
             .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
@@ -987,6 +1216,8 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         if let Ok(raw) = doc.members_stored(*h) {
             enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
         }
+        let mut src = src;
+        cx.indexed(class, &mut src);
         let members = cx.record(Some(class), &src, &tmpl, "");
         objects.push(DumpObject {
             handle: cx.handles[&h.0],

@@ -43,6 +43,130 @@ pub struct Migrations {
     /// time's data), not of the asset: the value each SDK and pointer size stores.
     #[serde(default)]
     pub build_values: Vec<BuildValue>,
+    /// Records that one SDK keeps in a table indexed by a member of another array's elements,
+    /// and another SDK inline in those elements.
+    #[serde(default)]
+    pub indexed_records: Vec<IndexedRecords>,
+    /// Members that some SDKs keep in a record member of their own, others in the class itself.
+    #[serde(default)]
+    pub grouped: Vec<Grouped>,
+    /// Array members that only list a member of another array's elements.
+    #[serde(default)]
+    pub derived: Vec<Derived>,
+}
+
+/// An array member that lists member `take` of each element of array `elements`, ordered by
+/// the first of `order_by` each element has (values 0..n once each): dropped without loss by a
+/// target that lacks it when the source's equals that list, rebuilt so for a target that has it
+/// (2016.2's `hknpPhysicsSystemData.referencedObjects`: the bodies' shapes in motion order).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Derived {
+    /// The class declaring `member`, or `*`.
+    pub class: String,
+    /// The derived array.
+    pub member: String,
+    /// The array it is derived from.
+    pub elements: String,
+    /// The member of each element it lists.
+    pub take: String,
+    /// The members of an element giving its place in the list, the first present used.
+    pub order_by: Vec<String>,
+    /// The stock files that show it.
+    pub evidence: String,
+}
+
+impl Derived {
+    /// The list the rule derives from members `src`, when their elements give it.
+    pub fn derive(&self, src: &hktypes::dump::Members) -> Option<Vec<Val>> {
+        let (Val::List(elements) | Val::Array(elements, _)) = src.get(&self.elements)? else { return None };
+        let n = elements.len();
+        let mut out: Vec<Option<Val>> = vec![None; n];
+        for e in elements {
+            let Val::Record(e) = e else { return None };
+            let key = self.order_by.iter().find_map(|k| e.get(k))?;
+            let Val::UInt(i) = key else { return None };
+            let slot = out.get_mut(usize::try_from(*i).ok()?)?;
+            if slot.is_some() {
+                return None;
+            }
+            *slot = Some(e.get(&self.take)?.clone());
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// Members of a class that one SDK keeps directly and another in record member `member` (2016.2's
+/// `hknpMotionProperties.maxDistSqrd`, 2018.1's `deactivationSettings.maxDistSqrd`): taken
+/// into the record where the target has it and the source does not, out of it the other way.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grouped {
+    /// The class declaring `member`, or `*`.
+    pub class: String,
+    /// The record member.
+    pub member: String,
+    /// The members it holds (the same names both ways).
+    pub members: Vec<String>,
+    /// The two SDKs' schemas and files.
+    pub evidence: String,
+}
+
+/// Members of the records of array `table`, which the elements of array `elements` index by
+/// their member `index` in one SDK, kept in the elements themselves in another (2014.1's
+/// `hknpPhysicsSystemData.motionCinfos[bodyCinfos[k].motionId]`, 2016.2's `bodyCinfos[k]`).
+/// Where the source has `table` and the target does not, each element takes its record's
+/// mapped members and `unindexed` as its index; the record's other members are losses. The
+/// other way, each element whose index is `unindexed` gives its mapped members to a new record
+/// of the table, which it then indexes; the record's other members take the target's defaults.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexedRecords {
+    /// The class declaring both arrays, or `*`.
+    pub class: String,
+    /// The array whose elements index the table.
+    pub elements: String,
+    /// The member of an element holding its record's index.
+    pub index: String,
+    /// The array of records indexed.
+    pub table: String,
+    /// What an element's index holds where the SDK keeps the members inline.
+    pub unindexed: Val,
+    /// The members carried: a record's member and the element's.
+    pub members: Vec<IndexedMember>,
+    /// Members an element that keeps a record's members inline holds for it (2016.2's
+    /// `motionType: DYNAMIC`): set where the members move in, dropped where they move out when
+    /// equal (a loss otherwise).
+    #[serde(default)]
+    pub inline_values: Vec<(String, Val)>,
+    /// A record member whose value is the record's index in the table, where the source's
+    /// records were so ordered (2014.1 motion k has motionPropertiesId k): records built from
+    /// the elements go to those indices when their values are 0..n each once, else in the
+    /// elements' order.
+    #[serde(default)]
+    pub order_by: Option<String>,
+    /// The stock files that store them each way.
+    pub evidence: String,
+}
+
+/// One member of an [`IndexedRecords`] rule.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexedMember {
+    /// Its name in the table's record.
+    pub record: String,
+    /// Its name in the element.
+    pub element: String,
+    /// How the element's value is computed from the record's (and back).
+    #[serde(default)]
+    pub conversion: Option<IndexedConversion>,
+}
+
+/// A conversion between an [`IndexedMember`]'s two values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum IndexedConversion {
+    /// The one is 1/the other (a mass and its inverse; 0 stays 0, an infinite mass).
+    Reciprocal,
 }
 
 /// A member whose value depends on the SDK and pointer size the file was written for.
@@ -173,6 +297,9 @@ impl Migrations {
         self.defaults.extend(other.defaults);
         self.runtime.extend(other.runtime);
         self.build_values.extend(other.build_values);
+        self.indexed_records.extend(other.indexed_records);
+        self.grouped.extend(other.grouped);
+        self.derived.extend(other.derived);
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
@@ -197,6 +324,21 @@ impl Migrations {
         self.conversions.iter().find(|c| class_matches(&c.class, ancestry) && c.member == name)
     }
 
+    /// The indexed-record rules for a class with ancestry `ancestry`.
+    pub fn indexed_records(&self, ancestry: &[String]) -> Vec<&IndexedRecords> {
+        self.indexed_records.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
+    }
+
+    /// The grouping rules for a record with ancestry `ancestry`.
+    pub fn grouped(&self, ancestry: &[String]) -> Vec<&Grouped> {
+        self.grouped.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
+    }
+
+    /// The derived-array rules for a record with ancestry `ancestry`.
+    pub fn derived(&self, ancestry: &[String]) -> Vec<&Derived> {
+        self.derived.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
+    }
+
     /// The value Havok writes for member `name` in SDK `sdk`.
     pub fn default_for(&self, ancestry: &[String], name: &str, sdk: &str) -> Option<&MemberDefault> {
         self.defaults
@@ -207,5 +349,34 @@ impl Migrations {
     /// Whether member `name` holds only what the run time rebuilds.
     pub fn runtime(&self, ancestry: &[String], name: &str) -> Option<&Runtime> {
         self.runtime.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hktypes::dump::Members;
+
+    fn body(motion: u64, shape: u32) -> Val {
+        Val::Record(Members(vec![("motionPropertiesId".into(), Val::UInt(motion)), ("shape".into(), Val::Ref(shape, None))]))
+    }
+
+    fn rule() -> Derived {
+        Migrations::builtin().derived.into_iter().find(|d| d.member == "referencedObjects").unwrap()
+    }
+
+    /// The bodies' shapes in motion order; nothing where the order is no permutation of 0..n
+    /// (a repeated or out-of-range index, a missing member), so the array is kept, or lost by name.
+    #[test]
+    fn derived_lists_only_a_permutation() {
+        let r = rule();
+        let of = |bodies: Vec<Val>| r.derive(&Members(vec![("bodyCinfos".into(), Val::List(bodies))]));
+        assert_eq!(of(vec![body(1, 10), body(0, 11)]), Some(vec![Val::Ref(11, None), Val::Ref(10, None)]));
+        assert_eq!(of(vec![body(0, 10), body(0, 11)]), None);
+        assert_eq!(of(vec![body(0, 10), body(5, 11)]), None);
+        assert_eq!(of(vec![body(u64::MAX, 10)]), None);
+        assert_eq!(of(vec![Val::Record(Members(vec![("shape".into(), Val::Ref(1, None))]))]), None);
+        assert_eq!(of(vec![]), Some(vec![]));
+        assert_eq!(r.derive(&Members(vec![])), None);
     }
 }
