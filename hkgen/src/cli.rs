@@ -19,6 +19,7 @@ use std::process::ExitCode;
 
 pub mod output;
 pub mod reading;
+pub mod gltf;
 
 /// The schema tool's commands, listed apart from the commands for your files in `--help`.
 const SCHEMA_TOOL: &[&str] = &["extract", "codegen", "stubs", "schema-diff"];
@@ -573,7 +574,7 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
 
 /// Runs `hkgen gltf export` or `import`.
 fn gltf_command(g: GltfCommand) -> Result<ExitCode, String> {
-    use crate::gltf_cli;
+    use self::gltf as gltf_cli;
     match g {
         GltfCommand::Export { up, no_root_motion, placeholder_skeleton, write, read, out, files } => {
             let schemas = read.schemas_dir()?;

@@ -35,8 +35,6 @@ pub mod codegen;
 pub mod convert;
 pub mod diff;
 pub mod error;
-#[cfg(feature = "cli")]
-pub mod gltf_cli;
 #[cfg(feature = "tool")]
 pub mod extract;
 #[cfg(feature = "tool")]

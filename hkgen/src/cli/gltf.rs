@@ -3,7 +3,7 @@
 //! writes (as [`crate::cli::output`] says: atomically, never over an input, an existing output
 //! only with `--force`).
 
-use crate::cli::{output, reading};
+use super::{output, reading};
 use hktypes::anim::{Codec, EncodeOptions};
 use hktypes::gltf::{self, import, ExportOptions, Up};
 use hktypes::{ClassRegistry, Document, OpenOptions};
