@@ -15,14 +15,17 @@
 //! `schemas/migrations/` ([`rules`]): a rename, a named conversion between two shapes of a value,
 //! the value Havok writes for a member the source lacks, a member whose value the run time
 //! rebuilds, records moved between a table and the elements indexing it, members grouped in a
-//! record member, an array that only lists another's members. There is no code per class here.
+//! record member, an array that only lists another's members, a record member the run time
+//! computes from what another object holds (within a stated tolerance). There is no code per
+//! class here.
 //!
 //! # Nothing lost in silence
 //!
 //! [`plan`] gives the target's dump and a [`Report`]: every value the target cannot hold
 //! (`lost`: a member it lacks holding something, a class it lacks, a pointer to such an object, a
 //! value of another shape with no conversion named), every member given a value the source did
-//! not have (`defaulted`), and every rule applied (`migrated`). [`convert`] refuses a plan that
+//! not have (`defaulted`), every rule applied (`migrated`), and every value a computed-member
+//! rule gives back or gives a new member (`computed`). [`convert`] refuses a plan that
 //! loses anything unless told to allow it. A member the target lacks whose value is zero
 //! (null, 0, empty) loses nothing and is listed as migrated.
 //!

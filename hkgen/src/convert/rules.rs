@@ -514,17 +514,17 @@ mod tests {
     #[test]
     fn inverse_packed_inertia() {
         let r = inertia_rule();
-        let ints = |v: [i64; 4]| Val::List(v.iter().map(|x| if *x < 0 { Val::Int(*x) } else { Val::UInt(*x as u64) }).collect());
-        let got = r.compute(&ints([17839, 12292, 17839, 11904])).unwrap();
+        let ints = |v: &[i64]| Val::List(v.iter().map(|x| if *x < 0 { Val::Int(*x) } else { Val::UInt(*x as u64) }).collect());
+        let got = r.compute(&ints(&[17839, 12292, 17839, 11904])).unwrap();
         let stored = Val::List(vec![Val::Real(14.694993), Val::Real(21.32639), Val::Real(14.694993), Val::Real(1.0)]);
         assert!(Computed::ulps(&stored, &got).unwrap() <= 1, "{got:?}");
-        let wrapped = Val::Record(Members(vec![("values".into(), ints([17839, 12292, 17839, 11904]))]));
+        let wrapped = Val::Record(Members(vec![("values".into(), ints(&[17839, 12292, 17839, 11904]))]));
         assert_eq!(r.compute(&wrapped), Some(got));
         // Zero stays zero; another shape computes nothing.
-        assert_eq!(r.compute(&ints([0, 0, 0, 11904])), Some(Val::List(vec![Val::Real(0.0), Val::Real(0.0), Val::Real(0.0), Val::Real(1.0)])));
-        assert_eq!(r.compute(&ints([1, 2, 3])), None);
+        assert_eq!(r.compute(&ints(&[0, 0, 0, 11904])), Some(Val::List(vec![Val::Real(0.0), Val::Real(0.0), Val::Real(0.0), Val::Real(1.0)])));
+        assert_eq!(r.compute(&ints(&[1, 2, 3])), None);
         assert_eq!(r.compute(&Val::Real(1.0)), None);
-        assert_eq!(r.compute(&ints([1, 2, 3, 70000])), None);
+        assert_eq!(r.compute(&ints(&[1, 2, 3, 70000])), None);
     }
 
     /// The path follows pointers and searches arrays; a missing object or member gives nothing.
