@@ -148,7 +148,7 @@ impl Report {
 #[derive(Debug)]
 pub enum ConvertError {
     /// Values the target cannot hold (the whole report).
-    Loss(Report),
+    Loss(Box<Report>),
     /// Anything else: a class registry without the target SDK, an untyped source object, a
     /// target writer's error.
     Failed(String),
@@ -1328,7 +1328,7 @@ pub fn write(plan: &Plan, o: &Options<'_>) -> Result<Vec<u8>, ConvertError> {
 pub fn convert(doc: &Document, o: &Options<'_>, allow_loss: bool) -> Result<(Vec<u8>, Report), ConvertError> {
     let p = plan(doc, o)?;
     if !p.report.is_lossless() && !allow_loss {
-        return Err(ConvertError::Loss(p.report));
+        return Err(ConvertError::Loss(Box::new(p.report)));
     }
     let bytes = write(&p, o)?;
     Ok((bytes, p.report))
