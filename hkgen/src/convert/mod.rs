@@ -679,18 +679,23 @@ impl Cx<'_> {
                             used[i] = true;
                             let path = format!("{}[{k}]", rule.elements);
                             for c in &computed_rules {
+                                // A member the rule carries into the element is no loss to compute away.
                                 let Some(stored) = rec.get(&c.member) else { continue };
-                                if self.types.has_member(&element_ancestry, &c.member) {
+                                if rule.members.iter().any(|m| m.record == c.member) {
                                     continue;
                                 }
                                 let member = format!("{}[{i}].{}", rule.table, c.member);
-                                let got = c.source(e, &object).and_then(|v| c.compute(&v));
+                                let got = c.evaluate(e, &object);
                                 match got.as_ref().and_then(|g| rules::Computed::ulps(stored, g)) {
                                     Some(d) if d <= c.tolerance_ulps => {
                                         computed.insert((i, c.member.clone()));
                                         self.note(3, &member, format!("{} dropped: {path}.{} gives it within {d} ulp ({})", short(stored), c.from, c.evidence));
                                     }
-                                    Some(d) => self.note(0, &member, format!("{}: {path}.{} gives {}, {d} ulp away (more than {})", short(stored), c.from, short(got.as_ref().unwrap_or(&Val::Null)), c.tolerance_ulps)),
+                                    Some(d) => {
+                                        // Named here, with the distance, instead of below.
+                                        computed.insert((i, c.member.clone()));
+                                        self.note(0, &member, format!("{}: {path}.{} gives {}, {d} ulp away (more than {})", short(stored), c.from, short(got.as_ref().unwrap_or(&Val::Null)), c.tolerance_ulps));
+                                    }
                                     None => {}
                                 }
                             }
@@ -764,7 +769,7 @@ impl Cx<'_> {
                                 if !self.types.has_member(&record_ancestry, &c.member) || rec.iter().any(|(n, _)| *n == c.member) {
                                     continue;
                                 }
-                                if let Some(v) = c.source(e, &object).and_then(|v| c.compute(&v)) {
+                                if let Some(v) = c.evaluate(e, &object) {
                                     self.note(3, &format!("{}[{k}].{}", rule.elements, c.from), format!("{} as {}'s {} ({})", short(&v), rule.table, c.member, c.evidence));
                                     rec.push((c.member.clone(), v));
                                 }

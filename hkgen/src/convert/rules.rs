@@ -77,6 +77,9 @@ pub struct Computed {
     /// a pointer followed to its object, an array searched for the first element the rest of
     /// the path resolves in.
     pub from: String,
+    /// The path (as `from`) of the op's second operand, for the ops that take one.
+    #[serde(default)]
+    pub with: Option<String>,
     /// The computation.
     pub op: ComputeOp,
     /// How far (units in the last place of a 32-bit real, each component) a stored value may be
@@ -94,47 +97,53 @@ pub enum ComputeOp {
     /// replaced by its reciprocal (0 stays 0), w 1.0: a motion's inverse inertia from the
     /// shape's packed inertia.
     InversePackedVector3,
+    /// The quaternion `with` (four reals) times the packed unit quaternion `from` (four
+    /// `hkInt16`, each `(bits ^ 0x8000) / 30000` as a signed number, then normalised), in 64
+    /// bits, each component rounded to 32: a motion's orientation from its body's and the
+    /// shape's `majorAxisSpace`.
+    RotatedByPackedQuaternion,
 }
 
 impl Computed {
     /// The source value at `from` from element `element`, `object` giving an object's members
     /// by handle. Each step takes one path segment, so the walk is bounded by the path.
     pub fn source<'o>(&self, element: &Members, object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
-        fn walk<'o>(v: &Val, path: &[&str], object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
-            let Some((first, rest)) = path.split_first() else { return Some(v.clone()) };
-            match v {
-                Val::Ref(h, None) => walk_members(object(*h)?, first, rest, object),
-                Val::Record(m) => walk_members(m, first, rest, object),
-                Val::List(items) | Val::Array(items, _) => items.iter().find_map(|i| walk(i, path, object)),
-                _ => None,
-            }
-        }
-        fn walk_members<'o>(m: &Members, first: &str, rest: &[&str], object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
-            walk(m.get(first)?, rest, object)
-        }
-        let path: Vec<&str> = self.from.split('.').collect();
-        let (first, rest) = path.split_first()?;
-        walk_members(element, first, rest, object)
+        resolve(&self.from, element, object)
+    }
+
+    /// The computed value for element `element` (`object` as for [`Computed::source`]).
+    pub fn evaluate<'o>(&self, element: &Members, object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        let v = self.source(element, object)?;
+        let with = match &self.with {
+            Some(p) => Some(resolve(p, element, object)?),
+            None => None,
+        };
+        self.compute(&v, with.as_ref())
     }
 
     /// The computed value from the source value `v`, when `v` has the shape the op takes.
-    pub fn compute(&self, v: &Val) -> Option<Val> {
+    pub fn compute(&self, v: &Val, with: Option<&Val>) -> Option<Val> {
         match self.op {
+            ComputeOp::RotatedByPackedQuaternion => {
+                let r = int16s(v)?;
+                let q: Vec<f64> = reals(with?)?.into_iter().map(f64::from).collect();
+                let r = <[i16; 4]>::try_from(r).ok()?.map(|c| f64::from(((c as u16) ^ 0x8000) as i16) / 30000.0);
+                let [qx, qy, qz, qw] = <[f64; 4]>::try_from(q).ok()?;
+                let n = r.iter().map(|c| c * c).sum::<f64>().sqrt();
+                if n == 0.0 {
+                    return None;
+                }
+                let [rx, ry, rz, rw] = r.map(|c| c / n);
+                let out = [
+                    qw * rx + qx * rw + qy * rz - qz * ry,
+                    qw * ry - qx * rz + qy * rw + qz * rx,
+                    qw * rz + qx * ry - qy * rx + qz * rw,
+                    qw * rw - qx * rx - qy * ry - qz * rz,
+                ];
+                Some(Val::List(out.iter().map(|c| Val::Real(*c as f32)).collect()))
+            }
             ComputeOp::InversePackedVector3 => {
-                let v = match v {
-                    Val::Record(m) if m.0.len() == 1 => &m.0[0].1,
-                    v => v,
-                };
-                let (Val::List(items) | Val::Array(items, _)) = v else { return None };
-                let ints: Vec<i16> = items
-                    .iter()
-                    .map(|i| match i {
-                        Val::Int(x) => i16::try_from(*x).ok(),
-                        Val::UInt(x) => i16::try_from(*x).ok(),
-                        _ => None,
-                    })
-                    .collect::<Option<_>>()?;
-                let [x, y, z, e] = ints[..] else { return None };
+                let [x, y, z, e] = int16s(v)?[..] else { return None };
                 let e = f32::from_bits(u32::from(e as u16) << 16);
                 let inv = |c: i16| {
                     let x = ((i32::from(c)) << 16) as f32 * e;
@@ -148,16 +157,57 @@ impl Computed {
     /// The largest distance in units in the last place between the components of `stored` and
     /// `computed`, when both are reals of the same count.
     pub fn ulps(stored: &Val, computed: &Val) -> Option<u32> {
-        let reals = |v: &Val| -> Option<Vec<f32>> {
-            let (Val::List(items) | Val::Array(items, _)) = v else { return None };
-            items.iter().map(|i| if let Val::Real(x) = i { Some(*x) } else { None }).collect()
-        };
         let (a, b) = (reals(stored)?, reals(computed)?);
         if a.len() != b.len() {
             return None;
         }
         a.iter().zip(&b).map(|(x, y)| ulp_distance(*x, *y)).try_fold(0, |m, d| d.map(|d| m.max(d)))
     }
+}
+
+/// The value at `path` (member names separated by `.`) from `element`: a pointer is followed to
+/// its object, an array searched for the first element the rest of the path resolves in. Each
+/// step takes one segment, so the walk is bounded by the path.
+fn resolve<'o>(path: &str, element: &Members, object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+    fn walk<'o>(v: &Val, path: &[&str], object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        let Some((first, rest)) = path.split_first() else { return Some(v.clone()) };
+        match v {
+            Val::Ref(h, None) => walk_members(object(*h)?, first, rest, object),
+            Val::Record(m) => walk_members(m, first, rest, object),
+            Val::List(items) | Val::Array(items, _) => items.iter().find_map(|i| walk(i, path, object)),
+            _ => None,
+        }
+    }
+    fn walk_members<'o>(m: &Members, first: &str, rest: &[&str], object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        walk(m.get(first)?, rest, object)
+    }
+    let path: Vec<&str> = path.split('.').collect();
+    let (first, rest) = path.split_first()?;
+    walk_members(element, first, rest, object)
+}
+
+/// The 16-bit integers of a list (or of the one member of a record holding one: 2016.2's
+/// `hkPackedVector3 {values}`).
+fn int16s(v: &Val) -> Option<Vec<i16>> {
+    let v = match v {
+        Val::Record(m) if m.0.len() == 1 => &m.0[0].1,
+        v => v,
+    };
+    let (Val::List(items) | Val::Array(items, _)) = v else { return None };
+    items
+        .iter()
+        .map(|i| match i {
+            Val::Int(x) => i16::try_from(*x).ok(),
+            Val::UInt(x) => i16::try_from(*x).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The reals of a list.
+fn reals(v: &Val) -> Option<Vec<f32>> {
+    let (Val::List(items) | Val::Array(items, _)) = v else { return None };
+    items.iter().map(|i| if let Val::Real(x) = i { Some(*x) } else { None }).collect()
 }
 
 /// The count of 32-bit reals between `a` and `b` (0 for equal ones, +0 and -0 too); none where
@@ -515,16 +565,33 @@ mod tests {
     fn inverse_packed_inertia() {
         let r = inertia_rule();
         let ints = |v: &[i64]| Val::List(v.iter().map(|x| if *x < 0 { Val::Int(*x) } else { Val::UInt(*x as u64) }).collect());
-        let got = r.compute(&ints(&[17839, 12292, 17839, 11904])).unwrap();
+        let got = r.compute(&ints(&[17839, 12292, 17839, 11904]), None).unwrap();
         let stored = Val::List(vec![Val::Real(14.694993), Val::Real(21.32639), Val::Real(14.694993), Val::Real(1.0)]);
         assert!(Computed::ulps(&stored, &got).unwrap() <= 1, "{got:?}");
         let wrapped = Val::Record(Members(vec![("values".into(), ints(&[17839, 12292, 17839, 11904]))]));
-        assert_eq!(r.compute(&wrapped), Some(got));
+        assert_eq!(r.compute(&wrapped, None), Some(got));
         // Zero stays zero; another shape computes nothing.
-        assert_eq!(r.compute(&ints(&[0, 0, 0, 11904])), Some(Val::List(vec![Val::Real(0.0), Val::Real(0.0), Val::Real(0.0), Val::Real(1.0)])));
-        assert_eq!(r.compute(&ints(&[1, 2, 3])), None);
-        assert_eq!(r.compute(&Val::Real(1.0)), None);
-        assert_eq!(r.compute(&ints(&[1, 2, 3, 70000])), None);
+        assert_eq!(r.compute(&ints(&[0, 0, 0, 11904]), None), Some(Val::List(vec![Val::Real(0.0), Val::Real(0.0), Val::Real(0.0), Val::Real(1.0)])));
+        assert_eq!(r.compute(&ints(&[1, 2, 3]), None), None);
+        assert_eq!(r.compute(&Val::Real(1.0), None), None);
+        assert_eq!(r.compute(&ints(&[1, 2, 3, 70000]), None), None);
+    }
+
+    /// c1400.HKX's pelvis: its body's orientation times the packed identity (0x8000 0x8000 0x7fff
+    /// 0xf530: 0, 0, -1/30000, 1.0) is the motion's stored orientation within 3 ulp.
+    #[test]
+    fn rotated_by_packed_quaternion() {
+        let r = Migrations::builtin().computed.into_iter().find(|c| c.member == "orientation").unwrap();
+        let reals = |v: [f32; 4]| Val::List(v.iter().map(|x| Val::Real(*x)).collect());
+        let packed = Val::List([-32768i64, -32768, 32767, -2768].iter().map(|x| Val::Int(*x)).collect());
+        let body = reals([0.70710737, 0.7071061, 1.7406663e-6, 1.7406642e-6]);
+        let got = r.compute(&packed, Some(&body)).unwrap();
+        let stored = reals([0.70708376, 0.7071296, 1.7406082e-6, 1.740722e-6]);
+        assert!(Computed::ulps(&stored, &got).unwrap() <= 3, "{got:?}");
+        // No second operand, or a packed zero quaternion, computes nothing.
+        assert_eq!(r.compute(&packed, None), None);
+        let zero = Val::List([-32768i64; 4].iter().map(|x| Val::Int(*x)).collect());
+        assert_eq!(r.compute(&zero, Some(&body)), None);
     }
 
     /// The path follows pointers and searches arrays; a missing object or member gives nothing.
