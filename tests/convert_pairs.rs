@@ -137,7 +137,7 @@ fn short(v: &Val) -> String {
 /// migrations that change a value: a member the target lacks dropped as zero (`""` comes back
 /// null), one the run time rebuilds, a build's stored value.
 fn named(d: &Difference, reports: &[&Report]) -> bool {
-    reports.iter().flat_map(|r| r.lost.iter().chain(&r.migrated)).any(|n| {
+    reports.iter().flat_map(|r| r.lost.iter().chain(&r.migrated).chain(&r.computed)).any(|n| {
         n.class == d.0 && (n.member.is_empty() || d.1 == n.member || d.1.starts_with(&format!("{}.", n.member)) || d.1.starts_with(&format!("{}[", n.member)))
     })
 }
@@ -314,7 +314,7 @@ const ER_CHR: &str = "Blabla132132__More-Map-Variation/chr/c5051.chrbnd/chr/c505
 pub const LOSSES: &[(&str, &str)] = &[
     ("hkp ragdolls and physics systems to 2016.2 and 2018.1", "the 2016.2 and 2018.1 snapshots hold no hkp classes (hkpRigidBody, hkpPhysicsSystem, hkaRagdollInstance, hkpCapsuleShape, hkpConstraintInstance, hkpPhysicsData): they are extracted from FromSoftware's tagfiles, whose ragdolls are hknp; replacing hkp by hknp is a class migration no rule says yet"),
     ("hknp ragdolls to 2010.2 and 2015.1", "neither SDK's classes here have hknp (hknpRagdollData, hknpPhysicsSceneData, hknpCapsuleShape, hknpShapeMassProperties, hkRefCountedProperties)"),
-    ("hknp ragdolls between 2014.1 and 2016.2 / 2018.1", "rules of schemas/migrations/physics.ron carry the body ids, reservedBodyId/desiredBodyId, the packed mass properties, a body's motion (indexed_records: 2014.1's motionCinfos[motionId] <-> the body's motionPropertiesId, mass = 1/inverseMass, velocities, motionType), 2018.1's deactivationSettings (grouped) and the new members' stock values; so c1400 (2014.1) to 2016.2 and back loses only what 2016.2's body has no member for: each motion's inverseInertiaLocal, centerOfMassWorld and orientation (19 each: what the run time computes from the shape's hknpShapeMassProperties, which both SDKs keep: in c1400 inverseInertiaLocal is 1/the unpacked hkPackedVector3 inertia within 4e-7 relative for all 19, the shape's mass 1/inverseMass within 6e-8, the centre of mass's z 24136 * 2^16 * 2^-38 = 0.005755 against 0.0057545; equal only within rounding, so not a lossless rule: a computed-member rule kind would make them defaults the way back) and 10 massFactors that are not 1.0; to 2018.1 the same (referencedObjects, which 2018.1 lacks, is the bodies' shapes in motion order: a derived rule). Sekiro to 2014.1 loses what 2014.1 cannot store: constraint names, microStepMultiplier, hknpCapsuleShape.maxAllowedPenetration, weldingTolerance as 2014.1's half, 6 masses whose inverse does not give them back in 32 bits"),
+    ("hknp ragdolls between 2014.1 and 2016.2 / 2018.1", "rules of schemas/migrations/physics.ron carry the body ids, reservedBodyId/desiredBodyId, the packed mass properties, a body's motion (indexed_records: 2014.1's motionCinfos[motionId] <-> the body's motionPropertiesId, mass = 1/inverseMass, velocities, motionType), 2018.1's deactivationSettings (grouped) and the new members' stock values; so c1400 (2014.1) to 2016.2 and back loses only what 2016.2's body has no member for and no rule computes: each motion's centerOfMassWorld (19: x, y, z are the body's position plus the rotated packed centre of mass within 6e-8, but w, nonzero in 18, comes from nothing the target keeps), 4 of the 19 orientations (the body's times the shape's packed majorAxisSpace is up to 2.7e-5 off, the packed quaternion's step) and 10 massFactors that are not 1.0 (2016.2 and 2018.1 have no massFactor anywhere in their schemas): 33 values; each motion's inverseInertiaLocal (1/the shape's packed inertia, all 57 components within 5 ulp) and 15 orientations (within 3 ulp) are reported computed, not lost (`computed` rules), and the way back computes both for every new motion instead of zero; to 2018.1 the same (referencedObjects, which 2018.1 lacks, is the bodies' shapes in motion order: a derived rule). Sekiro to 2014.1 loses what 2014.1 cannot store: constraint names, microStepMultiplier, hknpCapsuleShape.maxAllowedPenetration, weldingTolerance as 2014.1's half, 6 masses whose inverse does not give them back in 32 bits"),
     ("hknp ragdolls between 2016.2 and 2018.1", "Sekiro c7190 to 2018.1 and back is lossless; Elden Ring c5051 to 2016.2 loses the bodies' dragProperties (hknpRefDragProperties, a class 2016.2 lacks)"),
     ("hkb characters and behaviours across SDKs", "members added or removed between the SDKs (hkbCharacterData.characterControllerInfo/Setup, propertySheets, hkbCharacterStringData.animationNames/luaFiles, hkbFootIkDriverInfo legs' angles, hkbClipGenerator.animationBindingIndex, the nodes' padNode), classes only some SDKs have (Skyrim's BS* are in 2010.2 only; the 2015.1 snapshot, from four Dark Souls Remastered files, has no hkb class at all; 2016.2 lacks hkbPoweredRagdollControlsModifier and others the corpus does not use), and enum items an SDK lacks (WORLD_FROM_MODEL_MODE_RAGDOLL)"),
 ];
@@ -507,7 +507,9 @@ fn elements_of_another_shape_are_a_named_loss() {
 fn hknp_ragdolls_lose_only_what_the_target_cannot_hold() {
     let Some(corpus) = common::corpus() else { return };
     let c1400 = "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX";
-    let motion = ["motionCinfos[].centerOfMassWorld", "motionCinfos[].inverseInertiaLocal", "motionCinfos[].massFactor", "motionCinfos[].orientation"];
+    // inverseInertiaLocal is not among them: a `computed` rule gives it back from the shape's
+    // packed inertia within 5 ulp, so it is reported computed; 15 of 19 orientations likewise.
+    let motion = ["motionCinfos[].centerOfMassWorld", "motionCinfos[].massFactor", "motionCinfos[].orientation"];
     let cases: [(&str, &str, Vec<&str>); 3] = [
         (c1400, "2016.2", motion.to_vec()),
         (c1400, "2018.1", motion.to_vec()),
@@ -526,6 +528,11 @@ fn hknp_ragdolls_lose_only_what_the_target_cannot_hold() {
         if rel == c1400 {
             assert_eq!(forward.lost.iter().filter(|n| n.member.ends_with(".massFactor")).count(), 10);
             assert!(!forward.lost.iter().any(|n| n.member.contains("inverseMass") || n.member.contains("motionPropertiesId")));
+            // Computed: all 19 inverse inertias, and the 15 orientations within 3 ulp of the body's
+            // times the shape's packed major axes; the other 4 orientations are lost.
+            let computed = |what: &str| forward.computed.iter().filter(|n| n.member.ends_with(what)).count();
+            assert_eq!((computed("].inverseInertiaLocal"), computed("].orientation"), forward.computed.len()), (19, 15, 34), "{}", forward.to_text());
+            assert_eq!(forward.lost.iter().filter(|n| n.member.ends_with("].orientation")).count(), 4, "{}", forward.to_text());
         }
     }
     // Sekiro to 2014.1: a body's mass goes into a new motion as its inverse; where 1/(1/m) is not
@@ -538,4 +545,8 @@ fn hknp_ragdolls_lose_only_what_the_target_cannot_hold() {
         assert!(lost.contains(m), "{m}: {}", summary(SEKIRO_CHR, "2014.1", &o));
     }
     assert!(!lost.iter().any(|m| m.contains("motionType") || m.contains("linearVelocity") || m.contains("desiredConstraintId")), "{lost:?}");
+    // Each new motion's inverseInertiaLocal is computed from its body's shape, not zero.
+    let forward = o.forward.as_ref().unwrap();
+    assert_eq!(forward.computed.len(), 40, "{}", forward.to_text());
+    assert!(!forward.defaulted.iter().any(|n| n.member.contains("inverseInertiaLocal") || n.member.ends_with("].orientation")), "{}", forward.to_text());
 }

@@ -202,7 +202,7 @@ enum Command {
         /// With --sdk: convert even where values are lost, and print what was lost.
         #[arg(long, requires = "sdk")]
         allow_loss: bool,
-        /// With --sdk: print what would be lost, defaulted and migrated, and write nothing (OUT
+        /// With --sdk: print what would be lost, defaulted, migrated and computed, and write nothing (OUT
         /// may be left out).
         #[arg(long, requires = "sdk")]
         dry_run: bool,
@@ -1202,7 +1202,7 @@ fn convert_sdk(o: &SdkConvert, input: &Path, output: Option<&Path>) -> Result<Ex
         };
     }
     if !plan.report.is_lossless() && !o.allow_loss {
-        return Err(format!("{}: {}", input.display(), convert::ConvertError::Loss(plan.report)));
+        return Err(format!("{}: {}", input.display(), convert::ConvertError::Loss(Box::new(plan.report))));
     }
     let bytes = convert::write(&plan, &co).map_err(|e| format!("{}: {e}", input.display()))?;
     // The target's own reader takes what was written, or nothing is written.

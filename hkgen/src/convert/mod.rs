@@ -15,14 +15,17 @@
 //! `schemas/migrations/` ([`rules`]): a rename, a named conversion between two shapes of a value,
 //! the value Havok writes for a member the source lacks, a member whose value the run time
 //! rebuilds, records moved between a table and the elements indexing it, members grouped in a
-//! record member, an array that only lists another's members. There is no code per class here.
+//! record member, an array that only lists another's members, a record member the run time
+//! computes from what another object holds (within a stated tolerance). There is no code per
+//! class here.
 //!
 //! # Nothing lost in silence
 //!
 //! [`plan`] gives the target's dump and a [`Report`]: every value the target cannot hold
 //! (`lost`: a member it lacks holding something, a class it lacks, a pointer to such an object, a
 //! value of another shape with no conversion named), every member given a value the source did
-//! not have (`defaulted`), and every rule applied (`migrated`). [`convert`] refuses a plan that
+//! not have (`defaulted`), every rule applied (`migrated`), and every value a computed-member
+//! rule gives back or gives a new member (`computed`). [`convert`] refuses a plan that
 //! loses anything unless told to allow it. A member the target lacks whose value is zero
 //! (null, 0, empty) loses nothing and is listed as migrated.
 //!
@@ -108,6 +111,9 @@ pub struct Report {
     pub defaulted: Vec<Note>,
     /// Rules applied, and members without a place whose value was zero.
     pub migrated: Vec<Note>,
+    /// Values a target without a place for them need not hold, as a computed-member rule
+    /// computes them from what it keeps; and values the target's new members were given so.
+    pub computed: Vec<Note>,
 }
 
 impl Report {
@@ -121,14 +127,15 @@ impl Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{} -> {}: {} lost, {} defaulted, {} migrated",
+            "{} -> {}: {} lost, {} defaulted, {} migrated, {} computed",
             self.from,
             self.to,
             self.lost.len(),
             self.defaulted.len(),
-            self.migrated.len()
+            self.migrated.len(),
+            self.computed.len()
         );
-        for (head, notes) in [("lost", &self.lost), ("defaulted", &self.defaulted), ("migrated", &self.migrated)] {
+        for (head, notes) in [("lost", &self.lost), ("defaulted", &self.defaulted), ("migrated", &self.migrated), ("computed", &self.computed)] {
             for n in notes {
                 let _ = writeln!(s, "  {head}: {n}");
             }
@@ -141,7 +148,7 @@ impl Report {
 #[derive(Debug)]
 pub enum ConvertError {
     /// Values the target cannot hold (the whole report).
-    Loss(Report),
+    Loss(Box<Report>),
     /// Anything else: a class registry without the target SDK, an untyped source object, a
     /// target writer's error.
     Failed(String),
@@ -575,6 +582,8 @@ struct Cx<'a> {
     /// The source SDK's classes, where the registry has them: the ancestry rules match a
     /// member the target lacks by.
     source_types: Option<Types>,
+    /// The source's objects by handle: what computed-member rules read.
+    objects: &'a HashMap<u32, &'a DumpObject>,
     templates: HashMap<String, Result<Members, String>>,
     handles: HashMap<u32, u32>,
     report: Report,
@@ -625,6 +634,7 @@ impl Cx<'_> {
         match kind {
             0 => self.report.lost.push(n),
             1 => self.report.defaulted.push(n),
+            3 => self.report.computed.push(n),
             _ => self.report.migrated.push(n),
         }
     }
@@ -652,6 +662,11 @@ impl Cx<'_> {
                         _ => continue,
                     };
                     let mut used = vec![false; table.len()];
+                    let record_ancestry = self.source_types.as_ref().and_then(|st| st.nested(class, &rule.table).map(|t| st.ancestry(&t))).unwrap_or_default();
+                    let computed_rules = self.o.migrations.computed(&record_ancestry);
+                    let mut computed: std::collections::HashSet<(usize, String)> = std::collections::HashSet::new();
+                    let objects = self.objects;
+                    let object = |h: u32| -> Option<&Members> { objects.get(&h).and_then(|o| o.members.as_ref()) };
                     if let Val::List(elements) | Val::Array(elements, _) = &mut src.0[ei].1 {
                         for (k, e) in elements.iter_mut().enumerate() {
                             let Val::Record(e) = e else { continue };
@@ -663,6 +678,27 @@ impl Cx<'_> {
                             let Val::Record(rec) = &table[i] else { continue };
                             used[i] = true;
                             let path = format!("{}[{k}]", rule.elements);
+                            for c in &computed_rules {
+                                // A member the rule carries into the element is no loss to compute away.
+                                let Some(stored) = rec.get(&c.member) else { continue };
+                                if rule.members.iter().any(|m| m.record == c.member) {
+                                    continue;
+                                }
+                                let member = format!("{}[{i}].{}", rule.table, c.member);
+                                let got = c.evaluate(e, &object);
+                                match got.as_ref().and_then(|g| rules::Computed::ulps(stored, g)) {
+                                    Some(d) if d <= c.tolerance_ulps => {
+                                        computed.insert((i, c.member.clone()));
+                                        self.note(3, &member, format!("{} dropped: {path}.{} gives it within {d} ulp ({})", short(stored), c.from, c.evidence));
+                                    }
+                                    Some(d) => {
+                                        // Named here, with the distance, instead of below.
+                                        computed.insert((i, c.member.clone()));
+                                        self.note(0, &member, format!("{}: {path}.{} gives {}, {d} ulp away (more than {})", short(stored), c.from, short(got.as_ref().unwrap_or(&Val::Null)), c.tolerance_ulps));
+                                    }
+                                    None => {}
+                                }
+                            }
                             for m in &rule.members {
                                 let Some(v) = rec.get(&m.record) else { continue };
                                 if e.get(&m.element).is_some() || !self.types.has_member(&element_ancestry, &m.element) {
@@ -684,13 +720,13 @@ impl Cx<'_> {
                         }
                     }
                     // What the elements cannot hold: a loss, but for the value Havok writes
-                    // where the target's record is new (the way back gives it again).
-                    let record_ancestry = self.source_types.as_ref().and_then(|st| st.nested(class, &rule.table).map(|t| st.ancestry(&t))).unwrap_or_default();
+                    // where the target's record is new (the way back gives it again) and what
+                    // a computed-member rule gives back.
                     let from = self.report.from.clone();
                     for (i, rec) in table.iter().enumerate() {
                         let Val::Record(rec) = rec else { continue };
                         for (n, v) in &rec.0 {
-                            let mapped = used[i] && rule.members.iter().any(|m| m.record == *n);
+                            let mapped = used[i] && (rule.members.iter().any(|m| m.record == *n) || computed.contains(&(i, n.clone())));
                             if !mapped && used[i] && self.o.migrations.default_for(&record_ancestry, n, &from).is_some_and(|d| d.value == *v) {
                                 self.note(2, &format!("{}[{i}].{n}", rule.table), format!("{} dropped: what Havok writes in {from} where a body's motion is new", short(v)));
                             } else if !mapped {
@@ -704,6 +740,11 @@ impl Cx<'_> {
                 // A table in the target: built from the elements that keep their members.
                 None if target_has_table => {
                     let mut table = Vec::new();
+                    let record_type = self.types.nested(class, &rule.table);
+                    let record_ancestry = record_type.as_deref().map(|t| self.types.ancestry(t)).unwrap_or_default();
+                    let computed_rules = self.o.migrations.computed(&record_ancestry);
+                    let objects = self.objects;
+                    let object = |h: u32| -> Option<&Members> { objects.get(&h).and_then(|o| o.members.as_ref()) };
                     if let Val::List(elements) | Val::Array(elements, _) = &mut src.0[ei].1 {
                         for (k, e) in elements.iter_mut().enumerate() {
                             let Val::Record(e) = e else { continue };
@@ -723,6 +764,15 @@ impl Cx<'_> {
                                     self.note(0, &format!("{}[{k}].{}", rule.elements, m.element), format!("{} as {} = {}, which gives back {}", short(&v), m.record, short(&w), short(&indexed_convert(m.conversion, &w))));
                                 }
                                 rec.push((m.record.clone(), w));
+                            }
+                            for c in &computed_rules {
+                                if !self.types.has_member(&record_ancestry, &c.member) || rec.iter().any(|(n, _)| *n == c.member) {
+                                    continue;
+                                }
+                                if let Some(v) = c.evaluate(e, &object) {
+                                    self.note(3, &format!("{}[{k}].{}", rule.elements, c.from), format!("{} as {}'s {} ({})", short(&v), rule.table, c.member, c.evidence));
+                                    rec.push((c.member.clone(), v));
+                                }
                             }
                             for (n, v) in &rule.inline_values {
                                 if self.types.has_member(&element_ancestry, n) {
@@ -1175,6 +1225,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         o,
         types: &types,
         source_types,
+        objects: &source,
         templates: HashMap::new(),
         handles: HashMap::new(),
         report: Report { from, to: o.sdk.clone(), ..Report::default() },
@@ -1282,7 +1333,7 @@ pub fn write(plan: &Plan, o: &Options<'_>) -> Result<Vec<u8>, ConvertError> {
 pub fn convert(doc: &Document, o: &Options<'_>, allow_loss: bool) -> Result<(Vec<u8>, Report), ConvertError> {
     let p = plan(doc, o)?;
     if !p.report.is_lossless() && !allow_loss {
-        return Err(ConvertError::Loss(p.report));
+        return Err(ConvertError::Loss(Box::new(p.report)));
     }
     let bytes = write(&p, o)?;
     Ok((bytes, p.report))

@@ -10,7 +10,7 @@
 //! `before` -> `after` takes a source's `before` where the target has `after` and the source
 //! has no `after`, and the other way round.
 
-use hktypes::dump::Val;
+use hktypes::dump::{Members, Val};
 use serde::Deserialize;
 
 /// The committed rules (`schemas/migrations/*.ron`), one file per subject.
@@ -53,6 +53,175 @@ pub struct Migrations {
     /// Array members that only list a member of another array's elements.
     #[serde(default)]
     pub derived: Vec<Derived>,
+    /// Members of an [`IndexedRecords`] table's records that the run time computes from what
+    /// the indexing element reaches (a motion's inverse inertia from its body's shape's mass
+    /// properties).
+    #[serde(default)]
+    pub computed: Vec<Computed>,
+}
+
+/// A member of the records of an [`IndexedRecords`] table (`class`, the record's type) that is
+/// computed from a value the record's indexing element reaches by path `from`: where the target
+/// keeps the members inline and has no place for `member`, a source value that the computation
+/// gives back within `tolerance_ulps` units in the last place (each component) is reported as
+/// computed, not lost (any other value is a loss); where the target's table is rebuilt from
+/// the elements, `member` takes the computed value instead of a default.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Computed {
+    /// The record's class (or one it derives from), or `*`.
+    pub class: String,
+    /// The member computed.
+    pub member: String,
+    /// The path from the indexing element to the source value: member names separated by `.`,
+    /// a pointer followed to its object, an array searched for the first element the rest of
+    /// the path resolves in.
+    pub from: String,
+    /// The path (as `from`) of the op's second operand, for the ops that take one.
+    #[serde(default)]
+    pub with: Option<String>,
+    /// The computation.
+    pub op: ComputeOp,
+    /// How far (units in the last place of a 32-bit real, each component) a stored value may be
+    /// from the computed one and still count as it.
+    pub tolerance_ulps: u32,
+    /// The stock files and figures that show it.
+    pub evidence: String,
+}
+
+/// A computation of a [`Computed`] rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum ComputeOp {
+    /// An `hkPackedVector3` (three `hkInt16` and an exponent, the exponent's bits the high half
+    /// of a 32-bit real: component k is `values[k] * 2^16 * exponent`) unpacked, each of x, y, z
+    /// replaced by its reciprocal (0 stays 0), w 1.0: a motion's inverse inertia from the
+    /// shape's packed inertia.
+    InversePackedVector3,
+    /// The quaternion `with` (four reals) times the packed unit quaternion `from` (four
+    /// `hkInt16`, each `(bits ^ 0x8000) / 30000` as a signed number, then normalised), in 64
+    /// bits, each component rounded to 32: a motion's orientation from its body's and the
+    /// shape's `majorAxisSpace`.
+    RotatedByPackedQuaternion,
+}
+
+impl Computed {
+    /// The source value at `from` from element `element`, `object` giving an object's members
+    /// by handle. Each step takes one path segment, so the walk is bounded by the path.
+    pub fn source<'o>(&self, element: &Members, object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        resolve(&self.from, element, object)
+    }
+
+    /// The computed value for element `element` (`object` as for [`Computed::source`]).
+    pub fn evaluate<'o>(&self, element: &Members, object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        let v = self.source(element, object)?;
+        let with = match &self.with {
+            Some(p) => Some(resolve(p, element, object)?),
+            None => None,
+        };
+        self.compute(&v, with.as_ref())
+    }
+
+    /// The computed value from the source value `v`, when `v` has the shape the op takes.
+    pub fn compute(&self, v: &Val, with: Option<&Val>) -> Option<Val> {
+        match self.op {
+            ComputeOp::RotatedByPackedQuaternion => {
+                let r = int16s(v)?;
+                let q: Vec<f64> = reals(with?)?.into_iter().map(f64::from).collect();
+                let r = <[i16; 4]>::try_from(r).ok()?.map(|c| f64::from(((c as u16) ^ 0x8000) as i16) / 30000.0);
+                let [qx, qy, qz, qw] = <[f64; 4]>::try_from(q).ok()?;
+                let n = r.iter().map(|c| c * c).sum::<f64>().sqrt();
+                if n == 0.0 {
+                    return None;
+                }
+                let [rx, ry, rz, rw] = r.map(|c| c / n);
+                let out = [
+                    qw * rx + qx * rw + qy * rz - qz * ry,
+                    qw * ry - qx * rz + qy * rw + qz * rx,
+                    qw * rz + qx * ry - qy * rx + qz * rw,
+                    qw * rw - qx * rx - qy * ry - qz * rz,
+                ];
+                Some(Val::List(out.iter().map(|c| Val::Real(*c as f32)).collect()))
+            }
+            ComputeOp::InversePackedVector3 => {
+                let [x, y, z, e] = int16s(v)?[..] else { return None };
+                let e = f32::from_bits(u32::from(e as u16) << 16);
+                let inv = |c: i16| {
+                    let x = ((i32::from(c)) << 16) as f32 * e;
+                    if x == 0.0 { 0.0 } else { 1.0 / x }
+                };
+                Some(Val::List(vec![Val::Real(inv(x)), Val::Real(inv(y)), Val::Real(inv(z)), Val::Real(1.0)]))
+            }
+        }
+    }
+
+    /// The largest distance in units in the last place between the components of `stored` and
+    /// `computed`, when both are reals of the same count.
+    pub fn ulps(stored: &Val, computed: &Val) -> Option<u32> {
+        let (a, b) = (reals(stored)?, reals(computed)?);
+        if a.len() != b.len() {
+            return None;
+        }
+        a.iter().zip(&b).map(|(x, y)| ulp_distance(*x, *y)).try_fold(0, |m, d| d.map(|d| m.max(d)))
+    }
+}
+
+/// The value at `path` (member names separated by `.`) from `element`: a pointer is followed to
+/// its object, an array searched for the first element the rest of the path resolves in. Each
+/// step takes one segment, so the walk is bounded by the path.
+fn resolve<'o>(path: &str, element: &Members, object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+    fn walk<'o>(v: &Val, path: &[&str], object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        let Some((first, rest)) = path.split_first() else { return Some(v.clone()) };
+        match v {
+            Val::Ref(h, None) => walk_members(object(*h)?, first, rest, object),
+            Val::Record(m) => walk_members(m, first, rest, object),
+            Val::List(items) | Val::Array(items, _) => items.iter().find_map(|i| walk(i, path, object)),
+            _ => None,
+        }
+    }
+    fn walk_members<'o>(m: &Members, first: &str, rest: &[&str], object: &dyn Fn(u32) -> Option<&'o Members>) -> Option<Val> {
+        walk(m.get(first)?, rest, object)
+    }
+    let path: Vec<&str> = path.split('.').collect();
+    let (first, rest) = path.split_first()?;
+    walk_members(element, first, rest, object)
+}
+
+/// The 16-bit integers of a list (or of the one member of a record holding one: 2016.2's
+/// `hkPackedVector3 {values}`).
+fn int16s(v: &Val) -> Option<Vec<i16>> {
+    let v = match v {
+        Val::Record(m) if m.0.len() == 1 => &m.0[0].1,
+        v => v,
+    };
+    let (Val::List(items) | Val::Array(items, _)) = v else { return None };
+    items
+        .iter()
+        .map(|i| match i {
+            Val::Int(x) => i16::try_from(*x).ok(),
+            Val::UInt(x) => i16::try_from(*x).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The reals of a list.
+fn reals(v: &Val) -> Option<Vec<f32>> {
+    let (Val::List(items) | Val::Array(items, _)) = v else { return None };
+    items.iter().map(|i| if let Val::Real(x) = i { Some(*x) } else { None }).collect()
+}
+
+/// The count of 32-bit reals between `a` and `b` (0 for equal ones, +0 and -0 too); none where
+/// either is NaN.
+pub fn ulp_distance(a: f32, b: f32) -> Option<u32> {
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    // The reals in order as integers: negative ones mirrored below zero.
+    let key = |x: f32| {
+        let b = x.to_bits() as i32;
+        if b < 0 { i64::from(i32::MIN) - i64::from(b) } else { i64::from(b) }
+    };
+    u32::try_from((key(a) - key(b)).unsigned_abs()).ok()
 }
 
 /// An array member that lists member `take` of each element of array `elements`, ordered by
@@ -300,6 +469,7 @@ impl Migrations {
         self.indexed_records.extend(other.indexed_records);
         self.grouped.extend(other.grouped);
         self.derived.extend(other.derived);
+        self.computed.extend(other.computed);
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
@@ -339,6 +509,11 @@ impl Migrations {
         self.derived.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
     }
 
+    /// The computed-member rules for records with ancestry `ancestry`.
+    pub fn computed(&self, ancestry: &[String]) -> Vec<&Computed> {
+        self.computed.iter().filter(|r| class_matches(&r.class, ancestry)).collect()
+    }
+
     /// The value Havok writes for member `name` in SDK `sdk`.
     pub fn default_for(&self, ancestry: &[String], name: &str, sdk: &str) -> Option<&MemberDefault> {
         self.defaults
@@ -355,7 +530,6 @@ impl Migrations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hktypes::dump::Members;
 
     fn body(motion: u64, shape: u32) -> Val {
         Val::Record(Members(vec![("motionPropertiesId".into(), Val::UInt(motion)), ("shape".into(), Val::Ref(shape, None))]))
@@ -378,5 +552,71 @@ mod tests {
         assert_eq!(of(vec![Val::Record(Members(vec![("shape".into(), Val::Ref(1, None))]))]), None);
         assert_eq!(of(vec![]), Some(vec![]));
         assert_eq!(r.derive(&Members(vec![])), None);
+    }
+
+    fn inertia_rule() -> Computed {
+        Migrations::builtin().computed.into_iter().find(|c| c.member == "inverseInertiaLocal").unwrap()
+    }
+
+    /// c1400.HKX's pelvis: packed inertia [17839, 12292, 17839, 11904] is 17839 * 2^-18 = 0.06805
+    /// (x, z) and 12292 * 2^-18 (y), whose reciprocals are the stored 14.694993 and 21.32639
+    /// within an ulp; the 2016.2 shape (`{values}`) and 2014.1's (four integers) alike.
+    #[test]
+    fn inverse_packed_inertia() {
+        let r = inertia_rule();
+        let ints = |v: &[i64]| Val::List(v.iter().map(|x| if *x < 0 { Val::Int(*x) } else { Val::UInt(*x as u64) }).collect());
+        let got = r.compute(&ints(&[17839, 12292, 17839, 11904]), None).unwrap();
+        let stored = Val::List(vec![Val::Real(14.694993), Val::Real(21.32639), Val::Real(14.694993), Val::Real(1.0)]);
+        assert!(Computed::ulps(&stored, &got).unwrap() <= 1, "{got:?}");
+        let wrapped = Val::Record(Members(vec![("values".into(), ints(&[17839, 12292, 17839, 11904]))]));
+        assert_eq!(r.compute(&wrapped, None), Some(got));
+        // Zero stays zero; another shape computes nothing.
+        assert_eq!(r.compute(&ints(&[0, 0, 0, 11904]), None), Some(Val::List(vec![Val::Real(0.0), Val::Real(0.0), Val::Real(0.0), Val::Real(1.0)])));
+        assert_eq!(r.compute(&ints(&[1, 2, 3]), None), None);
+        assert_eq!(r.compute(&Val::Real(1.0), None), None);
+        assert_eq!(r.compute(&ints(&[1, 2, 3, 70000]), None), None);
+    }
+
+    /// c1400.HKX's pelvis: its body's orientation times the packed identity (0x8000 0x8000 0x7fff
+    /// 0xf530: 0, 0, -1/30000, 1.0) is the motion's stored orientation within 3 ulp.
+    #[test]
+    fn rotated_by_packed_quaternion() {
+        let r = Migrations::builtin().computed.into_iter().find(|c| c.member == "orientation").unwrap();
+        let reals = |v: [f32; 4]| Val::List(v.iter().map(|x| Val::Real(*x)).collect());
+        let packed = Val::List([-32768i64, -32768, 32767, -2768].iter().map(|x| Val::Int(*x)).collect());
+        let body = reals([0.70710737, 0.7071061, 1.7406663e-6, 1.7406642e-6]);
+        let got = r.compute(&packed, Some(&body)).unwrap();
+        let stored = reals([0.70708376, 0.7071296, 1.7406082e-6, 1.740722e-6]);
+        assert!(Computed::ulps(&stored, &got).unwrap() <= 3, "{got:?}");
+        // No second operand, or a packed zero quaternion, computes nothing.
+        assert_eq!(r.compute(&packed, None), None);
+        let zero = Val::List([-32768i64; 4].iter().map(|x| Val::Int(*x)).collect());
+        assert_eq!(r.compute(&zero, Some(&body)), None);
+    }
+
+    /// The path follows pointers and searches arrays; a missing object or member gives nothing.
+    #[test]
+    fn computed_source_follows_pointers() {
+        let r = inertia_rule();
+        let body = Members(vec![("shape".into(), Val::Ref(6, None))]);
+        let shape = Members(vec![("properties".into(), Val::Ref(7, None))]);
+        let props = Members(vec![("entries".into(), Val::List(vec![Val::Record(Members(vec![("object".into(), Val::Ref(8, None))]))]))]);
+        let inertia = Val::List(vec![Val::UInt(1), Val::UInt(2), Val::UInt(3), Val::UInt(4)]);
+        let mass = Members(vec![("compressedMassProperties".into(), Val::Record(Members(vec![("inertia".into(), inertia.clone())])))]);
+        let objects = [(6, shape), (7, props), (8, mass)];
+        let object = |h: u32| objects.iter().find(|(k, _)| *k == h).map(|(_, m)| m);
+        assert_eq!(r.source(&body, &object), Some(inertia));
+        let none = |_: u32| None;
+        assert_eq!(r.source(&body, &none), None);
+        assert_eq!(r.source(&Members(vec![]), &object), None);
+    }
+
+    #[test]
+    fn ulps_between_reals() {
+        assert_eq!(ulp_distance(1.0, 1.0), Some(0));
+        assert_eq!(ulp_distance(0.0, -0.0), Some(0));
+        assert_eq!(ulp_distance(1.0, f32::from_bits(1.0f32.to_bits() + 3)), Some(3));
+        assert_eq!(ulp_distance(-f32::MIN_POSITIVE, f32::MIN_POSITIVE), Some(2 * f32::MIN_POSITIVE.to_bits()));
+        assert_eq!(ulp_distance(f32::NAN, 1.0), None);
     }
 }
