@@ -69,8 +69,9 @@
 use crate::error::{ErrorKind, Result, ValueError};
 use crate::packfile::layout::{ClassSet, ClassSource, Member, MemberType};
 use crate::packfile::objects::{
-    self, MemberArray, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, MemberValue, HIDDEN,
+    self, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, MemberValue,
 };
+use crate::packfile::walk::{PackSource, PackWalk};
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
 use crate::reflect::{Field, TemplateArg, TypeIndex, TypeRecord, TypeTable};
@@ -1348,6 +1349,7 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
         count,
         sections,
     };
+    let walk = PackWalk { classes: &classes };
     let mut objects = Vec::with_capacity(dump.objects.len());
     for (k, o) in dump.objects.iter().enumerate() {
         let at = At::object(k, o);
@@ -1361,44 +1363,9 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
         }
         let body = match (&o.members, &o.untyped) {
             (Some(members), None) => {
-                let ms = members_of(&classes, &o.class);
-                Body::Typed(b.members(&ms, members, &at, 0)?)
+                Body::Typed(walk.object(&b, &o.class, &PackNode::Members(members, at.clone()))?)
             }
-            (None, Some(u)) => {
-                let bytes =
-                    unhex(&u.bytes).ok_or_else(|| at.field("untyped.bytes").err("not hex"))?;
-                let len = bytes.len() as u64;
-                for (f, &(src, dst)) in u.local.iter().enumerate() {
-                    if u64::from(src) + 4 > len || u64::from(dst) > len {
-                        return Err(at
-                            .field("untyped.local")
-                            .index(f)
-                            .err(format!(
-                                "a fixup ({src}, {dst}) outside the object's {len} bytes"
-                            ))
-                            .into());
-                    }
-                }
-                let mut global = Vec::with_capacity(u.global.len());
-                for (g, (src, r)) in u.global.iter().enumerate() {
-                    let here = at.field("untyped.global").index(g);
-                    if u64::from(*src) + 4 > len {
-                        return Err(here
-                            .err(format!("a fixup at {src} outside the object's {len} bytes"))
-                            .into());
-                    }
-                    global.push((*src, b.pointer(r, &here)?));
-                }
-                Body::Untyped(Untyped {
-                    bytes,
-                    local: u
-                        .local
-                        .iter()
-                        .map(|&(src, dst)| crate::packfile::file::LocalFixup { src, dst })
-                        .collect(),
-                    global,
-                })
-            }
+            (None, Some(u)) => Body::Untyped(b.untyped(u, &at)?),
             _ => {
                 return Err(at
                     .err("an object has members or untyped bytes, one of them")
@@ -1450,53 +1417,50 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
     doc.write()
 }
 
+/// A place in a dump's objects: an object's members or a value, and its path.
+enum PackNode<'v> {
+    Members(&'v Members, At),
+    Val(&'v Val, At),
+}
+
+impl PackNode<'_> {
+    fn at(&self) -> &At {
+        match self {
+            PackNode::Members(_, at) | PackNode::Val(_, at) => at,
+        }
+    }
+}
+
 impl PackBuilder<'_> {
-    fn members(
-        &self,
-        ms: &[Member],
-        members: &Members,
-        at: &At,
-        depth: usize,
-    ) -> std::result::Result<Vec<MemberValue>, ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
+    /// An object's bytes as the dump gives them, with fixups within them.
+    fn untyped(&self, u: &UntypedObject, at: &At) -> std::result::Result<Untyped, ValueError> {
+        let bytes = unhex(&u.bytes).ok_or_else(|| at.field("untyped.bytes").err("not hex"))?;
+        let len = bytes.len() as u64;
+        for (f, &(src, dst)) in u.local.iter().enumerate() {
+            if u64::from(src) + 4 > len || u64::from(dst) > len {
+                return Err(at
+                    .field("untyped.local")
+                    .index(f)
+                    .err(format!("a fixup ({src}, {dst}) outside the object's {len} bytes")));
+            }
         }
-        members.check(ms.iter().map(|m| m.name.as_str()), at)?;
-        let mut out = Vec::with_capacity(ms.len());
-        for m in ms {
-            let v = members
-                .0
+        let mut global = Vec::with_capacity(u.global.len());
+        for (g, (src, r)) in u.global.iter().enumerate() {
+            let here = at.field("untyped.global").index(g);
+            if u64::from(*src) + 4 > len {
+                return Err(here.err(format!("a fixup at {src} outside the object's {len} bytes")));
+            }
+            global.push((*src, self.pointer(r, &here)?));
+        }
+        Ok(Untyped {
+            bytes,
+            local: u
+                .local
                 .iter()
-                .find(|(n, _)| *n == m.name)
-                .map(|(_, v)| v)
-                .ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
-            let here = at.field(&m.name);
-            out.push(if m.name == HIDDEN {
-                match v {
-                    Val::Bytes(b) => MemberValue::Opaque(b.clone()),
-                    other => return Err(here.wrong(other, "bytes")),
-                }
-            } else if m.c_array_size > 0 {
-                let Val::List(items) = v else {
-                    return Err(here.wrong(v, "a list"));
-                };
-                if items.len() != usize::from(m.c_array_size) {
-                    return Err(here.err(format!(
-                        "{} elements where the C array holds {}",
-                        items.len(),
-                        m.c_array_size
-                    )));
-                }
-                let mut vals = Vec::with_capacity(items.len());
-                for (k, x) in items.iter().enumerate() {
-                    vals.push(self.one(m, m.ty, x, &here.index(k), depth)?);
-                }
-                MemberValue::CArray(vals)
-            } else {
-                self.one(m, m.ty, v, &here, depth)?
-            });
-        }
-        Ok(out)
+                .map(|&(src, dst)| crate::packfile::file::LocalFixup { src, dst })
+                .collect(),
+            global,
+        })
     }
 
     fn pointer(&self, v: &Val, at: &At) -> std::result::Result<Ref, ValueError> {
@@ -1528,21 +1492,7 @@ impl PackBuilder<'_> {
         })
     }
 
-    fn reals(&self, v: &Val, n: usize, at: &At) -> std::result::Result<Vec<f32>, ValueError> {
-        let Val::List(items) = v else {
-            return Err(at.wrong(v, &format!("a list of {n} reals")));
-        };
-        if items.len() != n {
-            return Err(at.err(format!("{} reals where {n} belong", items.len())));
-        }
-        items
-            .iter()
-            .enumerate()
-            .map(|(k, x)| self.real(x, &at.index(k)))
-            .collect()
-    }
-
-    fn real(&self, v: &Val, at: &At) -> std::result::Result<f32, ValueError> {
+    fn real_at(&self, v: &Val, at: &At) -> std::result::Result<f32, ValueError> {
         match v {
             Val::Real(_) | Val::Bits(_) | Val::Int(_) | Val::UInt(_) => Ok(to_f32(v)),
             _ => Err(at.wrong(v, "a real")),
@@ -1577,149 +1527,184 @@ impl PackBuilder<'_> {
         }
         Ok(n)
     }
+}
 
-    fn one(
-        &self,
-        m: &Member,
-        ty: MemberType,
-        v: &Val,
-        at: &At,
-        depth: usize,
-    ) -> std::result::Result<MemberValue, ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(at.err(format!("values nested more than {MAX_DEPTH} deep")));
-        }
-        let int = |signed: bool, bits: u32| -> std::result::Result<MemberValue, ValueError> {
-            let n: i128 = match v {
-                Val::Int(i) => i128::from(*i),
-                Val::UInt(u) => i128::from(*u),
-                Val::Str(s) if m.enumeration.is_some() => i128::from(self.enum_number(m, s, at)?),
-                other => return Err(at.wrong(other, "an integer")),
-            };
-            let (lo, hi) = if signed {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            };
-            // An enum's item of the other sign fits by its bits.
-            let n = if !(lo..=hi).contains(&n) && matches!(v, Val::Str(_)) {
-                n & ((1i128 << bits) - 1)
-            } else {
-                n
-            };
-            if !(lo..=hi).contains(&n) {
-                return Err(at.err(format!(
-                    "{n} is out of range for {} ({bits}-bit {})",
-                    m.name,
-                    if signed { "signed" } else { "unsigned" }
-                )));
-            }
-            Ok(if signed {
-                MemberValue::Int(n as i64)
-            } else {
-                MemberValue::UInt(n as u64)
-            })
+/// The dump's value tree as a source of the packfile walk in: a dump value of the wrong shape is
+/// an error at its dump path.
+impl<'a> PackSource for PackBuilder<'a> {
+    type Node = PackNode<'a>;
+
+    fn err(&self, n: &PackNode<'a>, msg: &str) -> ValueError {
+        n.at().err(msg)
+    }
+
+    fn fields(&self, n: &PackNode<'a>, ms: &[Member]) -> std::result::Result<Vec<PackNode<'a>>, ValueError> {
+        let (members, at) = match n {
+            PackNode::Members(members, at) => (*members, at),
+            PackNode::Val(Val::Record(members), at) => (members, at),
+            PackNode::Val(v, at) => return Err(at.wrong(v, "a record")),
         };
-        Ok(match ty {
-            MemberType::Void => match v {
-                Val::Null => MemberValue::Void,
-                other => return Err(at.wrong(other, "null (a void member)")),
-            },
-            MemberType::Bool => match v {
-                Val::Bool(b) => MemberValue::Bool(u8::from(*b)),
-                Val::UInt(u) if *u <= 255 => MemberValue::Bool(*u as u8),
-                other => return Err(at.wrong(other, "a bool")),
-            },
-            MemberType::Char | MemberType::Int8 => int(true, 8)?,
-            MemberType::Int16 => int(true, 16)?,
-            MemberType::Int32 => int(true, 32)?,
-            MemberType::Int64 => int(true, 64)?,
-            MemberType::Uint8 => int(false, 8)?,
-            MemberType::Uint16 => int(false, 16)?,
-            MemberType::Uint32 => int(false, 32)?,
-            MemberType::Uint64 | MemberType::Ulong => int(false, 64)?,
-            MemberType::Real => MemberValue::Real(self.real(v, at)?),
-            MemberType::Half => {
-                let x = self.real(v, at)?;
-                if x.to_bits() & 0xFFFF != 0 {
-                    return Err(at.err(format!("{x} is not a half (its low 16 bits are not zero)")));
-                }
-                MemberValue::Half((x.to_bits() >> 16) as u16)
-            }
-            MemberType::Vector4 | MemberType::Quaternion => {
-                let f = self.reals(v, 4, at)?;
-                MemberValue::Vec4([f[0], f[1], f[2], f[3]])
-            }
-            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => {
-                MemberValue::Floats(self.reals(v, 12, at)?)
-            }
-            MemberType::Matrix4 | MemberType::Transform => MemberValue::Floats(self.reals(v, 16, at)?),
-            MemberType::Enum | MemberType::Flags | MemberType::Zero => {
-                if m.subtype == ty {
-                    return Err(at.err("an enum without a storage type"));
-                }
-                self.one(m, m.subtype, v, at, depth)?
-            }
-            MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(self.pointer(v, at)?),
-            MemberType::Variant => match v {
-                Val::List(p) if p.len() == 2 => MemberValue::Variant(
-                    self.pointer(&p[0], &at.index(0))?,
-                    self.pointer(&p[1], &at.index(1))?,
-                ),
-                other => return Err(at.wrong(other, "a variant's two pointers")),
-            },
-            MemberType::CString | MemberType::StringPtr => match v {
-                Val::Null => MemberValue::Str(None),
-                Val::Str(s) if !s.contains('\0') => MemberValue::Str(Some(s.as_bytes().to_vec())),
-                Val::Bytes(b) => MemberValue::Str(Some(b.clone())),
-                other => return Err(at.wrong(other, "a string")),
-            },
-            MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
-                let (items, capacity) = match v {
-                    Val::List(items) => (items, None),
-                    // A tagfile's form of an array without a run.
-                    Val::Null => (&NO_ITEMS, None),
-                    Val::Array(items, c) if ty == MemberType::Array => (items, Some(*c)),
-                    other => return Err(at.wrong(other, "a list")),
-                };
-                let em = objects::elem_member(m);
-                let mut vals = Vec::with_capacity(items.len());
-                for (k, x) in items.iter().enumerate() {
-                    vals.push(self.one(&em, m.subtype, x, &at.index(k), depth + 1)?);
-                }
-                match ty {
-                    MemberType::RelArray => MemberValue::RelArray(vals),
-                    MemberType::SimpleArray => MemberValue::Array(MemberArray {
-                        items: vals,
-                        capacity: 0,
-                    }),
-                    _ => {
-                        let mut a = MemberArray::new(vals);
-                        if let Some(c) = capacity {
-                            a.capacity = c;
-                        }
-                        MemberValue::Array(a)
-                    }
-                }
-            }
-            MemberType::Struct => {
-                let Val::Record(members) = v else {
-                    return Err(at.wrong(v, "a record"));
-                };
-                let class = m
-                    .class
-                    .as_deref()
-                    .ok_or_else(|| at.err("a struct member without a class"))?;
-                let ms = members_of(self.classes, class);
-                MemberValue::Struct(self.members(&ms, members, at, depth + 1)?)
-            }
-            MemberType::InplaceArray | MemberType::HomogeneousArray => {
-                return Err(at.err(format!("{} has no value form", ty.sdk_name())))
-            }
-        })
+        members.check(ms.iter().map(|m| m.name.as_str()), at)?;
+        ms.iter()
+            .map(|m| {
+                let v = members
+                    .0
+                    .iter()
+                    .find(|(n, _)| *n == m.name)
+                    .map(|(_, v)| v)
+                    .ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
+                Ok(PackNode::Val(v, at.field(&m.name)))
+            })
+            .collect()
+    }
+
+    fn record(&self, n: &PackNode<'a>) -> std::result::Result<PackNode<'a>, ValueError> {
+        match n {
+            PackNode::Val(Val::Record(members), at) => Ok(PackNode::Members(members, at.clone())),
+            PackNode::Val(v, at) => Err(at.wrong(v, "a record")),
+            PackNode::Members(members, at) => Ok(PackNode::Members(members, at.clone())),
+        }
+    }
+
+    fn hidden(&self, n: &PackNode<'a>) -> std::result::Result<Vec<u8>, ValueError> {
+        match n {
+            PackNode::Val(Val::Bytes(b), _) => Ok(b.clone()),
+            PackNode::Val(other, at) => Err(at.wrong(other, "bytes")),
+            PackNode::Members(_, at) => Err(at.err("a record where bytes belong")),
+        }
+    }
+
+    fn c_array(&self, n: &PackNode<'a>, count: usize) -> std::result::Result<Vec<PackNode<'a>>, ValueError> {
+        let (v, at) = val(n)?;
+        let Val::List(items) = v else {
+            return Err(at.wrong(v, "a list"));
+        };
+        if items.len() != count {
+            return Err(at.err(format!(
+                "{} elements where the C array holds {count}",
+                items.len()
+            )));
+        }
+        Ok(items.iter().enumerate().map(|(k, x)| PackNode::Val(x, at.index(k))).collect())
+    }
+
+    fn array(&self, n: &PackNode<'a>, ty: MemberType) -> std::result::Result<(Vec<PackNode<'a>>, Option<u32>), ValueError> {
+        let (v, at) = val(n)?;
+        let (items, capacity) = match v {
+            Val::List(items) => (items, None),
+            // A tagfile's form of an array without a run.
+            Val::Null => (&NO_ITEMS, None),
+            Val::Array(items, c) if ty == MemberType::Array => (items, Some(*c)),
+            other => return Err(at.wrong(other, "a list")),
+        };
+        Ok((items.iter().enumerate().map(|(k, x)| PackNode::Val(x, at.index(k))).collect(), capacity))
+    }
+
+    fn void(&self, n: &PackNode<'a>) -> std::result::Result<(), ValueError> {
+        match val(n)? {
+            (Val::Null, _) => Ok(()),
+            (other, at) => Err(at.wrong(other, "null (a void member)")),
+        }
+    }
+
+    fn bool(&self, n: &PackNode<'a>) -> std::result::Result<u8, ValueError> {
+        match val(n)? {
+            (Val::Bool(b), _) => Ok(u8::from(*b)),
+            (Val::UInt(u), _) if *u <= 255 => Ok(*u as u8),
+            (other, at) => Err(at.wrong(other, "a bool")),
+        }
+    }
+
+    fn int(&self, n: &PackNode<'a>, m: &Member, signed: bool, bits: u32) -> std::result::Result<i128, ValueError> {
+        let (v, at) = val(n)?;
+        let n: i128 = match v {
+            Val::Int(i) => i128::from(*i),
+            Val::UInt(u) => i128::from(*u),
+            Val::Str(s) if m.enumeration.is_some() => i128::from(self.enum_number(m, s, at)?),
+            other => return Err(at.wrong(other, "an integer")),
+        };
+        let (lo, hi) = if signed {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        // An enum's item of the other sign fits by its bits.
+        let n = if !(lo..=hi).contains(&n) && matches!(v, Val::Str(_)) {
+            n & ((1i128 << bits) - 1)
+        } else {
+            n
+        };
+        if !(lo..=hi).contains(&n) {
+            return Err(at.err(format!(
+                "{n} is out of range for {} ({bits}-bit {})",
+                m.name,
+                if signed { "signed" } else { "unsigned" }
+            )));
+        }
+        Ok(n)
+    }
+
+    fn real(&self, n: &PackNode<'a>) -> std::result::Result<f32, ValueError> {
+        let (v, at) = val(n)?;
+        self.real_at(v, at)
+    }
+
+    fn half(&self, n: &PackNode<'a>) -> std::result::Result<u16, ValueError> {
+        let (v, at) = val(n)?;
+        let x = self.real_at(v, at)?;
+        if x.to_bits() & 0xFFFF != 0 {
+            return Err(at.err(format!("{x} is not a half (its low 16 bits are not zero)")));
+        }
+        Ok((x.to_bits() >> 16) as u16)
+    }
+
+    fn reals(&self, n: &PackNode<'a>, _ty: MemberType, count: usize) -> std::result::Result<Vec<f32>, ValueError> {
+        let (v, at) = val(n)?;
+        let Val::List(items) = v else {
+            return Err(at.wrong(v, &format!("a list of {count} reals")));
+        };
+        if items.len() != count {
+            return Err(at.err(format!("{} reals where {count} belong", items.len())));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, x)| self.real_at(x, &at.index(k)))
+            .collect()
+    }
+
+    fn pointer(&self, n: &PackNode<'a>) -> std::result::Result<Ref, ValueError> {
+        let (v, at) = val(n)?;
+        PackBuilder::pointer(self, v, at)
+    }
+
+    fn variant(&self, n: &PackNode<'a>) -> std::result::Result<(Ref, Ref), ValueError> {
+        match val(n)? {
+            (Val::List(p), at) if p.len() == 2 => Ok((
+                PackBuilder::pointer(self, &p[0], &at.index(0))?,
+                PackBuilder::pointer(self, &p[1], &at.index(1))?,
+            )),
+            (other, at) => Err(at.wrong(other, "a variant's two pointers")),
+        }
+    }
+
+    fn string(&self, n: &PackNode<'a>) -> std::result::Result<Option<Vec<u8>>, ValueError> {
+        match val(n)? {
+            (Val::Null, _) => Ok(None),
+            (Val::Str(s), _) if !s.contains('\0') => Ok(Some(s.as_bytes().to_vec())),
+            (Val::Bytes(b), _) => Ok(Some(b.clone())),
+            (other, at) => Err(at.wrong(other, "a string")),
+        }
     }
 }
 
+/// A member's value (a walk's node below an object is one).
+fn val<'n, 'v>(n: &'n PackNode<'v>) -> std::result::Result<(&'v Val, &'n At), ValueError> {
+    match n {
+        PackNode::Val(v, at) => Ok((v, at)),
+        PackNode::Members(_, at) => Err(at.err("a record where a value belongs")),
+    }
+}
 // ---------------------------------------------------------------------------------------------
 // Entry points
 

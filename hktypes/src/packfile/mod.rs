@@ -21,6 +21,7 @@ pub mod objects;
 pub mod raw;
 pub mod scratch;
 pub mod typed;
+pub(crate) mod walk;
 pub mod write;
 pub mod xml;
 
