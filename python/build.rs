@@ -28,14 +28,7 @@ fn main() {
         files.retain(|p| p.extension().is_some_and(|x| x == "ron"));
         files.sort();
         for f in files {
-            let text = std::fs::read(&f).expect("a class file");
-            blob.extend(sdk.file_name().unwrap().to_string_lossy().as_bytes());
-            blob.push(0);
-            blob.extend(f.file_name().unwrap().to_string_lossy().as_bytes());
-            blob.push(0);
-            blob.extend((text.len() as u32).to_le_bytes());
-            blob.extend(text);
-            println!("cargo:rerun-if-changed={}", f.display());
+            push_entry(&mut blob, &sdk, &f);
         }
     }
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("class_schemas.bin");
@@ -64,14 +57,7 @@ fn tagfile_schemas(schemas: &Path) {
         list.sort();
         files.extend(list);
         for f in files {
-            let text = std::fs::read(&f).expect("a snapshot file");
-            blob.extend(sdk.file_name().unwrap().to_string_lossy().as_bytes());
-            blob.push(0);
-            blob.extend(f.file_name().unwrap().to_string_lossy().as_bytes());
-            blob.push(0);
-            blob.extend((text.len() as u32).to_le_bytes());
-            blob.extend(text);
-            println!("cargo:rerun-if-changed={}", f.display());
+            push_entry(&mut blob, &sdk, &f);
         }
     }
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tagfile_schemas.bin");
@@ -110,4 +96,16 @@ fn class_names(schemas: &Path) {
     let text: String = names.into_iter().map(|n| n + "\n").collect();
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("class_names.txt");
     std::fs::write(out, text).expect("OUT_DIR");
+}
+
+/// Appends file `f` of SDK folder `sdk` to a blob as `sdk NUL name NUL length(u32 LE) text`.
+fn push_entry(blob: &mut Vec<u8>, sdk: &Path, f: &Path) {
+    let text = std::fs::read(f).expect("a schema file");
+    blob.extend(sdk.file_name().unwrap().to_string_lossy().as_bytes());
+    blob.push(0);
+    blob.extend(f.file_name().unwrap().to_string_lossy().as_bytes());
+    blob.push(0);
+    blob.extend((text.len() as u32).to_le_bytes());
+    blob.extend(text);
+    println!("cargo:rerun-if-changed={}", f.display());
 }

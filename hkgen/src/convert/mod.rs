@@ -44,7 +44,7 @@ pub mod rules;
 pub use rules::{Migrations, ValueConversion};
 
 use hktypes::dump::{self, BuildOptions, Dump, DumpObject, Kept, Members, ObjectKept, Val};
-use hktypes::packfile::layout::{ClassSource, MemberType};
+use hktypes::packfile::layout::{ClassSource, Member, MemberType};
 use hktypes::packfile::LayoutRules;
 use hktypes::reflect::{Kind, TypeIndex, TypeTable};
 use hktypes::{ClassRegistry, Document, Handle, NewFormat, OpenOptions};
@@ -380,17 +380,7 @@ impl Types {
             }),
             Types::Pack { sources, .. } => {
                 let Some(src) = sources.first() else { return false };
-                ancestry.iter().any(|class| {
-                    let mut c = Some(class.clone());
-                    for _ in 0..64 {
-                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
-                        if d.members.iter().any(|m| m.name == member) {
-                            return true;
-                        }
-                        c = d.parent.clone();
-                    }
-                    false
-                })
+                ancestry.iter().any(|class| pack_member_is(*src, class, member, |_| true))
             }
         }
     }
@@ -417,17 +407,7 @@ impl Types {
             }) == Some(true),
             Types::Pack { sources, .. } => {
                 let Some(src) = sources.first() else { return false };
-                ancestry.iter().any(|class| {
-                    let mut c = Some(class.clone());
-                    for _ in 0..64 {
-                        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
-                        if let Some(m) = d.members.iter().find(|m| m.name == member) {
-                            return m.c_array_size > 0;
-                        }
-                        c = d.parent.clone();
-                    }
-                    false
-                })
+                ancestry.iter().any(|class| pack_member_is(*src, class, member, |m| m.c_array_size > 0))
             }
         }
     }
@@ -483,6 +463,20 @@ impl Types {
 }
 
 /// The kind of type `t`'s format, from it or the nearest parent that has one.
+/// Whether member `member` of packfile class `class` (found in it or the nearest ancestor that
+/// declares it, at most 64 levels up) is as `test` says; false when no class declares it.
+fn pack_member_is(src: &dyn ClassSource, class: &str, member: &str, test: impl Fn(&Member) -> bool) -> bool {
+    let mut c = Some(class.to_owned());
+    for _ in 0..64 {
+        let Some(d) = c.as_deref().and_then(|c| src.class(c)) else { return false };
+        if let Some(m) = d.members.iter().find(|m| m.name == member) {
+            return test(m);
+        }
+        c = d.parent.clone();
+    }
+    false
+}
+
 fn kind_of(table: &TypeTable, t: TypeIndex) -> Option<Kind> {
     let mut c = t;
     for _ in 0..16 {

@@ -756,20 +756,7 @@ impl<'o> Builder<'o> {
                         (sc, json::accessor::Type::Vec3, 3, json::animation::Property::Scale),
                     ] {
                         let output = self.floats(&values, kind, width, false, None);
-                        let s = samplers.len() as u32;
-                        samplers.push(json::animation::Sampler {
-                            extensions: None,
-                            extras: None,
-                            input: input_acc,
-                            interpolation: Checked::Valid(json::animation::Interpolation::Linear),
-                            output,
-                        });
-                        channels.push(json::animation::Channel {
-                            sampler: Index::new(s),
-                            target: json::animation::Target { extensions: None, extras: None, node: Index::new(node), path: Checked::Valid(path) },
-                            extensions: None,
-                            extras: None,
-                        });
+                        linear_channel(&mut samplers, &mut channels, input_acc, output, node, path);
                     }
                 }
             }
@@ -807,25 +794,7 @@ impl<'o> Builder<'o> {
                         (ro, json::accessor::Type::Vec4, 4, json::animation::Property::Rotation),
                     ] {
                         let output = self.floats(&values, kind, width, false, None);
-                        let s = samplers.len() as u32;
-                        samplers.push(json::animation::Sampler {
-                            extensions: None,
-                            extras: None,
-                            input: input_acc,
-                            interpolation: Checked::Valid(json::animation::Interpolation::Linear),
-                            output,
-                        });
-                        channels.push(json::animation::Channel {
-                            sampler: Index::new(s),
-                            target: json::animation::Target {
-                                extensions: None,
-                                extras: None,
-                                node: Index::new(skel_node),
-                                path: Checked::Valid(path),
-                            },
-                            extensions: None,
-                            extras: None,
-                        });
+                        linear_channel(&mut samplers, &mut channels, input_acc, output, skel_node, path);
                     }
                     js!("skeleton node track")
                 }
@@ -1106,4 +1075,30 @@ mod tests {
         assert_eq!(&glb[..4], b"glTF");
         assert_eq!(u32::from_le_bytes(glb[8..12].try_into().unwrap()) as usize, glb.len());
     }
+}
+
+/// Adds a linearly interpolated sampler (times `input`, values `output`) and the channel that
+/// drives `path` of node `node` with it.
+fn linear_channel(
+    samplers: &mut Vec<json::animation::Sampler>,
+    channels: &mut Vec<json::animation::Channel>,
+    input: Index<json::Accessor>,
+    output: Index<json::Accessor>,
+    node: u32,
+    path: json::animation::Property,
+) {
+    let sampler = Index::new(samplers.len() as u32);
+    samplers.push(json::animation::Sampler {
+        extensions: None,
+        extras: None,
+        input,
+        interpolation: Checked::Valid(json::animation::Interpolation::Linear),
+        output,
+    });
+    channels.push(json::animation::Channel {
+        sampler,
+        target: json::animation::Target { extensions: None, extras: None, node: Index::new(node), path: Checked::Valid(path) },
+        extensions: None,
+        extras: None,
+    });
 }
