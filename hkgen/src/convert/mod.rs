@@ -815,6 +815,65 @@ impl Cx<'_> {
         }
     }
 
+    /// Source members `src` of an object the target replaces by rule `r` (`way`), as the
+    /// replacing class's members (`tmpl`, its template): the carried members moved to their
+    /// paths, every other source member reported (dropped as derived, default, run-time or
+    /// zero; else lost).
+    fn replace(&mut self, r: &rules::Replacement, way: rules::Way, src: &Members, tmpl: &Members) -> Members {
+        let (from, to, pairs) = r.oriented(way);
+        self.note(2, "", format!("replaced by {to}: {} has no {from} ({})", self.o.sdk, r.evidence));
+        let (out, carried) = r.remap(way, src);
+        for (t, f) in pairs {
+            if carried.iter().any(|c| c == f) {
+                self.note(2, f, format!("as {to}.{t}"));
+            }
+        }
+        let ancestry = match &self.source_types {
+            Some(st) => st.ancestry(from),
+            None => vec![from.to_owned()],
+        };
+        self.leftover(r, to, &ancestry, src, &carried, "");
+        // The target's members that only the run time or the constructor derives: left zero.
+        for (name, why) in &r.derived {
+            if tmpl.get(name).is_some() && out.get(name).is_none() && self.o.migrations.default_for(&self.types.ancestry(to), name, &self.o.sdk).is_none() {
+                self.note(1, name, format!("{to}.{name} left zero: {why}; the converter does not compute it"));
+            }
+        }
+        out
+    }
+
+    /// Reports each member of `m` (at `path` in a replaced object) that the replacement does not
+    /// carry: dropped where it holds nothing the target needs, lost otherwise.
+    fn leftover(&mut self, r: &rules::Replacement, to: &str, ancestry: &[String], m: &Members, carried: &[String], path: &str) {
+        for (name, v) in &m.0 {
+            let sub = join(path, name);
+            if carried.iter().any(|c| *c == sub) {
+                continue;
+            }
+            if let Val::Record(inner) = v {
+                let prefix = format!("{sub}.");
+                if carried.iter().any(|c| c.starts_with(&prefix)) {
+                    self.leftover(r, to, ancestry, inner, carried, &sub);
+                    continue;
+                }
+            }
+            let from = self.report.from.clone();
+            if let Some(why) = r.derived_reason(&sub) {
+                let why = why.to_owned();
+                self.note(2, &sub, format!("{} dropped: {why}", short(v)));
+            } else if self.o.migrations.default_for(ancestry, name, &from).is_some_and(|d| d.value == *v) {
+                self.note(2, &sub, format!("{} dropped: what Havok writes for every {}", short(v), self.class));
+            } else if let Some(rt) = self.o.migrations.runtime(ancestry, name) {
+                let reason = rt.reason.clone();
+                self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
+            } else if holds_nothing(v) {
+                self.note(2, &sub, format!("{} dropped: {to} has no counterpart, and zero", short(v)));
+            } else {
+                self.note(0, &sub, format!("{}: {to} ({}) has no counterpart", short(v), self.o.sdk));
+            }
+        }
+    }
+
     fn template(&mut self, class: &str) -> Result<Members, String> {
         if !self.templates.contains_key(class) {
             let t = self.types.template(class);
@@ -858,6 +917,19 @@ impl Cx<'_> {
                     }
                     let nested = ty.and_then(|t| self.types.nested(t, name));
                     let v = src.0[i].1.clone();
+                    // A class name whose class the target replaces: the replacement's.
+                    if let (Val::Str(c), Some(_)) = (&v, self.o.migrations.names_class(&ancestry, name)) {
+                        let types = self.types;
+                        let to = match self.o.migrations.replacement(c, &|x| types.has(x)) {
+                            Some((r, way)) if !types.has(c) => Some(r.oriented(way).1.to_owned()),
+                            _ => None,
+                        };
+                        if let Some(to) = to {
+                            self.note(2, &sub, format!("{c} -> {to} (the class that replaces it in {})", self.o.sdk));
+                            out.push((name.clone(), Val::Str(to)));
+                            continue;
+                        }
+                    }
                     let (from, to) = ((self.report.from.as_str(), self.pointers.0), (self.o.sdk.as_str(), self.pointers.1));
                     if let Some(b) = self.o.migrations.build_value(&ancestry, name, &v, from, to).cloned() {
                         if b != v {
@@ -1238,10 +1310,12 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     let mut kept = Vec::new();
     for h in order(doc, tagfile) {
         let class = doc.class_name(h).unwrap_or_default();
-        if types.has(&class) {
+        // A class the target replaces by one of its own (a `replacements` rule).
+        let replaced = if types.has(&class) { None } else { o.migrations.replacement(&class, &|c| types.has(c)) };
+        if types.has(&class) || replaced.is_some() {
             let n = kept.len() as u32 + u32::from(tagfile);
             cx.handles.insert(h.0, n);
-            kept.push((h, class));
+            kept.push((h, class, replaced));
         } else {
             cx.handle = h.0;
             cx.class = class.clone();
@@ -1249,24 +1323,28 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         }
     }
     let mut objects = Vec::with_capacity(kept.len());
-    for (h, class) in &kept {
+    for (h, class, replaced) in &kept {
         cx.handle = h.0;
         cx.class = class.clone();
         let src: Members = source
             .get(&h.0)
             .and_then(|ob| ob.members.clone())
             .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
-        let tmpl = cx.template(class).map_err(|e| failed(format!("the target's {e}")))?;
+        let target_class = replaced.map_or(class.as_str(), |(r, way)| r.oriented(way).1).to_owned();
+        let tmpl = cx.template(&target_class).map_err(|e| failed(format!("the target's {e}")))?;
         cx.numbers.clear();
         if let Ok(raw) = doc.members_stored(*h) {
             enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
         }
         let mut src = src;
-        cx.indexed(class, &mut src);
-        let members = cx.record(Some(class), &src, &tmpl, "");
+        if let Some((r, way)) = replaced {
+            src = cx.replace(r, *way, &src, &tmpl);
+        }
+        cx.indexed(&target_class, &mut src);
+        let members = cx.record(Some(&target_class), &src, &tmpl, "");
         objects.push(DumpObject {
             handle: cx.handles[&h.0],
-            class: class.clone(),
+            class: target_class,
             members: Some(members),
             untyped: None,
             kept: ObjectKept::default(),

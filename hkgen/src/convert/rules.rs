@@ -58,6 +58,161 @@ pub struct Migrations {
     /// properties).
     #[serde(default)]
     pub computed: Vec<Computed>,
+    /// Classes one SDK has where another has a class of its own name in their stead (2014.1's
+    /// `hknpCapsuleShape`, 2015.1's `hkpCapsuleShape`), with the members carried between them.
+    #[serde(default)]
+    pub replacements: Vec<Replacement>,
+    /// String members that name a class (`hkRootLevelContainer::NamedVariant.className`): where
+    /// the object they name is replaced ([`Replacement`]), they name the replacement.
+    #[serde(default)]
+    pub class_names: Vec<ClassName>,
+}
+
+/// A class `from` that SDKs without it replace by their class `to`, and the other way round:
+/// an object of `from` becomes one of `to` where the target SDK lacks `from` and has `to` (and
+/// the reverse). Only the members of `members` are carried, each from its path in the source
+/// object to its path in the target's (member names separated by `.`, records walked into, the
+/// target's missing records built); a same-named member is carried only when listed. Every
+/// other source member holding something is a loss, but for those `derived` names (what the
+/// run time or the class's constructor computes from the carried ones); every other target
+/// member takes its default (a `defaults` rule, else zero).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replacement {
+    /// The class replaced (`hknpCapsuleShape`).
+    pub from: String,
+    /// The class in its stead (`hkpCapsuleShape`).
+    pub to: String,
+    /// The members carried: the path in `to` and the path in `from`.
+    pub members: Vec<ReplacedMember>,
+    /// Members of either class that hold only what the other's members give (the capsule's
+    /// convex hull, of its two ends and radius), with why: dropped without loss.
+    #[serde(default)]
+    pub derived: Vec<(String, String)>,
+    /// The stock files of each SDK and figures that show it.
+    pub evidence: String,
+}
+
+/// One member of a [`Replacement`]: its path in the replacing class and in the replaced one.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacedMember {
+    /// Its path in [`Replacement::to`].
+    pub to: String,
+    /// Its path in [`Replacement::from`].
+    pub from: String,
+    /// For a vector: the path in `to` of the value its fourth component holds in `to` (2015.1's
+    /// `hkpCapsuleShape.vertexA.w` is its `radius`), where `from`'s holds 0 (2014.1's
+    /// `hknpCapsuleShape.a.w`). Back, a fourth component equal to that value becomes 0; any
+    /// other is carried as it is.
+    #[serde(default)]
+    pub to_w: Option<String>,
+}
+
+/// A string member naming a class (see [`Migrations::class_names`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassName {
+    /// The record declaring it, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// The stock files that show it.
+    pub evidence: String,
+}
+
+/// Which way a [`Replacement`] applies: `from` -> `to` (forward) or back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    /// An object of `from` becomes one of `to`.
+    Forward,
+    /// An object of `to` becomes one of `from`.
+    Back,
+}
+
+impl Replacement {
+    /// The source class, target class and member paths (target, source) for `way`.
+    pub fn oriented(&self, way: Way) -> (&str, &str, Vec<(&str, &str)>) {
+        match way {
+            Way::Forward => (&self.from, &self.to, self.members.iter().map(|m| (m.to.as_str(), m.from.as_str())).collect()),
+            Way::Back => (&self.to, &self.from, self.members.iter().map(|m| (m.from.as_str(), m.to.as_str())).collect()),
+        }
+    }
+
+    /// Source members `src` as the target's, by the member paths of `way`: the target's
+    /// members (records built along the paths) and the source paths carried. A source path
+    /// that reaches nothing is left out (the target member takes its default).
+    pub fn remap(&self, way: Way, src: &Members) -> (Members, Vec<String>) {
+        let (_, _, pairs) = self.oriented(way);
+        let mut out = Members(Vec::new());
+        let mut carried = Vec::new();
+        for (to, from) in pairs {
+            let Some(v) = path_get(src, from) else { continue };
+            path_set(&mut out, to, v.clone());
+            carried.push(from.to_owned());
+        }
+        // Vectors whose fourth component is another member in `to`, 0 in `from`.
+        for m in &self.members {
+            let Some(w) = &m.to_w else { continue };
+            let (at, w_value) = match way {
+                Way::Forward => (m.to.as_str(), path_get(&out, w).cloned()),
+                Way::Back => {
+                    let stored = path_get(src, w).cloned();
+                    let is_w = matches!((path_get(src, &m.to), &stored), (Some(Val::List(l) | Val::Array(l, _)), Some(s)) if l.len() == 4 && l[3] == *s);
+                    (m.from.as_str(), is_w.then_some(Val::Real(0.0)))
+                }
+            };
+            let (Some(wv @ Val::Real(_)), Some(Val::List(l) | Val::Array(l, _))) = (w_value, path_get(&out, at)) else { continue };
+            if l.len() == 4 {
+                let mut l = l.clone();
+                l[3] = wv;
+                path_set(&mut out, at, Val::List(l));
+            }
+        }
+        (out, carried)
+    }
+
+    /// Why member `name` (of either class) may be dropped, where the rule says.
+    pub fn derived_reason(&self, name: &str) -> Option<&str> {
+        self.derived.iter().find(|(n, _)| n == name).map(|(_, r)| r.as_str())
+    }
+}
+
+/// The value at dotted `path` within records `m` (records only; a bounded walk).
+pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
+    let mut parts = path.split('.');
+    let mut v = m.get(parts.next()?)?;
+    for p in parts {
+        let Val::Record(r) = v else { return None };
+        v = r.get(p)?;
+    }
+    Some(v)
+}
+
+/// Sets dotted `path` within `m` to `v`, building the records along it (a non-record in the
+/// way is replaced by one).
+fn path_set(m: &mut Members, path: &str, v: Val) {
+    match path.split_once('.') {
+        None => match m.0.iter_mut().find(|(n, _)| n == path) {
+            Some(slot) => slot.1 = v,
+            None => m.0.push((path.to_owned(), v)),
+        },
+        Some((first, rest)) => {
+            let i = match m.0.iter().position(|(n, _)| n == first) {
+                Some(i) => i,
+                None => {
+                    m.0.push((first.to_owned(), Val::Record(Members(Vec::new()))));
+                    m.0.len() - 1
+                }
+            };
+            if !matches!(m.0[i].1, Val::Record(_)) {
+                m.0[i].1 = Val::Record(Members(Vec::new()));
+            }
+            if let Val::Record(inner) = &mut m.0[i].1 {
+                path_set(inner, rest, v);
+            }
+        }
+    }
 }
 
 /// A member of the records of an [`IndexedRecords`] table (`class`, the record's type) that is
@@ -470,6 +625,27 @@ impl Migrations {
         self.grouped.extend(other.grouped);
         self.derived.extend(other.derived);
         self.computed.extend(other.computed);
+        self.replacements.extend(other.replacements);
+        self.class_names.extend(other.class_names);
+    }
+
+    /// The replacement rule for an object of class `class` where the target has (`has`) the
+    /// class in its stead and lacks `class`, with the way it applies.
+    pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool) -> Option<(&Replacement, Way)> {
+        self.replacements.iter().find_map(|r| {
+            if r.from == class && has(&r.to) {
+                Some((r, Way::Forward))
+            } else if r.to == class && has(&r.from) {
+                Some((r, Way::Back))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether member `name` of a record of `ancestry` names a class.
+    pub fn names_class(&self, ancestry: &[String], name: &str) -> Option<&ClassName> {
+        self.class_names.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
