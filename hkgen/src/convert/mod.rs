@@ -570,6 +570,30 @@ fn join(path: &str, name: &str) -> String {
     }
 }
 
+/// The `owner[k].` part of a path in a record replaced by a record rule (none for an object's).
+fn prefix_of<'p>(r: &rules::Replacement, sub: &'p str) -> &'p str {
+    if !r.records {
+        return "";
+    }
+    match sub.find("].") {
+        Some(i) => &sub[..i + 2],
+        None => "",
+    }
+}
+
+/// An object of the target: a source object (`h` its handle), or one made of a record of a
+/// replaced object's array (`element`: the owner's handle, the record's path, its members; `h`
+/// a handle above the source's).
+struct Keep<'r> {
+    h: u32,
+    /// The source class (the owner's, for a record).
+    class: String,
+    /// The target class.
+    target: String,
+    rule: Option<(&'r rules::Replacement, rules::Way)>,
+    element: Option<(u32, String, Members)>,
+}
+
 struct Cx<'a> {
     o: &'a Options<'a>,
     types: &'a Types,
@@ -588,6 +612,9 @@ struct Cx<'a> {
     numbers: HashMap<String, Val>,
     /// The source's and the target's pointer sizes.
     pointers: (u8, u8),
+    /// The handles of the objects made of the records of a source object's array (by the
+    /// object's handle and the array's name).
+    made: HashMap<(u32, String), Vec<u32>>,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -819,24 +846,35 @@ impl Cx<'_> {
     /// replacing class's members (`tmpl`, its template): the carried members moved to their
     /// paths, every other source member reported (dropped as derived, default, run-time or
     /// zero; else lost).
-    fn replace(&mut self, r: &rules::Replacement, way: rules::Way, src: &Members, tmpl: &Members) -> Members {
+    fn replace(&mut self, r: &rules::Replacement, way: rules::Way, src: &Members, tmpl: &Members, prefix: &str, owner: u32) -> Members {
         let (from, to, pairs) = r.oriented(way);
-        self.note(2, "", format!("replaced by {to}: {} has no {from} ({})", self.o.sdk, r.evidence));
-        let (out, carried) = r.remap(way, src);
-        for (t, f) in pairs {
+        if r.records {
+            self.note(2, prefix, format!("a {from} record as an {to} object of its own ({})", r.evidence));
+        } else {
+            self.note(2, prefix, format!("replaced by {to}: {} has no {from} ({})", self.o.sdk, r.evidence));
+        }
+        let made = &self.made;
+        let (out, carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned());
+        for (m, (t, f)) in r.members.iter().zip(pairs) {
             if carried.iter().any(|c| c == f) {
-                self.note(2, f, format!("as {to}.{t}"));
+                let how = match (&m.each, &m.op) {
+                    (Some(each), _) => format!(": each element an {each} object"),
+                    (None, Some(op)) => format!(" ({op:?})"),
+                    (None, None) => String::new(),
+                };
+                self.note(2, &join(prefix, f), format!("as {to}.{t}{how}"));
             }
         }
         let ancestry = match &self.source_types {
             Some(st) => st.ancestry(from),
             None => vec![from.to_owned()],
         };
-        self.leftover(r, to, &ancestry, src, &carried, "");
+        let carried: Vec<String> = carried.iter().map(|c| join(prefix, c)).collect();
+        self.leftover(r, to, &ancestry, src, &carried, prefix);
         // The target's members that only the run time or the constructor derives: left zero.
         for (name, why) in &r.derived {
             if tmpl.get(name).is_some() && out.get(name).is_none() && self.o.migrations.default_for(&self.types.ancestry(to), name, &self.o.sdk).is_none() {
-                self.note(1, name, format!("{to}.{name} left zero: {why}; the converter does not compute it"));
+                self.note(1, &join(prefix, name), format!("{to}.{name} left zero: {why}; the converter does not compute it"));
             }
         }
         out
@@ -858,11 +896,12 @@ impl Cx<'_> {
                 }
             }
             let from = self.report.from.clone();
-            if let Some(why) = r.derived_reason(&sub) {
+            let rel = sub.strip_prefix(prefix_of(r, &sub)).unwrap_or(&sub);
+            if let Some(why) = r.derived_reason(rel) {
                 let why = why.to_owned();
                 self.note(2, &sub, format!("{} dropped: {why}", short(v)));
             } else if self.o.migrations.default_for(ancestry, name, &from).is_some_and(|d| d.value == *v) {
-                self.note(2, &sub, format!("{} dropped: what Havok writes for every {}", short(v), self.class));
+                self.note(2, &sub, format!("{} dropped: what Havok writes for every {}", short(v), ancestry.first().map_or("", String::as_str)));
             } else if let Some(rt) = self.o.migrations.runtime(ancestry, name) {
                 let reason = rt.reason.clone();
                 self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
@@ -942,6 +981,15 @@ impl Cx<'_> {
                     out.push((name.clone(), value));
                 }
                 _ => {
+                    // A record the source lacks whose members have defaults of their own.
+                    if let (Val::Record(tm), Some(nt)) = (t, ty.and_then(|t| self.types.nested(t, name))) {
+                        let nested_ancestry = self.types.ancestry(&nt);
+                        if self.o.migrations.default_for(&ancestry, name, &self.o.sdk).is_none() && self.o.migrations.has_defaults(&nested_ancestry, &self.o.sdk) {
+                            let r = self.record(Some(&nt), &Members(Vec::new()), tm, &sub);
+                            out.push((name.clone(), Val::Record(r)));
+                            continue;
+                        }
+                    }
                     let v = match self.o.migrations.default_for(&ancestry, name, &self.o.sdk) {
                         Some(d) => {
                             let v = d.value.clone();
@@ -1305,9 +1353,12 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
                 TargetFormat::Tagfile => 8,
             },
         ),
+        made: HashMap::new(),
     };
     // Which objects the target holds, and their handles.
-    let mut kept = Vec::new();
+    let mut kept: Vec<Keep<'_>> = Vec::new();
+    // The handles of objects made of records (`each`), above every source handle.
+    let mut next = doc.handles().iter().map(|h| h.0).max().map_or(0, |m| m.saturating_add(1));
     for h in order(doc, tagfile) {
         let class = doc.class_name(h).unwrap_or_default();
         // A class the target replaces by one of its own (a `replacements` rule).
@@ -1315,7 +1366,26 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         if types.has(&class) || replaced.is_some() {
             let n = kept.len() as u32 + u32::from(tagfile);
             cx.handles.insert(h.0, n);
-            kept.push((h, class, replaced));
+            let target = replaced.map_or(class.as_str(), |(r, way)| r.oriented(way).1).to_owned();
+            kept.push(Keep { h: h.0, class: class.clone(), target, rule: replaced, element: None });
+            // Arrays of records the target keeps as objects of their own, each after its owner.
+            let Some((r, rules::Way::Forward)) = replaced else { continue };
+            for m in &r.members {
+                let Some(each) = &m.each else { continue };
+                let (Some(er), true) = (o.migrations.record_replacement(each), types.has(each)) else { continue };
+                let elements = source.get(&h.0).and_then(|ob| ob.members.as_ref()).and_then(|mm| rules::path_get(mm, &m.from));
+                let Some(Val::List(elements) | Val::Array(elements, _)) = elements else { continue };
+                let mut ids = Vec::with_capacity(elements.len());
+                for (k, e) in elements.iter().enumerate() {
+                    let Val::Record(e) = e else { continue };
+                    let n = kept.len() as u32 + u32::from(tagfile);
+                    cx.handles.insert(next, n);
+                    ids.push(next);
+                    kept.push(Keep { h: next, class: class.clone(), target: each.clone(), rule: Some((er, rules::Way::Forward)), element: Some((h.0, format!("{}[{k}]", m.from), e.clone())) });
+                    next = next.saturating_add(1);
+                }
+                cx.made.insert((h.0, m.from.clone()), ids);
+            }
         } else {
             cx.handle = h.0;
             cx.class = class.clone();
@@ -1323,27 +1393,37 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         }
     }
     let mut objects = Vec::with_capacity(kept.len());
-    for (h, class, replaced) in &kept {
-        cx.handle = h.0;
+    for k in &kept {
+        let class = &k.class;
+        let target_class = k.target.clone();
+        let (owner, prefix) = match &k.element {
+            Some((owner, at, _)) => (*owner, at.clone()),
+            None => (k.h, String::new()),
+        };
+        cx.handle = owner;
         cx.class = class.clone();
-        let src: Members = source
-            .get(&h.0)
-            .and_then(|ob| ob.members.clone())
-            .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
-        let target_class = replaced.map_or(class.as_str(), |(r, way)| r.oriented(way).1).to_owned();
+        let src: Members = match &k.element {
+            Some((_, _, e)) => e.clone(),
+            None => source
+                .get(&k.h)
+                .and_then(|ob| ob.members.clone())
+                .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", k.h)))?,
+        };
         let tmpl = cx.template(&target_class).map_err(|e| failed(format!("the target's {e}")))?;
         cx.numbers.clear();
-        if let Ok(raw) = doc.members_stored(*h) {
-            enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
+        if k.element.is_none() {
+            if let Ok(raw) = doc.members_stored(Handle(k.h)) {
+                enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
+            }
         }
         let mut src = src;
-        if let Some((r, way)) = replaced {
-            src = cx.replace(r, *way, &src, &tmpl);
+        if let Some((r, way)) = k.rule {
+            src = cx.replace(r, way, &src, &tmpl, &prefix, owner);
         }
         cx.indexed(&target_class, &mut src);
-        let members = cx.record(Some(&target_class), &src, &tmpl, "");
+        let members = cx.record(Some(&target_class), &src, &tmpl, &prefix);
         objects.push(DumpObject {
-            handle: cx.handles[&h.0],
+            handle: cx.handles[&k.h],
             class: target_class,
             members: Some(members),
             untyped: None,

@@ -89,8 +89,31 @@ pub struct Replacement {
     /// convex hull, of its two ends and radius), with why: dropped without loss.
     #[serde(default)]
     pub derived: Vec<(String, String)>,
+    /// `from` is a record type, the elements of an array of another replaced class whose
+    /// member names this rule's `to` as its `each` (2014.1's `hknpBodyCinfo`, the records of
+    /// `hknpPhysicsSystemData.bodyCinfos`, each an `hkpRigidBody` object in 2015.1); no object
+    /// of `to` is replaced by it.
+    #[serde(default)]
+    pub records: bool,
     /// The stock files of each SDK and figures that show it.
     pub evidence: String,
+}
+
+/// How a [`ReplacedMember`]'s value is made from the source's (forward only: the way back
+/// carries no member that has one, so each is reported lost).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub enum MemberOp {
+    /// An index into the named array of the object being replaced (the element's owner),
+    /// whose elements became objects (`each`): the pointer to the index's object (2014.1's
+    /// `hknpConstraintCinfo.bodyA`, an index into `bodyCinfos`, as 2015.1's
+    /// `hkpConstraintInstance.entities[0]`, a pointer to the body's `hkpRigidBody`).
+    IndexOf(String),
+    /// A unit quaternion (x, y, z, w) and the position at the named path as a transform: four
+    /// columns of four reals, the rotation's three axes (w 0) and the position (w 1).
+    Transform(String),
+    /// A unit quaternion and the position at the named path as an `hkSweptTransform` at rest
+    /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0).
+    SweptTransform(String),
 }
 
 /// One member of a [`Replacement`]: its path in the replacing class and in the replaced one.
@@ -107,6 +130,13 @@ pub struct ReplacedMember {
     /// other is carried as it is.
     #[serde(default)]
     pub to_w: Option<String>,
+    /// For an array of records whose rule ([`Replacement::records`]) makes each an object of
+    /// this class: the array of pointers to those objects.
+    #[serde(default)]
+    pub each: Option<String>,
+    /// How the value is made, where not carried as it is.
+    #[serde(default)]
+    pub op: Option<MemberOp>,
 }
 
 /// A string member naming a class (see [`Migrations::class_names`]).
@@ -142,13 +172,49 @@ impl Replacement {
     /// Source members `src` as the target's, by the member paths of `way`: the target's
     /// members (records built along the paths) and the source paths carried. A source path
     /// that reaches nothing is left out (the target member takes its default).
-    pub fn remap(&self, way: Way, src: &Members) -> (Members, Vec<String>) {
+    /// `made` gives the handles of the objects made of an array's elements (`each`): the
+    /// replaced object's own arrays, or for a record rule its owner's.
+    pub fn remap(&self, way: Way, src: &Members, made: &dyn Fn(&str) -> Option<Vec<u32>>) -> (Members, Vec<String>) {
         let (_, _, pairs) = self.oriented(way);
         let mut out = Members(Vec::new());
         let mut carried = Vec::new();
-        for (to, from) in pairs {
+        for (m, (to, from)) in self.members.iter().zip(pairs) {
+            if way == Way::Back && (m.op.is_some() || m.each.is_some()) {
+                continue;
+            }
             let Some(v) = path_get(src, from) else { continue };
-            path_set(&mut out, to, v.clone());
+            let v = match (&m.each, &m.op) {
+                (Some(_), _) => match made(from) {
+                    Some(hs) => Val::List(hs.into_iter().map(|h| Val::Ref(h, None)).collect()),
+                    None => continue,
+                },
+                (None, Some(MemberOp::IndexOf(array))) => {
+                    let i = match v {
+                        Val::UInt(i) => usize::try_from(*i).ok(),
+                        Val::Int(i) => usize::try_from(*i).ok(),
+                        _ => None,
+                    };
+                    match (i, made(array)) {
+                        (Some(i), Some(hs)) if i < hs.len() => Val::Ref(hs[i], None),
+                        _ => continue,
+                    }
+                }
+                (None, Some(MemberOp::Transform(p) | MemberOp::SweptTransform(p))) => {
+                    let (Some(q), Some(pos)) = (reals(v), path_get(src, p).and_then(reals)) else { continue };
+                    let (Ok(q), Ok(pos)) = (<[f32; 4]>::try_from(q), <[f32; 4]>::try_from(pos)) else { continue };
+                    let list = |xs: &[f32]| Val::List(xs.iter().map(|x| Val::Real(*x)).collect());
+                    let out = if matches!(m.op, Some(MemberOp::Transform(_))) {
+                        list(&quaternion_transform(q, pos))
+                    } else {
+                        let at = [pos[0], pos[1], pos[2], 0.0];
+                        Val::List(vec![list(&at), list(&at), list(&q), list(&q), list(&[0.0; 4])])
+                    };
+                    carried.push(p.clone());
+                    out
+                }
+                (None, None) => v.clone(),
+            };
+            path_set(&mut out, to, v);
             carried.push(from.to_owned());
         }
         // Vectors whose fourth component is another member in `to`, 0 in `from`.
@@ -178,6 +244,24 @@ impl Replacement {
     }
 }
 
+/// Unit quaternion `q` (x, y, z, w) and position `p` as a column-major 4x4 transform (in 64
+/// bits, each component rounded to 32).
+pub fn quaternion_transform(q: [f32; 4], p: [f32; 4]) -> [f32; 16] {
+    let [x, y, z, w] = q.map(f64::from);
+    let m = [
+        1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y), 0.0,
+        2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x), 0.0,
+        2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y), 0.0,
+    ];
+    let mut out = [0.0f32; 16];
+    for (o, v) in out.iter_mut().zip(m) {
+        *o = v as f32;
+    }
+    out[12..15].copy_from_slice(&p[..3]);
+    out[15] = 1.0;
+    out
+}
+
 /// The value at dotted `path` within records `m` (records only; a bounded walk).
 pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
     let mut parts = path.split('.');
@@ -192,6 +276,30 @@ pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
 /// Sets dotted `path` within `m` to `v`, building the records along it (a non-record in the
 /// way is replaced by one).
 fn path_set(m: &mut Members, path: &str, v: Val) {
+    // `name[k]`: element k of a list member (the list grown with nulls).
+    if let Some((name, k)) = path.strip_suffix(']').and_then(|p| p.split_once('[')).filter(|_| !path.contains('.')) {
+        let Ok(k) = k.parse::<usize>() else { return };
+        if k > 4096 {
+            return;
+        }
+        let i = match m.0.iter().position(|(n, _)| n == name) {
+            Some(i) => i,
+            None => {
+                m.0.push((name.to_owned(), Val::List(Vec::new())));
+                m.0.len() - 1
+            }
+        };
+        if !matches!(m.0[i].1, Val::List(_)) {
+            m.0[i].1 = Val::List(Vec::new());
+        }
+        if let Val::List(l) = &mut m.0[i].1 {
+            if l.len() <= k {
+                l.resize(k + 1, Val::Null);
+            }
+            l[k] = v;
+        }
+        return;
+    }
     match path.split_once('.') {
         None => match m.0.iter_mut().find(|(n, _)| n == path) {
             Some(slot) => slot.1 = v,
@@ -632,7 +740,7 @@ impl Migrations {
     /// The replacement rule for an object of class `class` where the target has (`has`) the
     /// class in its stead and lacks `class`, with the way it applies.
     pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool) -> Option<(&Replacement, Way)> {
-        self.replacements.iter().find_map(|r| {
+        self.replacements.iter().filter(|r| !r.records).find_map(|r| {
             if r.from == class && has(&r.to) {
                 Some((r, Way::Forward))
             } else if r.to == class && has(&r.from) {
@@ -641,6 +749,11 @@ impl Migrations {
                 None
             }
         })
+    }
+
+    /// The record rule ([`Replacement::records`]) whose records become objects of `class`.
+    pub fn record_replacement(&self, class: &str) -> Option<&Replacement> {
+        self.replacements.iter().find(|r| r.records && r.to == class)
     }
 
     /// Whether member `name` of a record of `ancestry` names a class.
@@ -695,6 +808,11 @@ impl Migrations {
         self.defaults
             .iter()
             .find(|d| class_matches(&d.class, ancestry) && d.member == name && (d.sdks.is_empty() || d.sdks.iter().any(|s| s == sdk)))
+    }
+
+    /// Whether any default is named for a member of a record of `ancestry` in SDK `sdk`.
+    pub fn has_defaults(&self, ancestry: &[String], sdk: &str) -> bool {
+        self.defaults.iter().any(|d| d.class != "*" && class_matches(&d.class, ancestry) && (d.sdks.is_empty() || d.sdks.iter().any(|s| s == sdk)))
     }
 
     /// Whether member `name` holds only what the run time rebuilds.
