@@ -615,6 +615,8 @@ struct Cx<'a> {
     /// The handles of the objects made of the records of a source object's array (by the
     /// object's handle and the array's name).
     made: HashMap<(u32, String), Vec<u32>>,
+    /// Whether the current object is replaced by another class (`class` is the source's).
+    replacing: bool,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -927,7 +929,8 @@ impl Cx<'_> {
         if let (Some(t), Some(st)) = (ty, &self.source_types) {
             ancestry.extend(st.ancestry(t).into_iter().filter(|a| a != t));
         }
-        if path.is_empty() {
+        // The object's own class (a replaced object's is another class's: not its ancestor).
+        if path.is_empty() && !self.replacing {
             ancestry.push(self.class.clone());
         }
         let regrouped = self.regroup(&ancestry, src, tmpl, path);
@@ -1354,6 +1357,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             },
         ),
         made: HashMap::new(),
+        replacing: false,
     };
     // Which objects the target holds, and their handles.
     let mut kept: Vec<Keep<'_>> = Vec::new();
@@ -1402,6 +1406,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         };
         cx.handle = owner;
         cx.class = class.clone();
+        cx.replacing = k.rule.is_some();
         let src: Members = match &k.element {
             Some((_, _, e)) => e.clone(),
             None => source
