@@ -156,6 +156,11 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
     assert_eq!((bodies.len(), rigid.len()), (19, 19));
     assert_eq!((constraints.len(), instances.len()), (18, 18));
 
+    let index = |v: &Val| match v {
+        Val::UInt(i) => *i as usize,
+        Val::Int(i) => *i as usize,
+        v => panic!("{v:?}"),
+    };
     let mut max_apart = 0f32;
     for (b, r) in bodies.iter().zip(rigid) {
         let Val::Record(b) = b else { panic!() };
@@ -173,6 +178,13 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
                 max_apart = max_apart.max((x - y).abs());
             }
         }
+        // Its motion's inverse mass and inertia (2014.1 keeps them in motionCinfos[motionId]).
+        let Val::List(motions) = at(&ragdoll, "motionCinfos") else { panic!() };
+        let Val::Record(motion) = &motions[index(at(b, "motionId"))] else { panic!() };
+        let inv = reals(at(&rb, "motion.inertiaAndMassInv"));
+        close(&inv[..3], &reals(at(motion, "inverseInertiaLocal"))[..3], 0.0, "inverse inertia");
+        assert_eq!(inv[3], real(at(motion, "inverseMass")));
+        assert_eq!(at(&rb, "motion.type"), &Val::Str("MOTION_BOX_INERTIA".into()));
         let swept = at(&rb, "motion.motionState.sweptTransform");
         let Val::List(swept) = swept else { panic!() };
         close(&reals(&swept[2]), &q, 0.0, "sweptTransform rotation");
@@ -191,11 +203,6 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
     assert!(max_apart < 1e-6, "the transform's axes are the orientation's within {max_apart}");
 
     let names: Vec<String> = bodies.iter().map(|b| if let Val::Record(b) = b { text(at(b, "name")) } else { panic!() }).collect();
-    let index = |v: &Val| match v {
-        Val::UInt(i) => *i as usize,
-        Val::Int(i) => *i as usize,
-        v => panic!("{v:?}"),
-    };
     let mut pivots = 0;
     for (c, i) in constraints.iter().zip(instances) {
         let Val::Record(c) = c else { panic!() };

@@ -856,8 +856,16 @@ impl Cx<'_> {
             self.note(2, prefix, format!("replaced by {to}: {} has no {from} ({})", self.o.sdk, r.evidence));
         }
         let made = &self.made;
-        let (out, carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned());
+        let objects = self.objects;
+        let owner_member = |name: &str| objects.get(&owner).and_then(|o| o.members.as_ref()).and_then(|m| m.get(name)).cloned();
+        let (out, carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
         for (m, (t, f)) in r.members.iter().zip(pairs) {
+            if let Some(rules::MemberOp::Indexed(table, index)) = &m.op {
+                if carried.iter().any(|c| *c == format!("{table}[].{f}")) {
+                    self.note(2, &join(prefix, index), format!("{table}[{index}].{f} as {to}.{t}"));
+                }
+                continue;
+            }
             if carried.iter().any(|c| c == f) {
                 let how = match (&m.each, &m.op) {
                     (Some(each), _) => format!(": each element an {each} object"),

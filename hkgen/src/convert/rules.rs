@@ -108,6 +108,10 @@ pub enum MemberOp {
     /// `hknpConstraintCinfo.bodyA`, an index into `bodyCinfos`, as 2015.1's
     /// `hkpConstraintInstance.entities[0]`, a pointer to the body's `hkpRigidBody`).
     IndexOf(String),
+    /// The member at this path of the record that the element's member `.1` indexes in the
+    /// owner's array `.0` (2014.1's `motionCinfos[body.motionId].inverseMass`, as 2015.1's
+    /// `hkpRigidBody.motion.inertiaAndMassInv[3]`).
+    Indexed(String, String),
     /// A unit quaternion (x, y, z, w) and the position at the named path as a transform: four
     /// columns of four reals, the rotation's three axes (w 0) and the position (w 1).
     Transform(String),
@@ -174,12 +178,29 @@ impl Replacement {
     /// that reaches nothing is left out (the target member takes its default).
     /// `made` gives the handles of the objects made of an array's elements (`each`): the
     /// replaced object's own arrays, or for a record rule its owner's.
-    pub fn remap(&self, way: Way, src: &Members, made: &dyn Fn(&str) -> Option<Vec<u32>>) -> (Members, Vec<String>) {
+    /// `owner` gives a member of a record rule's owner object (for [`MemberOp::Indexed`]).
+    pub fn remap(&self, way: Way, src: &Members, made: &dyn Fn(&str) -> Option<Vec<u32>>, owner: &dyn Fn(&str) -> Option<Val>) -> (Members, Vec<String>) {
         let (_, _, pairs) = self.oriented(way);
         let mut out = Members(Vec::new());
         let mut carried = Vec::new();
         for (m, (to, from)) in self.members.iter().zip(pairs) {
             if way == Way::Back && (m.op.is_some() || m.each.is_some()) {
+                continue;
+            }
+            if let (None, Some(MemberOp::Indexed(table, index))) = (&m.each, &m.op) {
+                let i = match path_get(src, index) {
+                    Some(Val::UInt(i)) => usize::try_from(*i).ok(),
+                    Some(Val::Int(i)) => usize::try_from(*i).ok(),
+                    _ => None,
+                };
+                let record = match (i, owner(table)) {
+                    (Some(i), Some(Val::List(l) | Val::Array(l, _))) => l.get(i).cloned(),
+                    _ => None,
+                };
+                if let Some(v) = record.as_ref().and_then(|r| if let Val::Record(r) = r { path_get(r, from) } else { None }) {
+                    path_set(&mut out, to, v.clone());
+                    carried.push(format!("{table}[].{from}"));
+                }
                 continue;
             }
             let Some(v) = path_get(src, from) else { continue };
@@ -212,7 +233,7 @@ impl Replacement {
                     carried.push(p.clone());
                     out
                 }
-                (None, None) => v.clone(),
+                (None, None | Some(MemberOp::Indexed(..))) => v.clone(),
             };
             path_set(&mut out, to, v);
             carried.push(from.to_owned());
