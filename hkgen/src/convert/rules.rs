@@ -926,6 +926,61 @@ mod tests {
         assert_eq!(r.source(&Members(vec![]), &object), None);
     }
 
+    fn capsule_rule() -> Replacement {
+        Migrations::builtin().replacements.into_iter().find(|r| r.from == "hknpCapsuleShape").unwrap()
+    }
+
+    /// c1400's first capsule as DSR's shape (vertexA.w the radius) and back (a.w 0); members the
+    /// rule does not list are not carried, even under the same name.
+    #[test]
+    fn capsule_replaced_both_ways() {
+        let r = capsule_rule();
+        let v = |x: [f32; 4]| Val::List(x.iter().map(|c| Val::Real(*c)).collect());
+        let hknp = Members(vec![
+            ("dispatchType".into(), Val::Str("CONVEX".into())),
+            ("convexRadius".into(), Val::Real(0.101810664)),
+            ("a".into(), v([5.297208e-7, 0.038160928, 0.0057549314, 0.0])),
+            ("b".into(), v([-6.489283e-7, -0.038160972, 0.0057538473, 0.0])),
+        ]);
+        let (none, no_owner) = (|_: &str| None, |_: &str| None);
+        let (hkp, carried) = r.remap(Way::Forward, &hknp, &none, &no_owner);
+        assert_eq!(hkp.get("radius"), Some(&Val::Real(0.101810664)));
+        assert_eq!(hkp.get("vertexA"), Some(&v([5.297208e-7, 0.038160928, 0.0057549314, 0.101810664])));
+        assert_eq!(hkp.get("dispatchType"), None);
+        assert_eq!(carried, ["convexRadius", "a", "b"]);
+        let (back, _) = r.remap(Way::Back, &hkp, &none, &no_owner);
+        assert_eq!(back.get("a"), hknp.get("a"));
+        assert_eq!(back.get("b"), hknp.get("b"));
+        assert_eq!(back.get("convexRadius"), hknp.get("convexRadius"));
+    }
+
+    /// Paths build the records along them; `name[k]` grows a list with nulls; an absurd index
+    /// is refused.
+    #[test]
+    fn paths_build_records_and_elements() {
+        let mut m = Members(Vec::new());
+        path_set(&mut m, "collidable.broadPhaseHandle.collisionFilterInfo", Val::UInt(7));
+        path_set(&mut m, "entities[1]", Val::Ref(3, None));
+        path_set(&mut m, "motion.inertiaAndMassInv", Val::List(vec![Val::Real(1.0); 4]));
+        path_set(&mut m, "motion.inertiaAndMassInv[3]", Val::Real(0.5));
+        path_set(&mut m, "x[99999]", Val::Null);
+        assert_eq!(path_get(&m, "collidable.broadPhaseHandle.collisionFilterInfo"), Some(&Val::UInt(7)));
+        assert_eq!(m.get("entities"), Some(&Val::List(vec![Val::Null, Val::Ref(3, None)])));
+        assert_eq!(path_get(&m, "motion.inertiaAndMassInv"), Some(&Val::List(vec![Val::Real(1.0), Val::Real(1.0), Val::Real(1.0), Val::Real(0.5)])));
+        assert_eq!(m.get("x"), None);
+    }
+
+    /// The identity, and a quarter turn about z (x -> y), with the position in the last column.
+    #[test]
+    fn quaternion_as_transform() {
+        let t = quaternion_transform([0.0, 0.0, 0.0, 1.0], [1.0, 2.0, 3.0, 1.0]);
+        assert_eq!(t, [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 2.0, 3.0, 1.0]);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let t = quaternion_transform([0.0, 0.0, h, h], [0.0; 4]);
+        let want = [0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+        assert!(t.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6), "{t:?}");
+    }
+
     #[test]
     fn ulps_between_reals() {
         assert_eq!(ulp_distance(1.0, 1.0), Some(0));
