@@ -117,8 +117,9 @@ fn losses(r: &Report) -> BTreeMap<String, usize> {
 /// c1400's 19 hknp bodies become 19 hkpRigidBody objects placed where the source placed them
 /// (the transform's translation is the position, its axes the orientation's), on 19
 /// hkpCapsuleShape with the same ends and radii; its 18 constraints 18 hkpConstraintInstance
-/// between the same bodies (child, parent), whose data are the same pivots. The file verifies;
-/// every loss is one of the kinds listed, each by name.
+/// between the same bodies (child, parent), whose data are the same pivots; an
+/// hkaRagdollInstance of the bodies, constraints, skeleton and bone map, which the root names as
+/// DSR's does. The file verifies; every loss is one of the kinds listed, each by name.
 #[test]
 fn c1400_hknp_ragdoll_as_2015_1_hkp() {
     let Some(corpus) = common::corpus() else { return };
@@ -137,8 +138,6 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         ("hknpRagdollData.materials", 1),
         ("hknpRagdollData.motionProperties", 1),
         ("hknpRagdollData.motionCinfos", 1),
-        ("hknpRagdollData.skeleton", 1),
-        ("hknpRagdollData.boneToBodyMap", 1),
         ("hknpRagdollData.constraintCinfos.data", 4),
         ("hknpCapsuleShape.properties", 19),
     ]
@@ -225,11 +224,21 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
     }
     assert_eq!(pivots, 14);
 
+    // The ragdoll instance made besides the system, as DSR's: the same bodies and constraints,
+    // the ragdoll's skeleton and bone map.
+    let (_, instance) = objects(&dst, "hkaRagdollInstance").pop().unwrap();
+    assert_eq!(at(&instance, "rigidBodies"), at(&system, "rigidBodies"));
+    assert_eq!(at(&instance, "constraints"), at(&system, "constraints"));
+    let ints = |v: &Val| if let Val::List(l) = v { l.iter().map(index).collect::<Vec<usize>>() } else { panic!("{v:?}") };
+    assert_eq!(ints(at(&instance, "boneToRigidBodyMap")), ints(at(&ragdoll, "boneToBodyMap")));
+    let skeleton_name = |d: &Document, v: &Val| text(at(&d.members(handle(v)).unwrap(), "name"));
+    assert_eq!(skeleton_name(&dst, at(&instance, "skeleton")), skeleton_name(&src, at(&ragdoll, "skeleton")));
+
     // The root names the replacing classes beside their objects.
     let (_, root) = objects(&dst, "hkRootLevelContainer").pop().unwrap();
     let Val::List(variants) = at(&root, "namedVariants") else { panic!() };
     let classes: Vec<String> = variants.iter().map(|v| if let Val::Record(v) = v { text(at(v, "className")) } else { panic!() }).collect();
-    assert_eq!(classes, ["hkaAnimationContainer", "hkpPhysicsData", "hkpPhysicsSystem", "hkaSkeletonMapper", "hkaSkeletonMapper"]);
+    assert_eq!(classes, ["hkaAnimationContainer", "hkpPhysicsData", "hkaRagdollInstance", "hkaSkeletonMapper", "hkaSkeletonMapper"]);
     for v in variants {
         let Val::Record(v) = v else { panic!() };
         assert_eq!(dst.class_name(handle(at(v, "variant"))), Some(text(at(v, "className"))));

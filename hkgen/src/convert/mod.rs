@@ -592,6 +592,8 @@ struct Keep<'r> {
     target: String,
     rule: Option<(&'r rules::Replacement, rules::Way)>,
     element: Option<(u32, String, Members)>,
+    /// For an object made besides a replaced one ([`rules::Also`]): the replaced one's handle.
+    also_owner: Option<u32>,
 }
 
 struct Cx<'a> {
@@ -617,6 +619,10 @@ struct Cx<'a> {
     made: HashMap<(u32, String), Vec<u32>>,
     /// Whether the current object is replaced by another class (`class` is the source's).
     replacing: bool,
+    /// The objects made besides a replaced one ([`rules::Also`]), by handle.
+    also_made: HashMap<u32, &'a rules::Also>,
+    /// The object a class-naming record names instead of a replaced source object, and its class.
+    also_of: HashMap<u32, (u32, String)>,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -879,12 +885,35 @@ impl Cx<'_> {
             Some(st) => st.ancestry(from),
             None => vec![from.to_owned()],
         };
-        let carried: Vec<String> = carried.iter().map(|c| join(prefix, c)).collect();
+        let mut carried: Vec<String> = carried.iter().map(|c| join(prefix, c)).collect();
+        // What the objects made besides this one carry.
+        if way == rules::Way::Forward {
+            for a in r.also.iter().filter(|a| self.types.has(&a.class)) {
+                carried.extend(a.members.iter().filter(|m| rules::path_get(src, &m.from).is_some()).map(|m| join(prefix, &m.from)));
+            }
+        }
         self.leftover(r, to, &ancestry, src, &carried, prefix);
         // The target's members that only the run time or the constructor derives: left zero.
         for (name, why) in &r.derived {
             if tmpl.get(name).is_some() && out.get(name).is_none() && self.o.migrations.default_for(&self.types.ancestry(to), name, &self.o.sdk).is_none() {
                 self.note(1, &join(prefix, name), format!("{to}.{name} left zero: {why}; the converter does not compute it"));
+            }
+        }
+        out
+    }
+
+    /// The members of an object made besides a replaced one ([`rules::Also`]) of its source
+    /// members `src`.
+    fn also(&mut self, r: &rules::Replacement, a: &rules::Also, src: &Members, owner: u32) -> Members {
+        let tmp = a.as_replacement(r);
+        let made = &self.made;
+        let objects = self.objects;
+        let owner_member = |name: &str| objects.get(&owner).and_then(|o| o.members.as_ref()).and_then(|m| m.get(name)).cloned();
+        let (out, carried) = tmp.remap(rules::Way::Forward, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
+        self.note(2, "", format!("also an {} of {}", a.class, carried.join(", ")));
+        for (m, f) in a.members.iter().map(|m| (m, &m.from)) {
+            if carried.iter().any(|c| c == f) {
+                self.note(2, f, format!("as {}.{}", a.class, m.to));
             }
         }
         out
@@ -945,6 +974,7 @@ impl Cx<'_> {
         let src = regrouped.as_ref().unwrap_or(src);
         let mut used = vec![false; src.0.len()];
         let mut out = Vec::with_capacity(tmpl.0.len());
+        let mut redirect: Option<(String, Val)> = None;
         for (name, t) in &tmpl.0 {
             let sub = join(path, name);
             let mut found = src.0.iter().position(|(n, _)| n == name);
@@ -968,12 +998,23 @@ impl Cx<'_> {
                     let nested = ty.and_then(|t| self.types.nested(t, name));
                     let v = src.0[i].1.clone();
                     // A class name whose class the target replaces: the replacement's.
-                    if let (Val::Str(c), Some(_)) = (&v, self.o.migrations.names_class(&ancestry, name)) {
+                    if let (Val::Str(c), Some(rule)) = (&v, self.o.migrations.names_class(&ancestry, name)) {
                         let types = self.types;
                         let to = match self.o.migrations.replacement(c, &|x| types.has(x)) {
                             Some((r, way)) if !types.has(c) => Some(r.oriented(way).1.to_owned()),
                             _ => None,
                         };
+                        // The object made besides the replaced one, where the record names that.
+                        let pointed = rule.pointer.as_ref().and_then(|p| match src.get(p) {
+                            Some(Val::Ref(h, _)) => self.also_of.get(h).map(|(id, class)| (p.clone(), *id, class.clone())),
+                            _ => None,
+                        });
+                        if let (Some(_), Some((p, id, class))) = (&to, pointed) {
+                            self.note(2, &sub, format!("{c} -> {class}, and {p} to the {class} made of it"));
+                            redirect = self.handles.get(&id).map(|n| (p, Val::Ref(*n, None)));
+                            out.push((name.clone(), Val::Str(class)));
+                            continue;
+                        }
                         if let Some(to) = to {
                             self.note(2, &sub, format!("{c} -> {to} (the class that replaces it in {})", self.o.sdk));
                             out.push((name.clone(), Val::Str(to)));
@@ -1014,6 +1055,11 @@ impl Cx<'_> {
                     };
                     out.push((name.clone(), v));
                 }
+            }
+        }
+        if let Some((p, v)) = redirect {
+            if let Some(slot) = out.iter_mut().find(|(n, _)| *n == p) {
+                slot.1 = v;
             }
         }
         for (i, (name, v)) in src.0.iter().enumerate() {
@@ -1366,6 +1412,8 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         ),
         made: HashMap::new(),
         replacing: false,
+        also_made: HashMap::new(),
+        also_of: HashMap::new(),
     };
     // Which objects the target holds, and their handles.
     let mut kept: Vec<Keep<'_>> = Vec::new();
@@ -1379,7 +1427,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             let n = kept.len() as u32 + u32::from(tagfile);
             cx.handles.insert(h.0, n);
             let target = replaced.map_or(class.as_str(), |(r, way)| r.oriented(way).1).to_owned();
-            kept.push(Keep { h: h.0, class: class.clone(), target, rule: replaced, element: None });
+            kept.push(Keep { h: h.0, class: class.clone(), target, rule: replaced, element: None, also_owner: None });
             // Arrays of records the target keeps as objects of their own, each after its owner.
             let Some((r, rules::Way::Forward)) = replaced else { continue };
             for m in &r.members {
@@ -1393,10 +1441,21 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
                     let n = kept.len() as u32 + u32::from(tagfile);
                     cx.handles.insert(next, n);
                     ids.push(next);
-                    kept.push(Keep { h: next, class: class.clone(), target: each.clone(), rule: Some((er, rules::Way::Forward)), element: Some((h.0, format!("{}[{k}]", m.from), e.clone())) });
+                    kept.push(Keep { h: next, class: class.clone(), target: each.clone(), rule: Some((er, rules::Way::Forward)), element: Some((h.0, format!("{}[{k}]", m.from), e.clone())), also_owner: None });
                     next = next.saturating_add(1);
                 }
                 cx.made.insert((h.0, m.from.clone()), ids);
+            }
+            // Other objects made of the same source object's members.
+            for a in r.also.iter().filter(|a| types.has(&a.class)) {
+                let n = kept.len() as u32 + u32::from(tagfile);
+                cx.handles.insert(next, n);
+                if a.named_by_root {
+                    cx.also_of.insert(h.0, (next, a.class.clone()));
+                }
+                kept.push(Keep { h: next, class: class.clone(), target: a.class.clone(), rule: Some((r, rules::Way::Forward)), element: None, also_owner: Some(h.0) });
+                cx.also_made.insert(next, a);
+                next = next.saturating_add(1);
             }
         } else {
             cx.handle = h.0;
@@ -1415,10 +1474,13 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         cx.handle = owner;
         cx.class = class.clone();
         cx.replacing = k.rule.is_some();
+        let also = cx.also_made.get(&k.h).copied();
+        let owner = k.also_owner.unwrap_or(owner);
+        cx.handle = owner;
         let src: Members = match &k.element {
             Some((_, _, e)) => e.clone(),
             None => source
-                .get(&k.h)
+                .get(if also.is_some() { &owner } else { &k.h })
                 .and_then(|ob| ob.members.clone())
                 .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", k.h)))?,
         };
@@ -1430,8 +1492,10 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             }
         }
         let mut src = src;
-        if let Some((r, way)) = k.rule {
-            src = cx.replace(r, way, &src, &tmpl, &prefix, owner);
+        match (k.rule, also) {
+            (Some((r, _)), Some(a)) => src = cx.also(r, a, &src, owner),
+            (Some((r, way)), None) => src = cx.replace(r, way, &src, &tmpl, &prefix, owner),
+            _ => {}
         }
         cx.indexed(&target_class, &mut src);
         let members = cx.record(Some(&target_class), &src, &tmpl, &prefix);

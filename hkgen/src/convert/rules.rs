@@ -95,8 +95,44 @@ pub struct Replacement {
     /// of `to` is replaced by it.
     #[serde(default)]
     pub records: bool,
+    /// Other objects the target keeps of the replaced object's members (forward only).
+    #[serde(default)]
+    pub also: Vec<Also>,
     /// The stock files of each SDK and figures that show it.
     pub evidence: String,
+}
+
+/// An object of class `class` made besides a [`Replacement`]'s, of members of the same source
+/// object (2015.1's `hkaRagdollInstance` of an `hknpRagdollData`'s bodies, constraints,
+/// skeleton and bone map): its members as a replacement's, `each` naming the objects the
+/// replacement made of an array's records.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Also {
+    /// The class.
+    pub class: String,
+    /// The members carried.
+    pub members: Vec<ReplacedMember>,
+    /// Whether a class-naming record ([`ClassName`] with a `pointer`) that names the replaced
+    /// object names this one instead (DSR's root names the `hkaRagdollInstance` where DS III's
+    /// names the `hknpRagdollData`).
+    #[serde(default)]
+    pub named_by_root: bool,
+}
+
+impl Also {
+    /// The members as a replacement of `r`'s class by this class.
+    pub fn as_replacement(&self, r: &Replacement) -> Replacement {
+        Replacement {
+            from: r.from.clone(),
+            to: self.class.clone(),
+            members: self.members.clone(),
+            derived: Vec::new(),
+            records: false,
+            also: Vec::new(),
+            evidence: r.evidence.clone(),
+        }
+    }
 }
 
 /// How a [`ReplacedMember`]'s value is made from the source's (forward only: the way back
@@ -151,6 +187,9 @@ pub struct ClassName {
     pub class: String,
     /// The member.
     pub member: String,
+    /// The record's member pointing to the object named.
+    #[serde(default)]
+    pub pointer: Option<String>,
     /// The stock files that show it.
     pub evidence: String,
 }
