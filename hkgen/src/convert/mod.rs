@@ -924,7 +924,7 @@ impl Cx<'_> {
     fn leftover(&mut self, r: &rules::Replacement, to: &str, ancestry: &[String], m: &Members, carried: &[String], path: &str) {
         for (name, v) in &m.0 {
             let sub = join(path, name);
-            if carried.iter().any(|c| *c == sub) {
+            if carried.contains(&sub) {
                 continue;
             }
             if let Val::Record(inner) = v {
