@@ -1631,7 +1631,7 @@ impl<'a> PackSource for PackBuilder<'a> {
         }
     }
 
-    fn int(&mut self, n: &PackNode<'a>, m: &Member, signed: bool, bits: u32) -> std::result::Result<i128, ValueError> {
+    fn int(&mut self, n: &PackNode<'a>, m: &Member, _ty: MemberType, signed: bool, bits: u32) -> std::result::Result<i128, ValueError> {
         let (v, at) = val(n)?;
         let n: i128 = match v {
             Val::Int(i) => i128::from(*i),

@@ -17,7 +17,7 @@
 use std::rc::Rc;
 
 use super::layout::{Member, MemberType};
-use super::objects::{elem_member, MemberArray, MemberValue, Ref, HIDDEN};
+use super::objects::{MemberArray, MemberValue, Ref, HIDDEN};
 use crate::error::ValueError;
 
 /// How deep values may nest (structs, arrays).
@@ -70,8 +70,9 @@ pub(crate) trait PackSource {
     /// A void member's (empty) value.
     fn void(&mut self, n: &Self::Node) -> Result<(), ValueError>;
     fn bool(&mut self, n: &Self::Node) -> Result<u8, ValueError>;
-    /// An integer of member `m`, `bits` wide, within its range.
-    fn int(&mut self, n: &Self::Node, m: &Member, signed: bool, bits: u32) -> Result<i128, ValueError>;
+    /// An integer of type `ty` (of member `m`: an enum's storage, an array's element), `bits`
+    /// wide, within its range.
+    fn int(&mut self, n: &Self::Node, m: &Member, ty: MemberType, signed: bool, bits: u32) -> Result<i128, ValueError>;
     fn real(&mut self, n: &Self::Node) -> Result<f32, ValueError>;
     /// A half's 16 bits.
     fn half(&mut self, n: &Self::Node) -> Result<u16, ValueError>;
@@ -150,7 +151,7 @@ impl PackWalk {
             return Err(src.err(n, &format!("values nested more than {MAX_DEPTH} deep")));
         }
         let int = |src: &mut S, signed: bool, bits: u32| -> Result<MemberValue, ValueError> {
-            let v = src.int(n, m, signed, bits)?;
+            let v = src.int(n, m, ty, signed, bits)?;
             Ok(if signed { MemberValue::Int(v as i64) } else { MemberValue::UInt(v as u64) })
         };
         Ok(match ty {
@@ -189,8 +190,8 @@ impl PackWalk {
             MemberType::CString | MemberType::StringPtr => MemberValue::Str(src.string(n)?),
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
                 let s = src.array(n, m)?;
-                let em = elem_member(m);
-                let (vals, capacity) = self.items(src, s, &em, m.subtype, depth + 1)?;
+                // Each element of kind `m.subtype` (of `m`'s class, enum).
+                let (vals, capacity) = self.items(src, s, m, m.subtype, depth + 1)?;
                 match ty {
                     MemberType::RelArray => MemberValue::RelArray(vals),
                     MemberType::SimpleArray => MemberValue::Array(MemberArray { items: vals, capacity: 0 }),

@@ -41,6 +41,10 @@
 //! [`ReadOptions`]: the layout of the packfile written, the object order) pulls the text through
 //! quick-xml, one event at a time, and makes the values as it goes: no tree of the text is
 //! built, and the text of a parameter is borrowed from the input where it holds no reference.
+//! What each member kind's value is, [`super::walk`] decides (as for the dump's build): the
+//! reader is its source, giving each `<hkparam>` as the walk asks for its member (a parameter
+//! ahead of its member waits, one after its member was passed is given late; a missing member
+//! is its zero value, missing hidden bytes an error).
 //! No DTD (a `<!DOCTYPE`, and so any entity beyond the five built-in ones, is an error);
 //! elements nested past the values are passed over without recursion, and the walk over objects
 //! and structs stops at [`MAX_DEPTH`]. Pointers may name objects further on: a name is resolved
@@ -2367,7 +2371,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         })
     }
 
-    fn int(&mut self, n: &XNode, m: &Member, signed: bool, bits: u32) -> Result<i128, ValueError> {
+    fn int(&mut self, n: &XNode, m: &Member, ty: MemberType, signed: bool, bits: u32) -> Result<i128, ValueError> {
         let as_storage = |v: i64| if signed { i128::from(v) } else { i128::from(v as u64) };
         // A scalar enum or flags value is the whole text: other writers put spaces around the
         // `|`, or leave it empty for no bits.
@@ -2379,12 +2383,13 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             }
             return self.enum_value(p, m, m.ty, &text).map(as_storage);
         }
-        let ty = m.ty;
+        // An enum (of a C array, or `Zero`) is one word of a list.
+        let enumerated = matches!(m.ty, MemberType::Enum | MemberType::Flags | MemberType::Zero);
         let ptr4 = self.rules.pointer_size == 4;
-        self.scalar(n, ty, |r, p, toks| {
-            let t = word(r, p, want(r, p, ty, toks)?)?;
-            if matches!(ty, MemberType::Enum | MemberType::Flags | MemberType::Zero) {
-                return r.enum_value(p, m, ty, t).map(as_storage);
+        self.scalar(n, if enumerated { m.ty } else { ty }, |r, p, toks| {
+            let t = word(r, p, want(r, p, if enumerated { m.ty } else { ty }, toks)?)?;
+            if enumerated {
+                return r.enum_value(p, m, m.ty, t).map(as_storage);
             }
             if signed {
                 let (lo, hi) = (i64::MIN >> (64 - bits), i64::MAX >> (64 - bits));
