@@ -2546,6 +2546,7 @@ impl<'i> XmlReader<'i, '_> {
     }
 }
 
+#[inline]
 fn word<'t>(r: &XmlReader<'_, '_>, p: usize, tok: Tok<'t>) -> Result<&'t str, ValueError> {
     match tok {
         Tok::Word(w) => Ok(w),
@@ -2554,6 +2555,7 @@ fn word<'t>(r: &XmlReader<'_, '_>, p: usize, tok: Tok<'t>) -> Result<&'t str, Va
 }
 
 /// The next token, which a value of kind `ty` needs.
+#[inline]
 fn want<'t>(r: &XmlReader<'_, '_>, p: usize, ty: MemberType, toks: &mut Tokens<'t>) -> Result<Tok<'t>, ValueError> {
     toks.next().ok_or_else(|| r.here(p, format!("a {} value is missing", ty.sdk_name())))
 }
@@ -2607,6 +2609,7 @@ impl<'t> Tokens<'t> {
 
 impl<'t> Iterator for Tokens<'t> {
     type Item = Tok<'t>;
+    #[inline]
     fn next(&mut self) -> Option<Tok<'t>> {
         let s = self.rest.trim_start();
         if s.is_empty() {
