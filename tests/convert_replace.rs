@@ -281,3 +281,67 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
     let (_, s) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
     assert_eq!(text(at(&s, "name")), "Default Physics System");
 }
+
+const PTDE: &str = "soulstruct-havok/PTDE__c2240__c2240.hkx";
+
+/// c1400's hknp ragdoll as a 2010.2 32-bit packfile (`--layout 4,1,0,1`): its 19 rigid bodies
+/// and 18 constraint instances hold PTDE's stock values (those all 21 bodies and 40 instances of
+/// PTDE__c2240__c2240.hkx share, from the `defaults` rules for 2010.2), not zeros; it verifies.
+#[test]
+#[cfg(feature = "hk2010_2")]
+fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let Some(ptde) = common::corpus_file(&corpus, PTDE) else { return };
+    let ptde = open(&ptde);
+    let a = open(&bytes);
+    let format = TargetFormat::Packfile(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap());
+    let o = Options { sdk: "2010.2".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let (b_bytes, _) = convert::convert(&a, &o, true).unwrap_or_else(|e| panic!("{e}"));
+    verify(&b_bytes, "c1400_2010_2.hkx");
+    let b = open(&b_bytes);
+    assert_eq!(b.sdk().as_deref(), Some("2010.2"));
+    let stock = |class: &str, paths: &[&str]| {
+        let (_, want) = objects(&ptde, class).into_iter().next().unwrap();
+        let got = objects(&b, class);
+        assert!(!got.is_empty(), "no {class}");
+        for (_, m) in &got {
+            for p in paths {
+                assert_eq!(at(m, p), at(&want, p), "{class}.{p}: PTDE's");
+            }
+        }
+        got.len()
+    };
+    let bodies = stock(
+        "hkpRigidBody",
+        &[
+            "collidable.shapeKey",
+            "collidable.broadPhaseHandle.type",
+            "collidable.broadPhaseHandle.objectQualityType",
+            "material.responseType",
+            "material.friction",
+            "material.restitution",
+            "damageMultiplier",
+            "storageIndex",
+            "contactPointCallbackDelay",
+            "uid",
+            "spuCollisionCallback.eventFilter",
+            "spuCollisionCallback.userFilter",
+            "motion.type",
+            "motion.deactivationIntegrateCounter",
+            "motion.deactivationNumInactiveFrames",
+            "motion.gravityFactor",
+            "motion.motionState.angularDamping",
+            "motion.motionState.timeFactor",
+            "motion.motionState.maxLinearVelocity",
+            "motion.motionState.maxAngularVelocity",
+            "motion.motionState.deactivationClass",
+        ],
+    );
+    assert_eq!(bodies, 19);
+    let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
+    assert_eq!(constraints, 18);
+    // The mapped values are there too: capsule radii and the bodies' names.
+    let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
+    assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
+}

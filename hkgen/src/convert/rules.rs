@@ -322,6 +322,49 @@ pub fn quaternion_transform(q: [f32; 4], p: [f32; 4]) -> [f32; 16] {
     out
 }
 
+/// The inverse of [`quaternion_transform`]: a transform's rotation (three columns of four, the
+/// axes) as a unit quaternion (x, y, z, w; w >= 0, normalised) and its fourth column as the
+/// position (w 1). Nothing where a value is not finite or the axes are not a rotation (not of
+/// unit length and at right angles within 1e-3, or a reflection).
+pub fn transform_quaternion(t: &[f32]) -> Option<([f32; 4], [f32; 4])> {
+    if t.len() != 16 || t.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    // r[row][col] = t[4 * col + row]
+    let r = |row: usize, col: usize| f64::from(t[4 * col + row]);
+    for a in 0..3 {
+        for b in 0..3 {
+            let dot: f64 = (0..3).map(|k| r(k, a) * r(k, b)).sum();
+            if (dot - if a == b { 1.0 } else { 0.0 }).abs() > 1e-3 {
+                return None;
+            }
+        }
+    }
+    let det = r(0, 0) * (r(1, 1) * r(2, 2) - r(1, 2) * r(2, 1)) - r(0, 1) * (r(1, 0) * r(2, 2) - r(1, 2) * r(2, 0)) + r(0, 2) * (r(1, 0) * r(2, 1) - r(1, 1) * r(2, 0));
+    if det < 0.0 {
+        return None;
+    }
+    // Shepperd: from the largest of w, x, y, z, so that no division is by a small number.
+    let trace = r(0, 0) + r(1, 1) + r(2, 2);
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [(r(2, 1) - r(1, 2)) / s, (r(0, 2) - r(2, 0)) / s, (r(1, 0) - r(0, 1)) / s, 0.25 * s]
+    } else if r(0, 0) > r(1, 1) && r(0, 0) > r(2, 2) {
+        let s = (1.0 + r(0, 0) - r(1, 1) - r(2, 2)).sqrt() * 2.0;
+        [0.25 * s, (r(0, 1) + r(1, 0)) / s, (r(0, 2) + r(2, 0)) / s, (r(2, 1) - r(1, 2)) / s]
+    } else if r(1, 1) > r(2, 2) {
+        let s = (1.0 + r(1, 1) - r(0, 0) - r(2, 2)).sqrt() * 2.0;
+        [(r(0, 1) + r(1, 0)) / s, 0.25 * s, (r(1, 2) + r(2, 1)) / s, (r(0, 2) - r(2, 0)) / s]
+    } else {
+        let s = (1.0 + r(2, 2) - r(0, 0) - r(1, 1)).sqrt() * 2.0;
+        [(r(0, 2) + r(2, 0)) / s, (r(1, 2) + r(2, 1)) / s, 0.25 * s, (r(1, 0) - r(0, 1)) / s]
+    };
+    let n = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let sign = if q[3] < 0.0 { -1.0 } else { 1.0 };
+    let q = q.map(|c| (sign * c / n) as f32);
+    Some((q, [t[12], t[13], t[14], 1.0]))
+}
+
 /// The value at dotted `path` within records `m` (records only; a bounded walk).
 pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
     let mut parts = path.split('.');
@@ -1018,6 +1061,40 @@ mod tests {
         let t = quaternion_transform([0.0, 0.0, h, h], [0.0; 4]);
         let want = [0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
         assert!(t.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6), "{t:?}");
+    }
+
+    /// Known rotations back to their quaternions (identity; quarter turns about z, x, y; a half
+    /// turn about x, where w is 0; c1400's pelvis orientation), within 1e-6 and up to sign; the
+    /// position comes back; a scaled, sheared or mirrored matrix, or a NaN, gives nothing.
+    #[test]
+    fn transform_as_quaternion() {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let cases = [
+            [0.0, 0.0, 0.0, 1.0],
+            [0.0, 0.0, h, h],
+            [h, 0.0, 0.0, h],
+            [0.0, h, 0.0, -h],
+            [1.0, 0.0, 0.0, 0.0],
+            [0.70710737, 0.7071061, 1.7406663e-6, 1.7406642e-6],
+            [0.1825742, 0.3651484, 0.5477226, 0.7302967],
+        ];
+        for q in cases {
+            let t = quaternion_transform(q, [1.0, 2.0, 3.0, 1.0]);
+            let (got, p) = transform_quaternion(&t).unwrap();
+            let sign = if q[3] < 0.0 { -1.0 } else { 1.0 };
+            assert!(got.iter().zip(q).all(|(a, b)| (a - sign * b).abs() < 1e-6), "{q:?} -> {got:?}");
+            assert_eq!(p, [1.0, 2.0, 3.0, 1.0]);
+        }
+        let mut scaled = quaternion_transform([0.0, 0.0, 0.0, 1.0], [0.0; 4]);
+        scaled[0] = 2.0;
+        assert_eq!(transform_quaternion(&scaled), None);
+        let mut mirrored = quaternion_transform([0.0, 0.0, 0.0, 1.0], [0.0; 4]);
+        mirrored[10] = -1.0;
+        assert_eq!(transform_quaternion(&mirrored), None);
+        let mut nan = quaternion_transform([0.0, 0.0, 0.0, 1.0], [0.0; 4]);
+        nan[13] = f32::NAN;
+        assert_eq!(transform_quaternion(&nan), None);
+        assert_eq!(transform_quaternion(&[0.0; 12]), None);
     }
 
     #[test]
