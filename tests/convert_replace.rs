@@ -341,6 +341,10 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     assert_eq!(bodies, 19);
     let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
     assert_eq!(constraints, 18);
+    // The ragdoll constraints' solver offsets as PTDE's 32-bit build stores them (c1400's 64-bit
+    // 2014.1 build: 56, 0, 0).
+    let ragdolls = stock("hkpRagdollConstraintData", &["atoms.coneLimit.memOffsetToAngleOffset", "atoms.ragdollMotors.initializedOffset", "atoms.ragdollMotors.previousTargetAnglesOffset"]);
+    assert_eq!(ragdolls, 14);
     // The mapped values are there too: capsule radii and the bodies' names.
     let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
     assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
