@@ -224,6 +224,27 @@ impl Replacement {
         let mut carried = Vec::new();
         for (m, (to, from)) in self.members.iter().zip(pairs) {
             if way == Way::Back && (m.op.is_some() || m.each.is_some()) {
+                // The inverse ops: a pointer to an object made of an owner's record as the
+                // record's index; a transform as the quaternion and position. `each` is the
+                // caller's (it needs the objects pointed to); `Indexed` and `SweptTransform` are
+                // not carried back (the transform gives the orientation).
+                let Some(v) = path_get_indexed(src, from) else { continue };
+                match &m.op {
+                    Some(MemberOp::IndexOf(array)) => {
+                        let (Val::Ref(h, _), Some(hs)) = (v, made(array)) else { continue };
+                        let Some(i) = hs.iter().position(|x| x == h) else { continue };
+                        path_set(&mut out, to, Val::UInt(i as u64));
+                        carried.push(from.to_owned());
+                    }
+                    Some(MemberOp::Transform(p)) => {
+                        let Some((q, pos)) = reals(v).and_then(|t| transform_quaternion(&t)) else { continue };
+                        let list = |xs: &[f32]| Val::List(xs.iter().map(|x| Val::Real(*x)).collect());
+                        path_set(&mut out, to, list(&q));
+                        path_set(&mut out, p, list(&[pos[0], pos[1], pos[2], 0.0]));
+                        carried.push(from.to_owned());
+                    }
+                    _ => {}
+                }
                 continue;
             }
             if let (None, Some(MemberOp::Indexed(table, index))) = (&m.each, &m.op) {
@@ -376,9 +397,19 @@ pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
     Some(v)
 }
 
+/// As [`path_get`], where the last name may end in an element index (`entities[1]`).
+pub fn path_get_indexed<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
+    let Some((head, k)) = path.strip_suffix(']').and_then(|p| p.rsplit_once('[')) else { return path_get(m, path) };
+    let k: usize = k.parse().ok()?;
+    match path_get(m, head)? {
+        Val::List(l) | Val::Array(l, _) => l.get(k),
+        _ => None,
+    }
+}
+
 /// Sets dotted `path` within `m` to `v`, building the records along it (a non-record in the
 /// way is replaced by one).
-fn path_set(m: &mut Members, path: &str, v: Val) {
+pub fn path_set(m: &mut Members, path: &str, v: Val) {
     // `name[k]`: element k of a list member (the list grown with nulls).
     if let Some((name, k)) = path.strip_suffix(']').and_then(|p| p.split_once('[')).filter(|_| !path.contains('.')) {
         let Ok(k) = k.parse::<usize>() else { return };
