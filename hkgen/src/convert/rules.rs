@@ -270,6 +270,11 @@ impl Replacement {
                     None => continue,
                 },
                 (None, Some(MemberOp::IndexOf(array))) => {
+                    // 2016.2's hknpBodyId is a record {serialAndIndex} of the index.
+                    let v = match v {
+                        Val::Record(r) if r.0.len() == 1 => &r.0[0].1,
+                        v => v,
+                    };
                     let i = match v {
                         Val::UInt(i) => usize::try_from(*i).ok(),
                         Val::Int(i) => usize::try_from(*i).ok(),
