@@ -246,8 +246,8 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
 }
 
 /// DSR's hkp capsules as 2016.2 hknp ones and back give DSR's ends and radii; the physics data
-/// and system are replaced both ways; the rigid bodies, which nothing carries back into hknp
-/// records yet, are reported lost by name.
+/// and system are replaced both ways; the rigid bodies and constraint instances become hknp
+/// records and back, with their names, transforms and constraint bodies.
 #[test]
 fn dsr_hkp_to_2016_2_hknp_and_back() {
     let Some(corpus) = common::corpus() else { return };
@@ -259,7 +259,7 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
     assert_eq!(objects(&b, "hknpCapsuleShape").len(), 21);
     assert_eq!(objects(&b, "hknpPhysicsSceneData").len(), 1);
     assert_eq!(objects(&b, "hknpRagdollData").len(), 1);
-    assert!(to_b.lost.iter().any(|n| n.class == "hkpRigidBody" && n.what.contains("not in 2016.2")), "{}", to_b.to_text());
+    assert!(!to_b.lost.iter().any(|n| n.class == "hkpRigidBody" && n.what.contains("not in 2016.2")), "{}", to_b.to_text());
     for (_, cap) in objects(&b, "hknpCapsuleShape") {
         assert_eq!(reals(at(&cap, "a"))[3], 0.0, "a.w 0, as c1400's");
     }
@@ -280,4 +280,112 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
     assert_eq!(objects(&a2, "hkpPhysicsData").len(), 1);
     let (_, s) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
     assert_eq!(text(at(&s, "name")), "Default Physics System");
+    // The way back of the bodies and constraints: DSR's 21 hkpRigidBody objects as 21 records
+    // of bodyCinfos and back, with their names, positions (the transform's last column) and
+    // orientations (its rotation as a quaternion, then its axes) within 1e-6; the system's 20
+    // constraints between the same bodies, on the same constraint data.
+    let (_, rag) = objects(&b, "hknpRagdollData").pop().unwrap();
+    let Val::List(bodies) = at(&rag, "bodyCinfos") else { panic!() };
+    assert_eq!(bodies.len(), 21);
+    let Val::List(cons) = at(&rag, "constraintCinfos") else { panic!() };
+    assert_eq!(cons.len(), 20);
+    let system = |d: &Document| {
+        let (_, s) = objects(d, "hkpPhysicsSystem").pop().unwrap();
+        let list = |name: &str| {
+            let Val::List(l) = at(&s, name) else { panic!() };
+            l.iter().map(handle).collect::<Vec<Handle>>()
+        };
+        let bodies: Vec<(String, Vec<f32>)> = list("rigidBodies")
+            .iter()
+            .map(|h| {
+                let m = d.members(*h).unwrap();
+                (text(at(&m, "name")), reals(at(&m, "motion.motionState.transform")))
+            })
+            .collect();
+        let index = |h: Handle| list("rigidBodies").iter().position(|b| *b == h).unwrap();
+        let cons: Vec<(usize, usize)> = list("constraints")
+            .iter()
+            .map(|h| {
+                let m = d.members(*h).unwrap();
+                let Val::List(e) = at(&m, "entities") else { panic!() };
+                (index(handle(&e[0])), index(handle(&e[1])))
+            })
+            .collect();
+        (bodies, cons)
+    };
+    let ((bodies_a, cons_a), (bodies_a2, cons_a2)) = (system(&a), system(&a2));
+    assert_eq!(bodies_a.len(), 21);
+    for ((n, t), (n2, t2)) in bodies_a.iter().zip(&bodies_a2) {
+        assert_eq!(n, n2);
+        close(t, t2, 1e-6, n);
+    }
+    assert_eq!(cons_a, cons_a2, "constraints between the same bodies");
+}
+
+const PTDE: &str = "soulstruct-havok/PTDE__c2240__c2240.hkx";
+
+/// c1400's hknp ragdoll as a 2010.2 32-bit packfile (`--layout 4,1,0,1`): its 19 rigid bodies
+/// and 18 constraint instances hold PTDE's stock values (those all 21 bodies and 40 instances of
+/// PTDE__c2240__c2240.hkx share, from the `defaults` rules for 2010.2), not zeros; it verifies.
+#[test]
+#[cfg(feature = "hk2010_2")]
+fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let Some(ptde) = common::corpus_file(&corpus, PTDE) else { return };
+    let ptde = open(&ptde);
+    let a = open(&bytes);
+    let format = TargetFormat::Packfile(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap());
+    let o = Options { sdk: "2010.2".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let (b_bytes, _) = convert::convert(&a, &o, true).unwrap_or_else(|e| panic!("{e}"));
+    verify(&b_bytes, "c1400_2010_2.hkx");
+    let b = open(&b_bytes);
+    assert_eq!(b.sdk().as_deref(), Some("2010.2"));
+    let stock = |class: &str, paths: &[&str]| {
+        let (_, want) = objects(&ptde, class).into_iter().next().unwrap();
+        let got = objects(&b, class);
+        assert!(!got.is_empty(), "no {class}");
+        for (_, m) in &got {
+            for p in paths {
+                assert_eq!(at(m, p), at(&want, p), "{class}.{p}: PTDE's");
+            }
+        }
+        got.len()
+    };
+    let bodies = stock(
+        "hkpRigidBody",
+        &[
+            "collidable.shapeKey",
+            "collidable.broadPhaseHandle.type",
+            "collidable.broadPhaseHandle.objectQualityType",
+            "material.responseType",
+            "material.friction",
+            "material.restitution",
+            "damageMultiplier",
+            "storageIndex",
+            "contactPointCallbackDelay",
+            "uid",
+            "spuCollisionCallback.eventFilter",
+            "spuCollisionCallback.userFilter",
+            "motion.type",
+            "motion.deactivationIntegrateCounter",
+            "motion.deactivationNumInactiveFrames",
+            "motion.gravityFactor",
+            "motion.motionState.angularDamping",
+            "motion.motionState.timeFactor",
+            "motion.motionState.maxLinearVelocity",
+            "motion.motionState.maxAngularVelocity",
+            "motion.motionState.deactivationClass",
+        ],
+    );
+    assert_eq!(bodies, 19);
+    let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
+    assert_eq!(constraints, 18);
+    // The ragdoll constraints' solver offsets as PTDE's 32-bit build stores them (c1400's 64-bit
+    // 2014.1 build: 56, 0, 0).
+    let ragdolls = stock("hkpRagdollConstraintData", &["atoms.coneLimit.memOffsetToAngleOffset", "atoms.ragdollMotors.initializedOffset", "atoms.ragdollMotors.previousTargetAnglesOffset"]);
+    assert_eq!(ragdolls, 14);
+    // The mapped values are there too: capsule radii and the bodies' names.
+    let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
+    assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
 }

@@ -864,7 +864,10 @@ impl Cx<'_> {
         let made = &self.made;
         let objects = self.objects;
         let owner_member = |name: &str| objects.get(&owner).and_then(|o| o.members.as_ref()).and_then(|m| m.get(name)).cloned();
-        let (out, carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
+        let (mut out, mut carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
+        if way == rules::Way::Back {
+            self.records_back(r, src, &mut out, &mut carried);
+        }
         for (m, (t, f)) in r.members.iter().zip(pairs) {
             if let Some(rules::MemberOp::Indexed(table, index)) = &m.op {
                 if carried.iter().any(|c| *c == format!("{table}[].{f}")) {
@@ -902,6 +905,52 @@ impl Cx<'_> {
         out
     }
 
+    /// The way back of `each` (an array of pointers to objects made of records): each object
+    /// pointed to by `src`'s array as a record of the target's array, through its record rule
+    /// the other way ([`rules::Way::Back`]); what the rule does not carry of each object is
+    /// reported, by name.
+    fn records_back(&mut self, r: &rules::Replacement, src: &Members, out: &mut Members, carried: &mut Vec<String>) {
+        let handles_of = |v: Option<&Val>| -> Vec<u32> {
+            match v {
+                Some(Val::List(l) | Val::Array(l, _)) => l.iter().filter_map(|x| if let Val::Ref(h, _) = x { Some(*h) } else { None }).collect(),
+                _ => Vec::new(),
+            }
+        };
+        // The target's arrays (`from` names) and the source objects that become their records.
+        let arrays: Vec<(String, Vec<u32>)> = r.members.iter().filter(|m| m.each.is_some()).map(|m| (m.from.clone(), handles_of(rules::path_get(src, &m.to)))).collect();
+        for m in r.members.iter().filter(|m| m.each.is_some()) {
+            let Some(each) = &m.each else { continue };
+            let Some(er) = self.o.migrations.record_replacement(each) else { continue };
+            let Some((_, hs)) = arrays.iter().find(|(a, _)| *a == m.from) else { continue };
+            let objects = self.objects;
+            let mut records = Vec::with_capacity(hs.len());
+            for (k, h) in hs.iter().enumerate() {
+                let Some(body) = objects.get(h).and_then(|o| o.members.as_ref()) else { continue };
+                let (rec, got) = er.remap(rules::Way::Back, body, &|array| arrays.iter().find(|(a, _)| a == array).map(|(_, hs)| hs.clone()), &|_| None);
+                let at = format!("{}[{k}]", m.to);
+                self.note(2, &at, format!("the {each} object #{h} as a {} record of {}.{} ({})", er.from, r.from, m.from, er.evidence));
+                let mut got: Vec<String> = got.iter().map(|c| join(&at, c)).collect();
+                // A list whose every element was carried (`entities[0]`, `entities[1]`) is carried.
+                for (name, v) in &body.0 {
+                    if let Val::List(l) | Val::Array(l, _) = v {
+                        let whole = join(&at, name);
+                        if !l.is_empty() && (0..l.len()).all(|k| got.contains(&format!("{whole}[{k}]"))) {
+                            got.push(whole);
+                        }
+                    }
+                }
+                let ancestry = match &self.source_types {
+                    Some(st) => st.ancestry(each),
+                    None => vec![each.clone()],
+                };
+                self.leftover(er, &er.from, &ancestry, body, &got, &at);
+                records.push(Val::Record(rec));
+            }
+            rules::path_set(out, &m.from, Val::List(records));
+            carried.push(m.to.clone());
+        }
+    }
+
     /// The members of an object made besides a replaced one ([`rules::Also`]) of its source
     /// members `src`.
     fn also(&mut self, r: &rules::Replacement, a: &rules::Also, src: &Members, owner: u32) -> Members {
@@ -928,9 +977,18 @@ impl Cx<'_> {
                 continue;
             }
             if let Val::Record(inner) = v {
+                // The record's own type, where the source's types say (its members' stock
+                // values are rules of that type, not of the object's class).
+                let nested = match (&self.source_types, ancestry.first()) {
+                    (Some(st), Some(c)) => st.nested(c, name).map(|t| st.ancestry(&t)),
+                    _ => None,
+                };
                 let prefix = format!("{sub}.");
-                if carried.iter().any(|c| c.starts_with(&prefix)) {
-                    self.leftover(r, to, ancestry, inner, carried, &sub);
+                let from = self.report.from.clone();
+                let stock = nested.as_ref().is_some_and(|n| self.o.migrations.has_defaults(n, &from));
+                if stock || carried.iter().any(|c| c.starts_with(&prefix)) {
+                    let inner_ancestry = nested.unwrap_or_else(|| ancestry.to_vec());
+                    self.leftover(r, to, &inner_ancestry, inner, carried, &sub);
                     continue;
                 }
             }
@@ -1419,8 +1477,35 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     let mut kept: Vec<Keep<'_>> = Vec::new();
     // The handles of objects made of records (`each`), above every source handle.
     let mut next = doc.handles().iter().map(|h| h.0).max().map_or(0, |m| m.saturating_add(1));
+    // Objects that the way back of `each` makes records of (an hkpRigidBody of an
+    // hkpPhysicsSystem's rigidBodies as a record of hknpRagdollData.bodyCinfos): no objects of
+    // their own in the target.
+    let mut absorbed: HashMap<u32, String> = HashMap::new();
+    for h in doc.handles() {
+        let class = doc.class_name(h).unwrap_or_default();
+        if types.has(&class) {
+            continue;
+        }
+        let Some((r, rules::Way::Back)) = o.migrations.replacement(&class, &|c| types.has(c)) else { continue };
+        let Some(mm) = source.get(&h.0).and_then(|ob| ob.members.as_ref()) else { continue };
+        for m in r.members.iter().filter(|m| m.each.is_some()) {
+            if let Some(Val::List(l) | Val::Array(l, _)) = rules::path_get(mm, &m.to) {
+                for x in l {
+                    if let Val::Ref(e, _) = x {
+                        absorbed.insert(*e, format!("{}.{}", r.from, m.from));
+                    }
+                }
+            }
+        }
+    }
     for h in order(doc, tagfile) {
         let class = doc.class_name(h).unwrap_or_default();
+        if let (false, Some(into)) = (types.has(&class), absorbed.get(&h.0)) {
+            cx.handle = h.0;
+            cx.class = class.clone();
+            cx.note(2, "", format!("a record of {into} in {}", o.sdk));
+            continue;
+        }
         // A class the target replaces by one of its own (a `replacements` rule).
         let replaced = if types.has(&class) { None } else { o.migrations.replacement(&class, &|c| types.has(c)) };
         if types.has(&class) || replaced.is_some() {

@@ -224,6 +224,27 @@ impl Replacement {
         let mut carried = Vec::new();
         for (m, (to, from)) in self.members.iter().zip(pairs) {
             if way == Way::Back && (m.op.is_some() || m.each.is_some()) {
+                // The inverse ops: a pointer to an object made of an owner's record as the
+                // record's index; a transform as the quaternion and position. `each` is the
+                // caller's (it needs the objects pointed to); `Indexed` and `SweptTransform` are
+                // not carried back (the transform gives the orientation).
+                let Some(v) = path_get_indexed(src, from) else { continue };
+                match &m.op {
+                    Some(MemberOp::IndexOf(array)) => {
+                        let (Val::Ref(h, _), Some(hs)) = (v, made(array)) else { continue };
+                        let Some(i) = hs.iter().position(|x| x == h) else { continue };
+                        path_set(&mut out, to, Val::UInt(i as u64));
+                        carried.push(from.to_owned());
+                    }
+                    Some(MemberOp::Transform(p)) => {
+                        let Some((q, pos)) = reals(v).and_then(|t| transform_quaternion(&t)) else { continue };
+                        let list = |xs: &[f32]| Val::List(xs.iter().map(|x| Val::Real(*x)).collect());
+                        path_set(&mut out, to, list(&q));
+                        path_set(&mut out, p, list(&[pos[0], pos[1], pos[2], 0.0]));
+                        carried.push(from.to_owned());
+                    }
+                    _ => {}
+                }
                 continue;
             }
             if let (None, Some(MemberOp::Indexed(table, index))) = (&m.each, &m.op) {
@@ -249,6 +270,11 @@ impl Replacement {
                     None => continue,
                 },
                 (None, Some(MemberOp::IndexOf(array))) => {
+                    // 2016.2's hknpBodyId is a record {serialAndIndex} of the index.
+                    let v = match v {
+                        Val::Record(r) if r.0.len() == 1 => &r.0[0].1,
+                        v => v,
+                    };
                     let i = match v {
                         Val::UInt(i) => usize::try_from(*i).ok(),
                         Val::Int(i) => usize::try_from(*i).ok(),
@@ -322,6 +348,49 @@ pub fn quaternion_transform(q: [f32; 4], p: [f32; 4]) -> [f32; 16] {
     out
 }
 
+/// The inverse of [`quaternion_transform`]: a transform's rotation (three columns of four, the
+/// axes) as a unit quaternion (x, y, z, w; w >= 0, normalised) and its fourth column as the
+/// position (w 1). Nothing where a value is not finite or the axes are not a rotation (not of
+/// unit length and at right angles within 1e-3, or a reflection).
+pub fn transform_quaternion(t: &[f32]) -> Option<([f32; 4], [f32; 4])> {
+    if t.len() != 16 || t.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    // r[row][col] = t[4 * col + row]
+    let r = |row: usize, col: usize| f64::from(t[4 * col + row]);
+    for a in 0..3 {
+        for b in 0..3 {
+            let dot: f64 = (0..3).map(|k| r(k, a) * r(k, b)).sum();
+            if (dot - if a == b { 1.0 } else { 0.0 }).abs() > 1e-3 {
+                return None;
+            }
+        }
+    }
+    let det = r(0, 0) * (r(1, 1) * r(2, 2) - r(1, 2) * r(2, 1)) - r(0, 1) * (r(1, 0) * r(2, 2) - r(1, 2) * r(2, 0)) + r(0, 2) * (r(1, 0) * r(2, 1) - r(1, 1) * r(2, 0));
+    if det < 0.0 {
+        return None;
+    }
+    // Shepperd: from the largest of w, x, y, z, so that no division is by a small number.
+    let trace = r(0, 0) + r(1, 1) + r(2, 2);
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [(r(2, 1) - r(1, 2)) / s, (r(0, 2) - r(2, 0)) / s, (r(1, 0) - r(0, 1)) / s, 0.25 * s]
+    } else if r(0, 0) > r(1, 1) && r(0, 0) > r(2, 2) {
+        let s = (1.0 + r(0, 0) - r(1, 1) - r(2, 2)).sqrt() * 2.0;
+        [0.25 * s, (r(0, 1) + r(1, 0)) / s, (r(0, 2) + r(2, 0)) / s, (r(2, 1) - r(1, 2)) / s]
+    } else if r(1, 1) > r(2, 2) {
+        let s = (1.0 + r(1, 1) - r(0, 0) - r(2, 2)).sqrt() * 2.0;
+        [(r(0, 1) + r(1, 0)) / s, 0.25 * s, (r(1, 2) + r(2, 1)) / s, (r(0, 2) - r(2, 0)) / s]
+    } else {
+        let s = (1.0 + r(2, 2) - r(0, 0) - r(1, 1)).sqrt() * 2.0;
+        [(r(0, 2) + r(2, 0)) / s, (r(1, 2) + r(2, 1)) / s, 0.25 * s, (r(1, 0) - r(0, 1)) / s]
+    };
+    let n = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let sign = if q[3] < 0.0 { -1.0 } else { 1.0 };
+    let q = q.map(|c| (sign * c / n) as f32);
+    Some((q, [t[12], t[13], t[14], 1.0]))
+}
+
 /// The value at dotted `path` within records `m` (records only; a bounded walk).
 pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
     let mut parts = path.split('.');
@@ -333,9 +402,19 @@ pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
     Some(v)
 }
 
+/// As [`path_get`], where the last name may end in an element index (`entities[1]`).
+pub fn path_get_indexed<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
+    let Some((head, k)) = path.strip_suffix(']').and_then(|p| p.rsplit_once('[')) else { return path_get(m, path) };
+    let k: usize = k.parse().ok()?;
+    match path_get(m, head)? {
+        Val::List(l) | Val::Array(l, _) => l.get(k),
+        _ => None,
+    }
+}
+
 /// Sets dotted `path` within `m` to `v`, building the records along it (a non-record in the
 /// way is replaced by one).
-fn path_set(m: &mut Members, path: &str, v: Val) {
+pub fn path_set(m: &mut Members, path: &str, v: Val) {
     // `name[k]`: element k of a list member (the list grown with nulls).
     if let Some((name, k)) = path.strip_suffix(']').and_then(|p| p.split_once('[')).filter(|_| !path.contains('.')) {
         let Ok(k) = k.parse::<usize>() else { return };
@@ -1018,6 +1097,40 @@ mod tests {
         let t = quaternion_transform([0.0, 0.0, h, h], [0.0; 4]);
         let want = [0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
         assert!(t.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6), "{t:?}");
+    }
+
+    /// Known rotations back to their quaternions (identity; quarter turns about z, x, y; a half
+    /// turn about x, where w is 0; c1400's pelvis orientation), within 1e-6 and up to sign; the
+    /// position comes back; a scaled, sheared or mirrored matrix, or a NaN, gives nothing.
+    #[test]
+    fn transform_as_quaternion() {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let cases = [
+            [0.0, 0.0, 0.0, 1.0],
+            [0.0, 0.0, h, h],
+            [h, 0.0, 0.0, h],
+            [0.0, h, 0.0, -h],
+            [1.0, 0.0, 0.0, 0.0],
+            [0.70710737, 0.7071061, 1.7406663e-6, 1.7406642e-6],
+            [0.1825742, 0.3651484, 0.5477226, 0.7302967],
+        ];
+        for q in cases {
+            let t = quaternion_transform(q, [1.0, 2.0, 3.0, 1.0]);
+            let (got, p) = transform_quaternion(&t).unwrap();
+            let sign = if q[3] < 0.0 { -1.0 } else { 1.0 };
+            assert!(got.iter().zip(q).all(|(a, b)| (a - sign * b).abs() < 1e-6), "{q:?} -> {got:?}");
+            assert_eq!(p, [1.0, 2.0, 3.0, 1.0]);
+        }
+        let mut scaled = quaternion_transform([0.0, 0.0, 0.0, 1.0], [0.0; 4]);
+        scaled[0] = 2.0;
+        assert_eq!(transform_quaternion(&scaled), None);
+        let mut mirrored = quaternion_transform([0.0, 0.0, 0.0, 1.0], [0.0; 4]);
+        mirrored[10] = -1.0;
+        assert_eq!(transform_quaternion(&mirrored), None);
+        let mut nan = quaternion_transform([0.0, 0.0, 0.0, 1.0], [0.0; 4]);
+        nan[13] = f32::NAN;
+        assert_eq!(transform_quaternion(&nan), None);
+        assert_eq!(transform_quaternion(&[0.0; 12]), None);
     }
 
     #[test]
