@@ -1271,9 +1271,17 @@ impl PackSink for PackVals {
         self.put(if b <= 1 { Val::Bool(b == 1) } else { Val::UInt(u64::from(b)) });
     }
 
-    fn int(&mut self, n: Int, e: Option<EnumOf<'_>>) {
-        // An enum's or flags' value as the name of the item of that value, where one has it.
-        let name = |v: i64| e.and_then(|e| e.items)?.iter().find(|(x, _)| *x == v).map(|(_, s)| Val::Str(s.clone()));
+    fn int(&mut self, i: i64) {
+        self.put(if i < 0 { Val::Int(i) } else { Val::UInt(i as u64) });
+    }
+
+    fn uint(&mut self, u: u64) {
+        self.put(Val::UInt(u));
+    }
+
+    fn enumeration(&mut self, n: Int, e: EnumOf<'_>) {
+        // The name of the item of that value, where one has it (flags too: one item's value).
+        let name = |v: i64| e.items?.iter().find(|(x, _)| *x == v).map(|(_, s)| Val::Str(s.clone()));
         self.put(match n {
             Int::Signed(i) => name(i).unwrap_or(if i < 0 { Val::Int(i) } else { Val::UInt(i as u64) }),
             Int::Unsigned(u) => i64::try_from(u).ok().and_then(name).unwrap_or(Val::UInt(u)),

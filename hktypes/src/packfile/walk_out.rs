@@ -126,8 +126,12 @@ pub(crate) trait PackSink {
     fn void(&mut self);
     /// A bool's stored byte.
     fn bool(&mut self, b: u8);
-    /// An integer; `e`: what enum or flags it is.
-    fn int(&mut self, n: Int, e: Option<EnumOf<'_>>);
+    /// A signed integer.
+    fn int(&mut self, i: i64);
+    /// An unsigned integer.
+    fn uint(&mut self, u: u64);
+    /// An enum's or flags' value.
+    fn enumeration(&mut self, n: Int, e: EnumOf<'_>);
     /// A real (a half's too).
     fn real(&mut self, x: f32);
     /// A vector's or quaternion's 4 reals, a matrix's or transform's 12 or 16 (4 per column or
@@ -211,8 +215,10 @@ impl<'c> PackOut<'c> {
     }
 
     /// Member `m`'s value `v`.
+    #[inline]
     fn member<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, v: &MemberValue, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        if m.name == HIDDEN {
+        // (The hidden bytes' member is void; the type is compared first, as it is cheaper.)
+        if m.ty == MemberType::Void && m.name == HIDDEN {
             let MemberValue::Opaque(bytes) = v else { return Err(wrong(path, "hidden bytes", v)) };
             sink.open(Held::Hidden);
             sink.hidden(bytes);
@@ -244,6 +250,7 @@ impl<'c> PackOut<'c> {
 
     /// The elements `items` of type `ty` of member `m`'s array or C array.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn items<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, ty: MemberType, items: &[MemberValue], held: Held, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         sink.open(held);
         let elem = elem_of(ty);
@@ -261,18 +268,15 @@ impl<'c> PackOut<'c> {
     fn value<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, ty: MemberType, v: &MemberValue, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         use MemberType as T;
         use MemberValue as V;
-        let int = |v: &MemberValue| match v {
-            V::Int(i) => Int::Signed(*i),
-            V::UInt(u) => Int::Unsigned(*u),
-            _ => Int::Signed(0),
-        };
         match (ty, v) {
             (T::Bool, V::Bool(b)) => sink.bool(*b),
             (T::Enum | T::Flags, V::Int(_) | V::UInt(_)) => {
                 let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e)).map(Vec::as_slice);
-                sink.int(int(v), Some(EnumOf { items, flags: ty == T::Flags }));
+                let n = if let V::UInt(u) = v { Int::Unsigned(*u) } else if let V::Int(i) = v { Int::Signed(*i) } else { Int::Signed(0) };
+                sink.enumeration(n, EnumOf { items, flags: ty == T::Flags });
             }
-            (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::Int(_) | V::UInt(_)) => sink.int(int(v), None),
+            (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::Int(i)) => sink.int(*i),
+            (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::UInt(u)) => sink.uint(*u),
             (T::Real, V::Real(x)) => sink.real(*x),
             (T::Half, V::Half(h)) => sink.real(half_to_f32(*h)),
             (T::Vector4 | T::Quaternion, V::Vec4(f)) => sink.reals(ty, f),

@@ -557,6 +557,7 @@ impl<'d> XmlWriter<'d, '_> {
 /// The XML's spelling of the values the walk out ([`PackOut`]) gives: `self.depth` is the
 /// indentation of the members being written.
 impl PackSink for XmlWriter<'_, '_> {
+    #[inline(always)]
     fn member(&mut self, m: &Member, v: &MemberValue, _: &Path<'_>) -> Result<bool, ValueError> {
         if m.ty == MemberType::Void && m.name != HIDDEN {
             return Ok(false);
@@ -573,6 +574,7 @@ impl PackSink for XmlWriter<'_, '_> {
         Ok(true)
     }
 
+    #[inline(always)]
     fn open(&mut self, held: Held) {
         match held {
             Held::One | Held::Hidden => self.out.push('>'),
@@ -590,6 +592,7 @@ impl PackSink for XmlWriter<'_, '_> {
         }
     }
 
+    #[inline(always)]
     fn close(&mut self, held: Held) {
         if let Held::Struct | Held::Array { len: 1.., .. } | Held::CArray { len: 1.., .. } = held {
             indent(self.out, self.depth);
@@ -597,7 +600,7 @@ impl PackSink for XmlWriter<'_, '_> {
         self.out.push_str("</hkparam>\n");
     }
 
-    #[inline]
+    #[inline(always)]
     fn element(&mut self, i: usize, _: usize, elem: Elem) {
         match elem {
             Elem::Struct => {}
@@ -611,7 +614,7 @@ impl PackSink for XmlWriter<'_, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn element_end(&mut self, i: usize, len: usize, elem: Elem) {
         match elem {
             Elem::Struct => {}
@@ -622,20 +625,24 @@ impl PackSink for XmlWriter<'_, '_> {
         }
     }
 
+    #[inline(always)]
     fn record(&mut self, _: &str) {
         indent(self.out, self.depth + 1);
         self.out.push_str("<hkobject>\n");
         self.depth += 2;
     }
 
+    #[inline(always)]
     fn record_end(&mut self) {
         self.depth -= 2;
         indent(self.out, self.depth + 1);
         self.out.push_str("</hkobject>\n");
     }
 
+    #[inline]
     fn void(&mut self) {}
 
+    #[inline(always)]
     fn bool(&mut self, b: u8) {
         match b {
             0 => self.out.push_str("false"),
@@ -644,27 +651,34 @@ impl PackSink for XmlWriter<'_, '_> {
         }
     }
 
-    fn int(&mut self, n: Int, e: Option<EnumOf<'_>>) {
-        match (n, e) {
-            (n, Some(e)) => {
-                let n = match n {
-                    Int::Signed(i) => i,
-                    Int::Unsigned(u) => u as i64,
-                };
-                match e.items.and_then(|items| enum_text(items, n, e.flags)) {
-                    Some(t) => self.out.push_str(&t),
-                    None => self.int(n),
-                }
-            }
-            (Int::Signed(i), None) => self.int(i),
-            (Int::Unsigned(u), None) => self.int(u),
+    #[inline(always)]
+    fn int(&mut self, i: i64) {
+        self.out.push_str(itoa::Buffer::new().format(i));
+    }
+
+    #[inline(always)]
+    fn uint(&mut self, u: u64) {
+        self.out.push_str(itoa::Buffer::new().format(u));
+    }
+
+    #[inline]
+    fn enumeration(&mut self, n: Int, e: EnumOf<'_>) {
+        let n = match n {
+            Int::Signed(i) => i,
+            Int::Unsigned(u) => u as i64,
+        };
+        match e.items.and_then(|items| enum_text(items, n, e.flags)) {
+            Some(t) => self.out.push_str(&t),
+            None => self.out.push_str(itoa::Buffer::new().format(n)),
         }
     }
 
+    #[inline(always)]
     fn real(&mut self, x: f32) {
         self.float(x);
     }
 
+    #[inline]
     fn reals(&mut self, ty: MemberType, f: &[f32]) {
         if let MemberType::Vector4 | MemberType::Quaternion = ty {
             return self.group(f, 4);
@@ -678,6 +692,7 @@ impl PackSink for XmlWriter<'_, '_> {
         }
     }
 
+    #[inline]
     fn pointer(&mut self, r: &Ref, path: &Path<'_>) -> Result<(), ValueError> {
         match r {
             Ref::Null => self.out.push_str("null"),
@@ -694,6 +709,7 @@ impl PackSink for XmlWriter<'_, '_> {
         Ok(())
     }
 
+    #[inline]
     fn variant(&mut self, object: &Ref, class: &Ref, path: &Path<'_>) -> Result<(), ValueError> {
         self.out.push('(');
         self.pointer(object, path)?;
@@ -703,6 +719,7 @@ impl PackSink for XmlWriter<'_, '_> {
         Ok(())
     }
 
+    #[inline]
     fn string(&mut self, s: Option<&[u8]>, path: &Path<'_>) -> Result<(), ValueError> {
         match s {
             Some(s) => escape_text(self.out, s, path),
@@ -713,6 +730,7 @@ impl PackSink for XmlWriter<'_, '_> {
         }
     }
 
+    #[inline]
     fn hidden(&mut self, bytes: &[u8]) {
         to_hex(self.out, bytes);
     }
