@@ -11,7 +11,7 @@
 //! `hktypes::Document`: `doc.get::<T>(handle)`, `doc.get_mut::<T>(handle)`, `doc.write()`), with
 //! the class descriptions each module compiles in
 //! (`hk2014_2::SCHEMA`; [`packfile_sources_for_sdk`]), so no schema folder is read at run time.
-//! [`packfile_classes_for_sdk`] picks a module's table at run time.
+//! [`classes_for_sdk`] picks a module's table at run time, for either format.
 //!
 //! Every generated class of both kinds implements `hktypes::value::Typed`, and every module's
 //! `CLASSES` is a table of the one `hktypes::value::ClassEntry`. [`REGISTRY`] (and
@@ -23,7 +23,7 @@
 pub use hktypes;
 
 /// Makes, from the one list of enabled SDKs that the build script writes (`OUT_DIR/sdks.rs`, from
-/// `hkgen::codegen::SDKS` and `PACKFILE_SDKS`), each SDK's module and every lookup by SDK below:
+/// `hkgen::codegen::SDKS`), each SDK's module and every lookup by SDK below:
 /// adding an SDK is an entry in hkgen's list and its feature in Cargo.toml.
 macro_rules! sdks {
     (tagfile { $($tm:ident $ts:literal),* $(,)? } packfile { $($pm:ident $ps:literal),* $(,)? }) => {
@@ -42,11 +42,14 @@ macro_rules! sdks {
             }
         )*
 
-        /// The classes of the SDK version `sdk` (`2018.1`, as [`hktypes::tagfile::TagFile::sdk_version`]
-        /// gives it), when its feature is enabled; otherwise none (objects then read untyped).
+        /// The generated classes of the SDK version `sdk`, when its feature is enabled; otherwise
+        /// none (objects then read untyped). One name for both formats: a tagfile SDK (`2018.1`, as
+        /// [`hktypes::tagfile::TagFile::sdk_version`] gives it) or a packfile SDK (`2014.2`, as
+        /// `hktypes::packfile::sdk_of_contents_version` gives it); no SDK is both.
         pub fn classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
             match sdk {
                 $($ts => $tm::CLASSES,)*
+                $($ps => $pm::CLASSES,)*
                 _ => &[],
             }
         }
@@ -88,16 +91,6 @@ macro_rules! sdks {
                     }
                 )*
                 _ => None,
-            }
-        }
-
-        /// The packfile structs of the SDK version `sdk` (`2014.2`, as
-        /// `hkgen::reflection::sources::sdk_of_contents_version` gives it), when its feature is enabled;
-        /// otherwise none.
-        pub fn packfile_classes_for_sdk(sdk: &str) -> &'static [hktypes::value::ClassEntry] {
-            match sdk {
-                $($ps => $pm::CLASSES,)*
-                _ => &[],
             }
         }
 

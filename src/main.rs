@@ -11,8 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     hkgen::cli::main_with(hkgen::cli::Compiled {
-        tagfile_classes: hkclasses::classes_for_sdk,
-        packfile_classes: hkclasses::packfile_classes_for_sdk,
+        classes: hkclasses::classes_for_sdk,
         packfile_sources: Some(hkclasses::packfile_sources_for_sdk),
         registry: Some(&hkclasses::REGISTRY),
     })

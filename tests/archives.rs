@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use hktypes::archive::{self, bhf4::Bhf4, binder::Entry, bnd3::Bnd3, dcx, sarc::Sarc, Archive, Body, ErrorKind, OpenOptions, Wrapper};
+use hktypes::archive::{self, bhf4::Bhf4, binder::Entry, bnd3::Bnd3, dcx, sarc::Sarc, Archive, Contents, ErrorKind, OpenOptions, Wrapper};
 
 /// One shared archive and the corpus files it holds: (member path suffix, corpus path).
 struct Case {
@@ -120,7 +120,7 @@ fn an_ambiguous_suffix_lists_the_candidates() {
     let mut b = hktypes::archive::bnd4::Bnd4::new();
     b.entries.push(Entry::new("N:\\GR\\a\\skeleton.hkx", 1, vec![1], true, false));
     b.entries.push(Entry::new("N:\\GR\\b\\skeleton.hkx", 2, vec![2], true, false));
-    let a = Archive::from_body(Body::Bnd4(b));
+    let a = Archive::from_contents(Contents::Bnd4(b));
     let e = a.find("skeleton.hkx").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Ambiguous(vec!["N:\\GR\\a\\skeleton.hkx".into(), "N:\\GR\\b\\skeleton.hkx".into()]));
     assert_eq!(e.to_string(), "\"skeleton.hkx\" ends 2 member names; name one of them: N:\\GR\\a\\skeleton.hkx, N:\\GR\\b\\skeleton.hkx");
@@ -136,13 +136,13 @@ fn every_shared_archive_writes_back_byte_for_byte() {
         let (bytes, data) = a.write().unwrap();
         assert!(data.is_none());
         assert!(bytes == original, "{} does not write back byte for byte ({} vs {} bytes)", case.file, bytes.len(), original.len());
-        // The body laid out again from its entries is the payload the compression layers held.
-        let inner = Archive::from_body(a.body.clone()).write().unwrap().0;
+        // The contents laid out again from its entries is the payload the compression layers held.
+        let inner = Archive::from_contents(a.contents.clone()).write().unwrap().0;
         let mut payload = original.clone();
         while let Some((_, p)) = archive::unwrap_layer(&payload, &OpenOptions { zstd_dictionaries: dictionaries(&corpus), ..Default::default() }).unwrap() {
             payload = p;
         }
-        assert!(inner == payload, "{}: the body laid out again differs from the payload", case.file);
+        assert!(inner == payload, "{}: the contents laid out again differs from the payload", case.file);
     }
 }
 
@@ -229,10 +229,10 @@ fn hostile_archives_give_located_errors() {
     assert!(e.starts_with("DCX at byte 0x1c: uncompressed size 4294967280 claimed for 62064 compressed bytes is over the limit"), "{e}");
     // A BND4 inside the DCX whose count lies: located in the decompressed payload.
     let a = Archive::read(&real, &opts).unwrap();
-    let Body::Bnd4(b) = &a.body else { panic!() };
+    let Contents::Bnd4(b) = &a.contents else { panic!() };
     let mut bnd = b.write().unwrap();
     bnd[0x0C..0x10].copy_from_slice(&0x0FFF_FFFFu32.to_le_bytes());
-    let lying = Archive::from_body(Body::Single("x".into(), bnd.clone())).wrapped(Wrapper::Dcx(dcx::new_header(dcx::Codec::Deflate))).write().unwrap().0;
+    let lying = Archive::from_contents(Contents::Single("x".into(), bnd.clone())).wrapped(Wrapper::Dcx(dcx::new_header(dcx::Codec::Deflate))).write().unwrap().0;
     let e = Archive::read(&lying, &opts).unwrap_err().to_string();
     assert!(e.starts_with("DCX(DFLT) > BND4 at byte 0xc: file count 268435455 needs"), "{e}");
     // A member offset past the end.
@@ -266,7 +266,7 @@ fn hostile_archives_give_located_errors() {
     let e = Archive::read(&sb, &opts).unwrap_err().to_string();
     assert!(e.starts_with("SARC at byte") && e.contains("node 0 (a.hkrb)"), "{e}");
     sb[6] = 0;
-    let e = Archive::read(&Archive::from_body(Body::Single("x".into(), sb)).with_yaz0().write().unwrap().0, &opts).unwrap_err().to_string();
+    let e = Archive::read(&Archive::from_contents(Contents::Single("x".into(), sb)).with_yaz0().write().unwrap().0, &opts).unwrap_err().to_string();
     assert_eq!(e, "Yaz0 > SARC at byte 0x6: byte-order mark 00 FF is neither FE FF nor FF FE");
     // KRAK.
     let mut krak = real.clone();
@@ -290,7 +290,7 @@ fn archives_of_every_format_made_here_read_back_through_member_paths() {
         b3.entries.push(Entry::new(&format!("N:\\FRPG\\data\\Model\\chr\\c2300\\hkx\\a00_000{i}.hkx"), i32::from(i), hkx(i), false, false));
     }
     let p = dir.join("c2300.anibnd.dcx");
-    Archive::from_body(Body::Bnd3(b3)).wrapped(Wrapper::Dcx(dcx::new_header(dcx::Codec::Deflate))).save(&p).unwrap();
+    Archive::from_contents(Contents::Bnd3(b3)).wrapped(Wrapper::Dcx(dcx::new_header(dcx::Codec::Deflate))).save(&p).unwrap();
     let (bytes, o) = archive::read_path(&format!("{}:a00_0001.hkx", p.display()), &OpenOptions::default()).unwrap();
     assert_eq!((bytes, o.container.as_deref()), (hkx(1), Some("DCX(DFLT) > BND3")));
     assert_eq!(Archive::open(&p, &OpenOptions::default()).unwrap().members()[2].kind, Some(hktypes::Format::Tag0));
@@ -301,7 +301,7 @@ fn archives_of_every_format_made_here_read_back_through_member_paths() {
         split.binder.entries.push(Entry::new(&format!("h30_00_00_00_00000{i}.hkx.dcx"), i32::from(i), member, true, false));
     }
     let p = dir.join("h30_00_00_00.hkxbhd");
-    Archive::from_body(Body::Bhf4(split)).save(&p).unwrap();
+    Archive::from_contents(Contents::Bhf4(split)).save(&p).unwrap();
     assert!(dir.join("h30_00_00_00.hkxbdt").is_file());
     for name in ["h30_00_00_00.hkxbhd", "h30_00_00_00.hkxbdt"] {
         let (bytes, _) = archive::read_path(&format!("{}:h30_00_00_00_000002.hkx.dcx", dir.join(name).display()), &OpenOptions::default()).unwrap();
@@ -318,7 +318,7 @@ fn archives_of_every_format_made_here_read_back_through_member_paths() {
         let mut s = Sarc::new(big);
         s.add("Physics/RigidBody/A/A_01.hkrb", hkx(5));
         s.add("Actor/ActorLink/A_01.bxml", vec![1, 2, 3]);
-        let a = Archive::from_body(Body::Sarc(s));
+        let a = Archive::from_contents(Contents::Sarc(s));
         let a = if big { a.with_yaz0() } else { a.wrapped(Wrapper::Zstd(Default::default(), None)) };
         let p = dir.join(name);
         a.save(&p).unwrap();

@@ -8,7 +8,7 @@ use hktypes::value::{NoItems, TagfileClass, Reader, SourceIndices, Target, Write
 
 fn all_classes() -> Vec<(&'static str, &'static TagfileClass)> {
     let mut v: Vec<(&'static str, &'static TagfileClass)> = Vec::new();
-    for sdk in hkgen::codegen::SDKS {
+    for sdk in hkgen::codegen::sdk_versions(Some(hkgen::codegen::SdkFiles::Tagfile)) {
         v.extend(hkclasses::classes_for_sdk(sdk).iter().filter_map(|e| Some((e.name, e.as_tagfile()?))));
     }
     v.sort_by(|a, b| b.1.size.cmp(&a.1.size).then(a.0.cmp(b.0)));

@@ -39,7 +39,7 @@ fn committed_overlay_equals_a_fresh_build() {
     let count = |from: &str, sdk: &str| {
         fresh.enums.values().filter(|l| l.iter().any(|g| g.from.starts_with(from) && g.sdks.iter().any(|s| s == sdk))).count()
     };
-    for sdk in hkgen::codegen::SDKS {
+    for sdk in hkgen::codegen::sdk_versions(Some(hkgen::codegen::SdkFiles::Tagfile)) {
         eprintln!(
             "{sdk}: {} enumerations named by the registry, {} by BotW, {} by the spec",
             count("registry", sdk),

@@ -412,7 +412,7 @@ fn verify_reports_objects_through_structs() {
     let Some(bytes) = common::corpus_file(&corpus, RAGDOLL) else { return };
     let verifier = hkgen::verify::Verifier {
         class_schemas: ClassSchemas::load(&common::workspace_root().join("schemas")).unwrap(),
-        packfile_classes: hkclasses::packfile_classes_for_sdk,
+        classes: hkclasses::classes_for_sdk,
         ..Default::default()
     };
     let r = verifier.verify(RAGDOLL, &bytes, &Default::default());

@@ -754,3 +754,86 @@ fn a_value_of_the_wrong_kind_is_an_error_at_its_path() {
     assert!(xml::write(&doc, WriteOptions::default()).unwrap().contains("<hkparam name=\"name\">skeleton</hkparam>"));
     hktypes::dump::dump_packfile(&doc).unwrap();
 }
+
+/// `text` with the `<hkparam>`s of every `<hkobject>` (top-level and nested) in reverse order
+/// (the XML written one element a line, as the corpus files and the writer have it).
+fn params_reversed(text: &str) -> String {
+    fn indent(l: &str) -> usize {
+        l.len() - l.trim_start().len()
+    }
+    fn rev(lines: &[&str], out: &mut Vec<String>) {
+        let mut i = 0;
+        while i < lines.len() {
+            let l = lines[i];
+            let t = l.trim();
+            i += 1;
+            if !(t.starts_with("<hkobject") && !t.ends_with("/>") && !t.ends_with("</hkobject>")) {
+                out.push(l.to_owned());
+                continue;
+            }
+            let end = i + lines[i..].iter().position(|m| m.trim() == "</hkobject>" && indent(m) == indent(l)).expect("closed");
+            let children: Vec<&str> = lines[i..end].iter().copied().filter(|m| !m.trim().is_empty()).collect();
+            let mut blocks: Vec<Vec<&str>> = Vec::new();
+            let mut k = 0;
+            while k < children.len() {
+                let first = children[k];
+                let mut to = k + 1;
+                if first.trim_start().starts_with("<hkparam") && !first.contains("</hkparam>") && !first.trim_end().ends_with("/>") {
+                    to = k + 1 + children[k + 1..].iter().position(|m| m.trim() == "</hkparam>" && indent(m) == indent(first)).expect("closed") + 1;
+                }
+                blocks.push(children[k..to].to_vec());
+                k = to;
+            }
+            out.push(l.to_owned());
+            for b in blocks.iter().rev() {
+                rev(b, out);
+            }
+            out.push(lines[end].to_owned());
+            i = end + 1;
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    rev(&lines, &mut out);
+    out.join("\n")
+}
+
+/// Parameters may come in any order: corpus XML files with every object's parameters reversed
+/// (each read ahead of its member waits, each after its member comes late) read as the files do;
+/// a parameter given twice, in order or out of it, is an error at the second.
+#[test]
+fn parameters_in_any_order() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let read = |bytes: &[u8]| xml::read_with(bytes, |c| schemas.sources_for(&sdk_of_contents_version(c)), ReadOptions { order: ObjectOrder::Xml, ..Default::default() });
+    let mut files = 0;
+    for rel in ["hkxlib/skeleton.xml", "hkxlib/Minotaur_behavior.xml", "serde-hkx/defaultmale.xml", "HavokLib/allosaur2010.xml"] {
+        let Some(bytes) = common::corpus_file(&corpus, rel) else { continue };
+        let text = String::from_utf8(bytes).unwrap();
+        let reversed = params_reversed(&text);
+        assert_ne!(reversed, text, "{rel}");
+        let want = read(text.as_bytes()).unwrap();
+        let got = read(reversed.as_bytes()).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert_eq!(got.objects, want.objects, "{rel}");
+        files += 1;
+    }
+    assert_eq!(files, 4);
+    let head = "<?xml version=\"1.0\" encoding=\"ascii\"?>\n<hkpackfile classversion=\"8\" contentsversion=\"hk_2010.2.0-r1\" toplevelobject=\"#0001\">\n<hksection name=\"__data__\">\n";
+    let project = |params: &str| format!("{head}<hkobject name=\"#0001\" class=\"hkbProjectData\" signature=\"0x13a39ba7\">\n{params}\n</hkobject>\n</hksection>\n</hkpackfile>\n");
+    let mode = "<hkparam name=\"defaultEventMode\">1</hkparam>";
+    let up = "<hkparam name=\"worldUpWS\">(0 0 1 0)</hkparam>";
+    for (params, want) in [
+        (format!("{mode}\n{mode}"), "line 6, column 1: object #0001, member defaultEventMode: a second value"),
+        (format!("{mode}\n{up}\n{mode}"), "line 7, column 1: object #0001, member defaultEventMode: a second value"),
+        (format!("{up}\n{mode}\n{up}"), "line 7, column 1: object #0001, member worldUpWS: a second value"),
+    ] {
+        let e = read(project(&params).as_bytes()).unwrap_err().to_string();
+        assert!(e.ends_with(want), "{params}: {e}");
+    }
+    // Out of order and missing members: the same values as in order, the missing ones zero.
+    let in_order = read(project(&format!("{up}\n{mode}")).as_bytes()).unwrap();
+    let out_of_order = read(project(&format!("{mode}\n{up}")).as_bytes()).unwrap();
+    assert_eq!(in_order.objects, out_of_order.objects);
+    let Body::Typed(values) = &in_order.objects[0].body else { panic!("typed") };
+    assert!(values.contains(&MemberValue::Vec4([0.0, 0.0, 1.0, 0.0])) && values.contains(&MemberValue::Ptr(Ref::Null)), "{values:?}");
+}

@@ -447,11 +447,9 @@ fn progress_bar(len: u64) -> ProgressBar {
 /// has none (objects read untyped, packfiles laid out with the snapshots under `./schemas`).
 #[derive(Clone, Copy)]
 pub struct Compiled {
-    /// The generated classes of a tagfile SDK version (`hkclasses::classes_for_sdk`).
-    pub tagfile_classes: ClassesOf,
-    /// The generated structs of a packfile SDK version (`hkclasses::packfile_classes_for_sdk`):
-    /// `verify` takes every packfile object one applies to through it.
-    pub packfile_classes: ClassesOf,
+    /// The generated classes of an SDK version, tagfile (`2018.1`) or packfile (`2014.2`)
+    /// (`hkclasses::classes_for_sdk`): `verify` takes every object one applies to through it.
+    pub classes: ClassesOf,
     /// The class descriptions per packfile SDK version (`hkclasses::packfile_sources_for_sdk`):
     /// `dump` and `convert` lay packfile objects out with them unless `--schemas DIR` names
     /// snapshots; without them they read the snapshots under `./schemas`.
@@ -462,7 +460,7 @@ pub struct Compiled {
 
 impl Default for Compiled {
     fn default() -> Self {
-        Compiled { tagfile_classes: |_| &[], packfile_classes: |_| &[], packfile_sources: None, registry: None }
+        Compiled { classes: |_| &[], packfile_sources: None, registry: None }
     }
 }
 
@@ -473,7 +471,7 @@ pub type PackfileSourcesOf = fn(&str) -> Vec<&'static dyn hktypes::packfile::lay
 /// Runs the command line with the classes `compiled` into the program
 /// (`Compiled::default()` for none).
 pub fn main_with(compiled: Compiled) -> ExitCode {
-    let Compiled { tagfile_classes: classes, packfile_classes, packfile_sources, registry } = compiled;
+    let Compiled { classes, packfile_sources, registry } = compiled;
     if let Some(r) = registry {
         let _ = REGISTRY.set(r);
     }
@@ -500,7 +498,7 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
         Command::Verify { json, read, semantic: _, no_semantic, skip_unknown, dangling_pointers, inputs } => {
             let o = VerifyOptions { json, skip_unknown, xml_dangling: dangling_of(&dangling_pointers), semantic: !no_semantic };
             read.schemas_dir().map(|d| d.map(Path::to_path_buf)).and_then(|schemas| {
-                verify(o, read.compendia.clone(), schemas.as_deref(), packfile_sources, inputs, classes, packfile_classes)
+                verify(o, read.compendia.clone(), schemas.as_deref(), packfile_sources, inputs, classes)
             })
         }
         Command::Dump { format, out, write, read, layout, dangling_pointers, file } => pack_sources(&read, packfile_sources).and_then(|s| {
@@ -558,7 +556,7 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
         Command::Stubs { sdk, schemas, out, write } => output::check_dir(&out, &[schemas.as_path()], write.policy(), true)
             .and_then(|_| output::make_dir(&out, write.policy()))
             .and_then(|_| {
-                let all = [hkgen::codegen::SDKS, hkgen::codegen::PACKFILE_SDKS].concat();
+                let all = hkgen::codegen::sdk_versions(None);
                 let sdks: Vec<&str> = sdk.as_deref().map_or(all, |s| vec![s]);
                 hkgen::codegen::generate_stubs(&schemas, &out, &sdks).map(|_| ExitCode::SUCCESS).map_err(|e| e.to_string())
             }),
@@ -785,7 +783,6 @@ fn verify(
     compiled: Option<PackfileSourcesOf>,
     inputs: Vec<PathBuf>,
     classes: ClassesOf,
-    packfile_classes: ClassesOf,
 ) -> Result<ExitCode, String> {
     let VerifyOptions { json, skip_unknown, xml_dangling, semantic } = o;
     for p in &compendium_paths {
@@ -801,7 +798,7 @@ fn verify(
         Some(dir) => (hkgen::reflection::check::ClassSchemas::load(dir).map_err(|e| e.to_string())?, None),
         None => (Default::default(), compiled),
     };
-    let verifier = Verifier { classes, class_schemas, packfile_classes, xml_dangling, registry: REGISTRY.get().copied(), packfile_sources, semantic };
+    let verifier = Verifier { classes, class_schemas, xml_dangling, registry: REGISTRY.get().copied(), packfile_sources, semantic };
     let search_near = compendium_paths.is_empty();
     let files = inputs::walk(&inputs).map_err(|e| e.to_string())?;
     let mut comp_paths = compendium_paths;
@@ -1236,9 +1233,36 @@ fn sdk_layout(layout: Option<&str>, doc: &hktypes::Document) -> Result<hktypes::
     }
 }
 
+/// A directory conversion's compendia: those in the directory or named with `--compendium`, else
+/// those beside the directory, looked for the first time a tagfile names a compendium (the walk
+/// beside it reads up to [`inputs::NEAR_ENTRIES`] entries, which a folder of packfiles or of
+/// self-contained tagfiles never needs).
+struct DirCompendia {
+    found: Compendia,
+    /// A name in the directory, standing for it, when nothing was found in it.
+    beside: Option<PathBuf>,
+    near: std::sync::OnceLock<Result<Compendia, String>>,
+}
+
+impl DirCompendia {
+    fn ready(found: Compendia) -> Self {
+        DirCompendia { found, beside: None, near: std::sync::OnceLock::new() }
+    }
+
+    /// The compendia, looked for beside the directory now if they must be.
+    fn get(&self) -> Result<&Compendia, String> {
+        match &self.beside {
+            Some(beside) if self.found.is_empty() => {
+                self.near.get_or_init(|| Compendia::load_near(beside).map_err(|e| e.to_string())).as_ref().map_err(Clone::clone)
+            }
+            _ => Ok(&self.found),
+        }
+    }
+}
+
 /// Converts one file (`bytes`, read from `input`) to `output`; the summary line it gives is
 /// printed by the caller. A tagfile takes `compendia`, else those beside it.
-fn convert_file(o: &ConvertOptions, schemas: &PackSources, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<String, String> {
+fn convert_file(o: &ConvertOptions, schemas: &PackSources, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&DirCompendia>) -> Result<String, String> {
     use hktypes::packfile::xml;
     let rules = match &o.layout {
         Some(l) => Some(hktypes::packfile::LayoutRules::parse(l).ok_or_else(|| format!("--layout {l}: expected four numbers like 8,1,1,1"))?),
@@ -1326,11 +1350,9 @@ fn convert_dir(o: &ConvertOptions, schemas: &PackSources, input: &Path, output: 
     // The tagfiles of a directory take the compendia in it (and beside it, as one file would).
     let mut named = o.compendia.clone();
     named.push(input.to_path_buf());
-    let mut compendia = Compendia::load(&named).map_err(|e| e.to_string())?;
-    if compendia.is_empty() {
-        // `load_near` looks beside a file: a name in the directory stands for the directory.
-        compendia = Compendia::load_near(&input.join("-")).map_err(|e| e.to_string())?;
-    }
+    let found = Compendia::load(&named).map_err(|e| e.to_string())?;
+    // `load_near` looks beside a file: a name in the directory stands for the directory.
+    let compendia = DirCompendia { beside: Some(input.join("-")), ..DirCompendia::ready(found) };
     let pb = progress_bar(files.len() as u64);
     // An archive gives one result per member, named ARCHIVE:MEMBER.
     let results: Vec<(PathBuf, Converted)> = files
@@ -1373,7 +1395,7 @@ fn convert_one_or_members(
     o: &ConvertOptions,
     schemas: &PackSources,
     to_xml: bool,
-    compendia: &Compendia,
+    compendia: &DirCompendia,
     input: &Path,
     output: &Path,
     file: &Path,
@@ -1389,12 +1411,17 @@ fn convert_one_or_members(
     };
     // The directory's compendia, and the binder's beside its members.
     let mut with_binder = Compendia::default();
-    for (p, c) in &compendia.files {
+    let dir = match compendia.get() {
+        Ok(c) => c,
+        Err(e) => return vec![(file.to_path_buf(), Converted::Failed(e))],
+    };
+    for (p, c) in &dir.files {
         with_binder.add(p, c.clone());
     }
     for c in binder_compendia(&a) {
         with_binder.add(file, c);
     }
+    let with_binder = DirCompendia::ready(with_binder);
     let rel = file.strip_prefix(input).unwrap_or(file).to_path_buf();
     let mut out = Vec::new();
     a.walk(&mut |member, bytes| {
@@ -1440,7 +1467,7 @@ fn convert_one_of_dir(
     o: &ConvertOptions,
     schemas: &PackSources,
     to_xml: bool,
-    compendia: &Compendia,
+    compendia: &DirCompendia,
     input: &Path,
     output: &Path,
     file: &Path,
@@ -1486,7 +1513,7 @@ fn convert_one_of_dir(
 /// from `--to`, else OUT's extension, else the other form). A TCRF file reads with the compendia
 /// beside it; XML that names one of those writes TCRF again, else a `TYPE` section of its own.
 /// `None` when the input is neither.
-fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&Compendia>) -> Result<Option<String>, String> {
+fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path, compendia: Option<&DirCompendia>) -> Result<Option<String>, String> {
     use hktypes::tagfile::{xml, TagFile};
     let is_xml = hktypes::sniff(bytes) == Some(hktypes::Format::TagfileXml);
     // A Phive file: its tagfile converts, the wrapper (header, trailing block) is kept as the
@@ -1521,7 +1548,9 @@ fn convert_tagfile(o: &ConvertOptions, bytes: &[u8], input: &Path, output: &Path
     };
     let near;
     let compendia = match compendia {
-        Some(c) => c,
+        // A directory's: those beside it are looked for only for a file that names one.
+        Some(c) if id.is_some() => c.get()?,
+        Some(c) => &c.found,
         None => {
             near = reading::compendia_for(input, id, &o.compendia)?;
             &near

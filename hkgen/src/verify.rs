@@ -91,7 +91,7 @@ pub struct Report {
     /// Objects no class matched, kept as their bytes (a packfile's with their fixups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub untyped: Option<usize>,
-    /// A packfile, when generated structs of its SDK are given ([`Verifier::packfile_classes`]):
+    /// A packfile, when generated structs of its SDK are given ([`Verifier::classes`]):
     /// objects converted into their generated struct and back (the others stay values or bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structs: Option<usize>,
@@ -275,15 +275,13 @@ fn no_classes(_: &str) -> &'static [ClassEntry] {
 
 /// What a verification checks against: the generated classes, the packfile class schemas.
 pub struct Verifier {
-    /// The generated classes per SDK version that TAG0 objects are typed through; the default
-    /// gives none, so every object is read untyped.
+    /// The generated classes per SDK version, tagfile or packfile (`hkclasses::classes_for_sdk`):
+    /// TAG0 objects are typed through them, and packfile objects go through them (into the struct
+    /// and back, then written). The default gives none, so every object is read untyped.
     pub classes: ClassesOf,
     /// The packfile class schemas per SDK that signatures are recomputed from and packfile objects
     /// are typed through; the default is empty, so packfile signatures go unchecked.
     pub class_schemas: ClassSchemas,
-    /// The generated packfile structs per SDK version that packfile objects go through (into the
-    /// struct and back, then written); the default gives none.
-    pub packfile_classes: ClassesOf,
     /// What a pointer of `<hkpackfile>` XML that names no object gives: an error (the default),
     /// or null, the repair listed in the report's [`Report::repairs`].
     pub xml_dangling: hktypes::packfile::xml::Dangling,
@@ -333,7 +331,6 @@ impl Default for Verifier {
         Verifier {
             classes: no_classes,
             class_schemas: ClassSchemas::default(),
-            packfile_classes: no_classes,
             xml_dangling: Default::default(),
             registry: None,
             packfile_sources: None,
@@ -504,7 +501,7 @@ fn verify_with(v: &Verifier, path: &str, bytes: &[u8], compendia: &CompendiumSet
                         Err(e) => r.fail(format!("reading the objects: {e}")),
                     }
                 }
-                let structs = (v.packfile_classes)(&c.sdk);
+                let structs = (v.classes)(&c.sdk);
                 if !structs.is_empty() {
                     r.through_structs(bytes, v, structs);
                 }

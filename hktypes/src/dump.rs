@@ -71,7 +71,7 @@ use crate::packfile::layout::{ClassSet, ClassSource, Member, MemberType};
 use crate::packfile::objects::{
     self, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, MemberValue,
 };
-use crate::packfile::walk::{PackSource, PackWalk};
+use crate::packfile::walk::{Next, PackSource, PackWalk};
 use crate::packfile::walk_out::{Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
@@ -1407,12 +1407,12 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
         .collect();
     let mut doc = PackDocument::from_file_with(file, &[])?;
     let count = u32::try_from(dump.objects.len()).map_err(|_| top("more than 2^32 objects"))?;
-    let b = PackBuilder {
+    let mut b = PackBuilder {
         classes: &classes,
         count,
         sections,
     };
-    let walk = PackWalk { classes: &classes };
+    let walk = PackWalk;
     let mut objects = Vec::with_capacity(dump.objects.len());
     for (k, o) in dump.objects.iter().enumerate() {
         let at = At::object(k, o);
@@ -1426,7 +1426,7 @@ fn build_packfile(dump: &Dump, sources: &[&dyn ClassSource]) -> Result<Vec<u8>> 
         }
         let body = match (&o.members, &o.untyped) {
             (Some(members), None) => {
-                Body::Typed(walk.object(&b, &o.class, &PackNode::Members(members, at.clone()))?)
+                Body::Typed(walk.object(&mut b, &o.class, &PackNode::Members(members, at.clone()))?)
             }
             (None, Some(u)) => Body::Untyped(b.untyped(u, &at)?),
             _ => {
@@ -1596,40 +1596,44 @@ impl PackBuilder<'_> {
 /// an error at its dump path.
 impl<'a> PackSource for PackBuilder<'a> {
     type Node = PackNode<'a>;
+    type Rec = (&'a Members, At);
+    type Seq = (std::iter::Enumerate<std::slice::Iter<'a, Val>>, At, usize, Option<u32>);
 
     fn err(&self, n: &PackNode<'a>, msg: &str) -> ValueError {
         n.at().err(msg)
     }
 
-    fn fields(&self, n: &PackNode<'a>, ms: &[Member]) -> std::result::Result<Vec<PackNode<'a>>, ValueError> {
+    fn members(&mut self, _n: &PackNode<'a>, class: &str) -> std::result::Result<std::rc::Rc<[Member]>, ValueError> {
+        Ok(crate::packfile::objects::members_in(self.classes, class).cloned().collect())
+    }
+
+    fn record(&mut self, n: &PackNode<'a>, ms: &[Member]) -> std::result::Result<(&'a Members, At), ValueError> {
         let (members, at) = match n {
             PackNode::Members(members, at) => (*members, at),
             PackNode::Val(Val::Record(members), at) => (members, at),
             PackNode::Val(v, at) => return Err(at.wrong(v, "a record")),
         };
         members.check(ms.iter().map(|m| m.name.as_str()), at)?;
-        ms.iter()
-            .map(|m| {
-                let v = members
-                    .0
-                    .iter()
-                    .find(|(n, _)| *n == m.name)
-                    .map(|(_, v)| v)
-                    .ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
-                Ok(PackNode::Val(v, at.field(&m.name)))
-            })
-            .collect()
+        Ok((members, at.clone()))
     }
 
-    fn record(&self, n: &PackNode<'a>) -> std::result::Result<PackNode<'a>, ValueError> {
-        match n {
-            PackNode::Val(Val::Record(members), at) => Ok(PackNode::Members(members, at.clone())),
-            PackNode::Val(v, at) => Err(at.wrong(v, "a record")),
-            PackNode::Members(members, at) => Ok(PackNode::Members(members, at.clone())),
-        }
+    fn field(&mut self, r: &mut (&'a Members, At), _class: &str, ms: &[Member], i: usize) -> std::result::Result<Next<PackNode<'a>>, ValueError> {
+        let (members, at) = r;
+        let Some(m) = ms.get(i) else { return Ok(Next::End) };
+        let v = members
+            .0
+            .iter()
+            .find(|(n, _)| *n == m.name)
+            .map(|(_, v)| v)
+            .ok_or_else(|| at.err(format!("member {:?} is missing", m.name)))?;
+        Ok(Next::Value(PackNode::Val(v, at.field(&m.name))))
     }
 
-    fn hidden(&self, n: &PackNode<'a>) -> std::result::Result<Vec<u8>, ValueError> {
+    fn absent(&mut self, r: &(&'a Members, At), _class: &str, m: &Member) -> std::result::Result<MemberValue, ValueError> {
+        Err(r.1.err(format!("member {:?} is missing", m.name)))
+    }
+
+    fn hidden(&mut self, n: &PackNode<'a>) -> std::result::Result<Vec<u8>, ValueError> {
         match n {
             PackNode::Val(Val::Bytes(b), _) => Ok(b.clone()),
             PackNode::Val(other, at) => Err(at.wrong(other, "bytes")),
@@ -1637,7 +1641,7 @@ impl<'a> PackSource for PackBuilder<'a> {
         }
     }
 
-    fn c_array(&self, n: &PackNode<'a>, count: usize) -> std::result::Result<Vec<PackNode<'a>>, ValueError> {
+    fn c_array(&mut self, n: &PackNode<'a>, _m: &Member, count: usize) -> std::result::Result<Self::Seq, ValueError> {
         let (v, at) = val(n)?;
         let Val::List(items) = v else {
             return Err(at.wrong(v, "a list"));
@@ -1648,29 +1652,41 @@ impl<'a> PackSource for PackBuilder<'a> {
                 items.len()
             )));
         }
-        Ok(items.iter().enumerate().map(|(k, x)| PackNode::Val(x, at.index(k))).collect())
+        Ok((items.iter().enumerate(), at.clone(), items.len(), None))
     }
 
-    fn array(&self, n: &PackNode<'a>, ty: MemberType) -> std::result::Result<(Vec<PackNode<'a>>, Option<u32>), ValueError> {
+    fn array(&mut self, n: &PackNode<'a>, m: &Member) -> std::result::Result<Self::Seq, ValueError> {
         let (v, at) = val(n)?;
         let (items, capacity) = match v {
             Val::List(items) => (items, None),
             // A tagfile's form of an array without a run.
             Val::Null => (&NO_ITEMS, None),
-            Val::Array(items, c) if ty == MemberType::Array => (items, Some(*c)),
+            Val::Array(items, c) if m.ty == MemberType::Array => (items, Some(*c)),
             other => return Err(at.wrong(other, "a list")),
         };
-        Ok((items.iter().enumerate().map(|(k, x)| PackNode::Val(x, at.index(k))).collect(), capacity))
+        Ok((items.iter().enumerate(), at.clone(), items.len(), capacity))
     }
 
-    fn void(&self, n: &PackNode<'a>) -> std::result::Result<(), ValueError> {
+    fn size_hint(&self, s: &Self::Seq) -> usize {
+        s.2
+    }
+
+    fn item(&mut self, s: &mut Self::Seq) -> std::result::Result<Option<PackNode<'a>>, ValueError> {
+        Ok(s.0.next().map(|(k, x)| PackNode::Val(x, s.1.index(k))))
+    }
+
+    fn end_items(&mut self, s: Self::Seq, _len: usize) -> std::result::Result<Option<u32>, ValueError> {
+        Ok(s.3)
+    }
+
+    fn void(&mut self, n: &PackNode<'a>) -> std::result::Result<(), ValueError> {
         match val(n)? {
             (Val::Null, _) => Ok(()),
             (other, at) => Err(at.wrong(other, "null (a void member)")),
         }
     }
 
-    fn bool(&self, n: &PackNode<'a>) -> std::result::Result<u8, ValueError> {
+    fn bool(&mut self, n: &PackNode<'a>) -> std::result::Result<u8, ValueError> {
         match val(n)? {
             (Val::Bool(b), _) => Ok(u8::from(*b)),
             (Val::UInt(u), _) if *u <= 255 => Ok(*u as u8),
@@ -1678,7 +1694,7 @@ impl<'a> PackSource for PackBuilder<'a> {
         }
     }
 
-    fn int(&self, n: &PackNode<'a>, m: &Member, signed: bool, bits: u32) -> std::result::Result<i128, ValueError> {
+    fn int(&mut self, n: &PackNode<'a>, m: &Member, _ty: MemberType, signed: bool, bits: u32) -> std::result::Result<i128, ValueError> {
         let (v, at) = val(n)?;
         let n: i128 = match v {
             Val::Int(i) => i128::from(*i),
@@ -1707,12 +1723,12 @@ impl<'a> PackSource for PackBuilder<'a> {
         Ok(n)
     }
 
-    fn real(&self, n: &PackNode<'a>) -> std::result::Result<f32, ValueError> {
+    fn real(&mut self, n: &PackNode<'a>) -> std::result::Result<f32, ValueError> {
         let (v, at) = val(n)?;
         self.real_at(v, at)
     }
 
-    fn half(&self, n: &PackNode<'a>) -> std::result::Result<u16, ValueError> {
+    fn half(&mut self, n: &PackNode<'a>) -> std::result::Result<u16, ValueError> {
         let (v, at) = val(n)?;
         let x = self.real_at(v, at)?;
         if x.to_bits() & 0xFFFF != 0 {
@@ -1721,7 +1737,7 @@ impl<'a> PackSource for PackBuilder<'a> {
         Ok((x.to_bits() >> 16) as u16)
     }
 
-    fn reals(&self, n: &PackNode<'a>, _ty: MemberType, count: usize) -> std::result::Result<Vec<f32>, ValueError> {
+    fn reals(&mut self, n: &PackNode<'a>, _ty: MemberType, count: usize) -> std::result::Result<Vec<f32>, ValueError> {
         let (v, at) = val(n)?;
         let Val::List(items) = v else {
             return Err(at.wrong(v, &format!("a list of {count} reals")));
@@ -1736,12 +1752,12 @@ impl<'a> PackSource for PackBuilder<'a> {
             .collect()
     }
 
-    fn pointer(&self, n: &PackNode<'a>) -> std::result::Result<Ref, ValueError> {
+    fn pointer(&mut self, n: &PackNode<'a>) -> std::result::Result<Ref, ValueError> {
         let (v, at) = val(n)?;
         PackBuilder::pointer(self, v, at)
     }
 
-    fn variant(&self, n: &PackNode<'a>) -> std::result::Result<(Ref, Ref), ValueError> {
+    fn variant(&mut self, n: &PackNode<'a>) -> std::result::Result<(Ref, Ref), ValueError> {
         match val(n)? {
             (Val::List(p), at) if p.len() == 2 => Ok((
                 PackBuilder::pointer(self, &p[0], &at.index(0))?,
@@ -1751,7 +1767,7 @@ impl<'a> PackSource for PackBuilder<'a> {
         }
     }
 
-    fn string(&self, n: &PackNode<'a>) -> std::result::Result<Option<Vec<u8>>, ValueError> {
+    fn string(&mut self, n: &PackNode<'a>) -> std::result::Result<Option<Vec<u8>>, ValueError> {
         match val(n)? {
             (Val::Null, _) => Ok(None),
             (Val::Str(s), _) if !s.contains('\0') => Ok(Some(s.as_bytes().to_vec())),

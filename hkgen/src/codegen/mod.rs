@@ -48,15 +48,50 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The tagfile SDK versions the root crate has a feature for: with [`PACKFILE_SDKS`], the one list
-/// of SDKs (the root crate's build script writes the enabled ones to `OUT_DIR/sdks.rs`, from
-/// which `src/lib.rs` makes the modules and lookups; adding an SDK is an entry here and its
-/// feature in Cargo.toml).
-pub const SDKS: &[&str] = &["2015.1", "2016.2", "2018.1", "2019.1", "2022.1"];
+/// How an SDK's files describe their classes, and so which generator makes its module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SdkFiles {
+    /// TAG0 tagfiles (2015 and later), whose type tables the RON snapshot under `schemas/<sdk>/`
+    /// holds: [`generate_sdks`].
+    Tagfile,
+    /// Packfiles (5.5 to 2014), whose hkClass records are the schemas under
+    /// `schemas/<sdk>/classes/`: [`packfile`], [`generate_packfile_sdks`].
+    Packfile,
+}
 
-/// The packfile SDK versions (hkClass schemas under `schemas/<sdk>/classes/`) the root crate has
-/// a feature for; see [`packfile`].
-pub const PACKFILE_SDKS: &[&str] = &["2014.2", "2014.1", "2013.1", "2011.1", "2010.2", "7.1", "6.6", "5.5"];
+/// One SDK version the root crate has a feature for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sdk {
+    /// The version as users see it everywhere (`2018.1`, `2014.2`); its module and feature is
+    /// [`module_name`] of it (`hk2018_1`).
+    pub version: &'static str,
+    /// The kind of files it has, and so its schema.
+    pub files: SdkFiles,
+}
+
+/// The one list of SDKs: the root crate's build script writes the enabled ones to
+/// `OUT_DIR/sdks.rs`, from which `src/lib.rs` makes the modules and lookups. Adding an SDK is an
+/// entry here and its feature in Cargo.toml.
+pub const SDKS: &[Sdk] = &[
+    Sdk { version: "2015.1", files: SdkFiles::Tagfile },
+    Sdk { version: "2016.2", files: SdkFiles::Tagfile },
+    Sdk { version: "2018.1", files: SdkFiles::Tagfile },
+    Sdk { version: "2019.1", files: SdkFiles::Tagfile },
+    Sdk { version: "2022.1", files: SdkFiles::Tagfile },
+    Sdk { version: "2014.2", files: SdkFiles::Packfile },
+    Sdk { version: "2014.1", files: SdkFiles::Packfile },
+    Sdk { version: "2013.1", files: SdkFiles::Packfile },
+    Sdk { version: "2011.1", files: SdkFiles::Packfile },
+    Sdk { version: "2010.2", files: SdkFiles::Packfile },
+    Sdk { version: "7.1", files: SdkFiles::Packfile },
+    Sdk { version: "6.6", files: SdkFiles::Packfile },
+    Sdk { version: "5.5", files: SdkFiles::Packfile },
+];
+
+/// The versions of [`SDKS`] whose files are `files` (`None`: every one), in the list's order.
+pub fn sdk_versions(files: Option<SdkFiles>) -> Vec<&'static str> {
+    SDKS.iter().filter(|s| files.is_none_or(|f| s.files == f)).map(|s| s.version).collect()
+}
 
 /// The module (and cargo feature) name of an SDK version: `2018.1` -> `hk2018_1`.
 ///

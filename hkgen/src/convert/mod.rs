@@ -570,6 +570,32 @@ fn join(path: &str, name: &str) -> String {
     }
 }
 
+/// The `owner[k].` part of a path in a record replaced by a record rule (none for an object's).
+fn prefix_of<'p>(r: &rules::Replacement, sub: &'p str) -> &'p str {
+    if !r.records {
+        return "";
+    }
+    match sub.find("].") {
+        Some(i) => &sub[..i + 2],
+        None => "",
+    }
+}
+
+/// An object of the target: a source object (`h` its handle), or one made of a record of a
+/// replaced object's array (`element`: the owner's handle, the record's path, its members; `h`
+/// a handle above the source's).
+struct Keep<'r> {
+    h: u32,
+    /// The source class (the owner's, for a record).
+    class: String,
+    /// The target class.
+    target: String,
+    rule: Option<(&'r rules::Replacement, rules::Way)>,
+    element: Option<(u32, String, Members)>,
+    /// For an object made besides a replaced one ([`rules::Also`]): the replaced one's handle.
+    also_owner: Option<u32>,
+}
+
 struct Cx<'a> {
     o: &'a Options<'a>,
     types: &'a Types,
@@ -588,6 +614,15 @@ struct Cx<'a> {
     numbers: HashMap<String, Val>,
     /// The source's and the target's pointer sizes.
     pointers: (u8, u8),
+    /// The handles of the objects made of the records of a source object's array (by the
+    /// object's handle and the array's name).
+    made: HashMap<(u32, String), Vec<u32>>,
+    /// Whether the current object is replaced by another class (`class` is the source's).
+    replacing: bool,
+    /// The objects made besides a replaced one ([`rules::Also`]), by handle.
+    also_made: HashMap<u32, &'a rules::Also>,
+    /// The object a class-naming record names instead of a replaced source object, and its class.
+    also_of: HashMap<u32, (u32, String)>,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -815,6 +850,108 @@ impl Cx<'_> {
         }
     }
 
+    /// Source members `src` of an object the target replaces by rule `r` (`way`), as the
+    /// replacing class's members (`tmpl`, its template): the carried members moved to their
+    /// paths, every other source member reported (dropped as derived, default, run-time or
+    /// zero; else lost).
+    fn replace(&mut self, r: &rules::Replacement, way: rules::Way, src: &Members, tmpl: &Members, prefix: &str, owner: u32) -> Members {
+        let (from, to, pairs) = r.oriented(way);
+        if r.records {
+            self.note(2, prefix, format!("a {from} record as an {to} object of its own ({})", r.evidence));
+        } else {
+            self.note(2, prefix, format!("replaced by {to}: {} has no {from} ({})", self.o.sdk, r.evidence));
+        }
+        let made = &self.made;
+        let objects = self.objects;
+        let owner_member = |name: &str| objects.get(&owner).and_then(|o| o.members.as_ref()).and_then(|m| m.get(name)).cloned();
+        let (out, carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
+        for (m, (t, f)) in r.members.iter().zip(pairs) {
+            if let Some(rules::MemberOp::Indexed(table, index)) = &m.op {
+                if carried.iter().any(|c| *c == format!("{table}[].{f}")) {
+                    self.note(2, &join(prefix, index), format!("{table}[{index}].{f} as {to}.{t}"));
+                }
+                continue;
+            }
+            if carried.iter().any(|c| c == f) {
+                let how = match (&m.each, &m.op) {
+                    (Some(each), _) => format!(": each element an {each} object"),
+                    (None, Some(op)) => format!(" ({op:?})"),
+                    (None, None) => String::new(),
+                };
+                self.note(2, &join(prefix, f), format!("as {to}.{t}{how}"));
+            }
+        }
+        let ancestry = match &self.source_types {
+            Some(st) => st.ancestry(from),
+            None => vec![from.to_owned()],
+        };
+        let mut carried: Vec<String> = carried.iter().map(|c| join(prefix, c)).collect();
+        // What the objects made besides this one carry.
+        if way == rules::Way::Forward {
+            for a in r.also.iter().filter(|a| self.types.has(&a.class)) {
+                carried.extend(a.members.iter().filter(|m| rules::path_get(src, &m.from).is_some()).map(|m| join(prefix, &m.from)));
+            }
+        }
+        self.leftover(r, to, &ancestry, src, &carried, prefix);
+        // The target's members that only the run time or the constructor derives: left zero.
+        for (name, why) in &r.derived {
+            if tmpl.get(name).is_some() && out.get(name).is_none() && self.o.migrations.default_for(&self.types.ancestry(to), name, &self.o.sdk).is_none() {
+                self.note(1, &join(prefix, name), format!("{to}.{name} left zero: {why}; the converter does not compute it"));
+            }
+        }
+        out
+    }
+
+    /// The members of an object made besides a replaced one ([`rules::Also`]) of its source
+    /// members `src`.
+    fn also(&mut self, r: &rules::Replacement, a: &rules::Also, src: &Members, owner: u32) -> Members {
+        let tmp = a.as_replacement(r);
+        let made = &self.made;
+        let objects = self.objects;
+        let owner_member = |name: &str| objects.get(&owner).and_then(|o| o.members.as_ref()).and_then(|m| m.get(name)).cloned();
+        let (out, carried) = tmp.remap(rules::Way::Forward, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
+        self.note(2, "", format!("also an {} of {}", a.class, carried.join(", ")));
+        for (m, f) in a.members.iter().map(|m| (m, &m.from)) {
+            if carried.iter().any(|c| c == f) {
+                self.note(2, f, format!("as {}.{}", a.class, m.to));
+            }
+        }
+        out
+    }
+
+    /// Reports each member of `m` (at `path` in a replaced object) that the replacement does not
+    /// carry: dropped where it holds nothing the target needs, lost otherwise.
+    fn leftover(&mut self, r: &rules::Replacement, to: &str, ancestry: &[String], m: &Members, carried: &[String], path: &str) {
+        for (name, v) in &m.0 {
+            let sub = join(path, name);
+            if carried.contains(&sub) {
+                continue;
+            }
+            if let Val::Record(inner) = v {
+                let prefix = format!("{sub}.");
+                if carried.iter().any(|c| c.starts_with(&prefix)) {
+                    self.leftover(r, to, ancestry, inner, carried, &sub);
+                    continue;
+                }
+            }
+            let from = self.report.from.clone();
+            let rel = sub.strip_prefix(prefix_of(r, &sub)).unwrap_or(&sub);
+            if let Some(why) = r.derived_reason(rel) {
+                let why = why.to_owned();
+                self.note(2, &sub, format!("{} dropped: {why}", short(v)));
+            } else if self.o.migrations.default_for(ancestry, name, &from).is_some_and(|d| d.value == *v) {
+                self.note(2, &sub, format!("{} dropped: what Havok writes for every {}", short(v), ancestry.first().map_or("", String::as_str)));
+            } else if let Some(rt) = self.o.migrations.runtime(ancestry, name) {
+                let reason = rt.reason.clone();
+                self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
+            } else if holds_nothing(v) {
+                self.note(2, &sub, format!("{} dropped: {to} has no counterpart, and zero", short(v)));
+            } else {
+                self.note(0, &sub, format!("{}: {to} ({}) has no counterpart", short(v), self.o.sdk));
+            }
+        }
+    }
+
     fn template(&mut self, class: &str) -> Result<Members, String> {
         if !self.templates.contains_key(class) {
             let t = self.types.template(class);
@@ -829,13 +966,15 @@ impl Cx<'_> {
         if let (Some(t), Some(st)) = (ty, &self.source_types) {
             ancestry.extend(st.ancestry(t).into_iter().filter(|a| a != t));
         }
-        if path.is_empty() {
+        // The object's own class (a replaced object's is another class's: not its ancestor).
+        if path.is_empty() && !self.replacing {
             ancestry.push(self.class.clone());
         }
         let regrouped = self.regroup(&ancestry, src, tmpl, path);
         let src = regrouped.as_ref().unwrap_or(src);
         let mut used = vec![false; src.0.len()];
         let mut out = Vec::with_capacity(tmpl.0.len());
+        let mut redirect: Option<(String, Val)> = None;
         for (name, t) in &tmpl.0 {
             let sub = join(path, name);
             let mut found = src.0.iter().position(|(n, _)| n == name);
@@ -858,6 +997,30 @@ impl Cx<'_> {
                     }
                     let nested = ty.and_then(|t| self.types.nested(t, name));
                     let v = src.0[i].1.clone();
+                    // A class name whose class the target replaces: the replacement's.
+                    if let (Val::Str(c), Some(rule)) = (&v, self.o.migrations.names_class(&ancestry, name)) {
+                        let types = self.types;
+                        let to = match self.o.migrations.replacement(c, &|x| types.has(x)) {
+                            Some((r, way)) if !types.has(c) => Some(r.oriented(way).1.to_owned()),
+                            _ => None,
+                        };
+                        // The object made besides the replaced one, where the record names that.
+                        let pointed = rule.pointer.as_ref().and_then(|p| match src.get(p) {
+                            Some(Val::Ref(h, _)) => self.also_of.get(h).map(|(id, class)| (p.clone(), *id, class.clone())),
+                            _ => None,
+                        });
+                        if let (Some(_), Some((p, id, class))) = (&to, pointed) {
+                            self.note(2, &sub, format!("{c} -> {class}, and {p} to the {class} made of it"));
+                            redirect = self.handles.get(&id).map(|n| (p, Val::Ref(*n, None)));
+                            out.push((name.clone(), Val::Str(class)));
+                            continue;
+                        }
+                        if let Some(to) = to {
+                            self.note(2, &sub, format!("{c} -> {to} (the class that replaces it in {})", self.o.sdk));
+                            out.push((name.clone(), Val::Str(to)));
+                            continue;
+                        }
+                    }
                     let (from, to) = ((self.report.from.as_str(), self.pointers.0), (self.o.sdk.as_str(), self.pointers.1));
                     if let Some(b) = self.o.migrations.build_value(&ancestry, name, &v, from, to).cloned() {
                         if b != v {
@@ -870,6 +1033,15 @@ impl Cx<'_> {
                     out.push((name.clone(), value));
                 }
                 _ => {
+                    // A record the source lacks whose members have defaults of their own.
+                    if let (Val::Record(tm), Some(nt)) = (t, ty.and_then(|t| self.types.nested(t, name))) {
+                        let nested_ancestry = self.types.ancestry(&nt);
+                        if self.o.migrations.default_for(&ancestry, name, &self.o.sdk).is_none() && self.o.migrations.has_defaults(&nested_ancestry, &self.o.sdk) {
+                            let r = self.record(Some(&nt), &Members(Vec::new()), tm, &sub);
+                            out.push((name.clone(), Val::Record(r)));
+                            continue;
+                        }
+                    }
                     let v = match self.o.migrations.default_for(&ancestry, name, &self.o.sdk) {
                         Some(d) => {
                             let v = d.value.clone();
@@ -883,6 +1055,11 @@ impl Cx<'_> {
                     };
                     out.push((name.clone(), v));
                 }
+            }
+        }
+        if let Some((p, v)) = redirect {
+            if let Some(slot) = out.iter_mut().find(|(n, _)| *n == p) {
+                slot.1 = v;
             }
         }
         for (i, (name, v)) in src.0.iter().enumerate() {
@@ -1233,15 +1410,53 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
                 TargetFormat::Tagfile => 8,
             },
         ),
+        made: HashMap::new(),
+        replacing: false,
+        also_made: HashMap::new(),
+        also_of: HashMap::new(),
     };
     // Which objects the target holds, and their handles.
-    let mut kept = Vec::new();
+    let mut kept: Vec<Keep<'_>> = Vec::new();
+    // The handles of objects made of records (`each`), above every source handle.
+    let mut next = doc.handles().iter().map(|h| h.0).max().map_or(0, |m| m.saturating_add(1));
     for h in order(doc, tagfile) {
         let class = doc.class_name(h).unwrap_or_default();
-        if types.has(&class) {
+        // A class the target replaces by one of its own (a `replacements` rule).
+        let replaced = if types.has(&class) { None } else { o.migrations.replacement(&class, &|c| types.has(c)) };
+        if types.has(&class) || replaced.is_some() {
             let n = kept.len() as u32 + u32::from(tagfile);
             cx.handles.insert(h.0, n);
-            kept.push((h, class));
+            let target = replaced.map_or(class.as_str(), |(r, way)| r.oriented(way).1).to_owned();
+            kept.push(Keep { h: h.0, class: class.clone(), target, rule: replaced, element: None, also_owner: None });
+            // Arrays of records the target keeps as objects of their own, each after its owner.
+            let Some((r, rules::Way::Forward)) = replaced else { continue };
+            for m in &r.members {
+                let Some(each) = &m.each else { continue };
+                let (Some(er), true) = (o.migrations.record_replacement(each), types.has(each)) else { continue };
+                let elements = source.get(&h.0).and_then(|ob| ob.members.as_ref()).and_then(|mm| rules::path_get(mm, &m.from));
+                let Some(Val::List(elements) | Val::Array(elements, _)) = elements else { continue };
+                let mut ids = Vec::with_capacity(elements.len());
+                for (k, e) in elements.iter().enumerate() {
+                    let Val::Record(e) = e else { continue };
+                    let n = kept.len() as u32 + u32::from(tagfile);
+                    cx.handles.insert(next, n);
+                    ids.push(next);
+                    kept.push(Keep { h: next, class: class.clone(), target: each.clone(), rule: Some((er, rules::Way::Forward)), element: Some((h.0, format!("{}[{k}]", m.from), e.clone())), also_owner: None });
+                    next = next.saturating_add(1);
+                }
+                cx.made.insert((h.0, m.from.clone()), ids);
+            }
+            // Other objects made of the same source object's members.
+            for a in r.also.iter().filter(|a| types.has(&a.class)) {
+                let n = kept.len() as u32 + u32::from(tagfile);
+                cx.handles.insert(next, n);
+                if a.named_by_root {
+                    cx.also_of.insert(h.0, (next, a.class.clone()));
+                }
+                kept.push(Keep { h: next, class: class.clone(), target: a.class.clone(), rule: Some((r, rules::Way::Forward)), element: None, also_owner: Some(h.0) });
+                cx.also_made.insert(next, a);
+                next = next.saturating_add(1);
+            }
         } else {
             cx.handle = h.0;
             cx.class = class.clone();
@@ -1249,24 +1464,44 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         }
     }
     let mut objects = Vec::with_capacity(kept.len());
-    for (h, class) in &kept {
-        cx.handle = h.0;
+    for k in &kept {
+        let class = &k.class;
+        let target_class = k.target.clone();
+        let (owner, prefix) = match &k.element {
+            Some((owner, at, _)) => (*owner, at.clone()),
+            None => (k.h, String::new()),
+        };
+        cx.handle = owner;
         cx.class = class.clone();
-        let src: Members = source
-            .get(&h.0)
-            .and_then(|ob| ob.members.clone())
-            .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", h.0)))?;
-        let tmpl = cx.template(class).map_err(|e| failed(format!("the target's {e}")))?;
+        cx.replacing = k.rule.is_some();
+        let also = cx.also_made.get(&k.h).copied();
+        let owner = k.also_owner.unwrap_or(owner);
+        cx.handle = owner;
+        let src: Members = match &k.element {
+            Some((_, _, e)) => e.clone(),
+            None => source
+                .get(if also.is_some() { &owner } else { &k.h })
+                .and_then(|ob| ob.members.clone())
+                .ok_or_else(|| failed(format!("object #{} ({class}) is untyped: no class description of the source's SDK read it", k.h)))?,
+        };
+        let tmpl = cx.template(&target_class).map_err(|e| failed(format!("the target's {e}")))?;
         cx.numbers.clear();
-        if let Ok(raw) = doc.members_stored(*h) {
-            enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
+        if k.element.is_none() {
+            if let Ok(raw) = doc.members_stored(Handle(k.h)) {
+                enum_numbers(&Val::Record(src.clone()), &Val::Record(raw), "", &mut cx.numbers);
+            }
         }
         let mut src = src;
-        cx.indexed(class, &mut src);
-        let members = cx.record(Some(class), &src, &tmpl, "");
+        match (k.rule, also) {
+            (Some((r, _)), Some(a)) => src = cx.also(r, a, &src, owner),
+            (Some((r, way)), None) => src = cx.replace(r, way, &src, &tmpl, &prefix, owner),
+            _ => {}
+        }
+        cx.indexed(&target_class, &mut src);
+        let members = cx.record(Some(&target_class), &src, &tmpl, &prefix);
         objects.push(DumpObject {
-            handle: cx.handles[&h.0],
-            class: class.clone(),
+            handle: cx.handles[&k.h],
+            class: target_class,
             members: Some(members),
             untyped: None,
             kept: ObjectKept::default(),

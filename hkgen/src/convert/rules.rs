@@ -58,6 +58,329 @@ pub struct Migrations {
     /// properties).
     #[serde(default)]
     pub computed: Vec<Computed>,
+    /// Classes one SDK has where another has a class of its own name in their stead (2014.1's
+    /// `hknpCapsuleShape`, 2015.1's `hkpCapsuleShape`), with the members carried between them.
+    #[serde(default)]
+    pub replacements: Vec<Replacement>,
+    /// String members that name a class (`hkRootLevelContainer::NamedVariant.className`): where
+    /// the object they name is replaced ([`Replacement`]), they name the replacement.
+    #[serde(default)]
+    pub class_names: Vec<ClassName>,
+}
+
+/// A class `from` that SDKs without it replace by their class `to`, and the other way round:
+/// an object of `from` becomes one of `to` where the target SDK lacks `from` and has `to` (and
+/// the reverse). Only the members of `members` are carried, each from its path in the source
+/// object to its path in the target's (member names separated by `.`, records walked into, the
+/// target's missing records built); a same-named member is carried only when listed. Every
+/// other source member holding something is a loss, but for those `derived` names (what the
+/// run time or the class's constructor computes from the carried ones); every other target
+/// member takes its default (a `defaults` rule, else zero).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replacement {
+    /// The class replaced (`hknpCapsuleShape`).
+    pub from: String,
+    /// The class in its stead (`hkpCapsuleShape`).
+    pub to: String,
+    /// The members carried: the path in `to` and the path in `from`.
+    pub members: Vec<ReplacedMember>,
+    /// Members of either class that hold only what the other's members give (the capsule's
+    /// convex hull, of its two ends and radius), with why: dropped without loss.
+    #[serde(default)]
+    pub derived: Vec<(String, String)>,
+    /// `from` is a record type, the elements of an array of another replaced class whose
+    /// member names this rule's `to` as its `each` (2014.1's `hknpBodyCinfo`, the records of
+    /// `hknpPhysicsSystemData.bodyCinfos`, each an `hkpRigidBody` object in 2015.1); no object
+    /// of `to` is replaced by it.
+    #[serde(default)]
+    pub records: bool,
+    /// Other objects the target keeps of the replaced object's members (forward only).
+    #[serde(default)]
+    pub also: Vec<Also>,
+    /// The stock files of each SDK and figures that show it.
+    pub evidence: String,
+}
+
+/// An object of class `class` made besides a [`Replacement`]'s, of members of the same source
+/// object (2015.1's `hkaRagdollInstance` of an `hknpRagdollData`'s bodies, constraints,
+/// skeleton and bone map): its members as a replacement's, `each` naming the objects the
+/// replacement made of an array's records.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Also {
+    /// The class.
+    pub class: String,
+    /// The members carried.
+    pub members: Vec<ReplacedMember>,
+    /// Whether a class-naming record ([`ClassName`] with a `pointer`) that names the replaced
+    /// object names this one instead (DSR's root names the `hkaRagdollInstance` where DS III's
+    /// names the `hknpRagdollData`).
+    #[serde(default)]
+    pub named_by_root: bool,
+}
+
+impl Also {
+    /// The members as a replacement of `r`'s class by this class.
+    pub fn as_replacement(&self, r: &Replacement) -> Replacement {
+        Replacement {
+            from: r.from.clone(),
+            to: self.class.clone(),
+            members: self.members.clone(),
+            derived: Vec::new(),
+            records: false,
+            also: Vec::new(),
+            evidence: r.evidence.clone(),
+        }
+    }
+}
+
+/// How a [`ReplacedMember`]'s value is made from the source's (forward only: the way back
+/// carries no member that has one, so each is reported lost).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub enum MemberOp {
+    /// An index into the named array of the object being replaced (the element's owner),
+    /// whose elements became objects (`each`): the pointer to the index's object (2014.1's
+    /// `hknpConstraintCinfo.bodyA`, an index into `bodyCinfos`, as 2015.1's
+    /// `hkpConstraintInstance.entities[0]`, a pointer to the body's `hkpRigidBody`).
+    IndexOf(String),
+    /// The member at this path of the record that the element's member `.1` indexes in the
+    /// owner's array `.0` (2014.1's `motionCinfos[body.motionId].inverseMass`, as 2015.1's
+    /// `hkpRigidBody.motion.inertiaAndMassInv[3]`).
+    Indexed(String, String),
+    /// A unit quaternion (x, y, z, w) and the position at the named path as a transform: four
+    /// columns of four reals, the rotation's three axes (w 0) and the position (w 1).
+    Transform(String),
+    /// A unit quaternion and the position at the named path as an `hkSweptTransform` at rest
+    /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0).
+    SweptTransform(String),
+}
+
+/// One member of a [`Replacement`]: its path in the replacing class and in the replaced one.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacedMember {
+    /// Its path in [`Replacement::to`].
+    pub to: String,
+    /// Its path in [`Replacement::from`].
+    pub from: String,
+    /// For a vector: the path in `to` of the value its fourth component holds in `to` (2015.1's
+    /// `hkpCapsuleShape.vertexA.w` is its `radius`), where `from`'s holds 0 (2014.1's
+    /// `hknpCapsuleShape.a.w`). Back, a fourth component equal to that value becomes 0; any
+    /// other is carried as it is.
+    #[serde(default)]
+    pub to_w: Option<String>,
+    /// For an array of records whose rule ([`Replacement::records`]) makes each an object of
+    /// this class: the array of pointers to those objects.
+    #[serde(default)]
+    pub each: Option<String>,
+    /// How the value is made, where not carried as it is.
+    #[serde(default)]
+    pub op: Option<MemberOp>,
+}
+
+/// A string member naming a class (see [`Migrations::class_names`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassName {
+    /// The record declaring it, or `*`.
+    pub class: String,
+    /// The member.
+    pub member: String,
+    /// The record's member pointing to the object named.
+    #[serde(default)]
+    pub pointer: Option<String>,
+    /// The stock files that show it.
+    pub evidence: String,
+}
+
+/// Which way a [`Replacement`] applies: `from` -> `to` (forward) or back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    /// An object of `from` becomes one of `to`.
+    Forward,
+    /// An object of `to` becomes one of `from`.
+    Back,
+}
+
+impl Replacement {
+    /// The source class, target class and member paths (target, source) for `way`.
+    pub fn oriented(&self, way: Way) -> (&str, &str, Vec<(&str, &str)>) {
+        match way {
+            Way::Forward => (&self.from, &self.to, self.members.iter().map(|m| (m.to.as_str(), m.from.as_str())).collect()),
+            Way::Back => (&self.to, &self.from, self.members.iter().map(|m| (m.from.as_str(), m.to.as_str())).collect()),
+        }
+    }
+
+    /// Source members `src` as the target's, by the member paths of `way`: the target's
+    /// members (records built along the paths) and the source paths carried. A source path
+    /// that reaches nothing is left out (the target member takes its default).
+    /// `made` gives the handles of the objects made of an array's elements (`each`): the
+    /// replaced object's own arrays, or for a record rule its owner's.
+    /// `owner` gives a member of a record rule's owner object (for [`MemberOp::Indexed`]).
+    pub fn remap(&self, way: Way, src: &Members, made: &dyn Fn(&str) -> Option<Vec<u32>>, owner: &dyn Fn(&str) -> Option<Val>) -> (Members, Vec<String>) {
+        let (_, _, pairs) = self.oriented(way);
+        let mut out = Members(Vec::new());
+        let mut carried = Vec::new();
+        for (m, (to, from)) in self.members.iter().zip(pairs) {
+            if way == Way::Back && (m.op.is_some() || m.each.is_some()) {
+                continue;
+            }
+            if let (None, Some(MemberOp::Indexed(table, index))) = (&m.each, &m.op) {
+                let i = match path_get(src, index) {
+                    Some(Val::UInt(i)) => usize::try_from(*i).ok(),
+                    Some(Val::Int(i)) => usize::try_from(*i).ok(),
+                    _ => None,
+                };
+                let record = match (i, owner(table)) {
+                    (Some(i), Some(Val::List(l) | Val::Array(l, _))) => l.get(i).cloned(),
+                    _ => None,
+                };
+                if let Some(v) = record.as_ref().and_then(|r| if let Val::Record(r) = r { path_get(r, from) } else { None }) {
+                    path_set(&mut out, to, v.clone());
+                    carried.push(format!("{table}[].{from}"));
+                }
+                continue;
+            }
+            let Some(v) = path_get(src, from) else { continue };
+            let v = match (&m.each, &m.op) {
+                (Some(_), _) => match made(from) {
+                    Some(hs) => Val::List(hs.into_iter().map(|h| Val::Ref(h, None)).collect()),
+                    None => continue,
+                },
+                (None, Some(MemberOp::IndexOf(array))) => {
+                    let i = match v {
+                        Val::UInt(i) => usize::try_from(*i).ok(),
+                        Val::Int(i) => usize::try_from(*i).ok(),
+                        _ => None,
+                    };
+                    match (i, made(array)) {
+                        (Some(i), Some(hs)) if i < hs.len() => Val::Ref(hs[i], None),
+                        _ => continue,
+                    }
+                }
+                (None, Some(MemberOp::Transform(p) | MemberOp::SweptTransform(p))) => {
+                    let (Some(q), Some(pos)) = (reals(v), path_get(src, p).and_then(reals)) else { continue };
+                    let (Ok(q), Ok(pos)) = (<[f32; 4]>::try_from(q), <[f32; 4]>::try_from(pos)) else { continue };
+                    let list = |xs: &[f32]| Val::List(xs.iter().map(|x| Val::Real(*x)).collect());
+                    let out = if matches!(m.op, Some(MemberOp::Transform(_))) {
+                        list(&quaternion_transform(q, pos))
+                    } else {
+                        let at = [pos[0], pos[1], pos[2], 0.0];
+                        Val::List(vec![list(&at), list(&at), list(&q), list(&q), list(&[0.0; 4])])
+                    };
+                    carried.push(p.clone());
+                    out
+                }
+                (None, None | Some(MemberOp::Indexed(..))) => v.clone(),
+            };
+            path_set(&mut out, to, v);
+            carried.push(from.to_owned());
+        }
+        // Vectors whose fourth component is another member in `to`, 0 in `from`.
+        for m in &self.members {
+            let Some(w) = &m.to_w else { continue };
+            let (at, w_value) = match way {
+                Way::Forward => (m.to.as_str(), path_get(&out, w).cloned()),
+                Way::Back => {
+                    let stored = path_get(src, w).cloned();
+                    let is_w = matches!((path_get(src, &m.to), &stored), (Some(Val::List(l) | Val::Array(l, _)), Some(s)) if l.len() == 4 && l[3] == *s);
+                    (m.from.as_str(), is_w.then_some(Val::Real(0.0)))
+                }
+            };
+            let (Some(wv @ Val::Real(_)), Some(Val::List(l) | Val::Array(l, _))) = (w_value, path_get(&out, at)) else { continue };
+            if l.len() == 4 {
+                let mut l = l.clone();
+                l[3] = wv;
+                path_set(&mut out, at, Val::List(l));
+            }
+        }
+        (out, carried)
+    }
+
+    /// Why member `name` (of either class) may be dropped, where the rule says.
+    pub fn derived_reason(&self, name: &str) -> Option<&str> {
+        self.derived.iter().find(|(n, _)| n == name).map(|(_, r)| r.as_str())
+    }
+}
+
+/// Unit quaternion `q` (x, y, z, w) and position `p` as a column-major 4x4 transform (in 64
+/// bits, each component rounded to 32).
+pub fn quaternion_transform(q: [f32; 4], p: [f32; 4]) -> [f32; 16] {
+    let [x, y, z, w] = q.map(f64::from);
+    let m = [
+        1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y), 0.0,
+        2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x), 0.0,
+        2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y), 0.0,
+    ];
+    let mut out = [0.0f32; 16];
+    for (o, v) in out.iter_mut().zip(m) {
+        *o = v as f32;
+    }
+    out[12..15].copy_from_slice(&p[..3]);
+    out[15] = 1.0;
+    out
+}
+
+/// The value at dotted `path` within records `m` (records only; a bounded walk).
+pub fn path_get<'m>(m: &'m Members, path: &str) -> Option<&'m Val> {
+    let mut parts = path.split('.');
+    let mut v = m.get(parts.next()?)?;
+    for p in parts {
+        let Val::Record(r) = v else { return None };
+        v = r.get(p)?;
+    }
+    Some(v)
+}
+
+/// Sets dotted `path` within `m` to `v`, building the records along it (a non-record in the
+/// way is replaced by one).
+fn path_set(m: &mut Members, path: &str, v: Val) {
+    // `name[k]`: element k of a list member (the list grown with nulls).
+    if let Some((name, k)) = path.strip_suffix(']').and_then(|p| p.split_once('[')).filter(|_| !path.contains('.')) {
+        let Ok(k) = k.parse::<usize>() else { return };
+        if k > 4096 {
+            return;
+        }
+        let i = match m.0.iter().position(|(n, _)| n == name) {
+            Some(i) => i,
+            None => {
+                m.0.push((name.to_owned(), Val::List(Vec::new())));
+                m.0.len() - 1
+            }
+        };
+        if !matches!(m.0[i].1, Val::List(_)) {
+            m.0[i].1 = Val::List(Vec::new());
+        }
+        if let Val::List(l) = &mut m.0[i].1 {
+            if l.len() <= k {
+                l.resize(k + 1, Val::Null);
+            }
+            l[k] = v;
+        }
+        return;
+    }
+    match path.split_once('.') {
+        None => match m.0.iter_mut().find(|(n, _)| n == path) {
+            Some(slot) => slot.1 = v,
+            None => m.0.push((path.to_owned(), v)),
+        },
+        Some((first, rest)) => {
+            let i = match m.0.iter().position(|(n, _)| n == first) {
+                Some(i) => i,
+                None => {
+                    m.0.push((first.to_owned(), Val::Record(Members(Vec::new()))));
+                    m.0.len() - 1
+                }
+            };
+            if !matches!(m.0[i].1, Val::Record(_)) {
+                m.0[i].1 = Val::Record(Members(Vec::new()));
+            }
+            if let Val::Record(inner) = &mut m.0[i].1 {
+                path_set(inner, rest, v);
+            }
+        }
+    }
 }
 
 /// A member of the records of an [`IndexedRecords`] table (`class`, the record's type) that is
@@ -470,6 +793,32 @@ impl Migrations {
         self.grouped.extend(other.grouped);
         self.derived.extend(other.derived);
         self.computed.extend(other.computed);
+        self.replacements.extend(other.replacements);
+        self.class_names.extend(other.class_names);
+    }
+
+    /// The replacement rule for an object of class `class` where the target has (`has`) the
+    /// class in its stead and lacks `class`, with the way it applies.
+    pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool) -> Option<(&Replacement, Way)> {
+        self.replacements.iter().filter(|r| !r.records).find_map(|r| {
+            if r.from == class && has(&r.to) {
+                Some((r, Way::Forward))
+            } else if r.to == class && has(&r.from) {
+                Some((r, Way::Back))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The record rule ([`Replacement::records`]) whose records become objects of `class`.
+    pub fn record_replacement(&self, class: &str) -> Option<&Replacement> {
+        self.replacements.iter().find(|r| r.records && r.to == class)
+    }
+
+    /// Whether member `name` of a record of `ancestry` names a class.
+    pub fn names_class(&self, ancestry: &[String], name: &str) -> Option<&ClassName> {
+        self.class_names.iter().find(|r| class_matches(&r.class, ancestry) && r.member == name)
     }
 
     /// The value a build of SDK `to` with `to_ptr`-byte pointers stores for member `name` where
@@ -519,6 +868,11 @@ impl Migrations {
         self.defaults
             .iter()
             .find(|d| class_matches(&d.class, ancestry) && d.member == name && (d.sdks.is_empty() || d.sdks.iter().any(|s| s == sdk)))
+    }
+
+    /// Whether any default is named for a member of a record of `ancestry` in SDK `sdk`.
+    pub fn has_defaults(&self, ancestry: &[String], sdk: &str) -> bool {
+        self.defaults.iter().any(|d| d.class != "*" && class_matches(&d.class, ancestry) && (d.sdks.is_empty() || d.sdks.iter().any(|s| s == sdk)))
     }
 
     /// Whether member `name` holds only what the run time rebuilds.
@@ -609,6 +963,61 @@ mod tests {
         let none = |_: u32| None;
         assert_eq!(r.source(&body, &none), None);
         assert_eq!(r.source(&Members(vec![]), &object), None);
+    }
+
+    fn capsule_rule() -> Replacement {
+        Migrations::builtin().replacements.into_iter().find(|r| r.from == "hknpCapsuleShape").unwrap()
+    }
+
+    /// c1400's first capsule as DSR's shape (vertexA.w the radius) and back (a.w 0); members the
+    /// rule does not list are not carried, even under the same name.
+    #[test]
+    fn capsule_replaced_both_ways() {
+        let r = capsule_rule();
+        let v = |x: [f32; 4]| Val::List(x.iter().map(|c| Val::Real(*c)).collect());
+        let hknp = Members(vec![
+            ("dispatchType".into(), Val::Str("CONVEX".into())),
+            ("convexRadius".into(), Val::Real(0.101810664)),
+            ("a".into(), v([5.297208e-7, 0.038160928, 0.0057549314, 0.0])),
+            ("b".into(), v([-6.489283e-7, -0.038160972, 0.0057538473, 0.0])),
+        ]);
+        let (none, no_owner) = (|_: &str| None, |_: &str| None);
+        let (hkp, carried) = r.remap(Way::Forward, &hknp, &none, &no_owner);
+        assert_eq!(hkp.get("radius"), Some(&Val::Real(0.101810664)));
+        assert_eq!(hkp.get("vertexA"), Some(&v([5.297208e-7, 0.038160928, 0.0057549314, 0.101810664])));
+        assert_eq!(hkp.get("dispatchType"), None);
+        assert_eq!(carried, ["convexRadius", "a", "b"]);
+        let (back, _) = r.remap(Way::Back, &hkp, &none, &no_owner);
+        assert_eq!(back.get("a"), hknp.get("a"));
+        assert_eq!(back.get("b"), hknp.get("b"));
+        assert_eq!(back.get("convexRadius"), hknp.get("convexRadius"));
+    }
+
+    /// Paths build the records along them; `name[k]` grows a list with nulls; an absurd index
+    /// is refused.
+    #[test]
+    fn paths_build_records_and_elements() {
+        let mut m = Members(Vec::new());
+        path_set(&mut m, "collidable.broadPhaseHandle.collisionFilterInfo", Val::UInt(7));
+        path_set(&mut m, "entities[1]", Val::Ref(3, None));
+        path_set(&mut m, "motion.inertiaAndMassInv", Val::List(vec![Val::Real(1.0); 4]));
+        path_set(&mut m, "motion.inertiaAndMassInv[3]", Val::Real(0.5));
+        path_set(&mut m, "x[99999]", Val::Null);
+        assert_eq!(path_get(&m, "collidable.broadPhaseHandle.collisionFilterInfo"), Some(&Val::UInt(7)));
+        assert_eq!(m.get("entities"), Some(&Val::List(vec![Val::Null, Val::Ref(3, None)])));
+        assert_eq!(path_get(&m, "motion.inertiaAndMassInv"), Some(&Val::List(vec![Val::Real(1.0), Val::Real(1.0), Val::Real(1.0), Val::Real(0.5)])));
+        assert_eq!(m.get("x"), None);
+    }
+
+    /// The identity, and a quarter turn about z (x -> y), with the position in the last column.
+    #[test]
+    fn quaternion_as_transform() {
+        let t = quaternion_transform([0.0, 0.0, 0.0, 1.0], [1.0, 2.0, 3.0, 1.0]);
+        assert_eq!(t, [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 2.0, 3.0, 1.0]);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let t = quaternion_transform([0.0, 0.0, h, h], [0.0; 4]);
+        let want = [0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+        assert!(t.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-6), "{t:?}");
     }
 
     #[test]

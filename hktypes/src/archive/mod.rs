@@ -12,7 +12,7 @@
 //!
 //! Each format's module documents its header fields, reads the raw layout and writes it again;
 //! [`Archive`] is the interpretation: compression layers ([`Wrapper`]: DCX, Yaz0, zstd) around one
-//! [`Body`] (a binder, a SARC, or a single file), opened as one (`Yaz0` around SARC, DCX around
+//! [`Contents`] (a binder, a SARC, or a single file), opened as one (`Yaz0` around SARC, DCX around
 //! BND4, zstd around SARC). [`Archive::members`] lists the members with the kind of Havok file
 //! each is ([`crate::sniff`]); [`Archive::member_bytes`] gives one, with its own compression (a
 //! DCX-compressed `.hkx` in a BHF4) undone. [`read_path`] reads the bytes a member path names
@@ -21,12 +21,12 @@
 //! [`crate::open`], which stays the one door for Havok bytes; [`write_member`] puts a member back.
 //!
 //! ```
-//! use hktypes::archive::{Archive, Body, OpenOptions};
+//! use hktypes::archive::{Archive, Contents, OpenOptions};
 //! use hktypes::archive::sarc::Sarc;
 //!
 //! let mut sarc = Sarc::new(true);
 //! sarc.add("Physics/RigidBody/A.hkrb", b"not really Havok".to_vec());
-//! let archive = Archive::from_body(Body::Sarc(sarc)).with_yaz0();
+//! let archive = Archive::from_contents(Contents::Sarc(sarc)).with_yaz0();
 //! let bytes = archive.write()?.0;
 //! let back = Archive::read(&bytes, &OpenOptions::default())?;
 //! assert_eq!(back.describe(), "Yaz0 > SARC (big-endian)");
@@ -221,7 +221,7 @@ impl OpenOptions {
     }
 }
 
-/// A compression layer around an archive's body or another layer, with the bytes it was read from.
+/// A compression layer around an archive's contents or another layer, with the bytes it was read from.
 #[derive(Clone, Debug)]
 pub enum Wrapper {
     /// DCX: its header.
@@ -292,7 +292,7 @@ struct Layer {
 
 /// What the compression layers hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Body {
+pub enum Contents {
     /// A BND3 binder.
     Bnd3(bnd3::Bnd3),
     /// A BND4 binder.
@@ -322,12 +322,12 @@ pub struct MemberInfo {
     pub kind: Option<crate::Format>,
 }
 
-/// An archive: compression layers around a body of members, opened as one.
+/// An archive: compression layers around its contents (a binder of members or one file), opened as one.
 #[derive(Clone, Debug)]
 pub struct Archive {
     layers: Vec<Layer>,
     /// The members' container.
-    pub body: Body,
+    pub contents: Contents,
     options: OpenOptions,
 }
 
@@ -335,9 +335,9 @@ pub struct Archive {
 const MAX_NESTING: usize = 4;
 
 impl Archive {
-    /// An archive of `body` without compression.
-    pub fn from_body(body: Body) -> Self {
-        Archive { layers: Vec::new(), body, options: OpenOptions::default() }
+    /// An archive of `contents` without compression.
+    pub fn from_contents(contents: Contents) -> Self {
+        Archive { layers: Vec::new(), contents, options: OpenOptions::default() }
     }
 
     /// The same archive inside a new compression layer (outermost).
@@ -374,27 +374,27 @@ impl Archive {
             current = Some(payload);
         }
         let b = current.as_deref().unwrap_or(bytes);
-        let body = Self::read_body(b, name).map_err(|e| if outer.is_empty() { e } else { e.within(&outer) })?;
-        Ok(Archive { layers, body, options: opts.clone() })
+        let contents = Self::read_contents(b, name).map_err(|e| if outer.is_empty() { e } else { e.within(&outer) })?;
+        Ok(Archive { layers, contents, options: opts.clone() })
     }
 
-    fn read_body(b: &[u8], name: &str) -> Result<Body> {
+    fn read_contents(b: &[u8], name: &str) -> Result<Contents> {
         Ok(if b.starts_with(b"BND4") {
-            Body::Bnd4(bnd4::Bnd4::read(b, None)?)
+            Contents::Bnd4(bnd4::Bnd4::read(b, None)?)
         } else if b.starts_with(b"BND3") {
-            Body::Bnd3(bnd3::Bnd3::read(b)?)
+            Contents::Bnd3(bnd3::Bnd3::read(b)?)
         } else if sarc::is_sarc(b) {
-            Body::Sarc(sarc::Sarc::read(b)?)
+            Contents::Sarc(sarc::Sarc::read(b)?)
         } else if bhf4::is_bhf4(b) {
             return Err(Error::invalid("BHF4", 0, "a BHF4 header file needs its BDF4 data file (read both with Archive::read_split or open the path)"));
         } else {
-            Body::Single(name.to_string(), b.to_vec())
+            Contents::Single(name.to_string(), b.to_vec())
         })
     }
 
     /// Reads a split binder: the BHF4 header file and the BDF4 data file.
     pub fn read_split(header: &[u8], data: &[u8], opts: &OpenOptions) -> Result<Self> {
-        Ok(Archive { layers: Vec::new(), body: Body::Bhf4(bhf4::Bhf4::read(header, data)?), options: opts.clone() })
+        Ok(Archive { layers: Vec::new(), contents: Contents::Bhf4(bhf4::Bhf4::read(header, data)?), options: opts.clone() })
     }
 
     /// Opens the archive at `path`: a BHF4 header file (`.hkxbhd`) with its data file beside it
@@ -410,38 +410,38 @@ impl Archive {
 
     /// What the archive is: `DCX(DFLT) > BND4`, `Yaz0 > SARC (big-endian)`.
     pub fn describe(&self) -> String {
-        let body = match &self.body {
-            Body::Bnd3(_) => "BND3".to_string(),
-            Body::Bnd4(_) => "BND4".to_string(),
-            Body::Bhf4(_) => "BHF4+BDF4".to_string(),
-            Body::Sarc(s) => format!("SARC ({})", if s.big { "big-endian" } else { "little-endian" }),
-            Body::Single(..) => "one file".to_string(),
+        let body = match &self.contents {
+            Contents::Bnd3(_) => "BND3".to_string(),
+            Contents::Bnd4(_) => "BND4".to_string(),
+            Contents::Bhf4(_) => "BHF4+BDF4".to_string(),
+            Contents::Sarc(s) => format!("SARC ({})", if s.big { "big-endian" } else { "little-endian" }),
+            Contents::Single(..) => "one file".to_string(),
         };
         self.layers.iter().map(|l| l.wrapper.name()).chain([body]).collect::<Vec<_>>().join(" > ")
     }
 
-    /// Whether the body is a container of members (not a single compressed file).
+    /// Whether the contents are a container of members (not a single compressed file).
     pub fn is_container(&self) -> bool {
-        !matches!(self.body, Body::Single(..))
+        !matches!(self.contents, Contents::Single(..))
     }
 
     fn stored(&self) -> Vec<(&str, Option<i32>, &[u8])> {
-        match &self.body {
-            Body::Bnd3(b) => b.entries.iter().map(|e| (e.name.as_str(), e.id, e.data.as_slice())).collect(),
-            Body::Bnd4(b) => b.entries.iter().map(|e| (e.name.as_str(), e.id, e.data.as_slice())).collect(),
-            Body::Bhf4(b) => b.binder.entries.iter().map(|e| (e.name.as_str(), e.id, e.data.as_slice())).collect(),
-            Body::Sarc(s) => s.nodes.iter().map(|n| (n.name.as_str(), None, n.data.as_slice())).collect(),
-            Body::Single(n, d) => vec![(n.as_str(), None, d.as_slice())],
+        match &self.contents {
+            Contents::Bnd3(b) => b.entries.iter().map(|e| (e.name.as_str(), e.id, e.data.as_slice())).collect(),
+            Contents::Bnd4(b) => b.entries.iter().map(|e| (e.name.as_str(), e.id, e.data.as_slice())).collect(),
+            Contents::Bhf4(b) => b.binder.entries.iter().map(|e| (e.name.as_str(), e.id, e.data.as_slice())).collect(),
+            Contents::Sarc(s) => s.nodes.iter().map(|n| (n.name.as_str(), None, n.data.as_slice())).collect(),
+            Contents::Single(n, d) => vec![(n.as_str(), None, d.as_slice())],
         }
     }
 
     fn stored_mut(&mut self, index: usize) -> Option<&mut Vec<u8>> {
-        match &mut self.body {
-            Body::Bnd3(b) => b.entries.get_mut(index).map(|e| &mut e.data),
-            Body::Bnd4(b) => b.entries.get_mut(index).map(|e| &mut e.data),
-            Body::Bhf4(b) => b.binder.entries.get_mut(index).map(|e| &mut e.data),
-            Body::Sarc(s) => s.nodes.get_mut(index).map(|n| &mut n.data),
-            Body::Single(_, d) => (index == 0).then_some(d),
+        match &mut self.contents {
+            Contents::Bnd3(b) => b.entries.get_mut(index).map(|e| &mut e.data),
+            Contents::Bnd4(b) => b.entries.get_mut(index).map(|e| &mut e.data),
+            Contents::Bhf4(b) => b.binder.entries.get_mut(index).map(|e| &mut e.data),
+            Contents::Sarc(s) => s.nodes.get_mut(index).map(|n| &mut n.data),
+            Contents::Single(_, d) => (index == 0).then_some(d),
         }
     }
 
@@ -568,18 +568,18 @@ impl Archive {
         }
     }
 
-    /// Writes the archive: the body laid out again and compressed with each layer; a BHF4 gives
+    /// Writes the archive: the contents laid out again and compressed with each layer; a BHF4 gives
     /// the header file and, second, the data file.
     pub fn write(&self) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
-        let (mut bytes, data) = match &self.body {
-            Body::Bnd3(b) => (b.write()?, None),
-            Body::Bnd4(b) => (b.write()?, None),
-            Body::Bhf4(b) => {
+        let (mut bytes, data) = match &self.contents {
+            Contents::Bnd3(b) => (b.write()?, None),
+            Contents::Bnd4(b) => (b.write()?, None),
+            Contents::Bhf4(b) => {
                 let (h, d) = b.write()?;
                 (h, Some(d))
             }
-            Body::Sarc(s) => (s.write()?, None),
-            Body::Single(_, d) => (d.clone(), None),
+            Contents::Sarc(s) => (s.write()?, None),
+            Contents::Single(_, d) => (d.clone(), None),
         };
         for l in self.layers.iter().rev() {
             bytes = if !l.original.is_empty() && l.payload == bytes {

@@ -41,6 +41,10 @@
 //! [`ReadOptions`]: the layout of the packfile written, the object order) pulls the text through
 //! quick-xml, one event at a time, and makes the values as it goes: no tree of the text is
 //! built, and the text of a parameter is borrowed from the input where it holds no reference.
+//! What each member kind's value is, [`super::walk`] decides (as for the dump's build): the
+//! reader is its source, giving each `<hkparam>` as the walk asks for its member (a parameter
+//! ahead of its member waits, one after its member was passed is given late; a missing member
+//! is its zero value, missing hidden bytes an error).
 //! No DTD (a `<!DOCTYPE`, and so any entity beyond the five built-in ones, is an error);
 //! elements nested past the values are passed over without recursion, and the walk over objects
 //! and structs stops at [`MAX_DEPTH`]. Pointers may name objects further on: a name is resolved
@@ -103,6 +107,7 @@ use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::rc::Rc;
 use quick_xml::events::{BytesStart, Event};
+use super::walk::{Next, PackSource, PackWalk};
 
 /// A null string's text (serde-hkx's `␀`, U+2400); empty text is an empty string, as Havok's
 /// packer reads it.
@@ -242,6 +247,12 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         section_refs: false,
         array_flags: super::objects::DONT_DEALLOCATE,
         dangling: options.dangling,
+        object: Cow::Borrowed(""),
+        path: Vec::new(),
+        list: Cow::Borrowed(""),
+        list_at: 0,
+        group: (0, 0),
+        note: None,
     };
     reader.document(root_pos, &root, options.order)
 }
@@ -1376,6 +1387,140 @@ struct XmlReader<'i, 's> {
     /// version's, or the `hkgen:arrays` note's.
     array_flags: u32,
     dangling: Dangling,
+    /// The object the walk is in, and the path of the value it is at.
+    object: Cow<'i, str>,
+    path: Vec<Seg<'i>>,
+    /// The text of the token list being read (an array's or C array's values), where its next
+    /// token starts, and the rest of the group of reals being read in it.
+    list: Cow<'i, str>,
+    list_at: usize,
+    group: (usize, usize),
+    /// The object's first `hkgen:object` comment.
+    note: Option<(usize, &'i str)>,
+}
+
+/// A step of the path of a value the walk is at.
+enum Seg<'i> {
+    Member(Cow<'i, str>),
+    Index(usize),
+}
+
+/// A path as errors spell it (`a.b[3].c`).
+struct Segs<'a, 'i>(&'a [Seg<'i>]);
+
+impl std::fmt::Display for Segs<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, s) in self.0.iter().enumerate() {
+            match s {
+                Seg::Member(n) if k == 0 => f.write_str(n)?,
+                Seg::Member(n) => write!(f, ".{n}")?,
+                Seg::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value's place in the XML, as the walk in asks for it: where its element starts.
+#[derive(Clone, Copy)]
+enum XNode {
+    /// A top-level `<hkobject>` whose start tag was read.
+    Object(usize),
+    /// An `<hkparam>` whose start tag was read, and its `numelements`.
+    Param { p: usize, hint: Option<usize> },
+    /// An `<hkobject>` element of an array of structs.
+    Elem(usize),
+    /// An `<hkcstring>` element of an array of strings.
+    CStr(usize),
+    /// The next value of the token list being read (of the `<hkparam>` at the position).
+    Tok(usize),
+    /// The next number of the group of reals being read.
+    GroupWord(usize),
+}
+
+impl XNode {
+    fn pos(&self) -> usize {
+        match *self {
+            XNode::Object(p) | XNode::Param { p, .. } | XNode::Elem(p) | XNode::CStr(p) | XNode::Tok(p) | XNode::GroupWord(p) => p,
+        }
+    }
+}
+
+/// A record being read: an `<hkobject>`'s parameters.
+struct XRec<'i> {
+    /// Where its `<hkobject>` starts; for a struct member, where the `<hkparam>` holding it does.
+    pos: usize,
+    wrapper: Option<usize>,
+    /// Whether it is a top-level object (whose note is kept).
+    top: bool,
+    path_len: usize,
+    marks: Marks,
+    /// A parameter read ahead of its member: where, its member, `numelements`, name.
+    pending: Option<(usize, usize, Option<usize>, Cow<'i, str>)>,
+    /// Whether its end was read.
+    closed: bool,
+}
+
+/// A member's value was given, or passed over as absent (it may still come late).
+const GIVEN: u8 = 1;
+const PASSED: u8 = 2;
+
+/// Per member of a record: [`GIVEN`], [`PASSED`] or neither (bits where the members are few).
+struct Marks {
+    given: u64,
+    passed: u64,
+    many: Vec<u8>,
+}
+
+impl Marks {
+    fn new(n: usize) -> Self {
+        Marks { given: 0, passed: 0, many: if n > 64 { vec![0; n] } else { Vec::new() } }
+    }
+
+    fn get(&self, k: usize) -> u8 {
+        match self.many.get(k) {
+            Some(&m) => m,
+            None if k < 64 => u8::from(self.given >> k & 1 != 0) * GIVEN | u8::from(self.passed >> k & 1 != 0) * PASSED,
+            None => 0,
+        }
+    }
+
+    fn set(&mut self, k: usize, mark: u8) {
+        if let Some(m) = self.many.get_mut(k) {
+            *m = mark;
+        } else if k < 64 {
+            self.given &= !(1 << k);
+            self.passed &= !(1 << k);
+            match mark {
+                GIVEN => self.given |= 1 << k,
+                PASSED => self.passed |= 1 << k,
+                _ => {}
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum SeqKind {
+    /// `<hkobject>` elements.
+    Objects,
+    /// `<hkcstring>` elements.
+    Strings,
+    /// The tokens of the parameter's text.
+    Tokens,
+}
+
+/// A container being read: the elements of the `<hkparam>` at `p`.
+struct XSeq {
+    p: usize,
+    kind: SeqKind,
+    ty: MemberType,
+    count: Option<usize>,
+    reserve: usize,
+    path_len: usize,
+    len: usize,
+    /// Whether it is an hkArray (whose capacity word the document's flags give).
+    array: bool,
 }
 
 /// Where a value is read: the object's name and the member path.
@@ -1399,7 +1544,7 @@ impl<'i> XmlReader<'i, '_> {
 
     /// The slot of an object name (a new one the first time it is seen); `used` tells where
     /// and how a use before its object is reported if no object has the name.
-    fn slot(&self, name: &str, used: Option<(usize, &At<'_>, String)>) -> u32 {
+    fn slot(&self, name: &str, used: Option<(usize, &dyn Fn() -> (String, Option<String>, String))>) -> u32 {
         let mut names = self.names.borrow_mut();
         let mut slots = self.slots.borrow_mut();
         let k = match names.get(name) {
@@ -1412,8 +1557,9 @@ impl<'i> XmlReader<'i, '_> {
             }
         };
         let s = &mut slots[k as usize];
-        if let (None, None, Some((pos, at, msg))) = (s.object, &s.first_use, used) {
-            s.first_use = Some((pos, at.object.to_owned(), (!at.path.is_root()).then(|| at.path.to_string()), msg));
+        if let (None, None, Some((pos, used))) = (s.object, &s.first_use, used) {
+            let (object, member, msg) = used();
+            s.first_use = Some((pos, object, member, msg));
         }
         k
     }
@@ -1641,8 +1787,11 @@ impl<'i> XmlReader<'i, '_> {
             if !signatures.contains_key(&*class) {
                 signatures.insert(class.to_string(), signature.or_else(|| self.sources[k].signature(&class)).unwrap_or(0));
             }
-            let mut note = None;
-            let values = self.members(p, &class, &at, 0, Some(&mut note))?;
+            self.object = name.clone();
+            self.path.clear();
+            self.note = None;
+            let values = PackWalk.object(self, &class, &XNode::Object(p))?;
+            let note = self.note.take();
             let mut object = Object { class: class.into_owned(), class_ref: (0, 0), body: Body::Typed(values), array_align: ArrayAlign::Sixteen, kept: Default::default() };
             if let Some((n, text)) = note {
                 self.object_note(n, text, &at, &mut object)?;
@@ -1689,8 +1838,8 @@ impl<'i> XmlReader<'i, '_> {
                                 Ref::Section(section, off)
                             }
                             None => {
-                                let note_at = At { object: at.object, path: Path::Root("") };
-                                Ref::Inside(Handle(self.slot(to, Some((n, &note_at, format!("{OBJECT_NOTE}: {to:?} names no object"))))), off)
+                                let used = || (at.object.to_owned(), None, format!("{OBJECT_NOTE}: {to:?} names no object"));
+                                Ref::Inside(Handle(self.slot(to, Some((n, &used)))), off)
                             }
                         };
                         targets.insert(k, r);
@@ -1865,299 +2014,391 @@ impl<'i> XmlReader<'i, '_> {
         m
     }
 
-    /// The members of an `<hkobject>` (opened at `pos`) up to its end; `note` takes its first
-    /// `hkgen:object` comment.
-    fn members(&mut self, pos: usize, class: &str, at: &At<'_>, depth: usize, mut note: Option<&mut Option<(usize, &'i str)>>) -> Result<Vec<MemberValue>, ValueError> {
-        if depth > MAX_DEPTH {
-            return Err(self.err(pos, Some(at), format!("objects nested more than {MAX_DEPTH} deep")));
-        }
-        let members = self.members_of(class);
-        // The values in place, with which were given (a bit per member where they are few).
-        let mut values: Vec<MemberValue> = (0..members.len()).map(|_| MemberValue::Void).collect();
-        let mut given_few = 0u64;
-        let mut given_many = vec![false; if members.len() > 64 { members.len() } else { 0 }];
-        let mut given = |i: usize| -> bool {
-            match given_many.get_mut(i) {
-                Some(g) => std::mem::replace(g, true),
-                None => {
-                    let was = given_few & 1 << i != 0;
-                    given_few |= 1 << i;
-                    was
-                }
-            }
-        };
-        // Parameters mostly come in member order: the next member is tried first.
-        let mut next = 0usize;
-        loop {
-            let (p, ev) = self.pull.next()?;
-            let s = match ev {
-                Ev::Open(s) => s,
-                Ev::Comment(c) => {
-                    if let Some(n) = note.as_deref_mut().filter(|n| n.is_none() && c.trim_start().starts_with(OBJECT_NOTE)) {
-                        *n = Some((p, c));
-                    }
-                    continue;
-                }
-                Ev::Text(..) => continue,
-                Ev::Close => break,
-                Ev::Eof => return Err(self.pull.unclosed(pos)),
-            };
-            let tag = self.pull.tag(&s);
-            if tag != "hkparam" {
-                return Err(self.err(p, Some(at), format!("<{tag}> where <hkparam> belongs")));
-            }
-            let [name, numelements] = self.pull.attrs(&s, p, ["name", "numelements"])?;
-            let name = name.ok_or_else(|| self.err(p, Some(at), "<hkparam> without a name"))?;
-            let sub = At { object: at.object, path: Path::Member(&at.path, &name) };
-            let i = match members.get(next) {
-                Some(m) if m.name == *name => next,
-                _ => members.iter().position(|m| m.name == *name).ok_or_else(|| self.err(p, Some(at), format!("unknown member {name} of {class}")))?,
-            };
-            next = i + 1;
-            if given(i) {
-                return Err(self.err(p, Some(&sub), "a second value"));
-            }
-            values[i] = self.param(p, numelements.as_deref(), &members[i], &sub, depth)?;
-        }
-        for (i, m) in members.iter().enumerate() {
-            if given(i) {
-                continue;
-            }
-            if m.name == HIDDEN {
-                return Err(self.err(pos, Some(at), format!("{class}'s hidden bytes are missing")));
-            }
-            values[i] = zero_value(&self.classes, m, m.ty, 0, self.array_flags).map_err(|e| self.err(pos, Some(at), e))?;
-        }
-        Ok(values)
+    /// An error at `pos` at the value the walk is at (the current object and member path).
+    fn here(&self, pos: usize, msg: impl std::fmt::Display) -> ValueError {
+        let path = Segs(&self.path);
+        located(self.pull.text, pos, Some((&self.object, (!self.path.is_empty()).then_some(&path as &dyn std::fmt::Display))), msg)
     }
 
-    /// The value of an `<hkparam>` (opened at `p`) up to its end.
-    fn param(&mut self, p: usize, numelements: Option<&str>, m: &Member, at: &At<'_>, depth: usize) -> Result<MemberValue, ValueError> {
-        // `numelements` must be a count, but where it disagrees with the text the text's
-        // elements are the array (two of HavokLib's test files say 7 and 1 for arrays that hold
-        // 1 and 0).
-        let hint = match numelements {
-            Some(n) => Some(n.trim().parse::<usize>().map_err(|_| self.err(p, Some(at), format!("numelements {n:?} is not a count")))?),
-            None => None,
-        };
-        if m.name == HIDDEN {
-            let (t, _) = self.pull.content(p)?;
-            let t = t.trim();
-            if !t.len().is_multiple_of(2) {
-                return Err(self.err(p, Some(at), "hidden bytes are not pairs of hex digits"));
-            }
-            return from_hex(t).map(MemberValue::Opaque).ok_or_else(|| self.err(p, Some(at), "hidden bytes are not hex"));
-        }
-        match m.ty {
-            MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
-                let items = self.items(p, m, m.subtype, at, depth, hint, None)?;
-                Ok(match m.ty {
-                    MemberType::RelArray => MemberValue::RelArray(items),
-                    MemberType::Array => MemberValue::Array(MemberArray::with_flags(items, self.array_flags)),
-                    _ => MemberValue::Array(MemberArray { items, capacity: 0 }),
-                })
-            }
-            _ if m.c_array_size > 0 => {
-                let items = self.items(p, m, m.ty, at, depth, hint, Some(m.c_array_size as usize))?;
-                Ok(MemberValue::CArray(items))
-            }
-            MemberType::Struct => {
-                let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "a struct member without a class"))?;
-                let mut value = None;
-                loop {
-                    let (q, ev) = self.pull.next()?;
-                    match ev {
-                        Ev::Open(_) if value.is_none() => value = Some(self.members(q, class, at, depth + 1, None)?),
-                        Ev::Open(_) => return Err(self.err(p, Some(at), "a struct member holds one <hkobject>")),
-                        Ev::Comment(_) | Ev::Text(..) => {}
-                        Ev::Close => break,
-                        Ev::Eof => return Err(self.pull.unclosed(p)),
-                    }
-                }
-                Ok(MemberValue::Struct(value.ok_or_else(|| self.err(p, Some(at), "a struct member holds one <hkobject>"))?))
-            }
-            MemberType::CString | MemberType::StringPtr => Ok(MemberValue::Str(text_bytes(&self.pull.content(p)?.0))),
-            // A scalar enum or flags value is the whole text: other writers put spaces around
-            // the `|`, or leave it empty for no bits.
-            ty @ (MemberType::Enum | MemberType::Flags) => {
-                let (text, child) = self.pull.content(p)?;
-                if let Some((q, tag)) = child {
-                    return Err(self.err(q, Some(at), format!("<{tag}> in a {} value", ty.sdk_name())));
-                }
-                self.enum_value(p, m, ty, &text, at)
-            }
-            ty => {
+    /// The error of a value that does not stand where `n` is.
+    fn misplaced(&self, n: &XNode, what: &str) -> ValueError {
+        self.here(n.pos(), format!("{what} is not read from XML here"))
+    }
+
+    /// One value of kind `ty` from the tokens of `n`: an `<hkparam>`'s whole text (which holds
+    /// that value only), or the next element of the token list being read.
+    fn scalar<R>(&mut self, n: &XNode, ty: MemberType, f: impl FnOnce(&Self, usize, &mut Tokens<'_>) -> Result<R, ValueError>) -> Result<R, ValueError> {
+        match *n {
+            XNode::Param { p, .. } => {
                 let (text, _) = self.pull.content(p)?;
                 let mut toks = Tokens::new(&text);
-                let v = self.token(p, m, ty, &mut toks, at)?;
+                let v = f(self, p, &mut toks)?;
                 if toks.next().is_some() {
-                    return Err(self.err(p, Some(at), format!("more text than one {} value", ty.sdk_name())));
+                    return Err(self.here(p, format!("more text than one {} value", ty.sdk_name())));
                 }
                 Ok(v)
             }
+            XNode::Tok(p) | XNode::GroupWord(p) => {
+                let list = std::mem::take(&mut self.list);
+                let (from, to) = if matches!(n, XNode::Tok(_)) { (self.list_at, list.len()) } else { self.group };
+                let mut toks = Tokens::new(list.get(from..to).unwrap_or_default());
+                let v = f(self, p, &mut toks);
+                let at = to - toks.rest.len();
+                if matches!(n, XNode::Tok(_)) {
+                    self.list_at = at;
+                } else {
+                    self.group.0 = at;
+                }
+                self.list = list;
+                v
+            }
+            _ => Err(self.misplaced(n, &ty.sdk_name())),
         }
     }
 
-    /// The elements of an array (`count` is `None`; `hint` is its `numelements`) or of a C
-    /// array (exactly `count`), up to the end of the `<hkparam>` opened at `p`.
-    #[allow(clippy::too_many_arguments)]
-    fn items(&mut self, p: usize, m: &Member, ty: MemberType, at: &At<'_>, depth: usize, hint: Option<usize>, count: Option<usize>) -> Result<Vec<MemberValue>, ValueError> {
-        match ty {
+    /// A container's elements at the `<hkparam>` `n`, each of kind `ty` (of member `m`): exactly
+    /// `count` (a C array) or as many as the text holds (an array).
+    fn seq(&mut self, n: &XNode, m: &Member, ty: MemberType, count: Option<usize>, array: bool) -> Result<XSeq, ValueError> {
+        let XNode::Param { p, hint } = *n else { return Err(self.misplaced(n, "an array")) };
+        let path_len = self.path.len();
+        let (kind, reserve) = match ty {
             MemberType::Struct => {
-                let class = m.class.as_deref().ok_or_else(|| self.err(p, Some(at), "an array of structs without a class"))?;
+                if m.class.is_none() {
+                    return Err(self.here(p, "an array of structs without a class"));
+                }
                 // As many as numelements says, where the rest of the text can hold them (an
                 // `<hkobject></hkobject>` is 21 bytes), and at most `STRUCTS_RESERVED`: what a
                 // hostile count reserves stays small, and is given back when the array ends.
                 let room = self.pull.text.len().saturating_sub(p) / 21;
-                let mut items = Vec::with_capacity(count.or(hint).unwrap_or(0).min(room).min(STRUCTS_RESERVED));
-                loop {
-                    let (q, ev) = self.pull.next()?;
-                    match ev {
-                        Ev::Open(s) => {
-                            let tag = self.pull.tag(&s);
-                            if tag != "hkobject" {
-                                return Err(self.err(q, Some(at), format!("<{tag}> where <hkobject> belongs")));
-                            }
-                            let sub = At { object: at.object, path: Path::Index(&at.path, items.len()) };
-                            items.push(MemberValue::Struct(self.members(q, class, &sub, depth + 1, None)?));
-                        }
-                        Ev::Comment(_) | Ev::Text(..) => {}
-                        Ev::Close => break,
-                        Ev::Eof => return Err(self.pull.unclosed(p)),
-                    }
+                (SeqKind::Objects, count.or(hint).unwrap_or(0).min(room).min(STRUCTS_RESERVED))
+            }
+            MemberType::CString | MemberType::StringPtr => (SeqKind::Strings, 0),
+            _ => {
+                let (text, child) = self.pull.content(p)?;
+                if let Some((q, tag)) = child {
+                    return Err(self.here(q, format!("<{tag}> in an array of {}", ty.sdk_name())));
                 }
-                items.shrink_to_fit();
-                return self.counted(p, at, items, count);
+                // As many as numelements says, where the text can hold them (two bytes a value at least).
+                let reserve = count.or(hint).unwrap_or(0).min(text.len() / 2 + 1);
+                self.list = text;
+                self.list_at = 0;
+                self.group = (0, 0);
+                (SeqKind::Tokens, reserve)
             }
-            MemberType::CString | MemberType::StringPtr => {
-                let mut out = Vec::new();
-                loop {
-                    let (q, ev) = self.pull.next()?;
-                    match ev {
-                        Ev::Open(s) => {
-                            let tag = self.pull.tag(&s);
-                            if tag != "hkcstring" {
-                                return Err(self.err(q, Some(at), format!("<{tag}> where <hkcstring> belongs")));
-                            }
-                            out.push(MemberValue::Str(text_bytes(&self.pull.content(q)?.0)));
-                        }
-                        Ev::Comment(_) | Ev::Text(..) => {}
-                        Ev::Close => break,
-                        Ev::Eof => return Err(self.pull.unclosed(p)),
-                    }
-                }
-                return self.counted(p, at, out, count);
-            }
-            _ => {}
-        }
-        let (text, child) = self.pull.content(p)?;
-        if let Some((q, tag)) = child {
-            return Err(self.err(q, Some(at), format!("<{tag}> in an array of {}", ty.sdk_name())));
-        }
-        let mut toks = Tokens::new(&text);
-        let em = if m.c_array_size == 0 { Cow::Borrowed(m) } else { Cow::Owned(Member { c_array_size: 0, ..m.clone() }) };
-        // As many as numelements says, where the text can hold them (two bytes a value at least).
-        let hint = count.or(hint).unwrap_or(0);
-        let mut out = Vec::with_capacity(hint.min(text.len() / 2 + 1));
-        while let Some(tok) = toks.peek() {
-            // Reals may come in groups (`vectorData` of vertex buffers: numelements counts the
-            // floats).
-            if let (MemberType::Real | MemberType::Half, Tok::Group(g)) = (ty, tok) {
-                toks.next();
-                for t in g.split_ascii_whitespace() {
-                    if count.is_some_and(|n| out.len() >= n) {
-                        return Err(self.err(p, Some(at), format!("more than {} elements", count.unwrap_or(0))));
-                    }
-                    let x = self.float(p, at, t)?;
-                    out.push(if ty == MemberType::Real { MemberValue::Real(x) } else { MemberValue::Half(f32_to_half(x)) });
-                }
-                continue;
-            }
-            if count.is_some_and(|n| out.len() >= n) {
-                return Err(self.err(p, Some(at), format!("more than {} elements", count.unwrap_or(0))));
-            }
-            let sub = At { object: at.object, path: Path::Index(&at.path, out.len()) };
-            out.push(self.token(p, &em, ty, &mut toks, &sub)?);
-        }
-        self.counted(p, at, out, count)
+        };
+        Ok(XSeq { p, kind, ty, count, reserve, path_len, len: 0, array })
+    }
+}
+
+/// The `<hkpackfile>` XML as a source of the packfile walk in: parameters are read as the walk
+/// asks for their members, in the order they stand (a parameter ahead of its member waits; one
+/// after its member was passed is given late).
+impl<'i> PackSource for XmlReader<'i, '_> {
+    type Node = XNode;
+    type Rec = XRec<'i>;
+    type Seq = XSeq;
+
+    fn err(&self, n: &XNode, msg: &str) -> ValueError {
+        self.here(n.pos(), msg)
     }
 
-    fn counted(&self, p: usize, at: &At<'_>, items: Vec<MemberValue>, count: Option<usize>) -> Result<Vec<MemberValue>, ValueError> {
-        match count {
-            Some(n) if n != items.len() => Err(self.err(p, Some(at), format!("the C array has {n} elements, the text holds {}", items.len()))),
-            _ => Ok(items),
-        }
+    fn members(&mut self, _n: &XNode, class: &str) -> Result<Rc<[Member]>, ValueError> {
+        Ok(self.members_of(class))
     }
 
-    fn token<'t>(&self, p: usize, m: &Member, ty: MemberType, toks: &mut Tokens<'t>, at: &At<'_>) -> Result<MemberValue, ValueError> {
-        let bad = |what: &str, t: &str| self.err(p, Some(at), format!("{t:?} is not {what}"));
-        let want = |toks: &mut Tokens<'t>| -> Result<Tok<'t>, ValueError> { toks.next().ok_or_else(|| self.err(p, Some(at), format!("a {} value is missing", ty.sdk_name()))) };
-        let int = |t: &str, lo: i64, hi: i64| -> Result<MemberValue, ValueError> {
-            let v = parse_i64(t).ok_or_else(|| bad("an integer", t))?;
-            if v < lo || v > hi {
-                return Err(self.err(p, Some(at), format!("{v} is out of range for {} ({lo} to {hi})", ty.sdk_name())));
-            }
-            Ok(MemberValue::Int(v))
+    fn record(&mut self, n: &XNode, ms: &[Member]) -> Result<XRec<'i>, ValueError> {
+        let (pos, wrapper) = match *n {
+            XNode::Object(p) | XNode::Elem(p) => (p, None),
+            // A struct member's value: one <hkobject>.
+            XNode::Param { p, .. } => loop {
+                let (q, ev) = self.pull.next()?;
+                match ev {
+                    Ev::Open(_) => break (q, Some(p)),
+                    Ev::Comment(_) | Ev::Text(..) => {}
+                    Ev::Close => return Err(self.here(p, "a struct member holds one <hkobject>")),
+                    Ev::Eof => return Err(self.pull.unclosed(p)),
+                }
+            },
+            _ => return Err(self.misplaced(n, "a struct")),
         };
-        let uint = |t: &str, hi: u64| -> Result<MemberValue, ValueError> {
-            let v = parse_u64(t).ok_or_else(|| bad("an unsigned integer", t))?;
-            if v > hi {
-                return Err(self.err(p, Some(at), format!("{v} is out of range for {} (0 to {hi})", ty.sdk_name())));
+        Ok(XRec { pos, wrapper, top: matches!(n, XNode::Object(_)), path_len: self.path.len(), marks: Marks::new(ms.len()), pending: None, closed: false })
+    }
+
+    fn field(&mut self, r: &mut XRec<'i>, class: &str, ms: &[Member], i: usize) -> Result<Next<XNode>, ValueError> {
+        self.path.truncate(r.path_len);
+        if let Some((p, k, hint, name)) = r.pending.take() {
+            if k == i {
+                r.marks.set(k, GIVEN);
+                self.path.push(Seg::Member(name));
+                return Ok(Next::Value(XNode::Param { p, hint }));
             }
-            Ok(MemberValue::UInt(v))
+            r.pending = Some((p, k, hint, name));
+            r.marks.set(i, PASSED);
+            return Ok(Next::Absent);
+        }
+        while !r.closed {
+            let (p, ev) = self.pull.next()?;
+            let s = match ev {
+                Ev::Open(s) => s,
+                Ev::Comment(c) => {
+                    if r.top && self.note.is_none() && c.trim_start().starts_with(OBJECT_NOTE) {
+                        self.note = Some((p, c));
+                    }
+                    continue;
+                }
+                Ev::Text(..) => continue,
+                Ev::Close => {
+                    r.closed = true;
+                    break;
+                }
+                Ev::Eof => return Err(self.pull.unclosed(r.pos)),
+            };
+            let tag = self.pull.tag(&s);
+            if tag != "hkparam" {
+                return Err(self.here(p, format!("<{tag}> where <hkparam> belongs")));
+            }
+            let [name, numelements] = self.pull.attrs(&s, p, ["name", "numelements"])?;
+            let name = name.ok_or_else(|| self.here(p, "<hkparam> without a name"))?;
+            // Parameters mostly come in member order: the member asked for is tried first.
+            let k = match ms.get(i) {
+                Some(m) if m.name == *name => i,
+                _ => ms.iter().position(|m| m.name == *name).ok_or_else(|| self.here(p, format!("unknown member {name} of {class}")))?,
+            };
+            self.path.push(Seg::Member(name));
+            if r.marks.get(k) == GIVEN {
+                return Err(self.here(p, "a second value"));
+            }
+            // `numelements` must be a count, but where it disagrees with the text the text's
+            // elements are the array (two of HavokLib's test files say 7 and 1 for arrays that
+            // hold 1 and 0).
+            let hint = match numelements {
+                Some(n) => Some(n.trim().parse::<usize>().map_err(|_| self.here(p, format!("numelements {n:?} is not a count")))?),
+                None => None,
+            };
+            if k <= i {
+                r.marks.set(k, GIVEN);
+                return Ok(if k == i { Next::Value(XNode::Param { p, hint }) } else { Next::Late(k, XNode::Param { p, hint }) });
+            }
+            let Some(Seg::Member(name)) = self.path.pop() else { unreachable!("pushed above") };
+            r.pending = Some((p, k, hint, name));
+            r.marks.set(i, PASSED);
+            return Ok(Next::Absent);
+        }
+        if i < ms.len() {
+            r.marks.set(i, PASSED);
+            return Ok(Next::Absent);
+        }
+        if ms.iter().enumerate().any(|(k, m)| m.name == HIDDEN && r.marks.get(k) != GIVEN) {
+            return Err(self.here(r.pos, format!("{class}'s hidden bytes are missing")));
+        }
+        if let Some(p) = r.wrapper {
+            loop {
+                match self.pull.next()?.1 {
+                    Ev::Open(_) => return Err(self.here(p, "a struct member holds one <hkobject>")),
+                    Ev::Comment(_) | Ev::Text(..) => {}
+                    Ev::Close => break,
+                    Ev::Eof => return Err(self.pull.unclosed(p)),
+                }
+            }
+        }
+        Ok(Next::End)
+    }
+
+    fn absent(&mut self, r: &XRec<'i>, _class: &str, m: &Member) -> Result<MemberValue, ValueError> {
+        if m.name == HIDDEN {
+            // Missing at the record's end is an error; until then the parameter may follow.
+            return Ok(MemberValue::Opaque(Vec::new()));
+        }
+        zero_value(&self.classes, m, m.ty, 0, self.array_flags).map_err(|e| self.here(r.pos, e))
+    }
+
+    fn hidden(&mut self, n: &XNode) -> Result<Vec<u8>, ValueError> {
+        let XNode::Param { p, .. } = *n else { return Err(self.misplaced(n, "hidden bytes")) };
+        let (t, _) = self.pull.content(p)?;
+        let t = t.trim();
+        if !t.len().is_multiple_of(2) {
+            return Err(self.here(p, "hidden bytes are not pairs of hex digits"));
+        }
+        from_hex(t).ok_or_else(|| self.here(p, "hidden bytes are not hex"))
+    }
+
+    fn c_array(&mut self, n: &XNode, m: &Member, count: usize) -> Result<XSeq, ValueError> {
+        self.seq(n, m, m.ty, Some(count), false)
+    }
+
+    fn array(&mut self, n: &XNode, m: &Member) -> Result<XSeq, ValueError> {
+        self.seq(n, m, m.subtype, None, m.ty == MemberType::Array)
+    }
+
+    fn size_hint(&self, s: &XSeq) -> usize {
+        s.reserve
+    }
+
+    fn item(&mut self, s: &mut XSeq) -> Result<Option<XNode>, ValueError> {
+        self.path.truncate(s.path_len);
+        let node = match s.kind {
+            SeqKind::Objects | SeqKind::Strings => loop {
+                let (q, ev) = self.pull.next()?;
+                match ev {
+                    Ev::Open(t) => {
+                        let tag = self.pull.tag(&t);
+                        let (want, node) = if s.kind == SeqKind::Objects { ("hkobject", XNode::Elem(q)) } else { ("hkcstring", XNode::CStr(q)) };
+                        if tag != want {
+                            return Err(self.here(q, format!("<{tag}> where <{want}> belongs")));
+                        }
+                        break node;
+                    }
+                    Ev::Comment(_) | Ev::Text(..) => {}
+                    Ev::Close => return Ok(None),
+                    Ev::Eof => return Err(self.pull.unclosed(s.p)),
+                }
+            },
+            SeqKind::Tokens => loop {
+                // Reals may come in groups (`vectorData` of vertex buffers: numelements counts
+                // the floats): each number of a group is an element.
+                let (from, to) = self.group;
+                let g = self.list.get(from..to).unwrap_or_default().trim_start();
+                if !g.is_empty() {
+                    self.group.0 = to - g.len();
+                    break XNode::GroupWord(s.p);
+                }
+                let rest = self.list.get(self.list_at..).unwrap_or_default().trim_start();
+                self.list_at = self.list.len() - rest.len();
+                if rest.is_empty() {
+                    return Ok(None);
+                }
+                if matches!(s.ty, MemberType::Real | MemberType::Half) && rest.starts_with('(') {
+                    let mut toks = Tokens::new(rest);
+                    if let Some(Tok::Group(g)) = toks.next() {
+                        let start = g.as_ptr() as usize - self.list.as_ptr() as usize;
+                        self.group = (start, start + g.len());
+                        self.list_at = self.list.len() - toks.rest.len();
+                        continue;
+                    }
+                }
+                break XNode::Tok(s.p);
+            },
         };
-        Ok(match ty {
-            MemberType::Bool => match want(toks)? {
-                Tok::Word("true") => MemberValue::Bool(1),
-                Tok::Word("false") => MemberValue::Bool(0),
+        if s.count.is_some_and(|n| s.len >= n) {
+            return Err(self.here(s.p, format!("more than {} elements", s.count.unwrap_or(0))));
+        }
+        self.path.push(Seg::Index(s.len));
+        s.len += 1;
+        Ok(Some(node))
+    }
+
+    fn end_items(&mut self, s: XSeq, len: usize) -> Result<Option<u32>, ValueError> {
+        self.path.truncate(s.path_len);
+        if s.kind == SeqKind::Tokens {
+            self.list = Cow::Borrowed("");
+        }
+        if let Some(n) = s.count.filter(|&n| n != len) {
+            return Err(self.here(s.p, format!("the C array has {n} elements, the text holds {len}")));
+        }
+        Ok(s.array.then(|| len as u32 | self.array_flags))
+    }
+
+    fn void(&mut self, n: &XNode) -> Result<(), ValueError> {
+        Err(self.here(n.pos(), format!("{} is not read from XML", MemberType::Void.sdk_name())))
+    }
+
+    fn bool(&mut self, n: &XNode) -> Result<u8, ValueError> {
+        self.scalar(n, MemberType::Bool, |r, p, toks| {
+            let bad = |t: &str| r.here(p, format!("{t:?} is not true or false"));
+            Ok(match want(r, p, MemberType::Bool, toks)? {
+                Tok::Word("true") => 1,
+                Tok::Word("false") => 0,
                 // A number is the stored byte; a negative one its two's complement (hkxlib writes
                 // `-1` for a member that was an `hkInt8` in other class versions).
-                Tok::Word(t) => MemberValue::Bool(parse_i64(t).filter(|v| (-128..=255).contains(v)).ok_or_else(|| bad("true or false", t))? as u8),
-                Tok::Group(g) => return Err(bad("true or false", g)),
-            },
-            MemberType::Char | MemberType::Int8 => int(word(self, p, at, want(toks)?)?, -128, 127)?,
-            MemberType::Int16 => int(word(self, p, at, want(toks)?)?, i64::from(i16::MIN), i64::from(i16::MAX))?,
-            MemberType::Int32 => int(word(self, p, at, want(toks)?)?, i64::from(i32::MIN), i64::from(i32::MAX))?,
-            MemberType::Int64 => int(word(self, p, at, want(toks)?)?, i64::MIN, i64::MAX)?,
-            MemberType::Uint8 => uint(word(self, p, at, want(toks)?)?, 0xff)?,
-            MemberType::Uint16 => uint(word(self, p, at, want(toks)?)?, 0xffff)?,
-            MemberType::Uint32 => uint(word(self, p, at, want(toks)?)?, 0xffff_ffff)?,
-            MemberType::Uint64 => uint(word(self, p, at, want(toks)?)?, u64::MAX)?,
-            MemberType::Ulong => uint(word(self, p, at, want(toks)?)?, if self.rules.pointer_size == 4 { 0xffff_ffff } else { u64::MAX })?,
-            MemberType::Real => MemberValue::Real(self.float(p, at, word(self, p, at, want(toks)?)?)?),
-            MemberType::Half => MemberValue::Half(f32_to_half(self.float(p, at, word(self, p, at, want(toks)?)?)?)),
-            MemberType::Vector4 | MemberType::Quaternion => {
-                let g = self.group(p, at, want(toks)?, 4, 0.0)?;
-                MemberValue::Vec4([g[0], g[1], g[2], g[3]])
+                Tok::Word(t) => parse_i64(t).filter(|v| (-128..=255).contains(v)).ok_or_else(|| bad(t))? as u8,
+                Tok::Group(g) => return Err(bad(g)),
+            })
+        })
+    }
+
+    fn int(&mut self, n: &XNode, m: &Member, ty: MemberType, signed: bool, bits: u32) -> Result<i128, ValueError> {
+        let as_storage = |v: i64| if signed { i128::from(v) } else { i128::from(v as u64) };
+        // A scalar enum or flags value is the whole text: other writers put spaces around the
+        // `|`, or leave it empty for no bits.
+        if let (MemberType::Enum | MemberType::Flags, XNode::Param { p, .. }) = (m.ty, n) {
+            let p = *p;
+            let (text, child) = self.pull.content(p)?;
+            if let Some((q, tag)) = child {
+                return Err(self.here(q, format!("<{tag}> in a {} value", m.ty.sdk_name())));
             }
-            MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform | MemberType::Matrix4 | MemberType::Transform => {
-                let mut f = Vec::with_capacity(16);
-                for (k, &n) in groups(ty).iter().enumerate() {
-                    f.extend(self.group(p, at, want(toks)?, n, dropped_w(ty, k))?);
+            return self.enum_value(p, m, m.ty, &text).map(as_storage);
+        }
+        // An enum (of a C array, or `Zero`) is one word of a list.
+        let enumerated = matches!(m.ty, MemberType::Enum | MemberType::Flags | MemberType::Zero);
+        let ptr4 = self.rules.pointer_size == 4;
+        self.scalar(n, if enumerated { m.ty } else { ty }, |r, p, toks| {
+            let t = word(r, p, want(r, p, if enumerated { m.ty } else { ty }, toks)?)?;
+            if enumerated {
+                return r.enum_value(p, m, m.ty, t).map(as_storage);
+            }
+            if signed {
+                let (lo, hi) = (i64::MIN >> (64 - bits), i64::MAX >> (64 - bits));
+                let v = parse_i64(t).ok_or_else(|| r.here(p, format!("{t:?} is not an integer")))?;
+                if v < lo || v > hi {
+                    return Err(r.here(p, format!("{v} is out of range for {} ({lo} to {hi})", ty.sdk_name())));
                 }
-                MemberValue::Floats(f)
-            }
-            MemberType::Enum | MemberType::Flags | MemberType::Zero => {
-                let t = word(self, p, at, want(toks)?)?;
-                self.enum_value(p, m, ty, t, at)?
-            }
-            MemberType::Pointer | MemberType::FunctionPointer => MemberValue::Ptr(self.pointer(p, at, word(self, p, at, want(toks)?)?)?),
-            MemberType::Variant => {
-                let Tok::Group(g) = want(toks)? else { return Err(self.err(p, Some(at), "a variant is (object class)")) };
-                let mut parts = g.split_ascii_whitespace();
-                let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
-                    return Err(self.err(p, Some(at), "a variant is (object class)"));
-                };
-                MemberValue::Variant(self.pointer(p, at, a)?, self.pointer(p, at, b)?)
-            }
-            MemberType::CString | MemberType::StringPtr | MemberType::Struct => {
-                return Err(self.err(p, Some(at), format!("{} in a list of values", ty.sdk_name())));
-            }
-            MemberType::Void | MemberType::Array | MemberType::InplaceArray | MemberType::SimpleArray | MemberType::HomogeneousArray | MemberType::RelArray => {
-                return Err(self.err(p, Some(at), format!("{} is not read from XML", ty.sdk_name())));
+                Ok(i128::from(v))
+            } else {
+                let hi = if ty == MemberType::Ulong && ptr4 { 0xffff_ffff } else { u64::MAX >> (64 - bits) };
+                let v = parse_u64(t).ok_or_else(|| r.here(p, format!("{t:?} is not an unsigned integer")))?;
+                if v > hi {
+                    return Err(r.here(p, format!("{v} is out of range for {} (0 to {hi})", ty.sdk_name())));
+                }
+                Ok(i128::from(v))
             }
         })
     }
+
+    fn real(&mut self, n: &XNode) -> Result<f32, ValueError> {
+        self.scalar(n, MemberType::Real, |r, p, toks| r.float(p, word(r, p, want(r, p, MemberType::Real, toks)?)?))
+    }
+
+    fn half(&mut self, n: &XNode) -> Result<u16, ValueError> {
+        self.scalar(n, MemberType::Half, |r, p, toks| Ok(f32_to_half(r.float(p, word(r, p, want(r, p, MemberType::Half, toks)?)?)?)))
+    }
+
+    fn reals(&mut self, n: &XNode, ty: MemberType, _count: usize) -> Result<Vec<f32>, ValueError> {
+        self.scalar(n, ty, |r, p, toks| {
+            if matches!(ty, MemberType::Vector4 | MemberType::Quaternion) {
+                return Ok(r.group(p, want(r, p, ty, toks)?, 4, 0.0)?.to_vec());
+            }
+            let mut f = Vec::with_capacity(16);
+            for (k, &n) in groups(ty).iter().enumerate() {
+                f.extend(r.group(p, want(r, p, ty, toks)?, n, dropped_w(ty, k))?);
+            }
+            Ok(f)
+        })
+    }
+
+    fn pointer(&mut self, n: &XNode) -> Result<Ref, ValueError> {
+        self.scalar(n, MemberType::Pointer, |r, p, toks| r.pointer(p, word(r, p, want(r, p, MemberType::Pointer, toks)?)?))
+    }
+
+    fn variant(&mut self, n: &XNode) -> Result<(Ref, Ref), ValueError> {
+        self.scalar(n, MemberType::Variant, |r, p, toks| {
+            let Tok::Group(g) = want(r, p, MemberType::Variant, toks)? else { return Err(r.here(p, "a variant is (object class)")) };
+            let mut parts = g.split_ascii_whitespace();
+            let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(r.here(p, "a variant is (object class)"));
+            };
+            Ok((r.pointer(p, a)?, r.pointer(p, b)?))
+        })
+    }
+
+    fn string(&mut self, n: &XNode) -> Result<Option<Vec<u8>>, ValueError> {
+        match *n {
+            XNode::Param { p, .. } | XNode::CStr(p) => Ok(text_bytes(&self.pull.content(p)?.0)),
+            _ => Err(self.here(n.pos(), format!("{} in a list of values", MemberType::CString.sdk_name()))),
+        }
+    }
+}
+
+impl<'i> XmlReader<'i, '_> {
 
     /// An enum or flags value: parts joined by `|`, each an item name of the member's enum or a
     /// number (decimal, `0x` hex, negative), their bits or'ed (`FLAG_RAGDOLL|FLAG_NOT_VARIABLE|4096`);
@@ -2165,7 +2406,7 @@ impl<'i> XmlReader<'i, '_> {
     /// value with no part (empty text) is 0. A flags number that fits the storage's width
     /// unsigned (`0x8000` for an `hkInt16`) is its bits. An unknown name is an error at the
     /// parameter.
-    fn enum_value(&self, p: usize, m: &Member, ty: MemberType, t: &str, at: &At<'_>) -> Result<MemberValue, ValueError> {
+    fn enum_value(&self, p: usize, m: &Member, ty: MemberType, t: &str) -> Result<i64, ValueError> {
         let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e));
         let mut n = 0i64;
         let mut parts = 0usize;
@@ -2173,14 +2414,14 @@ impl<'i> XmlReader<'i, '_> {
             let v = match parse_i64(part) {
                 Some(v) => v,
                 None => items.and_then(|items| items.iter().find(|(_, name)| name == part)).map(|(v, _)| *v).ok_or_else(|| {
-                    self.err(p, Some(at), format!("{part:?} is no item of enum {}", m.enumeration.as_deref().unwrap_or("(none)")))
+                    self.here(p, format!("{part:?} is no item of enum {}", m.enumeration.as_deref().unwrap_or("(none)")))
                 })?,
             };
             n |= v;
             parts += 1;
         }
         if parts == 0 && ty != MemberType::Flags {
-            return Err(self.err(p, Some(at), format!("a {} value is missing", ty.sdk_name())));
+            return Err(self.here(p, format!("a {} value is missing", ty.sdk_name())));
         }
         let storage = m.subtype;
         let (lo, hi, bits): (i64, i64, u32) = match storage {
@@ -2191,35 +2432,33 @@ impl<'i> XmlReader<'i, '_> {
             MemberType::Int32 => (i32::MIN.into(), i32::MAX.into(), 32),
             MemberType::Uint32 => (0, 0xffff_ffff, 0),
             MemberType::Int64 | MemberType::Uint64 => (i64::MIN, i64::MAX, 0),
-            _ => return Err(self.err(p, Some(at), format!("an enum stored as {}", storage.sdk_name()))),
+            _ => return Err(self.here(p, format!("an enum stored as {}", storage.sdk_name()))),
         };
         // Flags in a signed word: the bits of the word (0x8000 is -32768 in an hkInt16).
         if ty == MemberType::Flags && bits > 0 && n > hi && n < 1i64 << bits {
             n -= 1i64 << bits;
         }
         if n < lo || n > hi {
-            return Err(self.err(p, Some(at), format!("{n} is out of range for an enum stored as {}", storage.sdk_name())));
+            return Err(self.here(p, format!("{n} is out of range for an enum stored as {}", storage.sdk_name())));
         }
-        Ok(match storage {
-            MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 => MemberValue::UInt(n as u64),
-            _ => MemberValue::Int(n),
-        })
+        Ok(n)
     }
 
-    fn pointer(&self, p: usize, at: &At<'_>, t: &str) -> Result<Ref, ValueError> {
+    fn pointer(&self, p: usize, t: &str) -> Result<Ref, ValueError> {
         if t == "null" {
             return Ok(Ref::Null);
         }
-        Ok(Ref::Object(Handle(self.slot(t, Some((p, at, format!("pointer to {t:?}, which names no object")))))))
+        let used = || (self.object.to_string(), (!self.path.is_empty()).then(|| Segs(&self.path).to_string()), format!("pointer to {t:?}, which names no object"));
+        Ok(Ref::Object(Handle(self.slot(t, Some((p, &used))))))
     }
 
-    fn float(&self, p: usize, at: &At<'_>, t: &str) -> Result<f32, ValueError> {
+    fn float(&self, p: usize, t: &str) -> Result<f32, ValueError> {
         if let Some(bits) = t.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) {
             return Ok(f32::from_bits(bits));
         }
         if let Ok(x) = t.parse::<f32>() {
             if x.is_infinite() && !t.to_ascii_lowercase().contains("inf") {
-                return Err(self.err(p, Some(at), format!("{t} is out of range for a 32-bit real")));
+                return Err(self.here(p, format!("{t} is out of range for a 32-bit real")));
             }
             return Ok(x);
         }
@@ -2228,35 +2467,42 @@ impl<'i> XmlReader<'i, '_> {
             "1.#inf00" | "1.#inf" => Ok(f32::INFINITY),
             "-1.#inf00" | "-1.#inf" => Ok(f32::NEG_INFINITY),
             "1.#qnan0" | "-1.#ind00" | "-1.#qnan0" | "-nan(ind)" | "nan(ind)" => Ok(f32::NAN),
-            _ => Err(self.err(p, Some(at), format!("{t:?} is not a real number"))),
+            _ => Err(self.here(p, format!("{t:?} is not a real number"))),
         }
     }
 
     /// A parenthesized group of `n` floats (a group of four where `n` is 3: the fourth is kept;
     /// else it is `w`).
-    fn group(&self, p: usize, at: &At<'_>, tok: Tok<'_>, n: usize, w: f32) -> Result<[f32; 4], ValueError> {
-        let Tok::Group(g) = tok else { return Err(self.err(p, Some(at), format!("a group of {n} numbers in parentheses belongs here"))) };
+    fn group(&self, p: usize, tok: Tok<'_>, n: usize, w: f32) -> Result<[f32; 4], ValueError> {
+        let Tok::Group(g) = tok else { return Err(self.here(p, format!("a group of {n} numbers in parentheses belongs here"))) };
         let mut out = [0.0, 0.0, 0.0, w];
         let mut k = 0;
         for t in g.split_ascii_whitespace() {
             if k == 4 {
-                return Err(self.err(p, Some(at), format!("({g}) holds more than 4 numbers")));
+                return Err(self.here(p, format!("({g}) holds more than 4 numbers")));
             }
-            out[k] = self.float(p, at, t)?;
+            out[k] = self.float(p, t)?;
             k += 1;
         }
         if k != n && !(n == 3 && k == 4) {
-            return Err(self.err(p, Some(at), format!("({g}) holds {k} numbers, not {n}")));
+            return Err(self.here(p, format!("({g}) holds {k} numbers, not {n}")));
         }
         Ok(out)
     }
 }
 
-fn word<'t>(r: &XmlReader<'_, '_>, p: usize, at: &At<'_>, tok: Tok<'t>) -> Result<&'t str, ValueError> {
+#[inline]
+fn word<'t>(r: &XmlReader<'_, '_>, p: usize, tok: Tok<'t>) -> Result<&'t str, ValueError> {
     match tok {
         Tok::Word(w) => Ok(w),
-        Tok::Group(g) => Err(r.err(p, Some(at), format!("({g}) where a single value belongs"))),
+        Tok::Group(g) => Err(r.here(p, format!("({g}) where a single value belongs"))),
     }
+}
+
+/// The next token, which a value of kind `ty` needs.
+#[inline]
+fn want<'t>(r: &XmlReader<'_, '_>, p: usize, ty: MemberType, toks: &mut Tokens<'t>) -> Result<Tok<'t>, ValueError> {
+    toks.next().ok_or_else(|| r.here(p, format!("a {} value is missing", ty.sdk_name())))
 }
 
 fn parse_i64(t: &str) -> Option<i64> {
@@ -2298,23 +2544,18 @@ enum Tok<'t> {
 
 struct Tokens<'t> {
     rest: &'t str,
-    /// The token [`Tokens::peek`] looked at.
-    peeked: Option<Option<Tok<'t>>>,
 }
 
 impl<'t> Tokens<'t> {
     fn new(text: &'t str) -> Self {
-        Tokens { rest: text, peeked: None }
+        Tokens { rest: text }
     }
+}
 
-    fn peek(&mut self) -> Option<Tok<'t>> {
-        if self.peeked.is_none() {
-            self.peeked = Some(self.advance());
-        }
-        self.peeked.flatten()
-    }
-
-    fn advance(&mut self) -> Option<Tok<'t>> {
+impl<'t> Iterator for Tokens<'t> {
+    type Item = Tok<'t>;
+    #[inline]
+    fn next(&mut self) -> Option<Tok<'t>> {
         let s = self.rest.trim_start();
         if s.is_empty() {
             self.rest = s;
@@ -2329,16 +2570,6 @@ impl<'t> Tokens<'t> {
         let end = s.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(s.len());
         self.rest = &s[end..];
         Some(Tok::Word(&s[..end]))
-    }
-}
-
-impl<'t> Iterator for Tokens<'t> {
-    type Item = Tok<'t>;
-    fn next(&mut self) -> Option<Tok<'t>> {
-        match self.peeked.take() {
-            Some(t) => t,
-            None => self.advance(),
-        }
     }
 }
 

@@ -994,11 +994,17 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
             return Ok(None);
         }
         let mut out = Vec::new();
+        // A field given twice would leave the first value's items in the file with nothing
+        // pointing at them (the fuzzer's XML -> TAG0 -> XML -> TAG0 finding).
+        let mut seen = std::collections::HashSet::new();
         for c in elements(n) {
             if c.tag_name().name() != "field" {
                 return Err(self.err(c, path, format!("<{}> where <field> belongs", c.tag_name().name())));
             }
             let fname = self.attr(c, Some(path), "name")?;
+            if !seen.insert(fname) {
+                return Err(self.err(c, path, format!("a second value of field {fname}")));
+            }
             let mut vals = elements(c);
             let (Some(v), None) = (vals.next(), vals.next()) else {
                 return Err(self.err(c, path, "a <field> holds exactly one value"));

@@ -1,0 +1,283 @@
+//! `hkgen convert --sdk` across a class replaced by another (`replacements` in
+//! `schemas/migrations/physics.ron`): Dark Souls III's hknp ragdoll (c1400.HKX, 2014.1) as a 2015.1
+//! hkp one, and Dark Souls Remastered's hkp ragdoll (DSR__c2240__c2240.hkx, 2015.1) as a 2016.2
+//! hknp one and back.
+//!
+//! `cargo test --no-default-features --features cli,all-sdks --test convert_replace`.
+#![cfg(all(feature = "cli", feature = "hk2014_1", feature = "hk2015_1", feature = "hk2016_2"))]
+
+mod common;
+
+use hkgen::convert::{self, Migrations, Options, Report, TargetFormat};
+use hktypes::dump::{Members, Val};
+use hktypes::{Document, Handle};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+const C1400: &str = "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX";
+const DSR: &str = "soulstruct-havok/DSR__c2240__c2240.hkx";
+
+fn migrations() -> &'static Migrations {
+    static M: std::sync::OnceLock<Migrations> = std::sync::OnceLock::new();
+    M.get_or_init(Migrations::builtin)
+}
+
+fn open(bytes: &[u8]) -> Document {
+    hktypes::open(bytes, &hkclasses::open_options()).unwrap()
+}
+
+/// `doc` as a tagfile of `sdk`, losses allowed (each is in the report).
+fn convert(doc: &Document, sdk: &str) -> (Vec<u8>, Report) {
+    let o = Options { sdk: sdk.to_owned(), format: TargetFormat::Tagfile, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    convert::convert(doc, &o, true).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `hkgen verify FILE` passes.
+fn verify(bytes: &[u8], name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert_replace");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hkgen")).arg("verify").arg(&path).output().unwrap();
+    assert!(out.status.success(), "hkgen verify {name}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+}
+
+fn objects<'d>(doc: &'d Document, class: &str) -> Vec<(Handle, Members)> {
+    doc.handles().into_iter().filter(|h| doc.class_name(*h).as_deref() == Some(class)).map(|h| (h, doc.members(h).unwrap())).collect()
+}
+
+fn at<'m>(m: &'m Members, path: &str) -> &'m Val {
+    let mut parts = path.split('.');
+    let mut v = m.get(parts.next().unwrap()).unwrap_or_else(|| panic!("no {path}"));
+    for p in parts {
+        let Val::Record(r) = v else { panic!("{path}: {v:?}") };
+        v = r.get(p).unwrap_or_else(|| panic!("no {path}"));
+    }
+    v
+}
+
+fn reals(v: &Val) -> Vec<f32> {
+    let (Val::List(l) | Val::Array(l, _)) = v else { panic!("{v:?}") };
+    l.iter().map(|x| if let Val::Real(r) = x { *r } else { panic!("{x:?}") }).collect()
+}
+
+fn real(v: &Val) -> f32 {
+    let Val::Real(r) = v else { panic!("{v:?}") };
+    *r
+}
+
+fn text(v: &Val) -> String {
+    let Val::Str(s) = v else { panic!("{v:?}") };
+    s.clone()
+}
+
+fn handle(v: &Val) -> Handle {
+    let Val::Ref(h, _) = v else { panic!("{v:?}") };
+    Handle(*h)
+}
+
+fn close(a: &[f32], b: &[f32], tol: f32, what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}");
+    for (x, y) in a.iter().zip(b) {
+        assert!((x - y).abs() <= tol, "{what}: {a:?} against {b:?}");
+    }
+}
+
+/// Vector `v` rotated by unit quaternion `q` (x, y, z, w) as q v q*, in 64 bits: another
+/// computation than the converter's matrix.
+fn rotate(q: &[f32], v: [f64; 3]) -> [f64; 3] {
+    let (x, y, z, w) = (f64::from(q[0]), f64::from(q[1]), f64::from(q[2]), f64::from(q[3]));
+    let u = [x, y, z];
+    let cross = |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let t = cross(u, v).map(|c| 2.0 * c);
+    let ut = cross(u, t);
+    [v[0] + w * t[0] + ut[0], v[1] + w * t[1] + ut[1], v[2] + w * t[2] + ut[2]]
+}
+
+/// The losses of a report by what they are: (class, member path without element indices) -> count.
+fn losses(r: &Report) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for n in &r.lost {
+        let mut member = String::new();
+        let mut skip = false;
+        for c in n.member.chars() {
+            match c {
+                '[' => skip = true,
+                ']' => skip = false,
+                c if !skip => member.push(c),
+                _ => {}
+            }
+        }
+        *out.entry(format!("{}.{member}", n.class)).or_default() += 1;
+    }
+    out
+}
+
+/// c1400's 19 hknp bodies become 19 hkpRigidBody objects placed where the source placed them
+/// (the transform's translation is the position, its axes the orientation's), on 19
+/// hkpCapsuleShape with the same ends and radii; its 18 constraints 18 hkpConstraintInstance
+/// between the same bodies (child, parent), whose data are the same pivots; an
+/// hkaRagdollInstance of the bodies, constraints, skeleton and bone map, which the root names as
+/// DSR's does. The file verifies; every loss is one of the kinds listed, each by name.
+#[test]
+fn c1400_hknp_ragdoll_as_2015_1_hkp() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let src = open(&bytes);
+    let (out, report) = convert(&src, "2015.1");
+    verify(&out, "c1400_2015_1.hkx");
+    let dst = open(&out);
+
+    // The losses, kind by kind: what hkp keeps elsewhere or not at all.
+    let lost = losses(&report);
+    let expected: BTreeMap<String, usize> = [
+        ("hkRefCountedProperties.", 19),
+        ("hknpShapeMassProperties.", 19),
+        ("hkpLimitedHingeConstraintData.", 4),
+        ("hknpRagdollData.materials", 1),
+        ("hknpRagdollData.motionProperties", 1),
+        ("hknpRagdollData.motionCinfos", 1),
+        ("hknpRagdollData.constraintCinfos.data", 4),
+        ("hknpCapsuleShape.properties", 19),
+    ]
+    .into_iter()
+    .map(|(k, n)| (k.to_owned(), n))
+    .collect();
+    assert_eq!(lost, expected, "{}", report.to_text());
+
+    let (_, ragdoll) = objects(&src, "hknpRagdollData").pop().unwrap();
+    let Val::List(bodies) = at(&ragdoll, "bodyCinfos") else { panic!() };
+    let Val::List(constraints) = at(&ragdoll, "constraintCinfos") else { panic!() };
+    let (_, system) = objects(&dst, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rigid) = at(&system, "rigidBodies") else { panic!() };
+    let Val::List(instances) = at(&system, "constraints") else { panic!() };
+    assert_eq!((bodies.len(), rigid.len()), (19, 19));
+    assert_eq!((constraints.len(), instances.len()), (18, 18));
+
+    let index = |v: &Val| match v {
+        Val::UInt(i) => *i as usize,
+        Val::Int(i) => *i as usize,
+        v => panic!("{v:?}"),
+    };
+    let mut max_apart = 0f32;
+    for (b, r) in bodies.iter().zip(rigid) {
+        let Val::Record(b) = b else { panic!() };
+        let rb = dst.members(handle(r)).unwrap();
+        assert_eq!(text(at(b, "name")), text(at(&rb, "name")));
+        // Placed where the source placed it.
+        let q = reals(at(b, "orientation"));
+        let p = reals(at(b, "position"));
+        let t = reals(at(&rb, "motion.motionState.transform"));
+        close(&t[12..15], &p[..3], 0.0, "translation");
+        for (k, axis) in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].into_iter().enumerate() {
+            let want = rotate(&q, axis).map(|c| c as f32);
+            let got = &t[4 * k..4 * k + 3];
+            for (x, y) in got.iter().zip(want) {
+                max_apart = max_apart.max((x - y).abs());
+            }
+        }
+        // Its motion's inverse mass and inertia (2014.1 keeps them in motionCinfos[motionId]).
+        let Val::List(motions) = at(&ragdoll, "motionCinfos") else { panic!() };
+        let Val::Record(motion) = &motions[index(at(b, "motionId"))] else { panic!() };
+        let inv = reals(at(&rb, "motion.inertiaAndMassInv"));
+        close(&inv[..3], &reals(at(motion, "inverseInertiaLocal"))[..3], 0.0, "inverse inertia");
+        assert_eq!(inv[3], real(at(motion, "inverseMass")));
+        assert_eq!(at(&rb, "motion.type"), &Val::Str("MOTION_BOX_INERTIA".into()));
+        let swept = at(&rb, "motion.motionState.sweptTransform");
+        let Val::List(swept) = swept else { panic!() };
+        close(&reals(&swept[2]), &q, 0.0, "sweptTransform rotation");
+        close(&reals(&swept[0])[..3], &p[..3], 0.0, "sweptTransform center");
+        // The same capsule.
+        let shape = src.members(handle(at(b, "shape"))).unwrap();
+        let cap_h = handle(at(&rb, "collidable.shape"));
+        assert_eq!(dst.class_name(cap_h).as_deref(), Some("hkpCapsuleShape"));
+        let cap = dst.members(cap_h).unwrap();
+        let radius = real(at(&shape, "convexRadius"));
+        assert_eq!(real(at(&cap, "radius")), radius);
+        close(&reals(at(&cap, "vertexA"))[..3], &reals(at(&shape, "a"))[..3], 0.0, "vertexA");
+        close(&reals(at(&cap, "vertexB"))[..3], &reals(at(&shape, "b"))[..3], 0.0, "vertexB");
+        assert_eq!(reals(at(&cap, "vertexA"))[3], radius, "vertexA.w holds the radius, as DSR's");
+    }
+    assert!(max_apart < 1e-6, "the transform's axes are the orientation's within {max_apart}");
+
+    let names: Vec<String> = bodies.iter().map(|b| if let Val::Record(b) = b { text(at(b, "name")) } else { panic!() }).collect();
+    let mut pivots = 0;
+    for (c, i) in constraints.iter().zip(instances) {
+        let Val::Record(c) = c else { panic!() };
+        let ci = dst.members(handle(i)).unwrap();
+        let Val::List(entities) = at(&ci, "entities") else { panic!() };
+        let name_of = |v: &Val| text(at(&dst.members(handle(v)).unwrap(), "name"));
+        assert_eq!(name_of(&entities[0]), names[index(at(c, "bodyA"))]);
+        assert_eq!(name_of(&entities[1]), names[index(at(c, "bodyB"))]);
+        // The same pivots, where the data's class is in 2015.1.
+        let data = handle(at(c, "constraintData"));
+        if src.class_name(data).as_deref() != Some("hkpRagdollConstraintData") {
+            assert_eq!(at(&ci, "data"), &Val::Null, "an hkpLimitedHingeConstraintData, which 2015.1 lacks (a loss)");
+            continue;
+        }
+        let (a, b) = (src.members(data).unwrap(), dst.members(handle(at(&ci, "data"))).unwrap());
+        for t in ["atoms.transforms.transformA", "atoms.transforms.transformB"] {
+            close(&reals(at(&a, t)), &reals(at(&b, t)), 0.0, t);
+        }
+        pivots += 1;
+    }
+    assert_eq!(pivots, 14);
+
+    // The ragdoll instance made besides the system, as DSR's: the same bodies and constraints,
+    // the ragdoll's skeleton and bone map.
+    let (_, instance) = objects(&dst, "hkaRagdollInstance").pop().unwrap();
+    assert_eq!(at(&instance, "rigidBodies"), at(&system, "rigidBodies"));
+    assert_eq!(at(&instance, "constraints"), at(&system, "constraints"));
+    let ints = |v: &Val| if let Val::List(l) = v { l.iter().map(index).collect::<Vec<usize>>() } else { panic!("{v:?}") };
+    assert_eq!(ints(at(&instance, "boneToRigidBodyMap")), ints(at(&ragdoll, "boneToBodyMap")));
+    let skeleton_name = |d: &Document, v: &Val| text(at(&d.members(handle(v)).unwrap(), "name"));
+    assert_eq!(skeleton_name(&dst, at(&instance, "skeleton")), skeleton_name(&src, at(&ragdoll, "skeleton")));
+
+    // The root names the replacing classes beside their objects.
+    let (_, root) = objects(&dst, "hkRootLevelContainer").pop().unwrap();
+    let Val::List(variants) = at(&root, "namedVariants") else { panic!() };
+    let classes: Vec<String> = variants.iter().map(|v| if let Val::Record(v) = v { text(at(v, "className")) } else { panic!() }).collect();
+    assert_eq!(classes, ["hkaAnimationContainer", "hkpPhysicsData", "hkaRagdollInstance", "hkaSkeletonMapper", "hkaSkeletonMapper"]);
+    for v in variants {
+        let Val::Record(v) = v else { panic!() };
+        assert_eq!(dst.class_name(handle(at(v, "variant"))), Some(text(at(v, "className"))));
+    }
+}
+
+/// DSR's hkp capsules as 2016.2 hknp ones and back give DSR's ends and radii; the physics data
+/// and system are replaced both ways; the rigid bodies, which nothing carries back into hknp
+/// records yet, are reported lost by name.
+#[test]
+fn dsr_hkp_to_2016_2_hknp_and_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let (b_bytes, to_b) = convert(&a, "2016.2");
+    verify(&b_bytes, "dsr_2016_2.hkx");
+    let b = open(&b_bytes);
+    assert_eq!(objects(&b, "hknpCapsuleShape").len(), 21);
+    assert_eq!(objects(&b, "hknpPhysicsSceneData").len(), 1);
+    assert_eq!(objects(&b, "hknpRagdollData").len(), 1);
+    assert!(to_b.lost.iter().any(|n| n.class == "hkpRigidBody" && n.what.contains("not in 2016.2")), "{}", to_b.to_text());
+    for (_, cap) in objects(&b, "hknpCapsuleShape") {
+        assert_eq!(reals(at(&cap, "a"))[3], 0.0, "a.w 0, as c1400's");
+    }
+    let (a2_bytes, _) = convert(&b, "2015.1");
+    verify(&a2_bytes, "dsr_2016_2_2015_1.hkx");
+    let a2 = open(&a2_bytes);
+    let caps = |d: &Document| {
+        let mut v: Vec<Vec<f32>> = objects(d, "hkpCapsuleShape")
+            .into_iter()
+            .map(|(_, m)| [reals(at(&m, "vertexA")), reals(at(&m, "vertexB")), vec![real(at(&m, "radius"))]].concat())
+            .collect();
+        v.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        v
+    };
+    let (before, after) = (caps(&a), caps(&a2));
+    assert_eq!(before.len(), 21);
+    assert_eq!(before, after, "A -> B -> A gives A's capsules");
+    assert_eq!(objects(&a2, "hkpPhysicsData").len(), 1);
+    let (_, s) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+    assert_eq!(text(at(&s, "name")), "Default Physics System");
+}
