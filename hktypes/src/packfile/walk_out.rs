@@ -144,6 +144,56 @@ pub(crate) trait PackSink {
     fn string(&mut self, s: Option<&[u8]>, path: &Path<'_>) -> Result<(), ValueError>;
     /// An object's hidden bytes.
     fn hidden(&mut self, bytes: &[u8]);
+    /// The elements `items` of type `ty` (numbers, bools, enums, pointers, variants: [`Elem::Scalar`])
+    /// of member `m`'s array or C array at `path`, in one call; by default each as
+    /// [`element`](PackSink::element), the value, [`element_end`](PackSink::element_end)
+    /// ([`each_scalar`]). A sink may spell the plain kinds in a loop of its own (checking each
+    /// value's kind as [`each_scalar`] does).
+    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError>
+    where
+        Self: Sized,
+    {
+        each_scalar(self, classes, m, ty, items, path)
+    }
+}
+
+/// [`PackSink::scalars`]' default: each element of `items` with its [`Path::Index`].
+pub(crate) fn each_scalar<S: PackSink>(sink: &mut S, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError> {
+    let len = items.len();
+    for (i, v) in items.iter().enumerate() {
+        sink.element(i, len, Elem::Scalar);
+        one(sink, classes, m, ty, v, &Path::Index(path, i))?;
+        sink.element_end(i, len, Elem::Scalar);
+    }
+    Ok(())
+}
+
+/// One value `v` of type `ty` of member `m` that is not a struct.
+#[inline]
+fn one<S: PackSink>(sink: &mut S, classes: &ClassSet, m: &Member, ty: MemberType, v: &MemberValue, path: &Path<'_>) -> Result<(), ValueError> {
+    use MemberType as T;
+    use MemberValue as V;
+    match (ty, v) {
+        (T::Bool, V::Bool(b)) => sink.bool(*b),
+        (T::Enum | T::Flags, V::Int(_) | V::UInt(_)) => {
+            let items = m.enumeration.as_deref().and_then(|e| classes.enums.get(e)).map(Vec::as_slice);
+            let n = if let V::UInt(u) = v { Int::Unsigned(*u) } else if let V::Int(i) = v { Int::Signed(*i) } else { Int::Signed(0) };
+            sink.enumeration(n, EnumOf { items, flags: ty == T::Flags });
+        }
+        (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::Int(i)) => sink.int(*i),
+        (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::UInt(u)) => sink.uint(*u),
+        (T::Real, V::Real(x)) => sink.real(*x),
+        (T::Half, V::Half(h)) => sink.real(half_to_f32(*h)),
+        (T::Vector4 | T::Quaternion, V::Vec4(f)) => sink.reals(ty, f),
+        (T::Matrix3 | T::Rotation | T::QsTransform, V::Floats(f)) if f.len() == 12 => sink.reals(ty, f),
+        (T::Matrix4 | T::Transform, V::Floats(f)) if f.len() == 16 => sink.reals(ty, f),
+        (T::Pointer | T::FunctionPointer, V::Ptr(r)) => sink.pointer(r, path)?,
+        (T::Variant, V::Variant(a, b)) => sink.variant(a, b, path)?,
+        (T::CString | T::StringPtr, V::Str(s)) => sink.string(s.as_deref(), path)?,
+        (T::Void, V::Void) => sink.void(),
+        _ => return Err(wrong(path, ty.sdk_name().as_str(), v)),
+    }
+    Ok(())
 }
 
 /// The walk out over one class set (which keeps each class's members, looked up once).
@@ -254,6 +304,11 @@ impl<'c> PackOut<'c> {
     fn items<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, ty: MemberType, items: &[MemberValue], held: Held, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         sink.open(held);
         let elem = elem_of(ty);
+        if elem == Elem::Scalar {
+            sink.scalars(self.classes, m, ty, items, path)?;
+            sink.close(held);
+            return Ok(());
+        }
         let len = items.len();
         for (i, v) in items.iter().enumerate() {
             sink.element(i, len, elem);
@@ -266,34 +321,15 @@ impl<'c> PackOut<'c> {
 
     /// One value `v` of type `ty` of member `m` (a member's own, or one element of its array).
     fn value<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, ty: MemberType, v: &MemberValue, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        use MemberType as T;
-        use MemberValue as V;
         match (ty, v) {
-            (T::Bool, V::Bool(b)) => sink.bool(*b),
-            (T::Enum | T::Flags, V::Int(_) | V::UInt(_)) => {
-                let items = m.enumeration.as_deref().and_then(|e| self.classes.enums.get(e)).map(Vec::as_slice);
-                let n = if let V::UInt(u) = v { Int::Unsigned(*u) } else if let V::Int(i) = v { Int::Signed(*i) } else { Int::Signed(0) };
-                sink.enumeration(n, EnumOf { items, flags: ty == T::Flags });
-            }
-            (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::Int(i)) => sink.int(*i),
-            (T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero, V::UInt(u)) => sink.uint(*u),
-            (T::Real, V::Real(x)) => sink.real(*x),
-            (T::Half, V::Half(h)) => sink.real(half_to_f32(*h)),
-            (T::Vector4 | T::Quaternion, V::Vec4(f)) => sink.reals(ty, f),
-            (T::Matrix3 | T::Rotation | T::QsTransform, V::Floats(f)) if f.len() == 12 => sink.reals(ty, f),
-            (T::Matrix4 | T::Transform, V::Floats(f)) if f.len() == 16 => sink.reals(ty, f),
-            (T::Pointer | T::FunctionPointer, V::Ptr(r)) => sink.pointer(r, path)?,
-            (T::Variant, V::Variant(a, b)) => sink.variant(a, b, path)?,
-            (T::CString | T::StringPtr, V::Str(s)) => sink.string(s.as_deref(), path)?,
-            (T::Void, V::Void) => sink.void(),
-            (T::Struct, V::Struct(fields)) => {
+            (MemberType::Struct, MemberValue::Struct(fields)) => {
                 let class = m.class.as_deref().unwrap_or_default();
                 sink.record(class);
                 self.members(sink, class, fields, path, nest + 1)?;
                 sink.record_end();
+                Ok(())
             }
-            _ => return Err(wrong(path, ty.sdk_name().as_str(), v)),
+            _ => one(sink, self.classes, m, ty, v, path),
         }
-        Ok(())
     }
 }

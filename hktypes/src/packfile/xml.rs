@@ -96,7 +96,7 @@ use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
 use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
-use super::walk_out::{Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
+use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
@@ -744,6 +744,50 @@ impl PackSink for XmlWriter<'_, '_> {
     #[inline]
     fn hidden(&mut self, bytes: &[u8]) {
         to_hex(self.out, bytes);
+    }
+
+    /// Integers, reals, halves, bools and pointers 16 a line in one loop each (the element kind
+    /// matched once per array); enums and variants element by element.
+    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError> {
+        use MemberType as T;
+        use MemberValue as V;
+        match ty {
+            T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero => self.rows(ty, items, path, |w, v, _| {
+                match v {
+                    V::Int(i) => w.int(*i),
+                    V::UInt(u) => w.int(*u),
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            }),
+            T::Real => self.rows(ty, items, path, |w, v, _| if let V::Real(x) = v { w.float(*x); Ok(true) } else { Ok(false) }),
+            T::Half => self.rows(ty, items, path, |w, v, _| if let V::Half(h) = v { w.float(half_to_f32(*h)); Ok(true) } else { Ok(false) }),
+            T::Bool => self.rows(ty, items, path, |w, v, _| if let V::Bool(b) = v { PackSink::bool(w, *b); Ok(true) } else { Ok(false) }),
+            T::Pointer | T::FunctionPointer => self.rows(ty, items, path, |w, v, at| if let V::Ptr(r) = v { w.pointer(r, at).map(|_| true) } else { Ok(false) }),
+            _ => each_scalar(self, classes, m, ty, items, path),
+        }
+    }
+}
+
+impl XmlWriter<'_, '_> {
+    /// `items` [`SCALARS_PER_LINE`] a line, each by `one` (false: not a value of type `ty`, an
+    /// error at its index).
+    #[inline(always)]
+    fn rows(&mut self, ty: MemberType, items: &[MemberValue], path: &Path<'_>, mut one: impl FnMut(&mut Self, &MemberValue, &Path<'_>) -> Result<bool, ValueError>) -> Result<(), ValueError> {
+        for (row, chunk) in items.chunks(SCALARS_PER_LINE).enumerate() {
+            indent(self.out, self.depth + 1);
+            for (k, v) in chunk.iter().enumerate() {
+                if k > 0 {
+                    self.out.push(' ');
+                }
+                let at = Path::Index(path, row * SCALARS_PER_LINE + k);
+                if !one(self, v, &at)? {
+                    return Err(wrong(&at, ty.sdk_name().as_str(), v));
+                }
+            }
+            self.out.push('\n');
+        }
+        Ok(())
     }
 }
 
