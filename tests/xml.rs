@@ -710,6 +710,51 @@ fn mutated_xml_reads_or_fails_cleanly() {
     assert_eq!((tried, read), (2689, 594));
 }
 
+/// A member value of the wrong kind for its member type (a document edited through the API) is
+/// an error at its object and member path, from the XML writer and from the dump alike (both
+/// spell what the one walk out of packfile values gives), not a panic or a silent number.
+#[test]
+fn a_value_of_the_wrong_kind_is_an_error_at_its_path() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let e = common::manifest(&corpus)
+        .into_iter()
+        .find(|e| e.format == "packfile" && e.sdk == "hk_2010.2.0-r1" && e.bytes < 20_000)
+        .expect("a small 2010.2 packfile in the corpus");
+    let bytes = common::corpus_file(&corpus, &e.relpath).expect("the corpus file");
+    let f = hktypes::packfile::PackFile::read(&bytes).unwrap();
+    let mut doc = PackfileDocument::from_file_with(f, &schemas.sources_for("2010.2")).unwrap();
+    let k = doc.objects.iter().position(|o| o.class == "hkaSkeleton").expect("an hkaSkeleton");
+    let names = doc.member_names("hkaSkeleton");
+    let at = |n: &str| names.iter().position(|x| x == n).unwrap();
+    let (name, bones) = (at("name"), at("bones"));
+    let bone_name = doc.member_names("hkaBone").iter().position(|x| x == "name").unwrap();
+    let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
+    values[name] = MemberValue::Int(12);
+    let object = format!("object #{:04} (hkaSkeleton)", k + 1);
+    let err = xml::write(&doc, WriteOptions::default()).unwrap_err().to_string();
+    assert!(err.contains(&format!("{object}.name: a ")) && err.contains("belongs"), "{err}");
+    let err = hktypes::dump::dump_packfile(&doc).unwrap_err().to_string();
+    assert!(err.contains(&format!("(handle {k}, hkaSkeleton).name: a ")) && err.contains("belongs"), "{err}");
+    // An element of an array of structs: its index in the path.
+    let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
+    values[name] = MemberValue::Str(Some(b"skeleton".to_vec()));
+    let MemberValue::Array(a) = &mut values[bones] else { panic!("bones is an hkArray") };
+    let MemberValue::Struct(bone) = &mut a.items[1] else { panic!("a bone is a struct") };
+    bone[bone_name] = MemberValue::Real(1.5);
+    let err = xml::write(&doc, WriteOptions::default()).unwrap_err().to_string();
+    assert!(err.contains(&format!("{object}.bones[1].name: a ")), "{err}");
+    let err = hktypes::dump::dump_packfile(&doc).unwrap_err().to_string();
+    assert!(err.contains("hkaSkeleton).bones[1].name: a "), "{err}");
+    // Put back, both write again.
+    let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
+    let MemberValue::Array(a) = &mut values[bones] else { panic!("bones is an hkArray") };
+    let MemberValue::Struct(bone) = &mut a.items[1] else { panic!("a bone is a struct") };
+    bone[bone_name] = MemberValue::Str(Some(b"bone".to_vec()));
+    assert!(xml::write(&doc, WriteOptions::default()).unwrap().contains("<hkparam name=\"name\">skeleton</hkparam>"));
+    hktypes::dump::dump_packfile(&doc).unwrap();
+}
+
 /// `text` with the `<hkparam>`s of every `<hkobject>` (top-level and nested) in reverse order
 /// (the XML written one element a line, as the corpus files and the writer have it).
 fn params_reversed(text: &str) -> String {

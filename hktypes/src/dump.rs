@@ -72,6 +72,7 @@ use crate::packfile::objects::{
     self, ArrayAlign, Body, PackfileDocument as PackDocument, Ref, Untyped, MemberValue,
 };
 use crate::packfile::walk::{Next, PackSource, PackWalk};
+use crate::packfile::walk_out::{Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use crate::packfile::{LayoutRules, PackFile};
 use crate::reflect::layout::Layouts;
 use crate::reflect::{Field, TemplateArg, TypeIndex, TypeRecord, TypeTable};
@@ -674,7 +675,7 @@ pub(crate) fn packfile_members(doc: &PackDocument, h: Handle) -> std::result::Re
     if ms.len() != values.len() {
         return Err(top(format!("object {} ({}): {} values for {} members", h.0, o.class, values.len(), ms.len())));
     }
-    Ok(Some(Members(ms.iter().zip(values).map(|(m, v)| (m.name.clone(), pack_val(&doc.classes, m, v))).collect())))
+    Ok(Some(pack_members(&mut PackOut::new(&doc.classes), &o.class, values, h.0 as usize)?))
 }
 
 /// The enumeration an `hkEnum<E, S>` or `hkFlags<E, S>` type names (`E`, by full name), when
@@ -1101,6 +1102,7 @@ pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
         .section_index(crate::packfile::file::CLASSNAMES)
         .unwrap_or(0) as u32;
     let mut objects = Vec::with_capacity(doc.objects.len());
+    let mut walk = PackOut::new(&doc.classes);
     for (i, o) in doc.objects.iter().enumerate() {
         let mut kept = ObjectKept::default();
         if names.offset_of(&o.class).map(|off| (names_index, off)) != Some(o.class_ref) {
@@ -1122,11 +1124,7 @@ pub fn dump_packfile(doc: &PackDocument) -> Result<Dump> {
                     ))
                     .into());
                 }
-                let mut out = Vec::with_capacity(values.len());
-                for (m, v) in ms.iter().zip(values) {
-                    out.push((m.name.clone(), pack_val(&doc.classes, m, v)));
-                }
-                (Some(Members(out)), None)
+                (Some(pack_members(&mut walk, &o.class, values, i)?), None)
             }
             Body::Untyped(u) => (
                 None,
@@ -1185,77 +1183,142 @@ fn ref_val(r: Ref) -> Val {
     }
 }
 
-fn enum_name(classes: &ClassSet, m: &Member, n: i64) -> Option<String> {
-    let items = classes.enums.get(m.enumeration.as_deref()?)?;
-    items.iter().find(|(v, _)| *v == n).map(|(_, s)| s.clone())
+/// The members of packfile object `i` (`values`, of `class`) as dump values, through the walk
+/// out (errors name `objects[i] (handle i, class)` and the member path).
+fn pack_members(walk: &mut PackOut<'_>, class: &str, values: &[MemberValue], i: usize) -> std::result::Result<Members, ValueError> {
+    let root = format!("objects[{i}] (handle {i}, {class})");
+    let mut sink = PackVals { stack: vec![Frame::Record(Vec::with_capacity(values.len()))] };
+    walk.object(&mut sink, class, values, &Path::Root(&root))?;
+    Ok(match sink.stack.pop() {
+        Some(Frame::Record(ms)) => Members(ms),
+        _ => Members(Vec::new()),
+    })
 }
 
-/// A read value as a dump value (the reader bounded its nesting).
-fn pack_val(classes: &ClassSet, m: &Member, v: &MemberValue) -> Val {
-    let enum_like = matches!(m.ty, MemberType::Enum | MemberType::Flags);
-    match v {
-        MemberValue::Void => Val::Null,
-        MemberValue::Bool(b) if *b <= 1 => Val::Bool(*b == 1),
-        MemberValue::Bool(b) => Val::UInt(u64::from(*b)),
-        MemberValue::Int(i) => match enum_name(classes, m, *i).filter(|_| enum_like) {
-            Some(s) => Val::Str(s),
-            None if *i < 0 => Val::Int(*i),
-            None => Val::UInt(*i as u64),
-        },
-        MemberValue::UInt(u) => match i64::try_from(*u)
-            .ok()
-            .and_then(|i| enum_name(classes, m, i))
-            .filter(|_| enum_like)
-        {
-            Some(s) => Val::Str(s),
-            None => Val::UInt(*u),
-        },
-        MemberValue::Real(x) => real(*x),
-        MemberValue::Half(h) => real(f32::from_bits(u32::from(*h) << 16)),
-        MemberValue::Vec4(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
-        MemberValue::Floats(v) => Val::List(v.iter().map(|x| real(*x)).collect()),
-        MemberValue::Ptr(r) => ref_val(*r),
-        MemberValue::Str(None) => Val::Null,
-        MemberValue::Str(Some(b)) => match std::str::from_utf8(b) {
-            Ok(t) if !t.contains('\0') => Val::Str(t.to_owned()),
-            _ => Val::Bytes(b.clone()),
-        },
-        MemberValue::Array(a) => {
-            let em = objects::elem_member(m);
-            let items: Vec<Val> = a.items.iter().map(|x| pack_val(classes, &em, x)).collect();
-            let stock = a.items.len() as u32 | 0x8000_0000;
-            if m.ty == MemberType::Array && a.capacity != stock {
-                Val::Array(items, a.capacity)
-            } else {
-                Val::List(items)
+/// The dump's spelling of the values the walk out ([`PackOut`]) gives: the records and lists
+/// being made, innermost last.
+struct PackVals {
+    stack: Vec<Frame>,
+}
+
+enum Frame {
+    /// A record's members (the last one's value is set when it comes).
+    Record(Vec<(String, Val)>),
+    /// A list's items, and an hkArray's capacity word where it is not `len | 0x80000000`.
+    List(Vec<Val>, Option<u32>),
+}
+
+impl PackVals {
+    fn put(&mut self, v: Val) {
+        match self.stack.last_mut() {
+            Some(Frame::Record(ms)) => {
+                if let Some(last) = ms.last_mut() {
+                    last.1 = v;
+                }
+            }
+            Some(Frame::List(items, _)) => items.push(v),
+            None => {}
+        }
+    }
+}
+
+impl PackSink for PackVals {
+    fn member(&mut self, m: &Member, _: &MemberValue, _: &Path<'_>) -> std::result::Result<bool, ValueError> {
+        if let Some(Frame::Record(ms)) = self.stack.last_mut() {
+            ms.push((m.name.clone(), Val::Null));
+        }
+        Ok(true)
+    }
+
+    fn open(&mut self, held: Held) {
+        match held {
+            Held::Array { len, capacity, .. } => self.stack.push(Frame::List(Vec::with_capacity(len), capacity.filter(|&c| c != len as u32 | 0x8000_0000))),
+            Held::CArray { len, .. } => self.stack.push(Frame::List(Vec::with_capacity(len), None)),
+            Held::One | Held::Hidden | Held::Struct => {}
+        }
+    }
+
+    fn close(&mut self, held: Held) {
+        if let Held::Array { .. } | Held::CArray { .. } = held {
+            if let Some(Frame::List(items, capacity)) = self.stack.pop() {
+                self.put(match capacity {
+                    Some(c) => Val::Array(items, c),
+                    None => Val::List(items),
+                });
             }
         }
-        MemberValue::Struct(vals) => {
-            let ms = m
-                .class
-                .as_deref()
-                .map(|c| members_of(classes, c))
-                .unwrap_or_default();
-            Val::Record(Members(
-                ms.iter()
-                    .zip(vals)
-                    .map(|(sm, sv)| (sm.name.clone(), pack_val(classes, sm, sv)))
-                    .collect(),
-            ))
+    }
+
+    fn element(&mut self, _: usize, _: usize, _: Elem) {}
+
+    fn element_end(&mut self, _: usize, _: usize, _: Elem) {}
+
+    fn record(&mut self, _: &str) {
+        self.stack.push(Frame::Record(Vec::new()));
+    }
+
+    fn record_end(&mut self) {
+        if let Some(Frame::Record(ms)) = self.stack.pop() {
+            self.put(Val::Record(Members(ms)));
         }
-        MemberValue::CArray(vals) => {
-            let one = Member {
-                c_array_size: 0,
-                ..m.clone()
-            };
-            Val::List(vals.iter().map(|x| pack_val(classes, &one, x)).collect())
-        }
-        MemberValue::Variant(a, b) => Val::List(vec![ref_val(*a), ref_val(*b)]),
-        MemberValue::RelArray(vals) => {
-            let em = objects::elem_member(m);
-            Val::List(vals.iter().map(|x| pack_val(classes, &em, x)).collect())
-        }
-        MemberValue::Opaque(b) => Val::Bytes(b.clone()),
+    }
+
+    fn void(&mut self) {
+        self.put(Val::Null);
+    }
+
+    fn bool(&mut self, b: u8) {
+        self.put(if b <= 1 { Val::Bool(b == 1) } else { Val::UInt(u64::from(b)) });
+    }
+
+    fn int(&mut self, i: i64) {
+        self.put(if i < 0 { Val::Int(i) } else { Val::UInt(i as u64) });
+    }
+
+    fn uint(&mut self, u: u64) {
+        self.put(Val::UInt(u));
+    }
+
+    fn enumeration(&mut self, n: Int, e: EnumOf<'_>) {
+        // The name of the item of that value, where one has it (flags too: one item's value).
+        let name = |v: i64| e.items?.iter().find(|(x, _)| *x == v).map(|(_, s)| Val::Str(s.clone()));
+        self.put(match n {
+            Int::Signed(i) => name(i).unwrap_or(if i < 0 { Val::Int(i) } else { Val::UInt(i as u64) }),
+            Int::Unsigned(u) => i64::try_from(u).ok().and_then(name).unwrap_or(Val::UInt(u)),
+        });
+    }
+
+    fn real(&mut self, x: f32) {
+        self.put(real(x));
+    }
+
+    fn reals(&mut self, _: MemberType, f: &[f32]) {
+        self.put(Val::List(f.iter().map(|x| real(*x)).collect()));
+    }
+
+    fn pointer(&mut self, r: &Ref, _: &Path<'_>) -> std::result::Result<(), ValueError> {
+        self.put(ref_val(*r));
+        Ok(())
+    }
+
+    fn variant(&mut self, object: &Ref, class: &Ref, _: &Path<'_>) -> std::result::Result<(), ValueError> {
+        self.put(Val::List(vec![ref_val(*object), ref_val(*class)]));
+        Ok(())
+    }
+
+    fn string(&mut self, s: Option<&[u8]>, _: &Path<'_>) -> std::result::Result<(), ValueError> {
+        self.put(match s {
+            None => Val::Null,
+            Some(b) => match std::str::from_utf8(b) {
+                Ok(t) if !t.contains('\0') => Val::Str(t.to_owned()),
+                _ => Val::Bytes(b.to_vec()),
+            },
+        });
+        Ok(())
+    }
+
+    fn hidden(&mut self, bytes: &[u8]) {
+        self.put(Val::Bytes(bytes.to_vec()));
     }
 }
 

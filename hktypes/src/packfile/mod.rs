@@ -22,6 +22,7 @@ pub mod raw;
 pub mod scratch;
 pub mod typed;
 pub(crate) mod walk;
+pub(crate) mod walk_out;
 pub mod write;
 pub mod xml;
 

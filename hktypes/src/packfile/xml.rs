@@ -96,6 +96,7 @@ use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
 use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
+use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
@@ -146,7 +147,7 @@ pub fn write_to(doc: &PackfileDocument, options: WriteOptions, out: &mut String)
     // twice.
     let size = doc.file.sections.get(doc.data_index).map_or(0, |s| s.body_len());
     out.reserve(12 * size + 4096);
-    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), members: HashMap::new(), last: None, zeros: HashMap::new(), inner_refs: false, other_caps: false, other_lanes: false };
+    let mut w = XmlWriter { doc, out, floats: options.floats, names: Vec::new(), depth: 0, zeros: HashMap::new(), inner_refs: false, other_caps: false, other_lanes: false };
     w.document()?;
     Ok(())
 }
@@ -264,10 +265,8 @@ struct XmlWriter<'d, 'o> {
     out: &'o mut String,
     floats: FloatForm,
     names: Vec<String>,
-    /// Per class: its members with its ancestors' first.
-    members: HashMap<&'d str, Rc<[&'d Member]>>,
-    /// The class last looked up there (the elements of an array of structs are of one class).
-    last: Option<(&'d str, Rc<[&'d Member]>)>,
+    /// The indentation of the members being written.
+    depth: usize,
     /// Per `SERIALIZE_IGNORED` member (by address): its zero value, which it is written as a
     /// comment for.
     zeros: HashMap<*const Member, Option<MemberValue>>,
@@ -380,38 +379,6 @@ fn lanes_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut MemberVa
     }
 }
 
-/// Where a value is: built on the stack as a walk goes down, spelled out only in an error message.
-#[derive(Clone, Copy, Debug)]
-enum Path<'a> {
-    /// The object (the writer: `object #0001 (hkFoo)`; the reader: empty, the object apart).
-    Root(&'a str),
-    /// A member of a struct.
-    Member(&'a Path<'a>, &'a str),
-    /// An element of an array.
-    Index(&'a Path<'a>, usize),
-}
-
-impl Path<'_> {
-    fn is_root(&self) -> bool {
-        matches!(self, Path::Root(_))
-    }
-}
-
-impl std::fmt::Display for Path<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Path::Root(s) => f.write_str(s),
-            Path::Member(Path::Root(""), name) => f.write_str(name),
-            Path::Member(p, name) => write!(f, "{p}.{name}"),
-            Path::Index(p, i) => write!(f, "{p}[{i}]"),
-        }
-    }
-}
-
-fn wrong(path: &Path<'_>, what: &str, v: &MemberValue) -> ValueError {
-    ValueError::new(ErrorKind::Invalid(format!("{path}: a {} value where {what} belongs", v.kind())))
-}
-
 fn escape_text(out: &mut String, bytes: &[u8], path: &Path<'_>) -> Result<(), ValueError> {
     for &b in bytes {
         match b {
@@ -473,6 +440,7 @@ impl<'d> XmlWriter<'d, '_> {
         }
         self.out.push_str("\n\t<hksection name=\"__data__\">\n\n");
         let names = doc.file.class_names();
+        let mut walk = PackOut::new(&doc.classes);
         for (i, o) in doc.objects.iter().enumerate() {
             let Body::Typed(values) = &o.body else {
                 return Err(ValueError::new(ErrorKind::Invalid(format!(
@@ -492,7 +460,8 @@ impl<'d> XmlWriter<'d, '_> {
             self.other_caps = false;
             self.other_lanes = false;
             let root = format!("object {} ({})", self.names[i], o.class);
-            self.members(&o.class, values, 3, &Path::Root(&root), 0)?;
+            self.depth = 3;
+            walk.object(self, &o.class, values, &Path::Root(&root))?;
             if self.floats == FloatForm::Shortest {
                 let note = self.object_note(o, values);
                 self.out.insert_str(note_at, &note);
@@ -577,144 +546,164 @@ impl<'d> XmlWriter<'d, '_> {
     }
 
     /// Whether `v` is member `m`'s zero value ([`zero_value`], made once per member).
-    fn is_zero(&mut self, m: &'d Member, v: &MemberValue) -> bool {
+    fn is_zero(&mut self, m: &Member, v: &MemberValue) -> bool {
         let classes = &self.doc.classes;
         let flags = self.doc.array_flags;
         let zero = self.zeros.entry(m as *const Member).or_insert_with(|| zero_value(classes, m, m.ty, 0, flags).ok());
         zero.as_ref() == Some(v)
     }
 
-    /// [`members_of`], once per class.
-    fn members_of(&mut self, class: &str) -> Rc<[&'d Member]> {
-        if let Some((name, m)) = &self.last {
-            if *name == class {
-                return m.clone();
+    fn group(&mut self, f: &[f32], n: usize) {
+        self.out.push('(');
+        for (k, &x) in f[..n].iter().enumerate() {
+            if k > 0 {
+                self.out.push(' ');
             }
+            self.float(x);
         }
-        let classes = &self.doc.classes;
-        let Some((name, _)) = classes.classes.get_key_value(class) else { return Rc::from(Vec::new()) };
-        let m = match self.members.get(class) {
-            Some(m) => m.clone(),
-            None => {
-                let m: Rc<[&'d Member]> = members_of(classes, class).into();
-                self.members.insert(name.as_str(), m.clone());
-                m
-            }
-        };
-        self.last = Some((name.as_str(), m.clone()));
-        m
+        self.out.push(')');
+    }
+}
+
+/// The XML's spelling of the values the walk out ([`PackOut`]) gives: `self.depth` is the
+/// indentation of the members being written.
+impl PackSink for XmlWriter<'_, '_> {
+    #[inline(always)]
+    fn member(&mut self, m: &Member, v: &MemberValue, _: &Path<'_>) -> Result<bool, ValueError> {
+        if m.ty == MemberType::Void && m.name != HIDDEN {
+            return Ok(false);
+        }
+        if m.flags & member_flags::SERIALIZE_IGNORED != 0 && (self.floats == FloatForm::Havok || self.is_zero(m, v)) {
+            indent(self.out, self.depth);
+            writeln!(self.out, "<!-- {} SERIALIZE_IGNORED -->", m.name).unwrap();
+            return Ok(false);
+        }
+        indent(self.out, self.depth);
+        self.out.push_str("<hkparam name=\"");
+        self.out.push_str(&m.name);
+        self.out.push('"');
+        Ok(true)
     }
 
-    fn members(&mut self, class: &str, values: &[MemberValue], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        if nest > MAX_DEPTH {
-            return Err(ValueError::new(ErrorKind::Cycle(format!("{path}: structs nested more than {MAX_DEPTH} deep"))));
-        }
-        let members = self.members_of(class);
-        if members.len() != values.len() {
-            return Err(ValueError::new(ErrorKind::Invalid(format!("{path}: {} values for the {} members of {class}", values.len(), members.len()))));
-        }
-        for (&m, v) in members.iter().zip(values) {
-            let sub = Path::Member(path, &m.name);
-            let path = &sub;
-            if m.ty == MemberType::Void && m.name != HIDDEN {
-                continue;
+    #[inline(always)]
+    fn open(&mut self, held: Held) {
+        match held {
+            Held::One | Held::Hidden => self.out.push('>'),
+            Held::Struct => self.out.push_str(">\n"),
+            Held::Array { len, capacity, .. } => {
+                self.other_caps |= capacity.is_some_and(|c| c != len as u32 | self.doc.array_flags);
+                self.out.push_str(" numelements=\"");
+                self.int(len);
+                self.out.push_str("\">");
             }
-            if m.flags & member_flags::SERIALIZE_IGNORED != 0 && (self.floats == FloatForm::Havok || self.is_zero(m, v)) {
-                indent(self.out, depth);
-                writeln!(self.out, "<!-- {} SERIALIZE_IGNORED -->", m.name).unwrap();
-                continue;
-            }
-            indent(self.out, depth);
-            self.out.push_str("<hkparam name=\"");
-            self.out.push_str(&m.name);
-            self.out.push('"');
-            match v {
-                MemberValue::Array(MemberArray { items, .. }) | MemberValue::RelArray(items) => {
-                    if let MemberValue::Array(a) = v {
-                        self.other_caps |= m.ty == MemberType::Array && a.capacity != items.len() as u32 | self.doc.array_flags;
-                    }
-                    self.out.push_str(" numelements=\"");
-                    self.int(items.len());
-                    self.out.push_str("\">");
-                    self.items(m, items, depth, path, nest)?;
-                }
-                MemberValue::CArray(items) => {
-                    self.out.push('>');
-                    self.items(m, items, depth, path, nest)?;
-                }
-                MemberValue::Struct(fields) => {
-                    self.out.push_str(">\n");
-                    let c = m.class.as_deref().unwrap_or_default();
-                    self.nested(c, fields, depth + 1, path, nest)?;
-                    indent(self.out, depth);
-                }
-                MemberValue::Opaque(bytes) => {
-                    self.out.push('>');
-                    to_hex(self.out, bytes);
-                }
-                _ => {
-                    self.out.push('>');
-                    self.scalar(m, m.ty, v, path)?;
-                }
-            }
-            self.out.push_str("</hkparam>\n");
+            Held::CArray { .. } => self.out.push('>'),
         }
-        Ok(())
+        if let Held::Array { len: 1.., .. } | Held::CArray { len: 1.., .. } = held {
+            self.out.push('\n');
+        }
     }
 
-    fn nested(&mut self, class: &str, fields: &[MemberValue], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        indent(self.out, depth);
+    #[inline(always)]
+    fn close(&mut self, held: Held) {
+        if let Held::Struct | Held::Array { len: 1.., .. } | Held::CArray { len: 1.., .. } = held {
+            indent(self.out, self.depth);
+        }
+        self.out.push_str("</hkparam>\n");
+    }
+
+    #[inline(always)]
+    fn element(&mut self, i: usize, _: usize, elem: Elem) {
+        match elem {
+            Elem::Struct => {}
+            Elem::String => {
+                indent(self.out, self.depth + 1);
+                self.out.push_str("<hkcstring>");
+            }
+            Elem::Reals => indent(self.out, self.depth + 1),
+            Elem::Scalar if i % SCALARS_PER_LINE == 0 => indent(self.out, self.depth + 1),
+            Elem::Scalar => self.out.push(' '),
+        }
+    }
+
+    #[inline(always)]
+    fn element_end(&mut self, i: usize, len: usize, elem: Elem) {
+        match elem {
+            Elem::Struct => {}
+            Elem::String => self.out.push_str("</hkcstring>\n"),
+            Elem::Reals => self.out.push('\n'),
+            Elem::Scalar if (i + 1) % SCALARS_PER_LINE == 0 || i + 1 == len => self.out.push('\n'),
+            Elem::Scalar => {}
+        }
+    }
+
+    #[inline(always)]
+    fn record(&mut self, _: &str) {
+        indent(self.out, self.depth + 1);
         self.out.push_str("<hkobject>\n");
-        self.members(class, fields, depth + 1, path, nest + 1)?;
-        indent(self.out, depth);
+        self.depth += 2;
+    }
+
+    #[inline(always)]
+    fn record_end(&mut self) {
+        self.depth -= 2;
+        indent(self.out, self.depth + 1);
         self.out.push_str("</hkobject>\n");
-        Ok(())
     }
 
-    /// The elements of an array or C array (the member's element type: `subtype` for arrays).
-    fn items(&mut self, m: &Member, items: &[MemberValue], depth: usize, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
-        if items.is_empty() {
-            return Ok(());
+    #[inline]
+    fn void(&mut self) {}
+
+    #[inline(always)]
+    fn bool(&mut self, b: u8) {
+        match b {
+            0 => self.out.push_str("false"),
+            1 => self.out.push_str("true"),
+            _ => self.int(b),
         }
-        let ty = if m.c_array_size > 0 { m.ty } else { m.subtype };
-        self.out.push('\n');
-        match ty {
-            MemberType::Struct => {
-                let c = m.class.as_deref().unwrap_or_default();
-                for (i, v) in items.iter().enumerate() {
-                    let MemberValue::Struct(fields) = v else { return Err(wrong(path, "a struct", v)) };
-                    self.nested(c, fields, depth + 1, &Path::Index(path, i), nest)?;
-                }
-            }
-            MemberType::CString | MemberType::StringPtr => {
-                for (i, v) in items.iter().enumerate() {
-                    indent(self.out, depth + 1);
-                    self.out.push_str("<hkcstring>");
-                    self.scalar(m, ty, v, &Path::Index(path, i))?;
-                    self.out.push_str("</hkcstring>\n");
-                }
-            }
-            _ => {
-                let per_line = match ty {
-                    MemberType::Vector4 | MemberType::Quaternion | MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform | MemberType::Matrix4 | MemberType::Transform => 1,
-                    _ => 16,
-                };
-                for (i, chunk) in items.chunks(per_line).enumerate() {
-                    indent(self.out, depth + 1);
-                    for (k, v) in chunk.iter().enumerate() {
-                        if k > 0 {
-                            self.out.push(' ');
-                        }
-                        self.scalar(m, ty, v, &Path::Index(path, i * per_line + k))?;
-                    }
-                    self.out.push('\n');
-                }
-            }
-        }
-        indent(self.out, depth);
-        Ok(())
     }
 
+    #[inline(always)]
+    fn int(&mut self, i: i64) {
+        self.out.push_str(itoa::Buffer::new().format(i));
+    }
+
+    #[inline(always)]
+    fn uint(&mut self, u: u64) {
+        self.out.push_str(itoa::Buffer::new().format(u));
+    }
+
+    #[inline]
+    fn enumeration(&mut self, n: Int, e: EnumOf<'_>) {
+        let n = match n {
+            Int::Signed(i) => i,
+            Int::Unsigned(u) => u as i64,
+        };
+        match e.items.and_then(|items| enum_text(items, n, e.flags)) {
+            Some(t) => self.out.push_str(&t),
+            None => self.out.push_str(itoa::Buffer::new().format(n)),
+        }
+    }
+
+    #[inline(always)]
+    fn real(&mut self, x: f32) {
+        self.float(x);
+    }
+
+    #[inline]
+    fn reals(&mut self, ty: MemberType, f: &[f32]) {
+        if let MemberType::Vector4 | MemberType::Quaternion = ty {
+            return self.group(f, 4);
+        }
+        for (k, &n) in groups(ty).iter().enumerate() {
+            let q = &f[4 * k..4 * k + 4];
+            // The number of values Havok writes; a fourth word that is not the packer's goes in
+            // the object's note (`lanes=`).
+            self.other_lanes |= n == 3 && q[3].to_bits() != dropped_w(ty, k).to_bits();
+            self.group(q, n);
+        }
+    }
+
+    #[inline]
     fn pointer(&mut self, r: &Ref, path: &Path<'_>) -> Result<(), ValueError> {
         match r {
             Ref::Null => self.out.push_str("null"),
@@ -731,73 +720,79 @@ impl<'d> XmlWriter<'d, '_> {
         Ok(())
     }
 
-    fn scalar(&mut self, m: &Member, ty: MemberType, v: &MemberValue, path: &Path<'_>) -> Result<(), ValueError> {
-        match (ty, v) {
-            (MemberType::Bool, MemberValue::Bool(b)) => match b {
-                0 => self.out.push_str("false"),
-                1 => self.out.push_str("true"),
-                _ => self.int(*b),
-            },
-            (MemberType::Enum | MemberType::Flags, MemberValue::Int(_) | MemberValue::UInt(_)) => {
-                let n = match v {
-                    MemberValue::Int(i) => *i,
-                    MemberValue::UInt(u) => *u as i64,
-                    _ => 0,
-                };
-                let items = m.enumeration.as_deref().and_then(|e| self.doc.classes.enums.get(e));
-                match items.and_then(|items| enum_text(items, n, ty == MemberType::Flags)) {
-                    Some(t) => self.out.push_str(&t),
-                    None => self.int(n),
-                }
-            }
-            (_, MemberValue::Int(i)) => self.int(*i),
-            (_, MemberValue::UInt(u)) => self.int(*u),
-            (MemberType::Real, MemberValue::Real(x)) => self.float(*x),
-            (MemberType::Half, MemberValue::Half(h)) => self.float(half_to_f32(*h)),
-            (MemberType::Vector4 | MemberType::Quaternion, MemberValue::Vec4(v4)) => self.group(v4, 4),
-            (_, MemberValue::Floats(f)) => {
-                let g = groups(ty);
-                if f.len() != g.len() * 4 {
-                    return Err(wrong(path, ty.sdk_name().as_str(), v));
-                }
-                for (k, &n) in g.iter().enumerate() {
-                    let q = &f[4 * k..4 * k + 4];
-                    // The number of values Havok writes; a fourth word that is not the packer's
-                    // goes in the object's note (`lanes=`).
-                    self.other_lanes |= n == 3 && q[3].to_bits() != dropped_w(ty, k).to_bits();
-                    self.group(q, n);
-                }
-            }
-            (MemberType::Pointer | MemberType::FunctionPointer, MemberValue::Ptr(r)) => self.pointer(r, path)?,
-            (MemberType::Variant, MemberValue::Variant(a, b)) => {
-                self.out.push('(');
-                self.pointer(a, path)?;
-                self.out.push(' ');
-                self.pointer(b, path)?;
-                self.out.push(')');
-            }
-            (MemberType::CString | MemberType::StringPtr, MemberValue::Str(s)) => {
-                match s {
-                    Some(s) => escape_text(self.out, s, path)?,
-                    None => self.out.push_str(NULL_STRING),
-                }
-            }
-            _ => return Err(wrong(path, ty.sdk_name().as_str(), v)),
-        }
+    #[inline]
+    fn variant(&mut self, object: &Ref, class: &Ref, path: &Path<'_>) -> Result<(), ValueError> {
+        self.out.push('(');
+        self.pointer(object, path)?;
+        self.out.push(' ');
+        self.pointer(class, path)?;
+        self.out.push(')');
         Ok(())
     }
 
-    fn group(&mut self, f: &[f32], n: usize) {
-        self.out.push('(');
-        for (k, &x) in f[..n].iter().enumerate() {
-            if k > 0 {
-                self.out.push(' ');
+    #[inline]
+    fn string(&mut self, s: Option<&[u8]>, path: &Path<'_>) -> Result<(), ValueError> {
+        match s {
+            Some(s) => escape_text(self.out, s, path),
+            None => {
+                self.out.push_str(NULL_STRING);
+                Ok(())
             }
-            self.float(x);
         }
-        self.out.push(')');
+    }
+
+    #[inline]
+    fn hidden(&mut self, bytes: &[u8]) {
+        to_hex(self.out, bytes);
+    }
+
+    /// Integers, reals, halves, bools and pointers 16 a line in one loop each (the element kind
+    /// matched once per array); enums and variants element by element.
+    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError> {
+        use MemberType as T;
+        use MemberValue as V;
+        match ty {
+            T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero => self.rows(ty, items, path, |w, v, _| {
+                match v {
+                    V::Int(i) => w.int(*i),
+                    V::UInt(u) => w.int(*u),
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            }),
+            T::Real => self.rows(ty, items, path, |w, v, _| if let V::Real(x) = v { w.float(*x); Ok(true) } else { Ok(false) }),
+            T::Half => self.rows(ty, items, path, |w, v, _| if let V::Half(h) = v { w.float(half_to_f32(*h)); Ok(true) } else { Ok(false) }),
+            T::Bool => self.rows(ty, items, path, |w, v, _| if let V::Bool(b) = v { PackSink::bool(w, *b); Ok(true) } else { Ok(false) }),
+            T::Pointer | T::FunctionPointer => self.rows(ty, items, path, |w, v, at| if let V::Ptr(r) = v { w.pointer(r, at).map(|_| true) } else { Ok(false) }),
+            _ => each_scalar(self, classes, m, ty, items, path),
+        }
     }
 }
+
+impl XmlWriter<'_, '_> {
+    /// `items` [`SCALARS_PER_LINE`] a line, each by `one` (false: not a value of type `ty`, an
+    /// error at its index).
+    #[inline(always)]
+    fn rows(&mut self, ty: MemberType, items: &[MemberValue], path: &Path<'_>, mut one: impl FnMut(&mut Self, &MemberValue, &Path<'_>) -> Result<bool, ValueError>) -> Result<(), ValueError> {
+        for (row, chunk) in items.chunks(SCALARS_PER_LINE).enumerate() {
+            indent(self.out, self.depth + 1);
+            for (k, v) in chunk.iter().enumerate() {
+                if k > 0 {
+                    self.out.push(' ');
+                }
+                let at = Path::Index(path, row * SCALARS_PER_LINE + k);
+                if !one(self, v, &at)? {
+                    return Err(wrong(&at, ty.sdk_name().as_str(), v));
+                }
+            }
+            self.out.push('\n');
+        }
+        Ok(())
+    }
+}
+
+/// How many numbers of an array Havok writes on a line (a vector or matrix has a line of its own).
+const SCALARS_PER_LINE: usize = 16;
 
 /// `x` as Havok's writer prints it: `%f` of the MSVC runtime Havok's tools were built with, six
 /// decimals and at most 17 significant digits, zeros after them (`18446726481523507000.000000`
@@ -912,12 +907,6 @@ fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_f
         }
         MemberType::InplaceArray | MemberType::HomogeneousArray => return Err(format!("{}: {} has no value", m.name, ty.sdk_name())),
     })
-}
-
-/// `TYPE_HALF` bits as a float: Havok's `hkHalf` is the upper 16 bits of a 32-bit float (the
-/// binaries Havok's packer made from XML say so: `0.049805` is stored `0x3D4C`).
-fn half_to_f32(h: u16) -> f32 {
-    f32::from_bits(u32::from(h) << 16)
 }
 
 /// A float as `TYPE_HALF` bits: its upper 16 bits (exact for every value [`half_to_f32`] gives).
@@ -2631,6 +2620,7 @@ impl<'t> Iterator for Tokens<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packfile::walk_out::half_to_f32;
 
     #[test]
     fn halves_round_trip() {
