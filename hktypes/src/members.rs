@@ -26,6 +26,7 @@
 
 use crate::dump::{self, BuildOptions, Members, Val};
 use crate::error::{ErrorKind, Result, ValueError};
+use crate::packfile::objects::PackfileDocument;
 use crate::{Document, Handle, OpenOptions};
 
 /// Readings of a [`Val`] the generic code needs.
@@ -140,6 +141,21 @@ fn invalid(msg: String) -> crate::error::Error {
     ValueError::new(ErrorKind::Invalid(msg)).into()
 }
 
+impl PackfileDocument {
+    /// The members of object `h` by Havok name, the ancestors' first (the hidden bytes as
+    /// [`Val::Bytes`] where the class has them), through the packfile walk out as the dump gives
+    /// them: what [`Document::members`] gives for a packfile.
+    pub fn members(&self, h: Handle) -> Result<Members> {
+        dump::packfile_members(self, h)?.ok_or_else(|| {
+            invalid(format!(
+                "object {} ({}) is untyped: no class description of the file's SDK read it (open it with the SDK's class sources)",
+                h.0,
+                self.objects.get(h.0 as usize).map(|o| o.class.as_str()).unwrap_or_default()
+            ))
+        })
+    }
+}
+
 impl Document {
     /// The members of object `h` by Havok name, the ancestors' first, whatever the format and
     /// whether or not a generated class read it (see [`crate::members`]).
@@ -174,13 +190,7 @@ impl Document {
                 let enums = if stored { Default::default() } else { d.enums() };
                 Ok(dump::tagfile_members(d.source_items(), d.types(), item, &enums)?)
             }
-            Document::Packfile(d) => dump::packfile_members(d, h)?.ok_or_else(|| {
-                invalid(format!(
-                    "object {} ({}) is untyped: no class description of the file's SDK read it (open it with the SDK's class sources)",
-                    h.0,
-                    self.class_name(h).unwrap_or_default()
-                ))
-            }),
+            Document::Packfile(d) => d.members(h),
             Document::Compendium(_) => Err(invalid("a TCM0 compendium holds types, no objects".into())),
         }
     }

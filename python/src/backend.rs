@@ -503,6 +503,9 @@ struct TagMember {
 pub struct PackDoc {
     doc: objects::PackfileDocument,
     format: &'static str,
+    /// Per object handle, its members as `PackfileDocument::members` gives them (a record), made
+    /// on first read; an assignment drops its object's.
+    values: RefCell<HashMap<u32, Arc<DVal>>>,
 }
 
 impl OpenDoc {
@@ -524,7 +527,7 @@ impl OpenDoc {
                 } else {
                     "packfile_xml"
                 };
-                Ok(OpenDoc::Pack(PackDoc { doc, format }))
+                Ok(OpenDoc::Pack(PackDoc { doc, format, values: RefCell::default() }))
             }
             // `<hktagfile>` XML holds its types: `hktypes::open` reads it as the TAG0 file it
             // gives (the compendium it names, when given, makes that file TCRF again).
@@ -701,7 +704,7 @@ impl OpenDoc {
                     class,
                     steps,
                 },
-            ) => Ok(p.get(*handle, class, steps, name)),
+            ) => p.get(*handle, class, steps, name),
             _ => Ok(None),
         }
     }
@@ -717,7 +720,7 @@ impl OpenDoc {
                     class,
                     steps,
                 },
-            ) => Ok(p.get_all(*handle, class, steps)),
+            ) => p.get_all(*handle, class, steps),
             _ => Ok(Vec::new()),
         }
     }
@@ -796,11 +799,6 @@ fn number_format(kind: Kind, size: u32, signed: bool) -> Option<&'static str> {
         (Kind::Float, 4, _) => "f",
         _ => return None,
     })
-}
-
-/// `hkHalf16`: the top 16 bits of an `f32`.
-fn half_to_f64(h: u16) -> f64 {
-    f64::from(f32::from_bits(u32::from(h) << 16))
 }
 
 /// See [`OpenDoc::number_run`].
@@ -1552,37 +1550,40 @@ impl TagDoc {
     }
 }
 
-/// The element of `items` that `step` names (`None` when it names a member, not an element).
-fn elem<'v>(items: &'v [MemberValue], step: &Step) -> Option<&'v MemberValue> {
-    let Step::Elem(e) = step else { return None };
-    items.get(*e)
-}
-
-/// [`elem`], to change it.
+/// The element of `items` that `step` names, to change it (`None` when it names a member, not an
+/// element).
 fn elem_mut<'v>(items: &'v mut [MemberValue], step: &Step) -> Option<&'v mut MemberValue> {
     let Step::Elem(e) = step else { return None };
     items.get_mut(*e)
 }
 
 impl PackDoc {
-    /// The values of the record at `steps` from object `handle`.
-    fn record(&self, handle: u32, steps: &[Step]) -> Option<&[MemberValue]> {
-        let Body::Typed(values) = &self.doc.objects.get(handle as usize)?.body else {
-            return None;
-        };
-        let mut cur: &[MemberValue] = values;
+    /// Object `h`'s members as `PackfileDocument::members` gives them (the packfile walk out, as
+    /// the dump), decoded on its first read.
+    fn values(&self, h: u32) -> Result<Arc<DVal>, Failure> {
+        if let Some(v) = self.values.borrow().get(&h) {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(DVal::Record(self.doc.members(hktypes::Handle(h))?));
+        self.values.borrow_mut().insert(h, Arc::clone(&v));
+        Ok(v)
+    }
+
+    /// The members of the record `steps` lead to from object `h`'s values: a struct member is
+    /// the record, an array member's record is the element the next step names.
+    fn walk<'v>(root: &'v DVal, steps: &[Step]) -> Option<&'v DMembers> {
+        let DVal::Record(first) = root else { return None };
+        let mut cur = first;
         let mut it = steps.iter();
         while let Some(step) = it.next() {
             let Step::Member(i) = step else { return None };
-            // A struct member is the record; an array member's record is the element the next
-            // step names.
-            let v = match cur.get(*i)? {
-                MemberValue::Array(a) => elem(&a.items, it.next()?)?,
-                MemberValue::CArray(a) | MemberValue::RelArray(a) => elem(a, it.next()?)?,
-                v => v,
-            };
-            let MemberValue::Struct(vs) = v else { return None };
-            cur = vs;
+            let mut v = &cur.0.get(*i)?.1;
+            if let DVal::List(items) | DVal::Array(items, _) = v {
+                let Step::Elem(k) = it.next()? else { return None };
+                v = items.get(*k)?;
+            }
+            let DVal::Record(ms) = v else { return None };
+            cur = ms;
         }
         Some(cur)
     }
@@ -1606,123 +1607,107 @@ impl PackDoc {
         Some(cur)
     }
 
-    fn get(&self, handle: u32, class: &str, steps: &[Step], name: &str) -> Option<Val> {
+    fn get(&self, handle: u32, class: &str, steps: &[Step], name: &str) -> Result<Option<Val>, Failure> {
         let names = self.doc.member_names(class);
-        let i = names
-            .iter()
-            .position(|n| n == name && n != objects::HIDDEN)?;
+        let Some(i) = names.iter().position(|n| n == name && n != objects::HIDDEN) else {
+            return Ok(None);
+        };
         self.get_index(handle, class, steps, i)
     }
 
-    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Vec<(Name, Val)> {
-        let names = self.doc.member_names(class);
-        names
-            .into_iter()
-            .enumerate()
-            .filter(|(_, n)| n != objects::HIDDEN)
-            .filter_map(|(i, n)| Some((Arc::from(n), self.get_index(handle, class, steps, i)?)))
-            .collect()
-    }
-
-    fn get_index(&self, handle: u32, class: &str, steps: &[Step], i: usize) -> Option<Val> {
-        let member = self.doc.member(class, i)?.clone();
-        let value = self.record(handle, steps)?.get(i)?;
-        let mut path = steps.to_vec();
-        path.push(Step::Member(i));
-        Some(self.value(handle, &path, value, &member))
-    }
-
-    fn value(&self, handle: u32, path: &[Step], v: &MemberValue, m: &Member) -> Val {
-        let record = |steps: Vec<Step>| match &m.class {
-            Some(c) => Val::Record(
-                Loc::Pack {
-                    handle,
-                    class: c.clone(),
-                    steps,
-                },
-                Arc::from(c.as_str()),
-            ),
-            None => Val::None,
-        };
-        match v {
-            MemberValue::Void => Val::None,
-            MemberValue::Bool(b) => Val::Bool(*b != 0),
-            MemberValue::Int(i) => match &m.enumeration {
-                Some(e) => Val::Enum {
-                    name: Arc::from(e.as_str()),
-                    value: *i,
-                },
-                None => Val::Int(*i),
-            },
-            MemberValue::UInt(u) => match &m.enumeration {
-                Some(e) => Val::Enum {
-                    name: Arc::from(e.as_str()),
-                    value: *u as i64,
-                },
-                None => Val::UInt(*u),
-            },
-            MemberValue::Real(f) => Val::Float(f64::from(*f)),
-            MemberValue::Half(h) => Val::Float(half_to_f64(*h)),
-            MemberValue::Vec4(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 0),
-            MemberValue::Floats(f) => Val::Floats(f.iter().map(|x| f64::from(*x)).collect(), 4),
-            MemberValue::Ptr(Ref::Object(h)) | MemberValue::Variant(Ref::Object(h), _) => Val::Object(h.0),
-            MemberValue::Ptr(_) | MemberValue::Variant(..) => Val::None,
-            MemberValue::Str(s) => s.as_ref().map_or(Val::None, |s| {
-                Val::Str(String::from_utf8_lossy(s).into_owned())
-            }),
-            MemberValue::Struct(_) => record(path.to_vec()),
-            MemberValue::Array(a) => self.list(handle, path, &a.items, m),
-            MemberValue::CArray(a) | MemberValue::RelArray(a) => self.list(handle, path, a, m),
-            MemberValue::Opaque(b) => Val::Bytes(b.clone()),
-        }
-    }
-
-    fn list(&self, handle: u32, path: &[Step], items: &[MemberValue], m: &Member) -> Val {
-        let format = match m.subtype {
-            MemberType::Real => Some("f"),
-            MemberType::Int8 => Some("b"),
-            MemberType::Uint8 => Some("B"),
-            MemberType::Int16 => Some("h"),
-            MemberType::Uint16 => Some("H"),
-            MemberType::Int32 => Some("i"),
-            MemberType::Uint32 => Some("I"),
-            MemberType::Int64 => Some("q"),
-            MemberType::Uint64 => Some("Q"),
-            _ => None,
-        };
-        if let Some(format) = format.filter(|_| m.enumeration.is_none()) {
-            let mut bytes = Vec::new();
-            for v in items {
-                match (v, format) {
-                    (MemberValue::Real(f), _) => bytes.extend(f.to_le_bytes()),
-                    (MemberValue::Int(i), "b") => bytes.extend((*i as i8).to_le_bytes()),
-                    (MemberValue::Int(i), "h") => bytes.extend((*i as i16).to_le_bytes()),
-                    (MemberValue::Int(i), "i") => bytes.extend((*i as i32).to_le_bytes()),
-                    (MemberValue::Int(i), _) => bytes.extend(i.to_le_bytes()),
-                    (MemberValue::UInt(u), "B") => bytes.extend((*u as u8).to_le_bytes()),
-                    (MemberValue::UInt(u), "H") => bytes.extend((*u as u16).to_le_bytes()),
-                    (MemberValue::UInt(u), "I") => bytes.extend((*u as u32).to_le_bytes()),
-                    (MemberValue::UInt(u), _) => bytes.extend(u.to_le_bytes()),
-                    _ => return self.plain_list(handle, path, items, m),
+    fn get_all(&self, handle: u32, class: &str, steps: &[Step]) -> Result<Vec<(Name, Val)>, Failure> {
+        let mut out = Vec::new();
+        for (i, n) in self.doc.member_names(class).into_iter().enumerate() {
+            if n != objects::HIDDEN {
+                if let Some(v) = self.get_index(handle, class, steps, i)? {
+                    out.push((Arc::from(n), v));
                 }
             }
-            return Val::Numbers { format, bytes };
         }
-        self.plain_list(handle, path, items, m)
+        Ok(out)
     }
 
-    fn plain_list(&self, handle: u32, path: &[Step], items: &[MemberValue], m: &Member) -> Val {
+    /// Member `i` of `class`, of the record at `steps` of object `handle`.
+    fn get_index(&self, handle: u32, class: &str, steps: &[Step], i: usize) -> Result<Option<Val>, Failure> {
+        let Some(member) = self.doc.member(class, i) else { return Ok(None) };
+        // An untyped object (kept as its bytes) has no members to read.
+        if !matches!(self.doc.objects.get(handle as usize).map(|o| &o.body), Some(Body::Typed(_))) {
+            return Ok(None);
+        }
+        let root = self.values(handle)?;
+        let record = Self::walk(&root, steps).ok_or_else(|| {
+            Failure::input(format!("object #{handle} holds no record at {steps:?}: the value it was read from has changed"))
+        })?;
+        let Some((_, v)) = record.0.get(i) else { return Ok(None) };
+        let mut path = steps.to_vec();
+        path.push(Step::Member(i));
+        Ok(Some(self.view(handle, &path, v, member)))
+    }
+
+    /// A value of member `m` as Python sees it; `path` leads to it from object `handle`.
+    fn view(&self, handle: u32, path: &[Step], v: &DVal, m: &Member) -> Val {
+        use MemberType as T;
+        if m.c_array_size > 0 || matches!(m.ty, T::Array | T::SimpleArray | T::RelArray | T::InplaceArray) {
+            return self.list(handle, path, v.as_list().unwrap_or(&[]), m);
+        }
+        match (m.ty, v) {
+            (T::Struct, DVal::Record(_)) => match &m.class {
+                Some(c) => Val::Record(Loc::Pack { handle, class: c.clone(), steps: path.to_vec() }, Arc::from(c.as_str())),
+                None => Val::None,
+            },
+            (T::Enum | T::Flags, x) if m.enumeration.is_some() => {
+                let name = m.enumeration.as_deref().unwrap_or_default();
+                // The walk names an item where the class set has one of that value.
+                let value = match x {
+                    DVal::Str(item) => self.doc.classes.enums.get(name).and_then(|items| items.iter().find(|(_, s)| s == item)).map_or(0, |(n, _)| *n),
+                    x => x.as_i64().unwrap_or(0),
+                };
+                Val::Enum { name: Arc::from(name), value }
+            }
+            (T::Bool, x) => Val::Bool(x.as_u64().is_some_and(|b| b != 0)),
+            (T::Vector4 | T::Quaternion, x) => Val::Floats(x.reals().into_iter().map(f64::from).collect(), 0),
+            (T::Matrix3 | T::Rotation | T::QsTransform | T::Matrix4 | T::Transform, x) => Val::Floats(x.reals().into_iter().map(f64::from).collect(), 4),
+            (T::Pointer | T::FunctionPointer, DVal::Ref(h, None)) => Val::Object(*h),
+            (T::Variant, DVal::List(pair)) => match pair.first() {
+                Some(DVal::Ref(h, None)) => Val::Object(*h),
+                _ => Val::None,
+            },
+            (T::CString | T::StringPtr, DVal::Str(s)) => Val::Str(s.clone()),
+            (T::CString | T::StringPtr, DVal::Bytes(b)) => Val::Str(String::from_utf8_lossy(b).into_owned()),
+            (_, DVal::Int(i)) => Val::Int(*i),
+            (_, DVal::UInt(u)) => Val::UInt(*u),
+            (_, x @ (DVal::Real(_) | DVal::Bits(_))) => x.as_f64().map_or(Val::None, Val::Float),
+            (_, DVal::Bytes(b)) => Val::Bytes(b.clone()),
+            _ => Val::None,
+        }
+    }
+
+    /// An array's or C array's elements: a variable array of numbers packed, other elements a list.
+    fn list(&self, handle: u32, path: &[Step], items: &[DVal], m: &Member) -> Val {
+        use MemberType as T;
+        let format = match m.subtype {
+            T::Real => Some("f"),
+            T::Int8 => Some("b"),
+            T::Uint8 => Some("B"),
+            T::Int16 => Some("h"),
+            T::Uint16 => Some("H"),
+            T::Int32 => Some("i"),
+            T::Uint32 => Some("I"),
+            T::Int64 => Some("q"),
+            T::Uint64 => Some("Q"),
+            _ => None,
+        };
+        if let Some(format) = format.filter(|_| m.c_array_size == 0 && m.enumeration.is_none()) {
+            if let Some(bytes) = pack(format, items) {
+                return Val::Numbers { format, bytes };
+            }
+        }
         // An element is described by the member with its element type.
         let elem = Member {
-            ty: m.subtype,
+            ty: if m.c_array_size > 0 { m.ty } else { m.subtype },
             subtype: MemberType::Void,
             c_array_size: 0,
             ..m.clone()
-        };
-        let elem = if m.ty == MemberType::Array || m.ty == MemberType::InplaceArray {
-            &elem
-        } else {
-            m
         };
         Val::List(
             items
@@ -1731,7 +1716,7 @@ impl PackDoc {
                 .map(|(e, v)| {
                     let mut p = path.to_vec();
                     p.push(Step::Elem(e));
-                    self.value(handle, &p, v, elem)
+                    self.view(handle, &p, v, &elem)
                 })
                 .collect(),
         )
@@ -1814,6 +1799,7 @@ impl PackDoc {
             }
         };
         *slot = new;
+        self.values.borrow_mut().remove(&handle);
         Ok(())
     }
 
