@@ -837,3 +837,39 @@ fn parameters_in_any_order() {
     let Body::Typed(values) = &in_order.objects[0].body else { panic!("typed") };
     assert!(values.contains(&MemberValue::Vec4([0.0, 0.0, 1.0, 0.0])) && values.contains(&MemberValue::Ptr(Ref::Null)), "{values:?}");
 }
+
+/// A list of numbers is read in one loop until a word it cannot take: that word is read (and
+/// reported) at its own place as before, and the elements after it follow; a real list with
+/// groups reads each group's numbers as elements.
+#[test]
+fn number_lists_report_the_element_at_fault() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    let read = |text: &str| xml::read_with(text.as_bytes(), |c| schemas.sources_for(&sdk_of_contents_version(c)), ReadOptions::default());
+    let bytes = common::corpus_file(&corpus, "hkxlib/skeleton.xml").expect("hkxlib/skeleton.xml in the corpus");
+    let text = String::from_utf8(bytes).unwrap();
+    let list = "\t\t\t\t-1 0 1 2 3 4 5 6 6 6 6 5 11 12 13 14\n";
+    assert!(text.contains(list));
+    let doc = read(&text).unwrap();
+    let parents = |doc: &PackfileDocument| -> Vec<MemberValue> {
+        let k = doc.objects.iter().position(|o| o.class == "hkaSkeleton").unwrap();
+        let i = doc.member_names("hkaSkeleton").iter().position(|n| n == "parentIndices").unwrap();
+        let Body::Typed(values) = &doc.objects[k].body else { panic!("typed") };
+        let MemberValue::Array(a) = &values[i] else { panic!("an hkArray") };
+        a.items.clone()
+    };
+    let want = parents(&doc);
+    assert_eq!(want.len(), 65);
+    assert_eq!(want[..3], [MemberValue::Int(-1), MemberValue::Int(0), MemberValue::Int(1)]);
+    // Hex and the same numbers in other spacing read the same.
+    let same = read(&text.replace(list, "\t-1\t0x0 1\n2 3 4 5 6 6 6 6 5 11 12 13 14 ")).unwrap();
+    assert_eq!(parents(&same), want);
+    for (bad, at) in [
+        ("-1 0 70000 2 3 4 5 6 6 6 6 5 11 12 13 14\n", "member parentIndices[2]: 70000 is out of range for TYPE_INT16 (-32768 to 32767)"),
+        ("-1 0 1 x 3 4 5 6 6 6 6 5 11 12 13 14\n", "member parentIndices[3]: \"x\" is not an integer"),
+        ("-1 0 1 2 (3 4) 5 6 6 6 6 5 11 12 13 14\n", "member parentIndices[4]: (3 4) where a single value belongs"),
+    ] {
+        let e = read(&text.replace(list, bad)).unwrap_err().to_string();
+        assert!(e.contains(at), "{bad}: {e}");
+    }
+}

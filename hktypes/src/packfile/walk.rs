@@ -65,6 +65,12 @@ pub(crate) trait PackSource {
     fn size_hint(&self, s: &Self::Seq) -> usize;
     /// The next element (`None`: the container ends).
     fn item(&mut self, s: &mut Self::Seq) -> Result<Option<Self::Node>, ValueError>;
+    /// Plain numbers of kind `ty` (an integer type or a real: no enum, no group) at the start of
+    /// what is left of `s`, appended to `out` in one loop where the source spells them plainly
+    /// (the XML reader's token lists), as many as it can: the walk then goes on element by
+    /// element ([`PackSource::item`]) from the first it did not take (an element it may not
+    /// take, or an error, which the per-element read reports at its place). By default, none.
+    fn numbers(&mut self, _s: &mut Self::Seq, _ty: MemberType, _out: &mut Vec<MemberValue>) {}
     /// The container's end, after `len` elements: the capacity the form states (an hkArray's).
     fn end_items(&mut self, s: Self::Seq, len: usize) -> Result<Option<u32>, ValueError>;
     /// A void member's (empty) value.
@@ -138,6 +144,9 @@ impl PackWalk {
     /// The elements of `s`, each of kind `ty` (of member `m`), and the capacity the source states.
     fn items<S: PackSource>(&self, src: &mut S, mut s: S::Seq, m: &Member, ty: MemberType, depth: usize) -> Result<(Vec<MemberValue>, Option<u32>), ValueError> {
         let mut vals = Vec::with_capacity(src.size_hint(&s));
+        if m.enumeration.is_none() && matches!(ty, MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 | MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Real) {
+            src.numbers(&mut s, ty, &mut vals);
+        }
         while let Some(x) = src.item(&mut s)? {
             vals.push(self.one(src, m, ty, &x, depth)?);
         }

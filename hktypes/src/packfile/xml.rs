@@ -2331,6 +2331,60 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         Ok(Some(node))
     }
 
+    fn numbers(&mut self, s: &mut XSeq, ty: MemberType, out: &mut Vec<MemberValue>) {
+        // Only a plain token list (no group being read); each word is read as `int`/`real` read
+        // it, and the first word that does not read so (or a group, or one past a C array's
+        // count) is left to them, to be read or reported at its place.
+        if s.kind != SeqKind::Tokens || self.group.0 < self.group.1 {
+            return;
+        }
+        let (signed, bits) = match ty {
+            MemberType::Int8 => (true, 8),
+            MemberType::Int16 => (true, 16),
+            MemberType::Int32 => (true, 32),
+            MemberType::Int64 => (true, 64),
+            MemberType::Uint8 => (false, 8),
+            MemberType::Uint16 => (false, 16),
+            MemberType::Uint32 => (false, 32),
+            MemberType::Uint64 => (false, 64),
+            _ => (false, 0),
+        };
+        let list = std::mem::take(&mut self.list);
+        let mut at = self.list_at;
+        while s.count.is_none_or(|n| s.len < n) {
+            let rest = list.get(at..).unwrap_or_default().trim_start();
+            let start = list.len() - rest.len();
+            at = start;
+            let end = rest.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(rest.len());
+            if end == 0 {
+                break;
+            }
+            let t = &rest[..end];
+            let v = if bits == 0 {
+                match self.float(s.p, t) {
+                    Ok(x) => MemberValue::Real(x),
+                    Err(_) => break,
+                }
+            } else if signed {
+                let (lo, hi) = (i64::MIN >> (64 - bits), i64::MAX >> (64 - bits));
+                match parse_i64(t) {
+                    Some(v) if (lo..=hi).contains(&v) => MemberValue::Int(v),
+                    _ => break,
+                }
+            } else {
+                match parse_u64(t) {
+                    Some(v) if v <= u64::MAX >> (64 - bits) => MemberValue::UInt(v),
+                    _ => break,
+                }
+            };
+            out.push(v);
+            s.len += 1;
+            at = start + end;
+        }
+        self.list_at = at;
+        self.list = list;
+    }
+
     fn end_items(&mut self, s: XSeq, len: usize) -> Result<Option<u32>, ValueError> {
         self.path.truncate(s.path_len);
         if s.kind == SeqKind::Tokens {
