@@ -110,6 +110,82 @@ pub(crate) fn fields<'t>(layouts: &Layouts<'t>, def: TypeIndex) -> Vec<(TypeInde
     out
 }
 
+/// Each record type's [`fields`], made once per type: the walks take them per value.
+#[derive(Default)]
+pub(crate) struct FieldCache<'t> {
+    /// Per type: its fields' range in `flat` and whether their names differ, once made.
+    at: Vec<Option<Fields>>,
+    pub flat: Vec<(TypeIndex, &'t Field)>,
+}
+
+/// A record type's fields in a [`FieldCache`].
+#[derive(Clone, Copy)]
+pub(crate) struct Fields {
+    start: u32,
+    end: u32,
+    /// No two fields have one name (a type may repeat an ancestor's).
+    unique: bool,
+    /// The fields each first of its name: `start..end` when `unique`, else a copy after them.
+    names_end: u32,
+}
+
+impl Fields {
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// The range of the fields that are each the first of its name (what a source is given).
+    pub fn names(self) -> std::ops::Range<usize> {
+        if self.unique {
+            self.range()
+        } else {
+            self.end as usize..self.names_end as usize
+        }
+    }
+
+    /// The position in `fields` (this type's) of the first field named `name`; `from`: where
+    /// to look first (after the field found before: a record's fields come in order).
+    pub fn find(self, fields: &[(TypeIndex, &Field)], from: usize, name: &str) -> Option<usize> {
+        let from = if self.unique { from.min(fields.len()) } else { 0 };
+        let (head, tail) = fields.split_at(from);
+        match tail.iter().position(|(_, f)| f.name == name) {
+            Some(k) => Some(from + k),
+            None => head.iter().position(|(_, f)| f.name == name),
+        }
+    }
+}
+
+impl<'t> FieldCache<'t> {
+    /// Record type `def`'s fields.
+    pub fn get(&mut self, layouts: &Layouts<'t>, def: TypeIndex) -> Fields {
+        if let Some(Some(f)) = self.at.get(def as usize) {
+            return *f;
+        }
+        let start = self.flat.len();
+        self.flat.extend(fields(layouts, def));
+        let end = self.flat.len();
+        let mut names = std::collections::HashSet::new();
+        let firsts: Vec<bool> = self.flat[start..].iter().map(|(_, f)| names.insert(f.name.as_str())).collect();
+        let unique = firsts.iter().all(|&b| b);
+        if !unique {
+            for (k, first) in firsts.into_iter().enumerate() {
+                if first {
+                    self.flat.push(self.flat[start + k]);
+                }
+            }
+        }
+        let f = Fields { start: start as u32, end: end as u32, unique, names_end: self.flat.len() as u32 };
+        let n = layouts.table().types.len();
+        if self.at.len() < n {
+            self.at.resize(n, None);
+        }
+        if let Some(slot) = self.at.get_mut(def as usize) {
+            *slot = Some(f);
+        }
+        f
+    }
+}
+
 fn deep() -> ValueError {
     ValueError::new(ErrorKind::Cycle(format!("values nested more than {MAX_DEPTH} deep")))
 }
@@ -120,11 +196,12 @@ pub(crate) struct Walk<'a, 't> {
     pub layouts: Layouts<'t>,
     /// The member path within the object (kept when the sink asks for it).
     path: String,
+    fields: FieldCache<'t>,
 }
 
 impl<'a, 't> Walk<'a, 't> {
     pub fn new(items: &'a Items, layouts: Layouts<'t>) -> Self {
-        Walk { items, layouts, path: String::new() }
+        Walk { items, layouts, path: String::new(), fields: FieldCache::default() }
     }
 
     /// Item `index`, or an error naming it.
@@ -200,10 +277,11 @@ impl<'a, 't> Walk<'a, 't> {
     }
 
     fn record<S: TagSink>(&mut self, sink: &mut S, def: TypeIndex, bytes: &[u8], depth: usize) -> Result<S::Out, ValueError> {
-        let fields = fields(&self.layouts, def);
-        let open = Open::Record(fields.len());
+        let range = self.fields.get(&self.layouts, def).range();
+        let open = Open::Record(range.len());
         let mut acc = sink.begin(&open, &self.path)?;
-        for (owner, f) in fields {
+        for k in range {
+            let (owner, f) = self.fields.flat[k];
             let size = self.layouts.size_of(f.ty)? as usize;
             let at = f.offset as usize;
             let b = bytes
@@ -303,7 +381,8 @@ pub(crate) trait TagSource<'v> {
     fn string(&self, n: Self::Node, path: &str) -> Got<(Cow<'v, [u8]>, RunFacts)>;
     /// An array's elements and run facts.
     fn list(&self, n: Self::Node, path: &str) -> Got<(Vec<Self::Node>, RunFacts)>;
-    /// A record's values by member name, of the record type's `fields`.
+    /// A record's values by member name, of the record type's `fields` (each the first of its
+    /// name, in the type's order).
     fn fields(&self, n: Self::Node, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'v str, Self::Node)>>;
 }
 
@@ -318,6 +397,7 @@ pub(crate) struct Build<'t> {
     /// Item bytes that may still be made.
     budget: usize,
     path: String,
+    fields: FieldCache<'t>,
 }
 
 fn put_index(out: &mut [u8], i: u32) {
@@ -340,6 +420,7 @@ impl<'t> Build<'t> {
             char_type: types.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i),
             budget,
             path: String::new(),
+            fields: FieldCache::default(),
         }
     }
 
@@ -485,12 +566,15 @@ impl<'t> Build<'t> {
                         return Ok(());
                     }
                 }
-                let fields = fields(&self.layouts, shape.def);
-                if let Some(values) = src.fields(n, &self.path, &fields)? {
+                let fs = self.fields.get(&self.layouts, shape.def);
+                if let Some(values) = src.fields(n, &self.path, &self.fields.flat[fs.names()])? {
+                    let mut next = 0;
                     for (fname, v) in values {
-                        let Some(&(owner, f)) = fields.iter().find(|(_, f)| f.name == fname) else {
+                        let Some(k) = fs.find(&self.fields.flat[fs.range()], next, fname) else {
                             return Err(err(self, &format!("{} has no member {fname:?}", name())));
                         };
+                        next = k + 1;
+                        let (owner, f) = self.fields.flat[fs.range().start + k];
                         let size = self.layouts.size_of(f.ty).map_err(|e| err(self, &e))? as usize;
                         let range = f.offset as usize..f.offset as usize + size;
                         if range.end > len {
@@ -569,7 +653,9 @@ impl<'t> Build<'t> {
     fn elements<'v, S: TagSource<'v>>(&mut self, src: &S, ty: TypeIndex, elems: &[S::Node], out: &mut [u8], size: usize, depth: usize) -> Result<(), ValueError> {
         for (k, e) in elems.iter().enumerate() {
             let at = self.path.len();
-            write!(self.path, "[{k}]").unwrap();
+            self.path.push('[');
+            self.path.push_str(itoa::Buffer::new().format(k));
+            self.path.push(']');
             self.value(src, ty, *e, None, &mut out[k * size..(k + 1) * size], depth + 1)?;
             self.path.truncate(at);
         }

@@ -86,6 +86,10 @@ fn hex(out: &mut String, bytes: &[u8]) {
 }
 
 fn escape_attr(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\t' | b'\n' | b'\r')) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -104,9 +108,36 @@ fn xml_text(s: &str) -> bool {
 }
 
 fn indent(out: &mut String, n: usize) {
-    for _ in 0..n {
-        out.push_str("  ");
+    const SPACES: &str = "                                                                                                                                                                ";
+    match SPACES.get(..2 * n) {
+        Some(s) => out.push_str(s),
+        None => {
+            for _ in 0..n {
+                out.push_str("  ");
+            }
+        }
     }
+}
+
+/// `x` in decimal, as an `i64` or `u64` (what an integer of up to 8 bytes reads as).
+fn int(out: &mut String, x: i128) {
+    let mut b = itoa::Buffer::new();
+    out.push_str(match (i64::try_from(x), u64::try_from(x)) {
+        (Ok(v), _) => b.format(v),
+        (_, Ok(v)) => b.format(v),
+        _ => b.format(x),
+    });
+}
+
+/// `x` in lowercase hex, no leading zeros (`{x:x}`).
+fn hex_u64(out: &mut String, x: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; 16];
+    let n = (64 - x.leading_zeros() as usize).div_ceil(4).max(1);
+    for (k, d) in buf[..n].iter_mut().enumerate() {
+        *d = DIGITS[((x >> (4 * (n - 1 - k))) & 0xF) as usize];
+    }
+    out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
 }
 
 /// The XML spelling of a tagfile's values: the sink of the one walk ([`super::walk`]).
@@ -268,11 +299,22 @@ impl XmlWriter {
         }
         let wide = f64::from(x);
         if (wide as f32).to_bits() == x.to_bits() {
-            write!(self.out, "\" hex=\"#{:x}\" />", wide.to_bits()).unwrap();
+            self.out.push_str("\" hex=\"#");
+            hex_u64(&mut self.out, wide.to_bits());
+            self.out.push_str("\" />");
         } else {
             // A NaN whose bits a double does not keep.
             write!(self.out, "\" bits=\"{:#010x}\" />", x.to_bits()).unwrap();
         }
+    }
+
+    /// `<array count="N" elementtypeid="typeT"`.
+    fn array(&mut self, count: impl itoa::Integer, ty: TypeIndex) {
+        self.out.push_str("<array count=\"");
+        self.out.push_str(itoa::Buffer::new().format(count));
+        self.out.push_str("\" elementtypeid=\"type");
+        self.out.push_str(itoa::Buffer::new().format(ty));
+        self.out.push('"');
     }
 
     /// ` run="N"` for a run that more than one slot names: the reader makes it once.
@@ -306,10 +348,18 @@ impl TagSink for XmlWriter {
             Scalar::Bool(_, 0, _) => self.out.push_str("<bool value=\"false\" />"),
             Scalar::Bool(_, 1, _) => self.out.push_str("<bool value=\"true\" />"),
             Scalar::Bool(_, b, _) => write!(self.out, "<bool value=\"{b}\" />").unwrap(),
-            Scalar::Int(_, v) => write!(self.out, "<integer value=\"{v}\" />").unwrap(),
+            Scalar::Int(_, v) => {
+                self.out.push_str("<integer value=\"");
+                int(&mut self.out, v);
+                self.out.push_str("\" />");
+            }
             Scalar::Real(x) => self.real(x),
             Scalar::Null | Scalar::NullArray => self.out.push_str("<null />"),
-            Scalar::Pointer(i) => write!(self.out, "<pointer id=\"object{i}\" />").unwrap(),
+            Scalar::Pointer(i) => {
+                self.out.push_str("<pointer id=\"object");
+                self.out.push_str(itoa::Buffer::new().format(i));
+                self.out.push_str("\" />");
+            }
             Scalar::Str(i, run) => {
                 let text = run
                     .bytes
@@ -326,7 +376,9 @@ impl TagSink for XmlWriter {
                         hex(&mut self.out, &run.bytes);
                     }
                 }
-                write!(self.out, "\" elementtypeid=\"type{}\"", run.ty).unwrap();
+                self.out.push_str("\" elementtypeid=\"type");
+                self.out.push_str(itoa::Buffer::new().format(run.ty));
+                self.out.push('"');
                 self.run_number(i);
                 self.out.push_str(" />");
             }
@@ -345,13 +397,13 @@ impl TagSink for XmlWriter {
             Open::Record(0) => self.out.push_str("<record />"),
             Open::Record(_) => self.out.push_str("<record>\n"),
             Open::Run(i, run, _) => {
-                write!(self.out, "<array count=\"{}\" elementtypeid=\"type{}\"", run.count, run.ty).unwrap();
+                self.array(run.count, run.ty);
                 if run.kind_byte != KIND_RUN << 4 {
                     write!(self.out, " kind=\"{}\"", run.kind_byte).unwrap();
                 }
                 self.run_number(i);
             }
-            Open::Fixed { ty, count, .. } => write!(self.out, "<array count=\"{count}\" elementtypeid=\"type{ty}\"").unwrap(),
+            Open::Fixed { ty, count, .. } => self.array(count, ty),
             Open::Math => {}
         }
         if let Open::Record(1..) | Open::Run(..) | Open::Fixed { .. } = open {
@@ -989,20 +1041,36 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         }
         Ok(Some((children, self.facts(n, path)?)))
     }
-    fn fields(&self, n: Self::Node, path: &str, _: &[(TypeIndex, &Field)]) -> Got<Vec<(&'x str, Self::Node)>> {
+    fn fields(&self, n: Self::Node, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'x str, Self::Node)>> {
         if n.tag_name().name() != "record" {
             return Ok(None);
         }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(fields.len());
         // A field given twice would leave the first value's items in the file with nothing
-        // pointing at them (the fuzzer's XML -> TAG0 -> XML -> TAG0 finding).
-        let mut seen = std::collections::HashSet::new();
+        // pointing at them (the fuzzer's XML -> TAG0 -> XML -> TAG0 finding). Seen: the type's
+        // fields by position (their names differ; the XML gives them in order, so each is looked
+        // for after the one before), and names the type lacks (refused by the walk after).
+        let mut seen = Seen::new(fields.len());
+        let mut others = std::collections::HashSet::new();
+        let mut next = 0;
         for c in elements(n) {
             if c.tag_name().name() != "field" {
                 return Err(self.err(c, path, format!("<{}> where <field> belongs", c.tag_name().name())));
             }
             let fname = self.attr(c, Some(path), "name")?;
-            if !seen.insert(fname) {
+            let (head, tail) = fields.split_at(next.min(fields.len()));
+            let at = match tail.iter().position(|(_, f)| f.name == fname) {
+                Some(k) => Some(next + k),
+                None => head.iter().position(|(_, f)| f.name == fname),
+            };
+            let again = match at {
+                Some(k) => {
+                    next = k + 1;
+                    !seen.insert(k)
+                }
+                None => !others.insert(fname),
+            };
+            if again {
                 return Err(self.err(c, path, format!("a second value of field {fname}")));
             }
             let mut vals = elements(c);
@@ -1015,3 +1083,26 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
     }
 }
 
+/// Positions met: a bit each, on the stack for records of up to 256 fields.
+enum Seen {
+    Small([u64; 4]),
+    Big(Vec<u64>),
+}
+
+impl Seen {
+    fn new(n: usize) -> Self {
+        if n <= 256 { Seen::Small([0; 4]) } else { Seen::Big(vec![0; n.div_ceil(64)]) }
+    }
+
+    /// Marks `k`; false when it was marked.
+    fn insert(&mut self, k: usize) -> bool {
+        let words: &mut [u64] = match self {
+            Seen::Small(w) => w,
+            Seen::Big(w) => w,
+        };
+        let (w, bit) = (k / 64, 1u64 << (k % 64));
+        let fresh = words[w] & bit == 0;
+        words[w] |= bit;
+        fresh
+    }
+}
