@@ -289,6 +289,15 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
     assert_eq!(bodies.len(), 21);
     let Val::List(cons) = at(&rag, "constraintCinfos") else { panic!() };
     assert_eq!(cons.len(), 20);
+    // Each body's motion: DYNAMIC (2, as all of Sekiro c7190's), its mass 1/DSR's inverse mass.
+    let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
+    let inv_a: Vec<Vec<f32>> = rbs.iter().map(|h| reals(at(&a.members(handle(h)).unwrap(), "motion.inertiaAndMassInv"))).collect();
+    for (body, inv) in bodies.iter().zip(&inv_a) {
+        let Val::Record(body) = body else { panic!() };
+        assert!(matches!(at(body, "motionType"), Val::UInt(2) | Val::Int(2)) || *at(body, "motionType") == Val::Str("DYNAMIC".into()), "DYNAMIC: {:?}", at(body, "motionType"));
+        assert_eq!(real(at(body, "mass")), (1.0 / f64::from(inv[3])) as f32, "mass 1/inverse mass");
+    }
     let system = |d: &Document| {
         let (_, s) = objects(d, "hkpPhysicsSystem").pop().unwrap();
         let list = |name: &str| {
@@ -320,6 +329,14 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
         close(t, t2, 1e-6, n);
     }
     assert_eq!(cons_a, cons_a2, "constraints between the same bodies");
+    // The inverse mass back exactly (0.2 -> 5 -> 0.2); the inverse inertia has no place in a
+    // 2016.2 body (hknp derives it from the shape's mass properties): a named loss.
+    let (_, sys_a2) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs2) = at(&sys_a2, "rigidBodies") else { panic!() };
+    for (h, inv) in rbs2.iter().zip(&inv_a) {
+        assert_eq!(reals(at(&a2.members(handle(h)).unwrap(), "motion.inertiaAndMassInv"))[3], inv[3], "inverse mass back");
+    }
+    assert_eq!(to_b.lost.iter().filter(|n| n.member.ends_with("motion.inertiaAndMassInv")).count(), 21, "{}", to_b.to_text());
 }
 
 const PTDE: &str = "soulstruct-havok/PTDE__c2240__c2240.hkx";

@@ -154,6 +154,17 @@ pub enum MemberOp {
     /// A unit quaternion and the position at the named path as an `hkSweptTransform` at rest
     /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0).
     SweptTransform(String),
+    /// 1/the value, both ways (0 stays 0: an infinite mass): 2016.2's `hknpBodyCinfo.mass` as
+    /// 2015.1's `hkpRigidBody.motion.inertiaAndMassInv[3]`, the inverse mass.
+    Reciprocal,
+}
+
+/// 1/`v` for a real (0 stays 0), computed in 64 bits.
+fn reciprocal(v: &Val) -> Option<Val> {
+    match v {
+        Val::Real(x) => Some(Val::Real(if *x == 0.0 { 0.0 } else { (1.0 / f64::from(*x)) as f32 })),
+        _ => None,
+    }
 }
 
 /// One member of a [`Replacement`]: its path in the replacing class and in the replaced one.
@@ -243,6 +254,11 @@ impl Replacement {
                         path_set(&mut out, p, list(&[pos[0], pos[1], pos[2], 0.0]));
                         carried.push(from.to_owned());
                     }
+                    Some(MemberOp::Reciprocal) => {
+                        let Some(w) = reciprocal(v) else { continue };
+                        path_set(&mut out, to, w);
+                        carried.push(from.to_owned());
+                    }
                     _ => {}
                 }
                 continue;
@@ -297,6 +313,16 @@ impl Replacement {
                     };
                     carried.push(p.clone());
                     out
+                }
+                (None, Some(MemberOp::Reciprocal)) => {
+                    let Some(w) = reciprocal(v) else { continue };
+                    // An element of a vector the source holds no other part of: the others 0.
+                    if let Some((head, k)) = to.strip_suffix(']').and_then(|p| p.rsplit_once('[')) {
+                        if let (None, Ok(k @ 0..=15)) = (path_get(&out, head), k.parse::<usize>()) {
+                            path_set(&mut out, head, Val::List(vec![Val::Real(0.0); k + 1]));
+                        }
+                    }
+                    w
                 }
                 (None, None | Some(MemberOp::Indexed(..))) => v.clone(),
             };
