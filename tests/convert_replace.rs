@@ -135,7 +135,6 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         ("hkRefCountedProperties.", 19),
         ("hknpShapeMassProperties.", 19),
         ("hkpLimitedHingeConstraintData.", 4),
-        ("hknpRagdollData.materials", 1),
         ("hknpRagdollData.motionProperties", 1),
         ("hknpRagdollData.motionCinfos", 1),
         ("hknpRagdollData.constraintCinfos.data", 4),
@@ -198,6 +197,11 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         close(&reals(at(&cap, "vertexA"))[..3], &reals(at(&shape, "a"))[..3], 0.0, "vertexA");
         close(&reals(at(&cap, "vertexB"))[..3], &reals(at(&shape, "b"))[..3], 0.0, "vertexB");
         assert_eq!(reals(at(&cap, "vertexA"))[3], radius, "vertexA.w holds the radius, as DSR's");
+        // Its material's friction and restitution (2014.1 keeps them in materials[materialId]).
+        let Val::List(materials) = at(&ragdoll, "materials") else { panic!() };
+        let Val::Record(material) = &materials[index(at(b, "materialId"))] else { panic!() };
+        assert_eq!(real(at(&rb, "material.friction")), real(at(material, "dynamicFriction")));
+        assert_eq!(real(at(&rb, "material.restitution")), real(at(material, "restitution")));
     }
     assert!(max_apart < 1e-6, "the transform's axes are the orientation's within {max_apart}");
 
@@ -343,7 +347,8 @@ const PTDE: &str = "soulstruct-havok/PTDE__c2240__c2240.hkx";
 
 /// c1400's hknp ragdoll as a 2010.2 32-bit packfile (`--layout 4,1,0,1`): its 19 rigid bodies
 /// and 18 constraint instances hold PTDE's stock values (those all 21 bodies and 40 instances of
-/// PTDE__c2240__c2240.hkx share, from the `defaults` rules for 2010.2), not zeros; it verifies.
+/// PTDE__c2240__c2240.hkx share, from the `defaults` rules for 2010.2), not zeros, but for the
+/// friction and restitution, c1400's own (its materials'); it verifies.
 #[test]
 #[cfg(feature = "hk2010_2")]
 fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
@@ -376,8 +381,6 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
             "collidable.broadPhaseHandle.type",
             "collidable.broadPhaseHandle.objectQualityType",
             "material.responseType",
-            "material.friction",
-            "material.restitution",
             "damageMultiplier",
             "storageIndex",
             "contactPointCallbackDelay",
@@ -396,6 +399,10 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
         ],
     );
     assert_eq!(bodies, 19);
+    // Friction and restitution are c1400's (its 19 materials' 1.0 and 0.0), not PTDE's stock 0.3, 0.8.
+    for (_, m) in objects(&b, "hkpRigidBody") {
+        assert_eq!((real(at(&m, "material.friction")), real(at(&m, "material.restitution"))), (1.0, 0.0));
+    }
     let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
     assert_eq!(constraints, 18);
     // The ragdoll constraints' solver offsets as PTDE's 32-bit build stores them (c1400's 64-bit
@@ -405,4 +412,68 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     // The mapped values are there too: capsule radii and the bodies' names.
     let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
     assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
+}
+
+/// hkHalf16's step near `x`: 8 bits of mantissa.
+fn half_step(x: f32) -> f32 {
+    x.abs() / 128.0
+}
+
+/// Friction and restitution are never lost in silence: DSR's 21 hkp bodies (friction 0.3,
+/// restitution 0.8) as 2016.2 and 2018.1 hknp bodies index one hknpMaterial of those values
+/// (hkHalf16: within its step, each rounding a named loss), its other members 2016.2's and
+/// 2018.1's stock values (Sekiro c7190.hkx, Elden Ring c5051.hkx); back to 2015.1 the bodies'
+/// materials are DSR's within the half's step.
+#[test]
+fn dsr_materials_to_hknp_and_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
+    let mats_a: Vec<(f32, f32)> = rbs.iter().map(|h| {
+        let m = a.members(handle(h)).unwrap();
+        (real(at(&m, "material.friction")), real(at(&m, "material.restitution")))
+    }).collect();
+    assert_eq!(mats_a.len(), 21);
+    assert!(mats_a.iter().all(|m| *m == (0.3, 0.8)), "{mats_a:?}");
+    for (sdk, trigger) in [("2016.2", 255u64), ("2018.1", 0)] {
+        let (b_bytes, to_b) = convert(&a, sdk);
+        verify(&b_bytes, &format!("dsr_materials_{sdk}.hkx"));
+        let b = open(&b_bytes);
+        let (_, rag) = objects(&b, "hknpRagdollData").pop().unwrap();
+        let Val::List(materials) = at(&rag, "materials") else { panic!() };
+        assert_eq!(materials.len(), 1, "one material per distinct friction and restitution");
+        let Val::Record(m) = &materials[0] else { panic!() };
+        for (name, want) in [("dynamicFriction", 0.3f32), ("staticFriction", 0.3), ("restitution", 0.8)] {
+            let got = real(at(m, name));
+            assert!((got - want).abs() <= half_step(want), "{sdk} {name}: {got}");
+            // The rounding to a half is named.
+            assert!(to_b.lost.iter().any(|n| n.member == format!("materials[0].{name}") && n.what.contains("half")), "{}", to_b.to_text());
+        }
+        // The other members as Havok writes them in that SDK's ragdolls.
+        assert_eq!(at(m, "triggerManifoldTolerance"), &Val::Record(Members(vec![("value".into(), Val::UInt(trigger))])), "{sdk}");
+        assert_eq!(real(at(m, "weldingTolerance")), 0.05);
+        assert_eq!(real(at(m, "maxContactImpulse")), 3.40282e38);
+        assert_eq!(real(at(m, "disablingCollisionsBetweenCvxCvxDynamicObjectsDistance")), 5.0);
+        let Val::List(bodies) = at(&rag, "bodyCinfos") else { panic!() };
+        assert_eq!(bodies.len(), 21);
+        for body in bodies {
+            let Val::Record(body) = body else { panic!() };
+            assert!(matches!(at(body, "materialId"), Val::UInt(0) | Val::Int(0)), "{:?}", at(body, "materialId"));
+        }
+        // Back: each body's material is DSR's within the half's step.
+        let (a2_bytes, _) = convert(&b, "2015.1");
+        verify(&a2_bytes, &format!("dsr_materials_{sdk}_2015_1.hkx"));
+        let a2 = open(&a2_bytes);
+        let (_, sys) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+        let Val::List(rbs2) = at(&sys, "rigidBodies") else { panic!() };
+        assert_eq!(rbs2.len(), 21);
+        for (h, (f, r)) in rbs2.iter().zip(&mats_a) {
+            let m = a2.members(handle(h)).unwrap();
+            let (f2, r2) = (real(at(&m, "material.friction")), real(at(&m, "material.restitution")));
+            assert!((f2 - f).abs() <= half_step(*f) && (r2 - r).abs() <= half_step(*r), "{sdk}: {f2}, {r2} against {f}, {r}");
+            assert_eq!(at(&m, "material.responseType"), &Val::Str("RESPONSE_SIMPLE_CONTACT".into()));
+        }
+    }
 }

@@ -869,7 +869,7 @@ impl Cx<'_> {
             self.records_back(r, src, &mut out, &mut carried);
         }
         for (m, (t, f)) in r.members.iter().zip(pairs) {
-            if let Some(rules::MemberOp::Indexed(table, index)) = &m.op {
+            if let Some((table, index)) = m.op.as_ref().and_then(rules::MemberOp::table) {
                 if carried.iter().any(|c| *c == format!("{table}[].{f}")) {
                     self.note(2, &join(prefix, index), format!("{table}[{index}].{f} as {to}.{t}"));
                 }
@@ -889,6 +889,11 @@ impl Cx<'_> {
             None => vec![from.to_owned()],
         };
         let mut carried: Vec<String> = carried.iter().map(|c| join(prefix, c)).collect();
+        // The records of a table the elements of an `each` array share (`Shared`): each member
+        // an element's record rule carries, record by record (the rest reported below, by name).
+        if way == rules::Way::Forward {
+            carried.extend(self.shared_carried(r, src));
+        }
         // What the objects made besides this one carry.
         if way == rules::Way::Forward {
             for a in r.also.iter().filter(|a| self.types.has(&a.class)) {
@@ -900,6 +905,37 @@ impl Cx<'_> {
         for (name, why) in &r.derived {
             if tmpl.get(name).is_some() && out.get(name).is_none() && self.o.migrations.default_for(&self.types.ancestry(to), name, &self.o.sdk).is_none() {
                 self.note(1, &join(prefix, name), format!("{to}.{name} left zero: {why}; the converter does not compute it"));
+            }
+        }
+        out
+    }
+
+    /// The members of the records of each table that the record rules of `r`'s `each` members
+    /// index with a [`rules::MemberOp::Shared`] op, as `table[i].member`, that those rules carry
+    /// for some element of source members `src` indexing record `i`.
+    fn shared_carried(&self, r: &rules::Replacement, src: &Members) -> Vec<String> {
+        let mut out = Vec::new();
+        for m in r.members.iter().filter(|m| m.each.is_some()) {
+            let Some(er) = m.each.as_deref().and_then(|each| self.o.migrations.record_replacement(each)) else { continue };
+            let Some(Val::List(elements) | Val::Array(elements, _)) = rules::path_get(src, &m.from) else { continue };
+            for em in &er.members {
+                let Some(rules::MemberOp::Shared(table, index)) = &em.op else { continue };
+                let Some(Val::List(records) | Val::Array(records, _)) = src.get(table) else { continue };
+                for e in elements {
+                    let Val::Record(e) = e else { continue };
+                    let i = match e.get(index) {
+                        Some(Val::UInt(i)) => usize::try_from(*i).ok(),
+                        Some(Val::Int(i)) => usize::try_from(*i).ok(),
+                        _ => None,
+                    };
+                    let Some((i, Val::Record(rec))) = i.and_then(|i| Some((i, records.get(i)?))) else { continue };
+                    if er.carried_from_record(table, rec).contains(&em.from) {
+                        let c = format!("{table}[{i}].{}", em.from);
+                        if !out.contains(&c) {
+                            out.push(c);
+                        }
+                    }
+                }
             }
         }
         out
@@ -924,12 +960,69 @@ impl Cx<'_> {
             let Some((_, hs)) = arrays.iter().find(|(a, _)| *a == m.from) else { continue };
             let objects = self.objects;
             let mut records = Vec::with_capacity(hs.len());
+            // The target's member and element types, for the tables the elements index.
+            let owner_ancestry = self.types.ancestry(&r.from);
+            let element_ancestry = self.types.nested(&r.from, &m.from).map(|t| self.types.ancestry(&t)).unwrap_or_default();
+            // Tables built of the objects' members (`Indexed`, `Shared` back): name, records.
+            let mut tables: Vec<(String, Vec<Members>)> = Vec::new();
             for (k, h) in hs.iter().enumerate() {
                 let Some(body) = objects.get(h).and_then(|o| o.members.as_ref()) else { continue };
-                let (rec, got) = er.remap(rules::Way::Back, body, &|array| arrays.iter().find(|(a, _)| a == array).map(|(_, hs)| hs.clone()), &|_| None);
+                let (mut rec, got) = er.remap(rules::Way::Back, body, &|array| arrays.iter().find(|(a, _)| a == array).map(|(_, hs)| hs.clone()), &|_| None);
                 let at = format!("{}[{k}]", m.to);
                 self.note(2, &at, format!("the {each} object #{h} as a {} record of {}.{} ({})", er.from, r.from, m.from, er.evidence));
                 let mut got: Vec<String> = got.iter().map(|c| join(&at, c)).collect();
+                // The members the target keeps in a table the element indexes: a record of
+                // them (one per object, or, `Shared`, one per distinct set of values), where
+                // the target has the table and the element its index. A vector is not carried
+                // back: its fourth component is another member's (hkp's inverse mass in
+                // inertiaAndMassInv.w), and stays a named loss.
+                let mut by_table: Vec<(String, String, bool, Members)> = Vec::new();
+                for em in &er.members {
+                    let Some((table, index)) = em.op.as_ref().and_then(rules::MemberOp::table) else { continue };
+                    if !self.types.has_member(&owner_ancestry, table) || !self.types.has_member(&element_ancestry, index) {
+                        continue;
+                    }
+                    let Some(v) = rules::path_get_indexed(body, &em.to) else { continue };
+                    if !is_scalar(v) {
+                        continue;
+                    }
+                    let shared = matches!(em.op, Some(rules::MemberOp::Shared(..)));
+                    let slot = match by_table.iter().position(|(t, ..)| t == table) {
+                        Some(i) => i,
+                        None => {
+                            by_table.push((table.to_owned(), index.to_owned(), shared, Members(Vec::new())));
+                            by_table.len() - 1
+                        }
+                    };
+                    rules::path_set(&mut by_table[slot].3, &em.from, v.clone());
+                    got.push(join(&at, &em.to));
+                    // A member the element would hold inline where the target keeps it in the
+                    // table (2016.2's `mass`, where 2014.1 has `motionCinfos`): not kept.
+                    for other in er.members.iter().filter(|o| o.to == em.to && o.op.as_ref().and_then(rules::MemberOp::table).is_none()) {
+                        if !self.types.has_member(&element_ancestry, &other.from) {
+                            rec.0.retain(|(n, _)| *n != other.from);
+                        }
+                    }
+                }
+                for (table, index, shared, values) in by_table {
+                    let t = match tables.iter().position(|(n, _)| *n == table) {
+                        Some(i) => i,
+                        None => {
+                            tables.push((table.clone(), Vec::new()));
+                            tables.len() - 1
+                        }
+                    };
+                    let list = &mut tables[t].1;
+                    let i = match list.iter().position(|x| shared && *x == values) {
+                        Some(i) => i,
+                        None => {
+                            list.push(values);
+                            list.len() - 1
+                        }
+                    };
+                    self.note(2, &join(&at, &index), format!("{i}: the object's {} in {}.{table}[{i}]{}", list[i].0.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "), r.from, if shared { ", one record per distinct set of values" } else { "" }));
+                    rules::path_set(&mut rec, &index, Val::UInt(i as u64));
+                }
                 // A list whose every element was carried (`entities[0]`, `entities[1]`) is carried.
                 for (name, v) in &body.0 {
                     if let Val::List(l) | Val::Array(l, _) = v {
@@ -948,6 +1041,9 @@ impl Cx<'_> {
             }
             rules::path_set(out, &m.from, Val::List(records));
             carried.push(m.to.clone());
+            for (table, list) in tables {
+                rules::path_set(out, &table, Val::List(list.into_iter().map(Val::Record).collect()));
+            }
         }
     }
 
@@ -991,6 +1087,21 @@ impl Cx<'_> {
                     self.leftover(r, to, &inner_ancestry, inner, carried, &sub);
                     continue;
                 }
+            }
+            let records = matches!(v, Val::List(items) | Val::Array(items, _) if !items.is_empty() && items.iter().all(|e| matches!(e, Val::Record(_))));
+            if let (Val::List(items) | Val::Array(items, _), true) = (v, records && carried.iter().any(|c| c.starts_with(&format!("{sub}[")))) {
+                // A table some of whose records' members are carried: record by record.
+                let nested = match (&self.source_types, ancestry.first()) {
+                    (Some(st), Some(c)) => st.nested(c, name).map(|t| st.ancestry(&t)),
+                    _ => None,
+                };
+                let inner_ancestry = nested.unwrap_or_else(|| ancestry.to_vec());
+                for (k, e) in items.iter().enumerate() {
+                    if let Val::Record(inner) = e {
+                        self.leftover(r, to, &inner_ancestry, inner, carried, &format!("{sub}[{k}]"));
+                    }
+                }
+                continue;
             }
             let from = self.report.from.clone();
             let rel = sub.strip_prefix(prefix_of(r, &sub)).unwrap_or(&sub);

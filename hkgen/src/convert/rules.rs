@@ -157,6 +157,25 @@ pub enum MemberOp {
     /// 1/the value, both ways (0 stays 0: an infinite mass): 2016.2's `hknpBodyCinfo.mass` as
     /// 2015.1's `hkpRigidBody.motion.inertiaAndMassInv[3]`, the inverse mass.
     Reciprocal,
+    /// As [`MemberOp::Indexed`] forward; back, the objects' values of the members with this op
+    /// and table become the owner's table `.0`, one record per distinct set of values, which
+    /// each record's member `.1` indexes (2015.1's `hkpRigidBody.material.friction` and
+    /// `.restitution` as the 2016.2 `hknpPhysicsSystemData.materials[body.materialId]`, one
+    /// material per distinct friction and restitution). Where two members of a table have the
+    /// same path in the object (hknp's `dynamicFriction` and `staticFriction`, hkp's one
+    /// `friction`), forward the second is carried only where it equals the first (else it is
+    /// lost by name), back both take the object's value.
+    Shared(String, String),
+}
+
+impl MemberOp {
+    /// The table and index of an [`MemberOp::Indexed`] or [`MemberOp::Shared`] op.
+    pub fn table(&self) -> Option<(&str, &str)> {
+        match self {
+            MemberOp::Indexed(t, i) | MemberOp::Shared(t, i) => Some((t, i)),
+            _ => None,
+        }
+    }
 }
 
 /// 1/`v` for a real (0 stays 0), computed in 64 bits.
@@ -263,7 +282,7 @@ impl Replacement {
                 }
                 continue;
             }
-            if let (None, Some(MemberOp::Indexed(table, index))) = (&m.each, &m.op) {
+            if let (None, Some((table, index))) = (&m.each, m.op.as_ref().and_then(MemberOp::table)) {
                 let i = match path_get(src, index) {
                     Some(Val::UInt(i)) => usize::try_from(*i).ok(),
                     Some(Val::Int(i)) => usize::try_from(*i).ok(),
@@ -273,7 +292,12 @@ impl Replacement {
                     (Some(i), Some(Val::List(l) | Val::Array(l, _))) => l.get(i).cloned(),
                     _ => None,
                 };
-                if let Some(v) = record.as_ref().and_then(|r| if let Val::Record(r) = r { path_get(r, from) } else { None }) {
+                let record = match record {
+                    Some(Val::Record(r)) => Some(r),
+                    _ => None,
+                };
+                let carries = record.as_ref().is_some_and(|r| self.carried_from_record(table, r).iter().any(|c| c == from));
+                if let Some(v) = record.as_ref().filter(|_| carries).and_then(|r| path_get(r, from)) {
                     path_set(&mut out, to, v.clone());
                     carried.push(format!("{table}[].{from}"));
                 }
@@ -324,7 +348,7 @@ impl Replacement {
                     }
                     w
                 }
-                (None, None | Some(MemberOp::Indexed(..))) => v.clone(),
+                (None, None | Some(MemberOp::Indexed(..) | MemberOp::Shared(..))) => v.clone(),
             };
             path_set(&mut out, to, v);
             carried.push(from.to_owned());
@@ -348,6 +372,30 @@ impl Replacement {
             }
         }
         (out, carried)
+    }
+
+    /// The members of table record `rec` that the members of this rule with an
+    /// [`MemberOp::Indexed`] or [`MemberOp::Shared`] op on `table` carry (their `from` names):
+    /// each one present, but a member whose path in `to` an earlier one takes, unless their
+    /// values are equal.
+    pub fn carried_from_record(&self, table: &str, rec: &Members) -> Vec<String> {
+        let mut taken: Vec<(&str, &Val)> = Vec::new();
+        let mut out = Vec::new();
+        for m in &self.members {
+            if m.op.as_ref().and_then(MemberOp::table).is_none_or(|(t, _)| t != table) {
+                continue;
+            }
+            let Some(v) = path_get(rec, &m.from) else { continue };
+            match taken.iter().find(|(to, _)| *to == m.to) {
+                Some((_, w)) if *w != v => {}
+                Some(_) => out.push(m.from.clone()),
+                None => {
+                    taken.push((&m.to, v));
+                    out.push(m.from.clone());
+                }
+            }
+        }
+        out
     }
 
     /// Why member `name` (of either class) may be dropped, where the rule says.
@@ -1096,6 +1144,22 @@ mod tests {
         assert_eq!(back.get("a"), hknp.get("a"));
         assert_eq!(back.get("b"), hknp.get("b"));
         assert_eq!(back.get("convexRadius"), hknp.get("convexRadius"));
+    }
+
+    /// A material's dynamic and static friction are hkp's one friction: the static one is
+    /// carried only where it equals the dynamic one (else it is a named loss of the caller's).
+    #[test]
+    fn shared_members_of_one_path() {
+        let r = Migrations::builtin().replacements.into_iter().find(|r| r.from == "hknpBodyCinfo").unwrap();
+        let material = |d: f32, s: f32| Members(vec![("dynamicFriction".into(), Val::Real(d)), ("staticFriction".into(), Val::Real(s)), ("restitution".into(), Val::Real(0.0))]);
+        assert_eq!(r.carried_from_record("materials", &material(1.0, 1.0)), ["dynamicFriction", "staticFriction", "restitution"]);
+        assert_eq!(r.carried_from_record("materials", &material(0.5, 1.0)), ["dynamicFriction", "restitution"]);
+        assert!(r.carried_from_record("motionCinfos", &material(1.0, 1.0)).is_empty());
+        let body = Members(vec![("materialId".into(), Val::UInt(1))]);
+        let owner = |name: &str| (name == "materials").then(|| Val::List(vec![Val::Record(material(1.0, 1.0)), Val::Record(material(0.5, 1.0))]));
+        let (hkp, carried) = r.remap(Way::Forward, &body, &|_| None, &owner);
+        assert_eq!(path_get(&hkp, "material.friction"), Some(&Val::Real(0.5)));
+        assert_eq!(carried, ["materials[].dynamicFriction", "materials[].restitution"]);
     }
 
     /// Paths build the records along them; `name[k]` grows a list with nulls; an absurd index
