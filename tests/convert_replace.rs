@@ -477,3 +477,93 @@ fn dsr_materials_to_hknp_and_back() {
         }
     }
 }
+
+/// A 2014.1 target prefers hknp (`preferred` in physics.ron: Dark Souls III's ragdolls, and
+/// every 2014.1 physics file of the corpus, are hknp, although 2014.1 has the hkp classes too):
+/// c1400 -> 2015.1 (hkp) -> 2014.1 gives an hknp ragdoll again, with c1400's bodies (names,
+/// positions and orientations within 1e-6, inverse masses), capsules and constraint bodies.
+#[test]
+#[cfg(feature = "hk2014_1")]
+fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let a = open(&bytes);
+    let (b_bytes, _) = convert(&a, "2015.1");
+    let b = open(&b_bytes);
+    let format = TargetFormat::Packfile(a.layout().unwrap());
+    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let (c_bytes, report) = convert::convert(&b, &o, true).unwrap_or_else(|e| panic!("{e}"));
+    verify(&c_bytes, "c1400_2015_1_2014_1.hkx");
+    let c = open(&c_bytes);
+    assert_eq!(c.sdk().as_deref(), Some("2014.1"));
+    for class in ["hkpRigidBody", "hkpPhysicsSystem", "hkpPhysicsData", "hkpCapsuleShape", "hkpConstraintInstance"] {
+        assert!(objects(&c, class).is_empty(), "no {class} in the 2014.1 file");
+    }
+    assert_eq!(objects(&c, "hknpPhysicsSceneData").len(), 1);
+    // What is still lost, by name: the inverse inertia (hknp derives it from the shape's mass
+    // properties, lost to 2015.1) and the swept transform, per body; the ragdoll instance's
+    // pointers to the bodies and constraints, which are records again.
+    let lost = losses(&report);
+    let expected: BTreeMap<String, usize> = [
+        ("hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv", 19),
+        ("hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", 19),
+        ("hkaRagdollInstance.rigidBodies", 19),
+        ("hkaRagdollInstance.constraints", 18),
+    ]
+    .into_iter()
+    .map(|(k, n)| (k.to_owned(), n))
+    .collect();
+    assert_eq!(lost, expected, "{}", report.to_text());
+
+    let ragdoll = |d: &Document| objects(d, "hknpRagdollData").pop().unwrap().1;
+    let (ra, rc) = (ragdoll(&a), ragdoll(&c));
+    let list = |m: &Members, name: &str| -> Vec<Members> {
+        let Val::List(l) = at(m, name) else { panic!("{name}") };
+        l.iter().map(|x| if let Val::Record(r) = x { r.clone() } else { panic!() }).collect()
+    };
+    let index = |v: &Val| match v {
+        Val::UInt(i) => *i as usize,
+        Val::Int(i) => *i as usize,
+        v => panic!("{v:?}"),
+    };
+    let (ba, bc) = (list(&ra, "bodyCinfos"), list(&rc, "bodyCinfos"));
+    assert_eq!((ba.len(), bc.len()), (19, 19));
+    let (ma, mc) = (list(&ra, "motionCinfos"), list(&rc, "motionCinfos"));
+    for (x, y) in ba.iter().zip(&bc) {
+        let name = text(at(x, "name"));
+        assert_eq!(name, text(at(y, "name")));
+        close(&reals(at(x, "position"))[..3], &reals(at(y, "position"))[..3], 1e-6, &name);
+        // The same rotation (a quaternion and its negation are one).
+        let (q, q2) = (reals(at(x, "orientation")), reals(at(y, "orientation")));
+        let dot: f32 = q.iter().zip(&q2).map(|(u, v)| u * v).sum();
+        let q2: Vec<f32> = q2.iter().map(|v| v * dot.signum()).collect();
+        close(&q, &q2, 1e-6, &name);
+        let inverse_mass = |m: &[Members], b: &Members| real(at(&m[index(at(b, "motionId"))], "inverseMass"));
+        assert_eq!(inverse_mass(&ma, x), inverse_mass(&mc, y), "{name}: inverse mass");
+        // The same capsule.
+        let (sa, sc) = (a.members(handle(at(x, "shape"))).unwrap(), c.members(handle(at(y, "shape"))).unwrap());
+        assert_eq!(c.class_name(handle(at(y, "shape"))).as_deref(), Some("hknpCapsuleShape"));
+        for p in ["a", "b"] {
+            assert_eq!(reals(at(&sa, p)), reals(at(&sc, p)), "{name}: capsule {p}");
+        }
+        assert_eq!(real(at(&sa, "convexRadius")), real(at(&sc, "convexRadius")));
+        // Its material's friction and restitution.
+        let material = |r: &Members, b: &Members| list(r, "materials")[index(at(b, "materialId"))].clone();
+        let (fa, fc) = (material(&ra, x), material(&rc, y));
+        for p in ["dynamicFriction", "staticFriction", "restitution"] {
+            assert_eq!(at(&fa, p), at(&fc, p), "{name}: {p}");
+        }
+    }
+    // The constraints between the same bodies, on data of the same classes.
+    let (ca, cc) = (list(&ra, "constraintCinfos"), list(&rc, "constraintCinfos"));
+    assert_eq!((ca.len(), cc.len()), (18, 18));
+    let mut kept = 0;
+    for (x, y) in ca.iter().zip(&cc) {
+        assert_eq!((index(at(x, "bodyA")), index(at(x, "bodyB"))), (index(at(y, "bodyA")), index(at(y, "bodyB"))));
+        if let Val::Ref(h, _) = at(y, "constraintData") {
+            assert_eq!(c.class_name(Handle(*h)), a.class_name(handle(at(x, "constraintData"))));
+            kept += 1;
+        }
+    }
+    assert_eq!(kept, 14, "the 14 hkpRagdollConstraintData (the 4 hinges were lost to 2015.1)");
+}

@@ -623,6 +623,8 @@ struct Cx<'a> {
     also_made: HashMap<u32, &'a rules::Also>,
     /// The object a class-naming record names instead of a replaced source object, and its class.
     also_of: HashMap<u32, (u32, String)>,
+    /// The target SDK, where its preference for the other side of a replacement applies to the file.
+    prefer: Option<String>,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -1082,7 +1084,8 @@ impl Cx<'_> {
                 let prefix = format!("{sub}.");
                 let from = self.report.from.clone();
                 let stock = nested.as_ref().is_some_and(|n| self.o.migrations.has_defaults(n, &from));
-                if stock || carried.iter().any(|c| c.starts_with(&prefix)) {
+                // A record of zeros too, member by member (its fixed arrays of zeros hold nothing).
+                if stock || carried.iter().any(|c| c.starts_with(&prefix)) || (is_zero(v) && nested.is_some()) {
                     let inner_ancestry = nested.unwrap_or_else(|| ancestry.to_vec());
                     self.leftover(r, to, &inner_ancestry, inner, carried, &sub);
                     continue;
@@ -1113,7 +1116,7 @@ impl Cx<'_> {
             } else if let Some(rt) = self.o.migrations.runtime(ancestry, name) {
                 let reason = rt.reason.clone();
                 self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
-            } else if holds_nothing(v) {
+            } else if holds_nothing(v) || (is_zero(v) && self.source_types.as_ref().is_some_and(|st| st.fixed_array(ancestry, name))) {
                 self.note(2, &sub, format!("{} dropped: {to} has no counterpart, and zero", short(v)));
             } else {
                 self.note(0, &sub, format!("{}: {to} ({}) has no counterpart", short(v), self.o.sdk));
@@ -1169,8 +1172,8 @@ impl Cx<'_> {
                     // A class name whose class the target replaces: the replacement's.
                     if let (Val::Str(c), Some(rule)) = (&v, self.o.migrations.names_class(&ancestry, name)) {
                         let types = self.types;
-                        let to = match self.o.migrations.replacement(c, &|x| types.has(x)) {
-                            Some((r, way)) if !types.has(c) => Some(r.oriented(way).1.to_owned()),
+                        let to = match self.o.migrations.replacement(c, &|x| types.has(x), self.prefer.as_deref()) {
+                            Some((r, way)) => Some(r.oriented(way).1.to_owned()),
                             _ => None,
                         };
                         // The object made besides the replaced one, where the record names that.
@@ -1583,9 +1586,43 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         replacing: false,
         also_made: HashMap::new(),
         also_of: HashMap::new(),
+        prefer: None,
     };
     // Which objects the target holds, and their handles.
     let mut kept: Vec<Keep<'_>> = Vec::new();
+    // Whether the target's preference for the other side of a replacement applies to this file:
+    // every object the objects it would replace reach is of a class a rule replaces or the
+    // preference names (else the file keeps the classes the target has, all of them).
+    let preferring = {
+        let candidates: Vec<Handle> = doc.handles().into_iter().filter(|h| o.migrations.preferred_away(&o.sdk, &doc.class_name(*h).unwrap_or_default())).collect();
+        let mut seen: std::collections::HashSet<Handle> = candidates.iter().copied().collect();
+        let mut queue: VecDeque<Handle> = candidates.iter().copied().collect();
+        let mut blocker = None;
+        while let Some(h) = queue.pop_front() {
+            let class = doc.class_name(h).unwrap_or_default();
+            match o.migrations.preference_reaches(&o.sdk, &class) {
+                None => {
+                    blocker = Some((h, class));
+                    break;
+                }
+                Some(false) => continue,
+                Some(true) => {}
+            }
+            for p in doc.pointers_of(h) {
+                if seen.insert(p) {
+                    queue.push_back(p);
+                }
+            }
+        }
+        if let (Some((h, class)), Some(first)) = (&blocker, candidates.first()) {
+            cx.handle = first.0;
+            cx.class = doc.class_name(*first).unwrap_or_default();
+            cx.note(2, "", format!("kept as {}: {} prefers the class a rule replaces it by, but object #{} ({class}) it reaches has no rule", cx.class, o.sdk, h.0));
+        }
+        blocker.is_none()
+    };
+    let prefer = preferring.then_some(o.sdk.as_str());
+    cx.prefer = prefer.map(str::to_owned);
     // The handles of objects made of records (`each`), above every source handle.
     let mut next = doc.handles().iter().map(|h| h.0).max().map_or(0, |m| m.saturating_add(1));
     // Objects that the way back of `each` makes records of (an hkpRigidBody of an
@@ -1594,10 +1631,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     let mut absorbed: HashMap<u32, String> = HashMap::new();
     for h in doc.handles() {
         let class = doc.class_name(h).unwrap_or_default();
-        if types.has(&class) {
-            continue;
-        }
-        let Some((r, rules::Way::Back)) = o.migrations.replacement(&class, &|c| types.has(c)) else { continue };
+        let Some((r, rules::Way::Back)) = o.migrations.replacement(&class, &|c| types.has(c), prefer) else { continue };
         let Some(mm) = source.get(&h.0).and_then(|ob| ob.members.as_ref()) else { continue };
         for m in r.members.iter().filter(|m| m.each.is_some()) {
             if let Some(Val::List(l) | Val::Array(l, _)) = rules::path_get(mm, &m.to) {
@@ -1611,14 +1645,14 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     }
     for h in order(doc, tagfile) {
         let class = doc.class_name(h).unwrap_or_default();
-        if let (false, Some(into)) = (types.has(&class), absorbed.get(&h.0)) {
+        if let Some(into) = absorbed.get(&h.0) {
             cx.handle = h.0;
             cx.class = class.clone();
             cx.note(2, "", format!("a record of {into} in {}", o.sdk));
             continue;
         }
         // A class the target replaces by one of its own (a `replacements` rule).
-        let replaced = if types.has(&class) { None } else { o.migrations.replacement(&class, &|c| types.has(c)) };
+        let replaced = o.migrations.replacement(&class, &|c| types.has(c), prefer);
         if types.has(&class) || replaced.is_some() {
             let n = kept.len() as u32 + u32::from(tagfile);
             cx.handles.insert(h.0, n);

@@ -98,7 +98,32 @@ pub struct Replacement {
     /// Other objects the target keeps of the replaced object's members (forward only).
     #[serde(default)]
     pub also: Vec<Also>,
+    /// Target SDKs that have both classes but whose games' files use `from` (2014.1: Dark Souls
+    /// III's ragdolls are hknp, although 2014.1 has the hkp classes too): there an object of
+    /// `to` becomes one of `from` as where the SDK lacks `to`.
+    #[serde(default)]
+    pub preferred: Vec<Preferred>,
     /// The stock files of each SDK and figures that show it.
+    pub evidence: String,
+}
+
+/// A target SDK whose files use a [`Replacement`]'s `from` class where it has both.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preferred {
+    /// The SDK (`2014.1`).
+    pub sdk: String,
+    /// Classes without a rule that the `from` side's files hold among the objects their
+    /// replaced objects point to (c1400's hknp ragdoll keeps `hkpRagdollConstraintData`): the
+    /// preference applies to a file only where every object the objects it would replace
+    /// reach (pointers followed through the replaced classes' objects, not through these
+    /// classes', whose objects are kept with what they point to: the constraint motors) is of
+    /// such a class or of a class a rule replaces; else the
+    /// file keeps the target's `to` classes, all of them (an hkp system of convex vertices shapes,
+    /// which no rule makes hknp, stays hkp).
+    #[serde(default)]
+    pub with: Vec<String>,
+    /// The stock files that show it.
     pub evidence: String,
 }
 
@@ -130,6 +155,7 @@ impl Also {
             derived: Vec::new(),
             records: false,
             also: Vec::new(),
+            preferred: Vec::new(),
             evidence: r.evidence.clone(),
         }
     }
@@ -950,18 +976,41 @@ impl Migrations {
         self.class_names.extend(other.class_names);
     }
 
-    /// The replacement rule for an object of class `class` where the target has (`has`) the
-    /// class in its stead and lacks `class`, with the way it applies.
-    pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool) -> Option<(&Replacement, Way)> {
+    /// The replacement rule for an object of class `class` where target SDK `sdk` has (`has`)
+    /// the class in its stead and lacks `class`, or has both and prefers the other
+    /// ([`Replacement::preferred`]), with the way it applies.
+    /// `sdk` is none where the preference does not apply to the file ([`Preferred::with`]).
+    pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool, sdk: Option<&str>) -> Option<(&Replacement, Way)> {
         self.replacements.iter().filter(|r| !r.records).find_map(|r| {
-            if r.from == class && has(&r.to) {
+            if r.from == class && has(&r.to) && !has(class) {
                 Some((r, Way::Forward))
-            } else if r.to == class && has(&r.from) {
+            } else if r.to == class && has(&r.from) && (!has(class) || r.preferred.iter().any(|p| Some(p.sdk.as_str()) == sdk)) {
                 Some((r, Way::Back))
             } else {
                 None
             }
         })
+    }
+
+    /// Whether an object that a preference of target SDK `sdk` would replace may reach an
+    /// object of class `reached`: a class a rule replaces (either way), or one the preference
+    /// names ([`Preferred::with`]), with what it points to.
+    /// `Some(true)` where the object's own pointers are followed too (a replaced class), `Some(false)`
+    /// where what it points to is kept with it (a class the preference names), `None` where the
+    /// preference may not reach it.
+    pub fn preference_reaches(&self, sdk: &str, reached: &str) -> Option<bool> {
+        if self.replacements.iter().any(|r| r.from == reached || r.to == reached) {
+            Some(true)
+        } else if self.replacements.iter().flat_map(|r| &r.preferred).any(|p| p.sdk == sdk && p.with.iter().any(|w| w == reached)) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a preference of target SDK `sdk` replaces objects of `class` the target has.
+    pub fn preferred_away(&self, sdk: &str, class: &str) -> bool {
+        self.replacements.iter().any(|r| !r.records && r.to == class && r.preferred.iter().any(|p| p.sdk == sdk))
     }
 
     /// The record rule ([`Replacement::records`]) whose records become objects of `class`.
