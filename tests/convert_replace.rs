@@ -293,6 +293,23 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
     assert_eq!(bodies.len(), 21);
     let Val::List(cons) = at(&rag, "constraintCinfos") else { panic!() };
     assert_eq!(cons.len(), 20);
+    // DSR's hkaRagdollInstance gives the ragdoll its skeleton and bone map; the map indexes the
+    // instance's bodies (in bone order), re-pointed to the same bodies in bodyCinfos.
+    let (_, inst) = objects(&a, "hkaRagdollInstance").pop().unwrap();
+    let Val::List(inst_bodies) = at(&inst, "rigidBodies") else { panic!() };
+    let ints = |v: &Val| if let Val::List(l) = v { l.iter().map(|x| match x { Val::Int(i) => *i, Val::UInt(i) => *i as i64, x => panic!("{x:?}") }).collect::<Vec<i64>>() } else { panic!("{v:?}") };
+    let (map_a, map_b) = (ints(at(&inst, "boneToRigidBodyMap")), ints(at(&rag, "boneToBodyMap")));
+    assert_eq!(map_a.len(), map_b.len());
+    assert!(map_a != map_b, "DSR's instance lists the bodies in another order than its system");
+    for (i, j) in map_a.iter().zip(&map_b) {
+        assert_eq!(*i < 0, *j < 0);
+        if *i >= 0 {
+            let Val::Record(body) = &bodies[*j as usize] else { panic!() };
+            assert_eq!(text(at(&a.members(handle(&inst_bodies[*i as usize])).unwrap(), "name")), text(at(body, "name")));
+        }
+    }
+    let skel = |d: &Document, v: &Val| text(at(&d.members(handle(v)).unwrap(), "name"));
+    assert_eq!(skel(&a, at(&inst, "skeleton")), skel(&b, at(&rag, "skeleton")));
     // Each body's motion: DYNAMIC (2, as all of Sekiro c7190's), its mass 1/DSR's inverse mass.
     let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
     let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
@@ -501,14 +518,13 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
     }
     assert_eq!(objects(&c, "hknpPhysicsSceneData").len(), 1);
     // What is still lost, by name: the inverse inertia (hknp derives it from the shape's mass
-    // properties, lost to 2015.1) and the swept transform, per body; the ragdoll instance's
-    // pointers to the bodies and constraints, which are records again.
+    // properties, lost to 2015.1) and the swept transform, per body. The hkaRagdollInstance made
+    // besides the system gives its skeleton and bone map back to the hknpRagdollData, which the
+    // root names again.
     let lost = losses(&report);
     let expected: BTreeMap<String, usize> = [
         ("hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv", 19),
         ("hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", 19),
-        ("hkaRagdollInstance.rigidBodies", 19),
-        ("hkaRagdollInstance.constraints", 18),
     ]
     .into_iter()
     .map(|(k, n)| (k.to_owned(), n))
@@ -526,6 +542,16 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         Val::Int(i) => *i as usize,
         v => panic!("{v:?}"),
     };
+    assert!(objects(&c, "hkaRagdollInstance").is_empty());
+    assert_eq!(at(&ra, "boneToBodyMap"), at(&rc, "boneToBodyMap"));
+    let skeleton_name = |d: &Document, m: &Members| text(at(&d.members(handle(at(m, "skeleton"))).unwrap(), "name"));
+    assert_eq!(skeleton_name(&a, &ra), skeleton_name(&c, &rc));
+    let classes = |d: &Document| {
+        let (_, root) = objects(d, "hkRootLevelContainer").pop().unwrap();
+        let Val::List(v) = at(&root, "namedVariants") else { panic!() };
+        v.iter().map(|v| if let Val::Record(v) = v { (text(at(v, "className")), d.class_name(handle(at(v, "variant")))) } else { panic!() }).collect::<Vec<_>>()
+    };
+    assert_eq!(classes(&a), classes(&c), "the root names the same classes, each its object's");
     let (ba, bc) = (list(&ra, "bodyCinfos"), list(&rc, "bodyCinfos"));
     assert_eq!((ba.len(), bc.len()), (19, 19));
     let (ma, mc) = (list(&ra, "motionCinfos"), list(&rc, "motionCinfos"));

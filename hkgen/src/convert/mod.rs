@@ -625,6 +625,9 @@ struct Cx<'a> {
     also_of: HashMap<u32, (u32, String)>,
     /// The target SDK, where its preference for the other side of a replacement applies to the file.
     prefer: Option<String>,
+    /// Objects an [`rules::Also`] back gives to a replaced object (by handle: the replaced
+    /// object's handle).
+    also_back: HashMap<u32, u32>,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -869,6 +872,7 @@ impl Cx<'_> {
         let (mut out, mut carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
         if way == rules::Way::Back {
             self.records_back(r, src, &mut out, &mut carried);
+            self.also_back(r, owner, &mut out);
         }
         for (m, (t, f)) in r.members.iter().zip(pairs) {
             if let Some((table, index)) = m.op.as_ref().and_then(rules::MemberOp::table) {
@@ -1049,6 +1053,80 @@ impl Cx<'_> {
         }
     }
 
+    /// The way back of [`rules::Also`]: the members of each object given to replaced object
+    /// `owner` (`also_back`) that the also rule carries but its `each` arrays (the replaced
+    /// object's own), into `out`; the rest of the object reported, by name.
+    fn also_back(&mut self, r: &rules::Replacement, owner: u32, out: &mut Members) {
+        let mut given: Vec<u32> = self.also_back.iter().filter(|(_, o)| **o == owner).map(|(x, _)| *x).collect();
+        given.sort_unstable();
+        let (handle, class) = (self.handle, self.class.clone());
+        for x in given {
+            let objects = self.objects;
+            let Some(ob) = objects.get(&x) else { continue };
+            let Some(xm) = ob.members.as_ref() else { continue };
+            let Some(a) = r.also.iter().find(|a| a.class == ob.class) else { continue };
+            self.handle = x;
+            self.class = ob.class.clone();
+            let mut carried = Vec::new();
+            for m in &a.members {
+                if m.each.is_some() {
+                    // Carried where it lists the replaced object's own array's objects (in any
+                    // order: an index into it is re-pointed, `indexes`).
+                    let sorted = |v: Option<&Val>| -> Option<Vec<u32>> {
+                        let (Val::List(l) | Val::Array(l, _)) = v? else { return None };
+                        let mut hs: Vec<u32> = l.iter().filter_map(|x| if let Val::Ref(h, _) = x { Some(*h) } else { None }).collect();
+                        hs.sort_unstable();
+                        Some(hs)
+                    };
+                    let own = r.members.iter().find(|y| y.from == m.from && y.each.is_some()).and_then(|y| sorted(self.objects.get(&owner)?.members.as_ref().and_then(|om| rules::path_get(om, &y.to))));
+                    if own.is_some() && own == sorted(rules::path_get(xm, &m.to)) {
+                        carried.push(m.to.clone());
+                    }
+                    continue;
+                }
+                carried.push(m.to.clone());
+                if let Some(v) = rules::path_get(xm, &m.to) {
+                    let mut v = v.clone();
+                    // Indices into the object's array as indices into the replaced object's.
+                    if let Some(array) = &m.indexes {
+                        let handles = |v: Option<&Val>| -> Vec<u32> {
+                            match v {
+                                Some(Val::List(l) | Val::Array(l, _)) => l.iter().filter_map(|x| if let Val::Ref(h, _) = x { Some(*h) } else { None }).collect(),
+                                _ => Vec::new(),
+                            }
+                        };
+                        let mine = handles(rules::path_get(xm, array));
+                        let owner_array = a.members.iter().find(|y| y.to == *array).and_then(|y| r.members.iter().find(|z| z.from == y.from && z.each.is_some()));
+                        let theirs = handles(owner_array.and_then(|z| self.objects.get(&owner)?.members.as_ref().and_then(|om| rules::path_get(om, &z.to))));
+                        if let Val::List(l) | Val::Array(l, _) = &mut v {
+                            for e in l.iter_mut() {
+                                let i = match e {
+                                    Val::Int(i) if *i >= 0 => *i as usize,
+                                    Val::UInt(i) => *i as usize,
+                                    _ => continue,
+                                };
+                                match mine.get(i).and_then(|h| theirs.iter().position(|t| t == h)) {
+                                    Some(j) => *e = if matches!(e, Val::Int(_)) { Val::Int(j as i64) } else { Val::UInt(j as u64) },
+                                    None => self.note(0, &m.to, format!("index {i} into {array}, which names no object of {}'s", r.from)),
+                                }
+                            }
+                        }
+                    }
+                    rules::path_set(out, &m.from, v);
+                    self.note(2, &m.to, format!("as {}.{} of the object #{owner} it was made besides ({} in {})", r.from, m.from, r.from, self.o.sdk));
+                }
+            }
+            let ancestry = match &self.source_types {
+                Some(st) => st.ancestry(&a.class),
+                None => vec![a.class.clone()],
+            };
+            let tmp = a.as_replacement(r);
+            self.leftover(&tmp, &r.from, &ancestry, xm, &carried, "");
+        }
+        self.handle = handle;
+        self.class = class;
+    }
+
     /// The members of an object made besides a replaced one ([`rules::Also`]) of its source
     /// members `src`.
     fn also(&mut self, r: &rules::Replacement, a: &rules::Also, src: &Members, owner: u32) -> Members {
@@ -1164,6 +1242,11 @@ impl Cx<'_> {
             match found {
                 Some(i) if !used[i] => {
                     used[i] = true;
+                    // The pointer a class-naming record's redirect gives (below).
+                    if redirect.as_ref().is_some_and(|(p, _)| p == name) {
+                        out.push((name.clone(), Val::Null));
+                        continue;
+                    }
                     if let Some((other, _)) = renamed {
                         self.note(2, &sub, format!("{other} -> {name} (renamed)"));
                     }
@@ -1181,6 +1264,21 @@ impl Cx<'_> {
                             Some(Val::Ref(h, _)) => self.also_of.get(h).map(|(id, class)| (p.clone(), *id, class.clone())),
                             _ => None,
                         });
+                        // A record naming an object given back to a replaced one (`also` back):
+                        // it names the replaced one's target.
+                        let given = rule.pointer.as_ref().and_then(|p| match src.get(p) {
+                            Some(Val::Ref(h, _)) => self.also_back.get(h).map(|o| (p.clone(), *o)),
+                            _ => None,
+                        });
+                        if let Some((p, o)) = given {
+                            let target = self.objects.get(&o).map(|ob| ob.class.clone()).and_then(|oc| self.o.migrations.replacement(&oc, &|x| types.has(x), self.prefer.as_deref()).map(|(r, way)| r.oriented(way).1.to_owned()));
+                            if let (Some(target), Some(n)) = (target, self.handles.get(&o).copied()) {
+                                self.note(2, &sub, format!("{c} -> {target}, and {p} to the {target} it was given to"));
+                                redirect = Some((p, Val::Ref(n, None)));
+                                out.push((name.clone(), Val::Str(target)));
+                                continue;
+                            }
+                        }
                         if let (Some(_), Some((p, id, class))) = (&to, pointed) {
                             self.note(2, &sub, format!("{c} -> {class}, and {p} to the {class} made of it"));
                             redirect = self.handles.get(&id).map(|n| (p, Val::Ref(*n, None)));
@@ -1587,6 +1685,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         also_made: HashMap::new(),
         also_of: HashMap::new(),
         prefer: None,
+        also_back: HashMap::new(),
     };
     // Which objects the target holds, and their handles.
     let mut kept: Vec<Keep<'_>> = Vec::new();
@@ -1639,6 +1738,36 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
                     if let Val::Ref(e, _) = x {
                         absorbed.insert(*e, format!("{}.{}", r.from, m.from));
                     }
+                }
+            }
+        }
+        // The objects made besides the replaced one forward (`also`), back: an object of the
+        // also class whose `each` arrays are the replaced object's (DSR's hkaRagdollInstance of
+        // the system's bodies and constraints) gives its other members (skeleton, bone map) to
+        // the replaced object's target, and is no object of its own.
+        for a in &r.also {
+            let each: Vec<(&str, &str)> = a.members.iter().filter(|m| m.each.is_some()).filter_map(|m| Some((m.to.as_str(), r.members.iter().find(|x| x.from == m.from && x.each.is_some())?.to.as_str()))).collect();
+            if each.is_empty() {
+                continue;
+            }
+            for x in doc.handles() {
+                if doc.class_name(x).as_deref() != Some(a.class.as_str()) || absorbed.contains_key(&x.0) {
+                    continue;
+                }
+                let Some(xm) = source.get(&x.0).and_then(|ob| ob.members.as_ref()) else { continue };
+                // The first array (the bodies) tells whose it is; others that differ (DSR's
+                // instance lists copies of the system's constraints) are reported with it.
+                let (at, owner_at) = each[0];
+                let set = |v: Option<&Val>| -> Option<Vec<Val>> {
+                    let (Val::List(l) | Val::Array(l, _)) = v? else { return None };
+                    let mut l = l.clone();
+                    l.sort_by_key(|x| if let Val::Ref(h, _) = x { *h } else { u32::MAX });
+                    Some(l)
+                };
+                // The same objects, in whatever order (DSR's instance lists the bodies in bone order).
+                if set(rules::path_get(xm, at)).is_some() && set(rules::path_get(xm, at)) == set(rules::path_get(mm, owner_at)) {
+                    absorbed.insert(x.0, format!("{} (its members as {}'s)", r.from, r.from));
+                    cx.also_back.insert(x.0, h.0);
                 }
             }
         }
@@ -1736,6 +1865,51 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             untyped: None,
             kept: ObjectKept::default(),
         });
+    }
+    // Source objects the target keeps that its root no longer reaches, where the source pointed
+    // to them: what pointed to them is lost (DSR's hkaRagdollInstance lists its own
+    // constraint instances, which 2016.2 lacks, on data of a class 2016.2 has).
+    {
+        fn refs(v: &Val, out: &mut std::collections::HashSet<u32>) {
+            match v {
+                Val::Ref(h, _) => {
+                    out.insert(*h);
+                }
+                Val::List(l) | Val::Array(l, _) => l.iter().for_each(|x| refs(x, out)),
+                Val::Record(m) => m.0.iter().for_each(|(_, x)| refs(x, out)),
+                _ => {}
+            }
+        }
+        // The target's objects the root reaches.
+        let by_handle: HashMap<u32, &DumpObject> = objects.iter().map(|ob| (ob.handle, ob)).collect();
+        let mut pointed = std::collections::HashSet::new();
+        let mut queue: VecDeque<u32> = objects.first().map(|o| o.handle).into_iter().collect();
+        while let Some(n) = queue.pop_front() {
+            let mut next = std::collections::HashSet::new();
+            if let Some(m) = by_handle.get(&n).and_then(|ob| ob.members.as_ref()) {
+                m.0.iter().for_each(|(_, x)| refs(x, &mut next));
+            }
+            for x in next {
+                if pointed.insert(x) {
+                    queue.push_back(x);
+                }
+            }
+        }
+        let mut pointed_in_source = std::collections::HashSet::new();
+        for h in doc.handles() {
+            for p in doc.pointers_of(h) {
+                pointed_in_source.insert(p.0);
+            }
+        }
+        let root = objects.first().map(|o| o.handle);
+        for k in kept.iter().filter(|k| k.element.is_none() && k.also_owner.is_none()) {
+            let n = cx.handles[&k.h];
+            if Some(n) != root && !pointed.contains(&n) && pointed_in_source.contains(&k.h) {
+                cx.handle = k.h;
+                cx.class = k.class.clone();
+                cx.note(2, "", format!("kept, but the root of the {} file no longer reaches it: what pointed to it is not carried (see above)", o.sdk));
+            }
+        }
     }
     let report = cx.report;
     let (format, layout, kept) = match (&types, o.format) {

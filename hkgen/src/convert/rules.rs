@@ -233,6 +233,13 @@ pub struct ReplacedMember {
     /// How the value is made, where not carried as it is.
     #[serde(default)]
     pub op: Option<MemberOp>,
+    /// For a list of indices into another member of the same object, an `each` array (2015.1's
+    /// `hkaRagdollInstance.boneToRigidBodyMap` into its `rigidBodies`): the `to` path of that
+    /// array. The way back of an [`Also`] re-points each index to the same object's place in
+    /// the replaced object's array, where the two list the objects in other orders (DSR's
+    /// instance lists the bodies in bone order, its system otherwise); a negative index stays.
+    #[serde(default)]
+    pub indexes: Option<String>,
 }
 
 /// A string member naming a class (see [`Migrations::class_names`]).
