@@ -350,6 +350,14 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
         close(t, t2, 1e-6, n);
     }
     assert_eq!(cons_a, cons_a2, "constraints between the same bodies");
+    // And with the same names (hknpConstraintCinfo.name in 2016.2).
+    let constraint_names = |d: &Document| {
+        let (_, s) = objects(d, "hkpPhysicsSystem").pop().unwrap();
+        let Val::List(l) = at(&s, "constraints") else { panic!() };
+        l.iter().map(|h| text(at(&d.members(handle(h)).unwrap(), "name"))).collect::<Vec<String>>()
+    };
+    assert!(constraint_names(&a).iter().all(|n| !n.is_empty()));
+    assert_eq!(constraint_names(&a), constraint_names(&a2));
     // The inverse mass back exactly (0.2 -> 5 -> 0.2); the inverse inertia has no place in a
     // 2016.2 body (hknp derives it from the shape's mass properties): a named loss.
     let (_, sys_a2) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
