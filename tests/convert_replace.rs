@@ -135,7 +135,6 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         ("hkRefCountedProperties.", 19),
         ("hknpShapeMassProperties.", 19),
         ("hkpLimitedHingeConstraintData.", 4),
-        ("hknpRagdollData.materials", 1),
         ("hknpRagdollData.motionProperties", 1),
         ("hknpRagdollData.motionCinfos", 1),
         ("hknpRagdollData.constraintCinfos.data", 4),
@@ -198,6 +197,11 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         close(&reals(at(&cap, "vertexA"))[..3], &reals(at(&shape, "a"))[..3], 0.0, "vertexA");
         close(&reals(at(&cap, "vertexB"))[..3], &reals(at(&shape, "b"))[..3], 0.0, "vertexB");
         assert_eq!(reals(at(&cap, "vertexA"))[3], radius, "vertexA.w holds the radius, as DSR's");
+        // Its material's friction and restitution (2014.1 keeps them in materials[materialId]).
+        let Val::List(materials) = at(&ragdoll, "materials") else { panic!() };
+        let Val::Record(material) = &materials[index(at(b, "materialId"))] else { panic!() };
+        assert_eq!(real(at(&rb, "material.friction")), real(at(material, "dynamicFriction")));
+        assert_eq!(real(at(&rb, "material.restitution")), real(at(material, "restitution")));
     }
     assert!(max_apart < 1e-6, "the transform's axes are the orientation's within {max_apart}");
 
@@ -289,6 +293,32 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
     assert_eq!(bodies.len(), 21);
     let Val::List(cons) = at(&rag, "constraintCinfos") else { panic!() };
     assert_eq!(cons.len(), 20);
+    // DSR's hkaRagdollInstance gives the ragdoll its skeleton and bone map; the map indexes the
+    // instance's bodies (in bone order), re-pointed to the same bodies in bodyCinfos.
+    let (_, inst) = objects(&a, "hkaRagdollInstance").pop().unwrap();
+    let Val::List(inst_bodies) = at(&inst, "rigidBodies") else { panic!() };
+    let ints = |v: &Val| if let Val::List(l) = v { l.iter().map(|x| match x { Val::Int(i) => *i, Val::UInt(i) => *i as i64, x => panic!("{x:?}") }).collect::<Vec<i64>>() } else { panic!("{v:?}") };
+    let (map_a, map_b) = (ints(at(&inst, "boneToRigidBodyMap")), ints(at(&rag, "boneToBodyMap")));
+    assert_eq!(map_a.len(), map_b.len());
+    assert!(map_a != map_b, "DSR's instance lists the bodies in another order than its system");
+    for (i, j) in map_a.iter().zip(&map_b) {
+        assert_eq!(*i < 0, *j < 0);
+        if *i >= 0 {
+            let Val::Record(body) = &bodies[*j as usize] else { panic!() };
+            assert_eq!(text(at(&a.members(handle(&inst_bodies[*i as usize])).unwrap(), "name")), text(at(body, "name")));
+        }
+    }
+    let skel = |d: &Document, v: &Val| text(at(&d.members(handle(v)).unwrap(), "name"));
+    assert_eq!(skel(&a, at(&inst, "skeleton")), skel(&b, at(&rag, "skeleton")));
+    // Each body's motion: DYNAMIC (2, as all of Sekiro c7190's), its mass 1/DSR's inverse mass.
+    let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
+    let inv_a: Vec<Vec<f32>> = rbs.iter().map(|h| reals(at(&a.members(handle(h)).unwrap(), "motion.inertiaAndMassInv"))).collect();
+    for (body, inv) in bodies.iter().zip(&inv_a) {
+        let Val::Record(body) = body else { panic!() };
+        assert!(matches!(at(body, "motionType"), Val::UInt(2) | Val::Int(2)) || *at(body, "motionType") == Val::Str("DYNAMIC".into()), "DYNAMIC: {:?}", at(body, "motionType"));
+        assert_eq!(real(at(body, "mass")), (1.0 / f64::from(inv[3])) as f32, "mass 1/inverse mass");
+    }
     let system = |d: &Document| {
         let (_, s) = objects(d, "hkpPhysicsSystem").pop().unwrap();
         let list = |name: &str| {
@@ -320,13 +350,30 @@ fn dsr_hkp_to_2016_2_hknp_and_back() {
         close(t, t2, 1e-6, n);
     }
     assert_eq!(cons_a, cons_a2, "constraints between the same bodies");
+    // And with the same names (hknpConstraintCinfo.name in 2016.2).
+    let constraint_names = |d: &Document| {
+        let (_, s) = objects(d, "hkpPhysicsSystem").pop().unwrap();
+        let Val::List(l) = at(&s, "constraints") else { panic!() };
+        l.iter().map(|h| text(at(&d.members(handle(h)).unwrap(), "name"))).collect::<Vec<String>>()
+    };
+    assert!(constraint_names(&a).iter().all(|n| !n.is_empty()));
+    assert_eq!(constraint_names(&a), constraint_names(&a2));
+    // The inverse mass back exactly (0.2 -> 5 -> 0.2); the inverse inertia has no place in a
+    // 2016.2 body (hknp derives it from the shape's mass properties): a named loss.
+    let (_, sys_a2) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs2) = at(&sys_a2, "rigidBodies") else { panic!() };
+    for (h, inv) in rbs2.iter().zip(&inv_a) {
+        assert_eq!(reals(at(&a2.members(handle(h)).unwrap(), "motion.inertiaAndMassInv"))[3], inv[3], "inverse mass back");
+    }
+    assert_eq!(to_b.lost.iter().filter(|n| n.member.ends_with("motion.inertiaAndMassInv")).count(), 21, "{}", to_b.to_text());
 }
 
 const PTDE: &str = "soulstruct-havok/PTDE__c2240__c2240.hkx";
 
 /// c1400's hknp ragdoll as a 2010.2 32-bit packfile (`--layout 4,1,0,1`): its 19 rigid bodies
 /// and 18 constraint instances hold PTDE's stock values (those all 21 bodies and 40 instances of
-/// PTDE__c2240__c2240.hkx share, from the `defaults` rules for 2010.2), not zeros; it verifies.
+/// PTDE__c2240__c2240.hkx share, from the `defaults` rules for 2010.2), not zeros, but for the
+/// friction and restitution, c1400's own (its materials'); it verifies.
 #[test]
 #[cfg(feature = "hk2010_2")]
 fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
@@ -359,8 +406,6 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
             "collidable.broadPhaseHandle.type",
             "collidable.broadPhaseHandle.objectQualityType",
             "material.responseType",
-            "material.friction",
-            "material.restitution",
             "damageMultiplier",
             "storageIndex",
             "contactPointCallbackDelay",
@@ -379,6 +424,10 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
         ],
     );
     assert_eq!(bodies, 19);
+    // Friction and restitution are c1400's (its 19 materials' 1.0 and 0.0), not PTDE's stock 0.3, 0.8.
+    for (_, m) in objects(&b, "hkpRigidBody") {
+        assert_eq!((real(at(&m, "material.friction")), real(at(&m, "material.restitution"))), (1.0, 0.0));
+    }
     let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
     assert_eq!(constraints, 18);
     // The ragdoll constraints' solver offsets as PTDE's 32-bit build stores them (c1400's 64-bit
@@ -388,4 +437,167 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     // The mapped values are there too: capsule radii and the bodies' names.
     let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
     assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
+}
+
+/// hkHalf16's step near `x`: 8 bits of mantissa.
+fn half_step(x: f32) -> f32 {
+    x.abs() / 128.0
+}
+
+/// Friction and restitution are never lost in silence: DSR's 21 hkp bodies (friction 0.3,
+/// restitution 0.8) as 2016.2 and 2018.1 hknp bodies index one hknpMaterial of those values
+/// (hkHalf16: within its step, each rounding a named loss), its other members 2016.2's and
+/// 2018.1's stock values (Sekiro c7190.hkx, Elden Ring c5051.hkx); back to 2015.1 the bodies'
+/// materials are DSR's within the half's step.
+#[test]
+fn dsr_materials_to_hknp_and_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
+    let mats_a: Vec<(f32, f32)> = rbs.iter().map(|h| {
+        let m = a.members(handle(h)).unwrap();
+        (real(at(&m, "material.friction")), real(at(&m, "material.restitution")))
+    }).collect();
+    assert_eq!(mats_a.len(), 21);
+    assert!(mats_a.iter().all(|m| *m == (0.3, 0.8)), "{mats_a:?}");
+    for (sdk, trigger) in [("2016.2", 255u64), ("2018.1", 0)] {
+        let (b_bytes, to_b) = convert(&a, sdk);
+        verify(&b_bytes, &format!("dsr_materials_{sdk}.hkx"));
+        let b = open(&b_bytes);
+        let (_, rag) = objects(&b, "hknpRagdollData").pop().unwrap();
+        let Val::List(materials) = at(&rag, "materials") else { panic!() };
+        assert_eq!(materials.len(), 1, "one material per distinct friction and restitution");
+        let Val::Record(m) = &materials[0] else { panic!() };
+        for (name, want) in [("dynamicFriction", 0.3f32), ("staticFriction", 0.3), ("restitution", 0.8)] {
+            let got = real(at(m, name));
+            assert!((got - want).abs() <= half_step(want), "{sdk} {name}: {got}");
+            // The rounding to a half is named.
+            assert!(to_b.lost.iter().any(|n| n.member == format!("materials[0].{name}") && n.what.contains("half")), "{}", to_b.to_text());
+        }
+        // The other members as Havok writes them in that SDK's ragdolls.
+        assert_eq!(at(m, "triggerManifoldTolerance"), &Val::Record(Members(vec![("value".into(), Val::UInt(trigger))])), "{sdk}");
+        assert_eq!(real(at(m, "weldingTolerance")), 0.05);
+        assert_eq!(real(at(m, "maxContactImpulse")), 3.40282e38);
+        assert_eq!(real(at(m, "disablingCollisionsBetweenCvxCvxDynamicObjectsDistance")), 5.0);
+        let Val::List(bodies) = at(&rag, "bodyCinfos") else { panic!() };
+        assert_eq!(bodies.len(), 21);
+        for body in bodies {
+            let Val::Record(body) = body else { panic!() };
+            assert!(matches!(at(body, "materialId"), Val::UInt(0) | Val::Int(0)), "{:?}", at(body, "materialId"));
+        }
+        // Back: each body's material is DSR's within the half's step.
+        let (a2_bytes, _) = convert(&b, "2015.1");
+        verify(&a2_bytes, &format!("dsr_materials_{sdk}_2015_1.hkx"));
+        let a2 = open(&a2_bytes);
+        let (_, sys) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+        let Val::List(rbs2) = at(&sys, "rigidBodies") else { panic!() };
+        assert_eq!(rbs2.len(), 21);
+        for (h, (f, r)) in rbs2.iter().zip(&mats_a) {
+            let m = a2.members(handle(h)).unwrap();
+            let (f2, r2) = (real(at(&m, "material.friction")), real(at(&m, "material.restitution")));
+            assert!((f2 - f).abs() <= half_step(*f) && (r2 - r).abs() <= half_step(*r), "{sdk}: {f2}, {r2} against {f}, {r}");
+            assert_eq!(at(&m, "material.responseType"), &Val::Str("RESPONSE_SIMPLE_CONTACT".into()));
+        }
+    }
+}
+
+/// A 2014.1 target prefers hknp (`preferred` in physics.ron: Dark Souls III's ragdolls, and
+/// every 2014.1 physics file of the corpus, are hknp, although 2014.1 has the hkp classes too):
+/// c1400 -> 2015.1 (hkp) -> 2014.1 gives an hknp ragdoll again, with c1400's bodies (names,
+/// positions and orientations within 1e-6, inverse masses), capsules and constraint bodies.
+#[test]
+#[cfg(feature = "hk2014_1")]
+fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let a = open(&bytes);
+    let (b_bytes, _) = convert(&a, "2015.1");
+    let b = open(&b_bytes);
+    let format = TargetFormat::Packfile(a.layout().unwrap());
+    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let (c_bytes, report) = convert::convert(&b, &o, true).unwrap_or_else(|e| panic!("{e}"));
+    verify(&c_bytes, "c1400_2015_1_2014_1.hkx");
+    let c = open(&c_bytes);
+    assert_eq!(c.sdk().as_deref(), Some("2014.1"));
+    for class in ["hkpRigidBody", "hkpPhysicsSystem", "hkpPhysicsData", "hkpCapsuleShape", "hkpConstraintInstance"] {
+        assert!(objects(&c, class).is_empty(), "no {class} in the 2014.1 file");
+    }
+    assert_eq!(objects(&c, "hknpPhysicsSceneData").len(), 1);
+    // What is still lost, by name: the inverse inertia (hknp derives it from the shape's mass
+    // properties, lost to 2015.1) and the swept transform, per body. The hkaRagdollInstance made
+    // besides the system gives its skeleton and bone map back to the hknpRagdollData, which the
+    // root names again.
+    let lost = losses(&report);
+    let expected: BTreeMap<String, usize> = [
+        ("hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv", 19),
+        ("hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", 19),
+    ]
+    .into_iter()
+    .map(|(k, n)| (k.to_owned(), n))
+    .collect();
+    assert_eq!(lost, expected, "{}", report.to_text());
+
+    let ragdoll = |d: &Document| objects(d, "hknpRagdollData").pop().unwrap().1;
+    let (ra, rc) = (ragdoll(&a), ragdoll(&c));
+    let list = |m: &Members, name: &str| -> Vec<Members> {
+        let Val::List(l) = at(m, name) else { panic!("{name}") };
+        l.iter().map(|x| if let Val::Record(r) = x { r.clone() } else { panic!() }).collect()
+    };
+    let index = |v: &Val| match v {
+        Val::UInt(i) => *i as usize,
+        Val::Int(i) => *i as usize,
+        v => panic!("{v:?}"),
+    };
+    assert!(objects(&c, "hkaRagdollInstance").is_empty());
+    assert_eq!(at(&ra, "boneToBodyMap"), at(&rc, "boneToBodyMap"));
+    let skeleton_name = |d: &Document, m: &Members| text(at(&d.members(handle(at(m, "skeleton"))).unwrap(), "name"));
+    assert_eq!(skeleton_name(&a, &ra), skeleton_name(&c, &rc));
+    let classes = |d: &Document| {
+        let (_, root) = objects(d, "hkRootLevelContainer").pop().unwrap();
+        let Val::List(v) = at(&root, "namedVariants") else { panic!() };
+        v.iter().map(|v| if let Val::Record(v) = v { (text(at(v, "className")), d.class_name(handle(at(v, "variant")))) } else { panic!() }).collect::<Vec<_>>()
+    };
+    assert_eq!(classes(&a), classes(&c), "the root names the same classes, each its object's");
+    let (ba, bc) = (list(&ra, "bodyCinfos"), list(&rc, "bodyCinfos"));
+    assert_eq!((ba.len(), bc.len()), (19, 19));
+    let (ma, mc) = (list(&ra, "motionCinfos"), list(&rc, "motionCinfos"));
+    for (x, y) in ba.iter().zip(&bc) {
+        let name = text(at(x, "name"));
+        assert_eq!(name, text(at(y, "name")));
+        close(&reals(at(x, "position"))[..3], &reals(at(y, "position"))[..3], 1e-6, &name);
+        // The same rotation (a quaternion and its negation are one).
+        let (q, q2) = (reals(at(x, "orientation")), reals(at(y, "orientation")));
+        let dot: f32 = q.iter().zip(&q2).map(|(u, v)| u * v).sum();
+        let q2: Vec<f32> = q2.iter().map(|v| v * dot.signum()).collect();
+        close(&q, &q2, 1e-6, &name);
+        let inverse_mass = |m: &[Members], b: &Members| real(at(&m[index(at(b, "motionId"))], "inverseMass"));
+        assert_eq!(inverse_mass(&ma, x), inverse_mass(&mc, y), "{name}: inverse mass");
+        // The same capsule.
+        let (sa, sc) = (a.members(handle(at(x, "shape"))).unwrap(), c.members(handle(at(y, "shape"))).unwrap());
+        assert_eq!(c.class_name(handle(at(y, "shape"))).as_deref(), Some("hknpCapsuleShape"));
+        for p in ["a", "b"] {
+            assert_eq!(reals(at(&sa, p)), reals(at(&sc, p)), "{name}: capsule {p}");
+        }
+        assert_eq!(real(at(&sa, "convexRadius")), real(at(&sc, "convexRadius")));
+        // Its material's friction and restitution.
+        let material = |r: &Members, b: &Members| list(r, "materials")[index(at(b, "materialId"))].clone();
+        let (fa, fc) = (material(&ra, x), material(&rc, y));
+        for p in ["dynamicFriction", "staticFriction", "restitution"] {
+            assert_eq!(at(&fa, p), at(&fc, p), "{name}: {p}");
+        }
+    }
+    // The constraints between the same bodies, on data of the same classes.
+    let (ca, cc) = (list(&ra, "constraintCinfos"), list(&rc, "constraintCinfos"));
+    assert_eq!((ca.len(), cc.len()), (18, 18));
+    let mut kept = 0;
+    for (x, y) in ca.iter().zip(&cc) {
+        assert_eq!((index(at(x, "bodyA")), index(at(x, "bodyB"))), (index(at(y, "bodyA")), index(at(y, "bodyB"))));
+        if let Val::Ref(h, _) = at(y, "constraintData") {
+            assert_eq!(c.class_name(Handle(*h)), a.class_name(handle(at(x, "constraintData"))));
+            kept += 1;
+        }
+    }
+    assert_eq!(kept, 14, "the 14 hkpRagdollConstraintData (the 4 hinges were lost to 2015.1)");
 }

@@ -623,6 +623,11 @@ struct Cx<'a> {
     also_made: HashMap<u32, &'a rules::Also>,
     /// The object a class-naming record names instead of a replaced source object, and its class.
     also_of: HashMap<u32, (u32, String)>,
+    /// The target SDK, where its preference for the other side of a replacement applies to the file.
+    prefer: Option<String>,
+    /// Objects an [`rules::Also`] back gives to a replaced object (by handle: the replaced
+    /// object's handle).
+    also_back: HashMap<u32, u32>,
 }
 
 /// A value through an [`rules::IndexedConversion`] (each its own inverse).
@@ -867,9 +872,10 @@ impl Cx<'_> {
         let (mut out, mut carried) = r.remap(way, src, &|array| made.get(&(owner, array.to_owned())).cloned(), &owner_member);
         if way == rules::Way::Back {
             self.records_back(r, src, &mut out, &mut carried);
+            self.also_back(r, owner, &mut out);
         }
         for (m, (t, f)) in r.members.iter().zip(pairs) {
-            if let Some(rules::MemberOp::Indexed(table, index)) = &m.op {
+            if let Some((table, index)) = m.op.as_ref().and_then(rules::MemberOp::table) {
                 if carried.iter().any(|c| *c == format!("{table}[].{f}")) {
                     self.note(2, &join(prefix, index), format!("{table}[{index}].{f} as {to}.{t}"));
                 }
@@ -889,6 +895,11 @@ impl Cx<'_> {
             None => vec![from.to_owned()],
         };
         let mut carried: Vec<String> = carried.iter().map(|c| join(prefix, c)).collect();
+        // The records of a table the elements of an `each` array share (`Shared`): each member
+        // an element's record rule carries, record by record (the rest reported below, by name).
+        if way == rules::Way::Forward {
+            carried.extend(self.shared_carried(r, src));
+        }
         // What the objects made besides this one carry.
         if way == rules::Way::Forward {
             for a in r.also.iter().filter(|a| self.types.has(&a.class)) {
@@ -900,6 +911,37 @@ impl Cx<'_> {
         for (name, why) in &r.derived {
             if tmpl.get(name).is_some() && out.get(name).is_none() && self.o.migrations.default_for(&self.types.ancestry(to), name, &self.o.sdk).is_none() {
                 self.note(1, &join(prefix, name), format!("{to}.{name} left zero: {why}; the converter does not compute it"));
+            }
+        }
+        out
+    }
+
+    /// The members of the records of each table that the record rules of `r`'s `each` members
+    /// index with a [`rules::MemberOp::Shared`] op, as `table[i].member`, that those rules carry
+    /// for some element of source members `src` indexing record `i`.
+    fn shared_carried(&self, r: &rules::Replacement, src: &Members) -> Vec<String> {
+        let mut out = Vec::new();
+        for m in r.members.iter().filter(|m| m.each.is_some()) {
+            let Some(er) = m.each.as_deref().and_then(|each| self.o.migrations.record_replacement(each)) else { continue };
+            let Some(Val::List(elements) | Val::Array(elements, _)) = rules::path_get(src, &m.from) else { continue };
+            for em in &er.members {
+                let Some(rules::MemberOp::Shared(table, index)) = &em.op else { continue };
+                let Some(Val::List(records) | Val::Array(records, _)) = src.get(table) else { continue };
+                for e in elements {
+                    let Val::Record(e) = e else { continue };
+                    let i = match e.get(index) {
+                        Some(Val::UInt(i)) => usize::try_from(*i).ok(),
+                        Some(Val::Int(i)) => usize::try_from(*i).ok(),
+                        _ => None,
+                    };
+                    let Some((i, Val::Record(rec))) = i.and_then(|i| Some((i, records.get(i)?))) else { continue };
+                    if er.carried_from_record(table, rec).contains(&em.from) {
+                        let c = format!("{table}[{i}].{}", em.from);
+                        if !out.contains(&c) {
+                            out.push(c);
+                        }
+                    }
+                }
             }
         }
         out
@@ -924,12 +966,69 @@ impl Cx<'_> {
             let Some((_, hs)) = arrays.iter().find(|(a, _)| *a == m.from) else { continue };
             let objects = self.objects;
             let mut records = Vec::with_capacity(hs.len());
+            // The target's member and element types, for the tables the elements index.
+            let owner_ancestry = self.types.ancestry(&r.from);
+            let element_ancestry = self.types.nested(&r.from, &m.from).map(|t| self.types.ancestry(&t)).unwrap_or_default();
+            // Tables built of the objects' members (`Indexed`, `Shared` back): name, records.
+            let mut tables: Vec<(String, Vec<Members>)> = Vec::new();
             for (k, h) in hs.iter().enumerate() {
                 let Some(body) = objects.get(h).and_then(|o| o.members.as_ref()) else { continue };
-                let (rec, got) = er.remap(rules::Way::Back, body, &|array| arrays.iter().find(|(a, _)| a == array).map(|(_, hs)| hs.clone()), &|_| None);
+                let (mut rec, got) = er.remap(rules::Way::Back, body, &|array| arrays.iter().find(|(a, _)| a == array).map(|(_, hs)| hs.clone()), &|_| None);
                 let at = format!("{}[{k}]", m.to);
                 self.note(2, &at, format!("the {each} object #{h} as a {} record of {}.{} ({})", er.from, r.from, m.from, er.evidence));
                 let mut got: Vec<String> = got.iter().map(|c| join(&at, c)).collect();
+                // The members the target keeps in a table the element indexes: a record of
+                // them (one per object, or, `Shared`, one per distinct set of values), where
+                // the target has the table and the element its index. A vector is not carried
+                // back: its fourth component is another member's (hkp's inverse mass in
+                // inertiaAndMassInv.w), and stays a named loss.
+                let mut by_table: Vec<(String, String, bool, Members)> = Vec::new();
+                for em in &er.members {
+                    let Some((table, index)) = em.op.as_ref().and_then(rules::MemberOp::table) else { continue };
+                    if !self.types.has_member(&owner_ancestry, table) || !self.types.has_member(&element_ancestry, index) {
+                        continue;
+                    }
+                    let Some(v) = rules::path_get_indexed(body, &em.to) else { continue };
+                    if !is_scalar(v) {
+                        continue;
+                    }
+                    let shared = matches!(em.op, Some(rules::MemberOp::Shared(..)));
+                    let slot = match by_table.iter().position(|(t, ..)| t == table) {
+                        Some(i) => i,
+                        None => {
+                            by_table.push((table.to_owned(), index.to_owned(), shared, Members(Vec::new())));
+                            by_table.len() - 1
+                        }
+                    };
+                    rules::path_set(&mut by_table[slot].3, &em.from, v.clone());
+                    got.push(join(&at, &em.to));
+                    // A member the element would hold inline where the target keeps it in the
+                    // table (2016.2's `mass`, where 2014.1 has `motionCinfos`): not kept.
+                    for other in er.members.iter().filter(|o| o.to == em.to && o.op.as_ref().and_then(rules::MemberOp::table).is_none()) {
+                        if !self.types.has_member(&element_ancestry, &other.from) {
+                            rec.0.retain(|(n, _)| *n != other.from);
+                        }
+                    }
+                }
+                for (table, index, shared, values) in by_table {
+                    let t = match tables.iter().position(|(n, _)| *n == table) {
+                        Some(i) => i,
+                        None => {
+                            tables.push((table.clone(), Vec::new()));
+                            tables.len() - 1
+                        }
+                    };
+                    let list = &mut tables[t].1;
+                    let i = match list.iter().position(|x| shared && *x == values) {
+                        Some(i) => i,
+                        None => {
+                            list.push(values);
+                            list.len() - 1
+                        }
+                    };
+                    self.note(2, &join(&at, &index), format!("{i}: the object's {} in {}.{table}[{i}]{}", list[i].0.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "), r.from, if shared { ", one record per distinct set of values" } else { "" }));
+                    rules::path_set(&mut rec, &index, Val::UInt(i as u64));
+                }
                 // A list whose every element was carried (`entities[0]`, `entities[1]`) is carried.
                 for (name, v) in &body.0 {
                     if let Val::List(l) | Val::Array(l, _) = v {
@@ -948,7 +1047,84 @@ impl Cx<'_> {
             }
             rules::path_set(out, &m.from, Val::List(records));
             carried.push(m.to.clone());
+            for (table, list) in tables {
+                rules::path_set(out, &table, Val::List(list.into_iter().map(Val::Record).collect()));
+            }
         }
+    }
+
+    /// The way back of [`rules::Also`]: the members of each object given to replaced object
+    /// `owner` (`also_back`) that the also rule carries but its `each` arrays (the replaced
+    /// object's own), into `out`; the rest of the object reported, by name.
+    fn also_back(&mut self, r: &rules::Replacement, owner: u32, out: &mut Members) {
+        let mut given: Vec<u32> = self.also_back.iter().filter(|(_, o)| **o == owner).map(|(x, _)| *x).collect();
+        given.sort_unstable();
+        let (handle, class) = (self.handle, self.class.clone());
+        for x in given {
+            let objects = self.objects;
+            let Some(ob) = objects.get(&x) else { continue };
+            let Some(xm) = ob.members.as_ref() else { continue };
+            let Some(a) = r.also.iter().find(|a| a.class == ob.class) else { continue };
+            self.handle = x;
+            self.class = ob.class.clone();
+            let mut carried = Vec::new();
+            for m in &a.members {
+                if m.each.is_some() {
+                    // Carried where it lists the replaced object's own array's objects (in any
+                    // order: an index into it is re-pointed, `indexes`).
+                    let sorted = |v: Option<&Val>| -> Option<Vec<u32>> {
+                        let (Val::List(l) | Val::Array(l, _)) = v? else { return None };
+                        let mut hs: Vec<u32> = l.iter().filter_map(|x| if let Val::Ref(h, _) = x { Some(*h) } else { None }).collect();
+                        hs.sort_unstable();
+                        Some(hs)
+                    };
+                    let own = r.members.iter().find(|y| y.from == m.from && y.each.is_some()).and_then(|y| sorted(self.objects.get(&owner)?.members.as_ref().and_then(|om| rules::path_get(om, &y.to))));
+                    if own.is_some() && own == sorted(rules::path_get(xm, &m.to)) {
+                        carried.push(m.to.clone());
+                    }
+                    continue;
+                }
+                carried.push(m.to.clone());
+                if let Some(v) = rules::path_get(xm, &m.to) {
+                    let mut v = v.clone();
+                    // Indices into the object's array as indices into the replaced object's.
+                    if let Some(array) = &m.indexes {
+                        let handles = |v: Option<&Val>| -> Vec<u32> {
+                            match v {
+                                Some(Val::List(l) | Val::Array(l, _)) => l.iter().filter_map(|x| if let Val::Ref(h, _) = x { Some(*h) } else { None }).collect(),
+                                _ => Vec::new(),
+                            }
+                        };
+                        let mine = handles(rules::path_get(xm, array));
+                        let owner_array = a.members.iter().find(|y| y.to == *array).and_then(|y| r.members.iter().find(|z| z.from == y.from && z.each.is_some()));
+                        let theirs = handles(owner_array.and_then(|z| self.objects.get(&owner)?.members.as_ref().and_then(|om| rules::path_get(om, &z.to))));
+                        if let Val::List(l) | Val::Array(l, _) = &mut v {
+                            for e in l.iter_mut() {
+                                let i = match e {
+                                    Val::Int(i) if *i >= 0 => *i as usize,
+                                    Val::UInt(i) => *i as usize,
+                                    _ => continue,
+                                };
+                                match mine.get(i).and_then(|h| theirs.iter().position(|t| t == h)) {
+                                    Some(j) => *e = if matches!(e, Val::Int(_)) { Val::Int(j as i64) } else { Val::UInt(j as u64) },
+                                    None => self.note(0, &m.to, format!("index {i} into {array}, which names no object of {}'s", r.from)),
+                                }
+                            }
+                        }
+                    }
+                    rules::path_set(out, &m.from, v);
+                    self.note(2, &m.to, format!("as {}.{} of the object #{owner} it was made besides ({} in {})", r.from, m.from, r.from, self.o.sdk));
+                }
+            }
+            let ancestry = match &self.source_types {
+                Some(st) => st.ancestry(&a.class),
+                None => vec![a.class.clone()],
+            };
+            let tmp = a.as_replacement(r);
+            self.leftover(&tmp, &r.from, &ancestry, xm, &carried, "");
+        }
+        self.handle = handle;
+        self.class = class;
     }
 
     /// The members of an object made besides a replaced one ([`rules::Also`]) of its source
@@ -986,11 +1162,27 @@ impl Cx<'_> {
                 let prefix = format!("{sub}.");
                 let from = self.report.from.clone();
                 let stock = nested.as_ref().is_some_and(|n| self.o.migrations.has_defaults(n, &from));
-                if stock || carried.iter().any(|c| c.starts_with(&prefix)) {
+                // A record of zeros too, member by member (its fixed arrays of zeros hold nothing).
+                if stock || carried.iter().any(|c| c.starts_with(&prefix)) || (is_zero(v) && nested.is_some()) {
                     let inner_ancestry = nested.unwrap_or_else(|| ancestry.to_vec());
                     self.leftover(r, to, &inner_ancestry, inner, carried, &sub);
                     continue;
                 }
+            }
+            let records = matches!(v, Val::List(items) | Val::Array(items, _) if !items.is_empty() && items.iter().all(|e| matches!(e, Val::Record(_))));
+            if let (Val::List(items) | Val::Array(items, _), true) = (v, records && carried.iter().any(|c| c.starts_with(&format!("{sub}[")))) {
+                // A table some of whose records' members are carried: record by record.
+                let nested = match (&self.source_types, ancestry.first()) {
+                    (Some(st), Some(c)) => st.nested(c, name).map(|t| st.ancestry(&t)),
+                    _ => None,
+                };
+                let inner_ancestry = nested.unwrap_or_else(|| ancestry.to_vec());
+                for (k, e) in items.iter().enumerate() {
+                    if let Val::Record(inner) = e {
+                        self.leftover(r, to, &inner_ancestry, inner, carried, &format!("{sub}[{k}]"));
+                    }
+                }
+                continue;
             }
             let from = self.report.from.clone();
             let rel = sub.strip_prefix(prefix_of(r, &sub)).unwrap_or(&sub);
@@ -1002,7 +1194,7 @@ impl Cx<'_> {
             } else if let Some(rt) = self.o.migrations.runtime(ancestry, name) {
                 let reason = rt.reason.clone();
                 self.note(2, &sub, format!("{} dropped: {reason}", short(v)));
-            } else if holds_nothing(v) {
+            } else if holds_nothing(v) || (is_zero(v) && self.source_types.as_ref().is_some_and(|st| st.fixed_array(ancestry, name))) {
                 self.note(2, &sub, format!("{} dropped: {to} has no counterpart, and zero", short(v)));
             } else {
                 self.note(0, &sub, format!("{}: {to} ({}) has no counterpart", short(v), self.o.sdk));
@@ -1050,6 +1242,11 @@ impl Cx<'_> {
             match found {
                 Some(i) if !used[i] => {
                     used[i] = true;
+                    // The pointer a class-naming record's redirect gives (below).
+                    if redirect.as_ref().is_some_and(|(p, _)| p == name) {
+                        out.push((name.clone(), Val::Null));
+                        continue;
+                    }
                     if let Some((other, _)) = renamed {
                         self.note(2, &sub, format!("{other} -> {name} (renamed)"));
                     }
@@ -1058,8 +1255,8 @@ impl Cx<'_> {
                     // A class name whose class the target replaces: the replacement's.
                     if let (Val::Str(c), Some(rule)) = (&v, self.o.migrations.names_class(&ancestry, name)) {
                         let types = self.types;
-                        let to = match self.o.migrations.replacement(c, &|x| types.has(x)) {
-                            Some((r, way)) if !types.has(c) => Some(r.oriented(way).1.to_owned()),
+                        let to = match self.o.migrations.replacement(c, &|x| types.has(x), self.prefer.as_deref()) {
+                            Some((r, way)) => Some(r.oriented(way).1.to_owned()),
                             _ => None,
                         };
                         // The object made besides the replaced one, where the record names that.
@@ -1067,6 +1264,21 @@ impl Cx<'_> {
                             Some(Val::Ref(h, _)) => self.also_of.get(h).map(|(id, class)| (p.clone(), *id, class.clone())),
                             _ => None,
                         });
+                        // A record naming an object given back to a replaced one (`also` back):
+                        // it names the replaced one's target.
+                        let given = rule.pointer.as_ref().and_then(|p| match src.get(p) {
+                            Some(Val::Ref(h, _)) => self.also_back.get(h).map(|o| (p.clone(), *o)),
+                            _ => None,
+                        });
+                        if let Some((p, o)) = given {
+                            let target = self.objects.get(&o).map(|ob| ob.class.clone()).and_then(|oc| self.o.migrations.replacement(&oc, &|x| types.has(x), self.prefer.as_deref()).map(|(r, way)| r.oriented(way).1.to_owned()));
+                            if let (Some(target), Some(n)) = (target, self.handles.get(&o).copied()) {
+                                self.note(2, &sub, format!("{c} -> {target}, and {p} to the {target} it was given to"));
+                                redirect = Some((p, Val::Ref(n, None)));
+                                out.push((name.clone(), Val::Str(target)));
+                                continue;
+                            }
+                        }
                         if let (Some(_), Some((p, id, class))) = (&to, pointed) {
                             self.note(2, &sub, format!("{c} -> {class}, and {p} to the {class} made of it"));
                             redirect = self.handles.get(&id).map(|n| (p, Val::Ref(*n, None)));
@@ -1472,9 +1684,44 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
         replacing: false,
         also_made: HashMap::new(),
         also_of: HashMap::new(),
+        prefer: None,
+        also_back: HashMap::new(),
     };
     // Which objects the target holds, and their handles.
     let mut kept: Vec<Keep<'_>> = Vec::new();
+    // Whether the target's preference for the other side of a replacement applies to this file:
+    // every object the objects it would replace reach is of a class a rule replaces or the
+    // preference names (else the file keeps the classes the target has, all of them).
+    let preferring = {
+        let candidates: Vec<Handle> = doc.handles().into_iter().filter(|h| o.migrations.preferred_away(&o.sdk, &doc.class_name(*h).unwrap_or_default())).collect();
+        let mut seen: std::collections::HashSet<Handle> = candidates.iter().copied().collect();
+        let mut queue: VecDeque<Handle> = candidates.iter().copied().collect();
+        let mut blocker = None;
+        while let Some(h) = queue.pop_front() {
+            let class = doc.class_name(h).unwrap_or_default();
+            match o.migrations.preference_reaches(&o.sdk, &class) {
+                None => {
+                    blocker = Some((h, class));
+                    break;
+                }
+                Some(false) => continue,
+                Some(true) => {}
+            }
+            for p in doc.pointers_of(h) {
+                if seen.insert(p) {
+                    queue.push_back(p);
+                }
+            }
+        }
+        if let (Some((h, class)), Some(first)) = (&blocker, candidates.first()) {
+            cx.handle = first.0;
+            cx.class = doc.class_name(*first).unwrap_or_default();
+            cx.note(2, "", format!("kept as {}: {} prefers the class a rule replaces it by, but object #{} ({class}) it reaches has no rule", cx.class, o.sdk, h.0));
+        }
+        blocker.is_none()
+    };
+    let prefer = preferring.then_some(o.sdk.as_str());
+    cx.prefer = prefer.map(str::to_owned);
     // The handles of objects made of records (`each`), above every source handle.
     let mut next = doc.handles().iter().map(|h| h.0).max().map_or(0, |m| m.saturating_add(1));
     // Objects that the way back of `each` makes records of (an hkpRigidBody of an
@@ -1483,10 +1730,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     let mut absorbed: HashMap<u32, String> = HashMap::new();
     for h in doc.handles() {
         let class = doc.class_name(h).unwrap_or_default();
-        if types.has(&class) {
-            continue;
-        }
-        let Some((r, rules::Way::Back)) = o.migrations.replacement(&class, &|c| types.has(c)) else { continue };
+        let Some((r, rules::Way::Back)) = o.migrations.replacement(&class, &|c| types.has(c), prefer) else { continue };
         let Some(mm) = source.get(&h.0).and_then(|ob| ob.members.as_ref()) else { continue };
         for m in r.members.iter().filter(|m| m.each.is_some()) {
             if let Some(Val::List(l) | Val::Array(l, _)) = rules::path_get(mm, &m.to) {
@@ -1497,17 +1741,47 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
                 }
             }
         }
+        // The objects made besides the replaced one forward (`also`), back: an object of the
+        // also class whose `each` arrays are the replaced object's (DSR's hkaRagdollInstance of
+        // the system's bodies and constraints) gives its other members (skeleton, bone map) to
+        // the replaced object's target, and is no object of its own.
+        for a in &r.also {
+            let each: Vec<(&str, &str)> = a.members.iter().filter(|m| m.each.is_some()).filter_map(|m| Some((m.to.as_str(), r.members.iter().find(|x| x.from == m.from && x.each.is_some())?.to.as_str()))).collect();
+            if each.is_empty() {
+                continue;
+            }
+            for x in doc.handles() {
+                if doc.class_name(x).as_deref() != Some(a.class.as_str()) || absorbed.contains_key(&x.0) {
+                    continue;
+                }
+                let Some(xm) = source.get(&x.0).and_then(|ob| ob.members.as_ref()) else { continue };
+                // The first array (the bodies) tells whose it is; others that differ (DSR's
+                // instance lists copies of the system's constraints) are reported with it.
+                let (at, owner_at) = each[0];
+                let set = |v: Option<&Val>| -> Option<Vec<Val>> {
+                    let (Val::List(l) | Val::Array(l, _)) = v? else { return None };
+                    let mut l = l.clone();
+                    l.sort_by_key(|x| if let Val::Ref(h, _) = x { *h } else { u32::MAX });
+                    Some(l)
+                };
+                // The same objects, in whatever order (DSR's instance lists the bodies in bone order).
+                if set(rules::path_get(xm, at)).is_some() && set(rules::path_get(xm, at)) == set(rules::path_get(mm, owner_at)) {
+                    absorbed.insert(x.0, format!("{} (its members as {}'s)", r.from, r.from));
+                    cx.also_back.insert(x.0, h.0);
+                }
+            }
+        }
     }
     for h in order(doc, tagfile) {
         let class = doc.class_name(h).unwrap_or_default();
-        if let (false, Some(into)) = (types.has(&class), absorbed.get(&h.0)) {
+        if let Some(into) = absorbed.get(&h.0) {
             cx.handle = h.0;
             cx.class = class.clone();
             cx.note(2, "", format!("a record of {into} in {}", o.sdk));
             continue;
         }
         // A class the target replaces by one of its own (a `replacements` rule).
-        let replaced = if types.has(&class) { None } else { o.migrations.replacement(&class, &|c| types.has(c)) };
+        let replaced = o.migrations.replacement(&class, &|c| types.has(c), prefer);
         if types.has(&class) || replaced.is_some() {
             let n = kept.len() as u32 + u32::from(tagfile);
             cx.handles.insert(h.0, n);
@@ -1591,6 +1865,51 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             untyped: None,
             kept: ObjectKept::default(),
         });
+    }
+    // Source objects the target keeps that its root no longer reaches, where the source pointed
+    // to them: what pointed to them is lost (DSR's hkaRagdollInstance lists its own
+    // constraint instances, which 2016.2 lacks, on data of a class 2016.2 has).
+    {
+        fn refs(v: &Val, out: &mut std::collections::HashSet<u32>) {
+            match v {
+                Val::Ref(h, _) => {
+                    out.insert(*h);
+                }
+                Val::List(l) | Val::Array(l, _) => l.iter().for_each(|x| refs(x, out)),
+                Val::Record(m) => m.0.iter().for_each(|(_, x)| refs(x, out)),
+                _ => {}
+            }
+        }
+        // The target's objects the root reaches.
+        let by_handle: HashMap<u32, &DumpObject> = objects.iter().map(|ob| (ob.handle, ob)).collect();
+        let mut pointed = std::collections::HashSet::new();
+        let mut queue: VecDeque<u32> = objects.first().map(|o| o.handle).into_iter().collect();
+        while let Some(n) = queue.pop_front() {
+            let mut next = std::collections::HashSet::new();
+            if let Some(m) = by_handle.get(&n).and_then(|ob| ob.members.as_ref()) {
+                m.0.iter().for_each(|(_, x)| refs(x, &mut next));
+            }
+            for x in next {
+                if pointed.insert(x) {
+                    queue.push_back(x);
+                }
+            }
+        }
+        let mut pointed_in_source = std::collections::HashSet::new();
+        for h in doc.handles() {
+            for p in doc.pointers_of(h) {
+                pointed_in_source.insert(p.0);
+            }
+        }
+        let root = objects.first().map(|o| o.handle);
+        for k in kept.iter().filter(|k| k.element.is_none() && k.also_owner.is_none()) {
+            let n = cx.handles[&k.h];
+            if Some(n) != root && !pointed.contains(&n) && pointed_in_source.contains(&k.h) {
+                cx.handle = k.h;
+                cx.class = k.class.clone();
+                cx.note(2, "", format!("kept, but the root of the {} file no longer reaches it: what pointed to it is not carried (see above)", o.sdk));
+            }
+        }
     }
     let report = cx.report;
     let (format, layout, kept) = match (&types, o.format) {

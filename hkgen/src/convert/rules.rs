@@ -98,7 +98,32 @@ pub struct Replacement {
     /// Other objects the target keeps of the replaced object's members (forward only).
     #[serde(default)]
     pub also: Vec<Also>,
+    /// Target SDKs that have both classes but whose games' files use `from` (2014.1: Dark Souls
+    /// III's ragdolls are hknp, although 2014.1 has the hkp classes too): there an object of
+    /// `to` becomes one of `from` as where the SDK lacks `to`.
+    #[serde(default)]
+    pub preferred: Vec<Preferred>,
     /// The stock files of each SDK and figures that show it.
+    pub evidence: String,
+}
+
+/// A target SDK whose files use a [`Replacement`]'s `from` class where it has both.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preferred {
+    /// The SDK (`2014.1`).
+    pub sdk: String,
+    /// Classes without a rule that the `from` side's files hold among the objects their
+    /// replaced objects point to (c1400's hknp ragdoll keeps `hkpRagdollConstraintData`): the
+    /// preference applies to a file only where every object the objects it would replace
+    /// reach (pointers followed through the replaced classes' objects, not through these
+    /// classes', whose objects are kept with what they point to: the constraint motors) is of
+    /// such a class or of a class a rule replaces; else the
+    /// file keeps the target's `to` classes, all of them (an hkp system of convex vertices shapes,
+    /// which no rule makes hknp, stays hkp).
+    #[serde(default)]
+    pub with: Vec<String>,
+    /// The stock files that show it.
     pub evidence: String,
 }
 
@@ -130,6 +155,7 @@ impl Also {
             derived: Vec::new(),
             records: false,
             also: Vec::new(),
+            preferred: Vec::new(),
             evidence: r.evidence.clone(),
         }
     }
@@ -154,6 +180,36 @@ pub enum MemberOp {
     /// A unit quaternion and the position at the named path as an `hkSweptTransform` at rest
     /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0).
     SweptTransform(String),
+    /// 1/the value, both ways (0 stays 0: an infinite mass): 2016.2's `hknpBodyCinfo.mass` as
+    /// 2015.1's `hkpRigidBody.motion.inertiaAndMassInv[3]`, the inverse mass.
+    Reciprocal,
+    /// As [`MemberOp::Indexed`] forward; back, the objects' values of the members with this op
+    /// and table become the owner's table `.0`, one record per distinct set of values, which
+    /// each record's member `.1` indexes (2015.1's `hkpRigidBody.material.friction` and
+    /// `.restitution` as the 2016.2 `hknpPhysicsSystemData.materials[body.materialId]`, one
+    /// material per distinct friction and restitution). Where two members of a table have the
+    /// same path in the object (hknp's `dynamicFriction` and `staticFriction`, hkp's one
+    /// `friction`), forward the second is carried only where it equals the first (else it is
+    /// lost by name), back both take the object's value.
+    Shared(String, String),
+}
+
+impl MemberOp {
+    /// The table and index of an [`MemberOp::Indexed`] or [`MemberOp::Shared`] op.
+    pub fn table(&self) -> Option<(&str, &str)> {
+        match self {
+            MemberOp::Indexed(t, i) | MemberOp::Shared(t, i) => Some((t, i)),
+            _ => None,
+        }
+    }
+}
+
+/// 1/`v` for a real (0 stays 0), computed in 64 bits.
+fn reciprocal(v: &Val) -> Option<Val> {
+    match v {
+        Val::Real(x) => Some(Val::Real(if *x == 0.0 { 0.0 } else { (1.0 / f64::from(*x)) as f32 })),
+        _ => None,
+    }
 }
 
 /// One member of a [`Replacement`]: its path in the replacing class and in the replaced one.
@@ -177,6 +233,13 @@ pub struct ReplacedMember {
     /// How the value is made, where not carried as it is.
     #[serde(default)]
     pub op: Option<MemberOp>,
+    /// For a list of indices into another member of the same object, an `each` array (2015.1's
+    /// `hkaRagdollInstance.boneToRigidBodyMap` into its `rigidBodies`): the `to` path of that
+    /// array. The way back of an [`Also`] re-points each index to the same object's place in
+    /// the replaced object's array, where the two list the objects in other orders (DSR's
+    /// instance lists the bodies in bone order, its system otherwise); a negative index stays.
+    #[serde(default)]
+    pub indexes: Option<String>,
 }
 
 /// A string member naming a class (see [`Migrations::class_names`]).
@@ -243,11 +306,16 @@ impl Replacement {
                         path_set(&mut out, p, list(&[pos[0], pos[1], pos[2], 0.0]));
                         carried.push(from.to_owned());
                     }
+                    Some(MemberOp::Reciprocal) => {
+                        let Some(w) = reciprocal(v) else { continue };
+                        path_set(&mut out, to, w);
+                        carried.push(from.to_owned());
+                    }
                     _ => {}
                 }
                 continue;
             }
-            if let (None, Some(MemberOp::Indexed(table, index))) = (&m.each, &m.op) {
+            if let (None, Some((table, index))) = (&m.each, m.op.as_ref().and_then(MemberOp::table)) {
                 let i = match path_get(src, index) {
                     Some(Val::UInt(i)) => usize::try_from(*i).ok(),
                     Some(Val::Int(i)) => usize::try_from(*i).ok(),
@@ -257,7 +325,12 @@ impl Replacement {
                     (Some(i), Some(Val::List(l) | Val::Array(l, _))) => l.get(i).cloned(),
                     _ => None,
                 };
-                if let Some(v) = record.as_ref().and_then(|r| if let Val::Record(r) = r { path_get(r, from) } else { None }) {
+                let record = match record {
+                    Some(Val::Record(r)) => Some(r),
+                    _ => None,
+                };
+                let carries = record.as_ref().is_some_and(|r| self.carried_from_record(table, r).iter().any(|c| c == from));
+                if let Some(v) = record.as_ref().filter(|_| carries).and_then(|r| path_get(r, from)) {
                     path_set(&mut out, to, v.clone());
                     carried.push(format!("{table}[].{from}"));
                 }
@@ -298,7 +371,17 @@ impl Replacement {
                     carried.push(p.clone());
                     out
                 }
-                (None, None | Some(MemberOp::Indexed(..))) => v.clone(),
+                (None, Some(MemberOp::Reciprocal)) => {
+                    let Some(w) = reciprocal(v) else { continue };
+                    // An element of a vector the source holds no other part of: the others 0.
+                    if let Some((head, k)) = to.strip_suffix(']').and_then(|p| p.rsplit_once('[')) {
+                        if let (None, Ok(k @ 0..=15)) = (path_get(&out, head), k.parse::<usize>()) {
+                            path_set(&mut out, head, Val::List(vec![Val::Real(0.0); k + 1]));
+                        }
+                    }
+                    w
+                }
+                (None, None | Some(MemberOp::Indexed(..) | MemberOp::Shared(..))) => v.clone(),
             };
             path_set(&mut out, to, v);
             carried.push(from.to_owned());
@@ -322,6 +405,30 @@ impl Replacement {
             }
         }
         (out, carried)
+    }
+
+    /// The members of table record `rec` that the members of this rule with an
+    /// [`MemberOp::Indexed`] or [`MemberOp::Shared`] op on `table` carry (their `from` names):
+    /// each one present, but a member whose path in `to` an earlier one takes, unless their
+    /// values are equal.
+    pub fn carried_from_record(&self, table: &str, rec: &Members) -> Vec<String> {
+        let mut taken: Vec<(&str, &Val)> = Vec::new();
+        let mut out = Vec::new();
+        for m in &self.members {
+            if m.op.as_ref().and_then(MemberOp::table).is_none_or(|(t, _)| t != table) {
+                continue;
+            }
+            let Some(v) = path_get(rec, &m.from) else { continue };
+            match taken.iter().find(|(to, _)| *to == m.to) {
+                Some((_, w)) if *w != v => {}
+                Some(_) => out.push(m.from.clone()),
+                None => {
+                    taken.push((&m.to, v));
+                    out.push(m.from.clone());
+                }
+            }
+        }
+        out
     }
 
     /// Why member `name` (of either class) may be dropped, where the rule says.
@@ -876,18 +983,41 @@ impl Migrations {
         self.class_names.extend(other.class_names);
     }
 
-    /// The replacement rule for an object of class `class` where the target has (`has`) the
-    /// class in its stead and lacks `class`, with the way it applies.
-    pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool) -> Option<(&Replacement, Way)> {
+    /// The replacement rule for an object of class `class` where target SDK `sdk` has (`has`)
+    /// the class in its stead and lacks `class`, or has both and prefers the other
+    /// ([`Replacement::preferred`]), with the way it applies.
+    /// `sdk` is none where the preference does not apply to the file ([`Preferred::with`]).
+    pub fn replacement(&self, class: &str, has: &dyn Fn(&str) -> bool, sdk: Option<&str>) -> Option<(&Replacement, Way)> {
         self.replacements.iter().filter(|r| !r.records).find_map(|r| {
-            if r.from == class && has(&r.to) {
+            if r.from == class && has(&r.to) && !has(class) {
                 Some((r, Way::Forward))
-            } else if r.to == class && has(&r.from) {
+            } else if r.to == class && has(&r.from) && (!has(class) || r.preferred.iter().any(|p| Some(p.sdk.as_str()) == sdk)) {
                 Some((r, Way::Back))
             } else {
                 None
             }
         })
+    }
+
+    /// Whether an object that a preference of target SDK `sdk` would replace may reach an
+    /// object of class `reached`: a class a rule replaces (either way), or one the preference
+    /// names ([`Preferred::with`]), with what it points to.
+    /// `Some(true)` where the object's own pointers are followed too (a replaced class), `Some(false)`
+    /// where what it points to is kept with it (a class the preference names), `None` where the
+    /// preference may not reach it.
+    pub fn preference_reaches(&self, sdk: &str, reached: &str) -> Option<bool> {
+        if self.replacements.iter().any(|r| r.from == reached || r.to == reached) {
+            Some(true)
+        } else if self.replacements.iter().flat_map(|r| &r.preferred).any(|p| p.sdk == sdk && p.with.iter().any(|w| w == reached)) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a preference of target SDK `sdk` replaces objects of `class` the target has.
+    pub fn preferred_away(&self, sdk: &str, class: &str) -> bool {
+        self.replacements.iter().any(|r| !r.records && r.to == class && r.preferred.iter().any(|p| p.sdk == sdk))
     }
 
     /// The record rule ([`Replacement::records`]) whose records become objects of `class`.
@@ -1070,6 +1200,22 @@ mod tests {
         assert_eq!(back.get("a"), hknp.get("a"));
         assert_eq!(back.get("b"), hknp.get("b"));
         assert_eq!(back.get("convexRadius"), hknp.get("convexRadius"));
+    }
+
+    /// A material's dynamic and static friction are hkp's one friction: the static one is
+    /// carried only where it equals the dynamic one (else it is a named loss of the caller's).
+    #[test]
+    fn shared_members_of_one_path() {
+        let r = Migrations::builtin().replacements.into_iter().find(|r| r.from == "hknpBodyCinfo").unwrap();
+        let material = |d: f32, s: f32| Members(vec![("dynamicFriction".into(), Val::Real(d)), ("staticFriction".into(), Val::Real(s)), ("restitution".into(), Val::Real(0.0))]);
+        assert_eq!(r.carried_from_record("materials", &material(1.0, 1.0)), ["dynamicFriction", "staticFriction", "restitution"]);
+        assert_eq!(r.carried_from_record("materials", &material(0.5, 1.0)), ["dynamicFriction", "restitution"]);
+        assert!(r.carried_from_record("motionCinfos", &material(1.0, 1.0)).is_empty());
+        let body = Members(vec![("materialId".into(), Val::UInt(1))]);
+        let owner = |name: &str| (name == "materials").then(|| Val::List(vec![Val::Record(material(1.0, 1.0)), Val::Record(material(0.5, 1.0))]));
+        let (hkp, carried) = r.remap(Way::Forward, &body, &|_| None, &owner);
+        assert_eq!(path_get(&hkp, "material.friction"), Some(&Val::Real(0.5)));
+        assert_eq!(carried, ["materials[].dynamicFriction", "materials[].restitution"]);
     }
 
     /// Paths build the records along them; `name[k]` grows a list with nulls; an absurd index
