@@ -8,6 +8,8 @@
 #![cfg(all(feature = "cli", feature = "hk2010_2", feature = "hk2014_1", feature = "hk2015_1", feature = "hk2016_2", feature = "hk2018_1"))]
 
 mod common;
+#[path = "common/hkgen_verify.rs"]
+mod hkgen_verify;
 
 use hkgen::convert::{self, ConvertError, Migrations, Options, Report, TargetFormat};
 use hktypes::dump::Val;
@@ -16,7 +18,6 @@ use hktypes::tagfile::CompendiumSet;
 use hktypes::{Document, Handle, OpenOptions};
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 fn migrations() -> &'static Migrations {
     static M: std::sync::OnceLock<Migrations> = std::sync::OnceLock::new();
@@ -65,16 +66,7 @@ fn convert_to(doc: &Document, set: Option<&CompendiumSet>, sdk: &str, format: Ta
 
 /// `hkgen verify FILE` passes (the binary this test is built with).
 fn verify(bytes: &[u8], name: &str) -> Result<(), String> {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert_pairs");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name.replace('/', "__"));
-    std::fs::write(&path, bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hkgen")).arg("verify").arg(&path).output().unwrap();
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!("hkgen verify {name}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
-    }
+    hkgen_verify::verify("convert_pairs", bytes, name)
 }
 
 /// A difference between two documents: the first's object class, member path (`[k]` for an

@@ -7,13 +7,13 @@
 #![cfg(all(feature = "cli", feature = "hk2014_1", feature = "hk2015_1", feature = "hk2016_2"))]
 
 mod common;
+#[path = "common/hkgen_verify.rs"]
+mod hkgen_verify;
 
 use hkgen::convert::{self, Migrations, Options, Report, TargetFormat};
 use hktypes::dump::{Members, Val};
 use hktypes::{Document, Handle};
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 const C1400: &str = "monaxiastr__MonaxiaSouls/MonaxiaSouls/chr/c1400.chrbnd/chr/c1400/c1400.HKX";
 const DSR: &str = "soulstruct-havok/DSR__c2240__c2240.hkx";
@@ -35,12 +35,7 @@ fn convert(doc: &Document, sdk: &str) -> (Vec<u8>, Report) {
 
 /// `hkgen verify FILE` passes.
 fn verify(bytes: &[u8], name: &str) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert_replace");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hkgen")).arg("verify").arg(&path).output().unwrap();
-    assert!(out.status.success(), "hkgen verify {name}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    hkgen_verify::verify("convert_replace", bytes, name).unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn objects<'d>(doc: &'d Document, class: &str) -> Vec<(Handle, Members)> {

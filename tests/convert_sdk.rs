@@ -12,6 +12,8 @@
 #![cfg(all(feature = "cli", feature = "hk2010_2", feature = "hk2015_1"))]
 
 mod common;
+#[path = "common/hkgen_verify.rs"]
+mod hkgen_verify;
 
 use hkgen::convert::{self, Migrations, Options, Report, TargetFormat};
 use hktypes::dump::Val;
@@ -65,12 +67,7 @@ fn convert(doc: &Document, sdk: &str, format: TargetFormat) -> (Vec<u8>, Report)
 
 /// `hkgen verify FILE` passes (the binary this test is built with).
 fn verify(bytes: &[u8], name: &str) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("convert_sdk");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hkgen")).arg("verify").arg(&path).output().unwrap();
-    assert!(out.status.success(), "hkgen verify {name}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    hkgen_verify::verify("convert_sdk", bytes, name).unwrap_or_else(|e| panic!("{e}"));
 }
 
 type Found = BTreeMap<(String, String), String>;
