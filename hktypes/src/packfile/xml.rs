@@ -94,7 +94,7 @@
 use super::file::{ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
+use super::objects::{copy_class, FxMap, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
 use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use super::raw::{LayoutRules, FILL};
@@ -239,10 +239,10 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         sources,
         rules,
         classes: ClassSet::default(),
-        chosen: HashMap::new(),
+        chosen: FxMap::default(),
         names: RefCell::default(),
         slots: RefCell::default(),
-        members: HashMap::new(),
+        members: FxMap::default(),
         note_budget: bytes.len(),
         section_refs: false,
         array_flags: super::objects::DONT_DEALLOCATE,
@@ -282,6 +282,32 @@ struct XmlWriter<'d, 'o> {
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
+/// The names of `class`'s members in `source` (its ancestors' first, as [`members_of`] gives them
+/// once copied), without copying it: `None` where it or an ancestor is missing or the chain is
+/// too long.
+fn member_names(source: &dyn ClassSource, class: &str) -> Option<Vec<String>> {
+    let mut chain = Vec::new();
+    let mut next = Some(source.class(class)?);
+    while let Some(c) = next {
+        if chain.len() > 64 {
+            return None;
+        }
+        next = match c.parent.as_deref() {
+            Some(p) => Some(source.class(p)?),
+            None => None,
+        };
+        chain.push(c);
+    }
+    let mut names = Vec::new();
+    for c in chain.iter().rev() {
+        names.extend(c.members.iter().map(|m| m.name.clone()));
+        if c.hidden_members {
+            names.push(HIDDEN.to_owned());
+        }
+    }
+    Some(names)
+}
+
 fn members_of<'c>(classes: &'c ClassSet, class: &str) -> Vec<&'c Member> {
     super::objects::members_in(classes, class).collect()
 }
@@ -1248,6 +1274,13 @@ impl<'i> Pull<'i> {
         }
         self.attr_buf.clear();
         self.attr_of = at;
+        // The usual spelling (`key="value"` separated by white space, names and values that
+        // pass) read in one pass; anything else is read again by quick-xml's attribute reader
+        // below, which gives the same attributes or the error.
+        if self.plain_attrs(s.attributes_raw()) {
+            return Ok(s);
+        }
+        self.attr_buf.clear();
         for a in s.attributes() {
             let a = a.map_err(|e| bad(e.to_string()))?;
             if !is_name(a.key.as_ref()) {
@@ -1262,6 +1295,39 @@ impl<'i> Pull<'i> {
             }
         }
         Ok(s)
+    }
+
+    /// Reads the attributes `raw` (a start tag's bytes after its name) into `attr_buf` where
+    /// each is `key="value"` or `key='value'` after white space, its key an XML name not seen
+    /// before in the tag and its value without `<`; `false` at anything else (what is in
+    /// `attr_buf` then is to be read again).
+    fn plain_attrs(&mut self, raw: &[u8]) -> bool {
+        let mut i = 0;
+        loop {
+            while raw.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            if i == raw.len() {
+                return true;
+            }
+            let from = i;
+            while raw.get(i).is_some_and(|&b| !matches!(b, b'=' | b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return false };
+            let key = &raw[from..i];
+            let Some(len) = memchr::memchr(q, &raw[i + 2..]) else { return false };
+            let value = &raw[i + 2..i + 2 + len];
+            i += 3 + len;
+            if !is_name(key) || memchr::memchr(b'<', value).is_some() {
+                return false;
+            }
+            let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return false };
+            if self.attr_buf.iter().any(|&(seen, _)| seen == k) {
+                return false;
+            }
+            self.attr_buf.push((k, v));
+        }
     }
 
     /// A slice of the text that `b` (bytes borrowed from it) is.
@@ -1414,13 +1480,13 @@ struct XmlReader<'i, 's> {
     rules: LayoutRules,
     classes: ClassSet,
     /// Per class name: whether it was copied into `classes` (and from which source).
-    chosen: HashMap<String, usize>,
+    chosen: FxMap<String, usize>,
     /// Per object name, its slot: values name objects by slot (`Handle(slot)`) until the
     /// section is read, then by object.
-    names: RefCell<HashMap<Cow<'i, str>, u32>>,
+    names: RefCell<FxMap<Cow<'i, str>, u32>>,
     slots: RefCell<Vec<Slot>>,
     /// Per class: its members with its ancestors' first (once the classes are chosen).
-    members: HashMap<String, Rc<[Member]>>,
+    members: FxMap<String, Rc<[Member]>>,
     /// What the objects' `hkgen:object` notes may still place (the bytes of the input): each
     /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
     /// make the writer allocate beyond the input's size.
@@ -2013,10 +2079,18 @@ impl<'i> XmlReader<'i, '_> {
         if let Some(&k) = self.chosen.get(class) {
             return Ok(k);
         }
-        let params = self.param_names();
         // First a source whose class knows every parameter; else the first that has the class
-        // (whose members then name the parameter it lacks).
-        for all_params in [true, false] {
+        // (whose members then name the parameter it lacks). Where every source that may describe
+        // the class names the same members (the usual case: the signature the XML states is
+        // computed from them), both rounds choose the same source, and the parameters are not
+        // looked ahead at.
+        let candidates = self.sources.iter().filter(|source| source.class(class).is_some() && signature.is_none_or(|s| source.signature(class).is_none_or(|own| own == s)));
+        let mut names = candidates.map(|source| member_names(*source, class));
+        let first = names.next();
+        let same = first.as_ref().is_some_and(|f| f.is_some() && names.all(|n| n == *f));
+        let params = if same { Vec::new() } else { self.param_names() };
+        for all_params in if same { &[false][..] } else { &[true, false][..] } {
+            let all_params = *all_params;
             for (k, source) in self.sources.iter().enumerate() {
                 if source.class(class).is_none() {
                     continue;
@@ -2301,12 +2375,12 @@ impl<'i> PackSource for XmlReader<'i, '_> {
                 // Reals may come in groups (`vectorData` of vertex buffers: numelements counts
                 // the floats): each number of a group is an element.
                 let (from, to) = self.group;
-                let g = self.list.get(from..to).unwrap_or_default().trim_start();
+                let g = skip_space(self.list.get(from..to).unwrap_or_default());
                 if !g.is_empty() {
                     self.group.0 = to - g.len();
                     break XNode::GroupWord(s.p);
                 }
-                let rest = self.list.get(self.list_at..).unwrap_or_default().trim_start();
+                let rest = skip_space(self.list.get(self.list_at..).unwrap_or_default());
                 self.list_at = self.list.len() - rest.len();
                 if rest.is_empty() {
                     return Ok(None);
@@ -2352,10 +2426,10 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         let list = std::mem::take(&mut self.list);
         let mut at = self.list_at;
         while s.count.is_none_or(|n| s.len < n) {
-            let rest = list.get(at..).unwrap_or_default().trim_start();
+            let rest = skip_space(list.get(at..).unwrap_or_default());
             let start = list.len() - rest.len();
             at = start;
-            let end = rest.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(rest.len());
+            let end = word_end(rest);
             if end == 0 {
                 break;
             }
@@ -2633,6 +2707,35 @@ fn text_bytes(t: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// `t.trim_start()`, ASCII white space passed over byte by byte (the rest of Unicode's, where a
+/// byte beyond ASCII follows, by `trim_start`).
+#[inline]
+fn skip_space(t: &str) -> &str {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(&c) if c >= 0x80 => t[i..].trim_start(),
+        _ => &t[i..],
+    }
+}
+
+/// Where the word at the start of `t` ends: at white space (Unicode's) or `(`.
+#[inline]
+fn word_end(t: &str) -> usize {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() && !matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c | b'(') {
+        if b[i] >= 0x80 {
+            return i + t[i..].find(|c: char| c.is_whitespace() || c == '(').unwrap_or(t.len() - i);
+        }
+        i += 1;
+    }
+    i
+}
+
 /// A value list's tokens: words separated by white space, and groups in parentheses.
 #[derive(Clone, Copy, Debug)]
 enum Tok<'t> {
@@ -2654,7 +2757,7 @@ impl<'t> Iterator for Tokens<'t> {
     type Item = Tok<'t>;
     #[inline]
     fn next(&mut self) -> Option<Tok<'t>> {
-        let s = self.rest.trim_start();
+        let s = skip_space(self.rest);
         if s.is_empty() {
             self.rest = s;
             return None;
@@ -2665,7 +2768,7 @@ impl<'t> Iterator for Tokens<'t> {
             self.rest = body.get(end + 1..).unwrap_or("");
             return Some(Tok::Group(&body[..end]));
         }
-        let end = s.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(s.len());
+        let end = word_end(s);
         self.rest = &s[end..];
         Some(Tok::Word(&s[..end]))
     }
@@ -2691,6 +2794,14 @@ mod tests {
         assert_eq!(xml_form(b"<?xml version=\"1.0\"?><html>"), None);
         assert_eq!(xml_form(b"<?xml version=\"1.0\""), None);
         assert_eq!(xml_form(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
+    }
+
+    #[test]
+    fn space_and_words_as_unicode() {
+        for t in ["", " ", " \t\n\r\x0b\x0c1 2", "\u{a0}\u{2028} 3", "4\u{a0}5", "6(7)", "8\u{3000}", "é 9", "10é 11", "  12"] {
+            assert_eq!(skip_space(t), t.trim_start(), "{t:?}");
+            assert_eq!(word_end(t), t.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(t.len()), "{t:?}");
+        }
     }
 
     #[test]
