@@ -243,6 +243,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         names: RefCell::default(),
         slots: RefCell::default(),
         members: FxMap::default(),
+        last_members: None,
         note_budget: bytes.len(),
         section_refs: false,
         array_flags: super::objects::DONT_DEALLOCATE,
@@ -1316,12 +1317,14 @@ impl<'i> Pull<'i> {
             }
             let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return false };
             let key = &raw[from..i];
-            let Some(len) = memchr::memchr(q, &raw[i + 2..]) else { return false };
-            let value = &raw[i + 2..i + 2 + len];
-            i += 3 + len;
-            if !is_name(key) || memchr::memchr(b'<', value).is_some() {
+            // The closing quote, where no `<` comes first.
+            let value = &raw[i + 2..];
+            let Some(len) = value.iter().position(|&b| b == q || b == b'<') else { return false };
+            if value[len] != q || !is_name(key) {
                 return false;
             }
+            let value = &value[..len];
+            i += 3 + len;
             let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return false };
             if self.attr_buf.iter().any(|&(seen, _)| seen == k) {
                 return false;
@@ -1413,9 +1416,27 @@ impl<'i> Pull<'i> {
 /// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character
 /// beyond ASCII; not starting with a digit, `-` or `.`).
 fn is_name(n: &[u8]) -> bool {
-    let start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
-    n.first().is_some_and(|&b| start(b)) && n.iter().all(|&b| start(b) || b.is_ascii_digit() || b == b'-' || b == b'.')
+    n.first().is_some_and(|&b| NAME_BYTES[usize::from(b)] == 2) && n.iter().all(|&b| NAME_BYTES[usize::from(b)] != 0)
 }
+
+/// Per byte: 2 where it may start an XML name (ASCII letters, `_`, `:`, any byte beyond ASCII), 1
+/// where it may only follow (digits, `-`, `.`), else 0.
+static NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() || c == b'_' || c == b':' || c >= 0x80 {
+            2
+        } else if c.is_ascii_digit() || c == b'-' || c == b'.' {
+            1
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
 
 /// Character data or an attribute value with XML's five entities and character references
 /// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.
@@ -1486,7 +1507,9 @@ struct XmlReader<'i, 's> {
     names: RefCell<FxMap<Cow<'i, str>, u32>>,
     slots: RefCell<Vec<Slot>>,
     /// Per class: its members with its ancestors' first (once the classes are chosen).
-    members: FxMap<String, Rc<[Member]>>,
+    members: FxMap<Rc<str>, Rc<[Member]>>,
+    /// The class last asked for and its members (an array of structs asks for the same class per element).
+    last_members: Option<(Rc<str>, Rc<[Member]>)>,
     /// What the objects' `hkgen:object` notes may still place (the bytes of the input): each
     /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
     /// make the writer allocate beyond the input's size.
@@ -2124,11 +2147,18 @@ impl<'i> XmlReader<'i, '_> {
 
     /// [`members_of`], once per class.
     fn members_of(&mut self, class: &str) -> Rc<[Member]> {
-        if let Some(m) = self.members.get(class) {
-            return m.clone();
+        if let Some((c, m)) = &self.last_members {
+            if **c == *class {
+                return m.clone();
+            }
+        }
+        if let Some((c, m)) = self.members.get_key_value(class) {
+            let m = m.clone();
+            self.last_members = Some((c.clone(), m.clone()));
+            return m;
         }
         let m: Rc<[Member]> = members_of(&self.classes, class).into_iter().cloned().collect();
-        self.members.insert(class.to_owned(), m.clone());
+        self.members.insert(class.into(), m.clone());
         m
     }
 
@@ -2547,6 +2577,10 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         })
     }
 
+    fn vec4(&mut self, n: &XNode, ty: MemberType) -> Result<[f32; 4], ValueError> {
+        self.scalar(n, ty, |r, p, toks| r.group(p, want(r, p, ty, toks)?, 4, 0.0))
+    }
+
     fn pointer(&mut self, n: &XNode) -> Result<Ref, ValueError> {
         self.scalar(n, MemberType::Pointer, |r, p, toks| r.pointer(p, word(r, p, want(r, p, MemberType::Pointer, toks)?)?))
     }
@@ -2677,7 +2711,37 @@ fn want<'t>(r: &XmlReader<'_, '_>, p: usize, ty: MemberType, toks: &mut Tokens<'
     toks.next().ok_or_else(|| r.here(p, format!("a {} value is missing", ty.sdk_name())))
 }
 
+/// A decimal of at most 18 digits (no sign), the common case of [`parse_u64`] and [`parse_i64`]:
+/// `None` for anything else (which `str::parse` then reads or refuses).
+#[inline]
+fn short_decimal(t: &[u8]) -> Option<u64> {
+    if t.is_empty() || t.len() > 18 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in t {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u64::from(d);
+    }
+    Some(v)
+}
+
 fn parse_i64(t: &str) -> Option<i64> {
+    match t.as_bytes() {
+        [b'-', rest @ ..] => {
+            if let Some(v) = short_decimal(rest) {
+                return Some(-(v as i64));
+            }
+        }
+        b => {
+            if let Some(v) = short_decimal(b) {
+                return Some(v as i64);
+            }
+        }
+    }
     if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         return u64::from_str_radix(h, 16).ok().map(|v| v as i64);
     }
@@ -2685,6 +2749,9 @@ fn parse_i64(t: &str) -> Option<i64> {
 }
 
 fn parse_u64(t: &str) -> Option<u64> {
+    if let Some(v) = short_decimal(t.as_bytes()) {
+        return Some(v);
+    }
     if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         return u64::from_str_radix(h, 16).ok();
     }
@@ -2717,9 +2784,19 @@ fn skip_space(t: &str) -> &str {
         i += 1;
     }
     match b.get(i) {
-        Some(&c) if c >= 0x80 => t[i..].trim_start(),
+        Some(&c) if c >= 0x80 => unicode_trim_start(&t[i..]),
         _ => &t[i..],
     }
+}
+
+#[cold]
+fn unicode_trim_start(t: &str) -> &str {
+    t.trim_start()
+}
+
+#[cold]
+fn unicode_word_end(t: &str) -> usize {
+    t.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(t.len())
 }
 
 /// Where the word at the start of `t` ends: at white space (Unicode's) or `(`.
@@ -2729,7 +2806,7 @@ fn word_end(t: &str) -> usize {
     let mut i = 0;
     while i < b.len() && !matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c | b'(') {
         if b[i] >= 0x80 {
-            return i + t[i..].find(|c: char| c.is_whitespace() || c == '(').unwrap_or(t.len() - i);
+            return i + unicode_word_end(&t[i..]);
         }
         i += 1;
     }
@@ -2794,6 +2871,30 @@ mod tests {
         assert_eq!(xml_form(b"<?xml version=\"1.0\"?><html>"), None);
         assert_eq!(xml_form(b"<?xml version=\"1.0\""), None);
         assert_eq!(xml_form(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
+    }
+
+    #[test]
+    fn integers_as_str_parse() {
+        for t in ["0", "7", "-0", "-12", "+5", "123456789012345678", "1234567890123456789", "18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809", "", "-", "1a", "0x10", "0X1f", "0x", " 1", "٣"] {
+            let std_i = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).map_or_else(|| t.parse::<i64>().ok(), |h| u64::from_str_radix(h, 16).ok().map(|v| v as i64));
+            let std_u = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).map_or_else(|| t.parse::<u64>().ok(), |h| u64::from_str_radix(h, 16).ok());
+            assert_eq!(parse_i64(t), std_i, "{t:?}");
+            assert_eq!(parse_u64(t), std_u, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn names_as_before() {
+        let old = |n: &[u8]| {
+            let start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
+            n.first().is_some_and(|&b| start(b)) && n.iter().all(|&b| start(b) || b.is_ascii_digit() || b == b'-' || b == b'.')
+        };
+        for b in 0..=255u8 {
+            for n in [&[b][..], &[b'a', b][..], &[b, b'a'][..]] {
+                assert_eq!(is_name(n), old(n), "{n:?}");
+            }
+        }
+        assert!(!is_name(b""));
     }
 
     #[test]
