@@ -1441,7 +1441,11 @@ static NAME_BYTES: [u8; 256] = {
 /// Character data or an attribute value with XML's five entities and character references
 /// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.
 fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
-    let Some(first) = memchr::memchr2(b'&', b'\r', raw.as_bytes()) else { return Ok(Cow::Borrowed(raw)) };
+    let b = raw.as_bytes();
+    // Most texts and attribute values are short (a name, a number): a plain loop there, memchr's
+    // setup only for the long ones.
+    let first = if b.len() < 32 { b.iter().position(|&c| c == b'&' || c == b'\r') } else { memchr::memchr2(b'&', b'\r', b) };
+    let Some(first) = first else { return Ok(Cow::Borrowed(raw)) };
     let mut out = String::with_capacity(raw.len());
     out.push_str(&raw[..first]);
     let mut rest = &raw[first..];
