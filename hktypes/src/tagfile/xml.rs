@@ -621,7 +621,16 @@ impl<'i> Tree<'i> {
 /// ones, never by recursion.
 fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
     let mut pull = Pull::new(text);
-    let mut tree = Tree { text, elems: Vec::new(), attrs: Vec::new() };
+    // Room for the elements and attributes up front: every element starts with `<` (an end tag
+    // too, so about half are elements), every attribute holds `=`; never more than the text
+    // could hold (an element takes at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
+    let tags = memchr::memchr_iter(b'<', text.as_bytes()).count();
+    let equals = memchr::memchr_iter(b'=', text.as_bytes()).count();
+    let mut tree = Tree {
+        text,
+        elems: Vec::with_capacity((tags / 2 + 1).min(text.len() / 4)),
+        attrs: Vec::with_capacity(equals.min(text.len() / 5)),
+    };
     // The open elements: each one's index and its last child so far.
     let mut open: Vec<(u32, u32)> = Vec::new();
     loop {
@@ -659,7 +668,9 @@ fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
                 if open.is_empty() && (cdata || !raw.trim_ascii().is_empty()) {
                     return Err(located(text, at, None, "XML: text outside the root element"));
                 }
-                if !cdata {
+                // Only its references are checked (the text is not kept): the white space
+                // between elements has none.
+                if !cdata && memchr::memchr(b'&', raw.as_bytes()).is_some() {
                     unescape(raw).map_err(|e| located(text, at, None, format!("XML: {e}")))?;
                 }
             }
