@@ -121,14 +121,22 @@ pub(crate) struct Pull<'i> {
 }
 
 impl<'i> Pull<'i> {
-    pub(crate) fn new(text: &'i str) -> Self {
+    /// A reader of `text`, which must hold only characters XML 1.0 allows (no control
+    /// character but tab, line feed and carriage return): quick-xml does not check them, and a NUL
+    /// inside a name or string would cut it in two in the binary the text is written to (the
+    /// tagfile_xml fuzz target's sixth finding).
+    pub(crate) fn new(text: &'i str) -> Result<Self, ValueError> {
+        if let Some(at) = control_char(text.as_bytes()) {
+            let b = text.as_bytes()[at];
+            return Err(located(text, at, None, format!("XML: character U+{b:04X}, which XML 1.0 does not allow")));
+        }
         let mut r = quick_xml::Reader::from_str(text);
         let c = r.config_mut();
         c.trim_text(false);
         c.check_end_names = true;
         c.check_comments = true;
         c.expand_empty_elements = false;
-        Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX }
+        Ok(Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX })
     }
 
     pub(crate) fn pos(&self) -> usize {
@@ -279,6 +287,20 @@ impl<'i> Pull<'i> {
         Ok((text.unwrap_or_default(), child))
     }
 
+}
+
+/// The offset of the first control character XML 1.0 does not allow (below U+0020, but tab, line
+/// feed and carriage return) in `b`. Checked 64 bytes at a time, without a branch per byte.
+fn control_char(b: &[u8]) -> Option<usize> {
+    let bad = |c: u8| c < 0x20 && c != b'\t' && c != b'\n' && c != b'\r';
+    let mut at = 0;
+    for chunk in b.chunks(64) {
+        if chunk.iter().fold(false, |any, &c| any | bad(c)) {
+            return chunk.iter().position(|&c| bad(c)).map(|k| at + k);
+        }
+        at += chunk.len();
+    }
+    None
 }
 
 /// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character

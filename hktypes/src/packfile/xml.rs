@@ -217,7 +217,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         // Not UTF-8: each byte is one character (Latin-1), as the strings map back.
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect::<String>().into(),
     };
-    let mut pull = Pull::new(&text);
+    let mut pull = Pull::new(&text)?;
     // Before the root element: declarations, comments, processing instructions, white space.
     let (root_pos, root) = loop {
         match pull.next()? {

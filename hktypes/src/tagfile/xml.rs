@@ -620,7 +620,7 @@ impl<'i> Tree<'i> {
 /// memory are linear in the text: elements are linked as they open, with a stack of the open
 /// ones, never by recursion.
 fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
-    let mut pull = Pull::new(text);
+    let mut pull = Pull::new(text)?;
     // Room for the elements and attributes up front: every element starts with `<` (an end tag
     // too, so about half are elements), every attribute holds `=`; never more than the text
     // could hold (an element takes at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
