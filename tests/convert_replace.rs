@@ -130,7 +130,6 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         ("hkRefCountedProperties.", 19),
         ("hknpShapeMassProperties.", 19),
         ("hkpLimitedHingeConstraintData.", 4),
-        ("hknpRagdollData.motionProperties", 1),
         ("hknpRagdollData.motionCinfos", 1),
         ("hknpRagdollData.constraintCinfos.data", 4),
         ("hknpCapsuleShape.properties", 19),
@@ -197,6 +196,14 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         let Val::Record(material) = &materials[index(at(b, "materialId"))] else { panic!() };
         assert_eq!(real(at(&rb, "material.friction")), real(at(material, "dynamicFriction")));
         assert_eq!(real(at(&rb, "material.restitution")), real(at(material, "restitution")));
+        // Its motion properties (2014.1 keeps them in motionProperties[motionCinfos[motionId].motionPropertiesId]).
+        let Val::List(motions) = at(&ragdoll, "motionCinfos") else { panic!() };
+        let Val::Record(motion) = &motions[index(at(b, "motionId"))] else { panic!() };
+        let Val::List(props) = at(&ragdoll, "motionProperties") else { panic!() };
+        let Val::Record(mp) = &props[index(at(motion, "motionPropertiesId"))] else { panic!() };
+        for (hkp, hknp) in [("motion.motionState.linearDamping", "linearDamping"), ("motion.motionState.angularDamping", "angularDamping"), ("motion.gravityFactor", "gravityFactor"), ("motion.motionState.timeFactor", "timeFactor")] {
+            assert_eq!(real(at(&rb, hkp)), real(at(mp, hknp)), "{hkp}");
+        }
     }
     assert!(max_apart < 1e-6, "the transform's axes are the orientation's within {max_apart}");
 
@@ -410,9 +417,6 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
             "motion.type",
             "motion.deactivationIntegrateCounter",
             "motion.deactivationNumInactiveFrames",
-            "motion.gravityFactor",
-            "motion.motionState.angularDamping",
-            "motion.motionState.timeFactor",
             "motion.motionState.maxLinearVelocity",
             "motion.motionState.maxAngularVelocity",
             "motion.motionState.deactivationClass",
@@ -422,6 +426,10 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     // Friction and restitution are c1400's (its 19 materials' 1.0 and 0.0), not PTDE's stock 0.3, 0.8.
     for (_, m) in objects(&b, "hkpRigidBody") {
         assert_eq!((real(at(&m, "material.friction")), real(at(&m, "material.restitution"))), (1.0, 0.0));
+        // So are the damping, gravity and time factors (its 19 motion properties' 0.5, 1.0, 1.0,
+        // 1.0), not PTDE's stock 0.0, 0.049804688, 1.0, 1.0.
+        let motion = [real(at(&m, "motion.motionState.linearDamping")), real(at(&m, "motion.motionState.angularDamping")), real(at(&m, "motion.gravityFactor")), real(at(&m, "motion.motionState.timeFactor"))];
+        assert_eq!(motion, [0.5, 1.0, 1.0, 1.0]);
     }
     let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
     assert_eq!(constraints, 18);
@@ -432,6 +440,74 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     // The mapped values are there too: capsule radii and the bodies' names.
     let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
     assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
+}
+
+/// The stock hknp motion properties Havok writes besides what an hkp body carries (c1400.HKX,
+/// c7190.hkx and c5051.hkx hold them in every record).
+fn assert_stock_motion_properties(mp: &Members, sdk: &str) {
+    assert_eq!(real(at(mp, "maxLinearSpeed")), 200.0, "{sdk}");
+    assert_eq!(real(at(mp, "maxAngularSpeed")), 100.0, "{sdk}");
+    let deactivation = if sdk == "2018.1" { "deactivationSettings." } else { "" };
+    assert_eq!(real(at(mp, &format!("{deactivation}maxDistSqrd"))), 0.0025000002, "{sdk}");
+    assert_eq!(index_of(at(mp, &format!("{deactivation}pathingUpperThreshold"))), 26623, "{sdk}");
+    assert_eq!(index_of(at(mp, &format!("{deactivation}numDeactivationFrequencyPasses"))), 4, "{sdk}");
+}
+
+/// An index as a number.
+fn index_of(v: &Val) -> usize {
+    match v {
+        Val::UInt(i) => *i as usize,
+        Val::Int(i) => usize::try_from(*i).unwrap_or(usize::MAX),
+        v => panic!("{v:?}"),
+    }
+}
+
+/// Motion properties (a crash risk: an index into an empty table): DSR's 21 hkp bodies as
+/// 2016.2 and 2018.1 hknp bodies each name a record of the ragdoll's motionProperties (one, for
+/// the one distinct set of DSR's damping, gravity and time factors) and of its materials, their
+/// motionId the invalid 0x7fffffff as Sekiro's and Elden Ring's; the record holds DSR's damping
+/// (linear 0.0, angular 0.049804688) and the stock values of the rest. Back to 2015.1 each body
+/// has DSR's damping, gravity and time factors again.
+#[test]
+fn dsr_motion_properties_to_hknp_and_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let motion = |d: &Document, h: Handle| {
+        let m = d.members(h).unwrap();
+        [real(at(&m, "motion.motionState.linearDamping")), real(at(&m, "motion.motionState.angularDamping")), real(at(&m, "motion.gravityFactor")), real(at(&m, "motion.motionState.timeFactor"))]
+    };
+    let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
+    let motions_a: Vec<[f32; 4]> = rbs.iter().map(|h| motion(&a, handle(h))).collect();
+    assert!(motions_a.iter().all(|m| *m == [0.0, 0.049804688, 1.0, 1.0]), "{motions_a:?}");
+    for sdk in ["2016.2", "2018.1"] {
+        let (b_bytes, _) = convert(&a, sdk);
+        verify(&b_bytes, &format!("dsr_motion_{sdk}.hkx"));
+        let b = open(&b_bytes);
+        let (_, rag) = objects(&b, "hknpRagdollData").pop().unwrap();
+        let list = |name: &str| -> Vec<Members> {
+            let Val::List(l) = at(&rag, name) else { panic!("{name}") };
+            l.iter().map(|x| if let Val::Record(r) = x { r.clone() } else { panic!() }).collect()
+        };
+        let (props, materials, bodies) = (list("motionProperties"), list("materials"), list("bodyCinfos"));
+        assert_eq!((props.len(), materials.len(), bodies.len()), (1, 1, 21), "{sdk}");
+        for body in &bodies {
+            assert!(index_of(at(body, "motionPropertiesId")) < props.len(), "{sdk}: {:?}", at(body, "motionPropertiesId"));
+            assert!(index_of(at(body, "materialId")) < materials.len(), "{sdk}");
+            assert_eq!(at(body, "motionId"), &Val::UInt(0x7fff_ffff), "{sdk}: no motion record, as Sekiro's and Elden Ring's bodies");
+        }
+        let mp = &props[0];
+        assert_eq!([real(at(mp, "linearDamping")), real(at(mp, "angularDamping")), real(at(mp, "gravityFactor")), real(at(mp, "timeFactor"))], [0.0, 0.049804688, 1.0, 1.0], "{sdk}");
+        assert_stock_motion_properties(mp, sdk);
+        let (a2_bytes, _) = convert(&b, "2015.1");
+        verify(&a2_bytes, &format!("dsr_motion_{sdk}_2015_1.hkx"));
+        let a2 = open(&a2_bytes);
+        let (_, sys) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+        let Val::List(rbs2) = at(&sys, "rigidBodies") else { panic!() };
+        let motions: Vec<[f32; 4]> = rbs2.iter().map(|h| motion(&a2, handle(h))).collect();
+        assert_eq!(motions, motions_a, "{sdk} -> 2015.1 gives DSR's damping, gravity and time factors back");
+    }
 }
 
 /// hkHalf16's step near `x`: 8 bits of mantissa.
@@ -465,10 +541,13 @@ fn dsr_materials_to_hknp_and_back() {
         let Val::List(materials) = at(&rag, "materials") else { panic!() };
         assert_eq!(materials.len(), 1, "one material per distinct friction and restitution");
         let Val::Record(m) = &materials[0] else { panic!() };
-        for (name, want) in [("dynamicFriction", 0.3f32), ("staticFriction", 0.3), ("restitution", 0.8)] {
+        for (name, want, stored) in [("dynamicFriction", 0.3f32, 0.29882812f32), ("staticFriction", 0.3, 0.29882812), ("restitution", 0.8, 0.796875)] {
             let got = real(at(m, name));
             assert!((got - want).abs() <= half_step(want), "{sdk} {name}: {got}");
-            // The rounding to a half is named.
+            // Cut to a half as Havok cuts it: Elden Ring's c5051.hkx holds 0.29882812 and 0.796875
+            // for 0.3 and 0.8 (rounding would give 0.30078125 and 0.80078125).
+            assert_eq!(got, stored, "{sdk} {name}");
+            // The cut to a half is named.
             assert!(to_b.lost.iter().any(|n| n.member == format!("materials[0].{name}") && n.what.contains("half")), "{}", to_b.to_text());
         }
         // The other members as Havok writes them in that SDK's ragdolls.
@@ -526,7 +605,6 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
     // root names again.
     let lost = losses(&report);
     let expected: BTreeMap<String, usize> = [
-        ("hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv", 19),
         ("hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", 19),
     ]
     .into_iter()
@@ -569,6 +647,15 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         close(&q, &q2, 1e-6, &name);
         let inverse_mass = |m: &[Members], b: &Members| real(at(&m[index(at(b, "motionId"))], "inverseMass"));
         assert_eq!(inverse_mass(&ma, x), inverse_mass(&mc, y), "{name}: inverse mass");
+        // The inverse inertia too (w 1.0 as c1400's, where hkp's inertiaAndMassInv.w is the
+        // inverse mass), and motion properties the motion's motionPropertiesId names, c1400's.
+        let motion = |m: &[Members], b: &Members| m[index(at(b, "motionId"))].clone();
+        let (mx, my) = (motion(&ma, x), motion(&mc, y));
+        assert_eq!(reals(at(&mx, "inverseInertiaLocal")), reals(at(&my, "inverseInertiaLocal")), "{name}: inverse inertia");
+        let props = list(&rc, "motionProperties");
+        let mp = props.get(index(at(&my, "motionPropertiesId"))).unwrap_or_else(|| panic!("{name}: motionPropertiesId names no record"));
+        let mpa = &list(&ra, "motionProperties")[index(at(&mx, "motionPropertiesId"))];
+        assert_eq!(mp, mpa, "{name}: c1400's motion properties");
         // The same capsule.
         let (sa, sc) = (a.members(handle(at(x, "shape"))).unwrap(), c.members(handle(at(y, "shape"))).unwrap());
         assert_eq!(c.class_name(handle(at(y, "shape"))).as_deref(), Some("hknpCapsuleShape"));

@@ -204,6 +204,15 @@ impl MemberOp {
     }
 }
 
+/// An index held as an integer.
+fn index_value(v: &Val) -> Option<usize> {
+    match v {
+        Val::UInt(i) => usize::try_from(*i).ok(),
+        Val::Int(i) => usize::try_from(*i).ok(),
+        _ => None,
+    }
+}
+
 /// 1/`v` for a real (0 stays 0), computed in 64 bits.
 fn reciprocal(v: &Val) -> Option<Val> {
     match v {
@@ -226,6 +235,12 @@ pub struct ReplacedMember {
     /// other is carried as it is.
     #[serde(default)]
     pub to_w: Option<String>,
+    /// With `to_w`: what the vector's fourth component holds in `from` where it is not 0
+    /// (2014.1's `hknpMotionCinfo.inverseInertiaLocal.w`, 1.0 in all 19 motions of c1400.HKX,
+    /// where 2015.1's `hkpRigidBody.motion.inertiaAndMassInv.w` is the inverse mass). Back, a
+    /// fourth component equal to the `to_w` value becomes this.
+    #[serde(default)]
+    pub from_w: Option<Val>,
     /// For an array of records whose rule ([`Replacement::records`]) makes each an object of
     /// this class: the array of pointers to those objects.
     #[serde(default)]
@@ -240,6 +255,17 @@ pub struct ReplacedMember {
     /// instance lists the bodies in bone order, its system otherwise); a negative index stays.
     #[serde(default)]
     pub indexes: Option<String>,
+}
+
+impl ReplacedMember {
+    /// The way back of `to_w`: the value a source vector's fourth component takes where it
+    /// holds the `to_w` member's value (`from_w`, else 0); none where it holds anything else.
+    pub fn back_w(&self, src: &Members) -> Option<Val> {
+        let w = self.to_w.as_deref()?;
+        let stored = path_get_indexed(src, w)?;
+        let is_w = matches!(path_get_indexed(src, &self.to), Some(Val::List(l) | Val::Array(l, _)) if l.len() == 4 && l[3] == *stored);
+        is_w.then(|| self.from_w.clone().unwrap_or(Val::Real(0.0)))
+    }
 }
 
 /// A string member naming a class (see [`Migrations::class_names`]).
@@ -316,11 +342,7 @@ impl Replacement {
                 continue;
             }
             if let (None, Some((table, index))) = (&m.each, m.op.as_ref().and_then(MemberOp::table)) {
-                let i = match path_get(src, index) {
-                    Some(Val::UInt(i)) => usize::try_from(*i).ok(),
-                    Some(Val::Int(i)) => usize::try_from(*i).ok(),
-                    _ => None,
-                };
+                let i = self.record_index(table, index, src, owner);
                 let record = match (i, owner(table)) {
                     (Some(i), Some(Val::List(l) | Val::Array(l, _))) => l.get(i).cloned(),
                     _ => None,
@@ -390,12 +412,8 @@ impl Replacement {
         for m in &self.members {
             let Some(w) = &m.to_w else { continue };
             let (at, w_value) = match way {
-                Way::Forward => (m.to.as_str(), path_get(&out, w).cloned()),
-                Way::Back => {
-                    let stored = path_get(src, w).cloned();
-                    let is_w = matches!((path_get(src, &m.to), &stored), (Some(Val::List(l) | Val::Array(l, _)), Some(s)) if l.len() == 4 && l[3] == *s);
-                    (m.from.as_str(), is_w.then_some(Val::Real(0.0)))
-                }
+                Way::Forward => (m.to.as_str(), path_get_indexed(&out, w).cloned()),
+                Way::Back => (m.from.as_str(), m.back_w(src)),
             };
             let (Some(wv @ Val::Real(_)), Some(Val::List(l) | Val::Array(l, _))) = (w_value, path_get(&out, at)) else { continue };
             if l.len() == 4 {
@@ -405,6 +423,23 @@ impl Replacement {
             }
         }
         (out, carried)
+    }
+
+    /// The index of the record of the owner's table `table` that record `element` names by its
+    /// member `index`; where the element has no such member, the index that the record of
+    /// another table of this rule's ops, which the element indexes, holds under that name
+    /// (2014.1 keeps a body's `motionPropertiesId` in `motionCinfos[body.motionId]`, 2016.2 in
+    /// the body). `owner` gives the owner's members.
+    pub fn record_index(&self, table: &str, index: &str, element: &Members, owner: &dyn Fn(&str) -> Option<Val>) -> Option<usize> {
+        if let Some(v) = path_get(element, index) {
+            return index_value(v);
+        }
+        self.members.iter().filter_map(|m| m.op.as_ref().and_then(MemberOp::table)).filter(|(t, i)| *t != table && *i != index).find_map(|(t, i)| {
+            let j = index_value(path_get(element, i)?)?;
+            let (Val::List(l) | Val::Array(l, _)) = owner(t)? else { return None };
+            let Val::Record(r) = l.get(j)? else { return None };
+            index_value(r.get(index)?)
+        })
     }
 
     /// The members of table record `rec` that the members of this rule with an
