@@ -337,6 +337,16 @@ impl Replacement {
                         path_set(&mut out, to, w);
                         carried.push(from.to_owned());
                     }
+                    // Nothing to set: a swept transform at rest at the body's transform (what
+                    // the way forward makes of the orientation and position) holds nothing
+                    // else, so it is carried by the transform; any other is a loss.
+                    Some(MemberOp::SweptTransform(_)) => {
+                        let transform = self.members.iter().find(|x| matches!(x.op, Some(MemberOp::Transform(_)))).and_then(|x| path_get(src, &x.to)).and_then(reals);
+                        let Some((q, pos)) = transform.and_then(|t| transform_quaternion(&t)) else { continue };
+                        if swept_at_rest(v, q, pos) {
+                            carried.push(from.to_owned());
+                        }
+                    }
                     _ => {}
                 }
                 continue;
@@ -470,6 +480,28 @@ impl Replacement {
     pub fn derived_reason(&self, name: &str) -> Option<&str> {
         self.derived.iter().find(|(n, _)| n == name).map(|(_, r)| r.as_str())
     }
+}
+
+/// Whether `swept` (an `hkSweptTransform`: five vectors, as a C array of them or a record) is
+/// the swept transform at rest of a body at rotation `q` and position `p`, as
+/// [`MemberOp::SweptTransform`] makes it: the centre of mass at the position (within 1e-5) at
+/// time 0, twice; the rotation `q` (up to sign, within 1e-5), twice; a local centre of mass of
+/// 0. DSR's bodies hold a local centre of mass of about 1e-8 (Ragdoll_Pelvis01: 0,
+/// -2.78e-10, -7.45e-9), which no hknp body member holds: not at rest in this sense.
+pub fn swept_at_rest(swept: &Val, q: [f32; 4], p: [f32; 4]) -> bool {
+    let vectors: Vec<Vec<f32>> = match swept {
+        Val::List(l) | Val::Array(l, _) => l.iter().filter_map(reals).collect(),
+        Val::Record(m) => m.0.iter().filter_map(|(_, v)| reals(v)).collect(),
+        _ => return false,
+    };
+    if vectors.len() != 5 || vectors.iter().any(|v| v.len() != 4) {
+        return false;
+    }
+    let (c0, c1, r0, r1, local) = (&vectors[0], &vectors[1], &vectors[2], &vectors[3], &vectors[4]);
+    let near = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-5);
+    let sign = if r0.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+    let q: Vec<f32> = q.iter().map(|c| sign * c).collect();
+    c0 == c1 && r0 == r1 && c0[3] == 0.0 && local.iter().all(|x| *x == 0.0) && near(&c0[..3], &p[..3]) && near(r0, &q)
 }
 
 /// Unit quaternion `q` (x, y, z, w) and position `p` as a column-major 4x4 transform (in 64
@@ -1312,6 +1344,28 @@ mod tests {
         nan[13] = f32::NAN;
         assert_eq!(transform_quaternion(&nan), None);
         assert_eq!(transform_quaternion(&[0.0; 12]), None);
+    }
+
+    /// c1400's pelvis made an hkp body (the way forward) is at rest at its transform; DSR's
+    /// pelvis (a local centre of mass of 1e-8), another rotation or another position is not.
+    #[test]
+    fn swept_transform_at_rest() {
+        let v = |x: [f32; 4]| Val::List(x.iter().map(|c| Val::Real(*c)).collect());
+        let q = [0.70710737, 0.7071061, 1.7406663e-6, 1.7406642e-6];
+        let p = [-1.3446338e-9, 0.95681125, -7.9030736e-26, 1.0];
+        let at = [p[0], p[1], p[2], 0.0];
+        let swept = |c: [f32; 4], r: [f32; 4], local: [f32; 4]| Val::List(vec![v(c), v(c), v(r), v(r), v(local)]);
+        let (t_q, t_p) = transform_quaternion(&quaternion_transform(q, p)).unwrap();
+        assert!(swept_at_rest(&swept(at, q, [0.0; 4]), t_q, t_p));
+        assert!(swept_at_rest(&swept(at, q.map(|c| -c), [0.0; 4]), t_q, t_p), "a quaternion and its negation are one rotation");
+        assert!(!swept_at_rest(&swept(at, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), t_q, t_p));
+        assert!(!swept_at_rest(&swept([at[0], at[1] + 0.01, at[2], 0.0], q, [0.0; 4]), t_q, t_p));
+        assert!(!swept_at_rest(&swept(at, [0.0, 0.0, 0.0, 1.0], [0.0; 4]), t_q, t_p));
+        assert!(!swept_at_rest(&Val::List(vec![v(at)]), t_q, t_p));
+        // 2010.2's record of five named vectors.
+        let names = ["centerOfMass0", "centerOfMass1", "rotation0", "rotation1", "centerOfMassLocal"];
+        let record = Val::Record(Members(names.iter().zip([at, at, q, q, [0.0; 4]]).map(|(n, x)| ((*n).to_owned(), v(x))).collect()));
+        assert!(swept_at_rest(&record, t_q, t_p));
     }
 
     #[test]
