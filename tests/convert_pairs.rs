@@ -60,7 +60,7 @@ fn layout(s: &str) -> LayoutRules {
 }
 
 fn convert_to(doc: &Document, set: Option<&CompendiumSet>, sdk: &str, format: TargetFormat, allow_loss: bool) -> Result<(Vec<u8>, Report), ConvertError> {
-    let o = Options { sdk: sdk.to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: set };
+    let o = Options { sdk: sdk.to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: set, prefer: None };
     convert::convert(doc, &o, allow_loss)
 }
 

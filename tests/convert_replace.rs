@@ -29,7 +29,7 @@ fn open(bytes: &[u8]) -> Document {
 
 /// `doc` as a tagfile of `sdk`, losses allowed (each is in the report).
 fn convert(doc: &Document, sdk: &str) -> (Vec<u8>, Report) {
-    let o = Options { sdk: sdk.to_owned(), format: TargetFormat::Tagfile, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let o = Options { sdk: sdk.to_owned(), format: TargetFormat::Tagfile, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
     convert::convert(doc, &o, true).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -385,7 +385,7 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     let ptde = open(&ptde);
     let a = open(&bytes);
     let format = TargetFormat::Packfile(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap());
-    let o = Options { sdk: "2010.2".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let o = Options { sdk: "2010.2".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
     let (b_bytes, _) = convert::convert(&a, &o, true).unwrap_or_else(|e| panic!("{e}"));
     verify(&b_bytes, "c1400_2010_2.hkx");
     let b = open(&b_bytes);
@@ -591,7 +591,7 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
     let (b_bytes, _) = convert(&a, "2015.1");
     let b = open(&b_bytes);
     let format = TargetFormat::Packfile(a.layout().unwrap());
-    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
     let (c_bytes, report) = convert::convert(&b, &o, true).unwrap_or_else(|e| panic!("{e}"));
     verify(&c_bytes, "c1400_2015_1_2014_1.hkx");
     let c = open(&c_bytes);
@@ -678,4 +678,39 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         }
     }
     assert_eq!(kept, 14, "the 14 hkpRagdollConstraintData (the 4 hinges were lost to 2015.1)");
+}
+
+/// `prefer` (`hkgen convert --prefer hkp`): a 2014.1 target that has both sides of the
+/// replacements takes the hkp classes asked for instead of the rules' hknp, so c1400 -> 2015.1 ->
+/// 2014.1 stays hkp (19 hkpRigidBody, 19 hkpCapsuleShape, 18 hkpConstraintInstance, no hknp
+/// class), loses nothing and verifies; `hknp` is what the rules prefer anyway; a prefix no
+/// replacement has is refused, naming the replacements.
+#[test]
+#[cfg(feature = "hk2014_1")]
+fn c1400_to_2015_1_and_to_2014_1_preferring_hkp_stays_hkp() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let a = open(&bytes);
+    let (b_bytes, _) = convert(&a, "2015.1");
+    let b = open(&b_bytes);
+    let format = TargetFormat::Packfile(a.layout().unwrap());
+    let to_2014 = |prefer: Option<&str>| {
+        let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: prefer.map(str::to_owned) };
+        convert::convert(&b, &o, true)
+    };
+    let (c_bytes, report) = to_2014(Some("hkp")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.is_lossless(), "{}", report.to_text());
+    verify(&c_bytes, "c1400_2015_1_2014_1_hkp.hkx");
+    let c = open(&c_bytes);
+    assert_eq!(c.sdk().as_deref(), Some("2014.1"));
+    for (class, n) in [("hkpRigidBody", 19), ("hkpCapsuleShape", 19), ("hkpConstraintInstance", 18), ("hkpPhysicsSystem", 1)] {
+        assert_eq!(objects(&c, class).len(), n, "{class}");
+    }
+    for class in ["hknpRagdollData", "hknpCapsuleShape", "hknpPhysicsSceneData"] {
+        assert!(objects(&c, class).is_empty(), "no {class} where hkp is preferred");
+    }
+    let (hknp_bytes, _) = to_2014(Some("hknp")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(objects(&open(&hknp_bytes), "hknpRagdollData").len(), 1);
+    let e = to_2014(Some("hkx")).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("--prefer hkx") && e.contains("hknpRagdollData / hkpPhysicsSystem"), "{e}");
 }

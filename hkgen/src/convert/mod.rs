@@ -73,6 +73,10 @@ pub struct Options<'a> {
     pub migrations: &'a Migrations,
     /// The compendia a TCRF source tagfile was read with (none for other files).
     pub compendia: Option<&'a hktypes::tagfile::CompendiumSet>,
+    /// Which side of a class replacement ([`rules::Replacement`]) a target SDK that has both
+    /// takes, by the start of its classes' names (`hkp`, `hknp`): none for what the rules'
+    /// `preferred` say (2014.1: hknp). [`Migrations::with_preference`] gives the rules it asks for.
+    pub prefer: Option<String>,
 }
 
 /// One entry of a [`Report`].
@@ -1698,6 +1702,17 @@ fn source_dump(doc: &Document, o: &Options<'_>) -> Result<Dump, ConvertError> {
 
 /// The target's dump of `doc` and its report; writes nothing.
 pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
+    // A preference asked for: the rules with their `preferred` for the target SDK rewritten.
+    let preferred;
+    let asked;
+    let o = match &o.prefer {
+        Some(p) => {
+            preferred = o.migrations.with_preference(&o.sdk, p).map_err(failed)?;
+            asked = Options { sdk: o.sdk.clone(), format: o.format, classes: o.classes, migrations: &preferred, compendia: o.compendia, prefer: None };
+            &asked
+        }
+        None => o,
+    };
     let source = source_dump(doc, o)?;
     let source: HashMap<u32, &DumpObject> = source.objects.iter().map(|ob| (ob.handle, ob)).collect();
     let types = Types::new(o)?;
@@ -1708,7 +1723,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             Document::Packfile(p) => TargetFormat::Packfile(p.layout()),
             _ => TargetFormat::Tagfile,
         };
-        Types::new(&Options { sdk, format, classes: o.classes, migrations: o.migrations, compendia: None }).ok()
+        Types::new(&Options { sdk, format, classes: o.classes, migrations: o.migrations, compendia: None, prefer: None }).ok()
     });
     let mut cx = Cx {
         o,
@@ -2098,7 +2113,7 @@ impl DocumentConvert for Document {
     fn convert(&self, sdk: &str, format: TargetFormat, classes: &'static (dyn ClassRegistry + Sync)) -> Result<(Document, Report), ConvertError> {
         static BUILTIN: std::sync::OnceLock<Migrations> = std::sync::OnceLock::new();
         let migrations = BUILTIN.get_or_init(Migrations::builtin);
-        let o = Options { sdk: sdk.to_owned(), format, classes, migrations, compendia: None };
+        let o = Options { sdk: sdk.to_owned(), format, classes, migrations, compendia: None, prefer: None };
         let (bytes, report) = convert(self, &o, false)?;
         let doc = hktypes::open(&bytes, &OpenOptions { classes: Some(classes), ..OpenOptions::default() })
             .map_err(|e| failed(format!("the converted {sdk} file does not read back: {e}")))?;

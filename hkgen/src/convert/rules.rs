@@ -1050,6 +1050,39 @@ impl Migrations {
         self.class_names.extend(other.class_names);
     }
 
+    /// These rules with the preference of target SDK `sdk` for the side of each replacement
+    /// whose class name starts with `prefix` (`hkp`, `hknp`): a rule whose `from` class does is
+    /// preferred for `sdk` (with the classes every preference of the rule names, `with`), one
+    /// whose `to` class does is not. An error where no replacement has a class of that prefix.
+    pub fn with_preference(&self, sdk: &str, prefix: &str) -> Result<Migrations, String> {
+        let mut m = self.clone();
+        let mut any = false;
+        for r in &mut m.replacements {
+            if r.from.starts_with(prefix) && !r.to.starts_with(prefix) {
+                any = true;
+                if !r.preferred.iter().any(|p| p.sdk == sdk) {
+                    let mut with: Vec<String> = Vec::new();
+                    for w in r.preferred.iter().flat_map(|p| &p.with) {
+                        if !with.contains(w) {
+                            with.push(w.clone());
+                        }
+                    }
+                    let evidence = format!("asked for: {sdk} takes {} where it has both ({})", r.from, r.evidence);
+                    r.preferred.push(Preferred { sdk: sdk.to_owned(), with, evidence });
+                }
+            } else if r.to.starts_with(prefix) && !r.from.starts_with(prefix) {
+                any = true;
+                r.preferred.retain(|p| p.sdk != sdk);
+            }
+        }
+        if any {
+            Ok(m)
+        } else {
+            let sides: Vec<String> = self.replacements.iter().filter(|r| !r.records).map(|r| format!("{} / {}", r.from, r.to)).collect();
+            Err(format!("--prefer {prefix}: no class replacement has a side of classes named {prefix}... (the replacements: {})", sides.join(", ")))
+        }
+    }
+
     /// The replacement rule for an object of class `class` where target SDK `sdk` has (`has`)
     /// the class in its stead and lacks `class`, or has both and prefers the other
     /// ([`Replacement::preferred`]), with the way it applies.
