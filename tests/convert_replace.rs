@@ -714,3 +714,48 @@ fn c1400_to_2015_1_and_to_2014_1_preferring_hkp_stays_hkp() {
     let e = to_2014(Some("hkx")).map(|_| ()).unwrap_err().to_string();
     assert!(e.contains("--prefer hkx") && e.contains("hknpRagdollData / hkpPhysicsSystem"), "{e}");
 }
+
+/// DSR's hkp ragdoll as a 2014.1 hknp one (the rules' preference): each body's motion is whole,
+/// no zeros where Havok keeps a value: its orientation the body's (a unit quaternion, DSR's
+/// swept transform rotation), its centre of mass DSR's (the swept transform's centerOfMass0),
+/// its inverse mass and inertia DSR's (w 1.0), its motion properties a record the motion
+/// names; neither the swept transforms (their local centres of mass are what the motion's
+/// centre of mass gives) nor the inverse inertias are lost; the file verifies.
+#[test]
+#[cfg(feature = "hk2014_1")]
+fn dsr_to_2014_1_motions_are_whole() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let format = TargetFormat::Packfile(hktypes::packfile::LayoutRules::parse("8,1,0,1").unwrap());
+    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
+    let (c_bytes, report) = convert::convert(&a, &o, true).unwrap_or_else(|e| panic!("{e}"));
+    verify(&c_bytes, "dsr_2014_1.hkx");
+    let lost = losses(&report);
+    for k in ["hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", "hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv"] {
+        assert!(!lost.contains_key(k), "{k}: {}", report.to_text());
+    }
+    let c = open(&c_bytes);
+    let (_, rag) = objects(&c, "hknpRagdollData").pop().unwrap();
+    let list = |name: &str| -> Vec<Members> {
+        let Val::List(l) = at(&rag, name) else { panic!("{name}") };
+        l.iter().map(|x| if let Val::Record(r) = x { r.clone() } else { panic!() }).collect()
+    };
+    let (bodies, motions, props) = (list("bodyCinfos"), list("motionCinfos"), list("motionProperties"));
+    assert_eq!((bodies.len(), motions.len(), props.len()), (21, 21, 1));
+    let by_name: BTreeMap<String, Members> = objects(&a, "hkpRigidBody").into_iter().map(|(_, m)| (text(at(&m, "name")), m)).collect();
+    for body in &bodies {
+        let name = text(at(body, "name"));
+        let rb = &by_name[&name];
+        let motion = &motions[index_of(at(body, "motionId"))];
+        assert!(index_of(at(motion, "motionPropertiesId")) < props.len(), "{name}");
+        let Val::List(swept) = at(rb, "motion.motionState.sweptTransform") else { panic!() };
+        let q = reals(at(motion, "orientation"));
+        assert!((q.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5, "{name}: a unit quaternion, not zeros: {q:?}");
+        assert_eq!(q, reals(&swept[2]), "{name}: the body's rotation");
+        assert_eq!(reals(at(motion, "centerOfMassWorld")), reals(&swept[0]), "{name}: DSR's centre of mass");
+        let inertia = reals(at(rb, "motion.inertiaAndMassInv"));
+        assert_eq!(reals(at(motion, "inverseInertiaLocal")), [&inertia[..3], &[1.0]].concat(), "{name}");
+        assert_eq!(real(at(motion, "inverseMass")), inertia[3], "{name}");
+    }
+}

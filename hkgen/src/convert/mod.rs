@@ -1019,6 +1019,9 @@ impl Cx<'_> {
                             l[3] = w;
                             Val::List(l)
                         }
+                        // A vector no other member takes an element of (2015.1's swept transform's
+                        // centre of mass as 2014.1's motion's centerOfMassWorld).
+                        (None, Val::List(l) | Val::Array(l, _)) if !l.is_empty() && l.iter().all(is_scalar) && !er.members.iter().any(|o| o.to.starts_with(&format!("{}[", em.to))) => Val::List(l.clone()),
                         (_, v) if is_scalar(v) => v.clone(),
                         _ => continue,
                     };
@@ -1076,6 +1079,14 @@ impl Cx<'_> {
                             self.note(2, &join(&at, &index), format!("{i}: the object's {names} in {}.{table}[{i}]{each}", r.from));
                             rules::path_set(&mut rec, &index, Val::UInt(i as u64));
                         }
+                    }
+                }
+                // A swept transform whose centre of mass went to a table (2014.1's motion) holds
+                // nothing else where its local centre of mass is what that gives.
+                if let Some(sw) = er.members.iter().find(|x| matches!(x.op, Some(rules::MemberOp::SweptTransform(_)))) {
+                    let whole = join(&at, &sw.to);
+                    if !got.contains(&whole) && got.contains(&format!("{whole}[0]")) && er.swept_derivable(body, true) {
+                        got.push(whole);
                     }
                 }
                 // A list whose every element was carried (`entities[0]`, `entities[1]`) is carried.

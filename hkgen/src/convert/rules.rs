@@ -192,13 +192,20 @@ pub enum MemberOp {
     /// `friction`), forward the second is carried only where it equals the first (else it is
     /// lost by name), back both take the object's value.
     Shared(String, String),
+    /// As [`MemberOp::Indexed`], the way back only: the object's value at `to` becomes member
+    /// `from` of the owner's table record `.0` the element indexes by `.1` (2015.1's
+    /// `hkpRigidBody.motion.motionState.sweptTransform[0]`, the centre of mass, and `[2]`, the
+    /// rotation, as 2014.1's `motionCinfos[body.motionId].centerOfMassWorld` and `.orientation`,
+    /// which would otherwise be zero). Forward nothing is set: the record's member is reported
+    /// with its table.
+    IndexedBack(String, String),
 }
 
 impl MemberOp {
     /// The table and index of an [`MemberOp::Indexed`] or [`MemberOp::Shared`] op.
     pub fn table(&self) -> Option<(&str, &str)> {
         match self {
-            MemberOp::Indexed(t, i) | MemberOp::Shared(t, i) => Some((t, i)),
+            MemberOp::Indexed(t, i) | MemberOp::Shared(t, i) | MemberOp::IndexedBack(t, i) => Some((t, i)),
             _ => None,
         }
     }
@@ -341,14 +348,15 @@ impl Replacement {
                     // the way forward makes of the orientation and position) holds nothing
                     // else, so it is carried by the transform; any other is a loss.
                     Some(MemberOp::SweptTransform(_)) => {
-                        let transform = self.members.iter().find(|x| matches!(x.op, Some(MemberOp::Transform(_)))).and_then(|x| path_get(src, &x.to)).and_then(reals);
-                        let Some((q, pos)) = transform.and_then(|t| transform_quaternion(&t)) else { continue };
-                        if swept_at_rest(v, q, pos) {
+                        if self.swept_derivable(src, false) {
                             carried.push(from.to_owned());
                         }
                     }
                     _ => {}
                 }
+                continue;
+            }
+            if matches!(m.op, Some(MemberOp::IndexedBack(..))) {
                 continue;
             }
             if let (None, Some((table, index))) = (&m.each, m.op.as_ref().and_then(MemberOp::table)) {
@@ -413,7 +421,7 @@ impl Replacement {
                     }
                     w
                 }
-                (None, None | Some(MemberOp::Indexed(..) | MemberOp::Shared(..))) => v.clone(),
+                (None, None | Some(MemberOp::Indexed(..) | MemberOp::Shared(..) | MemberOp::IndexedBack(..))) => v.clone(),
             };
             path_set(&mut out, to, v);
             carried.push(from.to_owned());
@@ -460,7 +468,7 @@ impl Replacement {
         let mut taken: Vec<(&str, &Val)> = Vec::new();
         let mut out = Vec::new();
         for m in &self.members {
-            if m.op.as_ref().and_then(MemberOp::table).is_none_or(|(t, _)| t != table) {
+            if m.op.as_ref().and_then(MemberOp::table).is_none_or(|(t, _)| t != table) || matches!(m.op, Some(MemberOp::IndexedBack(..))) {
                 continue;
             }
             let Some(v) = path_get(rec, &m.from) else { continue };
@@ -476,6 +484,18 @@ impl Replacement {
         out
     }
 
+    /// Whether the swept transform of object `src` (the `to` of this rule's
+    /// [`MemberOp::SweptTransform`] member) holds only what its transform (the `to` of the
+    /// [`MemberOp::Transform`] member) gives ([`swept_at_rest`]), the centre of mass where
+    /// `com_kept` says the target keeps it elsewhere (2014.1's `motionCinfos`, see
+    /// [`MemberOp::IndexedBack`]).
+    pub fn swept_derivable(&self, src: &Members, com_kept: bool) -> bool {
+        let path = |f: fn(&MemberOp) -> bool| self.members.iter().find(|x| x.op.as_ref().is_some_and(f)).map(|x| x.to.as_str());
+        let (Some(swept), Some(transform)) = (path(|o| matches!(o, MemberOp::SweptTransform(_))), path(|o| matches!(o, MemberOp::Transform(_)))) else { return false };
+        let Some((q, pos)) = path_get(src, transform).and_then(reals).and_then(|t| transform_quaternion(&t)) else { return false };
+        path_get(src, swept).is_some_and(|v| swept_at_rest(v, q, pos, com_kept))
+    }
+
     /// Why member `name` (of either class) may be dropped, where the rule says.
     pub fn derived_reason(&self, name: &str) -> Option<&str> {
         self.derived.iter().find(|(n, _)| n == name).map(|(_, r)| r.as_str())
@@ -487,8 +507,11 @@ impl Replacement {
 /// [`MemberOp::SweptTransform`] makes it: the centre of mass at the position (within 1e-5) at
 /// time 0, twice; the rotation `q` (up to sign, within 1e-5), twice; a local centre of mass of
 /// 0. DSR's bodies hold a local centre of mass of about 1e-8 (Ragdoll_Pelvis01: 0,
-/// -2.78e-10, -7.45e-9), which no hknp body member holds: not at rest in this sense.
-pub fn swept_at_rest(swept: &Val, q: [f32; 4], p: [f32; 4]) -> bool {
+/// -2.78e-10, -7.45e-9), which no 2016.2 hknp body member holds: not at rest in this sense.
+/// With `com_kept` (the target keeps the centre of mass itself, 2014.1's motion
+/// `centerOfMassWorld`) the centre of mass may be anywhere, the local one being what it gives:
+/// the rotation's inverse of the centre of mass less the position, within 1e-5.
+pub fn swept_at_rest(swept: &Val, q: [f32; 4], p: [f32; 4], com_kept: bool) -> bool {
     let vectors: Vec<Vec<f32>> = match swept {
         Val::List(l) | Val::Array(l, _) => l.iter().filter_map(reals).collect(),
         Val::Record(m) => m.0.iter().filter_map(|(_, v)| reals(v)).collect(),
@@ -501,7 +524,19 @@ pub fn swept_at_rest(swept: &Val, q: [f32; 4], p: [f32; 4]) -> bool {
     let near = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-5);
     let sign = if r0.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
     let q: Vec<f32> = q.iter().map(|c| sign * c).collect();
-    c0 == c1 && r0 == r1 && c0[3] == 0.0 && local.iter().all(|x| *x == 0.0) && near(&c0[..3], &p[..3]) && near(r0, &q)
+    let com = if com_kept {
+        // local = conj(q) (c0 - p) conj(q)^-1, in 64 bits.
+        let d = [0, 1, 2].map(|k| f64::from(c0[k]) - f64::from(p[k]));
+        let (x, y, z, w) = (-f64::from(q[0]), -f64::from(q[1]), -f64::from(q[2]), f64::from(q[3]));
+        let cross = |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+        let t = cross([x, y, z], d).map(|c| 2.0 * c);
+        let u = cross([x, y, z], t);
+        let want = [0, 1, 2].map(|k| (d[k] + w * t[k] + u[k]) as f32);
+        near(&local[..3], &want) && local[3] == 0.0
+    } else {
+        local.iter().all(|x| *x == 0.0) && near(&c0[..3], &p[..3])
+    };
+    c0 == c1 && r0 == r1 && c0[3] == 0.0 && com && near(r0, &q)
 }
 
 /// Unit quaternion `q` (x, y, z, w) and position `p` as a column-major 4x4 transform (in 64
@@ -1389,16 +1424,24 @@ mod tests {
         let at = [p[0], p[1], p[2], 0.0];
         let swept = |c: [f32; 4], r: [f32; 4], local: [f32; 4]| Val::List(vec![v(c), v(c), v(r), v(r), v(local)]);
         let (t_q, t_p) = transform_quaternion(&quaternion_transform(q, p)).unwrap();
-        assert!(swept_at_rest(&swept(at, q, [0.0; 4]), t_q, t_p));
-        assert!(swept_at_rest(&swept(at, q.map(|c| -c), [0.0; 4]), t_q, t_p), "a quaternion and its negation are one rotation");
-        assert!(!swept_at_rest(&swept(at, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), t_q, t_p));
-        assert!(!swept_at_rest(&swept([at[0], at[1] + 0.01, at[2], 0.0], q, [0.0; 4]), t_q, t_p));
-        assert!(!swept_at_rest(&swept(at, [0.0, 0.0, 0.0, 1.0], [0.0; 4]), t_q, t_p));
-        assert!(!swept_at_rest(&Val::List(vec![v(at)]), t_q, t_p));
+        assert!(swept_at_rest(&swept(at, q, [0.0; 4]), t_q, t_p, false));
+        assert!(swept_at_rest(&swept(at, q.map(|c| -c), [0.0; 4]), t_q, t_p, false), "a quaternion and its negation are one rotation");
+        assert!(!swept_at_rest(&swept(at, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), t_q, t_p, false));
+        assert!(!swept_at_rest(&swept([at[0], at[1] + 0.01, at[2], 0.0], q, [0.0; 4]), t_q, t_p, false));
+        assert!(!swept_at_rest(&swept(at, [0.0, 0.0, 0.0, 1.0], [0.0; 4]), t_q, t_p, false));
+        assert!(!swept_at_rest(&Val::List(vec![v(at)]), t_q, t_p, false));
         // 2010.2's record of five named vectors.
         let names = ["centerOfMass0", "centerOfMass1", "rotation0", "rotation1", "centerOfMassLocal"];
         let record = Val::Record(Members(names.iter().zip([at, at, q, q, [0.0; 4]]).map(|(n, x)| ((*n).to_owned(), v(x))).collect()));
-        assert!(swept_at_rest(&record, t_q, t_p));
+        assert!(swept_at_rest(&record, t_q, t_p, false));
+        // DSR's pelvis: its centre of mass kept elsewhere (2014.1's motion), its local one is
+        // what that gives (within 1e-5); another local one is not.
+        let q = [0.70710677, 0.7071069, 5.3245486e-7, 1.428777e-6];
+        let (d_q, d_p) = transform_quaternion(&quaternion_transform(q, [0.0, 1.436664, 0.0, 1.0])).unwrap();
+        let com = [-2.7826838e-10, 1.436664, 7.4505815e-9, 0.0];
+        assert!(swept_at_rest(&swept(com, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), d_q, d_p, true));
+        assert!(!swept_at_rest(&swept(com, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), d_q, d_p, false));
+        assert!(!swept_at_rest(&swept(com, q, [0.0, 0.1, 0.0, 0.0]), d_q, d_p, true));
     }
 
     #[test]
