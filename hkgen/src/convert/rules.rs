@@ -178,7 +178,10 @@ pub enum MemberOp {
     /// columns of four reals, the rotation's three axes (w 0) and the position (w 1).
     Transform(String),
     /// A unit quaternion and the position at the named path as an `hkSweptTransform` at rest
-    /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0).
+    /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0),
+    /// or with the centre of mass an [`MemberOp::IndexedBack`] member of its `[0]` gives (its
+    /// local one what that gives), as DSR's bodies hold it. Back, a swept transform that holds
+    /// no more than that is carried by the transform ([`swept_at_rest`]).
     SweptTransform(String),
     /// 1/the value, both ways (0 stays 0: an infinite mass): 2016.2's `hknpBodyCinfo.mass` as
     /// 2015.1's `hkpRigidBody.motion.inertiaAndMassInv[3]`, the inverse mass.
@@ -196,8 +199,10 @@ pub enum MemberOp {
     /// `from` of the owner's table record `.0` the element indexes by `.1` (2015.1's
     /// `hkpRigidBody.motion.motionState.sweptTransform[0]`, the centre of mass, and `[2]`, the
     /// rotation, as 2014.1's `motionCinfos[body.motionId].centerOfMassWorld` and `.orientation`,
-    /// which would otherwise be zero). Forward nothing is set: the record's member is reported
-    /// with its table.
+    /// which would otherwise be zero). Forward nothing is set but by a [`MemberOp::SweptTransform`]
+    /// member whose `to` is this `to` less `[0]`, which takes its centre of mass from here (its
+    /// local one the rotation's inverse of it less the position); the record's member is
+    /// reported with its table.
     IndexedBack(String, String),
 }
 
@@ -405,8 +410,26 @@ impl Replacement {
                     let out = if matches!(m.op, Some(MemberOp::Transform(_))) {
                         list(&quaternion_transform(q, pos))
                     } else {
-                        let at = [pos[0], pos[1], pos[2], 0.0];
-                        Val::List(vec![list(&at), list(&at), list(&q), list(&q), list(&[0.0; 4])])
+                        // The centre of mass where the record an `IndexedBack` member of
+                        // `{to}[0]` names holds it (2014.1's motion's centerOfMassWorld), its local
+                        // one the rotation's inverse of it less the position; else the position.
+                        let head = format!("{to}[0]");
+                        let com = self.members.iter().find(|x| x.to == head && matches!(x.op, Some(MemberOp::IndexedBack(..)))).and_then(|x| {
+                            let (t, i) = x.op.as_ref()?.table()?;
+                            let k = self.record_index(t, i, src, owner)?;
+                            let (Val::List(l) | Val::Array(l, _)) = owner(t)? else { return None };
+                            let Val::Record(r) = l.get(k)? else { return None };
+                            path_get(r, &x.from).and_then(reals).filter(|c| c.len() == 4 && c.iter().all(|v| v.is_finite()))
+                        });
+                        let (at, local) = match com {
+                            Some(c) => {
+                                let d = [0, 1, 2].map(|k| f64::from(c[k]) - f64::from(pos[k]));
+                                let l = rotate_inverse(q, d);
+                                ([c[0], c[1], c[2], 0.0], [l[0] as f32, l[1] as f32, l[2] as f32, 0.0])
+                            }
+                            None => ([pos[0], pos[1], pos[2], 0.0], [0.0; 4]),
+                        };
+                        Val::List(vec![list(&at), list(&at), list(&q), list(&q), list(&local)])
                     };
                     carried.push(p.clone());
                     out
@@ -525,18 +548,23 @@ pub fn swept_at_rest(swept: &Val, q: [f32; 4], p: [f32; 4], com_kept: bool) -> b
     let sign = if r0.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
     let q: Vec<f32> = q.iter().map(|c| sign * c).collect();
     let com = if com_kept {
-        // local = conj(q) (c0 - p) conj(q)^-1, in 64 bits.
         let d = [0, 1, 2].map(|k| f64::from(c0[k]) - f64::from(p[k]));
-        let (x, y, z, w) = (-f64::from(q[0]), -f64::from(q[1]), -f64::from(q[2]), f64::from(q[3]));
-        let cross = |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-        let t = cross([x, y, z], d).map(|c| 2.0 * c);
-        let u = cross([x, y, z], t);
-        let want = [0, 1, 2].map(|k| (d[k] + w * t[k] + u[k]) as f32);
+        let want = rotate_inverse([q[0], q[1], q[2], q[3]], d).map(|c| c as f32);
         near(&local[..3], &want) && local[3] == 0.0
     } else {
         local.iter().all(|x| *x == 0.0) && near(&c0[..3], &p[..3])
     };
     c0 == c1 && r0 == r1 && c0[3] == 0.0 && com && near(r0, &q)
+}
+
+/// Vector `v` rotated by the inverse of unit quaternion `q` (x, y, z, w), in 64 bits: a world
+/// offset in the body's frame.
+pub fn rotate_inverse(q: [f32; 4], v: [f64; 3]) -> [f64; 3] {
+    let (x, y, z, w) = (-f64::from(q[0]), -f64::from(q[1]), -f64::from(q[2]), f64::from(q[3]));
+    let cross = |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let t = cross([x, y, z], v).map(|c| 2.0 * c);
+    let u = cross([x, y, z], t);
+    [0, 1, 2].map(|k| v[k] + w * t[k] + u[k])
 }
 
 /// Unit quaternion `q` (x, y, z, w) and position `p` as a column-major 4x4 transform (in 64
