@@ -503,6 +503,9 @@ fn dsr_motion_properties_to_hknp_and_back() {
             assert!(index_of(at(body, "motionPropertiesId")) < props.len(), "{sdk}: {:?}", at(body, "motionPropertiesId"));
             assert!(index_of(at(body, "materialId")) < materials.len(), "{sdk}");
             assert_eq!(at(body, "motionId"), &Val::UInt(0x7fff_ffff), "{sdk}: no motion record, as Sekiro's and Elden Ring's bodies");
+            // No body id asked for and the world's default quality, as theirs (not body 0, quality 0).
+            assert_eq!(at(body, "desiredBodyId"), &Val::Record(Members(vec![("serialAndIndex".into(), Val::UInt(0xff_ffff))])), "{sdk}");
+            assert_eq!(index_of(at(body, "qualityId")), 255, "{sdk}");
         }
         let mp = &props[0];
         assert_eq!([real(at(mp, "linearDamping")), real(at(mp, "angularDamping")), real(at(mp, "gravityFactor")), real(at(mp, "timeFactor"))], [0.0, 0.049804688, 1.0, 1.0], "{sdk}");
@@ -648,6 +651,7 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         let dot: f32 = q.iter().zip(&q2).map(|(u, v)| u * v).sum();
         let q2: Vec<f32> = q2.iter().map(|v| v * dot.signum()).collect();
         close(&q, &q2, 1e-6, &name);
+        assert_eq!((index(at(y, "reservedBodyId")), index(at(y, "qualityId"))), (0x7fff_ffff, 255), "{name}: c1400's, no body id asked, the default quality");
         let inverse_mass = |m: &[Members], b: &Members| real(at(&m[index(at(b, "motionId"))], "inverseMass"));
         assert_eq!(inverse_mass(&ma, x), inverse_mass(&mc, y), "{name}: inverse mass");
         // The inverse inertia too (w 1.0 as c1400's, where hkp's inertiaAndMassInv.w is the
