@@ -18,19 +18,23 @@ seeds="${HKGEN_FUZZ_SEEDS:-${TMPDIR:-/tmp}/hkgen-fuzz-seeds}"
 work="${HKGEN_FUZZ_WORK:-${TMPDIR:-/tmp}/hkgen-fuzz}/$target"
 [ -d "$seeds/$target" ] || "$here/seeds.sh" "$seeds"
 mkdir -p "$work/corpus" "$work/crashes"
-bin="$work/$target-$(git -C "$here" rev-parse --short HEAD)"
 built="$here/target/x86_64-unknown-linux-gnu/release/$target"
-features=""
-[ "$target" = typed ] && features="--features typed" # the one target that needs the generated classes
+# The copy is named by the commit the binary was built from (build.sh records it in
+# TARGET.commit; a build by this script records it too), not the checkout's HEAD at run time.
+built_at() { cat "$built.commit" 2>/dev/null || echo "unknown-build"; }
 if [ -n "${HKGEN_FUZZ_BIN:-}" ]; then
+    bin="$work/$target-given"
     cp "$HKGEN_FUZZ_BIN" "$bin"
 elif [ "${HKGEN_FUZZ_NO_BUILD:-0}" = 1 ]; then
-    [ -x "$built" ] || { echo "no $built: run (cd fuzz && cargo fuzz build -O $features) first" >&2; exit 1; }
+    [ -x "$built" ] || { echo "no $built: run fuzz/build.sh $target first" >&2; exit 1; }
+    bin="$work/$target-$(built_at)"
     cp "$built" "$bin"
 else
-    (cd "$here" && RUSTC_BOOTSTRAP=1 cargo fuzz build -O $features "$target")
+    "$here/build.sh" "$target"
+    bin="$work/$target-$(built_at)"
     cp "$built" "$bin"
 fi
+echo "fuzzing $bin"
 # -max_len bounds an input as the seeds are bounded; the memory limits make an allocation out of
 # proportion to a 128 KiB input a finding.
 nice -n "${HKGEN_FUZZ_NICE:-19}" "$bin" "$work/corpus" "$seeds/$target" \

@@ -29,7 +29,7 @@ fn open(bytes: &[u8]) -> Document {
 
 /// `doc` as a tagfile of `sdk`, losses allowed (each is in the report).
 fn convert(doc: &Document, sdk: &str) -> (Vec<u8>, Report) {
-    let o = Options { sdk: sdk.to_owned(), format: TargetFormat::Tagfile, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let o = Options { sdk: sdk.to_owned(), format: TargetFormat::Tagfile, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
     convert::convert(doc, &o, true).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -130,7 +130,6 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         ("hkRefCountedProperties.", 19),
         ("hknpShapeMassProperties.", 19),
         ("hkpLimitedHingeConstraintData.", 4),
-        ("hknpRagdollData.motionProperties", 1),
         ("hknpRagdollData.motionCinfos", 1),
         ("hknpRagdollData.constraintCinfos.data", 4),
         ("hknpCapsuleShape.properties", 19),
@@ -181,7 +180,14 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         let swept = at(&rb, "motion.motionState.sweptTransform");
         let Val::List(swept) = swept else { panic!() };
         close(&reals(&swept[2]), &q, 0.0, "sweptTransform rotation");
-        close(&reals(&swept[0])[..3], &p[..3], 0.0, "sweptTransform center");
+        // The centre of mass as Havok's hkp bodies hold it (DSR's): the motion's, at time 0 (w),
+        // twice, and in the body's frame (the position plus the rotated local one gives it).
+        let com = reals(at(motion, "centerOfMassWorld"));
+        close(&reals(&swept[0])[..3], &com[..3], 0.0, "sweptTransform center");
+        assert_eq!((reals(&swept[0])[3], &swept[0]), (0.0, &swept[1]));
+        let local = reals(&swept[4]);
+        let back = rotate(&q, [0, 1, 2].map(|k| f64::from(local[k])));
+        close(&[0, 1, 2].map(|k| (back[k] + f64::from(p[k])) as f32), &com[..3], 1e-6, "sweptTransform local centre");
         // The same capsule.
         let shape = src.members(handle(at(b, "shape"))).unwrap();
         let cap_h = handle(at(&rb, "collidable.shape"));
@@ -197,6 +203,14 @@ fn c1400_hknp_ragdoll_as_2015_1_hkp() {
         let Val::Record(material) = &materials[index(at(b, "materialId"))] else { panic!() };
         assert_eq!(real(at(&rb, "material.friction")), real(at(material, "dynamicFriction")));
         assert_eq!(real(at(&rb, "material.restitution")), real(at(material, "restitution")));
+        // Its motion properties (2014.1 keeps them in motionProperties[motionCinfos[motionId].motionPropertiesId]).
+        let Val::List(motions) = at(&ragdoll, "motionCinfos") else { panic!() };
+        let Val::Record(motion) = &motions[index(at(b, "motionId"))] else { panic!() };
+        let Val::List(props) = at(&ragdoll, "motionProperties") else { panic!() };
+        let Val::Record(mp) = &props[index(at(motion, "motionPropertiesId"))] else { panic!() };
+        for (hkp, hknp) in [("motion.motionState.linearDamping", "linearDamping"), ("motion.motionState.angularDamping", "angularDamping"), ("motion.gravityFactor", "gravityFactor"), ("motion.motionState.timeFactor", "timeFactor")] {
+            assert_eq!(real(at(&rb, hkp)), real(at(mp, hknp)), "{hkp}");
+        }
     }
     assert!(max_apart < 1e-6, "the transform's axes are the orientation's within {max_apart}");
 
@@ -378,7 +392,7 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     let ptde = open(&ptde);
     let a = open(&bytes);
     let format = TargetFormat::Packfile(hktypes::packfile::LayoutRules::parse("4,1,0,1").unwrap());
-    let o = Options { sdk: "2010.2".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let o = Options { sdk: "2010.2".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
     let (b_bytes, _) = convert::convert(&a, &o, true).unwrap_or_else(|e| panic!("{e}"));
     verify(&b_bytes, "c1400_2010_2.hkx");
     let b = open(&b_bytes);
@@ -410,9 +424,6 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
             "motion.type",
             "motion.deactivationIntegrateCounter",
             "motion.deactivationNumInactiveFrames",
-            "motion.gravityFactor",
-            "motion.motionState.angularDamping",
-            "motion.motionState.timeFactor",
             "motion.motionState.maxLinearVelocity",
             "motion.motionState.maxAngularVelocity",
             "motion.motionState.deactivationClass",
@@ -422,6 +433,10 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     // Friction and restitution are c1400's (its 19 materials' 1.0 and 0.0), not PTDE's stock 0.3, 0.8.
     for (_, m) in objects(&b, "hkpRigidBody") {
         assert_eq!((real(at(&m, "material.friction")), real(at(&m, "material.restitution"))), (1.0, 0.0));
+        // So are the damping, gravity and time factors (its 19 motion properties' 0.5, 1.0, 1.0,
+        // 1.0), not PTDE's stock 0.0, 0.049804688, 1.0, 1.0.
+        let motion = [real(at(&m, "motion.motionState.linearDamping")), real(at(&m, "motion.motionState.angularDamping")), real(at(&m, "motion.gravityFactor")), real(at(&m, "motion.motionState.timeFactor"))];
+        assert_eq!(motion, [0.5, 1.0, 1.0, 1.0]);
     }
     let constraints = stock("hkpConstraintInstance", &["priority", "wantRuntime", "destructionRemapInfo"]);
     assert_eq!(constraints, 18);
@@ -432,6 +447,77 @@ fn c1400_as_2010_2_packfile_takes_ptde_stock_values() {
     // The mapped values are there too: capsule radii and the bodies' names.
     let names: Vec<String> = objects(&b, "hkpRigidBody").iter().map(|(_, m)| text(at(m, "name"))).collect();
     assert!(names.iter().all(|n| !n.is_empty()), "{names:?}");
+}
+
+/// The stock hknp motion properties Havok writes besides what an hkp body carries (c1400.HKX,
+/// c7190.hkx and c5051.hkx hold them in every record).
+fn assert_stock_motion_properties(mp: &Members, sdk: &str) {
+    assert_eq!(real(at(mp, "maxLinearSpeed")), 200.0, "{sdk}");
+    assert_eq!(real(at(mp, "maxAngularSpeed")), 100.0, "{sdk}");
+    let deactivation = if sdk == "2018.1" { "deactivationSettings." } else { "" };
+    assert_eq!(real(at(mp, &format!("{deactivation}maxDistSqrd"))), 0.0025000002, "{sdk}");
+    assert_eq!(index_of(at(mp, &format!("{deactivation}pathingUpperThreshold"))), 26623, "{sdk}");
+    assert_eq!(index_of(at(mp, &format!("{deactivation}numDeactivationFrequencyPasses"))), 4, "{sdk}");
+}
+
+/// An index as a number.
+fn index_of(v: &Val) -> usize {
+    match v {
+        Val::UInt(i) => *i as usize,
+        Val::Int(i) => usize::try_from(*i).unwrap_or(usize::MAX),
+        v => panic!("{v:?}"),
+    }
+}
+
+/// Motion properties (a crash risk: an index into an empty table): DSR's 21 hkp bodies as
+/// 2016.2 and 2018.1 hknp bodies each name a record of the ragdoll's motionProperties (one, for
+/// the one distinct set of DSR's damping, gravity and time factors) and of its materials, their
+/// motionId the invalid 0x7fffffff as Sekiro's and Elden Ring's; the record holds DSR's damping
+/// (linear 0.0, angular 0.049804688) and the stock values of the rest. Back to 2015.1 each body
+/// has DSR's damping, gravity and time factors again.
+#[test]
+fn dsr_motion_properties_to_hknp_and_back() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let motion = |d: &Document, h: Handle| {
+        let m = d.members(h).unwrap();
+        [real(at(&m, "motion.motionState.linearDamping")), real(at(&m, "motion.motionState.angularDamping")), real(at(&m, "motion.gravityFactor")), real(at(&m, "motion.motionState.timeFactor"))]
+    };
+    let (_, sys_a) = objects(&a, "hkpPhysicsSystem").pop().unwrap();
+    let Val::List(rbs) = at(&sys_a, "rigidBodies") else { panic!() };
+    let motions_a: Vec<[f32; 4]> = rbs.iter().map(|h| motion(&a, handle(h))).collect();
+    assert!(motions_a.iter().all(|m| *m == [0.0, 0.049804688, 1.0, 1.0]), "{motions_a:?}");
+    for sdk in ["2016.2", "2018.1"] {
+        let (b_bytes, _) = convert(&a, sdk);
+        verify(&b_bytes, &format!("dsr_motion_{sdk}.hkx"));
+        let b = open(&b_bytes);
+        let (_, rag) = objects(&b, "hknpRagdollData").pop().unwrap();
+        let list = |name: &str| -> Vec<Members> {
+            let Val::List(l) = at(&rag, name) else { panic!("{name}") };
+            l.iter().map(|x| if let Val::Record(r) = x { r.clone() } else { panic!() }).collect()
+        };
+        let (props, materials, bodies) = (list("motionProperties"), list("materials"), list("bodyCinfos"));
+        assert_eq!((props.len(), materials.len(), bodies.len()), (1, 1, 21), "{sdk}");
+        for body in &bodies {
+            assert!(index_of(at(body, "motionPropertiesId")) < props.len(), "{sdk}: {:?}", at(body, "motionPropertiesId"));
+            assert!(index_of(at(body, "materialId")) < materials.len(), "{sdk}");
+            assert_eq!(at(body, "motionId"), &Val::UInt(0x7fff_ffff), "{sdk}: no motion record, as Sekiro's and Elden Ring's bodies");
+            // No body id asked for and the world's default quality, as theirs (not body 0, quality 0).
+            assert_eq!(at(body, "desiredBodyId"), &Val::Record(Members(vec![("serialAndIndex".into(), Val::UInt(0xff_ffff))])), "{sdk}");
+            assert_eq!(index_of(at(body, "qualityId")), 255, "{sdk}");
+        }
+        let mp = &props[0];
+        assert_eq!([real(at(mp, "linearDamping")), real(at(mp, "angularDamping")), real(at(mp, "gravityFactor")), real(at(mp, "timeFactor"))], [0.0, 0.049804688, 1.0, 1.0], "{sdk}");
+        assert_stock_motion_properties(mp, sdk);
+        let (a2_bytes, _) = convert(&b, "2015.1");
+        verify(&a2_bytes, &format!("dsr_motion_{sdk}_2015_1.hkx"));
+        let a2 = open(&a2_bytes);
+        let (_, sys) = objects(&a2, "hkpPhysicsSystem").pop().unwrap();
+        let Val::List(rbs2) = at(&sys, "rigidBodies") else { panic!() };
+        let motions: Vec<[f32; 4]> = rbs2.iter().map(|h| motion(&a2, handle(h))).collect();
+        assert_eq!(motions, motions_a, "{sdk} -> 2015.1 gives DSR's damping, gravity and time factors back");
+    }
 }
 
 /// hkHalf16's step near `x`: 8 bits of mantissa.
@@ -465,10 +551,13 @@ fn dsr_materials_to_hknp_and_back() {
         let Val::List(materials) = at(&rag, "materials") else { panic!() };
         assert_eq!(materials.len(), 1, "one material per distinct friction and restitution");
         let Val::Record(m) = &materials[0] else { panic!() };
-        for (name, want) in [("dynamicFriction", 0.3f32), ("staticFriction", 0.3), ("restitution", 0.8)] {
+        for (name, want, stored) in [("dynamicFriction", 0.3f32, 0.29882812f32), ("staticFriction", 0.3, 0.29882812), ("restitution", 0.8, 0.796875)] {
             let got = real(at(m, name));
             assert!((got - want).abs() <= half_step(want), "{sdk} {name}: {got}");
-            // The rounding to a half is named.
+            // Cut to a half as Havok cuts it: Elden Ring's c5051.hkx holds 0.29882812 and 0.796875
+            // for 0.3 and 0.8 (rounding would give 0.30078125 and 0.80078125).
+            assert_eq!(got, stored, "{sdk} {name}");
+            // The cut to a half is named.
             assert!(to_b.lost.iter().any(|n| n.member == format!("materials[0].{name}") && n.what.contains("half")), "{}", to_b.to_text());
         }
         // The other members as Havok writes them in that SDK's ragdolls.
@@ -501,7 +590,8 @@ fn dsr_materials_to_hknp_and_back() {
 /// A 2014.1 target prefers hknp (`preferred` in physics.ron: Dark Souls III's ragdolls, and
 /// every 2014.1 physics file of the corpus, are hknp, although 2014.1 has the hkp classes too):
 /// c1400 -> 2015.1 (hkp) -> 2014.1 gives an hknp ragdoll again, with c1400's bodies (names,
-/// positions and orientations within 1e-6, inverse masses), capsules and constraint bodies.
+/// positions and orientations within 1e-6, inverse masses and inertias, motion properties),
+/// capsules and constraint bodies, and loses nothing.
 #[test]
 #[cfg(feature = "hk2014_1")]
 fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
@@ -511,7 +601,7 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
     let (b_bytes, _) = convert(&a, "2015.1");
     let b = open(&b_bytes);
     let format = TargetFormat::Packfile(a.layout().unwrap());
-    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None };
+    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
     let (c_bytes, report) = convert::convert(&b, &o, true).unwrap_or_else(|e| panic!("{e}"));
     verify(&c_bytes, "c1400_2015_1_2014_1.hkx");
     let c = open(&c_bytes);
@@ -520,19 +610,13 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         assert!(objects(&c, class).is_empty(), "no {class} in the 2014.1 file");
     }
     assert_eq!(objects(&c, "hknpPhysicsSceneData").len(), 1);
-    // What is still lost, by name: the inverse inertia (hknp derives it from the shape's mass
-    // properties, lost to 2015.1) and the swept transform, per body. The hkaRagdollInstance made
-    // besides the system gives its skeleton and bone map back to the hknpRagdollData, which the
-    // root names again.
+    // Nothing is lost: each body's inverse inertia goes back into its motion (inertiaAndMassInv's
+    // x, y, z, w 1.0), its swept transform is the one at rest at its transform that the way
+    // forward made (carried by the transform), its motion properties go back into the table its
+    // motion indexes. The hkaRagdollInstance made besides the system gives its skeleton and
+    // bone map back to the hknpRagdollData, which the root names again.
     let lost = losses(&report);
-    let expected: BTreeMap<String, usize> = [
-        ("hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv", 19),
-        ("hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", 19),
-    ]
-    .into_iter()
-    .map(|(k, n)| (k.to_owned(), n))
-    .collect();
-    assert_eq!(lost, expected, "{}", report.to_text());
+    assert!(lost.is_empty(), "{}", report.to_text());
 
     let ragdoll = |d: &Document| objects(d, "hknpRagdollData").pop().unwrap().1;
     let (ra, rc) = (ragdoll(&a), ragdoll(&c));
@@ -567,8 +651,21 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         let dot: f32 = q.iter().zip(&q2).map(|(u, v)| u * v).sum();
         let q2: Vec<f32> = q2.iter().map(|v| v * dot.signum()).collect();
         close(&q, &q2, 1e-6, &name);
+        assert_eq!((index(at(y, "reservedBodyId")), index(at(y, "qualityId"))), (0x7fff_ffff, 255), "{name}: c1400's, no body id asked, the default quality");
         let inverse_mass = |m: &[Members], b: &Members| real(at(&m[index(at(b, "motionId"))], "inverseMass"));
         assert_eq!(inverse_mass(&ma, x), inverse_mass(&mc, y), "{name}: inverse mass");
+        // The inverse inertia too (w 1.0 as c1400's, where hkp's inertiaAndMassInv.w is the
+        // inverse mass), and motion properties the motion's motionPropertiesId names, c1400's.
+        let motion = |m: &[Members], b: &Members| m[index(at(b, "motionId"))].clone();
+        let (mx, my) = (motion(&ma, x), motion(&mc, y));
+        assert_eq!(reals(at(&mx, "inverseInertiaLocal")), reals(at(&my, "inverseInertiaLocal")), "{name}: inverse inertia");
+        // The centre of mass through the hkp swept transform (x, y, z; its w, nonzero in 18 of
+        // c1400's motions, has no place in hkp and was reported lost with the motions).
+        close(&reals(at(&mx, "centerOfMassWorld"))[..3], &reals(at(&my, "centerOfMassWorld"))[..3], 1e-6, &format!("{name}: centre of mass"));
+        let props = list(&rc, "motionProperties");
+        let mp = props.get(index(at(&my, "motionPropertiesId"))).unwrap_or_else(|| panic!("{name}: motionPropertiesId names no record"));
+        let mpa = &list(&ra, "motionProperties")[index(at(&mx, "motionPropertiesId"))];
+        assert_eq!(mp, mpa, "{name}: c1400's motion properties");
         // The same capsule.
         let (sa, sc) = (a.members(handle(at(x, "shape"))).unwrap(), c.members(handle(at(y, "shape"))).unwrap());
         assert_eq!(c.class_name(handle(at(y, "shape"))).as_deref(), Some("hknpCapsuleShape"));
@@ -595,4 +692,84 @@ fn c1400_to_2015_1_and_back_to_2014_1_is_hknp() {
         }
     }
     assert_eq!(kept, 14, "the 14 hkpRagdollConstraintData (the 4 hinges were lost to 2015.1)");
+}
+
+/// `prefer` (`hkgen convert --prefer hkp`): a 2014.1 target that has both sides of the
+/// replacements takes the hkp classes asked for instead of the rules' hknp, so c1400 -> 2015.1 ->
+/// 2014.1 stays hkp (19 hkpRigidBody, 19 hkpCapsuleShape, 18 hkpConstraintInstance, no hknp
+/// class), loses nothing and verifies; `hknp` is what the rules prefer anyway; a prefix no
+/// replacement has is refused, naming the replacements.
+#[test]
+#[cfg(feature = "hk2014_1")]
+fn c1400_to_2015_1_and_to_2014_1_preferring_hkp_stays_hkp() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, C1400) else { return };
+    let a = open(&bytes);
+    let (b_bytes, _) = convert(&a, "2015.1");
+    let b = open(&b_bytes);
+    let format = TargetFormat::Packfile(a.layout().unwrap());
+    let to_2014 = |prefer: Option<&str>| {
+        let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: prefer.map(str::to_owned) };
+        convert::convert(&b, &o, true)
+    };
+    let (c_bytes, report) = to_2014(Some("hkp")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.is_lossless(), "{}", report.to_text());
+    verify(&c_bytes, "c1400_2015_1_2014_1_hkp.hkx");
+    let c = open(&c_bytes);
+    assert_eq!(c.sdk().as_deref(), Some("2014.1"));
+    for (class, n) in [("hkpRigidBody", 19), ("hkpCapsuleShape", 19), ("hkpConstraintInstance", 18), ("hkpPhysicsSystem", 1)] {
+        assert_eq!(objects(&c, class).len(), n, "{class}");
+    }
+    for class in ["hknpRagdollData", "hknpCapsuleShape", "hknpPhysicsSceneData"] {
+        assert!(objects(&c, class).is_empty(), "no {class} where hkp is preferred");
+    }
+    let (hknp_bytes, _) = to_2014(Some("hknp")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(objects(&open(&hknp_bytes), "hknpRagdollData").len(), 1);
+    let e = to_2014(Some("hkx")).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("--prefer hkx") && e.contains("hknpRagdollData / hkpPhysicsSystem"), "{e}");
+}
+
+/// DSR's hkp ragdoll as a 2014.1 hknp one (the rules' preference): each body's motion is whole,
+/// no zeros where Havok keeps a value: its orientation the body's (a unit quaternion, DSR's
+/// swept transform rotation), its centre of mass DSR's (the swept transform's centerOfMass0),
+/// its inverse mass and inertia DSR's (w 1.0), its motion properties a record the motion
+/// names; neither the swept transforms (their local centres of mass are what the motion's
+/// centre of mass gives) nor the inverse inertias are lost; the file verifies.
+#[test]
+#[cfg(feature = "hk2014_1")]
+fn dsr_to_2014_1_motions_are_whole() {
+    let Some(corpus) = common::corpus() else { return };
+    let Some(bytes) = common::corpus_file(&corpus, DSR) else { return };
+    let a = open(&bytes);
+    let format = TargetFormat::Packfile(hktypes::packfile::LayoutRules::parse("8,1,0,1").unwrap());
+    let o = Options { sdk: "2014.1".to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None };
+    let (c_bytes, report) = convert::convert(&a, &o, true).unwrap_or_else(|e| panic!("{e}"));
+    verify(&c_bytes, "dsr_2014_1.hkx");
+    let lost = losses(&report);
+    for k in ["hkpPhysicsSystem.rigidBodies.motion.motionState.sweptTransform", "hkpPhysicsSystem.rigidBodies.motion.inertiaAndMassInv"] {
+        assert!(!lost.contains_key(k), "{k}: {}", report.to_text());
+    }
+    let c = open(&c_bytes);
+    let (_, rag) = objects(&c, "hknpRagdollData").pop().unwrap();
+    let list = |name: &str| -> Vec<Members> {
+        let Val::List(l) = at(&rag, name) else { panic!("{name}") };
+        l.iter().map(|x| if let Val::Record(r) = x { r.clone() } else { panic!() }).collect()
+    };
+    let (bodies, motions, props) = (list("bodyCinfos"), list("motionCinfos"), list("motionProperties"));
+    assert_eq!((bodies.len(), motions.len(), props.len()), (21, 21, 1));
+    let by_name: BTreeMap<String, Members> = objects(&a, "hkpRigidBody").into_iter().map(|(_, m)| (text(at(&m, "name")), m)).collect();
+    for body in &bodies {
+        let name = text(at(body, "name"));
+        let rb = &by_name[&name];
+        let motion = &motions[index_of(at(body, "motionId"))];
+        assert!(index_of(at(motion, "motionPropertiesId")) < props.len(), "{name}");
+        let Val::List(swept) = at(rb, "motion.motionState.sweptTransform") else { panic!() };
+        let q = reals(at(motion, "orientation"));
+        assert!((q.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5, "{name}: a unit quaternion, not zeros: {q:?}");
+        assert_eq!(q, reals(&swept[2]), "{name}: the body's rotation");
+        assert_eq!(reals(at(motion, "centerOfMassWorld")), reals(&swept[0]), "{name}: DSR's centre of mass");
+        let inertia = reals(at(rb, "motion.inertiaAndMassInv"));
+        assert_eq!(reals(at(motion, "inverseInertiaLocal")), [&inertia[..3], &[1.0]].concat(), "{name}");
+        assert_eq!(real(at(motion, "inverseMass")), inertia[3], "{name}");
+    }
 }

@@ -52,7 +52,7 @@ fn open(bytes: &[u8]) -> Document {
 }
 
 fn options(sdk: &str, format: TargetFormat) -> Options<'static> {
-    Options { sdk: sdk.to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None }
+    Options { sdk: sdk.to_owned(), format, classes: &hkclasses::REGISTRY, migrations: migrations(), compendia: None, prefer: None }
 }
 
 const TAGFILE: TargetFormat = TargetFormat::Tagfile;

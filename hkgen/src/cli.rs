@@ -206,6 +206,11 @@ enum Command {
         /// may be left out).
         #[arg(long, requires = "sdk")]
         dry_run: bool,
+        /// With --sdk: where the target SDK has both classes of a replacement (2014.1 has hkp
+        /// and hknp ragdolls), take the side whose class names start with this (`hkp`, `hknp`);
+        /// without it, what the migration rules prefer (2014.1: hknp, as Dark Souls III's files).
+        #[arg(long, requires = "sdk", value_name = "CLASSES")]
+        prefer: Option<String>,
         input: PathBuf,
         /// The converted file (a folder for a folder INPUT).
         output: Option<PathBuf>,
@@ -518,11 +523,11 @@ pub fn main_with(compiled: Compiled) -> ExitCode {
             (None, Some(output)) => build(&read, &s, write.policy(), &input, &output),
             (None, None) => Err("build needs OUT or --into ARCHIVE:MEMBER".to_owned()),
         }),
-        Command::Convert { layout, to, floats, havok_order, read, write, dangling_pointers, sdk, allow_loss, dry_run, input, output } => {
+        Command::Convert { layout, to, floats, havok_order, read, write, dangling_pointers, sdk, allow_loss, dry_run, prefer, input, output } => {
             let dangling = dangling_of(&dangling_pointers);
             match sdk {
                 Some(sdk) => {
-                    let o = SdkConvert { sdk, to, layout, allow_loss, dry_run, policy: write.policy(), compendia: read.compendia.clone() };
+                    let o = SdkConvert { sdk, to, layout, allow_loss, dry_run, prefer, policy: write.policy(), compendia: read.compendia.clone() };
                     convert_sdk(&o, &input, output.as_deref())
                 }
                 None => pack_sources(&read, packfile_sources).and_then(|s| {
@@ -1147,6 +1152,7 @@ struct SdkConvert {
     layout: Option<String>,
     allow_loss: bool,
     dry_run: bool,
+    prefer: Option<String>,
     policy: output::WritePolicy,
     compendia: Vec<PathBuf>,
 }
@@ -1188,7 +1194,7 @@ fn convert_sdk(o: &SdkConvert, input: &Path, output: Option<&Path>) -> Result<Ex
         return Err("--layout is for a packfile; a tagfile has one layout".to_owned());
     }
     let migrations = Migrations::builtin();
-    let co = convert::Options { sdk: o.sdk.clone(), format, classes: registry, migrations: &migrations, compendia: Some(&set) };
+    let co = convert::Options { sdk: o.sdk.clone(), format, classes: registry, migrations: &migrations, compendia: Some(&set), prefer: o.prefer.clone() };
     let plan = convert::plan(&doc, &co).map_err(|e| format!("{}: {e}", input.display()))?;
     if o.dry_run {
         // A reader that stops early (`| head`) is no error; anything else is.

@@ -1,8 +1,11 @@
 //! What the two XML dialects (`<hkpackfile>`, `hktypes::packfile::xml`; `<hktagfile>`,
 //! `hktypes::tagfile::xml`) share below both: which dialect a text is, how reals are printed, and
-//! the located error of a reader (line and column, then the object and member).
+//! the located error of a reader (line and column, then the object and member), and the pull
+//! parser over quick-xml that both readers read with ([`Pull`]).
 
 use crate::error::ValueError;
+use quick_xml::events::{BytesStart, Event};
+use std::borrow::Cow;
 
 /// Which XML a text is (`hktypes::sniff` names it as a `hktypes::Format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,4 +83,360 @@ pub(crate) fn located(text: &str, pos: usize, place: Option<(&str, Option<&dyn s
         None => String::new(),
     };
     ValueError::invalid(pos as u64, format!("line {line}, column {col}: {place}{msg}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pull parser both XML readers read with
+
+/// One event of the pull parser.
+pub(crate) enum Ev<'i> {
+    /// An element's start tag (for `<x/>`, a [`Ev::Close`] follows).
+    Open(BytesStart<'i>),
+    /// An element's end.
+    Close,
+    /// Character data as it stands in the text (references not yet resolved), or the content of
+    /// a CDATA section (`true`: taken as it is).
+    Text(&'i str, bool),
+    /// A comment's text (between `<!--` and `-->`).
+    Comment(&'i str),
+    Eof,
+}
+
+/// A child element where text belongs: where it starts and its name.
+pub(crate) type Child<'i> = (usize, Cow<'i, str>);
+
+/// quick-xml's reader over the text, giving each event with the byte offset where it starts.
+/// quick-xml checks that end tags match their start tags, attributes are not repeated and
+/// comments hold no `--`; the rest of what the reader needs (no DTD, known entities, closed
+/// elements, one root element) is checked here.
+pub(crate) struct Pull<'i> {
+    pub(crate) r: quick_xml::Reader<&'i [u8]>,
+    pub(crate) text: &'i str,
+    /// The end of an element written `<x/>`, given on the next call.
+    pub(crate) close_next: bool,
+    /// The attributes (name, value as it stands in the text) of the element last opened, read
+    /// once when it was checked, and where that element starts (`usize::MAX`: none kept).
+    pub(crate) attr_buf: Vec<(&'i str, &'i str)>,
+    pub(crate) attr_of: usize,
+}
+
+impl<'i> Pull<'i> {
+    /// A reader of `text`, which must hold only characters XML 1.0 allows (no control
+    /// character but tab, line feed and carriage return): quick-xml does not check them, and a NUL
+    /// inside a name or string would cut it in two in the binary the text is written to (the
+    /// tagfile_xml fuzz target's sixth finding).
+    pub(crate) fn new(text: &'i str) -> Result<Self, ValueError> {
+        if let Some(at) = control_char(text.as_bytes()) {
+            let b = text.as_bytes()[at];
+            return Err(located(text, at, None, format!("XML: character U+{b:04X}, which XML 1.0 does not allow")));
+        }
+        let mut r = quick_xml::Reader::from_str(text);
+        let c = r.config_mut();
+        c.trim_text(false);
+        c.check_end_names = true;
+        c.check_comments = true;
+        c.expand_empty_elements = false;
+        Ok(Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX })
+    }
+
+    pub(crate) fn pos(&self) -> usize {
+        self.r.buffer_position() as usize
+    }
+
+    /// The next event and the byte offset where it starts (declarations and processing
+    /// instructions passed over; a document type is an error).
+    pub(crate) fn next(&mut self) -> Result<(usize, Ev<'i>), ValueError> {
+        if self.close_next {
+            self.close_next = false;
+            return Ok((self.pos(), Ev::Close));
+        }
+        loop {
+            let at = self.pos();
+            let ev = self.r.read_event().map_err(|e| located(self.text, self.r.error_position() as usize, None, format!("XML: {e}")))?;
+            let raw = self.text.get(at..self.pos()).unwrap_or_default();
+            let ev = match ev {
+                Event::Start(s) => Ev::Open(self.checked(s, at)?),
+                Event::Empty(s) => {
+                    self.close_next = true;
+                    Ev::Open(self.checked(s, at)?)
+                }
+                Event::End(_) => Ev::Close,
+                Event::Text(_) | Event::GeneralRef(_) => Ev::Text(raw, false),
+                Event::CData(_) => Ev::Text(raw.get(9..raw.len().saturating_sub(3)).unwrap_or_default(), true),
+                Event::Comment(_) => Ev::Comment(raw.get(4..raw.len().saturating_sub(3)).unwrap_or_default()),
+                Event::DocType(_) => return Err(located(self.text, at, None, "XML: a document type (<!DOCTYPE>): refused, so no entity beyond XML's five")),
+                Event::Decl(_) => {
+                    // Only first, and only XML's own pseudo-attributes.
+                    let body = raw.get(5..raw.len().saturating_sub(2)).unwrap_or_default();
+                    let decl = BytesStart::from_content(body, 0);
+                    let keys: Result<Vec<_>, _> = decl.attributes().map(|a| a.map(|a| a.key.as_ref().to_vec())).collect();
+                    let fits = keys.is_ok_and(|k| k.first().is_some_and(|f| f == b"version") && k.iter().all(|k| [&b"version"[..], b"encoding", b"standalone"].contains(&&k[..])));
+                    if at > 3 || !raw.starts_with("<?xml ") || !fits {
+                        return Err(located(self.text, at, None, "XML: a malformed XML declaration, or one not at the start"));
+                    }
+                    continue;
+                }
+                Event::PI(_) => continue,
+                Event::Eof => Ev::Eof,
+            };
+            return Ok((at, ev));
+        }
+    }
+
+    /// A start tag whose element and attribute names are XML names, whose attributes are not
+    /// repeated and whose attribute values hold no `<`.
+    pub(crate) fn checked<'s>(&mut self, s: BytesStart<'s>, at: usize) -> Result<BytesStart<'s>, ValueError> {
+        let text = self.text;
+        let bad = |what: String| located(text, at, None, format!("XML: {what}"));
+        if !is_name(s.name().as_ref()) {
+            return Err(bad(format!("{:?} is not an element name", String::from_utf8_lossy(s.name().as_ref()))));
+        }
+        self.attr_buf.clear();
+        self.attr_of = at;
+        // The usual spelling (`key="value"` separated by white space, names and values that
+        // pass) read in one pass; anything else is read again by quick-xml's attribute reader
+        // below, which gives the same attributes or the error.
+        if self.plain_attrs(s.attributes_raw()) {
+            return Ok(s);
+        }
+        self.attr_buf.clear();
+        for a in s.attributes() {
+            let a = a.map_err(|e| bad(e.to_string()))?;
+            if !is_name(a.key.as_ref()) {
+                return Err(bad(format!("{:?} is not an attribute name", String::from_utf8_lossy(a.key.as_ref()))));
+            }
+            if a.value.contains(&b'<') {
+                return Err(bad("an attribute value holds '<'".to_owned()));
+            }
+            match (self.slice(a.key.as_ref()), self.slice(&a.value)) {
+                (Some(k), Some(v)) => self.attr_buf.push((k, v)),
+                _ => self.attr_of = usize::MAX,
+            }
+        }
+        Ok(s)
+    }
+
+    /// Reads the attributes `raw` (a start tag's bytes after its name) into `attr_buf` where
+    /// each is `key="value"` or `key='value'` after white space, its key an XML name not seen
+    /// before in the tag and its value without `<`; `false` at anything else (what is in
+    /// `attr_buf` then is to be read again).
+    fn plain_attrs(&mut self, raw: &[u8]) -> bool {
+        let mut i = 0;
+        loop {
+            while raw.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            if i == raw.len() {
+                return true;
+            }
+            let from = i;
+            while raw.get(i).is_some_and(|&b| !matches!(b, b'=' | b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return false };
+            let key = &raw[from..i];
+            // The closing quote, where no `<` comes first.
+            let value = &raw[i + 2..];
+            let Some(len) = value.iter().position(|&b| b == q || b == b'<') else { return false };
+            if value[len] != q || !is_name(key) {
+                return false;
+            }
+            let value = &value[..len];
+            i += 3 + len;
+            let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return false };
+            if self.attr_buf.iter().any(|&(seen, _)| seen == k) {
+                return false;
+            }
+            self.attr_buf.push((k, v));
+        }
+    }
+
+    /// A slice of the text that `b` (bytes borrowed from it) is.
+    pub(crate) fn slice(&self, b: &[u8]) -> Option<&'i str> {
+        let start = (b.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        self.text.get(start..start.checked_add(b.len())?)
+    }
+
+    /// An element's name.
+    pub(crate) fn tag(&self, s: &BytesStart<'_>) -> Cow<'i, str> {
+        let n = s.name();
+        match self.slice(n.as_ref()) {
+            Some(t) => Cow::Borrowed(t),
+            None => Cow::Owned(String::from_utf8_lossy(n.as_ref()).into_owned()),
+        }
+    }
+
+    /// The values of the attributes `keys` of the element at `pos` (the references in them
+    /// resolved): those [`Pull::checked`] kept when it is the element last opened, else read
+    /// again (the look ahead of [`XmlReader::param_names`]).
+    pub(crate) fn attrs<const N: usize>(&self, s: &BytesStart<'_>, pos: usize, keys: [&str; N]) -> Result<[Option<Cow<'i, str>>; N], ValueError> {
+        let mut out = [const { None }; N];
+        if self.attr_of == pos {
+            // The element just checked: its attributes are kept.
+            for &(key, value) in &self.attr_buf {
+                if let Some(k) = keys.iter().position(|k| *k == key) {
+                    out[k] = Some(unescape(value).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+                }
+            }
+            return Ok(out);
+        }
+        for a in s.attributes() {
+            let a = a.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?;
+            let Some(k) = keys.iter().position(|k| k.as_bytes() == a.key.as_ref()) else { continue };
+            let v = match self.slice(&a.value) {
+                Some(t) => unescape(t),
+                None => unescape(&String::from_utf8_lossy(&a.value)).map(|c| Cow::Owned(c.into_owned())),
+            };
+            out[k] = Some(v.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+        }
+        Ok(out)
+    }
+
+    /// The error of an element the text ends inside.
+    pub(crate) fn unclosed(&self, pos: usize) -> ValueError {
+        located(self.text, pos, None, "XML: the element is not closed (the text ends inside it)")
+    }
+
+    /// The text of the element opened at `pos`, up to its end: its character data joined
+    /// (comments and the text of child elements passed over), and the first child element
+    /// (where and which) if it has one.
+    pub(crate) fn content(&mut self, pos: usize) -> Result<(Cow<'i, str>, Option<Child<'i>>), ValueError> {
+        let mut text: Option<Cow<'i, str>> = None;
+        let mut child = None;
+        let mut depth = 0usize;
+        loop {
+            let (q, ev) = self.next()?;
+            match ev {
+                Ev::Text(raw, cdata) if depth == 0 => {
+                    let t = if cdata { Cow::Borrowed(raw) } else { unescape(raw).map_err(|e| located(self.text, q, None, format!("XML: {e}")))? };
+                    text = Some(match text {
+                        None => t,
+                        Some(a) => Cow::Owned(a.into_owned() + &t),
+                    });
+                }
+                Ev::Open(s) => {
+                    if depth == 0 && child.is_none() {
+                        child = Some((q, self.tag(&s)));
+                    }
+                    depth += 1;
+                }
+                Ev::Close if depth == 0 => break,
+                Ev::Close => depth -= 1,
+                Ev::Eof => return Err(self.unclosed(pos)),
+                Ev::Text(..) | Ev::Comment(_) => {}
+            }
+        }
+        Ok((text.unwrap_or_default(), child))
+    }
+
+}
+
+/// The offset of the first control character XML 1.0 does not allow (below U+0020, but tab, line
+/// feed and carriage return) in `b`. Checked 64 bytes at a time, without a branch per byte.
+fn control_char(b: &[u8]) -> Option<usize> {
+    let bad = |c: u8| c < 0x20 && c != b'\t' && c != b'\n' && c != b'\r';
+    let mut at = 0;
+    for chunk in b.chunks(64) {
+        if chunk.iter().fold(false, |any, &c| any | bad(c)) {
+            return chunk.iter().position(|&c| bad(c)).map(|k| at + k);
+        }
+        at += chunk.len();
+    }
+    None
+}
+
+/// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character
+/// beyond ASCII; not starting with a digit, `-` or `.`).
+pub(crate) fn is_name(n: &[u8]) -> bool {
+    n.first().is_some_and(|&b| NAME_BYTES[usize::from(b)] == 2) && n.iter().all(|&b| NAME_BYTES[usize::from(b)] != 0)
+}
+
+/// Per byte: 2 where it may start an XML name (ASCII letters, `_`, `:`, any byte beyond ASCII), 1
+/// where it may only follow (digits, `-`, `.`), else 0.
+static NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() || c == b'_' || c == b':' || c >= 0x80 {
+            2
+        } else if c.is_ascii_digit() || c == b'-' || c == b'.' {
+            1
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Character data or an attribute value with XML's five entities and character references
+/// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.
+pub(crate) fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
+    let b = raw.as_bytes();
+    // Most texts and attribute values are short (a name, a number): a plain loop there, memchr's
+    // setup only for the long ones.
+    let first = if b.len() < 32 { b.iter().position(|&c| c == b'&' || c == b'\r') } else { memchr::memchr2(b'&', b'\r', b) };
+    let Some(first) = first else { return Ok(Cow::Borrowed(raw)) };
+    let mut out = String::with_capacity(raw.len());
+    out.push_str(&raw[..first]);
+    let mut rest = &raw[first..];
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '\r' => {
+                out.push('\n');
+                rest = rest.strip_prefix("\r\n").unwrap_or(&rest[1..]);
+            }
+            '&' => {
+                let end = rest.find(';').filter(|&e| e <= 12).ok_or_else(|| format!("{:?}: a bare & (write &amp;)", rest.chars().take(12).collect::<String>()))?;
+                let name = &rest[1..end];
+                let ch = match name {
+                    "lt" => '<',
+                    "gt" => '>',
+                    "amp" => '&',
+                    "apos" => '\'',
+                    "quot" => '"',
+                    _ => {
+                        let n = match name.strip_prefix("#x") {
+                            Some(h) => u32::from_str_radix(h, 16).ok(),
+                            None => name.strip_prefix('#').and_then(|d| d.parse().ok()),
+                        };
+                        match n.and_then(char::from_u32) {
+                            Some(ch) if ch >= ' ' || matches!(ch, '\t' | '\n' | '\r') => ch,
+                            Some(_) => return Err(format!("&{name};: a character XML 1.0 does not allow")),
+                            None if name.starts_with('#') => return Err(format!("&{name};: not a character")),
+                            None => return Err(format!("&{name};: an unknown entity (XML's five are known; a DTD is refused)")),
+                        }
+                    }
+                };
+                out.push(ch);
+                rest = &rest[end + 1..];
+            }
+            _ => {
+                let next = memchr::memchr2(b'&', b'\r', rest.as_bytes()).unwrap_or(rest.len());
+                out.push_str(&rest[..next]);
+                rest = &rest[next..];
+            }
+        }
+    }
+    Ok(Cow::Owned(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_before() {
+        let old = |n: &[u8]| {
+            let start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
+            n.first().is_some_and(|&b| start(b)) && n.iter().all(|&b| start(b) || b.is_ascii_digit() || b == b'-' || b == b'.')
+        };
+        for b in 0..=255u8 {
+            for n in [&[b][..], &[b'a', b][..], &[b, b'a'][..]] {
+                assert_eq!(is_name(n), old(n), "{n:?}");
+            }
+        }
+        assert!(!is_name(b""));
+    }
 }

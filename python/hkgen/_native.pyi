@@ -55,11 +55,13 @@ class Document:
     def object(self, handle: int) -> Record: ...
     def enum_class(self, name: str) -> Optional[type]: ...
     def to_bytes(self) -> bytes: ...
-    def convert(self, sdk: str, format: Optional[str] = None, *, layout: Optional[str] = None, allow_loss: bool = False) -> Document:
+    def convert(self, sdk: str, format: Optional[str] = None, *, layout: Optional[str] = None, allow_loss: bool = False, prefer: Optional[str] = None) -> Document:
         """This file as SDK ``sdk``'s (``"2018.1"``), a new Document: a ``"tagfile"`` for 2015.1 and
         later, else a ``"packfile"`` under ``layout`` (``"8,1,0,1"``; default the file's).
         ValueError with the report when it would lose anything; ``allow_loss=True`` converts and
-        warns with the report."""
+        warns with the report. ``prefer`` (``"hkp"``, ``"hknp"``): where the target SDK has both
+        classes of a replacement (2014.1's hkp and hknp ragdolls), the side whose class names
+        start with it; default what the migration rules prefer (2014.1: hknp)."""
     def write(self, path: _Path) -> None: ...
     def animations(self) -> list[Animation]:
         """One Animation per animation object (every hkaAnimation subclass), in handle order."""

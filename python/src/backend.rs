@@ -483,7 +483,7 @@ pub struct TagDoc {
     names: RefCell<HashMap<TypeIndex, Name>>,
     /// Per object handle, its members as `Document::members` gives them (a record), made on first
     /// read.
-    values: RefCell<HashMap<u32, Arc<DVal>>>,
+    values: Values,
     /// `tag0`, or `tagfile_xml` for a document read from `<hktagfile>` XML (written as TAG0).
     format: &'static str,
 }
@@ -505,7 +505,35 @@ pub struct PackDoc {
     format: &'static str,
     /// Per object handle, its members as `PackfileDocument::members` gives them (a record), made
     /// on first read; an assignment drops its object's.
-    values: RefCell<HashMap<u32, Arc<DVal>>>,
+    values: Values,
+}
+
+/// Per object handle, the object's members as one record (what the document's walk out gives),
+/// read on the first look at the object and kept until an assignment drops it: the one cache of
+/// both kinds of document.
+#[derive(Default)]
+struct Values(RefCell<HashMap<u32, Arc<DVal>>>);
+
+impl Values {
+    /// Object `h`'s record, read with `members` the first time.
+    fn get(&self, h: u32, members: impl FnOnce(hktypes::Handle) -> Result<DMembers, hktypes::Error>) -> Result<Arc<DVal>, Failure> {
+        if let Some(v) = self.0.borrow().get(&h) {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(DVal::Record(members(hktypes::Handle(h))?));
+        self.0.borrow_mut().insert(h, Arc::clone(&v));
+        Ok(v)
+    }
+
+    /// Drops object `h`'s record (after an assignment to it).
+    fn forget(&self, h: u32) {
+        self.0.borrow_mut().remove(&h);
+    }
+
+    /// Drops every record (after an assignment that lays the file out again).
+    fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
 }
 
 impl OpenDoc {
@@ -527,7 +555,7 @@ impl OpenDoc {
                 } else {
                     "packfile_xml"
                 };
-                Ok(OpenDoc::Pack(PackDoc { doc, format, values: RefCell::default() }))
+                Ok(OpenDoc::Pack(PackDoc { doc, format, values: Values::default() }))
             }
             // `<hktagfile>` XML holds its types: `hktypes::open` reads it as the TAG0 file it
             // gives (the compendium it names, when given, makes that file TCRF again).
@@ -996,12 +1024,7 @@ impl TagDoc {
     /// Object `h`'s members as `Document::members` gives them, as one record: decoded on the
     /// first read of the object.
     fn values(&self, h: u32) -> Result<Arc<DVal>, Failure> {
-        if let Some(v) = self.values.borrow().get(&h) {
-            return Ok(Arc::clone(v));
-        }
-        let v = Arc::new(DVal::Record(self.doc.members(hktypes::Handle(h))?));
-        self.values.borrow_mut().insert(h, Arc::clone(&v));
-        Ok(v)
+        self.values.get(h, |h| self.doc.members(h))
     }
 
     /// The value `steps` lead to from `root` (of type `ty`), and its type.
@@ -1545,7 +1568,7 @@ impl TagDoc {
         self.shapes = shapes_of(self.types());
         self.members.borrow_mut().clear();
         self.names.borrow_mut().clear();
-        self.values.borrow_mut().clear();
+        self.values.clear();
         Ok(renumbering(&map))
     }
 }
@@ -1561,12 +1584,7 @@ impl PackDoc {
     /// Object `h`'s members as `PackfileDocument::members` gives them (the packfile walk out, as
     /// the dump), decoded on its first read.
     fn values(&self, h: u32) -> Result<Arc<DVal>, Failure> {
-        if let Some(v) = self.values.borrow().get(&h) {
-            return Ok(Arc::clone(v));
-        }
-        let v = Arc::new(DVal::Record(self.doc.members(hktypes::Handle(h))?));
-        self.values.borrow_mut().insert(h, Arc::clone(&v));
-        Ok(v)
+        self.values.get(h, |h| self.doc.members(h))
     }
 
     /// The members of the record `steps` lead to from object `h`'s values: a struct member is
@@ -1799,7 +1817,7 @@ impl PackDoc {
             }
         };
         *slot = new;
-        self.values.borrow_mut().remove(&handle);
+        self.values.forget(handle);
         Ok(())
     }
 

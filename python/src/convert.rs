@@ -121,8 +121,9 @@ pub(crate) fn document(
     format: Option<&str>,
     layout: Option<&str>,
     allow_loss: bool,
+    prefer: Option<&str>,
 ) -> PyResult<crate::Document> {
-    let (bytes, report) = convert_bytes(data, sdk, format, layout, allow_loss)?;
+    let (bytes, report) = convert_bytes(data, sdk, format, layout, allow_loss, prefer)?;
     if !report.is_lossless() {
         let warn = py.import("warnings")?.getattr("warn")?;
         warn.call1((report.to_text(),))?;
@@ -136,6 +137,7 @@ fn convert_bytes(
     format: Option<&str>,
     layout: Option<&str>,
     allow_loss: bool,
+    prefer: Option<&str>,
 ) -> PyResult<(Vec<u8>, hkgen::convert::Report)> {
     use hkgen::convert::{self, Migrations, Options, TargetFormat};
     static CLASSES: OnceLock<Classes> = OnceLock::new();
@@ -167,6 +169,6 @@ fn convert_bytes(
     };
     static MIGRATIONS: OnceLock<Migrations> = OnceLock::new();
     let migrations = MIGRATIONS.get_or_init(Migrations::builtin);
-    let o = Options { sdk: sdk.to_owned(), format: target, classes, migrations, compendia: None };
+    let o = Options { sdk: sdk.to_owned(), format: target, classes, migrations, compendia: None, prefer: prefer.map(str::to_owned) };
     convert::convert(&doc, &o, allow_loss).map_err(|e| PyValueError::new_err(e.to_string()))
 }

@@ -313,11 +313,12 @@ impl Document {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// This file as SDK `sdk`'s, a new Document (see `convert.rs`).
-    #[pyo3(signature = (sdk, format=None, *, layout=None, allow_loss=false))]
-    fn convert(&self, py: Python<'_>, sdk: &str, format: Option<&str>, layout: Option<&str>, allow_loss: bool) -> PyResult<Document> {
+    /// This file as SDK `sdk`'s, a new Document (see `convert.rs`); `prefer` as `hkgen convert
+    /// --prefer` (`"hkp"`: a 2014.1 ragdoll stays hkp).
+    #[pyo3(signature = (sdk, format=None, *, layout=None, allow_loss=false, prefer=None))]
+    fn convert(&self, py: Python<'_>, sdk: &str, format: Option<&str>, layout: Option<&str>, allow_loss: bool, prefer: Option<&str>) -> PyResult<Document> {
         let bytes = self.inner.to_bytes().map_err(|f| havok_error(py, f))?;
-        convert::document(py, &bytes, sdk, format, layout, allow_loss)
+        convert::document(py, &bytes, sdk, format, layout, allow_loss, prefer)
     }
 
     /// Writes the file to `path`.

@@ -45,3 +45,18 @@ def test_a_loss_is_refused_or_warned():
     assert any("lost: #" in str(x.message) for x in w)
     assert (out.sdk, out.format) == ("2010.2", "packfile")
     assert out.objects("hkaSkeletonMapper")
+
+
+DSR_RAGDOLL = "soulstruct-havok/DSR__c2240__c2240.hkx"
+
+
+def test_prefer_hkp_at_2014_1():
+    doc = hkgen.open(corpus_file(DSR_RAGDOLL))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        hknp = doc.convert("2014.1", allow_loss=True)
+        hkp = doc.convert("2014.1", allow_loss=True, prefer="hkp")
+    assert hknp.objects("hknpRagdollData") and not hknp.objects("hkpRigidBody")
+    assert len(hkp.objects("hkpRigidBody")) == 21 and not hkp.objects("hknpRagdollData")
+    with pytest.raises(ValueError, match="--prefer hkx"):
+        doc.convert("2014.1", allow_loss=True, prefer="hkx")

@@ -73,6 +73,10 @@ pub struct Options<'a> {
     pub migrations: &'a Migrations,
     /// The compendia a TCRF source tagfile was read with (none for other files).
     pub compendia: Option<&'a hktypes::tagfile::CompendiumSet>,
+    /// Which side of a class replacement ([`rules::Replacement`]) a target SDK that has both
+    /// takes, by the start of its classes' names (`hkp`, `hknp`): none for what the rules'
+    /// `preferred` say (2014.1: hknp). [`Migrations::with_preference`] gives the rules it asks for.
+    pub prefer: Option<String>,
 }
 
 /// One entry of a [`Report`].
@@ -504,6 +508,12 @@ fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// `x` as an `hkHalf16` holds it: its high 16 bits, the low ones cut off (what Havok's files
+/// show, see [`Cx::value`]).
+pub fn half_of(x: f32) -> f32 {
+    f32::from_bits(x.to_bits() & 0xFFFF_0000)
+}
+
 /// A value that holds nothing: null, false, zero, empty, or made only of such values.
 pub fn is_zero(v: &Val) -> bool {
     match v {
@@ -929,11 +939,7 @@ impl Cx<'_> {
                 let Some(Val::List(records) | Val::Array(records, _)) = src.get(table) else { continue };
                 for e in elements {
                     let Val::Record(e) = e else { continue };
-                    let i = match e.get(index) {
-                        Some(Val::UInt(i)) => usize::try_from(*i).ok(),
-                        Some(Val::Int(i)) => usize::try_from(*i).ok(),
-                        _ => None,
-                    };
+                    let i = er.record_index(table, index, e, &|name| src.get(name).cloned());
                     let Some((i, Val::Record(rec))) = i.and_then(|i| Some((i, records.get(i)?))) else { continue };
                     if er.carried_from_record(table, rec).contains(&em.from) {
                         let c = format!("{table}[{i}].{}", em.from);
@@ -982,21 +988,49 @@ impl Cx<'_> {
                 // the target has the table and the element its index. A vector is not carried
                 // back: its fourth component is another member's (hkp's inverse mass in
                 // inertiaAndMassInv.w), and stays a named loss.
-                let mut by_table: Vec<(String, String, bool, Members)> = Vec::new();
+                // `via`: where the element has no member `index`, the table of another op of the
+                // rule whose records hold it (2014.1's motionCinfos[body.motionId].motionPropertiesId).
+                let mut by_table: Vec<(String, String, bool, Members, Option<String>)> = Vec::new();
                 for em in &er.members {
                     let Some((table, index)) = em.op.as_ref().and_then(rules::MemberOp::table) else { continue };
-                    if !self.types.has_member(&owner_ancestry, table) || !self.types.has_member(&element_ancestry, index) {
+                    if !self.types.has_member(&owner_ancestry, table) {
                         continue;
                     }
+                    let via = if self.types.has_member(&element_ancestry, index) {
+                        None
+                    } else {
+                        let via = er.members.iter().filter_map(|o| o.op.as_ref().and_then(rules::MemberOp::table)).find(|(t, i)| {
+                            *t != table
+                                && self.types.has_member(&owner_ancestry, t)
+                                && self.types.has_member(&element_ancestry, i)
+                                && self.types.nested(&r.from, t).is_some_and(|rt| self.types.has_member(&self.types.ancestry(&rt), index))
+                        });
+                        match via {
+                            Some((t, _)) => Some(t.to_owned()),
+                            None => continue,
+                        }
+                    };
                     let Some(v) = rules::path_get_indexed(body, &em.to) else { continue };
-                    if !is_scalar(v) {
-                        continue;
-                    }
+                    // A vector whose fourth component is another member's (`to_w`: hkp's inverse
+                    // mass in inertiaAndMassInv.w) with that component as the target's (`from_w`).
+                    let v = match (em.back_w(body), v) {
+                        (Some(w), Val::List(l) | Val::Array(l, _)) if l.iter().all(is_scalar) => {
+                            let mut l = l.clone();
+                            l[3] = w;
+                            Val::List(l)
+                        }
+                        // A vector no other member takes an element of (2015.1's swept transform's
+                        // centre of mass as 2014.1's motion's centerOfMassWorld).
+                        (None, Val::List(l) | Val::Array(l, _)) if !l.is_empty() && l.iter().all(is_scalar) && !er.members.iter().any(|o| o.to.starts_with(&format!("{}[", em.to))) => Val::List(l.clone()),
+                        (_, v) if is_scalar(v) => v.clone(),
+                        _ => continue,
+                    };
+                    let v = &v;
                     let shared = matches!(em.op, Some(rules::MemberOp::Shared(..)));
                     let slot = match by_table.iter().position(|(t, ..)| t == table) {
                         Some(i) => i,
                         None => {
-                            by_table.push((table.to_owned(), index.to_owned(), shared, Members(Vec::new())));
+                            by_table.push((table.to_owned(), index.to_owned(), shared, Members(Vec::new()), via));
                             by_table.len() - 1
                         }
                     };
@@ -1010,7 +1044,15 @@ impl Cx<'_> {
                         }
                     }
                 }
-                for (table, index, shared, values) in by_table {
+                // The tables whose index another table's record holds first, so that record
+                // takes it.
+                by_table.sort_by_key(|e| e.4.is_none());
+                let mut held: Vec<(String, String, u64)> = Vec::new();
+                for (table, index, shared, mut values, via) in by_table {
+                    for (t, n, i) in held.iter().filter(|(t, ..)| *t == table) {
+                        let _ = t;
+                        rules::path_set(&mut values, n, Val::UInt(*i));
+                    }
                     let t = match tables.iter().position(|(n, _)| *n == table) {
                         Some(i) => i,
                         None => {
@@ -1026,8 +1068,26 @@ impl Cx<'_> {
                             list.len() - 1
                         }
                     };
-                    self.note(2, &join(&at, &index), format!("{i}: the object's {} in {}.{table}[{i}]{}", list[i].0.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "), r.from, if shared { ", one record per distinct set of values" } else { "" }));
-                    rules::path_set(&mut rec, &index, Val::UInt(i as u64));
+                    let names = list[i].0.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ");
+                    let each = if shared { ", one record per distinct set of values" } else { "" };
+                    match via {
+                        Some(v) => {
+                            self.note(2, &join(&at, &index), format!("{i}: the object's {names} in {}.{table}[{i}]{each}, indexed by its {v} record's {index}", r.from));
+                            held.push((v, index, i as u64));
+                        }
+                        None => {
+                            self.note(2, &join(&at, &index), format!("{i}: the object's {names} in {}.{table}[{i}]{each}", r.from));
+                            rules::path_set(&mut rec, &index, Val::UInt(i as u64));
+                        }
+                    }
+                }
+                // A swept transform whose centre of mass went to a table (2014.1's motion) holds
+                // nothing else where its local centre of mass is what that gives.
+                if let Some(sw) = er.members.iter().find(|x| matches!(x.op, Some(rules::MemberOp::SweptTransform(_)))) {
+                    let whole = join(&at, &sw.to);
+                    if !got.contains(&whole) && got.contains(&format!("{whole}[0]")) && er.swept_derivable(body, true) {
+                        got.push(whole);
+                    }
                 }
                 // A list whose every element was carried (`entities[0]`, `entities[1]`) is carried.
                 for (name, v) in &body.0 {
@@ -1456,10 +1516,13 @@ impl Cx<'_> {
         }
         if let Val::Real(x) = v {
             if x.to_bits() & 0xFFFF != 0 && self.types.member_facts(ancestry, member).1 {
-                // The nearest half (a float's high 16 bits), rounding the low half to nearest.
-                let up = f32::from_bits(x.to_bits().wrapping_add(0x8000) & 0xFFFF_0000);
-                let h = if up.is_finite() { up } else { f32::from_bits(x.to_bits() & 0xFFFF_0000) };
-                self.note(0, path, format!("{x} where {} stores a half: {h}", self.o.sdk));
+                // A half is a float's high 16 bits, the low half cut off as Havok cuts it (not
+                // rounded): 0.3 is 0.29882812 and 0.8 0.796875 in Elden Ring's materials
+                // (c5051.hkx, 20 each), 0.4 0.3984375 in 34 Dark Souls III map files, 0.05
+                // 0.049804688 in 72 hknpMaterial.weldingTolerance of 36 and in DSR's 21
+                // hkMotionState.angularDamping; rounding gives 0.30078125, 0.80078125, ...
+                let h = half_of(*x);
+                self.note(0, path, format!("{x} where {} stores a half: {h}, the value cut to its high 16 bits as Havok stores it", self.o.sdk));
                 return Val::Real(h);
             }
         }
@@ -1650,6 +1713,17 @@ fn source_dump(doc: &Document, o: &Options<'_>) -> Result<Dump, ConvertError> {
 
 /// The target's dump of `doc` and its report; writes nothing.
 pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
+    // A preference asked for: the rules with their `preferred` for the target SDK rewritten.
+    let preferred;
+    let asked;
+    let o = match &o.prefer {
+        Some(p) => {
+            preferred = o.migrations.with_preference(&o.sdk, p).map_err(failed)?;
+            asked = Options { sdk: o.sdk.clone(), format: o.format, classes: o.classes, migrations: &preferred, compendia: o.compendia, prefer: None };
+            &asked
+        }
+        None => o,
+    };
     let source = source_dump(doc, o)?;
     let source: HashMap<u32, &DumpObject> = source.objects.iter().map(|ob| (ob.handle, ob)).collect();
     let types = Types::new(o)?;
@@ -1660,7 +1734,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             Document::Packfile(p) => TargetFormat::Packfile(p.layout()),
             _ => TargetFormat::Tagfile,
         };
-        Types::new(&Options { sdk, format, classes: o.classes, migrations: o.migrations, compendia: None }).ok()
+        Types::new(&Options { sdk, format, classes: o.classes, migrations: o.migrations, compendia: None, prefer: None }).ok()
     });
     let mut cx = Cx {
         o,
@@ -1911,6 +1985,7 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
             }
         }
     }
+    check_indices(&objects, o.migrations)?;
     let report = cx.report;
     let (format, layout, kept) = match (&types, o.format) {
         (Types::Tag { sdk, table, by_name, .. }, _) => {
@@ -1945,6 +2020,58 @@ pub fn plan(doc: &Document, o: &Options<'_>) -> Result<Plan, ConvertError> {
     let root = objects.first().map(|o| o.handle);
     let dump = Dump { format: format.to_owned(), sdk: o.sdk.clone(), layout, root, objects, kept };
     Ok(Plan { dump, report })
+}
+
+/// The converter's last check of a target: every index that a rule names into a table of the
+/// same object (`materialId` into `materials`, `motionPropertiesId` into `motionProperties`,
+/// `motionId` into `motionCinfos`: the `indexed_records` rules and the tables of the `Indexed`
+/// and `Shared` ops) names a record of the table, or is the rule's value for none
+/// (`unindexed`). A target the run time would read past a table's end with is refused as a
+/// failure of the converter, with or without `--allow-loss`.
+fn check_indices(objects: &[DumpObject], m: &Migrations) -> Result<(), ConvertError> {
+    let mut pairs: Vec<(&str, &str, Option<&Val>)> = m.indexed_records.iter().map(|r| (r.table.as_str(), r.index.as_str(), Some(&r.unindexed))).collect();
+    for r in &m.replacements {
+        for (t, i) in r.members.iter().filter_map(|x| x.op.as_ref().and_then(rules::MemberOp::table)) {
+            if !pairs.iter().any(|(pt, pi, _)| *pt == t && *pi == i) {
+                pairs.push((t, i, None));
+            }
+        }
+    }
+    for ob in objects {
+        let Some(mm) = ob.members.as_ref() else { continue };
+        for &(table, index, none) in &pairs {
+            // No table: every index is the rule's value for none (2016.2's motionId).
+            let records = match mm.get(table) {
+                Some(Val::List(records) | Val::Array(records, _)) => records.as_slice(),
+                None if none.is_some() => &[],
+                _ => continue,
+            };
+            for (name, v) in &mm.0 {
+                let (Val::List(elements) | Val::Array(elements, _)) = v else { continue };
+                for (k, e) in elements.iter().enumerate() {
+                    let Val::Record(e) = e else { continue };
+                    let Some(x) = e.get(index) else { continue };
+                    if none == Some(x) {
+                        continue;
+                    }
+                    let i = match x {
+                        Val::UInt(i) => Some(*i),
+                        Val::Int(i) => u64::try_from(*i).ok(),
+                        _ => continue,
+                    };
+                    if i.is_none_or(|i| i >= records.len() as u64) {
+                        return Err(failed(format!(
+                            "the converted {}'s {name}[{k}].{index} is {}, which names no record of its {table} ({} records): no rule of the converter fills the table",
+                            ob.class,
+                            short(x),
+                            records.len()
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The bytes of a plan's target file.
@@ -1997,10 +2124,63 @@ impl DocumentConvert for Document {
     fn convert(&self, sdk: &str, format: TargetFormat, classes: &'static (dyn ClassRegistry + Sync)) -> Result<(Document, Report), ConvertError> {
         static BUILTIN: std::sync::OnceLock<Migrations> = std::sync::OnceLock::new();
         let migrations = BUILTIN.get_or_init(Migrations::builtin);
-        let o = Options { sdk: sdk.to_owned(), format, classes, migrations, compendia: None };
+        let o = Options { sdk: sdk.to_owned(), format, classes, migrations, compendia: None, prefer: None };
         let (bytes, report) = convert(self, &o, false)?;
         let doc = hktypes::open(&bytes, &OpenOptions { classes: Some(classes), ..OpenOptions::default() })
             .map_err(|e| failed(format!("the converted {sdk} file does not read back: {e}")))?;
         Ok((doc, report))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A half keeps a float's high 16 bits, the rest cut off as Havok's files show: 0.3 and 0.8
+    /// are Elden Ring's 0.29882812 and 0.796875 (c5051.hkx), 0.4 Dark Souls III's 0.3984375, 0.05
+    /// DSR's and DS III's 0.049804688; a half stays itself.
+    #[test]
+    fn half_cuts_as_havok() {
+        assert_eq!(half_of(0.3), 0.29882812);
+        assert_eq!(half_of(0.8), 0.796875);
+        assert_eq!(half_of(0.4), 0.3984375);
+        assert_eq!(half_of(0.05), 0.049804688);
+        assert_eq!(half_of(0.5), 0.5);
+        assert_eq!(half_of(-0.3), -0.29882812);
+    }
+
+    fn object(members: Vec<(&str, Val)>) -> DumpObject {
+        DumpObject {
+            handle: 1,
+            class: "hknpRagdollData".into(),
+            members: Some(Members(members.into_iter().map(|(n, v)| (n.to_owned(), v)).collect())),
+            untyped: None,
+            kept: ObjectKept::default(),
+        }
+    }
+
+    fn body(members: Vec<(&str, Val)>) -> Val {
+        Val::Record(Members(members.into_iter().map(|(n, v)| (n.to_owned(), v)).collect()))
+    }
+
+    /// An index into an empty or short table is refused; one into the table, or a table's
+    /// value for none where the SDK has no table (2016.2's motionId 0x7fffffff), passes.
+    #[test]
+    fn indices_name_records() {
+        let m = Migrations::builtin();
+        let record = || Val::Record(Members(vec![]));
+        let ok = object(vec![
+            ("materials", Val::List(vec![record()])),
+            ("motionProperties", Val::List(vec![record(), record()])),
+            ("bodyCinfos", Val::List(vec![body(vec![("materialId", Val::UInt(0)), ("motionPropertiesId", Val::UInt(1)), ("motionId", Val::UInt(0x7fff_ffff))])])),
+        ]);
+        assert!(check_indices(&[ok], &m).is_ok());
+        let empty = object(vec![("motionProperties", Val::List(vec![])), ("bodyCinfos", Val::List(vec![body(vec![("motionPropertiesId", Val::UInt(0))])]))]);
+        let e = check_indices(&[empty], &m).unwrap_err().to_string();
+        assert!(e.contains("bodyCinfos[0].motionPropertiesId is 0, which names no record of its motionProperties (0 records)"), "{e}");
+        let motion = object(vec![("bodyCinfos", Val::List(vec![body(vec![("motionId", Val::UInt(0))])]))]);
+        assert!(check_indices(&[motion], &m).is_err(), "a motionId where the SDK keeps no motionCinfos");
+        let motions = object(vec![("motionCinfos", Val::List(vec![record()])), ("bodyCinfos", Val::List(vec![body(vec![("motionId", Val::UInt(1))])]))]);
+        assert!(check_indices(&[motions], &m).is_err());
     }
 }

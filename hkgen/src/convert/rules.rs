@@ -178,7 +178,10 @@ pub enum MemberOp {
     /// columns of four reals, the rotation's three axes (w 0) and the position (w 1).
     Transform(String),
     /// A unit quaternion and the position at the named path as an `hkSweptTransform` at rest
-    /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0).
+    /// (center of mass at the position, twice; the rotation, twice; a local center of mass of 0),
+    /// or with the centre of mass an [`MemberOp::IndexedBack`] member of its `[0]` gives (its
+    /// local one what that gives), as DSR's bodies hold it. Back, a swept transform that holds
+    /// no more than that is carried by the transform ([`swept_at_rest`]).
     SweptTransform(String),
     /// 1/the value, both ways (0 stays 0: an infinite mass): 2016.2's `hknpBodyCinfo.mass` as
     /// 2015.1's `hkpRigidBody.motion.inertiaAndMassInv[3]`, the inverse mass.
@@ -192,15 +195,33 @@ pub enum MemberOp {
     /// `friction`), forward the second is carried only where it equals the first (else it is
     /// lost by name), back both take the object's value.
     Shared(String, String),
+    /// As [`MemberOp::Indexed`], the way back only: the object's value at `to` becomes member
+    /// `from` of the owner's table record `.0` the element indexes by `.1` (2015.1's
+    /// `hkpRigidBody.motion.motionState.sweptTransform[0]`, the centre of mass, and `[2]`, the
+    /// rotation, as 2014.1's `motionCinfos[body.motionId].centerOfMassWorld` and `.orientation`,
+    /// which would otherwise be zero). Forward nothing is set but by a [`MemberOp::SweptTransform`]
+    /// member whose `to` is this `to` less `[0]`, which takes its centre of mass from here (its
+    /// local one the rotation's inverse of it less the position); the record's member is
+    /// reported with its table.
+    IndexedBack(String, String),
 }
 
 impl MemberOp {
     /// The table and index of an [`MemberOp::Indexed`] or [`MemberOp::Shared`] op.
     pub fn table(&self) -> Option<(&str, &str)> {
         match self {
-            MemberOp::Indexed(t, i) | MemberOp::Shared(t, i) => Some((t, i)),
+            MemberOp::Indexed(t, i) | MemberOp::Shared(t, i) | MemberOp::IndexedBack(t, i) => Some((t, i)),
             _ => None,
         }
+    }
+}
+
+/// An index held as an integer.
+fn index_value(v: &Val) -> Option<usize> {
+    match v {
+        Val::UInt(i) => usize::try_from(*i).ok(),
+        Val::Int(i) => usize::try_from(*i).ok(),
+        _ => None,
     }
 }
 
@@ -226,6 +247,12 @@ pub struct ReplacedMember {
     /// other is carried as it is.
     #[serde(default)]
     pub to_w: Option<String>,
+    /// With `to_w`: what the vector's fourth component holds in `from` where it is not 0
+    /// (2014.1's `hknpMotionCinfo.inverseInertiaLocal.w`, 1.0 in all 19 motions of c1400.HKX,
+    /// where 2015.1's `hkpRigidBody.motion.inertiaAndMassInv.w` is the inverse mass). Back, a
+    /// fourth component equal to the `to_w` value becomes this.
+    #[serde(default)]
+    pub from_w: Option<Val>,
     /// For an array of records whose rule ([`Replacement::records`]) makes each an object of
     /// this class: the array of pointers to those objects.
     #[serde(default)]
@@ -240,6 +267,17 @@ pub struct ReplacedMember {
     /// instance lists the bodies in bone order, its system otherwise); a negative index stays.
     #[serde(default)]
     pub indexes: Option<String>,
+}
+
+impl ReplacedMember {
+    /// The way back of `to_w`: the value a source vector's fourth component takes where it
+    /// holds the `to_w` member's value (`from_w`, else 0); none where it holds anything else.
+    pub fn back_w(&self, src: &Members) -> Option<Val> {
+        let w = self.to_w.as_deref()?;
+        let stored = path_get_indexed(src, w)?;
+        let is_w = matches!(path_get_indexed(src, &self.to), Some(Val::List(l) | Val::Array(l, _)) if l.len() == 4 && l[3] == *stored);
+        is_w.then(|| self.from_w.clone().unwrap_or(Val::Real(0.0)))
+    }
 }
 
 /// A string member naming a class (see [`Migrations::class_names`]).
@@ -311,16 +349,23 @@ impl Replacement {
                         path_set(&mut out, to, w);
                         carried.push(from.to_owned());
                     }
+                    // Nothing to set: a swept transform at rest at the body's transform (what
+                    // the way forward makes of the orientation and position) holds nothing
+                    // else, so it is carried by the transform; any other is a loss.
+                    Some(MemberOp::SweptTransform(_)) => {
+                        if self.swept_derivable(src, false) {
+                            carried.push(from.to_owned());
+                        }
+                    }
                     _ => {}
                 }
                 continue;
             }
+            if matches!(m.op, Some(MemberOp::IndexedBack(..))) {
+                continue;
+            }
             if let (None, Some((table, index))) = (&m.each, m.op.as_ref().and_then(MemberOp::table)) {
-                let i = match path_get(src, index) {
-                    Some(Val::UInt(i)) => usize::try_from(*i).ok(),
-                    Some(Val::Int(i)) => usize::try_from(*i).ok(),
-                    _ => None,
-                };
+                let i = self.record_index(table, index, src, owner);
                 let record = match (i, owner(table)) {
                     (Some(i), Some(Val::List(l) | Val::Array(l, _))) => l.get(i).cloned(),
                     _ => None,
@@ -365,8 +410,26 @@ impl Replacement {
                     let out = if matches!(m.op, Some(MemberOp::Transform(_))) {
                         list(&quaternion_transform(q, pos))
                     } else {
-                        let at = [pos[0], pos[1], pos[2], 0.0];
-                        Val::List(vec![list(&at), list(&at), list(&q), list(&q), list(&[0.0; 4])])
+                        // The centre of mass where the record an `IndexedBack` member of
+                        // `{to}[0]` names holds it (2014.1's motion's centerOfMassWorld), its local
+                        // one the rotation's inverse of it less the position; else the position.
+                        let head = format!("{to}[0]");
+                        let com = self.members.iter().find(|x| x.to == head && matches!(x.op, Some(MemberOp::IndexedBack(..)))).and_then(|x| {
+                            let (t, i) = x.op.as_ref()?.table()?;
+                            let k = self.record_index(t, i, src, owner)?;
+                            let (Val::List(l) | Val::Array(l, _)) = owner(t)? else { return None };
+                            let Val::Record(r) = l.get(k)? else { return None };
+                            path_get(r, &x.from).and_then(reals).filter(|c| c.len() == 4 && c.iter().all(|v| v.is_finite()))
+                        });
+                        let (at, local) = match com {
+                            Some(c) => {
+                                let d = [0, 1, 2].map(|k| f64::from(c[k]) - f64::from(pos[k]));
+                                let l = rotate_inverse(q, d);
+                                ([c[0], c[1], c[2], 0.0], [l[0] as f32, l[1] as f32, l[2] as f32, 0.0])
+                            }
+                            None => ([pos[0], pos[1], pos[2], 0.0], [0.0; 4]),
+                        };
+                        Val::List(vec![list(&at), list(&at), list(&q), list(&q), list(&local)])
                     };
                     carried.push(p.clone());
                     out
@@ -381,7 +444,7 @@ impl Replacement {
                     }
                     w
                 }
-                (None, None | Some(MemberOp::Indexed(..) | MemberOp::Shared(..))) => v.clone(),
+                (None, None | Some(MemberOp::Indexed(..) | MemberOp::Shared(..) | MemberOp::IndexedBack(..))) => v.clone(),
             };
             path_set(&mut out, to, v);
             carried.push(from.to_owned());
@@ -390,12 +453,8 @@ impl Replacement {
         for m in &self.members {
             let Some(w) = &m.to_w else { continue };
             let (at, w_value) = match way {
-                Way::Forward => (m.to.as_str(), path_get(&out, w).cloned()),
-                Way::Back => {
-                    let stored = path_get(src, w).cloned();
-                    let is_w = matches!((path_get(src, &m.to), &stored), (Some(Val::List(l) | Val::Array(l, _)), Some(s)) if l.len() == 4 && l[3] == *s);
-                    (m.from.as_str(), is_w.then_some(Val::Real(0.0)))
-                }
+                Way::Forward => (m.to.as_str(), path_get_indexed(&out, w).cloned()),
+                Way::Back => (m.from.as_str(), m.back_w(src)),
             };
             let (Some(wv @ Val::Real(_)), Some(Val::List(l) | Val::Array(l, _))) = (w_value, path_get(&out, at)) else { continue };
             if l.len() == 4 {
@@ -407,6 +466,23 @@ impl Replacement {
         (out, carried)
     }
 
+    /// The index of the record of the owner's table `table` that record `element` names by its
+    /// member `index`; where the element has no such member, the index that the record of
+    /// another table of this rule's ops, which the element indexes, holds under that name
+    /// (2014.1 keeps a body's `motionPropertiesId` in `motionCinfos[body.motionId]`, 2016.2 in
+    /// the body). `owner` gives the owner's members.
+    pub fn record_index(&self, table: &str, index: &str, element: &Members, owner: &dyn Fn(&str) -> Option<Val>) -> Option<usize> {
+        if let Some(v) = path_get(element, index) {
+            return index_value(v);
+        }
+        self.members.iter().filter_map(|m| m.op.as_ref().and_then(MemberOp::table)).filter(|(t, i)| *t != table && *i != index).find_map(|(t, i)| {
+            let j = index_value(path_get(element, i)?)?;
+            let (Val::List(l) | Val::Array(l, _)) = owner(t)? else { return None };
+            let Val::Record(r) = l.get(j)? else { return None };
+            index_value(r.get(index)?)
+        })
+    }
+
     /// The members of table record `rec` that the members of this rule with an
     /// [`MemberOp::Indexed`] or [`MemberOp::Shared`] op on `table` carry (their `from` names):
     /// each one present, but a member whose path in `to` an earlier one takes, unless their
@@ -415,7 +491,7 @@ impl Replacement {
         let mut taken: Vec<(&str, &Val)> = Vec::new();
         let mut out = Vec::new();
         for m in &self.members {
-            if m.op.as_ref().and_then(MemberOp::table).is_none_or(|(t, _)| t != table) {
+            if m.op.as_ref().and_then(MemberOp::table).is_none_or(|(t, _)| t != table) || matches!(m.op, Some(MemberOp::IndexedBack(..))) {
                 continue;
             }
             let Some(v) = path_get(rec, &m.from) else { continue };
@@ -431,10 +507,64 @@ impl Replacement {
         out
     }
 
+    /// Whether the swept transform of object `src` (the `to` of this rule's
+    /// [`MemberOp::SweptTransform`] member) holds only what its transform (the `to` of the
+    /// [`MemberOp::Transform`] member) gives ([`swept_at_rest`]), the centre of mass where
+    /// `com_kept` says the target keeps it elsewhere (2014.1's `motionCinfos`, see
+    /// [`MemberOp::IndexedBack`]).
+    pub fn swept_derivable(&self, src: &Members, com_kept: bool) -> bool {
+        let path = |f: fn(&MemberOp) -> bool| self.members.iter().find(|x| x.op.as_ref().is_some_and(f)).map(|x| x.to.as_str());
+        let (Some(swept), Some(transform)) = (path(|o| matches!(o, MemberOp::SweptTransform(_))), path(|o| matches!(o, MemberOp::Transform(_)))) else { return false };
+        let Some((q, pos)) = path_get(src, transform).and_then(reals).and_then(|t| transform_quaternion(&t)) else { return false };
+        path_get(src, swept).is_some_and(|v| swept_at_rest(v, q, pos, com_kept))
+    }
+
     /// Why member `name` (of either class) may be dropped, where the rule says.
     pub fn derived_reason(&self, name: &str) -> Option<&str> {
         self.derived.iter().find(|(n, _)| n == name).map(|(_, r)| r.as_str())
     }
+}
+
+/// Whether `swept` (an `hkSweptTransform`: five vectors, as a C array of them or a record) is
+/// the swept transform at rest of a body at rotation `q` and position `p`, as
+/// [`MemberOp::SweptTransform`] makes it: the centre of mass at the position (within 1e-5) at
+/// time 0, twice; the rotation `q` (up to sign, within 1e-5), twice; a local centre of mass of
+/// 0. DSR's bodies hold a local centre of mass of about 1e-8 (Ragdoll_Pelvis01: 0,
+/// -2.78e-10, -7.45e-9), which no 2016.2 hknp body member holds: not at rest in this sense.
+/// With `com_kept` (the target keeps the centre of mass itself, 2014.1's motion
+/// `centerOfMassWorld`) the centre of mass may be anywhere, the local one being what it gives:
+/// the rotation's inverse of the centre of mass less the position, within 1e-5.
+pub fn swept_at_rest(swept: &Val, q: [f32; 4], p: [f32; 4], com_kept: bool) -> bool {
+    let vectors: Vec<Vec<f32>> = match swept {
+        Val::List(l) | Val::Array(l, _) => l.iter().filter_map(reals).collect(),
+        Val::Record(m) => m.0.iter().filter_map(|(_, v)| reals(v)).collect(),
+        _ => return false,
+    };
+    if vectors.len() != 5 || vectors.iter().any(|v| v.len() != 4) {
+        return false;
+    }
+    let (c0, c1, r0, r1, local) = (&vectors[0], &vectors[1], &vectors[2], &vectors[3], &vectors[4]);
+    let near = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-5);
+    let sign = if r0.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+    let q: Vec<f32> = q.iter().map(|c| sign * c).collect();
+    let com = if com_kept {
+        let d = [0, 1, 2].map(|k| f64::from(c0[k]) - f64::from(p[k]));
+        let want = rotate_inverse([q[0], q[1], q[2], q[3]], d).map(|c| c as f32);
+        near(&local[..3], &want) && local[3] == 0.0
+    } else {
+        local.iter().all(|x| *x == 0.0) && near(&c0[..3], &p[..3])
+    };
+    c0 == c1 && r0 == r1 && c0[3] == 0.0 && com && near(r0, &q)
+}
+
+/// Vector `v` rotated by the inverse of unit quaternion `q` (x, y, z, w), in 64 bits: a world
+/// offset in the body's frame.
+pub fn rotate_inverse(q: [f32; 4], v: [f64; 3]) -> [f64; 3] {
+    let (x, y, z, w) = (-f64::from(q[0]), -f64::from(q[1]), -f64::from(q[2]), f64::from(q[3]));
+    let cross = |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let t = cross([x, y, z], v).map(|c| 2.0 * c);
+    let u = cross([x, y, z], t);
+    [0, 1, 2].map(|k| v[k] + w * t[k] + u[k])
 }
 
 /// Unit quaternion `q` (x, y, z, w) and position `p` as a column-major 4x4 transform (in 64
@@ -983,6 +1113,39 @@ impl Migrations {
         self.class_names.extend(other.class_names);
     }
 
+    /// These rules with the preference of target SDK `sdk` for the side of each replacement
+    /// whose class name starts with `prefix` (`hkp`, `hknp`): a rule whose `from` class does is
+    /// preferred for `sdk` (with the classes every preference of the rule names, `with`), one
+    /// whose `to` class does is not. An error where no replacement has a class of that prefix.
+    pub fn with_preference(&self, sdk: &str, prefix: &str) -> Result<Migrations, String> {
+        let mut m = self.clone();
+        let mut any = false;
+        for r in &mut m.replacements {
+            if r.from.starts_with(prefix) && !r.to.starts_with(prefix) {
+                any = true;
+                if !r.preferred.iter().any(|p| p.sdk == sdk) {
+                    let mut with: Vec<String> = Vec::new();
+                    for w in r.preferred.iter().flat_map(|p| &p.with) {
+                        if !with.contains(w) {
+                            with.push(w.clone());
+                        }
+                    }
+                    let evidence = format!("asked for: {sdk} takes {} where it has both ({})", r.from, r.evidence);
+                    r.preferred.push(Preferred { sdk: sdk.to_owned(), with, evidence });
+                }
+            } else if r.to.starts_with(prefix) && !r.from.starts_with(prefix) {
+                any = true;
+                r.preferred.retain(|p| p.sdk != sdk);
+            }
+        }
+        if any {
+            Ok(m)
+        } else {
+            let sides: Vec<String> = self.replacements.iter().filter(|r| !r.records).map(|r| format!("{} / {}", r.from, r.to)).collect();
+            Err(format!("--prefer {prefix}: no class replacement has a side of classes named {prefix}... (the replacements: {})", sides.join(", ")))
+        }
+    }
+
     /// The replacement rule for an object of class `class` where target SDK `sdk` has (`has`)
     /// the class in its stead and lacks `class`, or has both and prefers the other
     /// ([`Replacement::preferred`]), with the way it applies.
@@ -1277,6 +1440,36 @@ mod tests {
         nan[13] = f32::NAN;
         assert_eq!(transform_quaternion(&nan), None);
         assert_eq!(transform_quaternion(&[0.0; 12]), None);
+    }
+
+    /// c1400's pelvis made an hkp body (the way forward) is at rest at its transform; DSR's
+    /// pelvis (a local centre of mass of 1e-8), another rotation or another position is not.
+    #[test]
+    fn swept_transform_at_rest() {
+        let v = |x: [f32; 4]| Val::List(x.iter().map(|c| Val::Real(*c)).collect());
+        let q = [0.70710737, 0.7071061, 1.7406663e-6, 1.7406642e-6];
+        let p = [-1.3446338e-9, 0.95681125, -7.9030736e-26, 1.0];
+        let at = [p[0], p[1], p[2], 0.0];
+        let swept = |c: [f32; 4], r: [f32; 4], local: [f32; 4]| Val::List(vec![v(c), v(c), v(r), v(r), v(local)]);
+        let (t_q, t_p) = transform_quaternion(&quaternion_transform(q, p)).unwrap();
+        assert!(swept_at_rest(&swept(at, q, [0.0; 4]), t_q, t_p, false));
+        assert!(swept_at_rest(&swept(at, q.map(|c| -c), [0.0; 4]), t_q, t_p, false), "a quaternion and its negation are one rotation");
+        assert!(!swept_at_rest(&swept(at, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), t_q, t_p, false));
+        assert!(!swept_at_rest(&swept([at[0], at[1] + 0.01, at[2], 0.0], q, [0.0; 4]), t_q, t_p, false));
+        assert!(!swept_at_rest(&swept(at, [0.0, 0.0, 0.0, 1.0], [0.0; 4]), t_q, t_p, false));
+        assert!(!swept_at_rest(&Val::List(vec![v(at)]), t_q, t_p, false));
+        // 2010.2's record of five named vectors.
+        let names = ["centerOfMass0", "centerOfMass1", "rotation0", "rotation1", "centerOfMassLocal"];
+        let record = Val::Record(Members(names.iter().zip([at, at, q, q, [0.0; 4]]).map(|(n, x)| ((*n).to_owned(), v(x))).collect()));
+        assert!(swept_at_rest(&record, t_q, t_p, false));
+        // DSR's pelvis: its centre of mass kept elsewhere (2014.1's motion), its local one is
+        // what that gives (within 1e-5); another local one is not.
+        let q = [0.70710677, 0.7071069, 5.3245486e-7, 1.428777e-6];
+        let (d_q, d_p) = transform_quaternion(&quaternion_transform(q, [0.0, 1.436664, 0.0, 1.0])).unwrap();
+        let com = [-2.7826838e-10, 1.436664, 7.4505815e-9, 0.0];
+        assert!(swept_at_rest(&swept(com, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), d_q, d_p, true));
+        assert!(!swept_at_rest(&swept(com, q, [0.0, -2.7824767e-10, -7.450581e-9, 0.0]), d_q, d_p, false));
+        assert!(!swept_at_rest(&swept(com, q, [0.0, 0.1, 0.0, 0.0]), d_q, d_p, true));
     }
 
     #[test]

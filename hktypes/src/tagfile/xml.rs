@@ -21,8 +21,9 @@
 //! Havok does ([`super::write`]) with a `TYPE` section from [`super::type_writer`], or the `TCRF`
 //! again when the compendium named is given. Types without `<members>` (HKLib's own files list
 //! none) are records without fields: such a file reads, but its record values cannot be laid out
-//! and give a located error. Parsing uses roxmltree: no DTD (so no entity beyond XML's five),
-//! values nested at most [`MAX_DEPTH`] deep, item bytes bounded by the text's length; every error
+//! and give a located error. Parsing uses the pull parser the packfile XML reader reads with
+//! (quick-xml, `crate::xml_text::Pull`): no DTD (so no entity beyond XML's five), values nested
+//! at most [`MAX_DEPTH`] deep, item bytes bounded by the text's length; every error
 //! names the line and column, and the object and member where there is one.
 
 use super::compendium::{CompendiumId, CompendiumSet};
@@ -34,7 +35,7 @@ use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::located;
+use crate::xml_text::{located, unescape, Ev, Pull};
 use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
@@ -525,7 +526,7 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 }
 
 struct XmlReader<'x, 'i> {
-    xml: &'x roxmltree::Document<'i>,
+    xml: &'x Tree<'i>,
     /// Where member-less types (HKLib's form) take their members from: the SDKs to try and their
     /// type tables.
     registry: Option<(&'x [&'x str], &'x TypesOf<'x>)>,
@@ -540,13 +541,151 @@ struct XmlReader<'x, 'i> {
     budget: usize,
 }
 
-/// Parses XML text with roxmltree, which refuses any DTD (so no entity beyond XML's five); the
-/// error is located by line and column.
-fn parse(text: &str) -> Result<roxmltree::Document<'_>, ValueError> {
-    roxmltree::Document::parse(text).map_err(|e| {
-        let p = e.pos();
-        ValueError::new(ErrorKind::Invalid(format!("line {}, column {}: XML: {e}", p.row, p.col)))
+/// The elements of a `<hktagfile>` text, read with the pull parser the packfile XML reader reads
+/// with ([`Pull`]: end tags that match, names that are XML names, attributes not repeated, no
+/// DTD, so no entity beyond XML's five): each element's name, where it starts, its attributes with
+/// their references resolved, and its child elements. Character data between elements is checked
+/// (its references) and left out: no value of this XML is text. The walk looks values up by node
+/// ([`TagSource`]), so the elements are kept, in one vector, linked first child to next sibling.
+struct Tree<'i> {
+    text: &'i str,
+    elems: Vec<Elem<'i>>,
+    /// Every element's attributes, in text order: (name, value).
+    attrs: Vec<(&'i str, Cow<'i, str>)>,
+}
+
+/// No element (a link's end).
+const NO_ELEM: u32 = u32::MAX;
+
+struct Elem<'i> {
+    name: &'i str,
+    /// Where its start tag starts.
+    pos: usize,
+    /// Its attributes: `attrs[attrs.0..attrs.1]` of the tree.
+    attrs: (u32, u32),
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// An element of a [`Tree`].
+#[derive(Clone, Copy)]
+struct Node<'a, 'i> {
+    tree: &'a Tree<'i>,
+    id: u32,
+}
+
+impl<'a, 'i> Node<'a, 'i> {
+    fn elem(&self) -> &'a Elem<'i> {
+        &self.tree.elems[self.id as usize]
+    }
+
+    /// The element's name as written.
+    fn name(&self) -> &'a str {
+        self.elem().name
+    }
+
+    /// Where the element's start tag starts.
+    fn pos(&self) -> usize {
+        self.elem().pos
+    }
+
+    /// The value of attribute `name`, references resolved.
+    fn attribute(&self, name: &str) -> Option<&'a str> {
+        let (a, b) = self.elem().attrs;
+        self.tree.attrs[a as usize..b as usize].iter().find(|(k, _)| *k == name).map(|(_, v)| &**v)
+    }
+}
+
+/// The child elements of `n`, in order.
+fn elements<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
+    let tree = n.tree;
+    let mut next = n.elem().first_child;
+    std::iter::from_fn(move || {
+        let id = next;
+        (id != NO_ELEM).then(|| {
+            next = tree.elems[id as usize].next_sibling;
+            Node { tree, id }
+        })
     })
+}
+
+impl<'i> Tree<'i> {
+    /// The root element (the tree has one: [`parse`] made sure).
+    fn root(&self) -> Node<'_, 'i> {
+        Node { tree: self, id: 0 }
+    }
+}
+
+/// Reads the elements of XML text ([`Tree`]); an error is located by line and column. Work and
+/// memory are linear in the text: elements are linked as they open, with a stack of the open
+/// ones, never by recursion.
+fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
+    let mut pull = Pull::new(text)?;
+    // Room for the elements and attributes up front: every element starts with `<` (an end tag
+    // too, so about half are elements), every attribute holds `=`; never more than the text
+    // could hold (an element takes at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
+    let tags = memchr::memchr_iter(b'<', text.as_bytes()).count();
+    let equals = memchr::memchr_iter(b'=', text.as_bytes()).count();
+    let mut tree = Tree {
+        text,
+        elems: Vec::with_capacity((tags / 2 + 1).min(text.len() / 4)),
+        attrs: Vec::with_capacity(equals.min(text.len() / 5)),
+    };
+    // The open elements: each one's index and its last child so far.
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    loop {
+        let (at, ev) = pull.next()?;
+        match ev {
+            Ev::Open(s) => {
+                let bad = |what: &str| located(text, at, None, format!("XML: {what}"));
+                let id = u32::try_from(tree.elems.len()).map_err(|_| bad("more elements than a file can hold"))?;
+                let name = pull.slice(s.name().as_ref()).ok_or_else(|| bad("an element name outside the text"))?;
+                if pull.attr_of != at {
+                    return Err(bad("an attribute outside the text"));
+                }
+                let first = tree.attrs.len() as u32;
+                for &(k, v) in &pull.attr_buf {
+                    tree.attrs.push((k, unescape(v).map_err(|e| bad(&e))?));
+                }
+                match open.last_mut() {
+                    None if !tree.elems.is_empty() => return Err(bad("a second root element")),
+                    None => {}
+                    Some((parent, last)) => {
+                        match *last {
+                            NO_ELEM => tree.elems[*parent as usize].first_child = id,
+                            l => tree.elems[l as usize].next_sibling = id,
+                        }
+                        *last = id;
+                    }
+                }
+                tree.elems.push(Elem { name, pos: at, attrs: (first, tree.attrs.len() as u32), first_child: NO_ELEM, next_sibling: NO_ELEM });
+                open.push((id, NO_ELEM));
+            }
+            Ev::Close => {
+                open.pop().ok_or_else(|| located(text, at, None, "XML: an end tag without its start"))?;
+            }
+            Ev::Text(raw, cdata) => {
+                if open.is_empty() && (cdata || !raw.trim_ascii().is_empty()) {
+                    return Err(located(text, at, None, "XML: text outside the root element"));
+                }
+                // Only its references are checked (the text is not kept): the white space
+                // between elements has none.
+                if !cdata && memchr::memchr(b'&', raw.as_bytes()).is_some() {
+                    unescape(raw).map_err(|e| located(text, at, None, format!("XML: {e}")))?;
+                }
+            }
+            Ev::Comment(_) => {}
+            Ev::Eof => {
+                if let Some(&(id, _)) = open.last() {
+                    return Err(pull.unclosed(tree.elems[id as usize].pos));
+                }
+                if tree.elems.is_empty() {
+                    return Err(located(text, at, None, "XML: no root element"));
+                }
+                return Ok(tree);
+            }
+        }
+    }
 }
 
 /// The `SDKV` of an SDK version: `2019.1` -> `20190100` (the inverse of
@@ -636,10 +775,6 @@ fn import(records: &mut Vec<TypeRecord>, table: &TypeTable, to_file: &mut HashMa
 }
 
 /// The element children of `n` (text, comments and processing instructions passed over).
-fn elements<'a, 'i>(n: roxmltree::Node<'a, 'i>) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
-    n.children().filter(|c| c.is_element())
-}
-
 /// The type table of a tagfile SDK (`2018.1`), where one is known: `hkclasses::REGISTRY`'s
 /// [`crate::ClassRegistry::tagfile_types`].
 pub type TypesOf<'a> = dyn Fn(&str) -> Option<std::sync::Arc<TypeTable>> + 'a;
@@ -678,24 +813,24 @@ fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result
 
 impl<'x, 'i> XmlReader<'x, 'i> {
     /// An error at `node`; `at`: in the object read, at that member path.
-    fn fail(&self, node: roxmltree::Node<'_, '_>, at: Option<&str>, msg: impl std::fmt::Display) -> ValueError {
+    fn fail(&self, node: Node<'_, '_>, at: Option<&str>, msg: impl std::fmt::Display) -> ValueError {
         let place = at.as_ref().map(|path| (self.object, (!path.is_empty()).then_some(path as &dyn std::fmt::Display)));
-        located(self.xml.input_text(), node.range().start, place, msg)
+        located(self.xml.text, node.pos(), place, msg)
     }
 
-    fn attr(&self, n: roxmltree::Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<&'x str, ValueError> {
+    fn attr(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<&'x str, ValueError> {
         n.attribute(name)
-            .ok_or_else(|| self.fail(n, at, format!("<{}> without {name}", n.tag_name().name())))
+            .ok_or_else(|| self.fail(n, at, format!("<{}> without {name}", n.name())))
     }
 
-    fn number<T: std::str::FromStr>(&self, n: roxmltree::Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<T, ValueError> {
+    fn number<T: std::str::FromStr>(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<T, ValueError> {
         let v = self.attr(n, at, name)?;
         v.trim()
             .parse()
             .map_err(|_| self.fail(n, at, format!("{name} {v:?} is not a number in range")))
     }
 
-    fn type_ref(&self, n: roxmltree::Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<TypeIndex, ValueError> {
+    fn type_ref(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<TypeIndex, ValueError> {
         let id = self.attr(n, at, name)?;
         self.types
             .get(id)
@@ -704,9 +839,9 @@ impl<'x, 'i> XmlReader<'x, 'i> {
     }
 
     fn document(mut self) -> Result<XmlTagfile, ValueError> {
-        let root = self.xml.root_element();
-        if root.tag_name().name() != "hktagfile" {
-            return Err(self.fail(root, None, format!("<{}> where <hktagfile> belongs", root.tag_name().name())));
+        let root = self.xml.root();
+        if root.name() != "hktagfile" {
+            return Err(self.fail(root, None, format!("<{}> where <hktagfile> belongs", root.name())));
         }
         let version: u32 = self.number(root, None, "version")?;
         if version != 3 {
@@ -732,7 +867,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             .transpose()?;
         let (mut type_nodes, mut object_nodes) = (Vec::new(), Vec::new());
         for n in elements(root) {
-            match n.tag_name().name() {
+            match n.name() {
                 "type" => type_nodes.push(n),
                 "object" => object_nodes.push(n),
                 other => return Err(self.fail(n, None, format!("<{other}> where <type> or <object> belongs"))),
@@ -840,10 +975,10 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         })
     }
 
-    fn type_record(&self, n: roxmltree::Node<'x, 'i>) -> Result<TypeRecord, ValueError> {
+    fn type_record(&self, n: Node<'x, 'i>) -> Result<TypeRecord, ValueError> {
         let mut r = TypeRecord::default();
         for c in elements(n) {
-            match c.tag_name().name() {
+            match c.name() {
                 "name" => r.name = self.attr(c, None, "value")?.into(),
                 "parent" => r.parent = self.type_ref(c, None, "id")?,
                 "format" => r.format = Some(self.number(c, None, "value")?),
@@ -859,7 +994,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                 "hash" => r.hash = Some(self.number(c, None, "value")?),
                 "parameters" => {
                     for p in elements(c) {
-                        let (arg, default) = match p.tag_name().name() {
+                        let (arg, default) = match p.name() {
                             "typeparam" => (TemplateArg::Type(self.type_ref(p, None, "id")?), "tT"),
                             "valueparam" => (TemplateArg::Value(self.number(p, None, "value")?), "vN"),
                             other => return Err(self.fail(p, None, format!("<{other}> where <typeparam> or <valueparam> belongs"))),
@@ -868,7 +1003,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                         // TAG0 tells a type parameter from a value parameter by the name's first
                         // letter, as the reader of a TYPE section does.
                         if !name.starts_with(&default[..1]) {
-                            return Err(self.fail(p, None, format!("<{}> named {name:?}: the name must start with `{}`", p.tag_name().name(), &default[..1])));
+                            return Err(self.fail(p, None, format!("<{}> named {name:?}: the name must start with `{}`", p.name(), &default[..1])));
                         }
                         r.params.push(TemplateParam { name: name.into(), arg });
                     }
@@ -880,8 +1015,8 @@ impl<'x, 'i> XmlReader<'x, 'i> {
                     });
                     let mut fields = Vec::new();
                     for m in elements(c) {
-                        if m.tag_name().name() != "member" {
-                            return Err(self.fail(m, None, format!("<{}> where <member> belongs", m.tag_name().name())));
+                        if m.name() != "member" {
+                            return Err(self.fail(m, None, format!("<{}> where <member> belongs", m.name())));
                         }
                         let flags: u32 = self.number(m, None, "flags")?;
                         let aux = match m.attribute("aux") {
@@ -919,7 +1054,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
     }
 
     /// The run facts of a `<string>` or `<array>`: its `elementtypeid`, `kind` and `run`.
-    fn facts(&self, n: roxmltree::Node<'x, 'i>, path: &str) -> Result<RunFacts, ValueError> {
+    fn facts(&self, n: Node<'x, 'i>, path: &str) -> Result<RunFacts, ValueError> {
         Ok(RunFacts {
             elem: match n.attribute("elementtypeid") {
                 Some(_) => Some(self.type_ref(n, Some(path), "elementtypeid")?),
@@ -935,7 +1070,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         })
     }
 
-    fn real_of(&self, n: roxmltree::Node<'x, 'i>, at: &str) -> Result<f32, ValueError> {
+    fn real_of(&self, n: Node<'x, 'i>, at: &str) -> Result<f32, ValueError> {
         if let Some(v) = n.attribute("bits") {
             let t = v.trim();
             let t = t.strip_prefix("0x").unwrap_or(t);
@@ -963,28 +1098,28 @@ impl<'x, 'i> XmlReader<'x, 'i> {
 }
 
 impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
-    type Node = roxmltree::Node<'x, 'i>;
+    type Node = Node<'x, 'i>;
     const TEXT: &'static str = "text";
 
     fn err(&self, n: Self::Node, path: &str, msg: impl std::fmt::Display) -> ValueError {
         let place = (!path.is_empty()).then_some(&path as &dyn std::fmt::Display);
-        located(self.xml.input_text(), n.range().start, Some((self.object, place)), msg)
+        located(self.xml.text, n.pos(), Some((self.object, place)), msg)
     }
     fn what(&self, n: Self::Node) -> String {
-        format!("<{}>", n.tag_name().name())
+        format!("<{}>", n.name())
     }
     fn bytes(&self, n: Self::Node, path: &str, _: bool) -> Got<Cow<'x, [u8]>> {
-        if n.tag_name().name() != "bytes" {
+        if n.name() != "bytes" {
             return Ok(None);
         }
         let v = self.attr(n, Some(path), "value")?;
         unhex(v).map(|b| Some(Cow::Owned(b))).ok_or_else(|| self.err(n, path, format!("bytes {v:?} are not hex")))
     }
     fn null(&self, n: Self::Node) -> bool {
-        n.tag_name().name() == "null"
+        n.name() == "null"
     }
     fn bool(&self, n: Self::Node, path: &str) -> Got<u8> {
-        if n.tag_name().name() != "bool" {
+        if n.name() != "bool" {
             return Ok(None);
         }
         let v = self.attr(n, Some(path), "value")?;
@@ -995,7 +1130,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         }))
     }
     fn int(&self, n: Self::Node, path: &str, _: TypeIndex, _: Option<(TypeIndex, &str)>, signed: bool) -> Got<i128> {
-        if n.tag_name().name() != "integer" {
+        if n.name() != "integer" {
             return Ok(None);
         }
         let v = self.attr(n, Some(path), "value")?.trim();
@@ -1006,13 +1141,13 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         Ok(Some(x))
     }
     fn real(&self, n: Self::Node, path: &str) -> Got<f32> {
-        if n.tag_name().name() != "real" {
+        if n.name() != "real" {
             return Ok(None);
         }
         self.real_of(n, path).map(Some)
     }
     fn pointer(&self, n: Self::Node, path: &str) -> Got<u32> {
-        if n.tag_name().name() != "pointer" {
+        if n.name() != "pointer" {
             return Ok(None);
         }
         let id = self.attr(n, Some(path), "id")?;
@@ -1020,7 +1155,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         Ok(Some(*i))
     }
     fn string(&self, n: Self::Node, path: &str) -> Got<(Cow<'x, [u8]>, RunFacts)> {
-        if n.tag_name().name() != "string" {
+        if n.name() != "string" {
             return Ok(None);
         }
         let bytes = match (n.attribute("value"), n.attribute("bytes")) {
@@ -1031,7 +1166,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         Ok(Some((bytes, self.facts(n, path)?)))
     }
     fn list(&self, n: Self::Node, path: &str) -> Got<(Vec<Self::Node>, RunFacts)> {
-        if n.tag_name().name() != "array" {
+        if n.name() != "array" {
             return Ok(None);
         }
         let count: u32 = self.number(n, Some(path), "count")?;
@@ -1042,7 +1177,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         Ok(Some((children, self.facts(n, path)?)))
     }
     fn fields(&self, n: Self::Node, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'x str, Self::Node)>> {
-        if n.tag_name().name() != "record" {
+        if n.name() != "record" {
             return Ok(None);
         }
         let mut out = Vec::with_capacity(fields.len());
@@ -1054,8 +1189,8 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         let mut others = std::collections::HashSet::new();
         let mut next = 0;
         for c in elements(n) {
-            if c.tag_name().name() != "field" {
-                return Err(self.err(c, path, format!("<{}> where <field> belongs", c.tag_name().name())));
+            if c.name() != "field" {
+                return Err(self.err(c, path, format!("<{}> where <field> belongs", c.name())));
             }
             let fname = self.attr(c, Some(path), "name")?;
             let (head, tail) = fields.split_at(next.min(fields.len()));
