@@ -5,7 +5,8 @@
 //! (`xml::write_to`). The rows count the files' **binary bytes** (the packfiles as stored), not
 //! the XML text's, so that the two directions compare. `xml_events_only` (and
 //! `tagfile_xml_events_only`) is quick-xml's event loop alone over the same texts: what any
-//! reader built on that tokenizer cannot beat. See `bench/README.md`.
+//! reader built on that tokenizer cannot beat; `xml_read` is `from_xml` without the binary write
+//! (`xml::read` alone), the figure to set against it. See `bench/README.md`.
 //!
 //! `tagfile_to_xml` and `tagfile_from_xml` do the same for `<hktagfile>` XML over the corpus TAG0
 //! files with a `TYPE` section of their own (`tagfile::xml::write` of each file read;
@@ -124,6 +125,19 @@ fn from_xml(b: Bencher) {
             let options = ReadOptions { layout: f.doc.layout(), ..Default::default() };
             let doc = xml::read(f.text.as_bytes(), &schemas.sources_for(&f.sdk), options).unwrap();
             black_box(doc.write().unwrap());
+        }
+    });
+}
+
+/// `from_xml` without the binary write: `xml::read` of each text alone, the reader that issue 39
+/// measures against `xml_events_only` (same texts, same binary bytes counted).
+#[divan::bench]
+fn xml_read(b: Bencher) {
+    let schemas = SCHEMAS.get().unwrap();
+    counted(b).bench(|| {
+        for f in &CORPUS.get().unwrap().0 {
+            let options = ReadOptions { layout: f.doc.layout(), ..Default::default() };
+            black_box(xml::read(f.text.as_bytes(), &schemas.sources_for(&f.sdk), options).unwrap());
         }
     });
 }

@@ -668,6 +668,12 @@ fn hostile_xml_gives_located_errors() {
             "hkgen:arrays: one note, before __data__",
         ),
         ("a capacity word for no hkArray", project("<!-- hkgen:object caps=0:0x80000000 -->"), "line 5, column 1: object #0001: hkgen:object: hkArray 0: the object has no such hkArray"),
+        // Start tags the one-pass attribute reader leaves to quick-xml's (issue 39): the same
+        // errors as before it.
+        ("a repeated attribute", project("<hkparam name=\"stringData\" name=\"stringData\">null</hkparam>"), "line 5, column 1: XML: position 26: duplicated attribute, previous declaration at position 8"),
+        ("an unquoted attribute value", project("<hkparam name=stringData>null</hkparam>"), "line 5, column 1: XML: position 13: attribute value must be enclosed in `\"` or `'`"),
+        ("'<' in an attribute value", project("<hkparam name=\"a<b\">null</hkparam>"), "line 5, column 1: XML: an attribute value holds '<'"),
+        ("an attribute name that is no name", project("<hkparam 1name=\"stringData\">null</hkparam>"), "line 5, column 1: XML: \"1name\" is not an attribute name"),
     ];
     for (what, text, want) in cases {
         common::fuzz_seed(text.as_bytes());

@@ -193,6 +193,13 @@ impl<'i> Pull<'i> {
         }
         self.attr_buf.clear();
         self.attr_of = at;
+        // The usual spelling (`key="value"` separated by white space, names and values that
+        // pass) read in one pass; anything else is read again by quick-xml's attribute reader
+        // below, which gives the same attributes or the error.
+        if self.plain_attrs(s.attributes_raw()) {
+            return Ok(s);
+        }
+        self.attr_buf.clear();
         for a in s.attributes() {
             let a = a.map_err(|e| bad(e.to_string()))?;
             if !is_name(a.key.as_ref()) {
@@ -207,6 +214,41 @@ impl<'i> Pull<'i> {
             }
         }
         Ok(s)
+    }
+
+    /// Reads the attributes `raw` (a start tag's bytes after its name) into `attr_buf` where
+    /// each is `key="value"` or `key='value'` after white space, its key an XML name not seen
+    /// before in the tag and its value without `<`; `false` at anything else (what is in
+    /// `attr_buf` then is to be read again).
+    fn plain_attrs(&mut self, raw: &[u8]) -> bool {
+        let mut i = 0;
+        loop {
+            while raw.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            if i == raw.len() {
+                return true;
+            }
+            let from = i;
+            while raw.get(i).is_some_and(|&b| !matches!(b, b'=' | b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return false };
+            let key = &raw[from..i];
+            // The closing quote, where no `<` comes first.
+            let value = &raw[i + 2..];
+            let Some(len) = value.iter().position(|&b| b == q || b == b'<') else { return false };
+            if value[len] != q || !is_name(key) {
+                return false;
+            }
+            let value = &value[..len];
+            i += 3 + len;
+            let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return false };
+            if self.attr_buf.iter().any(|&(seen, _)| seen == k) {
+                return false;
+            }
+            self.attr_buf.push((k, v));
+        }
     }
 
     /// A slice of the text that `b` (bytes borrowed from it) is.
@@ -306,14 +348,36 @@ fn control_char(b: &[u8]) -> Option<usize> {
 /// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character
 /// beyond ASCII; not starting with a digit, `-` or `.`).
 pub(crate) fn is_name(n: &[u8]) -> bool {
-    let start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
-    n.first().is_some_and(|&b| start(b)) && n.iter().all(|&b| start(b) || b.is_ascii_digit() || b == b'-' || b == b'.')
+    n.first().is_some_and(|&b| NAME_BYTES[usize::from(b)] == 2) && n.iter().all(|&b| NAME_BYTES[usize::from(b)] != 0)
 }
+
+/// Per byte: 2 where it may start an XML name (ASCII letters, `_`, `:`, any byte beyond ASCII), 1
+/// where it may only follow (digits, `-`, `.`), else 0.
+static NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() || c == b'_' || c == b':' || c >= 0x80 {
+            2
+        } else if c.is_ascii_digit() || c == b'-' || c == b'.' {
+            1
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
 
 /// Character data or an attribute value with XML's five entities and character references
 /// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.
 pub(crate) fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
-    let Some(first) = memchr::memchr2(b'&', b'\r', raw.as_bytes()) else { return Ok(Cow::Borrowed(raw)) };
+    let b = raw.as_bytes();
+    // Most texts and attribute values are short (a name, a number): a plain loop there, memchr's
+    // setup only for the long ones.
+    let first = if b.len() < 32 { b.iter().position(|&c| c == b'&' || c == b'\r') } else { memchr::memchr2(b'&', b'\r', b) };
+    let Some(first) = first else { return Ok(Cow::Borrowed(raw)) };
     let mut out = String::with_capacity(raw.len());
     out.push_str(&raw[..first]);
     let mut rest = &raw[first..];
@@ -356,4 +420,23 @@ pub(crate) fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
         }
     }
     Ok(Cow::Owned(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_before() {
+        let old = |n: &[u8]| {
+            let start = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80;
+            n.first().is_some_and(|&b| start(b)) && n.iter().all(|&b| start(b) || b.is_ascii_digit() || b == b'-' || b == b'.')
+        };
+        for b in 0..=255u8 {
+            for n in [&[b][..], &[b'a', b][..], &[b, b'a'][..]] {
+                assert_eq!(is_name(n), old(n), "{n:?}");
+            }
+        }
+        assert!(!is_name(b""));
+    }
 }

@@ -39,7 +39,7 @@ use std::rc::Rc;
 /// FxHash (rustc's): member lookups by offset and class name are the reader's inner loop, where
 /// SipHash showed in profiles.
 #[derive(Default, Clone, Copy)]
-struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl std::hash::Hasher for Fx {
     fn finish(&self) -> u64 {
@@ -69,7 +69,7 @@ impl Fx {
     }
 }
 
-type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+pub(crate) type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
 
 
@@ -427,14 +427,43 @@ pub(crate) fn members_in<'c>(classes: &'c ClassSet, class: &str) -> impl Iterato
 /// arrays of its elements. Stops, giving `false`, where `f` gives `false`, at a struct value
 /// without a class, or past 64 levels of nesting from `depth`.
 pub(crate) fn each_hk_array<'v>(classes: &ClassSet, class: &str, values: &'v [MemberValue], depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
-    depth <= 64 && members_in(classes, class).zip(values).all(|(m, v)| hk_arrays_in(classes, m, m.ty, v, depth, f))
+    let ms: Vec<&Member> = members_in(classes, class).collect();
+    hk_arrays_of(classes, &ms, values, depth, f)
+}
+
+/// [`each_hk_array`] over the values of the members `ms`.
+fn hk_arrays_of<'v>(classes: &ClassSet, ms: &[&Member], values: &'v [MemberValue], depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
+    depth <= 64 && ms.iter().zip(values).all(|(m, v)| hk_arrays_in(classes, m, m.ty, v, depth, f))
+}
+
+/// Whether values of kind `ty` may hold hkArrays (structs and containers): the elements of an
+/// array of numbers, strings or pointers are not visited one by one (a scalar holds none).
+fn holds_arrays(ty: MemberType) -> bool {
+    matches!(ty, MemberType::Struct | MemberType::Array | MemberType::SimpleArray | MemberType::RelArray | MemberType::InplaceArray | MemberType::HomogeneousArray)
+}
+
+/// The elements `items` (each of kind `ty`, of member `m`): a struct's members are looked up once
+/// for all of them.
+fn hk_arrays_items<'v>(classes: &ClassSet, m: &Member, ty: MemberType, items: &'v [MemberValue], depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
+    if !holds_arrays(ty) || items.is_empty() {
+        return true;
+    }
+    if ty == MemberType::Struct {
+        let Some(c) = m.class.as_deref() else { return items.iter().all(|x| !matches!(x, MemberValue::Struct(_))) };
+        let ms: Vec<&Member> = members_in(classes, c).collect();
+        return items.iter().all(|x| match x {
+            MemberValue::Struct(vs) => hk_arrays_of(classes, &ms, vs, depth + 2, f),
+            x => hk_arrays_in(classes, m, ty, x, depth + 1, f),
+        });
+    }
+    items.iter().all(|x| hk_arrays_in(classes, m, ty, x, depth + 1, f))
 }
 
 fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v MemberValue, depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
     match v {
-        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
-        MemberValue::RelArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, m.subtype, x, depth + 1, f)),
-        MemberValue::CArray(items) => items.iter().all(|x| hk_arrays_in(classes, m, ty, x, depth + 1, f)),
+        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && hk_arrays_items(classes, m, m.subtype, &a.items, depth, f),
+        MemberValue::RelArray(items) => hk_arrays_items(classes, m, m.subtype, items, depth, f),
+        MemberValue::CArray(items) => hk_arrays_items(classes, m, ty, items, depth, f),
         MemberValue::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array(classes, c, vs, depth + 1, f)),
         _ => true,
     }
@@ -442,14 +471,34 @@ fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v Membe
 
 /// [`each_hk_array`], to change the arrays' words.
 pub(crate) fn each_hk_array_mut(classes: &ClassSet, class: &str, values: &mut [MemberValue], depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
-    depth <= 64 && members_in(classes, class).zip(values).all(|(m, v)| hk_arrays_in_mut(classes, m, m.ty, v, depth, f))
+    let ms: Vec<&Member> = members_in(classes, class).collect();
+    hk_arrays_of_mut(classes, &ms, values, depth, f)
+}
+
+fn hk_arrays_of_mut(classes: &ClassSet, ms: &[&Member], values: &mut [MemberValue], depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
+    depth <= 64 && ms.iter().zip(values).all(|(m, v)| hk_arrays_in_mut(classes, m, m.ty, v, depth, f))
+}
+
+fn hk_arrays_items_mut(classes: &ClassSet, m: &Member, ty: MemberType, items: &mut [MemberValue], depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
+    if !holds_arrays(ty) || items.is_empty() {
+        return true;
+    }
+    if ty == MemberType::Struct {
+        let Some(c) = m.class.as_deref() else { return items.iter().all(|x| !matches!(x, MemberValue::Struct(_))) };
+        let ms: Vec<&Member> = members_in(classes, c).collect();
+        return items.iter_mut().all(|x| match x {
+            MemberValue::Struct(vs) => hk_arrays_of_mut(classes, &ms, vs, depth + 2, f),
+            x => hk_arrays_in_mut(classes, m, ty, x, depth + 1, f),
+        });
+    }
+    items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, ty, x, depth + 1, f))
 }
 
 fn hk_arrays_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut MemberValue, depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
     match v {
-        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && a.items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
-        MemberValue::RelArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, m.subtype, x, depth + 1, f)),
-        MemberValue::CArray(items) => items.iter_mut().all(|x| hk_arrays_in_mut(classes, m, ty, x, depth + 1, f)),
+        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && hk_arrays_items_mut(classes, m, m.subtype, &mut a.items, depth, f),
+        MemberValue::RelArray(items) => hk_arrays_items_mut(classes, m, m.subtype, items, depth, f),
+        MemberValue::CArray(items) => hk_arrays_items_mut(classes, m, ty, items, depth, f),
         MemberValue::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array_mut(classes, c, vs, depth + 1, f)),
         _ => true,
     }

@@ -84,6 +84,15 @@ pub(crate) trait PackSource {
     fn half(&mut self, n: &Self::Node) -> Result<u16, ValueError>;
     /// The `count` reals of a vector or matrix of kind `ty`.
     fn reals(&mut self, n: &Self::Node, ty: MemberType, count: usize) -> Result<Vec<f32>, ValueError>;
+    /// The 4 reals of a vector or quaternion (kind `ty`): [`PackSource::reals`] unless the source
+    /// reads them without a `Vec`.
+    fn vec4(&mut self, n: &Self::Node, ty: MemberType) -> Result<[f32; 4], ValueError> {
+        let f = self.reals(n, ty, 4)?;
+        match f[..] {
+            [a, b, c, d] => Ok([a, b, c, d]),
+            _ => Err(self.err(n, "a vector of 4 reals belongs here")),
+        }
+    }
     fn pointer(&mut self, n: &Self::Node) -> Result<Ref, ValueError>;
     /// A variant's object and class pointers.
     fn variant(&mut self, n: &Self::Node) -> Result<(Ref, Ref), ValueError>;
@@ -180,8 +189,7 @@ impl PackWalk {
             MemberType::Real => MemberValue::Real(src.real(n)?),
             MemberType::Half => MemberValue::Half(src.half(n)?),
             MemberType::Vector4 | MemberType::Quaternion => {
-                let f = src.reals(n, ty, 4)?;
-                MemberValue::Vec4([f[0], f[1], f[2], f[3]])
+                MemberValue::Vec4(src.vec4(n, ty)?)
             }
             MemberType::Matrix3 | MemberType::Rotation | MemberType::QsTransform => MemberValue::Floats(src.reals(n, ty, 12)?),
             MemberType::Matrix4 | MemberType::Transform => MemberValue::Floats(src.reals(n, ty, 16)?),

@@ -94,7 +94,7 @@
 use super::file::{ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
+use super::objects::{copy_class, FxMap, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
 use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use super::raw::{LayoutRules, FILL};
@@ -239,10 +239,11 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         sources,
         rules,
         classes: ClassSet::default(),
-        chosen: HashMap::new(),
+        chosen: FxMap::default(),
         names: RefCell::default(),
         slots: RefCell::default(),
-        members: HashMap::new(),
+        members: FxMap::default(),
+        last_members: None,
         note_budget: bytes.len(),
         section_refs: false,
         array_flags: super::objects::DONT_DEALLOCATE,
@@ -282,6 +283,32 @@ struct XmlWriter<'d, 'o> {
 }
 
 /// The members of `class` with its ancestors' first (the hidden bytes after a hidden class's own).
+/// The names of `class`'s members in `source` (its ancestors' first, as [`members_of`] gives them
+/// once copied), without copying it: `None` where it or an ancestor is missing or the chain is
+/// too long.
+fn member_names(source: &dyn ClassSource, class: &str) -> Option<Vec<String>> {
+    let mut chain = Vec::new();
+    let mut next = Some(source.class(class)?);
+    while let Some(c) = next {
+        if chain.len() > 64 {
+            return None;
+        }
+        next = match c.parent.as_deref() {
+            Some(p) => Some(source.class(p)?),
+            None => None,
+        };
+        chain.push(c);
+    }
+    let mut names = Vec::new();
+    for c in chain.iter().rev() {
+        names.extend(c.members.iter().map(|m| m.name.clone()));
+        if c.hidden_members {
+            names.push(HIDDEN.to_owned());
+        }
+    }
+    Some(names)
+}
+
 fn members_of<'c>(classes: &'c ClassSet, class: &str) -> Vec<&'c Member> {
     super::objects::members_in(classes, class).collect()
 }
@@ -1166,13 +1193,15 @@ struct XmlReader<'i, 's> {
     rules: LayoutRules,
     classes: ClassSet,
     /// Per class name: whether it was copied into `classes` (and from which source).
-    chosen: HashMap<String, usize>,
+    chosen: FxMap<String, usize>,
     /// Per object name, its slot: values name objects by slot (`Handle(slot)`) until the
     /// section is read, then by object.
-    names: RefCell<HashMap<Cow<'i, str>, u32>>,
+    names: RefCell<FxMap<Cow<'i, str>, u32>>,
     slots: RefCell<Vec<Slot>>,
     /// Per class: its members with its ancestors' first (once the classes are chosen).
-    members: HashMap<String, Rc<[Member]>>,
+    members: FxMap<Rc<str>, Rc<[Member]>>,
+    /// The class last asked for and its members (an array of structs asks for the same class per element).
+    last_members: Option<(Rc<str>, Rc<[Member]>)>,
     /// What the objects' `hkgen:object` notes may still place (the bytes of the input): each
     /// note's largest offset is taken from it, so that the kept places of a hostile note cannot
     /// make the writer allocate beyond the input's size.
@@ -1765,10 +1794,18 @@ impl<'i> XmlReader<'i, '_> {
         if let Some(&k) = self.chosen.get(class) {
             return Ok(k);
         }
-        let params = self.param_names();
         // First a source whose class knows every parameter; else the first that has the class
-        // (whose members then name the parameter it lacks).
-        for all_params in [true, false] {
+        // (whose members then name the parameter it lacks). Where every source that may describe
+        // the class names the same members (the usual case: the signature the XML states is
+        // computed from them), both rounds choose the same source, and the parameters are not
+        // looked ahead at.
+        let candidates = self.sources.iter().filter(|source| source.class(class).is_some() && signature.is_none_or(|s| source.signature(class).is_none_or(|own| own == s)));
+        let mut names = candidates.map(|source| member_names(*source, class));
+        let first = names.next();
+        let same = first.as_ref().is_some_and(|f| f.is_some() && names.all(|n| n == *f));
+        let params = if same { Vec::new() } else { self.param_names() };
+        for all_params in if same { &[false][..] } else { &[true, false][..] } {
+            let all_params = *all_params;
             for (k, source) in self.sources.iter().enumerate() {
                 if source.class(class).is_none() {
                     continue;
@@ -1802,11 +1839,18 @@ impl<'i> XmlReader<'i, '_> {
 
     /// [`members_of`], once per class.
     fn members_of(&mut self, class: &str) -> Rc<[Member]> {
-        if let Some(m) = self.members.get(class) {
-            return m.clone();
+        if let Some((c, m)) = &self.last_members {
+            if **c == *class {
+                return m.clone();
+            }
+        }
+        if let Some((c, m)) = self.members.get_key_value(class) {
+            let m = m.clone();
+            self.last_members = Some((c.clone(), m.clone()));
+            return m;
         }
         let m: Rc<[Member]> = members_of(&self.classes, class).into_iter().cloned().collect();
-        self.members.insert(class.to_owned(), m.clone());
+        self.members.insert(class.into(), m.clone());
         m
     }
 
@@ -2053,12 +2097,12 @@ impl<'i> PackSource for XmlReader<'i, '_> {
                 // Reals may come in groups (`vectorData` of vertex buffers: numelements counts
                 // the floats): each number of a group is an element.
                 let (from, to) = self.group;
-                let g = self.list.get(from..to).unwrap_or_default().trim_start();
+                let g = skip_space(self.list.get(from..to).unwrap_or_default());
                 if !g.is_empty() {
                     self.group.0 = to - g.len();
                     break XNode::GroupWord(s.p);
                 }
-                let rest = self.list.get(self.list_at..).unwrap_or_default().trim_start();
+                let rest = skip_space(self.list.get(self.list_at..).unwrap_or_default());
                 self.list_at = self.list.len() - rest.len();
                 if rest.is_empty() {
                     return Ok(None);
@@ -2104,10 +2148,10 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         let list = std::mem::take(&mut self.list);
         let mut at = self.list_at;
         while s.count.is_none_or(|n| s.len < n) {
-            let rest = list.get(at..).unwrap_or_default().trim_start();
+            let rest = skip_space(list.get(at..).unwrap_or_default());
             let start = list.len() - rest.len();
             at = start;
-            let end = rest.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(rest.len());
+            let end = word_end(rest);
             if end == 0 {
                 break;
             }
@@ -2223,6 +2267,10 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             }
             Ok(f)
         })
+    }
+
+    fn vec4(&mut self, n: &XNode, ty: MemberType) -> Result<[f32; 4], ValueError> {
+        self.scalar(n, ty, |r, p, toks| r.group(p, want(r, p, ty, toks)?, 4, 0.0))
     }
 
     fn pointer(&mut self, n: &XNode) -> Result<Ref, ValueError> {
@@ -2355,7 +2403,37 @@ fn want<'t>(r: &XmlReader<'_, '_>, p: usize, ty: MemberType, toks: &mut Tokens<'
     toks.next().ok_or_else(|| r.here(p, format!("a {} value is missing", ty.sdk_name())))
 }
 
+/// A decimal of at most 18 digits (no sign), the common case of [`parse_u64`] and [`parse_i64`]:
+/// `None` for anything else (which `str::parse` then reads or refuses).
+#[inline]
+fn short_decimal(t: &[u8]) -> Option<u64> {
+    if t.is_empty() || t.len() > 18 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in t {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u64::from(d);
+    }
+    Some(v)
+}
+
 fn parse_i64(t: &str) -> Option<i64> {
+    match t.as_bytes() {
+        [b'-', rest @ ..] => {
+            if let Some(v) = short_decimal(rest) {
+                return Some(-(v as i64));
+            }
+        }
+        b => {
+            if let Some(v) = short_decimal(b) {
+                return Some(v as i64);
+            }
+        }
+    }
     if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         return u64::from_str_radix(h, 16).ok().map(|v| v as i64);
     }
@@ -2363,6 +2441,9 @@ fn parse_i64(t: &str) -> Option<i64> {
 }
 
 fn parse_u64(t: &str) -> Option<u64> {
+    if let Some(v) = short_decimal(t.as_bytes()) {
+        return Some(v);
+    }
     if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         return u64::from_str_radix(h, 16).ok();
     }
@@ -2383,6 +2464,45 @@ fn text_bytes(t: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// `t.trim_start()`, ASCII white space passed over byte by byte (the rest of Unicode's, where a
+/// byte beyond ASCII follows, by `trim_start`).
+#[inline]
+fn skip_space(t: &str) -> &str {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(&c) if c >= 0x80 => unicode_trim_start(&t[i..]),
+        _ => &t[i..],
+    }
+}
+
+#[cold]
+fn unicode_trim_start(t: &str) -> &str {
+    t.trim_start()
+}
+
+#[cold]
+fn unicode_word_end(t: &str) -> usize {
+    t.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(t.len())
+}
+
+/// Where the word at the start of `t` ends: at white space (Unicode's) or `(`.
+#[inline]
+fn word_end(t: &str) -> usize {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() && !matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c | b'(') {
+        if b[i] >= 0x80 {
+            return i + unicode_word_end(&t[i..]);
+        }
+        i += 1;
+    }
+    i
 }
 
 /// A value list's tokens: words separated by white space, and groups in parentheses.
@@ -2406,7 +2526,7 @@ impl<'t> Iterator for Tokens<'t> {
     type Item = Tok<'t>;
     #[inline]
     fn next(&mut self) -> Option<Tok<'t>> {
-        let s = self.rest.trim_start();
+        let s = skip_space(self.rest);
         if s.is_empty() {
             self.rest = s;
             return None;
@@ -2417,7 +2537,7 @@ impl<'t> Iterator for Tokens<'t> {
             self.rest = body.get(end + 1..).unwrap_or("");
             return Some(Tok::Group(&body[..end]));
         }
-        let end = s.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(s.len());
+        let end = word_end(s);
         self.rest = &s[end..];
         Some(Tok::Word(&s[..end]))
     }
@@ -2443,6 +2563,24 @@ mod tests {
         assert_eq!(xml_form(b"<?xml version=\"1.0\"?><html>"), None);
         assert_eq!(xml_form(b"<?xml version=\"1.0\""), None);
         assert_eq!(xml_form(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
+    }
+
+    #[test]
+    fn integers_as_str_parse() {
+        for t in ["0", "7", "-0", "-12", "+5", "123456789012345678", "1234567890123456789", "18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809", "", "-", "1a", "0x10", "0X1f", "0x", " 1", "٣"] {
+            let std_i = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).map_or_else(|| t.parse::<i64>().ok(), |h| u64::from_str_radix(h, 16).ok().map(|v| v as i64));
+            let std_u = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).map_or_else(|| t.parse::<u64>().ok(), |h| u64::from_str_radix(h, 16).ok());
+            assert_eq!(parse_i64(t), std_i, "{t:?}");
+            assert_eq!(parse_u64(t), std_u, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn space_and_words_as_unicode() {
+        for t in ["", " ", " \t\n\r\x0b\x0c1 2", "\u{a0}\u{2028} 3", "4\u{a0}5", "6(7)", "8\u{3000}", "é 9", "10é 11", "  12"] {
+            assert_eq!(skip_space(t), t.trim_start(), "{t:?}");
+            assert_eq!(word_end(t), t.find(|c: char| c.is_whitespace() || c == '(').unwrap_or(t.len()), "{t:?}");
+        }
     }
 
     #[test]
