@@ -2143,7 +2143,9 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             MemberType::Uint16 => (false, 16),
             MemberType::Uint32 => (false, 32),
             MemberType::Uint64 => (false, 64),
-            _ => (false, 0),
+            MemberType::Real => (false, 0),
+            // Any other type is read element by element (the walk asks for these alone).
+            _ => return,
         };
         let list = std::mem::take(&mut self.list);
         let mut at = self.list_at;
