@@ -215,6 +215,11 @@ fn hostile_tagfile_xml_gets_located_errors() {
     // written from such XML lost the items its slots named).
     let sizeless = SMALL.replace(r#"<subtype id="type1" /><size value="8" align="8" />"#, r#"<subtype id="type1" />"#);
     let cases = [cases, vec![("pointer type without size", sizeless, "line 6, column 3: type T*: a string, pointer or array type without <size>")]].concat();
+    // A pointer type of 2 bytes (the tagfile_xml fuzz target's seventh finding, a string type of
+    // 2 bytes: the item index did not fit its slot, so the string's run was written as an item
+    // nothing named, which the XML of that TAG0 no longer had).
+    let narrow = SMALL.replace(r#"<subtype id="type1" /><size value="8" align="8" />"#, r#"<subtype id="type1" /><size value="2" align="8" />"#);
+    let cases = [cases, vec![("pointer type of 2 bytes", narrow, "line 6, column 3: type T*: a string, pointer or array type of 2 bytes, under the 4 its item index takes")]].concat();
     let cases = [cases, vec![("template parameter neither t nor v", param, "<typeparam> named \"=tT\": the name must start with `t`")]].concat();
     // A field given twice, the first value an array, the second null (the tagfile_xml fuzz target's
     // fifth finding, after 29 minutes: the first value's array was written to TAG0 as an item

@@ -927,13 +927,18 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             }
         }
         // A type whose values are item indices (strings, pointers, arrays that are not fixed)
-        // states its size: without one the TAG0 file written from it loses those items (the
-        // tagfile_xml fuzz target's fourth finding).
-        if let Some(k) = records.iter().position(|r| {
-            r.size.is_none() && r.format.map(crate::reflect::TypeFormat).is_some_and(|f| matches!(f.kind(), Kind::String | Kind::Pointer) || (f.kind() == Kind::Array && !f.is_fixed_array()))
-        }) {
+        // states its size, and one that holds the 4-byte index: without one the TAG0 file
+        // written from it loses those items (the tagfile_xml fuzz target's fourth finding), and
+        // in fewer bytes the index is not written (its seventh: a 2-byte string type, its run
+        // written as an item nothing named).
+        let indexed = |r: &TypeRecord| r.format.map(crate::reflect::TypeFormat).is_some_and(|f| matches!(f.kind(), Kind::String | Kind::Pointer) || (f.kind() == Kind::Array && !f.is_fixed_array()));
+        if let Some(k) = records.iter().position(|r| indexed(r) && r.size.is_none_or(|s| s.size < 4)) {
             let at = type_nodes.get(k.wrapping_sub(1)).copied().unwrap_or(root);
-            return Err(self.fail(at, None, format!("type {}: a string, pointer or array type without <size>", records[k].name)));
+            let why = match records[k].size {
+                None => "without <size>".to_owned(),
+                Some(s) => format!("of {} bytes, under the 4 its item index takes", s.size),
+            };
+            return Err(self.fail(at, None, format!("type {}: a string, pointer or array type {why}", records[k].name)));
         }
         let types = TypeTable::from_records(records);
         // The checks the TAG0 reader makes of a `TYPE` section (parent chains end; every member
