@@ -231,6 +231,10 @@ fn hostile_tagfile_xml_gets_located_errors() {
     // TAG0 file's name table, NUL-separated, then read another name, "hkEnum", for the parameter).
     let nul = SMALL.replace(r#"<subtype id="type1" />"#, "<subtype id=\"type1\" /><parameters count=\"1\"><typeparam id=\"type1\" name=\"t\0hkEnum\" /></parameters>");
     let cases = [cases, vec![("NUL in a name", nul, "XML: character U+0000, which XML 1.0 does not allow")]].concat();
+    // Two attributes without white space between them, which roxmltree refused and the first
+    // one-pass attribute reader took.
+    let unspaced = SMALL.replace(r#"<name value="Root" />"#, r#"<name value="Root"id="x" />"#);
+    let cases = [cases, vec![("attributes without white space", unspaced, "line 3, column 20: XML: no white space before the attribute at")]].concat();
     let cases = [cases, vec![("string of 4-byte elements", string_of("type4", "R_ThighTwist"), "line 6, column 61: object object1, member s: a string of 13 bytes is not a whole number of 4-byte elements")]].concat();
     let mut wrong = Vec::new();
     common::fuzz_seed(SMALL.as_bytes());

@@ -674,6 +674,7 @@ fn hostile_xml_gives_located_errors() {
         ("an unquoted attribute value", project("<hkparam name=stringData>null</hkparam>"), "line 5, column 1: XML: position 13: attribute value must be enclosed in `\"` or `'`"),
         ("'<' in an attribute value", project("<hkparam name=\"a<b\">null</hkparam>"), "line 5, column 1: XML: an attribute value holds '<'"),
         ("an attribute name that is no name", project("<hkparam 1name=\"stringData\">null</hkparam>"), "line 5, column 1: XML: \"1name\" is not an attribute name"),
+        ("attributes without white space between", project("<hkparam name=\"stringData\"numelements=\"0\">null</hkparam>"), "line 5, column 1: XML: no white space before the attribute at"),
     ];
     for (what, text, want) in cases {
         common::fuzz_seed(text.as_bytes());

@@ -196,7 +196,7 @@ impl<'i> Pull<'i> {
         // The usual spelling (`key="value"` separated by white space, names and values that
         // pass) read in one pass; anything else is read again by quick-xml's attribute reader
         // below, which gives the same attributes or the error.
-        if self.plain_attrs(s.attributes_raw()) {
+        if self.plain_attrs(s.attributes_raw()).map_err(bad)? {
             return Ok(s);
         }
         self.attr_buf.clear();
@@ -219,33 +219,38 @@ impl<'i> Pull<'i> {
     /// Reads the attributes `raw` (a start tag's bytes after its name) into `attr_buf` where
     /// each is `key="value"` or `key='value'` after white space, its key an XML name not seen
     /// before in the tag and its value without `<`; `false` at anything else (what is in
-    /// `attr_buf` then is to be read again).
-    fn plain_attrs(&mut self, raw: &[u8]) -> bool {
+    /// `attr_buf` then is to be read again); an error where an attribute follows the one before
+    /// without white space (`a="1"b="2"`), which XML does not allow.
+    fn plain_attrs(&mut self, raw: &[u8]) -> Result<bool, String> {
         let mut i = 0;
         loop {
+            let before = i;
             while raw.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
                 i += 1;
             }
             if i == raw.len() {
-                return true;
+                return Ok(true);
+            }
+            if i == before {
+                return Err(format!("no white space before the attribute at {:?}", String::from_utf8_lossy(&raw[i..raw.len().min(i + 16)])));
             }
             let from = i;
             while raw.get(i).is_some_and(|&b| !matches!(b, b'=' | b' ' | b'\t' | b'\n' | b'\r')) {
                 i += 1;
             }
-            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return false };
+            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return Ok(false) };
             let key = &raw[from..i];
             // The closing quote, where no `<` comes first.
             let value = &raw[i + 2..];
-            let Some(len) = value.iter().position(|&b| b == q || b == b'<') else { return false };
+            let Some(len) = value.iter().position(|&b| b == q || b == b'<') else { return Ok(false) };
             if value[len] != q || !is_name(key) {
-                return false;
+                return Ok(false);
             }
             let value = &value[..len];
             i += 3 + len;
-            let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return false };
+            let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return Ok(false) };
             if self.attr_buf.iter().any(|&(seen, _)| seen == k) {
-                return false;
+                return Ok(false);
             }
             self.attr_buf.push((k, v));
         }
