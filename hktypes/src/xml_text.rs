@@ -94,30 +94,54 @@ pub(crate) enum Ev<'i> {
     Open(BytesStart<'i>),
     /// An element's end.
     Close,
-    /// Character data as it stands in the text (references not yet resolved), or the content of
-    /// a CDATA section (`true`: taken as it is).
-    Text(&'i str, bool),
+    /// Character data as it stands in the text, or the content of a CDATA section; which of
+    /// these, and whether references may need resolving, is the [`Txt`].
+    Text(&'i str, Txt),
     /// A comment's text (between `<!--` and `-->`).
     Comment(&'i str),
     Eof,
+}
+
+/// What a [`Ev::Text`] is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Txt {
+    /// Character data that may hold references or carriage returns (see [`unescape`]).
+    Refs,
+    /// Character data with neither: its value is the text as it stands.
+    Plain,
+    /// A CDATA section's content: taken as it is.
+    CData,
 }
 
 /// A child element where text belongs: where it starts and its name.
 pub(crate) type Child<'i> = (usize, Cow<'i, str>);
 
 /// quick-xml's reader over the text, giving each event with the byte offset where it starts.
-/// quick-xml checks that end tags match their start tags, attributes are not repeated and
-/// comments hold no `--`; the rest of what the reader needs (no DTD, known entities, closed
-/// elements, one root element) is checked here.
+/// quick-xml reads the markup and checks that comments hold no `--`; the rest of what the
+/// reader needs (names, attributes not repeated, end tags that match their start tags, no DTD,
+/// known entities, closed elements, one root element) is checked here. Character data without
+/// references and end tags that follow a tag are read here without quick-xml (the event
+/// loop's cost for them is most of what reading them costs): see [`Pull::plain_text`].
 pub(crate) struct Pull<'i> {
     pub(crate) r: quick_xml::Reader<&'i [u8]>,
     pub(crate) text: &'i str,
     /// The end of an element written `<x/>`, given on the next call.
     pub(crate) close_next: bool,
-    /// The attributes (name, value as it stands in the text) of the element last opened, read
-    /// once when it was checked, and where that element starts (`usize::MAX`: none kept).
-    pub(crate) attr_buf: Vec<(&'i str, &'i str)>,
+    /// The attributes (name, value as it stands in the text, whether that is its value: no
+    /// reference or carriage return in it) of the element last opened, read once when it was
+    /// checked, and where that element starts (`usize::MAX`: none kept).
+    pub(crate) attr_buf: Vec<(&'i str, &'i str, bool)>,
     pub(crate) attr_of: usize,
+    /// quick-xml is in its text state (the last event it gave was markup), so the input left to
+    /// it starts with character data or a `<`: see [`Pull::plain_text`].
+    in_text: bool,
+    /// Bytes taken from quick-xml's input by [`Pull::plain_text`] and [`Pull::end_tag`]: its
+    /// positions count from where it was then, so this is added to them.
+    skipped: usize,
+    /// The names of the elements open (the innermost last), for the end tags' check. quick-xml
+    /// keeps its own list but does not see the end tags read here, so its check is off (and its
+    /// list only grows: at most the bytes of the text's element names, once).
+    open: Vec<&'i str>,
 }
 
 impl<'i> Pull<'i> {
@@ -133,14 +157,64 @@ impl<'i> Pull<'i> {
         let mut r = quick_xml::Reader::from_str(text);
         let c = r.config_mut();
         c.trim_text(false);
-        c.check_end_names = true;
+        // End tags are checked against `open` (quick-xml's list of names does not lose the
+        // elements whose end tags were read here).
+        c.check_end_names = false;
+        c.allow_unmatched_ends = true;
         c.check_comments = true;
         c.expand_empty_elements = false;
-        Ok(Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX })
+        Ok(Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX, in_text: false, skipped: 0, open: Vec::new() })
     }
 
     pub(crate) fn pos(&self) -> usize {
-        self.r.buffer_position() as usize
+        self.r.buffer_position() as usize + self.skipped
+    }
+
+    /// Character data up to the next `<`, taken from quick-xml's input without it when it holds
+    /// no `&` and no carriage return (its value is then the text as it stands; quick-xml's text
+    /// event checks nothing more): quick-xml reads on from the `<`, in the same state. Only in
+    /// quick-xml's text state, and not at the end of the input (left to quick-xml).
+    fn plain_text(&mut self) -> Option<(usize, &'i str)> {
+        let rest: &'i [u8] = self.r.get_ref();
+        if rest.first().is_none_or(|&b| b == b'<') {
+            return None;
+        }
+        let k = memchr::memchr3(b'<', b'&', b'\r', rest)?;
+        if rest[k] != b'<' {
+            return None;
+        }
+        let at = self.pos();
+        let t = self.slice(&rest[..k])?;
+        *self.r.get_mut() = &rest[k..];
+        self.skipped += k;
+        Some((at, t))
+    }
+
+    /// An end tag (`</name>`, white space allowed before the `>`) where quick-xml's input starts
+    /// with one, read here and checked against the element open; `None` where the input starts
+    /// otherwise or the tag has no `>` (quick-xml reads it and gives the error). Only in quick-xml's
+    /// text state.
+    fn end_tag(&mut self) -> Result<Option<usize>, ValueError> {
+        let rest: &'i [u8] = self.r.get_ref();
+        if !rest.starts_with(b"</") {
+            return Ok(None);
+        }
+        let Some(gt) = memchr::memchr(b'>', rest) else { return Ok(None) };
+        let at = self.pos();
+        self.closes(rest[2..gt].trim_ascii_end(), at)?;
+        *self.r.get_mut() = &rest[gt + 1..];
+        self.skipped += gt + 1;
+        Ok(Some(at))
+    }
+
+    /// Checks that an end tag naming `name` (at `at`) closes the element open, which it closes.
+    fn closes(&mut self, name: &[u8], at: usize) -> Result<(), ValueError> {
+        let found = || String::from_utf8_lossy(name).into_owned();
+        match self.open.pop() {
+            Some(open) if open.as_bytes() == name => Ok(()),
+            Some(open) => Err(located(self.text, at, None, format!("XML: ill-formed document: expected `</{open}>`, but `</{}>` was found", found()))),
+            None => Err(located(self.text, at, None, format!("XML: ill-formed document: close tag `</{}>` does not match any open tag", found()))),
+        }
     }
 
     /// The next event and the byte offset where it starts (declarations and processing
@@ -150,23 +224,50 @@ impl<'i> Pull<'i> {
             self.close_next = false;
             return Ok((self.pos(), Ev::Close));
         }
+        if self.in_text {
+            if let Some((at, t)) = self.plain_text() {
+                return Ok((at, Ev::Text(t, Txt::Plain)));
+            }
+            if let Some(at) = self.end_tag()? {
+                return Ok((at, Ev::Close));
+            }
+        }
         loop {
             let at = self.pos();
-            let ev = self.r.read_event().map_err(|e| located(self.text, self.r.error_position() as usize, None, format!("XML: {e}")))?;
-            let raw = self.text.get(at..self.pos()).unwrap_or_default();
+            let ev = self.r.read_event().map_err(|e| located(self.text, self.r.error_position() as usize + self.skipped, None, format!("XML: {e}")))?;
+            self.in_text = !matches!(ev, Event::Text(_) | Event::Eof);
+            // The event's text, for the events given as text (start and end tags are not).
+            let raw = |p: &Self| p.text.get(at..p.pos()).unwrap_or_default();
             let ev = match ev {
-                Event::Start(s) => Ev::Open(self.checked(s, at)?),
+                Event::Start(s) => {
+                    let s = self.checked(s, at)?;
+                    match self.slice(s.name().as_ref()) {
+                        Some(n) => self.open.push(n),
+                        None => return Err(located(self.text, at, None, "XML: an element name outside the text")),
+                    }
+                    Ev::Open(s)
+                }
                 Event::Empty(s) => {
                     self.close_next = true;
                     Ev::Open(self.checked(s, at)?)
                 }
-                Event::End(_) => Ev::Close,
-                Event::Text(_) | Event::GeneralRef(_) => Ev::Text(raw, false),
-                Event::CData(_) => Ev::Text(raw.get(9..raw.len().saturating_sub(3)).unwrap_or_default(), true),
-                Event::Comment(_) => Ev::Comment(raw.get(4..raw.len().saturating_sub(3)).unwrap_or_default()),
+                Event::End(e) => {
+                    self.closes(e.name().as_ref(), at)?;
+                    Ev::Close
+                }
+                Event::Text(_) | Event::GeneralRef(_) => Ev::Text(raw(self), Txt::Refs),
+                Event::CData(_) => {
+                    let raw = raw(self);
+                    Ev::Text(raw.get(9..raw.len().saturating_sub(3)).unwrap_or_default(), Txt::CData)
+                }
+                Event::Comment(_) => {
+                    let raw = raw(self);
+                    Ev::Comment(raw.get(4..raw.len().saturating_sub(3)).unwrap_or_default())
+                }
                 Event::DocType(_) => return Err(located(self.text, at, None, "XML: a document type (<!DOCTYPE>): refused, so no entity beyond XML's five")),
                 Event::Decl(_) => {
                     // Only first, and only XML's own pseudo-attributes.
+                    let raw = raw(self);
                     let body = raw.get(5..raw.len().saturating_sub(2)).unwrap_or_default();
                     let decl = BytesStart::from_content(body, 0);
                     let keys: Result<Vec<_>, _> = decl.attributes().map(|a| a.map(|a| a.key.as_ref().to_vec())).collect();
@@ -209,7 +310,7 @@ impl<'i> Pull<'i> {
                 return Err(bad("an attribute value holds '<'".to_owned()));
             }
             match (self.slice(a.key.as_ref()), self.slice(&a.value)) {
-                (Some(k), Some(v)) => self.attr_buf.push((k, v)),
+                (Some(k), Some(v)) => self.attr_buf.push((k, v, false)),
                 _ => self.attr_of = usize::MAX,
             }
         }
@@ -240,19 +341,26 @@ impl<'i> Pull<'i> {
             }
             let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return Ok(false) };
             let key = &raw[from..i];
-            // The closing quote, where no `<` comes first.
+            // The closing quote, where no `<` comes first; and whether a reference or carriage
+            // return comes before it.
             let value = &raw[i + 2..];
-            let Some(len) = value.iter().position(|&b| b == q || b == b'<') else { return Ok(false) };
+            let mut plain = true;
+            let Some(len) = value.iter().position(|&b| {
+                plain &= b != b'&' && b != b'\r';
+                b == q || b == b'<'
+            }) else {
+                return Ok(false);
+            };
             if value[len] != q || !is_name(key) {
                 return Ok(false);
             }
             let value = &value[..len];
             i += 3 + len;
             let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return Ok(false) };
-            if self.attr_buf.iter().any(|&(seen, _)| seen == k) {
+            if self.attr_buf.iter().any(|&(seen, ..)| seen == k) {
                 return Ok(false);
             }
-            self.attr_buf.push((k, v));
+            self.attr_buf.push((k, v, plain));
         }
     }
 
@@ -278,9 +386,9 @@ impl<'i> Pull<'i> {
         let mut out = [const { None }; N];
         if self.attr_of == pos {
             // The element just checked: its attributes are kept.
-            for &(key, value) in &self.attr_buf {
+            for &(key, value, plain) in &self.attr_buf {
                 if let Some(k) = keys.iter().position(|k| *k == key) {
-                    out[k] = Some(unescape(value).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+                    out[k] = Some(attr_value(value, plain).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
                 }
             }
             return Ok(out);
@@ -312,8 +420,8 @@ impl<'i> Pull<'i> {
         loop {
             let (q, ev) = self.next()?;
             match ev {
-                Ev::Text(raw, cdata) if depth == 0 => {
-                    let t = if cdata { Cow::Borrowed(raw) } else { unescape(raw).map_err(|e| located(self.text, q, None, format!("XML: {e}")))? };
+                Ev::Text(raw, kind) if depth == 0 => {
+                    let t = if kind != Txt::Refs { Cow::Borrowed(raw) } else { unescape(raw).map_err(|e| located(self.text, q, None, format!("XML: {e}")))? };
                     text = Some(match text {
                         None => t,
                         Some(a) => Cow::Owned(a.into_owned() + &t),
@@ -374,6 +482,15 @@ static NAME_BYTES: [u8; 256] = {
     }
     t
 };
+
+/// An attribute value kept by [`Pull::checked`]: as it stands where it is `plain`.
+pub(crate) fn attr_value(v: &str, plain: bool) -> Result<Cow<'_, str>, String> {
+    if plain {
+        Ok(Cow::Borrowed(v))
+    } else {
+        unescape(v)
+    }
+}
 
 /// Character data or an attribute value with XML's five entities and character references
 /// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.

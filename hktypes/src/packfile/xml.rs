@@ -100,7 +100,7 @@ use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, 
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::{located, xml_form, Ev, Pull, XmlForm};
+use crate::xml_text::{located, xml_form, Ev, Pull, Txt, XmlForm};
 use std::collections::HashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -223,7 +223,7 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         match pull.next()? {
             (p, Ev::Open(s)) => break (p, s),
             (_, Ev::Comment(_)) => {}
-            (_, Ev::Text(t, false)) if t.trim_ascii().is_empty() => {}
+            (_, Ev::Text(t, Txt::Refs | Txt::Plain)) if t.trim_ascii().is_empty() => {}
             (p, Ev::Eof) => return Err(located(&text, p, None, "XML: no root element").into()),
             (p, _) => return Err(located(&text, p, None, "XML: text before the root element").into()),
         }
@@ -1448,7 +1448,7 @@ impl<'i> XmlReader<'i, '_> {
             match self.pull.next()? {
                 (_, Ev::Eof) => break,
                 (_, Ev::Comment(_)) => {}
-                (_, Ev::Text(t, false)) if t.trim_ascii().is_empty() => {}
+                (_, Ev::Text(t, Txt::Refs | Txt::Plain)) if t.trim_ascii().is_empty() => {}
                 (p, _) => return Err(self.err(p, None, "XML: content after the root element").into()),
             }
         }

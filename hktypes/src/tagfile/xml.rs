@@ -35,7 +35,7 @@ use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::{located, unescape, Ev, Pull};
+use crate::xml_text::{attr_value, located, unescape, Ev, Pull, Txt};
 use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
@@ -644,8 +644,8 @@ fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
                     return Err(bad("an attribute outside the text"));
                 }
                 let first = tree.attrs.len() as u32;
-                for &(k, v) in &pull.attr_buf {
-                    tree.attrs.push((k, unescape(v).map_err(|e| bad(&e))?));
+                for &(k, v, plain) in &pull.attr_buf {
+                    tree.attrs.push((k, attr_value(v, plain).map_err(|e| bad(&e))?));
                 }
                 match open.last_mut() {
                     None if !tree.elems.is_empty() => return Err(bad("a second root element")),
@@ -664,13 +664,13 @@ fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
             Ev::Close => {
                 open.pop().ok_or_else(|| located(text, at, None, "XML: an end tag without its start"))?;
             }
-            Ev::Text(raw, cdata) => {
-                if open.is_empty() && (cdata || !raw.trim_ascii().is_empty()) {
+            Ev::Text(raw, kind) => {
+                if open.is_empty() && (kind == Txt::CData || !raw.trim_ascii().is_empty()) {
                     return Err(located(text, at, None, "XML: text outside the root element"));
                 }
                 // Only its references are checked (the text is not kept): the white space
                 // between elements has none.
-                if !cdata && memchr::memchr(b'&', raw.as_bytes()).is_some() {
+                if kind == Txt::Refs && memchr::memchr(b'&', raw.as_bytes()).is_some() {
                     unescape(raw).map_err(|e| located(text, at, None, format!("XML: {e}")))?;
                 }
             }
