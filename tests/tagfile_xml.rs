@@ -184,6 +184,9 @@ fn hostile_tagfile_xml_gets_located_errors() {
         ("out-of-range number", SMALL.replace(r#"value="-5""#, r#"value="70000""#), "line 8, column 118: object object1, member small: 70000 is out of range for short (16-bit signed)"),
         ("unknown type id", SMALL.replace(r#"typeid="type1"><record><field name="next"><null"#, r#"typeid="type9"><record><field name="next"><null"#), "line 9, column 3: object object2: unknown type id \"type9\""),
         ("dangling object ref", SMALL.replace(r#"<pointer id="object2" />"#, r#"<pointer id="object7" />"#), "object object1, member next: pointer to a missing object \"object7\""),
+        // End tags the pull parser reads itself (issue 39): checked as quick-xml checked them.
+        ("an end tag of another element", SMALL.replacen("</object>", "</record>", 1), "XML: ill-formed document: expected `</object>`, but `</record>` was found"),
+        ("an end tag beyond the root", format!("{SMALL}</hktagfile>"), "XML: ill-formed document: close tag `</hktagfile>` does not match any open tag"),
     ];
     // A string whose elementtypeid is a 4-byte type (the tagfile_xml fuzz target's first finding:
     // the run was made 4 times the string's length, taking in the bytes after it).

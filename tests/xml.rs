@@ -675,12 +675,22 @@ fn hostile_xml_gives_located_errors() {
         ("'<' in an attribute value", project("<hkparam name=\"a<b\">null</hkparam>"), "line 5, column 1: XML: an attribute value holds '<'"),
         ("an attribute name that is no name", project("<hkparam 1name=\"stringData\">null</hkparam>"), "line 5, column 1: XML: \"1name\" is not an attribute name"),
         ("attributes without white space between", project("<hkparam name=\"stringData\"numelements=\"0\">null</hkparam>"), "line 5, column 1: XML: no white space before the attribute at"),
+        // End tags are checked by the pull parser itself where they follow a tag or plain text
+        // (issue 39), and after text with references as quick-xml gives them: the same checks.
+        ("an end tag of another element", project("<hkparam name=\"stringData\">null</hkobject>"), "line 5, column 32: XML: ill-formed document: expected `</hkparam>`, but `</hkobject>` was found"),
+        ("an end tag of another element after a reference", project("<hkparam name=\"stringData\">a&amp;b</hkobject>"), "line 5, column 35: XML: ill-formed document: expected `</hkparam>`, but `</hkobject>` was found"),
+        ("an end tag with a space inside its name", project("<hkparam name=\"stringData\">null</hk param>"), "XML: ill-formed document: expected `</hkparam>`, but `</hk param>` was found"),
+        ("an end tag beyond the root", format!("{}</hkpackfile>", project("")), "XML: ill-formed document: close tag `</hkpackfile>` does not match any open tag"),
+        ("an end tag without its >", format!("{head}<hkobject name=\"#0001\" class=\"hkbProjectData\" signature=\"0x13a39ba7\">\n</hkobject"), "XML: "),
     ];
     for (what, text, want) in cases {
         common::fuzz_seed(text.as_bytes());
         let got = err(&text);
         assert!(got.contains(want), "{what}: {got}");
     }
+    // White space before an end tag's `>` is XML's, and reads.
+    let spaced = project("<hkparam name=\"stringData\">null</hkparam \n >").replace("</hkobject>", "</hkobject\t>");
+    assert_eq!(read_xml(&schemas, spaced.as_bytes(), "2010.2", ReadOptions::default()).unwrap().objects.len(), 1);
     // The same end on 16 bytes is kept, and comes back through the binary.
     let doc = read_xml(&schemas, project("<!-- hkgen:object end=48:64 -->").as_bytes(), "2010.2", ReadOptions::default()).unwrap();
     assert_eq!(doc.objects[0].kept.end, Some((48, 64)));
