@@ -336,7 +336,12 @@ impl<'i> Pull<'i> {
                 return Err(format!("no white space before the attribute at {:?}", String::from_utf8_lossy(&raw[i..raw.len().min(i + 16)])));
             }
             let from = i;
-            while raw.get(i).is_some_and(|&b| !matches!(b, b'=' | b' ' | b'\t' | b'\n' | b'\r')) {
+            // The key: an XML name, and its `=` right after it.
+            if NAME_BYTES[usize::from(raw[i])] != 2 {
+                return Ok(false);
+            }
+            i += 1;
+            while raw.get(i).is_some_and(|&b| NAME_BYTES[usize::from(b)] != 0) {
                 i += 1;
             }
             let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return Ok(false) };
@@ -345,14 +350,19 @@ impl<'i> Pull<'i> {
             // return comes before it.
             let value = &raw[i + 2..];
             let mut plain = true;
-            let Some(len) = value.iter().position(|&b| {
-                plain &= b != b'&' && b != b'\r';
-                b == q || b == b'<'
-            }) else {
-                return Ok(false);
-            };
-            if value[len] != q || !is_name(key) {
-                return Ok(false);
+            let mut len = 0;
+            loop {
+                while value.get(len).is_some_and(|&b| !VALUE_STOPS[usize::from(b)]) {
+                    len += 1;
+                }
+                match value.get(len) {
+                    Some(&b) if b == q => break,
+                    None | Some(b'<') => return Ok(false),
+                    Some(&b) => {
+                        plain &= b != b'&' && b != b'\r';
+                        len += 1;
+                    }
+                }
             }
             let value = &value[..len];
             i += 3 + len;
@@ -463,6 +473,17 @@ fn control_char(b: &[u8]) -> Option<usize> {
 pub(crate) fn is_name(n: &[u8]) -> bool {
     n.first().is_some_and(|&b| NAME_BYTES[usize::from(b)] == 2) && n.iter().all(|&b| NAME_BYTES[usize::from(b)] != 0)
 }
+
+/// Per byte: where an attribute value's scan stops (either quote, `<`, `&`, carriage return).
+static VALUE_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'&' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
 
 /// Per byte: 2 where it may start an XML name (ASCII letters, `_`, `:`, any byte beyond ASCII), 1
 /// where it may only follow (digits, `-`, `.`), else 0.
