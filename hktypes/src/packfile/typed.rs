@@ -43,7 +43,7 @@
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`MemberValue`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{each_hk_array, each_hk_array_mut, MemberArray, Body, PackfileDocument, MemberValue, ARRAY_FLAG_BITS};
+use super::objects::{each_hk_array, each_hk_array_mut, ItemSlice, Items, MemberArray, Body, PackfileDocument, MemberValue, ARRAY_FLAG_BITS};
 use crate::shared::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
@@ -324,10 +324,10 @@ impl<T: PackValue> PackValue for Vec<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
             MemberValue::Array(a) => {
-                if a.capacity & !ARRAY_FLAG_BITS != a.items.len() as u32 {
-                    return Err(err(format!("array of {} with capacity word {:#x}, whose capacity is not its length", a.items.len(), a.capacity)));
+                if a.capacity & !ARRAY_FLAG_BITS != a.len() as u32 {
+                    return Err(err(format!("array of {} with capacity word {:#x}, whose capacity is not its length", a.len(), a.capacity)));
                 }
-                items(&a.items)
+                items(a.items.as_slice())
             }
             _ => Err(expected("an array", v)),
         }
@@ -337,8 +337,8 @@ impl<T: PackValue> PackValue for Vec<T> {
     }
 }
 
-fn items<T: PackValue>(values: &[MemberValue]) -> Result<Vec<T>> {
-    values.iter().enumerate().map(|(i, v)| T::from_value(v).map_err(|e| e.in_context(format!("[{i}]")))).collect()
+fn items<T: PackValue>(values: ItemSlice<'_>) -> Result<Vec<T>> {
+    values.iter().enumerate().map(|(i, v)| T::from_value(&v).map_err(|e| e.in_context(format!("[{i}]")))).collect()
 }
 
 /// A simple array (`TYPE_SIMPLEARRAY`: pointer and count, no capacity word), as a `Vec`.
@@ -360,12 +360,12 @@ impl<T> std::ops::DerefMut for SimpleArray<T> {
 impl<T: PackValue> PackValue for SimpleArray<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            MemberValue::Array(a) => items(&a.items).map(SimpleArray),
+            MemberValue::Array(a) => items(a.items.as_slice()).map(SimpleArray),
             _ => Err(expected("an array", v)),
         }
     }
     fn to_value(&self) -> MemberValue {
-        MemberValue::Array(MemberArray { items: self.0.iter().map(PackValue::to_value).collect(), capacity: 0 })
+        MemberValue::Array(MemberArray { items: Items::Values(self.0.iter().map(PackValue::to_value).collect()), capacity: 0 })
     }
 }
 
@@ -389,7 +389,7 @@ impl<T> std::ops::DerefMut for PackRelArray<T> {
 impl<T: PackValue> PackValue for PackRelArray<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            MemberValue::RelArray(a) => items(a).map(PackRelArray),
+            MemberValue::RelArray(a) => items(a[..].into()).map(PackRelArray),
             _ => Err(expected("a relative array", v)),
         }
     }
@@ -421,7 +421,7 @@ impl<T: PackValue, const N: usize> PackValue for [T; N] {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
             MemberValue::CArray(vs) if vs.len() == N => {
-                let list: Vec<T> = items(vs)?;
+                let list: Vec<T> = items(vs[..].into())?;
                 list.try_into().map_err(|_| err("C array length"))
             }
             _ => Err(expected(&format!("a C array of {N}"), v)),
