@@ -230,7 +230,7 @@ fn same_value(x: &MemberValue, y: &MemberValue, tolerance: f32, map: &mut HashMa
         (MemberValue::Floats(p), MemberValue::Floats(q)) if p.len() == q.len() && p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
         // hkArray capacity words too: Havok 5.5's `len | 0xC0000000` come from the XML's contents version.
         (MemberValue::Array(p), MemberValue::Array(q)) if p.capacity != q.capacity => Err(format!("capacity word {:#x} against {:#x}", p.capacity, q.capacity)),
-        (MemberValue::Array(p), MemberValue::Array(q)) => same_items(&p.items, &q.items, tolerance, map, todo),
+        (MemberValue::Array(p), MemberValue::Array(q)) => same_items(&p.clone().into_values(), &q.clone().into_values(), tolerance, map, todo),
         (MemberValue::Struct(p), MemberValue::Struct(q)) | (MemberValue::CArray(p), MemberValue::CArray(q)) | (MemberValue::RelArray(p), MemberValue::RelArray(q)) => {
             same_items(p, q, tolerance, map, todo)
         }
@@ -747,7 +747,7 @@ fn a_value_of_the_wrong_kind_is_an_error_at_its_path() {
     let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
     values[name] = MemberValue::Str(Some(b"skeleton".to_vec()));
     let MemberValue::Array(a) = &mut values[bones] else { panic!("bones is an hkArray") };
-    let MemberValue::Struct(bone) = &mut a.items[1] else { panic!("a bone is a struct") };
+    let MemberValue::Struct(bone) = &mut a.values_mut()[1] else { panic!("a bone is a struct") };
     bone[bone_name] = MemberValue::Real(1.5);
     let err = xml::write(&doc, WriteOptions::default()).unwrap_err().to_string();
     assert!(err.contains(&format!("{object}.bones[1].name: a ")), "{err}");
@@ -756,7 +756,7 @@ fn a_value_of_the_wrong_kind_is_an_error_at_its_path() {
     // Put back, both write again.
     let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
     let MemberValue::Array(a) = &mut values[bones] else { panic!("bones is an hkArray") };
-    let MemberValue::Struct(bone) = &mut a.items[1] else { panic!("a bone is a struct") };
+    let MemberValue::Struct(bone) = &mut a.values_mut()[1] else { panic!("a bone is a struct") };
     bone[bone_name] = MemberValue::Str(Some(b"bone".to_vec()));
     assert!(xml::write(&doc, WriteOptions::default()).unwrap().contains("<hkparam name=\"name\">skeleton</hkparam>"));
     hktypes::dump::dump_packfile(&doc).unwrap();
@@ -863,7 +863,7 @@ fn number_lists_report_the_element_at_fault() {
         let i = doc.member_names("hkaSkeleton").iter().position(|n| n == "parentIndices").unwrap();
         let Body::Typed(values) = &doc.objects[k].body else { panic!("typed") };
         let MemberValue::Array(a) = &values[i] else { panic!("an hkArray") };
-        a.items.clone()
+        a.clone().into_values()
     };
     let want = parents(&doc);
     assert_eq!(want.len(), 65);

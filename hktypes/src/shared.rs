@@ -511,3 +511,56 @@ impl<'a> IntoIterator for &'a Items {
         self.iter()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_items_equal_their_values() {
+        let reals = Items::Reals(vec![1.0, -2.5, 3.0]);
+        let values = Items::Values(vec![MemberValue::Real(1.0), MemberValue::Real(-2.5), MemberValue::Real(3.0)]);
+        assert_eq!(reals, values);
+        assert_eq!(values, reals);
+        assert_ne!(reals, Items::Values(vec![MemberValue::Real(1.0), MemberValue::Real(-2.5)]));
+        assert_ne!(reals, Items::Values(vec![MemberValue::Real(1.0), MemberValue::Real(-2.5), MemberValue::Real(4.0)]));
+        // An integer is not a real of the same value; signed and unsigned differ as values do.
+        assert_ne!(Items::Ints(vec![1]), Items::Reals(vec![1.0]));
+        assert_ne!(Items::Ints(vec![1]), Items::UInts(vec![1]));
+        assert_eq!(Items::UInts(vec![7, 8]), Items::Values(vec![MemberValue::UInt(7), MemberValue::UInt(8)]));
+        assert_eq!(Items::Vec4s(vec![[1.0, 2.0, 3.0, 4.0]]), Items::Values(vec![MemberValue::Vec4([1.0, 2.0, 3.0, 4.0])]));
+        assert_eq!(Items::Ints(Vec::new()), Items::Reals(Vec::new()));
+        // The arrays too (same capacity word), and their printing is the values'.
+        let a = MemberArray::of_ints(vec![-1, 0, 1], DONT_DEALLOCATE);
+        let b = MemberArray::new(vec![MemberValue::Int(-1), MemberValue::Int(0), MemberValue::Int(1)]);
+        assert_eq!(a, b);
+        assert_eq!(a.capacity, 3 | DONT_DEALLOCATE);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        assert_ne!(a, MemberArray::of_ints(vec![-1, 0, 1], 0));
+    }
+
+    #[test]
+    fn typed_items_read_and_edit_as_values() {
+        let mut a = MemberArray::of_reals(vec![0.5, 1.5], DONT_DEALLOCATE);
+        assert_eq!((a.len(), a.is_empty()), (2, false));
+        assert!(matches!(a.get(1), Some(Cow::Owned(MemberValue::Real(x))) if x == 1.5));
+        assert!(a.get(2).is_none());
+        assert_eq!(a.iter().len(), 2);
+        assert_eq!(a.iter().map(Cow::into_owned).collect::<Vec<_>>(), [MemberValue::Real(0.5), MemberValue::Real(1.5)]);
+        assert_eq!(a.reals(), Some(&[0.5f32, 1.5][..]));
+        assert!(a.ints().is_none() && a.values().is_none());
+        // A value of the form's kind stays typed; another turns the array into values.
+        a.items.push(MemberValue::Real(2.5));
+        assert_eq!(a.reals().map(<[f32]>::len), Some(3));
+        a.values_mut()[0] = MemberValue::Int(3);
+        assert!(a.reals().is_none());
+        assert_eq!(a.clone().into_values(), [MemberValue::Int(3), MemberValue::Real(1.5), MemberValue::Real(2.5)]);
+        assert!(matches!(a.get(0), Some(Cow::Borrowed(MemberValue::Int(3)))));
+        let mut v = Items::Vec4s(vec![[1.0; 4]]);
+        v.push(MemberValue::Real(1.0));
+        assert_eq!(v.into_values(), [MemberValue::Vec4([1.0; 4]), MemberValue::Real(1.0)]);
+        let mut i = Items::UInts(vec![1]);
+        i.push(MemberValue::UInt(2));
+        assert_eq!(i.uints(), Some(&[1u64, 2][..]));
+    }
+}
