@@ -681,7 +681,7 @@ impl Reader<'_, '_> {
                 let n = self.uint(at + p, 4)? as u32;
                 let capacity = if ty == MemberType::Array { self.u32(at + p + 4)? } else { 0 };
                 let items = match self.local.get(&at).copied() {
-                    None if n == 0 => Items::default(),
+                    None if n == 0 => typed_items(m, m.subtype, 0),
                     None => return Err(here(Error::invalid(self.loc(at), format!("array of {n} elements without a data pointer")))),
                     Some(dst) => {
                         let (stride, _) = self.plan.elem_shape(class, m).map_err(|e| here(e.into()))?;

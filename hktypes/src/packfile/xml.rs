@@ -933,7 +933,7 @@ fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_f
         MemberType::Variant => MemberValue::Variant(Ref::Null, Ref::Null),
         MemberType::CString | MemberType::StringPtr => MemberValue::Str(None),
         MemberType::Array | MemberType::SimpleArray => {
-            MemberValue::Array(MemberArray { items: Items::default(), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
+            MemberValue::Array(MemberArray { items: super::objects::typed_items(m, m.subtype, 0), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
         }
         MemberType::RelArray => MemberValue::RelArray(Vec::new()),
         MemberType::Struct => {
