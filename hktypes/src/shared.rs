@@ -161,6 +161,7 @@ impl MemberArray {
     }
 
     /// How many elements.
+    #[inline]
     pub fn len(&self) -> usize {
         self.items.len()
     }
@@ -171,11 +172,13 @@ impl MemberArray {
     }
 
     /// Element `i` ([`Items::get`]).
+    #[inline]
     pub fn get(&self, i: usize) -> Option<Cow<'_, MemberValue>> {
         self.items.get(i)
     }
 
     /// The elements in order ([`Items::iter`]).
+    #[inline]
     pub fn iter(&self) -> ItemsIter<'_> {
         self.items.iter()
     }
@@ -250,6 +253,7 @@ impl From<Vec<MemberValue>> for Items {
 
 impl Items {
     /// The elements borrowed, in their form.
+    #[inline]
     pub fn as_slice(&self) -> ItemSlice<'_> {
         match self {
             Items::Values(v) => ItemSlice::Values(v),
@@ -261,6 +265,7 @@ impl Items {
     }
 
     /// How many elements.
+    #[inline]
     pub fn len(&self) -> usize {
         self.as_slice().len()
     }
@@ -271,11 +276,13 @@ impl Items {
     }
 
     /// Element `i`: borrowed from `Values`, made (without allocating) from a typed form.
+    #[inline]
     pub fn get(&self, i: usize) -> Option<Cow<'_, MemberValue>> {
         self.as_slice().get(i)
     }
 
     /// The elements in order, as [`Items::get`] gives them.
+    #[inline]
     pub fn iter(&self) -> ItemsIter<'_> {
         self.as_slice().iter()
     }
@@ -344,6 +351,7 @@ impl Items {
 
     /// Appends `v`: kept typed where it is a value of the typed form's kind, else the elements
     /// are turned into `Values` first.
+    #[inline]
     pub fn push(&mut self, v: MemberValue) {
         match (&mut *self, v) {
             (Items::Values(o), v) => o.push(v),
@@ -399,6 +407,7 @@ impl<'a> From<&'a [MemberValue]> for ItemSlice<'a> {
 
 impl<'a> ItemSlice<'a> {
     /// How many elements.
+    #[inline]
     pub fn len(&self) -> usize {
         match self {
             ItemSlice::Values(v) => v.len(),
@@ -415,6 +424,7 @@ impl<'a> ItemSlice<'a> {
     }
 
     /// Element `i` ([`Items::get`]).
+    #[inline]
     pub fn get(&self, i: usize) -> Option<Cow<'a, MemberValue>> {
         Some(match *self {
             ItemSlice::Values(v) => Cow::Borrowed(v.get(i)?),
@@ -426,6 +436,7 @@ impl<'a> ItemSlice<'a> {
     }
 
     /// The elements in order ([`Items::iter`]).
+    #[inline]
     pub fn iter(&self) -> ItemsIter<'a> {
         ItemsIter(match *self {
             ItemSlice::Values(v) => IterForm::Values(v.iter()),
@@ -480,6 +491,7 @@ enum IterForm<'a> {
 impl<'a> Iterator for ItemsIter<'a> {
     type Item = Cow<'a, MemberValue>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         Some(match &mut self.0 {
             IterForm::Values(it) => Cow::Borrowed(it.next()?),

@@ -65,7 +65,7 @@ pub(crate) trait PackSource {
     fn size_hint(&self, s: &Self::Seq) -> usize;
     /// The next element (`None`: the container ends).
     fn item(&mut self, s: &mut Self::Seq) -> Result<Option<Self::Node>, ValueError>;
-    /// Plain numbers of kind `ty` (an integer type or a real: no enum, no group) at the start of
+    /// Plain numbers of kind `ty` (an integer type, a real, a vector or quaternion: no enum) at the start of
     /// what is left of `s`, appended to `out` in one loop where the source spells them plainly
     /// (the XML reader's token lists), as many as it can: the walk then goes on element by
     /// element ([`PackSource::item`]) from the first it did not take (an element it may not
@@ -157,7 +157,7 @@ impl PackWalk {
     fn items<S: PackSource>(&self, src: &mut S, mut s: S::Seq, m: &Member, ty: MemberType, depth: usize, typed: bool) -> Result<(Items, Option<u32>), ValueError> {
         let n = src.size_hint(&s);
         let mut vals = if typed { typed_items(m, ty, n) } else { Items::Values(Vec::with_capacity(n)) };
-        if m.enumeration.is_none() && matches!(ty, MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 | MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Real) {
+        if m.enumeration.is_none() && matches!(ty, MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 | MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Real | MemberType::Vector4 | MemberType::Quaternion) {
             src.numbers(&mut s, ty, &mut vals);
         }
         while let Some(x) = src.item(&mut s)? {

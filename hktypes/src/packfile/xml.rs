@@ -2157,40 +2157,31 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             MemberType::Uint32 => (false, 32),
             MemberType::Uint64 => (false, 64),
             MemberType::Real => (false, 0),
+            MemberType::Vector4 | MemberType::Quaternion => {
+                if let Items::Vec4s(v) = out {
+                    self.vec4s(s, v);
+                }
+                return;
+            }
             // Any other type is read element by element (the walk asks for these alone).
             _ => return,
         };
+        let (lo, hi) = (i64::MIN >> (64 - bits.max(1)), i64::MAX >> (64 - bits.max(1)));
+        let int = move |t: &str| parse_i64(t).filter(|v| (lo..=hi).contains(v));
+        let uint = move |t: &str| parse_u64(t).filter(|&v| v <= u64::MAX >> (64 - bits.max(1)));
         let list = std::mem::take(&mut self.list);
         let mut at = self.list_at;
-        while s.count.is_none_or(|n| s.len < n) {
-            let rest = skip_space(list.get(at..).unwrap_or_default());
-            let start = list.len() - rest.len();
-            at = start;
-            let end = word_end(rest);
-            if end == 0 {
-                break;
-            }
-            let t = &rest[..end];
-            let v = if bits == 0 {
-                match self.float(s.p, t) {
-                    Ok(x) => MemberValue::Real(x),
-                    Err(_) => break,
-                }
-            } else if signed {
-                let (lo, hi) = (i64::MIN >> (64 - bits), i64::MAX >> (64 - bits));
-                match parse_i64(t) {
-                    Some(v) if (lo..=hi).contains(&v) => MemberValue::Int(v),
-                    _ => break,
-                }
-            } else {
-                match parse_u64(t) {
-                    Some(v) if v <= u64::MAX >> (64 - bits) => MemberValue::UInt(v),
-                    _ => break,
-                }
-            };
-            out.push(v);
-            s.len += 1;
-            at = start + end;
+        // Typed elements go straight into their vector; values (a C array's, an array of another
+        // form) one value each.
+        match (out, bits, signed) {
+            (Items::Reals(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok()),
+            (Items::Ints(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t)),
+            (Items::UInts(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t)),
+            (Items::Values(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok().map(MemberValue::Real)),
+            (Items::Values(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t).map(MemberValue::Int)),
+            (Items::Values(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t).map(MemberValue::UInt)),
+            // A typed form of another kind: element by element.
+            _ => {}
         }
         self.list_at = at;
         self.list = list;
@@ -2312,6 +2303,46 @@ impl<'i> PackSource for XmlReader<'i, '_> {
 }
 
 impl<'i> XmlReader<'i, '_> {
+
+    /// [`PackSource::numbers`] of vectors: the groups of 4 reals at the start of what is left of
+    /// the token list, each read as [`PackSource::vec4`] reads it, up to the first that does not
+    /// read so (or a C array's count), which is left to it.
+    fn vec4s(&mut self, s: &mut XSeq, out: &mut Vec<[f32; 4]>) {
+        let list = std::mem::take(&mut self.list);
+        let mut at = self.list_at;
+        while s.count.is_none_or(|n| s.len < n) {
+            let rest = skip_space(list.get(at..).unwrap_or_default());
+            let start = list.len() - rest.len();
+            at = start;
+            let Some(body) = rest.strip_prefix('(') else { break };
+            let Some(end) = body.find(')') else { break };
+            let Ok(v) = self.group(s.p, Tok::Group(&body[..end]), 4, 0.0) else { break };
+            out.push(v);
+            s.len += 1;
+            at = start + 1 + end + 1;
+        }
+        self.list_at = at;
+        self.list = list;
+    }
+
+    /// [`PackSource::numbers`]' loop: the words of `list` from `at` read by `read` into `out`, up
+    /// to the first it does not read (or a C array's count); `at` is left at that word.
+    #[inline(always)]
+    fn words<T>(&self, s: &mut XSeq, list: &str, at: &mut usize, out: &mut Vec<T>, read: impl Fn(&Self, usize, &str) -> Option<T>) {
+        while s.count.is_none_or(|n| s.len < n) {
+            let rest = skip_space(list.get(*at..).unwrap_or_default());
+            let start = list.len() - rest.len();
+            *at = start;
+            let end = word_end(rest);
+            if end == 0 {
+                break;
+            }
+            let Some(v) = read(self, s.p, &rest[..end]) else { break };
+            out.push(v);
+            s.len += 1;
+            *at = start + end;
+        }
+    }
 
     /// An enum or flags value: parts joined by `|`, each an item name of the member's enum or a
     /// number (decimal, `0x` hex, negative), their bits or'ed (`FLAG_RAGDOLL|FLAG_NOT_VARIABLE|4096`);
