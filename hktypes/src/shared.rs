@@ -288,6 +288,7 @@ impl Items {
     }
 
     /// The elements as values (a typed form makes one per element).
+    #[inline]
     pub fn into_values(self) -> Vec<MemberValue> {
         match self {
             Items::Values(v) => v,
@@ -359,11 +360,19 @@ impl Items {
             (Items::UInts(o), MemberValue::UInt(x)) => o.push(x),
             (Items::Reals(o), MemberValue::Real(x)) => o.push(x),
             (Items::Vec4s(o), MemberValue::Vec4(x)) => o.push(x),
-            (_, v) => self.values_mut().push(v),
+            (_, v) => self.push_value(v),
         }
     }
 
+    /// [`Items::push`] of a value of another kind than the typed form's.
+    #[cold]
+    #[inline(never)]
+    fn push_value(&mut self, v: MemberValue) {
+        self.values_mut().push(v)
+    }
+
     /// Gives back the room reserved past the elements.
+    #[inline]
     pub fn shrink_to_fit(&mut self) {
         match self {
             Items::Values(v) => v.shrink_to_fit(),

@@ -1769,6 +1769,15 @@ impl Writer<'_, '_, '_> {
                 self.local.push(LocalFixup { src: at, dst });
                 self.out.resize(self.out.len() + stride as usize * a.len(), 0);
                 let em = elem_member(m);
+                // The bytes of an integer element (0: not an integer type).
+                let width = match m.subtype {
+                    MemberType::Char | MemberType::Int8 | MemberType::Uint8 => 1,
+                    MemberType::Int16 | MemberType::Uint16 => 2,
+                    MemberType::Int32 | MemberType::Uint32 => 4,
+                    MemberType::Int64 | MemberType::Uint64 => 8,
+                    MemberType::Ulong => p,
+                    _ => 0,
+                };
                 match &a.items {
                     Items::Values(items) => {
                         for (i, item) in items.iter().enumerate() {
@@ -1789,7 +1798,38 @@ impl Writer<'_, '_, '_> {
                             self.put_uint(dst + i as u32 * stride, 4, u64::from(x.to_bits()));
                         }
                     }
-                    // Numbers and vectors: no out-of-line data; each checked as a value.
+                    Items::Vec4s(v) if matches!(m.subtype, MemberType::Vector4 | MemberType::Quaternion) => {
+                        for (i, f) in v.iter().enumerate() {
+                            for (k, x) in f.iter().enumerate() {
+                                self.put_uint(dst + i as u32 * stride + 4 * k as u32, 4, u64::from(x.to_bits()));
+                            }
+                        }
+                    }
+                    // Numbers and vectors: no out-of-line data; each checked as a value (an
+                    // integer's range, a form not of the element type refused).
+                    Items::Ints(v) if width > 0 => {
+                        let bits = 8 * width;
+                        for (i, &x) in v.iter().enumerate() {
+                            let at = dst + i as u32 * stride;
+                            if bits >= 64 || (-(1i128 << (bits - 1))..(1i128 << bits)).contains(&i128::from(x)) {
+                                self.put_uint(at, width, x as u64);
+                            } else {
+                                // Does not fit: the error of the value.
+                                self.inline_one(class, &em, m.subtype, at, &MemberValue::Int(x))?;
+                            }
+                        }
+                    }
+                    Items::UInts(v) if width > 0 => {
+                        let bits = 8 * width;
+                        for (i, &x) in v.iter().enumerate() {
+                            let at = dst + i as u32 * stride;
+                            if bits >= 64 || x < 1u64 << bits {
+                                self.put_uint(at, width, x);
+                            } else {
+                                self.inline_one(class, &em, m.subtype, at, &MemberValue::UInt(x))?;
+                            }
+                        }
+                    }
                     typed => {
                         for (i, item) in typed.iter().enumerate() {
                             self.inline_one(class, &em, m.subtype, dst + i as u32 * stride, &item)?;

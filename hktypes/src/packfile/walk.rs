@@ -160,8 +160,14 @@ impl PackWalk {
         if m.enumeration.is_none() && matches!(ty, MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 | MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Real | MemberType::Vector4 | MemberType::Quaternion) {
             src.numbers(&mut s, ty, &mut vals);
         }
-        while let Some(x) = src.item(&mut s)? {
-            vals.push(self.one(src, m, ty, &x, depth)?);
+        if let Items::Values(v) = &mut vals {
+            while let Some(x) = src.item(&mut s)? {
+                v.push(self.one(src, m, ty, &x, depth)?);
+            }
+        } else {
+            while let Some(x) = src.item(&mut s)? {
+                vals.push(self.one(src, m, ty, &x, depth)?);
+            }
         }
         vals.shrink_to_fit();
         let capacity = src.end_items(s, vals.len())?;
