@@ -66,6 +66,11 @@ pub trait PackValue: Sized {
     fn from_value(v: &MemberValue) -> Result<Self>;
     /// The member value, as [`PackfileDocument`] writes it.
     fn to_value(&self) -> MemberValue;
+    /// The elements `items` of an array, as the readers hold them: plain numbers and vectors
+    /// typed ([`Items::Ints`], [`Items::Reals`]...), anything else values.
+    fn to_items(items: &[Self]) -> Items {
+        Items::Values(items.iter().map(PackValue::to_value).collect())
+    }
 }
 
 /// A generated packfile class: its identity and its conversion to and from an object's member
@@ -142,7 +147,7 @@ impl PackValue for () {
 }
 
 macro_rules! ints {
-    ($variant:ident, $wide:ty: $($t:ty),*) => {$(
+    ($variant:ident, $form:ident, $wide:ty: $($t:ty),*) => {$(
         impl PackValue for $t {
             fn from_value(v: &MemberValue) -> Result<Self> {
                 match v {
@@ -153,17 +158,20 @@ macro_rules! ints {
             fn to_value(&self) -> MemberValue {
                 MemberValue::$variant(<$wide>::from(*self))
             }
+            fn to_items(items: &[Self]) -> Items {
+                Items::$form(items.iter().map(|&x| <$wide>::from(x)).collect())
+            }
         }
     )*};
 }
 
-ints!(Int, i64: i8, i16, i32, i64);
-ints!(UInt, u64: u8, u16, u32, u64);
+ints!(Int, Ints, i64: i8, i16, i32, i64);
+ints!(UInt, UInts, u64: u8, u16, u32, u64);
 
 /// `PackValue` for a type held in one [`MemberValue`] variant: `$p => $from` builds it from the
 /// variant's payload, `$s => $to` gives the payload back.
 macro_rules! one_variant {
-    ($($t:ty: $variant:ident, $what:literal, $p:ident => $from:expr, $s:ident => $to:expr;)*) => {$(
+    ($($t:ty: $variant:ident, $what:literal, $p:ident => $from:expr, $s:ident => $to:expr $(, $form:ident |$x:ident| $item:expr)?;)*) => {$(
         impl PackValue for $t {
             fn from_value(v: &MemberValue) -> Result<Self> {
                 match v {
@@ -174,16 +182,19 @@ macro_rules! one_variant {
             fn to_value(&$s) -> MemberValue {
                 MemberValue::$variant($to)
             }
+            $(fn to_items(items: &[Self]) -> Items {
+                Items::$form(items.iter().map(|$x| $item).collect())
+            })?
         }
     )*};
 }
 
 one_variant! {
-    f32: Real, "a real", r => *r, self => *self;
+    f32: Real, "a real", r => *r, self => *self, Reals |x| *x;
     Bool8: Bool, "a bool", b => Bool8(*b), self => self.0;
     Half16: Half, "a half", h => Half16(*h), self => self.0;
-    Vector4: Vec4, "a vector", l => Vector4 { lanes: *l }, self => self.lanes;
-    Quaternion: Vec4, "a quaternion", l => Quaternion { lanes: *l }, self => self.lanes;
+    Vector4: Vec4, "a vector", l => Vector4 { lanes: *l }, self => self.lanes, Vec4s |x| x.lanes;
+    Quaternion: Vec4, "a quaternion", l => Quaternion { lanes: *l }, self => self.lanes, Vec4s |x| x.lanes;
 }
 
 /// `N` lanes of four floats from a [`MemberValue::Floats`] of `4 * N`.
@@ -333,7 +344,7 @@ impl<T: PackValue> PackValue for Vec<T> {
         }
     }
     fn to_value(&self) -> MemberValue {
-        MemberValue::Array(MemberArray::new(self.iter().map(PackValue::to_value).collect()))
+        MemberValue::Array(MemberArray::from_items(T::to_items(self), super::objects::DONT_DEALLOCATE))
     }
 }
 
@@ -365,7 +376,7 @@ impl<T: PackValue> PackValue for SimpleArray<T> {
         }
     }
     fn to_value(&self) -> MemberValue {
-        MemberValue::Array(MemberArray { items: Items::Values(self.0.iter().map(PackValue::to_value).collect()), capacity: 0 })
+        MemberValue::Array(MemberArray { items: T::to_items(&self.0), capacity: 0 })
     }
 }
 
