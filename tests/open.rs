@@ -177,7 +177,7 @@ fn clear_pointers(v: &mut hktypes::packfile::objects::MemberValue, target: hktyp
             *r = Ref::Null;
             1
         }
-        MemberValue::Array(a) => a.items.iter_mut().map(|x| clear_pointers(x, target)).sum(),
+        MemberValue::Array(a) => a.values_mut().iter_mut().map(|x| clear_pointers(x, target)).sum(),
         MemberValue::Struct(vs) | MemberValue::CArray(vs) | MemberValue::RelArray(vs) => vs.iter_mut().map(|x| clear_pointers(x, target)).sum(),
         _ => 0,
     }

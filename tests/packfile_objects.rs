@@ -301,11 +301,11 @@ fn capacity_words_per_sdk() {
         match v {
             MemberValue::Array(a) => {
                 if ty == MemberType::Array {
-                    let len = a.items.len() as u32;
+                    let len = a.len() as u32;
                     assert_eq!(a.capacity & 0x3FFF_FFFF, len);
                     *out.entry(format!("{:#x}{}", a.capacity & 0xC000_0000, if len == 0 { " empty" } else { "" })).or_default() += 1;
                 }
-                a.items.iter().for_each(|x| value(doc, m, m.subtype, x, out));
+                a.iter().for_each(|x| value(doc, m, m.subtype, &x, out));
             }
             MemberValue::RelArray(items) => items.iter().for_each(|x| value(doc, m, m.subtype, x, out)),
             MemberValue::CArray(items) => items.iter().for_each(|x| value(doc, m, ty, x, out)),

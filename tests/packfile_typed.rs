@@ -199,7 +199,7 @@ fn kept_bytes_of_mod_tool_files() {
     // An edit of the same size: only that value's bytes change, the padding stays.
     let root = doc.root.unwrap();
     let Some(MemberValue::Array(variants)) = doc.field_mut(root, "namedVariants") else { panic!("namedVariants") };
-    let MemberValue::Struct(v) = &mut variants.items[0] else { panic!("a variant") };
+    let MemberValue::Struct(v) = &mut variants.values_mut()[0] else { panic!("a variant") };
     let MemberValue::Str(Some(name)) = &mut v[0] else { panic!("a name") };
     let old_name = name.clone();
     name.iter_mut().for_each(|b| *b = b.to_ascii_uppercase());
@@ -210,7 +210,7 @@ fn kept_bytes_of_mod_tool_files() {
     // A longer name: the root container's data after it is laid out the stock way (zeros), the
     // other objects keep theirs, and the file reads back with the edit.
     let Some(MemberValue::Array(variants)) = doc.field_mut(root, "namedVariants") else { panic!("namedVariants") };
-    let MemberValue::Struct(v) = &mut variants.items[0] else { panic!("a variant") };
+    let MemberValue::Struct(v) = &mut variants.values_mut()[0] else { panic!("a variant") };
     v[0] = MemberValue::Str(Some(b"a much longer name than the one Pandora wrote".to_vec()));
     let out = doc.write().unwrap();
     let root_padding: usize = doc.objects[root.0 as usize].kept.padding.iter().map(|(_, b)| b.len()).sum();

@@ -9,7 +9,7 @@ mod common;
 
 use hkgen::reflection::check::ClassSchemas;
 use hkgen::reflection::sources::sdk_of_contents_version;
-use hktypes::packfile::objects::{Body, PackfileDocument, Ref, MemberValue};
+use hktypes::packfile::objects::{Body, Items, PackfileDocument, Ref, MemberValue};
 use hktypes::Handle;
 use hktypes::packfile::xml::{self, FloatForm, ObjectOrder, ReadOptions, WriteOptions};
 use std::collections::{BTreeMap, HashMap};
@@ -230,7 +230,7 @@ fn same_value(x: &MemberValue, y: &MemberValue, tolerance: f32, map: &mut HashMa
         (MemberValue::Floats(p), MemberValue::Floats(q)) if p.len() == q.len() && p.iter().zip(q).all(|(p, q)| close(*p, *q, tolerance)) => Ok(()),
         // hkArray capacity words too: Havok 5.5's `len | 0xC0000000` come from the XML's contents version.
         (MemberValue::Array(p), MemberValue::Array(q)) if p.capacity != q.capacity => Err(format!("capacity word {:#x} against {:#x}", p.capacity, q.capacity)),
-        (MemberValue::Array(p), MemberValue::Array(q)) => same_items(&p.items, &q.items, tolerance, map, todo),
+        (MemberValue::Array(p), MemberValue::Array(q)) => same_items(&p.clone().into_values(), &q.clone().into_values(), tolerance, map, todo),
         (MemberValue::Struct(p), MemberValue::Struct(q)) | (MemberValue::CArray(p), MemberValue::CArray(q)) | (MemberValue::RelArray(p), MemberValue::RelArray(q)) => {
             same_items(p, q, tolerance, map, todo)
         }
@@ -757,7 +757,7 @@ fn a_value_of_the_wrong_kind_is_an_error_at_its_path() {
     let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
     values[name] = MemberValue::Str(Some(b"skeleton".to_vec()));
     let MemberValue::Array(a) = &mut values[bones] else { panic!("bones is an hkArray") };
-    let MemberValue::Struct(bone) = &mut a.items[1] else { panic!("a bone is a struct") };
+    let MemberValue::Struct(bone) = &mut a.values_mut()[1] else { panic!("a bone is a struct") };
     bone[bone_name] = MemberValue::Real(1.5);
     let err = xml::write(&doc, WriteOptions::default()).unwrap_err().to_string();
     assert!(err.contains(&format!("{object}.bones[1].name: a ")), "{err}");
@@ -766,7 +766,7 @@ fn a_value_of_the_wrong_kind_is_an_error_at_its_path() {
     // Put back, both write again.
     let Body::Typed(values) = &mut doc.objects[k].body else { panic!("the skeleton is typed") };
     let MemberValue::Array(a) = &mut values[bones] else { panic!("bones is an hkArray") };
-    let MemberValue::Struct(bone) = &mut a.items[1] else { panic!("a bone is a struct") };
+    let MemberValue::Struct(bone) = &mut a.values_mut()[1] else { panic!("a bone is a struct") };
     bone[bone_name] = MemberValue::Str(Some(b"bone".to_vec()));
     assert!(xml::write(&doc, WriteOptions::default()).unwrap().contains("<hkparam name=\"name\">skeleton</hkparam>"));
     hktypes::dump::dump_packfile(&doc).unwrap();
@@ -873,7 +873,7 @@ fn number_lists_report_the_element_at_fault() {
         let i = doc.member_names("hkaSkeleton").iter().position(|n| n == "parentIndices").unwrap();
         let Body::Typed(values) = &doc.objects[k].body else { panic!("typed") };
         let MemberValue::Array(a) = &values[i] else { panic!("an hkArray") };
-        a.items.clone()
+        a.clone().into_values()
     };
     let want = parents(&doc);
     assert_eq!(want.len(), 65);
@@ -888,5 +888,86 @@ fn number_lists_report_the_element_at_fault() {
     ] {
         let e = read(&text.replace(list, bad)).unwrap_err().to_string();
         assert!(e.contains(at), "{bad}: {e}");
+    }
+}
+
+/// Arrays of plain numbers and vectors are held typed (`Items::Ints`/`UInts`/`Reals`/`Vec4s`, no
+/// value per element) by the binary reader and the XML reader alike, and still write back: a
+/// 2010.2 HavokLib skeleton, a spline-compressed run and a BotW (Wii U) rigid body, each read from its
+/// bytes, written to XML and read back, hold the same arrays in the same forms (the skeleton's
+/// parent indices as integers, the animation's blocks as unsigned ones, reals, the shapes'
+/// vectors), values equal to the binary reader's, and write the same bytes.
+#[test]
+fn number_arrays_are_held_typed_and_round_trip() {
+    let Some(corpus) = common::corpus() else { return };
+    let schemas = schemas();
+    // Each document's arrays of typed objects' own members by form: arrays and elements.
+    let forms = |doc: &PackfileDocument, n: &mut BTreeMap<&'static str, (usize, usize)>| {
+        for o in &doc.objects {
+            let Body::Typed(values) = &o.body else { continue };
+            for v in values {
+                let MemberValue::Array(a) = v else { continue };
+                let form = match &a.items {
+                    Items::Values(_) => "values",
+                    Items::Ints(_) => "ints",
+                    Items::UInts(_) => "uints",
+                    Items::Reals(_) => "reals",
+                    Items::Vec4s(_) => "vec4s",
+                };
+                let e = n.entry(form).or_default();
+                e.0 += 1;
+                e.1 += a.len();
+            }
+        }
+    };
+    let mut all = BTreeMap::new();
+    for rel in [
+        "HavokLib/2010_2__allosaur[4101].hkx",
+        "HavokLib/2010_2__allosaur_run_S32_V16_B255_D1[4011].hkx",
+        "NiceneNerd__UKMM/uk-mod/test/wiiu/content/Actor/Pack/Obj_Mineral_A_01.sbactorpack/RigidBody/Obj_Mineral_A/Obj_Mineral_A_01.hkrb",
+    ] {
+        let stock = common::corpus_file(&corpus, rel).unwrap_or_else(|| panic!("{rel} in the corpus"));
+        let f = hktypes::packfile::PackFile::read(&stock).unwrap();
+        let sdk = sdk_of_contents_version(&f.contents_version());
+        let doc = PackfileDocument::from_file_with(f, &schemas.sources_for(&sdk)).unwrap();
+        let text = xml::write(&doc, WriteOptions::default()).unwrap();
+        let back = read_xml(&schemas, text.as_bytes(), &sdk, ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap();
+        let (mut from_bytes, mut from_xml) = (BTreeMap::new(), BTreeMap::new());
+        forms(&doc, &mut from_bytes);
+        forms(&back, &mut from_xml);
+        assert_eq!(from_bytes, from_xml, "{rel}");
+        // Equal values (the forms' equality is by value; compared as values too).
+        assert_eq!(back.objects.iter().map(|o| &o.body).collect::<Vec<_>>(), doc.objects.iter().map(|o| &o.body).collect::<Vec<_>>(), "{rel}");
+        assert_eq!(back.write().unwrap(), stock, "{rel}");
+        assert_eq!(doc.write().unwrap(), stock, "{rel}");
+        if rel.ends_with(".hkrb") {
+            // A vector that does not read as one (3 numbers, not 4) in the middle of an array read
+            // as vectors is reported at its index, as read element by element.
+            let at = text.find("<hkparam name=\"planeEquations\"").expect("planeEquations in the rigid body's XML");
+            let groups: Vec<usize> = text[at..].match_indices('(').map(|(k, _)| at + k).take(3).collect();
+            let end = groups[2] + text[groups[2]..].find(')').unwrap();
+            let last = text[groups[2]..end].rfind(' ').unwrap() + groups[2];
+            let bad = format!("{}{}", &text[..last], &text[end..]);
+            let e = read_xml(&schemas, bad.as_bytes(), &sdk, ReadOptions { layout: doc.layout(), order: ObjectOrder::Xml, ..Default::default() }).unwrap_err().to_string();
+            assert!(e.contains("planeEquations[2]: (") && e.contains(") holds 3 numbers, not 4"), "{e}");
+        }
+        if rel.contains("allosaur[") {
+            let skeleton = back.find("hkaSkeleton").next().unwrap();
+            let Some(MemberValue::Array(p)) = back.field(skeleton, "parentIndices") else { panic!("parentIndices is an hkArray") };
+            let ints = p.ints().expect("parentIndices held as integers");
+            assert_eq!((ints.len(), &ints[..3]), (93, &[-1, -1, 1][..]));
+            assert_eq!(p.get(2).as_deref(), Some(&MemberValue::Int(1)));
+            let Some(MemberValue::Array(f)) = back.field(skeleton, "referenceFloats") else { panic!("referenceFloats is an hkArray") };
+            assert_eq!(f.reals().map(<[f32]>::len), Some(3));
+        }
+        for (form, (arrays, elements)) in from_bytes {
+            let e = all.entry(form).or_insert((0, 0));
+            e.0 += arrays;
+            e.1 += elements;
+        }
+    }
+    eprintln!("{all:?}");
+    for form in ["ints", "uints", "reals", "vec4s"] {
+        assert!(all.get(form).is_some_and(|&(_, n)| n > 0), "no {form} array with elements: {all:?}");
     }
 }

@@ -1615,7 +1615,11 @@ impl PackDoc {
         while let Some(step) = it.next() {
             let Step::Member(i) = step else { return None };
             let v = match cur.get_mut(*i)? {
-                MemberValue::Array(a) => elem_mut(&mut a.items, it.next()?)?,
+                // A typed array (numbers) holds no struct.
+                MemberValue::Array(a) => match &mut a.items {
+                    objects::Items::Values(items) => elem_mut(items, it.next()?)?,
+                    _ => return None,
+                },
                 MemberValue::CArray(a) | MemberValue::RelArray(a) => elem_mut(a, it.next()?)?,
                 v => v,
             };
@@ -1802,7 +1806,7 @@ impl PackDoc {
                     .collect::<Result<Vec<_>, _>>()?;
                 // The capacity word keeps its flags; its count follows the new length.
                 let capacity = (a.capacity & 0xC000_0000) | items.len() as u32;
-                MemberValue::Array(objects::MemberArray { items, capacity })
+                MemberValue::Array(objects::MemberArray { items: objects::Items::Values(items), capacity })
             }
             (MemberValue::Array(_), _) => {
                 return Err(SetError::Type(format!("{name}: expected a list or tuple")))

@@ -86,7 +86,8 @@ impl Walk<'_> {
                 };
                 self.target(pointee, r)
             }
-            MemberValue::Array(a) => self.elements(m, &a.items, path, depth, true),
+            // A typed array holds numbers only: no pointer to check.
+            MemberValue::Array(a) => a.values().map_or(Ok(()), |items| self.elements(m, items, path, depth, true)),
             MemberValue::RelArray(items) => self.elements(m, items, path, depth, true),
             MemberValue::CArray(items) => self.elements(m, items, path, depth, false),
             MemberValue::Struct(vals) => match m.and_then(|m| m.class.clone()) {

@@ -132,7 +132,7 @@ impl PackfileDocument {
             MemberValue::Str(Some(b)) => Dumped::Str(String::from_utf8_lossy(b).into_owned()),
             MemberValue::Array(a) => {
                 let elem = m.map(|m| Member { ty: m.subtype, subtype: MemberType::Void, c_array_size: 0, ..m.clone() });
-                Dumped::List(a.items.iter().map(|x| self.value(elem.as_ref(), x, depth + 1)).collect())
+                Dumped::List(a.iter().map(|x| self.value(elem.as_ref(), &x, depth + 1)).collect())
             }
             MemberValue::CArray(items) => {
                 let elem = m.map(|m| Member { c_array_size: 0, ..m.clone() });

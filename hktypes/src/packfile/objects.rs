@@ -30,7 +30,7 @@ use super::file::{GlobalFixup, LocalFixup, PackFile, SectionBody, VirtualFixup, 
 use super::layout::{Class, ClassSet, ClassSource, ClassLayouts, Member, MemberType};
 use super::raw::{Endian, LayoutRules};
 use crate::error::{ContainerError, ErrorKind, ItemsError, Result, UnlayeredError, ValueError, WriteError};
-pub use crate::shared::{MemberArray, Ref, MemberValue, DONT_DEALLOCATE};
+pub use crate::shared::{ItemSlice, Items, ItemsIter, MemberArray, Ref, MemberValue, DONT_DEALLOCATE};
 use crate::shared::{Counts, Handle};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -461,7 +461,7 @@ fn hk_arrays_items<'v>(classes: &ClassSet, m: &Member, ty: MemberType, items: &'
 
 fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v MemberValue, depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
     match v {
-        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && hk_arrays_items(classes, m, m.subtype, &a.items, depth, f),
+        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && hk_arrays_items(classes, m, m.subtype, a.values().unwrap_or_default(), depth, f),
         MemberValue::RelArray(items) => hk_arrays_items(classes, m, m.subtype, items, depth, f),
         MemberValue::CArray(items) => hk_arrays_items(classes, m, ty, items, depth, f),
         MemberValue::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array(classes, c, vs, depth + 1, f)),
@@ -496,11 +496,33 @@ fn hk_arrays_items_mut(classes: &ClassSet, m: &Member, ty: MemberType, items: &m
 
 fn hk_arrays_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut MemberValue, depth: usize, f: &mut dyn FnMut(&mut MemberArray) -> bool) -> bool {
     match v {
-        MemberValue::Array(a) => (ty != MemberType::Array || f(a)) && hk_arrays_items_mut(classes, m, m.subtype, &mut a.items, depth, f),
+        MemberValue::Array(a) => {
+            // A typed array holds numbers, no arrays.
+            (ty != MemberType::Array || f(a)) && match &mut a.items {
+                Items::Values(items) => hk_arrays_items_mut(classes, m, m.subtype, items, depth, f),
+                _ => true,
+            }
+        }
         MemberValue::RelArray(items) => hk_arrays_items_mut(classes, m, m.subtype, items, depth, f),
         MemberValue::CArray(items) => hk_arrays_items_mut(classes, m, ty, items, depth, f),
         MemberValue::Struct(vs) => m.class.as_deref().is_some_and(|c| each_hk_array_mut(classes, c, vs, depth + 1, f)),
         _ => true,
+    }
+}
+
+/// The elements of an array member `m` whose elements are of kind `ty`, empty, in the form the
+/// readers store them: typed for plain integers (no enum), reals, vectors and quaternions, else
+/// values; room for `n` of them.
+pub(crate) fn typed_items(m: &Member, ty: MemberType, n: usize) -> Items {
+    if m.enumeration.is_some() {
+        return Items::Values(Vec::with_capacity(n));
+    }
+    match ty {
+        MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 => Items::Ints(Vec::with_capacity(n)),
+        MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 => Items::UInts(Vec::with_capacity(n)),
+        MemberType::Real => Items::Reals(Vec::with_capacity(n)),
+        MemberType::Vector4 | MemberType::Quaternion => Items::Vec4s(Vec::with_capacity(n)),
+        _ => Items::Values(Vec::with_capacity(n)),
     }
 }
 
@@ -659,7 +681,7 @@ impl Reader<'_, '_> {
                 let n = self.uint(at + p, 4)? as u32;
                 let capacity = if ty == MemberType::Array { self.u32(at + p + 4)? } else { 0 };
                 let items = match self.local.get(&at).copied() {
-                    None if n == 0 => Vec::new(),
+                    None if n == 0 => typed_items(m, m.subtype, 0),
                     None => return Err(here(Error::invalid(self.loc(at), format!("array of {n} elements without a data pointer")))),
                     Some(dst) => {
                         let (stride, _) = self.plan.elem_shape(class, m).map_err(|e| here(e.into()))?;
@@ -668,9 +690,19 @@ impl Reader<'_, '_> {
                             .map_err(|e| here(e.into()))?;
                         self.spend(u64::from(n) * u64::from(stride.max(1)), at)?;
                         let em = elem_member(m);
-                        let mut items = Vec::with_capacity(count);
-                        for i in 0..n {
-                            items.push(self.read_one(class, &em, m.subtype, dst + i * stride, depth + 1).map_err(|e| e.in_context(format!("[{i}]")))?);
+                        // Numbers and vectors stored typed (no value per element).
+                        let mut items = typed_items(m, m.subtype, count);
+                        match &mut items {
+                            Items::Reals(v) => {
+                                for i in 0..n {
+                                    v.push(f32::from_bits(self.u32(dst + i * stride).map_err(|e| e.in_context(format!("[{i}]")))?));
+                                }
+                            }
+                            items => {
+                                for i in 0..n {
+                                    items.push(self.read_one(class, &em, m.subtype, dst + i * stride, depth + 1).map_err(|e| e.in_context(format!("[{i}]")))?);
+                                }
+                            }
                         }
                         items
                     }
@@ -1634,7 +1666,7 @@ impl Writer<'_, '_, '_> {
             MemberType::Array | MemberType::SimpleArray => match v {
                 MemberValue::Array(a) => {
                     self.mark(at, p as usize);
-                    self.put_uint(at + p, 4, a.items.len() as u64);
+                    self.put_uint(at + p, 4, a.len() as u64);
                     if ty == MemberType::Array {
                         self.put_uint(at + p + 4, 4, u64::from(a.capacity));
                     }
@@ -1731,22 +1763,77 @@ impl Writer<'_, '_, '_> {
                 self.mark(dst, s.len() + 1);
                 self.local.push(LocalFixup { src: at, dst });
             }
-            (MemberType::Array | MemberType::SimpleArray, MemberValue::Array(a)) if !a.items.is_empty() => {
+            (MemberType::Array | MemberType::SimpleArray, MemberValue::Array(a)) if !a.is_empty() => {
                 let (stride, _) = self.plan.elem_shape(class, m)?;
                 let dst = self.place(self.array_align, Some(Src::Fixup(at)))?;
                 self.local.push(LocalFixup { src: at, dst });
-                self.out.resize(self.out.len() + stride as usize * a.items.len(), 0);
+                self.out.resize(self.out.len() + stride as usize * a.len(), 0);
                 let em = elem_member(m);
-                for (i, item) in a.items.iter().enumerate() {
-                    self.inline_one(class, &em, m.subtype, dst + i as u32 * stride, item)?;
-                }
-                for (i, item) in a.items.iter().enumerate() {
-                    let slot = dst + i as u32 * stride;
-                    match (m.subtype, item) {
-                        (MemberType::Struct, MemberValue::Struct(vals)) => {
-                            self.data_struct(m.class.as_deref().unwrap_or_default(), slot, vals)?;
+                // The bytes of an integer element (0: not an integer type).
+                let width = match m.subtype {
+                    MemberType::Char | MemberType::Int8 | MemberType::Uint8 => 1,
+                    MemberType::Int16 | MemberType::Uint16 => 2,
+                    MemberType::Int32 | MemberType::Uint32 => 4,
+                    MemberType::Int64 | MemberType::Uint64 => 8,
+                    MemberType::Ulong => p,
+                    _ => 0,
+                };
+                match &a.items {
+                    Items::Values(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            self.inline_one(class, &em, m.subtype, dst + i as u32 * stride, item)?;
                         }
-                        _ => self.data_one(class, &em, m.subtype, slot, item)?,
+                        for (i, item) in items.iter().enumerate() {
+                            let slot = dst + i as u32 * stride;
+                            match (m.subtype, item) {
+                                (MemberType::Struct, MemberValue::Struct(vals)) => {
+                                    self.data_struct(m.class.as_deref().unwrap_or_default(), slot, vals)?;
+                                }
+                                _ => self.data_one(class, &em, m.subtype, slot, item)?,
+                            }
+                        }
+                    }
+                    Items::Reals(v) if m.subtype == MemberType::Real => {
+                        for (i, x) in v.iter().enumerate() {
+                            self.put_uint(dst + i as u32 * stride, 4, u64::from(x.to_bits()));
+                        }
+                    }
+                    Items::Vec4s(v) if matches!(m.subtype, MemberType::Vector4 | MemberType::Quaternion) => {
+                        for (i, f) in v.iter().enumerate() {
+                            for (k, x) in f.iter().enumerate() {
+                                self.put_uint(dst + i as u32 * stride + 4 * k as u32, 4, u64::from(x.to_bits()));
+                            }
+                        }
+                    }
+                    // Numbers and vectors: no out-of-line data; each checked as a value (an
+                    // integer's range, a form not of the element type refused).
+                    Items::Ints(v) if width > 0 => {
+                        let bits = 8 * width;
+                        for (i, &x) in v.iter().enumerate() {
+                            let at = dst + i as u32 * stride;
+                            if bits >= 64 || (-(1i128 << (bits - 1))..(1i128 << bits)).contains(&i128::from(x)) {
+                                self.put_uint(at, width, x as u64);
+                            } else {
+                                // Does not fit: the error of the value.
+                                self.inline_one(class, &em, m.subtype, at, &MemberValue::Int(x))?;
+                            }
+                        }
+                    }
+                    Items::UInts(v) if width > 0 => {
+                        let bits = 8 * width;
+                        for (i, &x) in v.iter().enumerate() {
+                            let at = dst + i as u32 * stride;
+                            if bits >= 64 || x < 1u64 << bits {
+                                self.put_uint(at, width, x);
+                            } else {
+                                self.inline_one(class, &em, m.subtype, at, &MemberValue::UInt(x))?;
+                            }
+                        }
+                    }
+                    typed => {
+                        for (i, item) in typed.iter().enumerate() {
+                            self.inline_one(class, &em, m.subtype, dst + i as u32 * stride, &item)?;
+                        }
                     }
                 }
             }
@@ -1769,7 +1856,7 @@ fn body_refs(body: &Body, f: &mut impl FnMut(&Ref)) {
                 f(a);
                 f(b);
             }
-            MemberValue::Array(a) => a.items.iter().for_each(|x| value(x, f)),
+            MemberValue::Array(a) => a.values().unwrap_or_default().iter().for_each(|x| value(x, f)),
             MemberValue::Struct(vs) | MemberValue::CArray(vs) | MemberValue::RelArray(vs) => vs.iter().for_each(|x| value(x, f)),
             _ => {}
         }
@@ -1789,7 +1876,11 @@ fn each_ref(body: &mut Body, f: &mut impl FnMut(&mut Ref)) {
                 f(a);
                 f(b);
             }
-            MemberValue::Array(a) => a.items.iter_mut().for_each(|x| value(x, f)),
+            MemberValue::Array(a) => {
+                if let Items::Values(items) = &mut a.items {
+                    items.iter_mut().for_each(|x| value(x, f));
+                }
+            }
             MemberValue::Struct(vs) | MemberValue::CArray(vs) | MemberValue::RelArray(vs) => vs.iter_mut().for_each(|x| value(x, f)),
             _ => {}
         }

@@ -43,7 +43,7 @@
 //! (`TYPE_INPLACEARRAY`, `TYPE_HOMOGENEOUSARRAY`) as a dynamic [`MemberValue`].
 
 pub use super::objects::HIDDEN;
-use super::objects::{each_hk_array, each_hk_array_mut, MemberArray, Body, PackfileDocument, MemberValue, ARRAY_FLAG_BITS};
+use super::objects::{each_hk_array, each_hk_array_mut, ItemSlice, Items, MemberArray, Body, PackfileDocument, MemberValue, ARRAY_FLAG_BITS};
 use crate::shared::Handle;
 use crate::error::{ErrorKind, ValueError as Error};
 use crate::value::{Bool8, ClassEntry, ClassFormat, Enum, Flags, Half16, Matrix3, Matrix4, PackfileClass, Ptr, QsTransform, Quaternion, Result, Transform, Vector4};
@@ -66,6 +66,11 @@ pub trait PackValue: Sized {
     fn from_value(v: &MemberValue) -> Result<Self>;
     /// The member value, as [`PackfileDocument`] writes it.
     fn to_value(&self) -> MemberValue;
+    /// The elements `items` of an array, as the readers hold them: plain numbers and vectors
+    /// typed ([`Items::Ints`], [`Items::Reals`]...), anything else values.
+    fn to_items(items: &[Self]) -> Items {
+        Items::Values(items.iter().map(PackValue::to_value).collect())
+    }
 }
 
 /// A generated packfile class: its identity and its conversion to and from an object's member
@@ -142,7 +147,7 @@ impl PackValue for () {
 }
 
 macro_rules! ints {
-    ($variant:ident, $wide:ty: $($t:ty),*) => {$(
+    ($variant:ident, $form:ident, $wide:ty: $($t:ty),*) => {$(
         impl PackValue for $t {
             fn from_value(v: &MemberValue) -> Result<Self> {
                 match v {
@@ -153,17 +158,20 @@ macro_rules! ints {
             fn to_value(&self) -> MemberValue {
                 MemberValue::$variant(<$wide>::from(*self))
             }
+            fn to_items(items: &[Self]) -> Items {
+                Items::$form(items.iter().map(|&x| <$wide>::from(x)).collect())
+            }
         }
     )*};
 }
 
-ints!(Int, i64: i8, i16, i32, i64);
-ints!(UInt, u64: u8, u16, u32, u64);
+ints!(Int, Ints, i64: i8, i16, i32, i64);
+ints!(UInt, UInts, u64: u8, u16, u32, u64);
 
 /// `PackValue` for a type held in one [`MemberValue`] variant: `$p => $from` builds it from the
 /// variant's payload, `$s => $to` gives the payload back.
 macro_rules! one_variant {
-    ($($t:ty: $variant:ident, $what:literal, $p:ident => $from:expr, $s:ident => $to:expr;)*) => {$(
+    ($($t:ty: $variant:ident, $what:literal, $p:ident => $from:expr, $s:ident => $to:expr $(, $form:ident |$x:ident| $item:expr)?;)*) => {$(
         impl PackValue for $t {
             fn from_value(v: &MemberValue) -> Result<Self> {
                 match v {
@@ -174,16 +182,19 @@ macro_rules! one_variant {
             fn to_value(&$s) -> MemberValue {
                 MemberValue::$variant($to)
             }
+            $(fn to_items(items: &[Self]) -> Items {
+                Items::$form(items.iter().map(|$x| $item).collect())
+            })?
         }
     )*};
 }
 
 one_variant! {
-    f32: Real, "a real", r => *r, self => *self;
+    f32: Real, "a real", r => *r, self => *self, Reals |x| *x;
     Bool8: Bool, "a bool", b => Bool8(*b), self => self.0;
     Half16: Half, "a half", h => Half16(*h), self => self.0;
-    Vector4: Vec4, "a vector", l => Vector4 { lanes: *l }, self => self.lanes;
-    Quaternion: Vec4, "a quaternion", l => Quaternion { lanes: *l }, self => self.lanes;
+    Vector4: Vec4, "a vector", l => Vector4 { lanes: *l }, self => self.lanes, Vec4s |x| x.lanes;
+    Quaternion: Vec4, "a quaternion", l => Quaternion { lanes: *l }, self => self.lanes, Vec4s |x| x.lanes;
 }
 
 /// `N` lanes of four floats from a [`MemberValue::Floats`] of `4 * N`.
@@ -324,21 +335,21 @@ impl<T: PackValue> PackValue for Vec<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
             MemberValue::Array(a) => {
-                if a.capacity & !ARRAY_FLAG_BITS != a.items.len() as u32 {
-                    return Err(err(format!("array of {} with capacity word {:#x}, whose capacity is not its length", a.items.len(), a.capacity)));
+                if a.capacity & !ARRAY_FLAG_BITS != a.len() as u32 {
+                    return Err(err(format!("array of {} with capacity word {:#x}, whose capacity is not its length", a.len(), a.capacity)));
                 }
-                items(&a.items)
+                items(a.items.as_slice())
             }
             _ => Err(expected("an array", v)),
         }
     }
     fn to_value(&self) -> MemberValue {
-        MemberValue::Array(MemberArray::new(self.iter().map(PackValue::to_value).collect()))
+        MemberValue::Array(MemberArray::from_items(T::to_items(self), super::objects::DONT_DEALLOCATE))
     }
 }
 
-fn items<T: PackValue>(values: &[MemberValue]) -> Result<Vec<T>> {
-    values.iter().enumerate().map(|(i, v)| T::from_value(v).map_err(|e| e.in_context(format!("[{i}]")))).collect()
+fn items<T: PackValue>(values: ItemSlice<'_>) -> Result<Vec<T>> {
+    values.iter().enumerate().map(|(i, v)| T::from_value(&v).map_err(|e| e.in_context(format!("[{i}]")))).collect()
 }
 
 /// A simple array (`TYPE_SIMPLEARRAY`: pointer and count, no capacity word), as a `Vec`.
@@ -360,12 +371,12 @@ impl<T> std::ops::DerefMut for SimpleArray<T> {
 impl<T: PackValue> PackValue for SimpleArray<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            MemberValue::Array(a) => items(&a.items).map(SimpleArray),
+            MemberValue::Array(a) => items(a.items.as_slice()).map(SimpleArray),
             _ => Err(expected("an array", v)),
         }
     }
     fn to_value(&self) -> MemberValue {
-        MemberValue::Array(MemberArray { items: self.0.iter().map(PackValue::to_value).collect(), capacity: 0 })
+        MemberValue::Array(MemberArray { items: T::to_items(&self.0), capacity: 0 })
     }
 }
 
@@ -389,7 +400,7 @@ impl<T> std::ops::DerefMut for PackRelArray<T> {
 impl<T: PackValue> PackValue for PackRelArray<T> {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
-            MemberValue::RelArray(a) => items(a).map(PackRelArray),
+            MemberValue::RelArray(a) => items(a[..].into()).map(PackRelArray),
             _ => Err(expected("a relative array", v)),
         }
     }
@@ -421,7 +432,7 @@ impl<T: PackValue, const N: usize> PackValue for [T; N] {
     fn from_value(v: &MemberValue) -> Result<Self> {
         match v {
             MemberValue::CArray(vs) if vs.len() == N => {
-                let list: Vec<T> = items(vs)?;
+                let list: Vec<T> = items(vs[..].into())?;
                 list.try_into().map_err(|_| err("C array length"))
             }
             _ => Err(expected(&format!("a C array of {N}"), v)),

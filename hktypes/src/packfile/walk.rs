@@ -17,7 +17,7 @@
 use std::rc::Rc;
 
 use super::layout::{Member, MemberType};
-use super::objects::{MemberArray, MemberValue, Ref, HIDDEN};
+use super::objects::{typed_items, Items, MemberArray, MemberValue, Ref, HIDDEN};
 use crate::error::ValueError;
 
 /// How deep values may nest (structs, arrays).
@@ -65,12 +65,13 @@ pub(crate) trait PackSource {
     fn size_hint(&self, s: &Self::Seq) -> usize;
     /// The next element (`None`: the container ends).
     fn item(&mut self, s: &mut Self::Seq) -> Result<Option<Self::Node>, ValueError>;
-    /// Plain numbers of kind `ty` (an integer type or a real: no enum, no group) at the start of
+    /// Plain numbers of kind `ty` (an integer type, a real, a vector or quaternion: no enum) at the start of
     /// what is left of `s`, appended to `out` in one loop where the source spells them plainly
     /// (the XML reader's token lists), as many as it can: the walk then goes on element by
     /// element ([`PackSource::item`]) from the first it did not take (an element it may not
-    /// take, or an error, which the per-element read reports at its place). By default, none.
-    fn numbers(&mut self, _s: &mut Self::Seq, _ty: MemberType, _out: &mut Vec<MemberValue>) {}
+    /// take, or an error, which the per-element read reports at its place). `out` is typed for
+    /// `ty` where the container is an array of plain numbers, else values. By default, none.
+    fn numbers(&mut self, _s: &mut Self::Seq, _ty: MemberType, _out: &mut Items) {}
     /// The container's end, after `len` elements: the capacity the form states (an hkArray's).
     fn end_items(&mut self, s: Self::Seq, len: usize) -> Result<Option<u32>, ValueError>;
     /// A void member's (empty) value.
@@ -144,20 +145,29 @@ impl PackWalk {
             MemberValue::Opaque(src.hidden(x)?)
         } else if m.c_array_size > 0 {
             let s = src.c_array(x, m, usize::from(m.c_array_size))?;
-            MemberValue::CArray(self.items(src, s, m, m.ty, depth)?.0)
+            MemberValue::CArray(self.items(src, s, m, m.ty, depth, false)?.0.into_values())
         } else {
             self.one(src, m, m.ty, x, depth)?
         })
     }
 
-    /// The elements of `s`, each of kind `ty` (of member `m`), and the capacity the source states.
-    fn items<S: PackSource>(&self, src: &mut S, mut s: S::Seq, m: &Member, ty: MemberType, depth: usize) -> Result<(Vec<MemberValue>, Option<u32>), ValueError> {
-        let mut vals = Vec::with_capacity(src.size_hint(&s));
-        if m.enumeration.is_none() && matches!(ty, MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 | MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Real) {
+    /// The elements of `s`, each of kind `ty` (of member `m`), and the capacity the source states;
+    /// `typed`: numbers and vectors are kept typed ([`typed_items`]: an hkArray's or simple
+    /// array's elements), else values.
+    fn items<S: PackSource>(&self, src: &mut S, mut s: S::Seq, m: &Member, ty: MemberType, depth: usize, typed: bool) -> Result<(Items, Option<u32>), ValueError> {
+        let n = src.size_hint(&s);
+        let mut vals = if typed { typed_items(m, ty, n) } else { Items::Values(Vec::with_capacity(n)) };
+        if m.enumeration.is_none() && matches!(ty, MemberType::Int8 | MemberType::Int16 | MemberType::Int32 | MemberType::Int64 | MemberType::Uint8 | MemberType::Uint16 | MemberType::Uint32 | MemberType::Uint64 | MemberType::Real | MemberType::Vector4 | MemberType::Quaternion) {
             src.numbers(&mut s, ty, &mut vals);
         }
-        while let Some(x) = src.item(&mut s)? {
-            vals.push(self.one(src, m, ty, &x, depth)?);
+        if let Items::Values(v) = &mut vals {
+            while let Some(x) = src.item(&mut s)? {
+                v.push(self.one(src, m, ty, &x, depth)?);
+            }
+        } else {
+            while let Some(x) = src.item(&mut s)? {
+                vals.push(self.one(src, m, ty, &x, depth)?);
+            }
         }
         vals.shrink_to_fit();
         let capacity = src.end_items(s, vals.len())?;
@@ -208,12 +218,12 @@ impl PackWalk {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
                 let s = src.array(n, m)?;
                 // Each element of kind `m.subtype` (of `m`'s class, enum).
-                let (vals, capacity) = self.items(src, s, m, m.subtype, depth + 1)?;
+                let (vals, capacity) = self.items(src, s, m, m.subtype, depth + 1, ty != MemberType::RelArray)?;
                 match ty {
-                    MemberType::RelArray => MemberValue::RelArray(vals),
+                    MemberType::RelArray => MemberValue::RelArray(vals.into_values()),
                     MemberType::SimpleArray => MemberValue::Array(MemberArray { items: vals, capacity: 0 }),
                     _ => {
-                        let mut a = MemberArray::new(vals);
+                        let mut a = MemberArray::from_items(vals, super::objects::DONT_DEALLOCATE);
                         if let Some(c) = capacity {
                             a.capacity = c;
                         }

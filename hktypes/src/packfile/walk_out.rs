@@ -13,7 +13,7 @@
 //! A value whose kind is not its member type's is an error at its path ([`Path`]).
 
 use super::layout::{ClassSet, Member, MemberType};
-use super::objects::{members_in, MemberArray, MemberValue, Ref, HIDDEN};
+use super::objects::{members_in, ItemSlice, MemberArray, MemberValue, Ref, HIDDEN};
 use super::walk::MAX_DEPTH;
 use crate::error::{ErrorKind, ValueError};
 use std::collections::HashMap;
@@ -149,7 +149,7 @@ pub(crate) trait PackSink {
     /// [`element`](PackSink::element), the value, [`element_end`](PackSink::element_end)
     /// ([`each_scalar`]). A sink may spell the plain kinds in a loop of its own (checking each
     /// value's kind as [`each_scalar`] does).
-    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError>
+    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: ItemSlice<'_>, path: &Path<'_>) -> Result<(), ValueError>
     where
         Self: Sized,
     {
@@ -158,11 +158,11 @@ pub(crate) trait PackSink {
 }
 
 /// [`PackSink::scalars`]' default: each element of `items` with its [`Path::Index`].
-pub(crate) fn each_scalar<S: PackSink>(sink: &mut S, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError> {
+pub(crate) fn each_scalar<S: PackSink>(sink: &mut S, classes: &ClassSet, m: &Member, ty: MemberType, items: ItemSlice<'_>, path: &Path<'_>) -> Result<(), ValueError> {
     let len = items.len();
     for (i, v) in items.iter().enumerate() {
         sink.element(i, len, Elem::Scalar);
-        one(sink, classes, m, ty, v, &Path::Index(path, i))?;
+        one(sink, classes, m, ty, &v, &Path::Index(path, i))?;
         sink.element_end(i, len, Elem::Scalar);
     }
     Ok(())
@@ -277,13 +277,13 @@ impl<'c> PackOut<'c> {
         }
         if m.c_array_size > 0 {
             let MemberValue::CArray(items) = v else { return Err(wrong(path, "a C array", v)) };
-            return self.items(sink, m, m.ty, items, Held::CArray { len: items.len(), elem: elem_of(m.ty) }, path, nest);
+            return self.items(sink, m, m.ty, items[..].into(), Held::CArray { len: items.len(), elem: elem_of(m.ty) }, path, nest);
         }
         match m.ty {
             MemberType::Array | MemberType::SimpleArray | MemberType::RelArray => {
                 let (items, capacity) = match v {
-                    MemberValue::Array(MemberArray { items, capacity }) => (&items[..], (m.ty == MemberType::Array).then_some(*capacity)),
-                    MemberValue::RelArray(items) => (&items[..], None),
+                    MemberValue::Array(MemberArray { items, capacity }) => (items.as_slice(), (m.ty == MemberType::Array).then_some(*capacity)),
+                    MemberValue::RelArray(items) => (items[..].into(), None),
                     _ => return Err(wrong(path, m.ty.sdk_name().as_str(), v)),
                 };
                 self.items(sink, m, m.subtype, items, Held::Array { len: items.len(), capacity, elem: elem_of(m.subtype) }, path, nest)
@@ -301,7 +301,7 @@ impl<'c> PackOut<'c> {
     /// The elements `items` of type `ty` of member `m`'s array or C array.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn items<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, ty: MemberType, items: &[MemberValue], held: Held, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
+    fn items<S: PackSink>(&mut self, sink: &mut S, m: &'c Member, ty: MemberType, items: ItemSlice<'_>, held: Held, path: &Path<'_>, nest: usize) -> Result<(), ValueError> {
         sink.open(held);
         let elem = elem_of(ty);
         if elem == Elem::Scalar {
@@ -312,7 +312,7 @@ impl<'c> PackOut<'c> {
         let len = items.len();
         for (i, v) in items.iter().enumerate() {
             sink.element(i, len, elem);
-            self.value(sink, m, ty, v, &Path::Index(path, i), nest)?;
+            self.value(sink, m, ty, &v, &Path::Index(path, i), nest)?;
             sink.element_end(i, len, elem);
         }
         sink.close(held);

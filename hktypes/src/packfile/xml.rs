@@ -94,7 +94,7 @@
 use super::file::{ClassName, ClassNames, ContentsVersion, Header, HeaderTail, PackFile, Section, SectionBody};
 use super::file::{CLASSNAMES, DATA, TYPES};
 use super::layout::{member_flags, ClassSet, ClassSource, Member, MemberType};
-use super::objects::{copy_class, FxMap, each_hk_array, each_hk_array_mut, stock_array_flags, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
+use super::objects::{copy_class, FxMap, each_hk_array, each_hk_array_mut, stock_array_flags, ItemSlice, Items, MemberArray, ArrayAlign, Body, PackfileDocument, Object, Ref, MemberValue, ARRAY_FLAG_BITS, HIDDEN};
 use crate::shared::Handle;
 use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, PackOut, PackSink, Path};
 use super::raw::{LayoutRules, FILL};
@@ -358,7 +358,9 @@ fn each_lane(classes: &ClassSet, class: &str, values: &[MemberValue], depth: usi
 
 fn lanes_in(classes: &ClassSet, m: &Member, ty: MemberType, v: &MemberValue, depth: usize, f: &mut dyn FnMut(f32, f32)) {
     match v {
-        MemberValue::Array(MemberArray { items, .. }) | MemberValue::RelArray(items) => items.iter().for_each(|x| lanes_in(classes, m, m.subtype, x, depth + 1, f)),
+        // (A typed array holds no matrices.)
+        MemberValue::Array(a) => a.values().unwrap_or_default().iter().for_each(|x| lanes_in(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::RelArray(items) => items.iter().for_each(|x| lanes_in(classes, m, m.subtype, x, depth + 1, f)),
         MemberValue::CArray(items) => items.iter().for_each(|x| lanes_in(classes, m, ty, x, depth + 1, f)),
         MemberValue::Struct(vs) => {
             if let Some(c) = m.class.as_deref() {
@@ -388,7 +390,7 @@ fn each_lane_mut(classes: &ClassSet, class: &str, values: &mut [MemberValue], de
 
 fn lanes_in_mut(classes: &ClassSet, m: &Member, ty: MemberType, v: &mut MemberValue, depth: usize, f: &mut dyn FnMut(&mut f32)) {
     match v {
-        MemberValue::Array(MemberArray { items, .. }) | MemberValue::RelArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, m.subtype, x, depth + 1, f)),
+        MemberValue::Array(MemberArray { items: Items::Values(items), .. }) | MemberValue::RelArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, m.subtype, x, depth + 1, f)),
         MemberValue::CArray(items) => items.iter_mut().for_each(|x| lanes_in_mut(classes, m, ty, x, depth + 1, f)),
         MemberValue::Struct(vs) => {
             if let Some(c) = m.class.as_deref() {
@@ -775,32 +777,44 @@ impl PackSink for XmlWriter<'_, '_> {
 
     /// Integers, reals, halves, bools and pointers 16 a line in one loop each (the element kind
     /// matched once per array); enums and variants element by element.
-    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: &[MemberValue], path: &Path<'_>) -> Result<(), ValueError> {
+    fn scalars(&mut self, classes: &ClassSet, m: &Member, ty: MemberType, items: ItemSlice<'_>, path: &Path<'_>) -> Result<(), ValueError> {
         use MemberType as T;
         use MemberValue as V;
+        let is_int = matches!(ty, T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero);
+        // Typed elements (an array of numbers): no element to check.
+        match items {
+            ItemSlice::Ints(v) if is_int => return self.rows(v, path, |w, i, _| Ok(w.int(*i))),
+            ItemSlice::UInts(v) if is_int => return self.rows(v, path, |w, u, _| Ok(w.int(*u))),
+            ItemSlice::Reals(v) if ty == T::Real => return self.rows(v, path, |w, x, _| Ok(w.float(*x))),
+            ItemSlice::Values(_) => {}
+            // Another form (not of the member's type: each is refused at its place).
+            _ => return each_scalar(self, classes, m, ty, items, path),
+        }
+        let ItemSlice::Values(items) = items else { return Ok(()) };
+        let name = || ty.sdk_name();
         match ty {
-            T::Char | T::Int8 | T::Int16 | T::Int32 | T::Int64 | T::Uint8 | T::Uint16 | T::Uint32 | T::Uint64 | T::Ulong | T::Zero => self.rows(ty, items, path, |w, v, _| {
+            _ if is_int => self.rows(items, path, |w, v, at| {
                 match v {
                     V::Int(i) => w.int(*i),
                     V::UInt(u) => w.int(*u),
-                    _ => return Ok(false),
+                    _ => return Err(wrong(at, name().as_str(), v)),
                 }
-                Ok(true)
+                Ok(())
             }),
-            T::Real => self.rows(ty, items, path, |w, v, _| if let V::Real(x) = v { w.float(*x); Ok(true) } else { Ok(false) }),
-            T::Half => self.rows(ty, items, path, |w, v, _| if let V::Half(h) = v { w.float(half_to_f32(*h)); Ok(true) } else { Ok(false) }),
-            T::Bool => self.rows(ty, items, path, |w, v, _| if let V::Bool(b) = v { PackSink::bool(w, *b); Ok(true) } else { Ok(false) }),
-            T::Pointer | T::FunctionPointer => self.rows(ty, items, path, |w, v, at| if let V::Ptr(r) = v { w.pointer(r, at).map(|_| true) } else { Ok(false) }),
-            _ => each_scalar(self, classes, m, ty, items, path),
+            T::Real => self.rows(items, path, |w, v, at| if let V::Real(x) = v { w.float(*x); Ok(()) } else { Err(wrong(at, name().as_str(), v)) }),
+            T::Half => self.rows(items, path, |w, v, at| if let V::Half(h) = v { w.float(half_to_f32(*h)); Ok(()) } else { Err(wrong(at, name().as_str(), v)) }),
+            T::Bool => self.rows(items, path, |w, v, at| if let V::Bool(b) = v { PackSink::bool(w, *b); Ok(()) } else { Err(wrong(at, name().as_str(), v)) }),
+            T::Pointer | T::FunctionPointer => self.rows(items, path, |w, v, at| if let V::Ptr(r) = v { w.pointer(r, at) } else { Err(wrong(at, name().as_str(), v)) }),
+            _ => each_scalar(self, classes, m, ty, items.into(), path),
         }
     }
 }
 
 impl XmlWriter<'_, '_> {
-    /// `items` [`SCALARS_PER_LINE`] a line, each by `one` (false: not a value of type `ty`, an
-    /// error at its index).
+    /// `items` [`SCALARS_PER_LINE`] a line, each by `one` (which refuses a value not of the
+    /// array's type, an error at its index).
     #[inline(always)]
-    fn rows(&mut self, ty: MemberType, items: &[MemberValue], path: &Path<'_>, mut one: impl FnMut(&mut Self, &MemberValue, &Path<'_>) -> Result<bool, ValueError>) -> Result<(), ValueError> {
+    fn rows<T>(&mut self, items: &[T], path: &Path<'_>, mut one: impl FnMut(&mut Self, &T, &Path<'_>) -> Result<(), ValueError>) -> Result<(), ValueError> {
         for (row, chunk) in items.chunks(SCALARS_PER_LINE).enumerate() {
             indent(self.out, self.depth + 1);
             for (k, v) in chunk.iter().enumerate() {
@@ -808,9 +822,7 @@ impl XmlWriter<'_, '_> {
                     self.out.push(' ');
                 }
                 let at = Path::Index(path, row * SCALARS_PER_LINE + k);
-                if !one(self, v, &at)? {
-                    return Err(wrong(&at, ty.sdk_name().as_str(), v));
-                }
+                one(self, v, &at)?;
             }
             self.out.push('\n');
         }
@@ -921,7 +933,7 @@ fn zero_one(classes: &ClassSet, m: &Member, ty: MemberType, nest: usize, array_f
         MemberType::Variant => MemberValue::Variant(Ref::Null, Ref::Null),
         MemberType::CString | MemberType::StringPtr => MemberValue::Str(None),
         MemberType::Array | MemberType::SimpleArray => {
-            MemberValue::Array(MemberArray { items: Vec::new(), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
+            MemberValue::Array(MemberArray { items: super::objects::typed_items(m, m.subtype, 0), capacity: if ty == MemberType::Array { array_flags } else { 0 } })
         }
         MemberType::RelArray => MemberValue::RelArray(Vec::new()),
         MemberType::Struct => {
@@ -969,7 +981,8 @@ fn refs(v: &MemberValue, f: &mut impl FnMut(&Ref)) {
             f(b);
         }
         MemberValue::Struct(items) => items.iter().for_each(|v| refs(v, f)),
-        MemberValue::Array(MemberArray { items, .. }) | MemberValue::CArray(items) | MemberValue::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
+        // (A typed array holds numbers, no pointer.)
+        MemberValue::Array(MemberArray { items: Items::Values(items), .. }) | MemberValue::CArray(items) | MemberValue::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
             items.iter().for_each(|v| refs(v, f));
         }
         _ => {}
@@ -985,7 +998,7 @@ fn refs_mut(v: &mut MemberValue, f: &mut impl FnMut(&mut Ref)) {
             f(b);
         }
         MemberValue::Struct(items) => items.iter_mut().for_each(|v| refs_mut(v, f)),
-        MemberValue::Array(MemberArray { items, .. }) | MemberValue::CArray(items) | MemberValue::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
+        MemberValue::Array(MemberArray { items: Items::Values(items), .. }) | MemberValue::CArray(items) | MemberValue::RelArray(items) if items.first().is_some_and(may_hold_refs) => {
             items.iter_mut().for_each(|v| refs_mut(v, f));
         }
         _ => {}
@@ -2127,7 +2140,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         Ok(Some(node))
     }
 
-    fn numbers(&mut self, s: &mut XSeq, ty: MemberType, out: &mut Vec<MemberValue>) {
+    fn numbers(&mut self, s: &mut XSeq, ty: MemberType, out: &mut Items) {
         // Only a plain token list (no group being read); each word is read as `int`/`real` read
         // it, and the first word that does not read so (or a group, or one past a C array's
         // count) is left to them, to be read or reported at its place.
@@ -2144,40 +2157,31 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             MemberType::Uint32 => (false, 32),
             MemberType::Uint64 => (false, 64),
             MemberType::Real => (false, 0),
+            MemberType::Vector4 | MemberType::Quaternion => {
+                if let Items::Vec4s(v) = out {
+                    self.vec4s(s, v);
+                }
+                return;
+            }
             // Any other type is read element by element (the walk asks for these alone).
             _ => return,
         };
+        let (lo, hi) = (i64::MIN >> (64 - bits.max(1)), i64::MAX >> (64 - bits.max(1)));
+        let int = move |t: &str| parse_i64(t).filter(|v| (lo..=hi).contains(v));
+        let uint = move |t: &str| parse_u64(t).filter(|&v| v <= u64::MAX >> (64 - bits.max(1)));
         let list = std::mem::take(&mut self.list);
         let mut at = self.list_at;
-        while s.count.is_none_or(|n| s.len < n) {
-            let rest = skip_space(list.get(at..).unwrap_or_default());
-            let start = list.len() - rest.len();
-            at = start;
-            let end = word_end(rest);
-            if end == 0 {
-                break;
-            }
-            let t = &rest[..end];
-            let v = if bits == 0 {
-                match self.float(s.p, t) {
-                    Ok(x) => MemberValue::Real(x),
-                    Err(_) => break,
-                }
-            } else if signed {
-                let (lo, hi) = (i64::MIN >> (64 - bits), i64::MAX >> (64 - bits));
-                match parse_i64(t) {
-                    Some(v) if (lo..=hi).contains(&v) => MemberValue::Int(v),
-                    _ => break,
-                }
-            } else {
-                match parse_u64(t) {
-                    Some(v) if v <= u64::MAX >> (64 - bits) => MemberValue::UInt(v),
-                    _ => break,
-                }
-            };
-            out.push(v);
-            s.len += 1;
-            at = start + end;
+        // Typed elements go straight into their vector; values (a C array's, an array of another
+        // form) one value each.
+        match (out, bits, signed) {
+            (Items::Reals(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok()),
+            (Items::Ints(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t)),
+            (Items::UInts(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t)),
+            (Items::Values(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok().map(MemberValue::Real)),
+            (Items::Values(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t).map(MemberValue::Int)),
+            (Items::Values(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t).map(MemberValue::UInt)),
+            // A typed form of another kind: element by element.
+            _ => {}
         }
         self.list_at = at;
         self.list = list;
@@ -2299,6 +2303,46 @@ impl<'i> PackSource for XmlReader<'i, '_> {
 }
 
 impl<'i> XmlReader<'i, '_> {
+
+    /// [`PackSource::numbers`] of vectors: the groups of 4 reals at the start of what is left of
+    /// the token list, each read as [`PackSource::vec4`] reads it, up to the first that does not
+    /// read so (or a C array's count), which is left to it.
+    fn vec4s(&mut self, s: &mut XSeq, out: &mut Vec<[f32; 4]>) {
+        let list = std::mem::take(&mut self.list);
+        let mut at = self.list_at;
+        while s.count.is_none_or(|n| s.len < n) {
+            let rest = skip_space(list.get(at..).unwrap_or_default());
+            let start = list.len() - rest.len();
+            at = start;
+            let Some(body) = rest.strip_prefix('(') else { break };
+            let Some(end) = body.find(')') else { break };
+            let Ok(v) = self.group(s.p, Tok::Group(&body[..end]), 4, 0.0) else { break };
+            out.push(v);
+            s.len += 1;
+            at = start + 1 + end + 1;
+        }
+        self.list_at = at;
+        self.list = list;
+    }
+
+    /// [`PackSource::numbers`]' loop: the words of `list` from `at` read by `read` into `out`, up
+    /// to the first it does not read (or a C array's count); `at` is left at that word.
+    #[inline(always)]
+    fn words<T>(&self, s: &mut XSeq, list: &str, at: &mut usize, out: &mut Vec<T>, read: impl Fn(&Self, usize, &str) -> Option<T>) {
+        while s.count.is_none_or(|n| s.len < n) {
+            let rest = skip_space(list.get(*at..).unwrap_or_default());
+            let start = list.len() - rest.len();
+            *at = start;
+            let end = word_end(rest);
+            if end == 0 {
+                break;
+            }
+            let Some(v) = read(self, s.p, &rest[..end]) else { break };
+            out.push(v);
+            s.len += 1;
+            *at = start + end;
+        }
+    }
 
     /// An enum or flags value: parts joined by `|`, each an item name of the member's enum or a
     /// number (decimal, `0x` hex, negative), their bits or'ed (`FLAG_RAGDOLL|FLAG_NOT_VARIABLE|4096`);
