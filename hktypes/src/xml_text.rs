@@ -179,7 +179,12 @@ impl<'i> Pull<'i> {
         if rest.first().is_none_or(|&b| b == b'<') {
             return None;
         }
-        let k = memchr::memchr3(b'<', b'&', b'\r', rest)?;
+        // Most runs are short (the white space between tags, a number): a loop over a table
+        // first, memchr's setup only past that.
+        let k = match rest.iter().take(SHORT).position(|&b| TEXT_STOPS[usize::from(b)]) {
+            Some(k) => k,
+            None => SHORT + memchr::memchr3(b'<', b'&', b'\r', rest.get(SHORT..)?)?,
+        };
         if rest[k] != b'<' {
             return None;
         }
@@ -199,12 +204,103 @@ impl<'i> Pull<'i> {
         if !rest.starts_with(b"</") {
             return Ok(None);
         }
+        // Most end tags are `</name>` of the element open.
+        if let Some(&open) = self.open.last() {
+            let n = open.len();
+            if rest.get(2..2 + n) == Some(open.as_bytes()) && rest.get(2 + n) == Some(&b'>') {
+                let at = self.pos();
+                self.open.pop();
+                *self.r.get_mut() = &rest[n + 3..];
+                self.skipped += n + 3;
+                return Ok(Some(at));
+            }
+        }
         let Some(gt) = memchr::memchr(b'>', rest) else { return Ok(None) };
         let at = self.pos();
         self.closes(rest[2..gt].trim_ascii_end(), at)?;
         *self.r.get_mut() = &rest[gt + 1..];
         self.skipped += gt + 1;
         Ok(Some(at))
+    }
+
+    /// A start tag where quick-xml's input starts with one written the usual way (`<name`, then
+    /// `key="value"` or `key='value'` attributes each after white space, their keys XML names not
+    /// repeated and their values without `<`, then `>` or `/>`), read here in one pass with its
+    /// attributes kept (as [`Pull::checked`] keeps them); `None` at anything else, which quick-xml
+    /// then reads and [`Pull::checked`] checks (the same tag or the same error). Only in
+    /// quick-xml's text state.
+    fn start_tag(&mut self) -> Option<(usize, BytesStart<'i>)> {
+        let rest: &'i [u8] = self.r.get_ref();
+        if rest.first() != Some(&b'<') || NAME_BYTES[usize::from(*rest.get(1)?)] != 2 {
+            return None;
+        }
+        let mut i = 2;
+        while rest.get(i).is_some_and(|&b| NAME_BYTES[usize::from(b)] != 0) {
+            i += 1;
+        }
+        let name_end = i;
+        let at = self.pos();
+        self.attr_buf.clear();
+        self.attr_of = usize::MAX;
+        let empty = loop {
+            let before = i;
+            while rest.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+                i += 1;
+            }
+            match rest.get(i) {
+                Some(b'>') => break false,
+                Some(b'/') if rest.get(i + 1) == Some(&b'>') => break true,
+                _ => {}
+            }
+            // An attribute: after white space, its key an XML name and its `=` and quote right
+            // after it.
+            if i == before || NAME_BYTES[usize::from(*rest.get(i)?)] != 2 {
+                return None;
+            }
+            let from = i;
+            i += 1;
+            while rest.get(i).is_some_and(|&b| NAME_BYTES[usize::from(b)] != 0) {
+                i += 1;
+            }
+            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (rest.get(i), rest.get(i + 1)) else { return None };
+            let key = &rest[from..i];
+            // The closing quote, where no `<` comes first; and whether a reference or carriage
+            // return comes before it.
+            let value = &rest[i + 2..];
+            let mut plain = true;
+            let mut len = 0;
+            loop {
+                while value.get(len).is_some_and(|&b| !VALUE_STOPS[usize::from(b)]) {
+                    len += 1;
+                }
+                match *value.get(len)? {
+                    b if b == q => break,
+                    b'<' => return None,
+                    b => {
+                        plain &= b != b'&' && b != b'\r';
+                        len += 1;
+                    }
+                }
+            }
+            let (k, v) = (self.slice(key)?, self.slice(&value[..len])?);
+            if self.attr_buf.iter().any(|&(seen, ..)| seen == k) {
+                return None;
+            }
+            self.attr_buf.push((k, v, plain));
+            i += 3 + len;
+        };
+        let content = self.slice(&rest[1..i])?;
+        let name = self.slice(&rest[1..name_end])?;
+        let len = i + 1 + usize::from(empty);
+        *self.r.get_mut() = &rest[len..];
+        self.skipped += len;
+        self.attr_of = at;
+        if empty {
+            self.close_next = true;
+        } else {
+            self.open.push(name);
+        }
+        Some((at, BytesStart::from_content(content, name_end - 1)))
     }
 
     /// Checks that an end tag naming `name` (at `at`) closes the element open, which it closes.
@@ -225,11 +321,24 @@ impl<'i> Pull<'i> {
             return Ok((self.pos(), Ev::Close));
         }
         if self.in_text {
-            if let Some((at, t)) = self.plain_text() {
-                return Ok((at, Ev::Text(t, Txt::Plain)));
-            }
-            if let Some(at) = self.end_tag()? {
-                return Ok((at, Ev::Close));
+            let rest: &[u8] = self.r.get_ref();
+            match (rest.first(), rest.get(1)) {
+                (Some(b'<'), Some(b'/')) => {
+                    if let Some(at) = self.end_tag()? {
+                        return Ok((at, Ev::Close));
+                    }
+                }
+                (Some(b'<'), Some(_)) => {
+                    if let Some((at, s)) = self.start_tag() {
+                        return Ok((at, Ev::Open(s)));
+                    }
+                }
+                (Some(_), _) => {
+                    if let Some((at, t)) = self.plain_text() {
+                        return Ok((at, Ev::Text(t, Txt::Plain)));
+                    }
+                }
+                (None, _) => {}
             }
         }
         loop {
@@ -473,6 +582,19 @@ fn control_char(b: &[u8]) -> Option<usize> {
 pub(crate) fn is_name(n: &[u8]) -> bool {
     n.first().is_some_and(|&b| NAME_BYTES[usize::from(b)] == 2) && n.iter().all(|&b| NAME_BYTES[usize::from(b)] != 0)
 }
+
+/// How many bytes of character data [`Pull::plain_text`] scans byte by byte before it calls
+/// memchr.
+const SHORT: usize = 48;
+
+/// Per byte: where a scan of character data stops (`<`, `&`, carriage return).
+static TEXT_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'<' as usize] = true;
+    t[b'&' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
 
 /// Per byte: where an attribute value's scan stops (either quote, `<`, `&`, carriage return).
 static VALUE_STOPS: [bool; 256] = {
