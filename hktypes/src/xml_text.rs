@@ -175,18 +175,17 @@ impl<'i> Pull<'i> {
     /// event checks nothing more): quick-xml reads on from the `<`, in the same state. Only in
     /// quick-xml's text state, and not at the end of the input (left to quick-xml).
     fn plain_text(&mut self) -> Option<(usize, &'i str)> {
-        let rest: &'i [u8] = self.r.get_ref();
+        let rest_str = self.rest()?;
+        let rest = rest_str.as_bytes();
         if rest.first().is_none_or(|&b| b == b'<') {
             return None;
         }
-        // Most runs are short (the white space between tags, a number): a loop over a table
-        // first, memchr's setup only past that.
         let k = text_stop(rest)?;
         if rest[k] != b'<' {
             return None;
         }
         let at = self.pos();
-        let t = self.slice(&rest[..k])?;
+        let t = rest_str.get(..k)?;
         *self.r.get_mut() = &rest[k..];
         self.skipped += k;
         Some((at, t))
@@ -227,7 +226,8 @@ impl<'i> Pull<'i> {
     /// then reads and [`Pull::checked`] checks (the same tag or the same error). Only in
     /// quick-xml's text state.
     fn start_tag(&mut self) -> Option<(usize, BytesStart<'i>)> {
-        let rest: &'i [u8] = self.r.get_ref();
+        let rest_str = self.rest()?;
+        let rest = rest_str.as_bytes();
         if rest.first() != Some(&b'<') || NAME_BYTES[usize::from(*rest.get(1)?)] != 2 {
             return None;
         }
@@ -260,10 +260,10 @@ impl<'i> Pull<'i> {
                 i += 1;
             }
             let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (rest.get(i), rest.get(i + 1)) else { return None };
-            let key = &rest[from..i];
+            let key = from..i;
             // The closing quote, where no `<` comes first; and whether a reference or carriage
             // return comes before it.
-            let value = &rest[i + 2..];
+            let value = rest.get(i + 2..)?;
             let mut plain = true;
             let mut len = 0;
             loop {
@@ -279,15 +279,15 @@ impl<'i> Pull<'i> {
                     }
                 }
             }
-            let (k, v) = (self.slice(key)?, self.slice(&value[..len])?);
+            let (k, v) = (rest_str.get(key)?, rest_str.get(i + 2..i + 2 + len)?);
             if self.attr_buf.iter().any(|&(seen, ..)| seen == k) {
                 return None;
             }
             self.attr_buf.push((k, v, plain));
             i += 3 + len;
         };
-        let content = self.slice(&rest[1..i])?;
-        let name = self.slice(&rest[1..name_end])?;
+        let content = rest_str.get(1..i)?;
+        let name = rest_str.get(1..name_end)?;
         let len = i + 1 + usize::from(empty);
         *self.r.get_mut() = &rest[len..];
         self.skipped += len;
@@ -478,6 +478,15 @@ impl<'i> Pull<'i> {
             }
             self.attr_buf.push((k, v, plain));
         }
+    }
+
+    /// The text left to quick-xml, where it is a tail of the text (always: it is the text's bytes,
+    /// from a tag's start or end).
+    #[inline]
+    fn rest(&self) -> Option<&'i str> {
+        let rest: &'i [u8] = self.r.get_ref();
+        let start = (rest.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        self.text.get(start..).filter(|t| t.len() == rest.len())
     }
 
     /// A slice of the text that `b` (bytes borrowed from it) is.
