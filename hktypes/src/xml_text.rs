@@ -231,19 +231,14 @@ impl<'i> Pull<'i> {
         if rest.first() != Some(&b'<') || NAME_BYTES[usize::from(*rest.get(1)?)] != 2 {
             return None;
         }
-        let mut i = 2;
-        while rest.get(i).is_some_and(|&b| NAME_BYTES[usize::from(b)] != 0) {
-            i += 1;
-        }
+        let mut i = span(rest, 2, |b| NAME_BYTES[usize::from(b)] != 0);
         let name_end = i;
         let at = self.pos();
         self.attr_buf.clear();
         self.attr_of = usize::MAX;
         let empty = loop {
             let before = i;
-            while rest.get(i).is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
-                i += 1;
-            }
+            i = span(rest, i, |b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
             match rest.get(i) {
                 Some(b'>') => break false,
                 Some(b'/') if rest.get(i + 1) == Some(&b'>') => break true,
@@ -255,10 +250,7 @@ impl<'i> Pull<'i> {
                 return None;
             }
             let from = i;
-            i += 1;
-            while rest.get(i).is_some_and(|&b| NAME_BYTES[usize::from(b)] != 0) {
-                i += 1;
-            }
+            i = span(rest, i + 1, |b| NAME_BYTES[usize::from(b)] != 0);
             let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (rest.get(i), rest.get(i + 1)) else { return None };
             let key = from..i;
             // The closing quote, where no `<` comes first; and whether a reference or carriage
@@ -267,9 +259,7 @@ impl<'i> Pull<'i> {
             let mut plain = true;
             let mut len = 0;
             loop {
-                while value.get(len).is_some_and(|&b| !VALUE_STOPS[usize::from(b)]) {
-                    len += 1;
-                }
+                len = span(value, len, |b| !VALUE_STOPS[usize::from(b)]);
                 match *value.get(len)? {
                     b if b == q => break,
                     b'<' => return None,
@@ -588,6 +578,16 @@ fn control_char(b: &[u8]) -> Option<usize> {
 /// beyond ASCII; not starting with a digit, `-` or `.`).
 pub(crate) fn is_name(n: &[u8]) -> bool {
     n.first().is_some_and(|&b| NAME_BYTES[usize::from(b)] == 2) && n.iter().all(|&b| NAME_BYTES[usize::from(b)] != 0)
+}
+
+/// The end of the run of bytes of `b` from `from` that `keep` keeps: the first byte after it
+/// that it does not keep, or the length of `b`.
+#[inline]
+fn span(b: &[u8], from: usize, keep: impl Fn(u8) -> bool) -> usize {
+    match b.get(from..) {
+        Some(t) => from + t.iter().position(|&c| !keep(c)).unwrap_or(t.len()),
+        None => b.len(),
+    }
 }
 
 /// How many bytes of character data [`text_stop`] scans itself, eight at a time, before it calls
