@@ -709,6 +709,40 @@ pub(crate) fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
 mod tests {
     use super::*;
 
+    /// Start tags the one-pass read takes and spellings of them it leaves to quick-xml (white
+    /// space around `=`, before `/>`) give the same element and attributes.
+    #[test]
+    fn start_tags_read_alike_either_way() {
+        let read = |tag: &str| -> Vec<String> {
+            let text = format!("<r>{tag}</r>");
+            let mut p = Pull::new(&text).unwrap();
+            let mut out = Vec::new();
+            loop {
+                let (at, ev) = p.next().unwrap();
+                match ev {
+                    Ev::Open(s) => {
+                        let [k, j] = p.attrs(&s, at, ["k", "j"]).unwrap();
+                        out.push(format!("open {} k={k:?} j={j:?} at {at}", p.tag(&s)));
+                    }
+                    Ev::Close => out.push("close".into()),
+                    Ev::Text(t, _) => out.push(format!("text {t:?}")),
+                    Ev::Comment(_) => {}
+                    Ev::Eof => return out,
+                }
+            }
+        };
+        for (fast, slow) in [
+            ("<a k=\"v\" j='w'/>", "<a k = \"v\" j='w' />"),
+            ("<a k=\"x>y\" j='a\"b'></a>", "<a k =\"x>y\" j='a\"b' ></a >"),
+            ("<a k=\"&amp;&#65;\" j=\"\r\n\"/>", "<a k= \"&amp;&#65;\" j=\"\r\n\" />"),
+            ("<a\tk=\"1\"\nj=\"2\">t</a>", "<a\tk=\"1\"\nj\n=\"2\">t</a>"),
+            ("<élan k=\"é\"/>", "<élan k=\"é\" />"),
+        ] {
+            assert_eq!(read(fast), read(slow), "{fast} / {slow}");
+        }
+        assert_eq!(read("<a k=\"&amp;\"/>")[1], "open a k=Some(\"&\") j=None at 3");
+    }
+
     #[test]
     fn text_stops_where_memchr_does() {
         let mut cases: Vec<Vec<u8>> = vec![b"".to_vec(), b"<".to_vec(), b"abc".to_vec()];
