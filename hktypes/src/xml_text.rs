@@ -521,6 +521,28 @@ impl<'i> Pull<'i> {
         Ok(out)
     }
 
+    /// The content of the element open where it is character data without `&` or carriage return
+    /// and then the element's end tag (`</name>`), read in one pass; `None` (nothing read) at
+    /// anything else.
+    fn plain_content(&mut self) -> Option<&'i str> {
+        if !self.in_text || self.close_next {
+            return None;
+        }
+        let open = *self.open.last()?;
+        let rest_str = self.rest()?;
+        let rest = rest_str.as_bytes();
+        let k = text_stop(rest)?;
+        let n = open.len();
+        if rest.get(k..k + 2)? != b"</" || rest.get(k + 2..k + 2 + n)? != open.as_bytes() || rest.get(k + 2 + n)? != &b'>' {
+            return None;
+        }
+        let t = rest_str.get(..k)?;
+        *self.r.get_mut() = rest.get(k + n + 3..)?;
+        self.skipped += k + n + 3;
+        self.open.pop();
+        Some(t)
+    }
+
     /// The error of an element the text ends inside.
     pub(crate) fn unclosed(&self, pos: usize) -> ValueError {
         located(self.text, pos, None, "XML: the element is not closed (the text ends inside it)")
@@ -530,6 +552,10 @@ impl<'i> Pull<'i> {
     /// (comments and the text of child elements passed over), and the first child element
     /// (where and which) if it has one.
     pub(crate) fn content(&mut self, pos: usize) -> Result<(Cow<'i, str>, Option<Child<'i>>), ValueError> {
+        // Most elements hold plain character data and then their end tag: read at once.
+        if let Some(t) = self.plain_content() {
+            return Ok((Cow::Borrowed(t), None));
+        }
         let mut text: Option<Cow<'i, str>> = None;
         let mut child = None;
         let mut depth = 0usize;
@@ -741,6 +767,34 @@ mod tests {
             assert_eq!(read(fast), read(slow), "{fast} / {slow}");
         }
         assert_eq!(read("<a k=\"&amp;\"/>")[1], "open a k=Some(\"&\") j=None at 3");
+    }
+
+    /// An element's content, read at once where it is plain text and its end tag, else event by
+    /// event.
+    #[test]
+    fn contents() {
+        let text = "<r><a>12 3</a><b>x&amp;y</b><c>t<!--c-->u<e>v</e></c><d/><f></f><g>w</g ></r>";
+        let mut p = Pull::new(text).unwrap();
+        let mut got = Vec::new();
+        loop {
+            let (at, ev) = p.next().unwrap();
+            match ev {
+                Ev::Open(s) if p.tag(&s) != "r" => {
+                    let (t, child) = p.content(at).unwrap();
+                    got.push(format!("{}={t:?}{}", p.tag(&s), child.map(|(q, n)| format!(" child {n} at {q}")).unwrap_or_default()));
+                }
+                Ev::Eof => break,
+                _ => {}
+            }
+        }
+        assert_eq!(got, ["a=\"12 3\"", "b=\"x&y\"", "c=\"tu\" child e at 41", "d=\"\"", "f=\"\"", "g=\"w\""]);
+        // Another element's end tag is the same error as before.
+        let text = "<r><a>1</b></r>";
+        let mut p = Pull::new(text).unwrap();
+        p.next().unwrap();
+        let (at, _) = p.next().unwrap();
+        let e = p.content(at).unwrap_err().to_string();
+        assert!(e.contains("expected `</a>`, but `</b>` was found"), "{e}");
     }
 
     #[test]
