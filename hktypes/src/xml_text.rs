@@ -380,6 +380,21 @@ impl<'i> Pull<'i> {
         }
     }
 
+    /// The next event as [`Pull::next`] gives it, passing over character data that is only white
+    /// space (space, tab, line feed) before a tag: for readers that pass over all character data
+    /// there (between the elements of an object), without an event per run of indentation.
+    pub(crate) fn next_markup(&mut self) -> Result<(usize, Ev<'i>), ValueError> {
+        if self.in_text && !self.close_next {
+            let rest: &'i [u8] = self.r.get_ref();
+            let k = span(rest, 0, |c| matches!(c, b' ' | b'\t' | b'\n'));
+            if k > 0 && rest.get(k) == Some(&b'<') {
+                *self.r.get_mut() = &rest[k..];
+                self.skipped += k;
+            }
+        }
+        self.next()
+    }
+
     /// A start tag whose element and attribute names are XML names, whose attributes are not
     /// repeated and whose attribute values hold no `<`.
     pub(crate) fn checked<'s>(&mut self, s: BytesStart<'s>, at: usize) -> Result<BytesStart<'s>, ValueError> {

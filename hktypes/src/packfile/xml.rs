@@ -1596,7 +1596,7 @@ impl<'i> XmlReader<'i, '_> {
     /// and its note applied.
     fn section(&mut self, pos: usize, objects: &mut Vec<ObjectAt<'i>>, out: &mut Vec<Object>, signatures: &mut HashMap<String, u32>) -> Result<(), ValueError> {
         loop {
-            let (p, ev) = self.pull.next()?;
+            let (p, ev) = self.pull.next_markup()?;
             let s = match ev {
                 Ev::Open(s) => s,
                 Ev::Comment(_) | Ev::Text(..) => continue,
@@ -1964,7 +1964,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             XNode::Object(p) | XNode::Elem(p) => (p, None),
             // A struct member's value: one <hkobject>.
             XNode::Param { p, .. } => loop {
-                let (q, ev) = self.pull.next()?;
+                let (q, ev) = self.pull.next_markup()?;
                 match ev {
                     Ev::Open(_) => break (q, Some(p)),
                     Ev::Comment(_) | Ev::Text(..) => {}
@@ -1990,7 +1990,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             return Ok(Next::Absent);
         }
         while !r.closed {
-            let (p, ev) = self.pull.next()?;
+            let (p, ev) = self.pull.next_markup()?;
             let s = match ev {
                 Ev::Open(s) => s,
                 Ev::Comment(c) => {
@@ -2046,7 +2046,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         }
         if let Some(p) = r.wrapper {
             loop {
-                match self.pull.next()?.1 {
+                match self.pull.next_markup()?.1 {
                     Ev::Open(_) => return Err(self.here(p, "a struct member holds one <hkobject>")),
                     Ev::Comment(_) | Ev::Text(..) => {}
                     Ev::Close => break,
@@ -2091,7 +2091,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         self.path.truncate(s.path_len);
         let node = match s.kind {
             SeqKind::Objects | SeqKind::Strings => loop {
-                let (q, ev) = self.pull.next()?;
+                let (q, ev) = self.pull.next_markup()?;
                 match ev {
                     Ev::Open(t) => {
                         let tag = self.pull.tag(&t);
