@@ -634,7 +634,8 @@ fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
     // The open elements: each one's index and its last child so far.
     let mut open: Vec<(u32, u32)> = Vec::new();
     loop {
-        let (at, ev) = pull.next()?;
+        // Inside the root the text is not kept: white space before a tag is passed over.
+        let (at, ev) = if open.is_empty() { pull.next()? } else { pull.next_markup()? };
         match ev {
             Ev::Open(s) => {
                 let bad = |what: &str| located(text, at, None, format!("XML: {what}"));
