@@ -40,6 +40,7 @@ use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::borrow::Cow;
+use crate::packfile::objects::FxMap;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -515,6 +516,17 @@ impl XmlTagfile {
     }
 }
 
+/// `s.trim()`, without its scan of the ends where `s` starts and ends with an ASCII byte above the
+/// space (an attribute value as written: every white space character is either at most b' ' or
+/// not ASCII).
+#[inline]
+fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(&a), Some(&b)) if a > b' ' && a < 0x80 && b > b' ' && b < 0x80 => s,
+        _ => s.trim(),
+    }
+}
+
 fn unhex(s: &str) -> Option<Vec<u8>> {
     let s = s.trim().as_bytes();
     if !s.len().is_multiple_of(2) {
@@ -533,8 +545,8 @@ struct XmlReader<'x, 'i> {
     /// The file is in HKLib's form (its types were completed from a type table): there an empty
     /// array, `<array count="0">`, is the null array Havok writes, not a run of no elements.
     hklib: bool,
-    types: HashMap<&'x str, TypeIndex>,
-    objects: HashMap<&'x str, u32>,
+    types: FxMap<&'x str, TypeIndex>,
+    objects: FxMap<&'x str, u32>,
     /// The id of the object read.
     object: &'x str,
     /// Item bytes the text may describe.
@@ -621,14 +633,15 @@ impl<'i> Tree<'i> {
 /// ones, never by recursion.
 fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
     let mut pull = Pull::new(text)?;
-    // Room for the elements and attributes up front: every element starts with `<` (an end tag
-    // too, so about half are elements), every attribute holds `=`; never more than the text
-    // could hold (an element takes at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
+    // Room for the elements and attributes up front: every element starts with `<` (so there are
+    // at most as many as `<`: most values are empty elements, `<integer value="1" />`, of one
+    // `<` each), every attribute holds `=`; never more than the text could hold (an element takes
+    // at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
     let tags = memchr::memchr_iter(b'<', text.as_bytes()).count();
     let equals = memchr::memchr_iter(b'=', text.as_bytes()).count();
     let mut tree = Tree {
         text,
-        elems: Vec::with_capacity((tags / 2 + 1).min(text.len() / 4)),
+        elems: Vec::with_capacity((tags + 1).min(text.len() / 4)),
         attrs: Vec::with_capacity(equals.min(text.len() / 5)),
     };
     // The open elements: each one's index and its last child so far.
@@ -803,8 +816,8 @@ fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result
         xml: &xml,
         registry,
         hklib: false,
-        types: HashMap::new(),
-        objects: HashMap::new(),
+        types: FxMap::default(),
+        objects: FxMap::default(),
         object: "",
         budget,
     };
@@ -825,7 +838,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
 
     fn number<T: std::str::FromStr>(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<T, ValueError> {
         let v = self.attr(n, at, name)?;
-        v.trim()
+        trim(v)
             .parse()
             .map_err(|_| self.fail(n, at, format!("{name} {v:?} is not a number in range")))
     }
@@ -1077,14 +1090,14 @@ impl<'x, 'i> XmlReader<'x, 'i> {
 
     fn real_of(&self, n: Node<'x, 'i>, at: &str) -> Result<f32, ValueError> {
         if let Some(v) = n.attribute("bits") {
-            let t = v.trim();
+            let t = trim(v);
             let t = t.strip_prefix("0x").unwrap_or(t);
             return u32::from_str_radix(t, 16)
                 .map(f32::from_bits)
                 .map_err(|_| self.fail(n, Some(at), format!("bits {v:?} are not a 32-bit hex number")));
         }
         if let Some(v) = n.attribute("hex") {
-            let t = v.trim();
+            let t = trim(v);
             let t = t.strip_prefix('#').unwrap_or(t);
             let wide = u64::from_str_radix(t, 16)
                 .map(f64::from_bits)
@@ -1096,7 +1109,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             return Ok(x);
         }
         let v = self.attr(n, Some(at), "dec")?;
-        v.trim()
+        trim(v)
             .parse::<f32>()
             .map_err(|_| self.fail(n, Some(at), format!("dec {v:?} is not a number")))
     }
@@ -1128,7 +1141,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
             return Ok(None);
         }
         let v = self.attr(n, Some(path), "value")?;
-        Ok(Some(match v.trim() {
+        Ok(Some(match trim(v) {
             "true" => 1,
             "false" => 0,
             t => t.parse().map_err(|_| self.err(n, path, format!("bool {v:?} is not true, false or a byte")))?,
@@ -1138,7 +1151,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         if n.name() != "integer" {
             return Ok(None);
         }
-        let v = self.attr(n, Some(path), "value")?.trim();
+        let v = trim(self.attr(n, Some(path), "value")?);
         let x = match signed {
             true => v.parse::<i64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not a signed integer")))?,
             false => v.parse::<u64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not an unsigned integer")))?,
@@ -1175,10 +1188,13 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
             return Ok(None);
         }
         let count: u32 = self.number(n, Some(path), "count")?;
-        let children: Vec<_> = elements(n).collect();
-        if children.len() != count as usize {
-            return Err(self.err(n, path, format!("count {count} but {} elements", children.len())));
+        // Counted before they are collected: the vector made at its size.
+        let len = elements(n).count();
+        if len != count as usize {
+            return Err(self.err(n, path, format!("count {count} but {len} elements")));
         }
+        let mut children = Vec::with_capacity(len);
+        children.extend(elements(n));
         Ok(Some((children, self.facts(n, path)?)))
     }
     fn fields(&self, n: Self::Node, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'x str, Self::Node)>> {
