@@ -527,6 +527,49 @@ fn trim(s: &str) -> &str {
     }
 }
 
+/// `t` as a hex number where it is 1 to 16 hex digits (what `u64::from_str_radix(t, 16)` reads
+/// the same, in a few instructions a digit: the `hex` of every real); else `None`, for
+/// `from_str_radix` to read or refuse.
+#[inline]
+fn hex_digits(t: &str) -> Option<u64> {
+    if t.is_empty() || t.len() > 16 {
+        return None;
+    }
+    let mut x = 0u64;
+    for &b in t.as_bytes() {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        x = x << 4 | u64::from(d);
+    }
+    Some(x)
+}
+
+/// `v` as a decimal number of 1 to 18 digits, after a `-` where `signed` (what `i64` or `u64`
+/// parsing reads the same: no such number overflows); else `None`, for those to read or refuse.
+#[inline]
+fn decimal(v: &str, signed: bool) -> Option<i128> {
+    let (neg, digits) = match v.as_bytes() {
+        [b'-', rest @ ..] if signed => (true, rest),
+        b => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut x = 0i64;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        x = x * 10 + i64::from(d);
+    }
+    Some(i128::from(if neg { -x } else { x }))
+}
+
 fn unhex(s: &str) -> Option<Vec<u8>> {
     let s = s.trim().as_bytes();
     if !s.len().is_multiple_of(2) {
@@ -602,6 +645,7 @@ impl<'a, 'i> Node<'a, 'i> {
     }
 
     /// The value of attribute `name`, references resolved.
+    #[inline]
     fn attribute(&self, name: &str) -> Option<&'a str> {
         let (a, b) = self.elem().attrs;
         self.tree.attrs[a as usize..b as usize].iter().find(|(k, _)| *k == name).map(|(_, v)| &**v)
@@ -831,9 +875,19 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         located(self.xml.text, node.pos(), place, msg)
     }
 
+    #[inline]
     fn attr(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<&'x str, ValueError> {
-        n.attribute(name)
-            .ok_or_else(|| self.fail(n, at, format!("<{}> without {name}", n.name())))
+        match n.attribute(name) {
+            Some(v) => Ok(v),
+            None => Err(self.without(n, at, name)),
+        }
+    }
+
+    /// [`XmlReader::attr`]'s error.
+    #[cold]
+    #[inline(never)]
+    fn without(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> ValueError {
+        self.fail(n, at, format!("<{}> without {name}", n.name()))
     }
 
     fn number<T: std::str::FromStr>(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<T, ValueError> {
@@ -1099,7 +1153,8 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         if let Some(v) = n.attribute("hex") {
             let t = trim(v);
             let t = t.strip_prefix('#').unwrap_or(t);
-            let wide = u64::from_str_radix(t, 16)
+            let wide = hex_digits(t)
+                .map_or_else(|| u64::from_str_radix(t, 16), Ok)
                 .map(f64::from_bits)
                 .map_err(|_| self.fail(n, Some(at), format!("hex {v:?} is not a 64-bit hex number")))?;
             let x = wide as f32;
@@ -1152,6 +1207,9 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
             return Ok(None);
         }
         let v = trim(self.attr(n, Some(path), "value")?);
+        if let Some(x) = decimal(v, signed) {
+            return Ok(Some(x));
+        }
         let x = match signed {
             true => v.parse::<i64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not a signed integer")))?,
             false => v.parse::<u64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not an unsigned integer")))?,
@@ -1260,5 +1318,37 @@ impl Seen {
         let fresh = words[w] & bit == 0;
         words[w] |= bit;
         fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decimal, hex_digits, trim};
+
+    /// The quick readings of numbers agree with the standard library's, and leave to it
+    /// whatever they do not read.
+    #[test]
+    fn quick_numbers_read_as_std() {
+        for v in ["0", "7", "-0", "-1", "+5", "-", "", "12a", "999999999999999999", "-999999999999999999", "1000000000000000000", "9223372036854775807", "-9223372036854775808", "18446744073709551615", "007", "1 ", "٣"] {
+            for signed in [true, false] {
+                let std = if signed { v.parse::<i64>().ok().map(i128::from) } else { v.parse::<u64>().ok().map(i128::from) };
+                if let Some(x) = decimal(v, signed) {
+                    assert_eq!(Some(x), std, "{v:?} signed {signed}");
+                }
+            }
+            // Every 1-to-18-digit number reads quickly.
+            if !v.is_empty() && v.len() <= 18 && v.bytes().all(|b| b.is_ascii_digit()) {
+                assert!(decimal(v, false).is_some(), "{v:?}");
+            }
+        }
+        for t in ["0", "3ff0000000000000", "3FF0000000000000", "ffffffffffffffff", "00000000000000001", "", "+1", "-1", "g", "10000000000000000"] {
+            if let Some(x) = hex_digits(t) {
+                assert_eq!(Ok(x), u64::from_str_radix(t, 16), "{t:?}");
+            }
+        }
+        assert_eq!(hex_digits("3ff0000000000000"), Some(0x3ff0000000000000));
+        for s in ["1", " 1", "1\n", "\u{a0}1\u{a0}", "", " ", "a\u{3000}"] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
     }
 }
