@@ -63,7 +63,6 @@ use super::index::{Item, Patch};
 use super::packed;
 use super::section::SectionWriter;
 use crate::reflect::{presence, Kind, TemplateArg, TypeDef, TypeIndex, TypeRecord, TypeTable};
-use std::collections::HashMap;
 
 /// Which sub-section names and padding a section is written with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,21 +89,22 @@ impl Style {
     }
 }
 
-struct Strings {
+struct Strings<'a> {
     list: Vec<u8>,
-    index: HashMap<String, u64>,
+    /// The strings met, borrowed from the table (FxHash: a lookup per name and member).
+    index: crate::packfile::objects::FxMap<&'a str, u64>,
 }
 
-impl Strings {
+impl<'a> Strings<'a> {
     fn new() -> Self {
-        Strings { list: Vec::new(), index: HashMap::new() }
+        Strings { list: Vec::new(), index: Default::default() }
     }
-    fn intern(&mut self, s: &str) -> u64 {
+    fn intern(&mut self, s: &'a str) -> u64 {
         if let Some(&i) = self.index.get(s) {
             return i;
         }
         let i = self.index.len() as u64;
-        self.index.insert(s.to_owned(), i);
+        self.index.insert(s, i);
         self.list.extend_from_slice(s.as_bytes());
         self.list.push(0);
         i
@@ -554,11 +554,11 @@ pub fn data_hash_order(table: &TypeTable, items: &[Item], patches: &[Patch]) -> 
 /// `hash_order` lists, in that order (each must have a hash; one that has none is left out, and so
 /// is a type listed twice or out of range). A stock file's `THSH` order
 /// ([`type_section::hash_order`](super::type_section::hash_order)) gives back its section.
-pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) -> Vec<u8> {
+pub fn write_ordered<'a>(table: &'a TypeTable, style: Style, hash_order: &[TypeIndex]) -> Vec<u8> {
     let n = table.types.len();
     let order = walk_order_from(table, style, hash_order);
     let mut tstr = Strings::new();
-    let intern_names = |tstr: &mut Strings, t: &TypeDef| {
+    let intern_names = |tstr: &mut Strings<'a>, t: &'a TypeDef| {
         tstr.intern(&t.name);
         for p in table.params_of(t) {
             tstr.intern(&p.name);

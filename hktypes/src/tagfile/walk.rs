@@ -17,7 +17,6 @@ use crate::error::{ErrorKind, ValueError};
 use crate::reflect::layout::{Layouts, Slots};
 use crate::reflect::{Field, Kind, TypeFormat, TypeIndex, TypeTable};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// How deep values may nest (records, arrays) in either walk (re-exported as
@@ -392,7 +391,7 @@ pub(crate) struct Build<'t> {
     /// The items: the null item, the objects, then the runs made.
     pub items: Vec<ItemData>,
     /// Runs made for a shared run's name.
-    runs: HashMap<String, u32>,
+    runs: crate::packfile::objects::FxMap<String, u32>,
     char_type: Option<TypeIndex>,
     /// Item bytes that may still be made.
     budget: usize,
@@ -416,7 +415,7 @@ impl<'t> Build<'t> {
         Build {
             layouts: Layouts::new(types),
             items,
-            runs: HashMap::new(),
+            runs: Default::default(),
             char_type: types.iter().find(|(_, t)| t.name == "char").map(|(i, _)| i),
             budget,
             path: String::new(),
@@ -651,14 +650,84 @@ impl<'t> Build<'t> {
     }
 
     fn elements<'v, S: TagSource<'v>>(&mut self, src: &S, ty: TypeIndex, elems: &[S::Node], out: &mut [u8], size: usize, depth: usize) -> Result<(), ValueError> {
+        // The number each element of a number array is, found once for the array (not per
+        // element); see [`Quick`].
+        let quick = if depth < MAX_DEPTH { self.quick(ty, size) } else { None };
         for (k, e) in elems.iter().enumerate() {
+            let chunk = &mut out[k * size..(k + 1) * size];
+            if quick.is_some_and(|q| q.read(src, *e, ty, chunk)) {
+                continue;
+            }
             let at = self.path.len();
             self.path.push('[');
             self.path.push_str(itoa::Buffer::new().format(k));
             self.path.push(']');
-            self.value(src, ty, *e, None, &mut out[k * size..(k + 1) * size], depth + 1)?;
+            self.value(src, ty, *e, None, chunk, depth + 1)?;
             self.path.truncate(at);
         }
         Ok(())
+    }
+
+    /// How the elements of type `ty` (`size` bytes) read when they are integers or reals.
+    fn quick(&mut self, ty: TypeIndex, size: usize) -> Option<Quick> {
+        let shape = self.layouts.shape(ty).ok()??;
+        let fmt = self.layouts.table().get(shape.def).and_then(|d| d.format()).unwrap_or(TypeFormat(0));
+        match shape.kind {
+            Kind::Bool | Kind::Int if (1..=8).contains(&size) => {
+                let bits = 8 * size as u32;
+                let (lo, hi) = if fmt.is_signed() { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+                Some(Quick::Int { signed: fmt.is_signed(), lo, hi })
+            }
+            Kind::Float if size == 4 || size == 2 => Some(Quick::Real),
+            _ => None,
+        }
+    }
+}
+
+/// An element of a number array read without the whole of [`Build::value`]: the source asked
+/// for the one form the element's type takes beyond bytes (an integer; a real), no member path
+/// made. The forms a source gives are exclusive (one element is a `<bytes>`, a `<bool>` or an
+/// `<integer>`, never two), so where the source gives that form the value reads as
+/// [`Build::value`] reads it; where it gives another, fails, or the value is out of range,
+/// [`Build::value`] reads the element again, with its path, for the value or the error.
+#[derive(Clone, Copy)]
+enum Quick {
+    /// An integer (or a bool of 1 to 8 bytes) and the range its bytes hold.
+    Int { signed: bool, lo: i128, hi: i128 },
+    /// A real of 4 bytes or a half.
+    Real,
+}
+
+impl Quick {
+    /// Whether element `n` was read into `out`.
+    #[inline]
+    fn read<'v, S: TagSource<'v>>(self, src: &S, n: S::Node, ty: TypeIndex, out: &mut [u8]) -> bool {
+        match self {
+            Quick::Int { signed, lo, hi } => match src.int(n, "", ty, None, signed) {
+                Ok(Some(x)) if (lo..=hi).contains(&x) => {
+                    let b = (x as u64).to_le_bytes();
+                    match out.len() {
+                        1 => out[0] = b[0],
+                        2 => out.copy_from_slice(&b[..2]),
+                        4 => out.copy_from_slice(&b[..4]),
+                        8 => out.copy_from_slice(&b),
+                        len => out.copy_from_slice(&b[..len]),
+                    }
+                    true
+                }
+                _ => false,
+            },
+            Quick::Real => match src.real(n, "") {
+                Ok(Some(x)) if out.len() == 4 => {
+                    out.copy_from_slice(&x.to_bits().to_le_bytes());
+                    true
+                }
+                Ok(Some(x)) if x.to_bits() & 0xFFFF == 0 => {
+                    out.copy_from_slice(&((x.to_bits() >> 16) as u16).to_le_bytes());
+                    true
+                }
+                _ => false,
+            },
+        }
     }
 }

@@ -40,6 +40,7 @@ use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::borrow::Cow;
+use crate::packfile::objects::FxMap;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -515,6 +516,60 @@ impl XmlTagfile {
     }
 }
 
+/// `s.trim()`, without its scan of the ends where `s` starts and ends with an ASCII byte above the
+/// space (an attribute value as written: every white space character is either at most b' ' or
+/// not ASCII).
+#[inline]
+fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(&a), Some(&b)) if a > b' ' && a < 0x80 && b > b' ' && b < 0x80 => s,
+        _ => s.trim(),
+    }
+}
+
+/// `t` as a hex number where it is 1 to 16 hex digits (what `u64::from_str_radix(t, 16)` reads
+/// the same, in a few instructions a digit: the `hex` of every real); else `None`, for
+/// `from_str_radix` to read or refuse.
+#[inline]
+fn hex_digits(t: &str) -> Option<u64> {
+    if t.is_empty() || t.len() > 16 {
+        return None;
+    }
+    let mut x = 0u64;
+    for &b in t.as_bytes() {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        x = x << 4 | u64::from(d);
+    }
+    Some(x)
+}
+
+/// `v` as a decimal number of 1 to 18 digits, after a `-` where `signed` (what `i64` or `u64`
+/// parsing reads the same: no such number overflows); else `None`, for those to read or refuse.
+#[inline]
+fn decimal(v: &str, signed: bool) -> Option<i128> {
+    let (neg, digits) = match v.as_bytes() {
+        [b'-', rest @ ..] if signed => (true, rest),
+        b => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut x = 0i64;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        x = x * 10 + i64::from(d);
+    }
+    Some(i128::from(if neg { -x } else { x }))
+}
+
 fn unhex(s: &str) -> Option<Vec<u8>> {
     let s = s.trim().as_bytes();
     if !s.len().is_multiple_of(2) {
@@ -533,8 +588,8 @@ struct XmlReader<'x, 'i> {
     /// The file is in HKLib's form (its types were completed from a type table): there an empty
     /// array, `<array count="0">`, is the null array Havok writes, not a run of no elements.
     hklib: bool,
-    types: HashMap<&'x str, TypeIndex>,
-    objects: HashMap<&'x str, u32>,
+    types: FxMap<&'x str, TypeIndex>,
+    objects: FxMap<&'x str, u32>,
     /// The id of the object read.
     object: &'x str,
     /// Item bytes the text may describe.
@@ -590,6 +645,7 @@ impl<'a, 'i> Node<'a, 'i> {
     }
 
     /// The value of attribute `name`, references resolved.
+    #[inline]
     fn attribute(&self, name: &str) -> Option<&'a str> {
         let (a, b) = self.elem().attrs;
         self.tree.attrs[a as usize..b as usize].iter().find(|(k, _)| *k == name).map(|(_, v)| &**v)
@@ -621,14 +677,15 @@ impl<'i> Tree<'i> {
 /// ones, never by recursion.
 fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
     let mut pull = Pull::new(text)?;
-    // Room for the elements and attributes up front: every element starts with `<` (an end tag
-    // too, so about half are elements), every attribute holds `=`; never more than the text
-    // could hold (an element takes at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
+    // Room for the elements and attributes up front: every element starts with `<` (so there are
+    // at most as many as `<`: most values are empty elements, `<integer value="1" />`, of one
+    // `<` each), every attribute holds `=`; never more than the text could hold (an element takes
+    // at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
     let tags = memchr::memchr_iter(b'<', text.as_bytes()).count();
     let equals = memchr::memchr_iter(b'=', text.as_bytes()).count();
     let mut tree = Tree {
         text,
-        elems: Vec::with_capacity((tags / 2 + 1).min(text.len() / 4)),
+        elems: Vec::with_capacity((tags + 1).min(text.len() / 4)),
         attrs: Vec::with_capacity(equals.min(text.len() / 5)),
     };
     // The open elements: each one's index and its last child so far.
@@ -804,8 +861,8 @@ fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result
         xml: &xml,
         registry,
         hklib: false,
-        types: HashMap::new(),
-        objects: HashMap::new(),
+        types: FxMap::default(),
+        objects: FxMap::default(),
         object: "",
         budget,
     };
@@ -819,14 +876,24 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         located(self.xml.text, node.pos(), place, msg)
     }
 
+    #[inline]
     fn attr(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<&'x str, ValueError> {
-        n.attribute(name)
-            .ok_or_else(|| self.fail(n, at, format!("<{}> without {name}", n.name())))
+        match n.attribute(name) {
+            Some(v) => Ok(v),
+            None => Err(self.without(n, at, name)),
+        }
+    }
+
+    /// [`XmlReader::attr`]'s error.
+    #[cold]
+    #[inline(never)]
+    fn without(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> ValueError {
+        self.fail(n, at, format!("<{}> without {name}", n.name()))
     }
 
     fn number<T: std::str::FromStr>(&self, n: Node<'x, 'i>, at: Option<&str>, name: &str) -> Result<T, ValueError> {
         let v = self.attr(n, at, name)?;
-        v.trim()
+        trim(v)
             .parse()
             .map_err(|_| self.fail(n, at, format!("{name} {v:?} is not a number in range")))
     }
@@ -1078,16 +1145,17 @@ impl<'x, 'i> XmlReader<'x, 'i> {
 
     fn real_of(&self, n: Node<'x, 'i>, at: &str) -> Result<f32, ValueError> {
         if let Some(v) = n.attribute("bits") {
-            let t = v.trim();
+            let t = trim(v);
             let t = t.strip_prefix("0x").unwrap_or(t);
             return u32::from_str_radix(t, 16)
                 .map(f32::from_bits)
                 .map_err(|_| self.fail(n, Some(at), format!("bits {v:?} are not a 32-bit hex number")));
         }
         if let Some(v) = n.attribute("hex") {
-            let t = v.trim();
+            let t = trim(v);
             let t = t.strip_prefix('#').unwrap_or(t);
-            let wide = u64::from_str_radix(t, 16)
+            let wide = hex_digits(t)
+                .map_or_else(|| u64::from_str_radix(t, 16), Ok)
                 .map(f64::from_bits)
                 .map_err(|_| self.fail(n, Some(at), format!("hex {v:?} is not a 64-bit hex number")))?;
             let x = wide as f32;
@@ -1097,7 +1165,7 @@ impl<'x, 'i> XmlReader<'x, 'i> {
             return Ok(x);
         }
         let v = self.attr(n, Some(at), "dec")?;
-        v.trim()
+        trim(v)
             .parse::<f32>()
             .map_err(|_| self.fail(n, Some(at), format!("dec {v:?} is not a number")))
     }
@@ -1129,7 +1197,7 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
             return Ok(None);
         }
         let v = self.attr(n, Some(path), "value")?;
-        Ok(Some(match v.trim() {
+        Ok(Some(match trim(v) {
             "true" => 1,
             "false" => 0,
             t => t.parse().map_err(|_| self.err(n, path, format!("bool {v:?} is not true, false or a byte")))?,
@@ -1139,7 +1207,10 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
         if n.name() != "integer" {
             return Ok(None);
         }
-        let v = self.attr(n, Some(path), "value")?.trim();
+        let v = trim(self.attr(n, Some(path), "value")?);
+        if let Some(x) = decimal(v, signed) {
+            return Ok(Some(x));
+        }
         let x = match signed {
             true => v.parse::<i64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not a signed integer")))?,
             false => v.parse::<u64>().map(i128::from).map_err(|_| self.err(n, path, format!("{v:?} is not an unsigned integer")))?,
@@ -1176,10 +1247,13 @@ impl<'x, 'i> TagSource<'x> for XmlReader<'x, 'i> {
             return Ok(None);
         }
         let count: u32 = self.number(n, Some(path), "count")?;
-        let children: Vec<_> = elements(n).collect();
-        if children.len() != count as usize {
-            return Err(self.err(n, path, format!("count {count} but {} elements", children.len())));
+        // Counted before they are collected: the vector made at its size.
+        let len = elements(n).count();
+        if len != count as usize {
+            return Err(self.err(n, path, format!("count {count} but {len} elements")));
         }
+        let mut children = Vec::with_capacity(len);
+        children.extend(elements(n));
         Ok(Some((children, self.facts(n, path)?)))
     }
     fn fields(&self, n: Self::Node, path: &str, fields: &[(TypeIndex, &Field)]) -> Got<Vec<(&'x str, Self::Node)>> {
@@ -1245,5 +1319,37 @@ impl Seen {
         let fresh = words[w] & bit == 0;
         words[w] |= bit;
         fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decimal, hex_digits, trim};
+
+    /// The quick readings of numbers agree with the standard library's, and leave to it
+    /// whatever they do not read.
+    #[test]
+    fn quick_numbers_read_as_std() {
+        for v in ["0", "7", "-0", "-1", "+5", "-", "", "12a", "999999999999999999", "-999999999999999999", "1000000000000000000", "9223372036854775807", "-9223372036854775808", "18446744073709551615", "007", "1 ", "٣"] {
+            for signed in [true, false] {
+                let std = if signed { v.parse::<i64>().ok().map(i128::from) } else { v.parse::<u64>().ok().map(i128::from) };
+                if let Some(x) = decimal(v, signed) {
+                    assert_eq!(Some(x), std, "{v:?} signed {signed}");
+                }
+            }
+            // Every 1-to-18-digit number reads quickly.
+            if !v.is_empty() && v.len() <= 18 && v.bytes().all(|b| b.is_ascii_digit()) {
+                assert!(decimal(v, false).is_some(), "{v:?}");
+            }
+        }
+        for t in ["0", "3ff0000000000000", "3FF0000000000000", "ffffffffffffffff", "00000000000000001", "", "+1", "-1", "g", "10000000000000000"] {
+            if let Some(x) = hex_digits(t) {
+                assert_eq!(Ok(x), u64::from_str_radix(t, 16), "{t:?}");
+            }
+        }
+        assert_eq!(hex_digits("3ff0000000000000"), Some(0x3ff0000000000000));
+        for s in ["1", " 1", "1\n", "\u{a0}1\u{a0}", "", " ", "a\u{3000}"] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
     }
 }
