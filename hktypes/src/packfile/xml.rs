@@ -1208,8 +1208,9 @@ struct XmlReader<'i, 's> {
     /// Per class name: whether it was copied into `classes` (and from which source).
     chosen: FxMap<String, usize>,
     /// Per object name, its slot: values name objects by slot (`Handle(slot)`) until the
-    /// section is read, then by object.
-    names: RefCell<FxMap<Cow<'i, str>, u32>>,
+    /// section is read, then by object. Keyed by names the text chooses: std's seeded hash, so that
+    /// no text makes its lookups collide (FxHash's collisions are easy to make).
+    names: RefCell<HashMap<Cow<'i, str>, u32>>,
     slots: RefCell<Vec<Slot>>,
     /// Per class: its members with its ancestors' first (once the classes are chosen).
     members: FxMap<Rc<str>, Rc<[Member]>>,

@@ -63,6 +63,7 @@ use super::index::{Item, Patch};
 use super::packed;
 use super::section::SectionWriter;
 use crate::reflect::{presence, Kind, TemplateArg, TypeDef, TypeIndex, TypeRecord, TypeTable};
+use std::collections::HashMap;
 
 /// Which sub-section names and padding a section is written with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,13 +92,13 @@ impl Style {
 
 struct Strings<'a> {
     list: Vec<u8>,
-    /// The strings met, borrowed from the table (FxHash: a lookup per name and member).
-    index: crate::packfile::objects::FxMap<&'a str, u64>,
+    /// The strings met, borrowed from the table (std's seeded hash: the names are the file's).
+    index: HashMap<&'a str, u64>,
 }
 
 impl<'a> Strings<'a> {
     fn new() -> Self {
-        Strings { list: Vec::new(), index: Default::default() }
+        Strings { list: Vec::new(), index: HashMap::new() }
     }
     fn intern(&mut self, s: &'a str) -> u64 {
         if let Some(&i) = self.index.get(s) {

@@ -390,8 +390,8 @@ pub(crate) struct Build<'t> {
     pub layouts: Layouts<'t>,
     /// The items: the null item, the objects, then the runs made.
     pub items: Vec<ItemData>,
-    /// Runs made for a shared run's name.
-    runs: crate::packfile::objects::FxMap<String, u32>,
+    /// Runs made for a shared run's name (std's seeded hash: the names are the source's).
+    runs: std::collections::HashMap<String, u32>,
     char_type: Option<TypeIndex>,
     /// Item bytes that may still be made.
     budget: usize,

@@ -40,7 +40,6 @@ use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
 use std::borrow::Cow;
-use crate::packfile::objects::FxMap;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -588,8 +587,10 @@ struct XmlReader<'x, 'i> {
     /// The file is in HKLib's form (its types were completed from a type table): there an empty
     /// array, `<array count="0">`, is the null array Havok writes, not a run of no elements.
     hklib: bool,
-    types: FxMap<&'x str, TypeIndex>,
-    objects: FxMap<&'x str, u32>,
+    /// Keyed by ids the file chooses: std's seeded hash, so that no file makes its lookups collide
+    /// (FxHash's collisions are easy to make).
+    types: HashMap<&'x str, TypeIndex>,
+    objects: HashMap<&'x str, u32>,
     /// The id of the object read.
     object: &'x str,
     /// Item bytes the text may describe.
@@ -861,8 +862,8 @@ fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result
         xml: &xml,
         registry,
         hklib: false,
-        types: FxMap::default(),
-        objects: FxMap::default(),
+        types: HashMap::new(),
+        objects: HashMap::new(),
         object: "",
         budget,
     };
