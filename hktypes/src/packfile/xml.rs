@@ -2190,8 +2190,15 @@ impl<'i> PackSource for XmlReader<'i, '_> {
                 self.words(s, &list, &mut at, v, |_, _, t| uint(t))
             }
             (Items::Values(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok().map(MemberValue::Real)),
-            (Items::Values(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t).map(MemberValue::Int)),
-            (Items::Values(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t).map(MemberValue::UInt)),
+            (Items::Values(v), 1.., true) => {
+                decimals(s, &list, &mut at, v, true, |d| Some(d as i64).filter(|x| *x <= hi).map(MemberValue::Int), |d| Some(-(d as i64)).filter(|x| *x >= lo).map(MemberValue::Int));
+                self.words(s, &list, &mut at, v, |_, _, t| int(t).map(MemberValue::Int))
+            }
+            (Items::Values(v), 1.., false) => {
+                let max = u64::MAX >> (64 - bits);
+                decimals(s, &list, &mut at, v, false, |d| Some(d).filter(|x| *x <= max).map(MemberValue::UInt), |_| None);
+                self.words(s, &list, &mut at, v, |_, _, t| uint(t).map(MemberValue::UInt))
+            }
             // A typed form of another kind: element by element.
             _ => {}
         }
