@@ -645,6 +645,8 @@ fn hostile_xml_gives_located_errors() {
         // An end no binary gives (objects end on 16 bytes; the packfile_xml fuzz target's third
         // finding: it read, and came back as another end).
         ("an end off 16 bytes", project("<!-- hkgen:object end=48:56 -->"), "line 5, column 1: object #0001: hkgen:object: the note does not fit the object's values"),
+        // 8-aligned arrays where there are none to place: the stock layout gives the bytes.
+        ("align=8 on an object without arrays", project("<!-- hkgen:object align=8 -->"), "line 5, column 1: object #0001: hkgen:object: the note does not fit the object's values"),
         ("a place backwards", project("<!-- hkgen:object places=64:16 -->"), "line 5, column 1: object #0001: hkgen:object: a place moves data backwards"),
         ("a pointer note on no pointer", project("<!-- hkgen:object refs=7:s1+16 -->"), "hkgen:object: pointer 7 is not a null pointer of the object"),
         (

@@ -1885,12 +1885,7 @@ impl<'i> XmlReader<'i, '_> {
         match *n {
             XNode::Param { p, .. } => {
                 let (text, _) = self.pull.content(p)?;
-                let mut toks = Tokens::new(&text);
-                let v = f(self, p, &mut toks)?;
-                if toks.next().is_some() {
-                    return Err(self.here(p, format!("more text than one {} value", ty.sdk_name())));
-                }
-                Ok(v)
+                self.whole(p, &text, ty, f)
             }
             XNode::Tok(p) | XNode::GroupWord(p) => {
                 let list = std::mem::take(&mut self.list);
@@ -1908,6 +1903,16 @@ impl<'i> XmlReader<'i, '_> {
             }
             _ => Err(self.misplaced(n, &ty.sdk_name())),
         }
+    }
+
+    /// [`XmlReader::scalar`] of an `<hkparam>`'s whole `text`.
+    fn whole<R>(&self, p: usize, text: &str, ty: MemberType, f: impl FnOnce(&Self, usize, &mut Tokens<'_>) -> Result<R, ValueError>) -> Result<R, ValueError> {
+        let mut toks = Tokens::new(text);
+        let v = f(self, p, &mut toks)?;
+        if toks.next().is_some() {
+            return Err(self.here(p, format!("more text than one {} value", ty.sdk_name())));
+        }
+        Ok(v)
     }
 
     /// A container's elements at the `<hkparam>` `n`, each of kind `ty` (of member `m`): exactly
@@ -2176,11 +2181,25 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         // form) one value each.
         match (out, bits, signed) {
             (Items::Reals(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok()),
-            (Items::Ints(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t)),
-            (Items::UInts(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t)),
+            (Items::Ints(v), 1.., true) => {
+                decimals(s, &list, &mut at, v, true, |d| Some(d as i64).filter(|x| *x <= hi), |d| Some(-(d as i64)).filter(|x| *x >= lo));
+                self.words(s, &list, &mut at, v, |_, _, t| int(t))
+            }
+            (Items::UInts(v), 1.., false) => {
+                let max = u64::MAX >> (64 - bits);
+                decimals(s, &list, &mut at, v, false, |d| Some(d).filter(|x| *x <= max), |_| None);
+                self.words(s, &list, &mut at, v, |_, _, t| uint(t))
+            }
             (Items::Values(v), 0, _) => self.words(s, &list, &mut at, v, |r, p, t| r.float(p, t).ok().map(MemberValue::Real)),
-            (Items::Values(v), 1.., true) => self.words(s, &list, &mut at, v, |_, _, t| int(t).map(MemberValue::Int)),
-            (Items::Values(v), 1.., false) => self.words(s, &list, &mut at, v, |_, _, t| uint(t).map(MemberValue::UInt)),
+            (Items::Values(v), 1.., true) => {
+                decimals(s, &list, &mut at, v, true, |d| Some(d as i64).filter(|x| *x <= hi).map(MemberValue::Int), |d| Some(-(d as i64)).filter(|x| *x >= lo).map(MemberValue::Int));
+                self.words(s, &list, &mut at, v, |_, _, t| int(t).map(MemberValue::Int))
+            }
+            (Items::Values(v), 1.., false) => {
+                let max = u64::MAX >> (64 - bits);
+                decimals(s, &list, &mut at, v, false, |d| Some(d).filter(|x| *x <= max).map(MemberValue::UInt), |_| None);
+                self.words(s, &list, &mut at, v, |_, _, t| uint(t).map(MemberValue::UInt))
+            }
             // A typed form of another kind: element by element.
             _ => {}
         }
@@ -2232,7 +2251,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
         // An enum (of a C array, or `Zero`) is one word of a list.
         let enumerated = matches!(m.ty, MemberType::Enum | MemberType::Flags | MemberType::Zero);
         let ptr4 = self.rules.pointer_size == 4;
-        self.scalar(n, if enumerated { m.ty } else { ty }, |r, p, toks| {
+        let read = move |r: &Self, p: usize, toks: &mut Tokens<'_>| {
             let t = word(r, p, want(r, p, if enumerated { m.ty } else { ty }, toks)?)?;
             if enumerated {
                 return r.enum_value(p, m, m.ty, t).map(as_storage);
@@ -2252,7 +2271,30 @@ impl<'i> PackSource for XmlReader<'i, '_> {
                 }
                 Ok(i128::from(v))
             }
-        })
+        };
+        // The common case, an `<hkparam>` whose text is one short decimal in range, read at once;
+        // any other text as the general read reads it (and reports it).
+        if let (false, XNode::Param { p, .. }) = (enumerated, *n) {
+            let (text, _) = self.pull.content(p)?;
+            let t = text.trim_ascii().as_bytes();
+            if signed {
+                let (lo, hi) = (i64::MIN >> (64 - bits), i64::MAX >> (64 - bits));
+                let v = match t {
+                    [b'-', rest @ ..] => short_decimal(rest).map(|v| -(v as i64)),
+                    _ => short_decimal(t).map(|v| v as i64),
+                };
+                if let Some(v) = v.filter(|v| (lo..=hi).contains(v)) {
+                    return Ok(i128::from(v));
+                }
+            } else {
+                let hi = if ty == MemberType::Ulong && ptr4 { 0xffff_ffff } else { u64::MAX >> (64 - bits) };
+                if let Some(v) = short_decimal(t).filter(|&v| v <= hi) {
+                    return Ok(i128::from(v));
+                }
+            }
+            return self.whole(p, &text, ty, read);
+        }
+        self.scalar(n, if enumerated { m.ty } else { ty }, read)
     }
 
     fn real(&mut self, n: &XNode) -> Result<f32, ValueError> {
@@ -2398,6 +2440,9 @@ impl<'i> XmlReader<'i, '_> {
     }
 
     fn float(&self, p: usize, t: &str) -> Result<f32, ValueError> {
+        if let Some(x) = plain_f32(t.as_bytes()) {
+            return Ok(x);
+        }
         if let Some(bits) = t.strip_prefix("0x").and_then(|h| u32::from_str_radix(h, 16).ok()) {
             return Ok(f32::from_bits(bits));
         }
@@ -2448,6 +2493,90 @@ fn word<'t>(r: &XmlReader<'_, '_>, p: usize, tok: Tok<'t>) -> Result<&'t str, Va
 #[inline]
 fn want<'t>(r: &XmlReader<'_, '_>, p: usize, ty: MemberType, toks: &mut Tokens<'t>) -> Result<Tok<'t>, ValueError> {
     toks.next().ok_or_else(|| r.here(p, format!("a {} value is missing", ty.sdk_name())))
+}
+
+/// [`XmlReader::numbers`]' loop over the plain decimals of `list` from `at` (at most 18 digits,
+/// a `-` before them where `signed`, ASCII white space after them), each read in the one pass
+/// that finds its end and made an element by `pos` (`neg` after a `-`), up to the first word
+/// that is not one or that they refuse (or a C array's count): `at` is left at that word, for
+/// the general loop ([`XmlReader::words`]) to read from.
+#[inline(always)]
+fn decimals<T>(s: &mut XSeq, list: &str, at: &mut usize, out: &mut Vec<T>, signed: bool, pos: impl Fn(u64) -> Option<T>, neg: impl Fn(u64) -> Option<T>) {
+    let b = list.as_bytes();
+    let mut i = *at;
+    while s.count.is_none_or(|n| s.len < n) {
+        while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c) {
+            i += 1;
+        }
+        *at = i;
+        if i == b.len() {
+            return;
+        }
+        let minus = signed && b[i] == b'-';
+        let from = i + usize::from(minus);
+        let mut j = from;
+        let mut d = 0u64;
+        while j < b.len() && j - from < 19 {
+            let x = b[j].wrapping_sub(b'0');
+            if x > 9 {
+                break;
+            }
+            d = d * 10 + u64::from(x);
+            j += 1;
+        }
+        // A word of anything else (a longer number, hex, a group, a character beyond ASCII)
+        // is the general loop's.
+        if j == from || j - from > 18 || b.get(j).is_some_and(|&c| !matches!(c, b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c)) {
+            return;
+        }
+        let Some(v) = (if minus { neg(d) } else { pos(d) }) else { return };
+        out.push(v);
+        s.len += 1;
+        i = j;
+        *at = i;
+    }
+}
+
+/// `t` as `str::parse::<f32>` reads it, where `t` is a plain decimal (`-`, digits, a `.` and
+/// digits: what the writer gives for most reals) whose digits without the point are a number up
+/// to 2^53 with at most 22 after the point. That number and the power of ten are exact in an
+/// `f64`, so their one correctly rounded division is the decimal rounded to 53 bits; rounding that
+/// to an `f32` is the decimal rounded to 24 bits, except where it lands on the midpoint of two
+/// `f32`s (which the rounding to 53 bits may have moved onto it) or below the `f32` normals: those
+/// are `None`, as is any other text, for the standard parser.
+#[inline]
+fn plain_f32(t: &[u8]) -> Option<f32> {
+    const TENS: [f64; 23] = [1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+    let (neg, b) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, t),
+    };
+    if b.is_empty() || b.len() > 19 {
+        return None;
+    }
+    let mut m = 0u64;
+    let mut point = None;
+    for (k, &c) in b.iter().enumerate() {
+        let d = c.wrapping_sub(b'0');
+        if d <= 9 {
+            m = m * 10 + u64::from(d);
+        } else if c == b'.' && point.is_none() {
+            point = Some(k);
+        } else {
+            return None;
+        }
+    }
+    let frac = point.map_or(0, |k| b.len() - k - 1);
+    if b.len() == usize::from(point.is_some()) || m > 1 << 53 || frac > 22 {
+        return None;
+    }
+    let y = m as f64 / TENS[frac];
+    // The 29 bits an f32 drops of a normal f64 significand: exactly a half is a midpoint.
+    if (y != 0.0 && y < f64::from(f32::MIN_POSITIVE)) || y.to_bits() & ((1 << 29) - 1) == 1 << 28 {
+        return None;
+    }
+    let x = y as f32;
+    Some(if neg { -x } else { x })
 }
 
 /// A decimal of at most 18 digits (no sign), the common case of [`parse_u64`] and [`parse_i64`]:
@@ -2610,6 +2739,32 @@ mod tests {
         assert_eq!(xml_form(b"<?xml version=\"1.0\"?><html>"), None);
         assert_eq!(xml_form(b"<?xml version=\"1.0\""), None);
         assert_eq!(xml_form(b"<!DOCTYPE x [<!ENTITY a \"b\">]><hkpackfile>"), Some(XmlForm::Packfile));
+    }
+
+    #[test]
+    fn plain_reals_as_str_parse() {
+        // Where the fast read answers, it is the standard parser's value, bit for bit: the
+        // writer's `{:.6}` of many floats (below and around 2^24 / 10^6), and other spellings.
+        let mut x = 1.0f32;
+        let mut answered = 0;
+        for k in 0..200_000u32 {
+            x = f32::from_bits(x.to_bits().wrapping_mul(2_654_435_761).wrapping_add(k)).abs() % 40.0;
+            let any = f32::from_bits(k.wrapping_mul(2_654_435_761));
+            // Midpoints of two f32s, which the 53-bit rounding must not decide.
+            let mid = (f64::from(x) + f64::from(f32::from_bits(x.to_bits() + 1))) / 2.0;
+            for t in [format!("{x:.6}"), format!("-{x:.6}"), format!("{x:.3}"), format!("{x}"), format!("{:.1}", x * 1000.0), format!("{any}"), format!("{:.9}", x / 1000.0), format!("{mid}"), format!("{mid:.17}")] {
+                if let Some(v) = plain_f32(t.as_bytes()) {
+                    answered += 1;
+                    assert_eq!(v.to_bits(), t.parse::<f32>().unwrap().to_bits(), "{t:?}");
+                }
+            }
+        }
+        assert!(answered > 500_000, "{answered}");
+        for t in ["0", "-0", "0.000000", "-0.000000", "16.777216", "16.777217", "0.000000000000000000001", "9007199254740993", "9007199254740992", "5.", ".5", "-.5", "0000012.5", "1e5", ".", "-", "", "1.2.3", "0x10", "inf", "+1.0", "1 ", "1234567890.1234567890"] {
+            if let Some(v) = plain_f32(t.as_bytes()) {
+                assert_eq!(v.to_bits(), t.parse::<f32>().unwrap().to_bits(), "{t:?}");
+            }
+        }
     }
 
     #[test]
