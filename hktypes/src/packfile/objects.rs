@@ -433,14 +433,7 @@ pub(crate) fn each_hk_array<'v>(classes: &ClassSet, class: &str, values: &'v [Me
 
 /// [`each_hk_array`] over the values of the members `ms`.
 fn hk_arrays_of<'v>(classes: &ClassSet, ms: &[&Member], values: &'v [MemberValue], depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {
-    // A value of another kind holds no array: passed over without the call.
-    depth <= 64 && ms.iter().zip(values).all(|(m, v)| !may_hold_arrays(v) || hk_arrays_in(classes, m, m.ty, v, depth, f))
-}
-
-/// Whether `v` is of a kind that [`hk_arrays_in`] looks into (every other kind holds no hkArray).
-#[inline]
-fn may_hold_arrays(v: &MemberValue) -> bool {
-    matches!(v, MemberValue::Array(_) | MemberValue::RelArray(_) | MemberValue::CArray(_) | MemberValue::Struct(_))
+    depth <= 64 && ms.iter().zip(values).all(|(m, v)| hk_arrays_in(classes, m, m.ty, v, depth, f))
 }
 
 /// Whether values of kind `ty` may hold hkArrays (structs and containers): the elements of an
@@ -463,7 +456,7 @@ fn hk_arrays_items<'v>(classes: &ClassSet, m: &Member, ty: MemberType, items: &'
             x => hk_arrays_in(classes, m, ty, x, depth + 1, f),
         });
     }
-    items.iter().all(|x| !may_hold_arrays(x) || hk_arrays_in(classes, m, ty, x, depth + 1, f))
+    items.iter().all(|x| hk_arrays_in(classes, m, ty, x, depth + 1, f))
 }
 
 fn hk_arrays_in<'v>(classes: &ClassSet, m: &Member, ty: MemberType, v: &'v MemberValue, depth: usize, f: &mut dyn FnMut(&'v MemberArray) -> bool) -> bool {

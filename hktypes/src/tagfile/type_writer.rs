@@ -90,22 +90,21 @@ impl Style {
     }
 }
 
-struct Strings<'a> {
+struct Strings {
     list: Vec<u8>,
-    /// The strings met, borrowed from the table (std's seeded hash: the names are the file's).
-    index: HashMap<&'a str, u64>,
+    index: HashMap<String, u64>,
 }
 
-impl<'a> Strings<'a> {
+impl Strings {
     fn new() -> Self {
         Strings { list: Vec::new(), index: HashMap::new() }
     }
-    fn intern(&mut self, s: &'a str) -> u64 {
+    fn intern(&mut self, s: &str) -> u64 {
         if let Some(&i) = self.index.get(s) {
             return i;
         }
         let i = self.index.len() as u64;
-        self.index.insert(s, i);
+        self.index.insert(s.to_owned(), i);
         self.list.extend_from_slice(s.as_bytes());
         self.list.push(0);
         i
@@ -555,11 +554,11 @@ pub fn data_hash_order(table: &TypeTable, items: &[Item], patches: &[Patch]) -> 
 /// `hash_order` lists, in that order (each must have a hash; one that has none is left out, and so
 /// is a type listed twice or out of range). A stock file's `THSH` order
 /// ([`type_section::hash_order`](super::type_section::hash_order)) gives back its section.
-pub fn write_ordered<'a>(table: &'a TypeTable, style: Style, hash_order: &[TypeIndex]) -> Vec<u8> {
+pub fn write_ordered(table: &TypeTable, style: Style, hash_order: &[TypeIndex]) -> Vec<u8> {
     let n = table.types.len();
     let order = walk_order_from(table, style, hash_order);
     let mut tstr = Strings::new();
-    let intern_names = |tstr: &mut Strings<'a>, t: &'a TypeDef| {
+    let intern_names = |tstr: &mut Strings, t: &TypeDef| {
         tstr.intern(&t.name);
         for p in table.params_of(t) {
             tstr.intern(&p.name);
