@@ -119,9 +119,17 @@ pub(crate) type Child<'i> = (usize, Cow<'i, str>);
 /// quick-xml's reader over the text, giving each event with the byte offset where it starts.
 /// quick-xml reads the markup and checks that comments hold no `--`; the rest of what the
 /// reader needs (names, attributes not repeated, end tags that match their start tags, no DTD,
-/// known entities, closed elements, one root element) is checked here. Character data without
-/// references and end tags that follow a tag are read here without quick-xml (the event
-/// loop's cost for them is most of what reading them costs): see [`Pull::plain_text`].
+/// known entities, closed elements, one root element) is checked here.
+///
+/// Once quick-xml has read the first tag (it is then in its text state), the markup spelled the
+/// usual way is read here without its event loop, whose cost per event was most of what a
+/// reader spent on it: character data without `&` or carriage return ([`Pull::plain_text`]),
+/// start tags of `key="value"` attributes ([`Pull::start_tag`]), end tags ([`Pull::end_tag`]),
+/// and an element's plain content with its end tag at once ([`Pull::plain_content`]). Each
+/// fast path reads only what it can read whole and leaves anything else, untouched, to
+/// quick-xml: comments, CDATA sections, declarations, processing instructions, references,
+/// other spellings of a tag, and every malformed text, so the errors are quick-xml's and this
+/// type's as before.
 pub(crate) struct Pull<'i> {
     pub(crate) r: quick_xml::Reader<&'i [u8]>,
     pub(crate) text: &'i str,
@@ -135,8 +143,8 @@ pub(crate) struct Pull<'i> {
     /// quick-xml is in its text state (the last event it gave was markup), so the input left to
     /// it starts with character data or a `<`: see [`Pull::plain_text`].
     in_text: bool,
-    /// Bytes taken from quick-xml's input by [`Pull::plain_text`] and [`Pull::end_tag`]: its
-    /// positions count from where it was then, so this is added to them.
+    /// Bytes taken from quick-xml's input by the fast paths: its positions count from where it
+    /// was then, so this is added to them.
     skipped: usize,
     /// The names of the elements open (the innermost last), for the end tags' check. quick-xml
     /// keeps its own list but does not see the end tags read here, so its check is off (and its
