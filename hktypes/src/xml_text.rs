@@ -150,6 +150,8 @@ pub(crate) struct Pull<'i> {
     /// keeps its own list but does not see the end tags read here, so its check is off (and its
     /// list only grows: at most the bytes of the text's element names, once).
     open: Vec<&'i str>,
+    /// The name of the element [`Pull::start_tag`] read last (for [`Pull::tag`]).
+    last_name: &'i str,
 }
 
 impl<'i> Pull<'i> {
@@ -171,7 +173,7 @@ impl<'i> Pull<'i> {
         c.allow_unmatched_ends = true;
         c.check_comments = true;
         c.expand_empty_elements = false;
-        Ok(Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX, in_text: false, skipped: 0, open: Vec::new() })
+        Ok(Pull { r, text, close_next: false, attr_buf: Vec::new(), attr_of: usize::MAX, in_text: false, skipped: 0, open: Vec::new(), last_name: "" })
     }
 
     pub(crate) fn pos(&self) -> usize {
@@ -233,6 +235,7 @@ impl<'i> Pull<'i> {
     /// attributes kept (as [`Pull::checked`] keeps them); `None` at anything else, which quick-xml
     /// then reads and [`Pull::checked`] checks (the same tag or the same error). Only in
     /// quick-xml's text state.
+    #[inline(never)]
     fn start_tag(&mut self) -> Option<(usize, BytesStart<'i>)> {
         let rest_str = self.rest()?;
         let rest = rest_str.as_bytes();
@@ -290,6 +293,7 @@ impl<'i> Pull<'i> {
         *self.r.get_mut() = &rest[len..];
         self.skipped += len;
         self.attr_of = at;
+        self.last_name = name;
         if empty {
             self.close_next = true;
         } else {
@@ -512,6 +516,10 @@ impl<'i> Pull<'i> {
     /// An element's name.
     pub(crate) fn tag(&self, s: &BytesStart<'_>) -> Cow<'i, str> {
         let n = s.name();
+        // The element the fast path read last: its name is kept.
+        if n.as_ref().as_ptr() == self.last_name.as_ptr() && n.as_ref().len() == self.last_name.len() {
+            return Cow::Borrowed(self.last_name);
+        }
         match self.slice(n.as_ref()) {
             Some(t) => Cow::Borrowed(t),
             None => Cow::Owned(String::from_utf8_lossy(n.as_ref()).into_owned()),
@@ -612,15 +620,22 @@ impl<'i> Pull<'i> {
 /// The offset of the first control character XML 1.0 does not allow (below U+0020, but tab, line
 /// feed and carriage return) in `b`. Checked 64 bytes at a time, without a branch per byte.
 fn control_char(b: &[u8]) -> Option<usize> {
-    let bad = |c: u8| c < 0x20 && c != b'\t' && c != b'\n' && c != b'\r';
+    // Without a branch per byte (`&`, not `&&`), so that the compiler checks a chunk's bytes
+    // side by side.
+    let bad = |c: u8| (c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r');
+    let mut chunks = b.chunks_exact(64);
     let mut at = 0;
-    for chunk in b.chunks(64) {
-        if chunk.iter().fold(false, |any, &c| any | bad(c)) {
+    for chunk in &mut chunks {
+        let mut any = 0u8;
+        for &c in chunk {
+            any |= u8::from(bad(c));
+        }
+        if any != 0 {
             return chunk.iter().position(|&c| bad(c)).map(|k| at + k);
         }
-        at += chunk.len();
+        at += 64;
     }
-    None
+    chunks.remainder().iter().position(|&c| bad(c)).map(|k| at + k)
 }
 
 /// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character
@@ -818,6 +833,22 @@ mod tests {
         let (at, _) = p.next().unwrap();
         let e = p.content(at).unwrap_err().to_string();
         assert!(e.contains("expected `</a>`, but `</b>` was found"), "{e}");
+    }
+
+    #[test]
+    fn control_characters_found_where_a_byte_loop_finds_them() {
+        let naive = |b: &[u8]| b.iter().position(|&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'));
+        for len in [0usize, 1, 63, 64, 65, 127, 128, 200] {
+            let base: Vec<u8> = (0..len).map(|k| [b'a', b'\t', b'\n', b'\r', b' ', 0xC3, 0xA9][k % 7]).collect();
+            assert_eq!(control_char(&base), None);
+            for at in 0..len {
+                for c in [0u8, 1, 8, 0x0B, 0x0C, 0x0E, 0x1F] {
+                    let mut v = base.clone();
+                    v[at] = c;
+                    assert_eq!(control_char(&v), naive(&v), "{len} {at} {c}");
+                }
+            }
+        }
     }
 
     #[test]
