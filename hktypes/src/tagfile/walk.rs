@@ -397,9 +397,6 @@ pub(crate) struct Build<'t> {
     budget: usize,
     path: String,
     fields: FieldCache<'t>,
-    /// The bytes of a record that its members' values were written to, and which member (index
-    /// in the record's fields), of the records being built (innermost last): see `Build::value`.
-    spans: Vec<(usize, usize, usize)>,
 }
 
 fn put_index(out: &mut [u8], i: u32) {
@@ -423,7 +420,6 @@ impl<'t> Build<'t> {
             budget,
             path: String::new(),
             fields: FieldCache::default(),
-            spans: Vec::new(),
         }
     }
 
@@ -575,7 +571,7 @@ impl<'t> Build<'t> {
                     // The bytes each value was written to: no two may share one, or the later
                     // value would overwrite part of the earlier (a lost run, a changed number)
                     // without a word (the tagfile_xml fuzz target's finding of 2026-12-07).
-                    let base = self.spans.len();
+                    let mut written: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
                     for (fname, v) in values {
                         let Some(k) = fs.find(&self.fields.flat[fs.range()], next, fname) else {
                             return Err(err(self, &format!("{} has no member {fname:?}", name())));
@@ -588,7 +584,7 @@ impl<'t> Build<'t> {
                             return Err(err(self, &format!("member {fname} lies outside its {len}-byte owner")));
                         }
                         if !range.is_empty() {
-                            self.spans.push((range.start, range.end, k));
+                            written.push((range.clone(), fname));
                         }
                         let at = self.path.len();
                         if at > 0 {
@@ -598,14 +594,9 @@ impl<'t> Build<'t> {
                         self.value(src, f.ty, v, Some((owner, fname)), &mut out[range], depth + 1)?;
                         self.path.truncate(at);
                     }
-                    let spans = &mut self.spans[base..];
-                    spans.sort_unstable_by_key(|s| s.0);
-                    let shared = spans.windows(2).find(|w| w[0].1 > w[1].0).map(|w| (w[0], w[1]));
-                    self.spans.truncate(base);
-                    if let Some((a, b)) = shared {
-                        let flat = &self.fields.flat[fs.range()];
-                        let (fa, fb) = (&flat[a.2].1.name, &flat[b.2].1.name);
-                        return Err(err(self, &format!("members {fa} ({}..{}) and {fb} ({}..{}) of {} share bytes: a value would overwrite the other", a.0, a.1, b.0, b.1, name())));
+                    written.sort_unstable_by_key(|(r, _)| r.start);
+                    if let Some(w) = written.windows(2).find(|w| w[0].0.end > w[1].0.start) {
+                        return Err(err(self, &format!("members {} ({}..{}) and {} ({}..{}) of {} share bytes: a value would overwrite the other", w[0].1, w[0].0.start, w[0].0.end, w[1].1, w[1].0.start, w[1].0.end, name())));
                     }
                     return Ok(());
                 }
