@@ -220,15 +220,16 @@ fn nested_c_arrays_are_refused_before_their_slots_are_collected() {
 }
 
 /// A run of 2,000 elements of a record that claims far more slots than its size holds: the
-/// reference check took elements x slots.
+/// reference check took elements x slots. (Members that share bytes are refused with the types,
+/// `a_record_whose_members_share_bytes_is_a_type_table_error`; pointers of no size are not.)
 #[test]
 fn a_run_of_records_with_more_slots_than_bytes_is_refused() {
     let _s = serial();
-    // 60 000 pointer members at offset 0 of an 8-byte record.
+    // 60 000 pointer members of no size at offset 0 of an 8-byte record.
     let fields: Vec<(String, u32, u32)> = (0..60_000).map(|k| (format!("p{k}"), 0, 1)).collect();
-    let types = [ty("P", FMT_POINTER, 8, 8), Ty { fields: Some(fields), ..record("R", 8, &[]) }];
+    let types = [Ty { name: "P".into(), format: Some(FMT_POINTER), ..Ty::default() }, Ty { fields: Some(fields), ..record("R", 8, &[]) }];
     let bytes = tag0(&types, &vec![0; 8 * 2000], &[run(2, 0, 2000)]);
-    items_fail("60 000 overlapping pointers, a run of 2 000", &bytes, 2, "reference slots in one element");
+    items_fail("60 000 pointers of no size, a run of 2 000", &bytes, 2, "reference slots in one element");
     // One member of 1 000 000 pointers in a record of 16 bytes.
     let types = [
         ty("P", FMT_POINTER, 8, 8),
@@ -239,14 +240,16 @@ fn a_run_of_records_with_more_slots_than_bytes_is_refused() {
     items_fail("a C array of 10^6 pointers, a run of 2 000", &bytes, 2, "reference slots in one element");
 }
 
-/// A record of 65,535 members that overlap (ints at offset 0 of 8 bytes), as a run of 2,000 that
-/// one object holds: decoding it as dynamic values (`hkgen dump`) made 65,535 values per element.
+/// A record of 65,535 members that take no bytes (empty records at offset 0 of 8 bytes), as a run
+/// of 2,000 that one object holds: decoding it as dynamic values (`hkgen dump`) made 65,535 values
+/// per element. (Members that overlap were the first way to it; they are now refused with the
+/// types.)
 #[test]
-fn dynamic_values_of_overlapping_members_are_bounded() {
+fn dynamic_values_of_members_of_no_size_are_bounded() {
     let _s = serial();
     let fields: Vec<(String, u32, u32)> = (0..0xFFFF).map(|k| (format!("f{k}"), 0, 1)).collect();
     let types = [
-        ty("int", FMT_INT32, 4, 4),
+        record("E", 0, &[]),
         Ty { fields: Some(fields), ..record("R", 8, &[]) },
         Ty { subtype: Some(2), ..ty("hkArray<R>", FMT_ARRAY, 16, 8) },
         record("Root", 16, &[("rs", 0, 3)]),
@@ -255,7 +258,7 @@ fn dynamic_values_of_overlapping_members_are_bounded() {
     data[0..4].copy_from_slice(&2u32.to_le_bytes());
     let bytes = tag0(&types, &data, &[object(4, 0), run(2, 16, 2000)]);
     let set = CompendiumSet::new();
-    let e = bounded("65 535 overlapping members x 2 000: dump", &bytes, 5, || {
+    let e = bounded("65 535 members of no size x 2 000: dump", &bytes, 5, || {
         let file = TagFile::read(&bytes, &set).unwrap();
         hktypes::dynamic::dump(&file).map(|_| ()).unwrap_err()
     });
@@ -263,14 +266,14 @@ fn dynamic_values_of_overlapping_members_are_bounded() {
     assert!(e.offset().is_some() && e.to_string().contains("more values than"), "{e}");
 }
 
-/// One record of 65,535 fields inherited by 60,000 types that store hashes (and have objects):
-/// hashing the inherited fields again for every heir took minutes.
+/// One record of 65,535 fields (of no size, at offset 0) inherited by 60,000 types that store
+/// hashes (and have objects): hashing the inherited fields again for every heir took minutes.
 #[test]
 fn many_heirs_of_a_record_with_many_fields_hash_and_lay_out_in_linear_time() {
     let _s = serial();
     let heirs = 60_000u32;
     let fields: Vec<(String, u32, u32)> = (0..0xFFFF).map(|k| (format!("f{k}"), 0, 1)).collect();
-    let mut types = vec![ty("int", FMT_INT32, 4, 4), Ty { fields: Some(fields), hash: Some(1), ..record("Base", 8, &[]) }];
+    let mut types = vec![record("E", 0, &[]), Ty { fields: Some(fields), hash: Some(1), ..record("Base", 8, &[]) }];
     for k in 0..heirs {
         types.push(Ty { name: format!("H{k}"), parent: 2, fields: Some(Vec::new()), hash: Some(k), ..ty("", FMT_RECORD, 8, 8) });
     }
@@ -348,16 +351,23 @@ fn small_versions_of_the_large_cases_end_the_same_way() {
     let _s = serial();
     let set = CompendiumSet::new();
     let small = |bytes: &[u8]| assert!(bytes.len() <= common::FUZZ_SEED_MAX, "{} bytes", bytes.len());
-    // 4,000 pointer members at offset 0 of an 8-byte record, a run of 100.
+    // 4,000 pointer members of no size at offset 0 of an 8-byte record, a run of 100.
+    let fields: Vec<(String, u32, u32)> = (0..4_000).map(|k| (format!("p{k}"), 0, 1)).collect();
+    let types = [Ty { name: "P".into(), format: Some(FMT_POINTER), ..Ty::default() }, Ty { fields: Some(fields), ..record("R", 8, &[]) }];
+    let bytes = tag0(&types, &[0; 8 * 100], &[run(2, 0, 100)]);
+    small(&bytes);
+    items_fail("4 000 pointers of no size, a run of 100", &bytes, 2, "reference slots in one element");
+    // 4,000 overlapping pointer members: refused with the types.
     let fields: Vec<(String, u32, u32)> = (0..4_000).map(|k| (format!("p{k}"), 0, 1)).collect();
     let types = [ty("P", FMT_POINTER, 8, 8), Ty { fields: Some(fields), ..record("R", 8, &[]) }];
     let bytes = tag0(&types, &[0; 8 * 100], &[run(2, 0, 100)]);
     small(&bytes);
-    items_fail("4 000 overlapping pointers, a run of 100", &bytes, 2, "reference slots in one element");
-    // 2,000 overlapping int members x 100 elements, decoded as dynamic values.
+    let e = bounded("4 000 overlapping pointers", &bytes, 2, || TagFile::read(&bytes, &set).map(|_| ()).unwrap_err());
+    assert!(e.layer() == Layer::TypeTable && e.to_string().contains("share bytes"), "{e}");
+    // 2,000 members of no size x 100 elements, decoded as dynamic values.
     let fields: Vec<(String, u32, u32)> = (0..2_000).map(|k| (format!("f{k}"), 0, 1)).collect();
     let types = [
-        ty("int", FMT_INT32, 4, 4),
+        record("E", 0, &[]),
         Ty { fields: Some(fields), ..record("R", 8, &[]) },
         Ty { subtype: Some(2), ..ty("hkArray<R>", FMT_ARRAY, 16, 8) },
         record("Root", 16, &[("rs", 0, 3)]),
@@ -366,7 +376,7 @@ fn small_versions_of_the_large_cases_end_the_same_way() {
     data[0..4].copy_from_slice(&2u32.to_le_bytes());
     let bytes = tag0(&types, &data, &[object(4, 0), run(2, 16, 100)]);
     small(&bytes);
-    let e = bounded("2 000 overlapping members x 100: dump", &bytes, 5, || {
+    let e = bounded("2 000 members of no size x 100: dump", &bytes, 5, || {
         let file = TagFile::read(&bytes, &set).unwrap();
         hktypes::dynamic::dump(&file).map(|_| ()).unwrap_err()
     });
@@ -374,7 +384,7 @@ fn small_versions_of_the_large_cases_end_the_same_way() {
     // 1,000 fields inherited by 1,000 heirs that store hashes and have objects.
     let heirs = 1_000u32;
     let fields: Vec<(String, u32, u32)> = (0..1_000).map(|k| (format!("f{k}"), 0, 1)).collect();
-    let mut types = vec![ty("int", FMT_INT32, 4, 4), Ty { fields: Some(fields), hash: Some(1), ..record("Base", 8, &[]) }];
+    let mut types = vec![record("E", 0, &[]), Ty { fields: Some(fields), hash: Some(1), ..record("Base", 8, &[]) }];
     for k in 0..heirs {
         types.push(Ty { name: format!("H{k}"), parent: 2, fields: Some(Vec::new()), hash: Some(k), ..ty("", FMT_RECORD, 8, 8) });
     }
@@ -417,6 +427,47 @@ fn a_member_that_does_not_fit_its_record_is_a_type_table_error() {
     // One that fits reads.
     let types = [ty("P", FMT_POINTER, 8, 8), record("R", 16, &[("p", 8, 1)])];
     assert!(TagFile::read(&tag0(&types, &[0; 16], &[object(2, 0)]), &set).is_ok());
+}
+
+/// Two members over the same bytes hold one value, and writing them (from XML, where each has its
+/// own text) kept only the second without a word (the tagfile_xml fuzz target's finding at
+/// f65dd88): a record whose members share a byte, with each other or with its ancestors'
+/// members, is refused with the types. Members of no size share nothing, and an heir may put its
+/// members in its parent's padding.
+#[test]
+fn a_record_whose_members_share_bytes_is_a_type_table_error() {
+    let _s = serial();
+    let set = CompendiumSet::new();
+    let int = || ty("int", FMT_INT32, 4, 4);
+    let refused = |what: &str, types: &[Ty], path: &[&str], expect: &str| {
+        let bytes = tag0(types, &[0; 16], &[object(types.len() as u32, 0)]);
+        common::fuzz_seed(&bytes);
+        let e = TagFile::read(&bytes, &set).map(|_| ()).unwrap_err();
+        assert_eq!(e.layer(), Layer::TypeTable, "{what}: {e}");
+        assert_eq!(e.path(), path, "{what}: {e}");
+        assert!(e.section().is_some_and(|s| s.ends_with("TBDY")) && e.to_string().contains(expect), "{what}: {e}");
+    };
+    refused("own members", &[ty("P", FMT_POINTER, 8, 8), record("R", 16, &[("p", 0, 1), ("q", 4, 1)])], &["R"], "members p (bytes 0..8) and q (bytes 4..12) share bytes");
+    refused("the same offset", &[int(), record("R", 16, &[("a", 8, 1), ("b", 8, 1)])], &["R"], "members a (bytes 8..12) and b (bytes 8..12) share bytes");
+    let heir = Ty { name: "H".into(), parent: 2, fields: Some(vec![("b".into(), 2, 1)]), ..ty("", FMT_RECORD, 16, 8) };
+    refused("an ancestor's member", &[int(), record("B", 8, &[("a", 0, 1)]), heir], &["H"], "members a (bytes 0..4) of its ancestor B and b (bytes 2..6) share bytes");
+    // Two generations up, past a parent with no members of its own.
+    let mid = Ty { name: "M".into(), parent: 2, fields: Some(Vec::new()), ..ty("", FMT_RECORD, 8, 8) };
+    let heir = Ty { name: "H".into(), parent: 3, fields: Some(vec![("c".into(), 0, 1)]), ..ty("", FMT_RECORD, 16, 8) };
+    refused("a grandparent's member", &[int(), record("B", 8, &[("a", 0, 1), ("b", 4, 1)]), mid, heir], &["H"], "members a (bytes 0..4) of its ancestor B and c (bytes 0..4) share bytes");
+    // 65,535 members at one offset: refused at once.
+    let fields: Vec<(String, u32, u32)> = (0..0xFFFF).map(|k| (format!("f{k}"), 0, 1)).collect();
+    let types = [int(), Ty { fields: Some(fields), ..record("R", 8, &[]) }];
+    let bytes = tag0(&types, &[0; 8], &[object(2, 0)]);
+    let e = bounded("65 535 members at one offset", &bytes, 2, || TagFile::read(&bytes, &set).map(|_| ()).unwrap_err());
+    assert!(e.layer() == Layer::TypeTable && e.to_string().contains("share bytes"), "{e}");
+    // What reads: members of no size at one offset, beside a member; an heir's member in its
+    // parent's padding (bytes 4..8 of an 8-byte parent whose member takes 0..4); members that
+    // touch.
+    let reads = |types: &[Ty]| TagFile::read(&tag0(types, &[0; 16], &[object(types.len() as u32, 0)]), &set).map(|_| ());
+    reads(&[int(), record("E", 0, &[]), record("R", 8, &[("e", 0, 2), ("f", 0, 2), ("a", 0, 1), ("g", 4, 2)])]).unwrap();
+    let heir = Ty { name: "H".into(), parent: 2, fields: Some(vec![("b".into(), 4, 1), ("c".into(), 8, 1)]), ..ty("", FMT_RECORD, 16, 8) };
+    reads(&[int(), record("B", 8, &[("a", 0, 1)]), heir]).unwrap();
 }
 
 /// Types of the pointer tests: `Base`, `Derived : Base`, `Other`, each an 8-byte record that

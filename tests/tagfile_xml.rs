@@ -139,17 +139,18 @@ fn small_tagfile_xml_goes_to_tag0_and_back() {
     assert_eq!(xml::read(text.as_bytes()).unwrap().write_tag0(&none).unwrap(), tag0);
 }
 
-/// A type table whose records hold their members over and over (8 members at offset 0 of the next
-/// record, 10 levels) makes 8^10 values of one 2-byte object: the writer stops at its bound on the
-/// text with an error, instead of growing without end.
+/// A type table whose records hold their members over and over (8 members of no size at offset 0
+/// of the next record, 10 levels) makes 8^10 values of one object: the writer stops at its bound
+/// on the text with an error, instead of growing without end. (Members that share bytes, the first
+/// way to it, are refused with the types.)
 #[test]
 fn tagfile_xml_writer_stops_at_its_text_bound() {
     let mut text = String::from("<hktagfile version=\"3\">");
     for k in 1..=10 {
         let members: String = (0..8).map(|m| format!(r#"<member name="m{m}" flags="32" offset="0" typeid="type{}" />"#, k + 1)).collect();
-        text += &format!(r#"<type id="type{k}"><name value="R{k}" /><format value="7" /><size value="2" align="2" /><members>{members}</members></type>"#);
+        text += &format!(r#"<type id="type{k}"><name value="R{k}" /><format value="7" /><size value="0" align="2" /><members>{members}</members></type>"#);
     }
-    text += r#"<type id="type11"><name value="short" /><format value="16900" /><size value="2" align="2" /></type><object id="object1" typeid="type1"><record /></object></hktagfile>"#;
+    text += r#"<type id="type11"><name value="E" /><format value="7" /><size value="0" align="2" /></type><object id="object1" typeid="type1"><record /></object></hktagfile>"#;
     let none = Default::default();
     let tag0 = xml::read(text.as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap();
     let file = TagFile::read(&tag0, &none).unwrap();
@@ -210,6 +211,10 @@ fn hostile_tagfile_xml_gets_located_errors() {
     let text = xml::write(&TagFile::read(&tag0, &none).unwrap(), WriteOptions::default()).unwrap();
     assert_eq!(xml::read(text.as_bytes()).and_then(|d| d.write_tag0(&none)).unwrap(), tag0);
     let cases = [cases, vec![("member outside its record", SMALL.replace(r#"offset="8""#, r#"offset="20""#), "line 2, column 1: the types: in Root.small: member at offset 20 of 2 bytes does not fit the 16-byte record")]].concat();
+    // Members that share bytes (the tagfile_xml fuzz target's finding at f65dd88: the second
+    // value's item index was written over the first one's, whose run the TAG0 file then lost).
+    let shared = SMALL.replace(r#"offset="8""#, r#"offset="6""#);
+    let cases = [cases, vec![("members that share bytes", shared, "line 2, column 1: the types: in Root: members next (bytes 0..8) and small (bytes 6..8) share bytes")]].concat();
     // A template parameter whose name does not start with `t` (type) or `v` (value), which is
     // how TAG0 tells them apart (the tagfile_xml fuzz target's third finding: the XML read, the
     // TAG0 file written from it did not).

@@ -389,10 +389,14 @@ pub(crate) fn validate(table: &TypeTable) -> Result<()> {
 ///
 /// And a type that states its own size is at least as large as its parent (an heir holds its
 /// parent's members at their offsets; a smaller one would have them read past its elements).
+///
+/// And no two members take the same byte, within the record or with its ancestors' members
+/// ([`check_ancestors`]).
 fn check_members(table: &TypeTable) -> Result<()> {
     use crate::reflect::layout::{Layouts, Shape};
     use crate::reflect::Kind;
     let mut layouts = Layouts::new(table);
+    let mut spans: Vec<Vec<Taken>> = vec![Vec::new(); table.types.len()];
     for (i, t) in table.iter() {
         if let (Some(own), true) = (t.size, t.parent != 0) {
             let parent = layouts.size_of(t.parent).map_err(|e| Error::from(e).in_context(t.name.clone()))?;
@@ -412,7 +416,8 @@ fn check_members(table: &TypeTable) -> Result<()> {
         let Some(Shape { kind: Kind::Record, size, .. }) = layouts.shape(i).map_err(|e| Error::from(e).in_context(t.name.clone()))? else {
             continue;
         };
-        for f in fields {
+        let own = &mut spans[i as usize];
+        for (k, f) in fields.iter().enumerate() {
             let member = layouts.size_of(f.ty).map_err(|e| Error::from(e).in_context(f.name.clone()).in_context(t.name.clone()))?;
             if u64::from(f.offset) + u64::from(member) > u64::from(size) {
                 return Err(Error::new(ErrorKind::Invalid(format!(
@@ -422,9 +427,95 @@ fn check_members(table: &TypeTable) -> Result<()> {
                 .in_context(f.name.clone())
                 .in_context(t.name.clone()));
             }
+            if member > 0 {
+                own.push(Taken { start: f.offset, end: f.offset + member, field: k as u32 });
+            }
+        }
+        own.sort_unstable_by_key(|s| s.start);
+        if let Some(w) = own.windows(2).find(|w| w[1].start < w[0].end) {
+            return Err(shared_bytes(table, i, w[0], i, w[1]));
+        }
+    }
+    check_ancestors(table, &spans)
+}
+
+/// The bytes one member of a record takes: `start..end`, `field` its index among its type's own.
+#[derive(Clone, Copy)]
+struct Taken {
+    start: u32,
+    end: u32,
+    field: u32,
+}
+
+/// No member of a record shares a byte with a member of one of its ancestors (its own members
+/// were found apart by [`check_members`]). Two members over the same bytes hold one value: the
+/// walk reads it twice, and writing them (from XML, where each has its own text) keeps only the
+/// second, with nothing to say that the first was lost.
+///
+/// `spans` are each type's own members, sorted and apart. A member at or past every byte its
+/// ancestors take (the usual case: an heir's members follow its parent's) is settled by one
+/// compare; one below is looked up in each ancestor's members by halving, so the work stays at
+/// most [`MAX_DEPTH`] lookups per member however the types share ancestors.
+fn check_ancestors(table: &TypeTable, spans: &[Vec<Taken>]) -> Result<()> {
+    let ends: Vec<u32> = spans.iter().map(|s| s.iter().map(|s| s.end).max().unwrap_or(0)).collect();
+    let end_of = |i: TypeIndex| ends.get(i as usize).copied().unwrap_or(0);
+    // Per type: the end of the last byte its ancestors' members take (0 for none), once found.
+    let mut above: Vec<Option<u32>> = vec![None; spans.len()];
+    let mut path = Vec::new();
+    for (i, own) in spans.iter().enumerate() {
+        let Some(parent) = table.types.get(i).map(|t| t.parent).filter(|&p| p != 0) else { continue };
+        if own.is_empty() {
+            continue;
+        }
+        // The ancestors' end: walk up to a type already settled (or the root), then down.
+        let mut cur = parent;
+        while cur != 0 && above[cur as usize].is_none() {
+            path.push(cur);
+            cur = table.types[cur as usize].parent;
+        }
+        let mut end = if cur == 0 { 0 } else { above[cur as usize].unwrap_or(0).max(end_of(cur)) };
+        for &j in path.iter().rev() {
+            above[j as usize] = Some(end);
+            end = end.max(end_of(j));
+        }
+        path.clear();
+        if own.iter().all(|s| s.start >= end) {
+            continue;
+        }
+        for &s in own.iter().filter(|s| s.start < end) {
+            let mut cur = parent;
+            while cur != 0 {
+                let theirs = &spans[cur as usize];
+                // The last of theirs starting before `s` ends: the only one that can share a byte.
+                let k = theirs.partition_point(|t| t.start < s.end);
+                if let Some(&t) = k.checked_sub(1).and_then(|k| theirs.get(k)).filter(|t| t.end > s.start) {
+                    return Err(shared_bytes(table, cur, t, i as TypeIndex, s));
+                }
+                cur = table.types[cur as usize].parent;
+            }
         }
     }
     Ok(())
+}
+
+/// Member `a` of type `ta` and member `b` of type `tb` (the same type, or `tb` an heir of `ta`)
+/// share bytes.
+fn shared_bytes(table: &TypeTable, ta: TypeIndex, a: Taken, tb: TypeIndex, b: Taken) -> Error {
+    let name = |t: TypeIndex, s: Taken| {
+        let f = table.types.get(t as usize).map(|d| table.fields_of(d)).and_then(|f| f.get(s.field as usize));
+        f.map_or_else(String::new, |f| f.name.to_string())
+    };
+    let whose = if ta == tb { String::new() } else { format!(" of its ancestor {}", table.full_name(ta)) };
+    Error::new(ErrorKind::Invalid(format!(
+        "members {} (bytes {}..{}){whose} and {} (bytes {}..{}) share bytes: one value would be lost",
+        name(ta, a),
+        a.start,
+        a.end,
+        name(tb, b),
+        b.start,
+        b.end
+    )))
+    .in_context(table.full_name(tb))
 }
 
 #[cfg(test)]

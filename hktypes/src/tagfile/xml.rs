@@ -62,9 +62,10 @@ const BYTES_SLACK: usize = 1 << 20;
 /// XML text [`write()`] may give: this many bytes per byte of the `DATA` section, plus
 /// [`TEXT_SLACK`]. The corpus needs at most a sixth of it (43, an Elden Ring effect file whose
 /// byte arrays take an `<integer>` element per byte; `tests/tagfile_xml.rs`); a type table
-/// of overlapping or repeated members, or a run that many slots name, could otherwise make the
-/// text grow without bound in the input's size (each member of a record may itself be a record of
-/// many members at the same offset, 64 levels deep). Past it, writing stops with an error.
+/// of many members of no size, or a run that many slots name, could otherwise make the text grow
+/// without bound in the input's size (each member of a record may itself be a record of many
+/// members of no size at the same offset, 64 levels deep; members that share bytes are refused
+/// with the types). Past it, writing stops with an error.
 pub const TEXT_PER_DATA_BYTE: usize = 256;
 /// Text [`write()`] may give beyond [`TEXT_PER_DATA_BYTE`] per data byte: room for the type
 /// records and for small files.
@@ -335,7 +336,7 @@ impl TagSink for XmlWriter {
         if self.out.len() > self.limit {
             return Err(ValueError::new(ErrorKind::Invalid(format!(
                 "the XML text would exceed {} bytes ({TEXT_PER_DATA_BYTE} per byte of DATA, plus {} MiB): \
-                 the types repeat or overlap members, or many slots name one run",
+                 the types hold many members of no size, or many slots name one run",
                 self.limit,
                 TEXT_SLACK >> 20
             ))));
@@ -1011,7 +1012,8 @@ impl<'x, 'i> XmlReader<'x, 'i> {
         }
         let types = TypeTable::from_records(records);
         // The checks the TAG0 reader makes of a `TYPE` section (parent chains end; every member
-        // lies inside its record): the TAG0 file written from this XML must read back.
+        // lies inside its record; no two members, own or inherited, share a byte): the TAG0 file
+        // written from this XML must read back, with every value the XML gave.
         super::type_section::validate(&types).map_err(|e| self.fail(root, None, format!("the types: {e}")))?;
         for (k, n) in object_nodes.iter().enumerate() {
             let id = self.attr(*n, None, "id")?;
