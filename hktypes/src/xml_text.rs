@@ -196,9 +196,16 @@ impl<'i> Pull<'i> {
         }
         let at = self.pos();
         let t = rest_str.get(..k)?;
-        *self.r.get_mut() = &rest[k..];
-        self.skipped += k;
+        self.skip(rest, k);
         Some((at, t))
+    }
+
+    /// Passes over the first `n` bytes of `rest`, quick-xml's input (read here, not by
+    /// quick-xml).
+    #[inline]
+    fn skip(&mut self, rest: &'i [u8], n: usize) {
+        *self.r.get_mut() = &rest[n..];
+        self.skipped += n;
     }
 
     /// An end tag (`</name>`, white space allowed before the `>`) where quick-xml's input starts
@@ -216,16 +223,14 @@ impl<'i> Pull<'i> {
             if rest.get(2..2 + n) == Some(open.as_bytes()) && rest.get(2 + n) == Some(&b'>') {
                 let at = self.pos();
                 self.open.pop();
-                *self.r.get_mut() = &rest[n + 3..];
-                self.skipped += n + 3;
+                self.skip(rest, n + 3);
                 return Ok(Some(at));
             }
         }
         let Some(gt) = memchr::memchr(b'>', rest) else { return Ok(None) };
         let at = self.pos();
         self.closes(rest[2..gt].trim_ascii_end(), at)?;
-        *self.r.get_mut() = &rest[gt + 1..];
-        self.skipped += gt + 1;
+        self.skip(rest, gt + 1);
         Ok(Some(at))
     }
 
@@ -255,43 +260,22 @@ impl<'i> Pull<'i> {
                 Some(b'/') if rest.get(i + 1) == Some(&b'>') => break true,
                 _ => {}
             }
-            // An attribute: after white space, its key an XML name and its `=` and quote right
-            // after it.
-            if i == before || NAME_BYTES[usize::from(*rest.get(i)?)] != 2 {
+            // An attribute, after white space.
+            if i == before {
                 return None;
             }
-            let from = i;
-            i = span(rest, i + 1, |b| NAME_BYTES[usize::from(b)] != 0);
-            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (rest.get(i), rest.get(i + 1)) else { return None };
-            let key = from..i;
-            // The closing quote, where no `<` comes first; and whether a reference or carriage
-            // return comes before it.
-            let value = rest.get(i + 2..)?;
-            let mut plain = true;
-            let mut len = 0;
-            loop {
-                len = span(value, len, |b| !VALUE_STOPS[usize::from(b)]);
-                match *value.get(len)? {
-                    b if b == q => break,
-                    b'<' => return None,
-                    b => {
-                        plain &= b != b'&' && b != b'\r';
-                        len += 1;
-                    }
-                }
-            }
-            let (k, v) = (rest_str.get(key)?, rest_str.get(i + 2..i + 2 + len)?);
+            let a = attribute(rest, i)?;
+            let (k, v) = (rest_str.get(i..a.key_end)?, rest_str.get(a.value_start..a.value_end)?);
             if self.attr_buf.iter().any(|&(seen, ..)| seen == k) {
                 return None;
             }
-            self.attr_buf.push((k, v, plain));
-            i += 3 + len;
+            self.attr_buf.push((k, v, a.plain));
+            i = a.value_end + 1;
         };
         let content = rest_str.get(1..i)?;
         let name = rest_str.get(1..name_end)?;
         let len = i + 1 + usize::from(empty);
-        *self.r.get_mut() = &rest[len..];
-        self.skipped += len;
+        self.skip(rest, len);
         self.attr_of = at;
         self.last_name = name;
         if empty {
@@ -400,8 +384,7 @@ impl<'i> Pull<'i> {
             let rest: &'i [u8] = self.r.get_ref();
             let k = span(rest, 0, |c| matches!(c, b' ' | b'\t' | b'\n'));
             if k > 0 && rest.get(k) == Some(&b'<') {
-                *self.r.get_mut() = &rest[k..];
-                self.skipped += k;
+                self.skip(rest, k);
             }
         }
         self.next()
@@ -458,42 +441,13 @@ impl<'i> Pull<'i> {
             if i == before {
                 return Err(format!("no white space before the attribute at {:?}", String::from_utf8_lossy(&raw[i..raw.len().min(i + 16)])));
             }
-            let from = i;
-            // The key: an XML name, and its `=` right after it.
-            if NAME_BYTES[usize::from(raw[i])] != 2 {
-                return Ok(false);
-            }
-            i += 1;
-            while raw.get(i).is_some_and(|&b| NAME_BYTES[usize::from(b)] != 0) {
-                i += 1;
-            }
-            let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(i), raw.get(i + 1)) else { return Ok(false) };
-            let key = &raw[from..i];
-            // The closing quote, where no `<` comes first; and whether a reference or carriage
-            // return comes before it.
-            let value = &raw[i + 2..];
-            let mut plain = true;
-            let mut len = 0;
-            loop {
-                while value.get(len).is_some_and(|&b| !VALUE_STOPS[usize::from(b)]) {
-                    len += 1;
-                }
-                match value.get(len) {
-                    Some(&b) if b == q => break,
-                    None | Some(b'<') => return Ok(false),
-                    Some(&b) => {
-                        plain &= b != b'&' && b != b'\r';
-                        len += 1;
-                    }
-                }
-            }
-            let value = &value[..len];
-            i += 3 + len;
-            let (Some(k), Some(v)) = (self.slice(key), self.slice(value)) else { return Ok(false) };
+            let Some(a) = attribute(raw, i) else { return Ok(false) };
+            let (Some(k), Some(v)) = (self.slice(&raw[i..a.key_end]), self.slice(&raw[a.value_start..a.value_end])) else { return Ok(false) };
+            i = a.value_end + 1;
             if self.attr_buf.iter().any(|&(seen, ..)| seen == k) {
                 return Ok(false);
             }
-            self.attr_buf.push((k, v, plain));
+            self.attr_buf.push((k, v, a.plain));
         }
     }
 
@@ -568,8 +522,7 @@ impl<'i> Pull<'i> {
             return None;
         }
         let t = rest_str.get(..k)?;
-        *self.r.get_mut() = rest.get(k + n + 3..)?;
-        self.skipped += k + n + 3;
+        self.skip(rest, k + n + 3);
         self.open.pop();
         Some(t)
     }
@@ -889,4 +842,61 @@ mod tests {
         }
         assert!(!is_name(b""));
     }
+}
+
+/// One attribute written the usual way, as [`Pull`] reads it itself: where `raw[from..]` starts
+/// with a key that is an XML name, then `=` and a quote right after it.
+struct Attribute {
+    /// Where the key ends (at its `=`).
+    key_end: usize,
+    /// The value, between its quotes (its closing quote at `value_end`).
+    value_start: usize,
+    value_end: usize,
+    /// Whether the value holds no reference (`&`) and no carriage return: it is its own text.
+    plain: bool,
+}
+
+/// The attribute at `raw[from..]` ([`Attribute`]), whose value has no `<` before its closing
+/// quote; `None` at anything else (for quick-xml to read, or to report).
+#[inline(always)]
+fn attribute(raw: &[u8], from: usize) -> Option<Attribute> {
+    if NAME_BYTES[usize::from(*raw.get(from)?)] != 2 {
+        return None;
+    }
+    let key_end = span(raw, from + 1, |b| NAME_BYTES[usize::from(b)] != 0);
+    let (Some(b'='), Some(&q @ (b'"' | b'\''))) = (raw.get(key_end), raw.get(key_end + 1)) else { return None };
+    let value_start = key_end + 2;
+    let value = raw.get(value_start..)?;
+    let mut plain = true;
+    let mut len = 0;
+    loop {
+        len = span(value, len, |b| !VALUE_STOPS[usize::from(b)]);
+        match *value.get(len)? {
+            b if b == q => break,
+            b'<' => return None,
+            b => {
+                plain &= b != b'&' && b != b'\r';
+                len += 1;
+            }
+        }
+    }
+    Some(Attribute { key_end, value_start, value_end: value_start + len, plain })
+}
+
+/// A decimal of at most 18 digits (no sign), the common case of both readers' integers: `None`
+/// for anything else (which they then read the long way, or refuse).
+#[inline]
+pub(crate) fn short_decimal(t: &[u8]) -> Option<u64> {
+    if t.is_empty() || t.len() > 18 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in t {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v * 10 + u64::from(d);
+    }
+    Some(v)
 }

@@ -100,7 +100,7 @@ use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, 
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::{located, xml_form, Ev, Pull, Txt, XmlForm};
+use crate::xml_text::{located, short_decimal, xml_form, Ev, Pull, Txt, XmlForm};
 use std::collections::HashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -2577,24 +2577,6 @@ fn plain_f32(t: &[u8]) -> Option<f32> {
     }
     let x = y as f32;
     Some(if neg { -x } else { x })
-}
-
-/// A decimal of at most 18 digits (no sign), the common case of [`parse_u64`] and [`parse_i64`]:
-/// `None` for anything else (which `str::parse` then reads or refuses).
-#[inline]
-fn short_decimal(t: &[u8]) -> Option<u64> {
-    if t.is_empty() || t.len() > 18 {
-        return None;
-    }
-    let mut v = 0u64;
-    for &b in t {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + u64::from(d);
-    }
-    Some(v)
 }
 
 fn parse_i64(t: &str) -> Option<i64> {

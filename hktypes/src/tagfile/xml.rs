@@ -35,7 +35,7 @@ use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::{attr_value, located, unescape, Ev, Pull, Txt};
+use crate::xml_text::{attr_value, located, short_decimal, unescape, Ev, Pull, Txt};
 use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
@@ -556,17 +556,7 @@ fn decimal(v: &str, signed: bool) -> Option<i128> {
         [b'-', rest @ ..] if signed => (true, rest),
         b => (false, b),
     };
-    if digits.is_empty() || digits.len() > 18 {
-        return None;
-    }
-    let mut x = 0i64;
-    for &b in digits {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        x = x * 10 + i64::from(d);
-    }
+    let x = short_decimal(digits)? as i64;
     Some(i128::from(if neg { -x } else { x }))
 }
 
