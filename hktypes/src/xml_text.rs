@@ -467,6 +467,13 @@ impl<'i> Pull<'i> {
         self.text.get(start..start.checked_add(b.len())?)
     }
 
+    /// Whether an element is named `name`: inlined, so that a constant name is compared without
+    /// a call.
+    #[inline(always)]
+    pub(crate) fn is(s: &BytesStart<'_>, name: &str) -> bool {
+        s.name().as_ref() == name.as_bytes()
+    }
+
     /// An element's name.
     pub(crate) fn tag(&self, s: &BytesStart<'_>) -> Cow<'i, str> {
         let n = s.name();
@@ -483,17 +490,36 @@ impl<'i> Pull<'i> {
     /// The values of the attributes `keys` of the element at `pos` (the references in them
     /// resolved): those [`Pull::checked`] kept when it is the element last opened, else read
     /// again (the look ahead of [`XmlReader::param_names`]).
+    ///
+    /// Inlined where it is called, so that the keys, constants there, are compared without a
+    /// call to `memcmp` (a third of this function's cost when it was not: two calls per
+    /// `<hkparam>`).
+    #[inline(always)]
     pub(crate) fn attrs<const N: usize>(&self, s: &BytesStart<'_>, pos: usize, keys: [&str; N]) -> Result<[Option<Cow<'i, str>>; N], ValueError> {
-        let mut out = [const { None }; N];
-        if self.attr_of == pos {
-            // The element just checked: its attributes are kept.
-            for &(key, value, plain) in &self.attr_buf {
-                if let Some(k) = keys.iter().position(|k| *k == key) {
-                    out[k] = Some(attr_value(value, plain).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
-                }
-            }
-            return Ok(out);
+        if self.attr_of != pos {
+            return self.attrs_again(s, pos, keys);
         }
+        // The element just checked: its attributes are kept.
+        let mut out = [const { None }; N];
+        for &(key, value, plain) in &self.attr_buf {
+            if let Some(k) = keys.iter().position(|k| *k == key) {
+                out[k] = Some(if plain { Cow::Borrowed(value) } else { self.unescaped(value, pos)? });
+            }
+        }
+        Ok(out)
+    }
+
+    /// An attribute value with references or carriage returns, resolved ([`unescape`]); the
+    /// error located at the element (`pos`).
+    #[inline(never)]
+    fn unescaped(&self, value: &'i str, pos: usize) -> Result<Cow<'i, str>, ValueError> {
+        unescape(value).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))
+    }
+
+    /// [`Pull::attrs`] of an element other than the one last opened: its attributes read again.
+    #[inline(never)]
+    fn attrs_again<const N: usize>(&self, s: &BytesStart<'_>, pos: usize, keys: [&str; N]) -> Result<[Option<Cow<'i, str>>; N], ValueError> {
+        let mut out = [const { None }; N];
         for a in s.attributes() {
             let a = a.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?;
             let Some(k) = keys.iter().position(|k| k.as_bytes() == a.key.as_ref()) else { continue };

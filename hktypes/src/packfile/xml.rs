@@ -1604,8 +1604,8 @@ impl<'i> XmlReader<'i, '_> {
                 Ev::Close => return Ok(()),
                 Ev::Eof => return Err(self.pull.unclosed(pos)),
             };
-            let tag = self.pull.tag(&s);
-            if tag != "hkobject" {
+            if !Pull::is(&s, "hkobject") {
+                let tag = self.pull.tag(&s);
                 return Err(self.err(p, None, format!("<{tag}> where <hkobject> belongs")));
             }
             let [name, class, signature] = self.pull.attrs(&s, p, ["name", "class", "signature"])?;
@@ -2012,8 +2012,8 @@ impl<'i> PackSource for XmlReader<'i, '_> {
                 }
                 Ev::Eof => return Err(self.pull.unclosed(r.pos)),
             };
-            let tag = self.pull.tag(&s);
-            if tag != "hkparam" {
+            if !Pull::is(&s, "hkparam") {
+                let tag = self.pull.tag(&s);
                 return Err(self.here(p, format!("<{tag}> where <hkparam> belongs")));
             }
             let [name, numelements] = self.pull.attrs(&s, p, ["name", "numelements"])?;
@@ -2100,9 +2100,9 @@ impl<'i> PackSource for XmlReader<'i, '_> {
                 let (q, ev) = self.pull.next_markup()?;
                 match ev {
                     Ev::Open(t) => {
-                        let tag = self.pull.tag(&t);
                         let (want, node) = if s.kind == SeqKind::Objects { ("hkobject", XNode::Elem(q)) } else { ("hkcstring", XNode::CStr(q)) };
-                        if tag != want {
+                        if !Pull::is(&t, want) {
+                            let tag = self.pull.tag(&t);
                             return Err(self.here(q, format!("<{tag}> where <{want}> belongs")));
                         }
                         break node;
