@@ -29,6 +29,10 @@ use std::sync::{Arc, OnceLock};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[cfg(not(feature = "system-allocator"))]
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 static CORPUS: OnceLock<(Vec<(Arc<[u8]>, CompendiumSet)>, u64)> = OnceLock::new();
 
 /// The compendium a file names: its id and type table.
@@ -98,6 +102,10 @@ fn verify(b: Bencher) {
 }
 
 fn main() {
+    #[cfg(not(feature = "system-allocator"))]
+    if !allocator::keep_freed_pages() {
+        eprintln!("note: mimalloc gives freed pages back (MIMALLOC_PURGE_DELAY set, or another mimalloc)");
+    }
     let dir = std::env::var_os("HKGEN_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));

@@ -27,6 +27,10 @@ use std::sync::OnceLock;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[cfg(not(feature = "system-allocator"))]
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 struct File {
     sdk: String,
     doc: PackfileDocument,
@@ -143,6 +147,10 @@ fn xml_read(b: Bencher) {
 }
 
 fn main() {
+    #[cfg(not(feature = "system-allocator"))]
+    if !allocator::keep_freed_pages() {
+        eprintln!("note: mimalloc gives freed pages back (MIMALLOC_PURGE_DELAY set, or another mimalloc)");
+    }
     let dir = std::env::var_os("HKGEN_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));

@@ -9,7 +9,13 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[cfg(not(feature = "system-allocator"))]
+#[path = "allocator.rs"]
+mod allocator;
+
 fn main() -> std::process::ExitCode {
+    #[cfg(not(feature = "system-allocator"))]
+    allocator::keep_freed_pages();
     hkgen::cli::main_with(hkgen::cli::Compiled {
         classes: hkclasses::classes_for_sdk,
         packfile_sources: Some(hkclasses::packfile_sources_for_sdk),
