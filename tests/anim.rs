@@ -441,3 +441,15 @@ fn old_sdk_clips_agree_with_their_2010_and_2012_forms() {
     assert_eq!(got.len(), 4, "{per:?}");
     assert!(per.values().all(|v| v[1] > 0), "{per:?}");
 }
+
+/// A track count past what the animation's data can hold is refused when the animation is read
+/// (the anim fuzz target's finding at 18086d0: 2^26 transform tracks in a 1.4 KB file made
+/// `track_to_bone` allocate 1 GiB).
+#[test]
+fn a_track_count_past_the_data_is_refused() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz_regressions/anim/track_count_past_the_data.bin");
+    let bytes = std::fs::read(path).unwrap();
+    let doc = open(&bytes, &OpenOptions { classes: Some(schemas()), ..Default::default() }).unwrap();
+    let errors: Vec<String> = anim::handles(&doc).into_iter().filter_map(|h| Animation::read(&doc, h).err()).map(|e| e.to_string()).collect();
+    assert!(errors.iter().any(|e| e.contains("numberOfTransformTracks") && e.contains("tracks, more than")), "{errors:?}");
+}
