@@ -122,7 +122,13 @@ ragdoll_edit!(edit_2018, hk2018_1);
 fn a_class_reads_only_objects_whose_references_sit_where_the_file_says() {
     let Some(corpus) = common::corpus() else { return };
     let script = common::workspace_root().join("tests/fuzz_regressions/typed/class_layout_differs.edits");
-    let bytes = common::edited_corpus_file(&script, &corpus);
+    let mut bytes = common::edited_corpus_file(&script, &corpus);
+    // The script's third byte also moves hkaBone's `name` to offset 4, over `lockTranslation`:
+    // members that share bytes, which the type table now refuses before any class is tried
+    // (`tests/hostile.rs`). This test wants the container's layout alone changed.
+    let refused = TagFile::read(&bytes, &Default::default()).unwrap_err().to_string();
+    assert!(refused.contains("in hkaBone: members name (bytes 4..12) and lockTranslation (bytes 8..9) share bytes"), "{refused}");
+    bytes[0x326e] = 0;
     let stock = std::fs::read(corpus.join("Vumsy101__ProjectVumsyPatch/chr/c0300.anibnd/c0300/hkx/Skeleton.hkx")).unwrap();
     let typed_names = |bytes: &[u8]| {
         let file = TagFile::read(bytes, &Default::default()).unwrap();
