@@ -479,9 +479,6 @@ fn check_ancestors(table: &TypeTable, spans: &[Vec<Taken>]) -> Result<()> {
             end = end.max(end_of(j));
         }
         path.clear();
-        if own.iter().all(|s| s.start >= end) {
-            continue;
-        }
         for &s in own.iter().filter(|s| s.start < end) {
             let mut cur = parent;
             while cur != 0 {
