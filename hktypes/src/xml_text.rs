@@ -155,13 +155,20 @@ pub(crate) struct Pull<'i> {
 }
 
 impl<'i> Pull<'i> {
-    /// A reader of `text`, which must hold only characters XML 1.0 allows (no control
-    /// character but tab, line feed and carriage return): quick-xml does not check them, and a NUL
-    /// inside a name or string would cut it in two in the binary the text is written to (the
-    /// tagfile_xml fuzz target's sixth finding).
+    /// A reader of `text` (for the tests: the readers scan their bytes with [`utf8_text`] and
+    /// call [`Pull::scanned`]).
+    #[cfg(test)]
     pub(crate) fn new(text: &'i str) -> Result<Self, ValueError> {
-        if let Some(at) = control_char(text.as_bytes()) {
-            let b = text.as_bytes()[at];
+        Self::scanned(text, control_char(text.as_bytes()))
+    }
+
+    /// A reader of `text`, whose first control character is at `control` ([`utf8_text`]): an
+    /// error there, as XML 1.0 allows none but tab, line feed and carriage return. quick-xml does
+    /// not check them, and a NUL inside a name or string would cut it in two in the binary the
+    /// text is written to (the tagfile_xml fuzz target's sixth finding).
+    pub(crate) fn scanned(text: &'i str, control: Option<usize>) -> Result<Self, ValueError> {
+        if let Some(at) = control {
+            let b = text.as_bytes().get(at).copied().unwrap_or_default();
             return Err(located(text, at, None, format!("XML: character U+{b:04X}, which XML 1.0 does not allow")));
         }
         let mut r = quick_xml::Reader::from_str(text);
@@ -220,7 +227,7 @@ impl<'i> Pull<'i> {
         // Most end tags are `</name>` of the element open.
         if let Some(&open) = self.open.last() {
             let n = open.len();
-            if rest.get(2..2 + n) == Some(open.as_bytes()) && rest.get(2 + n) == Some(&b'>') {
+            if rest.get(2..2 + n).is_some_and(|t| same(t, open.as_bytes())) && rest.get(2 + n) == Some(&b'>') {
                 let at = self.pos();
                 self.open.pop();
                 self.skip(rest, n + 3);
@@ -252,11 +259,13 @@ impl<'i> Pull<'i> {
         self.attr_of = usize::MAX;
         // The commonest start of a tag in packfile XML, known at once: its name and first key
         // are not scanned byte by byte.
-        const HKPARAM: &[u8] = b"<hkparam name=\"";
-        let (name_end, mut i) = if rest.starts_with(HKPARAM) {
+        const HKPARAM: &str = "<hkparam name=\"";
+        const NAME_END: usize = "<hkparam".len();
+        const KEY: std::ops::Range<usize> = NAME_END + 1..HKPARAM.len() - 2;
+        let (name_end, mut i) = if rest.starts_with(HKPARAM.as_bytes()) {
             let (value_end, plain) = quoted(rest, HKPARAM.len(), b'"')?;
-            self.attr_buf.push((rest_str.get(9..13)?, rest_str.get(HKPARAM.len()..value_end)?, plain));
-            (8, value_end + 1)
+            self.attr_buf.push((rest_str.get(KEY)?, rest_str.get(HKPARAM.len()..value_end)?, plain));
+            (NAME_END, value_end + 1)
         } else {
             let i = span(rest, 2, |b| NAME_BYTES[usize::from(b)] != 0);
             (i, i)
@@ -335,7 +344,7 @@ impl<'i> Pull<'i> {
         }
         loop {
             let at = self.pos();
-            let ev = self.r.read_event().map_err(|e| located(self.text, self.r.error_position() as usize + self.skipped, None, format!("XML: {e}")))?;
+            let ev = self.r.read_event().map_err(|e| self.xml_error(self.r.error_position() as usize + self.skipped, e))?;
             self.in_text = !matches!(ev, Event::Text(_) | Event::Eof);
             // The event's text, for the events given as text (start and end tags are not).
             let raw = |p: &Self| p.text.get(at..p.pos()).unwrap_or_default();
@@ -476,11 +485,10 @@ impl<'i> Pull<'i> {
         self.text.get(start..start.checked_add(b.len())?)
     }
 
-    /// Whether an element is named `name`: inlined, so that a constant name is compared without
-    /// a call.
+    /// Whether an element is named `name` ([`same`]).
     #[inline(always)]
     pub(crate) fn is(s: &BytesStart<'_>, name: &str) -> bool {
-        s.name().as_ref() == name.as_bytes()
+        same(s.name().as_ref(), name.as_bytes())
     }
 
     /// An element's name.
@@ -512,17 +520,18 @@ impl<'i> Pull<'i> {
         let mut out = [const { None }; N];
         for &(key, value, plain) in &self.attr_buf {
             if let Some(k) = keys.iter().position(|k| *k == key) {
-                out[k] = Some(if plain { Cow::Borrowed(value) } else { self.unescaped(value, pos)? });
+                out[k] = Some(attr_value(value, plain).map_err(|e| self.xml_error(pos, e))?);
             }
         }
         Ok(out)
     }
 
-    /// An attribute value with references or carriage returns, resolved ([`unescape`]); the
-    /// error located at the element (`pos`).
+    /// The error `e` (quick-xml's, or [`unescape`]'s) at byte `pos`: out of line, so that the
+    /// paths that may fail stay small where they are inlined.
+    #[cold]
     #[inline(never)]
-    fn unescaped(&self, value: &'i str, pos: usize) -> Result<Cow<'i, str>, ValueError> {
-        unescape(value).map_err(|e| located(self.text, pos, None, format!("XML: {e}")))
+    pub(crate) fn xml_error(&self, pos: usize, e: impl std::fmt::Display) -> ValueError {
+        located(self.text, pos, None, format!("XML: {e}"))
     }
 
     /// [`Pull::attrs`] of an element other than the one last opened: its attributes read again.
@@ -530,13 +539,13 @@ impl<'i> Pull<'i> {
     fn attrs_again<const N: usize>(&self, s: &BytesStart<'_>, pos: usize, keys: [&str; N]) -> Result<[Option<Cow<'i, str>>; N], ValueError> {
         let mut out = [const { None }; N];
         for a in s.attributes() {
-            let a = a.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?;
+            let a = a.map_err(|e| self.xml_error(pos, e))?;
             let Some(k) = keys.iter().position(|k| k.as_bytes() == a.key.as_ref()) else { continue };
             let v = match self.slice(&a.value) {
                 Some(t) => unescape(t),
                 None => unescape(&String::from_utf8_lossy(&a.value)).map(|c| Cow::Owned(c.into_owned())),
             };
-            out[k] = Some(v.map_err(|e| located(self.text, pos, None, format!("XML: {e}")))?);
+            out[k] = Some(v.map_err(|e| self.xml_error(pos, e))?);
         }
         Ok(out)
     }
@@ -553,7 +562,7 @@ impl<'i> Pull<'i> {
         let rest = rest_str.as_bytes();
         let k = text_stop(rest)?;
         let n = open.len();
-        if rest.get(k..k + 2)? != b"</" || rest.get(k + 2..k + 2 + n)? != open.as_bytes() || rest.get(k + 2 + n)? != &b'>' {
+        if rest.get(k..k + 2)? != b"</" || !same(rest.get(k + 2..k + 2 + n)?, open.as_bytes()) || rest.get(k + 2 + n)? != &b'>' {
             return None;
         }
         let t = rest_str.get(..k)?;
@@ -582,7 +591,7 @@ impl<'i> Pull<'i> {
             let (q, ev) = self.next()?;
             match ev {
                 Ev::Text(raw, kind) if depth == 0 => {
-                    let t = if kind != Txt::Refs { Cow::Borrowed(raw) } else { unescape(raw).map_err(|e| located(self.text, q, None, format!("XML: {e}")))? };
+                    let t = if kind != Txt::Refs { Cow::Borrowed(raw) } else { unescape(raw).map_err(|e| self.xml_error(q, e))? };
                     text = Some(match text {
                         None => t,
                         Some(a) => Cow::Owned(a.into_owned() + &t),
@@ -607,7 +616,7 @@ impl<'i> Pull<'i> {
 
 /// The offset of the first control character XML 1.0 does not allow (below U+0020, but tab, line
 /// feed and carriage return) in `b`. Checked 64 bytes at a time, without a branch per byte.
-fn control_char(b: &[u8]) -> Option<usize> {
+pub(crate) fn control_char(b: &[u8]) -> Option<usize> {
     // Without a branch per byte (`&`, not `&&`), so that the compiler checks a chunk's bytes
     // side by side.
     let bad = |c: u8| (c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r');
@@ -624,6 +633,56 @@ fn control_char(b: &[u8]) -> Option<usize> {
         at += 64;
     }
     chunks.remainder().iter().position(|&c| bad(c)).map(|k| at + k)
+}
+
+/// Whether `a` and `b` are the same bytes, compared here, without a call to `memcmp`, where they
+/// are up to 16 bytes long (two loads each): the names and keys the readers compare, millions of
+/// times a document, mostly are, and the call cost more than the compare (2% of a packfile
+/// read's instructions in `memcmp`). Inlined, so that a constant side's length settles which
+/// branch is taken where it is called.
+#[inline(always)]
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let word8 = |s: &[u8]| (u64::from_le_bytes(*s.first_chunk::<8>().unwrap_or(&[0; 8])), u64::from_le_bytes(*s.last_chunk::<8>().unwrap_or(&[0; 8])));
+    let word4 = |s: &[u8]| (u32::from_le_bytes(*s.first_chunk::<4>().unwrap_or(&[0; 4])), u32::from_le_bytes(*s.last_chunk::<4>().unwrap_or(&[0; 4])));
+    match a.len() {
+        // The first and the last eight (or four) bytes, which overlap where shorter than 16 (8).
+        8..=16 => word8(a) == word8(b),
+        4..=7 => word4(a) == word4(b),
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        _ => a == b,
+    }
+}
+
+/// `bytes` as UTF-8 text, with the offset of its first control character (any below U+0020 but
+/// tab, line feed and carriage return: XML 1.0 allows no other, and [`Pull::scanned`] refuses
+/// them); `Err` with the offset of the first byte that is not UTF-8. One pass over the bytes: each
+/// block is checked both ways while it is in the cache, where two passes over a text larger than
+/// the cache read it twice from memory (2% of a packfile read's time each, over the corpus).
+pub(crate) fn utf8_text(bytes: &[u8]) -> Result<(&str, Option<usize>), usize> {
+    const BLOCK: usize = 1 << 14;
+    let mut control = None;
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = bytes.len().min(start + BLOCK);
+        let valid = match std::str::from_utf8(&bytes[start..end]) {
+            Ok(_) => end,
+            // A character that the block's end cuts: checked again with the next block. The block
+            // is not the last, so it is BLOCK bytes long and all but the last three are valid:
+            // this moves on.
+            Err(e) if e.error_len().is_none() && end < bytes.len() => start + e.valid_up_to(),
+            Err(e) => return Err(start + e.valid_up_to()),
+        };
+        if control.is_none() {
+            control = control_char(&bytes[start..valid]).map(|k| start + k);
+        }
+        start = valid;
+    }
+    // SAFETY: `bytes` is the blocks checked above, one after the other, each UTF-8 and ending at
+    // the end of a character, and UTF-8 strings one after the other are UTF-8.
+    Ok((unsafe { std::str::from_utf8_unchecked(bytes) }, control))
 }
 
 /// Whether `n` is an XML name (ASCII letters, digits, `_`, `:`, `-`, `.`, and any character
@@ -649,21 +708,27 @@ const SHORT: usize = 64;
 
 /// The offset of the first `<`, `&` or carriage return in `b`.
 fn text_stop(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each zero byte of `v` (and maybe of bytes above one: the lowest is exact).
-    let zeros = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let mut i = 0;
     while i < SHORT {
-        let Some(Ok(w)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) else { break };
-        let x = u64::from_le_bytes(w);
-        let m = zeros(x ^ (ONES * u64::from(b'<'))) | zeros(x ^ (ONES * u64::from(b'&'))) | zeros(x ^ (ONES * u64::from(b'\r')));
+        let Some(w) = b.get(i..).and_then(|t| t.first_chunk::<8>()) else { break };
+        let m = stop_bits(u64::from_le_bytes(*w), [b'<', b'&', b'\r']);
         if m != 0 {
             return Some(i + (m.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
     memchr::memchr3(b'<', b'&', b'\r', b.get(i..)?).map(|k| i + k)
+}
+
+/// The high bit of each byte of `x` (eight bytes of text, the first lowest) that is one of
+/// `stops`, and maybe of bytes after such a byte: the lowest bit set is exact.
+#[inline(always)]
+fn stop_bits<const N: usize>(x: u64, stops: [u8; N]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each zero byte of `v` (and maybe of bytes above one, by the borrow).
+    let zeros = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    stops.iter().fold(0, |m, &s| m | zeros(x ^ (ONES * u64::from(s))))
 }
 
 /// Per byte: where an attribute value's scan stops (either quote, `<`, `&`, carriage return).
@@ -696,7 +761,9 @@ static NAME_BYTES: [u8; 256] = {
     t
 };
 
-/// An attribute value kept by [`Pull::checked`]: as it stands where it is `plain`.
+/// An attribute value kept by [`Pull::checked`]: as it stands where it is `plain`, else
+/// [`unescape`]d (not inlined: most values are plain).
+#[inline(always)]
 pub(crate) fn attr_value(v: &str, plain: bool) -> Result<Cow<'_, str>, String> {
     if plain {
         Ok(Cow::Borrowed(v))
@@ -707,6 +774,7 @@ pub(crate) fn attr_value(v: &str, plain: bool) -> Result<Cow<'_, str>, String> {
 
 /// Character data or an attribute value with XML's five entities and character references
 /// resolved and line ends normalized (`\r\n` and `\r` to `\n`); borrowed where it has neither.
+#[inline(never)]
 pub(crate) fn unescape(raw: &str) -> Result<Cow<'_, str>, String> {
     let b = raw.as_bytes();
     // Most texts and attribute values are short (a name, a number): a plain loop there, memchr's
@@ -842,6 +910,83 @@ mod tests {
         let (at, _) = p.next().unwrap();
         let e = p.content(at).unwrap_err().to_string();
         assert!(e.contains("expected `</a>`, but `</b>` was found"), "{e}");
+    }
+
+    #[test]
+    fn quoted_values_end_where_a_byte_loop_ends_them() {
+        // The value's end and whether it is plain, byte by byte.
+        let naive = |raw: &[u8], q: u8| -> Option<(usize, bool)> {
+            let mut plain = true;
+            for (k, &b) in raw.iter().enumerate() {
+                match b {
+                    _ if b == q => return Some((k, plain)),
+                    b'<' => return None,
+                    b'&' | b'\r' => plain = false,
+                    _ => {}
+                }
+            }
+            None
+        };
+        for len in [0usize, 1, 7, 8, 9, 16, 17, 30] {
+            for at in 0..=len {
+                for stop in [b'"', b'\'', b'<', b'&', b'\r', 0xA2, b'!'] {
+                    let mut v = vec![b'a'; len + 1];
+                    v[len] = b'"';
+                    v[at] = stop;
+                    if at + 1 < len {
+                        v[at + 1] = stop.wrapping_add(1);
+                    }
+                    for q in [b'"', b'\''] {
+                        assert_eq!(quoted(&v, 0, q), naive(&v, q), "{v:?} {q}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_text_reads_as_std_and_finds_control_characters() {
+        // Texts across several blocks, with characters of two to four bytes across the blocks'
+        // ends, a byte that is not UTF-8, and control characters.
+        let unit = "ab\t\n\r é € 😀 <x a='1'/>";
+        let long = unit.repeat(3000);
+        let mut cases: Vec<Vec<u8>> = vec![Vec::new(), b"a".to_vec(), long.as_bytes().to_vec()];
+        for at in [0usize, 1, 16383, 16384, 16385, 40000, long.len() - 1] {
+            for bad in [0u8, 0x1F, 0x0B, 0xFF, 0x80] {
+                let mut v = long.as_bytes().to_vec();
+                v[at] = bad;
+                cases.push(v.clone());
+                // A control character before the bad byte.
+                if at > 10 {
+                    v[at - 5] = 1;
+                    cases.push(v);
+                }
+            }
+        }
+        for v in &cases {
+            let got = utf8_text(v);
+            match std::str::from_utf8(v) {
+                Ok(t) => assert_eq!(got, Ok((t, control_char(v)))),
+                Err(e) => assert_eq!(got, Err(e.valid_up_to())),
+            }
+        }
+    }
+
+    #[test]
+    fn same_is_slice_equality() {
+        let base: Vec<u8> = (0..40u8).map(|k| b'a' + k % 26).collect();
+        for len in 0..=40 {
+            let a = &base[..len];
+            assert!(same(a, a) && same(a, base[..len].to_vec().as_slice()), "{len}");
+            // A byte changed anywhere, and a length one more or one less.
+            for at in 0..len {
+                let mut b = a.to_vec();
+                b[at] ^= 0x20;
+                assert!(!same(a, &b), "{len} {at}");
+            }
+            assert!(!same(a, &base[..(len + 1).min(40)]) || len == 40);
+            assert!(len == 0 || !same(a, &a[..len - 1]));
+        }
     }
 
     #[test]

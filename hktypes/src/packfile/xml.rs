@@ -100,7 +100,7 @@ use super::walk_out::{each_scalar, half_to_f32, wrong, Elem, EnumOf, Held, Int, 
 use super::raw::{LayoutRules, FILL};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::{located, short_decimal, xml_form, Ev, Pull, Txt, XmlForm};
+use crate::xml_text::{control_char, located, same, short_decimal, utf8_text, xml_form, Ev, Pull, Txt, XmlForm};
 use std::collections::HashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -212,12 +212,16 @@ pub fn read_with<'s>(bytes: &[u8], sources_for: impl FnOnce(&str) -> Vec<&'s dyn
         Some(XmlForm::Tagfile) => return Err(ValueError::new(ErrorKind::Invalid("hktagfile XML: a tagfile, read by tagfile::xml::read".into())).into()),
         None => return Err(ValueError::invalid(0, "not Havok XML: the first element is neither <hkpackfile> nor <hktagfile>").into()),
     }
-    let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
-        Ok(s) => s.into(),
+    let latin1: String;
+    let (text, control) = match utf8_text(bytes) {
+        Ok(t) => t,
         // Not UTF-8: each byte is one character (Latin-1), as the strings map back.
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect::<String>().into(),
+        Err(_) => {
+            latin1 = bytes.iter().map(|&b| char::from(b)).collect();
+            (latin1.as_str(), control_char(latin1.as_bytes()))
+        }
     };
-    let mut pull = Pull::new(&text)?;
+    let mut pull = Pull::scanned(text, control)?;
     // Before the root element: declarations, comments, processing instructions, white space.
     let (root_pos, root) = loop {
         match pull.next()? {
@@ -2020,7 +2024,7 @@ impl<'i> PackSource for XmlReader<'i, '_> {
             let name = name.ok_or_else(|| self.here(p, "<hkparam> without a name"))?;
             // Parameters mostly come in member order: the member asked for is tried first.
             let k = match ms.get(i) {
-                Some(m) if m.name == *name => i,
+                Some(m) if same(m.name.as_bytes(), name.as_bytes()) => i,
                 _ => ms.iter().position(|m| m.name == *name).ok_or_else(|| self.here(p, format!("unknown member {name} of {class}")))?,
             };
             self.path.push(Seg::Member(name));
@@ -2505,7 +2509,10 @@ fn decimals<T>(s: &mut XSeq, list: &str, at: &mut usize, out: &mut Vec<T>, signe
     let b = list.as_bytes();
     let mut i = *at;
     while s.count.is_none_or(|n| s.len < n) {
-        while i < b.len() && matches!(b[i], b' ' | b'\n' | b'\t' | b'\r' | 0x0b | 0x0c) {
+        // White space: in a text the reader took (`Pull::new` refuses any control character but
+        // tab, line feed and carriage return, as `unescape` does those of references), the bytes up
+        // to the space are the four XML white space characters, so one compare.
+        while i < b.len() && b[i] <= b' ' {
             i += 1;
         }
         *at = i;

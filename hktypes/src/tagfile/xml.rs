@@ -35,7 +35,7 @@ use super::write::{self as tag_write, TypesOut};
 use super::{TagFile, TypeSource};
 use crate::error::{ErrorKind, Result, ValueError};
 pub use crate::xml_text::FloatForm;
-use crate::xml_text::{attr_value, located, short_decimal, unescape, Ev, Pull, Txt};
+use crate::xml_text::{attr_value, located, short_decimal, unescape, utf8_text, Ev, Pull, Txt};
 use crate::reflect::layout::Layouts;
 use super::walk::{Build, Got, Open, RunFacts, Scalar, TagSink, TagSource, Walk};
 use crate::reflect::{Field, Interface, Kind, SizeAlign, TemplateArg, TemplateParam, TypeIndex, TypeRecord, TypeTable};
@@ -667,19 +667,14 @@ impl<'i> Tree<'i> {
 /// Reads the elements of XML text ([`Tree`]); an error is located by line and column. Work and
 /// memory are linear in the text: elements are linked as they open, with a stack of the open
 /// ones, never by recursion.
-fn parse(text: &str) -> Result<Tree<'_>, ValueError> {
-    let mut pull = Pull::new(text)?;
-    // Room for the elements and attributes up front: every element starts with `<` (so there are
-    // at most as many as `<`: most values are empty elements, `<integer value="1" />`, of one
-    // `<` each), every attribute holds `=`; never more than the text could hold (an element takes
-    // at least 4 bytes, `<a/>`, an attribute 5, ` a=""`).
-    let tags = memchr::memchr_iter(b'<', text.as_bytes()).count();
-    let equals = memchr::memchr_iter(b'=', text.as_bytes()).count();
-    let mut tree = Tree {
-        text,
-        elems: Vec::with_capacity((tags + 1).min(text.len() / 4)),
-        attrs: Vec::with_capacity(equals.min(text.len() / 5)),
-    };
+fn parse(text: &str, control: Option<usize>) -> Result<Tree<'_>, ValueError> {
+    let mut pull = Pull::scanned(text, control)?;
+    // Room for the elements and attributes up front, as many as the corpus's XML holds for its
+    // length (an element and an attribute in 30-40 bytes: most values are empty elements of one
+    // attribute, `<integer value="1"/>`, indented), growing past that where a text holds more.
+    // Not counted: a pass to count `<` and `=` read a text larger than the cache from memory
+    // twice more.
+    let mut tree = Tree { text, elems: Vec::with_capacity(text.len() / 32 + 1), attrs: Vec::with_capacity(text.len() / 32) };
     // The open elements: each one's index and its last child so far.
     let mut open: Vec<(u32, u32)> = Vec::new();
     loop {
@@ -845,9 +840,8 @@ pub fn read_with(bytes: &[u8], sdks: &[&str], types_of: &TypesOf<'_>) -> Result<
 }
 
 fn read_inner(bytes: &[u8], registry: Option<(&[&str], &TypesOf<'_>)>) -> Result<XmlTagfile> {
-    let text = std::str::from_utf8(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
-        .map_err(|e| ValueError::invalid(e.valid_up_to() as u64, "hktagfile XML: not UTF-8"))?;
-    let xml = parse(text)?;
+    let (text, control) = utf8_text(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)).map_err(|at| ValueError::invalid(at as u64, "hktagfile XML: not UTF-8"))?;
+    let xml = parse(text, control)?;
     let budget = text.len().saturating_mul(BYTES_PER_TEXT_BYTE).saturating_add(BYTES_SLACK);
     let r = XmlReader {
         xml: &xml,
