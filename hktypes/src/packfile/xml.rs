@@ -2509,9 +2509,9 @@ fn decimals<T>(s: &mut XSeq, list: &str, at: &mut usize, out: &mut Vec<T>, signe
     let b = list.as_bytes();
     let mut i = *at;
     while s.count.is_none_or(|n| s.len < n) {
-        // White space: in a text the reader took (`Pull::new` refuses any control character but
-        // tab, line feed and carriage return, as `unescape` does those of references), the bytes up
-        // to the space are the four XML white space characters, so one compare.
+        // White space: in a text the reader took (`Pull::scanned` refuses any control character
+        // but tab, line feed and carriage return, as `unescape` does those of references), the bytes
+        // up to the space are the four XML white space characters, so one compare.
         while i < b.len() && b[i] <= b' ' {
             i += 1;
         }
